@@ -1,0 +1,134 @@
+"""Located diagnostics and the exception hierarchy.
+
+Every user-facing error is located (design principle 7): it carries a `Diagnostic` with a
+`path:line:col`, and formats the offending source line with a caret under the column.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple
+
+
+class Location(NamedTuple):
+    path: str
+    line: int  # 1-based
+    col: int   # 1-based
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+# Source texts by path, so a diagnostic can quote its line without carrying the text around.
+_SOURCES: dict[str, list[str]] = {}
+# The line breaks YAML itself recognises, so line numbers agree with the parser's.
+LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def register_source(path: str, text: str) -> None:
+    _SOURCES[str(path)] = LINE_BREAK.split(text)
+
+
+def source_line(path: str, line: int) -> str | None:
+    lines = _SOURCES.get(str(path))
+    if lines is None or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1]
+
+
+@dataclass
+class Diagnostic:
+    message: str
+    loc: Location | None = None
+    code: str = "generic"     # stable kebab-case code: "yaml-syntax", "unknown-key", "limit"...
+    severity: str = "error"   # "error" or "warning"
+    hint: str | None = None
+    span: int = 1             # caret length
+
+    def format(self) -> str:
+        head = f"{self.severity}[{self.code}]: {self.message}"
+        out = [head if self.loc is None else f"{self.loc}: {head}"]
+        src = source_line(self.loc.path, self.loc.line) if self.loc else None
+        if src is not None:
+            col = max(1, self.loc.col)
+            # Keep tabs as tabs so the caret lines up whatever the terminal's tab width.
+            pad = "".join("\t" if c == "\t" else " " for c in src[:col - 1]).ljust(col - 1)
+            width = max(1, min(self.span, len(src) - col + 1))
+            out += ["    " + src, "    " + pad + "^" * width]
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_dict(self) -> dict:
+        loc = self.loc
+        return {"path": loc.path if loc else None, "line": loc.line if loc else None,
+                "col": loc.col if loc else None, "severity": self.severity,
+                "code": self.code, "message": self.message, "hint": self.hint}
+
+
+class RulebookError(Exception):
+    """Base of all user-facing errors; holds one or more diagnostics."""
+    default_code = "generic"
+    exit_code = 1  # what the CLI exits with
+
+    def __init__(self, message_or_diagnostics: str | Diagnostic | Iterable[Diagnostic],
+                 loc: Location | None = None, code: str | None = None,
+                 hint: str | None = None, span: int = 1):
+        m = message_or_diagnostics
+        if isinstance(m, str):
+            diags = [Diagnostic(m, loc, code or self.default_code, hint=hint, span=span)]
+        elif isinstance(m, Diagnostic):
+            diags = [m]
+        else:
+            diags = list(m)
+        self.diagnostics: list[Diagnostic] = diags
+        # args = (diagnostics,) so the error pickles (worker processes) without losing locations
+        super().__init__(diags)
+
+    @property
+    def loc(self) -> Location | None:
+        return self.diagnostics[0].loc if self.diagnostics else None
+
+    @property
+    def message(self) -> str:
+        return self.diagnostics[0].message if self.diagnostics else ""
+
+    def __str__(self) -> str:
+        return "\n".join(d.format() for d in self.diagnostics)
+
+
+class RulesetError(RulebookError):
+    """The ruleset is invalid (CLI exit 1)."""
+    default_code = "ruleset"
+
+
+class UsageError(RulebookError):
+    """Bad command-line use (CLI exit 2)."""
+    default_code = "usage"
+    exit_code = 2
+
+
+class GameError(RulebookError):
+    """A runtime problem in a game: an illegal action, a runtime expression error..."""
+    default_code = "game"
+
+
+class BudgetExceeded(GameError):
+    """A game ran past its step budget (a ruleset that never ends)."""
+    default_code = "limit"
+
+
+class ReplayError(RulebookError):
+    """A log does not replay."""
+    default_code = "replay"
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    found = difflib.get_close_matches(name, [str(c) for c in candidates], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def unknown_name_message(kind: str, name: str, candidates: Iterable[str]) -> tuple[str, str | None]:
+    close = did_you_mean(name, candidates)
+    return f"unknown {kind} '{name}'", (f"did you mean '{close}'?" if close else None)

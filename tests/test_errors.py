@@ -1,0 +1,100 @@
+import json
+import pickle
+
+import pytest
+
+from interpreter.errors import (BudgetExceeded, Diagnostic, GameError, Location, ReplayError,
+                                RulebookError, RulesetError, UsageError, did_you_mean,
+                                register_source, source_line, unknown_name_message)
+
+
+@pytest.fixture(autouse=True)
+def source():
+    register_source("t.yaml", "game: demo\nscore: \"vault * 2 + cuont\"\n\tx: 1\n")
+
+
+def test_location_str():
+    assert str(Location("a/b.yaml", 3, 14)) == "a/b.yaml:3:14"
+
+
+def test_source_line_lookup():
+    assert source_line("t.yaml", 1) == "game: demo"
+    assert source_line("t.yaml", 99) is None
+    assert source_line("unknown.yaml", 1) is None
+
+
+def test_format_with_caret_and_hint():
+    d = Diagnostic("unknown name 'cuont'", Location("t.yaml", 2, 21), "unknown-name",
+                   hint="did you mean 'count'?", span=5)
+    assert d.format() == (
+        "t.yaml:2:21: error[unknown-name]: unknown name 'cuont'\n"
+        '    score: "vault * 2 + cuont"\n'
+        "                        ^^^^^\n"
+        "  hint: did you mean 'count'?")
+
+
+def test_format_keeps_tabs_so_caret_aligns():
+    d = Diagnostic("bad", Location("t.yaml", 3, 2), "schema")
+    assert d.format().splitlines()[1:] == ["    \tx: 1", "    \t^"]
+
+
+def test_format_caret_clamped_to_line_end():
+    d = Diagnostic("bad", Location("t.yaml", 1, 7), "type", span=50)
+    assert d.format().splitlines()[2] == "          ^^^^"
+
+
+def test_format_without_known_source_omits_the_quote():
+    d = Diagnostic("oops", Location("nowhere.yaml", 4, 2), "type", severity="warning")
+    assert d.format() == "nowhere.yaml:4:2: warning[type]: oops"
+
+
+def test_format_without_location():
+    assert Diagnostic("no such file", code="io", hint="check the path").format() == (
+        "error[io]: no such file\n  hint: check the path")
+
+
+def test_to_dict_is_json_ready():
+    d = Diagnostic("m", Location("t.yaml", 1, 2), "limit", hint="h")
+    assert json.loads(json.dumps(d.to_dict())) == {
+        "path": "t.yaml", "line": 1, "col": 2, "severity": "error",
+        "code": "limit", "message": "m", "hint": "h"}
+    assert Diagnostic("m").to_dict()["line"] is None
+
+
+def test_error_from_message():
+    err = RulesetError("bad thing", Location("t.yaml", 1, 1), code="schema", hint="fix it")
+    assert err.diagnostics == [Diagnostic("bad thing", Location("t.yaml", 1, 1), "schema", hint="fix it")]
+    assert str(err).startswith("t.yaml:1:1: error[schema]: bad thing\n    game: demo\n    ^")
+    assert err.loc == Location("t.yaml", 1, 1) and err.message == "bad thing"
+
+
+def test_error_from_diagnostics_joins_all():
+    diags = [Diagnostic("one", code="a"), Diagnostic("two", code="b")]
+    err = RulesetError(diags)
+    assert err.diagnostics == diags
+    assert str(err) == "error[a]: one\nerror[b]: two"
+
+
+def test_default_codes_and_hierarchy():
+    assert RulesetError("x").diagnostics[0].code == "ruleset"
+    assert UsageError("x").diagnostics[0].code == "usage"
+    assert issubclass(BudgetExceeded, GameError) and issubclass(GameError, RulebookError)
+    assert issubclass(ReplayError, RulebookError) and not issubclass(ReplayError, GameError)
+    assert (RulesetError.exit_code, UsageError.exit_code) == (1, 2)
+
+
+def test_error_pickles_with_its_locations():
+    err = GameError("illegal action", Location("t.yaml", 2, 1), code="game")
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is GameError and back.diagnostics == err.diagnostics and str(back) == str(err)
+
+
+def test_did_you_mean():
+    assert did_you_mean("fllow", ["flow", "phases", "scoring"]) == "flow"
+    assert did_you_mean("zzz", ["flow", "phases"]) is None
+    assert did_you_mean("x", []) is None
+
+
+def test_unknown_name_message():
+    assert unknown_name_message("zone", "hnad", ["hand", "taken"]) == ("unknown zone 'hnad'", "did you mean 'hand'?")
+    assert unknown_name_message("zone", "qq", ["hand"]) == ("unknown zone 'qq'", None)
