@@ -142,6 +142,12 @@ class SourceMap:
         """Paths present in `top` resolve to the top file, all others to `base`."""
         return cls(top.path, {**base._entries, **top._entries})
 
+    def subtree(self, prefix: Sequence) -> "SourceMap":
+        """The entries under ``prefix``, re-rooted (an inline variant overlays the root)."""
+        prefix = tuple(prefix)
+        n = len(prefix)
+        return SourceMap(self.path, {p[n:]: e for p, e in self._entries.items() if p[:n] == prefix})
+
     def __contains__(self, path: Sequence) -> bool:
         return tuple(path) in self._entries
 

@@ -1,0 +1,334 @@
+"""Compile checked ruleset data into a Ruleset: resolve every name, compile every expression,
+effect and step once. All errors are collected (not just the first) with their locations.
+
+The Builder is also the context that step kinds and effects compile against: it offers
+``expr()``, ``effects()``, ``steps()``, ``error()`` and the declarations.
+"""
+from __future__ import annotations
+
+from .components import build_cards
+from .effects import EFFECT_KINDS, EffectCompiler
+from .errors import Diagnostic, RulesetError, did_you_mean
+from .expr import Compiled, Compiler, ExprError, Names
+from .expr.compiler import base_namespace
+from .expr.types import ANY, BOOL, CARD, INT, NUM, PLAYER, STR, list_of, parse_type, unify
+from .expr.runtime import HELPERS
+from .rng import below, shuffle
+from .scoring import Scoring
+from .steps import STEP_KINDS, Sequence, StepScope
+from .steps.base import Effects
+
+DEFAULT_MAX_STEPS = 1_000_000
+OWNERS = ("none", "player", "team")
+VISIBILITY = ("all", "owner", "none")
+
+
+def _dummy(S, me=None, L=None, *rest):
+    return None
+
+
+class Builder:
+    def __init__(self, loaded):
+        self.loaded = loaded
+        self.data = loaded.data
+        self.smap = loaded.smap
+        self.diags: list[Diagnostic] = []
+        self.names = Names(namespace=base_namespace())
+        self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
+        from bisect import insort
+        self.names.namespace["_insort"] = insort
+        self.compiler = Compiler(self.names)
+        self.fx = EffectCompiler(self)
+        self.step_list: list = []
+        self.zone_decl: dict = {}
+        self.counter_decl: dict = {}
+        self.var_decl: dict = {}
+
+    # ------------------------------------------------------------------ diagnostics
+    def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None):
+        path = tuple(path)
+        if offset is not None:
+            loc = self.smap.expr_loc(path, offset)
+        else:
+            loc = self.smap.key_loc(path) if key else self.smap.loc(path)
+        self.diags.append(Diagnostic(message, loc, code, severity, hint))
+
+    def warn(self, message, path, code="unused"):
+        self.error(message, path, code, severity="warning", key=True)
+
+    def unknown(self, kind, name, candidates, path, key=False, offset=None):
+        close = did_you_mean(str(name), [str(c) for c in candidates])
+        self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
+                   f"did you mean '{close}'?" if close else None, key=key, offset=offset)
+
+    def expr_error(self, e: ExprError, path):
+        self.error(e.message, path, e.code, e.hint, offset=e.offset)
+
+    def check_keys(self, spec, allowed, path, required=()):
+        if not isinstance(spec, dict):
+            return
+        for k in spec:
+            if k not in allowed:
+                self.unknown("key", k, allowed, (*path, k), key=True)
+        for k in required:
+            if k not in spec:
+                self.error(f"missing required key '{k}'", path, "missing-key", key=True)
+
+    def raw_at(self, path):
+        node = self.data
+        for k in path:
+            try:
+                node = node[k]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, value, path, locals=None, has_me=True, expect=None) -> Compiled:
+        text = as_expr(value)
+        try:
+            return self.compiler.compile(text, locals, has_me, expect)
+        except ExprError as e:
+            self.expr_error(e, path)
+            return Compiled("None", ANY, _dummy)
+
+    def card_key(self, value, path):
+        """A function card -> value from an expression over the card's attributes only."""
+        text = as_expr(value)
+        try:
+            from .expr.parser import parse
+            from .expr.compiler import _Scope
+            src, typ = self.compiler.node(parse(text), _Scope({}, False, [("_it", CARD)]))
+        except ExprError as e:
+            self.expr_error(e, path)
+            return lambda card: 0
+        if src.startswith("A_") and src.endswith("[_it]") and src[2:-5].isidentifier():
+            return self.names.namespace[src[:-5]].__getitem__   # a plain attribute: a tuple lookup
+        if "S." in src or "L[" in src:
+            self.error("this may use only the card's attributes and constants", path, "type")
+            return lambda card: 0
+        return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+
+    def effects(self, items, path, locals=None, has_me=True, first=0):
+        if not items:
+            return None
+        return self.fx.compile(items, path, locals, has_me, first=first)
+
+    # ------------------------------------------------------------------ declarations
+    def declare_var(self, name, typ, path):
+        if not isinstance(name, str) or not name.isidentifier():
+            self.error(f"'{name}' is not a valid variable name", path, "name")
+            return
+        old = self.names.vars.get(name)
+        if old is not None and old != typ and ANY not in (old, typ):
+            self.error(f"variable '{name}' is already a {old}, not a {typ}", path, "type")
+        if name in self.names.zones or name in self.names.counters:
+            self.error(f"'{name}' is already a zone or counter", path, "duplicate")
+        self.names.vars[name] = typ if old is None or old == ANY else old
+
+    def owned_zone(self, name, path):
+        if name not in self.names.zones:
+            self.unknown("zone", name, self.names.zones, path)
+            return name
+        if self.names.zones[name] == "none":
+            self.error(f"zone '{name}' must belong to each player or team here", path, "type")
+        return name
+
+    def shared_zone(self, name, path):
+        if name not in self.names.zones:
+            self.unknown("zone", name, self.names.zones, path)
+            return name
+        if self.names.zones[name] != "none":
+            self.error(f"zone '{name}' must be shared (owner: none) here", path, "type")
+        return name
+
+    def zone_sorted(self, name):
+        return bool((self.zone_decl.get(name) or {}).get("sorted", False))
+
+    # ------------------------------------------------------------------ steps
+    def add(self, step, path):
+        step.index = len(self.step_list)
+        step.loc = self.smap.key_loc(tuple(path))
+        step.path = tuple(path)
+        self.step_list.append(step)
+        return step
+
+    def steps(self, items, path, scope: StepScope) -> Sequence:
+        children = []
+        if not isinstance(items, list):
+            self.error("expected a list of steps", path, "step")
+            items = []
+        for i, item in enumerate(items):
+            ipath = (*path, i)
+            kinds = [k for k in item if k in STEP_KINDS] if isinstance(item, dict) else []
+            if len(kinds) > 1:
+                self.error(f"one step per list item, got {', '.join(kinds)}", ipath, "step")
+                continue
+            if kinds:
+                kind = kinds[0]
+                rest = {k: v for k, v in item.items() if k != kind}
+                step = STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope)
+                children.append(self.add(step, (*ipath, kind)))
+                continue
+            key = item if isinstance(item, str) else (next(iter(item)) if isinstance(item, dict) and item else None)
+            if key is not None and key not in EFFECT_KINDS and key not in self.fx.named and key not in ("if", "switch"):
+                self.unknown("step or effect", key, [*STEP_KINDS, *EFFECT_KINDS, *self.fx.named], ipath,
+                             key=isinstance(item, dict))
+                continue
+            fn = self.fx.compile([item], path, None, scope.has_me, first=i)
+            if fn is not None:
+                children.append(self.add(Effects(fn, scope.me_var), ipath))
+        return self.add(Sequence(children), path)
+
+    # ------------------------------------------------------------------ the whole ruleset
+    def build(self):
+        from .ruleset import Ruleset
+        d = self.data
+        r = Ruleset()
+        r.name = str(d.get("game", "game"))
+        r.title = str(d.get("title", r.name))
+        r.description = d.get("description", "")
+        r.path, r.variant, r.hash = self.loaded.path, self.loaded.variant, self.loaded.hash
+        r.data = d
+        players = d.get("players") or {}
+        r.min_players, r.max_players = int(players.get("min", 1)), int(players.get("max", players.get("min", 1)))
+        r.teams_decl = d.get("teams")
+        r.params_decl = self.params(d.get("params") or {})
+        cards = build_cards(d.get("components") or {}, self.error)
+        r.cards = cards
+        r.card_labels = tuple(cards.labels)
+        r.unique_labels = len(set(cards.labels)) == len(cards.labels)
+        for attr, values in cards.tables().items():
+            self.names.namespace["A_" + attr] = values
+        self.names.attrs = dict(cards.attr_types)
+        r.attr_tables = cards.tables()
+        self.declare_zones(d.get("zones") or {}, r)
+        self.declare_counters(d.get("counters") or {}, r)
+        self.declare_vars(d.get("vars") or {})
+        self.names.defines = {k: as_expr(v) for k, v in (d.get("define") or {}).items()}
+        for name in self.names.defines:
+            self.expr(self.names.defines[name], ("define", name))
+        for name, spec in (d.get("effects") or {}).items():
+            if name in EFFECT_KINDS or name in STEP_KINDS:
+                self.error(f"'{name}' is a built-in kind: choose another name", ("effects", name), "duplicate",
+                           key=True)
+                continue
+            self.fx.declare(name, spec, ("effects", name))
+        for name in list(self.fx.named):
+            self.fx.compile_named(name)
+        r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name, "start"), has_me=False,
+                                           expect=INT)
+                           for name, decl in self.counter_decl.items()}
+        r.var_start = {name: self.expr(decl["start"], ("vars", name, "start"), has_me=False)
+                       for name, decl in self.var_decl.items() if "start" in decl}
+        r.setup = self.effects(d.get("setup"), ("setup",), has_me=False)
+        root = self.steps(d.get("flow") or [], ("flow",), StepScope(None))
+        r.root = root.index
+        r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
+                        for i, c in enumerate(d.get("end_when") or [])]
+        r.scoring = Scoring.build(self, d.get("scoring") or {})
+        limits = d.get("limits") or {}
+        r.max_steps = int(limits.get("steps", DEFAULT_MAX_STEPS))
+        r.steps = tuple(self.step_list)
+        r.namespace = self.names.namespace
+        r.names = self.names
+        r.zone_shapes = tuple((z, self.names.zones[z] != "none") for z in self.names.zones)
+        r.owned_counters = tuple(c for c, o in self.names.counters.items() if o != "none")
+        r.zone_owner = dict(self.names.zones)
+        r.counter_owner = dict(self.names.counters)
+        r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
+        r.effect_names = list(self.fx.named)
+        errors = [x for x in self.diags if x.severity == "error"]
+        r.warnings = [x for x in self.diags if x.severity == "warning"]
+        if errors:
+            raise RulesetError(sorted(self.diags, key=_order))
+        return r
+
+    def params(self, spec):
+        out = {}
+        for name, value in spec.items():
+            if isinstance(value, dict):
+                if "by_players" in value:
+                    table = value["by_players"] or {}
+                    vals = list(table.values()) + ([value["default"]] if "default" in value else [])
+                else:
+                    vals = [value.get("value")]
+            else:
+                vals = [value]
+            self.names.params[name] = unify([_type_of_value(v) for v in vals])
+            out[name] = value
+        return out
+
+    def declare_zones(self, zones, r):
+        for name, decl in zones.items():
+            decl = decl or {}
+            path = ("zones", name)
+            owner = decl.get("owner", "none")
+            if owner not in OWNERS:
+                self.error(f"owner is one of {', '.join(OWNERS)}", (*path, "owner"), "enum")
+                owner = "none"
+            self.names.zones[name] = owner
+            self.zone_decl[name] = decl
+            for comp in (decl.get("start") or []):
+                if comp not in r.cards.by_component:
+                    self.unknown("component", comp, r.cards.by_component, (*path, "start"))
+            if decl.get("start") and owner != "none":
+                self.error("only a shared zone (owner: none) can start with cards", (*path, "start"), "type")
+
+    def declare_counters(self, counters, r):
+        for name, decl in counters.items():
+            if not isinstance(decl, dict):
+                decl = {"start": decl}
+            owner = decl.get("owner", "none")
+            if owner not in OWNERS:
+                self.error(f"owner is one of {', '.join(OWNERS)}", ("counters", name, "owner"), "enum")
+                owner = "none"
+            if name in self.names.zones:
+                self.error(f"'{name}' is already a zone", ("counters", name), "duplicate", key=True)
+            self.names.counters[name] = owner
+            self.counter_decl[name] = decl
+
+    def declare_vars(self, vars_):
+        for name, decl in vars_.items():
+            if not isinstance(decl, dict):
+                decl = {"type": decl}
+            try:
+                typ = parse_type(str(decl.get("type", "any")))
+            except ValueError as e:
+                self.error(str(e), ("vars", name, "type"), "type")
+                typ = ANY
+            self.declare_var(name, typ, ("vars", name))
+            self.var_decl[name] = decl
+
+
+def _order(d: Diagnostic):
+    return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
+
+
+def _type_of_value(v):
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, float):
+        return NUM
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, list):
+        return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
+    return ANY
+
+
+def as_expr(value) -> str:
+    """YAML scalars are expressions; numbers, booleans and lists of literals are accepted as is."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(repr(v) if isinstance(v, str) else as_expr(v) for v in value) + "]"
+    return str(value)

@@ -1,0 +1,128 @@
+"""Components: the cards (and other pieces with attributes) of a game, as one table.
+
+Each card is an integer id; its attributes are tuples indexed by id (``A_suit[card]``), so
+zones are lists of small ints, cheap to copy and to serialise. A component declares cards
+as the product of attribute value lists (``attributes: {suit: [D, H], rank: 1..15}``),
+as an explicit ``cards:`` list, or both; ``copies`` repeats each card.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import string
+
+from .expr.types import ANY, BOOL, INT, NUM, STR
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
+MAX_CARDS = 100_000
+
+
+class CardTable:
+    def __init__(self):
+        self.kinds: list[str] = []          # component name of each card
+        self.rows: list[dict] = []          # attribute values of each card
+        self.by_component: dict[str, list[int]] = {}
+        self.labels: list[str] = []
+        self.attr_types: dict[str, str] = {"kind": STR}
+
+    def __len__(self):
+        return len(self.rows)
+
+    def tables(self) -> dict[str, tuple]:
+        """Attribute name -> tuple of values by card id (None where a card lacks it)."""
+        names = list(self.attr_types)
+        out = {}
+        for name in names:
+            if name == "kind":
+                out[name] = tuple(self.kinds)
+            else:
+                out[name] = tuple(row.get(name) for row in self.rows)
+        return out
+
+
+def expand_values(spec, error, path):
+    """A value list: a YAML list, or a range string 'a..b'."""
+    if isinstance(spec, list):
+        return spec
+    if isinstance(spec, str):
+        m = _RANGE.match(spec)
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            if b - a + 1 > MAX_CARDS or b < a:
+                error(f"bad range '{spec}'", path, "range")
+                return []
+            return list(range(a, b + 1))
+    error("attribute values are a list or a range like 1..15", path, "type")
+    return []
+
+
+def _type_of(values) -> str:
+    kinds = {type(v) for v in values if v is not None}
+    if kinds == {bool}:
+        return BOOL
+    if kinds == {int}:
+        return INT
+    if kinds and kinds <= {int, float}:
+        return NUM
+    if kinds == {str}:
+        return STR
+    return ANY
+
+
+def build_cards(components: dict, error) -> CardTable:
+    """Build the card table from the ``components:`` section; report problems via ``error``."""
+    table = CardTable()
+    values_by_attr: dict[str, list] = {}
+    for name, spec in (components or {}).items():
+        path = ("components", name)
+        spec = spec or {}
+        ids = table.by_component.setdefault(name, [])
+        rows: list[dict] = []
+        attrs = spec.get("attributes") or {}
+        if attrs:
+            keys = list(attrs)
+            lists = [expand_values(attrs[k], error, (*path, "attributes", k)) for k in keys]
+            for combo in itertools.product(*lists):
+                rows.append(dict(zip(keys, combo)))
+        for i, row in enumerate(spec.get("cards") or []):
+            row = dict(row)
+            n = row.pop("copies", 1)
+            rows.extend(dict(row) for _ in range(int(n)))
+        if not attrs and not spec.get("cards"):
+            rows.append({})
+        copies = int(spec.get("copies", 1))
+        template = spec.get("label")
+        for row in rows:
+            for _ in range(copies):
+                card = len(table.rows)
+                if card >= MAX_CARDS:
+                    error(f"too many cards (limit {MAX_CARDS})", path, "limit")
+                    return table
+                ids.append(card)
+                table.rows.append(row)
+                table.kinds.append(name)
+                table.labels.append(_label(template, name, row, error, path))
+        for row in rows:
+            for k, v in row.items():
+                values_by_attr.setdefault(k, []).append(v)
+    for k, vs in values_by_attr.items():
+        if k == "kind":
+            error("'kind' is reserved: it is the component name of a card", ("components",), "reserved")
+            continue
+        table.attr_types[k] = _type_of(vs)
+    return table
+
+
+def _label(template, name, row, error, path):
+    if template is None:
+        return name + ("" if not row else "(" + ",".join(str(v) for v in row.values()) + ")")
+    try:
+        parts = list(string.Formatter().parse(template))
+        fields = [f for _, f, _, _ in parts if f]
+        # plain {name} only: no {x.attr}, {x[0]}, conversions or format specs (no width bombs)
+        if not all(f.isidentifier() for f in fields) or any(spec or conv for _, _, spec, conv in parts):
+            raise ValueError(template)
+        return template.format(**{f: row.get(f, "") for f in fields}, kind=name)
+    except (ValueError, KeyError, IndexError, AttributeError):
+        error(f"bad label template {template!r}: use {{attribute}} placeholders", (*path, "label"), "label")
+        return name

@@ -1,0 +1,85 @@
+"""The game loop: run automatic steps until a player must decide; apply a decision.
+
+Each running step has a frame on ``S.stack``: ``[step_index, ...its own data]``. A step's
+``run(S, frame)`` either pushes a child frame, pops its own, or asks a decision by setting
+``S.dec = (player, options)``. ``resolve(S, frame, option)`` takes the answer.
+"""
+from __future__ import annotations
+
+from .errors import BudgetExceeded, GameError
+from .expr.runtime import ExprRuntimeError
+
+_RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
+                   AttributeError, OverflowError, RecursionError)
+
+
+def advance(S) -> None:
+    """Run the flow until a decision is pending or the game is over."""
+    rules = S.rules
+    steps = rules.steps
+    stack = S.stack
+    budget = rules.max_steps
+    end_checks = rules.end_checks
+    try:
+        while S.dec is None and not S.over:
+            if not stack:
+                S.over = True
+                break
+            frame = stack[-1]
+            steps[frame[0]].run(S, frame)
+            S.steps += 1
+            if S.steps > budget:
+                raise BudgetExceeded(
+                    f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
+                    "does the flow ever end? raise limits.steps if the game is just long")
+            if end_checks and _ended(S, end_checks):
+                S.over = True
+    except _RUNTIME_ERRORS as e:
+        raise _located(S, e) from None
+    if S.over:
+        S.dec = None
+
+
+def _ended(S, checks) -> bool:
+    for check in checks:
+        if check(S, None, None):
+            return True
+    return False
+
+
+def apply(S, action) -> None:
+    if S.dec is None:
+        raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending")
+    options = S.dec[1]
+    if isinstance(action, int) and not isinstance(action, bool):
+        if not 0 <= action < len(options):
+            raise GameError(f"action index {action} is out of range (0..{len(options) - 1})")
+        apply_index(S, action)
+        return
+    labels = S.legal_actions()
+    try:
+        i = labels.index(action)
+    except ValueError:
+        shown = ", ".join(labels[:20]) + (" ..." if len(labels) > 20 else "")
+        raise GameError(f"illegal action {action!r} for seat {S.dec[0]} at '{S.prompt()}'; legal: {shown}") from None
+    apply_index(S, i)
+
+
+def apply_index(S, i: int) -> None:
+    frame = S.stack[-1]
+    step = S.rules.steps[frame[0]]
+    value = S.dec[1][i]
+    S.dec = None
+    try:
+        step.resolve(S, frame, value)
+    except _RUNTIME_ERRORS as e:
+        raise _located(S, e) from None
+    advance(S)
+
+
+def _located(S, e: Exception) -> GameError:
+    step = S.rules.steps[S.stack[-1][0]] if S.stack else None
+    where = f"{step.loc}: " if step is not None and step.loc is not None else ""
+    kind = step.kind if step is not None else "?"
+    what = str(e) if isinstance(e, ExprRuntimeError) else f"{type(e).__name__}: {e}"
+    return GameError(f"{where}runtime error in step '{kind}' (seed {S.seed}): {what}")

@@ -1,0 +1,537 @@
+"""Resolve, type-check and compile an expression tree to Python source.
+
+The generated source is built only from the checked tree: user text reaches it only as
+``repr()`` of string literals and of declared names used as dict keys, so a ruleset can
+never inject code. The source is evaluated once, in a namespace without builtins, into a
+``lambda S, me, L: ...``:
+
+- ``S`` the game state (``S.z`` zones, ``S.c`` counters, ``S.v`` variables, ``S.p`` params,
+  ``S.tm`` team of each seat, ``S.n`` number of players),
+- ``me`` the acting seat (or None),
+- ``L`` the local bindings of a hook or effect (``card``, ``led``, effect parameters...).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from lark import Token, Tree
+
+from . import runtime
+from .parser import ExprError, offset_of, parse
+from .types import (ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, list_of,
+                    is_numeric, unify)
+from ..errors import did_you_mean
+
+
+@dataclass
+class Names:
+    """Everything a ruleset declares that an expression may name."""
+    zones: dict = field(default_factory=dict)      # name -> owner: "none" | "player" | "team"
+    counters: dict = field(default_factory=dict)   # name -> owner
+    vars: dict = field(default_factory=dict)       # name -> type
+    params: dict = field(default_factory=dict)     # name -> type
+    attrs: dict = field(default_factory=dict)      # card attribute -> type
+    defines: dict = field(default_factory=dict)    # name -> expression source
+    namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
+
+    def all_names(self):
+        return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
+
+
+@dataclass
+class Compiled:
+    source: str          # a Python expression over S, me, L
+    type: str
+    fn: Callable | None = None
+
+    def __call__(self, S, me=None, L=None):
+        return self.fn(S, me, L)
+
+
+CONSTANTS = {
+    "me": ("me", PLAYER),
+    "players": ("S.players", list_of(PLAYER)),
+    "teams": ("S.teams", list_of(TEAM)),
+    "num_players": ("S.n", INT),
+    "num_teams": ("len(S.teams)", INT),
+}
+
+_ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
+
+
+class Compiler:
+    """Compiles expressions of one ruleset. ``locals`` maps local names to types."""
+
+    def __init__(self, names: Names):
+        self.names = names
+        self._counter = 0
+        self._define_stack: list[str] = []
+
+    # ------------------------------------------------------------------ entry points
+    def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
+                expect: str | None = None) -> Compiled:
+        tree = parse(text)
+        scope = _Scope(dict(locals or {}), has_me, [])
+        src, typ = self.node(tree, scope)
+        if expect is not None:
+            self.expect_type(typ, expect, tree)
+        fn = self.to_function(src)
+        return Compiled(src, typ, fn)
+
+    def to_function(self, src: str) -> Callable:
+        return eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - source is generated
+
+    def expect_type(self, typ: str, expect: str, node) -> None:
+        if expect == BOOL and typ not in (BOOL, ANY):
+            raise ExprError(f"expected a condition (true/false), got {typ}", offset_of(node), code="type")
+        if expect in (INT, NUM) and not is_numeric(typ):
+            raise ExprError(f"expected a number, got {typ}", offset_of(node), code="type")
+        if expect == "list" and not is_list(typ) and typ != ANY:
+            raise ExprError(f"expected a list, got {typ}", offset_of(node), code="type")
+        if expect == PLAYER and typ not in (PLAYER, INT, TEAM, ANY, NONE):
+            raise ExprError(f"expected a player, got {typ}", offset_of(node), code="type")
+
+    def fresh(self) -> str:
+        self._counter += 1
+        return f"_e{self._counter}"
+
+    # ------------------------------------------------------------------ dispatch
+    def node(self, n, scope: "_Scope") -> tuple[str, str]:
+        if isinstance(n, Token):  # bare token (should not happen with this grammar)
+            raise ExprError(f"unexpected {n.value!r}", n.start_pos or 0)
+        method = getattr(self, "n_" + n.data, None)
+        if method is None:
+            raise ExprError(f"unsupported construct '{n.data}'", offset_of(n))
+        return method(n, scope)
+
+    # literals
+    def n_int_(self, n, scope):
+        return repr(int(n.children[0])), INT
+
+    def n_float_(self, n, scope):
+        return repr(float(n.children[0])), NUM
+
+    def n_string(self, n, scope):
+        return repr(str(n.children[0])[1:-1]), STR
+
+    def n_true(self, n, scope):
+        return "True", BOOL
+
+    def n_false(self, n, scope):
+        return "False", BOOL
+
+    def n_none(self, n, scope):
+        return "None", NONE
+
+    def n_list_(self, n, scope):
+        items = [self.node(c, scope) for c in n.children if c is not None]
+        typ = list_of(unify([t for _, t in items]) if items else ANY)
+        return "[" + ", ".join(s for s, _ in items) + "]", typ
+
+    def n_range(self, n, scope):
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        for t, c in ((ta, n.children[0]), (tb, n.children[1])):
+            if t not in (INT, PLAYER, TEAM, ANY):
+                raise ExprError(f"a range needs whole numbers, got {t}", offset_of(c), code="type")
+        return f"_range({a}, {b})", list_of(INT)
+
+    # names
+    def n_name(self, n, scope):
+        name = str(n.children[0])
+        return self.resolve_name(name, scope, n)
+
+    def resolve_name(self, name: str, scope: "_Scope", node) -> tuple[str, str]:
+        # 1. the implicit element of where / by: its attributes or per-owner values
+        for var, typ in reversed(scope.elements):
+            if name == "it":
+                return var, typ
+            found = self.member(var, typ, name)
+            if found is not None:
+                return found
+        # 2. local bindings
+        if name in scope.locals:
+            return f"L[{name!r}]", scope.locals[name]
+        # 3. constants
+        if name in CONSTANTS:
+            if name == "me" and not scope.has_me:
+                raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
+            return CONSTANTS[name]
+        names = self.names
+        if name in names.vars:
+            return f"S.v[{name!r}]", names.vars[name]
+        if name in names.zones or name in names.counters:
+            return self.owned(name, "me", PLAYER, scope, node, implicit=True)
+        if name in names.defines:
+            return self.define(name, scope, node)
+        if name == "params":
+            raise ExprError("write params.NAME to use a parameter", offset_of(node), code="unknown-name")
+        candidates = [*names.all_names(), *scope.locals, "params"]
+        if scope.elements:
+            candidates += ["it", *names.attrs]
+        hint = did_you_mean(name, candidates)
+        raise ExprError(f"unknown name '{name}'", offset_of(node),
+                        f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+
+    def define(self, name, scope, node):
+        if name in self._define_stack:
+            raise ExprError(f"define '{name}' refers to itself", offset_of(node), code="cycle")
+        self._define_stack.append(name)
+        try:
+            tree = parse(self.names.defines[name])
+            src, typ = self.node(tree, scope)
+        except ExprError as e:
+            raise ExprError(f"in define '{name}': {e.message}", offset_of(node), e.hint, e.code) from None
+        finally:
+            self._define_stack.pop()
+        return f"({src})", typ
+
+    def member(self, var: str, typ: str, name: str):
+        """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
+        if typ == CARD and name in self.names.attrs:
+            return f"A_{name}[{var}]", self.names.attrs[name]
+        if typ in (PLAYER, TEAM) and (name in self.names.zones or name in self.names.counters):
+            return self.owned(name, var, typ, None, None)
+        return None
+
+    def owned(self, name, who_src, who_type, scope, node, implicit=False):
+        """The value of zone/counter ``name`` owned by ``who_src``."""
+        names = self.names
+        is_zone = name in names.zones
+        owner = names.zones[name] if is_zone else names.counters[name]
+        base = f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]"
+        typ = list_of(CARD) if is_zone else INT
+        if owner == "none":
+            return base, typ
+        if implicit and scope is not None and not scope.has_me:
+            raise ExprError(f"'{name}' belongs to each {owner}: write {name}[p] (no player is acting here)",
+                            offset_of(node), code="unknown-name")
+        if owner == "team" and who_type != TEAM:
+            return f"{base}[S.tm[{who_src}]]", typ
+        return f"{base}[{who_src}]", typ
+
+    # postfix
+    def n_attr(self, n, scope):
+        target, attr = n.children
+        attr = str(attr)
+        if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params" \
+                and "params" not in scope.locals:
+            if attr not in self.names.params:
+                hint = did_you_mean(attr, self.names.params)
+                raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
+                                f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+            return f"S.p[{attr!r}]", self.names.params[attr]
+        src, typ = self.node(target, scope)
+        if typ == ANY:
+            typ = CARD if attr in self.names.attrs else PLAYER
+        found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr)
+        if found is None:
+            pool = self.names.attrs if typ == CARD else [*self.names.zones, *self.names.counters]
+            hint = did_you_mean(attr, pool)
+            raise ExprError(f"{typ} has no attribute '{attr}'", offset_of(n.children[1]),
+                            f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+        return found
+
+    def n_index(self, n, scope):
+        target, index = n.children
+        isrc, itype = self.node(index, scope)
+        if isinstance(target, Tree) and target.data == "name":
+            name = str(target.children[0])
+            shadowed = name in scope.locals or any(name == "it" for _ in scope.elements)
+            if not shadowed and (name in self.names.zones or name in self.names.counters):
+                owner = (self.names.zones.get(name) or self.names.counters.get(name))
+                if owner == "none":
+                    raise ExprError(f"'{name}' is shared, it has no owner to index", offset_of(index), code="type")
+                if itype not in (PLAYER, TEAM, INT, ANY):
+                    raise ExprError(f"'{name}[...]' needs a player, got {itype}", offset_of(index), code="type")
+                return self.owned(name, isrc, itype, scope, n)
+        src, typ = self.node(target, scope)
+        if not is_list(typ) and typ != ANY:
+            raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")
+        if itype not in (INT, PLAYER, TEAM, ANY):
+            raise ExprError(f"a list index must be a whole number, got {itype}", offset_of(index), code="type")
+        return f"_at({src}, {isrc})", elem(typ)
+
+    def n_call(self, n, scope):
+        fname = str(n.children[0])
+        argnode = n.children[1] if len(n.children) > 1 else None
+        args, kwargs = [], {}
+        for a in (argnode.children if argnode is not None else []):
+            if isinstance(a, Tree) and a.data == "kwarg":
+                kwargs[str(a.children[0])] = a.children[1]
+            else:
+                args.append(a)
+        builtin = BUILTINS.get(fname)
+        if builtin is None:
+            hint = did_you_mean(fname, BUILTINS)
+            raise ExprError(f"unknown function '{fname}'", offset_of(n),
+                            f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+        return builtin(self, n, scope, args, kwargs)
+
+    # operators
+    def n_where(self, n, scope):
+        coll, cond = n.children
+        src, typ = self.node(coll, scope)
+        if not is_list(typ):
+            raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
+        var = self.fresh()
+        csrc, ctyp = self.node(cond, scope.with_element(var, elem(typ)))
+        self.expect_type(ctyp, BOOL, cond)
+        return f"[{var} for {var} in {src} if {csrc}]", typ
+
+    def n_cond(self, n, scope):
+        a, c, b = (self.node(x, scope) for x in n.children)
+        self.expect_type(c[1], BOOL, n.children[1])
+        return f"({a[0]} if {c[0]} else {b[0]})", unify([a[1], b[1]])
+
+    def n_or_(self, n, scope):
+        return self._bool_op(n, scope, "or")
+
+    def n_and_(self, n, scope):
+        return self._bool_op(n, scope, "and")
+
+    def _bool_op(self, n, scope, op):
+        parts = []
+        for c in n.children:
+            s, t = self.node(c, scope)
+            self.expect_type(t, BOOL, c)
+            parts.append(s)
+        return f"({parts[0]} {op} {parts[1]})", BOOL
+
+    def n_not_(self, n, scope):
+        s, t = self.node(n.children[0], scope)
+        self.expect_type(t, BOOL, n.children[0])
+        return f"(not {s})", BOOL
+
+    def n_compare(self, n, scope):
+        (a, ta), op, (b, tb) = self.node(n.children[0], scope), str(n.children[1]), self.node(n.children[2], scope)
+        if op not in ("==", "!="):
+            for t, c in ((ta, n.children[0]), (tb, n.children[2])):
+                if not (is_numeric(t) or t == STR):
+                    raise ExprError(f"'{op}' compares numbers or strings, got {t}", offset_of(c), code="type")
+        elif not _comparable(ta, tb):
+            raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
+        return f"({a} {op} {b})", BOOL
+
+    def n_in_(self, n, scope):
+        return self._member(n, scope, "in")
+
+    def n_not_in(self, n, scope):
+        return self._member(n, scope, "not in")
+
+    def _member(self, n, scope, op):
+        (a, _), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        if not is_list(tb) and tb not in (STR, ANY):
+            raise ExprError(f"'{op}' needs a list on its right, got {tb}", offset_of(n.children[1]), code="type")
+        return f"({a} {op} {b})", BOOL
+
+    def n_neg(self, n, scope):
+        s, t = self.node(n.children[0], scope)
+        self.expect_type(t, NUM, n.children[0])
+        return f"(-{s})", NUM if t == NUM else INT
+
+    def _arith(self, n, scope):
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        op = _ARITH[n.data]
+        if op == "+" and is_list(ta) and is_list(tb):
+            return f"({a} + {b})", list_of(unify([elem(ta), elem(tb)]))
+        if op == "+" and ta == STR and tb == STR:
+            return f"({a} + {b})", STR
+        for t, c in ((ta, n.children[0]), (tb, n.children[1])):
+            if not is_numeric(t):
+                raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
+        if op in ("/", "//", "%"):
+            return f"_{n.data}({a}, {b})", NUM if op == "/" or NUM in (ta, tb) else INT
+        return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
+
+    n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
+
+
+def _comparable(a, b):
+    if ANY in (a, b) or NONE in (a, b) or a == b:
+        return True
+    if is_numeric(a) and is_numeric(b):
+        return True
+    return is_list(a) and is_list(b)
+
+
+class _Scope:
+    __slots__ = ("locals", "has_me", "elements")
+
+    def __init__(self, locals, has_me, elements):
+        self.locals, self.has_me, self.elements = locals, has_me, elements
+
+    def with_element(self, var, typ):
+        return _Scope(self.locals, self.has_me, [*self.elements, (var, typ)])
+
+
+# ---------------------------------------------------------------------- built-in functions
+def _arity(n, args, kwargs, fname, lo, hi=None, kw=()):
+    hi = lo if hi is None else hi
+    if not lo <= len(args) <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise ExprError(f"{fname}() takes {want} argument{'s' if hi != 1 else ''}, got {len(args)}",
+                        offset_of(n), code="arity")
+    for k in kwargs:
+        if k not in kw:
+            hint = f"it accepts {', '.join(k2 + ':' for k2 in kw)}" if kw else "it takes no named arguments"
+            raise ExprError(f"{fname}() has no argument '{k}:'", offset_of(kwargs[k]), hint, code="arity")
+
+
+def _coll(c, scope, node, fname):
+    src, typ = c.node(node, scope)
+    if not is_list(typ) and typ != ANY:
+        raise ExprError(f"{fname}() needs a list, got {typ}", offset_of(node), code="type")
+    return src, typ
+
+
+def _keyed(c, scope, kwargs, typ, key="by"):
+    """Compile ``by: expr`` with the list element bound; returns (var, src, type)."""
+    var = c.fresh()
+    s, t = c.node(kwargs[key], scope.with_element(var, elem(typ)))
+    return var, s, t
+
+
+def b_count(c, n, scope, args, kw):
+    _arity(n, args, kw, "count", 1)
+    src, _ = _coll(c, scope, args[0], "count")
+    return f"len({src})", INT
+
+
+def b_sum(c, n, scope, args, kw):
+    _arity(n, args, kw, "sum", 1, kw=("by",))
+    src, typ = _coll(c, scope, args[0], "sum")
+    if "by" in kw:
+        var, s, t = _keyed(c, scope, kw, typ)
+        c.expect_type(t, NUM, kw["by"])
+        return f"sum([{s} for {var} in {src}])", t
+    if not is_numeric(elem(typ)):
+        raise ExprError(f"sum() of a list of {elem(typ)}: add by: to say what to add up", offset_of(n), code="type")
+    return f"sum({src})", elem(typ)
+
+
+def _minmax(fname):
+    def build(c, n, scope, args, kw):
+        if len(args) >= 2 and not kw:
+            parts = [c.node(a, scope) for a in args]
+            for (s, t), a in zip(parts, args):
+                c.expect_type(t, NUM, a)
+            return f"{fname}({', '.join(s for s, _ in parts)})", unify([t for _, t in parts])
+        _arity(n, args, kw, fname, 1, kw=("by",))
+        src, typ = _coll(c, scope, args[0], fname)
+        if "by" in kw:
+            var, s, t = _keyed(c, scope, kw, typ)
+            c.expect_type(t, NUM, kw["by"])
+            return f"{fname}([{s} for {var} in {src}], default=0)", t
+        return f"{fname}({src}, default=0)", elem(typ)
+    return build
+
+
+def _extreme(fname, helper):
+    def build(c, n, scope, args, kw):
+        _arity(n, args, kw, fname, 1, kw=("by",))
+        src, typ = _coll(c, scope, args[0], fname)
+        if "by" not in kw:
+            if not is_numeric(elem(typ)):
+                raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
+            var, s = "_x", "_x"
+        else:
+            var, s, t = _keyed(c, scope, kw, typ)
+            if not (is_numeric(t) or t == STR):
+                raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
+        result = elem(typ) if fname in ("highest", "lowest") else typ
+        return f"{helper}({src}, lambda {var}: {s})", result
+    return build
+
+
+def b_any_all(fname):
+    def build(c, n, scope, args, kw):
+        _arity(n, args, kw, fname, 1, kw=("by",))
+        src, typ = _coll(c, scope, args[0], fname)
+        if "by" in kw:
+            var, s, t = _keyed(c, scope, kw, typ)
+            c.expect_type(t, BOOL, kw["by"])
+            return f"{fname}([{s} for {var} in {src}])", BOOL
+        if elem(typ) == BOOL:
+            return f"{fname}({src})", BOOL
+        # a list of things: any = not empty, all = always (vacuous) -> only any makes sense
+        if fname == "all":
+            raise ExprError("all() of a list that is not of conditions: add by: CONDITION", offset_of(n), code="type")
+        return f"(len({src}) > 0)", BOOL
+    return build
+
+
+def _unary_list(fname, helper, result_elem=True):
+    def build(c, n, scope, args, kw):
+        _arity(n, args, kw, fname, 1)
+        src, typ = _coll(c, scope, args[0], fname)
+        return f"{helper}({src})", elem(typ) if result_elem else typ
+    return build
+
+
+def b_map(c, n, scope, args, kw):
+    _arity(n, args, kw, "map", 1, kw=("to",))
+    if "to" not in kw:
+        raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
+    src, typ = _coll(c, scope, args[0], "map")
+    var, s, t = _keyed(c, scope, kw, typ, key="to")
+    return f"[{s} for {var} in {src}]", list_of(t)
+
+
+def _seat(fname, template, result=PLAYER, lo=1, hi=1):
+    def build(c, n, scope, args, kw):
+        _arity(n, args, kw, fname, lo, hi)
+        parts = [c.node(a, scope) for a in args]
+        for (s, t), a in zip(parts, args):
+            c.expect_type(t, PLAYER, a)
+        return template.format(*[s for s, _ in parts], k=parts[1][0] if len(parts) > 1 else "1"), result
+    return build
+
+
+def b_abs(c, n, scope, args, kw):
+    _arity(n, args, kw, "abs", 1)
+    s, t = c.node(args[0], scope)
+    c.expect_type(t, NUM, args[0])
+    return f"abs({s})", t
+
+
+BUILTINS = {
+    "count": b_count,
+    "sum": b_sum,
+    "min": _minmax("min"),
+    "max": _minmax("max"),
+    "highest": _extreme("highest", "_highest"),
+    "lowest": _extreme("lowest", "_lowest"),
+    "top": _extreme("top", "_top"),
+    "bottom": _extreme("bottom", "_bottom"),
+    "any": b_any_all("any"),
+    "all": b_any_all("all"),
+    "one": _unary_list("one", "_one"),
+    "first": _unary_list("first", "_first"),
+    "last": _unary_list("last", "_last"),
+    "distinct": _unary_list("distinct", "_distinct", result_elem=False),
+    "map": b_map,
+    "abs": b_abs,
+    "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
+    "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
+    "team": _seat("team", "S.tm[{0}]", result=TEAM),
+    "partner": _seat("partner", "_partner(S, {0})"),
+    "members": _seat("members", "_members(S, {0})", result=list_of(PLAYER)),
+}
+
+
+def base_namespace() -> dict:
+    """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
+    ns = {"__builtins__": {}, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
+          "any": any, "all": all, "range": range, "list": list, "dict": dict}
+    ns.update(runtime.HELPERS)
+    return ns
+
+
+def compile_expression(text: str, names: Names | None = None, locals: dict | None = None,
+                       has_me: bool = True, expect: str | None = None) -> Compiled:
+    """Compile one expression with the given declarations (a convenience for tests and tools)."""
+    names = names or Names()
+    if not names.namespace:
+        names.namespace = base_namespace()
+    return Compiler(names).compile(text, locals, has_me, expect)

@@ -1,0 +1,98 @@
+"""Parsing expressions with Lark. The grammar is loaded once and cached."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Tree, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..resources import resource_dir
+
+MAX_LENGTH = 2000   # characters in one expression
+MAX_DEPTH = 40      # nesting of the syntax tree
+
+
+class ExprError(Exception):
+    """An error inside one expression; ``offset`` is the 0-based character position in it."""
+
+    def __init__(self, message: str, offset: int = 0, hint: str | None = None, code: str = "expr"):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.hint = hint
+        self.code = code
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = (resource_dir("grammars") / "expression.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+_TOKEN_NAMES = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
+    "NAME": "a name", "INT": "a number", "FLOAT": "a number", "STRING": "a string",
+    "COMP_OP": "a comparison", "$END": "the end of the expression", "COLON": "':'",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'",
+}
+
+
+def _describe(expected) -> str:
+    names = sorted({_TOKEN_NAMES.get(t, t.lower() if t.isupper() and len(t) > 2 and not t.startswith("__") else repr(t))
+                    for t in expected if not t.startswith("__")})
+    if not names:
+        return ""
+    if len(names) > 6:
+        names = names[:6] + ["..."]
+    return "expected " + ", ".join(names)
+
+
+def parse(text: str) -> Tree:
+    """Parse one expression; raise ExprError with a character offset on failure."""
+    if not isinstance(text, str):
+        raise ExprError(f"expected an expression string, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ExprError(f"expression is too long ({len(text)} characters, limit {MAX_LENGTH})", 0, code="limit")
+    if not text.strip():
+        raise ExprError("empty expression", 0)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as e:
+        raise ExprError(f"unexpected character {text[e.pos_in_stream]!r}", e.pos_in_stream, code="expr-syntax") from None
+    except UnexpectedEOF as e:
+        raise ExprError("unexpected end of expression", len(text), _describe(e.expected) or None,
+                        code="expr-syntax") from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            raise ExprError("unexpected end of expression", len(text.rstrip()), _describe(e.expected) or None,
+                            code="expr-syntax") from None
+        raise ExprError(f"unexpected {tok.value!r}", tok.start_pos or 0, _describe(e.expected) or None,
+                        code="expr-syntax") from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark errors
+        raise ExprError("syntax error", getattr(e, "pos_in_stream", 0) or 0, code="expr-syntax") from None
+    _check_depth(tree)
+    return tree
+
+
+def _check_depth(tree: Tree) -> None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ExprError(f"expression is nested too deeply (limit {MAX_DEPTH})", offset_of(node), code="limit")
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+
+
+def offset_of(node) -> int:
+    if isinstance(node, Token):
+        return node.start_pos or 0
+    meta = getattr(node, "meta", None)
+    if meta is not None and not meta.empty:
+        return meta.start_pos
+    for child in getattr(node, "children", ()):
+        if isinstance(child, (Tree, Token)):
+            return offset_of(child)
+    return 0

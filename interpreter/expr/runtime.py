@@ -1,0 +1,105 @@
+"""Helpers that compiled expressions call. Each one is total on its documented inputs."""
+
+MAX_RANGE = 10_000   # the longest list a range a..b may build
+
+
+class ExprRuntimeError(Exception):
+    """A closed set of runtime errors: division by zero, index out of range, range too long."""
+
+
+def _range(a, b):
+    if b - a + 1 > MAX_RANGE:
+        raise ExprRuntimeError(f"range {a}..{b} is longer than {MAX_RANGE}")
+    return list(range(a, b + 1))
+
+
+def _at(seq, i):
+    if i is None or not -len(seq) <= i < len(seq):
+        raise ExprRuntimeError(f"index {i} is out of range for a list of {len(seq)}")
+    return seq[i]
+
+
+def _div(a, b):
+    if b == 0:
+        raise ExprRuntimeError("division by zero")
+    return a / b
+
+
+def _floordiv(a, b):
+    if b == 0:
+        raise ExprRuntimeError("division by zero")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        raise ExprRuntimeError("modulo by zero")
+    return a % b
+
+
+def _highest(seq, key):
+    best = None
+    best_key = None
+    for x in seq:
+        k = key(x)
+        if best_key is None or k > best_key:
+            best, best_key = x, k
+    return best
+
+
+def _lowest(seq, key):
+    best = None
+    best_key = None
+    for x in seq:
+        k = key(x)
+        if best_key is None or k < best_key:
+            best, best_key = x, k
+    return best
+
+
+def _top(seq, key):
+    keys = [key(x) for x in seq]
+    if not keys:
+        return []
+    m = max(keys)
+    return [x for x, k in zip(seq, keys) if k == m]
+
+
+def _bottom(seq, key):
+    keys = [key(x) for x in seq]
+    if not keys:
+        return []
+    m = min(keys)
+    return [x for x, k in zip(seq, keys) if k == m]
+
+
+def _one(seq):
+    return seq[0] if len(seq) == 1 else None
+
+
+def _first(seq):
+    return seq[0] if seq else None
+
+
+def _last(seq):
+    return seq[-1] if seq else None
+
+
+def _distinct(seq):
+    return list(dict.fromkeys(seq))
+
+
+def _partner(S, p):
+    team = S.tm[p]
+    for q in S.members[team]:
+        if q != p:
+            return q
+    return None
+
+
+def _members(S, t):
+    return list(S.members[t])
+
+
+HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
+                                   _one, _first, _last, _distinct, _partner, _members)}

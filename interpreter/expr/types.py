@@ -1,0 +1,53 @@
+"""The static types of the expression language, as plain strings.
+
+Scalars: int, num (any number), bool, str, card, player, team, none, any.
+Lists: ``list[T]``. Players and teams are whole numbers (seat and team indexes), so they
+take part in arithmetic and comparisons.
+"""
+INT, NUM, BOOL, STR = "int", "num", "bool", "str"
+CARD, PLAYER, TEAM = "card", "player", "team"
+NONE, ANY = "none", "any"
+
+_NUMERIC = {INT, NUM, PLAYER, TEAM, ANY}
+
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def is_list(t: str) -> bool:
+    return t.startswith("list[")
+
+
+def elem(t: str) -> str:
+    return t[5:-1] if is_list(t) else ANY
+
+
+def is_numeric(t: str) -> bool:
+    return t in _NUMERIC
+
+
+def unify(types) -> str:
+    """The common type of several branches (none joins anything; numbers widen)."""
+    ts = {t for t in types if t != NONE}
+    if not ts:
+        return NONE
+    if len(ts) == 1:
+        return ts.pop()
+    if ts <= _NUMERIC:
+        return NUM if NUM in ts else INT
+    if all(is_list(t) for t in ts):
+        return list_of(unify(elem(t) for t in ts))
+    return ANY
+
+
+def parse_type(text: str) -> str:
+    """A type written in a ruleset (``int``, ``list[card]``...); ValueError when unknown."""
+    t = text.strip()
+    if is_list(t):
+        return list_of(parse_type(elem(t)))
+    if t in (INT, NUM, BOOL, STR, CARD, PLAYER, TEAM, ANY):
+        return t
+    if t == "number":
+        return NUM
+    raise ValueError(f"unknown type '{text}'")

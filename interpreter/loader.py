@@ -1,0 +1,138 @@
+"""From a path to checked data: YAML with positions -> schema -> extends / variants merged.
+
+A variant is an overlay deep-merged into its base: mappings merge key by key, any other
+value (lists included) replaces. Two explicit forms say more:
+``{$replace: VALUE}`` replaces a mapping instead of merging, and ``{$remove: true}``
+deletes the key. A variant is named inline (``variants: {NAME: overlay}``) or is a file
+with ``extends: BASE.yaml`` beside its base.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from .errors import Diagnostic, RulesetError, did_you_mean
+from .schema import check_schema, load_schema
+from .source import SourceMap, load_file
+
+MAX_EXTENDS = 8   # depth of extends chains
+
+
+class Loaded:
+    """Merged ruleset data, where each part came from, and the variant applied."""
+
+    def __init__(self, data: dict, smap: SourceMap, path: str, variant: str | None, text_hash: str):
+        self.data, self.smap, self.path, self.variant, self.hash = data, smap, path, variant, text_hash
+
+
+def load_data(path, variant: str | None = None, allowed_roots=None) -> Loaded:
+    """Load a ruleset file, resolve ``extends:`` and apply a variant (name or file path)."""
+    path = Path(path)
+    data, smap, digest = _load_chain(path, allowed_roots, 0)
+    applied = None
+    if variant:
+        data, smap, digest, applied = _apply_variant(data, smap, digest, path, variant, allowed_roots)
+    return Loaded(data, smap, str(path), applied, digest)
+
+
+def _read(path: Path):
+    data, smap = load_file(str(path))
+    if data is None:
+        raise RulesetError(Diagnostic("the ruleset file is empty", None, "empty"))
+    if not isinstance(data, dict):
+        raise RulesetError(Diagnostic("a ruleset is a mapping (game:, players:, flow: ...)",
+                                      smap.loc(()), "schema"))
+    return data, smap
+
+
+def _load_chain(path: Path, allowed_roots, depth):
+    if depth > MAX_EXTENDS:
+        raise RulesetError(f"extends: chain is longer than {MAX_EXTENDS} files (a cycle?)", code="limit")
+    data, smap = _read(path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if "extends" not in data:
+        _schema(data, smap)
+        return data, smap, digest
+    base_path = _resolve_extends(path, data["extends"], smap, allowed_roots)
+    base, base_map, base_digest = _load_chain(base_path, allowed_roots, depth + 1)
+    overlay = {k: v for k, v in data.items() if k != "extends"}
+    merged = merge(base, overlay)
+    mmap = SourceMap.overlay(base_map, smap)
+    _schema(merged, mmap)
+    return merged, mmap, hashlib.sha256((base_digest + digest).encode()).hexdigest()
+
+
+def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
+    if not isinstance(target, str):
+        raise RulesetError("extends: takes a file name", smap.loc(("extends",)), "schema")
+    base = (path.parent / target).resolve()
+    roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
+    if not any(base == r or r in base.parents for r in roots):
+        raise RulesetError(f"extends: '{target}' is outside the allowed ruleset folders",
+                           smap.loc(("extends",)), "extends")
+    if not base.is_file():
+        raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends")
+    return base
+
+
+def _apply_variant(data, smap, digest, path, variant, allowed_roots):
+    named = data.get("variants") or {}
+    if variant in named:
+        overlay = named[variant] or {}
+        if not isinstance(overlay, dict):
+            raise RulesetError(f"variant '{variant}' must be a mapping", smap.loc(("variants", variant)), "schema")
+        overlay = {k: v for k, v in overlay.items() if k != "description"}
+        merged = merge(data, overlay)
+        mmap = SourceMap.overlay(smap, smap.subtree(("variants", variant)))
+        _schema(merged, mmap)
+        return merged, mmap, hashlib.sha256(f"{digest}:{variant}".encode()).hexdigest(), variant
+    vpath = Path(variant)
+    if vpath.suffix in (".yaml", ".yml") or vpath.exists():
+        if not vpath.is_file():
+            raise RulesetError(f"variant file '{variant}' not found", code="variant")
+        vdata, vmap = _read(vpath)
+        if "extends" in vdata:   # a variant file names its base itself
+            merged, mmap, vdigest = _load_chain(vpath, allowed_roots, 0)
+            return merged, mmap, vdigest, str(vpath)
+        merged = merge(data, vdata)
+        mmap = SourceMap.overlay(smap, vmap)
+        _schema(merged, mmap)
+        vdigest = hashlib.sha256(vpath.read_bytes()).hexdigest()
+        return merged, mmap, hashlib.sha256((digest + vdigest).encode()).hexdigest(), str(vpath)
+    hint = did_you_mean(variant, named)
+    known = ", ".join(named) or "none"
+    raise RulesetError(Diagnostic(f"unknown variant '{variant}' (this ruleset has: {known})", None, "variant",
+                                  hint=f"did you mean '{hint}'?" if hint else None))
+
+
+def _schema(data, smap):
+    diags = check_schema(data, smap, load_schema())
+    if diags:
+        raise RulesetError(diags)
+
+
+def merge(base, overlay):
+    """Deep-merge ``overlay`` into a copy of ``base`` (see the module docstring)."""
+    if not isinstance(base, dict) or not isinstance(overlay, dict):
+        return _plain(overlay)
+    out = dict(base)
+    for key, value in overlay.items():
+        if isinstance(value, dict) and set(value) == {"$remove"}:
+            out.pop(key, None)
+        elif isinstance(value, dict) and set(value) == {"$replace"}:
+            out[key] = _plain(value["$replace"])
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = _plain(value)
+    return out
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        if set(value) == {"$replace"}:
+            return _plain(value["$replace"])
+        return {k: _plain(v) for k, v in value.items() if not (isinstance(v, dict) and set(v) == {"$remove"})}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,148 @@
+"""The compiled, immutable Ruleset and the start of a game."""
+from __future__ import annotations
+
+import json
+
+from . import engine, rng
+from .errors import GameError, UsageError
+from .expr.types import BOOL, CARD, PLAYER, TEAM, is_list, elem
+from .state import State, blank, from_dict
+
+
+class Ruleset:
+    """Compiled rules: build with ``interpreter.load(path)``; start games with ``new_game``."""
+
+    def __setattr__(self, key, value):
+        if getattr(self, "_frozen", False):
+            raise AttributeError("a Ruleset is immutable once compiled")
+        object.__setattr__(self, key, value)
+
+    def freeze(self):
+        object.__setattr__(self, "_frozen", True)
+        return self
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None) -> State:
+        """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}."""
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            variant = f" (variant {self.variant})" if self.variant else ""
+            raise UsageError(f"{self.name}{variant} is for {span} players, not {players}")
+        options = dict(options or {})
+        params = self.resolve_params(players, options.pop("params", None) or {})
+        S = blank(self, players, int(seed), params, options, self.team_members(players))
+        S.rng = rng.seed_state(seed)
+        self._fill(S)
+        if self.setup is not None:
+            self.setup(S, None, None)
+        S.stack.append(self.steps[self.root].enter(S))
+        engine.advance(S)
+        return S
+
+    def _fill(self, S):
+        nteams = len(S.members)
+        for name, owner in self.zone_owner.items():
+            if owner == "none":
+                S.z[name] = [c for comp in (self.zone_decl[name].get("start") or [])
+                             for c in self.cards.by_component[comp]]
+            else:
+                S.z[name] = [[] for _ in range(S.n if owner == "player" else nteams)]
+        for name, owner in self.counter_owner.items():
+            start = self.counter_start[name](S, None, None)
+            S.c[name] = start if owner == "none" else [start] * (S.n if owner == "player" else nteams)
+        for name in self.names.vars:
+            S.v[name] = None
+        for name, fn in self.var_start.items():
+            S.v[name] = fn(S, None, None)
+
+    def resolve_params(self, players: int, overrides: dict) -> dict:
+        out = {}
+        for name, spec in self.params_decl.items():
+            if isinstance(spec, dict) and "by_players" in spec:
+                table = spec["by_players"] or {}
+                if str(players) in table:
+                    out[name] = table[str(players)]
+                elif "default" in spec:
+                    out[name] = spec["default"]
+                else:
+                    raise UsageError(f"parameter '{name}' has no value for {players} players")
+            elif isinstance(spec, dict):
+                out[name] = spec.get("value")
+            else:
+                out[name] = spec
+        for name, value in overrides.items():
+            if name not in out:
+                from .errors import did_you_mean
+                close = did_you_mean(name, out)
+                raise UsageError(f"unknown parameter '{name}'" + (f" (did you mean '{close}'?)" if close else ""))
+            out[name] = _coerce(value, out[name], name)
+        return out
+
+    def team_members(self, players: int):
+        decl = self.teams_decl
+        if not decl:
+            return [[p] for p in range(players)]
+        table = decl.get("by_players", decl) if isinstance(decl, dict) else {str(players): decl}
+        teams = table.get(str(players))
+        if teams is None:
+            raise UsageError(f"{self.name}: no teams are declared for {players} players "
+                             f"(declared for {', '.join(sorted(table))})")
+        return teams
+
+    def state_from_json(self, text: str) -> State:
+        d = json.loads(text)
+        if d.get("ruleset") != self.name:
+            raise GameError(f"this state belongs to ruleset '{d.get('ruleset')}', not '{self.name}'")
+        return from_dict(self, d)
+
+    # ------------------------------------------------------------------ labels
+    def label(self, value, typ) -> str:
+        if typ == CARD:
+            return self.card_labels[value]
+        if typ in (PLAYER, TEAM):
+            return f"{'team' if typ == TEAM else 'p'}{value}" if value is not None else "none"
+        if typ == BOOL:
+            return "yes" if value else "no"
+        if is_list(typ) and isinstance(value, (list, tuple)):
+            return "+".join(self.label(v, elem(typ)) for v in value)
+        return str(value)
+
+    def distinct(self, options, typ):
+        """Options with the same label are one option (identical cards are interchangeable)."""
+        if typ == CARD:
+            return self.distinct_cards(options)
+        seen, out = set(), []
+        for o in options:
+            key = self.label(o, typ)
+            if key not in seen:
+                seen.add(key)
+                out.append(o)
+        return out
+
+    def distinct_cards(self, cards):
+        if self.unique_labels:
+            return list(cards)
+        labels = self.card_labels
+        seen, out = set(), []
+        for c in cards:
+            if labels[c] not in seen:
+                seen.add(labels[c])
+                out.append(c)
+        return out
+
+    def __repr__(self):
+        return f"<Ruleset {self.name}{' variant ' + self.variant if self.variant else ''}>"
+
+
+def _coerce(value, current, name):
+    """A --set value (a string from the command line, or a Python value) as the param's type."""
+    if not isinstance(value, str) or isinstance(current, str):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    if isinstance(current, bool) != isinstance(parsed, bool):
+        raise UsageError(f"parameter '{name}' expects {type(current).__name__}, got {value!r}")
+    return parsed

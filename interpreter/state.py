@@ -1,0 +1,138 @@
+"""The State of one game: plain data, cheap to clone, JSON round-trippable.
+
+Everything that changes during a game is in a State: zones, counters, variables, the RNG,
+and where the game is in its flow (a stack of small frames, one per running step). The
+compiled Ruleset is referenced for behaviour but is not part of the data.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from . import engine
+
+FORMAT = 1
+
+
+class State:
+    __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o",
+                 "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev")
+
+    # ------------------------------------------------------------------ the game API
+    def current_player(self) -> int:
+        """The seat that must decide now, or -1 when the game is over."""
+        return -1 if self.dec is None else self.dec[0]
+
+    def legal_actions(self) -> list[str]:
+        """The labels of the options of the pending decision, in a stable order."""
+        if self.dec is None:
+            return []
+        step = self.rules.steps[self.stack[-1][0]]
+        return [step.label(self, o) for o in self.dec[1]]
+
+    def prompt(self) -> str | None:
+        if self.dec is None:
+            return None
+        return self.rules.steps[self.stack[-1][0]].prompt
+
+    def apply(self, action) -> "State":
+        """Take the option with this label (str) or index (int); mutates and returns self."""
+        engine.apply(self, action)
+        return self
+
+    def apply_index(self, i: int) -> "State":
+        engine.apply_index(self, i)
+        return self
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> list:
+        return self.rules.scoring.scores(self)
+
+    def breakdown(self) -> list[dict]:
+        return self.rules.scoring.breakdown(self)
+
+    def winners(self) -> list[int]:
+        return self.rules.scoring.winners(self) if self.over else []
+
+    def observation(self, player: int) -> dict:
+        from .observation import observe
+        return observe(self, player)
+
+    # ------------------------------------------------------------------ plain data
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.rules, new.seed, new.n, new.players, new.teams = self.rules, self.seed, self.n, self.players, self.teams
+        new.tm, new.members, new.p, new.o = self.tm, self.members, self.p, self.o
+        z = self.z.copy()
+        for name, owned in self.rules.zone_shapes:
+            zone = z[name]
+            z[name] = [h[:] for h in zone] if owned else zone[:]
+        new.z = z
+        c = self.c.copy()
+        for name in self.rules.owned_counters:
+            c[name] = c[name][:]
+        new.c = c
+        new.v = self.v.copy()
+        new.rng, new.dec, new.over, new.steps = self.rng, self.dec, self.over, self.steps
+        new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated
+        new.ev = None
+        return new
+
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT, "ruleset": self.rules.name, "hash": self.rules.hash,
+            "seed": self.seed, "players": self.n, "teams": [list(m) for m in self.members],
+            "params": self.p, "options": self.o,
+            "zones": self.z, "counters": self.c, "vars": self.v, "rng": self.rng,
+            "stack": self.stack, "decision": None if self.dec is None else [self.dec[0], list(self.dec[1])],
+            "over": self.over, "steps": self.steps,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def _key(self):
+        return self.to_json()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return int(self.digest()[:15], 16)
+
+    def digest(self) -> str:
+        """A stable hash of the state's data, the same on every machine."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+    def __repr__(self) -> str:
+        return f"<State {self.rules.name} players={self.n} steps={self.steps} over={self.over}>"
+
+
+def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
+    """A State with the per-game constants filled in and nothing else."""
+    s = State.__new__(State)
+    s.rules, s.seed, s.n = rules, seed, n
+    s.players = tuple(range(n))
+    s.members = tuple(tuple(m) for m in members)
+    s.teams = tuple(range(len(s.members)))
+    tm = [0] * n
+    for t, ms in enumerate(s.members):
+        for p in ms:
+            tm[p] = t
+    s.tm = tuple(tm)
+    s.p, s.o = params, options
+    s.z, s.c, s.v = {}, {}, {}
+    s.rng, s.stack, s.dec, s.over, s.steps, s.ev = 0, [], None, False, 0, None
+    return s
+
+
+def from_dict(rules, d: dict) -> State:
+    s = blank(rules, d["players"], d["seed"], d["params"], d["options"], d["teams"])
+    s.z, s.c, s.v, s.rng = d["zones"], d["counters"], d["vars"], d["rng"]
+    s.stack = [list(f) for f in d["stack"]]
+    dec = d["decision"]
+    s.dec = None if dec is None else (dec[0], tuple(dec[1]))
+    s.over, s.steps = d["over"], d["steps"]
+    return s

@@ -1,0 +1,10 @@
+"""Step kinds: the resumable parts of a game's flow, one mechanic per module.
+
+The flow core knows step kinds only through STEP_KINDS (filled by @step_kind); a ruleset
+names a kind by its key (``- tricks: {...}``). Anything that is not a step kind in a flow
+list is an effect (see effects.py) and runs inline.
+"""
+from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
+from . import flow, choose, passing, tricks  # noqa: F401  (registration)
+
+__all__ = ["STEP_KINDS", "Step", "Sequence", "StepScope", "step_kind"]

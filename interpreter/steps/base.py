@@ -1,0 +1,110 @@
+"""The Step base class, the registry of step kinds, and Sequence (a list of steps)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+STEP_KINDS: dict[str, type] = {}
+
+
+def step_kind(name: str, doc: str):
+    """Register a Step subclass under the YAML key ``name``."""
+    def register(cls):
+        cls.kind = name
+        cls.doc = doc
+        STEP_KINDS[name] = cls
+        return cls
+    return register
+
+
+@dataclass(frozen=True)
+class StepScope:
+    """What the steps at one place in the flow can name: who 'me' is (a variable), locals."""
+    me_var: str | None = None
+
+    @property
+    def has_me(self) -> bool:
+        return self.me_var is not None
+
+
+class Step:
+    """A resumable step. Subclasses implement build(), enter(), run() and, if they ask, resolve()."""
+    kind = "?"
+    doc = ""
+    prompt: str | None = None
+    inline = False      # True for effect steps: Sequence runs them without a frame
+    loc = None
+    index = -1
+
+    @classmethod
+    def build(cls, ctx, spec, path, scope: StepScope) -> "Step":
+        raise NotImplementedError
+
+    def enter(self, S) -> list:
+        """The frame for a new run of this step."""
+        return [self.index]
+
+    def run(self, S, frame) -> None:
+        raise NotImplementedError
+
+    def resolve(self, S, frame, value) -> None:
+        raise NotImplementedError(f"step '{self.kind}' asks no decision")
+
+    def label(self, S, value) -> str:
+        return S.rules.label(value, self.option_type)
+
+    option_type = "any"
+
+    def children(self) -> list["Step"]:
+        return []
+
+    @staticmethod
+    def me(S, scope_var):
+        return S.v[scope_var] if scope_var is not None else None
+
+
+class Effects(Step):
+    """Consecutive effects in a flow list, compiled to one function and run inline."""
+    kind = "effects"
+    inline = True
+
+    def __init__(self, fn, me_var):
+        self.fn = fn
+        self.me_var = me_var
+
+    def execute(self, S) -> None:
+        self.fn(S, S.v[self.me_var] if self.me_var is not None else None, None)
+
+    def run(self, S, frame) -> None:  # only used when an effect list is a whole body
+        S.stack.pop()
+        self.execute(S)
+
+
+class Sequence(Step):
+    """Run child steps in order. Frame: [index, next child]."""
+    kind = "steps"
+
+    def __init__(self, steps):
+        self.steps = steps
+
+    def enter(self, S):
+        return [self.index, 0]
+
+    def run(self, S, frame):
+        steps = self.steps
+        i = frame[1]
+        n = len(steps)
+        while i < n:
+            child = steps[i]
+            i += 1
+            if child.inline:
+                child.execute(S)
+                if S.over:
+                    return
+            else:
+                frame[1] = i
+                S.stack.append(child.enter(S))
+                return
+        S.stack.pop()
+
+    def children(self):
+        return list(self.steps)

@@ -1,0 +1,51 @@
+"""choose: one player picks one value from a list; the value goes into a variable."""
+from __future__ import annotations
+
+from ..expr.types import PLAYER, elem
+from .base import Step, step_kind
+
+
+@step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
+class Choose(Step):
+    """Frame: [index, the seat asked (None before asking)]."""
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "choose")
+        if not isinstance(main, dict):
+            ctx.error("choose takes a mapping (who, options, as, prompt, then)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("who", "options", "as", "prompt", "then"), p, required=("options", "as"))
+        step = cls()
+        step.me_var = scope.me_var
+        step.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me, expect="list")
+        step.options = opts
+        step.option_type = elem(opts.type)
+        step.var = main.get("as", "choice")
+        ctx.declare_var(step.var, step.option_type, (*p, "as"))
+        step.prompt = str(main.get("prompt", step.var))
+        step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
+        return step
+
+    def enter(self, S):
+        return [self.index, None]
+
+    def run(self, S, frame):
+        if frame[1] is not None:
+            S.stack.pop()
+            return
+        me = self.me(S, self.me_var)
+        options = tuple(S.rules.distinct(self.options(S, me, None), self.option_type))
+        who = self.who(S, me, None)
+        if not options or who is None:
+            S.stack.pop()
+            return
+        frame[1] = who
+        S.dec = (who, options)
+
+    def resolve(self, S, frame, value):
+        S.v[self.var] = value
+        if self.then is not None:
+            self.then(S, frame[1], None)

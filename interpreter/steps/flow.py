@@ -1,0 +1,189 @@
+"""Flow structure: phases, loops and turns (the boardgame.io idea: flow as data)."""
+from __future__ import annotations
+
+from ..expr.types import BOOL, INT, PLAYER, list_of
+from .base import Step, StepScope, step_kind
+
+
+@step_kind("phase", "a named group of steps; the name shows in observations")
+class Phase(Step):
+    def __init__(self, name, body):
+        self.name, self.body = name, body
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        ctx.check_keys(rest, ("steps",), path)
+        body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
+        return cls(str(main), body)
+
+    def run(self, S, frame):
+        if len(frame) == 1:
+            frame.append(1)
+            S.stack.append(self.body.enter(S))
+        else:
+            S.stack.pop()
+
+    def children(self):
+        return [self.body]
+
+
+@step_kind("repeat", "run steps a number of times (as: VAR counts 1, 2, ...)")
+class Repeat(Step):
+    def __init__(self, times, var, body):
+        self.times, self.var, self.body = times, var, body
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        ctx.check_keys(rest, ("steps", "as"), path)
+        times = ctx.expr(main, (*path, "repeat"), has_me=scope.has_me, expect=INT)
+        var = rest.get("as")
+        if var is not None:
+            ctx.declare_var(var, INT, (*path, "as"))
+        body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
+        step = cls(times, var, body)
+        step.me_var = scope.me_var
+        return step
+
+    def enter(self, S):
+        return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
+
+    def run(self, S, frame):
+        k = frame[1]
+        if k >= frame[2]:
+            S.stack.pop()
+            return
+        frame[1] = k + 1
+        if self.var is not None:
+            S.v[self.var] = k + 1
+        S.stack.append(self.body.enter(S))
+
+    def children(self):
+        return [self.body]
+
+
+class _Loop(Step):
+    negate = False
+
+    def __init__(self, cond, body, me_var):
+        self.cond, self.body, self.me_var = cond, body, me_var
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        ctx.check_keys(rest, ("steps",), path)
+        cond = ctx.expr(main, (*path, cls.kind), has_me=scope.has_me, expect=BOOL)
+        body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
+        return cls(cond, body, scope.me_var)
+
+    def run(self, S, frame):
+        holds = bool(self.cond(S, self.me(S, self.me_var), None))
+        if holds == self.negate:
+            S.stack.pop()
+            return
+        S.stack.append(self.body.enter(S))
+
+    def children(self):
+        return [self.body]
+
+
+@step_kind("while", "run steps again and again while a condition holds (checked before each pass)")
+class While(_Loop):
+    negate = False
+
+
+@step_kind("until", "run steps again and again until a condition holds (checked before each pass)")
+class Until(_Loop):
+    negate = True
+
+
+@step_kind("turns", "each player in turn runs the steps, with me = that player")
+class Turns(Step):
+    """Frame: [index, order (list of seats), position, laps done]."""
+
+    def __init__(self):
+        self.start = self.who = self.sort_by = self.until = self.skip = None
+        self.rounds = None
+        self.clockwise = True
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        spec = main if isinstance(main, dict) else {}
+        if not isinstance(main, dict) and main is not None:
+            ctx.error("turns takes a mapping (from, order, players, sort_by, rounds, until, skip, as, steps)",
+                      (*path, "turns"), "step")
+        ctx.check_keys(rest, ("steps",), path)
+        p = (*path, "turns")
+        ctx.check_keys(spec, ("from", "order", "players", "sort_by", "rounds", "until", "skip", "as", "steps"), p)
+        step = cls()
+        step.me_var = scope.me_var
+        has_me = scope.has_me
+        if "from" in spec:
+            step.start = ctx.expr(spec["from"], (*p, "from"), has_me=has_me, expect=PLAYER)
+        order = spec.get("order", "clockwise")
+        if order not in ("clockwise", "counterclockwise"):
+            ctx.error(f"order is clockwise or counterclockwise, got {order!r}", (*p, "order"), "enum")
+        step.clockwise = order != "counterclockwise"
+        if "players" in spec:
+            step.who = ctx.expr(spec["players"], (*p, "players"), has_me=has_me, expect="list")
+        var = spec.get("as", "turn_player")
+        ctx.declare_var(var, PLAYER, (*p, "as"))
+        step.var = var
+        inner = StepScope(var)
+        if "sort_by" in spec:
+            step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
+        if "rounds" in spec:
+            step.rounds = ctx.expr(spec["rounds"], (*p, "rounds"), has_me=has_me, expect=INT)
+        if "until" in spec:
+            step.until = ctx.expr(spec["until"], (*p, "until"), has_me=has_me, expect=BOOL)
+        if "skip" in spec:
+            step.skip = ctx.expr(spec["skip"], (*p, "skip"), has_me=True, expect=BOOL)
+        body_spec = spec.get("steps", rest.get("steps", []))
+        body_path = (*p, "steps") if "steps" in spec else (*path, "steps")
+        step.body = ctx.steps(body_spec, body_path, inner)
+        return step
+
+    def order(self, S):
+        me = self.me(S, self.me_var)
+        seats = list(self.who(S, me, None)) if self.who is not None else list(S.players)
+        if self.start is not None:
+            first = self.start(S, me, None)
+            ring = [(first + k) % S.n if self.clockwise else (first - k) % S.n for k in range(S.n)]
+        else:
+            ring = list(range(S.n)) if self.clockwise else [(-k) % S.n for k in range(S.n)]
+        rank = {p: i for i, p in enumerate(ring)}
+        seats.sort(key=rank.__getitem__)
+        if self.sort_by is not None:
+            seats.sort(key=lambda p: -self.sort_by(S, p, None))   # stable: ties keep seat order
+        return seats
+
+    def enter(self, S):
+        me = self.me(S, self.me_var)
+        laps = self.rounds(S, me, None) if self.rounds is not None else (None if self.until is not None else 1)
+        return [self.index, self.order(S), 0, 0, laps]
+
+    def run(self, S, frame):
+        me = self.me(S, self.me_var)
+        while True:
+            if self.until is not None and self.until(S, me, None):
+                S.stack.pop()
+                return
+            seq, pos = frame[1], frame[2]
+            if pos >= len(seq):
+                frame[3] += 1
+                if frame[4] is not None and frame[3] >= frame[4]:
+                    S.stack.pop()
+                    return
+                if not seq:
+                    S.stack.pop()
+                    return
+                frame[1] = seq = self.order(S)
+                frame[2] = pos = 0
+            player = seq[pos]
+            frame[2] = pos + 1
+            if self.skip is not None and self.skip(S, player, None):
+                continue
+            S.v[self.var] = player
+            S.stack.append(self.body.enter(S))
+            return
+
+    def children(self):
+        return [self.body]

@@ -1,0 +1,78 @@
+"""pass: every player chooses cards to give to another player, without seeing what they receive.
+
+Each giver picks one card at a time (a compound choice is a sequence of simple ones). The
+picked cards wait in the step's frame, which no observation shows, and are delivered only
+when every giver has finished: the choices are simultaneous in effect.
+"""
+from __future__ import annotations
+
+from bisect import insort
+
+from ..expr.types import CARD, INT, PLAYER
+from .base import Step, step_kind
+
+
+@step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")
+class Pass(Step):
+    """Frame: [index, giver position, picked so far by this giver, pending (list of [to, card])]."""
+    option_type = CARD
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "pass")
+        if not isinstance(main, dict):
+            ctx.error("pass takes a mapping (from, to, count, into, players, prompt)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("from", "to", "count", "into", "players", "prompt"), p,
+                       required=("from", "to", "count"))
+        step = cls()
+        step.me_var = scope.me_var
+        step.zone = ctx.owned_zone(main.get("from"), (*p, "from"))
+        step.into = ctx.owned_zone(main.get("into", main.get("from")), (*p, "into"))
+        step.to = ctx.expr(main.get("to", "left(me)"), (*p, "to"), has_me=True, expect=PLAYER)
+        step.count = ctx.expr(main.get("count", 1), (*p, "count"), has_me=scope.has_me, expect=INT)
+        step.who = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=scope.has_me, expect="list")
+        step.prompt = str(main.get("prompt", "pass"))
+        step.sorted_into = ctx.zone_sorted(step.into)
+        return step
+
+    def enter(self, S):
+        me = self.me(S, self.me_var)
+        givers = list(self.who(S, me, None))
+        return [self.index, 0, 0, [], givers, self.count(S, me, None)]
+
+    def _hand(self, S, player):
+        zone = S.z[self.zone]
+        return zone[S.tm[player]] if S.rules.zone_owner[self.zone] == "team" else zone[player]
+
+    def run(self, S, frame):
+        givers, count = frame[4], frame[5]
+        while frame[1] < len(givers):
+            giver = givers[frame[1]]
+            hand = self._hand(S, giver)
+            if frame[2] < count and hand:
+                S.dec = (giver, tuple(S.rules.distinct_cards(hand)))
+                return
+            frame[1] += 1
+            frame[2] = 0
+        self.deliver(S, frame[3])
+        S.stack.pop()
+
+    def resolve(self, S, frame, card):
+        giver = frame[4][frame[1]]
+        self._hand(S, giver).remove(card)
+        frame[3] = frame[3] + [[self.to(S, giver, None), card]]   # replace, never mutate (cheap clones)
+        frame[2] += 1
+
+    def deliver(self, S, pending):
+        zone = S.z[self.into]
+        by_team = S.rules.zone_owner[self.into] == "team"
+        for to, card in pending:
+            dst = zone[S.tm[to]] if by_team else zone[to]
+            if self.sorted_into:
+                insort(dst, card)
+            else:
+                dst.append(card)
+        if S.ev is not None:
+            S.ev.append({"ev": "pass", "zone": self.into, "count": len(pending)})

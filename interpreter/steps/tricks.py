@@ -1,0 +1,142 @@
+"""tricks: trick-taking as a generic mechanic.
+
+A trick: starting with the leader and going clockwise, each player plays a card from their
+hand to a public zone, ``plays`` times round (2 for the two-player rule of some games). A
+player must play a card whose ``follow`` value matches the led card's when able; a player
+who cannot gets the ``on_void`` hook. The winner holds the highest ``rank`` among the cards
+of the ``trump`` value if any were played, else among the cards that followed the led card;
+the winner gets ``on_win``, collects the cards and leads the next trick.
+
+Hooks run with ``me`` = the player concerned and locals ``card`` (the card played, or the
+winning card), ``led`` (the led card) and ``trick`` (the cards of the trick so far).
+"""
+from __future__ import annotations
+
+from ..expr.types import CARD, INT, PLAYER, list_of
+from .base import Step, step_kind
+
+_HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD)}
+
+
+@step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win")
+class Tricks(Step):
+    """Frame: [index, tricks done, leader, order of seats, position, seats that played]."""
+    option_type = CARD
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "tricks")
+        if not isinstance(main, dict):
+            ctx.error("tricks takes a mapping (hand, table, leader, rank, collect, ...)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("hand", "table", "leader", "players", "count", "plays", "follow", "trump", "rank",
+                              "collect", "on_play", "on_void", "on_win", "prompt"), p,
+                       required=("hand", "table", "leader", "rank", "collect"))
+        s = cls()
+        s.me_var = scope.me_var
+        has_me = scope.has_me
+        s.hand = ctx.owned_zone(main.get("hand"), (*p, "hand"))
+        s.table = ctx.shared_zone(main.get("table"), (*p, "table"))
+        s.collect = ctx.owned_zone(main.get("collect"), (*p, "collect"))
+        s.leader = ctx.expr(main.get("leader", "0"), (*p, "leader"), has_me=has_me, expect=PLAYER)
+        s.players = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=has_me, expect="list")
+        s.count = ctx.expr(main["count"], (*p, "count"), has_me=has_me, expect=INT) if "count" in main else None
+        s.plays = ctx.expr(main.get("plays", 1), (*p, "plays"), has_me=has_me, expect=INT)
+        s.follow = ctx.card_key(main["follow"], (*p, "follow")) if "follow" in main else None
+        s.trump = ctx.expr(main["trump"], (*p, "trump"), has_me=has_me) if "trump" in main else None
+        s.rank = ctx.card_key(main.get("rank", "0"), (*p, "rank"))
+        s.on_play = ctx.effects(main.get("on_play"), (*p, "on_play"), _HOOK_LOCALS, True)
+        s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True)
+        s.on_win = ctx.effects(main.get("on_win"), (*p, "on_win"), _HOOK_LOCALS, True)
+        s.prompt = str(main.get("prompt", "play"))
+        return s
+
+    def enter(self, S):
+        me = self.me(S, self.me_var)
+        return [self.index, 0, self.leader(S, me, None), None, 0, []]
+
+    def _hand(self, S, player):
+        zone = S.z[self.hand]
+        return zone[S.tm[player]] if S.rules.zone_owner[self.hand] == "team" else zone[player]
+
+    def run(self, S, frame):
+        order = frame[3]
+        if order is None:   # a new trick
+            leader = frame[2]
+            me = self.me(S, self.me_var)
+            if (self.count is not None and frame[1] >= self.count(S, me, None)) or not self._hand(S, leader):
+                S.stack.pop()
+                return
+            seats = list(self.players(S, me, None))
+            seats.sort(key=lambda q: (q - leader) % S.n)
+            frame[3] = order = seats * self.plays(S, me, None)
+            frame[4] = 0
+            frame[5] = []
+        player = order[frame[4]]
+        hand = self._hand(S, player)
+        table = S.z[self.table]
+        if self.follow is not None and table:
+            follow = self.follow
+            led = follow(table[0])
+            options = [c for c in hand if follow(c) == led] or hand
+        else:
+            options = hand
+        if not options:   # nothing left to play: the trick goes on without this seat
+            frame[4] += 1
+            if frame[4] >= len(order):
+                self.finish(S, frame)
+            return
+        S.dec = (player, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))
+
+    def resolve(self, S, frame, card):
+        order = frame[3]
+        player = order[frame[4]]
+        self._hand(S, player).remove(card)
+        table = S.z[self.table]
+        void = self.follow is not None and table and self.follow(card) != self.follow(table[0])
+        table.append(card)
+        frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents
+        if S.ev is not None:
+            S.ev.append({"ev": "play", "who": player, "card": S.rules.card_labels[card]})
+        if self.on_play is not None:
+            self.on_play(S, player, {"card": card, "led": table[0], "trick": list(table)})
+        if void and self.on_void is not None:
+            self.on_void(S, player, {"card": card, "led": table[0], "trick": list(table)})
+        frame[4] += 1
+        if frame[4] >= len(order):
+            self.finish(S, frame)
+
+    def finish(self, S, frame):
+        table = S.z[self.table]
+        played_by = list(frame[5])
+        if not table:
+            frame[3] = None
+            frame[1] += 1
+            return
+        candidates = range(len(table))
+        if self.trump is not None and self.follow is not None:
+            trump = self.trump(S, None, None)
+            trumps = [i for i in candidates if self.follow(table[i]) == trump]
+            if trumps:
+                candidates = trumps
+        if self.follow is not None and len(candidates) == len(table):
+            led = self.follow(table[0])
+            candidates = [i for i in candidates if self.follow(table[i]) == led]
+        rank = self.rank
+        best = max(candidates, key=lambda i: (rank(table[i]), -i))
+        winner = played_by[best]
+        cards = table[:]
+        win_card = table[best]
+        table.clear()
+        zone = S.z[self.collect]
+        zone[S.tm[winner] if S.rules.zone_owner[self.collect] == "team" else winner].extend(cards)
+        if S.ev is not None:
+            S.ev.append({"ev": "trick", "winner": winner, "cards": [S.rules.card_labels[c] for c in cards]})
+        if self.on_win is not None:
+            self.on_win(S, winner, {"card": win_card, "led": cards[0], "trick": cards})
+        frame[1] += 1
+        frame[2] = winner
+        frame[3] = None
+        frame[4] = 0
+        frame[5] = []
