@@ -83,3 +83,12 @@ def _located(S, e: Exception) -> GameError:
     kind = step.kind if step is not None else "?"
     what = str(e) if isinstance(e, ExprRuntimeError) else f"{type(e).__name__}: {e}"
     return GameError(f"{where}runtime error in step '{kind}' (seed {S.seed}): {what}")
+
+
+def reask(S) -> None:
+    """Recompute the pending decision after the state was changed from outside (a patch)."""
+    if S.stack and S.dec is not None:
+        frame = S.stack[-1]
+        S.dec = None
+        S.rules.steps[frame[0]].reask(S, frame)
+    advance(S)

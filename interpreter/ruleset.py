@@ -96,6 +96,21 @@ class Ruleset:
             raise GameError(f"this state belongs to ruleset '{d.get('ruleset')}', not '{self.name}'")
         return from_dict(self, d)
 
+    def home_zone(self, card: int):
+        """The shared zone whose start contents include this card, if any."""
+        kind = self.cards.kinds[card]
+        for name, decl in self.zone_decl.items():
+            if kind in ((decl or {}).get("start") or []):
+                return name
+        return None
+
+    def card_id(self, label: str) -> int:
+        """The first card with this label (KeyError if none)."""
+        return self.card_labels.index(label) if label in self.card_labels else self._no_card(label)
+
+    def _no_card(self, label):
+        raise KeyError(f"no card labelled {label!r}")
+
     # ------------------------------------------------------------------ labels
     def label(self, value, typ) -> str:
         if typ == CARD:

@@ -49,6 +49,9 @@ class Step:
     def resolve(self, S, frame, value) -> None:
         raise NotImplementedError(f"step '{self.kind}' asks no decision")
 
+    def reask(self, S, frame) -> None:
+        """Forget a pending question so that run() asks it again (after a state patch)."""
+
     def label(self, S, value) -> str:
         return S.rules.label(value, self.option_type)
 

@@ -45,6 +45,9 @@ class Choose(Step):
         frame[1] = who
         S.dec = (who, options)
 
+    def reask(self, S, frame):
+        frame[1] = None
+
     def resolve(self, S, frame, value):
         S.v[self.var] = value
         if self.then is not None:

@@ -1,0 +1,191 @@
+"""Scenario tests written in YAML: a setup, scripted actions, expectations as expressions.
+
+    ruleset: ../diamonds.yaml          # relative to this file
+    scenarios:
+      - name: a void play gains the benefit of the suit played
+        rule: DI-4                     # the rule it proves (free text)
+        players: 4
+        seed: 7
+        variant: two_player            # optional
+        params: {hand_size: 3}         # optional parameter overrides
+        patch:                         # optional: applied at the first decision
+          zones: {hand: {0: [1D, 2H], 1: [3D]}, table: []}
+          counters: {showroom: {0: 3}, safe: 0}
+          vars: {start_player: 0}
+        actions:                       # labels; a mapping {seat: N, action: L} also checks the seat;
+          - "1"                        # {patch: {...}} patches again mid-way
+          - {seat: 0, action: 1D}
+        expect:                        # expressions that must hold at the end (no 'me')
+          - "safe[0] == 1"
+        scores: [3, 4, 4, 3]           # optional
+        winners: [1, 2]                # optional
+        over: false                    # optional
+        legal: [2H]                    # optional: the legal actions at the end
+        prompt: play                   # optional: the pending prompt at the end
+        current: 1                     # optional: the seat to act at the end
+        illegal: 9S                    # optional: this action must be refused at the end
+
+Zone and counter patches name owners by seat (teams by team index for team-owned ones);
+cards are named by their labels. ``rulebook test FILE...`` runs them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import engine
+from .errors import GameError, RulebookError, RulesetError, UsageError
+from .expr import Compiler, ExprError
+from .source import load_file
+
+
+@dataclass
+class Outcome:
+    name: str
+    ok: bool
+    message: str = ""
+    loc: object = None
+
+
+def run_file(path) -> list[Outcome]:
+    import interpreter
+    data, smap = load_file(str(path))
+    if not isinstance(data, dict) or "scenarios" not in data or "ruleset" not in data:
+        raise RulesetError("a scenario file has ruleset: and scenarios:", smap.loc(()), "schema")
+    base = (Path(path).parent / str(data["ruleset"])).resolve()
+    cache: dict = {}
+    results = []
+    for i, sc in enumerate(data["scenarios"] or []):
+        name = str(sc.get("name", f"scenario {i + 1}"))
+        loc = smap.key_loc(("scenarios", i))
+        try:
+            variant = sc.get("variant")
+            if variant not in cache:
+                cache[variant] = interpreter.load(base, variant=variant)
+            results.append(run_one(cache[variant], sc, name, loc))
+        except RulebookError as e:
+            results.append(Outcome(name, False, e.message if isinstance(e, RulesetError) else str(e), loc))
+    return results
+
+
+def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
+    def fail(msg):
+        return Outcome(name, False, msg, loc)
+
+    options = {"params": sc.get("params") or {}}
+    for k in ("skill",):
+        if k in sc:
+            options[k] = sc[k]
+    S = rules.new_game(int(sc.get("players", rules.min_players)), int(sc.get("seed", 0)), options)
+    if sc.get("patch"):
+        patch(S, sc["patch"])
+    for j, act in enumerate(sc.get("actions") or []):
+        if isinstance(act, dict) and "patch" in act:
+            patch(S, act["patch"])
+            continue
+        seat = None
+        if isinstance(act, dict):
+            seat, act = act.get("seat"), act.get("action")
+        if seat is not None and S.current_player() != seat:
+            return fail(f"action {j + 1} ({act}): expected seat {seat} to act, but it is seat "
+                        f"{S.current_player()} ('{S.prompt()}')")
+        try:
+            S.apply(str(act))
+        except GameError as e:
+            return fail(f"action {j + 1}: {e.message}")
+    compiler = Compiler(rules.names)
+    for text in sc.get("expect") or []:
+        try:
+            fn = compiler.compile(str(text), has_me=False)
+        except ExprError as e:
+            return fail(f"expect '{text}': {e.message}")
+        value = fn(S, None, None)
+        if value is not True:
+            return fail(f"expected {text}, but it is {value!r}" if isinstance(value, bool) else
+                        f"expect '{text}' gave {value!r}, not true")
+    checks = [("scores", lambda: S.scores()), ("winners", lambda: S.winners()), ("over", lambda: S.over),
+              ("legal", lambda: S.legal_actions()), ("prompt", lambda: S.prompt()),
+              ("current", lambda: S.current_player())]
+    for key, get in checks:
+        if key in sc:
+            got = get()
+            want = sc[key]
+            if key == "legal":
+                want = [str(w) for w in want]
+            if got != want:
+                return fail(f"{key}: expected {want!r}, got {got!r}")
+    if "illegal" in sc:
+        try:
+            S.clone().apply(str(sc["illegal"]))
+        except GameError:
+            pass
+        else:
+            return fail(f"action {sc['illegal']!r} was accepted but should be illegal")
+    return Outcome(name, True)
+
+
+def patch(S, spec: dict) -> None:
+    """Overwrite parts of a state (zones by card labels, counters, variables), then re-ask."""
+    rules = S.rules
+    ids = {label: i for i, label in reversed(list(enumerate(rules.card_labels)))}
+
+    def cards(labels):
+        out = []
+        taken = set()
+        for lab in labels:
+            lab = str(lab)
+            # identical labels (duplicate cards): take the next unused id with that label
+            cand = [i for i, l in enumerate(rules.card_labels) if l == lab and i not in taken]
+            if not cand:
+                raise UsageError(f"patch: no card labelled '{lab}'" if lab not in ids else
+                                 f"patch: not enough cards labelled '{lab}'")
+            taken.add(cand[0])
+            out.append(cand[0])
+        return out
+
+    zones = spec.get("zones") or {}
+    placed = {}
+    for name, value in zones.items():
+        if name not in S.z:
+            raise UsageError(f"patch: unknown zone '{name}'")
+        if rules.zone_owner[name] == "none":
+            placed[(name, None)] = cards(value)
+        else:
+            for owner, labels in value.items():
+                placed[(name, int(owner))] = cards(labels)
+    if placed:
+        # a patched card leaves wherever it was, so the total number of cards stays the same
+        moving = {c for cs in placed.values() for c in cs}
+        for zname, owner in rules.zone_owner.items():
+            if owner == "none":
+                S.z[zname] = [c for c in S.z[zname] if c not in moving]
+            else:
+                S.z[zname] = [[c for c in h if c not in moving] for h in S.z[zname]]
+        displaced = []
+        for (zname, owner), cs in placed.items():
+            old = S.z[zname] if owner is None else S.z[zname][owner]
+            displaced += [c for c in old if c not in moving]
+            if owner is None:
+                S.z[zname] = cs
+            else:
+                S.z[zname][owner] = sorted(cs) if rules.zone_decl[zname].get("sorted") else cs
+        # cards pushed out of a patched zone go home: the shared zone their component starts in
+        for c in displaced:
+            home = rules.home_zone(c)
+            if home is not None:
+                S.z[home].append(c)
+    for name, value in (spec.get("counters") or {}).items():
+        if name not in S.c:
+            raise UsageError(f"patch: unknown counter '{name}'")
+        if isinstance(value, dict):
+            for owner, v in value.items():
+                S.c[name][int(owner)] = v
+        elif isinstance(S.c[name], list):
+            S.c[name] = [value] * len(S.c[name])
+        else:
+            S.c[name] = value
+    for name, value in (spec.get("vars") or {}).items():
+        if name not in S.v:
+            raise UsageError(f"patch: unknown variable '{name}'")
+        S.v[name] = value
+    engine.reask(S)
