@@ -197,7 +197,7 @@ class Builder:
         cards = build_cards(d.get("components") or {}, self.error)
         r.cards = cards
         r.card_labels = tuple(cards.labels)
-        r.unique_labels = len(set(cards.labels)) == len(cards.labels)
+        r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
         for attr, values in cards.tables().items():
             self.names.namespace["A_" + attr] = values
         self.names.attrs = dict(cards.attr_types)

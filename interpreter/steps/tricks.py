@@ -50,6 +50,9 @@ class Tricks(Step):
         s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True)
         s.on_win = ctx.effects(main.get("on_win"), (*p, "on_win"), _HOOK_LOCALS, True)
         s.prompt = str(main.get("prompt", "play"))
+        s.hand_by_team = ctx.names.zones.get(s.hand) == "team"
+        s.collect_by_team = ctx.names.zones.get(s.collect) == "team"
+        s.unique_labels = ctx.unique_labels
         return s
 
     def enter(self, S):
@@ -58,7 +61,7 @@ class Tricks(Step):
 
     def _hand(self, S, player):
         zone = S.z[self.hand]
-        return zone[S.tm[player]] if S.rules.zone_owner[self.hand] == "team" else zone[player]
+        return zone[S.tm[player]] if self.hand_by_team else zone[player]
 
     def run(self, S, frame):
         order = frame[3]
@@ -68,18 +71,21 @@ class Tricks(Step):
             if (self.count is not None and frame[1] >= self.count(S, me, None)) or not self._hand(S, leader):
                 S.stack.pop()
                 return
-            seats = list(self.players(S, me, None))
-            seats.sort(key=lambda q: (q - leader) % S.n)
+            n = S.n
+            seats = sorted(self.players(S, me, None), key=lambda q: (q - leader) % n)
             frame[3] = order = seats * self.plays(S, me, None)
             frame[4] = 0
             frame[5] = []
         player = order[frame[4]]
-        hand = self._hand(S, player)
-        table = S.z[self.table]
-        if self.follow is not None and table:
-            follow = self.follow
-            led = follow(table[0])
-            options = [c for c in hand if follow(c) == led] or hand
+        hand = S.z[self.hand][S.tm[player] if self.hand_by_team else player]
+        follow = self.follow
+        if follow is not None:
+            table = S.z[self.table]
+            if table:
+                led = follow(table[0])
+                options = [c for c in hand if follow(c) == led] or hand
+            else:
+                options = hand
         else:
             options = hand
         if not options:   # nothing left to play: the trick goes on without this seat
@@ -87,42 +93,44 @@ class Tricks(Step):
             if frame[4] >= len(order):
                 self.finish(S, frame)
             return
-        S.dec = (player, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))
+        S.dec = (player, tuple(options) if self.unique_labels else tuple(S.rules.distinct_cards(options)))
 
     def resolve(self, S, frame, card):
+        pos = frame[4]
         order = frame[3]
-        player = order[frame[4]]
-        self._hand(S, player).remove(card)
+        player = order[pos]
+        S.z[self.hand][S.tm[player] if self.hand_by_team else player].remove(card)
         table = S.z[self.table]
-        void = self.follow is not None and table and self.follow(card) != self.follow(table[0])
+        follow = self.follow
+        void = follow is not None and table and follow(card) != follow(table[0])
         table.append(card)
         frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents
         if S.ev is not None:
             S.ev.append({"ev": "play", "who": player, "card": S.rules.card_labels[card]})
         if self.on_play is not None:
-            self.on_play(S, player, {"card": card, "led": table[0], "trick": list(table)})
+            self.on_play(S, player, {"card": card, "led": table[0], "trick": table[:]})
         if void and self.on_void is not None:
-            self.on_void(S, player, {"card": card, "led": table[0], "trick": list(table)})
-        frame[4] += 1
-        if frame[4] >= len(order):
+            self.on_void(S, player, {"card": card, "led": table[0], "trick": table[:]})
+        frame[4] = pos = pos + 1
+        if pos >= len(order):
             self.finish(S, frame)
 
     def finish(self, S, frame):
         table = S.z[self.table]
-        played_by = list(frame[5])
+        played_by = frame[5]
         if not table:
             frame[3] = None
             frame[1] += 1
             return
-        candidates = range(len(table))
-        if self.trump is not None and self.follow is not None:
-            trump = self.trump(S, None, None)
-            trumps = [i for i in candidates if self.follow(table[i]) == trump]
-            if trumps:
-                candidates = trumps
-        if self.follow is not None and len(candidates) == len(table):
-            led = self.follow(table[0])
-            candidates = [i for i in candidates if self.follow(table[i]) == led]
+        follow = self.follow
+        candidates = list(range(len(table)))
+        if follow is not None:
+            wanted = follow(table[0])
+            if self.trump is not None:
+                trump = self.trump(S, None, None)
+                if any(follow(c) == trump for c in table):
+                    wanted = trump
+            candidates = [i for i in candidates if follow(table[i]) == wanted]
         rank = self.rank
         best = max(candidates, key=lambda i: (rank(table[i]), -i))
         winner = played_by[best]
@@ -130,7 +138,7 @@ class Tricks(Step):
         win_card = table[best]
         table.clear()
         zone = S.z[self.collect]
-        zone[S.tm[winner] if S.rules.zone_owner[self.collect] == "team" else winner].extend(cards)
+        zone[S.tm[winner] if self.collect_by_team else winner].extend(cards)
         if S.ev is not None:
             S.ev.append({"ev": "trick", "winner": winner, "cards": [S.rules.card_labels[c] for c in cards]})
         if self.on_win is not None:

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Random playouts in-process: games per second and microseconds per decision.
+
+    python benchmarks/playouts.py --ruleset rulesets/diamonds.yaml --players 4 --games 2000 --seed 1 [--json]
+
+Each game is played by uniformly random legal actions (a seeded random.Random), so the
+figure measures the engine: the flow, legal actions and effects, plus one random choice
+per decision.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interpreter  # noqa: E402
+
+
+def playouts(rules, players: int, games: int, seed: int) -> dict:
+    rnd = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        S = rules.new_game(players, seed=seed + g)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "decisions": decisions, "seconds": round(elapsed, 3),
+            "games_per_s": round(games / elapsed, 1),
+            "us_per_decision": round(elapsed / max(1, decisions) * 1e6, 2),
+            "decisions_per_game": round(decisions / games, 1)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ruleset", default="rulesets/diamonds.yaml")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rules = interpreter.load(interpreter.ruleset_path(args.ruleset), variant=args.variant)
+    playouts(rules, args.players, max(1, args.games // 20), args.seed)   # warm-up
+    result = playouts(rules, args.players, args.games, args.seed)
+    result.update(ruleset=rules.name, variant=rules.variant, players=args.players)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{rules.name}{' (' + rules.variant + ')' if rules.variant else ''}, {args.players} players: "
+              f"{result['games_per_s']} games/s, {result['us_per_decision']} us/decision "
+              f"({result['decisions_per_game']} decisions/game, {result['games']} games in {result['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
