@@ -22,8 +22,9 @@ class Ruleset:
         return self
 
     # ------------------------------------------------------------------ games
-    def new_game(self, players: int, seed: int = 0, options: dict | None = None) -> State:
-        """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}."""
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False) -> State:
+        """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
+        ``record``: start with ``S.ev = []`` so the events of the setup are collected too."""
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             span = (f"{self.min_players}" if self.min_players == self.max_players
                     else f"{self.min_players} to {self.max_players}")
@@ -33,6 +34,8 @@ class Ruleset:
         params = self.resolve_params(players, options.pop("params", None) or {})
         S = blank(self, players, int(seed), params, options, self.team_members(players))
         S.rng = rng.seed_state(seed)
+        if record:
+            S.ev = []
         self._fill(S)
         if self.setup is not None:
             self.setup(S, None, None)
