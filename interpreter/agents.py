@@ -1,0 +1,131 @@
+"""Agents: whoever decides for a seat. An agent sees only its observation and the legal actions.
+
+    class Agent(Protocol):
+        name: str
+        def act(self, observation: dict, legal: list[str]) -> int: ...   # an index into legal
+
+Built in: ``random`` (uniform, with its own RNG seeded from the game seed and the seat, so
+a game is the same on every run), ``first`` (always the first legal action) and ``human``
+(asks on stdin). ``make_agents("random,first,human", players, seed)`` builds one per seat;
+one name alone stands for every seat. New kinds register in ``AGENTS``.
+"""
+from __future__ import annotations
+
+import random as _random
+import sys
+from typing import Callable, Protocol, TextIO, runtime_checkable
+
+from .errors import UsageError, did_you_mean
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+
+    def act(self, observation: dict, legal: list[str]) -> int:
+        """The index in ``legal`` of the chosen action."""
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, from an RNG of its own (seed, seat)."""
+    name = "random"
+
+    def __init__(self, seed: int = 0, seat: int = 0):
+        # a string seed is hashed with SHA-512 by random.Random: stable across runs and machines
+        self.rng = _random.Random(f"rulebook-agent:{seed}:{seat}")
+
+    def act(self, observation: dict, legal: list[str]) -> int:
+        return self.rng.randrange(len(legal))
+
+
+class FirstAgent:
+    """Always takes the first legal action (a deterministic baseline)."""
+    name = "first"
+
+    def __init__(self, seed: int = 0, seat: int = 0):
+        pass
+
+    def act(self, observation: dict, legal: list[str]) -> int:
+        return 0
+
+
+class HumanAgent:
+    """Shows a summary of the observation and numbered options; reads a number or a label."""
+    name = "human"
+
+    def __init__(self, seed: int = 0, seat: int = 0, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self.seat = seat
+        self.stdin, self.stdout = stdin, stdout
+
+    def act(self, observation: dict, legal: list[str]) -> int:
+        out = self.stdout or sys.stdout
+        inp = self.stdin or sys.stdin
+        print(summarise(observation), file=out)
+        for i, label in enumerate(legal, 1):
+            print(f"  {i:>3}. {label}", file=out)
+        while True:
+            print(f"seat {observation.get('player')}, choose 1-{len(legal)} (or a label): ", end="", file=out)
+            out.flush()
+            line = inp.readline()
+            if not line:
+                raise UsageError("the human agent reached the end of its input (stdin closed)")
+            answer = line.strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return int(answer) - 1
+            if answer in legal:
+                return legal.index(answer)
+            close = did_you_mean(answer, legal)
+            print(f"'{answer}' is not an option" + (f" (did you mean '{close}'?)" if close else ""), file=out)
+
+
+def summarise(obs: dict) -> str:
+    """A few lines describing an observation for a person: phase, zones, counters, variables."""
+    me = obs.get("player")
+    lines = [f"--- seat {me} to decide: {obs.get('prompt', '?')}"
+             + (f" (phase {obs['phase']})" if obs.get("phase") else "")]
+    for name, value in (obs.get("zones") or {}).items():
+        lines.append(f"  {name}: {_zone(value, me)}")
+    for name, value in (obs.get("counters") or {}).items():
+        if isinstance(value, list):
+            shown = " ".join(f"{'*' if i == me else ''}{i}:{'?' if v is None else v}" for i, v in enumerate(value))
+        else:
+            shown = "?" if value is None else str(value)
+        lines.append(f"  {name}: {shown}")
+    variables = {k: v for k, v in (obs.get("vars") or {}).items() if v is not None}
+    if variables:
+        lines.append("  " + ", ".join(f"{k}={v}" for k, v in variables.items()))
+    return "\n".join(lines)
+
+
+def _zone(value, me) -> str:
+    def one(z):
+        return f"({z} hidden)" if isinstance(z, int) else (" ".join(z) or "-")
+    if isinstance(value, list) and value and isinstance(value[0], (list, int)) and not isinstance(value[0], str):
+        return " | ".join(f"{'*' if i == me else ''}{i}: {one(z)}" for i, z in enumerate(value))
+    return one(value)
+
+
+AgentFactory = Callable[[int, int], Agent]   # (seed, seat) -> agent
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "first": FirstAgent,
+    "human": HumanAgent,
+}
+
+
+def make_agents(spec: str, players: int, seed: int) -> list[Agent]:
+    """One agent per seat from "random,first,..." (a single name stands for every seat)."""
+    names = [n.strip() for n in str(spec).split(",")]
+    if any(not n for n in names):
+        raise UsageError(f"--agents: empty agent name in {spec!r}")
+    for n in names:
+        if n not in AGENTS:
+            close = did_you_mean(n, AGENTS)
+            raise UsageError(f"unknown agent '{n}' (agents: {', '.join(AGENTS)})",
+                             hint=f"did you mean '{close}'?" if close else None)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise UsageError(f"--agents names {len(names)} agents for {players} players "
+                         "(give one name for all seats, or one per seat)")
+    return [AGENTS[n](seed, seat) for seat, n in enumerate(names)]
