@@ -15,6 +15,7 @@ from .expr.types import ANY, BOOL, CARD, INT, NUM, PLAYER, STR, list_of, parse_t
 from .expr.runtime import HELPERS
 from .rng import below, shuffle
 from .scoring import Scoring
+from .triggers import Triggers
 from .steps import STEP_KINDS, Sequence, StepScope
 from .steps.base import Effects
 
@@ -38,6 +39,8 @@ class Builder:
         from bisect import insort
         self.names.namespace["_insort"] = insort
         self.compiler = Compiler(self.names)
+        self.triggers = Triggers()
+        self.names.namespace["_triggers"] = self.triggers
         self.fx = EffectCompiler(self)
         self.step_list: list = []
         self.zone_decl: dict = {}
@@ -108,6 +111,47 @@ class Builder:
             self.error("this may use only the card's attributes and constants", path, "type")
             return lambda card: 0
         return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+
+    def element_fn(self, value, path, locals=None, element=CARD, expect=None):
+        """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
+        from .expr.compiler import _Scope
+        from .expr.parser import parse
+        try:
+            tree = parse(as_expr(value))
+            src, typ = self.compiler.node(tree, _Scope(dict(locals or {}), True, [("_it", element)]))
+            if expect is not None:
+                self.compiler.expect_type(typ, expect, tree)
+        except ExprError as e:
+            self.expr_error(e, path)
+            return lambda S, me, L, x: None
+        return eval("lambda S, me, L, _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+
+    def card_filter(self, value, path, locals=None):
+        return self.element_fn(value, path, locals, CARD, BOOL)
+
+    def zone_ref(self, value, path, locals=None):
+        """``f(S, me, L)`` giving the (mutable) list of a zone: NAME, NAME[owner] or owner.NAME."""
+        src, name = self.fx.target(as_expr(value), path, dict(locals or {}), True, "zone")
+        if name is None:
+            return lambda S, me, L: []
+        return eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - generated source
+
+    def zone_owner_fn(self, value, path, locals=None):
+        """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared)."""
+        _, name, owner = self.fx.target_owner(as_expr(value), path, dict(locals or {}), True, "zone")
+        if owner is None:
+            return lambda S, me, L: (None, False)
+        src, by_team = owner
+        fn = eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - generated source
+        return lambda S, me, L: (fn(S, me, L), by_team)
+
+    @staticmethod
+    def zone_name(value):
+        """The zone named by a zone reference (NAME, NAME[...] or x.NAME)."""
+        text = as_expr(value).strip()
+        if "." in text.split("[")[0]:
+            return text.split("[")[0].rsplit(".", 1)[1].strip()
+        return text.split("[")[0].strip()
 
     def effects(self, items, path, locals=None, has_me=True, first=0):
         if not items:
@@ -208,6 +252,7 @@ class Builder:
         self.names.defines = {k: as_expr(v) for k, v in (d.get("define") or {}).items()}
         for name in self.names.defines:
             self.expr(self.names.defines[name], ("define", name))
+        self.triggers.declare_zones(d.get("triggers"))
         for name, spec in (d.get("effects") or {}).items():
             if name in EFFECT_KINDS or name in STEP_KINDS:
                 self.error(f"'{name}' is a built-in kind: choose another name", ("effects", name), "duplicate",
@@ -216,6 +261,8 @@ class Builder:
             self.fx.declare(name, spec, ("effects", name))
         for name in list(self.fx.named):
             self.fx.compile_named(name)
+        self.triggers.build(self, d.get("triggers"))
+        r.triggers = self.triggers
         r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name, "start"), has_me=False,
                                            expect=INT)
                            for name, decl in self.counter_decl.items()}

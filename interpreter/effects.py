@@ -14,6 +14,7 @@ from lark import Tree
 
 from .expr import ExprError, parse
 from .expr.parser import offset_of
+from .expr.compiler import _Scope
 from .expr.types import CARD, INT, PLAYER, TEAM, ANY, NUM, BOOL, is_list, elem, list_of, parse_type
 
 EFFECT_KINDS = {
@@ -33,6 +34,10 @@ EFFECT_KINDS = {
     "with_player": "run effects as another player (me = who)",
     "end_game": "end the game at once",
 }
+
+
+def _scope(locals, has_me):
+    return _Scope(dict(locals or {}), has_me, [])
 
 
 class _Emitter:
@@ -150,13 +155,18 @@ class EffectCompiler:
 
     def target(self, text, path, locals, has_me, want):
         """A zone or counter written as NAME, NAME[owner] or owner.NAME -> (python lvalue, name)."""
+        src, name, _ = self.target_owner(text, path, locals, has_me, want)
+        return src, name
+
+    def target_owner(self, text, path, locals, has_me, want):
+        """As target(), plus the Python source of its owner: (seat or team source, is_team) or None."""
         names = self.ctx.names
         pool = names.counters if want == "counter" else names.zones
         try:
             tree = parse(str(text))
         except ExprError as e:
             self.ctx.expr_error(e, path)
-            return "_dummy[0]", None
+            return "_dummy[0]", None, None
         node = tree
         if isinstance(node, Tree) and node.data == "index":
             node = node.children[0]
@@ -166,12 +176,23 @@ class EffectCompiler:
             name = str(node.children[0])
         else:
             self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type")
-            return "_dummy[0]", None
+            return "_dummy[0]", None, None
         if name not in pool:
             self.ctx.unknown(want, name, pool, path, offset=offset_of(node) if node is not tree else 0)
-            return "_dummy[0]", None
+            return "_dummy[0]", None, None
         src, _ = self.expr(str(text), path, locals, has_me)
-        return src, name
+        owner = None
+        if pool[name] != "none":
+            by_team = pool[name] == "team"
+            if tree.data == "name":
+                owner = ("S.tm[me]" if by_team else "me", by_team)
+            else:
+                key_node = tree.children[1] if tree.data == "index" else tree.children[0]
+                key_src, key_type = self.ctx.compiler.node(key_node, _scope(locals, has_me))
+                if by_team and key_type != TEAM:
+                    key_src = f"S.tm[{key_src}]"
+                owner = (key_src, by_team)
+        return src, name, owner
 
     def event(self, em, payload: str) -> None:
         em.line(f"if S.ev is not None: S.ev.append({payload})")
@@ -264,11 +285,11 @@ class EffectCompiler:
 
     # ------------------------------------------------------------------ cards
     def e_move(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("from", "to"), ("cards", "count"))
+        spec = self._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
         if spec is None:
             return
         src, sname = self.target(spec["from"], (*path, "from"), locals, has_me, "zone")
-        dst, dname = self.target(spec["to"], (*path, "to"), locals, has_me, "zone")
+        dst, dname, downer = self.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone")
         s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
         em.line(f"{s} = {src}")
         em.line(f"{d} = {dst}")
@@ -285,14 +306,25 @@ class EffectCompiler:
         else:
             em.line(f"{cs} = {s}[:]")
             em.line(f"{s}.clear()")
-        self.put(em, d, cs, dname)
+        if spec.get("bottom"):
+            em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
+            self.notify(em, dname, cs, downer)
+        else:
+            self.put(em, d, cs, dname, downer)
         self.event(em, f"{{'ev': 'move', 'from': {sname!r}, 'to': {dname!r}, 'cards': {cs}}}")
 
-    def put(self, em, dst_var, cards_var, zone_name):
+    def put(self, em, dst_var, cards_var, zone_name, owner=None):
         if zone_name and self.ctx.zone_sorted(zone_name):
             em.line(f"for _x in {cards_var}: _insort({dst_var}, _x)")
         else:
             em.line(f"{dst_var}.extend({cards_var})")
+        self.notify(em, zone_name, cards_var, owner)
+
+    def notify(self, em, zone_name, cards_var, owner):
+        """Call the enter triggers of the zone, if it has any (known at compile time)."""
+        if zone_name in self.ctx.triggers.enter:
+            who, by_team = owner if owner is not None else ("None", False)
+            em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
 
     def e_shuffle(self, em, spec, path, locals, has_me):
         src, _ = self.target(spec, path, locals, has_me, "zone")
@@ -322,7 +354,11 @@ class EffectCompiler:
         em.line(f"{k} = {n}")
         em.line(f"for _r in range({k}):")
         em.line(f"    for _p in {w}:")
-        em.line(f"        if {s}: {zone}[{key}].append({s}.pop())")
+        if to in self.ctx.triggers.enter:
+            em.line(f"        if {s}: {zone}[{key}].append({s}[-1]); "
+                    f"_triggers.entered(S, {to!r}, {key}, {self.ctx.names.zones[to] == 'team'}, [{s}.pop()], me)")
+        else:
+            em.line(f"        if {s}: {zone}[{key}].append({s}.pop())")
         if self.ctx.zone_sorted(to):
             em.line(f"for _h in {zone}: _h.sort()")
         self.event(em, f"{{'ev': 'deal', 'to': {to!r}, 'count': {k}}}")

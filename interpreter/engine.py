@@ -20,8 +20,13 @@ def advance(S) -> None:
     stack = S.stack
     budget = rules.max_steps
     end_checks = rules.end_checks
+    when = rules.triggers.when
     try:
         while S.dec is None and not S.over:
+            if when:
+                rules.triggers.check_when(S)
+                if S.over:
+                    break
             if not stack:
                 S.over = True
                 break

@@ -5,6 +5,6 @@ names a kind by its key (``- tricks: {...}``). Anything that is not a step kind 
 list is an effect (see effects.py) and runs inline.
 """
 from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
-from . import flow, choose, passing, tricks  # noqa: F401  (registration)
+from . import flow, choose, branch, pick, passing, tricks  # noqa: F401  (registration)
 
 __all__ = ["STEP_KINDS", "Step", "Sequence", "StepScope", "step_kind"]

@@ -35,6 +35,7 @@ class Pass(Step):
         step.who = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=scope.has_me, expect="list")
         step.prompt = str(main.get("prompt", "pass"))
         step.sorted_into = ctx.zone_sorted(step.into)
+        step.notify = step.into in ctx.triggers.enter
         return step
 
     def enter(self, S):
@@ -74,5 +75,7 @@ class Pass(Step):
                 insort(dst, card)
             else:
                 dst.append(card)
+            if self.notify:
+                S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
         if S.ev is not None:
             S.ev.append({"ev": "pass", "zone": self.into, "count": len(pending)})

@@ -53,6 +53,8 @@ class Tricks(Step):
         s.hand_by_team = ctx.names.zones.get(s.hand) == "team"
         s.collect_by_team = ctx.names.zones.get(s.collect) == "team"
         s.unique_labels = ctx.unique_labels
+        s.notify_table = s.table in ctx.triggers.enter
+        s.notify_collect = s.collect in ctx.triggers.enter
         return s
 
     def enter(self, S):
@@ -104,6 +106,8 @@ class Tricks(Step):
         follow = self.follow
         void = follow is not None and table and follow(card) != follow(table[0])
         table.append(card)
+        if self.notify_table:
+            S.rules.triggers.entered(S, self.table, None, False, [card], player)
         frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents
         if S.ev is not None:
             S.ev.append({"ev": "play", "who": player, "card": S.rules.card_labels[card]})
@@ -138,7 +142,10 @@ class Tricks(Step):
         win_card = table[best]
         table.clear()
         zone = S.z[self.collect]
-        zone[S.tm[winner] if self.collect_by_team else winner].extend(cards)
+        owner = S.tm[winner] if self.collect_by_team else winner
+        zone[owner].extend(cards)
+        if self.notify_collect:
+            S.rules.triggers.entered(S, self.collect, owner, self.collect_by_team, cards, winner)
         if S.ev is not None:
             S.ev.append({"ev": "trick", "winner": winner, "cards": [S.rules.card_labels[c] for c in cards]})
         if self.on_win is not None:

@@ -1,0 +1,79 @@
+"""branch: a player picks one of several named alternatives; its steps run.
+
+    - branch:
+        who: me                       # default: me
+        prompt: action
+        options:
+          draw:   {if: "count(pile) > 0", steps: [...]}
+          market: {steps: [...]}
+          pass:   {}                  # an alternative that does nothing
+
+The options whose ``if`` holds are offered, labelled by their names, in declaration order.
+With none, the step is skipped. (This is how a turn offers its "moves".)
+"""
+from __future__ import annotations
+
+from ..expr.types import BOOL, PLAYER, STR
+from .base import Step, step_kind
+
+
+@step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
+class Branch(Step):
+    """Frame: [index, chosen option index (None before)]."""
+    option_type = STR
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "branch")
+        if not isinstance(main, dict):
+            ctx.error("branch takes a mapping (who, prompt, options)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("who", "prompt", "options"), p, required=("options",))
+        s = cls()
+        s.me_var = scope.me_var
+        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.prompt = str(main.get("prompt", "action"))
+        s.names, s.conds, s.bodies = [], [], []
+        options = main.get("options") or {}
+        if not isinstance(options, dict) or not options:
+            ctx.error("options is a mapping NAME: {if: CONDITION, steps: [...]}", (*p, "options"), "step")
+            options = {}
+        for name, opt in options.items():
+            op = (*p, "options", name)
+            opt = opt or {}
+            if not isinstance(opt, dict):
+                ctx.error("an option is a mapping {if: CONDITION, steps: [...]}", op, "step")
+                opt = {}
+            ctx.check_keys(opt, ("if", "steps", "doc"), op)
+            s.names.append(str(name))
+            s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=scope.has_me, expect=BOOL) if "if" in opt else None)
+            s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
+        return s
+
+    def enter(self, S):
+        return [self.index, None]
+
+    def run(self, S, frame):
+        if frame[1] is not None:
+            S.stack.pop()
+            return
+        me = self.me(S, self.me_var)
+        offered = tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
+        who = self.who(S, me, None)
+        if not offered or who is None:
+            S.stack.pop()
+            return
+        S.dec = (who, offered)
+
+    def label(self, S, value):
+        return self.names[value]
+
+    def resolve(self, S, frame, value):
+        frame[1] = value
+        if S.ev is not None:
+            S.ev.append({"ev": "branch", "option": self.names[value]})
+        S.stack.append(self.bodies[value].enter(S))
+
+    def children(self):
+        return list(self.bodies)

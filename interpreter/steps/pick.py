@@ -1,0 +1,114 @@
+"""pick: a player picks cards one at a time (a compound choice as a sequence of simple ones).
+
+    - pick:
+        who: me                        # default: me
+        from: hand                     # a zone: NAME, NAME[p] or p.NAME (bare = the picker's)
+        to: market                     # where each picked card goes (same forms)
+        where: "quality == 7"          # optional filter; may use `picked` (the cards picked so far)
+        count: 2                       # exactly this many (fewer if fewer are allowed), or
+        min: 0                         # a range: once min are picked, "done" is offered
+        max: 3
+        prompt: discard
+        then: [effects]                # after each card, with local `card`
+
+Options are the allowed cards (identical cards count once), then ``done`` when stopping is
+allowed. When no card is allowed the step ends.
+"""
+from __future__ import annotations
+
+from bisect import insort
+
+from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from .base import Step, step_kind
+
+DONE = -1
+_LOCALS = {"picked": list_of(CARD)}
+
+
+@step_kind("pick", "a player picks cards from a zone one at a time (count, or min/max with 'done')")
+class Pick(Step):
+    """Frame: [index, picked (list of cards), picker (None before)]."""
+    option_type = CARD
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "pick")
+        if not isinstance(main, dict):
+            ctx.error("pick takes a mapping (who, from, to, where, count | min/max, prompt, then)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("who", "from", "to", "where", "count", "min", "max", "prompt", "then"), p,
+                       required=("from", "to"))
+        s = cls()
+        s.me_var = scope.me_var
+        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        # zones are evaluated with me = the picker
+        s.src = ctx.zone_ref(main.get("from"), (*p, "from"), _LOCALS)
+        s.dst = ctx.zone_ref(main.get("to"), (*p, "to"), _LOCALS)
+        s.dst_name = ctx.zone_name(main.get("to"))
+        s.dst_sorted = ctx.zone_sorted(s.dst_name)
+        s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
+        s.notify = s.dst_name in ctx.triggers.enter
+        s.where = None
+        if "where" in main:
+            s.where = ctx.card_filter(main["where"], (*p, "where"), _LOCALS)
+        if "count" in main:
+            c = ctx.expr(main["count"], (*p, "count"), has_me=True, expect=INT)
+            s.lo, s.hi = c, c
+        else:
+            s.lo = ctx.expr(main.get("min", 0), (*p, "min"), has_me=True, expect=INT)
+            s.hi = ctx.expr(main["max"], (*p, "max"), has_me=True, expect=INT) if "max" in main else None
+        s.prompt = str(main.get("prompt", "pick"))
+        s.then = ctx.effects(main.get("then"), (*p, "then"), {"card": CARD, **_LOCALS}, True)
+        return s
+
+    def enter(self, S):
+        return [self.index, [], None]
+
+    def run(self, S, frame):
+        picked = frame[1]
+        who = frame[2]
+        if who is None:
+            who = frame[2] = self.who(S, self.me(S, self.me_var), None)
+            if who is None:
+                S.stack.pop()
+                return
+        L = {"picked": picked}
+        hi = self.hi(S, who, L) if self.hi is not None else None
+        if hi is not None and len(picked) >= hi:
+            S.stack.pop()
+            return
+        src = self.src(S, who, L)
+        where = self.where
+        allowed = [c for c in src if where(S, who, L, c)] if where is not None else list(src)
+        if not allowed:
+            S.stack.pop()
+            return
+        options = S.rules.distinct_cards(allowed)
+        if len(picked) >= self.lo(S, who, L):
+            options.append(DONE)
+        S.dec = (who, tuple(options))
+
+    def label(self, S, value):
+        return "done" if value == DONE else S.rules.card_labels[value]
+
+    def resolve(self, S, frame, card):
+        if card == DONE:
+            S.stack.pop()
+            return
+        who = frame[2]
+        L = {"picked": frame[1]}
+        self.src(S, who, L).remove(card)
+        dst = self.dst(S, who, L)
+        if self.dst_sorted:
+            insort(dst, card)
+        else:
+            dst.append(card)
+        if self.notify:
+            owner, by_team = self.dst_owner(S, who, L)
+            S.rules.triggers.entered(S, self.dst_name, owner, by_team, [card], who)
+        frame[1] = [*frame[1], card]   # replace, never mutate
+        if S.ev is not None:
+            S.ev.append({"ev": "pick", "who": who, "card": S.rules.card_labels[card]})
+        if self.then is not None:
+            self.then(S, who, {"card": card, "picked": frame[1]})

@@ -1,0 +1,117 @@
+"""Triggers: when something happens and a condition holds, run effects.
+
+    triggers:
+      closing_card:                        # a name, for explain and for variants to override
+        on_enter: [hand, market]           # a card entered one of these zones (any owner)
+        if: "card.kind == 'closing'"       # optional; locals: card
+        do: [{set: {round_ending: true}}]  # me = the zone's owner (a team: its first member),
+                                           #      or the acting player for a shared zone
+      three_of_a_kind:
+        when: "count(park where building == 'fountain') >= 3"   # a condition becoming true
+        per_player: true                   # checked for each player (me = that player)
+        do: [...]
+
+``on_enter`` fires for every card that any effect or step puts into the zone. ``when``
+fires on the rising edge: when the condition holds now and did not at the previous check
+(checks run before every step). The previous values are kept in the state, so cloning and
+replay stay exact. A trigger's effects may not trigger themselves endlessly: a chain deeper
+than MAX_CHAIN is a runtime error.
+"""
+from __future__ import annotations
+
+from .expr.types import BOOL, CARD
+
+MAX_CHAIN = 50
+
+
+class Triggers:
+    def __init__(self):
+        self.enter: dict[str, list] = {}   # zone -> [(name, cond, fn)]
+        self.when: list = []               # [(name, cond, fn, per_player)]
+        self.depth = 0
+
+    def declare_zones(self, spec: dict) -> None:
+        """First pass: which zones have enter triggers (effects compile calls only for those)."""
+        for name, t in (spec or {}).items():
+            if isinstance(t, dict) and "on_enter" in t:
+                zones = t["on_enter"] if isinstance(t["on_enter"], list) else [t["on_enter"]]
+                for z in zones:
+                    if isinstance(z, str):
+                        self.enter.setdefault(z, [])
+
+    def build(self, ctx, spec: dict) -> None:
+        for name, t in (spec or {}).items():
+            path = ("triggers", name)
+            if not isinstance(t, dict):
+                ctx.error("a trigger is a mapping (on_enter | when, if, do)", path, "schema")
+                continue
+            ctx.check_keys(t, ("on_enter", "when", "per_player", "if", "do", "doc"), path, required=("do",))
+            if ("on_enter" in t) == ("when" in t):
+                ctx.error("a trigger has exactly one of on_enter: or when:", path, "schema", key=True)
+                continue
+            if "on_enter" in t:
+                zones = t["on_enter"] if isinstance(t["on_enter"], list) else [t["on_enter"]]
+                locals_ = {"card": CARD}
+                cond = ctx.expr(t["if"], (*path, "if"), locals_, True, BOOL) if "if" in t else None
+                fn = ctx.effects(t["do"], (*path, "do"), locals_, True)
+                for z in zones:
+                    if z not in ctx.names.zones:
+                        ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
+                        continue
+                    self.enter.setdefault(z, []).append((name, cond, fn))
+            else:
+                per = bool(t.get("per_player", False))
+                cond = ctx.expr(t["when"], (*path, "when"), None, per, BOOL)
+                if "if" in t:
+                    ctx.error("a when: trigger has its condition in when:", (*path, "if"), "schema", key=True)
+                fn = ctx.effects(t["do"], (*path, "do"), None, per)
+                self.when.append((name, cond, fn, per))
+
+    # ------------------------------------------------------------------ runtime
+    def entered(self, S, zone: str, owner, by_team: bool, cards, me) -> None:
+        """Cards entered ``zone`` (of ``owner``: a seat, a team index if by_team, or None)."""
+        hooks = self.enter.get(zone)
+        if not hooks:
+            return
+        who = me if owner is None else (S.members[owner][0] if by_team else owner)
+        self._chain(S)
+        try:
+            for card in list(cards):
+                L = {"card": card}
+                for _, cond, fn in hooks:
+                    if (cond is None or cond(S, who, L)) and fn is not None:
+                        fn(S, who, L)
+        finally:
+            self.depth -= 1
+
+    def check_when(self, S) -> None:
+        """Fire the when-triggers whose condition became true since the last check."""
+        for i, (name, cond, fn, per) in enumerate(self.when):
+            key = f"_when_{i}"
+            if per:
+                now = [bool(cond(S, p, None)) for p in S.players]
+                before = S.v.get(key) or [False] * S.n
+                S.v[key] = now
+                for p in S.players:
+                    if now[p] and not before[p] and fn is not None:
+                        self._chain(S)
+                        try:
+                            fn(S, p, None)
+                        finally:
+                            self.depth -= 1
+            else:
+                now = bool(cond(S, None, None))
+                before = S.v.get(key, False)
+                S.v[key] = now
+                if now and not before and fn is not None:
+                    self._chain(S)
+                    try:
+                        fn(S, None, None)
+                    finally:
+                        self.depth -= 1
+
+    def _chain(self, S):
+        self.depth += 1
+        if self.depth > MAX_CHAIN:
+            self.depth = 0
+            raise RecursionError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
