@@ -336,7 +336,10 @@ class EffectCompiler:
             return
         src, _ = self.target(spec["from"], (*path, "from"), locals, has_me, "zone")
         to = spec["to"]
-        if to not in self.ctx.names.zones or self.ctx.names.zones[to] == "none":
+        if to not in self.ctx.names.zones:
+            self.ctx.unknown("zone", to, self.ctx.names.zones, (*path, "to"))
+            return
+        if self.ctx.names.zones[to] == "none":
             self.ctx.error(f"deal: '{to}' must be a zone owned by each player or team", (*path, "to"), "type")
             return
         n, _ = self.expr(spec["count"], (*path, "count"), locals, has_me, INT)

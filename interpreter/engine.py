@@ -83,11 +83,14 @@ def apply_index(S, i: int) -> None:
 
 
 def _located(S, e: Exception) -> GameError:
-    step = S.rules.steps[S.stack[-1][0]] if S.stack else None
-    where = f"{step.loc}: " if step is not None and step.loc is not None else ""
-    kind = step.kind if step is not None else "?"
+    """A runtime error as a GameError located at the step (or inline effect) that raised it."""
+    step = getattr(e, "rulebook_step", None)
+    if step is None and S.stack:
+        step = S.rules.steps[S.stack[-1][0]]
     what = str(e) if isinstance(e, ExprRuntimeError) else f"{type(e).__name__}: {e}"
-    return GameError(f"{where}runtime error in step '{kind}' (seed {S.seed}): {what}")
+    kind = step.kind if step is not None else "?"
+    return GameError(f"in {kind} (seed {S.seed}): {what}", loc=step.loc if step is not None else None,
+                     code="runtime")
 
 
 def reask(S) -> None:

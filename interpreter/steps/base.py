@@ -100,7 +100,12 @@ class Sequence(Step):
             child = steps[i]
             i += 1
             if child.inline:
-                child.execute(S)
+                try:
+                    child.execute(S)
+                except Exception as e:   # locate the error at the effect, not at the list
+                    if getattr(e, "rulebook_step", None) is None:
+                        e.rulebook_step = child
+                    raise
                 if S.over:
                     return
             else:

@@ -1,0 +1,408 @@
+"""Each generic mechanism on its own, on tiny rulesets written for the test."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter.errors import BudgetExceeded, GameError, RulesetError, UsageError
+
+BASE = """
+# a tiny game for one mechanism at a time
+game: t
+players: {min: 2, max: 4}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  hand: {owner: player, visible: owner, sorted: true}
+  pile: {}
+counters:
+  points: {owner: player, start: 0}
+vars:
+  x: {type: int, start: 0}
+  who: player
+  order: {type: "list[int]", start: "[]"}
+"""
+
+
+def load(tmp_path, body, base=BASE, name="t.yaml", variant=None):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(base) + textwrap.dedent(body))
+    return interpreter.load(path, variant=variant)
+
+
+def play_first(S, limit=10_000):
+    n = 0
+    while not S.is_terminal() and n < limit:
+        S.apply_index(0)
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------- loops and turns
+def test_repeat_counts_and_binds_its_variable(tmp_path):
+    r = load(tmp_path, """
+    vars2: {}
+    """.replace("vars2: {}", "") + """
+    flow:
+      - repeat: 3
+        as: k
+        steps: [{set: {x: "x * 10 + k"}}]
+    """)
+    S = r.new_game(2)
+    assert S.is_terminal() and S.v["x"] == 123
+
+
+def test_while_and_until_check_before_each_pass(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - while: "x < 4"
+        steps: [{set: {x: "x + 1"}}]
+      - until: "x >= 4"
+        steps: [{set: {x: "x + 100"}}]
+    """)
+    S = r.new_game(2)
+    assert S.v["x"] == 4
+
+
+def test_turns_clockwise_from_a_seat_with_skip(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - turns: {from: 2, skip: "me == 0", steps: [{set: {order: "order + [me]"}}]}
+    """)
+    S = r.new_game(4)
+    assert S.v["order"] == [2, 3, 1]
+
+
+def test_turns_sorted_by_an_expression_and_rounds(tmp_path):
+    r = load(tmp_path, """
+    setup:
+      - for_each: {in: players, as: me, do: [{gain: {counter: points, amount: "me * 2 % 3"}}]}
+    flow:
+      - turns: {sort_by: points, rounds: 2, steps: [{set: {order: "order + [me]"}}]}
+    """)
+    S = r.new_game(3)   # points 0, 2, 1 -> order by points descending: 1, 2, 0
+    assert S.v["order"] == [1, 2, 0, 1, 2, 0]
+
+
+def test_turns_until_a_condition(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - turns: {until: "x >= 5", steps: [{set: {x: "x + 1"}}]}
+    """)
+    S = r.new_game(2)
+    assert S.v["x"] == 5
+
+
+# ---------------------------------------------------------------------- decisions
+def test_choose_sets_a_variable_with_stable_labels(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - choose: {who: 1, options: "[3, 1, 2]", as: x, prompt: how_many}
+    """)
+    S = r.new_game(2)
+    assert S.current_player() == 1 and S.prompt() == "how_many"
+    assert S.legal_actions() == ["3", "1", "2"]
+    S.apply("2")
+    assert S.v["x"] == 2 and S.is_terminal()
+
+
+def test_choose_with_no_options_is_skipped(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - choose: {options: "[]", as: x}
+    """.replace("{options", "{who: 0, options"))
+    assert r.new_game(2).is_terminal()
+
+
+def test_branch_offers_only_alternatives_whose_condition_holds(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - turns:
+          steps:
+            - branch:
+                options:
+                  big:   {if: "me == 1", steps: [{gain: {counter: points, amount: 10}}]}
+                  small: {steps: [{gain: {counter: points}}]}
+                  pass: {}
+    """)
+    S = r.new_game(2)
+    assert S.legal_actions() == ["small", "pass"]
+    S.apply("small")
+    assert S.legal_actions() == ["big", "small", "pass"]
+    S.apply("big")
+    assert S.c["points"] == [1, 10] and S.is_terminal()
+
+
+def test_pick_exact_count_moves_cards_and_runs_then(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - deal: {from: deck, to: hand, count: 3}
+      - pick: {who: 0, from: hand, to: pile, count: 2, then: [{gain: {counter: points, amount: card.rank}}]}
+    """)
+    S = r.new_game(2, seed=3)
+    hand = list(S.legal_actions())
+    assert len(hand) == 3 and "done" not in hand
+    S.apply(hand[0])
+    S.apply(S.legal_actions()[0])
+    assert S.is_terminal()
+    assert len(S.z["pile"]) == 2 and len(S.z["hand"][0]) == 1
+    assert S.c["points"][0] == sum(r.attr_tables["rank"][c] for c in S.z["pile"])
+
+
+def test_pick_range_offers_done_and_filters_on_picked(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - pick:
+          who: 0
+          from: deck
+          to: hand
+          where: "count(picked) == 0 or suit == first(picked).suit"
+          min: 1
+          max: 3
+    """)
+    S = r.new_game(2)
+    assert "done" not in S.legal_actions()          # min 1 not reached yet
+    S.apply("2B")
+    legal = S.legal_actions()
+    assert legal[-1] == "done" and all(l.endswith("B") for l in legal[:-1])
+    S.apply("done")
+    assert S.is_terminal() and [r.card_labels[c] for c in S.z["hand"][0]] == ["2B"]
+
+
+# ---------------------------------------------------------------------- cards and counters
+def test_move_count_takes_from_the_top_and_bottom_puts_under(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - move: {from: deck, to: pile, count: 2}
+      - move: {from: deck, to: pile, count: 1, bottom: true}
+    """)
+    S = r.new_game(2)
+    labels = [r.card_labels[c] for c in S.z["pile"]]
+    # deck starts in id order 1A..5A,1B..5B; its top is the end: 5B, then 4B; then 3B under them
+    assert labels == ["3B", "5B", "4B"]
+
+
+def test_deal_round_robin_and_sorted_hands(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - shuffle: deck
+      - deal: {from: deck, to: hand, count: 4}
+    """)
+    S = r.new_game(2, seed=5)
+    assert [len(h) for h in S.z["hand"]] == [4, 4] and len(S.z["deck"]) == 2
+    assert all(h == sorted(h) for h in S.z["hand"])
+    assert r.new_game(2, seed=5).z == S.z and r.new_game(2, seed=6).z != S.z
+
+
+def test_gain_from_a_limited_supply_and_transfer_up_to_available(tmp_path):
+    r = load(tmp_path, """
+    counters2: {}
+    """.replace("counters2: {}", "") + """
+    flow:
+      - with_player: {who: 0, do: [{gain: {counter: points, amount: 5, from: bank}}]}
+      - with_player: {who: 1, do: [{gain: {counter: points, amount: 5, from: bank}}]}
+      - transfer: {from: "points[1]", to: "points[0]", amount: 10}
+      - lose: {counter: "points[0]", amount: 100}
+    """, base=BASE.replace("counters:\n", "counters:\n  bank: 7\n"))
+    S = r.new_game(2)
+    assert S.c["bank"] == 0 and S.c["points"] == [0, 0]
+
+
+# ---------------------------------------------------------------------- triggers and ends
+def test_on_enter_trigger_fires_per_card_with_owner_as_me(tmp_path):
+    r = load(tmp_path, """
+    triggers:
+      got_an_a:
+        on_enter: hand
+        if: "card.suit == 'A'"
+        do: [{gain: {counter: points}}]
+    flow:
+      - deal: {from: deck, to: hand, count: 5}
+    """)
+    S = r.new_game(2)
+    for p in (0, 1):
+        assert S.c["points"][p] == sum(1 for c in S.z["hand"][p] if r.attr_tables["suit"][c] == "A")
+
+
+def test_when_trigger_fires_on_the_rising_edge_only(tmp_path):
+    r = load(tmp_path, """
+    triggers:
+      big:
+        when: "x >= 2"
+        do: [{gain: {counter: "points[0]"}}]
+    flow:
+      - repeat: 5
+        steps: [{set: {x: "x + 1"}}, {choose: {who: 0, options: "[1]", as: y}}]
+    """)
+    S = r.new_game(2)
+    play_first(S)
+    assert S.c["points"][0] == 1
+
+
+def test_end_when_ends_the_game_at_once(tmp_path):
+    r = load(tmp_path, """
+    end_when: ["x >= 3"]
+    flow:
+      - repeat: 10
+        steps: [{set: {x: "x + 1"}}, {choose: {who: 0, options: "[1, 2]", as: y}}]
+    """)
+    S = r.new_game(2)
+    assert play_first(S) == 2 and S.v["x"] == 3 and S.is_terminal()
+
+
+def test_step_budget_reports_a_game_that_never_ends(tmp_path):
+    r = load(tmp_path, """
+    limits: {steps: 500}
+    flow:
+      - while: "true"
+        steps: [{set: {x: "x + 1"}}]
+    """)
+    with pytest.raises(BudgetExceeded, match="step budget of 500"):
+        r.new_game(2)
+
+
+def test_runtime_errors_are_located_game_errors(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - set: {x: "10 // x"}
+    """)
+    with pytest.raises(GameError, match=r"t\.yaml:\d+:\d+: error\[runtime\]: .*division by zero"):
+        r.new_game(2)
+
+
+# ---------------------------------------------------------------------- teams, hidden info, scoring
+def test_team_counters_are_shared_by_partners(tmp_path):
+    r = load(tmp_path, """
+    teams: {by_players: {"4": [[0, 2], [1, 3]]}}
+    flow:
+      - with_player: {who: 2, do: [{gain: {counter: pot}}]}
+    scoring:
+      categories: {pot: pot}
+    """, base=BASE.replace("counters:\n", "counters:\n  pot: {owner: team}\n"))
+    S = r.new_game(4)
+    assert S.c["pot"] == [1, 0] and S.scores() == [1, 0, 1, 0] and S.winners() == [0, 2]
+    with pytest.raises(UsageError, match="no teams are declared for 3 players"):
+        r.new_game(3)
+
+
+def test_observation_shows_only_what_a_player_may_see(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - deal: {from: deck, to: hand, count: 2}
+      - choose: {who: 0, options: "[1]", as: x}
+    """)
+    S = r.new_game(2)
+    obs = S.observation(1)
+    assert obs["zones"]["hand"][0] == 2 and isinstance(obs["zones"]["hand"][1], list)
+    assert obs["zones"]["deck"] == 6 and "legal_actions" not in obs
+    assert S.observation(0)["legal_actions"] == ["1"]
+
+
+def test_scoring_tiebreaks_eligibility_and_shared_wins(tmp_path):
+    r = load(tmp_path, """
+    flow: []
+    scoring:
+      categories: {p: points}
+      tiebreak: ["0 - me"]
+    """)
+    S = r.new_game(3)
+    S.c["points"] = [5, 7, 7]
+    assert S.scores() == [5, 7, 7] and S.winners() == [1]
+
+
+def test_lowest_wins_and_eligible(tmp_path):
+    r = load(tmp_path, """
+    flow: []
+    scoring:
+      categories: {p: points}
+      eligible: "points > 0"
+      lowest_wins: true
+    """)
+    S = r.new_game(3)
+    S.c["points"] = [0, 4, 2]
+    assert S.winners() == [2]
+
+
+# ---------------------------------------------------------------------- params and variants
+def test_params_by_player_count_and_overrides(tmp_path):
+    r = load(tmp_path, """
+    params:
+      n: {by_players: {"2": 3, "3": 4}, default: 9}
+    flow:
+      - repeat: params.n
+        steps: [{set: {x: "x + 1"}}]
+    """)
+    assert r.new_game(2).v["x"] == 3 and r.new_game(3).v["x"] == 4 and r.new_game(4).v["x"] == 9
+    assert r.new_game(2, options={"params": {"n": "5"}}).v["x"] == 5
+    with pytest.raises(UsageError, match="did you mean 'n'"):
+        r.new_game(2, options={"params": {"nn": 1}})
+
+
+def test_inline_variant_merges_replaces_and_removes(tmp_path):
+    body = """
+    params: {k: 1, gone: 2}
+    define: {step: "1"}
+    flow:
+      - repeat: params.k
+        steps: [{set: {x: "x + step"}}]
+    variants:
+      big:
+        params: {k: 3, gone: {$remove: true}}
+        define: {step: "10"}
+      other:
+        params: {$replace: {k: 2}}
+    """
+    assert load(tmp_path, body).new_game(2).v["x"] == 1
+    big = load(tmp_path, body, variant="big")
+    assert big.new_game(2).v["x"] == 30 and "gone" not in big.params_decl
+    assert load(tmp_path, body, variant="other").params_decl == {"k": 2}
+    with pytest.raises(RulesetError, match="did you mean 'big'"):
+        load(tmp_path, body, variant="bgi")
+
+
+def test_variant_file_extends_its_base(tmp_path):
+    load(tmp_path, """
+    params: {k: 2}
+    flow:
+      - repeat: params.k
+        steps: [{set: {x: "x + 1"}}]
+    """)
+    (tmp_path / "more.yaml").write_text("extends: t.yaml\nparams: {k: 7}\n")
+    r = interpreter.load(tmp_path / "more.yaml")
+    assert r.new_game(2).v["x"] == 7
+    (tmp_path / "bad.yaml").write_text("extends: ../../etc/passwd\n")
+    with pytest.raises(RulesetError, match="outside the allowed ruleset folders"):
+        interpreter.load(tmp_path / "bad.yaml")
+
+
+def test_errors_are_collected_and_located(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, """
+        flow:
+          - set: {x: "cuont(hand)"}
+          - shufle: deck
+          - deal: {from: deck, to: hnd, count: 1}
+        """)
+    text = str(e.value)
+    assert len(e.value.diagnostics) == 3
+    assert "unknown function 'cuont'" in text and "did you mean 'count'" in text
+    assert "unknown step or effect 'shufle'" in text and "did you mean 'shuffle'" in text
+    assert "did you mean 'hand'" in text
+    assert all(d.loc is not None and d.loc.path.endswith("t.yaml") for d in e.value.diagnostics)
+
+
+def test_a_ruleset_cannot_run_code(tmp_path):
+    with pytest.raises(RulesetError):
+        load(tmp_path, """
+        flow:
+          - set: {x: "__import__('os').system('echo hi')"}
+        """)
+    with pytest.raises(RulesetError):
+        load(tmp_path, """
+        components:
+          evil: {cards: [{a: 1}], label: "{a.__class__}"}
+        flow: []
+        """)
