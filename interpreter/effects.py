@@ -40,6 +40,22 @@ def _scope(locals, has_me):
     return _Scope(dict(locals or {}), has_me, [])
 
 
+EFFECT_PLUGINS: dict = {}
+
+
+def effect_kind(name: str, doc: str):
+    """Register an effect kind from a mechanic's own module.
+
+    The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
+    emits Python lines with ``em.line(...)``; ``fx`` is the EffectCompiler (``fx.expr``,
+    ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
+    def register(fn):
+        EFFECT_KINDS[name] = doc
+        EFFECT_PLUGINS[name] = fn
+        return fn
+    return register
+
+
 class _Emitter:
     def __init__(self):
         self.lines: list[str] = []
@@ -132,6 +148,8 @@ class EffectCompiler:
         method = getattr(self, "e_" + kind, None) if kind in EFFECT_KINDS else None
         if method is not None:
             return method(em, spec, path, locals, has_me)
+        if kind in EFFECT_PLUGINS:
+            return EFFECT_PLUGINS[kind](self, em, spec, path, locals, has_me)
         if kind in self.named:
             return self.call(em, kind, spec, path, locals, has_me)
         self.ctx.unknown("effect", kind, [*EFFECT_KINDS, *self.named], path, key=True)

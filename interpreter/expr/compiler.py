@@ -520,6 +520,16 @@ BUILTINS = {
 }
 
 
+def register_builtin(name: str, build, helpers: dict | None = None) -> None:
+    """Add a built-in function from a mechanic's module.
+
+    ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
+    a call; ``helpers`` are runtime functions the generated source may call (names start with _)."""
+    BUILTINS[name] = build
+    if helpers:
+        runtime.HELPERS.update(helpers)
+
+
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
