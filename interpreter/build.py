@@ -20,7 +20,7 @@ from .steps import STEP_KINDS, Sequence, StepScope
 from .steps.base import Effects
 
 DEFAULT_MAX_STEPS = 1_000_000
-OWNERS = ("none", "player", "team")
+OWNERS = ("none", "player", "team", "card")
 VISIBILITY = ("all", "owner", "none")
 
 

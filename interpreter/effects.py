@@ -200,7 +200,7 @@ class EffectCompiler:
             return "_dummy[0]", None, None
         src, _ = self.expr(str(text), path, locals, has_me)
         owner = None
-        if pool[name] != "none":
+        if pool[name] in ("player", "team"):
             by_team = pool[name] == "team"
             if tree.data == "name":
                 owner = ("S.tm[me]" if by_team else "me", by_team)

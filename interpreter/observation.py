@@ -24,6 +24,9 @@ def observe(S, player: int) -> dict:
         zone = S.z[name]
         if owner == "none":
             zones[name] = [labels[c] for c in zone] if _visible(decl, False) else len(zone)
+        elif owner == "card":   # only the cards that hold something, by label
+            zones[name] = {labels[i]: ([labels[c] for c in z] if _visible(decl, False) else len(z))
+                           for i, z in enumerate(zone) if z}
         else:
             mine = (lambda i: i == team) if owner == "team" else (lambda i: i == player)
             zones[name] = [[labels[c] for c in z] if _visible(decl, mine(i)) else len(z) for i, z in enumerate(zone)]
@@ -33,6 +36,8 @@ def observe(S, player: int) -> dict:
         value = S.c[name]
         if owner == "none":
             counters[name] = value if _visible(decl, False) else None
+        elif owner == "card":
+            counters[name] = {labels[i]: v for i, v in enumerate(value) if v} if _visible(decl, False) else None
         else:
             mine = (lambda i: i == team) if owner == "team" else (lambda i: i == player)
             counters[name] = [v if _visible(decl, mine(i)) else None for i, v in enumerate(value)]

@@ -50,14 +50,18 @@ class Ruleset:
                 S.z[name] = [c for comp in (self.zone_decl[name].get("start") or [])
                              for c in self.cards.by_component[comp]]
             else:
-                S.z[name] = [[] for _ in range(S.n if owner == "player" else nteams)]
+                S.z[name] = [[] for _ in range(self._owners(S, owner))]
         for name, owner in self.counter_owner.items():
             start = self.counter_start[name](S, None, None)
-            S.c[name] = start if owner == "none" else [start] * (S.n if owner == "player" else nteams)
+            S.c[name] = start if owner == "none" else [start] * self._owners(S, owner)
         for name in self.names.vars:
             S.v[name] = None
         for name, fn in self.var_start.items():
             S.v[name] = fn(S, None, None)
+
+    def _owners(self, S, owner: str) -> int:
+        """How many instances a zone or counter has: one per player, team or card."""
+        return {"player": S.n, "team": len(S.members), "card": len(self.card_labels)}[owner]
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
         out = {}

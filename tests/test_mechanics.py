@@ -406,3 +406,17 @@ def test_a_ruleset_cannot_run_code(tmp_path):
           evil: {cards: [{a: 1}], label: "{a.__class__}"}
         flow: []
         """)
+
+
+def test_card_owned_counters_and_zones(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - for_each: {in: "deck where rank >= 4", as: c, do: [{gain: {counter: "marks[c]", amount: "c.rank"}}]}
+      - move: {from: deck, to: "under[first(deck)]", count: 2}
+      - set: {x: "sum(deck, by: marks) + count(first(deck).under)"}
+    """, base=BASE.replace("counters:\n", "counters:\n  marks: {owner: card}\n").replace(
+        "zones:\n", "zones:\n  under: {owner: card}\n"))
+    S = r.new_game(2)
+    # marks on 4A 5A 4B 5B; the top two (5B, 4B) go under 1A: 4 + 5 left in the deck, 2 under 1A
+    assert S.v["x"] == 4 + 5 + 2
+    assert S.observation(0)["counters"]["marks"]["5B"] == 5

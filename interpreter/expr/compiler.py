@@ -190,7 +190,9 @@ class Compiler:
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
             return f"A_{name}[{var}]", self.names.attrs[name]
-        if typ in (PLAYER, TEAM) and (name in self.names.zones or name in self.names.counters):
+        owner = self.names.zones.get(name) or self.names.counters.get(name)
+        if owner is not None and (typ in (PLAYER, TEAM) and owner in ("player", "team")
+                                  or typ == CARD and owner == "card"):
             return self.owned(name, var, typ, None, None)
         return None
 
@@ -208,6 +210,9 @@ class Compiler:
                             offset_of(node), code="unknown-name")
         if owner == "team" and who_type != TEAM:
             return f"{base}[S.tm[{who_src}]]", typ
+        if owner == "card" and who_type not in (CARD, ANY):
+            raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
+                            offset_of(node) if node is not None else 0, code="type")
         return f"{base}[{who_src}]", typ
 
     # postfix
@@ -242,8 +247,10 @@ class Compiler:
                 owner = (self.names.zones.get(name) or self.names.counters.get(name))
                 if owner == "none":
                     raise ExprError(f"'{name}' is shared, it has no owner to index", offset_of(index), code="type")
-                if itype not in (PLAYER, TEAM, INT, ANY):
-                    raise ExprError(f"'{name}[...]' needs a player, got {itype}", offset_of(index), code="type")
+                want = (CARD, ANY) if owner == "card" else (PLAYER, TEAM, INT, ANY)
+                if itype not in want:
+                    raise ExprError(f"'{name}[...]' needs a {'card' if owner == 'card' else 'player'}, got {itype}",
+                                    offset_of(index), code="type")
                 return self.owned(name, isrc, itype, scope, n)
         src, typ = self.node(target, scope)
         if not is_list(typ) and typ != ANY:
