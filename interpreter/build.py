@@ -46,6 +46,7 @@ class Builder:
         self.zone_decl: dict = {}
         self.counter_decl: dict = {}
         self.var_decl: dict = {}
+        self._started: dict = {}   # component -> the zone its cards start in
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None):
@@ -319,6 +320,11 @@ class Builder:
             for comp in (decl.get("start") or []):
                 if comp not in r.cards.by_component:
                     self.unknown("component", comp, r.cards.by_component, (*path, "start"))
+                elif comp in self._started:
+                    self.error(f"the cards of '{comp}' already start in zone '{self._started[comp]}'",
+                               (*path, "start"), "duplicate")
+                else:
+                    self._started[comp] = name
             if decl.get("start") and owner != "none":
                 self.error("only a shared zone (owner: none) can start with cards", (*path, "start"), "type")
 
