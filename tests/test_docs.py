@@ -40,3 +40,23 @@ def test_reference_example_loads_and_plays(tmp_path, block, line):
             break
         S.apply_index(0)
     assert S.is_terminal(), f"the example at reference.md:{line} did not finish in 500 decisions"
+
+
+FILE_FENCE = re.compile(r"^```yaml file=(\S+)\n(.*?)^```", re.S | re.M)
+
+
+def test_tutorial_listings_are_the_example_files_and_they_play():
+    text = (DOCS / "tutorial.md").read_text()
+    listings = FILE_FENCE.findall(text)
+    assert len(listings) == 2
+    root = DOCS.parent
+    for name, body in listings:
+        assert (root / name).read_text() == body, f"{name} differs from its listing in tutorial.md"
+    base = interpreter.load(root / listings[0][0])
+    trumps = interpreter.load(root / listings[1][0])
+    assert trumps.resolve_params(4, {})["trump"] == "H" and base.resolve_params(4, {})["trump"] is None
+    for rules in (base, trumps):
+        S = rules.new_game(4, seed=3)
+        while not S.is_terminal():
+            S.apply_index(0)
+        assert sum(S.c["tricks"]) == 5   # the last round's tricks all went to someone
