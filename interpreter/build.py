@@ -88,13 +88,18 @@ class Builder:
         return node
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, value, path, locals=None, has_me=True, expect=None) -> Compiled:
+    def expr(self, value, path, locals=None, has_me=True, expect=None):
+        """The compiled function ``f(S, me, L)`` of an expression, carrying ``.source`` and
+        ``.type`` (a plain function, not a wrapper: it is called in the game loop)."""
         text = as_expr(value)
         try:
-            return self.compiler.compile(text, locals, has_me, expect)
+            c = self.compiler.compile(text, locals, has_me, expect)
+            fn, fn.source, fn.type = c.fn, c.source, c.type
         except ExprError as e:
             self.expr_error(e, path)
-            return Compiled("None", ANY, _dummy)
+            fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
+            fn.source, fn.type = "None", ANY
+        return fn
 
     def card_key(self, value, path):
         """A function card -> value from an expression over the card's attributes only."""
