@@ -177,6 +177,7 @@ class Builder:
         self.names.vars[name] = typ if old is None or old == ANY else old
 
     def owned_zone(self, name, path):
+        self.compiler.used.add(name)
         if name not in self.names.zones:
             self.unknown("zone", name, self.names.zones, path)
             return name
@@ -185,6 +186,7 @@ class Builder:
         return name
 
     def shared_zone(self, name, path):
+        self.compiler.used.add(name)
         if name not in self.names.zones:
             self.unknown("zone", name, self.names.zones, path)
             return name
@@ -291,11 +293,27 @@ class Builder:
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
         r.effect_names = list(self.fx.named)
+        self.unused_warnings(d)
         errors = [x for x in self.diags if x.severity == "error"]
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
             raise RulesetError(sorted(self.diags, key=_order))
         return r
+
+    def unused_warnings(self, d):
+        """Declarations nothing refers to are probably mistakes: warn (validate shows them)."""
+        if any(x.severity == "error" for x in self.diags):
+            return   # errors first: what they break would look unused
+        used = self.compiler.used
+        for section, noun, names in (("zones", "zone", self.names.zones), ("counters", "counter", self.names.counters),
+                                     ("define", "define", self.names.defines), ("effects", "effect", self.fx.named),
+                                     ("vars", "variable", self.var_decl)):
+            for name in names:
+                if name not in used:
+                    self.warn(f"{noun} '{name}' is declared but never used", (section, name))
+        for name in self.names.params:
+            if "params." + name not in used:
+                self.warn(f"parameter '{name}' is declared but never used", ("params", name))
 
     def params(self, spec):
         out = {}

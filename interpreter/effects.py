@@ -266,6 +266,7 @@ class EffectCompiler:
             if name not in counters:
                 self.ctx.unknown("counter", name, counters, p)
                 continue
+            self.ctx.compiler.used.add(name)
             start = (self.ctx.counter_decl.get(name) or {}).get("start", 0)
             src, _ = self.expr(start, ("counters", name, "start"), {}, False, INT)
             if counters[name] == "none":
@@ -280,6 +281,7 @@ class EffectCompiler:
             self.ctx.error("set takes a mapping of variable: expression", path, "effect")
             return
         for var, text in spec.items():
+            self.ctx.compiler.used.add(var)
             if var not in self.ctx.names.vars:
                 self.ctx.unknown("variable", var, self.ctx.names.vars, (*path, var), key=True)
                 continue
@@ -292,6 +294,7 @@ class EffectCompiler:
         if spec is None:
             return
         var = spec["var"]
+        self.ctx.compiler.used.add(var)
         if var not in self.ctx.names.vars:
             self.ctx.unknown("variable", var, self.ctx.names.vars, (*path, "var"))
             return
@@ -354,6 +357,7 @@ class EffectCompiler:
             return
         src, _ = self.target(spec["from"], (*path, "from"), locals, has_me, "zone")
         to = spec["to"]
+        self.ctx.compiler.used.add(to)
         if to not in self.ctx.names.zones:
             self.ctx.unknown("zone", to, self.ctx.names.zones, (*path, "to"))
             return
@@ -393,6 +397,7 @@ class EffectCompiler:
         d = em.fresh("_d")
         em.line(f"{d} = {dst}")
         for i, zname in enumerate(froms):
+            self.ctx.compiler.used.add(zname)
             zpath = (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from")
             if zname not in self.ctx.names.zones:
                 self.ctx.unknown("zone", zname, self.ctx.names.zones, zpath)
@@ -510,4 +515,5 @@ class EffectCompiler:
             if k not in args:
                 self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
         self.compile_named(name)
+        self.ctx.compiler.used.add(name)
         em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")

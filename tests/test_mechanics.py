@@ -420,3 +420,19 @@ def test_card_owned_counters_and_zones(tmp_path):
     # marks on 4A 5A 4B 5B; the top two (5B, 4B) go under 1A: 4 + 5 left in the deck, 2 under 1A
     assert S.v["x"] == 4 + 5 + 2
     assert S.observation(0)["counters"]["marks"]["5B"] == 5
+
+
+def test_unused_declarations_are_warnings_not_errors(tmp_path):
+    r = load(tmp_path, """
+    params: {spare: 3, used: 1}
+    define: {nothing: "1"}
+    effects:
+      never: [{set: {x: 1}}]
+    flow:
+      - set: {x: "params.used + count(hand[0])"}
+    """)
+    text = "\n".join(w.format() for w in r.warnings)
+    for name in ("parameter 'spare'", "define 'nothing'", "effect 'never'", "zone 'pile'", "variable 'who'"):
+        assert name in text
+    assert "'used'" not in text and "zone 'hand'" not in text
+    assert all(w.severity == "warning" and w.loc is not None for w in r.warnings)

@@ -67,6 +67,7 @@ class Compiler:
         self.names = names
         self._counter = 0
         self._define_stack: list[str] = []
+        self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
 
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -159,10 +160,13 @@ class Compiler:
             return CONSTANTS[name]
         names = self.names
         if name in names.vars:
+            self.used.add(name)
             return f"S.v[{name!r}]", names.vars[name]
         if name in names.zones or name in names.counters:
+            self.used.add(name)
             return self.owned(name, "me", PLAYER, scope, node, implicit=True)
         if name in names.defines:
+            self.used.add(name)
             return self.define(name, scope, node)
         if name == "params":
             raise ExprError("write params.NAME to use a parameter", offset_of(node), code="unknown-name")
@@ -190,6 +194,7 @@ class Compiler:
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
             return f"A_{name}[{var}]", self.names.attrs[name]
+        self.used.add(name)
         owner = self.names.zones.get(name) or self.names.counters.get(name)
         if owner is not None and (typ in (PLAYER, TEAM) and owner in ("player", "team")
                                   or typ == CARD and owner == "card"):
@@ -225,6 +230,7 @@ class Compiler:
                 hint = did_you_mean(attr, self.names.params)
                 raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
                                 f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+            self.used.add("params." + attr)
             return f"S.p[{attr!r}]", self.names.params[attr]
         src, typ = self.node(target, scope)
         if typ == ANY:
@@ -244,6 +250,7 @@ class Compiler:
             name = str(target.children[0])
             shadowed = name in scope.locals or any(name == "it" for _ in scope.elements)
             if not shadowed and (name in self.names.zones or name in self.names.counters):
+                self.used.add(name)
                 owner = (self.names.zones.get(name) or self.names.counters.get(name))
                 if owner == "none":
                     raise ExprError(f"'{name}' is shared, it has no owner to index", offset_of(index), code="type")
