@@ -253,6 +253,7 @@ class Builder:
         for attr, values in cards.tables().items():
             self.names.namespace["A_" + attr] = values
         self.names.attrs = dict(cards.attr_types)
+        self.names.max_list = max(len(cards), r.max_players, 1)
         r.attr_tables = cards.tables()
         self.declare_zones(d.get("zones") or {}, r)
         self.declare_counters(d.get("counters") or {}, r)

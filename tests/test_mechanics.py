@@ -436,3 +436,16 @@ def test_unused_declarations_are_warnings_not_errors(tmp_path):
         assert name in text
     assert "'used'" not in text and "zone 'hand'" not in text
     assert all(w.severity == "warning" and w.loc is not None for w in r.warnings)
+
+
+def test_an_expression_that_could_run_for_minutes_is_refused_at_load(tmp_path):
+    with pytest.raises(RulesetError, match="more than 1,000,000 operations"):
+        load(tmp_path, """
+        flow:
+          - set: {x: "count(1..10000 where count(1..10000 where it > x) > 0)"}
+        """)
+    # nested filters over the cards of a game are fine (60 x 60)
+    load(tmp_path, """
+    flow:
+      - set: {x: "count(deck where count(deck where rank > it.rank) > 2)"}
+    """)

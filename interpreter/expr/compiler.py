@@ -34,6 +34,7 @@ class Names:
     attrs: dict = field(default_factory=dict)      # card attribute -> type
     defines: dict = field(default_factory=dict)    # name -> expression source
     namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
+    max_list: int = 100                            # the longest a zone or player list can be
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
@@ -57,6 +58,8 @@ CONSTANTS = {
     "num_teams": ("len(S.teams)", INT),
 }
 
+MAX_COST = 1_000_000   # worst-case operations of one expression (nested filters multiply)
+
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
 
@@ -68,12 +71,16 @@ class Compiler:
         self._counter = 0
         self._define_stack: list[str] = []
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
+        self.cost = 0                 # worst-case operations of the expression being compiled
+        self._mult = 1                # how many times the node being compiled may run
+        self._sizes: dict = {}        # id(list node) -> the most elements it can have
 
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
                 expect: str | None = None) -> Compiled:
         tree = parse(text)
         scope = _Scope(dict(locals or {}), has_me, [])
+        self.cost, self._mult, self._sizes = 0, 1, {}
         src, typ = self.node(tree, scope)
         if expect is not None:
             self.expect_type(typ, expect, tree)
@@ -104,7 +111,26 @@ class Compiler:
         method = getattr(self, "n_" + n.data, None)
         if method is None:
             raise ExprError(f"unsupported construct '{n.data}'", offset_of(n))
+        self.cost += self._mult
+        if self.cost > MAX_COST:
+            raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
+                            "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         return method(n, scope)
+
+    # worst-case cost: the body of a filter or a by: runs once per element of its list
+    def size(self, n) -> int:
+        return self._sizes.get(id(n), self.names.max_list)
+
+    def sized(self, n, bound: int) -> None:
+        self._sizes[id(n)] = max(1, bound)
+
+    def in_loop(self, coll_node, compile_body):
+        saved = self._mult
+        self._mult = saved * self.size(coll_node)
+        try:
+            return compile_body()
+        finally:
+            self._mult = saved
 
     # literals
     def n_int_(self, n, scope):
@@ -128,6 +154,7 @@ class Compiler:
     def n_list_(self, n, scope):
         items = [self.node(c, scope) for c in n.children if c is not None]
         typ = list_of(unify([t for _, t in items]) if items else ANY)
+        self.sized(n, len(items))
         return "[" + ", ".join(s for s, _ in items) + "]", typ
 
     def n_range(self, n, scope):
@@ -135,6 +162,11 @@ class Compiler:
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if t not in (INT, PLAYER, TEAM, ANY):
                 raise ExprError(f"a range needs whole numbers, got {t}", offset_of(c), code="type")
+        lo, hi = n.children
+        if all(isinstance(x, Tree) and x.data == "int_" for x in (lo, hi)):
+            self.sized(n, int(hi.children[0]) - int(lo.children[0]) + 1)
+        else:
+            self.sized(n, runtime.MAX_RANGE)
         return f"_range({a}, {b})", list_of(INT)
 
     # names
@@ -289,8 +321,9 @@ class Compiler:
         if not is_list(typ):
             raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
         var = self.fresh()
-        csrc, ctyp = self.node(cond, scope.with_element(var, elem(typ)))
+        csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
+        self.sized(n, self.size(coll))
         return f"[{var} for {var} in {src} if {csrc}]", typ
 
     def n_cond(self, n, scope):
@@ -348,6 +381,7 @@ class Compiler:
         (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
         op = _ARITH[n.data]
         if op == "+" and is_list(ta) and is_list(tb):
+            self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
             return f"({a} + {b})", list_of(unify([elem(ta), elem(tb)]))
         if op == "+" and ta == STR and tb == STR:
             return f"({a} + {b})", STR
@@ -399,10 +433,11 @@ def _coll(c, scope, node, fname):
     return src, typ
 
 
-def _keyed(c, scope, kwargs, typ, key="by"):
+def _keyed(c, scope, kwargs, typ, key="by", coll=None):
     """Compile ``by: expr`` with the list element bound; returns (var, src, type)."""
     var = c.fresh()
-    s, t = c.node(kwargs[key], scope.with_element(var, elem(typ)))
+    body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
+    s, t = c.in_loop(coll, body) if coll is not None else body()
     return var, s, t
 
 
@@ -416,7 +451,7 @@ def b_sum(c, n, scope, args, kw):
     _arity(n, args, kw, "sum", 1, kw=("by",))
     src, typ = _coll(c, scope, args[0], "sum")
     if "by" in kw:
-        var, s, t = _keyed(c, scope, kw, typ)
+        var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
         return f"sum([{s} for {var} in {src}])", t
     if not is_numeric(elem(typ)):
@@ -434,7 +469,7 @@ def _minmax(fname):
         _arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = _coll(c, scope, args[0], fname)
         if "by" in kw:
-            var, s, t = _keyed(c, scope, kw, typ)
+            var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
             c.expect_type(t, NUM, kw["by"])
             return f"{fname}([{s} for {var} in {src}], default=0)", t
         return f"{fname}({src}, default=0)", elem(typ)
@@ -450,10 +485,11 @@ def _extreme(fname, helper):
                 raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
             var, s = "_x", "_x"
         else:
-            var, s, t = _keyed(c, scope, kw, typ)
+            var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
             if not (is_numeric(t) or t == STR):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
+        c.sized(n, c.size(args[0]))
         return f"{helper}({src}, lambda {var}: {s})", result
     return build
 
@@ -463,7 +499,7 @@ def b_any_all(fname):
         _arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = _coll(c, scope, args[0], fname)
         if "by" in kw:
-            var, s, t = _keyed(c, scope, kw, typ)
+            var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
             c.expect_type(t, BOOL, kw["by"])
             return f"{fname}([{s} for {var} in {src}])", BOOL
         if elem(typ) == BOOL:
@@ -479,6 +515,7 @@ def _unary_list(fname, helper, result_elem=True):
     def build(c, n, scope, args, kw):
         _arity(n, args, kw, fname, 1)
         src, typ = _coll(c, scope, args[0], fname)
+        c.sized(n, c.size(args[0]))
         return f"{helper}({src})", elem(typ) if result_elem else typ
     return build
 
@@ -488,7 +525,8 @@ def b_map(c, n, scope, args, kw):
     if "to" not in kw:
         raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
     src, typ = _coll(c, scope, args[0], "map")
-    var, s, t = _keyed(c, scope, kw, typ, key="to")
+    var, s, t = _keyed(c, scope, kw, typ, key="to", coll=args[0])
+    c.sized(n, c.size(args[0]))
     return f"[{s} for {var} in {src}]", list_of(t)
 
 
