@@ -1,0 +1,5 @@
+"""``python -m interpreter`` runs the rulebook command line."""
+from .cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,288 @@
+"""The ``rulebook`` command line (``python -m interpreter`` is the same).
+
+    rulebook validate PATH... [--json]
+    rulebook play PATH --players N [--seed S] [--variant V] [--agents a,b,...] [--set NAME=VALUE ...]
+                  [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
+    rulebook replay F.jsonl [--ruleset PATH]
+    rulebook test PATH...
+    rulebook explain PATH [--variant V]
+
+Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error, 130 interrupted.
+User errors never show a Python traceback: a RulebookError prints its located diagnostics.
+
+Each subcommand is one entry in ``COMMANDS`` (name, help, a function adding its arguments,
+a function running it and returning the exit code). New commands (``simulate``,
+``compare``) are added there.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .errors import RulebookError, UsageError, did_you_mean
+
+
+def _out(text: str = "") -> None:
+    print(text, file=sys.stdout)
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _resolve(path: str) -> Path:
+    """A ruleset path, or the bundled ruleset of that name ('diamonds')."""
+    import interpreter
+    return interpreter.ruleset_path(path)
+
+
+# ---------------------------------------------------------------------- validate
+def add_validate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files (or bundled names)")
+    p.add_argument("--json", action="store_true", help="print a JSON report")
+
+
+def cmd_validate(args) -> int:
+    import interpreter
+    files = []
+    for raw in args.paths:
+        path = _resolve(raw)
+        try:
+            rules = interpreter.load(path)
+        except RulebookError as e:
+            files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
+            continue
+        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings)})
+        for variant in (rules.data.get("variants") or {}):
+            try:
+                vrules = interpreter.load(path, variant=variant)
+                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings)})
+            except RulebookError as e:
+                files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
+    bad = any(not f["ok"] for f in files)
+    if args.json:
+        _out(json.dumps({"ok": not bad, "files": [{**f, "diagnostics": [d.to_dict() for d in f["diagnostics"]]}
+                                                  for f in files]}, indent=2))
+        return 1 if bad else 0
+    for f in files:
+        name = f["path"] + (f" (variant {f['variant']})" if f["variant"] else "")
+        for d in f["diagnostics"]:
+            _err(d.format())
+        if f["ok"]:
+            warnings = len(f["diagnostics"])
+            _out(f"{name}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""))
+        else:
+            errors = sum(1 for d in f["diagnostics"] if d.severity == "error")
+            _out(f"{name}: {errors} error{'s' if errors != 1 else ''}")
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------------- play
+def add_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="a ruleset file or a bundled name (diamonds)")
+    p.add_argument("--players", "-p", type=int, required=True, help="number of players")
+    p.add_argument("--seed", "-s", type=int, default=0, help="game seed (default 0)")
+    p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
+    p.add_argument("--agents", "-a", default="random",
+                   help="comma-separated agents per seat, or one for all: random, first, human (default random)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a parameter (repeatable); VALUE is read as JSON if it parses")
+    p.add_argument("--log", metavar="F.jsonl", help="write the game log (JSON Lines)")
+    p.add_argument("--log-for", type=int, metavar="SEAT", help="write the log as SEAT may see it (redacted)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors (and --json output)")
+
+
+def parse_sets(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise UsageError(f"--set expects NAME=VALUE, got {item!r}")
+        out[name.strip()] = value
+    return out
+
+
+def load_rules(path: str, variant: str | None):
+    import interpreter
+    return interpreter.load(_resolve(path), variant=variant)
+
+
+def cmd_play(args) -> int:
+    from .agents import make_agents
+    from .gamelog import play_game
+    if args.log_for is not None and not args.log:
+        raise UsageError("--log-for needs --log F.jsonl")
+    rules = load_rules(args.path, args.variant)
+    options = {"params": parse_sets(args.sets)}
+    # check the player count (and the parameters) before asking agents anything
+    rules.new_game(args.players, args.seed, options)
+    agents = make_agents(args.agents, args.players, args.seed)
+    result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for)
+    if args.json:
+        keys = ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown",
+                "params", "overrides", "agents")
+        _out(json.dumps({k: result[k] for k in keys}))
+    elif not args.quiet:
+        print_result(rules, result)
+    return 0
+
+
+def print_result(rules, result: dict) -> None:
+    variant = f", variant {result['variant']}" if result["variant"] else ""
+    _out(f"{rules.title} ({result['ruleset']}{variant}): {result['players']} players, seed {result['seed']}, "
+         f"agents {','.join(result['agents'])}")
+    _out(f"{result['decisions']} decisions")
+    cats = list(dict.fromkeys(k for row in result["breakdown"] for k in row))
+    head = ["seat"] + cats + ["total", ""]
+    rows = []
+    for seat, (row, score) in enumerate(zip(result["breakdown"], result["scores"])):
+        rows.append([str(seat)] + [str(row.get(c, "")) for c in cats] + [str(score),
+                                                                         "winner" if seat in result["winners"] else ""])
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+        for r in [head] + rows:
+            _out("  ".join(c.rjust(w) if i < len(head) - 1 else c for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+        return
+    table = Table()
+    for i, h in enumerate(head):
+        table.add_column(h, justify="right" if 0 < i < len(head) - 1 else "left")
+    for r in rows:
+        table.add_row(*r, style="bold" if r[-1] else None)
+    Console(file=sys.stdout, highlight=False).print(table)
+
+
+# ---------------------------------------------------------------------- replay
+def add_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", metavar="F.jsonl", help="a log written by play --log")
+    p.add_argument("--ruleset", metavar="PATH", help="the ruleset to use instead of the one the header names")
+
+
+def cmd_replay(args) -> int:
+    from .gamelog import replay
+    r = replay(args.log, ruleset=args.ruleset)
+    _out(f"replay ok: {r['decisions']} decisions, scores {r['scores']}")
+    return 0
+
+
+# ---------------------------------------------------------------------- test
+def add_test(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files, or folders of them (*.yaml)")
+
+
+def cmd_test(args) -> int:
+    from .scenarios import run_file
+    files: list[Path] = []
+    for raw in args.paths:
+        p = Path(raw)
+        if p.is_dir():
+            files += sorted(p.glob("*.yaml"))
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise UsageError(f"no such scenario file or folder: {raw}")
+    passed = failed = 0
+    for path in files:
+        try:
+            outcomes = run_file(path)
+        except RulebookError as e:
+            _err(str(e))
+            failed += 1
+            continue
+        for o in outcomes:
+            if o.ok:
+                passed += 1
+                continue
+            failed += 1
+            where = str(o.loc) if o.loc is not None else str(path)
+            _out(f"{where}: FAIL {o.name}: {o.message}")
+    _out(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------- explain
+def add_explain(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="a ruleset file or a bundled name")
+    p.add_argument("--variant", "-V", help="explain the ruleset with this variant applied")
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain
+    sys.stdout.write(explain(load_rules(args.path, args.variant)))
+    return 0
+
+
+# ---------------------------------------------------------------------- the command table
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: list[Command] = [
+    Command("validate", "check rulesets (and their variants); errors as path:line:col", add_validate, cmd_validate),
+    Command("play", "play one game with agents and print the scores", add_play, cmd_play),
+    Command("replay", "re-run a game log and verify it", add_replay, cmd_replay),
+    Command("test", "run YAML scenario tests", add_test, cmd_test),
+    Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
+    # To come (another engineer): Command("simulate", ...) for batches of games with statistics
+    # (--players N --games G [--seed S] [--workers W] [--json], see DESIGN.md) and
+    # Command("compare", ...). Add them here; main() needs no change.
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a did-you-mean for mistyped subcommands (still exit 2)."""
+
+    def error(self, message):
+        if "invalid choice" in message and COMMANDS:
+            word = message.split("'")[1] if "'" in message else ""
+            close = did_you_mean(word, [c.name for c in COMMANDS])
+            if close:
+                message += f" (did you mean '{close}'?)"
+        super().error(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    parser = _Parser(prog="rulebook", description="Rulebook: a declarative rules engine for tabletop games.")
+    parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for c in COMMANDS:
+        p = sub.add_parser(c.name, help=c.help, description=c.help)
+        c.add_arguments(p)
+        p.set_defaults(run=c.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (the console script exits with it)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:      # argparse: --help / --version (0) or a usage error (2)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    try:
+        return args.run(args)
+    except RulebookError as e:
+        _err(str(e))
+        return e.exit_code
+    except OSError as e:
+        name = f": {e.filename}" if getattr(e, "filename", None) else ""
+        _err(f"rulebook: error: {e.strerror or e}{name}")
+        return 1
+    except KeyboardInterrupt:
+        _err("rulebook: interrupted")
+        return 130
+    except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks for users
+        _err(f"rulebook: internal error: {type(e).__name__}: {e} (please report this)")
+        return 1
