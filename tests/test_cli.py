@@ -1,0 +1,311 @@
+"""The rulebook command line: exit codes, output contracts, logs, scenario tests, explain."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import cli, ruleset_path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIAMONDS = ruleset_path("diamonds")
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def play_json(capsys, *argv):
+    code, out, err = run(capsys, "play", "diamonds", "--json", *argv)
+    assert code == 0, err
+    assert len(out.strip().splitlines()) == 1
+    return json.loads(out)
+
+
+@pytest.fixture
+def typo_ruleset(tmp_path):
+    text = DIAMONDS.read_text().replace('safe: "safe * 2"', 'safe: "saef * 2"')
+    assert "saef" in text
+    path = tmp_path / "typo.yaml"
+    path.write_text(text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "saef" in l)
+    return path, line
+
+
+# ---------------------------------------------------------------------- validate
+def test_validate_ok_lists_the_ruleset_and_its_variants(capsys):
+    code, out, _ = run(capsys, "validate", DIAMONDS)
+    assert code == 0
+    assert f"{DIAMONDS}: ok" in out
+    assert "(variant two_player): ok" in out and "(variant teams): ok" in out
+
+
+def test_validate_typo_is_located_and_exits_1(capsys, typo_ruleset):
+    path, line = typo_ruleset
+    code, out, err = run(capsys, "validate", path)
+    assert code == 1
+    assert f"{path}:{line}:" in err
+    assert "saef" in err and "^" in err
+
+
+def test_validate_json(capsys, typo_ruleset):
+    path, line = typo_ruleset
+    code, out, _ = run(capsys, "validate", "--json", DIAMONDS, path)
+    assert code == 1
+    report = json.loads(out)
+    by_path = {(f["path"], f["variant"]): f for f in report["files"]}
+    assert by_path[(str(DIAMONDS), None)]["ok"] is True
+    bad = by_path[(str(path), None)]
+    assert bad["ok"] is False
+    assert any(d["line"] == line and d["severity"] == "error" for d in bad["diagnostics"])
+
+
+def test_validate_missing_file_exits_1(capsys, tmp_path):
+    code, _, err = run(capsys, "validate", tmp_path / "nope.yaml")
+    assert code == 1 and "nope.yaml" in err
+
+
+# ---------------------------------------------------------------------- usage errors
+@pytest.mark.parametrize("argv", [
+    ["frobnicate"],
+    ["play", "diamonds", "--players", "4", "--no-such-flag"],
+    ["play", "diamonds"],                                   # --players is required
+    ["play", "diamonds", "--players", "four"],
+])
+def test_argparse_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert "usage:" in err
+
+
+def test_unknown_command_suggests(capsys):
+    code, _, err = run(capsys, "valdiate", "x")
+    assert code == 2 and "did you mean 'validate'?" in err
+
+
+def test_wrong_player_count_exits_2(capsys):
+    code, out, err = run(capsys, "play", "diamonds", "--players", "9")
+    assert code == 2
+    assert "3 to 6 players, not 9" in err
+    assert "Traceback" not in err
+
+
+def test_unknown_variant_suggests(capsys):
+    code, _, err = run(capsys, "play", "diamonds", "--players", "4", "--variant", "team")
+    assert code in (1, 2)
+    assert "did you mean 'teams'?" in err
+
+
+def test_unknown_agent_and_bad_count(capsys):
+    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--agents", "randon")
+    assert code == 2 and "did you mean 'random'?" in err
+    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--agents", "random,first")
+    assert code == 2 and "2 agents for 4 players" in err
+
+
+def test_unknown_parameter_and_bad_set(capsys):
+    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--set", "round=1")
+    assert code == 2 and "did you mean 'rounds'?" in err
+    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds")
+    assert code == 2 and "NAME=VALUE" in err
+
+
+def test_log_for_needs_log_and_a_real_seat(capsys, tmp_path):
+    assert run(capsys, "play", "diamonds", "-p", "4", "--log-for", "1")[0] == 2
+    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--log", tmp_path / "g.jsonl", "--log-for", "7")
+    assert code == 2 and "seat 7" in err
+
+
+def test_internal_errors_are_reported_without_traceback(capsys, monkeypatch):
+    def boom(args):
+        raise RuntimeError("kaboom")
+    monkeypatch.setattr(cli, "COMMANDS", [c if c.name != "explain" else cli.Command(c.name, c.help, c.add_arguments, boom)
+                                          for c in cli.COMMANDS])
+    code, _, err = run(capsys, "explain", "diamonds")
+    assert code == 1
+    assert "rulebook: internal error: RuntimeError: kaboom" in err
+
+
+# ---------------------------------------------------------------------- play
+def test_play_json_keys_and_determinism(capsys):
+    a = play_json(capsys, "--players", "4", "--seed", "5")
+    b = play_json(capsys, "--players", "4", "--seed", "5")
+    assert a == b
+    for key in ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown", "params"):
+        assert key in a
+    assert a["ruleset"] == "diamonds" and a["variant"] is None and a["players"] == 4 and a["seed"] == 5
+    assert len(a["scores"]) == 4 and a["winners"] and all(0 <= w < 4 for w in a["winners"])
+    assert a["scores"] == [sum(row.values()) for row in a["breakdown"]]
+    c = play_json(capsys, "--players", "4", "--seed", "6")
+    assert c != a
+
+
+def test_play_first_agents(capsys):
+    r = play_json(capsys, "-p", "3", "--agents", "first")
+    assert r["agents"] == ["first"] * 3
+    assert r == play_json(capsys, "-p", "3", "--agents", "first,first,first")
+
+
+def test_play_variants(capsys):
+    two = play_json(capsys, "-p", "2", "--variant", "two_player")
+    assert two["variant"] == "two_player" and len(two["scores"]) == 2
+    teams = play_json(capsys, "-p", "4", "--variant", "teams", "--seed", "2")
+    assert teams["variant"] == "teams"
+    s = teams["scores"]
+    assert s[0] == s[2] and s[1] == s[3]          # partners share one showroom and one safe
+    assert run(capsys, "play", "diamonds", "-p", "2")[0] == 2   # 2 players need the variant
+
+
+def test_set_rounds_changes_the_game_length(capsys):
+    full = play_json(capsys, "-p", "4")
+    short = play_json(capsys, "-p", "4", "--set", "rounds=1")
+    assert short["params"]["rounds"] == 1 and full["params"]["rounds"] == 4
+    assert short["decisions"] < full["decisions"] / 2
+
+
+def test_play_human_output_has_a_table(capsys):
+    code, out, _ = run(capsys, "play", "diamonds", "-p", "3", "--seed", "1")
+    assert code == 0
+    assert "showroom" in out and "safe" in out and "total" in out and "winner" in out
+    assert run(capsys, "play", "diamonds", "-p", "3", "--quiet") == (0, "", "")
+
+
+def test_human_agent_eof_is_a_clean_usage_error(capsys, monkeypatch):
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    code, out, err = run(capsys, "play", "diamonds", "-p", "3", "--agents", "human")
+    assert code == 2
+    assert "end of its input" in err and "Traceback" not in err
+    assert "1. 1" in out          # numbered options were shown
+
+
+# ---------------------------------------------------------------------- logs
+def test_log_then_replay(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    code, out, _ = run(capsys, "play", "diamonds", "-p", "4", "--seed", "3", "--set", "rounds=1",
+                       "--log", log, "--json")
+    assert code == 0
+    decisions = json.loads(out)["decisions"]
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0, err
+    assert out.startswith(f"replay ok: {decisions} decisions, scores [")
+
+
+def test_tampered_action_names_the_line(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    lines = log.read_text().splitlines()
+    no = next(i for i, l in enumerate(lines, 1) if json.loads(l).get("prompt") == "play")
+    d = json.loads(lines[no - 1])
+    d["action"] = "99X"
+    lines[no - 1] = json.dumps(d)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1
+    assert f"line {no}: seat {d['seat']} played '99X', which is not legal here; legal:" in err
+
+
+def test_truncated_log_is_a_clean_error(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    text = log.read_text()
+    log.write_text(text[: len(text) // 2])           # cut in the middle of a line
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "line" in err and "Traceback" not in err
+    lines = text.splitlines()
+    log.write_text("\n".join(lines[:-1]) + "\n")     # the result line is missing
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "without a result line" in err
+
+
+def test_changed_hash_is_a_clear_error(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["hash"] = "0" * 64
+    lines[0] = json.dumps(head)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "line 1: the ruleset changed since this log was written" in err
+
+
+def test_edited_ruleset_is_detected(capsys, tmp_path):
+    rules = tmp_path / "d.yaml"
+    rules.write_text(DIAMONDS.read_text())
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", rules, "-p", "3", "--set", "rounds=1", "--log", log)[0] == 0
+    assert run(capsys, "replay", log)[0] == 0
+    rules.write_text(DIAMONDS.read_text() + "\n# an edit\n")
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "ruleset changed" in err
+
+
+def test_non_json_and_missing_logs(capsys, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("this is not json\n")
+    code, _, err = run(capsys, "replay", bad)
+    assert code == 1 and "line 1: " in err and "not valid JSON" in err
+    code, _, err = run(capsys, "replay", tmp_path / "missing.jsonl")
+    assert code == 1 and "cannot read log" in err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run(capsys, "replay", empty)[0] == 1
+
+
+def test_log_for_writes_a_redacted_log(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log, "--log-for", "0")[0] == 0
+    lines = [json.loads(l) for l in log.read_text().splitlines()]
+    assert lines[0]["redacted_for"] == 0
+    passes = [d for d in lines if d.get("prompt") == "pass"]
+    assert all(d["action"] == "?" for d in passes if d["seat"] != 0)
+    assert all(d["action"] != "?" for d in passes if d["seat"] == 0)
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "redacted" in err
+
+
+# ---------------------------------------------------------------------- test and explain
+def test_scenarios_pass(capsys):
+    path = ROOT / "rulesets" / "scenarios" / "diamonds.yaml"
+    code, out, _ = run(capsys, "test", path)
+    assert code == 0
+    assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
+    code, out_dir, _ = run(capsys, "test", path.parent)
+    assert code == 0 and out_dir == out
+
+
+def test_failing_scenario_is_located(capsys, tmp_path):
+    sc = tmp_path / "s.yaml"
+    sc.write_text(f"ruleset: {DIAMONDS}\nscenarios:\n"
+                  "  - name: fine\n    players: 3\n"
+                  "  - name: wrong\n    players: 3\n    over: true\n")
+    code, out, _ = run(capsys, "test", sc)
+    assert code == 1
+    assert f"{sc}:5:" in out and "FAIL wrong: over:" in out
+    assert out.strip().splitlines()[-1] == "1 passed, 1 failed"
+    assert run(capsys, "test", tmp_path / "none.yaml")[0] == 2
+
+
+def test_explain_shows_the_flow(capsys):
+    code, out, _ = run(capsys, "explain", "diamonds")
+    assert code == 0
+    assert out.startswith("# Diamonds")
+    for phase in ("deal", "pass", "tricks", "end_of_round"):
+        assert f"Phase **{phase}**" in out
+    assert "follow suit" in out and "on void: benefit(suit: card.suit)" in out
+    assert "two_player" in out and "teams" in out
+    assert run(capsys, "explain", "diamonds")[1] == out      # deterministic
+    code, teams, _ = run(capsys, "explain", "diamonds", "--variant", "teams")
+    assert code == 0 and "variant: teams" in teams and "(applied here)" in teams
+
+
+def test_python_dash_m_play_json():
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", "diamonds", "--players", "4",
+                           "--seed", "3", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["players"] == 4 and result["seed"] == 3 and len(result["scores"]) == 4

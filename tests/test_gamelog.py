@@ -1,0 +1,219 @@
+"""Agents, play_game, the JSON Lines log, replay verification and redaction."""
+import io
+import json
+
+import pytest
+
+import interpreter
+from interpreter import agents, gamelog
+from interpreter.errors import ReplayError, UsageError
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return interpreter.load(interpreter.ruleset_path("diamonds"))
+
+
+def short(rules, seed=3, players=4, log=None, **kw):
+    return gamelog.play_game(rules, players, seed, agents.make_agents("random", players, seed),
+                             {"params": {"rounds": 1}}, log=log, **kw)
+
+
+def write_lines(path, objs):
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+
+
+# ---------------------------------------------------------------------- agents
+def test_make_agents_one_name_for_all_and_per_seat():
+    a = agents.make_agents("random", 3, 0)
+    assert [x.name for x in a] == ["random"] * 3
+    b = agents.make_agents("first, random ,human", 3, 0)
+    assert [x.name for x in b] == ["first", "random", "human"]
+    assert all(isinstance(x, agents.Agent) for x in b)
+
+
+@pytest.mark.parametrize("spec,needle", [("random,first", "2 agents for 3 players"),
+                                         ("frist", "did you mean 'first'?"), ("random,,first", "empty")])
+def test_make_agents_errors(spec, needle):
+    with pytest.raises(UsageError) as e:
+        agents.make_agents(spec, 3, 0)
+    assert needle in str(e.value) and e.value.exit_code == 2
+
+
+def test_random_agent_is_seeded_by_game_and_seat():
+    legal = [str(i) for i in range(50)]
+    picks = lambda seed, seat: [agents.RandomAgent(seed, seat).act({}, legal) for _ in range(1)] + \
+        [a.act({}, legal) for a in [agents.RandomAgent(seed, seat)] for _ in range(20)]
+    assert picks(1, 0) == picks(1, 0)
+    assert picks(1, 0) != picks(1, 1) and picks(1, 0) != picks(2, 0)
+
+
+def test_human_agent_reads_numbers_and_labels(rules):
+    S = rules.new_game(3, 0)
+    obs, legal = S.observation(S.current_player()), S.legal_actions()
+    out = io.StringIO()
+    h = agents.HumanAgent(0, S.current_player(), stdin=io.StringIO("nonsense\n9\n2\n"), stdout=out)
+    assert h.act(obs, legal) == 1
+    assert "not an option" in out.getvalue() and "hand:" in out.getvalue()
+    h = agents.HumanAgent(0, 0, stdin=io.StringIO(legal[-1] + "\n"), stdout=io.StringIO())
+    assert h.act(obs, legal) == len(legal) - 1
+    with pytest.raises(UsageError):
+        agents.HumanAgent(0, 0, stdin=io.StringIO(""), stdout=io.StringIO()).act(obs, legal)
+
+
+def test_agents_see_only_their_observation(rules):
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def act(self, obs, legal):
+            seen.append(obs)
+            return 0
+    gamelog.play_game(rules, 3, 1, [Spy(), Spy(), Spy()], {"params": {"rounds": 1}})
+    for obs in seen:
+        me = obs["player"]
+        hands = obs["zones"]["hand"]
+        assert isinstance(hands[me], list)
+        assert all(isinstance(h, int) for i, h in enumerate(hands) if i != me)
+        assert obs["legal_actions"]
+
+
+# ---------------------------------------------------------------------- play and the log format
+def test_play_game_result_and_log_format(rules, tmp_path):
+    log = tmp_path / "g.jsonl"
+    res = short(rules, log=log)
+    lines = [json.loads(l) for l in log.read_text().splitlines()]
+    head = lines[0]
+    assert head == {"type": "header", "ruleset": "diamonds", "hash": rules.hash, "path": str(rules.path),
+                    "variant": None, "players": 4, "seed": 3, "agents": ["random"] * 4,
+                    "params": {"rounds": 1}, "format": 1}
+    assert lines[1]["type"] == "events" and any(e["ev"] == "deal" for e in lines[1]["events"])
+    decisions = lines[2:-1]
+    assert [d["n"] for d in decisions] == list(range(1, res["decisions"] + 1))
+    assert all(d["type"] == "decision" and {"seat", "prompt", "action", "events"} <= set(d) for d in decisions)
+    plays = [e for d in decisions for e in d["events"] if e["ev"] == "play"]
+    assert plays and all(isinstance(e["card"], str) for e in plays)
+    assert lines[-1] == {"type": "result", "scores": res["scores"], "winners": res["winners"],
+                         "decisions": res["decisions"], "breakdown": res["breakdown"]}
+
+
+def test_same_seed_same_log(rules, tmp_path):
+    short(rules, log=tmp_path / "a.jsonl")
+    short(rules, log=tmp_path / "b.jsonl")
+    assert (tmp_path / "a.jsonl").read_text() == (tmp_path / "b.jsonl").read_text()
+
+
+def test_log_to_a_stream_and_card_ids_become_labels(rules):
+    buf = io.StringIO()
+    short(rules, log=buf)
+    assert buf.getvalue().count("\n") > 10
+    evs = gamelog.events_out(rules, [{"ev": "move", "cards": [0, 1, "x"]}, {"ev": "play", "card": 2}])
+    assert evs == [{"ev": "move", "cards": [rules.card_labels[0], rules.card_labels[1], "x"]},
+                   {"ev": "play", "card": rules.card_labels[2]}]
+
+
+# ---------------------------------------------------------------------- replay
+@pytest.fixture
+def logged(rules, tmp_path):
+    log = tmp_path / "g.jsonl"
+    res = short(rules, log=log)
+    return log, [json.loads(l) for l in log.read_text().splitlines()], res
+
+
+def test_replay_ok(logged):
+    log, _, res = logged
+    r = gamelog.replay(log)
+    assert r["decisions"] == res["decisions"] and r["scores"] == res["scores"] and r["winners"] == res["winners"]
+
+
+def test_replay_variant_and_params(rules, tmp_path):
+    teams = interpreter.load(interpreter.ruleset_path("diamonds"), variant="teams")
+    log = tmp_path / "t.jsonl"
+    res = gamelog.play_game(teams, 4, 9, agents.make_agents("first", 4, 9), {"params": {"rounds": 1}}, log=log)
+    assert json.loads(log.read_text().splitlines()[0])["variant"] == "teams"
+    assert gamelog.replay(log)["scores"] == res["scores"]
+
+
+def mutate(log, objs, index, **changes):
+    objs = [dict(o) for o in objs]
+    objs[index].update(changes)
+    write_lines(log, objs)
+    with pytest.raises(ReplayError) as e:
+        gamelog.replay(log)
+    return str(e.value)
+
+
+def test_replay_detects_wrong_seat_prompt_action_events_result(logged):
+    log, objs, _ = logged
+    i = next(k for k, o in enumerate(objs) if o.get("prompt") == "play")
+    d = objs[i]
+    assert f"line {i + 1}: the log has seat" in mutate(log, objs, i, seat=(d["seat"] + 1) % 4)
+    assert f"line {i + 1}: the log has prompt 'bid'" in mutate(log, objs, i, prompt="bid")
+    msg = mutate(log, objs, i, action="99Z")
+    assert f"line {i + 1}: seat {d['seat']} played '99Z', which is not legal here; legal: " in msg
+    assert f"line {i + 1}: event 1 differs" in mutate(log, objs, i, events=[{"ev": "play", "who": 0, "card": "1D"}])
+    assert "events, the replay gives" in mutate(log, objs, i, events=d["events"] + [{"ev": "end_game"}])
+    assert "line 2: " in mutate(log, objs, 1, events=[])
+    last = len(objs) - 1
+    assert f"line {last + 1}: scores:" in mutate(log, objs, last, scores=[0, 0, 0, 0])
+    assert f"line {last + 1}: winners:" in mutate(log, objs, last, winners=[])
+
+
+def test_replay_structure_errors(logged):
+    log, objs, _ = logged
+    write_lines(log, objs[:-1] + [objs[2]])          # one decision too many at the end
+    with pytest.raises(ReplayError, match="game is already over"):
+        gamelog.replay(log)
+    write_lines(log, objs[:5] + [objs[-1]])          # result while the game is running
+    with pytest.raises(ReplayError, match="line 6: the log ends but the game is not over"):
+        gamelog.replay(log)
+    write_lines(log, objs + [objs[-1]])
+    with pytest.raises(ReplayError, match="after the result line"):
+        gamelog.replay(log)
+    write_lines(log, objs[1:])
+    with pytest.raises(ReplayError, match="line 1: expected a header"):
+        gamelog.replay(log)
+    write_lines(log, [{**objs[0], "format": 99}] + objs[1:])
+    with pytest.raises(ReplayError, match="format 99"):
+        gamelog.replay(log)
+    write_lines(log, [{**objs[0], "players": 12}] + objs[1:])
+    with pytest.raises(ReplayError, match="cannot start"):
+        gamelog.replay(log)
+    log.write_text("[1, 2]\n")
+    with pytest.raises(ReplayError, match="not a log line"):
+        gamelog.replay(log)
+
+
+def test_replay_finds_the_ruleset_by_name_when_the_path_is_gone(logged):
+    log, objs, _ = logged
+    write_lines(log, [{**objs[0], "path": "/nowhere/diamonds.yaml"}] + objs[1:])
+    assert gamelog.replay(log)["decisions"] == len(objs) - 3
+    write_lines(log, [{**objs[0], "path": "/nowhere/x.yaml", "ruleset": "nosuchgame"}] + objs[1:])
+    with pytest.raises(ReplayError, match="cannot find the ruleset"):
+        gamelog.replay(log)
+
+
+# ---------------------------------------------------------------------- redaction
+def test_redact_hides_other_seats_hidden_choices(logged, rules):
+    _, objs, _ = logged
+    red = gamelog.redact([json.dumps(o) for o in objs], 1)
+    assert red[0]["redacted_for"] == 1 and "redacted_for" not in objs[0]
+    for o, r in zip(objs, red):
+        if o.get("prompt") == "pass":
+            assert r["action"] == (o["action"] if o["seat"] == 1 else "?")
+        elif o.get("prompt") == "play":
+            assert r["action"] == o["action"]            # played face up: every seat sees it
+        elif o["type"] == "result":
+            assert r == o
+
+
+def test_redact_events_that_move_hidden_cards(rules):
+    r = gamelog.Redactor(rules, 0)
+    assert r.event({"ev": "move", "from": "deck", "to": "hand", "cards": ["1D", "2D"]}) == \
+        {"ev": "move", "from": "deck", "to": "hand", "count": 2}
+    public = {"ev": "move", "from": "hand", "to": "table", "cards": ["1D"]}
+    assert r.event(public) == public
+    assert r.event({"ev": "play", "who": 1, "card": "3D"}) == {"ev": "play", "who": 1, "card": "3D"}
+    with pytest.raises(UsageError):
+        gamelog.redact([{"type": "header", "players": 2}], 5, rules)
