@@ -309,3 +309,13 @@ def test_python_dash_m_play_json():
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result["players"] == 4 and result["seed"] == 3 and len(result["scores"]) == 4
+
+
+def test_play_plain_table_without_rich(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rich", None)
+    monkeypatch.setitem(sys.modules, "rich.console", None)
+    code, out, _ = run(capsys, "play", "diamonds", "-p", "3", "--seed", "1", "--set", "rounds=1")
+    assert code == 0
+    head = next(l for l in out.splitlines() if l.startswith("seat"))
+    assert head.split() == ["seat", "showroom", "safe", "total"]
+    assert sum("winner" in l for l in out.splitlines()) >= 1
