@@ -16,6 +16,7 @@ from .expr.runtime import HELPERS
 from .rng import below, shuffle
 from .scoring import Scoring
 from .triggers import Triggers
+from .analysis import check_flow
 from .steps import STEP_KINDS, Sequence, StepScope
 from .steps.base import Effects
 
@@ -47,6 +48,7 @@ class Builder:
         self.counter_decl: dict = {}
         self.var_decl: dict = {}
         self._started: dict = {}   # component -> the zone its cards start in
+        self.has_end_game = False  # set when an end_game effect is compiled
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None):
@@ -294,6 +296,8 @@ class Builder:
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
         r.effect_names = list(self.fx.named)
+        if not any(x.severity == "error" for x in self.diags):
+            check_flow(self, root, bool(d.get("end_when")) or self.has_end_game)
         self.unused_warnings(d)
         errors = [x for x in self.diags if x.severity == "error"]
         r.warnings = [x for x in self.diags if x.severity == "warning"]

@@ -491,6 +491,7 @@ class EffectCompiler:
         em.depth -= 1
 
     def e_end_game(self, em, spec, path, locals, has_me):
+        self.ctx.has_end_game = True
         em.line("S.over = True")
         self.event(em, "{'ev': 'end_game'}")
 

@@ -257,7 +257,7 @@ def test_step_budget_reports_a_game_that_never_ends(tmp_path):
     r = load(tmp_path, """
     limits: {steps: 500}
     flow:
-      - while: "true"
+      - while: "x >= 0"      # not constant, so only the budget can tell
         steps: [{set: {x: "x + 1"}}]
     """)
     with pytest.raises(BudgetExceeded, match="step budget of 500"):
@@ -449,3 +449,30 @@ def test_an_expression_that_could_run_for_minutes_is_refused_at_load(tmp_path):
     flow:
       - set: {x: "count(deck where count(deck where rank > it.rank) > 2)"}
     """)
+
+
+def test_a_flow_that_can_never_end_is_an_error_and_dead_steps_are_warned(tmp_path):
+    with pytest.raises(RulesetError, match="the game can never end"):
+        load(tmp_path, """
+        flow:
+          - while: true
+            steps: [{choose: {who: 0, options: "[1, 2]", as: x}}]
+        """)
+    r = load(tmp_path, """
+    end_when: ["x == 2"]
+    flow:
+      - repeat: 0
+        steps: [{set: {x: 5}}]
+      - turns:
+          steps:
+            - branch:
+                options:
+                  never: {if: "false", steps: [{set: {x: 7}}]}
+                  two: {steps: [{set: {x: 2}}]}
+      - while: true
+        steps: [{choose: {who: 0, options: "[1, 2]", as: x}}]
+      - set: {x: 3}
+    """)
+    text = "\\n".join(w.format() for w in r.warnings)
+    assert "runs 0 times" in text and "option 'never' is never offered" in text
+    assert "unreachable: the loop before this step is never left" in text
