@@ -104,7 +104,8 @@ class Tricks(Step):
         S.z[self.hand][S.tm[player] if self.hand_by_team else player].remove(card)
         table = S.z[self.table]
         follow = self.follow
-        void = follow is not None and table and follow(card) != follow(table[0])
+        # bool(): `table` itself would be the value when empty, and it is appended to just below
+        void = follow is not None and bool(table) and follow(card) != follow(table[0])
         table.append(card)
         if self.notify_table:
             S.rules.triggers.entered(S, self.table, None, False, [card], player)
