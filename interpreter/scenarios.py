@@ -24,6 +24,7 @@
         prompt: play                   # optional: the pending prompt at the end
         current: 1                     # optional: the seat to act at the end
         illegal: 9S                    # optional: this action must be refused at the end
+        refused: "is for 3 to 6"       # optional: new_game must refuse with this in its message
 
 Zone and counter patches name owners by seat (teams by team index for team-owned ones);
 cards are named by their labels. ``rulebook test FILE...`` runs them.
@@ -76,7 +77,14 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
     for k in ("skill",):
         if k in sc:
             options[k] = sc[k]
-    S = rules.new_game(int(sc.get("players", rules.min_players)), int(sc.get("seed", 0)), options)
+    try:
+        S = rules.new_game(int(sc.get("players", rules.min_players)), int(sc.get("seed", 0)), options)
+    except RulebookError as e:
+        if "refused" in sc and str(sc["refused"]) in e.message:
+            return Outcome(name, True)
+        return fail(f"the game could not start: {e.message}")
+    if "refused" in sc:
+        return fail(f"expected the game to be refused ({sc['refused']!r}), but it started")
     if sc.get("patch"):
         patch(S, sc["patch"])
     for j, act in enumerate(sc.get("actions") or []):
