@@ -52,6 +52,10 @@ def observe(S, player: int) -> dict:
         "current_player": S.current_player(),
         "over": S.over,
     }
+    for frame in S.stack:   # running steps add what they hold (a trick's players, your passed cards)
+        extra = S.rules.steps[frame[0]].observe(S, frame, player)
+        if extra:
+            obs.update(extra)
     if S.dec is not None and S.dec[0] == player:
         obs["prompt"] = S.prompt()
         obs["legal_actions"] = S.legal_actions()

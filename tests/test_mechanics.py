@@ -476,3 +476,22 @@ def test_a_flow_that_can_never_end_is_an_error_and_dead_steps_are_warned(tmp_pat
     text = "\\n".join(w.format() for w in r.warnings)
     assert "runs 0 times" in text and "option 'never' is never offered" in text
     assert "unreachable: the loop before this step is never left" in text
+
+
+def test_observations_show_running_steps_without_leaking(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - deal: {from: deck, to: hand, count: 2}
+      - pass: {from: hand, count: 1, to: "left(me)"}
+      - tricks: {hand: hand, table: table, leader: 0, follow: suit, rank: rank, collect: won}
+    """, base=BASE.replace("zones:\n", "zones:\n  table: {}\n  won: {owner: player}\n"))
+    S = r.new_game(2, seed=4)
+    first = S.legal_actions()[0]
+    S.apply(first)                      # seat 0 puts a card aside
+    assert S.observation(0)["passing"] == [first]
+    assert S.observation(1)["passing"] == []
+    S.apply_index(0)                    # seat 1 passes; cards delivered; seat 0 leads
+    led = S.legal_actions()[0]
+    S.apply(led)
+    obs = S.observation(1)
+    assert obs["trick"] == [{"seat": 0, "card": led}] and obs["trick_leader"] == 0

@@ -49,6 +49,10 @@ class Step:
     def resolve(self, S, frame, value) -> None:
         raise NotImplementedError(f"step '{self.kind}' asks no decision")
 
+    def observe(self, S, frame, player) -> dict | None:
+        """What this running step adds to ``player``'s observation (public or theirs only)."""
+        return None
+
     def reask(self, S, frame) -> None:
         """Forget a pending question so that run() asks it again (after a state patch)."""
 

@@ -14,7 +14,8 @@ from .base import Step, step_kind
 
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")
 class Pass(Step):
-    """Frame: [index, giver position, picked so far by this giver, pending (list of [to, card])]."""
+    """Frame: [index, giver position, picked so far by this giver, pending ([giver, to, card] each),
+    givers, count]."""
     option_type = CARD
 
     @classmethod
@@ -63,13 +64,17 @@ class Pass(Step):
     def resolve(self, S, frame, card):
         giver = frame[4][frame[1]]
         self._hand(S, giver).remove(card)
-        frame[3] = frame[3] + [[self.to(S, giver, None), card]]   # replace, never mutate (cheap clones)
+        frame[3] = frame[3] + [[giver, self.to(S, giver, None), card]]   # replace, never mutate (cheap clones)
         frame[2] += 1
+
+    def observe(self, S, frame, player):
+        """A giver knows the cards they have put aside; nobody sees anyone else's."""
+        return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[3] if giver == player]}
 
     def deliver(self, S, pending):
         zone = S.z[self.into]
         by_team = S.rules.zone_owner[self.into] == "team"
-        for to, card in pending:
+        for _, to, card in pending:
             dst = zone[S.tm[to]] if by_team else zone[to]
             if self.sorted_into:
                 insort(dst, card)

@@ -61,6 +61,12 @@ class Tricks(Step):
         me = self.me(S, self.me_var)
         return [self.index, 0, self.leader(S, me, None), None, 0, []]
 
+    def observe(self, S, frame, player):
+        """Public: who has played which card of the trick in progress, and who led it."""
+        table = S.z[self.table]
+        return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(frame[5], table)],
+                "trick_leader": frame[2], "tricks_played": frame[1]}
+
     def _hand(self, S, player):
         zone = S.z[self.hand]
         return zone[S.tm[player]] if self.hand_by_team else zone[player]
