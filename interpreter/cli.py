@@ -6,6 +6,8 @@
     rulebook replay F.jsonl [--ruleset PATH]
     rulebook test PATH...
     rulebook explain PATH [--variant V]
+    rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
+    rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 
 Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error, 130 interrupted.
 User errors never show a Python traceback: a RulebookError prints its located diagnostics.
@@ -220,6 +222,7 @@ def cmd_explain(args) -> int:
 
 
 # ---------------------------------------------------------------------- the command table
+from . import simulate as _simulate  # noqa: E402 - simulate and compare live there
 @dataclass(frozen=True)
 class Command:
     name: str
@@ -234,9 +237,11 @@ COMMANDS: list[Command] = [
     Command("replay", "re-run a game log and verify it", add_replay, cmd_replay),
     Command("test", "run YAML scenario tests", add_test, cmd_test),
     Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
-    # To come (another engineer): Command("simulate", ...) for batches of games with statistics
-    # (--players N --games G [--seed S] [--workers W] [--json], see DESIGN.md) and
-    # Command("compare", ...). Add them here; main() needs no change.
+    # Batches of games with statistics, and variants compared on the same seeds (simulate.py).
+    Command("simulate", "play a batch of games and summarise them with statistics", _simulate.add_simulate,
+            _simulate.cmd_simulate),
+    Command("compare", "compare variants on the same seeds, with significance tests", _simulate.add_compare,
+            _simulate.cmd_compare),
 ]
 
 

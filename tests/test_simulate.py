@@ -1,0 +1,297 @@
+"""Batches of games: determinism across workers and backends, records, summary, --out and
+resuming, failures, compare, and the CLI contracts of simulate and compare."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter import cli, rng, simulate as sim
+from interpreter.agents import make_agents
+from interpreter.gamelog import play_game
+
+DIAMONDS = str(interpreter.ruleset_path("diamonds"))
+FAST = {"rounds": 1}
+
+FRAGILE = """
+game: fragile
+players: {min: 2, max: 4}
+counters:
+  points: {owner: player, start: 0}
+vars:
+  x: {type: int, start: 0}
+flow:
+  - repeat: 2
+    as: round
+    steps:
+      - turns:
+          steps:
+            - choose: {options: "1..9", as: x, prompt: pick}
+            - gain: {counter: points, amount: "12 / (x - 1)"}   # picking 1 divides by zero
+scoring:
+  categories: {points: points}
+"""
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return interpreter.load(DIAMONDS)
+
+
+def batch(rules, **kw):
+    kw.setdefault("params", FAST)
+    return sim.Batch(path=DIAMONDS, players=kw.pop("players", 4), hash=rules.hash, **kw)
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------------- determinism
+def test_workers_1_and_2_give_identical_records_and_summary(rules):
+    b = batch(rules, seed=5)
+    one = sim.simulate(b, 12, workers=1, rules=rules)
+    two = sim.simulate(b, 12, workers=2, rules=rules)
+    assert one["records"] == two["records"]
+    assert one["summary"] == two["summary"]
+    assert [r["index"] for r in one["records"]] == list(range(12))
+    assert [r["seed"] for r in one["records"]] == [rng.derive(5, i) for i in range(12)]
+
+
+def test_a_record_is_the_game_rulebook_play_plays_with_its_seed(rules):
+    rec = sim.play_one(rules, batch(rules, seed=9), 3)
+    seed = rng.derive(9, 3)
+    played = play_game(rules, 4, seed, make_agents("random", 4, seed), {"params": FAST})
+    assert (rec["scores"], rec["winners"], rec["decisions"]) == (played["scores"], played["winners"],
+                                                                 played["decisions"])
+
+
+def test_record_fields_rounds_first_margin(rules):
+    rec = sim.play_one(rules, batch(rules, params={"rounds": 2}), 0)
+    assert set(rec) >= {"index", "seed", "scores", "winners", "decisions", "rounds", "first", "margin",
+                        "lead_changes"}
+    assert rec["rounds"] == 2                     # the outermost repeat ran twice
+    assert rec["lead_changes"] is None            # off unless asked
+    assert 0 <= rec["first"] < 4
+    best = sorted(rec["scores"], reverse=True)
+    assert rec["margin"] == best[0] - best[1]
+    on = sim.play_one(rules, batch(rules, params={"rounds": 2}, lead_changes=True), 0)
+    assert isinstance(on["lead_changes"], int) and on["lead_changes"] >= 0
+    assert {**on, "lead_changes": None} == rec    # counting lead changes changes nothing else
+
+
+def test_teams_margin_is_between_teams(rules):
+    teams = interpreter.load(DIAMONDS, variant="teams")
+    b = sim.Batch(path=DIAMONDS, players=4, variant="teams", params=FAST, hash=teams.hash)
+    rec = sim.play_one(teams, b, 1)
+    s = rec["scores"]
+    assert s[0] == s[2] and s[1] == s[3]          # partners share their counters
+    assert rec["margin"] == abs(s[0] - s[1])      # not 0 between partners
+
+
+def test_skill_is_passed_as_an_option(rules, monkeypatch):
+    assert sim.parse_skill("0.9,0.6,0.5,0.4", 4) == (0.9, 0.6, 0.5, 0.4)
+    assert sim.parse_skill("0.7", 3) == (0.7, 0.7, 0.7)
+    seen = []
+    real = type(rules).new_game
+
+    def spy(self, players, seed=0, options=None, record=False):
+        seen.append(options)
+        return real(self, players, seed, options, record)
+    monkeypatch.setattr(type(rules), "new_game", spy)
+    sim.play_one(rules, batch(rules, skill=(0.9, 0.6, 0.5, 0.4)), 0)
+    assert seen[-1] == {"params": FAST, "skill": [0.9, 0.6, 0.5, 0.4]}
+
+
+# ---------------------------------------------------------------------- summary
+def rec(index, scores, winners, first=0, decisions=10, margin=None, error=None):
+    r = {"index": index, "seed": index * 7, "scores": scores, "winners": winners, "decisions": decisions,
+         "rounds": None, "first": first, "margin": margin, "lead_changes": None}
+    if error:
+        r = {"index": index, "seed": index * 7, "error": error, "decisions": 0}
+    return r
+
+
+def test_summary_shared_wins_count_one_over_k():
+    records = [rec(0, [5, 5, 1], [0, 1], margin=4),     # shared: 1/2 each
+               rec(1, [9, 2, 1], [0], margin=7),
+               rec(2, [1, 2, 8], [2], first=2, margin=6),
+               rec(3, [3, 3, 3], [0, 1, 2], margin=0),  # shared: 1/3 each
+               rec(4, None, None, error="GameError: boom")]
+    s = sim.summarise(records, 3)
+    assert s["games"] == 5 and s["completed"] == 4 and s["failed"] == 1
+    assert s["failed_seeds"] == [28] and s["failures"][0]["error"] == "GameError: boom"
+    assert s["wins"] == pytest.approx([1 / 2 + 1 + 1 / 3, 1 / 2 + 1 / 3, 1 + 1 / 3])
+    assert s["win_rate"] == pytest.approx([w / 4 for w in s["wins"]])
+    assert sum(s["win_rate"]) == pytest.approx(1.0)
+    assert s["wins_outright"] == [1, 0, 1] and s["wins_shared"] == [2, 2, 1]
+    assert s["score_mean"][0] == pytest.approx(4.5) and s["scores"][0]["max"] == 9
+    assert s["decisions_mean"] == 10
+    assert s["margin"]["mean"] == pytest.approx(17 / 4)
+    fp = s["first_player"]      # first seats: 0, 0, 2, 0 -> shares 1/2, 1, 1, 1/3
+    assert fp["seats"] == [3, 0, 1] and fp["win_rate"] == pytest.approx((0.5 + 1 + 1 + 1 / 3) / 4)
+    assert fp["expected"] == pytest.approx(1 / 3) and 0 <= fp["p"] <= 1
+    lo, hi = s["win_rate_ci"][0]
+    assert lo < s["win_rate"][0] < hi
+
+
+def test_compare_pairs_games_by_index():
+    a = [rec(i, [1, 0], [0], decisions=10, margin=1) for i in range(20)]
+    b = [rec(i, [0, 1], [1] if i % 2 else [0], decisions=12 + i % 2, margin=1) for i in range(20)]
+    out = sim.compare({"base": a, "v": b}, 2)
+    d = out["differences"]["v"]
+    assert d["pairs"] == 20
+    assert d["win_rate"][1]["diff"] == pytest.approx(0.5) and d["win_rate"][1]["significant"]
+    assert d["decisions"]["diff"] == pytest.approx(2.5) and d["decisions"]["p"] < 1e-6
+    assert d["margin"]["diff"] == 0 and d["margin"]["p"] == 1.0 and not d["margin"]["significant"]
+    same = sim.compare({"base": a, "again": a}, 2)["differences"]["again"]
+    assert same["decisions"]["p"] == 1.0 and same["win_rate"][0]["diff"] == 0
+
+
+# ---------------------------------------------------------------------- failures
+def test_failing_games_are_recorded_with_their_seed_and_the_batch_goes_on(tmp_path):
+    path = tmp_path / "fragile.yaml"
+    path.write_text(textwrap.dedent(FRAGILE))
+    rules = interpreter.load(path)
+    b = sim.Batch(path=str(path), players=3, seed=1, hash=rules.hash)
+    result = sim.simulate(b, 30, workers=1, rules=rules, out=tmp_path / "out", plot=False)
+    s = result["summary"]
+    bad = [r for r in result["records"] if "error" in r]
+    assert 0 < s["failed"] < 30 and s["completed"] == 30 - s["failed"]
+    assert s["failed_seeds"] == [r["seed"] for r in bad]
+    assert "division by zero" in bad[0]["error"]
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert sum("error" in x for x in lines) == s["failed"]
+    assert all(r["rounds"] == 2 for r in result["records"] if "error" not in r)
+
+
+# ---------------------------------------------------------------------- --out and resuming
+def test_out_writes_records_summary_and_plots(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "run"
+    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
+                            "--workers", 1, "--out", out, "--json")
+    assert code == 0, err
+    lines = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert sorted(x["index"] for x in lines) == list(range(8))
+    assert json.loads((out / "summary.json").read_text())["games"] == 8
+    assert json.loads(stdout)["games"] == 8
+    for png in ("scores.png", "win_rate.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_interrupted_run_resumes_without_replaying_finished_games(rules, tmp_path, monkeypatch):
+    b = batch(rules, seed=2)
+    full = sim.simulate(b, 10, workers=1, rules=rules)
+    out = tmp_path / "partial"
+    sim.prepare_out(out, b)
+    kept = full["records"][:3] + full["records"][6:7]
+    text = "".join(json.dumps(r) + "\n" for r in kept) + '{"index": 4, "seed": 12'   # torn last line
+    (out / "games.jsonl").write_text(text)
+    played = []
+    real = sim.play_one
+
+    def counting(rules_, batch_, index, step=-1):
+        played.append(index)
+        return real(rules_, batch_, index, step)
+    monkeypatch.setattr(sim, "play_one", counting)
+    resumed = sim.simulate(b, 10, workers=1, rules=rules, out=out, plot=False)
+    assert sorted(played) == [3, 4, 5, 7, 8, 9]
+    assert resumed["resumed"] == 4
+    assert resumed["records"] == full["records"]
+    lines = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert sorted(x["index"] for x in lines) == list(range(10))
+    full_summary = {k: v for k, v in full["summary"].items() if k != "resumed"}
+    assert {k: v for k, v in resumed["summary"].items() if k != "resumed"} == full_summary
+
+
+def test_resuming_another_batch_in_the_same_folder_is_refused(capsys, tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1", "--workers", 1, "--json",
+            "--out", out]
+    assert run(capsys, *args)[0] == 0
+    code, _, err = run(capsys, *args[:-2], "--seed", 3, "--out", out)
+    assert code == 2 and "another batch" in err and "seed" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- the CLI
+def test_simulate_json_contract(capsys):
+    code, out, err = run(capsys, "simulate", "diamonds", "--players", 4, "--games", 6, "--set", "rounds=1",
+                         "--workers", 1, "--seed", 4, "--json")
+    assert code == 0, err
+    assert err == ""                                   # no progress bar when not on a terminal
+    s = json.loads(out)
+    for key in ("games", "win_rate", "win_rate_ci", "score_mean", "score_sd", "decisions_mean", "failed",
+                "wins_outright", "first_player", "margin", "rounds"):
+        assert key in s
+    assert s["games"] == 6 and len(s["win_rate"]) == 4 and len(s["win_rate_ci"][0]) == 2
+
+
+def test_simulate_human_output_is_a_table(capsys):
+    code, out, _ = run(capsys, "simulate", "diamonds", "--players", 3, "--games", 4, "--set", "rounds=1",
+                       "--workers", 1, "--skill", "0.8", "--lead-changes")
+    assert code == 0
+    assert "win rate" in out and "first player" in out and "lead changes" in out
+
+
+@pytest.mark.parametrize("argv, code, words", [
+    (["--games", 0], 2, "--games"),
+    (["--workers", 0], 2, "--workers"),
+    (["--skill", "0.9,x"], 2, "--skill"),
+    (["--skill", "0.9,0.8"], 2, "2 values for 4 players"),
+    (["--agents", "human"], 2, "human"),
+    (["--set", "nope=1"], 2, "unknown parameter"),
+    (["--variant", "nosuch"], 1, "nosuch"),
+    (["--address", "auto"], 2, "--backend ray"),
+])
+def test_simulate_usage_errors(capsys, argv, code, words):
+    got, out, err = run(capsys, "simulate", "diamonds", "--players", 4, "--games", 3, "--workers", 1, *argv)
+    assert got == code and words in err and "Traceback" not in err
+
+
+def test_simulate_wrong_player_count_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "simulate", "diamonds", "--players", 9, "--games", 2)
+    assert code == 2 and "players" in err
+
+
+def test_compare_cli_json(capsys):
+    code, out, err = run(capsys, "compare", "diamonds", "--variants", "base,teams", "--players", 4,
+                         "--games", 8, "--set", "rounds=1", "--workers", 1, "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["variants"] == ["base", "teams"] and r["baseline"] == "base"
+    d = r["differences"]["teams"]
+    assert d["pairs"] == 8 and len(d["win_rate"]) == 4
+    for t in [*d["win_rate"], d["decisions"], d["margin"]]:
+        if t is not None:
+            assert set(t) >= {"diff", "ci", "p", "significant"}
+    assert r["summaries"]["base"]["games"] == 8
+
+
+def test_compare_table_and_errors(capsys):
+    code, out, _ = run(capsys, "compare", "diamonds", "--variants", "base,teams", "--players", 4, "--games", 4,
+                       "--set", "rounds=1", "--workers", 1)
+    assert code == 0 and "teams vs base" in out and "decisions" in out
+    assert run(capsys, "compare", "diamonds", "--variants", "base", "--players", 4, "--games", 2)[0] == 2
+    assert run(capsys, "compare", "diamonds", "--variants", "base,base", "--players", 4, "--games", 2)[0] == 2
+
+
+# ---------------------------------------------------------------------- Ray
+def test_ray_backend_gives_the_local_results(rules):
+    ray = pytest.importorskip("ray")
+    b = batch(rules, seed=11)
+    local = sim.simulate(b, 10, workers=1, rules=rules)
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = sim.simulate(b, 10, backend="ray")
+    finally:
+        if started:
+            ray.shutdown()
+    assert remote["records"] == local["records"]
+    assert remote["summary"] == local["summary"]
