@@ -223,6 +223,8 @@ def cmd_explain(args) -> int:
 
 # ---------------------------------------------------------------------- the command table
 from . import simulate as _simulate  # noqa: E402 - simulate and compare live there
+
+
 @dataclass(frozen=True)
 class Command:
     name: str
