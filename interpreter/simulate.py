@@ -183,8 +183,10 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
                     leader = now
         scores = json.loads(json.dumps(S.scores()))
         teams = sorted(_team_best(scores, members, sign), reverse=True)
+        margin = (teams[0] - teams[1]) if len(teams) > 1 else None
         rec.update(scores=scores, winners=list(S.winners()), decisions=decisions, rounds=rounds, first=first,
-                   margin=(teams[0] - teams[1]) if len(teams) > 1 else None,
+                   margin=margin,
+                   margin_relative=margin / abs(teams[0]) if margin is not None and teams[0] else None,
                    lead_changes=changes if track else None)
     except Exception as e:   # noqa: BLE001 - any engine error is one failed game, not a failed batch
         message = e.message if isinstance(e, RulebookError) else str(e)
@@ -290,6 +292,7 @@ def summarise(records: list[dict], players: int) -> dict:
     test = stats.proportion_test(first_share, len(firsts), 1.0 / players) if players > 1 else None
     rounds = [r["rounds"] for r in ok if r.get("rounds") is not None]
     margins = [r["margin"] for r in ok if r.get("margin") is not None]
+    relative = [r["margin_relative"] for r in ok if r.get("margin_relative") is not None]
     leads = [r["lead_changes"] for r in ok if r.get("lead_changes") is not None]
     decisions = [r["decisions"] for r in ok]
     return {
@@ -315,6 +318,7 @@ def summarise(records: list[dict], players: int) -> dict:
             "significant": bool(test and test["p"] < ALPHA),
         },
         "margin": stats.describe(margins) if margins else None,
+        "margin_relative": stats.describe(relative) if relative else None,
         "lead_changes": stats.describe(leads) if leads else None,
     }
 
@@ -348,6 +352,7 @@ def compare(records_by_variant: dict[str, list[dict]], players: int) -> dict:
             "win_rate": [test(lambda r, p=p: win_shares(r, players)[p]) for p in range(players)],
             "decisions": test(lambda r: r["decisions"]),
             "margin": test(lambda r: r.get("margin")),
+            "margin_relative": test(lambda r: r.get("margin_relative")),
         }
     return out
 
@@ -506,6 +511,10 @@ def fmt(x, digits: int = 3) -> str:
     return str(x)
 
 
+def _num(x) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
 def _rate(x) -> str:
     return "-" if x is None else f"{x:.3f}"
 
@@ -540,7 +549,7 @@ def print_summary(summary: dict, console) -> None:
     for h in ("measure", "mean", "sd", "min", "median", "max"):
         game.add_column(h, justify="right" if h != "measure" else "left")
     for name, key in (("decisions", "decisions"), ("rounds", "rounds"), ("winning margin", "margin"),
-                      ("lead changes", "lead_changes")):
+                      ("margin / winner's score", "margin_relative"), ("lead changes", "lead_changes")):
         d = summary.get(key)
         if d:
             game.add_row(name, fmt(d["mean"], 2), fmt(d["sd"], 2), fmt(d["min"], 2), fmt(d["median"], 2),
@@ -574,13 +583,13 @@ def print_compare(result: dict, console) -> None:
         rows = [(f"win rate seat {p}", sums[base]["win_rate"][p], sums[v]["win_rate"][p], d["win_rate"][p])
                 for p in range(sums[base]["players"])]
         rows.append(("decisions", sums[base]["decisions_mean"], sums[v]["decisions_mean"], d["decisions"]))
-        rows.append(("winning margin", (sums[base]["margin"] or {}).get("mean"), (sums[v]["margin"] or {}).get("mean"),
-                     d["margin"]))
+        for label, key in (("winning margin", "margin"), ("margin / winner's score", "margin_relative")):
+            rows.append((label, (sums[base][key] or {}).get("mean"), (sums[v][key] or {}).get("mean"), d[key]))
         for name, a, b, t in rows:
             if t is None:
-                table.add_row(name, fmt(a), fmt(b), "-", "-", "-", "")
+                table.add_row(name, _num(a), _num(b), "-", "-", "-", "")
                 continue
-            table.add_row(name, fmt(a), fmt(b), fmt(t["diff"]), f"{fmt(t['ci'][0])} to {fmt(t['ci'][1])}",
+            table.add_row(name, _num(a), _num(b), _num(t["diff"]), f"{_num(t['ci'][0])} to {_num(t['ci'][1])}",
                           fmt_p(t["p"]), "*" if t["significant"] else "")
         console.print(table)
     for v, s in sums.items():

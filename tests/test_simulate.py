@@ -79,6 +79,7 @@ def test_record_fields_rounds_first_margin(rules):
     assert 0 <= rec["first"] < 4
     best = sorted(rec["scores"], reverse=True)
     assert rec["margin"] == best[0] - best[1]
+    assert rec["margin_relative"] == pytest.approx(rec["margin"] / best[0])
     on = sim.play_one(rules, batch(rules, params={"rounds": 2}, lead_changes=True), 0)
     assert isinstance(on["lead_changes"], int) and on["lead_changes"] >= 0
     assert {**on, "lead_changes": None} == rec    # counting lead changes changes nothing else
