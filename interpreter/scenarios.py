@@ -136,10 +136,10 @@ def patch(S, spec: dict) -> None:
     """Overwrite parts of a state (zones by card labels, counters, variables), then re-ask."""
     rules = S.rules
     ids = {label: i for i, label in reversed(list(enumerate(rules.card_labels)))}
+    taken = set()   # across the whole patch, so identical cards in two zones are two cards
 
     def cards(labels):
         out = []
-        taken = set()
         for lab in labels:
             lab = str(lab)
             # identical labels (duplicate cards): take the next unused id with that label
