@@ -71,7 +71,7 @@ def _walk(ctx, step):
         for name, cond, body in zip(step.names, step.conds, step.bodies):
             if cond is not None and constant(cond) is False:
                 ctx.warn(f"option '{name}' is never offered: its condition is constant false",
-                         body.path, code="unreachable")
+                         (*body.path[:-1], "if"), code="unreachable")
                 continue
             outcomes.append(_walk(ctx, body))
         return outcomes[0] if outcomes and all(outcomes) else None

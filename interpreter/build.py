@@ -48,36 +48,54 @@ class Builder:
         self.counter_decl: dict = {}
         self.var_decl: dict = {}
         self._started: dict = {}   # component -> the zone its cards start in
+        self._cycles: set = set()  # cycles of defines already reported
+        self._bad_defines: dict = {}  # message an erroneous define gives at each use -> its name
+        self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
 
     # ------------------------------------------------------------------ diagnostics
-    def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None):
+    def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None, span=1):
         path = tuple(path)
         if offset is not None:
             loc = self.smap.expr_loc(path, offset)
         else:
             loc = self.smap.key_loc(path) if key else self.smap.loc(path)
-        self.diags.append(Diagnostic(message, loc, code, severity, hint))
+        self.diags.append(Diagnostic(message, loc, code, severity, hint, span))
 
     def warn(self, message, path, code="unused"):
-        self.error(message, path, code, severity="warning", key=True)
+        self.error(message, path, code, severity="warning", key=True, span=len(str(tuple(path)[-1])) if path else 1)
 
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = did_you_mean(str(name), [str(c) for c in candidates])
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
-                   f"did you mean '{close}'?" if close else None, key=key, offset=offset)
+                   f"did you mean '{close}'?" if close else None, key=key, offset=offset, span=len(str(name)))
 
     def expr_error(self, e: ExprError, path):
-        self.error(e.message, path, e.code, e.hint, offset=e.offset)
+        cycle = getattr(e, "cycle", None)
+        if cycle is not None:          # one report per cycle of defines, wherever it is met
+            if cycle in self._cycles:
+                return
+            self._cycles.add(cycle)
+        if e.message in self._bad_defines:
+            return
+        self.error(e.message, path, e.code, e.hint, offset=e.offset, span=getattr(e, "span", 1))
 
     def check_keys(self, spec, allowed, path, required=()):
         if not isinstance(spec, dict):
             return
         for k in spec:
-            if k not in allowed:
-                self.unknown("key", k, allowed, (*path, k), key=True)
+            if k in allowed:
+                continue
+            if k in STEP_KINDS or k in EFFECT_KINDS or k in self.fx.named:
+                # two steps (or a step and an effect) written in one list item
+                self.error(f"unknown key '{k}': '{k}' is a step or effect of its own", (*path, k), "unknown-key",
+                           f"one step or effect per list item: start a new item with '- {k}: ...'",
+                           key=True, span=len(str(k)))
+                continue
+            self.unknown("key", k, allowed, (*path, k), key=True)
         for k in required:
             if k not in spec:
+                self.missing.add((*tuple(path), k))
                 self.error(f"missing required key '{k}'", path, "missing-key", key=True)
 
     def raw_at(self, path):
@@ -139,6 +157,8 @@ class Builder:
 
     def zone_ref(self, value, path, locals=None):
         """``f(S, me, L)`` giving the (mutable) list of a zone: NAME, NAME[owner] or owner.NAME."""
+        if value is None and tuple(path) in self.missing:
+            return lambda S, me, L: []
         src, name = self.fx.target(as_expr(value), path, dict(locals or {}), True, "zone")
         if name is None:
             return lambda S, me, L: []
@@ -146,6 +166,8 @@ class Builder:
 
     def zone_owner_fn(self, value, path, locals=None):
         """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared)."""
+        if value is None and tuple(path) in self.missing:
+            return lambda S, me, L: (None, False)
         _, name, owner = self.fx.target_owner(as_expr(value), path, dict(locals or {}), True, "zone")
         if owner is None:
             return lambda S, me, L: (None, False)
@@ -246,6 +268,9 @@ class Builder:
         r.data = d
         players = d.get("players") or {}
         r.min_players, r.max_players = int(players.get("min", 1)), int(players.get("max", players.get("min", 1)))
+        if r.min_players > r.max_players:
+            self.error(f"players: min ({r.min_players}) is more than max ({r.max_players})", ("players", "min"),
+                       "players")
         r.teams_decl = d.get("teams")
         r.params_decl = self.params(d.get("params") or {})
         cards = build_cards(d.get("components") or {}, self.error)
@@ -262,7 +287,10 @@ class Builder:
         self.declare_vars(d.get("vars") or {})
         self.names.defines = {k: as_expr(v) for k, v in (d.get("define") or {}).items()}
         for name in self.names.defines:
+            before = len(self.diags)
             self.expr(self.names.defines[name], ("define", name))
+            if len(self.diags) > before:   # reported at the define: not again at each use
+                self._bad_defines[f"in define '{name}': {self.diags[-1].message}"] = name
         self.triggers.declare_zones(d.get("triggers"))
         for name, spec in (d.get("effects") or {}).items():
             if name in EFFECT_KINDS or name in STEP_KINDS:
@@ -376,7 +404,8 @@ class Builder:
             try:
                 typ = parse_type(str(decl.get("type", "any")))
             except ValueError as e:
-                self.error(str(e), ("vars", name, "type"), "type")
+                self.error(str(e), ("vars", name, "type"), "type",
+                           "the types are int, num, bool, str, player, team, card and list[TYPE]")
                 typ = ANY
             self.declare_var(name, typ, ("vars", name))
             self.var_decl[name] = decl

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from lark import Tree
 
+from .errors import did_you_mean
 from .expr import ExprError, parse
 from .expr.parser import offset_of
 from .expr.compiler import _Scope
-from .expr.types import CARD, INT, PLAYER, TEAM, ANY, NUM, BOOL, is_list, elem, list_of, parse_type
+from .expr.types import (CARD, INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, is_list, is_numeric, elem, list_of,
+                         parse_type)
 
 EFFECT_KINDS = {
     "gain": "add to a counter (optionally taken from a limited supply counter)",
@@ -34,6 +36,18 @@ EFFECT_KINDS = {
     "with_player": "run effects as another player (me = who)",
     "end_game": "end the game at once",
 }
+
+
+def fits(value: str, declared: str) -> bool:
+    """Whether a value of static type ``value`` may be stored where ``declared`` is expected
+    (none fits anything; numbers, players and teams are all whole numbers)."""
+    if ANY in (value, declared) or value in (NONE, declared):
+        return True
+    if is_numeric(value) and is_numeric(declared):
+        return value != NUM or declared == NUM
+    if is_list(value) and is_list(declared):
+        return fits(elem(value), elem(declared))
+    return False
 
 
 def _scope(locals, has_me):
@@ -164,7 +178,10 @@ class EffectCompiler:
             return None
         for k in required:
             if k not in spec:
-                self.ctx.error(f"missing '{k}'", path, "missing-key")
+                takes = ", ".join(f"{x}:" for x in required) + (
+                    f" (and optionally {', '.join(f'{x}:' for x in optional)})" if optional else "")
+                self.ctx.error(f"missing required key '{k}'", path, "missing-key",
+                               f"{path[-1]} takes {takes}" if isinstance(path[-1], str) else None, key=True)
                 return None
         for k in spec:
             if k not in required and k not in optional:
@@ -198,7 +215,10 @@ class EffectCompiler:
         if name not in pool:
             self.ctx.unknown(want, name, pool, path, offset=offset_of(node) if node is not tree else 0)
             return "_dummy[0]", None, None
+        before = len(self.ctx.diags)
         src, _ = self.expr(str(text), path, locals, has_me)
+        if len(self.ctx.diags) > before:   # reported (e.g. 'me' where no player acts): no lvalue
+            return "_dummy[0]", None, None
         owner = None
         if pool[name] in ("player", "team"):
             by_team = pool[name] == "team"
@@ -206,7 +226,11 @@ class EffectCompiler:
                 owner = ("S.tm[me]" if by_team else "me", by_team)
             else:
                 key_node = tree.children[1] if tree.data == "index" else tree.children[0]
-                key_src, key_type = self.ctx.compiler.node(key_node, _scope(locals, has_me))
+                try:
+                    key_src, key_type = self.ctx.compiler.node(key_node, _scope(locals, has_me))
+                except ExprError as e:
+                    self.ctx.expr_error(e, path)
+                    return "_dummy[0]", None, None
                 if by_team and key_type != TEAM:
                     key_src = f"S.tm[{key_src}]"
                 owner = (key_src, by_team)
@@ -285,7 +309,10 @@ class EffectCompiler:
             if var not in self.ctx.names.vars:
                 self.ctx.unknown("variable", var, self.ctx.names.vars, (*path, var), key=True)
                 continue
-            src, _ = self.expr(text, (*path, var), locals, has_me)
+            src, typ = self.expr(text, (*path, var), locals, has_me)
+            want = self.ctx.names.vars[var]
+            if not fits(typ, want):
+                self.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
             em.line(f"S.v[{var!r}] = {src}")
             self.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': S.v[{var!r}]}}")
 
@@ -506,15 +533,24 @@ class EffectCompiler:
             self.ctx.error(f"effect '{name}' takes a mapping of arguments", path, "effect")
             return
         parts = []
+        missing = [k for k in params if k not in args]
         for k, v in args.items():
             if k not in params:
-                self.ctx.unknown(f"argument of '{name}'", k, params, (*path, k), key=True)
+                close = did_you_mean(str(k), params) or (missing[0] if len(missing) == 1 else None)
+                takes = f"its arguments: {', '.join(params)}" if params else "it takes no arguments"
+                self.ctx.error(f"effect '{name}' has no argument '{k}'", (*path, k), "unknown-name",
+                               f"did you mean '{close}'?" if close else takes, key=True, span=len(str(k)))
                 continue
-            src, _ = self.expr(v, (*path, k), locals, has_me)
+            src, typ = self.expr(v, (*path, k), locals, has_me)
+            if not fits(typ, params[k]):
+                self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
+                               "type")
             parts.append(f"{k!r}: {src}")
-        for k in params:
-            if k not in args:
-                self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
+        unknown = [k for k in args if k not in params]
+        for k in missing:
+            if len(missing) == 1 and len(unknown) == 1:
+                continue   # a misspelt argument: reported once, with its did-you-mean
+            self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
         self.compile_named(name)
         self.ctx.compiler.used.add(name)
         em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")

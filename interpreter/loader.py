@@ -69,9 +69,13 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
     if not any(base == r or r in base.parents for r in roots):
         raise RulesetError(f"extends: '{target}' is outside the allowed ruleset folders",
-                           smap.loc(("extends",)), "extends")
+                           smap.loc(("extends",)), "extends", span=len(target),
+                           hint="a variant file may only extend a ruleset in its own folder (or below it)")
     if not base.is_file():
-        raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends")
+        near = did_you_mean(target, sorted(p.name for p in path.parent.glob("*.y*ml") if p != path))
+        raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends",
+                           span=len(target), hint=f"did you mean '{near}'?" if near else
+                           "the path is relative to the folder of this file")
     return base
 
 
@@ -101,8 +105,9 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots):
         return merged, mmap, hashlib.sha256((digest + vdigest).encode()).hexdigest(), str(vpath)
     hint = did_you_mean(variant, named)
     known = ", ".join(named) or "none"
-    raise RulesetError(Diagnostic(f"unknown variant '{variant}' (this ruleset has: {known})", None, "variant",
-                                  hint=f"did you mean '{hint}'?" if hint else None))
+    where = smap.key_loc(("variants",)) if "variants" in data else None   # where the names are declared
+    raise RulesetError(Diagnostic(f"unknown variant '{variant}' (this ruleset has: {known})", where, "variant",
+                                  hint=f"did you mean '{hint}'?" if hint else None, span=len("variants")))
 
 
 def _schema(data, smap):

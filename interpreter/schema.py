@@ -66,10 +66,7 @@ def _diagnose(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:
         else:  # which keys were unevaluated is only known to jsonschema: it quotes them
             extra = [k for k in inst if repr(k) in error.message]
         for key in extra:
-            close = did_you_mean(key, known)
-            msg = f"unknown key '{key}'" + (f" (did you mean '{close}'?)" if close else "")
-            hint = None if close or not known or len(known) > 12 else "allowed keys: " + ", ".join(known)
-            yield Diagnostic(msg, smap.key_loc(path + (key,)), "unknown-key", hint=hint, span=len(key))
+            yield _unknown_key(key, known, smap.key_loc(path + (key,)))
         if extra:
             return
     if kind == "required" and isinstance(inst, dict):
@@ -101,6 +98,16 @@ def _diagnose(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:
     yield Diagnostic(_short_text(msg), loc, "schema", span=span)
 
 
+def _unknown_key(key, known, loc) -> Diagnostic:
+    """The did-you-mean goes in the hint, as for every other unknown name."""
+    close = did_you_mean(str(key), known)
+    if close:
+        hint = f"did you mean '{close}'?"
+    else:
+        hint = "allowed keys: " + ", ".join(known) if known and len(known) <= 12 else None
+    return Diagnostic(f"unknown key '{key}'", loc, "unknown-key", hint=hint, span=len(str(key)))
+
+
 def _diagnose_alternatives(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:
     """A value matching none of several alternatives (typically: kinds of step)."""
     by_alt: dict = {}
@@ -119,9 +126,7 @@ def _diagnose_alternatives(error: ValidationError, smap: SourceMap) -> Iterator[
         path = tuple(error.absolute_path)
         unknown = [k for k in error.instance if k not in known]
         for key in unknown:
-            close = did_you_mean(key, known)
-            msg = f"unknown key '{key}'" + (f" (did you mean '{close}'?)" if close else "")
-            yield Diagnostic(msg, smap.key_loc(path + (key,)), "unknown-key", span=len(key))
+            yield _unknown_key(key, known, smap.key_loc(path + (key,)))
         if unknown:
             return
     yield from _diagnose(best_match(error.context), smap)

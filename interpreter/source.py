@@ -349,6 +349,11 @@ def load_yaml(text: str | bytes, path: str = "<string>") -> tuple[object, Source
         if e.context and e.problem_mark and e.context_mark:
             where = file.location(e.context_mark.index)
             hint = f"{e.context} at line {where.line}, column {where.col}"
+            opener = {"while parsing a flow mapping": "{", "while parsing a flow sequence": "["}.get(e.context)
+            if opener:
+                hint = (f"the '{opener}' at line {where.line}, column {where.col} is not closed "
+                        "(or a ',' is missing between two items)")
+        hint = _yaml_hint(e, text) or hint
         code = "limit" if isinstance(e, _LimitError) else "yaml-syntax"
         raise RulesetError(e.problem or e.context or "invalid YAML", loc, code, hint=hint) from None
     except yaml.reader.ReaderError as e:  # non-printable characters
@@ -363,6 +368,20 @@ def load_yaml(text: str | bytes, path: str = "<string>") -> tuple[object, Source
     conv.measure(root)
     data = conv.convert(root, ())
     return data, SourceMap(path, conv.entries)
+
+
+def _yaml_hint(e, text: str) -> str | None:
+    """A plainer hint for the YAML mistakes people make most (PyYAML's words are terse)."""
+    mark, problem = e.problem_mark, e.problem or ""
+    at = text[mark.index] if mark is not None and mark.index < len(text) else ""
+    if "cannot start any token" in problem and at == "\t":
+        return "YAML indents with spaces, never tabs"
+    if "mapping values are not allowed" in problem:
+        return ("check the indentation of this line against the key above it; a value that "
+                "contains ': ' needs quotes")
+    if "found duplicate anchor" in problem:
+        return "each &anchor name may be declared once"
+    return None
 
 
 def _decode(raw: bytes, path: str) -> str:

@@ -206,17 +206,28 @@ class Compiler:
         if scope.elements:
             candidates += ["it", *names.attrs]
         hint = did_you_mean(name, candidates)
-        raise ExprError(f"unknown name '{name}'", offset_of(node),
-                        f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+        hint = f"did you mean '{hint}'?" if hint else None
+        if hint is None and any(t == CARD for _, t in scope.elements) and names.attrs:
+            hint = "a card's attributes are " + ", ".join(sorted(names.attrs))
+        raise ExprError(f"unknown name '{name}'", offset_of(node), hint, code="unknown-name", span=len(name))
 
     def define(self, name, scope, node):
         if name in self._define_stack:
-            raise ExprError(f"define '{name}' refers to itself", offset_of(node), code="cycle")
+            cycle = [*self._define_stack[self._define_stack.index(name):], name]
+            through = f" (through {' -> '.join(cycle)})" if len(cycle) > 2 else ""
+            e = ExprError(f"define '{name}' refers to itself{through}", offset_of(node),
+                          "a define may not use itself, directly or through other defines", code="cycle",
+                          span=len(name))
+            e.cycle = frozenset(cycle)   # the same cycle met again is reported once (build.py)
+            raise e
         self._define_stack.append(name)
         try:
             tree = parse(self.names.defines[name])
             src, typ = self.node(tree, scope)
         except ExprError as e:
+            if e.code == "cycle":   # the chain already says where: keep it, point at this use
+                e.offset, e.span = offset_of(node), len(name)
+                raise
             raise ExprError(f"in define '{name}': {e.message}", offset_of(node), e.hint, e.code) from None
         finally:
             self._define_stack.pop()
@@ -261,7 +272,7 @@ class Compiler:
             if attr not in self.names.params:
                 hint = did_you_mean(attr, self.names.params)
                 raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
-                                f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+                                f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
             self.used.add("params." + attr)
             return f"S.p[{attr!r}]", self.names.params[attr]
         src, typ = self.node(target, scope)
@@ -272,7 +283,7 @@ class Compiler:
             pool = self.names.attrs if typ == CARD else [*self.names.zones, *self.names.counters]
             hint = did_you_mean(attr, pool)
             raise ExprError(f"{typ} has no attribute '{attr}'", offset_of(n.children[1]),
-                            f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+                            f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
         return found
 
     def n_index(self, n, scope):
@@ -311,7 +322,7 @@ class Compiler:
         if builtin is None:
             hint = did_you_mean(fname, BUILTINS)
             raise ExprError(f"unknown function '{fname}'", offset_of(n),
-                            f"did you mean '{hint}'?" if hint else None, code="unknown-name")
+                            f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
         return builtin(self, n, scope, args, kwargs)
 
     # operators

@@ -15,12 +15,14 @@ MAX_DEPTH = 40      # nesting of the syntax tree
 class ExprError(Exception):
     """An error inside one expression; ``offset`` is the 0-based character position in it."""
 
-    def __init__(self, message: str, offset: int = 0, hint: str | None = None, code: str = "expr"):
+    def __init__(self, message: str, offset: int = 0, hint: str | None = None, code: str = "expr",
+                 span: int = 1):
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.hint = hint
         self.code = code
+        self.span = span      # characters the caret underlines (a whole name, when one is wrong)
 
 
 @lru_cache(maxsize=1)
@@ -37,8 +39,18 @@ _TOKEN_NAMES = {
 }
 
 
+# what an author most likely meant by a character the language does not have
+_CHAR_HINTS = {
+    "=": "to compare, write '=='",
+    "&": "write 'and'", "|": "write 'or'", "!": "write 'not' (or '!=' to compare)",
+    "#": "expressions have no comments", ";": "an expression is one formula: no ';'",
+    "{": "lists are written with [ ]",
+}
+
+
 def _describe(expected) -> str:
-    names = sorted({_TOKEN_NAMES.get(t, t.lower() if t.isupper() and len(t) > 2 and not t.startswith("__") else repr(t))
+    names = sorted({_TOKEN_NAMES.get(t, repr(t.lower()) if t.isupper() and len(t) > 2 and not t.startswith("__")
+                                      else repr(t))
                     for t in expected if not t.startswith("__")})
     if not names:
         return ""
@@ -54,11 +66,16 @@ def parse(text: str) -> Tree:
     if len(text) > MAX_LENGTH:
         raise ExprError(f"expression is too long ({len(text)} characters, limit {MAX_LENGTH})", 0, code="limit")
     if not text.strip():
-        raise ExprError("empty expression", 0)
+        raise ExprError("empty expression", 0, code="expr-syntax")
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
-        raise ExprError(f"unexpected character {text[e.pos_in_stream]!r}", e.pos_in_stream, code="expr-syntax") from None
+        ch = text[e.pos_in_stream]
+        if ch in "'\"":
+            raise ExprError(f"unexpected character {ch!r}: this string is never closed", e.pos_in_stream,
+                            f"a string starts and ends with the same quote: {ch}A{ch}", code="expr-syntax") from None
+        raise ExprError(f"unexpected character {ch!r}", e.pos_in_stream, _CHAR_HINTS.get(ch),
+                        code="expr-syntax") from None
     except UnexpectedEOF as e:
         raise ExprError("unexpected end of expression", len(text), _describe(e.expected) or None,
                         code="expr-syntax") from None
