@@ -18,6 +18,7 @@ from .scoring import Scoring
 from .triggers import Triggers
 from .analysis import check_flow
 from .steps import STEP_KINDS, Sequence, StepScope
+from .steps.base import SECTIONS
 from .steps.base import Effects
 
 DEFAULT_MAX_STEPS = 1_000_000
@@ -282,6 +283,9 @@ class Builder:
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
         r.attr_tables = cards.tables()
+        for key, section in SECTIONS.items():   # top-level keys owned by mechanic modules
+            if key in d:
+                section(self, d[key], (key,), r)
         self.declare_zones(d.get("zones") or {}, r)
         self.declare_counters(d.get("counters") or {}, r)
         self.declare_vars(d.get("vars") or {})

@@ -9,6 +9,19 @@ from .expr.types import BOOL, CARD, PLAYER, TEAM, is_list, elem
 from .state import State, blank, from_dict
 
 
+GAME_OPTIONS: dict = {}
+
+
+def game_option(name: str):
+    """Register the check of a game option (``new_game(options={name: value})``) from a
+    mechanic's module: ``fn(ruleset, players, value) -> value`` normalises the value into
+    plain data or raises UsageError. The checked value is stored in ``S.o[name]``."""
+    def register(fn):
+        GAME_OPTIONS[name] = fn
+        return fn
+    return register
+
+
 class Ruleset:
     """Compiled rules: build with ``interpreter.load(path)``; start games with ``new_game``."""
 
@@ -32,6 +45,9 @@ class Ruleset:
             raise UsageError(f"{self.name}{variant} is for {span} players, not {players}")
         options = dict(options or {})
         params = self.resolve_params(players, options.pop("params", None) or {})
+        for name, check in GAME_OPTIONS.items():
+            if options.get(name) is not None:
+                options[name] = check(self, players, options[name])
         S = blank(self, players, int(seed), params, options, self.team_members(players))
         S.rng = rng.seed_state(seed)
         if record:

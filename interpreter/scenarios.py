@@ -26,8 +26,9 @@
         illegal: 9S                    # optional: this action must be refused at the end
         refused: "is for 3 to 6"       # optional: new_game must refuse with this in its message
 
-Zone and counter patches name owners by seat (teams by team index for team-owned ones);
-cards are named by their labels. ``rulebook test FILE...`` runs them.
+Zone and counter patches name owners by seat (teams by team index for team-owned ones,
+cards by label for card-owned ones); cards are named by their labels. ``skill`` and
+``resolve`` are passed to the game as options. ``rulebook test FILE...`` runs them.
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         return Outcome(name, False, msg, loc)
 
     options = {"params": sc.get("params") or {}}
-    for k in ("skill",):
+    for k in ("skill", "resolve"):
         if k in sc:
             options[k] = sc[k]
     try:
@@ -187,6 +188,8 @@ def patch(S, spec: dict) -> None:
             raise UsageError(f"patch: unknown counter '{name}'")
         if isinstance(value, dict):
             for owner, v in value.items():
+                if rules.counter_owner[name] == "card" and str(owner) in ids:   # a card by its label
+                    owner = ids[str(owner)]
                 S.c[name][int(owner)] = v
         elif isinstance(S.c[name], list):
             S.c[name] = [value] * len(S.c[name])

@@ -61,6 +61,17 @@ CONSTANTS = {
 MAX_COST = 1_000_000   # worst-case operations of one expression (nested filters multiply)
 
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
+MAX_SOURCE = 50_000   # characters of generated Python for one expression, defines expanded
+MAX_EXPANSIONS = 500  # uses of defines expanded in one expression (defines using defines multiply)
+
+
+def _one_type(types, what, node) -> str:
+    """The common type of list items / if-else branches; mixing unrelated types is an error."""
+    typ = unify(types)
+    if ANY in typ and not any(ANY in t for t in types):
+        shown = ", ".join(dict.fromkeys(t for t in types if t != NONE))
+        raise ExprError(f"{what} must have one type: {shown}", offset_of(node), code="type")
+    return typ
 
 
 class Compiler:
@@ -70,6 +81,7 @@ class Compiler:
         self.names = names
         self._counter = 0
         self._define_stack: list[str] = []
+        self._expansions = 0
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._mult = 1                # how many times the node being compiled may run
@@ -80,6 +92,7 @@ class Compiler:
                 expect: str | None = None) -> Compiled:
         tree = parse(text)
         scope = _Scope(dict(locals or {}), has_me, [])
+        self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
         src, typ = self.node(tree, scope)
         if expect is not None:
@@ -88,7 +101,14 @@ class Compiler:
         return Compiled(src, typ, fn)
 
     def to_function(self, src: str) -> Callable:
-        return eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - source is generated
+        if len(src) > MAX_SOURCE:
+            raise ExprError(f"expression is too large once its defines are expanded (limit {MAX_SOURCE} "
+                            "characters of code)", 0, code="limit")
+        try:
+            return eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - source is generated
+        except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
+            raise ExprError("expression is nested too deeply once its defines are expanded", 0,
+                            code="limit") from None
 
     def expect_type(self, typ: str, expect: str, node) -> None:
         if expect == BOOL and typ not in (BOOL, ANY):
@@ -153,7 +173,7 @@ class Compiler:
 
     def n_list_(self, n, scope):
         items = [self.node(c, scope) for c in n.children if c is not None]
-        typ = list_of(unify([t for _, t in items]) if items else ANY)
+        typ = list_of(_one_type([t for _, t in items], "the items of a list", n) if items else ANY)
         self.sized(n, len(items))
         return "[" + ", ".join(s for s, _ in items) + "]", typ
 
@@ -179,7 +199,7 @@ class Compiler:
         for var, typ in reversed(scope.elements):
             if name == "it":
                 return var, typ
-            found = self.member(var, typ, name)
+            found = self.member(var, typ, name, node)
             if found is not None:
                 return found
         # 2. local bindings
@@ -220,10 +240,16 @@ class Compiler:
                           span=len(name))
             e.cycle = frozenset(cycle)   # the same cycle met again is reported once (build.py)
             raise e
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise ExprError(f"defines are expanded more than {MAX_EXPANSIONS} times in this expression",
+                            offset_of(node), code="limit")
         self._define_stack.append(name)
         try:
             tree = parse(self.names.defines[name])
             src, typ = self.node(tree, scope)
+            if len(src) > MAX_SOURCE:
+                raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
         except ExprError as e:
             if e.code == "cycle":   # the chain already says where: keep it, point at this use
                 e.offset, e.span = offset_of(node), len(name)
@@ -233,7 +259,7 @@ class Compiler:
             self._define_stack.pop()
         return f"({src})", typ
 
-    def member(self, var: str, typ: str, name: str):
+    def member(self, var: str, typ: str, name: str, node=None):
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
             return f"A_{name}[{var}]", self.names.attrs[name]
@@ -241,7 +267,7 @@ class Compiler:
         owner = self.names.zones.get(name) or self.names.counters.get(name)
         if owner is not None and (typ in (PLAYER, TEAM) and owner in ("player", "team")
                                   or typ == CARD and owner == "card"):
-            return self.owned(name, var, typ, None, None)
+            return self.owned(name, var, typ, None, node)
         return None
 
     def owned(self, name, who_src, who_type, scope, node, implicit=False):
@@ -256,11 +282,20 @@ class Compiler:
         if implicit and scope is not None and not scope.has_me:
             raise ExprError(f"'{name}' belongs to each {owner}: write {name}[p] (no player is acting here)",
                             offset_of(node), code="unknown-name")
-        if owner == "team" and who_type != TEAM:
+        if owner == "card":
+            if who_type not in (CARD, ANY):
+                raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
+                                offset_of(node) if node is not None else 0, code="type")
+            return f"{base}[{who_src}]", typ
+        if who_type == TEAM:
+            if owner == "player":
+                raise ExprError(f"'{name}' belongs to each player, not to a team",
+                                offset_of(node) if node is not None else 0, code="type")
+            return f"{base}[{who_src}]", typ
+        if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
+            who_src = f"_seat(S, {who_src})"
+        if owner == "team":
             return f"{base}[S.tm[{who_src}]]", typ
-        if owner == "card" and who_type not in (CARD, ANY):
-            raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
-                            offset_of(node) if node is not None else 0, code="type")
         return f"{base}[{who_src}]", typ
 
     # postfix
@@ -278,7 +313,7 @@ class Compiler:
         src, typ = self.node(target, scope)
         if typ == ANY:
             typ = CARD if attr in self.names.attrs else PLAYER
-        found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr)
+        found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr, n.children[1])
         if found is None:
             pool = self.names.attrs if typ == CARD else [*self.names.zones, *self.names.counters]
             hint = did_you_mean(attr, pool)
@@ -315,7 +350,10 @@ class Compiler:
         args, kwargs = [], {}
         for a in (argnode.children if argnode is not None else []):
             if isinstance(a, Tree) and a.data == "kwarg":
-                kwargs[str(a.children[0])] = a.children[1]
+                key = str(a.children[0])
+                if key in kwargs:
+                    raise ExprError(f"{fname}() has '{key}:' twice", offset_of(a), code="arity")
+                kwargs[key] = a.children[1]
             else:
                 args.append(a)
         builtin = BUILTINS.get(fname)
@@ -340,7 +378,8 @@ class Compiler:
     def n_cond(self, n, scope):
         a, c, b = (self.node(x, scope) for x in n.children)
         self.expect_type(c[1], BOOL, n.children[1])
-        return f"({a[0]} if {c[0]} else {b[0]})", unify([a[1], b[1]])
+        typ = _one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
+        return f"({a[0]} if {c[0]} else {b[0]})", typ
 
     def n_or_(self, n, scope):
         return self._bool_op(n, scope, "or")
@@ -367,6 +406,9 @@ class Compiler:
             for t, c in ((ta, n.children[0]), (tb, n.children[2])):
                 if not (is_numeric(t) or t == STR):
                     raise ExprError(f"'{op}' compares numbers or strings, got {t}", offset_of(c), code="type")
+            if STR in (ta, tb) and ANY not in (ta, tb) and ta != tb:
+                raise ExprError(f"'{op}' compares two numbers or two strings, got {ta} and {tb}",
+                                offset_of(n.children[2]), code="type")
         elif not _comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
         return f"({a} {op} {b})", BOOL
@@ -378,9 +420,15 @@ class Compiler:
         return self._member(n, scope, "not in")
 
     def _member(self, n, scope, op):
-        (a, _), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
         if not is_list(tb) and tb not in (STR, ANY):
             raise ExprError(f"'{op}' needs a list on its right, got {tb}", offset_of(n.children[1]), code="type")
+        if tb == STR and ta not in (STR, ANY):
+            raise ExprError(f"'{op}' with a str on its right needs a str on its left, got {ta}",
+                            offset_of(n.children[0]), code="type")
+        if is_list(tb) and not _comparable(ta, elem(tb)):
+            raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
+                            offset_of(n.children[0]), code="type")
         return f"({a} {op} {b})", BOOL
 
     def n_neg(self, n, scope):
@@ -393,7 +441,7 @@ class Compiler:
         op = _ARITH[n.data]
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
-            return f"({a} + {b})", list_of(unify([elem(ta), elem(tb)]))
+            return f"({a} + {b})", list_of(_one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:
             return f"({a} + {b})", STR
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
@@ -483,6 +531,9 @@ def _minmax(fname):
             var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
             c.expect_type(t, NUM, kw["by"])
             return f"{fname}([{s} for {var} in {src}], default=0)", t
+        if not (is_numeric(elem(typ)) or elem(typ) == STR):
+            raise ExprError(f"{fname}() of a list of {elem(typ)}: add by: to say what to compare",
+                            offset_of(n), code="type")
         return f"{fname}({src}, default=0)", elem(typ)
     return build
 
@@ -551,6 +602,26 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
     return build
 
 
+def _of_player(fname, template, result):
+    """team(p) / partner(p): a player argument; a whole number is checked to be a seat."""
+    def build(c, n, scope, args, kw):
+        _arity(n, args, kw, fname, 1)
+        s, t = c.node(args[0], scope)
+        if t not in (PLAYER, INT, ANY, NONE):
+            raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
+        return template.format(s if t == PLAYER else f"_seat(S, {s})"), result
+    return build
+
+
+def b_members(c, n, scope, args, kw):
+    _arity(n, args, kw, "members", 1)
+    s, t = c.node(args[0], scope)
+    if t not in (TEAM, INT, ANY, NONE):
+        hint = "write members(team(p)) for a player's team" if t == PLAYER else None
+        raise ExprError(f"members() takes a team, got {t}", offset_of(args[0]), hint, code="type")
+    return f"_members(S, {s if t == TEAM else f'_team(S, {s})'})", list_of(PLAYER)
+
+
 def b_abs(c, n, scope, args, kw):
     _arity(n, args, kw, "abs", 1)
     s, t = c.node(args[0], scope)
@@ -577,9 +648,9 @@ BUILTINS = {
     "abs": b_abs,
     "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
     "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
-    "team": _seat("team", "S.tm[{0}]", result=TEAM),
-    "partner": _seat("partner", "_partner(S, {0})"),
-    "members": _seat("members", "_members(S, {0})", result=list_of(PLAYER)),
+    "team": _of_player("team", "S.tm[{0}]", TEAM),
+    "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
+    "members": b_members,
 }
 
 

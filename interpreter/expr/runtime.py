@@ -4,7 +4,8 @@ MAX_RANGE = 10_000   # the longest list a range a..b may build
 
 
 class ExprRuntimeError(Exception):
-    """A closed set of runtime errors: division by zero, index out of range, range too long."""
+    """A closed set of runtime errors: division by zero, index out of range, range too long,
+    no such player or team, a number too large for a fraction."""
 
 
 def _range(a, b):
@@ -22,19 +23,42 @@ def _at(seq, i):
 def _div(a, b):
     if b == 0:
         raise ExprRuntimeError("division by zero")
-    return a / b
+    try:
+        return a / b
+    except OverflowError:
+        raise ExprRuntimeError("a number is too large for a fraction") from None
 
 
 def _floordiv(a, b):
     if b == 0:
         raise ExprRuntimeError("division by zero")
-    return a // b
+    try:
+        return a // b
+    except OverflowError:
+        raise ExprRuntimeError("a number is too large for a fraction") from None
 
 
 def _mod(a, b):
     if b == 0:
         raise ExprRuntimeError("modulo by zero")
-    return a % b
+    try:
+        return a % b
+    except OverflowError:
+        raise ExprRuntimeError("a number is too large for a fraction") from None
+
+
+def _seat(S, p):
+    """``p`` checked as a seat (for whole numbers that are not known to be players)."""
+    if p is not None and not (type(p) is int and 0 <= p < S.n):
+        raise ExprRuntimeError(f"there is no player {p} (players are 0 to {S.n - 1})")
+    return p
+
+
+def _team(S, t):
+    """``t`` checked as a team index."""
+    if t is not None and not (type(t) is int and 0 <= t < len(S.members)):
+        raise ExprRuntimeError(f"there is no team {t} (teams are 0 to {len(S.members) - 1})")
+    return t
 
 
 def _highest(seq, key):
@@ -102,4 +126,4 @@ def _members(S, t):
 
 
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _last, _distinct, _partner, _members)}
+                                   _one, _first, _last, _distinct, _partner, _members, _seat, _team)}

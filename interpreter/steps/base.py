@@ -4,6 +4,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 STEP_KINDS: dict[str, type] = {}
+SECTIONS: dict = {}
+
+
+def section_kind(name: str):
+    """Register the compiler of a top-level ruleset key owned by a mechanic's module.
+
+    ``fn(ctx, spec, path, ruleset)`` runs once the cards are built (their attribute tables are
+    known) and before zones, expressions and steps compile; it may add names to
+    ``ctx.names.namespace`` for its built-in functions. The key must also be in the schema."""
+    def register(fn):
+        SECTIONS[name] = fn
+        return fn
+    return register
 
 
 def step_kind(name: str, doc: str):
