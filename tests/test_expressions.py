@@ -1,0 +1,404 @@
+"""Conformance tests of the expression language.
+
+The table is data (tests/data/expressions.yaml): a tiny ruleset, the state to put it in,
+and cases ``{expr, value}`` / ``{expr, error, code}`` / ``{expr, runtime_error}``. The
+ruleset goes through the real pipeline (load -> compile -> new_game), the state is then
+patched with known cards and counters, and every case is compiled with
+``Compiler(names).compile(text, locals, has_me)`` and called as ``fn(S, me, L)``.
+
+Every example in docs/language.md (```expr fences, ``EXPR  # => VALUE``) must be a case of
+the table and must give that value, so the documentation cannot rot.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import interpreter
+from interpreter.errors import RulesetError
+from interpreter.expr import MAX_DEPTH, MAX_LENGTH, Compiler, ExprError
+from interpreter.expr.compiler import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE
+from interpreter.expr.runtime import MAX_RANGE, ExprRuntimeError
+from interpreter.expr.types import CARD, elem, is_list
+
+HERE = Path(__file__).parent
+DATA = yaml.safe_load((HERE / "data" / "expressions.yaml").read_text(encoding="utf-8"))
+CASES = DATA["cases"]
+DOC = HERE.parent / "docs" / "language.md"
+CODES = {"type", "unknown-name", "arity", "expr-syntax", "limit", "cycle"}
+
+
+# ---------------------------------------------------------------------- the fixture world
+class World:
+    """The fixture ruleset, a game in a known state, and a compiler over its names."""
+
+    def __init__(self, tmp: Path):
+        path = tmp / "fixture.yaml"
+        path.write_text(yaml.safe_dump(DATA["ruleset"], sort_keys=False), encoding="utf-8")
+        self.rules = interpreter.load(path)
+        self.S = self.rules.new_game(players=DATA["players"], seed=1)
+        self.patch(DATA["state"])
+        # defines the loader would reject (cycles) are added after load, to a copy of the names
+        names = self.rules.names
+        self.names = dataclasses.replace(names, defines={**names.defines, **DATA["late_defines"]})
+        self.compiler = Compiler(self.names)
+
+    def card(self, label):
+        return self.rules.card_id(str(label))
+
+    def patch(self, state):
+        S, card = self.S, self.card
+        dealt = []
+        for zone, value in state["zones"].items():
+            if self.rules.zone_owner[zone] == "none":
+                S.z[zone] = [card(x) for x in value]
+                dealt += S.z[zone]
+            else:
+                S.z[zone] = [[card(x) for x in part] for part in value]
+                dealt += [c for part in S.z[zone] for c in part]
+        S.z["deck"] = [c for c in range(len(self.rules.card_labels)) if c not in dealt]
+        S.c.update(state["counters"])
+        S.v.update(state["vars"])
+
+    def to_value(self, value, typ):
+        """A YAML value of a case (cards by label) as the runtime value of type ``typ``."""
+        if typ == CARD and value is not None:
+            return self.card(value)
+        if is_list(typ) and isinstance(value, list):
+            return [self.to_value(v, elem(typ)) for v in value]
+        return value
+
+    def show(self, value, typ):
+        """A runtime value as the table writes it (cards by label)."""
+        if typ == CARD and isinstance(value, int) and not isinstance(value, bool):
+            return self.rules.card_labels[value]
+        if is_list(typ) and isinstance(value, (list, tuple)):
+            return [self.show(v, elem(typ)) for v in value]
+        return value
+
+    def compile(self, case):
+        me = case.get("me", 0)
+        return self.compiler.compile(case["expr"], case.get("locals"), me is not None)
+
+    def run(self, case):
+        compiled = self.compile(case)
+        locals_ = case.get("locals") or {}
+        L = {k: self.to_value(v, locals_.get(k)) for k, v in (case.get("bind") or {}).items()}
+        value = compiled.fn(self.S, case.get("me", 0), L)
+        return compiled, self.show(value, compiled.type)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    return World(tmp_path_factory.mktemp("expr"))
+
+
+def same(got, want) -> bool:
+    """Equality that tells bool from int and int from float (3 is not 3.0 is not true)."""
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(map(same, got, want))
+    if type(want) is not type(got) and not (want is None and got is None):
+        return False
+    if isinstance(want, float):
+        return got == pytest.approx(want)
+    return got == want
+
+
+def check(world, case):
+    expr = case["expr"]
+    if "error" in case:
+        with pytest.raises(ExprError) as info:
+            world.compile(case)
+        e = info.value
+        assert case["error"] in e.message, f"{expr!r}: message {e.message!r}"
+        assert e.code == case["code"], f"{expr!r}: code {e.code!r} ({e.message})"
+        if "offset" in case:
+            assert e.offset == case["offset"], f"{expr!r}: offset {e.offset} ({e.message})"
+        if "hint" in case:
+            assert e.hint and case["hint"] in e.hint, f"{expr!r}: hint {e.hint!r}"
+        return
+    if "runtime_error" in case:
+        with pytest.raises(ExprRuntimeError) as info:
+            world.run(case)
+        assert case["runtime_error"] in str(info.value)
+        return
+    compiled, got = world.run(case)
+    assert same(got, case["value"]), f"{expr!r} gave {got!r} ({compiled.type}), want {case['value']!r}"
+    if "type" in case:
+        assert compiled.type == case["type"], f"{expr!r}: type {compiled.type}"
+
+
+# ---------------------------------------------------------------------- the table
+def test_table_is_well_formed():
+    assert len(CASES) >= 120
+    keys = [(c["expr"], c.get("me", 0), str(c.get("locals"))) for c in CASES]
+    assert len(keys) == len(set(keys)), "duplicate cases in the table"
+    for c in CASES:
+        outcomes = [k for k in ("value", "error", "runtime_error") if k in c]
+        assert len(outcomes) == 1, c
+        assert ("code" in c) == ("error" in c), c
+        if "code" in c:
+            assert c["code"] in CODES, c
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["expr"][:60] for c in CASES])
+def test_case(world, case):
+    check(world, case)
+
+
+def test_limits_match_the_table():
+    """The table and docs/language.md state the limits; keep them honest if they change."""
+    assert (MAX_LENGTH, MAX_DEPTH, MAX_RANGE, MAX_SOURCE, MAX_EXPANSIONS, MAX_COST) == \
+        (2000, 40, 10_000, 50_000, 500, 1_000_000)
+
+
+def test_length_limit(world):
+    ok = "[" + "1," * ((MAX_LENGTH - 2) // 2) + "]"   # flat: a list is one level deep
+    assert len(ok) == MAX_LENGTH
+    assert world.compiler.compile(ok, None, True).fn(world.S, 0, {}) == [1] * ((MAX_LENGTH - 2) // 2)
+    with pytest.raises(ExprError) as info:
+        world.compiler.compile(ok + " ", None, True)
+    assert info.value.code == "limit" and "too long" in info.value.message
+
+
+def test_depth_limit(world):
+    # '1' is one node; every unary minus adds one level
+    fn = world.compiler.compile("-" * (MAX_DEPTH - 1) + "1", None, True).fn
+    assert fn(world.S, 0, {}) == (-1 if (MAX_DEPTH - 1) % 2 else 1)
+    with pytest.raises(ExprError) as info:
+        world.compiler.compile("-" * MAX_DEPTH + "1", None, True)
+    assert info.value.code == "limit"
+
+
+def test_defines_cannot_blow_up_the_generated_code(world):
+    """Defines are expanded in place; a chain of defines each using the previous one twice
+    (or nesting it deeply) must end in a 'limit' error, not a Python SyntaxError/MemoryError."""
+    names = dataclasses.replace(world.names, defines={
+        **{f"d{i}": f"d{i - 1} + d{i - 1}" for i in range(1, 40)}, "d0": "1",
+        **{f"n{i}": "-" * 30 + f"n{i - 1}" for i in range(1, 10)}, "n0": "1"})
+    compiler = Compiler(names)
+    for text in ("d39", "n9"):
+        with pytest.raises(ExprError) as info:
+            compiler.compile(text, None, True)
+        assert info.value.code == "limit"
+    assert compiler.compile("d4", None, True).fn(world.S, 0, {}) == 16
+
+
+def test_a_cyclic_define_is_a_located_load_error(tmp_path):
+    data = dict(DATA["ruleset"], define={"loop": "loop + 1"})
+    path = tmp_path / "cycle.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    text = str(info.value) + "".join(d.format() for d in info.value.diagnostics)
+    assert "refers to itself" in text
+
+
+# ---------------------------------------------------------------------- the sandbox
+ESCAPES = [
+    "__import__('os')", "().__class__", "x.__class__", "'a'.upper()", "me.__class__",
+    "hand.__class__", "[].__class__.__base__", "open('/etc/passwd')", "eval('1')",
+    "exec('1')", "getattr(me, 'x')", "__builtins__", "S", "L", "S.z", "me.__dict__",
+    "lambda: 1", "(1).real", "params.__class__", "count.__globals__", "_range(1, 2)",
+    "len(hand)", "import os", "1; 2", "'a' 'b'", "f'{1}'", "card.__init__",
+]
+
+
+@pytest.mark.parametrize("text", ESCAPES)
+def test_escapes_are_rejected_at_compile_time(world, text):
+    with pytest.raises(ExprError):
+        world.compiler.compile(text, {"card": "card"}, True)
+
+
+def test_namespace_has_no_builtins(world):
+    assert world.names.namespace["__builtins__"] == {}
+    fn = world.compiler.compile("count(hand)", None, True).fn
+    assert fn.__globals__["__builtins__"] == {}
+
+
+ALLOWED_ATTRS = {"z", "c", "v", "p", "tm", "n", "players", "teams", "members"}
+
+
+def test_generated_code_touches_only_state_fields(world):
+    """Across the whole table, the only attribute access in generated code is S.<field>."""
+    for case in CASES:
+        if "error" in case:
+            continue
+        src = world.compile(case).source
+        # drop string literals, then look at every '.name'
+        bare = re.sub(r"'[^']*'|\"[^\"]*\"", "''", src)
+        for obj, attr in re.findall(r"(\w*)\s*\.\s*([A-Za-z_]\w*)", bare):
+            assert obj == "S" and attr in ALLOWED_ATTRS, f"{case['expr']!r} -> {src}"
+        assert "__" not in bare, src
+
+
+# ---------------------------------------------------------------------- random expressions
+class Gen:
+    """Random well-typed and ill-typed expression texts over the fixture's names."""
+
+    LEAVES = {
+        "int": ["0", "1", "2", "7", "-3", "score", "bank", "pot", "params.rounds", "num_players",
+                "count(hand)", "count(deck)", "score[leader]", "total"],
+        "num": ["0.5", "ratio", "params.bonus", "2.0"],
+        "bool": ["true", "false", "trump == 'H'", "me == leader"],
+        "str": ["'H'", "trump", "'D'", "'x'"],
+        "player": ["me", "leader", "left(me)", "partner(me)", "it"],
+        "card": ["first(hand)", "last(table)", "highest(deck, by: rank)", "one(table)"],
+        "lcard": ["hand", "table", "taken", "deck", "high", "hand[leader]", "[]"],
+        "lplayer": ["players", "members(team(me))", "[me, leader]"],
+        "lint": ["1..3", "[1, 2, 3]", "map(hand, to: rank)", "[]", "0..0"],
+    }
+
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+
+    def pick(self, xs):
+        return self.r.choice(xs)
+
+    def gen(self, t, depth):
+        r = self.r
+        if depth <= 0 or r.random() < 0.25:
+            leaves = self.LEAVES[t]
+            if t == "player":
+                leaves = leaves[:-1]
+            return self.pick(leaves)
+        d = depth - 1
+        g = self.gen
+        forms = {
+            "int": [lambda: f"{g('int', d)} {self.pick(['+', '-', '*', '//', '%'])} {g('int', d)}",
+                    lambda: f"-{g('int', d)}", lambda: f"count({g(self.pick(['lcard', 'lplayer', 'lint']), d)})",
+                    lambda: f"sum({g('lcard', d)}, by: rank)", lambda: f"sum({g('lint', d)})",
+                    lambda: f"max({g('lint', d)})", lambda: f"min({g('int', d)}, {g('int', d)})",
+                    lambda: f"abs({g('int', d)})", lambda: f"({g('int', d)} if {g('bool', d)} else {g('int', d)})",
+                    lambda: f"{g('player', d)}.score", lambda: f"count({g('player', d)}.hand)",
+                    lambda: f"first({g('lint', d)})", lambda: f"{g('lint', d)}[{g('int', d)}]",
+                    lambda: f"highest({g('lint', d)})", lambda: f"{g('card', d)}.rank"],
+            "num": [lambda: f"{g('int', d)} / {g('int', d)}", lambda: f"{g('num', d)} * {g('int', d)}",
+                    lambda: f"abs({g('num', d)})", lambda: f"{g('num', d)} - {g('num', d)}"],
+            "bool": [lambda: f"{g('int', d)} {self.pick(['<', '<=', '==', '!=', '>', '>='])} {g('int', d)}",
+                     lambda: f"{g('bool', d)} {self.pick(['and', 'or'])} {g('bool', d)}",
+                     lambda: f"not {g('bool', d)}", lambda: f"{g('int', d)} in {g('lint', d)}",
+                     lambda: f"{g('player', d)} not in {g('lplayer', d)}",
+                     lambda: f"any({g('lcard', d)}, by: rank > {g('int', d)})",
+                     lambda: f"all({g('lplayer', d)}, by: score >= {g('int', d)})",
+                     lambda: f"{g('str', d)} in params.order",
+                     lambda: f"{g('card', d)}.suit == {g('str', d)}"],
+            "str": [lambda: f"{g('card', d)}.suit", lambda: f"({g('str', d)} if {g('bool', d)} else {g('str', d)})",
+                    lambda: f"first(params.order)", lambda: f"{g('str', d)} + {g('str', d)}"],
+            "player": [lambda: f"left({g('player', d)}, {g('int', d)})", lambda: f"right({g('player', d)})",
+                       lambda: f"partner({g('player', d)})",
+                       lambda: f"highest({g('lplayer', d)}, by: {g('int', d)})",
+                       lambda: f"first({g('lplayer', d)})"],
+            "card": [lambda: f"first({g('lcard', d)})", lambda: f"lowest({g('lcard', d)}, by: rank)",
+                     lambda: f"{g('lcard', d)}[{g('int', d)}]", lambda: f"one({g('lcard', d)})"],
+            "lcard": [lambda: f"{g('lcard', d)} where {g('bool', d).replace('it', 'me')} or rank > {g('int', d)}",
+                      lambda: f"{g('lcard', d)} + {g('lcard', d)}", lambda: f"top({g('lcard', d)}, by: rank)",
+                      lambda: f"distinct({g('lcard', d)})", lambda: f"{g('player', d)}.hand",
+                      lambda: f"hand[{g('player', d)}]", lambda: f"{g('lcard', d)} where suit == {g('str', d)}"],
+            "lplayer": [lambda: f"players where {g('int', d)} < score",
+                        lambda: f"top(players, by: {g('int', d)})",
+                        lambda: f"{g('lplayer', d)} where count(it.hand) >= {g('int', d)}",
+                        lambda: f"map({g('lplayer', d)}, to: left(it))"],
+            "lint": [lambda: f"{g('int', d)}..{g('int', d)}", lambda: f"map({g('lcard', d)}, to: rank)",
+                     lambda: f"[{g('int', d)}, {g('int', d)}]", lambda: f"distinct({g('lint', d)})",
+                     lambda: f"{g('lint', d)} where it > {g('int', d)}", lambda: f"{g('lint', d)} + {g('lint', d)}"],
+        }
+        return self.pick(forms[t])()
+
+    TOKENS = ["1", "2.5", "'a'", "me", "hand", "rank", "it", "(", ")", "[", "]", ",", "+", "-", "*", "/",
+              "//", "%", "==", "<", "and", "or", "not", "in", "where", "if", "else", "..", ".", "count",
+              "sum", "by", ":", "params", "true", "none", "x", "score", "leader", "0"]
+
+    def junk(self):
+        return " ".join(self.r.choice(self.TOKENS) for _ in range(self.r.randint(1, 12)))
+
+
+def _run_random(world, text):
+    try:
+        compiled = world.compiler.compile(text, None, True)
+    except ExprError:
+        return "compile-error"
+    try:
+        compiled.fn(world.S, 0, {})
+    except ExprRuntimeError:
+        return "runtime-error"
+    except TypeError as e:
+        # the known gap (see test_none_is_not_yet_a_runtime_error): a none from first/one/highest...
+        # of an empty list, used as a number, card or player; anything else is a bug
+        if "NoneType" not in str(e):
+            raise
+        return "none-error"
+    return "value"
+
+
+def test_random_typed_expressions_compile_and_run(world):
+    """Random expression trees: only ExprError at compile time, only ExprRuntimeError when run."""
+    gen = Gen(20261130)
+    outcomes = {"compile-error": 0, "runtime-error": 0, "none-error": 0, "value": 0}
+    for _ in range(300):
+        t = gen.pick(list(Gen.LEAVES))
+        text = gen.gen(t, 4)
+        if len(text) > MAX_LENGTH:
+            continue
+        outcomes[_run_random(world, text)] += 1
+    assert outcomes["value"] > 150, outcomes
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError,
+                   reason="none is not tracked by the type checker: first/last/one/highest/lowest of an "
+                          "empty list give none, typed as the element; using it raises a Python TypeError")
+@pytest.mark.parametrize("text", ["first([] where true) + 1", "highest(hand[2], by: rank).rank",
+                                  "left(first(players where score > 100))", "score[one(top(players, by: score))] > 1"])
+def test_none_is_not_yet_a_runtime_error(world, text):
+    with pytest.raises(ExprRuntimeError):
+        world.compiler.compile(text, None, True).fn(world.S, 0, {})
+
+
+def test_random_token_soup_never_crashes_the_compiler(world):
+    gen = Gen(7)
+    for _ in range(300):
+        _run_random(world, gen.junk())
+
+
+# ---------------------------------------------------------------------- the documentation
+EXAMPLE = re.compile(r"^(?P<expr>.+?)\s+#\s*=>\s*(?P<value>.+)$")
+
+
+def doc_examples():
+    if not DOC.exists():
+        return []
+    out, fence = [], False
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fence = line.strip() == "```expr"
+            continue
+        if fence and line.strip():
+            m = EXAMPLE.match(line)
+            assert m, f"an ```expr line must read 'EXPR  # => VALUE': {line!r}"
+            out.append((m["expr"].strip(), m["value"].strip()))
+    return out
+
+
+def test_the_doc_has_examples():
+    assert len(doc_examples()) >= 40
+
+
+@pytest.mark.parametrize("expr,shown", doc_examples(), ids=[e for e, _ in doc_examples()])
+def test_doc_example(world, expr, shown):
+    """``# => VALUE`` is a YAML value; ``# => error: TEXT`` and ``# => runtime error: TEXT``
+    are errors. The example must be a case of the table, with the same outcome."""
+    table = {c["expr"]: c for c in reversed(CASES) if "me" not in c and "locals" not in c}
+    assert expr in table, f"doc example {expr!r} is not in tests/data/expressions.yaml"
+    case = table[expr]
+    if shown.startswith("error:"):
+        assert "error" in case and case["error"] in shown, (shown, case)
+    elif shown.startswith("runtime error:"):
+        assert "runtime_error" in case and case["runtime_error"] in shown, (shown, case)
+    else:
+        assert "value" in case and same(yaml.safe_load(shown), case["value"]), (shown, case)
+    check(world, case)
