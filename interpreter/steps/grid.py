@@ -1,0 +1,184 @@
+"""grid: take a space of a market laid out as a grid, paying a cost computed from its neighbours.
+
+A grid is an ordinary shared zone whose cards are the spaces, column by column: with
+``rows: R`` the card at index i sits in column i // R, row i % R. (Laying a grid out is
+plain effects: move the spaces of each strip into the zone, strip after strip.)
+
+    - grid:
+        zone: market                 # the spaces, column by column
+        rows: 6                      # spaces per column
+        who: me                      # default: me
+        where: "taken == 0"          # which spaces may be taken (element: the space)
+        cost: "1 + count(neighbours where taken > 0)"   # element: the space; local
+                                     #   neighbours: the orthogonally adjacent spaces
+        pay: coins                   # a counter of the player: the cost is taken from it
+        mark: taken                  # optional counter owned by each card: set to the cost paid
+        as: bought                   # a variable: the space taken, or none after passing
+        pass: true                   # offer "pass" (default); a player who can afford nothing passes
+        prompt: buy
+        then: [effects]              # after taking; local `space`
+
+Options are the spaces that may be taken and cost no more than the player has, labelled
+``c<column>r<row>:<card label>`` (1-based), then ``pass``. The built-in
+``grid_neighbours(LIST, CARD, rows: R)`` gives the same neighbours to any expression.
+"""
+from __future__ import annotations
+
+from ..expr.compiler import _arity, _coll, register_builtin
+from ..expr.parser import ExprError, offset_of
+from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from .base import Step, step_kind
+
+PASS = -1
+_LOCALS = {"neighbours": list_of(CARD)}
+
+
+def neighbours_at(grid, i: int, rows: int) -> list:
+    """The cards orthogonally adjacent to index ``i`` of a column-major grid of ``rows`` rows."""
+    n = len(grid)
+    r = i % rows
+    out = []
+    if r > 0:
+        out.append(grid[i - 1])
+    if r < rows - 1 and i + 1 < n:
+        out.append(grid[i + 1])
+    if i - rows >= 0:
+        out.append(grid[i - rows])
+    if i + rows < n:
+        out.append(grid[i + rows])
+    return out
+
+
+def _neighbours(grid, card, rows):
+    if card not in grid or not isinstance(rows, int) or rows < 1:
+        return []
+    return neighbours_at(grid, grid.index(card), rows)
+
+
+def b_neighbours(c, n, scope, args, kw):
+    _arity(n, args, kw, "grid_neighbours", 2, kw=("rows",))
+    if "rows" not in kw:
+        raise ExprError("grid_neighbours() needs rows:", offset_of(n), code="arity")
+    src, typ = _coll(c, scope, args[0], "neighbours")
+    csrc, ctyp = c.node(args[1], scope)
+    if ctyp not in (CARD, "any"):
+        raise ExprError(f"grid_neighbours() needs a card, got {ctyp}", offset_of(args[1]), code="type")
+    rsrc, rtyp = c.node(kw["rows"], scope)
+    c.expect_type(rtyp, INT, kw["rows"])
+    return f"_grid_neighbours({src}, {csrc}, {rsrc})", typ
+
+
+register_builtin("grid_neighbours", b_neighbours, {"_grid_neighbours": _neighbours})
+
+
+@step_kind("grid", "a player takes a space of a grid, paying a cost computed from its neighbours")
+class Grid(Step):
+    """Frame: [index, the seat asked (None before asking)]."""
+    option_type = CARD
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "grid")
+        if not isinstance(main, dict):
+            ctx.error("grid takes a mapping (zone, rows, where, cost, pay, mark, as, pass, prompt, then)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("zone", "rows", "who", "where", "cost", "pay", "mark", "as", "pass", "prompt", "then"),
+                       p, required=("zone", "rows", "cost", "pay", "as"))
+        s = cls()
+        s.me_var = scope.me_var
+        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
+        s.rows = ctx.expr(main.get("rows", 1), (*p, "rows"), expect=INT)
+        s.where = ctx.card_filter(main["where"], (*p, "where")) if "where" in main else None
+        s.cost = ctx.element_fn(main.get("cost", 0), (*p, "cost"), _LOCALS, CARD, INT)
+        s.pay, s.pay_team = cls._counter(ctx, main.get("pay"), (*p, "pay"), ("player", "team"))
+        s.mark = None
+        if "mark" in main:
+            s.mark, _ = cls._counter(ctx, main["mark"], (*p, "mark"), ("card",))
+        s.var = main.get("as", "space")
+        ctx.declare_var(s.var, CARD, (*p, "as"))
+        ctx.compiler.used.add(s.var)
+        s.can_pass = bool(main.get("pass", True))
+        s.prompt = str(main.get("prompt", "take"))
+        s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True)
+        return s
+
+    @staticmethod
+    def _counter(ctx, name, path, owners):
+        names = ctx.names.counters
+        if name not in names:
+            ctx.unknown("counter", name, names, path)
+            return None, False
+        ctx.compiler.used.add(name)
+        if names[name] not in owners:
+            ctx.error(f"counter '{name}' must be owned by each {' or '.join(owners)} here", path, "type")
+        return name, names[name] == "team"
+
+    def enter(self, S):
+        return [self.index, None]
+
+    def _have(self, S, who):
+        return S.c[self.pay][S.tm[who] if self.pay_team else who]
+
+    def costs(self, S, who):
+        """(card, cost) of every space ``who`` may take now."""
+        grid = self.zone(S, who, None)
+        rows = self.rows(S, who, None)
+        have = self._have(S, who)
+        where, cost = self.where, self.cost
+        out = []
+        for i, card in enumerate(grid):
+            if where is not None and not where(S, who, None, card):
+                continue
+            c = cost(S, who, {"neighbours": neighbours_at(grid, i, rows)}, card)
+            if c <= have:
+                out.append((card, c))
+        return out
+
+    def run(self, S, frame):
+        if frame[1] is not None:
+            S.stack.pop()
+            return
+        who = self.who(S, self.me(S, self.me_var), None)
+        if who is None:
+            S.stack.pop()
+            return
+        options = [card for card, _ in self.costs(S, who)]
+        if not options:                       # nothing affordable: the player passes
+            S.v[self.var] = None
+            S.stack.pop()
+            return
+        if self.can_pass:
+            options.append(PASS)
+        frame[1] = who
+        S.dec = (who, tuple(options))
+
+    def reask(self, S, frame):
+        frame[1] = None
+
+    def label(self, S, value):
+        if value == PASS:
+            return "pass"
+        grid = self.zone(S, S.dec[0] if S.dec else None, None)
+        rows = self.rows(S, None, None) or 1
+        i = grid.index(value) if value in grid else -1
+        return f"c{i // rows + 1}r{i % rows + 1}:{S.rules.card_labels[value]}"
+
+    def resolve(self, S, frame, card):
+        who = frame[1]
+        if card == PASS:
+            S.v[self.var] = None
+            if S.ev is not None:
+                S.ev.append({"ev": "grid", "who": who, "pass": True})
+            return
+        cost = dict(self.costs(S, who))[card]
+        key = S.tm[who] if self.pay_team else who
+        S.c[self.pay][key] -= cost
+        if self.mark is not None:
+            S.c[self.mark][card] = cost
+        S.v[self.var] = card
+        if S.ev is not None:
+            S.ev.append({"ev": "grid", "who": who, "space": S.rules.card_labels[card], "cost": cost})
+        if self.then is not None:
+            self.then(S, who, {"space": card})

@@ -1,0 +1,154 @@
+"""pay: a player pays a cost one unit at a time, choosing what pays each unit (jokers allowed).
+
+A compound payment ("2 blue, 1 green and any 2") is a sequence of simple choices, never the
+power set of ways to pay:
+
+    - pay:
+        who: me                              # default: me
+        costs: {blue: 2, green: "t.green"}   # units of these counters (of the player)
+        any: 2                               # units that any counter of `from` may pay
+        from: [blue, green, red, joker]      # what pays an `any` unit (default: the costs' counters)
+        joker: joker                         # optional: a counter that pays a unit of any cost
+        prompt: pay
+
+The specific costs are paid first, in the order written, then the `any` units. Each unit
+is a decision only when there is a real choice (the counter itself or the joker; for an
+`any` unit, each counter of `from` the player has, in the order written); a single
+possibility is paid without asking. A player who cannot pay is a runtime error: check
+affordability in the condition that offers the action.
+"""
+from __future__ import annotations
+
+from ..expr.types import INT, PLAYER
+from .base import Step, step_kind
+
+
+@step_kind("pay", "a player pays a cost one unit at a time (specific units, any units, a joker)")
+class Pay(Step):
+    """Frame: [index, payer (None before), remaining specific units (list), remaining any units]."""
+    option_type = "str"
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "pay")
+        if not isinstance(main, dict):
+            ctx.error("pay takes a mapping (who, costs, any, from, joker, prompt)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("who", "costs", "any", "from", "joker", "prompt"), p)
+        s = cls()
+        s.me_var = scope.me_var
+        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        costs = main.get("costs") or {}
+        if not isinstance(costs, dict):
+            ctx.error("costs is a mapping counter: amount", (*p, "costs"), "step")
+            costs = {}
+        s.cost_names = [cls._counter(ctx, k, (*p, "costs", k)) for k in costs]
+        s.cost_fns = [ctx.expr(v, (*p, "costs", k), has_me=True, expect=INT) for k, v in costs.items()]
+        s.any = ctx.expr(main.get("any", 0), (*p, "any"), has_me=True, expect=INT)
+        froms = main.get("from", list(costs))
+        if not isinstance(froms, list):
+            froms = [froms]
+        s.from_names = [cls._counter(ctx, k, (*p, "from", i)) for i, k in enumerate(froms)]
+        s.joker = cls._counter(ctx, main["joker"], (*p, "joker")) if "joker" in main else None
+        s.units = list(dict.fromkeys([*s.cost_names, *s.from_names] + ([s.joker] if s.joker else [])))
+        s.team = {name: ctx.names.counters.get(name) == "team" for name in s.units}
+        s.prompt = str(main.get("prompt", "pay"))
+        return s
+
+    @staticmethod
+    def _counter(ctx, name, path):
+        counters = ctx.names.counters
+        if name not in counters:
+            ctx.unknown("counter", name, counters, path)
+        else:
+            ctx.compiler.used.add(name)
+            if counters[name] not in ("player", "team"):
+                ctx.error(f"counter '{name}' must be owned by each player or team here", path, "type")
+        return name
+
+    def enter(self, S):
+        return [self.index, None, None, 0]
+
+    def _key(self, S, name, who):
+        return S.tm[who] if self.team.get(name) else who
+
+    def _have(self, S, name, who):
+        return S.c[name][self._key(S, name, who)]
+
+    def _choices(self, S, frame):
+        """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
+        it and still leave the rest of the cost payable)."""
+        who = frame[1]
+        have = {n: self._have(S, n, who) for n in self.units}
+        for k, left in enumerate(frame[2]):
+            if left > 0:
+                name = self.cost_names[k]
+                cands = [name] + ([self.joker] if self.joker is not None and self.joker != name else [])
+                return k, [c for c in cands if have[c] > 0 and self._feasible(frame, have, k, c)]
+        return None, [n for n in dict.fromkeys(self.from_names)
+                      if have[n] > 0 and self._feasible(frame, have, None, n)]
+
+    def _feasible(self, frame, have, k, name) -> bool:
+        """Whether, after paying one unit of cost k (None: an `any` unit) with ``name``, the
+        rest can still be paid: own counters first, the joker for what they lack, then the
+        `any` units from whatever is left."""
+        have = dict(have)
+        have[name] -= 1
+        left = list(frame[2])
+        any_left = frame[3]
+        if k is None:
+            any_left -= 1
+        else:
+            left[k] -= 1
+        for cname, need in zip(self.cost_names, left):
+            own = min(need, have[cname])
+            have[cname] -= own
+            short = need - own
+            if short:
+                if self.joker is None or have[self.joker] < short:
+                    return False
+                have[self.joker] -= short
+        return sum(have[n] for n in dict.fromkeys(self.from_names)) >= any_left
+
+    def run(self, S, frame):
+        if frame[1] is None:
+            who = self.who(S, self.me(S, self.me_var), None)
+            if who is None:
+                S.stack.pop()
+                return
+            frame[1] = who
+            frame[2] = [max(0, f(S, who, None)) for f in self.cost_fns]
+            frame[3] = max(0, self.any(S, who, None))
+        while any(frame[2]) or frame[3] > 0:
+            k, opts = self._choices(S, frame)
+            if not opts:
+                what = self.cost_names[k] if k is not None else "any"
+                raise ValueError(f"player {frame[1]} cannot pay a unit of '{what}'")
+            if len(opts) > 1:
+                S.dec = (frame[1], tuple(opts))
+                return
+            self._pay(S, frame, k, opts[0])
+        S.stack.pop()
+
+    def resolve(self, S, frame, name):
+        k, _ = self._choices(S, frame)
+        self._pay(S, frame, k, name)
+
+    def _pay(self, S, frame, k, name):
+        who = frame[1]
+        S.c[name][self._key(S, name, who)] -= 1
+        if k is None:
+            frame[3] -= 1
+        else:
+            left = list(frame[2])          # replace, never mutate
+            left[k] -= 1
+            frame[2] = left
+        if S.ev is not None:
+            S.ev.append({"ev": "pay", "who": who, "counter": name, "amount": 1})
+
+    def label(self, S, value):
+        return str(value)
+
+    def reask(self, S, frame):
+        pass

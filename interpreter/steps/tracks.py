@@ -1,0 +1,49 @@
+"""Tracks: a piece moving along numbered spaces, as a counter with a last space, optionally
+stacking with other pieces on the same space.
+
+    - advance: {counter: level, by: 2, max: 4}                 # a step past the last space is lost
+    - advance: {counter: pos, by: 1, max: 10, stack: height}   # pieces stack: the one moved lies on top
+
+``advance`` adds ``by`` (never below the current space) and stops at ``max``. With
+``stack:``, a counter of the same owners records the stacking order: a piece that moves
+gets a height above every other piece (1 + the highest), so on a shared space the higher
+height is on top; order players by ``pos * BIG + height`` (``turns: {sort_by: ...}``).
+What a space gives is data: a parameter list indexed by the counter
+(``params.bonus[level]``). The event records the spaces actually moved.
+"""
+from __future__ import annotations
+
+from ..effects import effect_kind
+from ..expr.types import INT
+
+
+@effect_kind("advance", "move a piece along a track: add to a counter up to a last space; optionally stack")
+def e_advance(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("counter",), ("by", "max", "stack"))
+    if spec is None:
+        return
+    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    by, _ = fx.expr(spec.get("by", 1), (*path, "by"), locals, has_me, INT)
+    old, new = em.fresh("_o"), em.fresh("_n")
+    em.line(f"{old} = {dst}")
+    em.line(f"{new} = {old} + max(0, {by})")
+    if "max" in spec:
+        top, _ = fx.expr(spec["max"], (*path, "max"), locals, has_me, INT)
+        em.line(f"{new} = max({old}, min({new}, {top}))")
+    em.line(f"{dst} = {new}")
+    if "stack" in spec:
+        sname = spec["stack"]
+        counters = fx.ctx.names.counters
+        if sname not in counters:
+            fx.ctx.unknown("counter", sname, counters, (*path, "stack"))
+            return
+        fx.ctx.compiler.used.add(sname)
+        if name is not None and counters.get(sname) != counters.get(name):
+            fx.ctx.error(f"stack counter '{sname}' must have the same owners as '{name}'", (*path, "stack"), "type")
+            return
+        if counters[sname] == "none" or owner is None:
+            fx.ctx.error("stack: needs counters owned by each player or team", (*path, "stack"), "type")
+            return
+        key, by_team = owner
+        em.line(f"if {new} != {old}: S.c[{sname!r}][{key}] = 1 + max(S.c[{sname!r}])")
+    fx.event(em, f"{{'ev': 'advance', 'counter': {name!r}, 'who': me, 'from': {old}, 'to': {new}}}")
