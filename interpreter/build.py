@@ -316,6 +316,10 @@ class Builder:
         r.root = root.index
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
                         for i, c in enumerate(d.get("end_when") or [])]
+        # invariants: conditions that must hold after every decision (checked by validate --playouts)
+        r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
+                              self.smap.loc(("invariants", i)))
+                             for i, c in enumerate(d.get("invariants") or []))
         r.scoring = Scoring.build(self, d.get("scoring") or {})
         limits = d.get("limits") or {}
         r.max_steps = int(limits.get("steps", DEFAULT_MAX_STEPS))
