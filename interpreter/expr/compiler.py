@@ -327,11 +327,12 @@ class Compiler:
         if isinstance(target, Tree) and target.data == "name":
             name = str(target.children[0])
             shadowed = name in scope.locals or any(name == "it" for _ in scope.elements)
-            if not shadowed and (name in self.names.zones or name in self.names.counters):
+            owner = self.names.zones.get(name) or self.names.counters.get(name)
+            if owner == "none" and name in self.names.counters and not shadowed:
+                raise ExprError(f"'{name}' is a shared counter, a number: it cannot be indexed",
+                                offset_of(index), code="type")
+            if not shadowed and owner is not None and owner != "none":   # a shared zone indexes as a list
                 self.used.add(name)
-                owner = (self.names.zones.get(name) or self.names.counters.get(name))
-                if owner == "none":
-                    raise ExprError(f"'{name}' is shared, it has no owner to index", offset_of(index), code="type")
                 want = (CARD, ANY) if owner == "card" else (PLAYER, TEAM, INT, ANY)
                 if itype not in want:
                     raise ExprError(f"'{name}[...]' needs a {'card' if owner == 'card' else 'player'}, got {itype}",

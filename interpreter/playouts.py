@@ -1,0 +1,121 @@
+"""Random playouts: play many games with random agents and report what a static check cannot
+see, each problem with the seed that reproduces it.
+
+    problems = playouts(rules, games=50)              # every player count min..max
+    problems = playouts(rules, games=50, players=[4], seed=100)
+
+Game ``k`` of a batch uses seed ``seed + k`` and the ``random`` agents seeded with it, exactly
+as ``rulebook play PATH --players P --seed S`` (default agents) does, so the command printed
+with a problem replays that game. The problems:
+
+- ``dead-end``: the game is not over and no decision is pending (the engine stopped), or a
+  decision offers no option;
+- ``budget``: the game ran past its step budget (``limits.steps``): a flow that never ends;
+- ``error``: a runtime error (a GameError, located at the step or effect that raised it);
+- ``invariant``: a declared ``invariants:`` condition is false after a decision (or at the
+  start). Only the first problem of a game is reported: the game stops there.
+
+A player count the ruleset refuses (``new_game`` raises a UsageError, e.g. teams declared for
+4 and 6 players only) is not played; ``Report.refused`` says why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .agents import RandomAgent
+from .errors import BudgetExceeded, GameError, Location, UsageError
+
+KINDS = ("dead-end", "budget", "error", "invariant")
+
+
+@dataclass
+class Problem:
+    kind: str             # one of KINDS
+    players: int
+    seed: int
+    decisions: int        # decisions made before the problem showed
+    message: str
+    loc: Location | None = None
+
+    def command(self, path: str, variant: str | None = None) -> str:
+        """The command that replays the game."""
+        v = f" --variant {variant}" if variant else ""
+        return f"rulebook play {path} --players {self.players} --seed {self.seed}{v}"
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "players": self.players, "seed": self.seed, "decisions": self.decisions,
+                "message": self.message, "loc": str(self.loc) if self.loc else None}
+
+
+@dataclass
+class Report:
+    games: int = 0
+    decisions: int = 0
+    problems: list = field(default_factory=list)
+    refused: dict = field(default_factory=dict)   # player count -> why the ruleset refuses it (not played)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def playouts(rules, games: int, players=None, seed: int = 0, options: dict | None = None) -> Report:
+    """Play ``games`` random games per player count (``players``: a list, default all)."""
+    counts = list(players) if players else list(range(rules.min_players, rules.max_players + 1))
+    report = Report()
+    for n in counts:
+        try:
+            rules.new_game(n, seed, options)
+        except UsageError as e:   # e.g. teams declared for 4 and 6 players only: 5 is refused by design
+            report.refused[n] = e.message
+            continue
+        except GameError:
+            pass                  # reported by the first game below, with its seed
+        for k in range(games):
+            problem, decisions = play_one(rules, n, seed + k, options)
+            report.games += 1
+            report.decisions += decisions
+            if problem is not None:
+                report.problems.append(problem)
+    return report
+
+
+def play_one(rules, players: int, seed: int, options: dict | None = None):
+    """Play one random game; returns (the first Problem or None, decisions made)."""
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    decisions = 0
+
+    def problem(kind, message, loc=None):
+        return Problem(kind, players, seed, decisions, message, loc), decisions
+
+    try:
+        S = rules.new_game(players, seed, options)
+        while True:
+            broken = _broken_invariant(rules, S)
+            if broken is not None:
+                return problem("invariant", *broken)
+            if S.over:
+                return None, decisions
+            if S.dec is None:
+                return problem("dead-end", "the game is not over but no decision is pending")
+            seat, options_ = S.dec
+            if not options_:
+                return problem("dead-end", f"seat {seat} must decide '{S.prompt()}' but has no option")
+            S.apply_index(agents[seat].act(None, options_))
+            decisions += 1
+    except BudgetExceeded as e:
+        return problem("budget", e.message, e.loc)
+    except GameError as e:
+        return problem("error", e.message, e.loc)
+
+
+def _broken_invariant(rules, S):
+    """(message, location) of the first invariant that does not hold, or None."""
+    for fn, text, loc in rules.invariants:
+        try:
+            ok = fn(S, None, None)
+        except Exception as e:  # noqa: BLE001 - a runtime error inside the invariant itself
+            return f"invariant '{text}' could not be evaluated: {type(e).__name__}: {e}", loc
+        if not ok:
+            return f"invariant '{text}' is false", loc
+    return None
