@@ -1,0 +1,307 @@
+"""attempt: a dexterity event (or any physical act) whose outcomes have declared chances.
+
+    - attempt:
+        who: me                                # default: me
+        target:                                # optional: first the actor names what they try
+          from: "hidden_a + hidden_b"          # a list of cards; offered sorted by id, so the
+          as: spot                             #   order never tells which zone a card came from
+          prompt: try
+        as: result                             # optional: a str variable set to the outcome's name
+        prompt: what happened                  # the question when the table is asked (resolve: ask)
+        outcomes:                              # in order; each has chance, if, steps
+          miss:  {chance: "1 - skill(me)", steps: [...]}
+          wobble: "0.1"                        # shorthand: just a chance, nothing happens
+          hit:   {chance: rest, if: "count(pile) > 0", steps: [...]}
+
+``chance`` is an expression (me = the actor) giving a probability in [0, 1]; exactly one
+outcome may say ``rest`` (the default when chance is left out): it gets 1 minus the others.
+Without a ``rest`` outcome the chances must add up to at most 1 and the remainder means no
+outcome. ``if`` says whether an outcome can happen at all; an outcome whose ``if`` fails has
+chance 0. Chances outside [0, 1], or adding up to more than 1, are runtime errors located
+at the step.
+
+How an attempt is resolved is the game option ``resolve`` (``new_game(options=...)``,
+``rulebook play --resolve``):
+
+- ``random`` (default): one uniform draw from the seeded RNG in the state picks the outcome.
+- ``ask``: the acting seat is asked what happened, the outcomes whose ``if`` holds being
+  the options (chances are not consulted). This is for a game played with the physical
+  components, Rulebook keeping the state and the score.
+
+Then the chosen outcome's steps run (they may ask decisions, set variables to end a loop...).
+
+Per-seat skill: ``skill(p)`` is seat p's skill, a number in [0, 1]: the game option
+``skill`` (a list, one per seat, or one number for all; ``--skill 0.9,0.6``), or else the
+ruleset's ``params.skill``, which a ruleset using ``skill()`` must declare.
+"""
+from __future__ import annotations
+
+from ..errors import UsageError
+from ..expr.compiler import register_builtin, _arity
+from ..expr.parser import ExprError, offset_of
+from ..expr.runtime import ExprRuntimeError
+from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
+from ..rng import uniform
+from ..ruleset import game_option
+from .base import Step, step_kind
+
+RESOLVE_MODES = ("random", "ask")
+REST = "rest"
+EPS = 1e-9
+
+
+# ---------------------------------------------------------------------- game options
+@game_option("skill")
+def check_skill(rules, players, value):
+    """One number in [0, 1] per seat (a list, a comma-separated string, or one number for all)."""
+    raw = value
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        try:
+            value = [float(p) for p in parts]
+        except ValueError:
+            raise UsageError(f"skill: expected numbers separated by commas, got {raw!r}") from None
+        if len(value) == 1:          # "0.7": one number for every seat
+            value = value[0]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = [value] * players
+    if not isinstance(value, (list, tuple)) or any(isinstance(v, bool) or not isinstance(v, (int, float))
+                                                     for v in value):
+        raise UsageError(f"skill: expected one number per seat, got {raw!r}")
+    if len(value) != players:
+        raise UsageError(f"skill: expected {players} values (one per seat), got {len(value)}")
+    for seat, v in enumerate(value):
+        if not 0 <= v <= 1:
+            raise UsageError(f"skill of seat {seat} must be between 0 and 1, got {v}")
+    return [float(v) for v in value]
+
+
+@game_option("resolve")
+def check_resolve(rules, players, value):
+    if value not in RESOLVE_MODES:
+        raise UsageError(f"resolve: expected one of {', '.join(RESOLVE_MODES)}, got {value!r}")
+    return value
+
+
+# ---------------------------------------------------------------------- skill(p)
+def _skill(S, p, default):
+    given = S.o.get("skill")
+    return given[p] if given is not None else default
+
+
+def b_skill(c, n, scope, args, kw):
+    _arity(n, args, kw, "skill", 1)
+    src, typ = c.node(args[0], scope)
+    c.expect_type(typ, PLAYER, args[0])
+    if "skill" not in c.names.params:
+        raise ExprError("skill() needs a default skill: declare params.skill (a number in [0, 1])",
+                        offset_of(n), code="unknown-name")
+    used = getattr(c, "used", None)
+    if used is not None:
+        used.add("params.skill")     # the default is read through the option (no unused warning)
+    return f"_skill(S, {src}, S.p['skill'])", NUM
+
+
+register_builtin("skill", b_skill, {"_skill": _skill})
+
+
+# ---------------------------------------------------------------------- the step
+class _Outcome:
+    __slots__ = ("name", "chance", "cond", "body")
+
+    def __init__(self, name, chance, cond, body):
+        self.name, self.chance, self.cond, self.body = name, chance, cond, body
+
+
+@step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)")
+class Attempt(Step):
+    """Frame: [index, stage, actor, chosen outcome]. Stages: 0 start, 1 ready to resolve,
+    2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
+
+    @classmethod
+    def build(cls, ctx, main, rest, path, scope):
+        p = (*path, "attempt")
+        if not isinstance(main, dict):
+            ctx.error("attempt takes a mapping (who, target, as, prompt, outcomes)", p, "step")
+            main = {}
+        ctx.check_keys(rest, (), path)
+        ctx.check_keys(main, ("who", "target", "as", "prompt", "outcomes", "doc"), p, required=("outcomes",))
+        s = cls()
+        s.me_var = scope.me_var
+        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.prompt = str(main.get("prompt", "outcome"))
+        s.var = main.get("as")
+        if s.var is not None:
+            ctx.declare_var(s.var, STR, (*p, "as"))
+        s.target = None
+        if "target" in main:
+            s.target = _Target.make(ctx, main["target"], (*p, "target"), scope)
+        s.outcomes = []
+        outcomes = main.get("outcomes") or {}
+        if not isinstance(outcomes, dict) or not outcomes:
+            ctx.error("outcomes is a mapping NAME: {chance: EXPR | rest, if: CONDITION, steps: [...]}",
+                      (*p, "outcomes"), "step")
+            outcomes = {}
+        rests = []
+        for name, spec in outcomes.items():
+            op = (*p, "outcomes", name)
+            if not isinstance(spec, dict):
+                spec = {"chance": spec}
+            ctx.check_keys(spec, ("chance", "if", "steps", "doc"), op)
+            raw = spec.get("chance", REST)
+            if raw == REST:
+                rests.append(name)
+                chance = None
+            else:
+                chance = ctx.expr(raw, (*op, "chance"), has_me=True, expect=NUM)
+            cond = ctx.expr(spec["if"], (*op, "if"), has_me=True, expect=BOOL) if "if" in spec else None
+            body = ctx.steps(spec.get("steps") or [], (*op, "steps"), scope)
+            s.outcomes.append(_Outcome(str(name), chance, cond, body))
+        if len(rests) > 1:
+            ctx.error(f"only one outcome may have chance: rest (here: {', '.join(map(str, rests))})",
+                      (*p, "outcomes"), "step", key=True)
+        s.report = ctx.add(_Report(s), (*p, "prompt") if "prompt" in main else p)
+        return s
+
+    option_type = STR
+
+    def enter(self, S):
+        return [self.index, 0, None, None]
+
+    def children(self):
+        return [o.body for o in self.outcomes]
+
+    # ------------------------------------------------------------------ running
+    def possible(self, S, actor):
+        return [k for k, o in enumerate(self.outcomes) if o.cond is None or o.cond(S, actor, None)]
+
+    def chances(self, S, actor):
+        """The probability of each outcome (0 for those that cannot happen)."""
+        possible = set(self.possible(S, actor))
+        probs = [0.0] * len(self.outcomes)
+        rest = None
+        for k, o in enumerate(self.outcomes):
+            if k not in possible:
+                continue
+            if o.chance is None:
+                rest = k
+                continue
+            p = float(o.chance(S, actor, None))
+            if not -EPS <= p <= 1 + EPS:
+                raise ExprRuntimeError(f"the chance of outcome '{o.name}' is {p:g}, not between 0 and 1")
+            probs[k] = min(1.0, max(0.0, p))
+        total = sum(probs)
+        if total > 1 + EPS:
+            raise ExprRuntimeError("the chances of the outcomes add up to "
+                                   f"{total:g}, more than 1 ({', '.join(o.name for o in self.outcomes)})")
+        if rest is not None:
+            probs[rest] = max(0.0, 1.0 - total)
+        return probs
+
+    def run(self, S, frame):
+        stage = frame[1]
+        if stage == 0:
+            actor = self.who(S, self.me(S, self.me_var), None)
+            if actor is None:
+                S.stack.pop()
+                return
+            frame[2] = actor
+            frame[1] = 1
+            if self.target is not None:
+                S.stack.append(self.target.enter(S))
+            return
+        actor = frame[2]
+        if stage == 1:
+            if S.o.get("resolve", "random") == "ask":
+                frame[1] = 2
+                S.stack.append(self.report.enter(S))
+                return
+            probs = self.chances(S, actor)
+            u = uniform(S)
+            acc, chosen = 0.0, None
+            for k, p in enumerate(probs):
+                if p > 0:
+                    acc += p
+                    if u < acc:
+                        chosen = k
+                        break
+            frame[1], frame[3] = 2, chosen
+            stage = 2
+            if S.ev is not None:
+                S.ev.append({"ev": "roll", "who": actor, "chances": {o.name: probs[k] for k, o in
+                                                                     enumerate(self.outcomes)}})
+        if stage == 2:
+            k = frame[3]
+            frame[1] = 3
+            if self.var is not None:
+                S.v[self.var] = None if k is None else self.outcomes[k].name
+            if S.ev is not None:
+                S.ev.append({"ev": "attempt", "who": actor,
+                             "outcome": None if k is None else self.outcomes[k].name})
+            if k is not None:
+                S.stack.append(self.outcomes[k].body.enter(S))
+            return
+        S.stack.pop()   # stage 3 (done) or 9 (nothing to attempt)
+
+
+class _Target(Step):
+    """The actor names what they attempt: a card among a list, offered in id order."""
+    kind = "attempt.target"
+    option_type = CARD
+
+    @classmethod
+    def make(cls, ctx, spec, path, scope):
+        if not isinstance(spec, dict):
+            ctx.error("target takes a mapping (from, as, prompt)", path, "step")
+            spec = {}
+        ctx.check_keys(spec, ("from", "as", "prompt", "doc"), path, required=("from", "as"))
+        t = cls()
+        t.cards = ctx.expr(spec.get("from", "[]"), (*path, "from"), has_me=True, expect="list")
+        t.var = spec.get("as", "target")
+        ctx.declare_var(t.var, CARD, (*path, "as"))
+        t.prompt = str(spec.get("prompt", t.var))
+        return ctx.add(t, path)
+
+    def run(self, S, frame):
+        parent = S.stack[-2]
+        actor = parent[2]
+        options = sorted(set(self.cards(S, actor, None)))
+        if not options:
+            parent[1] = 9
+            S.stack.pop()
+            return
+        S.dec = (actor, tuple(S.rules.distinct_cards(options)))
+
+    def label(self, S, value):
+        return S.rules.card_labels[value]
+
+    def resolve(self, S, frame, card):
+        S.stack.pop()
+        S.v[self.var] = card
+        if S.ev is not None:
+            S.ev.append({"ev": "target", "who": S.stack[-1][2], "card": S.rules.card_labels[card]})
+
+
+class _Report(Step):
+    """resolve: ask — the acting seat tells what happened, among the outcomes that can happen."""
+    kind = "attempt.report"
+    option_type = STR
+
+    def __init__(self, attempt):
+        self.attempt = attempt
+        self.prompt = attempt.prompt
+
+    def run(self, S, frame):
+        parent = S.stack[-2]
+        offered = self.attempt.possible(S, parent[2])
+        if not offered:
+            S.stack.pop()
+            return
+        S.dec = (parent[2], tuple(offered))
+
+    def label(self, S, value):
+        return self.attempt.outcomes[value].name
+
+    def resolve(self, S, frame, value):
+        S.stack.pop()
+        S.stack[-1][3] = value
