@@ -1,0 +1,167 @@
+"""Market built-ins: choosing sets of cards from an open display by their values.
+
+A card market is an ordinary shared zone (``visible: all``); refilling it, discarding
+special cards drawn into it and "show a card, take all of its value" are written with
+existing constructs (a ``when:`` trigger, an ``on_enter`` trigger, ``choose`` + ``move``;
+see docs/mechanics/diams.md). What the language lacked is here, as built-in functions:
+
+``combos(LIST, by: VALUE, total: N)``
+    The distinct multisets of elements of LIST whose values (``by:``, evaluated per
+    element, like ``sum(by:)``) add up to N, as ``list[list[T]]``. Identical cards (same
+    label) are interchangeable, so each multiset appears once; elements whose value is not
+    a positive number never take part. Enumerated by backtracking over the groups of
+    identical elements (largest value first), pruned by the sum still reachable, so a
+    15-card market answers in well under a millisecond. At most MAX_COMBOS sets are
+    returned (the language stays bounded). A ``choose`` over the result labels each
+    option by its cards' labels joined with ``+`` ("4+2+2").
+
+        choose: {options: "combos(market, by: quality, total: given.quality)", as: taken}
+
+``sums(LIST, by: VALUE)``
+    The totals that some non-empty sub-multiset of LIST reaches (values as for combos),
+    ascending, as ``list[int]``: a cheap test of whether combos() has anything to offer
+    (a bitset over the reachable sums, no enumeration):
+
+        hand where quality in sums(market, by: quality)
+
+``groups(LIST, by: KEY)``
+    The elements of LIST grouped by KEY, as ``list[list[T]]``, in order of first
+    appearance. It compares elements with one another without nesting two ``where``
+    (whose ``it`` would be the inner element):
+
+        map(groups(hand, by: quality) where count(it) >= 3, to: first(it).quality)
+"""
+from __future__ import annotations
+
+from ..expr.compiler import _arity, _coll, _keyed, register_builtin
+from ..expr.parser import ExprError, offset_of
+from ..expr.runtime import ExprRuntimeError
+from ..expr.types import CARD, INT, NUM, elem, list_of
+
+MAX_COMBOS = 10_000       # the most sets combos() returns
+MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
+MAX_SUM = 100_000         # the largest total sums() tracks
+
+
+def _combos(S, items, key, total, cards: bool):
+    """The distinct multisets of ``items`` whose ``key`` values sum to ``total``."""
+    if not isinstance(total, (int, float)) or isinstance(total, bool) or total <= 0:
+        return []
+    labels = S.rules.card_labels if cards else None
+    by_label: dict = {}
+    for x in items:
+        v = key(x)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0 or v > total:
+            continue
+        g = labels[x] if cards else repr(x)
+        slot = by_label.get(g)
+        if slot is None:
+            by_label[g] = (v, g, [x])
+        else:
+            slot[2].append(x)
+    groups = sorted(by_label.values(), key=lambda t: (-t[0], t[1]))
+    if len(groups) > MAX_GROUPS:
+        raise ExprRuntimeError(f"combos() of more than {MAX_GROUPS} different elements")
+    reach = [0] * (len(groups) + 1)          # reach[i]: the sum of everything from group i on
+    for i in range(len(groups) - 1, -1, -1):
+        v, _, members = groups[i]
+        reach[i] = reach[i + 1] + v * len(members)
+    out: list = []
+    taken: list = []
+    eps = 1e-9
+
+    def walk(i, remaining):
+        if abs(remaining) < eps:
+            out.append([x for part in taken for x in part])
+            return
+        if i == len(groups) or reach[i] < remaining - eps or len(out) >= MAX_COMBOS:
+            return
+        v, _, members = groups[i]
+        most = min(len(members), int((remaining + eps) // v))
+        for k in range(most, -1, -1):          # more of the larger values first
+            if k:
+                taken.append(members[:k])
+            walk(i + 1, remaining - k * v)
+            if k:
+                taken.pop()
+            if len(out) >= MAX_COMBOS:
+                return
+
+    walk(0, total)
+    return out
+
+
+def _sums(items, key):
+    """The distinct totals of the non-empty sub-multisets of ``items`` (whole positive values)."""
+    # A where-filter calls sums() once per element with the same list: remember the last
+    # answer when the key reads only the element (no closure) and the items are the same.
+    memo = getattr(key, "__closure__", True) is None
+    if memo:
+        tag = (key.__code__, tuple(items))
+        last = _last_sums[0]
+        if last[0] == tag:
+            return list(last[1])
+    bits = 1
+    for x in items:
+        v = key(x)
+        if v.__class__ is int and 0 < v <= MAX_SUM:
+            bits |= bits << v
+            if bits.bit_length() > MAX_SUM + 1:
+                bits &= (1 << (MAX_SUM + 1)) - 1
+    digits = bin(bits)[:1:-1]                 # digit t is 1 when the total t is reachable
+    out = [t for t, d in enumerate(digits) if d == "1" and t]
+    if memo:
+        _last_sums[0] = (tag, out)
+    return list(out)
+
+
+_last_sums: list = [(None, [])]
+
+
+def _groups(items, key):
+    out: dict = {}
+    for x in items:
+        k = key(x)
+        try:
+            out.setdefault(k, []).append(x)
+        except TypeError:                       # an unhashable key (a list): compare by value
+            out.setdefault(repr(k), []).append(x)
+    return list(out.values())
+
+
+def b_combos(c, n, scope, args, kw):
+    _arity(n, args, kw, "combos", 1, kw=("by", "total"))
+    for k in ("by", "total"):
+        if k not in kw:
+            raise ExprError(f"combos() needs {k}:", offset_of(n), code="arity")
+    src, typ = _coll(c, scope, args[0], "combos")
+    var, s, t = _keyed(c, scope, kw, typ)
+    c.expect_type(t, NUM, kw["by"])
+    tsrc, ttype = c.node(kw["total"], scope)
+    c.expect_type(ttype, NUM, kw["total"])
+    return f"_combos(S, {src}, lambda {var}: {s}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
+
+
+def b_sums(c, n, scope, args, kw):
+    _arity(n, args, kw, "sums", 1, kw=("by",))
+    src, typ = _coll(c, scope, args[0], "sums")
+    if "by" in kw:
+        var, s, t = _keyed(c, scope, kw, typ)
+        c.expect_type(t, NUM, kw["by"])
+        return f"_sums({src}, lambda {var}: {s})", list_of(INT)
+    c.expect_type(elem(typ), NUM, args[0])
+    return f"_sums({src}, lambda _x: _x)", list_of(INT)
+
+
+def b_groups(c, n, scope, args, kw):
+    _arity(n, args, kw, "groups", 1, kw=("by",))
+    if "by" not in kw:
+        raise ExprError("groups() needs by:", offset_of(n), code="arity")
+    src, typ = _coll(c, scope, args[0], "groups")
+    var, s, _ = _keyed(c, scope, kw, typ)
+    return f"_groups({src}, lambda {var}: {s})", list_of(typ)
+
+
+register_builtin("combos", b_combos, {"_combos": _combos})
+register_builtin("sums", b_sums, {"_sums": _sums})
+register_builtin("groups", b_groups, {"_groups": _groups})

@@ -1,0 +1,358 @@
+"""The market mechanisms (docs/mechanics/diams.md), each on a tiny ruleset of its own."""
+from __future__ import annotations
+
+import textwrap
+import time
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError
+
+BASE = """
+game: m
+players: {min: 2, max: 4}
+components:
+  gem: {attributes: {value: 1..6}, copies: 3, label: "{value}"}
+  special: {cards: [{power: steal}], label: "S-{power}"}
+  bell: {label: bell}
+zones:
+  stock: {start: [gem, special, bell], visible: none}
+  pile: {visible: none}
+  market: {visible: all}
+  hand: {owner: player, visible: owner, sorted: true}
+  vault: {owner: player, visible: owner, sorted: true}
+  outbox: {}
+  discard: {}
+counters:
+  points: {owner: player}
+  tokens: {owner: player}
+vars:
+  x: {type: int, start: 0}
+  turn_player: player
+  ender: player
+  picked_set: "list[card]"
+"""
+
+
+def load(tmp_path, body, name="m.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(BASE) + textwrap.dedent(body))
+    return interpreter.load(path)
+
+
+def labels(r, cards):
+    return [r.card_labels[c] for c in cards]
+
+
+def put(r, S, zone, labs, owner=None):
+    """Place cards by label (taking unused ids) into a zone, out of the stock."""
+    ids = []
+    for lab in labs:
+        c = next(i for i in S.z["stock"] if r.card_labels[i] == lab)
+        S.z["stock"].remove(c)
+        ids.append(c)
+    (S.z[zone] if owner is None else S.z[zone][owner]).extend(ids)
+    return ids
+
+
+# ---------------------------------------------------------------------- combos / sums / groups
+COMBO_GAME = """
+flow:
+  - move: {from: stock, to: market, cards: "stock where kind == 'gem' and value <= 4"}
+  - choose: {who: 0, options: "combos(market, by: value, total: 5)", as: picked_set, prompt: take}
+  - move: {from: market, to: "hand[0]", cards: picked_set}
+"""
+
+
+def test_combos_offers_each_distinct_multiset_once_labelled_with_plus(tmp_path):
+    r = load(tmp_path, COMBO_GAME)
+    S = r.new_game(2)
+    # market: three each of 1, 2, 3, 4; identical cards are interchangeable
+    assert S.legal_actions() == ["4+1", "3+2", "3+1+1", "2+2+1", "2+1+1+1"]
+    S.apply("2+2+1")
+    assert sorted(labels(r, S.z["hand"][0])) == ["1", "2", "2"] and len(S.z["market"]) == 9
+
+
+def test_combos_ignores_values_that_are_not_positive_and_a_total_nobody_reaches(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - set: {x: "count(combos(stock, by: value, total: 100))"}
+      - choose: {who: 0, options: "combos(stock, by: value, total: 1)", as: picked_set}
+    """)
+    S = r.new_game(2)
+    assert S.v["x"] == 0
+    assert S.legal_actions() == ["1"]     # the special and bell cards (no value) never take part
+
+
+def test_combos_on_a_15_card_market_is_fast(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - move: {from: stock, to: market, cards: "stock where kind == 'gem' and value <= 5"}
+      - choose: {who: 0, options: "combos(market, by: value, total: 10)", as: picked_set}
+    """)
+    S = r.new_game(2)
+    assert len(S.z["market"]) == 15
+    fn = r.names.namespace["_combos"]
+    key = r.attr_tables["value"].__getitem__
+    start = time.perf_counter()
+    for _ in range(10):
+        sets = fn(S, S.z["market"], key, 10, True)
+    per_call = (time.perf_counter() - start) / 10
+    assert per_call < 0.050, per_call
+    assert len(sets) == len(S.legal_actions()) == len({tuple(sorted(labels(r, s))) for s in sets})
+    assert all(sum(key(c) for c in s) == 10 for s in sets)
+    # every multiset of values 1..5 (at most 3 of each) adding to 10 is there
+    from itertools import product
+    expect = sum(1 for k in product(range(4), repeat=5) if sum((i + 1) * n for i, n in enumerate(k)) == 10)
+    assert len(sets) == expect
+
+
+def test_sums_and_groups(tmp_path):
+    r = load(tmp_path, """
+    vars2: {}
+    flow:
+      - move: {from: stock, to: market, cards: "stock where value == 2 or value == 5"}
+      - set: {x: "count(sums(market, by: value))"}
+      - set: {picked_set: "first(groups(market, by: value) where count(it) >= 3)"}
+    """.replace("vars2: {}", ""))
+    S = r.new_game(2)
+    fn = r.names.namespace["_sums"]
+    assert fn(S.z["market"], r.attr_tables["value"].__getitem__) == [2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21]
+    assert S.v["x"] == 15
+    assert labels(r, S.v["picked_set"]) == ["2", "2", "2"]
+
+
+def test_combos_needs_by_and_total(tmp_path):
+    with pytest.raises(RulesetError, match="combos\\(\\) needs total:"):
+        load(tmp_path, """
+        flow:
+          - set: {x: "count(combos(stock, by: value))"}
+        """)
+
+
+# ---------------------------------------------------------------------- a refilled market
+MARKET = """
+triggers:
+  refill:
+    when: "count(market where value != none) == 0"
+    do: [{move: {from: pile, to: market, count: 3}}]
+  special_drawn:
+    on_enter: market
+    if: "card.kind == 'special'"
+    do:
+      - move: {from: market, to: discard, cards: "[card]"}
+      - move: {from: pile, to: market, count: 1}
+setup:
+  - move: {from: stock, to: "hand[0]", cards: "[first(stock where value == 2), first(stock where value == 5)]"}
+  - move: {from: stock, to: pile, cards: "stock where value == 1 or value == 2"}
+  - move: {from: stock, to: pile, cards: "stock where kind == 'special'"}
+  - move: {from: stock, to: pile, cards: "stock where value == 5"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        # show a card: take every market card of the same value
+        - choose:
+            options: "hand where value in map(market, to: value)"
+            as: shown
+            prompt: show
+            then: [{move: {from: market, to: hand, cards: "market where value == shown.value"}}]
+"""
+
+
+def test_market_refills_when_empty_and_special_cards_are_replaced(tmp_path):
+    r = load(tmp_path, MARKET)
+    S = r.new_game(2)
+    # the first check filled the empty market from the pile top (5, 5, special): the special
+    # card is discarded and replaced by the next card (a 2)
+    assert labels(r, S.z["market"]) == ["5", "5", "2"] and labels(r, S.z["discard"]) == ["S-steal"]
+    assert S.legal_actions() == ["2", "5"]
+    S.apply("5")                               # takes every 5 of the market, keeps the shown one
+    assert labels(r, S.z["hand"][0]) == ["2", "5", "5", "5"] and labels(r, S.z["market"]) == ["2"]
+    assert S.current_player() == 0             # seat 1 has nothing to show: no decision
+    S.apply("2")                               # the last card of the market: it refills at once
+    assert labels(r, S.z["market"]) == ["2", "1", "1"] and len(S.z["pile"]) == 1
+
+
+# ---------------------------------------------------------------------- a hand limit
+def test_hand_limit_with_choice_and_a_destination_per_kind(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - move: {from: stock, to: "hand[0]", cards: "stock where value == 1 or kind == 'special'"}
+      - with_player:
+          who: 0
+          do: [{set: {x: "count(hand) - 2"}}]
+      - pick:
+          who: 0
+          from: hand
+          to: outbox
+          count: x
+          prompt: discard
+          then:
+            - if: "card.kind == 'special'"
+              then: [{move: {from: outbox, to: discard, cards: "[card]"}}]
+              else: [{move: {from: outbox, to: market, cards: "[card]"}}]
+    """)
+    S = r.new_game(2)
+    assert S.prompt() == "discard" and S.legal_actions() == ["1", "S-steal"]   # identical 1s: one option
+    S.apply("S-steal")
+    S.apply("1")
+    assert S.is_terminal()
+    assert labels(r, S.z["discard"]) == ["S-steal"] and labels(r, S.z["market"]) == ["1"]
+    assert labels(r, S.z["hand"][0]) == ["1", "1"] and S.z["outbox"] == []
+
+
+# ---------------------------------------------------------------------- a pile built in two parts
+def test_a_card_shuffled_into_the_bottom_part_of_the_pile(tmp_path):
+    r = load(tmp_path, """
+    zones2: {}
+    flow:
+      - move: {from: stock, to: outbox, cards: "stock where kind == 'bell'"}
+      - shuffle: stock
+      - move: {from: stock, to: discard, count: 4}
+      - move: {from: outbox, to: discard}
+      - shuffle: discard
+      - move: {from: stock, to: pile}
+      - move: {from: discard, to: pile, bottom: true}
+    """.replace("zones2: {}", ""))
+    for seed in range(20):
+        S = r.new_game(2, seed)
+        kinds = [r.attr_tables["kind"][c] for c in S.z["pile"]]
+        assert len(kinds) == 20 and kinds.index("bell") < 5       # among the 5 lowest cards
+
+
+# ---------------------------------------------------------------------- an end triggered by a card
+def test_drawing_a_card_ends_the_round_after_one_more_turn_each_without_drawing(tmp_path):
+    r = load(tmp_path, """
+    triggers:
+      bell_drawn:
+        on_enter: hand
+        if: "card.kind == 'bell'"
+        do: [{set: {ender: turn_player}}]
+    flow:
+      - move: {from: stock, to: pile, cards: "stock where value == 1"}
+      - move: {from: stock, to: pile, cards: "stock where kind == 'bell'"}
+      - move: {from: stock, to: pile, cards: "stock where value == 2"}
+      - turns:
+          until: "ender != none and turn_player == right(ender)"
+          steps:
+            - branch:
+                options:
+                  draw: {if: "ender == none", steps: [{move: {from: pile, to: hand, count: 1}}]}
+            - branch:
+                options:
+                  play: {steps: [{gain: {counter: points}}]}
+    """)
+    S = r.new_game(3)
+    seq = []
+    while not S.is_terminal():
+        seq.append((S.current_player(), S.legal_actions()[0]))
+        S.apply_index(0)
+    # three 2s are drawn by seats 0, 1, 2; seat 0 draws the bell; seats 1 and 2 play without drawing
+    assert seq == [(0, "draw"), (0, "play"), (1, "draw"), (1, "play"), (2, "draw"), (2, "play"),
+                   (0, "draw"), (0, "play"), (1, "play"), (2, "play")]
+    assert S.v["ender"] == 0 and S.c["points"] == [2, 2, 2]
+
+
+# ---------------------------------------------------------------------- dual-use cards, targeted safes
+DUAL = """
+flow:
+  - move: {from: stock, to: "hand[0]", cards: "stock where kind == 'special'"}
+  - move: {from: stock, to: "vault[1]", cards: "stock where value == 3"}
+  - turns:
+      rounds: 1
+      steps:
+        - branch:
+            prompt: action
+            options:
+              normal: {steps: [{gain: {counter: points}}]}
+              sale:
+                if: "any(hand, by: kind == 'special')"
+                steps:
+                  - move: {from: hand, to: discard, cards: "hand where kind == 'special'"}
+                  - gain: {counter: points, amount: 10}
+              steal:
+                if: "any(hand, by: power == 'steal')"
+                steps:
+                  - move: {from: hand, to: discard, cards: "hand where power == 'steal'"}
+                  - choose: {options: "players where it != me", as: ender, prompt: target}
+                  - choose: {options: "1..6", as: x, prompt: value}
+                  - choose:
+                      who: ender
+                      options: "vault[ender] where value == x"
+                      as: shown
+                      prompt: give
+                      then: [{move: {from: vault, to: "hand[turn_player]", cards: "[shown]"}}]
+"""
+
+
+def test_a_card_with_two_uses_replaces_a_phase_and_is_discarded(tmp_path):
+    r = load(tmp_path, DUAL)
+    S = r.new_game(2)
+    assert S.legal_actions() == ["normal", "sale", "steal"]
+    S.apply("sale")
+    assert S.c["points"][0] == 10 and labels(r, S.z["discard"]) == ["S-steal"]
+    assert S.current_player() == 1 and S.legal_actions() == ["normal"]
+
+
+def test_a_targeted_action_on_a_face_down_zone_seen_only_by_its_owner(tmp_path):
+    r = load(tmp_path, DUAL)
+    S = r.new_game(2)
+    assert S.observation(1)["zones"]["vault"][1] == ["3", "3", "3"]
+    assert S.observation(0)["zones"]["vault"][1] == 3                  # only the count
+    S.apply("steal")
+    S.apply("p1")
+    assert S.legal_actions() == [str(v) for v in range(1, 7)]          # every value: nothing leaks
+    S.apply("3")
+    assert S.current_player() == 1 and S.prompt() == "give"
+    assert "legal_actions" in S.observation(1) and "legal_actions" not in S.observation(0)
+    S.apply("3")
+    assert labels(r, S.z["hand"][0]) == ["3"] and len(S.z["vault"][1]) == 2
+    assert S.observation(0)["zones"]["hand"][0] == ["3"] and S.observation(1)["zones"]["hand"][0] == 1
+
+
+# ---------------------------------------------------------------------- rank-based tokens
+RANKS = """
+params:
+  awards: [4, 3, 2, 1, 0]
+  round_points: [[5, 5, 1, 0], [1, 9, 9, 0], [2, 2, 2, 2]]
+vars2: {}
+flow:
+  - repeat: 3
+    as: rnd
+    steps:
+      - reset: [points]
+      - for_each:
+          in: players
+          as: me
+          do: [{gain: {counter: points, amount: "params.round_points[rnd - 1][me]"}}]
+      - for_each:
+          in: players
+          as: me
+          do: [{gain: {counter: tokens, amount: "params.awards[count(players where points >= points[me]) - 1]"}}]
+      - choose: {who: 0, options: "[1]", as: x}
+end_when: ["rnd == 2 and any(players, by: tokens >= 7)"]
+scoring:
+  categories: {tokens: tokens}
+  tiebreak: [points]
+"""
+
+
+def test_rank_tokens_share_the_lower_award_accumulate_and_break_ties_on_the_last_round(tmp_path):
+    r = load(tmp_path, RANKS.replace("vars2: {}", ""))
+    S = r.new_game(4)
+    assert S.c["tokens"] == [3, 3, 2, 1]          # 5, 5, 1, 0: two leaders get 3 each
+    S.apply("1")
+    assert S.c["tokens"] == [5, 6, 5, 2]          # 1, 9, 9, 0: 2, 3, 3, 1 more
+    S.apply("1")
+    assert S.c["tokens"] == [6, 7, 6, 3] and S.is_terminal() is False   # all tied at 2: 1 each
+    S.apply("1")
+    assert S.is_terminal() and S.winners() == [1]
+
+
+def test_an_early_win_ends_the_game_at_once(tmp_path):
+    r = load(tmp_path, RANKS.replace("vars2: {}", "").replace("tokens >= 7", "tokens >= 6"))
+    S = r.new_game(4)
+    S.apply("1")
+    assert S.is_terminal() and S.v["rnd"] == 2 and S.winners() == [1]
