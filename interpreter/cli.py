@@ -1,6 +1,6 @@
 """The ``rulebook`` command line (``python -m interpreter`` is the same).
 
-    rulebook validate PATH... [--json]
+    rulebook validate PATH... [--json] [--playouts N [--players P] [--seed S]]
     rulebook play PATH --players N [--seed S] [--variant V] [--agents a,b,...] [--set NAME=VALUE ...]
                   [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
     rulebook replay F.jsonl [--ruleset PATH]
@@ -46,6 +46,11 @@ def _resolve(path: str) -> Path:
 def add_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files (or bundled names)")
     p.add_argument("--json", action="store_true", help="print a JSON report")
+    p.add_argument("--playouts", type=int, default=0, metavar="N",
+                   help="also play N random games per player count and report dead ends, endless games, "
+                        "runtime errors and broken invariants, each with its seed")
+    p.add_argument("--players", "-p", type=int, help="with --playouts: only this player count")
+    p.add_argument("--seed", "-s", type=int, default=0, help="with --playouts: the first seed (default 0)")
 
 
 def cmd_validate(args) -> int:
@@ -58,29 +63,70 @@ def cmd_validate(args) -> int:
         except RulebookError as e:
             files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
             continue
-        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings)})
+        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings), "rules": rules})
         for variant in (rules.data.get("variants") or {}):
             try:
                 vrules = interpreter.load(path, variant=variant)
-                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings)})
+                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings),
+                              "rules": vrules})
             except RulebookError as e:
                 files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
+    if args.playouts < 0 or (args.players is not None and not args.playouts):
+        raise UsageError("--playouts takes a number of games; --players needs --playouts")
+    if args.playouts:
+        _playouts(files, args)
     bad = any(not f["ok"] for f in files)
     if args.json:
-        _out(json.dumps({"ok": not bad, "files": [{**f, "diagnostics": [d.to_dict() for d in f["diagnostics"]]}
+        _out(json.dumps({"ok": not bad, "files": [{**{k: v for k, v in f.items() if k != "rules"},
+                                                   "diagnostics": [d.to_dict() for d in f["diagnostics"]]}
                                                   for f in files]}, indent=2))
         return 1 if bad else 0
     for f in files:
         name = f["path"] + (f" (variant {f['variant']})" if f["variant"] else "")
         for d in f["diagnostics"]:
             _err(d.format())
+        for p in (f.get("playouts") or {}).get("problems", []):
+            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, after {p['decisions']} decisions: "
+                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         if f["ok"]:
             warnings = len(f["diagnostics"])
-            _out(f"{name}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""))
+            _out(f"{name}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")
+                 + _playout_summary(f))
         else:
             errors = sum(1 for d in f["diagnostics"] if d.severity == "error")
-            _out(f"{name}: {errors} error{'s' if errors != 1 else ''}")
+            problems = len((f.get("playouts") or {}).get("problems", []))
+            what = [f"{errors} error{'s' if errors != 1 else ''}"] if errors else []
+            what += [f"{problems} playout problem{'s' if problems != 1 else ''}"] if problems else []
+            _out(f"{name}: {', '.join(what)}" + _playout_summary(f))
     return 1 if bad else 0
+
+
+def _playouts(files: list, args) -> None:
+    """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
+    from .playouts import playouts
+    for f in files:
+        rules = f.get("rules")
+        if rules is None:
+            continue
+        if args.players is not None and not rules.min_players <= args.players <= rules.max_players:
+            if f["variant"] is None:
+                raise UsageError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
+                                 f"not {args.players}")
+            continue   # a variant for other player counts
+        report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
+        problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
+        f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
+                         "refused": {str(n): why for n, why in report.refused.items()}}
+        if problems:
+            f["ok"] = False
+
+
+def _playout_summary(f: dict) -> str:
+    p = f.get("playouts")
+    if not p:
+        return ""
+    refused = f" ({', '.join(p['refused'])} players refused by the ruleset)" if p["refused"] else ""
+    return f"; {p['games']} random games, {p['decisions']} decisions{refused}"
 
 
 # ---------------------------------------------------------------------- play
