@@ -87,7 +87,13 @@ def _located(S, e: Exception) -> GameError:
     step = getattr(e, "rulebook_step", None)
     if step is None and S.stack:
         step = S.rules.steps[S.stack[-1][0]]
-    what = str(e) if isinstance(e, ExprRuntimeError) else f"{type(e).__name__}: {e}"
+    if isinstance(e, ExprRuntimeError):
+        what = str(e)
+    elif isinstance(e, TypeError) and "NoneType" in str(e):
+        what = ("a value is none where a number, card or player was needed (the first() of an empty list, "
+                f"a variable not set yet, no partner...): {e}")
+    else:
+        what = f"{type(e).__name__}: {e}"
     kind = step.kind if step is not None else "?"
     return GameError(f"in {kind} (seed {S.seed}): {what}", loc=step.loc if step is not None else None,
                      code="runtime")
