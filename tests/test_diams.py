@@ -1,0 +1,120 @@
+"""Diam's: the YAML scenarios (one pytest case each) plus whole-game properties.
+
+The scenarios in rulesets/scenarios/diams.yaml prove each rule (DM-1 .. DM-10) on a scripted
+situation. The checks below are awkward in YAML: random whole games for every player count
+and the variant (54 cards conserved, tokens per round), where the closing card lies in the
+pile, who sees a safe, determinism and refused player counts.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.errors import UsageError
+from interpreter.scenarios import run_file
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET = ROOT / "rulesets" / "diams.yaml"
+SCENARIOS = ROOT / "rulesets" / "scenarios" / "diams.yaml"
+
+OUTCOMES = run_file(SCENARIOS)
+GAMES = [(None, 2), (None, 3), (None, 4), (None, 5), ("closing_last", 2), ("closing_last", 4)]
+_rules: dict = {}
+
+
+def rules(variant=None):
+    if variant not in _rules:
+        _rules[variant] = interpreter.load(RULESET, variant=variant)
+    return _rules[variant]
+
+
+def test_scenario_file_is_substantial():
+    assert len(OUTCOMES) >= 40
+    assert len({o.name for o in OUTCOMES}) == len(OUTCOMES), "scenario names must be unique"
+
+
+@pytest.mark.parametrize("outcome", OUTCOMES, ids=[o.name for o in OUTCOMES])
+def test_scenario(outcome):
+    assert outcome.ok, outcome.message
+
+
+def cards_in_play(S) -> list:
+    out = []
+    for zone in S.z.values():
+        for item in zone:
+            out.extend(item if isinstance(item, list) else [item])
+    return out
+
+
+@pytest.mark.parametrize("variant,players", GAMES, ids=[f"{v or 'base'}-{n}p" for v, n in GAMES])
+def test_random_games_finish_and_conserve_cards(variant, players):
+    r = rules(variant)
+    for seed in (1, 2):
+        S = r.new_game(players, seed)
+        rnd = random.Random(seed)
+        while not S.is_terminal():
+            legal = S.legal_actions()
+            assert legal and len(set(legal)) == len(legal)
+            S.apply(rnd.choice(legal))
+            cards = cards_in_play(S)
+            assert sorted(cards) == list(range(54))              # every card exactly once
+            assert all(r.attr_tables["quality"][c] is not None for c in S.z["market"])
+        rounds = S.v["round"]
+        assert rounds == 3 or (players == 2 and rounds == 2 and max(S.c["round_wins"]) == 2)
+        awards = [4, 3, 2, 1, 0][:players]
+        assert max(awards) * rounds >= max(S.c["tokens"]) and sum(S.c["tokens"]) >= sum(awards[-1:]) * rounds
+        assert S.scores() == S.c["tokens"] and S.winners()
+
+
+def test_closing_card_lies_in_the_bottom_16_or_last_in_the_variant():
+    for seed in range(30):
+        S = rules().new_game(4, seed)
+        pile = S.z["pile"]
+        pos = [r for r, c in enumerate(pile) if rules().attr_tables["kind"][c] == "closing"]
+        assert pos and pos[0] < 16                      # index 0 is the bottom of the pile
+        S = rules("closing_last").new_game(4, seed)
+        assert rules().attr_tables["kind"][S.z["pile"][0]] == "closing"
+
+
+def test_the_safe_is_seen_by_its_owner_only():
+    S = rules().new_game(2, 7)
+    from interpreter.scenarios import patch
+    patch(S, {"zones": {"hand": {0: ["7", "7", "7"], 1: ["4"]}, "market": ["9"], "pile": ["2", "3"]}})
+    for a in ["draw", "secure", "7", "7", "7", "7"]:
+        S.apply(a)
+    assert S.observation(0)["zones"]["safe"][0] == ["7", "7", "7"]
+    assert S.observation(1)["zones"]["safe"][0] == 3            # only the number of cards
+    assert S.observation(1)["zones"]["hand"][0] == 1 and S.observation(1)["zones"]["pile"] == 1
+    assert isinstance(S.observation(1)["zones"]["market"], list)
+    assert "_set_quality" not in S.observation(1)["vars"]       # the secured quality stays hidden
+
+
+def test_same_seed_same_game_and_clone_independence():
+    def play(seed):
+        S = rules().new_game(3, seed)
+        rnd = random.Random(5)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        return S
+    assert play(4) == play(4) and play(4).digest() == play(4).digest()
+    S = rules().new_game(3, 4)
+    C = S.clone()
+    C.apply_index(0)
+    assert S.to_json() != C.to_json() and S.dec is not None
+
+
+@pytest.mark.parametrize("players", [0, 1, 6])
+def test_other_player_counts_are_refused(players):
+    with pytest.raises(UsageError, match="2 to 5 players"):
+        rules().new_game(players, 1)
+
+
+def test_cli_refuses_with_exit_2_and_no_traceback():
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "interpreter", "play", str(RULESET), "--players", "6"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode in (1, 2) and "Traceback" not in p.stderr and "2 to 5" in (p.stderr + p.stdout)
