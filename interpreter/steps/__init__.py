@@ -6,6 +6,7 @@ list is an effect (see effects.py) and runs inline.
 """
 from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
 from . import flow, choose, branch, pick, passing, tricks  # noqa: F401  (registration)
+from . import board, dexterity  # noqa: F401  (registration: board:, neighbors(), attempt, skill())
 from . import market  # noqa: F401  (registration: combos(), sums(), groups())
 from . import grid, pay, tracks  # noqa: F401  (registration: grid, pay, advance, grid_neighbours())
 
