@@ -1,0 +1,112 @@
+"""Mister Diamond: the scenario tests of rulesets/scenarios/mister_diamond.yaml (one case each),
+the MD-2 touch chance measured on the real ruleset, and whole games as property tests."""
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter import rng
+from interpreter.scenarios import run_file
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET = ROOT / "rulesets" / "mister_diamond.yaml"
+SCENARIOS = ROOT / "rulesets" / "scenarios" / "mister_diamond.yaml"
+RESULTS = {o.name: o for o in run_file(SCENARIOS)}
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return interpreter.load(RULESET)
+
+
+def test_ruleset_loads_without_warnings(rules):
+    assert rules.warnings == []
+    assert (rules.min_players, rules.max_players) == (2, 6)
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_scenario(name):
+    outcome = RESULTS[name]
+    assert outcome.ok, f"{outcome.loc}: {outcome.message}"
+
+
+def test_there_is_a_scenario_for_every_ruling():
+    import yaml
+    rules_cited = " ".join(str(sc.get("rule", "")) for sc in yaml.safe_load(SCENARIOS.read_text())["scenarios"])
+    for ruling in ("MD-1", "MD-2", "MD-3", "MD-4", "MD-5"):
+        assert ruling in rules_cited
+
+
+@pytest.mark.parametrize("skill, empty", [(0.8, 0), (0.3, 0), (0.5, 3)])
+def test_touch_chance_is_honoured(rules, skill, empty):
+    """MD-2: (1 - skill) * occupied_neighbours / 6, over 3,000 seeded attempts at d4 (4 standard errors)."""
+    S = rules.new_game(2, seed=1, options={"skill": [skill, skill]})
+    d4 = rules.card_id("d4")
+    nb = rules.namespace["_NB"][d4]
+    keep = set(nb[empty:]) | {d4}
+    # only d4 and its kept neighbours are real; the emptied neighbours have no piece
+    S.z["real_spots"] = S.z["real_spots"] + S.z["fake_spots"]
+    S.z["fake_spots"] = []
+    S.z["empty_spots"] = sorted(c for c in nb[:empty])
+    S.z["real_spots"] = [c for c in S.z["real_spots"] if c not in S.z["empty_spots"]]
+    assert d4 in S.z["real_spots"] and keep <= set(S.z["real_spots"])
+    n, touches = 3000, 0
+    for i in range(n):
+        T = S.clone()
+        T.rng = rng.seed_state(i)
+        T.apply("d4")
+        touches += T.v["result"] == "touch"
+        assert T.v["result"] in ("touch", "clean")
+    p = (1 - skill) * (6 - empty) / 6
+    se = math.sqrt(p * (1 - p) / n)
+    assert abs(touches / n - p) < 4 * se, (touches, n, p)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_whole_games_keep_every_piece_and_end(rules, players):
+    for seed in range(4):
+        S = rules.new_game(players, seed)
+        pick = random.Random(seed)
+        while not S.is_terminal():
+            S.apply_index(pick.randrange(len(S.dec[1])))
+            zones = S.z
+            positions = zones["real_spots"] + zones["fake_spots"] + zones["known_fakes"] + zones["empty_spots"]
+            assert sorted(positions) == list(range(42))
+            assert len(zones["fake_spots"]) + len(zones["known_fakes"]) == 16
+        tiles = S.z["deck"] + S.z["row"] + [t for w in S.z["won"] for t in w]
+        assert sorted(tiles) == list(range(42, 58))
+        scores = S.scores()
+        assert scores == [sum(rules.attr_tables["value"][t] for t in w) for w in S.z["won"]]
+        assert S.winners() == [p for p in range(players) if scores[p] == max(scores)]
+        target = 10000 if players <= 3 else 7000
+        assert max(scores) >= target or not S.z["deck"] or not S.z["real_spots"]
+
+
+def test_observations_never_show_hidden_fakes(rules):
+    S = rules.new_game(3, seed=2)
+    pick = random.Random(2)
+    for _ in range(40):
+        if S.is_terminal():
+            break
+        for seat in range(3):
+            obs = S.observation(seat)
+            assert obs["zones"]["fake_spots"] == len(S.z["fake_spots"])
+            assert obs["zones"]["real_spots"] == len(S.z["real_spots"])
+            assert obs["zones"]["known_fakes"] == [rules.card_labels[c] for c in S.z["known_fakes"]]
+        S.apply_index(pick.randrange(len(S.dec[1])))
+
+
+def test_skill_wins_games():
+    """A weaker form of benchmarks/skill.py: 60 fixed seeds, the 0.95 seat wins more than the 0.2 one."""
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from skill import measure
+    finally:
+        sys.path.pop(0)
+    r = measure(games=60, high=0.95, low=0.2, seed=0)
+    assert r["high_wins"] > 1.5 * r["low_wins"], r
