@@ -2,7 +2,7 @@
 
     rulebook validate PATH... [--json] [--playouts N [--players P] [--seed S]]
     rulebook play PATH --players N [--seed S] [--variant V] [--agents a,b,...] [--set NAME=VALUE ...]
-                  [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
+                  [--skill X,Y,...] [--resolve random|ask] [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
     rulebook replay F.jsonl [--ruleset PATH]
     rulebook test PATH...
     rulebook explain PATH [--variant V]
@@ -139,6 +139,12 @@ def add_play(p: argparse.ArgumentParser) -> None:
                    help="comma-separated agents per seat, or one for all: random, first, human (default random)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable); VALUE is read as JSON if it parses")
+    p.add_argument("--skill", metavar="X,Y,...",
+                   help="per-seat skill in [0, 1] for dexterity attempts: one number per seat, or one for all "
+                        "(default: the ruleset's params.skill)")
+    p.add_argument("--resolve", choices=("random", "ask"), default=None,
+                   help="dexterity attempts: rolled from the seed (random, the default) or asked of the acting "
+                        "player, for a game played with the physical components (ask)")
     p.add_argument("--log", metavar="F.jsonl", help="write the game log (JSON Lines)")
     p.add_argument("--log-for", type=int, metavar="SEAT", help="write the log as SEAT may see it (redacted)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -167,6 +173,10 @@ def cmd_play(args) -> int:
         raise UsageError("--log-for needs --log F.jsonl")
     rules = load_rules(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
+    if args.skill is not None:
+        options["skill"] = args.skill        # checked (count, range) by new_game below
+    if args.resolve is not None:
+        options["resolve"] = args.resolve
     # check the player count (and the parameters) before asking agents anything
     rules.new_game(args.players, args.seed, options)
     agents = make_agents(args.agents, args.players, args.seed)
