@@ -110,3 +110,18 @@ def test_skill_wins_games():
         sys.path.pop(0)
     r = measure(games=60, high=0.95, low=0.2, seed=0)
     assert r["high_wins"] > 1.5 * r["low_wins"], r
+
+
+def test_play_flags_skill_and_resolve(capsys):
+    import json
+    from interpreter.cli import main
+    assert main(["play", str(RULESET), "--players", "2", "--seed", "3", "--skill", "0.9,0.3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["players"] == 2 and len(out["scores"]) == 2
+    assert main(["play", str(RULESET), "--players", "2", "--skill", "0.9,0.3,0.5"]) == 2
+    assert "expected 2 values" in capsys.readouterr().err
+    assert main(["play", str(RULESET), "--players", "2", "--skill", "1.2"]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
+    # ask: the random agents answer the outcome questions themselves; the game still ends
+    assert main(["play", str(RULESET), "--players", "3", "--resolve", "ask", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["winners"]) >= 1
