@@ -6,6 +6,7 @@
     rulebook replay F.jsonl [--ruleset PATH]
     rulebook test PATH...
     rulebook explain PATH [--variant V]
+    rulebook diff PATH VARIANT [--json]
     rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
     rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 
@@ -277,6 +278,23 @@ def cmd_explain(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- diff
+def add_diff(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="BASE", help="a ruleset file or a bundled name")
+    p.add_argument("variant", metavar="VARIANT", help="a variant declared in BASE, or a variant file")
+    p.add_argument("--json", action="store_true", help="print a list of {path, change, before, after}")
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff, format_changes
+    changes, description = diff(_resolve(args.path), args.variant)
+    if args.json:
+        _out(json.dumps([c.to_dict() for c in changes], indent=2))
+    else:
+        sys.stdout.write(format_changes(changes, f"{args.path} -> variant {args.variant}", description))
+    return 0
+
+
 # ---------------------------------------------------------------------- the command table
 from . import simulate as _simulate  # noqa: E402 - simulate and compare live there
 
@@ -295,6 +313,7 @@ COMMANDS: list[Command] = [
     Command("replay", "re-run a game log and verify it", add_replay, cmd_replay),
     Command("test", "run YAML scenario tests", add_test, cmd_test),
     Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
+    Command("diff", "show what a variant changes, rule by rule", add_diff, cmd_diff),
     # Batches of games with statistics, and variants compared on the same seeds (simulate.py).
     Command("simulate", "play a batch of games and summarise them with statistics", _simulate.add_simulate,
             _simulate.cmd_simulate),
