@@ -33,20 +33,25 @@ PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}
 
 
+_SHAPES: dict = {}   # (cells, rows) -> the neighbour indexes of each cell (the shape never changes)
+
+
+def adjacency(n: int, rows: int) -> tuple:
+    """For each index of a column-major grid of ``n`` cells and ``rows`` rows, the indexes of
+    its orthogonal neighbours (up, down, left, right)."""
+    shape = _SHAPES.get((n, rows))
+    if shape is None:
+        shape = tuple(tuple(j for j, ok in ((i - 1, i % rows > 0), (i + 1, i % rows < rows - 1 and i + 1 < n),
+                                            (i - rows, i >= rows), (i + rows, i + rows < n)) if ok)
+                      for i in range(n))
+        if len(_SHAPES) < 256:
+            _SHAPES[(n, rows)] = shape
+    return shape
+
+
 def neighbours_at(grid, i: int, rows: int) -> list:
     """The cards orthogonally adjacent to index ``i`` of a column-major grid of ``rows`` rows."""
-    n = len(grid)
-    r = i % rows
-    out = []
-    if r > 0:
-        out.append(grid[i - 1])
-    if r < rows - 1 and i + 1 < n:
-        out.append(grid[i + 1])
-    if i - rows >= 0:
-        out.append(grid[i - rows])
-    if i + rows < n:
-        out.append(grid[i + rows])
-    return out
+    return [grid[j] for j in adjacency(len(grid), rows)[i]]
 
 
 def _neighbours(grid, card, rows):
@@ -121,17 +126,19 @@ class Grid(Step):
     def _have(self, S, who):
         return S.c[self.pay][S.tm[who] if self.pay_team else who]
 
-    def costs(self, S, who):
-        """(card, cost) of every space ``who`` may take now."""
+    def costs(self, S, who, only=None):
+        """(card, cost) of every space ``who`` may take now (or of the space ``only``)."""
         grid = self.zone(S, who, None)
         rows = self.rows(S, who, None)
         have = self._have(S, who)
         where, cost = self.where, self.cost
+        shape = adjacency(len(grid), rows)
         out = []
-        for i, card in enumerate(grid):
+        for i in (range(len(grid)) if only is None else (grid.index(only),)):
+            card = grid[i]
             if where is not None and not where(S, who, None, card):
                 continue
-            c = cost(S, who, {"neighbours": neighbours_at(grid, i, rows)}, card)
+            c = cost(S, who, {"neighbours": [grid[j] for j in shape[i]]}, card)
             if c <= have:
                 out.append((card, c))
         return out
@@ -172,7 +179,7 @@ class Grid(Step):
             if S.ev is not None:
                 S.ev.append({"ev": "grid", "who": who, "pass": True})
             return
-        cost = dict(self.costs(S, who))[card]
+        cost = self.costs(S, who, card)[0][1]
         key = S.tm[who] if self.pay_team else who
         S.c[self.pay][key] -= cost
         if self.mark is not None:

@@ -1,0 +1,373 @@
+"""The general mechanisms behind Diamonds Club, each on a tiny ruleset: a grid market laid out
+from double-sided strips and priced by neighbours, tracks (with stacking), paying one unit at a
+time with jokers, set exchanges, price tables, restricted placement spaces, races, end trigger."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter.errors import GameError, RulesetError
+from interpreter.scenarios import patch
+
+
+def load(tmp_path, text, variant=None):
+    path = tmp_path / "t.yaml"
+    path.write_text(textwrap.dedent(text))
+    return interpreter.load(path, variant=variant)
+
+
+GRID = """
+game: g
+players: {min: 2, max: 2}
+params: {by_coins: false}
+components:
+  strip: {attributes: {number: 1..3}, label: "strip{number}"}
+  space: {attributes: {strip: 1..3, face: [A, B], pos: 1..2}, label: "{strip}{face}{pos}"}
+zones:
+  strips: {start: [strip]}
+  layout: {}
+  box: {start: [space], sorted: true}
+  market: {}
+counters:
+  coins: {owner: player, start: 5}
+  taken: {owner: card}
+  got: {owner: player}
+vars:
+  side: str
+flow:
+  - shuffle: strips
+  - move: {from: strips, to: layout, count: 2}
+  - for_each:
+      in: layout
+      as: s
+      do:
+        - random: {var: side, from: "['A', 'B']"}
+        - move: {from: box, to: market, cards: "box where strip == s.number and face == side"}
+  - turns:
+      rounds: 3
+      steps:
+        - grid:
+            zone: market
+            rows: 2
+            where: "taken == 0"
+            cost: "1 + (sum(neighbours, by: taken) if params.by_coins else count(neighbours where taken > 0))"
+            pay: coins
+            mark: taken
+            as: bought
+            then: [{gain: {counter: got, amount: space.pos}}]
+variants:
+  coins: {params: {by_coins: true}}
+"""
+
+
+def test_grid_is_laid_from_strips_one_face_each(tmp_path):
+    r = load(tmp_path, GRID)
+    for seed in range(5):
+        S = r.new_game(2, seed=seed)
+        market = S.z["market"]
+        rows = [r.cards.rows[c] for c in market]
+        assert len(market) == 4
+        assert rows[0]["strip"] == rows[1]["strip"] and rows[2]["strip"] == rows[3]["strip"]
+        assert rows[0]["face"] == rows[1]["face"] and [x["pos"] for x in rows] == [1, 2, 1, 2]
+
+
+def test_grid_cost_counts_occupied_orthogonal_neighbours(tmp_path):
+    r = load(tmp_path, GRID)
+    S = r.new_game(2, seed=1)
+    labels = S.legal_actions()
+    assert [l.split(":")[0] for l in labels] == ["c1r1", "c1r2", "c2r1", "c2r2", "pass"]
+    S.apply(labels[0])                      # c1r1: alone, 1 coin
+    assert S.c["coins"] == [4, 5] and S.c["got"][0] == 1
+    S.apply(S.legal_actions()[2])           # c2r2: neighbours c2r1, c1r2 free -> 1
+    assert S.c["coins"] == [4, 4]
+    S.apply(next(l for l in S.legal_actions() if l.startswith("c1r2")))   # next to c1r1 and c2r2: 3
+    assert S.c["coins"] == [1, 4]
+    assert [l.split(":")[0] for l in S.legal_actions()] == ["c2r1", "pass"]
+
+
+def test_grid_cost_by_coins_variant_and_unaffordable_spaces(tmp_path):
+    r = load(tmp_path, GRID, variant="coins")
+    S = r.new_game(2, seed=1)
+    S.apply(S.legal_actions()[0])           # c1r1 costs 1, holds 1 coin
+    S.apply(S.legal_actions()[1])           # seat 1: c2r1 next to c1r1 -> 1 + 1 = 2
+    assert S.c["coins"] == [4, 3]
+    S.c["coins"][0] = 2                     # c1r2 would cost 1 + 1 + 0 = 2, c2r2 1 + 2 = 3
+    from interpreter import engine
+    engine.reask(S)
+    assert [l.split(":")[0] for l in S.legal_actions()] == ["c1r2", "pass"]
+
+
+def test_grid_passes_without_asking_when_nothing_is_affordable(tmp_path):
+    r = load(tmp_path, GRID.replace("start: 5", "start: 0"))
+    S = r.new_game(2, seed=1)
+    assert S.is_terminal() and S.v["bought"] is None
+
+
+def test_grid_neighbours_builtin(tmp_path):
+    r = load(tmp_path, GRID.replace("  side: str\n", "  side: str\n  n: int\n")
+             .replace("variants:", "  - set: {n: \"count(grid_neighbours(market, first(market), rows: 2))\"}\nvariants:"))
+    S = r.new_game(2, seed=1)
+    while not S.is_terminal():
+        S.apply("pass")
+    assert S.v["n"] == 2
+
+
+TRACKS = """
+game: t
+players: {min: 3, max: 3}
+counters:
+  level: {owner: player}
+  pos: {owner: player}
+  height: {owner: player}
+vars:
+  order: {type: "list[int]", start: "[]"}
+params: {bonus: [0, 1, 3]}
+flow:
+  - advance: {counter: "level[0]", by: 5, max: 2}           # a step past the last space is lost
+  - for_each: {in: "[2, 0, 1]", as: me, do: [{advance: {counter: pos, by: 2, max: 9, stack: height}}]}
+  - turns: {sort_by: "pos * 100 + height", steps: [{set: {order: "order + [me]"}}]}
+scoring:
+  categories: {track: "params.bonus[level]"}
+"""
+
+
+def test_advance_stops_at_the_last_space_and_stacks_the_newest_on_top(tmp_path):
+    S = load(tmp_path, TRACKS).new_game(3)
+    assert S.c["level"] == [2, 0, 0] and S.scores() == [3, 0, 0]
+    assert S.c["pos"] == [2, 2, 2]
+    assert S.v["order"] == [1, 0, 2]        # moved last lies on top, so comes first
+
+
+def test_advance_stack_needs_matching_owners(tmp_path):
+    with pytest.raises(RulesetError, match="same owners"):
+        load(tmp_path, TRACKS.replace("height: {owner: player}", "height: 0"))
+
+
+PAY = """
+game: p
+players: {min: 2, max: 2}
+counters:
+  a: {owner: player, start: 1}
+  b: {owner: player, start: 2}
+  joker: {owner: player, start: 1}
+vars:
+  need_a: {type: int, start: 2}
+flow:
+  - pay: {who: 0, costs: {a: need_a}, any: 1, from: [a, b, joker], joker: joker}
+"""
+
+
+def test_pay_asks_only_real_choices_and_keeps_the_rest_payable(tmp_path):
+    r = load(tmp_path, PAY)
+    S = r.new_game(2)
+    # the first unit of a: a or the joker both leave the rest payable
+    assert S.prompt() == "pay" and S.legal_actions() == ["a", "joker"]
+    S.apply("a")
+    # the second unit can only be the joker, and the any unit only b: paid without asking
+    assert S.is_terminal() and S.c["a"][0] == 0 and S.c["joker"][0] == 0 and S.c["b"][0] == 1
+
+
+def test_pay_offers_the_joker_or_the_counter(tmp_path):
+    r = load(tmp_path, PAY.replace("start: 2}\n  joker", "start: 0}\n  joker").replace("joker: {owner: player, start: 1}",
+                                                                                           "joker: {owner: player, start: 3}")
+             .replace("{type: int, start: 2}", "{type: int, start: 1}"))
+    S = r.new_game(2)
+    assert S.prompt() == "pay" and S.legal_actions() == ["a", "joker"]
+    S.apply("a")
+    assert S.legal_actions() == [] or S.is_terminal()
+    assert S.c["a"][0] == 0 and S.c["joker"][0] == 2
+
+
+def test_pay_more_than_owned_is_a_located_runtime_error(tmp_path):
+    r = load(tmp_path, PAY.replace("any: 1", "any: 5"))
+    with pytest.raises(GameError, match="cannot pay"):
+        r.new_game(2)
+
+
+SETS = """
+game: s
+players: {min: 1, max: 1}
+components:
+  part: {cards: [{name: m, value: 0}, {name: r, value: 3}, {name: r, value: 5}, {name: s, value: 4}], label: "{name}{value}"}
+zones:
+  mine: {owner: player}
+  supply: {start: [part]}
+  use: {owner: player}
+  kept: {owner: player}
+counters:
+  out: {owner: player}
+setup:
+  - for_each: {in: players, as: me, do: [{move: {from: supply, to: mine}}]}
+flow:
+  - turns:
+      steps:
+        - while: "count(mine where name == 'm') > 0 and count(mine where name == 'r') > 0 and count(mine where name == 's') > 0"
+          steps:
+            - pick: {from: mine, to: use, where: "name == 'm'", count: 1}
+            - pick: {from: mine, to: use, where: "name == 'r'", count: 1}
+            - pick: {from: mine, to: use, where: "name == 's'", count: 1}
+            - gain: {counter: out, amount: "min(first(use where name == 'r').value, first(use where name == 's').value)"}
+            - move: {from: use, to: supply}
+        - pick: {from: mine, to: kept, where: "name not in map(picked, to: name)", min: 0, max: 2}
+        - move: {from: mine, to: supply}
+        - move: {from: kept, to: mine}
+"""
+
+
+def test_sets_pairings_are_chosen_and_one_leftover_is_kept(tmp_path):
+    r = load(tmp_path, SETS)
+    S = r.new_game(1)
+    S.apply("m0")
+    assert S.legal_actions() == ["r3", "r5"]
+    S.apply("r5")
+    S.apply("s4")
+    assert S.c["out"] == [4]
+    assert S.legal_actions() == ["r3", "done"]
+    S.apply("r3")
+    assert S.is_terminal() and [r.card_labels[c] for c in S.z["mine"][0]] == ["r3"]
+
+
+TABLES = """
+game: pt
+players: {min: 2, max: 2}
+components:
+  table: {cards: [{t: cheap, base: 1}, {t: dear, base: 2}], label: "{t}"}
+  piece: {attributes: {seat: 0..1}, copies: 2, label: "piece{seat}"}
+zones:
+  tables: {start: [table]}
+  box: {start: [piece]}
+  pieces: {owner: player}
+  on: {owner: card}
+counters:
+  gems: {owner: player, start: 5}
+vars:
+  pick: str
+  tcard: card
+setup:
+  - for_each: {in: players, as: me, do: [{move: {from: box, to: pieces, cards: "box where seat == me"}}]}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - choose:
+            options: "map(tables where count(pieces) > 0 and me not in map(on, to: seat) and gems >= base + count(on), to: t) + ['pass']"
+            as: pick
+        - if: "pick != 'pass'"
+          then:
+            - set: {tcard: "first(tables where t == pick)"}
+            - lose: {counter: gems, amount: "tcard.base + count(tcard.on)"}
+            - move: {from: pieces, to: "on[tcard]", count: 1}
+"""
+
+
+def test_price_tables_rise_with_opposing_pieces_and_serve_each_player_once(tmp_path):
+    S = load(tmp_path, TABLES).new_game(2)
+    assert S.legal_actions() == ["cheap", "dear", "pass"]
+    S.apply("dear")                          # seat 0: 2
+    S.apply("dear")                          # seat 1: 2 + 1 opposing piece
+    assert S.c["gems"] == [3, 2]
+    assert S.legal_actions() == ["cheap", "pass"]   # seat 0 used dear already
+    S.apply("cheap")                         # seat 0: 1
+    assert S.legal_actions() == ["cheap", "pass"]   # seat 1: cheap now costs 1 + 1
+    S.apply("cheap")
+    assert S.c["gems"] == [2, 0] and S.is_terminal()
+
+
+PARK = """
+game: pk
+players: {min: 1, max: 1}
+components:
+  spot: {cards: [{area: light, req: "-", copies: 2}, {area: light, req: x}, {area: dark, req: "-"}], label: "{area}{req}"}
+  tile: {attributes: {shape: [x, y]}, copies: 5, label: "{shape}"}
+zones:
+  box: {start: [spot]}
+  park: {owner: player}
+  supply: {start: [tile]}
+  built: {owner: player}
+counters:
+  filled: {owner: card}
+vars:
+  what: str
+  where_to: card
+  ended: {type: bool, start: false}
+setup:
+  - for_each: {in: players, as: me, do: [{move: {from: box, to: park}}]}
+flow:
+  - until: ended
+    steps:
+      - choose:
+          who: 0
+          options: "['x', 'y'] where it == 'x' and count(park[0] where filled == 0 and (req == 'x' or req == '-') and (area == 'light' or count(park[0] where area == 'light' and filled == 0) == 0)) > 0 or it == 'y' and count(park[0] where filled == 0 and req == '-' and (area == 'light' or count(park[0] where area == 'light' and filled == 0) == 0)) > 0"
+          as: what
+      - choose:
+          who: 0
+          options: "park[0] where filled == 0 and (req == what or req == '-') and (area == 'light' or count(park[0] where area == 'light' and filled == 0) == 0)"
+          as: where_to
+          then:
+            - gain: {counter: "filled[where_to]"}
+            - move: {from: supply, to: built, cards: "[first(supply where shape == what)]"}
+            - if: "count(park[0] where area == 'light' and filled == 0) == 0"
+              then: [{set: {ended: true}}]
+"""
+
+
+def test_required_spaces_take_one_tile_and_dark_spaces_open_last(tmp_path):
+    r = load(tmp_path, PARK)
+    S = r.new_game(1)
+    S.apply("y")
+    assert S.legal_actions() == ["light-"]          # the required space takes only x
+    S.apply("light-")
+    S.apply("y")
+    S.apply("light-")
+    assert S.legal_actions() == ["x"]               # y fits nowhere now; dark is still closed
+    S.apply("x")
+    assert S.legal_actions() == ["lightx"]
+    S.apply("lightx")                               # the last light space: the end is triggered
+    assert S.is_terminal() and S.v["ended"]
+
+
+RACE = """
+game: r
+players: {min: 2, max: 2}
+components:
+  card: {cards: [{vp: 5}, {vp: 3}], label: "bonus{vp}"}
+zones:
+  supply: {start: [card]}
+  won: {owner: player}
+counters:
+  done: {owner: player}
+effects:
+  claim:
+    - if: "done > count(won) and count(supply) > 0"
+      then: [{move: {from: supply, to: won, cards: "[highest(supply, by: vp)]"}}]
+flow:
+  - for_each: {in: "[0, 0, 1, 1]", as: me, do: [{gain: {counter: done}}, claim]}
+"""
+
+
+def test_race_first_and_second_achievements_take_a_card_each(tmp_path):
+    r = load(tmp_path, RACE)
+    S = r.new_game(2)
+    assert [[r.card_labels[c] for c in S.z["won"][p]] for p in (0, 1)] == [["bonus5", "bonus3"], []]
+
+
+def test_end_trigger_lets_the_round_finish(tmp_path):
+    r = load(tmp_path, """
+    game: e
+    players: {min: 3, max: 3}
+    vars:
+      triggered: {type: bool, start: false}
+      turns_played: {type: int, start: 0}
+    flow:
+      - until: triggered
+        steps:
+          - turns:
+              steps:
+                - set: {turns_played: "turns_played + 1"}
+                - if: "turns_played == 4"
+                  then: [{set: {triggered: true}}]
+    """)
+    S = r.new_game(3)
+    assert S.is_terminal() and S.v["turns_played"] == 6   # round 2 is played to its end
