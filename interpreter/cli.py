@@ -87,7 +87,8 @@ def cmd_validate(args) -> int:
         for d in f["diagnostics"]:
             _err(d.format())
         for p in (f.get("playouts") or {}).get("problems", []):
-            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, after {p['decisions']} decisions: "
+            after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
+            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
                  f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         if f["ok"]:
             warnings = len(f["diagnostics"])

@@ -105,3 +105,19 @@ def test_the_cli_prints_the_same_diagnostics(name, capsys):
     argv = ["play", rel, "--players", "2", "--variant", options["variant"]] if options else ["validate", rel]
     assert main(argv) == 1
     assert capsys.readouterr().err == path.with_suffix(".expected").read_text(encoding="utf-8")
+
+
+def test_docs_errors_md_quotes_the_corpus():
+    """docs/errors.md draws its examples from the corpus: the names exist, the quotes match."""
+    import re
+    doc = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    stems = {p.stem for p in [*ERRORS, *WARNINGS]}
+    for name in set(re.findall(r"`(?:warnings/)?(\d\d_[a-z_]+)`", doc)):
+        assert name in stems, f"docs/errors.md names {name}, which is not in the corpus"
+    for block in re.findall(r"```text\n(tests/golden/.*?)```", doc, re.S):
+        path = ROOT / block.split(":", 1)[0]
+        assert block == path.with_suffix(".expected").read_text(encoding="utf-8")
+    codes = set(re.findall(r"^\| `([a-z-]+)`", doc, re.M))
+    for path in ERRORS:
+        for code in re.findall(r"error\[([a-z-]+)\]", path.with_suffix(".expected").read_text(encoding="utf-8")):
+            assert code in codes, f"error[{code}] ({path.name}) is not explained in docs/errors.md"
