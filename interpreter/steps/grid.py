@@ -11,7 +11,7 @@ plain effects: move the spaces of each strip into the zone, strip after strip.)
         where: "taken == 0"          # which spaces may be taken (element: the space)
         cost: "1 + count(neighbours where taken > 0)"   # element: the space; local
                                      #   neighbours: the orthogonally adjacent spaces
-        pay: coins                   # a counter of the player: the cost is taken from it
+        pay: money                   # a counter of the player: the cost is taken from it
         mark: taken                  # optional counter owned by each card: set to the cost paid
         as: bought                   # a variable: the space taken, or none after passing
         pass: true                   # offer "pass" (default); a player who can afford nothing passes
