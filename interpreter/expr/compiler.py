@@ -12,6 +12,7 @@ never inject code. The source is evaluated once, in a namespace without builtins
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -84,6 +85,8 @@ class Compiler:
         self._expansions = 0
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
+        self._hoisted = None          # names of loop-invariant calls lifted out of filters
+        self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # id(list node) -> the most elements it can have
 
@@ -94,9 +97,19 @@ class Compiler:
         scope = _Scope(dict(locals or {}), has_me, [])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
+        self._hoisted = []
         src, typ = self.node(tree, scope)
         if expect is not None:
             self.expect_type(typ, expect, tree)
+        if self._hoisted:
+            hoisted_src = "(" + "".join(f"({h} := _U), " for h in self._hoisted) + src + ")[-1]"
+            try:
+                return Compiled(hoisted_src, typ, self.to_function(hoisted_src))
+            except ExprError:   # Python refuses := in some comprehension positions: compile plainly
+                self._hoisted = None
+                self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
+                src, typ = self.node(tree, scope)
+        self._hoisted = None
         fn = self.to_function(src)
         return Compiled(src, typ, fn)
 
@@ -135,7 +148,23 @@ class Compiler:
         if self.cost > MAX_COST:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
-        return method(n, scope)
+        src, typ = method(n, scope)
+        Compiler._lambda_bound = self.lambda_vars
+        if n.data == "call" and scope.elements and self._hoisted is not None and self._invariant(src, scope):
+            # a call that does not depend on the element of the filter around it is computed once
+            # per evaluation, on first use (lazily, so an empty list still computes nothing)
+            name = f"_h{len(self._hoisted)}"
+            self._hoisted.append(name)
+            src = f"({name} if {name} is not _U else ({name} := {src}))"
+        return src, typ
+
+    @staticmethod
+    def _invariant(src: str, scope) -> bool:
+        """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping) and does
+        not use the element of any enclosing filter."""
+        costly = " for " in src or "lambda" in src or (src.startswith("_") and not src.startswith(_CHEAP))
+        return (costly and not any(var in Compiler._lambda_bound for var, _ in scope.elements)
+                and not any(re.search(r"\b" + var + r"\b", src) for var, _ in scope.elements))
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
     def size(self, n) -> int:
@@ -493,9 +522,13 @@ def _coll(c, scope, node, fname):
     return src, typ
 
 
-def _keyed(c, scope, kwargs, typ, key="by", coll=None):
-    """Compile ``by: expr`` with the list element bound; returns (var, src, type)."""
+def _keyed(c, scope, kwargs, typ, key="by", coll=None, lam=True):
+    """Compile ``by: expr`` with the list element bound; returns (var, src, type).
+    ``lam``: the body becomes a lambda's, so nothing inside may be hoisted; a builder that puts
+    the body in a comprehension passes lam=False."""
     var = c.fresh()
+    if lam:
+        c.lambda_vars.add(var)
     body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
     s, t = c.in_loop(coll, body) if coll is not None else body()
     return var, s, t
@@ -511,7 +544,7 @@ def b_sum(c, n, scope, args, kw):
     _arity(n, args, kw, "sum", 1, kw=("by",))
     src, typ = _coll(c, scope, args[0], "sum")
     if "by" in kw:
-        var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
+        var, s, t = _keyed(c, scope, kw, typ, coll=args[0], lam=False)
         c.expect_type(t, NUM, kw["by"])
         return f"sum([{s} for {var} in {src}])", t
     if not is_numeric(elem(typ)):
@@ -529,7 +562,7 @@ def _minmax(fname):
         _arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = _coll(c, scope, args[0], fname)
         if "by" in kw:
-            var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
+            var, s, t = _keyed(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, NUM, kw["by"])
             return f"{fname}([{s} for {var} in {src}], default=0)", t
         if not (is_numeric(elem(typ)) or elem(typ) == STR):
@@ -548,7 +581,7 @@ def _extreme(fname, helper):
                 raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
             var, s = "_x", "_x"
         else:
-            var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
+            var, s, t = _keyed(c, scope, kw, typ, coll=args[0], lam=True)
             if not (is_numeric(t) or t == STR):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
@@ -562,7 +595,7 @@ def b_any_all(fname):
         _arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = _coll(c, scope, args[0], fname)
         if "by" in kw:
-            var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
+            var, s, t = _keyed(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, BOOL, kw["by"])
             return f"{fname}([{s} for {var} in {src}])", BOOL
         if elem(typ) == BOOL:
@@ -588,7 +621,7 @@ def b_map(c, n, scope, args, kw):
     if "to" not in kw:
         raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
     src, typ = _coll(c, scope, args[0], "map")
-    var, s, t = _keyed(c, scope, kw, typ, key="to", coll=args[0])
+    var, s, t = _keyed(c, scope, kw, typ, key="to", coll=args[0], lam=False)
     c.sized(n, c.size(args[0]))
     return f"[{s} for {var} in {src}]", list_of(t)
 
@@ -665,9 +698,21 @@ def register_builtin(name: str, build, helpers: dict | None = None) -> None:
         runtime.HELPERS.update(helpers)
 
 
+_CHEAP = ("_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
+          "_seat(", "_team(")
+
+
+class _Unset:
+    """The value of a hoisted sub-expression not computed yet in this evaluation."""
+    __slots__ = ()
+
+
+_UNSET = _Unset()
+
+
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
-    ns = {"__builtins__": {}, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
+    ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
           "any": any, "all": all, "range": range, "list": list, "dict": dict}
     ns.update(runtime.HELPERS)
     return ns

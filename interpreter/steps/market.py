@@ -135,7 +135,7 @@ def b_combos(c, n, scope, args, kw):
         if k not in kw:
             raise ExprError(f"combos() needs {k}:", offset_of(n), code="arity")
     src, typ = _coll(c, scope, args[0], "combos")
-    var, s, t = _keyed(c, scope, kw, typ)
+    var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
     c.expect_type(t, NUM, kw["by"])
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
@@ -146,7 +146,7 @@ def b_sums(c, n, scope, args, kw):
     _arity(n, args, kw, "sums", 1, kw=("by",))
     src, typ = _coll(c, scope, args[0], "sums")
     if "by" in kw:
-        var, s, t = _keyed(c, scope, kw, typ)
+        var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
         return f"_sums({src}, lambda {var}: {s})", list_of(INT)
     c.expect_type(elem(typ), NUM, args[0])
@@ -158,7 +158,7 @@ def b_groups(c, n, scope, args, kw):
     if "by" not in kw:
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
     src, typ = _coll(c, scope, args[0], "groups")
-    var, s, _ = _keyed(c, scope, kw, typ)
+    var, s, _ = _keyed(c, scope, kw, typ, coll=args[0])
     return f"_groups({src}, lambda {var}: {s})", list_of(typ)
 
 
