@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .errors import BudgetExceeded, GameError
 from .expr.runtime import ExprRuntimeError
+from .steps.base import UNCHANGED
 
 _RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
                    AttributeError, OverflowError, RecursionError)
@@ -20,25 +21,32 @@ def advance(S) -> None:
     stack = S.stack
     budget = rules.max_steps
     end_checks = rules.end_checks
-    when = rules.triggers.when
+    watch = rules.triggers.check_when if rules.triggers.when else None
     try:
-        while S.dec is None and not S.over:
-            if when:
-                rules.triggers.check_when(S)
-                if S.over:
+        # triggers and end conditions are checked whenever the state may have changed: on entry
+        # (after a decision was applied) and after every step that does not report UNCHANGED
+        changed = True
+        while not S.over:
+            if changed:
+                if watch is not None:
+                    watch(S)
+                    if S.over:
+                        break
+                if end_checks and _ended(S, end_checks):
+                    S.over = True
                     break
+            if S.dec is not None:
+                break
             if not stack:
                 S.over = True
                 break
             frame = stack[-1]
-            steps[frame[0]].run(S, frame)
+            changed = steps[frame[0]].run(S, frame) is not UNCHANGED
             S.steps += 1
             if S.steps > budget:
                 raise BudgetExceeded(
                     f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
                     "does the flow ever end? raise limits.steps if the game is just long")
-            if end_checks and _ended(S, end_checks):
-                S.over = True
     except _RUNTIME_ERRORS as e:
         raise _located(S, e) from None
     if S.over:

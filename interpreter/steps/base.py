@@ -4,6 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 STEP_KINDS: dict[str, type] = {}
+
+# What run() returns when it changed nothing but frames (pushed, popped, or asked a decision):
+# the engine then skips re-checking triggers and end conditions. Returning anything else (None)
+# is always safe.
+UNCHANGED = "unchanged"
 SECTIONS: dict = {}
 
 
@@ -113,10 +118,12 @@ class Sequence(Step):
         steps = self.steps
         i = frame[1]
         n = len(steps)
+        result = UNCHANGED
         while i < n:
             child = steps[i]
             i += 1
             if child.inline:
+                result = None
                 try:
                     child.execute(S)
                 except Exception as e:   # locate the error at the effect, not at the list
@@ -124,12 +131,13 @@ class Sequence(Step):
                         e.rulebook_step = child
                     raise
                 if S.over:
-                    return
+                    return None
             else:
                 frame[1] = i
                 S.stack.append(child.enter(S))
-                return
+                return result
         S.stack.pop()
+        return result
 
     def children(self):
         return list(self.steps)

@@ -14,7 +14,7 @@ With none, the step is skipped. (This is how a turn offers its "moves".)
 from __future__ import annotations
 
 from ..expr.types import BOOL, PLAYER, STR
-from .base import Step, step_kind
+from .base import UNCHANGED, Step, step_kind
 
 
 @step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
@@ -57,14 +57,15 @@ class Branch(Step):
     def run(self, S, frame):
         if frame[1] is not None:
             S.stack.pop()
-            return
+            return UNCHANGED
         me = self.me(S, self.me_var)
         offered = tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
         who = self.who(S, me, None)
         if not offered or who is None:
             S.stack.pop()
-            return
+            return UNCHANGED
         S.dec = (who, offered)
+        return UNCHANGED
 
     def label(self, S, value):
         return self.names[value]

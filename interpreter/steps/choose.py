@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..expr.types import PLAYER, elem
-from .base import Step, step_kind
+from .base import UNCHANGED, Step, step_kind
 
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
@@ -35,15 +35,16 @@ class Choose(Step):
     def run(self, S, frame):
         if frame[1] is not None:
             S.stack.pop()
-            return
+            return UNCHANGED
         me = self.me(S, self.me_var)
         options = tuple(S.rules.distinct(self.options(S, me, None), self.option_type))
         who = self.who(S, me, None)
         if not options or who is None:
             S.stack.pop()
-            return
+            return UNCHANGED
         frame[1] = who
         S.dec = (who, options)
+        return UNCHANGED
 
     def reask(self, S, frame):
         frame[1] = None

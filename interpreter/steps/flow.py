@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..expr.types import BOOL, INT, PLAYER, list_of
-from .base import Step, StepScope, step_kind
+from .base import UNCHANGED, Step, StepScope, step_kind
 
 
 @step_kind("phase", "a named group of steps; the name shows in observations")
@@ -22,6 +22,7 @@ class Phase(Step):
             S.stack.append(self.body.enter(S))
         else:
             S.stack.pop()
+        return UNCHANGED
 
     def children(self):
         return [self.body]
@@ -51,11 +52,13 @@ class Repeat(Step):
         k = frame[1]
         if k >= frame[2]:
             S.stack.pop()
-            return
+            return UNCHANGED
         frame[1] = k + 1
+        S.stack.append(self.body.enter(S))
         if self.var is not None:
             S.v[self.var] = k + 1
-        S.stack.append(self.body.enter(S))
+            return None
+        return UNCHANGED
 
     def children(self):
         return [self.body]
@@ -78,8 +81,9 @@ class _Loop(Step):
         holds = bool(self.cond(S, self.me(S, self.me_var), None))
         if holds == self.negate:
             S.stack.pop()
-            return
+            return UNCHANGED
         S.stack.append(self.body.enter(S))
+        return UNCHANGED
 
     def children(self):
         return [self.body]

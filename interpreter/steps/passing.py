@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ..expr.types import CARD, INT, PLAYER
-from .base import Step, step_kind
+from .base import UNCHANGED, Step, step_kind
 
 
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")
@@ -55,7 +55,7 @@ class Pass(Step):
             hand = self._hand(S, giver)
             if frame[2] < count and hand:
                 S.dec = (giver, tuple(S.rules.distinct_cards(hand)))
-                return
+                return UNCHANGED
             frame[1] += 1
             frame[2] = 0
         self.deliver(S, frame[3])

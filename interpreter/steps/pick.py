@@ -19,7 +19,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from .base import Step, step_kind
+from .base import UNCHANGED, Step, step_kind
 
 DONE = -1
 _LOCALS = {"picked": list_of(CARD)}
@@ -72,22 +72,23 @@ class Pick(Step):
             who = frame[2] = self.who(S, self.me(S, self.me_var), None)
             if who is None:
                 S.stack.pop()
-                return
+                return UNCHANGED
         L = {"picked": picked}
         hi = self.hi(S, who, L) if self.hi is not None else None
         if hi is not None and len(picked) >= hi:
             S.stack.pop()
-            return
+            return UNCHANGED
         src = self.src(S, who, L)
         where = self.where
         allowed = [c for c in src if where(S, who, L, c)] if where is not None else list(src)
         if not allowed:
             S.stack.pop()
-            return
+            return UNCHANGED
         options = S.rules.distinct_cards(allowed)
         if len(picked) >= self.lo(S, who, L):
             options.append(DONE)
         S.dec = (who, tuple(options))
+        return UNCHANGED
 
     def label(self, S, value):
         return "done" if value == DONE else S.rules.card_labels[value]

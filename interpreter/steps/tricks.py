@@ -13,7 +13,7 @@ winning card), ``led`` (the led card) and ``trick`` (the cards of the trick so f
 from __future__ import annotations
 
 from ..expr.types import CARD, INT, PLAYER, list_of
-from .base import Step, step_kind
+from .base import UNCHANGED, Step, step_kind
 
 _HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD)}
 
@@ -78,7 +78,7 @@ class Tricks(Step):
             me = self.me(S, self.me_var)
             if (self.count is not None and frame[1] >= self.count(S, me, None)) or not self._hand(S, leader):
                 S.stack.pop()
-                return
+                return UNCHANGED
             n = S.n
             seats = sorted(self.players(S, me, None), key=lambda q: (q - leader) % n)
             frame[3] = order = seats * self.plays(S, me, None)
@@ -102,6 +102,7 @@ class Tricks(Step):
                 self.finish(S, frame)
             return
         S.dec = (player, tuple(options) if self.unique_labels else tuple(S.rules.distinct_cards(options)))
+        return UNCHANGED
 
     def resolve(self, S, frame, card):
         pos = frame[4]
