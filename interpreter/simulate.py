@@ -233,7 +233,7 @@ def run_local(batch: Batch, indexes: list[int], workers: int, rules=None) -> Ite
             yield play_one(rules, batch, i, step)
         return
     import multiprocessing
-    chunk = max(1, min(32, len(indexes) // (workers * 16)))
+    chunk = max(1, min(32, len(indexes) // (workers * 32)))   # small chunks: little idle time at the end
     with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(batch,)) as pool:
         yield from pool.imap_unordered(_worker_play, indexes, chunksize=chunk)
 
@@ -249,7 +249,11 @@ def run_ray(batch: Batch, indexes: list[int], address: str | None = None) -> Ite
     if not indexes:
         return
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        extra = {} if str(address or "").startswith("ray://") else {"include_dashboard": False}
+        try:
+            ray.init(address=address, log_to_driver=False, **extra)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise RulebookError(f"cannot {'join Ray at ' + address if address else 'start Ray'}: {e}") from None
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     size = max(1, min(64, math.ceil(len(indexes) / (cpus * 8))))
     task = ray.remote(_worker_chunk)
@@ -388,6 +392,9 @@ def prepare_out(out: Path, batch: Batch) -> dict[int, dict]:
             diff = sorted(k for k in set(conf) | set(old or {}) if (old or {}).get(k) != json.loads(json.dumps(conf)).get(k))
             raise UsageError(f"--out {out} holds another batch (differs in: {', '.join(diff) or 'run.json'}); "
                              "use a new folder")
+    elif read_records(out / "games.jsonl"):
+        raise UsageError(f"--out {out} has a games.jsonl but no run.json: cannot tell which batch it holds; "
+                         "use a new folder")
     else:
         conf_path.write_text(json.dumps(conf, indent=2) + "\n", encoding="utf-8")
     games = out / "games.jsonl"
