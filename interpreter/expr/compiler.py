@@ -77,6 +77,8 @@ def _one_type(types, what, node) -> str:
 
 class Compiler:
     """Compiles expressions of one ruleset. ``locals`` maps local names to types."""
+    _varying: tuple = ()          # sources of locals that change with the element (compile_element)
+    _lambda_bound: set = set()
 
     def __init__(self, names: Names):
         self.names = names
@@ -112,6 +114,28 @@ class Compiler:
         self._hoisted = None
         fn = self.to_function(src)
         return Compiled(src, typ, fn)
+
+    def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
+                        element: str = CARD, expect: str | None = None, var: str = "_it",
+                        varying: tuple = ()):
+        """Source of an expression about an element ``var`` (as in where / by:), for a mechanic
+        that builds its own comprehension: returns (source, type, hoisted names). The caller
+        must bind each hoisted name to ``_U`` before the comprehension (see compile()).
+        ``varying``: locals whose value changes with the element (never hoisted)."""
+        tree = parse(text)
+        scope = _Scope(dict(locals or {}), has_me, [(var, element)])
+        self._expansions = 0
+        self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
+        self._hoisted = []
+        Compiler._varying = tuple(f"L[{name!r}]" for name in varying)
+        try:
+            src, typ = self.node(tree, scope)
+            if expect is not None:
+                self.expect_type(typ, expect, tree)
+            return src, typ, list(self._hoisted)
+        finally:
+            self._hoisted = None
+            Compiler._varying = ()
 
     def to_function(self, src: str) -> Callable:
         if len(src) > MAX_SOURCE:
@@ -164,6 +188,7 @@ class Compiler:
         not use the element of any enclosing filter."""
         costly = " for " in src or "lambda" in src or (src.startswith("_") and not src.startswith(_CHEAP))
         return (costly and not any(var in Compiler._lambda_bound for var, _ in scope.elements)
+                and not any(v in src for v in Compiler._varying)
                 and not any(re.search(r"\b" + var + r"\b", src) for var, _ in scope.elements))
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
@@ -713,7 +738,7 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "range": range, "list": list, "dict": dict}
+          "any": any, "all": all, "range": range, "list": list, "dict": dict, "enumerate": enumerate}
     ns.update(runtime.HELPERS)
     return ns
 

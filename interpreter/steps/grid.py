@@ -107,7 +107,36 @@ class Grid(Step):
         s.can_pass = bool(main.get("pass", True))
         s.prompt = str(main.get("prompt", "take"))
         s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True)
+        s.batch = cls._batch(ctx, main)
         return s
+
+    @staticmethod
+    def _batch(ctx, main):
+        """All the (space, cost) options in one generated comprehension: one Python call per
+        decision instead of two per space. None (use the per-space functions) if it cannot be built."""
+        from ..build import as_expr
+        hoisted = []
+        try:
+            where = "True"
+            if "where" in main:
+                where, _, h = ctx.compiler.compile_element(as_expr(main["where"]), None, True, CARD, BOOL)
+                hoisted += h
+            offset = len(hoisted)
+            cost, _, h = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
+                                                      varying=("neighbours",))
+            for k, name in enumerate(h):   # keep the two expressions' hoisted names apart
+                cost = cost.replace(name, f"_h{offset + k}x")
+                hoisted.append(f"_h{offset + k}x")
+        except ExprError:
+            return None   # reported by the per-space compile already
+        cost = cost.replace("L['neighbours']", "[_g[_j] for _j in _shape[_i]]")
+        init = "".join(f"({h} := _U), " for h in hoisted)
+        src = (f"lambda S, me, L, _g, _shape, _have: ({init}[(_it, _c) for _i, _it in enumerate(_g) "
+               f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
+        try:
+            return eval(src, ctx.names.namespace)  # noqa: S307 - generated from checked expressions
+        except SyntaxError:
+            return None
 
     @staticmethod
     def _counter(ctx, name, path, owners):
@@ -133,6 +162,8 @@ class Grid(Step):
         have = self._have(S, who)
         where, cost = self.where, self.cost
         shape = adjacency(len(grid), rows)
+        if only is None and self.batch is not None:
+            return self.batch(S, who, None, grid, shape, have)
         out = []
         for i in (range(len(grid)) if only is None else (grid.index(only),)):
             card = grid[i]
