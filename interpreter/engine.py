@@ -6,6 +6,8 @@ Each running step has a frame on ``S.stack``: ``[step_index, ...its own data]``.
 """
 from __future__ import annotations
 
+import operator
+
 from .errors import BudgetExceeded, GameError
 from .expr.runtime import ExprRuntimeError
 from .steps.base import UNCHANGED
@@ -79,12 +81,21 @@ def apply(S, action) -> None:
 
 
 def apply_index(S, i: int) -> None:
+    """Take option ``i`` of the pending decision (the fast path for agents and playouts)."""
+    dec = S.dec
+    if type(i) is not int:   # numpy integers and other __index__ types are fine
+        try:
+            i = operator.index(i)
+        except TypeError:
+            raise GameError(f"an action index is a whole number, not {type(i).__name__}") from None
+    if dec is None or not 0 <= i < len(dec[1]):
+        if dec is None:
+            raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending")
+        raise GameError(f"action index {i!r} is out of range (0..{len(dec[1]) - 1})")
     frame = S.stack[-1]
-    step = S.rules.steps[frame[0]]
-    value = S.dec[1][i]
     S.dec = None
     try:
-        step.resolve(S, frame, value)
+        S.rules.steps[frame[0]].resolve(S, frame, dec[1][i])
     except _RUNTIME_ERRORS as e:
         raise _located(S, e) from None
     advance(S)

@@ -495,3 +495,17 @@ def test_observations_show_running_steps_without_leaking(tmp_path):
     S.apply(led)
     obs = S.observation(1)
     assert obs["trick"] == [{"seat": 0, "card": led}] and obs["trick_leader"] == 0
+
+
+def test_apply_index_is_checked(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - choose: {who: 0, options: "[1, 2]", as: x}
+    """)
+    S = r.new_game(2)
+    for bad in (-1, 2, "1", 1.0):
+        with pytest.raises(GameError):
+            S.apply_index(bad)
+    assert S.apply_index(True if False else 1).v["x"] == 2 and S.is_terminal()
+    with pytest.raises(GameError, match="the game is over"):
+        S.apply_index(0)
