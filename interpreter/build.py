@@ -323,6 +323,7 @@ class Builder:
         r.scoring = Scoring.build(self, d.get("scoring") or {})
         limits = d.get("limits") or {}
         r.max_steps = int(limits.get("steps", DEFAULT_MAX_STEPS))
+        r.auto_forced = bool(d.get("auto_forced", False))
         r.steps = tuple(self.step_list)
         r.namespace = self.names.namespace
         r.names = self.names

@@ -24,6 +24,7 @@ def advance(S) -> None:
     budget = rules.max_steps
     end_checks = rules.end_checks
     watch = rules.triggers.check_when if rules.triggers.when else None
+    auto = rules.auto_forced
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
         # (after a decision was applied) and after every step that does not report UNCHANGED
@@ -38,7 +39,10 @@ def advance(S) -> None:
                     S.over = True
                     break
             if S.dec is not None:
-                break
+                if not (auto and len(S.dec[1]) == 1):
+                    break
+                changed = _forced(S, stack[-1])   # a decision with one option is no decision
+                continue
             if not stack:
                 S.over = True
                 break
@@ -53,6 +57,18 @@ def advance(S) -> None:
         raise _located(S, e) from None
     if S.over:
         S.dec = None
+
+
+def _forced(S, frame) -> bool:
+    """Apply the only option of the pending decision without asking (ruleset auto_forced: true)."""
+    step = S.rules.steps[frame[0]]
+    seat, (value,) = S.dec
+    if S.ev is not None:
+        S.ev.append({"ev": "forced", "seat": seat, "prompt": step.prompt, "action": step.label(S, value)})
+    S.dec = None
+    step.resolve(S, frame, value)
+    S.steps += 1
+    return True
 
 
 def _ended(S, checks) -> bool:

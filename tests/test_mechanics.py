@@ -509,3 +509,18 @@ def test_apply_index_is_checked(tmp_path):
     assert S.apply_index(True if False else 1).v["x"] == 2 and S.is_terminal()
     with pytest.raises(GameError, match="the game is over"):
         S.apply_index(0)
+
+
+def test_auto_forced_takes_single_option_decisions_without_asking(tmp_path):
+    body = """
+    flow:
+      - choose: {who: 0, options: "[7]", as: x}
+      - choose: {who: 1, options: "[1, 2]", as: who}
+    """.replace("as: who", "as: y")
+    asked = load(tmp_path, body)
+    S = asked.new_game(2)
+    assert S.legal_actions() == ["7"]
+    auto = load(tmp_path, body.replace("    flow:", "    auto_forced: true\n    flow:"), name="u.yaml")
+    S = auto.new_game(2, record=True)
+    assert S.v["x"] == 7 and S.current_player() == 1 and S.legal_actions() == ["1", "2"]
+    assert {"ev": "forced", "seat": 0, "prompt": "x", "action": "7"} in S.ev
