@@ -1,7 +1,7 @@
 """Rulebook: a declarative rules engine for tabletop games.
 
     import interpreter
-    rules = interpreter.load("rulesets/diamonds.yaml")
+    rules = interpreter.load("rulesets/my_game.yaml")
     state = rules.new_game(players=4, seed=1)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
@@ -26,7 +26,7 @@ def load(path, variant: str | None = None):
 
 
 def ruleset_path(name: str) -> Path:
-    """The path of a bundled ruleset by name ('diamonds') or the path itself if it exists."""
+    """The path of a bundled ruleset by name (its file name without .yaml) or the path itself if it exists."""
     from .resources import resource_dir
     p = Path(name)
     if p.exists():

@@ -1,7 +1,7 @@
 """What a variant changes, rule by rule: the merged data with and without it, compared.
 
-    rulebook diff diamonds two_player
-    rulebook diff rulesets/diamonds.yaml my_variant.yaml --json
+    rulebook diff my_game two_player
+    rulebook diff rulesets/my_game.yaml my_variant.yaml --json
 
 Each change is an entry of the ruleset data (``params.plays_per_trick``,
 ``flow[0].steps[1].steps[1].pass.to``) added, removed or changed. Flow steps are named by

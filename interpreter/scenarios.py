@@ -1,6 +1,6 @@
 """Scenario tests written in YAML: a setup, scripted actions, expectations as expressions.
 
-    ruleset: ../diamonds.yaml          # relative to this file
+    ruleset: ../my_game.yaml           # relative to this file
     scenarios:
       - name: a void play gains the benefit of the suit played
         rule: DI-4                     # the rule it proves (free text)
@@ -10,7 +10,7 @@
         params: {hand_size: 3}         # optional parameter overrides
         patch:                         # optional: applied at the first decision
           zones: {hand: {0: [1D, 2H], 1: [3D]}, table: []}
-          counters: {showroom: {0: 3}, safe: 0}
+          counters: {coins: {0: 3}, bank: 0}
           vars: {start_player: 0}
         actions:                       # labels; a mapping {seat: N, action: L} also checks the seat;
           - "1"                        # {patch: {...}} patches again mid-way
