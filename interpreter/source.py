@@ -354,7 +354,9 @@ def load_yaml(text: str | bytes, path: str = "<string>") -> tuple[object, Source
                 hint = (f"the '{opener}' at line {where.line}, column {where.col} is not closed "
                         "(or a ',' is missing between two items)")
         hint = _yaml_hint(e, text) or hint
-        code = "limit" if isinstance(e, _LimitError) else "yaml-syntax"
+        # libyaml (PyYAML >= 6.0.4 with the C parser) has its own nesting limit: a limit too
+        too_deep = "maximum nesting depth" in str(e.problem or "")
+        code = "limit" if isinstance(e, _LimitError) or too_deep else "yaml-syntax"
         raise RulesetError(e.problem or e.context or "invalid YAML", loc, code, hint=hint) from None
     except yaml.reader.ReaderError as e:  # non-printable characters
         raise RulesetError(f"character {e.character!r} not allowed in a ruleset",
