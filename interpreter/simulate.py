@@ -470,7 +470,7 @@ def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
                                                     "markeredgecolor": "black", "markersize": 5})
         ax.set_xticks(range(1, players + 1), [f"seat {p}" for p in range(players)])
     ax.set_ylabel("final score")
-    ax.set_xlabel("box: quartiles, line: median, diamond: mean, whiskers: 1.5 IQR, circles: outliers", fontsize=8)
+    ax.set_xlabel("box: quartiles, line: median, white marker: mean, whiskers: 1.5 IQR, circles: outliers", fontsize=8)
     ax.set_title(f"Score per seat ({len(ok)} games)\n{title}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -617,7 +617,7 @@ def _common_args(p) -> None:
                    help="override a parameter (repeatable); VALUE is read as JSON if it parses")
     p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill (options['skill']): one number per seat, or one for all")
     p.add_argument("--lead-changes", action="store_true",
-                   help="count lead changes (scores every position: about 1.8x slower on Diamonds)")
+                   help="count lead changes (scores every position: about 1.8x slower, see docs/simulation.md)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes (default) or a Ray cluster")
     p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster to join (e.g. auto, ray://host:10001)")
