@@ -38,7 +38,7 @@ def _err(text: str) -> None:
 
 
 def _resolve(path: str) -> Path:
-    """A ruleset path, or the bundled ruleset of that name ('diamonds')."""
+    """A ruleset path, or the bundled ruleset of that name (``rulebook list`` shows them)."""
     import interpreter
     return interpreter.ruleset_path(path)
 
@@ -133,7 +133,7 @@ def _playout_summary(f: dict) -> str:
 
 # ---------------------------------------------------------------------- play
 def add_play(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", metavar="PATH", help="a ruleset file or a bundled name (diamonds)")
+    p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name (see: rulebook list)")
     p.add_argument("--players", "-p", type=int, required=True, help="number of players")
     p.add_argument("--seed", "-s", type=int, default=0, help="game seed (default 0)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
@@ -308,7 +308,39 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
+# ---------------------------------------------------------------------- list
+def add_list(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+
+
+def cmd_list(args) -> int:
+    """The bundled rulesets: name, title, players and variants."""
+    import interpreter
+    from .resources import resource_dir
+    rows = []
+    for path in sorted(resource_dir("rulesets").glob("*.yaml")):
+        try:
+            rules = interpreter.load(path)
+        except RulebookError as e:
+            rows.append({"name": path.stem, "error": e.message})
+            continue
+        rows.append({"name": path.stem, "title": rules.title, "players": [rules.min_players, rules.max_players],
+                     "variants": list((rules.data.get("variants") or {}).keys()), "path": str(path)})
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for r in rows:
+        if "error" in r:
+            print(f"{r['name']:<16} (does not load: {r['error']})")
+            continue
+        lo, hi = r["players"]
+        variants = f"  variants: {', '.join(r['variants'])}" if r["variants"] else ""
+        print(f"{r['name']:<16} {r['title']} ({lo}-{hi} players){variants}")
+    return 0
+
+
 COMMANDS: list[Command] = [
+    Command("list", "the bundled rulesets, their player counts and variants", add_list, cmd_list),
     Command("validate", "check rulesets (and their variants); errors as path:line:col", add_validate, cmd_validate),
     Command("play", "play one game with agents and print the scores", add_play, cmd_play),
     Command("replay", "re-run a game log and verify it", add_replay, cmd_replay),

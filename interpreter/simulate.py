@@ -606,7 +606,7 @@ def print_compare(result: dict, console) -> None:
 
 # ---------------------------------------------------------------------- the commands
 def _common_args(p) -> None:
-    p.add_argument("path", metavar="PATH", help="a ruleset file or a bundled name (diamonds)")
+    p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name (see: rulebook list)")
     p.add_argument("--players", "-p", type=int, required=True, help="number of players")
     p.add_argument("--games", "-g", type=int, required=True, help="number of games")
     p.add_argument("--seed", "-s", type=int, default=0, help="batch seed: game i plays seed derive(S, i) (default 0)")

@@ -320,3 +320,10 @@ def test_play_plain_table_without_rich(capsys, monkeypatch):
     head = next(l for l in out.splitlines() if l.startswith("seat"))
     assert head.split() == ["seat", "showroom", "safe", "total"]
     assert sum("winner" in l for l in out.splitlines()) >= 1
+
+
+def test_list_shows_the_bundled_rulesets(capsys):
+    code, out, _ = run(capsys, "list", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert code == 0 and {"diamonds", "diams", "mister_diamond", "diamonds_club"} <= set(rows)
+    assert rows["diamonds"]["players"] == [3, 6] and "teams" in rows["diamonds"]["variants"]
