@@ -2,7 +2,7 @@
 
 A log (format 1) is one JSON object per line:
 
-    {"type": "header", "ruleset": "diamonds", "hash": "<content hash>", "path": "rulesets/diamonds.yaml",
+    {"type": "header", "ruleset": "my_game", "hash": "<content hash>", "path": "rulesets/my_game.yaml",
      "variant": null, "players": 4, "seed": 3, "agents": ["random", ...], "params": {"rounds": 1},
      "format": 1}
     {"type": "events", "events": [...]}                 # what happened before the first decision

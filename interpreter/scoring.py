@@ -1,8 +1,8 @@
 """Scoring: named categories added up per player, ordered tie-breaks, shared victory.
 
     scoring:
-      categories: {showroom: "showroom", safe: "safe * 2"}   # each with me = the player
-      tiebreak: ["safe"]        # compared in order among the players tied on score
+      categories: {coins: "coins", vault: "vault * 2"}   # each with me = the player
+      tiebreak: ["vault"]        # compared in order among the players tied on score
       eligible: "count(required) == 3"   # optional: who may be ranked at all
       lowest_wins: false
 """

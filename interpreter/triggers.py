@@ -7,7 +7,7 @@
         do: [{set: {round_ending: true}}]  # me = the zone's owner (a team: its first member),
                                            #      or the acting player for a shared zone
       three_of_a_kind:
-        when: "count(park where building == 'fountain') >= 3"   # a condition becoming true
+        when: "count(built where kind == 'tower') >= 3"   # a condition becoming true
         per_player: true                   # checked for each player (me = that player)
         do: [...]
 
