@@ -365,10 +365,22 @@ class Builder:
                     table = value["by_players"] or {}
                     vals = list(table.values()) + ([value["default"]] if "default" in value else [])
                 else:
-                    vals = [value.get("value")]
+                    vals = [value["default"] if "default" in value else value.get("value")]
             else:
                 vals = [value]
-            self.names.params[name] = unify([_type_of_value(v) for v in vals])
+            declared = value.get("type") if isinstance(value, dict) else None
+            if declared is not None:
+                from .ruleset import check_param
+                from .errors import UsageError
+                try:
+                    self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
+                    for v in vals:   # the defaults must fit their own declaration
+                        check_param(name, v, value, v)
+                except (ValueError, UsageError) as e:
+                    self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
+                    self.names.params[name] = ANY
+            else:
+                self.names.params[name] = unify([_type_of_value(v) for v in vals])
             out[name] = value
         return out
 

@@ -153,12 +153,20 @@ def _params(rules, d):
         if isinstance(spec, dict) and "by_players" in spec:
             varying[name] = spec
         elif isinstance(spec, dict):
-            fixed.append([name, _v(spec.get("value"))])
+            value = spec["default"] if "default" in spec else spec.get("value")
+            allowed = []
+            if spec.get("type"):
+                allowed.append(str(spec["type"]))
+            if "min" in spec or "max" in spec:
+                allowed.append(f"{_v(spec.get('min', ''))}..{_v(spec.get('max', ''))}")
+            if "choices" in spec:
+                allowed.append(" / ".join(_v(c) for c in spec["choices"]))
+            fixed.append([name, _v(value), ", ".join(allowed), str(spec.get("doc", ""))])
         else:
-            fixed.append([name, _v(spec)])
-    out = ["## Parameters", ""]
+            fixed.append([name, _v(spec), "", ""])
+    out = ["## Parameters", "", "Change one for a game with `--set NAME=VALUE`.", ""]
     if fixed:
-        out += _table(["parameter", "value"], fixed)
+        out += _table(["parameter", "value", "allowed", "meaning"], fixed)
     if varying:
         counts = sorted({int(k) for s in varying.values() for k in (s["by_players"] or {})
                          if str(k).isdigit() and rules.min_players <= int(k) <= rules.max_players})

@@ -91,7 +91,7 @@ class Ruleset:
                 else:
                     raise UsageError(f"parameter '{name}' has no value for {players} players")
             elif isinstance(spec, dict):
-                out[name] = spec.get("value")
+                out[name] = spec["default"] if "default" in spec else spec.get("value")
             else:
                 out[name] = spec
         for name, value in overrides.items():
@@ -99,7 +99,7 @@ class Ruleset:
                 from .errors import did_you_mean
                 close = did_you_mean(name, out)
                 raise UsageError(f"unknown parameter '{name}'" + (f" (did you mean '{close}'?)" if close else ""))
-            out[name] = _coerce(value, out[name], name)
+            out[name] = check_param(name, value, self.params_decl[name], out[name])
         return out
 
     def team_members(self, players: int):
@@ -173,14 +173,38 @@ class Ruleset:
         return f"<Ruleset {self.name}{' variant ' + self.variant if self.variant else ''}>"
 
 
-def _coerce(value, current, name):
-    """A --set value (a string from the command line, or a Python value) as the param's type."""
-    if not isinstance(value, str) or isinstance(current, str):
-        return value
-    try:
-        parsed = json.loads(value)
-    except ValueError:
-        return value
-    if isinstance(current, bool) != isinstance(parsed, bool):
-        raise UsageError(f"parameter '{name}' expects {type(current).__name__}, got {value!r}")
-    return parsed
+_PY_TYPES = {"int": (int,), "num": (int, float), "bool": (bool,), "str": (str,), "list": (list,)}
+
+
+def param_type(spec, current) -> str | None:
+    """The declared type of a parameter, else the type of its default value (None: any)."""
+    if isinstance(spec, dict) and spec.get("type"):
+        return str(spec["type"])
+    for t, py in (("bool", bool), ("int", int), ("num", float), ("str", str), ("list", list)):
+        if isinstance(current, py):
+            return t
+    return None
+
+
+def check_param(name, value, spec, current):
+    """An override (a string from --set, or a Python value) checked against the parameter's
+    type, bounds and choices; UsageError with the reason otherwise."""
+    want = param_type(spec, current)
+    if isinstance(value, str) and want not in ("str", None):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise UsageError(f"parameter '{name}' expects {want}, got {value!r}") from None
+    if want is not None:
+        ok = isinstance(value, _PY_TYPES.get(want, (object,))) and not (want in ("int", "num") and isinstance(value, bool))
+        if not ok:
+            raise UsageError(f"parameter '{name}' expects {want}, got {value!r}")
+    if isinstance(spec, dict):
+        lo, hi = spec.get("min"), spec.get("max")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            bounds = (f"between {lo} and {hi}" if lo is not None and hi is not None
+                      else f"at least {lo}" if lo is not None else f"at most {hi}")
+            raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
+        if "choices" in spec and value not in spec["choices"]:
+            raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
+    return value

@@ -524,3 +524,27 @@ def test_auto_forced_takes_single_option_decisions_without_asking(tmp_path):
     S = auto.new_game(2, record=True)
     assert S.v["x"] == 7 and S.current_player() == 1 and S.legal_actions() == ["1", "2"]
     assert {"ev": "forced", "seat": 0, "prompt": "x", "action": "7"} in S.ev
+
+
+def test_typed_parameters_check_overrides(tmp_path):
+    r = load(tmp_path, """
+    params:
+      rounds: {type: int, default: 2, min: 1, max: 5, doc: how many rounds}
+      mode: {type: str, default: fast, choices: [fast, slow]}
+      bonus: 3
+    flow:
+      - repeat: params.rounds
+        steps: [{set: {x: "x + params.bonus"}}]
+    """)
+    assert r.new_game(2).v["x"] == 6
+    assert r.new_game(2, options={"params": {"rounds": "4", "bonus": "1"}}).v["x"] == 4
+    for bad, message in (({"rounds": "9"}, "between 1 and 5"), ({"rounds": "two"}, "expects int"),
+                         ({"mode": "medium"}, "is one of fast, slow"), ({"bonus": "true"}, "expects int")):
+        with pytest.raises(UsageError, match=message):
+            r.new_game(2, options={"params": bad})
+    with pytest.raises(RulesetError, match="must be at least 1, got 0"):
+        load(tmp_path, """
+        params:
+          rounds: {type: int, default: 0, min: 1}
+        flow: [{set: {x: params.rounds}}]
+        """)
