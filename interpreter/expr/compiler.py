@@ -106,13 +106,13 @@ class Compiler:
         if self._hoisted:
             hoisted_src = "(" + "".join(f"({h} := _U), " for h in self._hoisted) + src + ")[-1]"
             try:
-                return Compiled(hoisted_src, typ, self.to_function(hoisted_src))
+                return Compiled(hoisted_src, typ, self.to_function(hoisted_src, text))
             except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                 self._hoisted = None
                 self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
                 src, typ = self.node(tree, scope)
         self._hoisted = None
-        fn = self.to_function(src)
+        fn = self.to_function(src, text)
         return Compiled(src, typ, fn)
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -137,12 +137,15 @@ class Compiler:
             self._hoisted = None
             Compiler._varying = ()
 
-    def to_function(self, src: str) -> Callable:
+    def to_function(self, src: str, text: str = "") -> Callable:
+        """The lambda of a generated source; its code is named after the expression's text,
+        so profiles and tracebacks say which rule is running."""
         if len(src) > MAX_SOURCE:
             raise ExprError(f"expression is too large once its defines are expanded (limit {MAX_SOURCE} "
                             "characters of code)", 0, code="limit")
         try:
-            return eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - source is generated
+            code = compile("lambda S, me, L: " + src, f"<expr {text[:60]}>", "eval")
+            return eval(code, self.names.namespace)  # noqa: S307 - source is generated
         except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
             raise ExprError("expression is nested too deeply once its defines are expanded", 0,
                             code="limit") from None
