@@ -88,6 +88,8 @@ class Compiler:
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted = None          # names of loop-invariant calls lifted out of filters
+        self._filters: dict = {}      # source of a filter -> its comprehension clauses
+        self._counts: dict = {}       # source of count(filter) -> the filter's clauses
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # id(list node) -> the most elements it can have
@@ -431,7 +433,9 @@ class Compiler:
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        return f"[{var} for {var} in {src} if {csrc}]", typ
+        out = f"[{var} for {var} in {src} if {csrc}]"
+        self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
+        return out, typ
 
     def n_cond(self, n, scope):
         a, c, b = (self.node(x, scope) for x in n.children)
@@ -469,6 +473,10 @@ class Compiler:
                                 offset_of(n.children[2]), code="type")
         elif not _comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
+        # count(X where C) compared with 0 only asks whether one element passes: stop at the first
+        if a in self._counts and b == "0" and op in (">", "!=", "=="):
+            gen = f"any(True for {self._counts[a]})"
+            return (f"(not {gen})" if op == "==" else gen), BOOL
         return f"({a} {op} {b})", BOOL
 
     def n_in_(self, n, scope):
@@ -565,7 +573,11 @@ def _keyed(c, scope, kwargs, typ, key="by", coll=None, lam=True):
 def b_count(c, n, scope, args, kw):
     _arity(n, args, kw, "count", 1)
     src, _ = _coll(c, scope, args[0], "count")
-    return f"len({src})", INT
+    inner = src[1:-1] if src.startswith("(") and src.endswith(")") else src   # a define's parentheses
+    out = f"len({src})"
+    if inner in c._filters:
+        c._counts[out] = c._filters[inner]
+    return out, INT
 
 
 def b_sum(c, n, scope, args, kw):
