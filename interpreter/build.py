@@ -151,7 +151,8 @@ class Builder:
         except ExprError as e:
             self.expr_error(e, path)
             return lambda S, me, L, x: None
-        return eval("lambda S, me, L, _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+        code = compile("lambda S, me, L, _it: " + src, f"<expr {as_expr(value)[:60]}>", "eval")
+        return eval(code, self.names.namespace)  # noqa: S307 - generated source
 
     def card_filter(self, value, path, locals=None):
         return self.element_fn(value, path, locals, CARD, BOOL)
@@ -163,7 +164,8 @@ class Builder:
         src, name = self.fx.target(as_expr(value), path, dict(locals or {}), True, "zone")
         if name is None:
             return lambda S, me, L: []
-        return eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - generated source
+        return eval(compile("lambda S, me, L: " + src, f"<zone {as_expr(value)[:60]}>", "eval"),
+                    self.names.namespace)  # noqa: S307 - generated source
 
     def zone_owner_fn(self, value, path, locals=None):
         """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared)."""

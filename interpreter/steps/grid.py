@@ -134,7 +134,7 @@ class Grid(Step):
         src = (f"lambda S, me, L, _g, _shape, _have: ({init}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
         try:
-            return eval(src, ctx.names.namespace)  # noqa: S307 - generated from checked expressions
+            return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace)  # noqa: S307 - generated
         except SyntaxError:
             return None
 
