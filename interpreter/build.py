@@ -204,6 +204,9 @@ class Builder:
         self.names.vars[name] = typ if old is None or old == ANY else old
 
     def owned_zone(self, name, path):
+        if not isinstance(name, str):
+            self.error(f"expected the name of a zone, got {type(name).__name__}", path, "type")
+            return ""
         self.compiler.used.add(name)
         if name not in self.names.zones:
             self.unknown("zone", name, self.names.zones, path)
@@ -213,6 +216,9 @@ class Builder:
         return name
 
     def shared_zone(self, name, path):
+        if not isinstance(name, str):
+            self.error(f"expected the name of a zone, got {type(name).__name__}", path, "type")
+            return ""
         self.compiler.used.add(name)
         if name not in self.names.zones:
             self.unknown("zone", name, self.names.zones, path)
@@ -302,6 +308,10 @@ class Builder:
             if name in EFFECT_KINDS or name in STEP_KINDS:
                 self.error(f"'{name}' is a built-in kind: choose another name", ("effects", name), "duplicate",
                            key=True)
+                continue
+            if not name.isidentifier():
+                self.error(f"'{name}' is not a valid effect name: use letters, digits and _", ("effects", name),
+                           "name", key=True)
                 continue
             self.fx.declare(name, spec, ("effects", name))
         for name in list(self.fx.named):

@@ -104,7 +104,12 @@ class EffectCompiler:
         self.block(em, items, path, dict(locals or {}), has_me, first)
         src = f"def {name}(S, me, L):\n" + ("\n".join(em.lines) or "    pass") + "\n"
         ns = self.ctx.names.namespace
-        code = compile(src, f"<effects {'/'.join(map(str, path))}>", "exec")
+        try:
+            code = compile(src, f"<effects {'/'.join(map(str, path))}>", "exec")
+        except SyntaxError:
+            if any(d.severity == "error" for d in self.ctx.diags):
+                return lambda S, me, L: None   # an error was reported: this code never runs
+            raise
         local_ns: dict = {}
         exec(code, ns, local_ns)  # noqa: S102 - source is generated from checked effect data
         return local_ns[name]
@@ -236,6 +241,13 @@ class EffectCompiler:
                 owner = (key_src, by_team)
         return src, name, owner
 
+    def name(self, value, path, what="name"):
+        """A declared name written in YAML: a plain identifier, or None (after an error)."""
+        if isinstance(value, str) and value.isidentifier():
+            return value
+        self.ctx.error(f"expected a {what} (a plain name), got {value!r:.40}", path, "type")
+        return None
+
     def event(self, em, payload: str) -> None:
         em.line(f"if S.ev is not None: S.ev.append({payload})")
 
@@ -286,6 +298,9 @@ class EffectCompiler:
         names = spec if isinstance(spec, list) else [spec]
         counters = self.ctx.names.counters
         for i, name in enumerate(names):
+            name = self.name(name, (*path, i) if isinstance(spec, list) else path, "counter name")
+            if name is None:
+                continue
             p = (*path, i) if isinstance(spec, list) else path
             if name not in counters:
                 self.ctx.unknown("counter", name, counters, p)
@@ -320,7 +335,9 @@ class EffectCompiler:
         spec = self._spec(spec, path, ("var", "from"))
         if spec is None:
             return
-        var = spec["var"]
+        var = self.name(spec["var"], (*path, "var"), "variable name")
+        if var is None:
+            return
         self.ctx.compiler.used.add(var)
         if var not in self.ctx.names.vars:
             self.ctx.unknown("variable", var, self.ctx.names.vars, (*path, "var"))
@@ -383,7 +400,9 @@ class EffectCompiler:
         if spec is None:
             return
         src, _ = self.target(spec["from"], (*path, "from"), locals, has_me, "zone")
-        to = spec["to"]
+        to = self.name(spec["to"], (*path, "to"), "zone name")
+        if to is None:
+            return
         self.ctx.compiler.used.add(to)
         if to not in self.ctx.names.zones:
             self.ctx.unknown("zone", to, self.ctx.names.zones, (*path, "to"))
@@ -424,6 +443,9 @@ class EffectCompiler:
         d = em.fresh("_d")
         em.line(f"{d} = {dst}")
         for i, zname in enumerate(froms):
+            if self.name(zname, (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from"),
+                         "zone name") is None:
+                continue
             self.ctx.compiler.used.add(zname)
             zpath = (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from")
             if zname not in self.ctx.names.zones:
@@ -481,7 +503,9 @@ class EffectCompiler:
         if spec is None:
             return
         src, typ = self.expr(spec["in"], (*path, "in"), locals, has_me, "list")
-        var = spec.get("as", "it")
+        var = self.name(spec.get("as", "it"), (*path, "as"), "name for the element")
+        if var is None:
+            return
         if var == "me":
             saved = em.fresh("_me")
             em.line(f"{saved} = me")

@@ -71,6 +71,17 @@ def _forced(S, frame) -> bool:
     return True
 
 
+def run_setup(S, fill, setup) -> None:
+    """Fill a new game's zones, counters and variables and run its setup effects; a runtime
+    error there is a located GameError like any other."""
+    try:
+        fill(S)
+        if setup is not None:
+            setup(S, None, None)
+    except _RUNTIME_ERRORS as e:
+        raise _located(S, e) from None
+
+
 def _ended(S, checks) -> bool:
     for check in checks:
         if check(S, None, None):

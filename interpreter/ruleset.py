@@ -52,9 +52,7 @@ class Ruleset:
         S.rng = rng.seed_state(seed)
         if record:
             S.ev = []
-        self._fill(S)
-        if self.setup is not None:
-            self.setup(S, None, None)
+        engine.run_setup(S, self._fill, self.setup)
         S.stack.append(self.steps[self.root].enter(S))
         engine.advance(S)
         return S

@@ -53,9 +53,9 @@ class Triggers:
                 zones = t["on_enter"] if isinstance(t["on_enter"], list) else [t["on_enter"]]
                 locals_ = {"card": CARD}
                 cond = ctx.expr(t["if"], (*path, "if"), locals_, True, BOOL) if "if" in t else None
-                fn = ctx.effects(t["do"], (*path, "do"), locals_, True)
+                fn = ctx.effects(t.get("do"), (*path, "do"), locals_, True)
                 for z in zones:
-                    if z not in ctx.names.zones:
+                    if not isinstance(z, str) or z not in ctx.names.zones:
                         ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
                         continue
                     self.enter.setdefault(z, []).append((name, cond, fn))
@@ -64,7 +64,7 @@ class Triggers:
                 cond = ctx.expr(t["when"], (*path, "when"), None, per, BOOL)
                 if "if" in t:
                     ctx.error("a when: trigger has its condition in when:", (*path, "if"), "schema", key=True)
-                fn = ctx.effects(t["do"], (*path, "do"), None, per)
+                fn = ctx.effects(t.get("do"), (*path, "do"), None, per)
                 self.when.append((name, cond, fn, per))
 
     # ------------------------------------------------------------------ runtime

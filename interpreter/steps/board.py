@@ -61,11 +61,17 @@ def build_board(ctx, spec, path, rules) -> None:
             ctx.error("adjacent: may use only the positions' attributes (a and b) and constants",
                       (*path, "adjacent"), "type")
             return
-        for a in ids:
-            for b in ids:
-                if a != b and rule(None, None, {"a": a, "b": b}):
-                    adj[a].add(b)
-                    adj[b].add(a)
+        try:
+            for a in ids:
+                for b in ids:
+                    if a != b and rule(None, None, {"a": a, "b": b}):
+                        adj[a].add(b)
+                        adj[b].add(a)
+        except Exception as e:   # the rule runs at load time: its failure is the ruleset's error
+            what = "a position lacks an attribute the rule uses (none)" if "NoneType" in str(e) else str(e)
+            ctx.error(f"adjacent: failed for positions {cards.labels[a]} and {cards.labels[b]}: {what}",
+                      (*path, "adjacent"), "runtime")
+            return
     else:
         attr = spec["neighbors"]
         if attr not in cards.attr_types:
