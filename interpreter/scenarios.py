@@ -52,14 +52,19 @@ class Outcome:
 def run_file(path) -> list[Outcome]:
     import interpreter
     data, smap = load_file(str(path))
-    if not isinstance(data, dict) or "scenarios" not in data or "ruleset" not in data:
-        raise RulesetError("a scenario file has ruleset: and scenarios:", smap.loc(()), "schema")
+    if not isinstance(data, dict) or "scenarios" not in data or "ruleset" not in data \
+            or not isinstance(data["scenarios"], list) or not isinstance(data["ruleset"], str):
+        raise RulesetError("a scenario file has ruleset: (a file name) and scenarios: (a list)", smap.loc(()),
+                           "schema")
     base = (Path(path).parent / str(data["ruleset"])).resolve()
     cache: dict = {}
     results = []
     for i, sc in enumerate(data["scenarios"] or []):
-        name = str(sc.get("name", f"scenario {i + 1}"))
         loc = smap.key_loc(("scenarios", i))
+        if not isinstance(sc, dict):
+            results.append(Outcome(f"scenario {i + 1}", False, "a scenario is a mapping (name, players, actions...)", loc))
+            continue
+        name = str(sc.get("name", f"scenario {i + 1}"))
         try:
             variant = sc.get("variant")
             if variant not in cache:
@@ -67,6 +72,9 @@ def run_file(path) -> list[Outcome]:
             results.append(run_one(cache[variant], sc, name, loc))
         except RulebookError as e:
             results.append(Outcome(name, False, e.message if isinstance(e, RulesetError) else str(e), loc))
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError) as e:
+            # a malformed scenario (a mapping where a list belongs...) fails, with the reason
+            results.append(Outcome(name, False, f"malformed scenario: {type(e).__name__}: {e}", loc))
     return results
 
 
