@@ -204,27 +204,23 @@ class Builder:
         self.names.vars[name] = typ if old is None or old == ANY else old
 
     def owned_zone(self, name, path):
-        if not isinstance(name, str):
-            self.error(f"expected the name of a zone, got {type(name).__name__}", path, "type")
-            return ""
-        self.compiler.used.add(name)
-        if name not in self.names.zones:
-            self.unknown("zone", name, self.names.zones, path)
-            return name
-        if self.names.zones[name] == "none":
-            self.error(f"zone '{name}' must belong to each player or team here", path, "type")
-        return name
+        """A zone that belongs to each player or team (a hand), by name."""
+        return self._zone(name, path, shared=False)
 
     def shared_zone(self, name, path):
+        """A zone with no owner (a table), by name."""
+        return self._zone(name, path, shared=True)
+
+    def _zone(self, name, path, shared: bool):
         if not isinstance(name, str):
             self.error(f"expected the name of a zone, got {type(name).__name__}", path, "type")
             return ""
         self.compiler.used.add(name)
         if name not in self.names.zones:
             self.unknown("zone", name, self.names.zones, path)
-            return name
-        if self.names.zones[name] != "none":
-            self.error(f"zone '{name}' must be shared (owner: none) here", path, "type")
+        elif (self.names.zones[name] == "none") != shared:
+            self.error(f"zone '{name}' must be shared (owner: none) here" if shared else
+                       f"zone '{name}' must belong to each player or team here", path, "type")
         return name
 
     def zone_sorted(self, name):

@@ -252,19 +252,29 @@ class EffectCompiler:
         em.line(f"if S.ev is not None: S.ev.append({payload})")
 
     # ------------------------------------------------------------------ counters
+    @staticmethod
+    def take(em, amount: str, src: str, dst: str | None) -> str:
+        """Emit: move up to ``amount`` out of counter ``src`` (into ``dst``); the moved amount's name."""
+        a = em.fresh("_a")
+        em.line(f"{a} = max(0, min({amount}, {src}))")
+        em.line(f"{src} -= {a}")
+        if dst is not None:
+            em.line(f"{dst} += {a}")
+        return a
+
     def e_gain(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("counter",), ("amount", "from"))
         if spec is None:
             return
         dst, name = self.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
         amount, _ = self.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
-        a = em.fresh("_a")
-        em.line(f"{a} = {amount}")
-        if "from" in spec:
+        if "from" in spec:   # a limited supply gives what it has
             src, _ = self.target(spec["from"], (*path, "from"), locals, has_me, "counter")
-            em.line(f"{a} = max(0, min({a}, {src}))")
-            em.line(f"{src} -= {a}")
-        em.line(f"{dst} += {a}")
+            a = self.take(em, amount, src, dst)
+        else:
+            a = em.fresh("_a")
+            em.line(f"{a} = {amount}")
+            em.line(f"{dst} += {a}")
         self.event(em, f"{{'ev': 'gain', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
 
     def e_lose(self, em, spec, path, locals, has_me):
@@ -273,12 +283,8 @@ class EffectCompiler:
             return
         src, name = self.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
         amount, _ = self.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
-        a = em.fresh("_a")
-        em.line(f"{a} = max(0, min({amount}, {src}))")
-        em.line(f"{src} -= {a}")
-        if "to" in spec:
-            dst, _ = self.target(spec["to"], (*path, "to"), locals, has_me, "counter")
-            em.line(f"{dst} += {a}")
+        dst = self.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
+        a = self.take(em, amount, src, dst)
         self.event(em, f"{{'ev': 'lose', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
 
     def e_transfer(self, em, spec, path, locals, has_me):
@@ -288,10 +294,7 @@ class EffectCompiler:
         src, sname = self.target(spec["from"], (*path, "from"), locals, has_me, "counter")
         dst, dname = self.target(spec["to"], (*path, "to"), locals, has_me, "counter")
         amount, _ = self.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
-        a = em.fresh("_a")
-        em.line(f"{a} = max(0, min({amount}, {src}))")
-        em.line(f"{src} -= {a}")
-        em.line(f"{dst} += {a}")
+        a = self.take(em, amount, src, dst)
         self.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, 'to': {dname!r}, 'who': me, 'amount': {a}}}")
 
     def e_reset(self, em, spec, path, locals, has_me):
