@@ -47,7 +47,7 @@ def observe(S, player: int) -> dict:
         "teams": [list(m) for m in S.members],
         "zones": zones,
         "counters": counters,
-        "vars": {k: v for k, v in S.v.items() if not k.startswith("_")},
+        "vars": {k: _shown(rules, k, v) for k, v in S.v.items() if not k.startswith("_")},
         "phase": phase(S),
         "current_player": S.current_player(),
         "over": S.over,
@@ -60,6 +60,18 @@ def observe(S, player: int) -> dict:
         obs["prompt"] = S.prompt()
         obs["legal_actions"] = S.legal_actions()
     return obs
+
+
+def _shown(rules, name, value):
+    """A variable as a person reads it: cards by their labels."""
+    typ = rules.names.vars.get(name)
+    if value is None:
+        return None
+    if typ == "card":
+        return rules.card_labels[value]
+    if typ == "list[card]" and isinstance(value, list):
+        return [rules.card_labels[c] for c in value]
+    return value
 
 
 def phase(S) -> str | None:
