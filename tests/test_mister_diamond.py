@@ -41,27 +41,31 @@ def test_there_is_a_scenario_for_every_ruling():
         assert ruling in rules_cited
 
 
-@pytest.mark.parametrize("skill, empty", [(0.8, 0), (0.3, 0), (0.5, 3)])
-def test_touch_chance_is_honoured(rules, skill, empty):
-    """MD-2: (1 - skill) * occupied_neighbours / 6, over 3,000 seeded attempts at d4 (4 standard errors)."""
-    S = rules.new_game(2, seed=1, options={"skill": [skill, skill]})
-    d4 = rules.card_id("d4")
-    nb = rules.namespace["_NB"][d4]
-    keep = set(nb[empty:]) | {d4}
-    # only d4 and its kept neighbours are real; the emptied neighbours have no piece
+@pytest.mark.parametrize("spot, skill, empty", [("d4", 0.8, 0), ("d4", 0.3, 0), ("d4", 0.5, 3),
+                                                 ("d4", None, 0), ("a1", 0.0, 0), ("a1", 0.4, 1)])
+def test_touch_chance_is_honoured(rules, spot, skill, empty):
+    """MD-2: (1 - skill) * occupied_neighbours / 6, over 3,000 seeded attempts (4 standard errors).
+    skill None: no option, so params.skill (0.8) is used. a1 has only 3 neighbours: the divisor
+    is still 6, not the number of neighbours."""
+    options = {} if skill is None else {"skill": [skill, skill]}
+    S = rules.new_game(2, seed=1, options=options)
+    target = rules.card_id(spot)
+    nb = rules.namespace["_NB"][target]
+    keep = set(nb[empty:]) | {target}
+    # no hidden fake: the target and its kept neighbours are real; the emptied ones have no piece
     S.z["real_spots"] = S.z["real_spots"] + S.z["fake_spots"]
     S.z["fake_spots"] = []
     S.z["empty_spots"] = sorted(c for c in nb[:empty])
     S.z["real_spots"] = [c for c in S.z["real_spots"] if c not in S.z["empty_spots"]]
-    assert d4 in S.z["real_spots"] and keep <= set(S.z["real_spots"])
+    assert target in S.z["real_spots"] and keep <= set(S.z["real_spots"])
     n, touches = 3000, 0
     for i in range(n):
         T = S.clone()
         T.rng = rng.seed_state(i)
-        T.apply("d4")
+        T.apply(spot)
         touches += T.v["result"] == "touch"
         assert T.v["result"] in ("touch", "clean")
-    p = (1 - skill) * (6 - empty) / 6
+    p = (1 - (0.8 if skill is None else skill)) * (len(nb) - empty) / 6
     se = math.sqrt(p * (1 - p) / n)
     assert abs(touches / n - p) < 4 * se, (touches, n, p)
 
@@ -98,6 +102,37 @@ def test_observations_never_show_hidden_fakes(rules):
             assert obs["zones"]["real_spots"] == len(S.z["real_spots"])
             assert obs["zones"]["known_fakes"] == [rules.card_labels[c] for c in S.z["known_fakes"]]
         S.apply_index(pick.randrange(len(S.dec[1])))
+
+
+@pytest.mark.parametrize("resolve", ["random", "ask"])
+def test_hidden_fakes_change_no_observation_and_no_option_order(rules, resolve):
+    """MD-1 ("no one knows which diamonds are real"): at every decision of whole games, a state
+    whose hidden fake and hidden real are swapped looks the same to every seat: the same
+    observation and the same legal actions, in the same order."""
+    for seed in range(3):
+        S = rules.new_game(3, seed=seed, options={"resolve": resolve})
+        pick = random.Random(seed)
+        while not S.is_terminal():
+            fakes, reals = S.z["fake_spots"], S.z["real_spots"]
+            for k in range(min(2, len(fakes), len(reals))):
+                T = S.clone()
+                T.z["fake_spots"][k], T.z["real_spots"][-1 - k] = T.z["real_spots"][-1 - k], T.z["fake_spots"][k]
+                assert T.legal_actions() == S.legal_actions()
+                for seat in range(3):
+                    assert T.observation(seat) == S.observation(seat)
+            if S.prompt() == "take":     # attempts are offered in board order, never fakes first
+                assert S.legal_actions() == sorted(S.legal_actions())
+            S.apply_index(pick.randrange(len(S.dec[1])))
+
+
+def test_setup_is_random(rules):
+    """Setup: the 16 fakes are placed at random (MD-1) and the tiles are shuffled."""
+    fakes, rows = set(), set()
+    for seed in range(10):
+        S = rules.new_game(2, seed)
+        fakes.add(frozenset(S.z["fake_spots"]))
+        rows.add(tuple(S.z["row"]))
+    assert len(fakes) == 10 and len(rows) >= 8
 
 
 def test_skill_wins_games():
