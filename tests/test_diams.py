@@ -14,7 +14,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import UsageError
-from interpreter.scenarios import run_file
+from interpreter.scenarios import patch, run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "diams.yaml"
@@ -79,9 +79,75 @@ def test_closing_card_lies_in_the_bottom_16_or_last_in_the_variant():
         assert rules().attr_tables["kind"][S.z["pile"][0]] == "closing"
 
 
+def test_components_50_diamonds_one_pure_per_quality_3_forced_sales_1_closing():
+    r = rules()
+    at = r.attr_tables
+    cards = range(len(r.card_labels))
+    assert len(cards) == 54
+    diamonds = [c for c in cards if at["quality"][c] is not None]
+    assert len(diamonds) == 50
+    for q in range(1, 11):                                   # 10 series of 5; DM-3: exactly one pure
+        series = [c for c in diamonds if at["quality"][c] == q]
+        assert len(series) == 5 and sum(1 for c in series if at["pure"][c]) == 1
+    sales = [c for c in cards if at["kind"][c] == "forced_sale"]
+    assert sorted(at["power"][c] for c in sales) == ["piercer", "quick", "sleight"]   # DM-1: A, B, C
+    assert sum(1 for c in cards if at["kind"][c] == "closing") == 1
+
+
+# DM-2, copied from shared/RULINGS.md: points by quality (1..10) for 3, 4 and 5 cards.
+DM2 = {3: [1, 2, 3, 4, 5, 6, 7, 3, 2, 1], 4: [2, 3, 4, 5, 6, 8, 9, 4, 3, 2], 5: [3, 4, 6, 7, 8, 10, 12, 5, 4, 3]}
+
+
+def round_score_of_safe(safe0: list, safe1: list, others: list) -> list:
+    """Seat 0 holds safe0 and ends with an empty hand; seat 1 holds safe1 and keeps a diamond."""
+    S = rules().new_game(2, 7, {"params": {"rounds": 1}})
+    x, y, z, m, a = (str(q) for q in others[:5])
+    patch(S, {"zones": {"hand": {0: [x], 1: [y, z]}, "safe": {0: safe0, 1: safe1}, "market": [m],
+                        "pile": [a, a, "closing"]}})
+    for act in ["draw", "put_on_market", x, "put_on_market", y]:
+        S.apply(act)
+    assert S.is_terminal()
+    return S.c["round_score"]
+
+
+@pytest.mark.parametrize("q", range(1, 11))
+def test_collection_points_follow_the_dm2_table(q):
+    pures = ["9*", "10*"] if q <= 5 else ["1*", "2*"]        # seat 1 always has the most pure cards
+    others = [k for k in range(1, 11) if k != q and f"{k}*" not in pures]
+    for size in range(0, 6):
+        safe0 = [str(q)] * min(size, 4) + ([f"{q}*"] if size == 5 else [])
+        got = round_score_of_safe(safe0, pures, others)
+        assert got[0] == (DM2[size][q - 1] if size >= 3 else 0), (q, size)   # DM-2: 2 or fewer score 0
+        assert got[1] == 5 + 3                                # the purity bonus and the hand bonus
+
+
+def test_first_player_is_random_then_moves_left_each_round():
+    firsts = {rules().new_game(3, seed).v["first_player"] for seed in range(30)}
+    assert firsts == {0, 1, 2}                                # DM-5: round 1's first player is random
+    for seed in (1, 2, 3):
+        S = rules().new_game(4, seed)
+        rnd = random.Random(seed)
+        seen = {1: S.v["first_player"]}
+        while not S.is_terminal():
+            S.apply(rnd.choice(S.legal_actions()))
+            if S.v["round"] not in seen and not S.is_terminal():
+                seen[S.v["round"]] = S.v["first_player"]
+                assert S.current_player() == S.v["first_player"]
+        assert seen[2] == (seen[1] + 1) % 4 and seen[3] == (seen[1] + 2) % 4
+
+
+def test_closing_card_position_is_shuffled_within_the_bottom_16():
+    positions = set()
+    for seed in range(60):
+        S = rules().new_game(2, seed)
+        pos = [i for i, c in enumerate(S.z["pile"]) if rules().attr_tables["kind"][c] == "closing"][0]
+        assert pos < 16
+        positions.add(pos)
+    assert len(positions) >= 10 and min(positions) <= 3      # not always at the same place
+
+
 def test_the_safe_is_seen_by_its_owner_only():
     S = rules().new_game(2, 7)
-    from interpreter.scenarios import patch
     patch(S, {"zones": {"hand": {0: ["7", "7", "7"], 1: ["4"]}, "market": ["9"], "pile": ["2", "3"]}})
     for a in ["draw", "secure", "7", "7", "7", "7"]:
         S.apply(a)
