@@ -286,6 +286,7 @@ class Builder:
             self.names.namespace["A_" + attr] = values
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
+        self.names.max_players = max(r.max_players, 1)
         r.attr_tables = cards.tables()
         for key, section in SECTIONS.items():   # top-level keys owned by mechanic modules
             if key in d:

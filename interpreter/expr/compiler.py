@@ -35,7 +35,8 @@ class Names:
     attrs: dict = field(default_factory=dict)      # card attribute -> type
     defines: dict = field(default_factory=dict)    # name -> expression source
     namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
-    max_list: int = 100                            # the longest a zone or player list can be
+    max_list: int = 100                            # the longest a zone can be (the number of cards)
+    max_players: int = 64                          # the longest the list of players or teams can be
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
@@ -268,6 +269,8 @@ class Compiler:
         if name in CONSTANTS:
             if name == "me" and not scope.has_me:
                 raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
+            if name in ("players", "teams"):
+                self.sized(node, self.names.max_players)
             return CONSTANTS[name]
         names = self.names
         if name in names.vars:
