@@ -13,7 +13,8 @@
           counters: {coins: {0: 3}, bank: 0}
           vars: {start_player: 0}
         actions:                       # labels; a mapping {seat: N, action: L} also checks the seat;
-          - "1"                        # {patch: {...}} patches again mid-way
+          - "1"                        # {patch: {...}} patches again mid-way;
+          - {expect: ["x == 1"]}       # {expect: [...]} checks expressions mid-way
           - {seat: 0, action: 1D}
         expect:                        # expressions that must hold at the end (no 'me')
           - "safe[0] == 1"
@@ -96,9 +97,15 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         return fail(f"expected the game to be refused ({sc['refused']!r}), but it started")
     if sc.get("patch"):
         patch(S, sc["patch"])
+    compiler = Compiler(rules.names)
     for j, act in enumerate(sc.get("actions") or []):
         if isinstance(act, dict) and "patch" in act:
             patch(S, act["patch"])
+            continue
+        if isinstance(act, dict) and "expect" in act:   # a check in the middle of the actions
+            problem = _check(compiler, S, act["expect"])
+            if problem:
+                return fail(f"after {j} action(s): {problem}")
             continue
         seat = None
         if isinstance(act, dict):
@@ -110,16 +117,9 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
             S.apply(str(act))
         except GameError as e:
             return fail(f"action {j + 1}: {e.message}")
-    compiler = Compiler(rules.names)
-    for text in sc.get("expect") or []:
-        try:
-            fn = compiler.compile(str(text), has_me=False)
-        except ExprError as e:
-            return fail(f"expect '{text}': {e.message}")
-        value = fn(S, None, None)
-        if value is not True:
-            return fail(f"expected {text}, but it is {value!r}" if isinstance(value, bool) else
-                        f"expect '{text}' gave {value!r}, not true")
+    problem = _check(compiler, S, sc.get("expect") or [])
+    if problem:
+        return fail(problem)
     checks = [("scores", lambda: S.scores()), ("winners", lambda: S.winners()), ("over", lambda: S.over),
               ("legal", lambda: S.legal_actions()), ("prompt", lambda: S.prompt()),
               ("current", lambda: S.current_player())]
@@ -139,6 +139,20 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         else:
             return fail(f"action {sc['illegal']!r} was accepted but should be illegal")
     return Outcome(name, True)
+
+
+def _check(compiler, S, expectations) -> str | None:
+    """The first expectation (an expression, no 'me') that does not hold, described; else None."""
+    for text in expectations if isinstance(expectations, list) else [expectations]:
+        try:
+            fn = compiler.compile(str(text), has_me=False)
+        except ExprError as e:
+            return f"expect '{text}': {e.message}"
+        value = fn(S, None, None)
+        if value is not True:
+            return (f"expected {text}, but it is {value!r}" if isinstance(value, bool) else
+                    f"expect '{text}' gave {value!r}, not true")
+    return None
 
 
 def patch(S, spec: dict) -> None:

@@ -548,3 +548,19 @@ def test_typed_parameters_check_overrides(tmp_path):
           rounds: {type: int, default: 0, min: 1}
         flow: [{set: {x: params.rounds}}]
         """)
+
+
+def test_scenarios_check_expectations_between_actions(tmp_path):
+    load(tmp_path, """
+    flow:
+      - repeat: 2
+        steps: [{choose: {who: 0, options: "[1, 2]", as: x}}]
+    """)
+    (tmp_path / "s.yaml").write_text(
+        "ruleset: t.yaml\n"
+        "scenarios:\n"
+        "  - {name: good, players: 2, actions: ['1', {expect: ['x == 1']}, '2'], expect: ['x == 2']}\n"
+        "  - {name: bad, players: 2, actions: ['1', {expect: ['x == 2']}, '2']}\n")
+    from interpreter.scenarios import run_file
+    good, bad = run_file(tmp_path / "s.yaml")
+    assert good.ok and not bad.ok and bad.message == "after 1 action(s): expected x == 2, but it is False"
