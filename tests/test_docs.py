@@ -60,3 +60,15 @@ def test_tutorial_listings_are_the_example_files_and_they_play():
         while not S.is_terminal():
             S.apply_index(0)
         assert sum(S.c["tricks"]) == 5   # the last round's tricks all went to someone
+
+
+SCENARIO_FENCE = re.compile(r"^```yaml scenario\n(.*?)^```", re.S | re.M)
+
+
+def test_reference_scenario_example_passes(tmp_path):
+    from interpreter.scenarios import run_file
+    (block,) = SCENARIO_FENCE.findall((DOCS / "reference.md").read_text())
+    (tmp_path / "little_tricks.yaml").write_text((DOCS / "examples" / "little_tricks.yaml").read_text())
+    (tmp_path / "s.yaml").write_text(block)
+    outcomes = run_file(tmp_path / "s.yaml")
+    assert outcomes and all(o.ok for o in outcomes), [o.message for o in outcomes]
