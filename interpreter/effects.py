@@ -463,20 +463,21 @@ class EffectCompiler:
         self.event(em, f"{{'ev': 'gather', 'to': {dname!r}}}")
 
     # ------------------------------------------------------------------ control
+    def indented(self, em, header, items, path, locals, has_me):
+        """Emit ``header`` (an if/else/for line) and the effect list under it."""
+        em.line(header)
+        em.depth += 1
+        self.block(em, items, path, locals, has_me)
+        em.depth -= 1
+
     def e_if(self, em, item, path, locals, has_me):
         for k in item:
             if k not in ("if", "then", "else"):
                 self.ctx.unknown("key", k, ["if", "then", "else"], (*path, k), key=True)
         cond, _ = self.expr(item["if"], (*path, "if"), locals, has_me, BOOL)
-        em.line(f"if {cond}:")
-        em.depth += 1
-        self.block(em, item.get("then", []), (*path, "then"), locals, has_me)
-        em.depth -= 1
+        self.indented(em, f"if {cond}:", item.get("then", []), (*path, "then"), locals, has_me)
         if item.get("else"):
-            em.line("else:")
-            em.depth += 1
-            self.block(em, item["else"], (*path, "else"), locals, has_me)
-            em.depth -= 1
+            self.indented(em, "else:", item["else"], (*path, "else"), locals, has_me)
 
     def e_switch(self, em, item, path, locals, has_me):
         for k in item:
@@ -491,15 +492,10 @@ class EffectCompiler:
         em.line(f"{v} = {value}")
         for i, (key, body) in enumerate(cases.items()):
             lit = repr(int(key)) if typ in (INT, PLAYER, TEAM) and str(key).lstrip("-").isdigit() else repr(key)
-            em.line(f"{'if' if i == 0 else 'elif'} {v} == {lit}:")
-            em.depth += 1
-            self.block(em, body, (*path, "cases", key), locals, has_me)
-            em.depth -= 1
+            self.indented(em, f"{'if' if i == 0 else 'elif'} {v} == {lit}:", body, (*path, "cases", key),
+                          locals, has_me)
         if item.get("default"):
-            em.line("else:")
-            em.depth += 1
-            self.block(em, item["default"], (*path, "default"), locals, has_me)
-            em.depth -= 1
+            self.indented(em, "else:", item["default"], (*path, "default"), locals, has_me)
 
     def e_for_each(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("in", "do"), ("as",))
@@ -512,10 +508,7 @@ class EffectCompiler:
         if var == "me":
             saved = em.fresh("_me")
             em.line(f"{saved} = me")
-            em.line(f"for me in {src}:")
-            em.depth += 1
-            self.block(em, spec["do"], (*path, "do"), locals, True)
-            em.depth -= 1
+            self.indented(em, f"for me in {src}:", spec["do"], (*path, "do"), locals, True)
             em.line(f"me = {saved}")
             return
         inner = dict(locals)
