@@ -78,8 +78,6 @@ def _one_type(types, what, node) -> str:
 
 class Compiler:
     """Compiles expressions of one ruleset. ``locals`` maps local names to types."""
-    _varying: tuple = ()          # sources of locals that change with the element (compile_element)
-    _lambda_bound: set = set()
 
     def __init__(self, names: Names):
         self.names = names
@@ -92,6 +90,7 @@ class Compiler:
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
         self.lambda_vars: set = set() # element variables bound by a generated lambda
+        self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # id(list node) -> the most elements it can have
 
@@ -130,7 +129,7 @@ class Compiler:
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
         self._hoisted = []
-        Compiler._varying = tuple(f"L[{name!r}]" for name in varying)
+        self._varying = tuple(f"L[{name!r}]" for name in varying)
         try:
             src, typ = self.node(tree, scope)
             if expect is not None:
@@ -138,7 +137,7 @@ class Compiler:
             return src, typ, list(self._hoisted)
         finally:
             self._hoisted = None
-            Compiler._varying = ()
+            self._varying = ()
 
     def to_function(self, src: str, text: str = "") -> Callable:
         """The lambda of a generated source; its code is named after the expression's text,
@@ -179,7 +178,6 @@ class Compiler:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         src, typ = method(n, scope)
-        Compiler._lambda_bound = self.lambda_vars
         if n.data == "call" and scope.elements and self._hoisted is not None and self._invariant(src, scope):
             # a call that does not depend on the element of the filter around it is computed once
             # per evaluation, on first use (lazily, so an empty list still computes nothing)
@@ -188,13 +186,13 @@ class Compiler:
             src = f"({name} if {name} is not _U else ({name} := {src}))"
         return src, typ
 
-    @staticmethod
-    def _invariant(src: str, scope) -> bool:
-        """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping) and does
-        not use the element of any enclosing filter."""
+    def _invariant(self, src: str, scope) -> bool:
+        """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping), is not
+        inside a generated lambda, and uses neither the element of an enclosing filter nor a local
+        that changes with the element."""
         costly = " for " in src or "lambda" in src or (src.startswith("_") and not src.startswith(_CHEAP))
-        return (costly and not any(var in Compiler._lambda_bound for var, _ in scope.elements)
-                and not any(v in src for v in Compiler._varying)
+        return (costly and not any(var in self.lambda_vars for var, _ in scope.elements)
+                and not any(v in src for v in self._varying)
                 and not any(re.search(r"\b" + var + r"\b", src) for var, _ in scope.elements))
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
