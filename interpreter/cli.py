@@ -40,7 +40,14 @@ def _err(text: str) -> None:
 def _resolve(path: str) -> Path:
     """A ruleset path, or the bundled ruleset of that name (``rulebook list`` shows them)."""
     import interpreter
-    return interpreter.ruleset_path(path)
+    from .resources import resource_dir
+    found = interpreter.ruleset_path(path)
+    if not found.exists() and "/" not in path and not path.endswith((".yaml", ".yml")):
+        bundled = sorted(p.stem for p in resource_dir("rulesets").glob("*.yaml"))
+        close = did_you_mean(path, bundled)
+        raise UsageError(f"no ruleset file or bundled ruleset named '{path}' (bundled: {', '.join(bundled)})",
+                         hint=f"did you mean '{close}'?" if close else None)
+    return found
 
 
 # ---------------------------------------------------------------------- validate

@@ -327,3 +327,8 @@ def test_list_shows_the_bundled_rulesets(capsys):
     rows = {r["name"]: r for r in json.loads(out)}
     assert code == 0 and {"diamonds", "diams", "mister_diamond", "diamonds_club"} <= set(rows)
     assert rows["diamonds"]["players"] == [3, 6] and "teams" in rows["diamonds"]["variants"]
+
+
+def test_unknown_bundled_name_suggests_the_closest(capsys):
+    code, _, err = run(capsys, "play", "diamods", "--players", "4")
+    assert code == 2 and "did you mean 'diamonds'?" in err
