@@ -117,10 +117,9 @@ def _playouts(files: list, args) -> None:
         rules = f.get("rules")
         if rules is None:
             continue
-        if args.players is not None and not rules.min_players <= args.players <= rules.max_players:
+        if args.players is not None and args.players not in rules.player_counts:
             if f["variant"] is None:
-                raise UsageError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
-                                 f"not {args.players}")
+                raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
             continue   # a variant for other player counts
         report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
         problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
@@ -332,6 +331,7 @@ def cmd_list(args) -> int:
             rows.append({"name": path.stem, "error": e.message})
             continue
         rows.append({"name": path.stem, "title": rules.title, "players": [rules.min_players, rules.max_players],
+                     "player_counts": rules.player_counts,
                      "variants": list((rules.data.get("variants") or {}).keys()), "path": str(path)})
     if args.json:
         print(json.dumps(rows))

@@ -44,8 +44,7 @@ def _prose(text) -> str:
 
 
 def _players(rules) -> str:
-    lo, hi = rules.min_players, rules.max_players
-    return f"{lo}" if lo == hi else f"{lo} to {hi}"
+    return rules.players_text()
 
 
 def _teams(decl) -> str:

@@ -61,7 +61,7 @@ class Report:
 
 def playouts(rules, games: int, players=None, seed: int = 0, options: dict | None = None) -> Report:
     """Play ``games`` random games per player count (``players``: a list, default all)."""
-    counts = list(players) if players else list(range(rules.min_players, rules.max_players + 1))
+    counts = list(players) if players else rules.player_counts
     report = Report()
     for n in counts:
         try:

@@ -38,11 +38,9 @@ class Ruleset:
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
         ``record``: start with ``S.ev = []`` so the events of the setup are collected too."""
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            span = (f"{self.min_players}" if self.min_players == self.max_players
-                    else f"{self.min_players} to {self.max_players}")
+        if not isinstance(players, int) or players not in self.player_counts:
             variant = f" (variant {self.variant})" if self.variant else ""
-            raise UsageError(f"{self.name}{variant} is for {span} players, not {players}")
+            raise UsageError(f"{self.name}{variant} is for {self.players_text()} players, not {players}")
         options = dict(options or {})
         params = self.resolve_params(players, options.pop("params", None) or {})
         for name, check in GAME_OPTIONS.items():
@@ -72,6 +70,25 @@ class Ruleset:
             S.v[name] = None
         for name, fn in self.var_start.items():
             S.v[name] = fn(S, None, None)
+
+    @property
+    def player_counts(self) -> list[int]:
+        """The player counts a game can have: min to max, and only those with teams declared
+        when the ruleset has teams (a teams variant for 4 or 6 players refuses 5)."""
+        counts = range(self.min_players, self.max_players + 1)
+        decl = self.teams_decl
+        if isinstance(decl, dict) and isinstance(decl.get("by_players"), dict):
+            return [n for n in counts if str(n) in decl["by_players"]]
+        return list(counts)
+
+    def players_text(self) -> str:
+        """'3 to 6', '2', or '4 or 6': the player counts in words."""
+        counts = self.player_counts
+        if len(counts) == 1:
+            return str(counts[0])
+        if counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]}"
+        return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
     def _owners(self, S, owner: str) -> int:
         """How many instances a zone or counter has: one per player, team or card."""

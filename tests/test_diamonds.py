@@ -224,7 +224,7 @@ def test_clone_mid_pass_is_independent():
 
 # ---------------------------------------------------------------------- refused set-ups
 def test_teams_refuse_five_players():
-    with pytest.raises(UsageError, match="5 players"):
+    with pytest.raises(UsageError, match="is for 4 or 6 players, not 5"):
         rules("teams").new_game(5, 1)
 
 

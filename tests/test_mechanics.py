@@ -284,7 +284,8 @@ def test_team_counters_are_shared_by_partners(tmp_path):
     """, base=BASE.replace("counters:\n", "counters:\n  pot: {owner: team}\n"))
     S = r.new_game(4)
     assert S.c["pot"] == [1, 0] and S.scores() == [1, 0, 1, 0] and S.winners() == [0, 2]
-    with pytest.raises(UsageError, match="no teams are declared for 3 players"):
+    assert r.player_counts == [4]   # teams are declared for 4 players only
+    with pytest.raises(UsageError, match="is for 4 players, not 3"):
         r.new_game(3)
 
 
