@@ -50,9 +50,7 @@ def advance(S) -> None:
             changed = steps[frame[0]].run(S, frame) is not UNCHANGED
             S.steps += 1
             if S.steps > budget:
-                raise BudgetExceeded(
-                    f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
-                    "does the flow ever end? raise limits.steps if the game is just long")
+                _over_budget(S, budget)
     except _RUNTIME_ERRORS as e:
         raise _located(S, e) from None
     if S.over:
@@ -68,7 +66,14 @@ def _forced(S, frame) -> bool:
     S.dec = None
     step.resolve(S, frame, value)
     S.steps += 1
+    if S.steps > S.rules.max_steps:   # forced moves count against the budget too
+        _over_budget(S, S.rules.max_steps)
     return True
+
+
+def _over_budget(S, budget):
+    raise BudgetExceeded(f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
+                         "does the flow ever end? raise limits.steps if the game is just long")
 
 
 def run_setup(S, fill, setup) -> None:

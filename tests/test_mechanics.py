@@ -565,3 +565,15 @@ def test_scenarios_check_expectations_between_actions(tmp_path):
     from interpreter.scenarios import run_file
     good, bad = run_file(tmp_path / "s.yaml")
     assert good.ok and not bad.ok and bad.message == "after 1 action(s): expected x == 2, but it is False"
+
+
+def test_forced_moves_count_against_the_step_budget(tmp_path):
+    r = load(tmp_path, """
+    auto_forced: true
+    limits: {steps: 300}
+    flow:
+      - while: "x >= 0"
+        steps: [{choose: {who: 0, options: "[1]", as: y}}]
+    """)
+    with pytest.raises(BudgetExceeded, match="step budget of 300"):
+        r.new_game(2)
