@@ -349,12 +349,11 @@ def test_random_typed_expressions_compile_and_run(world):
     assert outcomes["value"] > 150, outcomes
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="none is not tracked by the type checker: first/last/one/highest/lowest of an "
-                          "empty list give none, typed as the element; using it raises a Python TypeError")
 @pytest.mark.parametrize("text", ["first([] where true) + 1", "highest(hand[2], by: rank).rank",
                                   "left(first(players where score > 100))", "score[one(top(players, by: score))] > 1"])
-def test_none_is_not_yet_a_runtime_error(world, text):
+def test_using_none_is_a_runtime_error(world, text):
+    """first/last/one/highest/lowest of an empty list give none; using it as a value is one of
+    the language's runtime errors (not a Python TypeError)."""
     with pytest.raises(ExprRuntimeError):
         world.compiler.compile(text, None, True).fn(world.S, 0, {})
 

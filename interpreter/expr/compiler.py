@@ -145,9 +145,15 @@ class Compiler:
         if len(src) > MAX_SOURCE:
             raise ExprError(f"expression is too large once its defines are expanded (limit {MAX_SOURCE} "
                             "characters of code)", 0, code="limit")
+        # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
+        # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
+        body = (f"def _expr(S, me, L):\n    try:\n        return {src}\n"
+                f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
-            code = compile("lambda S, me, L: " + src, f"<expr {text[:60]}>", "eval")
-            return eval(code, self.names.namespace)  # noqa: S307 - source is generated
+            code = compile(body, f"<expr {text[:60]}>", "exec")
+            local: dict = {}
+            exec(code, self.names.namespace, local)  # noqa: S102 - source is generated
+            return local["_expr"]
         except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
             raise ExprError("expression is nested too deeply once its defines are expanded", 0,
                             code="limit") from None
@@ -754,7 +760,8 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "range": range, "list": list, "dict": dict, "enumerate": enumerate}
+          "any": any, "all": all, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
+          "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns
 

@@ -125,5 +125,14 @@ def _members(S, t):
     return list(S.members[t])
 
 
+def _none_used(e: TypeError) -> Exception:
+    """A TypeError inside an expression: none used as a value becomes the language's error."""
+    if "NoneType" in str(e):
+        return ExprRuntimeError("none used as a value (the first() of an empty list, a variable not set yet, "
+                                "no partner...): check it with '!= none' first")
+    return e
+
+
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _last, _distinct, _partner, _members, _seat, _team)}
+                                   _one, _first, _last, _distinct, _partner, _members, _seat, _team,
+                                   _none_used)}
