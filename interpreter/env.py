@@ -1,7 +1,7 @@
 """A multi-agent environment over any ruleset, in the agent-environment-cycle style of
 PettingZoo (without depending on it): one agent acts at a time.
 
-    env = GameEnv(interpreter.load("rulesets/diamonds.yaml"), players=4)
+    env = GameEnv(interpreter.load("rulesets/my_game.yaml"), players=4)
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
