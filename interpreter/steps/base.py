@@ -87,6 +87,33 @@ class Step:
         return S.v[scope_var] if scope_var is not None else None
 
 
+class AskOnce(Step):
+    """A step that asks one question and is done once it is answered (choose, branch).
+    Frame: [index, the seat asked (None before asking)]. Subclasses give ``question()``."""
+
+    def question(self, S, me) -> tuple:
+        """(seat to ask, tuple of options); no seat or no option skips the step."""
+        raise NotImplementedError
+
+    def enter(self, S):
+        return [self.index, None]
+
+    def run(self, S, frame):
+        if frame[1] is not None:
+            S.stack.pop()
+            return UNCHANGED
+        who, options = self.question(S, self.me(S, self.me_var))
+        if not options or who is None:
+            S.stack.pop()
+            return UNCHANGED
+        frame[1] = who
+        S.dec = (who, options)
+        return UNCHANGED
+
+    def reask(self, S, frame):
+        frame[1] = None
+
+
 class Effects(Step):
     """Consecutive effects in a flow list, compiled to one function and run inline."""
     kind = "effects"

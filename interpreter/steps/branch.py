@@ -14,12 +14,11 @@ With none, the step is skipped. (This is how a turn offers its "moves".)
 from __future__ import annotations
 
 from ..expr.types import BOOL, PLAYER, STR
-from .base import UNCHANGED, Step, step_kind
+from .base import AskOnce, step_kind
 
 
 @step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
-class Branch(Step):
-    """Frame: [index, chosen option index (None before)]."""
+class Branch(AskOnce):
     option_type = STR
 
     @classmethod
@@ -51,27 +50,14 @@ class Branch(Step):
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
         return s
 
-    def enter(self, S):
-        return [self.index, None]
-
-    def run(self, S, frame):
-        if frame[1] is not None:
-            S.stack.pop()
-            return UNCHANGED
-        me = self.me(S, self.me_var)
+    def question(self, S, me):
         offered = tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
-        who = self.who(S, me, None)
-        if not offered or who is None:
-            S.stack.pop()
-            return UNCHANGED
-        S.dec = (who, offered)
-        return UNCHANGED
+        return self.who(S, me, None), offered
 
     def label(self, S, value):
         return self.names[value]
 
     def resolve(self, S, frame, value):
-        frame[1] = value
         if S.ev is not None:
             S.ev.append({"ev": "branch", "option": self.names[value]})
         S.stack.append(self.bodies[value].enter(S))

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from ..expr.types import PLAYER, elem
-from .base import UNCHANGED, Step, step_kind
+from .base import AskOnce, step_kind
 
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
-class Choose(Step):
-    """Frame: [index, the seat asked (None before asking)]."""
+class Choose(AskOnce):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -29,25 +28,9 @@ class Choose(Step):
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         return step
 
-    def enter(self, S):
-        return [self.index, None]
-
-    def run(self, S, frame):
-        if frame[1] is not None:
-            S.stack.pop()
-            return UNCHANGED
-        me = self.me(S, self.me_var)
+    def question(self, S, me):
         options = tuple(S.rules.distinct(self.options(S, me, None), self.option_type))
-        who = self.who(S, me, None)
-        if not options or who is None:
-            S.stack.pop()
-            return UNCHANGED
-        frame[1] = who
-        S.dec = (who, options)
-        return UNCHANGED
-
-    def reask(self, S, frame):
-        frame[1] = None
+        return self.who(S, me, None), options
 
     def resolve(self, S, frame, value):
         S.v[self.var] = value
