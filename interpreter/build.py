@@ -115,11 +115,11 @@ class Builder:
         text = as_expr(value)
         try:
             c = self.compiler.compile(text, locals, has_me, expect)
-            fn, fn.source, fn.type = c.fn, c.source, c.type
+            fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
-            fn.source, fn.type = "None", ANY
+            fn.source, fn.type, fn.distinct = "None", ANY, False
         return fn
 
     def card_key(self, value, path):

@@ -47,6 +47,7 @@ class Compiled:
     source: str          # a Python expression over S, me, L
     type: str
     fn: Callable | None = None
+    distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -108,14 +109,14 @@ class Compiler:
         if self._hoisted:
             hoisted_src = "(" + "".join(f"({h} := _U), " for h in self._hoisted) + src + ")[-1]"
             try:
-                return Compiled(hoisted_src, typ, self.to_function(hoisted_src, text))
+                return Compiled(hoisted_src, typ, self.to_function(hoisted_src, text), _labels_distinct(tree))
             except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                 self._hoisted = None
                 self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
                 src, typ = self.node(tree, scope)
         self._hoisted = None
         fn = self.to_function(src, text)
-        return Compiled(src, typ, fn)
+        return Compiled(src, typ, fn, _labels_distinct(tree))
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
                         element: str = CARD, expect: str | None = None, var: str = "_it",
@@ -735,12 +736,24 @@ BUILTINS = {
 }
 
 
-def register_builtin(name: str, build, helpers: dict | None = None) -> None:
+DISTINCT_BUILTINS: set = set()   # built-ins whose results never hold two values with the same label
+
+
+def _labels_distinct(tree) -> bool:
+    """Whether an expression's list can never hold two values with the same label."""
+    return tree.data == "range" or (tree.data == "call" and str(tree.children[0]) in DISTINCT_BUILTINS)
+
+
+def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False) -> None:
     """Add a built-in function from a mechanic's module.
 
     ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
-    a call; ``helpers`` are runtime functions the generated source may call (names start with _)."""
+    a call; ``helpers`` are runtime functions the generated source may call (names start with _).
+    ``distinct``: its list never holds two values with the same label (a choose over it skips
+    removing duplicates)."""
     BUILTINS[name] = build
+    if distinct:
+        DISTINCT_BUILTINS.add(name)
     if helpers:
         runtime.HELPERS.update(helpers)
 

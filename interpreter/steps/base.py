@@ -89,7 +89,8 @@ class Step:
 
 class AskOnce(Step):
     """A step that asks one question and is done once it is answered (choose, branch).
-    Frame: [index, the seat asked (None before asking)]. Subclasses give ``question()``."""
+    Frame: [index, the seat asked (None before asking)]. Subclasses give ``question()``;
+    their ``resolve()`` removes the frame (no second run just to pop it)."""
 
     def question(self, S, me) -> tuple:
         """(seat to ask, tuple of options); no seat or no option skips the step."""
@@ -159,6 +160,9 @@ class Sequence(Step):
                     raise
                 if S.over:
                     return None
+            elif i == n:                 # the last child takes this frame's place (a tail call)
+                S.stack[-1] = child.enter(S)
+                return result
             else:
                 frame[1] = i
                 S.stack.append(child.enter(S))

@@ -60,7 +60,7 @@ class Branch(AskOnce):
     def resolve(self, S, frame, value):
         if S.ev is not None:
             S.ev.append({"ev": "branch", "option": self.names[value]})
-        S.stack.append(self.bodies[value].enter(S))
+        S.stack[-1] = self.bodies[value].enter(S)   # the chosen steps take the branch's place
 
     def children(self):
         return list(self.bodies)

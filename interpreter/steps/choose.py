@@ -21,6 +21,7 @@ class Choose(AskOnce):
         step.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me, expect="list")
         step.options = opts
+        step.distinct = opts.distinct
         step.option_type = elem(opts.type)
         step.var = main.get("as", "choice")
         ctx.declare_var(step.var, step.option_type, (*p, "as"))
@@ -29,10 +30,12 @@ class Choose(AskOnce):
         return step
 
     def question(self, S, me):
-        options = tuple(S.rules.distinct(self.options(S, me, None), self.option_type))
+        options = self.options(S, me, None)
+        options = tuple(options) if self.distinct else tuple(S.rules.distinct(options, self.option_type))
         return self.who(S, me, None), options
 
     def resolve(self, S, frame, value):
         S.v[self.var] = value
         if self.then is not None:
             self.then(S, frame[1], None)
+        S.stack.pop()

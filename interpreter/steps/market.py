@@ -93,14 +93,6 @@ def _combos(S, items, key, total, cards: bool):
 
 def _sums(items, key):
     """The distinct totals of the non-empty sub-multisets of ``items`` (whole positive values)."""
-    # A where-filter calls sums() once per element with the same list: remember the last
-    # answer when the key reads only the element (no closure) and the items are the same.
-    memo = getattr(key, "__closure__", True) is None
-    if memo:
-        tag = (key.__code__, tuple(items))
-        last = _last_sums[0]
-        if last[0] == tag:
-            return list(last[1])
     bits = 1
     for x in items:
         v = key(x)
@@ -108,14 +100,17 @@ def _sums(items, key):
             bits |= bits << v
             if bits.bit_length() > MAX_SUM + 1:
                 bits &= (1 << (MAX_SUM + 1)) - 1
-    digits = bin(bits)[:1:-1]                 # digit t is 1 when the total t is reachable
-    out = [t for t, d in enumerate(digits) if d == "1" and t]
-    if memo:
-        _last_sums[0] = (tag, out)
-    return list(out)
+    out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
+    if out is None:
+        digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
+        out = [t for t, d in enumerate(digits) if d == "1" and t]
+        if len(_SUMS_OF_BITS) >= 4096:
+            _SUMS_OF_BITS.clear()
+        _SUMS_OF_BITS[bits] = out
+    return out[:]
 
 
-_last_sums: list = [(None, [])]
+_SUMS_OF_BITS: dict = {}   # reachable-sums bitset -> the sorted totals (a pure function: safe to share)
 
 
 def _groups(items, key):
@@ -162,6 +157,6 @@ def b_groups(c, n, scope, args, kw):
     return f"_groups({src}, lambda {var}: {s})", list_of(typ)
 
 
-register_builtin("combos", b_combos, {"_combos": _combos})
-register_builtin("sums", b_sums, {"_sums": _sums})
+register_builtin("combos", b_combos, {"_combos": _combos}, distinct=True)   # distinct multisets
+register_builtin("sums", b_sums, {"_sums": _sums}, distinct=True)
 register_builtin("groups", b_groups, {"_groups": _groups})
