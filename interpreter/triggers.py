@@ -65,7 +65,7 @@ class Triggers:
                 if "if" in t:
                     ctx.error("a when: trigger has its condition in when:", (*path, "if"), "schema", key=True)
                 fn = ctx.effects(t.get("do"), (*path, "do"), None, per)
-                self.when.append((name, cond, fn, per))
+                self.when.append((name, cond, fn, per, f"_when_{len(self.when)}"))
 
     # ------------------------------------------------------------------ runtime
     def entered(self, S, zone: str, owner, by_team: bool, cards, me) -> None:
@@ -86,8 +86,8 @@ class Triggers:
 
     def check_when(self, S) -> None:
         """Fire the when-triggers whose condition became true since the last check."""
-        for i, (name, cond, fn, per) in enumerate(self.when):
-            key = f"_when_{i}"
+        v = S.v
+        for name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
             if per:
                 now = [bool(cond(S, p, None)) for p in S.players]
                 before = S.v.get(key) or [False] * S.n
@@ -100,9 +100,10 @@ class Triggers:
                         finally:
                             self.depth -= 1
             else:
-                now = bool(cond(S, None, None))
-                before = S.v.get(key, False)
-                S.v[key] = now
+                now = True if cond(S, None, None) else False
+                before = v.get(key)
+                if before is not now:
+                    v[key] = now
                 if now and not before and fn is not None:
                     self._chain(S)
                     try:

@@ -118,9 +118,28 @@ def test_sums_and_groups(tmp_path):
     """.replace("vars2: {}", ""))
     S = r.new_game(2)
     fn = r.names.namespace["_sums"]
-    assert fn(S.z["market"], r.attr_tables["value"].__getitem__) == [2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21]
+    assert fn({}, S.z["market"], r.attr_tables["value"].__getitem__) == [2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21]
     assert S.v["x"] == 15
     assert labels(r, S.v["picked_set"]) == ["2", "2", "2"]
+
+
+def test_sums_remembers_answers_without_sharing_them(tmp_path):
+    """sums() of the same elements with a key that reads only the element is remembered per
+    ruleset; a caller changing the list it got back changes no later answer."""
+    r = load(tmp_path, """
+    flow:
+      - move: {from: stock, to: market, cards: "stock where value == 2"}
+    """)
+    S = r.new_game(2)
+    fn, memo = r.names.namespace["_sums"], {}
+    key = eval("lambda c: A_value[c]", r.names.namespace)   # no closure: remembered
+    first = fn(memo, S.z["market"], key)
+    first.append(99)
+    assert fn(memo, S.z["market"], key) == [2, 4, 6]
+    assert len(memo) == 1
+    S.z["market"].pop()
+    assert fn(memo, S.z["market"], key) == [2, 4]          # other elements: another answer
+    assert len(memo) == 2
 
 
 def test_combos_needs_by_and_total(tmp_path):

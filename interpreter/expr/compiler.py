@@ -645,7 +645,10 @@ def b_any_all(fname):
         if "by" in kw:
             var, s, t = _keyed(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, BOOL, kw["by"])
-            return f"{fname}([{s} for {var} in {src}])", BOOL
+            # stops at the first element that decides (a generator that yields only then)
+            if fname == "any":
+                return f"any(True for {var} in {src} if {s})", BOOL
+            return f"(not any(True for {var} in {src} if not ({s})))", BOOL
         if elem(typ) == BOOL:
             return f"{fname}({src})", BOOL
         # a list of things: any = not empty, all = always (vacuous) -> only any makes sense

@@ -62,6 +62,8 @@ def _combos(S, items, key, total, cards: bool):
     groups = sorted(by_label.values(), key=lambda t: (-t[0], t[1]))
     if len(groups) > MAX_GROUPS:
         raise ExprRuntimeError(f"combos() of more than {MAX_GROUPS} different elements")
+    if all(g[0].__class__ is int for g in groups) and float(total).is_integer():
+        return _combos_whole(groups, int(total))
     reach = [0] * (len(groups) + 1)          # reach[i]: the sum of everything from group i on
     for i in range(len(groups) - 1, -1, -1):
         v, _, members = groups[i]
@@ -91,15 +93,68 @@ def _combos(S, items, key, total, cards: bool):
     return out
 
 
-def _sums(items, key):
+def _combos_whole(groups, total):
+    """combos() when every value is a whole number: the same sets in the same order, but a
+    bitset of the totals each suffix of groups can reach prunes every branch that leads to
+    no set, so the work is proportional to the sets found."""
+    n = len(groups)
+    mask = (1 << (total + 1)) - 1
+    reach = [0] * (n + 1)                    # reach[i]: bit t set when groups i.. can make t
+    reach[n] = 1
+    for i in range(n - 1, -1, -1):
+        v, _, members = groups[i]
+        below = reach[i + 1]
+        acc = below
+        for k in range(1, len(members) + 1):
+            acc |= below << (k * v)
+        reach[i] = acc & mask
+    out: list = []
+    if not reach[0] >> total & 1:
+        return out
+    taken: list = []
+
+    def walk(i, remaining):            # take some of a group j >= i, then go on after it
+        for j in range(i, n):
+            v, _, members = groups[j]
+            after = reach[j + 1]
+            for k in range(min(len(members), remaining // v), 0, -1):   # more of the larger values first
+                rest = remaining - k * v
+                if after >> rest & 1:
+                    taken.append(members[:k])
+                    if rest:
+                        walk(j + 1, rest)
+                    else:
+                        out.append([x for part in taken for x in part])
+                    taken.pop()
+                    if len(out) >= MAX_COMBOS:
+                        return
+            if not after >> remaining & 1:     # nothing after group j makes the rest: none of j taken is a dead end
+                return
+
+    walk(0, total)
+    return out
+
+
+def _sums(memo, items, key):
     """The distinct totals of the non-empty sub-multisets of ``items`` (whole positive values)."""
+    # A key that reads only the element (no closure over the state) gives the same answer for
+    # the same elements, and a market seldom changes between two questions: ``memo`` (one per
+    # ruleset, so a key's code always means the same attribute tables) remembers answers.
+    pure = getattr(key, "__closure__", True) is None
+    if pure:
+        memo_key = (key.__code__, tuple(items))
+        out = memo.get(memo_key)
+        if out is not None:
+            return out[:]
     bits = 1
-    for x in items:
-        v = key(x)
+    total = 0
+    for v in map(key, items):
         if v.__class__ is int and 0 < v <= MAX_SUM:
             bits |= bits << v
-            if bits.bit_length() > MAX_SUM + 1:
+            total += v
+            if total > MAX_SUM:
                 bits &= (1 << (MAX_SUM + 1)) - 1
+                total = MAX_SUM
     out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
     if out is None:
         digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
@@ -107,10 +162,16 @@ def _sums(items, key):
         if len(_SUMS_OF_BITS) >= 4096:
             _SUMS_OF_BITS.clear()
         _SUMS_OF_BITS[bits] = out
+    if pure:
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[memo_key] = out
     return out[:]
 
 
-_SUMS_OF_BITS: dict = {}   # reachable-sums bitset -> the sorted totals (a pure function: safe to share)
+# The memos hold answers of pure functions (the same input always gives the same output), so
+# sharing them between games and states cannot change a result.
+_SUMS_OF_BITS: dict = {}    # reachable-sums bitset -> the sorted totals
 
 
 def _groups(items, key):
@@ -143,9 +204,12 @@ def b_sums(c, n, scope, args, kw):
     if "by" in kw:
         var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
-        return f"_sums({src}, lambda {var}: {s})", list_of(INT)
-    c.expect_type(elem(typ), NUM, args[0])
-    return f"_sums({src}, lambda _x: _x)", list_of(INT)
+        key = f"lambda {var}: {s}"
+    else:
+        c.expect_type(elem(typ), NUM, args[0])
+        key = "lambda _x: _x"
+    c.names.namespace.setdefault("_sums_memo", {})
+    return f"_sums(_sums_memo, {src}, {key})", list_of(INT)
 
 
 def b_groups(c, n, scope, args, kw):
