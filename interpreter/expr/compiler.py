@@ -88,6 +88,9 @@ class Compiler:
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted = None          # names of loop-invariant calls lifted out of filters
+        self._tables = None           # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a name bound once
+        self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
+        self._tag = ""                # tells apart the names of expressions compiled to run together
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
         self.lambda_vars: set = set() # element variables bound by a generated lambda
@@ -102,43 +105,65 @@ class Compiler:
         scope = _Scope(dict(locals or {}), has_me, [])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
-        self._hoisted = []
-        src, typ = self.node(tree, scope)
-        if expect is not None:
-            self.expect_type(typ, expect, tree)
-        if self._hoisted:
-            hoisted_src = "(" + "".join(f"({h} := _U), " for h in self._hoisted) + src + ")[-1]"
-            try:
-                return Compiled(hoisted_src, typ, self.to_function(hoisted_src, text), _labels_distinct(tree))
-            except ExprError:   # Python refuses := in some comprehension positions: compile plainly
-                self._hoisted = None
-                self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
-                src, typ = self.node(tree, scope)
-        self._hoisted = None
+        self._hoisted, self._tables, self._tables_above, self._tag = [], {}, 1, ""
+        try:
+            src, typ = self.node(tree, scope)
+            if expect is not None:
+                self.expect_type(typ, expect, tree)
+            prelude = self.prelude()
+            if prelude:
+                hoisted_src = "(" + prelude + src + ")[-1]"
+                try:
+                    return Compiled(hoisted_src, typ, self.to_function(hoisted_src, text), _labels_distinct(tree))
+                except ExprError:   # Python refuses := in some comprehension positions: compile plainly
+                    self._hoisted = self._tables = None
+                    self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
+                    src, typ = self.node(tree, scope)
+        finally:
+            self._hoisted = self._tables = None
         fn = self.to_function(src, text)
         return Compiled(src, typ, fn, _labels_distinct(tree))
 
+    def prelude(self) -> str:
+        """What a compiled expression binds first: each table it reads in a loop (once, so the
+        loop reads a local), then each hoisted call as not computed yet."""
+        return ("".join(f"({name} := {src}), " for src, name in (self._tables or {}).items())
+                + "".join(f"({h} := _U), " for h in (self._hoisted or ())))
+
+    def table(self, src: str) -> str:
+        """``S.c['x']`` (a counter, zone or parameter table) as read here: inside a loop, a name
+        the expression binds once before it runs (the table object does not change while an
+        expression is evaluated: expressions have no side effects)."""
+        if self._tables is None or self._mult <= self._tables_above:
+            return src
+        name = self._tables.get(src)
+        if name is None:
+            name = self._tables[src] = f"_t{self._tag}{len(self._tables)}"
+        return name
+
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
                         element: str = CARD, expect: str | None = None, var: str = "_it",
-                        varying: tuple = ()):
+                        varying: tuple = (), tag: str = ""):
         """Source of an expression about an element ``var`` (as in where / by:), for a mechanic
-        that builds its own comprehension: returns (source, type, hoisted names). The caller
-        must bind each hoisted name to ``_U`` before the comprehension (see compile()).
-        ``varying``: locals whose value changes with the element (never hoisted)."""
+        that builds its own comprehension: returns (source, type, prelude). The caller puts the
+        prelude (see prelude(); it binds names) before the comprehension, once per evaluation.
+        ``varying``: locals whose value changes with the element (never hoisted). ``tag`` keeps
+        the names of expressions that share one prelude apart."""
         tree = parse(text)
         scope = _Scope(dict(locals or {}), has_me, [(var, element)])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
-        self._hoisted = []
+        self._hoisted, self._tables, self._tables_above, self._tag = [], {}, 0, tag
         self._varying = tuple(f"L[{name!r}]" for name in varying)
         try:
             src, typ = self.node(tree, scope)
             if expect is not None:
                 self.expect_type(typ, expect, tree)
-            return src, typ, list(self._hoisted)
+            return src, typ, self.prelude()
         finally:
-            self._hoisted = None
+            self._hoisted = self._tables = None
             self._varying = ()
+            self._tag = ""
 
     def to_function(self, src: str, text: str = "") -> Callable:
         """The lambda of a generated source; its code is named after the expression's text,
@@ -188,7 +213,7 @@ class Compiler:
         if n.data == "call" and scope.elements and self._hoisted is not None and self._invariant(src, scope):
             # a call that does not depend on the element of the filter around it is computed once
             # per evaluation, on first use (lazily, so an empty list still computes nothing)
-            name = f"_h{len(self._hoisted)}"
+            name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
             src = f"({name} if {name} is not _U else ({name} := {src}))"
         return src, typ
@@ -342,7 +367,7 @@ class Compiler:
         names = self.names
         is_zone = name in names.zones
         owner = names.zones[name] if is_zone else names.counters[name]
-        base = f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]"
+        base = self.table(f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]")
         typ = list_of(CARD) if is_zone else INT
         if owner == "none":
             return base, typ
@@ -376,7 +401,7 @@ class Compiler:
                 raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
                                 f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
             self.used.add("params." + attr)
-            return f"S.p[{attr!r}]", self.names.params[attr]
+            return self.table(f"S.p[{attr!r}]"), self.names.params[attr]
         src, typ = self.node(target, scope)
         if typ == ANY:
             typ = CARD if attr in self.names.attrs else PLAYER
@@ -588,6 +613,18 @@ def b_count(c, n, scope, args, kw):
     return out, INT
 
 
+def b_first(c, n, scope, args, kw):
+    """first(L where P) stops at the first element that passes (a generator, not the whole list)."""
+    src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
+    arg = src[len("_first("):-1]
+    inner = arg[1:-1] if arg.startswith("(") and arg.endswith(")") else arg   # a define's parentheses
+    clauses = c._filters.get(inner)
+    if clauses is not None:
+        var = clauses.split(" in ", 1)[0]
+        return f"next(({var} for {clauses}), None)", typ
+    return src, typ
+
+
 def b_sum(c, n, scope, args, kw):
     _arity(n, args, kw, "sum", 1, kw=("by",))
     src, typ = _coll(c, scope, args[0], "sum")
@@ -726,7 +763,7 @@ BUILTINS = {
     "any": b_any_all("any"),
     "all": b_any_all("all"),
     "one": _unary_list("one", "_one"),
-    "first": _unary_list("first", "_first"),
+    "first": b_first,
     "last": _unary_list("last", "_last"),
     "distinct": _unary_list("distinct", "_distinct", result_elem=False),
     "map": b_map,
@@ -776,7 +813,7 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
+          "any": any, "all": all, "next": next, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
           "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns

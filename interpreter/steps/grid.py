@@ -24,6 +24,8 @@ Options are the spaces that may be taken and cost no more than the player has, l
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..expr.compiler import _arity, _coll, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
@@ -47,6 +49,27 @@ def adjacency(n: int, rows: int) -> tuple:
         if len(_SHAPES) < 256:
             _SHAPES[(n, rows)] = shape
     return shape
+
+
+_GETTERS: dict = {}  # (cells, rows) -> for each cell, a function grid -> its neighbours (a tuple)
+
+
+def neighbour_getters(n: int, rows: int) -> tuple:
+    """For each cell of a column-major grid, a C-level getter of its neighbours' cards
+    (operator.itemgetter: no Python frame per cell when a whole grid is priced)."""
+    getters = _GETTERS.get((n, rows))
+    if getters is None:
+        getters = tuple(itemgetter(*idx) if len(idx) > 1 else _single(idx) for idx in adjacency(n, rows))
+        if len(_GETTERS) < 256:
+            _GETTERS[(n, rows)] = getters
+    return getters
+
+
+def _single(idx):
+    if not idx:
+        return lambda grid: ()
+    j = idx[0]
+    return lambda grid: (grid[j],)
 
 
 def neighbours_at(grid, i: int, rows: int) -> list:
@@ -115,23 +138,16 @@ class Grid(Step):
         """All the (space, cost) options in one generated comprehension: one Python call per
         decision instead of two per space. None (use the per-space functions) if it cannot be built."""
         from ..build import as_expr
-        hoisted = []
         try:
-            where = "True"
+            where, prelude = "True", ""
             if "where" in main:
-                where, _, h = ctx.compiler.compile_element(as_expr(main["where"]), None, True, CARD, BOOL)
-                hoisted += h
-            offset = len(hoisted)
-            cost, _, h = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
-                                                      varying=("neighbours",))
-            for k, name in enumerate(h):   # keep the two expressions' hoisted names apart
-                cost = cost.replace(name, f"_h{offset + k}x")
-                hoisted.append(f"_h{offset + k}x")
+                where, _, prelude = ctx.compiler.compile_element(as_expr(main["where"]), None, True, CARD, BOOL)
+            cost, _, more = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
+                                                         varying=("neighbours",), tag="c")
         except ExprError:
             return None   # reported by the per-space compile already
-        cost = cost.replace("L['neighbours']", "[_g[_j] for _j in _shape[_i]]")
-        init = "".join(f"({h} := _U), " for h in hoisted)
-        src = (f"lambda S, me, L, _g, _shape, _have: ({init}[(_it, _c) for _i, _it in enumerate(_g) "
+        cost = cost.replace("L['neighbours']", "_nb[_i](_g)")
+        src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
         try:
             return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace)  # noqa: S307 - generated
@@ -161,9 +177,9 @@ class Grid(Step):
         rows = self.rows(S, who, None)
         have = self._have(S, who)
         where, cost = self.where, self.cost
-        shape = adjacency(len(grid), rows)
         if only is None and self.batch is not None:
-            return self.batch(S, who, None, grid, shape, have)
+            return self.batch(S, who, None, grid, neighbour_getters(len(grid), rows), have)
+        shape = adjacency(len(grid), rows)
         out = []
         for i in (range(len(grid)) if only is None else (grid.index(only),)):
             card = grid[i]
