@@ -7,6 +7,7 @@ import time
 import pytest
 
 import interpreter
+from interpreter.expr.compiler import Compiler
 from interpreter.errors import RulesetError
 
 BASE = """
@@ -118,28 +119,32 @@ def test_sums_and_groups(tmp_path):
     """.replace("vars2: {}", ""))
     S = r.new_game(2)
     fn = r.names.namespace["_sums"]
-    assert fn({}, S.z["market"], r.attr_tables["value"].__getitem__) == [2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21]
+    assert fn(S.z["market"], r.attr_tables["value"].__getitem__) == [2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21]
     assert S.v["x"] == 15
     assert labels(r, S.v["picked_set"]) == ["2", "2", "2"]
 
 
-def test_sums_remembers_answers_without_sharing_them(tmp_path):
-    """sums() of the same elements with a key that reads only the element is remembered per
-    ruleset; a caller changing the list it got back changes no later answer."""
+def test_membership_in_sums_is_a_bit_test_with_list_semantics(tmp_path):
+    """`x in sums(...)` compiles to a bit test on the reachable totals (no list is built); it
+    answers exactly as membership in the list would, for every kind of x."""
     r = load(tmp_path, """
     flow:
-      - move: {from: stock, to: market, cards: "stock where value == 2"}
+      - move: {from: stock, to: market, cards: "stock where value == 2 or value == 5"}
     """)
     S = r.new_game(2)
-    fn, memo = r.names.namespace["_sums"], {}
-    key = eval("lambda c: A_value[c]", r.names.namespace)   # no closure: remembered
-    first = fn(memo, S.z["market"], key)
-    first.append(99)
-    assert fn(memo, S.z["market"], key) == [2, 4, 6]
-    assert len(memo) == 1
-    S.z["market"].pop()
-    assert fn(memo, S.z["market"], key) == [2, 4]          # other elements: another answer
-    assert len(memo) == 2
+    ns = r.names.namespace
+    key = eval("lambda c: A_value[c]", ns)
+    listed = ns["_sums"](S.z["market"], key)
+    bits = ns["_sum_bits"](S.z["market"], key)
+    for x in [-3, 0, 1, 2, 3, 4, 21, 22, 10**9, 2.0, 2.5, True, False, None, "2", float("inf"), float("nan")]:
+        assert ns["_has_sum"](bits, x) == (x in listed), x
+    compiler = Compiler(r.names)
+    fast = compiler.compile("count(stock where value in sums(market, by: value))")
+    slow = compiler.compile("count(stock where value in sums(market, by: value) + [])")
+    assert "_has_sum" in fast.source and "_has_sum" not in slow.source
+    assert fast(S) == slow(S) > 0
+    negated = compiler.compile("count(stock where value not in sums(market, by: value))")
+    assert negated(S) == len(S.z["stock"]) - fast(S)
 
 
 def test_combos_needs_by_and_total(tmp_path):

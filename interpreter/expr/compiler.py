@@ -210,13 +210,18 @@ class Compiler:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         src, typ = method(n, scope)
-        if n.data == "call" and scope.elements and self._hoisted is not None and self._invariant(src, scope):
-            # a call that does not depend on the element of the filter around it is computed once
-            # per evaluation, on first use (lazily, so an empty list still computes nothing)
+        if n.data == "call":
+            src = self.hoist(src, scope)
+        return src, typ
+
+    def hoist(self, src: str, scope) -> str:
+        """A call that does not depend on the element of the filter around it is computed once
+        per evaluation, on first use (lazily, so an empty list still computes nothing)."""
+        if scope.elements and self._hoisted is not None and self._invariant(src, scope):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
             src = f"({name} if {name} is not _U else ({name} := {src}))"
-        return src, typ
+        return src
 
     def _invariant(self, src: str, scope) -> bool:
         """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping), is not
@@ -439,16 +444,7 @@ class Compiler:
 
     def n_call(self, n, scope):
         fname = str(n.children[0])
-        argnode = n.children[1] if len(n.children) > 1 else None
-        args, kwargs = [], {}
-        for a in (argnode.children if argnode is not None else []):
-            if isinstance(a, Tree) and a.data == "kwarg":
-                key = str(a.children[0])
-                if key in kwargs:
-                    raise ExprError(f"{fname}() has '{key}:' twice", offset_of(a), code="arity")
-                kwargs[key] = a.children[1]
-            else:
-                args.append(a)
+        args, kwargs = call_args(n)
         builtin = BUILTINS.get(fname)
         if builtin is None:
             hint = did_you_mean(fname, BUILTINS)
@@ -519,7 +515,20 @@ class Compiler:
         return self._member(n, scope, "not in")
 
     def _member(self, n, scope, op):
-        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        right = n.children[1]
+        if isinstance(right, Tree) and right.data == "call" and str(right.children[0]) in MEMBERSHIP:
+            # `x in f(...)` for a built-in that can answer membership without building its list
+            (a, ta) = self.node(n.children[0], scope)
+            saved, self._hoisted = self._hoisted, None   # compiled for its checks only
+            try:
+                _, tb = self.node(right, scope)
+            finally:
+                self._hoisted = saved
+            test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
+            if _comparable(ta, elem(tb)):
+                found = f"{test}({self.hoist(bsrc, scope)}, {a})"
+                return (found if op == "in" else f"(not {found})"), BOOL
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(right, scope)
         if not is_list(tb) and tb not in (STR, ANY):
             raise ExprError(f"'{op}' needs a list on its right, got {tb}", offset_of(n.children[1]), code="type")
         if tb == STR and ta not in (STR, ANY):
@@ -777,6 +786,23 @@ BUILTINS = {
 
 
 DISTINCT_BUILTINS: set = set()   # built-ins whose results never hold two values with the same label
+MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
+
+
+def call_args(n) -> tuple[list, dict]:
+    """The positional argument nodes and the keyword argument nodes of a call node."""
+    fname = str(n.children[0])
+    argnode = n.children[1] if len(n.children) > 1 else None
+    args, kwargs = [], {}
+    for a in (argnode.children if argnode is not None else []):
+        if isinstance(a, Tree) and a.data == "kwarg":
+            key = str(a.children[0])
+            if key in kwargs:
+                raise ExprError(f"{fname}() has '{key}:' twice", offset_of(a), code="arity")
+            kwargs[key] = a.children[1]
+        else:
+            args.append(a)
+    return args, kwargs
 
 
 def _labels_distinct(tree) -> bool:
@@ -784,16 +810,21 @@ def _labels_distinct(tree) -> bool:
     return tree.data == "range" or (tree.data == "call" and str(tree.children[0]) in DISTINCT_BUILTINS)
 
 
-def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False) -> None:
+def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False,
+                     member=None) -> None:
     """Add a built-in function from a mechanic's module.
 
     ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
     a call; ``helpers`` are runtime functions the generated source may call (names start with _).
     ``distinct``: its list never holds two values with the same label (a choose over it skips
-    removing duplicates)."""
+    removing duplicates). ``member(compiler, node, scope) -> (test, source)``: how to answer
+    ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
+    ``x in f(...)`` for every x."""
     BUILTINS[name] = build
     if distinct:
         DISTINCT_BUILTINS.add(name)
+    if member is not None:
+        MEMBERSHIP[name] = member
     if helpers:
         runtime.HELPERS.update(helpers)
 

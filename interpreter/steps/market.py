@@ -33,7 +33,7 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
-from ..expr.compiler import _arity, _coll, _keyed, register_builtin
+from ..expr.compiler import _arity, _coll, _keyed, call_args, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
@@ -135,17 +135,8 @@ def _combos_whole(groups, total):
     return out
 
 
-def _sums(memo, items, key):
-    """The distinct totals of the non-empty sub-multisets of ``items`` (whole positive values)."""
-    # A key that reads only the element (no closure over the state) gives the same answer for
-    # the same elements, and a market seldom changes between two questions: ``memo`` (one per
-    # ruleset, so a key's code always means the same attribute tables) remembers answers.
-    pure = getattr(key, "__closure__", True) is None
-    if pure:
-        memo_key = (key.__code__, tuple(items))
-        out = memo.get(memo_key)
-        if out is not None:
-            return out[:]
+def _sum_bits(items, key) -> int:
+    """Bit t is set when some non-empty sub-multiset of ``items`` adds up to t (bit 0 always)."""
     bits = 1
     total = 0
     for v in map(key, items):
@@ -155,6 +146,12 @@ def _sums(memo, items, key):
             if total > MAX_SUM:
                 bits &= (1 << (MAX_SUM + 1)) - 1
                 total = MAX_SUM
+    return bits
+
+
+def _sums(items, key):
+    """The distinct totals of the non-empty sub-multisets of ``items`` (whole positive values)."""
+    bits = _sum_bits(items, key)
     out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
     if out is None:
         digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
@@ -162,15 +159,23 @@ def _sums(memo, items, key):
         if len(_SUMS_OF_BITS) >= 4096:
             _SUMS_OF_BITS.clear()
         _SUMS_OF_BITS[bits] = out
-    if pure:
-        if len(memo) >= 4096:
-            memo.clear()
-        memo[memo_key] = out
     return out[:]
 
 
-# The memos hold answers of pure functions (the same input always gives the same output), so
-# sharing them between games and states cannot change a result.
+def _has_sum(bits: int, x) -> bool:
+    """``x in sums(...)`` from the bitset, as list membership answers it (3.0 and true count as 3 and 1)."""
+    if x.__class__ is not int:
+        if isinstance(x, bool):
+            x = int(x)
+        elif isinstance(x, float) and x.is_integer():
+            x = int(x)
+        else:
+            return False
+    return x > 0 and bits >> x & 1 == 1
+
+
+# The memo holds answers of a pure function (the same input always gives the same output), so
+# sharing it between rulesets, games and states cannot change a result.
 _SUMS_OF_BITS: dict = {}    # reachable-sums bitset -> the sorted totals
 
 
@@ -198,18 +203,28 @@ def b_combos(c, n, scope, args, kw):
     return f"_combos(S, {src}, lambda {var}: {s}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
-def b_sums(c, n, scope, args, kw):
+def _sums_args(c, n, scope, args, kw):
+    """(source of the list, source of the key) of a sums() call, checked."""
     _arity(n, args, kw, "sums", 1, kw=("by",))
     src, typ = _coll(c, scope, args[0], "sums")
     if "by" in kw:
         var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
-        key = f"lambda {var}: {s}"
-    else:
-        c.expect_type(elem(typ), NUM, args[0])
-        key = "lambda _x: _x"
-    c.names.namespace.setdefault("_sums_memo", {})
-    return f"_sums(_sums_memo, {src}, {key})", list_of(INT)
+        return src, f"lambda {var}: {s}"
+    c.expect_type(elem(typ), NUM, args[0])
+    return src, "lambda _x: _x"
+
+
+def b_sums(c, n, scope, args, kw):
+    src, key = _sums_args(c, n, scope, args, kw)
+    return f"_sums({src}, {key})", list_of(INT)
+
+
+def m_sums(c, n, scope):
+    """``x in sums(L, by: K)``: a bit test on the reachable totals, no list built."""
+    args, kw = call_args(n)
+    src, key = _sums_args(c, n, scope, args, kw)
+    return "_has_sum", f"_sum_bits({src}, {key})"
 
 
 def b_groups(c, n, scope, args, kw):
@@ -222,5 +237,6 @@ def b_groups(c, n, scope, args, kw):
 
 
 register_builtin("combos", b_combos, {"_combos": _combos}, distinct=True)   # distinct multisets
-register_builtin("sums", b_sums, {"_sums": _sums}, distinct=True)
+register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum},
+                 distinct=True, member=m_sums)
 register_builtin("groups", b_groups, {"_groups": _groups})
