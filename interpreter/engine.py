@@ -25,6 +25,7 @@ def advance(S) -> None:
     end_checks = rules.end_checks
     watch = rules.triggers.check_when if rules.triggers.when else None
     auto = rules.auto_forced
+    n = S.steps   # counted locally (this loop is the engine's hottest code), stored on the way out
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
         # (after a decision was applied) and after every step that does not report UNCHANGED
@@ -35,24 +36,34 @@ def advance(S) -> None:
                     watch(S)
                     if S.over:
                         break
-                if end_checks and _ended(S, end_checks):
-                    S.over = True
+                for check in end_checks:
+                    if check(S, None, None):
+                        S.over = True
+                        break
+                else:
+                    check = None
+                if check is not None:
                     break
             if S.dec is not None:
                 if not (auto and len(S.dec[1]) == 1):
                     break
+                S.steps = n
                 changed = _forced(S, stack[-1])   # a decision with one option is no decision
+                n = S.steps
                 continue
             if not stack:
                 S.over = True
                 break
             frame = stack[-1]
             changed = steps[frame[0]].run(S, frame) is not UNCHANGED
-            S.steps += 1
-            if S.steps > budget:
+            n += 1
+            if n > budget:
+                S.steps = n
                 _over_budget(S, budget)
     except _RUNTIME_ERRORS as e:
+        S.steps = n
         raise _located(S, e) from None
+    S.steps = n
     if S.over:
         S.dec = None
 
@@ -85,13 +96,6 @@ def run_setup(S, fill, setup) -> None:
             setup(S, None, None)
     except _RUNTIME_ERRORS as e:
         raise _located(S, e) from None
-
-
-def _ended(S, checks) -> bool:
-    for check in checks:
-        if check(S, None, None):
-            return True
-    return False
 
 
 def apply(S, action) -> None:

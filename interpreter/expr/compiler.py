@@ -600,6 +600,18 @@ def _coll(c, scope, node, fname):
     return src, typ
 
 
+def key_fn(var: str, src: str) -> str:
+    """The source of a one-argument key function: the table's own lookup (a C-level call) when
+    the key only looks an attribute (or a table bound before) up by the element; else a lambda."""
+    m = _LOOKUP.match(src)
+    if m is not None and m.group(2) == var:
+        return f"_lookup({m.group(1)})"
+    return f"lambda {var}: {src}"
+
+
+_LOOKUP = re.compile(r"^(A_\w+|_t\w+)\[(\w+)\]$")
+
+
 def _keyed(c, scope, kwargs, typ, key="by", coll=None, lam=True):
     """Compile ``by: expr`` with the list element bound; returns (var, src, type).
     ``lam``: the body becomes a lambda's, so nothing inside may be hoisted; a builder that puts
@@ -680,7 +692,7 @@ def _extreme(fname, helper):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
         c.sized(n, c.size(args[0]))
-        return f"{helper}({src}, lambda {var}: {s})", result
+        return f"{helper}({src}, {key_fn(var, s)})", result
     return build
 
 
@@ -829,7 +841,7 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
         runtime.HELPERS.update(helpers)
 
 
-_CHEAP = ("_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
+_CHEAP = ("_lookup(", "_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
           "_seat(", "_team(")
 
 

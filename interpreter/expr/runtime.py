@@ -101,6 +101,11 @@ def _one(seq):
     return seq[0] if len(seq) == 1 else None
 
 
+def _lookup(table):
+    """``table[x]`` as a function of x, without a Python frame per call (a key function)."""
+    return table.__getitem__
+
+
 def _first(seq):
     return seq[0] if seq else None
 
@@ -135,4 +140,4 @@ def _none_used(e: TypeError) -> Exception:
 
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _last, _distinct, _partner, _members, _seat, _team,
-                                   _none_used)}
+                                   _none_used, _lookup)}

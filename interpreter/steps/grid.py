@@ -222,6 +222,7 @@ class Grid(Step):
     def resolve(self, S, frame, card):
         who = frame[1]
         if card == PASS:
+            S.stack.pop()
             S.v[self.var] = None
             if S.ev is not None:
                 S.ev.append({"ev": "grid", "who": who, "pass": True})
@@ -236,3 +237,4 @@ class Grid(Step):
             S.ev.append({"ev": "grid", "who": who, "space": S.rules.card_labels[card], "cost": cost})
         if self.then is not None:
             self.then(S, who, {"space": card})
+        S.stack.pop()   # answered: the step is done (no second run just to pop it)

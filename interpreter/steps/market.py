@@ -33,7 +33,7 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
-from ..expr.compiler import _arity, _coll, _keyed, call_args, register_builtin
+from ..expr.compiler import _arity, _coll, _keyed, call_args, key_fn, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
@@ -200,7 +200,7 @@ def b_combos(c, n, scope, args, kw):
     c.expect_type(t, NUM, kw["by"])
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
-    return f"_combos(S, {src}, lambda {var}: {s}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
+    return f"_combos(S, {src}, {key_fn(var, s)}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
 def _sums_args(c, n, scope, args, kw):
@@ -210,7 +210,7 @@ def _sums_args(c, n, scope, args, kw):
     if "by" in kw:
         var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
-        return src, f"lambda {var}: {s}"
+        return src, key_fn(var, s)
     c.expect_type(elem(typ), NUM, args[0])
     return src, "lambda _x: _x"
 
@@ -233,7 +233,7 @@ def b_groups(c, n, scope, args, kw):
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
     src, typ = _coll(c, scope, args[0], "groups")
     var, s, _ = _keyed(c, scope, kw, typ, coll=args[0])
-    return f"_groups({src}, lambda {var}: {s})", list_of(typ)
+    return f"_groups({src}, {key_fn(var, s)})", list_of(typ)
 
 
 register_builtin("combos", b_combos, {"_combos": _combos}, distinct=True)   # distinct multisets
