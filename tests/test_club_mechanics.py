@@ -9,7 +9,10 @@ import pytest
 
 import interpreter
 from interpreter.errors import GameError, RulesetError
+from interpreter import engine
 from interpreter.scenarios import patch
+from interpreter.steps.grid import PASS
+from interpreter.steps.grid_shape import adjacency
 
 
 def load(tmp_path, text, variant=None):
@@ -113,6 +116,52 @@ def test_grid_neighbours_builtin(tmp_path):
         S.apply("pass")
     assert S.v["n"] == 2
 
+
+
+def _full_prices(step, S):
+    """The spaces on offer priced from scratch by the per-space functions (the reference)."""
+    who = S.dec[0]
+    grid, rows, have = step.zone(S, who, None), step.rows(S, who, None), step._have(S, who)
+    shape = adjacency(len(grid), rows)
+    return [c for i, c in enumerate(grid)
+            if (step.where is None or step.where(S, who, None, c))
+            and step.cost(S, who, {"neighbours": [grid[j] for j in shape[i]]}, c) <= have]
+
+
+@pytest.mark.parametrize("ruleset", ["grid", "diamonds_club"])
+def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
+    """A local cost (it reads only spaces, neighbours, card counters and parameters) is priced
+    again only around changed counters; at every grid decision of random games, and across
+    clones that go different ways, the offer equals pricing every space from scratch."""
+    import random
+    r = load(tmp_path, GRID) if ruleset == "grid" else interpreter.load(interpreter.ruleset_path(ruleset))
+    step = next(s for s in r.steps if s.kind == "grid")
+    assert step.local is not None and step.local.counters
+    rnd, checked = random.Random(7), 0
+    for seed in range(6 if ruleset == "grid" else 2):
+        S = r.new_game(r.max_players, seed=seed)
+        branches = []
+        while not S.is_terminal():
+            if r.steps[S.stack[-1][0]] is step:
+                assert [o for o in S.dec[1] if o != PASS] == _full_prices(step, S)
+                checked += 1
+                if rnd.random() < 0.2:
+                    branches.append(S.clone())
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            if branches and rnd.random() < 0.05:
+                S = branches.pop(rnd.randrange(len(branches)))   # jump back: other counter values
+                engine.reask(S)
+    assert checked > 20
+
+
+def test_a_grid_cost_reading_more_than_its_neighbourhood_is_priced_in_full(tmp_path):
+    r = load(tmp_path, GRID.replace('cost: "1 + (sum(', 'cost: "got + (sum('))   # the player's counter
+    step = next(s for s in r.steps if s.kind == "grid")
+    assert step.local is None
+    S = r.new_game(2, seed=1)
+    S.apply_index(0)
+    assert S.c["coins"][0] == 5 and S.c["got"][0] > 0    # got 0 -> the first space was free
+    assert [o for o in S.dec[1] if o != PASS] == _full_prices(step, S)
 
 TRACKS = """
 game: t

@@ -24,57 +24,15 @@ Options are the spaces that may be taken and cost no more than the player has, l
 """
 from __future__ import annotations
 
-from operator import itemgetter
-
 from ..expr.compiler import _arity, _coll, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from .base import Step, step_kind
+from .grid_prices import LocalPrices
+from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
 PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}
-
-
-_SHAPES: dict = {}   # (cells, rows) -> the neighbour indexes of each cell (the shape never changes)
-
-
-def adjacency(n: int, rows: int) -> tuple:
-    """For each index of a column-major grid of ``n`` cells and ``rows`` rows, the indexes of
-    its orthogonal neighbours (up, down, left, right)."""
-    shape = _SHAPES.get((n, rows))
-    if shape is None:
-        shape = tuple(tuple(j for j, ok in ((i - 1, i % rows > 0), (i + 1, i % rows < rows - 1 and i + 1 < n),
-                                            (i - rows, i >= rows), (i + rows, i + rows < n)) if ok)
-                      for i in range(n))
-        if len(_SHAPES) < 256:
-            _SHAPES[(n, rows)] = shape
-    return shape
-
-
-_GETTERS: dict = {}  # (cells, rows) -> for each cell, a function grid -> its neighbours (a tuple)
-
-
-def neighbour_getters(n: int, rows: int) -> tuple:
-    """For each cell of a column-major grid, a C-level getter of its neighbours' cards
-    (operator.itemgetter: no Python frame per cell when a whole grid is priced)."""
-    getters = _GETTERS.get((n, rows))
-    if getters is None:
-        getters = tuple(itemgetter(*idx) if len(idx) > 1 else _single(idx) for idx in adjacency(n, rows))
-        if len(_GETTERS) < 256:
-            _GETTERS[(n, rows)] = getters
-    return getters
-
-
-def _single(idx):
-    if not idx:
-        return lambda grid: ()
-    j = idx[0]
-    return lambda grid: (grid[j],)
-
-
-def neighbours_at(grid, i: int, rows: int) -> list:
-    """The cards orthogonally adjacent to index ``i`` of a column-major grid of ``rows`` rows."""
-    return [grid[j] for j in adjacency(len(grid), rows)[i]]
 
 
 def _neighbours(grid, card, rows):
@@ -130,13 +88,14 @@ class Grid(Step):
         s.can_pass = bool(main.get("pass", True))
         s.prompt = str(main.get("prompt", "take"))
         s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True)
-        s.batch = cls._batch(ctx, main)
+        s.batch, s.local = cls._batch(ctx, main)
         return s
 
     @staticmethod
     def _batch(ctx, main):
         """All the (space, cost) options in one generated comprehension: one Python call per
-        decision instead of two per space. None (use the per-space functions) if it cannot be built."""
+        decision instead of two per space. None (use the per-space functions) if it cannot be built.
+        With it, the LocalPrices of the cost when it is local (else None)."""
         from ..build import as_expr
         try:
             where, prelude = "True", ""
@@ -145,14 +104,15 @@ class Grid(Step):
             cost, _, more = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
                                                          varying=("neighbours",), tag="c")
         except ExprError:
-            return None   # reported by the per-space compile already
+            return None, None   # reported by the per-space compile already
         cost = cost.replace("L['neighbours']", "_nb[_i](_g)")
+        local = LocalPrices.build(ctx.names, cost, more, where, prelude, ctx.names.namespace)
         src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
         try:
-            return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace)  # noqa: S307 - generated
+            return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace), local  # noqa: S307
         except SyntaxError:
-            return None
+            return None, None
 
     @staticmethod
     def _counter(ctx, name, path, owners):
@@ -198,7 +158,10 @@ class Grid(Step):
         if who is None:
             S.stack.pop()
             return
-        options = [card for card, _ in self.costs(S, who)]
+        options = self.local.offer(S, who, self.zone(S, who, None), self.rows(S, who, None),
+                                   self._have(S, who)) if self.local is not None else None
+        if options is None:
+            options = [card for card, _ in self.costs(S, who)]
         if not options:                       # nothing affordable: the player passes
             S.v[self.var] = None
             S.stack.pop()
