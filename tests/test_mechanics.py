@@ -136,6 +136,38 @@ def test_branch_offers_only_alternatives_whose_condition_holds(tmp_path):
     assert S.c["points"] == [1, 10] and S.is_terminal()
 
 
+
+def test_branch_conditions_are_asked_in_one_call_with_the_same_answers(tmp_path):
+    """A branch's conditions compile to one function (the tables they read looked up once);
+    at every branch of random Diam's games it offers what the conditions one by one offer,
+    and a condition using none as a value is still the located runtime error."""
+    import random
+    r = interpreter.load(interpreter.ruleset_path("diams"))
+    branches = [s for s in r.steps if s.kind == "branch" and s.offers is not None]
+    assert len(branches) >= 2
+    rnd, asked = random.Random(3), 0
+    for seed in range(4):
+        S = r.new_game(4, seed=seed)
+        while not S.is_terminal():
+            for step in branches:
+                me = S.v[step.me_var] if step.me_var else None
+                one_by_one = tuple(i for i, c in enumerate(step.conds) if c is None or c(S, me, None))
+                assert step.offers(S, me, None) == one_by_one
+                asked += 1
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    assert asked > 500
+    r = load(tmp_path, """
+    flow:
+      - turns:
+          steps:
+            - branch:
+                options:
+                  a: {if: "who > 0", steps: []}
+                  b: {}
+    """)
+    with pytest.raises(GameError, match="none"):
+        r.new_game(2)
+
 def test_pick_exact_count_moves_cards_and_runs_then(tmp_path):
     r = load(tmp_path, """
     flow:

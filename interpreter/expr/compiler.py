@@ -93,6 +93,7 @@ class Compiler:
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
+        self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
@@ -123,6 +124,41 @@ class Compiler:
             self._hoisted = self._tables = None
         fn = self.to_function(src, text)
         return Compiled(src, typ, fn, _labels_distinct(tree))
+
+    def compile_offers(self, texts: list, has_me: bool = True, name: str = "offers") -> Callable | None:
+        """One function ``f(S, me, L) -> tuple`` of the indexes of the conditions that hold
+        (None: always), for a step that offers alternatives: one call per question instead of
+        one per alternative, and the tables the conditions read are looked up once. None if it
+        cannot be built (each condition was compiled, and its errors reported, on its own)."""
+        self._expansions = 0
+        self.cost, self._mult, self._sizes = 0, 1, {}
+        self._hoisted, self._tables, self._tables_above, self._tag = [], {}, 0, ""
+        tests = []
+        try:
+            for i, text in enumerate(texts):
+                if text is None:
+                    tests.append(f"        _r.append({i})")
+                    continue
+                src, typ = self.node(parse(text), _Scope({}, has_me, []))
+                if typ not in (BOOL, ANY):
+                    return None
+                tests.append(f"        if {src}: _r.append({i})")
+            first = [f"        {h} = {src}" for src, h in self._tables.items()]
+            first += [f"        {h} = _U" for h in self._hoisted]
+        except ExprError:
+            return None
+        finally:
+            self._hoisted = self._tables = None
+        body = "\n".join([f"def _expr(S, me, L):", "    try:", *first, "        _r = []", *tests,
+                          "        return tuple(_r)", "    except TypeError as e:", "        raise _none_used(e)", ""])
+        if len(body) > MAX_SOURCE * max(1, len(texts)):
+            return None
+        try:
+            local: dict = {}
+            exec(compile(body, f"<{name}>", "exec"), self.names.namespace, local)  # noqa: S102 - generated
+            return local["_expr"]
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
 
     def prelude(self) -> str:
         """What a compiled expression binds first: each table it reads in a loop (once, so the
@@ -624,10 +660,18 @@ def _keyed(c, scope, kwargs, typ, key="by", coll=None, lam=True):
     return var, s, t
 
 
+def _unwrap(src: str) -> str:
+    """A source without the parentheses a define's expansion puts around it."""
+    return src[1:-1] if src.startswith("(") and src.endswith(")") else src
+
+
 def b_count(c, n, scope, args, kw):
     _arity(n, args, kw, "count", 1)
     src, _ = _coll(c, scope, args[0], "count")
-    inner = src[1:-1] if src.startswith("(") and src.endswith(")") else src   # a define's parentheses
+    inner = _unwrap(src)
+    while inner in c._maps:   # a map has as many elements as its list: count that, skip the mapping
+        src = c._maps[inner]
+        inner = _unwrap(src)
     out = f"len({src})"
     if inner in c._filters:
         c._counts[out] = c._filters[inner]
@@ -732,7 +776,9 @@ def b_map(c, n, scope, args, kw):
     src, typ = _coll(c, scope, args[0], "map")
     var, s, t = _keyed(c, scope, kw, typ, key="to", coll=args[0], lam=False)
     c.sized(n, c.size(args[0]))
-    return f"[{s} for {var} in {src}]", list_of(t)
+    out = f"[{s} for {var} in {src}]"
+    c._maps[out] = src   # count(map(L, ...)) is count(L)
+    return out, list_of(t)
 
 
 def _seat(fname, template, result=PLAYER, lo=1, hi=1):
@@ -856,7 +902,7 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "next": next, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
+          "any": any, "all": all, "next": next, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
           "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns

@@ -48,9 +48,17 @@ class Branch(AskOnce):
             s.names.append(str(name))
             s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=scope.has_me, expect=BOOL) if "if" in opt else None)
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
+        s.offers = None
+        if any(c is not None for c in s.conds) and not any(c is not None and c.source == "None" for c in s.conds):
+            from ..build import as_expr   # (build imports the steps: import when building)
+            texts = [as_expr(opt["if"]) if isinstance(opt, dict) and "if" in opt else None
+                     for opt in (o or {} for o in options.values())]
+            s.offers = ctx.compiler.compile_offers(texts, scope.has_me, f"branch {s.prompt}")
         return s
 
     def question(self, S, me):
+        if self.offers is not None:   # every condition in one call
+            return self.who(S, me, None), self.offers(S, me, None)
         offered = tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
         return self.who(S, me, None), offered
 
