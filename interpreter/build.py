@@ -157,6 +157,18 @@ class Builder:
     def card_filter(self, value, path, locals=None):
         return self.element_fn(value, path, locals, CARD, BOOL)
 
+    def card_selector(self, value, path, locals=None):
+        """``f(S, me, L, cards) -> the cards that pass``: a filter over a whole list in one call
+        (the tables it reads looked up once). Errors are reported by card_filter."""
+        fn = self.card_filter(value, path, locals)
+        try:
+            src, _, prelude = self.compiler.compile_element(as_expr(value), locals, True, CARD, BOOL)
+            code = compile(f"lambda S, me, L, _src: ({prelude}[_it for _it in _src if ({src})],)[-1]",
+                           f"<where {as_expr(value)[:60]}>", "eval")
+            return eval(code, self.names.namespace)  # noqa: S307 - generated source
+        except (ExprError, SyntaxError):
+            return lambda S, me, L, cards: [c for c in cards if fn(S, me, L, c)]
+
     def zone_ref(self, value, path, locals=None):
         """``f(S, me, L)`` giving the (mutable) list of a zone: NAME, NAME[owner] or owner.NAME."""
         if value is None and tuple(path) in self.missing:

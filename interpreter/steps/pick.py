@@ -51,7 +51,7 @@ class Pick(Step):
         s.notify = s.dst_name in ctx.triggers.enter
         s.where = None
         if "where" in main:
-            s.where = ctx.card_filter(main["where"], (*p, "where"), _LOCALS)
+            s.where = ctx.card_selector(main["where"], (*p, "where"), _LOCALS)
         if "count" in main:
             c = ctx.expr(main["count"], (*p, "count"), has_me=True, expect=INT)
             s.lo, s.hi = c, c
@@ -80,7 +80,7 @@ class Pick(Step):
             return UNCHANGED
         src = self.src(S, who, L)
         where = self.where
-        allowed = [c for c in src if where(S, who, L, c)] if where is not None else list(src)
+        allowed = where(S, who, L, src) if where is not None else list(src)
         if not allowed:
             S.stack.pop()
             return UNCHANGED
