@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Machine instructions per random game, counted by valgrind: a figure that does not move
+with the machine's load, to compare two versions of the engine.
+
+    python benchmarks/instructions.py --ruleset rulesets/diams.yaml --players 4 --games 20
+
+Wall-clock benchmarks (playouts.py) on a shared machine vary by ±40% from one run to the
+next; the number of instructions executed does not (same games, same seeds, hash seed fixed).
+It runs the games of playouts.py under ``valgrind --tool=cachegrind --cache-sim=no`` twice,
+with N games and with none, and prints the difference divided by N (loading the ruleset and
+starting the interpreter cancel out). Fewer instructions is faster; the ratio between two
+counts is a good estimate of the ratio between their speeds. Needs valgrind (Debian package
+``valgrind``); runs about 50 times slower than the games themselves.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHILD = """
+import random, sys
+sys.path.insert(0, {root!r})
+import interpreter
+rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
+rnd = random.Random({seed})
+decisions = 0
+for g in range({games}):
+    S = rules.new_game({players}, seed={seed} + g)
+    while not S.over:
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+        decisions += 1
+print(decisions)
+"""
+
+
+def count(args, games: int) -> tuple[int, int]:
+    """(instructions, decisions) of a child process playing ``games`` games."""
+    code = CHILD.format(root=str(ROOT), ruleset=args.ruleset, variant=args.variant, seed=args.seed,
+                        games=games, players=args.players)
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the games failed under valgrind:\n{done.stderr[-2000:]}")
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit("valgrind printed no instruction count")
+    return int(found.group(1).replace(",", "")), int(done.stdout.split()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ruleset", default="rulesets/diamonds.yaml")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    args.ruleset = str(Path(args.ruleset).resolve()) if Path(args.ruleset).exists() else args.ruleset
+    base, _ = count(args, 0)
+    total, decisions = count(args, args.games)
+    per_game = (total - base) / args.games
+    result = {"ruleset": Path(args.ruleset).stem, "players": args.players, "games": args.games,
+              "instructions_per_game": round(per_game), "decisions_per_game": round(decisions / args.games, 1),
+              "instructions_per_decision": round(per_game / max(1, decisions / args.games))}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['ruleset']}, {args.players} players: {per_game / 1e6:.1f} M instructions/game, "
+              f"{result['instructions_per_decision'] / 1e3:.1f} k/decision "
+              f"({result['decisions_per_game']} decisions/game, {args.games} games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
