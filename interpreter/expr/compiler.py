@@ -113,9 +113,10 @@ class Compiler:
                 self.expect_type(typ, expect, tree)
             prelude = self.prelude()
             if prelude:
-                hoisted_src = "(" + prelude + src + ")[-1]"
+                hoisted_src = "(" + prelude + src + ")[-1]"   # an expression, for code that embeds it
+                first = [f"{name} = {t}" for t, name in self._tables.items()] + [f"{h} = _U" for h in self._hoisted]
                 try:
-                    return Compiled(hoisted_src, typ, self.to_function(hoisted_src, text), _labels_distinct(tree))
+                    return Compiled(hoisted_src, typ, self.to_function(src, text, first), _labels_distinct(tree))
                 except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                     self._hoisted = self._tables = None
                     self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
@@ -201,15 +202,17 @@ class Compiler:
             self._varying = ()
             self._tag = ""
 
-    def to_function(self, src: str, text: str = "") -> Callable:
-        """The lambda of a generated source; its code is named after the expression's text,
-        so profiles and tracebacks say which rule is running."""
+    def to_function(self, src: str, text: str = "", first: list | tuple = ()) -> Callable:
+        """The function of a generated source (after the assignments ``first``, the prelude);
+        its code is named after the expression's text, so profiles and tracebacks say which
+        rule is running."""
         if len(src) > MAX_SOURCE:
             raise ExprError(f"expression is too large once its defines are expanded (limit {MAX_SOURCE} "
                             "characters of code)", 0, code="limit")
         # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
         # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
-        body = (f"def _expr(S, me, L):\n    try:\n        return {src}\n"
+        lines = "".join(f"        {line}\n" for line in first)
+        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {src}\n"
                 f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
             code = compile(body, f"<expr {text[:60]}>", "exec")
