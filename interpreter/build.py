@@ -9,10 +9,9 @@ from __future__ import annotations
 from .components import build_cards
 from .effects import EFFECT_KINDS, EffectCompiler
 from .errors import Diagnostic, RulesetError, did_you_mean
-from .expr import Compiled, Compiler, ExprError, Names
+from .expr import Compiler, ExprError, Names
 from .expr.compiler import base_namespace
-from .expr.types import ANY, BOOL, CARD, INT, NUM, PLAYER, STR, list_of, parse_type, unify
-from .expr.runtime import HELPERS
+from .expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, unify
 from .rng import below, shuffle
 from .scoring import Scoring
 from .triggers import Triggers

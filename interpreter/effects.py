@@ -16,8 +16,7 @@ from .errors import did_you_mean
 from .expr import ExprError, parse
 from .expr.parser import offset_of
 from .expr.compiler import _Scope
-from .expr.types import (CARD, INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, is_list, is_numeric, elem, list_of,
-                         parse_type)
+from .expr.types import (INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, is_list, is_numeric, elem, parse_type)
 
 EFFECT_KINDS = {
     "gain": "add to a counter (optionally taken from a limited supply counter)",

@@ -56,7 +56,6 @@ class Ruleset:
         return S
 
     def _fill(self, S):
-        nteams = len(S.members)
         for name, owner in self.zone_owner.items():
             if owner == "none":
                 S.z[name] = [c for comp in (self.zone_decl[name].get("start") or [])

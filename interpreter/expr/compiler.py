@@ -150,7 +150,7 @@ class Compiler:
             return None
         finally:
             self._hoisted = self._tables = None
-        body = "\n".join([f"def _expr(S, me, L):", "    try:", *first, "        _r = []", *tests,
+        body = "\n".join(["def _expr(S, me, L):", "    try:", *first, "        _r = []", *tests,
                           "        return tuple(_r)", "    except TypeError as e:", "        raise _none_used(e)", ""])
         if len(body) > MAX_SOURCE * max(1, len(texts)):
             return None

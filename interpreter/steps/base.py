@@ -86,6 +86,14 @@ class Step:
     def me(S, scope_var):
         return S.v[scope_var] if scope_var is not None else None
 
+    @staticmethod
+    def asker(ctx, value, path, scope):
+        """The compiled ``who:`` of a step that asks (default: me), and whether it is just
+        ``me`` (the step then reads the acting player itself: no call per question)."""
+        from ..expr.types import PLAYER
+        who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
+        return who, who.source == "me"
+
 
 class AskOnce(Step):
     """A step that asks one question and is done once it is answered (choose, branch).
@@ -103,7 +111,7 @@ class AskOnce(Step):
         if frame[1] is not None:
             S.stack.pop()
             return UNCHANGED
-        who, options = self.question(S, self.me(S, self.me_var))
+        who, options = self.question(S, S.v[self.me_var] if self.me_var is not None else None)
         if not options or who is None:
             S.stack.pop()
             return UNCHANGED

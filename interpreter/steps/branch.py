@@ -13,7 +13,7 @@ With none, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 
-from ..expr.types import BOOL, PLAYER, STR
+from ..expr.types import BOOL, STR
 from .base import AskOnce, step_kind
 
 
@@ -31,7 +31,7 @@ class Branch(AskOnce):
         ctx.check_keys(main, ("who", "prompt", "options"), p, required=("options",))
         s = cls()
         s.me_var = scope.me_var
-        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []
         options = main.get("options") or {}
@@ -57,10 +57,10 @@ class Branch(AskOnce):
         return s
 
     def question(self, S, me):
+        who = me if self.who_me else self.who(S, me, None)
         if self.offers is not None:   # every condition in one call
-            return self.who(S, me, None), self.offers(S, me, None)
-        offered = tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
-        return self.who(S, me, None), offered
+            return who, self.offers(S, me, None)
+        return who, tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
 
     def label(self, S, value):
         return self.names[value]

@@ -1,7 +1,7 @@
 """choose: one player picks one value from a list; the value goes into a variable."""
 from __future__ import annotations
 
-from ..expr.types import PLAYER, elem
+from ..expr.types import elem
 from .base import AskOnce, step_kind
 
 
@@ -18,7 +18,7 @@ class Choose(AskOnce):
         ctx.check_keys(main, ("who", "options", "as", "prompt", "then"), p, required=("options", "as"))
         step = cls()
         step.me_var = scope.me_var
-        step.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        step.who, step.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me, expect="list")
         step.options = opts
         step.distinct = opts.distinct
@@ -32,7 +32,7 @@ class Choose(AskOnce):
     def question(self, S, me):
         options = self.options(S, me, None)
         options = tuple(options) if self.distinct else tuple(S.rules.distinct(options, self.option_type))
-        return self.who(S, me, None), options
+        return (me if self.who_me else self.who(S, me, None)), options
 
     def resolve(self, S, frame, value):
         S.v[self.var] = value

@@ -1,7 +1,7 @@
 """Flow structure: phases, loops and turns (the boardgame.io idea: flow as data)."""
 from __future__ import annotations
 
-from ..expr.types import BOOL, INT, PLAYER, list_of
+from ..expr.types import BOOL, INT, PLAYER
 from .base import UNCHANGED, Step, StepScope, step_kind
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from ..expr.types import CARD, INT, list_of
 from .base import UNCHANGED, Step, step_kind
 
 DONE = -1
@@ -41,7 +41,7 @@ class Pick(Step):
                        required=("from", "to"))
         s = cls()
         s.me_var = scope.me_var
-        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         # zones are evaluated with me = the picker
         s.src = ctx.zone_ref(main.get("from"), (*p, "from"), _LOCALS)
         s.dst = ctx.zone_ref(main.get("to"), (*p, "to"), _LOCALS)
@@ -69,7 +69,8 @@ class Pick(Step):
         picked = frame[1]
         who = frame[2]
         if who is None:
-            who = frame[2] = self.who(S, self.me(S, self.me_var), None)
+            me = S.v[self.me_var] if self.me_var is not None else None
+            who = frame[2] = me if self.who_me else self.who(S, me, None)
             if who is None:
                 S.stack.pop()
                 return UNCHANGED
