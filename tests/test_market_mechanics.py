@@ -147,6 +147,26 @@ def test_membership_in_sums_is_a_bit_test_with_list_semantics(tmp_path):
     assert negated(S) == len(S.z["stock"]) - fast(S)
 
 
+
+def test_sums_match_a_reference_for_short_and_long_lists():
+    """The reachable totals, for lists short enough to grow freely and long ones capped as they
+    grow, against a set-based reference; values that are not whole positive numbers never count."""
+    import random
+    from interpreter.steps.market import MAX_SUM, _sums
+
+    def reference(values):
+        reach = {0}
+        for v in values:
+            if type(v) is int and 0 < v <= MAX_SUM:
+                reach |= {r + v for r in reach if r + v <= MAX_SUM}
+        return sorted(r for r in reach if r)
+
+    rnd = random.Random(5)
+    for n in (0, 1, 7, 64, 65, 150):
+        for _ in range(5):
+            values = [rnd.choice([rnd.randint(-2, 12), 2.5, None, True, MAX_SUM, MAX_SUM + 1]) for _ in range(n)]
+            assert _sums(values, lambda x: x) == reference(values)
+
 def test_combos_needs_by_and_total(tmp_path):
     with pytest.raises(RulesetError, match="combos\\(\\) needs total:"):
         load(tmp_path, """

@@ -41,6 +41,7 @@ from ..expr.types import CARD, INT, NUM, elem, list_of
 MAX_COMBOS = 10_000       # the most sets combos() returns
 MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
 MAX_SUM = 100_000         # the largest total sums() tracks
+_ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
 
 
 def _combos(S, items, key, total, cards: bool):
@@ -138,14 +139,14 @@ def _combos_whole(groups, total):
 def _sum_bits(items, key) -> int:
     """Bit t is set when some non-empty sub-multiset of ``items`` adds up to t (bit 0 always)."""
     bits = 1
-    total = 0
-    for v in map(key, items):
+    if len(items) <= 64:          # at most 64 values of at most MAX_SUM: the int stays under 1 MB
+        for v in map(key, items):
+            if v.__class__ is int and 0 < v <= MAX_SUM:
+                bits |= bits << v
+        return bits & _ALL_SUMS
+    for v in map(key, items):     # a long list: keep only the totals up to MAX_SUM as it grows
         if v.__class__ is int and 0 < v <= MAX_SUM:
-            bits |= bits << v
-            total += v
-            if total > MAX_SUM:
-                bits &= (1 << (MAX_SUM + 1)) - 1
-                total = MAX_SUM
+            bits = (bits | bits << v) & _ALL_SUMS
     return bits
 
 
