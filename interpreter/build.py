@@ -6,6 +6,8 @@ The Builder is also the context that step kinds and effects compile against: it 
 """
 from __future__ import annotations
 
+import re
+
 from .components import build_cards
 from .effects import EFFECT_KINDS, EffectCompiler
 from .errors import Diagnostic, RulesetError, did_you_mean
@@ -336,6 +338,11 @@ class Builder:
         r.root = root.index
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
                         for i, c in enumerate(d.get("end_when") or [])]
+        # the variables that when-triggers and end conditions read: setting another variable
+        # cannot change what they say (steps that only set one may report UNCHANGED)
+        r.watched_vars = frozenset(re.findall(r"S\.v\['(\w+)'\]", " ".join(
+            [getattr(c, "source", "") for c in r.end_checks]
+            + [getattr(w[1], "source", "") for w in self.triggers.when])))
         # invariants: conditions that must hold after every decision (checked by validate --playouts)
         r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
                               self.smap.loc(("invariants", i)))

@@ -16,8 +16,10 @@ _RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Ind
                    AttributeError, OverflowError, RecursionError)
 
 
-def advance(S) -> None:
-    """Run the flow until a decision is pending or the game is over."""
+def advance(S, changed: bool = True) -> None:
+    """Run the flow until a decision is pending or the game is over. ``changed=False``: the
+    state is as at the last check (only frames changed), so triggers and end conditions are
+    not checked before the first step."""
     rules = S.rules
     steps = rules.steps
     stack = S.stack
@@ -29,7 +31,6 @@ def advance(S) -> None:
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
         # (after a decision was applied) and after every step that does not report UNCHANGED
-        changed = True
         while not S.over:
             if changed:
                 if watch is not None:
@@ -131,10 +132,10 @@ def apply_index(S, i: int) -> None:
     frame = S.stack[-1]
     S.dec = None
     try:
-        S.rules.steps[frame[0]].resolve(S, frame, dec[1][i])
+        changed = S.rules.steps[frame[0]].resolve(S, frame, dec[1][i]) is not UNCHANGED
     except _RUNTIME_ERRORS as e:
         raise _located(S, e) from None
-    advance(S)
+    advance(S, changed)
 
 
 def _located(S, e: Exception) -> GameError:

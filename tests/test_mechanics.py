@@ -285,6 +285,38 @@ def test_end_when_ends_the_game_at_once(tmp_path):
     assert play_first(S) == 2 and S.v["x"] == 3 and S.is_terminal()
 
 
+
+def test_a_choice_or_turn_that_sets_a_watched_variable_is_checked_at_once(tmp_path):
+    """Setting only a variable lets the engine skip the trigger and end checks, unless a
+    when-trigger or end condition reads that variable: then they see it at once."""
+    r = load(tmp_path, """
+    vars:
+      x: {type: int, start: 0}
+      y: int
+      z: int
+      who: player
+    triggers:
+      picked_two:
+        when: "y == 2"
+        do: [{gain: {counter: "points[0]", amount: 10}}]
+    end_when: ["who == 1 and x == 7"]
+    flow:
+      - choose: {who: 0, options: "[1, 2]", as: y}
+      - choose: {who: 0, options: "[7]", as: x}
+      - turns:
+          as: who
+          steps:
+            - choose: {options: "[0, 1]", as: z}
+    """, base=BASE[:BASE.index("vars:")])
+    assert r.watched_vars == {"x", "y", "who"}
+    S = r.new_game(2)
+    S.apply("2")
+    assert S.c["points"][0] == 10            # the trigger saw y == 2 before the next question
+    S.apply("7")
+    S.apply("0")                             # z is watched by nothing; seat 1's turn sets who = 1
+    assert S.is_terminal()                   # ended before seat 1 was asked
+
+
 def test_step_budget_reports_a_game_that_never_ends(tmp_path):
     r = load(tmp_path, """
     limits: {steps: 500}

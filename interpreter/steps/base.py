@@ -65,6 +65,8 @@ class Step:
         raise NotImplementedError
 
     def resolve(self, S, frame, value) -> None:
+        """Take the answer. Return UNCHANGED if it changed nothing but frames (the engine then
+        skips checking triggers and end conditions once); anything else is always safe."""
         raise NotImplementedError(f"step '{self.kind}' asks no decision")
 
     def observe(self, S, frame, player) -> dict | None:

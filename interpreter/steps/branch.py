@@ -14,7 +14,7 @@ With none, the step is skipped. (This is how a turn offers its "moves".)
 from __future__ import annotations
 
 from ..expr.types import BOOL, STR
-from .base import AskOnce, step_kind
+from .base import UNCHANGED, AskOnce, step_kind
 
 
 @step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
@@ -69,6 +69,7 @@ class Branch(AskOnce):
         if S.ev is not None:
             S.ev.append({"ev": "branch", "option": self.names[value]})
         S.stack[-1] = self.bodies[value].enter(S)   # the chosen steps take the branch's place
+        return UNCHANGED
 
     def children(self):
         return list(self.bodies)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..expr.types import elem
-from .base import AskOnce, step_kind
+from .base import UNCHANGED, AskOnce, step_kind
 
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
@@ -38,4 +38,7 @@ class Choose(AskOnce):
         S.v[self.var] = value
         if self.then is not None:
             self.then(S, frame[1], None)
+            S.stack.pop()
+            return None
         S.stack.pop()
+        return UNCHANGED if self.var not in S.rules.watched_vars else None   # only a variable nothing watches

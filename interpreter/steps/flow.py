@@ -187,7 +187,7 @@ class Turns(Step):
                 continue
             S.v[self.var] = player
             S.stack.append(self.body.enter(S))
-            return
+            return UNCHANGED if self.var not in S.rules.watched_vars else None
 
     def children(self):
         return [self.body]

@@ -97,7 +97,7 @@ class Pick(Step):
     def resolve(self, S, frame, card):
         if card == DONE:
             S.stack.pop()
-            return
+            return UNCHANGED
         who = frame[2]
         L = {"picked": frame[1]}
         self.src(S, who, L).remove(card)
