@@ -74,9 +74,11 @@ class Triggers:
         if not hooks:
             return
         who = me if owner is None else (S.members[owner][0] if by_team else owner)
-        self._chain(S)
+        self.depth += 1
+        if self.depth > MAX_CHAIN:
+            self._chain_too_long()
         try:
-            for card in list(cards):
+            for card in cards:   # a list made for this call by the move (hooks cannot change it)
                 L = {"card": card}
                 for _, cond, fn in hooks:
                     if (cond is None or cond(S, who, L)) and fn is not None:
@@ -114,5 +116,8 @@ class Triggers:
     def _chain(self, S):
         self.depth += 1
         if self.depth > MAX_CHAIN:
-            self.depth = 0
-            raise RecursionError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
+            self._chain_too_long()
+
+    def _chain_too_long(self):
+        self.depth = 0
+        raise RecursionError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
