@@ -20,13 +20,8 @@ def advance(S, changed: bool = True) -> None:
     """Run the flow until a decision is pending or the game is over. ``changed=False``: the
     state is as at the last check (only frames changed), so triggers and end conditions are
     not checked before the first step."""
-    rules = S.rules
-    steps = rules.steps
+    steps, budget, end_checks, watch, auto = S.rules.loop
     stack = S.stack
-    budget = rules.max_steps
-    end_checks = rules.end_checks
-    watch = rules.triggers.check_when if rules.triggers.when else None
-    auto = rules.auto_forced
     n = S.steps   # counted locally (this loop is the engine's hottest code), stored on the way out
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry

@@ -31,6 +31,9 @@ class Ruleset:
         object.__setattr__(self, key, value)
 
     def freeze(self):
+        # what the game loop reads at every call, in one tuple (engine.advance)
+        watch = self.triggers.check_when if self.triggers.when else None
+        object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced))
         object.__setattr__(self, "_frozen", True)
         return self
 
