@@ -25,6 +25,7 @@ MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a ty
 
 _TABLE = re.compile(r"\((_t\w+) := S\.(c|p)\[('\w+')\]\), ")
 _READS_STATE = re.compile(r"\b(S|me|L)\b")
+# engine._RUNTIME_ERRORS (importing the engine from a step module would be circular)
 _RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
                    AttributeError, OverflowError, RecursionError)
 
