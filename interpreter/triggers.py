@@ -74,9 +74,7 @@ class Triggers:
         if not hooks:
             return
         who = me if owner is None else (S.members[owner][0] if by_team else owner)
-        self.depth += 1
-        if self.depth > MAX_CHAIN:
-            self._chain_too_long()
+        self._chain(S)
         try:
             for card in cards:   # a list made for this call by the move (hooks cannot change it)
                 L = {"card": card}
@@ -116,8 +114,5 @@ class Triggers:
     def _chain(self, S):
         self.depth += 1
         if self.depth > MAX_CHAIN:
-            self._chain_too_long()
-
-    def _chain_too_long(self):
-        self.depth = 0
-        raise RecursionError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
+            self.depth = 0
+            raise RecursionError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")

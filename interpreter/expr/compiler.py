@@ -114,9 +114,9 @@ class Compiler:
             prelude = self.prelude()
             if prelude:
                 hoisted_src = "(" + prelude + src + ")[-1]"   # an expression, for code that embeds it
-                first = [f"{name} = {t}" for t, name in self._tables.items()] + [f"{h} = _U" for h in self._hoisted]
                 try:
-                    return Compiled(hoisted_src, typ, self.to_function(src, text, first), _labels_distinct(tree))
+                    return Compiled(hoisted_src, typ, self.to_function(src, text, self.prelude_lines()),
+                                    _labels_distinct(tree))
                 except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                     self._hoisted = self._tables = None
                     self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
@@ -144,8 +144,7 @@ class Compiler:
                 if typ not in (BOOL, ANY):
                     return None
                 tests.append(f"        if {src}: _r.append({i})")
-            first = [f"        {h} = {src}" for src, h in self._tables.items()]
-            first += [f"        {h} = _U" for h in self._hoisted]
+            first = [f"        {line}" for line in self.prelude_lines()]
         except ExprError:
             return None
         finally:
@@ -161,11 +160,19 @@ class Compiler:
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
+    def _bindings(self) -> list[tuple[str, str]]:
+        """(name, source) a compiled expression binds first: each table it reads in a loop (once,
+        so the loop reads a local), then each hoisted call as not computed yet."""
+        return ([(name, src) for src, name in (self._tables or {}).items()]
+                + [(h, "_U") for h in (self._hoisted or ())])
+
+    def prelude_lines(self) -> list[str]:
+        """The bindings as statements (the body of a generated function)."""
+        return [f"{name} = {src}" for name, src in self._bindings()]
+
     def prelude(self) -> str:
-        """What a compiled expression binds first: each table it reads in a loop (once, so the
-        loop reads a local), then each hoisted call as not computed yet."""
-        return ("".join(f"({name} := {src}), " for src, name in (self._tables or {}).items())
-                + "".join(f"({h} := _U), " for h in (self._hoisted or ())))
+        """The bindings as an expression prefix, for code that embeds the expression."""
+        return "".join(f"({name} := {src}), " for name, src in self._bindings())
 
     def table(self, src: str) -> str:
         """``S.c['x']`` (a counter, zone or parameter table) as read here: inside a loop, a name
@@ -684,9 +691,7 @@ def b_count(c, n, scope, args, kw):
 def b_first(c, n, scope, args, kw):
     """first(L where P) stops at the first element that passes (a generator, not the whole list)."""
     src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
-    arg = src[len("_first("):-1]
-    inner = arg[1:-1] if arg.startswith("(") and arg.endswith(")") else arg   # a define's parentheses
-    clauses = c._filters.get(inner)
+    clauses = c._filters.get(_unwrap(src[len("_first("):-1]))
     if clauses is not None:
         var = clauses.split(" in ", 1)[0]
         return f"next(({var} for {clauses}), None)", typ
@@ -890,7 +895,7 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
         runtime.HELPERS.update(helpers)
 
 
-_CHEAP = ("_lookup(", "_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
+_CHEAP = ("_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
           "_seat(", "_team(")
 
 

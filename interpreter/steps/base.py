@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..expr.types import PLAYER
+
 STEP_KINDS: dict[str, type] = {}
 
 # What run() returns when it changed nothing but frames (pushed, popped, or asked a decision):
@@ -92,7 +94,6 @@ class Step:
     def asker(ctx, value, path, scope):
         """The compiled ``who:`` of a step that asks (default: me), and whether it is just
         ``me`` (the step then reads the acting player itself: no call per question)."""
-        from ..expr.types import PLAYER
         who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
         return who, who.source == "me"
 
@@ -110,9 +111,6 @@ class AskOnce(Step):
         return [self.index, None]
 
     def run(self, S, frame):
-        if frame[1] is not None:
-            S.stack.pop()
-            return UNCHANGED
         who, options = self.question(S, S.v[self.me_var] if self.me_var is not None else None)
         if not options or who is None:
             S.stack.pop()

@@ -34,6 +34,7 @@ class Branch(AskOnce):
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []
+        texts = []   # the conditions' texts (None: always offered), for compile_offers
         options = main.get("options") or {}
         if not isinstance(options, dict) or not options:
             ctx.error("options is a mapping NAME: {if: CONDITION, steps: [...]}", (*p, "options"), "step")
@@ -47,13 +48,13 @@ class Branch(AskOnce):
             ctx.check_keys(opt, ("if", "steps", "doc"), op)
             s.names.append(str(name))
             s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=scope.has_me, expect=BOOL) if "if" in opt else None)
+            texts.append(opt.get("if"))
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
-        s.offers = None
-        if any(c is not None for c in s.conds) and not any(c is not None and c.source == "None" for c in s.conds):
+        s.offers = None   # all the conditions in one call (None if there are none, or on errors)
+        if any(t is not None for t in texts):
             from ..build import as_expr   # (build imports the steps: import when building)
-            texts = [as_expr(opt["if"]) if isinstance(opt, dict) and "if" in opt else None
-                     for opt in (o or {} for o in options.values())]
-            s.offers = ctx.compiler.compile_offers(texts, scope.has_me, f"branch {s.prompt}")
+            s.offers = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
+                                                   scope.has_me, f"branch {s.prompt}")
         return s
 
     def question(self, S, me):

@@ -151,9 +151,6 @@ class Grid(Step):
         return out
 
     def run(self, S, frame):
-        if frame[1] is not None:
-            S.stack.pop()
-            return
         who = self.who(S, self.me(S, self.me_var), None)
         if who is None:
             S.stack.pop()
