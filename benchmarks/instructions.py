@@ -14,7 +14,6 @@ counts is a good estimate of the ratio between their speeds. Needs valgrind (Deb
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -23,26 +22,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playouts import arguments  # noqa: E402  (the same options as playouts.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
-import random, sys
-sys.path.insert(0, {root!r})
+import sys
+sys.path[:0] = [{root!r}, {bench!r}]
 import interpreter
+from playouts import playouts   # the same games as playouts.py
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
-rnd = random.Random({seed})
-decisions = 0
-for g in range({games}):
-    S = rules.new_game({players}, seed={seed} + g)
-    while not S.over:
-        S.apply_index(rnd.randrange(len(S.dec[1])))
-        decisions += 1
-print(decisions)
+print(playouts(rules, {players}, {games}, {seed})["decisions"] if {games} else 0)
 """
 
 
 def count(args, games: int) -> tuple[int, int]:
     """(instructions, decisions) of a child process playing ``games`` games."""
-    code = CHILD.format(root=str(ROOT), ruleset=args.ruleset, variant=args.variant, seed=args.seed,
+    code = CHILD.format(root=str(ROOT), bench=str(ROOT / "benchmarks"), ruleset=args.ruleset, variant=args.variant, seed=args.seed,
                         games=games, players=args.players)
     env = dict(os.environ, PYTHONHASHSEED="0")
     done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
@@ -56,14 +53,7 @@ def count(args, games: int) -> tuple[int, int]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ruleset", default="rulesets/diamonds.yaml")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--variant")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
+    args = arguments(__doc__.splitlines()[0], 20).parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2

@@ -37,15 +37,20 @@ def playouts(rules, players: int, games: int, seed: int) -> dict:
             "decisions_per_game": round(decisions / games, 1)}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str, games: int) -> argparse.ArgumentParser:
+    """The options of a benchmark of random games (this one and instructions.py)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--ruleset", default="rulesets/diamonds.yaml")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=games)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variant")
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = arguments(__doc__.splitlines()[0], 1000).parse_args(argv)
     rules = interpreter.load(interpreter.ruleset_path(args.ruleset), variant=args.variant)
     playouts(rules, args.players, max(1, args.games // 20), args.seed)   # warm-up
     result = playouts(rules, args.players, args.games, args.seed)
