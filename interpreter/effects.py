@@ -223,9 +223,9 @@ class EffectCompiler:
         src, _ = self.expr(str(text), path, locals, has_me)
         if len(self.ctx.diags) > before:   # reported (e.g. 'me' where no player acts): no lvalue
             return "_dummy[0]", None, None
-        if src.endswith(")[-1]"):   # checked; now the plain subscript an assignment needs (no prelude)
-            self.ctx.compiler.cost = 0
-            src, _ = self.ctx.compiler.node(tree, _scope(locals, has_me))
+        # checked; now the plain subscript an assignment needs (compile() may put a prelude first)
+        self.ctx.compiler.cost = 0
+        src, _ = self.ctx.compiler.node(tree, _scope(locals, has_me))
         owner = None
         if pool[name] in ("player", "team"):
             by_team = pool[name] == "team"
