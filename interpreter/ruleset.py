@@ -7,19 +7,7 @@ from . import engine, rng
 from .errors import GameError, UsageError
 from .expr.types import BOOL, CARD, PLAYER, TEAM, is_list, elem
 from .state import State, blank, from_dict
-
-
-GAME_OPTIONS: dict = {}
-
-
-def game_option(name: str):
-    """Register the check of a game option (``new_game(options={name: value})``) from a
-    mechanic's module: ``fn(ruleset, players, value) -> value`` normalises the value into
-    plain data or raises UsageError. The checked value is stored in ``S.o[name]``."""
-    def register(fn):
-        GAME_OPTIONS[name] = fn
-        return fn
-    return register
+from .steps.base import GAME_OPTIONS, game_option  # noqa: F401 - game_option: re-exported
 
 
 class Ruleset:

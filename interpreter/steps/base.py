@@ -26,6 +26,19 @@ def section_kind(name: str):
     return register
 
 
+GAME_OPTIONS: dict = {}
+
+
+def game_option(name: str):
+    """Register the check of a game option (``new_game(options={name: value})``) from a
+    mechanic's module: ``fn(ruleset, players, value) -> value`` normalises the value into
+    plain data or raises UsageError. The checked value is stored in ``S.o[name]``."""
+    def register(fn):
+        GAME_OPTIONS[name] = fn
+        return fn
+    return register
+
+
 def step_kind(name: str, doc: str):
     """Register a Step subclass under the YAML key ``name``."""
     def register(cls):

@@ -42,8 +42,7 @@ from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
 from ..rng import uniform
-from ..ruleset import game_option
-from .base import Step, step_kind
+from .base import Step, game_option, step_kind
 
 RESOLVE_MODES = ("random", "ask")
 REST = "rest"

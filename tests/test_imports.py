@@ -1,0 +1,27 @@
+"""Every module of the interpreter imports on its own, first, in a fresh interpreter: no import
+cycle depends on which module a user (or a tool) happens to import first."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_each_module_imports_first_on_its_own():
+    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                     for p in (ROOT / "interpreter").rglob("*.py"))
+    code = ("import importlib, sys\n"
+            "bad = []\n"
+            f"for m in {modules!r}:\n"
+            "    for name in [n for n in sys.modules if n == 'interpreter' or n.startswith('interpreter.')]:\n"
+            "        del sys.modules[name]\n"          # each module is the first one imported
+            "    try:\n"
+            "        importlib.import_module(m)\n"
+            "    except Exception as e:\n"
+            "        bad.append((m, repr(e)))\n"
+            "print(bad)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+    assert "interpreter.state" in modules and "interpreter.steps.dexterity" in modules
