@@ -8,7 +8,8 @@ Wall-clock benchmarks (playouts.py) on a shared machine vary by ±40% from one r
 next; the number of instructions executed does not (same games, same seeds, hash seed fixed).
 It runs the games of playouts.py under ``valgrind --tool=cachegrind --cache-sim=no`` twice,
 with N games and with none, and prints the difference divided by N (loading the ruleset and
-starting the interpreter cancel out). Fewer instructions is faster; the ratio between two
+starting the interpreter cancel out). ``--simulate`` counts the games of ``rulebook simulate``
+instead (``simulate.play_one``: random agents, a record per game). Fewer instructions is faster; the ratio between two
 counts is a good estimate of the ratio between their speeds. Needs valgrind (Debian package
 ``valgrind``); runs about 50 times slower than the games themselves.
 """
@@ -35,11 +36,21 @@ from playouts import playouts   # the same games as playouts.py
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
 print(playouts(rules, {players}, {games}, {seed})["decisions"] if {games} else 0)
 """
+# --simulate: the games of `rulebook simulate` (random agents, records and statistics kept)
+SIMULATE = """
+import sys
+sys.path[:0] = [{root!r}]
+import interpreter
+from interpreter.simulate import Batch, play_one
+rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
+batch = Batch(path={ruleset!r}, players={players}, seed={seed}, variant={variant!r}, hash=rules.hash)
+print(sum(play_one(rules, batch, i)["decisions"] for i in range({games})))
+"""
 
 
 def count(args, games: int) -> tuple[int, int]:
     """(instructions, decisions) of a child process playing ``games`` games."""
-    code = CHILD.format(root=str(ROOT), bench=str(ROOT / "benchmarks"), ruleset=args.ruleset, variant=args.variant, seed=args.seed,
+    code = (SIMULATE if args.simulate else CHILD).format(root=str(ROOT), bench=str(ROOT / "benchmarks"), ruleset=args.ruleset, variant=args.variant, seed=args.seed,
                         games=games, players=args.players)
     env = dict(os.environ, PYTHONHASHSEED="0")
     done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
@@ -53,7 +64,10 @@ def count(args, games: int) -> tuple[int, int]:
 
 
 def main(argv=None) -> int:
-    args = arguments(__doc__.splitlines()[0], 20).parse_args(argv)
+    ap = arguments(__doc__.splitlines()[0], 20)
+    ap.add_argument("--simulate", action="store_true",
+                    help="count the games of `rulebook simulate` (one worker, random agents, records) instead")
+    args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
@@ -62,12 +76,14 @@ def main(argv=None) -> int:
     total, decisions = count(args, args.games)
     per_game = (total - base) / args.games
     result = {"ruleset": Path(args.ruleset).stem, "players": args.players, "games": args.games,
+              "path": "simulate" if args.simulate else "playouts",
               "instructions_per_game": round(per_game), "decisions_per_game": round(decisions / args.games, 1),
               "instructions_per_decision": round(per_game / max(1, decisions / args.games))}
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['ruleset']}, {args.players} players: {per_game / 1e6:.1f} M instructions/game, "
+        print(f"{result['ruleset']}{' (simulate)' if args.simulate else ''}, {args.players} players: "
+              f"{per_game / 1e6:.1f} M instructions/game, "
               f"{result['instructions_per_decision'] / 1e3:.1f} k/decision "
               f"({result['decisions_per_game']} decisions/game, {args.games} games)")
     return 0

@@ -6,13 +6,16 @@
 
 Built in: ``random`` (uniform, with its own RNG seeded from the game seed and the seat, so
 a game is the same on every run), ``first`` (always the first legal action) and ``human``
-(asks on stdin). ``make_agents("random,first,human", players, seed)`` builds one per seat;
+(asks on stdin). An agent whose ``reads_labels`` is False (random, first) only counts the
+options: a batch gives it ``legal`` as a lazy sequence (``LazyLabels``) and labels nothing
+unless it reads a label after all. ``make_agents("random,first,human", players, seed)`` builds one per seat;
 one name alone stands for every seat. New kinds register in ``AGENTS``.
 """
 from __future__ import annotations
 
 import random as _random
 import sys
+from collections.abc import Sequence
 from typing import Callable, Protocol, TextIO, runtime_checkable
 
 from .errors import UsageError, did_you_mean
@@ -26,9 +29,27 @@ class Agent(Protocol):
         """The index in ``legal`` of the chosen action."""
 
 
+class LazyLabels(Sequence):
+    """The labels of the pending decision's options, made only if one is read (len() is free).
+    Valid while the decision is pending, which is while an agent acts on it."""
+    __slots__ = ("_state", "_n", "_labels")
+
+    def __init__(self, state):
+        self._state, self._n, self._labels = state, len(state.dec[1]), None
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if self._labels is None:
+            self._labels = self._state.legal_actions()
+        return self._labels[i]
+
+
 class RandomAgent:
     """Picks uniformly among the legal actions, from an RNG of its own (seed, seat)."""
     name = "random"
+    reads_labels = False
 
     def __init__(self, seed: int = 0, seat: int = 0):
         # a string seed is hashed with SHA-512 by random.Random: stable across runs and machines
@@ -41,6 +62,7 @@ class RandomAgent:
 class FirstAgent:
     """Always takes the first legal action (a deterministic baseline)."""
     name = "first"
+    reads_labels = False
 
     def __init__(self, seed: int = 0, seat: int = 0):
         pass

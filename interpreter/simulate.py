@@ -146,7 +146,7 @@ def _leader(values):
 
 def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> dict:
     """Play game ``index`` of the batch; its record (``error`` set if the game failed)."""
-    from .agents import make_agents
+    from .agents import LazyLabels, make_agents
     seed = rng.derive(batch.seed, index)
     rec: dict = {"index": index, "seed": seed}
     if round_step == -1:
@@ -161,20 +161,23 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         track = batch.lead_changes
         leader, changes = None, 0
         rounds = 0 if round_step is not None else None
+        lazy = [getattr(a, "reads_labels", True) is False for a in agents]
+        at = 0        # where the rounds' repeat frame was on the stack last time (it does not move)
         first = S.current_player() if not S.over else None
         while not S.over:
             seat = S.dec[0]
-            legal = S.legal_actions()
+            legal = LazyLabels(S) if lazy[seat] else S.legal_actions()
             i = agents[seat].act({} if blind[seat] else S.observation(seat), legal)
             if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(legal)):
                 raise GameError(f"the agent of seat {seat} chose {i!r}, not an index 0..{len(legal) - 1}")
             S.apply_index(i)
             decisions += 1
             if round_step is not None:
-                for f in S.stack:
-                    if f[0] == round_step:
-                        rounds = max(rounds, f[1])
-                        break
+                stack = S.stack
+                if not (at < len(stack) and stack[at][0] == round_step):
+                    at = next((k for k, f in enumerate(stack) if f[0] == round_step), 0)
+                if at < len(stack) and stack[at][0] == round_step and stack[at][1] > rounds:
+                    rounds = stack[at][1]
             if track:
                 now = _leader(_team_best(S.scores(), members, sign))
                 if now is not None:

@@ -11,6 +11,7 @@ import interpreter
 from interpreter import cli, rng, simulate as sim
 from interpreter.agents import make_agents
 from interpreter.gamelog import play_game
+from interpreter.state import State
 
 DIAMONDS = str(interpreter.ruleset_path("diamonds"))
 FAST = {"rounds": 1}
@@ -83,6 +84,32 @@ def test_record_fields_rounds_first_margin(rules):
     on = sim.play_one(rules, batch(rules, params={"rounds": 2}, lead_changes=True), 0)
     assert isinstance(on["lead_changes"], int) and on["lead_changes"] >= 0
     assert {**on, "lead_changes": None} == rec    # counting lead changes changes nothing else
+
+
+def test_agents_that_only_count_options_get_no_labels_made(rules, monkeypatch):
+    """random and first declare reads_labels = False: a batch never labels their options."""
+    expected = sim.play_one(rules, batch(rules, seed=4), 2)
+
+    def no_labels(self):
+        raise AssertionError("labels were made for an agent that does not read them")
+    monkeypatch.setattr(State, "legal_actions", no_labels)
+    assert sim.play_one(rules, batch(rules, seed=4), 2) == expected
+    assert "error" not in expected
+
+
+def test_lazy_labels_are_the_labels_when_read(rules):
+    from interpreter.agents import LazyLabels
+    S = rules.new_game(4, 3, {"params": FAST})
+    lazy = LazyLabels(S)
+    assert len(lazy) == len(S.dec[1])
+    assert list(lazy) == S.legal_actions() and lazy[-1] == S.legal_actions()[-1]
+    assert lazy.index(lazy[0]) == 0 and lazy[0] in lazy
+
+
+def test_rounds_are_counted_when_the_repeat_frame_moves_on_the_stack(rules):
+    """The rounds' repeat frame is looked for again when it is not where it was."""
+    rec = sim.play_one(rules, batch(rules, params={"rounds": 3}), 5)
+    assert rec["rounds"] == 3
 
 
 def test_teams_margin_is_between_teams(rules):
