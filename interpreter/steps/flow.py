@@ -19,9 +19,9 @@ class Phase(Step):
     def run(self, S, frame):
         if len(frame) == 1:
             frame.append(1)
-            S.stack.append(self.body.enter(S))
-        else:
-            S.stack.pop()
+            S.stack.append(body_frame := self.body.enter(S))
+            return self.body.run(S, body_frame)     # nothing changed: the body runs at once (base.py)
+        S.stack.pop()
         return UNCHANGED
 
     def children(self):
@@ -54,11 +54,11 @@ class Repeat(Step):
             S.stack.pop()
             return UNCHANGED
         frame[1] = k + 1
-        S.stack.append(self.body.enter(S))
+        S.stack.append(body_frame := self.body.enter(S))
         if self.var is not None:
             S.v[self.var] = k + 1
             return None
-        return UNCHANGED
+        return self.body.run(S, body_frame)
 
     def children(self):
         return [self.body]
@@ -82,8 +82,8 @@ class _Loop(Step):
         if holds == self.negate:
             S.stack.pop()
             return UNCHANGED
-        S.stack.append(self.body.enter(S))
-        return UNCHANGED
+        S.stack.append(body_frame := self.body.enter(S))
+        return self.body.run(S, body_frame)
 
     def children(self):
         return [self.body]
@@ -186,8 +186,10 @@ class Turns(Step):
             if self.skip is not None and self.skip(S, player, None):
                 continue
             S.v[self.var] = player
-            S.stack.append(self.body.enter(S))
-            return UNCHANGED if self.var not in S.rules.watched_vars else None
+            S.stack.append(body_frame := self.body.enter(S))
+            if self.var in S.rules.watched_vars:
+                return None             # a trigger or end condition reads the turn's player
+            return self.body.run(S, body_frame)
 
     def children(self):
         return [self.body]
