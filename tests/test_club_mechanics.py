@@ -154,6 +154,32 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     assert checked > 20
 
 
+def test_taking_a_space_pays_the_price_it_was_offered_at_also_after_a_json_round_trip():
+    """The question keeps the (space, cost) pairs in its frame; the answer pays from them,
+    and a state saved in the middle of the question (JSON) pays the same."""
+    import random
+    r = interpreter.load(interpreter.ruleset_path("diamonds_club"))
+    step = next(s for s in r.steps if s.kind == "grid")
+    S, rnd, checked = r.new_game(4, seed=3), random.Random(5), 0
+    while not S.is_terminal() and checked < 30:
+        if r.steps[S.stack[-1][0]] is step and len(S.dec[1]) > 1:
+            who, i = S.dec[0], rnd.randrange(len(S.dec[1]) - 1)      # a space, not pass
+            space = S.dec[1][i]
+            grid = step.zone(S, who, None)
+            n = adjacency(len(grid), 6)[grid.index(space)]
+            price = step.cost(S, who, {"neighbours": [grid[j] for j in n]}, space)
+            coins = S.c["coins"][who]
+            T = r.state_from_json(S.to_json())
+            S.apply_index(i)
+            T.apply_index(i)
+            assert S.c["coins"][who] == coins - price and S.c["coins_on"][space] == price
+            assert T.to_json() == S.to_json()
+            checked += 1
+        else:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    assert checked == 30
+
+
 def test_a_grid_cost_reading_more_than_its_neighbourhood_is_priced_in_full(tmp_path):
     r = load(tmp_path, GRID.replace('cost: "1 + (sum(', 'cost: "got + (sum('))   # the player's counter
     step = next(s for s in r.steps if s.kind == "grid")
