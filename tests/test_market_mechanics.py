@@ -109,6 +109,34 @@ def test_combos_on_a_15_card_market_is_fast(tmp_path):
     assert len(sets) == expect
 
 
+def test_combos_equals_a_brute_force_enumeration_in_the_documented_order():
+    """On random markets (identical cards, cards of the same value with other labels, values
+    above the total): every distinct multiset adding up to the total, once, in the order of the
+    docs: groups of identical cards by decreasing value (then label), more of a group first."""
+    import random
+    from itertools import product
+    from interpreter.steps.market import _combos
+
+    class Rules:
+        card_labels = None
+
+    class State:
+        rules = Rules()
+    rnd = random.Random(11)
+    for _ in range(300):
+        cards = [(rnd.randint(1, 9), rnd.choice("ab")) for _ in range(rnd.randint(0, 14))]
+        State.rules.card_labels = [f"{v}{x}" for v, x in cards]
+        total = rnd.randint(1, 12)
+        got = _combos(State, list(range(len(cards))), lambda c: cards[c][0], total, True)
+        groups = sorted({(v, f"{v}{x}") for v, x in cards if v <= total}, key=lambda g: (-g[0], g[1]))
+        members = [[c for c in range(len(cards)) if f"{cards[c][0]}{cards[c][1]}" == g[1]] for g in groups]
+        counts = [k for k in product(*(range(len(m) + 1) for m in members))
+                  if sum(n * g[0] for n, g in zip(k, groups)) == total]
+        counts.sort(key=lambda k: tuple(-n for n in k))
+        expect = [[c for n, m in zip(k, members) for c in m[:n]] for k in counts]
+        assert got == expect, (cards, total)
+
+
 def test_sums_and_groups(tmp_path):
     r = load(tmp_path, """
     vars2: {}

@@ -115,18 +115,19 @@ def _combos_whole(groups, total):
     taken: list = []
 
     def walk(i, remaining):            # take some of a group j >= i, then go on after it
+        size = len(taken)
         for j in range(i, n):
             v, _, members = groups[j]
             after = reach[j + 1]
             for k in range(min(len(members), remaining // v), 0, -1):   # more of the larger values first
                 rest = remaining - k * v
                 if after >> rest & 1:
-                    taken.append(members[:k])
+                    taken.extend(members[:k])
                     if rest:
                         walk(j + 1, rest)
                     else:
-                        out.append([x for part in taken for x in part])
-                    taken.pop()
+                        out.append(taken[:])
+                    del taken[size:]
                     if len(out) >= MAX_COMBOS:
                         return
             if not after >> remaining & 1:     # nothing after group j makes the rest: none of j taken is a dead end
