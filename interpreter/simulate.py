@@ -383,6 +383,9 @@ def read_records(path: Path) -> list[dict]:
 def prepare_out(out: Path, batch: Batch) -> dict[int, dict]:
     """Create the folder or resume it: the records already there (by index). A folder holding
     another batch (ruleset, seed, players, ...) is refused rather than mixed."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: --out names a folder (it will hold run.json, games.jsonl, "
+                         "summary.json and the plots)")
     out.mkdir(parents=True, exist_ok=True)
     conf_path = out / "run.json"
     conf = batch.config()

@@ -246,6 +246,15 @@ def test_resuming_another_batch_in_the_same_folder_is_refused(capsys, tmp_path):
     assert code == 2 and "another batch" in err and "seed" in err and "Traceback" not in err
 
 
+def test_out_naming_a_file_is_a_usage_error_and_the_file_is_kept(capsys, tmp_path):
+    out = tmp_path / "results.json"
+    out.write_text("mine\n")
+    code, _, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
+                       "--out", out)
+    assert code == 2 and "is a file" in err and "folder" in err and "Traceback" not in err
+    assert out.read_text() == "mine\n"
+
+
 # ---------------------------------------------------------------------- the CLI
 def test_simulate_json_contract(capsys):
     code, out, err = run(capsys, "simulate", "diamonds", "--players", 4, "--games", 6, "--set", "rounds=1",
