@@ -270,6 +270,9 @@ def cmd_test(args) -> int:
             where = str(o.loc) if o.loc is not None else str(path)
             _out(f"{where}: FAIL {o.name}: {o.message}")
     _out(f"{passed} passed, {failed} failed")
+    if not passed and not failed:   # a wrong folder must not look like a green run
+        where = ", ".join(args.paths)
+        raise UsageError(f"no scenario ran: {where} holds no scenario" + ("" if files else " file (*.yaml)"))
     return 1 if failed else 0
 
 

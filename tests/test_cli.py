@@ -291,6 +291,16 @@ def test_failing_scenario_is_located(capsys, tmp_path):
     assert run(capsys, "test", tmp_path / "none.yaml")[0] == 2
 
 
+def test_a_folder_without_scenarios_is_not_a_green_run(capsys, tmp_path):
+    (tmp_path / "empty").mkdir()
+    code, out, err = run(capsys, "test", tmp_path / "empty")
+    assert code == 2 and "0 passed, 0 failed" in out and "no scenario ran" in err and "*.yaml" in err
+    sc = tmp_path / "none.yaml"
+    sc.write_text(f"ruleset: {DIAMONDS}\nscenarios: []\n")
+    code, out, err = run(capsys, "test", sc)
+    assert code == 2 and "no scenario ran" in err
+
+
 def test_explain_shows_the_flow(capsys):
     code, out, _ = run(capsys, "explain", "diamonds")
     assert code == 0
