@@ -29,7 +29,11 @@ class GameEnv:
         self.state = None
 
     # ------------------------------------------------------------------ the cycle
-    def reset(self, seed: int = 0) -> None:
+    def reset(self, seed: int | None = None) -> None:
+        """A new game with this seed; without one (PettingZoo's ``reset()``), the seed after the
+        last game's (0 first), so successive resets play different games, reproducibly."""
+        if seed is None:
+            seed = 0 if self.state is None else self.state.seed + 1
         self.state = self.rules.new_game(self.players, seed=seed, options=self.options)
         self.agents = list(self.possible_agents)
         self.decisions = 0

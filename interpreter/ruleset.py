@@ -29,10 +29,21 @@ class Ruleset:
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
         ``record``: start with ``S.ev = []`` so the events of the setup are collected too."""
-        if not isinstance(players, int) or players not in self.player_counts:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise UsageError(f"the number of players is a whole number, not {players!r}")
+        if players not in self.player_counts:
             variant = f" (variant {self.variant})" if self.variant else ""
             raise UsageError(f"{self.name}{variant} is for {self.players_text()} players, not {players}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise UsageError(f"a seed is a whole number, not {seed!r}")
+        if options is not None and not isinstance(options, dict):
+            raise UsageError(f"game options are a mapping such as {{'params': {{...}}}}, not {options!r}")
         options = dict(options or {})
+        unknown = sorted(set(options) - {"params", *GAME_OPTIONS})
+        if unknown:
+            raise UsageError(f"unknown game option '{unknown[0]}' (options: {', '.join(['params', *GAME_OPTIONS])})")
+        if not isinstance(options.get("params") or {}, dict):
+            raise UsageError(f"options['params'] maps parameter names to values, not {options['params']!r}")
         params = self.resolve_params(players, options.pop("params", None) or {})
         for name, check in GAME_OPTIONS.items():
             if options.get(name) is not None:
@@ -119,10 +130,22 @@ class Ruleset:
         return teams
 
     def state_from_json(self, text: str) -> State:
-        d = json.loads(text)
+        """A state saved with ``State.to_json()`` by this ruleset (same name and content hash)."""
+        try:
+            d = json.loads(text)
+        except (ValueError, TypeError) as e:
+            raise GameError(f"not a saved state: the text is not JSON ({e})") from None
+        if not isinstance(d, dict) or "format" not in d:
+            raise GameError("not a saved state: expected the JSON object State.to_json() writes")
         if d.get("ruleset") != self.name:
             raise GameError(f"this state belongs to ruleset '{d.get('ruleset')}', not '{self.name}'")
-        return from_dict(self, d)
+        if d.get("hash") != self.hash:
+            raise GameError(f"this state was saved with another version of ruleset '{self.name}' (hash "
+                            f"{str(d.get('hash'))[:12]}, now {self.hash[:12]}): its zones and flow may not fit")
+        try:
+            return from_dict(self, d)
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise GameError(f"not a saved state: {type(e).__name__}: {e}") from None
 
     def home_zone(self, card: int):
         """The shared zone whose start contents include this card, if any."""

@@ -56,7 +56,13 @@ class State:
     def winners(self) -> list[int]:
         return self.rules.scoring.winners(self) if self.over else []
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int | None) -> dict:
+        """What seat ``player`` may see; None: what a spectator sees (only what is public)."""
+        if player is not None and (not isinstance(player, int) or isinstance(player, bool)
+                                   or not 0 <= player < self.n):
+            from .errors import GameError
+            raise GameError(f"no seat {player!r} in a game of {self.n} players (seats 0..{self.n - 1}, "
+                            "or None for a spectator)")
         from .observation import observe
         return observe(self, player)
 

@@ -55,3 +55,15 @@ def test_other_agents_do_not_see_a_hand():
     other = next(a for a in env.possible_agents if a != me)
     assert isinstance(env.observe(other)["zones"]["hand"][env.possible_agents.index(me)], int)
     assert env.last(other)[4]["legal_actions"] == []
+
+
+def test_reset_without_a_seed_plays_the_next_game():
+    """PettingZoo's reset() passes no seed: each reset is a new game, the same on every run."""
+    env = GameEnv(RULES, players=4)
+    env.reset()
+    first = env.state.to_json()
+    assert env.state.seed == 0
+    env.reset()
+    assert env.state.seed == 1 and env.state.to_json() != first
+    env.reset(seed=0)
+    assert env.state.to_json() == first

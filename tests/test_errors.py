@@ -98,3 +98,40 @@ def test_did_you_mean():
 def test_unknown_name_message():
     assert unknown_name_message("zone", "hnad", ["hand", "taken"]) == ("unknown zone 'hnad'", "did you mean 'hand'?")
     assert unknown_name_message("zone", "qq", ["hand"]) == ("unknown zone 'qq'", None)
+
+
+# ---------------------------------------------------------------------- the game API's inputs
+def test_new_game_refuses_what_is_not_a_game_with_a_usage_error():
+    import interpreter
+    rules = interpreter.load(interpreter.ruleset_path("diams"))
+    for args, words in [(("3",), "whole number"), ((True,), "whole number"), ((3, "x"), "seed"),
+                        ((3, 1.5), "seed"), ((3, 0, {"nope": 1}), "unknown game option 'nope'"),
+                        ((3, 0, {"params": [1]}), "maps parameter names"), ((3, 0, [1]), "mapping")]:
+        with pytest.raises(UsageError, match=words):
+            rules.new_game(*args)
+    assert rules.new_game(3, 7, {"params": {"rounds": 1}}).p["rounds"] == 1
+
+
+def test_state_from_json_refuses_what_is_not_a_state_of_this_ruleset():
+    import interpreter
+    rules = interpreter.load(interpreter.ruleset_path("diams"))
+    S = rules.new_game(3, seed=1)
+    assert rules.state_from_json(S.to_json()).to_json() == S.to_json()
+    saved = json.loads(S.to_json())
+    for text, words in [("{not json", "not JSON"), ("[1, 2]", "expected the JSON object"),
+                        (json.dumps({"format": 1, "ruleset": "diams", "hash": rules.hash}), "not a saved state"),
+                        (json.dumps({**saved, "hash": "0" * 64}), "another version"),
+                        (json.dumps({**saved, "ruleset": "other"}), "belongs to ruleset 'other'")]:
+        with pytest.raises(GameError, match=words):
+            rules.state_from_json(text)
+
+
+def test_observation_of_a_seat_that_does_not_exist_is_an_error():
+    import interpreter
+    S = interpreter.load(interpreter.ruleset_path("diams")).new_game(3, seed=1)
+    for seat in (3, -1, "0", True):
+        with pytest.raises(GameError, match="no seat"):
+            S.observation(seat)
+    public, mine = S.observation(None), S.observation(0)
+    assert isinstance(public["zones"]["hand"][0], int)          # a spectator counts the cards of a hand
+    assert isinstance(mine["zones"]["hand"][0], list)           # its owner sees them
