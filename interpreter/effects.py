@@ -16,7 +16,8 @@ from .errors import did_you_mean
 from .expr import ExprError, parse
 from .expr.parser import offset_of
 from .expr.compiler import _Scope
-from .expr.types import (INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, is_list, is_numeric, elem, parse_type)
+from .expr.runtime import MAX_INT
+from .expr.types import (INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, STR, is_list, is_numeric, elem, parse_type)
 
 EFFECT_KINDS = {
     "gain": "add to a counter (optionally taken from a limited supply counter)",
@@ -258,7 +259,7 @@ class EffectCompiler:
     def take(em, amount: str, src: str, dst: str | None) -> str:
         """Emit: move up to ``amount`` out of counter ``src`` (into ``dst``); the moved amount's name."""
         a = em.fresh("_a")
-        em.line(f"{a} = max(0, min({amount}, {src}))")
+        em.line(f"{a} = max(0, min({_bounded(amount)}, {src}))")
         em.line(f"{src} -= {a}")
         if dst is not None:
             em.line(f"{dst} += {a}")
@@ -275,7 +276,7 @@ class EffectCompiler:
             a = self.take(em, amount, src, dst)
         else:
             a = em.fresh("_a")
-            em.line(f"{a} = {amount}")
+            em.line(f"{a} = {_bounded(amount)}")
             em.line(f"{dst} += {a}")
         self.event(em, f"{{'ev': 'gain', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
 
@@ -333,7 +334,7 @@ class EffectCompiler:
             want = self.ctx.names.vars[var]
             if not fits(typ, want):
                 self.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-            em.line(f"S.v[{var!r}] = {src}")
+            em.line(f"S.v[{var!r}] = {_bounded(src) if _can_grow(typ) else src}")
             self.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': S.v[{var!r}]}}")
 
     def e_random(self, em, spec, path, locals, has_me):
@@ -576,3 +577,16 @@ class EffectCompiler:
         self.compile_named(name)
         self.ctx.compiler.used.add(name)
         em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")
+
+
+def _can_grow(typ: str) -> bool:
+    """Values of this type could grow without bound if stored again and again (docs/language.md §1)."""
+    return typ in (INT, ANY, STR) or is_list(typ)
+
+
+def _bounded(src: str) -> str:
+    """The source of a value to store or add, checked against the language's bounds when it is
+    not a small literal (runtime._stored)."""
+    if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
+        return src
+    return f"_stored({src})"

@@ -641,3 +641,35 @@ def test_forced_moves_count_against_the_step_budget(tmp_path):
     """)
     with pytest.raises(BudgetExceeded, match="step budget of 300"):
         r.new_game(2)
+
+
+# ---------------------------------------------------------------------- bounded values
+@pytest.mark.parametrize("effect, words", [
+    ('set: {x: "x * x + 2"}', "beyond 64 bits"),                      # squared at every step
+    ('set: {x: "x + x + 1"}', "beyond 64 bits"),                      # doubled at every step
+    ('gain: {counter: points, amount: "points + 1"}', "beyond 64 bits"),
+    ('set: {order: "order + order + [1]"}', "more than 100000"),       # a list doubled
+])
+def test_values_that_would_grow_without_bound_stop_with_a_located_error(tmp_path, effect, words):
+    """A ruleset is untrusted: repeating an effect cannot make a number or a list grow until
+    the machine runs out of time or memory (docs/language.md, MAX_INT and MAX_STORED)."""
+    r = load(tmp_path, f"""
+    flow:
+      - repeat: 200
+        steps:
+          - for_each: {{in: players, as: me, do: [{{{effect}}}]}}
+    """)
+    with pytest.raises(GameError, match=words) as e:
+        r.new_game(2)
+    assert e.value.loc is not None and e.value.loc.line > 1
+
+
+def test_values_within_bounds_are_stored_as_they_are(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - set: {x: "3037000499 * 3037000499"}
+      - gain: {counter: "points[0]", amount: "x - 9223372030926249000"}
+      - set: {order: "1..10000"}
+    """)
+    S = r.new_game(2)
+    assert S.v["x"] == 9223372030926249001 and S.c["points"][0] == 1 and len(S.v["order"]) == 10000

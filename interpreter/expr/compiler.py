@@ -603,6 +603,8 @@ class Compiler:
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
         if op in ("/", "//", "%"):
             return f"_{n.data}({a}, {b})", NUM if op == "/" or NUM in (ta, tb) else INT
+        if op == "*" and NUM not in (ta, tb):   # whole numbers stay within 64 bits (runtime._mul)
+            return f"_mul({a}, {b})", INT
         return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
 
     n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith

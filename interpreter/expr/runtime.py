@@ -1,6 +1,8 @@
 """Helpers that compiled expressions call. Each one is total on its documented inputs."""
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
+MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
+MAX_STORED = 100_000    # elements of a list, characters of a string, stored in a variable
 
 
 class ExprRuntimeError(Exception):
@@ -45,6 +47,30 @@ def _mod(a, b):
         return a % b
     except OverflowError:
         raise ExprRuntimeError("a number is too large for a fraction") from None
+
+
+def _mul(a, b):
+    """``a * b``: a product of whole numbers outside 64 bits is an error, not a number that
+    grows until memory or time runs out (squaring a variable at every step would)."""
+    r = a * b
+    if r.__class__ is int and not -MAX_INT - 1 <= r <= MAX_INT:
+        raise ExprRuntimeError("a whole number beyond 64 bits (-2^63 .. 2^63-1)")
+    return r
+
+
+def _stored(v):
+    """A value about to be stored in a variable or added to a counter, within the bounds that
+    keep a game's values small whatever a ruleset repeats: whole numbers of 64 bits, lists and
+    strings of MAX_STORED elements (doubling a list at every step would fill the memory)."""
+    c = v.__class__
+    if c is int:
+        if -MAX_INT - 1 <= v <= MAX_INT:
+            return v
+        raise ExprRuntimeError("a whole number beyond 64 bits (-2^63 .. 2^63-1)")
+    if (c is list or c is str) and len(v) > MAX_STORED:
+        raise ExprRuntimeError(f"a {'list' if c is list else 'string'} of {len(v)} elements, more than "
+                               f"{MAX_STORED} (a variable may hold)")
+    return v
 
 
 def _seat(S, p):
@@ -140,4 +166,4 @@ def _none_used(e: TypeError) -> Exception:
 
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _last, _distinct, _partner, _members, _seat, _team,
-                                   _none_used, _lookup)}
+                                   _none_used, _lookup, _mul, _stored)}
