@@ -8,6 +8,7 @@ as an explicit ``cards:`` list, or both; ``copies`` repeats each card.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import string
 
@@ -82,12 +83,19 @@ def build_cards(components: dict, error) -> CardTable:
         if attrs:
             keys = list(attrs)
             lists = [expand_values(attrs[k], error, (*path, "attributes", k)) for k in keys]
+            if math.prod(map(len, lists)) > MAX_CARDS:   # counted before any card is made
+                error(f"too many cards (limit {MAX_CARDS}): the attributes make "
+                      f"{' x '.join(str(len(v)) for v in lists)} combinations", path, "limit")
+                return table
             for combo in itertools.product(*lists):
                 rows.append(dict(zip(keys, combo)))
         for i, row in enumerate(spec.get("cards") or []):
             row = dict(row)
-            n = row.pop("copies", 1)
-            rows.extend(dict(row) for _ in range(int(n)))
+            n = int(row.pop("copies", 1))
+            if len(rows) + n > MAX_CARDS:
+                error(f"too many cards (limit {MAX_CARDS})", (*path, "cards", i), "limit")
+                return table
+            rows.extend(dict(row) for _ in range(n))
         if not attrs and not spec.get("cards"):
             rows.append({})
         copies = int(spec.get("copies", 1))

@@ -673,3 +673,15 @@ def test_values_within_bounds_are_stored_as_they_are(tmp_path):
     """)
     S = r.new_game(2)
     assert S.v["x"] == 9223372030926249001 and S.c["points"][0] == 1 and len(S.v["order"]) == 10000
+
+
+@pytest.mark.parametrize("components", [
+    "c: {attributes: {a: 1..1000, b: 1..1000, c: 1..1000}}",     # a billion combinations
+    "c: {cards: [{rank: 1, copies: 1000000000}]}",
+])
+def test_too_many_cards_is_refused_before_any_card_is_made(tmp_path, components):
+    path = tmp_path / "big.yaml"
+    path.write_text("game: big\nplayers: {min: 2, max: 2}\ncomponents:\n  " + components +
+                    "\nvars: {x: int}\nflow:\n  - choose: {who: 0, options: '[1, 2]', as: x}\n")
+    with pytest.raises(RulesetError, match="too many cards"):
+        interpreter.load(path)
