@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .components import build_cards
+from .engine import over_budget
 from .effects import EFFECT_KINDS, EffectCompiler
 from .errors import Diagnostic, RulesetError, did_you_mean
 from .expr import Compiler, ExprError, Names
@@ -44,6 +45,7 @@ class Builder:
         self.compiler = Compiler(self.names)
         self.triggers = Triggers()
         self.names.namespace["_triggers"] = self.triggers
+        self.names.namespace["_over_budget"] = over_budget
         self.fx = EffectCompiler(self)
         self.step_list: list = []
         self.zone_decl: dict = {}

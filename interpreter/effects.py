@@ -511,7 +511,11 @@ class EffectCompiler:
         if var == "me":
             saved = em.fresh("_me")
             em.line(f"{saved} = me")
-            self.indented(em, f"for me in {src}:", spec["do"], (*path, "do"), locals, True)
+            em.line(f"for me in {src}:")
+            em.depth += 1
+            self.count_step(em, path)
+            self.block(em, spec["do"], (*path, "do"), locals, True)
+            em.depth -= 1
             em.line(f"me = {saved}")
             return
         inner = dict(locals)
@@ -519,9 +523,19 @@ class EffectCompiler:
         em.line("L = dict(L) if L else {}")
         em.line(f"for _x in {src}:")
         em.depth += 1
+        self.count_step(em, path)
         em.line(f"L[{var!r}] = _x")
         self.block(em, spec["do"], (*path, "do"), inner, has_me)
         em.depth -= 1
+
+    def count_step(self, em, path):
+        """Emit: one more step against the game's step budget (a pass of an effect loop), so
+        that loops nested in effects cannot run for ever either (engine.over_budget)."""
+        ns = self.ctx.names.namespace
+        loc = f"_loc{len(ns)}"
+        ns[loc] = self.ctx.smap.loc(path)
+        em.line("S.steps += 1")
+        em.line(f"if S.steps > S.rules.max_steps: _over_budget(S, {loc})")
 
     def e_with_player(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("who", "do"))

@@ -19,10 +19,10 @@ _RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Ind
 def advance(S, changed: bool = True) -> None:
     """Run the flow until a decision is pending or the game is over. ``changed=False``: the
     state is as at the last check (only frames changed), so triggers and end conditions are
-    not checked before the first step."""
+    not checked before the first step. Every step run counts against the step budget, and
+    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever."""
     steps, budget, end_checks, watch, auto = S.rules.loop
     stack = S.stack
-    n = S.steps   # counted locally (this loop is the engine's hottest code), stored on the way out
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
         # (after a decision was applied) and after every step that does not report UNCHANGED
@@ -43,23 +43,18 @@ def advance(S, changed: bool = True) -> None:
             if S.dec is not None:
                 if not (auto and len(S.dec[1]) == 1):
                     break
-                S.steps = n
                 changed = _forced(S, stack[-1])   # a decision with one option is no decision
-                n = S.steps
                 continue
             if not stack:
                 S.over = True
                 break
             frame = stack[-1]
             changed = steps[frame[0]].run(S, frame) is not UNCHANGED
-            n += 1
-            if n > budget:
-                S.steps = n
-                _over_budget(S, budget)
+            S.steps += 1
+            if S.steps > budget:
+                over_budget(S)
     except _RUNTIME_ERRORS as e:
-        S.steps = n
         raise _located(S, e) from None
-    S.steps = n
     if S.over:
         S.dec = None
 
@@ -74,13 +69,15 @@ def _forced(S, frame) -> bool:
     step.resolve(S, frame, value)
     S.steps += 1
     if S.steps > S.rules.max_steps:   # forced moves count against the budget too
-        _over_budget(S, S.rules.max_steps)
+        over_budget(S)
     return True
 
 
-def _over_budget(S, budget):
+def over_budget(S, loc=None):
+    """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
+    budget = S.rules.max_steps
     raise BudgetExceeded(f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
-                         "does the flow ever end? raise limits.steps if the game is just long")
+                         "does the flow ever end? raise limits.steps if the game is just long", loc=loc)
 
 
 def run_setup(S, fill, setup) -> None:
