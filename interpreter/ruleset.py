@@ -214,15 +214,25 @@ def param_type(spec, current) -> str | None:
     return None
 
 
+def _parse_value(name: str, want: str, text: str):
+    """A --set value as JSON (1e3, [1, 2]) or else as YAML flow syntax ([D, H], {a: 1})."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    import yaml
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise UsageError(f"parameter '{name}' expects {want}, got {text!r}") from None
+
+
 def check_param(name, value, spec, current):
     """An override (a string from --set, or a Python value) checked against the parameter's
     type, bounds and choices; UsageError with the reason otherwise."""
     want = param_type(spec, current)
     if isinstance(value, str) and want not in ("str", None):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise UsageError(f"parameter '{name}' expects {want}, got {value!r}") from None
+        value = _parse_value(name, want, value)
     if want is not None:
         ok = isinstance(value, _PY_TYPES.get(want, (object,))) and not (want in ("int", "num") and isinstance(value, bool))
         if not ok:

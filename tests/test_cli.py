@@ -159,6 +159,14 @@ def test_play_variants(capsys):
     assert run(capsys, "play", "diamonds", "-p", "2")[0] == 2   # 2 players need the variant
 
 
+def test_set_reads_json_or_yaml_flow_values(capsys):
+    flow = play_json(capsys, "-p", "4", "--set", "majority_order=[S, C, D, H]")
+    assert flow["params"]["majority_order"] == ["S", "C", "D", "H"]
+    assert play_json(capsys, "-p", "4", "--set", 'majority_order=["S", "C", "D", "H"]')["params"] == flow["params"]
+    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--set", "majority_order=[S, C")
+    assert code == 2 and "expects list" in err
+
+
 def test_set_rounds_changes_the_game_length(capsys):
     full = play_json(capsys, "-p", "4")
     short = play_json(capsys, "-p", "4", "--set", "rounds=1")
