@@ -45,16 +45,21 @@ def _read(path: Path):
     return data, smap
 
 
-def _load_chain(path: Path, allowed_roots, depth):
+def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
     if depth > MAX_EXTENDS:
-        raise RulesetError(f"extends: chain is longer than {MAX_EXTENDS} files (a cycle?)", code="limit")
+        raise RulesetError(f"extends: chain is longer than {MAX_EXTENDS} files", code="limit")
     data, smap = _read(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     if "extends" not in data:
         _schema(data, smap)
         return data, smap, digest
     base_path = _resolve_extends(path, data["extends"], smap, allowed_roots)
-    base, base_map, base_digest = _load_chain(base_path, allowed_roots, depth + 1)
+    chain = (*chain, path.resolve())
+    if base_path in chain:
+        loop = " -> ".join(p.name for p in (*chain[chain.index(base_path):], base_path))
+        raise RulesetError(f"extends: '{data['extends']}' makes a cycle ({loop})", smap.loc(("extends",)),
+                           "extends", span=len(str(data["extends"])))
+    base, base_map, base_digest = _load_chain(base_path, allowed_roots, depth + 1, chain)
     overlay = {k: v for k, v in data.items() if k != "extends"}
     merged = merge(base, overlay)
     mmap = SourceMap.overlay(base_map, smap)
