@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -641,6 +642,9 @@ def add_compare(p) -> None:
     _common_args(p)
     p.add_argument("--variants", required=True, metavar="base,V1,...",
                    help="variants to compare, the first is the baseline; 'base' is the ruleset without a variant")
+    p.add_argument("--out", "-o", metavar="DIR",
+                   help="write each variant's games, summary and plots in DIR/VARIANT, and compare.json and "
+                        "compare.png in DIR; an interrupted run resumes from it")
 
 
 def _check_args(args) -> None:
@@ -728,17 +732,24 @@ def cmd_compare(args) -> int:
         raise UsageError(f"--variants names a variant twice: {args.variants!r}")
     batches = {v: _make_batch(args, None if v == "base" else v) for v in names}
     workers = args.workers or default_workers()
+    out = Path(args.out) if args.out else None
+    if out is not None and out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: --out names a folder (one subfolder per variant)")
     records = {}
     with _Progress(not args.json) as bar:
         for v, (rules, batch) in batches.items():
             records[v] = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
-                                  rules=rules, progress=bar.task(v, args.games))["records"]
+                                  out=_variant_folder(out, v), rules=rules,
+                                  progress=bar.task(v, args.games))["records"]
     result = compare(records, args.players)
     first_rules = batches[names[0]][0]
     result = {"ruleset": first_rules.name, "players": args.players, "games": args.games, "seed": args.seed,
               "variants": names, **result}
     for v, s in result["summaries"].items():
         s.update(ruleset=first_rules.name, variant=None if v == "base" else v, seed=args.seed, agents=args.agents)
+    if out is not None:
+        (out / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        compare_plot(result, out)
     if args.json:
         print(json.dumps(result))
     else:
@@ -746,4 +757,50 @@ def cmd_compare(args) -> int:
         console.print(f"{first_rules.name}: {args.games} games per variant on the same seeds (batch seed "
                       f"{args.seed}), {args.players} players, agents {args.agents}")
         print_compare(result, console)
+        if out is not None:
+            print(f"wrote {out / 'compare.json'}, compare.png and a folder per variant "
+                  f"({', '.join(_variant_folder(out, v).name for v in names)})")
     return 0
+
+
+def _variant_folder(out: Path | None, variant: str) -> Path | None:
+    """Where compare --out keeps one variant's batch (a variant file's name without its folder)."""
+    if out is None:
+        return None
+    name = Path(variant).stem if variant.endswith((".yaml", ".yml")) else variant
+    return out / re.sub(r"[^\w.-]", "_", name)
+
+
+def compare_plot(result: dict, out: Path) -> Path | None:
+    """compare.png: each seat's win rate under each variant, with 95% CIs (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    names, players = result["variants"], result["players"]
+    width = 0.8 / len(names)
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.6 * players + 2), 4.4), dpi=110)
+    top = 0.0
+    for k, v in enumerate(names):
+        s = result["summaries"][v]
+        rates = [r if r is not None else 0.0 for r in s["win_rate"]]
+        cis = [ci or [0.0, 0.0] for ci in s["win_rate_ci"]]
+        err = [[r - lo for r, (lo, _) in zip(rates, cis)], [hi - r for r, (_, hi) in zip(rates, cis)]]
+        xs = [p - 0.4 + width * (k + 0.5) for p in range(players)]
+        ax.bar(xs, rates, width, yerr=err, capsize=4, label=v, ecolor="black")
+        top = max(top, *(hi for _, hi in cis))
+    ax.axhline(1.0 / players, color="#C44E52", linestyle="--", linewidth=1, label=f"1/{players} (even)")
+    ax.set_xticks(range(players), [f"seat {p}" for p in range(players)])
+    ax.set_ylabel("win rate (shared wins split)")
+    ax.set_ylim(0, min(1.0, top * 1.15 + 0.02))
+    ax.set_title(f"Win rate per seat and variant, 95% Wilson CI\n{result['ruleset']}, {result['players']} players, "
+                 f"{result['games']} games per variant, seed {result['seed']}", fontsize=10)
+    ax.legend(fontsize=8, loc="upper right")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    path = out / "compare.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path

@@ -317,6 +317,30 @@ def test_compare_table_and_errors(capsys):
     assert run(capsys, "compare", "diamonds", "--variants", "base,base", "--players", 4, "--games", 2)[0] == 2
 
 
+def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "cmp"
+    args = ["compare", "diamonds", "--variants", "base,teams", "--players", 4, "--games", 6, "--set", "rounds=1",
+            "--workers", 1, "--json", "--out", out]
+    code, stdout, err = run(capsys, *args)
+    assert code == 0, err
+    assert json.loads((out / "compare.json").read_text()) == json.loads(stdout)
+    assert (out / "compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for v in ("base", "teams"):
+        recs = [json.loads(x) for x in (out / v / "games.jsonl").read_text().splitlines()]
+        assert sorted(r["index"] for r in recs) == list(range(6))
+        saved = json.loads((out / v / "summary.json").read_text())
+        assert saved["games"] == 6 and saved["win_rate"] == json.loads(stdout)["summaries"][v]["win_rate"]
+    # run again: every game is read back, none is played, the result is the same
+    monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a finished game was played again"))
+    code, again, err = run(capsys, *args)
+    assert code == 0, err
+    assert json.loads(again)["differences"] == json.loads(stdout)["differences"]
+    (tmp_path / "file").write_text("x")
+    code, _, err = run(capsys, *args[:-1], tmp_path / "file")
+    assert code == 2 and "is a file" in err
+
+
 # ---------------------------------------------------------------------- Ray
 def test_ray_backend_gives_the_local_results(rules):
     ray = pytest.importorskip("ray")
