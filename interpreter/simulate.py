@@ -489,7 +489,7 @@ def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * players + 2), 4.2), dpi=110)
     rates = [r if r is not None else 0.0 for r in summary["win_rate"]]
     cis = [ci or [0.0, 0.0] for ci in summary["win_rate_ci"]]
-    err = [[r - lo for r, (lo, hi) in zip(rates, cis)], [hi - r for r, (lo, hi) in zip(rates, cis)]]
+    err = [[max(0.0, r - lo) for r, (lo, hi) in zip(rates, cis)], [max(0.0, hi - r) for r, (lo, hi) in zip(rates, cis)]]
     ax.bar(range(players), rates, color="#4C72B0", yerr=err, capsize=6, ecolor="black")
     ax.axhline(1.0 / players, color="#C44E52", linestyle="--", label=f"1/{players} (even)")
     for p, r in enumerate(rates):
@@ -659,8 +659,12 @@ def _check_args(args) -> None:
 def _make_batch(args, variant):
     from .cli import load_rules, parse_sets
     rules = load_rules(args.path, variant)
+    sets = parse_sets(args.sets)
+    if sets and args.players in rules.player_counts:   # typed as the parameters declare ("1" -> 1)
+        checked = rules.resolve_params(args.players, sets)
+        sets = {name: checked[name] for name in sets}
     batch = Batch(path=args.path, players=args.players, seed=args.seed, variant=variant, agents=args.agents,
-                  params=parse_sets(args.sets), skill=parse_skill(args.skill, args.players),
+                  params=sets, skill=parse_skill(args.skill, args.players),
                   lead_changes=args.lead_changes, hash=rules.hash)
     check_batch(rules, batch)
     return rules, batch
@@ -787,7 +791,7 @@ def compare_plot(result: dict, out: Path) -> Path | None:
         s = result["summaries"][v]
         rates = [r if r is not None else 0.0 for r in s["win_rate"]]
         cis = [ci or [0.0, 0.0] for ci in s["win_rate_ci"]]
-        err = [[r - lo for r, (lo, _) in zip(rates, cis)], [hi - r for r, (_, hi) in zip(rates, cis)]]
+        err = [[max(0.0, r - lo) for r, (lo, _) in zip(rates, cis)], [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis)]]
         xs = [p - 0.4 + width * (k + 0.5) for p in range(players)]
         ax.bar(xs, rates, width, yerr=err, capsize=4, label=v, ecolor="black")
         top = max(top, *(hi for _, hi in cis))

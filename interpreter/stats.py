@@ -136,7 +136,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float] | No
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval always holds p; rounding alone could put p = 0 a hair below its lower end
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def proportion_test(successes: float, n: int, p0: float) -> dict | None:

@@ -212,6 +212,19 @@ def test_out_writes_records_summary_and_plots(capsys, tmp_path):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_path):
+    """3 games: a seat that never wins has the interval [0, x] (rounding once made its error bar
+    negative and the plot an internal error); --set values are stored as the parameter's type."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "tiny"
+    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 3, "--set", "rounds=1",
+                            "--workers", 1, "--out", out, "--json")
+    assert code == 0, err
+    summary = json.loads(stdout)
+    assert summary["params"] == {"rounds": 1} and 0.0 in summary["win_rate"]
+    assert (out / "win_rate.png").exists()
+
+
 def test_an_interrupted_run_resumes_without_replaying_finished_games(rules, tmp_path, monkeypatch):
     b = batch(rules, seed=2)
     full = sim.simulate(b, 10, workers=1, rules=rules)

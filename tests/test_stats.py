@@ -42,6 +42,15 @@ def test_wilson_known_values():
     assert stats.wilson(1, 0) is None
 
 
+def test_wilson_interval_always_holds_the_rate():
+    """Rounding once put a rate of 0 below its interval (0 of 3: lower end 5.6e-17), which broke
+    the error bars of a plot."""
+    for n in range(1, 200):
+        for k in (0, n / 3, n / 2, n):
+            lo, hi = stats.wilson(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0, (k, n, lo, hi)
+
+
 def test_normal_and_t_distributions():
     assert close(stats.normal_cdf(1.959963984540054), 0.975, 1e-12)
     assert close(stats.t_cdf(2.0, 5), 0.9490302605850708, 1e-12)
