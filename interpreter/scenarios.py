@@ -57,7 +57,7 @@ def run_file(path) -> list[Outcome]:
             or not isinstance(data["scenarios"], list) or not isinstance(data["ruleset"], str):
         raise RulesetError("a scenario file has ruleset: (a file name) and scenarios: (a list)", smap.loc(()),
                            "schema")
-    base = (Path(path).parent / str(data["ruleset"])).resolve()
+    base = _scenario_ruleset(path, data["ruleset"], smap)
     cache: dict = {}
     results = []
     for i, sc in enumerate(data["scenarios"] or []):
@@ -72,11 +72,26 @@ def run_file(path) -> list[Outcome]:
                 cache[variant] = interpreter.load(base, variant=variant)
             results.append(run_one(cache[variant], sc, name, loc))
         except RulebookError as e:
-            results.append(Outcome(name, False, e.message if isinstance(e, RulesetError) else str(e), loc))
+            results.append(Outcome(name, False, e.message if isinstance(e, (RulesetError, UsageError)) else str(e),
+                                   loc))
         except (TypeError, ValueError, AttributeError, KeyError, IndexError) as e:
             # a malformed scenario (a mapping where a list belongs...) fails, with the reason
             results.append(Outcome(name, False, f"malformed scenario: {type(e).__name__}: {e}", loc))
     return results
+
+
+def _scenario_ruleset(path, name: str, smap) -> Path:
+    """The ruleset a scenario file names: a file beside it, or else a bundled ruleset's name
+    (as the command line accepts); neither is one located error for the whole file."""
+    import interpreter
+    local = (Path(path).parent / name).resolve()
+    if local.is_file():
+        return local
+    bundled = interpreter.ruleset_path(name)
+    if "/" not in name and bundled.is_file():
+        return bundled.resolve()
+    raise RulesetError(f"ruleset '{name}' is neither a file beside this scenario file nor a bundled ruleset",
+                       smap.loc(("ruleset",)), "io", span=len(name))
 
 
 def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
@@ -97,6 +112,8 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         return fail(f"expected the game to be refused ({sc['refused']!r}), but it started")
     if sc.get("patch"):
         patch(S, sc["patch"])
+    if not isinstance(sc.get("actions") or [], list):
+        return fail("actions: is a list (of labels, {seat, action}, {patch} or {expect})")
     compiler = Compiler(rules.names)
     for j, act in enumerate(sc.get("actions") or []):
         if isinstance(act, dict) and "patch" in act:

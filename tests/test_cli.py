@@ -299,6 +299,22 @@ def test_failing_scenario_is_located(capsys, tmp_path):
     assert run(capsys, "test", tmp_path / "none.yaml")[0] == 2
 
 
+def test_a_scenario_file_may_name_a_bundled_ruleset_and_a_wrong_name_is_one_located_error(capsys, tmp_path):
+    sc = tmp_path / "s.yaml"
+    sc.write_text("ruleset: diamonds\nscenarios:\n"
+                  "  - name: starts\n    players: 3\n"
+                  "  - name: actions are a list\n    players: 3\n    actions: abc\n"
+                  "  - name: a bad patch\n    players: 3\n    patch: {zones: {nozone: []}}\n")
+    code, out, _ = run(capsys, "test", sc)
+    assert code == 1 and out.strip().splitlines()[-1] == "1 passed, 2 failed"
+    assert "FAIL actions are a list: actions: is a list" in out
+    assert "FAIL a bad patch: patch: unknown zone 'nozone'" in out and "error[usage]" not in out
+    sc.write_text("ruleset: nope.yaml\nscenarios:\n  - {name: a, players: 3}\n  - {name: b, players: 3}\n")
+    code, out, err = run(capsys, "test", sc)
+    assert code == 1 and f"{sc}:1:10: error[io]: ruleset 'nope.yaml' is neither" in err
+    assert out.strip().splitlines()[-1] == "0 passed, 1 failed"     # once for the file, not per scenario
+
+
 def test_a_folder_without_scenarios_is_not_a_green_run(capsys, tmp_path):
     (tmp_path / "empty").mkdir()
     code, out, err = run(capsys, "test", tmp_path / "empty")
