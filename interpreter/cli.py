@@ -234,7 +234,10 @@ def add_replay(p: argparse.ArgumentParser) -> None:
 def cmd_replay(args) -> int:
     from .gamelog import replay
     r = replay(args.log, ruleset=args.ruleset)
-    _out(f"replay ok: {r['decisions']} decisions, scores {r['scores']}")
+    if "error" in r:
+        _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}")
+    else:
+        _out(f"replay ok: {r['decisions']} decisions, scores {r['scores']}")
     return 0
 
 

@@ -10,6 +10,11 @@ A log (format 1) is one JSON object per line:
     ...
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
+A game that stops on an error (a runtime error of the rules, a step budget exceeded) ends
+with the decision that raised it instead of a result, so the failure is kept and replays:
+
+    {"type": "error", "n": 7, "seat": 0, "prompt": "pick", "action": "1", "message": "...", "loc": "f.yaml:14:15"}
+
 ``params`` holds only the overrides given (``--set``); the rest follows from the ruleset.
 Events are the engine's event dicts (``{"ev": "gain", "counter": "safe", "who": 1, "amount": 1}``)
 with card ids written as labels. Logs are omniscient; ``redact`` makes the copy one seat may see.
@@ -105,7 +110,13 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             if not (_is_id(i) and 0 <= i < len(legal)):
                 raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{len(legal) - 1}")
             S.ev = []
-            S.apply_index(i)
+            try:
+                S.apply_index(i)
+            except RulebookError as e:   # kept in the log: the game's last line says what failed, and where
+                if writer:
+                    writer.write({"type": "error", "n": n + 1, "seat": seat, "prompt": prompt, "action": legal[i],
+                                  "message": e.message, "loc": str(e.loc) if e.loc else None})
+                raise
             n += 1
             if writer:
                 writer.write({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": legal[i],
@@ -214,7 +225,7 @@ def replay(path, ruleset=None) -> dict:
 
     initial = events_out(rules, S.ev)
     n = 0
-    result_seen = None
+    result_seen = error = None
     for no, obj in lines[1:]:
         kind = obj["type"]
         if result_seen is not None:
@@ -229,13 +240,42 @@ def replay(path, ruleset=None) -> dict:
         elif kind == "result":
             result_seen = no
             _check_result(S, obj, n, no, fail)
+        elif kind == "error":
+            result_seen = no
+            error = _replay_error(S, obj, n + 1, no, fail)
         else:
             fail(no, f"unknown line type {kind!r}")
     if result_seen is None:
         last = lines[-1][0]
         fail(last, "the log ends here without a result line (truncated?)")
+    if error is not None:
+        return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
+                "decisions": n, "error": error}
     return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
+
+
+def _replay_error(S, obj, n, no, fail) -> str:
+    """The logged failing decision: the same action must fail with the same message."""
+    probe = {k: v for k, v in obj.items() if k in ("n", "seat", "prompt", "action")}
+    for key in ("seat", "action", "message"):
+        if key not in obj:
+            fail(no, f"the error line has no '{key}'")
+    if S.is_terminal():
+        fail(no, "an error line, but the game is already over")
+    if "n" in probe and probe["n"] != n:
+        fail(no, f"decision number {probe['n']!r}, expected {n}")
+    legal = S.legal_actions()
+    if probe["seat"] != S.current_player() or probe["action"] not in legal:
+        fail(no, f"the failing decision (seat {probe['seat']!r}, {probe['action']!r}) is not this game's next "
+                 f"decision (seat {S.current_player()}, '{S.prompt()}')")
+    try:
+        S.apply_index(legal.index(probe["action"]))
+    except RulebookError as e:
+        if e.message != obj["message"]:
+            fail(no, f"the decision fails again, but with another message: {e.message!r}")
+        return e.message
+    fail(no, f"the log says {probe['action']!r} failed ({obj['message']!r}), but the replay applies it")
 
 
 def _replay_decision(S, rules, obj, n, no, fail) -> None:
@@ -323,6 +363,9 @@ class Redactor:
         kind = obj.get("type")
         if kind == "header":
             return {**obj, "redacted_for": self.seat}
+        if kind == "error":   # another seat's failing action is hidden like its decisions' (no events shown)
+            hidden = obj.get("seat") != self.seat and obj.get("action") in self.labels
+            return {**obj, "action": HIDDEN} if hidden else obj
         if kind not in ("events", "decision"):
             return obj
         out = dict(obj)

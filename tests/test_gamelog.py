@@ -217,3 +217,61 @@ def test_redact_events_that_move_hidden_cards(rules):
     assert r.event({"ev": "play", "who": 1, "card": "3D"}) == {"ev": "play", "who": 1, "card": "3D"}
     with pytest.raises(UsageError):
         gamelog.redact([{"type": "header", "players": 2}], 5, rules)
+
+
+# ---------------------------------------------------------------------- a game that fails
+FRAGILE = """
+game: fragile
+players: {min: 2, max: 4}
+components:
+  chip: {attributes: {v: 1..9}, label: "c{v}"}
+zones:
+  pool: {start: [chip], visible: all}
+counters:
+  points: {owner: player, start: 0}
+vars:
+  x: {type: int, start: 0}
+flow:
+  - repeat: 5
+    steps:
+      - turns:
+          steps:
+            - choose: {options: "1..9", as: x, prompt: pick}
+            - gain: {counter: points, amount: "12 // (x - 1)"}   # picking 1 divides by zero
+scoring:
+  categories: {points: points}
+"""
+
+
+def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):
+    path = tmp_path / "fragile.yaml"
+    path.write_text(FRAGILE)
+    rules = interpreter.load(path)
+    seed = next(s for s in range(50) if _fails(rules, s))
+    log = tmp_path / "f.jsonl"
+    with pytest.raises(interpreter.GameError, match="division by zero"):
+        gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed), log=log)
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    last = lines[-1]
+    assert last["type"] == "error" and last["action"] == "1" and "division by zero" in last["message"]
+    assert last["n"] == sum(1 for x in lines if x["type"] == "decision") + 1
+    gain_line = next(i for i, t in enumerate(FRAGILE.splitlines(), 1) if "12 // (x - 1)" in t)
+    assert last["loc"].endswith(f":{gain_line}:15")                  # the gain that divides
+    r = gamelog.replay(log)
+    assert r["error"] == last["message"] and r["decisions"] == last["n"] - 1
+    write_lines(tmp_path / "t.jsonl", [*lines[:-1], {**last, "message": "something else"}])
+    with pytest.raises(ReplayError, match="another message"):
+        gamelog.replay(tmp_path / "t.jsonl")
+    write_lines(tmp_path / "u.jsonl", [*lines[:-1], {**last, "action": "5"}])
+    with pytest.raises(ReplayError, match="but the replay applies it"):
+        gamelog.replay(tmp_path / "u.jsonl")
+    seen_by_other = gamelog.Redactor(rules, 1 - last["seat"]).line(last)
+    assert seen_by_other["action"] == "1"                            # not a card label: nothing to hide
+
+
+def _fails(rules, seed):
+    try:
+        gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed))
+    except interpreter.GameError:
+        return True
+    return False
