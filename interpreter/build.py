@@ -340,6 +340,7 @@ class Builder:
         r.root = root.index
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
                         for i, c in enumerate(d.get("end_when") or [])]
+        r.end_locs = {id(c): self.smap.loc(("end_when", i)) for i, c in enumerate(r.end_checks)}
         # the variables that when-triggers and end conditions read: setting another variable
         # cannot change what they say (steps that only set one may report UNCHANGED)
         r.watched_vars = frozenset(re.findall(r"S\.v\['(\w+)'\]", " ".join(

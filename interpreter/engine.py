@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import operator
 
-from .errors import BudgetExceeded, GameError
-from .expr.runtime import ExprRuntimeError
+from .errors import BudgetExceeded, GameError, tag_origin
+from .expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
 from .steps.base import UNCHANGED
 
-_RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
-                   AttributeError, OverflowError, RecursionError)
 
 
 def advance(S, changed: bool = True) -> None:
@@ -32,12 +30,16 @@ def advance(S, changed: bool = True) -> None:
                     watch(S)
                     if S.over:
                         break
-                for check in end_checks:
-                    if check(S, None, None):
-                        S.over = True
-                        break
-                else:
-                    check = None
+                try:
+                    for check in end_checks:
+                        if check(S, None, None):
+                            S.over = True
+                            break
+                    else:
+                        check = None
+                except RUNTIME_ERRORS as e:
+                    tag_origin(e, "end_when", S.rules.end_locs.get(id(check)))
+                    raise
                 if check is not None:
                     break
             if S.dec is not None:
@@ -53,8 +55,8 @@ def advance(S, changed: bool = True) -> None:
             S.steps += 1
             if S.steps > budget:
                 over_budget(S)
-    except _RUNTIME_ERRORS as e:
-        raise _located(S, e) from None
+    except RUNTIME_ERRORS as e:
+        raise located(S, e) from None
     if S.over:
         S.dec = None
 
@@ -87,8 +89,8 @@ def run_setup(S, fill, setup) -> None:
         fill(S)
         if setup is not None:
             setup(S, None, None)
-    except _RUNTIME_ERRORS as e:
-        raise _located(S, e) from None
+    except RUNTIME_ERRORS as e:
+        raise located(S, e) from None
 
 
 def apply(S, action) -> None:
@@ -125,13 +127,14 @@ def apply_index(S, i: int) -> None:
     S.dec = None
     try:
         changed = S.rules.steps[frame[0]].resolve(S, frame, dec[1][i]) is not UNCHANGED
-    except _RUNTIME_ERRORS as e:
-        raise _located(S, e) from None
+    except RUNTIME_ERRORS as e:
+        raise located(S, e) from None
     advance(S, changed)
 
 
-def _located(S, e: Exception) -> GameError:
+def located(S, e: Exception) -> GameError:
     """A runtime error as a GameError located at the step (or inline effect) that raised it."""
+    where = getattr(e, "rulebook_where", None)
     step = getattr(e, "rulebook_step", None)
     if step is None and S.stack:
         step = S.rules.steps[S.stack[-1][0]]
@@ -142,6 +145,8 @@ def _located(S, e: Exception) -> GameError:
                 f"a variable not set yet, no partner...): {e}")
     else:
         what = f"{type(e).__name__}: {e}"
+    if where is not None:   # a trigger, an end condition: not the step that was running
+        return GameError(f"in {where[0]} (seed {S.seed}): {what}", loc=where[1], code="runtime")
     kind = step.kind if step is not None else "?"
     return GameError(f"in {kind} (seed {S.seed}): {what}", loc=step.loc if step is not None else None,
                      code="runtime")

@@ -132,3 +132,22 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 def unknown_name_message(kind: str, name: str, candidates: Iterable[str]) -> tuple[str, str | None]:
     close = did_you_mean(name, candidates)
     return f"unknown {kind} '{name}'", (f"did you mean '{close}'?" if close else None)
+
+
+def tag_origin(e: BaseException, what: str, loc) -> None:
+    """Note on a runtime error the rule part it arose in (``what``: "trigger closing_card",
+    "end_when"...), unless a more precise part already did: the engine reports it there."""
+    if getattr(e, "rulebook_where", None) is None:
+        e.rulebook_where = (what, loc)
+
+
+def raised_in(e: BaseException, part) -> bool:
+    """Whether a compiled rule (a function, or an object with one as ``fn``) is on the
+    traceback of ``e``: whether the error arose while it ran."""
+    code = getattr(getattr(part, "fn", part), "__code__", None)
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            return True
+        tb = tb.tb_next
+    return False

@@ -7,7 +7,7 @@ from . import engine, rng
 from .errors import GameError, UsageError
 from .expr.types import BOOL, CARD, PLAYER, TEAM, is_list, elem
 from .state import State, blank, from_dict
-from .steps.base import GAME_OPTIONS, game_option  # noqa: F401 - game_option: re-exported
+from .steps.base import GAME_OPTIONS
 
 
 class Ruleset:

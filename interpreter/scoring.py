@@ -8,6 +8,9 @@
 """
 from __future__ import annotations
 
+from .engine import located
+from .errors import raised_in, tag_origin
+from .expr.runtime import RUNTIME_ERRORS
 from .expr.types import BOOL, NUM
 
 
@@ -17,6 +20,7 @@ class Scoring:
         self.tiebreak: list = []
         self.eligible = None
         self.lowest_wins = False
+        self.origins: list = []    # (compiled expression, what it is, location): to locate runtime errors
 
     @classmethod
     def build(cls, ctx, spec):
@@ -33,22 +37,45 @@ class Scoring:
         if "eligible" in spec:
             s.eligible = ctx.expr(spec["eligible"], ("scoring", "eligible"), expect=BOOL)
         s.lowest_wins = bool(spec.get("lowest_wins", False))
+        loc = ctx.smap.loc
+        s.origins = [(fn, f"scoring category {name}", loc(("scoring", "categories", name)))
+                     for name, fn in s.categories]
+        s.origins += [(fn, "scoring tiebreak", loc(("scoring", "tiebreak", i))) for i, fn in enumerate(s.tiebreak)]
+        if s.eligible is not None:
+            s.origins.append((s.eligible, "scoring eligible", loc(("scoring", "eligible"))))
         return s
 
     def breakdown(self, S) -> list[dict]:
-        return [{name: fn(S, p, None) for name, fn in self.categories} for p in S.players]
+        try:
+            return [{name: fn(S, p, None) for name, fn in self.categories} for p in S.players]
+        except RUNTIME_ERRORS as e:
+            raise self._located(S, e) from None
 
     def scores(self, S) -> list:
         cats = [fn for _, fn in self.categories]
-        return [sum(fn(S, p, None) for fn in cats) for p in S.players]
+        try:
+            return [sum(fn(S, p, None) for fn in cats) for p in S.players]
+        except RUNTIME_ERRORS as e:
+            raise self._located(S, e) from None
 
     def winners(self, S) -> list[int]:
         """Seats with the best score, then the best of each tie-break in turn; ties share."""
         sign = -1 if self.lowest_wins else 1
         scores = self.scores(S)
-        field = [p for p in S.players if self.eligible is None or self.eligible(S, p, None)]
-        if not field:
-            return []
-        keys = {p: [sign * scores[p]] + [sign * tb(S, p, None) for tb in self.tiebreak] for p in field}
+        try:
+            field = [p for p in S.players if self.eligible is None or self.eligible(S, p, None)]
+            if not field:
+                return []
+            keys = {p: [sign * scores[p]] + [sign * tb(S, p, None) for tb in self.tiebreak] for p in field}
+        except RUNTIME_ERRORS as e:
+            raise self._located(S, e) from None
         best = max(keys.values())
         return [p for p in field if keys[p] == best]
+
+    def _located(self, S, e):
+        """A runtime error of a scoring expression as a GameError located at that expression."""
+        for fn, what, loc in self.origins:
+            if raised_in(e, fn):
+                tag_origin(e, what, loc)
+                break
+        return located(S, e)

@@ -19,6 +19,7 @@ than MAX_CHAIN is a runtime error.
 """
 from __future__ import annotations
 
+from .errors import raised_in, tag_origin
 from .expr.types import BOOL, CARD
 
 MAX_CHAIN = 50
@@ -28,6 +29,7 @@ class Triggers:
     def __init__(self):
         self.enter: dict[str, list] = {}   # zone -> [(name, cond, fn)]
         self.when: list = []               # [(name, cond, fn, per_player)]
+        self.origins: dict = {}            # id(condition or effects) -> (trigger, its location)
         self.depth = 0
 
     def declare_zones(self, spec: dict) -> None:
@@ -54,6 +56,7 @@ class Triggers:
                 locals_ = {"card": CARD}
                 cond = ctx.expr(t["if"], (*path, "if"), locals_, True, BOOL) if "if" in t else None
                 fn = ctx.effects(t.get("do"), (*path, "do"), locals_, True)
+                self._origin(name, cond, ctx.smap.loc((*path, "if")), fn, ctx.smap.loc((*path, "do")))
                 for z in zones:
                     if not isinstance(z, str) or z not in ctx.names.zones:
                         ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
@@ -65,7 +68,13 @@ class Triggers:
                 if "if" in t:
                     ctx.error("a when: trigger has its condition in when:", (*path, "if"), "schema", key=True)
                 fn = ctx.effects(t.get("do"), (*path, "do"), None, per)
+                self._origin(name, cond, ctx.smap.loc((*path, "when")), fn, ctx.smap.loc((*path, "do")))
                 self.when.append((name, cond, fn, per, f"_when_{len(self.when)}"))
+
+    def _origin(self, name, cond, cond_loc, fn, fn_loc) -> None:
+        for part, loc in ((cond, cond_loc), (fn, fn_loc)):
+            if part is not None:
+                self.origins[id(part)] = (f"trigger {name}", loc)
 
     # ------------------------------------------------------------------ runtime
     def entered(self, S, zone: str, owner, by_team: bool, cards, me) -> None:
@@ -81,35 +90,51 @@ class Triggers:
                 for _, cond, fn in hooks:
                     if (cond is None or cond(S, who, L)) and fn is not None:
                         fn(S, who, L)
+        except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
+            self._note(e, cond, fn)
+            raise
         finally:
             self.depth -= 1
+
+    def _note(self, e, cond, fn) -> None:
+        """Note on ``e`` the trigger it arose in (its condition or its effects: the one whose code
+        is on the traceback), so that the error is located there rather than at the step."""
+        for part in (cond, fn):
+            origin = self.origins.get(id(part))
+            if origin is not None and raised_in(e, part):
+                tag_origin(e, origin[0], origin[1])
+                return
 
     def check_when(self, S) -> None:
         """Fire the when-triggers whose condition became true since the last check."""
         v = S.v
-        for name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
-            if per:
-                now = [bool(cond(S, p, None)) for p in S.players]
-                before = S.v.get(key) or [False] * S.n
-                S.v[key] = now
-                for p in S.players:
-                    if now[p] and not before[p] and fn is not None:
+        try:
+            for name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
+                if per:
+                    now = [bool(cond(S, p, None)) for p in S.players]
+                    before = S.v.get(key) or [False] * S.n
+                    S.v[key] = now
+                    for p in S.players:
+                        if now[p] and not before[p] and fn is not None:
+                            self._chain(S)
+                            try:
+                                fn(S, p, None)
+                            finally:
+                                self.depth -= 1
+                else:
+                    now = True if cond(S, None, None) else False
+                    before = v.get(key)
+                    if before is not now:
+                        v[key] = now
+                    if now and not before and fn is not None:
                         self._chain(S)
                         try:
-                            fn(S, p, None)
+                            fn(S, None, None)
                         finally:
                             self.depth -= 1
-            else:
-                now = True if cond(S, None, None) else False
-                before = v.get(key)
-                if before is not now:
-                    v[key] = now
-                if now and not before and fn is not None:
-                    self._chain(S)
-                    try:
-                        fn(S, None, None)
-                    finally:
-                        self.depth -= 1
+        except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
+            self._note(e, cond, fn)
+            raise
 
     def _chain(self, S):
         self.depth += 1

@@ -713,3 +713,35 @@ def test_loops_inside_effects_count_against_the_step_budget(tmp_path):
     """, name="ok.yaml")
     S = ok.new_game(2)
     assert S.is_terminal() and S.v["x"] == 200 and S.steps > 10000
+
+
+# ---------------------------------------------------------------------- where runtime errors are reported
+@pytest.mark.parametrize("part, text, where", [
+    ("trigger_when", 'triggers:\n  t:\n    when: "10 // (x - 1) > 100"\n    do: [{set: {x: 5}}]\n',
+     ("in trigger t", 'when: "10 // (x - 1) > 100"')),
+    ("trigger_effect", 'triggers:\n  t:\n    on_enter: pile\n    do: [{set: {x: "1 // 0"}}]\n',
+     ("in trigger t", "do: [{set:")),
+    ("end_when", 'end_when: ["10 // (x - 1) > 100"]\n', ("in end_when", '"10 // (x - 1) > 100"')),
+    ("scoring", 'scoring:\n  categories: {points: "points // (x - x)"}\n',
+     ("in scoring category points", 'points: "points // (x - x)"')),
+])
+def test_a_runtime_error_is_located_at_the_rule_that_raised_it(tmp_path, part, text, where):
+    """Not at whatever step was running: at the trigger, the end condition, the scoring category."""
+    r = load(tmp_path, textwrap.dedent("""
+    flow:
+      - repeat: 2
+        steps:
+          - choose: {who: 0, options: "[1, 2]", as: x}
+          - move: {from: deck, to: pile, count: 1}
+    """) + text)
+    S = r.new_game(2)
+    with pytest.raises(GameError) as e:
+        while True:
+            S.apply("1")
+            if S.is_terminal():
+                S.scores()
+                break
+    message, line = where
+    assert message in e.value.message and "division by zero" in e.value.message
+    source = (tmp_path / "t.yaml").read_text().splitlines()[e.value.loc.line - 1]
+    assert line in source, source

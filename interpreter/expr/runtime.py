@@ -164,6 +164,11 @@ def _none_used(e: TypeError) -> Exception:
     return e
 
 
+# What a compiled rule may raise when the state does not fit it (none used as a number, an
+# index past the end...): the engine reports these as located runtime errors.
+RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
+                  AttributeError, OverflowError, RecursionError)
+
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _last, _distinct, _partner, _members, _seat, _team,
                                    _none_used, _lookup, _mul, _stored)}

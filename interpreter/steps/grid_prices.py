@@ -18,16 +18,13 @@ import re
 from itertools import compress
 from operator import ne
 
-from ..expr.runtime import ExprRuntimeError
+from ..expr.runtime import RUNTIME_ERRORS
 from .grid_shape import adjacency, neighbour_getters
 
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
 
 _TABLE = re.compile(r"\((_t\w+) := S\.(c|p)\[('\w+')\]\), ")
 _READS_STATE = re.compile(r"\b(S|me|L)\b")
-# engine._RUNTIME_ERRORS (importing the engine from a step module would be circular)
-_RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
-                   AttributeError, OverflowError, RecursionError)
 
 
 def _frozen(value):
@@ -96,7 +93,7 @@ class LocalPrices:
                 costs = entry[1]
             else:
                 costs = self._update(S, grid, rows, entry, seen)
-        except _RUNTIME_ERRORS:
+        except RUNTIME_ERRORS:
             return None
         if entry is None and len(self.memo) >= MAX_LAYOUTS:
             self.memo.clear()
