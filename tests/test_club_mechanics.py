@@ -446,3 +446,10 @@ def test_end_trigger_lets_the_round_finish(tmp_path):
     """)
     S = r.new_game(3)
     assert S.is_terminal() and S.v["turns_played"] == 6   # round 2 is played to its end
+
+
+@pytest.mark.parametrize("key", ["pay", "mark"])
+def test_a_grid_counter_that_is_not_a_name_is_a_located_error(tmp_path, key):
+    """Found by fuzzing: `mark: []` was an internal TypeError (a list is not a dict key)."""
+    with pytest.raises(RulesetError, match="expected the name of a counter, got"):
+        load(tmp_path, GRID.replace(f"            {key}: ", f"            {key}: [] #"))

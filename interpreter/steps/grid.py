@@ -117,6 +117,9 @@ class Grid(Step):
     @staticmethod
     def _counter(ctx, name, path, owners):
         names = ctx.names.counters
+        if not isinstance(name, str):
+            ctx.error(f"expected the name of a counter, got {name!r:.40}", path, "type")
+            return None, False
         if name not in names:
             ctx.unknown("counter", name, names, path)
             return None, False
