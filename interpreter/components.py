@@ -90,15 +90,18 @@ def build_cards(components: dict, error) -> CardTable:
             for combo in itertools.product(*lists):
                 rows.append(dict(zip(keys, combo)))
         for i, row in enumerate(spec.get("cards") or []):
+            if not isinstance(row, dict):
+                error("a card is a mapping of attribute: value", (*path, "cards", i), "type")
+                continue
             row = dict(row)
-            n = int(row.pop("copies", 1))
+            n = _copies(row.pop("copies", 1), error, (*path, "cards", i, "copies"))
             if len(rows) + n > MAX_CARDS:
                 error(f"too many cards (limit {MAX_CARDS})", (*path, "cards", i), "limit")
                 return table
             rows.extend(dict(row) for _ in range(n))
         if not attrs and not spec.get("cards"):
             rows.append({})
-        copies = int(spec.get("copies", 1))
+        copies = _copies(spec.get("copies", 1), error, (*path, "copies"))
         template = spec.get("label")
         for row in rows:
             for _ in range(copies):
@@ -119,6 +122,14 @@ def build_cards(components: dict, error) -> CardTable:
             continue
         table.attr_types[k] = _type_of(vs)
     return table
+
+
+def _copies(value, error, path) -> int:
+    """A ``copies:`` count: a whole number, 0 or more (else an error and 1)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    error(f"copies is a whole number (0 or more), got {value!r:.40}", path, "type")
+    return 1
 
 
 def _label(template, name, row, error, path):

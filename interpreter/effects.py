@@ -226,7 +226,12 @@ class EffectCompiler:
             return "_dummy[0]", None, None
         # checked; now the plain subscript an assignment needs (compile() may put a prelude first)
         self.ctx.compiler.cost = 0
-        src, _ = self.ctx.compiler.node(tree, _scope(locals, has_me))
+        try:
+            src, _ = self.ctx.compiler.node(tree, _scope(locals, has_me))
+        except ExprError as e:    # reported once already (a broken define is reported where first used)
+            if not any(d.severity == "error" for d in self.ctx.diags):
+                self.ctx.expr_error(e, path)
+            return "_dummy[0]", None, None
         owner = None
         if pool[name] in ("player", "team"):
             by_team = pool[name] == "team"

@@ -107,7 +107,7 @@ def _zones(rules, d):
         return []
     rows = []
     for name, decl in zones.items():
-        decl = decl or {}
+        decl = decl if isinstance(decl, dict) else {}
         notes = []
         if decl.get("start"):
             notes.append("starts with " + ", ".join(str(s) for s in decl["start"]))
@@ -122,9 +122,10 @@ def _counters(rules, d):
     counters = d.get("counters") or {}
     if not counters:
         return []
-    rows = [[name, OWNER.get((decl or {}).get("owner", "none"), (decl or {}).get("owner")),
-             _v((decl or {}).get("start", 0)), SEEN_BY.get((decl or {}).get("visible", "all"), "")]
-            for name, decl in counters.items()]
+    decls = {name: decl if isinstance(decl, dict) else {"start": decl} for name, decl in counters.items()}
+    rows = [[name, OWNER.get(decl.get("owner", "none"), decl.get("owner")),
+             _v(decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), "")]
+            for name, decl in decls.items()]   # (a bare value is the start: `tricks: 0`)
     return ["## Counters", ""] + _table(["counter", "owner", "start", "seen by"], rows)
 
 

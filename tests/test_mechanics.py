@@ -745,3 +745,35 @@ def test_a_runtime_error_is_located_at_the_rule_that_raised_it(tmp_path, part, t
     assert message in e.value.message and "division by zero" in e.value.message
     source = (tmp_path / "t.yaml").read_text().splitlines()[e.value.loc.line - 1]
     assert line in source, source
+
+
+def test_copies_of_a_card_row_that_is_not_a_number_is_a_located_error(tmp_path):
+    """Found by fuzzing: `copies: []` in a card row was an internal TypeError."""
+    path = tmp_path / "cp.yaml"
+    path.write_text("game: cp\nplayers: {min: 2, max: 2}\ncomponents:\n  c: {cards: [{rank: 1, copies: []}]}\n"
+                    "vars: {x: int}\nflow:\n  - choose: {who: 0, options: '[1, 2]', as: x}\n")
+    with pytest.raises(RulesetError, match="copies is a whole number"):
+        interpreter.load(path)
+
+
+def test_explain_reads_a_counter_declared_by_its_start_value(tmp_path):
+    """Found by fuzzing: `tricks: 3` (a bare start value) made explain fail."""
+    from interpreter.explain import explain
+    path = tmp_path / "c.yaml"
+    path.write_text("game: c\nplayers: {min: 2, max: 2}\ncounters:\n  tricks: 3\n"
+                    "vars: {x: int}\nflow:\n  - choose: {who: 0, options: '[1, 2]', as: x}\n")
+    assert "| tricks | shared | 3 |" in explain(interpreter.load(path))
+
+
+def test_a_broken_define_in_a_counter_target_is_reported_not_raised(tmp_path):
+    """Found by fuzzing: a define with an unknown name, used in a gain's counter index after
+    its first use, escaped as an internal ExprError."""
+    r_text = """
+    define:
+      spot: "first(deck where nosuch == 1)"
+    flow:
+      - set: {x: "count([spot])"}
+      - gain: {counter: "points[spot.rank]"}
+    """
+    with pytest.raises(RulesetError, match="unknown name 'nosuch'"):
+        load(tmp_path, r_text)
