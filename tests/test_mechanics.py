@@ -689,29 +689,21 @@ def test_too_many_cards_is_refused_before_any_card_is_made(tmp_path, components)
 
 def test_loops_inside_effects_count_against_the_step_budget(tmp_path):
     """for_each passes are steps: effects nested a thousand-fold cannot run for hours."""
-    r = load(tmp_path, """
-    limits: {steps: 5000}
+    nested = """
+    limits: {steps: STEPS}
     flow:
       - for_each:
           in: "1..100"
           as: a
           do:
             - for_each: {in: "1..100", as: b, do: [{set: {x: "a + b"}}]}
-    """)
+    """
+    r = load(tmp_path, nested.replace("STEPS", "5000"))
     with pytest.raises(BudgetExceeded, match="step budget of 5000") as e:
         r.new_game(2)
     line = (tmp_path / "t.yaml").read_text().splitlines()[e.value.loc.line - 1]
     assert "- for_each: {in:" in line                               # located at the inner for_each
-    ok = load(tmp_path, """
-    limits: {steps: 20000}
-    flow:
-      - for_each:
-          in: "1..100"
-          as: a
-          do:
-            - for_each: {in: "1..100", as: b, do: [{set: {x: "a + b"}}]}
-    """, name="ok.yaml")
-    S = ok.new_game(2)
+    S = load(tmp_path, nested.replace("STEPS", "20000"), name="ok.yaml").new_game(2)
     assert S.is_terminal() and S.v["x"] == 200 and S.steps > 10000
 
 
