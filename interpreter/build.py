@@ -69,6 +69,17 @@ class Builder:
     def warn(self, message, path, code="unused"):
         self.error(message, path, code, severity="warning", key=True, span=len(str(tuple(path)[-1])) if path else 1)
 
+    def known(self, kind: str, name, pool, path) -> bool:
+        """Whether ``name`` is a declared ``kind`` (a counter, a zone) of ``pool``; if not, says
+        why (not a name at all, or an unknown one with a did-you-mean)."""
+        if not isinstance(name, str):
+            self.error(f"expected the name of a {kind}, got {name!r:.40}", path, "type")
+            return False
+        if name not in pool:
+            self.unknown(kind, name, pool, path)
+            return False
+        return True
+
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = did_you_mean(str(name), [str(c) for c in candidates])
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",

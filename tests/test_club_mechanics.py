@@ -453,3 +453,9 @@ def test_a_grid_counter_that_is_not_a_name_is_a_located_error(tmp_path, key):
     """Found by fuzzing: `mark: []` was an internal TypeError (a list is not a dict key)."""
     with pytest.raises(RulesetError, match="expected the name of a counter, got"):
         load(tmp_path, GRID.replace(f"            {key}: ", f"            {key}: [] #"))
+
+
+def test_pay_from_a_list_in_place_of_a_counter_name_is_a_located_error(tmp_path):
+    """Found by fuzzing: `from: [gold, [1]]` was an internal TypeError."""
+    with pytest.raises(RulesetError, match=r"expected the name of a counter, got \[1\]"):
+        load(tmp_path, PAY.replace("from: [a, b, joker]", "from: [a, [1], joker]"))

@@ -117,11 +117,7 @@ class Grid(Step):
     @staticmethod
     def _counter(ctx, name, path, owners):
         names = ctx.names.counters
-        if not isinstance(name, str):
-            ctx.error(f"expected the name of a counter, got {name!r:.40}", path, "type")
-            return None, False
-        if name not in names:
-            ctx.unknown("counter", name, names, path)
+        if not ctx.known("counter", name, names, path):
             return None, False
         ctx.compiler.used.add(name)
         if names[name] not in owners:

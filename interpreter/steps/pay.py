@@ -59,12 +59,11 @@ class Pay(Step):
     @staticmethod
     def _counter(ctx, name, path):
         counters = ctx.names.counters
-        if name not in counters:
-            ctx.unknown("counter", name, counters, path)
-        else:
-            ctx.compiler.used.add(name)
-            if counters[name] not in ("player", "team"):
-                ctx.error(f"counter '{name}' must be owned by each player or team here", path, "type")
+        if not ctx.known("counter", name, counters, path):
+            return name if isinstance(name, str) else None   # reported; the ruleset does not load
+        ctx.compiler.used.add(name)
+        if counters[name] not in ("player", "team"):
+            ctx.error(f"counter '{name}' must be owned by each player or team here", path, "type")
         return name
 
     def enter(self, S):

@@ -34,8 +34,7 @@ def e_advance(fx, em, spec, path, locals, has_me):
     if "stack" in spec:
         sname = spec["stack"]
         counters = fx.ctx.names.counters
-        if sname not in counters:
-            fx.ctx.unknown("counter", sname, counters, (*path, "stack"))
+        if not fx.ctx.known("counter", sname, counters, (*path, "stack")):
             return
         fx.ctx.compiler.used.add(sname)
         if name is not None and counters.get(sname) != counters.get(name):
