@@ -86,7 +86,8 @@ class HumanAgent:
         for i, label in enumerate(legal, 1):
             print(f"  {i:>3}. {label}", file=out)
         while True:
-            print(f"seat {observation.get('player')}, choose 1-{len(legal)} (or a label): ", end="", file=out)
+            span = "1 (the only option)" if len(legal) == 1 else f"1-{len(legal)}"
+            print(f"seat {observation.get('player')}, choose {span} (or a label): ", end="", file=out)
             out.flush()
             line = inp.readline()
             if not line:
