@@ -63,6 +63,44 @@ def test_workers_1_and_2_give_identical_records_and_summary(rules):
     assert [r["seed"] for r in one["records"]] == [rng.derive(5, i) for i in range(12)]
 
 
+def test_forked_workers_use_the_compiled_ruleset_instead_of_loading_it_again(rules, monkeypatch):
+    import multiprocessing
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("workers are forked only where fork is the start method")
+    b = batch(rules, seed=2)
+    expected = sim.simulate(b, 6, workers=1, rules=rules)["records"]
+
+    def no_loading(batch):
+        raise AssertionError("a worker compiled the ruleset again")
+    monkeypatch.setattr(sim, "load_batch_rules", no_loading)   # inherited by the forked workers
+    monkeypatch.setattr(sim, "_WORKER", {})
+    assert sim.simulate(b, 6, workers=2, rules=rules)["records"] == expected
+
+
+def test_workers_that_cannot_load_the_ruleset_fail_their_games_and_do_not_hang(rules, monkeypatch):
+    """A Pool initializer that raises is respawned for ever; a worker that cannot load the
+    ruleset (changed or removed since the batch started) records the reason for each game."""
+    def broken(batch):
+        raise interpreter.RulesetError("the file changed")
+    import signal
+    if not hasattr(signal, "SIGALRM"):
+        pytest.skip("needs SIGALRM to stop a hang")
+    monkeypatch.setattr(sim, "load_batch_rules", broken)
+    monkeypatch.setattr(sim, "_WORKER", {})
+
+    def hung(*_):
+        raise AssertionError("the pool hung")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        records = sorted(sim.run_local(batch(rules, seed=2), [0, 1, 2, 3], 2), key=lambda r: r["index"])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [r["index"] for r in records] == [0, 1, 2, 3]
+    assert all("could not load the ruleset: the file changed" in r["error"] for r in records)
+
+
 def test_a_record_is_the_game_rulebook_play_plays_with_its_seed(rules):
     rec = sim.play_one(rules, batch(rules, seed=9), 3)
     seed = rng.derive(9, 3)
