@@ -166,11 +166,11 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         at = 0        # where the rounds' repeat frame was on the stack last time (it does not move)
         first = S.current_player() if not S.over else None
         while not S.over:
-            seat = S.dec[0]
+            seat, options = S.dec
             legal = LazyLabels(S) if lazy[seat] else S.legal_actions()
             i = agents[seat].act({} if blind[seat] else S.observation(seat), legal)
-            if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(legal)):
-                raise GameError(f"the agent of seat {seat} chose {i!r}, not an index 0..{len(legal) - 1}")
+            if not (i.__class__ is int or isinstance(i, int) and not isinstance(i, bool)) or not 0 <= i < len(options):
+                raise GameError(f"the agent of seat {seat} chose {i!r}, not an index 0..{len(options) - 1}")
             S.apply_index(i)
             decisions += 1
             if round_step is not None:

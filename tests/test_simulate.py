@@ -101,6 +101,23 @@ def test_workers_that_cannot_load_the_ruleset_fail_their_games_and_do_not_hang(r
     assert all("could not load the ruleset: the file changed" in r["error"] for r in records)
 
 
+@pytest.mark.parametrize("choice", [True, -1, 99, "0", 1.0])
+def test_an_agent_choice_that_is_not_an_option_index_fails_the_game(rules, monkeypatch, choice):
+    from interpreter import agents as agents_module
+
+    class Bad:
+        name, blind, reads_labels = "bad", True, False
+
+        def __init__(self, seed=0, seat=0):
+            pass
+
+        def act(self, observation, legal):
+            return choice
+    monkeypatch.setitem(agents_module.AGENTS, "bad", Bad)
+    rec = sim.play_one(rules, batch(rules, agents="bad"), 0)
+    assert "chose" in rec["error"] and repr(choice) in rec["error"]
+
+
 def test_a_record_is_the_game_rulebook_play_plays_with_its_seed(rules):
     rec = sim.play_one(rules, batch(rules, seed=9), 3)
     seed = rng.derive(9, 3)
