@@ -257,25 +257,24 @@ def replay(path, ruleset=None) -> dict:
 
 def _replay_error(S, obj, n, no, fail) -> str:
     """The logged failing decision: the same action must fail with the same message."""
-    probe = {k: v for k, v in obj.items() if k in ("n", "seat", "prompt", "action")}
     for key in ("seat", "action", "message"):
         if key not in obj:
             fail(no, f"the error line has no '{key}'")
     if S.is_terminal():
         fail(no, "an error line, but the game is already over")
-    if "n" in probe and probe["n"] != n:
-        fail(no, f"decision number {probe['n']!r}, expected {n}")
-    legal = S.legal_actions()
-    if probe["seat"] != S.current_player() or probe["action"] not in legal:
-        fail(no, f"the failing decision (seat {probe['seat']!r}, {probe['action']!r}) is not this game's next "
+    if "n" in obj and obj["n"] != n:
+        fail(no, f"decision number {obj['n']!r}, expected {n}")
+    seat, action, legal = obj["seat"], obj["action"], S.legal_actions()
+    if seat != S.current_player() or action not in legal:
+        fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
     try:
-        S.apply_index(legal.index(probe["action"]))
+        S.apply_index(legal.index(action))
     except RulebookError as e:
         if e.message != obj["message"]:
             fail(no, f"the decision fails again, but with another message: {e.message!r}")
         return e.message
-    fail(no, f"the log says {probe['action']!r} failed ({obj['message']!r}), but the replay applies it")
+    fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
 
 
 def _replay_decision(S, rules, obj, n, no, fail) -> None:

@@ -175,9 +175,9 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
             decisions += 1
             if round_step is not None:
                 stack = S.stack
-                if not (at < len(stack) and stack[at][0] == round_step):
-                    at = next((k for k, f in enumerate(stack) if f[0] == round_step), 0)
-                if at < len(stack) and stack[at][0] == round_step and stack[at][1] > rounds:
+                if at >= len(stack) or stack[at][0] != round_step:
+                    at = next((k for k, f in enumerate(stack) if f[0] == round_step), len(stack))
+                if at < len(stack) and stack[at][1] > rounds:
                     rounds = stack[at][1]
             if track:
                 now = _leader(_team_best(S.scores(), members, sign))
@@ -398,12 +398,16 @@ def read_records(path: Path) -> list[dict]:
     return out
 
 
+def _folder(out: Path, holds: str) -> None:
+    """Refuse an --out that names a file (the OS would only say 'File exists')."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: --out names a folder ({holds})")
+
+
 def prepare_out(out: Path, batch: Batch) -> dict[int, dict]:
     """Create the folder or resume it: the records already there (by index). A folder holding
     another batch (ruleset, seed, players, ...) is refused rather than mixed."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} is a file: --out names a folder (it will hold run.json, games.jsonl, "
-                         "summary.json and the plots)")
+    _folder(out, "it will hold run.json, games.jsonl, summary.json and the plots")
     out.mkdir(parents=True, exist_ok=True)
     conf_path = out / "run.json"
     conf = batch.config()
@@ -473,14 +477,30 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
 
 
 # ---------------------------------------------------------------------- plots
-def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
-    """scores.png (score distribution per seat) and win_rate.png (win rate by seat with 95%
-    CIs). Needs matplotlib (the ``plots`` extra); without it, no plots and no error."""
+def _pyplot():
+    """matplotlib.pyplot drawing to files, or None without matplotlib (the ``plots`` extra)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def _win_rate_bars(summary: dict):
+    """(win rate per seat, its 95% interval, the error bars below and above) of a summary."""
+    rates = [r if r is not None else 0.0 for r in summary["win_rate"]]
+    cis = [ci or [0.0, 0.0] for ci in summary["win_rate_ci"]]
+    err = [[max(0.0, r - lo) for r, (lo, _) in zip(rates, cis)], [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis)]]
+    return rates, cis, err
+
+
+def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
+    """scores.png (score distribution per seat) and win_rate.png (win rate by seat with 95%
+    CIs). Needs matplotlib (the ``plots`` extra); without it, no plots and no error."""
+    plt = _pyplot()
+    if plt is None:
         return []
     players = summary["players"]
     ok = [r for r in records if "error" not in r]
@@ -504,9 +524,7 @@ def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
     written.append(path)
 
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * players + 2), 4.2), dpi=110)
-    rates = [r if r is not None else 0.0 for r in summary["win_rate"]]
-    cis = [ci or [0.0, 0.0] for ci in summary["win_rate_ci"]]
-    err = [[max(0.0, r - lo) for r, (lo, hi) in zip(rates, cis)], [max(0.0, hi - r) for r, (lo, hi) in zip(rates, cis)]]
+    rates, cis, err = _win_rate_bars(summary)
     ax.bar(range(players), rates, color="#4C72B0", yerr=err, capsize=6, ecolor="black")
     ax.axhline(1.0 / players, color="#C44E52", linestyle="--", label=f"1/{players} (even)")
     for p, r in enumerate(rates):
@@ -754,8 +772,8 @@ def cmd_compare(args) -> int:
     batches = {v: _make_batch(args, None if v == "base" else v) for v in names}
     workers = args.workers or default_workers()
     out = Path(args.out) if args.out else None
-    if out is not None and out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} is a file: --out names a folder (one subfolder per variant)")
+    if out is not None:
+        _folder(out, "one subfolder per variant")
     records = {}
     with _Progress(not args.json) as bar:
         for v, (rules, batch) in batches.items():
@@ -794,21 +812,15 @@ def _variant_folder(out: Path | None, variant: str) -> Path | None:
 
 def compare_plot(result: dict, out: Path) -> Path | None:
     """compare.png: each seat's win rate under each variant, with 95% CIs (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = _pyplot()
+    if plt is None:
         return None
     names, players = result["variants"], result["players"]
     width = 0.8 / len(names)
     fig, ax = plt.subplots(figsize=(max(5.5, 1.6 * players + 2), 4.4), dpi=110)
     top = 0.0
     for k, v in enumerate(names):
-        s = result["summaries"][v]
-        rates = [r if r is not None else 0.0 for r in s["win_rate"]]
-        cis = [ci or [0.0, 0.0] for ci in s["win_rate_ci"]]
-        err = [[max(0.0, r - lo) for r, (lo, _) in zip(rates, cis)], [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis)]]
+        rates, cis, err = _win_rate_bars(result["summaries"][v])
         xs = [p - 0.4 + width * (k + 0.5) for p in range(players)]
         ax.bar(xs, rates, width, yerr=err, capsize=4, label=v, ecolor="black")
         top = max(top, *(hi for _, hi in cis))
