@@ -8,7 +8,9 @@ Built in: ``random`` (uniform, with its own RNG seeded from the game seed and th
 a game is the same on every run), ``first`` (always the first legal action) and ``human``
 (asks on stdin). An agent whose ``reads_labels`` is False (random, first) only counts the
 options: a batch gives it ``legal`` as a lazy sequence (``LazyLabels``) and labels nothing
-unless it reads a label after all. ``make_agents("random,first,human", players, seed)`` builds one per seat;
+unless it reads a label after all. An agent that chooses from the number of options alone (no
+observation, no labels) may also define ``pick(n) -> index``, which a batch calls instead of
+``act`` (one call a decision, nothing built for it). ``make_agents("random,first,human", players, seed)`` builds one per seat;
 one name alone stands for every seat. New kinds register in ``AGENTS``.
 """
 from __future__ import annotations
@@ -54,6 +56,7 @@ class RandomAgent:
     def __init__(self, seed: int = 0, seat: int = 0):
         # a string seed is hashed with SHA-512 by random.Random: stable across runs and machines
         self.rng = _random.Random(f"rulebook-agent:{seed}:{seat}")
+        self.pick = self.rng.randrange      # pick(n): the same draw as act() with n options
 
     def act(self, observation: dict, legal: list[str]) -> int:
         return self.rng.randrange(len(legal))
@@ -68,6 +71,9 @@ class FirstAgent:
         pass
 
     def act(self, observation: dict, legal: list[str]) -> int:
+        return 0
+
+    def pick(self, n: int) -> int:
         return 0
 
 

@@ -101,7 +101,7 @@ def play_one(rules, players: int, seed: int, options: dict | None = None):
             seat, options_ = S.dec
             if not options_:
                 return problem("dead-end", f"seat {seat} must decide '{S.prompt()}' but has no option")
-            S.apply_index(agents[seat].act(None, options_))
+            S.apply_index(agents[seat].pick(len(options_)))
             decisions += 1
     except BudgetExceeded as e:
         return problem("budget", e.message, e.loc)

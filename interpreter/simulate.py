@@ -163,12 +163,16 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         leader, changes = None, 0
         rounds = 0 if round_step is not None else None
         lazy = [getattr(a, "reads_labels", True) is False for a in agents]
+        pick = [getattr(a, "pick", None) for a in agents]   # agents that need only the count of options
         at = 0        # where the rounds' repeat frame was on the stack last time (it does not move)
         first = S.current_player() if not S.over else None
         while not S.over:
             seat, options = S.dec
-            legal = LazyLabels(S) if lazy[seat] else S.legal_actions()
-            i = agents[seat].act({} if blind[seat] else S.observation(seat), legal)
+            if pick[seat] is not None:
+                i = pick[seat](len(options))
+            else:
+                legal = LazyLabels(S) if lazy[seat] else S.legal_actions()
+                i = agents[seat].act({} if blind[seat] else S.observation(seat), legal)
             if not (i.__class__ is int or isinstance(i, int) and not isinstance(i, bool)) or not 0 <= i < len(options):
                 raise GameError(f"the agent of seat {seat} chose {i!r}, not an index 0..{len(options) - 1}")
             S.apply_index(i)

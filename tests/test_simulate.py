@@ -152,6 +152,44 @@ def test_agents_that_only_count_options_get_no_labels_made(rules, monkeypatch):
     assert "error" not in expected
 
 
+def test_agents_that_pick_from_the_count_alone_are_asked_nothing_else(rules, monkeypatch):
+    """An agent with pick(n) (random, first) is called with the number of options, not act():
+    the same games as through act()."""
+    from interpreter import agents as agents_module
+    from interpreter.agents import RandomAgent
+    expected = sim.play_one(rules, batch(rules, seed=4), 2)
+
+    class ActOnly(RandomAgent):
+        def __init__(self, seed=0, seat=0):
+            super().__init__(seed, seat)
+            self.pick = None
+    monkeypatch.setitem(agents_module.AGENTS, "random", ActOnly)
+    assert sim.play_one(rules, batch(rules, seed=4), 2) == expected
+    monkeypatch.setitem(agents_module.AGENTS, "random", RandomAgent)
+
+    def no_act(self, observation, legal):
+        raise AssertionError("act() was called for an agent that picks from the count")
+    monkeypatch.setattr(RandomAgent, "act", no_act)
+    assert sim.play_one(rules, batch(rules, seed=4), 2) == expected
+    assert "error" not in expected
+
+
+def test_a_pick_that_is_not_an_option_index_fails_the_game(rules, monkeypatch):
+    from interpreter import agents as agents_module
+
+    class BadPick:
+        name = "badpick"
+
+        def __init__(self, seed=0, seat=0):
+            pass
+
+        def pick(self, n):
+            return n                               # one past the last option
+    monkeypatch.setitem(agents_module.AGENTS, "badpick", BadPick)
+    rec = sim.play_one(rules, batch(rules, agents="badpick"), 0)
+    assert "chose" in rec["error"]
+
+
 def test_lazy_labels_are_the_labels_when_read(rules):
     from interpreter.agents import LazyLabels
     S = rules.new_game(4, 3, {"params": FAST})
