@@ -26,8 +26,10 @@ def next64(state: int) -> tuple[int, int]:
 
 def below(S, n: int) -> int:
     """A uniform integer in [0, n), drawn from and advancing ``S.rng``."""
-    S.rng = state = (S.rng + GOLDEN) & MASK
-    return (mix(state) * n) >> 64
+    S.rng = z = (S.rng + GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK     # mix(), inlined: this is the hot path
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return ((z ^ (z >> 31)) * n) >> 64
 
 
 def uniform(S) -> float:
@@ -37,10 +39,15 @@ def uniform(S) -> float:
 
 
 def shuffle(S, items: list) -> None:
-    """Fisher-Yates in place, drawing from the state's RNG."""
+    """Fisher-Yates in place, drawing from the state's RNG (the draws of below(), inlined)."""
+    z0 = S.rng
     for i in range(len(items) - 1, 0, -1):
-        j = below(S, i + 1)
+        z0 = (z0 + GOLDEN) & MASK
+        z = ((z0 ^ (z0 >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
+    S.rng = z0
 
 
 def derive(seed: int, index: int) -> int:

@@ -1,0 +1,36 @@
+"""The game RNG: SplitMix64, whose stream must never change (saved games and seeds replay)."""
+from interpreter import rng
+
+
+class _S:
+    def __init__(self, state):
+        self.rng = state
+
+
+def test_splitmix64_reference_values():
+    # SplitMix64 from state 0 (Vigna's reference implementation): the first three outputs
+    state, out = 0, []
+    for _ in range(3):
+        value, state = rng.next64(state)
+        out.append(value)
+    assert out == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+def test_below_is_the_next_output_scaled_to_the_range():
+    S, state = _S(12345), 12345
+    for n in (1, 2, 3, 10, 52, 10**9):
+        value, state = rng.next64(state)
+        assert rng.below(S, n) == (value * n) >> 64
+        assert S.rng == state
+
+
+def test_shuffle_is_fisher_yates_drawing_with_below():
+    items = list(range(60))
+    S, ref = _S(rng.seed_state(7)), _S(rng.seed_state(7))
+    expected = items[:]
+    for i in range(len(expected) - 1, 0, -1):
+        j = rng.below(ref, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    rng.shuffle(S, items)
+    assert items == expected and S.rng == ref.rng
+    assert sorted(items) == list(range(60)) and items != list(range(60))
