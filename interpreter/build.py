@@ -339,7 +339,7 @@ class Builder:
             self.fx.declare(name, spec, ("effects", name))
         for name in list(self.fx.named):
             self.fx.compile_named(name)
-        self.triggers.build(self, d.get("triggers"))
+        self.triggers.build(self, d.get("triggers"), len(cards))
         r.triggers = self.triggers
         r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name, "start"), has_me=False,
                                            expect=INT)

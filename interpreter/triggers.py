@@ -19,15 +19,19 @@ than MAX_CHAIN is a runtime error.
 """
 from __future__ import annotations
 
+import re
+
 from .errors import raised_in, tag_origin
 from .expr.types import BOOL, CARD
 
 MAX_CHAIN = 50
+_READS_STATE = re.compile(r"\b(S|me|L)\b")
 
 
 class Triggers:
     def __init__(self):
-        self.enter: dict[str, list] = {}   # zone -> [(name, cond, fn)]
+        self.enter: dict[str, list] = {}   # zone -> [(name, cond, fn, per-card table or None)]
+        self.live: dict = {}               # zone -> the cards some hook may fire for (None: any card)
         self.when: list = []               # [(name, cond, fn, per_player)]
         self.origins: dict = {}            # id(condition or effects) -> (trigger, its location)
         self.depth = 0
@@ -41,7 +45,31 @@ class Triggers:
                     if isinstance(z, str):
                         self.enter.setdefault(z, [])
 
-    def build(self, ctx, spec: dict) -> None:
+    def build(self, ctx, spec: dict, ncards: int = 0) -> None:
+        self._build(ctx, spec, ncards)
+        for zone, hooks in self.enter.items():
+            tables = [table for _, _, fn, table in hooks if fn is not None]
+            self.live[zone] = (None if any(t is None for t in tables)
+                               else frozenset(c for c in range(ncards) if any(t[c] for t in tables)))
+
+    @staticmethod
+    def _per_card(ctx, cond, ncards: int):
+        """The value of an ``if:`` for every card, computed once, when it reads nothing but the
+        entering card's attributes and constants (``card.kind == 'closing'``): a card that
+        fires no hook of a zone then costs nothing when it enters. None otherwise (evaluated
+        at each entry), also when it raises for some card (the error shows when it enters)."""
+        if cond is None:
+            return (True,) * ncards
+        src = getattr(cond, "source", "").replace("L['card']", "_it")
+        if not src or _READS_STATE.search(src):
+            return None
+        try:
+            fn = eval("lambda _it: " + src, ctx.names.namespace)  # noqa: S307 - generated source
+            return tuple(bool(fn(c)) for c in range(ncards))
+        except Exception:   # noqa: BLE001 - decided at each entry instead, as before
+            return None
+
+    def _build(self, ctx, spec: dict, ncards: int) -> None:
         for name, t in (spec or {}).items():
             path = ("triggers", name)
             if not isinstance(t, dict):
@@ -61,7 +89,7 @@ class Triggers:
                     if not isinstance(z, str) or z not in ctx.names.zones:
                         ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
                         continue
-                    self.enter.setdefault(z, []).append((name, cond, fn))
+                    self.enter.setdefault(z, []).append((name, cond, fn, self._per_card(ctx, cond, ncards)))
             else:
                 per = bool(t.get("per_player", False))
                 cond = ctx.expr(t["when"], (*path, "when"), None, per, BOOL)
@@ -82,13 +110,16 @@ class Triggers:
         hooks = self.enter.get(zone)
         if not hooks:
             return
+        live = self.live.get(zone)
+        if live is not None and live.isdisjoint(cards):
+            return        # no hook fires for any of these cards (decided per card at load)
         who = me if owner is None else (S.members[owner][0] if by_team else owner)
         self._chain(S)
         try:
             for card in cards:   # a list made for this call by the move (hooks cannot change it)
                 L = {"card": card}
-                for _, cond, fn in hooks:
-                    if (cond is None or cond(S, who, L)) and fn is not None:
+                for _, cond, fn, table in hooks:
+                    if fn is not None and (table[card] if table is not None else cond is None or cond(S, who, L)):
                         fn(S, who, L)
         except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
             self._note(e, cond, fn)

@@ -259,6 +259,47 @@ def test_on_enter_trigger_fires_per_card_with_owner_as_me(tmp_path):
         assert S.c["points"][p] == sum(1 for c in S.z["hand"][p] if r.attr_tables["suit"][c] == "A")
 
 
+def test_on_enter_conditions_on_the_card_alone_are_decided_once_per_card(tmp_path):
+    """An `if:` that reads only the entering card is a table made at load: cards that fire no
+    hook are skipped at once; a condition that reads the state is asked at each entry."""
+    r = load(tmp_path, """
+    triggers:
+      an_a:
+        on_enter: hand
+        if: "card.suit == 'A' and card.rank > 3"
+        do: [{gain: {counter: points}}]
+      crowded:
+        on_enter: pile
+        if: "count(pile) > 2"
+        do: [{set: {x: "x + 1"}}]
+    flow:
+      - deal: {from: deck, to: hand, count: 3}
+      - move: {from: deck, to: pile, count: 4}
+    """)
+    suit, rank = r.attr_tables["suit"], r.attr_tables["rank"]
+    assert r.triggers.live["hand"] == {c for c in range(len(r.cards)) if suit[c] == "A" and rank[c] > 3}
+    assert r.triggers.live["pile"] is None
+    S = r.new_game(2, seed=3)
+    for p in (0, 1):
+        assert S.c["points"][p] == sum(1 for c in S.z["hand"][p] if suit[c] == "A" and rank[c] > 3)
+    assert S.v["x"] == 4      # the pile holds 4 cards once the move is done: each entry sees 4 > 2
+
+
+def test_an_on_enter_condition_that_fails_for_some_card_fails_when_that_card_enters(tmp_path):
+    r = load(tmp_path, """
+    triggers:
+      t:
+        on_enter: hand
+        if: "card.rank // (card.rank - 3) > 0"
+        do: [{gain: {counter: points}}]
+    flow:
+      - deal: {from: deck, to: hand, count: 5}
+    """)
+    assert r.triggers.live["hand"] is None     # raises for rank 3: decided at each entry
+    with pytest.raises(interpreter.GameError, match="trigger t"):
+        r.new_game(2, seed=1)
+
+
 def test_when_trigger_fires_on_the_rising_edge_only(tmp_path):
     r = load(tmp_path, """
     triggers:
