@@ -27,6 +27,7 @@ import math
 import os
 import re
 import sys
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -448,6 +449,7 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
     done: dict[int, dict] = prepare_out(out, batch) if out is not None else {}
     done = {i: r for i, r in done.items() if i < games}
     todo = [i for i in range(games) if i not in done]
+    started = time.perf_counter()
     if backend == "local":
         source: Iterable[dict] = run_local(batch, todo, workers, rules)
     elif backend == "ray":
@@ -469,6 +471,7 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
     finally:
         if sink:
             sink.close()
+    seconds = time.perf_counter() - started
     ordered = [records[i] for i in range(games)]
     summary = summarise(ordered, batch.players)
     summary.update(ruleset=rules.name, variant=batch.variant, seed=batch.seed, agents=batch.agents,
@@ -477,7 +480,10 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
         if plot:
             plots(summary, ordered, out)
-    return {"records": ordered, "summary": summary, "resumed": len(done)}
+    # throughput: the games played now (not those read back), workers' start-up included
+    timing = {"played": len(todo), "seconds": round(seconds, 3), "workers": workers if backend == "local" else None,
+              "games_per_s": round(len(todo) / seconds, 1) if todo and seconds > 0 else None}
+    return {"records": ordered, "summary": summary, "resumed": len(done), "timing": timing}
 
 
 # ---------------------------------------------------------------------- plots
@@ -758,12 +764,21 @@ def cmd_simulate(args) -> int:
                           progress=bar.task("simulating", args.games))
     summary = result["summary"]
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps({**summary, "timing": result["timing"]}))
     else:
         print_summary(summary, _console())
+        print(_throughput(result["timing"]))
         if args.out:
             print(f"wrote {Path(args.out) / 'games.jsonl'}, summary.json, scores.png, win_rate.png")
     return 0
+
+
+def _throughput(timing: dict) -> str:
+    if not timing["played"]:
+        return "no game played (all were read back from --out)"
+    on = f" on {timing['workers']} worker{'s' if timing['workers'] != 1 else ''}" if timing["workers"] else ""
+    rate = f": {timing['games_per_s']} games/s" if timing["games_per_s"] else ""
+    return f"played {timing['played']} games in {timing['seconds']} s{on}{rate}"
 
 
 def cmd_compare(args) -> int:

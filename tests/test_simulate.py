@@ -3,6 +3,7 @@ resuming, failures, compare, and the CLI contracts of simulate and compare."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import pytest
@@ -303,6 +304,23 @@ def test_out_writes_records_summary_and_plots(capsys, tmp_path):
     assert json.loads(stdout)["games"] == 8
     for png in ("scores.png", "win_rate.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_throughput_of_the_games_played_is_reported_but_not_stored(capsys, tmp_path):
+    out = tmp_path / "speed"
+    args = ["simulate", DIAMONDS, "--players", 4, "--games", 6, "--set", "rounds=1", "--workers", 1, "--out", out]
+    code, stdout, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    timing = json.loads(stdout)["timing"]
+    assert timing["played"] == 6 and timing["workers"] == 1 and timing["seconds"] > 0
+    t = timing["seconds"]                                                    # rounded to 1 ms
+    assert 6 / (t + 0.0006) - 0.1 <= timing["games_per_s"] <= 6 / max(t - 0.0006, 1e-6) + 0.1
+    assert "timing" not in json.loads((out / "summary.json").read_text())   # the saved summary is reproducible
+    code, stdout, _ = run(capsys, *args)                                     # all 6 read back: none played
+    assert code == 0 and "no game played" in stdout
+    code, stdout, _ = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
+                          "--workers", 1)
+    assert re.search(r"played 2 games in [\d.]+ s on 1 worker: [\d.]+ games/s", stdout)
 
 
 def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_path):
