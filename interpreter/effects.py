@@ -256,8 +256,10 @@ class EffectCompiler:
         self.ctx.error(f"expected a {what} (a plain name), got {value!r:.40}", path, "type")
         return None
 
-    def event(self, em, payload: str) -> None:
-        em.line(f"if S.ev is not None: S.ev.append({payload})")
+    def event(self, em, payload: str, unless_empty: str | None = None) -> None:
+        """Log an event when the game records them (``unless_empty``: not when that list is empty)."""
+        when = f" and {unless_empty}" if unless_empty else ""
+        em.line(f"if S.ev is not None{when}: S.ev.append({payload})")
 
     # ------------------------------------------------------------------ counters
     @staticmethod
@@ -387,7 +389,7 @@ class EffectCompiler:
             self.notify(em, dname, cs, downer)
         else:
             self.put(em, d, cs, dname, downer)
-        self.event(em, f"{{'ev': 'move', 'from': {sname!r}, 'to': {dname!r}, 'cards': {cs}}}")
+        self.event(em, f"{{'ev': 'move', 'from': {sname!r}, 'to': {dname!r}, 'cards': {cs}}}", cs)   # no empty moves
 
     def put(self, em, dst_var, cards_var, zone_name, owner=None):
         if zone_name and self.ctx.zone_sorted(zone_name):

@@ -300,6 +300,17 @@ def test_an_on_enter_condition_that_fails_for_some_card_fails_when_that_card_ent
         r.new_game(2, seed=1)
 
 
+def test_a_move_of_no_card_logs_no_event(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - move: {from: pile, to: "hand[0]", count: 2}  # the pile is empty: nothing moves
+      - move: {from: deck, to: pile, count: 1}
+    """)
+    S = r.new_game(2, seed=1, record=True)
+    assert [(e["ev"], e["from"], e["to"], len(e["cards"])) for e in S.ev if e["ev"] == "move"] == \
+        [("move", "deck", "pile", 1)]
+
+
 def test_when_trigger_fires_on_the_rising_edge_only(tmp_path):
     r = load(tmp_path, """
     triggers:
