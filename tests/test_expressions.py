@@ -237,6 +237,18 @@ def test_generated_code_touches_only_state_fields(world):
         assert "__" not in bare, src
 
 
+@pytest.mark.parametrize("text, scans_in_c", [
+    ("first(hand where suit == 'S')", True),
+    ("first(hand where rank == first(table).rank)", True),
+    ("first(hand where rank == it.rank)", False),        # X reads the element
+    ("first(hand where suit == 'S' and rank > 1)", False),
+    ("first(hand where rank > 1)", False),
+    ("first(hand + table where suit == 'S')", False),  # a computed list: not evaluated twice
+])
+def test_first_of_a_zone_by_attribute_is_a_plain_loop(world, text, scans_in_c):
+    assert ("_first_eq(" in world.compile({"expr": text}).source) is scans_in_c
+
+
 # ---------------------------------------------------------------------- random expressions
 class Gen:
     """Random well-typed and ill-typed expression texts over the fixture's names."""

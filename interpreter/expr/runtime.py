@@ -136,6 +136,15 @@ def _first(seq):
     return seq[0] if seq else None
 
 
+def _first_eq(seq, table, value):
+    """``first(seq where table[it] == value)`` as a plain loop: a third of the cost of a
+    generator and next() (a supply of 200 cards searched for one kind of card)."""
+    for x in seq:
+        if table[x] == value:
+            return x
+    return None
+
+
 def _last(seq):
     return seq[-1] if seq else None
 
@@ -170,5 +179,5 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
                   AttributeError, OverflowError, RecursionError)
 
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _last, _distinct, _partner, _members, _seat, _team,
+                                   _one, _first, _first_eq, _last, _distinct, _partner, _members, _seat, _team,
                                    _none_used, _lookup, _mul, _stored)}
