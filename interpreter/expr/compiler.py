@@ -20,6 +20,7 @@ from lark import Token, Tree
 
 from . import runtime
 from .parser import ExprError, offset_of, parse
+from .statements import as_statements
 from .types import (ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, list_of,
                     is_numeric, unify)
 from ..errors import did_you_mean
@@ -92,6 +93,7 @@ class Compiler:
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
+        self._parts: dict = {}        # source of a filter -> (element variable, list, condition)
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
         self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
@@ -143,7 +145,11 @@ class Compiler:
                 src, typ = self.node(parse(text), _Scope({}, has_me, []))
                 if typ not in (BOOL, ANY):
                     return None
-                tests.append(f"        if {src}: _r.append({i})")
+                loops = as_statements(src, "_ok")   # any() over a generator as a loop (statements.py)
+                if loops is None:
+                    tests.append(f"        if {src}: _r.append({i})")
+                else:
+                    tests += [f"        {line}" for line in loops] + [f"        if _ok: _r.append({i})"]
             first = [f"        {line}" for line in self.prelude_lines()]
         except ExprError:
             return None
@@ -218,8 +224,10 @@ class Compiler:
                             "characters of code)", 0, code="limit")
         # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
         # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
-        lines = "".join(f"        {line}\n" for line in first)
-        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {src}\n"
+        loops = as_statements(src, "_ok")   # any() over a generator as a loop (statements.py)
+        result = f"{src}\n" if loops is None else "_ok\n"
+        lines = "".join(f"        {line}\n" for line in (*first, *(loops or ())))
+        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}"
                 f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
             code = compile(body, f"<expr {text[:60]}>", "exec")
@@ -510,6 +518,7 @@ class Compiler:
         self.sized(n, self.size(coll))
         out = f"[{var} for {var} in {src} if {csrc}]"
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
+        self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
         return out, typ
 
     def n_cond(self, n, scope):
@@ -691,13 +700,40 @@ def b_count(c, n, scope, args, kw):
 
 
 def b_first(c, n, scope, args, kw):
-    """first(L where P) stops at the first element that passes (a generator, not the whole list)."""
+    """first(L where P) stops at the first element that passes (a generator, not the whole list);
+    first(ZONE where ATTR == X), X not reading the element, is a plain loop (``_first_eq``)."""
     src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
-    clauses = c._filters.get(_unwrap(src[len("_first("):-1]))
+    inner = _unwrap(src[len("_first("):-1])
+    clauses = c._filters.get(inner)
     if clauses is not None:
-        var = clauses.split(" in ", 1)[0]
+        var, coll, cond = c._parts[inner]
+        lookup = _attr_equals(var, cond) if _ZONE.fullmatch(coll) else None
+        if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
+            return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
         return f"next(({var} for {clauses}), None)", typ
     return src, typ
+
+
+_ZONE = re.compile(r"S\.z\['\w+'\](\[(me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
+
+
+def _attr_equals(var: str, cond: str):
+    """(attribute table, source of X) when the filter ``cond`` is exactly ``A_attr[var] == X``
+    and X does not read the element nor bind a name; else None."""
+    import ast
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) and left.value.id.startswith("A_")
+            and isinstance(left.slice, ast.Name) and left.slice.id == var):
+        return None
+    if any(isinstance(x, ast.NamedExpr) or isinstance(x, ast.Name) and x.id == var for x in ast.walk(right)):
+        return None
+    return left.value.id, ast.get_source_segment(cond, right)
 
 
 def b_sum(c, n, scope, args, kw):
