@@ -14,6 +14,7 @@ sharing it cannot see each other's results; it is bounded.
 """
 from __future__ import annotations
 
+import ast
 import re
 from itertools import compress
 from operator import ne
@@ -36,6 +37,52 @@ def _frozen(value):
     return value
 
 
+def _reads(names, tables):
+    """(card counters, parameters) a local expression reads (``_TABLE`` matches of its
+    prelude), or None if it reads a counter that is not owned by each card."""
+    counters, params = [], []
+    for _, kind, quoted in tables:
+        name = quoted[1:-1]
+        if kind == "c":
+            if names.counters.get(name) != "card":
+                return None
+            counters.append(name)
+        else:
+            params.append(name)
+    return counters, params
+
+
+def _bound(prelude: str, name: str) -> str:
+    """The name the prelude binds to the table of counter or parameter ``name``."""
+    for var, _, quoted in _TABLE.findall(prelude):
+        if quoted[1:-1] == name:
+            return var
+    raise KeyError(name)
+
+
+def _split_filter(names, where: str, prelude: str):
+    """(the conjuncts of the filter that read only the space, its card-owned counters and
+    parameters, joined; the other conjuncts, joined; the counters and parameters the first
+    ones read). "True" stands for no conjunct."""
+    local_tables = {var: quoted[1:-1] for var, kind, quoted in _TABLE.findall(prelude)
+                    if kind == "p" or names.counters.get(quoted[1:-1]) == "card"}
+    try:
+        tree = ast.parse(where, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return "True", where, []
+    parts = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    kept, rest, read = [], [], []
+    for part in parts:
+        used = {n.id for n in ast.walk(part) if isinstance(n, ast.Name)}
+        state = {n for n in used if n in ("S", "me", "L", "_U") or re.fullmatch(r"_[th]\w*", n)}
+        if state <= set(local_tables):
+            kept.append(f"({ast.unparse(part)})")
+            read += [local_tables[n] for n in sorted(state)]
+        else:
+            rest.append(f"({ast.unparse(part)})")
+    return " and ".join(kept) or "True", " and ".join(rest) or "True", list(dict.fromkeys(read))
+
+
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
@@ -49,27 +96,35 @@ class LocalPrices:
     @classmethod
     def build(cls, names, cost: str, cost_prelude: str, where: str, where_prelude: str, namespace):
         """From the sources compile_element gave for the cost (its neighbours written
-        ``_nb[_i](_g)``) and the filter; None when the cost is not local."""
+        ``_nb[_i](_g)``) and the filter; None when the cost is not local.
+
+        The parts of the filter (``A and B and ...``) that are local too (``taken == 0``) are
+        remembered with the costs: a space they exclude is priced ``_INF``, so at each decision
+        only the rest of the filter is asked, and only of the spaces the player can afford."""
         tables = _TABLE.findall(cost_prelude)
         if _TABLE.sub("", cost_prelude) or _READS_STATE.search(cost):
             return None   # hoisted calls, or reads of the state beyond counters and parameters
-        counters, params = [], []
-        for _, kind, quoted in tables:
-            name = quoted[1:-1]
-            if kind == "c":
-                if names.counters.get(name) != "card":
-                    return None
-                counters.append(name)
-            else:
-                params.append(name)
-        price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}"
-                 f"[({cost}) for _i in _idx for _it in (_g[_i],)],)[-1]")
+        reads = _reads(names, tables)
+        if reads is None:
+            return None
+        counters, params = reads
+        kept, rest, where_tables = _split_filter(names, where, where_prelude)
+        for name in where_tables:   # what the remembered part of the filter reads
+            (counters if names.counters.get(name) == "card" else params).append(name)
+        bind = "".join(f"(_w{k} := S.{'c' if names.counters.get(n) == 'card' else 'p'}[{n!r}]), "
+                       for k, n in enumerate(where_tables))
+        for k, n in enumerate(where_tables):
+            kept = re.sub(rf"\b{re.escape(_bound(where_prelude, n))}\b", f"_w{k}", kept)
+        priced = f"({cost})" if kept == "True" else f"(({cost}) if ({kept}) else _INF)"
+        price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
+                 f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")
+        test = "_c <= _have" if rest == "True" else f"_c <= _have and ({rest})"
         options = (f"lambda S, me, L, _g, _costs, _have: ({where_prelude}[_it "
-                   f"for _i, _it in enumerate(_g) if _costs[_i] <= _have and ({where})],)[-1]")
+                   f"for _it, _c in zip(_g, _costs) if {test}],)[-1]")
         try:
             return cls(eval(compile(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
                        eval(compile(options, "<grid options>", "eval"), namespace),   # noqa: S307 - generated
-                       tuple(counters), tuple(params))
+                       tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)))
         except SyntaxError:
             return None
 
