@@ -18,6 +18,7 @@ from .expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, uni
 from .rng import below, shuffle
 from .scoring import Scoring
 from .triggers import Triggers
+from .watch import Quiet, watched
 from .analysis import check_flow
 from .steps import STEP_KINDS, Sequence, StepScope
 from .steps.base import SECTIONS
@@ -357,6 +358,13 @@ class Builder:
         r.watched_vars = frozenset(re.findall(r"S\.v\['(\w+)'\]", " ".join(
             [getattr(c, "source", "") for c in r.end_checks]
             + [getattr(w[1], "source", "") for w in self.triggers.when])))
+        # effect steps that cannot change what those conditions read need no check after them
+        quiet = Quiet(watched([getattr(c, "source", "None") for c in r.end_checks]
+                              + [getattr(w[1], "source", "None") for w in self.triggers.when]),
+                      {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named}, self.triggers.enter)
+        for step in self.step_list:
+            if isinstance(step, Effects):
+                step.quiet = quiet.quiet(step.fn)
         # invariants: conditions that must hold after every decision (checked by validate --playouts)
         r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
                               self.smap.loc(("invariants", i)))

@@ -17,6 +17,7 @@ from .expr import ExprError, parse
 from .expr.parser import offset_of
 from .expr.compiler import _Scope
 from .expr.runtime import MAX_INT
+from .watch import mentions
 from .expr.types import (INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, STR, is_list, is_numeric, elem, parse_type)
 
 EFFECT_KINDS = {
@@ -112,7 +113,9 @@ class EffectCompiler:
             raise
         local_ns: dict = {}
         exec(code, ns, local_ns)  # noqa: S102 - source is generated from checked effect data
-        return local_ns[name]
+        fn = local_ns[name]
+        fn.mentions = mentions(src)   # what it may change (watch.py: steps that need no checks after)
+        return fn
 
     def declare(self, name, spec, path):
         """Record a declared effect: a list, or {params: {name: type}, do: [...]}."""

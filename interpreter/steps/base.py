@@ -143,6 +143,7 @@ class Effects(Step):
     """Consecutive effects in a flow list, compiled to one function and run inline."""
     kind = "effects"
     inline = True
+    quiet = False       # True: cannot change what when-triggers and end conditions read (watch.py)
 
     def __init__(self, fn, me_var):
         self.fn = fn
@@ -151,9 +152,10 @@ class Effects(Step):
     def execute(self, S) -> None:
         self.fn(S, S.v[self.me_var] if self.me_var is not None else None, None)
 
-    def run(self, S, frame) -> None:  # only used when an effect list is a whole body
+    def run(self, S, frame):  # only used when an effect list is a whole body
         S.stack.pop()
         self.execute(S)
+        return UNCHANGED if self.quiet else None
 
 
 class Sequence(Step):
@@ -175,7 +177,8 @@ class Sequence(Step):
             child = steps[i]
             i += 1
             if child.inline:
-                result = None
+                if not child.quiet:        # a quiet effect leaves the checks as they were
+                    result = None
                 try:
                     child.execute(S)
                 except Exception as e:   # locate the error at the effect, not at the list
