@@ -365,6 +365,8 @@ class Builder:
         for step in self.step_list:
             if isinstance(step, Effects):
                 step.quiet = quiet.quiet(step.fn)
+            elif step.kind == "turns":
+                step.watched = step.var in r.watched_vars
         # invariants: conditions that must hold after every decision (checked by validate --playouts)
         r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
                               self.smap.loc(("invariants", i)))

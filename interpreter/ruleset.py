@@ -5,7 +5,7 @@ import json
 
 from . import engine, rng
 from .errors import GameError, UsageError
-from .expr.types import BOOL, CARD, PLAYER, TEAM, is_list, elem
+from .expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .state import State, blank, from_dict
 from .steps.base import GAME_OPTIONS
 
@@ -178,6 +178,10 @@ class Ruleset:
         """Options with the same label are one option (identical cards are interchangeable)."""
         if typ == CARD:
             return self.distinct_cards(options)
+        if typ in _BY_VALUE:   # their labels are one-to-one with their values: no labelling needed
+            out = list(dict.fromkeys(options))
+            if typ != STR or None not in out or "None" not in out:   # (none and 'None' share a label)
+                return out
         seen, out = set(), []
         for o in options:
             key = self.label(o, typ)
@@ -188,7 +192,7 @@ class Ruleset:
 
     def distinct_cards(self, cards):
         if self.unique_labels:
-            return list(cards)
+            return list(dict.fromkeys(cards))   # (a list may name a card twice: hand + hand)
         labels = self.card_labels
         seen, out = set(), []
         for c in cards:
@@ -201,6 +205,8 @@ class Ruleset:
         return f"<Ruleset {self.name}{' variant ' + self.variant if self.variant else ''}>"
 
 
+# option types whose values (whole numbers, strings, players, teams, yes/no, none) have distinct labels
+_BY_VALUE = frozenset({INT, STR, PLAYER, TEAM, BOOL})
 _PY_TYPES = {"int": (int,), "num": (int, float), "bool": (bool,), "str": (str,), "list": (list,)}
 
 

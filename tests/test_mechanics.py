@@ -243,6 +243,27 @@ def test_gain_from_a_limited_supply_and_transfer_up_to_available(tmp_path):
     assert S.c["bank"] == 0 and S.c["points"] == [0, 0]
 
 
+def test_options_with_the_same_label_are_one_option_for_every_type(tmp_path):
+    """choose offers one option per label; for whole numbers, strings, players and yes/no the
+    values themselves are compared (their labels are one-to-one), which must give the same."""
+    import random
+    from interpreter.expr.types import BOOL, CARD, INT, NUM, PLAYER, STR, list_of
+    r = load(tmp_path, "flow: []\n")
+    rnd = random.Random(3)
+    values = {INT: [0, 1, 2, 7, None], STR: ["a", "b", "None", None], PLAYER: [0, 1, 2, None], BOOL: [True, False],
+              NUM: [1, 1.0, 2.5, None], CARD: list(range(len(r.cards))), list_of(INT): [[1], [1, 2], [2, 1]]}
+    for typ, pool in values.items():
+        for _ in range(50):
+            opts = [rnd.choice(pool) for _ in range(rnd.randint(0, 8))]
+            seen, expected = set(), []
+            for o in opts:
+                if r.label(o, typ) not in seen:
+                    seen.add(r.label(o, typ))
+                    expected.append(o)
+            got = r.distinct(opts, typ)
+            assert got == expected and [type(x) for x in got] == [type(x) for x in expected], (typ, opts)
+
+
 # ---------------------------------------------------------------------- triggers and ends
 def test_on_enter_trigger_fires_per_card_with_owner_as_me(tmp_path):
     r = load(tmp_path, """

@@ -103,6 +103,8 @@ class Until(_Loop):
 class Turns(Step):
     """Frame: [index, order (list of seats), position, laps done]."""
 
+    watched = True      # whether a trigger or end condition reads the turn's player (set by build)
+
     def __init__(self):
         self.start = self.who = self.sort_by = self.until = self.skip = None
         self.rounds = None
@@ -165,9 +167,10 @@ class Turns(Step):
         return [self.index, self.order(S), 0, 0, laps]
 
     def run(self, S, frame):
-        me = self.me(S, self.me_var)
+        until = self.until
+        me = S.v[self.me_var] if until is not None and self.me_var is not None else None   # until's only
         while True:
-            if self.until is not None and self.until(S, me, None):
+            if until is not None and until(S, me, None):
                 S.stack.pop()
                 return
             seq, pos = frame[1], frame[2]
@@ -187,7 +190,7 @@ class Turns(Step):
                 continue
             S.v[self.var] = player
             S.stack.append(body_frame := self.body.enter(S))
-            if self.var in S.rules.watched_vars:
+            if self.watched:
                 return None             # a trigger or end condition reads the turn's player
             return self.body.run(S, body_frame)
 
