@@ -34,6 +34,8 @@ sys.path[:0] = [{root!r}, {bench!r}]
 import interpreter
 from playouts import playouts   # the same games as playouts.py
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
+from interpreter.simulate import settle
+settle()                        # as rulebook simulate does
 print(playouts(rules, {players}, {games}, {seed})["decisions"] if {games} else 0)
 """
 # --simulate: the games of `rulebook simulate` (random agents, records and statistics kept)
@@ -43,6 +45,8 @@ sys.path[:0] = [{root!r}]
 import interpreter
 from interpreter.simulate import Batch, play_one
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
+from interpreter.simulate import settle
+settle()                        # as rulebook simulate does
 batch = Batch(path={ruleset!r}, players={players}, seed={seed}, variant={variant!r}, hash=rules.hash)
 print(sum(play_one(rules, batch, i)["decisions"] for i in range({games})))
 """

@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
+from interpreter.simulate import settle  # noqa: E402
 
 
 def playouts(rules, players: int, games: int, seed: int) -> dict:
@@ -52,6 +53,7 @@ def arguments(description: str, games: int) -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = arguments(__doc__.splitlines()[0], 1000).parse_args(argv)
     rules = interpreter.load(interpreter.ruleset_path(args.ruleset), variant=args.variant)
+    settle()   # as rulebook simulate does: the compiled ruleset out of full garbage collections
     playouts(rules, args.players, max(1, args.games // 20), args.seed)   # warm-up
     result = playouts(rules, args.players, args.games, args.seed)
     result.update(ruleset=rules.name, variant=rules.variant, players=args.players)

@@ -191,6 +191,24 @@ def test_a_pick_that_is_not_an_option_index_fails_the_game(rules, monkeypatch):
     assert "chose" in rec["error"]
 
 
+def test_a_batch_keeps_the_compiled_ruleset_out_of_full_garbage_collections(rules):
+    """Workers freeze what is alive once the ruleset is loaded (gc.freeze); the command line
+    does so for the batch only and gives it back after."""
+    import gc
+    assert gc.get_freeze_count() == 0
+    with sim.settled():
+        assert gc.get_freeze_count() > 1000             # the ruleset's functions, tables, dicts...
+    assert gc.get_freeze_count() == 0
+    b = batch(rules, seed=1)
+    try:
+        sim._WORKER.clear()
+        sim._init_worker(b)                              # a worker loading the ruleset itself
+        assert "rules" in sim._WORKER and gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+        sim._WORKER.clear()
+
+
 def test_lazy_labels_are_the_labels_when_read(rules):
     from interpreter.agents import LazyLabels
     S = rules.new_game(4, 3, {"params": FAST})
