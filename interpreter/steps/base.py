@@ -179,8 +179,8 @@ class Sequence(Step):
             if child.inline:
                 if not child.quiet:        # a quiet effect leaves the checks as they were
                     result = None
-                try:
-                    child.execute(S)
+                try:                       # (child.execute(S), without its frame)
+                    child.fn(S, S.v[child.me_var] if child.me_var is not None else None, None)
                 except Exception as e:   # locate the error at the effect, not at the list
                     if getattr(e, "rulebook_step", None) is None:
                         e.rulebook_step = child
