@@ -131,7 +131,8 @@ class Pay(Step):
         S.stack.pop()
 
     def resolve(self, S, frame, name):
-        k, _ = self._choices(S, frame)
+        # what was being paid: the first colour still owed, else an `any` unit (as _choices)
+        k = next((k for k, left in enumerate(frame[2]) if left > 0), None)
         self._pay(S, frame, k, name)
 
     def _pay(self, S, frame, k, name):
