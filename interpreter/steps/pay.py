@@ -53,6 +53,7 @@ class Pay(Step):
         s.joker = cls._counter(ctx, main["joker"], (*p, "joker")) if "joker" in main else None
         s.units = list(dict.fromkeys([*s.cost_names, *s.from_names] + ([s.joker] if s.joker else [])))
         s.team = {name: ctx.names.counters.get(name) == "team" for name in s.units}
+        s.from_unique = tuple(dict.fromkeys(s.from_names))
         s.prompt = str(main.get("prompt", "pay"))
         return s
 
@@ -72,21 +73,17 @@ class Pay(Step):
     def _key(self, S, name, who):
         return S.tm[who] if self.team.get(name) else who
 
-    def _have(self, S, name, who):
-        return S.c[name][self._key(S, name, who)]
-
     def _choices(self, S, frame):
         """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
         it and still leave the rest of the cost payable)."""
-        who = frame[1]
-        have = {n: self._have(S, n, who) for n in self.units}
+        who, c, team = frame[1], S.c, self.team
+        have = {n: c[n][S.tm[who] if team[n] else who] for n in self.units}
         for k, left in enumerate(frame[2]):
             if left > 0:
                 name = self.cost_names[k]
                 cands = [name] + ([self.joker] if self.joker is not None and self.joker != name else [])
                 return k, [c for c in cands if have[c] > 0 and self._feasible(frame, have, k, c)]
-        return None, [n for n in dict.fromkeys(self.from_names)
-                      if have[n] > 0 and self._feasible(frame, have, None, n)]
+        return None, [n for n in self.from_unique if have[n] > 0 and self._feasible(frame, have, None, n)]
 
     def _feasible(self, frame, have, k, name) -> bool:
         """Whether, after paying one unit of cost k (None: an `any` unit) with ``name``, the
@@ -100,15 +97,18 @@ class Pay(Step):
             any_left -= 1
         else:
             left[k] -= 1
+        joker = self.joker
         for cname, need in zip(self.cost_names, left):
-            own = min(need, have[cname])
-            have[cname] -= own
-            short = need - own
-            if short:
-                if self.joker is None or have[self.joker] < short:
+            own = have[cname]
+            if own >= need:
+                have[cname] = own - need
+            else:
+                short = need - own
+                have[cname] = 0
+                if joker is None or have[joker] < short:
                     return False
-                have[self.joker] -= short
-        return sum(have[n] for n in dict.fromkeys(self.from_names)) >= any_left
+                have[joker] -= short
+        return sum(map(have.__getitem__, self.from_unique)) >= any_left
 
     def run(self, S, frame):
         if frame[1] is None:
