@@ -249,6 +249,17 @@ def test_first_of_a_zone_by_attribute_is_a_plain_loop(world, text, scans_in_c):
     assert ("_first_eq(" in world.compile({"expr": text}).source) is scans_in_c
 
 
+@pytest.mark.parametrize("text, hoisted", [
+    ("hand where rank == first(table).rank", True),
+    ("hand where rank == first(table).rank and suit == 'S'", True),
+    ("hand where suit == 'S' and rank == first(table).rank", False),   # not computed first
+    ("hand where rank == 3", False),                                   # a constant: nothing to save
+    ("hand where rank == it.rank", False),
+])
+def test_a_filter_computes_its_first_comparison_value_once(world, text, hoisted):
+    assert bool(re.search(r"for _e\d+z in \(", world.compile({"expr": text}).source)) is hoisted
+
+
 # ---------------------------------------------------------------------- random expressions
 class Gen:
     """Random well-typed and ill-typed expression texts over the fixture's names."""

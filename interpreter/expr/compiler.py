@@ -516,7 +516,7 @@ class Compiler:
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        out = f"[{var} for {var} in {src} if {csrc}]"
+        out = _hoisted_filter(var, src, csrc, self.fresh()) or f"[{var} for {var} in {src} if {csrc}]"
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
         self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
         return out, typ
@@ -712,6 +712,33 @@ def b_first(c, n, scope, args, kw):
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
         return f"next(({var} for {clauses}), None)", typ
     return src, typ
+
+
+def _hoisted_filter(var: str, src: str, cond: str, name: str) -> str | None:
+    """``L where ATTR == X and ...`` with X computed once rather than per element, when X does
+    not read the element and is the first thing the condition computes (so it is computed
+    for the first element anyway; an empty list computes nothing, as before). None if the
+    condition does not start that way, or X is a constant or a name (nothing to save)."""
+    import ast
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return None
+    first = tree.values[0] if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else tree
+    if not (isinstance(first, ast.Compare) and len(first.ops) == 1 and isinstance(first.ops[0], ast.Eq)):
+        return None
+    left, right = first.left, first.comparators[0]
+    if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) and left.value.id.startswith("A_")
+            and isinstance(left.slice, ast.Name) and left.slice.id == var):
+        return None
+    if isinstance(right, (ast.Constant, ast.Name)) or any(
+            isinstance(x, ast.NamedExpr) or isinstance(x, ast.Name) and x.id == var for x in ast.walk(right)):
+        return None
+    value = ast.get_source_segment(cond, right)
+    first.comparators[0] = ast.Name(id=name, ctx=ast.Load())
+    z = name + "z"
+    return (f"[{var} for {z} in ({src},) if {z} for {name} in ({value},) for {var} in {z} "
+            f"if {ast.unparse(tree)}]")
 
 
 _ZONE = re.compile(r"S\.z\['\w+'\](\[(me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
