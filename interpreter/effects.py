@@ -470,7 +470,8 @@ class EffectCompiler:
             if self.ctx.names.zones[zname] == "none":
                 em.line(f"{d}.extend(S.z[{zname!r}]); S.z[{zname!r}].clear()")
             else:
-                em.line(f"for _h in S.z[{zname!r}]: {d}.extend(_h); _h.clear()")
+                # filter(None, ...) skips the empty ones in C (a zone per card: hundreds of them)
+                em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
         if dname and self.ctx.zone_sorted(dname):
             em.line(f"{d}.sort()")
         self.event(em, f"{{'ev': 'gather', 'to': {dname!r}}}")

@@ -976,7 +976,7 @@ def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
           "any": any, "all": all, "next": next, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
-          "zip": zip, "_INF": float("inf"),
+          "zip": zip, "filter": filter, "_INF": float("inf"),
           "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns
