@@ -12,6 +12,7 @@ never inject code. The source is evaluated once, in a namespace without builtins
 """
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -714,27 +715,38 @@ def b_first(c, n, scope, args, kw):
     return src, typ
 
 
+def _attr_compare(node, var: str):
+    """(attribute table, X) when ``node`` is ``A_attr[var] == X`` with X not reading the
+    element ``var`` and binding no name; else None."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
+        return None
+    left, right = node.left, node.comparators[0]
+    if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) and left.value.id.startswith("A_")
+            and isinstance(left.slice, ast.Name) and left.slice.id == var):
+        return None
+    if any(isinstance(x, ast.NamedExpr) or isinstance(x, ast.Name) and x.id == var for x in ast.walk(right)):
+        return None
+    return left.value.id, right
+
+
+def _parsed(cond: str):
+    try:
+        return ast.parse(cond, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return None
+
+
 def _hoisted_filter(var: str, src: str, cond: str, name: str) -> str | None:
     """``L where ATTR == X and ...`` with X computed once rather than per element, when X does
     not read the element and is the first thing the condition computes (so it is computed
     for the first element anyway; an empty list computes nothing, as before). None if the
     condition does not start that way, or X is a constant or a name (nothing to save)."""
-    import ast
-    try:
-        tree = ast.parse(cond, mode="eval").body
-    except (SyntaxError, RecursionError, MemoryError):
-        return None
+    tree = _parsed(cond)
     first = tree.values[0] if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else tree
-    if not (isinstance(first, ast.Compare) and len(first.ops) == 1 and isinstance(first.ops[0], ast.Eq)):
+    found = _attr_compare(first, var)
+    if found is None or isinstance(found[1], (ast.Constant, ast.Name)):
         return None
-    left, right = first.left, first.comparators[0]
-    if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) and left.value.id.startswith("A_")
-            and isinstance(left.slice, ast.Name) and left.slice.id == var):
-        return None
-    if isinstance(right, (ast.Constant, ast.Name)) or any(
-            isinstance(x, ast.NamedExpr) or isinstance(x, ast.Name) and x.id == var for x in ast.walk(right)):
-        return None
-    value = ast.get_source_segment(cond, right)
+    value = ast.get_source_segment(cond, found[1])
     first.comparators[0] = ast.Name(id=name, ctx=ast.Load())
     z = name + "z"
     return (f"[{var} for {z} in ({src},) if {z} for {name} in ({value},) for {var} in {z} "
@@ -747,20 +759,8 @@ _ZONE = re.compile(r"S\.z\['\w+'\](\[(me|\d+|S\.v\['\w+'\])\])?")   # a zone rea
 def _attr_equals(var: str, cond: str):
     """(attribute table, source of X) when the filter ``cond`` is exactly ``A_attr[var] == X``
     and X does not read the element nor bind a name; else None."""
-    import ast
-    try:
-        tree = ast.parse(cond, mode="eval").body
-    except SyntaxError:
-        return None
-    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
-        return None
-    left, right = tree.left, tree.comparators[0]
-    if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) and left.value.id.startswith("A_")
-            and isinstance(left.slice, ast.Name) and left.slice.id == var):
-        return None
-    if any(isinstance(x, ast.NamedExpr) or isinstance(x, ast.Name) and x.id == var for x in ast.walk(right)):
-        return None
-    return left.value.id, ast.get_source_segment(cond, right)
+    found = _attr_compare(_parsed(cond), var)
+    return None if found is None else (found[0], ast.get_source_segment(cond, found[1]))
 
 
 def b_sum(c, n, scope, args, kw):
