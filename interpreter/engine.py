@@ -20,12 +20,13 @@ def advance(S, changed: bool = True) -> None:
     not checked before the first step. Every step run counts against the step budget, and
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever."""
     steps, budget, end_checks, watch, auto = S.rules.loop
+    checks = watch is not None or bool(end_checks)   # (a game may have neither)
     stack = S.stack
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
         # (after a decision was applied) and after every step that does not report UNCHANGED
         while not S.over:
-            if changed:
+            if changed and checks:
                 if watch is not None:
                     watch(S)
                     if S.over:

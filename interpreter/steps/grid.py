@@ -27,7 +27,7 @@ from __future__ import annotations
 from ..expr.compiler import _arity, _coll, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from .base import Step, step_kind
+from .base import UNCHANGED, Step, step_kind
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -166,6 +166,7 @@ class Grid(Step):
             options.append(PASS)
         frame[1] = who
         S.dec = (who, tuple(options))
+        return UNCHANGED   # asking changes nothing the checks read
 
     def reask(self, S, frame):
         frame[1] = None
