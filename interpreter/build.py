@@ -383,6 +383,7 @@ class Builder:
         r.zone_owner = dict(self.names.zones)
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
+        r.sorted_zones = tuple(z for z in self.names.zones if self.zone_sorted(z))
         r.effect_names = list(self.fx.named)
         if not any(x.severity == "error" for x in self.diags):
             check_flow(self, root, bool(d.get("end_when")) or self.has_end_game)

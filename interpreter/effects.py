@@ -387,7 +387,11 @@ class EffectCompiler:
         else:
             em.line(f"{cs} = {s}[:]")
             em.line(f"{s}.clear()")
-        if spec.get("bottom"):
+        if spec.get("bottom") and dname and self.ctx.zone_sorted(dname):
+            self.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
+                          (*path, "bottom"), "sorted")
+            self.put(em, d, cs, dname, downer)
+        elif spec.get("bottom"):
             em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
             self.notify(em, dname, cs, downer)
         else:
@@ -408,8 +412,11 @@ class EffectCompiler:
             em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
 
     def e_shuffle(self, em, spec, path, locals, has_me):
-        src, _ = self.target(spec, path, locals, has_me, "zone")
+        src, name = self.target(spec, path, locals, has_me, "zone")
         em.line(f"_shuffle(S, {src})")
+        if name and self.ctx.zone_sorted(name):   # the draws are made all the same (the same games)
+            self.ctx.warn(f"zone '{name}' is kept sorted: shuffling it does not change its order", path, "sorted")
+            em.line(f"{src}.sort()")
 
     def e_deal(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("from", "to", "count"), ("players", "start"))

@@ -143,9 +143,22 @@ class Ruleset:
             raise GameError(f"this state was saved with another version of ruleset '{self.name}' (hash "
                             f"{str(d.get('hash'))[:12]}, now {self.hash[:12]}): its zones and flow may not fit")
         try:
-            return from_dict(self, d)
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+            S = from_dict(self, d)
+            self.keep_sorted(S)
+            return S
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise GameError(f"not a saved state: {type(e).__name__}: {e}") from None
+
+    def keep_sorted(self, S) -> None:
+        """Put every zone declared ``sorted: true`` back in card order (after a patch or a load:
+        the engine's own moves keep them so)."""
+        for name in self.sorted_zones:
+            zone = S.z[name]
+            if self.zone_owner[name] == "none":
+                zone.sort()
+            else:
+                for part in zone:
+                    part.sort()
 
     def home_zone(self, card: int):
         """The shared zone whose start contents include this card, if any."""

@@ -222,6 +222,7 @@ def patch(S, spec: dict) -> None:
             home = rules.home_zone(c)
             if home is not None:
                 S.z[home].append(c)
+        rules.keep_sorted(S)   # a zone declared sorted stays in card order, whatever the patch listed
     for name, value in (spec.get("counters") or {}).items():
         if name not in S.c:
             raise UsageError(f"patch: unknown counter '{name}'")

@@ -55,6 +55,10 @@ class Tricks(Step):
         s.unique_labels = ctx.unique_labels
         s.notify_table = s.table in ctx.triggers.enter
         s.notify_collect = s.collect in ctx.triggers.enter
+        s.collect_sorted = bool(s.collect) and ctx.zone_sorted(s.collect)
+        if s.table and ctx.zone_sorted(s.table):   # the led card is the first played: order is the rule
+            ctx.error(f"the trick table '{s.table}' keeps the order of play: it cannot be declared sorted",
+                      (*p, "table"), "type")
         return s
 
     def enter(self, S):
@@ -152,6 +156,8 @@ class Tricks(Step):
         zone = S.z[self.collect]
         owner = S.tm[winner] if self.collect_by_team else winner
         zone[owner].extend(cards)
+        if self.collect_sorted:
+            zone[owner].sort()
         if self.notify_collect:
             S.rules.triggers.entered(S, self.collect, owner, self.collect_by_team, cards, winner)
         if S.ev is not None:

@@ -1,0 +1,97 @@
+"""A zone declared `sorted: true` is in card order after anything: the engine's moves, a shuffle
+or a move to its bottom (warned about), collected tricks, a scenario patch, a loaded state."""
+import json
+import random
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError
+from interpreter.scenarios import patch
+
+BASE = """
+game: s
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..6}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  pile: {visible: all, sorted: true}
+  hand: {owner: player, visible: owner}
+  won: {owner: player, sorted: true}
+  table: {visible: all}
+vars:
+  x: int
+"""
+
+
+def load(tmp_path, body, base=BASE):
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent(base) + textwrap.dedent(body))
+    return interpreter.load(path)
+
+
+def in_order(S):
+    for name in S.rules.sorted_zones:
+        parts = [S.z[name]] if S.rules.zone_owner[name] == "none" else S.z[name]
+        for part in parts:
+            if part != sorted(part):
+                return False
+    return True
+
+
+def test_a_shuffle_or_a_bottom_move_leaves_a_sorted_zone_in_order(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - shuffle: deck
+      - move: {from: deck, to: pile, count: 5, bottom: true}
+      - move: {from: deck, to: pile, count: 1, bottom: true}
+      - shuffle: pile
+      - choose: {who: 0, options: "[1, 2]", as: x}
+    """)
+    assert [w.code for w in r.warnings if w.code == "sorted"] == ["sorted", "sorted", "sorted"]
+    S = r.new_game(2, seed=3)
+    assert len(S.z["pile"]) == 6 and S.z["pile"] == sorted(S.z["pile"])
+
+
+def test_collected_tricks_go_in_order_and_a_sorted_trick_table_is_refused(tmp_path):
+    flow = """
+    flow:
+      - deal: {from: deck, to: hand, count: 6}
+      - tricks: {hand: hand, table: table, leader: 0, rank: rank, collect: won}
+    """
+    r = load(tmp_path, flow)
+    S = r.new_game(2, seed=5)
+    while not S.over:
+        S.apply_index(random.Random(len(S.z["table"])).randrange(len(S.dec[1])))
+        assert in_order(S)
+    assert sum(len(w) for w in S.z["won"]) == 12
+    with pytest.raises(RulesetError, match="keeps the order of play"):
+        load(tmp_path, flow, BASE.replace("table: {visible: all}", "table: {visible: all, sorted: true}"))
+
+
+def test_a_patch_or_a_loaded_state_is_put_in_order(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - choose: {who: 0, options: "[1, 2]", as: x}
+    """)
+    S = r.new_game(2, seed=1)
+    patch(S, {"zones": {"pile": ["6A", "1B", "3A"], "won": {"1": ["5B", "2A"]}}})
+    assert in_order(S) and len(S.z["pile"]) == 3 and len(S.z["won"][1]) == 2
+    d = json.loads(S.to_json())
+    d["zones"]["pile"].reverse()
+    T = r.state_from_json(json.dumps(d))
+    assert T.z["pile"] == S.z["pile"]
+
+
+@pytest.mark.parametrize("name", ["diamonds", "diams", "mister_diamond", "diamonds_club"])
+def test_sorted_zones_are_in_order_after_every_decision_of_random_games(name):
+    rules = interpreter.load(interpreter.ruleset_path(name))
+    rnd = random.Random(11)
+    for seed in range(2):
+        S = rules.new_game(4, seed=seed)
+        assert in_order(S)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            assert in_order(S), (name, seed)
