@@ -14,6 +14,7 @@ from .effects import EFFECT_KINDS, EffectCompiler
 from .errors import Diagnostic, RulesetError, did_you_mean
 from .expr import Compiler, ExprError, Names
 from .expr.compiler import base_namespace
+from .expr.runtime import attribute_index
 from .expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, unify
 from .rng import below, shuffle
 from .scoring import Scoring
@@ -311,6 +312,7 @@ class Builder:
         r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
         for attr, values in cards.tables().items():
             self.names.namespace["A_" + attr] = values
+            self.names.namespace["I_" + attr] = attribute_index(values)
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
         self.names.max_players = max(r.max_players, 1)
@@ -446,6 +448,8 @@ class Builder:
                 owner = "none"
             self.names.zones[name] = owner
             self.zone_decl[name] = decl
+            if decl.get("sorted"):
+                self.names.sorted_zones.add(name)
             for comp in (decl.get("start") or []):
                 if comp not in r.cards.by_component:
                     self.unknown("component", comp, r.cards.by_component, (*path, "start"))

@@ -95,3 +95,31 @@ def test_sorted_zones_are_in_order_after_every_decision_of_random_games(name):
         while not S.over:
             S.apply_index(rnd.randrange(len(S.dec[1])))
             assert in_order(S), (name, seed)
+
+
+def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
+    """first(Z where ATTR == X) and Z where ATTR == X and ... over a sorted zone find the cards
+    with X by bisection: the same answers as a scan, for many zone contents and values."""
+    from interpreter.expr.compiler import Compiler
+    r = load(tmp_path, "flow:\n  - choose: {who: 0, options: \"[1, 2]\", as: x}\n")
+    compiler = Compiler(r.names)
+    texts = ["first(pile where rank == x)", "pile where rank == x", "pile where rank == x and suit == 'A'",
+             "first(pile where suit == 'B')", "pile where suit == 'B'"]
+    fast = {t: compiler.compile(t).fn for t in texts}
+    assert all(("_first_sorted(" in compiler.compile(t).source or "_in_sorted(" in compiler.compile(t).source)
+               for t in texts)
+    rank, suit = r.attr_tables["rank"], r.attr_tables["suit"]
+    reference = {
+        texts[0]: lambda z, x: next((c for c in z if rank[c] == x), None),
+        texts[1]: lambda z, x: [c for c in z if rank[c] == x],
+        texts[2]: lambda z, x: [c for c in z if rank[c] == x and suit[c] == "A"],
+        texts[3]: lambda z, x: next((c for c in z if suit[c] == "B"), None),
+        texts[4]: lambda z, x: [c for c in z if suit[c] == "B"],
+    }
+    rnd = random.Random(2)
+    S = r.new_game(2, seed=1)
+    for _ in range(300):
+        S.z["pile"] = sorted(rnd.sample(range(len(r.cards)), rnd.randint(0, len(r.cards))))
+        S.v["x"] = rnd.choice([0, 1, 3, 6, 7, None, 2.0])
+        for t in texts:
+            assert fast[t](S, 0, None) == reference[t](S.z["pile"], S.v["x"]), (t, S.z["pile"], S.v["x"])

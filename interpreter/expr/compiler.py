@@ -39,6 +39,7 @@ class Names:
     namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
     max_list: int = 100                            # the longest a zone can be (the number of cards)
     max_players: int = 64                          # the longest the list of players or teams can be
+    sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
@@ -517,7 +518,8 @@ class Compiler:
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        out = _hoisted_filter(var, src, csrc, self.fresh()) or f"[{var} for {var} in {src} if {csrc}]"
+        out = (_sorted_filter(self.names.sorted_zones, var, src, csrc) or _hoisted_filter(var, src, csrc, self.fresh())
+               or f"[{var} for {var} in {src} if {csrc}]")
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
         self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
         return out, typ
@@ -708,8 +710,12 @@ def b_first(c, n, scope, args, kw):
     clauses = c._filters.get(inner)
     if clauses is not None:
         var, coll, cond = c._parts[inner]
-        lookup = _attr_equals(var, cond) if _ZONE.fullmatch(coll) else None
+        zone = _ZONE.fullmatch(coll)
+        lookup = _attr_equals(var, cond) if zone else None
         if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
+            if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
+                index = "I_" + lookup[0][2:]
+                return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
         return f"next(({var} for {clauses}), None)", typ
     return src, typ
@@ -753,7 +759,25 @@ def _hoisted_filter(var: str, src: str, cond: str, name: str) -> str | None:
             f"if {ast.unparse(tree)}]")
 
 
-_ZONE = re.compile(r"S\.z\['\w+'\](\[(me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
+def _sorted_filter(sorted_zones, var: str, src: str, cond: str) -> str | None:
+    """``ZONE where ATTR == X and ...`` over a zone kept in card order: the cards with X found
+    by bisection (``_in_sorted``), the rest of the condition asked of them only. X is
+    evaluated only if the zone has a card, as the filter would."""
+    zone = _ZONE.fullmatch(src)
+    if zone is None or zone.group(1) not in sorted_zones:
+        return None
+    tree = _parsed(cond)
+    parts = list(tree.values) if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    found = _attr_compare(parts[0], var)
+    if found is None:
+        return None
+    table, value = found[0], ast.get_source_segment(cond, found[1])
+    rest = " and ".join(f"({ast.unparse(p)})" for p in parts[1:])
+    return (f"[{var} for {var} in (_in_sorted({src}, {table}, I_{table[2:]}, {value}) if {src} else [])"
+            f"{' if ' + rest if rest else ''}]")
+
+
+_ZONE = re.compile(r"S\.z\['(\w+)'\](?:\[(?:me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
 
 
 def _attr_equals(var: str, cond: str):

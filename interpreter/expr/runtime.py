@@ -1,4 +1,5 @@
 """Helpers that compiled expressions call. Each one is total on its documented inputs."""
+from bisect import bisect_left
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
@@ -145,6 +146,55 @@ def _first_eq(seq, table, value):
     return None
 
 
+def attribute_index(table) -> dict:
+    """value -> the cards with that attribute value, in card order (for zones kept sorted).
+    NaN is left out: it equals nothing, itself included."""
+    index: dict = {}
+    for card, value in enumerate(table):
+        try:
+            if value == value:
+                index.setdefault(value, []).append(card)
+        except TypeError:   # an unhashable value: never looked up
+            pass
+    return {value: tuple(cards) for value, cards in index.items()}
+
+
+def _first_sorted(seq, table, index, value):
+    """``first(seq where table[it] == value)`` for a zone kept in card order: the cards with
+    that value are known, so each is looked for by bisection, lowest first (the first found
+    is the first in the zone). Many of them: the plain loop is cheaper."""
+    try:
+        cards = index.get(value, ())
+    except TypeError:          # an unhashable value equals no attribute value
+        return None
+    n = len(seq)
+    if len(cards) * 8 > n:
+        return _first_eq(seq, table, value)
+    for card in cards:
+        i = bisect_left(seq, card)
+        if i < n and seq[i] == card:
+            return card
+    return None
+
+
+def _in_sorted(seq, table, index, value):
+    """``seq where table[it] == value`` for a zone kept in card order, in its order (see
+    _first_sorted)."""
+    try:
+        cards = index.get(value, ())
+    except TypeError:
+        return []
+    n = len(seq)
+    if len(cards) * 8 > n:
+        return [x for x in seq if table[x] == value]
+    out = []
+    for card in cards:
+        i = bisect_left(seq, card)
+        if i < n and seq[i] == card:
+            out.append(card)
+    return out
+
+
 def _last(seq):
     return seq[-1] if seq else None
 
@@ -179,5 +229,5 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
                   AttributeError, OverflowError, RecursionError)
 
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _first_eq, _last, _distinct, _partner, _members, _seat, _team,
+                                   _one, _first, _first_eq, _first_sorted, _in_sorted, _last, _distinct, _partner, _members, _seat, _team,
                                    _none_used, _lookup, _mul, _stored)}
