@@ -74,7 +74,7 @@ class State:
         z = self.z.copy()
         for name, owned in self.rules.zone_shapes:
             zone = z[name]
-            z[name] = [h[:] for h in zone] if owned else zone[:]
+            z[name] = list(map(list.copy, zone)) if owned else zone[:]   # (in C: a zone per card is long)
         new.z = z
         c = self.c.copy()
         for name in self.rules.owned_counters:

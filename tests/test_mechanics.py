@@ -264,6 +264,23 @@ def test_options_with_the_same_label_are_one_option_for_every_type(tmp_path):
             assert got == expected and [type(x) for x in got] == [type(x) for x in expected], (typ, opts)
 
 
+def test_a_clone_copies_zones_owned_by_each_card_and_player(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - move: {from: deck, to: "under[first(deck)]", count: 2}
+      - deal: {from: deck, to: hand, count: 2}
+      - choose: {who: 0, options: "[1, 2]", as: x}
+    """, base=BASE.replace("zones:\n", "zones:\n  under: {owner: card}\n"))
+    S = r.new_game(2, seed=1)
+    before = S.to_json()
+    C = S.clone()
+    owner = next(i for i, z in enumerate(C.z["under"]) if z)
+    C.z["under"][owner].clear()
+    C.z["under"][0].append(99)
+    C.z["hand"][1].clear()
+    assert S.to_json() == before and C.to_json() != before
+
+
 # ---------------------------------------------------------------------- triggers and ends
 def test_on_enter_trigger_fires_per_card_with_owner_as_me(tmp_path):
     r = load(tmp_path, """
