@@ -112,8 +112,9 @@ def apply(S, action) -> None:
     apply_index(S, i)
 
 
-def apply_index(S, i: int) -> None:
-    """Take option ``i`` of the pending decision (the fast path for agents and playouts)."""
+def apply_index(S, i: int):
+    """Take option ``i`` of the pending decision (the fast path for agents and playouts);
+    returns S (it is also ``State.apply_index`` itself: no extra call per decision)."""
     dec = S.dec
     if type(i) is not int:   # numpy integers and other __index__ types are fine
         try:
@@ -131,6 +132,7 @@ def apply_index(S, i: int) -> None:
     except RUNTIME_ERRORS as e:
         raise located(S, e) from None
     advance(S, changed)
+    return S
 
 
 def located(S, e: Exception) -> GameError:

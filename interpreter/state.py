@@ -40,9 +40,8 @@ class State:
         engine.apply(self, action)
         return self
 
-    def apply_index(self, i: int) -> "State":
-        engine.apply_index(self, i)
-        return self
+    # take option i of the pending decision; mutates and returns self
+    apply_index = engine.apply_index
 
     def is_terminal(self) -> bool:
         return self.over
