@@ -52,18 +52,11 @@ def _reads(names, tables):
     return counters, params
 
 
-def _bound(prelude: str, name: str) -> str:
-    """The name the prelude binds to the table of counter or parameter ``name``."""
-    for var, _, quoted in _TABLE.findall(prelude):
-        if quoted[1:-1] == name:
-            return var
-    raise KeyError(name)
-
-
 def _split_filter(names, where: str, prelude: str):
     """(the conjuncts of the filter that read only the space, its card-owned counters and
-    parameters, joined; the other conjuncts, joined; the counters and parameters the first
-    ones read). "True" stands for no conjunct."""
+    parameters, joined, with those tables read as ``_w0``, ``_w1``...; the other conjuncts,
+    joined; the counters and parameters the first ones read, in ``_wK`` order). "True" stands
+    for no conjunct."""
     local_tables = {var: quoted[1:-1] for var, kind, quoted in _TABLE.findall(prelude)
                     if kind == "p" or names.counters.get(quoted[1:-1]) == "card"}
     try:
@@ -71,16 +64,18 @@ def _split_filter(names, where: str, prelude: str):
     except (SyntaxError, RecursionError, MemoryError):
         return "True", where, []
     parts = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
-    kept, rest, read = [], [], []
+    kept, rest, read = [], [], {}
     for part in parts:
-        used = {n.id for n in ast.walk(part) if isinstance(n, ast.Name)}
-        state = {n for n in used if n in ("S", "me", "L", "_U") or re.fullmatch(r"_[th]\w*", n)}
+        names_used = [n for n in ast.walk(part) if isinstance(n, ast.Name)]
+        state = {n.id for n in names_used if n.id in ("S", "me", "L", "_U") or re.fullmatch(r"_[th]\w*", n.id)}
         if state <= set(local_tables):
+            for n in names_used:   # renamed in the tree, never in the text (a string may hold the name)
+                if n.id in state:
+                    n.id = read.setdefault(n.id, f"_w{len(read)}")
             kept.append(f"({ast.unparse(part)})")
-            read += [local_tables[n] for n in sorted(state)]
         else:
             rest.append(f"({ast.unparse(part)})")
-    return " and ".join(kept) or "True", " and ".join(rest) or "True", list(dict.fromkeys(read))
+    return " and ".join(kept) or "True", " and ".join(rest) or "True", [local_tables[v] for v in read]
 
 
 class LocalPrices:
@@ -113,8 +108,6 @@ class LocalPrices:
             (counters if names.counters.get(name) == "card" else params).append(name)
         bind = "".join(f"(_w{k} := S.{'c' if names.counters.get(n) == 'card' else 'p'}[{n!r}]), "
                        for k, n in enumerate(where_tables))
-        for k, n in enumerate(where_tables):
-            kept = re.sub(rf"\b{re.escape(_bound(where_prelude, n))}\b", f"_w{k}", kept)
         priced = f"({cost})" if kept == "True" else f"(({cost}) if ({kept}) else _INF)"
         price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")
