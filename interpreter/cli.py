@@ -113,6 +113,7 @@ def cmd_validate(args) -> int:
 def _playouts(files: list, args) -> None:
     """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
     from .playouts import playouts
+    from .simulate import settled
     for f in files:
         rules = f.get("rules")
         if rules is None:
@@ -121,7 +122,8 @@ def _playouts(files: list, args) -> None:
             if f["variant"] is None:
                 raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
             continue   # a variant for other player counts
-        report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
+        with settled():   # the compiled ruleset out of full garbage collections (simulate.py)
+            report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
         problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
                          "refused": {str(n): why for n, why in report.refused.items()}}
