@@ -355,15 +355,14 @@ class Builder:
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
                         for i, c in enumerate(d.get("end_when") or [])]
         r.end_locs = {id(c): self.smap.loc(("end_when", i)) for i, c in enumerate(r.end_checks)}
+        conditions = ([getattr(c, "source", "None") for c in r.end_checks]
+                      + [getattr(w[1], "source", "None") for w in self.triggers.when])
         # the variables that when-triggers and end conditions read: setting another variable
         # cannot change what they say (steps that only set one may report UNCHANGED)
-        r.watched_vars = frozenset(re.findall(r"S\.v\['(\w+)'\]", " ".join(
-            [getattr(c, "source", "") for c in r.end_checks]
-            + [getattr(w[1], "source", "") for w in self.triggers.when])))
+        r.watched_vars = frozenset(re.findall(r"S\.v\['(\w+)'\]", " ".join(conditions)))
         # effect steps that cannot change what those conditions read need no check after them
-        quiet = Quiet(watched([getattr(c, "source", "None") for c in r.end_checks]
-                              + [getattr(w[1], "source", "None") for w in self.triggers.when]),
-                      {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named}, self.triggers.enter)
+        quiet = Quiet(watched(conditions), {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named},
+                      self.triggers.enter)
         for step in self.step_list:
             if isinstance(step, Effects):
                 step.quiet = quiet.quiet(step.fn)

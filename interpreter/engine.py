@@ -13,14 +13,12 @@ from .expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
 from .steps.base import UNCHANGED
 
 
-
 def advance(S, changed: bool = True) -> None:
     """Run the flow until a decision is pending or the game is over. ``changed=False``: the
     state is as at the last check (only frames changed), so triggers and end conditions are
     not checked before the first step. Every step run counts against the step budget, and
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever."""
-    steps, budget, end_checks, watch, auto = S.rules.loop
-    checks = watch is not None or bool(end_checks)   # (a game may have neither)
+    steps, budget, end_checks, watch, auto, checks = S.rules.loop
     stack = S.stack
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry

@@ -21,7 +21,9 @@ class Ruleset:
     def freeze(self):
         # what the game loop reads at every call, in one tuple (engine.advance)
         watch = self.triggers.check_when if self.triggers.when else None
-        object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced))
+        checks = watch is not None or bool(self.end_checks)   # a game may have neither
+        object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced,
+                                          checks))
         object.__setattr__(self, "_frozen", True)
         return self
 

@@ -212,7 +212,7 @@ _WORKER: dict = {}
 def settle() -> None:
     """Take everything alive now (the compiled ruleset: thousands of functions, tables, dicts)
     out of the garbage collector's full passes, which would walk it again and again during
-    the games (2% of a Diamonds Club game). For a pool worker, for its life; the command line
+    the games (2% of a game of the largest bundled ruleset). For a pool worker, for its life; the command line
     uses ``settled()``, which gives them back when the batch is over."""
     gc.collect()
     gc.freeze()

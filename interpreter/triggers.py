@@ -19,13 +19,11 @@ than MAX_CHAIN is a runtime error.
 """
 from __future__ import annotations
 
-import re
-
 from .errors import raised_in, tag_origin
+from .expr.compiler import READS_STATE
 from .expr.types import BOOL, CARD
 
 MAX_CHAIN = 50
-_READS_STATE = re.compile(r"\b(S|me|L)\b")
 
 
 class Triggers:
@@ -61,7 +59,7 @@ class Triggers:
         if cond is None:
             return (True,) * ncards
         src = getattr(cond, "source", "").replace("L['card']", "_it")
-        if not src or _READS_STATE.search(src):
+        if not src or READS_STATE.search(src):
             return None
         try:
             fn = eval("lambda _it: " + src, ctx.names.namespace)  # noqa: S307 - generated source

@@ -777,6 +777,10 @@ def _sorted_filter(sorted_zones, var: str, src: str, cond: str) -> str | None:
             f"{' if ' + rest if rest else ''}]")
 
 
+# generated source that reads the state, the acting player or locals (else it depends only on
+# its element, attribute tables and constants)
+READS_STATE = re.compile(r"\b(S|me|L)\b")
+
 _ZONE = re.compile(r"S\.z\['(\w+)'\](?:\[(?:me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
 
 

@@ -19,13 +19,13 @@ import re
 from itertools import compress
 from operator import ne
 
+from ..expr.compiler import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
 from .grid_shape import adjacency, neighbour_getters
 
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
 
 _TABLE = re.compile(r"\((_t\w+) := S\.(c|p)\[('\w+')\]\), ")
-_READS_STATE = re.compile(r"\b(S|me|L)\b")
 
 
 def _frozen(value):
@@ -97,7 +97,7 @@ class LocalPrices:
         remembered with the costs: a space they exclude is priced ``_INF``, so at each decision
         only the rest of the filter is asked, and only of the spaces the player can afford."""
         tables = _TABLE.findall(cost_prelude)
-        if _TABLE.sub("", cost_prelude) or _READS_STATE.search(cost):
+        if _TABLE.sub("", cost_prelude) or READS_STATE.search(cost):
             return None   # hoisted calls, or reads of the state beyond counters and parameters
         reads = _reads(names, tables)
         if reads is None:
