@@ -387,11 +387,12 @@ class EffectCompiler:
         else:
             em.line(f"{cs} = {s}[:]")
             em.line(f"{s}.clear()")
-        if spec.get("bottom") and dname and self.ctx.zone_sorted(dname):
+        bottom = spec.get("bottom")
+        if bottom and dname and self.ctx.zone_sorted(dname):
             self.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
                           (*path, "bottom"), "sorted")
-            self.put(em, d, cs, dname, downer)
-        elif spec.get("bottom"):
+            bottom = False
+        if bottom:
             em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
             self.notify(em, dname, cs, downer)
         else:

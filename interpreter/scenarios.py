@@ -216,7 +216,7 @@ def patch(S, spec: dict) -> None:
             if owner is None:
                 S.z[zname] = cs
             else:
-                S.z[zname][owner] = sorted(cs) if rules.zone_decl[zname].get("sorted") else cs
+                S.z[zname][owner] = cs
         # cards pushed out of a patched zone go home: the shared zone their component starts in
         for c in displaced:
             home = rules.home_zone(c)

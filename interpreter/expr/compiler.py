@@ -518,8 +518,8 @@ class Compiler:
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        out = (_sorted_filter(self.names.sorted_zones, var, src, csrc) or _hoisted_filter(var, src, csrc, self.fresh())
-               or f"[{var} for {var} in {src} if {csrc}]")
+        out = _faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh()) or \
+            f"[{var} for {var} in {src} if {csrc}]"
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
         self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
         return out, typ
@@ -742,39 +742,32 @@ def _parsed(cond: str):
         return None
 
 
-def _hoisted_filter(var: str, src: str, cond: str, name: str) -> str | None:
-    """``L where ATTR == X and ...`` with X computed once rather than per element, when X does
-    not read the element and is the first thing the condition computes (so it is computed
-    for the first element anyway; an empty list computes nothing, as before). None if the
-    condition does not start that way, or X is a constant or a name (nothing to save)."""
-    tree = _parsed(cond)
-    first = tree.values[0] if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else tree
-    found = _attr_compare(first, var)
-    if found is None or isinstance(found[1], (ast.Constant, ast.Name)):
-        return None
-    value = ast.get_source_segment(cond, found[1])
-    first.comparators[0] = ast.Name(id=name, ctx=ast.Load())
-    z = name + "z"
-    return (f"[{var} for {z} in ({src},) if {z} for {name} in ({value},) for {var} in {z} "
-            f"if {ast.unparse(tree)}]")
+def _faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> str | None:
+    """``L where ATTR == X and ...`` (X not reading the element) written to do less per element;
+    None when the condition does not start that way. X is computed only if L has an element,
+    as the plain filter would (it computes X first, for the first element).
 
-
-def _sorted_filter(sorted_zones, var: str, src: str, cond: str) -> str | None:
-    """``ZONE where ATTR == X and ...`` over a zone kept in card order: the cards with X found
-    by bisection (``_in_sorted``), the rest of the condition asked of them only. X is
-    evaluated only if the zone has a card, as the filter would."""
-    zone = _ZONE.fullmatch(src)
-    if zone is None or zone.group(1) not in sorted_zones:
-        return None
+    - L is a zone kept in card order: the cards with X are found by bisection
+      (``_in_sorted``), the rest of the condition is asked of them only;
+    - otherwise X is computed once rather than per element (unless it is a constant or a
+      name: nothing to save)."""
     tree = _parsed(cond)
     parts = list(tree.values) if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
     found = _attr_compare(parts[0], var)
     if found is None:
         return None
     table, value = found[0], ast.get_source_segment(cond, found[1])
-    rest = " and ".join(f"({ast.unparse(p)})" for p in parts[1:])
-    return (f"[{var} for {var} in (_in_sorted({src}, {table}, I_{table[2:]}, {value}) if {src} else [])"
-            f"{' if ' + rest if rest else ''}]")
+    zone = _ZONE.fullmatch(src)
+    if zone is not None and zone.group(1) in sorted_zones:
+        rest = " and ".join(f"({ast.unparse(p)})" for p in parts[1:])
+        return (f"[{var} for {var} in (_in_sorted({src}, {table}, I_{table[2:]}, {value}) if {src} else [])"
+                f"{' if ' + rest if rest else ''}]")
+    if isinstance(found[1], (ast.Constant, ast.Name)):
+        return None
+    parts[0].comparators[0] = ast.Name(id=name, ctx=ast.Load())
+    z = name + "z"
+    return (f"[{var} for {z} in ({src},) if {z} for {name} in ({value},) for {var} in {z} "
+            f"if {ast.unparse(tree)}]")
 
 
 # generated source that reads the state, the acting player or locals (else it depends only on

@@ -159,14 +159,19 @@ def attribute_index(table) -> dict:
     return {value: tuple(cards) for value, cards in index.items()}
 
 
+def _cards_with(index, value) -> tuple:
+    """The cards whose attribute (``index``: attribute_index of its table) equals ``value``."""
+    try:
+        return index.get(value, ())
+    except TypeError:          # an unhashable value equals no attribute value
+        return ()
+
+
 def _first_sorted(seq, table, index, value):
     """``first(seq where table[it] == value)`` for a zone kept in card order: the cards with
     that value are known, so each is looked for by bisection, lowest first (the first found
     is the first in the zone). Many of them: the plain loop is cheaper."""
-    try:
-        cards = index.get(value, ())
-    except TypeError:          # an unhashable value equals no attribute value
-        return None
+    cards = _cards_with(index, value)
     n = len(seq)
     if len(cards) * 8 > n:
         return _first_eq(seq, table, value)
@@ -180,10 +185,7 @@ def _first_sorted(seq, table, index, value):
 def _in_sorted(seq, table, index, value):
     """``seq where table[it] == value`` for a zone kept in card order, in its order (see
     _first_sorted)."""
-    try:
-        cards = index.get(value, ())
-    except TypeError:
-        return []
+    cards = _cards_with(index, value)
     n = len(seq)
     if len(cards) * 8 > n:
         return [x for x in seq if table[x] == value]

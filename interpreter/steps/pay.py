@@ -78,12 +78,20 @@ class Pay(Step):
         it and still leave the rest of the cost payable)."""
         who, c, team = frame[1], S.c, self.team
         have = {n: c[n][S.tm[who] if team[n] else who] for n in self.units}
+        k = self._owed(frame)
+        if k is not None:
+            name = self.cost_names[k]
+            cands = [name] + ([self.joker] if self.joker is not None and self.joker != name else [])
+            return k, [c for c in cands if have[c] > 0 and self._feasible(frame, have, k, c)]
+        return None, [n for n in self.from_unique if have[n] > 0 and self._feasible(frame, have, None, n)]
+
+    @staticmethod
+    def _owed(frame):
+        """The cost being paid: the first one with units left (None: an `any` unit)."""
         for k, left in enumerate(frame[2]):
             if left > 0:
-                name = self.cost_names[k]
-                cands = [name] + ([self.joker] if self.joker is not None and self.joker != name else [])
-                return k, [c for c in cands if have[c] > 0 and self._feasible(frame, have, k, c)]
-        return None, [n for n in self.from_unique if have[n] > 0 and self._feasible(frame, have, None, n)]
+                return k
+        return None
 
     def _feasible(self, frame, have, k, name) -> bool:
         """Whether, after paying one unit of cost k (None: an `any` unit) with ``name``, the
@@ -131,9 +139,7 @@ class Pay(Step):
         S.stack.pop()
 
     def resolve(self, S, frame, name):
-        # what was being paid: the first colour still owed, else an `any` unit (as _choices)
-        k = next((k for k, left in enumerate(frame[2]) if left > 0), None)
-        self._pay(S, frame, k, name)
+        self._pay(S, frame, self._owed(frame), name)
 
     def _pay(self, S, frame, k, name):
         who = frame[1]
