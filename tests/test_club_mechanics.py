@@ -167,8 +167,9 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
 
 
 def test_taking_a_space_pays_the_price_it_was_offered_at_also_after_a_json_round_trip():
-    """The question keeps the (space, cost) pairs in its frame; the answer pays from them,
-    and a state saved in the middle of the question (JSON) pays the same."""
+    """The answer pays the price the space was offered at (only that space is priced again,
+    from the remembered layout), and a state saved in the middle of the question (JSON) pays
+    the same."""
     import random
     r = interpreter.load(interpreter.ruleset_path("diamonds_club"))
     step = next(s for s in r.steps if s.kind == "grid")

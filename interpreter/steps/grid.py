@@ -187,7 +187,11 @@ class Grid(Step):
             if S.ev is not None:
                 S.ev.append({"ev": "grid", "who": who, "pass": True})
             return
-        cost = self.costs(S, who, card)[0][1]
+        cost = None
+        if self.local is not None:   # a legal option: only its price is needed
+            cost = self.local.price_of(S, self.zone(S, who, None), self.rows(S, who, None), card)
+        if cost is None:
+            cost = self.costs(S, who, card)[0][1]
         key = S.tm[who] if self.pay_team else who
         S.c[self.pay][key] -= cost
         if self.mark is not None:

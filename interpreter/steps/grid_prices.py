@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 
 from ..expr.compiler import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
@@ -124,45 +124,74 @@ class LocalPrices:
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
         prices in full, where a space the filter excludes is never priced)."""
-        n = len(grid)
-        p = S.p
-        values = tuple([p[name] for name in self.params])
-        key = (tuple(grid), rows, values)
-        seen = tuple([tuple(map(S.c[c].__getitem__, grid)) for c in self.counters])
+        layout = self._layout(S, grid, rows)
+        c = S.c
+        seen = tuple([layout.read(c[name]) for name in self.counters])
         try:
-            try:
-                entry = self.memo.get(key)
-            except TypeError:   # a list parameter: as a tuple
-                key = (key[0], rows, _frozen(list(values)))
-                entry = self.memo.get(key)
-            if entry is None:
-                costs = self.price(S, grid, neighbour_getters(n, rows), range(n))
-            elif entry[0] == seen:
-                costs = entry[1]
+            if layout.seen is None:
+                costs = self.price(S, grid, layout.getters, range(layout.n))
+            elif layout.seen == seen:
+                costs = layout.costs
             else:
-                costs = self._update(S, grid, rows, entry, seen)
+                costs = self._update(S, grid, layout, seen)
         except RUNTIME_ERRORS:
             return None
-        if entry is None and len(self.memo) >= MAX_LAYOUTS:
-            self.memo.clear()
-        self.memo[key] = (seen, costs)
+        layout.seen, layout.costs = seen, costs
         return self.options(S, who, None, grid, costs, have)
 
-    def _update(self, S, grid, rows, entry, seen):
+    def price_of(self, S, grid, rows, space):
+        """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised."""
+        layout = self._layout(S, grid, rows)
+        try:
+            return self.price(S, grid, layout.getters, (grid.index(space),))[0]
+        except RUNTIME_ERRORS:
+            return None
+
+    def _layout(self, S, grid, rows):
+        """The remembered record of this layout under the current parameters."""
+        p = S.p
+        key = (tuple(grid), rows, tuple([p[name] for name in self.params]))
+        try:
+            layout = self.memo.get(key)
+        except TypeError:   # a list parameter: as a tuple
+            key = (key[0], rows, _frozen([p[name] for name in self.params]))
+            layout = self.memo.get(key)
+        if layout is None:
+            if len(self.memo) >= MAX_LAYOUTS:
+                self.memo.clear()
+            self.memo[key] = layout = _Layout(key[0], rows)
+        return layout
+
+    def _update(self, S, grid, layout, seen):
         """The remembered costs with the spaces around every changed counter priced again."""
-        before, costs = entry
-        n = len(grid)
-        shape = adjacency(n, rows)
+        n, shape = layout.n, layout.shape
         dirty = set()
-        for old, new in zip(before, seen):
+        for old, new in zip(layout.seen, seen):
             for i in compress(range(n), map(ne, old, new)):   # the cells whose counter changed
                 dirty.add(i)
                 dirty.update(shape[i])
-        getters = neighbour_getters(n, rows)
         if 2 * len(dirty) > n:
-            return self.price(S, grid, getters, range(n))
-        costs = list(costs)   # the remembered list stays as it was (another state may hold it)
+            return self.price(S, grid, layout.getters, range(n))
+        costs = list(layout.costs)   # the remembered list stays as it was (another state may hold it)
         dirty = sorted(dirty)
-        for i, c in zip(dirty, self.price(S, grid, getters, dirty)):
+        for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
             costs[i] = c
         return costs
+
+
+class _Layout:
+    """What is kept of one grid layout: its geometry, a C-level reader of a card counter over
+    its spaces, and the counter values and costs it was last priced with. The costs are a pure
+    function of the layout, the parameters and the counter values, so states sharing a record
+    (clones, games of one process) cannot see each other's results."""
+    __slots__ = ("n", "shape", "getters", "read", "seen", "costs")
+
+    def __init__(self, spaces: tuple, rows: int):
+        self.n = n = len(spaces)
+        self.shape = adjacency(n, rows)
+        self.getters = neighbour_getters(n, rows)
+        if n > 1:
+            self.read = itemgetter(*spaces)   # counter list -> the spaces' values, a tuple, in C
+        else:
+            self.read = lambda values: tuple([values[s] for s in spaces])
+        self.seen = self.costs = None
