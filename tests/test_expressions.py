@@ -260,6 +260,51 @@ def test_a_filter_computes_its_first_comparison_value_once(world, text, hoisted)
     assert bool(re.search(r"for _e\d+z in \(", world.compile({"expr": text}).source)) is hoisted
 
 
+
+@pytest.mark.parametrize("text", [
+    "(hand where rank > 1) where suit == 'S'",
+    "first((hand where rank > 1) where suit == 'S')",
+    "count((hand + table where rank > 1) where suit != 'S')",
+    "count((hand where rank > 1) where suit == 'S') > 0",
+])
+def test_a_filter_of_a_filter_is_one_pass(world, text):
+    """(L where P) where Q walks L once: the element of the first filter is handed to the
+    second by an assignment (`for b in (a,)`), no list is built in between."""
+    assert re.search(r" for (_e\d+) in \((_e\d+),\) if ", world.compile({"expr": text}).source)
+
+
+def test_a_filter_of_a_filter_gives_what_the_two_filters_give(world):
+    """Random conditions P and Q (from the generator below): each fused form, as a list, its
+    first element, its count and whether it is empty, equals the same with the list in between
+    built (`distinct()` of cards changes nothing but keeps the first filter a list of its own)."""
+    gen = Gen(7)
+    checked = 0
+    for _ in range(300):
+        lists = gen.pick(["hand", "table", "hand + table", "deck", "hand where rank > 2"])
+        p, q = (gen.gen("bool", 2).replace("it", "me") for _ in range(2))
+        for shape in ("{}", "first({})", "count({})", "count({}) > 0", "count({}) == 0"):
+            fused = shape.format(f"(({lists}) where {p} or rank > 3) where {q} or suit == 'S'")
+            built = shape.format(f"distinct(({lists}) where {p} or rank > 3) where {q} or suit == 'S'")
+            assert _outcome(world, fused) == _outcome(world, built), fused
+            checked += 1
+    assert checked == 1500
+
+
+def _outcome(world, text):
+    try:
+        return "value", world.compiler.compile(text, None, True).fn(world.S, 0, {})
+    except ExprError as e:
+        return "compile", e.code
+    except (ExprRuntimeError, TypeError) as e:
+        return "runtime", type(e).__name__
+
+
+def test_count_of_a_lifted_filter_compared_with_zero_stops_at_the_first_element(world):
+    """count(L where C) == 0 inside another filter is lifted out of it (computed once) and
+    still asked as `not any(...)`, which stops at the first element that passes."""
+    src = world.compile({"expr": "hand where count(table where suit == 'S') == 0"}).source
+    assert "not any(" in src and "len(" not in src
+
 # ---------------------------------------------------------------------- random expressions
 class Gen:
     """Random well-typed and ill-typed expression texts over the fixture's names."""

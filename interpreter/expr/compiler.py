@@ -95,8 +95,9 @@ class Compiler:
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
-        self._parts: dict = {}        # source of a filter -> (element variable, list, condition)
+        self._parts: dict = {}        # source of a filter -> (element variable, list or None if fused, condition)
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
+        self._unhoisted: dict = {}    # source of a hoisted call -> the call (see hoist)
         self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
@@ -276,7 +277,9 @@ class Compiler:
         if scope.elements and self._hoisted is not None and self._invariant(src, scope):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
-            src = f"({name} if {name} is not _U else ({name} := {src}))"
+            hoisted = f"({name} if {name} is not _U else ({name} := {src}))"
+            self._unhoisted[hoisted] = src
+            return hoisted
         return src
 
     def _invariant(self, src: str, scope) -> bool:
@@ -518,8 +521,17 @@ class Compiler:
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        out = _faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh()) or \
-            f"[{var} for {var} in {src} if {csrc}]"
+        out = _faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
+        inner = _unwrap(src)
+        if out is None and inner in self._filters and inner in self._parts:
+            # a filter of a filter ((L where P) where Q, often through a define): one pass over
+            # L, no list in between (`for v in (x,)` is a plain assignment in a comprehension)
+            clauses = f"{self._filters[inner]} for {var} in ({self._parts[inner][0]},) if {csrc}"
+            out = f"[{var} for {clauses}]"
+            self._filters[out] = clauses
+            self._parts[out] = (var, None, csrc)            # None: no single list to search
+            return out, typ
+        out = out or f"[{var} for {var} in {src} if {csrc}]"
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
         self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
         return out, typ
@@ -561,9 +573,11 @@ class Compiler:
         elif not _comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
-        if a in self._counts and b == "0" and op in (">", "!=", "=="):
-            gen = f"any(True for {self._counts[a]})"
-            return (f"(not {gen})" if op == "==" else gen), BOOL
+        call = self._unhoisted.get(a, a)   # count(...) lifted out of a filter: the same, lifted
+        if call in self._counts and b == "0" and op in (">", "!=", "=="):
+            gen = f"any(True for {self._counts[call]})"
+            test = f"(not {gen})" if op == "==" else gen
+            return (test if call is a else self.hoist(test, scope)), BOOL
         return f"({a} {op} {b})", BOOL
 
     def n_in_(self, n, scope):
@@ -710,7 +724,7 @@ def b_first(c, n, scope, args, kw):
     clauses = c._filters.get(inner)
     if clauses is not None:
         var, coll, cond = c._parts[inner]
-        zone = _ZONE.fullmatch(coll)
+        zone = _ZONE.fullmatch(coll) if coll is not None else None
         lookup = _attr_equals(var, cond) if zone else None
         if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
             if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
