@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from itertools import compress
+from itertools import chain, compress
 from operator import itemgetter, ne
 
 from ..expr.compiler import READS_STATE
@@ -81,12 +81,14 @@ def _split_filter(names, where: str, prelude: str):
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
-    def __init__(self, price, options, counters, params):
+    def __init__(self, price, price_one, options, counters, params):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
+        self.price_one = price_one  # (S, grid, getters, index) -> the cost of that space
         self.options = options      # (S, me, L, grid, costs, have) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
         self.params = params        # parameters the cost reads
-        self.memo: dict = {}        # (layout, rows, parameter values) -> (counter values, costs)
+        self.memo: dict = {}        # (layout, rows, parameter values) -> its _Layout record
+        self.last = None            # the record used last (a layout stays for a whole round)
 
     @classmethod
     def build(cls, names, cost: str, cost_prelude: str, where: str, where_prelude: str, namespace):
@@ -111,11 +113,13 @@ class LocalPrices:
         priced = f"({cost})" if kept == "True" else f"(({cost}) if ({kept}) else _INF)"
         price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")
+        price_one = f"lambda S, _g, _nb, _i: ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]"
         test = "_c <= _have" if rest == "True" else f"_c <= _have and ({rest})"
         options = (f"lambda S, me, L, _g, _costs, _have: ({where_prelude}[_it "
                    f"for _it, _c in zip(_g, _costs) if {test}],)[-1]")
         try:
             return cls(eval(compile(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
+                       eval(compile(price_one, "<grid prices>", "eval"), namespace),  # noqa: S307 - generated
                        eval(compile(options, "<grid options>", "eval"), namespace),   # noqa: S307 - generated
                        tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)))
         except SyntaxError:
@@ -125,8 +129,7 @@ class LocalPrices:
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
         prices in full, where a space the filter excludes is never priced)."""
         layout = self._layout(S, grid, rows)
-        c = S.c
-        seen = tuple([layout.read(c[name]) for name in self.counters])
+        seen = self._seen(S, layout)
         try:
             if layout.seen is None:
                 costs = self.price(S, grid, layout.getters, range(layout.n))
@@ -141,35 +144,47 @@ class LocalPrices:
 
     def price_of(self, S, grid, rows, space):
         """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised."""
-        layout = self._layout(S, grid, rows)
         try:
-            return self.price(S, grid, layout.getters, (grid.index(space),))[0]
+            return self.price_one(S, grid, self._layout(S, grid, rows).getters, grid.index(space))
         except RUNTIME_ERRORS:
             return None
+
+    def _seen(self, S, layout) -> tuple:
+        """The values of the counters the prices read, on every space (one flat tuple: the
+        first counter's values space by space, then the next counter's)."""
+        c, names = S.c, self.counters
+        if len(names) == 1:
+            return layout.read(c[names[0]])
+        return tuple(chain.from_iterable([layout.read(c[name]) for name in names]))
 
     def _layout(self, S, grid, rows):
         """The remembered record of this layout under the current parameters."""
         p = S.p
-        key = (tuple(grid), rows, tuple([p[name] for name in self.params]))
+        values = tuple([p[name] for name in self.params])
+        last = self.last
+        if last is not None and last.spaces == grid and last.rows == rows and last.values == values:
+            return last
+        key = (tuple(grid), rows, values)
         try:
             layout = self.memo.get(key)
         except TypeError:   # a list parameter: as a tuple
-            key = (key[0], rows, _frozen([p[name] for name in self.params]))
+            key = (key[0], rows, _frozen(list(values)))
             layout = self.memo.get(key)
         if layout is None:
             if len(self.memo) >= MAX_LAYOUTS:
                 self.memo.clear()
-            self.memo[key] = layout = _Layout(key[0], rows)
+            self.memo[key] = layout = _Layout(key[0], rows, values)
+        self.last = layout
         return layout
 
     def _update(self, S, grid, layout, seen):
         """The remembered costs with the spaces around every changed counter priced again."""
         n, shape = layout.n, layout.shape
         dirty = set()
-        for old, new in zip(layout.seen, seen):
-            for i in compress(range(n), map(ne, old, new)):   # the cells whose counter changed
-                dirty.add(i)
-                dirty.update(shape[i])
+        for i in compress(range(len(seen)), map(ne, layout.seen, seen)):   # the changed values
+            i %= n                                                         # (their cell)
+            dirty.add(i)
+            dirty.update(shape[i])
         if 2 * len(dirty) > n:
             return self.price(S, grid, layout.getters, range(n))
         costs = list(layout.costs)   # the remembered list stays as it was (another state may hold it)
@@ -184,9 +199,10 @@ class _Layout:
     its spaces, and the counter values and costs it was last priced with. The costs are a pure
     function of the layout, the parameters and the counter values, so states sharing a record
     (clones, games of one process) cannot see each other's results."""
-    __slots__ = ("n", "shape", "getters", "read", "seen", "costs")
+    __slots__ = ("spaces", "rows", "values", "n", "shape", "getters", "read", "seen", "costs")
 
-    def __init__(self, spaces: tuple, rows: int):
+    def __init__(self, spaces: tuple, rows: int, values: tuple):
+        self.spaces, self.rows, self.values = list(spaces), rows, values   # what it is the record of
         self.n = n = len(spaces)
         self.shape = adjacency(n, rows)
         self.getters = neighbour_getters(n, rows)
