@@ -299,11 +299,14 @@ def _outcome(world, text):
         return "runtime", type(e).__name__
 
 
-def test_count_of_a_lifted_filter_compared_with_zero_stops_at_the_first_element(world):
-    """count(L where C) == 0 inside another filter is lifted out of it (computed once) and
-    still asked as `not any(...)`, which stops at the first element that passes."""
-    src = world.compile({"expr": "hand where count(table where suit == 'S') == 0"}).source
-    assert "not any(" in src and "len(" not in src
+@pytest.mark.parametrize("text", ["hand where count(table where suit == 'S') == 0", "count(high) == 0",
+                                  "table where count(high) > 0"])
+def test_count_of_a_filter_compared_with_zero_stops_at_the_first_element(world, text):
+    """count(L where C) compared with 0 is asked as `any(...)`, which stops at the first element
+    that passes, also when L where C is a define (`high`) or when the count is lifted out of an
+    enclosing filter (computed once)."""
+    src = world.compile({"expr": text}).source
+    assert "any(" in src and "len(" not in src
 
 # ---------------------------------------------------------------------- random expressions
 class Gen:

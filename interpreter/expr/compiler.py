@@ -573,11 +573,11 @@ class Compiler:
         elif not _comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
-        call = self._unhoisted.get(a, a)   # count(...) lifted out of a filter: the same, lifted
+        call = _unwrap(self._unhoisted.get(a, a))   # count(...) lifted out of a filter, or a define's
         if call in self._counts and b == "0" and op in (">", "!=", "=="):
             gen = f"any(True for {self._counts[call]})"
             test = f"(not {gen})" if op == "==" else gen
-            return (test if call is a else self.hoist(test, scope)), BOOL
+            return (test if a not in self._unhoisted else self.hoist(test, scope)), BOOL
         return f"({a} {op} {b})", BOOL
 
     def n_in_(self, n, scope):
