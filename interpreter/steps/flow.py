@@ -149,16 +149,22 @@ class Turns(Step):
 
     def order(self, S):
         me = self.me(S, self.me_var)
-        seats = list(self.who(S, me, None)) if self.who is not None else list(S.players)
+        n = S.n
         if self.start is not None:
             first = self.start(S, me, None)
-            ring = [(first + k) % S.n if self.clockwise else (first - k) % S.n for k in range(S.n)]
+            ring = [(first + k) % n for k in range(n)] if self.clockwise else [(first - k) % n for k in range(n)]
         else:
-            ring = list(range(S.n)) if self.clockwise else [(-k) % S.n for k in range(S.n)]
-        rank = {p: i for i, p in enumerate(ring)}
-        seats.sort(key=rank.__getitem__)
-        if self.sort_by is not None:
-            seats.sort(key=lambda p: -self.sort_by(S, p, None))   # stable: ties keep seat order
+            ring = list(range(n)) if self.clockwise else [(-k) % n for k in range(n)]
+        if self.who is None:
+            seats = ring   # every player, from the first one round the table
+        else:
+            seats = list(self.who(S, me, None))
+            rank = {p: i for i, p in enumerate(ring)}
+            seats.sort(key=rank.__getitem__)
+        if self.sort_by is not None:   # stable: ties keep the order round the table
+            sort_by = self.sort_by
+            keys = {p: -sort_by(S, p, None) for p in seats}
+            seats.sort(key=keys.__getitem__)
         return seats
 
     def enter(self, S):
