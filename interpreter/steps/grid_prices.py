@@ -21,7 +21,7 @@ from operator import itemgetter, ne
 
 from ..expr.compiler import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
-from .grid_shape import adjacency, neighbour_getters
+from .grid_shape import adjacency, around, neighbour_getters
 
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
 
@@ -179,16 +179,20 @@ class LocalPrices:
 
     def _update(self, S, grid, layout, seen):
         """The remembered costs with the spaces around every changed counter priced again."""
-        n, shape = layout.n, layout.shape
-        dirty = set()
-        for i in compress(range(len(seen)), map(ne, layout.seen, seen)):   # the changed values
-            i %= n                                                         # (their cell)
-            dirty.add(i)
-            dirty.update(shape[i])
-        if 2 * len(dirty) > n:
-            return self.price(S, grid, layout.getters, range(n))
+        n = layout.n
+        changed = list(compress(range(len(seen)), map(ne, layout.seen, seen)))   # the changed values
+        if len(changed) == 1:          # the usual case: one space taken since the last question
+            dirty = layout.around[changed[0] % n]
+        else:
+            shape, cells = layout.shape, set()
+            for i in changed:
+                i %= n                 # (the cell of a value)
+                cells.add(i)
+                cells.update(shape[i])
+            if 2 * len(cells) > n:
+                return self.price(S, grid, layout.getters, range(n))
+            dirty = sorted(cells)
         costs = list(layout.costs)   # the remembered list stays as it was (another state may hold it)
-        dirty = sorted(dirty)
         for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
             costs[i] = c
         return costs
@@ -199,12 +203,13 @@ class _Layout:
     its spaces, and the counter values and costs it was last priced with. The costs are a pure
     function of the layout, the parameters and the counter values, so states sharing a record
     (clones, games of one process) cannot see each other's results."""
-    __slots__ = ("spaces", "rows", "values", "n", "shape", "getters", "read", "seen", "costs")
+    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "seen", "costs")
 
     def __init__(self, spaces: tuple, rows: int, values: tuple):
         self.spaces, self.rows, self.values = list(spaces), rows, values   # what it is the record of
         self.n = n = len(spaces)
         self.shape = adjacency(n, rows)
+        self.around = around(n, rows)
         self.getters = neighbour_getters(n, rows)
         if n > 1:
             self.read = itemgetter(*spaces)   # counter list -> the spaces' values, a tuple, in C

@@ -23,6 +23,19 @@ def adjacency(n: int, rows: int) -> tuple:
     return shape
 
 
+_AROUND: dict = {}   # (cells, rows) -> for each cell, its index and its neighbours', in order
+
+
+def around(n: int, rows: int) -> tuple:
+    """For each index of a column-major grid, that index and its neighbours' indexes, sorted."""
+    cells = _AROUND.get((n, rows))
+    if cells is None:
+        cells = tuple(tuple(sorted({i, *near})) for i, near in enumerate(adjacency(n, rows)))
+        if len(_AROUND) < 256:
+            _AROUND[(n, rows)] = cells
+    return cells
+
+
 _GETTERS: dict = {}  # (cells, rows) -> for each cell, a function grid -> its neighbours (a tuple)
 
 
