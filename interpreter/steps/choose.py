@@ -31,6 +31,8 @@ class Choose(AskOnce):
 
     def question(self, S, me):
         options = self.options(S, me, None)
+        if not options and self.who_me:   # nothing to choose from: the step is skipped
+            return me, ()
         options = tuple(options) if self.distinct else tuple(S.rules.distinct(options, self.option_type))
         return (me if self.who_me else self.who(S, me, None)), options
 
