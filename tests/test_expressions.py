@@ -266,11 +266,12 @@ def test_a_filter_computes_its_first_comparison_value_once(world, text, hoisted)
     "first((hand where rank > 1) where suit == 'S')",
     "count((hand + table where rank > 1) where suit != 'S')",
     "count((hand where rank > 1) where suit == 'S') > 0",
+    "map(hand where rank > 1, to: suit)",
 ])
 def test_a_filter_of_a_filter_is_one_pass(world, text):
-    """(L where P) where Q walks L once: the element of the first filter is handed to the
-    second by an assignment (`for b in (a,)`), no list is built in between."""
-    assert re.search(r" for (_e\d+) in \((_e\d+),\) if ", world.compile({"expr": text}).source)
+    """(L where P) where Q and map(L where P, to: X) walk L once: the element of the filter is
+    handed on by an assignment (`for b in (a,)`), no list is built in between."""
+    assert re.search(r" for (_e\d+) in \((_e\d+),\)", world.compile({"expr": text}).source)
 
 
 def test_a_filter_of_a_filter_gives_what_the_two_filters_give(world):
@@ -287,7 +288,11 @@ def test_a_filter_of_a_filter_gives_what_the_two_filters_give(world):
             built = shape.format(f"distinct(({lists}) where {p} or rank > 3) where {q} or suit == 'S'")
             assert _outcome(world, fused) == _outcome(world, built), fused
             checked += 1
-    assert checked == 1500
+        for to in ("rank", "suit", "rank * 2 + count(table)"):   # map(L where P, to: X) too
+            fused, built = (f"map({f}(({lists}) where {p} or rank > 3), to: {to})" for f in ("", "distinct"))
+            assert _outcome(world, fused) == _outcome(world, built), fused
+            checked += 1
+    assert checked == 2400
 
 
 def _outcome(world, text):

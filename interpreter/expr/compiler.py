@@ -884,7 +884,11 @@ def b_map(c, n, scope, args, kw):
     src, typ = _coll(c, scope, args[0], "map")
     var, s, t = _keyed(c, scope, kw, typ, key="to", coll=args[0], lam=False)
     c.sized(n, c.size(args[0]))
-    out = f"[{s} for {var} in {src}]"
+    inner = _unwrap(src)
+    if inner in c._filters and inner in c._parts:   # map(L where C, ...): one pass, no list between
+        out = f"[{s} for {c._filters[inner]} for {var} in ({c._parts[inner][0]},)]"
+    else:
+        out = f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
     return out, list_of(t)
 
