@@ -269,9 +269,43 @@ def test_a_filter_computes_its_first_comparison_value_once(world, text, hoisted)
     "map(hand where rank > 1, to: suit)",
 ])
 def test_a_filter_of_a_filter_is_one_pass(world, text):
-    """(L where P) where Q and map(L where P, to: X) walk L once: the element of the filter is
-    handed on by an assignment (`for b in (a,)`), no list is built in between."""
-    assert re.search(r" for (_e\d+) in \((_e\d+),\)", world.compile({"expr": text}).source)
+    """(L where P) where Q and map(L where P, to: X) walk L once (one comprehension, or one
+    plain loop for first/count > 0), no list is built in between."""
+    src = world.compile({"expr": text}).source
+    assert src.count(" for ") + src.count("_scan_") == 1, src
+
+
+@pytest.mark.parametrize("text, scans", [
+    ("first(hand where suit == 'S' and rank > 2)", True),
+    ("count(hand where rank >= 3 and suit != trump) > 0", True),    # a variable: known before the loop
+    ("count(high where suit == 'S') == 0", True),                   # through a define
+    ("first(hand where rank > score)", False),                      # score[me]: not a plain value
+    ("first(hand where rank > 2 or suit == 'S')", False),           # not a conjunction
+    ("first(distinct(hand) where rank > 2)", False),                # a computed list
+])
+def test_first_and_any_of_a_zone_by_comparisons_are_a_plain_loop(world, text, scans):
+    assert ("_scan_" in world.compile({"expr": text}).source) is scans
+
+
+def test_the_plain_loops_give_what_the_filters_give(world):
+    """Random conjunctions of comparisons over the fixture's zones: first(...), count(...) > 0
+    and count(...) == 0 as plain loops equal the same over a computed copy of the zone (which
+    keeps them generators)."""
+    rnd, checked = random.Random(11), 0
+    tests = ["rank {} {}", "suit {} '{}'", "rank {} -{}"]
+    for _ in range(400):
+        zone = rnd.choice(["hand", "table", "deck", "hand[leader]"])
+        terms = []
+        for _ in range(rnd.randint(1, 4)):
+            form = rnd.choice(tests)
+            op = rnd.choice(["==", "!=", "<", "<=", ">", ">="] if "rank" in form else ["==", "!="])
+            terms.append(form.format(op, rnd.choice("SHDC") if "suit" in form else rnd.randint(0, 9)))
+        cond = " and ".join(terms)
+        for shape in ("first({} where {})", "count({} where {}) > 0", "count({} where {}) == 0"):
+            plain, copied = shape.format(zone, cond), shape.format(f"distinct({zone})", cond)
+            assert _outcome(world, plain) == _outcome(world, copied), plain
+            checked += "_scan_" in world.compile({"expr": plain}).source
+    assert checked > 1000
 
 
 def test_a_filter_of_a_filter_gives_what_the_two_filters_give(world):
@@ -307,11 +341,11 @@ def _outcome(world, text):
 @pytest.mark.parametrize("text", ["hand where count(table where suit == 'S') == 0", "count(high) == 0",
                                   "table where count(high) > 0"])
 def test_count_of_a_filter_compared_with_zero_stops_at_the_first_element(world, text):
-    """count(L where C) compared with 0 is asked as `any(...)`, which stops at the first element
-    that passes, also when L where C is a define (`high`) or when the count is lifted out of an
-    enclosing filter (computed once)."""
+    """count(L where C) compared with 0 is asked as `any(...)` (or a plain loop), which stops at
+    the first element that passes, also when L where C is a define (`high`) or when the count is
+    lifted out of an enclosing filter (computed once)."""
     src = world.compile({"expr": text}).source
-    assert "any(" in src and "len(" not in src
+    assert ("any(" in src or "_scan_" in src) and "len(" not in src
 
 # ---------------------------------------------------------------------- random expressions
 class Gen:

@@ -20,6 +20,7 @@ from typing import Callable
 from lark import Token, Tree
 
 from . import runtime
+from .runtime import _SCAN_OPS, scanner
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
 from .types import (ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, list_of,
@@ -95,8 +96,9 @@ class Compiler:
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
-        self._parts: dict = {}        # source of a filter -> (element variable, list or None if fused, condition)
+        self._parts: dict = {}        # source of a filter -> (element variable, list, condition)
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
+        self._counted: dict = {}      # source of count(filter) -> the filter's source
         self._unhoisted: dict = {}    # source of a hoisted call -> the call (see hoist)
         self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
@@ -521,16 +523,15 @@ class Compiler:
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        out = _faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
         inner = _unwrap(src)
-        if out is None and inner in self._filters and inner in self._parts:
-            # a filter of a filter ((L where P) where Q, often through a define): one pass over
-            # L, no list in between (`for v in (x,)` is a plain assignment in a comprehension)
-            clauses = f"{self._filters[inner]} for {var} in ({self._parts[inner][0]},) if {csrc}"
-            out = f"[{var} for {clauses}]"
-            self._filters[out] = clauses
-            self._parts[out] = (var, None, csrc)            # None: no single list to search
-            return out, typ
+        if inner in self._parts:
+            # a filter of a filter ((L where P) where Q, often through a define): one filter of
+            # L by P and Q (P's element renamed), no list in between
+            first_var, first_list, first_cond = self._parts[inner]
+            joined = _renamed(first_cond, first_var, var)
+            if joined is not None:
+                src, csrc = first_list, f"({joined}) and ({csrc})"
+        out = _faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
         out = out or f"[{var} for {var} in {src} if {csrc}]"
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
         self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
@@ -575,9 +576,14 @@ class Compiler:
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
         call = _unwrap(self._unhoisted.get(a, a))   # count(...) lifted out of a filter, or a define's
         if call in self._counts and b == "0" and op in (">", "!=", "=="):
-            gen = f"any(True for {self._counts[call]})"
-            test = f"(not {gen})" if op == "==" else gen
-            return (test if a not in self._unhoisted else self.hoist(test, scope)), BOOL
+            var, coll, cond = self._parts[self._counted[call]]
+            scan = _scan(self, var, coll, cond)   # (a zone's cards are never none)
+            if scan is not None:
+                test = f"({self.hoist(scan, scope)} {'is' if op == '==' else 'is not'} None)"
+            else:
+                gen = f"any(True for {self._counts[call]})"
+                test = f"(not {gen})" if op == "==" else gen
+            return (test if a not in self._unhoisted or scan is not None else self.hoist(test, scope)), BOOL
         return f"({a} {op} {b})", BOOL
 
     def n_in_(self, n, scope):
@@ -713,6 +719,7 @@ def b_count(c, n, scope, args, kw):
     out = f"len({src})"
     if inner in c._filters:
         c._counts[out] = c._filters[inner]
+        c._counted[out] = inner
     return out, INT
 
 
@@ -724,15 +731,91 @@ def b_first(c, n, scope, args, kw):
     clauses = c._filters.get(inner)
     if clauses is not None:
         var, coll, cond = c._parts[inner]
-        zone = _ZONE.fullmatch(coll) if coll is not None else None
+        zone = _ZONE.fullmatch(coll)
         lookup = _attr_equals(var, cond) if zone else None
         if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
             if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
                 index = "I_" + lookup[0][2:]
                 return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
+        scan = _scan(c, var, coll, cond)
+        if scan is not None:
+            return scan, typ
         return f"next(({var} for {clauses}), None)", typ
     return src, typ
+
+
+def _scan(c, var: str, coll: str, cond: str) -> str | None:
+    """``first(ZONE where T1 OP X1 and T2 OP X2 ...)`` as a call of a plain loop (runtime.scanner),
+    when each test compares a table looked up by the element with a value that cannot fail and
+    does not read the element (a constant, a name, a variable); else None. Evaluating those
+    values once before the loop changes nothing: they have no side effects and raise nothing."""
+    if not (_ZONE.fullmatch(coll) or _BOUND_ZONE.fullmatch(coll)):
+        return None
+    tree = _parsed(cond)
+    parts = _conjuncts(tree)
+    if tree is None or len(parts) > 4:
+        return None
+    ops, args = [], []
+    for part in parts:
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
+            return None
+        table, value = _looked_up(part.left, var), part.comparators[0]
+        if table is None or type(part.ops[0]).__name__ not in _SCAN_OPS or not _cannot_fail(value, var):
+            return None
+        ops.append(type(part.ops[0]).__name__)
+        args += [table, ast.unparse(value)]
+    name, fn = scanner(tuple(ops))
+    c.names.namespace.setdefault(name, fn)
+    return f"{name}({coll}, {', '.join(args)})"
+
+
+def _conjuncts(node) -> list:
+    """The terms of ``A and B and ...``, nested ands flattened (``(A and B) and C``)."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [term for value in node.values for term in _conjuncts(value)]
+    return [node]
+
+
+def _looked_up(node, var: str) -> str | None:
+    """The source of T when ``node`` is ``T[var]`` with T an attribute table or a table bound
+    before the loop (``A_rank``, ``_t0``, ``S.c['x']``); else None."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == var):
+        return None
+    table = node.value
+    if isinstance(table, ast.Name) and (table.id.startswith("A_") or re.fullmatch(r"_t\w*", table.id)):
+        return table.id
+    if (isinstance(table, ast.Subscript) and isinstance(table.value, ast.Attribute)
+            and isinstance(table.value.value, ast.Name) and table.value.value.id == "S"
+            and table.value.attr in ("c", "p") and isinstance(table.slice, ast.Constant)):
+        return ast.unparse(table)
+    return None
+
+
+def _cannot_fail(node, var: str) -> bool:
+    """A constant, a name other than the element, or a variable (``S.v['x']``): its value is
+    known before the loop and computing it cannot raise."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id != var and not node.id.startswith("_h")   # a lifted call is computed lazily
+    return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+            and isinstance(node.value.value, ast.Name) and node.value.value.id == "S"
+            and node.value.attr == "v" and isinstance(node.slice, ast.Constant))
+
+
+def _renamed(cond: str, old: str, new: str) -> str | None:
+    """``cond`` with the element ``old`` read as ``new`` (renamed in the syntax tree, never in
+    the text: a string may hold the name); None if it does not parse."""
+    tree = _parsed(cond)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == old:
+            node.id = new
+    return ast.unparse(tree)
 
 
 def _attr_compare(node, var: str):
@@ -788,6 +871,7 @@ def _faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> st
 # its element, attribute tables and constants)
 READS_STATE = re.compile(r"\b(S|me|L)\b")
 
+_BOUND_ZONE = re.compile(r"_t\w+(?:\[(?:me|\d+)\])?")   # a zone's table bound before a loop
 _ZONE = re.compile(r"S\.z\['(\w+)'\](?:\[(?:me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
 
 
@@ -884,11 +968,13 @@ def b_map(c, n, scope, args, kw):
     src, typ = _coll(c, scope, args[0], "map")
     var, s, t = _keyed(c, scope, kw, typ, key="to", coll=args[0], lam=False)
     c.sized(n, c.size(args[0]))
-    inner = _unwrap(src)
-    if inner in c._filters and inner in c._parts:   # map(L where C, ...): one pass, no list between
-        out = f"[{s} for {c._filters[inner]} for {var} in ({c._parts[inner][0]},)]"
-    else:
-        out = f"[{s} for {var} in {src}]"
+    inner, out = _unwrap(src), None
+    if inner in c._parts:   # map(L where C, ...): one pass, no list in between
+        first_var, first_list, first_cond = c._parts[inner]
+        cond = _renamed(first_cond, first_var, var)
+        if cond is not None:
+            out = f"[{s} for {var} in {first_list} if {cond}]"
+    out = out or f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
     return out, list_of(t)
 
