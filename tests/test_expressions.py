@@ -282,15 +282,19 @@ def test_a_filter_of_a_filter_is_one_pass(world, text):
     ("first(hand where rank > score)", False),                      # score[me]: not a plain value
     ("first(hand where rank > 2 or suit == 'S')", False),           # not a conjunction
     ("first(distinct(hand) where rank > 2)", False),                # a computed list
+    ("any(hand, by: rank > 2 and suit == 'S')", True),
+    ("all(players, by: score != 2)", True),                          # looks for score == 2
+    ("all(players, by: score > 2)", False),                          # (a NaN is neither > nor <=)
 ])
 def test_first_and_any_of_a_zone_by_comparisons_are_a_plain_loop(world, text, scans):
     assert ("_scan_" in world.compile({"expr": text}).source) is scans
 
 
 def test_the_plain_loops_give_what_the_filters_give(world):
-    """Random conjunctions of comparisons over the fixture's zones: first(...), count(...) > 0
-    and count(...) == 0 as plain loops equal the same over a computed copy of the zone (which
-    keeps them generators)."""
+    """Random conjunctions of comparisons over the fixture's zones: first(...), count(...) > 0,
+    count(...) == 0, any(...) and all(...) (one equality test: the loop looks for the opposite)
+    as plain loops equal the same over a computed copy of the zone (which keeps them
+    generators)."""
     rnd, checked = random.Random(11), 0
     tests = ["rank {} {}", "suit {} '{}'", "rank {} -{}"]
     for _ in range(400):
@@ -301,7 +305,8 @@ def test_the_plain_loops_give_what_the_filters_give(world):
             op = rnd.choice(["==", "!=", "<", "<=", ">", ">="] if "rank" in form else ["==", "!="])
             terms.append(form.format(op, rnd.choice("SHDC") if "suit" in form else rnd.randint(0, 9)))
         cond = " and ".join(terms)
-        for shape in ("first({} where {})", "count({} where {}) > 0", "count({} where {}) == 0"):
+        for shape in ("first({} where {})", "count({} where {}) > 0", "count({} where {}) == 0",
+                      "any({}, by: {})", "all({}, by: {})"):
             plain, copied = shape.format(zone, cond), shape.format(f"distinct({zone})", cond)
             assert _outcome(world, plain) == _outcome(world, copied), plain
             checked += "_scan_" in world.compile({"expr": plain}).source

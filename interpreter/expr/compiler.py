@@ -750,8 +750,8 @@ def _scan(c, var: str, coll: str, cond: str) -> str | None:
     when each test compares a table looked up by the element with a value that cannot fail and
     does not read the element (a constant, a name, a variable); else None. Evaluating those
     values once before the loop changes nothing: they have no side effects and raise nothing."""
-    if not (_ZONE.fullmatch(coll) or _BOUND_ZONE.fullmatch(coll)):
-        return None
+    if cond is None or not (_ZONE.fullmatch(coll) or _BOUND_ZONE.fullmatch(coll) or coll == "S.players"):
+        return None   # (lists whose elements are never none: cards, seats)
     tree = _parsed(cond)
     parts = _conjuncts(tree)
     if tree is None or len(parts) > 4:
@@ -768,6 +768,19 @@ def _scan(c, var: str, coll: str, cond: str) -> str | None:
     name, fn = scanner(tuple(ops))
     c.names.namespace.setdefault(name, fn)
     return f"{name}({coll}, {', '.join(args)})"
+
+
+_NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}   # (not so < and >=: a NaN is neither)
+
+
+def _negated(cond: str) -> str | None:
+    """A single equality test with its operator negated (``T[x] == v`` -> ``T[x] != v``: what
+    all(L, by: C) looks for to say no), else None."""
+    tree = _parsed(cond)
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _NEGATED):
+        return None
+    tree.ops = [_NEGATED[type(tree.ops[0])]()]
+    return ast.unparse(tree)
 
 
 def _conjuncts(node) -> list:
@@ -939,7 +952,11 @@ def b_any_all(fname):
         if "by" in kw:
             var, s, t = _keyed(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, BOOL, kw["by"])
-            # stops at the first element that decides (a generator that yields only then)
+            # stops at the first element that decides: a plain loop when the condition is
+            # comparisons (scanner), else a generator that yields only then
+            scan = _scan(c, var, src, s if fname == "any" else _negated(s))
+            if scan is not None:
+                return f"({scan} {'is not' if fname == 'any' else 'is'} None)", BOOL
             if fname == "any":
                 return f"any(True for {var} in {src} if {s})", BOOL
             return f"(not any(True for {var} in {src} if not ({s})))", BOOL
