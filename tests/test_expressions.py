@@ -285,6 +285,8 @@ def test_a_filter_of_a_filter_is_one_pass(world, text):
     ("any(hand, by: rank > 2 and suit == 'S')", True),
     ("all(players, by: score != 2)", True),                          # looks for score == 2
     ("all(players, by: score > 2)", False),                          # (a NaN is neither > nor <=)
+    ("3 in map(hand, to: rank)", True),                                # no list of ranks built
+    ("hand where rank in map(table, to: rank)", False),               # that list is built once
 ])
 def test_first_and_any_of_a_zone_by_comparisons_are_a_plain_loop(world, text, scans):
     assert ("_scan_" in world.compile({"expr": text}).source) is scans
@@ -292,9 +294,9 @@ def test_first_and_any_of_a_zone_by_comparisons_are_a_plain_loop(world, text, sc
 
 def test_the_plain_loops_give_what_the_filters_give(world):
     """Random conjunctions of comparisons over the fixture's zones: first(...), count(...) > 0,
-    count(...) == 0, any(...) and all(...) (one equality test: the loop looks for the opposite)
-    as plain loops equal the same over a computed copy of the zone (which keeps them
-    generators)."""
+    count(...) == 0, any(...) and all(...) (one equality test: the loop looks for the opposite),
+    and `x in map(ZONE, to: attr)`, as plain loops equal the same over a computed copy of the
+    zone (which keeps them generators and lists)."""
     rnd, checked = random.Random(11), 0
     tests = ["rank {} {}", "suit {} '{}'", "rank {} -{}"]
     for _ in range(400):
@@ -310,6 +312,10 @@ def test_the_plain_loops_give_what_the_filters_give(world):
             plain, copied = shape.format(zone, cond), shape.format(f"distinct({zone})", cond)
             assert _outcome(world, plain) == _outcome(world, copied), plain
             checked += "_scan_" in world.compile({"expr": plain}).source
+        value, attr = rnd.choice([(rnd.randint(0, 9), "rank"), (f"'{rnd.choice('SHDC')}'", "suit")])
+        for op in ("in", "not in"):   # x in map(ZONE, to: attr)
+            plain, copied = (f"{value} {op} map({z}, to: {attr})" for z in (zone, f"distinct({zone})"))
+            assert _outcome(world, plain) == _outcome(world, copied), plain
     assert checked > 1000
 
 

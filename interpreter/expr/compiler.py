@@ -99,6 +99,7 @@ class Compiler:
         self._parts: dict = {}        # source of a filter -> (element variable, list, condition)
         self._counts: dict = {}       # source of count(filter) -> the filter's clauses
         self._counted: dict = {}      # source of count(filter) -> the filter's source
+        self._mapped: dict = {}       # source of map(ZONE, to: attr) -> (attribute table, zone)
         self._unhoisted: dict = {}    # source of a hoisted call -> the call (see hoist)
         self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
@@ -615,6 +616,14 @@ class Compiler:
         if is_list(tb) and not _comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
+        mapped = self._mapped.get(_unwrap(b))
+        if mapped is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
+            # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the
+            # zone's attribute with a plain loop, no list built (x is computed once either way;
+            # of these types no value is a NaN, the one thing `in` finds and `==` does not)
+            table, zone = mapped
+            found = f"({_scan_call(self, zone, [('Eq', table, a)])} is not None)"
+            return (found if op == "in" else f"(not {found})"), BOOL
         return f"({a} {op} {b})", BOOL
 
     def n_neg(self, n, scope):
@@ -750,24 +759,35 @@ def _scan(c, var: str, coll: str, cond: str) -> str | None:
     when each test compares a table looked up by the element with a value that cannot fail and
     does not read the element (a constant, a name, a variable); else None. Evaluating those
     values once before the loop changes nothing: they have no side effects and raise nothing."""
-    if cond is None or not (_ZONE.fullmatch(coll) or _BOUND_ZONE.fullmatch(coll) or coll == "S.players"):
-        return None   # (lists whose elements are never none: cards, seats)
+    if cond is None or not _scannable(coll):
+        return None
     tree = _parsed(cond)
     parts = _conjuncts(tree)
     if tree is None or len(parts) > 4:
         return None
-    ops, args = [], []
+    tests = []
     for part in parts:
         if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
             return None
         table, value = _looked_up(part.left, var), part.comparators[0]
         if table is None or type(part.ops[0]).__name__ not in _SCAN_OPS or not _cannot_fail(value, var):
             return None
-        ops.append(type(part.ops[0]).__name__)
-        args += [table, ast.unparse(value)]
-    name, fn = scanner(tuple(ops))
+        tests.append((type(part.ops[0]).__name__, table, ast.unparse(value)))
+    return _scan_call(c, coll, tests)
+
+
+def _scannable(coll: str) -> bool:
+    """A list a plain loop may walk: a zone read or bound before the loop, or the players
+    (their elements are never none, so a loop's None says "not found")."""
+    return bool(_ZONE.fullmatch(coll) or _BOUND_ZONE.fullmatch(coll) or _ELEMENT_ZONE.fullmatch(coll)) \
+        or coll == "S.players"
+
+
+def _scan_call(c, coll: str, tests: list) -> str:
+    """The call of runtime.scanner's loop for (operator, table, value) tests over ``coll``."""
+    name, fn = scanner(tuple(op for op, _, _ in tests))
     c.names.namespace.setdefault(name, fn)
-    return f"{name}({coll}, {', '.join(args)})"
+    return f"{name}({coll}, {', '.join(f'{table}, {value}' for _, table, value in tests)})"
 
 
 _NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}   # (not so < and >=: a NaN is neither)
@@ -884,6 +904,7 @@ def _faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> st
 # its element, attribute tables and constants)
 READS_STATE = re.compile(r"\b(S|me|L)\b")
 
+_ELEMENT_ZONE = re.compile(r"(?:S\.z\['\w+'\]|_t\w+)\[_e\d+\]")   # the zone of a card being filtered
 _BOUND_ZONE = re.compile(r"_t\w+(?:\[(?:me|\d+)\])?")   # a zone's table bound before a loop
 _ZONE = re.compile(r"S\.z\['(\w+)'\](?:\[(?:me|\d+|S\.v\['\w+'\])\])?")   # a zone read twice costs nothing
 
@@ -993,6 +1014,9 @@ def b_map(c, n, scope, args, kw):
             out = f"[{s} for {var} in {first_list} if {cond}]"
     out = out or f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
+    table = _looked_up(_parsed(s), var)
+    if table is not None and _scannable(src) and out.endswith(f" in {src}]"):
+        c._mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
     return out, list_of(t)
 
 
