@@ -99,7 +99,9 @@ def test_sorted_zones_are_in_order_after_every_decision_of_random_games(name):
 
 def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
     """first(Z where ATTR == X) and Z where ATTR == X and ... over a sorted zone find the cards
-    with X by bisection: the same answers as a scan, for many zone contents and values."""
+    with X by bisection (a slice when the cards with X are a run of card numbers: the suits
+    here; each card otherwise: the ranks): the same answers as a scan, for many zone contents
+    and values."""
     from interpreter.expr.compiler import Compiler
     r = load(tmp_path, "flow:\n  - choose: {who: 0, options: \"[1, 2]\", as: x}\n")
     compiler = Compiler(r.names)

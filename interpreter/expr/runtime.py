@@ -1,5 +1,5 @@
 """Helpers that compiled expressions call. Each one is total on its documented inputs."""
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
@@ -195,6 +195,9 @@ def _first_sorted(seq, table, index, value):
     is the first in the zone). Many of them: the plain loop is cheaper."""
     cards = _cards_with(index, value)
     n = len(seq)
+    if cards and cards[-1] - cards[0] + 1 == len(cards):   # a run of card numbers: every card
+        i = bisect_left(seq, cards[0])                     # from the first to the last has X
+        return seq[i] if i < n and seq[i] <= cards[-1] else None
     if len(cards) * 8 > n:
         return _first_eq(seq, table, value)
     for card in cards:
@@ -209,6 +212,8 @@ def _in_sorted(seq, table, index, value):
     _first_sorted)."""
     cards = _cards_with(index, value)
     n = len(seq)
+    if cards and cards[-1] - cards[0] + 1 == len(cards):   # a run of card numbers (see _first_sorted)
+        return seq[bisect_left(seq, cards[0]):bisect_right(seq, cards[-1])]
     if len(cards) * 8 > n:
         return [x for x in seq if table[x] == value]
     out = []
