@@ -100,15 +100,17 @@ def test_sorted_zones_are_in_order_after_every_decision_of_random_games(name):
 def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
     """first(Z where ATTR == X) and Z where ATTR == X and ... over a sorted zone find the cards
     with X by bisection (a slice when the cards with X are a run of card numbers: the suits
-    here; each card otherwise: the ranks): the same answers as a scan, for many zone contents
-    and values."""
+    here; each card otherwise: the ranks), and distinct(map(Z, to: ATTR)) jumps over such runs:
+    the same answers as a scan, for many zone contents and values."""
     from interpreter.expr.compiler import Compiler
     r = load(tmp_path, "flow:\n  - choose: {who: 0, options: \"[1, 2]\", as: x}\n")
     compiler = Compiler(r.names)
     texts = ["first(pile where rank == x)", "pile where rank == x", "pile where rank == x and suit == 'A'",
-             "first(pile where suit == 'B')", "pile where suit == 'B'"]
+             "first(pile where suit == 'B')", "pile where suit == 'B'",
+             "distinct(map(pile, to: suit))", "distinct(map(pile, to: rank))"]
     fast = {t: compiler.compile(t).fn for t in texts}
-    assert all(("_first_sorted(" in compiler.compile(t).source or "_in_sorted(" in compiler.compile(t).source)
+    assert all(any(f"{helper}(" in compiler.compile(t).source for helper in ("_first_sorted", "_in_sorted",
+                                                                            "_distinct_sorted"))
                for t in texts)
     rank, suit = r.attr_tables["rank"], r.attr_tables["suit"]
     reference = {
@@ -117,6 +119,8 @@ def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
         texts[2]: lambda z, x: [c for c in z if rank[c] == x and suit[c] == "A"],
         texts[3]: lambda z, x: next((c for c in z if suit[c] == "B"), None),
         texts[4]: lambda z, x: [c for c in z if suit[c] == "B"],
+        texts[5]: lambda z, x: list(dict.fromkeys(suit[c] for c in z)),
+        texts[6]: lambda z, x: list(dict.fromkeys(rank[c] for c in z)),
     }
     rnd = random.Random(2)
     S = r.new_game(2, seed=1)
@@ -125,3 +129,17 @@ def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
         S.v["x"] = rnd.choice([0, 1, 3, 6, 7, None, 2.0])
         for t in texts:
             assert fast[t](S, 0, None) == reference[t](S.z["pile"], S.v["x"]), (t, S.z["pile"], S.v["x"])
+
+
+def test_the_attribute_index_holds_runs_of_card_numbers():
+    """Cards with one value that follow each other are one run (first, last); each card knows
+    the last card of its run (what distinct() jumps to); NaN equals nothing and has no run."""
+    from interpreter.expr.runtime import _RUN_END, _distinct_sorted, _in_sorted, attribute_index
+    table = ("a", "a", "b", "a", float("nan"), "b", "b")
+    index = attribute_index(table)
+    assert index["a"] == ((0, 1), (3, 3)) and index["b"] == ((2, 2), (5, 6))
+    assert index[_RUN_END] == (1, 1, 2, 3, 4, 6, 6)
+    zone = [0, 1, 3, 4, 6]
+    assert _in_sorted(zone, table, index, "a") == [0, 1, 3] and _in_sorted(zone, table, index, "b") == [6]
+    assert repr(_distinct_sorted(zone, table, index)) == repr(list(dict.fromkeys(table[c] for c in zone))) \
+        == "['a', nan, 'b']"

@@ -999,6 +999,18 @@ def _unary_list(fname, helper, result_elem=True):
     return build
 
 
+def b_distinct(c, n, scope, args, kw):
+    """distinct(L); distinct(map(ZONE, to: attr)) over a zone kept in card order jumps over the
+    runs of cards that share the value (runtime._distinct_sorted)."""
+    src, typ = _unary_list("distinct", "_distinct", result_elem=False)(c, n, scope, args, kw)
+    mapped = c._mapped.get(_unwrap(src[len("_distinct("):-1]))
+    if mapped is not None and mapped[0].startswith("A_"):
+        zone = _ZONE.fullmatch(mapped[1])
+        if zone is not None and zone.group(1) in c.names.sorted_zones:
+            return f"_distinct_sorted({mapped[1]}, {mapped[0]}, I_{mapped[0][2:]})", typ
+    return src, typ
+
+
 def b_map(c, n, scope, args, kw):
     _arity(n, args, kw, "map", 1, kw=("to",))
     if "to" not in kw:
@@ -1071,7 +1083,7 @@ BUILTINS = {
     "one": _unary_list("one", "_one"),
     "first": b_first,
     "last": _unary_list("last", "_last"),
-    "distinct": _unary_list("distinct", "_distinct", result_elem=False),
+    "distinct": b_distinct,
     "map": b_map,
     "abs": b_abs,
     "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
