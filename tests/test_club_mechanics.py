@@ -10,7 +10,6 @@ import pytest
 import interpreter
 from interpreter.errors import GameError, RulesetError
 from interpreter import engine
-from interpreter.scenarios import patch
 from interpreter.steps.grid import PASS
 from interpreter.steps.grid_shape import adjacency
 

@@ -410,7 +410,7 @@ class Gen:
                      lambda: f"{g('str', d)} in params.order",
                      lambda: f"{g('card', d)}.suit == {g('str', d)}"],
             "str": [lambda: f"{g('card', d)}.suit", lambda: f"({g('str', d)} if {g('bool', d)} else {g('str', d)})",
-                    lambda: f"first(params.order)", lambda: f"{g('str', d)} + {g('str', d)}"],
+                    lambda: "first(params.order)", lambda: f"{g('str', d)} + {g('str', d)}"],
             "player": [lambda: f"left({g('player', d)}, {g('int', d)})", lambda: f"right({g('player', d)})",
                        lambda: f"partner({g('player', d)})",
                        lambda: f"highest({g('lplayer', d)}, by: {g('int', d)})",
