@@ -150,7 +150,7 @@ def _leader(values):
 
 def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> dict:
     """Play game ``index`` of the batch; its record (``error`` set if the game failed)."""
-    from .agents import LazyLabels, make_agents
+    from .agents import FirstAgent, LazyLabels, RandomAgent, make_agents
     seed = rng.derive(batch.seed, index)
     rec: dict = {"index": index, "seed": seed}
     if round_step == -1:
@@ -167,7 +167,10 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         rounds = 0 if round_step is not None else None
         lazy = [getattr(a, "reads_labels", True) is False for a in agents]
         pick = [getattr(a, "pick", None) for a in agents]   # agents that need only the count of options
-        at = 0        # where the rounds' repeat frame was on the stack last time (it does not move)
+        checked = [type(a) not in (RandomAgent, FirstAgent) for a in agents]   # (ours pick in range)
+        # the rounds' repeat frame: the outermost repeat is entered once, so once on the stack it
+        # is the same list until it ends, and its count only grows
+        frame = None
         first = S.current_player() if not S.over else None
         while not S.over:
             seat, options = S.dec
@@ -176,16 +179,16 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
             else:
                 legal = LazyLabels(S) if lazy[seat] else S.legal_actions()
                 i = agents[seat].act({} if blind[seat] else S.observation(seat), legal)
-            if not (i.__class__ is int or isinstance(i, int) and not isinstance(i, bool)) or not 0 <= i < len(options):
+            if checked[seat] and (not (i.__class__ is int or isinstance(i, int) and not isinstance(i, bool))
+                                  or not 0 <= i < len(options)):
                 raise GameError(f"the agent of seat {seat} chose {i!r}, not an index 0..{len(options) - 1}")
             S.apply_index(i)
             decisions += 1
             if round_step is not None:
-                stack = S.stack
-                if at >= len(stack) or stack[at][0] != round_step:
-                    at = next((k for k, f in enumerate(stack) if f[0] == round_step), len(stack))
-                if at < len(stack) and stack[at][1] > rounds:
-                    rounds = stack[at][1]
+                if frame is None:
+                    frame = next((f for f in S.stack if f[0] == round_step), None)
+                if frame is not None and frame[1] > rounds:   # (once popped, it no longer changes)
+                    rounds = frame[1]
             if track:
                 now = _leader(_team_best(S.scores(), members, sign))
                 if now is not None:
