@@ -129,17 +129,17 @@ class LocalPrices:
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
         prices in full, where a space the filter excludes is never priced)."""
         layout = self._layout(S, grid, rows)
-        seen = self._seen(S, layout)
+        seen, entry = self._seen(S, layout), layout.entry
         try:
-            if layout.seen is None:
+            if entry is None:
                 costs = self.price(S, grid, layout.getters, range(layout.n))
-            elif layout.seen == seen:
-                costs = layout.costs
+            elif entry[0] == seen:
+                costs = entry[1]
             else:
-                costs = self._update(S, grid, layout, seen)
+                costs = self._update(S, grid, layout, entry, seen)
         except RUNTIME_ERRORS:
             return None
-        layout.seen, layout.costs = seen, costs
+        layout.entry = (seen, costs)   # one assignment: a reader never sees half of it
         return self.options(S, who, None, grid, costs, have)
 
     def price_of(self, S, grid, rows, space):
@@ -177,10 +177,10 @@ class LocalPrices:
         self.last = layout
         return layout
 
-    def _update(self, S, grid, layout, seen):
+    def _update(self, S, grid, layout, entry, seen):
         """The remembered costs with the spaces around every changed counter priced again."""
         n = layout.n
-        changed = list(compress(range(len(seen)), map(ne, layout.seen, seen)))   # the changed values
+        changed = list(compress(range(len(seen)), map(ne, entry[0], seen)))   # the changed values
         if len(changed) == 1:          # the usual case: one space taken since the last question
             dirty = layout.around[changed[0] % n]
         else:
@@ -192,7 +192,7 @@ class LocalPrices:
             if 2 * len(cells) > n:
                 return self.price(S, grid, layout.getters, range(n))
             dirty = sorted(cells)
-        costs = list(layout.costs)   # the remembered list stays as it was (another state may hold it)
+        costs = list(entry[1])   # the remembered list stays as it was (another state may hold it)
         for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
             costs[i] = c
         return costs
@@ -200,10 +200,10 @@ class LocalPrices:
 
 class _Layout:
     """What is kept of one grid layout: its geometry, a C-level reader of a card counter over
-    its spaces, and the counter values and costs it was last priced with. The costs are a pure
-    function of the layout, the parameters and the counter values, so states sharing a record
-    (clones, games of one process) cannot see each other's results."""
-    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "seen", "costs")
+    its spaces, and ``entry``: the counter values it was last priced with and the costs. The
+    costs are a pure function of the layout, the parameters and the counter values, so states
+    sharing a record (clones, games of one process) cannot see each other's results."""
+    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry")
 
     def __init__(self, spaces: tuple, rows: int, values: tuple):
         self.spaces, self.rows, self.values = list(spaces), rows, values   # what it is the record of
@@ -215,4 +215,4 @@ class _Layout:
             self.read = itemgetter(*spaces)   # counter list -> the spaces' values, a tuple, in C
         else:
             self.read = lambda values: tuple([values[s] for s in spaces])
-        self.seen = self.costs = None
+        self.entry = None
