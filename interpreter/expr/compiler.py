@@ -726,6 +726,11 @@ def b_count(c, n, scope, args, kw):
         src = c._maps[inner]
         inner = _unwrap(src)
     out = f"len({src})"
+    if inner in c._parts:   # count(L where comparisons): a loop that counts, no list built
+        var, coll, cond = c._parts[inner]
+        tests = _tests(var, cond)
+        if tests is not None:
+            out = _scan_call(c, coll, tests, counting=True)
     if inner in c._filters:
         c._counts[out] = c._filters[inner]
         c._counted[out] = inner
@@ -761,6 +766,13 @@ def _scan(c, var: str, coll: str, cond: str) -> str | None:
     values once before the loop changes nothing: they have no side effects and raise nothing."""
     if cond is None or not _scannable(coll):
         return None
+    tests = _tests(var, cond)
+    return None if tests is None else _scan_call(c, coll, tests)
+
+
+def _tests(var: str, cond: str) -> list | None:
+    """(operator, table, value) for each term of ``cond`` when it is a conjunction of up to 4
+    comparisons of a table looked up by the element with a value that cannot fail; else None."""
     tree = _parsed(cond)
     parts = _conjuncts(tree)
     if tree is None or len(parts) > 4:
@@ -773,7 +785,7 @@ def _scan(c, var: str, coll: str, cond: str) -> str | None:
         if table is None or type(part.ops[0]).__name__ not in _SCAN_OPS or not _cannot_fail(value, var):
             return None
         tests.append((type(part.ops[0]).__name__, table, ast.unparse(value)))
-    return _scan_call(c, coll, tests)
+    return tests
 
 
 def _scannable(coll: str) -> bool:
@@ -783,9 +795,10 @@ def _scannable(coll: str) -> bool:
         or coll == "S.players"
 
 
-def _scan_call(c, coll: str, tests: list) -> str:
-    """The call of runtime.scanner's loop for (operator, table, value) tests over ``coll``."""
-    name, fn = scanner(tuple(op for op, _, _ in tests))
+def _scan_call(c, coll: str, tests: list, counting: bool = False) -> str:
+    """The call of runtime.scanner's loop for (operator, table, value) tests over ``coll``
+    (``counting``: the loop that counts the elements that pass)."""
+    name, fn = scanner(tuple(op for op, _, _ in tests), counting)
     c.names.namespace.setdefault(name, fn)
     return f"{name}({coll}, {', '.join(f'{table}, {value}' for _, table, value in tests)})"
 

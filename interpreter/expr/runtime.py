@@ -150,21 +150,26 @@ _SCAN_OPS = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE"
 _SCANNERS: dict = {}   # comparison operators -> the plain loop that tests them (a few per ruleset)
 
 
-def scanner(ops: tuple) -> tuple:
+def scanner(ops: tuple, counting: bool = False) -> tuple:
     """(name, function) of a plain loop ``f(seq, t0, v0, t1, v1, ...)`` returning the first
     ``x`` of ``seq`` with ``t0[x] OP0 v0 and t1[x] OP1 v1 ...`` (None if there is none): what
     ``first(ZONE where A == a and B != b ...)`` asks, without a generator (a generator and
-    next() cost about twice the loop). ``ops`` are names of ``ast`` comparison operators; the
-    code is made from this module's own template, never from a ruleset's text."""
-    fn = _SCANNERS.get(ops)
-    name = "_scan_" + "_".join(op.lower() for op in ops)
+    next() cost about twice the loop). ``counting``: the loop returns how many pass (what
+    ``count(L where ...)`` asks, without building the list). ``ops`` are names of ``ast``
+    comparison operators; the code is made from this module's own template, never from a
+    ruleset's text."""
+    fn = _SCANNERS.get((ops, counting))
+    name = ("_count_" if counting else "_scan_") + "_".join(op.lower() for op in ops)
     if fn is None:
         params = ", ".join(f"t{i}, v{i}" for i in range(len(ops)))
         test = " and ".join(f"t{i}[x] {_SCAN_OPS[op]} v{i}" for i, op in enumerate(ops))
+        if counting:
+            body = f"    n = 0\n    for x in seq:\n        if {test}:\n            n += 1\n    return n\n"
+        else:
+            body = f"    for x in seq:\n        if {test}:\n            return x\n    return None\n"
         namespace: dict = {"__builtins__": {}}
-        exec(f"def {name}(seq, {params}):\n    for x in seq:\n        if {test}:\n"   # noqa: S102
-             f"            return x\n    return None\n", namespace)
-        fn = _SCANNERS[ops] = namespace[name]
+        exec(f"def {name}(seq, {params}):\n{body}", namespace)   # noqa: S102 - a fixed template
+        fn = _SCANNERS[(ops, counting)] = namespace[name]
     return name, fn
 
 
