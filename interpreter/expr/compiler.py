@@ -895,7 +895,7 @@ def _faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> st
     - otherwise X is computed once rather than per element (unless it is a constant or a
       name: nothing to save)."""
     tree = _parsed(cond)
-    parts = list(tree.values) if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    parts = _conjuncts(tree)
     found = _attr_compare(parts[0], var)
     if found is None:
         return None

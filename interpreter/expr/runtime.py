@@ -137,15 +137,6 @@ def _first(seq):
     return seq[0] if seq else None
 
 
-def _first_eq(seq, table, value):
-    """``first(seq where table[it] == value)`` as a plain loop: a third of the cost of a
-    generator and next() (a supply of 200 cards searched for one kind of card)."""
-    for x in seq:
-        if table[x] == value:
-            return x
-    return None
-
-
 _SCAN_OPS = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">="}
 _SCANNERS: dict = {}   # comparison operators -> the plain loop that tests them (a few per ruleset)
 
@@ -171,6 +162,11 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
         exec(f"def {name}(seq, {params}):\n{body}", namespace)   # noqa: S102 - a fixed template
         fn = _SCANNERS[(ops, counting)] = namespace[name]
     return name, fn
+
+
+# first(seq where table[it] == value) as a plain loop: a third of the cost of a generator and
+# next() (a supply of 200 cards searched for one kind of card)
+_first_eq = scanner(("Eq",))[1]
 
 
 def attribute_index(table) -> dict:
@@ -290,5 +286,7 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
                   AttributeError, OverflowError, RecursionError)
 
 HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _first_eq, _first_sorted, _in_sorted, _distinct_sorted, _last, _distinct, _partner, _members, _seat, _team,
-                                   _none_used, _lookup, _mul, _stored)}
+                                   _one, _first, _first_sorted, _in_sorted, _distinct_sorted, _last,
+                                   _distinct, _partner, _members, _seat, _team, _none_used, _lookup, _mul,
+                                   _stored)}
+HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
