@@ -11,23 +11,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import (BudgetExceeded, Diagnostic, GameError, Location, ReplayError, RulebookError,
-                     RulesetError, UsageError)
+from .errors import BudgetExceeded, Diagnostic, GameError, Location, ReplayError, RulebookError, RulesetError, UsageError
 
 __version__ = "0.1.0"
 
 
 def load(path, variant: str | None = None):
     """Load, check and compile a ruleset (optionally with a variant: a name or a file)."""
-    from .build import Builder
-    from .loader import load_data
+    from .build.builder import Builder
+    from .loading.loader import load_data
     loaded = load_data(path, variant)
     return Builder(loaded).build().freeze()
 
 
 def ruleset_path(name: str) -> Path:
     """The path of a bundled ruleset by name (its file name without .yaml) or the path itself if it exists."""
-    from .resources import resource_dir
+    from .loading.resources import resource_dir
     p = Path(name)
     if p.exists():
         return p

@@ -1,5 +1,5 @@
 """``python -m interpreter`` runs the rulebook command line."""
-from .cli import main
+from .tools.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli, ruleset_path
+from interpreter.tools import cli
+from interpreter import ruleset_path
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAMONDS = ruleset_path("diamonds")

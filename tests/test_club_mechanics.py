@@ -9,9 +9,9 @@ import pytest
 
 import interpreter
 from interpreter.errors import GameError, RulesetError
-from interpreter import engine
-from interpreter.steps.grid import PASS
-from interpreter.steps.grid_shape import adjacency
+from interpreter.engine import loop as engine
+from interpreter.mechanics.grid import PASS
+from interpreter.mechanics.grid_shape import adjacency
 
 
 def load(tmp_path, text, variant=None):
@@ -96,7 +96,7 @@ def test_grid_cost_by_coins_variant_and_unaffordable_spaces(tmp_path):
     S.apply(S.legal_actions()[1])           # seat 1: c2r1 next to c1r1 -> 1 + 1 = 2
     assert S.c["coins"] == [4, 3]
     S.c["coins"][0] = 2                     # c1r2 would cost 1 + 1 + 0 = 2, c2r2 1 + 2 = 3
-    from interpreter import engine
+    from interpreter.engine import loop as engine
     engine.reask(S)
     assert [l.split(":")[0] for l in S.legal_actions()] == ["c1r2", "pass"]
 

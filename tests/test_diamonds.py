@@ -15,7 +15,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import UsageError
-from interpreter.scenarios import run_file
+from interpreter.play.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "diamonds.yaml"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.scenarios import run_file
+from interpreter.play.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "diamonds_club.yaml"
@@ -66,7 +66,7 @@ def test_random_games_finish_with_consistent_state(players, variant):
 
 
 def test_play_json_includes_the_breakdown(capsys):
-    from interpreter.cli import main
+    from interpreter.tools.cli import main
     import json
     code = main(["play", str(RULESET), "--players", "2", "--seed", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
@@ -203,7 +203,7 @@ def test_each_round_lays_random_strips_with_random_faces():
 def test_random_playouts_keep_the_invariants(variant):
     """The ruleset's `invariants:` (tiles fill spaces, dark spaces only after light ones, pieces
     and tiles conserved, one piece per player and table) hold in random games of 2-4 players."""
-    from interpreter.playouts import playouts
+    from interpreter.play.playouts import playouts
     rules = interpreter.load(RULESET, variant=variant)
     report = playouts(rules, games=2, seed=100)
     assert report.games == 6

@@ -14,7 +14,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import UsageError
-from interpreter.scenarios import patch, run_file
+from interpreter.play.scenarios import patch, run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "diams.yaml"

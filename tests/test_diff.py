@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.diff import diff, show
+from interpreter.tools.cli import main
+from interpreter.tools.diff import diff, show
 from interpreter.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parent.parent

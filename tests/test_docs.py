@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.loader import merge
+from interpreter.loading.loader import merge
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 FENCE = re.compile(r"^```yaml( skeleton)?\n(.*?)^```", re.S | re.M)
@@ -66,7 +66,7 @@ SCENARIO_FENCE = re.compile(r"^```yaml scenario\n(.*?)^```", re.S | re.M)
 
 
 def test_reference_scenario_example_passes(tmp_path):
-    from interpreter.scenarios import run_file
+    from interpreter.play.scenarios import run_file
     (block,) = SCENARIO_FENCE.findall((DOCS / "reference.md").read_text())
     (tmp_path / "little_tricks.yaml").write_text((DOCS / "examples" / "little_tricks.yaml").read_text())
     (tmp_path / "s.yaml").write_text(block)

@@ -4,7 +4,7 @@ import random
 import pytest
 
 import interpreter
-from interpreter.env import GameEnv
+from interpreter.play.env import GameEnv
 from interpreter.errors import UsageError
 
 RULES = interpreter.load(interpreter.ruleset_path("diamonds"))

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import interpreter
-from interpreter import agents, gamelog
+from interpreter.play import agents, gamelog
 from interpreter.errors import ReplayError, UsageError
 
 

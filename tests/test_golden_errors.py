@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.cli import main
+from interpreter.tools.cli import main
 from interpreter.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,4 +24,4 @@ def test_each_module_imports_first_on_its_own():
             "print(bad)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "[]", done.stdout
-    assert "interpreter.state" in modules and "interpreter.steps.dexterity" in modules
+    assert "interpreter.engine.state" in modules and "interpreter.mechanics.dexterity" in modules

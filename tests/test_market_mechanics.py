@@ -115,7 +115,7 @@ def test_combos_equals_a_brute_force_enumeration_in_the_documented_order():
     docs: groups of identical cards by decreasing value (then label), more of a group first."""
     import random
     from itertools import product
-    from interpreter.steps.market import _combos
+    from interpreter.mechanics.market import _combos
 
     class Rules:
         card_labels = None
@@ -180,7 +180,7 @@ def test_sums_match_a_reference_for_short_and_long_lists():
     """The reachable totals, for lists short enough to grow freely and long ones capped as they
     grow, against a set-based reference; values that are not whole positive numbers never count."""
     import random
-    from interpreter.steps.market import MAX_SUM, _sums
+    from interpreter.mechanics.market import MAX_SUM, _sums
 
     def reference(values):
         reach = {0}

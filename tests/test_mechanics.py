@@ -716,7 +716,7 @@ def test_scenarios_check_expectations_between_actions(tmp_path):
         "scenarios:\n"
         "  - {name: good, players: 2, actions: ['1', {expect: ['x == 1']}, '2'], expect: ['x == 2']}\n"
         "  - {name: bad, players: 2, actions: ['1', {expect: ['x == 2']}, '2']}\n")
-    from interpreter.scenarios import run_file
+    from interpreter.play.scenarios import run_file
     good, bad = run_file(tmp_path / "s.yaml")
     assert good.ok and not bad.ok and bad.message == "after 1 action(s): expected x == 2, but it is False"
 
@@ -840,7 +840,7 @@ def test_copies_of_a_card_row_that_is_not_a_number_is_a_located_error(tmp_path):
 
 def test_explain_reads_a_counter_declared_by_its_start_value(tmp_path):
     """Found by fuzzing: `tricks: 3` (a bare start value) made explain fail."""
-    from interpreter.explain import explain
+    from interpreter.tools.explain import explain
     path = tmp_path / "c.yaml"
     path.write_text("game: c\nplayers: {min: 2, max: 2}\ncounters:\n  tricks: 3\n"
                     "vars: {x: int}\nflow:\n  - choose: {who: 0, options: '[1, 2]', as: x}\n")

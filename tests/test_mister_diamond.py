@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter import rng
-from interpreter.scenarios import run_file
+from interpreter.engine import rng
+from interpreter.play.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "mister_diamond.yaml"
@@ -149,7 +149,7 @@ def test_skill_wins_games():
 
 def test_play_flags_skill_and_resolve(capsys):
     import json
-    from interpreter.cli import main
+    from interpreter.tools.cli import main
     assert main(["play", str(RULESET), "--players", "2", "--seed", "3", "--skill", "0.9,0.3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == 2 and len(out["scores"]) == 2

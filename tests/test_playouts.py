@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.cli import main
+from interpreter.tools.cli import main
 from interpreter.errors import RulesetError
-from interpreter.playouts import play_one, playouts
+from interpreter.play.playouts import play_one, playouts
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,5 +1,5 @@
 """The game RNG: SplitMix64, whose stream must never change (saved games and seeds replay)."""
-from interpreter import rng
+from interpreter.engine import rng
 
 
 class _S:

@@ -2,10 +2,10 @@ import json
 
 import pytest
 
-from interpreter import resources
+from interpreter.loading import resources
 from interpreter.errors import Location, RulebookError
-from interpreter.schema import check_schema, load_schema
-from interpreter.source import SourceMap, load_yaml
+from interpreter.loading.schema import check_schema, load_schema
+from interpreter.loading.source import SourceMap, load_yaml
 
 STEP_KINDS = {"oneOf": [
     {"type": "object", "required": ["shuffle"], "additionalProperties": False,
@@ -118,7 +118,7 @@ def test_resource_dir_prefers_checkout():
 
 def test_load_schema(monkeypatch, tmp_path):
     (tmp_path / "mini.json").write_text(json.dumps({"type": "object"}))
-    monkeypatch.setattr("interpreter.schema.resource_dir", lambda kind: tmp_path)
+    monkeypatch.setattr("interpreter.loading.schema.resource_dir", lambda kind: tmp_path)
     assert load_schema("mini.json") == {"type": "object"}
     with pytest.raises(RulebookError):
         load_schema("absent.json")

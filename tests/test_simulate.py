@@ -9,10 +9,12 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter import cli, rng, simulate as sim
-from interpreter.agents import make_agents
-from interpreter.gamelog import play_game
-from interpreter.state import State
+from interpreter.tools import cli
+from interpreter.engine import rng
+from interpreter.play import simulate as sim
+from interpreter.play.agents import make_agents
+from interpreter.play.gamelog import play_game
+from interpreter.engine.state import State
 
 DIAMONDS = str(interpreter.ruleset_path("diamonds"))
 FAST = {"rounds": 1}
@@ -104,7 +106,7 @@ def test_workers_that_cannot_load_the_ruleset_fail_their_games_and_do_not_hang(r
 
 @pytest.mark.parametrize("choice", [True, -1, 99, "0", 1.0])
 def test_an_agent_choice_that_is_not_an_option_index_fails_the_game(rules, monkeypatch, choice):
-    from interpreter import agents as agents_module
+    from interpreter.play import agents as agents_module
 
     class Bad:
         name, blind, reads_labels = "bad", True, False
@@ -156,8 +158,8 @@ def test_agents_that_only_count_options_get_no_labels_made(rules, monkeypatch):
 def test_agents_that_pick_from_the_count_alone_are_asked_nothing_else(rules, monkeypatch):
     """An agent with pick(n) (random, first) is called with the number of options, not act():
     the same games as through act()."""
-    from interpreter import agents as agents_module
-    from interpreter.agents import RandomAgent
+    from interpreter.play import agents as agents_module
+    from interpreter.play.agents import RandomAgent
     expected = sim.play_one(rules, batch(rules, seed=4), 2)
 
     class ActOnly(RandomAgent):
@@ -176,7 +178,7 @@ def test_agents_that_pick_from_the_count_alone_are_asked_nothing_else(rules, mon
 
 
 def test_a_pick_that_is_not_an_option_index_fails_the_game(rules, monkeypatch):
-    from interpreter import agents as agents_module
+    from interpreter.play import agents as agents_module
 
     class BadPick:
         name = "badpick"
@@ -210,7 +212,7 @@ def test_a_batch_keeps_the_compiled_ruleset_out_of_full_garbage_collections(rule
 
 
 def test_lazy_labels_are_the_labels_when_read(rules):
-    from interpreter.agents import LazyLabels
+    from interpreter.play.agents import LazyLabels
     S = rules.new_game(4, 3, {"params": FAST})
     lazy = LazyLabels(S)
     assert len(lazy) == len(S.dec[1])

@@ -8,7 +8,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
-from interpreter.scenarios import patch
+from interpreter.play.scenarios import patch
 
 BASE = """
 game: s

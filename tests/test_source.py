@@ -2,9 +2,9 @@ import time
 
 import pytest
 
-from interpreter import source
+from interpreter.loading import source
 from interpreter.errors import Location, RulesetError
-from interpreter.source import MAX_BYTES, MAX_DEPTH, SourceMap, load_file, load_yaml
+from interpreter.loading.source import MAX_BYTES, MAX_DEPTH, SourceMap, load_file, load_yaml
 
 
 # Every test runs with libyaml's event parser (when installed) and with PyYAML's own.

@@ -1,9 +1,9 @@
-"""interpreter.stats: known values (checked against scipy / textbook figures, hard-coded here)."""
+"""interpreter.play.stats: known values (checked against scipy / textbook figures, hard-coded here)."""
 import math
 
 import pytest
 
-from interpreter import stats
+from interpreter.play import stats
 
 
 def close(a, b, tol=1e-9):

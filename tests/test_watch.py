@@ -3,8 +3,8 @@ when-triggers and end conditions read, the engine skips those checks; the others
 import textwrap
 
 import interpreter
-from interpreter.steps.base import Effects
-from interpreter.watch import mentions, watched
+from interpreter.mechanics.base import Effects
+from interpreter.build.watch import mentions, watched
 
 RULES = """
 game: w

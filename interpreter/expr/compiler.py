@@ -23,8 +23,7 @@ from . import runtime
 from .runtime import _SCAN_OPS, scanner
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
-from .types import (ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, list_of,
-                    is_numeric, unify)
+from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, list_of, is_numeric, unify
 from ..errors import did_you_mean
 
 

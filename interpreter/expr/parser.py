@@ -6,7 +6,7 @@ from functools import lru_cache
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..resources import resource_dir
+from ..loading.resources import resource_dir
 
 MAX_LENGTH = 2000   # characters in one expression
 MAX_DEPTH = 40      # nesting of the syntax tree

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .agents import RandomAgent
-from .errors import BudgetExceeded, GameError, Location, UsageError
+from ..errors import BudgetExceeded, GameError, Location, UsageError
 
 KINDS = ("dead-end", "budget", "error", "invariant")
 

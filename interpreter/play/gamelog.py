@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 from typing import IO, Iterable
 
-from .errors import GameError, ReplayError, RulebookError
+from ..errors import GameError, ReplayError, RulebookError
 
 FORMAT = 1
 HIDDEN_EVENT_KINDS = ("deal", "move", "pass", "draw")   # events that move cards between zones
@@ -94,7 +94,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
     writer = None
     if log is not None:
         if log_for is not None and not 0 <= log_for < players:
-            from .errors import UsageError
+            from ..errors import UsageError
             raise UsageError(f"--log-for: seat {log_for} does not exist (seats 0 to {players - 1})")
         writer = _Writer(log, Redactor(rules, log_for) if log_for is not None else None)
     try:
@@ -390,7 +390,7 @@ def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
     if rules is None:
         rules = load_for_log(objs[0], "redact")
     if not 0 <= seat < int(objs[0].get("players", 0)):
-        from .errors import UsageError
+        from ..errors import UsageError
         raise UsageError(f"redact: seat {seat} does not exist in this {objs[0].get('players')}-player game")
     r = Redactor(rules, seat)
     return [r.line(o) for o in objs]

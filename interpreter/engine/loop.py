@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import operator
 
-from .errors import BudgetExceeded, GameError, tag_origin
-from .expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
-from .steps.base import UNCHANGED
+from ..errors import BudgetExceeded, GameError, tag_origin
+from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
+from ..mechanics.base import UNCHANGED
 
 
 def advance(S, changed: bool = True) -> None:

@@ -8,7 +8,7 @@ from typing import Iterator
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from .errors import Diagnostic, RulebookError, did_you_mean
+from ..errors import Diagnostic, RulebookError, did_you_mean
 from .resources import resource_dir
 from .source import SourceMap
 

@@ -96,7 +96,7 @@ class Grid(Step):
         """All the (space, cost) options in one generated comprehension: one Python call per
         decision instead of two per space. None (use the per-space functions) if it cannot be built.
         With it, the LocalPrices of the cost when it is local (else None)."""
-        from ..build import as_expr
+        from ..build.builder import as_expr
         try:
             where, prelude = "True", ""
             if "where" in main:

@@ -36,10 +36,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import engine
-from .errors import GameError, RulebookError, RulesetError, UsageError
-from .expr import Compiler, ExprError
-from .source import load_file
+from ..engine import loop as engine
+from ..errors import GameError, RulebookError, RulesetError, UsageError
+from ..expr import Compiler, ExprError
+from ..loading.source import load_file
 
 
 @dataclass

@@ -52,7 +52,7 @@ class Branch(AskOnce):
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
-            from ..build import as_expr   # (build imports the steps: import when building)
+            from ..build.builder import as_expr   # (build imports the steps: import when building)
             s.offers = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
                                                    scope.has_me, f"branch {s.prompt}")
         return s

@@ -11,7 +11,7 @@ def resource_dir(kind: str) -> Path:
     editable install), else `interpreter/<kind>`, where a normal install puts the package data."""
     if kind not in KINDS:
         raise ValueError(f"unknown resource kind {kind!r}")
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent   # interpreter/ (this file is interpreter/load/)
     root = package.parent
     # pyproject.toml marks a checkout: in site-packages, a stray top-level "schemas" dir from
     # some other distribution must not be picked up.

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from lark import Tree
 
-from .errors import did_you_mean
-from .expr import ExprError, parse
-from .expr.parser import offset_of
-from .expr.compiler import _Scope
-from .expr.runtime import MAX_INT
+from ..errors import did_you_mean
+from ..expr import ExprError, parse
+from ..expr.parser import offset_of
+from ..expr.compiler import _Scope
+from ..expr.runtime import MAX_INT
 from .watch import mentions
-from .expr.types import (INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, STR, is_list, is_numeric, elem, parse_type)
+from ..expr.types import INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, STR, is_list, is_numeric, elem, parse_type
 
 EFFECT_KINDS = {
     "gain": "add to a counter (optionally taken from a limited supply counter)",

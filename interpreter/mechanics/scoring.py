@@ -8,10 +8,10 @@
 """
 from __future__ import annotations
 
-from .engine import located
-from .errors import raised_in, tag_origin
-from .expr.runtime import RUNTIME_ERRORS
-from .expr.types import BOOL, NUM
+from ..engine.loop import located
+from ..errors import raised_in, tag_origin
+from ..expr.runtime import RUNTIME_ERRORS
+from ..expr.types import BOOL, NUM
 
 
 class Scoring:

@@ -25,7 +25,7 @@ try:
 except ImportError:  # PyYAML built without libyaml
     CParser = None
 
-from .errors import LINE_BREAK, Location, RulesetError, register_source
+from ..errors import LINE_BREAK, Location, RulesetError, register_source
 
 MAX_BYTES = 2_000_000   # a ruleset is a hand-written text; anything bigger is a mistake or an attack
 MAX_NODES = 200_000     # nodes after alias expansion: stops "billion laughs" alias bombs

@@ -12,7 +12,7 @@ import math
 import re
 import string
 
-from .expr.types import ANY, BOOL, INT, NUM, STR
+from ..expr.types import ANY, BOOL, INT, NUM, STR
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 MAX_CARDS = 100_000

@@ -41,7 +41,7 @@ from ..expr.compiler import register_builtin, _arity
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
-from ..rng import uniform
+from ..engine.rng import uniform
 from .base import Step, game_option, step_kind
 
 RESOLVE_MODES = ("random", "ask")

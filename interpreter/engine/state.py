@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from . import engine
+from . import loop as engine
 
 FORMAT = 1
 
@@ -59,7 +59,7 @@ class State:
         """What seat ``player`` may see; None: what a spectator sees (only what is public)."""
         if player is not None and (not isinstance(player, int) or isinstance(player, bool)
                                    or not 0 <= player < self.n):
-            from .errors import GameError
+            from ..errors import GameError
             raise GameError(f"no seat {player!r} in a game of {self.n} players (seats 0..{self.n - 1}, "
                             "or None for a spectator)")
         from .observation import observe

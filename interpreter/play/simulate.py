@@ -34,8 +34,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from . import rng, stats
-from .errors import GameError, RulebookError, UsageError
+from ..engine import rng
+from . import stats
+from ..errors import GameError, RulebookError, UsageError
 
 ALPHA = 0.05
 LOOP_KINDS = ("repeat", "while", "until", "turns", "for_each")
@@ -727,7 +728,7 @@ def _check_args(args) -> None:
 
 
 def _make_batch(args, variant):
-    from .cli import load_rules, parse_sets
+    from ..tools.cli import load_rules, parse_sets
     rules = load_rules(args.path, variant)
     sets = parse_sets(args.sets)
     if sets and args.players in rules.player_counts:   # typed as the parameters declare ("1" -> 1)

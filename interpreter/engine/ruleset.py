@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 
-from . import engine, rng
-from .errors import GameError, UsageError
-from .expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
+from . import loop as engine, rng
+from ..errors import GameError, UsageError
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .state import State, blank, from_dict
-from .steps.base import GAME_OPTIONS
+from ..mechanics.base import GAME_OPTIONS
 
 
 class Ruleset:
@@ -114,7 +114,7 @@ class Ruleset:
                 out[name] = spec
         for name, value in overrides.items():
             if name not in out:
-                from .errors import did_you_mean
+                from ..errors import did_you_mean
                 close = did_you_mean(name, out)
                 raise UsageError(f"unknown parameter '{name}'" + (f" (did you mean '{close}'?)" if close else ""))
             out[name] = check_param(name, value, self.params_decl[name], out[name])

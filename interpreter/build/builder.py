@@ -9,21 +9,21 @@ from __future__ import annotations
 import re
 
 from .components import build_cards
-from .engine import over_budget
+from ..engine.loop import over_budget
 from .effects import EFFECT_KINDS, EffectCompiler
-from .errors import Diagnostic, RulesetError, did_you_mean
-from .expr import Compiler, ExprError, Names
-from .expr.compiler import base_namespace
-from .expr.runtime import attribute_index
-from .expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, unify
-from .rng import below, shuffle
-from .scoring import Scoring
-from .triggers import Triggers
+from ..errors import Diagnostic, RulesetError, did_you_mean
+from ..expr import Compiler, ExprError, Names
+from ..expr.compiler import base_namespace
+from ..expr.runtime import attribute_index
+from ..expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, unify
+from ..engine.rng import below, shuffle
+from ..mechanics.scoring import Scoring
+from ..mechanics.triggers import Triggers
 from .watch import Quiet, watched
 from .analysis import check_flow
-from .steps import STEP_KINDS, Sequence, StepScope
-from .steps.base import SECTIONS
-from .steps.base import Effects
+from ..mechanics import STEP_KINDS, Sequence, StepScope
+from ..mechanics.base import SECTIONS
+from ..mechanics.base import Effects
 
 DEFAULT_MAX_STEPS = 1_000_000
 OWNERS = ("none", "player", "team", "card")
@@ -142,8 +142,8 @@ class Builder:
         """A function card -> value from an expression over the card's attributes only."""
         text = as_expr(value)
         try:
-            from .expr.parser import parse
-            from .expr.compiler import _Scope
+            from ..expr.parser import parse
+            from ..expr.compiler import _Scope
             src, typ = self.compiler.node(parse(text), _Scope({}, False, [("_it", CARD)]))
         except ExprError as e:
             self.expr_error(e, path)
@@ -157,8 +157,8 @@ class Builder:
 
     def element_fn(self, value, path, locals=None, element=CARD, expect=None):
         """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
-        from .expr.compiler import _Scope
-        from .expr.parser import parse
+        from ..expr.compiler import _Scope
+        from ..expr.parser import parse
         try:
             tree = parse(as_expr(value))
             src, typ = self.compiler.node(tree, _Scope(dict(locals or {}), True, [("_it", element)]))
@@ -291,7 +291,7 @@ class Builder:
 
     # ------------------------------------------------------------------ the whole ruleset
     def build(self):
-        from .ruleset import Ruleset
+        from ..engine.ruleset import Ruleset
         d = self.data
         r = Ruleset()
         r.name = str(d.get("game", "game"))
@@ -423,8 +423,8 @@ class Builder:
                 vals = [value]
             declared = value.get("type") if isinstance(value, dict) else None
             if declared is not None:
-                from .ruleset import check_param
-                from .errors import UsageError
+                from ..engine.ruleset import check_param
+                from ..errors import UsageError
                 try:
                     self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
                     for v in vals:   # the defaults must fit their own declaration

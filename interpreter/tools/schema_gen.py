@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
-from .effects import EFFECT_KINDS
-from .resources import resource_dir
-from .steps import STEP_KINDS
+from ..build.effects import EFFECT_KINDS
+from ..loading.resources import resource_dir
+from ..mechanics import STEP_KINDS
 
 
 def kinds_schema() -> dict:

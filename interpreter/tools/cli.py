@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .errors import RulebookError, UsageError, did_you_mean
+from ..errors import RulebookError, UsageError, did_you_mean
 
 
 def _out(text: str = "") -> None:
@@ -40,7 +40,7 @@ def _err(text: str) -> None:
 def _resolve(path: str) -> Path:
     """A ruleset path, or the bundled ruleset of that name (``rulebook list`` shows them)."""
     import interpreter
-    from .resources import resource_dir
+    from ..loading.resources import resource_dir
     found = interpreter.ruleset_path(path)
     if not found.exists() and "/" not in path and not path.endswith((".yaml", ".yml")):
         bundled = sorted(p.stem for p in resource_dir("rulesets").glob("*.yaml"))
@@ -112,8 +112,8 @@ def cmd_validate(args) -> int:
 
 def _playouts(files: list, args) -> None:
     """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
-    from .playouts import playouts
-    from .simulate import settled
+    from ..play.playouts import playouts
+    from ..play.simulate import settled
     for f in files:
         rules = f.get("rules")
         if rules is None:
@@ -177,8 +177,8 @@ def load_rules(path: str, variant: str | None):
 
 
 def cmd_play(args) -> int:
-    from .agents import make_agents
-    from .gamelog import play_game
+    from ..play.agents import make_agents
+    from ..play.gamelog import play_game
     if args.log_for is not None and not args.log:
         raise UsageError("--log-for needs --log F.jsonl")
     rules = load_rules(args.path, args.variant)
@@ -234,7 +234,7 @@ def add_replay(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_replay(args) -> int:
-    from .gamelog import replay
+    from ..play.gamelog import replay
     r = replay(args.log, ruleset=args.ruleset)
     if "error" in r:
         _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}")
@@ -249,7 +249,7 @@ def add_test(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_test(args) -> int:
-    from .scenarios import run_file
+    from ..play.scenarios import run_file
     files: list[Path] = []
     for raw in args.paths:
         p = Path(raw)
@@ -311,7 +311,7 @@ def cmd_diff(args) -> int:
 
 
 # ---------------------------------------------------------------------- the command table
-from . import simulate as _simulate  # noqa: E402 - simulate and compare live there
+from ..play import simulate as _simulate  # noqa: E402 - simulate and compare live there
 
 
 @dataclass(frozen=True)
@@ -330,7 +330,7 @@ def add_list(p: argparse.ArgumentParser) -> None:
 def cmd_list(args) -> int:
     """The bundled rulesets: name, title, players and variants."""
     import interpreter
-    from .resources import resource_dir
+    from ..loading.resources import resource_dir
     rows = []
     for path in sorted(resource_dir("rulesets").glob("*.yaml")):
         try:
@@ -383,7 +383,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .. import __version__
     parser = _Parser(prog="rulebook", description="Rulebook: a declarative rules engine for tabletop games.")
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

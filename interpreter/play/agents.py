@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Callable, Protocol, TextIO, runtime_checkable
 
-from .errors import UsageError, did_you_mean
+from ..errors import UsageError, did_you_mean
 
 
 @runtime_checkable

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .errors import Diagnostic, RulesetError, did_you_mean
+from ..errors import Diagnostic, RulesetError, did_you_mean
 from .schema import check_schema, load_schema
 from .source import SourceMap, load_file
 

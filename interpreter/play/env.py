@@ -15,7 +15,7 @@ state, for search (``env.state.clone()``).
 """
 from __future__ import annotations
 
-from .errors import UsageError
+from ..errors import UsageError
 
 
 class GameEnv:
