@@ -17,21 +17,16 @@ __version__ = "0.1.0"
 
 
 def load(path, variant: str | None = None):
-    """Load, check and compile a ruleset (optionally with a variant: a name or a file)."""
-    from .build.builder import Builder
-    from .loading.loader import load_data
-    loaded = load_data(path, variant)
-    return Builder(loaded).build().freeze()
+    """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
+    (``load("diamonds")``), optionally with a variant (a name under ``variants:`` or a file)."""
+    from .build import load as build_load
+    return build_load(path, variant)
 
 
-def ruleset_path(name: str) -> Path:
+def ruleset_path(name) -> Path:
     """The path of a bundled ruleset by name (its file name without .yaml) or the path itself if it exists."""
-    from .loading.resources import resource_dir
-    p = Path(name)
-    if p.exists():
-        return p
-    candidate = resource_dir("rulesets") / f"{name}.yaml"
-    return candidate if candidate.exists() else p
+    from .loading.resources import ruleset_path as find
+    return find(name)
 
 
 __all__ = ["load", "ruleset_path", "RulebookError", "RulesetError", "UsageError", "GameError",

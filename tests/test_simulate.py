@@ -11,7 +11,8 @@ import pytest
 import interpreter
 from interpreter.tools import cli
 from interpreter.engine import rng
-from interpreter.play import simulate as sim
+from interpreter.play import batch as one, runs, summary, workers
+from interpreter.tools import args as cli_args
 from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
 from interpreter.engine.state import State
@@ -46,7 +47,7 @@ def rules():
 
 def batch(rules, **kw):
     kw.setdefault("params", FAST)
-    return sim.Batch(path=DIAMONDS, players=kw.pop("players", 4), hash=rules.hash, **kw)
+    return one.Batch(path=DIAMONDS, players=kw.pop("players", 4), hash=rules.hash, **kw)
 
 
 def run(capsys, *argv):
@@ -58,8 +59,8 @@ def run(capsys, *argv):
 # ---------------------------------------------------------------------- determinism
 def test_workers_1_and_2_give_identical_records_and_summary(rules):
     b = batch(rules, seed=5)
-    one = sim.simulate(b, 12, workers=1, rules=rules)
-    two = sim.simulate(b, 12, workers=2, rules=rules)
+    one = runs.simulate(b, 12, workers=1, rules=rules)
+    two = runs.simulate(b, 12, workers=2, rules=rules)
     assert one["records"] == two["records"]
     assert one["summary"] == two["summary"]
     assert [r["index"] for r in one["records"]] == list(range(12))
@@ -71,13 +72,13 @@ def test_forked_workers_use_the_compiled_ruleset_instead_of_loading_it_again(rul
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("workers are forked only where fork is the start method")
     b = batch(rules, seed=2)
-    expected = sim.simulate(b, 6, workers=1, rules=rules)["records"]
+    expected = runs.simulate(b, 6, workers=1, rules=rules)["records"]
 
     def no_loading(batch):
         raise AssertionError("a worker compiled the ruleset again")
-    monkeypatch.setattr(sim, "load_batch_rules", no_loading)   # inherited by the forked workers
-    monkeypatch.setattr(sim, "_WORKER", {})
-    assert sim.simulate(b, 6, workers=2, rules=rules)["records"] == expected
+    monkeypatch.setattr(workers, "load_batch_rules", no_loading)   # inherited by the forked workers
+    monkeypatch.setattr(workers, "_WORKER", {})
+    assert runs.simulate(b, 6, workers=2, rules=rules)["records"] == expected
 
 
 def test_workers_that_cannot_load_the_ruleset_fail_their_games_and_do_not_hang(rules, monkeypatch):
@@ -88,15 +89,15 @@ def test_workers_that_cannot_load_the_ruleset_fail_their_games_and_do_not_hang(r
     import signal
     if not hasattr(signal, "SIGALRM"):
         pytest.skip("needs SIGALRM to stop a hang")
-    monkeypatch.setattr(sim, "load_batch_rules", broken)
-    monkeypatch.setattr(sim, "_WORKER", {})
+    monkeypatch.setattr(workers, "load_batch_rules", broken)
+    monkeypatch.setattr(workers, "_WORKER", {})
 
     def hung(*_):
         raise AssertionError("the pool hung")
     previous = signal.signal(signal.SIGALRM, hung)
     signal.alarm(60)
     try:
-        records = sorted(sim.run_local(batch(rules, seed=2), [0, 1, 2, 3], 2), key=lambda r: r["index"])
+        records = sorted(workers.run_local(batch(rules, seed=2), [0, 1, 2, 3], 2), key=lambda r: r["index"])
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -117,12 +118,12 @@ def test_an_agent_choice_that_is_not_an_option_index_fails_the_game(rules, monke
         def act(self, observation, legal):
             return choice
     monkeypatch.setitem(agents_module.AGENTS, "bad", Bad)
-    rec = sim.play_one(rules, batch(rules, agents="bad"), 0)
+    rec = one.play_one(rules, batch(rules, agents="bad"), 0)
     assert "chose" in rec["error"] and repr(choice) in rec["error"]
 
 
 def test_a_record_is_the_game_rulebook_play_plays_with_its_seed(rules):
-    rec = sim.play_one(rules, batch(rules, seed=9), 3)
+    rec = one.play_one(rules, batch(rules, seed=9), 3)
     seed = rng.derive(9, 3)
     played = play_game(rules, 4, seed, make_agents("random", 4, seed), {"params": FAST})
     assert (rec["scores"], rec["winners"], rec["decisions"]) == (played["scores"], played["winners"],
@@ -130,7 +131,7 @@ def test_a_record_is_the_game_rulebook_play_plays_with_its_seed(rules):
 
 
 def test_record_fields_rounds_first_margin(rules):
-    rec = sim.play_one(rules, batch(rules, params={"rounds": 2}), 0)
+    rec = one.play_one(rules, batch(rules, params={"rounds": 2}), 0)
     assert set(rec) >= {"index", "seed", "scores", "winners", "decisions", "rounds", "first", "margin",
                         "lead_changes"}
     assert rec["rounds"] == 2                     # the outermost repeat ran twice
@@ -139,19 +140,19 @@ def test_record_fields_rounds_first_margin(rules):
     best = sorted(rec["scores"], reverse=True)
     assert rec["margin"] == best[0] - best[1]
     assert rec["margin_relative"] == pytest.approx(rec["margin"] / best[0])
-    on = sim.play_one(rules, batch(rules, params={"rounds": 2}, lead_changes=True), 0)
+    on = one.play_one(rules, batch(rules, params={"rounds": 2}, lead_changes=True), 0)
     assert isinstance(on["lead_changes"], int) and on["lead_changes"] >= 0
     assert {**on, "lead_changes": None} == rec    # counting lead changes changes nothing else
 
 
 def test_agents_that_only_count_options_get_no_labels_made(rules, monkeypatch):
     """random and first declare reads_labels = False: a batch never labels their options."""
-    expected = sim.play_one(rules, batch(rules, seed=4), 2)
+    expected = one.play_one(rules, batch(rules, seed=4), 2)
 
     def no_labels(self):
         raise AssertionError("labels were made for an agent that does not read them")
     monkeypatch.setattr(State, "legal_actions", no_labels)
-    assert sim.play_one(rules, batch(rules, seed=4), 2) == expected
+    assert one.play_one(rules, batch(rules, seed=4), 2) == expected
     assert "error" not in expected
 
 
@@ -160,20 +161,20 @@ def test_agents_that_pick_from_the_count_alone_are_asked_nothing_else(rules, mon
     the same games as through act()."""
     from interpreter.play import agents as agents_module
     from interpreter.play.agents import RandomAgent
-    expected = sim.play_one(rules, batch(rules, seed=4), 2)
+    expected = one.play_one(rules, batch(rules, seed=4), 2)
 
     class ActOnly(RandomAgent):
         def __init__(self, seed=0, seat=0):
             super().__init__(seed, seat)
             self.pick = None
     monkeypatch.setitem(agents_module.AGENTS, "random", ActOnly)
-    assert sim.play_one(rules, batch(rules, seed=4), 2) == expected
+    assert one.play_one(rules, batch(rules, seed=4), 2) == expected
     monkeypatch.setitem(agents_module.AGENTS, "random", RandomAgent)
 
     def no_act(self, observation, legal):
         raise AssertionError("act() was called for an agent that picks from the count")
     monkeypatch.setattr(RandomAgent, "act", no_act)
-    assert sim.play_one(rules, batch(rules, seed=4), 2) == expected
+    assert one.play_one(rules, batch(rules, seed=4), 2) == expected
     assert "error" not in expected
 
 
@@ -189,7 +190,7 @@ def test_a_pick_that_is_not_an_option_index_fails_the_game(rules, monkeypatch):
         def pick(self, n):
             return n                               # one past the last option
     monkeypatch.setitem(agents_module.AGENTS, "badpick", BadPick)
-    rec = sim.play_one(rules, batch(rules, agents="badpick"), 0)
+    rec = one.play_one(rules, batch(rules, agents="badpick"), 0)
     assert "chose" in rec["error"]
 
 
@@ -198,17 +199,17 @@ def test_a_batch_keeps_the_compiled_ruleset_out_of_full_garbage_collections(rule
     does so for the batch only and gives it back after."""
     import gc
     assert gc.get_freeze_count() == 0
-    with sim.settled():
+    with workers.settled():
         assert gc.get_freeze_count() > 1000             # the ruleset's functions, tables, dicts...
     assert gc.get_freeze_count() == 0
     b = batch(rules, seed=1)
     try:
-        sim._WORKER.clear()
-        sim._init_worker(b)                              # a worker loading the ruleset itself
-        assert "rules" in sim._WORKER and gc.get_freeze_count() > 1000
+        workers._WORKER.clear()
+        workers._init_worker(b)                              # a worker loading the ruleset itself
+        assert "rules" in workers._WORKER and gc.get_freeze_count() > 1000
     finally:
         gc.unfreeze()
-        sim._WORKER.clear()
+        workers._WORKER.clear()
 
 
 def test_lazy_labels_are_the_labels_when_read(rules):
@@ -222,22 +223,22 @@ def test_lazy_labels_are_the_labels_when_read(rules):
 
 def test_rounds_are_counted_when_the_repeat_frame_moves_on_the_stack(rules):
     """The rounds' repeat frame is looked for again when it is not where it was."""
-    rec = sim.play_one(rules, batch(rules, params={"rounds": 3}), 5)
+    rec = one.play_one(rules, batch(rules, params={"rounds": 3}), 5)
     assert rec["rounds"] == 3
 
 
 def test_teams_margin_is_between_teams(rules):
     teams = interpreter.load(DIAMONDS, variant="teams")
-    b = sim.Batch(path=DIAMONDS, players=4, variant="teams", params=FAST, hash=teams.hash)
-    rec = sim.play_one(teams, b, 1)
+    b = one.Batch(path=DIAMONDS, players=4, variant="teams", params=FAST, hash=teams.hash)
+    rec = one.play_one(teams, b, 1)
     s = rec["scores"]
     assert s[0] == s[2] and s[1] == s[3]          # partners share their counters
     assert rec["margin"] == abs(s[0] - s[1])      # not 0 between partners
 
 
 def test_skill_is_passed_as_an_option(rules, monkeypatch):
-    assert sim.parse_skill("0.9,0.6,0.5,0.4", 4) == (0.9, 0.6, 0.5, 0.4)
-    assert sim.parse_skill("0.7", 3) == (0.7, 0.7, 0.7)
+    assert cli_args.parse_skill("0.9,0.6,0.5,0.4", 4) == (0.9, 0.6, 0.5, 0.4)
+    assert cli_args.parse_skill("0.7", 3) == (0.7, 0.7, 0.7)
     seen = []
     real = type(rules).new_game
 
@@ -245,7 +246,7 @@ def test_skill_is_passed_as_an_option(rules, monkeypatch):
         seen.append(options)
         return real(self, players, seed, options, record)
     monkeypatch.setattr(type(rules), "new_game", spy)
-    sim.play_one(rules, batch(rules, skill=(0.9, 0.6, 0.5, 0.4)), 0)
+    one.play_one(rules, batch(rules, skill=(0.9, 0.6, 0.5, 0.4)), 0)
     assert seen[-1] == {"params": FAST, "skill": [0.9, 0.6, 0.5, 0.4]}
 
 
@@ -264,7 +265,7 @@ def test_summary_shared_wins_count_one_over_k():
                rec(2, [1, 2, 8], [2], first=2, margin=6),
                rec(3, [3, 3, 3], [0, 1, 2], margin=0),  # shared: 1/3 each
                rec(4, None, None, error="GameError: boom")]
-    s = sim.summarise(records, 3)
+    s = summary.summarise(records, 3)
     assert s["games"] == 5 and s["completed"] == 4 and s["failed"] == 1
     assert s["failed_seeds"] == [28] and s["failures"][0]["error"] == "GameError: boom"
     assert s["wins"] == pytest.approx([1 / 2 + 1 + 1 / 3, 1 / 2 + 1 / 3, 1 + 1 / 3])
@@ -284,13 +285,13 @@ def test_summary_shared_wins_count_one_over_k():
 def test_compare_pairs_games_by_index():
     a = [rec(i, [1, 0], [0], decisions=10, margin=1) for i in range(20)]
     b = [rec(i, [0, 1], [1] if i % 2 else [0], decisions=12 + i % 2, margin=1) for i in range(20)]
-    out = sim.compare({"base": a, "v": b}, 2)
+    out = summary.compare({"base": a, "v": b}, 2)
     d = out["differences"]["v"]
     assert d["pairs"] == 20
     assert d["win_rate"][1]["diff"] == pytest.approx(0.5) and d["win_rate"][1]["significant"]
     assert d["decisions"]["diff"] == pytest.approx(2.5) and d["decisions"]["p"] < 1e-6
     assert d["margin"]["diff"] == 0 and d["margin"]["p"] == 1.0 and not d["margin"]["significant"]
-    same = sim.compare({"base": a, "again": a}, 2)["differences"]["again"]
+    same = summary.compare({"base": a, "again": a}, 2)["differences"]["again"]
     assert same["decisions"]["p"] == 1.0 and same["win_rate"][0]["diff"] == 0
 
 
@@ -299,8 +300,8 @@ def test_failing_games_are_recorded_with_their_seed_and_the_batch_goes_on(tmp_pa
     path = tmp_path / "fragile.yaml"
     path.write_text(textwrap.dedent(FRAGILE))
     rules = interpreter.load(path)
-    b = sim.Batch(path=str(path), players=3, seed=1, hash=rules.hash)
-    result = sim.simulate(b, 30, workers=1, rules=rules, out=tmp_path / "out", plot=False)
+    b = one.Batch(path=str(path), players=3, seed=1, hash=rules.hash)
+    result = runs.simulate(b, 30, workers=1, rules=rules, out=tmp_path / "out", plot=False)
     s = result["summary"]
     bad = [r for r in result["records"] if "error" in r]
     assert 0 < s["failed"] < 30 and s["completed"] == 30 - s["failed"]
@@ -358,20 +359,20 @@ def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_pat
 
 def test_an_interrupted_run_resumes_without_replaying_finished_games(rules, tmp_path, monkeypatch):
     b = batch(rules, seed=2)
-    full = sim.simulate(b, 10, workers=1, rules=rules)
+    full = runs.simulate(b, 10, workers=1, rules=rules)
     out = tmp_path / "partial"
-    sim.prepare_out(out, b)
+    runs.prepare_out(out, b)
     kept = full["records"][:3] + full["records"][6:7]
     text = "".join(json.dumps(r) + "\n" for r in kept) + '{"index": 4, "seed": 12'   # torn last line
     (out / "games.jsonl").write_text(text)
     played = []
-    real = sim.play_one
+    real = one.play_one
 
     def counting(rules_, batch_, index, step=-1):
         played.append(index)
         return real(rules_, batch_, index, step)
-    monkeypatch.setattr(sim, "play_one", counting)
-    resumed = sim.simulate(b, 10, workers=1, rules=rules, out=out, plot=False)
+    monkeypatch.setattr(workers, "play_one", counting)
+    resumed = runs.simulate(b, 10, workers=1, rules=rules, out=out, plot=False)
     assert sorted(played) == [3, 4, 5, 7, 8, 9]
     assert resumed["resumed"] == 4
     assert resumed["records"] == full["records"]
@@ -476,7 +477,7 @@ def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_
         saved = json.loads((out / v / "summary.json").read_text())
         assert saved["games"] == 6 and saved["win_rate"] == json.loads(stdout)["summaries"][v]["win_rate"]
     # run again: every game is read back, none is played, the result is the same
-    monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a finished game was played again"))
+    monkeypatch.setattr(workers, "play_one", lambda *a, **k: pytest.fail("a finished game was played again"))
     code, again, err = run(capsys, *args)
     assert code == 0, err
     assert json.loads(again)["differences"] == json.loads(stdout)["differences"]
@@ -489,12 +490,12 @@ def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_
 def test_ray_backend_gives_the_local_results(rules):
     ray = pytest.importorskip("ray")
     b = batch(rules, seed=11)
-    local = sim.simulate(b, 10, workers=1, rules=rules)
+    local = runs.simulate(b, 10, workers=1, rules=rules)
     started = not ray.is_initialized()
     if started:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        remote = sim.simulate(b, 10, backend="ray")
+        remote = runs.simulate(b, 10, backend="ray")
     finally:
         if started:
             ray.shutdown()

@@ -14,6 +14,7 @@ from .effects import EFFECT_KINDS, EffectCompiler
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import base_namespace
+from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index
 from ..expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, unify
 from ..engine.rng import below, shuffle
@@ -504,17 +505,3 @@ def _type_of_value(v):
         return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
     return ANY
 
-
-def as_expr(value) -> str:
-    """YAML scalars are expressions; numbers, booleans and lists of literals are accepted as is."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(repr(v) if isinstance(v, str) else as_expr(v) for v in value) + "]"
-    return str(value)

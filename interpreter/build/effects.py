@@ -5,8 +5,11 @@ names of declared effects. A list compiles to one Python function ``fx(S, me, L)
 expressions inside are inlined as Python source (see expr.compiler), so running an effect
 never walks a tree. Effects make no decisions: decisions are flow steps.
 
-Every effect kind is one method ``e_<kind>`` below; EFFECT_KINDS lists them for the schema,
-the docs and did-you-mean.
+The effect kinds that change the game (gain, move, deal...) live with their mechanics and
+register with ``@effect_kind`` (mechanics/base.py); this module compiles lists of them and
+owns the constructs that structure a list: ``if``, ``switch``, ``for_each``, ``with_player``,
+``end_game`` and calls of declared effects. EFFECT_KINDS lists every kind for the schema, the
+docs and did-you-mean.
 """
 from __future__ import annotations
 
@@ -14,61 +17,23 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from ..expr import ExprError, parse
-from ..expr.parser import offset_of
 from ..expr.compiler import _Scope
-from ..expr.runtime import MAX_INT
+from ..expr.parser import offset_of
+from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
+from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS
 from .watch import mentions
-from ..expr.types import INT, PLAYER, TEAM, ANY, NONE, NUM, BOOL, STR, is_list, is_numeric, elem, parse_type
 
-EFFECT_KINDS = {
-    "gain": "add to a counter (optionally taken from a limited supply counter)",
-    "lose": "remove from a counter, never below zero (optionally returned to a supply)",
-    "transfer": "move up to an amount from one counter to another",
-    "set": "set variables to the values of expressions",
-    "random": "set a variable to a random element of a list (chance)",
-    "move": "move cards from one zone to another",
-    "shuffle": "shuffle a zone (chance)",
-    "deal": "deal cards one at a time from a zone to each player's zone",
-    "gather": "move every card of some zones (all owners) into one zone",
-    "reset": "set counters (every owner's) back to their start values",
+EFFECT_KINDS.update({
     "if": "run effects when a condition holds (then/else)",
     "switch": "run the effects of the case equal to a value",
     "for_each": "run effects once for each element of a list",
     "with_player": "run effects as another player (me = who)",
     "end_game": "end the game at once",
-}
-
-
-def fits(value: str, declared: str) -> bool:
-    """Whether a value of static type ``value`` may be stored where ``declared`` is expected
-    (none fits anything; numbers, players and teams are all whole numbers)."""
-    if ANY in (value, declared) or value in (NONE, declared):
-        return True
-    if is_numeric(value) and is_numeric(declared):
-        return value != NUM or declared == NUM
-    if is_list(value) and is_list(declared):
-        return fits(elem(value), elem(declared))
-    return False
+})
 
 
 def _scope(locals, has_me):
     return _Scope(dict(locals or {}), has_me, [])
-
-
-EFFECT_PLUGINS: dict = {}
-
-
-def effect_kind(name: str, doc: str):
-    """Register an effect kind from a mechanic's own module.
-
-    The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
-    emits Python lines with ``em.line(...)``; ``fx`` is the EffectCompiler (``fx.expr``,
-    ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
-    def register(fn):
-        EFFECT_KINDS[name] = doc
-        EFFECT_PLUGINS[name] = fn
-        return fn
-    return register
 
 
 class _Emitter:
@@ -168,10 +133,10 @@ class EffectCompiler:
                            path, "effect")
             return
         method = getattr(self, "e_" + kind, None) if kind in EFFECT_KINDS else None
-        if method is not None:
+        if method is not None:   # a construct of the effect language itself
             return method(em, spec, path, locals, has_me)
-        if kind in EFFECT_PLUGINS:
-            return EFFECT_PLUGINS[kind](self, em, spec, path, locals, has_me)
+        if kind in EFFECT_EMITTERS:
+            return EFFECT_EMITTERS[kind](self, em, spec, path, locals, has_me)
         if kind in self.named:
             return self.call(em, kind, spec, path, locals, has_me)
         self.ctx.unknown("effect", kind, [*EFFECT_KINDS, *self.named], path, key=True)
@@ -263,226 +228,6 @@ class EffectCompiler:
         """Log an event when the game records them (``unless_empty``: not when that list is empty)."""
         when = f" and {unless_empty}" if unless_empty else ""
         em.line(f"if S.ev is not None{when}: S.ev.append({payload})")
-
-    # ------------------------------------------------------------------ counters
-    @staticmethod
-    def take(em, amount: str, src: str, dst: str | None) -> str:
-        """Emit: move up to ``amount`` out of counter ``src`` (into ``dst``); the moved amount's name."""
-        a = em.fresh("_a")
-        em.line(f"{a} = max(0, min({_bounded(amount)}, {src}))")
-        em.line(f"{src} -= {a}")
-        if dst is not None:
-            em.line(f"{dst} += {a}")
-        return a
-
-    def e_gain(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("counter",), ("amount", "from"))
-        if spec is None:
-            return
-        dst, name = self.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
-        amount, _ = self.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
-        if "from" in spec:   # a limited supply gives what it has
-            src, _ = self.target(spec["from"], (*path, "from"), locals, has_me, "counter")
-            a = self.take(em, amount, src, dst)
-        else:
-            a = em.fresh("_a")
-            em.line(f"{a} = {_bounded(amount)}")
-            em.line(f"{dst} += {a}")
-        self.event(em, f"{{'ev': 'gain', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
-
-    def e_lose(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("counter",), ("amount", "to"))
-        if spec is None:
-            return
-        src, name = self.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
-        amount, _ = self.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
-        dst = self.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
-        a = self.take(em, amount, src, dst)
-        self.event(em, f"{{'ev': 'lose', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
-
-    def e_transfer(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("from", "to"), ("amount",))
-        if spec is None:
-            return
-        src, sname = self.target(spec["from"], (*path, "from"), locals, has_me, "counter")
-        dst, dname = self.target(spec["to"], (*path, "to"), locals, has_me, "counter")
-        amount, _ = self.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
-        a = self.take(em, amount, src, dst)
-        self.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, 'to': {dname!r}, 'who': me, 'amount': {a}}}")
-
-    def e_reset(self, em, spec, path, locals, has_me):
-        names = spec if isinstance(spec, list) else [spec]
-        counters = self.ctx.names.counters
-        for i, name in enumerate(names):
-            name = self.name(name, (*path, i) if isinstance(spec, list) else path, "counter name")
-            if name is None:
-                continue
-            p = (*path, i) if isinstance(spec, list) else path
-            if name not in counters:
-                self.ctx.unknown("counter", name, counters, p)
-                continue
-            self.ctx.compiler.used.add(name)
-            start = (self.ctx.counter_decl.get(name) or {}).get("start", 0)
-            src, _ = self.expr(start, ("counters", name, "start"), {}, False, INT)
-            if counters[name] == "none":
-                em.line(f"S.c[{name!r}] = {src}")
-            else:
-                em.line(f"S.c[{name!r}] = [{src}] * len(S.c[{name!r}])")
-        self.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")
-
-    # ------------------------------------------------------------------ variables
-    def e_set(self, em, spec, path, locals, has_me):
-        if not isinstance(spec, dict) or not spec:
-            self.ctx.error("set takes a mapping of variable: expression", path, "effect")
-            return
-        for var, text in spec.items():
-            self.ctx.compiler.used.add(var)
-            if var not in self.ctx.names.vars:
-                self.ctx.unknown("variable", var, self.ctx.names.vars, (*path, var), key=True)
-                continue
-            src, typ = self.expr(text, (*path, var), locals, has_me)
-            want = self.ctx.names.vars[var]
-            if not fits(typ, want):
-                self.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-            em.line(f"S.v[{var!r}] = {_bounded(src) if _can_grow(typ) else src}")
-            self.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': S.v[{var!r}]}}")
-
-    def e_random(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("var", "from"))
-        if spec is None:
-            return
-        var = self.name(spec["var"], (*path, "var"), "variable name")
-        if var is None:
-            return
-        self.ctx.compiler.used.add(var)
-        if var not in self.ctx.names.vars:
-            self.ctx.unknown("variable", var, self.ctx.names.vars, (*path, "var"))
-            return
-        src, typ = self.expr(spec["from"], (*path, "from"), locals, has_me, "list")
-        t = em.fresh()
-        em.line(f"{t} = {src}")
-        em.line(f"S.v[{var!r}] = {t}[_below(S, len({t}))] if {t} else None")
-        self.event(em, f"{{'ev': 'random', 'var': {var!r}, 'value': S.v[{var!r}]}}")
-
-    # ------------------------------------------------------------------ cards
-    def e_move(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
-        if spec is None:
-            return
-        src, sname = self.target(spec["from"], (*path, "from"), locals, has_me, "zone")
-        dst, dname, downer = self.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone")
-        s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
-        em.line(f"{s} = {src}")
-        em.line(f"{d} = {dst}")
-        if "cards" in spec:
-            csrc, _ = self.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
-            em.line(f"{cs} = list({csrc})")
-            em.line(f"for _x in {cs}: {s}.remove(_x)")
-        elif "count" in spec:
-            n, _ = self.expr(spec["count"], (*path, "count"), locals, has_me, INT)
-            k = em.fresh("_k")
-            em.line(f"{k} = max(0, min({n}, len({s})))")
-            em.line(f"{cs} = {s}[len({s}) - {k}:][::-1]")   # the top of a pile is its end
-            em.line(f"del {s}[len({s}) - {k}:]")
-        else:
-            em.line(f"{cs} = {s}[:]")
-            em.line(f"{s}.clear()")
-        bottom = spec.get("bottom")
-        if bottom and dname and self.ctx.zone_sorted(dname):
-            self.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
-                          (*path, "bottom"), "sorted")
-            bottom = False
-        if bottom:
-            em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
-            self.notify(em, dname, cs, downer)
-        else:
-            self.put(em, d, cs, dname, downer)
-        self.event(em, f"{{'ev': 'move', 'from': {sname!r}, 'to': {dname!r}, 'cards': {cs}}}", cs)   # no empty moves
-
-    def put(self, em, dst_var, cards_var, zone_name, owner=None):
-        if zone_name and self.ctx.zone_sorted(zone_name):
-            em.line(f"for _x in {cards_var}: _insort({dst_var}, _x)")
-        else:
-            em.line(f"{dst_var}.extend({cards_var})")
-        self.notify(em, zone_name, cards_var, owner)
-
-    def notify(self, em, zone_name, cards_var, owner):
-        """Call the enter triggers of the zone, if it has any (known at compile time)."""
-        if zone_name in self.ctx.triggers.enter:
-            who, by_team = owner if owner is not None else ("None", False)
-            em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
-
-    def e_shuffle(self, em, spec, path, locals, has_me):
-        src, name = self.target(spec, path, locals, has_me, "zone")
-        em.line(f"_shuffle(S, {src})")
-        if name and self.ctx.zone_sorted(name):   # the draws are made all the same (the same games)
-            self.ctx.warn(f"zone '{name}' is kept sorted: shuffling it does not change its order", path, "sorted")
-            em.line(f"{src}.sort()")
-
-    def e_deal(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("from", "to", "count"), ("players", "start"))
-        if spec is None:
-            return
-        src, _ = self.target(spec["from"], (*path, "from"), locals, has_me, "zone")
-        to = self.name(spec["to"], (*path, "to"), "zone name")
-        if to is None:
-            return
-        self.ctx.compiler.used.add(to)
-        if to not in self.ctx.names.zones:
-            self.ctx.unknown("zone", to, self.ctx.names.zones, (*path, "to"))
-            return
-        if self.ctx.names.zones[to] == "none":
-            self.ctx.error(f"deal: '{to}' must be a zone owned by each player or team", (*path, "to"), "type")
-            return
-        n, _ = self.expr(spec["count"], (*path, "count"), locals, has_me, INT)
-        who, _ = self.expr(spec.get("players", "players"), (*path, "players"), locals, has_me, "list")
-        s, w, k = em.fresh("_s"), em.fresh("_w"), em.fresh("_k")
-        em.line(f"{s} = {src}")
-        em.line(f"{w} = {who}")
-        if "start" in spec:
-            st, _ = self.expr(spec["start"], (*path, "start"), locals, has_me, PLAYER)
-            i = em.fresh("_i")
-            em.line(f"{i} = {w}.index({st}) if {st} in {w} else 0")
-            em.line(f"{w} = {w}[{i}:] + {w}[:{i}]")
-        zone = f"S.z[{to!r}]"
-        key = "S.tm[_p]" if self.ctx.names.zones[to] == "team" else "_p"
-        em.line(f"{k} = {n}")
-        em.line(f"for _r in range({k}):")
-        em.line(f"    for _p in {w}:")
-        if to in self.ctx.triggers.enter:
-            em.line(f"        if {s}: {zone}[{key}].append({s}[-1]); "
-                    f"_triggers.entered(S, {to!r}, {key}, {self.ctx.names.zones[to] == 'team'}, [{s}.pop()], me)")
-        else:
-            em.line(f"        if {s}: {zone}[{key}].append({s}.pop())")
-        if self.ctx.zone_sorted(to):
-            em.line(f"for _h in {zone}: _h.sort()")
-        self.event(em, f"{{'ev': 'deal', 'to': {to!r}, 'count': {k}}}")
-
-    def e_gather(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("from", "to"))
-        if spec is None:
-            return
-        dst, dname = self.target(spec["to"], (*path, "to"), locals, has_me, "zone")
-        froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
-        d = em.fresh("_d")
-        em.line(f"{d} = {dst}")
-        for i, zname in enumerate(froms):
-            if self.name(zname, (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from"),
-                         "zone name") is None:
-                continue
-            self.ctx.compiler.used.add(zname)
-            zpath = (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from")
-            if zname not in self.ctx.names.zones:
-                self.ctx.unknown("zone", zname, self.ctx.names.zones, zpath)
-                continue
-            if self.ctx.names.zones[zname] == "none":
-                em.line(f"{d}.extend(S.z[{zname!r}]); S.z[{zname!r}].clear()")
-            else:
-                # filter(None, ...) skips the empty ones in C (a zone per card: hundreds of them)
-                em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
-        if dname and self.ctx.zone_sorted(dname):
-            em.line(f"{d}.sort()")
-        self.event(em, f"{{'ev': 'gather', 'to': {dname!r}}}")
 
     # ------------------------------------------------------------------ control
     def indented(self, em, header, items, path, locals, has_me):
@@ -611,15 +356,3 @@ class EffectCompiler:
         self.ctx.compiler.used.add(name)
         em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")
 
-
-def _can_grow(typ: str) -> bool:
-    """Values of this type could grow without bound if stored again and again (docs/language.md §1)."""
-    return typ in (INT, ANY, STR) or is_list(typ)
-
-
-def _bounded(src: str) -> str:
-    """The source of a value to store or add, checked against the language's bounds when it is
-    not a small literal (runtime._stored)."""
-    if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
-        return src
-    return f"_stored({src})"

@@ -10,7 +10,7 @@ import operator
 
 from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
-from ..mechanics.base import UNCHANGED
+from .protocol import UNCHANGED
 
 
 def advance(S, changed: bool = True) -> None:

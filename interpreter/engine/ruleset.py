@@ -7,7 +7,7 @@ from . import loop as engine, rng
 from ..errors import GameError, UsageError
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .state import State, blank, from_dict
-from ..mechanics.base import GAME_OPTIONS
+from .protocol import GAME_OPTIONS
 
 
 class Ruleset:

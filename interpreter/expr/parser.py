@@ -113,3 +113,18 @@ def offset_of(node) -> int:
         if isinstance(child, (Tree, Token)):
             return offset_of(child)
     return 0
+
+
+def as_expr(value) -> str:
+    """YAML scalars are expressions; numbers, booleans and lists of literals are accepted as is."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(repr(v) if isinstance(v, str) else as_expr(v) for v in value) + "]"
+    return str(value)

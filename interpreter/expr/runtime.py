@@ -290,3 +290,11 @@ HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest,
                                    _distinct, _partner, _members, _seat, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
+
+
+def stored_source(src: str) -> str:
+    """The source of a value to store or add, checked against the language's bounds when it is
+    not a small literal (``_stored``)."""
+    if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
+        return src
+    return f"_stored({src})"

@@ -51,3 +51,20 @@ def parse_type(text: str) -> str:
     if t == "number":
         return NUM
     raise ValueError(f"unknown type '{text}'")
+
+
+def fits(value: str, declared: str) -> bool:
+    """Whether a value of static type ``value`` may be stored where ``declared`` is expected
+    (none fits anything; numbers, players and teams are all whole numbers)."""
+    if ANY in (value, declared) or value in (NONE, declared):
+        return True
+    if is_numeric(value) and is_numeric(declared):
+        return value != NUM or declared == NUM
+    if is_list(value) and is_list(declared):
+        return fits(elem(value), elem(declared))
+    return False
+
+
+def can_grow(typ: str) -> bool:
+    """Values of this type could grow without bound if stored again and again (docs/language.md §1)."""
+    return typ in (INT, ANY, STR) or is_list(typ)

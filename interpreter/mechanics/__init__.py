@@ -5,6 +5,7 @@ names a kind by its key (``- tricks: {...}``). Anything that is not a step kind 
 list is an effect (see effects.py) and runs inline.
 """
 from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
+from . import counters, variables, cards  # noqa: F401  (registration: the effect kinds)
 from . import flow, choose, branch, pick, passing, tricks  # noqa: F401  (registration)
 from . import board, dexterity  # noqa: F401  (registration: board:, neighbors(), attempt, skill())
 from . import market  # noqa: F401  (registration: combos(), sums(), groups())

@@ -1,19 +1,19 @@
-"""The Step base class, the registry of step kinds, and Sequence (a list of steps)."""
+"""The Step base class, the registries of step, effect and section kinds, and Sequence (a list of steps)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+
+from ..engine.protocol import UNCHANGED
 from ..expr.types import PLAYER
 
 STEP_KINDS: dict[str, type] = {}
 
-# What run() returns when it changed nothing but frames (pushed, popped, or asked a decision):
-# the engine then skips re-checking triggers and end conditions. Returning anything else (None)
-# is always safe. A step that pushes a child's frame having changed nothing runs the child at
-# once and returns the child's result (``return child.run(S, child_frame)``): the engine would
-# run that child next with no check in between, so this only saves a trip through its loop.
-# (Only going down the flow: the depth of these calls is at most the flow's nesting depth.)
-UNCHANGED = "unchanged"
+# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
+# step that pushes a child's frame having changed nothing runs the child at once and returns
+# the child's result (``return child.run(S, child_frame)``): the engine would run that child
+# next with no check in between, so this only saves a trip through its loop. (Only going down
+# the flow: the depth of these calls is at most the flow's nesting depth.)
 SECTIONS: dict = {}
 
 
@@ -29,15 +29,19 @@ def section_kind(name: str):
     return register
 
 
-GAME_OPTIONS: dict = {}
+EFFECT_KINDS: dict[str, str] = {}   # effect kind -> its one-line doc (schema, docs, did-you-mean)
+EFFECT_EMITTERS: dict = {}          # effect kind -> the function that emits its Python lines
 
 
-def game_option(name: str):
-    """Register the check of a game option (``new_game(options={name: value})``) from a
-    mechanic's module: ``fn(ruleset, players, value) -> value`` normalises the value into
-    plain data or raises UsageError. The checked value is stored in ``S.o[name]``."""
+def effect_kind(name: str, doc: str):
+    """Register an effect kind from a mechanic's own module.
+
+    The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
+    emits Python lines with ``em.line(...)``; ``fx`` is the effect-list compiler
+    (build/effects.py: ``fx.expr``, ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
     def register(fn):
-        GAME_OPTIONS[name] = fn
+        EFFECT_KINDS[name] = doc
+        EFFECT_EMITTERS[name] = fn
         return fn
     return register
 

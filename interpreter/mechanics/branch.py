@@ -13,8 +13,10 @@ With none, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 
+from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
-from .base import UNCHANGED, AskOnce, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import AskOnce, step_kind
 
 
 @step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
@@ -52,7 +54,6 @@ class Branch(AskOnce):
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
-            from ..build.builder import as_expr   # (build imports the steps: import when building)
             s.offers = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
                                                    scope.has_me, f"branch {s.prompt}")
         return s

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..expr.types import elem
-from .base import UNCHANGED, AskOnce, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import AskOnce, step_kind
 
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")

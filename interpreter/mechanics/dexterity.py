@@ -42,7 +42,8 @@ from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
 from ..engine.rng import uniform
-from .base import Step, game_option, step_kind
+from ..engine.protocol import game_option
+from .base import Step, step_kind
 
 RESOLVE_MODES = ("random", "ask")
 REST = "rest"

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..expr.types import BOOL, INT, PLAYER
-from .base import UNCHANGED, Step, StepScope, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import Step, StepScope, step_kind
 
 
 @step_kind("phase", "a named group of steps; the name shows in observations")

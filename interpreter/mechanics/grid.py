@@ -25,9 +25,10 @@ Options are the spaces that may be taken and cost no more than the player has, l
 from __future__ import annotations
 
 from ..expr.compiler import _arity, _coll, register_builtin
-from ..expr.parser import ExprError, offset_of
+from ..expr.parser import ExprError, as_expr, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from .base import UNCHANGED, Step, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import Step, step_kind
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -96,7 +97,6 @@ class Grid(Step):
         """All the (space, cost) options in one generated comprehension: one Python call per
         decision instead of two per space. None (use the per-space functions) if it cannot be built.
         With it, the LocalPrices of the cost when it is local (else None)."""
-        from ..build.builder import as_expr
         try:
             where, prelude = "True", ""
             if "where" in main:

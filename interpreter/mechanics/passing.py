@@ -9,7 +9,8 @@ from __future__ import annotations
 from bisect import insort
 
 from ..expr.types import CARD, INT, PLAYER
-from .base import UNCHANGED, Step, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import Step, step_kind
 
 
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")

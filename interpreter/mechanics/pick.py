@@ -19,7 +19,8 @@ from __future__ import annotations
 from bisect import insort
 
 from ..expr.types import CARD, INT, list_of
-from .base import UNCHANGED, Step, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import Step, step_kind
 
 DONE = -1
 _LOCALS = {"picked": list_of(CARD)}

@@ -13,7 +13,7 @@ What a space gives is data: a parameter list indexed by the counter
 """
 from __future__ import annotations
 
-from ..build.effects import effect_kind
+from .base import effect_kind
 from ..expr.types import INT
 
 

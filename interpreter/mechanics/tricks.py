@@ -13,7 +13,8 @@ winning card), ``led`` (the led card) and ``trick`` (the cards of the trick so f
 from __future__ import annotations
 
 from ..expr.types import CARD, INT, PLAYER, list_of
-from .base import UNCHANGED, Step, step_kind
+from ..engine.protocol import UNCHANGED
+from .base import Step, step_kind
 
 _HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD)}
 

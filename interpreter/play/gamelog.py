@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from ..errors import GameError, ReplayError, RulebookError
+from ..build import load
+from ..loading.resources import ruleset_path
 
 FORMAT = 1
 HIDDEN_EVENT_KINDS = ("deal", "move", "pass", "draw")   # events that move cards between zones
@@ -164,12 +166,11 @@ def read_log(path) -> list[tuple[int, dict]]:
 
 def load_for_log(head: dict, where: str, ruleset=None):
     """The ruleset a log header names: ``ruleset`` if given, else its path, else a bundled name."""
-    import interpreter
     candidates = [ruleset] if ruleset else [head.get("path"), head.get("ruleset")]
     path = None
     for c in candidates:
         if isinstance(c, str) and c:
-            p = interpreter.ruleset_path(c)
+            p = ruleset_path(c)
             if p.is_file():
                 path = p
                 break
@@ -177,7 +178,7 @@ def load_for_log(head: dict, where: str, ruleset=None):
         raise ReplayError(f"{where}: line 1: cannot find the ruleset of this log "
                           f"(path {head.get('path')!r}, name {head.get('ruleset')!r}); pass --ruleset PATH")
     try:
-        return interpreter.load(path, variant=head.get("variant"))
+        return load(path, variant=head.get("variant"))
     except RulebookError as e:
         raise ReplayError([*ReplayError(f"{where}: line 1: the log's ruleset {path} does not load").diagnostics,
                            *e.diagnostics]) from None

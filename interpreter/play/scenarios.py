@@ -39,6 +39,8 @@ from pathlib import Path
 from ..engine import loop as engine
 from ..errors import GameError, RulebookError, RulesetError, UsageError
 from ..expr import Compiler, ExprError
+from ..build import load
+from ..loading.resources import ruleset_path
 from ..loading.source import load_file
 
 
@@ -51,7 +53,6 @@ class Outcome:
 
 
 def run_file(path) -> list[Outcome]:
-    import interpreter
     data, smap = load_file(str(path))
     if not isinstance(data, dict) or "scenarios" not in data or "ruleset" not in data \
             or not isinstance(data["scenarios"], list) or not isinstance(data["ruleset"], str):
@@ -69,7 +70,7 @@ def run_file(path) -> list[Outcome]:
         try:
             variant = sc.get("variant")
             if variant not in cache:
-                cache[variant] = interpreter.load(base, variant=variant)
+                cache[variant] = load(base, variant=variant)
             results.append(run_one(cache[variant], sc, name, loc))
         except RulebookError as e:
             results.append(Outcome(name, False, e.message if isinstance(e, (RulesetError, UsageError)) else str(e),
@@ -83,11 +84,10 @@ def run_file(path) -> list[Outcome]:
 def _scenario_ruleset(path, name: str, smap) -> Path:
     """The ruleset a scenario file names: a file beside it, or else a bundled ruleset's name
     (as the command line accepts); neither is one located error for the whole file."""
-    import interpreter
     local = (Path(path).parent / name).resolve()
     if local.is_file():
         return local
-    bundled = interpreter.ruleset_path(name)
+    bundled = ruleset_path(name)
     if "/" not in name and bundled.is_file():
         return bundled.resolve()
     raise RulesetError(f"ruleset '{name}' is neither a file beside this scenario file nor a bundled ruleset",

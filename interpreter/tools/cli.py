@@ -26,7 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from . import batches
+from .args import parse_sets
+from ..build import load
 from ..errors import RulebookError, UsageError, did_you_mean
+from ..loading.resources import find_ruleset, resource_dir
 
 
 def _out(text: str = "") -> None:
@@ -35,19 +39,6 @@ def _out(text: str = "") -> None:
 
 def _err(text: str) -> None:
     print(text, file=sys.stderr)
-
-
-def _resolve(path: str) -> Path:
-    """A ruleset path, or the bundled ruleset of that name (``rulebook list`` shows them)."""
-    import interpreter
-    from ..loading.resources import resource_dir
-    found = interpreter.ruleset_path(path)
-    if not found.exists() and "/" not in path and not path.endswith((".yaml", ".yml")):
-        bundled = sorted(p.stem for p in resource_dir("rulesets").glob("*.yaml"))
-        close = did_you_mean(path, bundled)
-        raise UsageError(f"no ruleset file or bundled ruleset named '{path}' (bundled: {', '.join(bundled)})",
-                         hint=f"did you mean '{close}'?" if close else None)
-    return found
 
 
 # ---------------------------------------------------------------------- validate
@@ -62,19 +53,18 @@ def add_validate(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_validate(args) -> int:
-    import interpreter
     files = []
     for raw in args.paths:
-        path = _resolve(raw)
+        path = find_ruleset(raw)
         try:
-            rules = interpreter.load(path)
+            rules = load(path)
         except RulebookError as e:
             files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
             continue
         files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings), "rules": rules})
         for variant in (rules.data.get("variants") or {}):
             try:
-                vrules = interpreter.load(path, variant=variant)
+                vrules = load(path, variant=variant)
                 files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings),
                               "rules": vrules})
             except RulebookError as e:
@@ -113,7 +103,7 @@ def cmd_validate(args) -> int:
 def _playouts(files: list, args) -> None:
     """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
     from ..play.playouts import playouts
-    from ..play.simulate import settled
+    from ..play.workers import settled
     for f in files:
         rules = f.get("rules")
         if rules is None:
@@ -122,7 +112,7 @@ def _playouts(files: list, args) -> None:
             if f["variant"] is None:
                 raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
             continue   # a variant for other player counts
-        with settled():   # the compiled ruleset out of full garbage collections (simulate.py)
+        with settled():   # the compiled ruleset out of full garbage collections (play/workers.py)
             report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
         problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
@@ -161,27 +151,12 @@ def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors (and --json output)")
 
 
-def parse_sets(items: list[str]) -> dict:
-    out = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip():
-            raise UsageError(f"--set expects NAME=VALUE, got {item!r}")
-        out[name.strip()] = value
-    return out
-
-
-def load_rules(path: str, variant: str | None):
-    import interpreter
-    return interpreter.load(_resolve(path), variant=variant)
-
-
 def cmd_play(args) -> int:
     from ..play.agents import make_agents
     from ..play.gamelog import play_game
     if args.log_for is not None and not args.log:
         raise UsageError("--log-for needs --log F.jsonl")
-    rules = load_rules(args.path, args.variant)
+    rules = load(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
         options["skill"] = args.skill        # checked (count, range) by new_game below
@@ -289,7 +264,7 @@ def add_explain(p: argparse.ArgumentParser) -> None:
 
 def cmd_explain(args) -> int:
     from .explain import explain
-    sys.stdout.write(explain(load_rules(args.path, args.variant)))
+    sys.stdout.write(explain(load(args.path, args.variant)))
     return 0
 
 
@@ -302,7 +277,7 @@ def add_diff(p: argparse.ArgumentParser) -> None:
 
 def cmd_diff(args) -> int:
     from .diff import diff, format_changes
-    changes, description = diff(_resolve(args.path), args.variant)
+    changes, description = diff(find_ruleset(args.path), args.variant)
     if args.json:
         _out(json.dumps([c.to_dict() for c in changes], indent=2))
     else:
@@ -311,7 +286,6 @@ def cmd_diff(args) -> int:
 
 
 # ---------------------------------------------------------------------- the command table
-from ..play import simulate as _simulate  # noqa: E402 - simulate and compare live there
 
 
 @dataclass(frozen=True)
@@ -329,12 +303,10 @@ def add_list(p: argparse.ArgumentParser) -> None:
 
 def cmd_list(args) -> int:
     """The bundled rulesets: name, title, players and variants."""
-    import interpreter
-    from ..loading.resources import resource_dir
     rows = []
     for path in sorted(resource_dir("rulesets").glob("*.yaml")):
         try:
-            rules = interpreter.load(path)
+            rules = load(path)
         except RulebookError as e:
             rows.append({"name": path.stem, "error": e.message})
             continue
@@ -362,11 +334,11 @@ COMMANDS: list[Command] = [
     Command("test", "run YAML scenario tests", add_test, cmd_test),
     Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
     Command("diff", "show what a variant changes, rule by rule", add_diff, cmd_diff),
-    # Batches of games with statistics, and variants compared on the same seeds (simulate.py).
-    Command("simulate", "play a batch of games and summarise them with statistics", _simulate.add_simulate,
-            _simulate.cmd_simulate),
-    Command("compare", "compare variants on the same seeds, with significance tests", _simulate.add_compare,
-            _simulate.cmd_compare),
+    # Batches of games with statistics, and variants compared on the same seeds (play/workers.py).
+    Command("simulate", "play a batch of games and summarise them with statistics", batches.add_simulate,
+            batches.cmd_simulate),
+    Command("compare", "compare variants on the same seeds, with significance tests", batches.add_compare,
+            batches.cmd_compare),
 ]
 
 
@@ -383,7 +355,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        __version__ = version("rulebook")
+    except PackageNotFoundError:   # run from a checkout that was never installed
+        __version__ = "(not installed)"
     parser = _Parser(prog="rulebook", description="Rulebook: a declarative rules engine for tabletop games.")
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

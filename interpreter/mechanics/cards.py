@@ -1,0 +1,144 @@
+"""Card effects: move cards between zones, shuffle, deal to each player, gather zones into one.
+
+    - move: {from: deck, to: market, count: 3}
+    - move: {from: hand, to: discard, cards: "hand where suit == 'H'", bottom: true}
+    - shuffle: deck
+    - deal: {from: deck, to: hand, count: 10, start: dealer}
+    - gather: {from: [hand, taken, table], to: deck}
+
+A zone declared ``sorted: true`` stays in card order (cards are inserted in place); a zone
+with ``on_enter`` triggers is told of every card that enters it.
+"""
+from __future__ import annotations
+
+from ..expr.types import INT, PLAYER
+from .base import effect_kind
+
+
+@effect_kind("move", "move cards from one zone to another")
+def e_move(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
+    if spec is None:
+        return
+    src, sname = fx.target(spec["from"], (*path, "from"), locals, has_me, "zone")
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone")
+    s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
+    em.line(f"{s} = {src}")
+    em.line(f"{d} = {dst}")
+    if "cards" in spec:
+        csrc, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+        em.line(f"{cs} = list({csrc})")
+        em.line(f"for _x in {cs}: {s}.remove(_x)")
+    elif "count" in spec:
+        n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
+        k = em.fresh("_k")
+        em.line(f"{k} = max(0, min({n}, len({s})))")
+        em.line(f"{cs} = {s}[len({s}) - {k}:][::-1]")   # the top of a pile is its end
+        em.line(f"del {s}[len({s}) - {k}:]")
+    else:
+        em.line(f"{cs} = {s}[:]")
+        em.line(f"{s}.clear()")
+    bottom = spec.get("bottom")
+    if bottom and dname and fx.ctx.zone_sorted(dname):
+        fx.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
+                      (*path, "bottom"), "sorted")
+        bottom = False
+    if bottom:
+        em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
+        notify(fx, em, dname, cs, downer)
+    else:
+        put(fx, em, d, cs, dname, downer)
+    fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, 'to': {dname!r}, 'cards': {cs}}}", cs)   # no empty moves
+
+
+@effect_kind("shuffle", "shuffle a zone (chance)")
+def e_shuffle(fx, em, spec, path, locals, has_me):
+    src, name = fx.target(spec, path, locals, has_me, "zone")
+    em.line(f"_shuffle(S, {src})")
+    if name and fx.ctx.zone_sorted(name):   # the draws are made all the same (the same games)
+        fx.ctx.warn(f"zone '{name}' is kept sorted: shuffling it does not change its order", path, "sorted")
+        em.line(f"{src}.sort()")
+
+
+@effect_kind("deal", "deal cards one at a time from a zone to each player's zone")
+def e_deal(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("from", "to", "count"), ("players", "start"))
+    if spec is None:
+        return
+    src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "zone")
+    to = fx.name(spec["to"], (*path, "to"), "zone name")
+    if to is None:
+        return
+    fx.ctx.compiler.used.add(to)
+    if to not in fx.ctx.names.zones:
+        fx.ctx.unknown("zone", to, fx.ctx.names.zones, (*path, "to"))
+        return
+    if fx.ctx.names.zones[to] == "none":
+        fx.ctx.error(f"deal: '{to}' must be a zone owned by each player or team", (*path, "to"), "type")
+        return
+    n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
+    who, _ = fx.expr(spec.get("players", "players"), (*path, "players"), locals, has_me, "list")
+    s, w, k = em.fresh("_s"), em.fresh("_w"), em.fresh("_k")
+    em.line(f"{s} = {src}")
+    em.line(f"{w} = {who}")
+    if "start" in spec:
+        st, _ = fx.expr(spec["start"], (*path, "start"), locals, has_me, PLAYER)
+        i = em.fresh("_i")
+        em.line(f"{i} = {w}.index({st}) if {st} in {w} else 0")
+        em.line(f"{w} = {w}[{i}:] + {w}[:{i}]")
+    zone = f"S.z[{to!r}]"
+    key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
+    em.line(f"{k} = {n}")
+    em.line(f"for _r in range({k}):")
+    em.line(f"    for _p in {w}:")
+    if to in fx.ctx.triggers.enter:
+        em.line(f"        if {s}: {zone}[{key}].append({s}[-1]); "
+                f"_triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [{s}.pop()], me)")
+    else:
+        em.line(f"        if {s}: {zone}[{key}].append({s}.pop())")
+    if fx.ctx.zone_sorted(to):
+        em.line(f"for _h in {zone}: _h.sort()")
+    fx.event(em, f"{{'ev': 'deal', 'to': {to!r}, 'count': {k}}}")
+
+
+@effect_kind("gather", "move every card of some zones (all owners) into one zone")
+def e_gather(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("from", "to"))
+    if spec is None:
+        return
+    dst, dname = fx.target(spec["to"], (*path, "to"), locals, has_me, "zone")
+    froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
+    d = em.fresh("_d")
+    em.line(f"{d} = {dst}")
+    for i, zname in enumerate(froms):
+        if fx.name(zname, (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from"),
+                     "zone name") is None:
+            continue
+        fx.ctx.compiler.used.add(zname)
+        zpath = (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from")
+        if zname not in fx.ctx.names.zones:
+            fx.ctx.unknown("zone", zname, fx.ctx.names.zones, zpath)
+            continue
+        if fx.ctx.names.zones[zname] == "none":
+            em.line(f"{d}.extend(S.z[{zname!r}]); S.z[{zname!r}].clear()")
+        else:
+            # filter(None, ...) skips the empty ones in C (a zone per card: hundreds of them)
+            em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
+    if dname and fx.ctx.zone_sorted(dname):
+        em.line(f"{d}.sort()")
+    fx.event(em, f"{{'ev': 'gather', 'to': {dname!r}}}")
+
+
+def put(fx, em, dst_var, cards_var, zone_name, owner=None):
+    if zone_name and fx.ctx.zone_sorted(zone_name):
+        em.line(f"for _x in {cards_var}: _insort({dst_var}, _x)")
+    else:
+        em.line(f"{dst_var}.extend({cards_var})")
+    notify(fx, em, zone_name, cards_var, owner)
+
+
+def notify(fx, em, zone_name, cards_var, owner):
+    """Call the enter triggers of the zone, if it has any (known at compile time)."""
+    if zone_name in fx.ctx.triggers.enter:
+        who, by_team = owner if owner is not None else ("None", False)
+        em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")

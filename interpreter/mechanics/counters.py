@@ -1,0 +1,88 @@
+"""Counter effects: gain, lose, transfer between counters, and reset to the start values.
+
+    - gain: {counter: coins, amount: 2}                # add (an unlimited supply)
+    - gain: {counter: gems, amount: 1, from: bank}     # a limited supply gives what it has
+    - lose: {counter: coins, amount: cost, to: bank}   # never below zero
+    - transfer: {from: coins[p], to: coins, amount: 1}
+    - reset: [round_points, passes]
+
+Each emits Python lines into the effect list's function (build/effects.py) and logs one event.
+"""
+from __future__ import annotations
+
+from ..expr.runtime import stored_source
+from ..expr.types import INT
+from .base import effect_kind
+
+
+def take(em, amount: str, src: str, dst: str | None) -> str:
+    """Emit: move up to ``amount`` out of counter ``src`` (into ``dst``); the moved amount's name."""
+    a = em.fresh("_a")
+    em.line(f"{a} = max(0, min({stored_source(amount)}, {src}))")
+    em.line(f"{src} -= {a}")
+    if dst is not None:
+        em.line(f"{dst} += {a}")
+    return a
+
+
+@effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)")
+def e_gain(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("counter",), ("amount", "from"))
+    if spec is None:
+        return
+    dst, name = fx.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    if "from" in spec:   # a limited supply gives what it has
+        src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
+        a = take(em, amount, src, dst)
+    else:
+        a = em.fresh("_a")
+        em.line(f"{a} = {stored_source(amount)}")
+        em.line(f"{dst} += {a}")
+    fx.event(em, f"{{'ev': 'gain', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
+
+
+@effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)")
+def e_lose(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("counter",), ("amount", "to"))
+    if spec is None:
+        return
+    src, name = fx.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
+    a = take(em, amount, src, dst)
+    fx.event(em, f"{{'ev': 'lose', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
+
+
+@effect_kind("transfer", "move up to an amount from one counter to another")
+def e_transfer(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("from", "to"), ("amount",))
+    if spec is None:
+        return
+    src, sname = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
+    dst, dname = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")
+    amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    a = take(em, amount, src, dst)
+    fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, 'to': {dname!r}, 'who': me, 'amount': {a}}}")
+
+
+@effect_kind("reset", "set counters (every owner's) back to their start values")
+def e_reset(fx, em, spec, path, locals, has_me):
+    names = spec if isinstance(spec, list) else [spec]
+    counters = fx.ctx.names.counters
+    for i, name in enumerate(names):
+        name = fx.name(name, (*path, i) if isinstance(spec, list) else path, "counter name")
+        if name is None:
+            continue
+        p = (*path, i) if isinstance(spec, list) else path
+        if name not in counters:
+            fx.ctx.unknown("counter", name, counters, p)
+            continue
+        fx.ctx.compiler.used.add(name)
+        start = (fx.ctx.counter_decl.get(name) or {}).get("start", 0)
+        src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
+        if counters[name] == "none":
+            em.line(f"S.c[{name!r}] = {src}")
+        else:
+            em.line(f"S.c[{name!r}] = [{src}] * len(S.c[{name!r}])")
+    fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")

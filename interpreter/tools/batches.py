@@ -1,0 +1,194 @@
+"""The ``simulate`` and ``compare`` commands: arguments, progress bars, and what they print.
+
+    rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
+    rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from ..build import load
+from ..errors import UsageError
+from ..play.batch import Batch, check_batch
+from ..play.plots import compare_plot
+from ..play.runs import _folder, simulate
+from ..play.summary import compare
+from ..play.workers import default_workers, settled
+from .args import parse_sets, parse_skill
+from .report import print_compare, print_summary
+
+
+def _common_args(p) -> None:
+    p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name (see: rulebook list)")
+    p.add_argument("--players", "-p", type=int, required=True, help="number of players")
+    p.add_argument("--games", "-g", type=int, required=True, help="number of games")
+    p.add_argument("--seed", "-s", type=int, default=0, help="batch seed: game i plays seed derive(S, i) (default 0)")
+    p.add_argument("--workers", "-w", type=int, help=f"worker processes (default: the CPU count, {default_workers()} here)")
+    p.add_argument("--agents", "-a", default="random",
+                   help="comma-separated agents per seat, or one for all: random, first (default random)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a parameter (repeatable); VALUE is read as JSON if it parses")
+    p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill (options['skill']): one number per seat, or one for all")
+    p.add_argument("--lead-changes", action="store_true",
+                   help="count lead changes (scores every position: about 1.8x slower, see docs/simulation.md)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or a Ray cluster")
+    p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster to join (e.g. auto, ray://host:10001)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object (no progress bar)")
+
+
+def add_simulate(p) -> None:
+    _common_args(p)
+    p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
+    p.add_argument("--out", "-o", metavar="DIR",
+                   help="write games.jsonl, summary.json and plots there; an interrupted run resumes from it")
+
+
+def add_compare(p) -> None:
+    _common_args(p)
+    p.add_argument("--variants", required=True, metavar="base,V1,...",
+                   help="variants to compare, the first is the baseline; 'base' is the ruleset without a variant")
+    p.add_argument("--out", "-o", metavar="DIR",
+                   help="write each variant's games, summary and plots in DIR/VARIANT, and compare.json and "
+                        "compare.png in DIR; an interrupted run resumes from it")
+
+
+def _check_args(args) -> None:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address is for --backend ray")
+
+
+def _make_batch(args, variant):
+    rules = load(args.path, variant)
+    sets = parse_sets(args.sets)
+    if sets and args.players in rules.player_counts:   # typed as the parameters declare ("1" -> 1)
+        checked = rules.resolve_params(args.players, sets)
+        sets = {name: checked[name] for name in sets}
+    batch = Batch(path=args.path, players=args.players, seed=args.seed, variant=variant, agents=args.agents,
+                  params=sets, skill=parse_skill(args.skill, args.players),
+                  lead_changes=args.lead_changes, hash=rules.hash)
+    check_batch(rules, batch)
+    return rules, batch
+
+
+class _Progress:
+    """A rich progress bar on stderr when it is a terminal (and not --json); otherwise nothing."""
+
+    def __init__(self, enabled: bool):
+        self.bar = None
+        if not enabled:
+            return
+        from rich.console import Console
+        console = Console(stderr=True)
+        if not console.is_terminal:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), console=console, transient=True)
+
+    def __enter__(self):
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.bar.stop()
+
+    def task(self, name: str, total: int):
+        if self.bar is None:
+            return None
+        tid = self.bar.add_task(name, total=total)
+        return lambda done, total: self.bar.update(tid, completed=done, total=total)
+
+
+def _console():
+    from rich.console import Console
+    console = Console(file=sys.stdout, highlight=False)
+    if not console.is_terminal:       # piped to a file: do not squeeze the tables into 80 columns
+        console = Console(file=sys.stdout, highlight=False, width=120)
+    return console
+
+
+def cmd_simulate(args) -> int:
+    _check_args(args)
+    rules, batch = _make_batch(args, args.variant)
+    workers = args.workers or default_workers()
+    with settled(), _Progress(not args.json) as bar:
+        result = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
+                          out=Path(args.out) if args.out else None, rules=rules,
+                          progress=bar.task("simulating", args.games))
+    summary = result["summary"]
+    if args.json:
+        print(json.dumps({**summary, "timing": result["timing"]}))
+    else:
+        print_summary(summary, _console())
+        print(_throughput(result["timing"]))
+        if args.out:
+            print(f"wrote {Path(args.out) / 'games.jsonl'}, summary.json, scores.png, win_rate.png")
+    return 0
+
+
+def _throughput(timing: dict) -> str:
+    if not timing["played"]:
+        return "no game played (all were read back from --out)"
+    on = f" on {timing['workers']} worker{'s' if timing['workers'] != 1 else ''}" if timing["workers"] else ""
+    rate = f": {timing['games_per_s']} games/s" if timing["games_per_s"] else ""
+    return f"played {timing['played']} games in {timing['seconds']} s{on}{rate}"
+
+
+def cmd_compare(args) -> int:
+    _check_args(args)
+    names = [v.strip() for v in args.variants.split(",")]
+    if len(names) < 2 or any(not v for v in names):
+        raise UsageError(f"--variants needs at least two names separated by commas, got {args.variants!r}")
+    if len(set(names)) != len(names):
+        raise UsageError(f"--variants names a variant twice: {args.variants!r}")
+    batches = {v: _make_batch(args, None if v == "base" else v) for v in names}
+    workers = args.workers or default_workers()
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        _folder(out, "one subfolder per variant")
+    records = {}
+    with settled(), _Progress(not args.json) as bar:
+        for v, (rules, batch) in batches.items():
+            records[v] = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
+                                  out=_variant_folder(out, v), rules=rules,
+                                  progress=bar.task(v, args.games))["records"]
+    result = compare(records, args.players)
+    first_rules = batches[names[0]][0]
+    result = {"ruleset": first_rules.name, "players": args.players, "games": args.games, "seed": args.seed,
+              "variants": names, **result}
+    for v, s in result["summaries"].items():
+        s.update(ruleset=first_rules.name, variant=None if v == "base" else v, seed=args.seed, agents=args.agents)
+    if out is not None:
+        (out / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        compare_plot(result, out)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        console = _console()
+        console.print(f"{first_rules.name}: {args.games} games per variant on the same seeds (batch seed "
+                      f"{args.seed}), {args.players} players, agents {args.agents}")
+        print_compare(result, console)
+        if out is not None:
+            print(f"wrote {out / 'compare.json'}, compare.png and a folder per variant "
+                  f"({', '.join(_variant_folder(out, v).name for v in names)})")
+    return 0
+
+
+def _variant_folder(out: Path | None, variant: str) -> Path | None:
+    """Where compare --out keeps one variant's batch (a variant file's name without its folder)."""
+    if out is None:
+        return None
+    name = Path(variant).stem if variant.endswith((".yaml", ".yml")) else variant
+    return out / re.sub(r"[^\w.-]", "_", name)
+
+

@@ -1,0 +1,120 @@
+"""The package's layout is the pipeline: each folder a stage, importing only from the stages
+below it, no import circles, no giant modules (docs/architecture.md)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import interpreter
+
+PACKAGE = Path(interpreter.__file__).parent
+
+# The stages, lowest first. A module may import from its own stage and the stages before it.
+# errors.py is the foundation every stage raises from; the package's __init__ is the facade
+# over the whole pipeline (it may import anything, and nothing inside imports it).
+STAGES = ("errors", "loading", "expr", "engine", "mechanics", "build", "play", "tools")
+FACADE = ("__init__", "__main__")
+MAX_LINES = 500
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for f in sorted(PACKAGE.rglob("*.py")):
+        parts = list(f.relative_to(PACKAGE).with_suffix("").parts)
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts = parts[:-1]
+        out[".".join(parts)] = f
+    return out
+
+
+MODULES = _modules()
+
+
+def _stage(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, int]]:
+    """Every module of the package that ``module`` imports (at the top or inside a function)."""
+    tree = ast.parse(path.read_text())
+    is_pkg = path.name == "__init__.py"
+    here = module.split(".") if module not in FACADE else []
+    package = here if is_pkg else here[:-1]
+    found = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            elif (node.module or "").startswith("interpreter"):
+                target = node.module[len("interpreter."):] if node.module != "interpreter" else ""
+            else:
+                continue
+            for alias in node.names:   # `from . import x` names a module
+                sub = f"{target}.{alias.name}" if target else alias.name
+                targets.append(sub if sub in MODULES else target)
+        elif isinstance(node, ast.Import):
+            targets = [a.name[len("interpreter."):] if a.name != "interpreter" else "__init__"
+                       for a in node.names if a.name == "interpreter" or a.name.startswith("interpreter.")]
+        for t in targets:
+            if t in ("", "__init__"):
+                t = "__init__"
+            found.append((t, node.lineno))
+    return found
+
+
+def test_every_module_belongs_to_a_stage():
+    strays = [m for m in MODULES if _stage(m) not in STAGES and m not in FACADE]
+    assert not strays, f"modules outside the stage folders {STAGES}: {strays}"
+
+
+def test_no_stage_imports_a_higher_stage_or_the_facade():
+    order = {s: i for i, s in enumerate(STAGES)}
+    upward = []
+    for module, path in MODULES.items():
+        if module in FACADE:
+            continue
+        for target, line in _imports(module, path):
+            if target in FACADE:
+                upward.append(f"{path.relative_to(PACKAGE)}:{line}: imports the package facade (interpreter/__init__)")
+            elif order[_stage(target)] > order[_stage(module)]:
+                upward.append(f"{path.relative_to(PACKAGE)}:{line}: {_stage(module)} imports {target} "
+                              f"({_stage(target)} is a later stage)")
+    assert not upward, "a lower stage reaches up:\n" + "\n".join(upward)
+
+
+def test_no_import_cycles():
+    graph = {m: sorted({t for t, _ in _imports(m, p) if t in MODULES and t != m}) for m, p in MODULES.items()}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m, trail):
+        state[m] = 1
+        for t in graph[m]:
+            if state.get(t) == 1:
+                cycles.append(" -> ".join([*trail[trail.index(t):], t]))
+            elif t not in state:
+                visit(t, [*trail, t])
+        state[m] = 2
+
+    for m in graph:
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def test_no_module_is_a_giant():
+    big = {str(p.relative_to(PACKAGE)): n for p in MODULES.values()
+           if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not big, f"modules over {MAX_LINES} lines (split them by job): {big}"
+
+
+def test_the_checker_sees_an_upward_import(tmp_path):
+    """The stage check itself works: a relative import one level up resolves to its stage."""
+    path = PACKAGE / "engine" / "loop.py"
+    assert ("errors", 9) in [(t, ln) for t, ln in _imports("engine.loop", path)] or \
+        any(t == "errors" for t, _ in _imports("engine.loop", path))
+    fake = tmp_path / "x.py"
+    fake.write_text("from ..tools.cli import main\n")
+    assert _imports("engine.x", fake) == [("tools.cli", 1)]
