@@ -7,35 +7,34 @@ The Builder is also the context that step kinds and effects compile against: it 
 from __future__ import annotations
 
 import re
+from bisect import insort
 
-from .components import build_cards
 from ..engine.loop import over_budget
-from .effects import EFFECT_KINDS, EffectCompiler
+from ..engine.rng import below, shuffle
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import base_namespace
 from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index
-from ..expr.types import ANY, BOOL, CARD, INT, NUM, STR, list_of, parse_type, unify
-from ..engine.rng import below, shuffle
+from ..expr.types import ANY, BOOL, CARD, INT
+from ..mechanics import STEP_KINDS, Sequence, StepScope
+from ..mechanics.base import SECTIONS, Effects
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
-from .watch import Quiet, watched
 from .analysis import check_flow
-from ..mechanics import STEP_KINDS, Sequence, StepScope
-from ..mechanics.base import SECTIONS
-from ..mechanics.base import Effects
+from .components import build_cards
+from .declarations import Declarations
+from .effects import EFFECT_KINDS, EffectCompiler
+from .watch import Quiet, watched
 
 DEFAULT_MAX_STEPS = 1_000_000
-OWNERS = ("none", "player", "team", "card")
-VISIBILITY = ("all", "owner", "none")
 
 
 def _dummy(S, me=None, L=None, *rest):
     return None
 
 
-class Builder:
+class Builder(Declarations):
     def __init__(self, loaded):
         self.loaded = loaded
         self.data = loaded.data
@@ -43,7 +42,6 @@ class Builder:
         self.diags: list[Diagnostic] = []
         self.names = Names(namespace=base_namespace())
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
-        from bisect import insort
         self.names.namespace["_insort"] = insort
         self.compiler = Compiler(self.names)
         self.triggers = Triggers()
@@ -144,8 +142,8 @@ class Builder:
         text = as_expr(value)
         try:
             from ..expr.parser import parse
-            from ..expr.compiler import _Scope
-            src, typ = self.compiler.node(parse(text), _Scope({}, False, [("_it", CARD)]))
+            from ..expr.names import Scope
+            src, typ = self.compiler.node(parse(text), Scope({}, False, [("_it", CARD)]))
         except ExprError as e:
             self.expr_error(e, path)
             return lambda card: 0
@@ -158,11 +156,11 @@ class Builder:
 
     def element_fn(self, value, path, locals=None, element=CARD, expect=None):
         """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
-        from ..expr.compiler import _Scope
+        from ..expr.names import Scope
         from ..expr.parser import parse
         try:
             tree = parse(as_expr(value))
-            src, typ = self.compiler.node(tree, _Scope(dict(locals or {}), True, [("_it", element)]))
+            src, typ = self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)]))
             if expect is not None:
                 self.compiler.expect_type(typ, expect, tree)
         except ExprError as e:
@@ -396,112 +394,8 @@ class Builder:
             raise RulesetError(sorted(self.diags, key=_order))
         return r
 
-    def unused_warnings(self, d):
-        """Declarations nothing refers to are probably mistakes: warn (validate shows them)."""
-        if any(x.severity == "error" for x in self.diags):
-            return   # errors first: what they break would look unused
-        used = self.compiler.used
-        for section, noun, names in (("zones", "zone", self.names.zones), ("counters", "counter", self.names.counters),
-                                     ("define", "define", self.names.defines), ("effects", "effect", self.fx.named),
-                                     ("vars", "variable", self.var_decl)):
-            for name in names:
-                if name not in used:
-                    self.warn(f"{noun} '{name}' is declared but never used", (section, name))
-        for name in self.names.params:
-            if "params." + name not in used:
-                self.warn(f"parameter '{name}' is declared but never used", ("params", name))
-
-    def params(self, spec):
-        out = {}
-        for name, value in spec.items():
-            if isinstance(value, dict):
-                if "by_players" in value:
-                    table = value["by_players"] or {}
-                    vals = list(table.values()) + ([value["default"]] if "default" in value else [])
-                else:
-                    vals = [value["default"] if "default" in value else value.get("value")]
-            else:
-                vals = [value]
-            declared = value.get("type") if isinstance(value, dict) else None
-            if declared is not None:
-                from ..engine.ruleset import check_param
-                from ..errors import UsageError
-                try:
-                    self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
-                    for v in vals:   # the defaults must fit their own declaration
-                        check_param(name, v, value, v)
-                except (ValueError, UsageError) as e:
-                    self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
-                    self.names.params[name] = ANY
-            else:
-                self.names.params[name] = unify([_type_of_value(v) for v in vals])
-            out[name] = value
-        return out
-
-    def declare_zones(self, zones, r):
-        for name, decl in zones.items():
-            decl = decl or {}
-            path = ("zones", name)
-            owner = decl.get("owner", "none")
-            if owner not in OWNERS:
-                self.error(f"owner is one of {', '.join(OWNERS)}", (*path, "owner"), "enum")
-                owner = "none"
-            self.names.zones[name] = owner
-            self.zone_decl[name] = decl
-            if decl.get("sorted"):
-                self.names.sorted_zones.add(name)
-            for comp in (decl.get("start") or []):
-                if comp not in r.cards.by_component:
-                    self.unknown("component", comp, r.cards.by_component, (*path, "start"))
-                elif comp in self._started:
-                    self.error(f"the cards of '{comp}' already start in zone '{self._started[comp]}'",
-                               (*path, "start"), "duplicate")
-                else:
-                    self._started[comp] = name
-            if decl.get("start") and owner != "none":
-                self.error("only a shared zone (owner: none) can start with cards", (*path, "start"), "type")
-
-    def declare_counters(self, counters, r):
-        for name, decl in counters.items():
-            if not isinstance(decl, dict):
-                decl = {"start": decl}
-            owner = decl.get("owner", "none")
-            if owner not in OWNERS:
-                self.error(f"owner is one of {', '.join(OWNERS)}", ("counters", name, "owner"), "enum")
-                owner = "none"
-            if name in self.names.zones:
-                self.error(f"'{name}' is already a zone", ("counters", name), "duplicate", key=True)
-            self.names.counters[name] = owner
-            self.counter_decl[name] = decl
-
-    def declare_vars(self, vars_):
-        for name, decl in vars_.items():
-            if not isinstance(decl, dict):
-                decl = {"type": decl}
-            try:
-                typ = parse_type(str(decl.get("type", "any")))
-            except ValueError as e:
-                self.error(str(e), ("vars", name, "type"), "type",
-                           "the types are int, num, bool, str, player, team, card and list[TYPE]")
-                typ = ANY
-            self.declare_var(name, typ, ("vars", name))
-            self.var_decl[name] = decl
-
 
 def _order(d: Diagnostic):
     return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
-
-def _type_of_value(v):
-    if isinstance(v, bool):
-        return BOOL
-    if isinstance(v, int):
-        return INT
-    if isinstance(v, float):
-        return NUM
-    if isinstance(v, str):
-        return STR
-    if isinstance(v, list):
-        return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
-    return ANY
 

@@ -17,7 +17,7 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from ..expr import ExprError, parse
-from ..expr.compiler import _Scope
+from ..expr.names import Scope
 from ..expr.parser import offset_of
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS
@@ -33,7 +33,7 @@ EFFECT_KINDS.update({
 
 
 def _scope(locals, has_me):
-    return _Scope(dict(locals or {}), has_me, [])
+    return Scope(dict(locals or {}), has_me, [])
 
 
 class _Emitter:

@@ -27,7 +27,7 @@ the board is stored in a game State.
 from __future__ import annotations
 
 from ..expr.parser import ExprError, offset_of
-from ..expr.compiler import register_builtin
+from ..expr.builtins import register_builtin
 from ..expr.types import BOOL, CARD, list_of
 from .base import section_kind
 

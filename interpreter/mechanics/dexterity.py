@@ -37,7 +37,7 @@ ruleset's ``params.skill``, which a ruleset using ``skill()`` must declare.
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..expr.compiler import register_builtin, _arity
+from ..expr.builtins import check_arity, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
@@ -90,7 +90,7 @@ def _skill(S, p, default):
 
 
 def b_skill(c, n, scope, args, kw):
-    _arity(n, args, kw, "skill", 1)
+    check_arity(n, args, kw, "skill", 1)
     src, typ = c.node(args[0], scope)
     c.expect_type(typ, PLAYER, args[0])
     if "skill" not in c.names.params:

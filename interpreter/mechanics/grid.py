@@ -24,7 +24,7 @@ Options are the spaces that may be taken and cost no more than the player has, l
 """
 from __future__ import annotations
 
-from ..expr.compiler import _arity, _coll, register_builtin
+from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..engine.protocol import UNCHANGED
@@ -43,10 +43,10 @@ def _neighbours(grid, card, rows):
 
 
 def b_neighbours(c, n, scope, args, kw):
-    _arity(n, args, kw, "grid_neighbours", 2, kw=("rows",))
+    check_arity(n, args, kw, "grid_neighbours", 2, kw=("rows",))
     if "rows" not in kw:
         raise ExprError("grid_neighbours() needs rows:", offset_of(n), code="arity")
-    src, typ = _coll(c, scope, args[0], "neighbours")
+    src, typ = list_arg(c, scope, args[0], "neighbours")
     csrc, ctyp = c.node(args[1], scope)
     if ctyp not in (CARD, "any"):
         raise ExprError(f"grid_neighbours() needs a card, got {ctyp}", offset_of(args[1]), code="type")

@@ -19,7 +19,7 @@ import re
 from itertools import chain, compress
 from operator import itemgetter, ne
 
-from ..expr.compiler import READS_STATE
+from ..expr.fastpaths import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
 from .grid_shape import adjacency, around, neighbour_getters
 

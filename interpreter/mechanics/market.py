@@ -33,7 +33,7 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
-from ..expr.compiler import _arity, _coll, _keyed, call_args, key_fn, register_builtin
+from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
@@ -193,12 +193,12 @@ def _groups(items, key):
 
 
 def b_combos(c, n, scope, args, kw):
-    _arity(n, args, kw, "combos", 1, kw=("by", "total"))
+    check_arity(n, args, kw, "combos", 1, kw=("by", "total"))
     for k in ("by", "total"):
         if k not in kw:
             raise ExprError(f"combos() needs {k}:", offset_of(n), code="arity")
-    src, typ = _coll(c, scope, args[0], "combos")
-    var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
+    src, typ = list_arg(c, scope, args[0], "combos")
+    var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
     c.expect_type(t, NUM, kw["by"])
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
@@ -207,10 +207,10 @@ def b_combos(c, n, scope, args, kw):
 
 def _sums_args(c, n, scope, args, kw):
     """(source of the list, source of the key) of a sums() call, checked."""
-    _arity(n, args, kw, "sums", 1, kw=("by",))
-    src, typ = _coll(c, scope, args[0], "sums")
+    check_arity(n, args, kw, "sums", 1, kw=("by",))
+    src, typ = list_arg(c, scope, args[0], "sums")
     if "by" in kw:
-        var, s, t = _keyed(c, scope, kw, typ, coll=args[0])
+        var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
         return src, key_fn(var, s)
     c.expect_type(elem(typ), NUM, args[0])
@@ -230,11 +230,11 @@ def m_sums(c, n, scope):
 
 
 def b_groups(c, n, scope, args, kw):
-    _arity(n, args, kw, "groups", 1, kw=("by",))
+    check_arity(n, args, kw, "groups", 1, kw=("by",))
     if "by" not in kw:
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
-    src, typ = _coll(c, scope, args[0], "groups")
-    var, s, _ = _keyed(c, scope, kw, typ, coll=args[0])
+    src, typ = list_arg(c, scope, args[0], "groups")
+    var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
     return f"_groups({src}, {key_fn(var, s)})", list_of(typ)
 
 

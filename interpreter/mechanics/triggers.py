@@ -20,7 +20,7 @@ than MAX_CHAIN is a runtime error.
 from __future__ import annotations
 
 from ..errors import raised_in, tag_origin
-from ..expr.compiler import READS_STATE
+from ..expr.fastpaths import READS_STATE
 from ..expr.types import BOOL, CARD
 
 MAX_CHAIN = 50

@@ -1,0 +1,326 @@
+"""The built-in functions: count, sum, min/max, highest/lowest, top/bottom, any/all, one,
+first/last, distinct, map, abs, left/right, team, partner, members; and ``register_builtin``
+for the functions a mechanic adds (combos(), neighbors(), skill()...).
+
+Each built-in is ``build(compiler, node, scope, args, kwargs) -> (python source, type)``.
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Tree
+
+from . import runtime
+from .fastpaths import ZONE, attr_equals, looked_up, negated, parsed, renamed, scan_first, scan_call, scannable, \
+    comparison_tests, unwrap
+from .parser import ExprError, offset_of
+from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_numeric, list_of, unify
+
+
+# ---------------------------------------------------------------------- built-in functions
+def check_arity(n, args, kwargs, fname, lo, hi=None, kw=()):
+    hi = lo if hi is None else hi
+    if not lo <= len(args) <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise ExprError(f"{fname}() takes {want} argument{'s' if hi != 1 else ''}, got {len(args)}",
+                        offset_of(n), code="arity")
+    for k in kwargs:
+        if k not in kw:
+            hint = f"it accepts {', '.join(k2 + ':' for k2 in kw)}" if kw else "it takes no named arguments"
+            raise ExprError(f"{fname}() has no argument '{k}:'", offset_of(kwargs[k]), hint, code="arity")
+
+
+def list_arg(c, scope, node, fname):
+    src, typ = c.node(node, scope)
+    if not is_list(typ) and typ != ANY:
+        raise ExprError(f"{fname}() needs a list, got {typ}", offset_of(node), code="type")
+    return src, typ
+
+
+def key_fn(var: str, src: str) -> str:
+    """The source of a one-argument key function: the table's own lookup (a C-level call) when
+    the key only looks an attribute (or a table bound before) up by the element; else a lambda."""
+    m = _LOOKUP.match(src)
+    if m is not None and m.group(2) == var:
+        return f"_lookup({m.group(1)})"
+    return f"lambda {var}: {src}"
+
+
+_LOOKUP = re.compile(r"^(A_\w+|_t\w+)\[(\w+)\]$")
+
+
+def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
+    """Compile ``by: expr`` with the list element bound; returns (var, src, type).
+    ``lam``: the body becomes a lambda's, so nothing inside may be hoisted; a builder that puts
+    the body in a comprehension passes lam=False."""
+    var = c.fresh()
+    if lam:
+        c.lambda_vars.add(var)
+    body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
+    s, t = c.in_loop(coll, body) if coll is not None else body()
+    return var, s, t
+
+
+def b_count(c, n, scope, args, kw):
+    check_arity(n, args, kw, "count", 1)
+    src, _ = list_arg(c, scope, args[0], "count")
+    inner = unwrap(src)
+    while inner in c._maps:   # a map has as many elements as its list: count that, skip the mapping
+        src = c._maps[inner]
+        inner = unwrap(src)
+    out = f"len({src})"
+    if inner in c._parts:   # count(L where comparisons): a loop that counts, no list built
+        var, coll, cond = c._parts[inner]
+        tests = comparison_tests(var, cond)
+        if tests is not None:
+            out = scan_call(c, coll, tests, counting=True)
+    if inner in c._filters:
+        c._counts[out] = c._filters[inner]
+        c._counted[out] = inner
+    return out, INT
+
+
+def b_first(c, n, scope, args, kw):
+    """first(L where P) stops at the first element that passes (a generator, not the whole list);
+    first(ZONE where ATTR == X), X not reading the element, is a plain loop (``_first_eq``)."""
+    src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
+    inner = unwrap(src[len("_first("):-1])
+    clauses = c._filters.get(inner)
+    if clauses is not None:
+        var, coll, cond = c._parts[inner]
+        zone = ZONE.fullmatch(coll)
+        lookup = attr_equals(var, cond) if zone else None
+        if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
+            if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
+                index = "I_" + lookup[0][2:]
+                return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
+            return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
+        scan = scan_first(c, var, coll, cond)
+        if scan is not None:
+            return scan, typ
+        return f"next(({var} for {clauses}), None)", typ
+    return src, typ
+
+
+def b_sum(c, n, scope, args, kw):
+    check_arity(n, args, kw, "sum", 1, kw=("by",))
+    src, typ = list_arg(c, scope, args[0], "sum")
+    if "by" in kw:
+        var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
+        c.expect_type(t, NUM, kw["by"])
+        return f"sum([{s} for {var} in {src}])", t
+    if not is_numeric(elem(typ)):
+        raise ExprError(f"sum() of a list of {elem(typ)}: add by: to say what to add up", offset_of(n), code="type")
+    return f"sum({src})", elem(typ)
+
+
+def _minmax(fname):
+    def build(c, n, scope, args, kw):
+        if len(args) >= 2 and not kw:
+            parts = [c.node(a, scope) for a in args]
+            for (s, t), a in zip(parts, args):
+                c.expect_type(t, NUM, a)
+            return f"{fname}({', '.join(s for s, _ in parts)})", unify([t for _, t in parts])
+        check_arity(n, args, kw, fname, 1, kw=("by",))
+        src, typ = list_arg(c, scope, args[0], fname)
+        if "by" in kw:
+            var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
+            c.expect_type(t, NUM, kw["by"])
+            return f"{fname}([{s} for {var} in {src}], default=0)", t
+        if not (is_numeric(elem(typ)) or elem(typ) == STR):
+            raise ExprError(f"{fname}() of a list of {elem(typ)}: add by: to say what to compare",
+                            offset_of(n), code="type")
+        return f"{fname}({src}, default=0)", elem(typ)
+    return build
+
+
+def _extreme(fname, helper):
+    def build(c, n, scope, args, kw):
+        check_arity(n, args, kw, fname, 1, kw=("by",))
+        src, typ = list_arg(c, scope, args[0], fname)
+        if "by" not in kw:
+            if not is_numeric(elem(typ)):
+                raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
+            var, s = "_x", "_x"
+        else:
+            var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=True)
+            if not (is_numeric(t) or t == STR):
+                raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
+        result = elem(typ) if fname in ("highest", "lowest") else typ
+        c.sized(n, c.size(args[0]))
+        return f"{helper}({src}, {key_fn(var, s)})", result
+    return build
+
+
+def b_any_all(fname):
+    def build(c, n, scope, args, kw):
+        check_arity(n, args, kw, fname, 1, kw=("by",))
+        src, typ = list_arg(c, scope, args[0], fname)
+        if "by" in kw:
+            var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
+            c.expect_type(t, BOOL, kw["by"])
+            # stops at the first element that decides: a plain loop when the condition is
+            # comparisons (scanner), else a generator that yields only then
+            scan = scan_first(c, var, src, s if fname == "any" else negated(s))
+            if scan is not None:
+                return f"({scan} {'is not' if fname == 'any' else 'is'} None)", BOOL
+            if fname == "any":
+                return f"any(True for {var} in {src} if {s})", BOOL
+            return f"(not any(True for {var} in {src} if not ({s})))", BOOL
+        if elem(typ) == BOOL:
+            return f"{fname}({src})", BOOL
+        # a list of things: any = not empty, all = always (vacuous) -> only any makes sense
+        if fname == "all":
+            raise ExprError("all() of a list that is not of conditions: add by: CONDITION", offset_of(n), code="type")
+        return f"(len({src}) > 0)", BOOL
+    return build
+
+
+def _unary_list(fname, helper, result_elem=True):
+    def build(c, n, scope, args, kw):
+        check_arity(n, args, kw, fname, 1)
+        src, typ = list_arg(c, scope, args[0], fname)
+        c.sized(n, c.size(args[0]))
+        return f"{helper}({src})", elem(typ) if result_elem else typ
+    return build
+
+
+def b_distinct(c, n, scope, args, kw):
+    """distinct(L); distinct(map(ZONE, to: attr)) over a zone kept in card order jumps over the
+    runs of cards that share the value (runtime._distinct_sorted)."""
+    src, typ = _unary_list("distinct", "_distinct", result_elem=False)(c, n, scope, args, kw)
+    mapped = c._mapped.get(unwrap(src[len("_distinct("):-1]))
+    if mapped is not None and mapped[0].startswith("A_"):
+        zone = ZONE.fullmatch(mapped[1])
+        if zone is not None and zone.group(1) in c.names.sorted_zones:
+            return f"_distinct_sorted({mapped[1]}, {mapped[0]}, I_{mapped[0][2:]})", typ
+    return src, typ
+
+
+def b_map(c, n, scope, args, kw):
+    check_arity(n, args, kw, "map", 1, kw=("to",))
+    if "to" not in kw:
+        raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
+    src, typ = list_arg(c, scope, args[0], "map")
+    var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False)
+    c.sized(n, c.size(args[0]))
+    inner, out = unwrap(src), None
+    if inner in c._parts:   # map(L where C, ...): one pass, no list in between
+        first_var, first_list, first_cond = c._parts[inner]
+        cond = renamed(first_cond, first_var, var)
+        if cond is not None:
+            out = f"[{s} for {var} in {first_list} if {cond}]"
+    out = out or f"[{s} for {var} in {src}]"
+    c._maps[out] = src   # count(map(L, ...)) is count(L)
+    table = looked_up(parsed(s), var)
+    if table is not None and scannable(src) and out.endswith(f" in {src}]"):
+        c._mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
+    return out, list_of(t)
+
+
+def _seat(fname, template, result=PLAYER, lo=1, hi=1):
+    def build(c, n, scope, args, kw):
+        check_arity(n, args, kw, fname, lo, hi)
+        parts = [c.node(a, scope) for a in args]
+        for (s, t), a in zip(parts, args):
+            c.expect_type(t, PLAYER, a)
+        return template.format(*[s for s, _ in parts], k=parts[1][0] if len(parts) > 1 else "1"), result
+    return build
+
+
+def _of_player(fname, template, result):
+    """team(p) / partner(p): a player argument; a whole number is checked to be a seat."""
+    def build(c, n, scope, args, kw):
+        check_arity(n, args, kw, fname, 1)
+        s, t = c.node(args[0], scope)
+        if t not in (PLAYER, INT, ANY, NONE):
+            raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
+        return template.format(s if t == PLAYER else f"_seat(S, {s})"), result
+    return build
+
+
+def b_members(c, n, scope, args, kw):
+    check_arity(n, args, kw, "members", 1)
+    s, t = c.node(args[0], scope)
+    if t not in (TEAM, INT, ANY, NONE):
+        hint = "write members(team(p)) for a player's team" if t == PLAYER else None
+        raise ExprError(f"members() takes a team, got {t}", offset_of(args[0]), hint, code="type")
+    return f"_members(S, {s if t == TEAM else f'_team(S, {s})'})", list_of(PLAYER)
+
+
+def b_abs(c, n, scope, args, kw):
+    check_arity(n, args, kw, "abs", 1)
+    s, t = c.node(args[0], scope)
+    c.expect_type(t, NUM, args[0])
+    return f"abs({s})", t
+
+
+BUILTINS = {
+    "count": b_count,
+    "sum": b_sum,
+    "min": _minmax("min"),
+    "max": _minmax("max"),
+    "highest": _extreme("highest", "_highest"),
+    "lowest": _extreme("lowest", "_lowest"),
+    "top": _extreme("top", "_top"),
+    "bottom": _extreme("bottom", "_bottom"),
+    "any": b_any_all("any"),
+    "all": b_any_all("all"),
+    "one": _unary_list("one", "_one"),
+    "first": b_first,
+    "last": _unary_list("last", "_last"),
+    "distinct": b_distinct,
+    "map": b_map,
+    "abs": b_abs,
+    "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
+    "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
+    "team": _of_player("team", "S.tm[{0}]", TEAM),
+    "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
+    "members": b_members,
+}
+
+
+DISTINCT_BUILTINS: set = set()   # built-ins whose results never hold two values with the same label
+
+
+MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
+
+
+def call_args(n) -> tuple[list, dict]:
+    """The positional argument nodes and the keyword argument nodes of a call node."""
+    fname = str(n.children[0])
+    argnode = n.children[1] if len(n.children) > 1 else None
+    args, kwargs = [], {}
+    for a in (argnode.children if argnode is not None else []):
+        if isinstance(a, Tree) and a.data == "kwarg":
+            key = str(a.children[0])
+            if key in kwargs:
+                raise ExprError(f"{fname}() has '{key}:' twice", offset_of(a), code="arity")
+            kwargs[key] = a.children[1]
+        else:
+            args.append(a)
+    return args, kwargs
+
+
+def labels_distinct(tree) -> bool:
+    """Whether an expression's list can never hold two values with the same label."""
+    return tree.data == "range" or (tree.data == "call" and str(tree.children[0]) in DISTINCT_BUILTINS)
+
+
+def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False,
+                     member=None) -> None:
+    """Add a built-in function from a mechanic's module.
+
+    ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
+    a call; ``helpers`` are runtime functions the generated source may call (names start with _).
+    ``distinct``: its list never holds two values with the same label (a choose over it skips
+    removing duplicates). ``member(compiler, node, scope) -> (test, source)``: how to answer
+    ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
+    ``x in f(...)`` for every x."""
+    BUILTINS[name] = build
+    if distinct:
+        DISTINCT_BUILTINS.add(name)
+    if member is not None:
+        MEMBERSHIP[name] = member
+    if helpers:
+        runtime.HELPERS.update(helpers)

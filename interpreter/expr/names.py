@@ -1,0 +1,215 @@
+"""What an expression may name, and how each name resolves: declared zones, counters,
+variables, parameters and defines, the constants, locals, and the element of a filter.
+
+``NameNodes`` holds the compiler's methods for the nodes that name things (``x``, ``x.y``,
+``x[i]``); ``Scope`` is what is in scope at a node.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Tree
+
+from ..errors import did_you_mean
+from .limits import MAX_EXPANSIONS, MAX_SOURCE
+from .parser import ExprError, offset_of, parse
+from .types import ANY, CARD, INT, PLAYER, TEAM, elem, is_list, list_of
+
+
+@dataclass
+class Names:
+    """Everything a ruleset declares that an expression may name."""
+    zones: dict = field(default_factory=dict)      # name -> owner: "none" | "player" | "team"
+    counters: dict = field(default_factory=dict)   # name -> owner
+    vars: dict = field(default_factory=dict)       # name -> type
+    params: dict = field(default_factory=dict)     # name -> type
+    attrs: dict = field(default_factory=dict)      # card attribute -> type
+    defines: dict = field(default_factory=dict)    # name -> expression source
+    namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
+    max_list: int = 100                            # the longest a zone can be (the number of cards)
+    max_players: int = 64                          # the longest the list of players or teams can be
+    sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
+
+    def all_names(self):
+        return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
+
+
+CONSTANTS = {
+    "me": ("me", PLAYER),
+    "players": ("S.players", list_of(PLAYER)),
+    "teams": ("S.teams", list_of(TEAM)),
+    "num_players": ("S.n", INT),
+    "num_teams": ("len(S.teams)", INT),
+}
+
+
+class Scope:
+    __slots__ = ("locals", "has_me", "elements")
+
+    def __init__(self, locals, has_me, elements):
+        self.locals, self.has_me, self.elements = locals, has_me, elements
+
+    def with_element(self, var, typ):
+        return Scope(self.locals, self.has_me, [*self.elements, (var, typ)])
+
+
+class NameNodes:
+    """Compiler methods for names, attributes and indexing (mixed into Compiler)."""
+
+    # names
+    def n_name(self, n, scope):
+        name = str(n.children[0])
+        return self.resolve_name(name, scope, n)
+
+    def resolve_name(self, name: str, scope: "Scope", node) -> tuple[str, str]:
+        # 1. the implicit element of where / by: its attributes or per-owner values
+        for var, typ in reversed(scope.elements):
+            if name == "it":
+                return var, typ
+            found = self.member(var, typ, name, node)
+            if found is not None:
+                return found
+        # 2. local bindings
+        if name in scope.locals:
+            return f"L[{name!r}]", scope.locals[name]
+        # 3. constants
+        if name in CONSTANTS:
+            if name == "me" and not scope.has_me:
+                raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
+            if name in ("players", "teams"):
+                self.sized(node, self.names.max_players)
+            return CONSTANTS[name]
+        names = self.names
+        if name in names.vars:
+            self.used.add(name)
+            return f"S.v[{name!r}]", names.vars[name]
+        if name in names.zones or name in names.counters:
+            self.used.add(name)
+            return self.owned(name, "me", PLAYER, scope, node, implicit=True)
+        if name in names.defines:
+            self.used.add(name)
+            return self.define(name, scope, node)
+        if name == "params":
+            raise ExprError("write params.NAME to use a parameter", offset_of(node), code="unknown-name")
+        candidates = [*names.all_names(), *scope.locals, "params"]
+        if scope.elements:
+            candidates += ["it", *names.attrs]
+        hint = did_you_mean(name, candidates)
+        hint = f"did you mean '{hint}'?" if hint else None
+        if hint is None and any(t == CARD for _, t in scope.elements) and names.attrs:
+            hint = "a card's attributes are " + ", ".join(sorted(names.attrs))
+        raise ExprError(f"unknown name '{name}'", offset_of(node), hint, code="unknown-name", span=len(name))
+
+    def define(self, name, scope, node):
+        if name in self._define_stack:
+            cycle = [*self._define_stack[self._define_stack.index(name):], name]
+            through = f" (through {' -> '.join(cycle)})" if len(cycle) > 2 else ""
+            e = ExprError(f"define '{name}' refers to itself{through}", offset_of(node),
+                          "a define may not use itself, directly or through other defines", code="cycle",
+                          span=len(name))
+            e.cycle = frozenset(cycle)   # the same cycle met again is reported once (build.py)
+            raise e
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise ExprError(f"defines are expanded more than {MAX_EXPANSIONS} times in this expression",
+                            offset_of(node), code="limit")
+        self._define_stack.append(name)
+        try:
+            tree = parse(self.names.defines[name])
+            src, typ = self.node(tree, scope)
+            if len(src) > MAX_SOURCE:
+                raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
+        except ExprError as e:
+            if e.code == "cycle":   # the chain already says where: keep it, point at this use
+                e.offset, e.span = offset_of(node), len(name)
+                raise
+            raise ExprError(f"in define '{name}': {e.message}", offset_of(node), e.hint, e.code) from None
+        finally:
+            self._define_stack.pop()
+        return f"({src})", typ
+
+    def member(self, var: str, typ: str, name: str, node=None):
+        """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
+        if typ == CARD and name in self.names.attrs:
+            return f"A_{name}[{var}]", self.names.attrs[name]
+        self.used.add(name)
+        owner = self.names.zones.get(name) or self.names.counters.get(name)
+        if owner is not None and (typ in (PLAYER, TEAM) and owner in ("player", "team")
+                                  or typ == CARD and owner == "card"):
+            return self.owned(name, var, typ, None, node)
+        return None
+
+    def owned(self, name, who_src, who_type, scope, node, implicit=False):
+        """The value of zone/counter ``name`` owned by ``who_src``."""
+        names = self.names
+        is_zone = name in names.zones
+        owner = names.zones[name] if is_zone else names.counters[name]
+        base = self.table(f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]")
+        typ = list_of(CARD) if is_zone else INT
+        if owner == "none":
+            return base, typ
+        if implicit and scope is not None and not scope.has_me:
+            raise ExprError(f"'{name}' belongs to each {owner}: write {name}[p] (no player is acting here)",
+                            offset_of(node), code="unknown-name")
+        if owner == "card":
+            if who_type not in (CARD, ANY):
+                raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
+                                offset_of(node) if node is not None else 0, code="type")
+            return f"{base}[{who_src}]", typ
+        if who_type == TEAM:
+            if owner == "player":
+                raise ExprError(f"'{name}' belongs to each player, not to a team",
+                                offset_of(node) if node is not None else 0, code="type")
+            return f"{base}[{who_src}]", typ
+        if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
+            who_src = f"_seat(S, {who_src})"
+        if owner == "team":
+            return f"{base}[S.tm[{who_src}]]", typ
+        return f"{base}[{who_src}]", typ
+
+    # postfix
+    def n_attr(self, n, scope):
+        target, attr = n.children
+        attr = str(attr)
+        if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params" \
+                and "params" not in scope.locals:
+            if attr not in self.names.params:
+                hint = did_you_mean(attr, self.names.params)
+                raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
+                                f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
+            self.used.add("params." + attr)
+            return self.table(f"S.p[{attr!r}]"), self.names.params[attr]
+        src, typ = self.node(target, scope)
+        if typ == ANY:
+            typ = CARD if attr in self.names.attrs else PLAYER
+        found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr, n.children[1])
+        if found is None:
+            pool = self.names.attrs if typ == CARD else [*self.names.zones, *self.names.counters]
+            hint = did_you_mean(attr, pool)
+            raise ExprError(f"{typ} has no attribute '{attr}'", offset_of(n.children[1]),
+                            f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
+        return found
+
+    def n_index(self, n, scope):
+        target, index = n.children
+        isrc, itype = self.node(index, scope)
+        if isinstance(target, Tree) and target.data == "name":
+            name = str(target.children[0])
+            shadowed = name in scope.locals or any(name == "it" for _ in scope.elements)
+            owner = self.names.zones.get(name) or self.names.counters.get(name)
+            if owner == "none" and name in self.names.counters and not shadowed:
+                raise ExprError(f"'{name}' is a shared counter, a number: it cannot be indexed",
+                                offset_of(index), code="type")
+            if not shadowed and owner is not None and owner != "none":   # a shared zone indexes as a list
+                self.used.add(name)
+                want = (CARD, ANY) if owner == "card" else (PLAYER, TEAM, INT, ANY)
+                if itype not in want:
+                    raise ExprError(f"'{name}[...]' needs a {'card' if owner == 'card' else 'player'}, got {itype}",
+                                    offset_of(index), code="type")
+                return self.owned(name, isrc, itype, scope, n)
+        src, typ = self.node(target, scope)
+        if not is_list(typ) and typ != ANY:
+            raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")
+        if itype not in (INT, PLAYER, TEAM, ANY):
+            raise ExprError(f"a list index must be a whole number, got {itype}", offset_of(index), code="type")
+        return f"_at({src}, {isrc})", elem(typ)

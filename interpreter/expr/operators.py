@@ -1,0 +1,218 @@
+"""The compiler's methods for literals and operators: lists, ranges, ``where`` filters,
+``if``/``else``, ``and``/``or``/``not``, comparisons, ``in``, arithmetic and calls."""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..errors import did_you_mean
+from . import runtime
+from .builtins import BUILTINS, MEMBERSHIP, call_args
+from .fastpaths import faster_filter, renamed, scan_call, scan_first, unwrap
+from .parser import ExprError, offset_of
+from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
+
+_ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
+
+
+def one_type(types, what, node) -> str:
+    """The common type of list items / if-else branches; mixing unrelated types is an error."""
+    typ = unify(types)
+    if ANY in typ and not any(ANY in t for t in types):
+        shown = ", ".join(dict.fromkeys(t for t in types if t != NONE))
+        raise ExprError(f"{what} must have one type: {shown}", offset_of(node), code="type")
+    return typ
+
+
+def comparable(a, b):
+    if ANY in (a, b) or NONE in (a, b) or a == b:
+        return True
+    if is_numeric(a) and is_numeric(b):
+        return True
+    return is_list(a) and is_list(b)
+
+
+class OperatorNodes:
+    """Compiler methods for literals, operators and calls (mixed into Compiler)."""
+
+    # literals
+    def n_int_(self, n, scope):
+        return repr(int(n.children[0])), INT
+
+    def n_float_(self, n, scope):
+        return repr(float(n.children[0])), NUM
+
+    def n_string(self, n, scope):
+        return repr(str(n.children[0])[1:-1]), STR
+
+    def n_true(self, n, scope):
+        return "True", BOOL
+
+    def n_false(self, n, scope):
+        return "False", BOOL
+
+    def n_none(self, n, scope):
+        return "None", NONE
+
+    def n_list_(self, n, scope):
+        items = [self.node(c, scope) for c in n.children if c is not None]
+        typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
+        self.sized(n, len(items))
+        return "[" + ", ".join(s for s, _ in items) + "]", typ
+
+    def n_range(self, n, scope):
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        for t, c in ((ta, n.children[0]), (tb, n.children[1])):
+            if t not in (INT, PLAYER, TEAM, ANY):
+                raise ExprError(f"a range needs whole numbers, got {t}", offset_of(c), code="type")
+        lo, hi = n.children
+        if all(isinstance(x, Tree) and x.data == "int_" for x in (lo, hi)):
+            self.sized(n, int(hi.children[0]) - int(lo.children[0]) + 1)
+        else:
+            self.sized(n, runtime.MAX_RANGE)
+        return f"_range({a}, {b})", list_of(INT)
+
+    def n_call(self, n, scope):
+        fname = str(n.children[0])
+        args, kwargs = call_args(n)
+        builtin = BUILTINS.get(fname)
+        if builtin is None:
+            hint = did_you_mean(fname, BUILTINS)
+            raise ExprError(f"unknown function '{fname}'", offset_of(n),
+                            f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
+        return builtin(self, n, scope, args, kwargs)
+
+    # operators
+    def n_where(self, n, scope):
+        coll, cond = n.children
+        src, typ = self.node(coll, scope)
+        if not is_list(typ):
+            raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
+        var = self.fresh()
+        csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
+        self.expect_type(ctyp, BOOL, cond)
+        self.sized(n, self.size(coll))
+        inner = unwrap(src)
+        if inner in self._parts:
+            # a filter of a filter ((L where P) where Q, often through a define): one filter of
+            # L by P and Q (P's element renamed), no list in between
+            first_var, first_list, first_cond = self._parts[inner]
+            joined = renamed(first_cond, first_var, var)
+            if joined is not None:
+                src, csrc = first_list, f"({joined}) and ({csrc})"
+        out = faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
+        out = out or f"[{var} for {var} in {src} if {csrc}]"
+        self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
+        self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
+        return out, typ
+
+    def n_cond(self, n, scope):
+        a, c, b = (self.node(x, scope) for x in n.children)
+        self.expect_type(c[1], BOOL, n.children[1])
+        typ = one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
+        return f"({a[0]} if {c[0]} else {b[0]})", typ
+
+    def n_or_(self, n, scope):
+        return self._bool_op(n, scope, "or")
+
+    def n_and_(self, n, scope):
+        return self._bool_op(n, scope, "and")
+
+    def _bool_op(self, n, scope, op):
+        parts = []
+        for c in n.children:
+            s, t = self.node(c, scope)
+            self.expect_type(t, BOOL, c)
+            parts.append(s)
+        return f"({parts[0]} {op} {parts[1]})", BOOL
+
+    def n_not_(self, n, scope):
+        s, t = self.node(n.children[0], scope)
+        self.expect_type(t, BOOL, n.children[0])
+        return f"(not {s})", BOOL
+
+    def n_compare(self, n, scope):
+        (a, ta), op, (b, tb) = self.node(n.children[0], scope), str(n.children[1]), self.node(n.children[2], scope)
+        if op not in ("==", "!="):
+            for t, c in ((ta, n.children[0]), (tb, n.children[2])):
+                if not (is_numeric(t) or t == STR):
+                    raise ExprError(f"'{op}' compares numbers or strings, got {t}", offset_of(c), code="type")
+            if STR in (ta, tb) and ANY not in (ta, tb) and ta != tb:
+                raise ExprError(f"'{op}' compares two numbers or two strings, got {ta} and {tb}",
+                                offset_of(n.children[2]), code="type")
+        elif not comparable(ta, tb):
+            raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
+        # count(X where C) compared with 0 only asks whether one element passes: stop at the first
+        call = unwrap(self._unhoisted.get(a, a))   # count(...) lifted out of a filter, or a define's
+        if call in self._counts and b == "0" and op in (">", "!=", "=="):
+            var, coll, cond = self._parts[self._counted[call]]
+            scan = scan_first(self, var, coll, cond)   # (a zone's cards are never none)
+            if scan is not None:
+                test = f"({self.hoist(scan, scope)} {'is' if op == '==' else 'is not'} None)"
+            else:
+                gen = f"any(True for {self._counts[call]})"
+                test = f"(not {gen})" if op == "==" else gen
+            return (test if a not in self._unhoisted or scan is not None else self.hoist(test, scope)), BOOL
+        return f"({a} {op} {b})", BOOL
+
+    def n_in_(self, n, scope):
+        return self._member(n, scope, "in")
+
+    def n_not_in(self, n, scope):
+        return self._member(n, scope, "not in")
+
+    def _member(self, n, scope, op):
+        right = n.children[1]
+        if isinstance(right, Tree) and right.data == "call" and str(right.children[0]) in MEMBERSHIP:
+            # `x in f(...)` for a built-in that can answer membership without building its list
+            (a, ta) = self.node(n.children[0], scope)
+            saved, self._hoisted = self._hoisted, None   # compiled for its checks only
+            try:
+                _, tb = self.node(right, scope)
+            finally:
+                self._hoisted = saved
+            test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
+            if comparable(ta, elem(tb)):
+                found = f"{test}({self.hoist(bsrc, scope)}, {a})"
+                return (found if op == "in" else f"(not {found})"), BOOL
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(right, scope)
+        if not is_list(tb) and tb not in (STR, ANY):
+            raise ExprError(f"'{op}' needs a list on its right, got {tb}", offset_of(n.children[1]), code="type")
+        if tb == STR and ta not in (STR, ANY):
+            raise ExprError(f"'{op}' with a str on its right needs a str on its left, got {ta}",
+                            offset_of(n.children[0]), code="type")
+        if is_list(tb) and not comparable(ta, elem(tb)):
+            raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
+                            offset_of(n.children[0]), code="type")
+        mapped = self._mapped.get(unwrap(b))
+        if mapped is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
+            # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the
+            # zone's attribute with a plain loop, no list built (x is computed once either way;
+            # of these types no value is a NaN, the one thing `in` finds and `==` does not)
+            table, zone = mapped
+            found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
+            return (found if op == "in" else f"(not {found})"), BOOL
+        return f"({a} {op} {b})", BOOL
+
+    def n_neg(self, n, scope):
+        s, t = self.node(n.children[0], scope)
+        self.expect_type(t, NUM, n.children[0])
+        return f"(-{s})", NUM if t == NUM else INT
+
+    def _arith(self, n, scope):
+        (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
+        op = _ARITH[n.data]
+        if op == "+" and is_list(ta) and is_list(tb):
+            self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
+            return f"({a} + {b})", list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
+        if op == "+" and ta == STR and tb == STR:
+            return f"({a} + {b})", STR
+        for t, c in ((ta, n.children[0]), (tb, n.children[1])):
+            if not is_numeric(t):
+                raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
+        if op in ("/", "//", "%"):
+            return f"_{n.data}({a}, {b})", NUM if op == "/" or NUM in (ta, tb) else INT
+        if op == "*" and NUM not in (ta, tb):   # whole numbers stay within 64 bits (runtime._mul)
+            return f"_mul({a}, {b})", INT
+        return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
+
+    n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
