@@ -9,29 +9,17 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
-import interpreter
 from interpreter.errors import UsageError
-from interpreter.play.scenarios import run_file
+from seedgames import SeedGame, cards_in_play
 
-ROOT = Path(__file__).resolve().parent.parent
-RULESET = ROOT / "rulesets" / "diamonds.yaml"
-SCENARIOS = ROOT / "rulesets" / "scenarios" / "diamonds.yaml"
-
-OUTCOMES = run_file(SCENARIOS)
+GAME = SeedGame("diamonds")
+RULESET, rules = GAME.ruleset, GAME.rules
+OUTCOMES = GAME.outcomes
 ROUNDS = {2: 4, 3: 6, 4: 4, 5: 5, 6: 6}            # ruling DI-2
 GAMES = [(None, 3), (None, 4), (None, 5), (None, 6), ("two_player", 2), ("teams", 4), ("teams", 6)]
-
-_rules: dict = {}
-
-
-def rules(variant=None):
-    if variant not in _rules:
-        _rules[variant] = interpreter.load(RULESET, variant=variant)
-    return _rules[variant]
 
 
 # ---------------------------------------------------------------------- the scenarios
@@ -40,36 +28,12 @@ def test_scenario_file_is_substantial():
     assert len({o.name for o in OUTCOMES}) == len(OUTCOMES), "scenario names must be unique"
 
 
-@pytest.mark.parametrize("outcome", OUTCOMES, ids=[o.name for o in OUTCOMES])
-def test_scenario(outcome):
-    assert outcome.ok, outcome.message
-
-
-# ---------------------------------------------------------------------- helpers
-def zone_total(S) -> int:
-    total = 0
-    for zone in S.z.values():
-        for item in zone:
-            total += len(item) if isinstance(item, list) else 1
-    return total
+test_scenario = GAME.scenario_test()
+test_every_ruling_has_a_scenario = GAME.ruling_test("DI", 1, 9)
 
 
 def play_random(variant, players, seed, check=None):
-    """A whole game with a seeded random agent; returns (final state, actions)."""
-    S = rules(variant).new_game(players, seed)
-    rnd = random.Random(seed * 7919 + players)
-    actions = []
-    while not S.is_terminal():
-        if check is not None:
-            check(S)
-        legal = S.legal_actions()
-        assert legal, f"a pending decision with no options at {S.prompt()!r}"
-        a = rnd.choice(legal)
-        actions.append(a)
-        S.apply(a)
-    if check is not None:
-        check(S)
-    return S, actions
+    return GAME.play_random(players, seed, variant, check)
 
 
 # ---------------------------------------------------------------------- whole games
@@ -88,7 +52,7 @@ def test_random_games_conserve_cards_and_score(variant, players):
                 assert S.v["thief"] == (S.v["start_player"] + 1) % S.n, "DI-6"
             if prompt != "pass":
                 waiting = 0
-            assert zone_total(S) + waiting == 60, f"cards lost or made at {prompt!r} (seed {seed})"
+            assert len(cards_in_play(S)) + waiting == 60, f"cards lost or made at {prompt!r} (seed {seed})"
             for p in S.players:
                 t = S.tm[p]
                 assert S.scores()[p] == S.c["showroom"][t] + 2 * S.c["safe"][t], "DI-7"
@@ -98,7 +62,7 @@ def test_random_games_conserve_cards_and_score(variant, players):
                 waiting += 1
                 if S.prompt() != "pass":   # all passed: delivered, hands are full again
                     assert all(len(h) == 10 for h in S.z["hand"])
-        assert zone_total(S) == 60
+        assert len(cards_in_play(S)) == 60
         assert rounds == ROUNDS[players], f"{rounds} rounds for {players} players (DI-2)"
         assert S.winners(), "a finished game has winners"
         best = max(S.scores())

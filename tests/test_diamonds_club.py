@@ -8,24 +8,13 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.play.scenarios import run_file
+from seedgames import SeedGame
 
-ROOT = Path(__file__).resolve().parent.parent
-RULESET = ROOT / "rulesets" / "diamonds_club.yaml"
-RESULTS = run_file(ROOT / "rulesets" / "scenarios" / "diamonds_club.yaml")
+GAME = SeedGame("diamonds_club")
+RULESET, ROOT = GAME.ruleset, GAME.ruleset.parent.parent
 
-
-@pytest.mark.parametrize("outcome", RESULTS, ids=[o.name for o in RESULTS])
-def test_scenario(outcome):
-    assert outcome.ok, outcome.message
-
-
-def test_there_is_a_scenario_for_every_ruling():
-    import yaml
-    data = yaml.safe_load((ROOT / "rulesets" / "scenarios" / "diamonds_club.yaml").read_text())
-    rules = " ".join(str(sc.get("rule", "")) for sc in data["scenarios"])
-    for i in range(1, 12):
-        assert f"DC-{i}" in rules or i == 2 and "DC-2" in rules, f"no scenario cites DC-{i}"
+test_scenario = GAME.scenario_test()
+test_every_ruling_has_a_scenario = GAME.ruling_test("DC", 1, 11)
 
 
 def play_random(rules, players, seed):

@@ -8,27 +8,17 @@ pile, who sees a safe, determinism and refused player counts.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-import interpreter
 from interpreter.errors import UsageError
-from interpreter.play.scenarios import patch, run_file
+from interpreter.play.scenarios import patch
+from seedgames import SeedGame, cards_in_play
 
-ROOT = Path(__file__).resolve().parent.parent
-RULESET = ROOT / "rulesets" / "diams.yaml"
-SCENARIOS = ROOT / "rulesets" / "scenarios" / "diams.yaml"
-
-OUTCOMES = run_file(SCENARIOS)
+GAME = SeedGame("diams")
+RULESET, ROOT, rules = GAME.ruleset, GAME.ruleset.parent.parent, GAME.rules
+OUTCOMES = GAME.outcomes
 GAMES = [(None, 2), (None, 3), (None, 4), (None, 5), ("closing_last", 2), ("closing_last", 4)]
-_rules: dict = {}
-
-
-def rules(variant=None):
-    if variant not in _rules:
-        _rules[variant] = interpreter.load(RULESET, variant=variant)
-    return _rules[variant]
 
 
 def test_scenario_file_is_substantial():
@@ -36,17 +26,9 @@ def test_scenario_file_is_substantial():
     assert len({o.name for o in OUTCOMES}) == len(OUTCOMES), "scenario names must be unique"
 
 
-@pytest.mark.parametrize("outcome", OUTCOMES, ids=[o.name for o in OUTCOMES])
-def test_scenario(outcome):
-    assert outcome.ok, outcome.message
-
-
-def cards_in_play(S) -> list:
-    out = []
-    for zone in S.z.values():
-        for item in zone:
-            out.extend(item if isinstance(item, list) else [item])
-    return out
+test_scenario = GAME.scenario_test()
+# DM-3 (one pure card per quality) is component data: test_components_50_diamonds_one_pure_per_quality...
+test_every_ruling_has_a_scenario = GAME.ruling_test("DM", 1, 10, elsewhere=("DM-3",))
 
 
 @pytest.mark.parametrize("variant,players", GAMES, ids=[f"{v or 'base'}-{n}p" for v, n in GAMES])

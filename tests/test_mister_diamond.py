@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import math
 import random
-from pathlib import Path
 
 import pytest
 
-import interpreter
 from interpreter.engine import rng
-from interpreter.play.scenarios import run_file
+from seedgames import SeedGame
 
-ROOT = Path(__file__).resolve().parent.parent
-RULESET = ROOT / "rulesets" / "mister_diamond.yaml"
-SCENARIOS = ROOT / "rulesets" / "scenarios" / "mister_diamond.yaml"
-RESULTS = {o.name: o for o in run_file(SCENARIOS)}
+GAME = SeedGame("mister_diamond")
+RULESET, ROOT = GAME.ruleset, GAME.ruleset.parent.parent
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return interpreter.load(RULESET)
+    return GAME.rules()
 
 
 def test_ruleset_loads_without_warnings(rules):
@@ -28,17 +24,8 @@ def test_ruleset_loads_without_warnings(rules):
     assert (rules.min_players, rules.max_players) == (2, 6)
 
 
-@pytest.mark.parametrize("name", list(RESULTS))
-def test_scenario(name):
-    outcome = RESULTS[name]
-    assert outcome.ok, f"{outcome.loc}: {outcome.message}"
-
-
-def test_there_is_a_scenario_for_every_ruling():
-    import yaml
-    rules_cited = " ".join(str(sc.get("rule", "")) for sc in yaml.safe_load(SCENARIOS.read_text())["scenarios"])
-    for ruling in ("MD-1", "MD-2", "MD-3", "MD-4", "MD-5"):
-        assert ruling in rules_cited
+test_scenario = GAME.scenario_test()
+test_every_ruling_has_a_scenario = GAME.ruling_test("MD", 1, 5)
 
 
 @pytest.mark.parametrize("spot, skill, empty", [("d4", 0.8, 0), ("d4", 0.3, 0), ("d4", 0.5, 3),
