@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.loading.loader import merge
+from interpreter.loading.variants import merge
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 FENCE = re.compile(r"^```yaml( skeleton)?\n(.*?)^```", re.S | re.M)

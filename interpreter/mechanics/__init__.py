@@ -1,8 +1,11 @@
-"""Step kinds: the resumable parts of a game's flow, one mechanic per module.
+"""Stage 4, mechanics: one mechanic per module, its compile and its runtime together.
 
-The flow core knows step kinds only through STEP_KINDS (filled by @step_kind); a ruleset
-names a kind by its key (``- tricks: {...}``). Anything that is not a step kind in a flow
-list is an effect (see effects.py) and runs inline.
+Step kinds (the resumable parts of a flow: turns, tricks, a market...), effect kinds (gain,
+move, deal...), triggers, scoring and the top-level sections a mechanic owns (``board:``)
+register themselves in base.py's tables when imported here; the builder (stage 5) looks them
+up by the YAML key, and the engine (stage 3) runs steps through its protocol. A ruleset
+names a step kind by its key (``- tricks: {...}``); anything else in a flow list is an effect
+and runs inline. Imports errors, loading, expr and engine.
 """
 from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
 from . import counters, variables, cards  # noqa: F401  (registration: the effect kinds)

@@ -1,0 +1,8 @@
+"""Stage 6, play: running games with a compiled Ruleset.
+
+Agents (agents.py), one game with a JSON Lines log, its replay and redaction (gamelog.py),
+scripted scenario tests (scenarios.py), random playouts hunting dead ends (playouts.py), and
+batches: one game's record (batch.py), where games run (workers.py), a run with --out
+(runs.py), its statistics (summary.py, stats.py) and plots (plots.py); the environment for
+agents (env.py). Imports the stages below it, never tools.
+"""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from ..loading.loader import load_data
+from ..loading.variants import load_data
 
 MAX_SHOWN = 90    # characters of one value in the text form
 
