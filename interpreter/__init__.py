@@ -29,5 +29,16 @@ def ruleset_path(name) -> Path:
     return find(name)
 
 
-__all__ = ["load", "ruleset_path", "RulebookError", "RulesetError", "UsageError", "GameError",
+def __getattr__(name):
+    """``interpreter.Ruleset`` and ``interpreter.State``, imported when first asked for."""
+    if name == "Ruleset":
+        from .engine.ruleset import Ruleset
+        return Ruleset
+    if name == "State":
+        from .engine.state import State
+        return State
+    raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
+
+
+__all__ = ["load", "ruleset_path", "Ruleset", "State", "RulebookError", "RulesetError", "UsageError", "GameError",
            "BudgetExceeded", "ReplayError", "Diagnostic", "Location"]
