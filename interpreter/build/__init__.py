@@ -1,0 +1,23 @@
+"""Stage 5, build: checked ruleset data -> a compiled, frozen Ruleset.
+
+builder.py assembles the Ruleset and is the context every mechanic compiles against;
+declarations.py checks the declared names; components.py builds the card table; effects.py
+compiles effect lists; watch.py finds the effects that need no checks after them;
+analysis.py checks the flow statically. Imports every stage below it.
+
+``load(path, variant)`` is the whole pipeline up to here: the file (or a bundled ruleset's
+name) is read with positions, checked against the schema, merged with its ``extends:`` base
+and its variant, then every name is resolved and every expression, effect and step compiled.
+"""
+from __future__ import annotations
+
+from ..loading.variants import load_data
+from ..loading.resources import find_ruleset
+
+
+def load(path, variant: str | None = None):
+    """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
+    (``load("diamonds")``), optionally with a variant (a name under ``variants:`` or a file)."""
+    from .builder import Builder   # (the mechanics register themselves when the builder loads)
+    loaded = load_data(find_ruleset(path), variant)
+    return Builder(loaded).build().freeze()

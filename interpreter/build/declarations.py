@@ -1,0 +1,117 @@
+"""The declarations of a ruleset: parameters, zones, counters and variables, their owners and
+types checked and recorded for the compiler (names every expression may use), and the
+warnings for declarations nothing uses."""
+from __future__ import annotations
+
+from ..errors import UsageError
+from ..engine.ruleset import check_param
+from ..expr.types import ANY, BOOL, INT, NUM, STR, list_of, parse_type, unify
+
+OWNERS = ("none", "player", "team", "card")
+
+
+class Declarations:
+    """Builder methods for the declaration sections (mixed into Builder)."""
+
+    def unused_warnings(self, d):
+        """Declarations nothing refers to are probably mistakes: warn (validate shows them)."""
+        if any(x.severity == "error" for x in self.diags):
+            return   # errors first: what they break would look unused
+        used = self.compiler.used
+        for section, noun, names in (("zones", "zone", self.names.zones), ("counters", "counter", self.names.counters),
+                                     ("define", "define", self.names.defines), ("effects", "effect", self.fx.named),
+                                     ("vars", "variable", self.var_decl)):
+            for name in names:
+                if name not in used:
+                    self.warn(f"{noun} '{name}' is declared but never used", (section, name))
+        for name in self.names.params:
+            if "params." + name not in used:
+                self.warn(f"parameter '{name}' is declared but never used", ("params", name))
+
+    def params(self, spec):
+        out = {}
+        for name, value in spec.items():
+            if isinstance(value, dict):
+                if "by_players" in value:
+                    table = value["by_players"] or {}
+                    vals = list(table.values()) + ([value["default"]] if "default" in value else [])
+                else:
+                    vals = [value["default"] if "default" in value else value.get("value")]
+            else:
+                vals = [value]
+            declared = value.get("type") if isinstance(value, dict) else None
+            if declared is not None:
+                try:
+                    self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
+                    for v in vals:   # the defaults must fit their own declaration
+                        check_param(name, v, value, v)
+                except (ValueError, UsageError) as e:
+                    self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
+                    self.names.params[name] = ANY
+            else:
+                self.names.params[name] = unify([_type_of_value(v) for v in vals])
+            out[name] = value
+        return out
+
+    def declare_zones(self, zones, r):
+        for name, decl in zones.items():
+            decl = decl or {}
+            path = ("zones", name)
+            owner = decl.get("owner", "none")
+            if owner not in OWNERS:
+                self.error(f"owner is one of {', '.join(OWNERS)}", (*path, "owner"), "enum")
+                owner = "none"
+            self.names.zones[name] = owner
+            self.zone_decl[name] = decl
+            if decl.get("sorted"):
+                self.names.sorted_zones.add(name)
+            for comp in (decl.get("start") or []):
+                if comp not in r.cards.by_component:
+                    self.unknown("component", comp, r.cards.by_component, (*path, "start"))
+                elif comp in self._started:
+                    self.error(f"the cards of '{comp}' already start in zone '{self._started[comp]}'",
+                               (*path, "start"), "duplicate")
+                else:
+                    self._started[comp] = name
+            if decl.get("start") and owner != "none":
+                self.error("only a shared zone (owner: none) can start with cards", (*path, "start"), "type")
+
+    def declare_counters(self, counters, r):
+        for name, decl in counters.items():
+            if not isinstance(decl, dict):
+                decl = {"start": decl}
+            owner = decl.get("owner", "none")
+            if owner not in OWNERS:
+                self.error(f"owner is one of {', '.join(OWNERS)}", ("counters", name, "owner"), "enum")
+                owner = "none"
+            if name in self.names.zones:
+                self.error(f"'{name}' is already a zone", ("counters", name), "duplicate", key=True)
+            self.names.counters[name] = owner
+            self.counter_decl[name] = decl
+
+    def declare_vars(self, vars_):
+        for name, decl in vars_.items():
+            if not isinstance(decl, dict):
+                decl = {"type": decl}
+            try:
+                typ = parse_type(str(decl.get("type", "any")))
+            except ValueError as e:
+                self.error(str(e), ("vars", name, "type"), "type",
+                           "the types are int, num, bool, str, player, team, card and list[TYPE]")
+                typ = ANY
+            self.declare_var(name, typ, ("vars", name))
+            self.var_decl[name] = decl
+
+
+def _type_of_value(v):
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, float):
+        return NUM
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, list):
+        return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
+    return ANY
