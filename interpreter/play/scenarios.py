@@ -217,10 +217,13 @@ def patch(S, spec: dict) -> None:
                 S.z[zname] = cs
             else:
                 S.z[zname][owner] = cs
-        # cards pushed out of a patched zone go home: the shared zone their component starts in
+        # cards pushed out of a patched zone go home (the shared zone their component starts
+        # in), unless that is a patched zone itself: then they leave play, so a patched zone
+        # holds exactly the cards it lists (a supply patched down to a few tiles)
+        patched = {zname for zname, owner in placed if owner is None}
         for c in displaced:
             home = rules.home_zone(c)
-            if home is not None:
+            if home is not None and home not in patched:
                 S.z[home].append(c)
         rules.keep_sorted(S)   # a zone declared sorted stays in card order, whatever the patch listed
     for name, value in (spec.get("counters") or {}).items():
