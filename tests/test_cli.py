@@ -244,13 +244,13 @@ def test_changed_hash_is_a_clear_error(capsys, tmp_path):
 
 def test_edited_ruleset_is_detected(capsys, tmp_path):
     rules = tmp_path / "d.yaml"
-    rules.write_text(DIAMONDS.read_text())
+    rules.write_text(DIAMONDS.read_text() + "\n# my copy\n")   # not the bundled ruleset's content
     log = tmp_path / "g.jsonl"
     assert run(capsys, "play", rules, "-p", "3", "--set", "rounds=1", "--log", log)[0] == 0
     assert run(capsys, "replay", log)[0] == 0
-    rules.write_text(DIAMONDS.read_text() + "\n# an edit\n")
+    rules.write_text(DIAMONDS.read_text() + "\n# my copy, edited\n")
     code, _, err = run(capsys, "replay", log)
-    assert code == 1 and "ruleset changed" in err
+    assert code == 1 and "has changed since the log was written" in err and "my copy" not in err
 
 
 def test_non_json_and_missing_logs(capsys, tmp_path):

@@ -1,11 +1,13 @@
 """Agents, play_game, the JSON Lines log, replay verification and redaction."""
+import hashlib
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 import interpreter
-from interpreter.play import agents, gamelog
+from interpreter.play import agents, gamelog, replay
 from interpreter.errors import ReplayError, UsageError
 
 
@@ -88,15 +90,18 @@ def test_play_game_result_and_log_format(rules, tmp_path):
     res = short(rules, log=log)
     lines = [json.loads(l) for l in log.read_text().splitlines()]
     head = lines[0]
-    assert head == {"type": "header", "ruleset": "diamonds", "hash": rules.hash, "path": str(rules.path),
+    assert head == {"type": "header", "format": 2, "ruleset": "diamonds", "hash": rules.hash,
+                    "file_hash": hashlib.sha256(Path(rules.path).read_bytes()).hexdigest(),
+                    "path": str(Path(rules.path).resolve()), "bundled": True,
                     "variant": None, "players": 4, "seed": 3, "agents": ["random"] * 4,
-                    "params": {"rounds": 1}, "format": 1}
+                    "params": {"rounds": 1}, "options": {}}
     assert lines[1]["type"] == "events" and any(e["ev"] == "deal" for e in lines[1]["events"])
     decisions = lines[2:-1]
     assert [d["n"] for d in decisions] == list(range(1, res["decisions"] + 1))
     assert all(d["type"] == "decision" and {"seat", "prompt", "action", "events"} <= set(d) for d in decisions)
     plays = [e for d in decisions for e in d["events"] if e["ev"] == "play"]
-    assert plays and all(isinstance(e["card"], str) for e in plays)
+    assert plays and all(len(e["cards"]) == 1 and e["cards"][0] in rules.card_labels for e in plays)
+    assert all(e["from"] == "hand" and e["to"] == "table" and e["from_owner"] == e["who"] for e in plays)
     assert lines[-1] == {"type": "result", "scores": res["scores"], "winners": res["winners"],
                          "decisions": res["decisions"], "breakdown": res["breakdown"]}
 
@@ -126,7 +131,7 @@ def logged(rules, tmp_path):
 
 def test_replay_ok(logged):
     log, _, res = logged
-    r = gamelog.replay(log)
+    r = replay.replay(log)
     assert r["decisions"] == res["decisions"] and r["scores"] == res["scores"] and r["winners"] == res["winners"]
 
 
@@ -135,7 +140,7 @@ def test_replay_variant_and_params(rules, tmp_path):
     log = tmp_path / "t.jsonl"
     res = gamelog.play_game(teams, 4, 9, agents.make_agents("first", 4, 9), {"params": {"rounds": 1}}, log=log)
     assert json.loads(log.read_text().splitlines()[0])["variant"] == "teams"
-    assert gamelog.replay(log)["scores"] == res["scores"]
+    assert replay.replay(log)["scores"] == res["scores"]
 
 
 def mutate(log, objs, index, **changes):
@@ -143,7 +148,7 @@ def mutate(log, objs, index, **changes):
     objs[index].update(changes)
     write_lines(log, objs)
     with pytest.raises(ReplayError) as e:
-        gamelog.replay(log)
+        replay.replay(log)
     return str(e.value)
 
 
@@ -167,40 +172,40 @@ def test_replay_structure_errors(logged):
     log, objs, _ = logged
     write_lines(log, objs[:-1] + [objs[2]])          # one decision too many at the end
     with pytest.raises(ReplayError, match="game is already over"):
-        gamelog.replay(log)
+        replay.replay(log)
     write_lines(log, objs[:5] + [objs[-1]])          # result while the game is running
     with pytest.raises(ReplayError, match="line 6: the log ends but the game is not over"):
-        gamelog.replay(log)
+        replay.replay(log)
     write_lines(log, objs + [objs[-1]])
     with pytest.raises(ReplayError, match="after the result line"):
-        gamelog.replay(log)
+        replay.replay(log)
     write_lines(log, objs[1:])
     with pytest.raises(ReplayError, match="line 1: expected a header"):
-        gamelog.replay(log)
+        replay.replay(log)
     write_lines(log, [{**objs[0], "format": 99}] + objs[1:])
     with pytest.raises(ReplayError, match="format 99"):
-        gamelog.replay(log)
+        replay.replay(log)
     write_lines(log, [{**objs[0], "players": 12}] + objs[1:])
     with pytest.raises(ReplayError, match="cannot start"):
-        gamelog.replay(log)
+        replay.replay(log)
     log.write_text("[1, 2]\n")
     with pytest.raises(ReplayError, match="not a log line"):
-        gamelog.replay(log)
+        replay.replay(log)
 
 
 def test_replay_finds_the_ruleset_by_name_when_the_path_is_gone(logged):
     log, objs, _ = logged
     write_lines(log, [{**objs[0], "path": "/nowhere/diamonds.yaml"}] + objs[1:])
-    assert gamelog.replay(log)["decisions"] == len(objs) - 3
+    assert replay.replay(log)["decisions"] == len(objs) - 3
     write_lines(log, [{**objs[0], "path": "/nowhere/x.yaml", "ruleset": "nosuchgame"}] + objs[1:])
     with pytest.raises(ReplayError, match="cannot find the ruleset"):
-        gamelog.replay(log)
+        replay.replay(log)
 
 
 # ---------------------------------------------------------------------- redaction
 def test_redact_hides_other_seats_hidden_choices(logged, rules):
     _, objs, _ = logged
-    red = gamelog.redact([json.dumps(o) for o in objs], 1)
+    red = replay.redact([json.dumps(o) for o in objs], 1)
     assert red[0]["redacted_for"] == 1 and "redacted_for" not in objs[0]
     for o, r in zip(objs, red):
         if o.get("prompt") == "pass":
@@ -219,7 +224,7 @@ def test_redact_events_that_move_hidden_cards(rules):
     assert r.event(public) == public
     assert r.event({"ev": "play", "who": 1, "card": "3D"}) == {"ev": "play", "who": 1, "card": "3D"}
     with pytest.raises(UsageError):
-        gamelog.redact([{"type": "header", "players": 2}], 5, rules)
+        replay.redact([{"type": "header", "players": 2}], 5, rules)
 
 
 # ---------------------------------------------------------------------- a game that fails
@@ -260,14 +265,14 @@ def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):
     assert last["n"] == sum(1 for x in lines if x["type"] == "decision") + 1
     gain_line = next(i for i, t in enumerate(FRAGILE.splitlines(), 1) if "12 // (x - 1)" in t)
     assert last["loc"].endswith(f":{gain_line}:15")                  # the gain that divides
-    r = gamelog.replay(log)
+    r = replay.replay(log)
     assert r["error"] == last["message"] and r["decisions"] == last["n"] - 1
     write_lines(tmp_path / "t.jsonl", [*lines[:-1], {**last, "message": "something else"}])
     with pytest.raises(ReplayError, match="another message"):
-        gamelog.replay(tmp_path / "t.jsonl")
+        replay.replay(tmp_path / "t.jsonl")
     write_lines(tmp_path / "u.jsonl", [*lines[:-1], {**last, "action": "5"}])
     with pytest.raises(ReplayError, match="but the replay applies it"):
-        gamelog.replay(tmp_path / "u.jsonl")
+        replay.replay(tmp_path / "u.jsonl")
     seen_by_other = gamelog.Redactor(rules, 1 - last["seat"]).line(last)
     assert seen_by_other["action"] == "1"                            # not a card label: nothing to hide
 

@@ -194,11 +194,16 @@ class Builder(Declarations):
         return eval(compile("lambda S, me, L: " + src, f"<zone {as_expr(value)[:60]}>", "eval"),
                     self.names.namespace)  # noqa: S307 - generated source
 
-    def zone_owner_fn(self, value, path, locals=None):
-        """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared)."""
+    def zone_owner_fn(self, value, path, locals=None, any_owner=False):
+        """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared;
+        ``any_owner``: a zone owned by each card gives (card, None) too). The reference's errors
+        are reported by ``zone_ref``, not again here."""
         if value is None and tuple(path) in self.missing:
             return lambda S, me, L: (None, False)
-        _, name, owner = self.fx.target_owner(as_expr(value), path, dict(locals or {}), True, "zone")
+        before = len(self.diags)
+        _, name, owner = self.fx.target_owner(as_expr(value), path, dict(locals or {}), True, "zone",
+                                              any_owner=any_owner)
+        del self.diags[before:]
         if owner is None:
             return lambda S, me, L: (None, False)
         src, by_team = owner

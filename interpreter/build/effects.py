@@ -166,8 +166,9 @@ class EffectCompiler:
         src, name, _ = self.target_owner(text, path, locals, has_me, want)
         return src, name
 
-    def target_owner(self, text, path, locals, has_me, want):
-        """As target(), plus the Python source of its owner: (seat or team source, is_team) or None."""
+    def target_owner(self, text, path, locals, has_me, want, any_owner=False):
+        """As target(), plus the Python source of its owner: (seat or team source, is_team) or None.
+        ``any_owner``: a zone owned by each card has an owner too, (card source, None)."""
         names = self.ctx.names
         pool = names.counters if want == "counter" else names.zones
         try:
@@ -201,8 +202,8 @@ class EffectCompiler:
                 self.ctx.expr_error(e, path)
             return "_dummy[0]", None, None
         owner = None
-        if pool[name] in ("player", "team"):
-            by_team = pool[name] == "team"
+        if pool[name] in ("player", "team") or any_owner and pool[name] == "card":
+            by_team = (pool[name] == "team") if pool[name] != "card" else None
             if tree.data == "name":
                 owner = ("S.tm[me]" if by_team else "me", by_team)
             else:
@@ -212,7 +213,7 @@ class EffectCompiler:
                 except ExprError as e:
                     self.ctx.expr_error(e, path)
                     return "_dummy[0]", None, None
-                if by_team and key_type != TEAM:
+                if by_team and key_type != TEAM:   # (a card-owned zone's key is its card)
                     key_src = f"S.tm[{key_src}]"
                 owner = (key_src, by_team)
         return src, name, owner

@@ -20,8 +20,8 @@ def e_move(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
     if spec is None:
         return
-    src, sname = fx.target(spec["from"], (*path, "from"), locals, has_me, "zone")
-    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone")
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
     s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
     em.line(f"{s} = {src}")
     em.line(f"{d} = {dst}")
@@ -48,7 +48,8 @@ def e_move(fx, em, spec, path, locals, has_me):
         notify(fx, em, dname, cs, downer)
     else:
         put(fx, em, d, cs, dname, downer)
-    fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, 'to': {dname!r}, 'cards': {cs}}}", cs)   # no empty moves
+    fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
+                 f"{owner_key('to', downer)}'cards': {cs}}}", cs)   # no empty moves
 
 
 @effect_kind("shuffle", "shuffle a zone (chance)")
@@ -65,7 +66,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to", "count"), ("players", "start"))
     if spec is None:
         return
-    src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "zone")
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
     to = fx.name(spec["to"], (*path, "to"), "zone name")
     if to is None:
         return
@@ -78,7 +79,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
         return
     n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
     who, _ = fx.expr(spec.get("players", "players"), (*path, "players"), locals, has_me, "list")
-    s, w, k = em.fresh("_s"), em.fresh("_w"), em.fresh("_k")
+    s, w, k, g = em.fresh("_s"), em.fresh("_w"), em.fresh("_k"), em.fresh("_g")
     em.line(f"{s} = {src}")
     em.line(f"{w} = {who}")
     if "start" in spec:
@@ -89,16 +90,23 @@ def e_deal(fx, em, spec, path, locals, has_me):
     zone = f"S.z[{to!r}]"
     key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
-    em.line(f"for _r in range({k}):")
+    em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
+    # a round deals at least one card while the source lasts: no more rounds than its cards
+    em.line(f"for _r in range(min({k}, len({s}))):")
     em.line(f"    for _p in {w}:")
+    em.line(f"        if {s}:")
+    em.line(f"            _x = {s}.pop()")
+    em.line(f"            {zone}[{key}].append(_x)")
     if to in fx.ctx.triggers.enter:
-        em.line(f"        if {s}: {zone}[{key}].append({s}[-1]); "
-                f"_triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [{s}.pop()], me)")
-    else:
-        em.line(f"        if {s}: {zone}[{key}].append({s}.pop())")
+        em.line(f"            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
+    em.line(f"            if {g} is not None: {g}.append((_p, _x))")
     if fx.ctx.zone_sorted(to):
         em.line(f"for _h in {zone}: _h.sort()")
-    fx.event(em, f"{{'ev': 'deal', 'to': {to!r}, 'count': {k}}}")
+    # one event per player dealt to, naming its cards (a redacted log hides them from others)
+    em.line("if S.ev is not None:")
+    em.line(f"    for _p in {w}:")
+    em.line(f"        S.ev.append({{'ev': 'deal', 'from': {sname!r}, {owner_key('from', sowner)}'to': {to!r}, "
+            f"'to_owner': {key}, 'cards': [_x for _q, _x in {g} if _q == _p]}})")
 
 
 @effect_kind("gather", "move every card of some zones (all owners) into one zone")
@@ -106,10 +114,11 @@ def e_gather(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to"))
     if spec is None:
         return
-    dst, dname = fx.target(spec["to"], (*path, "to"), locals, has_me, "zone")
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
     froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
-    d = em.fresh("_d")
+    d, n0 = em.fresh("_d"), em.fresh("_n")
     em.line(f"{d} = {dst}")
+    em.line(f"{n0} = len({d})")
     for i, zname in enumerate(froms):
         if fx.name(zname, (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from"),
                      "zone name") is None:
@@ -124,9 +133,11 @@ def e_gather(fx, em, spec, path, locals, has_me):
         else:
             # filter(None, ...) skips the empty ones in C (a zone per card: hundreds of them)
             em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
+    gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
+    fx.event(em, f"{{'ev': 'gather', 'from': {gathered!r}, 'to': {dname!r}, {owner_key('to', downer)}"
+                 f"'cards': {d}[{n0}:]}}")   # (before a sort: the cards that came, in gathering order)
     if dname and fx.ctx.zone_sorted(dname):
         em.line(f"{d}.sort()")
-    fx.event(em, f"{{'ev': 'gather', 'to': {dname!r}}}")
 
 
 def put(fx, em, dst_var, cards_var, zone_name, owner=None):
@@ -138,7 +149,18 @@ def put(fx, em, dst_var, cards_var, zone_name, owner=None):
 
 
 def notify(fx, em, zone_name, cards_var, owner):
-    """Call the enter triggers of the zone, if it has any (known at compile time)."""
+    """Call the enter triggers of the zone, if it has any (known at compile time). A zone owned
+    by each card tells its triggers no owner (``me`` is the acting player there)."""
+    if owner is not None and owner[1] is None:
+        owner = None
     if zone_name in fx.ctx.triggers.enter:
         who, by_team = owner if owner is not None else ("None", False)
         em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
+
+
+def owner_key(side: str, owner) -> str:
+    """The ``'from_owner': SOURCE, `` part of an event for an owned zone or counter (its owner's
+    index: a seat, a team, or the owning card; ``side`` "" gives ``'owner'``), or nothing for a
+    shared one."""
+    key = f"{side}_owner" if side else "owner"
+    return f"'{key}': {owner[0]}, " if owner is not None else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..expr.runtime import stored_source
 from ..expr.types import INT
 from .base import effect_kind
+from .cards import owner_key
 
 
 def take(em, amount: str, src: str, dst: str | None) -> str:
@@ -30,7 +31,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("counter",), ("amount", "from"))
     if spec is None:
         return
-    dst, name = fx.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
     amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
     if "from" in spec:   # a limited supply gives what it has
         src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
@@ -39,7 +40,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
         a = em.fresh("_a")
         em.line(f"{a} = {stored_source(amount)}")
         em.line(f"{dst} += {a}")
-    fx.event(em, f"{{'ev': 'gain', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
+    fx.event(em, f"{{'ev': 'gain', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
 
 
 @effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)")
@@ -47,11 +48,11 @@ def e_lose(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("counter",), ("amount", "to"))
     if spec is None:
         return
-    src, name = fx.target(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    src, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
     amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
     dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
     a = take(em, amount, src, dst)
-    fx.event(em, f"{{'ev': 'lose', 'counter': {name!r}, 'who': me, 'amount': {a}}}")
+    fx.event(em, f"{{'ev': 'lose', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
 
 
 @effect_kind("transfer", "move up to an amount from one counter to another")
@@ -59,11 +60,12 @@ def e_transfer(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to"), ("amount",))
     if spec is None:
         return
-    src, sname = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
-    dst, dname = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter")
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter")
     amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
     a = take(em, amount, src, dst)
-    fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, 'to': {dname!r}, 'who': me, 'amount': {a}}}")
+    fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
+                 f"{owner_key('to', downer)}'who': me, 'amount': {a}}}")
 
 
 @effect_kind("reset", "set counters (every owner's) back to their start values")

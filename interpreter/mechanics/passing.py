@@ -65,8 +65,13 @@ class Pass(Step):
     def resolve(self, S, frame, card):
         giver = frame[4][frame[1]]
         self._hand(S, giver).remove(card)
-        frame[3] = frame[3] + [[giver, self.to(S, giver, None), card]]   # replace, never mutate (cheap clones)
+        to = self.to(S, giver, None)
+        frame[3] = frame[3] + [[giver, to, card]]   # replace, never mutate (cheap clones)
         frame[2] += 1
+        if S.ev is not None:   # the card leaves the hand now, face down; it arrives when all have passed
+            S.ev.append({"ev": "pass", "who": giver, "from": self.zone,
+                         "from_owner": S.tm[giver] if S.rules.zone_owner[self.zone] == "team" else giver,
+                         "for": to, "cards": [card]})
 
     def observe(self, S, frame, player):
         """A giver knows the cards they have put aside; nobody sees anyone else's."""
@@ -83,5 +88,10 @@ class Pass(Step):
                 dst.append(card)
             if self.notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
-        if S.ev is not None:
-            S.ev.append({"ev": "pass", "zone": self.into, "count": len(pending)})
+        if S.ev is not None:   # what each receiver gets, from whom
+            by = {}
+            for giver, to, card in pending:
+                by.setdefault((giver, to), []).append(card)
+            for (giver, to), cards in by.items():
+                S.ev.append({"ev": "receive", "who": to, "from_seat": giver, "to": self.into,
+                             "to_owner": S.tm[to] if by_team else to, "cards": cards})

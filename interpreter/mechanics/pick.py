@@ -49,6 +49,10 @@ class Pick(Step):
         s.dst_name = ctx.zone_name(main.get("to"))
         s.dst_sorted = ctx.zone_sorted(s.dst_name)
         s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
+        # for the events: each zone's name and owner (a card-owned zone's card too)
+        s.src_name = ctx.zone_name(main.get("from"))
+        s.src_at = ctx.zone_owner_fn(main.get("from"), (*p, "from"), _LOCALS, any_owner=True)
+        s.dst_at = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS, any_owner=True)
         s.notify = s.dst_name in ctx.triggers.enter
         s.where = None
         if "where" in main:
@@ -112,6 +116,11 @@ class Pick(Step):
             S.rules.triggers.entered(S, self.dst_name, owner, by_team, [card], who)
         frame[1] = [*frame[1], card]   # replace, never mutate
         if S.ev is not None:
-            S.ev.append({"ev": "pick", "who": who, "card": S.rules.card_labels[card]})
+            ev = {"ev": "pick", "who": who, "from": self.src_name, "to": self.dst_name, "cards": [card]}
+            for side, at in (("from", self.src_at), ("to", self.dst_at)):
+                owner = at(S, who, L)[0]
+                if owner is not None:
+                    ev[f"{side}_owner"] = owner
+            S.ev.append(ev)
         if self.then is not None:
             self.then(S, who, {"card": card, "picked": frame[1]})

@@ -18,6 +18,7 @@ class Scoring:
     def __init__(self):
         self.categories: list[tuple[str, object]] = []
         self.tiebreak: list = []
+        self.tiebreak_texts: list = []   # as written in the ruleset, to say what broke a tie
         self.eligible = None
         self.lowest_wins = False
         self.origins: list = []    # (compiled expression, what it is, location): to locate runtime errors
@@ -34,6 +35,7 @@ class Scoring:
             s.categories.append((name, ctx.expr(text, ("scoring", "categories", name), expect=NUM)))
         s.tiebreak = [ctx.expr(t, ("scoring", "tiebreak", i), expect=NUM)
                       for i, t in enumerate(spec.get("tiebreak") or [])]
+        s.tiebreak_texts = [str(t) for t in spec.get("tiebreak") or []]
         if "eligible" in spec:
             s.eligible = ctx.expr(spec["eligible"], ("scoring", "eligible"), expect=BOOL)
         s.lowest_wins = bool(spec.get("lowest_wins", False))
@@ -71,6 +73,37 @@ class Scoring:
             raise self._located(S, e) from None
         best = max(keys.values())
         return [p for p in field if keys[p] == best]
+
+    def decided(self, S) -> dict:
+        """What decided the ranking of a finished game, for people: ``by`` is "score" (one best
+        score), "tiebreak" (the tie-break ``tiebreak`` separated the ``tied`` seats, whose
+        ``values`` it lists), "shared" (still tied after every tie-break) or "nobody" (no seat
+        may be ranked); ``unranked`` lists the seats ``eligible:`` leaves out."""
+        if not S.over:
+            return {}
+        sign = -1 if self.lowest_wins else 1
+        scores = self.scores(S)
+        try:
+            field = [p for p in S.players if self.eligible is None or self.eligible(S, p, None)]
+            unranked = [p for p in S.players if p not in field]
+            if not field:
+                return {"by": "nobody", "unranked": unranked}
+            best = max(sign * scores[p] for p in field)
+            tied = [p for p in field if sign * scores[p] == best]
+            out = {"unranked": unranked} if unranked else {}
+            if len(tied) == 1:
+                return {"by": "score", **out}
+            for text, tb in zip(self.tiebreak_texts, self.tiebreak):
+                values = {p: tb(S, p, None) for p in tied}
+                top = max(sign * v for v in values.values())
+                left = [p for p in tied if sign * values[p] == top]
+                if len(left) < len(tied):
+                    return {"by": "tiebreak", "tiebreak": text, "tied": tied, "values": values,
+                            "score": scores[tied[0]], **out}
+                tied = left
+            return {"by": "shared", "tied": tied, "score": scores[tied[0]], **out}
+        except RUNTIME_ERRORS as e:
+            raise self._located(S, e) from None
 
     def _located(self, S, e):
         """A runtime error of a scoring expression as a GameError located at that expression."""

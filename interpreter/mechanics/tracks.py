@@ -14,6 +14,7 @@ What a space gives is data: a parameter list indexed by the counter
 from __future__ import annotations
 
 from .base import effect_kind
+from .cards import owner_key
 from ..expr.types import INT
 
 
@@ -45,4 +46,5 @@ def e_advance(fx, em, spec, path, locals, has_me):
             return
         key, by_team = owner
         em.line(f"if {new} != {old}: S.c[{sname!r}][{key}] = 1 + max(S.c[{sname!r}])")
-    fx.event(em, f"{{'ev': 'advance', 'counter': {name!r}, 'who': me, 'from': {old}, 'to': {new}}}")
+    fx.event(em, f"{{'ev': 'advance', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'from': {old}, "
+                 f"'to': {new}}}")

@@ -123,7 +123,9 @@ class Tricks(Step):
             S.rules.triggers.entered(S, self.table, None, False, [card], player)
         frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents
         if S.ev is not None:
-            S.ev.append({"ev": "play", "who": player, "card": S.rules.card_labels[card]})
+            S.ev.append({"ev": "play", "who": player, "from": self.hand,
+                         "from_owner": S.tm[player] if self.hand_by_team else player, "to": self.table,
+                         "cards": [card]})
         if self.on_play is not None:
             self.on_play(S, player, {"card": card, "led": table[0], "trick": table[:]})
         if void and self.on_void is not None:
@@ -162,7 +164,8 @@ class Tricks(Step):
         if self.notify_collect:
             S.rules.triggers.entered(S, self.collect, owner, self.collect_by_team, cards, winner)
         if S.ev is not None:
-            S.ev.append({"ev": "trick", "winner": winner, "cards": [S.rules.card_labels[c] for c in cards]})
+            S.ev.append({"ev": "trick", "winner": winner, "from": self.table, "to": self.collect,
+                         "to_owner": owner, "cards": cards})
         if self.on_win is not None:
             self.on_win(S, winner, {"card": win_card, "led": cards[0], "trick": cards})
         frame[1] += 1

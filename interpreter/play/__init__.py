@@ -1,6 +1,7 @@
 """Stage 6, play: running games with a compiled Ruleset.
 
-Agents (agents.py), one game with a JSON Lines log, its replay and redaction (gamelog.py),
+Agents (agents.py), one game with a JSON Lines log (gamelog.py), its replay (replay.py) and
+redaction for one seat (redact.py),
 scripted scenario tests (scenarios.py), random playouts hunting dead ends (playouts.py), and
 batches: one game's record (batch.py), where games run (workers.py), a run with --out
 (runs.py), its statistics (summary.py, stats.py) and plots (plots.py); the environment for

@@ -147,6 +147,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
                         "player, for a game played with the physical components (ask)")
     p.add_argument("--log", metavar="F.jsonl", help="write the game log (JSON Lines)")
     p.add_argument("--log-for", type=int, metavar="SEAT", help="write the log as SEAT may see it (redacted)")
+    p.add_argument("--force", action="store_true", help="with --log: replace the file if it exists")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors (and --json output)")
 
@@ -165,10 +166,11 @@ def cmd_play(args) -> int:
     # check the player count (and the parameters) before asking agents anything
     rules.new_game(args.players, args.seed, options)
     agents = make_agents(args.agents, args.players, args.seed)
-    result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for)
+    result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for,
+                       force=args.force)
     if args.json:
         keys = ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown",
-                "params", "overrides", "agents")
+                "params", "overrides", "options", "agents", "decided")
         _out(json.dumps({k: result[k] for k in keys}))
     elif not args.quiet:
         print_result(rules, result)
@@ -200,6 +202,23 @@ def print_result(rules, result: dict) -> None:
     for r in rows:
         table.add_row(*r, style="bold" if r[-1] else None)
     Console(file=sys.stdout, highlight=False).print(table)
+    note = decided_text(result.get("decided") or {})
+    if note:
+        _out(note)
+
+
+def decided_text(d: dict) -> str:
+    """What decided the ranking, in a sentence ("" when the best score alone did)."""
+    seats = lambda ps: ", ".join(f"seat {p}" for p in ps)   # noqa: E731
+    unranked = f" (not ranked: {seats(d['unranked'])})" if d.get("unranked") else ""
+    if d.get("by") == "tiebreak":
+        values = ", ".join(f"seat {p} {v}" for p, v in sorted(d["values"].items(), key=lambda kv: int(kv[0])))
+        return f"{seats(d['tied'])} tied on {d['score']}; the tie-break {d['tiebreak']} decided it ({values}){unranked}"
+    if d.get("by") == "shared":
+        return f"{seats(d['tied'])} tied on {d['score']} after every tie-break: a shared victory{unranked}"
+    if d.get("by") == "nobody":
+        return f"nobody may be ranked: no winner{unranked}"
+    return unranked.strip()
 
 
 # ---------------------------------------------------------------------- replay
@@ -209,7 +228,7 @@ def add_replay(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_replay(args) -> int:
-    from ..play.gamelog import replay
+    from ..play.replay import replay
     r = replay(args.log, ruleset=args.ruleset)
     if "error" in r:
         _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}")

@@ -1,0 +1,257 @@
+"""Reading a log back and replaying it: every decision, its events and the result verified.
+
+A replay finds the log's ruleset without being told where it is (``--ruleset`` overrides):
+the bundled ruleset of that name if its content hash matches, else the file at the header's
+path, or a file of that name beside the log or in the current folder, each only if its bytes
+hash to ``file_hash``: a log can make a replay read no file other than its own ruleset, and
+nothing of a file is shown unless it is that ruleset.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable
+
+from ..build import load
+from ..errors import ReplayError, RulebookError, UsageError
+from ..loading.resources import bundled_rulesets
+from .gamelog import FORMAT, _file_hash, _result, events_out
+from .redact import Redactor
+
+
+# ---------------------------------------------------------------------- reading logs
+def read_log(path) -> list[tuple[int, dict]]:
+    """(line number, object) for each non-blank line; ReplayError for unreadable or bad JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReplayError(f"cannot read log {path}: {getattr(e, 'strerror', None) or e}") from None
+    out = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError as e:
+            what = "truncated or not valid JSON" if no == len(text.splitlines()) else "not valid JSON"
+            raise ReplayError(f"{path}: line {no}: {what} ({getattr(e, 'msg', e)})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise ReplayError(f"{path}: line {no}: not a log line (expected a JSON object with a \"type\")")
+        out.append((no, obj))
+    if not out:
+        raise ReplayError(f"{path}: the log is empty")
+    return out
+
+
+def load_for_log(head: dict, where: str, ruleset=None):
+    """The ruleset a log header names: ``ruleset`` if given (the user's own choice, loaded as
+    any path is), else found as the module docstring says; the variant the header names."""
+    variant = head.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise ReplayError(f"{where}: line 1: the header's 'variant' is not a name or a file: {variant!r}")
+    if ruleset:
+        try:
+            return load(ruleset, variant=variant)
+        except RulebookError as e:
+            raise ReplayError([*ReplayError(f"{where}: line 1: the ruleset {ruleset} does not load").diagnostics,
+                               *e.diagnostics]) from None
+    name, changed = head.get("ruleset"), []
+    if isinstance(name, str) and name in bundled_rulesets():
+        try:
+            rules = load(name, variant=variant)
+        except RulebookError:
+            rules = None
+        if rules is not None and rules.hash == head.get("hash"):
+            return rules
+    for path in _candidates(head, where):
+        if _file_hash(path) != head.get("file_hash"):
+            changed.append(path)      # compared, never read out: nothing of the file is shown
+            continue
+        try:
+            return load(path, variant=variant)
+        except RulebookError as e:
+            raise ReplayError([*ReplayError(f"{where}: line 1: the log's ruleset {path} does not load").diagnostics,
+                               *e.diagnostics]) from None
+    hint = (f"; {changed[0]} has changed since the log was written" if changed else "")
+    raise ReplayError(f"{where}: line 1: cannot find the ruleset of this log (name {name!r}, hash "
+                      f"{str(head.get('hash'))[:12]}){hint}; pass --ruleset PATH")
+
+
+def _candidates(head: dict, where: str) -> list[Path]:
+    """Ruleset files a header may mean: its path, and a file of that name beside the log or in
+    the current folder (only .yaml/.yml regular files: never a device, a pipe or a folder)."""
+    raw = head.get("path")
+    if not isinstance(raw, str) or not raw or "\0" in raw:
+        return []
+    named = Path(raw)
+    out = []
+    for p in (named, Path(where).resolve().parent / named.name, Path.cwd() / named.name):
+        try:
+            if p.suffix in (".yaml", ".yml") and p.is_file() and p not in out:
+                out.append(p)
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _check_header(head: dict, where: str) -> None:
+    if head.get("type") != "header":
+        raise ReplayError(f"{where}: line 1: expected a header line, found a {head.get('type')!r} line")
+    if head.get("format") != FORMAT:
+        raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected {FORMAT}; "
+                          "a log of another format replays with the rulebook that wrote it)")
+    for key, typ in (("ruleset", str), ("hash", str), ("players", int), ("seed", int)):
+        if not isinstance(head.get(key), typ) or isinstance(head.get(key), bool):
+            raise ReplayError(f"{where}: line 1: the header lacks a valid '{key}'")
+    for key in ("params", "options"):
+        if not isinstance(head.get(key, {}), dict):
+            raise ReplayError(f"{where}: line 1: the header's '{key}' is not a mapping")
+
+
+# ---------------------------------------------------------------------- replay
+def replay(path, ruleset=None) -> dict:
+    """Re-run a log and verify every decision, its events and the result.
+
+    Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"};
+    raises ReplayError naming the first line that differs.
+    """
+    where = str(path)
+    lines = read_log(path)
+    first_no, head = lines[0]
+    if first_no != 1:
+        head = {"type": None}
+    _check_header(head, where)
+    if "redacted_for" in head:
+        raise ReplayError(f"{where}: line 1: this log is redacted for seat {head['redacted_for']}; "
+                          "only a full log can be replayed")
+    rules = load_for_log(head, where, ruleset)
+    if rules.hash != head["hash"]:
+        raise ReplayError(f"{where}: line 1: the ruleset changed since this log was written: {rules.path} "
+                          f"now has hash {rules.hash[:12]}, the log was written with {str(head['hash'])[:12]}")
+    try:
+        S = rules.new_game(head["players"], head["seed"], {**(head.get("options") or {}),
+                                                           "params": head.get("params") or {}}, record=True)
+    except RulebookError as e:
+        raise ReplayError(f"{where}: line 1: the game of this header cannot start: {e.message}") from None
+
+    def fail(no, msg):
+        raise ReplayError(f"{where}: line {no}: {msg}")
+
+    initial = events_out(rules, S.ev)
+    n = 0
+    result_seen = error = None
+    for no, obj in lines[1:]:
+        kind = obj["type"]
+        if result_seen is not None:
+            fail(no, f"a '{kind}' line after the result line (line {result_seen})")
+        if kind == "events":
+            if n:
+                fail(no, "an events line after the first decision")
+            _same_events(obj.get("events"), initial, no, fail)
+        elif kind == "decision":
+            n += 1
+            _replay_decision(S, rules, obj, n, no, fail)
+        elif kind == "result":
+            result_seen = no
+            _check_result(S, obj, n, no, fail)
+        elif kind == "error":
+            result_seen = no
+            error = _replay_error(S, obj, n + 1, no, fail)
+        else:
+            fail(no, f"unknown line type {kind!r}")
+    if result_seen is None:
+        last = lines[-1][0]
+        fail(last, "the log ends here without a result line (truncated?)")
+    if error is not None:
+        return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
+                "decisions": n, "error": error}
+    return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
+            "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
+
+
+def _replay_error(S, obj, n, no, fail) -> str:
+    """The logged failing decision: the same action must fail with the same message."""
+    for key in ("seat", "action", "message"):
+        if key not in obj:
+            fail(no, f"the error line has no '{key}'")
+    if S.is_terminal():
+        fail(no, "an error line, but the game is already over")
+    if "n" in obj and obj["n"] != n:
+        fail(no, f"decision number {obj['n']!r}, expected {n}")
+    seat, action, legal = obj["seat"], obj["action"], S.legal_actions()
+    if seat != S.current_player() or action not in legal:
+        fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
+                 f"decision (seat {S.current_player()}, '{S.prompt()}')")
+    try:
+        S.apply_index(legal.index(action))
+    except RulebookError as e:
+        if e.message != obj["message"]:
+            fail(no, f"the decision fails again, but with another message: {e.message!r}")
+        return e.message
+    fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
+
+
+def _replay_decision(S, rules, obj, n, no, fail) -> None:
+    if S.is_terminal():
+        fail(no, "a decision, but the game is already over")
+    if "n" in obj and obj["n"] != n:
+        fail(no, f"decision number {obj['n']!r}, expected {n}")
+    for key in ("seat", "action"):
+        if key not in obj:
+            fail(no, f"the decision has no '{key}'")
+    seat, action = obj["seat"], obj["action"]
+    if seat != S.current_player():
+        fail(no, f"the log has seat {seat!r} deciding, but it is seat {S.current_player()}'s "
+                 f"decision ('{S.prompt()}')")
+    if "prompt" in obj and obj["prompt"] != S.prompt():
+        fail(no, f"the log has prompt {obj['prompt']!r}, but the game asks {S.prompt()!r}")
+    legal = S.legal_actions()
+    if not isinstance(action, str) or action not in legal:
+        shown = ", ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
+        fail(no, f"seat {seat} played {action!r}, which is not legal here; legal: {shown}")
+    S.ev = []
+    try:
+        S.apply_index(legal.index(action))
+    except RulebookError as e:
+        fail(no, f"applying {action!r} failed: {e.message}")
+    evs, S.ev = S.ev, None
+    if "events" in obj:
+        _same_events(obj["events"], events_out(rules, evs), no, fail)
+
+
+def _same_events(logged, replayed, no, fail) -> None:
+    if logged == replayed:
+        return
+    if not isinstance(logged, list):
+        fail(no, "'events' is not a list")
+    for k, (a, b) in enumerate(zip(logged, replayed)):
+        if a != b:
+            fail(no, f"event {k + 1} differs: the log has {json.dumps(a)}, the replay gives {json.dumps(b)}")
+    fail(no, f"the log has {len(logged)} events, the replay gives {len(replayed)}")
+
+
+def _check_result(S, obj, n, no, fail) -> None:
+    if not S.is_terminal():
+        fail(no, f"the log ends but the game is not over: seat {S.current_player()} must still decide "
+                 f"'{S.prompt()}'")
+    got = _result(S, n)
+    for key in ("decisions", "scores", "winners", "breakdown"):
+        if key in obj and obj[key] != got[key]:
+            fail(no, f"{key}: the log has {json.dumps(obj[key])}, the replay gives {json.dumps(got[key])}")
+
+
+def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
+    """A copy of a log (JSON strings or dicts) as seat ``seat`` may see it (see Redactor)."""
+    objs = [json.loads(x) if isinstance(x, str) else x for x in log_lines]
+    objs = [o for o in objs if o]
+    if not objs or objs[0].get("type") != "header":
+        raise ReplayError("redact: the log does not start with a header line")
+    if rules is None:
+        rules = load_for_log(objs[0], "redact")
+    if not 0 <= seat < int(objs[0].get("players", 0)):
+        raise UsageError(f"redact: seat {seat} does not exist in this {objs[0].get('players')}-player game")
+    head = objs[0]
+    members = rules.team_members(head['players']) if isinstance(head.get('players'), int) else None
+    r = Redactor(rules, seat, members)
+    return [r.line(o) for o in objs]
