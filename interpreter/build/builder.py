@@ -23,6 +23,7 @@ from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
 from .components import build_cards
+from .coverage import Probes, instrument_steps
 from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .watch import Quiet, watched
@@ -35,7 +36,7 @@ def _dummy(S, me=None, L=None, *rest):
 
 
 class Builder(Declarations):
-    def __init__(self, loaded):
+    def __init__(self, loaded, coverage: bool = False):
         self.loaded = loaded
         self.data = loaded.data
         self.smap = loaded.smap
@@ -48,6 +49,8 @@ class Builder(Declarations):
         self.names.namespace["_triggers"] = self.triggers
         self.names.namespace["_over_budget"] = over_budget
         self.fx = EffectCompiler(self)
+        # coverage counters compiled into the code (build/coverage.py), or None: none at all
+        self.probes = Probes(self.names.namespace, self.smap) if coverage else None
         self.step_list: list = []
         self.zone_decl: dict = {}
         self.counter_decl: dict = {}
@@ -380,6 +383,7 @@ class Builder(Declarations):
         limits = d.get("limits") or {}
         r.max_steps = int(limits.get("steps", DEFAULT_MAX_STEPS))
         r.auto_forced = bool(d.get("auto_forced", False))
+        r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/anomalies.py)
         r.steps = tuple(self.step_list)
         r.namespace = self.names.namespace
         r.names = self.names
@@ -397,6 +401,11 @@ class Builder(Declarations):
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
             raise RulesetError(sorted(self.diags, key=_order))
+        r.probes = self.probes
+        if self.probes is not None:
+            instrument_steps(self.probes, r.steps, (Sequence, Effects))
+            for name, _ in r.scoring.categories:
+                self.probes.add("category", f"scoring category {name}", ("scoring", "categories", name))
         return r
 
 

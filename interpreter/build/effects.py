@@ -21,6 +21,7 @@ from ..expr.names import Scope
 from ..expr.parser import offset_of
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS
+from .coverage import describe_list
 from .watch import mentions
 
 EFFECT_KINDS.update({
@@ -67,6 +68,7 @@ class EffectCompiler:
         if not items:
             return None
         em = _Emitter()
+        self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
         self.block(em, items, path, dict(locals or {}), has_me, first)
         src = f"def {name}(S, me, L):\n" + ("\n".join(em.lines) or "    pass") + "\n"
         ns = self.ctx.names.namespace
@@ -105,6 +107,11 @@ class EffectCompiler:
         self._compiling.pop()
         self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, L: None)
         self._done.add(name)
+
+    def probe(self, em, kind: str, what: str, path) -> None:
+        """Emit a coverage counter here when the ruleset is built with coverage (build/coverage.py)."""
+        if self.ctx.probes is not None:
+            em.line(self.ctx.probes.line(kind, what, path))
 
     # ------------------------------------------------------------------ statements
     def block(self, em, items, path, locals, has_me, first=0):
@@ -231,10 +238,13 @@ class EffectCompiler:
         em.line(f"if S.ev is not None{when}: S.ev.append({payload})")
 
     # ------------------------------------------------------------------ control
-    def indented(self, em, header, items, path, locals, has_me):
-        """Emit ``header`` (an if/else/for line) and the effect list under it."""
+    def indented(self, em, header, items, path, locals, has_me, probe=None):
+        """Emit ``header`` (an if/else/for line) and the effect list under it (``probe``: the
+        (kind, what) of its coverage counter)."""
         em.line(header)
         em.depth += 1
+        if probe is not None:
+            self.probe(em, *probe, path)
         self.block(em, items, path, locals, has_me)
         em.depth -= 1
 
@@ -243,9 +253,11 @@ class EffectCompiler:
             if k not in ("if", "then", "else"):
                 self.ctx.unknown("key", k, ["if", "then", "else"], (*path, k), key=True)
         cond, _ = self.expr(item["if"], (*path, "if"), locals, has_me, BOOL)
-        self.indented(em, f"if {cond}:", item.get("then", []), (*path, "then"), locals, has_me)
+        text = str(item["if"])[:70]
+        self.indented(em, f"if {cond}:", item.get("then", []), (*path, "then"), locals, has_me,
+                      ("then", f"if {text}: then"))
         if item.get("else"):
-            self.indented(em, "else:", item["else"], (*path, "else"), locals, has_me)
+            self.indented(em, "else:", item["else"], (*path, "else"), locals, has_me, ("else", f"if {text}: else"))
 
     def e_switch(self, em, item, path, locals, has_me):
         for k in item:
@@ -261,9 +273,10 @@ class EffectCompiler:
         for i, (key, body) in enumerate(cases.items()):
             lit = repr(int(key)) if typ in (INT, PLAYER, TEAM) and str(key).lstrip("-").isdigit() else repr(key)
             self.indented(em, f"{'if' if i == 0 else 'elif'} {v} == {lit}:", body, (*path, "cases", key),
-                          locals, has_me)
+                          locals, has_me, ("case", f"switch {str(item['switch'])[:50]}: case {key}"))
         if item.get("default"):
-            self.indented(em, "else:", item["default"], (*path, "default"), locals, has_me)
+            self.indented(em, "else:", item["default"], (*path, "default"), locals, has_me,
+                          ("case", f"switch {str(item['switch'])[:50]}: default"))
 
     def e_for_each(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("in", "do"), ("as",))
@@ -279,6 +292,7 @@ class EffectCompiler:
             em.line(f"for me in {src}:")
             em.depth += 1
             self.count_step(em, path)
+            self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
             self.block(em, spec["do"], (*path, "do"), locals, True)
             em.depth -= 1
             em.line(f"me = {saved}")
@@ -289,6 +303,7 @@ class EffectCompiler:
         em.line(f"for _x in {src}:")
         em.depth += 1
         self.count_step(em, path)
+        self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         em.line(f"L[{var!r}] = _x")
         self.block(em, spec["do"], (*path, "do"), inner, has_me)
         em.depth -= 1

@@ -67,6 +67,11 @@ class Branch(AskOnce):
     def label(self, S, value):
         return self.names[value]
 
+    @property
+    def option_names(self):
+        """The named alternatives (coverage counts each one taken)."""
+        return self.names
+
     def resolve(self, S, frame, value):
         if S.ev is not None:
             S.ev.append({"ev": "branch", "option": self.names[value]})

@@ -32,6 +32,8 @@ def e_move(fx, em, spec, path, locals, has_me):
     elif "count" in spec:
         n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
         k = em.fresh("_k")
+        if fx.ctx.probes is not None:   # coverage: the zone held fewer cards than asked for
+            em.line(f"if len({s}) < ({n}): {fx.ctx.probes.line('ran_out', f'move from {sname} ran out', path)}")
         em.line(f"{k} = max(0, min({n}, len({s})))")
         em.line(f"{cs} = {s}[len({s}) - {k}:][::-1]")   # the top of a pile is its end
         em.line(f"del {s}[len({s}) - {k}:]")
@@ -90,6 +92,8 @@ def e_deal(fx, em, spec, path, locals, has_me):
     zone = f"S.z[{to!r}]"
     key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
+    if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
+        em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
     em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
     # a round deals at least one card while the source lasts: no more rounds than its cards
     em.line(f"for _r in range(min({k}, len({s}))):")
@@ -100,6 +104,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
     if to in fx.ctx.triggers.enter:
         em.line(f"            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
     em.line(f"            if {g} is not None: {g}.append((_p, _x))")
+
     if fx.ctx.zone_sorted(to):
         em.line(f"for _h in {zone}: _h.sort()")
     # one event per player dealt to, naming its cards (a redacted log hides them from others)

@@ -20,6 +20,7 @@ class Scoring:
         self.tiebreak: list = []
         self.tiebreak_texts: list = []   # as written in the ruleset, to say what broke a tie
         self.eligible = None
+        self.eligible_loc = None          # where eligible: is written (reports point there)
         self.lowest_wins = False
         self.origins: list = []    # (compiled expression, what it is, location): to locate runtime errors
 
@@ -45,6 +46,7 @@ class Scoring:
         s.origins += [(fn, "scoring tiebreak", loc(("scoring", "tiebreak", i))) for i, fn in enumerate(s.tiebreak)]
         if s.eligible is not None:
             s.origins.append((s.eligible, "scoring eligible", loc(("scoring", "eligible"))))
+            s.eligible_loc = loc(("scoring", "eligible"))
         return s
 
     def breakdown(self, S) -> list[dict]:
@@ -73,6 +75,15 @@ class Scoring:
             raise self._located(S, e) from None
         best = max(keys.values())
         return [p for p in field if keys[p] == best]
+
+    def unranked(self, S) -> list[int]:
+        """The seats ``eligible:`` leaves out of the ranking."""
+        if self.eligible is None:
+            return []
+        try:
+            return [p for p in S.players if not self.eligible(S, p, None)]
+        except RUNTIME_ERRORS as e:
+            raise self._located(S, e) from None
 
     def decided(self, S) -> dict:
         """What decided the ranking of a finished game, for people: ``by`` is "score" (one best

@@ -19,6 +19,7 @@ from ..build import load
 from ..engine import rng
 from ..errors import GameError, RulebookError, UsageError
 from ..loading.resources import ruleset_path
+from .coverage import GameCoverage
 
 LOOP_KINDS = ("repeat", "while", "until", "turns", "for_each")
 
@@ -39,6 +40,7 @@ class Batch:
     skill: tuple | None = None
     lead_changes: bool = False
     hash: str | None = None
+    coverage: bool = False     # play with coverage counters (play/coverage.py)
 
     def options(self) -> dict:
         out: dict = {"params": dict(self.params)}
@@ -54,7 +56,7 @@ class Batch:
 
 
 def load_batch_rules(batch: Batch):
-    rules = load(ruleset_path(batch.path), variant=batch.variant)
+    rules = load(ruleset_path(batch.path), variant=batch.variant, coverage=batch.coverage)
     if batch.hash is not None and rules.hash != batch.hash:
         raise RulebookError(f"the ruleset {batch.path} loaded here has hash {rules.hash[:12]}, the batch was "
                             f"started with {batch.hash[:12]}: every worker needs the same ruleset file")
@@ -119,7 +121,8 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         round_step = outer_repeat(rules)
     decisions = 0
     try:
-        S = rules.new_game(batch.players, seed, batch.options())
+        cov = GameCoverage(rules) if rules.probes is not None else None   # (its counters as they stand)
+        S = rules.new_game(batch.players, seed, batch.options(), record=cov is not None)
         agents = make_agents(batch.agents, batch.players, seed)
         blind = [_blind(a) for a in agents]
         sign = -1 if getattr(rules.scoring, "lowest_wins", False) else 1
@@ -157,6 +160,8 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
                     if leader is not None and now != leader:
                         changes += 1
                     leader = now
+        if cov is not None:
+            rec["coverage"] = cov.finish(S)
         scores = json.loads(json.dumps(S.scores()))
         teams = sorted(_team_best(scores, members, sign), reverse=True)
         margin = (teams[0] - teams[1]) if len(teams) > 1 else None
@@ -164,6 +169,8 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
                    margin=margin,
                    margin_relative=margin / abs(teams[0]) if margin is not None and teams[0] else None,
                    lead_changes=changes if track else None)
+        if rules.scoring.eligible is not None:
+            rec["unranked"] = rules.scoring.unranked(S)
     except Exception as e:   # noqa: BLE001 - any engine error is one failed game, not a failed batch
         message = e.message if isinstance(e, RulebookError) else str(e)
         rec.update(error=f"{type(e).__name__}: {message}", decisions=decisions)

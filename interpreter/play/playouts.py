@@ -16,14 +16,18 @@ with a problem replays that game. The problems:
   start). Only the first problem of a game is reported: the game stops there.
 
 A player count the ruleset refuses (``new_game`` raises a UsageError, e.g. teams declared for
-4 and 6 players only) is not played; ``Report.refused`` says why.
+4 and 6 players only) is not played; ``Report.refused`` says why. Each finished game leaves a
+record as a batch's does (scores, winners, who was not ranked, and its coverage when the
+ruleset was built with coverage counters), in ``Report.records`` by player count, for the
+coverage and anomaly reports (play/coverage.py, play/anomalies.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .agents import RandomAgent
 from ..errors import BudgetExceeded, GameError, Location, UsageError
+from .agents import RandomAgent
+from .coverage import GameCoverage
 
 KINDS = ("dead-end", "budget", "error", "invariant")
 
@@ -53,6 +57,7 @@ class Report:
     decisions: int = 0
     problems: list = field(default_factory=list)
     refused: dict = field(default_factory=dict)   # player count -> why the ruleset refuses it (not played)
+    records: dict = field(default_factory=dict)   # player count -> the records of its finished games
 
     @property
     def ok(self) -> bool:
@@ -72,16 +77,20 @@ def playouts(rules, games: int, players=None, seed: int = 0, options: dict | Non
         except GameError:
             pass                  # reported by the first game below, with its seed
         for k in range(games):
-            problem, decisions = play_one(rules, n, seed + k, options)
+            rec: dict = {"index": k, "seed": seed + k}
+            problem, decisions = play_one(rules, n, seed + k, options, rec)
             report.games += 1
             report.decisions += decisions
             if problem is not None:
                 report.problems.append(problem)
+                rec["error"] = problem.message
+            report.records.setdefault(n, []).append(rec)
     return report
 
 
-def play_one(rules, players: int, seed: int, options: dict | None = None):
-    """Play one random game; returns (the first Problem or None, decisions made)."""
+def play_one(rules, players: int, seed: int, options: dict | None = None, record: dict | None = None):
+    """Play one random game; returns (the first Problem or None, decisions made). ``record``
+    receives the game's results when it ends."""
     agents = [RandomAgent(seed, seat) for seat in range(players)]
     decisions = 0
 
@@ -89,12 +98,19 @@ def play_one(rules, players: int, seed: int, options: dict | None = None):
         return Problem(kind, players, seed, decisions, message, loc), decisions
 
     try:
-        S = rules.new_game(players, seed, options)
+        cov = GameCoverage(rules) if rules.probes is not None else None
+        S = rules.new_game(players, seed, options, record=cov is not None)
+        first = S.current_player() if not S.over else None
         while True:
             broken = _broken_invariant(rules, S)
             if broken is not None:
                 return problem("invariant", *broken)
             if S.over:
+                if record is not None:
+                    record.update(scores=S.scores(), winners=S.winners(), decisions=decisions, first=first,
+                                  unranked=rules.scoring.unranked(S))
+                    if cov is not None:
+                        record["coverage"] = cov.finish(S)
                 return None, decisions
             if S.dec is None:
                 return problem("dead-end", "the game is not over but no decision is pending")

@@ -51,16 +51,21 @@ def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
     plt.close(fig)
     written.append(path)
 
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * players + 2), 4.2), dpi=110)
-    rates, cis, err = _win_rate_bars(summary)
-    ax.bar(range(players), rates, color="#4C72B0", yerr=err, capsize=6, ecolor="black")
-    ax.axhline(1.0 / players, color="#C44E52", linestyle="--", label=f"1/{players} (even)")
+    teams = summary.get("teams")   # partners win together: the even share is one per team
+    sides = len(teams["members"]) if teams else players
+    names = [f"team {t} ({'+'.join(map(str, m))})" for t, m in enumerate(teams["members"])] if teams else \
+        [f"seat {p}" for p in range(players)]
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * sides + 2), 4.2), dpi=110)
+    rates, cis, err = _win_rate_bars(teams or summary)
+    ax.bar(range(sides), rates, color="#4C72B0", yerr=err, capsize=6, ecolor="black")
+    ax.axhline(1.0 / sides, color="#C44E52", linestyle="--", label=f"1/{sides} (even)")
     for p, r in enumerate(rates):
         ax.annotate(f"{r:.3f}", (p, r), xytext=(8, 3), textcoords="offset points", fontsize=8)
-    ax.set_xticks(range(players), [f"seat {p}" for p in range(players)])
+    ax.set_xticks(range(sides), names)
     ax.set_ylabel("win rate (shared wins split)")
     ax.set_ylim(0, min(1.0, max(hi for _, hi in cis) * 1.15 + 0.02))
-    ax.set_title(f"Win rate per seat, 95% Wilson CI ({summary['completed']} games)\n{title}", fontsize=10)
+    ax.set_title(f"Win rate per {'team' if teams else 'seat'}, 95% Wilson CI ({summary['completed']} games)"
+                 f"\n{title}", fontsize=10)
     ax.legend(loc="upper right", fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()

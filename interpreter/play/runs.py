@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 
 from ..errors import UsageError
 from .batch import Batch, load_batch_rules
+from . import anomalies, coverage
 from .plots import plots
 from .summary import summarise
 from .workers import run_local, run_ray
@@ -101,14 +102,22 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
             sink.close()
     seconds = time.perf_counter() - started
     ordered = [records[i] for i in range(games)]
-    summary = summarise(ordered, batch.players)
+    summary = summarise(ordered, batch.players, rules.team_members(batch.players))
     summary.update(ruleset=rules.name, variant=batch.variant, seed=batch.seed, agents=batch.agents,
                    params=dict(batch.params), resumed=len(done))
+    covered = coverage.report(rules, ordered) if rules.probes is not None else None
+    summary["anomalies"] = anomalies.find(rules, summary, ordered, covered)
+    written = []
     if out is not None:
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        written = [out / "games.jsonl", out / "summary.json"]
+        if covered is not None:
+            (out / "coverage.json").write_text(json.dumps(covered, indent=2) + "\n", encoding="utf-8")
+            written.append(out / "coverage.json")
         if plot:
-            plots(summary, ordered, out)
+            written += plots(summary, ordered, out)
     # throughput: the games played now (not those read back), workers' start-up included
     timing = {"played": len(todo), "seconds": round(seconds, 3), "workers": workers if backend == "local" else None,
               "games_per_s": round(len(todo) / seconds, 1) if todo and seconds > 0 else None}
-    return {"records": ordered, "summary": summary, "resumed": len(done), "timing": timing}
+    return {"records": ordered, "summary": summary, "resumed": len(done), "timing": timing, "coverage": covered,
+            "written": written}

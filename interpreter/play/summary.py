@@ -16,8 +16,9 @@ def win_shares(rec: dict, players: int) -> list[float]:
     return [share if p in winners else 0.0 for p in range(players)]
 
 
-def summarise(records: list[dict], players: int) -> dict:
-    """The statistics of a batch (see docs/simulation.md for every definition)."""
+def summarise(records: list[dict], players: int, members=None) -> dict:
+    """The statistics of a batch (see docs/simulation.md for every definition); ``members``, the
+    seats of each team, adds the teams' figures when some team has more than one seat."""
     records = sorted(records, key=lambda r: r["index"])
     ok = [r for r in records if "error" not in r]
     bad = [r for r in records if "error" in r]
@@ -68,10 +69,23 @@ def summarise(records: list[dict], players: int) -> dict:
         "margin": stats.describe(margins) if margins else None,
         "margin_relative": stats.describe(relative) if relative else None,
         "lead_changes": stats.describe(leads) if leads else None,
+        "teams": _teams(ok, players, members, wins) if members and any(len(m) > 1 for m in members) else None,
+        "unranked": [sum(1 for r in ok if p in (r.get("unranked") or ())) for p in range(players)]
+        if any("unranked" in r for r in ok) else None,
     }
 
 
-def compare(records_by_variant: dict[str, list[dict]], players: int) -> dict:
+def _teams(ok: list[dict], players: int, members, wins: list[float]) -> dict:
+    """Per team: its win share (the members' shares added: partners win together), its 95% CI."""
+    members = [list(m) for m in members]
+    n = len(ok)
+    team_wins = [sum(wins[p] for p in m) for m in members]
+    return {"members": members, "wins": team_wins,
+            "win_rate": [w / n if n else None for w in team_wins],
+            "win_rate_ci": [list(stats.wilson(w, n)) if n else None for w in team_wins]}
+
+
+def compare(records_by_variant: dict[str, list[dict]], players: int, members: dict | None = None) -> dict:
     """Differences of each variant against the first, paired by game index (common seeds).
 
     For each seat's win share, the number of decisions and the winning margin: the mean
@@ -79,7 +93,8 @@ def compare(records_by_variant: dict[str, list[dict]], players: int) -> dict:
     names = list(records_by_variant)
     by_index = {v: {r["index"]: r for r in recs if "error" not in r} for v, recs in records_by_variant.items()}
     base = names[0]
-    out = {"baseline": base, "summaries": {v: summarise(recs, players) for v, recs in records_by_variant.items()},
+    out = {"baseline": base, "summaries": {v: summarise(recs, players, (members or {}).get(v))
+                                           for v, recs in records_by_variant.items()},
            "differences": {}}
     for v in names[1:]:
         common = sorted(set(by_index[base]) & set(by_index[v]))

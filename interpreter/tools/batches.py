@@ -18,7 +18,7 @@ from ..play.runs import _folder, simulate
 from ..play.summary import compare
 from ..play.workers import default_workers, settled
 from .args import parse_sets, parse_skill
-from .report import print_compare, print_summary
+from .report import print_compare, print_findings, print_summary
 
 
 def _common_args(p) -> None:
@@ -37,6 +37,9 @@ def _common_args(p) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes (default) or a Ray cluster")
     p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster to join (e.g. auto, ray://host:10001)")
+    p.add_argument("--coverage", action="store_true",
+                   help="count which rules fire (every effect list, branch, step, option and scoring category) "
+                        "and report those that never did, draws that ran out and labels a zone never got")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object (no progress bar)")
 
 
@@ -73,7 +76,9 @@ def _make_batch(args, variant):
         sets = {name: checked[name] for name in sets}
     batch = Batch(path=args.path, players=args.players, seed=args.seed, variant=variant, agents=args.agents,
                   params=sets, skill=parse_skill(args.skill, args.players),
-                  lead_changes=args.lead_changes, hash=rules.hash)
+                  lead_changes=args.lead_changes, hash=rules.hash, coverage=args.coverage)
+    if args.coverage:   # the same games, with the counters compiled in
+        rules = load(args.path, variant, coverage=True)
     check_batch(rules, batch)
     return rules, batch
 
@@ -127,13 +132,24 @@ def cmd_simulate(args) -> int:
                           progress=bar.task("simulating", args.games))
     summary = result["summary"]
     if args.json:
-        print(json.dumps({**summary, "timing": result["timing"]}))
+        print(json.dumps({**summary, "timing": result["timing"], "coverage": result["coverage"]}))
     else:
-        print_summary(summary, _console())
+        console = _console()
+        print_summary(summary, console)
+        print_findings(summary, result["coverage"], console)
         print(_throughput(result["timing"]))
         if args.out:
-            print(f"wrote {Path(args.out) / 'games.jsonl'}, summary.json, scores.png, win_rate.png")
+            print(wrote(result["written"]))
     return 0
+
+
+def wrote(paths) -> str:
+    """Which files a run wrote, naming the plots only when they were drawn."""
+    names = [p.name for p in paths]
+    line = f"wrote {paths[0]}" + (f", {', '.join(names[1:])}" if len(names) > 1 else "") if paths else "wrote nothing"
+    if not any(n.endswith(".png") for n in names):
+        line += "; plots skipped: matplotlib is not installed (pip install 'rulebook[plots]')"
+    return line
 
 
 def _throughput(timing: dict) -> str:

@@ -87,6 +87,13 @@ def cmd_validate(args) -> int:
             after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
             _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
                  f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
+        played = f.get("playouts") or {}
+        for a in played.get("anomalies", []):
+            where = f"{a['loc']}: " if a.get("loc") else f"{name}: "
+            _err(f"{where}warning[{a['kind']}]: {a['players']} players: {a['message']}")
+        for row in played.get("never_fired", []):
+            where = f"{row['loc']}: " if row.get("loc") else f"{name}: "
+            _err(f"{where}warning[never-fired]: {row['what']} never fired in {played['coverage_games']} random games")
         if f["ok"]:
             warnings = len(f["diagnostics"])
             _out(f"{name}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")
@@ -112,13 +119,29 @@ def _playouts(files: list, args) -> None:
             if f["variant"] is None:
                 raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
             continue   # a variant for other player counts
+        rules = load(find_ruleset(f["path"]), f["variant"], coverage=True)   # the same games, counted
         with settled():   # the compiled ruleset out of full garbage collections (play/workers.py)
             report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
         problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
-                         "refused": {str(n): why for n, why in report.refused.items()}}
+                         "refused": {str(n): why for n, why in report.refused.items()},
+                         **findings(rules, report.records)}
         if problems:
             f["ok"] = False
+
+
+def findings(rules, records: dict) -> dict:
+    """The anomalies of each player count's random games, and the rules that fired in none of
+    them (over every player count played)."""
+    from ..play import anomalies, coverage
+    from ..play.summary import summarise
+    flagged = []
+    for n, recs in sorted(records.items()):
+        summary = summarise(recs, n, rules.team_members(n))
+        flagged += [{**a, "players": n} for a in anomalies.find(rules, summary, recs, coverage.report(rules, recs))]
+    every = [r for recs in records.values() for r in recs]
+    report = coverage.report(rules, every)
+    return {"anomalies": flagged, "never_fired": report["never"], "coverage_games": report["games"]}
 
 
 def _playout_summary(f: dict) -> str:

@@ -72,6 +72,29 @@ def print_summary(summary: dict, console) -> None:
                       f"{summary['failures'][0]['error']}", markup=True)
 
 
+def print_findings(summary: dict, coverage: dict | None, console) -> None:
+    """The anomalies of a batch, then (with --coverage) the rules that never fired, as
+    located warnings."""
+    teams = summary.get("teams")
+    if teams:
+        rows = ", ".join(f"team {t} ({'+'.join(map(str, m))}) {_rate(r)}"
+                         for t, (m, r) in enumerate(zip(teams["members"], teams["win_rate"])))
+        console.print(f"per team: win rate {rows}")
+    for a in summary.get("anomalies") or []:
+        where = f"{a['loc']}: " if a.get("loc") else ""
+        console.print(f"{where}warning[{a['kind']}]: {a['message']}", markup=False, soft_wrap=True)
+    if coverage is None:
+        return
+    never = coverage["never"]
+    fired = sum(1 for row in coverage["probes"] if row["games"])
+    console.print(f"coverage: {fired} of {len(coverage['probes'])} rule points fired in {coverage['games']} games; "
+                  f"{len(never)} never did")
+    for row in never:
+        where = f"{row['loc']}: " if row.get("loc") else ""
+        console.print(f"{where}warning[never-fired]: {row['what']} never fired in {coverage['games']} games",
+                      markup=False, soft_wrap=True)
+
+
 def print_compare(result: dict, console) -> None:
     from rich.table import Table
     base = result["baseline"]

@@ -1,0 +1,87 @@
+"""Rule coverage of a batch: which rules fired in how many games, which never did.
+
+A game played with a ruleset built with coverage counters (``build/coverage.py``) gives its
+record a ``coverage`` entry: the counters it moved (``p``: probe index -> count), and the
+cards that entered each zone (``e``: "zone|component|label" strings, from the game's
+events). ``report()`` adds the records of a batch up:
+
+- every probe with the games it fired in and how often in all;
+- ``never``: the rules that never fired (effect lists, branches, steps, options, scoring
+  categories), each with its YAML location: a rule that never fires in a batch of random
+  games is a bug until shown otherwise;
+- ``ran_out``: draws that found their zone short, with the games they happened in;
+- ``gaps``: zones that received cards of a component in the batch but never some of its
+  labels (only where at least two of its labels came and at most half are missing): a
+  bonus card never awarded, a building never turned over to a forest.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+
+class GameCoverage:
+    """The coverage of one game: made before the game starts (``new_game(..., record=True)``,
+    so that its events give the cards' moves), ``finish(S)`` at its end."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.before = list(rules.probes.counts)
+
+    def finish(self, S) -> dict:
+        probes = self.rules.probes
+        fired = {i: n - b for i, (n, b) in enumerate(zip(probes.counts, self.before)) if n != b}
+        if S.over:
+            cats = [i for i, p in enumerate(probes.items) if p.kind == "category"]
+            for i, row in zip(cats, zip(*[list(b.values()) for b in S.breakdown()])):
+                if any(v for v in row):
+                    fired[i] = fired.get(i, 0) + 1
+        labels, kinds = self.rules.card_labels, self.rules.cards.kinds
+        entered = set()
+        for ev in S.ev or ():
+            to = ev.get("to")
+            if isinstance(to, str) and isinstance(ev.get("cards"), (list, tuple)):
+                entered.update(f"{to}|{kinds[c]}|{labels[c]}" for c in ev["cards"] if isinstance(c, int))
+        S.ev = None
+        return {"p": {str(i): n for i, n in sorted(fired.items())}, "e": sorted(entered)}
+
+
+def report(rules, records: list[dict]) -> dict:
+    """The batch's coverage from its records (those played with coverage)."""
+    probes = rules.probes.items
+    games = [0] * len(probes)
+    total = [0] * len(probes)
+    entered: Counter = Counter()
+    played = 0
+    for rec in records:
+        cov = rec.get("coverage")
+        if not cov:
+            continue
+        played += 1
+        for i, n in cov.get("p", {}).items():
+            games[int(i)] += 1
+            total[int(i)] += n
+        entered.update(cov.get("e", ()))
+    table = [{"kind": p.kind, "what": p.what, "loc": str(p.loc) if p.loc else None, "games": g, "count": c}
+             for p, g, c in zip(probes, games, total)]
+    never = [row for row in table if row["games"] == 0 and row["kind"] != "ran_out"]
+    ran_out = [row for row in table if row["games"] > 0 and row["kind"] == "ran_out"]
+    return {"games": played, "probes": table, "never": never, "ran_out": ran_out,
+            "gaps": _gaps(rules, entered, played)}
+
+
+def _gaps(rules, entered: Counter, played: int) -> list[dict]:
+    """Zones that took cards of a component but never some of that component's labels."""
+    labels_of: dict = {}
+    for c, kind in enumerate(rules.cards.kinds):
+        labels_of.setdefault(kind, set()).add(rules.card_labels[c])
+    came: dict = {}
+    for key in entered:
+        zone, kind, label = key.split("|", 2)
+        came.setdefault((zone, kind), set()).add(label)
+    out = []
+    for (zone, kind), labels in sorted(came.items()):
+        missing = sorted(labels_of.get(kind, set()) - labels)
+        if len(labels) >= 2 and missing and len(missing) <= len(labels_of[kind]) / 2:
+            out.append({"zone": zone, "component": kind, "missing": missing, "received": len(labels),
+                        "games": played})
+    return out
