@@ -1,0 +1,172 @@
+"""Rule coverage and anomaly reports: the tools that see a rule that never fires, a seat that
+wins too often, a draw from an empty zone, a game stuck at its budget."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import interpreter
+from interpreter.build import load
+from interpreter.play import anomalies, coverage, plots
+from interpreter.play.batch import Batch, play_one
+from interpreter.play.runs import simulate
+from interpreter.play.summary import summarise
+from interpreter.tools.cli import main
+
+GAME = """
+game: coverage_demo
+players: {min: 2, max: 3}
+components:
+  cards: {attributes: {n: 1..6}, label: "c{n}"}
+zones:
+  deck: {start: [cards]}
+  hand: {owner: player, visible: owner}
+counters:
+  points: {owner: player}
+triggers:
+  never_seven:
+    when: "points >= 100"
+    per_player: true
+    do: [{gain: {counter: points}}]
+flow:
+  - shuffle: deck
+  - repeat: 3
+    steps:
+      - turns:
+          steps:
+            - branch:
+                prompt: act
+                options:
+                  draw: {steps: [{move: {from: deck, to: hand, count: 2}}]}
+                  score: {if: "count(hand) > 0", steps: [{gain: {counter: points, amount: "count(hand)"}}]}
+                  impossible: {if: "count(hand) > 99", steps: []}
+            - if: "points > 50"
+              then: [{gain: {counter: points}}]
+              else: [{gain: {counter: points, amount: 0}}]
+scoring:
+  categories: {points: points, never: "0"}
+"""
+
+
+@pytest.fixture(scope="module")
+def path(tmp_path_factory):
+    p = tmp_path_factory.mktemp("cov") / "demo.yaml"
+    p.write_text(GAME)
+    return p
+
+
+def batch_of(path, games=40, **kw):
+    rules = load(path, coverage=True)
+    batch = Batch(path=str(path), players=2, seed=1, hash=rules.hash, coverage=True, **kw)
+    return rules, [play_one(rules, batch, i) for i in range(games)]
+
+
+def test_coverage_counts_rules_and_names_the_ones_that_never_fired(path):
+    rules, records = batch_of(path)
+    report = coverage.report(rules, records)
+    never = {row["what"] for row in report["never"]}
+    assert "trigger never_seven" in never
+    assert "if points > 50: then" in never and "if points > 50: else" not in never
+    assert "option 'impossible' of branch (act)" in never and "option 'draw' of branch (act)" not in never
+    assert "scoring category never" in never and "scoring category points" not in never
+    rows = {row["what"]: row for row in report["probes"]}
+    assert rows["option 'draw' of branch (act)"]["games"] == 40
+    assert rows["step turns"]["count"] == 40 * 3            # entered once a round
+    assert all(row["loc"] and str(path) in row["loc"] for row in report["never"])
+
+
+def test_a_draw_from_an_empty_zone_is_reported(path):
+    rules, records = batch_of(path)
+    report = coverage.report(rules, records)
+    assert [row["what"] for row in report["ran_out"]] == ["move from deck ran out"]
+    summary = summarise(records, 2)
+    found = anomalies.find(rules, summary, records, report)
+    assert any(a["kind"] == "ran_out" and "deck" in a["message"] for a in found)
+
+
+def test_coverage_does_not_change_the_games(path):
+    plain, counted = load(path), load(path, coverage=True)
+    for seed in range(5):
+        a, b = plain.new_game(2, seed), counted.new_game(2, seed)
+        while not a.is_terminal():
+            a.apply_index(seed % len(a.legal_actions()))
+            b.apply_index(seed % len(b.legal_actions()))
+        assert a.digest() == b.digest()
+
+
+def test_labels_a_zone_never_received_are_reported():
+    rules = load("diamonds_club", coverage=True)
+    records = [{"index": 0, "coverage": {"p": {}, "e": [f"bonus_won|bonus|{lab}" for lab in
+                                                        ("three_fountains", "three_orangeries", "three_pavilions", "all_four_5", "all_four_3")]}}]
+    gaps = coverage.report(rules, records)["gaps"]
+    bonus = [g for g in gaps if g["zone"] == "bonus_won"]
+    assert bonus and "three_rose_gardens" in bonus[0]["missing"]
+
+
+def test_a_seat_that_wins_too_often_is_flagged_and_an_even_game_is_not():
+    rules = interpreter.load("diamonds")
+    even = [{"index": i, "seed": i, "scores": [0] * 4, "winners": [i % 4], "decisions": 1} for i in range(400)]
+    assert not anomalies.find(rules, summarise(even, 4), even)
+    skewed = [{**r, "winners": [0] if r["index"] % 3 else [r["index"] % 4]} for r in even]
+    flagged = anomalies.find(rules, summarise(skewed, 4), skewed)
+    assert [a["evidence"]["who"] for a in flagged if a["kind"] == "seat_imbalance"][0] == "seat 0"
+    assert flagged[0]["evidence"]["p"] < 0.05 / 4
+
+
+def test_an_asymmetric_ruleset_is_not_checked_for_seat_balance(tmp_path):
+    p = tmp_path / "asym.yaml"
+    p.write_text(GAME.replace("game: coverage_demo", "game: asym\nasymmetric: true"))
+    rules = interpreter.load(p)
+    skewed = [{"index": i, "seed": i, "scores": [0, 0], "winners": [0], "decisions": 1} for i in range(100)]
+    assert not [a for a in anomalies.find(rules, summarise(skewed, 2), skewed) if a["kind"] == "seat_imbalance"]
+
+
+def test_teams_are_summarised_per_team_and_checked_against_the_team_share():
+    rules = interpreter.load("diamonds", variant="teams")
+    records = [{"index": i, "seed": i, "scores": [0] * 4, "winners": [0, 2] if i % 2 else [1, 3], "decisions": 1}
+               for i in range(200)]
+    summary = summarise(records, 4, rules.team_members(4))
+    assert summary["teams"]["members"] == [[0, 2], [1, 3]]
+    assert summary["teams"]["win_rate"] == [0.5, 0.5]
+    assert not anomalies.find(rules, summary, records)   # 0.5 each is the even share of two teams
+
+
+def test_unranked_seats_and_budget_games_are_flagged():
+    rules = interpreter.load("diamonds_club")
+    recs = [{"index": i, "seed": i, "scores": [0, 0], "winners": [1], "decisions": 1, "unranked": [0]}
+            for i in range(30)]
+    recs.append({"index": 30, "seed": 30, "error": "BudgetExceeded: the game exceeded its step budget", "decisions": 9})
+    found = {a["kind"]: a for a in anomalies.find(rules, summarise(recs, 2), recs)}
+    assert "seat 0 was not ranked" in found["unranked"]["message"] and found["unranked"]["loc"]
+    assert found["budget"]["evidence"]["seeds"] == [30]
+
+
+def test_diamonds_club_seats_win_evenly_in_random_four_player_games():
+    """The forest defect (DC-12) made seat 0 win 0.71 of random 4-player games; each seat's
+    win rate must now be within chance of an even share."""
+    rules = interpreter.load("diamonds_club")
+    batch = Batch(path="diamonds_club", players=4, seed=1, hash=rules.hash)
+    result = simulate(batch, 160, workers=2, rules=rules)
+    summary = result["summary"]
+    assert not [a for a in summary["anomalies"] if a["kind"] == "seat_imbalance"], summary["win_rate"]
+    assert all(lo <= 0.25 <= hi for lo, hi in summary["win_rate_ci"]), summary["win_rate"]
+
+
+def test_simulate_coverage_writes_the_table_and_names_only_files_written(path, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    monkeypatch.setattr(plots, "_pyplot", lambda: None)   # as without matplotlib
+    assert main(["simulate", str(path), "-p", "2", "-g", "20", "--coverage", "--out", str(out), "-w", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "warning[never-fired]: trigger never_seven never fired in 20 games" in text
+    assert "plots skipped" in text and "scores.png" not in text
+    table = json.loads((out / "coverage.json").read_text())
+    assert table["games"] == 20 and any(r["what"] == "trigger never_seven" for r in table["never"])
+    assert not (out / "scores.png").exists()
+
+
+def test_validate_playouts_reports_never_fired_rules(path, capsys):
+    assert main(["validate", str(path), "--playouts", "10"]) == 0
+    err = capsys.readouterr().err
+    assert "warning[never-fired]: trigger never_seven never fired in 20 random games" in err
+    assert "warning[ran_out]" in err
