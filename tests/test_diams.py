@@ -28,7 +28,7 @@ def test_scenario_file_is_substantial():
 
 test_scenario = GAME.scenario_test()
 # DM-3 (one pure card per quality) is component data: test_components_50_diamonds_one_pure_per_quality...
-test_every_ruling_has_a_scenario = GAME.ruling_test("DM", 1, 10, elsewhere=("DM-3",))
+test_every_ruling_has_a_scenario = GAME.ruling_test("DM", 1, 11, elsewhere=("DM-3",))
 
 
 @pytest.mark.parametrize("variant,players", GAMES, ids=[f"{v or 'base'}-{n}p" for v, n in GAMES])
