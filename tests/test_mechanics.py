@@ -274,9 +274,9 @@ def test_a_clone_copies_zones_owned_by_each_card_and_player(tmp_path):
     S = r.new_game(2, seed=1)
     before = S.to_json()
     C = S.clone()
-    owner = next(i for i, z in enumerate(C.z["under"]) if z)
+    owner = next(i for i, z in C.z["under"].items() if z)   # (a zone per card: a dict of the non-empty ones)
     C.z["under"][owner].clear()
-    C.z["under"][0].append(99)
+    C.z["under"].setdefault(0, []).append(99)
     C.z["hand"][1].clear()
     assert S.to_json() == before and C.to_json() != before
 

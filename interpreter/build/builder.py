@@ -387,7 +387,8 @@ class Builder(Declarations):
         r.steps = tuple(self.step_list)
         r.namespace = self.names.namespace
         r.names = self.names
-        r.zone_shapes = tuple((z, self.names.zones[z] != "none") for z in self.names.zones)
+        # how clone() copies each zone: 0 a list, 1 a list per player or team, 2 a dict per card
+        r.zone_shapes = tuple((z, {"none": 0, "card": 2}.get(self.names.zones[z], 1)) for z in self.names.zones)
         r.owned_counters = tuple(c for c, o in self.names.counters.items() if o != "none")
         r.zone_owner = dict(self.names.zones)
         r.counter_owner = dict(self.names.counters)

@@ -202,12 +202,15 @@ class EffectCompiler:
             return "_dummy[0]", None, None
         # checked; now the plain subscript an assignment needs (compile() may put a prelude first)
         self.ctx.compiler.cost = 0
+        self.ctx.compiler.lvalue = True
         try:
             src, _ = self.ctx.compiler.node(tree, _scope(locals, has_me))
         except ExprError as e:    # reported once already (a broken define is reported where first used)
             if not any(d.severity == "error" for d in self.ctx.diags):
                 self.ctx.expr_error(e, path)
             return "_dummy[0]", None, None
+        finally:
+            self.ctx.compiler.lvalue = False
         owner = None
         if pool[name] in ("player", "team") or any_owner and pool[name] == "card":
             by_team = (pool[name] == "team") if pool[name] != "card" else None

@@ -26,7 +26,7 @@ def observe(S, player: int) -> dict:
             zones[name] = [labels[c] for c in zone] if _visible(decl, False) else len(zone)
         elif owner == "card":   # only the cards that hold something, by label
             zones[name] = {labels[i]: ([labels[c] for c in z] if _visible(decl, False) else len(z))
-                           for i, z in enumerate(zone) if z}
+                           for i, z in sorted(zone.items()) if z}
         else:
             mine = (lambda i: i == team) if owner == "team" else (lambda i: i == player)
             zones[name] = [[labels[c] for c in z] if _visible(decl, mine(i)) else len(z) for i, z in enumerate(zone)]

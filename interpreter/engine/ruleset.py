@@ -64,6 +64,8 @@ class Ruleset:
             if owner == "none":
                 S.z[name] = [c for comp in (self.zone_decl[name].get("start") or [])
                              for c in self.cards.by_component[comp]]
+            elif owner == "card":   # a dict of the cards' non-empty zones (state.py)
+                S.z[name] = {}
             else:
                 S.z[name] = [[] for _ in range(self._owners(S, owner))]
         for name, owner in self.counter_owner.items():
@@ -159,7 +161,7 @@ class Ruleset:
             if self.zone_owner[name] == "none":
                 zone.sort()
             else:
-                for part in zone:
+                for part in (zone.values() if self.zone_owner[name] == "card" else zone):
                     part.sort()
 
     def home_zone(self, card: int):

@@ -71,9 +71,14 @@ class State:
         new.rules, new.seed, new.n, new.players, new.teams = self.rules, self.seed, self.n, self.players, self.teams
         new.tm, new.members, new.p, new.o = self.tm, self.members, self.p, self.o
         z = self.z.copy()
-        for name, owned in self.rules.zone_shapes:
+        for name, shape in self.rules.zone_shapes:
             zone = z[name]
-            z[name] = list(map(list.copy, zone)) if owned else zone[:]   # (in C: a zone per card is long)
+            if shape == 0:
+                z[name] = zone[:]
+            elif shape == 1:
+                z[name] = list(map(list.copy, zone))
+            else:   # a zone per card: only the cards that hold something
+                z[name] = {c: part[:] for c, part in zone.items() if part}
         new.z = z
         c = self.c.copy()
         for name in self.rules.owned_counters:
@@ -90,7 +95,9 @@ class State:
             "format": FORMAT, "ruleset": self.rules.name, "hash": self.rules.hash,
             "seed": self.seed, "players": self.n, "teams": [list(m) for m in self.members],
             "params": self.p, "options": self.o,
-            "zones": self.z, "counters": self.c, "vars": self.v, "rng": self.rng,
+            "zones": {name: ({c: part for c, part in sorted(zone.items()) if part} if isinstance(zone, dict) else zone)
+                      for name, zone in self.z.items()},
+            "counters": self.c, "vars": self.v, "rng": self.rng,
             "stack": self.stack, "decision": None if self.dec is None else [self.dec[0], list(self.dec[1])],
             "over": self.over, "steps": self.steps,
         }
@@ -136,6 +143,9 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 def from_dict(rules, d: dict) -> State:
     s = blank(rules, d["players"], d["seed"], d["params"], d["options"], d["teams"])
     s.z, s.c, s.v, s.rng = d["zones"], d["counters"], d["vars"], d["rng"]
+    for name, zone in s.z.items():   # a zone per card: JSON wrote its keys as text
+        if isinstance(zone, dict):
+            s.z[name] = {int(c): list(part) for c, part in zone.items()}
     s.stack = [list(f) for f in d["stack"]]
     dec = d["decision"]
     s.dec = None if dec is None else (dec[0], tuple(dec[1]))

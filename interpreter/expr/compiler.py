@@ -66,6 +66,7 @@ class Compiler(NameNodes, OperatorNodes):
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # id(list node) -> the most elements it can have
+        self.lvalue = False           # compiling the target of a move: a card's zone is made if missing
 
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -285,7 +286,7 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "next": next, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
+          "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
           "zip": zip, "filter": filter, "_INF": float("inf"),
           "TypeError": TypeError}
     ns.update(runtime.HELPERS)

@@ -178,7 +178,8 @@ def faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> str
 READS_STATE = re.compile(r"\b(S|me|L)\b")
 
 
-_ELEMENT_ZONE = re.compile(r"(?:S\.z\['\w+'\]|_t\w+)\[_e\d+\]")   # the zone of a card being filtered
+# the zone of a card being filtered (a zone per card is a dict: read with .get)
+_ELEMENT_ZONE = re.compile(r"(?:S\.z\['\w+'\]|_t\w+)\[_e\d+\]|\((?:S\.z\['\w+'\]|_t\w+)\.get\(_e\d+\) or \[\]\)")
 
 
 _BOUND_ZONE = re.compile(r"_t\w+(?:\[(?:me|\d+)\])?")   # a zone's table bound before a loop

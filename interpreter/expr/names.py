@@ -155,7 +155,14 @@ class NameNodes:
             if who_type not in (CARD, ANY):
                 raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
                                 offset_of(node) if node is not None else 0, code="type")
-            return f"{base}[{who_src}]", typ
+            if not is_zone:
+                return f"{base}[{who_src}]", typ
+            # a zone owned by each card is a dict holding only the cards' non-empty zones (a
+            # clone copies a few lists, not one per card): read, a missing one is empty; as the
+            # target of a move (an lvalue), it is made
+            if self.lvalue:
+                return f"{base}.setdefault({who_src}, [])", typ
+            return f"({base}.get({who_src}) or [])", typ
         if who_type == TEAM:
             if owner == "player":
                 raise ExprError(f"'{name}' belongs to each player, not to a team",

@@ -136,8 +136,13 @@ def e_gather(fx, em, spec, path, locals, has_me):
         if fx.ctx.names.zones[zname] == "none":
             em.line(f"{d}.extend(S.z[{zname!r}]); S.z[{zname!r}].clear()")
         else:
-            # filter(None, ...) skips the empty ones in C (a zone per card: hundreds of them)
-            em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
+            # filter(None, ...) skips the empty ones in C; a zone per card is a dict of the cards'
+            # non-empty zones: emptied, it drops them
+            if fx.ctx.names.zones[zname] == "card":
+                em.line(f"for _k in sorted(S.z[{zname!r}]): {d}.extend(S.z[{zname!r}][_k])   # (in card order)")
+                em.line(f"S.z[{zname!r}].clear()")
+            else:
+                em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
     gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
     fx.event(em, f"{{'ev': 'gather', 'from': {gathered!r}, 'to': {dname!r}, {owner_key('to', downer)}"
                  f"'cards': {d}[{n0}:]}}")   # (before a sort: the cards that came, in gathering order)

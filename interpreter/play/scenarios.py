@@ -207,11 +207,14 @@ def patch(S, spec: dict) -> None:
         for zname, owner in rules.zone_owner.items():
             if owner == "none":
                 S.z[zname] = [c for c in S.z[zname] if c not in moving]
+            elif owner == "card":
+                S.z[zname] = {k: [c for c in h if c not in moving] for k, h in S.z[zname].items()}
             else:
                 S.z[zname] = [[c for c in h if c not in moving] for h in S.z[zname]]
         displaced = []
         for (zname, owner), cs in placed.items():
-            old = S.z[zname] if owner is None else S.z[zname][owner]
+            old = S.z[zname] if owner is None else (S.z[zname].get(owner, []) if isinstance(S.z[zname], dict)
+                                                     else S.z[zname][owner])
             displaced += [c for c in old if c not in moving]
             if owner is None:
                 S.z[zname] = cs
