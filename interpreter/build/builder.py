@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from bisect import insort
 
+from ..engine.knowledge import know, zone_sight
 from ..engine.loop import over_budget
 from ..engine.rng import below, shuffle
 from ..errors import Diagnostic, RulesetError, did_you_mean
@@ -48,6 +49,7 @@ class Builder(Declarations):
         self.triggers = Triggers()
         self.names.namespace["_triggers"] = self.triggers
         self.names.namespace["_over_budget"] = over_budget
+        self.names.namespace["_know"] = know
         self.fx = EffectCompiler(self)
         # coverage counters compiled into the code (build/coverage.py), or None: none at all
         self.probes = Probes(self.names.namespace, self.smap) if coverage else None
@@ -393,6 +395,7 @@ class Builder(Declarations):
         r.zone_owner = dict(self.names.zones)
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
+        r.zone_sight = zone_sight(r)
         r.sorted_zones = tuple(z for z in self.names.zones if self.zone_sorted(z))
         r.effect_names = list(self.fx.named)
         if not any(x.severity == "error" for x in self.diags):

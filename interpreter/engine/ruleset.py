@@ -28,9 +28,12 @@ class Ruleset:
         return self
 
     # ------------------------------------------------------------------ games
-    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False) -> State:
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False,
+                 knowledge: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
-        ``record``: start with ``S.ev = []`` so the events of the setup are collected too."""
+        ``record``: start with ``S.ev = []`` so the events of the setup are collected too.
+        ``knowledge``: keep what each seat knows of the hidden cards' places, for
+        ``State.determinize`` (engine/knowledge.py)."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise UsageError(f"the number of players is a whole number, not {players!r}")
         if players not in self.player_counts:
@@ -54,6 +57,8 @@ class Ruleset:
         S.rng = rng.seed_state(seed)
         if record:
             S.ev = []
+        if knowledge:
+            S.kn = {}
         engine.run_setup(S, self._fill, self.setup)
         S.stack.append(self.steps[self.root].enter(S))
         engine.advance(S)

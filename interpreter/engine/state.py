@@ -16,7 +16,7 @@ FORMAT = 1
 
 class State:
     __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o",
-                 "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev")
+                 "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev", "kn")
 
     # ------------------------------------------------------------------ the game API
     def current_player(self) -> int:
@@ -88,7 +88,14 @@ class State:
         new.rng, new.dec, new.over, new.steps = self.rng, self.dec, self.over, self.steps
         new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated
         new.ev = None
+        new.kn = None if self.kn is None else self.kn.copy()
         return new
+
+    def determinize(self, player: int, rng) -> "State":
+        """A full state consistent with everything ``player`` may know, the rest dealt again at
+        random with ``rng`` (a ``random.Random``); see engine/knowledge.py."""
+        from .knowledge import determinize
+        return determinize(self, player, rng)
 
     def to_dict(self) -> dict:
         return {
@@ -100,6 +107,7 @@ class State:
             "counters": self.c, "vars": self.v, "rng": self.rng,
             "stack": self.stack, "decision": None if self.dec is None else [self.dec[0], list(self.dec[1])],
             "over": self.over, "steps": self.steps,
+            "known": None if self.kn is None else {str(c): m for c, m in sorted(self.kn.items())},
         }
 
     def to_json(self) -> str:
@@ -136,7 +144,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
     s.tm = tuple(tm)
     s.p, s.o = params, options
     s.z, s.c, s.v = {}, {}, {}
-    s.rng, s.stack, s.dec, s.over, s.steps, s.ev = 0, [], None, False, 0, None
+    s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None
     return s
 
 
@@ -150,4 +158,6 @@ def from_dict(rules, d: dict) -> State:
     dec = d["decision"]
     s.dec = None if dec is None else (dec[0], tuple(dec[1]))
     s.over, s.steps = d["over"], d["steps"]
+    known = d.get("known")
+    s.kn = None if known is None else {int(c): m for c, m in known.items()}
     return s

@@ -95,6 +95,14 @@ class Step:
         """What this running step adds to ``player``'s observation (public or theirs only)."""
         return None
 
+    def hidden_cards(self, S, frame, player) -> list:
+        """Cards this running step holds outside every zone that ``player`` may not see (a card
+        passed face down): a determinization deals them again (engine/knowledge.py)."""
+        return []
+
+    def put_hidden_cards(self, S, frame, player, cards) -> None:
+        """Put back, in the order ``hidden_cards`` gave them, the cards a determinization dealt."""
+
     def reask(self, S, frame) -> None:
         """Forget a pending question so that run() asks it again (after a state patch)."""
 

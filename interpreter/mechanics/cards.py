@@ -50,6 +50,7 @@ def e_move(fx, em, spec, path, locals, has_me):
         notify(fx, em, dname, cs, downer)
     else:
         put(fx, em, d, cs, dname, downer)
+    knowing(em, cs, sname, sowner, dname, downer)
     fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
                  f"{owner_key('to', downer)}'cards': {cs}}}", cs)   # no empty moves
 
@@ -104,6 +105,8 @@ def e_deal(fx, em, spec, path, locals, has_me):
     if to in fx.ctx.triggers.enter:
         em.line(f"            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
     em.line(f"            if {g} is not None: {g}.append((_p, _x))")
+    em.line(f"            if S.kn is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
+            f"{to!r}, {key})")
 
     if fx.ctx.zone_sorted(to):
         em.line(f"for _h in {zone}: _h.sort()")
@@ -133,7 +136,14 @@ def e_gather(fx, em, spec, path, locals, has_me):
         if zname not in fx.ctx.names.zones:
             fx.ctx.unknown("zone", zname, fx.ctx.names.zones, zpath)
             continue
-        if fx.ctx.names.zones[zname] == "none":
+        owned = fx.ctx.names.zones[zname]
+        if dname:   # who knows where the cards went (engine/knowledge.py), zone by zone
+            each = {"none": f"((None, S.z[{zname!r}]),)", "card": f"S.z[{zname!r}].items()"}.get(
+                owned, f"enumerate(S.z[{zname!r}])")
+            em.line("if S.kn is not None:")
+            em.line(f"    for _o, _h in {each}: _know(S, _h, {zname!r}, _o, {dname!r}, "
+                    f"{downer[0] if downer else None})")
+        if owned == "none":
             em.line(f"{d}.extend(S.z[{zname!r}]); S.z[{zname!r}].clear()")
         else:
             # filter(None, ...) skips the empty ones in C; a zone per card is a dict of the cards'
@@ -166,6 +176,14 @@ def notify(fx, em, zone_name, cards_var, owner):
     if zone_name in fx.ctx.triggers.enter:
         who, by_team = owner if owner is not None else ("None", False)
         em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
+
+
+def knowing(em, cards_var, src, src_owner, dst, dst_owner) -> None:
+    """Emit: tell the seats' knowledge of hidden cards about the move (engine/knowledge.py),
+    when the game keeps it."""
+    if src and dst:
+        em.line(f"if S.kn is not None and {cards_var}: _know(S, {cards_var}, {src!r}, "
+                f"{src_owner[0] if src_owner else None}, {dst!r}, {dst_owner[0] if dst_owner else None})")
 
 
 def owner_key(side: str, owner) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ..expr.types import CARD, INT, PLAYER
+from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
 
@@ -73,6 +74,14 @@ class Pass(Step):
                          "from_owner": S.tm[giver] if S.rules.zone_owner[self.zone] == "team" else giver,
                          "for": to, "cards": [card]})
 
+    def hidden_cards(self, S, frame, player):
+        """The cards others have put aside and not yet passed: only their givers know them."""
+        return [card for giver, _, card in frame[3] if giver != player]
+
+    def put_hidden_cards(self, S, frame, player, cards):
+        it = iter(cards)
+        frame[3] = [[giver, to, card if giver == player else next(it)] for giver, to, card in frame[3]]
+
     def observe(self, S, frame, player):
         """A giver knows the cards they have put aside; nobody sees anyone else's."""
         return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[3] if giver == player]}
@@ -80,7 +89,8 @@ class Pass(Step):
     def deliver(self, S, pending):
         zone = S.z[self.into]
         by_team = S.rules.zone_owner[self.into] == "team"
-        for _, to, card in pending:
+        from_team = S.rules.zone_owner[self.zone] == "team"
+        for giver, to, card in pending:
             dst = zone[S.tm[to]] if by_team else zone[to]
             if self.sorted_into:
                 insort(dst, card)
@@ -88,6 +98,8 @@ class Pass(Step):
                 dst.append(card)
             if self.notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
+            if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)
+                know(S, (card,), self.zone, S.tm[giver] if from_team else giver, self.into, S.tm[to] if by_team else to)
         if S.ev is not None:   # what each receiver gets, from whom
             by = {}
             for giver, to, card in pending:

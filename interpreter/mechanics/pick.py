@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ..expr.types import CARD, INT, list_of
+from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
 
@@ -115,6 +116,8 @@ class Pick(Step):
             owner, by_team = self.dst_owner(S, who, L)
             S.rules.triggers.entered(S, self.dst_name, owner, by_team, [card], who)
         frame[1] = [*frame[1], card]   # replace, never mutate
+        if S.kn is not None:
+            know(S, (card,), self.src_name, self.src_at(S, who, L)[0], self.dst_name, self.dst_at(S, who, L)[0])
         if S.ev is not None:
             ev = {"ev": "pick", "who": who, "from": self.src_name, "to": self.dst_name, "cards": [card]}
             for side, at in (("from", self.src_at), ("to", self.dst_at)):

@@ -13,6 +13,7 @@ winning card), ``led`` (the led card) and ``trick`` (the cards of the trick so f
 from __future__ import annotations
 
 from ..expr.types import CARD, INT, PLAYER, list_of
+from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
 
@@ -122,6 +123,8 @@ class Tricks(Step):
         if self.notify_table:
             S.rules.triggers.entered(S, self.table, None, False, [card], player)
         frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents
+        if S.kn is not None:
+            know(S, (card,), self.hand, S.tm[player] if self.hand_by_team else player, self.table, None)
         if S.ev is not None:
             S.ev.append({"ev": "play", "who": player, "from": self.hand,
                          "from_owner": S.tm[player] if self.hand_by_team else player, "to": self.table,
@@ -163,6 +166,8 @@ class Tricks(Step):
             zone[owner].sort()
         if self.notify_collect:
             S.rules.triggers.entered(S, self.collect, owner, self.collect_by_team, cards, winner)
+        if S.kn is not None:
+            know(S, cards, self.table, None, self.collect, owner)
         if S.ev is not None:
             S.ev.append({"ev": "trick", "winner": winner, "from": self.table, "to": self.collect,
                          "to_owner": owner, "cards": cards})

@@ -1,0 +1,129 @@
+"""What each seat knows about where the hidden cards are, and determinization: a full state
+that a seat cannot tell from the real one.
+
+Knowledge. A seat sees the zones declared visible to it (``visible: all``, or ``owner`` and
+it owns them); of the others it sees only how many cards they hold. But it may know where
+a hidden card is: it saw the card leave a zone it could see (a card taken from the public
+market into a hand, a card it passed to a neighbour). A game started with
+``new_game(..., knowledge=True)`` keeps that in ``S.kn``: card -> a bitmask of the seats
+that know the card's zone while the card is in a zone hidden from them. Every move of cards
+updates it (``know``): the seats that could see the zone the cards left know the zone they
+entered; a card entering a zone everyone sees is known to all and leaves the table. A game
+without knowledge has ``S.kn = None`` and pays one comparison a move.
+
+Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
+the seat can neither see nor knows the place of is dealt again at random among the places
+those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
+card passed face down, takes part through the step's ``hidden_cards``), each hidden zone's
+order is shuffled, and the RNG is reseeded so future chance differs. The result depends only
+on what the seat may know and on ``rng``: the cards to deal are sorted before they are
+shuffled, so two states that differ only in hidden facts give the same determinization.
+Counters and variables are kept: counters hidden from a seat (``visible: owner``) keep their
+true values, so a ruleset that hides a counter which no public move explains lets
+determinized search see it (none of the bundled games does: their hidden counters change
+only by public moves).
+"""
+from __future__ import annotations
+
+from .loop import reask
+from .rng import seed_state
+
+
+def zone_sight(rules) -> dict:
+    """zone -> (visibility, owner kind): ("all" | "owner" | "none", "none" | "player" | "team" | "card")."""
+    return {name: ((decl or {}).get("visible", "all"), rules.zone_owner[name]) for name, decl in rules.zone_decl.items()}
+
+
+def seers(S, zone: str, owner) -> int:
+    """The bitmask of the seats that see ``zone`` (of ``owner``); -1 means every seat."""
+    vis, kind = S.rules.zone_sight[zone]
+    if vis == "all":
+        return -1
+    if vis != "owner" or owner is None:
+        return 0
+    if kind == "player":
+        return 1 << owner
+    if kind == "team":
+        mask = 0
+        for p in S.members[owner]:
+            mask |= 1 << p
+        return mask
+    return 0   # a zone owned by each card, visible to its owner: no seat owns a card
+
+
+def know(S, cards, src: str, src_owner, dst: str, dst_owner) -> None:
+    """Cards moved from ``src`` (of ``src_owner``) to ``dst``: who knows where they are now."""
+    kn = S.kn
+    if S.rules.zone_sight[dst][0] == "all":
+        for c in cards:
+            kn.pop(c, None)
+        return
+    mask = seers(S, src, src_owner)
+    if mask == -1:
+        mask = (1 << S.n) - 1
+    # seats that see the destination see the cards there anyway; the others lose track of a
+    # card that leaves a zone they could not see, even if they knew it was there
+    mask &= ~max(seers(S, dst, dst_owner), 0)
+    for c in cards:
+        if mask:
+            kn[c] = mask
+        else:
+            kn.pop(c, None)
+
+
+def _instances(S, name: str):
+    """(owner, the zone's list) for each instance of a zone: the shared one, each player's or
+    team's, or each card's that holds something (in card order)."""
+    zone = S.z[name]
+    kind = S.rules.zone_owner[name]
+    if kind == "none":
+        return [(None, zone)]
+    if kind == "card":
+        return sorted(zone.items())
+    return list(enumerate(zone))
+
+
+def determinize(S, seat: int, rng):
+    """A full state ``seat`` cannot tell from ``S`` (module docstring); ``rng`` is a
+    ``random.Random`` that decides the deal."""
+    D = S.clone()
+    rules = D.rules
+    bit = 1 << seat
+    kn = D.kn or {}
+    slots: list = []    # (the list to refill, how many of its cards to deal again)
+    pool: list = []
+    for name in rules.zone_owner:
+        for owner, cards in _instances(D, name):
+            if not cards or seers(D, name, owner) & bit:
+                continue
+            keep = [c for c in cards if kn.get(c, 0) & bit]
+            free = [c for c in cards if not kn.get(c, 0) & bit]
+            if not free:
+                continue
+            pool += free
+            cards[:] = keep            # (clone() gave this state its own lists)
+            slots.append((cards, len(free)))
+    held = []             # cards steps hold aside, hidden from the seat
+    for frame in D.stack:
+        step = rules.steps[frame[0]]
+        cards = step.hidden_cards(D, frame, seat)
+        if cards:
+            held.append((step, frame, len(cards)))
+            pool += cards
+    pool.sort()           # the same order whatever the hidden arrangement, then shuffled
+    rng.shuffle(pool)
+    k = 0
+    for cards, n in slots:
+        cards.extend(pool[k:k + n])
+        k += n
+        rng.shuffle(cards)         # the order of a hidden zone is hidden too
+    for step, frame, n in held:
+        step.put_hidden_cards(D, frame, seat, pool[k:k + n])
+        k += n
+    for c in pool:
+        kn.pop(c, None)
+    rules.keep_sorted(D)
+    D.rng = seed_state(rng.getrandbits(63))
+    if D.dec is not None and D.dec[0] != seat:   # another seat's question may read what was dealt again
+        reask(D)
+    return D

@@ -1,0 +1,140 @@
+"""Determinization: a full state a seat cannot tell from the real one, built from the declared
+visibility and what the seat knows, never from the hidden facts themselves."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.engine.knowledge import seers
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3),
+         (str(ROOT / "docs" / "examples" / "little_tricks.yaml"), 3)]
+
+
+def states(name, players, seeds=(1, 2), every=7, limit=120):
+    """States met along seeded random games played with knowledge kept."""
+    rules = interpreter.load(name)
+    for seed in seeds:
+        S = rules.new_game(players, seed, knowledge=True)
+        rnd = random.Random(seed)
+        k = 0
+        while not S.is_terminal() and k < limit:
+            if k % every == 0:
+                yield S
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            k += 1
+
+
+def instances(S, name):
+    zone = S.z[name]
+    kind = S.rules.zone_owner[name]
+    if kind == "none":
+        return [(None, zone)]
+    if kind == "card":
+        return sorted((o, z) for o, z in zone.items() if z)
+    return list(enumerate(zone))
+
+
+def every_card(S) -> Counter:
+    """Every card of the state: in zones, and held aside by running steps (a pass face down)."""
+    held = [c for f in S.stack for c in S.rules.steps[f[0]].hidden_cards(S, f, -1)]
+    return Counter([c for n in S.z for _, z in instances(S, n) for c in z] + held)
+
+
+def sizes(S):
+    return {(name, o): len(z) for name in S.z for o, z in instances(S, name)}
+
+
+@pytest.mark.parametrize("name,players", GAMES, ids=[Path(g).stem for g, _ in GAMES])
+def test_a_determinization_is_a_legal_state_the_seat_cannot_tell_apart(name, players):
+    checked = 0
+    for S in states(name, players):
+        seat = S.current_player()
+        D = S.determinize(seat, random.Random(checked))
+        assert sizes(D) == sizes(S)
+        assert D.c == S.c and D.v == S.v and [f[0] for f in D.stack] == [f[0] for f in S.stack]
+        assert D.current_player() == seat and D.legal_actions() == S.legal_actions()
+        assert D.observation(seat) == S.observation(seat)
+        assert every_card(D) == every_card(S)
+        for n in S.z:                       # what the seat knows the place of stays put
+            for o, z in instances(S, n):
+                known = [c for c in z if (S.kn or {}).get(c, 0) >> seat & 1]
+                there = dict(instances(D, n)).get(o, [])
+                assert all(c in there for c in known)
+        assert D.rng != S.rng
+        D.clone()                           # and it plays on
+        checked += 1
+    assert checked > 3
+
+
+SWAP = [GAMES[0], GAMES[1], GAMES[2], GAMES[4]]
+
+
+@pytest.mark.parametrize("name,players", SWAP, ids=[Path(g).stem for g, _ in SWAP])
+def test_a_determinization_never_depends_on_hidden_facts(name, players):
+    """Swap two cards the seat can neither see nor place: the determinization (same RNG) is
+    the same state."""
+    swapped = 0
+    for S in states(name, players, every=11):
+        seat = S.current_player()
+        hidden = [(n, o, i) for n in S.z for o, z in instances(S, n) if not seers(S, n, o) >> seat & 1
+                  for i, c in enumerate(z) if not (S.kn or {}).get(c, 0) >> seat & 1]
+        pairs = [(a, b) for a in hidden for b in hidden if a[:2] != b[:2]]
+        if not pairs:
+            continue
+        (n1, o1, i1), (n2, o2, i2) = random.Random(swapped).choice(pairs)
+        T = S.clone()
+        z1, z2 = dict(instances(T, n1))[o1], dict(instances(T, n2))[o2]
+        z1[i1], z2[i2] = z2[i2], z1[i1]
+        T.rules.keep_sorted(T)
+        assert T.digest() != S.digest()
+        a, b = S.determinize(seat, random.Random(5)), T.determinize(seat, random.Random(5))
+        assert a.digest() == b.digest()
+        swapped += 1
+    assert swapped >= 2
+
+
+def test_a_passer_knows_where_its_cards_went_and_no_one_else_does():
+    rules = interpreter.load("diamonds")
+    S = rules.new_game(4, 3, knowledge=True)
+    S.apply("1")                                   # the start player: pass one card
+    while S.prompt() == "pass":
+        S.apply_index(0)
+    giver = 0
+    receiver = 1                                   # to the left
+    passed = [c for c in S.z["hand"][receiver] if S.kn.get(c, 0) >> giver & 1]
+    assert len(passed) == 1
+    for k in range(20):
+        D = S.determinize(giver, random.Random(k))
+        assert passed[0] in D.z["hand"][receiver]
+    moved = sum(passed[0] not in S.determinize(2, random.Random(k)).z["hand"][receiver] for k in range(20))
+    assert moved > 5                               # seat 2 does not know it
+
+
+def test_hidden_cards_are_dealt_in_proportion_to_the_places_they_may_be():
+    rules = interpreter.load("mister_diamond")
+    S = rules.new_game(3, 1, knowledge=True)
+    where = Counter()
+    for k in range(400):
+        D = S.determinize(0, random.Random(k))
+        where["fake" if rules.card_id("d4") in D.z["fake_spots"] else "real"] += 1
+    assert 0.28 < where["fake"] / 400 < 0.48          # 16 of the 42 positions hold fakes
+
+
+def test_a_game_without_knowledge_still_determinizes_every_hidden_card():
+    rules = interpreter.load("diams")
+    S = rules.new_game(2, 4)
+    assert S.kn is None
+    D = S.determinize(0, random.Random(1))
+    assert D.z["hand"][0] == S.z["hand"][0] and sizes(D) == sizes(S)
+
+
+def test_a_game_without_hidden_cards_determinizes_to_itself_but_its_chance():
+    for S in states("diamonds_club", 3, seeds=(1,), every=40):
+        D = S.determinize(S.current_player(), random.Random(1))
+        assert D.z == S.z and D.c == S.c and D.rng != S.rng
