@@ -17,7 +17,7 @@ from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import base_namespace
 from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index
-from ..expr.types import ANY, BOOL, CARD, INT
+from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
 from ..mechanics.scoring import Scoring
@@ -62,6 +62,7 @@ class Builder(Declarations):
         self._bad_defines: dict = {}  # message an erroneous define gives at each use -> its name
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
+        self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None, span=1):
@@ -263,6 +264,29 @@ class Builder(Declarations):
     def zone_sorted(self, name):
         return bool((self.zone_decl.get(name) or {}).get("sorted", False))
 
+    def flows(self, src, dst) -> None:
+        """Record that some step or effect may move cards from zone ``src`` to zone ``dst``."""
+        if isinstance(src, str) and isinstance(dst, str):
+            self.zone_flows.add((src, dst))
+
+    def zone_holds(self) -> dict:
+        """zone -> the components its cards can be: what it ``holds:`` where it says so, else
+        what starts in it and what any move can bring from another zone (a fixed point)."""
+        decl = {z: frozenset(d["holds"]) for z, d in self.zone_decl.items()
+                if isinstance(d, dict) and d.get("holds") is not None}
+        holds = {z: set(decl.get(z) or (self.zone_decl.get(z) or {}).get("start") or ()) for z in self.names.zones}
+        changed = True
+        while changed:
+            changed = False
+            for src, dst in self.zone_flows:
+                if dst in decl or src not in holds or dst not in holds:
+                    continue
+                more = holds[src] - holds[dst]
+                if more:
+                    holds[dst] |= more
+                    changed = True
+        return {z: frozenset(h) for z, h in holds.items()}
+
     # ------------------------------------------------------------------ steps
     def add(self, step, path):
         step.index = len(self.step_list)
@@ -382,6 +406,8 @@ class Builder(Declarations):
                               self.smap.loc(("invariants", i)))
                              for i, c in enumerate(d.get("invariants") or []))
         r.scoring = Scoring.build(self, d.get("scoring") or {})
+        # how good a position is for a seat, for the search agents (play/evaluation.py)
+        r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         limits = d.get("limits") or {}
         r.max_steps = int(limits.get("steps", DEFAULT_MAX_STEPS))
         r.auto_forced = bool(d.get("auto_forced", False))
@@ -396,6 +422,9 @@ class Builder(Declarations):
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
         r.zone_sight = zone_sight(r)
+        # the components each zone can hold (determinization deals accordingly)
+        r.zone_holds = self.zone_holds()
+        r.zone_holds_declared = frozenset(z for z, d in self.zone_decl.items() if isinstance(d, dict) and "holds" in d)
         r.sorted_zones = tuple(z for z in self.names.zones if self.zone_sorted(z))
         r.effect_names = list(self.fx.named)
         if not any(x.severity == "error" for x in self.diags):

@@ -75,6 +75,15 @@ class Declarations:
                     self._started[comp] = name
             if decl.get("start") and owner != "none":
                 self.error("only a shared zone (owner: none) can start with cards", (*path, "start"), "type")
+            holds = decl.get("holds")
+            if holds is not None:
+                for i, comp in enumerate(holds):
+                    if comp not in r.cards.by_component:
+                        self.unknown("component", comp, r.cards.by_component, (*path, "holds", i))
+                for comp in (decl.get("start") or []):
+                    if comp in r.cards.by_component and comp not in holds:
+                        self.error(f"zone '{name}' starts with '{comp}' cards but holds only {', '.join(holds)}",
+                                   (*path, "holds"), "type")
 
     def declare_counters(self, counters, r):
         for name, decl in counters.items():

@@ -18,7 +18,8 @@ card passed face down, takes part through the step's ``hidden_cards``), each hid
 order is shuffled, and the RNG is reseeded so future chance differs. The result depends only
 on what the seat may know and on ``rng``: the cards to deal are sorted before they are
 shuffled, so two states that differ only in hidden facts give the same determinization.
-Counters and variables are kept: counters hidden from a seat (``visible: owner``) keep their
+A zone that says what it ``holds`` (the components of its cards) only ever gets
+cards of those (the closing card of a pile is never dealt into a hand). Counters and variables are kept: counters hidden from a seat (``visible: owner``) keep their
 true values, so a ruleset that hides a counter which no public move explains lets
 determinized search see it (none of the bundled games does: their hidden counters change
 only by public moves).
@@ -90,9 +91,10 @@ def determinize(S, seat: int, rng):
     rules = D.rules
     bit = 1 << seat
     kn = D.kn or {}
-    slots: list = []    # (the list to refill, how many of its cards to deal again)
+    slots: list = []    # (the list to refill, how many cards it takes, the components it can hold or None)
     pool: list = []
     for name in rules.zone_owner:
+        holds = rules.zone_holds.get(name)
         for owner, cards in _instances(D, name):
             if not cards or seers(D, name, owner) & bit:
                 continue
@@ -102,24 +104,22 @@ def determinize(S, seat: int, rng):
                 continue
             pool += free
             cards[:] = keep            # (clone() gave this state its own lists)
-            slots.append((cards, len(free)))
+            slots.append((cards, len(free), holds))
     held = []             # cards steps hold aside, hidden from the seat
     for frame in D.stack:
         step = rules.steps[frame[0]]
         cards = step.hidden_cards(D, frame, seat)
         if cards:
             held.append((step, frame, len(cards)))
+            slots.append(([], len(cards), None))
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
-    rng.shuffle(pool)
-    k = 0
-    for cards, n in slots:
-        cards.extend(pool[k:k + n])
-        k += n
+    dealt = _deal(pool, slots, rules.cards.kinds, rng)
+    for (cards, _, _), got in zip(slots, dealt):
+        cards.extend(got)
         rng.shuffle(cards)         # the order of a hidden zone is hidden too
-    for step, frame, n in held:
-        step.put_hidden_cards(D, frame, seat, pool[k:k + n])
-        k += n
+    for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
+        step.put_hidden_cards(D, frame, seat, got)
     for c in pool:
         kn.pop(c, None)
     rules.keep_sorted(D)
@@ -127,3 +127,31 @@ def determinize(S, seat: int, rng):
     if D.dec is not None and D.dec[0] != seat:   # another seat's question may read what was dealt again
         reask(D)
     return D
+
+
+def _deal(pool: list, slots: list, kinds, rng, tries: int = 50) -> list[list]:
+    """The pool dealt into the slots at random, each slot taking exactly its number of cards and
+    only cards of the components it can hold: the cards that fit fewest slots go first, each to
+    a slot chosen in proportion to the room it has left. The real deal is one that fits, so a
+    few tries find one."""
+    for _ in range(tries):
+        cards = pool[:]
+        rng.shuffle(cards)
+        fits = [[i for i, (_, _, holds) in enumerate(slots) if holds is None or kinds[c] in holds] for c in cards]
+        order = sorted(range(len(cards)), key=lambda k: len(fits[k]))   # (stable: ties stay shuffled)
+        room = [n for _, n, _ in slots]
+        out: list = [[] for _ in slots]
+        for k in order:
+            open_ = [i for i in fits[k] if room[i]]
+            if not open_:
+                break
+            pick = rng.randrange(sum(room[i] for i in open_))
+            for i in open_:
+                pick -= room[i]
+                if pick < 0:
+                    break
+            out[i].append(cards[k])
+            room[i] -= 1
+        else:
+            return out
+    raise RuntimeError("no deal of the hidden cards fits the zones' holds: declarations")

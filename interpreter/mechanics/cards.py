@@ -51,6 +51,7 @@ def e_move(fx, em, spec, path, locals, has_me):
     else:
         put(fx, em, d, cs, dname, downer)
     knowing(em, cs, sname, sowner, dname, downer)
+    fx.ctx.flows(sname, dname)
     fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
                  f"{owner_key('to', downer)}'cards': {cs}}}", cs)   # no empty moves
 
@@ -80,6 +81,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
     if fx.ctx.names.zones[to] == "none":
         fx.ctx.error(f"deal: '{to}' must be a zone owned by each player or team", (*path, "to"), "type")
         return
+    fx.ctx.flows(sname, to)
     n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
     who, _ = fx.expr(spec.get("players", "players"), (*path, "players"), locals, has_me, "list")
     s, w, k, g = em.fresh("_s"), em.fresh("_w"), em.fresh("_k"), em.fresh("_g")
@@ -137,6 +139,7 @@ def e_gather(fx, em, spec, path, locals, has_me):
             fx.ctx.unknown("zone", zname, fx.ctx.names.zones, zpath)
             continue
         owned = fx.ctx.names.zones[zname]
+        fx.ctx.flows(zname, dname)
         if dname:   # who knows where the cards went (engine/knowledge.py), zone by zone
             each = {"none": f"((None, S.z[{zname!r}]),)", "card": f"S.z[{zname!r}].items()"}.get(
                 owned, f"enumerate(S.z[{zname!r}])")

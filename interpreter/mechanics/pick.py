@@ -52,6 +52,7 @@ class Pick(Step):
         s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
         # for the events: each zone's name and owner (a card-owned zone's card too)
         s.src_name = ctx.zone_name(main.get("from"))
+        ctx.flows(s.src_name, s.dst_name)
         s.src_at = ctx.zone_owner_fn(main.get("from"), (*p, "from"), _LOCALS, any_owner=True)
         s.dst_at = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS, any_owner=True)
         s.notify = s.dst_name in ctx.triggers.enter

@@ -41,6 +41,8 @@ class Tricks(Step):
         s.hand = ctx.owned_zone(main.get("hand"), (*p, "hand"))
         s.table = ctx.shared_zone(main.get("table"), (*p, "table"))
         s.collect = ctx.owned_zone(main.get("collect"), (*p, "collect"))
+        ctx.flows(s.hand, s.table)
+        ctx.flows(s.table, s.collect)
         s.leader = ctx.expr(main.get("leader", "0"), (*p, "leader"), has_me=has_me, expect=PLAYER)
         s.players = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=has_me, expect="list")
         s.count = ctx.expr(main["count"], (*p, "count"), has_me=has_me, expect=INT) if "count" in main else None

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Callable, Protocol, TextIO, runtime_checkable
 
 from ..errors import UsageError, did_you_mean
+from .view import SeatView
 
 
 @runtime_checkable
@@ -134,27 +135,102 @@ def _zone(value, me) -> str:
     return one(value)
 
 
-AgentFactory = Callable[[int, int], Agent]   # (seed, seat) -> agent
+AgentFactory = Callable[..., Agent]   # (seed, seat, **params) -> agent
 AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
     "first": FirstAgent,
     "human": HumanAgent,
 }
+AGENT_PARAMS: dict[str, dict] = {}    # agent -> {parameter: type} it accepts in a spec
+
+
+def register_agent(name: str, factory: AgentFactory, params: dict | None = None) -> None:
+    """Make an agent kind available to ``--agents`` (and from Python): ``factory(seed, seat,
+    **params)`` builds one for a seat; ``params`` maps the parameters a spec may give
+    (``name:key=value,...``) to their types (int, float, str)."""
+    AGENTS[name] = factory
+    AGENT_PARAMS[name] = dict(params or {})
+
+
+def parse_spec(spec: str) -> list[tuple[str, dict]]:
+    """``"ismcts:iterations=200,c=0.7,random"`` -> [("ismcts", {"iterations": 200, "c": 0.7}),
+    ("random", {})]: seats are separated by commas, and a ``key=value`` item belongs to the
+    agent before it."""
+    out: list = []
+    for raw in str(spec).split(","):
+        item = raw.strip()
+        if not item:
+            raise UsageError(f"--agents: an empty item in {spec!r}")
+        if "=" in item and ":" not in item:
+            if not out:
+                raise UsageError(f"--agents: '{item}' is a parameter, but no agent comes before it")
+            _param(out[-1], item, spec)
+            continue
+        name, _, first = item.partition(":")
+        name = name.strip()
+        if name not in AGENTS:
+            close = did_you_mean(name, AGENTS)
+            raise UsageError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})",
+                             hint=f"did you mean '{close}'?" if close else None)
+        out.append((name, {}))
+        if first.strip():
+            _param(out[-1], first.strip(), spec)
+    return out
+
+
+def _param(agent: tuple, item: str, spec: str) -> None:
+    name, params = agent
+    key, eq, value = item.partition("=")
+    key, value = key.strip(), value.strip()
+    known = AGENT_PARAMS.get(name, {})
+    if not eq or key not in known:
+        close = did_you_mean(key, known)
+        takes = f"it takes {', '.join(known)}" if known else "it takes no parameters"
+        raise UsageError(f"--agents: agent '{name}' has no parameter '{key}' ({takes})",
+                         hint=f"did you mean '{close}'?" if close else None)
+    try:
+        params[key] = known[key](value)
+    except ValueError:
+        raise UsageError(f"--agents: {name}'s {key} expects {known[key].__name__}, got {value!r}") from None
 
 
 def make_agents(spec: str, players: int, seed: int) -> list[Agent]:
-    """One agent per seat from "random,first,..." (a single name stands for every seat)."""
-    names = [n.strip() for n in str(spec).split(",")]
-    if any(not n for n in names):
-        raise UsageError(f"--agents: empty agent name in {spec!r}")
-    for n in names:
-        if n not in AGENTS:
-            close = did_you_mean(n, AGENTS)
-            raise UsageError(f"unknown agent '{n}' (agents: {', '.join(AGENTS)})",
-                             hint=f"did you mean '{close}'?" if close else None)
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise UsageError(f"--agents names {len(names)} agents for {players} players "
-                         "(give one name for all seats, or one per seat)")
-    return [AGENTS[n](seed, seat) for seat, n in enumerate(names)]
+    """One agent per seat from "random,first,..." (a single agent stands for every seat);
+    an agent may take parameters: "ismcts:iterations=400,c=0.5,random,random,random"."""
+    agents = parse_spec(spec)
+    if len(agents) == 1:
+        agents = agents * players
+    if len(agents) != players:
+        raise UsageError(f"--agents names {len(agents)} agents for {players} players "
+                         "(give one agent for all seats, or one per seat)")
+    out = []
+    for seat, (name, params) in enumerate(agents):
+        try:
+            out.append(AGENTS[name](seed, seat, **params))
+        except ValueError as e:
+            raise UsageError(f"--agents: {name}: {e}") from None
+    return out
+
+
+def needs_knowledge(agents) -> bool:
+    """Whether a game with these agents must keep what each seat knows (determinization)."""
+    return any(getattr(a, "needs_knowledge", False) for a in agents)
+
+
+def choose(agent, S, seat: int) -> int:
+    """Ask ``agent`` for seat ``seat``'s decision in ``S``: a search agent gets a SeatView
+    (``decide``), any other its observation and the labels of the legal actions (``act``)."""
+    decide = getattr(agent, "decide", None)
+    if decide is not None:
+        return decide(SeatView(S, seat))
+    return agent.act(S.observation(seat), S.legal_actions())
+
+
+def _register_search_agents() -> None:
+    from . import greedy, search
+    register_agent("greedy", greedy.GreedyAgent, greedy.PARAMS)
+    register_agent("ismcts", search.ISMCTSAgent, search.PARAMS)
+    register_agent("mcts", search.MCTSAgent, search.PARAMS)
+
+
+_register_search_agents()

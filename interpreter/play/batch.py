@@ -67,8 +67,8 @@ def load_batch_rules(batch: Batch):
 
 def check_batch(rules, batch: Batch) -> None:
     """Refuse a batch that cannot start (player count, parameters, agents) before playing it."""
-    from .agents import make_agents
-    names = [n.strip() for n in str(batch.agents).split(",")]
+    from .agents import make_agents, parse_spec
+    names = [name for name, _ in parse_spec(batch.agents)]
     if "human" in names:
         raise UsageError("simulate plays without people: the 'human' agent cannot be used in a batch")
     make_agents(batch.agents, batch.players, batch.seed)
@@ -114,7 +114,8 @@ def _leader(values):
 
 def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> dict:
     """Play game ``index`` of the batch; its record (``error`` set if the game failed)."""
-    from .agents import FirstAgent, LazyLabels, RandomAgent, make_agents
+    from .agents import FirstAgent, LazyLabels, RandomAgent, make_agents, needs_knowledge
+    from .view import SeatView
     seed = rng.derive(batch.seed, index)
     rec: dict = {"index": index, "seed": seed}
     if round_step == -1:
@@ -122,8 +123,9 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
     decisions = 0
     try:
         cov = GameCoverage(rules) if rules.probes is not None else None   # (its counters as they stand)
-        S = rules.new_game(batch.players, seed, batch.options(), record=cov is not None)
         agents = make_agents(batch.agents, batch.players, seed)
+        S = rules.new_game(batch.players, seed, batch.options(), record=cov is not None,
+                           knowledge=needs_knowledge(agents))
         blind = [_blind(a) for a in agents]
         sign = -1 if getattr(rules.scoring, "lowest_wins", False) else 1
         members = S.members
@@ -132,6 +134,7 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         rounds = 0 if round_step is not None else None
         lazy = [getattr(a, "reads_labels", True) is False for a in agents]
         pick = [getattr(a, "pick", None) for a in agents]   # agents that need only the count of options
+        decide = [getattr(a, "decide", None) for a in agents]   # search agents: a SeatView
         checked = [type(a) not in (RandomAgent, FirstAgent) for a in agents]   # (ours pick in range)
         # the rounds' repeat frame: the outermost repeat is entered once, so once on the stack it
         # is the same list until it ends, and its count only grows
@@ -141,6 +144,8 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
             seat, options = S.dec
             if pick[seat] is not None:
                 i = pick[seat](len(options))
+            elif decide[seat] is not None:
+                i = decide[seat](SeatView(S, seat))
             else:
                 legal = LazyLabels(S) if lazy[seat] else S.legal_actions()
                 i = agents[seat].act({} if blind[seat] else S.observation(seat), legal)

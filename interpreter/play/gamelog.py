@@ -36,6 +36,7 @@ from typing import IO
 
 from ..errors import GameError, RulebookError, UsageError
 from ..loading.resources import resource_dir
+from .agents import choose, needs_knowledge
 from .redact import Redactor
 
 FORMAT = 2
@@ -113,7 +114,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
     options = dict(options or {})
     overrides = dict(options.get("params") or {})
     names = [getattr(a, "name", type(a).__name__) for a in agents]
-    S = rules.new_game(players, seed, options, record=True)
+    S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(agents))
     writer = None
     if log is not None:
         if log_for is not None and not 0 <= log_for < players:
@@ -129,7 +130,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             seat = S.current_player()
             legal = S.legal_actions()
             prompt = S.prompt()
-            i = agents[seat].act(S.observation(seat), list(legal))
+            i = choose(agents[seat], S, seat)
             if not (_is_id(i) and 0 <= i < len(legal)):
                 raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{len(legal) - 1}")
             S.ev = []

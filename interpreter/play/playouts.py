@@ -126,7 +126,17 @@ def play_one(rules, players: int, seed: int, options: dict | None = None, record
 
 
 def _broken_invariant(rules, S):
-    """(message, location) of the first invariant that does not hold, or None."""
+    """(message, location) of the first invariant that does not hold, or None; a zone that says
+    what it ``holds`` holds nothing else."""
+    for zone in rules.zone_holds_declared:
+        kinds = rules.zone_holds[zone]
+        held = S.z[zone]
+        parts = [held] if rules.zone_owner[zone] == "none" else (held.values() if isinstance(held, dict) else held)
+        for part in parts:
+            for c in part:
+                if rules.cards.kinds[c] not in kinds:
+                    return (f"zone '{zone}' holds a {rules.cards.kinds[c]} card ({rules.card_labels[c]}), "
+                            f"but it holds only {', '.join(sorted(kinds))}", None)
     for fn, text, loc in rules.invariants:
         try:
             ok = fn(S, None, None)
