@@ -57,6 +57,29 @@ def measure(ruleset: str, players: int, games: int, agent: str, against: str, se
             "s_per_decision": round(seconds * (workers or default_workers()) / max(1, decisions), 4)}
 
 
+def decision_time(ruleset: str, players: int, agent: str, against: str, seed: int = 1, games: int = 2,
+                  variant: str | None = None) -> dict:
+    """Seconds per decision of the tested agent (in this process, the others as opponents)."""
+    from interpreter.play.agents import choose, make_agents, needs_knowledge
+    rules = interpreter.load(ruleset, variant=variant)
+    times = []
+    for g in range(games):
+        specs = [against] * players
+        specs[0] = agent
+        agents = make_agents(",".join(specs), players, seed + g)
+        S = rules.new_game(players, seed + g, knowledge=needs_knowledge(agents))
+        while not S.is_terminal():
+            seat = S.current_player()
+            t = time.perf_counter()
+            i = choose(agents[seat], S, seat)
+            if seat == 0 and len(S.dec[1]) > 1:
+                times.append(time.perf_counter() - t)
+            S.apply_index(i)
+    times.sort()
+    return {"decisions": len(times), "mean": sum(times) / len(times), "median": times[len(times) // 2],
+            "max": times[-1]}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--ruleset", default="diamonds")
@@ -68,7 +91,13 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--time-only", action="store_true", help="only time the tested agent's decisions (2 games)")
     a = p.parse_args(argv)
+    if a.time_only:
+        t = decision_time(a.ruleset, a.players, a.agent, a.against, a.seed, variant=a.variant)
+        print(f"{a.ruleset}: {a.agent}: {t['mean']:.3f} s a decision (median {t['median']:.3f}, max {t['max']:.3f}, "
+              f"{t['decisions']} decisions with a choice)")
+        return 0
     r = measure(a.ruleset, a.players, a.games, a.agent, a.against, a.seed, a.workers, a.variant)
     if a.json:
         print(json.dumps(r))

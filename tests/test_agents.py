@@ -95,7 +95,8 @@ def test_ismcts_beats_random_at_nim(nim):
 
 def test_greedy_follows_a_declared_heuristic(tmp_path):
     p = tmp_path / "h.yaml"
-    p.write_text(NIM.replace("scoring:", 'heuristic: "0 - heap"\nscoring:'))   # prefers taking many
+    # seat 0 values a small heap, seat 1 a large one: greedy seat 0 takes as many as it can
+    p.write_text(NIM.replace("scoring:", 'heuristic: "(7 - heap) if me == 0 else heap"\nscoring:'))
     rules = interpreter.load(p)
     S = rules.new_game(2, 0, knowledge=True)
     assert S.legal_actions()[choose(make_agents("greedy", 2, 1)[0], S, 0)] == "3"

@@ -18,9 +18,11 @@ and is never a default.
 
 Parameters (``ismcts:iterations=200,c=0.7,depth=40``): ``iterations`` (200), or ``ms`` a
 time budget per decision (then the agent is not deterministic); ``c`` the exploration
-constant (0.7, for rewards in [0, 1]); ``depth`` the rollout's length before it evaluates
-(0: evaluate at once; default: play to the end); ``rollout`` random (the only policy for
-now); ``reward`` win | margin (``evaluation.REWARDS``). Given the game's seed the agent's
+constant (0.7, for rewards in [0, 1]); ``depth`` (20) the random moves a rollout plays
+before it evaluates the position (0: evaluate the new node at once; a game shorter than
+the depth is played to its end); ``rollout`` random (the only policy); ``reward`` margin
+(the default) or win (``evaluation.REWARDS``): a depth-limited search learns more from the
+margin, which every position has, than from who leads. Given the game's seed the agent's
 moves are always the same (its RNG is seeded by the game seed and its seat).
 """
 from __future__ import annotations
@@ -53,12 +55,12 @@ class SearchAgent:
     needs_knowledge = True    # games are started keeping what each seat knows (determinization)
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int = 200, ms: float | None = None,
-                 c: float = 0.7, depth: int | None = None, rollout: str = "random", reward: str = "win"):
+                 c: float = 0.7, depth: int = 20, rollout: str = "random", reward: str = "margin"):
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
         if rollout != "random":
             raise ValueError(f"rollout is random (the only policy), not {rollout!r}")
-        if iterations < 1 or (ms is not None and ms <= 0) or c < 0 or (depth is not None and depth < 0):
+        if iterations < 1 or (ms is not None and ms <= 0) or c < 0 or depth < 0:
             raise ValueError("iterations and ms are positive, c and depth not negative")
         self.seat = seat
         self.rng = random.Random(f"rulebook-agent:{self.name}:{seed}:{seat}")
@@ -126,10 +128,9 @@ class SearchAgent:
     def rollout(self, S) -> None:
         rng = self.rng
         left = self.depth
-        while not S.over and (left is None or left > 0):
+        while left and not S.over:
             S.apply_index(rng.randrange(len(S.dec[1])))
-            if left is not None:
-                left -= 1
+            left -= 1
 
 
 def _key(value):
