@@ -242,9 +242,9 @@ def test_skill_is_passed_as_an_option(rules, monkeypatch):
     seen = []
     real = type(rules).new_game
 
-    def spy(self, players, seed=0, options=None, record=False):
+    def spy(self, players, seed=0, options=None, record=False, knowledge=False):
         seen.append(options)
-        return real(self, players, seed, options, record)
+        return real(self, players, seed, options, record, knowledge)
     monkeypatch.setattr(type(rules), "new_game", spy)
     one.play_one(rules, batch(rules, skill=(0.9, 0.6, 0.5, 0.4)), 0)
     assert seen[-1] == {"params": FAST, "skill": [0.9, 0.6, 0.5, 0.4]}

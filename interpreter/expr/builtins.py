@@ -281,6 +281,7 @@ BUILTINS = {
 
 
 DISTINCT_BUILTINS: set = set()   # built-ins whose results never hold two values with the same label
+VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
 
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
@@ -308,7 +309,7 @@ def labels_distinct(tree) -> bool:
 
 
 def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False,
-                     member=None) -> None:
+                     member=None, vocabulary=None) -> None:
     """Add a built-in function from a mechanic's module.
 
     ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
@@ -316,8 +317,12 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
     ``distinct``: its list never holds two values with the same label (a choose over it skips
     removing duplicates). ``member(compiler, node, scope) -> (test, source)``: how to answer
     ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
-    ``x in f(...)`` for every x."""
+    ``x in f(...)`` for every x. ``vocabulary(domains, args, kwargs) -> labels | None``: the
+    labels of every list it can return (the fixed action space of a choice among them,
+    play/actions.py)."""
     BUILTINS[name] = build
+    if vocabulary is not None:
+        VOCABULARIES[name] = vocabulary
     if distinct:
         DISTINCT_BUILTINS.add(name)
     if member is not None:

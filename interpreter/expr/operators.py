@@ -42,6 +42,7 @@ class OperatorNodes:
         return repr(float(n.children[0])), NUM
 
     def n_string(self, n, scope):
+        self.names.string_literals.add(str(n.children[0])[1:-1])
         return repr(str(n.children[0])[1:-1]), STR
 
     def n_true(self, n, scope):
@@ -205,7 +206,10 @@ class OperatorNodes:
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
             return f"({a} + {b})", list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:
+            self.names.str_concat = True
             return f"({a} + {b})", STR
+        if op == "+" and ANY in (ta, tb):   # (values of unknown type: they may be strings)
+            self.names.str_concat = True
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")

@@ -110,6 +110,12 @@ class Step:
         return S.rules.label(value, self.option_type)
 
     option_type = "any"
+    asks = False        # True for steps that ask decisions (their labels make the action space)
+
+    def vocabulary(self, V, spec) -> list[str] | None:
+        """Every label this step's decisions can offer, from the declarations (``V``: the
+        ruleset's domains, play/actions.py; ``spec``: the step's YAML); None: cannot tell."""
+        return None
 
     def children(self) -> list["Step"]:
         return []
@@ -127,6 +133,8 @@ class Step:
 
 
 class AskOnce(Step):
+    asks = True
+
     """A step that asks one question and is done once it is answered (choose, branch).
     Frame: [index, the seat asked (None before asking)]. Subclasses give ``question()``;
     their ``resolve()`` removes the frame (no second run just to pop it)."""

@@ -67,6 +67,9 @@ class Branch(AskOnce):
     def label(self, S, value):
         return self.names[value]
 
+    def vocabulary(self, V, spec):
+        return list(self.names)
+
     @property
     def option_names(self):
         """The named alternatives (coverage counts each one taken)."""

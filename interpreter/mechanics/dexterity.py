@@ -272,8 +272,13 @@ class _Target(Step):
             return
         S.dec = (actor, tuple(S.rules.distinct_cards(options)))
 
+    asks = True
+
     def label(self, S, value):
         return S.rules.card_labels[value]
+
+    def vocabulary(self, V, spec):
+        return V.labels(spec.get("from", "[]"), CARD)
 
     def resolve(self, S, frame, card):
         S.stack.pop()
@@ -299,8 +304,13 @@ class _Report(Step):
             return
         S.dec = (parent[2], tuple(offered))
 
+    asks = True
+
     def label(self, S, value):
         return self.attempt.outcomes[value].name
+
+    def vocabulary(self, V, spec):
+        return [o.name for o in self.attempt.outcomes]
 
     def resolve(self, S, frame, value):
         S.stack.pop()

@@ -171,6 +171,22 @@ class Grid(Step):
     def reask(self, S, frame):
         frame[1] = None
 
+    asks = True
+
+    def vocabulary(self, V, spec):
+        """Every position's label with every space the grid's zone can hold, then pass."""
+        from ..expr.parser import parse
+        rows = V.dom(parse(as_expr(spec.get("rows", 1))))
+        if rows is None or not all(isinstance(r, int) and r > 0 for r in rows):
+            return None
+        cards = V.zone_cards(spec.get("zone", ""))
+        labels = V.card_labels(cards)
+        out = []
+        for r in sorted(rows):
+            cols = -(-len(cards) // r)
+            out += [f"c{c}r{rr}:{lab}" for c in range(1, cols + 1) for rr in range(1, r + 1) for lab in labels]
+        return [*dict.fromkeys(out), "pass"]
+
     def label(self, S, value):
         if value == PASS:
             return "pass"

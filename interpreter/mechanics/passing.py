@@ -75,6 +75,11 @@ class Pass(Step):
                          "from_owner": S.tm[giver] if S.rules.zone_owner[self.zone] == "team" else giver,
                          "for": to, "cards": [card]})
 
+    asks = True
+
+    def vocabulary(self, V, spec):
+        return V.card_labels(V.zone_cards(self.zone))
+
     def hidden_cards(self, S, frame, player):
         """The cards others have put aside and not yet passed: only their givers know them."""
         return [card for giver, _, card in frame[3] if giver != player]

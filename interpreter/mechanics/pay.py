@@ -153,8 +153,13 @@ class Pay(Step):
         if S.ev is not None:
             S.ev.append({"ev": "pay", "who": who, "counter": name, "amount": 1})
 
+    asks = True
+
     def label(self, S, value):
         return str(value)
+
+    def vocabulary(self, V, spec):
+        return [str(u) for u in self.from_unique]
 
     def reask(self, S, frame):
         pass

@@ -98,8 +98,13 @@ class Pick(Step):
         S.dec = (who, tuple(options))
         return UNCHANGED
 
+    asks = True
+
     def label(self, S, value):
         return "done" if value == DONE else S.rules.card_labels[value]
+
+    def vocabulary(self, V, spec):
+        return [*V.card_labels(V.zone_cards(spec.get("from", ""))), "done"]
 
     def resolve(self, S, frame, card):
         if card == DONE:

@@ -112,6 +112,11 @@ class Tricks(Step):
         S.dec = (player, tuple(options) if self.unique_labels else tuple(S.rules.distinct_cards(options)))
         return UNCHANGED
 
+    asks = True
+
+    def vocabulary(self, V, spec):
+        return V.card_labels(V.zone_cards(self.hand))
+
     def resolve(self, S, frame, card):
         pos = frame[4]
         order = frame[3]

@@ -339,6 +339,32 @@ class Command:
 
 
 # ---------------------------------------------------------------------- list
+# ---------------------------------------------------------------------- actions
+def add_actions(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name")
+    p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
+    p.add_argument("--players", "-p", type=int, help="the player count (default: the smallest)")
+    p.add_argument("--json", action="store_true", help="print the table as JSON: [{id, label}, ...]")
+
+
+def cmd_actions(args) -> int:
+    """The fixed action space of a ruleset: every label its decisions can offer, with its id."""
+    from ..play.actions import action_space
+    rules = load(args.path, args.variant)
+    players = args.players if args.players is not None else rules.min_players
+    if players not in rules.player_counts:
+        raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {players}")
+    space = action_space(rules, players)
+    if args.json:
+        _out(json.dumps([{"id": i, "label": label} for i, label in enumerate(space.labels)]))
+        return 0
+    _out(f"{rules.name}{' (variant ' + args.variant + ')' if args.variant else ''}, {players} players: "
+         f"{len(space)} actions")
+    for i, label in enumerate(space.labels):
+        _out(f"{i:>6}  {label}")
+    return 0
+
+
 def add_list(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON list")
 
@@ -376,6 +402,7 @@ COMMANDS: list[Command] = [
     Command("test", "run YAML scenario tests", add_test, cmd_test),
     Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
     Command("diff", "show what a variant changes, rule by rule", add_diff, cmd_diff),
+    Command("actions", "the fixed action space: every action label with its id (for RL)", add_actions, cmd_actions),
     # Batches of games with statistics, and variants compared on the same seeds (play/workers.py).
     Command("simulate", "play a batch of games and summarise them with statistics", batches.add_simulate,
             batches.cmd_simulate),

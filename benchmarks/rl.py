@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The cost of the RL adapters: a PettingZoo env step (step + last(), which encodes the
+observation tensor and the action mask) against a bare ``State.apply_index``, per seed game.
+
+    python benchmarks/rl.py --games 20
+
+Both play the same random games (seeded), in the same process, one after the other; prints
+microseconds per decision for each and their ratio. Needs the rl extra.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+import interpreter  # noqa: E402
+from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
+
+GAMES = [("diamonds", 4), ("diams", 4), ("mister_diamond", 4), ("diamonds_club", 4)]
+
+
+def bare(rules, players, games):
+    decisions, started = 0, time.perf_counter()
+    for seed in range(games):
+        S = rules.new_game(players, seed)
+        rnd = random.Random(seed)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            decisions += 1
+    return (time.perf_counter() - started) / decisions * 1e6
+
+
+def with_env(name, players, games):
+    e = make_env(name, players=players)   # (loading the ruleset is not timed)
+    decisions, started = 0, time.perf_counter()
+    for seed in range(games):
+        e.reset(seed=seed)
+        rnd = random.Random(seed)
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rnd.randrange(len(legal))]))
+            decisions += 1
+    return (time.perf_counter() - started) / decisions * 1e6
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=20)
+    a = p.parse_args(argv)
+    for name, players in GAMES:
+        rules = interpreter.load(name)
+        games = a.games if name != "diamonds_club" else max(1, a.games // 5)
+        b, e = bare(rules, players, games), with_env(name, players, games)
+        print(f"{name}, {players} players: apply {b:.1f} us a decision, env step {e:.1f} us: {e / b:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

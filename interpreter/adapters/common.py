@@ -1,0 +1,46 @@
+"""What both adapters share: the ruleset and its seats, the action space and the tensors,
+and what a game's end is worth to each seat."""
+from __future__ import annotations
+
+from ..build import load
+from ..errors import UsageError
+from ..play.actions import action_space
+from ..play.tensors import layout
+
+REWARDS = ("win", "score")
+
+
+class Table:
+    """A compiled ruleset at a fixed player count, with its action space and tensor layout."""
+
+    def __init__(self, path, players: int | None = None, variant: str | None = None, reward: str = "win",
+                 params: dict | None = None, **options):
+        if reward not in REWARDS:
+            raise UsageError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
+        self.rules = load(path, variant)
+        self.players = players if players is not None else self.rules.min_players
+        if self.players not in self.rules.player_counts:
+            raise UsageError(f"{self.rules.name} is for {self.rules.players_text()} players, not {self.players}")
+        self.reward = reward
+        self.options = {"params": dict(params or {}), **options}
+        self.rules.new_game(self.players, 0, self.options)   # refuse bad options now, not in a game
+        self.actions = action_space(self.rules, self.players)
+        self.layout = layout(self.rules, self.players)
+
+    def new_game(self, seed: int):
+        return self.rules.new_game(self.players, seed, self.options)
+
+    def returns(self, S) -> list[float]:
+        """At the end: ``win`` gives each of k winners 1/k and the others 0 (in OpenSpiel, the
+        same less the even share); ``score`` gives each seat its final score."""
+        if not S.over:
+            return [0.0] * self.players
+        if self.reward == "score":
+            return [float(s) for s in S.scores()]
+        winners = S.winners()
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.players)]
+
+    def bounds(self) -> tuple[float, float]:
+        if self.reward == "win":
+            return 0.0, 1.0
+        return -1e9, 1e9

@@ -1,0 +1,187 @@
+"""Any ruleset as an OpenSpiel game (a Python ``pyspiel.Game``).
+
+    from interpreter.adapters.openspiel import load_game
+    game = load_game("diamonds", players=4)          # registered as "rulebook_diamonds"
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(random.choice(state.legal_actions()))
+    print(state.returns())
+
+Chance is *explicit*, at one chance node: a game starts by drawing the seed of its RNG,
+one of ``SEEDS`` (65,536) equally likely outcomes, which no seat observes; every later chance
+event (shuffling sixty cards, a dexterity roll) follows from that seed inside
+``apply_action``. Listing each shuffle's outcomes as chance nodes is out of reach (60! deals),
+and a sampled-stochastic Python game cannot be serialized by OpenSpiel (its Python games have
+no RNG state to save), while this model serializes, replays from its history and reaches every
+game of a seed. Actions are ids of the ruleset's fixed action
+space (play/actions.py); ``observation_tensor`` is play/tensors.py's encoding;
+``information_state_string`` is the seat's perfect-recall view: what it saw of every move so
+far (other seats' hidden choices as "?", as a redacted log shows them) and what it sees now.
+Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final
+scores). ``clone`` copies the game state (``State.clone``); ``serialize`` writes it as JSON.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+
+from ..play.gamelog import events_out
+from ..play.redact import Redactor
+from .common import Table
+
+_TABLES: dict = {}      # registered name -> Table (pyspiel builds games from a name and parameters)
+SEEDS = 1 << 16         # the outcomes of the chance node that starts a game
+
+
+def load_game(path, players: int | None = None, variant: str | None = None, reward: str = "win",
+              params: dict | None = None, **options):
+    """A ``pyspiel.Game`` playing ``path`` (a file or a bundled ruleset's name) with ``players``
+    seats; also registered as ``rulebook_<name>``, so ``pyspiel.load_game("rulebook_<name>")``
+    works afterwards in this process."""
+    table = Table(path, players, variant, reward, params, **options)
+    name = f"rulebook_{table.rules.name}" + (f"_{table.rules.variant}" if variant else "")
+    name = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+    _TABLES[name] = table
+    lo, hi = table.bounds()
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"Rulebook: {table.rules.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=table.players, min_num_players=table.players,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=SEEDS,
+                            num_players=table.players, min_utility=lo, max_utility=hi,
+                            max_game_length=table.rules.max_steps)
+
+    class Game(RulebookGame):
+        def __init__(self, params=None):
+            super().__init__(name, game_type, info, params)
+
+    Game.__name__ = f"RulebookGame_{name}"
+    pyspiel.register_game(game_type, Game)
+    return Game()
+
+
+class RulebookGame(pyspiel.Game):
+    def __init__(self, name, game_type, info, params=None):
+        super().__init__(game_type, info, params or {})
+        self.table_name = name
+
+    def new_initial_state(self):
+        return RulebookState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return Observer(_TABLES[self.table_name], perfect_recall=recall)
+
+
+class Handle:
+    """A game state as an OpenSpiel state keeps it: copied with ``State.clone`` (the engine's
+    own fast copy) and pickled as the ruleset's name and the state's JSON."""
+    __slots__ = ("state", "table_name", "seen")
+
+    def __init__(self, state, table_name: str, seen: list):
+        self.state, self.table_name, self.seen = state, table_name, seen
+
+    def __deepcopy__(self, memo):
+        return Handle(self.state.clone(), self.table_name, [list(s) for s in self.seen])
+
+    def __reduce__(self):
+        return (_restore, (self.table_name, self.state.to_json(), self.seen))
+
+
+def _restore(table_name: str, text: str, seen: list) -> Handle:
+    return Handle(_TABLES[table_name].rules.state_from_json(text), table_name, seen)
+
+
+class RulebookState(pyspiel.State):
+    def __init__(self, game: RulebookGame):
+        super().__init__(game)
+        self.table_name = game.table_name
+        self.h = None          # the game, once the chance node has drawn its seed
+
+    @property
+    def _table(self) -> Table:
+        return _TABLES[self.table_name]
+
+    def current_player(self):
+        if self.h is None:
+            return pyspiel.PlayerId.CHANCE
+        S = self.h.state
+        return pyspiel.PlayerId.TERMINAL if S.over else S.current_player()
+
+    def chance_outcomes(self):
+        return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
+
+    def _legal_actions(self, player):
+        if self.h is None:
+            return []
+        S = self.h.state
+        if S.over or S.current_player() != player:
+            return []
+        return sorted(self._table.actions.ids(S))
+
+    def _apply_action(self, action):
+        table = self._table
+        if self.h is None:     # the chance node: the game of this seed
+            self.h = Handle(table.new_game(int(action)), self.table_name, [[] for _ in range(table.players)])
+            return
+        S = self.h.state
+        seat, labels = S.current_player(), S.legal_actions()
+        label = table.actions.labels[action]
+        S.ev = []
+        S.apply_index(labels.index(label))
+        events, S.ev = S.ev, None
+        line = {"type": "decision", "seat": seat, "prompt": None, "action": label,
+                "events": events_out(table.rules, events)}
+        for p in range(table.players):   # what each seat saw of this move (perfect recall)
+            seen = Redactor(table.rules, p, S.members).line(line)
+            self.h.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        return self._table.actions.labels[action]
+
+    def is_terminal(self):
+        return self.h is not None and self.h.state.over
+
+    def returns(self):
+        return [0.0] * self._table.players if self.h is None else self._table.returns(self.h.state)
+
+    def __str__(self):
+        if self.h is None:
+            return f"{self._table.rules.name}, before the deal"
+        S = self.h.state
+        who = "over" if S.over else f"seat {S.current_player()} to decide '{S.prompt()}'"
+        return f"{S.rules.name}, {who}, state {S.digest()[:16]}"
+
+
+class Observer:
+    """OpenSpiel's observer protocol: a float32 tensor (and its pieces) and a string."""
+
+    def __init__(self, table: Table, perfect_recall: bool):
+        self.table, self.perfect_recall = table, perfect_recall
+        self.tensor = np.zeros(table.layout.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        if state.h is None:
+            self.tensor.fill(0)
+            return
+        self.tensor[:] = self.table.layout.encode(state.h.state, player)
+
+    def string_from(self, state, player):
+        if state.h is None:
+            return "before the deal"
+        now = json.dumps(state.h.state.observation(player), sort_keys=True)
+        if not self.perfect_recall:
+            return now
+        return "\n".join([*state.h.seen[player], now])

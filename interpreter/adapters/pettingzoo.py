@@ -1,0 +1,132 @@
+"""Any ruleset as a PettingZoo ``AECEnv`` (turn-based: one agent acts at a time).
+
+    from interpreter.adapters.pettingzoo import env
+    e = env("diamonds", players=4)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else policy(obs["observation"], obs["action_mask"])
+        e.step(action)
+
+Agents are ``player_0`` .. ``player_{N-1}`` (seats); whoever must decide is
+``agent_selection`` (the ruleset's turn order, not a fixed round). Actions are ids of the
+ruleset's fixed action space (``Discrete(len)``, ``info["labels"]`` names the legal ones);
+observations are ``{"observation": float32 tensor, "action_mask": int8 mask}``. Rewards come
+at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final scores).
+``reset(seed=S)`` plays the game of seed S; ``reset()`` the next seed of the env's own
+sequence. ``render_mode="ansi"`` renders the acting seat's view as text.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..play.agents import summarise
+from .common import Table
+
+
+def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
+        render_mode: str | None = None, params: dict | None = None, **options) -> "RulebookEnv":
+    return RulebookEnv(Table(path, players, variant, reward, params, **options), render_mode)
+
+
+class RulebookEnv(AECEnv):
+    metadata = {"render_modes": ["ansi"], "name": "rulebook_v0", "is_parallelizable": False}
+
+    def __init__(self, table: Table, render_mode: str | None = None):
+        super().__init__()
+        self.table = table
+        self.metadata = {**self.metadata, "name": f"rulebook_{table.rules.name}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(table.players)]
+        n = len(table.actions)
+        obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (table.layout.size,), np.float32),
+                           "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+        self._obs_spaces = {a: obs for a in self.possible_agents}
+        self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._next_seed = 0
+        self.state = None
+
+    def observation_space(self, agent):
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent):
+        return self._act_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is None:
+            seed = self._next_seed
+        self._next_seed = seed + 1
+        self.state = self.table.new_game(int(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        S = self.state
+        if S.over:
+            self._labels = self._ids = None
+            self._end()
+            return
+        self._labels = labels = S.legal_actions()          # once a decision: the mask reads them too
+        index = self.table.actions.index
+        self._ids = [index[label] for label in labels]
+        self.agent_selection = self.possible_agents[S.current_player()]
+        self.infos[self.agent_selection] = {"labels": labels, "prompt": S.prompt()}
+
+    def _end(self) -> None:
+        returns = self.table.returns(self.state)
+        for p, a in enumerate(self.possible_agents):
+            if a in self.agents:
+                self.rewards[a] = returns[p]
+                self.terminations[a] = True
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(len(self.table.actions), dtype=np.int8)
+        S = self.state
+        if not S.over and S.current_player() == seat:
+            mask[self._ids] = 1
+        return {"observation": self.table.layout.encode(S, seat), "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        S = self.state
+        try:
+            i = self._ids.index(int(action))
+        except ValueError:
+            raise ValueError(f"action {action} is not legal for {agent} now; legal: {self._ids}") from None
+        self._cumulative_rewards[agent] = 0.0
+        S.apply_index(i)
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self._select()
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        S = self.state
+        seat = S.current_player()
+        if seat < 0:
+            return f"game over: scores {S.scores()}, winners {S.winners()}"
+        return summarise(S.observation(seat)) + "\n  options: " + ", ".join(S.legal_actions())
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return json.dumps({"ruleset": self.table.rules.name, "players": self.table.players})

@@ -1,0 +1,424 @@
+"""A fixed integer action space per ruleset: every label a ruleset's decisions can offer, each
+with a stable id, for the reinforcement-learning adapters.
+
+``action_space(rules, players)`` lists, step by step in flow order, the labels each step that
+asks can offer (``Step.vocabulary``), and numbers the distinct labels in that order: the same
+ruleset, variant and player count give the same ids in any process. Each step derives its
+labels from the declarations: a card choice from the cards its zone can hold, a branch from
+its option names, a grid from its positions and spaces, a choice from its options expression
+(``Domains``: literals, ranges, parameters, card attributes, zones, defines and the values
+assigned to a variable anywhere in the ruleset; by type when nothing narrower is known: every
+card, seat, team, yes/no, or every string the ruleset can produce). A label outside the space
+is impossible by construction; ``ActionSpace.ids`` maps a decision's options to their ids.
+
+A ruleset whose labels cannot be listed (a choice of computed numbers) or would be more than
+``MAX_ACTIONS`` has no action space: ``ActionSpaceError`` says which step and why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Tree
+
+from ..errors import RulebookError
+from ..expr.parser import as_expr, parse
+from ..expr.builtins import VOCABULARIES
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list
+
+MAX_ACTIONS = 100_000
+ANY_VALUE = None   # "unknown": a domain we cannot list
+
+
+class ActionSpaceError(RulebookError):
+    pass
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    labels: tuple          # id -> label
+    index: dict            # label -> id
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def ids(self, state) -> list[int]:
+        """The ids of the pending decision's options, in option order."""
+        return [self.index[label] for label in state.legal_actions()]
+
+    def label(self, action_id: int) -> str:
+        return self.labels[action_id]
+
+
+def action_space(rules, players: int) -> ActionSpace:
+    """The action space of ``rules`` with ``players`` seats (cached on the ruleset)."""
+    cache = rules.__dict__.setdefault("_action_spaces", {})
+    if players not in cache:
+        cache[players] = _build(rules, players)
+    return cache[players]
+
+
+def _build(rules, players: int) -> ActionSpace:
+    V = Domains(rules, players)
+    labels: dict = {}
+    for step in rules.steps:
+        vocab = getattr(step, "vocabulary", None)
+        if vocab is None or not getattr(step, "asks", False):
+            continue
+        spec = V.spec(step)
+        got = vocab(V, spec)
+        if got is None:
+            raise ActionSpaceError(f"{step.loc}: the options of this {step.kind} cannot be listed in advance "
+                                   "(computed numbers or lists): no fixed action space for this ruleset")
+        for label in got:
+            labels.setdefault(label, None)
+        if len(labels) > MAX_ACTIONS:
+            raise ActionSpaceError(f"{step.loc}: more than {MAX_ACTIONS:,} distinct actions: the action space "
+                                   "is too large for the adapters")
+    ordered = tuple(labels)
+    return ActionSpace(ordered, {label: i for i, label in enumerate(ordered)})
+
+
+class Domains:
+    """The values an expression of a ruleset can take, from its declarations."""
+
+    def __init__(self, rules, players: int):
+        self.rules, self.players = rules, players
+        self.names = rules.names
+        self._var_sources = None
+        self._busy: set = set()
+
+    # ---------------------------------------------------------------- helpers for the steps
+    def spec(self, step):
+        """The YAML mapping of a step (its options), from its path in the ruleset."""
+        node = self.rules.data
+        for k in step.path:
+            try:
+                node = node[k]
+            except (KeyError, IndexError, TypeError):
+                return {}
+        return node if isinstance(node, dict) else {}
+
+    def card_labels(self, ids) -> list[str]:
+        labels = self.rules.card_labels
+        return list(dict.fromkeys(labels[c] for c in sorted(ids)))
+
+    def zone_cards(self, zone) -> set:
+        """The cards a zone (a name, or a reference such as hand[p]) can hold."""
+        name = self._zone_name(zone)
+        if name not in self.rules.zone_holds:
+            return set(range(len(self.rules.card_labels)))
+        kinds = self.rules.zone_holds[name]
+        return {c for c, k in enumerate(self.rules.cards.kinds) if k in kinds}
+
+    @staticmethod
+    def _zone_name(zone) -> str:
+        text = as_expr(zone).strip()
+        head = text.split("[")[0]
+        return head.rsplit(".", 1)[-1].strip()
+
+    def labels(self, text, typ: str) -> list[str] | None:
+        """The labels of the elements of a list expression of type ``typ`` (its element type)."""
+        try:
+            tree = parse(as_expr(text))
+        except RulebookError:
+            return None
+        if is_list(typ):   # a choice among lists (combos()...): what the built-in can make
+            return self.list_labels(tree)
+        values = self.elems(tree)
+        if values is None:
+            values = self.by_type(typ)
+        if values is None:
+            return None
+        label = self.rules.label
+        return list(dict.fromkeys(label(v, typ if typ != "any" else _type_of(v)) for v in _sorted(values)))
+
+    def list_labels(self, tree) -> list[str] | None:
+        """The labels of the lists an expression of lists offers: a built-in that makes them
+        says (``register_builtin(vocabulary=...)``); a conditional offers both sides'."""
+        kind = tree.data if isinstance(tree, Tree) else None
+        if kind == "cond":
+            a, b = self.list_labels(tree.children[0]), self.list_labels(tree.children[2])
+            return None if a is None or b is None else list(dict.fromkeys(a + b))
+        if kind == "list_" and not tree.children:
+            return []
+        if kind == "call" and str(tree.children[0]) in VOCABULARIES:
+            args, kwargs = _call_args(tree)
+            return VOCABULARIES[str(tree.children[0])](self, args, kwargs)
+        return None
+
+    # ---------------------------------------------------------------- domains
+    def by_type(self, typ: str):
+        if typ == CARD:
+            return set(range(len(self.rules.card_labels)))
+        if typ == PLAYER:
+            return set(range(self.players))
+        if typ == TEAM:
+            return set(range(len(self.rules.team_members(self.players))))
+        if typ == BOOL:
+            return {False, True}
+        if typ == STR and not self.names.str_concat:
+            return set(self.names.string_literals) | self._attr_strings() | self._param_strings()
+        return None
+
+    def elems(self, n):
+        """The values the elements of the list expression ``n`` can take, or None."""
+        kind = n.data if isinstance(n, Tree) else None
+        if kind == "list_":
+            return self._union(self.dom(c) for c in n.children if c is not None)
+        if kind == "range":
+            lo, hi = self.dom(n.children[0]), self.dom(n.children[1])
+            if lo is None or hi is None or not lo or not hi:
+                return None
+            if not all(isinstance(x, int) for x in (*lo, *hi)) or max(hi) - min(lo) > 10_000:
+                return None
+            return set(range(min(lo), max(hi) + 1))
+        if kind in ("where",):
+            return self.elems(n.children[0])
+        if kind == "cond":
+            return self._union([self.elems(n.children[0]), self.elems(n.children[2])])
+        if kind == "add":
+            return self._union([self.elems(n.children[0]), self.elems(n.children[1])])
+        if kind == "name":
+            return self._name_elems(str(n.children[0]))
+        if kind == "attr":
+            target, attr = n.children
+            if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params":
+                return self._param_values(str(attr), element=True)
+            if str(attr) in self.names.zones:
+                return self.zone_cards(str(attr))
+            return None
+        if kind == "index":
+            target = n.children[0]
+            if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in self.names.zones:
+                return self.zone_cards(str(target.children[0]))
+            return None
+        if kind == "call":
+            return self._call_elems(n)
+        return None
+
+    def dom(self, n):
+        """The values the scalar expression ``n`` can take, or None."""
+        kind = n.data if isinstance(n, Tree) else None
+        if kind in ("int_", "float_", "string", "true", "false", "none"):
+            return {_literal(n)}
+        if kind == "neg":
+            d = self.dom(n.children[0])
+            return None if d is None else {-x for x in d if isinstance(x, (int, float))}
+        if kind == "cond":
+            return self._union([self.dom(n.children[0]), self.dom(n.children[2])])
+        if kind == "attr":
+            target, attr = n.children
+            if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params":
+                return self._param_values(str(attr), element=False)
+            if str(attr) in self.names.attrs:
+                return self._attr_values(str(attr))
+            return None
+        if kind == "name":
+            name = str(n.children[0])
+            if name in self.names.vars:
+                return self._var_values(name)
+            if name in self.names.defines:
+                return self._define(name, self.dom)
+            if name in ("num_players",):
+                return {self.players}
+            return None
+        if kind == "call" and str(n.children[0]) in ("first", "last", "one"):
+            return self.elems(_args(n)[0]) if _args(n) else None
+        return None
+
+    def _union(self, parts):
+        out = set()
+        for p in parts:
+            if p is None:
+                return None
+            out |= p
+        return out
+
+    def _name_elems(self, name):
+        if name in self.names.zones:
+            return self.zone_cards(name)
+        if name == "players":
+            return set(range(self.players))
+        if name == "teams":
+            return set(range(len(self.rules.team_members(self.players))))
+        if name in self.names.defines:
+            return self._define(name, self.elems)
+        if name in self.names.vars:
+            return self._var_elems(name)
+        return None
+
+    def _define(self, name, how):
+        key = ("define", name, how.__name__)
+        if key in self._busy:
+            return None
+        self._busy.add(key)
+        try:
+            return how(parse(self.names.defines[name]))
+        except RulebookError:
+            return None
+        finally:
+            self._busy.discard(key)
+
+    def _call_elems(self, n):
+        fname = str(n.children[0])
+        args, kwargs = _call_args(n)
+        if fname in ("distinct", "top", "bottom") and args:
+            return self.elems(args[0])
+        if fname == "map" and args and "to" in kwargs:
+            to = kwargs["to"]
+            if isinstance(to, Tree) and to.data == "name" and str(to.children[0]) in self.names.attrs:
+                cards = self.elems(args[0])
+                attr = str(to.children[0])
+                if cards is None:
+                    return self._attr_values(attr)
+                table = self.rules.attr_tables.get(attr)
+                return {table[c] for c in cards if isinstance(c, int)} if table is not None else None
+            return self.dom(to)
+        return None
+
+    def _attr_values(self, attr: str):
+        table = self.rules.attr_tables.get(attr)
+        return None if table is None else {v for v in table if v is not None}
+
+    def _attr_strings(self) -> set:
+        return {v for table in self.rules.attr_tables.values() for v in table if isinstance(v, str)}
+
+    def _param_values(self, name: str, element: bool):
+        spec = self.rules.params_decl.get(name)
+        if spec is None:
+            return None
+        if isinstance(spec, dict) and "by_players" in spec:
+            vals = list((spec.get("by_players") or {}).values()) + ([spec["default"]] if "default" in spec else [])
+        elif isinstance(spec, dict):
+            vals = [spec.get("default", spec.get("value"))]
+            if "choices" in spec:
+                vals += list(spec["choices"])
+        else:
+            vals = [spec]
+        out = set()
+        for v in vals:
+            if element:
+                if not isinstance(v, list):
+                    return None
+                out |= {_hashable(x) for x in v}
+            else:
+                out.add(_hashable(v))
+        return out
+
+    def _param_strings(self) -> set:
+        out = set()
+        for name in self.rules.params_decl:
+            for v in self._param_values(name, False) or ():
+                for x in (v if isinstance(v, tuple) else (v,)):
+                    if isinstance(x, str):
+                        out.add(x)
+        return out
+
+    # ---------------------------------------------------------------- variables
+    def var_sources(self) -> dict:
+        """var -> [("value" | "element", expression text) ...]: every place the ruleset sets it."""
+        if self._var_sources is None:
+            out: dict = {}
+            d = self.rules.data
+            for name, decl in (d.get("vars") or {}).items():
+                if isinstance(decl, dict) and "start" in decl:
+                    out.setdefault(name, []).append(("value", decl["start"]))
+            for section in ("flow", "effects", "triggers", "setup"):
+                _walk(d.get(section), out)
+            self._var_sources = out
+        return self._var_sources
+
+    def _var_values(self, name: str):
+        return self._var(name, element=False)
+
+    def _var_elems(self, name: str):
+        return self._var(name, element=True)
+
+    def _var(self, name: str, element: bool):
+        key = ("var", name, element)
+        if key in self._busy:
+            return set()   # a cycle adds nothing new
+        self._busy.add(key)
+        try:
+            out = set()
+            for how, text in self.var_sources().get(name, []):
+                if how == "values":
+                    got = set(text)
+                else:
+                    try:
+                        tree = parse(as_expr(text))
+                    except RulebookError:
+                        return None
+                    if how == "value":
+                        got = self.elems(tree) if element else self.dom(tree)
+                    else:   # an element of a list (choose, random)
+                        got = None if element else self.elems(tree)
+                if got is None:
+                    return None
+                out |= got
+            return out
+        finally:
+            self._busy.discard(key)
+
+
+def _walk(node, out: dict) -> None:
+    """Collect the variables effects and steps set, anywhere under ``node``."""
+    if isinstance(node, list):
+        for x in node:
+            _walk(x, out)
+        return
+    if not isinstance(node, dict):
+        return
+    for key, value in node.items():
+        if key == "set" and isinstance(value, dict):
+            for var, text in value.items():
+                out.setdefault(var, []).append(("value", text))
+        elif key == "random" and isinstance(value, dict) and "var" in value:
+            out.setdefault(value["var"], []).append(("element", value.get("from", "[]")))
+        elif key == "choose" and isinstance(value, dict) and "as" in value:
+            out.setdefault(value["as"], []).append(("element", value.get("options", "[]")))
+        elif key == "attempt" and isinstance(value, dict):
+            if "as" in value:
+                out.setdefault(value["as"], []).append(("values", list((value.get("outcomes") or {}).keys())))
+            target = value.get("target")
+            if isinstance(target, dict) and "as" in target:
+                out.setdefault(target["as"], []).append(("element", target.get("from", "[]")))
+        _walk(value, out)
+
+
+def _args(n) -> list:
+    return _call_args(n)[0]
+
+
+def _call_args(n):
+    argnode = n.children[1] if len(n.children) > 1 else None
+    args, kwargs = [], {}
+    for a in (argnode.children if argnode is not None else []):
+        if isinstance(a, Tree) and a.data == "kwarg":
+            kwargs[str(a.children[0])] = a.children[1]
+        else:
+            args.append(a)
+    return args, kwargs
+
+
+def _literal(n):
+    kind = n.data
+    if kind == "int_":
+        return int(n.children[0])
+    if kind == "float_":
+        return float(n.children[0])
+    if kind == "string":
+        return str(n.children[0])[1:-1]
+    return {"true": True, "false": False, "none": None}[kind]
+
+
+def _hashable(v):
+    return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
+
+
+def _type_of(v) -> str:
+    return BOOL if isinstance(v, bool) else INT if isinstance(v, int) else STR
+
+
+def _sorted(values):
+    return sorted(values, key=lambda v: (str(type(v)), v if not isinstance(v, tuple) else str(v)))

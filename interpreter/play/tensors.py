@@ -1,0 +1,142 @@
+"""Observation tensors: a fixed-size numeric encoding of what one seat may see, for the
+reinforcement-learning adapters.
+
+The layout depends only on the ruleset and the player count (``layout.pieces`` lists each
+piece's name, offset and size; docs/rl.md shows them). Seats are written relative to the
+viewer: "seat +k" is the k-th seat to its left, so the viewer is always +0 (teams likewise).
+In order:
+
+- ``seat``: the viewer's own seat, one-hot;
+- ``to_move``: who decides now, relative, one-hot (the last slot: nobody, the game is over);
+- ``prompt``: which step asks, one-hot over the ruleset's asking steps (last slot: none);
+- for each zone, for each owner (one for a shared zone; each player or team, relative; a zone
+  owned by each card is one piece): ``zone:NAME+k`` multi-hot over the cards the zone can
+  hold (zeros when the viewer may not see it) and ``size:NAME+k`` its number of cards; a
+  zone owned by each card gives the cards it holds (when visible) and the number of cards on
+  each card;
+- for each counter, its value for each owner (0 where the viewer may not see it);
+- each public variable that is a number, a yes/no or a seat (relative, +1; 0 for none).
+
+Values are the numbers themselves (no scaling); the tensor is float32.
+"""
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+
+from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
+
+
+class TensorLayout:
+    def __init__(self, rules, players: int):
+        self.rules, self.n = rules, players
+        self.teams = len(rules.team_members(players))
+        ncards = len(rules.card_labels)
+        self.asking = [s.index for s in rules.steps if getattr(s, "asks", False)]
+        self.ask_slot = {i: k for k, i in enumerate(self.asking)}
+        self.pieces: list = []
+        self.size = 0
+        self._seat = self._add("seat", players)
+        self._to_move = self._add("to_move", players + 1)
+        self._prompt = self._add("prompt", len(self.asking) + 1)
+        self.zones = []   # (name, kind, pos table, [(relative k, multi-hot offset, size offset)])
+        for name, kind in rules.zone_owner.items():
+            holds = rules.zone_holds.get(name)
+            held = [c for c in range(ncards) if holds is None or rules.cards.kinds[c] in holds]
+            pos = [-1] * ncards
+            for i, c in enumerate(held):
+                pos[c] = i
+            owners = {"none": 1, "player": players, "team": self.teams}.get(kind, 1)
+            blocks = []
+            for k in range(owners):
+                suffix = f"+{k}" if kind in ("player", "team") else ""
+                hot = self._add(f"zone:{name}{suffix}", len(held))
+                size = self._add(f"size:{name}{suffix}", ncards if kind == "card" else 1)
+                blocks.append((k, hot, size))
+            self.zones.append((name, kind, pos, blocks, rules.zone_sight[name][0]))
+        self.counters = []
+        for name, kind in rules.counter_owner.items():
+            owners = {"none": 1, "player": players, "team": self.teams, "card": ncards}[kind]
+            sight = (rules.counter_decl.get(name) or {}).get("visible", "all")
+            self.counters.append((name, kind, self._add(f"counter:{name}", owners), sight))
+        self.vars = []
+        for name, typ in rules.names.vars.items():
+            if not name.startswith("_") and typ in (INT, NUM, BOOL, PLAYER, TEAM):
+                self.vars.append((name, typ, self._add(f"var:{name}", 1)))
+        self._encode = self._compile()
+
+    def _add(self, name: str, size: int) -> int:
+        offset = self.size
+        self.pieces.append((name, offset, size))
+        self.size += size
+        return offset
+
+    def encode(self, S, player: int) -> np.ndarray:
+        """The tensor of what ``player`` sees in ``S``."""
+        return np.frombuffer(self._encode(S, player), dtype=np.float32)
+
+    def _compile(self):
+        """The encoder as one generated Python function, the layout's offsets and each zone's
+        card positions written in (names from the ruleset reach it only through repr())."""
+        n, teams, asking = self.n, self.teams, len(self.asking)
+        ns = {"array": array, "ZERO": bytes(4 * self.size), "ASK": self.ask_slot, "float": float}
+        lines = ["def encode(S, p):",
+                 "    t = array('f', ZERO)",
+                 f"    t[{self._seat} + p] = 1.0",
+                 "    cur = S.dec[0] if S.dec is not None else -1",
+                 f"    t[{self._to_move} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
+                 f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
+                 "    team = S.tm[p]",
+                 "    z = S.z", "    c = S.c", "    v = S.v"]
+        for k, (name, kind, pos, blocks, sight) in enumerate(self.zones):
+            ns[f"P{k}"] = pos
+            if kind == "card":
+                _, hot, size = blocks[0]
+                lines.append(f"    for o, h in z[{name!r}].items():")
+                lines.append("        if h:")
+                lines.append(f"            t[{size} + o] = len(h)")
+                if sight == "all":
+                    lines.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
+                continue
+            for j, hot, size in blocks:
+                owner = {"none": "", "player": f"[(p + {j}) % {n}]", "team": f"[(team + {j}) % {teams}]"}[kind]
+                lines.append(f"    h = z[{name!r}]{owner}")
+                lines.append(f"    t[{size}] = len(h)")
+                if sight == "all" or (sight == "owner" and kind != "none" and j == 0):
+                    lines.append(f"    for x in h: t[{hot} + P{k}[x]] = 1.0")
+        for name, kind, offset, sight in self.counters:
+            if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
+                continue
+            if kind == "none":
+                lines.append(f"    t[{offset}] = c[{name!r}]")
+            elif kind == "card":
+                lines.append(f"    for i, x in enumerate(c[{name!r}]):")
+                lines.append(f"        if x: t[{offset} + i] = x")
+            else:
+                owners, me = (n, "p") if kind == "player" else (teams, "team")
+                lines.append(f"    x = c[{name!r}]")
+                for j in range(owners if sight == "all" else 1):
+                    lines.append(f"    t[{offset + j}] = x[({me} + {j}) % {owners}]")
+        for name, typ, offset in self.vars:
+            lines.append(f"    x = v.get({name!r})")
+            if typ == PLAYER:
+                lines.append(f"    if x is not None: t[{offset}] = (x - p) % {n} + 1")
+            elif typ == TEAM:
+                lines.append(f"    if x is not None: t[{offset}] = (x - team) % {teams} + 1")
+            else:
+                lines.append(f"    if x is not None: t[{offset}] = float(x)")
+        lines.append("    return t")
+        exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
+        return ns["encode"]
+
+    def describe(self) -> list[dict]:
+        return [{"name": name, "offset": offset, "size": size} for name, offset, size in self.pieces]
+
+
+def layout(rules, players: int) -> TensorLayout:
+    """The tensor layout of ``rules`` with ``players`` seats (cached on the ruleset)."""
+    cache = rules.__dict__.setdefault("_tensor_layouts", {})
+    if players not in cache:
+        cache[players] = TensorLayout(rules, players)
+    return cache[players]

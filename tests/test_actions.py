@@ -1,0 +1,98 @@
+"""The fixed action space and the observation tensors: complete, stable, of a fixed shape."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.play.actions import ActionSpaceError, action_space
+from interpreter.tools.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
+         ("mister_diamond", None), ("diamonds_club", None), (str(ROOT / "docs/examples/little_tricks.yaml"), None)]
+
+
+@pytest.mark.parametrize("name,variant", GAMES, ids=[f"{Path(n).stem}-{v or 'base'}" for n, v in GAMES])
+def test_every_label_of_random_play_is_in_the_action_space(name, variant):
+    rules = interpreter.load(name, variant=variant)
+    for players in rules.player_counts:
+        space = action_space(rules, players)
+        assert len(set(space.labels)) == len(space) and space.index[space.labels[-1]] == len(space) - 1
+        for seed in range(2):
+            S = rules.new_game(players, seed)
+            rnd = random.Random(seed)
+            while not S.is_terminal():
+                ids = space.ids(S)
+                assert len(set(ids)) == len(ids) and [space.label(i) for i in ids] == S.legal_actions()
+                S.apply_index(rnd.randrange(len(ids)))
+
+
+def test_the_action_space_is_the_same_in_another_process():
+    code = ("import hashlib, interpreter; from interpreter.play.actions import action_space; "
+            "print(hashlib.sha256('\\n'.join(action_space(interpreter.load('diams'), 4).labels).encode()).hexdigest())")
+    here = hashlib.sha256("\n".join(action_space(interpreter.load("diams"), 4).labels).encode()).hexdigest()
+    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert there.stdout.strip() == here
+
+
+def test_the_spaces_of_the_seed_games_are_small_enough():
+    sizes = {n: len(action_space(interpreter.load(n), interpreter.load(n).min_players))
+             for n in ("diamonds", "diams", "mister_diamond", "diamonds_club")}
+    assert sizes["diamonds"] == 63                      # 1, 2 or 3 cards to pass, and the 60 cards
+    assert 500 < sizes["diams"] < 1000                   # the trades' subsets among them
+    assert all(s < 10_000 for s in sizes.values())
+
+
+def test_a_choice_of_computed_numbers_has_no_action_space(tmp_path):
+    p = tmp_path / "g.yaml"
+    p.write_text("""
+game: open_ended
+players: {min: 2, max: 2}
+counters: {n: {owner: player}}
+flow:
+  - turns:
+      until: "any(players, by: n > 10)"
+      steps:
+        - choose: {options: "[n + 1, n * 2]", as: pick}
+        - gain: {counter: n, amount: pick}
+vars: {pick: int}
+scoring: {categories: {n: n}}
+""")
+    with pytest.raises(ActionSpaceError, match="cannot be listed in advance"):
+        action_space(interpreter.load(p), 2)
+
+
+def test_rulebook_actions_prints_the_table(capsys):
+    assert main(["actions", "diamonds", "--players", "4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "diamonds, 4 players: 63 actions" and out[1].split() == ["0", "1"]
+    assert main(["actions", "diamonds", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table[3] == {"id": 3, "label": "1D"}
+    assert main(["actions", "diamonds", "--players", "9"]) == 2
+
+
+def test_tensors_have_a_fixed_shape_and_hide_what_a_seat_cannot_see():
+    np = pytest.importorskip("numpy")
+    from interpreter.play.tensors import layout
+    rules = interpreter.load("diamonds")
+    L = layout(rules, 4)
+    S = rules.new_game(4, 1)
+    a, b = L.encode(S, 0), L.encode(S, 1)
+    assert a.shape == b.shape == (L.size,) and a.dtype == np.float32
+    piece = {name: (off, size) for name, off, size in L.pieces}
+    off, size = piece["zone:hand+0"]
+    assert a[off:off + size].sum() == 10                  # my hand
+    off, size = piece["zone:hand+1"]
+    assert a[off:off + size].sum() == 0 and a[piece["size:hand+1"][0]] == 10   # the next hand: its size only
+    T = S.clone()                                          # swap cards between two other hands
+    T.z["hand"][2][0], T.z["hand"][3][0] = T.z["hand"][3][0], T.z["hand"][2][0]
+    T.rules.keep_sorted(T)
+    assert (L.encode(T, 0) == a).all() and not (L.encode(T, 2) == L.encode(S, 2)).all()

@@ -1,0 +1,100 @@
+"""The RL adapters pass their libraries' own API tests on the four seed games and the tutorial's
+game: PettingZoo's api_test and seed_test, OpenSpiel's random_sim_test, and OpenSpiel's MCTS
+bot with evaluate_bots. Skipped, saying so, where the rl extra is not installed."""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra (pip install 'rulebook[rl]') is not installed")
+pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'rulebook[rl]') is not installed")
+pytest.importorskip("pyspiel", reason="the rl extra (pip install 'rulebook[rl]'): open_spiel is not installed")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from interpreter.adapters import openspiel, pettingzoo  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TUTORIAL = str(ROOT / "docs" / "examples" / "little_tricks.yaml")
+GAMES = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {}),
+         (TUTORIAL, 3, {"rounds": 1})]
+IDS = [Path(g).stem for g, _, _ in GAMES]
+
+
+@pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
+def test_pettingzoo_api_and_seed_tests(name, players, params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # (its notes on dict observations, which it allows)
+        api_test(pettingzoo.env(name, players=players, params=params, render_mode="ansi"), num_cycles=200)
+        seed_test(lambda: pettingzoo.env(name, players=players, params=params), num_cycles=40)
+
+
+def test_pettingzoo_env_plays_a_game_with_masks_and_rewards_at_the_end():
+    env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    rewards = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        assert obs["observation"].shape == env.observation_space(agent)["observation"].shape
+        if terminated or truncated:
+            rewards[agent] = reward
+            env.step(None)
+            continue
+        assert reward == 0 and obs["action_mask"].sum() == len(info["labels"])
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sorted(rewards) == ["player_0", "player_1", "player_2"] and 0.99 < sum(rewards.values()) < 1.01
+    assert env.render() is None                                        # no render mode asked
+
+
+@pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
+def test_openspiel_random_sim_test(name, players, params):
+    game = openspiel.load_game(name, players=players, params=params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    assert game.get_type().short_name.startswith("rulebook_")
+    assert pyspiel.load_game(game.get_type().short_name).num_players() == players
+
+
+def test_openspiel_mcts_bot_and_evaluate_bots():
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    rng = np.random.RandomState(7)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=20, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                       random_state=rng)
+    bots = [bot, uniform_random.UniformRandomBot(1, rng), uniform_random.UniformRandomBot(2, rng)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == 3 and 0.99 < sum(returns) < 1.01
+
+
+def test_openspiel_states_clone_serialize_and_hide_the_seed():
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel.SEEDS
+    state.apply_action(5)
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    assert str(copy) != str(state)
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state) and again.legal_actions() == state.legal_actions()
+    seat = state.current_player()
+    info = state.information_state_string(seat)
+    assert "seed" not in info and len(state.observation_tensor(seat)) == game.observation_tensor_size()
+    other = (seat + 1) % 3
+    assert state.information_state_string(other) != info
+
+
+def test_the_examples_of_docs_rl_run(capsys):
+    import re
+    text = (ROOT / "docs" / "rl.md").read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "docs/rl.md", "exec"), {})   # noqa: S102 - our own documentation
+    assert capsys.readouterr().out.count("\n") >= 2
