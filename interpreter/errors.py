@@ -52,6 +52,11 @@ class Diagnostic:
         src = source_line(self.loc.path, self.loc.line) if self.loc else None
         if src is not None:
             col = max(1, self.loc.col)
+            if len(src) > QUOTE_WIDTH:   # a window of a very long line, around the column
+                start = max(0, min(col - 1 - QUOTE_WIDTH // 2, len(src) - QUOTE_WIDTH))
+                src = ("…" if start else "") + src[start:start + QUOTE_WIDTH] + (
+                    "…" if start + QUOTE_WIDTH < len(src) else "")
+                col -= start - (1 if start else 0)
             # Keep tabs as tabs so the caret lines up whatever the terminal's tab width.
             pad = "".join("\t" if c == "\t" else " " for c in src[:col - 1]).ljust(col - 1)
             width = max(1, min(self.span, len(src) - col + 1))
@@ -65,6 +70,9 @@ class Diagnostic:
         return {"path": loc.path if loc else None, "line": loc.line if loc else None,
                 "col": loc.col if loc else None, "severity": self.severity,
                 "code": self.code, "message": self.message, "hint": self.hint}
+
+
+QUOTE_WIDTH = 160   # characters of a source line quoted under a diagnostic
 
 
 class RulebookError(Exception):

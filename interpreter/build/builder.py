@@ -230,16 +230,19 @@ class Builder(Declarations):
         return self.fx.compile(items, path, locals, has_me, first=first)
 
     # ------------------------------------------------------------------ declarations
-    def declare_var(self, name, typ, path):
+    def declare_var(self, name, typ, path) -> str:
+        """Declare a variable; returns the name to use (a placeholder after an error, so that
+        the build can go on and report the rest)."""
         if not isinstance(name, str) or not name.isidentifier():
             self.error(f"'{name}' is not a valid variable name", path, "name")
-            return
+            return "_not_a_name"
         old = self.names.vars.get(name)
         if old is not None and old != typ and ANY not in (old, typ):
             self.error(f"variable '{name}' is already a {old}, not a {typ}", path, "type")
         if name in self.names.zones or name in self.names.counters:
             self.error(f"'{name}' is already a zone or counter", path, "duplicate")
         self.names.vars[name] = typ if old is None or old == ANY else old
+        return name
 
     def owned_zone(self, name, path):
         """A zone that belongs to each player or team (a hand), by name."""
@@ -338,6 +341,7 @@ class Builder(Declarations):
             self.error(f"players: min ({r.min_players}) is more than max ({r.max_players})", ("players", "min"),
                        "players")
         r.teams_decl = d.get("teams")
+        self.check_teams(r.teams_decl, r.min_players, r.max_players)
         r.params_decl = self.params(d.get("params") or {})
         cards = build_cards(d.get("components") or {}, self.error)
         r.cards = cards

@@ -50,8 +50,53 @@ class Declarations:
                     self.names.params[name] = ANY
             else:
                 self.names.params[name] = unify([_type_of_value(v) for v in vals])
+            if isinstance(value, dict):
+                self._param_bounds(name, value, vals)
             out[name] = value
         return out
+
+    def check_teams(self, decl, lo: int, hi: int) -> None:
+        """teams: {by_players: {N: [[seat, ...], ...]}}: for each count N between players min
+        and max, teams that share out the seats 0..N-1, each seat in exactly one team."""
+        if not isinstance(decl, dict) or not isinstance(decl.get("by_players"), dict):
+            return   # the schema reported the shape
+        table = decl["by_players"]
+        if not table:
+            self.error("teams: by_players declares no player count", ("teams", "by_players"), "teams")
+        for key, teams in table.items():
+            path = ("teams", "by_players", key)
+            n = int(key) if isinstance(key, int) or (isinstance(key, str) and key.isdigit()) else None
+            if n is None or not lo <= n <= hi:
+                self.error(f"teams: {key!r} is not a player count of this game ({lo} to {hi})", path, "teams")
+                continue
+            if not isinstance(teams, list) or not all(isinstance(t, list) for t in teams):
+                continue   # the schema reported the shape
+            seats = [p for t in teams for p in t]
+            if not teams or any(not t for t in teams):
+                self.error(f"teams for {n} players: every team needs at least one seat", path, "teams")
+            elif any(not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n for p in seats):
+                bad = next(p for p in seats if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n)
+                self.error(f"teams for {n} players: seat {bad!r} does not exist (the seats are 0 to {n - 1})",
+                           path, "teams")
+            elif len(set(seats)) != len(seats):
+                twice = next(p for p in seats if seats.count(p) > 1)
+                self.error(f"teams for {n} players: seat {twice} is in two teams", path, "teams")
+            elif len(seats) != n:
+                missing = sorted(set(range(n)) - set(seats))
+                self.error(f"teams for {n} players: seat{'s' if len(missing) > 1 else ''} "
+                           f"{', '.join(map(str, missing))} in no team", path, "teams",
+                           "every seat plays in exactly one team")
+
+    def _param_bounds(self, name, spec, values) -> None:
+        """min: and max: bound a number parameter, with numbers."""
+        for bound in ("min", "max"):
+            if bound not in spec:
+                continue
+            if not _is_number(spec[bound]):
+                self.error(f"{bound}: takes a number, got {spec[bound]!r}", ("params", name, bound), "type")
+            elif not all(_is_number(v) for v in values if v is not None):
+                self.error(f"{bound}: bounds a number parameter, and '{name}' is not a number",
+                           ("params", name, bound), "type", "remove the bound, or use choices: for a list of values")
 
     def declare_zones(self, zones, r):
         for name, decl in zones.items():
@@ -110,6 +155,10 @@ class Declarations:
                 typ = ANY
             self.declare_var(name, typ, ("vars", name))
             self.var_decl[name] = decl
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _type_of_value(v):

@@ -67,22 +67,41 @@ class EffectCompiler:
         ``first`` is the list index of items[0] in the YAML list at ``path`` (for locations)."""
         if not items:
             return None
-        em = _Emitter()
-        self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
-        self.block(em, items, path, dict(locals or {}), has_me, first)
-        src = f"def {name}(S, me, L):\n" + ("\n".join(em.lines) or "    pass") + "\n"
-        ns = self.ctx.names.namespace
+        marks = len(self.ctx.diags), (len(self.ctx.probes.items) if self.ctx.probes is not None else 0)
+        src = self._source(items, path, locals, has_me, name, first)
         try:
             code = compile(src, f"<effects {'/'.join(map(str, path))}>", "exec")
         except SyntaxError:
             if any(d.severity == "error" for d in self.ctx.diags):
                 return lambda S, me, L: None   # an error was reported: this code never runs
-            raise
+            # Python refuses a hoisted := where the effect code embeds it (in a comprehension's
+            # iterable): build the list again without hoisting, forgetting the first attempt
+            self._forget(*marks)
+            self.ctx.compiler.hoisting = False
+            try:
+                src = self._source(items, path, locals, has_me, name, first)
+            finally:
+                self.ctx.compiler.hoisting = True
+            code = compile(src, f"<effects {'/'.join(map(str, path))}>", "exec")
+        ns = self.ctx.names.namespace
         local_ns: dict = {}
         exec(code, ns, local_ns)  # noqa: S102 - source is generated from checked effect data
         fn = local_ns[name]
         fn.mentions = mentions(src)   # what it may change (watch.py: steps that need no checks after)
         return fn
+
+    def _source(self, items, path, locals, has_me, name, first) -> str:
+        em = _Emitter()
+        self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
+        self.block(em, items, path, dict(locals or {}), has_me, first)
+        return f"def {name}(S, me, L):\n" + ("\n".join(em.lines) or "    pass") + "\n"
+
+    def _forget(self, diags: int, probes: int) -> None:
+        """Drop the diagnostics and coverage probes recorded after these marks."""
+        del self.ctx.diags[diags:]
+        if self.ctx.probes is not None:
+            del self.ctx.probes.items[probes:]
+            del self.ctx.probes.counts[probes:]
 
     def declare(self, name, spec, path):
         """Record a declared effect: a list, or {params: {name: type}, do: [...]}."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import operator
 
 from ..errors import BudgetExceeded, GameError, tag_origin
-from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
+from ..expr.messages import describe
+from ..expr.runtime import RUNTIME_ERRORS
 from .protocol import UNCHANGED
 
 
@@ -139,13 +140,7 @@ def located(S, e: Exception) -> GameError:
     step = getattr(e, "rulebook_step", None)
     if step is None and S.stack:
         step = S.rules.steps[S.stack[-1][0]]
-    if isinstance(e, ExprRuntimeError):
-        what = str(e)
-    elif isinstance(e, TypeError) and "NoneType" in str(e):
-        what = ("a value is none where a number, card or player was needed (the first() of an empty list, "
-                f"a variable not set yet, no partner...): {e}")
-    else:
-        what = f"{type(e).__name__}: {e}"
+    what = describe(e)
     if where is not None:   # a trigger, an end condition: not the step that was running
         return GameError(f"in {where[0]} (seed {S.seed}): {what}", loc=where[1], code="runtime")
     kind = step.kind if step is not None else "?"

@@ -1,12 +1,13 @@
 """The compiled, immutable Ruleset and the start of a game."""
 from __future__ import annotations
 
-import json
+import math
 
 from . import loop as engine, rng
-from ..errors import GameError, UsageError
+from ..errors import UsageError
+from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
-from .state import State, blank, from_dict
+from .state import State, blank
 from .protocol import GAME_OPTIONS
 
 
@@ -139,24 +140,10 @@ class Ruleset:
         return teams
 
     def state_from_json(self, text: str) -> State:
-        """A state saved with ``State.to_json()`` by this ruleset (same name and content hash)."""
-        try:
-            d = json.loads(text)
-        except (ValueError, TypeError) as e:
-            raise GameError(f"not a saved state: the text is not JSON ({e})") from None
-        if not isinstance(d, dict) or "format" not in d:
-            raise GameError("not a saved state: expected the JSON object State.to_json() writes")
-        if d.get("ruleset") != self.name:
-            raise GameError(f"this state belongs to ruleset '{d.get('ruleset')}', not '{self.name}'")
-        if d.get("hash") != self.hash:
-            raise GameError(f"this state was saved with another version of ruleset '{self.name}' (hash "
-                            f"{str(d.get('hash'))[:12]}, now {self.hash[:12]}): its zones and flow may not fit")
-        try:
-            S = from_dict(self, d)
-            self.keep_sorted(S)
-            return S
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise GameError(f"not a saved state: {type(e).__name__}: {e}") from None
+        """A state saved with ``State.to_json()`` by this ruleset (same name and content hash),
+        every field checked (engine/saved.py); GameError for anything else."""
+        from .saved import state_from_json
+        return state_from_json(self, text)
 
     def keep_sorted(self, S) -> None:
         """Put every zone declared ``sorted: true`` back in card order (after a patch or a load:
@@ -232,6 +219,16 @@ _BY_VALUE = frozenset({INT, STR, PLAYER, TEAM, BOOL})
 _PY_TYPES = {"int": (int,), "num": (int, float), "bool": (bool,), "str": (str,), "list": (list,)}
 
 
+_UNSET = object()
+
+
+def _is_a(value, want: str) -> bool:
+    if want in ("int", "num") and (isinstance(value, bool) or
+                                   (isinstance(value, float) and not math.isfinite(value))):
+        return False
+    return isinstance(value, _PY_TYPES.get(want, (object,)))
+
+
 def param_type(spec, current) -> str | None:
     """The declared type of a parameter, else the type of its default value (None: any)."""
     if isinstance(spec, dict) and spec.get("type"):
@@ -245,10 +242,12 @@ def param_type(spec, current) -> str | None:
 def _parse_value(name: str, want: str, text: str):
     """A --set value as JSON (1e3, [1, 2]) or else as YAML flow syntax ([D, H], {a: 1})."""
     try:
-        return json.loads(text)
-    except ValueError:
+        return json_loads(text)
+    except JSONInputError:
         pass
     import yaml
+    if too_deep(text):
+        raise UsageError(f"parameter '{name}' expects {want}: the value nests too deeply")
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError:
@@ -262,11 +261,18 @@ def check_param(name, value, spec, current):
     if isinstance(value, str) and want not in ("str", None):
         value = _parse_value(name, want, value)
     if want is not None:
-        ok = isinstance(value, _PY_TYPES.get(want, (object,))) and not (want in ("int", "num") and isinstance(value, bool))
-        if not ok:
+        if not _is_a(value, want):
             raise UsageError(f"parameter '{name}' expects {want}, got {value!r}")
+        if want == "list" and isinstance(current, list) and current:   # elements like the default's
+            kind = param_type(None, current[0])
+            bad = next((v for v in value if kind is not None and not _is_a(v, kind)), _UNSET)
+            if bad is not _UNSET:
+                raise UsageError(f"parameter '{name}' is a list of {kind}, got {bad!r} in it")
     if isinstance(spec, dict):
-        lo, hi = spec.get("min"), spec.get("max")
+        lo, hi = (b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
+                  for b in (spec.get("min"), spec.get("max")))   # a bad bound is refused at load
+        if (lo is not None or hi is not None) and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
+            raise UsageError(f"parameter '{name}' expects a number, got {value!r}")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             bounds = (f"between {lo} and {hi}" if lo is not None and hi is not None
                       else f"at least {lo}" if lo is not None else f"at most {hi}")

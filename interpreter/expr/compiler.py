@@ -67,6 +67,7 @@ class Compiler(NameNodes, OperatorNodes):
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # id(list node) -> the most elements it can have
         self.lvalue = False           # compiling the target of a move: a card's zone is made if missing
+        self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
 
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -75,7 +76,7 @@ class Compiler(NameNodes, OperatorNodes):
         scope = Scope(dict(locals or {}), has_me, [])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
-        self._hoisted, self._tables, self._tables_above, self._tag = [], {}, 1, ""
+        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
         try:
             src, typ = self.node(tree, scope)
             if expect is not None:
@@ -102,7 +103,7 @@ class Compiler(NameNodes, OperatorNodes):
         cannot be built (each condition was compiled, and its errors reported, on its own)."""
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
-        self._hoisted, self._tables, self._tables_above, self._tag = [], {}, 0, ""
+        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, ""
         tests = []
         try:
             for i, text in enumerate(texts):
@@ -132,6 +133,9 @@ class Compiler(NameNodes, OperatorNodes):
             return local["_expr"]
         except (SyntaxError, RecursionError, MemoryError):
             return None
+
+    def _binding_lists(self):
+        return ([], {}) if self.hoisting else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
@@ -170,7 +174,7 @@ class Compiler(NameNodes, OperatorNodes):
         scope = Scope(dict(locals or {}), has_me, [(var, element)])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
-        self._hoisted, self._tables, self._tables_above, self._tag = [], {}, 0, tag
+        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag
         self._varying = tuple(f"L[{name!r}]" for name in varying)
         try:
             src, typ = self.node(tree, scope)

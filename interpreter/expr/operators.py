@@ -8,7 +8,7 @@ from ..errors import did_you_mean
 from . import runtime
 from .builtins import BUILTINS, MEMBERSHIP, call_args
 from .fastpaths import faster_filter, renamed, scan_call, scan_first, unwrap
-from .parser import ExprError, offset_of
+from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
@@ -42,8 +42,9 @@ class OperatorNodes:
         return repr(float(n.children[0])), NUM
 
     def n_string(self, n, scope):
-        self.names.string_literals.add(str(n.children[0])[1:-1])
-        return repr(str(n.children[0])[1:-1]), STR
+        text = unquote(n.children[0])
+        self.names.string_literals.add(text)
+        return repr(text), STR
 
     def n_true(self, n, scope):
         return "True", BOOL

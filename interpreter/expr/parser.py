@@ -115,6 +115,35 @@ def offset_of(node) -> int:
     return 0
 
 
+_ESCAPES = {"\\": "\\", "'": "'", '"': '"'}
+
+
+def unquote(token) -> str:
+    """The text of a string literal: its quotes dropped, \\ \\' \\" read as \\ ' "."""
+    body = str(token)[1:-1]
+    if "\\" not in body:
+        return body
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1]   # the grammar never ends a string on a lone backslash
+            if nxt not in _ESCAPES:
+                raise ExprError(f"unknown escape '\\{nxt}' in a string: the escapes are \\\\, \\' and \\\"",
+                                (getattr(token, "start_pos", 0) or 0) + i + 1, code="expr-syntax")
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def quote(text: str) -> str:
+    """A string literal whose text is ``text`` (the inverse of unquote)."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def as_expr(value) -> str:
     """YAML scalars are expressions; numbers, booleans and lists of literals are accepted as is."""
     if isinstance(value, str):
@@ -126,5 +155,5 @@ def as_expr(value) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, list):
-        return "[" + ", ".join(repr(v) if isinstance(v, str) else as_expr(v) for v in value) + "]"
+        return "[" + ", ".join(quote(v) if isinstance(v, str) else as_expr(v) for v in value) + "]"
     return str(value)

@@ -8,7 +8,9 @@ stages can report `path:line:col` for any JSON path (principle 7).
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from bisect import bisect_right
 from typing import NamedTuple, Sequence
 
@@ -30,6 +32,7 @@ from ..errors import LINE_BREAK, Location, RulesetError, register_source
 MAX_BYTES = 2_000_000   # a ruleset is a hand-written text; anything bigger is a mistake or an attack
 MAX_NODES = 200_000     # nodes after alias expansion: stops "billion laughs" alias bombs
 MAX_DEPTH = 64          # nesting depth (root = 1): also keeps our recursion far from Python's limit
+MAX_INT_DIGITS = 100    # digits of a whole number written in YAML (Python refuses > 4,300)
 
 _T = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = _T + "str", _T + "int", _T + "float", _T + "bool", _T + "null"
@@ -323,6 +326,9 @@ class _Converter:
         if tag == BOOL and _BOOL_RE.match(v):
             return v.lower() == "true"
         if tag == INT and _INT_RE.match(v):
+            if len(v.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+                raise self.error(node, f"a whole number of more than {MAX_INT_DIGITS} digits", "limit",
+                                 hint="numbers in a ruleset fit in 64 bits (about 19 digits)")
             return int(v)
         if tag == FLOAT and (_FLOAT_RE.match(v) or _INT_RE.match(v)):
             s = v.lower()
@@ -399,10 +405,13 @@ def load_file(path) -> tuple[object, SourceMap]:
     """Read and load a YAML file; an unreadable file is a RulesetError without location."""
     path = str(path)
     try:
+        # a regular file only: a named pipe or a device would block for ever, or never end
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise RulesetError(f"cannot read file: {path}: not a regular file", code="io")
         with open(path, "rb") as f:
             raw = f.read(MAX_BYTES + 1)  # never read more than the limit allows
-    except OSError as e:
-        raise RulesetError(f"cannot read file: {path}: {e.strerror or e}", code="io") from None
+    except (OSError, ValueError) as e:   # (ValueError: a path with a NUL byte)
+        raise RulesetError(f"cannot read file: {path!r}: {getattr(e, 'strerror', None) or e}", code="io") from None
     if len(raw) > MAX_BYTES:
         raise RulesetError(f"file too large (limit {MAX_BYTES} bytes)", Location(path, 1, 1), "limit")
     return load_yaml(_decode(raw, path), path)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from .schema import check_schema, load_schema
+from .resources import resource_dir
 from .source import SourceMap, load_file
 
 MAX_EXTENDS = 8   # depth of extends chains
@@ -68,8 +69,12 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
 
 
 def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
-    if not isinstance(target, str):
-        raise RulesetError("extends: takes a file name", smap.loc(("extends",)), "schema")
+    if not isinstance(target, str) or not target or "\0" in target:
+        raise RulesetError("extends: takes a file name (or a bundled ruleset's name)", smap.loc(("extends",)), "schema")
+    bundled = resource_dir("rulesets") / f"{target}.yaml"
+    if "/" not in target and "\\" not in target and not target.endswith((".yaml", ".yml")) \
+            and not (path.parent / target).exists() and bundled.is_file():
+        return bundled.resolve()        # extends: diamonds, from any folder
     base = (path.parent / target).resolve()
     roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
     if not any(base == r or r in base.parents for r in roots):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ..expr.parser import ExprError, offset_of
 from ..expr.builtins import register_builtin
+from ..expr.messages import describe
 from ..expr.types import BOOL, CARD, list_of
 from .base import section_kind
 
@@ -68,8 +69,7 @@ def build_board(ctx, spec, path, rules) -> None:
                         adj[a].add(b)
                         adj[b].add(a)
         except Exception as e:   # the rule runs at load time: its failure is the ruleset's error
-            what = "a position lacks an attribute the rule uses (none)" if "NoneType" in str(e) else str(e)
-            ctx.error(f"adjacent: failed for positions {cards.labels[a]} and {cards.labels[b]}: {what}",
+            ctx.error(f"adjacent: failed for positions {cards.labels[a]} and {cards.labels[b]}: {describe(e)}",
                       (*path, "adjacent"), "runtime")
             return
     else:

@@ -24,8 +24,7 @@ class Choose(AskOnce):
         step.options = opts
         step.distinct = opts.distinct
         step.option_type = elem(opts.type)
-        step.var = main.get("as", "choice")
-        ctx.declare_var(step.var, step.option_type, (*p, "as"))
+        step.var = ctx.declare_var(main.get("as", "choice"), step.option_type, (*p, "as"))
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         return step

@@ -132,7 +132,7 @@ class Attempt(Step):
         s.prompt = str(main.get("prompt", "outcome"))
         s.var = main.get("as")
         if s.var is not None:
-            ctx.declare_var(s.var, STR, (*p, "as"))
+            s.var = ctx.declare_var(s.var, STR, (*p, "as"))
         s.target = None
         if "target" in main:
             s.target = _Target.make(ctx, main["target"], (*p, "target"), scope)
@@ -257,8 +257,7 @@ class _Target(Step):
         ctx.check_keys(spec, ("from", "as", "prompt", "doc"), path, required=("from", "as"))
         t = cls()
         t.cards = ctx.expr(spec.get("from", "[]"), (*path, "from"), has_me=True, expect="list")
-        t.var = spec.get("as", "target")
-        ctx.declare_var(t.var, CARD, (*path, "as"))
+        t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
         t.prompt = str(spec.get("prompt", t.var))
         return ctx.add(t, path)
 

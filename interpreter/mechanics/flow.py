@@ -40,7 +40,7 @@ class Repeat(Step):
         times = ctx.expr(main, (*path, "repeat"), has_me=scope.has_me, expect=INT)
         var = rest.get("as")
         if var is not None:
-            ctx.declare_var(var, INT, (*path, "as"))
+            var = ctx.declare_var(var, INT, (*path, "as"))
         body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
         step = cls(times, var, body)
         step.me_var = scope.me_var
@@ -131,8 +131,7 @@ class Turns(Step):
         step.clockwise = order != "counterclockwise"
         if "players" in spec:
             step.who = ctx.expr(spec["players"], (*p, "players"), has_me=has_me, expect="list")
-        var = spec.get("as", "turn_player")
-        ctx.declare_var(var, PLAYER, (*p, "as"))
+        var = ctx.declare_var(spec.get("as", "turn_player"), PLAYER, (*p, "as"))
         step.var = var
         inner = StepScope(var)
         if "sort_by" in spec:

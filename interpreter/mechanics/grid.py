@@ -83,8 +83,7 @@ class Grid(Step):
         s.mark = None
         if "mark" in main:
             s.mark, _ = cls._counter(ctx, main["mark"], (*p, "mark"), ("card",))
-        s.var = main.get("as", "space")
-        ctx.declare_var(s.var, CARD, (*p, "as"))
+        s.var = ctx.declare_var(main.get("as", "space"), CARD, (*p, "as"))
         ctx.compiler.used.add(s.var)
         s.can_pass = bool(main.get("pass", True))
         s.prompt = str(main.get("prompt", "take"))

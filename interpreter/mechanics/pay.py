@@ -19,6 +19,7 @@ affordability in the condition that offers the action.
 """
 from __future__ import annotations
 
+from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
 from .base import Step, step_kind
 
@@ -131,7 +132,7 @@ class Pay(Step):
             k, opts = self._choices(S, frame)
             if not opts:
                 what = self.cost_names[k] if k is not None else "any"
-                raise ValueError(f"player {frame[1]} cannot pay a unit of '{what}'")
+                raise ExprRuntimeError(f"player {frame[1]} cannot pay a unit of '{what}'")
             if len(opts) > 1:
                 S.dec = (frame[1], tuple(opts))
                 return

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from ..errors import RulebookError
-from ..expr.parser import as_expr, parse
+from ..expr.parser import as_expr, parse, unquote
 from ..expr.builtins import VOCABULARIES
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list
 
@@ -408,7 +408,7 @@ def _literal(n):
     if kind == "float_":
         return float(n.children[0])
     if kind == "string":
-        return str(n.children[0])[1:-1]
+        return unquote(n.children[0])
     return {"true": True, "false": False, "none": None}[kind]
 
 

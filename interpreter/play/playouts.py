@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import BudgetExceeded, GameError, Location, UsageError
+from ..expr.messages import describe
 from .agents import RandomAgent
 from .coverage import GameCoverage
 
@@ -141,7 +142,7 @@ def _broken_invariant(rules, S):
         try:
             ok = fn(S, None, None)
         except Exception as e:  # noqa: BLE001 - a runtime error inside the invariant itself
-            return f"invariant '{text}' could not be evaluated: {type(e).__name__}: {e}", loc
+            return f"invariant '{text}' could not be evaluated: {describe(e)}", loc
         if not ok:
             return f"invariant '{text}' is false", loc
     return None

@@ -14,6 +14,7 @@ from typing import Iterable
 
 from ..build import load
 from ..errors import ReplayError, RulebookError, UsageError
+from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.resources import bundled_rulesets
 from .gamelog import FORMAT, _file_hash, _result, events_out
 from .redact import Redactor
@@ -32,8 +33,8 @@ def read_log(path) -> list[tuple[int, dict]]:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except ValueError as e:
+            obj = json_loads(raw)
+        except JSONInputError as e:
             what = "truncated or not valid JSON" if no == len(text.splitlines()) else "not valid JSON"
             raise ReplayError(f"{path}: line {no}: {what} ({getattr(e, 'msg', e)})") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
@@ -243,7 +244,10 @@ def _check_result(S, obj, n, no, fail) -> None:
 
 def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
     """A copy of a log (JSON strings or dicts) as seat ``seat`` may see it (see Redactor)."""
-    objs = [json.loads(x) if isinstance(x, str) else x for x in log_lines]
+    try:
+        objs = [json_loads(x) if isinstance(x, str) else x for x in log_lines]
+    except JSONInputError as e:
+        raise ReplayError(f"redact: a line is not valid JSON ({e.msg})") from None
     objs = [o for o in objs if o]
     if not objs or objs[0].get("type") != "header":
         raise ReplayError("redact: the log does not start with a header line")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import UsageError
+from ..loading.jsondata import JSONInputError, loads as json_loads
 from .batch import Batch, load_batch_rules
 from . import anomalies, coverage
 from .plots import plots
@@ -24,8 +25,8 @@ def read_records(path: Path) -> list[dict]:
         return out
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            rec = json.loads(line)
-        except ValueError:
+            rec = json_loads(line)
+        except JSONInputError:
             continue
         if isinstance(rec, dict) and isinstance(rec.get("index"), int) and "seed" in rec:
             out.append(rec)

@@ -39,6 +39,8 @@ from pathlib import Path
 from ..engine import loop as engine
 from ..errors import GameError, RulebookError, RulesetError, UsageError
 from ..expr import Compiler, ExprError
+from ..expr.messages import describe
+from ..expr.runtime import RUNTIME_ERRORS
 from ..build import load
 from ..loading.resources import ruleset_path
 from ..loading.source import load_file
@@ -165,7 +167,10 @@ def _check(compiler, S, expectations) -> str | None:
             fn = compiler.compile(str(text), has_me=False)
         except ExprError as e:
             return f"expect '{text}': {e.message}"
-        value = fn(S, None, None)
+        try:
+            value = fn(S, None, None)
+        except RUNTIME_ERRORS as e:   # this scenario fails; the others still run
+            return f"expect '{text}' could not be evaluated: {describe(e)}"
         if value is not True:
             return (f"expected {text}, but it is {value!r}" if isinstance(value, bool) else
                     f"expect '{text}' gave {value!r}, not true")

@@ -262,16 +262,27 @@ def cmd_replay(args) -> int:
 
 # ---------------------------------------------------------------------- test
 def add_test(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files, or folders of them (*.yaml)")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="scenario files, or folders searched for them (default: the bundled scenarios)")
+
+
+def _is_scenario_file(path: Path) -> bool:
+    """A scenario file has a top-level scenarios: key (a folder also holds rulesets: skip them)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return any(line.startswith("scenarios:") for line in f)
+    except OSError:
+        return False
 
 
 def cmd_test(args) -> int:
     from ..play.scenarios import run_file
     files: list[Path] = []
-    for raw in args.paths:
+    paths = args.paths or [str(resource_dir("rulesets") / "scenarios")]
+    for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            files += sorted(p.glob("*.yaml"))
+            files += sorted(f for f in p.rglob("*.yaml") if f.is_file() and _is_scenario_file(f))
         elif p.is_file():
             files.append(p)
         else:
@@ -293,7 +304,7 @@ def cmd_test(args) -> int:
             _out(f"{where}: FAIL {o.name}: {o.message}")
     _out(f"{passed} passed, {failed} failed")
     if not passed and not failed:   # a wrong folder must not look like a green run
-        where = ", ".join(args.paths)
+        where = ", ".join(paths)
         raise UsageError(f"no scenario ran: {where} holds no scenario" + ("" if files else " file (*.yaml)"))
     return 1 if failed else 0
 

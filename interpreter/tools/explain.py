@@ -94,7 +94,7 @@ def _components(rules, d):
 
 
 def _values(vs) -> str:
-    distinct = list(dict.fromkeys(vs))
+    distinct = list({_v(v): v for v in vs}.values())   # by their text: lists are values too
     ints = [v for v in distinct if isinstance(v, int) and not isinstance(v, bool)]
     if len(ints) == len(distinct) and len(ints) > 2 and max(ints) - min(ints) + 1 == len(ints):
         return f"{min(ints)} to {max(ints)}"

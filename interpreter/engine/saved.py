@@ -1,0 +1,208 @@
+"""Saved states read back: ``Ruleset.state_from_json`` checks every field before it trusts one.
+
+A saved state is input from outside (a file someone edited, a message from a client), so
+its shape, types and ranges are checked against the ruleset: the zones, counters and
+variables it declares, card ids that exist and sit in one place at a time, seats and teams
+of this game, whole numbers within the language's bounds, finite numbers, an RNG state of
+64 bits, and a pending decision that the flow, asked again, gives back unchanged. Anything
+else is a GameError naming the field, never a raw Python exception. The frames of the
+running steps are checked to hold values of the language; what a step keeps in its frame
+beyond that is its own (a frame edited into nonsense that still poses the same decision
+fails, when the game goes on, as a located runtime error).
+"""
+from __future__ import annotations
+
+import json
+import math
+
+from ..errors import GameError, RulebookError
+from ..expr.runtime import MAX_INT, MAX_STORED, RUNTIME_ERRORS
+from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
+from ..loading.jsondata import JSONInputError, loads as json_loads
+from .state import FORMAT, from_dict
+
+FIELDS = ("format", "ruleset", "hash", "seed", "players", "teams", "params", "options", "zones",
+          "counters", "vars", "rng", "stack", "decision", "over", "steps", "known")
+MAX_STEPS = 10 ** 12   # steps a saved game may have run (far above any budget)
+
+
+class _Bad(Exception):
+    """A field that does not fit (the message names it)."""
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _need(ok: bool, what: str) -> None:
+    if not ok:
+        raise _Bad(what)
+
+
+def _check_value(v, typ: str, where: str, sizes: dict, depth: int = 0) -> None:
+    """A variable's value fits its declared type (None fits any: not set yet)."""
+    if v is None or typ == NONE:
+        return
+    if is_list(typ) or (typ == ANY and isinstance(v, list)):
+        _need(isinstance(v, list) and len(v) <= MAX_STORED, f"{where}: expected a list")
+        _need(depth < 8, f"{where}: nested too deeply")
+        for x in v:
+            _check_value(x, elem(typ) if is_list(typ) else ANY, where, sizes, depth + 1)
+        return
+    if typ == BOOL:
+        _need(isinstance(v, bool), f"{where}: expected true or false, got {v!r}")
+    elif typ == STR:
+        _need(isinstance(v, str) and len(v) <= MAX_STORED, f"{where}: expected a string")
+    elif typ == NUM:
+        _need(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+              and abs(v) <= MAX_INT, f"{where}: expected a finite number, got {v!r}")
+    elif typ == ANY:
+        _need(isinstance(v, (bool, str)) or (isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= MAX_INT),
+              f"{where}: not a value of the language: {v!r}")
+        _need(not isinstance(v, str) or len(v) <= MAX_STORED, f"{where}: the string is too long")
+    else:   # int and the whole numbers that name things: players, teams, cards
+        _need(_int(v) and abs(v) <= MAX_INT, f"{where}: expected a whole number, got {v!r}")
+        if typ in sizes:
+            _need(0 <= v < sizes[typ], f"{where}: no {typ} {v} (there are {sizes[typ]})")
+
+
+def _check_zones(rules, d: dict, n_owners: dict) -> None:
+    zones = d["zones"]
+    _need(isinstance(zones, dict) and set(zones) == set(rules.zone_owner),
+          "zones: expected exactly the ruleset's zones")
+    n_cards, seen = len(rules.card_labels), set()
+
+    def cards(part, where):
+        _need(isinstance(part, list), f"{where}: expected a list of card ids")
+        for c in part:
+            _need(_int(c) and 0 <= c < n_cards, f"{where}: no card {c!r} (card ids are 0 to {n_cards - 1})")
+            _need(c not in seen, f"{where}: card {c} ({rules.card_labels[c]}) is in two places")
+            seen.add(c)
+
+    for name, shape in rules.zone_shapes:
+        zone = zones[name]
+        if shape == 0:
+            cards(zone, f"zones.{name}")
+        elif shape == 1:
+            owners = n_owners[rules.zone_owner[name]]
+            _need(isinstance(zone, list) and len(zone) == owners,
+                  f"zones.{name}: expected one list per owner ({owners})")
+            for i, part in enumerate(zone):
+                cards(part, f"zones.{name}[{i}]")
+        else:
+            _need(isinstance(zone, dict), f"zones.{name}: expected a mapping card id -> cards")
+            for key, part in zone.items():
+                _need(isinstance(key, str) and key.isdigit() and int(key) < n_cards,
+                      f"zones.{name}: no card {key!r}")
+                cards(part, f"zones.{name}[{key}]")
+
+
+def _check_counters(rules, d: dict, n_owners: dict) -> None:
+    counters = d["counters"]
+    _need(isinstance(counters, dict) and set(counters) == set(rules.counter_owner),
+          "counters: expected exactly the ruleset's counters")
+    for name, owner in rules.counter_owner.items():
+        value = counters[name]
+        values = [value] if owner == "none" else value
+        if owner != "none":
+            _need(isinstance(value, list) and len(value) == n_owners[owner],
+                  f"counters.{name}: expected one number per owner ({n_owners[owner]})")
+        for v in values:
+            _need(_int(v) and abs(v) <= MAX_INT, f"counters.{name}: expected whole numbers, got {v!r}")
+
+
+def _check_flow(rules, d: dict, players: int) -> None:
+    stack, dec = d["stack"], d["decision"]
+    _need(isinstance(stack, list), "stack: expected a list of frames")
+    for i, frame in enumerate(stack):
+        _need(isinstance(frame, list) and frame and _int(frame[0]) and 0 <= frame[0] < len(rules.steps),
+              f"stack[{i}]: expected a frame [step index, ...] of one of the {len(rules.steps)} steps")
+        for x in frame[1:]:   # what a step keeps: values of the language (each step reads its own)
+            _check_value(x, ANY, f"stack[{i}]", {})
+    _need(isinstance(d["over"], bool), f"over: expected true or false, got {d['over']!r}")
+    _need(_int(d["steps"]) and 0 <= d["steps"] <= MAX_STEPS, f"steps: expected a count, got {d['steps']!r}")
+    if dec is not None:
+        _need(isinstance(dec, list) and len(dec) == 2 and _int(dec[0]) and 0 <= dec[0] < players
+              and isinstance(dec[1], list) and dec[1], "decision: expected [seat, [options...]] or null")
+        _need(bool(stack), "decision: a pending decision needs the step that asks it (stack is empty)")
+    _need(not (d["over"] and dec is not None), "decision: a finished game has no pending decision")
+    _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
+
+
+def check(rules, d) -> None:
+    """Raise _Bad for the first field of a saved state that does not fit ``rules``."""
+    _need(isinstance(d, dict) and "format" in d, "expected the JSON object State.to_json() writes")
+    _need(d["format"] == FORMAT, f"format {d['format']!r} is not {FORMAT}")
+    missing = [k for k in FIELDS if k not in d]
+    unknown = sorted(set(d) - set(FIELDS))
+    _need(not missing, f"missing {', '.join(missing)}")
+    _need(not unknown, f"unknown field {', '.join(unknown)}")
+    players, seed = d["players"], d["seed"]
+    _need(_int(players) and players in rules.player_counts,
+          f"players: {players!r} is not a player count of {rules.name} ({rules.players_text()})")
+    _need(_int(seed) and abs(seed) <= MAX_INT, f"seed: expected a whole number, got {seed!r}")
+    _need(_int(d["rng"]) and 0 <= d["rng"] < 2 ** 64, f"rng: expected a 64-bit state, got {d['rng']!r}")
+    _need(d["teams"] == [list(t) for t in rules.team_members(players)],
+          f"teams: not the teams of {rules.name} for {players} players")
+    _need(isinstance(d["params"], dict) and isinstance(d["options"], dict), "params, options: expected mappings")
+    try:   # the same checks as a new game's options (and the same values once checked)
+        template = rules.new_game(players, seed, {"params": d["params"], **d["options"]})
+    except RulebookError as e:
+        raise _Bad(f"params, options: {e.message}") from None
+    for key, checked in (("params", template.p), ("options", template.o)):
+        _need(json.dumps(checked, sort_keys=True) == json.dumps(d[key], sort_keys=True),
+              f"{key}: not the values a game of these players takes ({json.dumps(checked, sort_keys=True)})")
+    n_owners = {"player": players, "team": len(template.members), "card": len(rules.card_labels)}
+    _check_zones(rules, d, n_owners)
+    _check_counters(rules, d, n_owners)
+    vars_ = d["vars"]
+    _need(isinstance(vars_, dict) and set(vars_) == set(template.v), "vars: expected exactly the ruleset's variables")
+    sizes = {PLAYER: players, TEAM: len(template.members), CARD: len(rules.card_labels)}
+    for name, value in vars_.items():
+        _check_value(value, rules.names.vars.get(name, ANY), f"vars.{name}", sizes)
+    _check_flow(rules, d, players)
+    known = d["known"]
+    if known is not None:
+        _need(isinstance(known, dict), "known: expected a mapping card id -> seats, or null")
+        for key, mask in known.items():
+            _need(isinstance(key, str) and key.isdigit() and int(key) < len(rules.card_labels),
+                  f"known: no card {key!r}")
+            _need(_int(mask) and 0 <= mask < 2 ** players, f"known[{key}]: expected a bitmask of seats")
+
+
+def _recheck_decision(S, saved) -> None:
+    """The flow, asked again, must pose the decision the state says is pending."""
+    from .loop import reask
+    if S.dec is None:
+        return
+    probe = S.clone()
+    reask(probe)
+    asked = None if probe.dec is None else [probe.dec[0], list(probe.dec[1])]
+    _need(json.dumps(asked) == json.dumps(saved),
+          "decision: not the decision its step asks in this state (the stack or the decision was edited)")
+
+
+def state_from_json(rules, text: str):
+    """The State saved in ``text`` by ``rules`` (see the module docstring); GameError otherwise."""
+    if not isinstance(text, (str, bytes)):
+        raise GameError(f"not a saved state: expected JSON text, got {type(text).__name__}")
+    try:
+        d = json_loads(text)
+    except JSONInputError as e:
+        raise GameError(f"not a saved state: the text is not JSON ({e.msg})") from None
+    if isinstance(d, dict) and "ruleset" in d and d.get("ruleset") != rules.name:
+        raise GameError(f"this state belongs to ruleset '{d.get('ruleset')}', not '{rules.name}'")
+    if isinstance(d, dict) and "hash" in d and d.get("hash") != rules.hash:
+        raise GameError(f"this state was saved with another version of ruleset '{rules.name}' (hash "
+                        f"{str(d.get('hash'))[:12]}, now {rules.hash[:12]}): its zones and flow may not fit")
+    try:
+        check(rules, d)
+        S = from_dict(rules, d)
+        rules.keep_sorted(S)
+        _recheck_decision(S, d["decision"])
+    except _Bad as e:
+        raise GameError(f"not a saved state of {rules.name}: {e}") from None
+    except RUNTIME_ERRORS as e:   # a frame whose contents its step cannot read
+        raise GameError(f"not a saved state of {rules.name}: the flow cannot resume from it "
+                        f"({type(e).__name__})") from None
+    return S

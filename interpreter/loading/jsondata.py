@@ -1,0 +1,60 @@
+"""JSON from outside the program (logs, saved states, run records), parsed with bounds.
+
+A log line or a saved state is untrusted input: Python's json module recurses once per level
+of nesting, so ``[[[[...]]]]`` a hundred thousand deep is a RecursionError, and a deep value
+would also be walked recursively later. Nothing the program writes nests deeper than a few
+levels; MAX_DEPTH leaves room for any of it."""
+from __future__ import annotations
+
+import json
+
+MAX_DEPTH = 64   # levels of arrays and objects in one JSON value
+
+
+class JSONInputError(ValueError):
+    """The text is not JSON, or nests deeper than MAX_DEPTH (``msg`` says which)."""
+
+    def __init__(self, msg: str):
+        super().__init__(msg)
+        self.msg = msg
+
+
+def too_deep(text: str) -> bool:
+    """Brackets outside strings nest deeper than MAX_DEPTH (checked before parsing; the same
+    holds for YAML's flow syntax, whose parser recurses too)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def loads(text: str):
+    """json.loads, but JSONInputError for bad JSON, NaN or Infinity, or too deep a value."""
+    if too_deep(text):
+        raise JSONInputError(f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:   # (the depth check makes this unreachable; kept as a guard)
+        raise JSONInputError(f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as e:
+        raise JSONInputError(getattr(e, "msg", str(e))) from None

@@ -1,0 +1,159 @@
+"""Input that once reached an internal error: each is now a located error, a clear message, or
+simply works (docs/security.md)."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter.errors import GameError, ReplayError, RulesetError, UsageError
+from interpreter.expr.messages import describe
+from interpreter.expr.parser import as_expr, quote, unquote, parse
+from interpreter.tools.cli import main
+
+GAME = """
+game: g
+players: {min: 2, max: 3}
+components:
+  cards: {attributes: {n: 1..6}, label: "c{n}"}
+zones:
+  deck: {start: [cards]}
+  hand: {owner: player, visible: owner}
+counters:
+  pts: {owner: player}
+vars: {x: any}
+flow:
+  - turns:
+      until: "any(players, by: pts > 2)"
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - gain: {counter: pts, amount: 1}
+scoring: {categories: {p: pts}}
+"""
+
+
+def write(tmp_path, text, name="g.yaml"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def test_runtime_errors_are_said_in_the_language():
+    said = [describe(TypeError("unsupported operand type(s) for +: 'int' and 'str'")),
+            describe(TypeError("'<' not supported between instances of 'str' and 'NoneType'")),
+            describe(TypeError("unhashable type: 'list'")),
+            describe(TypeError("'NoneType' object is not subscriptable")),
+            describe(ZeroDivisionError("integer division or modulo by zero"))]
+    assert said[0] == "'+' cannot combine int and str"
+    assert said[1].startswith("'<' cannot compare str with none") and "first() of an empty list" in said[1]
+    assert said[2] == "a list cannot be an element of a set or a key of a map"
+    assert said[3].startswith("a list was needed, got none")
+    assert said[4] == "division by zero"
+    assert not any("NoneType" in s or "operand" in s or "instances" in s for s in said)
+
+
+def test_a_runtime_error_in_a_game_is_located_and_phrased_for_authors(tmp_path):
+    path = write(tmp_path, GAME.replace("        - gain: {counter: pts, amount: 1}",
+                                        "        - set: {x: \"first(deck where n > 9).n + 1\"}"))
+    rules = interpreter.load(path)
+    with pytest.raises(GameError) as e:
+        rules.new_game(2).apply_index(0)
+    text = str(e.value)
+    assert ":17:11: error[runtime]" in text and "a value is none" in text and "NoneType" not in text
+
+
+def test_a_hoisted_call_python_refuses_is_compiled_without_hoisting(tmp_path):
+    """any(.. first(..) ..) in an effect condition: Python forbids the := the optimiser would
+    lift into the comprehension; the effect list is compiled again without it."""
+    path = write(tmp_path, GAME.replace("        - gain: {counter: pts, amount: 1}", """\
+        - if: "any(hand where first(deck where n == 1) == none, by: n > 0)"
+          then: [{gain: {counter: pts, amount: 5}}]
+        - gain: {counter: pts, amount: 1}"""))
+    rules = interpreter.load(path)
+    S = rules.new_game(2)
+    S.apply_index(0)
+    assert S.c["pts"][0] == 1   # the hand is empty: the condition is false, the gain of 1 runs
+
+
+def test_string_escapes_and_yaml_lists_of_any_text(tmp_path):
+    texts = ["it's", 'say "hi"', "back\\slash", "both ' and \"", "\\'"]
+    for t in texts:
+        assert unquote(quote(t)) == t
+    assert unquote(parse(r"'it\'s'").children[0]) == "it's"
+    path = write(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + json.dumps(texts)))
+    S = interpreter.load(path).new_game(2)
+    assert S.legal_actions() == texts
+    assert as_expr(texts).startswith("['it\\'s', ")
+
+
+def test_an_unknown_escape_is_a_located_error(tmp_path):
+    path = write(tmp_path, GAME.replace('options: "[1, 2]"', """options: "['a\\\\qb']\""""))
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(path)
+    assert "unknown escape '\\q'" in str(e.value) and "error[expr-syntax]" in str(e.value)
+
+
+def test_a_string_parameter_with_bounds_is_refused_and_set_checks_list_elements(tmp_path):
+    path = write(tmp_path, GAME.replace("flow:", 'params:\n  name: {default: "x", min: 1}\nflow:'))
+    with pytest.raises(RulesetError, match="bounds a number parameter"):
+        interpreter.load(path)
+    rules = interpreter.load("diamonds")
+    with pytest.raises(UsageError, match="a list of str"):
+        rules.new_game(4, options={"params": {"majority_order": [1, "x"]}})
+    with pytest.raises(UsageError, match="nests too deeply"):
+        rules.new_game(4, options={"params": {"majority_order": "[" * 5000 + "]" * 5000}})
+
+
+def test_explain_shows_list_valued_attributes(tmp_path):
+    from interpreter.tools.explain import explain
+    path = write(tmp_path, """\
+    game: rooms
+    players: {min: 1, max: 1}
+    components:
+      room:
+        cards:
+          - {name: hall, exits: [kitchen, study]}
+          - {name: kitchen}
+          - {name: study, exits: [cellar]}
+          - {name: cellar}
+        label: "{name}"
+    board: {positions: room, neighbors: exits}
+    zones:
+      rooms: {start: [room]}
+    vars:
+      n: {type: "list[int]", start: "[]"}
+    flow:
+      - set: {n: "map(rooms, to: count(neighbors(it)))"}
+    """)
+    assert "exits: [kitchen, study], [cellar]" in explain(interpreter.load(path))
+
+
+def test_scenario_expect_error_fails_that_scenario_only(tmp_path, capsys):
+    path = write(tmp_path, """\
+    ruleset: diamonds
+    scenarios:
+      - {name: divides by zero, players: 4, expect: ["1 / 0 == 1"]}
+      - {name: fine, players: 4, expect: ["1 == 1"]}
+    """, "sc.yaml")
+    assert main(["test", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL divides by zero: expect '1 / 0 == 1' could not be evaluated: division by zero" in out
+    assert "1 passed, 1 failed" in out
+
+
+def test_rulebook_test_finds_scenario_files_and_skips_rulesets(capsys):
+    assert main(["test"]) == 0            # the bundled scenarios
+    bundled = capsys.readouterr().out.strip().splitlines()[-1]
+    assert main(["test", "rulesets"]) == 0   # a folder of rulesets and scenarios
+    assert capsys.readouterr().out.strip().splitlines()[-1] == bundled
+    assert bundled.endswith("passed, 0 failed") and int(bundled.split()[0]) > 100
+
+
+def test_a_deeply_nested_log_line_is_a_replay_error(tmp_path):
+    from interpreter.play.replay import read_log
+    log = tmp_path / "deep.jsonl"
+    log.write_text('{"type": "header"}\n' + "[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(ReplayError, match="line 2: .*nested more than 64 levels"):
+        read_log(log)

@@ -1,0 +1,163 @@
+"""A saved state is untrusted input: ``state_from_json`` refuses every edited field with a
+GameError naming it, accepts the states the engine writes, and never lets a raw Python
+exception out (engine/saved.py)."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+import interpreter
+from interpreter.errors import GameError
+
+
+def _played(name, players, decisions, seed=1, knowledge=False):
+    rules = interpreter.load(name)
+    S = rules.new_game(players, seed=seed, knowledge=knowledge)
+    rnd = random.Random(seed)
+    for _ in range(decisions):
+        if S.over:
+            break
+        S.apply_index(rnd.randrange(len(S.legal_actions())))
+    return rules, S
+
+
+@pytest.mark.parametrize("name,players", [("diamonds", 4), ("diamonds_club", 3), ("diams", 4),
+                                          ("mister_diamond", 3)])
+def test_saved_states_round_trip(name, players):
+    for decisions in (0, 7, 40, 10_000):
+        rules, S = _played(name, players, decisions, knowledge=decisions == 7)
+        back = rules.state_from_json(S.to_json())
+        assert back == S and back.legal_actions() == S.legal_actions()
+
+
+def _edit(d, path, value):
+    d = copy.deepcopy(d)
+    target = d
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return d
+
+
+EDITS = [   # (path, new value, words the error must contain)
+    (("rng",), "x", "rng"),
+    (("rng",), -1, "rng"),
+    (("rng",), 2 ** 64, "rng"),
+    (("over",), "no", "over"),
+    (("over",), True, "decision"),
+    (("steps",), -5, "steps"),
+    (("seed",), 1.5, "seed"),
+    (("players",), 9, "players"),
+    (("players",), True, "players"),
+    (("teams",), [[0, 1], [2, 3]], "teams"),
+    (("format",), 99, "format"),
+    (("known",), [], "known"),
+    (("params", "hand_size"), "many", "params"),
+    (("params", "nonsense"), 1, "params"),
+    (("options",), {"skill": "x"}, "options"),
+    (("zones", "deck"), KeyError, "zones"),
+    (("zones", "nowhere"), [], "zones"),
+    (("zones", "deck", 0), -1, "no card -1"),
+    (("zones", "deck", 0), 10 ** 6, "no card"),
+    (("zones", "deck", 0), "1D", "no card"),
+    (("zones", "hand"), [[], []], "one list per owner"),
+    (("counters", "tricks_won"), 3, "one number per owner"),
+    (("counters", "tricks_won", 0), 1.5, "whole numbers"),
+    (("counters", "tricks_won", 0), 10 ** 30, "whole numbers"),
+    (("counters", "tricks_won", 0), True, "whole numbers"),
+    (("vars", "thief"), "somebody", "vars.thief"),
+    (("vars", "thief"), 17, "vars.thief"),
+    (("vars", "surprise"), 1, "vars"),
+    (("stack",), [[10 ** 6]], "stack[0]"),
+    (("stack",), "x", "stack"),
+    (("stack",), [], "decision"),
+    (("decision",), [0], "decision"),
+    (("decision",), [7, ["1D"]], "decision"),
+    (("decision",), None, "decision"),
+    (("extra",), 1, "unknown field"),
+    (("hash",), KeyError, "missing hash"),
+]
+
+
+def test_each_edited_field_is_refused_by_name():
+    rules, S = _played("diamonds", 4, 9)
+    d = json.loads(S.to_json())
+    deck = next(z for z, shape in rules.zone_shapes if shape == 0 and d["zones"][z])
+    for path, value, words in EDITS:
+        if path[:2] == ("zones", "deck"):
+            path = ("zones", deck, *path[2:])
+        with pytest.raises(GameError) as e:
+            rules.state_from_json(json.dumps(_edit(d, path, value)))
+        assert words in e.value.message, (path, value, e.value.message)
+
+
+def test_a_card_in_two_places_and_an_edited_decision_are_refused():
+    rules, S = _played("diamonds", 4, 9)
+    d = json.loads(S.to_json())
+    hand = d["zones"]["hand"]
+    twice = _edit(d, ("zones", "hand", 1), hand[1] + [hand[0][0]])
+    with pytest.raises(GameError, match="in two places"):
+        rules.state_from_json(json.dumps(twice))
+    seat, options = d["decision"]
+    other = (seat + 1) % 4
+    with pytest.raises(GameError, match="not the decision its step asks"):
+        rules.state_from_json(json.dumps(_edit(d, ("decision",), [other, options])))
+
+
+@pytest.mark.parametrize("text", ["", "nul", "[]", "{}", "[" * 100_000 + "]" * 100_000,
+                                  '{"format": 1, "ruleset": "diamonds", "x": NaN}', "\x00"])
+def test_text_that_is_not_a_state_is_refused(text):
+    rules = interpreter.load("diamonds")
+    with pytest.raises(GameError, match="not a saved state|belongs to"):
+        rules.state_from_json(text)
+
+
+def test_nan_and_infinity_are_refused():
+    rules, S = _played("diamonds", 4, 3)
+    text = S.to_json().replace('"steps":', '"steps":NaN,"_":', 1)
+    with pytest.raises(GameError, match="NaN"):
+        rules.state_from_json(text)
+
+
+@pytest.mark.parametrize("name,players", [("diamonds", 4), ("diamonds_club", 3)])
+def test_randomly_edited_states_never_raise_raw_errors(name, players):
+    """Replace one leaf of a saved state by a random value: refused with a GameError, or a
+    state that plays on (to the end, or to a located runtime error), never a raw exception."""
+    rules, S = _played(name, players, 25)
+    base = json.loads(S.to_json())
+    leaves = []
+
+    def walk(x, path):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, (*path, k))
+        elif isinstance(x, list) and x:
+            for i, v in enumerate(x):
+                walk(v, (*path, i))
+        else:
+            leaves.append(path)
+    walk(base, ())
+    rnd = random.Random(5)
+    values = [None, -1, 0, 1, 2, 3, 10 ** 20, 2.5, True, False, "x", "", [], {}, [0], [[1]]]
+    accepted = 0
+    for _ in range(300):
+        d = _edit(base, rnd.choice(leaves), rnd.choice(values))
+        try:
+            T = rules.state_from_json(json.dumps(d))
+        except GameError:
+            continue
+        accepted += 1
+        try:   # an accepted state plays on; a frame edited into nonsense is a located error
+            for _ in range(200):
+                if T.over:
+                    break
+                T.apply_index(rnd.randrange(len(T.legal_actions())))
+        except GameError as e:
+            assert e.diagnostics[0].loc is not None and "error[runtime]" in str(e)
+    assert accepted < 150   # most edits are refused; some (a count changed by one) are valid states
