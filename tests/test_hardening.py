@@ -157,3 +157,54 @@ def test_a_deeply_nested_log_line_is_a_replay_error(tmp_path):
     log.write_text('{"type": "header"}\n' + "[" * 100_000 + "]" * 100_000 + "\n")
     with pytest.raises(ReplayError, match="line 2: .*nested more than 64 levels"):
         read_log(log)
+
+
+def test_simulate_out_refuses_a_folder_that_is_not_a_previous_run(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("precious")
+    code = main(["simulate", "diamonds", "--players", "4", "--games", "2", "--out", str(out)])
+    assert code != 0 and "not a previous run" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    assert (out / "notes.txt").read_text() == "precious"
+
+
+def test_compare_out_keeps_every_variant_inside_it(tmp_path, capsys):
+    path = write(tmp_path, GAME + 'variants:\n  "..": {description: "dots"}\n  "a/b": {}\n')
+    out = tmp_path / "runs" / "cmp"
+    code = main(["compare", str(path), "--variants", "base,..,a/b", "--players", "2", "--games", "2",
+                 "--out", str(out), "--json"])
+    assert code == 0, capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["_", "a_b", "base"]
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["cmp"]   # nothing written beside
+    (out / "other.txt").write_text("x")
+    code = main(["compare", str(path), "--variants", "base,..", "--players", "2", "--games", "2",
+                 "--out", str(out)])
+    assert code != 0 and "not a previous comparison" in capsys.readouterr().err
+
+
+def _cli(args, **kw):
+    import subprocess
+    import sys
+    code = f"from interpreter.tools.cli import main; raise SystemExit(main({args!r}))"
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    p = _cli(["actions", "diamonds_club"])   # 80 KB: more than a pipe holds
+    p.stdout.read(1)
+    p.stdout.close()   # as `| head -c 1` does
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 141 and err == ""
+
+
+def test_ctrl_c_stops_a_parallel_simulate_with_one_line():
+    import os
+    import signal
+    import time
+    p = _cli(["simulate", "diamonds", "--players", "4", "--games", "100000", "--workers", "2"],
+             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(2.5)
+    os.killpg(p.pid, signal.SIGINT)   # what a terminal's Ctrl-C does: the whole process group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err.decode() == "rulebook: interrupted\n"

@@ -58,6 +58,9 @@ def prepare_out(out: Path, batch: Batch) -> dict[int, dict]:
     elif read_records(out / "games.jsonl"):
         raise UsageError(f"--out {out} has a games.jsonl but no run.json: cannot tell which batch it holds; "
                          "use a new folder")
+    elif any(out.iterdir()):   # never write into a folder that is not a previous run
+        raise UsageError(f"--out {out} is not empty and holds no run.json (it is not a previous run): "
+                         "use a new or empty folder")
     else:
         conf_path.write_text(json.dumps(conf, indent=2) + "\n", encoding="utf-8")
     games = out / "games.jsonl"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import signal
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -37,6 +38,10 @@ def settled():
 
 
 def _init_worker(batch: Batch) -> None:
+    try:   # Ctrl-C is the parent's to handle: it stops the pool (workers would print tracebacks)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:   # not the main thread of the process (a thread-based pool)
+        pass
     if _WORKER.get("batch") == batch and "rules" in _WORKER:
         settle()
         return     # forked from a parent that had the ruleset compiled already (run_local)

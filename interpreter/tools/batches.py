@@ -172,6 +172,7 @@ def cmd_compare(args) -> int:
     out = Path(args.out) if args.out else None
     if out is not None:
         _folder(out, "one subfolder per variant")
+        _compare_folder(out, names)
     records = {}
     with settled(), _Progress(not args.json) as bar:
         for v, (rules, batch) in batches.items():
@@ -201,10 +202,26 @@ def cmd_compare(args) -> int:
 
 
 def _variant_folder(out: Path | None, variant: str) -> Path | None:
-    """Where compare --out keeps one variant's batch (a variant file's name without its folder)."""
+    """Where compare --out keeps one variant's batch (a variant file's name without its folder):
+    letters, digits, _ - and inner dots only, so that no name (``..``) leads out of --out."""
     if out is None:
         return None
     name = Path(variant).stem if variant.endswith((".yaml", ".yml")) else variant
-    return out / re.sub(r"[^\w.-]", "_", name)
+    return out / (re.sub(r"[^\w.-]", "_", name).strip(".") or "_")
+
+
+def _compare_folder(out: Path, names: list[str]) -> None:
+    """compare --out writes compare.json, compare.png and one folder per variant: refuse two
+    variants that would share a folder, and a folder that holds anything else."""
+    folders = [_variant_folder(out, v).name for v in names]
+    if len(set(folders)) != len(folders):
+        twice = next(f for f in folders if folders.count(f) > 1)
+        raise UsageError(f"two variants would share the folder {out / twice}: rename one of the files")
+    if out.is_dir():
+        ours = {"compare.json", "compare.png", *folders}
+        other = sorted(p.name for p in out.iterdir() if p.name not in ours)
+        if other:
+            raise UsageError(f"--out {out} holds {other[0]}, which compare did not write (it is not a "
+                             "previous comparison): use a new or empty folder")
 
 

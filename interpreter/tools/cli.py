@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -451,6 +452,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (the console script exits with it)."""
     try:
@@ -462,6 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     except RulebookError as e:
         _err(str(e))
         return e.exit_code
+    except BrokenPipeError:   # the reader went away (rulebook ... | head): stop quietly
+        _silence_stdout()
+        return 141               # 128 + SIGPIPE, as a shell reports a killed pipeline member
     except OSError as e:
         name = f": {e.filename}" if getattr(e, "filename", None) else ""
         _err(f"rulebook: error: {e.strerror or e}{name}")
