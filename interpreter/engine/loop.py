@@ -19,7 +19,7 @@ def advance(S, changed: bool = True) -> None:
     state is as at the last check (only frames changed), so triggers and end conditions are
     not checked before the first step. Every step run counts against the step budget, and
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever."""
-    steps, budget, end_checks, watch, auto, checks = S.rules.loop
+    steps, budget, end_checks, watch, auto, checks, charges = S.rules.loop
     stack = S.stack
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
@@ -52,7 +52,7 @@ def advance(S, changed: bool = True) -> None:
                 break
             frame = stack[-1]
             changed = steps[frame[0]].run(S, frame) is not UNCHANGED
-            S.steps += 1
+            S.steps += charges[frame[0]]   # 1, and more for a step whose expressions may cost more
             if S.steps > budget:
                 over_budget(S)
     except RUNTIME_ERRORS as e:
@@ -78,8 +78,9 @@ def _forced(S, frame) -> bool:
 def over_budget(S, loc=None):
     """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
     budget = S.rules.max_steps
-    raise BudgetExceeded(f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
-                         "does the flow ever end? raise limits.steps if the game is just long", loc=loc)
+    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (seed {S.seed}; a step whose "
+                         "expressions may take more than 100 operations counts one more per hundred); does the "
+                         "flow ever end? raise limits.steps if the game is just long", loc=loc)
 
 
 def run_setup(S, fill, setup) -> None:

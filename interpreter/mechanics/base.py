@@ -74,6 +74,8 @@ class Step:
     inline = False      # True for effect steps: Sequence runs them without a frame
     loc = None
     index = -1
+    work = 0            # worst-case operations of its own expressions (build/builder.py _weighed)
+    charge = 0          # budget units a run costs beyond one: work // STEP_WORK_UNIT
 
     @classmethod
     def build(cls, ctx, spec, path, scope: StepScope) -> "Step":
@@ -197,6 +199,8 @@ class Sequence(Step):
             child = steps[i]
             i += 1
             if child.inline:
+                if child.charge:           # costly effects count against the budget (engine/loop.py)
+                    S.steps += child.charge
                 if not child.quiet:        # a quiet effect leaves the checks as they were
                     result = None
                 try:                       # (child.execute(S), without its frame)
