@@ -61,6 +61,21 @@ def events_out(rules, events) -> list[dict]:
     return json.loads(json.dumps(out))   # tuples -> lists, exactly as a log reads back
 
 
+def logged_decision(rules, S, i: int, n: int):
+    """Apply option ``i`` of the pending decision of ``S`` (which records events): (its log line,
+    None), or (the error line, the RulebookError) when the rules fail on it."""
+    seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
+    choice = Choice.pending(S, i)
+    S.ev = []
+    try:
+        S.apply_index(i)
+    except RulebookError as e:
+        return ({"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": label, "message": e.message,
+                 "loc": str(e.loc) if e.loc else None, **seen_field(choice)}, e)
+    return ({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": label,
+             "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)}, None)
+
+
 def seen_field(choice, S=None, events=()) -> dict:
     """``{"seen_by": [seats]}`` when some seat cannot tell which option was chosen (it does not
     see a card or counter the option names: engine/sight.py), else nothing. ``S`` and
@@ -140,24 +155,19 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
         n = 0
         while not S.is_terminal():
             seat = S.current_player()
-            legal = S.legal_actions()
-            prompt = S.prompt()
+            count = len(S.dec[1])
             i = choose(agents[seat], S, seat)
-            if not (_is_id(i) and 0 <= i < len(legal)):
-                raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{len(legal) - 1}")
-            choice = Choice.pending(S, i) if writer else None
-            S.ev = []
-            try:
-                S.apply_index(i)
-            except RulebookError as e:   # kept in the log: the game's last line says what failed, and where
-                if writer:
-                    writer.write({"type": "error", "n": n + 1, "seat": seat, "prompt": prompt, "action": legal[i],
-                                  "message": e.message, "loc": str(e.loc) if e.loc else None, **seen_field(choice)})
-                raise
+            if not (_is_id(i) and 0 <= i < count):
+                raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{count - 1}")
             n += 1
-            if writer:
-                writer.write({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": legal[i],
-                              "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)})
+            if writer is None:   # nothing to record
+                S.ev = None
+                S.apply_index(i)
+                continue
+            line, error = logged_decision(rules, S, i, n)
+            writer.write(line)
+            if error is not None:   # kept in the log: the game's last line says what failed, and where
+                raise error
         S.ev = None
         result = _result(S, n)
         if writer:
