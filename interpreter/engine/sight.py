@@ -1,13 +1,12 @@
 """Who can tell what a decision chose, from the declared visibility: for logs redacted for one
 seat (play/redact.py), which must show no more than ``observation(seat)`` does.
 
-A seat sees a card while it lies in a zone visible to the seat (``visible: all``, or ``owner``
-and the seat or its team owns the zone) or while a public variable holds it: what
-observation.py shows. An event that moves cards shows them to the seats that see the zone they
-leave or the zone they enter (a ``gather``, which lumps every owner's cards of several zones
-together, only when each of those zones is visible to all); an event naming cards outside any
-zone (a target named aloud) shows them to everyone. A counter is seen by the seats it is
-visible to.
+A seat sees where a card is while it lies in a zone visible to the seat (``visible: all``, or
+``owner`` and the seat or its team owns the zone): what observation.py shows. An event that
+moves cards shows them to the seats that see the zone they leave or the zone they enter (a
+``gather``, which lumps every owner's cards of several zones together, only when each of those
+zones is visible to all); an event naming cards outside any zone (a target named aloud) shows
+them to everyone. A counter is seen by the seats it is visible to.
 
 The label of a chosen option may name cards and counters (``Step.named``). A seat can tell
 which option was chosen when it sees each of those counters, and each of those cards before the
@@ -18,10 +17,7 @@ sees; ``ALL`` = every seat.
 """
 from __future__ import annotations
 
-from ..expr.types import CARD, list_of
-
 ALL = -1
-_CARDS = list_of(CARD)
 
 
 def _owned_by(kind: str, owner, members) -> int:
@@ -76,14 +72,10 @@ def moved_seers(rules, members, ev: dict) -> int:
 
 
 def card_seers(S, card: int) -> int:
-    """The seats that see ``card`` where it is now: its zone's, or every seat when a public
-    variable holds it; 0 for a card a step holds aside (a card passed face down)."""
+    """The seats that see where ``card`` is: its zone's seers; 0 for a card a step holds aside
+    (a card passed face down). (A public variable holding a card in a hidden zone shows which
+    card it is, not where it is: a seat cannot tell it from the others when it moves.)"""
     rules = S.rules
-    for name, value in S.v.items():
-        if name[0] != "_" and value is not None:
-            typ = rules.names.vars.get(name)
-            if (typ == CARD and value == card) or (typ == _CARDS and card in value):
-                return ALL
     for name, kind in rules.zone_owner.items():
         zone = S.z[name]
         if kind == "none":
