@@ -435,3 +435,22 @@ class _Lines:
         self.buf += text
         *done, self.buf = self.buf.split("\n")
         self.out += [json.loads(x) for x in done]
+
+
+def test_replay_checks_seen_by_and_replays_logs_written_without_it(hush_path, tmp_path):
+    rules = interpreter.load(hush_path)
+    log = tmp_path / "h.jsonl"
+    gamelog.play_game(rules, 3, 2, agents.make_agents("random", 3, 2), log=log)
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert replay.replay(log)["decisions"] == lines[-1]["decisions"]
+    write = lambda objs: log.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    k = next(i for i, o in enumerate(lines) if o.get("seen_by"))
+    write([*lines[:k], {**lines[k], "seen_by": [0, 1, 2]}, *lines[k + 1:]])
+    with pytest.raises(interpreter.ReplayError, match=f"line {k + 1}: seen_by"):
+        replay.replay(log)
+    bare = [{**o, "events": [{f: v for f, v in e.items() if f != "seen_by"} for e in o["events"]]}
+            if "events" in o else o for o in lines]
+    bare = [{f: v for f, v in o.items() if f != "seen_by"} for o in bare]
+    assert bare != lines and any(e["ev"] == "forced" for o in lines for e in o.get("events", []) if "seen_by" in e)
+    write(bare)
+    assert replay.replay(log)["decisions"] == lines[-1]["decisions"]
