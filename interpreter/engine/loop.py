@@ -12,6 +12,7 @@ from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
 from .protocol import UNCHANGED
+from .sight import Choice
 
 
 def advance(S, changed: bool = True) -> None:
@@ -65,10 +66,17 @@ def _forced(S, frame) -> bool:
     """Apply the only option of the pending decision without asking (ruleset auto_forced: true)."""
     step = S.rules.steps[frame[0]]
     seat, (value,) = S.dec
+    ev = None
     if S.ev is not None:
-        S.ev.append({"ev": "forced", "seat": seat, "prompt": step.prompt, "action": step.label(S, value)})
+        ev = {"ev": "forced", "seat": seat, "prompt": step.prompt, "action": step.label(S, value)}
+        S.ev.append(ev)
+        k, choice = len(S.ev), Choice(S, step, frame, value)
     S.dec = None
     step.resolve(S, frame, value)
+    if ev is not None:   # who may read its label, as for a decision (engine/sight.py)
+        seen = choice.seen_by(S, S.ev[k:])
+        if seen is not None:
+            ev["seen_by"] = seen
     S.steps += 1
     if S.steps > S.rules.max_steps:   # forced moves count against the budget too
         over_budget(S)
