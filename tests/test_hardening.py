@@ -298,3 +298,17 @@ def test_combos_of_a_huge_total_is_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(market, "MAX_SEARCH", 5000)
     with pytest.raises(GameError, match="combos\\(\\) tried more than 5,000 ways"):
         rules.new_game(2, options={"params": {"t": 100000000000001}}).apply_index(0)
+
+
+def test_a_named_pipe_or_a_nul_byte_is_refused_not_waited_for(tmp_path):
+    import os
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(RulesetError, match="not a regular file"):
+        interpreter.load(fifo)
+    nul = write(tmp_path, GAME.replace("game: g", "game: g\x00"), "nul.yaml")
+    with pytest.raises(RulesetError):
+        interpreter.load(nul)
+    ext = write(tmp_path, 'extends: "a\\0b"\n', "ext.yaml")
+    with pytest.raises(RulesetError, match="extends"):
+        interpreter.load(ext)
