@@ -202,7 +202,7 @@ def b_combos(c, n, scope, args, kw):
     c.expect_type(t, NUM, kw["by"])
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
-    return f"_combos(S, {src}, {key_fn(var, s)}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
+    return f"_combos(S, {src}, {key_fn(var, s, c.plain)}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
 def _sums_args(c, n, scope, args, kw):
@@ -212,7 +212,7 @@ def _sums_args(c, n, scope, args, kw):
     if "by" in kw:
         var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
-        return src, key_fn(var, s)
+        return src, key_fn(var, s, c.plain)
     c.expect_type(elem(typ), NUM, args[0])
     return src, "lambda _x: _x"
 
@@ -235,7 +235,7 @@ def b_groups(c, n, scope, args, kw):
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "groups")
     var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
-    return f"_groups({src}, {key_fn(var, s)})", list_of(typ)
+    return f"_groups({src}, {key_fn(var, s, c.plain)})", list_of(typ)
 
 
 def v_combos(V, args, kwargs):
