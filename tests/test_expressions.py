@@ -360,6 +360,23 @@ def test_count_of_a_filter_compared_with_zero_stops_at_the_first_element(world, 
     src = world.compile({"expr": text}).source
     assert ("any(" in src or "_scan_" in src) and "len(" not in src
 
+@pytest.mark.parametrize("text, value", [("players where count(map(table, to: 10 // (rank - 4))) == 2", [0, 1, 2, 3]),
+                                         ("players where count(map(table + [none], to: it.rank)) > score", [3])])
+def test_count_of_a_map_inside_a_filter_evaluates_no_element(world, text, value):
+    """count(map(L, to: E)) is count(L) also inside a filter, where the map does not read the
+    filter's element and is lifted out of it: E is never evaluated (table holds a 4, and a
+    none). Found by tests/test_fuzz_expressions.py: the lifted map was counted, so E ran."""
+    assert world.compiler.compile(text, None, True).fn(world.S, 0, {}) == value
+
+
+def test_a_map_of_a_filter_by_an_if_else_compiles(world):
+    """map(L where A if C else B, to: E) walks L once; the condition keeps its parentheses in
+    the fused comprehension (`if A if C else B` is not Python). Found by the fuzzer: the
+    expression was refused as nested too deeply."""
+    fn = world.compiler.compile("map(hand where (rank > 2 if me == 0 else false), to: suit)", None, True).fn
+    assert fn(world.S, 0, {}) == ["D", "H", "S"] and fn(world.S, 1, {}) == []
+
+
 # ---------------------------------------------------------------------- random expressions
 class Gen:
     """Random well-typed and ill-typed expression texts over the fixture's names."""

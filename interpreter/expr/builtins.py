@@ -65,7 +65,7 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
 def b_count(c, n, scope, args, kw):
     check_arity(n, args, kw, "count", 1)
     src, _ = list_arg(c, scope, args[0], "count")
-    inner = unwrap(src)
+    inner = unwrap(c._unhoisted.get(src, src))   # a map lifted out of a filter is still a map
     while inner in c._maps:   # a map has as many elements as its list: count that, skip the mapping
         src = c._maps[inner]
         inner = unwrap(src)
@@ -210,7 +210,7 @@ def b_map(c, n, scope, args, kw):
         first_var, first_list, first_cond = c._parts[inner]
         cond = renamed(first_cond, first_var, var)
         if cond is not None:
-            out = f"[{s} for {var} in {first_list} if {cond}]"
+            out = f"[{s} for {var} in {first_list} if ({cond})]"   # (an if-else needs its parentheses)
     out = out or f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
     table = looked_up(parsed(s), var)
