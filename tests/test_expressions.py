@@ -74,10 +74,11 @@ class World:
         return value
 
     def show(self, value, typ):
-        """A runtime value as the table writes it (cards by label)."""
+        """A runtime value as the table writes it (cards by label; a list must be a list: a tuple
+        in its place is a bug, `players + [me]` would fail)."""
         if typ == CARD and isinstance(value, int) and not isinstance(value, bool):
             return self.rules.card_labels[value]
-        if is_list(typ) and isinstance(value, (list, tuple)):
+        if is_list(typ) and isinstance(value, list):
             return [self.show(v, elem(typ)) for v in value]
         return value
 
