@@ -63,8 +63,11 @@ def _combos(S, items, key, total, cards: bool):
     groups = sorted(by_label.values(), key=lambda t: (-t[0], t[1]))
     if len(groups) > MAX_GROUPS:
         raise ExprRuntimeError(f"combos() of more than {MAX_GROUPS} different elements")
-    if all(g[0].__class__ is int for g in groups) and float(total).is_integer():
-        return _combos_whole(groups, int(total))
+    reachable = sum(g[0] * len(g[2]) for g in groups)
+    if total > reachable:   # no set adds up to it (and a bitset as wide as the total fills the memory)
+        return []
+    if reachable <= MAX_SUM and all(g[0].__class__ is int for g in groups) and float(total).is_integer():
+        return _combos_whole(groups, int(total))   # (its bitsets are as wide as the sum of the values)
     reach = [0] * (len(groups) + 1)          # reach[i]: the sum of everything from group i on
     for i in range(len(groups) - 1, -1, -1):
         v, _, members = groups[i]
@@ -80,7 +83,8 @@ def _combos(S, items, key, total, cards: bool):
         if i == len(groups) or reach[i] < remaining - eps or len(out) >= MAX_COMBOS:
             return
         v, _, members = groups[i]
-        most = min(len(members), int((remaining + eps) // v))
+        whole = remaining.__class__ is int and v.__class__ is int   # (exact beyond 2^53)
+        most = min(len(members), remaining // v if whole else int((remaining + eps) // v))
         for k in range(most, -1, -1):          # more of the larger values first
             if k:
                 taken.append(members[:k])
