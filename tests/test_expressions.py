@@ -370,6 +370,16 @@ def test_count_of_a_map_inside_a_filter_evaluates_no_element(world, text, value)
     assert world.compiler.compile(text, None, True).fn(world.S, 0, {}) == value
 
 
+def test_a_filter_of_none_is_the_none_error_also_when_its_value_is_computed_once(world):
+    """`L where ATTR == X` computes X once when L has an element; L being none (the first() of
+    an empty list of lists) is still `none used as a value`, not an empty list. Found by the
+    fuzzer: the faster filter's `if L` took none for empty."""
+    for text in ("first(groups(table where suit == 'X', by: suit)) where rank == first(hand).rank",
+                 "first(groups(table where suit == 'X', by: suit)) where rank == 3"):
+        with pytest.raises(ExprRuntimeError, match="none used as a value"):
+            world.compiler.compile(text, None, True).fn(world.S, 0, {})
+
+
 def test_a_map_of_a_filter_by_an_if_else_compiles(world):
     """map(L where A if C else B, to: E) walks L once; the condition keeps its parentheses in
     the fused comprehension (`if A if C else B` is not Python). Found by the fuzzer: the
