@@ -380,6 +380,19 @@ def test_a_filter_of_none_is_the_none_error_also_when_its_value_is_computed_once
             world.compiler.compile(text, None, True).fn(world.S, 0, {})
 
 
+@pytest.mark.parametrize("text", ["3 in sums(high, by: rank)", "hand where rank not in sums(table + deck, by: rank)",
+                                  "count(players where any(hand, by: total in sums(hand, by: rank))) > 0"])
+def test_membership_without_the_list_costs_what_the_plain_membership_costs(world, text):
+    """`x in sums(...)` compiles the call for its checks, then its arguments again for the bit
+    test; the worst-case cost counts them once, as the reference compile does, so no
+    expression is refused by the optimised compile alone (found by the fuzzer: near
+    MAX_COST, the optimised compile said `limit` where the reference compiled)."""
+    fast, plain = Compiler(world.names), Compiler(world.names, plain=True)
+    fast.compile(text, None, True)
+    plain.compile(text, None, True)
+    assert fast.cost == plain.cost and fast._expansions == plain._expansions
+
+
 def test_a_map_of_a_filter_by_an_if_else_compiles(world):
     """map(L where A if C else B, to: E) walks L once; the condition keeps its parentheses in
     the fused comprehension (`if A if C else B` is not Python). Found by the fuzzer: the

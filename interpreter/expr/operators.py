@@ -173,7 +173,9 @@ class OperatorNodes:
                 _, tb = self.node(right, scope)
             finally:
                 self._hoisted = saved
+            counted = self.cost, self._expansions   # (its arguments compiled again: counted once)
             test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
+            self.cost, self._expansions = counted
             if comparable(ta, elem(tb)):
                 found = f"{test}({self.hoist(bsrc, scope)}, {a})"
                 return (found if op == "in" else f"(not {found})"), BOOL
