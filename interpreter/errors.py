@@ -132,8 +132,22 @@ class ReplayError(RulebookError):
     default_code = "replay"
 
 
+MAX_SUGGESTION_CANDIDATES = 300   # names compared with an unknown one (a ruleset may declare 50,000)
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    found = difflib.get_close_matches(name, [str(c) for c in candidates], n=1, cutoff=0.6)
+    """The declared name closest to an unknown one, if any is close. Only names of about the
+    same length can be close (difflib's ratio is at most 2*min/(len1+len2)); of those, at most
+    MAX_SUGGESTION_CANDIDATES are compared, so that many unknown names among many declared
+    ones stay cheap."""
+    name = str(name)
+    n = len(name)
+    lo, hi = -(-3 * n // 7), 7 * n // 3   # 0.6 * (n + m) <= 2 * min(n, m), solved for m
+    near = [c for c in map(str, candidates) if lo <= len(c) <= hi]
+    if len(near) > MAX_SUGGESTION_CANDIDATES:   # those sharing the first letter first
+        first = name[:1]
+        near = ([c for c in near if c[:1] == first] + [c for c in near if c[:1] != first])[:MAX_SUGGESTION_CANDIDATES]
+    found = difflib.get_close_matches(name, near, n=1, cutoff=0.6)
     return found[0] if found else None
 
 

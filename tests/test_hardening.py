@@ -208,3 +208,93 @@ def test_ctrl_c_stops_a_parallel_simulate_with_one_line():
     os.killpg(p.pid, signal.SIGINT)   # what a terminal's Ctrl-C does: the whole process group
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and err.decode() == "rulebook: interrupted\n"
+
+
+# ---------------------------------------------------------------------- bounded work at load
+def _errors(path):
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(path)
+    return e.value.diagnostics
+
+
+def test_define_expansion_has_a_whole_ruleset_budget(tmp_path, monkeypatch):
+    import interpreter.expr.names as names
+    monkeypatch.setattr(names, "MAX_RULESET_EXPANSIONS", 200)
+    chain = "define:\n  d0: \"count(deck where n > 1)\"\n" + "".join(
+        f"  d{i}: \"d{i - 1} + d{i - 1}\"\n" for i in range(1, 5))
+    invariants = "invariants:\n" + "".join(f"  - \"d4 >= {i}\"\n" for i in range(100))
+    diags = _errors(write(tmp_path, GAME + chain + invariants))
+    whole = [d for d in diags if "in the whole ruleset" in d.message]
+    assert len(whole) == 1 and whole[0].code == "limit"   # reported once, where it was first met
+
+
+def test_a_board_rule_too_costly_for_its_positions_is_refused_before_it_runs(tmp_path):
+    board = GAME.replace("components:\n", "components:\n  spot: {attributes: {x: 1..600}}\n") + \
+        'board: {positions: spot, adjacent: "count(map(1..50, to: it * a.x) where it > b.x) > 3"}\n'
+    diags = _errors(write(tmp_path, board))
+    assert any(d.code == "limit" and "operations at load" in d.message for d in diags)
+
+
+def test_validate_compiles_a_variant_that_changes_nothing_once(tmp_path, capsys):
+    variants = "variants:\n" + "".join(f"  v{i}: {{}}\n" for i in range(3)) + "  real: {players: {min: 2, max: 2}}\n"
+    path = write(tmp_path, GAME + variants)
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("ok (the same rules as the ruleset)") == 3 and "(variant real): ok" in out
+    many = write(tmp_path, GAME + "variants:\n" + "".join(f"  v{i}: {{}}\n" for i in range(17)), "many.yaml")
+    assert "17 variants declared in one ruleset (limit 16)" in _errors(many)[0].message
+
+
+def test_did_you_mean_is_bounded_for_many_names(tmp_path):
+    zones = "".join(f"  zone_{i}: {{}}\n" for i in range(20_000))
+    moves = "".join(f"        - move: {{from: zonx_{i}, to: deck}}\n" for i in range(80))
+    text = GAME.replace("zones:\n", "zones:\n" + zones).replace(
+        "        - gain: {counter: pts, amount: 1}", "        - gain: {counter: pts, amount: 1}\n" + moves)
+    diags = [d for d in _errors(write(tmp_path, text)) if "unknown zone" in d.message]
+    assert len(diags) == 80 and sum(1 for d in diags if d.hint) == 49   # MAX_SUGGESTION_WORK / 20,000 names
+    assert diags[0].hint.startswith("did you mean 'zone_")
+
+
+def test_card_owned_counters_are_bounded(tmp_path):
+    text = GAME.replace("  cards: {attributes: {n: 1..6}", "  cards: {attributes: {n: 1..60000}").replace(
+        "counters:\n", "counters:\n" + "".join(f"  c{i}: {{owner: card}}\n" for i in range(40)))
+    assert any("values in every game" in d.message for d in _errors(write(tmp_path, text)))
+
+
+# ---------------------------------------------------------------------- bounded work in a game
+def test_a_costly_step_counts_more_against_the_budget(tmp_path):
+    text = GAME.replace("components:\n  cards: {attributes: {n: 1..6}", "components:\n  cards: {attributes: {n: 1..200}")
+    text = text.replace("vars: {x: any}", 'vars: {x: any, y: {type: int, start: "0"}}').replace(
+        "        - gain: {counter: pts, amount: 1}",
+        "        - set: {y: \"count(deck where count(deck where n > it.n) > 3)\"}\n"
+        "        - gain: {counter: pts, amount: 1}")
+    rules = interpreter.load(write(tmp_path, text))
+    costly = [s for s in rules.steps if s.charge]
+    assert len(costly) == 1 and costly[0].charge == costly[0].work // 100 >= 400   # 200 x 200 comparisons
+    S = rules.new_game(2)
+    before = S.steps
+    S.apply_index(0)
+    assert S.steps - before >= costly[0].charge
+
+
+def test_a_list_variable_is_costed_as_long_as_it_may_be(tmp_path):
+    text = GAME.replace("vars: {x: any}", 'vars:\n  x: any\n  v: {type: "list[int]", start: "[1]"}\n'
+                        '  w: {type: "list[list[int]]"}').replace(
+        "        - gain: {counter: pts, amount: 1}", '        - set: {w: "map(v, to: v + v)"}')
+    assert any(d.code == "limit" for d in _errors(write(tmp_path, text)))
+
+
+def test_combos_of_a_huge_total_is_bounded(tmp_path, monkeypatch):
+    import interpreter.mechanics.market as market
+    text = GAME.replace("  cards: {attributes: {n: 1..6}, label: \"c{n}\"}",
+                        "  cards: {attributes: {n: 1..40, q: [1000000000000, 3]}, label: \"c{n}_{q}\"}").replace(
+        "vars: {x: any}", 'vars: {x: any, c: "list[list[card]]"}').replace(
+        "        - gain: {counter: pts, amount: 1}", '        - set: {c: "combos(deck, by: n * q, total: params.t)"}\n'
+        "        - gain: {counter: pts, amount: 1}").replace("flow:", "params: {t: 9000000000000000000}\nflow:")
+    rules = interpreter.load(write(tmp_path, text))
+    S = rules.new_game(2)
+    S.apply_index(0)
+    assert S.v["c"] == []   # more than all the values together: nothing, at once
+    monkeypatch.setattr(market, "MAX_SEARCH", 5000)
+    with pytest.raises(GameError, match="combos\\(\\) tried more than 5,000 ways"):
+        rules.new_game(2, options={"params": {"t": 100000000000001}}).apply_index(0)

@@ -27,7 +27,8 @@ import json
 import numpy as np
 import pyspiel
 
-from ..play.gamelog import events_out
+from ..engine.sight import Choice
+from ..play.gamelog import events_out, seen_field
 from ..play.redact import Redactor
 from .common import Table
 
@@ -136,11 +137,12 @@ class RulebookState(pyspiel.State):
         S = self.h.state
         seat, labels = S.current_player(), S.legal_actions()
         label = table.actions.labels[action]
+        choice = Choice.pending(S, labels.index(label))
         S.ev = []
         S.apply_index(labels.index(label))
         events, S.ev = S.ev, None
         line = {"type": "decision", "seat": seat, "prompt": None, "action": label,
-                "events": events_out(table.rules, events)}
+                "events": events_out(table.rules, events), **seen_field(choice, S, events)}
         for p in range(table.players):   # what each seat saw of this move (perfect recall)
             seen = Redactor(table.rules, p, S.members).line(line)
             self.h.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))

@@ -12,11 +12,12 @@ from bisect import insort
 from ..engine.knowledge import know, zone_sight
 from ..engine.loop import over_budget
 from ..engine.rng import below, shuffle
-from ..errors import Diagnostic, RulesetError, did_you_mean
+from ..errors import Diagnostic, RulesetError
 from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import base_namespace
+from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr
-from ..expr.runtime import attribute_index
+from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
@@ -30,6 +31,7 @@ from .effects import EFFECT_KINDS, EffectCompiler
 from .watch import Quiet, watched
 
 DEFAULT_MAX_STEPS = 1_000_000
+MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
 
 
 def _dummy(S, me=None, L=None, *rest):
@@ -59,6 +61,8 @@ class Builder(Declarations):
         self.var_decl: dict = {}
         self._started: dict = {}   # component -> the zone its cards start in
         self._cycles: set = set()  # cycles of defines already reported
+        self._once: set = set()    # messages of whole-ruleset limits already reported
+        self._inner_spent = 0      # compiled cost of the steps inside the one being built (_weighed)
         self._bad_defines: dict = {}  # message an erroneous define gives at each use -> its name
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
@@ -88,7 +92,7 @@ class Builder(Declarations):
         return True
 
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
-        close = did_you_mean(str(name), [str(c) for c in candidates])
+        close = self.compiler.suggest(str(name), candidates)
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
                    f"did you mean '{close}'?" if close else None, key=key, offset=offset, span=len(str(name)))
 
@@ -100,6 +104,10 @@ class Builder(Declarations):
             self._cycles.add(cycle)
         if e.message in self._bad_defines:
             return
+        if getattr(e, "once", False):   # a whole-ruleset limit: reported where it was first met
+            if e.message in self._once:
+                return
+            self._once.add(e.message)
         self.error(e.message, path, e.code, e.hint, offset=e.offset, span=getattr(e, "span", 1))
 
     def check_keys(self, spec, allowed, path, required=()):
@@ -312,7 +320,7 @@ class Builder(Declarations):
             if kinds:
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
-                step = STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope)
+                step = self._weighed(lambda: STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope))
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             key = item if isinstance(item, str) else (next(iter(item)) if isinstance(item, dict) and item else None)
@@ -320,10 +328,28 @@ class Builder(Declarations):
                 self.unknown("step or effect", key, [*STEP_KINDS, *EFFECT_KINDS, *self.fx.named], ipath,
                              key=isinstance(item, dict))
                 continue
-            fn = self.fx.compile([item], path, None, scope.has_me, first=i)
-            if fn is not None:
-                children.append(self.add(Effects(fn, scope.me_var), ipath))
+            step = self._weighed(lambda: self._effects_step(item, path, scope, i))
+            if step is not None:
+                children.append(self.add(step, ipath))
         return self.add(Sequence(children), path)
+
+    def _effects_step(self, item, path, scope, i):
+        fn = self.fx.compile([item], path, None, scope.has_me, first=i)
+        return None if fn is None else Effects(fn, scope.me_var)
+
+    def _weighed(self, build):
+        """Build a step and set its ``work``: the worst-case operations of the expressions it
+        evaluates itself (the steps inside it have their own), which it counts against the
+        game's budget each time it runs (engine/loop.py)."""
+        spent, inner = self.compiler.spent, self._inner_spent
+        self._inner_spent = 0
+        step = build()
+        total = self.compiler.spent - spent
+        if step is not None:
+            step.work = max(0, total - self._inner_spent)
+            step.charge = step.work // STEP_WORK_UNIT
+        self._inner_spent = inner + total
+        return step
 
     # ------------------------------------------------------------------ the whole ruleset
     def build(self):
@@ -352,6 +378,7 @@ class Builder(Declarations):
             self.names.namespace["I_" + attr] = attribute_index(values)
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
+        self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.max_players = max(r.max_players, 1)
         r.attr_tables = cards.tables()
         for key, section in SECTIONS.items():   # top-level keys owned by mechanic modules
@@ -413,7 +440,7 @@ class Builder(Declarations):
         # how good a position is for a seat, for the search agents (play/evaluation.py)
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         limits = d.get("limits") or {}
-        r.max_steps = int(limits.get("steps", DEFAULT_MAX_STEPS))
+        r.max_steps = min(int(limits.get("steps", DEFAULT_MAX_STEPS)), MAX_STEP_BUDGET)   # (the schema says so)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/anomalies.py)
         r.steps = tuple(self.step_list)
@@ -422,6 +449,11 @@ class Builder(Declarations):
         # how clone() copies each zone: 0 a list, 1 a list per player or team, 2 a dict per card
         r.zone_shapes = tuple((z, {"none": 0, "card": 2}.get(self.names.zones[z], 1)) for z in self.names.zones)
         r.owned_counters = tuple(c for c, o in self.names.counters.items() if o != "none")
+        per_card = [c for c, o in self.names.counters.items() if o == "card"]
+        if len(per_card) * len(r.card_labels) > MAX_CARD_COUNTERS:   # each game holds them all, each clone copies them
+            self.error(f"{len(per_card)} counters owned by each of {len(r.card_labels):,} cards make "
+                       f"{len(per_card) * len(r.card_labels):,} values in every game (limit {MAX_CARD_COUNTERS:,})",
+                       ("counters", per_card[-1]), "limit", "fewer cards, or fewer counters with owner: card")
         r.zone_owner = dict(self.names.zones)
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl

@@ -12,6 +12,7 @@ from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
 from .protocol import UNCHANGED
+from .sight import Choice
 
 
 def advance(S, changed: bool = True) -> None:
@@ -19,7 +20,7 @@ def advance(S, changed: bool = True) -> None:
     state is as at the last check (only frames changed), so triggers and end conditions are
     not checked before the first step. Every step run counts against the step budget, and
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever."""
-    steps, budget, end_checks, watch, auto, checks = S.rules.loop
+    steps, budget, end_checks, watch, auto, checks, charges = S.rules.loop
     stack = S.stack
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
@@ -52,7 +53,7 @@ def advance(S, changed: bool = True) -> None:
                 break
             frame = stack[-1]
             changed = steps[frame[0]].run(S, frame) is not UNCHANGED
-            S.steps += 1
+            S.steps += charges[frame[0]]   # 1, and more for a step whose expressions may cost more
             if S.steps > budget:
                 over_budget(S)
     except RUNTIME_ERRORS as e:
@@ -65,10 +66,17 @@ def _forced(S, frame) -> bool:
     """Apply the only option of the pending decision without asking (ruleset auto_forced: true)."""
     step = S.rules.steps[frame[0]]
     seat, (value,) = S.dec
+    ev = None
     if S.ev is not None:
-        S.ev.append({"ev": "forced", "seat": seat, "prompt": step.prompt, "action": step.label(S, value)})
+        ev = {"ev": "forced", "seat": seat, "prompt": step.prompt, "action": step.label(S, value)}
+        S.ev.append(ev)
+        k, choice = len(S.ev), Choice(S, step, frame, value)
     S.dec = None
     step.resolve(S, frame, value)
+    if ev is not None:   # who may read its label, as for a decision (engine/sight.py)
+        seen = choice.seen_by(S, S.ev[k:])
+        if seen is not None:
+            ev["seen_by"] = seen
     S.steps += 1
     if S.steps > S.rules.max_steps:   # forced moves count against the budget too
         over_budget(S)
@@ -78,8 +86,9 @@ def _forced(S, frame) -> bool:
 def over_budget(S, loc=None):
     """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
     budget = S.rules.max_steps
-    raise BudgetExceeded(f"the game exceeded its step budget of {budget} steps (seed {S.seed}); "
-                         "does the flow ever end? raise limits.steps if the game is just long", loc=loc)
+    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (seed {S.seed}; a step whose "
+                         "expressions may take more than 100 operations counts one more per hundred); does the "
+                         "flow ever end? raise limits.steps if the game is just long", loc=loc)
 
 
 def run_setup(S, fill, setup) -> None:

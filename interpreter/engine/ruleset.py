@@ -23,8 +23,9 @@ class Ruleset:
         # what the game loop reads at every call, in one tuple (engine.advance)
         watch = self.triggers.check_when if self.triggers.when else None
         checks = watch is not None or bool(self.end_checks)   # a game may have neither
+        charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced,
-                                          checks))
+                                          checks, charges))
         object.__setattr__(self, "_frozen", True)
         return self
 

@@ -16,7 +16,7 @@ import json
 import math
 
 from ..errors import GameError, RulebookError
-from ..expr.runtime import MAX_INT, MAX_STORED, RUNTIME_ERRORS
+from ..expr.runtime import MAX_INT, MAX_STORED, RUNTIME_ERRORS, list_bound
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from .state import FORMAT, from_dict
@@ -44,7 +44,7 @@ def _check_value(v, typ: str, where: str, sizes: dict, depth: int = 0) -> None:
     if v is None or typ == NONE:
         return
     if is_list(typ) or (typ == ANY and isinstance(v, list)):
-        _need(isinstance(v, list) and len(v) <= MAX_STORED, f"{where}: expected a list")
+        _need(isinstance(v, list) and len(v) <= sizes.get("list", MAX_STORED), f"{where}: expected a list")
         _need(depth < 8, f"{where}: nested too deeply")
         for x in v:
             _check_value(x, elem(typ) if is_list(typ) else ANY, where, sizes, depth + 1)
@@ -157,7 +157,8 @@ def check(rules, d) -> None:
     _check_counters(rules, d, n_owners)
     vars_ = d["vars"]
     _need(isinstance(vars_, dict) and set(vars_) == set(template.v), "vars: expected exactly the ruleset's variables")
-    sizes = {PLAYER: players, TEAM: len(template.members), CARD: len(rules.card_labels)}
+    sizes = {PLAYER: players, TEAM: len(template.members), CARD: len(rules.card_labels),
+             "list": list_bound(len(rules.card_labels))}
     for name, value in vars_.items():
         _check_value(value, rules.names.vars.get(name, ANY), f"vars.{name}", sizes)
     _check_flow(rules, d, players)

@@ -57,6 +57,9 @@ class Compiler(NameNodes, OperatorNodes):
         self._counter = 0
         self._define_stack: list[str] = []
         self._expansions = 0
+        self.total_expansions = 0     # over every expression this compiler compiles (a ruleset's)
+        self.suggestion_work = 0      # names compared for did-you-means so far (names.suggest)
+        self.spent = 0                # worst-case operations of everything compiled (step weights)
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted = None          # names of loop-invariant calls lifted out of filters
@@ -239,6 +242,7 @@ class Compiler(NameNodes, OperatorNodes):
         if method is None:
             raise ExprError(f"unsupported construct '{n.data}'", offset_of(n))
         self.cost += self._mult
+        self.spent += self._mult
         if self.cost > MAX_COST:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
@@ -266,6 +270,14 @@ class Compiler(NameNodes, OperatorNodes):
         return (costly and not any(var in self.lambda_vars for var, _ in scope.elements)
                 and not any(v in src for v in self._varying)
                 and not any(re.search(r"\b" + var + r"\b", src) for var, _ in scope.elements))
+
+    def add_cost(self, operations: int, node) -> None:
+        """Count work a construct does beyond one operation (joining two lists copies both)."""
+        self.cost += self._mult * operations
+        self.spent += self._mult * operations
+        if self.cost > MAX_COST:
+            raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
+                            "(nested filters over long lists); simplify it", offset_of(node), code="limit")
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
     def size(self, n) -> int:

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from lark import Tree
 
 from ..errors import did_you_mean
-from .limits import MAX_EXPANSIONS, MAX_SOURCE
+from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .parser import ExprError, offset_of, parse
+from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, TEAM, elem, is_list, list_of
 
 
@@ -84,6 +85,8 @@ class NameNodes:
         names = self.names
         if name in names.vars:
             self.used.add(name)
+            if is_list(names.vars[name]) or names.vars[name] == ANY:   # as long as _stored lets it be
+                self.sized(node, list_bound(names.max_list))
             return f"S.v[{name!r}]", names.vars[name]
         if name in names.zones or name in names.counters:
             self.used.add(name)
@@ -96,11 +99,19 @@ class NameNodes:
         candidates = [*names.all_names(), *scope.locals, "params"]
         if scope.elements:
             candidates += ["it", *names.attrs]
-        hint = did_you_mean(name, candidates)
+        hint = self.suggest(name, candidates)
         hint = f"did you mean '{hint}'?" if hint else None
         if hint is None and any(t == CARD for _, t in scope.elements) and names.attrs:
             hint = "a card's attributes are " + ", ".join(sorted(names.attrs))
         raise ExprError(f"unknown name '{name}'", offset_of(node), hint, code="unknown-name", span=len(name))
+
+    def suggest(self, name: str, candidates) -> str | None:
+        """did_you_mean, while the names compared for a ruleset stay under MAX_SUGGESTION_WORK:
+        each unknown name is compared with every declared one, and a ruleset may declare tens
+        of thousands and misspell hundreds."""
+        candidates = list(candidates)
+        self.suggestion_work += len(candidates)
+        return did_you_mean(name, candidates) if self.suggestion_work <= MAX_SUGGESTION_WORK else None
 
     def define(self, name, scope, node):
         if name in self._define_stack:
@@ -112,6 +123,13 @@ class NameNodes:
             e.cycle = frozenset(cycle)   # the same cycle met again is reported once (build.py)
             raise e
         self._expansions += 1
+        self.total_expansions += 1
+        if self.total_expansions > MAX_RULESET_EXPANSIONS:   # one report, not one per expression
+            e = ExprError(f"defines are expanded more than {MAX_RULESET_EXPANSIONS:,} times in the whole ruleset",
+                          offset_of(node), "a define that uses other defines several times multiplies: "
+                          "keep the value in a variable, or use the defines less", code="limit")
+            e.once = True
+            raise e
         if self._expansions > MAX_EXPANSIONS:
             raise ExprError(f"defines are expanded more than {MAX_EXPANSIONS} times in this expression",
                             offset_of(node), code="limit")
@@ -122,6 +140,8 @@ class NameNodes:
             if len(src) > MAX_SOURCE:
                 raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
         except ExprError as e:
+            if getattr(e, "once", False):
+                raise
             if e.code == "cycle":   # the chain already says where: keep it, point at this use
                 e.offset, e.span = offset_of(node), len(name)
                 raise

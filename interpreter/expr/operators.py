@@ -208,6 +208,7 @@ class OperatorNodes:
         op = _ARITH[n.data]
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
+            self.add_cost(self.size(n), n)   # a new list of both
             return f"({a} + {b})", list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:
             self.names.str_concat = True

@@ -3,7 +3,8 @@ from bisect import bisect_left, bisect_right
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
-MAX_STORED = 100_000    # elements of a list, characters of a string, stored in a variable
+MAX_STORED = 100_000    # characters of a string stored in a variable
+MAX_STORED_LIST = 10_000   # elements of a list stored in a variable (or the number of cards, if more)
 
 
 class ExprRuntimeError(Exception):
@@ -59,19 +60,27 @@ def _mul(a, b):
     return r
 
 
-def _stored(v):
+def _stored(v, longest=MAX_STORED_LIST):
     """A value about to be stored in a variable or added to a counter, within the bounds that
-    keep a game's values small whatever a ruleset repeats: whole numbers of 64 bits, lists and
-    strings of MAX_STORED elements (doubling a list at every step would fill the memory)."""
+    keep a game's values small whatever a ruleset repeats: whole numbers of 64 bits, strings of
+    MAX_STORED characters, lists of ``longest`` elements (doubling a list at every step would
+    fill the memory). ``longest`` is the ruleset's list_bound(): what its cost model assumes
+    a list variable holds."""
     c = v.__class__
     if c is int:
         if -MAX_INT - 1 <= v <= MAX_INT:
             return v
         raise ExprRuntimeError("a whole number beyond 64 bits (-2^63 .. 2^63-1)")
-    if (c is list or c is str) and len(v) > MAX_STORED:
-        raise ExprRuntimeError(f"a {'list' if c is list else 'string'} of {len(v)} elements, more than "
-                               f"{MAX_STORED} (a variable may hold)")
+    if c is list and len(v) > longest:
+        raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
+    if c is str and len(v) > MAX_STORED:
+        raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
     return v
+
+
+def list_bound(cards: int) -> int:
+    """The most elements a list variable of a ruleset with ``cards`` cards may hold."""
+    return max(MAX_STORED_LIST, cards)
 
 
 def _seat(S, p):
@@ -297,4 +306,4 @@ def stored_source(src: str) -> str:
     not a small literal (``_stored``)."""
     if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
         return src
-    return f"_stored({src})"
+    return f"_stored({src}, _LIST_BOUND)"

@@ -19,6 +19,9 @@ from .source import SourceMap, load_file
 MAX_EXTENDS = 8   # depth of extends chains
 
 
+MAX_VARIANTS = 16   # variants declared inside one ruleset file (validate compiles each)
+
+
 class Loaded:
     """Merged ruleset data, where each part came from, and the variant applied."""
 
@@ -30,6 +33,11 @@ def load_data(path, variant: str | None = None, allowed_roots=None) -> Loaded:
     """Load a ruleset file, resolve ``extends:`` and apply a variant (name or file path)."""
     path = Path(path)
     data, smap, digest = _load_chain(path, allowed_roots, 0)
+    declared = data.get("variants") if isinstance(data, dict) else None
+    if isinstance(declared, dict) and len(declared) > MAX_VARIANTS:
+        raise RulesetError(f"{len(declared)} variants declared in one ruleset (limit {MAX_VARIANTS})",
+                           smap.key_loc(("variants",)), "limit",
+                           hint="validate compiles each one: put the others in variant files (extends: this ruleset)")
     applied = None
     if variant:
         data, smap, digest, applied = _apply_variant(data, smap, digest, path, variant, allowed_roots)

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 
 from ..engine.protocol import UNCHANGED
-from ..expr.types import PLAYER
+from ..expr.types import CARD, PLAYER, list_of
 
 STEP_KINDS: dict[str, type] = {}
+_CARDS = list_of(CARD)
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
 # step that pushes a child's frame having changed nothing runs the child at once and returns
@@ -74,6 +75,8 @@ class Step:
     inline = False      # True for effect steps: Sequence runs them without a frame
     loc = None
     index = -1
+    work = 0            # worst-case operations of its own expressions (build/builder.py _weighed)
+    charge = 0          # budget units a run costs beyond one: work // STEP_WORK_UNIT
 
     @classmethod
     def build(cls, ctx, spec, path, scope: StepScope) -> "Step":
@@ -108,6 +111,27 @@ class Step:
 
     def label(self, S, value) -> str:
         return S.rules.label(value, self.option_type)
+
+    def named(self, S, frame, value) -> list:
+        """What the label of option ``value`` names that a seat may not see (engine/sight.py):
+        card ids and ``(counter, owner)`` pairs. By default the card of a card option, the
+        cards of a list."""
+        t = self.option_type
+        if t == CARD:
+            return [value] if type(value) is int and value >= 0 else []   # (not a 'done' or 'pass')
+        if t == _CARDS and isinstance(value, (list, tuple)):
+            return [c for c in value if type(c) is int]
+        return []
+
+    def choice_var(self) -> str | None:
+        """The variable the chosen option is stored in, if any: while it holds the choice every
+        observation shows it, and a private one (``_name``) keeps it from the other seats."""
+        return None
+
+    def event_amounts(self) -> dict:
+        """The fields of this step's events that carry amounts of counters, ``{event: {field:
+        [counters]}}``: a log redacted for a seat that may not see one of them drops the field."""
+        return {}
 
     option_type = "any"
     asks = False        # True for steps that ask decisions (their labels make the action space)
@@ -197,6 +221,8 @@ class Sequence(Step):
             child = steps[i]
             i += 1
             if child.inline:
+                if child.charge:           # costly effects count against the budget (engine/loop.py)
+                    S.steps += child.charge
                 if not child.quiet:        # a quiet effect leaves the checks as they were
                     result = None
                 try:                       # (child.execute(S), without its frame)

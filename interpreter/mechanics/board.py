@@ -33,6 +33,7 @@ from ..expr.types import BOOL, CARD, list_of
 from .base import section_kind
 
 MAX_PAIRS = 4_000_000    # a rule is evaluated for every pair of positions
+MAX_BOARD_WORK = 50_000_000   # pairs x the rule's worst-case operations, at load (a few seconds)
 
 
 @section_kind("board")
@@ -61,6 +62,12 @@ def build_board(ctx, spec, path, rules) -> None:
         if "S." in rule.source:
             ctx.error("adjacent: may use only the positions' attributes (a and b) and constants",
                       (*path, "adjacent"), "type")
+            return
+        work = len(ids) * (len(ids) - 1) * max(1, ctx.compiler.cost)
+        if work > MAX_BOARD_WORK:
+            ctx.error(f"adjacent: {len(ids)} positions and a rule of up to {ctx.compiler.cost:,} operations "
+                      f"take {work:,} operations at load (limit {MAX_BOARD_WORK:,})", (*path, "adjacent"), "limit",
+                      "simplify the rule, or list each position's neighbours (neighbors: ATTRIBUTE)")
             return
         try:
             for a in ids:

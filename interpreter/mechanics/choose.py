@@ -36,6 +36,9 @@ class Choose(AskOnce):
         options = tuple(options) if self.distinct else tuple(S.rules.distinct(options, self.option_type))
         return (me if self.who_me else self.who(S, me, None)), options
 
+    def choice_var(self):
+        return self.var
+
     def vocabulary(self, V, spec):
         return V.labels(spec.get("options", "[]"), self.option_type)
 

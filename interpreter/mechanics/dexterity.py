@@ -276,6 +276,9 @@ class _Target(Step):
     def label(self, S, value):
         return S.rules.card_labels[value]
 
+    def choice_var(self):
+        return self.var
+
     def vocabulary(self, V, spec):
         return V.labels(spec.get("from", "[]"), CARD)
 

@@ -186,6 +186,12 @@ class Grid(Step):
             out += [f"c{c}r{rr}:{lab}" for c in range(1, cols + 1) for rr in range(1, r + 1) for lab in labels]
         return [*dict.fromkeys(out), "pass"]
 
+    def choice_var(self):
+        return self.var
+
+    def event_amounts(self):
+        return {"grid": {"cost": [c for c in (self.pay, self.mark) if c]}}   # the cost paid, and marked
+
     def label(self, S, value):
         if value == PASS:
             return "pass"

@@ -40,7 +40,8 @@ from ..expr.types import CARD, INT, NUM, elem, list_of
 
 MAX_COMBOS = 10_000       # the most sets combos() returns
 MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
-MAX_SUM = 100_000         # the largest total sums() tracks
+MAX_SUM = 100_000         # the largest total sums() tracks, and combos() reaches by bitset
+MAX_SEARCH = 200_000      # branches combos() may try when totals are too large for a bitset
 _ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
 
 
@@ -75,8 +76,12 @@ def _combos(S, items, key, total, cards: bool):
     out: list = []
     taken: list = []
     eps = 1e-9
+    tried = [0]
 
     def walk(i, remaining):
+        tried[0] += 1
+        if tried[0] > MAX_SEARCH:   # large totals of many values: bounded like any expression
+            raise ExprRuntimeError(f"combos() tried more than {MAX_SEARCH:,} ways to reach {total}")
         if abs(remaining) < eps:
             out.append([x for part in taken for x in part])
             return

@@ -159,6 +159,9 @@ class Pay(Step):
     def label(self, S, value):
         return str(value)
 
+    def named(self, S, frame, value):
+        return [(value, self._key(S, value, frame[1]))]   # which counter pays: hidden with it
+
     def vocabulary(self, V, spec):
         return [str(u) for u in self.from_unique]
 

@@ -8,6 +8,7 @@ A log (format 2) is one JSON object per line:
      "options": {"skill": [0.9, 0.6, 0.8, 0.8]}}
     {"type": "events", "events": [...]}                 # what happened before the first decision
     {"type": "decision", "n": 1, "seat": 1, "prompt": "pass_count", "action": "2", "events": [...]}
+    {"type": "decision", "n": 2, "seat": 1, "prompt": "pass", "action": "7H", "events": [...], "seen_by": [1]}
     ...
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
@@ -22,8 +23,10 @@ same game. Events are the engine's event dicts (``{"ev": "gain", "counter": "saf
 "amount": 1}``) with card ids written as labels. An event that moves cards names them and
 their zones: ``from``/``to``, and ``from_owner``/``to_owner`` for a zone owned by each player,
 team or card: the owner's index (the seat, the team, or the card's number, its position in
-the ruleset's card table, since labels need not be unique). Logs are omniscient; ``redact`` (or
-``--log-for SEAT``) makes the copy one seat may see.
+the ruleset's card table, since labels need not be unique). ``seen_by`` (on a decision, an error
+line or a ``forced`` event) lists the seats that can tell which option was chosen, when some
+cannot (the option names a card or counter hidden from them). Logs are omniscient; ``redact``
+(or ``--log-for SEAT``) makes the copy one seat may see.
 
 Replaying a log is replay.py; redacting one for a seat is redact.py.
 """
@@ -34,6 +37,7 @@ import json
 from pathlib import Path
 from typing import IO
 
+from ..engine.sight import Choice
 from ..errors import GameError, RulebookError, UsageError
 from ..loading.resources import resource_dir
 from .agents import choose, needs_knowledge
@@ -55,6 +59,29 @@ def events_out(rules, events) -> list[dict]:
             ev["card"] = labels[ev["card"]]
         out.append(ev)
     return json.loads(json.dumps(out))   # tuples -> lists, exactly as a log reads back
+
+
+def logged_decision(rules, S, i: int, n: int):
+    """Apply option ``i`` of the pending decision of ``S`` (which records events): (its log line,
+    None), or (the error line, the RulebookError) when the rules fail on it."""
+    seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
+    choice = Choice.pending(S, i)
+    S.ev = []
+    try:
+        S.apply_index(i)
+    except RulebookError as e:
+        return ({"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": label, "message": e.message,
+                 "loc": str(e.loc) if e.loc else None, **seen_field(choice)}, e)
+    return ({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": label,
+             "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)}, None)
+
+
+def seen_field(choice, S=None, events=()) -> dict:
+    """``{"seen_by": [seats]}`` when some seat cannot tell which option was chosen (it does not
+    see a card or counter the option names: engine/sight.py), else nothing. ``S`` and
+    ``events``: the state and the engine events after the decision (None: it failed)."""
+    seen = choice.seen_by(S, events)
+    return {} if seen is None else {"seen_by": seen}
 
 
 def _is_id(x) -> bool:
@@ -128,23 +155,19 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
         n = 0
         while not S.is_terminal():
             seat = S.current_player()
-            legal = S.legal_actions()
-            prompt = S.prompt()
+            count = len(S.dec[1])
             i = choose(agents[seat], S, seat)
-            if not (_is_id(i) and 0 <= i < len(legal)):
-                raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{len(legal) - 1}")
-            S.ev = []
-            try:
-                S.apply_index(i)
-            except RulebookError as e:   # kept in the log: the game's last line says what failed, and where
-                if writer:
-                    writer.write({"type": "error", "n": n + 1, "seat": seat, "prompt": prompt, "action": legal[i],
-                                  "message": e.message, "loc": str(e.loc) if e.loc else None})
-                raise
+            if not (_is_id(i) and 0 <= i < count):
+                raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{count - 1}")
             n += 1
-            if writer:
-                writer.write({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": legal[i],
-                              "events": events_out(rules, S.ev)})
+            if writer is None:   # nothing to record
+                S.ev = None
+                S.apply_index(i)
+                continue
+            line, error = logged_decision(rules, S, i, n)
+            writer.write(line)
+            if error is not None:   # kept in the log: the game's last line says what failed, and where
+                raise error
         S.ev = None
         result = _result(S, n)
         if writer:

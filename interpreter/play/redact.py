@@ -1,109 +1,129 @@
 """A log as one seat may see it (``rulebook play --log-for SEAT``; ``replay.redact`` for a log
-already written)."""
+already written): no more than ``observation(seat)`` shows, from the declared visibility
+(engine/sight.py says who sees what)."""
 from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from ..engine.sight import counter_seers, moved_seers, zone_seers
 
 HIDDEN = "?"
 
 
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _tables(rules):
+    """What every Redactor of a ruleset reads (built once: adapters make one per seat and move):
+    the sorted zones, each label's first card id (card order), the steps' event amounts."""
+    if rules not in _TABLES:
+        order: dict = {}
+        for i, label in enumerate(rules.card_labels):
+            order.setdefault(label, i)
+        amounts: dict = {}
+        for step in rules.steps:
+            for kind, fields in step.event_amounts().items():
+                for field, counters in fields.items():
+                    amounts.setdefault(kind, {}).setdefault(field, set()).update(counters)
+        _TABLES[rules] = (frozenset(getattr(rules, "sorted_zones", ())), order, amounts)
+    return _TABLES[rules]
+
+
 # ---------------------------------------------------------------------- redaction
 class Redactor:
-    """Turns omniscient log lines into what seat ``seat`` may see, from the declared visibility.
+    """Turns omniscient log lines into what seat ``seat`` may see.
 
     - an event that moves cards shows them when the seat may see the zone they leave or the
       zone they enter (``visible: all``, or ``owner`` and the seat or its team owns it): a
-      card drawn into your hand, or passed from it, is yours to know; otherwise ``cards``
-      becomes a ``count``;
-    - a counter event (gain, lose, transfer, advance) of a counter the seat may not see loses
-      its amounts; a ``set`` or ``random`` event of a private variable (``_name``) its value;
-    - another seat's action is replaced by "?" when it is a card's label and no event of the
-      same decision shows that card to everyone, and so is a forced move's;
+      card drawn into your hand, or passed from it, is yours to know; a ``gather`` shows them
+      only when each zone it empties is visible to all (it lumps every owner's cards
+      together); otherwise ``cards`` becomes a ``count``;
+    - a counter event (gain, lose, transfer, advance, pay) of a counter the seat may not see
+      loses its amounts (a pay also the counter it chose), and so does a field a step declares
+      as an amount of such a counter (``Step.event_amounts``: the cost of a grid space); a
+      ``set`` or ``random`` event of a private variable (``_name``) loses its value;
+    - another seat's action, and a forced move's, is replaced by "?" when the seat is not
+      among its ``seen_by`` (the seats that see every card and counter its option names,
+      before, during or after the decision: engine/sight.py); ``seen_by`` itself is dropped
+      (where a hidden card was is not for this seat to know);
     - the header gets "redacted_for": seat (such a log cannot be replayed); prompts and the
-      final result are public.
+      final result (the scoring is public) are kept.
     """
 
-    COUNTER_EVENTS = ("gain", "lose", "transfer", "advance")
+    COUNTER_EVENTS = ("gain", "lose", "transfer", "advance", "pay")
+    DROP = {"advance": ("from", "to"), "pay": ("amount", "counter")}   # the rest drop "amount"
 
     def __init__(self, rules, seat: int, members=None):
-        self.rules, self.seat = rules, seat
-        self.team = next((t for t, m in enumerate(members or ()) if seat in m), seat)
-        self.labels = set(rules.card_labels)
+        self.rules, self.seat, self.bit = rules, seat, 1 << seat
+        # without the teams, team t is seat t alone (the seat's own team is itself)
+        self.members = [list(m) for m in members] if members is not None else [[p] for p in range(seat + 1)]
+        self.sorted, self.order, self.amounts = _tables(rules)
 
-    def _sees(self, decl, kind: str, owner) -> bool:
-        vis = (decl or {}).get("visible", "all")
-        if vis == "all":
-            return True
-        if vis != "owner":
-            return False
-        return (kind == "player" and owner == self.seat) or (kind == "team" and owner == self.team)
+    def _team(self, seat):
+        return next((t for t, m in enumerate(self.members) if seat in m), None)
 
-    def _sees_zone(self, zone, owner) -> bool:
-        if not isinstance(zone, str) or zone not in self.rules.zone_owner:
-            return False
-        return self._sees(self.rules.zone_decl.get(zone), self.rules.zone_owner[zone], owner)
+    def _sees_counter(self, name, owner) -> bool:
+        return bool(counter_seers(self.rules, self.members, name, owner) & self.bit)
+
+    def _owner(self, name, ev, key="owner"):
+        """The owner of an event's counter: its ``owner``, else the acting seat's (or team's)."""
+        if key in ev:
+            return ev[key]
+        kind = self.rules.counter_owner.get(name)
+        return self._team(ev.get("who")) if kind == "team" else ev.get("who") if kind == "player" else None
+
+    def _hides(self, obj: dict) -> bool:
+        seen = obj.get("seen_by")
+        return obj.get("seat") != self.seat and isinstance(seen, list) and self.seat not in seen
 
     def event(self, ev: dict) -> dict:
         kind = ev.get("ev")
+        if kind == "forced":   # a decision the engine took: hidden as a decision is
+            out = {k: v for k, v in ev.items() if k != "seen_by"}
+            return {**out, "action": HIDDEN} if self._hides(ev) else out
         if "cards" in ev or "card" in ev:
-            froms = ev.get("from")
-            seen = any(self._sees_zone(z, None) for z in froms) if isinstance(froms, list) else \
-                self._sees_zone(froms, ev.get("from_owner"))
-            if seen or self._sees_zone(ev.get("to"), ev.get("to_owner")) or ("from" not in ev and "to" not in ev):
-                return ev
+            if moved_seers(self.rules, self.members, ev) & self.bit:
+                return self._ordered(ev)
             out = {k: v for k, v in ev.items() if k not in ("cards", "card")}
             cards = ev.get("cards")
             out["count"] = (len(cards) if isinstance(cards, list) else 0) + (1 if "card" in ev else 0)
             return out
         if kind in self.COUNTER_EVENTS:
-            keys = (("from", "from_owner"), ("to", "to_owner")) if kind == "transfer" else (("counter", "owner"),)
-            kinds = self.rules.counter_owner
-            hidden = any(ev.get(k) in kinds and not self._sees(self.rules.counter_decl.get(ev[k]), kinds[ev[k]], ev.get(o))
-                         for k, o in keys)
-            if hidden:   # the counter's name and owner stay; how much, and where a track piece is, do not
-                drop = ("amount",) if kind != "advance" else ("from", "to")
+            sides = (("from", "from_owner"), ("to", "to_owner")) if kind == "transfer" else (("counter", "owner"),)
+            hidden = any(not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) for k, o in sides)
+            if hidden:   # which counter changed may stay; how much, and where a track piece is, do not
+                drop = self.DROP.get(kind, ("amount",))
                 return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True}
             return ev
+        if kind in self.amounts:
+            drop = [f for f, counters in self.amounts[kind].items()
+                    if f in ev and any(not self._sees_counter(c, self._owner(c, ev, "")) for c in counters)]
+            return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True} if drop else ev
         if kind in ("set", "random") and str(ev.get("var", "")).startswith("_"):
             return {k: v for k, v in ev.items() if k != "value"}
         return ev
 
-    def _public(self, ev: dict) -> bool:
-        """Whether an event's cards are shown to everyone (it leaves or enters a public zone)."""
-        froms = ev.get("from") if isinstance(ev.get("from"), list) else [ev.get("from")]
-        decl = self.rules.zone_decl
-        return any(isinstance(z, str) and z in decl and (decl[z] or {}).get("visible", "all") == "all"
-                   for z in [*froms, ev.get("to")])
-
-    def _hide_action(self, obj: dict, events: list) -> bool:
-        """Another seat's choice of a card is shown only when the card went in or out of sight of
-        everyone in the same decision (played to the table); a card that reached this seat's
-        hand is shown by its event, but which choice it was is not."""
-        if obj.get("seat") == self.seat or obj.get("action") not in self.labels:
-            return False
-        shown = set()
-        for e in events:
-            if not self._public(e):
-                continue
-            if isinstance(e.get("cards"), list):
-                shown.update(c for c in e["cards"] if isinstance(c, str))
-            if isinstance(e.get("card"), str):
-                shown.add(e["card"])
-        return obj["action"] not in shown
+    def _ordered(self, ev: dict) -> dict:
+        """Cards seen arriving in a sorted zone from one the seat does not see: in card order,
+        as the zone shows them (the order they came in, such as the order another seat chose
+        the cards it passed, is not for this seat to know)."""
+        cards = ev.get("cards")
+        if not isinstance(cards, list) or len(cards) < 2 or ev.get("to") not in self.sorted:
+            return ev
+        froms = ev.get("from")
+        if isinstance(froms, list) or zone_seers(self.rules, self.members, froms, ev.get("from_owner")) & self.bit:
+            return ev
+        return {**ev, "cards": sorted(cards, key=lambda c: self.order.get(c, -1))}
 
     def line(self, obj: dict) -> dict:
         kind = obj.get("type")
         if kind == "header":
             return {**obj, "redacted_for": self.seat}
-        if kind == "error":   # another seat's failing action is hidden like its decisions' (no events shown)
-            hidden = obj.get("seat") != self.seat and obj.get("action") in self.labels
-            return {**obj, "action": HIDDEN} if hidden else obj
-        if kind not in ("events", "decision"):
+        if kind not in ("events", "decision", "error"):
             return obj
-        out = dict(obj)
-        events = [self.event(e) for e in obj.get("events") or []]
-        for i, e in enumerate(events):   # a forced move is a decision too
-            if e.get("ev") == "forced" and self._hide_action(e, events):
-                events[i] = {**e, "action": HIDDEN}
-        out["events"] = events
-        if kind == "decision" and self._hide_action(obj, events):
+        out = {k: v for k, v in obj.items() if k != "seen_by"}
+        if self._hides(obj):
             out["action"] = HIDDEN
+        if kind != "error":
+            out["events"] = [self.event(e) for e in obj.get("events") or []]
         return out

@@ -16,7 +16,8 @@ from ..build import load
 from ..errors import ReplayError, RulebookError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.resources import bundled_rulesets
-from .gamelog import FORMAT, _file_hash, _result, events_out
+from ..engine.sight import Choice
+from .gamelog import FORMAT, _file_hash, _result, events_out, seen_field
 from .redact import Redactor
 
 
@@ -184,6 +185,7 @@ def _replay_error(S, obj, n, no, fail) -> str:
     if seat != S.current_player() or action not in legal:
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
+    _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
@@ -211,6 +213,7 @@ def _replay_decision(S, rules, obj, n, no, fail) -> None:
     if not isinstance(action, str) or action not in legal:
         shown = ", ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
         fail(no, f"seat {seat} played {action!r}, which is not legal here; legal: {shown}")
+    choice = Choice.pending(S, legal.index(action))
     S.ev = []
     try:
         S.apply_index(legal.index(action))
@@ -219,6 +222,14 @@ def _replay_decision(S, rules, obj, n, no, fail) -> None:
     evs, S.ev = S.ev, None
     if "events" in obj:
         _same_events(obj["events"], events_out(rules, evs), no, fail)
+    _same_seen(obj, seen_field(choice, S, evs), no, fail)
+
+
+def _same_seen(obj, seen: dict, no, fail) -> None:
+    """A logged ``seen_by`` must be the replay's; a log written before it existed has none."""
+    if "seen_by" in obj and obj["seen_by"] != seen.get("seen_by"):
+        fail(no, f"seen_by: the log has {json.dumps(obj['seen_by'])}, the replay gives "
+                 f"{json.dumps(seen.get('seen_by'))}")
 
 
 def _same_events(logged, replayed, no, fail) -> None:
@@ -226,6 +237,12 @@ def _same_events(logged, replayed, no, fail) -> None:
         return
     if not isinstance(logged, list):
         fail(no, "'events' is not a list")
+    # a forced move logged before forced events said who saw it: the rest must match
+    replayed = [{k: v for k, v in b.items() if k != "seen_by"}
+                if isinstance(a, dict) and a.get("ev") == "forced" and "seen_by" not in a else b
+                for a, b in zip(logged, replayed)] + replayed[len(logged):]
+    if logged == replayed:
+        return
     for k, (a, b) in enumerate(zip(logged, replayed)):
         if a != b:
             fail(no, f"event {k + 1} differs: the log has {json.dumps(a)}, the replay gives {json.dumps(b)}")

@@ -10,7 +10,8 @@
     rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
     rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 
-Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error, 130 interrupted.
+Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error, 130 interrupted,
+141 the reader of the output went away (a closed pipe).
 User errors never show a Python traceback: a RulebookError prints its located diagnostics.
 
 Each subcommand is one entry in ``COMMANDS`` (name, help, a function adding its arguments,
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import batches
+from .validate import add_validate, cmd_validate
 from .args import parse_sets
 from ..build import load
 from ..errors import RulebookError, UsageError, did_you_mean
@@ -40,117 +42,6 @@ def _out(text: str = "") -> None:
 
 def _err(text: str) -> None:
     print(text, file=sys.stderr)
-
-
-# ---------------------------------------------------------------------- validate
-def add_validate(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files (or bundled names)")
-    p.add_argument("--json", action="store_true", help="print a JSON report")
-    p.add_argument("--playouts", type=int, default=0, metavar="N",
-                   help="also play N random games per player count and report dead ends, endless games, "
-                        "runtime errors and broken invariants, each with its seed")
-    p.add_argument("--players", "-p", type=int, help="with --playouts: only this player count")
-    p.add_argument("--seed", "-s", type=int, default=0, help="with --playouts: the first seed (default 0)")
-
-
-def cmd_validate(args) -> int:
-    files = []
-    for raw in args.paths:
-        path = find_ruleset(raw)
-        try:
-            rules = load(path)
-        except RulebookError as e:
-            files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
-            continue
-        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings), "rules": rules})
-        for variant in (rules.data.get("variants") or {}):
-            try:
-                vrules = load(path, variant=variant)
-                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings),
-                              "rules": vrules})
-            except RulebookError as e:
-                files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
-    if args.playouts < 0 or (args.players is not None and not args.playouts):
-        raise UsageError("--playouts takes a number of games; --players needs --playouts")
-    if args.playouts:
-        _playouts(files, args)
-    bad = any(not f["ok"] for f in files)
-    if args.json:
-        _out(json.dumps({"ok": not bad, "files": [{**{k: v for k, v in f.items() if k != "rules"},
-                                                   "diagnostics": [d.to_dict() for d in f["diagnostics"]]}
-                                                  for f in files]}, indent=2))
-        return 1 if bad else 0
-    for f in files:
-        name = f["path"] + (f" (variant {f['variant']})" if f["variant"] else "")
-        for d in f["diagnostics"]:
-            _err(d.format())
-        for p in (f.get("playouts") or {}).get("problems", []):
-            after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
-            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
-                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
-        played = f.get("playouts") or {}
-        for a in played.get("anomalies", []):
-            where = f"{a['loc']}: " if a.get("loc") else f"{name}: "
-            _err(f"{where}warning[{a['kind']}]: {a['players']} players: {a['message']}")
-        for row in played.get("never_fired", []):
-            where = f"{row['loc']}: " if row.get("loc") else f"{name}: "
-            _err(f"{where}warning[never-fired]: {row['what']} never fired in {played['coverage_games']} random games")
-        if f["ok"]:
-            warnings = len(f["diagnostics"])
-            _out(f"{name}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")
-                 + _playout_summary(f))
-        else:
-            errors = sum(1 for d in f["diagnostics"] if d.severity == "error")
-            problems = len((f.get("playouts") or {}).get("problems", []))
-            what = [f"{errors} error{'s' if errors != 1 else ''}"] if errors else []
-            what += [f"{problems} playout problem{'s' if problems != 1 else ''}"] if problems else []
-            _out(f"{name}: {', '.join(what)}" + _playout_summary(f))
-    return 1 if bad else 0
-
-
-def _playouts(files: list, args) -> None:
-    """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
-    from ..play.playouts import playouts
-    from ..play.workers import settled
-    for f in files:
-        rules = f.get("rules")
-        if rules is None:
-            continue
-        if args.players is not None and args.players not in rules.player_counts:
-            if f["variant"] is None:
-                raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
-            continue   # a variant for other player counts
-        rules = load(find_ruleset(f["path"]), f["variant"], coverage=True)   # the same games, counted
-        with settled():   # the compiled ruleset out of full garbage collections (play/workers.py)
-            report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
-        problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
-        f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
-                         "refused": {str(n): why for n, why in report.refused.items()},
-                         **findings(rules, report.records)}
-        if problems:
-            f["ok"] = False
-
-
-def findings(rules, records: dict) -> dict:
-    """The anomalies of each player count's random games, and the rules that fired in none of
-    them (over every player count played)."""
-    from ..play import anomalies, coverage
-    from ..play.summary import summarise
-    flagged = []
-    for n, recs in sorted(records.items()):
-        summary = summarise(recs, n, rules.team_members(n))
-        flagged += [{**a, "players": n} for a in anomalies.find(rules, summary, recs, coverage.report(rules, recs))]
-    every = [r for recs in records.values() for r in recs]
-    report = coverage.report(rules, every)
-    return {"anomalies": flagged, "never_fired": report["never"], "coverage_games": report["games"]}
-
-
-def _playout_summary(f: dict) -> str:
-    p = f.get("playouts")
-    if not p:
-        return ""
-    refused = f" ({', '.join(p['refused'])} players refused by the ruleset)" if p["refused"] else ""
-    return f"; {p['games']} random games, {p['decisions']} decisions{refused}"
 
 
 # ---------------------------------------------------------------------- play

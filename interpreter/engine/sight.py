@@ -1,0 +1,146 @@
+"""Who can tell what a decision chose, from the declared visibility: for logs redacted for one
+seat (play/redact.py), which must show no more than ``observation(seat)`` does.
+
+A seat sees where a card is while it lies in a zone visible to the seat (``visible: all``, or
+``owner`` and the seat or its team owns the zone): what observation.py shows. An event that
+moves cards shows them to the seats that see the zone they leave or the zone they enter (a
+``gather``, which lumps every owner's cards of several zones together, only when each of those
+zones is visible to all); an event naming cards outside any zone (a target named aloud) shows
+them to everyone. A counter is seen by the seats it is visible to.
+
+The label of a chosen option may name cards and counters (``Step.named``). A seat can tell
+which option was chosen when it sees each of those counters, and each of those cards before the
+decision or in an event of the decision that moves those cards alone (``Choice.mask``); or when
+the choice went into a public variable that still holds it after the decision. A choice stored
+in a private variable (``_name``) nobody can tell but the chooser. Masks: bit p set = seat p
+sees; ``ALL`` = every seat.
+"""
+from __future__ import annotations
+
+ALL = -1
+
+
+def _owned_by(kind: str, owner, members) -> int:
+    """The seats that own an instance (of a zone or counter owned by each ``kind``)."""
+    if owner is None or isinstance(owner, bool):
+        return 0
+    if kind == "player":
+        return 1 << owner
+    if kind == "team" and 0 <= owner < len(members):
+        mask = 0
+        for p in members[owner]:
+            mask |= 1 << p
+        return mask
+    return 0   # a zone or counter of each card: no seat owns a card
+
+
+def _seers(decl, kind: str, owner, members) -> int:
+    vis = (decl or {}).get("visible", "all")
+    if vis == "all":
+        return ALL
+    return _owned_by(kind, owner, members) if vis == "owner" else 0
+
+
+def zone_seers(rules, members, zone, owner) -> int:
+    """The seats that see ``zone`` (the instance of ``owner``; None: every instance at once)."""
+    if not isinstance(zone, str) or zone not in rules.zone_owner:
+        return 0
+    return _seers(rules.zone_decl.get(zone), rules.zone_owner[zone], owner, members)
+
+
+def counter_seers(rules, members, counter, owner) -> int:
+    """The seats that see ``counter`` (the one of ``owner``)."""
+    if not isinstance(counter, str) or counter not in rules.counter_owner:
+        return 0
+    return _seers(rules.counter_decl.get(counter), rules.counter_owner[counter], owner, members)
+
+
+def moved_seers(rules, members, ev: dict) -> int:
+    """The seats an event naming cards (``cards``/``card``) shows them to (module docstring)."""
+    froms, to = ev.get("from"), ev.get("to")
+    if froms is None and to is None:
+        return ALL
+    if isinstance(froms, list):
+        mask = ALL
+        for z in froms:
+            mask &= zone_seers(rules, members, z, None)
+    else:
+        mask = zone_seers(rules, members, froms, ev.get("from_owner")) if froms is not None else 0
+    if to is not None:
+        mask |= zone_seers(rules, members, to, ev.get("to_owner"))
+    return mask
+
+
+def card_seers(S, card: int) -> int:
+    """The seats that see where ``card`` is: its zone's seers; 0 for a card a step holds aside
+    (a card passed face down). (A public variable holding a card in a hidden zone shows which
+    card it is, not where it is: a seat cannot tell it from the others when it moves.)"""
+    rules = S.rules
+    for name, kind in rules.zone_owner.items():
+        zone = S.z[name]
+        if kind == "none":
+            if card in zone:
+                return zone_seers(rules, S.members, name, None)
+            continue
+        for owner, cards in (zone.items() if kind == "card" else enumerate(zone)):
+            if card in cards:
+                return zone_seers(rules, S.members, name, owner)
+    return 0
+
+
+class Choice:
+    """What an option of the pending decision names, and who sees it, taken before it is
+    applied; ``seen_by(S, events)`` afterwards says which seats can tell it was chosen."""
+
+    def __init__(self, S, step, frame, value):
+        self.n, self.value = S.n, value
+        self.var = step.choice_var()
+        self.private = self.var is not None and self.var.startswith("_")
+        named = [] if self.private else step.named(S, frame, value)
+        self.cards = [t for t in named if type(t) is int]
+        self.before = [card_seers(S, c) for c in self.cards]
+        mask = ALL
+        for t in named:
+            if isinstance(t, tuple):
+                mask &= counter_seers(S.rules, S.members, *t)
+        self.counters = mask
+
+    @classmethod
+    def pending(cls, S, i: int) -> "Choice":
+        """Option ``i`` of the pending decision."""
+        frame = S.stack[-1]
+        return cls(S, S.rules.steps[frame[0]], frame, S.dec[1][i])
+
+    def mask(self, S=None, events=()) -> int:
+        """The seats that can tell the option was chosen: they see every counter it names, and
+        every card it names before the decision or in an event of the decision that moves those
+        cards only (a move that takes others along, a batch delivered at once, does not tell
+        which was chosen); or the public variable the choice went into still holds it. ``S``:
+        the state after the decision (None: it failed); ``events``: its engine events (ids)."""
+        if self.private:
+            return 0
+        if S is not None and self.var is not None and S.v.get(self.var) == self.value:
+            return self.counters     # every observation shows the variable
+        mask = self.counters
+        if not self.cards:
+            return mask
+        named, shown = set(self.cards), {}
+        for ev in events if S is not None else ():
+            ids = ev.get("cards") if isinstance(ev.get("cards"), (list, tuple)) else ()
+            one = ev.get("card")
+            ids = [*ids, one] if type(one) is int else ids
+            if ids and named.issuperset(ids):
+                seers = moved_seers(S.rules, S.members, ev)
+                for c in ids:
+                    shown[c] = shown.get(c, 0) | seers
+        for c, before in zip(self.cards, self.before):
+            mask &= before | shown.get(c, 0)
+        return mask
+
+    def seen_by(self, S=None, events=()) -> list[int] | None:
+        """The seats that can tell this option was chosen; None when every seat can."""
+        mask = self.mask(S, events)
+        every = (1 << self.n) - 1
+        if mask & every == every:
+            return None
+        return [p for p in range(self.n) if mask >> p & 1]
