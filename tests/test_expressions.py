@@ -74,10 +74,11 @@ class World:
         return value
 
     def show(self, value, typ):
-        """A runtime value as the table writes it (cards by label)."""
+        """A runtime value as the table writes it (cards by label; a list must be a list: a tuple
+        in its place is a bug, `players + [me]` would fail)."""
         if typ == CARD and isinstance(value, int) and not isinstance(value, bool):
             return self.rules.card_labels[value]
-        if is_list(typ) and isinstance(value, (list, tuple)):
+        if is_list(typ) and isinstance(value, list):
             return [self.show(v, elem(typ)) for v in value]
         return value
 
@@ -359,6 +360,46 @@ def test_count_of_a_filter_compared_with_zero_stops_at_the_first_element(world, 
     lifted out of an enclosing filter (computed once)."""
     src = world.compile({"expr": text}).source
     assert ("any(" in src or "_scan_" in src) and "len(" not in src
+
+@pytest.mark.parametrize("text, value", [("players where count(map(table, to: 10 // (rank - 4))) == 2", [0, 1, 2, 3]),
+                                         ("players where count(map(table + [none], to: it.rank)) > score", [3])])
+def test_count_of_a_map_inside_a_filter_evaluates_no_element(world, text, value):
+    """count(map(L, to: E)) is count(L) also inside a filter, where the map does not read the
+    filter's element and is lifted out of it: E is never evaluated (table holds a 4, and a
+    none). Found by tests/test_fuzz_expressions.py: the lifted map was counted, so E ran."""
+    assert world.compiler.compile(text, None, True).fn(world.S, 0, {}) == value
+
+
+def test_a_filter_of_none_is_the_none_error_also_when_its_value_is_computed_once(world):
+    """`L where ATTR == X` computes X once when L has an element; L being none (the first() of
+    an empty list of lists) is still `none used as a value`, not an empty list. Found by the
+    fuzzer: the faster filter's `if L` took none for empty."""
+    for text in ("first(groups(table where suit == 'X', by: suit)) where rank == first(hand).rank",
+                 "first(groups(table where suit == 'X', by: suit)) where rank == 3"):
+        with pytest.raises(ExprRuntimeError, match="none used as a value"):
+            world.compiler.compile(text, None, True).fn(world.S, 0, {})
+
+
+@pytest.mark.parametrize("text", ["3 in sums(high, by: rank)", "hand where rank not in sums(table + deck, by: rank)",
+                                  "count(players where any(hand, by: total in sums(hand, by: rank))) > 0"])
+def test_membership_without_the_list_costs_what_the_plain_membership_costs(world, text):
+    """`x in sums(...)` compiles the call for its checks, then its arguments again for the bit
+    test; the worst-case cost counts them once, as the reference compile does, so no
+    expression is refused by the optimised compile alone (found by the fuzzer: near
+    MAX_COST, the optimised compile said `limit` where the reference compiled)."""
+    fast, plain = Compiler(world.names), Compiler(world.names, plain=True)
+    fast.compile(text, None, True)
+    plain.compile(text, None, True)
+    assert fast.cost == plain.cost and fast._expansions == plain._expansions
+
+
+def test_a_map_of_a_filter_by_an_if_else_compiles(world):
+    """map(L where A if C else B, to: E) walks L once; the condition keeps its parentheses in
+    the fused comprehension (`if A if C else B` is not Python). Found by the fuzzer: the
+    expression was refused as nested too deeply."""
+    fn = world.compiler.compile("map(hand where (rank > 2 if me == 0 else false), to: suit)", None, True).fn
+    assert fn(world.S, 0, {}) == ["D", "H", "S"] and fn(world.S, 1, {}) == []
+
 
 # ---------------------------------------------------------------------- random expressions
 class Gen:

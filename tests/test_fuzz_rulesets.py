@@ -1,55 +1,57 @@
-"""Bad input never gives a traceback: mutated copies of the real rulesets (characters
-inserted or deleted, lines duplicated or dropped, values of the wrong type) either load and
-play, or fail with a located RulebookError. Fixed seeds: the same mutations every run."""
+"""Bad input never gives a traceback, nor a hang: mutated copies of the real rulesets and of
+the documentation's examples (tests/fuzzing/rulesets.py: characters inserted or deleted,
+lines duplicated or dropped, values of the wrong type, keys dropped, numbers made huge,
+expressions swapped or cut, `extends:` pointed elsewhere) either load and play, or fail with
+a located RulebookError, each within a time bound. Fixed seeds: the same cases every run;
+benchmarks/fuzz.py runs long campaigns (docs/fuzzing.md)."""
 from __future__ import annotations
 
+import collections
 import random
-from pathlib import Path
+import time
 
 import pytest
 
-import interpreter
-from interpreter.errors import RulebookError
+from fuzzing.limits import Hang, time_limit
+from fuzzing.rulesets import SOURCES, make_case, run_case
 
-RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
-TOKENS = ["{", "}", "[", "]", ":", "-", "'", '"', "  ", "\n", "x", "0", "none", "players", "me", "count(",
-          ")", "where", "*", "$replace", "null", "true", "[]", "{}", "1..3"]
-VALUES = ["[]", "{}", "3", "null", "'x'", "[1, 2]", "{a: 1}", "true", "-1"]
-
-
-def mutate(text: str, rnd: random.Random) -> str:
-    lines = text.split("\n")
-    for _ in range(rnd.randint(1, 3)):
-        k = rnd.randrange(len(lines))
-        line, op = lines[k], rnd.random()
-        if op < 0.3 and line:
-            j = rnd.randrange(len(line))
-            lines[k] = line[:j] + rnd.choice(TOKENS) + line[j:]
-        elif op < 0.5 and line:
-            j = rnd.randrange(len(line))
-            lines[k] = line[:j] + line[j + rnd.randint(1, 5):]
-        elif op < 0.7:
-            lines[k] = lines[rnd.randrange(len(lines))]
-        elif op < 0.85:
-            del lines[k]
-        elif ": " in line:
-            lines[k] = line.split(": ", 1)[0] + ": " + rnd.choice(VALUES)
-    return "\n".join(lines)
+CASE_SECONDS = 10
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_mutated_rulesets_load_or_fail_cleanly(tmp_path, seed):
-    rnd = random.Random(seed)
+    outcomes = collections.Counter()
     for i in range(25):
-        source = rnd.choice(RULESETS)
-        path = tmp_path / source.name
-        path.write_text(mutate(source.read_text(), rnd))
+        case = make_case(random.Random(f"test:{seed}:{i}"))
         try:
-            rules = interpreter.load(path)
-            S = rules.new_game(rules.min_players, seed=i)
-            for _ in range(200):
-                if S.is_terminal():
-                    break
-                S.apply_index(rnd.randrange(len(S.legal_actions())))
-        except RulebookError as e:
-            assert e.diagnostics and str(e)
+            with time_limit(CASE_SECONDS):
+                outcomes[run_case(case, tmp_path / str(i))] += 1
+        except Hang:
+            pytest.fail(f"case test:{seed}:{i} ({case.main}, {case.mutations}) ran past {CASE_SECONDS} s")
+    assert outcomes["played"] + outcomes["game-error"] >= 2, outcomes   # some still load and play
+
+
+def test_the_cases_cover_every_source_and_kind_of_mutation():
+    cases = [make_case(random.Random(f"cover:{i}")) for i in range(100)]
+    assert {c.main for c in cases} == {p.name for p in SOURCES}
+    kinds = {m.split(": ")[1] for c in cases for m in c.mutations}
+    assert kinds == {"text", "drop", "duplicate", "expression", "number", "extends", "type", "copy"}, kinds
+    assert any(c.variant for c in cases) and any(len(c.files) > 1 for c in cases)
+    again = make_case(random.Random("cover:7"))
+    assert (again.files, again.variant, again.seed) == (cases[7].files, cases[7].variant, cases[7].seed)
+
+
+def test_an_unmutated_ruleset_plays(tmp_path):
+    case = make_case(random.Random(0))
+    case.files = {name: (SOURCES[0].parent / name).read_text(encoding="utf-8") for name in case.files}
+    case.variant = None
+    assert run_case(case, tmp_path) == "played"
+
+
+def test_a_case_past_its_time_bound_is_a_hang():
+    start = time.perf_counter()
+    with pytest.raises(Hang):
+        with time_limit(0.2):
+            while True:
+                pass
+    assert time.perf_counter() - start < 2

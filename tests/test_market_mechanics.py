@@ -137,6 +137,26 @@ def test_combos_equals_a_brute_force_enumeration_in_the_documented_order():
         assert got == expect, (cards, total)
 
 
+def test_combos_of_a_total_beyond_reach_or_of_large_values_is_fast():
+    """A total beyond the sum of all the values has no set: it is answered at once, without a
+    bitset as wide as the total (combos(hand, by: rank, total: 3037000499) took seconds and
+    hundreds of megabytes; found by the expression fuzzer). Large values are enumerated
+    without a bitset as wide as their sum, and give the same sets as small ones scaled."""
+    from interpreter.mechanics.market import _combos
+
+    class State:
+        class rules:
+            card_labels = [f"{v}{x}" for v in range(1, 7) for x in "ab"]
+    items, value = list(range(12)), lambda c: c // 2 + 1
+    start = time.perf_counter()
+    assert _combos(State, items, value, 3037000499, True) == []
+    big = _combos(State, items, lambda c: value(c) * 10**12, 9 * 10**12, True)
+    assert time.perf_counter() - start < 0.5
+    assert big == _combos(State, items, value, 9, True) and len(big) > 5
+    huge = _combos(State, items, lambda c: value(c) * 2**60 + 1, 2 * (2**60 + 1), True)   # (exact)
+    assert huge == [[0, 1]]
+
+
 def test_sums_and_groups(tmp_path):
     r = load(tmp_path, """
     vars2: {}

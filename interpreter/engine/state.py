@@ -134,9 +134,9 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
     """A State with the per-game constants filled in and nothing else."""
     s = State.__new__(State)
     s.rules, s.seed, s.n = rules, seed, n
-    s.players = tuple(range(n))
+    s.players = list(range(n))   # values of the language: lists (`players + [me]`), never mutated
     s.members = tuple(tuple(m) for m in members)
-    s.teams = tuple(range(len(s.members)))
+    s.teams = list(range(len(s.members)))
     tm = [0] * n
     for t, ms in enumerate(s.members):
         for p in ms:

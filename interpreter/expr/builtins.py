@@ -37,10 +37,11 @@ def list_arg(c, scope, node, fname):
     return src, typ
 
 
-def key_fn(var: str, src: str) -> str:
+def key_fn(var: str, src: str, plain: bool = False) -> str:
     """The source of a one-argument key function: the table's own lookup (a C-level call) when
-    the key only looks an attribute (or a table bound before) up by the element; else a lambda."""
-    m = _LOOKUP.match(src)
+    the key only looks an attribute (or a table bound before) up by the element; else (or
+    ``plain``: the reference compile) a lambda."""
+    m = None if plain else _LOOKUP.match(src)
     if m is not None and m.group(2) == var:
         return f"_lookup({m.group(1)})"
     return f"lambda {var}: {src}"
@@ -64,12 +65,12 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
 def b_count(c, n, scope, args, kw):
     check_arity(n, args, kw, "count", 1)
     src, _ = list_arg(c, scope, args[0], "count")
-    inner = unwrap(src)
+    inner = unwrap(c._unhoisted.get(src, src))   # a map lifted out of a filter is still a map
     while inner in c._maps:   # a map has as many elements as its list: count that, skip the mapping
         src = c._maps[inner]
         inner = unwrap(src)
     out = f"len({src})"
-    if inner in c._parts:   # count(L where comparisons): a loop that counts, no list built
+    if inner in c._parts and not c.plain:   # count(L where comparisons): a loop that counts, no list built
         var, coll, cond = c._parts[inner]
         tests = comparison_tests(var, cond)
         if tests is not None:
@@ -88,14 +89,14 @@ def b_first(c, n, scope, args, kw):
     clauses = c._filters.get(inner)
     if clauses is not None:
         var, coll, cond = c._parts[inner]
-        zone = ZONE.fullmatch(coll)
+        zone = None if c.plain else ZONE.fullmatch(coll)
         lookup = attr_equals(var, cond) if zone else None
         if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
             if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
                 index = "I_" + lookup[0][2:]
                 return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
-        scan = scan_first(c, var, coll, cond)
+        scan = None if c.plain else scan_first(c, var, coll, cond)
         if scan is not None:
             return scan, typ
         return f"next(({var} for {clauses}), None)", typ
@@ -148,7 +149,7 @@ def _extreme(fname, helper):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
         c.sized(n, c.size(args[0]))
-        return f"{helper}({src}, {key_fn(var, s)})", result
+        return f"{helper}({src}, {key_fn(var, s, c.plain)})", result
     return build
 
 
@@ -161,7 +162,7 @@ def b_any_all(fname):
             c.expect_type(t, BOOL, kw["by"])
             # stops at the first element that decides: a plain loop when the condition is
             # comparisons (scanner), else a generator that yields only then
-            scan = scan_first(c, var, src, s if fname == "any" else negated(s))
+            scan = None if c.plain else scan_first(c, var, src, s if fname == "any" else negated(s))
             if scan is not None:
                 return f"({scan} {'is not' if fname == 'any' else 'is'} None)", BOOL
             if fname == "any":
@@ -205,15 +206,15 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False)
     c.sized(n, c.size(args[0]))
     inner, out = unwrap(src), None
-    if inner in c._parts:   # map(L where C, ...): one pass, no list in between
+    if inner in c._parts and not c.plain:   # map(L where C, ...): one pass, no list in between
         first_var, first_list, first_cond = c._parts[inner]
         cond = renamed(first_cond, first_var, var)
         if cond is not None:
-            out = f"[{s} for {var} in {first_list} if {cond}]"
+            out = f"[{s} for {var} in {first_list} if ({cond})]"   # (an if-else needs its parentheses)
     out = out or f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
     table = looked_up(parsed(s), var)
-    if table is not None and scannable(src) and out.endswith(f" in {src}]"):
+    if table is not None and not c.plain and scannable(src) and out.endswith(f" in {src}]"):
         c._mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
     return out, list_of(t)
 

@@ -42,10 +42,18 @@ class Compiled:
 class Compiler(NameNodes, OperatorNodes):
     """Compiles expressions of one ruleset. ``locals`` maps local names to types. The node
     methods are grouped by kind: names (names.py), literals and operators (operators.py),
-    built-in calls (builtins.py)."""
+    built-in calls (builtins.py).
 
-    def __init__(self, names: Names):
+    ``plain=True`` is the reference compile: every construct in the plain form the compiler
+    writes first, with none of the faster forms (no calls lifted out of filters, no tables
+    bound before loops, none of fastpaths.py's rewrites, no fused filters, no membership
+    without the list, no loops as statements). It keeps what docs/language.md §7 says is not
+    evaluated (`first(L where C)`, `count(L where C) > 0`, `count(map(...))`), so optimised
+    code can be checked against it on any state (tests/test_fuzz_expressions.py)."""
+
+    def __init__(self, names: Names, plain: bool = False):
         self.names = names
+        self.plain = plain
         self._counter = 0
         self._define_stack: list[str] = []
         self._expansions = 0
@@ -116,7 +124,7 @@ class Compiler(NameNodes, OperatorNodes):
                 src, typ = self.node(parse(text), Scope({}, has_me, []))
                 if typ not in (BOOL, ANY):
                     return None
-                loops = as_statements(src, "_ok")   # any() over a generator as a loop (statements.py)
+                loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
                 if loops is None:
                     tests.append(f"        if {src}: _r.append({i})")
                 else:
@@ -138,7 +146,7 @@ class Compiler(NameNodes, OperatorNodes):
             return None
 
     def _binding_lists(self):
-        return ([], {}) if self.hoisting else (None, None)
+        return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
@@ -198,7 +206,7 @@ class Compiler(NameNodes, OperatorNodes):
                             "characters of code)", 0, code="limit")
         # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
         # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
-        loops = as_statements(src, "_ok")   # any() over a generator as a loop (statements.py)
+        loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
         result = f"{src}\n" if loops is None else "_ok\n"
         lines = "".join(f"        {line}\n" for line in (*first, *(loops or ())))
         body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}"

@@ -169,7 +169,7 @@ def faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> str
         return None
     parts[0].comparators[0] = ast.Name(id=name, ctx=ast.Load())
     z = name + "z"
-    return (f"[{var} for {z} in ({src},) if {z} for {name} in ({value},) for {var} in {z} "
+    return (f"[{var} for {z} in ({src},) if len({z}) for {name} in ({value},) for {var} in {z} "   # (len: none fails)
             f"if {ast.unparse(tree)}]")
 
 

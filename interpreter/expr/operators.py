@@ -94,14 +94,14 @@ class OperatorNodes:
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
         inner = unwrap(src)
-        if inner in self._parts:
+        if inner in self._parts and not self.plain:
             # a filter of a filter ((L where P) where Q, often through a define): one filter of
             # L by P and Q (P's element renamed), no list in between
             first_var, first_list, first_cond = self._parts[inner]
             joined = renamed(first_cond, first_var, var)
             if joined is not None:
                 src, csrc = first_list, f"({joined}) and ({csrc})"
-        out = faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
+        out = None if self.plain else faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
         out = out or f"[{var} for {var} in {src} if {csrc}]"
         self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
         self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
@@ -147,7 +147,7 @@ class OperatorNodes:
         call = unwrap(self._unhoisted.get(a, a))   # count(...) lifted out of a filter, or a define's
         if call in self._counts and b == "0" and op in (">", "!=", "=="):
             var, coll, cond = self._parts[self._counted[call]]
-            scan = scan_first(self, var, coll, cond)   # (a zone's cards are never none)
+            scan = None if self.plain else scan_first(self, var, coll, cond)   # (a zone's cards are never none)
             if scan is not None:
                 test = f"({self.hoist(scan, scope)} {'is' if op == '==' else 'is not'} None)"
             else:
@@ -164,7 +164,8 @@ class OperatorNodes:
 
     def _member(self, n, scope, op):
         right = n.children[1]
-        if isinstance(right, Tree) and right.data == "call" and str(right.children[0]) in MEMBERSHIP:
+        if not self.plain and isinstance(right, Tree) and right.data == "call" \
+                and str(right.children[0]) in MEMBERSHIP:
             # `x in f(...)` for a built-in that can answer membership without building its list
             (a, ta) = self.node(n.children[0], scope)
             saved, self._hoisted = self._hoisted, None   # compiled for its checks only
@@ -172,7 +173,9 @@ class OperatorNodes:
                 _, tb = self.node(right, scope)
             finally:
                 self._hoisted = saved
+            counted = self.cost, self._expansions   # (its arguments compiled again: counted once)
             test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
+            self.cost, self._expansions = counted
             if comparable(ta, elem(tb)):
                 found = f"{test}({self.hoist(bsrc, scope)}, {a})"
                 return (found if op == "in" else f"(not {found})"), BOOL

@@ -64,10 +64,11 @@ def _combos(S, items, key, total, cards: bool):
     groups = sorted(by_label.values(), key=lambda t: (-t[0], t[1]))
     if len(groups) > MAX_GROUPS:
         raise ExprRuntimeError(f"combos() of more than {MAX_GROUPS} different elements")
-    if sum(v * len(members) for v, _, members in groups) < total:
-        return []                            # (and a huge total builds no bitset)
-    if all(g[0].__class__ is int for g in groups) and float(total).is_integer() and total <= MAX_SUM:
-        return _combos_whole(groups, int(total))
+    reachable = sum(g[0] * len(g[2]) for g in groups)
+    if total > reachable:   # no set adds up to it (and a bitset as wide as the total fills the memory)
+        return []
+    if reachable <= MAX_SUM and all(g[0].__class__ is int for g in groups) and float(total).is_integer():
+        return _combos_whole(groups, int(total))   # (its bitsets are as wide as the sum of the values)
     reach = [0] * (len(groups) + 1)          # reach[i]: the sum of everything from group i on
     for i in range(len(groups) - 1, -1, -1):
         v, _, members = groups[i]
@@ -87,7 +88,8 @@ def _combos(S, items, key, total, cards: bool):
         if i == len(groups) or reach[i] < remaining - eps or len(out) >= MAX_COMBOS:
             return
         v, _, members = groups[i]
-        most = min(len(members), int((remaining + eps) // v))
+        whole = remaining.__class__ is int and v.__class__ is int   # (exact beyond 2^53)
+        most = min(len(members), remaining // v if whole else int((remaining + eps) // v))
         for k in range(most, -1, -1):          # more of the larger values first
             if k:
                 taken.append(members[:k])
@@ -209,7 +211,7 @@ def b_combos(c, n, scope, args, kw):
     c.expect_type(t, NUM, kw["by"])
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
-    return f"_combos(S, {src}, {key_fn(var, s)}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
+    return f"_combos(S, {src}, {key_fn(var, s, c.plain)}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
 def _sums_args(c, n, scope, args, kw):
@@ -219,7 +221,7 @@ def _sums_args(c, n, scope, args, kw):
     if "by" in kw:
         var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
-        return src, key_fn(var, s)
+        return src, key_fn(var, s, c.plain)
     c.expect_type(elem(typ), NUM, args[0])
     return src, "lambda _x: _x"
 
@@ -242,7 +244,7 @@ def b_groups(c, n, scope, args, kw):
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "groups")
     var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
-    return f"_groups({src}, {key_fn(var, s)})", list_of(typ)
+    return f"_groups({src}, {key_fn(var, s, c.plain)})", list_of(typ)
 
 
 def v_combos(V, args, kwargs):

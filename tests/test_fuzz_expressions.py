@@ -1,0 +1,93 @@
+"""Random well-typed expressions (tests/fuzzing/expressions.py) compiled as a ruleset's are,
+with every faster form, agree with the reference compile (``Compiler(names, plain=True)``) on
+states of random games (tests/fuzzing/differential.py). A seeded, bounded campaign: the same
+expressions every run; benchmarks/fuzz.py runs long ones (docs/fuzzing.md)."""
+from __future__ import annotations
+
+import collections
+import random
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fuzzing.differential import FAST_FORMS, World
+from fuzzing.expressions import LOCALS, ExprGen
+from interpreter.expr import Compiler, ExprError
+
+TABLE = yaml.safe_load((Path(__file__).parent / "data" / "expressions.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def world():
+    return World()
+
+
+def campaign(world, seed: int, n: int):
+    gen = ExprGen(random.Random(seed))
+    return [world.check(gen.expression()) for _ in range(n)]
+
+
+def test_the_reference_compile_writes_no_faster_form(world):
+    """Over the conformance table and generated expressions the optimised compile uses every
+    faster form at least once, the reference compile none."""
+    gen = ExprGen(random.Random(5))
+    texts = [c["expr"] for c in TABLE["cases"] if "error" not in c] + [gen.expression() for _ in range(400)]
+    fast, plain = Compiler(world.rules.names), Compiler(world.rules.names, plain=True)
+    seen = collections.Counter()
+    for text in texts:
+        for compiler, key in ((fast, "fast"), (plain, "plain")):
+            try:
+                source = compiler.compile(text, LOCALS, True).source
+            except ExprError:
+                continue
+            seen.update((key, name) for name, pattern in FAST_FORMS.items() if re.search(pattern, source))
+    assert not [name for key, name in seen if key == "plain"], seen
+    assert {name for key, name in seen if key == "fast"} == set(FAST_FORMS), seen
+
+
+def test_random_expressions_agree_with_the_reference_compile(world):
+    verdicts = campaign(world, seed=20261201, n=700)
+    kinds = collections.Counter(v.kind for v in verdicts)
+    bad = [f"{v.kind}: {v.text}\n{v.detail}" for v in verdicts if v.kind in ("mismatch", "crash")]
+    assert not bad, "\n\n".join(bad[:3])
+    assert kinds["agree"] + kinds["spared"] >= 0.9 * len(verdicts), kinds   # the generator writes sense
+    # every runtime error is one of the language's (docs/language.md §7), never a Python one
+    raw = [f"{v.text}: {v.raw_errors[0]}" for v in verdicts if v.raw_errors]
+    assert not raw, raw[:3]
+    forms = collections.Counter(f for v in verdicts for f in v.forms)
+    assert set(forms) == set(FAST_FORMS) | {"loops as statements"}, forms   # each fast path was checked
+
+
+def test_branch_conditions_compiled_together_agree_with_the_reference_compile(world):
+    """compile_offers (a branch's conditions in one function, the tables bound once even
+    outside loops) gives the indexes of the conditions the reference compile says hold."""
+    gen, rnd = ExprGen(random.Random(3), locals=False), random.Random(4)
+    verdicts = [world.check_offers([gen.condition() for _ in range(rnd.randint(1, 4))]) for _ in range(150)]
+    kinds = collections.Counter(v.kind for v in verdicts)
+    assert kinds["mismatch"] == kinds["crash"] == 0, [v.detail for v in verdicts if v.kind in ("mismatch", "crash")]
+    assert kinds["agree"] >= 100, kinds
+
+
+def test_the_check_finds_a_planted_bug(world, monkeypatch):
+    """A faster form that is wrong (the bisection of a sorted zone finding nothing) is a
+    mismatch within a short campaign: the differential check can fail."""
+    monkeypatch.setitem(world.rules.names.namespace, "_first_sorted", lambda seq, table, index, value: None)
+    gen = ExprGen(random.Random(8))
+    for _ in range(3000):
+        text = gen.expression()
+        if "where" in text and (verdict := world.check(text)).kind == "mismatch":
+            assert "_first_sorted" in verdict.detail
+            return
+    pytest.fail("no mismatch found with a broken _first_sorted")
+
+
+def test_the_world_is_varied(world):
+    """The states the expressions run on: several player counts and seeds, empty and full
+    zones, variables set and unset (none)."""
+    states = [S for _, S, _, _ in world.inputs]
+    assert len(states) >= 30 and {S.n for S in states} == {3, 4}
+    assert any(not S.z["table"] for S in states) and any(len(S.z["table"]) >= 3 for S in states)
+    assert any(S.v["chosen"] is None for S in states) and any(S.v["chosen"] is not None for S in states)
+    assert any(S.z["under"] for S in states) and any(S.is_terminal() for S in states)
