@@ -173,7 +173,9 @@ class OperatorNodes:
                 _, tb = self.node(right, scope)
             finally:
                 self._hoisted = saved
-            counted = self.cost, self._expansions   # (its arguments compiled again: counted once)
+            # its arguments are compiled again for the bit test: counted once (from zero meanwhile,
+            # so that the second count cannot pass the bound the first one stayed under)
+            counted, self.cost = (self.cost, self._expansions), 0
             test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
             self.cost, self._expansions = counted
             if comparable(ta, elem(tb)):
