@@ -6,7 +6,6 @@ The Builder is also the context that step kinds and effects compile against: it 
 """
 from __future__ import annotations
 
-import re
 from bisect import insort
 
 from ..engine.knowledge import know, zone_sight
@@ -28,7 +27,8 @@ from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
-from .watch import Quiet, watched
+from .flowgen import compile_flow
+from .watch import EVERYTHING, Quiet, watched
 
 DEFAULT_MAX_STEPS = 1_000_000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
@@ -423,15 +423,16 @@ class Builder(Declarations):
                       + [getattr(w[1], "source", "None") for w in self.triggers.when])
         # the variables that when-triggers and end conditions read: setting another variable
         # cannot change what they say (steps that only set one may report UNCHANGED)
-        r.watched_vars = frozenset(re.findall(r"S\.v\['(\w+)'\]", " ".join(conditions)))
-        # effect steps that cannot change what those conditions read need no check after them
-        quiet = Quiet(watched(conditions), {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named},
+        names = watched(conditions)
+        r.watched_vars = EVERYTHING if names is None else frozenset(v for k, v in names if k == "v")
+        # steps and effects that cannot change what those conditions read need no check after them
+        quiet = Quiet(names, {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named},
                       self.triggers.enter)
         for step in self.step_list:
             if isinstance(step, Effects):
                 step.quiet = quiet.quiet(step.fn)
-            elif step.kind == "turns":
-                step.watched = step.var in r.watched_vars
+            else:
+                step.settle(quiet, r.watched_vars)
         # invariants: conditions that must hold after every decision (checked by validate --playouts)
         r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
                               self.smap.loc(("invariants", i)))
@@ -475,6 +476,7 @@ class Builder(Declarations):
             instrument_steps(self.probes, r.steps, (Sequence, Effects))
             for name, _ in r.scoring.categories:
                 self.probes.add("category", f"scoring category {name}", ("scoring", "categories", name))
+        r.runs, r.resolves, r.advance, r.flow_source = compile_flow(r)   # (after the probes: they wrap enter())
         return r
 
 

@@ -32,6 +32,16 @@ _HARMLESS = frozenset({"_below", "_shuffle", "_over_budget", "_know", "_seat", "
                        "_combos"})
 
 
+class _Everything(frozenset):
+    """The names conditions read when they may read anything: every name is in it."""
+
+    def __contains__(self, name) -> bool:
+        return True
+
+
+EVERYTHING = _Everything()
+
+
 @dataclass(frozen=True)
 class Mentions:
     """What one piece of generated code names: ``names`` {(kind, name)} with kind z, c or v."""

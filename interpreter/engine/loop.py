@@ -11,7 +11,7 @@ import operator
 from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
-from .protocol import UNCHANGED
+from .protocol import ASKED, UNCHANGED
 from .sight import Choice
 
 
@@ -19,7 +19,10 @@ def advance(S, changed: bool = True) -> None:
     """Run the flow until a decision is pending or the game is over. ``changed=False``: the
     state is as at the last check (only frames changed), so triggers and end conditions are
     not checked before the first step. Every step run counts against the step budget, and
-    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever."""
+    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
+
+    Games run this loop as build/flowgen.py compiles it for their ruleset (``S.rules.advance``,
+    with the steps' generated run functions); this is the reference it is checked against."""
     steps, budget, end_checks, watch, auto, checks, charges = S.rules.loop
     stack = S.stack
     try:
@@ -124,23 +127,37 @@ def apply_index(S, i: int):
     """Take option ``i`` of the pending decision (the fast path for agents and playouts);
     returns S (it is also ``State.apply_index`` itself: no extra call per decision)."""
     dec = S.dec
-    if type(i) is not int:   # numpy integers and other __index__ types are fine
+    if type(i) is not int or i < 0 or dec is None:
+        i = _checked_index(S, i)
+    try:
+        value = dec[1][i]
+    except IndexError:
+        raise GameError(f"action index {i!r} is out of range (0..{len(dec[1]) - 1})") from None
+    frame = S.stack[-1]
+    S.dec = None
+    rules = S.rules
+    try:
+        changed = rules.resolves[frame[0]](S, frame, value)
+    except RUNTIME_ERRORS as e:
+        raise located(S, e) from None
+    if changed is not ASKED:
+        rules.advance(S, changed is not UNCHANGED)   # this loop, compiled for the ruleset (build/flowgen.py)
+    return S
+
+
+def _checked_index(S, i) -> int:
+    """An action index that is not a plain non-negative int, or no decision pending: the index
+    as an int (numpy integers and other __index__ types are fine), or the error."""
+    if S.dec is None:
+        raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending")
+    if type(i) is not int:
         try:
             i = operator.index(i)
         except TypeError:
             raise GameError(f"an action index is a whole number, not {type(i).__name__}") from None
-    if dec is None or not 0 <= i < len(dec[1]):
-        if dec is None:
-            raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending")
-        raise GameError(f"action index {i!r} is out of range (0..{len(dec[1]) - 1})")
-    frame = S.stack[-1]
-    S.dec = None
-    try:
-        changed = S.rules.steps[frame[0]].resolve(S, frame, dec[1][i]) is not UNCHANGED
-    except RUNTIME_ERRORS as e:
-        raise located(S, e) from None
-    advance(S, changed)
-    return S
+    if i < 0:
+        raise GameError(f"action index {i!r} is out of range (0..{len(S.dec[1]) - 1})")
+    return i
 
 
 def located(S, e: Exception) -> GameError:
@@ -163,4 +180,4 @@ def reask(S) -> None:
         frame = S.stack[-1]
         S.dec = None
         S.rules.steps[frame[0]].reask(S, frame)
-    advance(S)
+    S.rules.advance(S)

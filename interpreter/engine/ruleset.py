@@ -26,6 +26,9 @@ class Ruleset:
         charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced,
                                           checks, charges))
+        if "advance" not in self.__dict__:   # not compiled by build/ (flowgen.py): the reference loop
+            object.__setattr__(self, "advance", engine.advance)
+            object.__setattr__(self, "resolves", tuple(s.resolve for s in self.steps))
         object.__setattr__(self, "_frozen", True)
         return self
 
@@ -63,7 +66,7 @@ class Ruleset:
             S.kn = {}
         engine.run_setup(S, self._fill, self.setup)
         S.stack.append(self.steps[self.root].enter(S))
-        engine.advance(S)
+        self.advance(S)
         return S
 
     def _fill(self, S):

@@ -123,6 +123,22 @@ class Step:
             return [c for c in value if type(c) is int]
         return []
 
+    def flow_source(self, g) -> str | None:
+        """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
+        in the ruleset (build/flowgen.py; ``g`` names its children's functions and frames), or
+        None: the engine calls run() itself."""
+        return None
+
+    def resolve_source(self, g) -> str | None:
+        """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
+        return None
+
+    def settle(self, quiet, watched_vars) -> None:
+        """Once the whole ruleset is built: learn which of this step's own changes the
+        when-triggers and end conditions can see (``quiet.quiet(fn)`` for an effect function,
+        ``name in watched_vars`` for a variable), so that run() and resolve() report UNCHANGED
+        after a change no check reads (build/watch.py)."""
+
     def choice_var(self) -> str | None:
         """The variable the chosen option is stored in, if any: while it holds the choice every
         observation shows it, and a private one (``_name``) keeps it from the other seats."""
@@ -201,6 +217,10 @@ class Effects(Step):
         self.execute(S)
         return UNCHANGED if self.quiet else None
 
+    def flow_source(self, g):
+        return (f"def R{self.index}(S, frame):\n    S.stack.pop()\n    {g.fn(self.fn)}(S, {g.me(self.me_var)}, None)\n"
+                f"    return {'U' if self.quiet else 'None'}")
+
 
 class Sequence(Step):
     """Run child steps in order. Frame: [index, next child]."""
@@ -242,6 +262,48 @@ class Sequence(Step):
                 return child.run(S, child_frame) if result is UNCHANGED else result
         S.stack.pop()
         return result
+
+    def flow_source(self, g):
+        """One branch per place the frame can resume at (the start, and just after each child
+        step that is not the last): the effects up to the next child step written out, then
+        that step entered (and run at once if no check can see what the effects changed)."""
+        lines = [f"def R{self.index}(S, frame):", "    k = frame[1]"]
+        n, start, segment = len(self.steps), 0, []
+        for pos, child in enumerate(self.steps):
+            if child.inline:
+                segment.append(child)
+                continue
+            lines += self._segment(g, start, segment, child, pos == n - 1, pos + 1)
+            start, segment = pos + 1, []
+        if segment or not self.steps:   # effects after the last child step, or nothing at all
+            lines += self._segment(g, start, segment, None, True, None)
+        lines.append(f"    return {g.fn(self.run)}(S, frame)   # resumed at another place (a patched state)")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _segment(g, start, effects, child, last, resume):
+        out = [f"    if k == {start}:"]
+        for fx in effects:
+            if fx.charge:   # costly effects count against the budget (engine/loop.py)
+                out.append(f"        S.steps += {fx.charge}")
+            out += ["        try:",
+                    f"            {g.fn(fx.fn)}(S, {g.me(fx.me_var)}, None)",
+                    "        except Exception as e:   # located at the effect, not at the list",
+                    "            if getattr(e, 'rulebook_step', None) is None:",
+                    f"                e.rulebook_step = {g.step(fx)}",
+                    "            raise",
+                    "        if S.over:",
+                    "            return None"]
+        changed = any(not fx.quiet for fx in effects)
+        if child is None:
+            out += ["        S.stack.pop()", f"        return {'None' if changed else 'U'}"]
+            return out
+        if last:   # the last child takes this frame's place (a tail call)
+            out.append(f"        S.stack[-1] = f = {g.enter(child)}")
+        else:
+            out += [f"        frame[1] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
+        out.append("        return None" if changed else f"        return {g.run(child)}(S, f)")
+        return out
 
     def children(self):
         return list(self.steps)

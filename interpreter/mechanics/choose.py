@@ -42,11 +42,15 @@ class Choose(AskOnce):
     def vocabulary(self, V, spec):
         return V.labels(spec.get("options", "[]"), self.option_type)
 
+    resolved = None     # UNCHANGED when nothing a check reads is changed by the answer (settle)
+
+    def settle(self, quiet, watched_vars):
+        if self.var not in watched_vars and (self.then is None or quiet.quiet(self.then)):
+            self.resolved = UNCHANGED
+
     def resolve(self, S, frame, value):
         S.v[self.var] = value
         if self.then is not None:
             self.then(S, frame[1], None)
-            S.stack.pop()
-            return None
         S.stack.pop()
-        return UNCHANGED if self.var not in S.rules.watched_vars else None   # only a variable nothing watches
+        return self.resolved

@@ -42,7 +42,7 @@ from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
 from ..engine.rng import uniform
-from ..engine.protocol import game_option
+from ..engine.protocol import UNCHANGED, game_option
 from .base import Step, step_kind
 
 RESOLVE_MODES = ("random", "ask")
@@ -198,24 +198,32 @@ class Attempt(Step):
             probs[rest] = max(0.0, 1.0 - total)
         return probs
 
+    outcome_seen = None     # UNCHANGED when no check reads the outcome's variable (settle)
+
+    def settle(self, quiet, watched_vars):
+        if self.var is None or self.var not in watched_vars:
+            self.outcome_seen = UNCHANGED
+
     def run(self, S, frame):
+        # only frames, the RNG and the outcome's variable change here: the outcome's steps run
+        # in frames of their own and report their own changes
         stage = frame[1]
         if stage == 0:
             actor = self.who(S, self.me(S, self.me_var), None)
             if actor is None:
                 S.stack.pop()
-                return
+                return UNCHANGED
             frame[2] = actor
             frame[1] = 1
             if self.target is not None:
                 S.stack.append(self.target.enter(S))
-            return
+            return UNCHANGED
         actor = frame[2]
         if stage == 1:
             if S.o.get("resolve", "random") == "ask":
                 frame[1] = 2
                 S.stack.append(self.report.enter(S))
-                return
+                return UNCHANGED
             probs = self.chances(S, actor)
             u = uniform(S)
             acc, chosen = 0.0, None
@@ -240,8 +248,9 @@ class Attempt(Step):
                              "outcome": None if k is None else self.outcomes[k].name})
             if k is not None:
                 S.stack.append(self.outcomes[k].body.enter(S))
-            return
+            return self.outcome_seen
         S.stack.pop()   # stage 3 (done) or 9 (nothing to attempt)
+        return UNCHANGED
 
 
 class _Target(Step):
@@ -268,8 +277,15 @@ class _Target(Step):
         if not options:
             parent[1] = 9
             S.stack.pop()
-            return
+            return UNCHANGED
         S.dec = (actor, tuple(S.rules.distinct_cards(options)))
+        return UNCHANGED
+
+    resolved = None     # UNCHANGED when no check reads the target's variable (settle)
+
+    def settle(self, quiet, watched_vars):
+        if self.var not in watched_vars:
+            self.resolved = UNCHANGED
 
     asks = True
 
@@ -287,6 +303,7 @@ class _Target(Step):
         S.v[self.var] = card
         if S.ev is not None:
             S.ev.append({"ev": "target", "who": S.stack[-1][2], "card": S.rules.card_labels[card]})
+        return self.resolved
 
 
 class _Report(Step):
@@ -303,8 +320,9 @@ class _Report(Step):
         offered = self.attempt.possible(S, parent[2])
         if not offered:
             S.stack.pop()
-            return
+            return UNCHANGED
         S.dec = (parent[2], tuple(offered))
+        return UNCHANGED
 
     asks = True
 
@@ -317,3 +335,4 @@ class _Report(Step):
     def resolve(self, S, frame, value):
         S.stack.pop()
         S.stack[-1][3] = value
+        return UNCHANGED   # (a frame: the attempt sets the outcome's variable when it goes on)

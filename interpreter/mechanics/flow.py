@@ -25,6 +25,15 @@ class Phase(Step):
         S.stack.pop()
         return UNCHANGED
 
+    def flow_source(self, g):
+        return "\n".join([f"def R{self.index}(S, frame):",
+                          "    if len(frame) == 1:",
+                          "        frame.append(1)",
+                          f"        S.stack.append(f := {g.enter(self.body)})",
+                          f"        return {g.run(self.body)}(S, f)",
+                          "    S.stack.pop()",
+                          "    return U"])
+
     def children(self):
         return [self.body]
 
@@ -46,6 +55,11 @@ class Repeat(Step):
         step.me_var = scope.me_var
         return step
 
+    watched = False     # whether a trigger or end condition reads the pass's number (settle)
+
+    def settle(self, quiet, watched_vars):
+        self.watched = self.var is not None and self.var in watched_vars
+
     def enter(self, S):
         return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
 
@@ -58,8 +72,25 @@ class Repeat(Step):
         S.stack.append(body_frame := self.body.enter(S))
         if self.var is not None:
             S.v[self.var] = k + 1
-            return None
+            if self.watched:
+                return None
         return self.body.run(S, body_frame)
+
+    def flow_source(self, g):
+        lines = [f"def R{self.index}(S, frame):",
+                 "    k = frame[1]",
+                 "    if k >= frame[2]:",
+                 "        S.stack.pop()",
+                 "        return U",
+                 "    frame[1] = k + 1",
+                 f"    S.stack.append(f := {g.enter(self.body)})"]
+        if self.var is not None:
+            lines.append(f"    S.v[{self.var!r}] = k + 1")
+            if self.watched:
+                lines.append("    return None")
+                return "\n".join(lines)
+        lines.append(f"    return {g.run(self.body)}(S, f)")
+        return "\n".join(lines)
 
     def children(self):
         return [self.body]
@@ -86,6 +117,15 @@ class _Loop(Step):
         S.stack.append(body_frame := self.body.enter(S))
         return self.body.run(S, body_frame)
 
+    def flow_source(self, g):
+        holds = f"{g.fn(self.cond)}(S, {g.me(self.me_var)}, None)"
+        return "\n".join([f"def R{self.index}(S, frame):",
+                          f"    if {holds if self.negate else 'not ' + holds}:",
+                          "        S.stack.pop()",
+                          "        return U",
+                          f"    S.stack.append(f := {g.enter(self.body)})",
+                          f"    return {g.run(self.body)}(S, f)"])
+
     def children(self):
         return [self.body]
 
@@ -104,7 +144,7 @@ class Until(_Loop):
 class Turns(Step):
     """Frame: [index, order (list of seats), position, laps done]."""
 
-    watched = True      # whether a trigger or end condition reads the turn's player (set by build)
+    watched = True      # whether a trigger or end condition reads the turn's player (settle)
 
     def __init__(self):
         self.start = self.who = self.sort_by = self.until = self.skip = None
@@ -146,6 +186,9 @@ class Turns(Step):
         body_path = (*p, "steps") if "steps" in spec else (*path, "steps")
         step.body = ctx.steps(body_spec, body_path, inner)
         return step
+
+    def settle(self, quiet, watched_vars):
+        self.watched = self.var in watched_vars
 
     def order(self, S):
         me = self.me(S, self.me_var)
@@ -199,6 +242,33 @@ class Turns(Step):
             if self.watched:
                 return None             # a trigger or end condition reads the turn's player
             return self.body.run(S, body_frame)
+
+    def flow_source(self, g):
+        lines = [f"def R{self.index}(S, frame):"]
+        if self.until is not None and self.me_var is not None:
+            lines.append(f"    me = S.v[{self.me_var!r}]")
+        lines.append("    while True:")
+        if self.until is not None:
+            lines += [f"        if {g.fn(self.until)}(S, {'me' if self.me_var is not None else 'None'}, None):",
+                      "            S.stack.pop()",
+                      "            return None"]
+        lines += ["        seq = frame[1]",
+                  "        pos = frame[2]",
+                  "        if pos >= len(seq):",
+                  "            frame[3] += 1",
+                  "            if (frame[4] is not None and frame[3] >= frame[4]) or not seq:",
+                  "                S.stack.pop()",
+                  "                return None",
+                  f"            frame[1] = seq = {g.fn(self.order)}(S)",
+                  "            pos = 0",
+                  "        player = seq[pos]",
+                  "        frame[2] = pos + 1"]
+        if self.skip is not None:
+            lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
+        lines += [f"        S.v[{self.var!r}] = player",
+                  f"        S.stack.append(f := {g.enter(self.body)})",
+                  "        return None" if self.watched else f"        return {g.run(self.body)}(S, f)"]
+        return "\n".join(lines)
 
     def children(self):
         return [self.body]

@@ -144,6 +144,86 @@ class Tricks(Step):
         if pos >= len(order):
             self.finish(S, frame)
 
+    # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    asks_again = False  # whether no check can see what a card played changes (settle): the
+                        # compiled resolve then asks the next card itself
+
+    def settle(self, quiet, watched_vars):
+        zones = {("z", self.hand), ("z", self.table), ("z", self.collect)}
+        hooks = [fn for fn in (self.on_play, self.on_void, self.on_win) if fn is not None]
+        self.asks_again = (quiet.watched is not None and not zones & quiet.watched
+                           and not (self.notify_table or self.notify_collect)
+                           and all(quiet.quiet(fn) for fn in hooks))
+
+    def flow_source(self, g):
+        me = g.me(self.me_var)
+        hand = f"S.z[{self.hand!r}]"
+        lines = [f"def R{self.index}(S, frame):",
+                 "    order = frame[3]",
+                 "    if order is None:   # a new trick",
+                 "        leader = frame[2]",
+                 f"        me = {me}"]
+        over = f"not {hand}[{'S.tm[leader]' if self.hand_by_team else 'leader'}]"
+        if self.count is not None:
+            over = f"frame[1] >= {g.fn(self.count)}(S, me, None) or {over}"
+        lines += [f"        if {over}:",
+                  "            S.stack.pop()",
+                  "            return U",
+                  "        n = S.n",
+                  f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)",
+                  f"        frame[3] = order = seats * {g.fn(self.plays)}(S, me, None)",
+                  "        frame[4] = 0",
+                  "        frame[5] = []",
+                  "    player = order[frame[4]]",
+                  f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
+        if self.follow is not None:
+            lines += [f"    table = S.z[{self.table!r}]",
+                      "    if table:",
+                      f"        led = {g.key(self.follow, 'table[0]')}",
+                      f"        options = [c for c in hand if {g.key(self.follow, 'c')} == led] or hand",
+                      "    else:",
+                      "        options = hand"]
+        else:
+            lines.append("    options = hand")
+        lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
+                  "        frame[4] += 1",
+                  "        if frame[4] >= len(order):",
+                  f"            {g.fn(self.finish)}(S, frame)",
+                  "        return None",
+                  "    S.dec = (player, tuple(options))" if self.unique_labels else
+                  "    S.dec = (player, tuple(S.rules.distinct_cards(options)))",
+                  "    return U"]
+        return "\n".join(lines)
+
+    def resolve_source(self, g):
+        owner = "S.tm[player]" if self.hand_by_team else "player"
+        lines = [f"def Q{self.index}(S, frame, card):",
+                 "    pos = frame[4]",
+                 "    order = frame[3]",
+                 "    player = order[pos]",
+                 f"    S.z[{self.hand!r}][{owner}].remove(card)",
+                 f"    table = S.z[{self.table!r}]"]
+        if self.follow is not None:
+            lines.append(f"    void = bool(table) and {g.key(self.follow, 'card')} != {g.key(self.follow, 'table[0]')}")
+        lines.append("    table.append(card)")
+        if self.notify_table:
+            lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
+        lines += ["    frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents",
+                  "    if S.kn is not None:",
+                  f"        {g.fn(know)}(S, (card,), {self.hand!r}, {owner}, {self.table!r}, None)",
+                  "    if S.ev is not None:",
+                  f"        S.ev.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
+                  f"'to': {self.table!r}, 'cards': [card]}})"]
+        hook = "{'card': card, 'led': table[0], 'trick': table[:]}"
+        if self.on_play is not None:
+            lines.append(f"    {g.fn(self.on_play)}(S, player, {hook})")
+        if self.follow is not None and self.on_void is not None:
+            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {hook})"]
+        lines += ["    frame[4] = pos = pos + 1",
+                  "    if pos >= len(order):",
+                  f"        {g.fn(self.finish)}(S, frame)"]
+        return "\n".join(lines)
+
     def finish(self, S, frame):
         table = S.z[self.table]
         played_by = frame[5]

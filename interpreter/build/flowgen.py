@@ -1,0 +1,187 @@
+"""The flow compiled to Python: one function per step of the structure, and the game loop.
+
+Expressions and effect lists already compile to Python functions. This module does the same
+for the flow: every step whose kind can write its own source (``flow_source``: sequences,
+phases, loops, effect lists standing as a body) becomes a function specialised to that one
+place in the ruleset: its children's functions called directly, its constants (a variable's
+name, a budget charge, whether a check can see an effect) written into the code instead of
+looked up, the frames of its children written as list displays. The game loop itself is
+generated for the ruleset too, without the branches it cannot take (no end conditions, no
+forced moves).
+
+Nothing of the state moves into code: where the game is stays in the frames on ``S.stack``,
+so a state still clones, saves, replays and determinizes as plain data, and a step run by
+its generated function behaves exactly as its ``run`` method (tests/test_flowgen.py checks
+the two on every step of every bundled ruleset; tests/test_trajectories.py, whole games).
+
+The names in a generated module: ``R<i>`` and ``Q<i>`` the run and resolve functions of step
+i (generated, or the step's bound methods), ``E<i>`` a step's bound ``enter``, ``F<n>`` a compiled expression or effect list, ``K<n>`` a
+step object (to locate an error at it, or its generic ``run`` for a frame no generated path
+expects), ``U`` UNCHANGED.
+"""
+from __future__ import annotations
+
+import linecache
+
+from ..engine import loop
+from ..engine.protocol import ASKED, UNCHANGED
+from ..expr.runtime import RUNTIME_ERRORS
+from ..errors import tag_origin
+from ..mechanics.base import AskOnce, Sequence, Step
+
+
+class FlowSource:
+    """What a step's ``flow_source(g)`` uses to write its function (``g``)."""
+
+    def __init__(self, steps):
+        self.steps = steps
+        self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
+        self._named: dict = {}   # id(object) -> its name (one name each)
+
+    def run(self, step) -> str:
+        """The name of ``step``'s run function."""
+        return f"R{step.index}"
+
+    def enter(self, step) -> str:
+        """An expression that makes ``step``'s new frame."""
+        kind = step.__dict__.get("enter") or type(step).enter   # (coverage wraps a step's own enter)
+        if kind is Step.enter:
+            return f"[{step.index}]"
+        if kind is Sequence.enter:
+            return f"[{step.index}, 0]"
+        if kind is AskOnce.enter:
+            return f"[{step.index}, None]"
+        self.ns[f"E{step.index}"] = step.enter
+        return f"E{step.index}(S)"
+
+    def me(self, var) -> str:
+        """The acting player in a scope whose ``me`` is variable ``var``."""
+        return "None" if var is None else f"S.v[{var!r}]"
+
+    def step(self, step) -> str:
+        """A name for the step object itself (an inline effect list has no index of its own)."""
+        return self._name(step, "K")
+
+    def _name(self, obj, prefix: str) -> str:
+        name = self._named.get(id(obj))
+        if name is None:
+            self._named[id(obj)] = name = f"{prefix}{len(self._named)}"
+            self.ns[name] = obj
+        return name
+
+    def key(self, fn, card: str) -> str:
+        """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's
+        lookup written in (``A[c]``), anything else a call."""
+        table = getattr(fn, "__self__", None)
+        if type(table) is tuple and getattr(fn, "__name__", "") == "__getitem__":
+            return f"{self.fn(table)}[{card}]"
+        return f"{self.fn(fn)}({card})"
+
+    def fn(self, fn) -> str:
+        """A name for a compiled expression or effect function (or a table)."""
+        return self._name(fn, "F")
+
+
+def compile_flow(rules) -> tuple:
+    """(the run and the resolve function of each step, by index; the game loop
+    ``advance(S, changed=True)``; the generated source)."""
+    g = FlowSource(rules.steps)
+    sources = []
+    for step in rules.steps:
+        src = step.flow_source(g)
+        if src is None:
+            g.ns[f"R{step.index}"] = step.run
+        else:
+            sources.append(src)
+        src = None if "resolve" in step.__dict__ else step.resolve_source(g)   # (coverage wraps resolve)
+        if src is None:
+            g.ns[f"Q{step.index}"] = step.resolve
+        else:
+            if getattr(step, "asks_again", False) and "enter" not in step.__dict__:
+                src += "\n" + _asks_again(rules, step)
+            sources.append(src)
+    sources.append(_advance_source(rules, g))
+    g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop._forced,
+                _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
+    source = "\n\n".join(sources) + "\n"
+    filename = f"<flow {rules.name}{' ' + rules.variant if rules.variant else ''}>"
+    # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked flow
+    runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
+    g.ns["RUNS"] = runs
+    return runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source
+
+
+def _asks_again(rules, step) -> str:
+    """The end of a compiled resolve whose step stays on top and asks the next question (a
+    trick's next card) when no check can see what the answer changed: the game loop's next
+    iteration written in (run the step, count it, hand the decision back), so that a decision
+    costs one call instead of a trip through the loop. The loop takes over wherever it would
+    do something else: the game over, another frame on top, no decision asked, a forced move."""
+    pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if rules.auto_forced else "")
+    return "\n".join(["    if S.over or S.stack[-1] is not frame:",
+                      "        return None",
+                      f"    changed = R{step.index}(S, frame)",
+                      f"    S.steps += {1 + step.charge}",
+                      f"    if S.steps > {rules.max_steps}:",
+                      "        _over_budget(S)",
+                      f"    if {pending}:",
+                      "        return ASKED",
+                      "    return changed"])
+
+
+def _advance_source(rules, g) -> str:
+    """engine/loop.py's ``advance`` for this ruleset: the same loop, its constants written in."""
+    watch = rules.triggers.check_when if rules.triggers.when else None
+    checks = watch is not None or bool(rules.end_checks)
+    charges = tuple(1 + s.charge for s in rules.steps)
+    g.ns["CHARGES"] = charges
+    g.ns["ENDS"] = tuple(rules.end_checks)
+    g.ns["WATCH"] = watch
+    lines = ["def advance(S, changed=True):",
+             "    stack = S.stack",
+             "    runs = RUNS",
+             "    try:",
+             "        while not S.over:"]
+    if checks:
+        lines.append("            if changed:")
+        if watch is not None:
+            lines += ["                WATCH(S)",
+                      "                if S.over:",
+                      "                    break"]
+        if rules.end_checks:
+            lines += ["                try:",
+                      "                    for check in ENDS:",
+                      "                        if check(S, None, None):",
+                      "                            S.over = True",
+                      "                            break",
+                      "                except _RUNTIME_ERRORS as e:",
+                      "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
+                      "                    raise",
+                      "                if S.over:",
+                      "                    break"]
+    lines.append("            if S.dec is not None:")
+    if rules.auto_forced:
+        lines += ["                if len(S.dec[1]) == 1:",
+                  "                    changed = _forced(S, stack[-1])",
+                  "                    continue"]
+    lines += ["                break",
+              "            if not stack:",
+              "                S.over = True",
+              "                break",
+              "            frame = stack[-1]"]
+    if set(charges) == {1}:
+        lines += ["            changed = runs[frame[0]](S, frame) is not U",
+                  "            S.steps += 1"]
+    else:
+        lines += ["            i = frame[0]",
+                  "            changed = runs[i](S, frame) is not U",
+                  "            S.steps += CHARGES[i]"]
+    lines += [f"            if S.steps > {rules.max_steps}:",
+              "                _over_budget(S)",
+              "    except _RUNTIME_ERRORS as e:",
+              "        raise _located(S, e) from None",
+              "    if S.over:",
+              "        S.dec = None"]
+    return "\n".join(lines)
