@@ -188,12 +188,12 @@ class Tricks(Step):
         lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
                   "        frame[4] += 1",
                   "        if frame[4] >= len(order):",
-                  f"            {g.fn(self.finish)}(S, frame)",
+                  f"            W{self.index}(S, frame)",
                   "        return None",
                   "    S.dec = (player, tuple(options))" if self.unique_labels else
                   "    S.dec = (player, tuple(S.rules.distinct_cards(options)))",
                   "    return U"]
-        return "\n".join(lines)
+        return "\n".join(lines) + "\n\n" + self._finish_source(g)
 
     def resolve_source(self, g):
         owner = "S.tm[player]" if self.hand_by_team else "player"
@@ -221,7 +221,55 @@ class Tricks(Step):
             lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {hook})"]
         lines += ["    frame[4] = pos = pos + 1",
                   "    if pos >= len(order):",
-                  f"        {g.fn(self.finish)}(S, frame)"]
+                  f"        W{self.index}(S, frame)"]
+        return "\n".join(lines)
+
+    def _finish_source(self, g):
+        """finish() specialised: the winner found in one pass over the trick."""
+        owner = "S.tm[winner]" if self.collect_by_team else "winner"
+        lines = [f"def W{self.index}(S, frame):",
+                 f"    table = S.z[{self.table!r}]",
+                 "    if not table:",
+                 "        frame[3] = None",
+                 "        frame[1] += 1",
+                 "        return",
+                 "    best = -1"]
+        if self.follow is not None:
+            lines.append(f"    wanted = {g.key(self.follow, 'table[0]')}")
+            if self.trump is not None:
+                lines += [f"    trump = {g.fn(self.trump)}(S, None, None)",
+                          "    for c in table:",
+                          f"        if {g.key(self.follow, 'c')} == trump:",
+                          "            wanted = trump",
+                          "            break"]
+        lines.append("    for i, c in enumerate(table):")
+        if self.follow is not None:
+            lines += [f"        if {g.key(self.follow, 'c')} != wanted:", "            continue"]
+        lines += [f"        r = {g.key(self.rank, 'c')}",
+                  "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
+                  "            best, top = i, r",
+                  "    winner = frame[5][best]",
+                  "    cards = table[:]",
+                  "    win_card = table[best]",
+                  "    table.clear()",
+                  f"    zone = S.z[{self.collect!r}][{owner}]",
+                  "    zone.extend(cards)"]
+        if self.collect_sorted:
+            lines.append("    zone.sort()")
+        if self.notify_collect:
+            lines.append(f"    S.rules.triggers.entered(S, {self.collect!r}, {owner}, {self.collect_by_team}, cards, winner)")
+        lines += ["    if S.kn is not None:",
+                  f"        {g.fn(know)}(S, cards, {self.table!r}, None, {self.collect!r}, {owner})",
+                  "    if S.ev is not None:",
+                  f"        S.ev.append({{'ev': 'trick', 'winner': winner, 'from': {self.table!r}, 'to': {self.collect!r}, "
+                  f"'to_owner': {owner}, 'cards': cards}})"]
+        if self.on_win is not None:
+            lines.append(f"    {g.fn(self.on_win)}(S, winner, {{'card': win_card, 'led': cards[0], 'trick': cards}})")
+        lines += ["    frame[1] += 1",
+                  "    frame[2] = winner",
+                  "    frame[3] = None",
+                  "    frame[4] = 0",
+                  "    frame[5] = []"]
         return "\n".join(lines)
 
     def finish(self, S, frame):

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The interpreter against a plain hand-written Python program of the same game.
+
+    python benchmarks/versus_handwritten.py [--games 400] [--repeat 3] [--instructions]
+
+``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
+uniformly random legal play) with no rules engine: the speed to chase. Both run in this
+process, alternating, ``--repeat`` times (median of each), so that the machine's load falls on
+both alike; the ratio of the two times per game is the figure. ``--instructions`` counts
+machine instructions per game of both under valgrind instead (deterministic; see
+instructions.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE), str(HERE / "reference")]
+
+import interpreter  # noqa: E402
+from diamonds_handwritten import Game  # noqa: E402
+from interpreter.play.workers import settle  # noqa: E402
+from playouts import playouts  # noqa: E402
+
+
+def handwritten(games: int, seed: int) -> dict:
+    start = time.perf_counter()
+    decisions = 0
+    for g in range(games):
+        game = Game(4, seed + g)
+        game.play()
+        decisions += game.decisions
+    return {"seconds": time.perf_counter() - start, "decisions": decisions}
+
+
+def wall(games: int, repeat: int, seed: int) -> dict:
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+    settle()
+    playouts(rules, 4, max(1, games // 10), seed)   # warm-up, both
+    handwritten(max(1, games // 10), seed)
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(playouts(rules, 4, games, seed)["seconds"] / games)
+        theirs.append(handwritten(games, seed)["seconds"] / games)
+    a, b = statistics.median(ours), statistics.median(theirs)
+    return {"interpreter_ms_per_game": round(a * 1e3, 3), "handwritten_ms_per_game": round(b * 1e3, 3),
+            "ratio": round(a / b, 2), "games": games, "repeat": repeat}
+
+
+CHILD = {
+    "interpreter": ("import sys; sys.path[:0] = [{root!r}, {bench!r}]\n"
+                    "import interpreter\nfrom playouts import playouts\n"
+                    "from interpreter.play.workers import settle\n"
+                    "rules = interpreter.load(interpreter.ruleset_path('diamonds')); settle()\n"
+                    "if {games}: playouts(rules, 4, {games}, {seed})\n"),
+    "handwritten": ("import sys; sys.path[:0] = [{ref!r}]\n"
+                    "from diamonds_handwritten import Game\n"
+                    "for g in range({games}): Game(4, {seed} + g).play()\n"),
+}
+
+
+def instructions(kind: str, games: int, seed: int) -> float:
+    def run(n):
+        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), games=n, seed=seed)
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               sys.executable, "-c", code], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONHASHSEED="0"), check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"valgrind failed:\n{done.stderr[-2000:]}")
+        return int(re.search(r"I\s+refs:\s+([\d,]+)", done.stderr).group(1).replace(",", ""))
+    return (run(games) - run(0)) / games
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+            return 2
+        games = min(args.games, 10)
+        a, b = instructions("interpreter", games, args.seed), instructions("handwritten", games, args.seed)
+        result = {"interpreter_instructions_per_game": round(a), "handwritten_instructions_per_game": round(b),
+                  "ratio": round(a / b, 2), "games": games}
+        text = (f"Diamonds, 4 players: interpreter {a / 1e6:.2f} M instructions/game, hand-written "
+                f"{b / 1e6:.2f} M: {a / b:.2f}x ({games} games each)")
+    else:
+        result = wall(args.games, args.repeat, args.seed)
+        text = (f"Diamonds, 4 players: interpreter {result['interpreter_ms_per_game']} ms/game, hand-written "
+                f"{result['handwritten_ms_per_game']} ms/game: {result['ratio']}x "
+                f"(median of {args.repeat}, {args.games} games each, alternating)")
+    print(json.dumps(result) if args.json else text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
