@@ -20,6 +20,7 @@ from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
+from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
@@ -323,6 +324,10 @@ class Builder(Declarations):
                 step = self._weighed(lambda: STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope))
                 children.append(self.add(step, (*ipath, kind)))
                 continue
+            if holds_steps(item):   # an if whose then/else holds steps: a step of its own
+                step = self._weighed(lambda: Conditional.build(self, item, ipath, scope))
+                children.append(self.add(step, (*ipath, "if")))
+                continue
             key = item if isinstance(item, str) else (next(iter(item)) if isinstance(item, dict) and item else None)
             if key is not None and key not in EFFECT_KINDS and key not in self.fx.named and key not in ("if", "switch"):
                 self.unknown("step or effect", key, [*STEP_KINDS, *EFFECT_KINDS, *self.fx.named], ipath,
@@ -478,6 +483,18 @@ class Builder(Declarations):
                 self.probes.add("category", f"scoring category {name}", ("scoring", "categories", name))
         r.runs, r.resolves, r.advance, r.flow_source = compile_flow(r)   # (after the probes: they wrap enter())
         return r
+
+
+def holds_steps(item) -> bool:
+    """Whether a flow list's ``if`` item holds steps in its then or else (at any depth of ifs)."""
+    if not (isinstance(item, dict) and "if" in item):
+        return False
+    for key in ("then", "else"):
+        body = item.get(key)
+        if isinstance(body, list) and any(isinstance(x, dict) and (any(k in STEP_KINDS for k in x) or holds_steps(x))
+                                          for x in body):
+            return True
+    return False
 
 
 def _order(d: Diagnostic):

@@ -20,7 +20,7 @@ from ..expr import ExprError, parse
 from ..expr.names import Scope
 from ..expr.parser import offset_of
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
-from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS
+from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
 from .coverage import describe_list
 from .watch import mentions
 
@@ -165,6 +165,11 @@ class EffectCompiler:
             return EFFECT_EMITTERS[kind](self, em, spec, path, locals, has_me)
         if kind in self.named:
             return self.call(em, kind, spec, path, locals, has_me)
+        if kind in STEP_KINDS:   # a step where only effects can run (a hook, a trigger, a choice's then)
+            self.ctx.error(f"'{kind}' is a step, and only effects can run here: steps go in a flow list "
+                           "(flow:, steps:), where an if: may hold them in its then/else", path, "step",
+                           key=True)
+            return
         self.ctx.unknown("effect", kind, [*EFFECT_KINDS, *self.named], path, key=True)
 
     def expr(self, text, path, locals, has_me, expect=None):

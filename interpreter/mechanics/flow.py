@@ -272,3 +272,53 @@ class Turns(Step):
 
     def children(self):
         return [self.body]
+
+
+class Conditional(Step):
+    """``if: COND`` in a flow list whose ``then`` or ``else`` holds steps (an ``if`` of effects
+    only stays an effect, run inline). Built by build/builder.py ``steps()``, not from a key
+    of its own: the YAML is the effect's ``if / then / else``. Frame: [index] until the
+    branch is entered, then [index, 1]."""
+    kind = "if"
+
+    def __init__(self, cond, then, orelse, me_var):
+        self.cond, self.then, self.orelse, self.me_var = cond, then, orelse, me_var
+
+    @classmethod
+    def build(cls, ctx, item, path, scope):
+        ctx.check_keys(item, ("if", "then", "else"), path)
+        cond = ctx.expr(item.get("if"), (*path, "if"), has_me=scope.has_me, expect=BOOL)
+        then = ctx.steps(item.get("then") or [], (*path, "then"), scope)
+        orelse = ctx.steps(item["else"], (*path, "else"), scope) if item.get("else") else None
+        return cls(cond, then, orelse, scope.me_var)
+
+    def run(self, S, frame):
+        if len(frame) == 1:
+            body = self.then if self.cond(S, self.me(S, self.me_var), None) else self.orelse
+            if body is None:
+                S.stack.pop()
+                return UNCHANGED
+            frame.append(1)
+            S.stack.append(body_frame := body.enter(S))
+            return body.run(S, body_frame)
+        S.stack.pop()
+        return UNCHANGED
+
+    def flow_source(self, g):
+        lines = [f"def R{self.index}(S, frame):",
+                 "    if len(frame) == 1:",
+                 f"        if {g.fn(self.cond)}(S, {g.me(self.me_var)}, None):",
+                 "            frame.append(1)",
+                 f"            S.stack.append(f := {g.enter(self.then)})",
+                 f"            return {g.run(self.then)}(S, f)"]
+        if self.orelse is not None:
+            lines += ["        frame.append(1)",
+                      f"        S.stack.append(f := {g.enter(self.orelse)})",
+                      f"        return {g.run(self.orelse)}(S, f)"]
+        else:
+            lines += ["        S.stack.pop()", "        return U"]
+        lines += ["    S.stack.pop()", "    return U"]
+        return "\n".join(lines)
+
+    def children(self):
+        return [self.then] + ([self.orelse] if self.orelse is not None else [])
