@@ -151,6 +151,15 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return found[0] if found else None
 
 
+def key_hint(close, known) -> str | None:
+    """The hint for an unknown key: 'did you mean X?' and the keys accepted there (when at
+    most 12, a list one can read), or whichever of the two there is."""
+    accepted = ", ".join(known) if known and len(known) <= 12 else None
+    if close:
+        return f"did you mean '{close}'?" + (f" (accepted keys: {accepted})" if accepted else "")
+    return f"accepted keys: {accepted}" if accepted else None
+
+
 def unknown_name_message(kind: str, name: str, candidates: Iterable[str]) -> tuple[str, str | None]:
     close = did_you_mean(name, candidates)
     return f"unknown {kind} '{name}'", (f"did you mean '{close}'?" if close else None)

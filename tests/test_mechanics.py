@@ -718,7 +718,7 @@ def test_scenarios_check_expectations_between_actions(tmp_path):
         "  - {name: bad, players: 2, actions: ['1', {expect: ['x == 2']}, '2']}\n")
     from interpreter.play.scenarios import run_file
     good, bad = run_file(tmp_path / "s.yaml")
-    assert good.ok and not bad.ok and bad.message == "after 1 action(s): expected x == 2, but it is False"
+    assert good.ok and not bad.ok and bad.message == "after 1 action(s): expected x == 2, but x is 1"
 
 
 def test_forced_moves_count_against_the_step_budget(tmp_path):

@@ -108,4 +108,5 @@ def test_unknown_keys_of_a_step_if_are_named(tmp_path):
     path.write_text((GAME % "").replace("          else: [{gain", "          otherwise: [{gain"))
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
-    assert "otherwise" in info.value.message and "else" in info.value.message
+    d = info.value.diagnostics[0]
+    assert d.message == "unknown key 'otherwise'" and d.hint == "accepted keys: if, then, else"

@@ -11,7 +11,7 @@ from bisect import insort
 from ..engine.knowledge import know, zone_sight
 from ..engine.loop import over_budget
 from ..engine.rng import below, shuffle
-from ..errors import Diagnostic, RulesetError
+from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import base_namespace
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
@@ -94,8 +94,12 @@ class Builder(Declarations):
 
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = self.compiler.suggest(str(name), candidates)
+        if kind == "key":   # a mapping's few keys: say which are accepted
+            hint = key_hint(close, list(candidates))
+        else:
+            hint = f"did you mean '{close}'?" if close else None
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
-                   f"did you mean '{close}'?" if close else None, key=key, offset=offset, span=len(str(name)))
+                   hint, key=key, offset=offset, span=len(str(name)))
 
     def expr_error(self, e: ExprError, path):
         cycle = getattr(e, "cycle", None)

@@ -8,7 +8,7 @@ from typing import Iterator
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from ..errors import Diagnostic, RulebookError, did_you_mean
+from ..errors import Diagnostic, RulebookError, did_you_mean, key_hint
 from .resources import resource_dir
 from .source import SourceMap
 
@@ -99,13 +99,11 @@ def _diagnose(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:
 
 
 def _unknown_key(key, known, loc) -> Diagnostic:
-    """The did-you-mean goes in the hint, as for every other unknown name."""
-    close = did_you_mean(str(key), known)
-    if close:
-        hint = f"did you mean '{close}'?"
-    else:
-        hint = "allowed keys: " + ", ".join(known) if known and len(known) <= 12 else None
-    return Diagnostic(f"unknown key '{key}'", loc, "unknown-key", hint=hint, span=len(str(key)))
+    """The did-you-mean goes in the hint, as for every other unknown name, with the keys
+    accepted there when they are few enough to read."""
+    return Diagnostic(f"unknown key '{key}'", loc, "unknown-key", hint=key_hint(did_you_mean(str(key), known), known),
+                      span=len(str(key)))
+
 
 
 def _diagnose_alternatives(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:

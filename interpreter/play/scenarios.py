@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..engine import loop as engine
 from ..errors import GameError, RulebookError, RulesetError, UsageError
-from ..expr import Compiler, ExprError
+from ..expr import Compiler, ExprError, parse
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
 from ..build import load
@@ -172,9 +172,53 @@ def _check(compiler, S, expectations) -> str | None:
         except RUNTIME_ERRORS as e:   # this scenario fails; the others still run
             return f"expect '{text}' could not be evaluated: {describe(e)}"
         if value is not True:
-            return (f"expected {text}, but it is {value!r}" if isinstance(value, bool) else
-                    f"expect '{text}' gave {value!r}, not true")
+            if not isinstance(value, bool):
+                return f"expect '{text}' gave {value!r}, not true"
+            return f"expected {text}, but {_why_false(compiler, S, str(text))}"
     return None
+
+
+_SIDES = {"compare", "in_", "not_in"}   # a comparison's operands are worth showing
+
+
+def _why_false(compiler, S, text: str) -> str:
+    """What makes a false expectation false, in the values of its parts: the first false part
+    of an ``and``, the operands of a comparison ("count(hand) is 2"); else "it is false"."""
+    try:
+        tree = top = parse(text)
+        while tree.data == "and_":   # the first conjunct that does not hold
+            tree = next(c for c in tree.children if _value(compiler, S, _text(text, c)) is not True)
+        if tree.data not in _SIDES:
+            return "it is false" if tree is top else f"{_text(text, tree)} is false"
+        left, right = tree.children[0], tree.children[-1]
+        shown = [f"{_text(text, side)} is {_shown(S, compiler.compile(_text(text, side), has_me=False))}"
+                 for side in (left, right) if not _literal(side)]
+        return " and ".join(shown) or "it is false"
+    except Exception:   # noqa: BLE001 - an explanation is a courtesy: never worse than none
+        return "it is false"
+
+
+def _text(text, node) -> str:
+    return text[node.meta.start_pos:node.meta.end_pos]
+
+
+def _literal(node) -> bool:
+    return getattr(node, "data", None) in ("int_", "float_", "string", "true", "false", "none")
+
+
+def _value(compiler, S, text):
+    return compiler.compile(text, has_me=False)(S)
+
+
+def _shown(S, compiled) -> str:
+    """A part's value as a person reads it: cards by their labels, players as seats."""
+    value = compiled(S)
+    label = {"card": lambda c: S.rules.card_labels[c], "list[card]": lambda c: S.rules.card_labels[c]}.get(compiled.type)
+    if isinstance(value, list):
+        return "[" + ", ".join(label(v) if label and isinstance(v, int) else repr(v) for v in value) + "]"
+    if label and isinstance(value, int) and not isinstance(value, bool):
+        return label(value)
+    return repr(value)
 
 
 def patch(S, spec: dict) -> None:
