@@ -1,0 +1,65 @@
+"""docs/reference.md covers every construct the interpreter registers, so that a feature
+nobody can find does not exist: every step kind, effect kind and top-level section, every
+built-in function (there or in docs/language.md §6), the game API and the log format."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter.build  # noqa: F401  (registers every mechanic)
+from interpreter.expr.builtins import BUILTINS
+from interpreter.loading.schema import load_schema
+from interpreter.mechanics.base import EFFECT_KINDS, SECTIONS, STEP_KINDS
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+REFERENCE = (DOCS / "reference.md").read_text(encoding="utf-8")
+LANGUAGE = (DOCS / "language.md").read_text(encoding="utf-8")
+STEP_TABLE = REFERENCE[REFERENCE.index("## Flow and steps"):REFERENCE.index("### phase")]
+TOP_TABLE = REFERENCE[REFERENCE.index("## Top-level keys"):REFERENCE.index("## Players and teams")]
+
+
+@pytest.mark.parametrize("kind", sorted(STEP_KINDS) + ["if"])
+def test_every_step_kind_is_in_the_step_table(kind):
+    assert f"| `{kind}`" in STEP_TABLE or f"`{kind}` /" in STEP_TABLE or f"/ `{kind}`" in STEP_TABLE
+
+
+@pytest.mark.parametrize("kind", sorted(EFFECT_KINDS))
+def test_every_effect_kind_is_documented(kind):
+    assert f"`{kind}`" in REFERENCE or f"- {kind}:" in REFERENCE
+
+
+@pytest.mark.parametrize("key", sorted(set(load_schema()["properties"]) | set(SECTIONS)))
+def test_every_top_level_key_is_in_the_table(key):
+    assert f"`{key}`" in TOP_TABLE
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_every_function_is_specified(name):
+    pattern = re.compile(rf"`{name}\(")
+    assert pattern.search(REFERENCE) or pattern.search(LANGUAGE)
+
+
+@pytest.mark.parametrize("api", ["current_player()", "legal_actions()", "apply(", "apply_index(", "observation(",
+                                 "clone()", "determinize(", "is_terminal()", "scores()", "winners()"])
+def test_the_game_api_is_documented(api):
+    assert api in REFERENCE
+
+
+def test_every_event_the_bundled_games_log_is_in_the_event_table():
+    import random
+
+    import interpreter
+    logs = REFERENCE[REFERENCE.index("## Game logs"):]
+    table = logs[logs.index("| `ev` |"):logs.index("`seen_by` (on a decision")]
+    kinds = set()
+    for name in ("diamonds", "diams", "mister_diamond", "diamonds_club"):
+        rules = interpreter.load(interpreter.ruleset_path(name))
+        rnd = random.Random(1)
+        S = rules.new_game(4, seed=1, record=True)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        kinds |= {e["ev"] for e in S.ev}
+    assert len(kinds) > 15
+    assert not [k for k in sorted(kinds) if f"`{k}`" not in table]
