@@ -8,6 +8,7 @@ from ..engine.protocol import UNCHANGED
 from ..expr.types import CARD, PLAYER, list_of
 
 STEP_KINDS: dict[str, type] = {}
+IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
 _CARDS = list_of(CARD)
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
@@ -77,6 +78,8 @@ class Step:
     index = -1
     work = 0            # worst-case operations of its own expressions (build/builder.py _weighed)
     charge = 0          # budget units a run costs beyond one: work // STEP_WORK_UNIT
+    if_none = "skip"    # what happens when it has no option to offer (IF_NONE)
+    none_probe = None   # the coverage counter of those times, when if_none was not declared
 
     @classmethod
     def build(cls, ctx, spec, path, scope: StepScope) -> "Step":
@@ -122,6 +125,38 @@ class Step:
         if t == _CARDS and isinstance(value, (list, tuple)):
             return [c for c in value if type(c) is int]
         return []
+
+    def read_if_none(self, ctx, spec, path) -> None:
+        """The step's ``if_none:`` (skip, the default; pass; end_game). Left out, a ruleset
+        built with coverage counts the times the step found nothing to offer, and
+        ``validate --playouts`` reports them; written out, the author meant it."""
+        value = spec.get("if_none", "skip") if isinstance(spec, dict) else "skip"
+        if value not in IF_NONE:
+            ctx.error(f"if_none is one of {', '.join(IF_NONE)}, got {value!r}", (*path, "if_none"), "enum")
+            value = "skip"
+        self.if_none = value
+        if value == "end_game":
+            ctx.has_end_game = True
+        if not (isinstance(spec, dict) and "if_none" in spec) and ctx.probes is not None:
+            self.none_probe = ctx.probes.add("no_option", f"{self.kind} '{self.prompt}' had no option", path)
+
+    def no_option(self, S):
+        """Nothing to offer: the step ends, and with ``if_none: pass`` its variable becomes none,
+        with ``end_game`` the game ends at once (scored as it stands)."""
+        if self.none_probe is not None:
+            S.rules.probes.counts[self.none_probe] += 1
+        S.stack.pop()
+        if self.if_none == "skip":
+            return UNCHANGED
+        if self.if_none == "pass":
+            var = self.choice_var()
+            if var is not None:
+                S.v[var] = None
+            return None
+        S.over = True
+        if S.ev is not None:
+            S.ev.append({"ev": "end_game"})
+        return None
 
     def flow_source(self, g) -> str | None:
         """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
@@ -188,9 +223,11 @@ class AskOnce(Step):
 
     def run(self, S, frame):
         who, options = self.question(S, S.v[self.me_var] if self.me_var is not None else None)
-        if not options or who is None:
+        if who is None:          # nobody is asked: the step does not apply
             S.stack.pop()
             return UNCHANGED
+        if not options:
+            return self.no_option(S)
         frame[1] = who
         S.dec = (who, options)
         return UNCHANGED

@@ -30,7 +30,7 @@ class Branch(AskOnce):
             ctx.error("branch takes a mapping (who, prompt, options)", p, "step")
             main = {}
         ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "prompt", "options"), p, required=("options",))
+        ctx.check_keys(main, ("who", "prompt", "options", "if_none"), p, required=("options",))
         s = cls()
         s.me_var = scope.me_var
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
@@ -56,6 +56,7 @@ class Branch(AskOnce):
         if any(t is not None for t in texts):
             s.offers = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
                                                    scope.has_me, f"branch {s.prompt}")
+        s.read_if_none(ctx, main, p)
         return s
 
     def question(self, S, me):

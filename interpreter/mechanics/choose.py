@@ -16,7 +16,7 @@ class Choose(AskOnce):
             ctx.error("choose takes a mapping (who, options, as, prompt, then)", p, "step")
             main = {}
         ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "options", "as", "prompt", "then"), p, required=("options", "as"))
+        ctx.check_keys(main, ("who", "options", "as", "prompt", "then", "if_none"), p, required=("options", "as"))
         step = cls()
         step.me_var = scope.me_var
         step.who, step.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
@@ -27,6 +27,7 @@ class Choose(AskOnce):
         step.var = ctx.declare_var(main.get("as", "choice"), step.option_type, (*p, "as"))
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
+        step.read_if_none(ctx, main, p)
         return step
 
     def question(self, S, me):

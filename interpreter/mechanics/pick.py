@@ -39,7 +39,7 @@ class Pick(Step):
             ctx.error("pick takes a mapping (who, from, to, where, count | min/max, prompt, then)", p, "step")
             main = {}
         ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "from", "to", "where", "count", "min", "max", "prompt", "then"), p,
+        ctx.check_keys(main, ("who", "from", "to", "where", "count", "min", "max", "prompt", "then", "if_none"), p,
                        required=("from", "to"))
         s = cls()
         s.me_var = scope.me_var
@@ -67,6 +67,7 @@ class Pick(Step):
             s.hi = ctx.expr(main["max"], (*p, "max"), has_me=True, expect=INT) if "max" in main else None
         s.prompt = str(main.get("prompt", "pick"))
         s.then = ctx.effects(main.get("then"), (*p, "then"), {"card": CARD, **_LOCALS}, True)
+        s.read_if_none(ctx, main, p)
         return s
 
     def enter(self, S):
@@ -90,6 +91,8 @@ class Pick(Step):
         where = self.where
         allowed = where(S, who, L, src) if where is not None else list(src)
         if not allowed:
+            if not picked:   # nothing to pick at all (after some picks, the pick is just over)
+                return self.no_option(S)
             S.stack.pop()
             return UNCHANGED
         options = S.rules.distinct_cards(allowed)

@@ -9,6 +9,7 @@ be trusted yet.
   games;
 - ``budget``: games stopped by the step budget;
 - ``ran_out``: draws that found their zone short (coverage);
+- ``no_option``: choices skipped for lack of options, where the step does not say ``if_none:``;
 - ``gap``: a zone that never received some labels of a component it received (coverage).
 """
 from __future__ import annotations
@@ -30,6 +31,11 @@ def find(rules, summary: dict, records: list[dict], coverage: dict | None = None
     for row in (coverage or {}).get("ran_out", []):
         out.append({"kind": "ran_out", "loc": row["loc"],
                     "message": f"{row['what']} in {row['games']} of {coverage['games']} games ({row['count']} times)",
+                    "evidence": {"games": row["games"], "count": row["count"]}})
+    for row in (coverage or {}).get("no_option", []):
+        out.append({"kind": "no_option", "loc": row["loc"],
+                    "message": f"{row['what']} in {row['games']} of {coverage['games']} games ({row['count']} times): "
+                               "skipped; say if_none: skip, pass or end_game",
                     "evidence": {"games": row["games"], "count": row["count"]}})
     for gap in (coverage or {}).get("gaps", []):
         out.append({"kind": "gap", "message": f"zone {gap['zone']} received {gap['component']} cards but never "

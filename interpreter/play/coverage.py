@@ -10,6 +10,8 @@ events). ``report()`` adds the records of a batch up:
   categories), each with its YAML location: a rule that never fires in a batch of random
   games is a bug until shown otherwise;
 - ``ran_out``: draws that found their zone short, with the games they happened in;
+- ``no_option``: choices that had nothing to offer and were skipped, where the step does not
+  say ``if_none:`` (an author who writes it meant it), with the games they happened in;
 - ``gaps``: zones that received cards of a component in the batch but never some of its
   labels (only where at least two of its labels came and at most half are missing): a
   bonus card never awarded, a building never turned over to a forest.
@@ -63,9 +65,10 @@ def report(rules, records: list[dict]) -> dict:
         entered.update(cov.get("e", ()))
     table = [{"kind": p.kind, "what": p.what, "loc": str(p.loc) if p.loc else None, "games": g, "count": c}
              for p, g, c in zip(probes, games, total)]
-    never = [row for row in table if row["games"] == 0 and row["kind"] != "ran_out"]
+    never = [row for row in table if row["games"] == 0 and row["kind"] not in ("ran_out", "no_option")]
     ran_out = [row for row in table if row["games"] > 0 and row["kind"] == "ran_out"]
-    return {"games": played, "probes": table, "never": never, "ran_out": ran_out,
+    no_option = [row for row in table if row["games"] > 0 and row["kind"] == "no_option"]
+    return {"games": played, "probes": table, "never": never, "ran_out": ran_out, "no_option": no_option,
             "gaps": _gaps(rules, entered, played)}
 
 
