@@ -400,7 +400,12 @@ class Builder(Declarations):
         for name in self.names.defines:
             before = len(self.diags)
             self.expr(self.names.defines[name], ("define", name))
-            if len(self.diags) > before:   # reported at the define: not again at each use
+            found = self.diags[before:]
+            if found and all(x.message.startswith("unknown name '") for x in found):
+                # a bare name that means nothing on its own (a card's attribute, `it`, a hook's
+                # `card`) may mean something where the define is used: it is checked there
+                del self.diags[before:]
+            elif found:   # reported at the define: not again at each use
                 self._bad_defines[f"in define '{name}': {self.diags[-1].message}"] = name
         self.triggers.declare_zones(d.get("triggers"))
         for name, spec in (d.get("effects") or {}).items():

@@ -1,0 +1,95 @@
+"""A define is compiled where it is used (docs/reference.md "Defines"): the element of a
+filter, `it` and a hook's locals mean there what they mean at the use; a define that only
+makes sense in such a place is an error where it is used elsewhere, not where it is written."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError
+
+GAME = """
+game: defines
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
+zones:
+  deck: {owner: none, visible: all, start: [cards]}
+  hand: {owner: player, visible: owner}
+  table: {owner: none, visible: all}
+  won: {owner: player, visible: all}
+counters:
+  points: {owner: player}
+define:
+  high: "rank > 3"
+  of_a: "suit == 'A'"
+  own_rank: "it.rank"
+  led_high: "led.rank > 3"
+vars:
+  n: int
+setup:
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - set: {n: "%s"}
+  - tricks:
+      hand: hand
+      table: table
+      leader: 0
+      rank: rank
+      collect: won
+      on_win: [{if: led_high, then: [{gain: {counter: points}}]}]
+scoring:
+  categories: {points: points}
+"""
+
+
+def load(tmp_path, use):
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME % use)
+    return interpreter.load(path)
+
+
+def rank(rules, c) -> int:
+    return int(rules.card_labels[c][:-1])
+
+
+@pytest.mark.parametrize("use", ["count(deck where high and of_a)", "sum(deck where high, by: own_rank)",
+                                 "count(map(deck, to: own_rank) where it > 3)"])
+def test_a_define_reads_the_element_where_it_is_used(tmp_path, use):
+    rules = load(tmp_path, use)
+    S = rules.new_game(2, seed=4)
+    high = [c for c in S.z["deck"] if rank(rules, c) > 3]
+    expected = {"count(deck where high and of_a)": sum(1 for c in high if rules.card_labels[c].endswith("A")),
+                "sum(deck where high, by: own_rank)": sum(rank(rules, c) for c in high),
+                "count(map(deck, to: own_rank) where it > 3)": len(high)}[use]
+    assert S.v["n"] == expected and expected > 0
+
+
+def test_a_hook_local_in_a_define_means_the_hook_s_local(tmp_path):
+    rules = load(tmp_path, "0")
+    S = rules.new_game(2, seed=4, record=True)
+    while not S.is_terminal():
+        S.apply_index(0)
+    tricks = [e for e in S.ev if e["ev"] == "trick"]
+    expected = [0, 0]
+    for e in tricks:   # led_high: the led card (the trick's first) is above 3
+        if rank(rules, e["cards"][0]) > 3:
+            expected[e["winner"]] += 1
+    assert len(tricks) == 3 and S.c["points"] == expected
+
+
+def test_used_where_no_card_is_in_scope_it_is_an_error_at_the_use(tmp_path):
+    with pytest.raises(RulesetError) as info:
+        load(tmp_path, "1 if high else 0")
+    d = info.value.diagnostics[0]
+    assert d.message == "in define 'high': unknown name 'rank'"
+    assert d.loc.line == (GAME % "").splitlines().index('  - set: {n: ""}') + 1 and d.loc.col == 20
+
+
+def test_a_real_mistake_in_a_define_is_still_reported_where_it_is_written(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text((GAME % "0").replace('  of_a: "suit == \'A\'"', '  of_a: "suit == \'A\'"\n  bad: "count(3) > 0"'))
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    assert info.value.message == "count() needs a list, got int"
+    assert info.value.loc.line == path.read_text().splitlines().index('  bad: "count(3) > 0"') + 1
