@@ -9,6 +9,9 @@ power set of ways to pay:
         any: 2                               # units that any counter of `from` may pay
         from: [blue, green, red, joker]      # what pays an `any` unit (default: the costs' counters)
         joker: joker                         # optional: a counter that pays a unit of any cost
+        to: bank                             # optional: where paid units go (a supply counter, or
+                                             # {blue: blue_bank, ...} per paying counter); else
+                                             # they leave the game
         prompt: pay
 
 The specific costs are paid first, in the order written, then the `any` units. Each unit
@@ -36,7 +39,7 @@ class Pay(Step):
             ctx.error("pay takes a mapping (who, costs, any, from, joker, prompt)", p, "step")
             main = {}
         ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "costs", "any", "from", "joker", "prompt"), p)
+        ctx.check_keys(main, ("who", "costs", "any", "from", "joker", "to", "prompt"), p)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
@@ -55,8 +58,30 @@ class Pay(Step):
         s.units = list(dict.fromkeys([*s.cost_names, *s.from_names] + ([s.joker] if s.joker else [])))
         s.team = {name: ctx.names.counters.get(name) == "team" for name in s.units}
         s.from_unique = tuple(dict.fromkeys(s.from_names))
+        s.to = cls._destinations(ctx, main.get("to"), s.units, (*p, "to"))
         s.prompt = str(main.get("prompt", "pay"))
         return s
+
+    @staticmethod
+    def _destinations(ctx, to, units, path) -> dict:
+        """Paying counter -> the supply counter its units go to (none: they leave the game)."""
+        if to is None:
+            return {}
+        pairs = to.items() if isinstance(to, dict) else [(u, to) for u in units]
+        out = {}
+        for unit, dst in pairs:
+            at = (*path, unit) if isinstance(to, dict) else path
+            if isinstance(to, dict) and unit not in units:
+                ctx.unknown("paying counter", unit, units, at, key=True)
+                continue
+            if not ctx.known("counter", dst, ctx.names.counters, at):
+                continue
+            ctx.compiler.used.add(dst)
+            if ctx.names.counters[dst] != "none":
+                ctx.error(f"paid units go to a supply: counter '{dst}' must be owned by none", at, "type")
+                continue
+            out[unit] = dst
+        return out
 
     @staticmethod
     def _counter(ctx, name, path):
@@ -145,6 +170,9 @@ class Pay(Step):
     def _pay(self, S, frame, k, name):
         who = frame[1]
         S.c[name][self._key(S, name, who)] -= 1
+        to = self.to.get(name)
+        if to is not None:
+            S.c[to] += 1
         if k is None:
             frame[3] -= 1
         else:
@@ -152,7 +180,7 @@ class Pay(Step):
             left[k] -= 1
             frame[2] = left
         if S.ev is not None:
-            S.ev.append({"ev": "pay", "who": who, "counter": name, "amount": 1})
+            S.ev.append({"ev": "pay", "who": who, "counter": name, "amount": 1, **({"to": to} if to else {})})
 
     asks = True
 

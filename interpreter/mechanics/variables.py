@@ -1,13 +1,16 @@
-"""Variable effects: set variables to values, or to a random element of a list (chance).
+"""Variable effects: set variables (and counters) to values, or a variable to a random element
+of a list (chance).
 
     - set: {trump: "card.suit", round: "round + 1"}
+    - set: {coins: 0, "score[thief]": "score[thief] * 2"}   # counters: NAME, NAME[owner], owner.NAME
     - random: {var: first_player, from: players}
 """
 from __future__ import annotations
 
 from ..expr.runtime import stored_source
-from ..expr.types import can_grow, fits
+from ..expr.types import INT, can_grow, fits
 from .base import effect_kind
+from .cards import owner_key
 
 
 @effect_kind("set", "set variables to the values of expressions")
@@ -16,9 +19,13 @@ def e_set(fx, em, spec, path, locals, has_me):
         fx.ctx.error("set takes a mapping of variable: expression", path, "effect")
         return
     for var, text in spec.items():
+        if var not in fx.ctx.names.vars and _names_counter(fx, var):
+            _set_counter(fx, em, var, text, (*path, var), locals, has_me)
+            continue
         fx.ctx.compiler.used.add(var)
         if var not in fx.ctx.names.vars:
-            fx.ctx.unknown("variable", var, fx.ctx.names.vars, (*path, var), key=True)
+            fx.ctx.unknown("variable or counter", var, [*fx.ctx.names.vars, *fx.ctx.names.counters], (*path, var),
+                           key=True)
             continue
         src, typ = fx.expr(text, (*path, var), locals, has_me)
         want = fx.ctx.names.vars[var]
@@ -26,6 +33,22 @@ def e_set(fx, em, spec, path, locals, has_me):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
         em.line(f"S.v[{var!r}] = {stored_source(src) if can_grow(typ) else src}")
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': S.v[{var!r}]}}")
+
+
+def _names_counter(fx, key) -> bool:
+    """Whether a key of set: names a counter: NAME, NAME[owner] or owner.NAME."""
+    head = str(key).split("[", 1)[0]
+    return head in fx.ctx.names.counters or head.rsplit(".", 1)[-1] in fx.ctx.names.counters
+
+
+def _set_counter(fx, em, key, text, path, locals, has_me):
+    """``set: {coins: 0}``: a counter to a value (a whole number), logged as a set_counter event."""
+    dst, name, owner = fx.target_owner(key, path, locals, has_me, "counter")
+    if name is None:
+        return
+    src, _ = fx.expr(text, path, locals, has_me, INT)
+    em.line(f"{dst} = {stored_source(src)}")
+    fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
 @effect_kind("random", "set a variable to a random element of a list (chance)")

@@ -38,7 +38,7 @@ class Redactor:
       card drawn into your hand, or passed from it, is yours to know; a ``gather`` shows them
       only when each zone it empties is visible to all (it lumps every owner's cards
       together); otherwise ``cards`` becomes a ``count``;
-    - a counter event (gain, lose, transfer, advance, pay) of a counter the seat may not see
+    - a counter event (gain, lose, transfer, advance, pay, set_counter) of a counter the seat may not see
       loses its amounts (a pay also the counter it chose), and so does a field a step declares
       as an amount of such a counter (``Step.event_amounts``: the cost of a grid space); a
       ``set`` or ``random`` event of a private variable (``_name``) loses its value;
@@ -50,8 +50,9 @@ class Redactor:
       final result (the scoring is public) are kept.
     """
 
-    COUNTER_EVENTS = ("gain", "lose", "transfer", "advance", "pay")
-    DROP = {"advance": ("from", "to"), "pay": ("amount", "counter")}   # the rest drop "amount"
+    COUNTER_EVENTS = ("gain", "lose", "transfer", "advance", "pay", "set_counter")
+    DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
+            "set_counter": ("value",)}
 
     def __init__(self, rules, seat: int, members=None):
         self.rules, self.seat, self.bit = rules, seat, 1 << seat
