@@ -143,12 +143,13 @@ class Builder(Declarations):
         return node
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, value, path, locals=None, has_me=True, expect=None):
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
         """The compiled function ``f(S, me, L)`` of an expression, carrying ``.source`` and
-        ``.type`` (a plain function, not a wrapper: it is called in the game loop)."""
+        ``.type`` (a plain function, not a wrapper: it is called in the game loop). ``tree``: a
+        part of the expression at ``path``, already parsed (errors located in the whole text)."""
         text = as_expr(value)
         try:
-            c = self.compiler.compile(text, locals, has_me, expect)
+            c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
         except ExprError as e:
             self.expr_error(e, path)

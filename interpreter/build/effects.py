@@ -172,8 +172,8 @@ class EffectCompiler:
             return
         self.ctx.unknown("effect", kind, [*EFFECT_KINDS, *self.named], path, key=True)
 
-    def expr(self, text, path, locals, has_me, expect=None):
-        c = self.ctx.expr(text, path, locals, has_me, expect)
+    def expr(self, text, path, locals, has_me, expect=None, tree=None):
+        c = self.ctx.expr(text, path, locals, has_me, expect, tree)
         return c.source, c.type
 
     def _spec(self, spec, path, required=(), optional=()):
@@ -197,16 +197,20 @@ class EffectCompiler:
         src, name, _ = self.target_owner(text, path, locals, has_me, want)
         return src, name
 
-    def target_owner(self, text, path, locals, has_me, want, any_owner=False):
+    def target_owner(self, text, path, locals, has_me, want, any_owner=False, tree=None):
         """As target(), plus the Python source of its owner: (seat or team source, is_team) or None.
-        ``any_owner``: a zone owned by each card has an owner too, (card source, None)."""
+        ``any_owner``: a zone owned by each card has an owner too, (card source, None). ``tree``:
+        the target as a part of the expression at ``path``, already parsed (a branch of an if)."""
         names = self.ctx.names
         pool = names.counters if want == "counter" else names.zones
-        try:
-            tree = parse(str(text))
-        except ExprError as e:
-            self.ctx.expr_error(e, path)
-            return "_dummy[0]", None, None
+        if tree is not None:
+            text = str(text)[tree.meta.start_pos:tree.meta.end_pos]
+        else:
+            try:
+                tree = parse(str(text))
+            except ExprError as e:
+                self.ctx.expr_error(e, path)
+                return "_dummy[0]", None, None
         node = tree
         if isinstance(node, Tree) and node.data == "index":
             node = node.children[0]
@@ -215,13 +219,14 @@ class EffectCompiler:
         elif isinstance(node, Tree) and node.data == "name":
             name = str(node.children[0])
         else:
-            self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type")
+            self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type",
+                           offset=offset_of(tree))
             return "_dummy[0]", None, None
         if name not in pool:
-            self.ctx.unknown(want, name, pool, path, offset=offset_of(node) if node is not tree else 0)
+            self.ctx.unknown(want, name, pool, path, offset=offset_of(node))
             return "_dummy[0]", None, None
         before = len(self.ctx.diags)
-        src, _ = self.expr(str(text), path, locals, has_me)
+        src, _ = self.expr(str(text), path, locals, has_me, tree=tree)
         if len(self.ctx.diags) > before:   # reported (e.g. 'me' where no player acts): no lvalue
             return "_dummy[0]", None, None
         # checked; now the plain subscript an assignment needs (compile() may put a prelude first)

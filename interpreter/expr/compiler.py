@@ -82,8 +82,10 @@ class Compiler(NameNodes, OperatorNodes):
 
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
-                expect: str | None = None) -> Compiled:
-        tree = parse(text)
+                expect: str | None = None, tree=None) -> Compiled:
+        """``tree``: a part of an expression already parsed (its errors' offsets are then in the
+        whole expression's text; ``text`` is the part's, to name the function)."""
+        tree = parse(text) if tree is None else tree
         scope = Scope(dict(locals or {}), has_me, [])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}

@@ -11,7 +11,8 @@ with ``on_enter`` triggers is told of every card that enters it.
 """
 from __future__ import annotations
 
-from ..expr.types import INT, PLAYER
+from ..expr import ExprError, parse
+from ..expr.types import BOOL, INT, PLAYER
 from .base import effect_kind
 
 
@@ -20,8 +21,38 @@ def e_move(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
     if spec is None:
         return
-    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
-    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
+    _move(fx, em, spec, path, locals, has_me, {})
+
+
+def _branch(value):
+    """The parsed ``A if C else B`` a zone of a move is written as, or None."""
+    try:
+        tree = parse(str(value))
+    except ExprError:
+        return None    # reported by the move itself
+    return tree if tree.data == "cond" else None
+
+
+def _move(fx, em, spec, path, locals, has_me, parts):
+    """A move, its ``from`` and ``to`` each a zone or ``ZONE_A if CONDITION else ZONE_B`` (at any
+    depth): the condition picks which move runs, every zone checked at load (``parts``: the
+    branch already taken on each side, as a part of its parsed text)."""
+    for side in ("from", "to"):
+        tree = parts.get(side) or (_branch(spec[side]) if side not in parts else None)
+        if tree is not None and tree.data == "cond":
+            a, cond, b = tree.children
+            text = str(spec[side])
+            c, _ = fx.expr(text[cond.meta.start_pos:cond.meta.end_pos], (*path, side), locals, has_me, BOOL, tree=cond)
+            for header, part in ((f"if {c}:", a), ("else:", b)):
+                em.line(header)
+                em.depth += 1
+                _move(fx, em, spec, path, locals, has_me, {**parts, side: part})
+                em.depth -= 1
+            return
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True,
+                                         tree=parts.get("from"))
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True,
+                                         tree=parts.get("to"))
     s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
     em.line(f"{s} = {src}")
     em.line(f"{d} = {dst}")
