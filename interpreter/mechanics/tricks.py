@@ -8,7 +8,13 @@ of the ``trump`` value if any were played, else among the cards that followed th
 the winner gets ``on_win``, collects the cards and leads the next trick.
 
 Hooks run with ``me`` = the player concerned and locals ``card`` (the card played, or the
-winning card), ``led`` (the led card) and ``trick`` (the cards of the trick so far).
+winning card), ``led`` (the led card), ``trick`` (the cards of the trick so far) and
+``tricks_played`` (the tricks finished before this one).
+
+``playable`` restricts which cards may be played, on top of following: a condition on each
+card of the hand (its attributes bare, ``it``), ``me`` the player, with locals ``led`` (none
+when leading), ``trick`` and ``tricks_played``. When it leaves nothing, any card that follows
+may be played (hearts not yet broken, yet a hand of hearts only).
 """
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
 
-_HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD)}
+_HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD), "tricks_played": INT}
+_PLAYABLE_LOCALS = {"led": CARD, "trick": list_of(CARD), "tricks_played": INT}
 
 
 @step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win")
@@ -33,7 +40,7 @@ class Tricks(Step):
             main = {}
         ctx.check_keys(rest, (), path)
         ctx.check_keys(main, ("hand", "table", "leader", "players", "count", "plays", "follow", "trump", "rank",
-                              "collect", "on_play", "on_void", "on_win", "prompt"), p,
+                              "playable", "collect", "on_play", "on_void", "on_win", "prompt"), p,
                        required=("hand", "table", "leader", "rank", "collect"))
         s = cls()
         s.me_var = scope.me_var
@@ -50,6 +57,7 @@ class Tricks(Step):
         s.follow = ctx.card_key(main["follow"], (*p, "follow")) if "follow" in main else None
         s.trump = ctx.expr(main["trump"], (*p, "trump"), has_me=has_me) if "trump" in main else None
         s.rank = ctx.card_key(main.get("rank", "0"), (*p, "rank"))
+        s.playable = ctx.card_selector(main["playable"], (*p, "playable"), _PLAYABLE_LOCALS) if "playable" in main else None
         s.on_play = ctx.effects(main.get("on_play"), (*p, "on_play"), _HOOK_LOCALS, True)
         s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True)
         s.on_win = ctx.effects(main.get("on_win"), (*p, "on_win"), _HOOK_LOCALS, True)
@@ -104,6 +112,12 @@ class Tricks(Step):
                 options = hand
         else:
             options = hand
+        if self.playable is not None and options:
+            table = S.z[self.table]
+            allowed = self.playable(S, player, {"led": table[0] if table else None, "trick": table[:],
+                                                "tricks_played": frame[1]}, options)
+            if allowed:   # nothing playable: any card that follows
+                options = allowed
         if not options:   # nothing left to play: the trick goes on without this seat
             frame[4] += 1
             if frame[4] >= len(order):
@@ -137,9 +151,9 @@ class Tricks(Step):
                          "from_owner": S.tm[player] if self.hand_by_team else player, "to": self.table,
                          "cards": [card]})
         if self.on_play is not None:
-            self.on_play(S, player, {"card": card, "led": table[0], "trick": table[:]})
+            self.on_play(S, player, {"card": card, "led": table[0], "trick": table[:], "tricks_played": frame[1]})
         if void and self.on_void is not None:
-            self.on_void(S, player, {"card": card, "led": table[0], "trick": table[:]})
+            self.on_void(S, player, {"card": card, "led": table[0], "trick": table[:], "tricks_played": frame[1]})
         frame[4] = pos = pos + 1
         if pos >= len(order):
             self.finish(S, frame)
@@ -185,6 +199,13 @@ class Tricks(Step):
                       "        options = hand"]
         else:
             lines.append("    options = hand")
+        if self.playable is not None:
+            lines += ["    if options:",
+                      f"        table = S.z[{self.table!r}]",
+                      f"        allowed = {g.fn(self.playable)}(S, player, {{'led': table[0] if table else None, "
+                      "'trick': table[:], 'tricks_played': frame[1]}, options)",
+                      "        if allowed:   # nothing playable: any card that follows",
+                      "            options = allowed"]
         lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
                   "        frame[4] += 1",
                   "        if frame[4] >= len(order):",
@@ -214,7 +235,7 @@ class Tricks(Step):
                   "    if S.ev is not None:",
                   f"        S.ev.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
-        hook = "{'card': card, 'led': table[0], 'trick': table[:]}"
+        hook = "{'card': card, 'led': table[0], 'trick': table[:], 'tricks_played': frame[1]}"
         if self.on_play is not None:
             lines.append(f"    {g.fn(self.on_play)}(S, player, {hook})")
         if self.follow is not None and self.on_void is not None:
@@ -264,7 +285,8 @@ class Tricks(Step):
                   f"        S.ev.append({{'ev': 'trick', 'winner': winner, 'from': {self.table!r}, 'to': {self.collect!r}, "
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
-            lines.append(f"    {g.fn(self.on_win)}(S, winner, {{'card': win_card, 'led': cards[0], 'trick': cards}})")
+            lines.append(f"    {g.fn(self.on_win)}(S, winner, {{'card': win_card, 'led': cards[0], 'trick': cards, "
+                         "'tricks_played': frame[1]})")
         lines += ["    frame[1] += 1",
                   "    frame[2] = winner",
                   "    frame[3] = None",
@@ -307,7 +329,7 @@ class Tricks(Step):
             S.ev.append({"ev": "trick", "winner": winner, "from": self.table, "to": self.collect,
                          "to_owner": owner, "cards": cards})
         if self.on_win is not None:
-            self.on_win(S, winner, {"card": win_card, "led": cards[0], "trick": cards})
+            self.on_win(S, winner, {"card": win_card, "led": cards[0], "trick": cards, "tricks_played": frame[1]})
         frame[1] += 1
         frame[2] = winner
         frame[3] = None
