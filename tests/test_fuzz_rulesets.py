@@ -43,7 +43,8 @@ def test_the_cases_cover_every_source_and_kind_of_mutation():
 
 def test_an_unmutated_ruleset_plays(tmp_path):
     case = make_case(random.Random(0))
-    case.files = {name: (SOURCES[0].parent / name).read_text(encoding="utf-8") for name in case.files}
+    where = {p.name: p for p in SOURCES}   # the unmutated files, wherever they come from
+    case.files = {name: where[name].read_text(encoding="utf-8") for name in case.files}
     case.variant = None
     assert run_case(case, tmp_path) == "played"
 

@@ -22,8 +22,9 @@ from interpreter.adapters import openspiel, pettingzoo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = str(ROOT / "docs" / "examples" / "little_tricks.yaml")
+SEALED = str(ROOT / "docs" / "examples" / "sealed_bids.yaml")   # simultaneous choices: sequential, hidden
 GAMES = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {}),
-         (TUTORIAL, 3, {"rounds": 1})]
+         (TUTORIAL, 3, {"rounds": 1}), (SEALED, 3, {})]
 IDS = [Path(g).stem for g, _, _ in GAMES]
 
 

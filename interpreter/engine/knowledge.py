@@ -120,6 +120,8 @@ def determinize(S, seat: int, rng):
         rng.shuffle(cards)         # the order of a hidden zone is hidden too
     for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
+    for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
+        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)
     for c in pool:
         kn.pop(c, None)
     rules.keep_sorted(D)

@@ -95,7 +95,7 @@ class Choice:
     def __init__(self, S, step, frame, value):
         self.n, self.value = S.n, value
         self.var = step.choice_var()
-        self.private = self.var is not None and self.var.startswith("_")
+        self.private = (self.var is not None and self.var.startswith("_")) or getattr(step, "private_choice", False)
         named = [] if self.private else step.named(S, frame, value)
         self.cards = [t for t in named if type(t) is int]
         self.before = [card_seers(S, c) for c in self.cards]

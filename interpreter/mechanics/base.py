@@ -109,6 +109,10 @@ class Step:
     def put_hidden_cards(self, S, frame, player, cards) -> None:
         """Put back, in the order ``hidden_cards`` gave them, the cards a determinization dealt."""
 
+    def hidden_values(self, S, frame, seat, rng) -> None:
+        """Replace, in this running step's frame, what ``seat`` may not know (choices other
+        seats made in secret) with values drawn from ``rng``, for a determinization."""
+
     def reask(self, S, frame) -> None:
         """Forget a pending question so that run() asks it again (after a state patch)."""
 

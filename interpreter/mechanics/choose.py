@@ -1,9 +1,17 @@
-"""choose: one player picks one value from a list; the value goes into a variable."""
+"""choose: one player picks one value from a list; the value goes into a variable.
+
+With ``simultaneous: true``, several players (``who:`` a list, default every player) choose at
+once, none seeing what the others chose: each is asked in turn on the same state (nothing
+changes until all have chosen), the choices are held in the step's frame, hidden from the other
+seats (an observation shows who has chosen, not what; a log redacted for another seat shows
+"?"), then revealed together into the variable, a list with one value per seat (none for a
+seat that did not choose), and ``then`` runs once per chooser with ``me`` = that chooser.
+"""
 from __future__ import annotations
 
-from ..expr.types import elem
+from ..expr.types import PLAYER, elem, list_of
 from ..engine.protocol import UNCHANGED
-from .base import AskOnce, step_kind
+from .base import AskOnce, Step, step_kind
 
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
@@ -16,7 +24,12 @@ class Choose(AskOnce):
             ctx.error("choose takes a mapping (who, options, as, prompt, then)", p, "step")
             main = {}
         ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "options", "as", "prompt", "then", "if_none"), p, required=("options", "as"))
+        ctx.check_keys(main, ("who", "options", "as", "prompt", "then", "if_none", "simultaneous"), p,
+                       required=("options", "as"))
+        if main.get("simultaneous") is True:
+            return Simultaneous.build(ctx, main, p, scope)
+        if "simultaneous" in main and main["simultaneous"] is not False:
+            ctx.error(f"simultaneous is true or false, got {main['simultaneous']!r}", (*p, "simultaneous"), "type")
         step = cls()
         step.me_var = scope.me_var
         step.who, step.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
@@ -55,3 +68,94 @@ class Choose(AskOnce):
             self.then(S, frame[1], None)
         S.stack.pop()
         return self.resolved
+
+
+class Simultaneous(Step):
+    """choose with ``simultaneous: true`` (the module docstring). Frame: [index, the seats to
+    ask (None before the first question), the position among them, the choices so far (one
+    per seat, held hidden; replaced, never mutated)]."""
+    kind = "choose"
+    asks = True
+    private_choice = True   # a seat cannot tell what another chose until the reveal (engine/sight.py)
+
+    @classmethod
+    def build(cls, ctx, main, p, scope):
+        step = cls()
+        step.me_var = scope.me_var
+        step.who = ctx.expr(main.get("who", "players"), (*p, "who"), has_me=scope.has_me, expect=list_of(PLAYER))
+        step.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
+        step.option_type = elem(step.options.type)
+        step.var = ctx.declare_var(main.get("as", "choice"), list_of(step.option_type), (*p, "as"))
+        step.prompt = str(main.get("prompt", step.var))
+        step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
+        if "if_none" in main:
+            ctx.error("if_none is for a choice of one player: a simultaneous choice leaves none for a seat "
+                      "with no option", (*p, "if_none"), "type")
+        return step
+
+    def enter(self, S):
+        return [self.index, None, 0, None]
+
+    def _options(self, S, seat) -> tuple:
+        options = self.options(S, seat, None)
+        return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
+
+    def run(self, S, frame):
+        if frame[1] is None:
+            frame[1] = list(dict.fromkeys(self.who(S, self.me(S, self.me_var), None)))
+            frame[3] = [None] * S.n
+        seats = frame[1]
+        while frame[2] < len(seats):
+            options = self._options(S, seats[frame[2]])
+            if options:
+                S.dec = (seats[frame[2]], options)
+                return UNCHANGED
+            frame[2] += 1            # nothing to choose from: this seat's choice is none
+        choices = list(frame[3])      # every seat has chosen: revealed together
+        S.stack.pop()
+        S.v[self.var] = choices
+        if S.ev is not None:
+            S.ev.append({"ev": "reveal", "var": self.var, "value": choices})
+        if self.then is not None:
+            for seat in seats:
+                self.then(S, seat, None)
+        return None
+
+    def resolve(self, S, frame, value):
+        seat = frame[1][frame[2]]
+        choices = list(frame[3])
+        choices[seat] = value
+        frame[3] = choices
+        frame[2] += 1
+        return UNCHANGED         # held in the frame: nothing a check can read has changed
+
+    def observe(self, S, frame, player):
+        """Who has chosen and who is still to choose; a seat's own choice to itself only."""
+        if frame[1] is None:
+            return None
+        done = frame[1][:frame[2]]
+        out = {"chosen": done, "to_choose": frame[1][frame[2]:]}
+        if player is not None and player in done:
+            out["my_choice"] = S.rules.label(frame[3][player], self.option_type)
+        return {"simultaneous": out}
+
+    def hidden_values(self, S, frame, seat, rng) -> None:
+        """A determinization for ``seat`` holds random choices for the others who have chosen
+        (engine/knowledge.py): what they chose is not the seat's to know."""
+        if frame[1] is None or frame[3] is None:
+            return
+        choices = list(frame[3])
+        for other in frame[1][:frame[2]]:
+            if other != seat:
+                options = self._options(S, other)
+                choices[other] = options[rng.randrange(len(options))] if options else None
+        frame[3] = choices
+
+    def choice_var(self):
+        return self.var
+
+    def vocabulary(self, V, spec):
+        return V.labels(spec.get("options", "[]"), self.option_type)
+
+    def reask(self, S, frame):
+        pass

@@ -1,0 +1,133 @@
+"""choose with simultaneous: true: several players choose at once, none seeing the others'
+choices until they are revealed together (docs/reference.md "choose")."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError
+from interpreter.play.redact import Redactor
+from interpreter.tools.cli import main
+
+GAME = """
+game: sealed_bids
+players: {min: 3, max: 3}
+counters:
+  coins: {owner: player, start: 5}
+  wins: {owner: player}
+vars:
+  bid: "list[int]"
+flow:
+  - repeat: 2
+    steps:
+      - choose:
+          options: "0..coins"
+          as: bid
+          prompt: bid
+          simultaneous: true
+          then: [{lose: {counter: coins, amount: "bid[me]"}}]
+      - with_player:
+          who: "one(top(players, by: bid[it]))"
+          do: [{gain: {counter: wins}}]
+scoring:
+  categories: {wins: wins, coins: coins}
+"""
+
+
+@pytest.fixture(scope="module")
+def path(tmp_path_factory):
+    p = tmp_path_factory.mktemp("g") / "bids.yaml"
+    p.write_text(GAME)
+    return p
+
+
+@pytest.fixture(scope="module")
+def rules(path):
+    return interpreter.load(path)
+
+
+def test_each_seat_chooses_in_turn_and_all_are_revealed_together(rules):
+    S = rules.new_game(3, seed=1, record=True)
+    for seat, label in ((0, "3"), (1, "1"), (2, "3")):
+        assert S.current_player() == seat and S.prompt() == "bid"
+        assert S.v["bid"] is None and S.c["coins"] == [5, 5, 5]   # nothing changes until the reveal
+        S.apply(label)
+    assert S.v["bid"] == [3, 1, 3] and S.c["coins"] == [2, 4, 2]   # then: once per chooser
+    assert S.c["wins"] == [0, 0, 0]                                 # a tie: nobody wins the round
+    assert [e for e in S.ev if e["ev"] == "reveal"] == [{"ev": "reveal", "var": "bid", "value": [3, 1, 3]}]
+    assert S.legal_actions() == ["0", "1", "2"]                      # round 2, seat 0 has 2 coins left
+
+
+def test_no_seat_can_tell_what_another_chose_before_the_reveal(rules):
+    """Whatever seat 0 chose, seat 1 is asked the same question on the same observation."""
+    seen = set()
+    for label in ("0", "2", "5"):
+        S = rules.new_game(3, seed=1)
+        S.apply(label)
+        obs = S.observation(1)
+        seen.add((json.dumps(obs, sort_keys=True), tuple(S.legal_actions()), json.dumps(S.observation(2), sort_keys=True)))
+        assert obs["simultaneous"] == {"chosen": [0], "to_choose": [1, 2]}
+        assert S.observation(0)["simultaneous"]["my_choice"] == label
+    assert len(seen) == 1
+
+
+def test_a_determinization_does_not_keep_the_other_seats_secret_choices(rules):
+    dets = set()
+    for label in ("0", "2", "5"):
+        S = rules.new_game(3, seed=1, knowledge=True)
+        S.apply(label)
+        D = S.determinize(1, random.Random(9))
+        dets.add(D.to_json())
+    assert len(dets) == 1
+
+
+def test_the_log_hides_each_choice_from_the_others_until_the_reveal(path, tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert main(["play", str(path), "--players", "3", "--seed", "2", "--log", str(log), "--quiet"]) == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    decisions = [x for x in lines if x["type"] == "decision"]
+    assert decisions and all(d["seen_by"] == [] for d in decisions)   # nobody but the chooser (as a private variable)
+    assert main(["replay", str(log)]) == 0
+    red = Redactor(interpreter.load(path), 1)
+    for_1 = [red.line(x) for x in lines]
+    shown = [d["action"] for d in for_1 if d.get("type") == "decision"]
+    assert all((a == "?") != (d["seat"] == 1) for a, d in zip(shown, decisions))
+    reveals = [e for d in for_1 if d.get("type") == "decision" for e in d.get("events", []) if e["ev"] == "reveal"]
+    assert len(reveals) == 2   # the values are revealed to every seat, together
+
+
+def test_compiled_and_reference_flows_agree(rules):
+    from test_flowgen import lockstep
+    for seed in range(4):
+        lockstep(rules, 3, seed)
+
+
+@pytest.mark.parametrize("change,message", [
+    ('bid: "list[int]"', None),
+    ('bid: "int"', "variable 'bid' is already a int, not a list[int]"),
+    ("simultaneous: true", None),
+    ("simultaneous: yes please", "simultaneous is true or false"),
+])
+def test_declarations_are_checked(tmp_path, change, message):
+    text = GAME.replace('bid: "list[int]"', change) if change.startswith("bid") else GAME.replace("simultaneous: true", change)
+    p = tmp_path / "g.yaml"
+    p.write_text(text)
+    if message is None:
+        interpreter.load(p)
+        return
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(p)
+    assert any(message in d.message for d in info.value.diagnostics)
+
+
+def test_the_sealed_bids_example_and_its_scenarios():
+    """docs/examples/sealed_bids.yaml: a game built on simultaneous choices, with scenarios."""
+    from pathlib import Path
+
+    from interpreter.play.scenarios import run_file
+    root = Path(__file__).resolve().parent.parent / "docs" / "examples"
+    outcomes = run_file(root / "scenarios" / "sealed_bids.yaml")
+    assert len(outcomes) == 5 and all(o.ok for o in outcomes), [o.message for o in outcomes if not o.ok]
