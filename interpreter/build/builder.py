@@ -243,67 +243,6 @@ class Builder(Declarations):
             return None
         return self.fx.compile(items, path, locals, has_me, first=first)
 
-    # ------------------------------------------------------------------ declarations
-    def declare_var(self, name, typ, path) -> str:
-        """Declare a variable; returns the name to use (a placeholder after an error, so that
-        the build can go on and report the rest)."""
-        if not isinstance(name, str) or not name.isidentifier():
-            self.error(f"'{name}' is not a valid variable name", path, "name")
-            return "_not_a_name"
-        old = self.names.vars.get(name)
-        if old is not None and old != typ and ANY not in (old, typ):
-            self.error(f"variable '{name}' is already a {old}, not a {typ}", path, "type")
-        if name in self.names.zones or name in self.names.counters:
-            self.error(f"'{name}' is already a zone or counter", path, "duplicate")
-        self.names.vars[name] = typ if old is None or old == ANY else old
-        return name
-
-    def owned_zone(self, name, path):
-        """A zone that belongs to each player or team (a hand), by name."""
-        return self._zone(name, path, shared=False)
-
-    def shared_zone(self, name, path):
-        """A zone with no owner (a table), by name."""
-        return self._zone(name, path, shared=True)
-
-    def _zone(self, name, path, shared: bool):
-        if not isinstance(name, str):
-            self.error(f"expected the name of a zone, got {type(name).__name__}", path, "type")
-            return ""
-        self.compiler.used.add(name)
-        if name not in self.names.zones:
-            self.unknown("zone", name, self.names.zones, path)
-        elif (self.names.zones[name] == "none") != shared:
-            self.error(f"zone '{name}' must be shared (owner: none) here" if shared else
-                       f"zone '{name}' must belong to each player or team here", path, "type")
-        return name
-
-    def zone_sorted(self, name):
-        return bool((self.zone_decl.get(name) or {}).get("sorted", False))
-
-    def flows(self, src, dst) -> None:
-        """Record that some step or effect may move cards from zone ``src`` to zone ``dst``."""
-        if isinstance(src, str) and isinstance(dst, str):
-            self.zone_flows.add((src, dst))
-
-    def zone_holds(self) -> dict:
-        """zone -> the components its cards can be: what it ``holds:`` where it says so, else
-        what starts in it and what any move can bring from another zone (a fixed point)."""
-        decl = {z: frozenset(d["holds"]) for z, d in self.zone_decl.items()
-                if isinstance(d, dict) and d.get("holds") is not None}
-        holds = {z: set(decl.get(z) or (self.zone_decl.get(z) or {}).get("start") or ()) for z in self.names.zones}
-        changed = True
-        while changed:
-            changed = False
-            for src, dst in self.zone_flows:
-                if dst in decl or src not in holds or dst not in holds:
-                    continue
-                more = holds[src] - holds[dst]
-                if more:
-                    holds[dst] |= more
-                    changed = True
-        return {z: frozenset(h) for z, h in holds.items()}
-
     # ------------------------------------------------------------------ steps
     def add(self, step, path):
         step.index = len(self.step_list)
