@@ -158,23 +158,6 @@ class Declarations:
             self.var_decl[name] = decl
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _type_of_value(v):
-    if isinstance(v, bool):
-        return BOOL
-    if isinstance(v, int):
-        return INT
-    if isinstance(v, float):
-        return NUM
-    if isinstance(v, str):
-        return STR
-    if isinstance(v, list):
-        return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
-    return ANY
-
     # ------------------------------------------------------------------ names the mechanics declare and look up
     def declare_var(self, name, typ, path) -> str:
         """Declare a variable; returns the name to use (a placeholder after an error, so that
@@ -235,3 +218,21 @@ def _type_of_value(v):
                     holds[dst] |= more
                     changed = True
         return {z: frozenset(h) for z, h in holds.items()}
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _type_of_value(v):
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, float):
+        return NUM
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, list):
+        return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
+    return ANY
