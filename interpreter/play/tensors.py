@@ -110,9 +110,9 @@ class TensorLayout:
                 continue
             if kind == "none":
                 lines.append(f"    t[{offset}] = c[{name!r}]")
-            elif kind == "card":
-                lines.append(f"    for i, x in enumerate(c[{name!r}]):")
-                lines.append(f"        if x: t[{offset} + i] = x")
+            elif kind == "card":   # one value per card: copied in one C-level slice assignment
+                lines.append(f"    x = c[{name!r}]")
+                lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
             else:
                 owners, me = (n, "p") if kind == "player" else (teams, "team")
                 lines.append(f"    x = c[{name!r}]")
