@@ -157,7 +157,6 @@ class Declarations:
             self.declare_var(name, typ, ("vars", name))
             self.var_decl[name] = decl
 
-
     # ------------------------------------------------------------------ names the mechanics declare and look up
     def declare_var(self, name, typ, path) -> str:
         """Declare a variable; returns the name to use (a placeholder after an error, so that
