@@ -130,4 +130,4 @@ def test_the_sealed_bids_example_and_its_scenarios():
     from interpreter.play.scenarios import run_file
     root = Path(__file__).resolve().parent.parent / "docs" / "examples"
     outcomes = run_file(root / "scenarios" / "sealed_bids.yaml")
-    assert len(outcomes) == 5 and all(o.ok for o in outcomes), [o.message for o in outcomes if not o.ok]
+    assert len(outcomes) == 6 and all(o.ok for o in outcomes), [o.message for o in outcomes if not o.ok]

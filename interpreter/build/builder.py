@@ -362,8 +362,8 @@ class Builder(Declarations):
             self.fx.compile_named(name)
         self.triggers.build(self, d.get("triggers"), len(cards))
         r.triggers = self.triggers
-        r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name, "start"), has_me=False,
-                                           expect=INT)
+        r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name.split(".")[0], "start"),
+                                           has_me=False, expect=INT)   # (a family's counters: the family's start)
                            for name, decl in self.counter_decl.items()}
         r.var_start = {name: self.expr(decl["start"], ("vars", name, "start"), has_me=False)
                        for name, decl in self.var_decl.items() if "start" in decl}

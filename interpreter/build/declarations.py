@@ -19,7 +19,11 @@ class Declarations:
         if any(x.severity == "error" for x in self.diags):
             return   # errors first: what they break would look unused
         used = self.compiler.used
-        for section, noun, names in (("zones", "zone", self.names.zones), ("counters", "counter", self.names.counters),
+        family = {f"{name}.{k}": name for name, keys in self.names.keyed.items() for k in keys}
+        used = used | {c for c, name in family.items() if name in used}   # a family used is each of its counters
+        counters = {**{c: o for c, o in self.names.counters.items() if c not in family},
+                    **{name: "family" for name in self.names.keyed}}
+        for section, noun, names in (("zones", "zone", self.names.zones), ("counters", "counter", counters),
                                      ("define", "define", self.names.defines), ("effects", "effect", self.fx.named),
                                      ("vars", "variable", self.var_decl)):
             for name in names:
@@ -141,8 +145,38 @@ class Declarations:
                 owner = "none"
             if name in self.names.zones:
                 self.error(f"'{name}' is already a zone", ("counters", name), "duplicate", key=True)
+            if "keys" in decl:   # a family: one counter NAME.KEY per key, the same declaration each
+                keys = self._counter_keys(name, decl["keys"], r) or ("_",)   # (after an error: go on)
+                self.names.keyed[name] = keys
+                one = {k: v for k, v in decl.items() if k != "keys"}
+                for key in keys:
+                    self.names.counters[f"{name}.{key}"] = owner
+                    self.counter_decl[f"{name}.{key}"] = one
+                continue
             self.names.counters[name] = owner
             self.counter_decl[name] = decl
+
+    def _counter_keys(self, name, spec, r) -> tuple:
+        """The keys of a counter family: a list of names, or params.NAME holding one (the same
+        for every player count: the family's counters exist in every game)."""
+        path = ("counters", name, "keys")
+        if isinstance(spec, str) and spec.startswith("params."):
+            param = spec[7:]
+            decl = (r.params_decl or {}).get(param)
+            if decl is None:
+                self.error(f"unknown parameter '{param}'", path, "unknown-name")
+                return ()
+            if isinstance(decl, dict) and "by_players" in decl:
+                self.error("the keys of a counter family cannot depend on the player count", path, "type")
+                return ()
+            spec = decl.get("default", decl.get("value")) if isinstance(decl, dict) else decl
+            self.compiler.used.add("params." + param)
+        if not (isinstance(spec, list) and spec and all(isinstance(k, str) and k.isidentifier() for k in spec)):
+            self.error("keys is a list of names (letters, digits, _), or params.NAME holding one", path, "type")
+            return ()
+        if len(set(spec)) != len(spec):
+            self.error("keys names a key twice", path, "duplicate")
+        return tuple(dict.fromkeys(spec))
 
     def declare_vars(self, vars_):
         for name, decl in vars_.items():

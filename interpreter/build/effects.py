@@ -18,7 +18,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from ..expr import ExprError, parse
 from ..expr.names import Scope
-from ..expr.parser import offset_of
+from ..expr.parser import offset_of, unquote
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
 from .coverage import describe_list
@@ -31,6 +31,20 @@ EFFECT_KINDS.update({
     "with_player": "run effects as another player (me = who)",
     "end_game": "end the game at once",
 })
+
+
+class CounterName(str):
+    """The name of a counter as an effect logs it: a family's counter for a computed key is
+    known only when the effect runs, so its repr (what the generated event line writes) is the
+    source that computes it; its text is the family's name."""
+
+    def __new__(cls, text, source=None):
+        obj = super().__new__(cls, text)
+        obj.source = source
+        return obj
+
+    def __repr__(self):
+        return self.source if self.source is not None else super().__repr__()
 
 
 def _scope(locals, has_me):
@@ -211,6 +225,10 @@ class EffectCompiler:
             except ExprError as e:
                 self.ctx.expr_error(e, path)
                 return "_dummy[0]", None, None
+        if want == "counter" and names.keyed:
+            member = self._family_target(tree, text, path, locals, has_me)
+            if member is not None:
+                return member
         node = tree
         if isinstance(node, Tree) and node.data == "index":
             node = node.children[0]
@@ -221,6 +239,10 @@ class EffectCompiler:
         else:
             self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type",
                            offset=offset_of(tree))
+            return "_dummy[0]", None, None
+        if name in names.keyed:
+            self.ctx.error(f"'{name}' is a family of counters: name one, {name}[KEY] (its keys: "
+                           f"{', '.join(names.keyed[name])})", path, "type", offset=offset_of(node))
             return "_dummy[0]", None, None
         if name not in pool:
             self.ctx.unknown(want, name, pool, path, offset=offset_of(node))
@@ -255,6 +277,54 @@ class EffectCompiler:
                 if by_team and key_type != TEAM:   # (a card-owned zone's key is its card)
                     key_src = f"S.tm[{key_src}]"
                 owner = (key_src, by_team)
+        return src, name, owner
+
+    def _family_target(self, tree, text, path, locals, has_me):
+        """A counter of a family as a target: ``gems[k]``, ``gems[p][k]`` or ``p.gems[k]`` ->
+        (lvalue source, its name: a CounterName whose repr is the source of the name when the
+        key is computed, owner); None when the target is not one."""
+        names = self.ctx.names
+        if not (isinstance(tree, Tree) and tree.data == "index"):
+            return None
+        inner, key = tree.children
+        if isinstance(inner, Tree) and inner.data == "name" and str(inner.children[0]) in names.keyed:
+            family, owner_node = str(inner.children[0]), None
+        elif isinstance(inner, Tree) and inner.data == "index" and getattr(inner.children[0], "data", None) == "name" \
+                and str(inner.children[0].children[0]) in names.keyed:
+            family, owner_node = str(inner.children[0].children[0]), inner.children[1]
+        elif isinstance(inner, Tree) and inner.data == "attr" and str(inner.children[1]) in names.keyed:
+            family, owner_node = str(inner.children[1]), inner.children[0]
+        else:
+            return None
+        keys = names.keyed[family]
+        kind = names.counters.get(f"{family}.{keys[0]}", "none") if keys else "none"
+        before = len(self.ctx.diags)
+        self.expr(str(text), path, locals, has_me, tree=tree)   # checked, errors located
+        if len(self.ctx.diags) > before:
+            return "_dummy[0]", None, None
+        scope = _scope(locals, has_me)
+        compiler = self.ctx.compiler
+        compiler.cost, compiler.lvalue = 0, True
+        try:
+            src, _ = compiler.node(tree, scope)
+            if getattr(key, "data", None) == "string":
+                name = CounterName(f"{family}.{unquote(key.children[0])}")
+            else:
+                ksrc, _ = compiler.node(key, scope)
+                name = CounterName(family, f"_ckey({family!r}, {tuple(keys)!r}, {ksrc})")
+            owner = None
+            if kind in ("player", "team"):
+                by_team = kind == "team"
+                if owner_node is None:
+                    owner = ("S.tm[me]" if by_team else "me", by_team)
+                else:
+                    osrc, otype = compiler.node(owner_node, scope)
+                    owner = (f"S.tm[{osrc}]" if by_team and otype != TEAM else osrc, by_team)
+        except ExprError as e:
+            self.ctx.expr_error(e, path)
+            return "_dummy[0]", None, None
+        finally:
+            compiler.lvalue = False
         return src, name, owner
 
     def name(self, value, path, what="name"):

@@ -23,7 +23,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-_NAMED = re.compile(r"S\.([zcv])\['(\w+)'\]")
+_NAMED = re.compile(r"S\.([zcv])\['([\w.]+)'\]")   # (a family's counters are NAME.KEY)
 _UNNAMED = re.compile(r"\bS\.[zcv]\b(?!\[')")       # a table reached some other way: anything may be touched
 # functions given S that change nothing a condition can read (the RNG, the step count, errors,
 # the seats' knowledge of hidden cards)

@@ -12,9 +12,9 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
-from .parser import ExprError, offset_of, parse
+from .parser import ExprError, offset_of, parse, unquote
 from .runtime import list_bound
-from .types import ANY, CARD, INT, PLAYER, TEAM, elem, is_list, list_of
+from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, list_of
 
 
 @dataclass
@@ -22,6 +22,7 @@ class Names:
     """Everything a ruleset declares that an expression may name."""
     zones: dict = field(default_factory=dict)      # name -> owner: "none" | "player" | "team"
     counters: dict = field(default_factory=dict)   # name -> owner
+    keyed: dict = field(default_factory=dict)      # a counter family's name -> its keys (counters NAME.KEY)
     vars: dict = field(default_factory=dict)       # name -> type
     params: dict = field(default_factory=dict)     # name -> type
     attrs: dict = field(default_factory=dict)      # card attribute -> type
@@ -91,6 +92,8 @@ class NameNodes:
         if name in names.zones or name in names.counters:
             self.used.add(name)
             return self.owned(name, "me", PLAYER, scope, node, implicit=True)
+        if name in names.keyed:   # a counter family: the acting player's values, in key order
+            return self.family(name, "me", PLAYER, scope, node, implicit=True)
         if name in names.defines:
             self.used.add(name)
             return self.define(name, scope, node)
@@ -155,18 +158,53 @@ class NameNodes:
         if typ == CARD and name in self.names.attrs:
             return f"A_{name}[{var}]", self.names.attrs[name]
         self.used.add(name)
+        if name in self.names.keyed:
+            kind = self.names.counters[f"{name}.{self.names.keyed[name][0]}"] if self.names.keyed[name] else "none"
+            if typ in (PLAYER, TEAM) and kind in ("player", "team") or typ == CARD and kind == "card":
+                return self.family(name, var, typ, None, node)
+            return None
         owner = self.names.zones.get(name) or self.names.counters.get(name)
         if owner is not None and (typ in (PLAYER, TEAM) and owner in ("player", "team")
                                   or typ == CARD and owner == "card"):
             return self.owned(name, var, typ, None, node)
         return None
 
-    def owned(self, name, who_src, who_type, scope, node, implicit=False):
-        """The value of zone/counter ``name`` owned by ``who_src``."""
+    # counter families (counters: {NAME: {keys: [...]}}): one counter NAME.KEY per key
+    def family(self, name, who_src, who_type, scope, node, implicit=False):
+        """A family's values for one owner (or the shared ones), as a list in key order."""
+        keys = self.names.keyed[name]
+        self.used.add(name)
+        parts = [self.owned(f"{name}.{k}", who_src, who_type, scope, node, implicit)[0] for k in keys]
+        return "[" + ", ".join(parts) + "]", list_of(INT)
+
+    def family_member(self, name, key_node, who_src, who_type, scope, node, implicit=False):
+        """``NAME[KEY]`` of a family, for one owner: a literal key checked now, a computed one when
+        evaluated (a runtime error for a key the family does not have)."""
+        keys = self.names.keyed[name]
+        self.used.add(name)
+        if getattr(key_node, "data", None) == "string":
+            key = unquote(key_node.children[0])
+            if key not in keys:
+                close = self.suggest(key, keys)
+                raise ExprError(f"'{key}' is not a key of {name} (its keys: {', '.join(keys)})", offset_of(key_node),
+                                f"did you mean '{close}'?" if close else None, code="unknown-name")
+            return self.owned(f"{name}.{key}", who_src, who_type, scope, node, implicit)
+        ksrc, ktype = self.node(key_node, scope)
+        if ktype not in (STR, ANY):
+            raise ExprError(f"'{name}[...]' needs a key (a str) or an owner, got {ktype}", offset_of(key_node),
+                            code="type")
+        first = f"{name}.{keys[0]}" if keys else name
+        base = f"S.c[_ckey({name!r}, {tuple(keys)!r}, {ksrc})]"
+        return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
+
+    def owned(self, name, who_src, who_type, scope, node, implicit=False, base=None):
+        """The value of zone/counter ``name`` owned by ``who_src`` (``base``: the source of its
+        table when it is computed: a family's counter for a computed key)."""
         names = self.names
         is_zone = name in names.zones
         owner = names.zones[name] if is_zone else names.counters[name]
-        base = self.table(f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]")
+        if base is None:
+            base = self.table(f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]")
         typ = list_of(CARD) if is_zone else INT
         if owner == "none":
             return base, typ
@@ -221,6 +259,9 @@ class NameNodes:
 
     def n_index(self, n, scope):
         target, index = n.children
+        family = self._family_index(target, index, scope, n)
+        if family is not None:
+            return family
         isrc, itype = self.node(index, scope)
         if isinstance(target, Tree) and target.data == "name":
             name = str(target.children[0])
@@ -242,3 +283,38 @@ class NameNodes:
         if itype not in (INT, PLAYER, TEAM, ANY):
             raise ExprError(f"a list index must be a whole number, got {itype}", offset_of(index), code="type")
         return f"_at({src}, {isrc})", elem(typ)
+
+    def _family_index(self, target, index, scope, n):
+        """``gems[k]`` (the acting player's), ``gems[p]`` (p's values), ``gems[p][k]`` and
+        ``p.gems[k]`` for a counter family; None for anything else."""
+        keyed = self.names.keyed
+        if not keyed or not isinstance(target, Tree):
+            return None
+        if target.data == "name" and str(target.children[0]) in keyed and str(target.children[0]) not in scope.locals:
+            name = str(target.children[0])
+            if self._is_key(index, scope):
+                return self.family_member(name, index, "me", PLAYER, scope, n, implicit=True)
+            osrc, otype = self.node(index, scope)
+            if otype not in (PLAYER, TEAM, INT, CARD, ANY):
+                raise ExprError(f"'{name}[...]' needs a key (a str) or an owner, got {otype}", offset_of(index),
+                                code="type")
+            return self.family(name, osrc, otype, scope, n)
+        if target.data == "index" and isinstance(target.children[0], Tree) and target.children[0].data == "name" \
+                and str(target.children[0].children[0]) in keyed and self._is_key(index, scope):
+            name = str(target.children[0].children[0])
+            osrc, otype = self.node(target.children[1], scope)
+            return self.family_member(name, index, osrc, otype, scope, n)
+        if target.data == "attr" and str(target.children[1]) in keyed and self._is_key(index, scope):
+            osrc, otype = self.node(target.children[0], scope)
+            return self.family_member(str(target.children[1]), index, f"({osrc})", otype, scope, n)
+        return None
+
+    def _is_key(self, node, scope) -> bool:
+        """Whether an index is a family's key (a str), not an owner."""
+        if getattr(node, "data", None) == "string":
+            return True
+        saved, self._hoisted = (self.cost, self._expansions, self._hoisted), None   # compiled for its type only
+        try:
+            return self.node(node, scope)[1] == STR
+        finally:
+            self.cost, self._expansions, self._hoisted = saved

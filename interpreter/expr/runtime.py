@@ -83,6 +83,14 @@ def list_bound(cards: int) -> int:
     return max(MAX_STORED_LIST, cards)
 
 
+def _ckey(name, keys, k):
+    """The counter of family ``name`` for key ``k`` (``NAME.KEY``), ``k`` checked as one of its keys."""
+    if k not in keys:
+        shown = k if isinstance(k, str) else repr(k)
+        raise ExprRuntimeError(f"'{shown}' is not a key of {name} (its keys: {', '.join(keys)})")
+    return f"{name}.{k}"
+
+
 def _seat(S, p):
     """``p`` checked as a seat (for whole numbers that are not known to be players)."""
     if p is not None and not (type(p) is int and 0 <= p < S.n):
@@ -294,7 +302,7 @@ def _none_used(e: TypeError) -> Exception:
 RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
                   AttributeError, OverflowError, RecursionError)
 
-HELPERS = {f.__name__: f for f in (_range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
+HELPERS = {f.__name__: f for f in (_ckey, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _first_sorted, _in_sorted, _distinct_sorted, _last,
                                    _distinct, _partner, _members, _seat, _team, _none_used, _lookup, _mul,
                                    _stored)}

@@ -77,14 +77,16 @@ def e_reset(fx, em, spec, path, locals, has_me):
         if name is None:
             continue
         p = (*path, i) if isinstance(spec, list) else path
-        if name not in counters:
-            fx.ctx.unknown("counter", name, counters, p)
+        family = fx.ctx.names.keyed.get(name)
+        if name not in counters and family is None:
+            fx.ctx.unknown("counter", name, [*counters, *fx.ctx.names.keyed], p)
             continue
         fx.ctx.compiler.used.add(name)
-        start = (fx.ctx.counter_decl.get(name) or {}).get("start", 0)
-        src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
-        if counters[name] == "none":
-            em.line(f"S.c[{name!r}] = {src}")
-        else:
-            em.line(f"S.c[{name!r}] = [{src}] * len(S.c[{name!r}])")
+        for one in [f"{name}.{k}" for k in family] if family is not None else [name]:   # a family: each counter
+            start = (fx.ctx.counter_decl.get(one) or {}).get("start", 0)
+            src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
+            if counters[one] == "none":
+                em.line(f"S.c[{one!r}] = {src}")
+            else:
+                em.line(f"S.c[{one!r}] = [{src}] * len(S.c[{one!r}])")
     fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")

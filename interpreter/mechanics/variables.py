@@ -38,7 +38,8 @@ def e_set(fx, em, spec, path, locals, has_me):
 def _names_counter(fx, key) -> bool:
     """Whether a key of set: names a counter: NAME, NAME[owner] or owner.NAME."""
     head = str(key).split("[", 1)[0]
-    return head in fx.ctx.names.counters or head.rsplit(".", 1)[-1] in fx.ctx.names.counters
+    known = fx.ctx.names.counters.keys() | fx.ctx.names.keyed.keys()   # (a family: gems[k])
+    return head in known or head.rsplit(".", 1)[-1] in known
 
 
 def _set_counter(fx, em, key, text, path, locals, has_me):

@@ -286,8 +286,14 @@ def patch(S, spec: dict) -> None:
                 if rules.counter_owner[name] == "card" and str(owner) in ids:   # a card by its label
                     owner = ids[str(owner)]
                 S.c[name][int(owner)] = v
-        elif isinstance(S.c[name], list):
-            S.c[name] = [value] * len(S.c[name])
+        elif isinstance(S.c[name], list):   # a value for every owner, or a list of one per owner
+            if isinstance(value, list):
+                if len(value) != len(S.c[name]) or not all(isinstance(v, int) for v in value):
+                    raise UsageError(f"patch: counter '{name}' takes one whole number, or a list of "
+                                     f"{len(S.c[name])} (one per owner)")
+                S.c[name] = list(value)
+            else:
+                S.c[name] = [value] * len(S.c[name])
         else:
             S.c[name] = value
     for name, value in (spec.get("vars") or {}).items():
