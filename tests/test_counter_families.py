@@ -60,6 +60,18 @@ def test_each_key_is_a_counter_and_every_form_reads_it(rules):
                       "(0).gems['blue']": 5, "sum(gems)": 9, "bank": [4, 4, 4], "bank['red']": 4}
 
 
+def test_keys_lists_a_family_s_keys_and_iterates_over_it(rules):
+    S = rules.new_game(2, seed=1)
+    S.c["gems.green"] = [4, 0]
+    c = Compiler(rules.names)
+    assert c.compile("keys(gems)", has_me=True).fn(S, 0, None) == ["red", "green", "blue"]
+    assert c.compile("map(keys(gems), to: gems[it] * 10)", has_me=True).fn(S, 0, None) == [10, 40, 10]
+    assert c.compile("first(keys(gems) where gems[it] > 1)", has_me=True).fn(S, 0, None) == "green"
+    with pytest.raises(Exception) as info:
+        c.compile("keys(params.colours)", has_me=True)
+    assert "keys() takes the name of a counter family" in str(info.value)
+
+
 def test_effects_pay_and_reset_change_the_family(rules):
     S = rules.new_game(2, seed=1, record=True)
     S.apply("red")                      # seat 0: bank.red -> gems.red (2), then pays a green to the bank

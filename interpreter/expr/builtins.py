@@ -249,6 +249,18 @@ def b_members(c, n, scope, args, kw):
     return f"_members(S, {s if t == TEAM else f'_team(S, {s})'})", list_of(PLAYER)
 
 
+def b_keys(c, n, scope, args, kw):
+    """keys(FAMILY): the keys of a counter family, in their order (a constant list)."""
+    check_arity(n, args, kw, "keys", 1)
+    a = args[0]
+    name = str(a.children[0]) if isinstance(a, Tree) and a.data == "name" else None
+    if name not in c.names.keyed:
+        raise ExprError("keys() takes the name of a counter family (counters: {NAME: {keys: [...]}})",
+                        offset_of(a), code="type")
+    c.used.add(name)
+    return repr(list(c.names.keyed[name])), list_of(STR)
+
+
 def b_abs(c, n, scope, args, kw):
     check_arity(n, args, kw, "abs", 1)
     s, t = c.node(args[0], scope)
@@ -278,10 +290,11 @@ BUILTINS = {
     "team": _of_player("team", "S.tm[{0}]", TEAM),
     "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
     "members": b_members,
+    "keys": b_keys,
 }
 
 
-DISTINCT_BUILTINS: set = set()   # built-ins whose results never hold two values with the same label
+DISTINCT_BUILTINS: set = {"keys"}   # built-ins whose results never hold two values with the same label
 VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
 
 
