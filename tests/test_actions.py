@@ -16,7 +16,8 @@ from interpreter.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
-         ("mister_diamond", None), ("diamonds_club", None), (str(ROOT / "docs/examples/little_tricks.yaml"), None)]
+         ("mister_diamond", None), ("diamonds_club", None), (str(ROOT / "docs/examples/little_tricks.yaml"), None),
+         (str(ROOT / "docs/examples/sealed_bids.yaml"), None)]
 
 
 @pytest.mark.parametrize("name,variant", GAMES, ids=[f"{Path(n).stem}-{v or 'base'}" for n, v in GAMES])

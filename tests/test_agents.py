@@ -140,7 +140,8 @@ def test_ismcts_decides_the_same_whatever_the_hidden_cards():
 
 @pytest.mark.parametrize("name,players", [("diamonds", 3), ("diams", 2), ("mister_diamond", 2),
                                           ("diamonds_club", 2),
-                                          (str(ROOT / "docs" / "examples" / "little_tricks.yaml"), 3)])
+                                          (str(ROOT / "docs" / "examples" / "little_tricks.yaml"), 3),
+                                          (str(ROOT / "docs" / "examples" / "sealed_bids.yaml"), 3)])
 def test_every_agent_plays_every_seed_game(name, players):
     rules = interpreter.load(name)
     params = {"rounds": 1} if "rounds" in rules.params_decl else {}

@@ -13,7 +13,8 @@ from interpreter.engine.knowledge import seers
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3),
-         (str(ROOT / "docs" / "examples" / "little_tricks.yaml"), 3)]
+         (str(ROOT / "docs" / "examples" / "little_tricks.yaml"), 3),
+         (str(ROOT / "docs" / "examples" / "sealed_bids.yaml"), 3)]   # secret choices held in a frame
 
 
 def states(name, players, seeds=(1, 2), every=7, limit=120):
