@@ -27,8 +27,7 @@ class State:
         """The labels of the options of the pending decision, in a stable order."""
         if self.dec is None:
             return []
-        step = self.rules.steps[self.stack[-1][0]]
-        return [step.label(self, o) for o in self.dec[1]]
+        return self.rules.steps[self.stack[-1][0]].labels(self, self.dec[1])
 
     def prompt(self) -> str | None:
         if self.dec is None:

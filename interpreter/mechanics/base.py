@@ -119,6 +119,14 @@ class Step:
     def label(self, S, value) -> str:
         return S.rules.label(value, self.option_type)
 
+    def labels(self, S, options) -> list[str]:
+        """The labels of a decision's options (State.legal_actions: once a decision for agents
+        and the RL adapters, so a step whose options are plain cards reads the table directly)."""
+        if self.option_type == CARD and type(self).label is Step.label:
+            table = S.rules.card_labels
+            return [table[o] for o in options]
+        return [self.label(S, o) for o in options]
+
     def named(self, S, frame, value) -> list:
         """What the label of option ``value`` names that a seat may not see (engine/sight.py):
         card ids and ``(counter, owner)`` pairs. By default the card of a card option, the

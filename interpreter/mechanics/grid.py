@@ -193,12 +193,22 @@ class Grid(Step):
         return {"grid": {"cost": [c for c in (self.pay, self.mark) if c]}}   # the cost paid, and marked
 
     def label(self, S, value):
-        if value == PASS:
-            return "pass"
+        return self.labels(S, (value,))[0]
+
+    def labels(self, S, options):
+        """c<column>r<row>:<card> for each space (the grid and its layout read once), or pass."""
         grid = self.zone(S, S.dec[0] if S.dec else None, None)
         rows = self.rows(S, None, None) or 1
-        i = grid.index(value) if value in grid else -1
-        return f"c{i // rows + 1}r{i % rows + 1}:{S.rules.card_labels[value]}"
+        where = {c: i for i, c in enumerate(grid)}
+        names = S.rules.card_labels
+        out = []
+        for value in options:
+            if value == PASS:
+                out.append("pass")
+                continue
+            i = where.get(value, -1)
+            out.append(f"c{i // rows + 1}r{i % rows + 1}:{names[value]}")
+        return out
 
     def resolve(self, S, frame, card):
         who = frame[1]
