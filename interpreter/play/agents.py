@@ -86,6 +86,13 @@ class HumanAgent:
         self.seat = seat
         self.stdin, self.stdout = stdin, stdout
 
+    def hear(self, line: dict) -> None:
+        """What happened, told from this seat (the line is redacted for it): one line each."""
+        from .narrate import tell
+        said = tell(line, self.seat)
+        if said:
+            print(f"  {said}", file=self.stdout or sys.stdout)
+
     def act(self, observation: dict, legal: list[str]) -> int:
         out = self.stdout or sys.stdout
         inp = self.stdin or sys.stdin
@@ -99,6 +106,8 @@ class HumanAgent:
             line = inp.readline()
             if not line:
                 raise UsageError("the human agent reached the end of its input (stdin closed)")
+            if not (hasattr(inp, "isatty") and inp.isatty()):
+                print(file=out)   # answers read from a file or pipe are not echoed: end the prompt's line
             answer = line.strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return int(answer) - 1
@@ -117,7 +126,7 @@ def summarise(obs: dict) -> str:
         lines.append(f"  {name}: {_zone(value, me)}")
     for name, value in (obs.get("counters") or {}).items():
         if isinstance(value, list):
-            shown = " ".join(f"{'*' if i == me else ''}{i}:{'?' if v is None else v}" for i, v in enumerate(value))
+            shown = ", ".join(f"{_seat(i, me)} {'?' if v is None else v}" for i, v in enumerate(value))
         else:
             shown = "?" if value is None else str(value)
         lines.append(f"  {name}: {shown}")
@@ -127,11 +136,15 @@ def summarise(obs: dict) -> str:
     return "\n".join(lines)
 
 
+def _seat(i, me) -> str:
+    return "you" if i == me else f"seat {i}"
+
+
 def _zone(value, me) -> str:
     def one(z):
         return f"({z} hidden)" if isinstance(z, int) else (" ".join(z) or "-")
     if isinstance(value, list) and value and isinstance(value[0], (list, int)) and not isinstance(value[0], str):
-        return " | ".join(f"{'*' if i == me else ''}{i}: {one(z)}" for i, z in enumerate(value))
+        return " | ".join(f"{_seat(i, me)}: {one(z)}" for i, z in enumerate(value))
     return one(value)
 
 

@@ -148,10 +148,18 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             raise UsageError(f"--log-for: seat {log_for} does not exist (seats 0 to {players - 1})")
         writer = _Writer(log, Redactor(rules, log_for, S.members) if log_for is not None else None, force)
     game_options = json.loads(json.dumps(S.o))   # the checked values (a skill per seat...)
+    # agents that are told what happens (a person at the terminal), each from its own seat
+    listeners = [(Redactor(rules, seat, S.members), a) for seat, a in enumerate(agents) if hasattr(a, "hear")]
+
+    def tell(line):
+        for redactor, agent in listeners:
+            agent.hear(redactor.line(line))
     try:
+        setup = {"type": "events", "events": events_out(rules, S.ev)}
         if writer:
             writer.write(header(rules, players, seed, names, overrides, game_options))
-            writer.write({"type": "events", "events": events_out(rules, S.ev)})
+            writer.write(setup)
+        tell(setup)
         n = 0
         while not S.is_terminal():
             seat = S.current_player()
@@ -160,12 +168,14 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             if not (_is_id(i) and 0 <= i < count):
                 raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{count - 1}")
             n += 1
-            if writer is None:   # nothing to record
+            if writer is None and not listeners:   # nothing to record
                 S.ev = None
                 S.apply_index(i)
                 continue
             line, error = logged_decision(rules, S, i, n)
-            writer.write(line)
+            if writer:
+                writer.write(line)
+            tell(line)
             if error is not None:   # kept in the log: the game's last line says what failed, and where
                 raise error
         S.ev = None

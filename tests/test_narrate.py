@@ -1,0 +1,46 @@
+"""Terminal play a person can follow: what the other seats did and what it caused is told in
+one line per decision, from the listening seat, no more than that seat may know."""
+from __future__ import annotations
+
+import io
+import re
+
+import interpreter
+from interpreter.play.agents import HumanAgent, make_agents
+from interpreter.play.gamelog import play_game
+from interpreter.play.narrate import tell
+
+
+def test_a_decision_is_told_once_with_what_it_caused():
+    line = {"type": "decision", "seat": 2, "prompt": "play", "action": "7H",
+            "events": [{"ev": "play", "who": 2, "from": "hand", "from_owner": 2, "to": "table", "cards": ["7H"]},
+                       {"ev": "trick", "winner": 0, "from": "table", "to": "taken", "to_owner": 0,
+                        "cards": ["2H", "9H", "4H", "7H"]},
+                       {"ev": "gain", "counter": "safe", "owner": 0, "who": 0, "amount": 1}]}
+    assert tell(line) == "seat 2 plays 7H; seat 0 wins the trick (2H 9H 4H 7H); safe of seat 0 +1"
+    assert tell(line, me=0) == "seat 2 plays 7H; you win the trick (2H 9H 4H 7H); your safe +1"
+    assert tell(line, me=2) == "you play 7H; seat 0 wins the trick (2H 9H 4H 7H); safe of seat 0 +1"
+
+
+def test_what_a_redacted_line_hides_stays_hidden():
+    line = {"type": "decision", "seat": 1, "prompt": "pass", "action": "?",
+            "events": [{"ev": "pass", "who": 1, "from": "hand", "from_owner": 1, "for": 2, "count": 1},
+                       {"ev": "gain", "counter": "coins", "owner": 1, "who": 1, "hidden": True}]}
+    assert tell(line, me=0) == "seat 1 passes 1 hidden card to seat 2; coins of seat 1 changes"
+    choice = {"type": "decision", "seat": 1, "prompt": "bid", "action": "?", "events": []}
+    assert tell(choice, me=0) == "seat 1 bid: ?"
+
+
+def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+    out = io.StringIO()
+    human = HumanAgent(seed=1, seat=0, stdin=io.StringIO("1\n" * 200), stdout=out)
+    agents = [human, *make_agents("random,random,random,random", 4, 1)[1:]]
+    play_game(rules, 4, 1, agents, {"params": {"rounds": 1}})
+    told = [line.strip() for line in out.getvalue().splitlines() if line.startswith("  ") and not line.startswith("   ")]
+    assert any(re.match(r"seat [123] plays \S+$", t) for t in told)                   # the others' cards
+    assert any("wins the trick" in t or "you win the trick" in t for t in told)        # who won each trick
+    assert any(t.startswith("you play ") for t in told)                                # the person's own, briefly
+    deal = next(t for t in told if "dealt from deck" in t)
+    assert "10 hidden cards dealt from deck to hand of seat 1" in deal                 # others' hands stay hidden
+    assert not any("pass:" in t for t in told if t.startswith("seat"))                 # a choice is told once
