@@ -145,6 +145,10 @@ class SourceMap:
         """Paths present in `top` resolve to the top file, all others to `base`."""
         return cls(top.path, {**base._entries, **top._entries})
 
+    def entries(self) -> dict:
+        """The map's entries by path (for building a map of merged data: loading/patches.py)."""
+        return self._entries
+
     def subtree(self, prefix: Sequence) -> "SourceMap":
         """The entries under ``prefix``, re-rooted (an inline variant overlays the root)."""
         prefix = tuple(prefix)

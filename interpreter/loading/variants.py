@@ -2,8 +2,9 @@
 
 A variant is an overlay deep-merged into its base: mappings merge key by key, any other
 value (lists included) replaces. Two explicit forms say more:
-``{$replace: VALUE}`` replaces a mapping instead of merging, and ``{$remove: true}``
-deletes the key. A variant is named inline (``variants: {NAME: overlay}``) or is a file
+``{$replace: VALUE}`` replaces a mapping instead of merging, ``{$remove: true}``
+deletes the key, and ``{$patch: [...]}`` changes entries of a list named by their ``id:``
+(loading/patches.py). A variant is named inline (``variants: {NAME: overlay}``) or is a file
 with ``extends: BASE.yaml`` beside its base.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from .schema import check_schema, load_schema
 from .resources import resource_dir
+from . import patches
 from .source import SourceMap, load_file
 
 MAX_EXTENDS = 8   # depth of extends chains
@@ -29,8 +31,9 @@ class Loaded:
         self.data, self.smap, self.path, self.variant, self.hash = data, smap, path, variant, text_hash
 
 
-def load_data(path, variant: str | None = None, allowed_roots=None) -> Loaded:
-    """Load a ruleset file, resolve ``extends:`` and apply a variant (name or file path)."""
+def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bool = False) -> Loaded:
+    """Load a ruleset file, resolve ``extends:`` and apply a variant (name or file path).
+    ``keep_ids``: leave the ``id:`` of list entries in (``rulebook diff`` names entries by them)."""
     path = Path(path)
     data, smap, digest = _load_chain(path, allowed_roots, 0)
     declared = data.get("variants") if isinstance(data, dict) else None
@@ -41,7 +44,7 @@ def load_data(path, variant: str | None = None, allowed_roots=None) -> Loaded:
     applied = None
     if variant:
         data, smap, digest, applied = _apply_variant(data, smap, digest, path, variant, allowed_roots)
-    return Loaded(data, smap, str(path), applied, digest)
+    return Loaded(data if keep_ids else patches.strip_ids(data), smap, str(path), applied, digest)
 
 
 def _read(path: Path):
@@ -70,8 +73,7 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
                            "extends", span=len(str(data["extends"])))
     base, base_map, base_digest = _load_chain(base_path, allowed_roots, depth + 1, chain)
     overlay = {k: v for k, v in data.items() if k != "extends"}
-    merged = merge(base, overlay)
-    mmap = SourceMap.overlay(base_map, smap)
+    merged, mmap = _overlaid(base, base_map, overlay, smap)
     _schema(merged, mmap)
     return merged, mmap, hashlib.sha256((base_digest + digest).encode()).hexdigest()
 
@@ -104,8 +106,7 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots):
         if not isinstance(overlay, dict):
             raise RulesetError(f"variant '{variant}' must be a mapping", smap.loc(("variants", variant)), "schema")
         overlay = {k: v for k, v in overlay.items() if k != "description"}
-        merged = merge(data, overlay)
-        mmap = SourceMap.overlay(smap, smap.subtree(("variants", variant)))
+        merged, mmap = _overlaid(data, smap, overlay, smap.subtree(("variants", variant)))
         _schema(merged, mmap)
         return merged, mmap, hashlib.sha256(f"{digest}:{variant}".encode()).hexdigest(), variant
     vpath = Path(variant)
@@ -116,8 +117,7 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots):
         if "extends" in vdata:   # a variant file names its base itself
             merged, mmap, vdigest = _load_chain(vpath, allowed_roots, 0)
             return merged, mmap, vdigest, str(vpath)
-        merged = merge(data, vdata)
-        mmap = SourceMap.overlay(smap, vmap)
+        merged, mmap = _overlaid(data, smap, vdata, vmap)
         _schema(merged, mmap)
         vdigest = hashlib.sha256(vpath.read_bytes()).hexdigest()
         return merged, mmap, hashlib.sha256((digest + vdigest).encode()).hexdigest(), str(vpath)
@@ -134,21 +134,42 @@ def _schema(data, smap):
         raise RulesetError(diags)
 
 
-def merge(base, overlay):
-    """Deep-merge ``overlay`` into a copy of ``base`` (see the module docstring)."""
+def merge(base, overlay, _out=(), _top=(), _plans=None, _where=("base", ())):
+    """Deep-merge ``overlay`` into a copy of ``base`` (see the module docstring). The private
+    arguments follow a ``$patch`` of a list (loading/patches.py): where this part is in the
+    merged data and in the overlay, the plans for the source map, where ``base`` is written."""
     if not isinstance(base, dict) or not isinstance(overlay, dict):
         return _plain(overlay)
     out = dict(base)
     for key, value in overlay.items():
-        if isinstance(value, dict) and set(value) == {"$remove"}:
+        where = (_where[0], (*_where[1], key))
+        if patches.is_patch(value):
+            if not isinstance(out.get(key), list):
+                raise patches.PatchError(f"$patch changes a list: the base has no list at '{key}'", (*_top, key))
+            out[key] = patches.apply(out[key], value, (*_out, key), (*_top, key), where, _plans, merge)
+        elif isinstance(value, dict) and set(value) == {"$remove"}:
             out.pop(key, None)
         elif isinstance(value, dict) and set(value) == {"$replace"}:
             out[key] = _plain(value["$replace"])
         elif isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
+            out[key] = merge(out[key], value, (*_out, key), (*_top, key), _plans, where)
         else:
             out[key] = _plain(value)
     return out
+
+
+def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
+    """``overlay`` merged into ``base``, and the source map of the result (each entry of a
+    patched list located where it is written: the base's file or the overlay's)."""
+    plans: list = []
+    try:
+        merged = merge(base, overlay, (), (), plans)
+    except patches.PatchError as e:
+        raise RulesetError(e.message, top_map.loc(e.path), "variant", hint=e.hint) from None
+    mmap = SourceMap.overlay(base_map, top_map)
+    if plans:
+        mmap = SourceMap(mmap.path, patches.remap(base_map.entries(), top_map.entries(), mmap.entries(), plans))
+    return merged, mmap
 
 
 def _plain(value):

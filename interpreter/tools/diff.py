@@ -44,8 +44,8 @@ class Change:
 def diff(path, variant: str, allowed_roots=None) -> tuple[list[Change], str | None]:
     """The changes ``variant`` (a declared name or a file) makes to the ruleset at ``path``,
     and the variant's description if it has one."""
-    base = load_data(path, allowed_roots=allowed_roots)
-    varied = load_data(path, variant, allowed_roots=allowed_roots)
+    base = load_data(path, allowed_roots=allowed_roots, keep_ids=True)
+    varied = load_data(path, variant, allowed_roots=allowed_roots, keep_ids=True)
     declared = (base.data.get("variants") or {}).get(variant)
     description = declared.get("description") if isinstance(declared, dict) else None
     a = {k: v for k, v in base.data.items() if k != "variants"}
@@ -78,11 +78,16 @@ def compare(a, b, path: list, trail: list, out: list) -> None:
 
 
 def _compare_steps(a: list, b: list, path: list, trail: list, out: list) -> None:
-    """Steps aligned by kind (a step removed in the middle does not shift the others)."""
+    """Steps aligned by their id: when they have one, else by kind (a step removed in the middle
+    does not shift the others); an entry with an id is named by it (flow[last].gain.amount)."""
     def at(i, item):
-        return [*path, i], ([*trail, _kind(item)] if _kind(item) else trail)
+        name = EntryId(item["id"]) if isinstance(item, dict) and "id" in item else i
+        return [*path, name], ([*trail, _kind(item)] if _kind(item) else trail)
 
-    matcher = SequenceMatcher(None, [_kind(x) for x in a], [_kind(x) for x in b], autojunk=False)
+    def key(x):
+        return f"id {x['id']}" if isinstance(x, dict) and "id" in x else _kind(x)
+
+    matcher = SequenceMatcher(None, [key(x) for x in a], [key(x) for x in b], autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1 and
                              all(_kind(a[i]).split()[0] == _kind(b[j]).split()[0]
@@ -99,6 +104,10 @@ def _compare_steps(a: list, b: list, path: list, trail: list, out: list) -> None
             out.append(Change(_name(p), "added", None, b[j], _where(t)))
 
 
+class EntryId(str):
+    """A list entry named by its id: written flow[last], not flow.last."""
+
+
 def _flat(d: dict) -> bool:
     return all(not isinstance(v, (dict, list)) for v in d.values())
 
@@ -111,6 +120,8 @@ def _steps(items: list) -> bool:
 def _kind(item) -> str:
     if isinstance(item, str):
         return item
+    if isinstance(item, dict):
+        item = {k: v for k, v in item.items() if k != "id"}   # (a name for overlays, not the kind)
     if isinstance(item, dict) and item:
         key = next(iter(item))
         value = item[key]
@@ -125,7 +136,7 @@ def _where(trail: list) -> str:
 def _name(path: list) -> str:
     out = ""
     for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+        out += f"[{p}]" if isinstance(p, (int, EntryId)) else (f".{p}" if out else str(p))
     return out
 
 

@@ -1,0 +1,154 @@
+"""List entries named by ``id:``, and overlays that change one entry instead of the whole list.
+
+Any mapping in a list may carry ``id: NAME`` (a step, a phase, a card, a table row). A
+variant (or an ``extends`` file) then writes, where the base has that list,
+``{$patch: [OP, ...]}`` instead of a new list, each OP one of
+
+    {id: NAME, with: {...}}          merged into the entry (deep, as every overlay merges)
+    {id: NAME, replace: {...}}       the entry replaced (it keeps its id)
+    {before: NAME, insert: [...]}    entries inserted before it
+    {after: NAME, insert: [...]}     ... or after it
+    {append: [...]}                  entries added at the end
+    {remove: NAME}                   the entry removed
+
+in the order written, so a change of the base's other entries reaches the variant. The ids
+are names for overlays only: ``strip_ids`` takes them out before the ruleset is built.
+
+The merged data's source map must still point into the right file for every entry: each
+patched list leaves a *plan* (where each entry of the new list came from: the base's entry
+at a path, or the overlay's at a path), and ``remap`` moves the source map's entries to
+match, so an error in an inserted step is located in the variant's file and one in an
+untouched step in the base's.
+"""
+from __future__ import annotations
+
+from ..errors import did_you_mean
+
+
+class PatchError(Exception):
+    """A patch that cannot apply: ``path`` is where it is written in the overlay's map."""
+
+    def __init__(self, message: str, path: tuple, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.path, self.hint = message, path, hint
+
+
+def is_patch(value) -> bool:
+    return isinstance(value, dict) and set(value) == {"$patch"}
+
+
+def apply(base: list, patch: dict, out_path: tuple, top_path: tuple, where, plans: list | None, merge) -> list:
+    """The list ``base`` changed by ``patch``. ``out_path``: where the list is in the merged
+    data; ``top_path``: where the patch is written in the overlay; ``where``: where ``base`` is,
+    ("base", path) or ("top", path) (a list inside an entry inserted by the overlay).
+    ``merge(base, overlay, out_path, top_path, plans, where)`` merges one entry; ``plans``
+    receives (out_path, origins) for the source map, an origin being where the entry is
+    written: ("base", path), ("top", path), or ("with", the entry's origin, the change's path)."""
+    ops = patch["$patch"]
+    at = (*top_path, "$patch")
+    if not isinstance(ops, list):
+        raise PatchError("$patch takes a list of changes ({id: NAME, with: {...}}, {after: NAME, insert: [...]}...)",
+                         at)
+    kind, path = where
+    entries = [(item, (kind, (*path, j))) for j, item in enumerate(base)]
+
+    def find(name, here):
+        for k, (item, _) in enumerate(entries):
+            if isinstance(item, dict) and item.get("id") == name:
+                return k
+        known = [str(item.get("id")) for item, _ in entries if isinstance(item, dict) and "id" in item]
+        close = did_you_mean(str(name), known)
+        raise PatchError(f"no entry with id '{name}' in this list (ids: {', '.join(known) or 'none'})", here,
+                         f"did you mean '{close}'?" if close else None)
+
+    for k, op in enumerate(ops):
+        here = (*at, k)
+        if not isinstance(op, dict) or not op:
+            raise PatchError("a change is a mapping: {id: NAME, with: {...}}, {before: NAME, insert: [...]}, "
+                             "{after: NAME, insert: [...]}, {append: [...]}, {remove: NAME}", here)
+        if "remove" in op:
+            del entries[find(op["remove"], (*here, "remove"))]
+        elif "append" in op or "insert" in op:
+            key = "append" if "append" in op else "insert"
+            new = op[key]
+            if not isinstance(new, list):
+                raise PatchError(f"{key}: takes a list of entries", (*here, key))
+            if key == "append":
+                pos = len(entries)
+            elif "before" in op:
+                pos = find(op["before"], (*here, "before"))
+            elif "after" in op:
+                pos = find(op["after"], (*here, "after")) + 1
+            else:
+                raise PatchError("insert: needs before: NAME or after: NAME", here)
+            entries[pos:pos] = [(item, ("top", (*here, key, m))) for m, item in enumerate(new)]
+        elif "id" in op and "replace" in op:
+            j = find(op["id"], (*here, "id"))
+            if not isinstance(op["replace"], dict):
+                raise PatchError("replace: takes a mapping (the new entry)", (*here, "replace"))
+            entries[j] = ({**op["replace"], "id": op["id"]}, ("top", (*here, "replace")))
+        elif "id" in op and "with" in op:
+            j = find(op["id"], (*here, "id"))
+            if not isinstance(op["with"], dict):
+                raise PatchError("with: takes a mapping (what changes in the entry)", (*here, "with"))
+            item, origin = entries[j]
+            # merged once every change is applied: the entry's final place is known then
+            entries[j] = ((item, op["with"]), ("with", origin, (*here, "with")))
+        else:
+            raise PatchError("a change says what to do: with:, replace:, insert: (with before: or after:), "
+                             "append: or remove:", here)
+    out, origins = [], []
+    for i, (item, origin) in enumerate(entries):
+        if origin[0] == "with":
+            item = merge(item[0], item[1], (*out_path, i), origin[2], plans, _where(origin[1]))
+        out.append(item)
+        origins.append(origin)
+    if plans is not None:
+        plans.append((out_path, origins))
+    return out
+
+
+def _where(origin):
+    """Where an entry's value is written: ("base" | "top", path)."""
+    return _where(origin[1]) if origin[0] == "with" else origin
+
+
+def remap(base_entries: dict, top_entries: dict, merged_entries: dict, plans: list) -> dict:
+    """The merged source map's entries with each patched list's entries where they now are
+    (outer lists first: a change inside a changed entry is fixed up after the entry moved)."""
+    entries = dict(merged_entries)
+    maps = {"base": base_entries, "top": top_entries}
+    for out_path, origins in sorted(plans, key=lambda p: len(p[0])):
+        n = len(out_path)
+        for p in [p for p in entries if len(p) > n and p[:n] == out_path and isinstance(p[n], int)]:
+            del entries[p]
+        for i, origin in enumerate(origins):
+            target = (*out_path, i)
+            kind, path = _where(origin)
+            _copy(maps[kind], path, target, entries)
+            changes = []
+            while origin[0] == "with":
+                changes.append(origin[2])
+                origin = origin[1]
+            for change in reversed(changes):   # the changes written over the entry, in order
+                _copy(top_entries, change, target, entries, keys_only=True)
+    return entries
+
+
+def _copy(source: dict, prefix: tuple, target: tuple, into: dict, keys_only: bool = False) -> None:
+    """Entries of ``source`` under ``prefix`` moved under ``target`` (``keys_only``: not the
+    prefix's own entry: a `with:` mapping is not where the entry starts)."""
+    n = len(prefix)
+    for p, e in source.items():
+        if p[:n] == prefix and (len(p) > n or not keys_only):
+            into[(*target, *p[n:])] = e
+
+
+def strip_ids(value):
+    """The data without the ``id:`` of list entries (names for overlays, not part of the rules)."""
+    if isinstance(value, dict):
+        return {k: strip_ids(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [strip_ids({k: v for k, v in x.items() if k != "id"}) if isinstance(x, dict) else strip_ids(x)
+                for x in value]
+    return value
