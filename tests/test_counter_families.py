@@ -144,3 +144,23 @@ def test_bad_keys_are_refused(tmp_path, keys, message):
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
     assert any(message in d.message for d in info.value.diagnostics)
+
+
+def test_a_whole_family_where_an_effect_needs_one_counter_is_a_located_error(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text((GAME % "").replace('to: "gems[c]"', 'to: "gems[0]"'))
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    assert "'gems[...]' here names one counter of the family: gems[KEY] or gems[p][KEY]" in info.value.message
+
+
+def test_a_key_of_no_known_type_is_checked_when_read(tmp_path):
+    """Found by benchmarks/fuzz.py (seed 12): a card attribute whose values are of mixed types
+    used as a key compiled as an owner, and the effect's Python was refused (a crash); it is a
+    key, checked when the effect runs."""
+    path = tmp_path / "g.yaml"
+    path.write_text((GAME % "").replace("vars:\n  c: str", "vars:\n  c: any"))
+    rules = interpreter.load(path)
+    S = rules.new_game(2, seed=1)
+    S.apply("red")
+    assert S.c["gems.red"][0] >= 1

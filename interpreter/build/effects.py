@@ -306,7 +306,10 @@ class EffectCompiler:
         compiler = self.ctx.compiler
         compiler.cost, compiler.lvalue = 0, True
         try:
-            src, _ = compiler.node(tree, scope)
+            src, typ = compiler.node(tree, scope)
+            if typ != INT:   # the whole family for an owner (gems[p]): not one counter
+                raise ExprError(f"'{family}[...]' here names one counter of the family: {family}[KEY] or "
+                                f"{family}[p][KEY]", offset_of(tree), code="type")
             if getattr(key, "data", None) == "string":
                 name = CounterName(f"{family}.{unquote(key.children[0])}")
             else:

@@ -310,11 +310,12 @@ class NameNodes:
         return None
 
     def _is_key(self, node, scope) -> bool:
-        """Whether an index is a family's key (a str), not an owner."""
+        """Whether an index is a family's key (a str, or a value of no known type: checked as a
+        key when read), not an owner."""
         if getattr(node, "data", None) == "string":
             return True
         saved, self._hoisted = (self.cost, self._expansions, self._hoisted), None   # compiled for its type only
         try:
-            return self.node(node, scope)[1] == STR
+            return self.node(node, scope)[1] in (STR, ANY)
         finally:
             self.cost, self._expansions, self._hoisted = saved
