@@ -69,7 +69,7 @@ def test_keys_lists_a_family_s_keys_and_iterates_over_it(rules):
     assert c.compile("first(keys(gems) where gems[it] > 1)", has_me=True).fn(S, 0, None) == "green"
     with pytest.raises(Exception) as info:
         c.compile("keys(params.colours)", has_me=True)
-    assert "keys() takes the name of a counter family" in str(info.value)
+    assert "keys() takes a counter family" in str(info.value)
 
 
 def test_effects_pay_and_reset_change_the_family(rules):

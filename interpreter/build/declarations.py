@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from ..engine.ruleset import check_param
-from ..expr.types import ANY, BOOL, INT, NUM, STR, list_of, parse_type, unify
+from ..expr.types import ANY, BOOL, INT, NUM, STR, is_map, list_of, map_of, parse_type, unify
 
 OWNERS = ("none", "player", "team", "card")
 
@@ -55,6 +55,8 @@ class Declarations:
                     self.names.params[name] = ANY
             else:
                 self.names.params[name] = unify([_type_of_value(v) for v in vals])
+            if is_map(self.names.params[name]):   # keys(params.NAME): in the order written, not the saved
+                self.names.param_keys[name] = tuple(vals[0])   # state's (JSON sorts a mapping's keys)
             if isinstance(value, dict):
                 self._param_bounds(name, value, vals)
             out[name] = value
@@ -268,4 +270,6 @@ def _type_of_value(v):
         return STR
     if isinstance(v, list):
         return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
+    if isinstance(v, dict) and v and all(isinstance(k, str) and k.isidentifier() for k in v):
+        return map_of(unify([_type_of_value(x) for x in v.values()]))   # values by key: params.price[k]
     return ANY

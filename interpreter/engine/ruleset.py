@@ -220,7 +220,7 @@ class Ruleset:
 
 # option types whose values (whole numbers, strings, players, teams, yes/no, none) have distinct labels
 _BY_VALUE = frozenset({INT, STR, PLAYER, TEAM, BOOL})
-_PY_TYPES = {"int": (int,), "num": (int, float), "bool": (bool,), "str": (str,), "list": (list,)}
+_PY_TYPES = {"int": (int,), "num": (int, float), "bool": (bool,), "str": (str,), "list": (list,), "map": (dict,)}
 
 
 _UNSET = object()
@@ -237,7 +237,7 @@ def param_type(spec, current) -> str | None:
     """The declared type of a parameter, else the type of its default value (None: any)."""
     if isinstance(spec, dict) and spec.get("type"):
         return str(spec["type"])
-    for t, py in (("bool", bool), ("int", int), ("num", float), ("str", str), ("list", list)):
+    for t, py in (("bool", bool), ("int", int), ("num", float), ("str", str), ("list", list), ("map", dict)):
         if isinstance(current, py):
             return t
     return None
@@ -267,6 +267,15 @@ def check_param(name, value, spec, current):
     if want is not None:
         if not _is_a(value, want):
             raise UsageError(f"parameter '{name}' expects {want}, got {value!r}")
+        if want == "map" and isinstance(current, dict):   # the same keys, values like the default's
+            if set(value) != set(current):
+                raise UsageError(f"parameter '{name}' is a map with the keys {', '.join(current)}, "
+                                 f"got {', '.join(map(str, value)) or 'none'}")
+            for k, v in value.items():
+                kind = param_type(None, current[k])
+                if kind is not None and not _is_a(v, kind):
+                    raise UsageError(f"parameter '{name}': {k} is a {kind}, got {v!r}")
+            value = {k: value[k] for k in current}   # in the default's key order
         if want == "list" and isinstance(current, list) and current:   # elements like the default's
             kind = param_type(None, current[0])
             bad = next((v for v in value if kind is not None and not _is_a(v, kind)), _UNSET)

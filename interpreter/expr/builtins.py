@@ -14,7 +14,7 @@ from . import runtime
 from .fastpaths import ZONE, attr_equals, looked_up, negated, parsed, renamed, scan_first, scan_call, scannable, \
     comparison_tests, unwrap
 from .parser import ExprError, offset_of
-from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_numeric, list_of, unify
+from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
 
 # ---------------------------------------------------------------------- built-in functions
@@ -254,11 +254,16 @@ def b_keys(c, n, scope, args, kw):
     check_arity(n, args, kw, "keys", 1)
     a = args[0]
     name = str(a.children[0]) if isinstance(a, Tree) and a.data == "name" else None
-    if name not in c.names.keyed:
-        raise ExprError("keys() takes the name of a counter family (counters: {NAME: {keys: [...]}})",
-                        offset_of(a), code="type")
-    c.used.add(name)
-    return repr(list(c.names.keyed[name])), list_of(STR)
+    if name in c.names.keyed:
+        c.used.add(name)
+        return repr(list(c.names.keyed[name])), list_of(STR)
+    if name is None or name not in c.names.all_names():
+        src, typ = c.node(a, scope)
+        if is_map(typ):   # a map parameter's keys, in the order written (a saved state sorts them)
+            order = c.names.param_keys.get(str(a.children[1])) if a.data == "attr" else None
+            return (repr(list(order)) if order else f"sorted({src})"), list_of(STR)
+    raise ExprError("keys() takes a counter family (counters: {NAME: {keys: [...]}}) or a map parameter",
+                    offset_of(a), code="type")
 
 
 def b_abs(c, n, scope, args, kw):

@@ -14,7 +14,7 @@ from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .parser import ExprError, offset_of, parse, unquote
 from .runtime import list_bound
-from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, list_of
+from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, list_of, map_value
 
 
 @dataclass
@@ -23,6 +23,7 @@ class Names:
     zones: dict = field(default_factory=dict)      # name -> owner: "none" | "player" | "team"
     counters: dict = field(default_factory=dict)   # name -> owner
     keyed: dict = field(default_factory=dict)      # a counter family's name -> its keys (counters NAME.KEY)
+    param_keys: dict = field(default_factory=dict)  # a map parameter's name -> its keys, as written
     vars: dict = field(default_factory=dict)       # name -> type
     params: dict = field(default_factory=dict)     # name -> type
     attrs: dict = field(default_factory=dict)      # card attribute -> type
@@ -278,6 +279,10 @@ class NameNodes:
                                     offset_of(index), code="type")
                 return self.owned(name, isrc, itype, scope, n)
         src, typ = self.node(target, scope)
+        if is_map(typ):   # a map parameter: the value of one key
+            if itype not in (STR, ANY):
+                raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), code="type")
+            return f"_mapget({src}, {isrc})", map_value(typ)
         if not is_list(typ) and typ != ANY:
             raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")
         if itype not in (INT, PLAYER, TEAM, ANY):

@@ -83,6 +83,15 @@ def list_bound(cards: int) -> int:
     return max(MAX_STORED_LIST, cards)
 
 
+def _mapget(m, k):
+    """A map parameter's value for key ``k``."""
+    try:
+        return m[k]
+    except (KeyError, TypeError):
+        shown = k if isinstance(k, str) else repr(k)
+        raise ExprRuntimeError(f"'{shown}' is not a key of the map (its keys: {', '.join(m)})") from None
+
+
 def _ckey(name, keys, k):
     """The counter of family ``name`` for key ``k`` (``NAME.KEY``), ``k`` checked as one of its keys."""
     if k not in keys:
@@ -302,7 +311,7 @@ def _none_used(e: TypeError) -> Exception:
 RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
                   AttributeError, OverflowError, RecursionError)
 
-HELPERS = {f.__name__: f for f in (_ckey, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
+HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _first_sorted, _in_sorted, _distinct_sorted, _last,
                                    _distinct, _partner, _members, _seat, _team, _none_used, _lookup, _mul,
                                    _stored)}

@@ -1,7 +1,8 @@
 """The static types of the expression language, as plain strings.
 
 Scalars: int, num (any number), bool, str, card, player, team, none, any.
-Lists: ``list[T]``. Players and teams are whole numbers (seat and team indexes), so they
+Lists: ``list[T]``. Maps (a parameter naming values by key): ``map[T]``, read as
+``params.price[k]``. Players and teams are whole numbers (seat and team indexes), so they
 take part in arithmetic and comparisons.
 """
 INT, NUM, BOOL, STR = "int", "num", "bool", "str"
@@ -21,6 +22,18 @@ def is_list(t: str) -> bool:
 
 def elem(t: str) -> str:
     return t[5:-1] if is_list(t) else ANY
+
+
+def map_of(t: str) -> str:
+    return f"map[{t}]"
+
+
+def is_map(t: str) -> bool:
+    return t.startswith("map[")
+
+
+def map_value(t: str) -> str:
+    return t[4:-1] if is_map(t) else ANY
 
 
 def is_numeric(t: str) -> bool:

@@ -1,0 +1,80 @@
+"""Map-valued parameters: values by key (params.price[k]), their keys (keys(params.price)),
+checked overrides, and saved states that keep them."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError, UsageError
+from interpreter.expr import Compiler
+
+GAME = """
+game: mp
+players: {min: 2, max: 2}
+params:
+  price: {value: {red: 2, green: 3, blue: 1}}
+counters:
+  coins: {owner: player, start: 10}
+vars:
+  c: str
+flow:
+  - turns:
+      steps:
+        - choose: {options: "keys(params.price) where params.price[it] <= coins", as: c, prompt: buy}
+        - lose: {counter: coins, amount: "params.price[c]"}
+scoring:
+  categories: {coins: coins}
+"""
+
+
+@pytest.fixture
+def rules(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME)
+    return interpreter.load(path)
+
+
+def test_a_map_is_read_by_key_and_its_keys_keep_the_order_written(rules):
+    S = rules.new_game(2, seed=1)
+    c = Compiler(rules.names)
+    assert c.compile("params.price['green']", has_me=False).fn(S, None, None) == 3
+    assert c.compile("keys(params.price)", has_me=False).fn(S, None, None) == ["red", "green", "blue"]
+    assert S.legal_actions() == ["red", "green", "blue"]
+    S.apply("green")
+    assert S.c["coins"] == [7, 10]
+
+
+def test_a_saved_state_keeps_the_map_and_its_decision(rules):
+    S = rules.new_game(2, seed=1)
+    T = rules.state_from_json(S.to_json())
+    assert T == S and T.legal_actions() == S.legal_actions()
+
+
+def test_an_override_must_give_the_same_keys_and_kinds(rules):
+    S = rules.new_game(2, seed=1, options={"params": {"price": {"red": 11, "green": 1, "blue": 1}}})
+    assert S.legal_actions() == ["green", "blue"]
+    with pytest.raises(UsageError) as info:
+        rules.new_game(2, seed=1, options={"params": {"price": {"red": 9}}})
+    assert "is a map with the keys red, green, blue, got red" in info.value.message
+    with pytest.raises(UsageError) as info:
+        rules.new_game(2, seed=1, options={"params": {"price": {"red": "x", "green": 1, "blue": 1}}})
+    assert "red is a int, got 'x'" in info.value.message
+
+
+def test_a_key_the_map_does_not_have(rules):
+    S = rules.new_game(2, seed=1)
+    c = Compiler(rules.names)
+    with pytest.raises(Exception) as info:
+        c.compile("params.price['pink']", has_me=False).fn(S, None, None)
+    assert "'pink' is not a key of the map (its keys: red, green, blue)" in str(info.value)
+    with pytest.raises(Exception) as info:
+        c.compile("params.price[1]", has_me=False)
+    assert "a map is read by key (a str), got int" in str(info.value)
+
+
+def test_keys_of_something_else_is_a_load_error(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME.replace("keys(params.price) where", "keys(coins) where"))
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    assert "keys() takes a counter family" in info.value.message
