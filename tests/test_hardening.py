@@ -312,3 +312,35 @@ def test_a_named_pipe_or_a_nul_byte_is_refused_not_waited_for(tmp_path):
     ext = write(tmp_path, 'extends: "a\\0b"\n', "ext.yaml")
     with pytest.raises(RulesetError, match="extends"):
         interpreter.load(ext)
+
+
+def test_options_that_hold_none_are_labelled_and_a_target_is_a_card(tmp_path):
+    """Found by benchmarks/fuzz.py (seed 12): a list of options holding none (a define
+    swapped for [spot] while spot was none) crashed the labels; none is labelled "none", and
+    an attempt's target, which must be a card, leaves it out."""
+    import interpreter
+    path = tmp_path / "g.yaml"
+    path.write_text("""
+game: nones
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {rank: 1..3}}
+zones:
+  pile: {owner: none, visible: all}
+  deck: {owner: none, visible: all, start: [cards]}
+vars:
+  c: card
+flow:
+  - choose: {who: 0, options: "[first(pile)] + deck", as: c, prompt: pick}
+  - attempt:
+      who: 1
+      target: {from: "[first(pile)]", as: c, prompt: take}
+      outcomes: {ok: {chance: rest, steps: []}}
+scoring:
+  categories: {n: "count(deck)"}
+""")
+    rules = interpreter.load(path)
+    S = rules.new_game(2, seed=1)
+    assert S.legal_actions()[0] == "none"
+    S.apply("none")
+    assert S.is_terminal()     # the target had no card to offer: nothing attempted

@@ -177,6 +177,8 @@ class Ruleset:
 
     # ------------------------------------------------------------------ labels
     def label(self, value, typ) -> str:
+        if value is None:   # a list of options may hold none ([first(pile)] of an empty pile)
+            return "none"
         if typ == CARD:
             return self.card_labels[value]
         if typ in (PLAYER, TEAM):

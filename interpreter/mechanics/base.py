@@ -124,7 +124,7 @@ class Step:
         and the RL adapters, so a step whose options are plain cards reads the table directly)."""
         if self.option_type == CARD and type(self).label is Step.label:
             table = S.rules.card_labels
-            return [table[o] for o in options]
+            return [table[o] if o is not None else "none" for o in options]
         return [self.label(S, o) for o in options]
 
     def named(self, S, frame, value) -> list:

@@ -273,7 +273,7 @@ class _Target(Step):
     def run(self, S, frame):
         parent = S.stack[-2]
         actor = parent[2]
-        options = sorted(set(self.cards(S, actor, None)))
+        options = sorted({c for c in self.cards(S, actor, None) if c is not None})   # a target is a card
         if not options:
             parent[1] = 9
             S.stack.pop()
