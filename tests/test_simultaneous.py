@@ -131,3 +131,14 @@ def test_the_sealed_bids_example_and_its_scenarios():
     root = Path(__file__).resolve().parent.parent / "docs" / "examples"
     outcomes = run_file(root / "scenarios" / "sealed_bids.yaml")
     assert len(outcomes) == 6 and all(o.ok for o in outcomes), [o.message for o in outcomes if not o.ok]
+
+
+def test_explain_says_a_choice_is_simultaneous_and_a_counter_a_family(capsys):
+    from pathlib import Path
+
+    from interpreter.tools.cli import main as cli
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sealed_bids.yaml"
+    assert cli(["explain", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "choose at once, in secret: each of players picks a value for bid" in out
+    assert "metal (one per key: params.metals)" in out

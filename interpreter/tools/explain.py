@@ -123,7 +123,8 @@ def _counters(rules, d):
     if not counters:
         return []
     decls = {name: decl if isinstance(decl, dict) else {"start": decl} for name, decl in counters.items()}
-    rows = [[name, OWNER.get(decl.get("owner", "none"), decl.get("owner")),
+    rows = [[name + (f" (one per key: {_v(decl['keys'])})" if "keys" in decl else ""),
+             OWNER.get(decl.get("owner", "none"), decl.get("owner")),
              _v(decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), "")]
             for name, decl in decls.items()]   # (a bare value is the start: `tricks: 0`)
     return ["## Counters", ""] + _table(["counter", "owner", "start", "seen by"], rows)
@@ -291,9 +292,15 @@ def _turns(spec) -> str:
 
 def _choose(m, rest):
     m = m if isinstance(m, dict) else {}
-    text = f"choose: {_v(m.get('who', 'me'))} picks {m.get('as', 'choice')} from {_v(m.get('options'))}"
+    if m.get("simultaneous") is True:
+        text = (f"choose at once, in secret: each of {_v(m.get('who', 'players'))} picks a value for "
+                f"{m.get('as', 'choice')} from {_v(m.get('options'))}; revealed together")
+    else:
+        text = f"choose: {_v(m.get('who', 'me'))} picks {m.get('as', 'choice')} from {_v(m.get('options'))}"
+    if m.get("if_none"):
+        text += f" (with no option: {m['if_none']})"
     if m.get("then"):
-        text += f"; then: {_effects_inline(m['then'])}"
+        text += f"; then{' for each' if m.get('simultaneous') is True else ''}: {_effects_inline(m['then'])}"
     return text
 
 
