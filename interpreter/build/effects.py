@@ -280,7 +280,7 @@ class EffectCompiler:
         return src, name, owner
 
     def _family_target(self, tree, text, path, locals, has_me):
-        """A counter of a family as a target: ``gems[k]``, ``gems[p][k]`` or ``p.gems[k]`` ->
+        """A counter of a family as a target: ``tokens[k]``, ``tokens[p][k]`` or ``p.tokens[k]`` ->
         (lvalue source, its name: a CounterName whose repr is the source of the name when the
         key is computed, owner); None when the target is not one."""
         names = self.ctx.names
@@ -307,7 +307,7 @@ class EffectCompiler:
         compiler.cost, compiler.lvalue = 0, True
         try:
             src, typ = compiler.node(tree, scope)
-            if typ != INT:   # the whole family for an owner (gems[p]): not one counter
+            if typ != INT:   # the whole family for an owner (tokens[p]): not one counter
                 raise ExprError(f"'{family}[...]' here names one counter of the family: {family}[KEY] or "
                                 f"{family}[p][KEY]", offset_of(tree), code="type")
             if getattr(key, "data", None) == "string":

@@ -290,8 +290,8 @@ class NameNodes:
         return f"_at({src}, {isrc})", elem(typ)
 
     def _family_index(self, target, index, scope, n):
-        """``gems[k]`` (the acting player's), ``gems[p]`` (p's values), ``gems[p][k]`` and
-        ``p.gems[k]`` for a counter family; None for anything else."""
+        """``tokens[k]`` (the acting player's), ``tokens[p]`` (p's values), ``tokens[p][k]`` and
+        ``p.tokens[k]`` for a counter family; None for anything else."""
         keyed = self.names.keyed
         if not keyed or not isinstance(target, Tree):
             return None

@@ -38,7 +38,7 @@ def e_set(fx, em, spec, path, locals, has_me):
 def _names_counter(fx, key) -> bool:
     """Whether a key of set: names a counter: NAME, NAME[owner] or owner.NAME."""
     head = str(key).split("[", 1)[0]
-    known = fx.ctx.names.counters.keys() | fx.ctx.names.keyed.keys()   # (a family: gems[k])
+    known = fx.ctx.names.counters.keys() | fx.ctx.names.keyed.keys()   # (a family: tokens[k])
     return head in known or head.rsplit(".", 1)[-1] in known
 
 
