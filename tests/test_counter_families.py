@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter.errors import GameError, RulesetError
+from interpreter.errors import RulesetError
 from interpreter.expr import Compiler
 
 GAME = """

@@ -17,7 +17,7 @@ from ..loading.resources import find_ruleset
 
 def load(path, variant: str | None = None, coverage: bool = False):
     """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
-    (``load("diamonds")``), optionally with a variant (a name under ``variants:`` or a file).
+    (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file).
     ``coverage``: compile coverage counters in (``rules.probes``, build/coverage.py)."""
     from .builder import Builder   # (the mechanics register themselves when the builder loads)
     loaded = load_data(find_ruleset(path), variant)

@@ -84,7 +84,7 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     bundled = resource_dir("rulesets") / f"{target}.yaml"
     if "/" not in target and "\\" not in target and not target.endswith((".yaml", ".yml")) \
             and not (path.parent / target).exists() and bundled.is_file():
-        return bundled.resolve()        # extends: diamonds, from any folder
+        return bundled.resolve()        # extends: a bundled ruleset's name, from any folder
     base = (path.parent / target).resolve()
     roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
     if not any(base == r or r in base.parents for r in roots):

@@ -1,7 +1,7 @@
 """Counter effects: gain, lose, transfer between counters, and reset to the start values.
 
     - gain: {counter: coins, amount: 2}                # add (an unlimited supply)
-    - gain: {counter: gems, amount: 1, from: bank}     # a limited supply gives what it has
+    - gain: {counter: tokens, amount: 1, from: bank}     # a limited supply gives what it has
     - lose: {counter: coins, amount: cost, to: bank}   # never below zero
     - transfer: {from: coins[p], to: coins, amount: 1}
     - reset: [round_points, passes]

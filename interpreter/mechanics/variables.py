@@ -2,7 +2,7 @@
 of a list (chance).
 
     - set: {trump: "card.suit", round: "round + 1"}
-    - set: {coins: 0, "score[thief]": "score[thief] * 2"}   # counters: NAME, NAME[owner], owner.NAME
+    - set: {coins: 0, "score[leader]": "score[leader] * 2"}   # counters: NAME, NAME[owner], owner.NAME
     - random: {var: first_player, from: players}
 """
 from __future__ import annotations
