@@ -1,7 +1,7 @@
 """Any ruleset as an OpenSpiel game (a Python ``pyspiel.Game``).
 
     from interpreter.adapters.openspiel import load_game
-    game = load_game("diamonds", players=4)          # registered as "rulebook_diamonds"
+    game = load_game("my_game.yaml", players=4)      # registered as "rulebook_<game name>"
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(random.choice(state.legal_actions()))

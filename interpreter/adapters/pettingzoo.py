@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo ``AECEnv`` (turn-based: one agent acts at a time).
 
     from interpreter.adapters.pettingzoo import env
-    e = env("diamonds", players=4)
+    e = env("my_game.yaml", players=4)       # a path, or a bundled ruleset's name
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
