@@ -20,6 +20,7 @@ from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
+from .view_hints import view_hints
 from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
@@ -398,6 +399,7 @@ class Builder(Declarations):
         r.max_steps = min(int(limits.get("steps", DEFAULT_MAX_STEPS)), MAX_STEP_BUDGET)   # (the schema says so)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/anomalies.py)
+        r.view = view_hints(self, d.get("view") or {}, r)   # layout hints for the web viewer only
         r.steps = tuple(self.step_list)
         r.namespace = self.names.namespace
         r.names = self.names

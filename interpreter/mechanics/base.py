@@ -101,6 +101,16 @@ class Step:
         """What this running step adds to ``player``'s observation (public or theirs only)."""
         return None
 
+    def layout(self, S, seat) -> dict | None:
+        """How a viewer may draw what this step works on, for ``seat`` (None: a spectator):
+        ``{"grid": ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid, or None.
+        Read by the web viewer (interpreter/web/); never by the game."""
+        return None
+
+    def option_notes(self, S, options) -> list | None:
+        """A short note per option of the pending decision (its cost: "3 coins"), or None."""
+        return None
+
     def hidden_cards(self, S, frame, player) -> list:
         """Cards this running step holds outside every zone that ``player`` may not see (a card
         passed face down): a determinization deals them again (engine/knowledge.py)."""

@@ -76,6 +76,7 @@ class Grid(Step):
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
+        s.zone_name = ctx.zone_name(main.get("zone", "none"))
         s.rows = ctx.expr(main.get("rows", 1), (*p, "rows"), expect=INT)
         s.where = ctx.card_filter(main["where"], (*p, "where")) if "where" in main else None
         s.cost = ctx.element_fn(main.get("cost", 0), (*p, "cost"), _LOCALS, CARD, INT)
@@ -169,6 +170,28 @@ class Grid(Step):
 
     def reask(self, S, frame):
         frame[1] = None
+
+    def prices(self, S, who) -> dict:
+        """card -> what ``who`` would pay for it, for every space it may take (affordable or not)."""
+        grid = self.zone(S, who, None)
+        shape = adjacency(len(grid), self.rows(S, who, None) or 1)
+        out = {}
+        for i, card in enumerate(grid):
+            if self.where is None or self.where(S, who, None, card):
+                out[card] = self.cost(S, who, {"neighbours": [grid[j] for j in shape[i]]}, card)
+        return out
+
+    def layout(self, S, seat):
+        who = S.dec[0] if S.dec is not None and seat is None else seat
+        rows = self.rows(S, who, None)
+        if not isinstance(rows, int) or rows < 1:
+            return None
+        return {"grid": self.zone_name, "rows": rows,
+                "prices": self.prices(S, who) if who is not None else {}, "pay": self.pay}
+
+    def option_notes(self, S, options):
+        costs = dict(self.costs(S, S.dec[0]))
+        return [None if o == PASS else f"{costs.get(o, '?')} {self.pay}" for o in options]
 
     asks = True
 

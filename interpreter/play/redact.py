@@ -8,6 +8,7 @@ from weakref import WeakKeyDictionary
 from ..engine.sight import counter_seers, moved_seers, zone_seers
 
 HIDDEN = "?"
+SPECTATOR = 1024   # the bit of a spectator: beyond every seat's
 
 
 _TABLES: WeakKeyDictionary = WeakKeyDictionary()
@@ -54,10 +55,11 @@ class Redactor:
     DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
             "set_counter": ("value",)}
 
-    def __init__(self, rules, seat: int, members=None):
-        self.rules, self.seat, self.bit = rules, seat, 1 << seat
+    def __init__(self, rules, seat: int | None, members=None):
+        # seat None: a spectator, who sees only what everyone sees (a bit no seat has: only in ALL)
+        self.rules, self.seat, self.bit = rules, seat, 1 << (seat if seat is not None else SPECTATOR)
         # without the teams, team t is seat t alone (the seat's own team is itself)
-        self.members = [list(m) for m in members] if members is not None else [[p] for p in range(seat + 1)]
+        self.members = [list(m) for m in members] if members is not None else [[p] for p in range((seat or 0) + 1)]
         self.sorted, self.order, self.amounts = _tables(rules)
 
     def _team(self, seat):

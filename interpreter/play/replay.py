@@ -112,11 +112,13 @@ def _check_header(head: dict, where: str) -> None:
 
 
 # ---------------------------------------------------------------------- replay
-def replay(path, ruleset=None) -> dict:
+def replay(path, ruleset=None, positions: list | None = None) -> dict:
     """Re-run a log and verify every decision, its events and the result.
 
     Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"};
-    raises ReplayError naming the first line that differs.
+    raises ReplayError naming the first line that differs. ``positions``: a list that gets
+    (line, a copy of the state after it) for the setup's events line and each decision (a
+    viewer steps through them: interpreter/web/).
     """
     where = str(path)
     lines = read_log(path)
@@ -141,6 +143,9 @@ def replay(path, ruleset=None) -> dict:
         raise ReplayError(f"{where}: line {no}: {msg}")
 
     initial = events_out(rules, S.ev)
+    S.ev = None
+    if positions is not None:
+        positions.append(({"type": "events", "events": initial}, S.clone()))
     n = 0
     result_seen = error = None
     for no, obj in lines[1:]:
@@ -154,12 +159,16 @@ def replay(path, ruleset=None) -> dict:
         elif kind == "decision":
             n += 1
             _replay_decision(S, rules, obj, n, no, fail)
+            if positions is not None:
+                positions.append((obj, S.clone()))
         elif kind == "result":
             result_seen = no
             _check_result(S, obj, n, no, fail)
         elif kind == "error":
             result_seen = no
             error = _replay_error(S, obj, n + 1, no, fail)
+            if positions is not None:
+                positions.append((obj, S.clone()))
         else:
             fail(no, f"unknown line type {kind!r}")
     if result_seen is None:

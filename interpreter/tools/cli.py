@@ -7,6 +7,8 @@
     rulebook test PATH...
     rulebook explain PATH [--variant V]
     rulebook diff PATH VARIANT [--json]
+    rulebook view LOG.jsonl [--host H] [--port P]
+    rulebook serve PATH --players N [--seed S] [--variant V] [--agents human,random,...] [--host H] [--port P]
     rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
     rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import batches
+from . import batches, web
 from .validate import add_validate, cmd_validate
 from .args import parse_sets
 from ..build import load
@@ -305,6 +307,8 @@ COMMANDS: list[Command] = [
     Command("test", "run YAML scenario tests", add_test, cmd_test),
     Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
     Command("diff", "show what a variant changes, rule by rule", add_diff, cmd_diff),
+    Command("view", "step through a game log in a web browser", web.add_view, web.cmd_view),
+    Command("serve", "play a game in a web browser against agents", web.add_serve, web.cmd_serve),
     Command("actions", "the fixed action space: every action label with its id (for RL)", add_actions, cmd_actions),
     # Batches of games with statistics, and variants compared on the same seeds (play/workers.py).
     Command("simulate", "play a batch of games and summarise them with statistics", batches.add_simulate,

@@ -1,0 +1,63 @@
+"""``rulebook view LOG`` and ``rulebook serve PATH``: the web viewer (interpreter/web/) from the command line."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .args import parse_sets
+from ..build import load
+from ..errors import UsageError
+
+
+def _where(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=0, help="the port (default: a free one, printed)")
+
+
+def add_view(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", metavar="LOG.jsonl", help="a full log written by play --log (not redacted)")
+    p.add_argument("--ruleset", metavar="PATH", help="the ruleset to use instead of the one the header names")
+    _where(p)
+
+
+def cmd_view(args) -> int:
+    """Replay and verify the log, then serve its positions to step through in a browser."""
+    from ..web.server import run
+    from ..web.sessions import LogSession
+    session = LogSession(args.log, args.ruleset)
+    return run(session, args.host, _port(args.port), sys.stdout)
+
+
+def add_serve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name")
+    p.add_argument("--players", "-p", type=int, required=True, help="number of players")
+    p.add_argument("--seed", "-s", type=int, default=0, help="game seed (default 0)")
+    p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
+    p.add_argument("--agents", "-a", default=None,
+                   help="an agent per seat; the seats named human are played in the browser "
+                        "(default: human for seat 0, random for the others)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a parameter (repeatable)")
+    p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill for dexterity attempts")
+    _where(p)
+
+
+def cmd_serve(args) -> int:
+    """Start a game and serve it: people play the human seats by clicking, agents the rest."""
+    from ..web.server import run
+    from ..web.sessions import LiveSession
+    rules = load(args.path, args.variant)
+    options = {"params": parse_sets(args.sets)}
+    if args.skill is not None:
+        options["skill"] = args.skill        # checked (count, range) by new_game below
+    rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
+    agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
+    session = LiveSession(rules, args.players, args.seed, agents, options)
+    return run(session, args.host, _port(args.port), sys.stdout)
+
+
+def _port(port: int) -> int:
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port: {port} is not a port (0 to 65535; 0 picks a free one)")
+    return port

@@ -1,0 +1,106 @@
+"""The viewer's HTTP server: the standard library's, a small JSON API and the static files.
+
+    GET  /                      the page (static/index.html), then static/app.js and style.css
+    GET  /api/session           {mode, ruleset, title, players, humans, length, over, error}
+    GET  /api/view?at=K&seat=S  the table at position K as seat S sees it (S: a number,
+                                "spectator" or "all"; "all" only for a log), with its events
+    POST /api/act               {"seat": S, "index": I}: a human seat decides (a live game)
+
+Bound to 127.0.0.1 by default: the page can play seats of a game, so it is not offered to the
+network unless ``--host`` says so. Only the files of static/ are served, by exact name.
+"""
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from ..errors import RulebookError
+
+STATIC = Path(__file__).parent / "static"
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8"}
+MAX_BODY = 10_000
+
+
+def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
+    """A server for ``session`` (not yet serving: call ``serve_forever``); port 0 picks a free one."""
+    files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):   # quiet: the terminal shows the URL, not every request
+            pass
+
+        def _send(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, status: int, obj) -> None:
+            self._send(status, json.dumps(obj).encode(), "application/json")
+
+        def _answer(self, fn) -> None:
+            try:
+                with session.lock:
+                    self._json(200, fn())
+            except (RulebookError, ValueError, TypeError, KeyError) as e:
+                self._json(400, {"error": getattr(e, "message", None) or str(e)})
+
+        def do_GET(self):   # noqa: N802 - the http.server name
+            url = urlparse(self.path)
+            query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            if url.path == "/":
+                return self._send(200, files["index.html"].read_bytes(), TYPES[".html"])
+            if url.path.startswith("/static/") and url.path[8:] in files:
+                f = files[url.path[8:]]
+                return self._send(200, f.read_bytes(), TYPES[f.suffix])
+            if url.path == "/api/session":
+                return self._answer(session.describe)
+            if url.path == "/api/view":
+                def view():
+                    seat = session.seat_of(query.get("seat"))
+                    if seat == "all" and session.mode != "log":
+                        raise ValueError("'all' shows hidden cards: only for reading a log")
+                    at = int(query.get("at") or -1)      # -1: the latest position
+                    return session.view(at if at >= 0 else len(session.positions) + at, seat)
+                return self._answer(view)
+            self._json(404, {"error": f"no page {url.path}"})
+
+        def do_POST(self):   # noqa: N802
+            url = urlparse(self.path)
+            if url.path != "/api/act" or session.mode != "play":
+                return self._json(404, {"error": f"no action at {url.path}"})
+            size = int(self.headers.get("Content-Length") or 0)
+            if not 0 < size <= MAX_BODY:
+                return self._json(400, {"error": "a request body of a few bytes is expected"})
+            try:
+                body = json.loads(self.rfile.read(size))
+            except ValueError:
+                return self._json(400, {"error": "the body is not JSON"})
+            if not isinstance(body, dict):
+                return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I}"})
+
+            def act():
+                session.act(body.get("seat"), body.get("index"))
+                return session.describe()
+            self._answer(act)
+
+    return ThreadingHTTPServer((host, port), Handler)
+
+
+def run(session, host: str, port: int, out) -> int:
+    """Serve until interrupted, printing the URL first."""
+    server = make_server(session, host, port)
+    h, p = server.server_address[:2]
+    print(f"rulebook: serving {session.rules.name} at http://{h}:{p}/ (Ctrl-C to stop)", file=out, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

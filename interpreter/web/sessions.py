@@ -1,0 +1,140 @@
+"""A game as a list of positions a viewer steps through: read from a log, or played live.
+
+Position 0 is the table after the setup; position k the table after the k-th decision,
+with the log line that led to it (its events, told in words for the seat watching). A live
+game (``LiveSession``) grows as its seats decide: the browser chooses for the human seats,
+agents for the others, and every position stays reviewable.
+"""
+from __future__ import annotations
+
+import threading
+
+from ..errors import GameError, RulebookError
+from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
+from ..play.gamelog import events_out, logged_decision
+from ..play.narrate import event as tell_event, tell
+from ..play.redact import Redactor
+from ..play.replay import replay
+from .table import Table
+
+
+class Session:
+    """Positions (log line, state) of one game, and how each looks from a seat."""
+    mode = "log"
+
+    def __init__(self, rules, positions, humans=()):
+        self.rules = rules
+        self.table = Table(rules)
+        self.positions = positions
+        self.humans = list(humans)
+        self.lock = threading.Lock()
+        self.error = None
+
+    def describe(self) -> dict:
+        S = self.positions[-1][1]
+        return {"mode": self.mode, "ruleset": self.rules.name, "title": self.rules.title,
+                "variant": self.rules.variant, "players": S.n, "seed": S.seed, "humans": self.humans,
+                "length": len(self.positions), "over": S.over, "error": self.error}
+
+    def seat_of(self, value):
+        """'all', None (a spectator) or a seat number, from a query string."""
+        if value in (None, "", "spectator"):
+            return None
+        if value == "all":
+            return "all"
+        try:
+            seat = int(value)
+        except ValueError:
+            raise GameError(f"no seat {value!r}") from None
+        if not 0 <= seat < self.positions[0][1].n:
+            raise GameError(f"no seat {seat} in a game of {self.positions[0][1].n} players")
+        return seat
+
+    def view(self, at: int, seat) -> dict:
+        """The table at position ``at`` as ``seat`` sees it, with what led there in words."""
+        at = max(0, min(at, len(self.positions) - 1))
+        line, S = self.positions[at]
+        me = None if seat == "all" else seat
+        shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
+        out = self.table.render(S, seat)
+        out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
+                   line=_line(shown), said=tell(shown, me) or _own_choice(shown, me),
+                   events=[{"text": tell_event(ev, me), "cards": _cards_of(ev)} for ev in shown.get("events") or ()
+                           if tell_event(ev, me)])
+        return out
+
+
+class LogSession(Session):
+    """A full log, replayed and verified (a redacted log cannot be: it lacks hidden choices)."""
+
+    def __init__(self, path, ruleset=None):
+        positions: list = []
+        replay(path, ruleset, positions)
+        super().__init__(positions[-1][1].rules, positions)
+
+
+class LiveSession(Session):
+    """A game being played: ``human`` seats decide in the browser, agents decide the others."""
+    mode = "play"
+
+    def __init__(self, rules, players: int, seed: int, agents: str, options: dict | None = None):
+        specs = parse_spec(agents)
+        humans = [i for i, (name, _) in enumerate(specs if len(specs) > 1 else specs * players)
+                  if name == "human"]
+        self.agents = make_agents(agents, players, seed)
+        S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(self.agents))
+        setup = {"type": "events", "events": events_out(rules, S.ev)}
+        S.ev = None
+        super().__init__(rules, [(setup, S.clone())], humans)
+        self.state = S
+        self.run_agents()
+
+    def waiting_for(self):
+        S = self.state
+        return None if S.over or self.error else S.current_player()
+
+    def act(self, seat: int, index: int) -> None:
+        """The human at ``seat`` takes option ``index`` of the pending decision; then the agents play."""
+        S = self.state
+        if self.error or S.over:
+            raise GameError("the game is over")
+        if seat not in self.humans or S.current_player() != seat:
+            raise GameError(f"it is not seat {seat}'s decision (seat {S.current_player()} decides)")
+        if not isinstance(index, int) or not 0 <= index < len(S.dec[1]):
+            raise GameError(f"no option {index!r} (options 0 to {len(S.dec[1]) - 1})")
+        self._decide(index)
+        self.run_agents()
+
+    def run_agents(self, limit: int = 100_000) -> None:
+        """Let the agents decide until a human seat must, or the game ends."""
+        S = self.state
+        while limit and not S.over and not self.error and S.current_player() not in self.humans:
+            seat = S.current_player()
+            self._decide(choose(self.agents[seat], S, seat))
+            limit -= 1
+
+    def _decide(self, index: int) -> None:
+        S = self.state
+        line, error = logged_decision(self.rules, S, index, len(self.positions))
+        S.ev = None
+        self.positions.append((line, S.clone()))
+        if error is not None:
+            self.error = error.message if isinstance(error, RulebookError) else str(error)
+
+
+def _own_choice(line: dict, me) -> str | None:
+    """Words for a decision that caused nothing worth a word (narrate does not repeat one's own)."""
+    if line.get("type") != "decision":
+        return None
+    who = "you" if line.get("seat") == me else f"seat {line.get('seat')}"
+    return f"{who} {line.get('prompt')}: {line.get('action')}"
+
+
+def _line(line: dict) -> dict:
+    return {k: line.get(k) for k in ("type", "n", "seat", "prompt", "action", "message") if k in line}
+
+
+def _cards_of(ev: dict) -> list:
+    cards = ev.get("cards") if isinstance(ev.get("cards"), list) else []
+    return [str(c) for c in cards] + ([str(ev["card"])] if isinstance(ev.get("card"), str) else []) + (
+        [str(ev["space"])] if isinstance(ev.get("space"), str) else [])

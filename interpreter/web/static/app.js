@@ -1,0 +1,236 @@
+// The Rulebook viewer: draws /api/view's table data for any ruleset (no per-game code).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+};
+
+const ui = { session: null, at: 0, seat: null, event: -1, view: null, busy: false };
+
+async function api(path, body) {
+  const init = body === undefined ? {} : { method: "POST", body: JSON.stringify(body),
+                                           headers: { "Content-Type": "application/json" } };
+  const response = await fetch(path, init);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "the table";
+  return seat === ui.seat ? `you (seat ${seat})` : `seat ${seat}`;
+}
+
+// ------------------------------------------------------------------ pieces of the table
+function card(c, hot) {
+  const node = el("span", { class: "card" + (hot.has(c.label) ? " hot" : ""), "data-card": c.label, text: c.label });
+  if (c.color) { node.style.borderColor = c.color; node.style.color = c.color; }
+  if (c.count > 1) node.append(el("span", { class: "times", text: ` ×${c.count}` }));
+  return node;
+}
+
+function cards(item, hot) {
+  if (item.hidden) return el("span", { class: "hidden", text: `${item.count} hidden card${item.count === 1 ? "" : "s"}` });
+  const list = item.groups || item.cards || [];
+  if (!list.length) return el("span", { class: "hidden", text: "empty" });
+  return el("span", { class: "cards" }, ...list.map((c) => card(c, hot)));
+}
+
+function track(item) {
+  const spaces = el("span", { class: "track" });
+  for (let i = 0; i <= item.track; i++) spaces.append(el("span", { class: i === item.value ? "at" : "", text: String(i) }));
+  return spaces;
+}
+
+function itemRow(item, hot) {
+  const row = el("div", { class: "item", "data-kind": item.kind, "data-name": item.name },
+                 el("span", { class: "name", text: item.name }));
+  if (item.kind === "zone") {
+    row.append(cards(item, hot));
+    if (!item.hidden && item.count > 0) row.append(el("span", { class: "hidden", text: `(${item.count})` }));
+  } else if (item.kind === "counter") {
+    if (item.hidden) row.append(el("span", { class: "hidden", text: "hidden" }));
+    else {
+      row.append(el("span", { class: "value", "data-value": String(item.value), text: String(item.value) }));
+      if (Number.isInteger(item.track) && Number.isInteger(item.value)) row.append(track(item));
+    }
+  } else if (item.kind === "grid") {
+    row.append(grid(item, hot));
+  } else if (item.kind === "on_cards") {
+    const list = el("span", { class: "cards" });
+    for (const [on, held] of Object.entries(item.on)) list.append(el("span", { text: `${on}: ` }), cards(held, hot));
+    row.append(list);
+  } else if (item.kind === "card_counter") {
+    row.append(el("span", { text: Object.entries(item.values).map(([k, v]) => `${k} ${v}`).join(", ") }));
+  } else if (item.kind === "trick") {
+    const plays = el("span", { class: "cards" });
+    for (const p of item.plays) plays.append(el("span", { text: `${seatName(p.seat)}: ` }), card({ label: p.card, color: colorOf(p.card) }, hot));
+    if (!item.plays.length) plays.append(el("span", { class: "hidden", text: "no card yet" }));
+    row.append(plays, el("span", { class: "hidden", text: `led by ${seatName(item.leader)}; ${item.played} trick${item.played === 1 ? "" : "s"} played before` }));
+  } else {
+    row.append(el("span", { text: JSON.stringify(item.value) }));
+  }
+  return row;
+}
+
+function grid(item, hot) {
+  const table = el("table", { class: "grid", "data-grid": item.name });
+  item.cells.forEach((cells) => {
+    const tr = el("tr");
+    for (const c of cells) {
+      const td = el("td", { "data-at": c ? c.at : "" });
+      if (c) {
+        if (hot.has(c.label)) td.className = "hot";
+        td.append(card(c, new Set()));
+        if (c.price !== null && c.price !== undefined) td.append(el("span", { class: "price", text: `${c.price} ${item.pay || ""}` }));
+        for (const o of c.on) td.append(el("span", { class: "on", text: `${o.counter} ${o.value}` }));
+      }
+      tr.append(td);
+    }
+    table.append(tr);
+  });
+  return table;
+}
+
+function colorOf(label) {
+  const found = document.querySelector(`.card[data-card="${CSS.escape(label)}"]`);
+  return found ? found.style.color : null;
+}
+
+// ------------------------------------------------------------------ the whole page
+function render() {
+  const v = ui.view;
+  const events = v.events || [];
+  const hot = new Set(ui.event >= 0 && events[ui.event] ? events[ui.event].cards : []);
+  $("title").textContent = v.title + (v.variant ? ` (${v.variant})` : "");
+  $("mode").textContent = v.mode === "play" ? "playing" : "reading a log";
+  $("position").textContent = `${v.at} / ${v.length - 1}`;
+  $("slider").max = String(v.length - 1);
+  $("slider").value = String(v.at);
+  const vars = Object.entries(v.vars).map(([k, x]) => `${k} ${Array.isArray(x) ? x.join(" ") : x}`).join(" · ");
+  $("status").textContent = [v.phase ? `phase ${v.phase}` : "", vars].filter(Boolean).join(" · ");
+  // the result
+  const result = $("result");
+  result.replaceChildren();
+  if (v.result) {
+    const winners = new Set(v.result.winners);
+    const table = el("table", { id: "scores" }, el("tr", {}, el("th", { text: "seat" }), el("th", { text: "score" })));
+    v.result.scores.forEach((s, i) => table.append(el("tr", { class: winners.has(i) ? "winner" : "", "data-seat": String(i) },
+      el("td", { text: seatName(i) }), el("td", { class: "score", text: JSON.stringify(s) }))));
+    result.append(el("div", { class: "panel" }, el("h3", { text: "Game over" }), table,
+      el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` })));
+  }
+  $("shared").replaceChildren(el("div", { class: "panel", "data-owner": "shared" }, el("h3", { text: "Table" }),
+                                     ...v.shared.map((it) => itemRow(it, hot))));
+  $("running").replaceChildren(...(v.running.length ? [el("div", { class: "panel" }, ...v.running.map((it) => itemRow(it, hot)))] : []));
+  $("teams").replaceChildren(...v.teams.map((t) => el("div", { class: "panel", "data-team": String(t.team) },
+    el("h3", { text: `team ${t.team} (seats ${t.seats.join(", ")})` }), ...t.items.map((it) => itemRow(it, hot)))));
+  const toMove = v.prompt ? v.prompt.seat : null;
+  $("seats").replaceChildren(...v.seats.map((s) => el("div", { class: "panel" + (s.seat === toMove ? " turn" : ""), "data-seat": String(s.seat) },
+    el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
+  // what happened
+  $("said").textContent = v.said || (v.at === 0 ? "The game is set up." : "");
+  $("events").replaceChildren(...events.map((e, i) => el("li", { class: i === ui.event ? "current" : "", text: e.text })));
+  renderPrompt(v);
+}
+
+function renderPrompt(v) {
+  const box = $("options");
+  box.replaceChildren();
+  if (!v.prompt) { $("prompt").textContent = v.over ? "The game is over." : ""; return; }
+  $("prompt").textContent = `${seatName(v.prompt.seat)}: ${v.prompt.prompt}`;
+  const latest = v.at === v.length - 1;
+  const mine = v.mode === "play" && latest && v.humans.includes(v.prompt.seat) && v.prompt.seat === ui.seat;
+  if (!v.prompt.options) {
+    if (v.mode === "play" && latest && v.humans.includes(v.prompt.seat))
+      box.append(el("span", { class: "waiting", text: `seat ${v.prompt.seat} decides: choose that seat above` }));
+    return;
+  }
+  for (const o of v.prompt.options) {
+    const b = el("button", { "data-index": String(o.index), "data-label": o.label, disabled: !mine || ui.busy },
+                 o.label, o.note ? el("span", { class: "note", text: o.note }) : null);
+    b.addEventListener("click", () => act(o.index));
+    box.append(b);
+  }
+  if (!latest) box.append(el("span", { class: "waiting", text: "(the next position shows what was chosen)" }));
+}
+
+// ------------------------------------------------------------------ moving about
+async function show(at, event = -1) {
+  const seat = ui.seat === null ? "spectator" : ui.seat;
+  try {
+    ui.view = await api(`/api/view?at=${at}&seat=${seat}`);
+    ui.at = ui.view.at;
+    ui.event = event === "last" ? ui.view.events.length - 1 : event;
+    $("error").textContent = "";
+    render();
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+async function act(index) {
+  ui.busy = true;
+  try {
+    await api("/api/act", { seat: ui.seat, index });
+    ui.session = await api("/api/session");
+    $("error").textContent = ui.session.error || "";
+    await show(-1);
+  } catch (e) { $("error").textContent = e.message; }
+  ui.busy = false;
+  if (ui.view) render();
+}
+
+function stepEvent(delta) {
+  const n = ui.view.events.length;
+  const next = ui.event + delta;
+  if (next >= 0 && next < n) { ui.event = next; render(); }
+  else if (delta > 0 && ui.at < ui.view.length - 1) show(ui.at + 1, 0);
+  else if (delta < 0 && next < 0 && ui.event === 0) { ui.event = -1; render(); }
+  else if (delta < 0 && ui.at > 0) show(ui.at - 1, "last");
+}
+
+function seats(session) {
+  const select = $("seat");
+  const choices = [["spectator", "a spectator"]];
+  if (session.mode === "log") choices.push(["all", "everyone (the full log)"]);
+  for (let i = 0; i < session.players; i++)
+    if (session.mode === "log" || session.humans.includes(i)) choices.push([String(i), session.humans.includes(i) ? `you: seat ${i}` : `seat ${i}`]);
+  select.replaceChildren(...choices.map(([value, text]) => el("option", { value, text })));
+  const start = session.mode === "play" && session.humans.length ? String(session.humans[0]) : session.mode === "log" ? "all" : "spectator";
+  select.value = start;
+  ui.seat = start === "spectator" ? null : start === "all" ? "all" : Number(start);
+  select.addEventListener("change", () => {
+    ui.seat = select.value === "spectator" ? null : select.value === "all" ? "all" : Number(select.value);
+    show(ui.at);
+  });
+}
+
+async function start() {
+  ui.session = await api("/api/session");
+  document.title = `${ui.session.title} — Rulebook`;
+  seats(ui.session);
+  $("first").onclick = () => show(0);
+  $("back").onclick = () => show(Math.max(0, ui.at - 1));
+  $("next").onclick = () => show(ui.at + 1);
+  $("last").onclick = () => show(-1);
+  $("event-next").onclick = () => stepEvent(1);
+  $("event-back").onclick = () => stepEvent(-1);
+  $("slider").oninput = () => show(Number($("slider").value));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+    const keys = { ArrowLeft: () => show(Math.max(0, ui.at - 1)), ArrowRight: () => show(ui.at + 1),
+                   Home: () => show(0), End: () => show(-1), ArrowDown: () => stepEvent(1), ArrowUp: () => stepEvent(-1) };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+  await show(ui.session.mode === "play" ? -1 : 0);
+}
+
+start();

@@ -1,0 +1,259 @@
+"""The table as one seat sees it, as plain data a browser draws: no per-game code.
+
+``Table(rules).render(S, seat)`` reads what ``seat`` may see (``State.observation``; a
+spectator is ``None``, ``"all"`` shows everything, for reading a full log) and lays it out:
+
+- ``shared``: the shared zones and counters, each grid market as a grid (its spaces column
+  by column, each with its price and what lies on it), what a running step shows (a trick);
+- ``seats``: per seat, its zones and counters (a counter moved along a track with a last
+  space is drawn as that track), and what its team owns when teams are single seats;
+- ``teams``: what each team owns, when teams have several seats;
+- ``prompt``: who decides what; to the deciding seat, the options with their notes (a cost);
+- ``result``: the scores and winners once the game is over.
+
+Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
+``view:`` hints of the ruleset (build/view_hints.py) order, hide, collapse and colour.
+"""
+from __future__ import annotations
+
+import json
+
+from ..mechanics.base import Step
+
+PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
+LONG_ZONE = 40          # a shared zone with more cards is drawn as counts per label by default
+
+
+class Table:
+    def __init__(self, rules):
+        self.rules = rules
+        hints = getattr(rules, "view", None) or {}
+        self.hide = set(hints.get("hide") or ())
+        self.collapse = set(hints.get("collapse") or ())
+        order = list(hints.get("order") or ())
+        rank = {name: i for i, name in enumerate(order)}
+        declared = [*rules.zone_owner, *rules.counter_owner]
+        self.order = sorted(declared, key=lambda n: (rank.get(n, len(rank)), declared.index(n)))
+        self.colors = _card_colors(rules, hints.get("colors") or {})
+        self.tracks = _tracks(rules)
+        self.grid_steps = [s for s in rules.steps if type(s).layout is not Step.layout]
+
+    # ------------------------------------------------------------------ the whole table
+    def render(self, S, seat) -> dict:
+        """What ``seat`` sees of ``S`` (None: a spectator; "all": everything), as plain data."""
+        obs = _everything(S) if seat == "all" else S.observation(seat)
+        me = None if seat == "all" else seat
+        grids = self._grids(S, me)
+        shared, seats, teams = [], [{"seat": i, "items": []} for i in range(S.n)], []
+        by_team = any(len(m) > 1 for m in S.members) or len(S.members) != S.n
+        if by_team:
+            teams = [{"team": t, "seats": list(m), "items": []} for t, m in enumerate(S.members)]
+        for name in self.order:
+            if name in self.hide:
+                continue
+            if name in self.rules.zone_owner:
+                self._zone(name, obs["zones"][name], grids, shared, seats, teams, S)
+            else:
+                self._counter(name, obs["counters"][name], shared, seats, teams, S)
+        extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
+        out = {"ruleset": self.rules.name, "title": self.rules.title, "variant": self.rules.variant,
+               "players": S.n, "seat": seat, "phase": obs.get("phase"),
+               "vars": {k: v for k, v in obs["vars"].items() if v is not None},
+               "shared": shared, "seats": seats, "teams": teams, "running": _running(extras),
+               "prompt": self._prompt(S, seat), "over": S.over, "result": None}
+        if S.over:
+            out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners()}))
+        return out
+
+    def _prompt(self, S, shown_to):
+        if S.dec is None:
+            return None
+        seat = S.dec[0]
+        shown = shown_to == "all" or shown_to == seat
+        out = {"seat": seat, "prompt": S.prompt(), "options": None}
+        if shown:
+            labels = S.legal_actions()
+            notes = self.rules.steps[S.stack[-1][0]].option_notes(S, S.dec[1]) or [None] * len(labels)
+            out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
+        return out
+
+    # ------------------------------------------------------------------ zones
+    def _cards(self, labels, collapse: bool) -> dict:
+        if collapse:
+            counts: dict = {}
+            for lab in labels:
+                counts[lab] = counts.get(lab, 0) + 1
+            return {"groups": [{"label": k, "color": self.colors.get(k), "count": n} for k, n in counts.items()],
+                    "count": len(labels)}
+        return {"cards": [{"label": lab, "color": self.colors.get(lab)} for lab in labels], "count": len(labels)}
+
+    def _zone_item(self, name, value, owner_kind) -> dict:
+        item = {"kind": "zone", "name": name}
+        if isinstance(value, int):
+            item.update(count=value, hidden=True)
+        else:
+            long = owner_kind == "none" and len(value) > LONG_ZONE and len(set(value)) < len(value)
+            item.update(self._cards(value, name in self.collapse or long))
+        return item
+
+    def _zone(self, name, value, grids, shared, seats, teams, S):
+        owner = self.rules.zone_owner[name]
+        if owner == "none":
+            if name in grids and not isinstance(value, int):
+                shared.append(self._grid(name, value, grids[name], S))
+            else:
+                shared.append(self._zone_item(name, value, owner))
+        elif owner == "card":   # what lies on each card: {card label: cards or a count}
+            held = {k: (self._zone_item(name, v, owner)) for k, v in value.items()}
+            if held:
+                shared.append({"kind": "on_cards", "name": name, "on": held})
+        else:
+            for i, v in enumerate(value):
+                _place(owner, i, self._zone_item(name, v, owner), seats, teams, S)
+
+    def _grid(self, name, labels, layout, S) -> dict:
+        rows = layout["rows"]
+        zone = S.z[name]
+        prices = layout["prices"]
+        on = {c: [(k, S.c[k][card]) for k in self._card_counters if S.c[k][card]] for c, card in enumerate(zone)}
+        cols = -(-len(labels) // rows) if labels else 0
+        cells = [[None] * cols for _ in range(rows)]
+        for i, lab in enumerate(labels):
+            card = zone[i]
+            cells[i % rows][i // rows] = {"label": lab, "color": self.colors.get(lab), "price": prices.get(card),
+                                          "on": [{"counter": k, "value": v} for k, v in on[i]],
+                                          "at": f"c{i // rows + 1}r{i % rows + 1}"}
+        return {"kind": "grid", "name": name, "rows": rows, "cols": cols, "cells": cells, "pay": layout.get("pay")}
+
+    def _on_a_grid(self, name, S) -> bool:
+        grids = [s.zone_name for s in self.grid_steps if getattr(s, "zone_name", None) in S.z]
+        return any(S.c[name][card] for g in grids for card in S.z[g])
+
+    @property
+    def _card_counters(self):
+        return [k for k, o in self.rules.counter_owner.items() if o == "card" and k not in self.hide]
+
+    def _grids(self, S, me) -> dict:
+        out = {}
+        for step in self.grid_steps:
+            try:
+                layout = step.layout(S, me)
+            except Exception:   # noqa: BLE001 - a price that cannot be computed now is not drawn
+                layout = None
+            if layout and layout.get("grid") in self.rules.zone_owner and layout["grid"] not in out:
+                out[layout["grid"]] = layout
+        return out
+
+    # ------------------------------------------------------------------ counters
+    def _counter(self, name, value, shared, seats, teams, S):
+        owner = self.rules.counter_owner[name]
+        if owner == "card":   # drawn on the spaces of a grid, else listed by card
+            if value and not self._on_a_grid(name, S):
+                shared.append({"kind": "card_counter", "name": name, "values": value})
+            return
+        track = self.tracks.get(name)
+
+        def item(v):
+            out = {"kind": "counter", "name": name, "value": v, "hidden": v is None}
+            if track is not None:
+                out["track"] = _param_value(track, S)
+            return out
+        if owner == "none":
+            shared.append(item(value))
+        else:
+            for i, v in enumerate(value):
+                _place(owner, i, item(v), seats, teams, S)
+
+
+_OBS_KEYS = {"player", "players", "teams", "zones", "counters", "vars", "phase", "current_player", "over",
+             "prompt", "legal_actions"}
+
+
+def _running(extras: dict) -> list:
+    """What running steps show (a trick in progress...), as labelled rows."""
+    out = []
+    if "trick" in extras:
+        out.append({"kind": "trick", "name": "trick", "plays": extras.pop("trick"),
+                    "leader": extras.pop("trick_leader", None), "played": extras.pop("tricks_played", None)})
+    for key, value in extras.items():
+        out.append({"kind": "value", "name": key, "value": value})
+    return out
+
+
+def _place(owner, i, item, seats, teams, S):
+    if owner == "player":
+        seats[i]["items"].append(item)
+    elif teams:
+        teams[i]["items"].append(item)
+    else:   # teams of one seat: the team's things are that seat's
+        seats[S.members[i][0]]["items"].append(item)
+
+
+def _everything(S) -> dict:
+    """An observation that hides nothing (for reading a full log)."""
+    rules = S.rules
+    labels = rules.card_labels
+    zones = {}
+    for name, owner in rules.zone_owner.items():
+        zone = S.z[name]
+        if owner == "none":
+            zones[name] = [labels[c] for c in zone]
+        elif owner == "card":
+            zones[name] = {labels[i]: [labels[c] for c in z] for i, z in sorted(zone.items()) if z}
+        else:
+            zones[name] = [[labels[c] for c in z] for z in zone]
+    counters = {}
+    for name, owner in rules.counter_owner.items():
+        value = S.c[name]
+        counters[name] = ({labels[i]: v for i, v in enumerate(value) if v} if owner == "card"
+                          else list(value) if isinstance(value, list) else value)
+    obs = S.observation(None)   # public variables and what running steps show
+    obs.update(zones=zones, counters=counters)
+    return obs
+
+
+def _card_colors(rules, hint) -> dict:
+    """label -> CSS colour: by the hinted attribute, else the first text attribute with 2 to 8 values."""
+    tables = rules.attr_tables
+    by = hint.get("by")
+    if by is None:
+        for attr, typ in rules.cards.attr_types.items():
+            values = {v for v in tables[attr] if v is not None}
+            if typ == "str" and 2 <= len(values) <= len(PALETTE) and (attr != "kind" or len(values) > 1):
+                by = attr
+                break
+    if by is None:
+        return {}
+    values = sorted({str(v) for v in tables[by] if v is not None})
+    chosen = {v: hint.get("map", {}).get(v) or PALETTE[i % len(PALETTE)] for i, v in enumerate(values)}
+    return {lab: chosen[str(v)] for lab, v in zip(rules.card_labels, tables[by]) if v is not None}
+
+
+def _tracks(rules) -> dict:
+    """counter -> its last space, for each counter an ``advance`` effect moves with a ``max:``."""
+    found: dict = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            spec = node.get("advance")
+            if isinstance(spec, dict) and isinstance(spec.get("counter"), str) and "max" in spec:
+                name = spec["counter"].split("[")[0].split(".")[-1].strip()
+                if name in rules.counter_owner:
+                    found.setdefault(name, spec["max"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(rules.data)
+    return found
+
+
+def _param_value(expr, S):
+    """A track's last space: a number, or ``params.NAME`` read from the game's parameters."""
+    if isinstance(expr, int):
+        return expr
+    text = str(expr).strip()
+    if text.startswith("params.") and isinstance(S.p.get(text[7:]), int):
+        return S.p[text[7:]]
+    return None

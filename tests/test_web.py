@@ -1,0 +1,276 @@
+"""The web viewer without a browser: the table a seat sees, a log's positions, a live game,
+and the HTTP API (tests/test_web_browser.py drives the page itself in Chromium)."""
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+import interpreter
+from interpreter.errors import GameError
+from interpreter.play.agents import make_agents
+from interpreter.play.gamelog import play_game
+from interpreter.web.server import make_server
+from interpreter.web.sessions import LiveSession, LogSession
+from interpreter.web.table import Table
+
+SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
+
+
+def _walk(rules, players, seed, steps):
+    S = rules.new_game(players, seed)
+    for i in range(steps):
+        if S.over:
+            break
+        S.apply_index((i * 7) % len(S.dec[1]))
+    return S
+
+
+def _labels(items, name):
+    """The card labels of zone ``name`` among a panel's items (None: not shown card by card)."""
+    for it in items:
+        if it["name"] == name and it["kind"] == "zone":
+            if it.get("hidden"):
+                return None
+            return [c["label"] for c in it.get("cards") or []] or [
+                g["label"] for g in it.get("groups") or [] for _ in range(g["count"])]
+    raise AssertionError(f"no zone {name}")
+
+
+@pytest.mark.parametrize("name,players", SEEDS)
+def test_a_seat_sees_what_its_observation_shows_and_no_more(name, players):
+    rules = interpreter.load(name)
+    table = Table(rules)
+    S = _walk(rules, players, 5, 40)
+    for seat in range(players):
+        obs = S.observation(seat)
+        view = table.render(S, seat)
+        for zone, owner in rules.zone_owner.items():
+            if owner != "player" or zone in table.hide:
+                continue
+            for p in range(players):
+                shown = _labels(view["seats"][p]["items"], zone)
+                want = obs["zones"][zone][p]
+                assert shown == (None if isinstance(want, int) else want), (zone, seat, p)
+        # the options only to the seat that decides
+        assert (view["prompt"]["options"] is not None) == (S.current_player() == seat)
+    everything = table.render(S, "all")
+    for zone, owner in rules.zone_owner.items():
+        if owner == "player" and zone not in table.hide:
+            for p in range(players):
+                assert _labels(everything["seats"][p]["items"], zone) == [rules.card_labels[c] for c in S.z[zone][p]]
+    json.dumps(everything)   # plain data
+
+
+def test_a_spectator_sees_no_hand():
+    rules = interpreter.load("diamonds")
+    S = _walk(rules, 4, 1, 3)
+    view = Table(rules).render(S, None)
+    assert all(_labels(s["items"], "hand") is None for s in view["seats"])
+    assert view["prompt"] == {"seat": S.current_player(), "prompt": S.prompt(), "options": None}
+
+
+def test_a_grid_market_is_drawn_as_a_grid_with_the_prices_the_options_cost():
+    rules = interpreter.load("diamonds_club")
+    S = rules.new_game(3, 1)
+    while S.prompt() != "buy":
+        S.apply_index(0)
+    seat = S.current_player()
+    view = Table(rules).render(S, seat)
+    grid = next(it for it in view["shared"] if it["kind"] == "grid")
+    rows = S.p["market_rows"]
+    assert grid["rows"] == rows and grid["cols"] * rows >= len(S.z["market"])
+    cells = {c["at"]: c for row in grid["cells"] for c in row if c}
+    notes = {o["label"]: o["note"] for o in view["prompt"]["options"]}
+    for label, note in notes.items():
+        if label == "pass":
+            assert note is None
+            continue
+        at, card = label.split(":")
+        assert cells[at]["label"] == card
+        assert note == f"{cells[at]['price']} coins"      # the option's note is the space's price
+    # and the price is what buying it costs
+    label = next(lab for lab in notes if lab != "pass")
+    before = S.c["coins"][seat]
+    S.apply(label)
+    assert before - S.c["coins"][seat] == cells[label.split(":")[0]]["price"]
+
+
+def test_tracks_are_drawn_with_their_last_space():
+    rules = interpreter.load("diamonds_club")
+    view = Table(rules).render(rules.new_game(3, 1), 0)
+    items = {it["name"]: it for it in view["seats"][0]["items"]}
+    assert items["forest_pos"]["track"] == rules.new_game(3, 1).p["track_last"]
+    assert "track" not in items["coins"]
+
+
+def test_view_hints_order_hide_collapse_and_colour(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text("""
+game: hinted
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {suit: [R, B], rank: 1..3}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [card], visible: all}
+  pile: {}
+  hand: {owner: player, visible: owner}
+vars:
+  x: {type: int}
+flow:
+  - deal: {from: deck, to: hand, count: 2}
+  - choose: {who: 0, options: "[1, 2]", as: x}
+view:
+  order: [pile, hand]
+  hide: [deck]
+  colors: {by: suit, map: {R: "#ff0000"}}
+""")
+    rules = interpreter.load(path)
+    view = Table(rules).render(rules.new_game(2, 0), 0)
+    assert [it["name"] for it in view["shared"]] == ["pile"]
+    hand = view["seats"][0]["items"][0]
+    assert {c["color"] for c in hand["cards"] if c["label"].endswith("R")} <= {"#ff0000"}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(path.read_text().replace("hide: [deck]", "hide: [dek]").replace('"#ff0000"', '"url(x)"'))
+    with pytest.raises(interpreter.RulebookError) as e:
+        interpreter.load(bad)
+    text = str(e.value)
+    assert "bad.yaml:" in text and "'dek'" in text and "did you mean 'deck'" in text
+    assert "'url(x)' is not a colour" in text
+
+
+# ---------------------------------------------------------------------- sessions
+def _log(tmp_path, name, players, seed=2):
+    rules = interpreter.load(name)
+    path = tmp_path / f"{name}.jsonl"
+    result = play_game(rules, players, seed, make_agents("random", players, seed), log=str(path))
+    return path, result
+
+
+def test_a_log_session_has_a_position_per_decision_and_ends_on_the_result(tmp_path):
+    path, result = _log(tmp_path, "diamonds", 4)
+    s = LogSession(path)
+    assert len(s.positions) == result["decisions"] + 1
+    last = s.view(len(s.positions) - 1, None)
+    assert last["over"] and last["result"] == {"scores": result["scores"], "winners": result["winners"]}
+    first = s.view(0, 2)
+    assert any("dealt" in e["text"] and "your hand" in e["text"] for e in first["events"])
+    assert all("your" not in e["text"] for e in s.view(0, None)["events"])
+    told = s.view(1, "all")
+    assert told["line"]["seat"] == s.positions[1][0]["seat"] and told["said"]
+
+
+def test_a_redacted_log_is_refused_with_a_clear_error(tmp_path):
+    rules = interpreter.load("diamonds")
+    path = tmp_path / "r.jsonl"
+    play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(path), log_for=0)
+    with pytest.raises(interpreter.RulebookError, match="redacted for seat 0"):
+        LogSession(path)
+
+
+def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
+    rules = interpreter.load("diamonds")
+    s = LiveSession(rules, 3, 4, "random,human,random")
+    assert s.humans == [1] and s.waiting_for() == 1
+    with pytest.raises(GameError, match="not seat 0's decision"):
+        s.act(0, 0)
+    with pytest.raises(GameError, match="no option 99"):
+        s.act(1, 99)
+    while not s.state.over:
+        s.act(1, 0)
+        assert s.waiting_for() in (1, None)
+    assert s.view(len(s.positions) - 1, 1)["result"]["winners"]
+    with pytest.raises(GameError, match="over"):
+        s.act(1, 0)
+
+
+# ---------------------------------------------------------------------- the HTTP API
+@pytest.fixture
+def served():
+    servers = []
+
+    def serve(session):
+        srv = make_server(session)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        servers.append(srv)
+        return f"http://127.0.0.1:{srv.server_address[1]}"
+    yield serve
+    for srv in servers:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _get(url, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def test_the_api_serves_the_page_the_views_and_nothing_else(served, tmp_path):
+    path, result = _log(tmp_path, "diamonds", 4)
+    base = served(LogSession(path))
+    assert make_server(LogSession(path)).server_address[0] == "127.0.0.1"   # this machine only, by default
+    status, page = _get(base + "/")
+    assert status == 200 and b"app.js" in page
+    assert _get(base + "/static/app.js")[0] == 200
+    for bad in ("/static/../server.py", "/static/%2e%2e/server.py", "/etc/passwd", "/static/"):
+        assert _get(base + bad)[0] == 404
+    status, body = _get(base + "/api/session")
+    assert status == 200 and json.loads(body)["length"] == result["decisions"] + 1
+    status, body = _get(base + "/api/view?at=-1&seat=all")
+    assert json.loads(body)["result"]["scores"] == result["scores"]
+    status, body = _get(base + "/api/view?at=0&seat=9")
+    assert status == 400 and "no seat 9" in json.loads(body)["error"]
+    assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 404     # a log is not played
+
+
+def test_the_api_plays_a_live_game(served):
+    rules = interpreter.load("diamonds")
+    session = LiveSession(rules, 3, 1, "human,random,random", {"params": {"hand_size": 2, "rounds": 1}})
+    base = served(session)
+    status, body = _get(base + "/api/view?at=-1&seat=all")
+    assert status == 400 and "only for reading a log" in json.loads(body)["error"]
+    status, body = _get(base + "/api/act", {"seat": 0, "index": "x"})
+    assert status == 400
+    assert _get(base + "/api/act", b"[]".decode())[0] == 400
+    while not session.state.over:
+        status, body = _get(base + "/api/act", {"seat": 0, "index": 0})
+        assert status == 200, body
+    view = json.loads(_get(base + "/api/view?at=-1&seat=0")[1])
+    assert view["over"] and view["result"]["scores"] == session.state.scores()
+
+
+# ---------------------------------------------------------------------- the command line
+def test_view_and_serve_print_their_address_and_stop_on_ctrl_c(tmp_path, capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    path, _ = _log(tmp_path, "diams", 3)
+    assert main(["view", str(path)]) == 0
+    assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
+    assert main(["serve", "diamonds", "--players", "3", "--agents", "human,random,random"]) == 0
+    assert "serving diamonds at http://127.0.0.1:" in capsys.readouterr().out
+
+
+def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):
+    from interpreter.tools.cli import main
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header"\n')
+    assert main(["view", str(bad)]) == 1
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["serve", "diamonds", "--players", "9"]) == 2
+    assert "not 9" in capsys.readouterr().err
+    assert main(["serve", "diamonds", "--players", "3", "--port", "70000"]) == 2
+    assert "not a port" in capsys.readouterr().err
+    assert main(["serve", "diamonds", "--players", "3", "--agents", "humn"]) == 2
+    assert "did you mean 'human'" in capsys.readouterr().err

@@ -1,0 +1,182 @@
+"""The web viewer in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver``) driven by Selenium. Each seed game's log is opened and stepped through,
+what the page shows is checked against the state, and a short game is played by clicks.
+
+Skipped, saying why, where Selenium or the browser is not installed (``.ci/run`` installs
+both). ``RULEBOOK_SCREENSHOTS=DIR`` saves a screenshot of each seed game there (docs/images/).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.play.agents import make_agents
+from interpreter.play.gamelog import play_game
+from interpreter.web.server import make_server
+from interpreter.web.sessions import LiveSession, LogSession
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+if not (CHROMIUM and DRIVER):
+    pytest.skip("Chromium or chromedriver is not installed (apt-get install chromium chromium-driver): "
+                "the browser tests are skipped", allow_module_level=True)
+
+SEEDS = [("diamonds", 4, 3), ("diams", 3, 2), ("mister_diamond", 3, 2), ("diamonds_club", 3, 2)]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+        options.add_argument(arg)
+    try:
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    except Exception as e:   # noqa: BLE001 - a browser that cannot start here
+        pytest.skip(f"Chromium does not start here: {e}")
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(session):
+        srv = make_server(session)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        servers.append(srv)
+        return f"http://127.0.0.1:{srv.server_address[1]}/"
+    yield start
+    for srv in servers:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _wait(driver, check, timeout=10):
+    return WebDriverWait(driver, timeout).until(lambda d: check(d))
+
+
+def _position(driver) -> str:
+    return driver.find_element(By.ID, "position").text
+
+
+def _go(driver, at: int, length: int):
+    """Home, then → until position ``at`` (each press waits for the page to show it)."""
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    _wait(driver, lambda d: _position(d) == f"0 / {length - 1}")
+    for k in range(1, at + 1):
+        body.send_keys(Keys.ARROW_RIGHT)
+        _wait(driver, lambda d, k=k: _position(d) == f"{k} / {length - 1}")
+
+
+def _shown_cards(driver, seat: int, zone: str) -> list[str]:
+    row = driver.find_element(By.CSS_SELECTOR, f'.panel[data-seat="{seat}"] .item[data-kind="zone"][data-name="{zone}"]')
+    return [c.get_attribute("data-card") for c in row.find_elements(By.CSS_SELECTOR, ".card")]
+
+
+@pytest.mark.parametrize("name,players,seed", SEEDS)
+def test_a_seed_game_log_steps_to_its_end_and_shows_the_state(browser, serve, tmp_path, name, players, seed):
+    rules = interpreter.load(name)
+    log = tmp_path / f"{name}.jsonl"
+    result = play_game(rules, players, seed, make_agents("random", players, seed), log=str(log))
+    session = LogSession(log)
+    length = len(session.positions)
+    browser.get(serve(session))
+    _wait(browser, lambda d: _position(d) == f"0 / {length - 1}")
+    assert browser.find_element(By.ID, "title").text == rules.title
+    # a position in the middle: seat 0's own view shows its cards and counters as the state has them
+    at = min(12, length - 1)
+    _go(browser, at, length)
+    Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.panel[data-seat="0"]'))
+    S = session.positions[at][1]
+    mine = [z for z, o in rules.zone_owner.items() if o == "player" and S.z[z][0] and z not in session.table.hide]
+    if mine:
+        _wait(browser, lambda d: _shown_cards(d, 0, mine[0]) == [rules.card_labels[c] for c in S.z[mine[0]][0]])
+    counters = [c for c, o in rules.counter_owner.items() if o == "player" and c not in session.table.hide
+                and (rules.counter_decl.get(c) or {}).get("visible", "all") == "all"]
+    for c in counters[:3]:
+        value = browser.find_element(By.CSS_SELECTOR, f'.panel[data-seat="1"] .item[data-name="{c}"] .value')
+        assert value.text == str(S.c[c][1])
+    # one event at a time: the cursor moves through the decision's events
+    if session.view(at, 0)["events"]:
+        browser.find_element(By.ID, "event-next").click()
+        _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li.current"))
+    # the end: the scores and winners the log holds
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    _wait(browser, lambda d: d.find_elements(By.ID, "scores"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]")
+    assert [r.find_element(By.CSS_SELECTOR, ".score").text for r in rows] == [str(s) for s in result["scores"]]
+    assert [int(r.get_attribute("data-seat")) for r in rows if "winner" in r.get_attribute("class")] == result["winners"]
+    assert browser.find_element(By.ID, "error").text == ""
+    shots = os.environ.get("RULEBOOK_SCREENSHOTS")
+    if shots:
+        Select(browser.find_element(By.ID, "seat")).select_by_value("all")
+        _go(browser, min(length - 1, {"diamonds_club": 60}.get(name, 30)), length)
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(Path(shots) / f"viewer-{name}.png"))
+
+
+def test_a_short_game_is_played_to_its_end_by_clicks(browser, serve):
+    rules = interpreter.load("diamonds")
+    session = LiveSession(rules, 3, 7, "human,random,random", {"params": {"hand_size": 3, "rounds": 1}})
+    browser.get(serve(session))
+    clicks = 0
+    while not browser.find_elements(By.ID, "scores"):
+        buttons = _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button")
+                                            if b.is_enabled()] or d.find_elements(By.ID, "scores"))
+        if not isinstance(buttons, list) or not buttons or buttons[0].tag_name != "button":
+            break
+        before = len(session.positions)
+        buttons[-1].click()            # the last option: not always the first card
+        _wait(browser, lambda d, b=before: len(session.positions) > b and _position(d).split(" / ")[0]
+              == str(len(session.positions) - 1))
+        clicks += 1
+        assert clicks < 100
+    assert session.state.over and clicks >= 3
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]")
+    assert [r.find_element(By.CSS_SELECTOR, ".score").text for r in rows] == [str(s) for s in session.state.scores()]
+    # every click was seat 0's, and the log of the game holds them
+    mine = [line for line, _ in session.positions[1:] if line.get("seat") == 0]
+    assert len(mine) == clicks
+
+
+def test_a_grid_market_shows_its_prices_and_is_bought_by_a_click(browser, serve):
+    rules = interpreter.load("diamonds_club")
+    session = LiveSession(rules, 3, 1, "human,random,random")
+    browser.get(serve(session))
+    S = session.state
+    while S.prompt() != "buy":     # play the first decisions in the page until a buy
+        _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button") if b.is_enabled()])
+        before = len(session.positions)
+        browser.find_element(By.CSS_SELECTOR, "#options button").click()
+        _wait(browser, lambda d, b=before: len(session.positions) > b)
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, 'table.grid td .price'))
+    option = _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button")
+                                       if b.get_attribute("data-label") != "pass"])[0]
+    at, label = option.get_attribute("data-label").split(":")
+    cell = browser.find_element(By.CSS_SELECTOR, f'table.grid td[data-at="{at}"]')
+    assert cell.find_element(By.CSS_SELECTOR, ".card").text == label
+    price = int(cell.find_element(By.CSS_SELECTOR, ".price").text.split()[0])
+    assert option.find_element(By.CSS_SELECTOR, ".note").text.split()[0] == str(price)
+    coins = S.c["coins"][0]
+    before = len(session.positions)
+    option.click()
+    _wait(browser, lambda d: len(session.positions) > before)
+    bought = session.positions[before][0]
+    assert bought["action"] == f"{at}:{label}"
+    assert session.positions[before][1].c["coins"][0] == coins - price
