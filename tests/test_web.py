@@ -15,7 +15,7 @@ from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
 from interpreter.web.server import make_server
 from interpreter.web.sessions import LiveSession, LogSession
-from interpreter.web.table import Table
+from interpreter.play.table import Table
 
 SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
 

@@ -4,10 +4,11 @@
       order: [table, hand]                  # drawn first, in this order (zones and counters)
       hide: [deck]                          # not drawn (still in every observation)
       collapse: [supply]                    # drawn as counts of each label, not card by card
+      vars: [round, start_player]           # the variables shown (default: every public one)
       colors: {by: suit, map: {H: "#c0392b", D: "#d35400"}}   # a card's colour by an attribute
 
 Nothing in a game reads them: a ruleset plays the same with or without. The names must be
-declared zones or counters (a typo is a located error with a did-you-mean); ``colors.by`` a
+declared zones or counters, ``vars`` declared variables (a typo is a located error with a did-you-mean); ``colors.by`` a
 card attribute; a colour a CSS hex colour (``#rgb`` or ``#rrggbb``) or a plain colour name.
 """
 from __future__ import annotations
@@ -18,8 +19,9 @@ _COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
 
 
 def view_hints(ctx, spec, r) -> dict:
-    """The checked hints, with every key present: {order, hide, collapse, colors: {by, map}}."""
-    out = {"order": [], "hide": [], "collapse": [], "colors": {"by": None, "map": {}}}
+    """The checked hints, with every key present: {order, hide, collapse, vars, colors: {by, map}}
+    (``vars`` None: every public variable)."""
+    out = {"order": [], "hide": [], "collapse": [], "vars": None, "colors": {"by": None, "map": {}}}
     if not isinstance(spec, dict):
         return out   # the schema said so
     drawn = {**ctx.names.zones, **ctx.names.counters}
@@ -28,6 +30,9 @@ def view_hints(ctx, spec, r) -> dict:
         for i, name in enumerate(spec.get(key) or []):
             if ctx.known("zone" if key == "collapse" else "zone or counter", name, pool, ("view", key, i)):
                 out[key].append(name)
+    if "vars" in spec:
+        out["vars"] = [name for i, name in enumerate(spec.get("vars") or [])
+                       if ctx.known("variable", name, ctx.names.vars, ("view", "vars", i))]
     colors = spec.get("colors") or {}
     by = colors.get("by")
     if by is not None and ctx.known("card attribute", by, ctx.names.attrs, ("view", "colors", "by")):

@@ -101,6 +101,11 @@ class Step:
         """What this running step adds to ``player``'s observation (public or theirs only)."""
         return None
 
+    # True on a step whose question is what happened at a real table (a dexterity attempt's
+    # outcome under resolve: ask), not a choice: `play --resolve ask` asks it of the person at
+    # the terminal whatever agent holds the seat (play/agents.py, TableReporter).
+    reports = False
+
     def layout(self, S, seat) -> dict | None:
         """How a viewer may draw what this step works on, for ``seat`` (None: a spectator):
         ``{"grid": ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid, or None.

@@ -325,6 +325,7 @@ class _Report(Step):
         return UNCHANGED
 
     asks = True
+    reports = True   # the answer is what happened at a real table, not a choice (Step.reports)
 
     def label(self, S, value):
         return self.attempt.outcomes[value].name

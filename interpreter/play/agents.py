@@ -79,7 +79,8 @@ class FirstAgent:
 
 
 class HumanAgent:
-    """Shows a summary of the observation and numbered options; reads a number or a label."""
+    """A person at the terminal: shows the table as the seat sees it and the numbered options;
+    reads a number or a label. Hears every other move, in words."""
     name = "human"
 
     def __init__(self, seed: int = 0, seat: int = 0, stdin: TextIO | None = None, stdout: TextIO | None = None):
@@ -93,15 +94,27 @@ class HumanAgent:
         if said:
             print(f"  {said}", file=self.stdout or sys.stdout)
 
+    def decide(self, view) -> int:
+        """The table as this seat sees it (play/terminal.py), the options with their notes, and
+        the answer read: a number or a label."""
+        from .terminal import show
+        show(view.table(), self.stdout or sys.stdout)
+        return self._read(view.legal, view.seat)
+
     def act(self, observation: dict, legal: list[str]) -> int:
+        """For callers with only an observation: a summary of it and the numbered options."""
         out = self.stdout or sys.stdout
-        inp = self.stdin or sys.stdin
         print(summarise(observation), file=out)
         for i, label in enumerate(legal, 1):
             print(f"  {i:>3}. {label}", file=out)
+        return self._read(legal, observation.get("player"))
+
+    def _read(self, legal: list[str], seat) -> int:
+        out = self.stdout or sys.stdout
+        inp = self.stdin or sys.stdin
         while True:
             span = "1 (the only option)" if len(legal) == 1 else f"1-{len(legal)}"
-            print(f"seat {observation.get('player')}, choose {span} (or a label): ", end="", file=out)
+            print(f"seat {seat}, choose {span} (or a label): ", end="", file=out)
             out.flush()
             line = inp.readline()
             if not line:
@@ -115,6 +128,27 @@ class HumanAgent:
                 return legal.index(answer)
             close = did_you_mean(answer, legal)
             print(f"'{answer}' is not an option" + (f" (did you mean '{close}'?)" if close else ""), file=out)
+
+
+class TableReporter:
+    """A seat's agent under ``--resolve ask`` with nobody human at the table's seats: a question
+    about what happened at the real table (a step with ``reports``, such as a dexterity attempt's
+    outcome) is asked of the person at the terminal; every other decision is the agent's."""
+
+    def __init__(self, agent, person: "HumanAgent"):
+        self.agent, self.person = agent, person
+        self.name = getattr(agent, "name", type(agent).__name__)
+        self.needs_knowledge = getattr(agent, "needs_knowledge", False)
+
+    def decide(self, view) -> int:
+        if view.reports:
+            out = self.person.stdout or sys.stdout
+            print(f"--- seat {view.seat}: {view.prompt}?", file=out)
+            for i, label in enumerate(view.legal, 1):
+                print(f"  {i:>3}. {label}", file=out)
+            return self.person._read(view.legal, view.seat)
+        decide = getattr(self.agent, "decide", None)
+        return decide(view) if decide is not None else self.agent.act(view.observation, view.legal)
 
 
 def summarise(obs: dict) -> str:

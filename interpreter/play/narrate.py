@@ -33,8 +33,13 @@ class _Teller:
 
     def cards(self, ev) -> str:
         if "cards" in ev:
-            cards = ev["cards"]
-            return " ".join(map(str, cards)) if cards else "nothing"
+            cards = [str(c) for c in ev["cards"]]
+            counts: dict = {}
+            for c in cards:
+                counts[c] = counts.get(c, 0) + 1
+            if len(cards) > 8 and len(counts) * 2 <= len(cards):   # many alike: "light ×11 dark ×5"
+                return " ".join(f"{c} ×{n}" if n > 1 else c for c, n in counts.items())
+            return " ".join(cards) if cards else "nothing"
         if "count" in ev:
             n = ev["count"]
             return f"{n} hidden card{'s' if n != 1 else ''}"

@@ -39,6 +39,21 @@ class SeatView:
         """A determinization for this seat (``State.determinize``), drawn with ``rng``."""
         return self._state.determinize(self.seat, rng)
 
+    @property
+    def reports(self) -> bool:
+        """Whether the pending question is what happened at a real table (Step.reports)."""
+        S = self._state
+        return S.dec is not None and S.rules.steps[S.stack[-1][0]].reports
+
+    @property
+    def prompt(self) -> str | None:
+        return self._state.prompt()
+
+    def table(self) -> dict:
+        """The table as this seat sees it, laid out for people (play/table.py)."""
+        from .table import table_of
+        return table_of(self.rules).render(self._state, self.seat)
+
     def true_state(self):
         """A copy of the real state, hidden information included: only for agents that say so."""
         return self._state.clone()

@@ -60,8 +60,9 @@ def add_play(p: argparse.ArgumentParser) -> None:
                    help="per-seat skill in [0, 1] for dexterity attempts: one number per seat, or one for all "
                         "(default: the ruleset's params.skill)")
     p.add_argument("--resolve", choices=("random", "ask"), default=None,
-                   help="dexterity attempts: rolled from the seed (random, the default) or asked of the acting "
-                        "player, for a game played with the physical components (ask)")
+                   help="dexterity attempts: rolled from the seed (random, the default) or asked, for a game "
+                        "played with the physical components (ask: the human seat acting, else the person at "
+                        "the terminal)")
     p.add_argument("--log", metavar="F.jsonl", help="write the game log (JSON Lines)")
     p.add_argument("--log-for", type=int, metavar="SEAT", help="write the log as SEAT may see it (redacted)")
     p.add_argument("--force", action="store_true", help="with --log: replace the file if it exists")
@@ -70,7 +71,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_play(args) -> int:
-    from ..play.agents import make_agents
+    from ..play.agents import HumanAgent, TableReporter, make_agents
     from ..play.gamelog import play_game
     if args.log_for is not None and not args.log:
         raise UsageError("--log-for needs --log F.jsonl")
@@ -83,6 +84,10 @@ def cmd_play(args) -> int:
     # check the player count (and the parameters) before asking agents anything
     rules.new_game(args.players, args.seed, options)
     agents = make_agents(args.agents, args.players, args.seed)
+    if args.resolve == "ask" and not any(isinstance(a, HumanAgent) for a in agents):
+        person = HumanAgent(args.seed, None)   # the table is asked what happened; the agents choose the rest
+        agents = [TableReporter(a, person) for a in agents]
+        agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
     result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for,
                        force=args.force)
     if args.json:

@@ -15,7 +15,7 @@ from ..play.gamelog import events_out, logged_decision
 from ..play.narrate import event as tell_event, tell
 from ..play.redact import Redactor
 from ..play.replay import replay
-from .table import Table
+from ..play.table import Table
 
 
 class Session:

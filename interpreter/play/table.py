@@ -1,4 +1,5 @@
-"""The table as one seat sees it, as plain data a browser draws: no per-game code.
+"""The table as one seat sees it, as plain data that the web page (interpreter/web/) and the
+terminal (play/terminal.py) draw: no per-game code.
 
 ``Table(rules).render(S, seat)`` reads what ``seat`` may see (``State.observation``; a
 spectator is ``None``, ``"all"`` shows everything, for reading a full log) and lays it out:
@@ -17,6 +18,7 @@ Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` o
 from __future__ import annotations
 
 import json
+from weakref import WeakKeyDictionary
 
 from ..mechanics.base import Step
 
@@ -24,11 +26,22 @@ PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#8
 LONG_ZONE = 40          # a shared zone with more cards is drawn as counts per label by default
 
 
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def table_of(rules) -> "Table":
+    """The Table of a ruleset, built once."""
+    if rules not in _TABLES:
+        _TABLES[rules] = Table(rules)
+    return _TABLES[rules]
+
+
 class Table:
     def __init__(self, rules):
         self.rules = rules
         hints = getattr(rules, "view", None) or {}
         self.hide = set(hints.get("hide") or ())
+        self.vars = hints.get("vars")   # None: every public variable
         self.collapse = set(hints.get("collapse") or ())
         order = list(hints.get("order") or ())
         rank = {name: i for i, name in enumerate(order)}
@@ -58,7 +71,8 @@ class Table:
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
         out = {"ruleset": self.rules.name, "title": self.rules.title, "variant": self.rules.variant,
                "players": S.n, "seat": seat, "phase": obs.get("phase"),
-               "vars": {k: v for k, v in obs["vars"].items() if v is not None},
+               "vars": {k: v for k, v in obs["vars"].items()
+                        if v is not None and (self.vars is None or k in self.vars)},
                "shared": shared, "seats": seats, "teams": teams, "running": _running(extras),
                "prompt": self._prompt(S, seat), "over": S.over, "result": None}
         if S.over:

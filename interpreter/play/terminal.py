@@ -1,0 +1,160 @@
+"""The table as text, for a person playing at a terminal (``--agents human``).
+
+It draws the same data as the web page (play/table.py), compactly: one line per zone that
+holds something (repeated cards counted: ``light ×11``), a seat's counters on one line, a grid
+market as a grid with each space's price, a track as its space out of the last, the trick in
+progress; then the numbered options with their notes (a cost). With colour (rich, on a
+terminal that shows it) cards take their colour; piped or redirected, plain text.
+"""
+from __future__ import annotations
+
+
+def plain(label: str, color) -> str:
+    return label
+
+
+def _cards(item, paint=plain) -> str:
+    if item.get("hidden"):
+        n = item["count"]
+        return f"{n} hidden card{'s' if n != 1 else ''}"
+    if "groups" in item:
+        return " ".join(paint(g["label"], g["color"]) + (f" ×{g['count']}" if g["count"] > 1 else "")
+                        for g in item["groups"])
+    cards = item.get("cards") or []
+    counts: dict = {}
+    for c in cards:
+        counts[c["label"]] = counts.get(c["label"], 0) + 1
+    if len(cards) > 12 and len(counts) * 2 <= len(cards):   # a supply: counts per label
+        colors = {c["label"]: c["color"] for c in cards}
+        return " ".join(paint(k, colors[k]) + (f" ×{n}" if n > 1 else "") for k, n in counts.items())
+    return " ".join(paint(c["label"], c["color"]) for c in cards)
+
+
+def _shown(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "-"
+    return str(value)
+
+
+def _columns(entries: list[str], width: int = 100) -> list[str]:
+    """Many short options side by side, column by column; long ones one per line."""
+    col = max(len(e) for e in entries) + 3
+    across = max(1, width // col)
+    if len(entries) <= 8 or across == 1:
+        return ["  " + e for e in entries]
+    down = -(-len(entries) // across)
+    return ["  " + "".join(entries[r + c * down].ljust(col) for c in range(across) if r + c * down < len(entries)).rstrip()
+            for r in range(down)]
+
+
+def _empty(item) -> bool:
+    return item["kind"] == "zone" and item["count"] == 0
+
+
+def _value(item) -> str:
+    if item.get("hidden"):
+        return f"{item['name']} ?"
+    if isinstance(item.get("track"), int) and isinstance(item["value"], int):
+        return f"{item['name']} {item['value']}/{item['track']}"
+    return f"{item['name']} {item['value']}"
+
+
+def _grid(item) -> list[str]:
+    """A grid market: a header of columns, a row per grid row, each space "label price"."""
+    cells = [[_cell(c, item.get("pay")) for c in row] for row in item["cells"]]
+    width = max([len(c) for row in cells for c in row] + [4])
+    head = "      " + " ".join(f"c{j + 1}".ljust(width) for j in range(item["cols"]))
+    rows = [f"   r{i + 1} " + " ".join(c.ljust(width) for c in row) for i, row in enumerate(cells)]
+    what = f" (price in {item['pay']}; + what lies on a space)" if item.get("pay") else ""
+    return [f"  {item['name']}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
+
+
+def _cell(c, pay) -> str:
+    if c is None:
+        return ""
+    text = c["label"]
+    if c.get("price") is not None:
+        text += f" {c['price']}"
+    for o in c.get("on") or ():
+        text += f" +{o['value']}"
+    return text
+
+
+def _item(item, who, paint) -> list[str]:
+    kind = item["kind"]
+    if kind == "zone":
+        return [] if _empty(item) else [f"  {item['name']}: {_cards(item, paint)}"]
+    if kind == "grid":
+        return _grid(item)
+    if kind == "on_cards":
+        return [f"  {item['name']}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
+    if kind == "card_counter":
+        return [f"  {item['name']}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
+    if kind == "trick":
+        plays = ", ".join(f"{who(p['seat'])} {paint(p['card'], None)}" for p in item["plays"]) or "no card yet"
+        return [f"  trick: {plays} (led by {who(item['leader'])})"]
+    if kind == "value":
+        return [f"  {item['name']}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
+    return []
+
+
+def _panel(title, items, who, paint) -> list[str]:
+    counters = [_value(it) for it in items if it["kind"] == "counter"]
+    lines = [f"{title}" + (": " + " · ".join(counters) if counters else "")]
+    for it in items:
+        if it["kind"] != "counter":
+            lines += _item(it, who, paint)
+    return lines
+
+
+def render(table: dict, options: bool = True, paint=plain) -> str:
+    """The table (play/table.py's data) for its seat, then (``options``) the numbered options,
+    as text; ``paint(label, colour)`` writes a card (rich markup on a colour terminal)."""
+    me = table["seat"]
+
+    def who(seat):
+        return "the table" if seat is None else "you" if seat == me else f"seat {seat}"
+    prompt = table.get("prompt")
+    head = f"─── {table['title']}"
+    if table.get("phase"):
+        head += f" · {table['phase']}"
+    variables = " · ".join(f"{k} {_shown(v)}" for k, v in table["vars"].items())
+    lines = [head + (f" · {variables}" if variables else "")]
+    shared = table["shared"] + table["running"]
+    if shared:
+        lines += _panel("Table", shared, who, paint)
+    for t in table["teams"]:
+        lines += _panel(f"team {t['team']} ({', '.join(who(s) for s in t['seats'])})", t["items"], who, paint)
+    order = sorted(table["seats"], key=lambda s: s["seat"] != me)   # your own seat first
+    for s in order:
+        title = "You" + f" (seat {s['seat']})" if s["seat"] == me else f"seat {s['seat']}"
+        if prompt and prompt["seat"] == s["seat"] and s["seat"] != me:
+            title += f", to {prompt['prompt']}"
+        lines += _panel(title, s["items"], who, paint)
+    if table.get("result"):
+        r = table["result"]
+        lines.append("Game over: scores " + ", ".join(f"{who(i)} {v}" for i, v in enumerate(r["scores"]))
+                     + "; won by " + ", ".join(who(i) for i in r["winners"]))
+    if prompt and prompt.get("options") and options:
+        lines.append(f"You ({who(me) if me != prompt['seat'] else 'seat ' + str(me)}) to {prompt['prompt']}:")
+        lines += _columns([f"{o['index'] + 1:>3}. {o['label']}" + (f" ({o['note']})" if o.get("note") else "")
+                           for o in prompt["options"]])
+    return "\n".join(lines)
+
+
+def show(table: dict, out) -> None:
+    """Print the table to ``out``: with colours through rich on a terminal, else plain text."""
+    if getattr(out, "isatty", lambda: False)():
+        try:
+            from rich.console import Console
+            from rich.markup import escape
+        except ImportError:
+            pass
+        else:
+            def paint(label, color):
+                return f"[bold {color}]{escape(label)}[/]" if color else escape(label)
+            Console(file=out, highlight=False).print(render(table, paint=paint))
+            return
+    print(render(table), file=out)
