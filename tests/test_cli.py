@@ -337,7 +337,8 @@ def test_explain_shows_the_flow(capsys):
     assert out.startswith("# Diamonds")
     for phase in ("deal", "pass", "tricks", "end_of_round"):
         assert f"Phase **{phase}**" in out
-    assert "follow suit" in out and "on void: benefit(suit: card.suit)" in out
+    assert "follow suit" in out
+    assert "When a player cannot follow:\n        - Do **benefit** with *suit* = the suit of the card." in out
     assert "two_player" in out and "teams" in out
     assert run(capsys, "explain", "diamonds")[1] == out      # deterministic
     code, teams, _ = run(capsys, "explain", "diamonds", "--variant", "teams")

@@ -140,5 +140,6 @@ def test_explain_says_a_choice_is_simultaneous_and_a_counter_a_family(capsys):
     path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sealed_bids.yaml"
     assert cli(["explain", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "choose at once, in secret: each of players picks a value for bid" in out
+    assert "The players each choose, at once and in secret, the bid from" in out
+    assert "the choices are revealed together" in out
     assert "metal (one per key: params.metals)" in out

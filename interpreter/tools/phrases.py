@@ -1,0 +1,500 @@
+"""Expressions in words, for ``rulebook explain``: ``count(hand where suit == led.suit)`` reads
+"the number of cards in your hand with the same suit as the led card".
+
+The parse tree (grammars/expression.lark) is walked with one function per node kind (``_NODES``)
+and one per built-in function (``_CALLS``). The words come from the ruleset's own names (zones,
+counters, variables, attributes, defines: underscores become spaces; parameters stay code, with
+their value) and from the language and the mechanics' locals (``led``...), never from a game.
+A node with no words reads as its source text in backticks, so nothing is ever dropped.
+
+A list reads as a ``Noun`` ("cards" + " in your hand whose rank is 3"), so that functions of
+lists can say "the number of cards...", "each card...", "the first card...". Inside a
+``where`` / ``by:`` / ``to:`` the element's own names read "its rank", "their hand".
+"""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..expr.parser import ExprError, parse
+
+# the names the language and the mechanics bind (docs/reference.md), as words
+LOCALS = {"card": "the card", "led": "the led card", "tricks_played": "the number of tricks played",
+          "space": "the space", "me": "you", "num_players": "the number of players",
+          "num_teams": "the number of teams"}
+LIST_LOCALS = {"trick": ("card", " of the trick"), "picked": ("card", " picked so far"),
+               "neighbours": ("card", " next to the space"), "players": ("player", ""), "teams": ("team", "")}
+OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
+COUNT_OPS = dict(zip(OPS, ("exactly", "not exactly", "fewer than", "at most", "more than", "at least")))
+ARITH = {"add": ("plus", 1), "sub": ("minus", 1), "mul": ("times", 2), "div": ("divided by", 2),
+         "floordiv": ("divided by (rounded down)", 2), "mod": ("modulo", 2)}
+OWNER_WORD = {"player": "your", "team": "your team's", "card": "its"}
+
+
+class Unphrasable(Exception):
+    """A node with no words: shown as its source text."""
+
+
+def words(name) -> str:
+    return str(name).replace("_", " ").strip() or str(name)
+
+
+def plural(word: str) -> str:
+    if word == "entry" or (word.endswith("y") and word[-2:-1] not in tuple("aeiou")):
+        return word[:-1] + "ies"
+    return word if word.endswith("s") else word + "s"
+
+
+def code(text) -> str:
+    text = " ".join(str(text).split())
+    return f"`{text}`" if "`" not in text else text
+
+
+class Noun:
+    """A list in words: its element (``card``), what kind of value that is (card, player,
+    team, value), a tail (" in your hand whose rank is 3") and, for a named list, its name
+    (``head``: "*showable*", read "the cards in *showable*")."""
+    __slots__ = ("singular", "kind", "tail", "head")
+
+    def __init__(self, singular: str, kind: str, tail: str = "", head: str = ""):
+        self.singular, self.kind, self.tail, self.head = singular, kind, tail, head
+
+    def _in(self) -> str:
+        return f" in {self.head}{self.tail}" if self.head else self.tail
+
+    def the(self) -> str:
+        return self.head + self.tail if self.head else f"the {plural(self.singular)}{self.tail}"
+    __str__ = the
+
+    def many(self, quantity: str = "") -> str:
+        """ "3 cards in your hand" ("1 card", "no cards"...)."""
+        word = self.singular if quantity in ("1", "a", "one", "at least one") else plural(self.singular)
+        return f"{quantity} {word}{self._in()}".strip()
+
+    def each(self, var: str = "") -> str:
+        return f"each {self.singular}{' ' + var if var else ''}{self._in()}"
+
+    def more(self, tail: str) -> "Noun":
+        return Noun(self.singular, self.kind, self.tail + tail, self.head)
+
+
+class Phraser:
+    """The words of one ruleset's expressions. ``phrase(text)`` gives a phrase and never
+    raises; ``locals`` are names bound where the expression is (a for_each's ``as:``, an
+    effect's parameters), shown in italics; ``scope`` is the kind of element the expression
+    is about (``"card"`` for a trick's ``rank:``), whose own names read "its ..."."""
+
+    def __init__(self, rules):
+        names = getattr(rules, "names", None)
+        for key in ("zones", "counters", "vars", "attrs", "defines"):   # name -> owner, type or text
+            setattr(self, key, dict(getattr(names, key, None) or {}))
+        self.params = dict((getattr(rules, "data", {}) or {}).get("params") or {})
+        self.scopes: list[str] = []       # element kinds of the enclosing filters, innermost last
+        self.locals: set[str] = set()
+        self._src = ""
+        self._open: set[str] = set()      # defines being phrased (a define of a define...)
+
+    # ------------------------------------------------------------------ entry points
+    def phrase(self, value, locals=(), scope: str | None = None) -> str:
+        """A value of the ruleset in words; an expression that cannot be phrased is code."""
+        if isinstance(value, bool) or value is None:
+            return {True: "true", False: "false", None: "none"}[value]
+        if isinstance(value, (int, float)):
+            return str(value)
+        if isinstance(value, list):
+            return "[" + ", ".join(self.phrase(v, locals) for v in value) + "]"
+        return str(self._top(value, locals, scope, self.node)) if isinstance(value, str) else code(value)
+
+    def noun(self, value, locals=()) -> Noun | None:
+        """A list expression as a Noun, or None when it is not one."""
+        out = self._top(value, locals, None, self.node) if isinstance(value, str) else None
+        return out if isinstance(out, Noun) else None
+
+    def zone(self, value, locals=()) -> str:
+        """A zone reference in words, "your hand" (not "the cards in your hand")."""
+        noun = self.noun(value, locals)
+        zone = noun is not None and not noun.head and noun.tail.startswith(" in ")
+        return noun.tail[4:] if zone else self.phrase(value, locals)
+
+    def cond(self, value, locals=(), scope: str | None = None) -> str:
+        """A condition on an element as a relative clause ("whose rank is 3")."""
+        if not isinstance(value, str):
+            return f"for which {self.phrase(value)}"
+        return str(self._top(value, locals, scope, self._rel))
+
+    def _top(self, text, locals, scope, fn):
+        saved = (self._src, set(self.locals), list(self.scopes))
+        self.locals |= set(locals)
+        self.scopes += [scope] if scope else []
+        try:
+            tree = parse(text)
+            self._src = text
+            return fn(tree)
+        except (ExprError, RecursionError):
+            return code(text)
+        finally:
+            self._src, self.locals, self.scopes = saved
+
+    # ------------------------------------------------------------------ nodes
+    def node(self, t):
+        """A node in words: a str, or a Noun for a list."""
+        try:
+            fn = _NODES.get(t.data) if isinstance(t, Tree) else None
+            if fn is None:
+                raise Unphrasable
+            return fn(self, t)
+        except Unphrasable:
+            return code(self._text(t))
+
+    def s(self, t) -> str:
+        return str(self.node(t))
+
+    def _text(self, t) -> str:
+        meta = getattr(t, "meta", None)
+        return self._src[meta.start_pos:meta.end_pos] if meta is not None and not meta.empty else self._src
+
+    def as_noun(self, t) -> Noun:
+        out = self.node(t)
+        return out if isinstance(out, Noun) else Noun("entry", "value", head=str(out))
+
+    def is_player(self, t) -> bool:
+        n = str(t.children[0]) if isinstance(t, Tree) and t.data in ("name", "call") else None
+        return n in ("left", "right") if n and t.data == "call" else n == "me" or self.vars.get(n) == "player"
+
+    # ------------------------------------------------------------------ names
+    def name(self, n: str):
+        for kind in reversed(self.scopes):
+            owner = self.counters.get(n, self.zones.get(n))
+            if kind == "card" and (n in self.attrs or owner == "card"):
+                return self.owned(n, "its")
+            if kind in ("player", "team") and owner in ("player", "team"):
+                return self.owned(n, "their team's" if owner == "team" and kind == "player" else "their")
+        if n == "it" and self.scopes:
+            return {"card": "the card", "player": "the player", "team": "the team"}.get(self.scopes[-1], "it")
+        if n in self.locals:
+            return f"*{n}*"
+        if n in LIST_LOCALS:
+            return Noun(LIST_LOCALS[n][0], LIST_LOCALS[n][0], LIST_LOCALS[n][1])
+        if n in LOCALS:
+            return LOCALS[n]
+        if n in self.zones or n in self.counters:
+            return self.owned(n, OWNER_WORD.get(self.counters.get(n, self.zones.get(n)), "the"))
+        if n in self.vars:
+            typ = str(self.vars[n])
+            if typ.startswith("list"):
+                return Noun("card" if "card" in typ else "entry", "card" if "card" in typ else "value",
+                            head=f"the {words(n)}")
+            return words(n) if typ == "bool" else f"the {words(n)}"
+        if n in self.defines and n not in self._open:
+            inner = self._define(n)
+            if isinstance(inner, Noun):
+                return Noun(inner.singular, inner.kind, head=f"*{words(n)}*")
+            return f"*{words(n)}*"
+        return words(n)
+
+    def _define(self, n):
+        self._open.add(n)
+        saved = self._src
+        try:
+            self._src = self.defines[n]
+            return self.node(parse(self.defines[n]))
+        except ExprError:
+            return None
+        finally:
+            self._open.discard(n)
+            self._src = saved
+
+    def owned(self, n, pron):
+        if n in self.zones:
+            return Noun("card", "card", f" in {pron} {words(n)}")
+        return f"{pron} {words(n)}"
+
+    def param(self, n: str) -> str:
+        spec = self.params.get(n)
+        value = spec.get("value", spec.get("default")) if isinstance(spec, dict) else spec
+        if isinstance(value, list) and len(value) <= 6 and all(isinstance(v, (int, str)) for v in value):
+            return f"`{n}` ({', '.join(map(str, value))})"
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or isinstance(spec, dict) and "by_players" in spec:
+            return f"`{n}`"
+        return f"`{n}` ({value})"
+
+    # ------------------------------------------------------------------ relative clauses
+    def _rel(self, t) -> str:
+        """A condition on the innermost element as a relative clause."""
+        if isinstance(t, Tree) and t.data in ("and_", "or_"):
+            return f" {t.data[:-1]} ".join(self._rel(c) for c in t.children)
+        if isinstance(t, Tree) and t.data in ("compare", "in_", "not_in"):
+            left, right = t.children[0], t.children[-1]
+            subject = self.element_part(left)
+            op = str(t.children[1]) if t.data == "compare" else t.data
+            verb = OPS.get(op) or ("is in" if op == "in_" else "is not in")
+            if subject == "it":
+                return f"other than {self.s(right)}" if op == "!=" else f"that {verb} {self.s(right)}"
+            if subject is not None:
+                if op == "==" and isinstance(right, Tree) and right.data == "attr" and str(right.children[1]) == subject:
+                    return f"with the same {words(subject)} as {self.s(right.children[0])}"
+                return f"whose {words(subject)} {verb} {self.s(right)}"
+        negated = isinstance(t, Tree) and t.data == "not_"
+        inner = t.children[0] if negated else t
+        if isinstance(inner, Tree) and inner.data == "name" and self.element_part(inner) not in (None, "it"):
+            return f"that are {'not ' if negated else ''}{words(str(inner.children[0]))}"
+        return f"for which {self.s(t)}"
+
+    def element_part(self, t) -> str | None:
+        """``rank`` or ``it.rank`` of the innermost element: "rank"; ``it``: "it"; else None."""
+        if not self.scopes or not isinstance(t, Tree):
+            return None
+        kind = self.scopes[-1]
+        if t.data == "attr" and isinstance(t.children[0], Tree) and t.children[0].data == "name" \
+                and str(t.children[0].children[0]) == "it":
+            return str(t.children[1])
+        n = str(t.children[0]) if t.data == "name" else None
+        if n == "it" or (kind == "card" and (n in self.attrs or self.counters.get(n) == "card")):
+            return n
+        return n if kind in ("player", "team") and self.counters.get(n) in ("player", "team") else None
+
+    def filtered(self, t, fn):
+        """``(noun of list t, fn())``, fn run in the scope of the list's elements."""
+        noun = self.as_noun(t)
+        self.scopes.append(noun.kind)
+        try:
+            return noun, fn()
+        finally:
+            self.scopes.pop()
+
+
+# ---------------------------------------------------------------------- one function per node kind
+def _attr(p, t):
+    base, attr = t.children[0], str(t.children[1])
+    if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "params":
+        return p.param(attr)
+    if p.element_part(t) not in (None, "it"):
+        return p.name(attr)
+    return _of(p, attr, p.s(base))
+
+
+def _of(p, name, owner: str):
+    """``owner``'s zone, counter or attribute ``name``."""
+    if owner == "you":
+        return p.owned(name, "your")
+    if name in p.zones:
+        return Noun("card", "card", f" in the {words(name)} of {owner}")
+    return f"the {words(name)} of {owner}"
+
+
+def _index(p, t):
+    base, i = t.children
+    n = str(base.children[0]) if isinstance(base, Tree) and base.data == "name" else None
+    if n in p.zones or n in p.counters or (n in p.vars and p.is_player(i)):
+        return _of(p, n, p.s(i))
+    if not isinstance(i, Tree) or i.data not in ("name", "int_", "attr", "neg"):
+        raise Unphrasable
+    return f"the entry of {p.s(i)} in {p.s(base)}".replace("the entry of you ", "your entry ") \
+        if p.is_player(i) else f"the entry of {p.s(base)} at {p.s(i)}"
+
+
+def _where(p, t):
+    noun, rel = p.filtered(t.children[0], lambda: p._rel(t.children[1]))
+    return noun.more(" " + rel)
+
+
+def _bool(p, t):
+    word = t.data[:-1]
+    return f" {word} ".join(f"({p.s(c)})" if isinstance(c, Tree) and c.data in ("or_", "and_") and c.data != t.data
+                            else p.s(c) for c in t.children)
+
+
+def _compare(p, t):
+    left, op, right = t.children[0], str(t.children[1]), t.children[2]
+    if isinstance(left, Tree) and left.data == "call" and str(left.children[0]) == "count" \
+            and len(left.children) > 1 and len(left.children[1].children) == 1 \
+            and isinstance(right, Tree) and right.data == "int_":
+        noun, n = p.as_noun(left.children[1].children[0]), str(right.children[0])
+        if n == "0" and op in ("==", "<=", "!=", ">"):
+            return f"there are no {noun.many()}" if op in ("==", "<=") else f"there is {noun.many('at least one')}"
+        return f"there {'is' if n == '1' else 'are'} {COUNT_OPS[op]} {noun.many(n)}"
+    if isinstance(right, Tree) and right.data == "none" and op in ("==", "!="):
+        return f"{p.s(left)} is {'' if op == '==' else 'not '}none"
+    return f"{p.s(left)} {OPS[op]} {p.s(right)}"
+
+
+def _in(p, t):
+    a, right = t.children[0], p.node(t.children[1])
+    verb = "is not" if t.data == "not_in" else "is"
+    if isinstance(right, Noun):
+        zone = right.tail[4:] if right.tail.startswith(" in ") and not right.head and right.kind == "card" else None
+        return f"{p.s(a)} {verb} in {zone or right.the()}" if zone or right.head else f"{p.s(a)} {verb} one of {right.the()}"
+    return f"{p.s(a)} {verb} in {right}"
+
+
+def _arith(p, t):
+    word, prec = ARITH[t.data]
+    first = p.node(t.children[0])
+    if t.data == "add" and isinstance(first, Noun):
+        second = p.node(t.children[1])
+        return first.more(f" and {second.the() if isinstance(second, Noun) else second}")
+    parts = []
+    for k, c in enumerate(t.children):
+        inner = ARITH.get(c.data, (None, 9))[1] if isinstance(c, Tree) else 9
+        wrap = inner < prec or (k == 1 and inner == prec and t.data != "add" and t.data != "mul")
+        parts.append(f"({p.s(c)})" if wrap else p.s(c))
+    return f" {word} ".join(parts)
+
+
+def _list(p, t):
+    items = [p.node(c) for c in t.children]
+    if len(items) == 1 and isinstance(items[0], str):
+        return Noun("entry", "value", head=items[0])
+    return Noun("entry", "value", head="[" + ", ".join(map(str, items)) + "]" if items else "an empty list")
+
+
+def _call(p, t):
+    args, kw = [], {}
+    for a in (t.children[1].children if len(t.children) > 1 else []):
+        if isinstance(a, Tree) and a.data == "kwarg":
+            kw[str(a.children[0])] = a.children[1]
+        else:
+            args.append(a)
+    fn = _CALLS.get(str(t.children[0]))
+    if fn is None:
+        raise Unphrasable
+    return fn(p, args, kw)
+
+
+_NODES = {"name": lambda p, t: p.name(str(t.children[0])), "int_": lambda p, t: str(t.children[0]),
+          "float_": lambda p, t: str(t.children[0]), "string": lambda p, t: '"' + str(t.children[0])[1:-1] + '"',
+          "true": lambda p, t: "true", "false": lambda p, t: "false", "none": lambda p, t: "none",
+          "attr": _attr, "index": _index, "where": _where,
+          "cond": lambda p, t: f"{p.s(t.children[0])} if {p.s(t.children[1])}, else {p.s(t.children[2])}",
+          "or_": _bool, "and_": _bool, "not_": lambda p, t: f"not {p.s(t.children[0])}", "compare": _compare,
+          "in_": _in, "not_in": _in, "neg": lambda p, t: f"minus {p.s(t.children[0])}", "list_": _list,
+          "range": lambda p, t: Noun("number", "value", f" from {p.s(t.children[0])} to {p.s(t.children[1])}"),
+          **{k: _arith for k in ARITH}, "call": _call}
+
+
+# ---------------------------------------------------------------------- one function per built-in
+def _bare(t):
+    return str(t.children[0]) if isinstance(t, Tree) and t.data == "name" else None
+
+
+def _of_list(fn, keys=("by",)):
+    """A function of one list and an optional element expression (``by:``): ``fn(p, noun, by)``,
+    ``by`` in words ("rank" for a bare name, else its phrase in the elements' scope)."""
+    def call(p, args, kw):
+        if len(args) != 1 or set(kw) - set(keys):
+            raise Unphrasable
+        body = kw.get(keys[0])
+        if body is None:
+            return fn(p, p.as_noun(args[0]), None)
+        noun, by = p.filtered(args[0], lambda: p.s(body))
+        return fn(p, noun, words(_bare(body)) if _bare(body) is not None else by)
+    return call
+
+
+def _by(word, by: str) -> str:
+    """``with the highest X`` for a ``by:`` phrase ("the number of cards..." -> "most cards...")."""
+    if by.startswith("the number of "):
+        return f"with the {'most' if word == 'highest' else 'fewest'} {by[len('the number of '):]}"
+    return f"with the {word} {by[4:] if by.startswith('the ') else by}"
+
+
+def _sum(p, noun, by):
+    return f"the total {by + ' ' if by else ''}of {noun.the()}" if " " not in (by or "") else \
+        f"the total, over {noun.the()}, of {by}"
+
+
+def _extreme(word):
+    def fn(p, noun, by):
+        return f"the {word} {by + ' ' if by else ''}among {noun.the()}"
+    ext = _of_list(fn)
+
+    def call(p, args, kw):
+        if len(args) >= 2 and not kw:
+            return f"the {word[:-3]}er of " + ", ".join(p.s(a) for a in args[:-1]) + f" and {p.s(args[-1])}"
+        return ext(p, args, kw)
+    return call
+
+
+def _best(word, many=False):
+    def fn(p, noun, by):
+        tail = " " + _by(word, by) if by else ""
+        return noun.more(tail) if many else f"the {noun.singular}{noun.more(tail)._in()}"
+    return _of_list(fn)
+
+
+def _any_all(quantifier):
+    def call(p, args, kw):
+        if len(args) != 1 or set(kw) - {"by"}:
+            raise Unphrasable
+        if "by" not in kw:
+            noun = p.as_noun(args[0])
+            return f"there is {noun.many('at least one')}" if quantifier == "some" else f"all of {noun.the()} hold"
+        if quantifier == "some":
+            noun, rel = p.filtered(args[0], lambda: p._rel(kw["by"]))
+            return f"there is {noun.many('a')} {rel}"
+        noun, cond = p.filtered(args[0], lambda: p.s(kw["by"]))
+        return f"for {noun.each()}, {cond}"
+    return call
+
+
+def _map(p, args, kw):
+    if len(args) != 1 or set(kw) != {"to"}:
+        raise Unphrasable
+    noun, to = p.filtered(args[0], lambda: p.s(kw["to"]))
+    bare = _bare(kw["to"])
+    if bare is not None and noun.kind == "card" and bare in p.attrs:
+        return Noun(words(bare), "value", f" of {noun.each()}")
+    return Noun("value", "value", head=f"{to} for {noun.each()}")
+
+
+def _seat(side):
+    def call(p, args, kw):
+        if not args or len(args) > 2 or kw:
+            raise Unphrasable
+        who = p.s(args[0])
+        if len(args) == 2:
+            return f"the player {p.s(args[1])} seats to the {side} of {who}"
+        return f"the player on your {side}" if who == "you" else f"the player on the {side} of {who}"
+    return call
+
+
+def _of_player(word):
+    simple = _simple(f"the {word} of {{}}", 1)
+    return lambda p, args, kw: (lambda r: f"your {word}" if r == f"the {word} of you" else r)(simple(p, args, kw))
+
+
+def _simple(template, n, noun=False):
+    def call(p, args, kw):
+        if len(args) != n or kw:
+            raise Unphrasable
+        text = template.format(*(p.s(a) for a in args))
+        return Noun("card", "card", text) if noun else text
+    return call
+
+
+def _parts(template, keys):
+    """sums / combos / groups: a list built from the parts of another, in words."""
+    def call(p, args, kw):
+        if len(args) != 1 or set(kw) != set(keys):
+            raise Unphrasable
+        noun, by = p.filtered(args[0], lambda: p.s(kw["by"]))
+        by = words(_bare(kw["by"])) if _bare(kw["by"]) else by
+        singular, tail = template
+        return Noun(singular, "value", tail.format(by=by, list=noun.many(), total=p.s(kw.get("total", by))))
+    return call
+
+
+_CALLS = {"count": _of_list(lambda p, noun, by: f"the number of {noun.many()}"), "sum": _of_list(_sum),
+          "min": _extreme("lowest"), "max": _extreme("highest"), "highest": _best("highest"),
+          "lowest": _best("lowest"), "top": _best("highest", True), "bottom": _best("lowest", True),
+          "any": _any_all("some"), "all": _any_all("every"),
+          "one": _of_list(lambda p, noun, by: f"the one {noun.singular}{noun._in()}, if there is exactly one"),
+          "first": _of_list(lambda p, noun, by: f"the first {noun.singular}{noun._in()}"),
+          "last": _of_list(lambda p, noun, by: f"the last {noun.singular}{noun._in()}"),
+          "distinct": _of_list(lambda p, noun, by: noun.more(" (each once)")), "map": _map,
+          "abs": _simple("the absolute value of {}", 1), "left": _seat("left"), "right": _seat("right"),
+          "team": _of_player("team"), "partner": _of_player("partner"), "skill": _of_player("skill"),
+          "members": _simple("the members of {}", 1), "keys": _simple("the keys of {}", 1),
+          "neighbors": _simple(" next to {}", 1, noun=True), "adjacent": _simple("{} is next to {}", 2),
+          "sums": _parts(("total", " of {by} that some of {list} add up to"), ("by",)),
+          "combos": _parts(("set", " of {list} whose {by} adds up to {total}"), ("by", "total")),
+          "groups": _parts(("group", " of {list} with the same {by}"), ("by",))}

@@ -1,0 +1,143 @@
+"""``rulebook explain`` in plain English: a golden file per seed ruleset and the tutorial's
+game, focused tests of the phrases, the YAML comments as parameters' meanings, and explain
+never failing on a ruleset that loads.
+
+The golden files are tests/golden/explain/NAME.md, ``explain(load(path))`` exactly. After a
+deliberate change of the wording, read the diff, then regenerate them with
+
+    RULEBOOK_REGENERATE=1 python -m pytest tests/test_explain.py -p no:cacheprovider
+"""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.tools.explain import explain
+from interpreter.tools.phrases import Phraser
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "explain"
+GAMES = {"diamonds": "rulesets/diamonds.yaml", "diams": "rulesets/diams.yaml",
+         "mister_diamond": "rulesets/mister_diamond.yaml", "diamonds_club": "rulesets/diamonds_club.yaml",
+         "little_tricks": "docs/examples/little_tricks.yaml"}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_explain_matches_its_golden_file(name):
+    text = explain(interpreter.load(ROOT / GAMES[name]))
+    path = GOLDEN / f"{name}.md"
+    if os.environ.get("RULEBOOK_REGENERATE"):
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no golden file {path.name}: regenerate (see the module docstring)"
+    assert text == path.read_text(encoding="utf-8"), f"explain({GAMES[name]}) changed: regenerate if meant"
+
+
+def test_explain_is_deterministic():
+    rules = interpreter.load(ROOT / GAMES["diamonds_club"])
+    assert explain(rules) == explain(rules) == explain(interpreter.load(ROOT / GAMES["diamonds_club"]))
+
+
+@pytest.fixture(scope="module")
+def tricks():
+    return Phraser(interpreter.load(ROOT / GAMES["little_tricks"]))
+
+
+def test_a_count_of_a_filtered_zone_reads_as_a_number_of_cards(tricks):
+    text = tricks.phrase("count(hand where suit == led.suit)")
+    assert text == "the number of cards in your hand with the same suit as the led card"
+
+
+def test_comparisons_of_counts_read_as_there_are(tricks):
+    assert tricks.phrase("count(hand) == 0") == "there are no cards in your hand"
+    assert tricks.phrase("count(won) > 0") == "there is at least one card in your won"
+    assert tricks.phrase("count(deck where rank >= 3) >= 2") == "there are at least 2 cards in the deck whose rank is at least 3"
+
+
+def test_players_functions_and_parameters_read_as_words(tricks):
+    assert tricks.phrase("left(dealer)") == "the player on the left of the dealer"
+    assert tricks.phrase("left(me)") == "the player on your left"
+    assert tricks.phrase("params.hand_size") == "`hand_size` (5)"
+    assert tricks.phrase("top(players, by: score)") == "the players with the highest score"
+    assert tricks.phrase("players where tricks == 0") == "the players whose tricks is 0"
+    assert tricks.phrase("sum(won, by: rank) * 2") == "the total rank of the cards in your won times 2"
+
+
+def test_what_cannot_be_phrased_stays_as_code(tricks):
+    assert tricks.phrase("bids[(me - left(dealer)) % num_players]") == "`bids[(me - left(dealer)) % num_players]`"
+    assert tricks.phrase("count(") == "`count(`"          # not an expression: shown whole
+    assert "`frobnicate(hand)`" in tricks.phrase("count(hand) + frobnicate(hand)")
+
+
+def test_parameters_take_their_meaning_from_comments_and_doc(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text("""\
+game: g
+players: {min: 2, max: 2}
+params:
+  hand_size: 10   # cards dealt to each player
+  # the rounds of a game,
+  # one deal each
+  rounds: 3
+  bonus: {value: 2, doc: "points for an exact bid"}
+  plain: 1
+  label: "a # not a comment"
+vars: {x: int}
+flow:
+  - choose: {who: 0, options: '[1, 2]', as: x}
+""")
+    text = explain(interpreter.load(path))
+    assert "| hand_size | 10 |  | cards dealt to each player |" in text
+    assert "| rounds | 3 |  | the rounds of a game, one deal each |" in text
+    assert "| bonus | 2 |  | points for an exact bid |" in text
+    assert "| plain | 1 |  |  |" in text
+    assert "| label | a # not a comment |  |  |" in text
+    assert "Player 0 chooses the x from [1, 2]." in text
+
+
+def test_a_trigger_and_an_unknown_shape_read_as_sentences(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("""\
+game: t
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {rank: 1..4}, label: "{rank}"}
+zones:
+  deck: {start: [card]}
+  hand: {owner: player}
+counters:
+  points: {owner: player}
+triggers:
+  high_card:
+    on_enter: hand
+    if: "card.rank == 4"
+    do: [{gain: {counter: points, amount: 2}}]
+flow:
+  - deal: {from: deck, to: hand, count: 2}
+""")
+    text = explain(interpreter.load(path))
+    assert "- **high_card**: whenever a card enters a player's hand, if the rank of the card is 4" in text
+    assert "  - Add 2 to your points." in text
+    assert "- Deal 2 cards from the deck to each player's hand, one at a time." in text
+
+
+def test_explain_never_fails_on_a_mutated_ruleset_that_loads(tmp_path):
+    from fuzzing.rulesets import make_case
+    from interpreter.errors import RulebookError
+    explained = 0
+    for i in range(40):
+        case = make_case(random.Random(f"explain:{i}"))
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        for name, text in case.files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        try:
+            rules = interpreter.load(folder / case.main, variant=case.variant)
+        except RulebookError:
+            continue
+        assert explain(rules).startswith("# ")
+        explained += 1
+    assert explained >= 5
