@@ -274,3 +274,26 @@ def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):
     assert "not a port" in capsys.readouterr().err
     assert main(["serve", "diamonds", "--players", "3", "--agents", "humn"]) == 2
     assert "did you mean 'human'" in capsys.readouterr().err
+
+
+def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():
+    rules = interpreter.load("mister_diamond")
+    table = Table(rules)
+    S = _walk(rules, 3, 2, 12)
+    board = table.render(S, None)["shared"][0]
+    assert board["kind"] == "board"
+    labels = [n["label"] for n in board["nodes"]]
+    nb = rules.namespace["_NB"]
+    want = {tuple(sorted((labels.index(rules.card_labels[a]), labels.index(rules.card_labels[b]))))
+            for a in rules.board["positions"] for b in nb[a]}
+    assert {tuple(e) for e in board["edges"]} == want and len(want) > 40
+    # the hint places rows top to bottom: row a above row g
+    y = {n["label"]: n["y"] for n in board["nodes"]}
+    assert y["a1"] == 0 and y["g1"] == 1
+    # a spectator cannot tell a real piece from a hidden fake; the full log can
+    for n in board["nodes"]:
+        card = rules.card_id(n["label"])
+        if card in S.z["real_spots"] or card in S.z["fake_spots"]:
+            assert n["zone"] == ""
+    everything = {n["label"]: n["zone"] for n in table.render(S, "all")["shared"][0]["nodes"]}
+    assert {everything[rules.card_labels[c]] for c in S.z["real_spots"]} == {"real_spots"}

@@ -50,6 +50,7 @@ class Table:
         self.colors = _card_colors(rules, hints.get("colors") or {})
         self.tracks = _tracks(rules)
         self.grid_steps = [s for s in rules.steps if type(s).layout is not Step.layout]
+        self.board = _board_layout(rules, hints.get("board"))
 
     # ------------------------------------------------------------------ the whole table
     def render(self, S, seat) -> dict:
@@ -68,6 +69,9 @@ class Table:
                 self._zone(name, obs["zones"][name], grids, shared, seats, teams, S)
             else:
                 self._counter(name, obs["counters"][name], shared, seats, teams, S)
+        board = self._board(obs)
+        if board is not None:
+            shared.insert(0, board)
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
         out = {"ruleset": self.rules.name, "title": self.rules.title, "variant": self.rules.variant,
                "players": S.n, "seat": seat, "phase": obs.get("phase"),
@@ -90,6 +94,21 @@ class Table:
             notes = self.rules.steps[S.stack[-1][0]].option_notes(S, S.dec[1]) or [None] * len(labels)
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
         return out
+
+    def _board(self, obs) -> dict | None:
+        """A board as its graph: each position where it is drawn, with the shared zone the seat
+        sees it in ("" where it cannot tell: only hidden zones hold it)."""
+        if self.board is None:
+            return None
+        nodes, edges = self.board
+        where = {}
+        for name, owner in self.rules.zone_owner.items():
+            value = obs["zones"][name]
+            if owner == "none" and not isinstance(value, int) and name not in self.hide:
+                for lab in value:
+                    where.setdefault(lab, name)
+        return {"kind": "board", "name": "board", "edges": edges,
+                "nodes": [{**n, "zone": where.get(n["label"], ""), "color": self.colors.get(n["label"])} for n in nodes]}
 
     # ------------------------------------------------------------------ zones
     def _cards(self, labels, collapse: bool) -> dict:
@@ -224,6 +243,35 @@ def _everything(S) -> dict:
     obs = S.observation(None)   # public variables and what running steps show
     obs.update(zones=zones, counters=counters)
     return obs
+
+
+def _board_layout(rules, axes):
+    """(nodes with x, y in [0, 1], edges as index pairs) of the ruleset's board, or None. The
+    positions are placed by the hinted attributes (view: board: {x, y}), else on a circle."""
+    import math
+    board = getattr(rules, "board", None)
+    if not board:
+        return None
+    ids = list(board["positions"])
+    index = {c: i for i, c in enumerate(ids)}
+    tables = rules.attr_tables
+    if axes:
+        xs = [tables[axes["x"]][c] for c in ids]
+        ys = [tables[axes["y"]][c] for c in ids]
+        if all(isinstance(v, (int, float)) for v in xs + ys):
+            def scale(vs):
+                lo, hi = min(vs), max(vs)
+                return [(v - lo) / (hi - lo) if hi > lo else 0.5 for v in vs]
+            points = list(zip(scale(xs), scale(ys)))
+        else:
+            axes = None
+    if not axes:
+        n = max(1, len(ids))
+        points = [(0.5 + 0.5 * math.cos(2 * math.pi * i / n), 0.5 + 0.5 * math.sin(2 * math.pi * i / n))
+                  for i in range(len(ids))]
+    nodes = [{"label": rules.card_labels[c], "x": round(x, 4), "y": round(y, 4)} for c, (x, y) in zip(ids, points)]
+    edges = sorted({tuple(sorted((index[a], index[b]))) for a in ids for b in board["neighbours"][a] if b in index})
+    return nodes, [list(e) for e in edges]
 
 
 def _card_colors(rules, hint) -> dict:

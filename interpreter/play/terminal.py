@@ -95,6 +95,8 @@ def _item(item, who, paint) -> list[str]:
     if kind == "trick":
         plays = ", ".join(f"{who(p['seat'])} {paint(p['card'], None)}" for p in item["plays"]) or "no card yet"
         return [f"  trick: {plays} (led by {who(item['leader'])})"]
+    if kind == "board":   # the zones holding its positions are listed as zones: no graph in text
+        return []
     if kind == "value":
         return [f"  {item['name']}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
     return []

@@ -65,6 +65,8 @@ function itemRow(item, hot) {
     }
   } else if (item.kind === "grid") {
     row.append(grid(item, hot));
+  } else if (item.kind === "board") {
+    row.append(board(item, hot));
   } else if (item.kind === "on_cards") {
     const list = el("span", { class: "cards" });
     for (const [on, held] of Object.entries(item.on)) list.append(el("span", { text: `${on}: ` }), cards(held, hot));
@@ -99,6 +101,47 @@ function grid(item, hot) {
     table.append(tr);
   });
   return table;
+}
+
+const ZONE_FILL = ["#d6eaf8", "#fadbd8", "#d5f5e3", "#fcf3cf", "#e8daef", "#fae5d3", "#d1f2eb", "#eaecee"];
+
+function board(item, hot) {
+  // a board as its graph: positions where the ruleset's view: board hint puts them, coloured by
+  // the zone the seat sees each in (white: only hidden zones hold it)
+  const ns = "http://www.w3.org/2000/svg";
+  const W = 520, H = 340, pad = 22;
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "board");
+  svg.setAttribute("data-board", item.name);
+  const at = (n) => [pad + n.x * (W - 2 * pad), pad + n.y * (H - 2 * pad)];
+  for (const [a, b] of item.edges) {
+    const [x1, y1] = at(item.nodes[a]), [x2, y2] = at(item.nodes[b]);
+    const line = document.createElementNS(ns, "line");
+    Object.entries({ x1, y1, x2, y2, class: "edge" }).forEach(([k, v]) => line.setAttribute(k, v));
+    svg.append(line);
+  }
+  const zones = [...new Set(item.nodes.map((n) => n.zone).filter(Boolean))].sort();
+  for (const n of item.nodes) {
+    const [x, y] = at(n);
+    const g = document.createElementNS(ns, "g");
+    g.setAttribute("data-card", n.label);
+    g.setAttribute("data-zone", n.zone);
+    const c = document.createElementNS(ns, "circle");
+    Object.entries({ cx: x, cy: y, r: 13, fill: n.zone ? ZONE_FILL[zones.indexOf(n.zone) % ZONE_FILL.length] : "white",
+                     class: hot.has(n.label) ? "node hot" : "node" }).forEach(([k, v]) => c.setAttribute(k, v));
+    const t = document.createElementNS(ns, "text");
+    Object.entries({ x, y: y + 4, "text-anchor": "middle", class: "node-label" }).forEach(([k, v]) => t.setAttribute(k, v));
+    t.textContent = n.label;
+    const tip = document.createElementNS(ns, "title");
+    tip.textContent = `${n.label}: ${n.zone || "hidden"}`;
+    g.append(c, t, tip);
+    svg.append(g);
+  }
+  const legend = el("div", { class: "legend" }, ...zones.map((z, i) => el("span", {},
+    el("span", { class: "swatch", style: `background:${ZONE_FILL[i % ZONE_FILL.length]}` }), ` ${z} `)),
+    el("span", {}, el("span", { class: "swatch", style: "background:white" }), " hidden"));
+  return el("div", {}, svg, legend);
 }
 
 function colorOf(label) {
