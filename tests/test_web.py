@@ -297,3 +297,19 @@ def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():
             assert n["zone"] == ""
     everything = {n["label"]: n["zone"] for n in table.render(S, "all")["shared"][0]["nodes"]}
     assert {everything[rules.card_labels[c]] for c in S.z["real_spots"]} == {"real_spots"}
+
+
+@pytest.mark.parametrize("name,players", SEEDS)
+def test_every_seed_game_is_played_to_its_end_from_the_page_api(name, players):
+    rules = interpreter.load(name)
+    agents = ",".join(["human"] + ["random"] * (players - 1))
+    s = LiveSession(rules, players, 3, agents)
+    moves = 0
+    while not s.state.over:
+        view = s.view(len(s.positions) - 1, 0)
+        assert view["prompt"]["seat"] == 0 and view["prompt"]["options"]      # only ever asked of the human
+        s.act(0, len(view["prompt"]["options"]) - 1 if moves % 2 else 0)
+        moves += 1
+        assert moves < 2000
+    assert s.error is None and moves > 0
+    assert s.view(len(s.positions) - 1, 0)["result"]["scores"] == json.loads(json.dumps(s.state.scores()))

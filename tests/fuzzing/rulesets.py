@@ -116,8 +116,11 @@ def mutate_data(text: str, rnd: random.Random) -> tuple[str, str]:
             del parent[key]
         else:
             parent.pop(key)
-    elif op < 0.25 and isinstance(parent, list):
-        what = "duplicate"
+    elif op < 0.25 and (isinstance(parent, list) or (items := _list_items(data, nodes))):
+        what = "duplicate"   # a list item (another node's, when this one is a mapping's value)
+        if not isinstance(parent, list):
+            path = rnd.choice(items)
+            parent, key = _at(data, path[:-1]), path[-1]
         parent.insert(key, parent[key])
     elif op < 0.45 and isinstance(value, str):
         what = "expression"
@@ -138,6 +141,11 @@ def mutate_data(text: str, rnd: random.Random) -> tuple[str, str]:
         return yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True), what
     except (yaml.YAMLError, RecursionError, ValueError):
         return mutate_text(text, rnd), "text"
+
+
+def _list_items(data, nodes) -> list:
+    """The paths of the nodes that are items of a list."""
+    return [p for p, _ in nodes if p and isinstance(_at(data, p[:-1]), list)]
 
 
 def _walk(node, path):
