@@ -173,12 +173,13 @@ class Observer:
         self.table, self.perfect_recall = table, perfect_recall
         self.tensor = np.zeros(table.layout.size, np.float32)
         self.dict = {"observation": self.tensor}
+        self._encode = table.layout.encoder()    # this observer's own
 
     def set_from(self, state, player):
         if state.h is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = self.table.layout.encode(state.h.state, player)
+        self.tensor[:] = self._encode(state.h.state, player)
 
     def string_from(self, state, player):
         if state.h is None:

@@ -28,6 +28,21 @@ from ..play.agents import summarise
 from .common import Table
 
 
+_I8 = np.dtype(np.int8)
+
+
+def _mask(n: int, ids) -> np.ndarray:
+    """An int8 array of n zeros with a 1 at each id (a few: written one by one, in a bytearray)."""
+    if len(ids) > 16:
+        mask = np.zeros(n, _I8)
+        mask[ids] = 1
+        return mask
+    mask = bytearray(n)
+    for i in ids:
+        mask[i] = 1
+    return np.frombuffer(mask, _I8)
+
+
 def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
         render_mode: str | None = None, params: dict | None = None, **options) -> "RulebookEnv":
     return RulebookEnv(Table(path, players, variant, reward, params, **options), render_mode)
@@ -49,6 +64,9 @@ class RulebookEnv(AECEnv):
         self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._next_seed = 0
         self.state = None
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
+        self._seen = None                       # (state, decision number, seat, tensor, mask) last observed
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -61,6 +79,7 @@ class RulebookEnv(AECEnv):
             seed = self._next_seed
         self._next_seed = seed + 1
         self.state = self.table.new_game(int(seed))
+        self._decisions = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -76,8 +95,7 @@ class RulebookEnv(AECEnv):
             self._end()
             return
         self._labels = labels = S.legal_actions()          # once a decision: the mask reads them too
-        index = self.table.actions.index
-        self._ids = [index[label] for label in labels]
+        self._ids = list(map(self.table.actions.index.__getitem__, labels))
         self.agent_selection = self.possible_agents[S.current_player()]
         self.infos[self.agent_selection] = {"labels": labels, "prompt": S.prompt()}
 
@@ -91,12 +109,17 @@ class RulebookEnv(AECEnv):
         self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(self.table.actions), dtype=np.int8)
+        """The seat's tensor and action mask, computed once a decision: asked again before the
+        next step (last() then observe()), it returns the same arrays."""
+        seat = self._seat[agent]
         S = self.state
-        if not S.over and S.current_player() == seat:
-            mask[self._ids] = 1
-        return {"observation": self.table.layout.encode(S, seat), "action_mask": mask}
+        seen = self._seen
+        if seen is not None and seen[0] is S and seen[1] == self._decisions and seen[2] == seat:
+            return {"observation": seen[3], "action_mask": seen[4]}
+        mine = not S.over and S.current_player() == seat
+        tensor, mask = self._encode(S, seat), _mask(len(self.table.actions), self._ids if mine else ())
+        self._seen = (S, self._decisions, seat, tensor, mask)
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -112,9 +135,8 @@ class RulebookEnv(AECEnv):
             raise ValueError(f"action {action} is not legal for {agent} now; legal: {self._ids}") from None
         self._cumulative_rewards[agent] = 0.0
         S.apply_index(i)
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        self._select()
+        self._decisions += 1
+        self._select()          # (rewards stay 0 until the end: nothing to clear before it)
 
     def render(self):
         if self.render_mode != "ansi":

@@ -1,0 +1,98 @@
+"""The incremental tensor encoder (play/tensors.py) gives the reference encoder's tensors, on
+every bundled ruleset and example, for every seat, on states in play order, out of order
+(clones revisited, two games interleaved), and a seat's tensor depends only on what it may
+see: a determinization for that seat (the hidden cards dealt again) encodes the same."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra (pip install 'rulebook[rl]') is not installed")
+
+import interpreter  # noqa: E402
+from interpreter.play.tensors import layout  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = sorted(str(p) for p in [*(ROOT / "rulesets").glob("*.yaml"), *(ROOT / "docs" / "examples").glob("*.yaml")])
+
+
+def _counts(rules):
+    counts = rules.player_counts
+    return sorted({counts[0], counts[-1], min(4, counts[-1]) if 4 >= counts[0] else counts[0]})
+
+
+def _states(rules, players, seed, every):
+    """States of a random game: every ``every``-th decision, cloned, and the last."""
+    S, rnd, out = rules.new_game(players, seed), random.Random(seed), []
+    while not S.over:
+        if rnd.randrange(every) == 0:
+            out.append(S.clone())
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    return out + [S]
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[Path(p).stem for p in RULESETS])
+def test_the_incremental_encoder_gives_the_reference_tensors(path):
+    rules = interpreter.load(path)
+    big = len(rules.card_labels) > 200
+    for players in _counts(rules):
+        L = layout(rules, players)
+        encode = L.encoder(incremental=True)
+        games = [_states(rules, players, seed, 4 if big else 1) for seed in range(1 if big else 3)]
+        rnd = random.Random(players)
+        checked = 0
+        # in play order, each state for its mover and one other seat; then every seat
+        for states in games:
+            for S in states:
+                seats = {S.current_player() if not S.over else 0, rnd.randrange(players)}
+                for p in seats:
+                    assert np.array_equal(encode(S, p), L.encode(S, p)), (path, players, p)
+                    checked += 1
+        # out of order: all the games' states shuffled together, every seat
+        mixed = [S for states in games for S in states]
+        rnd.shuffle(mixed)
+        for S in mixed[:60]:
+            for p in range(players):
+                got = encode(S, p)
+                assert got.dtype == np.float32 and got.shape == (L.size,)
+                assert np.array_equal(got, L.encode(S, p)), (path, players, p)
+                checked += 1
+        assert checked > 20
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[Path(p).stem for p in RULESETS])
+def test_a_seat_tensor_is_the_same_on_its_determinizations(path):
+    rules = interpreter.load(path)
+    players = _counts(rules)[-1]
+    L = layout(rules, players)
+    encode = L.encoder(incremental=True)
+    rng = random.Random(5)
+    states = _states(rules, players, 2, 8 if len(rules.card_labels) > 200 else 3)
+    checked = 0
+    for S in states[:-1:max(1, len(states) // 12)]:     # (not the last: over, nothing hidden left)
+        for p in range(players):
+            mine = encode(S, p)
+            for _ in range(2):
+                D = S.determinize(p, rng)
+                if D.dec is None or D.stack[-1][0] != S.stack[-1][0]:
+                    continue     # (it asked again a question another seat answered in secret)
+                assert np.array_equal(encode(D, p), mine), (path, p)
+                assert np.array_equal(L.encode(D, p), mine), (path, p)
+                checked += 1
+            assert np.array_equal(encode(S, p), mine)    # and back: what it wrote for D is undone
+    assert checked > 10
+
+
+def test_the_returned_tensors_are_fresh_arrays():
+    rules = interpreter.load("diamonds")
+    L = layout(rules, 4)
+    encode = L.encoder(incremental=True)
+    S = rules.new_game(4, 1)
+    a = encode(S, 0)
+    a[:] = 7                                              # a consumer may write into it
+    S.apply_index(0)
+    b = encode(S, 0)
+    assert not np.shares_memory(a, b) and np.array_equal(b, L.encode(S, 0))
+    assert L.encoder() == L.encode or L.size >= L.INCREMENTAL_FROM   # a small tensor: in full
