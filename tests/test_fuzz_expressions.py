@@ -101,6 +101,9 @@ FOUND = [
     "team(me))).bank) in sums(((bids + []) + (map(([me, leader]), to: pot))))))",
     "not (count((map(players, to: hand[it])[0]) where ((first(hand where kind == (('H' if false else kind))) == "
     "(lowest(table, by: 3037000499))) == ((count(params.sizes where params.flag)) in sums((bids where it != leader))))) != 0)",
+    # a negated variable (`-bid`, bid none) was computed once before a filter's loop, where the
+    # plain filter never computes it when no element reaches that comparison
+    "(me == leader) and count((deck where rank > 2) where kind == 'H' and marks > (-bid)) != 0",
 ]
 
 

@@ -134,7 +134,8 @@ def test_skill_wins_games():
     assert r["high_wins"] > 1.5 * r["low_wins"], r
 
 
-def test_play_flags_skill_and_resolve(capsys):
+def test_play_flags_skill_and_resolve(capsys, monkeypatch):
+    import io
     import json
     from interpreter.tools.cli import main
     assert main(["play", str(RULESET), "--players", "2", "--seed", "3", "--skill", "0.9,0.3", "--json"]) == 0
@@ -144,6 +145,9 @@ def test_play_flags_skill_and_resolve(capsys):
     assert "expected 2 values" in capsys.readouterr().err
     assert main(["play", str(RULESET), "--players", "2", "--skill", "1.2"]) == 2
     assert "between 0 and 1" in capsys.readouterr().err
-    # ask: the random agents answer the outcome questions themselves; the game still ends
+    # ask: the person at the terminal answers the outcome questions (on stderr with --json),
+    # the random agents make the other decisions; the game still ends
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 500))
     assert main(["play", str(RULESET), "--players", "3", "--resolve", "ask", "--json"]) == 0
-    assert len(json.loads(capsys.readouterr().out)["winners"]) >= 1
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["winners"]) >= 1 and "what happened?" in captured.err

@@ -99,10 +99,12 @@ def looked_up(node, var: str) -> str | None:
 
 
 def cannot_fail(node, var: str) -> bool:
-    """A constant, a name other than the element, or a variable (``S.v['x']``): its value is
-    known before the loop and computing it cannot raise."""
+    """A constant (negated or not), a name other than the element, or a variable (``S.v['x']``):
+    its value is known before the loop and computing it cannot raise. (A negated name or
+    variable can: ``-bid`` with ``bid`` none, which the plain filter never computes when no
+    element reaches the comparison.)"""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
+        return isinstance(node.operand, ast.Constant)
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.Name):

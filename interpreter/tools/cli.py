@@ -85,7 +85,9 @@ def cmd_play(args) -> int:
     rules.new_game(args.players, args.seed, options)
     agents = make_agents(args.agents, args.players, args.seed)
     if args.resolve == "ask" and not any(isinstance(a, HumanAgent) for a in agents):
-        person = HumanAgent(args.seed, None)   # the table is asked what happened; the agents choose the rest
+        # the table is asked what happened; the agents choose the rest (with --json, the
+        # questions go to stderr so that stdout stays one JSON object)
+        person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)
         agents = [TableReporter(a, person) for a in agents]
         agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
     result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for,
