@@ -147,7 +147,7 @@ def test_play_flags_skill_and_resolve(capsys, monkeypatch):
     assert "between 0 and 1" in capsys.readouterr().err
     # ask: the person at the terminal answers the outcome questions (on stderr with --json),
     # the random agents make the other decisions; the game still ends
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 500))
+    monkeypatch.setattr("sys.stdin", io.StringIO("clean\n" * 500))   # every piece taken cleanly
     assert main(["play", str(RULESET), "--players", "3", "--resolve", "ask", "--json"]) == 0
     captured = capsys.readouterr()
     assert len(json.loads(captured.out)["winners"]) >= 1 and "what happened?" in captured.err
