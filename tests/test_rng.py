@@ -34,3 +34,19 @@ def test_shuffle_is_fisher_yates_drawing_with_below():
     rng.shuffle(S, items)
     assert items == expected and S.rng == ref.rng
     assert sorted(items) == list(range(60)) and items != list(range(60))
+
+
+def test_shuffle_draws_as_below_for_every_length_and_state():
+    # shuffle() mixes all its draws at once (lanes of one long integer): the same permutations
+    # and the same final state as one below() after another, whatever the length and state
+    import random
+    r = random.Random(5)
+    for n in [0, 1, 2, 3, 5, 60, 569, *(r.randrange(800) for _ in range(40))]:
+        for state in (0, rng.MASK, rng.MASK - 1, r.getrandbits(64)):
+            S, ref = _S(state), _S(state)
+            items, expected = list(range(n)), list(range(n))
+            for i in range(n - 1, 0, -1):
+                j = rng.below(ref, i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            rng.shuffle(S, items)
+            assert items == expected and S.rng == ref.rng

@@ -18,6 +18,9 @@ may be played (hearts not yet broken, yet a hand of hearts only).
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
+from ..expr.runtime import attribute_index
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
@@ -68,6 +71,7 @@ class Tricks(Step):
         s.notify_table = s.table in ctx.triggers.enter
         s.notify_collect = s.collect in ctx.triggers.enter
         s.collect_sorted = bool(s.collect) and ctx.zone_sorted(s.collect)
+        s.follow_runs = _runs(s.follow) if ctx.zone_sorted(s.hand) else None
         if s.table and ctx.zone_sorted(s.table):   # the led card is the first played: order is the rule
             ctx.error(f"the trick table '{s.table}' keeps the order of play: it cannot be declared sorted",
                       (*p, "table"), "type")
@@ -159,6 +163,7 @@ class Tricks(Step):
             self.finish(S, frame)
 
     # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
 
@@ -190,7 +195,15 @@ class Tricks(Step):
                   "        frame[5] = []",
                   "    player = order[frame[4]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
-        if self.follow is not None:
+        if self.follow_runs is not None:   # a hand in card order: the led value's cards are one slice
+            lines += [f"    table = S.z[{self.table!r}]",
+                      "    if table:",
+                      f"        first, last = {g.fn(self.follow_runs)}[table[0]]",
+                      f"        i = {g.fn(bisect_left)}(hand, first)",
+                      f"        options = hand[i:{g.fn(bisect_right)}(hand, last, i)] or hand",
+                      "    else:",
+                      "        options = hand"]
+        elif self.follow is not None:
             lines += [f"    table = S.z[{self.table!r}]",
                       "    if table:",
                       f"        led = {g.key(self.follow, 'table[0]')}",
@@ -335,3 +348,24 @@ class Tricks(Step):
         frame[3] = None
         frame[4] = 0
         frame[5] = []
+
+
+def _runs(follow):
+    """For each card, the (first, last) card numbers of the cards sharing its ``follow`` value,
+    when ``follow`` is a plain attribute whose every value is one run of consecutive card
+    numbers (four suits of fifteen ranks); else None. In a hand kept in card order the cards
+    that follow a card are then one slice, found by bisection."""
+    table = getattr(follow, "__self__", None)
+    if type(table) is not tuple or getattr(follow, "__name__", "") != "__getitem__":
+        return None
+    index = attribute_index(table)
+    out = []
+    for value in table:
+        try:
+            runs = index.get(value)
+        except TypeError:      # an unhashable value
+            return None
+        if runs is None or len(runs) != 1:
+            return None
+        out.append(runs[0])
+    return tuple(out)
