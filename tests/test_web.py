@@ -313,3 +313,17 @@ def test_every_seed_game_is_played_to_its_end_from_the_page_api(name, players):
         assert moves < 2000
     assert s.error is None and moves > 0
     assert s.view(len(s.positions) - 1, 0)["result"]["scores"] == json.loads(json.dumps(s.state.scores()))
+
+
+def test_a_position_says_what_was_chosen_next_as_the_seat_may_know_it(tmp_path):
+    path, _ = _log(tmp_path, "diamonds", 4)
+    s = LogSession(path)
+    passes = [k for k in range(len(s.positions) - 1) if s.positions[k + 1][0].get("prompt") == "pass"]
+    k = passes[0]
+    line = s.positions[k + 1][0]
+    assert s.view(k, "all")["chosen"] == line["action"]
+    assert s.view(k, line["seat"])["chosen"] == line["action"]          # one's own pass
+    other = (line["seat"] + 1) % 4
+    assert other not in line["seen_by"]                                  # a pass is face down
+    assert s.view(k, other)["chosen"] == "?" and s.view(k, None)["chosen"] == "?"
+    assert "chosen" not in s.view(len(s.positions) - 1, "all")

@@ -57,6 +57,11 @@ class Session:
         me = None if seat == "all" else seat
         shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
         out = self.table.render(S, seat)
+        if at + 1 < len(self.positions):   # what was chosen here, as this seat may know it
+            following = self.positions[at + 1][0]
+            if seat != "all":
+                following = Redactor(self.rules, seat, S.members).line(following)
+            out["chosen"] = following.get("action")
         out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
                    line=_line(shown), said=tell(shown, me) or _own_choice(shown, me),
                    events=[{"text": tell_event(ev, me), "cards": _cards_of(ev)} for ev in shown.get("events") or ()

@@ -194,17 +194,19 @@ function renderPrompt(v) {
   const latest = v.at === v.length - 1;
   const mine = v.mode === "play" && latest && v.humans.includes(v.prompt.seat) && v.prompt.seat === ui.seat;
   if (!v.prompt.options) {
+    if (!latest && v.chosen) box.append(el("span", { class: "waiting", text: `chosen: ${v.chosen}` }));
     if (v.mode === "play" && latest && v.humans.includes(v.prompt.seat))
       box.append(el("span", { class: "waiting", text: `seat ${v.prompt.seat} decides: choose that seat above` }));
     return;
   }
   for (const o of v.prompt.options) {
-    const b = el("button", { "data-index": String(o.index), "data-label": o.label, disabled: !mine || ui.busy },
+    const b = el("button", { "data-index": String(o.index), "data-label": o.label, disabled: !mine || ui.busy,
+                             className: o.label === v.chosen ? "chosen" : "" },
                  o.label, o.note ? el("span", { class: "note", text: o.note }) : null);
     b.addEventListener("click", () => act(o.index));
     box.append(b);
   }
-  if (!latest) box.append(el("span", { class: "waiting", text: "(the next position shows what was chosen)" }));
+  if (!latest && v.chosen) box.append(el("span", { class: "waiting", text: `chosen: ${v.chosen}` }));
 }
 
 // ------------------------------------------------------------------ moving about
