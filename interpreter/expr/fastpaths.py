@@ -195,3 +195,30 @@ def attr_equals(var: str, cond: str):
     and X does not read the element nor bind a name; else None."""
     found = attr_compare(parsed(cond), var)
     return None if found is None else (found[0], ast.get_source_segment(cond, found[1]))
+
+
+# what ``x in A + B`` may look for in each list: names and state reads (pure, never raising)
+_PURE_VALUE = re.compile(r"-?\w+|'[^'\\]*'|S\.v\['\w+'\]")
+_PURE_LIST = re.compile(r"_t\d+|S\.z\['\w+'\]|S\.(?:players|teams)")
+
+
+def member_of_joined(value: str, lists: str) -> str | None:
+    """``x in A + B + C`` over lists as ``(x in A or x in B or x in C)``: the same answer, found
+    in the same order, without building the joined list (a define joining three zones, asked
+    of each neighbour of a position). None unless x and every part are plain reads that cannot fail
+    (a part that raises would otherwise be skipped once x is found)."""
+    if _PURE_VALUE.fullmatch(unwrap(value)) is None:
+        return None
+    tree = parsed(lists)
+    parts: list = []
+
+    def leaves(node) -> bool:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return leaves(node.left) and leaves(node.right)
+        text = ast.get_source_segment(lists, node)
+        parts.append(text)
+        return text is not None and _PURE_LIST.fullmatch(text) is not None
+
+    if tree is None or not isinstance(tree, ast.BinOp) or not leaves(tree):
+        return None
+    return "(" + " or ".join(f"{value} in {part}" for part in parts) + ")"

@@ -7,7 +7,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from . import runtime
 from .builtins import BUILTINS, MEMBERSHIP, call_args
-from .fastpaths import faster_filter, renamed, scan_call, scan_first, unwrap
+from .fastpaths import faster_filter, member_of_joined, renamed, scan_call, scan_first, unwrap
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
@@ -197,6 +197,9 @@ class OperatorNodes:
             # of these types no value is a NaN, the one thing `in` finds and `==` does not)
             table, zone = mapped
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
+            return (found if op == "in" else f"(not {found})"), BOOL
+        found = None if self.plain or not is_list(tb) else member_of_joined(a, b)
+        if found is not None:   # x in A + B: looked for in A, then in B, no list joined
             return (found if op == "in" else f"(not {found})"), BOOL
         return f"({a} {op} {b})", BOOL
 

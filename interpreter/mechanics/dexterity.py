@@ -273,12 +273,14 @@ class _Target(Step):
     def run(self, S, frame):
         parent = S.stack[-2]
         actor = parent[2]
-        options = sorted({c for c in self.cards(S, actor, None) if c is not None})   # a target is a card
-        if not options:
+        cards = set(self.cards(S, actor, None))
+        cards.discard(None)                # a target is a card
+        if not cards:
             parent[1] = 9
             S.stack.pop()
             return UNCHANGED
-        S.dec = (actor, tuple(S.rules.distinct_cards(options)))
+        options = sorted(cards)            # (distinct cards: with distinct labels, distinct options)
+        S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))
         return UNCHANGED
 
     resolved = None     # UNCHANGED when no check reads the target's variable (settle)

@@ -46,6 +46,7 @@ FAST_FORMS = {
     "a call computed once": r"_h\d+ :=", "a table bound once": r"_t\d+ :=",
     "a value computed once": r"for _e\d+z in \(",
     "a key looked up": r"_lookup\(", "membership without the list": r"_has_sum\(",
+    "membership in joined lists": r"\b(\w+) in [\w.\[\]']+ or \1 in ",
 }
 
 

@@ -223,6 +223,14 @@ def _in(g, d, e):
     return f"{g.sub(t, d, e)} {g.pick(['in', 'not in'])} {g.sub(LIST_OF[t], d, e)}"
 
 
+def _in_joined(g, d, e):
+    """`it in A + B`: looked for in each list, none joined (fastpaths.member_of_joined)."""
+    zones = g.fitting(ZONES, e)
+    shared = [z for z in zones if z in ("stock", "table", "deck")]   # (read as they are: the form applies)
+    parts = " + ".join(g.pick(shared if shared and g.r.random() < 0.8 else zones) for _ in range(g.r.randint(2, 3)))
+    return f"count({g.pick(zones)} where it {g.pick(['in', 'not in'])} ({parts})) > 0"
+
+
 def _in_sums(g, d, e):
     source = g.pick(["sums({})".format(g.sub("lint", d, e)),
                      "sums({}, by: rank)".format(g.sub("lcard", d, e))])
@@ -269,7 +277,7 @@ FORMS = {
             lambda g, d, e: f"{g.sub('num', d, e)} * {g.sub('int', d, e)}", _call("abs", "num"), _if("num"),
             _call("sum", "lnum"), _call("max", "lnum"), lambda g, d, e: f"-{g.sub('num', d, e)}",
             _keyed("sum", "lcard", "num"), _call("first", "lnum")],
-    "bool": [_compare, _compare, _equal, _in, _in_sums, _member_of_map, _member_of_map,
+    "bool": [_compare, _compare, _equal, _in, _in_joined, _in_sums, _member_of_map, _member_of_map,
              _bin("bool", ["and", "or"]), _bin("bool", ["and", "or"]), lambda g, d, e: f"not {g.sub('bool', d, e)}",
              _keyed("any", "lcard", "bool"), _keyed("all", "lplayer", "bool"), _keyed("any", "lint", "bool"),
              _call("any", "lbool"), _call("all", "lbool"), _any_list("any"), _count_zero, _count_zero,
