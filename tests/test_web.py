@@ -327,3 +327,20 @@ def test_a_position_says_what_was_chosen_next_as_the_seat_may_know_it(tmp_path):
     assert other not in line["seen_by"]                                  # a pass is face down
     assert s.view(k, other)["chosen"] == "?" and s.view(k, None)["chosen"] == "?"
     assert "chosen" not in s.view(len(s.positions) - 1, "all")
+
+
+def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
+    from interpreter.play.replay import replay
+    rules = interpreter.load("diamonds")
+    path = tmp_path / "played.jsonl"
+    s = LiveSession(rules, 3, 5, "human,random,greedy", {"params": {"hand_size": 3}}, log=str(path))
+    s.act(0, 0)
+    partial = path.read_text().splitlines()              # written line by line: nothing lost on a stop
+    assert len(partial) == len(s.positions) + 1           # the header, the setup, each decision
+    while not s.state.over:
+        s.act(0, 0)
+    result = replay(path)
+    assert result["scores"] == s.state.scores() and result["decisions"] == len(s.positions) - 1
+    assert LogSession(path).positions[-1][1].scores() == s.state.scores()
+    with pytest.raises(interpreter.RulebookError, match="the file exists"):
+        LiveSession(rules, 3, 5, "human,random,random", log=str(path))

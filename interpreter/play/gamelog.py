@@ -89,7 +89,7 @@ def _is_id(x) -> bool:
 
 
 # ---------------------------------------------------------------------- playing
-class _Writer:
+class LogWriter:
     """Writes log lines to a path or a text stream, redacted for one seat if asked."""
 
     def __init__(self, log, redactor=None, force: bool = False):
@@ -146,7 +146,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
     if log is not None:
         if log_for is not None and not 0 <= log_for < players:
             raise UsageError(f"--log-for: seat {log_for} does not exist (seats 0 to {players - 1})")
-        writer = _Writer(log, Redactor(rules, log_for, S.members) if log_for is not None else None, force)
+        writer = LogWriter(log, Redactor(rules, log_for, S.members) if log_for is not None else None, force)
     game_options = json.loads(json.dumps(S.o))   # the checked values (a skill per seat...)
     # agents that are told what happens (a person at the terminal), each from its own seat
     listeners = [(Redactor(rules, seat, S.members), a) for seat, a in enumerate(agents) if hasattr(a, "hear")]
@@ -179,7 +179,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             if error is not None:   # kept in the log: the game's last line says what failed, and where
                 raise error
         S.ev = None
-        result = _result(S, n)
+        result = result_line(S, n)
         if writer:
             writer.write({"type": "result", **result})
     finally:
@@ -190,6 +190,6 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             **result, "decided": S.rules.scoring.decided(S)}
 
 
-def _result(S, decisions: int) -> dict:
+def result_line(S, decisions: int) -> dict:
     return json.loads(json.dumps({"scores": S.scores(), "winners": S.winners(), "decisions": decisions,
                                   "breakdown": S.breakdown()}))

@@ -17,7 +17,7 @@ from ..errors import ReplayError, RulebookError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.resources import bundled_rulesets
 from ..engine.sight import Choice
-from .gamelog import FORMAT, _file_hash, _result, events_out, seen_field
+from .gamelog import FORMAT, _file_hash, events_out, result_line, seen_field
 from .redact import Redactor
 
 
@@ -262,7 +262,7 @@ def _check_result(S, obj, n, no, fail) -> None:
     if not S.is_terminal():
         fail(no, f"the log ends but the game is not over: seat {S.current_player()} must still decide "
                  f"'{S.prompt()}'")
-    got = _result(S, n)
+    got = result_line(S, n)
     for key in ("decisions", "scores", "winners", "breakdown"):
         if key in obj and obj[key] != got[key]:
             fail(no, f"{key}: the log has {json.dumps(obj[key])}, the replay gives {json.dumps(got[key])}")

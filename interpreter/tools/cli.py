@@ -8,7 +8,8 @@
     rulebook explain PATH [--variant V]
     rulebook diff PATH VARIANT [--json]
     rulebook view LOG.jsonl [--host H] [--port P]
-    rulebook serve PATH --players N [--seed S] [--variant V] [--agents human,random,...] [--host H] [--port P]
+    rulebook serve PATH --players N [--seed S] [--variant V] [--agents human,random,...] [--log F.jsonl]
+                   [--host H] [--port P]
     rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
     rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 

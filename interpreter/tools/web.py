@@ -40,6 +40,8 @@ def add_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable)")
     p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill for dexterity attempts")
+    p.add_argument("--log", metavar="F.jsonl", help="write the game's log as it is played (replay or view it later)")
+    p.add_argument("--force", action="store_true", help="with --log: replace the file if it exists")
     _where(p)
 
 
@@ -53,7 +55,7 @@ def cmd_serve(args) -> int:
         options["skill"] = args.skill        # checked (count, range) by new_game below
     rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
     agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
-    session = LiveSession(rules, args.players, args.seed, agents, options)
+    session = LiveSession(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
     return run(session, args.host, _port(args.port), sys.stdout)
 
 

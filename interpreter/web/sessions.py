@@ -7,11 +7,12 @@ agents for the others, and every position stays reviewable.
 """
 from __future__ import annotations
 
+import json
 import threading
 
 from ..errors import GameError, RulebookError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
-from ..play.gamelog import events_out, logged_decision
+from ..play.gamelog import LogWriter, events_out, header, logged_decision, result_line
 from ..play.narrate import event as tell_event, tell
 from ..play.redact import Redactor
 from ..play.replay import replay
@@ -82,7 +83,10 @@ class LiveSession(Session):
     """A game being played: ``human`` seats decide in the browser, agents decide the others."""
     mode = "play"
 
-    def __init__(self, rules, players: int, seed: int, agents: str, options: dict | None = None):
+    def __init__(self, rules, players: int, seed: int, agents: str, options: dict | None = None,
+                 log=None, force: bool = False):
+        """``log``: a path (or text stream) the game's log is written to as it is played, line
+        by line (an existing file only with ``force``): ``rulebook replay`` and ``view`` read it."""
         specs = parse_spec(agents)
         humans = [i for i, (name, _) in enumerate(specs if len(specs) > 1 else specs * players)
                   if name == "human"]
@@ -92,7 +96,20 @@ class LiveSession(Session):
         S.ev = None
         super().__init__(rules, [(setup, S.clone())], humans)
         self.state = S
+        self.log = None
+        if log is not None:
+            self.log = LogWriter(log, None, force)
+            names = [getattr(a, "name", type(a).__name__) for a in self.agents]
+            self._write(header(rules, players, seed, names, dict((options or {}).get("params") or {}),
+                               json.loads(json.dumps(S.o))))
+            self._write(setup)
         self.run_agents()
+
+    def _write(self, line: dict) -> None:
+        if self.log is not None:
+            self.log.write(line)
+            if self.log.f is not None:
+                self.log.f.flush()   # a game stopped at any point keeps every decision made
 
     def waiting_for(self):
         S = self.state
@@ -123,8 +140,15 @@ class LiveSession(Session):
         line, error = logged_decision(self.rules, S, index, len(self.positions))
         S.ev = None
         self.positions.append((line, S.clone()))
+        self._write(line)
         if error is not None:
             self.error = error.message if isinstance(error, RulebookError) else str(error)
+        if S.over or error is not None:
+            if S.over:
+                self._write({"type": "result", **result_line(S, len(self.positions) - 1)})
+            if self.log is not None:
+                self.log.close()
+                self.log = None
 
 
 def _own_choice(line: dict, me) -> str | None:
