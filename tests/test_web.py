@@ -3,7 +3,7 @@ and the HTTP API (tests/test_web_browser.py drives the page itself in Chromium).
 from __future__ import annotations
 
 import json
-import threading
+from contextlib import ExitStack
 import urllib.error
 import urllib.request
 
@@ -13,7 +13,7 @@ import interpreter
 from interpreter.errors import GameError
 from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
-from interpreter.web.server import make_server
+from interpreter.web.server import make_server, serving
 from interpreter.web.sessions import LiveSession, LogSession
 from interpreter.play.table import Table
 
@@ -190,17 +190,8 @@ def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
 # ---------------------------------------------------------------------- the HTTP API
 @pytest.fixture
 def served():
-    servers = []
-
-    def serve(session):
-        srv = make_server(session)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        servers.append(srv)
-        return f"http://127.0.0.1:{srv.server_address[1]}"
-    yield serve
-    for srv in servers:
-        srv.shutdown()
-        srv.server_close()
+    with ExitStack() as stack:
+        yield lambda session: stack.enter_context(serving(session)).rstrip("/")
 
 
 def _get(url, body=None):

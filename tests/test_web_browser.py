@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ import pytest
 import interpreter
 from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
-from interpreter.web.server import make_server
+from interpreter.web.server import serving
 from interpreter.web.sessions import LiveSession, LogSession
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
@@ -51,17 +51,8 @@ def browser():
 
 @pytest.fixture
 def serve():
-    servers = []
-
-    def start(session):
-        srv = make_server(session)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        servers.append(srv)
-        return f"http://127.0.0.1:{srv.server_address[1]}/"
-    yield start
-    for srv in servers:
-        srv.shutdown()
-        srv.server_close()
+    with ExitStack() as stack:
+        yield lambda session: stack.enter_context(serving(session))
 
 
 def _wait(driver, check, timeout=10):

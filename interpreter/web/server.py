@@ -12,6 +12,8 @@ network unless ``--host`` says so. Only the files of static/ are served, by exac
 from __future__ import annotations
 
 import json
+import threading
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -90,6 +92,21 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
             self._answer(act)
 
     return ThreadingHTTPServer((host, port), Handler)
+
+
+@contextmanager
+def serving(session, host: str = "127.0.0.1", port: int = 0):
+    """Serve ``session`` from a background thread while the block runs; yields the page's URL
+    (for tests, notebooks and scripts that drive the page)."""
+    server = make_server(session, host, port)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        h, p = server.server_address[:2]
+        yield f"http://{h}:{p}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def run(session, host: str, port: int, out) -> int:
