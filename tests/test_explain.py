@@ -1,5 +1,5 @@
-"""``rulebook explain`` in plain English: a golden file per seed ruleset and the tutorial's
-game, focused tests of the phrases, the YAML comments as parameters' meanings, and explain
+"""``rulebook explain`` in plain English: a golden file per seed ruleset, the tutorial's
+game and the Sealed Bids example (simultaneous choices, a counter family), focused tests of the phrases, the YAML comments as parameters' meanings, and explain
 never failing on a ruleset that loads.
 
 The golden files are tests/golden/explain/NAME.md, ``explain(load(path))`` exactly. After a
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "explain"
 GAMES = {"diamonds": "rulesets/diamonds.yaml", "diams": "rulesets/diams.yaml",
          "mister_diamond": "rulesets/mister_diamond.yaml", "diamonds_club": "rulesets/diamonds_club.yaml",
-         "little_tricks": "docs/examples/little_tricks.yaml"}
+         "little_tricks": "docs/examples/little_tricks.yaml", "sealed_bids": "docs/examples/sealed_bids.yaml"}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
