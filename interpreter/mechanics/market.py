@@ -33,6 +33,8 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
+import re
+
 from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
@@ -160,9 +162,47 @@ def _sum_bits(items, key) -> int:
     return bits
 
 
+def _sum_bits_of(items, weights) -> int:
+    """_sum_bits() for a key that only looks an attribute up: ``weights`` is the attribute's
+    table with each value _sum_bits() skips written as 0 (``bits | bits << 0`` is ``bits``),
+    so the loop asks nothing of a value (``_weights``)."""
+    bits = 1
+    if len(items) <= 64:
+        for x in items:
+            bits |= bits << weights[x]
+        return bits & _ALL_SUMS
+    for x in items:
+        bits = (bits | bits << weights[x]) & _ALL_SUMS
+    return bits
+
+
+def _weights(c, key: str) -> str | None:
+    """The name of the weights table of a key ``_lookup(A_attr)`` (made once per ruleset), or
+    None for any other key."""
+    m = _ATTR_KEY.fullmatch(key)
+    table = None if m is None else c.names.namespace.get(m.group(1))
+    if type(table) is not tuple:
+        return None
+    name = "W" + m.group(1)[1:]
+    if name not in c.names.namespace:
+        c.names.namespace[name] = tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
+    return name
+
+
+_ATTR_KEY = re.compile(r"_lookup\((A_\w+)\)")
+
+
 def _sums(items, key):
     """The distinct totals of the non-empty sub-multisets of ``items`` (whole positive values)."""
-    bits = _sum_bits(items, key)
+    return _sums_of_bits(_sum_bits(items, key))
+
+
+def _sums_by(items, weights):
+    """_sums() for a key that only looks an attribute up (``_weights``)."""
+    return _sums_of_bits(_sum_bits_of(items, weights))
+
+
+def _sums_of_bits(bits: int) -> list:
     out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
     if out is None:
         digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
@@ -228,14 +268,16 @@ def _sums_args(c, n, scope, args, kw):
 
 def b_sums(c, n, scope, args, kw):
     src, key = _sums_args(c, n, scope, args, kw)
-    return f"_sums({src}, {key})", list_of(INT)
+    weights = _weights(c, key)
+    return (f"_sums({src}, {key})" if weights is None else f"_sums_by({src}, {weights})"), list_of(INT)
 
 
 def m_sums(c, n, scope):
     """``x in sums(L, by: K)``: a bit test on the reachable totals, no list built."""
     args, kw = call_args(n)
     src, key = _sums_args(c, n, scope, args, kw)
-    return "_has_sum", f"_sum_bits({src}, {key})"
+    weights = _weights(c, key)
+    return "_has_sum", (f"_sum_bits({src}, {key})" if weights is None else f"_sum_bits_of({src}, {weights})")
 
 
 def b_groups(c, n, scope, args, kw):
@@ -296,6 +338,7 @@ def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
 
 register_builtin("combos", b_combos, {"_combos": _combos}, distinct=True,   # distinct multisets
                  vocabulary=v_combos)
-register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum},
+register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
+                                  "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)
 register_builtin("groups", b_groups, {"_groups": _groups})
