@@ -335,3 +335,21 @@ def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
     assert LogSession(path).positions[-1][1].scores() == s.state.scores()
     with pytest.raises(interpreter.RulebookError, match="the file exists"):
         LiveSession(rules, 3, 5, "human,random,random", log=str(path))
+
+
+def test_the_api_refuses_other_sites_requests(served):
+    rules = interpreter.load("diamonds")
+    session = LiveSession(rules, 3, 1, "human,random,random")
+    base = served(session)
+    port = base.rsplit(":", 1)[1]
+    before = len(session.positions)
+    form = urllib.request.Request(base + "/api/act", data=b'{"seat": 0, "index": 0}',
+                                  headers={"Content-Type": "text/plain"})   # what a form of another site can send
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(form, timeout=10)
+    assert e.value.code == 415 and len(session.positions) == before
+    rebound = urllib.request.Request(base + "/api/session", headers={"Host": f"evil.example:{port}"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(rebound, timeout=10)
+    assert e.value.code == 403
+    assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 200 and len(session.positions) > before

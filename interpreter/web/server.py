@@ -7,7 +7,10 @@
     POST /api/act               {"seat": S, "index": I}: a human seat decides (a live game)
 
 Bound to 127.0.0.1 by default: the page can play seats of a game, so it is not offered to the
-network unless ``--host`` says so. Only the files of static/ are served, by exact name.
+network unless ``--host`` says so. Only the files of static/ are served, by exact name. A
+request must name this server in its ``Host`` header (a page of another site that rebinds a
+name to 127.0.0.1 is refused), and a POST must be ``application/json`` (which a form of another
+site cannot send without the browser asking first, and this server never agrees).
 """
 from __future__ import annotations
 
@@ -52,7 +55,18 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
             except (RulebookError, ValueError, TypeError, KeyError) as e:
                 self._json(400, {"error": getattr(e, "message", None) or str(e)})
 
+        def _foreign(self) -> bool:
+            """A request whose Host is not this server's address (DNS rebinding): refused."""
+            port = self.server.server_address[1]
+            hosts = {f"{h}:{port}" for h in (host, "127.0.0.1", "localhost", "[::1]")}
+            if (self.headers.get("Host") or "") in hosts:
+                return False
+            self._json(403, {"error": "this server answers only requests addressed to it"})
+            return True
+
         def do_GET(self):   # noqa: N802 - the http.server name
+            if self._foreign():
+                return
             url = urlparse(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
             if url.path == "/":
@@ -73,9 +87,13 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
             self._json(404, {"error": f"no page {url.path}"})
 
         def do_POST(self):   # noqa: N802
+            if self._foreign():
+                return
             url = urlparse(self.path)
             if url.path != "/api/act" or session.mode != "play":
                 return self._json(404, {"error": f"no action at {url.path}"})
+            if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
+                return self._json(415, {"error": "a move is sent as application/json"})
             size = int(self.headers.get("Content-Length") or 0)
             if not 0 < size <= MAX_BODY:
                 return self._json(400, {"error": "a request body of a few bytes is expected"})
