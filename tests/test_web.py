@@ -353,3 +353,17 @@ def test_the_api_refuses_other_sites_requests(served):
         urllib.request.urlopen(rebound, timeout=10)
     assert e.value.code == 403
     assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 200 and len(session.positions) > before
+
+
+def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
+    rules = interpreter.load("diamonds")
+    s = LiveSession(rules, 4, 2, "human,random,random,random")
+    while s.state.prompt() != "play":
+        s.act(0, 0)
+    s.act(0, 0)                                     # seat 0 plays; the three agents follow
+    view = s.view(len(s.positions) - 1, 0)
+    moves = [line for line, _ in s.positions[1:] if line.get("seat") != 0]
+    last_mine = max(k for k, (line, _) in enumerate(s.positions) if line.get("seat") == 0)
+    told = view["since"]
+    assert len(told) == len(s.positions) - last_mine - 1 and told and moves
+    assert all(t.startswith("seat ") for t in told)          # the agents' moves, in words

@@ -58,6 +58,8 @@ class Session:
         me = None if seat == "all" else seat
         shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
         out = self.table.render(S, seat)
+        if self.humans:   # what the others did since a human seat last decided, told in words
+            out["since"] = self._since(at, seat, me)
         if at + 1 < len(self.positions):   # what was chosen here, as this seat may know it
             following = self.positions[at + 1][0]
             if seat != "all":
@@ -67,6 +69,19 @@ class Session:
                    line=_line(shown), said=tell(shown, me) or _own_choice(shown, me),
                    events=[{"text": tell_event(ev, me), "cards": _cards_of(ev)} for ev in shown.get("events") or ()
                            if tell_event(ev, me)])
+        return out
+
+
+    def _since(self, at: int, seat, me) -> list[str]:
+        first = at
+        while first > 1 and self.positions[first - 1][0].get("seat") not in self.humans:
+            first -= 1
+        out = []
+        for line, S in self.positions[max(1, first):at + 1]:
+            shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
+            said = tell(shown, me) or _own_choice(shown, me)
+            if said:
+                out.append(said)
         return out
 
 

@@ -182,6 +182,9 @@ function render() {
     el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
   // what happened
   $("said").textContent = v.said || (v.at === 0 ? "The game is set up." : "");
+  const since = (v.since || []).slice(0, -1);   // the last is the decision shown above
+  $("since").replaceChildren(...(since.length ? [el("p", { class: "hidden", text: "Before it:" }),
+    el("ol", {}, ...since.map((t) => el("li", { text: t })))] : []));
   $("events").replaceChildren(...events.map((e, i) => el("li", { class: i === ui.event ? "current" : "", text: e.text })));
   renderPrompt(v);
 }
