@@ -334,7 +334,7 @@ def _arith(p, t):
         return first.more(f" and {second.the() if isinstance(second, Noun) else second}")
     parts = []
     for k, c in enumerate(t.children):
-        inner = ARITH.get(c.data, (None, 9))[1] if isinstance(c, Tree) else 9
+        inner = ARITH.get(c.data, (None, 0 if c.data == "cond" else 9))[1] if isinstance(c, Tree) else 9
         wrap = inner < prec or (k == 1 and inner == prec and t.data != "add" and t.data != "mul")
         parts.append(f"({p.s(c)})" if wrap else p.s(c))
     return f" {word} ".join(parts)

@@ -227,18 +227,18 @@ def _tricks(ex, m, rest, depth, loc):
 
 
 def _grid(ex, m, rest, depth, loc):
-    sl = loc
-    head = ex.who(m.get("who"), loc, "take", "takes") + f" a space of {ex.ph.zone(m.get('zone'), loc)}"
-    head += f" (laid out in {ex.p(m.get('rows', 1), loc)} rows, column by column)"
+    head = (ex.who(m.get("who"), loc, "take", "takes") + f" a space of {ex.ph.zone(m.get('zone'), loc)}"
+            + (" (passing is allowed)" if m.get("pass", True) else "") + ":")
+    lines = [f"The spaces are laid out in {ex.p(m.get('rows', 1), loc)} rows, column by column."]
     if "where" in m:
-        head += f" {ex.ph.cond(m['where'], sl, 'card')}"
-    head += f", paying {ex.p(m.get('cost', 0), sl, 'card')} from {ex.p(m.get('pay'), loc)}"
-    head += " (spaces you cannot afford are not offered; you may pass instead)" if m.get("pass", True) else ""
+        lines.append(f"Only a space {ex.ph.cond(m['where'], loc, 'card')} may be taken.")
+    lines.append(f"A space costs {ex.p(m.get('cost', 0), loc, 'card')}, paid from {ex.p(m.get('pay'), loc)}; "
+                 "spaces you cannot afford are not offered.")
     if m.get("mark"):
-        head += f"; the cost paid is kept on the space's {words(m['mark'])}"
-    head += f"; {ex.p(m.get('as', 'space'), loc)} is the space taken, none after passing"
-    out = [_bullet(depth, head + ".")]
-    return out + (ex.block("then", m["then"], depth + 1, sl) if m.get("then") else [])
+        lines.append(f"The cost paid is kept on the space's {words(m['mark'])}.")
+    lines.append(f"{_cap(ex.p(m.get('as', 'space'), loc))} is the space taken (none after passing).")
+    out = [_bullet(depth, head)] + [_bullet(depth + 1, line) for line in lines]
+    return out + (ex.block("then", m["then"], depth + 1, loc) if m.get("then") else [])
 
 
 def _pay(ex, m, rest, depth, loc):
