@@ -367,3 +367,33 @@ def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
     told = view["since"]
     assert len(told) == len(s.positions) - last_mine - 1 and told and moves
     assert all(t.startswith("seat ") for t in told)          # the agents' moves, in words
+
+
+def _every_ruleset():
+    from pathlib import Path
+    root = Path(interpreter.__file__).resolve().parent.parent
+    for path in sorted([*root.glob("rulesets/*.yaml"), *root.glob("docs/examples/*.yaml")]):
+        base = interpreter.load(path)
+        if base.data.get("extends"):
+            continue
+        for variant in [None, *(base.data.get("variants") or {})]:
+            yield path, variant
+
+
+@pytest.mark.parametrize("path,variant", list(_every_ruleset()), ids=lambda x: getattr(x, "stem", str(x)))
+def test_every_ruleset_and_variant_is_drawn_for_every_seat(path, variant):
+    from interpreter.play.terminal import render
+    rules = interpreter.load(path, variant=variant)
+    table = Table(rules)
+    players = rules.player_counts[-1]
+    S = rules.new_game(players, 4)
+    for k in range(60):
+        if S.over:
+            break
+        if k % 15 == 0:
+            for seat in [None, "all", *range(players)]:
+                view = table.render(S, seat)
+                json.dumps(view)
+                assert render(view)                      # the terminal draws it too
+                assert len(view["seats"]) == players
+        S.apply_index((k * 5) % len(S.dec[1]))
