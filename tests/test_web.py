@@ -14,7 +14,7 @@ from interpreter.errors import GameError
 from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
 from interpreter.web.server import make_server, serving
-from interpreter.web.sessions import LiveSession, LogSession
+from interpreter.web.games import LiveGame, LogView
 from interpreter.play.table import Table
 
 SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
@@ -142,7 +142,7 @@ view:
     assert "'url(x)' is not a colour" in text
 
 
-# ---------------------------------------------------------------------- sessions
+# ---------------------------------------------------------------------- games
 def _log(tmp_path, name, players, seed=2):
     rules = interpreter.load(name)
     path = tmp_path / f"{name}.jsonl"
@@ -150,9 +150,9 @@ def _log(tmp_path, name, players, seed=2):
     return path, result
 
 
-def test_a_log_session_has_a_position_per_decision_and_ends_on_the_result(tmp_path):
+def test_a_log_view_has_a_position_per_decision_and_ends_on_the_result(tmp_path):
     path, result = _log(tmp_path, "diamonds", 4)
-    s = LogSession(path)
+    s = LogView(path)
     assert len(s.positions) == result["decisions"] + 1
     last = s.view(len(s.positions) - 1, None)
     assert last["over"] and last["result"] == {"scores": result["scores"], "winners": result["winners"]}
@@ -168,12 +168,12 @@ def test_a_redacted_log_is_refused_with_a_clear_error(tmp_path):
     path = tmp_path / "r.jsonl"
     play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(path), log_for=0)
     with pytest.raises(interpreter.RulebookError, match="redacted for seat 0"):
-        LogSession(path)
+        LogView(path)
 
 
 def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
     rules = interpreter.load("diamonds")
-    s = LiveSession(rules, 3, 4, "random,human,random")
+    s = LiveGame(rules, 3, 4, "random,human,random")
     assert s.humans == [1] and s.waiting_for() == 1
     with pytest.raises(GameError, match="not seat 0's decision"):
         s.act(0, 0)
@@ -191,7 +191,7 @@ def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
 @pytest.fixture
 def served():
     with ExitStack() as stack:
-        yield lambda session: stack.enter_context(serving(session)).rstrip("/")
+        yield lambda game: stack.enter_context(serving(game)).rstrip("/")
 
 
 def _get(url, body=None):
@@ -206,14 +206,14 @@ def _get(url, body=None):
 
 def test_the_api_serves_the_page_the_views_and_nothing_else(served, tmp_path):
     path, result = _log(tmp_path, "diamonds", 4)
-    base = served(LogSession(path))
-    assert make_server(LogSession(path)).server_address[0] == "127.0.0.1"   # this machine only, by default
+    base = served(LogView(path))
+    assert make_server(LogView(path)).server_address[0] == "127.0.0.1"   # this machine only, by default
     status, page = _get(base + "/")
     assert status == 200 and b"app.js" in page
     assert _get(base + "/static/app.js")[0] == 200
     for bad in ("/static/../server.py", "/static/%2e%2e/server.py", "/etc/passwd", "/static/"):
         assert _get(base + bad)[0] == 404
-    status, body = _get(base + "/api/session")
+    status, body = _get(base + "/api/game")
     assert status == 200 and json.loads(body)["length"] == result["decisions"] + 1
     status, body = _get(base + "/api/view?at=-1&seat=all")
     assert json.loads(body)["result"]["scores"] == result["scores"]
@@ -224,18 +224,18 @@ def test_the_api_serves_the_page_the_views_and_nothing_else(served, tmp_path):
 
 def test_the_api_plays_a_live_game(served):
     rules = interpreter.load("diamonds")
-    session = LiveSession(rules, 3, 1, "human,random,random", {"params": {"hand_size": 2, "rounds": 1}})
-    base = served(session)
+    game = LiveGame(rules, 3, 1, "human,random,random", {"params": {"hand_size": 2, "rounds": 1}})
+    base = served(game)
     status, body = _get(base + "/api/view?at=-1&seat=all")
     assert status == 400 and "only for reading a log" in json.loads(body)["error"]
     status, body = _get(base + "/api/act", {"seat": 0, "index": "x"})
     assert status == 400
     assert _get(base + "/api/act", b"[]".decode())[0] == 400
-    while not session.state.over:
+    while not game.state.over:
         status, body = _get(base + "/api/act", {"seat": 0, "index": 0})
         assert status == 200, body
     view = json.loads(_get(base + "/api/view?at=-1&seat=0")[1])
-    assert view["over"] and view["result"]["scores"] == session.state.scores()
+    assert view["over"] and view["result"]["scores"] == game.state.scores()
 
 
 # ---------------------------------------------------------------------- the command line
@@ -294,7 +294,7 @@ def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():
 def test_every_seed_game_is_played_to_its_end_from_the_page_api(name, players):
     rules = interpreter.load(name)
     agents = ",".join(["human"] + ["random"] * (players - 1))
-    s = LiveSession(rules, players, 3, agents)
+    s = LiveGame(rules, players, 3, agents)
     moves = 0
     while not s.state.over:
         view = s.view(len(s.positions) - 1, 0)
@@ -308,7 +308,7 @@ def test_every_seed_game_is_played_to_its_end_from_the_page_api(name, players):
 
 def test_a_position_says_what_was_chosen_next_as_the_seat_may_know_it(tmp_path):
     path, _ = _log(tmp_path, "diamonds", 4)
-    s = LogSession(path)
+    s = LogView(path)
     passes = [k for k in range(len(s.positions) - 1) if s.positions[k + 1][0].get("prompt") == "pass"]
     k = passes[0]
     line = s.positions[k + 1][0]
@@ -324,7 +324,7 @@ def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
     from interpreter.play.replay import replay
     rules = interpreter.load("diamonds")
     path = tmp_path / "played.jsonl"
-    s = LiveSession(rules, 3, 5, "human,random,greedy", {"params": {"hand_size": 3}}, log=str(path))
+    s = LiveGame(rules, 3, 5, "human,random,greedy", {"params": {"hand_size": 3}}, log=str(path))
     s.act(0, 0)
     partial = path.read_text().splitlines()              # written line by line: nothing lost on a stop
     assert len(partial) == len(s.positions) + 1           # the header, the setup, each decision
@@ -332,32 +332,32 @@ def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
         s.act(0, 0)
     result = replay(path)
     assert result["scores"] == s.state.scores() and result["decisions"] == len(s.positions) - 1
-    assert LogSession(path).positions[-1][1].scores() == s.state.scores()
+    assert LogView(path).positions[-1][1].scores() == s.state.scores()
     with pytest.raises(interpreter.RulebookError, match="the file exists"):
-        LiveSession(rules, 3, 5, "human,random,random", log=str(path))
+        LiveGame(rules, 3, 5, "human,random,random", log=str(path))
 
 
 def test_the_api_refuses_other_sites_requests(served):
     rules = interpreter.load("diamonds")
-    session = LiveSession(rules, 3, 1, "human,random,random")
-    base = served(session)
+    game = LiveGame(rules, 3, 1, "human,random,random")
+    base = served(game)
     port = base.rsplit(":", 1)[1]
-    before = len(session.positions)
+    before = len(game.positions)
     form = urllib.request.Request(base + "/api/act", data=b'{"seat": 0, "index": 0}',
                                   headers={"Content-Type": "text/plain"})   # what a form of another site can send
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(form, timeout=10)
-    assert e.value.code == 415 and len(session.positions) == before
-    rebound = urllib.request.Request(base + "/api/session", headers={"Host": f"evil.example:{port}"})
+    assert e.value.code == 415 and len(game.positions) == before
+    rebound = urllib.request.Request(base + "/api/game", headers={"Host": f"evil.example:{port}"})
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(rebound, timeout=10)
     assert e.value.code == 403
-    assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 200 and len(session.positions) > before
+    assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 200 and len(game.positions) > before
 
 
 def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
     rules = interpreter.load("diamonds")
-    s = LiveSession(rules, 4, 2, "human,random,random,random")
+    s = LiveGame(rules, 4, 2, "human,random,random,random")
     while s.state.prompt() != "play":
         s.act(0, 0)
     s.act(0, 0)                                     # seat 0 plays; the three agents follow

@@ -18,7 +18,7 @@ import interpreter
 from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
 from interpreter.web.server import serving
-from interpreter.web.sessions import LiveSession, LogSession
+from interpreter.web.games import LiveGame, LogView
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -52,7 +52,7 @@ def browser():
 @pytest.fixture
 def serve():
     with ExitStack() as stack:
-        yield lambda session: stack.enter_context(serving(session))
+        yield lambda game: stack.enter_context(serving(game))
 
 
 def _wait(driver, check, timeout=10):
@@ -83,9 +83,9 @@ def test_a_seed_game_log_steps_to_its_end_and_shows_the_state(browser, serve, tm
     rules = interpreter.load(name)
     log = tmp_path / f"{name}.jsonl"
     result = play_game(rules, players, seed, make_agents("random", players, seed), log=str(log))
-    session = LogSession(log)
-    length = len(session.positions)
-    browser.get(serve(session))
+    game = LogView(log)
+    length = len(game.positions)
+    browser.get(serve(game))
     _wait(browser, lambda d: _position(d) == f"0 / {length - 1}")
     assert browser.find_element(By.ID, "title").text == rules.title
     # a position in the middle: seat 0's own view shows its cards and counters as the state has them
@@ -93,17 +93,17 @@ def test_a_seed_game_log_steps_to_its_end_and_shows_the_state(browser, serve, tm
     _go(browser, at, length)
     Select(browser.find_element(By.ID, "seat")).select_by_value("0")
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.panel[data-seat="0"]'))
-    S = session.positions[at][1]
-    mine = [z for z, o in rules.zone_owner.items() if o == "player" and S.z[z][0] and z not in session.table.hide]
+    S = game.positions[at][1]
+    mine = [z for z, o in rules.zone_owner.items() if o == "player" and S.z[z][0] and z not in game.table.hide]
     if mine:
         _wait(browser, lambda d: _shown_cards(d, 0, mine[0]) == [rules.card_labels[c] for c in S.z[mine[0]][0]])
-    counters = [c for c, o in rules.counter_owner.items() if o == "player" and c not in session.table.hide
+    counters = [c for c, o in rules.counter_owner.items() if o == "player" and c not in game.table.hide
                 and (rules.counter_decl.get(c) or {}).get("visible", "all") == "all"]
     for c in counters[:3]:
         value = browser.find_element(By.CSS_SELECTOR, f'.panel[data-seat="1"] .item[data-name="{c}"] .value')
         assert value.text == str(S.c[c][1])
     # one event at a time: the cursor moves through the decision's events
-    if session.view(at, 0)["events"]:
+    if game.view(at, 0)["events"]:
         browser.find_element(By.ID, "event-next").click()
         _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li.current"))
     # the end: the scores and winners the log holds
@@ -123,39 +123,39 @@ def test_a_seed_game_log_steps_to_its_end_and_shows_the_state(browser, serve, tm
 
 def test_a_short_game_is_played_to_its_end_by_clicks(browser, serve):
     rules = interpreter.load("diamonds")
-    session = LiveSession(rules, 3, 7, "human,random,random", {"params": {"hand_size": 3, "rounds": 1}})
-    browser.get(serve(session))
+    game = LiveGame(rules, 3, 7, "human,random,random", {"params": {"hand_size": 3, "rounds": 1}})
+    browser.get(serve(game))
     clicks = 0
     while not browser.find_elements(By.ID, "scores"):
         buttons = _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button")
                                             if b.is_enabled()] or d.find_elements(By.ID, "scores"))
         if not isinstance(buttons, list) or not buttons or buttons[0].tag_name != "button":
             break
-        before = len(session.positions)
+        before = len(game.positions)
         buttons[-1].click()            # the last option: not always the first card
-        _wait(browser, lambda d, b=before: len(session.positions) > b and _position(d).split(" / ")[0]
-              == str(len(session.positions) - 1))
+        _wait(browser, lambda d, b=before: len(game.positions) > b and _position(d).split(" / ")[0]
+              == str(len(game.positions) - 1))
         clicks += 1
         assert clicks < 100
-    assert session.state.over and clicks >= 3
+    assert game.state.over and clicks >= 3
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]")
-    assert [r.find_element(By.CSS_SELECTOR, ".score").text for r in rows] == [str(s) for s in session.state.scores()]
+    assert [r.find_element(By.CSS_SELECTOR, ".score").text for r in rows] == [str(s) for s in game.state.scores()]
     # every click was seat 0's, and the log of the game holds them
-    mine = [line for line, _ in session.positions[1:] if line.get("seat") == 0]
+    mine = [line for line, _ in game.positions[1:] if line.get("seat") == 0]
     assert len(mine) == clicks
 
 
 def test_a_grid_market_shows_its_prices_and_is_bought_by_a_click(browser, serve):
     rules = interpreter.load("diamonds_club")
-    session = LiveSession(rules, 3, 1, "human,random,random")
-    browser.get(serve(session))
-    S = session.state
+    game = LiveGame(rules, 3, 1, "human,random,random")
+    browser.get(serve(game))
+    S = game.state
     while S.prompt() != "buy":     # play the first decisions in the page until a buy
         _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button") if b.is_enabled()])
-        before = len(session.positions)
+        before = len(game.positions)
         browser.find_element(By.CSS_SELECTOR, "#options button").click()
-        _wait(browser, lambda d, b=before: len(session.positions) > b)
+        _wait(browser, lambda d, b=before: len(game.positions) > b)
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, 'table.grid td .price'))
     option = _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button")
                                        if b.get_attribute("data-label") != "pass"])[0]
@@ -165,9 +165,9 @@ def test_a_grid_market_shows_its_prices_and_is_bought_by_a_click(browser, serve)
     price = int(cell.find_element(By.CSS_SELECTOR, ".price").text.split()[0])
     assert option.find_element(By.CSS_SELECTOR, ".note").text.split()[0] == str(price)
     coins = S.c["coins"][0]
-    before = len(session.positions)
+    before = len(game.positions)
     option.click()
-    _wait(browser, lambda d: len(session.positions) > before)
-    bought = session.positions[before][0]
+    _wait(browser, lambda d: len(game.positions) > before)
+    bought = game.positions[before][0]
     assert bought["action"] == f"{at}:{label}"
-    assert session.positions[before][1].c["coins"][0] == coins - price
+    assert game.positions[before][1].c["coins"][0] == coins - price

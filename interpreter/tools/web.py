@@ -24,9 +24,9 @@ def add_view(p: argparse.ArgumentParser) -> None:
 def cmd_view(args) -> int:
     """Replay and verify the log, then serve its positions to step through in a browser."""
     from ..web.server import run
-    from ..web.sessions import LogSession
-    session = LogSession(args.log, args.ruleset)
-    return run(session, args.host, _port(args.port), sys.stdout)
+    from ..web.games import LogView
+    game = LogView(args.log, args.ruleset)
+    return run(game, args.host, _port(args.port), sys.stdout)
 
 
 def add_serve(p: argparse.ArgumentParser) -> None:
@@ -48,15 +48,15 @@ def add_serve(p: argparse.ArgumentParser) -> None:
 def cmd_serve(args) -> int:
     """Start a game and serve it: people play the human seats by clicking, agents the rest."""
     from ..web.server import run
-    from ..web.sessions import LiveSession
+    from ..web.games import LiveGame
     rules = load(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
         options["skill"] = args.skill        # checked (count, range) by new_game below
     rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
     agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
-    session = LiveSession(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
-    return run(session, args.host, _port(args.port), sys.stdout)
+    game = LiveGame(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
+    return run(game, args.host, _port(args.port), sys.stdout)
 
 
 def _port(port: int) -> int:

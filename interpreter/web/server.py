@@ -1,7 +1,7 @@
 """The viewer's HTTP server: the standard library's, a small JSON API and the static files.
 
     GET  /                      the page (static/index.html), then static/app.js and style.css
-    GET  /api/session           {mode, ruleset, title, players, humans, length, over, error}
+    GET  /api/game              {mode, ruleset, title, players, humans, length, over, error}
     GET  /api/view?at=K&seat=S  the table at position K as seat S sees it (S: a number,
                                 "spectator" or "all"; "all" only for a log), with its events
     POST /api/act               {"seat": S, "index": I}: a human seat decides (a live game)
@@ -29,8 +29,8 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
 MAX_BODY = 10_000
 
 
-def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
-    """A server for ``session`` (not yet serving: call ``serve_forever``); port 0 picks a free one."""
+def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
+    """A server for ``game`` (not yet serving: call ``serve_forever``); port 0 picks a free one."""
     files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
 
     class Handler(BaseHTTPRequestHandler):
@@ -50,7 +50,7 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
 
         def _answer(self, fn) -> None:
             try:
-                with session.lock:
+                with game.lock:
                     self._json(200, fn())
             except (RulebookError, ValueError, TypeError, KeyError) as e:
                 self._json(400, {"error": getattr(e, "message", None) or str(e)})
@@ -74,15 +74,15 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
             if url.path.startswith("/static/") and url.path[8:] in files:
                 f = files[url.path[8:]]
                 return self._send(200, f.read_bytes(), TYPES[f.suffix])
-            if url.path == "/api/session":
-                return self._answer(session.describe)
+            if url.path == "/api/game":
+                return self._answer(game.describe)
             if url.path == "/api/view":
                 def view():
-                    seat = session.seat_of(query.get("seat"))
-                    if seat == "all" and session.mode != "log":
+                    seat = game.seat_of(query.get("seat"))
+                    if seat == "all" and game.mode != "log":
                         raise ValueError("'all' shows hidden cards: only for reading a log")
                     at = int(query.get("at") or -1)      # -1: the latest position
-                    return session.view(at if at >= 0 else len(session.positions) + at, seat)
+                    return game.view(at if at >= 0 else len(game.positions) + at, seat)
                 return self._answer(view)
             self._json(404, {"error": f"no page {url.path}"})
 
@@ -90,7 +90,7 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
             if self._foreign():
                 return
             url = urlparse(self.path)
-            if url.path != "/api/act" or session.mode != "play":
+            if url.path != "/api/act" or game.mode != "play":
                 return self._json(404, {"error": f"no action at {url.path}"})
             if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
                 return self._json(415, {"error": "a move is sent as application/json"})
@@ -105,18 +105,18 @@ def make_server(session, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTT
                 return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I}"})
 
             def act():
-                session.act(body.get("seat"), body.get("index"))
-                return session.describe()
+                game.act(body.get("seat"), body.get("index"))
+                return game.describe()
             self._answer(act)
 
     return ThreadingHTTPServer((host, port), Handler)
 
 
 @contextmanager
-def serving(session, host: str = "127.0.0.1", port: int = 0):
-    """Serve ``session`` from a background thread while the block runs; yields the page's URL
+def serving(game, host: str = "127.0.0.1", port: int = 0):
+    """Serve ``game`` from a background thread while the block runs; yields the page's URL
     (for tests, notebooks and scripts that drive the page)."""
-    server = make_server(session, host, port)
+    server = make_server(game, host, port)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -127,11 +127,11 @@ def serving(session, host: str = "127.0.0.1", port: int = 0):
         server.server_close()
 
 
-def run(session, host: str, port: int, out) -> int:
+def run(game, host: str, port: int, out) -> int:
     """Serve until interrupted, printing the URL first."""
-    server = make_server(session, host, port)
+    server = make_server(game, host, port)
     h, p = server.server_address[:2]
-    print(f"rulebook: serving {session.rules.name} at http://{h}:{p}/ (Ctrl-C to stop)", file=out, flush=True)
+    print(f"rulebook: serving {game.rules.name} at http://{h}:{p}/ (Ctrl-C to stop)", file=out, flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

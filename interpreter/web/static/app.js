@@ -14,7 +14,7 @@ const el = (tag, attrs = {}, ...children) => {
   return node;
 };
 
-const ui = { session: null, at: 0, seat: null, event: -1, view: null, busy: false };
+const ui = { game: null, at: 0, seat: null, event: -1, view: null, busy: false };
 
 async function api(path, body) {
   const init = body === undefined ? {} : { method: "POST", body: JSON.stringify(body),
@@ -228,8 +228,8 @@ async function act(index) {
   ui.busy = true;
   try {
     await api("/api/act", { seat: ui.seat, index });
-    ui.session = await api("/api/session");
-    $("error").textContent = ui.session.error || "";
+    ui.game = await api("/api/game");
+    $("error").textContent = ui.game.error || "";
     await show(-1);
   } catch (e) { $("error").textContent = e.message; }
   ui.busy = false;
@@ -245,14 +245,14 @@ function stepEvent(delta) {
   else if (delta < 0 && ui.at > 0) show(ui.at - 1, "last");
 }
 
-function seats(session) {
+function seats(game) {
   const select = $("seat");
   const choices = [["spectator", "a spectator"]];
-  if (session.mode === "log") choices.push(["all", "everyone (the full log)"]);
-  for (let i = 0; i < session.players; i++)
-    if (session.mode === "log" || session.humans.includes(i)) choices.push([String(i), session.humans.includes(i) ? `you: seat ${i}` : `seat ${i}`]);
+  if (game.mode === "log") choices.push(["all", "everyone (the full log)"]);
+  for (let i = 0; i < game.players; i++)
+    if (game.mode === "log" || game.humans.includes(i)) choices.push([String(i), game.humans.includes(i) ? `you: seat ${i}` : `seat ${i}`]);
   select.replaceChildren(...choices.map(([value, text]) => el("option", { value, text })));
-  const start = session.mode === "play" && session.humans.length ? String(session.humans[0]) : session.mode === "log" ? "all" : "spectator";
+  const start = game.mode === "play" && game.humans.length ? String(game.humans[0]) : game.mode === "log" ? "all" : "spectator";
   select.value = start;
   ui.seat = start === "spectator" ? null : start === "all" ? "all" : Number(start);
   select.addEventListener("change", () => {
@@ -262,9 +262,9 @@ function seats(session) {
 }
 
 async function start() {
-  ui.session = await api("/api/session");
-  document.title = `${ui.session.title} — Rulebook`;
-  seats(ui.session);
+  ui.game = await api("/api/game");
+  document.title = `${ui.game.title} — Rulebook`;
+  seats(ui.game);
   $("first").onclick = () => show(0);
   $("back").onclick = () => show(Math.max(0, ui.at - 1));
   $("next").onclick = () => show(ui.at + 1);
@@ -278,7 +278,7 @@ async function start() {
                    Home: () => show(0), End: () => show(-1), ArrowDown: () => stepEvent(1), ArrowUp: () => stepEvent(-1) };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
-  await show(ui.session.mode === "play" ? -1 : 0);
+  await show(ui.game.mode === "play" ? -1 : 0);
 }
 
 start();

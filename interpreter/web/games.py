@@ -2,7 +2,7 @@
 
 Position 0 is the table after the setup; position k the table after the k-th decision,
 with the log line that led to it (its events, told in words for the seat watching). A live
-game (``LiveSession``) grows as its seats decide: the browser chooses for the human seats,
+game (``LiveGame``) grows as its seats decide: the browser chooses for the human seats,
 agents for the others, and every position stays reviewable.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..play.replay import replay
 from ..play.table import Table
 
 
-class Session:
+class GameView:
     """Positions (log line, state) of one game, and how each looks from a seat."""
     mode = "log"
 
@@ -85,7 +85,7 @@ class Session:
         return out
 
 
-class LogSession(Session):
+class LogView(GameView):
     """A full log, replayed and verified (a redacted log cannot be: it lacks hidden choices)."""
 
     def __init__(self, path, ruleset=None):
@@ -94,7 +94,7 @@ class LogSession(Session):
         super().__init__(positions[-1][1].rules, positions)
 
 
-class LiveSession(Session):
+class LiveGame(GameView):
     """A game being played: ``human`` seats decide in the browser, agents decide the others."""
     mode = "play"
 
