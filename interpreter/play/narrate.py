@@ -9,6 +9,15 @@ secret choice is "?". Generic: the words come from the events' fields, not from 
 from __future__ import annotations
 
 
+def alike(labels: list, more_than: int = 8) -> dict | None:
+    """label -> how many, when there are more than ``more_than`` cards and most are alike (a
+    supply, told as "light ×11 dark ×5"); else None (the cards are told one by one)."""
+    counts: dict = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    return counts if len(labels) > more_than and len(counts) * 2 <= len(labels) else None
+
+
 class _Teller:
     """Words for one listening seat: its own seat reads "you", its zones "your ..."."""
 
@@ -34,10 +43,8 @@ class _Teller:
     def cards(self, ev) -> str:
         if "cards" in ev:
             cards = [str(c) for c in ev["cards"]]
-            counts: dict = {}
-            for c in cards:
-                counts[c] = counts.get(c, 0) + 1
-            if len(cards) > 8 and len(counts) * 2 <= len(cards):   # many alike: "light ×11 dark ×5"
+            counts = alike(cards)
+            if counts:   # many alike: "light ×11 dark ×5"
                 return " ".join(f"{c} ×{n}" if n > 1 else c for c, n in counts.items())
             return " ".join(cards) if cards else "nothing"
         if "count" in ev:

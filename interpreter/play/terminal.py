@@ -8,6 +8,8 @@ terminal that shows it) cards take their colour; piped or redirected, plain text
 """
 from __future__ import annotations
 
+from .narrate import alike
+
 
 def plain(label: str, color) -> str:
     return label
@@ -21,10 +23,8 @@ def _cards(item, paint=plain) -> str:
         return " ".join(paint(g["label"], g["color"]) + (f" ×{g['count']}" if g["count"] > 1 else "")
                         for g in item["groups"])
     cards = item.get("cards") or []
-    counts: dict = {}
-    for c in cards:
-        counts[c["label"]] = counts.get(c["label"], 0) + 1
-    if len(cards) > 12 and len(counts) * 2 <= len(cards):   # a supply: counts per label
+    counts = alike([c["label"] for c in cards], 12)
+    if counts:   # a supply: counts per label
         colors = {c["label"]: c["color"] for c in cards}
         return " ".join(paint(k, colors[k]) + (f" ×{n}" if n > 1 else "") for k, n in counts.items())
     return " ".join(paint(c["label"], c["color"]) for c in cards)
