@@ -3,6 +3,7 @@ and the HTTP API (tests/test_web_browser.py drives the page itself in Chromium).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from contextlib import ExitStack
 import urllib.error
 import urllib.request
@@ -397,3 +398,17 @@ def test_every_ruleset_and_variant_is_drawn_for_every_seat(path, variant):
                 assert render(view)                      # the terminal draws it too
                 assert len(view["seats"]) == players
         S.apply_index((k * 5) % len(S.dec[1]))
+
+
+def test_a_counter_on_grid_spaces_is_drawn_only_where_everyone_sees_it(tmp_path):
+    text = (Path(interpreter.ruleset_path("diamonds_club")).read_text()
+            .replace("  coins_on: {owner: card", "  coins_on: {visible: none, owner: card"))
+    assert "coins_on: {visible: none" in text
+    path = tmp_path / "dc.yaml"
+    path.write_text(text)
+    rules = interpreter.load(path)
+    S = rules.new_game(3, 1)
+    while not any(S.c["coins_on"]):
+        S.apply_index(0)
+    grid = next(it for it in Table(rules).render(S, 0)["shared"] if it["kind"] == "grid")
+    assert all(not c["on"] for row in grid["cells"] for c in row if c)

@@ -164,7 +164,10 @@ class Table:
 
     @property
     def _card_counters(self):
-        return [k for k, o in self.rules.counter_owner.items() if o == "card" and k not in self.hide]
+        """The counters owned by each card that everyone sees (drawn on a grid's spaces)."""
+        decl = self.rules.counter_decl
+        return [k for k, o in self.rules.counter_owner.items() if o == "card" and k not in self.hide
+                and (decl.get(k) or {}).get("visible", "all") == "all"]
 
     def _grids(self, S, me) -> dict:
         out = {}
