@@ -140,3 +140,77 @@ def test_the_generated_flow_names_no_text_of_the_ruleset(tmp_path):
     for name in rules.zone_owner:
         assert name.isidentifier()
     assert "import" not in rules.flow_source and "__" not in rules.flow_source.replace("__class__", "")
+
+
+ATTEMPTS = """
+game: lockstep_attempts
+players: {min: 2, max: 2}
+params: {skill: 0.7}
+components:
+  spots:
+    attributes: {n: 1..6}
+zones:
+  board: {owner: none, visible: all, start: [spots]}
+  taken: {owner: player, visible: all}
+vars:
+  result: str
+  pick: card
+flow:
+  - turns:
+      from: 0
+      until: "count(board) == 0"
+      steps:
+        - attempt:
+            target: {from: board, as: pick}
+            as: result
+            outcomes:
+              slip: {chance: "1 - skill(me)"}
+              half: {chance: "0.1", if: "count(board) > 3", steps: [{set: {result: "'halfway'"}}]}
+              take: {chance: rest, if: "count(board) > 2", steps: [{move: {from: board, to: taken, cards: "[pick]"}}]}
+        - attempt:                    # no target, no rest: the remainder is no outcome
+            outcomes:
+              lucky: {chance: "0.4 if count(board) > 0 else 0", steps: [{move: {from: board, to: taken, count: 1}}]}
+%s
+scoring:
+  categories: {taken: "count(taken)"}
+"""
+
+
+@pytest.mark.parametrize("extra", [
+    "",                                                          # nothing checked: the roll and its steps at once
+    "end_when: [\"result == 'half' and count(taken[0]) > 3\"]",    # a check reads the outcome
+    "end_when: ['pick != none and count(board) == 1']",          # a check reads the target
+    "auto_forced: true",                                         # a single target is taken without asking
+], ids=["quiet", "outcome-watched", "target-watched", "forced"])
+@pytest.mark.parametrize("resolve", ["random", "ask"])
+def test_an_attempt_compiled_plays_as_the_reference(tmp_path, extra, resolve):
+    path = tmp_path / "attempts.yaml"
+    path.write_text(ATTEMPTS % extra)
+    rules = interpreter.load(path)
+    ref = reference(rules)
+    for seed in range(8):
+        a = rules.new_game(2, seed=seed, record=True, options={"resolve": resolve})
+        b = ref.new_game(2, seed=seed, record=True, options={"resolve": resolve})
+        rnd = random.Random(seed)
+        while not a.is_terminal():
+            assert a.to_json() == b.to_json() and a.ev == b.ev
+            assert a.legal_actions() == b.legal_actions()
+            i = rnd.randrange(len(a.dec[1]))
+            a.apply_index(i)
+            b.apply_index(i)
+        assert b.is_terminal() and a.to_json() == b.to_json() and a.ev == b.ev
+
+
+@pytest.mark.parametrize("chance,message", [("1.5", "is 1.5, not between 0 and 1"), ("0.9", "add up to 1.2")])
+def test_an_attempt_compiled_fails_as_the_reference(tmp_path, chance, message):
+    path = tmp_path / "attempts.yaml"
+    path.write_text((ATTEMPTS % "").replace('chance: "0.1"', f'chance: "{chance}"'))
+    rules = interpreter.load(path)
+    errors = []
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError) as e:
+            while not S.is_terminal():
+                S.apply_index(0)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and message in errors[0]

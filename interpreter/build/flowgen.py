@@ -33,8 +33,9 @@ from ..mechanics.base import AskOnce, Sequence, Step
 class FlowSource:
     """What a step's ``flow_source(g)`` uses to write its function (``g``)."""
 
-    def __init__(self, steps):
+    def __init__(self, steps, max_steps: int = 0, auto_forced: bool = False):
         self.steps = steps
+        self.max_steps, self.auto_forced = max_steps, auto_forced
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
 
@@ -69,6 +70,26 @@ class FlowSource:
             self.ns[name] = obj
         return name
 
+    def next_step(self, caller, step, frame: str, pad: str, asked: bool = False) -> list:
+        """Lines that run ``step``'s frame (``frame``, just pushed or left on top) at once, as
+        the game loop's next iteration would, and return what it reports. ``caller``: the step
+        whose run() this is (its own count is added first, as the loop does after it; the loop
+        then adds the caller's count again, which the difference corrects), or None in a
+        resolve (nothing counted after it). ``asked``: a decision the step asked ends the
+        resolve (``ASKED``: the loop has nothing to do) when nothing changed."""
+        limit = f"{pad}if S.steps > {self.max_steps}:\n{pad}    _over_budget(S)"
+        if caller is not None:
+            lines = [f"{pad}S.steps += {1 + caller.charge}", limit,
+                     f"{pad}changed = {self.run(step)}(S, {frame})"]
+            if step.charge != caller.charge:
+                lines.append(f"{pad}S.steps += {step.charge - caller.charge}")
+            return [*lines, f"{pad}return changed"]
+        lines = [f"{pad}changed = {self.run(step)}(S, {frame})", f"{pad}S.steps += {1 + step.charge}", limit]
+        if asked:
+            pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
+            lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
+        return [*lines, f"{pad}return changed"]
+
     def key(self, fn, card: str) -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's
         lookup written in (``A[c]``), anything else a call."""
@@ -85,7 +106,7 @@ class FlowSource:
 def compile_flow(rules) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
     ``advance(S, changed=True)``; the generated source)."""
-    g = FlowSource(rules.steps)
+    g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced)
     sources = []
     for step in rules.steps:
         src = step.flow_source(g)

@@ -161,6 +161,8 @@ class Attempt(Step):
             ctx.error(f"only one outcome may have chance: rest (here: {', '.join(map(str, rests))})",
                       (*p, "outcomes"), "step", key=True)
         s.report = ctx.add(_Report(s), (*p, "prompt") if "prompt" in main else p)
+        if s.target is not None:
+            s.target.attempt = s
         return s
 
     option_type = STR
@@ -186,17 +188,23 @@ class Attempt(Step):
             if o.chance is None:
                 rest = k
                 continue
-            p = float(o.chance(S, actor, None))
-            if not -EPS <= p <= 1 + EPS:
-                raise ExprRuntimeError(f"the chance of outcome '{o.name}' is {p:g}, not between 0 and 1")
-            probs[k] = min(1.0, max(0.0, p))
+            probs[k] = self.clamped(k, float(o.chance(S, actor, None)))
         total = sum(probs)
         if total > 1 + EPS:
-            raise ExprRuntimeError("the chances of the outcomes add up to "
-                                   f"{total:g}, more than 1 ({', '.join(o.name for o in self.outcomes)})")
+            self.too_likely(total)
         if rest is not None:
             probs[rest] = max(0.0, 1.0 - total)
         return probs
+
+    def clamped(self, k, p):
+        """A chance within rounding of [0, 1] made a probability; further out, the error."""
+        if not -EPS <= p <= 1 + EPS:
+            raise ExprRuntimeError(f"the chance of outcome '{self.outcomes[k].name}' is {p:g}, not between 0 and 1")
+        return min(1.0, max(0.0, p))
+
+    def too_likely(self, total):
+        raise ExprRuntimeError("the chances of the outcomes add up to "
+                               f"{total:g}, more than 1 ({', '.join(o.name for o in self.outcomes)})")
 
     outcome_seen = None     # UNCHANGED when no check reads the outcome's variable (settle)
 
@@ -253,6 +261,82 @@ class Attempt(Step):
         return UNCHANGED
 
 
+    # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    def flow_source(self, g):
+        """run() specialised: a roll's chances written out outcome by outcome (the conditions
+        first, then the chances, as chances() asks them), and the outcome's steps run at once
+        when no check reads the outcome (the game loop's next iteration written in)."""
+        k_self, me, n = g.step(self), g.me(self.me_var), len(self.outcomes)
+        names = g.fn(tuple(o.name for o in self.outcomes))
+        probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
+        lines = [f"def R{self.index}(S, frame):",
+                 "    stage = frame[1]",
+                 "    if stage == 1 and S.o.get('resolve') != 'ask':",
+                 "        actor = frame[2]"]
+        for k, o in enumerate(self.outcomes):
+            if o.cond is not None:
+                lines.append(f"        c{k} = {g.fn(o.cond)}(S, actor, None)")
+        rest = None
+        for k, o in enumerate(self.outcomes):
+            if o.chance is None:
+                rest = k
+            if o.chance is None or o.cond is not None:
+                lines.append(f"        p{k} = 0.0")
+            if o.chance is None:
+                continue
+            pad = "        "
+            if o.cond is not None:
+                lines.append(f"        if c{k}:")
+                pad += "    "
+            lines += [f"{pad}p = float({g.fn(o.chance)}(S, actor, None))",
+                      f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)"]
+        lines += [f"        total = sum(({probs}))",
+                  f"        if total > {1 + EPS!r}:",
+                  f"            {k_self}.too_likely(total)"]
+        if rest is not None:
+            o = self.outcomes[rest]
+            pad = "        "
+            if o.cond is not None:
+                lines.append(f"        if c{rest}:")
+                pad += "    "
+            lines.append(f"{pad}p{rest} = max(0.0, 1.0 - total)")
+        lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0", "        chosen = None"]
+        for k in range(n):
+            lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):",
+                      f"            chosen = {k}"]
+        lines += ["        frame[1] = 3", "        frame[3] = chosen"]
+        outcome = f"None if chosen is None else {names}[chosen]"
+        if self.var is not None:
+            lines.append(f"        S.v[{self.var!r}] = {outcome}")
+        lines += ["        if S.ev is not None:",
+                  f"            S.ev.append({{'ev': 'roll', 'who': actor, 'chances': dict(zip({names}, ({probs})))}})",
+                  f"            S.ev.append({{'ev': 'attempt', 'who': actor, 'outcome': {outcome}}})"]
+        seen = "U" if self.outcome_seen is UNCHANGED else "None"
+        for k, o in enumerate(self.outcomes):
+            lines += [f"        {'if' if k == 0 else 'elif'} chosen == {k}:",
+                      f"            S.stack.append(f := {g.enter(o.body)})"]
+            if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
+                lines += g.next_step(self, o.body, "f", "            ")
+            else:
+                lines.append("            return None")
+        lines += [f"        return {seen}",
+                  "    if stage == 0:",
+                  f"        actor = {me if self.who.source == 'me' else f'{g.fn(self.who)}(S, {me}, None)'}",
+                  "        if actor is None:",
+                  "            S.stack.pop()",
+                  "            return U",
+                  "        frame[2] = actor",
+                  "        frame[1] = 1"]
+        if self.target is not None:
+            lines.append(f"        S.stack.append({g.enter(self.target)})")
+        lines += ["        return U",
+                  "    if stage > 2:   # done, or nothing to attempt",
+                  "        S.stack.pop()",
+                  "        return U",
+                  f"    return {k_self}.run(S, frame)   # resolve: ask, or an outcome reported"]
+        return "\n".join(lines)
+
+
 class _Target(Step):
     """The actor names what they attempt: a card among a list, offered in id order."""
     kind = "attempt.target"
@@ -283,6 +367,7 @@ class _Target(Step):
         S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))
         return UNCHANGED
 
+    attempt = None      # the attempt it belongs to (build)
     resolved = None     # UNCHANGED when no check reads the target's variable (settle)
 
     def settle(self, quiet, watched_vars):
@@ -306,6 +391,35 @@ class _Target(Step):
         if S.ev is not None:
             S.ev.append({"ev": "target", "who": S.stack[-1][2], "card": S.rules.card_labels[card]})
         return self.resolved
+
+    def flow_source(self, g):
+        return "\n".join([
+            f"def R{self.index}(S, frame):",
+            "    parent = S.stack[-2]",
+            "    actor = parent[2]",
+            f"    cards = set({g.fn(self.cards)}(S, actor, None))",
+            "    cards.discard(None)",
+            "    if not cards:",
+            "        parent[1] = 9",
+            "        S.stack.pop()",
+            "        return U",
+            "    options = sorted(cards)",
+            "    S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))",
+            "    return U"])
+
+    def resolve_source(self, g):
+        """resolve() specialised; when no check reads the target, the attempt's roll follows at
+        once (the game loop's next iteration written in)."""
+        lines = [f"def Q{self.index}(S, frame, card):",
+                 "    stack = S.stack",
+                 "    stack.pop()",
+                 f"    S.v[{self.var!r}] = card",
+                 "    parent = stack[-1]",
+                 "    if S.ev is not None:",
+                 "        S.ev.append({'ev': 'target', 'who': parent[2], 'card': S.rules.card_labels[card]})"]
+        if self.resolved is not UNCHANGED:
+            return "\n".join([*lines, "    return None"])
+        return "\n".join([*lines, *g.next_step(None, self.attempt, "parent", "    ", asked=True)])
 
 
 class _Report(Step):
