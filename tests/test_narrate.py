@@ -44,3 +44,20 @@ def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
     deal = next(t for t in told if "dealt from deck" in t)
     assert "10 hidden cards dealt from deck to hand of seat 1" in deal                 # others' hands stay hidden
     assert not any("pass:" in t for t in told if t.startswith("seat"))                 # a choice is told once
+
+
+def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
+    from interpreter.play.narrate import owners, tell
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"), variant="teams")
+    members = rules.team_members(4)
+    team_of = {p: t for t, m in enumerate(members) for p in m}
+    line = {"type": "events", "events": [{"ev": "gain", "counter": "safe", "owner": 1, "who": 1, "amount": 1},
+                                         {"ev": "gain", "counter": "tricks_won", "owner": 2, "who": 2, "amount": 1}]}
+    told = owners(rules, members)
+    mate = next(p for p in members[1] if p != 1)
+    assert tell(line, mate, told) == "your team's safe +1; tricks_won of seat 2 +1"
+    other = next(p for p in range(4) if team_of[p] != 1)
+    assert tell(line, other, told).startswith("safe of team 1 +1")
+    assert tell(line, other).startswith("safe of seat 1 +1")     # without the teams: the owner's number
+    solo = interpreter.load(interpreter.ruleset_path("diamonds"))
+    assert tell(line, 1, owners(solo, solo.team_members(4))).startswith("your safe +1")   # teams of one: a seat's

@@ -87,10 +87,15 @@ class HumanAgent:
         self.seat = seat
         self.stdin, self.stdout = stdin, stdout
 
+    def seated(self, rules, members) -> None:
+        """Told the ruleset and the teams when the game starts (a team's things are named so)."""
+        from .narrate import owners
+        self.owners = owners(rules, members)
+
     def hear(self, line: dict) -> None:
         """What happened, told from this seat (the line is redacted for it): one line each."""
         from .narrate import tell
-        said = tell(line, self.seat)
+        said = tell(line, self.seat, getattr(self, "owners", None))
         if said:
             print(f"  {said}", file=self.stdout or sys.stdout)
 

@@ -150,6 +150,9 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
     game_options = json.loads(json.dumps(S.o))   # the checked values (a skill per seat...)
     # agents that are told what happens (a person at the terminal), each from its own seat
     listeners = [(Redactor(rules, seat, S.members), a) for seat, a in enumerate(agents) if hasattr(a, "hear")]
+    for _, agent in listeners:
+        if hasattr(agent, "seated"):
+            agent.seated(rules, S.members)
 
     def tell(line):
         for redactor, agent in listeners:

@@ -18,11 +18,19 @@ def alike(labels: list, more_than: int = 8) -> dict | None:
     return counts if len(labels) > more_than and len(counts) * 2 <= len(labels) else None
 
 
-class _Teller:
-    """Words for one listening seat: its own seat reads "you", its zones "your ..."."""
+def owners(rules, members) -> tuple:
+    """What a teller needs to name a team's zones and counters as the team's: (the owner kind
+    of every zone and counter, the seats of each team)."""
+    return {**rules.zone_owner, **rules.counter_owner}, [list(m) for m in members]
 
-    def __init__(self, me: int | None):
+
+class _Teller:
+    """Words for one listening seat: its own seat reads "you", its zones "your ...", a team's
+    (when ``owners`` says which are a team's, in a game of teams) "your team's ..."."""
+
+    def __init__(self, me: int | None, owners: tuple | None = None):
         self.me = me
+        self.kinds, self.members = owners or ({}, None)
 
     def who(self, seat) -> str:
         if seat is None:
@@ -38,6 +46,10 @@ class _Teller:
     def zone(self, name, owner=None) -> str:
         if owner is None:
             return str(name)
+        members = self.members
+        if (self.kinds.get(name) == "team" and members and isinstance(owner, int) and 0 <= owner < len(members)
+                and any(len(m) > 1 for m in members)):
+            return f"your team's {name}" if self.me in members[owner] else f"{name} of team {owner}"
         return f"your {name}" if owner == self.me else f"{name} of seat {owner}"
 
     def cards(self, ev) -> str:
@@ -136,12 +148,13 @@ class _Teller:
         return None
 
 
-def event(ev: dict, me: int | None = None) -> str | None:
-    """One event in words, told to seat ``me``, or None for one not worth a word."""
-    return _Teller(me).event(ev)
+def event(ev: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
+    """One event in words, told to seat ``me``, or None for one not worth a word (``owners``:
+    ``owners(rules, members)``, to name a team's things as the team's)."""
+    return _Teller(me, owners).event(ev)
 
 
-def tell(line: dict, me: int | None = None) -> str | None:
+def tell(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
     """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
     is not repeated): "seat 2 plays 7H; seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
-    return _Teller(me).tell(line)
+    return _Teller(me, owners).tell(line)

@@ -91,6 +91,7 @@ def cmd_play(args) -> int:
         person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)
         agents = [TableReporter(a, person) for a in agents]
         agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
+        agents[0].seated = person.seated
     result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for,
                        force=args.force)
     if args.json:

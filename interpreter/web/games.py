@@ -13,7 +13,7 @@ import threading
 from ..errors import GameError, RulebookError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
 from ..play.gamelog import LogWriter, events_out, header, logged_decision, result_line
-from ..play.narrate import event as tell_event, tell
+from ..play.narrate import event as tell_event, owners, tell
 from ..play.redact import Redactor
 from ..play.replay import replay
 from ..play.table import Table
@@ -27,6 +27,7 @@ class GameView:
         self.rules = rules
         self.table = Table(rules)
         self.positions = positions
+        self.owners = owners(rules, positions[0][1].members)   # a team's things named as the team's
         self.humans = list(humans)
         self.lock = threading.Lock()
         self.error = None
@@ -66,9 +67,9 @@ class GameView:
                 following = Redactor(self.rules, seat, S.members).line(following)
             out["chosen"] = following.get("action")
         out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
-                   line=_line(shown), said=tell(shown, me) or _own_choice(shown, me),
-                   events=[{"text": tell_event(ev, me), "cards": _cards_of(ev)} for ev in shown.get("events") or ()
-                           if tell_event(ev, me)])
+                   line=_line(shown), said=tell(shown, me, self.owners) or _own_choice(shown, me),
+                   events=[{"text": text, "cards": _cards_of(ev)} for ev in shown.get("events") or ()
+                           if (text := tell_event(ev, me, self.owners))])
         return out
 
 
@@ -79,7 +80,7 @@ class GameView:
         out = []
         for line, S in self.positions[max(1, first):at + 1]:
             shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
-            said = tell(shown, me) or _own_choice(shown, me)
+            said = tell(shown, me, self.owners) or _own_choice(shown, me)
             if said:
                 out.append(said)
         return out
