@@ -129,16 +129,32 @@ def e_deal(fx, em, spec, path, locals, has_me):
     if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
         em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
     em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
+    pad = ""
+    if key == "_p" and who == "S.players" and to not in fx.ctx.triggers.enter and sname != to:
+        # nothing to tell card by card (no events, no knowledge, no trigger) and a zone per seat:
+        # the cards dealt are the source's last ones, the first seat's every len(players)-th
+        # from the top; the seats being distinct, one slice each
+        m, d, np = em.fresh("_m"), em.fresh("_d"), em.fresh("_n")
+        em.line(f"if {g} is None and S.kn is None:")
+        em.line(f"    {m} = min(max(0, min({k}, len({s}))) * len({w}), len({s}))")
+        em.line(f"    if {m}:")
+        em.line(f"        {d} = {s}[:-{m} - 1:-1]")
+        em.line(f"        del {s}[-{m}:]")
+        em.line(f"        {np} = len({w})")
+        em.line(f"        for _j, _p in enumerate({w}):")
+        em.line(f"            {zone}[_p].extend({d}[_j::{np}])")
+        em.line("else:")
+        pad = "    "
     # a round deals at least one card while the source lasts: no more rounds than its cards
-    em.line(f"for _r in range(min({k}, len({s}))):")
-    em.line(f"    for _p in {w}:")
-    em.line(f"        if {s}:")
-    em.line(f"            _x = {s}.pop()")
-    em.line(f"            {zone}[{key}].append(_x)")
+    em.line(f"{pad}for _r in range(min({k}, len({s}))):")
+    em.line(f"{pad}    for _p in {w}:")
+    em.line(f"{pad}        if {s}:")
+    em.line(f"{pad}            _x = {s}.pop()")
+    em.line(f"{pad}            {zone}[{key}].append(_x)")
     if to in fx.ctx.triggers.enter:
-        em.line(f"            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
-    em.line(f"            if {g} is not None: {g}.append((_p, _x))")
-    em.line(f"            if S.kn is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
+        em.line(f"{pad}            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
+    em.line(f"{pad}            if {g} is not None: {g}.append((_p, _x))")
+    em.line(f"{pad}            if S.kn is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
             f"{to!r}, {key})")
 
     if fx.ctx.zone_sorted(to):

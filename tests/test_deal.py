@@ -1,0 +1,52 @@
+"""The deal effect: dealt as slices of the source when nothing is told card by card (no
+events, no knowledge kept, no trigger on the zone dealt to), it leaves every zone as the deal
+one card at a time does (the path taken when a game is recorded)."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+
+DEAL = """
+game: dealing
+players: {min: 2, max: 4}
+components:
+  cards:
+    attributes: {suit: [A, B, C], rank: 1..7}
+zones:
+  deck: {owner: none, visible: none, start: [cards]}
+  hand: {owner: player, visible: owner}
+  pile: {owner: team, visible: all}
+  spare: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: %s
+flow:
+  - choose: {who: 0, options: "hand[0] + hand[1]", as: picked}
+vars:
+  picked: card
+scoring:
+  categories: {cards: "count(hand)"}
+"""
+
+
+@pytest.mark.parametrize("deal", [
+    "{from: deck, to: hand, count: 3}",
+    "{from: deck, to: hand, count: 0}",
+    "{from: deck, to: hand, count: -2}",
+    "{from: deck, to: hand, count: 9}",                               # the deck runs out mid-round
+    "{from: deck, to: hand, count: 2, start: 1}",
+    "{from: deck, to: hand, count: 2, players: '[1, 0, 1]'}",        # a seat twice: one card at a time
+    "{from: deck, to: hand, count: 2, players: '[1]'}",
+    "{from: deck, to: pile, count: 4}",                               # a zone per team
+])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_deal_by_slices_leaves_the_zones_as_a_deal_card_by_card(tmp_path, deal, players):
+    path = tmp_path / "deal.yaml"
+    path.write_text(DEAL % deal)
+    rules = interpreter.load(path)
+    for seed in range(3):
+        fast = rules.new_game(players, seed=seed)
+        told = rules.new_game(players, seed=seed, record=True)   # events: one card at a time
+        assert fast.z == told.z
+        assert sum(map(len, fast.z["hand"])) + sum(map(len, fast.z["pile"])) + len(fast.z["deck"]) == 21
