@@ -28,7 +28,7 @@ GAMES = {"diamonds": "rulesets/diamonds.yaml", "diams": "rulesets/diams.yaml",
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_explain_matches_its_golden_file(name):
-    text = explain(interpreter.load(ROOT / GAMES[name]))
+    text = explain(interpreter.load(ROOT / GAMES[name]), strict=True)   # no step falls back to its data
     path = GOLDEN / f"{name}.md"
     if os.environ.get("RULEBOOK_REGENERATE"):
         path.write_text(text, encoding="utf-8")
@@ -141,3 +141,10 @@ def test_explain_never_fails_on_a_mutated_ruleset_that_loads(tmp_path):
         assert explain(rules).startswith("# ")
         explained += 1
     assert explained >= 5
+
+
+def test_no_step_of_a_bundled_ruleset_or_variant_falls_back_to_its_data():
+    for path in sorted([*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("docs/examples/*.yaml")]):
+        base = interpreter.load(path)
+        for variant in [None, *(base.data.get("variants") or {})]:
+            assert explain(interpreter.load(path, variant=variant), strict=True)

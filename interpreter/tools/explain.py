@@ -24,9 +24,11 @@ OWNER = {"none": "shared", "player": "each player", "team": "each team", "card":
 SEEN_BY = {"all": "everyone", "owner": "its owner", "none": "nobody"}
 
 
-def explain(rules) -> str:
+def explain(rules, strict: bool = False) -> str:
+    """The rules in Markdown. ``strict``: a step or effect of an unexpected shape raises instead
+    of being shown as its data (the tests ask it of the bundled rulesets)."""
     d = rules.data
-    ex = Sentences(rules)
+    ex = Sentences(rules, strict)
     ex.comments = _comments(rules)
     out: list[str] = []
     title = rules.title + (f" (variant: {rules.variant})" if rules.variant else "")

@@ -38,8 +38,8 @@ class Sentences:
     """The sentences of one ruleset: ``items(list, depth)`` gives the bullets of a list of
     steps or effects; ``ph`` its Phraser."""
 
-    def __init__(self, rules):
-        self.rules = rules
+    def __init__(self, rules, strict: bool = False):
+        self.rules, self.strict = rules, strict
         self.ph = Phraser(rules)
         self.effect_names = set((rules.data.get("effects") or {}))
 
@@ -62,7 +62,9 @@ class Sentences:
             try:
                 return fn(self, main, rest, depth, tuple(locals))
             except (AttributeError, TypeError, KeyError, ValueError):
-                pass      # an unexpected shape of a valid step: shown as data below
+                if self.strict:
+                    raise
+                # an unexpected shape of a valid step: shown as data below
         if kind in self.effect_names:
             return [_bullet(depth, self.call(kind, main, locals) + ".")]
         return [_bullet(depth, f"{kind}: {code(_v(main))}")] + (
