@@ -188,37 +188,16 @@ class Tricks(Step):
         lines += [f"        if {over}:",
                   "            S.stack.pop()",
                   "            return U",
-                  "        n = S.n",
-                  f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)",
+                  *(["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
+                    if self.players.source == "S.players" else
+                    ["        n = S.n",
+                     f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        frame[3] = order = seats * {g.fn(self.plays)}(S, me, None)",
                   "        frame[4] = 0",
                   "        frame[5] = []",
                   "    player = order[frame[4]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
-        if self.follow_runs is not None:   # a hand in card order: the led value's cards are one slice
-            lines += [f"    table = S.z[{self.table!r}]",
-                      "    if table:",
-                      f"        first, last = {g.fn(self.follow_runs)}[table[0]]",
-                      f"        i = {g.fn(bisect_left)}(hand, first)",
-                      f"        options = hand[i:{g.fn(bisect_right)}(hand, last, i)] or hand",
-                      "    else:",
-                      "        options = hand"]
-        elif self.follow is not None:
-            lines += [f"    table = S.z[{self.table!r}]",
-                      "    if table:",
-                      f"        led = {g.key(self.follow, 'table[0]')}",
-                      f"        options = [c for c in hand if {g.key(self.follow, 'c')} == led] or hand",
-                      "    else:",
-                      "        options = hand"]
-        else:
-            lines.append("    options = hand")
-        if self.playable is not None:
-            lines += ["    if options:",
-                      f"        table = S.z[{self.table!r}]",
-                      f"        allowed = {g.fn(self.playable)}(S, player, {{'led': table[0] if table else None, "
-                      "'trick': table[:], 'tricks_played': frame[1]}, options)",
-                      "        if allowed:   # nothing playable: any card that follows",
-                      "            options = allowed"]
+        lines += self._options(g, "    ")
         lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
                   "        frame[4] += 1",
                   "        if frame[4] >= len(order):",
@@ -229,6 +208,36 @@ class Tricks(Step):
                   "    return U"]
         return "\n".join(lines) + "\n\n" + self._finish_source(g)
 
+    def _options(self, g, pad, led=False):
+        """Lines setting ``options``, the cards ``player`` may play from ``hand`` (``led``: the
+        table is known to hold the led card)."""
+        lines = []
+        if self.follow_runs is not None:   # a hand in card order: the led value's cards are one slice
+            lines += [f"table = S.z[{self.table!r}]", "if table:",
+                      f"    first, last = {g.fn(self.follow_runs)}[table[0]]",
+                      f"    i = {g.fn(bisect_left)}(hand, first)",
+                      f"    options = hand[i:{g.fn(bisect_right)}(hand, last, i)] or hand",
+                      "else:",
+                      "    options = hand"]
+        elif self.follow is not None:
+            lines += [f"table = S.z[{self.table!r}]", "if table:",
+                      f"    led = {g.key(self.follow, 'table[0]')}",
+                      f"    options = [c for c in hand if {g.key(self.follow, 'c')} == led] or hand",
+                      "else:",
+                      "    options = hand"]
+        else:
+            lines.append("options = hand")
+        if led and self.follow is not None:   # (the resolve's table, holding the card just played)
+            lines = [x[4:] for x in lines[2:-2]]
+        if self.playable is not None:
+            lines += ["if options:",
+                      f"    table = S.z[{self.table!r}]",
+                      f"    allowed = {g.fn(self.playable)}(S, player, {{'led': table[0] if table else None, "
+                      "'trick': table[:], 'tricks_played': frame[1]}, options)",
+                      "    if allowed:   # nothing playable: any card that follows",
+                      "        options = allowed"]
+        return [pad + x for x in lines]
+
     def resolve_source(self, g):
         owner = "S.tm[player]" if self.hand_by_team else "player"
         lines = [f"def Q{self.index}(S, frame, card):",
@@ -238,7 +247,8 @@ class Tricks(Step):
                  f"    S.z[{self.hand!r}][{owner}].remove(card)",
                  f"    table = S.z[{self.table!r}]"]
         if self.follow is not None:
-            lines.append(f"    void = bool(table) and {g.key(self.follow, 'card')} != {g.key(self.follow, 'table[0]')}")
+            lines += ["    void = False", "    if table:",
+                      f"        void = {g.key(self.follow, 'card')} != {g.key(self.follow, 'table[0]')}"]
         lines.append("    table.append(card)")
         if self.notify_table:
             lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
@@ -256,6 +266,24 @@ class Tricks(Step):
         lines += ["    frame[4] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
+        if self.asks_again:   # the next seat's question written in (R's lines), when no hook ran
+            if self.on_play is not None:
+                lines.append("    elif not S.over and S.stack[-1] is frame:")
+            elif self.follow is not None and self.on_void is not None:
+                lines.append("    elif not void:")
+            else:
+                lines.append("    else:")
+            pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
+            lines += ["        player = order[pos]",
+                      f"        hand = S.z[{self.hand!r}][{owner}]",
+                      *self._options(g, "        ", led=True),
+                      "        if options:",
+                      "            S.dec = (player, tuple(options))" if self.unique_labels else
+                      "            S.dec = (player, tuple(S.rules.distinct_cards(options)))",
+                      f"            S.steps += {1 + self.charge}",
+                      f"            if S.steps > {g.max_steps}:",
+                      "                _over_budget(S)",
+                      f"            {pending}"]
         return "\n".join(lines)
 
     def _finish_source(self, g):
