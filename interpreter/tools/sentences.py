@@ -8,6 +8,7 @@ backticks, so nothing is ever silently left out.
 """
 from __future__ import annotations
 
+from ..expr.parser import ExprError, parse
 from .phrases import Noun, Phraser, code, words
 
 MODIFIERS = ("steps", "as", "then", "else", "cases", "default", "do", "description", "doc")
@@ -79,9 +80,34 @@ class Sentences:
         return [_bullet(depth, _cap(head) + ":")] + self.items(body or [], depth + 1, locals)
 
     def who(self, who, locals, verb: str, plural: str) -> str:
+        guard = _guarded(who)   # "A if C else none": if C, A does it
+        if guard is not None:
+            return f"If {self.p(guard[1], locals)}, " + _uncap(self.who(guard[0], locals, verb, plural))
         subject = self.p(who if who is not None else "me", locals)
         subject = f"({subject})" if " if " in subject else f"player {subject}" if subject.isdigit() else subject
         return f"{'You' if subject == 'you' else _cap(subject)} {verb if subject == 'you' else plural}"
+
+
+def _guarded(who):
+    """(A, C) for a "who" written ``A if C else none``, else None."""
+    if not isinstance(who, str) or " if " not in who:
+        return None
+    try:
+        tree = parse(who)
+    except ExprError:
+        return None
+    if tree.data == "cond" and getattr(tree.children[2], "data", None) == "none":
+        return _source(who, tree.children[0]), _source(who, tree.children[1])
+    return None
+
+
+def _source(text, node) -> str:
+    meta = node.meta
+    return text[meta.start_pos:meta.end_pos]
+
+
+def _uncap(text: str) -> str:
+    return "you" + text[3:] if text.startswith("You ") else text
 
 
 def _kind(item):
@@ -256,7 +282,7 @@ def _pay(ex, m, rest, depth, loc):
 
 
 def _attempt(ex, m, rest, depth, loc):
-    head = ex.who(m.get("who"), loc, "attempt", "attempts") + " it"
+    head = ex.who(m.get("who"), loc, "make", "makes") + " an attempt"
     target = m.get("target")
     if isinstance(target, dict):
         head += f", first naming {ex.p(target.get('as'), loc)} from {ex.p(target.get('from'), loc)}"
