@@ -412,3 +412,27 @@ def test_a_counter_on_grid_spaces_is_drawn_only_where_everyone_sees_it(tmp_path)
         S.apply_index(0)
     grid = next(it for it in Table(rules).render(S, 0)["shared"] if it["kind"] == "grid")
     assert all(not c["on"] for row in grid["cells"] for c in row if c)
+
+
+def test_the_api_answers_a_bad_length_and_an_internal_failure_with_a_message(served, monkeypatch):
+    rules = interpreter.load("diamonds")
+    game = LiveGame(rules, 3, 1, "human,random,random")
+    base = served(game)
+    req = urllib.request.Request(base + "/api/act", data=b'{"seat": 0, "index": 0}',
+                                 headers={"Content-Type": "application/json", "Content-Length": "x"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 400
+    monkeypatch.setattr(game, "describe", lambda: 1 / 0)
+    status, body = _get(base + "/api/game")
+    assert status == 500 and "internal error: ZeroDivisionError" in json.loads(body)["error"]
+
+
+def test_bound_to_another_address_the_server_answers_the_names_it_is_reached_by():
+    rules = interpreter.load("diamonds")
+    with serving(LiveGame(rules, 3, 1, "human,random,random"),
+                 host="0.0.0.0") as url:
+        port = url.rsplit(":", 1)[1].rstrip("/")
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/game", headers={"Host": f"table.lan:{port}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 200

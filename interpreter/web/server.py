@@ -27,6 +27,7 @@ STATIC = Path(__file__).parent / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8"}
 MAX_BODY = 10_000
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
@@ -51,12 +52,19 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
         def _answer(self, fn) -> None:
             try:
                 with game.lock:
-                    self._json(200, fn())
+                    answer = fn()
             except (RulebookError, ValueError, TypeError, KeyError) as e:
-                self._json(400, {"error": getattr(e, "message", None) or str(e)})
+                return self._json(400, {"error": getattr(e, "message", None) or str(e)})
+            except Exception as e:  # noqa: BLE001 - the page gets a message, never a dropped connection
+                return self._json(500, {"error": f"internal error: {type(e).__name__}: {e} (please report this)"})
+            self._json(200, answer)
 
         def _foreign(self) -> bool:
-            """A request whose Host is not this server's address (DNS rebinding): refused."""
+            """A request whose Host is not this server's address (DNS rebinding): refused. (Bound
+            to another address than loopback, by --host, the server is meant to be reached by
+            the names that address has: any Host is taken.)"""
+            if host not in LOOPBACK:
+                return False
             port = self.server.server_address[1]
             hosts = {f"{h}:{port}" for h in (host, "127.0.0.1", "localhost", "[::1]")}
             if (self.headers.get("Host") or "") in hosts:
@@ -94,7 +102,8 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
                 return self._json(404, {"error": f"no action at {url.path}"})
             if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
                 return self._json(415, {"error": "a move is sent as application/json"})
-            size = int(self.headers.get("Content-Length") or 0)
+            length = self.headers.get("Content-Length") or "0"
+            size = int(length) if length.isdigit() else 0
             if not 0 < size <= MAX_BODY:
                 return self._json(400, {"error": "a request body of a few bytes is expected"})
             try:
