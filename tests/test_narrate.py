@@ -61,3 +61,14 @@ def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
     assert tell(line, other).startswith("safe of seat 1 +1")     # without the teams: the owner's number
     solo = interpreter.load(interpreter.ruleset_path("diamonds"))
     assert tell(line, 1, owners(solo, solo.team_members(4))).startswith("your safe +1")   # teams of one: a seat's
+
+
+def test_a_pick_says_where_the_cards_went_and_whose_zones_they_are():
+    from interpreter.play.narrate import owners, tell
+    rules = interpreter.load(interpreter.ruleset_path("diams"))
+    told = owners(rules, rules.team_members(3))
+    line = {"type": "events", "events": [
+        {"ev": "pick", "who": 0, "from": "hand", "to": "safe", "cards": ["2*"], "from_owner": 0},
+        {"ev": "pick", "who": 1, "from": "hand", "to": "market", "cards": ["6"], "from_owner": 1}]}
+    assert tell(line, 0, told) == "you put 2* from your hand into your safe; seat 1 puts 6 from their hand into market"
+    assert tell(line, 2, told).startswith("seat 0 puts 2* from their hand into their safe")

@@ -52,6 +52,12 @@ class _Teller:
             return f"your team's {name}" if self.me in members[owner] else f"{name} of team {owner}"
         return f"your {name}" if owner == self.me else f"{name} of seat {owner}"
 
+    def own(self, name, owner, who) -> str:
+        """A zone named from the acting seat's side: "their hand" when it is the actor's own."""
+        if owner is not None and owner == who and who != self.me and self.kinds.get(name) != "team":
+            return f"their {name}"
+        return self.zone(name, owner)
+
     def cards(self, ev) -> str:
         if "cards" in ev:
             cards = [str(c) for c in ev["cards"]]
@@ -105,8 +111,13 @@ class _Teller:
             return f"{self.does(who, 'pass', 'passes')} {self.cards(ev)} to {self.who(ev.get('for'))}"
         if kind == "receive":
             return None   # the pass said it
-        if kind == "pick":
-            return f"{self.does(who, 'take')} {self.cards(ev)} from {self.zone(ev.get('from'), ev.get('from_owner'))}"
+        if kind == "pick":   # "seat 0 puts 2* from their hand into their safe"
+            src = self.own(ev.get("from"), ev.get("from_owner"), who)
+            if ev.get("to") is None:
+                return f"{self.does(who, 'take')} {self.cards(ev)} from {src}"
+            owner = ev.get("to_owner", who if self.kinds.get(ev.get("to")) == "player" else None)
+            dst = self.own(ev.get("to"), owner, who)
+            return f"{self.does(who, 'put')} {self.cards(ev)} from {src} into {dst}"
         if kind == "grid":
             if ev.get("pass"):
                 return self.does(who, "pass", "passes")
