@@ -384,3 +384,15 @@ def test_a_turn_continues_until_an_outcome_ends_it(tmp_path):
         assert S.current_player() == 0 and S.prompt() == "take"
     S.apply(r.card_labels[trap])           # the trap ends the turn
     assert S.current_player() == 1
+
+
+def test_a_target_from_a_list_that_is_not_of_cards_is_a_located_error(tmp_path):
+    """Found by fuzzing: `from: [hidden]` (a YAML list: the list of one text) loaded, and the
+    target's option labels crashed."""
+    from pathlib import Path
+    text = Path(interpreter.ruleset_path("mister_diamond")).read_text()
+    assert "from: hidden_pieces" in text
+    path = tmp_path / "md.yaml"
+    path.write_text(text.replace("from: hidden_pieces", "from: [hidden_pieces]", 1))
+    with pytest.raises(RulesetError, match=r"md\.yaml:\d+:\d+: error\[type\]: target from: expected a list of cards, got list\[str\]"):
+        interpreter.load(path)

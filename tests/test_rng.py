@@ -41,7 +41,8 @@ def test_shuffle_draws_as_below_for_every_length_and_state():
     # and the same final state as one below() after another, whatever the length and state
     import random
     r = random.Random(5)
-    for n in [0, 1, 2, 3, 5, 60, 569, *(r.randrange(800) for _ in range(40))]:
+    for n in [0, 1, 2, 3, 5, 60, 569, rng.BLOCK, rng.BLOCK + 1, rng.BLOCK + 2, 3 * rng.BLOCK + 7,
+              *(r.randrange(800) for _ in range(40))]:
         for state in (0, rng.MASK, rng.MASK - 1, r.getrandbits(64)):
             S, ref = _S(state), _S(state)
             items, expected = list(range(n)), list(range(n))
@@ -50,3 +51,12 @@ def test_shuffle_draws_as_below_for_every_length_and_state():
                 expected[i], expected[j] = expected[j], expected[i]
             rng.shuffle(S, items)
             assert items == expected and S.rng == ref.rng
+
+
+def test_a_long_shuffle_takes_linear_work():
+    """Found by fuzzing: the lanes of 40,000 draws on one integer took more than 10 s to build;
+    a long run is mixed in blocks. (A bound on operations, not on time: the draws of a block
+    are cached by length, so two lengths cost two blocks' lanes.)"""
+    rng._LANES.clear()
+    rng.shuffle(_S(7), list(range(40_000)))
+    assert max(rng._LANES) <= rng.BLOCK and len(rng._LANES) <= 2

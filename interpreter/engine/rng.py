@@ -62,7 +62,13 @@ def _draws(state: int, count: int):
     The states a run of draws goes through are known in advance (``state + k * GOLDEN``),
     so the mixing of all of them is done at once on one integer holding each in a lane of
     128 bits (the low 64 bits hold the value, the high ones room for a product): a dozen
-    operations on one long integer instead of a dozen per draw."""
+    operations on one long integer instead of a dozen per draw. A long run is mixed in
+    blocks of ``BLOCK`` draws, so the work stays linear in ``count``."""
+    if count > BLOCK:
+        out = array("Q")
+        for start in range(0, count, BLOCK):
+            out.extend(_draws((state + start * GOLDEN) & MASK, min(BLOCK, count - start)))
+        return out
     lanes = _LANES.get(count)
     if lanes is None:
         lanes = _lanes(count)
@@ -93,6 +99,7 @@ def _lanes(count: int) -> tuple:
 
 
 _LANES: dict = {}   # count -> _lanes(count): a game shuffles lists of a few lengths
+BLOCK = 512         # the most draws mixed on one integer (building its lanes is quadratic)
 _BIG_ENDIAN = sys.byteorder == "big"
 assert array("Q").itemsize == 8
 

@@ -40,7 +40,7 @@ from ..errors import UsageError
 from ..expr.builtins import check_arity, register_builtin
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
-from ..expr.types import BOOL, CARD, NUM, PLAYER, STR
+from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED, game_option
 from .base import Step, step_kind
@@ -350,6 +350,8 @@ class _Target(Step):
         ctx.check_keys(spec, ("from", "as", "prompt", "doc"), path, required=("from", "as"))
         t = cls()
         t.cards = ctx.expr(spec.get("from", "[]"), (*path, "from"), has_me=True, expect="list")
+        if is_list(t.cards.type) and elem(t.cards.type) not in (CARD, ANY, NONE):
+            ctx.error(f"target from: expected a list of cards, got {t.cards.type}", (*path, "from"), "type")
         t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
         t.prompt = str(spec.get("prompt", t.var))
         return ctx.add(t, path)
