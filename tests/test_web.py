@@ -414,6 +414,34 @@ def test_a_counter_on_grid_spaces_is_drawn_only_where_everyone_sees_it(tmp_path)
     assert all(not c["on"] for row in grid["cells"] for c in row if c)
 
 
+def _prices(view):
+    grid = next(it for it in view["shared"] if it["kind"] == "grid")
+    return [c["price"] for row in grid["cells"] for c in row if c and c["price"] is not None]
+
+
+def test_prices_reading_a_hidden_counter_are_shown_only_to_the_seat_deciding(tmp_path):
+    rules = interpreter.load("diamonds_club")
+    S = rules.new_game(3, 1)
+    while S.prompt() != "buy":
+        S.apply_index(0)
+    seat, other = S.current_player(), (S.current_player() + 1) % 3
+    table = Table(rules)
+    assert all(_prices(table.render(S, who)) for who in (None, "all", seat, other))   # coins_on: public
+    # the same game with the counter the price reads hidden from everyone
+    text = (Path(interpreter.ruleset_path("diamonds_club")).read_text()
+            .replace("  coins_on: {owner: card", "  coins_on: {visible: none, owner: card"))
+    path = tmp_path / "dc.yaml"
+    path.write_text(text)
+    hidden = interpreter.load(path)
+    H = hidden.new_game(3, 1)
+    while H.prompt() != "buy":
+        H.apply_index(0)
+    table = Table(hidden)
+    assert not _prices(table.render(H, None)) and not _prices(table.render(H, other))
+    assert _prices(table.render(H, seat)) == _prices(Table(rules).render(S, seat))   # its options' costs
+    assert _prices(table.render(H, "all"))
+
+
 def test_the_api_answers_a_bad_length_and_an_internal_failure_with_a_message(served, monkeypatch):
     rules = interpreter.load("diamonds")
     game = LiveGame(rules, 3, 1, "human,random,random")

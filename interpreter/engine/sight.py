@@ -55,6 +55,23 @@ def counter_seers(rules, members, counter, owner) -> int:
     return _seers(rules.counter_decl.get(counter), rules.counter_owner[counter], owner, members)
 
 
+def reads_public(rules, reads) -> bool:
+    """Whether generated code that reads ``reads`` (a ``build.watch.Mentions``) reads only what
+    every seat sees: zones and counters visible to all, variables not starting with ``_``. A
+    value computed from it may be shown to anyone (a grid's prices to a spectator)."""
+    if reads is None or reads.opaque or reads.calls:
+        return False
+    for kind, name in reads.names:
+        if kind == "v":
+            if name.startswith("_"):
+                return False
+            continue
+        decl = (rules.zone_decl if kind == "z" else rules.counter_decl).get(name)
+        if (decl or {}).get("visible", "all") != "all":
+            return False
+    return True
+
+
 def moved_seers(rules, members, ev: dict) -> int:
     """The seats an event naming cards (``cards``/``card``) shows them to (module docstring)."""
     froms, to = ev.get("from"), ev.get("to")

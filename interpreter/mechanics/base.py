@@ -106,10 +106,15 @@ class Step:
     # the terminal whatever agent holds the seat (play/agents.py, TableReporter).
     reports = False
 
-    def layout(self, S, seat) -> dict | None:
+    # the Python source of what a layout's prices read (the viewer shows them to a seat only
+    # when it sees all of it, or decides now); None: unknown
+    price_source = None
+
+    def layout(self, S, seat, prices=True) -> dict | None:
         """How a viewer may draw what this step works on, for ``seat`` (None: a spectator):
-        ``{"grid": ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid, or None.
-        Read by the web viewer (interpreter/web/); never by the game."""
+        ``{"grid": ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid (no
+        prices unless ``prices``), or None. Read by the web viewer (interpreter/web/); never by
+        the game."""
         return None
 
     def option_notes(self, S, options) -> list | None:

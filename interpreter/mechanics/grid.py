@@ -89,14 +89,15 @@ class Grid(Step):
         s.can_pass = bool(main.get("pass", True))
         s.prompt = str(main.get("prompt", "take"))
         s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True)
-        s.batch, s.local = cls._batch(ctx, main)
+        s.batch, s.local, s.price_source = cls._batch(ctx, main)
         return s
 
     @staticmethod
     def _batch(ctx, main):
         """All the (space, cost) options in one generated comprehension: one Python call per
         decision instead of two per space. None (use the per-space functions) if it cannot be built.
-        With it, the LocalPrices of the cost when it is local (else None)."""
+        With it, the LocalPrices of the cost when it is local (else None), and the Python source
+        a price reads (a viewer shows prices to those who see everything it reads)."""
         try:
             where, prelude = "True", ""
             if "where" in main:
@@ -104,15 +105,15 @@ class Grid(Step):
             cost, _, more = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
                                                          varying=("neighbours",), tag="c")
         except ExprError:
-            return None, None   # reported by the per-space compile already
+            return None, None, None   # reported by the per-space compile already
         cost = cost.replace("L['neighbours']", "_nb[_i](_g)")
         local = LocalPrices.build(ctx.names, cost, more, where, prelude, ctx.names.namespace)
         src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
         try:
-            return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace), local  # noqa: S307
+            return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace), local, src  # noqa: S307
         except SyntaxError:
-            return None, None
+            return None, None, None
 
     @staticmethod
     def _counter(ctx, name, path, owners):
@@ -181,13 +182,13 @@ class Grid(Step):
                 out[card] = self.cost(S, who, {"neighbours": [grid[j] for j in shape[i]]}, card)
         return out
 
-    def layout(self, S, seat):
+    def layout(self, S, seat, prices=True):
         who = S.dec[0] if S.dec is not None and seat is None else seat
         rows = self.rows(S, who, None)
         if not isinstance(rows, int) or rows < 1:
             return None
         return {"grid": self.zone_name, "rows": rows,
-                "prices": self.prices(S, who) if who is not None else {}, "pay": self.pay}
+                "prices": self.prices(S, who) if who is not None and prices else {}, "pay": self.pay}
 
     def option_notes(self, S, options):
         costs = dict(self.costs(S, S.dec[0]))

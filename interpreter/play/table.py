@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 from weakref import WeakKeyDictionary
 
+from ..build.watch import mentions
+from ..engine.sight import reads_public
 from ..mechanics.base import Step
 
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
@@ -50,6 +52,10 @@ class Table:
         self.colors = _card_colors(rules, hints.get("colors") or {})
         self.tracks = _tracks(rules)
         self.grid_steps = [s for s in rules.steps if type(s).layout is not Step.layout]
+        # a step whose prices read only what everyone sees shows them to anyone; the others only
+        # to the seat deciding now (its options' costs) and to a reader of the whole log
+        self.public_prices = {s.index for s in self.grid_steps
+                              if s.price_source is not None and reads_public(rules, mentions(s.price_source))}
         self.board = _board_layout(rules, hints.get("board"))
 
     # ------------------------------------------------------------------ the whole table
@@ -57,7 +63,7 @@ class Table:
         """What ``seat`` sees of ``S`` (None: a spectator; "all": everything), as plain data."""
         obs = _everything(S) if seat == "all" else S.observation(seat)
         me = None if seat == "all" else seat
-        grids = self._grids(S, me)
+        grids = self._grids(S, me, seat == "all")
         shared, seats, teams = [], [{"seat": i, "items": []} for i in range(S.n)], []
         by_team = any(len(m) > 1 for m in S.members) or len(S.members) != S.n
         if by_team:
@@ -169,11 +175,13 @@ class Table:
         return [k for k, o in self.rules.counter_owner.items() if o == "card" and k not in self.hide
                 and (decl.get(k) or {}).get("visible", "all") == "all"]
 
-    def _grids(self, S, me) -> dict:
+    def _grids(self, S, me, everything=False) -> dict:
         out = {}
+        deciding = S.dec is not None and me is not None and S.dec[0] == me
         for step in self.grid_steps:
+            prices = everything or deciding or step.index in self.public_prices
             try:
-                layout = step.layout(S, me)
+                layout = step.layout(S, me, prices)
             except Exception:   # noqa: BLE001 - a price that cannot be computed now is not drawn
                 layout = None
             if layout and layout.get("grid") in self.rules.zone_owner and layout["grid"] not in out:
