@@ -56,7 +56,13 @@ def count(args, games: int) -> tuple[int, int]:
     """(instructions, decisions) of a child process playing ``games`` games."""
     code = (SIMULATE if args.simulate else CHILD).format(root=str(ROOT), bench=str(ROOT / "benchmarks"), ruleset=args.ruleset, variant=args.variant, seed=args.seed,
                         games=games, players=args.players)
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    instructions, out = instructions_of(code)
+    return instructions, int(out.split()[-1])
+
+
+def instructions_of(code: str) -> tuple[int, str]:
+    """(instructions, its standard output) of ``python -c code`` under valgrind, hash seed fixed."""
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")   # (idle BLAS threads spin)
     done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                            sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
@@ -64,7 +70,7 @@ def count(args, games: int) -> tuple[int, int]:
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if found is None:
         raise SystemExit("valgrind printed no instruction count")
-    return int(found.group(1).replace(",", "")), int(done.stdout.split()[-1])
+    return int(found.group(1).replace(",", "")), done.stdout
 
 
 def main(argv=None) -> int:

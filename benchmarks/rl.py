@@ -10,7 +10,9 @@ cheap as the bare side's (an index into ``info["labels"]``, not a search of the 
 Prints microseconds per decision for each, in CPU time of this process (``process_time``:
 on a shared machine, wall time also counts the other processes), and their ratio.
 ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
-instead of its incremental one. Needs the rl extra.
+instead of its own. ``--instructions`` counts machine instructions under valgrind instead
+(each side in a child process, less the same child playing no game: a figure the machine's
+load does not move). Needs the rl extra.
 """
 from __future__ import annotations
 
@@ -29,6 +31,11 @@ GAMES = [("diamonds", 4), ("diams", 4), ("mister_diamond", 4), ("diamonds_club",
 
 
 def bare(rules, players, games):
+    """Microseconds a decision of random games played with ``State.apply_index``."""
+    return _bare(rules, players, games)[1]
+
+
+def _bare(rules, players, games):
     decisions, started = 0, time.process_time()
     for seed in range(games):
         S = rules.new_game(players, seed)
@@ -36,10 +43,15 @@ def bare(rules, players, games):
         while not S.over:
             S.apply_index(rnd.randrange(len(S.dec[1])))
             decisions += 1
-    return (time.process_time() - started) / decisions * 1e6
+    return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
 def with_env(name, players, games, reference=False):
+    """Microseconds a decision of the same games played through the PettingZoo env."""
+    return _with_env(name, players, games, reference)[1]
+
+
+def _with_env(name, players, games, reference=False):
     e = make_env(name, players=players)   # (loading the ruleset is not timed)
     if reference:
         e._encode = e.table.layout.encode
@@ -58,7 +70,35 @@ def with_env(name, players, games, reference=False):
             labels = info["labels"]
             e.step(index[labels[rnd.randrange(len(labels))]])
             decisions += 1
-    return (time.process_time() - started) / decisions * 1e6
+    return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
+
+
+CHILD = """
+import sys
+sys.path[:0] = [{root!r}, {bench!r}]
+import interpreter, rl
+if {side!r} == "bare":
+    print(rl._bare(interpreter.load({name!r}), {players}, {games})[0])
+else:
+    print(rl._with_env({name!r}, {players}, {games}, {reference!r})[0])
+"""
+
+
+def instructions(name, players, games, reference=False) -> tuple[float, float]:
+    """Instructions a decision: (bare apply, env step), each less a child playing no game."""
+    from instructions import instructions_of
+    here = Path(__file__).resolve().parent
+    out = []
+    for side in ("bare", "env"):
+        counts = []
+        for n in (0, games):
+            code = CHILD.format(root=str(here.parent), bench=str(here), side=side, name=name, players=players,
+                                games=n, reference=reference)
+            total, printed = instructions_of(code)
+            counts.append((total, int(printed.split()[-1])))
+        (base, _), (total, decisions) = counts
+        out.append((total - base) / max(1, decisions))
+    return out[0], out[1]
 
 
 def main(argv=None) -> int:
@@ -66,12 +106,18 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--reference", action="store_true", help="the env encodes with the reference encoder")
     p.add_argument("--only", help="one game of the list")
+    p.add_argument("--instructions", action="store_true", help="count instructions under valgrind (slow)")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
             continue
-        rules = interpreter.load(name)
         games = a.games if name != "diamonds_club" else max(1, a.games // 5)
+        if a.instructions:
+            b, e = instructions(name, players, games, a.reference)
+            print(f"{name}, {players} players: apply {b / 1e3:.1f} k instructions a decision, "
+                  f"env step {e / 1e3:.1f} k: {e / b:.2f}x")
+            continue
+        rules = interpreter.load(name)
         b, e = bare(rules, players, games), with_env(name, players, games, a.reference)
         print(f"{name}, {players} players: apply {b:.1f} us a decision, env step {e:.1f} us: {e / b:.2f}x")
     return 0

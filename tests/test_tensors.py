@@ -1,4 +1,5 @@
-"""The incremental tensor encoder (play/tensors.py) gives the reference encoder's tensors, on
+"""The consumers' tensor encoders (play/tensors.py: the incremental one of large tensors, the
+one keeping long blocks of small tensors) give the reference encoder's tensors, on
 every bundled ruleset and example, for every seat, on states in play order, out of order
 (clones revisited, two games interleaved), and a seat's tensor depends only on what it may
 see: a determinization for that seat (the hidden cards dealt again) encodes the same."""
@@ -33,13 +34,17 @@ def _states(rules, players, seed, every):
     return out + [S]
 
 
+KINDS = pytest.mark.parametrize("incremental", [True, False], ids=["incremental", "kept"])
+
+
+@KINDS
 @pytest.mark.parametrize("path", RULESETS, ids=[Path(p).stem for p in RULESETS])
-def test_the_incremental_encoder_gives_the_reference_tensors(path):
+def test_a_consumer_encoder_gives_the_reference_tensors(path, incremental):
     rules = interpreter.load(path)
     big = len(rules.card_labels) > 200
     for players in _counts(rules):
         L = layout(rules, players)
-        encode = L.encoder(incremental=True)
+        encode = L.encoder(incremental=incremental)
         games = [_states(rules, players, seed, 4 if big else 1) for seed in range(1 if big else 3)]
         rnd = random.Random(players)
         checked = 0
@@ -62,12 +67,13 @@ def test_the_incremental_encoder_gives_the_reference_tensors(path):
         assert checked > 20
 
 
+@KINDS
 @pytest.mark.parametrize("path", RULESETS, ids=[Path(p).stem for p in RULESETS])
-def test_a_seat_tensor_is_the_same_on_its_determinizations(path):
+def test_a_seat_tensor_is_the_same_on_its_determinizations(path, incremental):
     rules = interpreter.load(path)
     players = _counts(rules)[-1]
     L = layout(rules, players)
-    encode = L.encoder(incremental=True)
+    encode = L.encoder(incremental=incremental)
     rng = random.Random(5)
     states = _states(rules, players, 2, 8 if len(rules.card_labels) > 200 else 3)
     checked = 0
@@ -85,14 +91,16 @@ def test_a_seat_tensor_is_the_same_on_its_determinizations(path):
     assert checked > 10
 
 
-def test_the_returned_tensors_are_fresh_arrays():
+@KINDS
+def test_the_returned_tensors_are_fresh_arrays(incremental):
     rules = interpreter.load("diamonds")
     L = layout(rules, 4)
-    encode = L.encoder(incremental=True)
+    encode = L.encoder(incremental=incremental)
     S = rules.new_game(4, 1)
-    a = encode(S, 0)
-    a[:] = 7                                              # a consumer may write into it
-    S.apply_index(0)
-    b = encode(S, 0)
-    assert not np.shares_memory(a, b) and np.array_equal(b, L.encode(S, 0))
-    assert L.encoder() == L.encode or L.size >= L.INCREMENTAL_FROM   # a small tensor: in full
+    for _ in range(12):
+        a = encode(S, 0)
+        a[:] = 7                                          # a consumer may write into it
+        assert np.array_equal(encode(S, 0), L.encode(S, 0))   # ... and it is not kept
+        S.apply_index(0)
+        b = encode(S, 0)
+        assert not np.shares_memory(a, b) and np.array_equal(b, L.encode(S, 0))

@@ -377,9 +377,7 @@ class _Target(Step):
             self.resolved = UNCHANGED
 
     asks = True
-
-    def label(self, S, value):
-        return S.rules.card_labels[value]
+    # (labels: the card's own, Step.labels reading the table for the whole list at once)
 
     def choice_var(self):
         return self.var

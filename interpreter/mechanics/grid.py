@@ -225,14 +225,24 @@ class Grid(Step):
         rows = self.rows(S, None, None) or 1
         where = {c: i for i, c in enumerate(grid)}
         names = S.rules.card_labels
+        at = self._positions(rows, len(grid))
         out = []
         for value in options:
             if value == PASS:
                 out.append("pass")
                 continue
-            i = where.get(value, -1)
-            out.append(f"c{i // rows + 1}r{i % rows + 1}:{names[value]}")
+            out.append(at[where.get(value, -1)] + names[value])
         return out
+
+    def _positions(self, rows: int, size: int) -> list:
+        """"c<column>r<row>:" of each index of a grid of ``size`` spaces (the last: index -1),
+        kept for the last shape asked."""
+        kept = self.__dict__.get("_kept_positions")
+        if kept is None or kept[0] != (rows, size):
+            at = [f"c{i // rows + 1}r{i % rows + 1}:" for i in range(size)]
+            at.append(f"c{-1 // rows + 1}r{-1 % rows + 1}:")
+            kept = self._kept_positions = ((rows, size), at)
+        return kept[1]
 
     def resolve(self, S, frame, card):
         who = frame[1]

@@ -76,9 +76,11 @@ class TensorLayout:
         """The tensor of what ``player`` sees in ``S``."""
         return np.frombuffer(self._encode(S, player), dtype=np.float32)
 
-    def _compile(self):
+    def _compile(self, memo: bool = False):
         """The encoder as one generated Python function, the layout's offsets and each zone's
-        card positions written in (names from the ruleset reach it only through repr())."""
+        card positions written in (names from the ruleset reach it only through repr()).
+        With ``memo``, one consumer's encoder: it keeps each long zone's block and each card
+        counter's values as last written, and copies them again (one slice) while unchanged."""
         n, teams, asking = self.n, self.teams, len(self.asking)
         ns = {"array": array, "ZERO": bytes(4 * self.size), "ASK": self.ask_slot, "float": float}
         lines = ["def encode(S, p):",
@@ -89,8 +91,30 @@ class TensorLayout:
                  f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
                  "    team = S.tm[p]",
                  "    z = S.z", "    c = S.c", "    v = S.v"]
+        kept: list = []   # memo: per kept piece, [the content it was written from, its floats]
+
+        def keep(size):
+            kept.append([None, array("f", bytes(4 * size))])
+            return len(kept) - 1
+
+        def cards(k, h, hot, size, owner_slots=None):
+            """Lines writing the multi-hot of ``h`` (zone k) at ``hot`` (``size`` slots)."""
+            if not memo:
+                return [f"    for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
+            m = owner_slots if owner_slots is not None else str(keep(size))
+            return [f"    if len({h}) > 3:",   # a short list is cheaper written than compared
+                    f"        w = K[{m}]",
+                    f"        if {h} != w[0]:",
+                    f"            w[0] = {h}[:]",
+                    f"            w[1] = s = array('f', bytes({4 * size}))",
+                    f"            for x in {h}: s[P{k}[x]] = 1.0",
+                    f"        t[{hot}:{hot + size}] = w[1]",
+                    "    else:",
+                    f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
+
         for k, (name, kind, pos, blocks, sight) in enumerate(self.zones):
             ns[f"P{k}"] = pos
+            held = sum(1 for i in pos if i >= 0)
             if kind == "card":
                 _, hot, size = blocks[0]
                 lines.append(f"    for o, h in z[{name!r}].items():")
@@ -99,12 +123,20 @@ class TensorLayout:
                 if sight == "all":
                     lines.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
                 continue
+            first = None
+            if memo and kind != "none":   # one kept block per owner, placed relative to the viewer
+                first = len(kept)
+                for _ in blocks:
+                    keep(held)
             for j, hot, size in blocks:
                 owner = {"none": "", "player": f"[(p + {j}) % {n}]", "team": f"[(team + {j}) % {teams}]"}[kind]
                 lines.append(f"    h = z[{name!r}]{owner}")
                 lines.append(f"    t[{size}] = len(h)")
                 if sight == "all" or (sight == "owner" and kind != "none" and j == 0):
-                    lines.append(f"    for x in h: t[{hot} + P{k}[x]] = 1.0")
+                    slots = None
+                    if first is not None:
+                        slots = f"{first} + " + (f"(p + {j}) % {n}" if kind == "player" else f"(team + {j}) % {teams}")
+                    lines += cards(k, "h", hot, held, slots)
         for name, kind, offset, sight in self.counters:
             if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
                 continue
@@ -112,7 +144,15 @@ class TensorLayout:
                 lines.append(f"    t[{offset}] = c[{name!r}]")
             elif kind == "card":   # one value per card: copied in one C-level slice assignment
                 lines.append(f"    x = c[{name!r}]")
-                lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
+                if memo:   # (a list of ints converted to floats costs ~100 ns a value)
+                    m = keep(0)
+                    lines += [f"    w = K[{m}]",
+                              "    if x != w[0]:",
+                              "        w[0] = x[:]",
+                              "        w[1] = array('f', x)",
+                              f"    t[{offset}:{offset} + len(x)] = w[1]"]
+                else:
+                    lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
             else:
                 owners, me = (n, "p") if kind == "player" else (teams, "team")
                 lines.append(f"    x = c[{name!r}]")
@@ -127,6 +167,7 @@ class TensorLayout:
             else:
                 lines.append(f"    if x is not None: t[{offset}] = float(x)")
         lines.append("    return t")
+        ns["K"] = kept
         exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
         return ns["encode"]
 
@@ -139,7 +180,10 @@ class TensorLayout:
         threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
-        return _compile_incremental(self) if incremental else self.encode
+        if incremental:
+            return _compile_incremental(self)
+        raw = self._compile(memo=True)
+        return lambda S, player: np.frombuffer(raw(S, player), dtype=np.float32)
 
     def describe(self) -> list[dict]:
         return [{"name": name, "offset": offset, "size": size} for name, offset, size in self.pieces]
@@ -184,10 +228,13 @@ def _sync_values(a, off, size, old, new) -> None:
                     a[off + i] = new[i]
 
 
+SHORT = 24   # cards: a shorter list is written again in full, a longer one by its changes
+
+
 def _flip(q: str, h: str, old: str, indent: str, hot: int, end: int) -> list:
     """Make the block of A at hot..end hold the cards of ``h`` (it holds those of ``old``): a
     short list is written again in full, a long one flips the cards that came or went."""
-    return [f"{indent}if len({h}) < 24:",
+    return [f"{indent}if len({h}) < {SHORT}:",
             f"{indent}    a[{hot}:{end}] = array('f', bytes({4 * (end - hot)}))",
             f"{indent}    for x in {h}: a[{q}[x]] = 1.0",
             f"{indent}else:",
