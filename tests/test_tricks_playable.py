@@ -100,3 +100,20 @@ def test_playable_is_type_checked_and_located(tmp_path):
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
     assert "true/false" in info.value.message or "bool" in info.value.message
+
+
+@pytest.mark.parametrize("plays", ["4611686018427387904", "0"])
+def test_a_trick_going_round_more_times_than_there_are_cards_is_a_located_error(tmp_path, plays):
+    """Found by fuzzing: `plays: 4611686018427387904` built the trick's list of turns and ran
+    out of memory (and `plays: 0` indexed an empty one)."""
+    from pathlib import Path
+    from interpreter.errors import GameError
+    text = Path(interpreter.ruleset_path("diamonds")).read_text()
+    assert "plays: params.plays_per_trick" in text
+    path = tmp_path / "d.yaml"
+    path.write_text(text.replace("plays: params.plays_per_trick", f"plays: {plays}", 1))
+    rules = interpreter.load(path)
+    with pytest.raises(GameError, match=rf"d\.yaml:\d+:\d+: .*plays: a trick goes round 1 to {len(rules.card_labels)} times .*not {plays}"):
+        S = rules.new_game(4, 1)
+        while not S.over:
+            S.apply_index(0)

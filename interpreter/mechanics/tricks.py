@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from ..expr.runtime import attribute_index
+from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
@@ -28,6 +28,14 @@ from .base import Step, step_kind
 
 _HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD), "tricks_played": INT}
 _PLAYABLE_LOCALS = {"led": CARD, "trick": list_of(CARD), "tricks_played": INT}
+
+
+def rounds(plays, cards: int) -> int:
+    """A trick's ``plays``, checked: each play takes a card, so it goes round 1 to as many
+    times as the game has cards (a larger value would only build a list of turns for ever)."""
+    if type(plays) is not int or not 1 <= plays <= cards:
+        raise ExprRuntimeError(f"plays: a trick goes round 1 to {cards} times (the cards of the game), not {plays}")
+    return plays
 
 
 @step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win")
@@ -101,7 +109,7 @@ class Tricks(Step):
                 return UNCHANGED
             n = S.n
             seats = sorted(self.players(S, me, None), key=lambda q: (q - leader) % n)
-            frame[3] = order = seats * self.plays(S, me, None)
+            frame[3] = order = seats * rounds(self.plays(S, me, None), len(S.rules.card_labels))
             frame[4] = 0
             frame[5] = []
         player = order[frame[4]]
@@ -192,7 +200,8 @@ class Tricks(Step):
                     if self.players.source == "S.players" else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
-                  f"        frame[3] = order = seats * {g.fn(self.plays)}(S, me, None)",
+                  f"        frame[3] = order = seats * {g.fn(rounds)}({g.fn(self.plays)}(S, me, None), "
+                  "len(S.rules.card_labels))",
                   "        frame[4] = 0",
                   "        frame[5] = []",
                   "    player = order[frame[4]]",
