@@ -171,13 +171,14 @@ class TensorLayout:
         exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
         return ns["encode"]
 
-    INCREMENTAL_FROM = 1024   # floats: a smaller tensor is cheaper written in full each call
+    INCREMENTAL_FROM = 1024   # floats: a smaller tensor is cheaper written in full each call (its long blocks kept)
 
     def encoder(self, incremental: bool | None = None):
         """An ``encode(S, seat)`` for one consumer (an env, an observer), with the reference's
         values: for a large tensor (``incremental``: None decides by size), one that keeps
-        what it wrote last and rewrites only what changed (below). Not for sharing between
-        threads."""
+        what it wrote last and rewrites only what changed (below); for a small one, the
+        reference's code keeping its long zone blocks and card counters as floats
+        (``_compile(memo=True)``). Not for sharing between threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:
