@@ -35,9 +35,9 @@ def bare(rules, players, games):
     return _bare(rules, players, games)[1]
 
 
-def _bare(rules, players, games):
+def _bare(rules, players, games, first=0):
     decisions, started = 0, time.process_time()
-    for seed in range(games):
+    for seed in range(first, first + games):
         S = rules.new_game(players, seed)
         rnd = random.Random(seed)
         while not S.over:
@@ -51,12 +51,17 @@ def with_env(name, players, games, reference=False):
     return _with_env(name, players, games, reference)[1]
 
 
-def _with_env(name, players, games, reference=False):
+def _with_env(name, players, games, reference=False, warm=False):
     e = make_env(name, players=players)   # (loading the ruleset is not timed)
     if reference:
         e._encode = e.table.layout.encode
-    e.reset(seed=games)                   # nor the encoder's first call (it compiles code)
+    e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
+    if warm:                              # nor (counting instructions) a whole first game
+        index = e.table.actions.index
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            e.step(None if terminated or truncated else index[info["labels"][0]])
     index = e.table.actions.index
     decisions, started = 0, time.process_time()
     for seed in range(games):
@@ -73,14 +78,18 @@ def _with_env(name, players, games, reference=False):
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
+# each child first plays one game it does not count (a game of seed 10**6), so that what is
+# compiled or cached on first use is paid by both children and cancels out
 CHILD = """
 import sys
 sys.path[:0] = [{root!r}, {bench!r}]
 import interpreter, rl
 if {side!r} == "bare":
-    print(rl._bare(interpreter.load({name!r}), {players}, {games})[0])
+    rules = interpreter.load({name!r})
+    rl._bare(rules, {players}, 1, first=10**6)
+    print(rl._bare(rules, {players}, {games})[0])
 else:
-    print(rl._with_env({name!r}, {players}, {games}, {reference!r})[0])
+    print(rl._with_env({name!r}, {players}, {games}, {reference!r}, warm=True)[0])
 """
 
 

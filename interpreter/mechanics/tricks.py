@@ -200,8 +200,10 @@ class Tricks(Step):
                     if self.players.source == "S.players" else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
-                  f"        frame[3] = order = seats * {g.fn(rounds)}({g.fn(self.plays)}(S, me, None), "
-                  "len(S.rules.card_labels))",
+                  f"        k = {g.fn(self.plays)}(S, me, None)",
+                  "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
+                  f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
+                  "        frame[3] = order = seats * k",
                   "        frame[4] = 0",
                   "        frame[5] = []",
                   "    player = order[frame[4]]",
