@@ -49,7 +49,11 @@ def test_pettingzoo_env_plays_a_game_with_masks_and_rewards_at_the_end():
             env.step(None)
             continue
         assert reward == 0 and obs["action_mask"].sum() == len(info["labels"])
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        ids = [env.table.actions.index[label] for label in info["labels"]]
+        assert sorted(np.flatnonzero(obs["action_mask"])) == sorted(ids)   # the mask is of the legal ids
+        choice = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs["action_mask"][:] = 1          # a consumer may write into its mask: the next is its own
+        env.step(choice)
     assert sorted(rewards) == ["player_0", "player_1", "player_2"] and 0.99 < sum(rewards.values()) < 1.01
     assert env.render() is None                                        # no render mode asked
 

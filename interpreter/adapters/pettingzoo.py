@@ -43,6 +43,24 @@ def _mask(n: int, ids) -> np.ndarray:
     return np.frombuffer(mask, _I8)
 
 
+class _Masks:
+    """The masks of one env, kept by their ids (a game offers the same sets of options again
+    and again): each call returns a fresh copy, which the consumer may write into."""
+    KEEP = 4096   # sets of ids: beyond, start again (a bound on memory, not a cache policy)
+
+    def __init__(self, n: int):
+        self.n, self.kept = n, {}
+
+    def __call__(self, ids) -> np.ndarray:
+        key = tuple(ids)
+        mask = self.kept.get(key)
+        if mask is None:
+            if len(self.kept) >= self.KEEP:
+                self.kept.clear()
+            mask = self.kept[key] = _mask(self.n, ids)
+        return mask.copy()
+
+
 def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
         render_mode: str | None = None, params: dict | None = None, **options) -> "RulebookEnv":
     return RulebookEnv(Table(path, players, variant, reward, params, **options), render_mode)
@@ -66,6 +84,7 @@ class RulebookEnv(AECEnv):
         self.state = None
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
+        self._masks = _Masks(n)
         self._seen = None                       # (state, decision number, seat, tensor, mask) last observed
 
     def observation_space(self, agent):
@@ -116,8 +135,8 @@ class RulebookEnv(AECEnv):
         seen = self._seen
         if seen is not None and seen[0] is S and seen[1] == self._decisions and seen[2] == seat:
             return {"observation": seen[3], "action_mask": seen[4]}
-        mine = not S.over and S.current_player() == seat
-        tensor, mask = self._encode(S, seat), _mask(len(self.table.actions), self._ids if mine else ())
+        mine = S.dec is not None and S.dec[0] == seat
+        tensor, mask = self._encode(S, seat), self._masks(self._ids if mine else ())
         self._seen = (S, self._decisions, seat, tensor, mask)
         return {"observation": tensor, "action_mask": mask}
 
