@@ -62,7 +62,9 @@ def count(args, games: int) -> tuple[int, int]:
 
 def instructions_of(code: str) -> tuple[int, str]:
     """(instructions, its standard output) of ``python -c code`` under valgrind, hash seed fixed."""
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")   # (idle BLAS threads spin)
+    # hash seed fixed; idle BLAS threads spin; a child writing .pyc files would spare the next one
+    # the compiling (the first child, the baseline, paying it), so neither writes them
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                            sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
