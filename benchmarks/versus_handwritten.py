@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -70,14 +67,11 @@ CHILD = {
 
 
 def instructions(kind: str, games: int, seed: int) -> float:
+    from instructions import instructions_of   # (benchmarks/instructions.py: the same child settings)
+
     def run(n):
         code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), games=n, seed=seed)
-        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               sys.executable, "-c", code], capture_output=True, text=True,
-                              env=dict(os.environ, PYTHONHASHSEED="0"), check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"valgrind failed:\n{done.stderr[-2000:]}")
-        return int(re.search(r"I\s+refs:\s+([\d,]+)", done.stderr).group(1).replace(",", ""))
+        return instructions_of(code)[0]
     return (run(games) - run(0)) / games
 
 
