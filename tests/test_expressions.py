@@ -295,6 +295,14 @@ def test_first_and_any_of_a_zone_by_comparisons_are_a_plain_loop(world, text, sc
     assert ("_scan_" in src or "_count_" in src) is scans
 
 
+def test_a_local_binding_is_a_value_known_before_the_loop(world):
+    """``count(L where ATTR OP x)`` with x a local binding (a for_each's ``as:``, a hook's
+    parameter) counts in a plain loop, like a variable: the compiler reads a local only where
+    it is bound, so reading it once before the loop cannot fail."""
+    src = world.compiler.compile("count(hand where rank > n)", {"n": "int"}, True).source
+    assert "_count_gt(" in src and "L['n']" in src, src
+
+
 def test_the_plain_loops_give_what_the_filters_give(world):
     """Random conjunctions of comparisons over the fixture's zones: first(...), count(...),
     count(...) > 0, count(...) == 0, any(...) and all(...) (one equality test: the loop looks

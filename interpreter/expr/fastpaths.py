@@ -99,8 +99,9 @@ def looked_up(node, var: str) -> str | None:
 
 
 def cannot_fail(node, var: str) -> bool:
-    """A constant (negated or not), a name other than the element, or a variable (``S.v['x']``):
-    its value is known before the loop and computing it cannot raise. (A negated name or
+    """A constant (negated or not), a name other than the element, a variable (``S.v['x']``) or
+    a local binding (``L['x']``: the compiler only reads a local where it is bound): its value
+    is known before the loop and computing it cannot raise. (A negated name or
     variable can: ``-bid`` with ``bid`` none, which the plain filter never computes when no
     element reaches the comparison.)"""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -109,6 +110,8 @@ def cannot_fail(node, var: str) -> bool:
         return True
     if isinstance(node, ast.Name):
         return node.id != var and not node.id.startswith("_h")   # a lifted call is computed lazily
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "L":
+        return isinstance(node.slice, ast.Constant)
     return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
             and isinstance(node.value.value, ast.Name) and node.value.value.id == "S"
             and node.value.attr == "v" and isinstance(node.slice, ast.Constant))
