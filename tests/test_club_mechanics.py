@@ -165,6 +165,38 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     assert checked > 20
 
 
+def _labels_from_scratch(step, S, options):
+    grid = step.zone(S, S.dec[0], None)
+    rows = step.rows(S, None, None) or 1
+    where = {c: i for i, c in enumerate(grid)}
+    def position(i):
+        return f"c{i // rows + 1}r{i % rows + 1}:"
+    return ["pass" if v == PASS else position(where.get(v, -1)) + S.rules.card_labels[v] for v in options]
+
+
+def test_kept_grid_labels_equal_labels_from_scratch():
+    """A grid's labels come from a table kept while the grid is the same: at every grid
+    decision of random Diamonds Club games, jumping back to earlier clones (another grid), the
+    labels equal those written from the grid itself, and so do those of a card not in it."""
+    import random
+    r = interpreter.load(interpreter.ruleset_path("diamonds_club"))
+    step = next(s for s in r.steps if s.kind == "grid")
+    rnd, checked = random.Random(3), 0
+    S, branches = r.new_game(4, seed=3), []
+    while not S.is_terminal() and checked < 150:
+        if r.steps[S.stack[-1][0]] is step:
+            assert step.labels(S, S.dec[1]) == _labels_from_scratch(step, S, S.dec[1])
+            stray = next(c for c in range(len(r.card_labels)) if c not in step.zone(S, S.dec[0], None))
+            assert step.labels(S, (stray, PASS)) == _labels_from_scratch(step, S, (stray, PASS))
+            checked += 1
+            if rnd.random() < 0.2:
+                branches.append(S.clone())
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+        if branches and rnd.random() < 0.05:
+            S = branches.pop(rnd.randrange(len(branches)))
+    assert checked >= 100
+
+
 def test_taking_a_space_pays_the_price_it_was_offered_at_also_after_a_json_round_trip():
     """The answer pays the price the space was offered at (only that space is priced again,
     from the remembered layout), and a state saved in the middle of the question (JSON) pays

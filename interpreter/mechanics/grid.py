@@ -220,19 +220,24 @@ class Grid(Step):
         return self.labels(S, (value,))[0]
 
     def labels(self, S, options):
-        """c<column>r<row>:<card> for each space (the grid and its layout read once), or pass."""
+        """c<column>r<row>:<card> for each space, or pass: from a table of the grid's labels,
+        kept while the grid and its layout are the same (a grid changes by one space a purchase,
+        and is labelled each decision)."""
         grid = self.zone(S, S.dec[0] if S.dec else None, None)
         rows = self.rows(S, None, None) or 1
-        where = {c: i for i, c in enumerate(grid)}
-        names = S.rules.card_labels
-        at = self._positions(rows, len(grid))
-        out = []
-        for value in options:
-            if value == PASS:
-                out.append("pass")
-                continue
-            out.append(at[where.get(value, -1)] + names[value])
-        return out
+        kept = self.__dict__.get("_kept_labels")
+        if kept is None or kept[0] != rows or kept[1] != grid:
+            at = self._positions(rows, len(grid))
+            names = S.rules.card_labels
+            table = {c: at[i] + names[c] for i, c in enumerate(grid)}   # (a card twice: its last space)
+            table[PASS] = "pass"
+            kept = self._kept_labels = (rows, grid[:], table, at[-1])
+        table = kept[2]
+        try:
+            return list(map(table.__getitem__, options))
+        except KeyError:   # a card not in the grid (a patched state): the position of none
+            names = S.rules.card_labels
+            return [table[v] if v in table else kept[3] + names[v] for v in options]
 
     def _positions(self, rows: int, size: int) -> list:
         """"c<column>r<row>:" of each index of a grid of ``size`` spaces (the last: index -1),

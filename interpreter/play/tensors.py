@@ -27,6 +27,8 @@ import numpy as np
 
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 
+F32 = np.dtype(np.float32)
+
 
 class TensorLayout:
     def __init__(self, rules, players: int):
@@ -74,7 +76,7 @@ class TensorLayout:
 
     def encode(self, S, player: int) -> np.ndarray:
         """The tensor of what ``player`` sees in ``S``."""
-        return np.frombuffer(self._encode(S, player), dtype=np.float32)
+        return np.frombuffer(self._encode(S, player), F32)
 
     def _compile(self, memo: bool = False):
         """The encoder as one generated Python function, the layout's offsets and each zone's
@@ -184,7 +186,7 @@ class TensorLayout:
         if incremental:
             return _compile_incremental(self)
         raw = self._compile(memo=True)
-        return lambda S, player: np.frombuffer(raw(S, player), dtype=np.float32)
+        return lambda S, player: np.frombuffer(raw(S, player), F32)   # (a dtype, not a type: 1.7 k instructions less)
 
     def describe(self) -> list[dict]:
         return [{"name": name, "offset": offset, "size": size} for name, offset, size in self.pieces]
@@ -215,7 +217,7 @@ def layout(rules, players: int) -> TensorLayout:
 
 def _sync_values(a, off, size, old, new) -> None:
     """Make a's ``size`` values at ``off`` those of ``new`` (they were ``old``'s), comparing
-    in runs of 64 so that a long list with a few changes costs a few writes."""
+    in runs of 64, then of 8, so that a long list with a few changes costs a few writes."""
     n = len(new)
     if old is None or len(old) != n:
         a[off:off + size] = array("f", bytes(4 * size))
@@ -224,9 +226,12 @@ def _sync_values(a, off, size, old, new) -> None:
     for s in range(0, n, 64):
         e = s + 64
         if new[s:e] != old[s:e]:
-            for i in range(s, min(e, n)):
-                if new[i] != old[i]:
-                    a[off + i] = new[i]
+            for u in range(s, min(e, n), 8):
+                v = u + 8
+                if new[u:v] != old[u:v]:
+                    for i in range(u, min(v, n)):
+                        if new[i] != old[i]:
+                            a[off + i] = new[i]
 
 
 SHORT = 24   # cards: a shorter list is written again in full, a longer one by its changes
