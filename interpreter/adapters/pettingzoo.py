@@ -31,21 +31,9 @@ from .common import Table
 _I8 = np.dtype(np.int8)
 
 
-def _mask(n: int, ids) -> np.ndarray:
-    """An int8 array of n zeros with a 1 at each id (a few: written one by one, in a bytearray)."""
-    if len(ids) > 16:
-        mask = np.zeros(n, _I8)
-        mask[ids] = 1
-        return mask
-    mask = bytearray(n)
-    for i in ids:
-        mask[i] = 1
-    return np.frombuffer(mask, _I8)
-
-
 class _Masks:
-    """The masks of one env, kept by their ids (a game offers the same sets of options again
-    and again): each call returns a fresh copy, which the consumer may write into."""
+    """The masks of one env, kept as bytes by their ids (a game offers the same sets of options
+    again and again): each call returns a fresh int8 array, which the consumer may write into."""
     KEEP = 4096   # sets of ids: beyond, start again (a bound on memory, not a cache policy)
 
     def __init__(self, n: int):
@@ -57,8 +45,17 @@ class _Masks:
         if mask is None:
             if len(self.kept) >= self.KEEP:
                 self.kept.clear()
-            mask = self.kept[key] = _mask(self.n, ids)
-        return mask.copy()
+            if len(ids) > 16:
+                fresh = np.zeros(self.n, _I8)
+                fresh[ids] = 1
+                self.kept[key] = fresh.tobytes()
+                return fresh
+            fresh = bytearray(self.n)   # a few: written one by one
+            for i in ids:
+                fresh[i] = 1
+            self.kept[key] = bytes(fresh)
+            return np.frombuffer(fresh, _I8)
+        return np.frombuffer(bytearray(mask), _I8)
 
 
 def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
