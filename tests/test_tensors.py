@@ -104,3 +104,21 @@ def test_the_returned_tensors_are_fresh_arrays(incremental):
         S.apply_index(0)
         b = encode(S, 0)
         assert not np.shares_memory(a, b) and np.array_equal(b, L.encode(S, 0))
+
+
+@KINDS
+@pytest.mark.parametrize("players", [4, 6])
+def test_team_owned_pieces_are_placed_relative_to_the_viewer_team(players, incremental):
+    """Diamonds' teams variant (zones and counters owned by each team): each seat's encoder,
+    written for its team, gives the reference's tensors in play order and out of order."""
+    rules = interpreter.load("diamonds", variant="teams")
+    L = layout(rules, players)
+    encode = L.encoder(incremental=incremental)
+    states = _states(rules, players, 4, 1)
+    for S in states:
+        p = S.current_player() if not S.over else 0
+        assert np.array_equal(encode(S, p), L.encode(S, p)), p
+    random.Random(1).shuffle(states)
+    for S in states[:40]:
+        for p in range(players):
+            assert np.array_equal(encode(S, p), L.encode(S, p)), p

@@ -78,26 +78,43 @@ class TensorLayout:
         """The tensor of what ``player`` sees in ``S``."""
         return np.frombuffer(self._encode(S, player), F32)
 
-    def _compile(self, memo: bool = False):
+    def _compile(self, memo: bool = False, seat: int | None = None, team: int | None = None, kept=None):
         """The encoder as one generated Python function, the layout's offsets and each zone's
         card positions written in (names from the ruleset reach it only through repr()).
         With ``memo``, one consumer's encoder: it keeps each long zone's block and each card
-        counter's values as last written, and copies them again (one slice) while unchanged."""
+        counter's values as last written (in ``kept``, which the encoders of a consumer's seats
+        share), and copies them again (one slice) while unchanged. With ``seat`` (and its
+        ``team``), the encoder of that seat only: its relative owners written in as numbers."""
         n, teams, asking = self.n, self.teams, len(self.asking)
         ns = {"array": array, "ZERO": bytes(4 * self.size), "ASK": self.ask_slot, "float": float}
-        lines = ["def encode(S, p):",
-                 "    t = array('f', ZERO)",
-                 f"    t[{self._seat} + p] = 1.0",
-                 "    cur = S.dec[0] if S.dec is not None else -1",
-                 f"    t[{self._to_move} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
-                 f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
-                 "    team = S.tm[p]",
-                 "    z = S.z", "    c = S.c", "    v = S.v"]
-        kept: list = []   # memo: per kept piece, [the content it was written from, its floats]
+        fixed = seat is not None
+
+        def rel(j, owners, kind="player"):
+            """The source of the owner seen as +j (of ``owners``), for a player or a team."""
+            if fixed:
+                return str(((seat if kind == "player" else team) + j) % owners)
+            return f"({'p' if kind == 'player' else 'team'} + {j}) % {owners}"
+
+        lines = ["def encode(S, p):", "    t = array('f', ZERO)"]
+        if fixed:
+            ns["MOVER"] = [self._to_move + (w - seat) % n for w in range(n)] + [self._to_move + n]   # [-1]: nobody
+            lines += [f"    t[{self._seat + seat}] = 1.0",
+                      "    t[MOVER[S.dec[0] if S.dec is not None else -1]] = 1.0"]
+        else:
+            lines += [f"    t[{self._seat} + p] = 1.0",
+                      "    cur = S.dec[0] if S.dec is not None else -1",
+                      f"    t[{self._to_move} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
+                      "    team = S.tm[p]"]
+        lines += [f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
+                  "    z = S.z", "    c = S.c", "    v = S.v"]
+        kept = [] if kept is None else kept   # memo: per kept piece, [the content it was written from, its floats]
+        used = [0]
 
         def keep(size):
-            kept.append([None, array("f", bytes(4 * size))])
-            return len(kept) - 1
+            if used[0] == len(kept):
+                kept.append([None, array("f", bytes(4 * size))])
+            used[0] += 1
+            return used[0] - 1
 
         def cards(k, h, hot, size, owner_slots=None):
             """Lines writing the multi-hot of ``h`` (zone k) at ``hot`` (``size`` slots)."""
@@ -127,17 +144,17 @@ class TensorLayout:
                 continue
             first = None
             if memo and kind != "none":   # one kept block per owner, placed relative to the viewer
-                first = len(kept)
+                first = used[0]
                 for _ in blocks:
                     keep(held)
             for j, hot, size in blocks:
-                owner = {"none": "", "player": f"[(p + {j}) % {n}]", "team": f"[(team + {j}) % {teams}]"}[kind]
+                owner = "" if kind == "none" else f"[{rel(j, n if kind == 'player' else teams, kind)}]"
                 lines.append(f"    h = z[{name!r}]{owner}")
                 lines.append(f"    t[{size}] = len(h)")
                 if sight == "all" or (sight == "owner" and kind != "none" and j == 0):
                     slots = None
                     if first is not None:
-                        slots = f"{first} + " + (f"(p + {j}) % {n}" if kind == "player" else f"(team + {j}) % {teams}")
+                        slots = f"{first} + " + rel(j, n if kind == "player" else teams, kind)
                     lines += cards(k, "h", hot, held, slots)
         for name, kind, offset, sight in self.counters:
             if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
@@ -156,16 +173,16 @@ class TensorLayout:
                 else:
                     lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
             else:
-                owners, me = (n, "p") if kind == "player" else (teams, "team")
+                owners = n if kind == "player" else teams
                 lines.append(f"    x = c[{name!r}]")
                 for j in range(owners if sight == "all" else 1):
-                    lines.append(f"    t[{offset + j}] = x[({me} + {j}) % {owners}]")
+                    lines.append(f"    t[{offset + j}] = x[{rel(j, owners, kind)}]")
         for name, typ, offset in self.vars:
             lines.append(f"    x = v.get({name!r})")
             if typ == PLAYER:
-                lines.append(f"    if x is not None: t[{offset}] = (x - p) % {n} + 1")
+                lines.append(f"    if x is not None: t[{offset}] = (x - {seat if fixed else 'p'}) % {n} + 1")
             elif typ == TEAM:
-                lines.append(f"    if x is not None: t[{offset}] = (x - team) % {teams} + 1")
+                lines.append(f"    if x is not None: t[{offset}] = (x - {team if fixed else 'team'}) % {teams} + 1")
             else:
                 lines.append(f"    if x is not None: t[{offset}] = float(x)")
         lines.append("    return t")
@@ -179,14 +196,23 @@ class TensorLayout:
         """An ``encode(S, seat)`` for one consumer (an env, an observer), with the reference's
         values: for a large tensor (``incremental``: None decides by size), one that keeps
         what it wrote last and rewrites only what changed (below); for a small one, the
-        reference's code keeping its long zone blocks and card counters as floats
-        (``_compile(memo=True)``). Not for sharing between threads."""
+        reference's code for each seat (and its team), its relative owners written in, keeping
+        long zone blocks and card counters as floats (``_compile(memo=True, seat=...)``). Not for
+        sharing between threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:
             return _compile_incremental(self)
-        raw = self._compile(memo=True)
-        return lambda S, player: np.frombuffer(raw(S, player), F32)   # (a dtype, not a type: 1.7 k instructions less)
+        seats: dict = {}
+        kept: list = []   # shared by the seats' encoders: a block is kept by its owner
+
+        def encode(S, player):
+            key = (player, S.tm[player])
+            raw = seats.get(key)
+            if raw is None:
+                raw = seats[key] = self._compile(True, player, key[1], kept)
+            return np.frombuffer(raw(S, player), F32)   # (a dtype, not a type: 1.7 k instructions less)
+        return encode
 
     def describe(self) -> list[dict]:
         return [{"name": name, "offset": offset, "size": size} for name, offset, size in self.pieces]
