@@ -144,6 +144,8 @@ class Step:
         and the RL adapters, so a step whose options are plain cards reads the table directly)."""
         if self.option_type == CARD and type(self).label is Step.label:
             table = S.rules.card_labels
+            if None not in options:   # (the table's own lookup, one C-level pass)
+                return list(map(table.__getitem__, options))
             return [table[o] if o is not None else "none" for o in options]
         return [self.label(S, o) for o in options]
 
