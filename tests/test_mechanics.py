@@ -577,6 +577,17 @@ def test_card_owned_counters_and_zones(tmp_path):
     assert S.observation(0)["counters"]["marks"]["5B"] == 5
 
 
+def test_a_move_to_the_zone_of_no_card_is_a_located_runtime_error(tmp_path):
+    """``to: under[c]`` with c none (a variable not set yet) would keep the cards under a key
+    of no card, which the observation and the saved state cannot show (fuzz find, seed 18)."""
+    r = load(tmp_path, """
+    flow:
+      - move: {from: deck, to: "under[c]", count: 1}
+    """, base=BASE.replace("zones:\n", "zones:\n  under: {owner: card}\n").replace("vars:\n", "vars:\n  c: card\n"))
+    with pytest.raises(GameError, match=r"t\.yaml:\d+:\d+: error\[runtime\]: in effects .*a zone owned by each card is filled for a card, not none"):
+        r.new_game(2)
+
+
 def test_unused_declarations_are_warnings_not_errors(tmp_path):
     r = load(tmp_path, """
     params: {spare: 3, used: 1}

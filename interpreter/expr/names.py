@@ -221,8 +221,8 @@ class NameNodes:
             # a zone owned by each card is a dict holding only the cards' non-empty zones (a
             # clone copies a few lists, not one per card): read, a missing one is empty; as the
             # target of a move (an lvalue), it is made
-            if self.lvalue:
-                return f"{base}.setdefault({who_src}, [])", typ
+            if self.lvalue:   # (a card checked: none would be kept as a key)
+                return f"{base}.setdefault(_card(S, {who_src}), [])", typ
             return f"({base}.get({who_src}) or [])", typ
         if who_type == TEAM:
             if owner == "player":

@@ -107,6 +107,14 @@ def _seat(S, p):
     return p
 
 
+def _card(S, c):
+    """``c`` checked as a card: the owner of a zone owned by each card that a move fills (none
+    or another value would be kept as a key of no card)."""
+    if not (type(c) is int and 0 <= c < len(S.rules.card_labels)):
+        raise ExprRuntimeError(f"a zone owned by each card is filled for a card, not {'none' if c is None else repr(c)}")
+    return c
+
+
 def _team(S, t):
     """``t`` checked as a team index."""
     if t is not None and not (type(t) is int and 0 <= t < len(S.members)):
@@ -313,7 +321,7 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
 
 HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _first_sorted, _in_sorted, _distinct_sorted, _last,
-                                   _distinct, _partner, _members, _seat, _team, _none_used, _lookup, _mul,
+                                   _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 
