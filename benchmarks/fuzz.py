@@ -202,7 +202,7 @@ def save_failure(out: Path, seed: int, result: dict) -> Path:
 
 
 def _summary(result: dict, seed: int) -> dict:
-    return {"kind": result["kind"], "seed": seed, "index": result["index"], "verdict": result["verdict"],
+    return {"kind": result["kind"], "campaign_seed": seed, "index": result["index"], "verdict": result["verdict"],
             "detail": result.get("detail", ""), "seconds": round(result["seconds"], 3)}
 
 

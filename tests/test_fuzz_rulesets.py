@@ -56,3 +56,22 @@ def test_a_case_past_its_time_bound_is_a_hang():
             while True:
                 pass
     assert time.perf_counter() - start < 2
+
+
+def test_a_saved_failing_case_is_replayed_with_its_own_seed(tmp_path):
+    """benchmarks/fuzz.py saves a failing ruleset case as its files and case.json; the replay
+    must play the same game: the case's seed, not the campaign's (the campaign's seed once
+    overwrote it, and the crash it had saved replayed as another game)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("fuzz_bench", Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    case = make_case(random.Random("saved:1"))
+    result = {"kind": "ruleset", "index": 1, "verdict": "crash", "seconds": 0.1,
+              "case": fuzz._case_data(case)}
+    folder = fuzz.save_failure(tmp_path, 77, result)
+    import json
+    info = json.loads((folder / "case.json").read_text(encoding="utf-8"))
+    assert info["seed"] == case.seed != 77 and info["campaign_seed"] == 77
+    assert {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.yaml")} == case.files
