@@ -122,3 +122,21 @@ def test_team_owned_pieces_are_placed_relative_to_the_viewer_team(players, incre
     for S in states[:40]:
         for p in range(players):
             assert np.array_equal(encode(S, p), L.encode(S, p)), p
+
+
+@KINDS
+def test_a_number_past_float32s_range_is_encoded_as_infinity(tmp_path, incremental):
+    """The small tensors are written through a memoryview, which refuses a finite number too
+    large for float32: a `num` variable of 9e62 is inf, as a float32 array makes it."""
+    path = tmp_path / "g.yaml"
+    path.write_text(
+        "game: g\nplayers: {min: 2, max: 2}\ncomponents:\n  c: {attributes: {n: 1..3}, label: 'c{n}'}\n"
+        "zones:\n  deck: {start: [c]}\nvars:\n  big: num\n  small: num\nflow:\n"
+        "  - set: {big: '9000000000000000000 / 0.00000000000000000000000000000000000000000001', small: '0.5 * 3'}\n"
+        "  - choose: {who: 0, options: '[1, 2]', as: x}\n")
+    rules = interpreter.load(path)
+    L = layout(rules, 2)
+    S = rules.new_game(2, 0)
+    big, small = (dict((n, o) for n, o, _ in L.pieces)[f"var:{v}"] for v in ("big", "small"))
+    for got in (L.encode(S, 0), L.encoder(incremental=incremental)(S, 0)):
+        assert got[big] == np.inf and got[small] == 1.5

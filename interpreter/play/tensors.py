@@ -86,7 +86,8 @@ class TensorLayout:
         share), and copies them again (one slice) while unchanged. With ``seat`` (and its
         ``team``), the encoder of that seat only: its relative owners written in as numbers."""
         n, teams, asking = self.n, self.teams, len(self.asking)
-        ns = {"array": array, "ZERO": bytes(4 * self.size), "ASK": self.ask_slot, "float": float}
+        ns = {"array": array, "ZERO": bytes(4 * self.size), "ASK": self.ask_slot, "float": float,
+              "memoryview": memoryview}
         fixed = seat is not None
 
         def rel(j, owners, kind="player"):
@@ -95,7 +96,9 @@ class TensorLayout:
                 return str(((seat if kind == "player" else team) + j) % owners)
             return f"({'p' if kind == 'player' else 'team'} + {j}) % {owners}"
 
-        lines = ["def encode(S, p):", "    t = array('f', ZERO)"]
+        # written through a memoryview: its item assignment converts a number to a float in
+        # about half the instructions of the array's own (which parses a format string)
+        lines = ["def encode(S, p):", "    a = array('f', ZERO)", "    t = memoryview(a)"]
         if fixed:
             ns["MOVER"] = [self._to_move + (w - seat) % n for w in range(n)] + [self._to_move + n]   # [-1]: nobody
             lines += [f"    t[{self._seat + seat}] = 1.0",
@@ -184,8 +187,10 @@ class TensorLayout:
             elif typ == TEAM:
                 lines.append(f"    if x is not None: t[{offset}] = (x - {team if fixed else 'team'}) % {teams} + 1")
             else:
-                lines.append(f"    if x is not None: t[{offset}] = float(x)")
-        lines.append("    return t")
+                # (a memoryview refuses a number past float32's range, which an array made inf)
+                wide = " if -1e38 < x < 1e38 else array('f', (x,))[0]" if typ == NUM else ""
+                lines.append(f"    if x is not None: t[{offset}] = float(x){wide}")
+        lines.append("    return a")
         ns["K"] = kept
         exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
         return ns["encode"]
