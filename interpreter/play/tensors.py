@@ -291,7 +291,7 @@ def _compile_incremental(L: "TensorLayout"):
     A = array("f", bytes(4 * extra))
     A[one] = 1.0
     memo: list = []                               # the memo's first values (A is all zeros)
-    ns = {"array": array, "float": float, "a": A, "m": memo, "VALUES": _sync_values,
+    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo, "VALUES": _sync_values,   # (see _compile)
           "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
     gather = list(range(size))                    # the index map of seat 0, team 0; hidden: zero
     body = []
@@ -386,7 +386,8 @@ def _compile_incremental(L: "TensorLayout"):
                          "        else:"]
                 body += [f"            a[{aux[name] + w}] = (x - {w}) % {count} + 1" for w in range(count)]
             else:
-                body.append(f"        a[{aux[name]}] = 0.0 if x is None else float(x)")
+                wide = " if -1e38 < x < 1e38 else array('f', (x,))[0]" if typ == NUM else ""
+                body.append(f"        a[{aux[name]}] = 0.0 if x is None else float(x){wide}")
         body.append(f"        m[{k}] = xs")
     k = slot((None, None))                       # who decides and which step asks: one-hots
     body += ["    d = S.dec",
