@@ -28,6 +28,9 @@ import numpy as np
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 
 F32 = np.dtype(np.float32)
+# what a num variable x is written as: a memoryview refuses a finite number past float32's
+# range, which a float32 array makes inf (whole numbers, bounded by 2**63, never are)
+PAST_FLOAT32 = " if -1e38 < x < 1e38 else array('f', (x,))[0]"
 
 
 class TensorLayout:
@@ -187,8 +190,7 @@ class TensorLayout:
             elif typ == TEAM:
                 lines.append(f"    if x is not None: t[{offset}] = (x - {team if fixed else 'team'}) % {teams} + 1")
             else:
-                # (a memoryview refuses a number past float32's range, which an array made inf)
-                wide = " if -1e38 < x < 1e38 else array('f', (x,))[0]" if typ == NUM else ""
+                wide = PAST_FLOAT32 if typ == NUM else ""
                 lines.append(f"    if x is not None: t[{offset}] = float(x){wide}")
         lines.append("    return a")
         ns["K"] = kept
@@ -386,7 +388,7 @@ def _compile_incremental(L: "TensorLayout"):
                          "        else:"]
                 body += [f"            a[{aux[name] + w}] = (x - {w}) % {count} + 1" for w in range(count)]
             else:
-                wide = " if -1e38 < x < 1e38 else array('f', (x,))[0]" if typ == NUM else ""
+                wide = PAST_FLOAT32 if typ == NUM else ""
                 body.append(f"        a[{aux[name]}] = 0.0 if x is None else float(x){wide}")
         body.append(f"        m[{k}] = xs")
     k = slot((None, None))                       # who decides and which step asks: one-hots
