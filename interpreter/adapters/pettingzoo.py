@@ -111,7 +111,8 @@ class RulebookEnv(AECEnv):
             self._end()
             return
         self._labels = labels = S.legal_actions()          # once a decision: the mask reads them too
-        self._ids = list(map(self.table.actions.index.__getitem__, labels))
+        index = self.table.actions.index
+        self._ids = [index[x] for x in labels]
         self.agent_selection = self.possible_agents[S.current_player()]
         self.infos[self.agent_selection] = {"labels": labels, "prompt": S.prompt()}
 

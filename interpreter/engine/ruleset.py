@@ -186,7 +186,8 @@ class Ruleset:
         if typ == BOOL:
             return "yes" if value else "no"
         if is_list(typ) and isinstance(value, (list, tuple)):
-            return "+".join(self.label(v, elem(typ)) for v in value)
+            of = elem(typ)   # (once, not per element)
+            return "+".join([self.label(v, of) for v in value])
         return str(value)
 
     def distinct(self, options, typ):

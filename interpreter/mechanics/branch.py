@@ -68,6 +68,10 @@ class Branch(AskOnce):
     def label(self, S, value):
         return self.names[value]
 
+    def labels(self, S, options):
+        names = self.names
+        return [names[v] for v in options]
+
     def vocabulary(self, V, spec):
         return list(self.names)
 

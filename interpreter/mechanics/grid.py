@@ -234,7 +234,7 @@ class Grid(Step):
             kept = self._kept_labels = (rows, grid[:], table, at[-1])
         table = kept[2]
         try:
-            return list(map(table.__getitem__, options))
+            return [table[v] for v in options]
         except KeyError:   # a card not in the grid (a patched state): the position of none
             names = S.rules.card_labels
             return [table[v] if v in table else kept[3] + names[v] for v in options]

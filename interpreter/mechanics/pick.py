@@ -106,6 +106,10 @@ class Pick(Step):
     def label(self, S, value):
         return "done" if value == DONE else S.rules.card_labels[value]
 
+    def labels(self, S, options):   # (one comprehension, not a method call an option)
+        table = S.rules.card_labels
+        return ["done" if v == DONE else table[v] for v in options]
+
     def vocabulary(self, V, spec):
         return [*V.card_labels(V.zone_cards(spec.get("from", ""))), "done"]
 
