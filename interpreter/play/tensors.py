@@ -21,6 +21,7 @@ Values are the numbers themselves (no scaling); the tensor is float32.
 """
 from __future__ import annotations
 
+import struct
 from array import array
 
 import numpy as np
@@ -30,7 +31,7 @@ from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 F32 = np.dtype(np.float32)
 # what a num variable x is written as: a memoryview refuses a finite number past float32's
 # range, which a float32 array makes inf (whole numbers, bounded by 2**63, never are)
-PAST_FLOAT32 = " if -1e38 < x < 1e38 else array('f', (x,))[0]"
+PAST_FLOAT32 = " if -1e38 < {x} < 1e38 else array('f', ({x},))[0]"
 
 
 class TensorLayout:
@@ -81,65 +82,28 @@ class TensorLayout:
         """The tensor of what ``player`` sees in ``S``."""
         return np.frombuffer(self._encode(S, player), F32)
 
-    def _compile(self, memo: bool = False, seat: int | None = None, team: int | None = None, kept=None):
-        """The encoder as one generated Python function, the layout's offsets and each zone's
-        card positions written in (names from the ruleset reach it only through repr()).
-        With ``memo``, one consumer's encoder: it keeps each long zone's block and each card
-        counter's values as last written (in ``kept``, which the encoders of a consumer's seats
-        share), and copies them again (one slice) while unchanged. With ``seat`` (and its
-        ``team``), the encoder of that seat only: its relative owners written in as numbers."""
+    def _compile(self):
+        """The reference encoder as one generated Python function, the layout's offsets and each
+        zone's card positions written in (names from the ruleset reach it only through repr())."""
         n, teams, asking = self.n, self.teams, len(self.asking)
         ns = {"array": array, "ZERO": bytes(4 * self.size), "ASK": self.ask_slot, "float": float,
               "memoryview": memoryview}
-        fixed = seat is not None
 
         def rel(j, owners, kind="player"):
             """The source of the owner seen as +j (of ``owners``), for a player or a team."""
-            if fixed:
-                return str(((seat if kind == "player" else team) + j) % owners)
             return f"({'p' if kind == 'player' else 'team'} + {j}) % {owners}"
 
         # written through a memoryview: its item assignment converts a number to a float in
         # about half the instructions of the array's own (which parses a format string)
-        lines = ["def encode(S, p):", "    a = array('f', ZERO)", "    t = memoryview(a)"]
-        if fixed:
-            ns["MOVER"] = [self._to_move + (w - seat) % n for w in range(n)] + [self._to_move + n]   # [-1]: nobody
-            lines += [f"    t[{self._seat + seat}] = 1.0",
-                      "    t[MOVER[S.dec[0] if S.dec is not None else -1]] = 1.0"]
-        else:
-            lines += [f"    t[{self._seat} + p] = 1.0",
-                      "    cur = S.dec[0] if S.dec is not None else -1",
-                      f"    t[{self._to_move} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
-                      "    team = S.tm[p]"]
-        lines += [f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
-                  "    z = S.z", "    c = S.c", "    v = S.v"]
-        kept = [] if kept is None else kept   # memo: per kept piece, [the content it was written from, its floats]
-        used = [0]
-
-        def keep(size):
-            if used[0] == len(kept):
-                kept.append([None, array("f", bytes(4 * size))])
-            used[0] += 1
-            return used[0] - 1
-
-        def cards(k, h, hot, size, owner_slots=None):
-            """Lines writing the multi-hot of ``h`` (zone k) at ``hot`` (``size`` slots)."""
-            if not memo:
-                return [f"    for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
-            m = owner_slots if owner_slots is not None else str(keep(size))
-            return [f"    if len({h}) > 3:",   # a short list is cheaper written than compared
-                    f"        w = K[{m}]",
-                    f"        if {h} != w[0]:",
-                    f"            w[0] = {h}[:]",
-                    f"            w[1] = s = array('f', bytes({4 * size}))",
-                    f"            for x in {h}: s[P{k}[x]] = 1.0",
-                    f"        t[{hot}:{hot + size}] = w[1]",
-                    "    else:",
-                    f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
-
+        lines = ["def encode(S, p):", "    a = array('f', ZERO)", "    t = memoryview(a)",
+                 f"    t[{self._seat} + p] = 1.0",
+                 "    cur = S.dec[0] if S.dec is not None else -1",
+                 f"    t[{self._to_move} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
+                 "    team = S.tm[p]",
+                 f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
+                 "    z = S.z", "    c = S.c", "    v = S.v"]
         for k, (name, kind, pos, blocks, sight) in enumerate(self.zones):
             ns[f"P{k}"] = pos
-            held = sum(1 for i in pos if i >= 0)
             if kind == "card":
                 _, hot, size = blocks[0]
                 lines.append(f"    for o, h in z[{name!r}].items():")
@@ -148,20 +112,12 @@ class TensorLayout:
                 if sight == "all":
                     lines.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
                 continue
-            first = None
-            if memo and kind != "none":   # one kept block per owner, placed relative to the viewer
-                first = used[0]
-                for _ in blocks:
-                    keep(held)
             for j, hot, size in blocks:
                 owner = "" if kind == "none" else f"[{rel(j, n if kind == 'player' else teams, kind)}]"
                 lines.append(f"    h = z[{name!r}]{owner}")
                 lines.append(f"    t[{size}] = len(h)")
                 if sight == "all" or (sight == "owner" and kind != "none" and j == 0):
-                    slots = None
-                    if first is not None:
-                        slots = f"{first} + " + rel(j, n if kind == "player" else teams, kind)
-                    lines += cards(k, "h", hot, held, slots)
+                    lines.append(f"    for x in h: t[{hot} + P{k}[x]] = 1.0")
         for name, kind, offset, sight in self.counters:
             if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
                 continue
@@ -169,15 +125,7 @@ class TensorLayout:
                 lines.append(f"    t[{offset}] = c[{name!r}]")
             elif kind == "card":   # one value per card: copied in one C-level slice assignment
                 lines.append(f"    x = c[{name!r}]")
-                if memo:   # (a list of ints converted to floats costs ~100 ns a value)
-                    m = keep(0)
-                    lines += [f"    w = K[{m}]",
-                              "    if x != w[0]:",
-                              "        w[0] = x[:]",
-                              "        w[1] = array('f', x)",
-                              f"    t[{offset}:{offset} + len(x)] = w[1]"]
-                else:
-                    lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
+                lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
             else:
                 owners = n if kind == "player" else teams
                 lines.append(f"    x = c[{name!r}]")
@@ -186,14 +134,13 @@ class TensorLayout:
         for name, typ, offset in self.vars:
             lines.append(f"    x = v.get({name!r})")
             if typ == PLAYER:
-                lines.append(f"    if x is not None: t[{offset}] = (x - {seat if fixed else 'p'}) % {n} + 1")
+                lines.append(f"    if x is not None: t[{offset}] = (x - p) % {n} + 1")
             elif typ == TEAM:
-                lines.append(f"    if x is not None: t[{offset}] = (x - {team if fixed else 'team'}) % {teams} + 1")
+                lines.append(f"    if x is not None: t[{offset}] = (x - team) % {teams} + 1")
             else:
-                wide = PAST_FLOAT32 if typ == NUM else ""
+                wide = PAST_FLOAT32.format(x="x") if typ == NUM else ""
                 lines.append(f"    if x is not None: t[{offset}] = float(x){wide}")
         lines.append("    return a")
-        ns["K"] = kept
         exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
         return ns["encode"]
 
@@ -202,10 +149,9 @@ class TensorLayout:
     def encoder(self, incremental: bool | None = None):
         """An ``encode(S, seat)`` for one consumer (an env, an observer), with the reference's
         values: for a large tensor (``incremental``: None decides by size), one that keeps
-        what it wrote last and rewrites only what changed (below); for a small one, the
-        reference's code for each seat (and its team), its relative owners written in, keeping
-        long zone blocks and card counters as floats (``_compile(memo=True, seat=...)``). Not for
-        sharing between threads."""
+        what it wrote last and rewrites only what changed (below); for a small one, an encoder
+        per seat (and its team) that writes the whole tensor with one ``struct.pack_into``
+        (``_compile_seat``). Not for sharing between threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:
@@ -217,8 +163,8 @@ class TensorLayout:
             key = (player, S.tm[player])
             raw = seats.get(key)
             if raw is None:
-                raw = seats[key] = self._compile(True, player, key[1], kept)
-            return np.frombuffer(raw(S, player), F32)   # (a dtype, not a type: 1.7 k instructions less)
+                raw = seats[key] = _compile_seat(self, player, key[1], kept)
+            return raw(S, player)
         return encode
 
     def describe(self) -> list[dict]:
@@ -231,6 +177,133 @@ def layout(rules, players: int) -> TensorLayout:
     if players not in cache:
         cache[players] = TensorLayout(rules, players)
     return cache[players]
+
+
+
+# ---------------------------------------------------------------- one seat's encoder
+# The tensor of one seat, written into one buffer by a single ``struct.pack_into`` whose format
+# lays the pieces out: a number is an "f" slot, a zone's multi-hot (kept as the bytes of its
+# floats while the zone's list is unchanged) and the one-hots (bytes chosen from a table) are
+# "Ns" fields, everything between them pad bytes, which the packing writes as zeros. A number
+# packed costs about a quarter of a memoryview item assignment, and nothing is cleared first.
+# Only a short list (a copy and a comparison cost more than writing it) and a zone owned by
+# each card are written after, one slot at a time. The seat's relative owners are constants.
+
+SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
+
+
+def _onehots(count: int) -> list:
+    return [array("f", [1.0 if i == k else 0.0 for i in range(count)]).tobytes() for k in range(count)]
+
+
+def _compile_seat(L: "TensorLayout", seat: int, team: int, kept: list):
+    n, teams, asking = L.n, L.teams, len(L.asking)
+    buffer = array("f", bytes(4 * L.size))
+    ns = {"array": array, "float": float, "t": memoryview(buffer), "K": kept, "ASK": L.ask_slot,
+          "MOVE": [_onehots(n + 1)[(w - seat) % n] for w in range(n)] + [_onehots(n + 1)[n]],   # [-1]: nobody
+          "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy}
+    pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
+    post: list = []
+    # (offset in floats, bytes, format code, source of the value)
+    fields = [(L._seat + seat, 4, "f", "1.0"),
+              (L._to_move, 4 * (n + 1), f"{4 * (n + 1)}s", "MOVE[d[0] if d is not None else -1]"),
+              (L._prompt, 4 * (asking + 1), f"{4 * (asking + 1)}s",
+               f"PROMPT[ASK.get(S.stack[-1][0], {asking}) if d is not None else {asking}]")]
+    used = [0]
+
+    def keep():
+        if used[0] == len(kept):
+            kept.append([None, b""])   # [the content it was written from, the bytes of its floats]
+        used[0] += 1
+        return used[0] - 1
+
+    def me(kind):
+        return seat if kind == "player" else team
+
+    for k, (name, kind, pos, blocks, sight) in enumerate(L.zones):
+        ns[f"P{k}"] = pos
+        held = sum(1 for i in pos if i >= 0)
+        if kind == "card":
+            _, hot, size = blocks[0]
+            post += [f"    for o, h in z[{name!r}].items():", "        if h:", f"            t[{size} + o] = len(h)"]
+            if sight == "all":
+                post.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
+            continue
+        owners = n if kind == "player" else teams
+        first = None
+        if kind != "none":   # one kept block per owner, shared by the seats' encoders
+            first = used[0]
+            for _ in blocks:
+                keep()
+        for j, hot, size in blocks:
+            h = f"h{k}_{j}"
+            owner = "" if kind == "none" else f"[{(me(kind) + j) % owners}]"
+            pre.append(f"    {h} = z[{name!r}]{owner}")
+            fields.append((size, 4, "f", f"len({h})"))
+            if held and (sight == "all" or (sight == "owner" and kind != "none" and j == 0)):
+                m = keep() if first is None else first + (me(kind) + j) % owners
+                b = f"b{k}_{j}"
+                pre += [f"    if len({h}) > {SHORT_BLOCK}:",
+                        f"        w = K[{m}]",
+                        f"        if {h} != w[0]:",
+                        f"            w[0] = {h}[:]",
+                        f"            s = array('f', bytes({4 * held}))",
+                        f"            for x in {h}: s[P{k}[x]] = 1.0",
+                        "            w[1] = s.tobytes()",
+                        f"        {b} = w[1]",
+                        "    else:",
+                        f"        {b} = b''"]
+                fields.append((hot, 4 * held, f"{4 * held}s", b))
+                post += [f"    if not {b}:", f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
+    for i, (name, kind, offset, sight) in enumerate(L.counters):
+        if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
+            continue
+        x = f"c{i}"
+        if kind == "none":
+            fields.append((offset, 4, "f", f"c[{name!r}]"))
+            continue
+        pre.append(f"    {x} = c[{name!r}]")
+        if kind == "card":   # one value per card, kept as bytes while unchanged
+            m = keep()
+            pre += [f"    w = K[{m}]",
+                    f"    if {x} != w[0]:",
+                    f"        w[0] = {x}[:]",
+                    f"        w[1] = array('f', {x}).tobytes()",
+                    f"    {x} = w[1]"]
+            size = 4 * len(L.rules.card_labels)
+            fields.append((offset, size, f"{size}s", x))
+            continue
+        owners = n if kind == "player" else teams
+        for j in range(owners if sight == "all" else 1):
+            fields.append((offset + j, 4, "f", f"{x}[{(me(kind) + j) % owners}]"))
+    for i, (name, typ, offset) in enumerate(L.vars):
+        x = f"v{i}"
+        pre.append(f"    {x} = v.get({name!r})")
+        if typ == PLAYER:
+            value = f"({x} - {seat}) % {n} + 1"
+        elif typ == TEAM:
+            value = f"({x} - {team}) % {teams} + 1"
+        elif typ == NUM:
+            value = f"(float({x}){PAST_FLOAT32.format(x=x)})"
+        else:
+            value = x
+        fields.append((offset, 4, "f", f"0 if {x} is None else {value}"))
+    fields.sort()
+    fmt, args, at = ["="], [], 0
+    for offset, size, code, src in fields:
+        slot = 4 * offset
+        assert slot >= at, (offset, src)   # no two fields overlap
+        if slot > at:
+            fmt.append(f"{slot - at}x")
+        fmt.append(code)
+        args.append(src)
+        at = slot + size
+    if 4 * L.size > at:
+        fmt.append(f"{4 * L.size - at}x")
+    ns["PACK"] = struct.Struct("".join(fmt)).pack_into
+    lines = ["def encode(S, p):", *pre, f"    PACK(t, 0, {', '.join(args)})", *post, "    return COPY()"]
+    exec(compile("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name} seat {seat}>", "exec"), ns)  # noqa: S102
+    return ns["encode"]
 
 
 
@@ -388,7 +461,7 @@ def _compile_incremental(L: "TensorLayout"):
                          "        else:"]
                 body += [f"            a[{aux[name] + w}] = (x - {w}) % {count} + 1" for w in range(count)]
             else:
-                wide = PAST_FLOAT32 if typ == NUM else ""
+                wide = PAST_FLOAT32.format(x="x") if typ == NUM else ""
                 body.append(f"        a[{aux[name]}] = 0.0 if x is None else float(x){wide}")
         body.append(f"        m[{k}] = xs")
     k = slot((None, None))                       # who decides and which step asks: one-hots
