@@ -53,6 +53,9 @@ def test_pettingzoo_env_plays_a_game_with_masks_and_rewards_at_the_end():
         assert sorted(np.flatnonzero(obs["action_mask"])) == sorted(ids)   # the mask is of the legal ids
         choice = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs["action_mask"][:] = 1          # a consumer may write into its mask: the next is its own
+        for other in env.agents:           # a seat that does not decide now may take nothing
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
         env.step(choice)
     assert sorted(rewards) == ["player_0", "player_1", "player_2"] and 0.99 < sum(rewards.values()) < 1.01
     assert env.render() is None                                        # no render mode asked
