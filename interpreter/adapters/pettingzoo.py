@@ -33,8 +33,10 @@ _I8 = np.dtype(np.int8)
 
 class _Masks:
     """The masks of one env, kept by their ids (a game offers the same sets of options again
-    and again): each call returns a fresh int8 array (a copy: 2 k instructions less than an
-    array made from kept bytes), which the consumer may write into."""
+    and again; in random play most sets are new: a miss must stay cheap). Each call returns a
+    fresh int8 array, which the consumer may write into: a new set's own array, kept as bytes;
+    a set asked again, a copy of the array made once from those bytes (2 k instructions less
+    than an array made from bytes each time)."""
     KEEP = 4096   # sets of ids: beyond, start again (a bound on memory, not a cache policy)
 
     def __init__(self, n: int):
@@ -46,8 +48,18 @@ class _Masks:
         if mask is None:
             if len(self.kept) >= self.KEEP:
                 self.kept.clear()
-            mask = self.kept[key] = np.zeros(self.n, _I8)
-            mask[list(key)] = 1   # (a list: an empty tuple as an index would mean every slot)
+            if len(ids) > 16:
+                fresh = np.zeros(self.n, _I8)
+                fresh[ids] = 1
+                self.kept[key] = fresh.tobytes()
+                return fresh
+            fresh = bytearray(self.n)   # a few: written one by one
+            for i in ids:
+                fresh[i] = 1
+            self.kept[key] = bytes(fresh)
+            return np.frombuffer(fresh, _I8)
+        if type(mask) is bytes:   # asked again: made an array once (read-only; its copies are not)
+            mask = self.kept[key] = np.frombuffer(mask, _I8)
         return mask.copy()
 
 
