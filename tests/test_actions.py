@@ -35,6 +35,25 @@ def test_every_label_of_random_play_is_in_the_action_space(name, variant):
                 S.apply_index(rnd.randrange(len(ids)))
 
 
+@pytest.mark.parametrize("name,variant", GAMES, ids=[f"{Path(n).stem}-{v or 'base'}" for n, v in GAMES])
+def test_a_steps_labels_are_its_options_labelled_one_by_one(name, variant):
+    # the steps label a decision's options in one pass (State.legal_actions): the same as each alone
+    rules = interpreter.load(name, variant=variant)
+    for seed in range(2):
+        S = rules.new_game(rules.player_counts[-1], seed)
+        rnd = random.Random(seed)
+        while not S.is_terminal():
+            step = rules.steps[S.stack[-1][0]]
+            assert S.legal_actions() == [step.label(S, o) for o in S.dec[1]]
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    cards = next((s for s in rules.steps if s.option_type == "list[card]"), None)
+    if cards is not None:   # a list of cards: joined by "+"; none and a tuple take the slow path
+        S = rules.new_game(rules.player_counts[0], 0)
+        label = rules.card_labels
+        assert cards.labels(S, [[0, 1], (1, 0), [None, 2], []]) == [
+            f"{label[0]}+{label[1]}", f"{label[1]}+{label[0]}", f"none+{label[2]}", ""]
+
+
 def test_the_action_space_is_the_same_in_another_process():
     code = ("import hashlib, interpreter; from interpreter.play.actions import action_space; "
             "print(hashlib.sha256('\\n'.join(action_space(interpreter.load('diams'), 4).labels).encode()).hexdigest())")
