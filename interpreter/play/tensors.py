@@ -184,12 +184,14 @@ def layout(rules, players: int) -> TensorLayout:
 # The tensor of one seat, written into one buffer by a single ``struct.pack_into`` whose format
 # lays the pieces out: a number is an "f" slot, a zone's multi-hot (kept as the bytes of its
 # floats while the zone's list is unchanged) and the one-hots (bytes chosen from a table) are
-# "Ns" fields, everything between them pad bytes, which the packing writes as zeros. A number
-# packed costs about a quarter of a memoryview item assignment, and nothing is cleared first.
-# Only a short list (a copy and a comparison cost more than writing it) and a zone owned by
-# each card are written after, one slot at a time. The seat's relative owners are constants.
+# "Ns" fields, everything between them pad bytes, which the packing writes as zeros (nothing is
+# cleared first; no array, memoryview or numpy view is made a call). Written after it, slot by
+# slot: a short list (a copy and a comparison cost more than writing it), a zone owned by each
+# card, and a long block that changed, whose bytes are then kept. The seat's relative owners
+# are constants.
 
 SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
+VARS_KEPT = 6     # variables: fewer are packed again every call (some change at every turn)
 
 
 def _onehots(count: int) -> list:
@@ -201,7 +203,7 @@ def _compile_seat(L: "TensorLayout", seat: int, team: int, kept: list):
     buffer = array("f", bytes(4 * L.size))
     ns = {"array": array, "float": float, "t": memoryview(buffer), "K": kept, "ASK": L.ask_slot,
           "MOVE": [_onehots(n + 1)[(w - seat) % n] for w in range(n)] + [_onehots(n + 1)[n]],   # [-1]: nobody
-          "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy}
+          "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": []}
     pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
     post: list = []
     # (offset in floats, bytes, format code, source of the value)
@@ -219,6 +221,11 @@ def _compile_seat(L: "TensorLayout", seat: int, team: int, kept: list):
 
     def me(kind):
         return seat if kind == "player" else team
+
+    def mine(count: int) -> int:
+        """A slot of this seat's own memo: [the values it was packed from, their bytes, their packer]."""
+        ns["M"].append([None, b"", struct.Struct(f"={count}f").pack])
+        return len(ns["M"]) - 1
 
     for k, (name, kind, pos, blocks, sight) in enumerate(L.zones):
         ns[f"P{k}"] = pos
@@ -245,16 +252,17 @@ def _compile_seat(L: "TensorLayout", seat: int, team: int, kept: list):
                 b = f"b{k}_{j}"
                 pre += [f"    if len({h}) > {SHORT_BLOCK}:",
                         f"        w = K[{m}]",
-                        f"        if {h} != w[0]:",
-                        f"            w[0] = {h}[:]",
-                        f"            s = array('f', bytes({4 * held}))",
-                        f"            for x in {h}: s[P{k}[x]] = 1.0",
-                        "            w[1] = s.tobytes()",
-                        f"        {b} = w[1]",
+                        f"        {b} = w[1] if {h} == w[0] else b''",
                         "    else:",
                         f"        {b} = b''"]
                 fields.append((hot, 4 * held, f"{4 * held}s", b))
-                post += [f"    if not {b}:", f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
+                # (a changed block is written in place, then kept: no array of its own to build)
+                post += [f"    if not {b}:",
+                         f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0",
+                         f"        if len({h}) > {SHORT_BLOCK}:",
+                         f"            w = K[{m}]",
+                         f"            w[0] = {h}[:]",
+                         f"            w[1] = t[{hot}:{hot + held}].tobytes()"]
     for i, (name, kind, offset, sight) in enumerate(L.counters):
         if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
             continue
@@ -274,11 +282,28 @@ def _compile_seat(L: "TensorLayout", seat: int, team: int, kept: list):
             fields.append((offset, size, f"{size}s", x))
             continue
         owners = n if kind == "player" else teams
-        for j in range(owners if sight == "all" else 1):
-            fields.append((offset + j, 4, "f", f"{x}[{(me(kind) + j) % owners}]"))
+        seen = owners if sight == "all" else 1
+        values = [f"{x}[{(me(kind) + j) % owners}]" for j in range(seen)]
+        if seen == 1:
+            fields.append((offset, 4, "f", values[0]))
+            continue
+        # a counter's values change seldom: packed again only when they do (this seat's order)
+        m = mine(seen)
+        pre += [f"    w = M[{m}]",
+                f"    if {x} != w[0]:",
+                f"        w[0] = {x}[:]",
+                f"        w[1] = w[2]({', '.join(values)})",
+                f"    {x} = w[1]"]
+        fields.append((offset, 4 * seen, f"{4 * seen}s", x))
+    # the variables are the layout's last slots; many change seldom (a round's, a trick's):
+    # then kept packed as the counters, else (few, or a num's -0.0, which equals 0.0 but is
+    # written otherwise) each packed as a number
+    kept_vars = len(L.vars) >= VARS_KEPT and all(typ != NUM for _, typ, _ in L.vars)
+    values = []
     for i, (name, typ, offset) in enumerate(L.vars):
-        x = f"v{i}"
-        pre.append(f"    {x} = v.get({name!r})")
+        x = f"xs[{i}]" if kept_vars else f"v{i}"
+        if not kept_vars:
+            pre.append(f"    {x} = v.get({name!r})")
         if typ == PLAYER:
             value = f"({x} - {seat}) % {n} + 1"
         elif typ == TEAM:
@@ -287,7 +312,20 @@ def _compile_seat(L: "TensorLayout", seat: int, team: int, kept: list):
             value = f"(float({x}){PAST_FLOAT32.format(x=x)})"
         else:
             value = x
-        fields.append((offset, 4, "f", f"0 if {x} is None else {value}"))
+        values.append(f"0 if {x} is None else {value}")
+        if not kept_vars:
+            fields.append((offset, 4, "f", values[-1]))
+    if kept_vars:
+        ns["VARS"] = tuple(name for name, _, _ in L.vars)
+        m = mine(len(L.vars))
+        assert [offset for _, _, offset in L.vars] == list(range(L.vars[0][2], L.vars[0][2] + len(L.vars)))
+        pre += ["    xs = tuple(map(v.get, VARS))",
+                f"    w = M[{m}]",
+                "    if xs != w[0]:",
+                "        w[0] = xs",
+                f"        w[1] = w[2]({', '.join(values)})",
+                "    xs = w[1]"]
+        fields.append((L.vars[0][2], 4 * len(L.vars), f"{4 * len(L.vars)}s", "xs"))
     fields.sort()
     fmt, args, at = ["="], [], 0
     for offset, size, code, src in fields:
