@@ -187,8 +187,9 @@ def layout(rules, players: int) -> TensorLayout:
 # "Ns" fields, everything between them pad bytes, which the packing writes as zeros (nothing is
 # cleared first; no array, memoryview or numpy view is made a call). Written after it, slot by
 # slot: a short list (a copy and a comparison cost more than writing it), a zone owned by each
-# card, and a long block that changed, whose bytes are then kept. The seat's relative owners
-# are constants.
+# card, and a long block that changed, whose bytes are then kept. A counter of every seat, and
+# six variables or more, are kept packed while unchanged (in the seat's own memo, M: their
+# order is the seat's). The seat's relative owners are constants.
 
 SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
 VARS_KEPT = 6     # variables: fewer are packed again every call (some change at every turn)
