@@ -1,0 +1,176 @@
+"""One seat's observation tensor for a small layout (play/tensors.py), written by generated code.
+
+The tensor of one seat is written into one buffer by a single ``struct.pack_into`` whose format
+lays the pieces out: a number is an "f" slot, a zone's multi-hot (kept as the bytes of its
+floats while the zone's list is unchanged) and the one-hots (bytes chosen from a table) are
+"Ns" fields, everything between them pad bytes, which the packing writes as zeros (nothing is
+cleared first; no array, memoryview or numpy view is made a call). Written after it, slot by
+slot: a short list (a copy and a comparison cost more than writing it), a zone owned by each
+card, and a long block that changed, whose bytes are then kept. A counter of every seat, and
+six variables or more, are kept packed while unchanged (in the seat's own memo, M: their
+order is the seat's). The seat's relative owners are constants.
+"""
+from __future__ import annotations
+
+import struct
+from array import array
+
+import numpy as np
+
+from ..expr.types import NUM, PLAYER, TEAM
+from .float32 import F32, PAST_FLOAT32
+
+SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
+VARS_KEPT = 6     # variables: fewer are packed again every call (some change at every turn)
+
+
+def _onehots(count: int) -> list:
+    return [array("f", [1.0 if i == k else 0.0 for i in range(count)]).tobytes() for k in range(count)]
+
+
+def compile_seat(L, seat: int, team: int, kept: list):
+    """The encoder of ``seat`` (and its ``team``) of the layout ``L`` (play/tensors.py), its kept
+    blocks in ``kept``, shared by the encoders of one consumer's seats."""
+    n, teams, asking = L.n, L.teams, len(L.asking)
+    buffer = array("f", bytes(4 * L.size))
+    ns = {"array": array, "float": float, "t": memoryview(buffer), "K": kept, "ASK": L.ask_slot,
+          "MOVE": [_onehots(n + 1)[(w - seat) % n] for w in range(n)] + [_onehots(n + 1)[n]],   # [-1]: nobody
+          "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": []}
+    pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
+    post: list = []
+    # (offset in floats, bytes, format code, source of the value)
+    fields = [(L._seat + seat, 4, "f", "1.0"),
+              (L._to_move, 4 * (n + 1), f"{4 * (n + 1)}s", "MOVE[d[0] if d is not None else -1]"),
+              (L._prompt, 4 * (asking + 1), f"{4 * (asking + 1)}s",
+               f"PROMPT[ASK.get(S.stack[-1][0], {asking}) if d is not None else {asking}]")]
+    used = [0]
+
+    def keep():
+        if used[0] == len(kept):
+            kept.append([None, b""])   # [the content it was written from, the bytes of its floats]
+        used[0] += 1
+        return used[0] - 1
+
+    def me(kind):
+        return seat if kind == "player" else team
+
+    def mine(count: int) -> int:
+        """A slot of this seat's own memo: [the values it was packed from, their bytes, their packer]."""
+        ns["M"].append([None, b"", struct.Struct(f"={count}f").pack])
+        return len(ns["M"]) - 1
+
+    for k, (name, kind, pos, blocks, sight) in enumerate(L.zones):
+        ns[f"P{k}"] = pos
+        held = sum(1 for i in pos if i >= 0)
+        if kind == "card":
+            _, hot, size = blocks[0]
+            post += [f"    for o, h in z[{name!r}].items():", "        if h:", f"            t[{size} + o] = len(h)"]
+            if sight == "all":
+                post.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
+            continue
+        owners = n if kind == "player" else teams
+        first = None
+        if kind != "none":   # one kept block per owner, shared by the seats' encoders
+            first = used[0]
+            for _ in blocks:
+                keep()
+        for j, hot, size in blocks:
+            h = f"h{k}_{j}"
+            owner = "" if kind == "none" else f"[{(me(kind) + j) % owners}]"
+            pre.append(f"    {h} = z[{name!r}]{owner}")
+            fields.append((size, 4, "f", f"len({h})"))
+            if held and (sight == "all" or (sight == "owner" and kind != "none" and j == 0)):
+                m = keep() if first is None else first + (me(kind) + j) % owners
+                b = f"b{k}_{j}"
+                pre += [f"    if len({h}) > {SHORT_BLOCK}:",
+                        f"        w = K[{m}]",
+                        f"        {b} = w[1] if {h} == w[0] else b''",
+                        "    else:",
+                        f"        {b} = b''"]
+                fields.append((hot, 4 * held, f"{4 * held}s", b))
+                # (a changed block is written in place, then kept: no array of its own to build)
+                post += [f"    if not {b}:",
+                         f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0",
+                         f"        if len({h}) > {SHORT_BLOCK}:",
+                         f"            w = K[{m}]",
+                         f"            w[0] = {h}[:]",
+                         f"            w[1] = t[{hot}:{hot + held}].tobytes()"]
+    for i, (name, kind, offset, sight) in enumerate(L.counters):
+        if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
+            continue
+        x = f"c{i}"
+        if kind == "none":
+            fields.append((offset, 4, "f", f"c[{name!r}]"))
+            continue
+        pre.append(f"    {x} = c[{name!r}]")
+        if kind == "card":   # one value per card, kept as bytes while unchanged
+            m = keep()
+            pre += [f"    w = K[{m}]",
+                    f"    if {x} != w[0]:",
+                    f"        w[0] = {x}[:]",
+                    f"        w[1] = array('f', {x}).tobytes()",
+                    f"    {x} = w[1]"]
+            size = 4 * len(L.rules.card_labels)
+            fields.append((offset, size, f"{size}s", x))
+            continue
+        owners = n if kind == "player" else teams
+        seen = owners if sight == "all" else 1
+        values = [f"{x}[{(me(kind) + j) % owners}]" for j in range(seen)]
+        if seen == 1:
+            fields.append((offset, 4, "f", values[0]))
+            continue
+        # a counter's values change seldom: packed again only when they do (this seat's order)
+        m = mine(seen)
+        pre += [f"    w = M[{m}]",
+                f"    if {x} != w[0]:",
+                f"        w[0] = {x}[:]",
+                f"        w[1] = w[2]({', '.join(values)})",
+                f"    {x} = w[1]"]
+        fields.append((offset, 4 * seen, f"{4 * seen}s", x))
+    # the variables are the layout's last slots; many change seldom (a round's, a trick's):
+    # then kept packed as the counters, else (few, or a num's -0.0, which equals 0.0 but is
+    # written otherwise) each packed as a number
+    kept_vars = len(L.vars) >= VARS_KEPT and all(typ != NUM for _, typ, _ in L.vars)
+    values = []
+    for i, (name, typ, offset) in enumerate(L.vars):
+        x = f"xs[{i}]" if kept_vars else f"v{i}"
+        if not kept_vars:
+            pre.append(f"    {x} = v.get({name!r})")
+        if typ == PLAYER:
+            value = f"({x} - {seat}) % {n} + 1"
+        elif typ == TEAM:
+            value = f"({x} - {team}) % {teams} + 1"
+        elif typ == NUM:
+            value = f"(float({x}){PAST_FLOAT32.format(x=x)})"
+        else:
+            value = x
+        values.append(f"0 if {x} is None else {value}")
+        if not kept_vars:
+            fields.append((offset, 4, "f", values[-1]))
+    if kept_vars:
+        ns["VARS"] = tuple(name for name, _, _ in L.vars)
+        m = mine(len(L.vars))
+        assert [offset for _, _, offset in L.vars] == list(range(L.vars[0][2], L.vars[0][2] + len(L.vars)))
+        pre += ["    xs = tuple(map(v.get, VARS))",
+                f"    w = M[{m}]",
+                "    if xs != w[0]:",
+                "        w[0] = xs",
+                f"        w[1] = w[2]({', '.join(values)})",
+                "    xs = w[1]"]
+        fields.append((L.vars[0][2], 4 * len(L.vars), f"{4 * len(L.vars)}s", "xs"))
+    fields.sort()
+    fmt, args, at = ["="], [], 0
+    for offset, size, code, src in fields:
+        slot = 4 * offset
+        assert slot >= at, (offset, src)   # no two fields overlap
+        if slot > at:
+            fmt.append(f"{slot - at}x")
+        fmt.append(code)
+        args.append(src)
+        at = slot + size
+    if 4 * L.size > at:
+        fmt.append(f"{4 * L.size - at}x")
+    ns["PACK"] = struct.Struct("".join(fmt)).pack_into
+    lines = ["def encode(S, p):", *pre, f"    PACK(t, 0, {', '.join(args)})", *post, "    return COPY()"]
+    exec(compile("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name} seat {seat}>", "exec"), ns)  # noqa: S102
+    return ns["encode"]
