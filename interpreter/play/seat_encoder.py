@@ -33,8 +33,9 @@ def compile_seat(L, seat: int, team: int, kept: list):
     blocks in ``kept``, shared by the encoders of one consumer's seats."""
     n, teams, asking = L.n, L.teams, len(L.asking)
     buffer = array("f", bytes(4 * L.size))
+    movers = _onehots(n + 1)
     ns = {"array": array, "float": float, "t": memoryview(buffer), "K": kept, "ASK": L.ask_slot,
-          "MOVE": [_onehots(n + 1)[(w - seat) % n] for w in range(n)] + [_onehots(n + 1)[n]],   # [-1]: nobody
+          "MOVE": [movers[(w - seat) % n] for w in range(n)] + [movers[n]],   # [-1]: nobody
           "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": []}
     pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
     post: list = []
