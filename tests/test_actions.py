@@ -113,6 +113,7 @@ def test_tensors_have_a_fixed_shape_and_hide_what_a_seat_cannot_see():
     off, size = piece["zone:hand+1"]
     assert a[off:off + size].sum() == 0 and a[piece["size:hand+1"][0]] == 10   # the next hand: its size only
     T = S.clone()                                          # swap cards between two other hands
-    T.z["hand"][2][0], T.z["hand"][3][0] = T.z["hand"][3][0], T.z["hand"][2][0]
+    hand = T.own("hand")                                   # (a clone's lists are shared until written)
+    hand[2][0], hand[3][0] = hand[3][0], hand[2][0]
     T.rules.keep_sorted(T)
     assert (L.encode(T, 0) == a).all() and not (L.encode(T, 2) == L.encode(S, 2)).all()

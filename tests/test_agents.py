@@ -127,7 +127,7 @@ def test_ismcts_decides_the_same_whatever_the_hidden_cards():
         a, b = (seat + 1) % 4, (seat + 2) % 4
         unknown = lambda h: [i for i, c in enumerate(S.z["hand"][h]) if not S.kn.get(c, 0) >> seat & 1]  # noqa: E731
         i, j = unknown(a)[0], unknown(b)[0]       # (not a card the seat passed: it knows where those are)
-        T = S.clone()
+        T = S.clone().own_all()                   # (written below: its own lists)
         T.z["hand"][a][i], T.z["hand"][b][j] = T.z["hand"][b][j], T.z["hand"][a][i]
         T.rules.keep_sorted(T)
         assert T.observation(seat) == S.observation(seat) and T.digest() != S.digest()

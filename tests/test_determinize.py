@@ -89,7 +89,7 @@ def test_a_determinization_never_depends_on_hidden_facts(name, players):
         if not pairs:
             continue
         (n1, o1, i1), (n2, o2, i2) = random.Random(swapped).choice(pairs)
-        T = S.clone()
+        T = S.clone().own_all()             # (written below: its own lists)
         z1, z2 = dict(instances(T, n1))[o1], dict(instances(T, n2))[o2]
         z1[i1], z2[i2] = z2[i2], z1[i1]
         T.rules.keep_sorted(T)
@@ -139,3 +139,21 @@ def test_a_game_without_hidden_cards_determinizes_to_itself_but_its_chance():
     for S in states("diamonds_club", 3, seeds=(1,), every=40):
         D = S.determinize(S.current_player(), random.Random(1))
         assert D.z == S.z and D.c == S.c and D.rng != S.rng
+
+
+def test_a_card_where_its_zone_cannot_hold_it_is_a_clear_error():
+    """A hidden card that no hidden zone may hold (holds:), in a patched state or a ruleset that
+    moves it where it may not be, cannot be dealt again: a GameError naming the card."""
+    from interpreter.errors import GameError
+    rules = interpreter.load("diams")
+    S = rules.new_game(3, seed=2).own_all()   # (written below: its own lists)
+    closing = rules.card_labels.index("closing")
+    for name, zone in S.z.items():
+        for part in ([zone] if rules.zone_owner[name] == "none" else zone):
+            if closing in part:
+                part.remove(closing)
+    S.z["discard"] += S.z["pile"]   # the pile in sight: the other hands are all that is hidden
+    S.z["pile"].clear()
+    S.z["hand"][1].append(closing)
+    with pytest.raises(GameError, match="card 'closing' is hidden where no hidden zone's holds: lists it"):
+        S.determinize(0, random.Random(1))

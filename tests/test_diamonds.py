@@ -163,8 +163,8 @@ def test_clone_is_independent():
     # play the clone on and scribble on its zones, counters and variables
     for a in actions[len(actions) // 3: len(actions) // 3 + 25]:
         C.apply(a)
-    C.c["showroom"][0] += 100
-    C.z["hand"][1].clear()
+    C.own("showroom")[0] += 100   # (shared with S until written: State.own)
+    C.own("hand")[1].clear()
     C.v["thief"] = 3
     assert S.to_json() == before
     # the original still plays on exactly as the recorded game

@@ -277,7 +277,7 @@ def test_a_clone_copies_zones_owned_by_each_card_and_player(tmp_path):
     owner = next(i for i, z in C.z["under"].items() if z)   # (a zone per card: a dict of the non-empty ones)
     C.z["under"][owner].clear()
     C.z["under"].setdefault(0, []).append(99)
-    C.z["hand"][1].clear()
+    C.own("hand")[1].clear()   # (a zone per player: shared with S until written, State.own)
     assert S.to_json() == before and C.to_json() != before
 
 

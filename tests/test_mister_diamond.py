@@ -102,7 +102,7 @@ def test_hidden_fakes_change_no_observation_and_no_option_order(rules, resolve):
         while not S.is_terminal():
             fakes, reals = S.z["fake_spots"], S.z["real_spots"]
             for k in range(min(2, len(fakes), len(reals))):
-                T = S.clone()
+                T = S.clone().own_all()
                 T.z["fake_spots"][k], T.z["real_spots"][-1 - k] = T.z["real_spots"][-1 - k], T.z["fake_spots"][k]
                 assert T.legal_actions() == S.legal_actions()
                 for seat in range(3):

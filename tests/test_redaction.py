@@ -121,7 +121,7 @@ def swaps(S, seat, rnd):
 
 def twin(S, a, b):
     """A copy of ``S`` in which cards a and b have swapped places."""
-    T = S.clone()
+    T = S.clone().own_all()   # (written below: its own lists)
     T.ev = None
     for name, kind in T.rules.zone_owner.items():
         zone = T.z[name]

@@ -206,14 +206,24 @@ class Builder(Declarations):
             return lambda S, me, L, cards: [c for c in cards if fn(S, me, L, c)]
 
     def zone_ref(self, value, path, locals=None):
-        """``f(S, me, L)`` giving the (mutable) list of a zone: NAME, NAME[owner] or owner.NAME."""
+        """``f(S, me, L)`` giving the list of a zone: NAME, NAME[owner] or owner.NAME (a card's
+        zone made if missing); ``f.zone`` is its name. The list is the state's own only after
+        ``S.own(f.zone)`` (copy on write): a step writing into it asks first."""
+        none = lambda S, me, L: []   # noqa: E731
+        none.zone = None
         if value is None and tuple(path) in self.missing:
-            return lambda S, me, L: []
-        src, name = self.fx.target(as_expr(value), path, dict(locals or {}), True, "zone")
+            return none
+        outer, self.compiler.writes = self.compiler.writes, set()   # (plain: the step owns it)
+        try:
+            src, name = self.fx.target(as_expr(value), path, dict(locals or {}), True, "zone")
+        finally:
+            self.compiler.writes = outer
         if name is None:
-            return lambda S, me, L: []
-        return eval(compile("lambda S, me, L: " + src, f"<zone {as_expr(value)[:60]}>", "eval"),
-                    self.names.namespace)  # noqa: S307 - generated source
+            return none
+        fn = eval(compile("lambda S, me, L: " + src, f"<zone {as_expr(value)[:60]}>", "eval"),
+                  self.names.namespace)  # noqa: S307 - generated source
+        fn.zone = name
+        return fn
 
     def zone_owner_fn(self, value, path, locals=None, any_owner=False):
         """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared;
@@ -406,6 +416,9 @@ class Builder(Declarations):
         # how clone() copies each zone: 0 a list, 1 a list per player or team, 2 a dict per card
         r.zone_shapes = tuple((z, {"none": 0, "card": 2}.get(self.names.zones[z], 1)) for z in self.names.zones)
         r.owned_counters = tuple(c for c, o in self.names.counters.items() if o != "none")
+        # copied on write after a clone (engine/state.py): the lists of zones and owned counters
+        r.card_zones = tuple(z for z, shape in r.zone_shapes if shape == 2)
+        r.shared_on_clone = frozenset((*(z for z, shape in r.zone_shapes if shape != 2), *r.owned_counters))
         per_card = [c for c, o in self.names.counters.items() if o == "card"]
         if len(per_card) * len(r.card_labels) > MAX_CARD_COUNTERS:   # each game holds them all, each clone copies them
             self.error(f"{len(per_card)} counters owned by each of {len(r.card_labels):,} cards make "

@@ -17,7 +17,7 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from ..expr import ExprError, parse
-from ..expr.names import Scope
+from ..expr.names import Scope, owning, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
@@ -106,9 +106,20 @@ class EffectCompiler:
 
     def _source(self, items, path, locals, has_me, name, first) -> str:
         em = _Emitter()
-        self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
-        self.block(em, items, path, dict(locals or {}), has_me, first)
-        return f"def {name}(S, me, L):\n" + ("\n".join(em.lines) or "    pass") + "\n"
+        compiler = self.ctx.compiler
+        outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
+        try:
+            self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
+            self.block(em, items, path, dict(locals or {}), has_me, first)
+            writes = compiler.writes
+        finally:
+            compiler.writes = outer
+        # copy on write: the tables this function writes in place are the state's own first
+        return f"def {name}(S, me, L):\n" + ("\n".join([*owning(writes), *em.lines]) or "    pass") + "\n"
+
+    def writable(self, name: str, is_zone: bool = True) -> str:
+        """The list of zone or counter ``name`` to write into, in the function being built."""
+        return writable(name, is_zone, self.ctx.compiler.writes)
 
     def _forget(self, diags: int, probes: int) -> None:
         """Drop the diagnostics and coverage probes recorded after these marks."""

@@ -26,6 +26,7 @@ only by public moves).
 """
 from __future__ import annotations
 
+from ..errors import GameError
 from .loop import reask
 from .rng import seed_state
 
@@ -103,7 +104,9 @@ def determinize(S, seat: int, rng):
             if not free:
                 continue
             pool += free
-            cards[:] = keep            # (clone() gave this state its own lists)
+            zone = D.own(name)         # copied on write: D's own lists before they change
+            cards = zone if owner is None else zone[owner]
+            cards[:] = keep
             slots.append((cards, len(free), holds))
     held = []             # cards steps hold aside, hidden from the seat
     for frame in D.stack:
@@ -114,7 +117,7 @@ def determinize(S, seat: int, rng):
             slots.append(([], len(cards), None))
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
-    dealt = _deal(pool, slots, rules.cards.kinds, rng)
+    dealt = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
     for (cards, _, _), got in zip(slots, dealt):
         cards.extend(got)
         rng.shuffle(cards)         # the order of a hidden zone is hidden too
@@ -131,11 +134,15 @@ def determinize(S, seat: int, rng):
     return D
 
 
-def _deal(pool: list, slots: list, kinds, rng, tries: int = 50) -> list[list]:
+def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[list]:
     """The pool dealt into the slots at random, each slot taking exactly its number of cards and
     only cards of the components it can hold: the cards that fit fewest slots go first, each to
     a slot chosen in proportion to the room it has left. The real deal is one that fits, so a
     few tries find one."""
+    for c in pool:   # the real deal fits, unless a card sits where no hidden zone may hold it
+        if not any(holds is None or kinds[c] in holds for _, _, holds in slots):
+            raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
+                            "lists it (a state patched, or a ruleset that moves it where it may not be)")
     for _ in range(tries):
         cards = pool[:]
         rng.shuffle(cards)
@@ -156,4 +163,4 @@ def _deal(pool: list, slots: list, kinds, rng, tries: int = 50) -> list[list]:
             room[i] -= 1
         else:
             return out
-    raise RuntimeError("no deal of the hidden cards fits the zones' holds: declarations")
+    raise GameError(f"cannot determinize: no deal of the hidden cards into the zones' holds: found in {tries} tries")

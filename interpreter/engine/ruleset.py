@@ -153,7 +153,7 @@ class Ruleset:
         """Put every zone declared ``sorted: true`` back in card order (after a patch or a load:
         the engine's own moves keep them so)."""
         for name in self.sorted_zones:
-            zone = S.z[name]
+            zone = S.own(name)
             if self.zone_owner[name] == "none":
                 zone.sort()
             else:

@@ -16,7 +16,7 @@ FORMAT = 1
 
 class State:
     __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o",
-                 "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev", "kn")
+                 "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev", "kn", "sh")
 
     # ------------------------------------------------------------------ the game API
     def current_player(self) -> int:
@@ -66,29 +66,47 @@ class State:
 
     # ------------------------------------------------------------------ plain data
     def clone(self) -> "State":
+        """An independent copy. Zones and counters are copied on write: the two states share
+        their lists (each names them in ``sh``) until one of them writes one, and every writer
+        asks for its own copy first (``own``); a zone owned by each card is copied now."""
         new = State.__new__(State)
         new.rules, new.seed, new.n, new.players, new.teams = self.rules, self.seed, self.n, self.players, self.teams
         new.tm, new.members, new.p, new.o = self.tm, self.members, self.p, self.o
-        z = self.z.copy()
-        for name, shape in self.rules.zone_shapes:
-            zone = z[name]
-            if shape == 0:
-                z[name] = zone[:]
-            elif shape == 1:
-                z[name] = list(map(list.copy, zone))
-            else:   # a zone per card: only the cards that hold something
-                z[name] = {c: part[:] for c, part in zone.items() if part}
-        new.z = z
-        c = self.c.copy()
-        for name in self.rules.owned_counters:
-            c[name] = c[name][:]
-        new.c = c
+        z = new.z = self.z.copy()
+        for name in self.rules.card_zones:
+            z[name] = {c: part[:] for c, part in z[name].items() if part}
+        new.c = self.c.copy()
         new.v = self.v.copy()
         new.rng, new.dec, new.over, new.steps = self.rng, self.dec, self.over, self.steps
         new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated
         new.ev = None
         new.kn = None if self.kn is None else self.kn.copy()
+        shared = self.rules.shared_on_clone
+        self.sh = set(shared)
+        new.sh = set(shared)
         return new
+
+    def own(self, name: str) -> list:
+        """The list of zone or counter ``name`` to write into: this state's own, copied first if
+        it is still shared with a clone (see clone). Every write to a zone's or an owned
+        counter's list goes through here, or through the generated form of the same
+        (``S.z[name] if name not in S.sh else S.own(name)``, expr/names.py ``writable``)."""
+        z = self.z
+        if name not in self.sh:
+            return z[name] if name in z else self.c[name]
+        self.sh.discard(name)
+        if name in z:
+            zone = z[name]
+            zone = z[name] = zone[:] if self.rules.zone_owner[name] == "none" else list(map(list.copy, zone))
+            return zone
+        counter = self.c[name] = self.c[name][:]
+        return counter
+
+    def own_all(self) -> "State":
+        """Every zone and counter this state's own (before a writer that touches many)."""
+        for name in tuple(self.sh):
+            self.own(name)
+        return self
 
     def determinize(self, player: int, rng) -> "State":
         """A full state consistent with everything ``player`` may know, the rest dealt again at
@@ -144,6 +162,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
     s.p, s.o = params, options
     s.z, s.c, s.v = {}, {}, {}
     s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None
+    s.sh = set()   # nothing shared (State.clone)
     return s
 
 

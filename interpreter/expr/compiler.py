@@ -78,6 +78,8 @@ class Compiler(NameNodes, OperatorNodes):
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # id(list node) -> the most elements it can have
         self.lvalue = False           # compiling the target of a move: a card's zone is made if missing
+        self.writes = None            # a set: the function being built owns the tables it writes at its
+                                      # top (names.writable), the lvalues are plain; None: each checks
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
 
     # ------------------------------------------------------------------ entry points

@@ -17,6 +17,26 @@ from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, list_of, map_value
 
 
+def writable(name: str, is_zone: bool = True, writes: set | None = None) -> str:
+    """Source of the list of zone or counter ``name`` to write into: the state's own, copied
+    first if it is still shared with a clone (copy on write, engine/state.py ``State.own``).
+    ``writes``: the set of tables the generated function owns at its top (``owning``), where the
+    name is added and the source is the plain table; else the check is written in place."""
+    table = "z" if is_zone else "c"
+    if writes is not None:
+        writes.add(name)
+        return f"S.{table}[{name!r}]"
+    return f"(S.{table}[{name!r}] if {name!r} not in S.sh else S.own({name!r}))"
+
+
+def owning(names, pad: str = "    ") -> list[str]:
+    """The line a generated function starts with to write the tables ``names`` in place: after a
+    clone, each is this state's own (copied on write) from then on."""
+    if not any(names):
+        return []
+    return [f"{pad}if S.sh: " + "; ".join(f"S.own({n!r})" for n in sorted(n for n in names if n))]
+
+
 @dataclass
 class Names:
     """Everything a ruleset declares that an expression may name."""
@@ -195,7 +215,9 @@ class NameNodes:
             raise ExprError(f"'{name}[...]' needs a key (a str) or an owner, got {ktype}", offset_of(key_node),
                             code="type")
         first = f"{name}.{keys[0]}" if keys else name
-        base = f"S.c[_ckey({name!r}, {tuple(keys)!r}, {ksrc})]"
+        key = f"_ckey({name!r}, {tuple(keys)!r}, {ksrc})"
+        owned = self.names.counters.get(first, "none") != "none"
+        base = f"_own(S, {key})" if self.lvalue and owned else f"S.c[{key}]"   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
 
     def owned(self, name, who_src, who_type, scope, node, implicit=False, base=None):
@@ -204,6 +226,8 @@ class NameNodes:
         names = self.names
         is_zone = name in names.zones
         owner = names.zones[name] if is_zone else names.counters[name]
+        if base is None and self.lvalue and (owner != "card" if is_zone else owner != "none"):
+            base = writable(name, is_zone, self.writes)   # the target of a write: this state's own list
         if base is None:
             base = self.table(f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]")
         typ = list_of(CARD) if is_zone else INT

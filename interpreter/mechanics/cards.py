@@ -123,7 +123,8 @@ def e_deal(fx, em, spec, path, locals, has_me):
         i = em.fresh("_i")
         em.line(f"{i} = {w}.index({st}) if {st} in {w} else 0")
         em.line(f"{w} = {w}[{i}:] + {w}[:{i}]")
-    zone = f"S.z[{to!r}]"
+    zone = em.fresh("_z")
+    em.line(f"{zone} = {fx.writable(to)}")
     key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
     if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
@@ -194,7 +195,7 @@ def e_gather(fx, em, spec, path, locals, has_me):
             em.line(f"    for _o, _h in {each}: _know(S, _h, {zname!r}, _o, {dname!r}, "
                     f"{downer[0] if downer else None})")
         if owned == "none":
-            em.line(f"{d}.extend(S.z[{zname!r}]); S.z[{zname!r}].clear()")
+            em.line(f"{d}.extend(S.z[{zname!r}]); {fx.writable(zname)}.clear()")
         else:
             # filter(None, ...) skips the empty ones in C; a zone per card is a dict of the cards'
             # non-empty zones: emptied, it drops them
@@ -202,7 +203,7 @@ def e_gather(fx, em, spec, path, locals, has_me):
                 em.line(f"for _k in sorted(S.z[{zname!r}]): {d}.extend(S.z[{zname!r}][_k])   # (in card order)")
                 em.line(f"S.z[{zname!r}].clear()")
             else:
-                em.line(f"for _h in filter(None, S.z[{zname!r}]): {d}.extend(_h); _h.clear()")
+                em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
     gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
     fx.event(em, f"{{'ev': 'gather', 'from': {gathered!r}, 'to': {dname!r}, {owner_key('to', downer)}"
                  f"'cards': {d}[{n0}:]}}")   # (before a sort: the cards that came, in gathering order)

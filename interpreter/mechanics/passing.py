@@ -47,8 +47,8 @@ class Pass(Step):
         givers = list(self.who(S, me, None))
         return [self.index, 0, 0, [], givers, self.count(S, me, None)]
 
-    def _hand(self, S, player):
-        zone = S.z[self.zone]
+    def _hand(self, S, player, write=False):
+        zone = S.own(self.zone) if write else S.z[self.zone]
         return zone[S.tm[player]] if S.rules.zone_owner[self.zone] == "team" else zone[player]
 
     def run(self, S, frame):
@@ -66,7 +66,7 @@ class Pass(Step):
 
     def resolve(self, S, frame, card):
         giver = frame[4][frame[1]]
-        self._hand(S, giver).remove(card)
+        self._hand(S, giver, write=True).remove(card)
         to = self.to(S, giver, None)
         frame[3] = frame[3] + [[giver, to, card]]   # replace, never mutate (cheap clones)
         frame[2] += 1
@@ -93,7 +93,7 @@ class Pass(Step):
         return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[3] if giver == player]}
 
     def deliver(self, S, pending):
-        zone = S.z[self.into]
+        zone = S.own(self.into)
         by_team = S.rules.zone_owner[self.into] == "team"
         from_team = S.rules.zone_owner[self.zone] == "team"
         for giver, to, card in pending:

@@ -119,6 +119,9 @@ class Pick(Step):
             return UNCHANGED
         who = frame[2]
         L = {"picked": frame[1]}
+        if S.sh:   # copy on write: the two zones this state's own before they change
+            S.own(self.src.zone)
+            S.own(self.dst.zone)
         self.src(S, who, L).remove(card)
         dst = self.dst(S, who, L)
         if self.dst_sorted:

@@ -45,6 +45,6 @@ def e_advance(fx, em, spec, path, locals, has_me):
             fx.ctx.error("stack: needs counters owned by each player or team", (*path, "stack"), "type")
             return
         key, by_team = owner
-        em.line(f"if {new} != {old}: S.c[{sname!r}][{key}] = 1 + max(S.c[{sname!r}])")
+        em.line(f"if {new} != {old}: {fx.writable(sname, False)}[{key}] = 1 + max(S.c[{sname!r}])")
     fx.event(em, f"{{'ev': 'advance', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'from': {old}, "
                  f"'to': {new}}}")

@@ -22,6 +22,7 @@ from bisect import bisect_left, bisect_right
 
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.types import CARD, INT, PLAYER, list_of
+from ..expr.names import owning
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
@@ -147,8 +148,8 @@ class Tricks(Step):
         pos = frame[4]
         order = frame[3]
         player = order[pos]
-        S.z[self.hand][S.tm[player] if self.hand_by_team else player].remove(card)
-        table = S.z[self.table]
+        S.own(self.hand)[S.tm[player] if self.hand_by_team else player].remove(card)
+        table = S.own(self.table)
         follow = self.follow
         # bool(): `table` itself would be the value when empty, and it is appended to just below
         void = follow is not None and bool(table) and follow(card) != follow(table[0])
@@ -252,6 +253,7 @@ class Tricks(Step):
     def resolve_source(self, g):
         owner = "S.tm[player]" if self.hand_by_team else "player"
         lines = [f"def Q{self.index}(S, frame, card):",
+                 *owning({self.hand, self.table}),   # (written in place below)
                  "    pos = frame[4]",
                  "    order = frame[3]",
                  "    player = order[pos]",
@@ -301,6 +303,7 @@ class Tricks(Step):
         """finish() specialised: the winner found in one pass over the trick."""
         owner = "S.tm[winner]" if self.collect_by_team else "winner"
         lines = [f"def W{self.index}(S, frame):",
+                 *owning({self.table, self.collect}),   # (written in place below)
                  f"    table = S.z[{self.table!r}]",
                  "    if not table:",
                  "        frame[3] = None",
@@ -347,7 +350,7 @@ class Tricks(Step):
         return "\n".join(lines)
 
     def finish(self, S, frame):
-        table = S.z[self.table]
+        table = S.own(self.table)
         played_by = frame[5]
         if not table:
             frame[3] = None
@@ -368,7 +371,7 @@ class Tricks(Step):
         cards = table[:]
         win_card = table[best]
         table.clear()
-        zone = S.z[self.collect]
+        zone = S.own(self.collect)
         owner = S.tm[winner] if self.collect_by_team else winner
         zone[owner].extend(cards)
         if self.collect_sorted:

@@ -224,6 +224,7 @@ def _shown(S, compiled) -> str:
 def patch(S, spec: dict) -> None:
     """Overwrite parts of a state (zones by card labels, counters, variables), then re-ask."""
     rules = S.rules
+    S.own_all()   # written in place below: none of its lists shared with a clone
     ids = {label: i for i, label in reversed(list(enumerate(rules.card_labels)))}
     taken = set()   # across the whole patch, so identical cards in two zones are two cards
 

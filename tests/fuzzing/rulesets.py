@@ -20,6 +20,7 @@ import yaml
 
 import interpreter
 from interpreter.errors import RulebookError
+from .clones import check_clone
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SOURCES = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
@@ -192,9 +193,10 @@ def run_case(case: Case, folder: Path, decisions: int = 200) -> str:
                 S.scores(), S.winners()
                 break
             actions = S.legal_actions()
-            if step % 25 == 0:   # what a seat is shown, and the state as data
+            if step % 25 == 0:   # what a seat is shown, the state as data, a clone played on
                 S.observation(S.current_player())
                 S.to_json()
+                check_clone(S, step, 10)
             S.apply_index(rnd.randrange(len(actions)))
     except RulebookError as e:
         assert str(e), "a RulebookError without a message"
