@@ -12,8 +12,10 @@ never inject code. The source is evaluated once, in a namespace without builtins
 """
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass
+from itertools import compress, repeat
 from typing import Callable
 
 from lark import Token
@@ -316,6 +318,7 @@ def base_namespace() -> dict:
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
           "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
           "zip": zip, "filter": filter, "_INF": float("inf"),
+          "_compress": compress, "_map": map, "_le": operator.le, "_repeat": repeat,   # (C-level loops: grid prices)
           "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns

@@ -114,9 +114,10 @@ class LocalPrices:
         price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")
         price_one = f"lambda S, _g, _nb, _i: ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]"
-        test = "_c <= _have" if rest == "True" else f"_c <= _have and ({rest})"
-        options = (f"lambda S, me, L, _g, _costs, _have: ({where_prelude}[_it "
-                   f"for _it, _c in zip(_g, _costs) if {test}],)[-1]")
+        # the affordable spaces picked in C (compress by `cost <= have`), then the rest of the filter
+        affordable = "_compress(_g, _map(_le, _costs, _repeat(_have)))"
+        options = (f"lambda S, me, L, _g, _costs, _have: list({affordable})" if rest == "True" else
+                   f"lambda S, me, L, _g, _costs, _have: ({where_prelude}[_it for _it in {affordable} if ({rest})],)[-1]")
         try:
             return cls(eval(compile(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
                        eval(compile(price_one, "<grid prices>", "eval"), namespace),  # noqa: S307 - generated
