@@ -89,8 +89,9 @@ class State:
     def own(self, name: str) -> list:
         """The list of zone or counter ``name`` to write into: this state's own, copied first if
         it is still shared with a clone (see clone). Every write to a zone's or an owned
-        counter's list goes through here, or through the generated form of the same
-        (``S.z[name] if name not in S.sh else S.own(name)``, expr/names.py ``writable``)."""
+        counter's list comes after it: generated code starts a function that writes tables in
+        place with ``if S.sh: S.own(...)`` for each (expr/names.py ``owning``, or ``writable``
+        in place), Python steps call it (behind ``if S.sh``: a state never cloned shares nothing)."""
         z = self.z
         if name not in self.sh:
             return z[name] if name in z else self.c[name]

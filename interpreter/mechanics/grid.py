@@ -263,9 +263,13 @@ class Grid(Step):
         if cost is None:
             cost = self.costs(S, who, card)[0][1]
         key = S.tm[who] if self.pay_team else who
-        S.own(self.pay)[key] -= cost
+        if S.sh:   # copy on write: the counters this state's own before they change
+            S.own(self.pay)
+            if self.mark is not None:
+                S.own(self.mark)
+        S.c[self.pay][key] -= cost
         if self.mark is not None:
-            S.own(self.mark)[card] = cost
+            S.c[self.mark][card] = cost
         S.v[self.var] = card
         if S.ev is not None:
             S.ev.append({"ev": "grid", "who": who, "space": S.rules.card_labels[card], "cost": cost})

@@ -48,7 +48,7 @@ class Pass(Step):
         return [self.index, 0, 0, [], givers, self.count(S, me, None)]
 
     def _hand(self, S, player, write=False):
-        zone = S.own(self.zone) if write else S.z[self.zone]
+        zone = S.own(self.zone) if write and S.sh else S.z[self.zone]   # (copy on write)
         return zone[S.tm[player]] if S.rules.zone_owner[self.zone] == "team" else zone[player]
 
     def run(self, S, frame):
@@ -93,7 +93,7 @@ class Pass(Step):
         return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[3] if giver == player]}
 
     def deliver(self, S, pending):
-        zone = S.own(self.into)
+        zone = S.own(self.into) if S.sh else S.z[self.into]   # (copy on write)
         by_team = S.rules.zone_owner[self.into] == "team"
         from_team = S.rules.zone_owner[self.zone] == "team"
         for giver, to, card in pending:

@@ -169,7 +169,7 @@ class Pay(Step):
 
     def _pay(self, S, frame, k, name):
         who = frame[1]
-        S.own(name)[self._key(S, name, who)] -= 1
+        (S.own(name) if S.sh else S.c[name])[self._key(S, name, who)] -= 1   # (copy on write)
         to = self.to.get(name)
         if to is not None:
             S.c[to] += 1
