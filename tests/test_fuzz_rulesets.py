@@ -75,3 +75,13 @@ def test_a_saved_failing_case_is_replayed_with_its_own_seed(tmp_path):
     info = json.loads((folder / "case.json").read_text(encoding="utf-8"))
     assert info["seed"] == case.seed != 77 and info["campaign_seed"] == 77
     assert {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.yaml")} == case.files
+
+
+@pytest.mark.parametrize("campaign,index", [(29, 1249)])
+def test_the_ruleset_cases_long_campaigns_found_play_cleanly(tmp_path, campaign, index):
+    """Cases a campaign (benchmarks/fuzz.py --seed CAMPAIGN) found crashing, fixed since: 29/1249,
+    Diam's without its triggers, whose closing card reaches a hand that may not hold it (a
+    determinization found no deal: now a GameError)."""
+    case = make_case(random.Random(f"{campaign}:ruleset:{index}"))
+    with time_limit(CASE_SECONDS):
+        assert run_case(case, tmp_path) in ("played", "game-error")
