@@ -88,7 +88,7 @@ def _instances(S, name: str):
 def determinize(S, seat: int, rng):
     """A full state ``seat`` cannot tell from ``S`` (module docstring); ``rng`` is a
     ``random.Random`` that decides the deal."""
-    D = S.clone()
+    D = S.clone().own_all()   # (a search plays it on: most of its lists would be copied one by one)
     rules = D.rules
     bit = 1 << seat
     kn = D.kn or {}
@@ -138,9 +138,20 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[
     """The pool dealt into the slots at random, each slot taking exactly its number of cards and
     only cards of the components it can hold: the cards that fit fewest slots go first, each to
     a slot chosen in proportion to the room it has left. The real deal is one that fits, so a
-    few tries find one."""
-    for c in pool:   # the real deal fits, unless a card sits where no hidden zone may hold it
-        if not any(holds is None or kinds[c] in holds for _, _, holds in slots):
+    few tries find one. When every slot may hold every card, that is a uniform deal: the pool
+    shuffled and cut."""
+    present = {kinds[c] for c in pool}
+    if all(holds is None or present <= holds for _, _, holds in slots):
+        cards = pool[:]
+        rng.shuffle(cards)
+        out, at = [], 0
+        for _, n, _ in slots:
+            out.append(cards[at:at + n])
+            at += n
+        return out
+    for kind in present:   # the real deal fits, unless a card sits where no hidden zone may hold it
+        if not any(holds is None or kind in holds for _, _, holds in slots):
+            c = next(c for c in pool if kinds[c] == kind)
             raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
                             "lists it (a state patched, or a ruleset that moves it where it may not be)")
     for _ in range(tries):

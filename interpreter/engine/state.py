@@ -104,9 +104,22 @@ class State:
         return counter
 
     def own_all(self) -> "State":
-        """Every zone and counter this state's own (before a writer that touches many)."""
-        for name in tuple(self.sh):
-            self.own(name)
+        """Every zone and counter this state's own (before a writer that touches many: a
+        determinization, a playout), in one pass when all are shared (just cloned)."""
+        sh = self.sh
+        if len(sh) < len(self.rules.shared_on_clone):
+            for name in tuple(sh):
+                self.own(name)
+            return self
+        z, c = self.z, self.c
+        for name, shape in self.rules.zone_shapes:
+            if shape == 0:
+                z[name] = z[name][:]
+            elif shape == 1:
+                z[name] = list(map(list.copy, z[name]))
+        for name in self.rules.owned_counters:
+            c[name] = c[name][:]
+        sh.clear()
         return self
 
     def determinize(self, player: int, rng) -> "State":
