@@ -104,9 +104,7 @@ def determinize(S, seat: int, rng):
             if not free:
                 continue
             pool += free
-            zone = D.own(name)         # copied on write: D's own lists before they change
-            cards = zone if owner is None else zone[owner]
-            cards[:] = keep
+            cards[:] = keep            # (D owns its lists: own_all above)
             slots.append((cards, len(free), holds))
     held = []             # cards steps hold aside, hidden from the seat
     for frame in D.stack:
