@@ -157,3 +157,59 @@ def test_a_card_where_its_zone_cannot_hold_it_is_a_clear_error():
     S.z["hand"][1].append(closing)
     with pytest.raises(GameError, match="card 'closing' is hidden where no hidden zone's holds: lists it"):
         S.determinize(0, random.Random(1))
+
+
+# ---------------------------------------------------------------- the deal of the hidden cards
+# Cards 0..3 of components a, a, b, c; three places: one that holds anything (2 cards), one
+# that holds a and b (1), one that holds only a (1). The sets of places each component fits
+# nest ({2} in {1, 2} in {0, 1, 2}): the deal is uniform over the fitting deals.
+KINDS = ["a", "a", "b", "c"]
+NESTED = [([], 2, None), ([], 1, frozenset("ab")), ([], 1, frozenset("a"))]
+
+
+def _fitting(pool, slots):
+    """Every fitting deal, as a tuple of each place's sorted cards (by brute force)."""
+    from itertools import permutations
+    deals = set()
+    for order in permutations(pool):
+        out, at = [], 0
+        for _, n, holds in slots:
+            out.append(tuple(sorted(order[at:at + n])))
+            at += n
+        if all(holds is None or KINDS[c] in holds for (_, _, holds), got in zip(slots, out) for c in got):
+            deals.add(tuple(out))
+    return deals
+
+
+def test_a_deal_into_nested_holds_makes_every_fitting_deal_equally_likely():
+    from interpreter.engine.knowledge import _deal
+    fitting = _fitting([0, 1, 2, 3], NESTED)
+    assert len(fitting) == 4          # a's other card and b share the first places, or b takes place 1
+    rng = random.Random(7)
+    seen = Counter(tuple(tuple(sorted(got)) for got in _deal([0, 1, 2, 3], NESTED, KINDS, None, rng))
+                   for _ in range(4000))
+    assert set(seen) == fitting       # never a card where its place may not hold it
+    assert all(850 < k < 1150 for k in seen.values()), seen   # 1000 each, give or take 5 sd
+
+
+def test_a_deal_into_holds_that_overlap_without_nesting_still_fits():
+    from interpreter.engine.knowledge import _deal
+    kinds = ["a", "b", "c", "c"]
+    slots = [([], 2, frozenset("ac")), ([], 2, frozenset("bc"))]   # {0} and {1}, c fits both, a-b apart
+    rng = random.Random(3)
+    for _ in range(200):
+        first, second = _deal([0, 1, 2, 3], slots, kinds, None, rng)
+        assert 0 in first and 1 in second and sorted(first + second) == [0, 1, 2, 3]
+    slots = [([], 2, frozenset("ab")), ([], 2, frozenset("bc"))]   # {0}, {0, 1}, {1}: nested
+    assert {tuple(sorted(x)) for _ in range(50) for x in _deal([0, 1, 2, 3], slots, kinds, None, rng)[:1]} \
+        == {(0, 1)}
+
+
+def test_more_cards_of_a_component_than_places_that_hold_it_is_a_clear_error():
+    from interpreter.errors import GameError
+    from interpreter.engine.knowledge import _deal
+    kinds = ["c", "c", "a", "a"]   # two c cards; one place holds only c, the other anything
+    with pytest.raises(GameError, match="do not fit the hidden zones' holds"):
+        _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, frozenset("a"))], kinds, None, random.Random(1))
+    first, second = _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, None)], kinds, None, random.Random(1))
+    assert first in ([0], [1]) and sorted(first + second) == [0, 1, 2, 3]

@@ -93,6 +93,7 @@ def determinize(S, seat: int, rng):
     bit = 1 << seat
     kn = D.kn or {}
     slots: list = []    # (the list to refill, how many cards it takes, the components it can hold or None)
+    ordered: list = []  # for each slot: whether its order is to be dealt (not a zone kept sorted)
     pool: list = []
     for name in rules.zone_owner:
         holds = rules.zone_holds.get(name)
@@ -106,6 +107,7 @@ def determinize(S, seat: int, rng):
             pool += free
             cards[:] = keep            # (D owns its lists: own_all above)
             slots.append((cards, len(free), holds))
+            ordered.append(name not in rules.sorted_zones)
     held = []             # cards steps hold aside, hidden from the seat
     for frame in D.stack:
         step = rules.steps[frame[0]]
@@ -113,12 +115,14 @@ def determinize(S, seat: int, rng):
         if cards:
             held.append((step, frame, len(cards)))
             slots.append(([], len(cards), None))
+            ordered.append(False)   # (dealt to the step, in the deal's own random order)
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
     dealt = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
-    for (cards, _, _), got in zip(slots, dealt):
+    for (cards, _, _), got, shuffled in zip(slots, dealt, ordered):
         cards.extend(got)
-        rng.shuffle(cards)         # the order of a hidden zone is hidden too
+        if shuffled:
+            rng.shuffle(cards)     # the order of a hidden zone is hidden too (a sorted one: sorted below)
     for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
@@ -134,24 +138,72 @@ def determinize(S, seat: int, rng):
 
 def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[list]:
     """The pool dealt into the slots at random, each slot taking exactly its number of cards and
-    only cards of the components it can hold: the cards that fit fewest slots go first, each to
-    a slot chosen in proportion to the room it has left. The real deal is one that fits, so a
-    few tries find one. When every slot may hold every card, that is a uniform deal: the pool
-    shuffled and cut."""
-    present = {kinds[c] for c in pool}
-    if all(holds is None or present <= holds for _, _, holds in slots):
-        cards = pool[:]
-        rng.shuffle(cards)
-        out, at = [], 0
-        for _, n, _ in slots:
-            out.append(cards[at:at + n])
-            at += n
-        return out
-    for kind in present:   # the real deal fits, unless a card sits where no hidden zone may hold it
-        if not any(holds is None or kind in holds for _, _, holds in slots):
+    only cards of the components it can hold.
+
+    When the sets of slots the components fit are nested or apart (every slot holds every
+    card; or a pile holds anything, hands all but the closing card and safes only diamonds),
+    every fitting deal is equally likely: the cards that fit fewest slots take random places
+    among them first (``_deal_nested``). Otherwise the cards that fit fewest slots go first,
+    each to a slot chosen in proportion to the room it has left; the real deal is one that
+    fits, so a few tries find one."""
+    fit: dict = {}   # component -> the slots that may hold it
+    for kind in {kinds[c] for c in pool}:
+        fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots) if holds is None or kind in holds)
+        if not fit[kind]:   # the real deal fits, unless a card sits where no hidden zone may hold it
             c = next(c for c in pool if kinds[c] == kind)
             raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
                             "lists it (a state patched, or a ruleset that moves it where it may not be)")
+    if _nested(set(fit.values())):
+        out = _deal_nested(pool, slots, fit, kinds, rng)
+        if out is None:
+            raise GameError("cannot determinize: the hidden cards do not fit the hidden zones' holds: "
+                            "more cards of some components than places that may hold them")
+        return out
+    out = _deal_tried(pool, slots, kinds, rng, tries)
+    if out is None:
+        raise GameError(f"cannot determinize: no deal of the hidden cards into the zones' holds: found in {tries} tries")
+    return out
+
+
+def _nested(sets) -> bool:
+    """Whether any two of the sets are nested or disjoint (a laminar family)."""
+    sets = list(sets)
+    return all(not (a & b) or a <= b or b <= a for i, a in enumerate(sets) for b in sets[i + 1:])
+
+
+def _deal_nested(pool, slots, fit, kinds, rng):
+    """A uniform deal when the fitting sets nest: the cards of the smallest set first, at random
+    places among the room left in it (a group that fills its room exactly: shuffled and cut).
+    What one group takes leaves the same room to the sets around it wherever it went, so every
+    fitting deal is equally likely. None when the cards cannot fit (then none can)."""
+    groups: dict = {}
+    for c in pool:   # (the pool is sorted: the groups too)
+        groups.setdefault(fit[kinds[c]], []).append(c)
+    room = [n for _, n, _ in slots]
+    out: list = [[] for _ in slots]
+    for places in sorted(groups, key=lambda f: (len(f), sorted(f))):
+        cards, order = groups[places], sorted(places)
+        left = sum(room[i] for i in order)
+        if len(cards) > left:
+            return None
+        if len(cards) == left:
+            cards = cards[:]
+            rng.shuffle(cards)
+            at = 0
+            for i in order:
+                out[i] += cards[at:at + room[i]]
+                at += room[i]
+                room[i] = 0
+            continue
+        spots = [i for i in order for _ in range(room[i])]
+        for c, i in zip(cards, rng.sample(spots, len(cards))):
+            out[i].append(c)
+            room[i] -= 1
+    return out
+
+
+def _deal_tried(pool, slots, kinds, rng, tries):
+    """A deal found by placing the least fitting cards first (None after ``tries`` failures)."""
     for _ in range(tries):
         cards = pool[:]
         rng.shuffle(cards)
@@ -172,4 +224,4 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[
             room[i] -= 1
         else:
             return out
-    raise GameError(f"cannot determinize: no deal of the hidden cards into the zones' holds: found in {tries} tries")
+    return None
