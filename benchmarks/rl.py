@@ -9,7 +9,9 @@ takes, by its label), in the same process, one after the other; the env side's p
 cheap as the bare side's (an index into ``info["labels"]``, not a search of the mask).
 Prints microseconds per decision for each, in CPU time of this process (``process_time``:
 on a shared machine, wall time also counts the other processes), and their ratio.
-``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
+``--parts`` also plays the env with a constant tensor, then with a constant tensor and mask (a
+zero array copied: what the env's own bookkeeping costs, the labels, ids and PettingZoo's
+protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
 (each side in a child process, less the same child playing no game: a figure the machine's
 load does not move). Needs the rl extra.
@@ -25,6 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
+import numpy as np  # noqa: E402
+
 from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
 
 GAMES = [("diamonds", 4), ("diams", 4), ("mister_diamond", 4), ("diamonds_club", 4)]
@@ -46,15 +50,21 @@ def _bare(rules, players, games, first=0):
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
-def with_env(name, players, games, reference=False):
+def with_env(name, players, games, reference=False, constant=()):
     """Microseconds a decision of the same games played through the PettingZoo env."""
-    return _with_env(name, players, games, reference)[1]
+    return _with_env(name, players, games, reference, constant=constant)[1]
 
 
-def _with_env(name, players, games, reference=False, warm=False):
+def _with_env(name, players, games, reference=False, warm=False, constant=()):
     e = make_env(name, players=players)   # (loading the ruleset is not timed)
     if reference:
         e._encode = e.table.layout.encode
+    if "tensor" in constant:              # (--parts: what the env costs without them)
+        tensor = np.zeros(e.table.layout.size, np.float32)
+        e._encode = lambda S, p: tensor.copy()
+    if "mask" in constant:
+        mask = np.zeros(len(e.table.actions), np.int8)
+        e._masks = lambda ids: mask.copy()
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game
@@ -89,25 +99,26 @@ if {side!r} == "bare":
     rl._bare(rules, {players}, 1, first=10**6)
     print(rl._bare(rules, {players}, {games})[0])
 else:
-    print(rl._with_env({name!r}, {players}, {games}, {reference!r}, warm=True)[0])
+    print(rl._with_env({name!r}, {players}, {games}, {reference!r}, warm=True, constant={constant!r})[0])
 """
 
 
-def instructions(name, players, games, reference=False) -> tuple[float, float]:
-    """Instructions a decision: (bare apply, env step), each less a child playing no game."""
+def instructions(name, players, games, side="env", reference=False, constant=()) -> float:
+    """Instructions a decision of one side (``bare`` apply or ``env`` step), less a child
+    playing no game."""
     from instructions import instructions_of
     here = Path(__file__).resolve().parent
-    out = []
-    for side in ("bare", "env"):
-        counts = []
-        for n in (0, games):
-            code = CHILD.format(root=str(here.parent), bench=str(here), side=side, name=name, players=players,
-                                games=n, reference=reference)
-            total, printed = instructions_of(code)
-            counts.append((total, int(printed.split()[-1])))
-        (base, _), (total, decisions) = counts
-        out.append((total - base) / max(1, decisions))
-    return out[0], out[1]
+    counts = []
+    for n in (0, games):
+        code = CHILD.format(root=str(here.parent), bench=str(here), side=side, name=name, players=players,
+                            games=n, reference=reference, constant=tuple(constant))
+        total, printed = instructions_of(code)
+        counts.append((total, int(printed.split()[-1])))
+    (base, _), (total, decisions) = counts
+    return (total - base) / max(1, decisions)
+
+
+PARTS = [((), "env step"), (("tensor",), "without the tensor"), (("tensor", "mask"), "nor the mask")]
 
 
 def main(argv=None) -> int:
@@ -116,19 +127,25 @@ def main(argv=None) -> int:
     p.add_argument("--reference", action="store_true", help="the env encodes with the reference encoder")
     p.add_argument("--only", help="one game of the list")
     p.add_argument("--instructions", action="store_true", help="count instructions under valgrind (slow)")
+    p.add_argument("--parts", action="store_true", help="also the env with a constant tensor, and mask")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
             continue
         games = a.games if name != "diamonds_club" else max(1, a.games // 5)
+        parts = PARTS if a.parts else PARTS[:1]
         if a.instructions:
-            b, e = instructions(name, players, games, a.reference)
-            print(f"{name}, {players} players: apply {b / 1e3:.1f} k instructions a decision, "
-                  f"env step {e / 1e3:.1f} k: {e / b:.2f}x")
-            continue
-        rules = interpreter.load(name)
-        b, e = bare(rules, players, games), with_env(name, players, games, a.reference)
-        print(f"{name}, {players} players: apply {b:.1f} us a decision, env step {e:.1f} us: {e / b:.2f}x")
+            b = instructions(name, players, games, "bare") / 1e3
+            figures = [(what, instructions(name, players, games, "env", a.reference, constant) / 1e3)
+                       for constant, what in parts]
+            unit = "k instructions"
+        else:
+            rules = interpreter.load(name)
+            b = bare(rules, players, games)
+            figures = [(what, with_env(name, players, games, a.reference, constant)) for constant, what in parts]
+            unit = "us"
+        print(f"{name}, {players} players: apply {b:.1f} {unit} a decision, "
+              + ", ".join(f"{what} {e:.1f}: {e / b:.2f}x" for what, e in figures))
     return 0
 
 

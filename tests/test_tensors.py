@@ -140,3 +140,23 @@ def test_a_number_past_float32s_range_is_encoded_as_infinity(tmp_path, increment
     big, small = (dict((n, o) for n, o, _ in L.pieces)[f"var:{v}"] for v in ("big", "small"))
     for got in (L.encode(S, 0), L.encoder(incremental=incremental)(S, 0)):
         assert got[big] == np.inf and got[small] == 1.5
+
+
+def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
+    """A long zone's kept block (play/seat_encoder.py ``_bring``): cards appended (a pile
+    growing), one card gone (a card played from a hand), and anything else (a swap that keeps
+    the length one short, a reorder, a new list) give the multi-hot of the new list."""
+    from array import array
+    from interpreter.play.seat_encoder import _bring
+    pos = [9 - c for c in range(10)]            # card c -> slot 9 - c
+    block = bytearray(40)
+    w = [[], block, memoryview(block).cast("f")]
+
+    def hot(cards):
+        return array("f", [1.0 if 9 - s in cards else 0.0 for s in range(10)]).tobytes()
+
+    for h in ([1, 4, 7, 8], [1, 4, 7, 8, 2, 0], [1, 7, 8, 2, 0], [1, 7, 8, 2], [3, 7, 8],
+              [8, 7, 3], [5, 6, 9, 0, 1], [5, 6, 9, 0, 1, 2, 3, 4, 7, 8], [5, 9, 0, 1, 2, 3, 4, 7, 8],
+              [9, 5, 0, 1, 2, 3, 4, 7]):   # (the last: 8 gone and two swapped)
+        _bring(w, h, pos)
+        assert bytes(block) == hot(h) and w[0] == h and w[0] is not h, h

@@ -31,36 +31,20 @@ from .common import Table
 _I8 = np.dtype(np.int8)
 
 
-class _Masks:
-    """The masks of one env, kept by their ids (a game offers the same sets of options again
-    and again; in random play most sets are new: a miss must stay cheap). Each call returns a
-    fresh int8 array, which the consumer may write into: a new set's own array, kept as bytes;
-    a set asked again, a copy of the array made once from those bytes (2 k instructions less
-    than an array made from bytes each time)."""
-    KEEP = 4096   # sets of ids: beyond, start again (a bound on memory, not a cache policy)
+def _mask_of(n: int):
+    """The action mask of a decision's ids: a fresh int8 array each call (the consumer may write
+    into it), written as bytes and viewed by numpy. Cheaper than numpy's own zeros and index
+    assignment for the few ids a decision offers, and than keeping masks by their ids (in
+    random play most sets are new)."""
+    def mask(ids) -> np.ndarray:
+        fresh = bytearray(n)
+        for i in ids:
+            fresh[i] = 1
+        return _view(fresh, _I8)
+    return mask
 
-    def __init__(self, n: int):
-        self.n, self.kept = n, {}
 
-    def __call__(self, ids) -> np.ndarray:
-        key = tuple(ids)
-        mask = self.kept.get(key)
-        if mask is None:
-            if len(self.kept) >= self.KEEP:
-                self.kept.clear()
-            if len(ids) > 16:
-                fresh = np.zeros(self.n, _I8)
-                fresh[ids] = 1
-                self.kept[key] = fresh.tobytes()
-                return fresh
-            fresh = bytearray(self.n)   # a few: written one by one
-            for i in ids:
-                fresh[i] = 1
-            self.kept[key] = bytes(fresh)
-            return np.frombuffer(fresh, _I8)
-        if type(mask) is bytes:   # asked again: made an array once (read-only; its copies are not)
-            mask = self.kept[key] = np.frombuffer(mask, _I8)
-        return mask.copy()
+_view = np.frombuffer
 
 
 def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
@@ -86,7 +70,7 @@ class RulebookEnv(AECEnv):
         self.state = None
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
-        self._masks = _Masks(n)
+        self._masks = _mask_of(n)
         self._seen = None                       # (state, decision number, seat, tensor, mask) last observed
 
     def observation_space(self, agent):

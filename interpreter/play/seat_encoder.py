@@ -1,14 +1,16 @@
 """One seat's observation tensor for a small layout (play/tensors.py), written by generated code.
 
 The tensor of one seat is written into one buffer by a single ``struct.pack_into`` whose format
-lays the pieces out: a number is an "f" slot, a zone's multi-hot (kept as the bytes of its
-floats while the zone's list is unchanged) and the one-hots (bytes chosen from a table) are
-"Ns" fields, everything between them pad bytes, which the packing writes as zeros (nothing is
-cleared first; no array, memoryview or numpy view is made a call). Written after it, slot by
-slot: a short list (a copy and a comparison cost more than writing it), a zone owned by each
-card, and a long block that changed, whose bytes are then kept. A counter of every seat, and
-six variables or more, are kept packed while unchanged (in the seat's own memo, M: their
-order is the seat's). The seat's relative owners are constants.
+lays the pieces out: a number is an "f" slot, a zone's multi-hot and the one-hots (bytes
+chosen from a table) are "Ns" fields, everything between them pad bytes, which the packing
+writes as zeros (nothing is cleared first; no array, memoryview or numpy view is made a call).
+A long zone's multi-hot is a kept block (a bytearray shared by the encoders of one consumer's
+seats, with the list it was written from), brought up to date when the zone's list differs:
+the cards that came when the list grew at its end, the one that left when one did, else
+every slot again (``_bring``). Written after the packing, slot by slot: a short list (a copy
+and a comparison cost more than writing it) and a zone owned by each card. A counter of every
+seat, and six variables or more, are kept packed while unchanged (in the seat's own memo, M:
+their order is the seat's). The seat's relative owners are constants.
 """
 from __future__ import annotations
 
@@ -28,6 +30,34 @@ def _onehots(count: int) -> list:
     return [array("f", [1.0 if i == k else 0.0 for i in range(count)]).tobytes() for k in range(count)]
 
 
+def _bring(w, h: list, pos: list) -> None:
+    """Make the kept block ``w`` hold the cards of ``h`` (it holds those of ``w[0]``): the cards
+    that came when the list grew at its end (a pile taking a trick), the card that left when
+    one did (a card played from a hand), else every slot written again."""
+    old, view = w[0], w[2]
+    k, n = len(old), len(h)
+    if n > k and h[:k] == old:
+        came = h[k:]
+        for x in came:
+            view[pos[x]] = 1.0
+        old += came
+        return
+    if n == k - 1:
+        gone = sum(old) - sum(h)   # the card that left, if only one did: checked below
+        if gone in old:
+            rest = old[:]
+            rest.remove(gone)
+            if rest == h:
+                view[pos[gone]] = 0.0
+                w[0] = rest
+                return
+    block = w[1]
+    block[:] = bytes(len(block))
+    for x in h:
+        view[pos[x]] = 1.0
+    w[0] = h[:]
+
+
 def compile_seat(L, seat: int, team: int, kept: list):
     """The encoder of ``seat`` (and its ``team``) of the layout ``L`` (play/tensors.py), its kept
     blocks in ``kept``, shared by the encoders of one consumer's seats."""
@@ -36,7 +66,8 @@ def compile_seat(L, seat: int, team: int, kept: list):
     movers = _onehots(n + 1)
     ns = {"array": array, "float": float, "t": memoryview(buffer), "K": kept, "ASK": L.ask_slot,
           "MOVE": [movers[(w - seat) % n] for w in range(n)] + [movers[n]],   # [-1]: nobody
-          "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": []}
+          "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": [],
+          "BRING": _bring}
     pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
     post: list = []
     # (offset in floats, bytes, format code, source of the value)
@@ -46,9 +77,16 @@ def compile_seat(L, seat: int, team: int, kept: list):
                f"PROMPT[ASK.get(S.stack[-1][0], {asking}) if d is not None else {asking}]")]
     used = [0]
 
-    def keep():
+    def keep(held=None):
+        """A kept entry, shared by the seats' encoders: a zone's block (``held`` slots) is [the list
+        it was written from, the bytearray of its floats, a float view of it] (module
+        docstring); a counter's, [the list it was written from, its bytes]."""
         if used[0] == len(kept):
-            kept.append([None, b""])   # [the content it was written from, the bytes of its floats]
+            if held is None:
+                kept.append([None, b""])
+            else:
+                block = bytearray(4 * held)
+                kept.append([[], block, memoryview(block).cast("f")])
         used[0] += 1
         return used[0] - 1
 
@@ -74,28 +112,26 @@ def compile_seat(L, seat: int, team: int, kept: list):
         if kind != "none":   # one kept block per owner, shared by the seats' encoders
             first = used[0]
             for _ in blocks:
-                keep()
+                keep(held)
         for j, hot, size in blocks:
             h = f"h{k}_{j}"
             owner = "" if kind == "none" else f"[{(me(kind) + j) % owners}]"
             pre.append(f"    {h} = z[{name!r}]{owner}")
             fields.append((size, 4, "f", f"len({h})"))
             if held and (sight == "all" or (sight == "owner" and kind != "none" and j == 0)):
-                m = keep() if first is None else first + (me(kind) + j) % owners
+                m = keep(held) if first is None else first + (me(kind) + j) % owners
                 b = f"b{k}_{j}"
+                # a long list's block is kept, brought up to date by what changed, and packed
                 pre += [f"    if len({h}) > {SHORT_BLOCK}:",
                         f"        w = K[{m}]",
-                        f"        {b} = w[1] if {h} == w[0] else b''",
+                        f"        if {h} != w[0]:",
+                        f"            BRING(w, {h}, P{k})",
+                        f"        {b} = w[1]",
                         "    else:",
                         f"        {b} = b''"]
                 fields.append((hot, 4 * held, f"{4 * held}s", b))
-                # (a changed block is written in place, then kept: no array of its own to build)
-                post += [f"    if not {b}:",
-                         f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0",
-                         f"        if len({h}) > {SHORT_BLOCK}:",
-                         f"            w = K[{m}]",
-                         f"            w[0] = {h}[:]",
-                         f"            w[1] = t[{hot}:{hot + held}].tobytes()"]
+                post += [f"    if len({h}) <= {SHORT_BLOCK}:",   # (a short list: written slot by slot)
+                         f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
     for i, (name, kind, offset, sight) in enumerate(L.counters):
         if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
             continue
