@@ -62,7 +62,10 @@ def test_players_functions_and_parameters_read_as_words(tricks):
     assert tricks.phrase("left(me)") == "the player on your left"
     assert tricks.phrase("params.hand_size") == "`hand_size` (5)"
     assert tricks.phrase("top(players, by: score)") == "the players with the highest score"
-    assert tricks.phrase("players where tricks == 0") == "the players whose tricks is 0"
+    assert tricks.phrase("players where tricks == 0") == "the players with no tricks"   # a counter named in the plural
+    assert tricks.phrase("players where tricks > 2") == "the players with more than 2 tricks"
+    assert tricks.phrase("players where tricks != 1") == "the players whose tricks are not 1"
+    assert tricks.phrase("players where score == 0") == "the players whose score is 0"
     assert tricks.phrase("sum(won, by: rank) * 2") == "the total rank of the cards in your won times 2"
 
 

@@ -30,6 +30,13 @@ ARITH = {"add": ("plus", 1), "sub": ("minus", 1), "mul": ("times", 2), "div": ("
 OWNER_WORD = {"player": "your", "team": "your team's", "card": "its"}
 
 
+def _plural(name: str) -> bool:
+    """Whether a counter's name reads as a plural ("tricks won", "coins"; not "score", "pos",
+    "bonus"): its first or last word ends in a plural s."""
+    parts = name.split()
+    return any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in (parts[0], parts[-1]))
+
+
 class Unphrasable(Exception):
     """A node with no words: shown as its source text."""
 
@@ -232,12 +239,23 @@ class Phraser:
             if subject is not None:
                 if op == "==" and isinstance(right, Tree) and right.data == "attr" and str(right.children[1]) == subject:
                     return f"with the same {words(subject)} as {self.s(right.children[0])}"
+                if subject in self.counters and op in COUNT_OPS and op != "!=" and _plural(words(subject)):
+                    return self._counted(subject, op, right)   # "with no tricks won", not "whose tricks won is 0"
+                if subject in self.counters and _plural(words(subject)) and verb.startswith("is "):
+                    verb = "are" + verb[2:]
                 return f"whose {words(subject)} {verb} {self.s(right)}"
         negated = isinstance(t, Tree) and t.data == "not_"
         inner = t.children[0] if negated else t
         if isinstance(inner, Tree) and inner.data == "name" and self.element_part(inner) not in (None, "it"):
             return f"that are {'not ' if negated else ''}{words(str(inner.children[0]))}"
         return f"for which {self.s(t)}"
+
+    def _counted(self, counter: str, op: str, right) -> str:
+        """A comparison of a counter named in the plural as "with N <counter>"."""
+        amount = self.s(right)
+        if op == "==":
+            return f"with {'no' if amount == '0' else amount} {words(counter)}"
+        return f"with {COUNT_OPS[op]} {amount} {words(counter)}"
 
     def element_part(self, t) -> str | None:
         """``rank`` or ``it.rank`` of the innermost element: "rank"; ``it``: "it"; else None."""
