@@ -19,8 +19,8 @@ from array import array
 
 import numpy as np
 
-from ..expr.types import NUM, PLAYER, TEAM
-from .float32 import F32, PAST_FLOAT32
+from ..expr.types import NUM
+from .float32 import F32, var_value
 
 SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
 VARS_KEPT = 6     # variables: fewer are packed again every call (some change at every turn)
@@ -173,14 +173,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
         x = f"xs[{i}]" if kept_vars else f"v{i}"
         if not kept_vars:
             pre.append(f"    {x} = v.get({name!r})")
-        if typ == PLAYER:
-            value = f"({x} - {seat}) % {n} + 1"
-        elif typ == TEAM:
-            value = f"({x} - {team}) % {teams} + 1"
-        elif typ == NUM:
-            value = f"(float({x}){PAST_FLOAT32.format(x=x)})"
-        else:
-            value = x
+        value = var_value(typ, x, seat, team, n, teams)
         values.append(f"0 if {x} is None else {value}")
         if not kept_vars:
             fields.append((offset, 4, "f", values[-1]))

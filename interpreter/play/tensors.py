@@ -26,7 +26,7 @@ from array import array
 import numpy as np
 
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
-from .float32 import F32, PAST_FLOAT32
+from .float32 import F32, var_value
 from .seat_encoder import compile_seat
 
 
@@ -130,13 +130,7 @@ class TensorLayout:
                     lines.append(f"    t[{offset + j}] = x[{rel(j, owners, kind)}]")
         for name, typ, offset in self.vars:
             lines.append(f"    x = v.get({name!r})")
-            if typ == PLAYER:
-                lines.append(f"    if x is not None: t[{offset}] = (x - p) % {n} + 1")
-            elif typ == TEAM:
-                lines.append(f"    if x is not None: t[{offset}] = (x - team) % {teams} + 1")
-            else:
-                wide = PAST_FLOAT32.format(x="x") if typ == NUM else ""
-                lines.append(f"    if x is not None: t[{offset}] = float(x){wide}")
+            lines.append(f"    if x is not None: t[{offset}] = {var_value(typ, 'x', 'p', 'team', n, teams)}")
         lines.append("    return a")
         exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
         return ns["encode"]
@@ -328,10 +322,9 @@ def _compile_incremental(L: "TensorLayout"):
                 body += ["        if x is None:",
                          f"            a[{aux[name]}:{aux[name] + count}] = array('f', bytes({4 * count}))",
                          "        else:"]
-                body += [f"            a[{aux[name] + w}] = (x - {w}) % {count} + 1" for w in range(count)]
+                body += [f"            a[{aux[name] + w}] = {var_value(typ, 'x', w, w, n, teams)}" for w in range(count)]
             else:
-                wide = PAST_FLOAT32.format(x="x") if typ == NUM else ""
-                body.append(f"        a[{aux[name]}] = 0.0 if x is None else float(x){wide}")
+                body.append(f"        a[{aux[name]}] = 0.0 if x is None else {var_value(typ, 'x', 0, 0, n, teams)}")
         body.append(f"        m[{k}] = xs")
     k = slot((None, None))                       # who decides and which step asks: one-hots
     body += ["    d = S.dec",
