@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import LINE_BREAK, RulebookError
 from ..loading.variants import load_data
-from .phrases import words
+from .nouns import words
 from .sentences import Sentences
 
 OWNER = {"none": "shared", "player": "each player", "team": "each team", "card": "each card"}

@@ -2,7 +2,7 @@
 "the number of cards in your hand with the same suit as the led card".
 
 The parse tree (grammars/expression.lark) is walked with one function per node kind (``_NODES``)
-and one per built-in function (``_CALLS``). The words come from the ruleset's own names (zones,
+and one per built-in function (tools/call_phrases.py). The words come from the ruleset's own names (zones,
 counters, variables, attributes, defines: underscores become spaces; parameters stay code, with
 their value) and from the language and the mechanics' locals (``led``...), never from a game.
 A node with no words reads as its source text in backticks, so nothing is ever dropped.
@@ -16,6 +16,8 @@ from __future__ import annotations
 from lark import Tree
 
 from ..expr.parser import ExprError, parse
+from .call_phrases import CALLS
+from .nouns import Noun, Unphrasable, code, words
 
 # the names the language and the mechanics bind (docs/reference.md), as words
 LOCALS = {"card": "the card", "led": "the led card", "tricks_played": "the number of tricks played",
@@ -35,53 +37,6 @@ def _plural(name: str) -> bool:
     "bonus"): its first or last word ends in a plural s."""
     parts = name.split()
     return any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in (parts[0], parts[-1]))
-
-
-class Unphrasable(Exception):
-    """A node with no words: shown as its source text."""
-
-
-def words(name) -> str:
-    return str(name).replace("_", " ").strip() or str(name)
-
-
-def plural(word: str) -> str:
-    if word == "entry" or (word.endswith("y") and word[-2:-1] not in tuple("aeiou")):
-        return word[:-1] + "ies"
-    return word if word.endswith("s") else word + "s"
-
-
-def code(text) -> str:
-    text = " ".join(str(text).split())
-    return f"`{text}`" if "`" not in text else text
-
-
-class Noun:
-    """A list in words: its element (``card``), what kind of value that is (card, player,
-    team, value), a tail (" in your hand whose rank is 3") and, for a named list, its name
-    (``head``: "*showable*", read "the cards in *showable*")."""
-    __slots__ = ("singular", "kind", "tail", "head")
-
-    def __init__(self, singular: str, kind: str, tail: str = "", head: str = ""):
-        self.singular, self.kind, self.tail, self.head = singular, kind, tail, head
-
-    def _in(self) -> str:
-        return f" in {self.head}{self.tail}" if self.head else self.tail
-
-    def the(self) -> str:
-        return self.head + self.tail if self.head else f"the {plural(self.singular)}{self.tail}"
-    __str__ = the
-
-    def many(self, quantity: str = "") -> str:
-        """ "3 cards in your hand" ("1 card", "no cards"...)."""
-        word = self.singular if quantity in ("1", "a", "one", "at least one") else plural(self.singular)
-        return f"{quantity} {word}{self._in()}".strip()
-
-    def each(self, var: str = "") -> str:
-        return f"each {self.singular}{' ' + var if var else ''}{self._in()}"
-
-    def more(self, tail: str) -> "Noun":
-        return Noun(self.singular, self.kind, self.tail + tail, self.head)
 
 
 class Phraser:
@@ -372,7 +327,7 @@ def _call(p, t):
             kw[str(a.children[0])] = a.children[1]
         else:
             args.append(a)
-    fn = _CALLS.get(str(t.children[0]))
+    fn = CALLS.get(str(t.children[0]))
     if fn is None:
         raise Unphrasable
     return fn(p, args, kw)
@@ -387,132 +342,3 @@ _NODES = {"name": lambda p, t: p.name(str(t.children[0])), "int_": lambda p, t: 
           "in_": _in, "not_in": _in, "neg": lambda p, t: f"minus {p.s(t.children[0])}", "list_": _list,
           "range": lambda p, t: Noun("number", "value", f" from {p.s(t.children[0])} to {p.s(t.children[1])}"),
           **{k: _arith for k in ARITH}, "call": _call}
-
-
-# ---------------------------------------------------------------------- one function per built-in
-def _bare(t):
-    return str(t.children[0]) if isinstance(t, Tree) and t.data == "name" else None
-
-
-def _of_list(fn, keys=("by",)):
-    """A function of one list and an optional element expression (``by:``): ``fn(p, noun, by)``,
-    ``by`` in words ("rank" for a bare name, else its phrase in the elements' scope)."""
-    def call(p, args, kw):
-        if len(args) != 1 or set(kw) - set(keys):
-            raise Unphrasable
-        body = kw.get(keys[0])
-        if body is None:
-            return fn(p, p.as_noun(args[0]), None)
-        noun, by = p.filtered(args[0], lambda: p.s(body))
-        return fn(p, noun, words(_bare(body)) if _bare(body) is not None else by)
-    return call
-
-
-def _by(word, by: str) -> str:
-    """``with the highest X`` for a ``by:`` phrase ("the number of cards..." -> "most cards...")."""
-    if by.startswith("the number of "):
-        return f"with the {'most' if word == 'highest' else 'fewest'} {by[len('the number of '):]}"
-    return f"with the {word} {by[4:] if by.startswith('the ') else by}"
-
-
-def _sum(p, noun, by):
-    return f"the total {by + ' ' if by else ''}of {noun.the()}" if " " not in (by or "") else \
-        f"the total, over {noun.the()}, of {by}"
-
-
-def _extreme(word):
-    def fn(p, noun, by):
-        return f"the {word} {by + ' ' if by else ''}among {noun.the()}"
-    ext = _of_list(fn)
-
-    def call(p, args, kw):
-        if len(args) >= 2 and not kw:
-            return f"the {word[:-3]}er of " + ", ".join(p.s(a) for a in args[:-1]) + f" and {p.s(args[-1])}"
-        return ext(p, args, kw)
-    return call
-
-
-def _best(word, many=False):
-    def fn(p, noun, by):
-        tail = " " + _by(word, by) if by else ""
-        return noun.more(tail) if many else f"the {noun.singular}{noun.more(tail)._in()}"
-    return _of_list(fn)
-
-
-def _any_all(quantifier):
-    def call(p, args, kw):
-        if len(args) != 1 or set(kw) - {"by"}:
-            raise Unphrasable
-        if "by" not in kw:
-            noun = p.as_noun(args[0])
-            return f"there is {noun.many('at least one')}" if quantifier == "some" else f"all of {noun.the()} hold"
-        if quantifier == "some":
-            noun, rel = p.filtered(args[0], lambda: p._rel(kw["by"]))
-            return f"there is {noun.many('a')} {rel}"
-        noun, cond = p.filtered(args[0], lambda: p.s(kw["by"]))
-        return f"for {noun.each()}, {cond}"
-    return call
-
-
-def _map(p, args, kw):
-    if len(args) != 1 or set(kw) != {"to"}:
-        raise Unphrasable
-    noun, to = p.filtered(args[0], lambda: p.s(kw["to"]))
-    bare = _bare(kw["to"])
-    if bare is not None and noun.kind == "card" and bare in p.attrs:
-        return Noun(words(bare), "value", f" of {noun.each()}")
-    return Noun("value", "value", head=f"{to} for {noun.each()}")
-
-
-def _seat(side):
-    def call(p, args, kw):
-        if not args or len(args) > 2 or kw:
-            raise Unphrasable
-        who = p.s(args[0])
-        if len(args) == 2:
-            return f"the player {p.s(args[1])} seats to the {side} of {who}"
-        return f"the player on your {side}" if who == "you" else f"the player on the {side} of {who}"
-    return call
-
-
-def _of_player(word):
-    simple = _simple(f"the {word} of {{}}", 1)
-    return lambda p, args, kw: (lambda r: f"your {word}" if r == f"the {word} of you" else r)(simple(p, args, kw))
-
-
-def _simple(template, n, noun=False):
-    def call(p, args, kw):
-        if len(args) != n or kw:
-            raise Unphrasable
-        text = template.format(*(p.s(a) for a in args))
-        return Noun("card", "card", text) if noun else text
-    return call
-
-
-def _parts(template, keys):
-    """sums / combos / groups: a list built from the parts of another, in words."""
-    def call(p, args, kw):
-        if len(args) != 1 or set(kw) != set(keys):
-            raise Unphrasable
-        noun, by = p.filtered(args[0], lambda: p.s(kw["by"]))
-        by = words(_bare(kw["by"])) if _bare(kw["by"]) else by
-        singular, tail = template
-        return Noun(singular, "value", tail.format(by=by, list=noun.many(), total=p.s(kw.get("total", by))))
-    return call
-
-
-_CALLS = {"count": _of_list(lambda p, noun, by: f"the number of {noun.many()}"), "sum": _of_list(_sum),
-          "min": _extreme("lowest"), "max": _extreme("highest"), "highest": _best("highest"),
-          "lowest": _best("lowest"), "top": _best("highest", True), "bottom": _best("lowest", True),
-          "any": _any_all("some"), "all": _any_all("every"),
-          "one": _of_list(lambda p, noun, by: f"the one {noun.singular}{noun._in()}, if there is exactly one"),
-          "first": _of_list(lambda p, noun, by: f"the first {noun.singular}{noun._in()}"),
-          "last": _of_list(lambda p, noun, by: f"the last {noun.singular}{noun._in()}"),
-          "distinct": _of_list(lambda p, noun, by: noun.more(" (each once)")), "map": _map,
-          "abs": _simple("the absolute value of {}", 1), "left": _seat("left"), "right": _seat("right"),
-          "team": _of_player("team"), "partner": _of_player("partner"), "skill": _of_player("skill"),
-          "members": _simple("the members of {}", 1), "keys": _simple("the keys of {}", 1),
-          "neighbors": _simple(" next to {}", 1, noun=True), "adjacent": _simple("{} is next to {}", 2),
-          "sums": _parts(("total", " of {by} that some of {list} add up to"), ("by",)),
-          "combos": _parts(("set", " of {list} whose {by} adds up to {total}"), ("by", "total")),
-          "groups": _parts(("group", " of {list} with the same {by}"), ("by",))}

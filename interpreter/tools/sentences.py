@@ -9,7 +9,8 @@ backticks, so nothing is ever silently left out.
 from __future__ import annotations
 
 from ..expr.parser import ExprError, parse
-from .phrases import Noun, Phraser, code, words
+from .nouns import Noun, code, words
+from .phrases import Phraser
 
 MODIFIERS = ("steps", "as", "then", "else", "cases", "default", "do", "description", "doc")
 IF_NONE = {"skip": "this is skipped", "pass": "{var} becomes none", "end_game": "the game ends"}

@@ -1,0 +1,136 @@
+"""How each built-in function of the expression language reads in words (``CALLS``: name ->
+``call(phraser, args, kwargs)``), for tools/phrases.py: ``count(L)`` is "the number of ...",
+``top(players, by: score)`` "the players with the highest score"."""
+from __future__ import annotations
+
+from lark import Tree
+
+from .nouns import Noun, Unphrasable, words
+
+
+def _bare(t):
+    return str(t.children[0]) if isinstance(t, Tree) and t.data == "name" else None
+
+
+def _of_list(fn, keys=("by",)):
+    """A function of one list and an optional element expression (``by:``): ``fn(p, noun, by)``,
+    ``by`` in words ("rank" for a bare name, else its phrase in the elements' scope)."""
+    def call(p, args, kw):
+        if len(args) != 1 or set(kw) - set(keys):
+            raise Unphrasable
+        body = kw.get(keys[0])
+        if body is None:
+            return fn(p, p.as_noun(args[0]), None)
+        noun, by = p.filtered(args[0], lambda: p.s(body))
+        return fn(p, noun, words(_bare(body)) if _bare(body) is not None else by)
+    return call
+
+
+def _by(word, by: str) -> str:
+    """``with the highest X`` for a ``by:`` phrase ("the number of cards..." -> "most cards...")."""
+    if by.startswith("the number of "):
+        return f"with the {'most' if word == 'highest' else 'fewest'} {by[len('the number of '):]}"
+    return f"with the {word} {by[4:] if by.startswith('the ') else by}"
+
+
+def _sum(p, noun, by):
+    return f"the total {by + ' ' if by else ''}of {noun.the()}" if " " not in (by or "") else \
+        f"the total, over {noun.the()}, of {by}"
+
+
+def _extreme(word):
+    def fn(p, noun, by):
+        return f"the {word} {by + ' ' if by else ''}among {noun.the()}"
+    ext = _of_list(fn)
+
+    def call(p, args, kw):
+        if len(args) >= 2 and not kw:
+            return f"the {word[:-3]}er of " + ", ".join(p.s(a) for a in args[:-1]) + f" and {p.s(args[-1])}"
+        return ext(p, args, kw)
+    return call
+
+
+def _best(word, many=False):
+    def fn(p, noun, by):
+        tail = " " + _by(word, by) if by else ""
+        return noun.more(tail) if many else f"the {noun.singular}{noun.more(tail)._in()}"
+    return _of_list(fn)
+
+
+def _any_all(quantifier):
+    def call(p, args, kw):
+        if len(args) != 1 or set(kw) - {"by"}:
+            raise Unphrasable
+        if "by" not in kw:
+            noun = p.as_noun(args[0])
+            return f"there is {noun.many('at least one')}" if quantifier == "some" else f"all of {noun.the()} hold"
+        if quantifier == "some":
+            noun, rel = p.filtered(args[0], lambda: p._rel(kw["by"]))
+            return f"there is {noun.many('a')} {rel}"
+        noun, cond = p.filtered(args[0], lambda: p.s(kw["by"]))
+        return f"for {noun.each()}, {cond}"
+    return call
+
+
+def _map(p, args, kw):
+    if len(args) != 1 or set(kw) != {"to"}:
+        raise Unphrasable
+    noun, to = p.filtered(args[0], lambda: p.s(kw["to"]))
+    bare = _bare(kw["to"])
+    if bare is not None and noun.kind == "card" and bare in p.attrs:
+        return Noun(words(bare), "value", f" of {noun.each()}")
+    return Noun("value", "value", head=f"{to} for {noun.each()}")
+
+
+def _seat(side):
+    def call(p, args, kw):
+        if not args or len(args) > 2 or kw:
+            raise Unphrasable
+        who = p.s(args[0])
+        if len(args) == 2:
+            return f"the player {p.s(args[1])} seats to the {side} of {who}"
+        return f"the player on your {side}" if who == "you" else f"the player on the {side} of {who}"
+    return call
+
+
+def _of_player(word):
+    simple = _simple(f"the {word} of {{}}", 1)
+    return lambda p, args, kw: (lambda r: f"your {word}" if r == f"the {word} of you" else r)(simple(p, args, kw))
+
+
+def _simple(template, n, noun=False):
+    def call(p, args, kw):
+        if len(args) != n or kw:
+            raise Unphrasable
+        text = template.format(*(p.s(a) for a in args))
+        return Noun("card", "card", text) if noun else text
+    return call
+
+
+def _parts(template, keys):
+    """sums / combos / groups: a list built from the parts of another, in words."""
+    def call(p, args, kw):
+        if len(args) != 1 or set(kw) != set(keys):
+            raise Unphrasable
+        noun, by = p.filtered(args[0], lambda: p.s(kw["by"]))
+        by = words(_bare(kw["by"])) if _bare(kw["by"]) else by
+        singular, tail = template
+        return Noun(singular, "value", tail.format(by=by, list=noun.many(), total=p.s(kw.get("total", by))))
+    return call
+
+
+CALLS = {"count": _of_list(lambda p, noun, by: f"the number of {noun.many()}"), "sum": _of_list(_sum),
+          "min": _extreme("lowest"), "max": _extreme("highest"), "highest": _best("highest"),
+          "lowest": _best("lowest"), "top": _best("highest", True), "bottom": _best("lowest", True),
+          "any": _any_all("some"), "all": _any_all("every"),
+          "one": _of_list(lambda p, noun, by: f"the one {noun.singular}{noun._in()}, if there is exactly one"),
+          "first": _of_list(lambda p, noun, by: f"the first {noun.singular}{noun._in()}"),
+          "last": _of_list(lambda p, noun, by: f"the last {noun.singular}{noun._in()}"),
+          "distinct": _of_list(lambda p, noun, by: noun.more(" (each once)")), "map": _map,
+          "abs": _simple("the absolute value of {}", 1), "left": _seat("left"), "right": _seat("right"),
+          "team": _of_player("team"), "partner": _of_player("partner"), "skill": _of_player("skill"),
+          "members": _simple("the members of {}", 1), "keys": _simple("the keys of {}", 1),
+          "neighbors": _simple(" next to {}", 1, noun=True), "adjacent": _simple("{} is next to {}", 2),
+          "sums": _parts(("total", " of {by} that some of {list} add up to"), ("by",)),
+          "combos": _parts(("set", " of {list} whose {by} adds up to {total}"), ("by", "total")),
+          "groups": _parts(("group", " of {list} with the same {by}"), ("by",))}
