@@ -3,6 +3,7 @@ game: PettingZoo's api_test and seed_test, OpenSpiel's random_sim_test, and Open
 bot with evaluate_bots. Skipped, saying so, where the rl extra is not installed."""
 from __future__ import annotations
 
+import random
 import warnings
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+import interpreter  # noqa: E402
 from interpreter.adapters import openspiel, pettingzoo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,3 +108,53 @@ def test_the_examples_of_docs_rl_run(capsys):
     for block in blocks:
         exec(compile(block, "docs/rl.md", "exec"), {})   # noqa: S102 - our own documentation
     assert capsys.readouterr().out.count("\n") >= 2
+
+
+def _eager_recall(name, players, seed):
+    """What each seat saw of each move, recorded move by move as the game is played (the
+    reference the adapter's replayed recall must equal), and the option indices taken."""
+    import json
+    from interpreter.engine.sight import Choice
+    from interpreter.play.gamelog import events_out, seen_field
+    from interpreter.play.redact import Redactor
+    rules = interpreter.load(name)
+    S, rnd = rules.new_game(players, seed, {"params": {"rounds": 1}}), random.Random(seed)
+    seen, moves = [[] for _ in range(players)], []
+    while not S.over and len(moves) < 60:
+        i = rnd.randrange(len(S.dec[1]))
+        seat, label, choice = S.current_player(), S.legal_actions()[i], Choice.pending(S, i)
+        S.ev = []
+        S.apply_index(i)
+        events, S.ev = S.ev, None
+        line = {"type": "decision", "seat": seat, "prompt": None, "action": label,
+                "events": events_out(rules, events), **seen_field(choice, S, events)}
+        for p in range(players):
+            shown = Redactor(rules, p, S.members).line(line)
+            seen[p].append(json.dumps([shown["seat"], shown["action"], shown["events"]], sort_keys=True))
+        moves.append(label)
+        yield seen, moves
+
+
+@pytest.mark.parametrize("name", ["diamonds", "diams"])
+def test_openspiel_information_states_recall_every_move_as_each_seat_saw_it(name):
+    """The perfect recall is worked out when asked, by replaying the moves: it equals a record
+    made move by move, on the state, its clones (one moved on, one not) and its serialization."""
+    game = openspiel.load_game(name, players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(9)
+    space = openspiel._TABLES[game.get_type().short_name].actions
+    for k, (seen, moves) in enumerate(_eager_recall(name, 3, 9)):
+        state.apply_action(space.index[moves[-1]])
+        if k % 7:
+            continue
+        twin = state.clone()
+        for p in range(3):
+            now = state.information_state_string(p).split("\n")
+            assert now[:-1] == seen[p], (name, k, p)
+        if not twin.is_terminal():
+            twin.apply_action(twin.legal_actions()[-1])    # a clone that moves on keeps its own recall
+            lines = twin.information_state_string(0).split("\n")
+            assert len(lines) == k + 3 and lines[:k + 1] == seen[0]   # its k + 2 moves, then now
+            assert state.information_state_string(0).split("\n")[:-1] == seen[0]   # and the state its own
+        again = game.deserialize_state(state.serialize())
+        assert again.information_state_string(1) == state.information_state_string(1)

@@ -18,7 +18,10 @@ space (play/actions.py); ``observation_tensor`` is play/tensors.py's encoding;
 ``information_state_string`` is the seat's perfect-recall view: what it saw of every move so
 far (other seats' hidden choices as "?", as a redacted log shows them) and what it sees now.
 Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final
-scores). ``clone`` copies the game state (``State.clone``); ``serialize`` writes it as JSON.
+scores). ``clone`` copies the game state (``State.clone``); ``serialize`` writes it as JSON
+with the options taken. A move is one ``State.apply_index``: what each seat saw of the moves
+(the perfect recall) is worked out only when an information state is asked, by replaying
+them from the seed.
 """
 from __future__ import annotations
 
@@ -84,22 +87,70 @@ class RulebookGame(pyspiel.Game):
 
 
 class Handle:
-    """A game state as an OpenSpiel state keeps it: copied with ``State.clone`` (the engine's
-    own fast copy) and pickled as the ruleset's name and the state's JSON."""
-    __slots__ = ("state", "table_name", "seen")
+    """A game state as an OpenSpiel state keeps it: the engine's state, copied with
+    ``State.clone``; the option taken at each decision (``moves``); the pending decision's
+    legal ids (``legal``); and, once an information state was asked, what each seat saw of
+    every move (``recall``, computed by replaying the moves, shared by clones until one moves
+    on). Pickled as the ruleset's name, the state's JSON and the moves."""
+    __slots__ = ("state", "table_name", "moves", "legal", "recall")
 
-    def __init__(self, state, table_name: str, seen: list):
-        self.state, self.table_name, self.seen = state, table_name, seen
+    def __init__(self, state, table_name: str, moves: list, recall=None):
+        self.state, self.table_name, self.moves, self.recall = state, table_name, moves, recall
+        self.legal = None      # (decision number, the legal ids sorted, id -> option index)
 
     def __deepcopy__(self, memo):
-        return Handle(self.state.clone(), self.table_name, [list(s) for s in self.seen])
+        h = Handle(self.state.clone(), self.table_name, self.moves[:], self.recall)
+        h.legal = self.legal
+        return h
 
     def __reduce__(self):
-        return (_restore, (self.table_name, self.state.to_json(), self.seen))
+        return (_restore, (self.table_name, self.state.to_json(), self.moves))
+
+    def seen(self, table: Table) -> list:
+        """Per seat, what it saw of each move so far (JSON strings: the move's seat, action and
+        events as its redacted log line shows them)."""
+        r = self.recall
+        if r is None or r.done > len(self.moves) or r.moves != self.moves[:r.done]:
+            r = _Recall(table, self.state.seed)     # (another path than the one recalled)
+        elif r.done < len(self.moves):
+            r = r.copy()                            # (its own: the clones keep theirs)
+        r.advance(table, self.moves)
+        self.recall = r
+        return r.seen
 
 
-def _restore(table_name: str, text: str, seen: list) -> Handle:
-    return Handle(_TABLES[table_name].rules.state_from_json(text), table_name, seen)
+def _restore(table_name: str, text: str, moves: list) -> Handle:
+    return Handle(_TABLES[table_name].rules.state_from_json(text), table_name, list(moves))
+
+
+class _Recall:
+    """A game replayed from its seed with its events, and what each seat saw of its moves."""
+    __slots__ = ("S", "moves", "done", "seen")
+
+    def __init__(self, table: Table, seed: int):
+        self.S = table.new_game(seed)
+        self.moves, self.done, self.seen = [], 0, [[] for _ in range(table.players)]
+
+    def copy(self) -> "_Recall":
+        r = _Recall.__new__(_Recall)
+        r.S, r.moves, r.done, r.seen = self.S.clone(), self.moves[:], self.done, [s[:] for s in self.seen]
+        return r
+
+    def advance(self, table: Table, moves: list) -> None:
+        S = self.S
+        for i in moves[self.done:]:
+            seat, label = S.current_player(), S.legal_actions()[i]
+            choice = Choice.pending(S, i)
+            S.ev = []
+            S.apply_index(i)
+            events, S.ev = S.ev, None
+            line = {"type": "decision", "seat": seat, "prompt": None, "action": label,
+                    "events": events_out(table.rules, events), **seen_field(choice, S, events)}
+            for p in range(table.players):   # what each seat saw of this move (perfect recall)
+                seen = Redactor(table.rules, p, S.members).line(line)
+                self.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
+            self.moves.append(i)
+        self.done = len(moves)
 
 
 class RulebookState(pyspiel.State):
@@ -121,31 +172,35 @@ class RulebookState(pyspiel.State):
     def chance_outcomes(self):
         return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
 
+    def _legal(self):
+        """(decision number, the legal ids sorted, id -> option index), once a decision."""
+        h = self.h
+        legal = h.legal
+        if legal is None or legal[0] != len(h.moves):
+            ids = self._table.actions.ids(h.state)
+            index: dict = {}
+            for i, a in enumerate(ids):
+                index.setdefault(a, i)
+            legal = h.legal = (len(h.moves), sorted(ids), index)
+        return legal
+
     def _legal_actions(self, player):
         if self.h is None:
             return []
         S = self.h.state
         if S.over or S.current_player() != player:
             return []
-        return sorted(self._table.actions.ids(S))
+        return list(self._legal()[1])
 
     def _apply_action(self, action):
-        table = self._table
         if self.h is None:     # the chance node: the game of this seed
-            self.h = Handle(table.new_game(int(action)), self.table_name, [[] for _ in range(table.players)])
+            self.h = Handle(self._table.new_game(int(action)), self.table_name, [])
             return
-        S = self.h.state
-        seat, labels = S.current_player(), S.legal_actions()
-        label = table.actions.labels[action]
-        choice = Choice.pending(S, labels.index(label))
-        S.ev = []
-        S.apply_index(labels.index(label))
-        events, S.ev = S.ev, None
-        line = {"type": "decision", "seat": seat, "prompt": None, "action": label,
-                "events": events_out(table.rules, events), **seen_field(choice, S, events)}
-        for p in range(table.players):   # what each seat saw of this move (perfect recall)
-            seen = Redactor(table.rules, p, S.members).line(line)
-            self.h.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
+        i = self._legal()[2].get(action)
+        if i is None:
+            raise ValueError(f"action {action} is not legal now; legal: {self._legal()[1]}")
+        self.h.state.apply_index(i)
+        self.h.moves.append(i)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -187,4 +242,4 @@ class Observer:
         now = json.dumps(state.h.state.observation(player), sort_keys=True)
         if not self.perfect_recall:
             return now
-        return "\n".join([*state.h.seen[player], now])
+        return "\n".join([*state.h.seen(self.table)[player], now])
