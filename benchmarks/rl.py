@@ -7,9 +7,14 @@ observation tensor and the action mask) against a bare ``State.apply_index``, pe
 Both play the same random games (seeded: the env takes the id of the option the bare loop
 takes, by its label), in the same process, one after the other; the env side's policy is as
 cheap as the bare side's (an index into ``info["labels"]``, not a search of the mask).
+Everything alive before the counted games (the compiled ruleset, numpy, PettingZoo) is
+taken out of the garbage collector's full passes first (``settle``, as the batch runner does),
+which would otherwise walk it during the games by chance of their timing (the bare apply of
+Diamonds read 30 k to 50 k instructions a decision as the imports moved).
 Prints microseconds per decision for each, in CPU time of this process (``process_time``:
 on a shared machine, wall time also counts the other processes), and their ratio.
-``--parts`` also plays the env with a constant tensor, then with a constant tensor and mask (a
+``--openspiel`` also plays random games through the OpenSpiel game (its own random
+choices: other games of the same seeds). ``--parts`` also plays the env with a constant tensor, then with a constant tensor and mask (a
 zero array copied: what the env's own bookkeeping costs, the labels, ids and PettingZoo's
 protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
@@ -30,12 +35,14 @@ import interpreter  # noqa: E402
 import numpy as np  # noqa: E402
 
 from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
+from interpreter.play.workers import settle  # noqa: E402
 
 GAMES = [("diamonds", 4), ("diams", 4), ("mister_diamond", 4), ("diamonds_club", 4)]
 
 
 def bare(rules, players, games):
     """Microseconds a decision of random games played with ``State.apply_index``."""
+    settle()
     return _bare(rules, players, games)[1]
 
 
@@ -73,6 +80,7 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
             obs, reward, terminated, truncated, info = e.last()
             e.step(None if terminated or truncated else index[info["labels"][0]])
     index = e.table.actions.index
+    settle()
     decisions, started = 0, time.process_time()
     for seed in range(games):
         e.reset(seed=seed)
@@ -88,16 +96,46 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
+def _with_openspiel(name, players, games, warm=False):
+    """Decisions and microseconds a decision of random games played as an OpenSpiel game
+    (``legal_actions``, ``apply_action``, ``is_terminal``: what a search or a rollout calls).
+    The choice is a random legal id, so these are other games of the same seeds than the bare
+    loop's: compare figures a decision."""
+    from interpreter.adapters.openspiel import load_game
+    game = load_game(name, players=players)
+
+    def play(seed):
+        state = game.new_initial_state()
+        state.apply_action(seed % (1 << 16))
+        rnd, n = random.Random(seed), 0
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[rnd.randrange(len(actions))])
+            n += 1
+        return n
+
+    if warm:                              # (counting instructions: a first game not counted)
+        play(10**6)
+    settle()
+    started = time.process_time()
+    decisions = sum(play(seed) for seed in range(games))
+    return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
+
+
 # each child first plays one game it does not count (a game of seed 10**6), so that what is
 # compiled or cached on first use is paid by both children and cancels out
 CHILD = """
 import sys
 sys.path[:0] = [{root!r}, {bench!r}]
 import interpreter, rl
+from interpreter.play.workers import settle
 if {side!r} == "bare":
     rules = interpreter.load({name!r})
     rl._bare(rules, {players}, 1, first=10**6)
+    settle()
     print(rl._bare(rules, {players}, {games})[0])
+elif {side!r} == "openspiel":
+    print(rl._with_openspiel({name!r}, {players}, {games}, warm=True)[0])
 else:
     print(rl._with_env({name!r}, {players}, {games}, {reference!r}, warm=True, constant={constant!r})[0])
 """
@@ -128,6 +166,7 @@ def main(argv=None) -> int:
     p.add_argument("--only", help="one game of the list")
     p.add_argument("--instructions", action="store_true", help="count instructions under valgrind (slow)")
     p.add_argument("--parts", action="store_true", help="also the env with a constant tensor, and mask")
+    p.add_argument("--openspiel", action="store_true", help="also random play through the OpenSpiel game")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
@@ -138,11 +177,15 @@ def main(argv=None) -> int:
             b = instructions(name, players, games, "bare") / 1e3
             figures = [(what, instructions(name, players, games, "env", a.reference, constant) / 1e3)
                        for constant, what in parts]
+            if a.openspiel:
+                figures.append(("OpenSpiel", instructions(name, players, games, "openspiel") / 1e3))
             unit = "k instructions"
         else:
             rules = interpreter.load(name)
             b = bare(rules, players, games)
             figures = [(what, with_env(name, players, games, a.reference, constant)) for constant, what in parts]
+            if a.openspiel:
+                figures.append(("OpenSpiel", _with_openspiel(name, players, games)[1]))
             unit = "us"
         print(f"{name}, {players} players: apply {b:.1f} {unit} a decision, "
               + ", ".join(f"{what} {e:.1f}: {e / b:.2f}x" for what, e in figures))
