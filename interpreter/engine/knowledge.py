@@ -141,7 +141,7 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[
     only cards of the components it can hold.
 
     When the sets of slots the components fit are nested or apart (every slot holds every
-    card; or a pile holds anything, hands all but the closing card and safes only diamonds),
+    card; or a pile holds anything, hands all but one component, a third place fewer still),
     every fitting deal is equally likely: the cards that fit fewest slots take random places
     among them first (``_deal_nested``). Otherwise the cards that fit fewest slots go first,
     each to a slot chosen in proportion to the room it has left; the real deal is one that
