@@ -30,8 +30,7 @@ import json
 import numpy as np
 import pyspiel
 
-from ..engine.sight import Choice
-from ..play.gamelog import events_out, seen_field
+from ..play.gamelog import logged_decision
 from ..play.redact import Redactor
 from .common import Table
 
@@ -139,17 +138,14 @@ class _Recall:
     def advance(self, table: Table, moves: list) -> None:
         S = self.S
         for i in moves[self.done:]:
-            seat, label = S.current_player(), S.legal_actions()[i]
-            choice = Choice.pending(S, i)
-            S.ev = []
-            S.apply_index(i)
-            events, S.ev = S.ev, None
-            line = {"type": "decision", "seat": seat, "prompt": None, "action": label,
-                    "events": events_out(table.rules, events), **seen_field(choice, S, events)}
+            line, error = logged_decision(table.rules, S, i, len(self.moves))   # (as a log writes it)
+            if error is not None:   # (the move was applied once: it cannot fail on the same game)
+                raise error
             for p in range(table.players):   # what each seat saw of this move (perfect recall)
                 seen = Redactor(table.rules, p, S.members).line(line)
                 self.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
             self.moves.append(i)
+        S.ev = None               # (logged_decision leaves the last move's events on)
         self.done = len(moves)
 
 

@@ -29,6 +29,7 @@ from .common import Table
 
 
 _I8 = np.dtype(np.int8)
+_view = np.frombuffer
 
 
 def _mask_of(n: int):
@@ -42,9 +43,6 @@ def _mask_of(n: int):
             fresh[i] = 1
         return _view(fresh, _I8)
     return mask
-
-
-_view = np.frombuffer
 
 
 def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",

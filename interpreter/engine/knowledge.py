@@ -159,7 +159,7 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[
             raise GameError("cannot determinize: the hidden cards do not fit the hidden zones' holds: "
                             "more cards of some components than places that may hold them")
         return out
-    out = _deal_tried(pool, slots, kinds, rng, tries)
+    out = _deal_tried(pool, slots, fit, kinds, rng, tries)
     if out is None:
         raise GameError(f"cannot determinize: no deal of the hidden cards into the zones' holds: found in {tries} tries")
     return out
@@ -202,12 +202,13 @@ def _deal_nested(pool, slots, fit, kinds, rng):
     return out
 
 
-def _deal_tried(pool, slots, kinds, rng, tries):
+def _deal_tried(pool, slots, fit, kinds, rng, tries):
     """A deal found by placing the least fitting cards first (None after ``tries`` failures)."""
+    places = {kind: sorted(f) for kind, f in fit.items()}   # (in slot order)
     for _ in range(tries):
         cards = pool[:]
         rng.shuffle(cards)
-        fits = [[i for i, (_, _, holds) in enumerate(slots) if holds is None or kinds[c] in holds] for c in cards]
+        fits = [places[kinds[c]] for c in cards]
         order = sorted(range(len(cards)), key=lambda k: len(fits[k]))   # (stable: ties stay shuffled)
         room = [n for _, n, _ in slots]
         out: list = [[] for _ in slots]
