@@ -28,6 +28,7 @@ import numpy as np
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 from .float32 import F32, var_value
 from .seat_encoder import compile_seat
+from .shared_encoder import compile_shared
 
 
 
@@ -140,13 +141,13 @@ class TensorLayout:
     def encoder(self, incremental: bool | None = None):
         """An ``encode(S, seat)`` for one consumer (an env, an observer), with the reference's
         values: for a large tensor (``incremental``: None decides by size), one that keeps
-        what it wrote last and rewrites only what changed (below); for a small one, an encoder
+        what it wrote last and rewrites only what changed (play/shared_encoder.py); for a small one, an encoder
         per seat (and its team) that writes the whole tensor with one ``struct.pack_into``
         (play/seat_encoder.py). Not for sharing between threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:
-            return _compile_incremental(self)
+            return compile_shared(self)
         seats: dict = {}
         kept: list = []   # shared by the seats' encoders: a block is kept by its owner
 
@@ -168,212 +169,3 @@ def layout(rules, players: int) -> TensorLayout:
     if players not in cache:
         cache[players] = TensorLayout(rules, players)
     return cache[players]
-
-
-
-# ---------------------------------------------------------------- the incremental encoder
-# One tensor for all seats, ``A``, written with absolute owners (owner k's block where the
-# layout has "+k") and everything any seat may see; then the tensor of seat p is one numpy
-# gather, ``A[G]``, with G the seat's index map: a piece's "+k" block is owner (p + k)'s (or
-# its team's), a hidden slot reads the constant 0 after the layout, the seat's one-hot a
-# constant 1, a seat-valued variable its value relative to p (one slot per viewer).
-# A keeps a memo: a copy of the content each piece was last written from (a zone's list, a
-# counter's list, the variables). A call compares the content with the memo (C-level list
-# equality) and rewrites A only where it differs: a multi-hot block flips the cards that came
-# or went (it holds the memo's cards, so those are its only wrong slots). So a call costs the
-# comparisons, what changed since the previous call (of any seat, on any state: the memo is
-# by value) and the gather; the output is the reference encoder's.
-
-def _sync_values(a, off, size, old, new) -> None:
-    """Make a's ``size`` values at ``off`` those of ``new`` (they were ``old``'s), comparing
-    in runs of 64, then of 8, so that a long list with a few changes costs a few writes."""
-    n = len(new)
-    if old is None or len(old) != n:
-        a[off:off + size] = array("f", bytes(4 * size))
-        a[off:off + n] = array("f", new)
-        return
-    for s in range(0, n, 64):
-        e = s + 64
-        if new[s:e] != old[s:e]:
-            for u in range(s, min(e, n), 8):
-                v = u + 8
-                if new[u:v] != old[u:v]:
-                    for i in range(u, min(v, n)):
-                        if new[i] != old[i]:
-                            a[off + i] = new[i]
-
-
-SHORT = 24   # cards: a shorter list is written again in full, a longer one by its changes
-
-
-def _flip(q: str, h: str, old: str, indent: str, hot: int, end: int) -> list:
-    """Make the block of A at hot..end hold the cards of ``h`` (it holds those of ``old``): a
-    short list is written again in full, a long one flips the cards that came or went."""
-    return [f"{indent}if len({h}) < {SHORT}:",
-            f"{indent}    a[{hot}:{end}] = array('f', bytes({4 * (end - hot)}))",
-            f"{indent}    for x in {h}: a[{q}[x]] = 1.0",
-            f"{indent}else:",
-            f"{indent}    for x in set({h}).symmetric_difference({old}):",
-            f"{indent}        q = {q}[x]",
-            f"{indent}        a[q] = 1.0 - a[q]"]
-
-
-def _compile_incremental(L: "TensorLayout"):
-    n, teams, ncards, size = L.n, L.teams, len(L.rules.card_labels), L.size
-    zero, one = size, size + 1                    # two constant slots after the layout
-    aux = {}                                      # var name -> its first slot (one per viewer)
-    extra = size + 2
-    for name, typ, offset in L.vars:
-        aux[name] = extra
-        extra += {PLAYER: n, TEAM: teams}.get(typ, 1)
-    A = array("f", bytes(4 * extra))
-    A[one] = 1.0
-    memo: list = []                               # the memo's first values (A is all zeros)
-    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo, "VALUES": _sync_values,   # (see _compile)
-          "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
-    gather = list(range(size))                    # the index map of seat 0, team 0; hidden: zero
-    body = []
-
-    def slot(initial):
-        memo.append(initial)
-        return len(memo) - 1
-
-    for z, (name, kind, pos, blocks, sight) in enumerate(L.zones):
-        if kind == "card":
-            _, hot, sz = blocks[0]
-            held = sum(1 for i in pos if i >= 0)
-            if sight != "all":
-                gather[hot:hot + held] = [zero] * held
-                body += [f"    d = z[{name!r}]",
-                         f"    if d != m[{slot({})}]:",
-                         f"        a[{sz}:{sz + ncards}] = array('f', bytes({4 * ncards}))",
-                         "        for o, h in d.items():",
-                         f"            if h: a[{sz} + o] = len(h)",
-                         f"        m[{len(memo) - 1}] = {{o: h[:] for o, h in d.items()}}"]
-                continue
-            ns[f"Q{z}"] = [hot + i for i in pos]
-            k = slot({})
-            body += [f"    d = z[{name!r}]",
-                     f"    if d != m[{k}]:",
-                     f"        a[{hot}:{hot + held}] = array('f', bytes({4 * held}))",
-                     f"        a[{sz}:{sz + ncards}] = array('f', bytes({4 * ncards}))",
-                     "        for o, h in d.items():",
-                     "            if h:",
-                     f"                a[{sz} + o] = len(h)",
-                     f"                for x in h: a[Q{z}[x]] = 1.0",
-                     f"        m[{k}] = {{o: h[:] for o, h in d.items()}}"]
-            continue
-        seen = sight == "all" or (sight == "owner" and kind != "none")   # by some seat
-        for j, hot, sz in blocks:
-            ns[f"Q{z}_{j}"] = [hot + i for i in pos]
-            if not seen:
-                gather[hot:sz] = [zero] * (sz - hot)
-        if kind == "none":
-            _, hot, sz = blocks[0]
-            if not seen:
-                body.append(f"    a[{sz}] = len(z[{name!r}])")
-                continue
-            k = slot([])
-            body += [f"    h = z[{name!r}]",
-                     f"    if h != m[{k}]:",
-                     f"        a[{sz}] = len(h)",
-                     *_flip(f"Q{z}_0", "h", f"m[{k}]", "        ", hot, sz),
-                     f"        m[{k}] = h[:]"]
-            continue
-        owners = len(blocks)
-        sizes = ", ".join(f"a[{sz}]" for _, _, sz in blocks) + ("," if owners == 1 else "")
-        if not seen:
-            body.append(f"    {sizes} = map(len, z[{name!r}])")
-            continue
-        k = slot([[]] * owners)
-        body += [f"    zl = z[{name!r}]",
-                 f"    if zl != m[{k}]:",
-                 f"        o = m[{k}]",
-                 f"        {sizes} = map(len, zl)"]
-        for j, hot, sz in blocks:
-            body += [f"        if zl[{j}] != o[{j}]:",
-                     *_flip(f"Q{z}_{j}", f"zl[{j}]", f"o[{j}]", "            ", hot, sz)]
-        body.append(f"        m[{k}] = list(map(list.copy, zl))")
-    for name, kind, offset, sight in L.counters:
-        owners = {"none": 1, "player": n, "team": teams, "card": ncards}[kind]
-        if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
-            gather[offset:offset + owners] = [zero] * owners
-            continue
-        if kind == "none":
-            body.append(f"    a[{offset}] = c[{name!r}]")
-            continue
-        k = slot(None)
-        body += [f"    x = c[{name!r}]",
-                 f"    if x != m[{k}]:"]
-        if kind == "card":
-            body.append(f"        VALUES(a, {offset}, {ncards}, m[{k}], x)")
-        else:
-            body.append(f"        {', '.join(f'a[{offset + j}]' for j in range(owners))}{',' if owners == 1 else ''} = x")
-        body.append(f"        m[{k}] = x[:]")
-    if L.vars:
-        ns["NAMES"] = tuple(name for name, _, _ in L.vars)
-        k = slot(None)
-        body += ["    xs = tuple(map(S.v.get, NAMES))",
-                 f"    if xs != m[{k}]:"]
-        for i, (name, typ, offset) in enumerate(L.vars):
-            body.append(f"        x = xs[{i}]")
-            if typ in (PLAYER, TEAM):
-                count = n if typ == PLAYER else teams
-                body += ["        if x is None:",
-                         f"            a[{aux[name]}:{aux[name] + count}] = array('f', bytes({4 * count}))",
-                         "        else:"]
-                body += [f"            a[{aux[name] + w}] = {var_value(typ, 'x', w, w, n, teams)}" for w in range(count)]
-            else:
-                body.append(f"        a[{aux[name]}] = 0.0 if x is None else {var_value(typ, 'x', 0, 0, n, teams)}")
-        body.append(f"        m[{k}] = xs")
-    k = slot((None, None))                       # who decides and which step asks: one-hots
-    body += ["    d = S.dec",
-             f"    w = (d[0], ASK.get(S.stack[-1][0], {L._prompt + len(L.asking)})) if d is not None "
-             f"else (-1, {L._prompt + len(L.asking)})",
-             f"    if w != m[{k}]:",
-             f"        o = m[{k}]",
-             "        if o[0] is not None:",
-             "            a[MOVER[o[0]]] = 0.0",
-             "            a[o[1]] = 0.0",
-             "        a[MOVER[w[0]]] = 1.0",
-             "        a[w[1]] = 1.0",
-             f"        m[{k}] = w"]
-    ns["ASK"] = {i: L._prompt + j for i, j in L.ask_slot.items()}
-    lines = ["def sync(S):", "    z = S.z", "    c = S.c", *body]
-    exec(compile("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name}>", "exec"), ns)  # noqa: S102
-    sync = ns["sync"]
-    everything = np.frombuffer(A, dtype=np.float32)
-    maps: dict = {}
-
-    def index_map(p, team):
-        g = list(gather)
-        for i in range(n):
-            g[L._seat + i] = one if i == p else zero
-        for j in range(n):
-            g[L._to_move + j] = L._to_move + (p + j) % n
-        for name, kind, pos, blocks, sight in L.zones:
-            if kind not in ("player", "team"):
-                continue
-            owners, me = (n, p) if kind == "player" else (teams, team)
-            for j, hot, sz in blocks:
-                w = blocks[(me + j) % owners]
-                g[sz] = w[2]
-                visible = sight == "all" or (sight == "owner" and j == 0)
-                g[hot:sz] = range(w[1], w[2]) if visible else [zero] * (sz - hot)
-        for name, kind, offset, sight in L.counters:
-            if kind in ("player", "team") and g[offset] != zero:
-                owners, me = (n, p) if kind == "player" else (teams, team)
-                g[offset:offset + owners] = [offset + (me + j) % owners if sight == "all" or j == 0 else zero
-                                             for j in range(owners)]
-        for name, typ, offset in L.vars:
-            g[offset] = aux[name] + {PLAYER: p, TEAM: team}.get(typ, 0)
-        return np.array(g, dtype=np.intp)
-
-    def encode(S, p):
-        sync(S)
-        key = (p, S.tm[p])
-        g = maps.get(key)
-        if g is None:
-            g = maps[key] = index_map(p, S.tm[p])
-        return everything.take(g)
-    return encode
