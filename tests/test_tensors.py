@@ -160,3 +160,36 @@ def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
               [9, 5, 0, 1, 2, 3, 4, 7]):   # (the last: 8 gone and two swapped)
         _bring(w, h, pos)
         assert bytes(block) == hot(h) and w[0] == h and w[0] is not h, h
+
+
+def test_a_long_lists_changes_are_found_from_its_common_start():
+    """The incremental encoder's diffs (play/shared_encoder.py): the first difference of two
+    lists by bisection, the cards that went or came in one run (or else the sets'
+    difference), and a list of values brought up to date run by run, in place."""
+    from array import array
+    from interpreter.play.shared_encoder import RUN, _changed_cards, _first_difference, _sync_values
+    rnd = random.Random(3)
+    for n in (0, 1, 5, 17, 40, 150):
+        old = rnd.sample(range(1000), n)
+        for i in range(n + 1):
+            new = old[:i] + [-1] + old[i:]
+            assert _first_difference(new, old, 0, n) == i
+            assert _first_difference(old, old, i, n) == n
+    supply = rnd.sample(range(500), 150)
+    cases = [supply[:40] + supply[41:],               # one taken from the middle
+             supply[3:], supply[:-2],                  # taken from the front, the end
+             supply + [900, 901], [900] + supply,      # put on the end, the front
+             supply[:10] + [900, 901] + supply[10:],   # a run put in the middle
+             supply[:5] + [supply[6], supply[5]] + supply[7:],   # two swapped: the sets
+             supply[:20] + [900] + supply[22:]]        # one replaced by another: the sets
+    for new in cases:
+        assert set(_changed_cards(new, supply)) == set(new) ^ set(supply)
+    size = 3 * RUN + 5
+    values = [rnd.randrange(3) for _ in range(size)]
+    A = array("f", bytes(4 * (size + 10)))
+    memo = [None, []]
+    for new in (values, values[:7] + [5] + values[8:], [0] * size,
+                [v + (i % 50 == 0) for i, v in enumerate(values)], values[:-1]):
+        _sync_values(memoryview(A), 10, size, memo, new)
+        assert list(A[10:10 + len(new)]) == new and memo[0] == new and memo[0] is not new
+        assert sum(memo[1], []) == new and len(memo[1]) == -(-len(new) // RUN)
