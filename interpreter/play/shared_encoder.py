@@ -12,6 +12,11 @@ equality) and rewrites A only where it differs: a multi-hot block flips the card
 or went (it holds the memo's cards, so those are its only wrong slots). So a call costs the
 comparisons, what changed since the previous call (of any seat, on any state: the memo is
 by value) and the gather; the output is the reference encoder's.
+
+What changed in a long list is found by comparisons done in C (list equality of slices), never
+a Python step a card: a slice costs about a thousand instructions and 14 an element, a
+comparison 13 an element, a Python step about 60, a set of 150 cards about 86 k. A short zone
+(under SHORT cards) is written again whole, which costs as little as finding its changes.
 """
 from __future__ import annotations
 
