@@ -113,7 +113,8 @@ def compile_shared(L):
     A = array("f", bytes(4 * extra))
     A[one] = 1.0
     memo: list = []                               # the memo's first values (A is all zeros)
-    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo, "VALUES": _sync_values, "CHANGED": _changed_cards,   # (see _compile)
+    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo,   # (see _compile)
+          "VALUES": _sync_values, "CHANGED": _changed_cards,
           "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
     gather = list(range(size))                    # the index map of seat 0, team 0; hidden: zero
     body = []
@@ -186,15 +187,16 @@ def compile_shared(L):
         if kind == "none":
             body.append(f"    a[{offset}] = c[{name!r}]")
             continue
+        if kind == "card":   # the memo: [the values, the same in runs], brought up to date in place
+            k = slot([None, []])
+            body += [f"    x = c[{name!r}]",
+                     f"    if x != m[{k}][0]:",
+                     f"        VALUES(a, {offset}, {ncards}, m[{k}], x)"]
+            continue
         k = slot(None)
         body += [f"    x = c[{name!r}]",
-                 f"    if x != m[{k}]:"]
-        if kind == "card":   # (the memo: [the values, the same in runs], brought up to date)
-            body[-2:] = [f"    x = c[{name!r}]", f"    if x != m[{k}][0]:",
-                         f"        VALUES(a, {offset}, {ncards}, m[{k}], x)"]
-            memo[k] = [None, []]
-            continue
-        body += [f"        {', '.join(f'a[{offset + j}]' for j in range(owners))}{',' if owners == 1 else ''} = x",
+                 f"    if x != m[{k}]:",
+                 f"        {', '.join(f'a[{offset + j}]' for j in range(owners))}{',' if owners == 1 else ''} = x",
                  f"        m[{k}] = x[:]"]
     if L.vars:
         ns["NAMES"] = tuple(name for name, _, _ in L.vars)
