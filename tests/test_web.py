@@ -164,12 +164,56 @@ def test_a_log_view_has_a_position_per_decision_and_ends_on_the_result(tmp_path)
     assert told["line"]["seat"] == s.positions[1][0]["seat"] and told["said"]
 
 
-def test_a_redacted_log_is_refused_with_a_clear_error(tmp_path):
+def test_a_redacted_log_is_shown_as_the_story_its_seat_saw(tmp_path):
+    """A log redacted for seat 1 cannot be replayed; the viewer opens it as a timeline: one
+    position per decision, each told as seat 1 may know it (its own cards named, the others'
+    hidden), the scores at the end, and no other seat's view."""
+    from interpreter.web.timeline import TimelineView, open_log
+    rules = interpreter.load("diamonds")
+    full, path = tmp_path / "f.jsonl", tmp_path / "r.jsonl"
+    result = play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(full))
+    play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(path), log_for=1)
+    with pytest.raises(interpreter.RulebookError, match="redacted for seat 1.*rulebook view"):
+        LogView(path)
+    assert isinstance(open_log(full), LogView)
+    t = open_log(path)
+    assert isinstance(t, TimelineView) and t.describe()["mode"] == "timeline" and t.describe()["seat"] == 1
+    replayed = LogView(full)
+    assert len(t.positions) == len(replayed.positions) == result["decisions"] + 1
+    S = replayed.positions[0][1]
+    first = t.view(0, t.seat_of(None))
+    mine = " ".join(rules.card_labels[c] for c in S.z["hand"][1])
+    assert any(mine in e["text"] and "your hand" in e["text"] for e in first["events"])
+    theirs = [rules.card_labels[c] for c in S.z["hand"][0]]
+    assert not any(f" {label} " in f" {first['said']} " for label in theirs)   # seat 0's deal: a count
+    assert "10 hidden cards dealt" in first["said"]
+    for at in (1, len(t.positions) // 2):   # each position: the decision of the full log, as seat 1 saw it
+        line, full_line = t.positions[at], replayed.positions[at][0]
+        assert line["seat"] == full_line["seat"] and line["prompt"] == full_line["prompt"]
+        if full_line["seat"] == 1:
+            assert line["action"] == full_line["action"] and t.view(at)["said"].startswith("you ")
+    last = t.view(10**6)
+    assert last["at"] == len(t.positions) - 1 and last["over"]
+    assert last["result"] == {"scores": result["scores"], "winners": result["winners"]}
+    assert last["story"] == t.story and len(t.story) == len(t.positions)
+    with pytest.raises(interpreter.RulebookError, match="what seat 1 saw"):
+        t.seat_of("0")
+
+
+def test_a_redacted_log_that_does_not_hold_together_is_refused_at_its_line(tmp_path):
+    from interpreter.web.timeline import TimelineView
     rules = interpreter.load("diamonds")
     path = tmp_path / "r.jsonl"
-    play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(path), log_for=0)
-    with pytest.raises(interpreter.RulebookError, match="redacted for seat 0"):
-        LogView(path)
+    play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(path), log_for=1)
+    lines = path.read_text().splitlines()
+    for broken, message in ((lines + [lines[2]], f"line {len(lines) + 1}: a 'decision' line after the result line"),
+                            (lines[:3] + [lines[1]] + lines[3:], "line 4: an events line after the first decision"),
+                            (lines[:2] + ['{"type": "decision", "events": 3}'] + lines[2:], "line 3: its 'events' is not a list"),
+                            (lines[:2] + ['{"type": "move"}'] + lines[2:], "line 3: unknown line type 'move'"),
+                            ([lines[0].replace('"redacted_for": 1', '"redacted_for": 7')] + lines[1:], "line 1: not a log redacted")):
+        path.write_text("\n".join(broken) + "\n")
+        with pytest.raises(interpreter.RulebookError, match=message):
+            TimelineView(path)
 
 
 def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
@@ -249,6 +293,11 @@ def test_view_and_serve_print_their_address_and_stop_on_ctrl_c(tmp_path, capsys,
     monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
     path, _ = _log(tmp_path, "diams", 3)
     assert main(["view", str(path)]) == 0
+    assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
+    redacted = tmp_path / "mine.jsonl"
+    assert main(["play", "diams", "--players", "3", "--log", str(redacted), "--log-for", "2"]) == 0
+    capsys.readouterr()
+    assert main(["view", str(redacted)]) == 0   # as seat 2 saw it
     assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
     assert main(["serve", "diamonds", "--players", "3", "--agents", "human,random,random"]) == 0
     assert "serving diamonds at http://127.0.0.1:" in capsys.readouterr().out

@@ -121,6 +121,37 @@ def test_a_seed_game_log_steps_to_its_end_and_shows_the_state(browser, serve, tm
         browser.save_screenshot(str(Path(shots) / f"viewer-{name}.png"))
 
 
+@pytest.mark.parametrize("name,players,seed", [SEEDS[1], SEEDS[3]])
+def test_a_redacted_log_reads_as_the_story_its_seat_saw(browser, serve, tmp_path, name, players, seed):
+    """A log redacted for seat 1: no table, the story told line by line with the current
+    one marked, a line clicked goes there, and the end shows the log's scores."""
+    from interpreter.web.timeline import open_log
+    rules = interpreter.load(name)
+    log = tmp_path / f"{name}.jsonl"
+    result = play_game(rules, players, seed, make_agents("random", players, seed), log=str(log), log_for=1)
+    game = open_log(log)
+    length = len(game.positions)
+    browser.get(serve(game))
+    _wait(browser, lambda d: _position(d) == f"0 / {length - 1}")
+    assert "seat 1 saw it" in browser.find_element(By.ID, "mode").text
+    assert [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#seat option")] == ["1"]
+    story = browser.find_elements(By.CSS_SELECTOR, "#story li")
+    assert [li.text for li in story] == game.story and not browser.find_elements(By.CSS_SELECTOR, ".panel[data-seat]")
+    at = min(7, length - 1)
+    _go(browser, at, length)
+    _wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#story li.current").get_attribute("data-at") == str(at))
+    assert browser.find_element(By.ID, "said").text == game.story[at]
+    line = game.positions[at]
+    assert browser.find_element(By.ID, "options").text == f"chosen: {line['action']}"
+    browser.find_elements(By.CSS_SELECTOR, "#story li")[2].click()
+    _wait(browser, lambda d: _position(d) == f"2 / {length - 1}")
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    _wait(browser, lambda d: d.find_elements(By.ID, "scores"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]")
+    assert [r.find_element(By.CSS_SELECTOR, ".score").text for r in rows] == [str(s) for s in result["scores"]]
+    assert browser.find_element(By.ID, "error").text == ""
+
+
 def test_a_short_game_is_played_to_its_end_by_clicks(browser, serve):
     rules = interpreter.load("diamonds")
     game = LiveGame(rules, 3, 7, "human,random,random", {"params": {"hand_size": 3, "rounds": 1}})

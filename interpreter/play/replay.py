@@ -111,6 +111,47 @@ def _check_header(head: dict, where: str) -> None:
             raise ReplayError(f"{where}: line 1: the header's '{key}' is not a mapping")
 
 
+def _rules_of(head: dict, where: str, ruleset=None):
+    """The log's ruleset (load_for_log), refused if it changed since the log was written."""
+    rules = load_for_log(head, where, ruleset)
+    if rules.hash != head["hash"]:
+        raise ReplayError(f"{where}: line 1: the ruleset changed since this log was written: {rules.path} "
+                          f"now has hash {rules.hash[:12]}, the log was written with {str(head['hash'])[:12]}")
+    return rules
+
+
+def read_redacted(path, ruleset=None) -> tuple:
+    """(the ruleset, the header, the lines after it) of a log redacted for one seat
+    (``play --log-for``, ``redact``): read and checked line by line, not replayed (its hidden
+    choices are gone): a setup line first, then decisions, then a result or an error line."""
+    where = str(path)
+    lines = read_log(path)
+    first_no, head = lines[0]
+    if first_no != 1:
+        head = {"type": None}
+    _check_header(head, where)
+    seat = head.get("redacted_for")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < head["players"]:
+        raise ReplayError(f"{where}: line 1: not a log redacted for a seat of the game "
+                          f"(redacted_for: {seat!r}, {head['players']} players)")
+    rules = _rules_of(head, where, ruleset)
+    body, ended = lines[1:], None
+    for i, (no, obj) in enumerate(body):
+        kind = obj["type"]
+        if ended is not None:
+            raise ReplayError(f"{where}: line {no}: a '{kind}' line after the {ended[1]} line (line {ended[0]})")
+        if kind == "events" and i:
+            raise ReplayError(f"{where}: line {no}: an events line after the first decision")
+        if kind in ("result", "error"):
+            ended = (no, kind)
+        elif kind not in ("events", "decision"):
+            raise ReplayError(f"{where}: line {no}: unknown line type {kind!r}")
+        events = obj.get("events", [])
+        if not isinstance(events, list) or not all(isinstance(ev, dict) for ev in events):
+            raise ReplayError(f"{where}: line {no}: its 'events' is not a list of events")
+    return rules, head, [obj for _, obj in body]
+
+
 # ---------------------------------------------------------------------- replay
 def replay(path, ruleset=None, positions: list | None = None) -> dict:
     """Re-run a log and verify every decision, its events and the result.
@@ -128,11 +169,8 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
     _check_header(head, where)
     if "redacted_for" in head:
         raise ReplayError(f"{where}: line 1: this log is redacted for seat {head['redacted_for']}; "
-                          "only a full log can be replayed")
-    rules = load_for_log(head, where, ruleset)
-    if rules.hash != head["hash"]:
-        raise ReplayError(f"{where}: line 1: the ruleset changed since this log was written: {rules.path} "
-                          f"now has hash {rules.hash[:12]}, the log was written with {str(head['hash'])[:12]}")
+                          "only a full log can be replayed (rulebook view shows it as that seat saw it)")
+    rules = _rules_of(head, where, ruleset)
     try:
         S = rules.new_game(head["players"], head["seed"], {**(head.get("options") or {}),
                                                            "params": head.get("params") or {}}, record=True)

@@ -16,17 +16,19 @@ def _where(p: argparse.ArgumentParser) -> None:
 
 
 def add_view(p: argparse.ArgumentParser) -> None:
-    p.add_argument("log", metavar="LOG.jsonl", help="a full log written by play --log (not redacted)")
+    p.add_argument("log", metavar="LOG.jsonl",
+                   help="a log written by play --log (a full log: its tables, replayed and verified; "
+                        "a log redacted for a seat: what that seat saw happen)")
     p.add_argument("--ruleset", metavar="PATH", help="the ruleset to use instead of the one the header names")
     _where(p)
 
 
 def cmd_view(args) -> int:
-    """Replay and verify the log, then serve its positions to step through in a browser."""
+    """Replay and verify the log, then serve its positions to step through in a browser; a
+    redacted log is served as the story its seat saw (web/timeline.py)."""
     from ..web.server import run
-    from ..web.games import LogView
-    game = LogView(args.log, args.ruleset)
-    return run(game, args.host, _port(args.port), sys.stdout)
+    from ..web.timeline import open_log
+    return run(open_log(args.log, args.ruleset), args.host, _port(args.port), sys.stdout)
 
 
 def add_serve(p: argparse.ArgumentParser) -> None:

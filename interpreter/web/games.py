@@ -68,7 +68,7 @@ class GameView:
             out["chosen"] = following.get("action")
         out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
                    line=_line(shown), said=tell(shown, me, self.owners) or _own_choice(shown, me),
-                   events=[{"text": text, "cards": _cards_of(ev)} for ev in shown.get("events") or ()
+                   events=[{"text": text, "cards": cards_of(ev)} for ev in shown.get("events") or ()
                            if (text := tell_event(ev, me, self.owners))])
         return out
 
@@ -87,7 +87,8 @@ class GameView:
 
 
 class LogView(GameView):
-    """A full log, replayed and verified (a redacted log cannot be: it lacks hidden choices)."""
+    """A full log, replayed and verified (a redacted log cannot be: it lacks hidden choices;
+    web/timeline.py shows it as its seat saw it)."""
 
     def __init__(self, path, ruleset=None):
         positions: list = []
@@ -179,7 +180,7 @@ def _line(line: dict) -> dict:
     return {k: line.get(k) for k in ("type", "n", "seat", "prompt", "action", "message") if k in line}
 
 
-def _cards_of(ev: dict) -> list:
+def cards_of(ev: dict) -> list:
     cards = ev.get("cards") if isinstance(ev.get("cards"), list) else []
     return [str(c) for c in cards] + ([str(ev["card"])] if isinstance(ev.get("card"), str) else []) + (
         [str(ev["space"])] if isinstance(ev.get("space"), str) else [])

@@ -2,8 +2,10 @@
 
     GET  /                      the page (static/index.html), then static/app.js and style.css
     GET  /api/game              {mode, ruleset, title, players, humans, length, over, error}
+                                (mode: "log", "play", or "timeline": a redacted log, web/timeline.py)
     GET  /api/view?at=K&seat=S  the table at position K as seat S sees it (S: a number,
-                                "spectator" or "all"; "all" only for a log), with its events
+                                "spectator" or "all"; "all" only for a log), with its events;
+                                in a timeline, the story its seat saw and position K's line
     POST /api/act               {"seat": S, "index": I}: a human seat decides (a live game)
 
 Bound to 127.0.0.1 by default: the page can play seats of a game, so it is not offered to the

@@ -150,8 +150,49 @@ function colorOf(label) {
 }
 
 // ------------------------------------------------------------------ the whole page
+function renderResult(v) {
+  const result = $("result");
+  result.replaceChildren();
+  if (!v.result) return;
+  const winners = new Set(v.result.winners);
+  const table = el("table", { id: "scores" }, el("tr", {}, el("th", { text: "seat" }), el("th", { text: "score" })));
+  (v.result.scores || []).forEach((s, i) => table.append(el("tr", { class: winners.has(i) ? "winner" : "", "data-seat": String(i) },
+    el("td", { text: seatName(i) }), el("td", { class: "score", text: JSON.stringify(s) }))));
+  result.append(el("div", { class: "panel" }, el("h3", { text: "Game over" }), table,
+    el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` })));
+}
+
+function renderTimeline(v) {
+  // a log redacted for one seat: no table (the others' hidden cards are not in it), the game
+  // told as that seat saw it, one line a position, the current one marked
+  const events = v.events || [];
+  $("title").textContent = v.title + (v.variant ? ` (${v.variant})` : "");
+  $("mode").textContent = `a log as seat ${v.seat} saw it`;
+  $("position").textContent = `${v.at} / ${v.length - 1}`;
+  $("slider").max = String(v.length - 1);
+  $("slider").value = String(v.at);
+  $("status").textContent = `This log holds what seat ${v.seat} saw happen, not the table: a full log shows the table.`;
+  renderResult(v);
+  const story = el("ol", { id: "story", start: 0 }, ...v.story.map((text, i) => {
+    const li = el("li", { class: i === v.at ? "current" : "", "data-at": String(i), text });
+    li.addEventListener("click", () => show(i));
+    return li;
+  }));
+  $("shared").replaceChildren(el("div", { class: "panel", "data-owner": "story" },
+                                     el("h3", { text: `The game as seat ${v.seat} saw it` }), story));
+  for (const id of ["running", "teams", "seats", "since"]) $(id).replaceChildren();
+  $("said").textContent = v.said;
+  $("events").replaceChildren(...events.map((e, i) => el("li", { class: i === ui.event ? "current" : "", text: e.text })));
+  const decision = v.line.type === "decision";
+  $("prompt").textContent = decision ? `${seatName(v.line.seat)}: ${v.line.prompt}` : v.over ? "The game is over." : "";
+  $("options").replaceChildren(...(decision ? [el("span", { class: "waiting", text: `chosen: ${v.line.action}` })] : []));
+  const current = story.children[v.at];
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+}
+
 function render() {
   const v = ui.view;
+  if (v.mode === "timeline") return renderTimeline(v);
   const events = v.events || [];
   const hot = new Set(ui.event >= 0 && events[ui.event] ? events[ui.event].cards : []);
   $("title").textContent = v.title + (v.variant ? ` (${v.variant})` : "");
@@ -161,17 +202,7 @@ function render() {
   $("slider").value = String(v.at);
   const vars = Object.entries(v.vars).map(([k, x]) => `${k} ${Array.isArray(x) ? x.join(" ") : x}`).join(" · ");
   $("status").textContent = [v.phase ? `phase ${v.phase}` : "", vars].filter(Boolean).join(" · ");
-  // the result
-  const result = $("result");
-  result.replaceChildren();
-  if (v.result) {
-    const winners = new Set(v.result.winners);
-    const table = el("table", { id: "scores" }, el("tr", {}, el("th", { text: "seat" }), el("th", { text: "score" })));
-    v.result.scores.forEach((s, i) => table.append(el("tr", { class: winners.has(i) ? "winner" : "", "data-seat": String(i) },
-      el("td", { text: seatName(i) }), el("td", { class: "score", text: JSON.stringify(s) }))));
-    result.append(el("div", { class: "panel" }, el("h3", { text: "Game over" }), table,
-      el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` })));
-  }
+  renderResult(v);
   $("shared").replaceChildren(el("div", { class: "panel", "data-owner": "shared" }, el("h3", { text: "Table" }),
                                      ...v.shared.map((it) => itemRow(it, hot))));
   $("running").replaceChildren(...(v.running.length ? [el("div", { class: "panel" }, ...v.running.map((it) => itemRow(it, hot)))] : []));
@@ -247,6 +278,11 @@ function stepEvent(delta) {
 
 function seats(game) {
   const select = $("seat");
+  if (game.mode === "timeline") {   // a redacted log: its own seat's view, and no other
+    select.replaceChildren(el("option", { value: String(game.seat), text: `seat ${game.seat} (the log's)` }));
+    ui.seat = game.seat;
+    return;
+  }
   const choices = [["spectator", "a spectator"]];
   if (game.mode === "log") choices.push(["all", "everyone (the full log)"]);
   for (let i = 0; i < game.players; i++)
