@@ -121,7 +121,7 @@ def _rules_of(head: dict, where: str, ruleset=None):
 
 
 def read_redacted(path, ruleset=None) -> tuple:
-    """(the ruleset, the header, the lines after it) of a log redacted for one seat
+    """(the ruleset, the header, (line number, line) for each line after it) of a log redacted for one seat
     (``play --log-for``, ``redact``): read and checked line by line, not replayed (its hidden
     choices are gone): a setup line first, then decisions, then a result or an error line."""
     where = str(path)
@@ -149,7 +149,10 @@ def read_redacted(path, ruleset=None) -> tuple:
         events = obj.get("events", [])
         if not isinstance(events, list) or not all(isinstance(ev, dict) for ev in events):
             raise ReplayError(f"{where}: line {no}: its 'events' is not a list of events")
-    return rules, head, [obj for _, obj in body]
+        if kind == "result" and not (isinstance(obj.get("scores"), list) and isinstance(obj.get("winners"), list)
+                                     and all(isinstance(w, int) and not isinstance(w, bool) for w in obj["winners"])):
+            raise ReplayError(f"{where}: line {no}: the result line has no list of scores and of winning seats")
+    return rules, head, body
 
 
 # ---------------------------------------------------------------------- replay

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from ..errors import GameError
+from ..errors import GameError, ReplayError
 from ..play.narrate import event as tell_event, owners, tell
 from ..play.replay import read_log, read_redacted
 from .games import LogView, cards_of
@@ -22,14 +22,24 @@ class TimelineView:
     humans: list = []
 
     def __init__(self, path, ruleset=None):
-        self.rules, head, lines = read_redacted(path, ruleset)
+        self.rules, head, numbered = read_redacted(path, ruleset)
         self.seat, self.players, self.seed = head["redacted_for"], head["players"], head["seed"]
+        lines = [line for _, line in numbered]
         self.ending = lines[-1] if lines and lines[-1]["type"] in ("result", "error") else None
         self.positions = [line for line in lines if line["type"] in ("events", "decision")] or [{"type": "events"}]
         if self.ending is not None and self.ending["type"] == "error":
             self.positions.append(self.ending)
         self.owners = owners(self.rules, self.rules.team_members(self.players))
-        self.story = [self._said(line) for line in self.positions]
+        told = {id(line): no for no, line in numbered}
+        self.story = []
+        for line in self.positions:   # told once now: a line the words cannot be made of is refused here
+            try:
+                self.story.append(self._said(line))
+                for ev in line.get("events") or ():
+                    tell_event(ev, self.seat, self.owners)
+            except (TypeError, ValueError, AttributeError, KeyError, IndexError) as e:
+                raise ReplayError(f"{path}: line {told.get(id(line), '?')}: an event of this line cannot be told "
+                                  f"({type(e).__name__}: {e}); was the log edited?") from None
         self.lock = threading.Lock()
         self.error = self.ending.get("message") if self.ending is not None and self.ending["type"] == "error" else None
 
