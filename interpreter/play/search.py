@@ -85,6 +85,7 @@ class SearchAgent:
                                             self.rng.random()))
 
     def iterate(self, root: Node, S) -> None:
+        S.kn = None   # (its own copy) a playout needs no record of who knows where cards are: each move pays it
         path = [root]
         try:
             self.descend(root, S, path)
