@@ -33,6 +33,7 @@ class GreedyAgent:
         totals = [0.0] * n
         for _ in range(self.samples):
             D = view.sample(self.rng)
+            D.kn = None   # (its own copy) a look ahead needs no record of who knows where cards are
             for i in range(n):
                 C = D.clone()
                 C.apply_index(i)
