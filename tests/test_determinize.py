@@ -159,6 +159,33 @@ def test_a_card_where_its_zone_cannot_hold_it_is_a_clear_error():
         S.determinize(0, random.Random(1))
 
 
+def test_the_order_of_a_hidden_zone_is_dealt_again_too(tmp_path):
+    """Seat 1's hand holds both y cards (which only hands hold) and two x cards; the pile the
+    other four x. Dealt again for seat 0, the y cards go first (the smaller set), the x cards
+    fill the rest as one shuffled set cut in two: the hand, which took from both, is shuffled
+    again (else its first card would be a y); the pile, a cut of one shuffled set, already is
+    in a random order. Each card is first in its zone as often as any other that may be there."""
+    path = tmp_path / "g.yaml"
+    path.write_text(
+        "game: g\nplayers: {min: 2, max: 2}\ncomponents:\n  x: {attributes: {n: 1..6}, label: 'x{n}'}\n"
+        "  y: {attributes: {m: 1..2}, label: 'y{m}'}\nzones:\n  stock: {start: [x, y], visible: none}\n"
+        "  pile: {visible: none, holds: [x]}\n  hand: {owner: player, visible: owner, holds: [x, y]}\nflow:\n"
+        "  - move: {from: stock, to: 'hand[1]', cards: 'stock where m != none'}\n"
+        "  - move: {from: stock, to: 'hand[1]', count: 2}\n  - move: {from: stock, to: pile}\n"
+        "  - choose: {who: 0, options: '[1, 2]', as: v}\n")
+    rules = interpreter.load(path)
+    S = rules.new_game(2, 1, knowledge=True)
+    assert [len(S.z["hand"][1]), len(S.z["pile"])] == [4, 4]
+    first_in_hand, first_in_pile, rng, n = Counter(), Counter(), random.Random(2), 4000
+    for _ in range(n):
+        D = S.determinize(0, rng)
+        first_in_hand[rules.card_labels[D.z["hand"][1][0]]] += 1
+        first_in_pile[rules.card_labels[D.z["pile"][0]]] += 1
+    assert abs((first_in_hand["y1"] + first_in_hand["y2"]) / n - 0.5) < 0.04
+    assert all(abs(first_in_hand[f"x{k}"] / n - 1 / 12) < 0.025 for k in range(1, 7)), first_in_hand
+    assert all(abs(first_in_pile[f"x{k}"] / n - 1 / 6) < 0.03 for k in range(1, 7)), first_in_pile
+
+
 # ---------------------------------------------------------------- the deal of the hidden cards
 # Cards 0..3 of components a, a, b, c; three places: one that holds anything (2 cards), one
 # that holds a and b (1), one that holds only a (1). The sets of places each component fits
@@ -186,7 +213,7 @@ def test_a_deal_into_nested_holds_makes_every_fitting_deal_equally_likely():
     fitting = _fitting([0, 1, 2, 3], NESTED)
     assert len(fitting) == 4          # a's other card and b share the first places, or b takes place 1
     rng = random.Random(7)
-    seen = Counter(tuple(tuple(sorted(got)) for got in _deal([0, 1, 2, 3], NESTED, KINDS, None, rng))
+    seen = Counter(tuple(tuple(sorted(got)) for got in _deal([0, 1, 2, 3], NESTED, KINDS, None, rng)[0])
                    for _ in range(4000))
     assert set(seen) == fitting       # never a card where its place may not hold it
     assert all(850 < k < 1150 for k in seen.values()), seen   # 1000 each, give or take 5 sd
@@ -198,10 +225,10 @@ def test_a_deal_into_holds_that_overlap_without_nesting_still_fits():
     slots = [([], 2, frozenset("ac")), ([], 2, frozenset("bc"))]   # {0} and {1}, c fits both, a-b apart
     rng = random.Random(3)
     for _ in range(200):
-        first, second = _deal([0, 1, 2, 3], slots, kinds, None, rng)
+        (first, second), _ = _deal([0, 1, 2, 3], slots, kinds, None, rng)
         assert 0 in first and 1 in second and sorted(first + second) == [0, 1, 2, 3]
     slots = [([], 2, frozenset("ab")), ([], 2, frozenset("bc"))]   # {0}, {0, 1}, {1}: nested
-    assert {tuple(sorted(x)) for _ in range(50) for x in _deal([0, 1, 2, 3], slots, kinds, None, rng)[:1]} \
+    assert {tuple(sorted(x)) for _ in range(50) for x in _deal([0, 1, 2, 3], slots, kinds, None, rng)[0][:1]} \
         == {(0, 1)}
 
 
@@ -211,5 +238,5 @@ def test_more_cards_of_a_component_than_places_that_hold_it_is_a_clear_error():
     kinds = ["c", "c", "a", "a"]   # two c cards; one place holds only c, the other anything
     with pytest.raises(GameError, match="do not fit the hidden zones' holds"):
         _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, frozenset("a"))], kinds, None, random.Random(1))
-    first, second = _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, None)], kinds, None, random.Random(1))
+    (first, second), _ = _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, None)], kinds, None, random.Random(1))
     assert first in ([0], [1]) and sorted(first + second) == [0, 1, 2, 3]

@@ -92,6 +92,7 @@ def determinize(S, seat: int, rng):
     rules = D.rules
     bit = 1 << seat
     kn = D.kn or {}
+    known = {c for c, m in kn.items() if m & bit}   # hidden cards whose place the seat knows
     slots: list = []    # (the list to refill, how many cards it takes, the components it can hold or None)
     ordered: list = []  # for each slot: whether its order is to be dealt (not a zone kept sorted)
     pool: list = []
@@ -100,10 +101,13 @@ def determinize(S, seat: int, rng):
         for owner, cards in _instances(D, name):
             if not cards or seers(D, name, owner) & bit:
                 continue
-            keep = [c for c in cards if kn.get(c, 0) & bit]
-            free = [c for c in cards if not kn.get(c, 0) & bit]
-            if not free:
-                continue
+            if known.isdisjoint(cards):
+                keep, free = [], cards[:]
+            else:
+                keep = [c for c in cards if c in known]
+                free = [c for c in cards if c not in known]
+                if not free:
+                    continue
             pool += free
             cards[:] = keep            # (D owns its lists: own_all above)
             slots.append((cards, len(free), holds))
@@ -118,17 +122,19 @@ def determinize(S, seat: int, rng):
             ordered.append(False)   # (dealt to the step, in the deal's own random order)
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
-    dealt = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
-    for (cards, _, _), got, shuffled in zip(slots, dealt, ordered):
-        cards.extend(got)
-        if shuffled:
+    dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
+    for i, ((cards, _, _), got, shuffled) in enumerate(zip(slots, dealt, ordered)):
+        if shuffled and (cards or i not in mixed):
+            cards.extend(got)
             rng.shuffle(cards)     # the order of a hidden zone is hidden too (a sorted one: sorted below)
+        else:                      # (or it is already: the place took a cut of one shuffled set)
+            cards.extend(got)
     for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
         rules.steps[frame[0]].hidden_values(D, frame, seat, rng)
-    for c in pool:
-        kn.pop(c, None)
+    for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
+        del kn[c]
     rules.keep_sorted(D)
     D.rng = seed_state(rng.getrandbits(63))
     if D.dec is not None and D.dec[0] != seat:   # another seat's question may read what was dealt again
@@ -136,9 +142,11 @@ def determinize(S, seat: int, rng):
     return D
 
 
-def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[list]:
+def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple[list[list], frozenset]:
     """The pool dealt into the slots at random, each slot taking exactly its number of cards and
-    only cards of the components it can hold.
+    only cards of the components it can hold; and the slots whose cards are already in a
+    uniformly random order (a cut of one shuffled set: shuffling them again changes nothing
+    of the deal's distribution).
 
     When the sets of slots the components fit are nested or apart (every slot holds every
     card; or a pile holds anything, hands all but one component, a third place fewer still),
@@ -154,15 +162,15 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> list[
             raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
                             "lists it (a state patched, or a ruleset that moves it where it may not be)")
     if _nested(set(fit.values())):
-        out = _deal_nested(pool, slots, fit, kinds, rng)
-        if out is None:
+        dealt = _deal_nested(pool, slots, fit, kinds, rng)
+        if dealt is None:
             raise GameError("cannot determinize: the hidden cards do not fit the hidden zones' holds: "
                             "more cards of some components than places that may hold them")
-        return out
+        return dealt
     out = _deal_tried(pool, slots, fit, kinds, rng, tries)
     if out is None:
         raise GameError(f"cannot determinize: no deal of the hidden cards into the zones' holds: found in {tries} tries")
-    return out
+    return out, frozenset()
 
 
 def _nested(sets) -> bool:
@@ -175,12 +183,19 @@ def _deal_nested(pool, slots, fit, kinds, rng):
     """A uniform deal when the fitting sets nest: the cards of the smallest set first, at random
     places among the room left in it (a group that fills its room exactly: shuffled and cut).
     What one group takes leaves the same room to the sets around it wherever it went, so every
-    fitting deal is equally likely. None when the cards cannot fit (then none can)."""
-    groups: dict = {}
-    for c in pool:   # (the pool is sorted: the groups too)
-        groups.setdefault(fit[kinds[c]], []).append(c)
+    fitting deal is equally likely. With the deal, the places that took a cut of one shuffled
+    group and nothing else. None when the cards cannot fit (then none can)."""
+    sets = set(fit.values())
+    if len(sets) == 1:   # every card fits the same places (the pool is sorted: the groups too)
+        groups = {sets.pop(): pool}
+    else:
+        groups: dict = {}
+        for c in pool:
+            groups.setdefault(fit[kinds[c]], []).append(c)
     room = [n for _, n, _ in slots]
     out: list = [[] for _ in slots]
+    sources = [0] * len(slots)   # how many groups each place took cards from
+    cut = set()                  # places that took a cut of a shuffled group: their order is random
     for places in sorted(groups, key=lambda f: (len(f), sorted(f))):
         cards, order = groups[places], sorted(places)
         left = sum(room[i] for i in order)
@@ -191,15 +206,19 @@ def _deal_nested(pool, slots, fit, kinds, rng):
             rng.shuffle(cards)
             at = 0
             for i in order:
-                out[i] += cards[at:at + room[i]]
-                at += room[i]
-                room[i] = 0
+                if room[i]:
+                    out[i] += cards[at:at + room[i]]
+                    at += room[i]
+                    room[i] = 0
+                    sources[i] += 1
+                    cut.add(i)
             continue
         spots = [i for i in order for _ in range(room[i])]
         for c, i in zip(cards, rng.sample(spots, len(cards))):
             out[i].append(c)
             room[i] -= 1
-    return out
+            sources[i] += 1
+    return out, frozenset(i for i in cut if sources[i] == 1)
 
 
 def _deal_tried(pool, slots, fit, kinds, rng, tries):
