@@ -344,6 +344,14 @@ def test_the_throughput_of_the_games_played_is_reported_but_not_stored(capsys, t
     assert re.search(r"played 2 games in [\d.]+ s on 1 worker: [\d.]+ games/s", stdout)
 
 
+def test_the_workers_reported_are_those_that_played(capsys):
+    """More workers asked than games: a worker a game is started, and that is what is said."""
+    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
+                            "--workers", 64, "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["timing"]["workers"] == 2
+
+
 def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_path):
     """3 games: a seat that never wins has the interval [0, x] (rounding once made its error bar
     negative and the plot an internal error); --set values are stored as the parameter's type."""

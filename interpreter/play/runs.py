@@ -15,7 +15,7 @@ from .batch import Batch, load_batch_rules
 from . import anomalies, coverage
 from .plots import plots
 from .summary import summarise
-from .workers import run_local, run_ray
+from .workers import run_local, run_ray, workers_used
 
 
 def read_records(path: Path) -> list[dict]:
@@ -121,7 +121,7 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
         if plot:
             written += plots(summary, ordered, out)
     # throughput: the games played now (not those read back), workers' start-up included
-    timing = {"played": len(todo), "seconds": round(seconds, 3), "workers": workers if backend == "local" else None,
+    timing = {"played": len(todo), "seconds": round(seconds, 3), "workers": workers_used(workers, len(todo)) if backend == "local" and todo else None,
               "games_per_s": round(len(todo) / seconds, 1) if todo and seconds > 0 else None}
     return {"records": ordered, "summary": summary, "resumed": len(done), "timing": timing, "coverage": covered,
             "written": written}

@@ -77,11 +77,16 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def workers_used(workers: int, games: int) -> int:
+    """How many worker processes run_local starts for ``games`` games (no more than games)."""
+    return max(1, min(workers, games))
+
+
 def run_local(batch: Batch, indexes: list[int], workers: int, rules=None) -> Iterator[dict]:
     """Records of the given games, in completion order: in-process for one worker, else a Pool."""
     if not indexes:
         return
-    workers = max(1, min(workers, len(indexes)))
+    workers = workers_used(workers, len(indexes))
     if workers == 1:
         if rules is None:
             rules = load_batch_rules(batch)
