@@ -111,6 +111,17 @@ def _check_header(head: dict, where: str) -> None:
             raise ReplayError(f"{where}: line 1: the header's '{key}' is not a mapping")
 
 
+def _read_headed(path) -> tuple:
+    """(the path as text, the log's (line number, line) pairs, its header, checked)."""
+    where = str(path)
+    lines = read_log(path)
+    first_no, head = lines[0]
+    if first_no != 1:   # (the first line is not a header: _check_header says so)
+        head = {"type": None}
+    _check_header(head, where)
+    return where, lines, head
+
+
 def _rules_of(head: dict, where: str, ruleset=None):
     """The log's ruleset (load_for_log), refused if it changed since the log was written."""
     rules = load_for_log(head, where, ruleset)
@@ -124,12 +135,7 @@ def read_redacted(path, ruleset=None) -> tuple:
     """(the ruleset, the header, (line number, line) for each line after it) of a log redacted for one seat
     (``play --log-for``, ``redact``): read and checked line by line, not replayed (its hidden
     choices are gone): a setup line first, then decisions, then a result or an error line."""
-    where = str(path)
-    lines = read_log(path)
-    first_no, head = lines[0]
-    if first_no != 1:
-        head = {"type": None}
-    _check_header(head, where)
+    where, lines, head = _read_headed(path)
     seat = head.get("redacted_for")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < head["players"]:
         raise ReplayError(f"{where}: line 1: not a log redacted for a seat of the game "
@@ -164,12 +170,7 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
-    where = str(path)
-    lines = read_log(path)
-    first_no, head = lines[0]
-    if first_no != 1:
-        head = {"type": None}
-    _check_header(head, where)
+    where, lines, head = _read_headed(path)
     if "redacted_for" in head:
         raise ReplayError(f"{where}: line 1: this log is redacted for seat {head['redacted_for']}; "
                           "only a full log can be replayed (rulebook view shows it as that seat saw it)")
