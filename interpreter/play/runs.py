@@ -121,7 +121,8 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
         if plot:
             written += plots(summary, ordered, out)
     # throughput: the games played now (not those read back), workers' start-up included
-    timing = {"played": len(todo), "seconds": round(seconds, 3), "workers": workers_used(workers, len(todo)) if backend == "local" and todo else None,
+    used = workers_used(workers, len(todo)) if backend == "local" and todo else None
+    timing = {"played": len(todo), "seconds": round(seconds, 3), "workers": used,
               "games_per_s": round(len(todo) / seconds, 1) if todo and seconds > 0 else None}
     return {"records": ordered, "summary": summary, "resumed": len(done), "timing": timing, "coverage": covered,
             "written": written}
