@@ -24,8 +24,7 @@ CHILD = """
 import random, sys
 sys.path[:0] = [{root!r}]
 import interpreter
-from interpreter.play.agents import make_agents
-from interpreter.play.view import SeatView
+from interpreter.play.agents import choose, make_agents
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}))
 S = rules.new_game({players}, 3, knowledge=True)
 rnd = random.Random(3)
@@ -37,7 +36,7 @@ for _ in range({decisions}):
     if S.over:
         break
     p = S.current_player()
-    a = agents[p].decide(SeatView(S, p))
+    a = choose(agents[p], S, p)
     S.apply(a) if isinstance(a, str) else S.apply_index(a)
     n += 1
 print(n)

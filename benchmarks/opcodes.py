@@ -65,8 +65,7 @@ def count(rules, players: int, games: int, seed: int) -> tuple[collections.Count
 
 def count_agent(rules, players: int, agent: str, skip: int, decisions: int) -> tuple[collections.Counter, int]:
     """The opcodes of an agent's decisions (each seat its own, seeded as agent_cost.py seeds them)."""
-    from interpreter.play.agents import make_agents
-    from interpreter.play.view import SeatView
+    from interpreter.play.agents import choose, make_agents
     S = rules.new_game(players, 3, knowledge=True)
     rnd = random.Random(3)
     for _ in range(skip):
@@ -80,7 +79,7 @@ def count_agent(rules, players: int, agent: str, skip: int, decisions: int) -> t
         p = S.current_player()
         sys.settrace(tracer)
         try:
-            a = agents[p].decide(SeatView(S, p))
+            a = choose(agents[p], S, p)
         finally:
             sys.settrace(None)
         S.apply(a) if isinstance(a, str) else S.apply_index(a)
