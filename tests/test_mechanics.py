@@ -456,6 +456,48 @@ def test_observation_shows_only_what_a_player_may_see(tmp_path):
     assert S.observation(0)["legal_actions"] == ["1"]
 
 
+def test_each_owner_and_visibility_shows_contents_sizes_or_nothing(tmp_path):
+    """Zones and counters of every owner (none, player, team, card) under every visibility
+    (all, owner, none), seen by seat 0, its partner 2, seat 1 and a spectator."""
+    path = tmp_path / "sight.yaml"
+    zones = "".join(f"  {o[0]}_{v}: {{{'' if o == 'none' else f'owner: {o}, '}visible: {v}}}\n"
+                    for o in ("none", "player", "team") for v in ("all", "owner", "none"))
+    counters = "".join(f"  k{o[0]}_{v}: {{owner: {o}, visible: {v}}}\n"
+                       for o in ("none", "player", "team", "card") for v in ("all", "owner", "none"))
+    moves = "".join(f"  - move: {{from: deck, to: '{z}', count: 1}}\n"
+                    for z in ("n_all", "n_owner", "n_none", "p_all[0]", "p_owner[0]", "p_none[0]",
+                              "t_all[0]", "t_owner[0]", "t_none[0]"))
+    gains = "".join(f"  - gain: {{counter: '{c}', amount: 2}}\n"
+                    for c in ("kn_all", "kn_owner", "kn_none", "kp_all[0]", "kp_owner[0]", "kp_none[0]",
+                              "kt_all[0]", "kt_owner[0]", "kt_none[0]", "kc_all[first(deck)]",
+                              "kc_owner[first(deck)]", "kc_none[first(deck)]"))
+    path.write_text("game: sight\nplayers: {min: 4, max: 4}\nteams: {by_players: {'4': [[0, 2], [1, 3]]}}\n"
+                    "components:\n  c: {attributes: {n: 1..20}, label: 'c{n}'}\n"
+                    f"zones:\n  deck: {{start: [c], visible: none}}\n{zones}counters:\n{counters}"
+                    f"flow:\n{moves}{gains}  - choose: {{who: 0, options: '[1]', as: x}}\n")
+    S = interpreter.load(path).new_game(4, 1)
+    seen = {who: S.observation(who) for who in (0, 2, 1, None)}
+    card = lambda o: o["zones"]["p_all"][0]   # noqa: E731 - the card dealt there, by label
+    assert all(isinstance(card(o)[0], str) for o in seen.values())
+    for who, o in seen.items():
+        z, k = o["zones"], o["counters"]
+        team = None if who is None else who % 2   # seats 0 and 2 are team 0
+        assert isinstance(z["n_all"], list) and z["n_owner"] == 1 and z["n_none"] == 1   # nobody owns these
+        assert isinstance(z["p_all"][0], list) and z["p_none"] == [1, 0, 0, 0] and z["t_none"] == [1, 0]
+        # one's own contents, the others' sizes (seat 0 and team 0 hold one card each)
+        assert z["p_owner"] == [z["p_owner"][i] if i == who else int(i == 0) for i in range(4)]
+        assert [isinstance(x, list) for x in z["p_owner"]] == [i == who for i in range(4)]
+        assert [isinstance(x, list) for x in z["t_owner"]] == [t == team for t in range(2)]
+        assert [x for x in z["t_owner"] if not isinstance(x, list)] == [int(t == 0) for t in range(2) if t != team]
+        assert k["kn_all"] == 2 and k["kn_owner"] is None and k["kn_none"] is None
+        assert k["kp_all"] == [2, 0, 0, 0] and k["kp_none"] == [None] * 4
+        assert k["kp_owner"] == [(2 if i == 0 else 0) if i == who else None for i in range(4)]
+        assert k["kt_owner"] == [(2 if t == 0 else 0) if t == team else None for t in range(2)]
+        assert k["kt_all"] == [2, 0] and k["kt_none"] == [None, None]
+        assert len(k["kc_all"]) == 1 and list(k["kc_all"].values()) == [2]   # only the card holding a value
+        assert k["kc_owner"] is None and k["kc_none"] is None
+
+
 def test_scoring_tiebreaks_eligibility_and_shared_wins(tmp_path):
     r = load(tmp_path, """
     flow: []

@@ -8,10 +8,11 @@ make it.
 """
 from __future__ import annotations
 
+from itertools import compress
 
-def _visible(decl, owned_by_viewer: bool) -> bool:
-    vis = (decl or {}).get("visible", "all")
-    return vis == "all" or (vis == "owner" and owned_by_viewer)
+
+def _sight(decl) -> str:
+    return (decl or {}).get("visible", "all")
 
 
 def observe(S, player: int) -> dict:
@@ -20,27 +21,36 @@ def observe(S, player: int) -> dict:
     team = S.tm[player] if player is not None and 0 <= player < S.n else None
     zones = {}
     for name, owner in rules.zone_owner.items():
-        decl = rules.zone_decl.get(name)
+        vis = rules.zone_sight[name][0]
         zone = S.z[name]
         if owner == "none":
-            zones[name] = [labels[c] for c in zone] if _visible(decl, False) else len(zone)
+            zones[name] = [labels[c] for c in zone] if vis == "all" else len(zone)
         elif owner == "card":   # only the cards that hold something, by label
-            zones[name] = {labels[i]: ([labels[c] for c in z] if _visible(decl, False) else len(z))
+            zones[name] = {labels[i]: ([labels[c] for c in z] if vis == "all" else len(z))
                            for i, z in sorted(zone.items()) if z}
+        elif vis == "all":
+            zones[name] = [[labels[c] for c in z] for z in zone]
+        elif vis == "owner":   # the viewer's own (or its team's), the others' sizes
+            me = team if owner == "team" else player
+            zones[name] = [[labels[c] for c in z] if i == me else len(z) for i, z in enumerate(zone)]
         else:
-            mine = (lambda i: i == team) if owner == "team" else (lambda i: i == player)
-            zones[name] = [[labels[c] for c in z] if _visible(decl, mine(i)) else len(z) for i, z in enumerate(zone)]
+            zones[name] = [len(z) for z in zone]
     counters = {}
     for name, owner in rules.counter_owner.items():
-        decl = rules.counter_decl.get(name)
+        vis = _sight(rules.counter_decl.get(name))
         value = S.c[name]
         if owner == "none":
-            counters[name] = value if _visible(decl, False) else None
+            counters[name] = value if vis == "all" else None
         elif owner == "card":
-            counters[name] = {labels[i]: v for i, v in enumerate(value) if v} if _visible(decl, False) else None
+            # the cards whose value is not 0 (picked in C: a few among hundreds)
+            counters[name] = {labels[i]: value[i] for i in compress(range(len(value)), value)} if vis == "all" else None
+        elif vis == "all":
+            counters[name] = list(value)
+        elif vis == "owner":
+            me = team if owner == "team" else player
+            counters[name] = [v if i == me else None for i, v in enumerate(value)]
         else:
-            mine = (lambda i: i == team) if owner == "team" else (lambda i: i == player)
-            counters[name] = [v if _visible(decl, mine(i)) else None for i, v in enumerate(value)]
+            counters[name] = [None] * len(value)
     obs = {
         "player": player,
         "players": S.n,
