@@ -498,6 +498,25 @@ def test_each_owner_and_visibility_shows_contents_sizes_or_nothing(tmp_path):
         assert k["kc_owner"] is None and k["kc_none"] is None
 
 
+def test_a_long_public_zones_labels_follow_its_cards_and_are_the_callers_own(tmp_path):
+    """A long shared zone's labels are kept between observations while its cards stay the
+    same (engine/observation.py): each observation gets its own list, and a change shows."""
+    path = tmp_path / "supply.yaml"
+    path.write_text("game: supply\nplayers: {min: 2, max: 2}\ncomponents:\n  c: {attributes: {n: 1..40}, label: 'c{n}'}\n"
+                    "zones:\n  supply: {start: [c]}\n  hand: {owner: player, visible: owner}\n"
+                    "flow:\n  - choose: {who: 0, options: '[1, 2]', as: x}\n"
+                    "  - move: {from: supply, to: 'hand[0]', count: x}\n  - choose: {who: 1, options: '[1]', as: y}\n")
+    rules = interpreter.load(path)
+    S, other = rules.new_game(2, 1), rules.new_game(2, 2)
+    first = S.observation(1)["zones"]["supply"]
+    assert len(first) == 40 and first[0] == "c1"
+    first.clear()                                          # the caller's own list
+    assert S.observation(0)["zones"]["supply"] == [f"c{n}" for n in range(1, 41)]
+    S.apply("2")
+    assert S.observation(1)["zones"]["supply"] == [f"c{n}" for n in range(1, 39)]   # two dealt from its end
+    assert other.observation(1)["zones"]["supply"] == [f"c{n}" for n in range(1, 41)]   # another game of it
+
+
 def test_scoring_tiebreaks_eligibility_and_shared_wins(tmp_path):
     r = load(tmp_path, """
     flow: []

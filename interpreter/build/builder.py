@@ -428,6 +428,7 @@ class Builder(Declarations):
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
         r.zone_sight = zone_sight(r)
+        r.shown_labels = {}   # engine/observation.py: a long public zone's labels while its cards stay
         # the components each zone can hold (determinization deals accordingly)
         r.zone_holds = self.zone_holds()
         r.zone_holds_declared = frozenset(z for z, d in self.zone_decl.items() if isinstance(d, dict) and "holds" in d)
