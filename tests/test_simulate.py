@@ -347,9 +347,19 @@ def test_the_throughput_of_the_games_played_is_reported_but_not_stored(capsys, t
 def test_the_workers_reported_are_those_that_played(capsys):
     """More workers asked than games: a worker a game is started, and that is what is said."""
     code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
-                            "--workers", 64, "--json")
+                            "--workers", 3, "--json")
     assert code == 0, err
     assert json.loads(stdout)["timing"]["workers"] == 2
+
+
+def test_workers_far_beyond_the_cpus_are_refused_before_any_is_started(capsys):
+    from interpreter.play.workers import default_workers
+    from interpreter.tools.batches import MAX_WORKERS_PER_CPU
+    most = MAX_WORKERS_PER_CPU * default_workers()
+    for command in ("simulate", "compare"):
+        extra = ["--variants", "base,teams"] if command == "compare" else []
+        code, _, err = run(capsys, command, DIAMONDS, "--players", 4, "--games", 2, *extra, "--workers", most + 1)
+        assert code == 2 and f"at most {most}" in err, err
 
 
 def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_path):

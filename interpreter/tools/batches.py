@@ -59,11 +59,18 @@ def add_compare(p) -> None:
                         "compare.png in DIR; an interrupted run resumes from it")
 
 
+MAX_WORKERS_PER_CPU = 4   # more worker processes than this only take memory (each loads the ruleset)
+
+
 def _check_args(args) -> None:
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    most = MAX_WORKERS_PER_CPU * default_workers()
+    if args.workers is not None and args.workers > most and args.backend == "local":   # (a typo forks thousands)
+        raise UsageError(f"--workers {args.workers} is more than {MAX_WORKERS_PER_CPU} per CPU here "
+                         f"({default_workers()} CPUs): at most {most}")
     if args.address and args.backend != "ray":
         raise UsageError("--address is for --backend ray")
 
