@@ -428,6 +428,7 @@ class Builder(Declarations):
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
         r.zone_sight = zone_sight(r)
+        r.counter_sight = {name: (r.counter_decl.get(name) or {}).get("visible", "all") for name in r.counter_owner}
         r.shown_labels = {}   # engine/observation.py: a long public zone's labels while its cards stay
         # the components each zone can hold (determinization deals accordingly)
         r.zone_holds = self.zone_holds()

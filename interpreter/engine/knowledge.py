@@ -124,11 +124,12 @@ def determinize(S, seat: int, rng):
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
     dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
     for i, ((cards, _, _), got, shuffled) in enumerate(zip(slots, dealt, ordered)):
-        if shuffled and (cards or i not in mixed):
-            cards.extend(got)
-            rng.shuffle(cards)     # the order of a hidden zone is hidden too (a sorted one: sorted below)
-        else:                      # (or it is already: the place took a cut of one shuffled set)
-            cards.extend(got)
+        kept = bool(cards)
+        cards.extend(got)
+        # the order of a hidden zone is hidden too (a sorted one: sorted below), unless it is
+        # already random: the place took only a cut of one shuffled set
+        if shuffled and (kept or i not in mixed):
+            rng.shuffle(cards)
     for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)

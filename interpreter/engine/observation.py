@@ -11,10 +11,6 @@ from __future__ import annotations
 from itertools import compress
 
 
-def _sight(decl) -> str:
-    return (decl or {}).get("visible", "all")
-
-
 LONG = 32   # a shared zone this long: its labels kept while its cards stay the same
 
 
@@ -54,7 +50,7 @@ def observe(S, player: int) -> dict:
             zones[name] = [len(z) for z in zone]
     counters = {}
     for name, owner in rules.counter_owner.items():
-        vis = _sight(rules.counter_decl.get(name))
+        vis = rules.counter_sight[name]
         value = S.c[name]
         if owner == "none":
             counters[name] = value if vis == "all" else None

@@ -62,8 +62,7 @@ class TensorLayout:
         self.counters = []
         for name, kind in rules.counter_owner.items():
             owners = {"none": 1, "player": players, "team": self.teams, "card": ncards}[kind]
-            sight = (rules.counter_decl.get(name) or {}).get("visible", "all")
-            self.counters.append((name, kind, self._add(f"counter:{name}", owners), sight))
+            self.counters.append((name, kind, self._add(f"counter:{name}", owners), rules.counter_sight[name]))
         self.vars = []
         for name, typ in rules.names.vars.items():
             if not name.startswith("_") and typ in (INT, NUM, BOOL, PLAYER, TEAM):
