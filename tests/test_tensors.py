@@ -193,3 +193,17 @@ def test_a_long_lists_changes_are_found_from_its_common_start():
         _sync_values(memoryview(A), 10, size, memo, new)
         assert list(A[10:10 + len(new)]) == new and memo[0] == new and memo[0] is not new
         assert sum(memo[1], []) == new and len(memo[1]) == -(-len(new) // RUN)
+
+
+def test_a_seat_view_is_gathered_by_runs_of_consecutive_slots():
+    """The incremental encoder's gather (play/shared_encoder.py ``_runs``): a seat's index map
+    as runs of consecutive slots, a hidden stretch (the zero slot) as one run of the block of
+    zeros, so the joined runs read exactly what the map names."""
+    from interpreter.play.shared_encoder import _runs
+    zero, zeros = 20, 30                    # slot 20 is "hidden"; the zeros block starts at 30
+    g = [5, 6, 7, zero, zero, zero, 0, 1, 21, 12, 13, zero, 14, 8]
+    runs = _runs(g, zero, zeros)
+    assert runs == [[5, 8], [33, 36], [0, 2], [21, 22], [12, 14], [41, 42], [14, 15], [8, 9]]
+    read = [x for a, b in runs for x in range(a, b)]
+    assert [zero if x >= zeros else x for x in read] == g
+    assert _runs(list(range(10)), zero, zeros) == [[0, 10]] and _runs([], zero, zeros) == []

@@ -2,10 +2,13 @@
 rewritten where the state changed.
 
 One tensor for all seats, ``A``, written with absolute owners (owner k's block where the
-layout has "+k") and everything any seat may see; then the tensor of seat p is one numpy
-gather, ``A[G]``, with G the seat's index map: a piece's "+k" block is owner (p + k)'s (or
-its team's), a hidden slot reads the constant 0 after the layout, the seat's one-hot a
-constant 1, a seat-valued variable its value relative to p (one slot per viewer).
+layout has "+k") and everything any seat may see; then the tensor of seat p is a gather of A
+by the seat's index map G: a piece's "+k" block is owner (p + k)'s (or its team's), a hidden
+slot reads a block of zeros after the layout, the seat's one-hot a constant 1, a seat-valued
+variable its value relative to p (one slot per viewer). G is a few dozen runs of consecutive
+slots (blocks move whole), so the gather is one ``bytearray.join`` of the seat's kept
+memoryviews of A, a memcpy a run: 16 k instructions for Diamonds Club's 6,082 floats in 58
+runs, where numpy's ``A.take(G)`` costs 80 k (13 an element).
 A keeps a memo: a copy of the content each piece was last written from (a zone's list, a
 counter's list, the variables). A call compares the content with the memo (C-level list
 equality) and rewrites A only where it differs: a multi-hot block flips the cards that came
@@ -21,6 +24,8 @@ comparison 13 an element, a Python step about 60, a set of 150 cards about 86 k.
 from __future__ import annotations
 
 from array import array
+from itertools import compress
+from operator import ne
 
 import numpy as np
 
@@ -64,10 +69,9 @@ def _sync_values(a, off: int, size: int, memo: list, new: list) -> None:
     for r, run in enumerate(runs):
         s = r * RUN
         got = new[s:s + RUN]
-        if got != run:
-            for i, (x, y) in enumerate(zip(got, run), s):
-                if x != y:
-                    a[off + i] = old[i] = x
+        if got != run:   # the values that differ picked in C (a Python step only for each of them)
+            for i in compress(range(s, s + len(got)), map(ne, got, run)):
+                a[off + i] = old[i] = new[i]
             runs[r] = got
 
 
@@ -110,6 +114,8 @@ def compile_shared(L):
     for name, typ, offset in L.vars:
         aux[name] = extra
         extra += {PLAYER: n, TEAM: teams}.get(typ, 1)
+    zeros = extra                                 # then as many zeros as a tensor has slots:
+    extra += size                                 # a hidden run reads consecutive ones (_runs)
     A = array("f", bytes(4 * extra))
     A[one] = 1.0
     memo: list = []                               # the memo's first values (A is all zeros)
@@ -230,7 +236,6 @@ def compile_shared(L):
     lines = ["def sync(S):", "    z = S.z", "    c = S.c", *body]
     exec(compile("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name}>", "exec"), ns)  # noqa: S102
     sync = ns["sync"]
-    everything = np.frombuffer(A, dtype=np.float32)
     maps: dict = {}
 
     def index_map(p, team):
@@ -255,13 +260,30 @@ def compile_shared(L):
                                              for j in range(owners)]
         for name, typ, offset in L.vars:
             g[offset] = aux[name] + {PLAYER: p, TEAM: team}.get(typ, 0)
-        return np.array(g, dtype=np.intp)
+        return g
 
     def encode(S, p):
         sync(S)
         key = (p, S.tm[p])
-        g = maps.get(key)
-        if g is None:
-            g = maps[key] = index_map(p, S.tm[p])
-        return everything.take(g)
+        parts = maps.get(key)
+        if parts is None:
+            parts = maps[key] = [raw[4 * a:4 * b] for a, b in _runs(index_map(p, S.tm[p]), zero, zeros)]
+        return view(join(parts), np.float32)
+    raw = memoryview(A).cast("B")
+    join, view = bytearray().join, np.frombuffer
     return encode
+
+
+def _runs(g: list, zero: int, zeros: int) -> list:
+    """The index map ``g`` as runs [start, end) of consecutive slots of A, slot ``zero`` (hidden)
+    read at position i as ``zeros + i`` (a block of zeros as long as the tensor) so that a
+    hidden stretch is one run too."""
+    out: list = []
+    for i, x in enumerate(g):
+        if x == zero:
+            x = zeros + i
+        if out and out[-1][1] == x:
+            out[-1][1] = x + 1
+        else:
+            out.append([x, x + 1])
+    return out
