@@ -50,6 +50,8 @@ def _first_difference(new, old, lo: int, hi: int) -> int:
     return lo
 
 
+_UNSET = object()   # a memo's value before the first call (equal to nothing)
+
 RUN = 64   # values: a long list of values is kept in runs of this many too
 
 
@@ -205,20 +207,28 @@ def compile_shared(L):
                  f"        {', '.join(f'a[{offset + j}]' for j in range(owners))}{',' if owners == 1 else ''} = x",
                  f"        m[{k}] = x[:]"]
     if L.vars:
+        # each variable written again only when it changed (the turn's seat changes at every
+        # turn, the others seldom); a seat's or a team's one slot per viewer from a table of
+        # rows by value (one slice assignment, not one item a viewer)
         ns["NAMES"] = tuple(name for name, _, _ in L.vars)
-        k = slot(None)
+        k = slot((_UNSET,) * len(L.vars))
         body += ["    xs = tuple(map(S.v.get, NAMES))",
-                 f"    if xs != m[{k}]:"]
+                 f"    if xs != m[{k}]:",
+                 f"        o = m[{k}]"]
         for i, (name, typ, offset) in enumerate(L.vars):
-            body.append(f"        x = xs[{i}]")
+            body += [f"        x = xs[{i}]", f"        if x != o[{i}]:"]
             if typ in (PLAYER, TEAM):
                 count = n if typ == PLAYER else teams
-                body += ["        if x is None:",
-                         f"            a[{aux[name]}:{aux[name] + count}] = array('f', bytes({4 * count}))",
-                         "        else:"]
-                body += [f"            a[{aux[name] + w}] = {var_value(typ, 'x', w, w, n, teams)}" for w in range(count)]
+                rows = {None: array("f", bytes(4 * count))}
+                rows.update({v: array("f", [(v - w) % count + 1 for w in range(count)]) for v in range(count)})
+                ns[f"ROWS{i}"] = rows
+                body += [f"            r = ROWS{i}.get(x)",
+                         "            if r is not None:",
+                         f"                a[{aux[name]}:{aux[name] + count}] = r",
+                         "            else:"]
+                body += [f"                a[{aux[name] + w}] = {var_value(typ, 'x', w, w, n, teams)}" for w in range(count)]
             else:
-                body.append(f"        a[{aux[name]}] = 0.0 if x is None else {var_value(typ, 'x', 0, 0, n, teams)}")
+                body.append(f"            a[{aux[name]}] = 0.0 if x is None else {var_value(typ, 'x', 0, 0, n, teams)}")
         body.append(f"        m[{k}] = xs")
     k = slot((None, None))                       # who decides and which step asks: one-hots
     body += ["    d = S.dec",
