@@ -24,8 +24,6 @@ comparison 13 an element, a Python step about 60, a set of 150 cards about 86 k.
 from __future__ import annotations
 
 from array import array
-from itertools import compress
-from operator import ne
 
 import numpy as np
 
@@ -71,9 +69,16 @@ def _sync_values(a, off: int, size: int, memo: list, new: list) -> None:
     for r, run in enumerate(runs):
         s = r * RUN
         got = new[s:s + RUN]
-        if got != run:   # the values that differ picked in C (a Python step only for each of them)
-            for i in compress(range(s, s + len(got)), map(ne, got, run)):
-                a[off + i] = old[i] = new[i]
+        if got != run:   # each value that differs found by bisection (C-level slice compares)
+            i, end = 0, len(got)
+            while True:
+                i = _first_difference(got, run, i, end)
+                if i == end:
+                    break
+                a[off + s + i] = old[s + i] = got[i]
+                i += 1
+                if got[i:] == run[i:]:
+                    break
             runs[r] = got
 
 
