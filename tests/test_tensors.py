@@ -181,7 +181,11 @@ def test_a_long_lists_changes_are_found_from_its_common_start():
              supply + [900, 901], [900] + supply,      # put on the end, the front
              supply[:10] + [900, 901] + supply[10:],   # a run put in the middle
              supply[:5] + [supply[6], supply[5]] + supply[7:],   # two swapped: the sets
-             supply[:20] + [900] + supply[22:]]        # one replaced by another: the sets
+             supply[:20] + [900] + supply[22:],        # one replaced by another: the sets
+             supply[1:],  [900] + supply[:-1],         # one gone (the front), one come, one gone
+             supply[:30] + [supply[31], supply[30]] + supply[32:100] + supply[101:],   # swap + gone
+             supply[:10] + [900] + supply[11:100] + supply[101:],   # one replaced early, one gone later
+             supply[:60] + [900] + supply[60:120] + [supply[121], supply[120]] + supply[122:]]   # come + swap
     for new in cases:
         assert set(_changed_cards(new, supply)) == set(new) ^ set(supply)
     size = 3 * RUN + 5

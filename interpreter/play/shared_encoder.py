@@ -88,6 +88,17 @@ def _changed_cards(new: list, old: list):
     the rest is the same (a card taken from a supply, cards put on its end); else the lists'
     symmetric difference as sets (which costs about 600 instructions a card of 150)."""
     k, n = len(old), len(new)
+    if n == k - 1 or n == k + 1:   # one card gone or come (a card taken from a supply): its place
+        longer, shorter = (old, new) if n < k else (new, old)   # by bisection of single cards,
+        lo, hi = 0, len(shorter)   # valid if the lists agree before it and are shifted by one
+        while lo < hi:             # after it, which the two slice compares then check
+            mid = (lo + hi) >> 1
+            if shorter[mid] == longer[mid]:
+                lo = mid + 1
+            else:
+                hi = mid
+        if shorter[lo:] == longer[lo + 1:] and shorter[:lo] == longer[:lo]:
+            return longer[lo:lo + 1]
     i = _first_difference(new, old, 0, min(k, n))
     if n < k:
         if new[i:] == old[i + k - n:]:
