@@ -7,8 +7,8 @@ by the seat's index map G: a piece's "+k" block is owner (p + k)'s (or its team'
 slot reads a block of zeros after the layout, the seat's one-hot a constant 1, a seat-valued
 variable its value relative to p (one slot per viewer). G is a few dozen runs of consecutive
 slots (blocks move whole), so the gather is one ``bytearray.join`` of the seat's kept
-memoryviews of A, a memcpy a run: 16 k instructions for Diamonds Club's 6,082 floats in 58
-runs, where numpy's ``A.take(G)`` costs 80 k (13 an element).
+memoryviews of A, a memcpy a run: 16 k instructions for a tensor of 6,082 floats in 58 runs,
+where numpy's ``A.take(G)`` costs 80 k (13 an element).
 A keeps a memo: a copy of the content each piece was last written from (a zone's list, a
 counter's list, the variables). A call compares the content with the memo (C-level list
 equality) and rewrites A only where it differs: a multi-hot block flips the cards that came
@@ -235,7 +235,7 @@ def compile_shared(L):
             body += [f"        x = xs[{i}]", f"        if x != o[{i}]:"]
             if typ in (PLAYER, TEAM):
                 count = n if typ == PLAYER else teams
-                rows = {None: array("f", bytes(4 * count))}
+                rows = {None: array("f", bytes(4 * count))}   # (var_value's seat or team, as numbers)
                 rows.update({v: array("f", [(v - w) % count + 1 for w in range(count)]) for v in range(count)})
                 ns[f"ROWS{i}"] = rows
                 body += [f"            r = ROWS{i}.get(x)",
