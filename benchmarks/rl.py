@@ -14,9 +14,9 @@ Diamonds read 30 k to 50 k instructions a decision as the imports moved).
 Prints microseconds per decision for each, in CPU time of this process (``process_time``:
 on a shared machine, wall time also counts the other processes), and their ratio.
 ``--openspiel`` also plays random games through the OpenSpiel game (its own random
-choices: other games of the same seeds). ``--parts`` also plays the env with a constant tensor, then with a constant tensor and mask (one
-zero array, not copied: what the env's own bookkeeping costs, the labels, ids and PettingZoo's
-protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
+choices: other games of the same seeds). ``--parts`` also plays the env with a constant
+tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
+bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
 (each side in a child process, less the same child playing no game: a figure the machine's
 load does not move). Needs the rl extra.
@@ -68,7 +68,7 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
         e._encode = e.table.layout.encode
     if "tensor" in constant:              # (--parts: what the env costs without them)
         tensor = np.zeros(e.table.layout.size, np.float32)
-        e._encode = lambda S, p: tensor   # (not a copy: a copy of 6,082 floats is numpy's work, not the env's)
+        e._encode = lambda S, p: tensor   # (not a copy: copying is numpy's work, not the env's)
     if "mask" in constant:
         mask = np.zeros(len(e.table.actions), np.int8)
         e._masks = lambda ids: mask
