@@ -137,6 +137,49 @@ def test_combos_equals_a_brute_force_enumeration_in_the_documented_order():
         assert got == expect, (cards, total)
 
 
+def test_combos_by_an_attribute_gives_the_general_answer():
+    """combos() of cards by an attribute lookup (_combos_by, no key call a card) gives the
+    general path's sets in its order: on random markets of whole values, with labels shared by
+    cards of other values (a group takes its first card's value), values that never take part
+    (none, yes/no, 0, negative, above the total), and the cases it hands to the general path
+    (fractional values or total, a total out of reach)."""
+    import random
+    from interpreter.mechanics.market import _combos, _combos_by
+
+    class Rules:
+        card_labels = None
+
+    class State:
+        rules = Rules()
+    rnd = random.Random(5)
+    odd = [None, True, False, 0, -2, 0.5, 2.5, "x"]
+    for trial in range(600):
+        size = rnd.randint(0, 16)
+        values = [rnd.choice(odd) if rnd.random() < 0.1 else rnd.randint(1, 11) for _ in range(size)]
+        if trial % 7 == 0:   # only whole values
+            values = [v if type(v) is int else 3 for v in values]
+        State.rules.card_labels = [f"{rnd.randint(1, 6)}{rnd.choice('ab')}" for _ in range(size)]
+        table = tuple(values)
+        total = rnd.choice([rnd.randint(0, 14), rnd.randint(1, 10), 4.0, 3.5, 200])
+        expect = _combos(State, list(range(size)), table.__getitem__, total, True)
+        assert _combos_by(State, list(range(size)), table, total) == expect, (values, total)
+        assert _combos_by(State, list(range(size))[::-1], table, total) == \
+            _combos(State, list(range(size))[::-1], table.__getitem__, total, True)
+
+
+def test_combos_by_an_attribute_is_compiled_to_the_table_lookup(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - move: {from: stock, to: market, cards: "stock where kind == 'gem' and value <= 5"}
+      - choose: {who: 0, options: "combos(market, by: value, total: 10)", as: picked_set}
+    """)
+    step = next(s for s in r.steps if type(s).__name__ == "Choose")
+    assert "_combos_by(S," in step.options.source
+    S = r.new_game(2)
+    key = r.attr_tables["value"].__getitem__
+    assert list(S.dec[1]) == r.names.namespace["_combos"](S, S.z["market"], key, 10, True)
+
+
 def test_combos_of_a_total_beyond_reach_or_of_large_values_is_fast():
     """A total beyond the sum of all the values has no set: it is answered at once, without a
     bitset as wide as the total (combos(hand, by: rank, total: 3037000499) took seconds and

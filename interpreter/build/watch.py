@@ -29,7 +29,7 @@ _UNNAMED = re.compile(r"\bS\.[zcv]\b(?!\[')")       # a table reached some other
 # the seats' knowledge of hidden cards)
 # or only read it (runtime helpers of the expression language)
 _HARMLESS = frozenset({"_below", "_shuffle", "_over_budget", "_know", "_seat", "_card", "_team", "_partner", "_members",
-                       "_combos"})
+                       "_combos", "_combos_by"})
 
 
 class _Everything(frozenset):

@@ -70,7 +70,8 @@ def _combos(S, items, key, total, cards: bool):
     if total > reachable:   # no set adds up to it (and a bitset as wide as the total fills the memory)
         return []
     if reachable <= MAX_SUM and all(g[0].__class__ is int for g in groups) and float(total).is_integer():
-        return _combos_whole(groups, int(total))   # (its bitsets are as wide as the sum of the values)
+        # (its bitsets are as wide as the sum of the values)
+        return _combos_whole([g[0] for g in groups], [g[2] for g in groups], int(total))
     reach = [0] * (len(groups) + 1)          # reach[i]: the sum of everything from group i on
     for i in range(len(groups) - 1, -1, -1):
         v, _, members = groups[i]
@@ -105,19 +106,54 @@ def _combos(S, items, key, total, cards: bool):
     return out
 
 
-def _combos_whole(groups, total):
-    """combos() when every value is a whole number: the same sets in the same order, but a
-    bitset of the totals each suffix of groups can reach prunes every branch that leads to
-    no set, so the work is proportional to the sets found."""
-    n = len(groups)
+def _combos_by(S, items, table, total):
+    """combos() of cards by a key that only looks an attribute up (``table``, the attribute's
+    values by card): the same sets in the same order as ``_combos(S, items, table.__getitem__,
+    total, True)``, without a call a card. The groups are made as tuples (minus the value,
+    label, cards) that sort in combos()' order by themselves (a label is one group's), and
+    anything but whole values and a whole total goes the general way."""
+    if total.__class__ is not int or total <= 0:
+        return _combos(S, items, table.__getitem__, total, True)
+    labels = S.rules.card_labels
+    by_label: dict = {}
+    reachable = 0
+    for x in items:
+        v = table[x]
+        if v.__class__ is not int:
+            if v.__class__ is float:   # (a whole total of fractional values: the general walk)
+                return _combos(S, items, table.__getitem__, total, True)
+            continue                   # (none, a yes/no, a string: never part of a set)
+        if 0 < v <= total:
+            g = labels[x]
+            slot = by_label.get(g)
+            if slot is None:
+                by_label[g] = (-v, g, [x])
+                reachable += v
+            else:
+                slot[2].append(x)
+                reachable -= slot[0]   # (a group counts its first card's value)
+    if total > reachable:
+        return []
+    if reachable > MAX_SUM or len(by_label) > MAX_GROUPS:
+        return _combos(S, items, table.__getitem__, total, True)
+    groups = sorted(by_label.values())
+    return _combos_whole([-g[0] for g in groups], [g[2] for g in groups], total)
+
+
+def _combos_whole(values, members, total):
+    """combos() when every value is a whole number (groups by decreasing value: ``values[j]``
+    of each of ``members[j]``): the same sets in the same order, but a bitset of the totals
+    each suffix of groups can reach prunes every branch that leads to no set, so the work is
+    proportional to the sets found."""
+    n = len(values)
     mask = (1 << (total + 1)) - 1
     reach = [0] * (n + 1)                    # reach[i]: bit t set when groups i.. can make t
     reach[n] = 1
     for i in range(n - 1, -1, -1):
-        v, _, members = groups[i]
+        v = values[i]
         below = reach[i + 1]
         acc = below
-        for k in range(1, len(members) + 1):
+        for k in range(1, min(len(members[i]), total // v) + 1):
             acc |= below << (k * v)
         reach[i] = acc & mask
     out: list = []
@@ -127,13 +163,15 @@ def _combos_whole(groups, total):
 
     def walk(i, remaining):            # take some of a group j >= i, then go on after it
         size = len(taken)
+        while values[i] > remaining:   # (by decreasing value: none of these fits; some later one does)
+            i += 1
         for j in range(i, n):
-            v, _, members = groups[j]
+            v, group = values[j], members[j]
             after = reach[j + 1]
-            for k in range(min(len(members), remaining // v), 0, -1):   # more of the larger values first
+            for k in range(min(len(group), remaining // v), 0, -1):   # more of the larger values first
                 rest = remaining - k * v
                 if after >> rest & 1:
-                    taken.extend(members[:k])
+                    taken.extend(group[:k])
                     if rest:
                         walk(j + 1, rest)
                     else:
@@ -190,6 +228,7 @@ def _weights(c, key: str) -> str | None:
 
 
 _ATTR_KEY = re.compile(r"_lookup\((A_\w+)\)")
+_LOOKUP_KEY = re.compile(r"_lookup\((\w+)\)")   # a key that only looks a table up by the element
 
 
 def _sums(items, key):
@@ -251,7 +290,11 @@ def b_combos(c, n, scope, args, kw):
     c.expect_type(t, NUM, kw["by"])
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
-    return f"_combos(S, {src}, {key_fn(var, s, c.plain)}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
+    key = key_fn(var, s, c.plain)
+    m = _LOOKUP_KEY.fullmatch(key)
+    if m is not None and elem(typ) == CARD:   # cards by an attribute: no call a card
+        return f"_combos_by(S, {src}, {m.group(1)}, {tsrc})", list_of(typ)
+    return f"_combos(S, {src}, {key}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
 def _sums_args(c, n, scope, args, kw):
@@ -336,7 +379,7 @@ def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
     return out
 
 
-register_builtin("combos", b_combos, {"_combos": _combos}, distinct=True,   # distinct multisets
+register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by}, distinct=True,   # distinct multisets
                  vocabulary=v_combos)
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
