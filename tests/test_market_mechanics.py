@@ -200,6 +200,24 @@ def test_combos_of_a_total_beyond_reach_or_of_large_values_is_fast():
     assert huge == [[0, 1]]
 
 
+def test_groups_by_an_attribute_gives_the_general_answer():
+    """groups() by a table lookup (_groups_by, no key call an element) gives _groups()' groups in
+    its order: values that compare equal (1, 1.0, yes) are one group, none is a value, an
+    unhashable value goes the general way (by its text), a failing lookup raises the same error."""
+    import random
+    from interpreter.mechanics.market import _groups, _groups_by
+    rnd = random.Random(3)
+    pool = [1, 2, 3, 1.0, True, False, None, "a", "b", 0]
+    for _ in range(300):
+        table = tuple(rnd.choice(pool) for _ in range(12))
+        items = [rnd.randrange(12) for _ in range(rnd.randint(0, 15))]
+        assert _groups_by(items, table) == _groups(items, table.__getitem__)
+    table = ([1], [1], 2)
+    assert _groups_by([0, 2, 1], table) == _groups([0, 2, 1], table.__getitem__) == [[0, 1], [2]]
+    with pytest.raises(TypeError):
+        _groups_by([0, None], (1, 2))
+
+
 def test_sums_and_groups(tmp_path):
     r = load(tmp_path, """
     vars2: {}

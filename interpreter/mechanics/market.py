@@ -280,6 +280,23 @@ def _groups(items, key):
     return list(out.values())
 
 
+def _groups_by(items, table):
+    """_groups() for a key that only looks a table up by the element (an attribute): the same
+    groups, without a key call an element."""
+    out: dict = {}
+    try:
+        for x in items:
+            k = table[x]
+            group = out.get(k)
+            if group is None:
+                out[k] = [x]
+            else:
+                group.append(x)
+    except TypeError:   # an unhashable value (or a lookup that fails): the general way says which
+        return _groups(items, table.__getitem__)
+    return list(out.values())
+
+
 def b_combos(c, n, scope, args, kw):
     check_arity(n, args, kw, "combos", 1, kw=("by", "total"))
     for k in ("by", "total"):
@@ -329,7 +346,9 @@ def b_groups(c, n, scope, args, kw):
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "groups")
     var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
-    return f"_groups({src}, {key_fn(var, s, c.plain)})", list_of(typ)
+    key = key_fn(var, s, c.plain)
+    m = _LOOKUP_KEY.fullmatch(key)
+    return (f"_groups({src}, {key})" if m is None else f"_groups_by({src}, {m.group(1)})"), list_of(typ)
 
 
 def v_combos(V, args, kwargs):
@@ -384,4 +403,4 @@ register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)
-register_builtin("groups", b_groups, {"_groups": _groups})
+register_builtin("groups", b_groups, {"_groups": _groups, "_groups_by": _groups_by})
