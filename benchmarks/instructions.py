@@ -62,17 +62,38 @@ def count(args, games: int) -> tuple[int, int]:
 
 def instructions_of(code: str) -> tuple[int, str]:
     """(instructions, its standard output) of ``python -c code`` under valgrind, hash seed fixed."""
+    counts, out = _cachegrind(code, "--cache-sim=no")
+    return counts["I refs"], out
+
+
+# what cachegrind's summary names, as counters_of() gives them
+_COUNTERS = {"I refs": r"I\s+refs", "I1 misses": r"I1\s+misses", "D1 misses": r"D1\s+misses",
+             "LL misses": r"LL\s+misses", "branches": r"Branches", "mispredicts": r"Mispredicts"}
+
+
+def counters_of(code: str) -> tuple[dict, str]:
+    """(cachegrind's counters, standard output) of ``python -c code`` with its cache and branch
+    simulations on: instructions, first-level instruction and data cache misses, last-level
+    misses, branches and mispredicted branches (conditional and indirect together)."""
+    return _cachegrind(code, "--cache-sim=yes", "--branch-sim=yes")
+
+
+def _cachegrind(code: str, *options: str) -> tuple[dict, str]:
     # hash seed fixed; idle BLAS threads spin; a child writing .pyc files would spare the next one
     # the compiling (the first child, the baseline, paying it), so neither writes them
     env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+    done = subprocess.run(["valgrind", "--tool=cachegrind", *options, "--cachegrind-out-file=/dev/null",
                            sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the games failed under valgrind:\n{done.stderr[-2000:]}")
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
+    counts = {}
+    for name, pattern in _COUNTERS.items():
+        found = re.search(pattern + r":\s+([\d,]+)", done.stderr)
+        if found is not None:
+            counts[name] = int(found.group(1).replace(",", ""))
+    if "I refs" not in counts:
         raise SystemExit("valgrind printed no instruction count")
-    return int(found.group(1).replace(",", "")), done.stdout
+    return counts, done.stdout
 
 
 def main(argv=None) -> int:

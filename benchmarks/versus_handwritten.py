@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The interpreter against a plain hand-written Python program of the same game.
 
-    python benchmarks/versus_handwritten.py [--games 400] [--repeat 3] [--instructions]
+    python benchmarks/versus_handwritten.py [--games 400] [--repeat 3] [--instructions [--hardware]]
 
 ``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
 uniformly random legal play) with no rules engine: the speed to chase. Both run in this
 process, alternating, ``--repeat`` times (median of each), so that the machine's load falls on
 both alike; the ratio of the two times per game is the figure. ``--instructions`` counts
 machine instructions per game of both under valgrind instead (deterministic; see
-instructions.py).
+instructions.py); with ``--hardware``, also cachegrind's simulated cache misses and
+mispredicted branches a game (up to 200 games): where the wall-time ratio departs from the
+instructions' one.
 """
 from __future__ import annotations
 
@@ -75,15 +77,39 @@ def instructions(kind: str, games: int, seed: int) -> float:
     return (run(games) - run(0)) / games
 
 
+def counters(kind: str, games: int, seed: int) -> dict:
+    """cachegrind's counters a game (instructions, cache misses, mispredicted branches)."""
+    from instructions import counters_of
+
+    def run(n):
+        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), games=n, seed=seed)
+        return counters_of(code)[0]
+    full, empty = run(games), run(0)
+    return {name: (full[name] - empty.get(name, 0)) / games for name in full}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead")
+    ap.add_argument("--hardware", action="store_true",
+                    help="also count cache misses and mispredicted branches under valgrind (with --instructions)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    if args.instructions:
+    if args.instructions and args.hardware:
+        if shutil.which("valgrind") is None:
+            print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+            return 2
+        games = min(args.games, 200)
+        a, b = counters("interpreter", games, args.seed), counters("handwritten", games, args.seed)
+        result = {"interpreter": {k: round(v) for k, v in a.items()},
+                  "handwritten": {k: round(v) for k, v in b.items()}, "games": games,
+                  "ratios": {k: round(a[k] / b[k], 2) for k in a if b.get(k)}}
+        rows = [f"{name:12s} {a[name]:12,.0f} {b[name]:12,.0f} {a[name] / b[name]:6.2f}x" for name in a if b.get(name)]
+        text = "\n".join([f"Diamonds, 4 players, a game ({games} games each): interpreter, hand-written, ratio", *rows])
+    elif args.instructions:
         if shutil.which("valgrind") is None:
             print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
             return 2
