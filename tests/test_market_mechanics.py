@@ -165,6 +165,16 @@ def test_combos_by_an_attribute_gives_the_general_answer():
         assert _combos_by(State, list(range(size)), table, total) == expect, (values, total)
         assert _combos_by(State, list(range(size))[::-1], table, total) == \
             _combos(State, list(range(size))[::-1], table.__getitem__, total, True)
+    # more different cards than combos() considers: the same error, even for a total out of reach
+    from interpreter.mechanics.market import MAX_GROUPS
+    from interpreter.expr.runtime import ExprRuntimeError
+    State.rules.card_labels = [str(i) for i in range(MAX_GROUPS + 1)]
+    many = tuple(1 for _ in range(MAX_GROUPS + 1))
+    for total in (3, 10**6):
+        with pytest.raises(ExprRuntimeError):
+            _combos(State, list(range(MAX_GROUPS + 1)), many.__getitem__, total, True)
+        with pytest.raises(ExprRuntimeError):
+            _combos_by(State, list(range(MAX_GROUPS + 1)), many, total)
 
 
 def test_combos_by_an_attribute_is_compiled_to_the_table_lookup(tmp_path):

@@ -132,9 +132,11 @@ def _combos_by(S, items, table, total):
             else:
                 slot[2].append(x)
                 reachable -= slot[0]   # (a group counts its first card's value)
+    if len(by_label) > MAX_GROUPS:   # (the general way raises the error)
+        return _combos(S, items, table.__getitem__, total, True)
     if total > reachable:
         return []
-    if reachable > MAX_SUM or len(by_label) > MAX_GROUPS:
+    if reachable > MAX_SUM:
         return _combos(S, items, table.__getitem__, total, True)
     groups = sorted(by_label.values())
     return _combos_whole([-g[0] for g in groups], [g[2] for g in groups], total)
@@ -398,8 +400,8 @@ def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
     return out
 
 
-register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by}, distinct=True,   # distinct multisets
-                 vocabulary=v_combos)
+register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by},
+                 distinct=True, vocabulary=v_combos)   # (distinct multisets)
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)
