@@ -219,18 +219,24 @@ def _sum_bits_of(items, weights) -> int:
 def _weights(c, key: str) -> str | None:
     """The name of the weights table of a key ``_lookup(A_attr)`` (made once per ruleset), or
     None for any other key."""
-    m = _ATTR_KEY.fullmatch(key)
-    table = None if m is None else c.names.namespace.get(m.group(1))
+    looked = _looked_up(key)
+    table = None if looked is None or not looked.startswith("A_") else c.names.namespace.get(looked)
     if type(table) is not tuple:
         return None
-    name = "W" + m.group(1)[1:]
+    name = "W" + looked[1:]
     if name not in c.names.namespace:
         c.names.namespace[name] = tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
     return name
 
 
-_ATTR_KEY = re.compile(r"_lookup\((A_\w+)\)")
-_LOOKUP_KEY = re.compile(r"_lookup\((\w+)\)")   # a key that only looks a table up by the element
+def _looked_up(key: str) -> str | None:
+    """The table a key function only looks up by the element (``_lookup(T)``, builtins.key_fn),
+    or None for any other key."""
+    m = _LOOKUP_KEY.fullmatch(key)
+    return None if m is None else m.group(1)
+
+
+_LOOKUP_KEY = re.compile(r"_lookup\((\w+)\)")
 
 
 def _sums(items, key):
@@ -310,9 +316,9 @@ def b_combos(c, n, scope, args, kw):
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
     key = key_fn(var, s, c.plain)
-    m = _LOOKUP_KEY.fullmatch(key)
-    if m is not None and elem(typ) == CARD:   # cards by an attribute: no call a card
-        return f"_combos_by(S, {src}, {m.group(1)}, {tsrc})", list_of(typ)
+    table = _looked_up(key)
+    if table is not None and elem(typ) == CARD:   # cards by an attribute: no call a card
+        return f"_combos_by(S, {src}, {table}, {tsrc})", list_of(typ)
     return f"_combos(S, {src}, {key}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
@@ -349,8 +355,8 @@ def b_groups(c, n, scope, args, kw):
     src, typ = list_arg(c, scope, args[0], "groups")
     var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
     key = key_fn(var, s, c.plain)
-    m = _LOOKUP_KEY.fullmatch(key)
-    return (f"_groups({src}, {key})" if m is None else f"_groups_by({src}, {m.group(1)})"), list_of(typ)
+    table = _looked_up(key)
+    return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 
 def v_combos(V, args, kwargs):
