@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The interpreter against a plain hand-written Python program of the same game.
 
-    python benchmarks/versus_handwritten.py [--games 400] [--repeat 3] [--instructions [--hardware]]
+    python benchmarks/versus_handwritten.py [--game diams] [--games 400] [--repeat 3] [--instructions [--hardware]]
 
 ``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
-uniformly random legal play) with no rules engine: the speed to chase. Both run in this
+uniformly random legal play) with no rules engine: the speed to chase;
+``diams_handwritten.py`` plays Diam's the same way, asking the ruleset's decisions with the
+same options (tests/test_diams_lockstep.py replays the engine's games with it). Both run in this
 process, alternating, ``--repeat`` times (median of each), so that the machine's load falls on
 both alike; the ratio of the two times per game is the figure. ``--instructions`` counts
 machine instructions per game of both under valgrind instead (deterministic; see
@@ -27,12 +29,16 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE), str(HERE / "reference")]
 
 import interpreter  # noqa: E402
-from diamonds_handwritten import Game  # noqa: E402
+import importlib  # noqa: E402
 from interpreter.play.workers import settle  # noqa: E402
 from playouts import playouts  # noqa: E402
 
 
-def handwritten(games: int, seed: int) -> dict:
+GAMES = {"diamonds": "Diamonds", "diams": "Diam's"}   # rulesets with a hand-written program
+
+
+def handwritten(game_name: str, games: int, seed: int) -> dict:
+    Game = importlib.import_module(f"{game_name}_handwritten").Game
     start = time.perf_counter()
     decisions = 0
     for g in range(games):
@@ -42,15 +48,15 @@ def handwritten(games: int, seed: int) -> dict:
     return {"seconds": time.perf_counter() - start, "decisions": decisions}
 
 
-def wall(games: int, repeat: int, seed: int) -> dict:
-    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+def wall(game: str, games: int, repeat: int, seed: int) -> dict:
+    rules = interpreter.load(interpreter.ruleset_path(game))
     settle()
     playouts(rules, 4, max(1, games // 10), seed)   # warm-up, both
-    handwritten(max(1, games // 10), seed)
+    handwritten(game, max(1, games // 10), seed)
     ours, theirs = [], []
     for _ in range(repeat):
         ours.append(playouts(rules, 4, games, seed)["seconds"] / games)
-        theirs.append(handwritten(games, seed)["seconds"] / games)
+        theirs.append(handwritten(game, games, seed)["seconds"] / games)
     a, b = statistics.median(ours), statistics.median(theirs)
     return {"interpreter_ms_per_game": round(a * 1e3, 3), "handwritten_ms_per_game": round(b * 1e3, 3),
             "ratio": round(a / b, 2), "games": games, "repeat": repeat}
@@ -60,29 +66,31 @@ CHILD = {
     "interpreter": ("import sys; sys.path[:0] = [{root!r}, {bench!r}]\n"
                     "import interpreter\nfrom playouts import playouts\n"
                     "from interpreter.play.workers import settle\n"
-                    "rules = interpreter.load(interpreter.ruleset_path('diamonds')); settle()\n"
+                    "rules = interpreter.load(interpreter.ruleset_path({game!r})); settle()\n"
                     "if {games}: playouts(rules, 4, {games}, {seed})\n"),
     "handwritten": ("import sys; sys.path[:0] = [{ref!r}]\n"
-                    "from diamonds_handwritten import Game\n"
+                    "from {game}_handwritten import Game\n"
                     "for g in range({games}): Game(4, {seed} + g).play()\n"),
 }
 
 
-def instructions(kind: str, games: int, seed: int) -> float:
+def instructions(kind: str, game: str, games: int, seed: int) -> float:
     from instructions import instructions_of   # (benchmarks/instructions.py: the same child settings)
 
     def run(n):
-        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), games=n, seed=seed)
+        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), game=game, games=n,
+                                  seed=seed)
         return instructions_of(code)[0]
     return (run(games) - run(0)) / games
 
 
-def counters(kind: str, games: int, seed: int) -> dict:
+def counters(kind: str, game: str, games: int, seed: int) -> dict:
     """cachegrind's counters a game (instructions, cache misses, mispredicted branches)."""
     from instructions import counters_of
 
     def run(n):
-        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), games=n, seed=seed)
+        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), game=game, games=n,
+                                  seed=seed)
         return counters_of(code)[0]
     full, empty = run(games), run(0)
     return {name: (full[name] - empty.get(name, 0)) / games for name in full}
@@ -90,6 +98,7 @@ def counters(kind: str, games: int, seed: int) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=sorted(GAMES), default="diamonds")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
@@ -98,30 +107,31 @@ def main(argv=None) -> int:
                     help="also count cache misses and mispredicted branches under valgrind (with --instructions)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    name = GAMES[args.game]
     if args.instructions and args.hardware:
         if shutil.which("valgrind") is None:
             print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
             return 2
         games = min(args.games, 200)
-        a, b = counters("interpreter", games, args.seed), counters("handwritten", games, args.seed)
+        a, b = (counters(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter": {k: round(v) for k, v in a.items()},
                   "handwritten": {k: round(v) for k, v in b.items()}, "games": games,
                   "ratios": {k: round(a[k] / b[k], 2) for k in a if b.get(k)}}
-        rows = [f"{name:12s} {a[name]:12,.0f} {b[name]:12,.0f} {a[name] / b[name]:6.2f}x" for name in a if b.get(name)]
-        text = "\n".join([f"Diamonds, 4 players, a game ({games} games each): interpreter, hand-written, ratio", *rows])
+        rows = [f"{k:12s} {a[k]:12,.0f} {b[k]:12,.0f} {a[k] / b[k]:6.2f}x" for k in a if b.get(k)]
+        text = "\n".join([f"{name}, 4 players, a game ({games} games each): interpreter, hand-written, ratio", *rows])
     elif args.instructions:
         if shutil.which("valgrind") is None:
             print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
             return 2
         games = min(args.games, 10)
-        a, b = instructions("interpreter", games, args.seed), instructions("handwritten", games, args.seed)
+        a, b = (instructions(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter_instructions_per_game": round(a), "handwritten_instructions_per_game": round(b),
                   "ratio": round(a / b, 2), "games": games}
-        text = (f"Diamonds, 4 players: interpreter {a / 1e6:.2f} M instructions/game, hand-written "
+        text = (f"{name}, 4 players: interpreter {a / 1e6:.2f} M instructions/game, hand-written "
                 f"{b / 1e6:.2f} M: {a / b:.2f}x ({games} games each)")
     else:
-        result = wall(args.games, args.repeat, args.seed)
-        text = (f"Diamonds, 4 players: interpreter {result['interpreter_ms_per_game']} ms/game, hand-written "
+        result = wall(args.game, args.games, args.repeat, args.seed)
+        text = (f"{name}, 4 players: interpreter {result['interpreter_ms_per_game']} ms/game, hand-written "
                 f"{result['handwritten_ms_per_game']} ms/game: {result['ratio']}x "
                 f"(median of {args.repeat}, {args.games} games each, alternating)")
     print(json.dumps(result) if args.json else text)
