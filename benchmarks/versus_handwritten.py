@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The interpreter against a plain hand-written Python program of the same game.
 
-    python benchmarks/versus_handwritten.py [--game diams] [--games 400] [--repeat 3] [--instructions [--hardware]]
+    python benchmarks/versus_handwritten.py [--game G] [--games 400] [--repeat 3] [--instructions [--hardware]]
 
 ``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
 uniformly random legal play) with no rules engine: the speed to chase;
-``diams_handwritten.py`` plays Diam's the same way, asking the ruleset's decisions with the
-same options (tests/test_diams_lockstep.py replays the engine's games with it). Both run in this
+``diams_handwritten.py`` and ``diamonds_club_handwritten.py`` play Diam's and Diamonds Club the
+same way, asking the ruleset's decisions with the same options (tests/test_diams_lockstep.py
+and tests/test_diamonds_club_lockstep.py replay the engine's games with them). Both run in this
 process, alternating, ``--repeat`` times (median of each), so that the machine's load falls on
 both alike; the ratio of the two times per game is the figure. ``--instructions`` counts
 machine instructions per game of both under valgrind instead (deterministic; see
@@ -34,7 +35,7 @@ from interpreter.play.workers import settle  # noqa: E402
 from playouts import playouts  # noqa: E402
 
 
-GAMES = {"diamonds": "Diamonds", "diams": "Diam's"}   # rulesets with a hand-written program
+GAMES = {"diamonds": "Diamonds", "diams": "Diam's", "diamonds_club": "Diamonds Club"}   # with a hand-written program
 
 
 def handwritten(game_name: str, games: int, seed: int) -> dict:
