@@ -23,6 +23,17 @@ from interpreter.play.scenarios import run_file
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def handwritten(name: str):
+    """The module of a seed game's hand-written reference program (benchmarks/reference/), which
+    the lockstep tests replay the engine's games with."""
+    import importlib.util
+    path = ROOT / "benchmarks" / "reference" / f"{name}_handwritten.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_handwritten", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class SeedGame:
     def __init__(self, name: str):
         self.name = name

@@ -7,20 +7,17 @@ positions and coins must agree."""
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 import interpreter
+from seedgames import handwritten
 
-REFERENCE = Path(__file__).resolve().parent.parent / "benchmarks" / "reference"
-sys.path.insert(0, str(REFERENCE))
-try:
-    from diamonds_club_handwritten import ROWS, SPACES, Game
-finally:
-    sys.path.remove(str(REFERENCE))
+REFERENCE = handwritten("diamonds_club")
+ROWS = REFERENCE.ROWS
+SPACES = REFERENCE.SPACES
+Game = REFERENCE.Game
 
 RULES = interpreter.load(interpreter.ruleset_path("diamonds_club"))
 SPACE_BASE = RULES.card_labels.index("S5")   # the first space card (strip 1, face A, space 1)

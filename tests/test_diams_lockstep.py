@@ -7,20 +7,16 @@ rounds won must agree."""
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 import interpreter
+from seedgames import handwritten
 
-REFERENCE = Path(__file__).resolve().parent.parent / "benchmarks" / "reference"
-sys.path.insert(0, str(REFERENCE))
-try:
-    from diams_handwritten import LABEL, Game
-finally:
-    sys.path.remove(str(REFERENCE))
+REFERENCE = handwritten("diams")
+LABEL = REFERENCE.LABEL
+Game = REFERENCE.Game
 
 RULES = interpreter.load(interpreter.ruleset_path("diams"))
 
