@@ -18,6 +18,7 @@ instructions' one.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shutil
 import statistics
@@ -30,7 +31,6 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE), str(HERE / "reference")]
 
 import interpreter  # noqa: E402
-import importlib  # noqa: E402
 from interpreter.play.workers import settle  # noqa: E402
 from playouts import playouts  # noqa: E402
 
@@ -75,25 +75,22 @@ CHILD = {
 }
 
 
+def _child(kind: str, game: str, games: int, seed: int) -> str:
+    """The code of a child process playing ``games`` games of one side."""
+    return CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), game=game,
+                              games=games, seed=seed)
+
+
 def instructions(kind: str, game: str, games: int, seed: int) -> float:
     from instructions import instructions_of   # (benchmarks/instructions.py: the same child settings)
-
-    def run(n):
-        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), game=game, games=n,
-                                  seed=seed)
-        return instructions_of(code)[0]
-    return (run(games) - run(0)) / games
+    full, empty = (instructions_of(_child(kind, game, n, seed))[0] for n in (games, 0))
+    return (full - empty) / games
 
 
 def counters(kind: str, game: str, games: int, seed: int) -> dict:
     """cachegrind's counters a game (instructions, cache misses, mispredicted branches)."""
     from instructions import counters_of
-
-    def run(n):
-        code = CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), game=game, games=n,
-                                  seed=seed)
-        return counters_of(code)[0]
-    full, empty = run(games), run(0)
+    full, empty = (counters_of(_child(kind, game, n, seed))[0] for n in (games, 0))
     return {name: (full[name] - empty.get(name, 0)) / games for name in full}
 
 
@@ -109,10 +106,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     name = GAMES[args.game]
+    if args.instructions and shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
     if args.instructions and args.hardware:
-        if shutil.which("valgrind") is None:
-            print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
-            return 2
         games = min(args.games, 200)
         a, b = (counters(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter": {k: round(v) for k, v in a.items()},
@@ -122,9 +119,6 @@ def main(argv=None) -> int:
                 if min(a[k], b[k]) >= 100]   # (last-level misses: a few a game, noise)
         text = "\n".join([f"{name}, 4 players, a game ({games} games each): interpreter, hand-written, ratio", *rows])
     elif args.instructions:
-        if shutil.which("valgrind") is None:
-            print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
-            return 2
         games = min(args.games, 10)
         a, b = (instructions(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter_instructions_per_game": round(a), "handwritten_instructions_per_game": round(b),
