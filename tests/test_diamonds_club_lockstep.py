@@ -1,9 +1,9 @@
 """Diamonds Club against an independent program: benchmarks/reference/diamonds_club_handwritten.py,
 written from the rulebook, RULINGS.md and the ruleset's decision points (not from the engine),
 replays the engine's games in lockstep. It takes the engine's start player and each round's
-laid-out market; at every decision both must ask the same prompt with the same option labels,
-in the same order, then both take the same random option; at the end the scores, gems, track
-positions and coins must agree."""
+laid-out market; at every decision both must ask the same seat the same prompt with the same
+option labels, in the same order, then both take the same random option; at the end the
+scores, gems, track positions and coins must agree."""
 from __future__ import annotations
 
 import random
@@ -48,11 +48,11 @@ class Lockstep(Game):
             return "pass" if option is None else f"c{option // ROWS + 1}r{option % ROWS + 1}:{self.market[option][0]}"
         return option
 
-    def choose(self, options, prompt=None):
+    def choose(self, options, prompt=None, seat=None):
         S = self.S
         assert not S.over, f"the engine's game is over, the program asks {prompt}"
-        theirs = (RULES.steps[S.stack[-1][0]].prompt, S.legal_actions())
-        mine = (prompt, [self.label(o, prompt) for o in options])
+        theirs = (S.dec[0], RULES.steps[S.stack[-1][0]].prompt, S.legal_actions())
+        mine = (seat, prompt, [self.label(o, prompt) for o in options])
         assert theirs == mine, (self.rounds, self.decisions, theirs, mine)
         self.prompts[prompt] += 1
         i = self.pick_rng.randrange(len(options))

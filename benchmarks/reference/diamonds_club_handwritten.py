@@ -164,7 +164,7 @@ class Game:
         self.hat_first = None
         self.setup()
 
-    def choose(self, options, prompt=None):
+    def choose(self, options, prompt=None, seat=None):   # (seat: who decides)
         self.decisions += 1
         return options[self.rng.randrange(len(options))]
 
@@ -268,7 +268,7 @@ class Game:
             p.passed = True
             return
         options.append(None)
-        i = self.choose(options, "buy")
+        i = self.choose(options, "buy", p.seat)
         if i is None:
             p.passed = True
             return
@@ -282,7 +282,7 @@ class Game:
         if space[4] == "any":                      # DC-11: a `?` step, to a track not at its end
             tracks = [t for t in TRACKS if getattr(p, t + "_pos") < TRACK_LAST]
             if tracks:
-                self.develop(p, self.choose(tracks, "track"))
+                self.develop(p, self.choose(tracks, "track", p.seat))
 
     def buying(self):
         for p in self.players:
@@ -311,7 +311,7 @@ class Game:
 
     def pick_one(self, p, part, prompt):
         kinds = [k for k in PART_KINDS[part] if p.equipment[k]]
-        k = EQUIP_OF_NAME[self.choose([EQUIP[k][0] for k in kinds], prompt)]
+        k = EQUIP_OF_NAME[self.choose([EQUIP[k][0] for k in kinds], prompt, p.seat)]
         p.equipment[k] -= 1
         return EQUIP[k]
 
@@ -330,7 +330,7 @@ class Game:
             options = [EQUIP[k][0] for k in range(len(EQUIP)) if eq[k] and EQUIP[k][1] not in parts]
             if not options:
                 break
-            choice = self.choose(options + ["done"], "keep")
+            choice = self.choose(options + ["done"], "keep", p.seat)
             if choice == "done":
                 break
             k = EQUIP_OF_NAME[choice]
@@ -369,7 +369,7 @@ class Game:
             else:
                 cands = PAY_FROM
             opts = [c for c in cands if have[c] > 0 and self.feasible(have, left, any_n, k, c)]
-            name = opts[0] if len(opts) == 1 else self.choose(opts, "pay")
+            name = opts[0] if len(opts) == 1 else self.choose(opts, "pay", p.seat)
             have[name] -= 1
             if k is None:
                 any_n -= 1
@@ -400,17 +400,17 @@ class Game:
     def build(self, p, t, single_kinds):
         _, build_what, tiles, costs, any_n = TABLES[t]
         if build_what == "any":
-            build_what = self.choose(single_kinds, "tile")
+            build_what = self.choose(single_kinds, "tile", p.seat)
         self.pay(p, costs, any_n + len(self.on_table[t]))
         for _ in range(tiles):
             spots = (["req_" + build_what] if build_what in p.required_free else [])
             plain = p.plain_spot()
             if plain is not None:
                 spots.append(plain)
-            spot = self.choose(spots, "space") if len(spots) > 1 else spots[0]   # DC-8
+            spot = self.choose(spots, "space", p.seat) if len(spots) > 1 else spots[0]   # DC-8
             self.fill(p, spot)
             if build_what == "forest":             # DC-12: which building turns over
-                kind = self.choose([b for b in BUILDINGS if self.tile_supply[b]], "forest")
+                kind = self.choose([b for b in BUILDINGS if self.tile_supply[b]], "forest", p.seat)
                 self.tile_supply[kind] -= 1
                 p.forests += 1
             else:
@@ -443,7 +443,7 @@ class Game:
         single_kinds = [gives for _, gives, _, _, _ in TABLES[:5]
                         if gives in supply_kinds and (room_left >= 1 or gives in open_required)]
         options = self.table_options(p, supply_kinds, single_kinds, room_left, open_required)
-        action = self.choose(options + ["pass"], "build")
+        action = self.choose(options + ["pass"], "build", p.seat)
         if action == "pass":
             p.passed = True
         else:
