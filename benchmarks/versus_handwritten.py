@@ -2,6 +2,7 @@
 """The interpreter against a plain hand-written Python program of the same game.
 
     python benchmarks/versus_handwritten.py [--game G] [--games 400] [--repeat 3] [--instructions [--hardware]]
+    python benchmarks/versus_handwritten.py --game diamonds_club --by-prompt --games 3
 
 ``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
 uniformly random legal play) with no rules engine: the speed to chase;
@@ -13,7 +14,13 @@ both alike; the ratio of the two times per game is the figure. ``--instructions`
 machine instructions per game of both under valgrind instead (deterministic; see
 instructions.py); with ``--hardware``, also cachegrind's simulated cache misses and
 mispredicted branches a game (up to 200 games): where the wall-time ratio departs from the
-instructions' one.
+instructions' one. ``--by-prompt`` counts Python opcodes (deterministic, no valgrind) per
+decision of each prompt, on each side: the work a decision's answer sets going, up to the next
+question (the start of a game apart), so the table shows which kinds of decision carry the
+interpreter's extra work. Each side plays its own random games (the shares, not the games,
+are compared), and an opcode of the interpreter is on average a little dearer than one of
+the hand-written program (more of its work is in C calls): the instructions' ratio is the
+overall figure. The Diamonds program names no prompts: its decisions are one row.
 """
 from __future__ import annotations
 
@@ -47,6 +54,76 @@ def handwritten(game_name: str, games: int, seed: int) -> dict:
         game.play()
         decisions += game.decisions
     return {"seconds": time.perf_counter() - start, "decisions": decisions}
+
+
+def by_prompt(game: str, games: int, seed: int) -> dict:
+    """prompt -> {"decisions": [interpreter, hand-written] a game, "opcodes": [each] a decision},
+    each side's opcodes counted by ``sys.settrace`` and given to the prompt last asked."""
+    import collections
+    import random
+    rules = interpreter.load(interpreter.ruleset_path(game))
+    Game = importlib.import_module(f"{game}_handwritten").Game
+    current = ["(start)"]
+    counts = [collections.Counter(), collections.Counter()]
+    made = [collections.Counter(), collections.Counter()]
+    side = [0]
+
+    def tracer(frame, event, arg):
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        return local
+
+    def local(frame, event, arg):
+        if event == "opcode":
+            counts[side[0]][current[0]] += 1
+        return local
+
+    class Counted(Game):
+        def choose(self, options, *rest):   # (prompt, seat: as the program passes them)
+            current[0] = rest[0] if rest and rest[0] else "(any)"
+            made[1][current[0]] += 1
+            return Game.choose(self, options, *rest)
+
+    for g in range(games):
+        rnd = random.Random(seed + g)
+        side[0], current[0] = 0, "(start)"
+        sys.settrace(tracer)
+        try:
+            S = rules.new_game(4, seed + g)
+            while not S.over:
+                current[0] = S.prompt()
+                made[0][current[0]] += 1
+                S.apply_index(rnd.randrange(len(S.dec[1])))
+        finally:
+            sys.settrace(None)
+        side[0], current[0] = 1, "(start)"
+        sys.settrace(tracer)
+        try:
+            Counted(4, seed + g).play()
+        finally:
+            sys.settrace(None)
+    out = {}
+    for prompt in sorted({*counts[0], *counts[1]}, key=lambda p: -counts[0][p]):
+        decisions = [made[k][prompt] / games for k in (0, 1)]
+        out[prompt] = {"decisions": decisions,
+                       "opcodes": [counts[k][prompt] / max(1, made[k][prompt]) if prompt != "(start)"
+                                   else counts[k][prompt] / games for k in (0, 1)]}
+    out["(a game)"] = {"decisions": [sum(m.values()) / games for m in made],
+                       "opcodes": [sum(counts[k].values()) / games for k in (0, 1)]}
+    return out
+
+
+def _prompt_rows(table: dict, name: str, games: int) -> str:
+    whole = table["(a game)"]["opcodes"][0]
+    width = max(10, *map(len, table))
+    rows = [f"{name}, 4 players, Python opcodes, interpreter / hand-written ({games} games each; "
+            "the rows (start) and (a game): opcodes a game)",
+            f"{'prompt':{width}s} {'decisions a game':>18s} {'opcodes a decision':>20s} {'ratio':>6s} {'share':>6s}"]
+    for prompt, row in table.items():
+        (da, db), (oa, ob) = row["decisions"], row["opcodes"]
+        a_game = oa if prompt in ("(start)", "(a game)") else oa * da
+        ratio = f"{oa / ob:5.2f}x" if oa and ob else "     -"
+        rows.append(f"{prompt:{width}s} {da:8.1f} {db:9.1f} {oa:10.0f} {ob:9.0f} {ratio} {a_game / whole:6.0%}")
+    return "\n".join(rows)
 
 
 def wall(game: str, games: int, repeat: int, seed: int) -> dict:
@@ -103,9 +180,16 @@ def main(argv=None) -> int:
     ap.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead")
     ap.add_argument("--hardware", action="store_true",
                     help="also count cache misses and mispredicted branches under valgrind (with --instructions)")
+    ap.add_argument("--by-prompt", action="store_true",
+                    help="Python opcodes a decision of each prompt, both sides (up to 20 games)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     name = GAMES[args.game]
+    if args.by_prompt:
+        games = min(args.games, 20)
+        result = by_prompt(args.game, games, args.seed)
+        print(json.dumps(result) if args.json else _prompt_rows(result, name, games))
+        return 0
     if args.instructions and shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2

@@ -24,3 +24,26 @@ def test_an_agents_opcodes_are_counted_where_its_decisions_spend_them():
     # opcodes than greedy's sample and clone an option, and none of them in a clone
     assert made == 2 and sum(random_counts.values()) < sum(counts.values())
     assert not any(key.startswith("state.py:") and key.endswith(":clone") for key in random_counts)
+
+
+def test_opcodes_are_compared_with_the_handwritten_program_by_prompt():
+    """benchmarks/versus_handwritten.py --by-prompt: each side's opcodes are given to the prompt
+    last asked (the start of a game apart), and the rows add up to the game."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import versus_handwritten
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    table = versus_handwritten.by_prompt("diams", 1, 3)
+    game = table.pop("(a game)")
+    start = table.pop("(start)")
+    assert start["opcodes"][0] > 0 and start["opcodes"][1] > 0
+    for side in (0, 1):
+        decisions = sum(row["decisions"][side] for row in table.values())
+        assert decisions == game["decisions"][side] > 100
+        work = start["opcodes"][side] + sum(row["opcodes"][side] * row["decisions"][side] for row in table.values())
+        assert abs(work - game["opcodes"][side]) < 1e-6 * game["opcodes"][side]
+    # both ask Diam's decisions by the ruleset's prompts: the common ones are on both sides
+    assert {"draw", "action", "give", "take"} <= {p for p, row in table.items() if min(row["decisions"]) > 0}
+    text = versus_handwritten._prompt_rows(versus_handwritten.by_prompt("diamonds", 1, 3), "Diamonds", 1)
+    assert "(any)" in text and "play" in text   # the Diamonds program names no prompts: one row
