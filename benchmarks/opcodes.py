@@ -30,12 +30,19 @@ import interpreter  # noqa: E402
 from playouts import arguments  # noqa: E402
 
 
-def _counter():
-    """(the counts by function, a tracer that adds every opcode executed to them)."""
+def counter(where=None, skip=()):
+    """(the counts by function, a tracer that adds every opcode executed to them); with
+    ``where``, a function whose answer at each opcode is the key instead (versus_handwritten.py
+    --by-prompt: the prompt being answered); the functions whose code is in ``skip`` (a
+    harness's own) are not counted, what they call is."""
     counts: collections.Counter = collections.Counter()
 
     def tracer(frame, event, arg):
+        if frame.f_code in skip:
+            return None
         frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        if where is not None:
+            return by_where
         code = frame.f_code
         key = f"{Path(code.co_filename).name}:{code.co_firstlineno}:{code.co_name}"
 
@@ -44,11 +51,16 @@ def _counter():
                 counts[key] += 1
             return local
         return local
+
+    def by_where(frame, event, arg):
+        if event == "opcode":
+            counts[where()] += 1
+        return by_where
     return counts, tracer
 
 
 def count(rules, players: int, games: int, seed: int) -> tuple[collections.Counter, int]:
-    counts, tracer = _counter()
+    counts, tracer = counter()
     rnd = random.Random(seed)
     decisions = 0
     sys.settrace(tracer)
@@ -71,7 +83,7 @@ def count_agent(rules, players: int, agent: str, skip: int, decisions: int) -> t
     for _ in range(skip):
         S.apply_index(rnd.randrange(len(S.dec[1])))
     agents = make_agents(agent, players, 11)
-    counts, tracer = _counter()
+    counts, tracer = counter()
     made = 0
     for _ in range(decisions):
         if S.over:

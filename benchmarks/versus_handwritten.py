@@ -25,6 +25,7 @@ overall figure. The Diamonds program names no prompts: its decisions are one row
 from __future__ import annotations
 
 import argparse
+import collections
 import importlib
 import json
 import shutil
@@ -58,57 +59,49 @@ def handwritten(game_name: str, games: int, seed: int) -> dict:
 
 def by_prompt(game: str, games: int, seed: int) -> dict:
     """prompt -> {"decisions": [interpreter, hand-written] a game, "opcodes": [each] a decision},
-    each side's opcodes counted by ``sys.settrace`` and given to the prompt last asked."""
-    import collections
+    each side's opcodes counted by opcodes.py's tracer and given to the prompt last asked."""
     import random
+    from opcodes import counter
     rules = interpreter.load(interpreter.ruleset_path(game))
     Game = importlib.import_module(f"{game}_handwritten").Game
-    current = ["(start)"]
-    counts = [collections.Counter(), collections.Counter()]
-    made = [collections.Counter(), collections.Counter()]
-    side = [0]
-
-    def tracer(frame, event, arg):
-        frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        return local
-
-    def local(frame, event, arg):
-        if event == "opcode":
-            counts[side[0]][current[0]] += 1
-        return local
+    now = [0, "(start)"]                       # the side playing, the prompt being answered
+    made: collections.Counter = collections.Counter()
 
     class Counted(Game):
         def choose(self, options, *rest):   # (prompt, seat: as the program passes them)
-            current[0] = rest[0] if rest and rest[0] else "(any)"
-            made[1][current[0]] += 1
+            now[1] = rest[0] if rest and rest[0] else "(any)"
+            made[1, now[1]] += 1
             return Game.choose(self, options, *rest)
 
+    def interpreted(g):
+        S, rnd = rules.new_game(4, seed + g), random.Random(seed + g)
+        steps = rules.steps
+        while not S.over:
+            now[1] = steps[S.stack[-1][0]].prompt   # (State.prompt, inline: this frame is not counted)
+            made[0, now[1]] += 1
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+
+    def reference(g):
+        Counted(4, seed + g).play()
+
+    # the harness's own frames are not counted; the random choices, on both sides, are
+    counts, tracer = counter(lambda: (now[0], now[1]),
+                             skip={interpreted.__code__, reference.__code__, Counted.choose.__code__})
     for g in range(games):
-        rnd = random.Random(seed + g)
-        side[0], current[0] = 0, "(start)"
-        sys.settrace(tracer)
-        try:
-            S = rules.new_game(4, seed + g)
-            while not S.over:
-                current[0] = S.prompt()
-                made[0][current[0]] += 1
-                S.apply_index(rnd.randrange(len(S.dec[1])))
-        finally:
-            sys.settrace(None)
-        side[0], current[0] = 1, "(start)"
-        sys.settrace(tracer)
-        try:
-            Counted(4, seed + g).play()
-        finally:
-            sys.settrace(None)
+        for side, play in enumerate((interpreted, reference)):
+            now[:] = side, "(start)"
+            sys.settrace(tracer)
+            try:
+                play(g)
+            finally:
+                sys.settrace(None)
     out = {}
-    for prompt in sorted({*counts[0], *counts[1]}, key=lambda p: -counts[0][p]):
-        decisions = [made[k][prompt] / games for k in (0, 1)]
-        out[prompt] = {"decisions": decisions,
-                       "opcodes": [counts[k][prompt] / max(1, made[k][prompt]) if prompt != "(start)"
-                                   else counts[k][prompt] / games for k in (0, 1)]}
-    out["(a game)"] = {"decisions": [sum(m.values()) / games for m in made],
-                       "opcodes": [sum(counts[k].values()) / games for k in (0, 1)]}
+    for prompt in sorted({p for _, p in counts}, key=lambda p: -counts[0, p]):
+        out[prompt] = {"decisions": [made[k, prompt] / games for k in (0, 1)],
+                       "opcodes": [counts[k, prompt] / (games if prompt == "(start)" else max(1, made[k, prompt]))
+                                   for k in (0, 1)]}
+    out["(a game)"] = {"decisions": [sum(n for (k, _), n in made.items() if k == side) / games for side in (0, 1)],
+                       "opcodes": [sum(n for (k, _), n in counts.items() if k == side) / games for side in (0, 1)]}
     return out
 
 
