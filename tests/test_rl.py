@@ -71,6 +71,31 @@ def test_openspiel_random_sim_test(name, players, params):
     assert pyspiel.load_game(game.get_type().short_name).num_players() == players
 
 
+@pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
+def test_openspiel_legal_actions_asked_from_python_are_pyspiels(name, players, params):
+    # the state answers legal_actions() itself (no round trip through C++): the same lists as
+    # pyspiel's own binding, at the chance node, for the seat deciding and for the others
+    game = openspiel.load_game(name, players=players, params=params)
+    state = game.new_initial_state()
+    assert state.legal_actions() == pyspiel.State.legal_actions(state) == list(range(openspiel.SEEDS))
+    assert state.is_chance_node() and pyspiel.State.is_chance_node(state)
+    state.apply_action(3)
+    rnd = random.Random(3)
+    while not state.is_terminal():
+        assert not state.is_chance_node() and not pyspiel.State.is_chance_node(state)
+        seat = state.current_player()
+        legal = state.legal_actions()
+        assert legal == pyspiel.State.legal_actions(state) == state.legal_actions(seat) \
+            == pyspiel.State.legal_actions(state, seat) == sorted(legal) and legal
+        for other in range(players):
+            if other != seat:
+                assert state.legal_actions(other) == [] == pyspiel.State.legal_actions(state, other)
+        legal.append(-1)                      # the caller's own list: the state's is untouched
+        assert -1 not in state.legal_actions()
+        state.apply_action(legal[rnd.randrange(len(legal) - 1)])
+    assert state.legal_actions() == [] == pyspiel.State.legal_actions(state) and not state.is_chance_node()
+
+
 def test_openspiel_mcts_bot_and_evaluate_bots():
     game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
     rng = np.random.RandomState(7)

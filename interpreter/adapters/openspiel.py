@@ -36,6 +36,7 @@ from .common import Table
 
 _TABLES: dict = {}      # registered name -> Table (pyspiel builds games from a name and parameters)
 SEEDS = 1 << 16         # the outcomes of the chance node that starts a game
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def load_game(path, players: int | None = None, variant: str | None = None, reward: str = "win",
@@ -159,11 +160,14 @@ class RulebookState(pyspiel.State):
     def _table(self) -> Table:
         return _TABLES[self.table_name]
 
-    def current_player(self):
-        if self.h is None:
-            return pyspiel.PlayerId.CHANCE
-        S = self.h.state
-        return pyspiel.PlayerId.TERMINAL if S.over else S.current_player()
+    def current_player(self):   # (OpenSpiel asks it several times a move: State.current_player inlined)
+        h = self.h
+        if h is None:
+            return _CHANCE
+        d = h.state.dec
+        if d is not None:
+            return d[0]
+        return _TERMINAL if h.state.over else -1
 
     def chance_outcomes(self):
         return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
@@ -173,35 +177,57 @@ class RulebookState(pyspiel.State):
         h = self.h
         legal = h.legal
         if legal is None or legal[0] != len(h.moves):
-            ids = self._table.actions.ids(h.state)
-            index: dict = {}
-            for i, a in enumerate(ids):
-                index.setdefault(a, i)
+            ids = _TABLES[self.table_name].actions.ids(h.state)
+            index = dict(zip(ids, range(len(ids))))
+            if len(index) < len(ids):   # an id twice (two options of one label): its first option
+                index = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))
             legal = h.legal = (len(h.moves), sorted(ids), index)
         return legal
 
     def _legal_actions(self, player):
-        if self.h is None:
+        h = self.h
+        if h is None:
             return []
-        S = self.h.state
-        if S.over or S.current_player() != player:
+        d = h.state.dec
+        if d is None or d[0] != player:
             return []
-        return list(self._legal()[1])
+        return self._legal()[1]   # (pybind11 copies it into a vector)
+
+    def legal_actions(self, *player):
+        """Asked from Python at a seat's decision: the ids at once. (pyspiel's own goes through
+        C++, which asks ``is_terminal`` and ``current_player`` back in Python three times and
+        then ``_legal_actions``: a rollout's most expensive call.) Anything else: pyspiel's."""
+        h = self.h
+        if h is not None:
+            d = h.state.dec
+            if d is not None and (not player or player[0] == d[0]):
+                legal = h.legal
+                if legal is None or legal[0] != len(h.moves):   # (_legal's test, inline: the hot path)
+                    legal = self._legal()
+                return list(legal[1])   # (a list of the caller's own, as pyspiel's)
+        return super().legal_actions(*player)
 
     def _apply_action(self, action):
-        if self.h is None:     # the chance node: the game of this seed
+        h = self.h
+        if h is None:     # the chance node: the game of this seed
             self.h = Handle(self._table.new_game(int(action)), self.table_name, [])
             return
-        i = self._legal()[2].get(action)
+        legal = h.legal
+        if legal is None or legal[0] != len(h.moves):
+            legal = self._legal()
+        i = legal[2].get(action)
         if i is None:
-            raise ValueError(f"action {action} is not legal now; legal: {self._legal()[1]}")
-        self.h.state.apply_index(i)
-        self.h.moves.append(i)
+            raise ValueError(f"action {action} is not legal now; legal: {legal[1]}")
+        h.state.apply_index(i)
+        h.moves.append(i)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
         return self._table.actions.labels[action]
+
+    def is_chance_node(self):   # (asked from Python, as a rollout does each move: no round trip through C++)
+        return self.h is None
 
     def is_terminal(self):
         return self.h is not None and self.h.state.over

@@ -69,7 +69,9 @@ class RulebookEnv(AECEnv):
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
-        self._seen = None                       # (state, decision number, seat, tensor, mask) last observed
+        self._steps, self._index = table.rules.steps, table.actions.index
+        self._seen = None                       # (agent, tensor, mask) last observed at this decision
+        self._ids = None                        # the legal ids in option order (None: the game is over)
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -82,7 +84,6 @@ class RulebookEnv(AECEnv):
             seed = self._next_seed
         self._next_seed = seed + 1
         self.state = self.table.new_game(int(seed))
-        self._decisions = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -93,16 +94,17 @@ class RulebookEnv(AECEnv):
 
     def _select(self) -> None:
         S = self.state
+        self._seen = None
         if S.over:
-            self._labels = self._ids = None
+            self._ids = None
             self._end()
             return
-        step, (seat, options) = S.rules.steps[S.stack[-1][0]], S.dec   # (State.legal_actions and prompt, inline)
-        self._labels = labels = step.labels(S, options)   # once a decision: the mask reads them too
-        index = self.table.actions.index
+        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec   # (State.legal_actions and prompt, inline)
+        labels = step.labels(S, options)   # once a decision: the ids and the mask read them too
+        index = self._index
         self._ids = [index[x] for x in labels]
-        self.agent_selection = self.possible_agents[seat]
-        self.infos[self.agent_selection] = {"labels": labels, "prompt": step.prompt}
+        agent = self.agent_selection = self.possible_agents[seat]
+        self.infos[agent] = {"labels": labels, "prompt": step.prompt}
 
     def _end(self) -> None:
         returns = self.table.returns(self.state)
@@ -116,32 +118,29 @@ class RulebookEnv(AECEnv):
     def observe(self, agent):
         """The seat's tensor and action mask, computed once a decision: asked again before the
         next step (last() then observe()), it returns the same arrays."""
-        seat = self._seat[agent]
-        S = self.state
-        seen = self._seen
-        if seen is not None and seen[0] is S and seen[1] == self._decisions and seen[2] == seat:
-            return {"observation": seen[3], "action_mask": seen[4]}
-        mine = S.dec is not None and S.dec[0] == seat
-        tensor, mask = self._encode(S, seat), self._masks(self._ids if mine else ())
-        self._seen = (S, self._decisions, seat, tensor, mask)
+        seen = self._seen                  # (forgotten at each step and reset)
+        if seen is not None and seen[0] == agent:
+            return {"observation": seen[1], "action_mask": seen[2]}
+        S, seat = self.state, self._seat[agent]
+        d = S.dec
+        tensor = self._encode(S, seat)
+        mask = self._masks(self._ids if d is not None and d[0] == seat else ())
+        self._seen = (agent, tensor, mask)
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        ids = self._ids
+        if ids is None:         # the game is over: every agent is terminated (_end)
             self._was_dead_step(action)
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
-        S = self.state
         try:
-            i = self._ids.index(int(action))
+            i = ids.index(action)   # (by ==: a numpy integer too)
         except ValueError:
-            raise ValueError(f"action {action} is not legal for {agent} now; legal: {self._ids}") from None
-        self._cumulative_rewards[agent] = 0.0
-        S.apply_index(i)
-        self._decisions += 1
-        self._select()          # (rewards stay 0 until the end: nothing to clear before it)
+            raise ValueError(f"action {action} is not legal for {self.agent_selection} now; legal: {ids}") from None
+        self.state.apply_index(i)
+        self._select()          # (rewards and their sums stay 0 until the end: nothing to clear)
 
     def render(self):
         if self.render_mode != "ansi":

@@ -139,6 +139,11 @@ class Step:
     def label(self, S, value) -> str:
         return S.rules.label(value, self.option_type)
 
+    def labels_cards(self) -> bool:
+        """Whether this step's options are cards labelled by the cards' own labels (its labels
+        read the card table: the action space then maps a card to its id directly)."""
+        return self.option_type == CARD and type(self).label is Step.label and type(self).labels is Step.labels
+
     def labels(self, S, options) -> list[str]:
         """The labels of a decision's options (State.legal_actions: once a decision for agents
         and the RL adapters, so a step whose options are plain cards reads the table directly)."""

@@ -37,13 +37,27 @@ class ActionSpaceError(RulebookError):
 class ActionSpace:
     labels: tuple          # id -> label
     index: dict            # label -> id
+    card_ids: tuple = ()   # card -> the id of its label (None: not in the space)
+    by_card: frozenset = frozenset()   # the steps whose options are labelled as plain cards
 
     def __len__(self) -> int:
         return len(self.labels)
 
     def ids(self, state) -> list[int]:
-        """The ids of the pending decision's options, in option order."""
-        return [self.index[label] for label in state.legal_actions()]
+        """The ids of the pending decision's options, in option order (a step offering plain
+        cards: each card's id from a table, no label made)."""
+        d = state.dec
+        if d is None:
+            return []
+        step = state.rules.steps[state.stack[-1][0]]
+        options = d[1]
+        if step.index in self.by_card and None not in options:
+            table = self.card_ids
+            ids = [table[o] for o in options]
+            if None not in ids:
+                return ids
+        index = self.index   # (a label outside the space raises KeyError, as it is impossible)
+        return [index[label] for label in step.labels(state, options)]
 
     def label(self, action_id: int) -> str:
         return self.labels[action_id]
@@ -75,7 +89,9 @@ def _build(rules, players: int) -> ActionSpace:
             raise ActionSpaceError(f"{step.loc}: more than {MAX_ACTIONS:,} distinct actions: the action space "
                                    "is too large for the adapters")
     ordered = tuple(labels)
-    return ActionSpace(ordered, {label: i for i, label in enumerate(ordered)})
+    index = {label: i for i, label in enumerate(ordered)}
+    by_card = frozenset(step.index for step in rules.steps if step.labels_cards())
+    return ActionSpace(ordered, index, tuple(index.get(label) for label in rules.card_labels), by_card)
 
 
 class Domains:
