@@ -195,7 +195,7 @@ class RulebookState(pyspiel.State):
 
     def legal_actions(self, *player):
         """Asked from Python at a seat's decision: the ids at once. (pyspiel's own goes through
-        C++, which asks ``is_terminal`` and ``current_player`` back in Python three times and
+        C++, which asks ``current_player`` back in Python three times and ``is_terminal`` once,
         then ``_legal_actions``: a rollout's most expensive call.) Anything else: pyspiel's."""
         h = self.h
         if h is not None:
