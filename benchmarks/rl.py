@@ -14,7 +14,9 @@ Diamonds read 30 k to 50 k instructions a decision as the imports moved).
 Prints microseconds per decision for each, in CPU time of this process (``process_time``:
 on a shared machine, wall time also counts the other processes), and their ratio.
 ``--openspiel`` also plays random games through the OpenSpiel game (its own random
-choices: other games of the same seeds). ``--parts`` also plays the env with a constant
+choices: other games of the same seeds). ``--mcts N`` times OpenSpiel's own ``MCTSBot`` (100
+simulations of random rollouts a decision) over the first N decisions of a game of seed 11
+instead: CPU milliseconds a decision, what a search on the OpenSpiel game pays. ``--parts`` also plays the env with a constant
 tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
 bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
@@ -122,6 +124,25 @@ def _with_openspiel(name, players, games, warm=False):
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
+def mcts_decisions(name, players, decisions, simulations=100):
+    """CPU milliseconds a decision of OpenSpiel's MCTSBot (random rollouts) over the first
+    ``decisions`` decisions of the game of seed 11."""
+    from open_spiel.python.algorithms import mcts
+    from interpreter.adapters.openspiel import load_game
+    game = load_game(name, players=players)
+    rng = np.random.RandomState(7)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=simulations,
+                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    settle()
+    started, n = time.process_time(), 0
+    while not state.is_terminal() and n < decisions:
+        state.apply_action(bot.step(state))
+        n += 1
+    return (time.process_time() - started) / max(1, n) * 1e3
+
+
 # each child first plays one game it does not count (a game of seed 10**6), so that what is
 # compiled or cached on first use is paid by both children and cancels out
 CHILD = """
@@ -167,9 +188,14 @@ def main(argv=None) -> int:
     p.add_argument("--instructions", action="store_true", help="count instructions under valgrind (slow)")
     p.add_argument("--parts", action="store_true", help="also the env with a constant tensor, and mask")
     p.add_argument("--openspiel", action="store_true", help="also random play through the OpenSpiel game")
+    p.add_argument("--mcts", type=int, metavar="N", help="time OpenSpiel's MCTSBot over N decisions instead")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
+            continue
+        if a.mcts:
+            print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations) "
+                  f"{mcts_decisions(name, players, a.mcts):.0f} ms a decision")
             continue
         games = a.games if name != "diamonds_club" else max(1, a.games // 5)
         parts = PARTS if a.parts else PARTS[:1]
