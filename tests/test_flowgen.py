@@ -116,6 +116,49 @@ def test_a_trick_asks_its_next_card_itself_only_where_the_loop_would(tmp_path, e
         lockstep(rules, 3, seed)
 
 
+PASSING = """
+game: passing
+players: {min: 4, max: 4}
+teams: {by_players: {"4": [[0, 2], [1, 3]]}}
+components:
+  cards:
+    attributes: {suit: [A, B], rank: 1..8}
+zones:
+  deck: {owner: none, visible: none, start: [cards]}
+  hand: {owner: %s, visible: owner}
+counters:
+  points: {owner: player, start: 0, visible: all}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - repeat: 3
+    steps:
+      - pass: {from: hand, to: "left(me)", count: 2}
+      - for_each: {in: players, as: me, do: [{gain: {counter: points, amount: "count(hand)"}}]}
+%s
+scoring:
+  categories: {points: points}
+"""
+
+
+@pytest.mark.parametrize("owner,extra", [
+    ("player", ""),                                              # nothing checked: a card passed asks the next
+    ("team", ""),                                                # a team's hand: its givers pick from it
+    ("player", "end_when: ['count(hand[1]) == 0']"),             # a check reads the hands: the loop asks
+    ("player", "auto_forced: true"),                             # a single card left is passed without asking
+], ids=["quiet", "team-hand", "hand-watched", "forced"])
+def test_a_pass_asks_its_next_card_itself_only_where_the_loop_would(tmp_path, owner, extra):
+    path = tmp_path / "passing.yaml"
+    path.write_text(PASSING % (owner, extra))
+    rules = interpreter.load(path)
+    step = next(s for s in rules.steps if s.kind == "pass")
+    assert step.asks_again == ("end_when" not in extra)
+    assert (f"def Q{step.index}(" in rules.flow_source) == step.asks_again
+    for seed in range(6):
+        assert lockstep(rules, 4, seed) >= 12
+
+
 def test_a_sequence_resumed_where_no_compiled_branch_expects_runs_as_the_reference(tmp_path):
     """A patched state may leave a sequence's frame between two effects: the generated
     function hands it to the step's own run()."""

@@ -40,6 +40,7 @@ class Pass(Step):
         step.prompt = str(main.get("prompt", "pass"))
         step.sorted_into = ctx.zone_sorted(step.into)
         step.notify = step.into in ctx.triggers.enter
+        step.by_team = ctx.names.zones.get(step.zone) == "team"
         return step
 
     def enter(self, S):
@@ -76,6 +77,29 @@ class Pass(Step):
                          "for": to, "cards": [card]})
 
     asks = True
+
+    # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    asks_again = False   # whether no check can see the card leaving the hand (settle): the
+                         # compiled resolve then asks the next card itself (flowgen's _asks_again)
+
+    def settle(self, quiet, watched_vars):
+        self.asks_again = quiet.watched is not None and ("z", self.zone) not in quiet.watched
+
+    def resolve_source(self, g):
+        """resolve() written out, followed (when asks_again) by the next question asked at once."""
+        if not self.asks_again:
+            return None
+        zone, owner = self.zone, "S.tm[giver]" if self.by_team else "giver"
+        return "\n".join([
+            f"def Q{self.index}(S, frame, card):",
+            "    giver = frame[4][frame[1]]",
+            f"    (S.own({zone!r}) if S.sh else S.z[{zone!r}])[{owner}].remove(card)   # (copy on write)",
+            f"    to = {g.fn(self.to)}(S, giver, None)",
+            "    frame[3] = frame[3] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
+            "    frame[2] += 1",
+            "    if S.ev is not None:",
+            f"        S.ev.append({{'ev': 'pass', 'who': giver, 'from': {zone!r}, 'from_owner': {owner}, "
+            "'for': to, 'cards': [card]})"])
 
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.zone))
