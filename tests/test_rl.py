@@ -63,6 +63,20 @@ def test_pettingzoo_env_plays_a_game_with_masks_and_rewards_at_the_end():
     assert env.render() is None                                        # no render mode asked
 
 
+def test_pettingzoo_env_takes_a_legal_id_of_any_integer_type_and_refuses_the_rest():
+    env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
+    env.reset(seed=5)
+    legal = sorted(np.flatnonzero(env.last()[0]["action_mask"]))
+    illegal = next(i for i in range(len(env.table.actions)) if i not in legal)
+    for bad in (illegal, legal[0] + 0.5, None, str(legal[0])):
+        with pytest.raises(ValueError, match="is not legal"):
+            env.step(bad)
+    assert sorted(np.flatnonzero(env.last()[0]["action_mask"])) == legal   # a refused step changes nothing
+    before = env.state.to_json()
+    env.step(np.int64(legal[0]))              # a numpy integer, as a policy's argmax gives
+    assert env.state.to_json() != before
+
+
 @pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
 def test_openspiel_random_sim_test(name, players, params):
     game = openspiel.load_game(name, players=players, params=params)
