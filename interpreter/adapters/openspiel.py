@@ -177,7 +177,7 @@ class RulebookState(pyspiel.State):
         h = self.h
         legal = h.legal
         if legal is None or legal[0] != len(h.moves):
-            ids = _TABLES[self.table_name].actions.ids(h.state)
+            ids = self._table.actions.ids(h.state)
             index = dict(zip(ids, range(len(ids))))
             if len(index) < len(ids):   # an id twice (two options of one label): its first option
                 index = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))

@@ -40,7 +40,7 @@ class Pass(Step):
         step.prompt = str(main.get("prompt", "pass"))
         step.sorted_into = ctx.zone_sorted(step.into)
         step.notify = step.into in ctx.triggers.enter
-        step.by_team = ctx.names.zones.get(step.zone) == "team"
+        step.by_team = ctx.names.zones.get(step.zone) == "team"   # (the giving zone is a team's)
         return step
 
     def enter(self, S):
@@ -50,7 +50,7 @@ class Pass(Step):
 
     def _hand(self, S, player, write=False):
         zone = S.own(self.zone) if write and S.sh else S.z[self.zone]   # (copy on write)
-        return zone[S.tm[player]] if S.rules.zone_owner[self.zone] == "team" else zone[player]
+        return zone[S.tm[player]] if self.by_team else zone[player]
 
     def run(self, S, frame):
         givers, count = frame[4], frame[5]
@@ -73,7 +73,7 @@ class Pass(Step):
         frame[2] += 1
         if S.ev is not None:   # the card leaves the hand now, face down; it arrives when all have passed
             S.ev.append({"ev": "pass", "who": giver, "from": self.zone,
-                         "from_owner": S.tm[giver] if S.rules.zone_owner[self.zone] == "team" else giver,
+                         "from_owner": S.tm[giver] if self.by_team else giver,
                          "for": to, "cards": [card]})
 
     asks = True
@@ -119,7 +119,7 @@ class Pass(Step):
     def deliver(self, S, pending):
         zone = S.own(self.into) if S.sh else S.z[self.into]   # (copy on write)
         by_team = S.rules.zone_owner[self.into] == "team"
-        from_team = S.rules.zone_owner[self.zone] == "team"
+        from_team = self.by_team
         for giver, to, card in pending:
             dst = zone[S.tm[to]] if by_team else zone[to]
             if self.sorted_into:
