@@ -92,6 +92,33 @@ def test_a_seat_tensor_is_the_same_on_its_determinizations(path, incremental):
 
 
 @KINDS
+@pytest.mark.parametrize("path", RULESETS, ids=[Path(p).stem for p in RULESETS])
+def test_a_live_game_and_its_clone_are_encoded_as_they_move_on(path, incremental):
+    """What an env does: the same state encoded, moved on in place, encoded again, with a
+    clone of it taken mid-game and played on otherwise (the two share their lists until one
+    writes, State.own), the two encoded in turn by one encoder: every write of either seen."""
+    rules = interpreter.load(path)
+    players = _counts(rules)[-1]
+    L = layout(rules, players)
+    encode = L.encoder(incremental=incremental)
+    S, rnd = rules.new_game(players, 4), random.Random(4)
+    other, checked = None, 0
+    while not S.over or (other is not None and not other.over):
+        for T in (S, other):
+            if T is None or T.over:
+                continue
+            p = T.current_player()
+            assert np.array_equal(encode(T, p), L.encode(T, p)), (path, p, T.steps)
+            T.apply_index(rnd.randrange(len(T.dec[1])))
+            checked += 1
+        if other is None and S.steps >= 10 and not S.over:
+            other = S.clone()
+    for T in (S, other or S):
+        assert np.array_equal(encode(T, 0), L.encode(T, 0))
+    assert checked > 10
+
+
+@KINDS
 def test_the_returned_tensors_are_fresh_arrays(incremental):
     rules = interpreter.load("diamonds")
     L = layout(rules, 4)
