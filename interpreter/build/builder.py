@@ -31,6 +31,7 @@ from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .flowgen import compile_flow
 from .watch import EVERYTHING, Quiet, watched
+from ..loading.kept import compiled
 
 DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~34,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
@@ -187,7 +188,7 @@ class Builder(Declarations):
         except ExprError as e:
             self.expr_error(e, path)
             return lambda S, me, L, x: None
-        code = compile("lambda S, me, L, _it: " + src, f"<expr {as_expr(value)[:60]}>", "eval")
+        code = compiled("lambda S, me, L, _it: " + src, f"<expr {as_expr(value)[:60]}>", "eval")
         return eval(code, self.names.namespace)  # noqa: S307 - generated source
 
     def card_filter(self, value, path, locals=None):
@@ -199,7 +200,7 @@ class Builder(Declarations):
         fn = self.card_filter(value, path, locals)
         try:
             src, _, prelude = self.compiler.compile_element(as_expr(value), locals, True, CARD, BOOL)
-            code = compile(f"lambda S, me, L, _src: ({prelude}[_it for _it in _src if ({src})],)[-1]",
+            code = compiled(f"lambda S, me, L, _src: ({prelude}[_it for _it in _src if ({src})],)[-1]",
                            f"<where {as_expr(value)[:60]}>", "eval")
             return eval(code, self.names.namespace)  # noqa: S307 - generated source
         except (ExprError, SyntaxError):
@@ -220,7 +221,7 @@ class Builder(Declarations):
             self.compiler.writes = outer
         if name is None:
             return none
-        fn = eval(compile("lambda S, me, L: " + src, f"<zone {as_expr(value)[:60]}>", "eval"),
+        fn = eval(compiled("lambda S, me, L: " + src, f"<zone {as_expr(value)[:60]}>", "eval"),
                   self.names.namespace)  # noqa: S307 - generated source
         fn.zone = name
         return fn

@@ -23,6 +23,7 @@ from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
 from .coverage import describe_list
 from .watch import mentions
+from ..loading.kept import compiled
 
 EFFECT_KINDS.update({
     "if": "run effects when a condition holds (then/else)",
@@ -84,7 +85,7 @@ class EffectCompiler:
         marks = len(self.ctx.diags), (len(self.ctx.probes.items) if self.ctx.probes is not None else 0)
         src = self._source(items, path, locals, has_me, name, first)
         try:
-            code = compile(src, f"<effects {'/'.join(map(str, path))}>", "exec")
+            code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
         except SyntaxError:
             if any(d.severity == "error" for d in self.ctx.diags):
                 return lambda S, me, L: None   # an error was reported: this code never runs
@@ -96,7 +97,7 @@ class EffectCompiler:
                 src = self._source(items, path, locals, has_me, name, first)
             finally:
                 self.ctx.compiler.hoisting = True
-            code = compile(src, f"<effects {'/'.join(map(str, path))}>", "exec")
+            code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
         ns = self.ctx.names.namespace
         local_ns: dict = {}
         exec(code, ns, local_ns)  # noqa: S102 - source is generated from checked effect data

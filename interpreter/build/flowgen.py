@@ -28,6 +28,7 @@ from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
 from ..mechanics.base import AskOnce, Sequence, Step
+from ..loading.kept import compiled
 
 
 class FlowSource:
@@ -128,7 +129,7 @@ def compile_flow(rules) -> tuple:
     filename = f"<flow {rules.name}{' ' + rules.variant if rules.variant else ''}>"
     # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked flow
+    exec(compiled(source, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked flow
     runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
     g.ns["RUNS"] = runs
     return runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source

@@ -23,6 +23,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from ..loading.kept import Kept
+
 _NAMED = re.compile(r"S\.([zcv])\['([\w.]+)'\]")   # (a family's counters are NAME.KEY)
 _UNNAMED = re.compile(r"\bS\.[zcv]\b(?!\[')")       # a table reached some other way: anything may be touched
 # functions given S that change nothing a condition can read (the RNG, the step count, errors,
@@ -52,6 +54,14 @@ class Mentions:
 
 
 def mentions(src: str) -> Mentions:
+    """What ``src`` names, kept by its source (loading/kept.py)."""
+    return _mentions.get(src, lambda: _mentions_of(src), len(src))
+
+
+_mentions = Kept(2_000_000)   # source -> its Mentions
+
+
+def _mentions_of(src: str) -> Mentions:
     names = frozenset(_NAMED.findall(src))
     calls, zones, opaque = set(), set(), bool(_UNNAMED.search(src))
     try:

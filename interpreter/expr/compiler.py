@@ -28,6 +28,7 @@ from .operators import OperatorNodes
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_numeric
+from ..loading.kept import compiled
 
 
 @dataclass
@@ -78,7 +79,10 @@ class Compiler(NameNodes, OperatorNodes):
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
-        self._sizes: dict = {}        # id(list node) -> the most elements it can have
+        self._sizes: dict = {}        # (expansion, id(list node)) -> the most elements it can have
+        self._expansion = 0           # which expansion of a define is being compiled (0: none): a
+        self._expansions_made = 0     # define's tree is shared (parse), its names may resolve
+                                      # otherwise at another use, so its sizes are kept per use
         self.lvalue = False           # compiling the target of a move: a card's zone is made if missing
         self.writes = None            # a set: the function being built owns the tables it writes at its
                                       # top (names.writable), the lvalues are plain; None: each checks
@@ -146,7 +150,7 @@ class Compiler(NameNodes, OperatorNodes):
             return None
         try:
             local: dict = {}
-            exec(compile(body, f"<{name}>", "exec"), self.names.namespace, local)  # noqa: S102 - generated
+            exec(compiled(body, f"<{name}>", "exec"), self.names.namespace, local)  # noqa: S102 - generated
             return local["_expr"]
         except (SyntaxError, RecursionError, MemoryError):
             return None
@@ -218,7 +222,7 @@ class Compiler(NameNodes, OperatorNodes):
         body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}"
                 f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
-            code = compile(body, f"<expr {text[:60]}>", "exec")
+            code = compiled(body, f"<expr {text[:60]}>", "exec")
             local: dict = {}
             exec(code, self.names.namespace, local)  # noqa: S102 - source is generated
             return local["_expr"]
@@ -287,10 +291,10 @@ class Compiler(NameNodes, OperatorNodes):
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
     def size(self, n) -> int:
-        return self._sizes.get(id(n), self.names.max_list)
+        return self._sizes.get((self._expansion, id(n)), self.names.max_list)
 
     def sized(self, n, bound: int) -> None:
-        self._sizes[id(n)] = max(1, bound)
+        self._sizes[self._expansion, id(n)] = max(1, bound)
 
     def in_loop(self, coll_node, compile_body):
         saved = self._mult

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..loading.kept import Kept
 from .runtime import _SCAN_OPS, scanner
 
 
@@ -69,7 +70,7 @@ _NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}   # (not so < and >=: a NaN is
 def negated(cond: str) -> str | None:
     """A single equality test with its operator negated (``T[x] == v`` -> ``T[x] != v``: what
     all(L, by: C) looks for to say no), else None."""
-    tree = parsed(cond)
+    tree = fresh(cond)
     if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _NEGATED):
         return None
     tree.ops = [_NEGATED[type(tree.ops[0])]()]
@@ -120,7 +121,7 @@ def cannot_fail(node, var: str) -> bool:
 def renamed(cond: str, old: str, new: str) -> str | None:
     """``cond`` with the element ``old`` read as ``new`` (renamed in the syntax tree, never in
     the text: a string may hold the name); None if it does not parse."""
-    tree = parsed(cond)
+    tree = fresh(cond)
     if tree is None:
         return None
     for node in ast.walk(tree):
@@ -144,6 +145,16 @@ def attr_compare(node, var: str):
 
 
 def parsed(cond: str):
+    """The syntax tree of a generated condition (None if it does not parse), kept by its
+    source and shared: read it, never change it (``fresh`` gives a tree to rewrite)."""
+    return _trees.get(cond, lambda: fresh(cond), len(cond))
+
+
+_trees = Kept(1_000_000)   # source -> its tree (parsed)
+
+
+def fresh(cond: str):
+    """A syntax tree of ``cond`` of one's own, to rewrite (None if it does not parse)."""
     try:
         return ast.parse(cond, mode="eval").body
     except (SyntaxError, RecursionError, MemoryError):
@@ -159,7 +170,7 @@ def faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> str
       (``_in_sorted``), the rest of the condition is asked of them only;
     - otherwise X is computed once rather than per element (unless it is a constant or a
       name: nothing to save)."""
-    tree = parsed(cond)
+    tree = fresh(cond)
     parts = conjuncts(tree)
     found = attr_compare(parts[0], var)
     if found is None:

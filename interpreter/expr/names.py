@@ -158,6 +158,9 @@ class NameNodes:
             raise ExprError(f"defines are expanded more than {MAX_EXPANSIONS} times in this expression",
                             offset_of(node), code="limit")
         self._define_stack.append(name)
+        outer = self._expansion          # (the sizes of this use's nodes: see Compiler.size)
+        self._expansions_made += 1
+        self._expansion = self._expansions_made
         try:
             tree = parse(self.names.defines[name])
             src, typ = self.node(tree, scope)
@@ -172,6 +175,7 @@ class NameNodes:
             raise ExprError(f"in define '{name}': {e.message}", offset_of(node), e.hint, e.code) from None
         finally:
             self._define_stack.pop()
+            self._expansion = outer
         return f"({src})", typ
 
     def member(self, var: str, typ: str, name: str, node=None):

@@ -6,10 +6,12 @@ from functools import lru_cache
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..loading.kept import Kept
 from ..loading.resources import resource_dir
 
 MAX_LENGTH = 2000   # characters in one expression
 MAX_DEPTH = 40      # nesting of the syntax tree
+KEPT_CHARACTERS = 100_000   # texts whose trees parse() keeps (a tree takes 200-600 bytes a character)
 
 
 class ExprError(Exception):
@@ -60,13 +62,26 @@ def _describe(expected) -> str:
 
 
 def parse(text: str) -> Tree:
-    """Parse one expression; raise ExprError with a character offset on failure."""
+    """Parse one expression; raise ExprError with a character offset on failure.
+
+    Trees are kept by their text (``_parsed``): a ruleset names the same define and writes
+    the same condition many times, and validating its variants builds it again, so most texts
+    are parsed once a process. A tree is shared by everyone who parses its text, so nothing
+    may change one (nothing does: the compiler reads trees and writes Python source)."""
     if not isinstance(text, str):
         raise ExprError(f"expected an expression string, got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
         raise ExprError(f"expression is too long ({len(text)} characters, limit {MAX_LENGTH})", 0, code="limit")
     if not text.strip():
         raise ExprError("empty expression", 0, code="expr-syntax")
+    return _trees.get(text, lambda: _parsed(text), len(text))
+
+
+_trees = Kept(KEPT_CHARACTERS)   # text -> its tree (parse)
+
+
+def _parsed(text: str) -> Tree:
+    """The tree of a text parse() checked (an error is raised each time, never kept)."""
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:

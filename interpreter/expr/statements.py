@@ -21,17 +21,26 @@ from __future__ import annotations
 
 import ast
 
+from ..loading.kept import Kept
 
-def as_statements(src: str, target: str) -> list[str] | None:
+
+def as_statements(src: str, target: str) -> tuple[str, ...] | None:
     """Lines that set ``target`` to the value of the expression ``src`` (None: nothing to
-    gain, use the expression as it is)."""
+    gain, use the expression as it is); kept by their source (loading/kept.py)."""
+    return _written.get((src, target), lambda: _as_statements(src, target), len(src))
+
+
+_written = Kept(1_000_000)   # (source, target) -> as_statements' lines
+
+
+def _as_statements(src: str, target: str) -> tuple[str, ...] | None:
     try:
         tree = ast.parse(src, mode="eval").body
         if not _has_any(tree):
             return None
         lines: list[str] = []
         _emit(tree, target, "", lines)
-        return lines
+        return tuple(lines)
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return None
 

@@ -144,6 +144,15 @@ def _copy(source: dict, prefix: tuple, target: tuple, into: dict, keys_only: boo
             into[(*target, *p[n:])] = e
 
 
+def copied(value):
+    """A copy of plain data (its mappings and lists new, its scalars shared)."""
+    if isinstance(value, dict):
+        return {k: copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copied(x) for x in value]
+    return value
+
+
 def strip_ids(value):
     """The data without the ``id:`` of list entries (names for overlays, not part of the rules)."""
     if isinstance(value, dict):

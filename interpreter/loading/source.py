@@ -408,6 +408,12 @@ def _decode(raw: bytes, path: str) -> str:
 def load_file(path) -> tuple[object, SourceMap]:
     """Read and load a YAML file; an unreadable file is a RulesetError without location."""
     path = str(path)
+    return load_bytes(read_file(path), path)
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of a file (a regular file, at most MAX_BYTES); an unreadable file is a
+    RulesetError without location."""
     try:
         # a regular file only: a named pipe or a device would block for ever, or never end
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -418,4 +424,9 @@ def load_file(path) -> tuple[object, SourceMap]:
         raise RulesetError(f"cannot read file: {path!r}: {getattr(e, 'strerror', None) or e}", code="io") from None
     if len(raw) > MAX_BYTES:
         raise RulesetError(f"file too large (limit {MAX_BYTES} bytes)", Location(path, 1, 1), "limit")
+    return raw
+
+
+def load_bytes(raw: bytes, path: str) -> tuple[object, SourceMap]:
+    """Load the YAML text of a file already read (``read_file``)."""
     return load_yaml(_decode(raw, path), path)

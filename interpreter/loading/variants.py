@@ -16,7 +16,8 @@ from ..errors import Diagnostic, RulesetError, did_you_mean
 from .schema import check_schema, load_schema
 from .resources import resource_dir
 from . import patches
-from .source import SourceMap, load_file
+from .kept import Kept
+from .source import SourceMap, load_bytes, read_file
 
 MAX_EXTENDS = 8   # depth of extends chains
 
@@ -44,11 +45,29 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
     applied = None
     if variant:
         data, smap, digest, applied = _apply_variant(data, smap, digest, path, variant, allowed_roots)
-    return Loaded(data if keep_ids else patches.strip_ids(data), smap, str(path), applied, digest)
+    # (a copy either way: the data read may be kept for the next load, see _read)
+    return Loaded(patches.copied(data) if keep_ids else patches.strip_ids(data), smap, str(path), applied, digest)
 
 
-def _read(path: Path):
-    data, smap = load_file(str(path))
+_files = Kept(8_000_000)   # (path, digest of its bytes) -> (data, source map, checked): see _read
+
+
+def _read(path: Path, checked: bool = False):
+    """(data, source map, digest) of a ruleset file; ``checked``: its data checked against the
+    schema too. Kept by the file's path and content, so a file loaded again (each variant of a
+    ruleset, a batch loading its game in every worker) is read and checked once: the data is
+    shared, never changed (every load returns a copy of what it merged, see load_data)."""
+    raw = read_file(str(path))
+    digest = hashlib.sha256(raw).hexdigest()
+    data, smap, ok = _files.get((str(path), digest), lambda: (*_parsed(raw, path), [False]), len(raw))
+    if checked and not ok[0]:
+        _schema(data, smap)
+        ok[0] = True
+    return data, smap, digest
+
+
+def _parsed(raw: bytes, path: Path):
+    data, smap = load_bytes(raw, str(path))
     if data is None:
         raise RulesetError(Diagnostic("the ruleset file is empty", None, "empty"))
     if not isinstance(data, dict):
@@ -60,10 +79,9 @@ def _read(path: Path):
 def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
     if depth > MAX_EXTENDS:
         raise RulesetError(f"extends: chain is longer than {MAX_EXTENDS} files", code="limit")
-    data, smap = _read(path)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    data, smap, digest = _read(path)
     if "extends" not in data:
-        _schema(data, smap)
+        data, smap, digest = _read(path, checked=True)
         return data, smap, digest
     base_path = _resolve_extends(path, data["extends"], smap, allowed_roots)
     chain = (*chain, path.resolve())
@@ -113,13 +131,12 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots):
     if vpath.suffix in (".yaml", ".yml") or vpath.exists():
         if not vpath.is_file():
             raise RulesetError(f"variant file '{variant}' not found", code="variant")
-        vdata, vmap = _read(vpath)
+        vdata, vmap, vdigest = _read(vpath)
         if "extends" in vdata:   # a variant file names its base itself
             merged, mmap, vdigest = _load_chain(vpath, allowed_roots, 0)
             return merged, mmap, vdigest, str(vpath)
         merged, mmap = _overlaid(data, smap, vdata, vmap)
         _schema(merged, mmap)
-        vdigest = hashlib.sha256(vpath.read_bytes()).hexdigest()
         return merged, mmap, hashlib.sha256((digest + vdigest).encode()).hexdigest(), str(vpath)
     hint = did_you_mean(variant, named)
     known = ", ".join(named) or "none"

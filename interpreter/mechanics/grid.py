@@ -31,6 +31,7 @@ from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
+from ..loading.kept import compiled
 
 PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}
@@ -111,7 +112,7 @@ class Grid(Step):
         src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
         try:
-            return eval(compile(src, "<grid options>", "eval"), ctx.names.namespace), local, src  # noqa: S307
+            return eval(compiled(src, "<grid options>", "eval"), ctx.names.namespace), local, src  # noqa: S307
         except SyntaxError:
             return None, None, None
 

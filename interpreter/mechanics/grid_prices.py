@@ -22,6 +22,7 @@ from operator import itemgetter, ne
 from ..expr.fastpaths import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
 from .grid_shape import adjacency, around, neighbour_getters
+from ..loading.kept import compiled
 
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
 
@@ -119,9 +120,9 @@ class LocalPrices:
         options = (f"lambda S, me, L, _g, _costs, _have: list({affordable})" if rest == "True" else
                    f"lambda S, me, L, _g, _costs, _have: ({where_prelude}[_it for _it in {affordable} if ({rest})],)[-1]")
         try:
-            return cls(eval(compile(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
-                       eval(compile(price_one, "<grid prices>", "eval"), namespace),  # noqa: S307 - generated
-                       eval(compile(options, "<grid options>", "eval"), namespace),   # noqa: S307 - generated
+            return cls(eval(compiled(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
+                       eval(compiled(price_one, "<grid prices>", "eval"), namespace),  # noqa: S307 - generated
+                       eval(compiled(options, "<grid options>", "eval"), namespace),   # noqa: S307 - generated
                        tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)))
         except SyntaxError:
             return None

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..expr.types import NUM
 from .float32 import F32, var_value
+from ..loading.kept import compiled
 
 SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
 VARS_KEPT = 6     # variables: fewer are packed again every call (some change at every turn)
@@ -202,5 +203,5 @@ def compile_seat(L, seat: int, team: int, kept: list):
         fmt.append(f"{4 * L.size - at}x")
     ns["PACK"] = struct.Struct("".join(fmt)).pack_into
     lines = ["def encode(S, p):", *pre, f"    PACK(t, 0, {', '.join(args)})", *post, "    return COPY()"]
-    exec(compile("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name} seat {seat}>", "exec"), ns)  # noqa: S102
+    exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name} seat {seat}>", "exec"), ns)  # noqa: S102
     return ns["encode"]

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..expr.types import PLAYER, TEAM
 from .float32 import var_value
+from ..loading.kept import compiled
 
 
 def _first_difference(new, old, lo: int, hi: int) -> int:
@@ -260,7 +261,7 @@ def compile_shared(L):
              f"        m[{k}] = w"]
     ns["ASK"] = {i: L._prompt + j for i, j in L.ask_slot.items()}
     lines = ["def sync(S):", "    z = S.z", "    c = S.c", *body]
-    exec(compile("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name}>", "exec"), ns)  # noqa: S102
+    exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name}>", "exec"), ns)  # noqa: S102
     sync = ns["sync"]
     maps: dict = {}
 

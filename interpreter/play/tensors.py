@@ -29,6 +29,7 @@ from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 from .float32 import F32, var_value
 from .seat_encoder import compile_seat
 from .shared_encoder import compile_shared
+from ..loading.kept import compiled
 
 
 
@@ -132,7 +133,7 @@ class TensorLayout:
             lines.append(f"    x = v.get({name!r})")
             lines.append(f"    if x is not None: t[{offset}] = {var_value(typ, 'x', 'p', 'team', n, teams)}")
         lines.append("    return a")
-        exec(compile("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
+        exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102
         return ns["encode"]
 
     INCREMENTAL_FROM = 1024   # floats: a smaller tensor is cheaper written in full each call (its long blocks kept)

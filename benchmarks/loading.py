@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""What `rulebook validate` costs on each seed ruleset, from a cold start: a new Python
+process that imports the package, builds the expression grammar, loads and compiles the
+ruleset and each of its variants (what a user or an editor waits for).
+
+    python benchmarks/loading.py                 # wall time: the best and the median of 5 runs
+    python benchmarks/loading.py --instructions  # machine instructions under valgrind (one run)
+
+Wall time moves with the machine's load (the best of several runs is the least disturbed);
+instructions do not, and compare two versions of the engine. ``--in-process`` times
+``interpreter.load`` of the ruleset alone inside one process, after a first load (the grammar
+built, the files and expressions met before kept): what a batch or a server pays again.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]
+
+SEEDS = ("diamonds", "diams", "mister_diamond", "diamonds_club")
+CHILD = "import sys; sys.argv = ['rulebook', 'validate', {path!r}]; from interpreter.tools.cli import main; sys.exit(main())"
+
+
+def _path(name: str) -> str:
+    return str(ROOT / "rulesets" / f"{name}.yaml")
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def wall(name: str, runs: int) -> list[float]:
+    """Seconds of each of ``runs`` cold `rulebook validate` runs."""
+    out = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", CHILD.format(path=_path(name))], capture_output=True,
+                              text=True, env=_env(), check=False)
+        out.append(time.perf_counter() - started)
+        if done.returncode != 0:
+            raise SystemExit(f"validate failed on {name}:\n{done.stderr[-2000:]}")
+    return out
+
+
+def instructions(name: str) -> int:
+    from instructions import instructions_of   # (benchmarks/instructions.py: valgrind, hash seed fixed)
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); " + CHILD.format(path=_path(name)).replace(
+        "sys.exit(main())", "main()")
+    return instructions_of(code)[0]
+
+
+def in_process(name: str, runs: int) -> float:
+    """The best seconds of ``interpreter.load`` of the ruleset after a first load."""
+    import interpreter
+    interpreter.load(_path(name))
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        interpreter.load(_path(name))
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--only", choices=SEEDS, help="one seed ruleset")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--instructions", action="store_true", help="count instructions under valgrind")
+    p.add_argument("--in-process", action="store_true", help="time interpreter.load after a first load")
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args(argv)
+    rows = {}
+    for name in ([a.only] if a.only else SEEDS):
+        if a.instructions:
+            rows[name] = {"instructions": instructions(name)}
+            line = f"{name}: rulebook validate, {rows[name]['instructions'] / 1e6:.0f} M instructions"
+        elif a.in_process:
+            rows[name] = {"seconds": round(in_process(name, a.runs), 4)}
+            line = f"{name}: interpreter.load again, best of {a.runs}: {rows[name]['seconds'] * 1e3:.0f} ms"
+        else:
+            times = wall(name, a.runs)
+            rows[name] = {"best": round(min(times), 3), "median": round(statistics.median(times), 3)}
+            line = f"{name}: rulebook validate, best {min(times):.2f} s, median {statistics.median(times):.2f} s ({a.runs} runs)"
+        if not a.json:
+            print(line, flush=True)
+    if a.json:
+        print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

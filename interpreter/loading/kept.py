@@ -1,0 +1,51 @@
+"""Results kept by the text they were made from, for a process that loads rulesets again and
+again: validating a ruleset builds it once per variant, and a test suite, a batch or a server
+loads the same games many times. What is kept is a pure function of its key (a file's parsed
+data by its content, an expression's tree by its text, a code object by its source), never
+changed by those who read it, so sharing it cannot change a result.
+
+Each store is bounded by the characters of the texts it keeps: when the next one would pass
+the bound, everything is dropped and kept again from then on (simple, and the texts of one
+ruleset fit in it many times over).
+"""
+from __future__ import annotations
+
+_MISSING = object()
+
+
+class Kept:
+    """A store of values by key, bounded by the total ``size`` given with each."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.size = 0
+        self._values: dict = {}
+
+    def get(self, key, make, size: int):
+        """The value kept for ``key``, else ``make()`` kept (an exception is raised, not kept)."""
+        value = self._values.get(key, _MISSING)
+        if value is _MISSING:
+            value = make()
+            if self.size + size > self.limit:
+                self._values.clear()
+                self.size = 0
+            self._values[key] = value
+            self.size += size
+        return value
+
+    def clear(self) -> None:
+        self._values.clear()
+        self.size = 0
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+_code = Kept(4_000_000)   # (source, file name, mode) -> its code object (about 10 bytes a character)
+
+
+def compiled(source: str, filename: str, mode: str):
+    """``compile(source, filename, mode)``, kept: generated sources repeat (an effect list
+    written the same in two places, every variant of a ruleset), and a code object is
+    immutable, so one serves every namespace it is run in."""
+    return _code.get((source, filename, mode), lambda: compile(source, filename, mode), len(source))
