@@ -1,0 +1,106 @@
+"""What loading keeps between loads (loading/kept.py): trees, code objects, rewritten
+conditions and checked files, by the text they were made from. Kept results are shared, so
+the tests check that what is kept is what a fresh load gives, that an edited file is read
+again, and that nobody's changes reach what the next load gets."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.expr.fastpaths import negated, parsed, renamed
+from interpreter.expr.parser import ExprError, parse
+from interpreter.expr.statements import as_statements
+from interpreter.loading.kept import Kept, compiled
+from interpreter.loading.variants import load_data
+
+ROOT = Path(__file__).resolve().parent.parent
+LITTLE = ROOT / "docs" / "examples" / "little_tricks.yaml"
+
+
+def test_a_store_is_bounded_by_the_sizes_it_keeps():
+    store, made = Kept(10), []
+
+    def make(v):
+        made.append(v)
+        return v * 2
+    assert store.get("a", lambda: make(1), 4) == 2
+    assert store.get("a", lambda: make(9), 4) == 2 and made == [1]   # kept: not made again
+    store.get("b", lambda: make(2), 4)
+    assert len(store) == 2 and store.size == 8
+    store.get("c", lambda: make(3), 4)            # past the bound: the rest dropped
+    assert len(store) == 1 and store.size == 4
+    assert store.get("a", lambda: make(5), 4) == 10 and made == [1, 2, 3, 5]
+
+
+def test_an_error_is_raised_every_time_and_never_kept():
+    store = Kept(100)
+
+    def fail():
+        raise ValueError("no")
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            store.get("x", fail, 1)
+    assert len(store) == 0
+    for _ in range(2):   # a syntax error is the same located error each time
+        with pytest.raises(ExprError, match="unexpected"):
+            parse("count(hand where)")
+
+
+def test_a_text_is_parsed_once_and_its_tree_is_the_fresh_parse():
+    text = "count(hand where rank == 3 and suit != 'H') > params.n"
+    tree = parse(text)
+    assert parse(text) is tree
+    assert parse(text + " ") is not tree and parse(text + " ") == tree   # (equal trees, another text)
+
+
+def test_code_is_compiled_once_a_source_and_file_name():
+    code = compiled("lambda x: x + 1", "<t>", "eval")
+    assert compiled("lambda x: x + 1", "<t>", "eval") is code
+    assert compiled("lambda x: x + 1", "<u>", "eval") is not code
+    assert eval(code)(1) == 2   # noqa: S307 - the test's own source
+    with pytest.raises(SyntaxError):
+        compiled("lambda x:", "<t>", "eval")
+
+
+def test_rewriting_a_kept_condition_leaves_it_as_it_was():
+    cond = "A_rank[_e1] == S.v['x'] and _e1 != 3"
+    before = parsed(cond)
+    assert renamed(cond, "_e1", "_e9") == "A_rank[_e9] == S.v['x'] and _e9 != 3"
+    assert negated("A_rank[_e1] == 2") == "A_rank[_e1] != 2"
+    assert parsed(cond) is before and "_e9" not in __import__("ast").unparse(before)
+    lines = as_statements("any(True for _e in L if _e) and S.v['y']", "_ok")
+    assert isinstance(lines, tuple) and as_statements("any(True for _e in L if _e) and S.v['y']", "_ok") is lines
+
+
+def test_a_file_edited_between_two_loads_is_read_again(tmp_path):
+    path = tmp_path / "little.yaml"
+    shutil.copy(LITTLE, path)
+    assert interpreter.load(path).new_game(4, 1).p["exact_bonus"] == 5
+    path.write_text(path.read_text().replace("exact_bonus: 5", "exact_bonus: 7"))
+    assert interpreter.load(path).new_game(4, 1).p["exact_bonus"] == 7
+    path.write_text(path.read_text().replace("exact_bonus: 7", "exact_bonus: [7"))
+    with pytest.raises(interpreter.RulesetError):   # the broken text is reported, not the kept one
+        interpreter.load(path)
+
+
+def test_a_load_gets_its_own_data_whatever_the_previous_one_did_with_its(tmp_path):
+    for keep_ids in (True, False):
+        first = load_data(LITTLE, keep_ids=keep_ids)
+        first.data["params"]["exact_bonus"] = 99
+        first.data["flow"].clear()
+        again = load_data(LITTLE, keep_ids=keep_ids)
+        assert again.data["params"]["exact_bonus"] == 5 and again.data["flow"]
+
+
+def test_a_ruleset_loaded_again_plays_the_same_games():
+    first = interpreter.load(LITTLE)
+    again = interpreter.load(LITTLE)
+    for seed in range(3):
+        a, b = first.new_game(4, seed), again.new_game(4, seed)
+        while not a.over:
+            a.apply_index(seed % len(a.dec[1]))
+            b.apply_index(seed % len(b.dec[1]))
+        assert a.to_json() == b.to_json()
