@@ -104,3 +104,38 @@ def test_a_ruleset_loaded_again_plays_the_same_games():
             a.apply_index(seed % len(a.dec[1]))
             b.apply_index(seed % len(b.dec[1]))
         assert a.to_json() == b.to_json()
+
+
+def test_the_grammar_tables_are_kept_only_in_a_folder_of_this_users_own(tmp_path, monkeypatch):
+    from interpreter.loading.resources import cache_file
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_file("g.lark") == str(tmp_path / "rulebook" / "g.lark")
+    assert (tmp_path / "rulebook").stat().st_mode & 0o777 == 0o700
+    (tmp_path / "rulebook").chmod(0o777)            # others may write in it: not used
+    assert cache_file("g.lark") is None
+    (tmp_path / "rulebook").chmod(0o700)
+    monkeypatch.setenv("RULEBOOK_NO_CACHE", "1")
+    assert cache_file("g.lark") is None
+    monkeypatch.delenv("RULEBOOK_NO_CACHE")
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))   # cannot be made: none
+    assert cache_file("g.lark") is None
+
+
+def test_a_damaged_or_stale_grammar_cache_is_built_again(tmp_path, monkeypatch):
+    from interpreter.expr import parser
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kept = tmp_path / "rulebook" / "expression-grammar.lark"
+    text = "count(hand where rank == 3) > 0"
+    want = parser._parsed(text)
+    try:
+        for damage in (None, b"not a cache\n", b"", b"0" * 64 + b"\n\x80\x04garbage"):
+            parser._parser.cache_clear()
+            if damage is not None:
+                kept.write_bytes(damage)
+            assert parser._parser().parse(text) == want
+            assert kept.is_file() and kept.stat().st_size > 1000   # (written again, whole)
+    finally:
+        parser._parser.cache_clear()

@@ -7,7 +7,7 @@ from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..loading.kept import Kept
-from ..loading.resources import resource_dir
+from ..loading.resources import cache_file, resource_dir
 
 MAX_LENGTH = 2000   # characters in one expression
 MAX_DEPTH = 40      # nesting of the syntax tree
@@ -29,8 +29,13 @@ class ExprError(Exception):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The LALR parser of the grammar. Building its tables takes longer than the rest of a
+    small ruleset's load, so Lark keeps them in a file of the user's cache folder
+    (resources.cache_file), checked against the grammar, the options and Lark's version at each
+    start and built again when any differs; without a usable folder they are built each time."""
     grammar = (resource_dir("grammars") / "expression.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                cache=cache_file("expression-grammar.lark") or False)
 
 
 _TOKEN_NAMES = {

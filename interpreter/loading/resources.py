@@ -1,6 +1,7 @@
 """Where the grammars, schemas and rulesets live, in a checkout and when installed."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..errors import UsageError, did_you_mean
@@ -48,3 +49,23 @@ def find_ruleset(name) -> Path:
         raise UsageError(f"no ruleset file or bundled ruleset named '{text}' (bundled: {', '.join(bundled)})",
                          hint=f"did you mean '{close}'?" if close else None)
     return found
+
+
+def cache_file(name: str) -> str | None:
+    """A file of this user's cache folder for ``name`` (``$XDG_CACHE_HOME/rulebook``, else
+    ``~/.cache/rulebook``), or None when there is none to use: ``RULEBOOK_NO_CACHE`` is set, the
+    folder cannot be made or written, or it is not this user's alone (another user who could
+    write in it could put a file there that is loaded as this user's)."""
+    if os.environ.get("RULEBOOK_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    try:
+        folder = Path(base if os.path.isabs(base) else Path.home() / ".cache") / "rulebook"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.stat()
+        mine = not hasattr(os, "getuid") or (st.st_uid == os.getuid() and not st.st_mode & 0o022)
+        if not mine or not os.access(folder, os.W_OK):
+            return None
+    except (OSError, RuntimeError):   # (RuntimeError: no home folder)
+        return None
+    return str(folder / name)
