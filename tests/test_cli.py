@@ -82,6 +82,12 @@ def test_argparse_usage_errors_exit_2(capsys, argv):
     assert "usage:" in err
 
 
+def test_version_is_printed_on_stdout(capsys):
+    from importlib.metadata import version
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and out == f"rulebook {version('rulebook')}\n" and not err
+
+
 def test_unknown_command_suggests(capsys):
     code, _, err = run(capsys, "valdiate", "x")
     assert code == 2 and "did you mean 'validate'?" in err

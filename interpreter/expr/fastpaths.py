@@ -150,7 +150,7 @@ def parsed(cond: str):
     return _trees.get(cond, lambda: fresh(cond), len(cond))
 
 
-_trees = Kept(1_000_000)   # source -> its tree (parsed)
+_trees = Kept(300_000)   # source -> its tree (parsed): about 80 bytes a character
 
 
 def fresh(cond: str):

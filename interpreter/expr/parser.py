@@ -11,7 +11,7 @@ from ..loading.resources import cache_file, resource_dir
 
 MAX_LENGTH = 2000   # characters in one expression
 MAX_DEPTH = 40      # nesting of the syntax tree
-KEPT_CHARACTERS = 100_000   # texts whose trees parse() keeps (a tree takes 200-600 bytes a character)
+KEPT_CHARACTERS = 50_000   # texts whose trees parse() keeps (a tree takes 100-600 bytes a character)
 
 
 class ExprError(Exception):

@@ -49,7 +49,7 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
     return Loaded(patches.copied(data) if keep_ids else patches.strip_ids(data), smap, str(path), applied, digest)
 
 
-_files = Kept(8_000_000)   # (path, digest of its bytes) -> (data, source map, checked): see _read
+_files = Kept(2_000_000)   # (path, digest of its bytes) -> (data, source map, checked): about 22 bytes a byte
 
 
 def _read(path: Path, checked: bool = False):

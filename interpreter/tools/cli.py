@@ -339,14 +339,26 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+class _Version(argparse.Action):
+    """--version: the installed package's version, read only when asked (reading the package
+    metadata costs a few hundredths of a second at every start otherwise)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit", **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            number = version("rulebook")
+        except PackageNotFoundError:   # run from a checkout that was never installed
+            number = "(not installed)"
+        print(f"rulebook {number}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        __version__ = version("rulebook")
-    except PackageNotFoundError:   # run from a checkout that was never installed
-        __version__ = "(not installed)"
     parser = _Parser(prog="rulebook", description="Rulebook: a declarative rules engine for tabletop games.")
-    parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for c in COMMANDS:
