@@ -334,14 +334,15 @@ class Builder(Declarations):
         r.cards = cards
         r.card_labels = tuple(cards.labels)
         r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
-        for attr, values in cards.tables().items():
+        tables = cards.tables()
+        for attr, values in tables.items():
             self.names.namespace["A_" + attr] = values
             self.names.namespace["I_" + attr] = attribute_index(values)
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.max_players = max(r.max_players, 1)
-        r.attr_tables = cards.tables()
+        r.attr_tables = tables
         for key, section in SECTIONS.items():   # top-level keys owned by mechanic modules
             if key in d:
                 section(self, d[key], (key,), r)
