@@ -139,3 +139,58 @@ def test_a_damaged_or_stale_grammar_cache_is_built_again(tmp_path, monkeypatch):
             assert kept.is_file() and kept.stat().st_size > 1000   # (written again, whole)
     finally:
         parser._parser.cache_clear()
+
+
+def _load_in_child(path, cache) -> dict:
+    """What a new process that loads ``path`` with the cache folder ``cache`` imports and says."""
+    import json
+    import os
+    import subprocess
+    import sys
+    code = ("import sys, json, interpreter\n"
+            "try:\n    interpreter.load(sys.argv[1]); ok = True\n"
+            "except interpreter.RulesetError as e:\n    ok = str(e)\n"
+            "print(json.dumps({'ok': ok, 'jsonschema': 'jsonschema' in sys.modules}))")
+    env = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
+    env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_text_that_passed_the_schema_is_not_checked_again_in_a_new_process(tmp_path):
+    path = tmp_path / "little.yaml"
+    shutil.copy(LITTLE, path)
+    assert _load_in_child(path, tmp_path / "cache") == {"ok": True, "jsonschema": True}
+    assert _load_in_child(path, tmp_path / "cache") == {"ok": True, "jsonschema": False}   # remembered
+    assert _load_in_child(path, tmp_path / "other") == {"ok": True, "jsonschema": True}    # (another folder)
+    path.write_text(path.read_text().replace("exact_bonus: 5", "exact_bonus: 6"))           # edited: checked
+    assert _load_in_child(path, tmp_path / "cache") == {"ok": True, "jsonschema": True}
+    path.write_text(path.read_text().replace("players: {min: 3, max: 5}", "players: {min: 3, most: 5}"))
+    for _ in range(2):   # a text that fails is never remembered: its errors every time
+        found = _load_in_child(path, tmp_path / "cache")
+        assert "most" in found["ok"] and found["jsonschema"]
+
+
+def test_passes_are_kept_by_schema_and_data_and_a_damaged_file_is_ignored(tmp_path, monkeypatch):
+    from interpreter.loading import schema as sch
+    from interpreter.loading.source import SourceMap
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "rulebook").mkdir(mode=0o700)
+    (tmp_path / "rulebook" / "schema-passed").write_text("garbage\n" + "z" * 64 + "\n")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "mini.json").write_text('{"type": "object", "required": ["a"]}')
+    monkeypatch.setattr(sch, "resource_dir", lambda kind: tmp_path / "s")
+    sch._passed.cache_clear()
+    try:
+        mini = sch.load_schema("mini.json")
+        assert sch.check_schema({"a": 1}, SourceMap.empty(), mini) == []
+        lines = (tmp_path / "rulebook" / "schema-passed").read_text().split()
+        assert len(lines) == 3 and len(lines[-1]) == 64
+        assert sch.check_schema({"b": 1}, SourceMap.empty(), mini)            # other data: checked
+        (tmp_path / "s" / "other.json").write_text('{"type": "object", "required": ["b"]}')
+        assert sch.check_schema({"a": 1}, SourceMap.empty(), sch.load_schema("other.json"))   # other schema
+    finally:
+        sch._passed.cache_clear()
+        sch._schema.cache_clear()

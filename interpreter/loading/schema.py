@@ -1,31 +1,52 @@
 """JSON Schema validation of loaded YAML data, with every error located and phrased for people."""
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from functools import lru_cache
 from typing import Iterator
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-
 from ..errors import Diagnostic, RulebookError, did_you_mean, key_hint
-from .resources import resource_dir
+from .resources import cache_file, resource_dir
 from .source import SourceMap
+
+# (jsonschema is imported when a check runs: its import alone costs about 0.1 s, and a
+# text that passed the same schema before is not checked again, see _passed)
 
 # JSON Schema type names, in the words of a YAML author
 _TYPE_WORDS = {"object": "mapping", "array": "list"}
 
 
 def load_schema(name: str = "ruleset.schema.json") -> dict:
-    path = resource_dir("schemas") / name
+    """The schema of that name, read once a process (shared: never change it)."""
+    return _schema(str(resource_dir("schemas") / name))
+
+
+@lru_cache(maxsize=8)
+def _schema(path: str) -> dict:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as f:
+            raw = f.read()
+        schema = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError) as e:
         raise RulebookError(f"cannot load schema {path}: {e}", code="schema") from None
+    _DIGESTS[id(schema)] = hashlib.sha256(raw).hexdigest()
+    return schema
+
+
+_DIGESTS: dict = {}   # id of a schema load_schema read -> the digest of its file
 
 
 def check_schema(data, smap: SourceMap, schema: dict) -> list[Diagnostic]:
-    """All schema violations of `data` as located diagnostics, sorted by position."""
+    """All schema violations of `data` as located diagnostics, sorted by position. Data that
+    passed this schema before (in this process or an earlier one: _passed) passes at once."""
+    digest = _DIGESTS.get(id(schema))
+    key = None if digest is None else hashlib.sha256(f"{digest}\0{data!r}".encode()).hexdigest()
+    passed = _passed()
+    if key is not None and key in passed:
+        return []
+    from jsonschema import Draft202012Validator
     diags, seen = [], set()
     for error in Draft202012Validator(schema).iter_errors(data):
         for d in _diagnose(error, smap):
@@ -33,7 +54,47 @@ def check_schema(data, smap: SourceMap, schema: dict) -> list[Diagnostic]:
                 seen.add((d.loc, d.message))
                 diags.append(d)
     diags.sort(key=lambda d: (d.loc is None, d.loc or ("", 0, 0)))
+    if not diags and key is not None:
+        _remember(passed, key)
     return diags
+
+
+KEPT_PASSES = 2000   # digests of the texts that passed, kept in the cache folder's file
+
+
+@lru_cache(maxsize=1)
+def _passed() -> set:
+    """The digests (schema and data together) of what passed a check: the user's cache folder
+    keeps those of the last runs (resources.cache_file; data there is trusted as this user's own
+    files are), so a ruleset checked once is not checked again, nor jsonschema imported, until
+    its text or the schema changes."""
+    path = cache_file("schema-passed")
+    if path is None:
+        return set()
+    try:
+        with open(path, encoding="ascii") as f:
+            lines = f.read().split()
+    except (OSError, ValueError):
+        return set()
+    if len(lines) > 2 * KEPT_PASSES:   # the oldest dropped (another process may add meanwhile:
+        lines = lines[-KEPT_PASSES:]  # it then only checks its text again)
+        try:
+            with open(path, "w", encoding="ascii") as f:
+                f.write("".join(x + "\n" for x in lines))
+        except OSError:
+            pass
+    return {x for x in lines if len(x) == 64}
+
+
+def _remember(passed: set, key: str) -> None:
+    passed.add(key)
+    path = cache_file("schema-passed")
+    if path is not None:
+        try:
+            with open(path, "a", encoding="ascii") as f:   # (one short line: appended whole)
+                f.write(key + "\n")
+        except OSError:
+            pass
 
 
 def _short(value) -> str:
@@ -50,7 +111,7 @@ def _type_name(value) -> str:
     return type(value).__name__
 
 
-def _diagnose(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:
+def _diagnose(error, smap: SourceMap) -> Iterator[Diagnostic]:
     path = tuple(error.absolute_path)
     kind, inst, expected = error.validator, error.instance, error.validator_value
     loc, span = smap.loc(path), smap.span(path)
@@ -106,8 +167,9 @@ def _unknown_key(key, known, loc) -> Diagnostic:
 
 
 
-def _diagnose_alternatives(error: ValidationError, smap: SourceMap) -> Iterator[Diagnostic]:
+def _diagnose_alternatives(error, smap: SourceMap) -> Iterator[Diagnostic]:
     """A value matching none of several alternatives (typically: kinds of step)."""
+    from jsonschema.exceptions import best_match
     by_alt: dict = {}
     for e in error.context:
         by_alt.setdefault(e.schema_path[0], []).append(e)
