@@ -31,18 +31,19 @@ def _schema(path: str) -> dict:
         schema = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError) as e:
         raise RulebookError(f"cannot load schema {path}: {e}", code="schema") from None
-    _DIGESTS[id(schema)] = hashlib.sha256(raw).hexdigest()
+    _DIGESTS[id(schema)] = (schema, hashlib.sha256(raw).hexdigest())   # (held: its id stays its own)
     return schema
 
 
-_DIGESTS: dict = {}   # id of a schema load_schema read -> the digest of its file
+_DIGESTS: dict = {}   # id of a schema load_schema read -> (the schema, the digest of its file)
 
 
 def check_schema(data, smap: SourceMap, schema: dict) -> list[Diagnostic]:
     """All schema violations of `data` as located diagnostics, sorted by position. Data that
     passed this schema before (in this process or an earlier one: _passed) passes at once."""
-    digest = _DIGESTS.get(id(schema))
-    key = None if digest is None else hashlib.sha256(f"{digest}\0{data!r}".encode()).hexdigest()
+    read = _DIGESTS.get(id(schema))
+    key = None if read is None or read[0] is not schema else \
+        hashlib.sha256(f"{read[1]}\0{data!r}".encode()).hexdigest()
     passed = _passed()
     if key is not None and key in passed:
         return []
