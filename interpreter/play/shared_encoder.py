@@ -112,11 +112,20 @@ def _changed_cards(new: list, old: list):
 SHORT = 24   # cards: a shorter list is written again in full, a longer one by its changes
 
 
+class _Zeros(dict):
+    """n -> an array of n float zeros, made once (a block written again in full is cleared
+    first: a new ``array('f', bytes(4 * n))`` each time costs its two allocations)."""
+
+    def __missing__(self, n: int):
+        z = self[n] = array("f", bytes(4 * n))
+        return z
+
+
 def _flip(q: str, h: str, old: str, indent: str, hot: int, end: int) -> list:
     """Make the block of A at hot..end hold the cards of ``h`` (it holds those of ``old``): a
     short list is written again in full, a long one flips the cards that came or went."""
     return [f"{indent}if len({h}) < {SHORT}:",
-            f"{indent}    a[{hot}:{end}] = array('f', bytes({4 * (end - hot)}))",
+            f"{indent}    a[{hot}:{end}] = Z[{end - hot}]",
             f"{indent}    for x in {h}: a[{q}[x]] = 1.0",
             f"{indent}else:",
             f"{indent}    for x in CHANGED({h}, {old}):",
@@ -138,7 +147,7 @@ def compile_shared(L):
     A = array("f", bytes(4 * extra))
     A[one] = 1.0
     memo: list = []                               # the memo's first values (A is all zeros)
-    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo,   # (see _compile)
+    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo, "Z": _Zeros(),   # (see _compile)
           "VALUES": _sync_values, "CHANGED": _changed_cards,
           "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
     gather = list(range(size))                    # the index map of seat 0, team 0; hidden: zero
@@ -156,7 +165,7 @@ def compile_shared(L):
                 gather[hot:hot + held] = [zero] * held
                 body += [f"    d = z[{name!r}]",
                          f"    if d != m[{slot({})}]:",
-                         f"        a[{sz}:{sz + ncards}] = array('f', bytes({4 * ncards}))",
+                         f"        a[{sz}:{sz + ncards}] = Z[{ncards}]",
                          "        for o, h in d.items():",
                          f"            if h: a[{sz} + o] = len(h)",
                          f"        m[{len(memo) - 1}] = {{o: h[:] for o, h in d.items()}}"]
@@ -165,8 +174,8 @@ def compile_shared(L):
             k = slot({})
             body += [f"    d = z[{name!r}]",
                      f"    if d != m[{k}]:",
-                     f"        a[{hot}:{hot + held}] = array('f', bytes({4 * held}))",
-                     f"        a[{sz}:{sz + ncards}] = array('f', bytes({4 * ncards}))",
+                     f"        a[{hot}:{hot + held}] = Z[{held}]",
+                     f"        a[{sz}:{sz + ncards}] = Z[{ncards}]",
                      "        for o, h in d.items():",
                      "            if h:",
                      f"                a[{sz} + o] = len(h)",
