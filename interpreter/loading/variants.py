@@ -52,18 +52,15 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
 _files = Kept(2_000_000)   # (path, digest of its bytes) -> (data, source map, checked): about 22 bytes a byte
 
 
-def _read(path: Path, checked: bool = False):
-    """(data, source map, digest) of a ruleset file; ``checked``: its data checked against the
-    schema too. Kept by the file's path and content, so a file loaded again (each variant of a
-    ruleset, a batch loading its game in every worker) is read and checked once: the data is
-    shared, never changed (every load returns a copy of what it merged, see load_data)."""
+def _read(path: Path):
+    """(data, source map, digest, [whether its data passed the schema]) of a ruleset file, kept
+    by the file's path and content, so a file loaded again (each variant of a ruleset, a batch
+    loading its game in every worker) is read and checked once: the data is shared, never
+    changed (every load returns a copy of what it merged, see load_data)."""
     raw = read_file(str(path))
     digest = hashlib.sha256(raw).hexdigest()
-    data, smap, ok = _files.get((str(path), digest), lambda: (*_parsed(raw, path), [False]), len(raw))
-    if checked and not ok[0]:
-        _schema(data, smap)
-        ok[0] = True
-    return data, smap, digest
+    data, smap, passed = _files.get((str(path), digest), lambda: (*_parsed(raw, path), [False]), len(raw))
+    return data, smap, digest, passed
 
 
 def _parsed(raw: bytes, path: Path):
@@ -79,9 +76,11 @@ def _parsed(raw: bytes, path: Path):
 def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
     if depth > MAX_EXTENDS:
         raise RulesetError(f"extends: chain is longer than {MAX_EXTENDS} files", code="limit")
-    data, smap, digest = _read(path)
+    data, smap, digest, passed = _read(path)
     if "extends" not in data:
-        data, smap, digest = _read(path, checked=True)
+        if not passed[0]:
+            _schema(data, smap)
+            passed[0] = True
         return data, smap, digest
     base_path = _resolve_extends(path, data["extends"], smap, allowed_roots)
     chain = (*chain, path.resolve())
@@ -131,7 +130,7 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots):
     if vpath.suffix in (".yaml", ".yml") or vpath.exists():
         if not vpath.is_file():
             raise RulesetError(f"variant file '{variant}' not found", code="variant")
-        vdata, vmap, vdigest = _read(vpath)
+        vdata, vmap, vdigest, _ = _read(vpath)
         if "extends" in vdata:   # a variant file names its base itself
             merged, mmap, vdigest = _load_chain(vpath, allowed_roots, 0)
             return merged, mmap, vdigest, str(vpath)
