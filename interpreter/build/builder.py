@@ -18,6 +18,7 @@ from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NUM
+from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
 from .view_hints import view_hints
@@ -31,7 +32,6 @@ from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .flowgen import compile_flow
 from .watch import EVERYTHING, Quiet, watched
-from ..loading.kept import compiled
 
 DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~34,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game

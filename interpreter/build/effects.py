@@ -20,10 +20,10 @@ from ..expr import ExprError, parse
 from ..expr.names import Scope, owning, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
+from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
 from .coverage import describe_list
 from .watch import mentions
-from ..loading.kept import compiled
 
 EFFECT_KINDS.update({
     "if": "run effects when a condition holds (then/else)",

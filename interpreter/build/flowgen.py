@@ -27,8 +27,8 @@ from ..engine import loop
 from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
-from ..mechanics.base import AskOnce, Sequence, Step
 from ..loading.kept import compiled
+from ..mechanics.base import AskOnce, Sequence, Step
 
 
 class FlowSource:

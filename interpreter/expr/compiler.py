@@ -20,6 +20,7 @@ from typing import Callable
 
 from lark import Token
 
+from ..loading.kept import compiled
 from . import runtime
 from .builtins import labels_distinct
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
@@ -28,7 +29,6 @@ from .operators import OperatorNodes
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_numeric
-from ..loading.kept import compiled
 
 
 @dataclass

@@ -28,10 +28,10 @@ from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..engine.protocol import UNCHANGED
+from ..loading.kept import compiled
 from .base import Step, step_kind
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
-from ..loading.kept import compiled
 
 PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}

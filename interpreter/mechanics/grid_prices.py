@@ -21,8 +21,8 @@ from operator import itemgetter, ne
 
 from ..expr.fastpaths import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
-from .grid_shape import adjacency, around, neighbour_getters
 from ..loading.kept import compiled
+from .grid_shape import adjacency, around, neighbour_getters
 
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
 

@@ -20,8 +20,8 @@ from array import array
 import numpy as np
 
 from ..expr.types import NUM
-from .float32 import F32, var_value
 from ..loading.kept import compiled
+from .float32 import F32, var_value
 
 SHORT_BLOCK = 3   # cards: a list this short is written slot by slot (no kept bytes)
 VARS_KEPT = 6     # variables: fewer are packed again every call (some change at every turn)

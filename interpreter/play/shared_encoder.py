@@ -28,8 +28,8 @@ from array import array
 import numpy as np
 
 from ..expr.types import PLAYER, TEAM
-from .float32 import var_value
 from ..loading.kept import compiled
+from .float32 import var_value
 
 
 def _first_difference(new, old, lo: int, hi: int) -> int:

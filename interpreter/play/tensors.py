@@ -26,10 +26,10 @@ from array import array
 import numpy as np
 
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
+from ..loading.kept import compiled
 from .float32 import F32, var_value
 from .seat_encoder import compile_seat
 from .shared_encoder import compile_shared
-from ..loading.kept import compiled
 
 
 
