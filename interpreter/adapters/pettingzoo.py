@@ -37,7 +37,7 @@ def _mask_of(n: int):
     into it), written as bytes and viewed by numpy. Cheaper than numpy's own zeros and index
     assignment for the few ids a decision offers, and than keeping masks by their ids (in
     random play most sets are new). A long mask's fresh bytes are a copy of kept zeros:
-    ``bytearray(n)`` of Diamonds Club's 4,788 actions costs 6.6 k instructions, the copy 2.4 k
+    ``bytearray(n)`` of 4,788 actions costs 6.6 k instructions, the copy 2.4 k
     (below about 2,000 bytes ``bytearray(n)`` is the cheaper, by some 150)."""
     zeros = bytes(n) if n > 2048 else n
 

@@ -144,20 +144,12 @@ def _copy(source: dict, prefix: tuple, target: tuple, into: dict, keys_only: boo
             into[(*target, *p[n:])] = e
 
 
-def copied(value):
-    """A copy of plain data (its mappings and lists new, its scalars shared)."""
+def strip_ids(value, strip: bool = True):
+    """A copy of the data (its mappings and lists new, its scalars shared) without the ``id:``
+    of list entries (names for overlays, not part of the rules); ``strip=False``: with them."""
     if isinstance(value, dict):
-        return {k: copied(v) for k, v in value.items()}
+        return {k: strip_ids(v, strip) for k, v in value.items()}
     if isinstance(value, list):
-        return [copied(x) for x in value]
-    return value
-
-
-def strip_ids(value):
-    """The data without the ``id:`` of list entries (names for overlays, not part of the rules)."""
-    if isinstance(value, dict):
-        return {k: strip_ids(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [strip_ids({k: v for k, v in x.items() if k != "id"}) if isinstance(x, dict) else strip_ids(x)
+        return [strip_ids({k: v for k, v in x.items() if k != "id"} if strip and isinstance(x, dict) else x, strip)
                 for x in value]
     return value

@@ -46,7 +46,7 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
     if variant:
         data, smap, digest, applied = _apply_variant(data, smap, digest, path, variant, allowed_roots)
     # (a copy either way: the data read may be kept for the next load, see _read)
-    return Loaded(patches.copied(data) if keep_ids else patches.strip_ids(data), smap, str(path), applied, digest)
+    return Loaded(patches.strip_ids(data, strip=not keep_ids), smap, str(path), applied, digest)
 
 
 _files = Kept(2_000_000)   # (path, digest of its bytes) -> (data, source map, checked): about 22 bytes a byte
