@@ -99,6 +99,27 @@ def test_rulebook_actions_prints_the_table(capsys):
     assert main(["actions", "diamonds", "--players", "9"]) == 2
 
 
+def test_the_games_parameters_reach_the_action_space(capsys):
+    # a parameter given to the game stands for its declared value: a pass of 4 cards and a
+    # seventh market row have their labels, and every label of random play is in the space
+    diamonds, club = interpreter.load("diamonds"), interpreter.load("diamonds_club")
+    for rules, players, params, new in ((diamonds, 3, {"pass_options": [1, 2, 4]}, "4"),
+                                        (club, 2, {"market_rows": 7}, "c1r7:S5")):
+        plain, space = action_space(rules, players), action_space(rules, players, params)
+        assert new in space.index and new not in plain.index
+        assert action_space(rules, players, dict(params)) is space            # kept by value
+        S, rnd = rules.new_game(players, 4, {"params": params}), random.Random(4)
+        while not S.is_terminal():
+            assert [space.label(i) for i in space.ids(S)] == S.legal_actions()
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    # the command line's text, parsed as the game parses it: the same space
+    assert action_space(diamonds, 3, {"pass_options": "[1, 2, 4]"}) is action_space(diamonds, 3, {"pass_options": [1, 2, 4]})
+    assert main(["actions", "diamonds_club", "--players", "2", "--set", "market_rows=7", "--json"]) == 0
+    assert [row["label"] for row in json.loads(capsys.readouterr().out)] == list(action_space(club, 2, {"market_rows": 7}).labels)
+    assert main(["actions", "diamonds", "--set", "pass_options=[1, 2, \"x\"]"]) == 2
+    assert "pass_options" in capsys.readouterr().err
+
+
 def test_tensors_have_a_fixed_shape_and_hide_what_a_seat_cannot_see():
     np = pytest.importorskip("numpy")
     from interpreter.play.tensors import layout

@@ -24,15 +24,15 @@ class Table:
         self.reward = reward
         self.options = {"params": dict(params or {}), **options}
         self.rules.new_game(self.players, 0, self.options)   # refuse bad options now, not in a game
-        self.actions = action_space(self.rules, self.players)
+        self.actions = action_space(self.rules, self.players, self.options["params"])
         self.layout = layout(self.rules, self.players)
 
     def new_game(self, seed: int):
         return self.rules.new_game(self.players, seed, self.options)
 
     def returns(self, S) -> list[float]:
-        """At the end: ``win`` gives each of k winners 1/k and the others 0 (in OpenSpiel, the
-        same less the even share); ``score`` gives each seat its final score."""
+        """At the end: ``win`` gives each of k winners 1/k and the others 0 (both adapters; a
+        game without a winner, 0 to all); ``score`` gives each seat its final score."""
         if not S.over:
             return [0.0] * self.players
         if self.reward == "score":

@@ -1,9 +1,11 @@
 """A fixed integer action space per ruleset: every label a ruleset's decisions can offer, each
 with a stable id, for the reinforcement-learning adapters.
 
-``action_space(rules, players)`` lists, step by step in flow order, the labels each step that
-asks can offer (``Step.vocabulary``), and numbers the distinct labels in that order: the same
-ruleset, variant and player count give the same ids in any process. Each step derives its
+``action_space(rules, players, params)`` lists, step by step in flow order, the labels each step
+that asks can offer (``Step.vocabulary``), and numbers the distinct labels in that order: the
+same ruleset, variant, player count and parameters give the same ids in any process. A
+parameter given to the game stands for its declared value (its declared ``choices`` stay in
+the space): a market of 7 rows has the labels of its seventh row. Each step derives its
 labels from the declarations: a card choice from the cards its zone can hold, a branch from
 its option names, a grid from its positions and spaces, a choice from its options expression
 (``Domains``: literals, ranges, parameters, card attributes, zones, defines and the values
@@ -16,6 +18,7 @@ A ruleset whose labels cannot be listed (a choice of computed numbers) or would 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from lark import Tree
@@ -63,16 +66,21 @@ class ActionSpace:
         return self.labels[action_id]
 
 
-def action_space(rules, players: int) -> ActionSpace:
-    """The action space of ``rules`` with ``players`` seats (cached on the ruleset)."""
+def action_space(rules, players: int, params: dict | None = None) -> ActionSpace:
+    """The action space of ``rules`` with ``players`` seats and the game's ``params`` (those
+    given, as ``--set`` or ``new_game``'s options take them), cached on the ruleset."""
+    if params:   # their values as the game reads them (a command line's text parsed; a bad one: UsageError)
+        resolved = rules.resolve_params(players, params)
+        params = {name: resolved[name] for name in params}
     cache = rules.__dict__.setdefault("_action_spaces", {})
-    if players not in cache:
-        cache[players] = _build(rules, players)
-    return cache[players]
+    key = (players, json.dumps(params, sort_keys=True, default=repr) if params else "")
+    if key not in cache:
+        cache[key] = _build(rules, players, params or {})
+    return cache[key]
 
 
-def _build(rules, players: int) -> ActionSpace:
-    V = Domains(rules, players)
+def _build(rules, players: int, params: dict) -> ActionSpace:
+    V = Domains(rules, players, params)
     labels: dict = {}
     for step in rules.steps:
         vocab = getattr(step, "vocabulary", None)
@@ -97,8 +105,8 @@ def _build(rules, players: int) -> ActionSpace:
 class Domains:
     """The values an expression of a ruleset can take, from its declarations."""
 
-    def __init__(self, rules, players: int):
-        self.rules, self.players = rules, players
+    def __init__(self, rules, players: int, params: dict | None = None):
+        self.rules, self.players, self.params = rules, players, params or {}
         self.names = rules.names
         self._var_sources = None
         self._busy: set = set()
@@ -303,7 +311,9 @@ class Domains:
         spec = self.rules.params_decl.get(name)
         if spec is None:
             return None
-        if isinstance(spec, dict) and "by_players" in spec:
+        if name in self.params:   # the game's value, with the declared choices
+            vals = [self.params[name], *(spec.get("choices") or () if isinstance(spec, dict) else ())]
+        elif isinstance(spec, dict) and "by_players" in spec:
             vals = list((spec.get("by_players") or {}).values()) + ([spec["default"]] if "default" in spec else [])
         elif isinstance(spec, dict):
             vals = [spec.get("default", spec.get("value"))]

@@ -258,6 +258,8 @@ def add_actions(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--players", "-p", type=int, help="the player count (default: the smallest)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter's value (repeatable), as the adapters' params= take it")
     p.add_argument("--json", action="store_true", help="print the table as JSON: [{id, label}, ...]")
 
 
@@ -268,7 +270,7 @@ def cmd_actions(args) -> int:
     players = args.players if args.players is not None else rules.min_players
     if players not in rules.player_counts:
         raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {players}")
-    space = action_space(rules, players)
+    space = action_space(rules, players, parse_sets(args.sets))
     if args.json:
         _out(json.dumps([{"id": i, "label": label} for i, label in enumerate(space.labels)]))
         return 0
