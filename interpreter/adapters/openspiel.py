@@ -13,7 +13,10 @@ event (shuffling sixty cards, a dexterity roll) follows from that seed inside
 ``apply_action``. Listing each shuffle's outcomes as chance nodes is out of reach (60! deals),
 and a sampled-stochastic Python game cannot be serialized by OpenSpiel (its Python games have
 no RNG state to save), while this model serializes, replays from its history and reaches every
-game of a seed. Actions are ids of the ruleset's fixed action
+game of a seed. The seed is in the state, so a search that clones states (OpenSpiel's
+``MCTSBot``) knows the deals and rolls to come as well as the hidden cards: it plays as an
+oracle, not as a seat could (``State.determinize`` gives a seat's sampled worlds; the
+``ismcts`` agent searches them, docs/agents.md). Actions are ids of the ruleset's fixed action
 space (play/actions.py); ``observation_tensor`` is play/tensors.py's encoding;
 ``information_state_string`` is the seat's perfect-recall view: what it saw of every move so
 far (other seats' hidden choices as "?", as a redacted log shows them) and what it sees now.
@@ -26,29 +29,56 @@ them from the seed.
 from __future__ import annotations
 
 import json
+from urllib.parse import unquote
 
 import numpy as np
 import pyspiel
 
+from ..errors import UsageError
 from ..play.gamelog import logged_decision
 from ..play.redact import Redactor
 from .common import Table
 
-_TABLES: dict = {}      # registered name -> Table (pyspiel builds games from a name and parameters)
+_RULESETS: dict = {}    # registered name -> (path, variant): what pyspiel.load_game(name) plays
+_TABLES: dict = {}      # (registered name, its parameters) -> Table: one per distinct game
 SEEDS = 1 << 16         # the outcomes of the chance node that starts a game
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+# OpenSpiel's game strings split parameters at commas and read "(", ")" and "=" as syntax: a
+# JSON text given as a parameter has those written as %XX (urllib's quoting), so that
+# str(game) loads the same game again
+_UNSAFE = {c: f"%{ord(c):02X}" for c in "%,()="}
+
+
+def _text(values: dict) -> str:
+    """A dict of parameters as a game parameter: compact JSON, OpenSpiel's syntax escaped."""
+    return json.dumps(values, sort_keys=True, separators=(",", ":")).translate(str.maketrans(_UNSAFE))
+
+
+def _values(text: str, what: str) -> dict:
+    try:
+        values = json.loads(unquote(text))
+    except ValueError:
+        values = None
+    if not isinstance(values, dict):
+        raise UsageError(f"the game parameter {what} is a JSON object, not {text!r}")
+    return values
 
 
 def load_game(path, players: int | None = None, variant: str | None = None, reward: str = "win",
               params: dict | None = None, **options):
     """A ``pyspiel.Game`` playing ``path`` (a file or a bundled ruleset's name) with ``players``
-    seats; also registered as ``rulebook_<name>``, so ``pyspiel.load_game("rulebook_<name>")``
-    works afterwards in this process."""
-    table = Table(path, players, variant, reward, params, **options)
+    seats. Its type is registered as ``rulebook_<name>`` (``_<variant>``), its settings are the
+    game's parameters (``players``, ``reward``, and ``params`` and ``options`` as JSON), so
+    ``str(game)``, ``pyspiel.load_game(str(game))`` and a serialized game and state name this
+    very game; ``pyspiel.load_game("rulebook_<name>")`` plays the ruleset with the settings of
+    its latest ``load_game``. Games of one ruleset with other settings coexist."""
+    table = Table(path, players, variant, reward, params, **options)   # (a bad setting: its error now)
     name = f"rulebook_{table.rules.name}" + (f"_{table.rules.variant}" if variant else "")
     name = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
-    _TABLES[name] = table
-    lo, hi = table.bounds()
+    settings = {"players": table.players, "reward": reward, "params": _text(params or {}), "options": _text(options)}
+    _RULESETS[name] = (path, variant)
+    _TABLES[_key(name, settings)] = table
+    counts = table.rules.player_counts
     game_type = pyspiel.GameType(
         short_name=name, long_name=f"Rulebook: {table.rules.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -56,34 +86,55 @@ def load_game(path, players: int | None = None, variant: str | None = None, rewa
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=table.players, min_num_players=table.players,
+        max_num_players=max(counts), min_num_players=min(counts),
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={})
-    info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=SEEDS,
-                            num_players=table.players, min_utility=lo, max_utility=hi,
-                            max_game_length=table.rules.max_steps)
+        parameter_specification=settings)
 
     class Game(RulebookGame):
         def __init__(self, params=None):
-            super().__init__(name, game_type, info, params)
+            super().__init__(name, game_type, params)
 
     Game.__name__ = f"RulebookGame_{name}"
     pyspiel.register_game(game_type, Game)
-    return Game()
+    return pyspiel.load_game(name, settings)
+
+
+def _key(name: str, settings: dict) -> tuple:
+    return (name, settings["players"], settings["reward"], settings["params"], settings["options"])
+
+
+def _table_of(name: str, settings: dict) -> Table:
+    """The Table of a game of ``name`` with these parameters (made when a game string names
+    settings no ``load_game`` of this process made)."""
+    key = _key(name, settings)
+    table = _TABLES.get(key)
+    if table is None:
+        path, variant = _RULESETS[name]
+        table = _TABLES[key] = Table(path, settings["players"], variant, settings["reward"],
+                                     _values(settings["params"], "params"),
+                                     **_values(settings["options"], "options"))
+    return table
 
 
 class RulebookGame(pyspiel.Game):
-    def __init__(self, name, game_type, info, params=None):
-        super().__init__(game_type, info, params or {})
-        self.table_name = name
+    def __init__(self, name, game_type, params=None):
+        settings = {**game_type.parameter_specification, **(params or {})}
+        self.table_key = _key(name, settings)
+        self.table = table = _table_of(name, settings)
+        lo, hi = table.bounds()
+        info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=SEEDS,
+                                num_players=table.players, min_utility=lo, max_utility=hi,
+                                max_game_length=table.rules.max_steps)
+        super().__init__(game_type, info, settings)
 
     def new_initial_state(self):
         return RulebookState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return Observer(_TABLES[self.table_name], perfect_recall=recall)
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        return Observer(self.table, iig_obs_type)
 
 
 class Handle:
@@ -92,19 +143,19 @@ class Handle:
     legal ids (``legal``); and, once an information state was asked, what each seat saw of
     every move (``recall``, computed by replaying the moves, shared by clones until one moves
     on). Pickled as the ruleset's name, the state's JSON and the moves."""
-    __slots__ = ("state", "table_name", "moves", "legal", "recall")
+    __slots__ = ("state", "table_key", "moves", "legal", "recall")
 
-    def __init__(self, state, table_name: str, moves: list, recall=None):
-        self.state, self.table_name, self.moves, self.recall = state, table_name, moves, recall
+    def __init__(self, state, table_key: tuple, moves: list, recall=None):
+        self.state, self.table_key, self.moves, self.recall = state, table_key, moves, recall
         self.legal = None      # (decision number, the legal ids sorted, id -> option index)
 
     def __deepcopy__(self, memo):
-        h = Handle(self.state.clone(), self.table_name, self.moves[:], self.recall)
+        h = Handle(self.state.clone(), self.table_key, self.moves[:], self.recall)
         h.legal = self.legal
         return h
 
     def __reduce__(self):
-        return (_restore, (self.table_name, self.state.to_json(), self.moves))
+        return (_restore, (self.table_key, self.state.to_json(), self.moves))
 
     def seen(self, table: Table) -> list:
         """Per seat, what it saw of each move so far (JSON strings: the move's seat, action and
@@ -119,8 +170,8 @@ class Handle:
         return r.seen
 
 
-def _restore(table_name: str, text: str, moves: list) -> Handle:
-    return Handle(_TABLES[table_name].rules.state_from_json(text), table_name, list(moves))
+def _restore(table_key: tuple, text: str, moves: list) -> Handle:
+    return Handle(_TABLES[table_key].rules.state_from_json(text), table_key, list(moves))
 
 
 class _Recall:
@@ -153,12 +204,12 @@ class _Recall:
 class RulebookState(pyspiel.State):
     def __init__(self, game: RulebookGame):
         super().__init__(game)
-        self.table_name = game.table_name
+        self.table_key = game.table_key   # (pickled with the state: a key, not the Table)
         self.h = None          # the game, once the chance node has drawn its seed
 
     @property
     def _table(self) -> Table:
-        return _TABLES[self.table_name]
+        return _TABLES[self.table_key]
 
     def current_player(self):   # (OpenSpiel asks it several times a move: State.current_player inlined)
         h = self.h
@@ -170,6 +221,9 @@ class RulebookState(pyspiel.State):
         return _TERMINAL if h.state.over else -1
 
     def chance_outcomes(self):
+        """The seeds, equally likely, at the chance node; none anywhere else (as OpenSpiel's)."""
+        if self.h is not None:
+            return []
         return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
 
     def _legal(self):
@@ -210,7 +264,7 @@ class RulebookState(pyspiel.State):
     def _apply_action(self, action):
         h = self.h
         if h is None:     # the chance node: the game of this seed
-            self.h = Handle(self._table.new_game(int(action)), self.table_name, [])
+            self.h = Handle(self._table.new_game(int(action)), self.table_key, [])
             return
         legal = h.legal
         if legal is None or legal[0] != len(h.moves):
@@ -244,24 +298,56 @@ class RulebookState(pyspiel.State):
 
 
 class Observer:
-    """OpenSpiel's observer protocol: a float32 tensor (and its pieces) and a string."""
+    """OpenSpiel's observer protocol: a float32 tensor (``dict``: its pieces by the layout's
+    names, views of it) and a string, for one of the kinds of observation OpenSpiel names
+    (``pyspiel.IIGObservationType``):
 
-    def __init__(self, table: Table, perfect_recall: bool):
-        self.table, self.perfect_recall = table, perfect_recall
-        self.tensor = np.zeros(table.layout.size, np.float32)
-        self.dict = {"observation": self.tensor}
-        self._encode = table.layout.encoder()    # this observer's own
+    - the default (no perfect recall, public and the seat's private information): the seat's
+      tensor (play/tensors.py) and its observation as JSON;
+    - public information only (``private_info=NONE``): the same with the seat's private pieces
+      zeroed (its own hand, its counters visible to their owner), and a spectator's observation;
+    - perfect recall (the information state): the string only; the game provides no
+      information-state tensor (its type says so), and asking for one is an error.
+
+    Any other kind (every seat's private information, or private information without the
+    public) is refused with ``ValueError``."""
+
+    def __init__(self, table: Table, iig_obs_type=None):
+        recall, public, private = False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type is not None:
+            recall, public, private = iig_obs_type.perfect_recall, iig_obs_type.public_info, iig_obs_type.private_info
+        supported = public and (private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+                                or (private == pyspiel.PrivateInfoType.NONE and not recall))
+        if not supported:
+            raise ValueError(f"no observation of this kind (perfect_recall={recall}, public_info={public}, "
+                             f"private_info={private.name}): a seat's observation, its public part "
+                             "(private_info=NONE), or its information state (perfect recall, a string)")
+        self.table, self.perfect_recall = table, recall
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        L = table.layout
+        self.tensor = np.zeros(0 if recall else L.size, np.float32)
+        self.dict = {} if recall else {name: self.tensor[o:o + n] for name, o, n in L.pieces if n}
+        self._private = L.private_pieces() if self.public_only else ()
+        self._encode = L.encoder()    # this observer's own
 
     def set_from(self, state, player):
+        if self.perfect_recall:
+            raise ValueError(f"{self.table.rules.name} provides no information-state tensor "
+                             "(its game type's provides_information_state_tensor is False): "
+                             "information_state_string, or observation_tensor")
         if state.h is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = self._encode(state.h.state, player)
+        t = self.tensor
+        t[:] = self._encode(state.h.state, player)
+        for o, n in self._private:
+            t[o:o + n] = 0.0
 
     def string_from(self, state, player):
         if state.h is None:
             return "before the deal"
-        now = json.dumps(state.h.state.observation(player), sort_keys=True)
+        S = state.h.state
+        now = json.dumps(S.observation(None if self.public_only else player), sort_keys=True)
         if not self.perfect_recall:
             return now
         return "\n".join([*state.h.seen(self.table)[player], now])

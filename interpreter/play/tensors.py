@@ -159,6 +159,20 @@ class TensorLayout:
             return raw(S, player)
         return encode
 
+    def private_pieces(self) -> list[tuple[int, int]]:
+        """(offset, size) of the pieces only the viewer (or its team) may see: the multi-hot of
+        its own zone and its counter where they are visible to their owner. The rest of a
+        tensor is public (or zeros)."""
+        out = []
+        for name, kind, pos, blocks, sight in self.zones:
+            if sight == "owner" and kind in ("player", "team"):
+                _, hot, size = blocks[0]
+                out.append((hot, size - hot))
+        for name, kind, offset, sight in self.counters:
+            if sight == "owner" and kind in ("player", "team"):
+                out.append((offset, 1))
+        return out
+
     def describe(self) -> list[dict]:
         return [{"name": name, "offset": offset, "size": size} for name, offset, size in self.pieces]
 
