@@ -3,6 +3,7 @@ game: PettingZoo's api_test and seed_test, OpenSpiel's random_sim_test, and Open
 bot with evaluate_bots. Skipped, saying so, where the rl extra is not installed."""
 from __future__ import annotations
 
+import json
 import random
 import warnings
 from pathlib import Path
@@ -139,6 +140,110 @@ def test_openspiel_states_clone_serialize_and_hide_the_seed():
     assert state.information_state_string(other) != info
 
 
+def test_openspiel_games_of_one_ruleset_with_other_settings_coexist():
+    # each game keeps its own player count, reward and parameters, whatever was loaded after it;
+    # str(game) names its settings and loads the same game again
+    g3 = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    g4 = openspiel.load_game("diamonds", players=4, reward="score", params={"rounds": 1, "pass_options": [1, 2, 4]})
+    assert (g3.num_players(), g3.max_utility(), g4.num_players(), g4.max_utility()) == (3, 1.0, 4, 1e9)
+    pyspiel.random_sim_test(g3, num_sims=1, serialize=True, verbose=False)
+    state = g3.new_initial_state()
+    state.apply_action(2)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert len(state.returns()) == 3 and sum(state.returns()) == pytest.approx(1.0)
+    again = pyspiel.load_game(str(g4))
+    assert str(again) == str(g4) and again.num_players() == 4 and again.num_distinct_actions() == g4.num_distinct_actions()
+    assert "4" in g4.table.actions.index and "4" not in g3.table.actions.index   # a pass of four cards
+    assert pyspiel.load_game("rulebook_diamonds").num_players() == 4      # the latest settings
+
+
+def test_openspiel_a_serialized_game_and_state_load_in_another_process():
+    import subprocess
+    import sys
+    g3 = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = g3.new_initial_state()
+    state.apply_action(6)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    text = pyspiel.serialize_game_and_state(g3, state)
+    code = ("import sys, pyspiel\n"
+            "from interpreter.adapters.openspiel import load_game\n"
+            "load_game('diamonds', players=4)\n"     # the ruleset known, with other settings
+            "game, state = pyspiel.deserialize_game_and_state(sys.stdin.read())\n"
+            "print(game.num_players(), state.current_player(), state.legal_actions())")
+    done = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"3 {state.current_player()} {state.legal_actions()}"
+
+
+def test_openspiel_observers_of_each_kind():
+    from open_spiel.python.observation import make_observation
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    assert state.chance_outcomes()[0] == (0, 1.0 / openspiel.SEEDS)
+    state.apply_action(7)
+    assert state.chance_outcomes() == []                    # none at a decision, as OpenSpiel's
+    seat = state.current_player()
+    full = np.array(state.observation_tensor(seat))
+    # the default: the seat's tensor, its pieces by the layout's names (views of it)
+    seen = make_observation(game)
+    seen.set_from(state, seat)
+    assert np.array_equal(seen.tensor, full) and seen.dict["zone:hand+0"].sum() == 10
+    # the public part: the seat's own hand zeroed, the rest as it was; a spectator's string
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, seat)
+    private = np.zeros(len(full), bool)
+    for offset, size in game.table.layout.private_pieces():
+        private[offset:offset + size] = True
+    assert private.sum() == 60 + 1                          # its hand, and its own safe (visible: owner)
+    assert not public.tensor[private].any() and full[private].sum() == 10
+    assert np.array_equal(public.tensor[~private], full[~private])
+    assert public.string_from(state, seat) == json.dumps(state.h.state.observation(None), sort_keys=True)
+    assert public.string_from(state, seat) == public.string_from(state, (seat + 1) % 3)
+    # the information state: a string only; its tensor is refused, as the game type says
+    assert not game.get_type().provides_information_state_tensor
+    with pytest.raises(Exception, match="no information-state tensor"):
+        state.information_state_tensor(seat)
+    assert state.information_state_string(seat).endswith(state.observation_string(seat))
+    with pytest.raises(ValueError, match="no observation of this kind"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    with pytest.raises(ValueError, match="parameters are not supported"):
+        game.make_py_observer(None, {"x": 1})
+
+
+def test_pettingzoo_seeds_as_gymnasium_and_infos_of_the_agent_to_act():
+    def first(env):
+        return env.game_seed, env.last()[0]["observation"].tobytes()
+    a, b = pettingzoo.env("diamonds", players=3), pettingzoo.env("diamonds", players=3)
+    a.reset(seed=0)
+    a.reset()                                   # a seed drawn from the generator seed 0 seeded
+    b.reset(seed=1)
+    assert first(a) != first(b) and a.game_seed != 1
+    c = pettingzoo.env("diamonds", players=3)
+    c.reset(seed=0)
+    c.reset()
+    assert first(c) == first(a)                 # the same seed, the same draws
+    d, e = pettingzoo.env("diamonds", players=3), pettingzoo.env("diamonds", players=3)
+    d.reset()
+    e.reset()
+    assert d.game_seed != e.game_seed           # unseeded: from the system's entropy
+    env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
+    env.reset(seed=2)
+    assert env.game_seed == 2
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert info == {}
+            env.step(None)
+            continue
+        assert info["labels"] and all(env.infos[other] == {} for other in env.agents if other != agent)
+        env.step(env.table.actions.index[info["labels"][0]])
+    assert all(i == {} for i in env.infos.values())
+
+
 def test_the_examples_of_docs_rl_run(capsys):
     import re
     text = (ROOT / "docs" / "rl.md").read_text()
@@ -181,7 +286,7 @@ def test_openspiel_information_states_recall_every_move_as_each_seat_saw_it(name
     game = openspiel.load_game(name, players=3, params={"rounds": 1})
     state = game.new_initial_state()
     state.apply_action(9)
-    space = openspiel._TABLES[game.get_type().short_name].actions
+    space = game.table.actions
     for k, (seen, moves) in enumerate(_eager_recall(name, 3, 9)):
         state.apply_action(space.index[moves[-1]])
         if k % 7:

@@ -13,12 +13,17 @@ Agents are ``player_0`` .. ``player_{N-1}`` (seats); whoever must decide is
 ruleset's fixed action space (``Discrete(len)``, ``info["labels"]`` names the legal ones);
 observations are ``{"observation": float32 tensor, "action_mask": int8 mask}``. Rewards come
 at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final scores).
-``reset(seed=S)`` plays the game of seed S; ``reset()`` the next seed of the env's own
-sequence. ``render_mode="ansi"`` renders the acting seat's view as text.
+``reset(seed=S)`` plays the game of seed S and seeds the env's own generator, from which
+each later ``reset()`` draws its game's seed (a first ``reset()`` with no seed draws one from
+the system's entropy), as gymnasium's environments do; ``game_seed`` is the seed of the game
+being played (``rulebook play ... --seed`` plays it again). ``infos[agent]`` holds the labels
+and prompt of the agent to act, and is empty for the others. ``render_mode="ansi"`` renders
+the acting seat's view as text.
 """
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 from gymnasium import spaces
@@ -68,7 +73,8 @@ class RulebookEnv(AECEnv):
                            "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._obs_spaces = {a: obs for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._next_seed = 0
+        self._seeds = None                      # the generator of the seeds reset() draws
+        self.game_seed = None
         self.state = None
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
@@ -76,6 +82,7 @@ class RulebookEnv(AECEnv):
         self._steps, self._index = table.rules.steps, table.actions.index
         self._seen = None                       # (agent, tensor, mask) last observed at this decision
         self._ids = None                        # the legal ids in option order (None: the game is over)
+        self._informed = None                   # the agent whose infos hold a decision's labels
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -84,16 +91,21 @@ class RulebookEnv(AECEnv):
         return self._act_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is None:
-            seed = self._next_seed
-        self._next_seed = seed + 1
-        self.state = self.table.new_game(int(seed))
+        if seed is not None:
+            self._seeds = random.Random(int(seed))
+            self.game_seed = int(seed)
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()   # (seeded from the system's entropy)
+            self.game_seed = self._seeds.getrandbits(63)
+        self.state = self.table.new_game(self.game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._informed = None
         self._select()
 
     def _select(self) -> None:
@@ -101,6 +113,9 @@ class RulebookEnv(AECEnv):
         self._seen = None
         if S.over:
             self._ids = None
+            if self._informed is not None:
+                self.infos[self._informed] = {}
+                self._informed = None
             self._end()
             return
         step, (seat, options) = self._steps[S.stack[-1][0]], S.dec   # (State.legal_actions and prompt, inline)
@@ -108,7 +123,11 @@ class RulebookEnv(AECEnv):
         index = self._index
         self._ids = [index[x] for x in labels]
         agent = self.agent_selection = self.possible_agents[seat]
-        self.infos[agent] = {"labels": labels, "prompt": step.prompt}
+        infos = self.infos
+        if self._informed is not agent and self._informed is not None:
+            infos[self._informed] = {}         # (the labels of a decision that is gone)
+        infos[agent] = {"labels": labels, "prompt": step.prompt}
+        self._informed = agent
 
     def _end(self) -> None:
         returns = self.table.returns(self.state)
