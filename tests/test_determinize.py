@@ -73,6 +73,39 @@ def test_a_determinization_is_a_legal_state_the_seat_cannot_tell_apart(name, pla
     assert checked > 3
 
 
+def test_a_seat_not_asked_determinizes_to_a_world_where_the_asker_is_asked_the_same(monkeypatch):
+    # Diam's forced sale: the seller chose the branch because it held a sale card, then is asked
+    # which; a world where its hand holds none cannot ask that, and is dealt again (this state
+    # raised a runtime error in the sale's effects); so the other seats' worlds all ask it
+    from interpreter.errors import GameError
+    rules = interpreter.load("diams")
+    S, rnd, asked = rules.new_game(3, 0), random.Random(0), 0
+    while not S.is_terminal():
+        if S.prompt() in ("sale_card", "give"):
+            for seat in range(3):
+                if seat != S.current_player():
+                    D = S.determinize(seat, random.Random(seat))
+                    assert (D.current_player(), D.prompt()) == (S.current_player(), S.prompt())
+                    assert D.observation(seat) == S.observation(seat) and D.legal_actions()
+                    asked += 1
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    assert asked >= 4
+    # no world at all (here: every question asked again fails): a clear error after the tries
+    from interpreter.engine import knowledge
+
+    def fails(D):
+        raise GameError("a value is out of range for this operation")
+    S = rules.new_game(3, 0)
+    while S.prompt() != "sale_card":
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    monkeypatch.setattr(knowledge, "reask", fails)
+    monkeypatch.setattr(knowledge, "TRIES", 5)
+    with pytest.raises(GameError, match=r"cannot determinize for seat \d: no deal of the hidden cards in 5 lets "
+                                        r"seat \d be asked 'sale_card' again"):
+        S.determinize((S.current_player() + 1) % 3, random.Random(1))
+    assert S.determinize(S.current_player(), random.Random(1)).prompt() == "sale_card"   # the asker's own: no question again
+
+
 SWAP = [GAMES[0], GAMES[1], GAMES[2], GAMES[4]]
 
 

@@ -85,9 +85,34 @@ def _instances(S, name: str):
     return list(enumerate(zone))
 
 
+TRIES = 200   # deals tried for a world where another seat's pending question can be asked
+
+
 def determinize(S, seat: int, rng):
     """A full state ``seat`` cannot tell from ``S`` (module docstring); ``rng`` is a
-    ``random.Random`` that decides the deal."""
+    ``random.Random`` that decides the deal. When another seat is asked, the deal must let
+    it be asked the same question (the seat sees who is asked and which step asks, and the
+    flow that led there may have revealed something of the asker's hand: a branch taken
+    because it held a card of some kind): deals where the question cannot be asked again are
+    dealt again, up to ``TRIES`` times."""
+    if S.dec is None or S.dec[0] == seat:
+        return _dealt(S, seat, rng)
+    asker, step = S.dec[0], S.stack[-1][0]
+    for _ in range(TRIES):
+        D = _dealt(S, seat, rng)
+        try:
+            reask(D)   # another seat's question may read what was dealt again
+        except GameError:
+            continue
+        if D.dec is not None and D.dec[0] == asker and D.stack[-1][0] == step:
+            return D
+    raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {TRIES} lets seat "
+                    f"{asker} be asked {S.prompt()!r} again (what the flow revealed of its cards is too narrow)")
+
+
+def _dealt(S, seat: int, rng):
+    """A copy of ``S`` with the cards ``seat`` cannot place dealt again (its pending question
+    not asked again)."""
     D = S.clone().own_all()   # (a search plays it on: most of its lists would be copied one by one)
     rules = D.rules
     bit = 1 << seat
@@ -138,8 +163,6 @@ def determinize(S, seat: int, rng):
         del kn[c]
     rules.keep_sorted(D)
     D.rng = seed_state(rng.getrandbits(63))
-    if D.dec is not None and D.dec[0] != seat:   # another seat's question may read what was dealt again
-        reask(D)
     return D
 
 
