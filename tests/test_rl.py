@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numpy", reason="the rl extra (pip install 'rulebook[rl]') is not installed")
-pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'rulebook[rl]') is not installed")
-pytest.importorskip("pyspiel", reason="the rl extra (pip install 'rulebook[rl]'): open_spiel is not installed")
+pytest.importorskip("numpy", reason="the rl extra (pip install '.[rl]') is not installed")
+pytest.importorskip("pettingzoo", reason="the rl extra (pip install '.[rl]') is not installed")
+pytest.importorskip("pyspiel", reason="the rl extra (pip install '.[rl]'): open_spiel is not installed")
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
@@ -251,7 +251,8 @@ def test_the_examples_of_docs_rl_run(capsys):
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "docs/rl.md", "exec"), {})   # noqa: S102 - our own documentation
-    assert capsys.readouterr().out.count("\n") >= 2
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) >= 2 and out[0].startswith("{'player_0': ") and out[0] != "{}"   # the rewards shown
 
 
 def _eager_recall(name, players, seed):

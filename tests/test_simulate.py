@@ -325,6 +325,11 @@ def test_out_writes_records_summary_and_plots(capsys, tmp_path):
     assert json.loads(stdout)["games"] == 8
     for png in ("scores.png", "win_rate.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
+                            "--workers", 1, "--out", out)                # read back: every file named
+    last = stdout.strip().splitlines()[-1]
+    assert code == 0 and last == f"wrote {out / 'run.json'}, games.jsonl, summary.json, scores.png, win_rate.png"
+    assert sorted(p.name for p in out.iterdir()) == ["games.jsonl", "run.json", "scores.png", "summary.json", "win_rate.png"]
 
 
 def test_the_throughput_of_the_games_played_is_reported_but_not_stored(capsys, tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="the rl extra (pip install 'rulebook[rl]') is not installed")
+np = pytest.importorskip("numpy", reason="the rl extra (pip install '.[rl]') is not installed")
 
 import interpreter  # noqa: E402
 from interpreter.play.tensors import layout  # noqa: E402

@@ -391,6 +391,47 @@ def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
         LiveGame(rules, 3, 5, "human,random,random", log=str(path))
 
 
+@pytest.mark.parametrize("stop", ["ctrl_c", "sigterm"])
+def test_a_served_game_stopped_half_way_ends_its_log_so_and_replays(tmp_path, capsys, monkeypatch, stop):
+    # rulebook serve --log, stopped by Ctrl-C or a terminate signal before the game's end: the
+    # log ends with a stopped line; replay verifies its decisions, view and a redacted copy read it
+    import os
+    import signal
+    from interpreter.play.replay import redact, replay
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+    from interpreter.web.timeline import TimelineView
+
+    def stopped(self, *a, **k):
+        if stop == "sigterm":
+            os.kill(os.getpid(), signal.SIGTERM)   # (handled as Ctrl-C while serving)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", stopped)
+    path = tmp_path / "playtest.jsonl"
+    assert main(["serve", "diams", "--players", "3", "--seed", "2", "--log", str(path)]) == 0
+    assert signal.getsignal(signal.SIGTERM) is not server._interrupt      # put back as it was
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    decided = sum(1 for x in lines if x["type"] == "decision")
+    assert lines[-1] == {"type": "stopped", "decisions": decided} and decided >= 1   # the agents' moves before seat 0's
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"replay ok: {decided} decisions of a game stopped before its end (seat 0 was to decide")
+    result = replay(path)
+    assert result["stopped"] and result["waiting"]["seat"] == 0 and "scores" not in result
+    view = LogView(path)
+    assert len(view.positions) == decided + 1 and not view.positions[-1][1].over
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("\n".join(json.dumps(x) for x in redact(path.read_text().splitlines(), 1)) + "\n")
+    t = TimelineView(mine)
+    assert not t.describe()["over"] and len(t.positions) == decided + 1
+    # a stopped line that does not hold: refused at its line
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(json.dumps(x) for x in lines[:-1] + [{"type": "stopped", "decisions": decided + 1}]) + "\n")
+    with pytest.raises(interpreter.RulebookError, match=f"line {len(lines)}: decisions: the log has {decided + 1}"):
+        replay(bad)
+
+
 def test_the_api_refuses_other_sites_requests(served):
     rules = interpreter.load("diamonds")
     game = LiveGame(rules, 3, 1, "human,random,random")

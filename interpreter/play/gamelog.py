@@ -17,6 +17,11 @@ with the decision that raised it instead of a result, so the failure is kept and
 
     {"type": "error", "n": 7, "seat": 0, "prompt": "pick", "action": "1", "message": "...", "loc": "f.yaml:14:15"}
 
+A game stopped before its end (``rulebook serve --log`` stopped by Ctrl-C or a terminate
+signal) ends with a line that says so, so that its decisions replay and can be viewed:
+
+    {"type": "stopped", "decisions": 12}
+
 ``params`` holds only the overrides given (``--set``); the rest follows from the ruleset;
 ``options`` the game options in effect (``--skill``, ``--resolve``), so that a replay plays the
 same game. Events are the engine's event dicts (``{"ev": "gain", "counter": "safe", "who": 1,

@@ -148,7 +148,7 @@ def read_redacted(path, ruleset=None) -> tuple:
             raise ReplayError(f"{where}: line {no}: a '{kind}' line after the {ended[1]} line (line {ended[0]})")
         if kind == "events" and i:
             raise ReplayError(f"{where}: line {no}: an events line after the first decision")
-        if kind in ("result", "error"):
+        if kind in ("result", "error", "stopped"):
             ended = (no, kind)
         elif kind not in ("events", "decision"):
             raise ReplayError(f"{where}: line {no}: unknown line type {kind!r}")
@@ -189,7 +189,7 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
     if positions is not None:
         positions.append(({"type": "events", "events": initial}, S.clone()))
     n = 0
-    result_seen = error = None
+    result_seen = error = stopped = None
     for no, obj in lines[1:]:
         kind = obj["type"]
         if result_seen is not None:
@@ -211,6 +211,12 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
             error = _replay_error(S, obj, n + 1, no, fail)
             if positions is not None:
                 positions.append((obj, S.clone()))
+        elif kind == "stopped":
+            result_seen = stopped = no
+            if S.is_terminal():
+                fail(no, "a stopped line, but the game is over: its log ends with the result")
+            if obj.get("decisions") != n:
+                fail(no, f"decisions: the log has {json.dumps(obj.get('decisions'))}, the replay gives {n}")
         else:
             fail(no, f"unknown line type {kind!r}")
     if result_seen is None:
@@ -219,6 +225,9 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
     if error is not None:
         return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
                 "decisions": n, "error": error}
+    if stopped is not None:
+        return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
+                "decisions": n, "stopped": True, "waiting": {"seat": S.current_player(), "prompt": S.prompt()}}
     return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 

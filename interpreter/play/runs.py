@@ -114,7 +114,7 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
     written = []
     if out is not None:
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        written = [out / "games.jsonl", out / "summary.json"]
+        written = [out / "run.json", out / "games.jsonl", out / "summary.json"]
         if covered is not None:
             (out / "coverage.json").write_text(json.dumps(covered, indent=2) + "\n", encoding="utf-8")
             written.append(out / "coverage.json")

@@ -112,7 +112,7 @@ def run_ray(batch: Batch, indexes: list[int], address: str | None = None) -> Ite
     try:
         import ray
     except ImportError:
-        raise UsageError("--backend ray needs Ray: pip install 'rulebook[ray]'") from None
+        raise UsageError("--backend ray needs Ray: pip install '.[ray]' in Rulebook's folder") from None
     if not indexes:
         return
     if not ray.is_initialized():

@@ -28,7 +28,7 @@ def _common_args(p) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="batch seed: game i plays seed derive(S, i) (default 0)")
     p.add_argument("--workers", "-w", type=int, help=f"worker processes (default: the CPU count, {default_workers()} here)")
     p.add_argument("--agents", "-a", default="random",
-                   help="comma-separated agents per seat, or one for all: random, first (default random)")
+                   help="comma-separated agents per seat, or one for all: random, first, greedy, ismcts, mcts (not human); parameters as ismcts:iterations=200 (default random; docs/agents.md)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable); VALUE is read as JSON if it parses")
     p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill (options['skill']): one number per seat, or one for all")
@@ -155,7 +155,7 @@ def wrote(paths) -> str:
     names = [p.name for p in paths]
     line = f"wrote {paths[0]}" + (f", {', '.join(names[1:])}" if len(names) > 1 else "") if paths else "wrote nothing"
     if not any(n.endswith(".png") for n in names):
-        line += "; plots skipped: matplotlib is not installed (pip install 'rulebook[plots]')"
+        line += "; plots skipped: matplotlib is not installed (pip install '.[plots]' in Rulebook's folder)"
     return line
 
 

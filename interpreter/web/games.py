@@ -128,6 +128,13 @@ class LiveGame(GameView):
             if self.log.f is not None:
                 self.log.f.flush()   # a game stopped at any point keeps every decision made
 
+    def stop(self) -> None:
+        """The server stops: a game not over ends its log with a ``stopped`` line (play/gamelog.py)."""
+        if self.log is not None:
+            self._write({"type": "stopped", "decisions": len(self.positions) - 1})
+            self.log.close()
+            self.log = None
+
     def waiting_for(self):
         S = self.state
         return None if S.over or self.error else S.current_player()

@@ -17,6 +17,7 @@ site cannot send without the browser asking first, and this server never agrees)
 from __future__ import annotations
 
 import json
+import signal
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -143,10 +144,19 @@ def run(game, host: str, port: int, out) -> int:
     server = make_server(game, host, port)
     h, p = server.server_address[:2]
     print(f"rulebook: serving {game.rules.name} at http://{h}:{p}/ (Ctrl-C to stop)", file=out, flush=True)
+    previous = signal.signal(signal.SIGTERM, _interrupt)   # a terminate signal stops as Ctrl-C does
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.server_close()
+        stop = getattr(game, "stop", None)
+        if stop is not None:   # a live game's log says it stopped (LiveGame.stop)
+            stop()
     return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt

@@ -25,7 +25,7 @@ class TimelineView:
         self.rules, head, numbered = read_redacted(path, ruleset)
         self.seat, self.players, self.seed = head["redacted_for"], head["players"], head["seed"]
         lines = [line for _, line in numbered]
-        self.ending = lines[-1] if lines and lines[-1]["type"] in ("result", "error") else None
+        self.ending = lines[-1] if lines and lines[-1]["type"] in ("result", "error", "stopped") else None
         self.positions = [line for line in lines if line["type"] in ("events", "decision")] or [{"type": "events"}]
         if self.ending is not None and self.ending["type"] == "error":
             self.positions.append(self.ending)
@@ -42,6 +42,7 @@ class TimelineView:
                                   f"({type(e).__name__}: {e}); was the log edited?") from None
         self.lock = threading.Lock()
         self.error = self.ending.get("message") if self.ending is not None and self.ending["type"] == "error" else None
+        self._ended = self.ending is not None and self.ending["type"] != "stopped"   # (a game stopped is not over)
 
     def _said(self, line: dict) -> str:
         said = tell(line, self.seat, self.owners)
@@ -56,7 +57,7 @@ class TimelineView:
         return {"mode": self.mode, "ruleset": self.rules.name, "title": self.rules.title,
                 "variant": self.rules.variant, "players": self.players, "seed": self.seed,
                 "humans": [], "seat": self.seat, "length": len(self.positions),
-                "over": self.ending is not None, "error": self.error}
+                "over": self._ended, "error": self.error}
 
     def seat_of(self, value):
         """The log's own seat: it holds what that seat saw, and no other view of the game."""
@@ -73,7 +74,7 @@ class TimelineView:
                "line": {k: line.get(k) for k in ("type", "n", "seat", "prompt", "action", "message") if k in line},
                "events": [{"text": text, "cards": cards_of(ev)} for ev in line.get("events") or ()
                           if (text := tell_event(ev, self.seat, self.owners))],
-               "over": self.ending is not None and at == len(self.positions) - 1}
+               "over": self._ended and at == len(self.positions) - 1}
         if out["over"] and self.ending["type"] == "result":
             out["result"] = {"scores": self.ending.get("scores"), "winners": self.ending.get("winners") or []}
         return out
