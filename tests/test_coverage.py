@@ -163,6 +163,12 @@ def test_simulate_coverage_writes_the_table_and_names_only_files_written(path, t
     table = json.loads((out / "coverage.json").read_text())
     assert table["games"] == 20 and any(r["what"] == "trigger never_seven" for r in table["never"])
     assert not (out / "scores.png").exists()
+    # the count is of rules: the points that watch for problems (a draw short) are not in it
+    rules = [r for r in table["probes"] if r["kind"] not in ("ran_out", "no_option")]
+    assert len(rules) < len(table["probes"])
+    fired = sum(1 for r in rules if r["games"])
+    assert f"coverage: {fired} of {len(rules)} rule points fired in 20 games; {len(table['never'])} never did" in text
+    assert fired + len(table["never"]) == len(rules)
 
 
 def test_validate_playouts_reports_never_fired_rules(path, capsys):

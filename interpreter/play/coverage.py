@@ -47,6 +47,9 @@ class GameCoverage:
         return {"p": {str(i): n for i, n in sorted(fired.items())}, "e": sorted(entered)}
 
 
+DETECTORS = ("ran_out", "no_option")   # points that watch for a problem, not rules meant to fire
+
+
 def report(rules, records: list[dict]) -> dict:
     """The batch's coverage from its records (those played with coverage)."""
     probes = rules.probes.items
@@ -65,7 +68,7 @@ def report(rules, records: list[dict]) -> dict:
         entered.update(cov.get("e", ()))
     table = [{"kind": p.kind, "what": p.what, "loc": str(p.loc) if p.loc else None, "games": g, "count": c}
              for p, g, c in zip(probes, games, total)]
-    never = [row for row in table if row["games"] == 0 and row["kind"] not in ("ran_out", "no_option")]
+    never = [row for row in table if row["games"] == 0 and row["kind"] not in DETECTORS]
     ran_out = [row for row in table if row["games"] > 0 and row["kind"] == "ran_out"]
     no_option = [row for row in table if row["games"] > 0 and row["kind"] == "no_option"]
     return {"games": played, "probes": table, "never": never, "ran_out": ran_out, "no_option": no_option,
