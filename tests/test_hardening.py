@@ -344,3 +344,75 @@ scoring:
     assert S.legal_actions()[0] == "none"
     S.apply("none")
     assert S.is_terminal()     # the target had no card to offer: nothing attempted
+
+
+def test_an_aliased_long_text_is_refused_before_it_is_expanded(tmp_path, capsys):
+    # 150,000 aliases of a text of a million characters: within the node limit, 150 GB as text
+    text = ("game: x\nplayers: {min: 1, max: 2}\nflow: []\nz: [&a \"" + "x" * 1_000_000 + "\""
+            + ", *a" * 150_000 + "]\n")
+    path = tmp_path / "bomb.yaml"
+    path.write_text(text)
+    assert main(["validate", str(path)]) == 1
+    assert "bomb.yaml:4:4: error[limit]: too much text after alias expansion" in capsys.readouterr().err
+
+
+def _doubling(levels: int) -> str:
+    """Effects e0..e{levels-1}, each calling the one before twice: 2**levels calls in all."""
+    lines = ["game: fx", "players: {min: 2, max: 2}", "vars: {x: {type: int, start: 0}}", "effects:",
+             '  e0: {do: [{set: {x: "x + 1"}}]}']
+    lines += [f"  e{k}: {{do: [e{k - 1}, e{k - 1}]}}" for k in range(1, levels)]
+    lines += ["flow:", f"  - e{levels - 1}", "scoring: {categories: {p: x}}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_effects_calling_effects_count_every_call_against_the_budget(tmp_path, capsys):
+    # each call adds the callee's whole weight to its step's work: forty levels of doubling are
+    # refused at load, located at the call; twelve play, and their step is charged for its 4,094 calls
+    deep = write(tmp_path, _doubling(40), "deep.yaml")
+    assert main(["validate", str(deep)]) == 1
+    err = capsys.readouterr().err
+    assert "error[limit]: this step may take about" in err and "more than the game's whole step budget" in err
+    assert "deep.yaml:46:5" in err     # the flow's call of e39
+    rules = interpreter.load(write(tmp_path, _doubling(12), "twelve.yaml"))
+    step = next(s for s in rules.steps if s.charge)
+    assert step.work >= 4094 * 50       # a call costs its callee's calls too, not only the first
+    S = rules.new_game(2, 0)
+    assert S.is_terminal() and S.scores() == [2048, 2048] and S.steps > step.charge
+
+
+def test_a_list_parameter_given_to_a_game_is_no_longer_than_its_cost_bounds_assume(tmp_path, capsys):
+    path = write(tmp_path, """
+        game: plist
+        players: {min: 2, max: 2}
+        params: {l: [1, 2]}
+        vars: {x: {type: int, start: 0}}
+        flow:
+          - for_each: {in: params.l, as: i, do: [{set: {x: "x + count(params.l where it > i)"}}]}
+          - choose: {who: 0, options: "[x]", as: x, prompt: q}
+        scoring: {categories: {p: x}}
+        """)
+    rules = interpreter.load(path)
+    assert rules.new_game(2, 0, {"params": {"l": list(range(64))}}).legal_actions() == [str(63 * 64 // 2)]
+    with pytest.raises(UsageError, match="parameter 'l' holds at most 64 elements in this ruleset"):
+        rules.new_game(2, 0, {"params": {"l": [1] * 65}})
+    ones = "[" + ",".join(["1"] * 60_000) + "]"
+    assert main(["play", str(path), "--players", "2", "--set", f"l={ones}"]) == 2
+    assert "holds at most 64 elements" in capsys.readouterr().err
+
+
+def test_a_number_literal_too_large_for_a_float_is_a_located_error(tmp_path, capsys):
+    path = write(tmp_path, GAME.replace('"[1, 2]"', '"[1, 2]"') + "invariants: [\"" + "9" * 400 + ".0 > 1\"]\n")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "error[type]: the number 99999999999999999999... is too large (at most about 1.8e308)" in err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize("step", ["choose: {who: 99, options: '[1]', as: x, prompt: q}",
+                                  "choose: {who: -1, options: '[1]', as: x, prompt: q}",
+                                  "branch: {who: 5, options: {a: {steps: []}, b: {steps: []}}}"])
+def test_a_question_for_a_seat_that_does_not_exist_is_a_located_runtime_error(tmp_path, step):
+    path = write(tmp_path, GAME.replace("        - choose: {options: \"[1, 2]\", as: x}", f"        - {step}"))
+    rules = interpreter.load(path)
+    with pytest.raises(GameError, match=r"g.yaml:\d+:\d+.*there is no player -?\d+ to ask \(players are 0 to 1\)"):
+        rules.new_game(2, 0)

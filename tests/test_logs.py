@@ -132,6 +132,39 @@ def test_a_log_never_makes_replay_read_or_quote_another_file(tmp_path, capsys):
         assert "cannot find the ruleset" in err and "hunter2" not in err and "root:" not in err
 
 
+def test_a_logs_variant_never_makes_replay_read_or_quote_another_file(tmp_path, capsys):
+    # the header's variant is a declared variant's name or a .yaml overlay: a file of another
+    # kind is refused unread, and an overlay that does not load is named, never quoted
+    rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
+    secret = tmp_path / "secret.txt"
+    secret.write_text("line one: hunter2\n  bad: [indent\n")
+    overlay = tmp_path / "secret.yaml"
+    overlay.write_text("line one: hunter2\n  bad: [indent\n")
+    for variant, said in ((str(secret), "is neither a variant's name nor a .yaml file"),
+                          (str(overlay), "its errors are not shown")):
+        log = tmp_path / "v.jsonl"
+        log.write_text("".join(json.dumps(o) + "\n" for o in [{**lines[0], "variant": variant}, *lines[1:]]))
+        for command in (["replay", str(log)], ["replay", str(log), "--ruleset", "diamonds"]):
+            assert main(command) == 1
+            err = capsys.readouterr().err
+            assert said in err and "hunter2" not in err and "indent" not in err, err
+
+
+def test_replay_reads_only_a_regular_file_of_bounded_size(tmp_path, capsys, monkeypatch):
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo), str(tmp_path)):
+        assert main(["replay", path]) == 1                    # never blocks, never reads for ever
+        assert "not a regular file" in capsys.readouterr().err
+    rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes("\ufeff".encode() + "".join(json.dumps(o) + "\n" for o in lines).encode())
+    assert main(["replay", str(bom)]) == 0                    # a byte order mark, as editors write it
+    monkeypatch.setattr(replay, "MAX_LOG_BYTES", 100)
+    assert main(["replay", str(bom)]) == 1
+    assert "larger than" in capsys.readouterr().err
+
+
 def test_redacted_logs_show_a_seat_its_own_deal_and_not_the_others(tmp_path):
     _, lines = play_logged(tmp_path, "diamonds", 4, {"rounds": 1})
     red = replay.redact(lines, 1)

@@ -340,6 +340,10 @@ class Builder(Declarations):
             self.names.namespace["I_" + attr] = attribute_index(values)
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
+        # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
+        # a longer value given to a game is refused (Ruleset.resolve_params)
+        self.names.param_sizes = {name: max([self.names.max_list, PARAM_LIST_FLOOR, *map(len, _sized_values(spec))])
+                                  for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.max_players = max(r.max_players, 1)
         r.attr_tables = tables
@@ -409,6 +413,11 @@ class Builder(Declarations):
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         limits = d.get("limits") or {}
         r.max_steps = min(int(limits.get("steps", DEFAULT_MAX_STEPS)), MAX_STEP_BUDGET)   # (the schema says so)
+        for step in self.step_list:   # one run of a step that may cost the game's whole budget: refused now
+            if step.charge > r.max_steps:
+                self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "
+                           f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): declared "
+                           "effects calling each other several times multiply", step.path, "limit", key=True)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/anomalies.py)
         r.view = view_hints(self, d.get("view") or {}, r)   # layout hints for the web viewer only
@@ -469,3 +478,15 @@ def _order(d: Diagnostic):
     return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
 
+PARAM_LIST_FLOOR = 64   # elements a list parameter may hold whatever the ruleset's size
+
+
+def _sized_values(spec) -> list:
+    """The list, map and text values a parameter's declaration names (default, per player
+    count, choices)."""
+    if isinstance(spec, dict):
+        values = [spec.get("default"), spec.get("value"), *(spec.get("by_players") or {}).values(),
+                  *(spec.get("choices") or ())]
+    else:
+        values = [spec]
+    return [v for v in values if isinstance(v, (list, dict))]

@@ -25,6 +25,8 @@ from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
 from .coverage import describe_list
 from .watch import mentions
 
+CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
+
 EFFECT_KINDS.update({
     "if": "run effects when a condition holds (then/else)",
     "switch": "run the effects of the case equal to a value",
@@ -74,6 +76,7 @@ class EffectCompiler:
         self.named: dict = {}        # name -> (params: dict name->type, body, path)
         self._compiling: list[str] = []
         self._done: set[str] = set()
+        self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
 
     # ------------------------------------------------------------------ entry points
     def compile(self, items, path, locals=None, has_me=True, name="fx", first=0):
@@ -143,12 +146,17 @@ class EffectCompiler:
         self.named[name] = (params, body, body_path)
 
     def compile_named(self, name):
-        """Compile a declared effect into the namespace as E_<name> (once; cycles are errors)."""
+        """Compile a declared effect into the namespace as E_<name> (once; cycles are errors),
+        and weigh one call, the calls it makes included (``weight``): each call adds it to its
+        step's work (``call``), so effects calling effects twice, forty deep, cost what they do."""
         if name in self._done:
             return
         params, body, path = self.named[name]
         self._compiling.append(name)
+        spent = self.ctx.compiler.spent
         fn = self.compile(body, path, params, True, name=f"E_{name}")
+        self.weight[name] = self.ctx.compiler.spent - spent
+        self.ctx.compiler.spent = spent
         self._compiling.pop()
         self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, L: None)
         self._done.add(name)
@@ -487,5 +495,6 @@ class EffectCompiler:
             self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
         self.compile_named(name)
         self.ctx.compiler.used.add(name)
+        self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
         em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")
 

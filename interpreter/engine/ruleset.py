@@ -130,6 +130,10 @@ class Ruleset:
                 close = did_you_mean(name, out)
                 raise UsageError(f"unknown parameter '{name}'" + (f" (did you mean '{close}'?)" if close else ""))
             out[name] = check_param(name, value, self.params_decl[name], out[name])
+            most = self.names.param_sizes.get(name)
+            if isinstance(out[name], (list, dict)) and most is not None and len(out[name]) > most:
+                raise UsageError(f"parameter '{name}' holds at most {most:,} elements in this ruleset "
+                                 f"(the cost bounds of its expressions assume so), got {len(out[name]):,}")
         return out
 
     def team_members(self, players: int):

@@ -46,6 +46,7 @@ class Names:
     param_keys: dict = field(default_factory=dict)  # a map parameter's name -> its keys, as written
     vars: dict = field(default_factory=dict)       # name -> type
     params: dict = field(default_factory=dict)     # name -> type
+    param_sizes: dict = field(default_factory=dict)   # name -> the most elements its value may hold
     attrs: dict = field(default_factory=dict)      # card attribute -> type
     defines: dict = field(default_factory=dict)    # name -> expression source
     namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
@@ -274,6 +275,8 @@ class NameNodes:
                 raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
                                 f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
             self.used.add("params." + attr)
+            if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
+                self.sized(n, self.names.param_sizes[attr])
             return self.table(f"S.p[{attr!r}]"), self.names.params[attr]
         src, typ = self.node(target, scope)
         if typ == ANY:

@@ -39,7 +39,11 @@ class OperatorNodes:
         return repr(int(n.children[0])), INT
 
     def n_float_(self, n, scope):
-        return repr(float(n.children[0])), NUM
+        value = float(n.children[0])
+        if value == float("inf"):   # (a literal is never negative: -x is an operation)
+            raise ExprError(f"the number {str(n.children[0])[:20]}... is too large (at most about 1.8e308)",
+                            offset_of(n), code="type", span=len(n.children[0]))
+        return repr(value), NUM
 
     def n_string(self, n, scope):
         text = unquote(n.children[0])

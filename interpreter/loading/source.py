@@ -31,6 +31,7 @@ from ..errors import LINE_BREAK, Location, RulesetError, register_source
 
 MAX_BYTES = 2_000_000   # a ruleset is a hand-written text; anything bigger is a mistake or an attack
 MAX_NODES = 200_000     # nodes after alias expansion: stops "billion laughs" alias bombs
+MAX_CHARS = 4 * MAX_BYTES   # characters of text after alias expansion: a long text aliased many times
 MAX_DEPTH = 64          # nesting depth (root = 1): also keeps our recursion far from Python's limit
 MAX_INT_DIGITS = 100    # digits of a whole number written in YAML (Python refuses > 4,300)
 
@@ -255,9 +256,10 @@ class _Converter:
             start = _skip_properties(self.file.text, start)
         return RulesetError(message, self.file.location(start), code, hint=hint)
 
-    def measure(self, node) -> tuple[int, int]:
-        """(nodes after alias expansion, depth) of `node`, memoised per node so an alias bomb
-        is rejected after visiting each distinct node once; also checks tags."""
+    def measure(self, node) -> tuple[int, int, int]:
+        """(nodes after alias expansion, depth, characters of its texts after alias expansion)
+        of `node`, memoised per node so an alias bomb is rejected after visiting each distinct
+        node once; also checks tags."""
         key = id(node)
         if key in self.measured:
             return self.measured[key]
@@ -267,21 +269,25 @@ class _Converter:
             raise self.error(node, f"tag '{_show_tag(node.tag)}' not allowed", "tag",
                              hint="only plain YAML data (strings, numbers, booleans, null, "
                                   "mappings and lists) is allowed", at_tag=True)
-        size, depth = 1, 0
-        if not isinstance(node, ScalarNode):
+        size, depth, chars = 1, 0, 0
+        if isinstance(node, ScalarNode):
+            chars = len(node.value)
+        else:
             self.active.add(key)
             children = node.value if isinstance(node, SequenceNode) else [n for kv in node.value for n in kv]
             for child in children:
-                s, d = self.measure(child)
-                size, depth = size + s, max(depth, d)
+                s, d, c = self.measure(child)
+                size, depth, chars = size + s, max(depth, d), chars + c
             self.active.discard(key)
         depth += 1
         if size > MAX_NODES:
             raise self.error(node, f"too many nodes after alias expansion (limit {MAX_NODES})", "limit")
+        if chars > MAX_CHARS:
+            raise self.error(node, f"too much text after alias expansion (limit {MAX_CHARS:,} characters)", "limit")
         if depth > MAX_DEPTH:
             raise self.error(node, f"nesting deeper than {MAX_DEPTH} levels", "limit")
-        self.measured[key] = (size, depth)
-        return size, depth
+        self.measured[key] = (size, depth, chars)
+        return size, depth, chars
 
     def convert(self, node, path: tuple, key_node=None):
         text = self.file.text

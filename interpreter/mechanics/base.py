@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 
 from ..engine.protocol import UNCHANGED
+from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, PLAYER, list_of
 
 STEP_KINDS: dict[str, type] = {}
@@ -247,7 +248,21 @@ class Step:
         """The compiled ``who:`` of a step that asks (default: me), and whether it is just
         ``me`` (the step then reads the acting player itself: no call per question)."""
         who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
-        return who, who.source == "me"
+        if who.source == "me":
+            return who, True
+        return _checked_seat(who), False
+
+
+def _checked_seat(who):
+    """A step's ``who:`` whose value must be a seat of the game (or none): a number of no seat
+    (``who: 99``) is a located runtime error, not a question to nobody."""
+    def seat(S, me, L):
+        p = who(S, me, L)
+        if p is not None and not (type(p) is int and 0 <= p < S.n):
+            raise ExprRuntimeError(f"there is no player {p} to ask (players are 0 to {S.n - 1})")
+        return p
+    seat.source = who.source
+    return seat
 
 
 class AskOnce(Step):

@@ -9,6 +9,8 @@ nothing of a file is shown unless it is that ruleset.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Iterable
 
@@ -22,13 +24,24 @@ from .redact import Redactor
 
 
 # ---------------------------------------------------------------------- reading logs
+MAX_LOG_BYTES = 256 << 20   # a log this large is refused, not read (the longest seed game's is under 1 MB)
+
+
 def read_log(path) -> list[tuple[int, dict]]:
-    """(line number, object) for each non-blank line; ReplayError for unreadable or bad JSON."""
+    """(line number, object) for each non-blank line; ReplayError for unreadable or bad JSON.
+    Only a regular file is read (a device or a named pipe would never end), at most
+    MAX_LOG_BYTES of it; a UTF-8 byte order mark is allowed."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ReplayError(f"cannot read log {path}: {getattr(e, 'strerror', None) or e}") from None
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ReplayError(f"cannot read log {path}: not a regular file")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_LOG_BYTES + 1)
+        if len(raw) > MAX_LOG_BYTES:
+            raise ReplayError(f"cannot read log {path}: larger than {MAX_LOG_BYTES >> 20} MB")
+        text = raw.decode("utf-8-sig")
+    except (OSError, ValueError) as e:   # (ValueError: a NUL in the path; UnicodeDecodeError)
+        what = getattr(e, "strerror", None) or (f"not UTF-8 text (byte {e.start})" if isinstance(e, UnicodeDecodeError) else e)
+        raise ReplayError(f"cannot read log {path}: {what}") from None
     out = []
     for no, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
@@ -52,10 +65,17 @@ def load_for_log(head: dict, where: str, ruleset=None):
     variant = head.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise ReplayError(f"{where}: line 1: the header's 'variant' is not a name or a file: {variant!r}")
+    overlay = variant is not None and _is_overlay(variant)
+    if overlay and not _is_ruleset_file(Path(variant)):
+        raise ReplayError(f"{where}: line 1: the header's variant {variant!r} is neither a variant's name nor a "
+                          ".yaml file")
     if ruleset:
         try:
             return load(ruleset, variant=variant)
         except RulebookError as e:
+            if overlay:   # the variant file is the log's choice, not the user's: its lines never shown
+                raise ReplayError(f"{where}: line 1: the ruleset {ruleset} with the log's variant file {variant} "
+                                  "does not load (its errors are not shown: run rulebook validate on it)") from None
             raise ReplayError([*ReplayError(f"{where}: line 1: the ruleset {ruleset} does not load").diagnostics,
                                *e.diagnostics]) from None
     name, changed = head.get("ruleset"), []
@@ -71,13 +91,33 @@ def load_for_log(head: dict, where: str, ruleset=None):
             changed.append(path)      # compared, never read out: nothing of the file is shown
             continue
         try:
-            return load(path, variant=variant)
+            rules = load(path, variant=variant)
         except RulebookError as e:
+            if overlay:   # a file the log names, its hash unknown until loaded: its lines never shown
+                raise ReplayError(f"{where}: line 1: the log's ruleset {path} with its variant file {variant} does "
+                                  "not load (its errors are not shown: run rulebook validate on it)") from None
             raise ReplayError([*ReplayError(f"{where}: line 1: the log's ruleset {path} does not load").diagnostics,
                                *e.diagnostics]) from None
+        if overlay and rules.hash != head.get("hash"):
+            changed.append(Path(variant))
+            continue
+        return rules
     hint = (f"; {changed[0]} has changed since the log was written" if changed else "")
     raise ReplayError(f"{where}: line 1: cannot find the ruleset of this log (name {name!r}, hash "
                       f"{str(head.get('hash'))[:12]}){hint}; pass --ruleset PATH")
+
+
+def _is_overlay(variant: str) -> bool:
+    """Whether a header's variant names a file (an overlay), not a variant the ruleset declares."""
+    return variant.endswith((".yaml", ".yml")) or "/" in variant or "\\" in variant
+
+
+def _is_ruleset_file(p: Path) -> bool:
+    """A .yaml/.yml regular file (never a device, a pipe or a folder)."""
+    try:
+        return p.suffix in (".yaml", ".yml") and p.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _candidates(head: dict, where: str) -> list[Path]:
@@ -89,11 +129,8 @@ def _candidates(head: dict, where: str) -> list[Path]:
     named = Path(raw)
     out = []
     for p in (named, Path(where).resolve().parent / named.name, Path.cwd() / named.name):
-        try:
-            if p.suffix in (".yaml", ".yml") and p.is_file() and p not in out:
-                out.append(p)
-        except (OSError, ValueError):
-            continue
+        if _is_ruleset_file(p) and p not in out:
+            out.append(p)
     return out
 
 
