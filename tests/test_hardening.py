@@ -416,3 +416,78 @@ def test_a_question_for_a_seat_that_does_not_exist_is_a_located_runtime_error(tm
     rules = interpreter.load(path)
     with pytest.raises(GameError, match=r"g.yaml:\d+:\d+.*there is no player -?\d+ to ask \(players are 0 to 1\)"):
         rules.new_game(2, 0)
+
+
+@pytest.mark.parametrize("value,said", [("&a [*a]", "holds itself"), ("[2001-01-01]", "no JSON type"),
+                                        ("[!!binary aGVsbG8=]", "no JSON type"), ("[!!set {a}]", "no JSON type"),
+                                        ("[[.nan]]", "NaN or an infinity")])
+def test_a_parameter_given_a_value_a_game_cannot_hold_is_refused(tmp_path, capsys, value, said):
+    path = write(tmp_path, GAME.replace("vars: {x: any}", "params: {l: [[1, 2], [3]]}\nvars: {x: any}"))
+    assert main(["play", str(path), "--players", "2", "--set", f"l={value}"]) == 2
+    err = capsys.readouterr().err
+    assert f"parameter 'l': " in err and said in err and "internal error" not in err
+
+
+def test_a_declared_parameter_of_nan_is_a_located_error(tmp_path, capsys):
+    path = write(tmp_path, GAME.replace("vars: {x: any}", "params: {bonus: .nan}\nvars: {x: any}"))
+    assert main(["validate", str(path)]) == 1
+    assert "g.yaml:11:17: error[type]: parameter 'bonus': NaN or an infinity" in capsys.readouterr().err
+
+
+def test_scenarios_with_odd_numbers_fail_one_by_one(tmp_path, capsys):
+    write(tmp_path, GAME)
+    path = write(tmp_path, """
+        ruleset: g.yaml
+        scenarios:
+          - {name: inf players, players: .inf}
+          - {name: inf seed, seed: .inf}
+          - {name: negative owner, players: 2, patch: {counters: {pts: {-1: 5}}}}
+          - {name: nan counter, players: 2, patch: {counters: {pts: {0: .nan}}}}
+          - {name: fine, players: "2", seed: 3.0, expect: ["pts[0] == 0"]}
+        """, "s.yaml")
+    assert main(["test", str(path)]) == 1
+    out = capsys.readouterr().out
+    for said in ("inf players: the game could not start: players: inf is not a whole number",
+                 "inf seed: the game could not start: seed: inf is not a whole number",
+                 "negative owner: patch: counter 'pts' has no owner -1 (owners are 0 to 1)",
+                 "nan counter: patch: counter 'pts' holds whole numbers, not nan", "1 passed, 4 failed"):
+        assert said in out, out
+
+
+def test_a_damaged_record_of_a_batch_is_played_again_on_resume(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["simulate", "diamonds", "--players", "4", "--games", "3", "--set", "rounds=1", "--workers", "1",
+            "--out", str(out), "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    lines = (out / "games.jsonl").read_text().splitlines()
+    kept = json.loads(lines[2])
+    lines[0] = json.dumps({"index": 0, "seed": 0})
+    lines[1] = json.dumps({**json.loads(lines[1]), "scores": "x"})
+    (out / "games.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(args) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["resumed"] == 1 and again["win_rate"] == first["win_rate"]
+    assert json.loads((out / "games.jsonl").read_text().splitlines()[0]) == kept   # the sound one, kept
+
+
+def test_an_empty_variant_or_folder_and_a_ruleset_of_no_kind_are_usage_errors(capsys):
+    for args in (["play", "diamonds", "--players", "4", "--variant", ""], ["diff", "diamonds", ""],
+                 ["simulate", "diamonds", "--players", "4", "--games", "2", "--out", ""]):
+        assert main(args) == 2
+        assert "error[usage]" in capsys.readouterr().err
+    for path, variant in ((None, None), ("diamonds", 5), ("", None)):
+        with pytest.raises(UsageError):
+            interpreter.load(path, variant)
+
+
+def test_determinize_for_a_seat_of_no_game_and_a_saved_state_as_bytes():
+    import random
+    rules = interpreter.load("diamonds")
+    S = rules.new_game(4, 1)
+    for seat in (-1, 4, True, "0"):
+        with pytest.raises(GameError, match="no seat .* to determinize for in a game of 4 players"):
+            S.determinize(seat, random.Random(0))
+    assert rules.state_from_json(S.to_json().encode()) == S
+    with pytest.raises(GameError, match="not a saved state: the bytes are not UTF-8 text"):
+        rules.state_from_json(b"\xff")

@@ -550,6 +550,24 @@ def test_the_api_answers_a_bad_length_and_an_internal_failure_with_a_message(ser
     assert status == 500 and "internal error: ZeroDivisionError" in json.loads(body)["error"]
 
 
+def test_the_api_answers_a_deep_body_a_non_ascii_length_and_a_bad_position_with_400(served):
+    import socket
+    rules = interpreter.load("diamonds")
+    base = served(LiveGame(rules, 3, 1, "human,random,random"))
+    req = urllib.request.Request(base + "/api/act", data=b"[" * 4000 + b"]" * 4000,
+                                 headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as e:       # (json.loads would recurse too deep)
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 400 and "not JSON" in json.loads(e.value.read())["error"]
+    status, body = _get(base + "/api/view?at=abc&seat=0")
+    assert status == 400 and "at= is a position" in json.loads(body)["error"]
+    host, port = base.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:   # '²'.isdigit() is true
+        sock.sendall(b"POST /api/act HTTP/1.1\r\nHost: " + f"{host}:{port}".encode()
+                     + b"\r\nContent-Type: application/json\r\nContent-Length: \xc2\xb2\r\n\r\n{}")
+        assert sock.recv(200).split(b"\r\n")[0].endswith(b" 400 Bad Request")
+
+
 def test_bound_to_another_address_the_server_answers_the_names_it_is_reached_by():
     rules = interpreter.load("diamonds")
     with serving(LiveGame(rules, 3, 1, "human,random,random"),

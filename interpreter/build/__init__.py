@@ -11,6 +11,9 @@ and its variant, then every name is resolved and every expression, effect and st
 """
 from __future__ import annotations
 
+from os import PathLike
+
+from ..errors import UsageError
 from ..loading.variants import load_data
 from ..loading.resources import find_ruleset
 
@@ -20,5 +23,9 @@ def load(path, variant: str | None = None, coverage: bool = False):
     (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file).
     ``coverage``: compile coverage counters in (``rules.probes``, build/coverage.py)."""
     from .builder import Builder   # (the mechanics register themselves when the builder loads)
+    if not isinstance(path, (str, PathLike)) or not str(path).strip():
+        raise UsageError(f"a ruleset is a file's path or a bundled ruleset's name, not {path!r}")
+    if variant is not None and (not isinstance(variant, (str, PathLike)) or not str(variant).strip()):
+        raise UsageError(f"a variant is the name of one under variants: or a file's path, not {variant!r}")
     loaded = load_data(find_ruleset(path), variant)
     return Builder(loaded, coverage=coverage).build().freeze()

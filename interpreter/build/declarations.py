@@ -5,7 +5,7 @@ for declarations nothing uses, and the lookups the mechanics make of them while 
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..engine.ruleset import check_param
+from ..engine.ruleset import plain_value, check_param
 from ..expr.types import ANY, BOOL, INT, NUM, STR, is_map, list_of, map_of, parse_type, unify
 
 OWNERS = ("none", "player", "team", "card")
@@ -45,6 +45,11 @@ class Declarations:
             else:
                 vals = [value]
             declared = value.get("type") if isinstance(value, dict) else None
+            try:   # plain data, as a log and a saved state hold a game's parameters (no NaN)
+                for v in vals:
+                    plain_value(name, v)
+            except UsageError as e:
+                self.error(e.message, ("params", name), "type")
             if declared is not None:
                 try:
                     self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)

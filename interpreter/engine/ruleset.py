@@ -1,6 +1,7 @@
 """The compiled, immutable Ruleset and the start of a game."""
 from __future__ import annotations
 
+import json
 import math
 
 from . import loop as engine, rng
@@ -250,6 +251,17 @@ def param_type(spec, current) -> str | None:
     return None
 
 
+def plain_value(name: str, value) -> None:
+    """A parameter's value is plain JSON data, as a log and a saved state hold it: no NaN or
+    infinity, no date, bytes or set (YAML gives them), no list that holds itself (an alias)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as e:
+        why = "a list or map that holds itself" if "ircular" in str(e) else \
+            "NaN or an infinity" if isinstance(e, ValueError) else f"a value of no JSON type ({e})"
+        raise UsageError(f"parameter '{name}': {why} is not a value a game can hold") from None
+
+
 def _parse_value(name: str, want: str, text: str):
     """A --set value as JSON (1e3, [1, 2]) or else as YAML flow syntax ([D, H], {a: 1})."""
     try:
@@ -271,6 +283,7 @@ def check_param(name, value, spec, current):
     want = param_type(spec, current)
     if isinstance(value, str) and want not in ("str", None):
         value = _parse_value(name, want, value)
+    plain_value(name, value)
     if want is not None:
         if not _is_a(value, want):
             raise UsageError(f"parameter '{name}' expects {want}, got {value!r}")

@@ -187,6 +187,11 @@ def state_from_json(rules, text: str):
     """The State saved in ``text`` by ``rules`` (see the module docstring); GameError otherwise."""
     if not isinstance(text, (str, bytes)):
         raise GameError(f"not a saved state: expected JSON text, got {type(text).__name__}")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise GameError(f"not a saved state: the bytes are not UTF-8 text (byte {e.start})") from None
     try:
         d = json_loads(text)
     except JSONInputError as e:

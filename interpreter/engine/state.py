@@ -125,6 +125,10 @@ class State:
     def determinize(self, player: int, rng) -> "State":
         """A full state consistent with everything ``player`` may know, the rest dealt again at
         random with ``rng`` (a ``random.Random``); see engine/knowledge.py."""
+        if not (type(player) is int and 0 <= player < self.n):
+            from ..errors import GameError
+            raise GameError(f"no seat {player!r} to determinize for in a game of {self.n} players "
+                            f"(seats 0..{self.n - 1})")
         from .knowledge import determinize
         return determinize(self, player, rng)
 

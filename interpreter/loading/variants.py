@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..errors import Diagnostic, RulesetError, did_you_mean
+from ..errors import Diagnostic, RulesetError, UsageError, did_you_mean
 from .schema import check_schema, load_schema
 from .resources import resource_dir
 from . import patches
@@ -35,6 +35,8 @@ class Loaded:
 def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bool = False) -> Loaded:
     """Load a ruleset file, resolve ``extends:`` and apply a variant (name or file path).
     ``keep_ids``: leave the ``id:`` of list entries in (``rulebook diff`` names entries by them)."""
+    if variant is not None and not str(variant).strip():   # ("": a mistake, never "no variant")
+        raise UsageError("a variant is the name of one under variants: or a file's path, not ''")
     path = Path(path)
     data, smap, digest = _load_chain(path, allowed_roots, 0)
     declared = data.get("variants") if isinstance(data, dict) else None

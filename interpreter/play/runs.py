@@ -19,18 +19,37 @@ from .workers import run_local, run_ray, workers_used
 
 
 def read_records(path: Path) -> list[dict]:
-    """The complete records of a games.jsonl (a torn last line from an interruption is dropped)."""
+    """The complete records of a games.jsonl: a torn last line from an interruption, or a
+    record that does not hold a game's result (a line edited or damaged), is dropped, and
+    its game is played again."""
     out = []
     if not path.exists():
         return out
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             rec = json_loads(line)
         except JSONInputError:
             continue
-        if isinstance(rec, dict) and isinstance(rec.get("index"), int) and "seed" in rec:
+        if _complete(rec):
             out.append(rec)
     return out
+
+
+def _whole(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _complete(rec) -> bool:
+    """A game's record as play_one writes it: its index and seed, then an error, or the scores
+    (numbers), the winners (seats) and the number of decisions."""
+    if not (isinstance(rec, dict) and _whole(rec.get("index")) and rec["index"] >= 0 and _whole(rec.get("seed"))):
+        return False
+    if isinstance(rec.get("error"), str):
+        return True
+    scores, winners = rec.get("scores"), rec.get("winners")
+    return (isinstance(scores, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores)
+            and isinstance(winners, list) and all(_whole(w) and 0 <= w < len(scores) for w in winners)
+            and _whole(rec.get("decisions")))
 
 
 def _folder(out: Path, holds: str) -> None:

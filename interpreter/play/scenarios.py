@@ -96,6 +96,25 @@ def _scenario_ruleset(path, name: str, smap) -> Path:
                        smap.loc(("ruleset",)), "io", span=len(name))
 
 
+def _whole(value, what: str) -> int:
+    """A scenario's player count or seed as a whole number ("3" and 3.0 too); UsageError else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():   # (not NaN, not an infinity)
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
+        return int(value)
+    raise UsageError(f"{what}: {value!r} is not a whole number")
+
+
+def _owner(owner, count: int, what: str) -> int:
+    """A patch's owner index, 0 to count - 1 (a negative one would name a seat from the end)."""
+    k = _whole(owner, f"patch: {what}'s owner")
+    if not 0 <= k < count:
+        raise UsageError(f"patch: {what} has no owner {owner} (owners are 0 to {count - 1})")
+    return k
+
+
 def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
     def fail(msg):
         return Outcome(name, False, msg, loc)
@@ -105,7 +124,8 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         if k in sc:
             options[k] = sc[k]
     try:
-        S = rules.new_game(int(sc.get("players", rules.min_players)), int(sc.get("seed", 0)), options)
+        S = rules.new_game(_whole(sc.get("players", rules.min_players), "players"), _whole(sc.get("seed", 0), "seed"),
+                           options)
     except RulebookError as e:
         if "refused" in sc and str(sc["refused"]) in e.message:
             return Outcome(name, True)
@@ -249,8 +269,9 @@ def patch(S, spec: dict) -> None:
         if rules.zone_owner[name] == "none":
             placed[(name, None)] = cards(value)
         else:
+            count = len(S.z[name]) if rules.zone_owner[name] != "card" else len(rules.card_labels)
             for owner, labels in value.items():
-                placed[(name, int(owner))] = cards(labels)
+                placed[(name, _owner(owner, count, f"zone '{name}'"))] = cards(labels)
     if placed:
         # a patched card leaves wherever it was, so the total number of cards stays the same
         moving = {c for cs in placed.values() for c in cs}
@@ -282,11 +303,14 @@ def patch(S, spec: dict) -> None:
     for name, value in (spec.get("counters") or {}).items():
         if name not in S.c:
             raise UsageError(f"patch: unknown counter '{name}'")
+        for v in (value.values() if isinstance(value, dict) else value if isinstance(value, list) else [value]):
+            if not (isinstance(v, int) and not isinstance(v, bool)):
+                raise UsageError(f"patch: counter '{name}' holds whole numbers, not {v!r}")
         if isinstance(value, dict):
             for owner, v in value.items():
                 if rules.counter_owner[name] == "card" and str(owner) in ids:   # a card by its label
                     owner = ids[str(owner)]
-                S.c[name][int(owner)] = v
+                S.c[name][_owner(owner, len(S.c[name]), f"counter '{name}'")] = v
         elif isinstance(S.c[name], list):   # a value for every owner, or a list of one per owner
             if isinstance(value, list):
                 if len(value) != len(S.c[name]) or not all(isinstance(v, int) for v in value):

@@ -63,6 +63,8 @@ MAX_WORKERS_PER_CPU = 4   # more worker processes than this only take memory (ea
 
 
 def _check_args(args) -> None:
+    if getattr(args, "out", None) is not None and not str(args.out).strip():
+        raise UsageError("--out names a folder, not ''")
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.workers is not None and args.workers < 1:

@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..errors import RulebookError
+from ..loading.jsondata import JSONInputError, loads as json_loads
 
 STATIC = Path(__file__).parent / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -92,7 +93,10 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
                     seat = game.seat_of(query.get("seat"))
                     if seat == "all" and game.mode != "log":
                         raise ValueError("'all' shows hidden cards: only for reading a log")
-                    at = int(query.get("at") or -1)      # -1: the latest position
+                    at = query.get("at") or "-1"          # -1: the latest position
+                    if not (at.isascii() and at.lstrip("-").isdigit()) or len(at) > 18:
+                        raise ValueError(f"at= is a position (a whole number), not {at[:20]!r}")
+                    at = int(at)
                     return game.view(at if at >= 0 else len(game.positions) + at, seat)
                 return self._answer(view)
             self._json(404, {"error": f"no page {url.path}"})
@@ -106,12 +110,12 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
             if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
                 return self._json(415, {"error": "a move is sent as application/json"})
             length = self.headers.get("Content-Length") or "0"
-            size = int(length) if length.isdigit() else 0
+            size = int(length) if length.isascii() and length.isdigit() else 0   # ('²'.isdigit() is true)
             if not 0 < size <= MAX_BODY:
                 return self._json(400, {"error": "a request body of a few bytes is expected"})
             try:
-                body = json.loads(self.rfile.read(size))
-            except ValueError:
+                body = json_loads(self.rfile.read(size).decode("utf-8"))   # (nesting bounded: no recursion error)
+            except (ValueError, JSONInputError):
                 return self._json(400, {"error": "the body is not JSON"})
             if not isinstance(body, dict):
                 return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I}"})
