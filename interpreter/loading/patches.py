@@ -118,6 +118,7 @@ def remap(base_entries: dict, top_entries: dict, merged_entries: dict, plans: li
     (outer lists first: a change inside a changed entry is fixed up after the entry moved)."""
     entries = dict(merged_entries)
     maps = {"base": base_entries, "top": top_entries}
+    under = _Under()
     for out_path, origins in sorted(plans, key=lambda p: len(p[0])):
         n = len(out_path)
         for p in [p for p in entries if len(p) > n and p[:n] == out_path and isinstance(p[n], int)]:
@@ -125,22 +126,42 @@ def remap(base_entries: dict, top_entries: dict, merged_entries: dict, plans: li
         for i, origin in enumerate(origins):
             target = (*out_path, i)
             kind, path = _where(origin)
-            _copy(maps[kind], path, target, entries)
+            _copy(under(maps[kind], path), path, target, entries)
             changes = []
             while origin[0] == "with":
                 changes.append(origin[2])
                 origin = origin[1]
             for change in reversed(changes):   # the changes written over the entry, in order
-                _copy(top_entries, change, target, entries, keys_only=True)
+                _copy(under(top_entries, change), change, target, entries, keys_only=True)
     return entries
 
 
-def _copy(source: dict, prefix: tuple, target: tuple, into: dict, keys_only: bool = False) -> None:
-    """Entries of ``source`` under ``prefix`` moved under ``target`` (``keys_only``: not the
+class _Under:
+    """The entries of a source map under a path, from an index by prefix made once per source
+    and prefix length (a patch of thousands of entries would otherwise scan the whole map for
+    each: quadratic)."""
+
+    def __init__(self):
+        self.tables: dict = {}
+
+    def __call__(self, source: dict, prefix: tuple) -> list:
+        key = (id(source), len(prefix))
+        table = self.tables.get(key)
+        if table is None:
+            n = len(prefix)
+            table = self.tables[key] = {}
+            for p, e in source.items():
+                if len(p) >= n:
+                    table.setdefault(p[:n], []).append((p, e))
+        return table.get(prefix, ())
+
+
+def _copy(found, prefix: tuple, target: tuple, into: dict, keys_only: bool = False) -> None:
+    """The entries ``found`` under ``prefix`` moved under ``target`` (``keys_only``: not the
     prefix's own entry: a `with:` mapping is not where the entry starts)."""
     n = len(prefix)
-    for p, e in source.items():
-        if p[:n] == prefix and (len(p) > n or not keys_only):
+    for p, e in found:
+        if len(p) > n or not keys_only:
             into[(*target, *p[n:])] = e
 
 
