@@ -34,7 +34,7 @@ flow:
       - turns:
           steps:
             - choose: {options: "1..9", as: x, prompt: pick}
-            - gain: {counter: points, amount: "12 / (x - 1)"}   # picking 1 divides by zero
+            - gain: {counter: points, amount: "12 // (x - 1)"}   # picking 1 divides by zero
 scoring:
   categories: {points: points}
 """

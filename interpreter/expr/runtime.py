@@ -71,6 +71,10 @@ def _stored(v, longest=MAX_STORED_LIST):
         if -MAX_INT - 1 <= v <= MAX_INT:
             return v
         raise ExprRuntimeError("a whole number beyond 64 bits (-2^63 .. 2^63-1)")
+    if c is float:   # (bounded as whole numbers are, as a saved state holds them; NaN fails both tests)
+        if -MAX_INT - 1 <= v <= MAX_INT:
+            return v
+        raise ExprRuntimeError(f"a number beyond the language's bounds (-2^63 .. 2^63), or not a number: {v}")
     if c is list and len(v) > longest:
         raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
     if c is str and len(v) > MAX_STORED:

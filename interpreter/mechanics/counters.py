@@ -11,7 +11,7 @@ Each emits Python lines into the effect list's function (build/effects.py) and l
 from __future__ import annotations
 
 from ..expr.runtime import stored_source
-from ..expr.types import INT
+from ..expr.types import INT, NUM
 from .base import effect_kind
 from .cards import owner_key
 
@@ -26,13 +26,23 @@ def take(em, amount: str, src: str, dst: str | None) -> str:
     return a
 
 
+def amount_of(fx, spec, path, locals, has_me) -> str:
+    """The compiled amount of a counter effect: a whole number (a counter holds whole numbers,
+    as its saved state does); a number that may have a fraction is a located error."""
+    amount, typ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    if typ == NUM:
+        fx.ctx.error("a counter holds whole numbers, and this amount may have a fraction: divide with //",
+                     (*path, "amount"), "type")
+    return amount
+
+
 @effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)")
 def e_gain(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("counter",), ("amount", "from"))
     if spec is None:
         return
     dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
-    amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    amount = amount_of(fx, spec, path, locals, has_me)
     if "from" in spec:   # a limited supply gives what it has
         src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
         a = take(em, amount, src, dst)
@@ -49,7 +59,7 @@ def e_lose(fx, em, spec, path, locals, has_me):
     if spec is None:
         return
     src, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
-    amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    amount = amount_of(fx, spec, path, locals, has_me)
     dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
     a = take(em, amount, src, dst)
     fx.event(em, f"{{'ev': 'lose', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
@@ -62,7 +72,7 @@ def e_transfer(fx, em, spec, path, locals, has_me):
         return
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter")
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter")
-    amount, _ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    amount = amount_of(fx, spec, path, locals, has_me)
     a = take(em, amount, src, dst)
     fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
                  f"{owner_key('to', downer)}'who': me, 'amount': {a}}}")
