@@ -79,5 +79,6 @@ def fits(value: str, declared: str) -> bool:
 
 
 def can_grow(typ: str) -> bool:
-    """Values of this type could grow without bound if stored again and again (docs/language.md §1)."""
-    return typ in (INT, ANY, STR) or is_list(typ)
+    """Values of this type could grow without bound if stored again and again, or a number
+    overflow to an infinity (docs/language.md §1): stored through ``_stored``'s checks."""
+    return typ in (INT, NUM, ANY, STR) or is_list(typ)
