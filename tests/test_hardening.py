@@ -495,8 +495,8 @@ def test_determinize_for_a_seat_of_no_game_and_a_saved_state_as_bytes():
 
 def test_a_counter_amount_with_a_fraction_is_refused_and_a_number_out_of_bounds_is_never_stored(tmp_path):
     # a counter holds whole numbers (a saved state holds them so): 1.5 or a / b is refused at
-    # load; a number beyond 2^63 or an infinity is a runtime error where it is stored, never a
-    # value a log or a saved state could not hold
+    # load; a number that overflows to an infinity is a runtime error where it is stored, never
+    # a value a log or a saved state could not hold; a large finite one is saved and loaded
     for amount in ("1.5", "pts / 3"):
         path = write(tmp_path, GAME.replace("- gain: {counter: pts, amount: 1}", f"- gain: {{counter: pts, amount: \"{amount}\"}}"))
         with pytest.raises(RulesetError, match="a counter holds whole numbers, and this amount may have a fraction"):
@@ -506,5 +506,11 @@ def test_a_counter_amount_with_a_fraction_is_refused_and_a_number_out_of_bounds_
         "- gain: {counter: pts, amount: 1}", f"- set: {{y: \"{big} * {big}\"}}"))
     rules = interpreter.load(path)
     S = rules.new_game(2, 0)
-    with pytest.raises(GameError, match="a number beyond the language's bounds"):
+    with pytest.raises(GameError, match=r"a number beyond the language's bounds \(an overflow to inf\)"):
         S.apply_index(0)
+    path = write(tmp_path, GAME.replace("vars: {x: any}", "vars: {x: any, y: num}").replace(
+        "- gain: {counter: pts, amount: 1}", f"- set: {{y: \"{big} * 2.0\"}}"))
+    rules = interpreter.load(path)
+    S = rules.new_game(2, 0)
+    S.apply_index(0)
+    assert S.v["y"] == 2e300 and rules.state_from_json(S.to_json()) == S

@@ -54,16 +54,21 @@ def _check_value(v, typ: str, where: str, sizes: dict, depth: int = 0) -> None:
     elif typ == STR:
         _need(isinstance(v, str) and len(v) <= MAX_STORED, f"{where}: expected a string")
     elif typ == NUM:
-        _need(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-              and abs(v) <= MAX_INT, f"{where}: expected a finite number, got {v!r}")
+        _need(_number(v), f"{where}: expected a number (a whole one within 2^63, or finite), got {v!r}")
     elif typ == ANY:
-        _need(isinstance(v, (bool, str)) or (isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= MAX_INT),
-              f"{where}: not a value of the language: {v!r}")
+        _need(isinstance(v, (bool, str)) or _number(v), f"{where}: not a value of the language: {v!r}")
         _need(not isinstance(v, str) or len(v) <= MAX_STORED, f"{where}: the string is too long")
     else:   # int and the whole numbers that name things: players, teams, cards
         _need(_int(v) and abs(v) <= MAX_INT, f"{where}: expected a whole number, got {v!r}")
         if typ in sizes:
             _need(0 <= v < sizes[typ], f"{where}: no {typ} {v} (there are {sizes[typ]})")
+
+
+def _number(v) -> bool:
+    """A number the language holds: a whole one within 64 bits, or a finite fraction."""
+    if isinstance(v, bool):
+        return False
+    return (isinstance(v, int) and abs(v) <= MAX_INT) or (isinstance(v, float) and math.isfinite(v))
 
 
 def _check_zones(rules, d: dict, n_owners: dict) -> None:

@@ -1,4 +1,5 @@
 """Helpers that compiled expressions call. Each one is total on its documented inputs."""
+import sys
 from bisect import bisect_left, bisect_right
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
@@ -71,15 +72,18 @@ def _stored(v, longest=MAX_STORED_LIST):
         if -MAX_INT - 1 <= v <= MAX_INT:
             return v
         raise ExprRuntimeError("a whole number beyond 64 bits (-2^63 .. 2^63-1)")
-    if c is float:   # (bounded as whole numbers are, as a saved state holds them; NaN fails both tests)
-        if -MAX_INT - 1 <= v <= MAX_INT:
+    if c is float:   # finite, as a log and a saved state hold numbers (NaN fails both tests)
+        if -_MAX_FLOAT <= v <= _MAX_FLOAT:
             return v
-        raise ExprRuntimeError(f"a number beyond the language's bounds (-2^63 .. 2^63), or not a number: {v}")
+        raise ExprRuntimeError(f"a number beyond the language's bounds (an overflow to {v})")
     if c is list and len(v) > longest:
         raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
     if c is str and len(v) > MAX_STORED:
         raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
     return v
+
+
+_MAX_FLOAT = sys.float_info.max
 
 
 def list_bound(cards: int) -> int:
