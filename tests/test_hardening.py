@@ -410,12 +410,17 @@ def test_a_number_literal_too_large_for_a_float_is_a_located_error(tmp_path, cap
 
 @pytest.mark.parametrize("step", ["choose: {who: 99, options: '[1]', as: x, prompt: q}",
                                   "choose: {who: -1, options: '[1]', as: x, prompt: q}",
-                                  "branch: {who: 5, options: {a: {steps: []}, b: {steps: []}}}"])
-def test_a_question_for_a_seat_that_does_not_exist_is_a_located_runtime_error(tmp_path, step):
+                                  "branch: {who: 5, options: {a: {steps: []}, b: {steps: []}}}",
+                                  "with_player: {who: 99, do: [{gain: {counter: pts}}]}",
+                                  "deal: {from: deck, to: hand, count: 1, players: '[5, -1]'}",
+                                  "deal: {from: deck, to: hand, count: 1}\n        - pass: {from: hand, count: 1, to: '99'}"])
+def test_a_seat_that_does_not_exist_asked_or_named_is_a_located_runtime_error(tmp_path, step):
     path = write(tmp_path, GAME.replace("        - choose: {options: \"[1, 2]\", as: x}", f"        - {step}"))
     rules = interpreter.load(path)
-    with pytest.raises(GameError, match=r"g.yaml:\d+:\d+.*there is no player -?\d+ to ask \(players are 0 to 1\)"):
-        rules.new_game(2, 0)
+    with pytest.raises(GameError, match=r"g.yaml:\d+:\d+.*there is no player -?\d+ \(players are 0 to 1\)"):
+        S = rules.new_game(2, 0)
+        for _ in range(4):   # (a pass delivers once every seat has picked)
+            S.apply_index(0)
 
 
 @pytest.mark.parametrize("value,said", [("&a [*a]", "holds itself"), ("[2001-01-01]", "no JSON type"),

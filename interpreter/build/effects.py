@@ -448,7 +448,7 @@ class EffectCompiler:
             return
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)
         saved, w = em.fresh("_me"), em.fresh("_w")
-        em.line(f"{w} = {who}")
+        em.line(f"{w} = {who}" if who == "me" else f"{w} = {'_team' if typ == TEAM else '_seat'}(S, {who})")   # (checked)
         if typ == TEAM:   # a team acts through its first member
             em.line(f"{w} = None if {w} is None else S.members[{w}][0]")
         em.line(f"if {w} is not None:")

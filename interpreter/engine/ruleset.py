@@ -7,6 +7,7 @@ import math
 from . import loop as engine, rng
 from ..errors import UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
+from ..expr.runtime import MAX_INT
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .state import State, blank
 from .protocol import GAME_OPTIONS
@@ -47,6 +48,8 @@ class Ruleset:
             raise UsageError(f"{self.name}{variant} is for {self.players_text()} players, not {players}")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise UsageError(f"a seed is a whole number, not {seed!r}")
+        if abs(seed) > MAX_INT:   # (a log and a saved state hold it as a 64-bit number)
+            raise UsageError(f"a seed is a whole number within 64 bits (-2^63 .. 2^63 - 1), not {seed}")
         if options is not None and not isinstance(options, dict):
             raise UsageError(f"game options are a mapping such as {{'params': {{...}}}}, not {options!r}")
         options = dict(options or {})

@@ -145,7 +145,7 @@ def check(rules, d) -> None:
     players, seed = d["players"], d["seed"]
     _need(_int(players) and players in rules.player_counts,
           f"players: {players!r} is not a player count of {rules.name} ({rules.players_text()})")
-    _need(_int(seed) and abs(seed) <= MAX_INT, f"seed: expected a whole number, got {seed!r}")
+    _need(_int(seed) and abs(seed) <= MAX_INT, f"seed: expected a whole number within 64 bits, got {seed!r}")
     _need(_int(d["rng"]) and 0 <= d["rng"] < 2 ** 64, f"rng: expected a 64-bit state, got {d['rng']!r}")
     _need(d["teams"] == [list(t) for t in rules.team_members(players)],
           f"teams: not the teams of {rules.name} for {players} players")

@@ -250,16 +250,16 @@ class Step:
         who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
         if who.source == "me":
             return who, True
-        return _checked_seat(who), False
+        return checked_seat(who), False
 
 
-def _checked_seat(who):
-    """A step's ``who:`` whose value must be a seat of the game (or none): a number of no seat
-    (``who: 99``) is a located runtime error, not a question to nobody."""
+def checked_seat(who):
+    """A step's ``who:`` (or a pass's ``to:``) whose value must be a seat of the game (or none):
+    a number of no seat (``who: 99``) is a located runtime error, not a question to nobody."""
     def seat(S, me, L):
         p = who(S, me, L)
         if p is not None and not (type(p) is int and 0 <= p < S.n):
-            raise ExprRuntimeError(f"there is no player {p} to ask (players are 0 to {S.n - 1})")
+            raise ExprRuntimeError(f"there is no player {p} (players are 0 to {S.n - 1})")
         return p
     seat.source = who.source
     return seat

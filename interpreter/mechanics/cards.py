@@ -117,7 +117,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
     who, _ = fx.expr(spec.get("players", "players"), (*path, "players"), locals, has_me, "list")
     s, w, k, g = em.fresh("_s"), em.fresh("_w"), em.fresh("_k"), em.fresh("_g")
     em.line(f"{s} = {src}")
-    em.line(f"{w} = {who}")
+    em.line(f"{w} = {who}" if who == "S.players" else f"{w} = [_seat(S, _x) for _x in {who}]")   # (no seat: an error)
     if "start" in spec:
         st, _ = fx.expr(spec["start"], (*path, "start"), locals, has_me, PLAYER)
         i = em.fresh("_i")

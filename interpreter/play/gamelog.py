@@ -102,7 +102,10 @@ class LogWriter:
         self.own = isinstance(log, (str, Path))
         if self.own and Path(log).exists() and not force:
             raise UsageError(f"--log {log}: the file exists; choose another name, or pass --force to replace it")
-        self.f: IO[str] | None = open(log, "w", encoding="utf-8") if self.own else log
+        try:
+            self.f: IO[str] | None = open(log, "w", encoding="utf-8") if self.own else log
+        except (OSError, ValueError) as e:   # (a folder that does not exist, no right to write, a NUL)
+            raise UsageError(f"--log {log}: cannot write it: {getattr(e, 'strerror', None) or e}") from None
 
     def write(self, obj: dict) -> None:
         if self.f is None:
