@@ -85,8 +85,10 @@ flow:
 vars: {pick: int}
 scoring: {categories: {n: n}}
 """)
-    with pytest.raises(ActionSpaceError, match="cannot be listed in advance"):
+    with pytest.raises(ActionSpaceError, match="cannot be listed in advance") as e:
         action_space(interpreter.load(p), 2)
+    assert (e.value.loc.line, e.value.diagnostics[0].code) == (9, "actions")   # the choose, located
+    assert str(e.value).startswith(f"{p}:9:11: error[actions]: the options of this choose")
 
 
 def test_rulebook_actions_prints_the_table(capsys):

@@ -57,4 +57,6 @@ def loads(text: str):
     except RecursionError:   # (the depth check makes this unreachable; kept as a guard)
         raise JSONInputError(f"nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as e:
+        if "int_max_str_digits" in str(e):   # (Python's own words: "use sys.set_int_max_str_digits()")
+            raise JSONInputError("a number of more than 4,300 digits") from None
         raise JSONInputError(getattr(e, "msg", str(e))) from None

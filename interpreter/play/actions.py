@@ -33,7 +33,8 @@ ANY_VALUE = None   # "unknown": a domain we cannot list
 
 
 class ActionSpaceError(RulebookError):
-    pass
+    """A ruleset with no fixed action space (its options cannot be listed, or are too many)."""
+    default_code = "actions"
 
 
 @dataclass(frozen=True)
@@ -89,13 +90,13 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
         spec = V.spec(step)
         got = vocab(V, spec)
         if got is None:
-            raise ActionSpaceError(f"{step.loc}: the options of this {step.kind} cannot be listed in advance "
-                                   "(computed numbers or lists): no fixed action space for this ruleset")
+            raise ActionSpaceError(f"the options of this {step.kind} cannot be listed in advance "
+                                   "(computed numbers or lists): no fixed action space for this ruleset", step.loc)
         for label in got:
             labels.setdefault(label, None)
         if len(labels) > MAX_ACTIONS:
-            raise ActionSpaceError(f"{step.loc}: more than {MAX_ACTIONS:,} distinct actions: the action space "
-                                   "is too large for the adapters")
+            raise ActionSpaceError(f"more than {MAX_ACTIONS:,} distinct actions: the action space "
+                                   "is too large for the adapters", step.loc)
     ordered = tuple(labels)
     index = {label: i for i, label in enumerate(ordered)}
     by_card = frozenset(step.index for step in rules.steps if step.labels_cards())
