@@ -16,7 +16,9 @@ on a shared machine, wall time also counts the other processes), and their ratio
 ``--openspiel`` also plays random games through the OpenSpiel game (its own random
 choices: other games of the same seeds). ``--mcts N`` times OpenSpiel's own ``MCTSBot`` (100
 simulations of random rollouts a decision) over the first N decisions of a game of seed 11
-instead: CPU milliseconds a decision, what a search on the OpenSpiel game pays. ``--parts`` also plays the env with a constant
+instead: CPU milliseconds a decision, what a search on the OpenSpiel game pays. ``--floor``
+counts (valgrind) the env's encoder called on a state that did not change since its last call,
+and a numpy copy of a tensor of its size: the least a fresh tensor a step costs. ``--parts`` also plays the env with a constant
 tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
 bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
@@ -179,6 +181,38 @@ def instructions(name, players, games, side="env", reference=False, constant=())
 
 PARTS = [((), "env step"), (("tensor",), "without the tensor"), (("tensor", "mask"), "nor the mask")]
 
+# the tensor's floor: the env's encoder called again and again on one state (nothing changed
+# since its last call, so nothing to bring up to date), and numpy's copy of such a tensor
+FLOOR = """
+import sys, random
+sys.path[:0] = [{root!r}]
+import interpreter, numpy as np
+from interpreter.play.tensors import layout
+from interpreter.play.workers import settle
+rules = interpreter.load({name!r})
+L = layout(rules, {players})
+encode, S = L.encoder(), rules.new_game({players}, 3)
+rnd = random.Random(3)
+for _ in range(30):
+    S.apply_index(rnd.randrange(len(S.dec[1])))
+seat, tensor = S.current_player(), np.zeros(L.size, np.float32)
+encode(S, seat)
+settle()
+for _ in range({calls}):
+    {call}
+"""
+
+
+def floor(name, players, calls=20_000) -> tuple[float, float]:
+    """Instructions a call of the env's encoder on a state that did not change, and of a numpy
+    copy of a tensor of the same size: what a fresh tensor a step costs at the least."""
+    from instructions import instructions_of
+    root = str(Path(__file__).resolve().parent.parent)
+    counts = {}
+    for what, call in (("none", "pass"), ("encode", "encode(S, seat)"), ("copy", "tensor.copy()")):
+        counts[what] = instructions_of(FLOOR.format(root=root, name=name, players=players, calls=calls, call=call))[0]
+    return ((counts["encode"] - counts["none"]) / calls, (counts["copy"] - counts["none"]) / calls)
+
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -189,9 +223,16 @@ def main(argv=None) -> int:
     p.add_argument("--parts", action="store_true", help="also the env with a constant tensor, and mask")
     p.add_argument("--openspiel", action="store_true", help="also random play through the OpenSpiel game")
     p.add_argument("--mcts", type=int, metavar="N", help="time OpenSpiel's MCTSBot over N decisions instead")
+    p.add_argument("--floor", action="store_true",
+                   help="count the instructions of the encoder on an unchanged state and of a numpy copy instead")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
+            continue
+        if a.floor:
+            enc, copy = floor(name, players)
+            print(f"{name}, {players} players: the encoder on an unchanged state {enc / 1e3:.1f} k instructions "
+                  f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k")
             continue
         if a.mcts:
             print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations) "
