@@ -519,3 +519,14 @@ def test_a_counter_amount_with_a_fraction_is_refused_and_a_number_out_of_bounds_
     S = rules.new_game(2, 0)
     S.apply_index(0)
     assert S.v["y"] == 2e300 and rules.state_from_json(S.to_json()) == S
+
+
+@pytest.mark.parametrize("overlay,key,beside", [("params: {$remove: true, rounds: 1}", "$remove", "rounds"),
+                                                ("params: {rounds: {$replace: 1, x: 2}}", "$replace", "x")])
+def test_a_variants_dollar_key_stands_alone_in_its_mapping(tmp_path, overlay, key, beside):
+    # beside other keys it would have been taken for a name: a parameter called "$remove"
+    write(tmp_path, GAME.replace("vars: {x: any}", "params: {rounds: 2}\nvars: {x: any}"))
+    path = write(tmp_path, f"extends: g.yaml\n{overlay}\n", "v.yaml")
+    with pytest.raises(RulesetError, match=rf"'\{key}' stands alone in its mapping .*here beside {beside}") as e:
+        interpreter.load(path)
+    assert e.value.loc.path.endswith("v.yaml") and e.value.loc.line == 2

@@ -157,7 +157,8 @@ def merge(base, overlay, _out=(), _top=(), _plans=None, _where=("base", ())):
     arguments follow a ``$patch`` of a list (loading/patches.py): where this part is in the
     merged data and in the overlay, the plans for the source map, where ``base`` is written."""
     if not isinstance(base, dict) or not isinstance(overlay, dict):
-        return _plain(overlay)
+        return _plain(overlay, _top)
+    _alone(overlay, _top)
     out = dict(base)
     for key, value in overlay.items():
         where = (_where[0], (*_where[1], key))
@@ -168,12 +169,24 @@ def merge(base, overlay, _out=(), _top=(), _plans=None, _where=("base", ())):
         elif isinstance(value, dict) and set(value) == {"$remove"}:
             out.pop(key, None)
         elif isinstance(value, dict) and set(value) == {"$replace"}:
-            out[key] = _plain(value["$replace"])
+            out[key] = _plain(value["$replace"], (*_top, key, "$replace"))
         elif isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = merge(out[key], value, (*_out, key), (*_top, key), _plans, where)
         else:
-            out[key] = _plain(value)
+            out[key] = _plain(value, (*_top, key))
     return out
+
+
+_SPECIAL = ("$remove", "$replace", "$patch")
+
+
+def _alone(value: dict, path: tuple) -> None:
+    """``$remove``, ``$replace`` and ``$patch`` stand alone in their mapping: beside other keys
+    they would be taken for names (a parameter called "$remove")."""
+    special = [k for k in value if k in _SPECIAL]
+    if special and len(value) > 1:
+        raise patches.PatchError(f"'{special[0]}' stands alone in its mapping ({{{special[0]}: ...}}), "
+                                 f"here beside {', '.join(str(k) for k in value if k != special[0])}", path)
 
 
 def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
@@ -190,11 +203,12 @@ def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
     return merged, mmap
 
 
-def _plain(value):
+def _plain(value, path: tuple = ()):
     if isinstance(value, dict):
+        _alone(value, path)
         if set(value) == {"$replace"}:
-            return _plain(value["$replace"])
-        return {k: _plain(v) for k, v in value.items() if not (isinstance(v, dict) and set(v) == {"$remove"})}
+            return _plain(value["$replace"], (*path, "$replace"))
+        return {k: _plain(v, (*path, k)) for k, v in value.items() if not (isinstance(v, dict) and set(v) == {"$remove"})}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_plain(v, (*path, i)) for i, v in enumerate(value)]
     return value
