@@ -392,6 +392,21 @@ def test_a_choice_kept_in_a_private_variable_is_hidden_whatever_its_label():
     pytest.fail("no game of 5 seeds secured a collection and showed a card")
 
 
+def test_a_roll_shows_its_outcome_never_its_chances():
+    # Mister Diamond's chances say whether the piece touched was real (MD-2: a touch reveals
+    # nothing): the full log keeps them, a log redacted for any seat, the actor's too, does not
+    # (the outcome is an event of its own)
+    rules = interpreter.load("mister_diamond")
+    lines = []
+    gamelog.play_game(rules, 3, 5, agents.make_agents("random", 3, 5), log=_Lines(lines))
+    rolls = [ev for line in lines for ev in line.get("events") or () if ev.get("ev") == "roll"]
+    assert rolls and all("chances" in ev for ev in rolls)
+    for seat in range(3):
+        shown = [ev for line in replay.redact(lines, seat, rules) for ev in line.get("events") or ()
+                 if ev.get("ev") == "roll"]
+        assert shown == [{k: v for k, v in ev.items() if k != "chances"} for ev in rolls]   # who rolled stays
+
+
 def test_a_gather_of_hidden_zones_shows_no_card():
     """Diams gathers hands, safes and the market into the stock at each round's end: a seat
     sees how many cards went, not which (its own hand's and the market's are lumped with them)."""

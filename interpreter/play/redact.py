@@ -104,6 +104,8 @@ class Redactor:
             return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True} if drop else ev
         if kind in ("set", "random") and str(ev.get("var", "")).startswith("_"):
             return {k: v for k, v in ev.items() if k != "value"}
+        if kind == "roll":   # a roll's chances may be computed from what no seat sees (a piece
+            return {k: v for k, v in ev.items() if k != "chances"}   # real or fake): its outcome only
         return ev
 
     def _ordered(self, ev: dict) -> dict:
