@@ -33,7 +33,7 @@ from .effects import EFFECT_KINDS, EffectCompiler
 from .flowgen import compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
-DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~34,000
+DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~48,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
 
 
