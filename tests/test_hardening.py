@@ -449,13 +449,21 @@ def test_scenarios_with_odd_numbers_fail_one_by_one(tmp_path, capsys):
           - {name: negative owner, players: 2, patch: {counters: {pts: {-1: 5}}}}
           - {name: nan counter, players: 2, patch: {counters: {pts: {0: .nan}}}}
           - {name: fine, players: "2", seed: 3.0, expect: ["pts[0] == 0"]}
+          - {name: cards not a list, players: 2, patch: {zones: {deck: 5}}}
+          - {name: zones a list, players: 2, patch: {zones: [deck]}}
+          - {name: owned zone a list, players: 2, patch: {zones: {hand: [c1]}}}
+          - {name: legal not a list, players: 2, legal: 5}
         """, "s.yaml")
     assert main(["test", str(path)]) == 1
     out = capsys.readouterr().out
     for said in ("inf players: the game could not start: players: inf is not a whole number",
                  "inf seed: the game could not start: seed: inf is not a whole number",
                  "negative owner: patch: counter 'pts' has no owner -1 (owners are 0 to 1)",
-                 "nan counter: patch: counter 'pts' holds whole numbers, not nan", "1 passed, 4 failed"):
+                 "nan counter: patch: counter 'pts' holds whole numbers, not nan",
+                 "cards not a list: patch: a zone's cards are a list of labels, not 5",
+                 "zones a list: patch: zones is a mapping of zone names to cards",
+                 "owned zone a list: patch: zone 'hand' has an owner: a mapping of owners to cards",
+                 "legal not a list: legal: is a list of action labels, not 5", "1 passed, 8 failed"):
         assert said in out, out
 
 

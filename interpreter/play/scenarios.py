@@ -167,6 +167,8 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
             got = get()
             want = sc[key]
             if key == "legal":
+                if not isinstance(want, list):
+                    return fail(f"legal: is a list of action labels, not {want!r}")
                 want = [str(w) for w in want]
             if got != want:
                 return fail(f"{key}: expected {want!r}, got {got!r}")
@@ -249,6 +251,8 @@ def patch(S, spec: dict) -> None:
     taken = set()   # across the whole patch, so identical cards in two zones are two cards
 
     def cards(labels):
+        if not isinstance(labels, list):
+            raise UsageError(f"patch: a zone's cards are a list of labels, not {labels!r}")
         out = []
         for lab in labels:
             lab = str(lab)
@@ -262,6 +266,8 @@ def patch(S, spec: dict) -> None:
         return out
 
     zones = spec.get("zones") or {}
+    if not isinstance(zones, dict):
+        raise UsageError("patch: zones is a mapping of zone names to cards")
     placed = {}
     for name, value in zones.items():
         if name not in S.z:
@@ -269,6 +275,8 @@ def patch(S, spec: dict) -> None:
         if rules.zone_owner[name] == "none":
             placed[(name, None)] = cards(value)
         else:
+            if not isinstance(value, dict):
+                raise UsageError(f"patch: zone '{name}' has an owner: a mapping of owners to cards ({{0: [...]}})")
             count = len(S.z[name]) if rules.zone_owner[name] != "card" else len(rules.card_labels)
             for owner, labels in value.items():
                 placed[(name, _owner(owner, count, f"zone '{name}'"))] = cards(labels)
