@@ -482,8 +482,8 @@ PARAM_LIST_FLOOR = 64   # elements a list parameter may hold whatever the rulese
 
 
 def _sized_values(spec) -> list:
-    """The list, map and text values a parameter's declaration names (default, per player
-    count, choices)."""
+    """The list and map values a parameter's declaration names (default, per player count,
+    choices)."""
     if isinstance(spec, dict):
         values = [spec.get("default"), spec.get("value"), *(spec.get("by_players") or {}).values(),
                   *(spec.get("choices") or ())]

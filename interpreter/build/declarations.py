@@ -45,11 +45,12 @@ class Declarations:
             else:
                 vals = [value]
             declared = value.get("type") if isinstance(value, dict) else None
-            try:   # plain data, as a log and a saved state hold a game's parameters (no NaN)
-                for v in vals:
-                    plain_value(name, v)
-            except UsageError as e:
-                self.error(e.message, ("params", name), "type")
+            if declared is None:   # plain data, as a log and a saved state hold it (check_param says so of the rest)
+                try:
+                    for v in vals:
+                        plain_value(name, v)
+                except UsageError as e:
+                    self.error(e.message, ("params", name), "type")
             if declared is not None:
                 try:
                     self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)

@@ -417,19 +417,19 @@ def load_file(path) -> tuple[object, SourceMap]:
     return load_bytes(read_file(path), path)
 
 
-def read_file(path: str) -> bytes:
-    """The bytes of a file (a regular file, at most MAX_BYTES); an unreadable file is a
+def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a file (a regular file, at most ``limit``); an unreadable file is a
     RulesetError without location."""
     try:
         # a regular file only: a named pipe or a device would block for ever, or never end
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise RulesetError(f"cannot read file: {path}: not a regular file", code="io")
         with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)  # never read more than the limit allows
+            raw = f.read(limit + 1)  # never read more than the limit allows
     except (OSError, ValueError) as e:   # (ValueError: a path with a NUL byte)
         raise RulesetError(f"cannot read file: {path!r}: {getattr(e, 'strerror', None) or e}", code="io") from None
-    if len(raw) > MAX_BYTES:
-        raise RulesetError(f"file too large (limit {MAX_BYTES} bytes)", Location(path, 1, 1), "limit")
+    if len(raw) > limit:
+        raise RulesetError(f"file too large (limit {limit} bytes)", Location(path, 1, 1), "limit")
     return raw
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 
 from ..engine.protocol import UNCHANGED
-from ..expr.runtime import ExprRuntimeError
+from ..expr.runtime import _seat
 from ..expr.types import CARD, PLAYER, list_of
 
 STEP_KINDS: dict[str, type] = {}
@@ -257,10 +257,7 @@ def checked_seat(who):
     """A step's ``who:`` (or a pass's ``to:``) whose value must be a seat of the game (or none):
     a number of no seat (``who: 99``) is a located runtime error, not a question to nobody."""
     def seat(S, me, L):
-        p = who(S, me, L)
-        if p is not None and not (type(p) is int and 0 <= p < S.n):
-            raise ExprRuntimeError(f"there is no player {p} (players are 0 to {S.n - 1})")
-        return p
+        return _seat(S, who(S, me, L))
     seat.source = who.source
     return seat
 

@@ -9,15 +9,14 @@ nothing of a file is shown unless it is that ruleset.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Iterable
 
 from ..build import load
-from ..errors import ReplayError, RulebookError, UsageError
+from ..errors import ReplayError, RulebookError, RulesetError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.resources import bundled_rulesets
+from ..loading.source import read_file
 from ..engine.sight import Choice
 from .gamelog import FORMAT, _file_hash, events_out, result_line, seen_field
 from .redact import Redactor
@@ -32,16 +31,12 @@ def read_log(path) -> list[tuple[int, dict]]:
     Only a regular file is read (a device or a named pipe would never end), at most
     MAX_LOG_BYTES of it; a UTF-8 byte order mark is allowed."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ReplayError(f"cannot read log {path}: not a regular file")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_LOG_BYTES + 1)
-        if len(raw) > MAX_LOG_BYTES:
-            raise ReplayError(f"cannot read log {path}: larger than {MAX_LOG_BYTES >> 20} MB")
-        text = raw.decode("utf-8-sig")
-    except (OSError, ValueError) as e:   # (ValueError: a NUL in the path; UnicodeDecodeError)
-        what = getattr(e, "strerror", None) or (f"not UTF-8 text (byte {e.start})" if isinstance(e, UnicodeDecodeError) else e)
-        raise ReplayError(f"cannot read log {path}: {what}") from None
+        text = read_file(path, MAX_LOG_BYTES).decode("utf-8-sig")
+    except RulesetError as e:   # (read_file's reason, after its "cannot read file: PATH: ")
+        why = f"larger than {MAX_LOG_BYTES >> 20} MB" if e.diagnostics[0].code == "limit" else e.message.rsplit(": ", 1)[-1]
+        raise ReplayError(f"cannot read log {path}: {why}") from None
+    except UnicodeDecodeError as e:
+        raise ReplayError(f"cannot read log {path}: not UTF-8 text (byte {e.start})") from None
     out = []
     for no, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():

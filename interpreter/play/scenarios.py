@@ -321,7 +321,7 @@ def patch(S, spec: dict) -> None:
                 S.c[name][_owner(owner, len(S.c[name]), f"counter '{name}'")] = v
         elif isinstance(S.c[name], list):   # a value for every owner, or a list of one per owner
             if isinstance(value, list):
-                if len(value) != len(S.c[name]) or not all(isinstance(v, int) for v in value):
+                if len(value) != len(S.c[name]):   # (its values are whole numbers: checked above)
                     raise UsageError(f"patch: counter '{name}' takes one whole number, or a list of "
                                      f"{len(S.c[name])} (one per owner)")
                 S.c[name] = list(value)
