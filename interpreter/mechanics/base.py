@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 
 from ..engine.protocol import UNCHANGED
-from ..expr.runtime import _seat
 from ..expr.types import CARD, PLAYER, list_of
 
 STEP_KINDS: dict[str, type] = {}
@@ -250,16 +249,17 @@ class Step:
         who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
         if who.source == "me":
             return who, True
-        return checked_seat(who), False
+        return checked_seat(ctx, who), False
 
 
-def checked_seat(who):
+def checked_seat(ctx, who):
     """A step's ``who:`` (or a pass's ``to:``) whose value must be a seat of the game (or none):
-    a number of no seat (``who: 99``) is a located runtime error, not a question to nobody."""
-    def seat(S, me, L):
-        return _seat(S, who(S, me, L))
-    seat.source = who.source
-    return seat
+    a number of no seat (``who: 99``) is a located runtime error, not a question to nobody.
+    Compiled again with the check inside (``_seat``), not wrapped: it runs at every question."""
+    src = f"_seat(S, {who.source})"
+    fn = ctx.compiler.to_function(src, who.source)
+    fn.source, fn.type, fn.distinct = src, who.type, who.distinct
+    return fn
 
 
 class AskOnce(Step):

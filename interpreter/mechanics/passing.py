@@ -34,7 +34,7 @@ class Pass(Step):
         step.zone = ctx.owned_zone(main.get("from"), (*p, "from"))
         step.into = ctx.owned_zone(main.get("into", main.get("from")), (*p, "into"))
         ctx.flows(step.zone, step.into)
-        step.to = checked_seat(ctx.expr(main.get("to", "left(me)"), (*p, "to"), has_me=True, expect=PLAYER))
+        step.to = checked_seat(ctx, ctx.expr(main.get("to", "left(me)"), (*p, "to"), has_me=True, expect=PLAYER))
         step.count = ctx.expr(main.get("count", 1), (*p, "count"), has_me=scope.has_me, expect=INT)
         step.who = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=scope.has_me, expect="list")
         step.prompt = str(main.get("prompt", "pass"))
