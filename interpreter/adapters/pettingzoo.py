@@ -82,7 +82,6 @@ class RulebookEnv(AECEnv):
         self._steps, self._index = table.rules.steps, table.actions.index
         self._seen = None                       # (agent, tensor, mask) last observed at this decision
         self._ids = None                        # the legal ids in option order (None: the game is over)
-        self._informed = None                   # the agent whose infos hold a decision's labels
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -105,17 +104,16 @@ class RulebookEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._informed = None
         self._select()
 
     def _select(self) -> None:
         S = self.state
         self._seen = None
+        last = getattr(self, "agent_selection", None)   # (whose infos hold the labels of the last decision)
         if S.over:
             self._ids = None
-            if self._informed is not None:
-                self.infos[self._informed] = {}
-                self._informed = None
+            if last in self.infos:
+                self.infos[last] = {}
             self._end()
             return
         step, (seat, options) = self._steps[S.stack[-1][0]], S.dec   # (State.legal_actions and prompt, inline)
@@ -124,10 +122,9 @@ class RulebookEnv(AECEnv):
         self._ids = [index[x] for x in labels]
         agent = self.agent_selection = self.possible_agents[seat]
         infos = self.infos
-        if self._informed is not agent and self._informed is not None:
-            infos[self._informed] = {}         # (the labels of a decision that is gone)
+        if last is not agent and last in infos:
+            infos[last] = {}                   # (the labels of a decision that is gone)
         infos[agent] = {"labels": labels, "prompt": step.prompt}
-        self._informed = agent
 
     def _end(self) -> None:
         returns = self.table.returns(self.state)
