@@ -46,8 +46,12 @@ def _stage(module: str) -> str:
 
 
 def _imports(module: str, path: Path) -> list[tuple[str, int]]:
-    """Every module of the package that ``module`` imports (at the top or inside a function)."""
+    """Every module of the package that ``module`` imports (at the top or inside a function);
+    not the imports under ``if TYPE_CHECKING:``, which only the type checker runs."""
     tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            node.body = []
     is_pkg = path.name == "__init__.py"
     here = module.split(".") if module not in FACADE else []
     package = here if is_pkg else here[:-1]

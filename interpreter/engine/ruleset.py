@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any, Callable
 
 from . import loop as engine, rng
 from ..errors import UsageError
@@ -14,7 +15,72 @@ from .protocol import GAME_OPTIONS
 
 
 class Ruleset:
-    """Compiled rules: build with ``interpreter.load(path)``; start games with ``new_game``."""
+    """Compiled rules: build with ``interpreter.load(path)``; start games with ``new_game``.
+
+    Built by build/builder.py (``Builder.build``), then frozen: every field below is set once
+    there (or by a mechanic's section, or by ``freeze``) and never changes."""
+
+    # --- what the ruleset is
+    name: str                      # the `game:` name
+    title: str                     # the `title:`, else the name
+    description: str               # the `description:` text
+    path: str                      # the file it was loaded from
+    variant: str | None            # the variant applied, if any
+    hash: str                      # content hash of the checked data (logs name the game by it)
+    data: dict                     # the checked data after variants (explain, diff and the viewer read it)
+    min_players: int               # the fewest seats a game may have
+    max_players: int               # the most seats a game may have
+    teams_decl: dict | None        # the `teams:` declaration
+    params_decl: dict              # each parameter's checked declaration
+    asymmetric: bool               # seats are not meant to be alike (play/anomalies.py skips seat checks)
+    auto_forced: bool              # a decision with one option is taken without asking
+    warnings: list                 # what validate reports beside errors
+    # --- components and where they are
+    cards: Any                     # the card table (build/components.py CardTable)
+    card_labels: tuple             # each card id's label
+    unique_labels: bool            # no two cards share a label (a label names one card)
+    attr_tables: dict              # attribute name -> its value for each card id
+    zone_decl: dict                # each zone's declaration
+    zone_owner: dict               # zone -> "none", "player", "team" or "card"
+    zone_sight: dict               # zone -> who sees its cards (engine/sight.py)
+    zone_shapes: tuple             # (zone, 0 one list | 1 a list per player or team | 2 a dict per card)
+    zone_holds: dict               # zone -> the components it can hold (determinization deals by it)
+    zone_holds_declared: frozenset # zones whose `holds:` is declared, not inferred
+    sorted_zones: tuple            # zones kept in card order
+    card_zones: tuple              # zones owned by each card (copied at clone, not on write)
+    shown_labels: dict             # a long public zone's labels while its cards stay (engine/observation.py)
+    board: dict                    # a board's positions and neighbours, for viewers (mechanics/board.py)
+    view: dict                     # layout hints for the web viewer
+    # --- counters and variables
+    counter_decl: dict             # each counter's declaration
+    counter_owner: dict            # counter -> "none", "player", "team" or "card"
+    counter_sight: dict            # counter -> its `visible:`
+    counter_start: dict            # counter -> its compiled start value
+    owned_counters: tuple          # counters held per player, team or card
+    shared_on_clone: frozenset     # zones and counters a clone shares until written (State.own)
+    var_decl: dict                 # each variable's declaration
+    var_start: dict                # variable -> its compiled start value
+    # --- compiled behaviour
+    names: Any                     # the resolved names (expr/names.py Names)
+    namespace: dict                # what generated code reads by name
+    effect_names: list             # the declared effects
+    setup: Callable                # the `setup:` effects, run by new_game
+    steps: tuple                   # every step, by index (frames name their step by it)
+    root: int                      # the index of the flow's outermost step
+    end_checks: list               # the compiled `end_when:` conditions
+    end_locs: dict                 # id(condition) -> its location, for runtime errors
+    triggers: Any                  # the triggers (mechanics/triggers.py)
+    watched_vars: frozenset        # variables that when-triggers and end conditions read
+    invariants: tuple              # (condition, its text, its location): checked by validate --playouts
+    scoring: Any                   # scores, winners, breakdown (mechanics/scoring.py)
+    heuristic: Callable | None     # a position's worth for the search agents, if declared
+    max_steps: int                 # the game's step budget
+    probes: Any                    # coverage probes when built for `rulebook coverage`, else None
+    runs: tuple                    # each step's compiled run function (build/flowgen.py)
+    resolves: tuple                # each step's resolve function
+    advance: Callable              # the game loop: runs until a decision or the end
+    flow_source: str               # the generated source of the flow
+    loop: tuple                    # what advance reads at every call, in one tuple (set by freeze)
 
     def __setattr__(self, key, value):
         if getattr(self, "_frozen", False):

@@ -8,15 +8,43 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from . import loop as engine
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 FORMAT = 1
 
 
 class State:
+    """One game in progress. The short names are read by generated code at every step."""
+
     __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o",
                  "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev", "kn", "sh")
+    # --- fixed for the game
+    rules: Ruleset                 # the compiled rules (behaviour, not data)
+    seed: int                      # the game's seed: a secret, never shown to a seat
+    n: int                         # the number of seats
+    players: list[int]             # the seats 0..n-1, as the language's list value (never mutated)
+    teams: list[int]               # the teams 0..t-1, likewise
+    tm: tuple[int, ...]            # seat -> its team
+    members: tuple[tuple[int, ...], ...]   # team -> its seats
+    p: dict                        # parameter values in effect
+    o: dict                        # game options in effect (skill, resolve...)
+    # --- what changes
+    z: dict                        # zone -> its cards: a list, a list per owner, or a dict per card
+    c: dict                        # counter -> its value, or a list of values per owner
+    v: dict                        # variable -> its value
+    rng: int                       # the RNG's state (engine/rng.py): a secret, like the seed
+    stack: list[list]              # the running steps' frames, outermost first; frame[0] is the step index
+    dec: tuple | None              # the pending decision (seat, options), or None
+    over: bool                     # the game has ended
+    steps: int                     # budget units spent (engine/loop.py)
+    ev: list | None                # the events since the caller last took them, when recording
+    kn: dict | None                # card -> the seats that know where it is (engine/knowledge.py), if kept
+    sh: set                        # zones and counters still shared with a clone (copied on write)
 
     # ------------------------------------------------------------------ the game API
     def current_player(self) -> int:

@@ -44,10 +44,15 @@ def neighbour_getters(n: int, rows: int) -> tuple:
     (operator.itemgetter: no Python frame per cell when a whole grid is priced)."""
     getters = _GETTERS.get((n, rows))
     if getters is None:
-        getters = tuple(itemgetter(*idx) if len(idx) > 1 else _single(idx) for idx in adjacency(n, rows))
+        getters = tuple(_getter(idx) for idx in adjacency(n, rows))
         if len(_GETTERS) < 256:
             _GETTERS[(n, rows)] = getters
     return getters
+
+
+def _getter(idx: tuple):
+    # (a function of its own: mypy 2.4 crashes inferring itemgetter(*idx) inside the generator)
+    return itemgetter(*idx) if len(idx) > 1 else _single(idx)
 
 
 def _single(idx):
