@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
+from interpreter.build.flowgen import compile_flow
 from interpreter.engine import loop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,10 +26,13 @@ EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 
 
 def reference(rules):
-    """The same ruleset run by the reference loop and the steps' own methods."""
+    """The same ruleset run by the reference loop and the steps' plain functions (each kind's
+    generator with its specialisations off, or its own methods where it still has them)."""
     ref = copy.copy(rules)
-    object.__setattr__(ref, "advance", loop.advance)
-    object.__setattr__(ref, "resolves", tuple(s.resolve for s in rules.steps))
+    runs, resolves, advance, _ = compile_flow(rules, plain=True)
+    assert advance is loop.advance
+    for name, value in (("runs", runs), ("resolves", resolves), ("advance", advance)):
+        object.__setattr__(ref, name, value)
     return ref
 
 

@@ -32,11 +32,17 @@ from ..mechanics.base import AskOnce, Sequence, Step
 
 
 class FlowSource:
-    """What a step's ``flow_source(g)`` uses to write its function (``g``)."""
+    """What a step's ``flow_source(g)`` uses to write its function (``g``).
 
-    def __init__(self, steps, max_steps: int = 0, auto_forced: bool = False):
+    ``plain``: write the reference instead, each step's behaviour with its specialisations off
+    (no shortcut that depends on how the ruleset is declared: a hand kept sorted, a question
+    asked again from the resolve, a card key's table written in). The specialised and the plain
+    functions come from the same generator, so a rule is written once; tests/test_flowgen.py
+    plays every ruleset both ways in lockstep."""
+
+    def __init__(self, steps, max_steps: int = 0, auto_forced: bool = False, plain: bool = False):
         self.steps = steps
-        self.max_steps, self.auto_forced = max_steps, auto_forced
+        self.max_steps, self.auto_forced, self.plain = max_steps, auto_forced, plain
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
 
@@ -95,7 +101,7 @@ class FlowSource:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's
         lookup written in (``A[c]``), anything else a call."""
         table = getattr(fn, "__self__", None)
-        if type(table) is tuple and getattr(fn, "__name__", "") == "__getitem__":
+        if not self.plain and type(table) is tuple and getattr(fn, "__name__", "") == "__getitem__":
             return f"{self.fn(table)}[{card}]"
         return f"{self.fn(fn)}({card})"
 
@@ -104,35 +110,48 @@ class FlowSource:
         return self._name(fn, "F")
 
 
-def compile_flow(rules) -> tuple:
+def compile_flow(rules, plain: bool = False) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
-    ``advance(S, changed=True)``; the generated source)."""
-    g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced)
+    ``advance(S, changed=True)``; the generated source). ``plain``: the reference (FlowSource):
+    each step kind's generator with its specialisations off, or the step's own ``run`` and
+    ``resolve`` methods for a kind that still has them, and engine/loop.py's ``advance``."""
+    g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain)
     sources = []
     for step in rules.steps:
-        src = step.flow_source(g)
+        src = step.flow_source(g) if not plain or _generated_only(step, "run") else None
         if src is None:
             g.ns[f"R{step.index}"] = step.run
         else:
             sources.append(src)
-        src = None if "resolve" in step.__dict__ else step.resolve_source(g)   # (coverage wraps resolve)
+        if "resolve" in step.__dict__ or (plain and not _generated_only(step, "resolve")):
+            src = None   # (coverage wraps resolve)
+        else:
+            src = step.resolve_source(g)
         if src is None:
             g.ns[f"Q{step.index}"] = step.resolve
         else:
-            if getattr(step, "asks_again", False) and "enter" not in step.__dict__:
+            if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
                 src += "\n" + _asks_again(rules, step)
             sources.append(src)
-    sources.append(_advance_source(rules, g))
+    if not plain:
+        sources.append(_advance_source(rules, g))
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop._forced,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
     source = "\n\n".join(sources) + "\n"
-    filename = f"<flow {rules.name}{' ' + rules.variant if rules.variant else ''}>"
+    filename = f"<flow {rules.name}{' ' + rules.variant if rules.variant else ''}{' plain' if plain else ''}>"
     # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compiled(source, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked flow
     runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
     g.ns["RUNS"] = runs
-    return runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source
+    advance = loop.advance if plain else g.ns["advance"]
+    return runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), advance, source
+
+
+def _generated_only(step, method: str) -> bool:
+    """Whether ``step``'s kind defines ``run`` (or ``resolve``) only by its generator: no method
+    of its own to be the reference (the base class's raises)."""
+    return getattr(type(step), method) is getattr(Step, method)
 
 
 def _asks_again(rules, step) -> str:

@@ -21,9 +21,11 @@ def advance(S, changed: bool = True) -> None:
     not checked before the first step. Every step run counts against the step budget, and
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
 
-    Games run this loop as build/flowgen.py compiles it for their ruleset (``S.rules.advance``,
-    with the steps' generated run functions); this is the reference it is checked against."""
-    steps, budget, end_checks, watch, auto, checks, charges = S.rules.loop
+    Games run this loop as build/flowgen.py compiles it for their ruleset (``S.rules.advance``);
+    this is the reference it is checked against, run with the steps' plain functions
+    (``compile_flow(rules, plain=True)``)."""
+    _, budget, end_checks, watch, auto, checks, charges = S.rules.loop
+    runs = S.rules.runs   # each step's compiled run (build/flowgen.py; plain=True for a reference)
     stack = S.stack
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
@@ -55,7 +57,7 @@ def advance(S, changed: bool = True) -> None:
                 S.over = True
                 break
             frame = stack[-1]
-            changed = steps[frame[0]].run(S, frame) is not UNCHANGED
+            changed = runs[frame[0]](S, frame) is not UNCHANGED
             S.steps += charges[frame[0]]   # 1, and more for a step whose expressions may cost more
             if S.steps > budget:
                 over_budget(S)
@@ -66,7 +68,8 @@ def advance(S, changed: bool = True) -> None:
 
 
 def _forced(S, frame) -> bool:
-    """Apply the only option of the pending decision without asking (ruleset auto_forced: true)."""
+    """Apply the only option of the pending decision without asking (ruleset auto_forced: true),
+    with the same compiled resolve a chosen option runs."""
     step = S.rules.steps[frame[0]]
     seat, (value,) = S.dec
     ev = None
@@ -75,7 +78,7 @@ def _forced(S, frame) -> bool:
         S.ev.append(ev)
         k, choice = len(S.ev), Choice(S, step, frame, value)
     S.dec = None
-    step.resolve(S, frame, value)
+    S.rules.resolves[frame[0]](S, frame, value)
     if ev is not None:   # who may read its label, as for a decision (engine/sight.py)
         seen = choice.seen_by(S, S.ev[k:])
         if seen is not None:

@@ -13,7 +13,8 @@ _CARDS = list_of(CARD)
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
 # step that pushes a child's frame having changed nothing runs the child at once and returns
-# the child's result (``return child.run(S, child_frame)``): the engine would run that child
+# the child's result (``return S.rules.runs[child.index](S, child_frame)``: the child's compiled
+# run, the one the game loop calls): the engine would run that child
 # next with no check in between, so this only saves a trip through its loop. (Only going down
 # the flow: the depth of these calls is at most the flow's nesting depth.)
 SECTIONS: dict = {}
@@ -347,11 +348,11 @@ class Sequence(Step):
                     return None
             elif i == n:                 # the last child takes this frame's place (a tail call)
                 S.stack[-1] = child_frame = child.enter(S)
-                return child.run(S, child_frame) if result is UNCHANGED else result
+                return S.rules.runs[child.index](S, child_frame) if result is UNCHANGED else result
             else:
                 frame[1] = i
                 S.stack.append(child_frame := child.enter(S))
-                return child.run(S, child_frame) if result is UNCHANGED else result
+                return S.rules.runs[child.index](S, child_frame) if result is UNCHANGED else result
         S.stack.pop()
         return result
 

@@ -21,7 +21,7 @@ class Phase(Step):
         if len(frame) == 1:
             frame.append(1)
             S.stack.append(body_frame := self.body.enter(S))
-            return self.body.run(S, body_frame)     # nothing changed: the body runs at once (base.py)
+            return S.rules.runs[self.body.index](S, body_frame)     # nothing changed: the body runs at once (base.py)
         S.stack.pop()
         return UNCHANGED
 
@@ -74,7 +74,7 @@ class Repeat(Step):
             S.v[self.var] = k + 1
             if self.watched:
                 return None
-        return self.body.run(S, body_frame)
+        return S.rules.runs[self.body.index](S, body_frame)
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
@@ -115,7 +115,7 @@ class _Loop(Step):
             S.stack.pop()
             return UNCHANGED
         S.stack.append(body_frame := self.body.enter(S))
-        return self.body.run(S, body_frame)
+        return S.rules.runs[self.body.index](S, body_frame)
 
     def flow_source(self, g):
         holds = f"{g.fn(self.cond)}(S, {g.me(self.me_var)}, None)"
@@ -241,7 +241,7 @@ class Turns(Step):
             S.stack.append(body_frame := self.body.enter(S))
             if self.watched:
                 return None             # a trigger or end condition reads the turn's player
-            return self.body.run(S, body_frame)
+            return S.rules.runs[self.body.index](S, body_frame)
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):"]
@@ -300,7 +300,7 @@ class Conditional(Step):
                 return UNCHANGED
             frame.append(1)
             S.stack.append(body_frame := body.enter(S))
-            return body.run(S, body_frame)
+            return S.rules.runs[body.index](S, body_frame)
         S.stack.pop()
         return UNCHANGED
 

@@ -24,7 +24,6 @@ from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.names import owning
 from ..engine.knowledge import know
-from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
 
 _HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD), "tricks_played": INT}
@@ -96,82 +95,15 @@ class Tricks(Step):
         return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(frame[5], table)],
                 "trick_leader": frame[2], "tricks_played": frame[1]}
 
-    def _hand(self, S, player):
-        zone = S.z[self.hand]
-        return zone[S.tm[player]] if self.hand_by_team else zone[player]
-
-    def run(self, S, frame):
-        order = frame[3]
-        if order is None:   # a new trick
-            leader = frame[2]
-            me = self.me(S, self.me_var)
-            if (self.count is not None and frame[1] >= self.count(S, me, None)) or not self._hand(S, leader):
-                S.stack.pop()
-                return UNCHANGED
-            n = S.n
-            seats = sorted(self.players(S, me, None), key=lambda q: (q - leader) % n)
-            frame[3] = order = seats * rounds(self.plays(S, me, None), len(S.rules.card_labels))
-            frame[4] = 0
-            frame[5] = []
-        player = order[frame[4]]
-        hand = S.z[self.hand][S.tm[player] if self.hand_by_team else player]
-        follow = self.follow
-        if follow is not None:
-            table = S.z[self.table]
-            if table:
-                led = follow(table[0])
-                options = [c for c in hand if follow(c) == led] or hand
-            else:
-                options = hand
-        else:
-            options = hand
-        if self.playable is not None and options:
-            table = S.z[self.table]
-            allowed = self.playable(S, player, {"led": table[0] if table else None, "trick": table[:],
-                                                "tricks_played": frame[1]}, options)
-            if allowed:   # nothing playable: any card that follows
-                options = allowed
-        if not options:   # nothing left to play: the trick goes on without this seat
-            frame[4] += 1
-            if frame[4] >= len(order):
-                self.finish(S, frame)
-            return
-        S.dec = (player, tuple(options) if self.unique_labels else tuple(S.rules.distinct_cards(options)))
-        return UNCHANGED
-
     asks = True
 
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.hand))
 
-    def resolve(self, S, frame, card):
-        pos = frame[4]
-        order = frame[3]
-        player = order[pos]
-        S.own(self.hand)[S.tm[player] if self.hand_by_team else player].remove(card)
-        table = S.own(self.table)
-        follow = self.follow
-        # bool(): `table` itself would be the value when empty, and it is appended to just below
-        void = follow is not None and bool(table) and follow(card) != follow(table[0])
-        table.append(card)
-        if self.notify_table:
-            S.rules.triggers.entered(S, self.table, None, False, [card], player)
-        frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents
-        if S.kn is not None:
-            know(S, (card,), self.hand, S.tm[player] if self.hand_by_team else player, self.table, None)
-        if S.ev is not None:
-            S.ev.append({"ev": "play", "who": player, "from": self.hand,
-                         "from_owner": S.tm[player] if self.hand_by_team else player, "to": self.table,
-                         "cards": [card]})
-        if self.on_play is not None:
-            self.on_play(S, player, {"card": card, "led": table[0], "trick": table[:], "tricks_played": frame[1]})
-        if void and self.on_void is not None:
-            self.on_void(S, player, {"card": card, "led": table[0], "trick": table[:], "tricks_played": frame[1]})
-        frame[4] = pos = pos + 1
-        if pos >= len(order):
-            self.finish(S, frame)
-
-    # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    # ------------------------------------------------------------------ its behaviour, written once
+    # A trick's run, resolve and finish exist only as the Python this generator writes
+    # (build/flowgen.py): specialised for its place in the ruleset, or plain (``g.plain``: the
+    # reference the specialised code is checked against).
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
@@ -198,7 +130,7 @@ class Tricks(Step):
                   "            S.stack.pop()",
                   "            return U",
                   *(["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
-                    if self.players.source == "S.players" else
+                    if self.players.source == "S.players" and not g.plain else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        k = {g.fn(self.plays)}(S, me, None)",
@@ -224,7 +156,7 @@ class Tricks(Step):
         """Lines setting ``options``, the cards ``player`` may play from ``hand`` (``led``: the
         table is known to hold the led card)."""
         lines = []
-        if self.follow_runs is not None:   # a hand in card order: the led value's cards are one slice
+        if self.follow_runs is not None and not g.plain:   # a hand in card order: the led value's cards are one slice
             lines += [f"table = S.z[{self.table!r}]", "if table:",
                       f"    first, last = {g.fn(self.follow_runs)}[table[0]]",
                       f"    i = {g.fn(bisect_left)}(hand, first)",
@@ -279,7 +211,7 @@ class Tricks(Step):
         lines += ["    frame[4] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
-        if self.asks_again:   # the next seat's question written in (R's lines), when no hook ran
+        if self.asks_again and not g.plain:   # the next seat's question written in (R's lines), when no hook ran
             if self.on_play is not None:
                 lines.append("    elif not S.over and S.stack[-1] is frame:")
             elif self.follow is not None and self.on_void is not None:
@@ -348,48 +280,6 @@ class Tricks(Step):
                   "    frame[4] = 0",
                   "    frame[5] = []"]
         return "\n".join(lines)
-
-    def finish(self, S, frame):
-        table = S.own(self.table)
-        played_by = frame[5]
-        if not table:
-            frame[3] = None
-            frame[1] += 1
-            return
-        follow = self.follow
-        candidates = list(range(len(table)))
-        if follow is not None:
-            wanted = follow(table[0])
-            if self.trump is not None:
-                trump = self.trump(S, None, None)
-                if any(follow(c) == trump for c in table):
-                    wanted = trump
-            candidates = [i for i in candidates if follow(table[i]) == wanted]
-        rank = self.rank
-        best = max(candidates, key=lambda i: (rank(table[i]), -i))
-        winner = played_by[best]
-        cards = table[:]
-        win_card = table[best]
-        table.clear()
-        zone = S.own(self.collect)
-        owner = S.tm[winner] if self.collect_by_team else winner
-        zone[owner].extend(cards)
-        if self.collect_sorted:
-            zone[owner].sort()
-        if self.notify_collect:
-            S.rules.triggers.entered(S, self.collect, owner, self.collect_by_team, cards, winner)
-        if S.kn is not None:
-            know(S, cards, self.table, None, self.collect, owner)
-        if S.ev is not None:
-            S.ev.append({"ev": "trick", "winner": winner, "from": self.table, "to": self.collect,
-                         "to_owner": owner, "cards": cards})
-        if self.on_win is not None:
-            self.on_win(S, winner, {"card": win_card, "led": cards[0], "trick": cards, "tricks_played": frame[1]})
-        frame[1] += 1
-        frame[2] = winner
-        frame[3] = None
-        frame[4] = 0
-        frame[5] = []
 
 
 def _runs(follow):
