@@ -48,8 +48,8 @@ class Pass(Step):
         givers = list(self.who(S, me, None))
         return [self.index, 0, 0, [], givers, self.count(S, me, None)]
 
-    def _hand(self, S, player, write=False):
-        zone = S.own(self.zone) if write and S.sh else S.z[self.zone]   # (copy on write)
+    def _hand(self, S, player):
+        zone = S.z[self.zone]
         return zone[S.tm[player]] if self.by_team else zone[player]
 
     def run(self, S, frame):
@@ -65,20 +65,9 @@ class Pass(Step):
         self.deliver(S, frame[3])
         S.stack.pop()
 
-    def resolve(self, S, frame, card):
-        giver = frame[4][frame[1]]
-        self._hand(S, giver, write=True).remove(card)
-        to = self.to(S, giver, None)
-        frame[3] = frame[3] + [[giver, to, card]]   # replace, never mutate (cheap clones)
-        frame[2] += 1
-        if S.ev is not None:   # the card leaves the hand now, face down; it arrives when all have passed
-            S.ev.append({"ev": "pass", "who": giver, "from": self.zone,
-                         "from_owner": S.tm[giver] if self.by_team else giver,
-                         "for": to, "cards": [card]})
-
     asks = True
 
-    # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    # ------------------------------------------------------------------ resolve, written once (build/flowgen.py)
     asks_again = False   # whether no check can see the card leaving the hand (settle): the
                          # compiled resolve then asks the next card itself (flowgen's _asks_again)
 
@@ -86,9 +75,8 @@ class Pass(Step):
         self.asks_again = quiet.watched is not None and ("z", self.zone) not in quiet.watched
 
     def resolve_source(self, g):
-        """resolve() written out, followed (when asks_again) by the next question asked at once."""
-        if not self.asks_again:
-            return None
+        """Take a card given: its only definition (flowgen adds the next question asked at once
+        when asks_again, unless plain)."""
         zone, owner = self.zone, "S.tm[giver]" if self.by_team else "giver"
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
