@@ -1,8 +1,10 @@
-"""Flow structure: phases, loops and turns (the boardgame.io idea: flow as data)."""
+"""Flow structure: phases, loops and turns (the boardgame.io idea: flow as data).
+
+Each kind's run exists only as the Python its ``flow_source`` writes (build/flowgen.py), for
+the game and, with ``g.plain``, for the reference: written once."""
 from __future__ import annotations
 
 from ..expr.types import BOOL, INT, PLAYER
-from ..engine.protocol import UNCHANGED
 from .base import Step, StepScope, step_kind
 
 
@@ -16,14 +18,6 @@ class Phase(Step):
         ctx.check_keys(rest, ("steps",), path)
         body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
         return cls(str(main), body)
-
-    def run(self, S, frame):
-        if len(frame) == 1:
-            frame.append(1)
-            S.stack.append(body_frame := self.body.enter(S))
-            return S.rules.runs[self.body.index](S, body_frame)     # nothing changed: the body runs at once (base.py)
-        S.stack.pop()
-        return UNCHANGED
 
     def flow_source(self, g):
         return "\n".join([f"def R{self.index}(S, frame):",
@@ -63,19 +57,6 @@ class Repeat(Step):
     def enter(self, S):
         return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
 
-    def run(self, S, frame):
-        k = frame[1]
-        if k >= frame[2]:
-            S.stack.pop()
-            return UNCHANGED
-        frame[1] = k + 1
-        S.stack.append(body_frame := self.body.enter(S))
-        if self.var is not None:
-            S.v[self.var] = k + 1
-            if self.watched:
-                return None
-        return S.rules.runs[self.body.index](S, body_frame)
-
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
                  "    k = frame[1]",
@@ -108,14 +89,6 @@ class _Loop(Step):
         cond = ctx.expr(main, (*path, cls.kind), has_me=scope.has_me, expect=BOOL)
         body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
         return cls(cond, body, scope.me_var)
-
-    def run(self, S, frame):
-        holds = bool(self.cond(S, self.me(S, self.me_var), None))
-        if holds == self.negate:
-            S.stack.pop()
-            return UNCHANGED
-        S.stack.append(body_frame := self.body.enter(S))
-        return S.rules.runs[self.body.index](S, body_frame)
 
     def flow_source(self, g):
         holds = f"{g.fn(self.cond)}(S, {g.me(self.me_var)}, None)"
@@ -215,34 +188,6 @@ class Turns(Step):
         laps = self.rounds(S, me, None) if self.rounds is not None else (None if self.until is not None else 1)
         return [self.index, self.order(S), 0, 0, laps]
 
-    def run(self, S, frame):
-        until = self.until
-        me = S.v[self.me_var] if until is not None and self.me_var is not None else None   # until's only
-        while True:
-            if until is not None and until(S, me, None):
-                S.stack.pop()
-                return
-            seq, pos = frame[1], frame[2]
-            if pos >= len(seq):
-                frame[3] += 1
-                if frame[4] is not None and frame[3] >= frame[4]:
-                    S.stack.pop()
-                    return
-                if not seq:
-                    S.stack.pop()
-                    return
-                frame[1] = seq = self.order(S)
-                frame[2] = pos = 0
-            player = seq[pos]
-            frame[2] = pos + 1
-            if self.skip is not None and self.skip(S, player, None):
-                continue
-            S.v[self.var] = player
-            S.stack.append(body_frame := self.body.enter(S))
-            if self.watched:
-                return None             # a trigger or end condition reads the turn's player
-            return S.rules.runs[self.body.index](S, body_frame)
-
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):"]
         if self.until is not None and self.me_var is not None:
@@ -291,18 +236,6 @@ class Conditional(Step):
         then = ctx.steps(item.get("then") or [], (*path, "then"), scope)
         orelse = ctx.steps(item["else"], (*path, "else"), scope) if item.get("else") else None
         return cls(cond, then, orelse, scope.me_var)
-
-    def run(self, S, frame):
-        if len(frame) == 1:
-            body = self.then if self.cond(S, self.me(S, self.me_var), None) else self.orelse
-            if body is None:
-                S.stack.pop()
-                return UNCHANGED
-            frame.append(1)
-            S.stack.append(body_frame := body.enter(S))
-            return S.rules.runs[body.index](S, body_frame)
-        S.stack.pop()
-        return UNCHANGED
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
