@@ -305,12 +305,7 @@ class Effects(Step):
     def execute(self, S) -> None:
         self.fn(S, S.v[self.me_var] if self.me_var is not None else None, None)
 
-    def run(self, S, frame):  # only used when an effect list is a whole body
-        S.stack.pop()
-        self.execute(S)
-        return UNCHANGED if self.quiet else None
-
-    def flow_source(self, g):
+    def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
         return (f"def R{self.index}(S, frame):\n    S.stack.pop()\n    {g.fn(self.fn)}(S, {g.me(self.me_var)}, None)\n"
                 f"    return {'U' if self.quiet else 'None'}")
 
