@@ -302,9 +302,6 @@ class Effects(Step):
         self.fn = fn
         self.me_var = me_var
 
-    def execute(self, S) -> None:
-        self.fn(S, S.v[self.me_var] if self.me_var is not None else None, None)
-
     def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
         return (f"def R{self.index}(S, frame):\n    S.stack.pop()\n    {g.fn(self.fn)}(S, {g.me(self.me_var)}, None)\n"
                 f"    return {'U' if self.quiet else 'None'}")
@@ -333,7 +330,7 @@ class Sequence(Step):
                     S.steps += child.charge
                 if not child.quiet:        # a quiet effect leaves the checks as they were
                     result = None
-                try:                       # (child.execute(S), without its frame)
+                try:                       # (the effects run inline, without a frame)
                     child.fn(S, S.v[child.me_var] if child.me_var is not None else None, None)
                 except Exception as e:   # locate the error at the effect, not at the list
                     if getattr(e, "rulebook_step", None) is None:
