@@ -6,13 +6,15 @@
 
 ``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
 uniformly random legal play) with no rules engine: the speed to chase;
-``diams_handwritten.py`` and ``diamonds_club_handwritten.py`` play Diam's and Diamonds Club the
-same way, asking the ruleset's decisions with the same options (tests/test_diams_lockstep.py
-and tests/test_diamonds_club_lockstep.py replay the engine's games with them). Both run in this
+``diams_handwritten.py``, ``diamonds_club_handwritten.py`` and ``mister_diamond_handwritten.py``
+play Diam's, Diamonds Club and Mister Diamond the same way, asking the ruleset's decisions with
+the same options (tests/test_diams_lockstep.py, tests/test_diamonds_club_lockstep.py and
+tests/test_mister_diamond_lockstep.py replay the engine's games with them). Both run in this
 process, alternating, ``--repeat`` times (median of each), so that the machine's load falls on
 both alike; the ratio of the two times per game is the figure. ``--instructions`` counts
 machine instructions per game of both under valgrind instead (deterministic; see
-instructions.py); with ``--hardware``, also cachegrind's simulated cache misses and
+instructions.py), and per decision (each side plays its own random games, of lengths that
+differ: over Mister Diamond's 10 games by a tenth, so its ratio a decision is the figure); with ``--hardware``, also cachegrind's simulated cache misses and
 mispredicted branches a game (up to 200 games): where the wall-time ratio departs from the
 instructions' one. ``--by-prompt`` counts Python opcodes (deterministic, no valgrind) per
 decision of each prompt, on each side: the work a decision's answer sets going, up to the next
@@ -43,7 +45,8 @@ from interpreter.play.workers import settle  # noqa: E402
 from playouts import playouts  # noqa: E402
 
 
-GAMES = {"diamonds": "Diamonds", "diams": "Diam's", "diamonds_club": "Diamonds Club"}   # with a hand-written program
+GAMES = {"diamonds": "Diamonds", "diams": "Diam's", "diamonds_club": "Diamonds Club",   # with a hand-written program
+         "mister_diamond": "Mister Diamond"}
 
 
 def handwritten(game_name: str, games: int, seed: int) -> dict:
@@ -138,10 +141,13 @@ CHILD = {
                     "import interpreter\nfrom playouts import playouts\n"
                     "from interpreter.play.workers import settle\n"
                     "rules = interpreter.load(interpreter.ruleset_path({game!r})); settle()\n"
-                    "if {games}: playouts(rules, 4, {games}, {seed})\n"),
+                    "print(playouts(rules, 4, {games}, {seed})['decisions'] if {games} else 0)\n"),
     "handwritten": ("import sys; sys.path[:0] = [{ref!r}]\n"
                     "from {game}_handwritten import Game\n"
-                    "for g in range({games}): Game(4, {seed} + g).play()\n"),
+                    "decisions = 0\n"
+                    "for g in range({games}):\n"
+                    "    game = Game(4, {seed} + g); game.play(); decisions += game.decisions\n"
+                    "print(decisions)\n"),
 }
 
 
@@ -151,10 +157,12 @@ def _child(kind: str, game: str, games: int, seed: int) -> str:
                               games=games, seed=seed)
 
 
-def instructions(kind: str, game: str, games: int, seed: int) -> float:
+def instructions(kind: str, game: str, games: int, seed: int) -> tuple[float, float]:
+    """(instructions a game, decisions a game) of one side: each side plays its own random games,
+    so a game's length differs between the two (a few games of Mister Diamond: by 10%)."""
     from instructions import instructions_of   # (benchmarks/instructions.py: the same child settings)
-    full, empty = (instructions_of(_child(kind, game, n, seed))[0] for n in (games, 0))
-    return (full - empty) / games
+    (full, out), (empty, _) = (instructions_of(_child(kind, game, n, seed)) for n in (games, 0))
+    return (full - empty) / games, int(out.split()[-1]) / games
 
 
 def counters(kind: str, game: str, games: int, seed: int) -> dict:
@@ -197,11 +205,13 @@ def main(argv=None) -> int:
         text = "\n".join([f"{name}, 4 players, a game ({games} games each): interpreter, hand-written, ratio", *rows])
     elif args.instructions:
         games = min(args.games, 10)
-        a, b = (instructions(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
+        (a, da), (b, db) = (instructions(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter_instructions_per_game": round(a), "handwritten_instructions_per_game": round(b),
-                  "ratio": round(a / b, 2), "games": games}
+                  "ratio": round(a / b, 2), "games": games, "decisions_per_game": [da, db],
+                  "ratio_per_decision": round(a / da / (b / db), 2)}
         text = (f"{name}, 4 players: interpreter {a / 1e6:.2f} M instructions/game, hand-written "
-                f"{b / 1e6:.2f} M: {a / b:.2f}x ({games} games each)")
+                f"{b / 1e6:.2f} M: {a / b:.2f}x ({games} games each); a decision: "
+                f"{a / da / 1e3:.1f} k ({da:.1f} a game), {b / db / 1e3:.1f} k ({db:.1f}): {a / da / (b / db):.2f}x")
     else:
         result = wall(args.game, args.games, args.repeat, args.seed)
         text = (f"{name}, 4 players: interpreter {result['interpreter_ms_per_game']} ms/game, hand-written "
