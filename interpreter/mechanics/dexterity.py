@@ -356,19 +356,6 @@ class _Target(Step):
         t.prompt = str(spec.get("prompt", t.var))
         return ctx.add(t, path)
 
-    def run(self, S, frame):
-        parent = S.stack[-2]
-        actor = parent[2]
-        cards = set(self.cards(S, actor, None))
-        cards.discard(None)                # a target is a card
-        if not cards:
-            parent[1] = 9
-            S.stack.pop()
-            return UNCHANGED
-        options = sorted(cards)            # (distinct cards: with distinct labels, distinct options)
-        S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))
-        return UNCHANGED
-
     attempt = None      # the attempt it belongs to (build)
     resolved = None     # UNCHANGED when no check reads the target's variable (settle)
 
@@ -384,13 +371,6 @@ class _Target(Step):
 
     def vocabulary(self, V, spec):
         return V.labels(spec.get("from", "[]"), CARD)
-
-    def resolve(self, S, frame, card):
-        S.stack.pop()
-        S.v[self.var] = card
-        if S.ev is not None:
-            S.ev.append({"ev": "target", "who": S.stack[-1][2], "card": S.rules.card_labels[card]})
-        return self.resolved
 
     def flow_source(self, g):
         return "\n".join([
@@ -408,8 +388,9 @@ class _Target(Step):
             "    return U"])
 
     def resolve_source(self, g):
-        """resolve() specialised; when no check reads the target, the attempt's roll follows at
-        once (the game loop's next iteration written in)."""
+        """Take the target named (written once: this is its only definition); when no check
+        reads the target, the attempt's roll follows at once (the game loop's next iteration
+        written in), except in the plain reference."""
         lines = [f"def Q{self.index}(S, frame, card):",
                  "    stack = S.stack",
                  "    stack.pop()",
@@ -419,6 +400,8 @@ class _Target(Step):
                  "        S.ev.append({'ev': 'target', 'who': parent[2], 'card': S.rules.card_labels[card]})"]
         if self.resolved is not UNCHANGED:
             return "\n".join([*lines, "    return None"])
+        if g.plain:
+            return "\n".join([*lines, "    return U"])
         return "\n".join([*lines, *g.next_step(None, self.attempt, "parent", "    ", asked=True)])
 
 
