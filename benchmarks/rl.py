@@ -80,7 +80,7 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     e.last()
     if warm:                              # nor (counting instructions) a whole first game
         index = e.table.actions.index
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, reward, terminated, truncated, info = e.last()
             e.step(None if terminated or truncated else index[info["labels"][0]])
     index = e.table.actions.index
@@ -89,7 +89,7 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     for seed in range(games):
         e.reset(seed=seed)
         rnd = random.Random(seed)
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, reward, terminated, truncated, info = e.last()
             if terminated or truncated:
                 e.step(None)

@@ -49,9 +49,10 @@ class Diagnostic:
     def format(self) -> str:
         head = f"{self.severity}[{self.code}]: {self.message}"
         out = [head if self.loc is None else f"{self.loc}: {head}"]
-        src = source_line(self.loc.path, self.loc.line) if self.loc else None
-        if src is not None:
-            col = max(1, self.loc.col)
+        loc = self.loc
+        src = source_line(loc.path, loc.line) if loc else None
+        if loc is not None and src is not None:
+            col = max(1, loc.col)
             if len(src) > QUOTE_WIDTH:   # a window of a very long line, around the column
                 start = max(0, min(col - 1 - QUOTE_WIDTH // 2, len(src) - QUOTE_WIDTH))
                 src = ("…" if start else "") + src[start:start + QUOTE_WIDTH] + (
@@ -169,7 +170,7 @@ def tag_origin(e: BaseException, what: str, loc) -> None:
     """Note on a runtime error the rule part it arose in (``what``: "trigger closing_card",
     "end_when"...), unless a more precise part already did: the engine reports it there."""
     if getattr(e, "rulebook_where", None) is None:
-        e.rulebook_where = (what, loc)
+        e.rulebook_where = (what, loc)   # type: ignore[attr-defined]  # (our note, on any exception)
 
 
 def raised_in(e: BaseException, part) -> bool:

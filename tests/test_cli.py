@@ -32,7 +32,7 @@ def typo_ruleset(tmp_path):
     assert "saef" in text
     path = tmp_path / "typo.yaml"
     path.write_text(text)
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if "saef" in l)
+    line = next(i for i, line in enumerate(text.splitlines(), 1) if "saef" in line)
     return path, line
 
 
@@ -213,7 +213,7 @@ def test_tampered_action_names_the_line(capsys, tmp_path):
     log = tmp_path / "g.jsonl"
     run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
     lines = log.read_text().splitlines()
-    no = next(i for i, l in enumerate(lines, 1) if json.loads(l).get("prompt") == "play")
+    no = next(i for i, line in enumerate(lines, 1) if json.loads(line).get("prompt") == "play")
     d = json.loads(lines[no - 1])
     d["action"] = "99X"
     lines[no - 1] = json.dumps(d)
@@ -274,12 +274,13 @@ def test_non_json_and_missing_logs(capsys, tmp_path):
 def test_log_for_writes_a_redacted_log(capsys, tmp_path):
     log = tmp_path / "g.jsonl"
     assert run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log, "--log-for", "0")[0] == 0
-    lines = [json.loads(l) for l in log.read_text().splitlines()]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["redacted_for"] == 0
     passes = [d for d in lines if d.get("prompt") == "pass"]
     # another seat's pass is hidden, unless that very card is all this seat receives at once
-    alone = lambda d: [e.get("cards") for e in d["events"] if e["ev"] == "receive" and e["to_owner"] == 0] == \
-        [[d["action"]]]
+    def alone(d):
+        return [e.get("cards") for e in d["events"] if e["ev"] == "receive" and e["to_owner"] == 0] == [[d["action"]]]
+
     assert all(d["action"] == "?" for d in passes if d["seat"] != 0 and not alone(d))
     assert any(d["action"] == "?" for d in passes)
     assert all(d["action"] != "?" for d in passes if d["seat"] == 0)
@@ -364,9 +365,9 @@ def test_play_plain_table_without_rich(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "rich.console", None)
     code, out, _ = run(capsys, "play", "diamonds", "-p", "3", "--seed", "1", "--set", "rounds=1")
     assert code == 0
-    head = next(l for l in out.splitlines() if l.startswith("seat"))
+    head = next(line for line in out.splitlines() if line.startswith("seat"))
     assert head.split() == ["seat", "showroom", "safe", "total"]
-    assert sum("winner" in l for l in out.splitlines()) >= 1
+    assert sum("winner" in line for line in out.splitlines()) >= 1
 
 
 def test_list_shows_the_bundled_rulesets(capsys):

@@ -79,14 +79,14 @@ def test_grid_cost_counts_occupied_orthogonal_neighbours(tmp_path):
     r = load(tmp_path, GRID)
     S = r.new_game(2, seed=1)
     labels = S.legal_actions()
-    assert [l.split(":")[0] for l in labels] == ["c1r1", "c1r2", "c2r1", "c2r2", "pass"]
+    assert [label.split(":")[0] for label in labels] == ["c1r1", "c1r2", "c2r1", "c2r2", "pass"]
     S.apply(labels[0])                      # c1r1: alone, 1 coin
     assert S.c["coins"] == [4, 5] and S.c["got"][0] == 1
     S.apply(S.legal_actions()[2])           # c2r2: neighbours c2r1, c1r2 free -> 1
     assert S.c["coins"] == [4, 4]
-    S.apply(next(l for l in S.legal_actions() if l.startswith("c1r2")))   # next to c1r1 and c2r2: 3
+    S.apply(next(label for label in S.legal_actions() if label.startswith("c1r2")))   # next to c1r1 and c2r2: 3
     assert S.c["coins"] == [1, 4]
-    assert [l.split(":")[0] for l in S.legal_actions()] == ["c2r1", "pass"]
+    assert [label.split(":")[0] for label in S.legal_actions()] == ["c2r1", "pass"]
 
 
 def test_grid_cost_by_coins_variant_and_unaffordable_spaces(tmp_path):
@@ -98,7 +98,7 @@ def test_grid_cost_by_coins_variant_and_unaffordable_spaces(tmp_path):
     S.c["coins"][0] = 2                     # c1r2 would cost 1 + 1 + 0 = 2, c2r2 1 + 2 = 3
     from interpreter.engine import loop as engine
     engine.reask(S)
-    assert [l.split(":")[0] for l in S.legal_actions()] == ["c1r2", "pass"]
+    assert [label.split(":")[0] for label in S.legal_actions()] == ["c1r2", "pass"]
 
 
 def test_grid_passes_without_asking_when_nothing_is_affordable(tmp_path):

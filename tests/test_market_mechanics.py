@@ -127,7 +127,7 @@ def test_combos_equals_a_brute_force_enumeration_in_the_documented_order():
         cards = [(rnd.randint(1, 9), rnd.choice("ab")) for _ in range(rnd.randint(0, 14))]
         State.rules.card_labels = [f"{v}{x}" for v, x in cards]
         total = rnd.randint(1, 12)
-        got = _combos(State, list(range(len(cards))), lambda c: cards[c][0], total, True)
+        got = _combos(State, list(range(len(cards))), lambda c, cards=cards: cards[c][0], total, True)
         groups = sorted({(v, f"{v}{x}") for v, x in cards if v <= total}, key=lambda g: (-g[0], g[1]))
         members = [[c for c in range(len(cards)) if f"{cards[c][0]}{cards[c][1]}" == g[1]] for g in groups]
         counts = [k for k in product(*(range(len(m) + 1) for m in members))

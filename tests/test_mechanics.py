@@ -199,7 +199,7 @@ def test_pick_range_offers_done_and_filters_on_picked(tmp_path):
     assert "done" not in S.legal_actions()          # min 1 not reached yet
     S.apply("2B")
     legal = S.legal_actions()
-    assert legal[-1] == "done" and all(l.endswith("B") for l in legal[:-1])
+    assert legal[-1] == "done" and all(label.endswith("B") for label in legal[:-1])
     S.apply("done")
     assert S.is_terminal() and [r.card_labels[c] for c in S.z["hand"][0]] == ["2B"]
 

@@ -9,6 +9,7 @@ make it.
 from __future__ import annotations
 
 from itertools import compress
+from typing import Any
 
 
 LONG = 32   # a shared zone this long: its labels kept while its cards stay the same
@@ -32,7 +33,7 @@ def observe(S, player: int) -> dict:
     rules = S.rules
     labels = rules.card_labels
     team = S.tm[player] if player is not None and 0 <= player < S.n else None
-    zones = {}
+    zones: dict[str, Any] = {}
     for name, owner in rules.zone_owner.items():
         vis = rules.zone_sight[name][0]
         zone = S.z[name]

@@ -141,7 +141,8 @@ class Choice:
         mask = self.counters
         if not self.cards:
             return mask
-        named, shown = set(self.cards), {}
+        named = set(self.cards)
+        shown: dict[int, int] = {}   # card -> the seats that saw it move
         for ev in events if S is not None else ():
             ids = ev.get("cards") if isinstance(ev.get("cards"), (list, tuple)) else ()
             one = ev.get("card")

@@ -91,7 +91,7 @@ def b_first(c, n, scope, args, kw):
         var, coll, cond = c._parts[inner]
         zone = None if c.plain else ZONE.fullmatch(coll)
         lookup = attr_equals(var, cond) if zone else None
-        if lookup is not None:   # X is evaluated only if the zone has an element, as the filter would
+        if zone is not None and lookup is not None:   # X evaluated only if the zone has an element (as a filter)
             if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
                 index = "I_" + lookup[0][2:]
                 return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
@@ -119,7 +119,7 @@ def _minmax(fname):
     def build(c, n, scope, args, kw):
         if len(args) >= 2 and not kw:
             parts = [c.node(a, scope) for a in args]
-            for (s, t), a in zip(parts, args):
+            for (_, t), a in zip(parts, args):
                 c.expect_type(t, NUM, a)
             return f"{fname}({', '.join(s for s, _ in parts)})", unify([t for _, t in parts])
         check_arity(n, args, kw, fname, 1, kw=("by",))
@@ -223,7 +223,7 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
     def build(c, n, scope, args, kw):
         check_arity(n, args, kw, fname, lo, hi)
         parts = [c.node(a, scope) for a in args]
-        for (s, t), a in zip(parts, args):
+        for (_, t), a in zip(parts, args):
             c.expect_type(t, PLAYER, a)
         return template.format(*[s for s, _ in parts], k=parts[1][0] if len(parts) > 1 else "1"), result
     return build

@@ -35,7 +35,7 @@ from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_nu
 class Compiled:
     source: str          # a Python expression over S, me, L
     type: str
-    fn: Callable | None = None
+    fn: Callable
     distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
 
     def __call__(self, S, me=None, L=None):
@@ -65,8 +65,8 @@ class Compiler(NameNodes, OperatorNodes):
         self.spent = 0                # worst-case operations of everything compiled (step weights)
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
-        self._hoisted = None          # names of loop-invariant calls lifted out of filters
-        self._tables = None           # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a name bound once
+        self._hoisted: list[str] | None = None      # names of loop-invariant calls lifted out of filters
+        self._tables: dict[str, str] | None = None  # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self._filters: dict = {}      # source of a filter -> its comprehension clauses
@@ -84,8 +84,8 @@ class Compiler(NameNodes, OperatorNodes):
         self._expansions_made = 0     # define's tree is shared (parse), its names may resolve
                                       # otherwise at another use, so its sizes are kept per use
         self.lvalue = False           # compiling the target of a move: a card's zone is made if missing
-        self.writes = None            # a set: the function being built owns the tables it writes at its
-                                      # top (names.writable), the lvalues are plain; None: each checks
+        self.writes: set[str] | None = None  # a set: the function being built owns the tables it writes
+                                             # at its top (names.writable), the lvalues are plain; None: each checks
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
 
     # ------------------------------------------------------------------ entry points
@@ -155,7 +155,7 @@ class Compiler(NameNodes, OperatorNodes):
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
-    def _binding_lists(self):
+    def _binding_lists(self) -> tuple[list[str] | None, dict[str, str] | None]:
         return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ def unwrap(src: str) -> str:
     return src[1:-1] if src.startswith("(") and src.endswith(")") else src
 
 
-def scan_first(c, var: str, coll: str, cond: str) -> str | None:
+def scan_first(c, var: str, coll: str, cond: str | None) -> str | None:
     """``first(ZONE where T1 OP X1 and T2 OP X2 ...)`` as a call of a plain loop (runtime.scanner),
     when each test compares a table looked up by the element with a value that cannot fail and
     does not read the element (a constant, a name, a variable); else None. Evaluating those

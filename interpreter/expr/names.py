@@ -7,6 +7,7 @@ variables, parameters and defines, the constants, locals, and the element of a f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
@@ -81,6 +82,25 @@ class Scope:
 
 class NameNodes:
     """Compiler methods for names, attributes and indexing (mixed into Compiler)."""
+
+    # what these methods use of the Compiler (set in Compiler.__init__, documented there)
+    names: Names
+    used: set[str]
+    cost: int
+    suggestion_work: int
+    total_expansions: int
+    _expansions: int
+    _expansion: int
+    _expansions_made: int
+    _define_stack: list[str]
+    _hoisted: list[str] | None
+    lvalue: bool
+    writes: set[str] | None
+
+    if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
+        def node(self, n: Any, scope: Scope) -> tuple[str, str]: ...
+        def sized(self, n: Any, bound: int) -> None: ...
+        def table(self, src: str) -> str: ...
 
     # names
     def n_name(self, n, scope):

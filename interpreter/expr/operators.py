@@ -2,6 +2,8 @@
 ``if``/``else``, ``and``/``or``/``not``, comparisons, ``in``, arithmetic and calls."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from lark import Tree
 
 from ..errors import did_you_mean
@@ -10,6 +12,9 @@ from .builtins import BUILTINS, MEMBERSHIP, call_args
 from .fastpaths import faster_filter, member_of_joined, renamed, scan_call, scan_first, unwrap
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
+
+if TYPE_CHECKING:
+    from .names import Names, Scope
 
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
@@ -33,6 +38,29 @@ def comparable(a, b):
 
 class OperatorNodes:
     """Compiler methods for literals, operators and calls (mixed into Compiler)."""
+
+    # what these methods use of the Compiler (set in Compiler.__init__, documented there)
+    names: Names
+    plain: bool
+    cost: int
+    _expansions: int
+    _hoisted: list[str] | None
+    _filters: dict
+    _parts: dict
+    _counts: dict
+    _counted: dict
+    _mapped: dict
+    _unhoisted: dict
+
+    if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
+        def node(self, n: Any, scope: Scope) -> tuple[str, str]: ...
+        def fresh(self) -> str: ...
+        def hoist(self, src: str, scope: Scope) -> str: ...
+        def expect_type(self, typ: str, expect: str, node: Any) -> None: ...
+        def add_cost(self, operations: int, node: Any) -> None: ...
+        def size(self, n: Any) -> int: ...
+        def sized(self, n: Any, bound: int) -> None: ...
+        def in_loop(self, coll_node: Any, compile_body: Callable[[], Any]) -> Any: ...
 
     # literals
     def n_int_(self, n, scope):
@@ -202,9 +230,9 @@ class OperatorNodes:
             table, zone = mapped
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
             return (found if op == "in" else f"(not {found})"), BOOL
-        found = None if self.plain or not is_list(tb) else member_of_joined(a, b)
-        if found is not None:   # x in A + B: looked for in A, then in B, no list joined
-            return (found if op == "in" else f"(not {found})"), BOOL
+        joined = None if self.plain or not is_list(tb) else member_of_joined(a, b)
+        if joined is not None:   # x in A + B: looked for in A, then in B, no list joined
+            return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
 
     def n_neg(self, n, scope):

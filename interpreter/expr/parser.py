@@ -26,6 +26,10 @@ class ExprError(Exception):
         self.code = code
         self.span = span      # characters the caret underlines (a whole name, when one is wrong)
 
+    # set on some errors only, read with getattr (names.py)
+    cycle: frozenset[str]   # the defines of a cycle: the same cycle met again is reported once
+    once: bool              # about the whole ruleset: reported once, not for each expression
+
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
@@ -90,11 +94,12 @@ def _parsed(text: str) -> Tree:
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream]
+        pos = e.pos_in_stream or 0   # (typed optional by lark; a character error always has it)
+        ch = text[pos]
         if ch in "'\"":
-            raise ExprError(f"unexpected character {ch!r}: this string is never closed", e.pos_in_stream,
+            raise ExprError(f"unexpected character {ch!r}: this string is never closed", pos,
                             f"a string starts and ends with the same quote: {ch}A{ch}", code="expr-syntax") from None
-        raise ExprError(f"unexpected character {ch!r}", e.pos_in_stream, _CHAR_HINTS.get(ch),
+        raise ExprError(f"unexpected character {ch!r}", pos, _CHAR_HINTS.get(ch),
                         code="expr-syntax") from None
     except UnexpectedEOF as e:
         raise ExprError("unexpected end of expression", len(text), _describe(e.expected) or None,

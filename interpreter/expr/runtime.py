@@ -237,7 +237,7 @@ def attribute_index(table) -> dict:
     for runs in index.values():
         for first, last in runs:
             ends[first:last + 1] = [last] * (last - first + 1)
-    out = {value: tuple((first, last) for first, last in runs) for value, runs in index.items()}
+    out: dict[object, tuple] = {value: tuple((first, last) for first, last in runs) for value, runs in index.items()}
     out[_RUN_END] = tuple(ends)
     return out
 

@@ -71,7 +71,7 @@ def _emit(node, target: str, pad: str, lines: list[str]) -> None:
     if clause is not None:
         test = " and ".join(f"({ast.unparse(c)})" for c in clause.ifs) or "True"
         lines += [f"{pad}{target} = False",
-                  f"{pad}for {clause.target.id} in {ast.unparse(clause.iter)}:",
+                  f"{pad}for {ast.unparse(clause.target)} in {ast.unparse(clause.iter)}:",
                   f"{pad}    if {test}:",
                   f"{pad}        {target} = True",
                   f"{pad}        break"]

@@ -109,7 +109,7 @@ class Domains:
     def __init__(self, rules, players: int, params: dict | None = None):
         self.rules, self.players, self.params = rules, players, params or {}
         self.names = rules.names
-        self._var_sources = None
+        self._var_sources: dict | None = None
         self._busy: set = set()
 
     # ---------------------------------------------------------------- helpers for the steps
@@ -367,8 +367,9 @@ class Domains:
             return set()   # a cycle adds nothing new
         self._busy.add(key)
         try:
-            out = set()
+            out: set = set()
             for how, text in self.var_sources().get(name, []):
+                got: set | None
                 if how == "values":
                     got = set(text)
                 else:

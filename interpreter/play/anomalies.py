@@ -24,20 +24,21 @@ def find(rules, summary: dict, records: list[dict], coverage: dict | None = None
     if not getattr(rules, "asymmetric", False):
         out += _imbalance(summary)
     out += _unranked(rules, summary, records)
+    coverage = coverage or {}
     budget = [r for r in records if "step budget" in str(r.get("error", ""))]
     if budget:
         out.append({"kind": "budget", "message": f"{len(budget)} of {len(records)} games hit the step budget",
                     "evidence": {"games": len(budget), "seeds": [r["seed"] for r in budget[:10]]}})
-    for row in (coverage or {}).get("ran_out", []):
+    for row in coverage.get("ran_out", []):
         out.append({"kind": "ran_out", "loc": row["loc"],
                     "message": f"{row['what']} in {row['games']} of {coverage['games']} games ({row['count']} times)",
                     "evidence": {"games": row["games"], "count": row["count"]}})
-    for row in (coverage or {}).get("no_option", []):
+    for row in coverage.get("no_option", []):
         out.append({"kind": "no_option", "loc": row["loc"],
                     "message": f"{row['what']} in {row['games']} of {coverage['games']} games ({row['count']} times): "
                                "skipped; say if_none: skip, pass or end_game",
                     "evidence": {"games": row["games"], "count": row["count"]}})
-    for gap in (coverage or {}).get("gaps", []):
+    for gap in coverage.get("gaps", []):
         out.append({"kind": "gap", "message": f"zone {gap['zone']} received {gap['component']} cards but never "
                                               f"{', '.join(gap['missing'])} in {gap['games']} games",
                     "evidence": gap})
@@ -58,7 +59,9 @@ def _imbalance(summary: dict) -> list[dict]:
     for name, w, rate in zip(who, wins, rates):
         test = stats.proportion_test(w, n, 1.0 / k)
         if test is not None and test["p"] < ALPHA / k:
-            lo, hi = stats.wilson(w, n)
+            ci = stats.wilson(w, n)
+            assert ci is not None   # (n >= 20)
+            lo, hi = ci
             out.append({"kind": "seat_imbalance",
                         "message": f"{name} wins {rate:.3f} of {n} games (95% CI {lo:.3f}-{hi:.3f}), "
                                    f"against an even share of {1 / k:.3f}; p = {test['p']:.2g}",

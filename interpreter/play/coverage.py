@@ -38,7 +38,7 @@ class GameCoverage:
                 if any(v for v in row):
                     fired[i] = fired.get(i, 0) + 1
         labels, kinds = self.rules.card_labels, self.rules.cards.kinds
-        entered = set()
+        entered: set[str] = set()
         for ev in S.ev or ():
             to = ev.get("to")
             if isinstance(to, str) and isinstance(ev.get("cards"), (list, tuple)):

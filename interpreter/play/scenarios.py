@@ -257,7 +257,7 @@ def patch(S, spec: dict) -> None:
         for lab in labels:
             lab = str(lab)
             # identical labels (duplicate cards): take the next unused id with that label
-            cand = [i for i, l in enumerate(rules.card_labels) if l == lab and i not in taken]
+            cand = [i for i, label in enumerate(rules.card_labels) if label == lab and i not in taken]
             if not cand:
                 raise UsageError(f"patch: no card labelled '{lab}'" if lab not in ids else
                                  f"patch: not enough cards labelled '{lab}'")
@@ -268,7 +268,7 @@ def patch(S, spec: dict) -> None:
     zones = spec.get("zones") or {}
     if not isinstance(zones, dict):
         raise UsageError("patch: zones is a mapping of zone names to cards")
-    placed = {}
+    placed: dict[tuple[str, int | None], list[int]] = {}
     for name, value in zones.items():
         if name not in S.z:
             raise UsageError(f"patch: unknown zone '{name}'")

@@ -24,6 +24,7 @@ comparison 13 an element, a Python step about 60, a set of 150 cards about 86 k.
 from __future__ import annotations
 
 from array import array
+from typing import Any
 
 import numpy as np
 
@@ -139,7 +140,7 @@ def compile_shared(L):
     zero, one = size, size + 1                    # two constant slots after the layout
     aux = {}                                      # var name -> its first slot (one per viewer)
     extra = size + 2
-    for name, typ, offset in L.vars:
+    for name, typ, _offset in L.vars:
         aux[name] = extra
         extra += {PLAYER: n, TEAM: teams}.get(typ, 1)
     zeros = extra                                 # then as many zeros as a tensor has slots:
@@ -147,9 +148,10 @@ def compile_shared(L):
     A = array("f", bytes(4 * extra))
     A[one] = 1.0
     memo: list = []                               # the memo's first values (A is all zeros)
-    ns = {"array": array, "float": float, "a": memoryview(A), "m": memo, "Z": _Zeros(),   # (see _compile)
-          "VALUES": _sync_values, "CHANGED": _changed_cards,
-          "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
+    ns: dict[str, Any] = {   # (see _compile)
+        "array": array, "float": float, "a": memoryview(A), "m": memo, "Z": _Zeros(),
+        "VALUES": _sync_values, "CHANGED": _changed_cards,
+        "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
     gather = list(range(size))                    # the index map of seat 0, team 0; hidden: zero
     body = []
 
@@ -241,11 +243,12 @@ def compile_shared(L):
         body += ["    xs = tuple(map(S.v.get, NAMES))",
                  f"    if xs != m[{k}]:",
                  f"        o = m[{k}]"]
-        for i, (name, typ, offset) in enumerate(L.vars):
+        for i, (name, typ, _offset) in enumerate(L.vars):
             body += [f"        x = xs[{i}]", f"        if x != o[{i}]:"]
             if typ in (PLAYER, TEAM):
                 count = n if typ == PLAYER else teams
-                rows = {None: array("f", bytes(4 * count))}   # (var_value's seat or team, as numbers)
+                # (var_value's seat or team, as numbers)
+                rows: dict[int | None, array] = {None: array("f", bytes(4 * count))}
                 rows.update({v: array("f", [(v - w) % count + 1 for w in range(count)]) for v in range(count)})
                 ns[f"ROWS{i}"] = rows
                 body += [f"            r = ROWS{i}.get(x)",
@@ -280,7 +283,7 @@ def compile_shared(L):
             g[L._seat + i] = one if i == p else zero
         for j in range(n):
             g[L._to_move + j] = L._to_move + (p + j) % n
-        for name, kind, pos, blocks, sight in L.zones:
+        for _name, kind, _pos, blocks, sight in L.zones:
             if kind not in ("player", "team"):
                 continue
             owners, me = (n, p) if kind == "player" else (teams, team)
@@ -289,7 +292,7 @@ def compile_shared(L):
                 g[sz] = w[2]
                 visible = sight == "all" or (sight == "owner" and j == 0)
                 g[hot:sz] = range(w[1], w[2]) if visible else [zero] * (sz - hot)
-        for name, kind, offset, sight in L.counters:
+        for _name, kind, offset, sight in L.counters:
             if kind in ("player", "team") and g[offset] != zero:
                 owners, me = (n, p) if kind == "player" else (teams, team)
                 g[offset:offset + owners] = [offset + (me + j) % owners if sight == "all" or j == 0 else zero

@@ -160,6 +160,7 @@ def paired_t(diffs: Sequence[float], level: float = 0.95) -> dict | None:
     if n < 2:
         return None
     m, s = mean(diffs), sd(diffs)
+    assert m is not None and s is not None   # (n >= 2)
     if s == 0.0:
         return {"n": n, "mean": m, "sd": 0.0, "ci": [m, m], "t": None, "p": 1.0 if m == 0 else 0.0}
     se = s / math.sqrt(n)

@@ -2,7 +2,8 @@
 holds the formulas; docs/simulation.md every definition)."""
 from __future__ import annotations
 
-from typing import Callable
+from operator import itemgetter
+from typing import Any, Callable
 
 from . import stats
 
@@ -50,7 +51,7 @@ def summarise(records: list[dict], players: int, members=None) -> dict:
         "failures": [{"index": r["index"], "seed": r["seed"], "error": r["error"]} for r in bad[:20]],
         "players": players,
         "win_rate": [w / n if n else None for w in wins],
-        "win_rate_ci": [list(stats.wilson(w, n)) if n else None for w in wins],
+        "win_rate_ci": [_ci(w, n) for w in wins],
         "wins": wins, "wins_outright": outright, "wins_shared": shared,
         "no_winner": sum(1 for r in ok if not r["winners"]),
         "score_mean": [d["mean"] for d in per_seat], "score_sd": [d["sd"] for d in per_seat],
@@ -61,7 +62,7 @@ def summarise(records: list[dict], players: int, members=None) -> dict:
             "games": len(firsts),
             "seats": [sum(1 for r in firsts if r["first"] == p) for p in range(players)],
             "win_rate": first_share / len(firsts) if firsts else None,
-            "win_rate_ci": list(stats.wilson(first_share, len(firsts))) if firsts else None,
+            "win_rate_ci": _ci(first_share, len(firsts)),
             "expected": 1.0 / players,
             "z": test["z"] if test else None, "p": test["p"] if test else None,
             "significant": bool(test and test["p"] < ALPHA),
@@ -82,7 +83,13 @@ def _teams(ok: list[dict], players: int, members, wins: list[float]) -> dict:
     team_wins = [sum(wins[p] for p in m) for m in members]
     return {"members": members, "wins": team_wins,
             "win_rate": [w / n if n else None for w in team_wins],
-            "win_rate_ci": [list(stats.wilson(w, n)) if n else None for w in team_wins]}
+            "win_rate_ci": [_ci(w, n) for w in team_wins]}
+
+
+def _ci(successes: float, n: int) -> list[float] | None:
+    """The 95% Wilson interval of a win share as a list (JSON); None without games."""
+    ci = stats.wilson(successes, n)
+    return None if ci is None else list(ci)
 
 
 def compare(records_by_variant: dict[str, list[dict]], players: int, members: dict | None = None) -> dict:
@@ -93,28 +100,27 @@ def compare(records_by_variant: dict[str, list[dict]], players: int, members: di
     names = list(records_by_variant)
     by_index = {v: {r["index"]: r for r in recs if "error" not in r} for v, recs in records_by_variant.items()}
     base = names[0]
-    out = {"baseline": base, "summaries": {v: summarise(recs, players, (members or {}).get(v))
-                                           for v, recs in records_by_variant.items()},
-           "differences": {}}
+    summaries = {v: summarise(recs, players, (members or {}).get(v)) for v, recs in records_by_variant.items()}
+    out: dict[str, Any] = {"baseline": base, "summaries": summaries, "differences": {}}
     for v in names[1:]:
         common = sorted(set(by_index[base]) & set(by_index[v]))
-        a = [by_index[base][i] for i in common]
-        b = [by_index[v][i] for i in common]
-
-        def test(fa: Callable[[dict], float | None], fb=None):
-            fb = fb or fa
-            pairs = [(fa(x), fb(y)) for x, y in zip(a, b)]
-            diffs = [y - x for x, y in pairs if x is not None and y is not None]
-            t = stats.paired_t(diffs)
-            if t is None:
-                return None
-            return {"diff": t["mean"], "ci": t["ci"], "p": t["p"], "n": t["n"], "significant": t["p"] < ALPHA}
-
+        pairs = [(by_index[base][i], by_index[v][i]) for i in common]
+        shares = [(win_shares(x, players), win_shares(y, players)) for x, y in pairs]
         out["differences"][v] = {
             "pairs": len(common),
-            "win_rate": [test(lambda r, p=p: win_shares(r, players)[p]) for p in range(players)],
-            "decisions": test(lambda r: r["decisions"]),
-            "margin": test(lambda r: r.get("margin")),
-            "margin_relative": test(lambda r: r.get("margin_relative")),
+            "win_rate": [_paired(shares, itemgetter(p)) for p in range(players)],
+            "decisions": _paired(pairs, itemgetter("decisions")),
+            "margin": _paired(pairs, lambda r: r.get("margin")),
+            "margin_relative": _paired(pairs, lambda r: r.get("margin_relative")),
         }
     return out
+
+
+def _paired(pairs: list[tuple[Any, Any]], figure: Callable[[Any], float | None]) -> dict | None:
+    """The paired t-test of a figure of each pair of games (the variant's minus the first's),
+    over the pairs where both have it."""
+    values = [(figure(x), figure(y)) for x, y in pairs]
+    t = stats.paired_t([y - x for x, y in values if x is not None and y is not None])
+    if t is None:
+        return None
+    return {"diff": t["mean"], "ci": t["ci"], "p": t["p"], "n": t["n"], "significant": t["p"] < ALPHA}

@@ -64,7 +64,9 @@ class Table:
         obs = _everything(S) if seat == "all" else S.observation(seat)
         me = None if seat == "all" else seat
         grids = self._grids(S, me, seat == "all")
-        shared, seats, teams = [], [{"seat": i, "items": []} for i in range(S.n)], []
+        shared: list[dict] = []
+        seats: list[dict] = [{"seat": i, "items": []} for i in range(S.n)]
+        teams: list[dict] = []
         by_team = any(len(m) > 1 for m in S.members) or len(S.members) != S.n
         if by_team:
             teams = [{"team": t, "seats": list(m), "items": []} for t, m in enumerate(S.members)]
@@ -107,7 +109,7 @@ class Table:
         if self.board is None:
             return None
         nodes, edges = self.board
-        where = {}
+        where: dict[str, str] = {}
         for name, owner in self.rules.zone_owner.items():
             value = obs["zones"][name]
             if owner == "none" and not isinstance(value, int) and name not in self.hide:
@@ -237,7 +239,7 @@ def _everything(S) -> dict:
     """An observation that hides nothing (for reading a full log)."""
     rules = S.rules
     labels = rules.card_labels
-    zones = {}
+    zones: dict[str, list | dict] = {}
     for name, owner in rules.zone_owner.items():
         zone = S.z[name]
         if owner == "none":
@@ -297,8 +299,8 @@ def _card_colors(rules, hint) -> dict:
                 break
     if by is None:
         return {}
-    values = sorted({str(v) for v in tables[by] if v is not None})
-    chosen = {v: hint.get("map", {}).get(v) or PALETTE[i % len(PALETTE)] for i, v in enumerate(values)}
+    shown = sorted({str(v) for v in tables[by] if v is not None})
+    chosen = {v: hint.get("map", {}).get(v) or PALETTE[i % len(PALETTE)] for i, v in enumerate(shown)}
     return {lab: chosen[str(v)] for lab, v in zip(rules.card_labels, tables[by]) if v is not None}
 
 

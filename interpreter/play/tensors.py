@@ -164,11 +164,11 @@ class TensorLayout:
         its own zone and its counter where they are visible to their owner. The rest of a
         tensor is public (or zeros)."""
         out = []
-        for name, kind, pos, blocks, sight in self.zones:
+        for _name, kind, _pos, blocks, sight in self.zones:
             if sight == "owner" and kind in ("player", "team"):
                 _, hot, size = blocks[0]
                 out.append((hot, size - hot))
-        for name, kind, offset, sight in self.counters:
+        for _name, kind, offset, sight in self.counters:
             if sight == "owner" and kind in ("player", "team"):
                 out.append((offset, 1))
         return out

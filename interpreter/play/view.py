@@ -16,7 +16,8 @@ class SeatView:
         self._state = state
         self.seat = seat
         self.rules = state.rules
-        self._obs = self._legal = None
+        self._obs: dict | None = None
+        self._legal: list[str] | None = None
 
     @property
     def observation(self) -> dict:

@@ -186,7 +186,7 @@ def cmd_compare(args) -> int:
     with settled(), _Progress(not args.json) as bar:
         for v, (rules, batch) in batches.items():
             records[v] = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
-                                  out=_variant_folder(out, v), rules=rules,
+                                  out=None if out is None else _variant_folder(out, v), rules=rules,
                                   progress=bar.task(v, args.games))["records"]
     result = compare(records, args.players)
     first_rules = batches[names[0]][0]
@@ -210,11 +210,9 @@ def cmd_compare(args) -> int:
     return 0
 
 
-def _variant_folder(out: Path | None, variant: str) -> Path | None:
+def _variant_folder(out: Path, variant: str) -> Path:
     """Where compare --out keeps one variant's batch (a variant file's name without its folder):
     letters, digits, _ - and inner dots only, so that no name (``..``) leads out of --out."""
-    if out is None:
-        return None
     name = Path(variant).stem if variant.endswith((".yaml", ".yml")) else variant
     return out / (re.sub(r"[^\w.-]", "_", name).strip(".") or "_")
 

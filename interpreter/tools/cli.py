@@ -29,7 +29,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from . import batches, web
 from .validate import add_validate, cmd_validate
@@ -84,11 +84,12 @@ def cmd_play(args) -> int:
         options["resolve"] = args.resolve
     # check the player count (and the parameters) before asking agents anything
     rules.new_game(args.players, args.seed, options)
-    agents = make_agents(args.agents, args.players, args.seed)
+    agents: list[Any] = make_agents(args.agents, args.players, args.seed)   # or TableReporters (below)
     if args.resolve == "ask" and not any(isinstance(a, HumanAgent) for a in agents):
         # the table is asked what happened; the agents choose the rest (with --json, the
         # questions go to stderr so that stdout stays one JSON object)
-        person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)
+        # (seat None: the moves told as to no seat; agents.py types HumanAgent's seat int only)
+        person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)  # type: ignore[arg-type]
         agents = [TableReporter(a, person) for a in agents]
         agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
         agents[0].seated = person.seated
@@ -291,7 +292,7 @@ def add_list(p: argparse.ArgumentParser) -> None:
 
 def cmd_list(args) -> int:
     """The bundled rulesets: name, title, players and variants."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in sorted(resource_dir("rulesets").glob("*.yaml")):
         try:
             rules = load(path)

@@ -114,7 +114,8 @@ def _comment_at(lines, line: int, col: int) -> str:
     trailing = _trailing(lines[line - 1][col - 1:])
     if trailing:
         return trailing
-    above, k = [], line - 2
+    above: list[str] = []
+    k = line - 2
     while k >= 0 and lines[k].strip().startswith("#") and lines[k].lstrip().startswith("#"):
         if len(lines[k]) - len(lines[k].lstrip()) != col - 1:
             break
@@ -145,7 +146,7 @@ def _components(ex, rules, d):
     cards = rules.cards
     for name, spec in comps.items():
         ids = cards.by_component.get(name, [])
-        attrs = {}
+        attrs: dict[str, list] = {}
         for i in ids:
             for k, v in cards.rows[i].items():
                 attrs.setdefault(k, []).append(v)

@@ -45,10 +45,17 @@ class Phraser:
     effect's parameters), shown in italics; ``scope`` is the kind of element the expression
     is about (``"card"`` for a trick's ``rank:``), whose own names read "its ..."."""
 
-    def __init__(self, rules):
+    def __init__(self, rules) -> None:
         names = getattr(rules, "names", None)
-        for key in ("zones", "counters", "vars", "attrs", "defines"):   # name -> owner, type or text
-            setattr(self, key, dict(getattr(names, key, None) or {}))
+
+        def declared(key: str) -> dict:   # (as Names holds them: keys looked up with any value)
+            return dict(getattr(names, key, None) or {})
+
+        self.zones = declared("zones")          # name -> owner
+        self.counters = declared("counters")    # name -> owner
+        self.vars = declared("vars")            # name -> type
+        self.attrs = declared("attrs")          # card attribute -> type
+        self.defines = declared("defines")      # name -> expression text
         self.params = dict((getattr(rules, "data", {}) or {}).get("params") or {})
         self.scopes: list[str] = []       # element kinds of the enclosing filters, innermost last
         self.locals: set[str] = set()
@@ -74,8 +81,9 @@ class Phraser:
     def zone(self, value, locals=()) -> str:
         """A zone reference in words, "your hand" (not "the cards in your hand")."""
         noun = self.noun(value, locals)
-        zone = noun is not None and not noun.head and noun.tail.startswith(" in ")
-        return noun.tail[4:] if zone else self.phrase(value, locals)
+        if noun is not None and not noun.head and noun.tail.startswith(" in "):
+            return noun.tail[4:]
+        return self.phrase(value, locals)
 
     def cond(self, value, locals=(), scope: str | None = None) -> str:
         """A condition on an element as a relative clause ("whose rank is 3")."""
@@ -139,7 +147,8 @@ class Phraser:
         if n in LOCALS:
             return LOCALS[n]
         if n in self.zones or n in self.counters:
-            return self.owned(n, OWNER_WORD.get(self.counters.get(n, self.zones.get(n)), "the"))
+            owner = self.counters[n] if n in self.counters else self.zones[n]
+            return self.owned(n, OWNER_WORD.get(owner, "the"))
         if n in self.vars:
             typ = str(self.vars[n])
             if typ.startswith("list"):

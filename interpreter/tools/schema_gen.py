@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..build.effects import EFFECT_KINDS
 from ..loading.resources import resource_dir
@@ -19,12 +20,15 @@ from ..mechanics import STEP_KINDS
 def kinds_schema() -> dict:
     """``$defs`` for a flow item and an effect item: any mapping, its known keys documented."""
     import interpreter.build  # noqa: F401  (imports every mechanic, so every kind is registered)
-    effect = {"description": "An effect: a one-key mapping naming its kind, or the name of a declared effect.",
-              "type": ["object", "string"],
-              "properties": {k: {"description": doc} for k, doc in sorted(EFFECT_KINDS.items())}}
+    effect: dict[str, Any] = {
+        "description": "An effect: a one-key mapping naming its kind, or the name of a declared effect.",
+        "type": ["object", "string"],
+        "properties": {k: {"description": doc} for k, doc in sorted(EFFECT_KINDS.items())}}
+    # (cls.doc: STEP_KINDS holds Step classes, typed dict[str, type] in mechanics/base.py)
     step = {"description": "A step of the flow (a step kind, with its options beside or inside it) or an effect.",
             "type": ["object", "string"],
-            "properties": {**{k: {"description": cls.doc} for k, cls in sorted(STEP_KINDS.items())},
+            "properties": {**{k: {"description": cls.doc}  # type: ignore[attr-defined]
+                              for k, cls in sorted(STEP_KINDS.items())},
                            **effect["properties"],
                            "steps": {"description": "the steps inside a phase, loop or alternative",
                                      "type": "array", "items": {"$ref": "#/$defs/step"}}}}

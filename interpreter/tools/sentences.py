@@ -40,6 +40,8 @@ class Sentences:
     """The sentences of one ruleset: ``items(list, depth)`` gives the bullets of a list of
     steps or effects; ``ph`` its Phraser."""
 
+    comments: dict[tuple[str, str], str]   # (section, name) -> its comment in the YAML (explain.py sets it)
+
     def __init__(self, rules, strict: bool = False):
         self.rules, self.strict = rules, strict
         self.ph = Phraser(rules)
@@ -386,8 +388,8 @@ def _gather(ex, m, rest, depth, loc):
     froms = froms if isinstance(froms, list) else [froms]
     owner = ex.ph.zones
     zones = [f"every {words(z)}" if owner.get(z, "none") != "none" else f"the {words(z)}" for z in froms]
-    zones = ", ".join(zones[:-1]) + f" and {zones[-1]}" if len(zones) > 1 else zones[0]
-    return [_bullet(depth, f"Gather the cards of {zones} into {ex.ph.zone(m.get('to'), loc)}.")]
+    listed = ", ".join(zones[:-1]) + f" and {zones[-1]}" if len(zones) > 1 else zones[0]
+    return [_bullet(depth, f"Gather the cards of {listed} into {ex.ph.zone(m.get('to'), loc)}.")]
 
 
 def _reset(ex, m, rest, depth, loc):
