@@ -11,8 +11,12 @@ from ..errors import UsageError
 
 def _where(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1: this machine only)")
+                   help="the address to listen on (default 127.0.0.1: this machine only; ::1 for IPv6; "
+                        "another address offers the game to the network, with a warning)")
     p.add_argument("--port", type=int, default=0, help="the port (default: a free one, printed)")
+    p.add_argument("--allow-host", dest="allow_host", action="append", default=[], metavar="NAME",
+                   help="a host name the page may be reached by besides the bound address and "
+                        "localhost (repeatable; off loopback, the name other machines use)")
 
 
 def add_view(p: argparse.ArgumentParser) -> None:
@@ -28,7 +32,7 @@ def cmd_view(args) -> int:
     redacted log is served as the story its seat saw (web/timeline.py)."""
     from ..web.server import run
     from ..web.timeline import open_log
-    return run(open_log(args.log, args.ruleset), args.host, _port(args.port), sys.stdout)
+    return run(open_log(args.log, args.ruleset), _host(args.host), _port(args.port), sys.stdout, args.allow_host)
 
 
 def add_serve(p: argparse.ArgumentParser) -> None:
@@ -51,6 +55,7 @@ def cmd_serve(args) -> int:
     """Start a game and serve it: people play the human seats by clicking, agents the rest."""
     from ..web.server import run
     from ..web.games import LiveGame
+    host, port = _host(args.host), _port(args.port)
     rules = load(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
@@ -58,7 +63,11 @@ def cmd_serve(args) -> int:
     rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
     agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
     game = LiveGame(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
-    return run(game, args.host, _port(args.port), sys.stdout)
+    return run(game, host, port, sys.stdout, args.allow_host)
+
+
+def _host(host: str) -> str:
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host   # [::1] as in a URL
 
 
 def _port(port: int) -> int:
