@@ -100,9 +100,11 @@ def _loopback(host: str) -> bool:
 
 def _names(host: str, allow=()) -> set:
     """The names a Host header may give (lowercase, without port or brackets)."""
-    names = {*LOOPBACK, host.lower(), *(a.lower() for a in allow)}
+    names = {*LOOPBACK, *(a.lower() for a in allow)}
     if _wildcard(host):
         names.add(socket.gethostname().lower())
+    else:
+        names.add(host.lower())
     return names
 
 
@@ -291,11 +293,13 @@ def run(game, host: str, port: int, out, allow=()) -> int:
         can = {"play": f"plays seat(s) {', '.join(map(str, game.humans))} and sees what they see",
                "log": "reads the whole game, every seat's hidden cards included",
                "timeline": f"reads what seat {getattr(game, 'seat', '?')} saw"}.get(game.mode, "reads it")
-        print(f"rulebook: warning: listening on {'every address of this machine' if _wildcard(host) else host}, "
-              f"port {p}: anyone on the network who has the address with its token {can}; anyone who can "
-              f"watch the network can read the token (plain HTTP). A request must name this server as "
-              f"{', '.join(sorted(_names(host, allow)))}{' or by an IP address' if _wildcard(host) else ''} "
-              f"(--allow-host NAME adds a name).", file=sys.stderr, flush=True)
+        wide = _wildcard(host)
+        there = url_of(socket.gethostname() if wide else host, p, server.token)
+        print(f"rulebook: warning: listening on {'every address of this machine' if wide else host}, port {p}, "
+              f"not only on this machine: anyone who can reach it with the address and its token {can} "
+              f"(from another machine: {there}); the token travels in plain HTTP, readable by anyone who can "
+              f"watch the network. A request must name the server as {', '.join(sorted(_names(host, allow)))}"
+              f"{' or an IP address' if wide else ''} (--allow-host NAME adds a name).", file=sys.stderr, flush=True)
     previous = signal.signal(signal.SIGTERM, _interrupt)   # a terminate signal stops as Ctrl-C does
     try:
         server.serve_forever()
