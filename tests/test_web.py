@@ -771,15 +771,16 @@ def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):
 def test_positions_are_kept_as_checkpoints_and_rebuilt_between_them(tmp_path):
     from interpreter.play.replay import replay
     from interpreter.web.games import Positions
-    path, _ = _log(tmp_path, "diamonds", 4)
-    every = []
-    replay(path, None, every)
-    kept = Positions(every=5)
-    replay(path, None, kept)
-    assert len(kept) == len(every) > 50
-    assert len(kept.states) <= len(every) // 5 + 2           # a state every 5 positions (and the last)
-    for k in [*range(len(every)), 7, 3, 40, 41, 42, 0]:      # on, back, and on again
-        assert kept[k][0] == every[k][0] and kept[k][1].to_json() == every[k][1].to_json(), k
+    for name, players in SEEDS:
+        path, _ = _log(tmp_path, name, players)
+        every = []
+        replay(path, None, every)
+        kept = Positions(every=5)
+        replay(path, None, kept)
+        assert len(kept) == len(every) > 50
+        assert len(kept.states) <= len(every) // 5 + 2           # a state every 5 positions (and the last)
+        for k in [*range(len(every)), 7, 3, 40, 41, 42, 0]:      # on, back, and on again
+            assert kept[k][0] == every[k][0] and kept[k][1].to_json() == every[k][1].to_json(), (name, k)
     # a live game's positions likewise (rebuilt by the option index taken)
     live = LiveGame(interpreter.load("diams"), 3, 2, "human,random,random", log=str(tmp_path / "live.jsonl"))
     while not live.state.over:
