@@ -632,6 +632,9 @@ def test_no_answer_of_view_or_serve_holds_the_seed(served, tmp_path):
     answers += _texts_of_every_answer(served(timeline), timeline, ("1",))
     assert len(answers) > 100
     assert not [text[:200] for text in answers if str(SEED) in text]
+    # nor the random generator's state at any position (from which the rest of the game follows)
+    streams = {str(S.rng) for game in (log, live) for _, S in game.positions}
+    assert len(streams) >= 2 and not [text[:200] for text in answers if any(r in text for r in streams)]
 
 
 def test_every_api_call_needs_the_games_token(served):
