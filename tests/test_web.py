@@ -648,6 +648,10 @@ def test_every_api_call_needs_the_games_token(served):
             assert status == 403 and "token" in json.loads(body)["error"], (path, token)
         assert api("/api/act", {"seat": 0, "index": 0, "at": _at(game)}, token=token)[0] == 403
     assert len(game.positions) == before
+    import socket
+    with socket.create_connection(("127.0.0.1", api.port), timeout=10) as sock:   # a whole URL as the target
+        sock.sendall(f"GET {api.base}/api/view?seat=0 HTTP/1.0\r\nHost: 127.0.0.1:{api.port}\r\n\r\n".encode())
+        assert sock.recv(100).startswith(b"HTTP/1.0 403 ")
     assert _get(f"{api.base}/api/game?token={api.token}")[0] == 200        # a query parameter, as the URL has
     assert api("/api/game")[0] == 200                                    # a header, as the page sends
     status, _ = api("/", token=None)

@@ -193,14 +193,14 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 return self._json(500, {"error": f"internal error: {type(e).__name__}: {e} (please report this)"})
             self._json(200, answer)
 
-        def _refused(self, query: dict) -> bool:
+        def _refused(self, url, query: dict) -> bool:
             """A request whose Host is not this server's (DNS rebinding), or an /api/ call
             without the game's token: refused with 403."""
             if not host_allowed(self.headers.get("Host") or "", names, self.server.server_address[1], wildcard):
                 self._json(403, {"error": "this server answers only requests addressed to it "
                                           "(rulebook serve --allow-host NAME adds a name)"})
                 return True
-            if not self.path.startswith("/api/"):
+            if not url.path.startswith("/api/"):   # (the parsed path: a request may name a whole URL)
                 return False
             given = self.headers.get("X-Rulebook-Token") or query.get("token") or ""
             if hmac.compare_digest(given.encode("utf-8", "replace"), token.encode()):
@@ -212,7 +212,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
         def do_GET(self):   # noqa: N802 - the http.server name
             url = urlparse(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            if self._refused(query):
+            if self._refused(url, query):
                 return
             if url.path == "/":
                 return self._send(200, files["index.html"].read_bytes(), TYPES[".html"])
@@ -234,7 +234,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
 
         def do_POST(self):   # noqa: N802
             url = urlparse(self.path)
-            if self._refused({k: v[-1] for k, v in parse_qs(url.query).items()}):
+            if self._refused(url, {k: v[-1] for k, v in parse_qs(url.query).items()}):
                 return
             if url.path != "/api/act" or game.mode != "play":
                 return self._json(404, {"error": f"no action at {url.path}"})
