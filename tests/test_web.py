@@ -345,6 +345,11 @@ def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):
     assert "not a port" in capsys.readouterr().err
     assert main(["serve", "diamonds", "--players", "3", "--agents", "humn"]) == 2
     assert "did you mean 'human'" in capsys.readouterr().err
+    for name in ("table.lan:8080", "a b", "http://x"):
+        assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 2
+        assert "without a port" in capsys.readouterr().err
+    assert main(["serve", "diamonds", "--players", "3", "--host", "192.0.2.1"]) == 2   # (TEST-NET-1: no machine's address)
+    assert "cannot listen there" in capsys.readouterr().err
 
 
 def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():

@@ -32,7 +32,8 @@ def cmd_view(args) -> int:
     redacted log is served as the story its seat saw (web/timeline.py)."""
     from ..web.server import run
     from ..web.timeline import open_log
-    return run(open_log(args.log, args.ruleset), _host(args.host), _port(args.port), sys.stdout, args.allow_host)
+    host, port, allow = _host(args.host), _port(args.port), _allowed(args.allow_host)
+    return run(open_log(args.log, args.ruleset), host, port, sys.stdout, allow)
 
 
 def add_serve(p: argparse.ArgumentParser) -> None:
@@ -55,7 +56,7 @@ def cmd_serve(args) -> int:
     """Start a game and serve it: people play the human seats by clicking, agents the rest."""
     from ..web.server import run
     from ..web.games import LiveGame
-    host, port = _host(args.host), _port(args.port)
+    host, port, allow = _host(args.host), _port(args.port), _allowed(args.allow_host)
     rules = load(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
@@ -63,7 +64,24 @@ def cmd_serve(args) -> int:
     rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
     agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
     game = LiveGame(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
-    return run(game, host, port, sys.stdout, args.allow_host)
+    return run(game, host, port, sys.stdout, allow)
+
+
+def _allowed(names: list) -> list:
+    """--allow-host values: host names or addresses, without a port (the server's port is checked)."""
+    import ipaddress
+    import re
+    out = []
+    for name in names:
+        bare = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+        try:
+            ipaddress.ip_address(bare)
+        except ValueError:
+            if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,62}\.?)*", bare) or len(bare) > 253:
+                raise UsageError(f"--allow-host {name!r}: a host name (letters, digits, '-' and '.') or an "
+                                 "address, without a port") from None
+        out.append(bare.lower().rstrip("."))
+    return out
 
 
 def _host(host: str) -> str:
