@@ -67,11 +67,7 @@ class Positions:
 
     def __getitem__(self, k):
         if isinstance(k, slice):
-            out, S = [], None
-            for at in range(*k.indices(len(self.lines))):
-                S = self.state(at)
-                out.append((self.lines[at], S))
-            return out
+            return [(self.lines[at], self.state(at)) for at in range(*k.indices(len(self.lines)))]
         if k < 0:
             k += len(self.lines)
         if not 0 <= k < len(self.lines):
@@ -79,7 +75,7 @@ class Positions:
         return self.lines[k], self.state(k)
 
     def state(self, k: int):
-        """The state at position ``k`` (a copy: the caller may keep it, not change it)."""
+        """The state at position ``k`` (kept here too: read it, do not change it)."""
         if k == len(self.lines) - 1:
             return self.latest
         if k in self.states:
@@ -125,12 +121,11 @@ class GameView:
             if self.mode != "log":
                 raise NotYours("'all' shows hidden cards: only for reading a log")
             return "all"
-        n = self.n
         if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 6):
             raise GameError(f"no seat {str(value)[:20]!r}")
         seat = int(value)
-        if not 0 <= seat < n:
-            raise GameError(f"no seat {seat} in a game of {n} players")
+        if not 0 <= seat < self.n:
+            raise GameError(f"no seat {seat} in a game of {self.n} players")
         if self.mode == "play" and seat not in self.humans:
             raise NotYours(f"seat {seat} is not yours: this page plays seat{'s' if len(self.humans) > 1 else ''} "
                            f"{', '.join(map(str, self.humans)) or 'none'} (or watches as a spectator)")
