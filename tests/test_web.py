@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from contextlib import ExitStack
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -224,7 +225,7 @@ def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
     rules = interpreter.load("diamonds")
     s = LiveGame(rules, 3, 4, "random,human,random")
     assert s.humans == [1] and s.waiting_for() == 1
-    with pytest.raises(GameError, match="not seat 0's decision"):
+    with pytest.raises(GameError, match="seat 0 is not played here"):
         s.act(0, 0)
     with pytest.raises(GameError, match="no option 99"):
         s.act(1, 99)
@@ -237,53 +238,78 @@ def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
 
 
 # ---------------------------------------------------------------------- the HTTP API
+class Api:
+    """A served game's address and token: ``api(path, body)`` is (status, body) of a call that
+    carries the token (``token=``: another one, or None for none)."""
+
+    def __init__(self, url):
+        parts = urllib.parse.urlsplit(url)
+        self.base = f"{parts.scheme}://{parts.netloc}"
+        self.port = parts.port
+        self.token = urllib.parse.parse_qs(parts.query).get("token", [None])[0]
+
+    def __call__(self, path, body=None, token="", headers=None):
+        token = self.token if token == "" else token
+        return _get(self.base + path, body, {**({"X-Rulebook-Token": token} if token else {}), **(headers or {})})
+
+
 @pytest.fixture
 def served():
     with ExitStack() as stack:
-        yield lambda game: stack.enter_context(serving(game)).rstrip("/")
+        yield lambda game, **options: Api(stack.enter_context(serving(game, **options)))
 
 
-def _get(url, body=None):
+def _get(url, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
 
 
+def _at(game):
+    return len(game.positions) - 1
+
+
 def test_the_api_serves_the_page_the_views_and_nothing_else(served, tmp_path):
     path, result = _log(tmp_path, "diamonds", 4)
-    base = served(LogView(path))
-    assert make_server(LogView(path)).server_address[0] == "127.0.0.1"   # this machine only, by default
-    status, page = _get(base + "/")
+    api = served(LogView(path))
+    made = make_server(LogView(path))
+    assert made.server_address[0] == "127.0.0.1"   # this machine only, by default
+    made.server_close()
+    status, page = api("/", token=None)            # the page needs no token; its API does
     assert status == 200 and b"app.js" in page
-    assert _get(base + "/static/app.js")[0] == 200
+    assert api("/static/app.js", token=None)[0] == 200
     for bad in ("/static/../server.py", "/static/%2e%2e/server.py", "/etc/passwd", "/static/"):
-        assert _get(base + bad)[0] == 404
-    status, body = _get(base + "/api/game")
+        assert api(bad)[0] == 404
+    status, body = api("/api/game")
     assert status == 200 and json.loads(body)["length"] == result["decisions"] + 1
-    status, body = _get(base + "/api/view?at=-1&seat=all")
+    status, body = api("/api/view?at=-1&seat=all")
     assert json.loads(body)["result"]["scores"] == result["scores"]
-    status, body = _get(base + "/api/view?at=0&seat=9")
+    status, body = api("/api/view?at=0&seat=9")
     assert status == 400 and "no seat 9" in json.loads(body)["error"]
-    assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 404     # a log is not played
+    assert api("/api/act", {"seat": 0, "index": 0, "at": 0})[0] == 404     # a log is not played
 
 
 def test_the_api_plays_a_live_game(served):
     rules = interpreter.load("diamonds")
     game = LiveGame(rules, 3, 1, "human,random,random", {"params": {"hand_size": 2, "rounds": 1}})
-    base = served(game)
-    status, body = _get(base + "/api/view?at=-1&seat=all")
-    assert status == 400 and "only for reading a log" in json.loads(body)["error"]
-    status, body = _get(base + "/api/act", {"seat": 0, "index": "x"})
-    assert status == 400
-    assert _get(base + "/api/act", b"[]".decode())[0] == 400
+    api = served(game)
+    status, body = api("/api/view?at=-1&seat=all")
+    assert status == 403 and "only for reading a log" in json.loads(body)["error"]
+    for bad in ({"seat": 0, "index": "x", "at": _at(game)}, {"seat": 0.0, "index": 0, "at": _at(game)},
+                {"seat": 0, "index": True, "at": _at(game)}, {"seat": 0, "index": 0, "at": "1"}):
+        status, body = api("/api/act", bad)
+        assert status == 400 and "is a whole number" in json.loads(body)["error"], bad
+    status, body = api("/api/act", {"seat": 0, "index": 0})
+    assert status == 400 and "the position the move answers" in json.loads(body)["error"]
+    assert api("/api/act", b"[]".decode())[0] == 400
     while not game.state.over:
-        status, body = _get(base + "/api/act", {"seat": 0, "index": 0})
+        status, body = api("/api/act", {"seat": 0, "index": 0, "at": _at(game)})
         assert status == 200, body
-    view = json.loads(_get(base + "/api/view?at=-1&seat=0")[1])
+    view = json.loads(api("/api/view?at=-1&seat=0")[1])
     assert view["over"] and view["result"]["scores"] == game.state.scores()
 
 
@@ -319,6 +345,11 @@ def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):
     assert "not a port" in capsys.readouterr().err
     assert main(["serve", "diamonds", "--players", "3", "--agents", "humn"]) == 2
     assert "did you mean 'human'" in capsys.readouterr().err
+    for name in ("table.lan:8080", "a b", "http://x"):
+        assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 2
+        assert "without a port" in capsys.readouterr().err
+    assert main(["serve", "diamonds", "--players", "3", "--host", "192.0.2.1"]) == 2   # (TEST-NET-1: no machine's address)
+    assert "cannot listen there" in capsys.readouterr().err
 
 
 def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():
@@ -435,19 +466,15 @@ def test_a_served_game_stopped_half_way_ends_its_log_so_and_replays(tmp_path, ca
 def test_the_api_refuses_other_sites_requests(served):
     rules = interpreter.load("diamonds")
     game = LiveGame(rules, 3, 1, "human,random,random")
-    base = served(game)
-    port = base.rsplit(":", 1)[1]
+    api = served(game)
     before = len(game.positions)
-    form = urllib.request.Request(base + "/api/act", data=b'{"seat": 0, "index": 0}',
+    form = urllib.request.Request(f"{api.base}/api/act?token={api.token}", data=b'{"seat": 0, "index": 0, "at": 0}',
                                   headers={"Content-Type": "text/plain"})   # what a form of another site can send
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(form, timeout=10)
     assert e.value.code == 415 and len(game.positions) == before
-    rebound = urllib.request.Request(base + "/api/game", headers={"Host": f"evil.example:{port}"})
-    with pytest.raises(urllib.error.HTTPError) as e:
-        urllib.request.urlopen(rebound, timeout=10)
-    assert e.value.code == 403
-    assert _get(base + "/api/act", {"seat": 0, "index": 0})[0] == 200 and len(game.positions) > before
+    assert api("/api/game", headers={"Host": f"evil.example:{api.port}"})[0] == 403
+    assert api("/api/act", {"seat": 0, "index": 0, "at": _at(game)})[0] == 200 and len(game.positions) > before
 
 
 def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
@@ -539,40 +566,239 @@ def test_prices_reading_a_hidden_counter_are_shown_only_to_the_seat_deciding(tmp
 def test_the_api_answers_a_bad_length_and_an_internal_failure_with_a_message(served, monkeypatch):
     rules = interpreter.load("diamonds")
     game = LiveGame(rules, 3, 1, "human,random,random")
-    base = served(game)
-    req = urllib.request.Request(base + "/api/act", data=b'{"seat": 0, "index": 0}',
-                                 headers={"Content-Type": "application/json", "Content-Length": "x"})
-    with pytest.raises(urllib.error.HTTPError) as e:
-        urllib.request.urlopen(req, timeout=10)
-    assert e.value.code == 400
+    api = served(game)
+    status, _ = api("/api/act", {"seat": 0, "index": 0, "at": 0}, headers={"Content-Length": "x"})
+    assert status == 400
     monkeypatch.setattr(game, "describe", lambda: 1 / 0)
-    status, body = _get(base + "/api/game")
+    status, body = api("/api/game")
     assert status == 500 and "internal error: ZeroDivisionError" in json.loads(body)["error"]
 
 
 def test_the_api_answers_a_deep_body_a_non_ascii_length_and_a_bad_position_with_400(served):
     import socket
     rules = interpreter.load("diamonds")
-    base = served(LiveGame(rules, 3, 1, "human,random,random"))
-    req = urllib.request.Request(base + "/api/act", data=b"[" * 4000 + b"]" * 4000,
+    api = served(LiveGame(rules, 3, 1, "human,random,random"))
+    req = urllib.request.Request(f"{api.base}/api/act?token={api.token}", data=b"[" * 4000 + b"]" * 4000,
                                  headers={"Content-Type": "application/json"})
     with pytest.raises(urllib.error.HTTPError) as e:       # (json.loads would recurse too deep)
         urllib.request.urlopen(req, timeout=10)
     assert e.value.code == 400 and "not JSON" in json.loads(e.value.read())["error"]
-    status, body = _get(base + "/api/view?at=abc&seat=0")
+    status, body = api("/api/view?at=abc&seat=0")
     assert status == 400 and "at= is a position" in json.loads(body)["error"]
-    host, port = base.split("//")[1].split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:   # '²'.isdigit() is true
-        sock.sendall(b"POST /api/act HTTP/1.1\r\nHost: " + f"{host}:{port}".encode()
+    with socket.create_connection(("127.0.0.1", api.port), timeout=10) as sock:   # '²'.isdigit() is true
+        sock.sendall(b"POST /api/act HTTP/1.1\r\nHost: " + f"127.0.0.1:{api.port}".encode()
+                     + b"\r\nX-Rulebook-Token: " + api.token.encode()
                      + b"\r\nContent-Type: application/json\r\nContent-Length: \xc2\xb2\r\n\r\n{}")
         assert sock.recv(200).split(b"\r\n")[0].endswith(b" 400 Bad Request")
 
 
-def test_bound_to_another_address_the_server_answers_the_names_it_is_reached_by():
-    rules = interpreter.load("diamonds")
-    with serving(LiveGame(rules, 3, 1, "human,random,random"),
-                 host="0.0.0.0") as url:
-        port = url.rsplit(":", 1)[1].rstrip("/")
-        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/game", headers={"Host": f"table.lan:{port}"})
-        with urllib.request.urlopen(req, timeout=10) as r:
-            assert r.status == 200
+# ---------------------------------------------------------------------- what a client may read and do
+SEED = 987654321123   # distinctive: found in an answer's text only if the seed leaks
+
+
+def test_a_live_game_serves_its_client_only_the_human_seats_and_the_spectator(served):
+    game = LiveGame(interpreter.load("diamonds"), 4, 3, "human,random,random,random")
+    api = served(game)
+    assert api("/api/view?seat=0")[0] == 200 and api("/api/view?seat=spectator")[0] == 200
+    for seat in ("1", "2", "3", "all"):
+        status, body = api(f"/api/view?at=0&seat={seat}")
+        assert status == 403, seat
+        assert "hand" not in body.decode() or seat == "all"
+    before = len(game.positions)
+    status, body = api("/api/act", {"seat": 1, "index": 0, "at": _at(game)})
+    assert status == 403 and len(game.positions) == before
+
+
+def _texts_of_every_answer(api, game, seats):
+    yield api("/api/game")[1].decode()
+    for at in range(len(game.positions)):
+        for seat in seats:
+            status, body = api(f"/api/view?at={at}&seat={seat}")
+            assert status == 200, body
+            yield body.decode()
+
+
+def test_no_answer_of_view_or_serve_holds_the_seed(served, tmp_path):
+    rules = interpreter.load("diams")
+    full, mine = tmp_path / "full.jsonl", tmp_path / "mine.jsonl"
+    play_game(rules, 3, SEED, make_agents("random", 3, 1), log=str(full))
+    play_game(rules, 3, SEED, make_agents("random", 3, 1), log=str(mine), log_for=1)
+    from interpreter.web.timeline import open_log
+    log, timeline = open_log(full), open_log(mine)
+    live = LiveGame(rules, 3, SEED, "human,random,random", {"params": {"rounds": 1}})
+    api = served(live)
+    answers = []
+    while not live.state.over:
+        status, body = api("/api/act", {"seat": 0, "index": 0, "at": _at(live)})
+        assert status == 200, body
+        answers.append(body.decode())
+    answers += _texts_of_every_answer(api, live, ("0", "spectator"))
+    answers += _texts_of_every_answer(served(log), log, ("all", "spectator", "0", "1", "2"))
+    answers += _texts_of_every_answer(served(timeline), timeline, ("1",))
+    assert len(answers) > 100
+    assert not [text[:200] for text in answers if str(SEED) in text]
+    # nor the random generator's state at any position (from which the rest of the game follows)
+    streams = {str(S.rng) for game in (log, live) for _, S in game.positions}
+    assert len(streams) >= 2 and not [text[:200] for text in answers if any(r in text for r in streams)]
+
+
+def test_every_api_call_needs_the_games_token(served):
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game)
+    assert api.token and len(api.token) >= 32
+    before = len(game.positions)
+    for token in (None, "x", api.token[:-1], api.token + "x", "é"):
+        for path in ("/api/game", "/api/view?seat=0"):
+            status, body = api(path, token=token)
+            assert status == 403 and "token" in json.loads(body)["error"], (path, token)
+        assert api("/api/act", {"seat": 0, "index": 0, "at": _at(game)}, token=token)[0] == 403
+    assert len(game.positions) == before
+    import socket
+    with socket.create_connection(("127.0.0.1", api.port), timeout=10) as sock:   # a whole URL as the target
+        sock.sendall(f"GET {api.base}/api/view?seat=0 HTTP/1.0\r\nHost: 127.0.0.1:{api.port}\r\n\r\n".encode())
+        assert sock.recv(100).startswith(b"HTTP/1.0 403 ")
+    assert _get(f"{api.base}/api/game?token={api.token}")[0] == 200        # a query parameter, as the URL has
+    assert api("/api/game")[0] == 200                                    # a header, as the page sends
+    status, _ = api("/", token=None)
+    assert status == 200
+    with urllib.request.urlopen(api.base + "/", timeout=10) as r:     # the page's URL goes to no other site
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+    made = make_server(game)
+    made.server_close()
+    assert made.token != api.token                                       # a new server, a new token
+    assert api("/api/game", token=made.token)[0] == 403
+
+
+def test_off_loopback_a_request_must_name_the_server(served):
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game, host="0.0.0.0")
+    p = api.port
+    assert api("/api/game", headers={"Host": f"127.0.0.1:{p}"})[0] == 200
+    assert api("/api/game", headers={"Host": f"localhost:{p}"})[0] == 200
+    for host in (f"evil.example:{p}", f"table.lan:{p}", "table.lan", f"127.0.0.1:{p + 1}", "", f"[::1]x:{p}"):
+        assert api("/api/game", headers={"Host": host})[0] == 403, host
+        assert api("/api/act", {"seat": 0, "index": 0, "at": _at(game)}, headers={"Host": host})[0] == 403, host
+    allowed = served(game, host="0.0.0.0", allow=["Table.LAN"])
+    assert allowed("/api/game", headers={"Host": f"table.lan:{allowed.port}"})[0] == 200
+    assert allowed("/api/game", headers={"Host": f"evil.example:{allowed.port}"})[0] == 403
+
+
+def test_off_loopback_serve_warns_who_can_reach_the_game(capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    assert main(["serve", "diamonds", "--players", "3", "--host", "127.0.0.1"]) == 0
+    out, err = capsys.readouterr()
+    assert "?token=" in out and "warning" not in err
+    assert main(["serve", "diamonds", "--players", "3", "--host", "0.0.0.0", "--allow-host", "table.lan"]) == 0
+    out, err = capsys.readouterr()
+    assert "serving diamonds at http://127.0.0.1:" in out and "?token=" in out
+    assert "warning: listening on every address of this machine" in err
+    assert "plays seat(s) 0" in err and "table.lan" in err
+
+
+def test_on_port_80_a_host_without_a_port_is_this_server(served):
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    try:
+        api = served(game, port=80)
+    except OSError as e:
+        pytest.skip(f"port 80 cannot be bound here ({e.strerror})")
+    assert api.port == 80 and api("/api/game")[0] == 200                 # Host: 127.0.0.1 (urllib leaves out :80)
+    assert api("/api/game", headers={"Host": "localhost"})[0] == 200
+    assert api("/api/game", headers={"Host": "localhost:80"})[0] == 200
+    assert api("/api/game", headers={"Host": "localhost:8080"})[0] == 403
+
+
+def test_the_server_binds_ipv6_loopback(served):
+    import socket
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError as e:
+        pytest.skip(f"this machine has no IPv6 loopback ({e.strerror})")
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game, host="::1")
+    assert api.base.startswith("http://[::1]:")
+    status, body = api("/api/game")
+    assert status == 200 and json.loads(body)["mode"] == "play"
+    assert api("/api/game", headers={"Host": f"evil.example:{api.port}"})[0] == 403
+
+
+def test_a_move_sent_twice_is_played_once(served):
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game)
+    at = _at(game)
+    move = {"seat": 0, "index": 0, "at": at}
+    assert api("/api/act", move)[0] == 200
+    after = len(game.positions)
+    assert after > at + 1
+    status, body = api("/api/act", move)                     # a double click, a retry
+    answer = json.loads(body)
+    assert status == 409 and answer["at"] == after - 1 and answer["length"] == after
+    assert f"answers position {at}" in answer["error"]
+    assert len(game.positions) == after
+    mine = [line for line in game.positions.lines[1:] if line.get("seat") == 0]
+    assert len(mine) == 1
+
+
+def test_half_sent_requests_hold_a_bounded_number_of_threads(served):
+    import socket
+    import threading
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    before = threading.active_count()
+    api = served(game, workers=4, timeout=0.2)
+    held = []
+    try:
+        for _ in range(50):   # each sends half a request and waits
+            sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
+            sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0")
+            held.append(sock)
+        status, _ = api("/api/game")       # answered once the slow ones have timed out
+        assert status == 200
+        assert threading.active_count() <= before + 1 + 4     # the serving thread and at most 4 workers
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):
+    import socket
+    import struct
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game, workers=1)          # one at a time: the next request waits for the reset one
+    for half in (b"GET /api/game HTTP/1.1\r\nHost: 127.0.0", b""):
+        sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
+        if half:
+            sock.sendall(half)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()                       # a reset, not a close
+    assert api("/api/game")[0] == 200
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "ConnectionResetError" not in err, err
+
+
+def test_positions_are_kept_as_checkpoints_and_rebuilt_between_them(tmp_path):
+    from interpreter.play.replay import replay
+    from interpreter.web.games import Positions
+    for name, players in SEEDS:
+        path, _ = _log(tmp_path, name, players)
+        every = []
+        replay(path, None, every)
+        kept = Positions(every=5)
+        replay(path, None, kept)
+        assert len(kept) == len(every) > 50
+        assert len(kept.states) <= len(every) // 5 + 2           # a state every 5 positions (and the last)
+        for k in [*range(len(every)), 7, 3, 40, 41, 42, 0]:      # on, back, and on again
+            assert kept[k][0] == every[k][0] and kept[k][1].to_json() == every[k][1].to_json(), (name, k)
+    # a live game's positions likewise (rebuilt by the option index taken)
+    live = LiveGame(interpreter.load("diams"), 3, 2, "human,random,random", log=str(tmp_path / "live.jsonl"))
+    while not live.state.over:
+        live.act(0, len(live.state.legal_actions()) - 1)
+    assert len(live.positions.states) < len(live.positions) // 32
+    logged = []
+    replay(tmp_path / "live.jsonl", None, logged)
+    assert [S.to_json() for _, S in live.positions] == [S.to_json() for _, S in logged]
+    assert LogView(path).positions.every == 64 and len(LogView(path).positions.states) <= len(every) // 64 + 2

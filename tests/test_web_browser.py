@@ -21,6 +21,7 @@ from interpreter.web.server import serving
 from interpreter.web.games import LiveGame, LogView
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -56,7 +57,8 @@ def serve():
 
 
 def _wait(driver, check, timeout=10):
-    return WebDriverWait(driver, timeout).until(lambda d: check(d))
+    # (an element read while the page draws the next position anew is stale: read again)
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: check(d))
 
 
 def _position(driver) -> str:
@@ -175,6 +177,17 @@ def test_a_short_game_is_played_to_its_end_by_clicks(browser, serve):
     # every click was seat 0's, and the log of the game holds them
     mine = [line for line, _ in game.positions[1:] if line.get("seat") == 0]
     assert len(mine) == clicks
+
+
+def test_the_page_without_its_token_says_what_to_open(browser, serve):
+    game = LiveGame(interpreter.load("diamonds"), 3, 7, "human,random,random")
+    url = serve(game)
+    browser.get(url.split("?")[0])
+    _wait(browser, lambda d: "needs its token" in d.find_element(By.ID, "error").text)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#options button")
+    browser.get(url)
+    _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button") if b.is_enabled()])
+    assert browser.find_element(By.ID, "error").text == ""
 
 
 def test_a_grid_market_shows_its_prices_and_is_bought_by_a_click(browser, serve):

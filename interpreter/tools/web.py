@@ -11,8 +11,12 @@ from ..errors import UsageError
 
 def _where(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1: this machine only)")
+                   help="the address to listen on (default 127.0.0.1: this machine only; ::1 for IPv6; "
+                        "another address offers the game to the network, with a warning)")
     p.add_argument("--port", type=int, default=0, help="the port (default: a free one, printed)")
+    p.add_argument("--allow-host", dest="allow_host", action="append", default=[], metavar="NAME",
+                   help="a host name the page may be reached by besides the bound address and "
+                        "localhost (repeatable; off loopback, the name other machines use)")
 
 
 def add_view(p: argparse.ArgumentParser) -> None:
@@ -28,7 +32,8 @@ def cmd_view(args) -> int:
     redacted log is served as the story its seat saw (web/timeline.py)."""
     from ..web.server import run
     from ..web.timeline import open_log
-    return run(open_log(args.log, args.ruleset), args.host, _port(args.port), sys.stdout)
+    host, port, allow = _host(args.host), _port(args.port), _allowed(args.allow_host)
+    return run(open_log(args.log, args.ruleset), host, port, sys.stdout, allow)
 
 
 def add_serve(p: argparse.ArgumentParser) -> None:
@@ -51,6 +56,7 @@ def cmd_serve(args) -> int:
     """Start a game and serve it: people play the human seats by clicking, agents the rest."""
     from ..web.server import run
     from ..web.games import LiveGame
+    host, port, allow = _host(args.host), _port(args.port), _allowed(args.allow_host)
     rules = load(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
@@ -58,7 +64,28 @@ def cmd_serve(args) -> int:
     rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
     agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
     game = LiveGame(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
-    return run(game, args.host, _port(args.port), sys.stdout)
+    return run(game, host, port, sys.stdout, allow)
+
+
+def _allowed(names: list) -> list:
+    """--allow-host values: host names or addresses, without a port (the server's port is checked)."""
+    import ipaddress
+    import re
+    out = []
+    for name in names:
+        bare = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+        try:
+            ipaddress.ip_address(bare)
+        except ValueError:
+            if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,62}\.?)*", bare) or len(bare) > 253:
+                raise UsageError(f"--allow-host {name!r}: a host name (letters, digits, '-' and '.') or an "
+                                 "address, without a port") from None
+        out.append(bare.lower().rstrip("."))
+    return out
+
+
+def _host(host: str) -> str:
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host   # [::1] as in a URL
 
 
 def _port(port: int) -> int:

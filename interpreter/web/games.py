@@ -4,6 +4,10 @@ Position 0 is the table after the setup; position k the table after the k-th dec
 with the log line that led to it (its events, told in words for the seat watching). A live
 game (``LiveGame``) grows as its seats decide: the browser chooses for the human seats,
 agents for the others, and every position stays reviewable.
+
+A position's state is not kept for every position (a state of 100,000 cards is megabytes):
+``Positions`` keeps every line, a state every ``CHECKPOINT`` positions, and replays the
+decisions from the nearest one to answer any other.
 """
 from __future__ import annotations
 
@@ -19,15 +23,85 @@ from ..play.replay import replay
 from ..play.table import Table
 
 
+CHECKPOINT = 64
+
+
+class NotYours(GameError):
+    """A client asked for a seat that is not its own (the server answers 403)."""
+
+
+class Stale(GameError):
+    """A move that answers another position than the current one (the server answers 409)."""
+
+
+class Positions:
+    """(log line, state) of each position, as a list (``append``, ``len``, an index, a slice):
+    every line, and the state of every ``every``-th position, of a line that is not a decision
+    (an error: the game's last) and of the latest; another position's state is its checkpoint's
+    clone with the decisions since applied again (the game is deterministic: its chance is in
+    the state). The last state rebuilt is kept, so stepping on costs one decision."""
+
+    def __init__(self, every: int = CHECKPOINT):
+        self.every = every
+        self.lines: list[dict] = []
+        self.states: dict = {}
+        self.chosen: dict = {}   # position: the option index taken, where known (a live game)
+        self.latest = None
+        self.cache = None   # (position, state) last rebuilt
+
+    def append(self, item, index: int | None = None) -> None:
+        line, S = item
+        k = len(self.lines)
+        self.lines.append(line)
+        if index is not None:
+            self.chosen[k] = index
+        if k % self.every == 0 or line.get("type") != "decision":
+            self.states[k] = S
+        self.latest = S
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __iter__(self):
+        return iter(self[:])
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [(self.lines[at], self.state(at)) for at in range(*k.indices(len(self.lines)))]
+        if k < 0:
+            k += len(self.lines)
+        if not 0 <= k < len(self.lines):
+            raise IndexError(k)
+        return self.lines[k], self.state(k)
+
+    def state(self, k: int):
+        """The state at position ``k`` (kept here too: read it, do not change it)."""
+        if k == len(self.lines) - 1:
+            return self.latest
+        if k in self.states:
+            return self.states[k]
+        base = k - k % self.every
+        if self.cache is not None and base <= self.cache[0] <= k:
+            base, S = self.cache
+        else:
+            S = self.states[base]
+        S = S.clone()
+        for at in range(base + 1, k + 1):   # decision lines (the others' states are kept)
+            S.apply(self.chosen[at] if at in self.chosen else self.lines[at]["action"])
+        self.cache = (k, S)
+        return S
+
+
 class GameView:
     """Positions (log line, state) of one game, and how each looks from a seat."""
     mode = "log"
 
-    def __init__(self, rules, positions, humans=()):
+    def __init__(self, rules, positions: Positions, humans=()):
         self.rules = rules
         self.table = Table(rules)
         self.positions = positions
-        self.owners = owners(rules, positions[0][1].members)   # a team's things named as the team's
+        self.n, self.members = positions.latest.n, positions.latest.members
+        self.owners = owners(rules, self.members)   # a team's things named as the team's
         self.humans = list(humans)
         self.lock = threading.Lock()
         self.error = None
@@ -35,36 +109,42 @@ class GameView:
     def describe(self) -> dict:
         S = self.positions[-1][1]
         return {"mode": self.mode, "ruleset": self.rules.name, "title": self.rules.title,
-                "variant": self.rules.variant, "players": S.n, "seed": S.seed, "humans": self.humans,
+                "variant": self.rules.variant, "players": S.n, "humans": self.humans,
                 "length": len(self.positions), "over": S.over, "error": self.error}
 
     def seat_of(self, value):
-        """'all', None (a spectator) or a seat number, from a query string."""
+        """'all', None (a spectator) or a seat number, from a query string. A live game shows
+        its client only the human seats (its own) and the spectator's view (NotYours)."""
         if value in (None, "", "spectator"):
             return None
         if value == "all":
+            if self.mode != "log":
+                raise NotYours("'all' shows hidden cards: only for reading a log")
             return "all"
-        try:
-            seat = int(value)
-        except ValueError:
-            raise GameError(f"no seat {value!r}") from None
-        if not 0 <= seat < self.positions[0][1].n:
-            raise GameError(f"no seat {seat} in a game of {self.positions[0][1].n} players")
+        if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 6):
+            raise GameError(f"no seat {str(value)[:20]!r}")
+        seat = int(value)
+        if not 0 <= seat < self.n:
+            raise GameError(f"no seat {seat} in a game of {self.n} players")
+        if self.mode == "play" and seat not in self.humans:
+            raise NotYours(f"seat {seat} is not yours: this page plays seat{'s' if len(self.humans) > 1 else ''} "
+                           f"{', '.join(map(str, self.humans)) or 'none'} (or watches as a spectator)")
         return seat
 
     def view(self, at: int, seat) -> dict:
         """The table at position ``at`` as ``seat`` sees it, with what led there in words."""
         at = max(0, min(at, len(self.positions) - 1))
         line, S = self.positions[at]
+        lines = self.positions.lines
         me = None if seat == "all" else seat
-        shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
+        shown = line if seat == "all" else Redactor(self.rules, seat, self.members).line(line)
         out = self.table.render(S, seat)
         if self.humans:   # what the others did since a human seat last decided, told in words
             out["since"] = self._since(at, seat, me)
-        if at + 1 < len(self.positions):   # what was chosen here, as this seat may know it
-            following = self.positions[at + 1][0]
+        if at + 1 < len(lines):   # what was chosen here, as this seat may know it
+            following = lines[at + 1]
             if seat != "all":
-                following = Redactor(self.rules, seat, S.members).line(following)
+                following = Redactor(self.rules, seat, self.members).line(following)
             out["chosen"] = following.get("action")
         out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
                    line=_line(shown), said=tell(shown, me, self.owners) or _own_choice(shown, me),
@@ -74,12 +154,13 @@ class GameView:
 
 
     def _since(self, at: int, seat, me) -> list[str]:
+        lines = self.positions.lines
         first = at
-        while first > 1 and self.positions[first - 1][0].get("seat") not in self.humans:
+        while first > 1 and lines[first - 1].get("seat") not in self.humans:
             first -= 1
         out = []
-        for line, S in self.positions[max(1, first):at + 1]:
-            shown = line if seat == "all" else Redactor(self.rules, seat, S.members).line(line)
+        for line in lines[max(1, first):at + 1]:
+            shown = line if seat == "all" else Redactor(self.rules, seat, self.members).line(line)
             said = tell(shown, me, self.owners) or _own_choice(shown, me)
             if said:
                 out.append(said)
@@ -91,9 +172,9 @@ class LogView(GameView):
     web/timeline.py shows it as its seat saw it)."""
 
     def __init__(self, path, ruleset=None):
-        positions: list = []
+        positions = Positions()
         replay(path, ruleset, positions)
-        super().__init__(positions[-1][1].rules, positions)
+        super().__init__(positions.latest.rules, positions)
 
 
 class LiveGame(GameView):
@@ -111,7 +192,9 @@ class LiveGame(GameView):
         S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(self.agents))
         setup = {"type": "events", "events": events_out(rules, S.ev)}
         S.ev = None
-        super().__init__(rules, [(setup, S.clone())], humans)
+        positions = Positions()
+        positions.append((setup, S.clone()))
+        super().__init__(rules, positions, humans)
         self.state = S
         self.log = None
         if log is not None:
@@ -139,15 +222,24 @@ class LiveGame(GameView):
         S = self.state
         return None if S.over or self.error else S.current_player()
 
-    def act(self, seat: int, index: int) -> None:
-        """The human at ``seat`` takes option ``index`` of the pending decision; then the agents play."""
+    def act(self, seat: int, index: int, at: int | None = None) -> None:
+        """The human at ``seat`` takes option ``index`` of the pending decision; then the agents
+        play. ``at``: the position the move answers (the page's); another one is refused (Stale),
+        so a move sent twice is played once."""
         S = self.state
+        for name, value in (("seat", seat), ("index", index), *((("at", at),) if at is not None else ())):
+            if type(value) is not int:   # (not 0.0 for 0, nor true for 1)
+                raise GameError(f"{name} is a whole number, not {json.dumps(value, default=repr)[:20]}")
+        if seat not in self.humans:
+            raise NotYours(f"seat {seat} is not played here (the human seats: {self.humans})")
+        if at is not None and at != len(self.positions) - 1:
+            raise Stale(f"this move answers position {at}, but the game is at position {len(self.positions) - 1}")
         if self.error or S.over:
             raise GameError("the game is over")
-        if seat not in self.humans or S.current_player() != seat:
+        if S.current_player() != seat:
             raise GameError(f"it is not seat {seat}'s decision (seat {S.current_player()} decides)")
-        if not isinstance(index, int) or not 0 <= index < len(S.dec[1]):
-            raise GameError(f"no option {index!r} (options 0 to {len(S.dec[1]) - 1})")
+        if not 0 <= index < len(S.dec[1]):
+            raise GameError(f"no option {index} (options 0 to {len(S.dec[1]) - 1})")
         self._decide(index)
         self.run_agents()
 
@@ -163,7 +255,7 @@ class LiveGame(GameView):
         S = self.state
         line, error = logged_decision(self.rules, S, index, len(self.positions))
         S.ev = None
-        self.positions.append((line, S.clone()))
+        self.positions.append((line, S.clone()), index)
         self._write(line)
         if error is not None:
             self.error = error.message if isinstance(error, RulebookError) else str(error)

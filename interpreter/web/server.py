@@ -4,39 +4,163 @@
     GET  /api/game              {mode, ruleset, title, players, humans, length, over, error}
                                 (mode: "log", "play", or "timeline": a redacted log, web/timeline.py)
     GET  /api/view?at=K&seat=S  the table at position K as seat S sees it (S: a number,
-                                "spectator" or "all"; "all" only for a log), with its events;
-                                in a timeline, the story its seat saw and position K's line
-    POST /api/act               {"seat": S, "index": I}: a human seat decides (a live game)
+                                "spectator" or "all"; "all" only for a log; in a live game only
+                                a human seat), with its events; in a timeline, the story its
+                                seat saw and position K's line
+    POST /api/act               {"seat": S, "index": I, "at": K}: a human seat decides (a live
+                                game), answering position K (another position: 409)
 
-Bound to 127.0.0.1 by default: the page can play seats of a game, so it is not offered to the
-network unless ``--host`` says so. Only the files of static/ are served, by exact name. A
-request must name this server in its ``Host`` header (a page of another site that rebinds a
-name to 127.0.0.1 is refused), and a POST must be ``application/json`` (which a form of another
-site cannot send without the browser asking first, and this server never agrees).
+Every ``/api/`` call carries the game's token (``secrets.token_urlsafe``, printed in the URL):
+the header ``X-Rulebook-Token`` or the query parameter ``token`` (403 without it). Bound to
+127.0.0.1 by default: the page can play seats of a game, so it is not offered to the network
+unless ``--host`` says so, and then a warning says who can reach it. Only the files of static/
+are served, by exact name. A request must name this server in its ``Host`` header (a page of
+another site that rebinds a name to this machine is refused): a loopback name, the bound
+address, a name given by ``--allow-host`` or, bound to every address, this machine's name or
+an address. A POST must be ``application/json`` (which a form of another site cannot send
+without the browser asking first, and this server never agrees).
+
+The server stays up under slow or many clients: a socket timeout per connection and at most
+``workers`` requests handled at once (the others wait to be accepted); a client that drops
+its connection is not reported.
 """
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
+import secrets
 import signal
+import socket
+import sys
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from ..errors import RulebookError
+from ..errors import RulebookError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
+from .games import NotYours, Stale
 
 STATIC = Path(__file__).parent / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8"}
 MAX_BODY = 10_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WORKERS = 32          # requests handled at once
+TIMEOUT = 10.0        # seconds a connection may stay silent
+HEADERS = {"Cache-Control": "no-store",
+           "Referrer-Policy": "no-referrer",            # the token in the page's URL goes nowhere
+           "X-Content-Type-Options": "nosniff",
+           "Content-Security-Policy": "frame-ancestors 'none'"}   # no other site frames the page
 
 
-def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
-    """A server for ``game`` (not yet serving: call ``serve_forever``); port 0 picks a free one."""
+class Server(ThreadingHTTPServer):
+    """A thread per request, at most ``workers`` at once; a client gone is no error."""
+    request_queue_size = 128
+
+    def __init__(self, address, handler, workers: int = WORKERS):
+        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        self.slots = threading.BoundedSemaphore(workers)
+        super().__init__(address, handler)
+
+    def process_request(self, request, client_address):
+        self.slots.acquire()   # full: the next connection waits in the listen queue
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return   # the client reset or closed its connection, or went silent: nothing to report
+        super().handle_error(request, client_address)
+
+
+def _wildcard(host: str) -> bool:
+    return host in ("", "0.0.0.0", "::")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _names(host: str, allow=()) -> set:
+    """The names a Host header may give (lowercase, without port or brackets)."""
+    names = {*LOOPBACK, *(a.lower() for a in allow)}
+    if _wildcard(host):
+        names.add(socket.gethostname().lower())
+    else:
+        names.add(host.lower())
+    return names
+
+
+def _split_host(value: str):
+    """(name, port or None) of a Host header; None: not a Host."""
+    if value.startswith("["):
+        name, sep, rest = value[1:].partition("]")
+        if not sep or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:] if rest else None
+    else:
+        name, sep, port = value.partition(":")
+        if sep and not port:
+            return None
+        port = port or None
+    if port is not None and not (port.isascii() and port.isdigit() and len(port) <= 5):
+        return None
+    return name.lower().rstrip("."), None if port is None else int(port)
+
+
+def host_allowed(value: str, names: set, port: int, wildcard: bool) -> bool:
+    """Whether a request's Host header names this server: one of ``names`` (or, bound to every
+    address, any IP address: a page cannot rebind an address), with this port (none: port 80)."""
+    split = _split_host(value or "")
+    if split is None:
+        return False
+    name, given = split
+    if (given if given is not None else 80) != port:
+        return False
+    if name in names:
+        return True
+    if wildcard:
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            return False
+    return False
+
+
+def url_of(host: str, port: int, token: str) -> str:
+    """The page's address with its token (a wildcard bind: this machine's loopback address)."""
+    if _wildcard(host):
+        host = "::1" if host == "::" else "127.0.0.1"
+    name = f"[{host}]" if ":" in host else host
+    return f"http://{name}:{port}/?token={token}"
+
+
+def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | None = None,
+                allow=(), workers: int = WORKERS, timeout: float = TIMEOUT) -> Server:
+    """A server for ``game`` (not yet serving: call ``serve_forever``); port 0 picks a free one.
+    ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``);
+    ``allow``: more names a request's Host may give."""
     files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
+    token = token or secrets.token_urlsafe(24)
+    names, wildcard = _names(host, allow), _wildcard(host)
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):   # quiet: the terminal shows the URL, not every request
@@ -46,7 +170,8 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
+            for k, v in HEADERS.items():
+                self.send_header(k, v)
             self.end_headers()
             self.wfile.write(body)
 
@@ -57,30 +182,38 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
             try:
                 with game.lock:
                     answer = fn()
+            except NotYours as e:
+                return self._json(403, {"error": e.message})
+            except Stale as e:
+                with game.lock:   # the position the game is at, for the page to show
+                    return self._json(409, {**game.describe(), "at": len(game.positions) - 1, "error": e.message})
             except (RulebookError, ValueError, TypeError, KeyError) as e:
                 return self._json(400, {"error": getattr(e, "message", None) or str(e)})
             except Exception as e:  # noqa: BLE001 - the page gets a message, never a dropped connection
                 return self._json(500, {"error": f"internal error: {type(e).__name__}: {e} (please report this)"})
             self._json(200, answer)
 
-        def _foreign(self) -> bool:
-            """A request whose Host is not this server's address (DNS rebinding): refused. (Bound
-            to another address than loopback, by --host, the server is meant to be reached by
-            the names that address has: any Host is taken.)"""
-            if host not in LOOPBACK:
+        def _refused(self, url, query: dict) -> bool:
+            """A request whose Host is not this server's (DNS rebinding), or an /api/ call
+            without the game's token: refused with 403."""
+            if not host_allowed(self.headers.get("Host") or "", names, self.server.server_address[1], wildcard):
+                self._json(403, {"error": "this server answers only requests addressed to it "
+                                          "(rulebook serve --allow-host NAME adds a name)"})
+                return True
+            if not url.path.startswith("/api/"):   # (the parsed path: a request may name a whole URL)
                 return False
-            port = self.server.server_address[1]
-            hosts = {f"{h}:{port}" for h in (host, "127.0.0.1", "localhost", "[::1]")}
-            if (self.headers.get("Host") or "") in hosts:
+            given = self.headers.get("X-Rulebook-Token") or query.get("token") or ""
+            if hmac.compare_digest(given.encode("utf-8", "replace"), token.encode()):
                 return False
-            self._json(403, {"error": "this server answers only requests addressed to it"})
+            self._json(403, {"error": "this game's API needs its token: open the address the server "
+                                      "printed (…/?token=…)"})
             return True
 
         def do_GET(self):   # noqa: N802 - the http.server name
-            if self._foreign():
-                return
             url = urlparse(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            if self._refused(url, query):
+                return
             if url.path == "/":
                 return self._send(200, files["index.html"].read_bytes(), TYPES[".html"])
             if url.path.startswith("/static/") and url.path[8:] in files:
@@ -91,8 +224,6 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
             if url.path == "/api/view":
                 def view():
                     seat = game.seat_of(query.get("seat"))
-                    if seat == "all" and game.mode != "log":
-                        raise ValueError("'all' shows hidden cards: only for reading a log")
                     at = query.get("at") or "-1"          # -1: the latest position
                     if not (at.isascii() and at.lstrip("-").isdigit()) or len(at) > 18:
                         raise ValueError(f"at= is a position (a whole number), not {at[:20]!r}")
@@ -102,9 +233,9 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
             self._json(404, {"error": f"no page {url.path}"})
 
         def do_POST(self):   # noqa: N802
-            if self._foreign():
-                return
             url = urlparse(self.path)
+            if self._refused(url, {k: v[-1] for k, v in parse_qs(url.query).items()}):
+                return
             if url.path != "/api/act" or game.mode != "play":
                 return self._json(404, {"error": f"no action at {url.path}"})
             if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
@@ -117,37 +248,58 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPSe
                 body = json_loads(self.rfile.read(size).decode("utf-8"))   # (nesting bounded: no recursion error)
             except (ValueError, JSONInputError):
                 return self._json(400, {"error": "the body is not JSON"})
-            if not isinstance(body, dict):
-                return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I}"})
+            if not isinstance(body, dict) or "at" not in body:
+                return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I, \"at\": K}: "
+                                                 "K the position the move answers"})
 
             def act():
-                game.act(body.get("seat"), body.get("index"))
+                game.act(body.get("seat"), body.get("index"), body["at"])
                 return game.describe()
             self._answer(act)
 
-    return ThreadingHTTPServer((host, port), Handler)
+    Handler.timeout = timeout   # (StreamRequestHandler: the connection's socket timeout)
+    server = Server((host, port), Handler, workers)
+    server.token = token
+    return server
 
 
 @contextmanager
-def serving(game, host: str = "127.0.0.1", port: int = 0):
-    """Serve ``game`` from a background thread while the block runs; yields the page's URL
-    (for tests, notebooks and scripts that drive the page)."""
-    server = make_server(game, host, port)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+def serving(game, host: str = "127.0.0.1", port: int = 0, **options):
+    """Serve ``game`` from a background thread while the block runs; yields the page's URL with
+    its token (for tests, notebooks and scripts that drive the page)."""
+    server = make_server(game, host, port, **options)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        h, p = server.server_address[:2]
-        yield f"http://{h}:{p}/"
+        yield url_of(host, server.server_address[1], server.token)
     finally:
         server.shutdown()
         server.server_close()
 
 
-def run(game, host: str, port: int, out) -> int:
-    """Serve until interrupted, printing the URL first."""
-    server = make_server(game, host, port)
-    h, p = server.server_address[:2]
-    print(f"rulebook: serving {game.rules.name} at http://{h}:{p}/ (Ctrl-C to stop)", file=out, flush=True)
+def run(game, host: str, port: int, out, allow=()) -> int:
+    """Serve until interrupted, printing the URL first (and, off loopback, who can reach it)."""
+    try:
+        server = make_server(game, host, port, allow=allow)
+    except OSError as e:   # (an address this machine does not have, a port in use or reserved)
+        stop = getattr(game, "stop", None)
+        if stop is not None:
+            stop()
+        raise UsageError(f"--host {host} --port {port}: cannot listen there: {e.strerror or e}") from None
+    p = server.server_address[1]
+    print(f"rulebook: serving {game.rules.name} at {url_of(host, p, server.token)} (Ctrl-C to stop)",
+          file=out, flush=True)
+    if not _loopback(host):
+        can = {"play": f"plays seat(s) {', '.join(map(str, game.humans))} and sees what they see",
+               "log": "reads the whole game, every seat's hidden cards included",
+               "timeline": f"reads what seat {getattr(game, 'seat', '?')} saw"}.get(game.mode, "reads it")
+        wide = _wildcard(host)
+        there = url_of(socket.gethostname() if wide else host, p, server.token)
+        print(f"rulebook: warning: listening on {'every address of this machine' if wide else host}, port {p}, "
+              f"not only on this machine: anyone who can reach it with the address and its token {can} "
+              f"(from another machine: {there}); the token travels in plain HTTP, readable by anyone who can "
+              f"watch the network. A request must name the server as {', '.join(sorted(_names(host, allow)))}"
+              f"{' or an IP address' if wide else ''} (--allow-host NAME adds a name).", file=sys.stderr, flush=True)
     previous = signal.signal(signal.SIGTERM, _interrupt)   # a terminate signal stops as Ctrl-C does
     try:
         server.serve_forever()

@@ -23,7 +23,7 @@ class TimelineView:
 
     def __init__(self, path, ruleset=None):
         self.rules, head, numbered = read_redacted(path, ruleset)
-        self.seat, self.players, self.seed = head["redacted_for"], head["players"], head["seed"]
+        self.seat, self.players = head["redacted_for"], head["players"]   # (not its seed: a secret)
         lines = [line for _, line in numbered]
         self.ending = lines[-1] if lines and lines[-1]["type"] in ("result", "error", "stopped") else None
         self.positions = [line for line in lines if line["type"] in ("events", "decision")] or [{"type": "events"}]
@@ -55,8 +55,7 @@ class TimelineView:
 
     def describe(self) -> dict:
         return {"mode": self.mode, "ruleset": self.rules.name, "title": self.rules.title,
-                "variant": self.rules.variant, "players": self.players, "seed": self.seed,
-                "humans": [], "seat": self.seat, "length": len(self.positions),
+                "variant": self.rules.variant, "players": self.players, "humans": [], "seat": self.seat, "length": len(self.positions),
                 "over": self._ended, "error": self.error}
 
     def seat_of(self, value):

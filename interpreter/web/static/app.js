@@ -16,12 +16,16 @@ const el = (tag, attrs = {}, ...children) => {
 
 const ui = { game: null, at: 0, seat: null, event: -1, view: null, busy: false };
 
+// the game's token, from the address the server printed (?token=...): every API call sends it
+const TOKEN = new URLSearchParams(window.location.search).get("token") || "";
+
 async function api(path, body) {
-  const init = body === undefined ? {} : { method: "POST", body: JSON.stringify(body),
-                                           headers: { "Content-Type": "application/json" } };
+  const headers = { "X-Rulebook-Token": TOKEN };
+  const init = body === undefined ? { headers } : { method: "POST", body: JSON.stringify(body),
+                                                    headers: { ...headers, "Content-Type": "application/json" } };
   const response = await fetch(path, init);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), { status: response.status, data });
   return data;
 }
 
@@ -256,13 +260,19 @@ async function show(at, event = -1) {
 }
 
 async function act(index) {
+  // the move names the position it answers: sent twice, or after the game moved on, it is
+  // refused (409) and the page shows the position the game is at
   ui.busy = true;
+  if (ui.view) render();
   try {
-    await api("/api/act", { seat: ui.seat, index });
+    await api("/api/act", { seat: ui.seat, index, at: ui.view.at });
     ui.game = await api("/api/game");
     $("error").textContent = ui.game.error || "";
     await show(-1);
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) {
+    if (e.status === 409) await show(-1);
+    $("error").textContent = e.message;
+  }
   ui.busy = false;
   if (ui.view) render();
 }
@@ -317,4 +327,4 @@ async function start() {
   await show(ui.game.mode === "play" ? -1 : 0);
 }
 
-start();
+start().catch((e) => { $("error").textContent = e.message; });   // (no token: what to open instead)
