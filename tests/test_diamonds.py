@@ -1,9 +1,10 @@
 """Diamonds: the YAML scenarios (one pytest case each) plus whole-game properties.
 
-The scenarios in rulesets/scenarios/diamonds.yaml prove each rule (DI-1 .. DI-9) on a scripted
+The scenarios in rulesets/scenarios/diamonds.yaml prove each rule (DI-1 .. DI-10) on a scripted
 situation. The checks below are awkward in YAML: random whole games for every player count
 and variant (60 cards conserved, scores = showroom + 2 x safe, rounds per player count),
-determinism, a JSON round trip mid-game, clone independence, and refused set-ups.
+who sees a safe (DI-11, on the observations), determinism, a JSON round trip mid-game, clone
+independence, and refused set-ups.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import random
 import pytest
 
 from interpreter.errors import UsageError
+from interpreter.play.scenarios import patch
 from seedgames import SeedGame, cards_in_play
 
 GAME = SeedGame("diamonds")
@@ -29,7 +31,8 @@ def test_scenario_file_is_substantial():
 
 
 test_scenario = GAME.scenario_test()
-test_every_ruling_has_a_scenario = GAME.ruling_test("DI", 1, 9)
+# DI-11 (who sees a safe) is about observations, which a scenario cannot check: tested below
+test_every_ruling_has_a_scenario = GAME.ruling_test("DI", 1, 11, elsewhere=("DI-11",))
 
 
 def play_random(variant, players, seed, check=None):
@@ -109,6 +112,34 @@ def test_start_player_is_random_over_seeds():
     R = rules()
     starts = {R.new_game(4, seed).v["start_player"] for seed in range(20)}
     assert len(starts) > 1
+
+
+# ---------------------------------------------------------------------- who sees what (DI-11)
+def test_a_team_safe_is_seen_by_both_partners_and_by_no_opponent():
+    """DI-11: seat 2 wins a diamond into team 0's safe (the scenario "teams of 4 - a diamond won
+    by seat 2 lands in team 0's shared safe"); seats 0 and 2 see it, seats 1 and 3 and a
+    spectator do not; the showrooms are public."""
+    S = rules("teams").new_game(4, 1)
+    patch(S, {"vars": {"start_player": 0, "thief": 1},
+              "zones": {"hand": {0: ["5D", "1C"], 1: ["6D", "2C"], 2: ["9D", "3C"], 3: ["2D", "4C"]}}})
+    for a in ["1", "1C", "2C", "3C", "4C", "5D", "6D", "9D", "2D"]:
+        S.apply(a)
+    assert list(S.c["safe"]) == [1, 0] and list(S.c["showroom"]) == [6, 6]
+    for seat, seen in ((0, [1, None]), (2, [1, None]), (1, [None, 0]), (3, [None, 0]), (None, [None, None])):
+        counters = S.observation(seat)["counters"]
+        assert counters["safe"] == seen, (seat, counters["safe"])
+        assert counters["showroom"] == [6, 6], seat
+
+
+def test_a_safe_is_seen_by_its_owner_only():
+    """DI-11 without teams: each seat sees its own safe, no other."""
+    S = rules().new_game(3, 1)
+    patch(S, {"counters": {"safe": [2, 1, 3]}})
+    for seat in range(3):
+        seen = S.observation(seat)["counters"]["safe"]
+        assert seen == [S.c["safe"][p] if p == seat else None for p in range(3)], (seat, seen)
+        assert S.observation(seat)["counters"]["showroom"] == [3, 3, 3]
+    assert S.observation(None)["counters"]["safe"] == [None, None, None]
 
 
 # ---------------------------------------------------------------------- state as data

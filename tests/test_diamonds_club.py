@@ -14,7 +14,7 @@ GAME = SeedGame("diamonds_club")
 RULESET, ROOT = GAME.ruleset, GAME.ruleset.parent.parent
 
 test_scenario = GAME.scenario_test()
-test_every_ruling_has_a_scenario = GAME.ruling_test("DC", 1, 12)
+test_every_ruling_has_a_scenario = GAME.ruling_test("DC", 1, 13)
 
 
 def play_random(rules, players, seed):

@@ -25,7 +25,7 @@ def test_ruleset_loads_without_warnings(rules):
 
 
 test_scenario = GAME.scenario_test()
-test_every_ruling_has_a_scenario = GAME.ruling_test("MD", 1, 5)
+test_every_ruling_has_a_scenario = GAME.ruling_test("MD", 1, 6)
 
 
 @pytest.mark.parametrize("spot, skill, empty", [("d4", 0.8, 0), ("d4", 0.3, 0), ("d4", 0.5, 3),

@@ -23,7 +23,8 @@ a random face each), DC-3 (start-player track, stacking, first past 9), DC-4 (se
 one incomplete set), DC-5 (track values), DC-6 (price tables, diamonds as jokers, +1 gem per
 opposing piece, one piece per table a round), DC-7 (animals placed at once, dark spaces last),
 DC-8 (required spaces), DC-9 (bonus cards), DC-10 (scoring), DC-11 (everything printed on a
-space; a full track's step is lost), DC-12 (the builder chooses a forest's building type).
+space; a full track's step is lost), DC-12 (the builder chooses a forest's building type),
+DC-13 (the most-coins diamond only above 0 coins).
 Scores are the raw totals (S.scores() of the engine); eligibility (DC-10) is not applied.
 
     python diamonds_club_handwritten.py --players 4 --games 200 --seed 1
@@ -299,7 +300,7 @@ class Game:
         most = max(p.coins for p in self.players)
         furthest = max(p.hat_pos for p in self.players)
         for p in self.players:
-            if p.coins == most:
+            if p.coins == most and most > 0:       # DC-13: with no coin left over, nobody
                 p.gems["diamond"] += 1
         for p in self.players:
             if p.hat_pos == furthest:
