@@ -23,7 +23,7 @@ class TimelineView:
 
     def __init__(self, path, ruleset=None):
         self.rules, head, numbered = read_redacted(path, ruleset)
-        self.seat, self.players, self.seed = head["redacted_for"], head["players"], head["seed"]
+        self.seat, self.players, self.seed = head["redacted_for"], head["players"], head.get("seed")
         lines = [line for _, line in numbered]
         self.ending = lines[-1] if lines and lines[-1]["type"] in ("result", "error", "stopped") else None
         self.positions = [line for line in lines if line["type"] in ("events", "decision")] or [{"type": "events"}]
