@@ -253,3 +253,55 @@ def test_play_says_what_decided_a_tie(capsys):
         pytest.skip("no game decided by the tie-break in 60 seeds")
     assert d["tiebreak"] == "safe" and len(d["tied"]) >= 2
     assert set(d["values"]) == set(d["tied"]) and S.winners() == [max(d["tied"], key=lambda p: d["values"][p])]
+
+
+BOUNCE = """
+game: bounce
+players: {min: 2, max: 2}
+components:
+  chip: {attributes: {v: 1..4}, label: "c{v}"}
+zones:
+  pile: {start: [chip], visible: none}
+  hand: {owner: player, visible: owner}
+  aside: {visible: all}
+vars:
+  x: {type: int, start: 0}
+triggers:
+  back_out:                  # a card that enters a hand leaves it again at once
+    on_enter: hand
+    if: "card.v == 1"
+    do:
+      - move: {from: hand, to: aside, cards: "[card]"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - choose: {options: "[1, 2]", as: x, prompt: draw}
+        - move: {from: pile, to: hand, count: 1}
+scoring:
+  categories: {held: "count(hand)"}
+"""
+
+
+def test_a_trigger_a_move_sets_off_is_logged_after_the_move(tmp_path):
+    # the move into the hand first, then what the hand's trigger does with the card: a reader
+    # of the log never sees a card leave a zone before it came
+    path = tmp_path / "bounce.yaml"
+    path.write_text(BOUNCE)
+    rules = interpreter.load(path)
+    for seed in range(8):
+        log = tmp_path / f"{seed}.jsonl"
+        gamelog.play_game(rules, 2, seed, agents.make_agents("first", 2, seed), log=log)
+        lines = [json.loads(line) for line in log.read_text().splitlines()]
+        events = [ev for o in lines[2:] if o["type"] == "decision" for ev in o["events"]]
+        out = [k for k, ev in enumerate(events) if ev.get("to") == "aside"]
+        if out:
+            k = out[0]
+            assert events[k - 1]["to"] == "hand" and events[k - 1]["cards"] == events[k]["cards"] == ["c1"]
+            reader = Reader()
+            for o in lines[1:]:
+                for ev in o.get("events") or ():
+                    reader.event(ev)
+            assert replay.replay(log)["decisions"] == 4
+            return
+    pytest.fail("no game of 8 seeds drew c1")
