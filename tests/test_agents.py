@@ -178,3 +178,30 @@ def test_an_agent_can_be_added_from_python(nim):
         assert res["decisions"] == 7            # one counter at a time
     finally:
         del agents.AGENTS["lowest"], agents.AGENT_PARAMS["lowest"]
+
+
+def test_an_agent_is_given_its_seats_seed_never_the_games(monkeypatch):
+    # with the game's seed an agent could deal every hidden card again (new_game): each seat's
+    # agent gets a seed of its own, the same for the same game and seat, apart for each seat
+    given = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, seed, seat):
+            given.append(seed)
+
+        def act(self, observation, legal):
+            return 0
+
+    monkeypatch.setitem(agents.AGENTS, "spy", Spy)
+    monkeypatch.setitem(agents.AGENT_PARAMS, "spy", {})
+    seed = 8765432123456789
+    make_agents("spy", 4, seed)
+    make_agents("spy", 4, seed)
+    assert given[:4] == given[4:] and len(set(given[:4])) == 4
+    rules = interpreter.load("diamonds")
+    hands = rules.new_game(4, seed).z["hand"]
+    for s in given[:4]:
+        assert s != seed and str(seed) not in str(s) and 0 <= s < 1 << 63
+        assert rules.new_game(4, s).z["hand"] != hands

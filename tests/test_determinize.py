@@ -273,3 +273,19 @@ def test_more_cards_of_a_component_than_places_that_hold_it_is_a_clear_error():
         _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, frozenset("a"))], kinds, None, random.Random(1))
     (first, second), _ = _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, None)], kinds, None, random.Random(1))
     assert first in ([0], [1]) and sorted(first + second) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("name,players", GAMES, ids=[Path(g).stem for g, _ in GAMES])
+def test_a_determinization_keeps_no_seed_of_the_game(name, players):
+    """The game's seed would deal the true hands again: a world gets a seed of its own, drawn
+    from the searcher's generator (the same generator, the same world), that a saved state takes."""
+    rules = interpreter.load(name)
+    seed = 8765432123456789
+    S = rules.new_game(players, seed, knowledge=True)
+    rnd = random.Random(1)
+    for _ in range(9):
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    D = S.determinize(S.current_player(), random.Random(3))
+    assert D.seed != seed and str(seed) not in D.to_json() and D.rng != S.rng
+    assert D.digest() == S.determinize(S.current_player(), random.Random(3)).digest()
+    assert rules.state_from_json(D.to_json()).digest() == D.digest()

@@ -92,7 +92,7 @@ def test_play_game_result_and_log_format(rules, tmp_path):
     head = lines[0]
     assert head == {"type": "header", "format": 2, "ruleset": "diamonds", "hash": rules.hash,
                     "file_hash": hashlib.sha256(Path(rules.path).read_bytes()).hexdigest(),
-                    "path": str(Path(rules.path).resolve()), "bundled": True,
+                    "path": None, "bundled": True,   # (a bundled ruleset: its name finds it)
                     "variant": None, "players": 4, "seed": 3, "agents": ["random"] * 4,
                     "params": {"rounds": 1}, "options": {}}
     assert lines[1]["type"] == "events" and any(e["ev"] == "deal" for e in lines[1]["events"])
@@ -277,6 +277,34 @@ def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):
         replay.replay(tmp_path / "u.jsonl")
     seen_by_other = gamelog.Redactor(rules, 1 - last["seat"]).line(last)
     assert seen_by_other["action"] == "1"                            # not a card label: nothing to hide
+    # the engine names the seed in its message; a seat's copy of the log does not
+    assert f"seed {seed}" in last["message"]
+    assert seen_by_other["message"] == last["message"].replace(f" (seed {seed})", "")
+    mine = tmp_path / "mine.jsonl"
+    with pytest.raises(interpreter.GameError):
+        gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed), log=mine, log_for=0)
+    assert f"seed {seed}" not in mine.read_text().splitlines()[-1]
+    assert replay.read_redacted(mine)[2][-1][1]["type"] == "error"
+
+
+def test_a_redacted_log_keeps_no_seed_and_says_it_cannot_be_replayed(rules, tmp_path):
+    seed = 8765432123456789
+    full, mine = tmp_path / "full.jsonl", tmp_path / "mine.jsonl"
+    for log, log_for in ((full, None), (mine, 2)):
+        gamelog.play_game(rules, 4, seed, agents.make_agents("random", 4, seed), {"params": {"rounds": 1}},
+                          log=log, log_for=log_for)
+    head = json.loads(mine.read_text().splitlines()[0])
+    assert "seed" not in head and head["redacted_for"] == 2 and head["replayable"] is False
+    assert str(seed) not in mine.read_text()
+    by_redact = replay.redact(full.read_text().splitlines(), 2)
+    assert by_redact[0] == head and str(seed) not in json.dumps(by_redact)
+    with pytest.raises(ReplayError, match="redacted for seat 2: it keeps no seed"):
+        replay.replay(mine)
+    write_lines(tmp_path / "r.jsonl", [{k: v for k, v in head.items() if k != "redacted_for"}] + by_redact[1:])
+    with pytest.raises(ReplayError, match="not replayable"):
+        replay.replay(tmp_path / "r.jsonl")
+    ruleset, read_head, body = replay.read_redacted(mine)   # what rulebook view reads
+    assert ruleset.hash == rules.hash and read_head["players"] == 4 and body[-1][1]["type"] == "result"
 
 
 def _fails(rules, seed):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -140,14 +141,65 @@ def test_a_logs_variant_never_makes_replay_read_or_quote_another_file(tmp_path, 
     secret.write_text("line one: hunter2\n  bad: [indent\n")
     overlay = tmp_path / "secret.yaml"
     overlay.write_text("line one: hunter2\n  bad: [indent\n")
-    for variant, said in ((str(secret), "is neither a variant's name nor a .yaml file"),
-                          (str(overlay), "its errors are not shown")):
+    for variant, said, said_with_ruleset in (
+            (str(secret), "is neither a variant's name nor a .yaml file", "is neither a variant's name"),
+            (str(overlay), "cannot find the ruleset of this log", "the file's errors are not shown")):
         log = tmp_path / "v.jsonl"
         log.write_text("".join(json.dumps(o) + "\n" for o in [{**lines[0], "variant": variant}, *lines[1:]]))
-        for command in (["replay", str(log)], ["replay", str(log), "--ruleset", "diamonds"]):
+        for command, says in ((["replay", str(log)], said),
+                              (["replay", str(log), "--ruleset", "diamonds"], said_with_ruleset)):
             assert main(command) == 1
             err = capsys.readouterr().err
-            assert said in err and "hunter2" not in err and "indent" not in err, err
+            assert says in err and "hunter2" not in err and "indent" not in err, err
+
+
+def test_replay_never_says_whether_a_file_the_header_names_exists(tmp_path, capsys):
+    # a header naming a .yaml file (as the ruleset's path or as a variant file) gets the same
+    # message whether the file is missing, is there with other content, or does not load
+    rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
+    there = tmp_path / "there.yaml"
+    there.write_text("game: other\n")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [b\n")
+    gone = tmp_path / "gone.yaml"
+    log = tmp_path / "x.jsonl"
+    for field, extra in (("path", {"ruleset": "nosuch"}), ("variant", {}), ("variant", {"ruleset": "nosuch"})):
+        said = set()
+        for named in (there, broken, gone):
+            for command in (["replay", str(log)], ["replay", str(log), "--ruleset", "diamonds"]):
+                if field == "path" and len(command) > 2:
+                    continue   # (the user's own ruleset: the header's path is not read)
+                log.write_text("".join(json.dumps(o) + "\n" for o in [{**lines[0], **extra, field: str(named)},
+                                                                       *lines[1:]]))
+                assert main(command) == 1
+                said.add((len(command), capsys.readouterr().err.replace(str(named), "FILE")))
+        assert len(said) == (1 if field == "path" else 2), said   # one message per command
+
+
+def test_a_log_names_its_ruleset_relative_to_itself_and_replays_from_anywhere(tmp_path, monkeypatch, capsys):
+    # never the writer's absolute path: a file beside or above the log, named relative to the
+    # log's folder (a bundled ruleset by its name alone); the folders moved together replay
+    game = tmp_path / "games" / "mine.yaml"
+    game.parent.mkdir()
+    game.write_text(Path(interpreter.load("diamonds").path).read_text())
+    variant = tmp_path / "games" / "short.yaml"
+    variant.write_text("params:\n  rounds: {default: 1}\n")
+    logs = tmp_path / "out" / "logs"
+    logs.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "games")
+    assert main(["play", "mine.yaml", "-p", "3", "--variant", "short.yaml", "--log", str(logs / "a.jsonl"), "-q"]) == 0
+    assert main(["play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", str(logs / "b.jsonl"), "-q"]) == 0
+    a, b = (json.loads((logs / f).read_text().splitlines()[0]) for f in ("a.jsonl", "b.jsonl"))
+    assert (a["path"], a["variant"]) == ("../../games/mine.yaml", "../../games/short.yaml")
+    assert b["path"] is None and b["bundled"] is True
+    assert str(tmp_path) not in json.dumps(a) + json.dumps(b)
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for folder in ("out", "games"):
+        os.replace(tmp_path / folder, moved / folder)
+    monkeypatch.chdir(tmp_path)
+    for log in ("a.jsonl", "b.jsonl"):
+        assert main(["replay", str(moved / "out" / "logs" / log)]) == 0, capsys.readouterr().err
 
 
 def test_replay_reads_only_a_regular_file_of_bounded_size(tmp_path, capsys, monkeypatch):
@@ -201,3 +253,55 @@ def test_play_says_what_decided_a_tie(capsys):
         pytest.skip("no game decided by the tie-break in 60 seeds")
     assert d["tiebreak"] == "safe" and len(d["tied"]) >= 2
     assert set(d["values"]) == set(d["tied"]) and S.winners() == [max(d["tied"], key=lambda p: d["values"][p])]
+
+
+BOUNCE = """
+game: bounce
+players: {min: 2, max: 2}
+components:
+  chip: {attributes: {v: 1..4}, label: "c{v}"}
+zones:
+  pile: {start: [chip], visible: none}
+  hand: {owner: player, visible: owner}
+  aside: {visible: all}
+vars:
+  x: {type: int, start: 0}
+triggers:
+  back_out:                  # a card that enters a hand leaves it again at once
+    on_enter: hand
+    if: "card.v == 1"
+    do:
+      - move: {from: hand, to: aside, cards: "[card]"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - choose: {options: "[1, 2]", as: x, prompt: draw}
+        - move: {from: pile, to: hand, count: 1}
+scoring:
+  categories: {held: "count(hand)"}
+"""
+
+
+def test_a_trigger_a_move_sets_off_is_logged_after_the_move(tmp_path):
+    # the move into the hand first, then what the hand's trigger does with the card: a reader
+    # of the log never sees a card leave a zone before it came
+    path = tmp_path / "bounce.yaml"
+    path.write_text(BOUNCE)
+    rules = interpreter.load(path)
+    for seed in range(8):
+        log = tmp_path / f"{seed}.jsonl"
+        gamelog.play_game(rules, 2, seed, agents.make_agents("first", 2, seed), log=log)
+        lines = [json.loads(line) for line in log.read_text().splitlines()]
+        events = [ev for o in lines[2:] if o["type"] == "decision" for ev in o["events"]]
+        out = [k for k, ev in enumerate(events) if ev.get("to") == "aside"]
+        if out:
+            k = out[0]
+            assert events[k - 1]["to"] == "hand" and events[k - 1]["cards"] == events[k]["cards"] == ["c1"]
+            reader = Reader()
+            for o in lines[1:]:
+                for ev in o.get("events") or ():
+                    reader.event(ev)
+            assert replay.replay(log)["decisions"] == 4
+            return
+    pytest.fail("no game of 8 seeds drew c1")

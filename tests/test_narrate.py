@@ -43,7 +43,9 @@ def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
     assert any(t.startswith("you play ") for t in told)                                # the person's own, briefly
     deal = next(t for t in told if "dealt from deck" in t)
     assert "10 hidden cards dealt from deck to hand of seat 1" in deal                 # others' hands stay hidden
-    assert not any("pass:" in t for t in told if t.startswith("seat"))                 # a choice is told once
+    # a choice is told once: a hidden pass by its event alone ("passes 1 hidden card"), never also as
+    # "pass: ?"; a card the person saw passed (it came to them alone) is named with it
+    assert not any("pass: ?" in t for t in told if t.startswith("seat"))
 
 
 def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():

@@ -90,7 +90,8 @@ def test_endless_game_hits_the_budget(faulty):
 
 def test_broken_invariant_names_the_condition(faulty):
     report = playouts(interpreter.load(faulty, variant="leaky"), games=4)
-    assert len(report.problems) == 8 and {p.kind for p in report.problems} == {"invariant"}
+    # 7 of the 8 random games (4 each at 2 and 3 players) play a second card: each is reported
+    assert len(report.problems) == 7 and {p.kind for p in report.problems} == {"invariant"}
     p = report.problems[0]
     assert p.message == "invariant 'count(pile) <= params.limit' is false"
     assert p.loc.line == 13 and p.decisions >= 2

@@ -15,8 +15,9 @@ Determinization (``determinize(S, seat, rng)``): a copy of the state in which ev
 the seat can neither see nor knows the place of is dealt again at random among the places
 those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
 card passed face down, takes part through the step's ``hidden_cards``), each hidden zone's
-order is shuffled, and the RNG is reseeded so future chance differs. The result depends only
-on what the seat may know and on ``rng``: the cards to deal are sorted before they are
+order is shuffled, and the seed and the RNG are drawn again from ``rng`` (the game's own
+would deal the true hands again, and the chance to come as the real game will draw it).
+The result depends only on what the seat may know and on ``rng``: the cards to deal are sorted before they are
 shuffled, so two states that differ only in hidden facts give the same determinization.
 A zone that says what it ``holds`` (the components of its cards) only ever gets
 cards of those (the closing card of a pile is never dealt into a hand). Counters and variables are kept: counters hidden from a seat (``visible: owner``) keep their
@@ -162,7 +163,11 @@ def _dealt(S, seat: int, rng):
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
     rules.keep_sorted(D)
-    D.rng = seed_state(rng.getrandbits(63))
+    # the game's seed and RNG would deal every hidden card again, and the chance to come: the
+    # world gets its own, a secret of the searcher's generator (a whole number within 63 bits,
+    # as a saved state's seed must be)
+    D.seed = rng.getrandbits(63)
+    D.rng = seed_state(D.seed)
     return D
 
 

@@ -152,7 +152,8 @@ class State:
 
     def determinize(self, player: int, rng) -> "State":
         """A full state consistent with everything ``player`` may know, the rest dealt again at
-        random with ``rng`` (a ``random.Random``); see engine/knowledge.py."""
+        random with ``rng`` (a ``random.Random``), its seed and RNG drawn from ``rng`` too (never
+        the game's: they are secrets); see engine/knowledge.py."""
         if not (type(player) is int and 0 <= player < self.n):
             from ..errors import GameError
             raise GameError(f"no seat {player!r} to determinize for in a game of {self.n} players "

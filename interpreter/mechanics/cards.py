@@ -78,13 +78,14 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         bottom = False
     if bottom:
         em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
-        notify(fx, em, dname, cs, downer)
     else:
-        put(fx, em, d, cs, dname, downer)
+        put(fx, em, d, cs, dname)
     knowing(em, cs, sname, sowner, dname, downer)
     fx.ctx.flows(sname, dname)
     fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
                  f"{owner_key('to', downer)}'cards': {cs}}}", cs)   # no empty moves
+    # the zone's triggers after the move is told: what they do (take the card out again) comes after it
+    notify(fx, em, dname, cs, downer)
 
 
 @effect_kind("shuffle", "shuffle a zone (chance)")
@@ -211,12 +212,13 @@ def e_gather(fx, em, spec, path, locals, has_me):
         em.line(f"{d}.sort()")
 
 
-def put(fx, em, dst_var, cards_var, zone_name, owner=None):
+def put(fx, em, dst_var, cards_var, zone_name):
+    """Emit: the cards into the zone (in order, or where a sorted zone keeps them); its enter
+    triggers are the caller's to call (``notify``), once the move is told."""
     if zone_name and fx.ctx.zone_sorted(zone_name):
         em.line(f"for _x in {cards_var}: _insort({dst_var}, _x)")
     else:
         em.line(f"{dst_var}.extend({cards_var})")
-    notify(fx, em, zone_name, cards_var, owner)
 
 
 def notify(fx, em, zone_name, cards_var, owner):

@@ -4,17 +4,22 @@
         name: str
         def act(self, observation: dict, legal: list[str]) -> int: ...   # an index into legal
 
-Built in: ``random`` (uniform, with its own RNG seeded from the game seed and the seat, so
-a game is the same on every run), ``first`` (always the first legal action) and ``human``
+Built in: ``random`` (uniform, with its own RNG seeded from its seat's seed, so a game is the
+same on every run), ``first`` (always the first legal action) and ``human``
 (asks on stdin). An agent whose ``reads_labels`` is False (random, first) only counts the
 options: a batch gives it ``legal`` as a lazy sequence (``LazyLabels``) and labels nothing
 unless it reads a label after all. An agent that chooses from the number of options alone (no
 observation, no labels) may also define ``pick(n) -> index``, which a batch calls instead of
 ``act`` (one call a decision, nothing built for it). ``make_agents("random,first,human", players, seed)`` builds one per seat;
 one name alone stands for every seat. New kinds register in ``AGENTS``.
+
+An agent never gets the game's seed (``new_game`` of it would deal every hidden card): each is
+built with its seat's seed, ``agent_seed(seed, seat)``, a one-way function of the two (SHA-256),
+so a game with the same seed is the same game but no agent can work the game's seed out.
 """
 from __future__ import annotations
 
+import hashlib
 import random as _random
 import sys
 from collections.abc import Sequence
@@ -50,7 +55,7 @@ class LazyLabels(Sequence):
 
 
 class RandomAgent:
-    """Picks uniformly among the legal actions, from an RNG of its own (seed, seat)."""
+    """Picks uniformly among the legal actions, from an RNG of its own (its seat's seed)."""
     name = "random"
     reads_labels = False
 
@@ -258,10 +263,17 @@ def make_agents(spec: str, players: int, seed: int) -> list[Agent]:
     out = []
     for seat, (name, params) in enumerate(agents):
         try:
-            out.append(AGENTS[name](seed, seat, **params))
+            out.append(AGENTS[name](agent_seed(seed, seat), seat, **params))
         except ValueError as e:
             raise UsageError(f"--agents: {name}: {e}") from None
     return out
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed the agent of ``seat`` is built with in a game of ``seed``: a 63-bit whole number
+    from SHA-256, which gives nothing of the game's seed back."""
+    digest = hashlib.sha256(f"rulebook-agent-seed:{int(seed)}:{int(seat)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def needs_knowledge(agents) -> bool:

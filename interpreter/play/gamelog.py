@@ -3,7 +3,7 @@
 A log (format 2) is one JSON object per line:
 
     {"type": "header", "format": 2, "ruleset": "my_game", "hash": "<content hash>",
-     "file_hash": "<hash of the ruleset file>", "path": "/abs/path/my_game.yaml", "bundled": false,
+     "file_hash": "<hash of the ruleset file>", "path": "../rules/my_game.yaml", "bundled": false,
      "variant": null, "players": 4, "seed": 3, "agents": ["random", ...], "params": {"rounds": 1},
      "options": {"skill": [0.9, 0.6, 0.8, 0.8]}}
     {"type": "events", "events": [...]}                 # what happened before the first decision
@@ -22,6 +22,9 @@ signal) ends with a line that says so, so that its decisions replay and can be v
 
     {"type": "stopped", "decisions": 12}
 
+``path`` is the ruleset file's path relative to the log's folder (a log written to a stream:
+to the current folder), never the writer's absolute path; a bundled ruleset has none (its
+``ruleset`` name finds it); a variant file (``variant``) is named the same way.
 ``params`` holds only the overrides given (``--set``); the rest follows from the ruleset;
 ``options`` the game options in effect (``--skill``, ``--resolve``), so that a replay plays the
 same game. Events are the engine's event dicts (``{"ev": "gain", "counter": "safe", "who": 1,
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import IO
 
@@ -100,6 +104,8 @@ class LogWriter:
     def __init__(self, log, redactor=None, force: bool = False):
         self.redactor = redactor
         self.own = isinstance(log, (str, Path))
+        # the header's paths are relative to the log's folder (a stream's: the current folder)
+        self.folder = Path(log).resolve().parent if self.own else None
         if self.own and Path(log).exists() and not force:
             raise UsageError(f"--log {log}: the file exists; choose another name, or pass --force to replace it")
         try:
@@ -110,6 +116,9 @@ class LogWriter:
     def write(self, obj: dict) -> None:
         if self.f is None:
             return
+        if obj.get("type") == "header" and self.folder is not None:
+            obj = {**obj, **{k: rebased(obj[k], self.folder) for k in ("path", "variant")
+                             if isinstance(obj.get(k), str) and (k == "path" or is_overlay(obj[k]))}}
         if self.redactor is not None:
             obj = self.redactor.line(obj)
         self.f.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -120,13 +129,33 @@ class LogWriter:
 
 
 def header(rules, players: int, seed: int, agents: list[str], params: dict, options: dict | None = None) -> dict:
-    """The first line of a log: what it takes to play the same game again."""
+    """The first line of a log: what it takes to play the same game again. Its paths are
+    relative to the current folder (LogWriter makes them relative to its file's folder)."""
     path = Path(rules.path).resolve()
     bundled = path.parent == resource_dir("rulesets").resolve()
+    variant = rules.variant
+    if variant is not None and is_overlay(variant):
+        variant = rebased(variant, Path.cwd())
     return {"type": "header", "format": FORMAT, "ruleset": rules.name, "hash": rules.hash,
-            "file_hash": _file_hash(path), "path": str(path), "bundled": bundled,
-            "variant": rules.variant, "players": players, "seed": seed, "agents": agents,
+            "file_hash": _file_hash(path), "path": None if bundled else rebased(str(path), Path.cwd()),
+            "bundled": bundled, "variant": variant, "players": players, "seed": seed, "agents": agents,
             "params": dict(params), "options": dict(options or {})}
+
+
+def rebased(path: str, folder: Path) -> str:
+    """``path`` (absolute, or relative to the current folder) relative to ``folder``, with ``/``
+    (a reader on any machine resolves it against the log's folder); its file name alone when
+    no relative path leads there (another drive)."""
+    full = Path.cwd() / path
+    try:
+        return Path(os.path.relpath(full, folder)).as_posix()
+    except ValueError:
+        return full.name
+
+
+def is_overlay(variant: str) -> bool:
+    """Whether a header's variant names a file (an overlay), not a variant the ruleset declares."""
+    return variant.endswith((".yaml", ".yml")) or "/" in variant or "\\" in variant
 
 
 def _file_hash(path: Path) -> str | None:

@@ -2,8 +2,8 @@
 determinization of the game (the same for every option: ``view.sample``) and keeps the
 option whose resulting position evaluates best for its seat (``evaluation.evaluate``: the
 ruleset's ``heuristic:``, else its score minus the best other score); a move that ends the
-game is worth most if the seat wins it. Ties are broken at random (its RNG is seeded by the
-game seed and the seat). Parameter: ``samples`` (1), determinizations to average over.
+game is worth most if the seat wins it. Ties are broken at random (its RNG is seeded by its
+seat's seed, agents.agent_seed). Parameter: ``samples`` (1), determinizations to average over.
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from ..errors import BudgetExceeded, GameError, Location, UsageError
 from ..expr.messages import describe
-from .agents import RandomAgent
+from .agents import RandomAgent, agent_seed
 from .coverage import GameCoverage
 
 KINDS = ("dead-end", "budget", "error", "invariant")
@@ -92,7 +92,7 @@ def playouts(rules, games: int, players=None, seed: int = 0, options: dict | Non
 def play_one(rules, players: int, seed: int, options: dict | None = None, record: dict | None = None):
     """Play one random game; returns (the first Problem or None, decisions made). ``record``
     receives the game's results when it ends."""
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [RandomAgent(agent_seed(seed, seat), seat) for seat in range(players)]   # (as `rulebook play` seeds them)
     decisions = 0
 
     def problem(kind, message, loc=None):

@@ -3,6 +3,7 @@ already written): no more than ``observation(seat)`` shows, from the declared vi
 (engine/sight.py says who sees what)."""
 from __future__ import annotations
 
+import re
 from weakref import WeakKeyDictionary
 
 from ..engine.sight import counter_seers, moved_seers, zone_seers
@@ -47,8 +48,10 @@ class Redactor:
       among its ``seen_by`` (the seats that see every card and counter its option names,
       before, during or after the decision: engine/sight.py); ``seen_by`` itself is dropped
       (where a hidden card was is not for this seat to know);
-    - the header gets "redacted_for": seat (such a log cannot be replayed); prompts and the
-      final result (the scoring is public) are kept.
+    - the header gets "redacted_for": seat and "replayable": false, and loses the game's
+      ``seed`` (with it ``new_game`` would deal every hidden card again); an error line's
+      message loses the seed the engine names in it (engine/loop.py); prompts and the final
+      result (the scoring is public) are kept.
     """
 
     COUNTER_EVENTS = ("gain", "lose", "transfer", "advance", "pay", "set_counter")
@@ -123,7 +126,8 @@ class Redactor:
     def line(self, obj: dict) -> dict:
         kind = obj.get("type")
         if kind == "header":
-            return {**obj, "redacted_for": self.seat}
+            return {**{k: v for k, v in obj.items() if k not in SECRET}, "redacted_for": self.seat,
+                    "replayable": False}
         if kind not in ("events", "decision", "error"):
             return obj
         out = {k: v for k, v in obj.items() if k != "seen_by"}
@@ -131,4 +135,16 @@ class Redactor:
             out["action"] = HIDDEN
         if kind != "error":
             out["events"] = [self.event(e) for e in obj.get("events") or []]
+        elif isinstance(out.get("message"), str):
+            out["message"] = unseeded(out["message"])
         return out
+
+
+SECRET = ("seed",)   # header fields no seat may read: the game's seed deals every hidden card again
+# how a runtime error names the game's seed (engine/loop.py: "in STEP (seed N): ...", "(seed N; ...")
+_SEED_IN_MESSAGE = re.compile(r" \(seed -?\d+\)|\(seed -?\d+; ")
+
+
+def unseeded(message: str) -> str:
+    """An engine error's message without the game's seed in it (said to a seat, or a log for one)."""
+    return _SEED_IN_MESSAGE.sub(lambda m: "(" if m.group().endswith("; ") else "", message)

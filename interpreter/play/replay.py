@@ -2,9 +2,13 @@
 
 A replay finds the log's ruleset without being told where it is (``--ruleset`` overrides):
 the bundled ruleset of that name if its content hash matches, else the file at the header's
-path, or a file of that name beside the log or in the current folder, each only if its bytes
-hash to ``file_hash``: a log can make a replay read no file other than its own ruleset, and
-nothing of a file is shown unless it is that ruleset.
+path (relative to the log's folder; an older log's absolute path as it is), or a file of that
+name beside the log or in the current folder, each only if its bytes hash to ``file_hash``: a
+log can make a replay read no file other than its own ruleset, nothing of a file is shown
+unless it is that ruleset, and whether a file it names exists is never said.
+
+A log redacted for a seat (``"redacted_for"``, ``"replayable": false``) keeps no seed: it is
+read line by line (``read_redacted``), never replayed.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.resources import bundled_rulesets
 from ..loading.source import read_file
 from ..engine.sight import Choice
-from .gamelog import FORMAT, _file_hash, events_out, result_line, seen_field
+from .gamelog import FORMAT, _file_hash, events_out, is_overlay, result_line, seen_field
 from .redact import Redactor
 
 
@@ -56,55 +60,72 @@ def read_log(path) -> list[tuple[int, dict]]:
 
 def load_for_log(head: dict, where: str, ruleset=None):
     """The ruleset a log header names: ``ruleset`` if given (the user's own choice, loaded as
-    any path is), else found as the module docstring says; the variant the header names."""
+    any path is), else found as the module docstring says; the variant the header names.
+    Whether a file the header names exists is never said: a file missing, changed, or not
+    loading (a variant file's errors are never shown) all give the same message."""
     variant = head.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise ReplayError(f"{where}: line 1: the header's 'variant' is not a name or a file: {variant!r}")
-    overlay = variant is not None and _is_overlay(variant)
-    if overlay and not _is_ruleset_file(Path(variant)):
+    overlay = variant is not None and is_overlay(variant)
+    if overlay and not variant.endswith((".yaml", ".yml")):
         raise ReplayError(f"{where}: line 1: the header's variant {variant!r} is neither a variant's name nor a "
                           ".yaml file")
+    variants = _variant_files(variant, where) if overlay else [variant]
     if ruleset:
-        try:
-            return load(ruleset, variant=variant)
-        except RulebookError as e:
-            if overlay:   # the variant file is the log's choice, not the user's: its lines never shown
-                raise ReplayError(f"{where}: line 1: the ruleset {ruleset} with the log's variant file {variant} "
-                                  "does not load (its errors are not shown: run rulebook validate on it)") from None
-            raise ReplayError([*ReplayError(f"{where}: line 1: the ruleset {ruleset} does not load").diagnostics,
-                               *e.diagnostics]) from None
-    name, changed = head.get("ruleset"), []
+        if not overlay:
+            try:
+                return load(ruleset, variant=variant)
+            except RulebookError as e:
+                raise ReplayError([*ReplayError(f"{where}: line 1: the ruleset {ruleset} does not load").diagnostics,
+                                   *e.diagnostics]) from None
+        rules = _overlaid(ruleset, variants, head)
+        if rules is None:   # the variant file is the log's choice, not the user's: its lines never shown
+            raise ReplayError(f"{where}: line 1: the ruleset {ruleset} with the log's variant file {variant} does not "
+                              "load, or is not the game of this log (the file's errors are not shown: run rulebook "
+                              "validate on it)")
+        return rules
+    name, changed = head.get("ruleset"), None
     if isinstance(name, str) and name in bundled_rulesets():
-        try:
-            rules = load(name, variant=variant)
-        except RulebookError:
-            rules = None
-        if rules is not None and rules.hash == head.get("hash"):
-            return rules
+        for v in variants:
+            try:
+                rules = load(name, variant=v)
+            except RulebookError:
+                continue
+            if rules.hash == head.get("hash"):
+                return rules
+            if not overlay and head.get("bundled") is True:   # (public: tells nothing of anyone's files)
+                changed = rules
     for path in _candidates(head, where):
         if _file_hash(path) != head.get("file_hash"):
-            changed.append(path)      # compared, never read out: nothing of the file is shown
+            continue          # compared, never read out: nothing of the file is shown, nor that it exists
+        if overlay:
+            rules = _overlaid(path, variants, head)
+            if rules is not None:
+                return rules
             continue
         try:
-            rules = load(path, variant=variant)
-        except RulebookError as e:
-            if overlay:   # a file the log names, its hash unknown until loaded: its lines never shown
-                raise ReplayError(f"{where}: line 1: the log's ruleset {path} with its variant file {variant} does "
-                                  "not load (its errors are not shown: run rulebook validate on it)") from None
+            return load(path, variant=variant)
+        except RulebookError as e:   # (the log's own ruleset, by its content: its errors may be shown)
             raise ReplayError([*ReplayError(f"{where}: line 1: the log's ruleset {path} does not load").diagnostics,
                                *e.diagnostics]) from None
-        if overlay and rules.hash != head.get("hash"):
-            changed.append(Path(variant))
-            continue
-        return rules
-    hint = (f"; {changed[0]} has changed since the log was written" if changed else "")
+    if changed is not None:   # the bundled ruleset of that name, changed since (_rules_of says so)
+        return changed
     raise ReplayError(f"{where}: line 1: cannot find the ruleset of this log (name {name!r}, hash "
-                      f"{str(head.get('hash'))[:12]}){hint}; pass --ruleset PATH")
+                      f"{str(head.get('hash'))[:12]}): the file it names is not there, or has changed since the "
+                      "log was written; pass --ruleset PATH")
 
 
-def _is_overlay(variant: str) -> bool:
-    """Whether a header's variant names a file (an overlay), not a variant the ruleset declares."""
-    return variant.endswith((".yaml", ".yml")) or "/" in variant or "\\" in variant
+def _overlaid(path, variants: list, head: dict):
+    """The ruleset at ``path`` with the first of the variant files that loads on it and gives the
+    log's game (its content hash), or None; a variant file's errors are never shown."""
+    for v in variants:
+        try:
+            rules = load(path, variant=v)
+        except RulebookError:
+            continue
+        if rules.hash == head.get("hash"):
+            return rules
+    return None
 
 
 def _is_ruleset_file(p: Path) -> bool:
@@ -115,27 +136,51 @@ def _is_ruleset_file(p: Path) -> bool:
         return False
 
 
+def _resolved(raw: str, where: str) -> list[Path]:
+    """A path a header names: relative to the log's folder; an older log's absolute path, or a
+    variant file's path relative to the current folder, as it is."""
+    named = Path(raw)
+    return [named] if named.is_absolute() else [Path(where).resolve().parent / named, named]
+
+
+def _variant_files(variant: str, where: str) -> list[str]:
+    """The .yaml/.yml regular files a header's variant file may be."""
+    if "\0" in variant:
+        return []
+    out: list = []
+    for p in _resolved(variant, where):
+        if _is_ruleset_file(p) and str(p) not in out:
+            out.append(str(p))
+    return out
+
+
 def _candidates(head: dict, where: str) -> list[Path]:
-    """Ruleset files a header may mean: its path, and a file of that name beside the log or in
-    the current folder (only .yaml/.yml regular files: never a device, a pipe or a folder)."""
+    """Ruleset files a header may mean: its path (relative to the log's folder), and a file of
+    that name beside the log or in the current folder (only .yaml/.yml regular files: never a
+    device, a pipe or a folder)."""
     raw = head.get("path")
     if not isinstance(raw, str) or not raw or "\0" in raw:
         return []
     named = Path(raw)
     out = []
-    for p in (named, Path(where).resolve().parent / named.name, Path.cwd() / named.name):
+    for p in (_resolved(raw, where)[0], Path(where).resolve().parent / named.name, Path.cwd() / named.name):
         if _is_ruleset_file(p) and p not in out:
             out.append(p)
     return out
 
 
-def _check_header(head: dict, where: str) -> None:
+def _check_header(head: dict, where: str, replaying: bool) -> None:
+    """A header's fields; ``replaying``: one that can be played again (not redacted: its seed)."""
     if head.get("type") != "header":
         raise ReplayError(f"{where}: line 1: expected a header line, found a {head.get('type')!r} line")
     if head.get("format") != FORMAT:
         raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected {FORMAT}; "
                           "a log of another format replays with the rulebook that wrote it)")
-    for key, typ in (("ruleset", str), ("hash", str), ("players", int), ("seed", int)):
+    if replaying and ("redacted_for" in head or head.get("replayable") is False):
+        whose = f"redacted for seat {head['redacted_for']}" if "redacted_for" in head else "not replayable"
+        raise ReplayError(f"{where}: line 1: this log is {whose}: it keeps no seed, and only a full log can be "
+                          "replayed (rulebook view shows it as that seat saw it)")
+    for key, typ in (("ruleset", str), ("hash", str), ("players", int), *((("seed", int),) if replaying else ())):
         if not isinstance(head.get(key), typ) or isinstance(head.get(key), bool):
             raise ReplayError(f"{where}: line 1: the header lacks a valid '{key}'")
     for key in ("params", "options"):
@@ -143,14 +188,14 @@ def _check_header(head: dict, where: str) -> None:
             raise ReplayError(f"{where}: line 1: the header's '{key}' is not a mapping")
 
 
-def _read_headed(path) -> tuple:
+def _read_headed(path, replaying: bool) -> tuple:
     """(the path as text, the log's (line number, line) pairs, its header, checked)."""
     where = str(path)
     lines = read_log(path)
     first_no, head = lines[0]
     if first_no != 1:   # (the first line is not a header: _check_header says so)
         head = {"type": None}
-    _check_header(head, where)
+    _check_header(head, where, replaying)
     return where, lines, head
 
 
@@ -167,7 +212,7 @@ def read_redacted(path, ruleset=None) -> tuple:
     """(the ruleset, the header, (line number, line) for each line after it) of a log redacted for one seat
     (``play --log-for``, ``redact``): read and checked line by line, not replayed (its hidden
     choices are gone): a setup line first, then decisions, then a result or an error line."""
-    where, lines, head = _read_headed(path)
+    where, lines, head = _read_headed(path, replaying=False)
     seat = head.get("redacted_for")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < head["players"]:
         raise ReplayError(f"{where}: line 1: not a log redacted for a seat of the game "
@@ -202,10 +247,7 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
-    where, lines, head = _read_headed(path)
-    if "redacted_for" in head:
-        raise ReplayError(f"{where}: line 1: this log is redacted for seat {head['redacted_for']}; "
-                          "only a full log can be replayed (rulebook view shows it as that seat saw it)")
+    where, lines, head = _read_headed(path, replaying=True)
     rules = _rules_of(head, where, ruleset)
     try:
         S = rules.new_game(head["players"], head["seed"], {**(head.get("options") or {}),

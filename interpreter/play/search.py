@@ -23,7 +23,7 @@ before it evaluates the position (0: evaluate the new node at once; a game short
 the depth is played to its end); ``rollout`` random (the only policy); ``reward`` margin
 (the default) or win (``evaluation.REWARDS``): a depth-limited search learns more from the
 margin, which every position has, than from who leads. Given the game's seed the agent's
-moves are always the same (its RNG is seeded by the game seed and its seat).
+moves are always the same (its RNG is seeded by its seat's seed, agents.agent_seed).
 """
 from __future__ import annotations
 
