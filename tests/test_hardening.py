@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter.errors import GameError, ReplayError, RulesetError, UsageError
+from interpreter.errors import BudgetExceeded, GameError, ReplayError, RulesetError, UsageError
 from interpreter.expr.messages import describe
 from interpreter.expr.parser import as_expr, quote, unquote, parse
 from interpreter.tools.cli import main
@@ -275,6 +275,36 @@ def test_a_costly_step_counts_more_against_the_budget(tmp_path):
     before = S.steps
     S.apply_index(0)
     assert S.steps - before >= costly[0].charge
+
+
+def test_card_work_counts_against_the_budget_card_by_card(tmp_path):
+    # each pass shuffles 2,000 cards: the budget stops the loop after a few passes, not after
+    # thousands of shuffles (one unit a step would allow 20,000 passes of a shuffle each)
+    rules = interpreter.load(write(tmp_path, """
+        game: g
+        players: {min: 2, max: 2}
+        components:
+          cards: {attributes: {n: 1..2000}, label: "c{n}"}
+        zones:
+          deck: {start: [cards]}
+          pile: {}
+        vars: {x: any, passes: {type: int, start: "0"}}
+        limits: {steps: 20000}
+        flow:
+          - while: "passes >= 0"
+            steps:
+              - shuffle: deck
+              - move: {from: deck, to: pile, cards: "deck where n > 0"}
+              - move: {from: pile, to: deck}
+              - set: {passes: "passes + 1"}
+              - choose: {who: "first(players)", options: "[1, 2]", as: x}
+        scoring: {categories: {p: passes}}
+        """))
+    S = rules.new_game(2, seed=1)
+    with pytest.raises(BudgetExceeded, match="one more per card"):
+        for _ in range(20_000):
+            S.apply_index(0)
+    assert 0 < S.v["passes"] <= 20_000 // 6_000 + 1
 
 
 def test_a_list_variable_is_costed_as_long_as_it_may_be(tmp_path):

@@ -21,6 +21,7 @@ from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
+from ..mechanics.cards import take_out
 from .view_hints import view_hints
 from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
@@ -50,6 +51,7 @@ class Builder(Declarations):
         self.names = Names(namespace=base_namespace())
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
         self.names.namespace["_insort"] = insort
+        self.names.namespace["_take_out"] = take_out
         self.compiler = Compiler(self.names)
         self.triggers = Triggers()
         self.names.namespace["_triggers"] = self.triggers

@@ -442,6 +442,13 @@ class EffectCompiler:
         em.line("S.steps += 1")
         em.line(f"if S.steps > S.rules.max_steps: _over_budget(S, {loc})")
 
+    @staticmethod
+    def count_cards(em, count: str) -> None:
+        """Emit: ``count`` more units against the game's step budget, for an effect whose work
+        grows with the cards (or counter values) it handles: a shuffle, move, deal, gather or
+        reset of n of them costs n (checked after the step, as every step is: engine/loop.py)."""
+        em.line(f"S.steps += {count}")
+
     def e_with_player(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("who", "do"))
         if spec is None:

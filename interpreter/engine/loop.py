@@ -90,7 +90,8 @@ def over_budget(S, loc=None):
     """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
     budget = S.rules.max_steps
     raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (seed {S.seed}; a step whose "
-                         "expressions may take more than 100 operations counts one more per hundred); does the "
+                         "expressions may take more than 100 operations counts one more per hundred, and a shuffle, "
+                         "move, deal, gather or reset one more per card); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc)
 
 

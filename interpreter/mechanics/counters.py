@@ -99,4 +99,5 @@ def e_reset(fx, em, spec, path, locals, has_me):
                 em.line(f"S.c[{one!r}] = {src}")
             else:
                 em.line(f"S.c[{one!r}] = [{src}] * len(S.c[{one!r}])")
+                fx.count_cards(em, f"len(S.c[{one!r}])")   # (a counter owned by each card: one value a card)
     fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")
