@@ -36,6 +36,12 @@ from .watch import EVERYTHING, Quiet, watched
 
 DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~48,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
+# the work of compiling a ruleset, counted after YAML aliases are expanded: a step or an effect
+# counts PART_WORK (about 0.5 ms and 40 KB to compile), a character of an expression one (about
+# 10 us), so a short text aliasing a list of them many times cannot take seconds and gigabytes
+# (the largest seed game: 159 steps and effects, 6,600 characters, about 22,500)
+MAX_BUILD_WORK = 200_000
+PART_WORK = 100
 
 
 def _dummy(S, me=None, L=None, *rest):
@@ -72,8 +78,22 @@ class Builder(Declarations):
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
         self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
+        self.work = 0              # compiling work so far (MAX_BUILD_WORK)
 
     # ------------------------------------------------------------------ diagnostics
+    def grow(self, path, work: int = PART_WORK) -> None:
+        """Count the work of a step, an effect or an expression about to be compiled; past
+        MAX_BUILD_WORK, stop the build with the errors so far (going on would do the very work
+        the limit bounds)."""
+        self.work += work
+        if self.work > MAX_BUILD_WORK:
+            self.error(f"this ruleset is too large to compile: more than {MAX_BUILD_WORK // PART_WORK:,} steps and "
+                       f"effects, or fewer with long expressions (each counts {PART_WORK}, and each character of an "
+                       f"expression 1, up to {MAX_BUILD_WORK:,}; counted after YAML aliases are expanded)", path, "limit",
+                       hint="a list of steps or effects used many times belongs in a declared effect or a "
+                            "repeat, not in copies")
+            raise RulesetError(sorted(self.diags, key=_order))
+
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None, span=1):
         path = tuple(path)
         if offset is not None:
@@ -152,6 +172,7 @@ class Builder(Declarations):
         ``.type`` (a plain function, not a wrapper: it is called in the game loop). ``tree``: a
         part of the expression at ``path``, already parsed (errors located in the whole text)."""
         text = as_expr(value)
+        self.grow(path, len(text))
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
@@ -277,12 +298,14 @@ class Builder(Declarations):
                 self.error(f"one step per list item, got {', '.join(kinds)}", ipath, "step")
                 continue
             if kinds:
+                self.grow(ipath)
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
                 step = self._weighed(lambda: STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope))
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             if holds_steps(item):   # an if whose then/else holds steps: a step of its own
+                self.grow(ipath)
                 step = self._weighed(lambda: Conditional.build(self, item, ipath, scope))
                 children.append(self.add(step, (*ipath, "if")))
                 continue

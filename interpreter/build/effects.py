@@ -176,6 +176,7 @@ class EffectCompiler:
             self.item(em, item, (*path, i), locals, has_me)
 
     def item(self, em, item, path, locals, has_me):
+        self.ctx.grow(path)
         if isinstance(item, str):
             kind, spec = item, None
         elif isinstance(item, dict) and item:

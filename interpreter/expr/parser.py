@@ -79,14 +79,14 @@ def parse(text: str) -> Tree:
         raise ExprError(f"expression is too long ({len(text)} characters, limit {MAX_LENGTH})", 0, code="limit")
     if not text.strip():
         raise ExprError("empty expression", 0, code="expr-syntax")
-    return _trees.get(text, lambda: _parsed(text), len(text))
+    return _trees.get(text, lambda: _parsed(text), len(text), keep_errors=(ExprError,))
 
 
 _trees = Kept(KEPT_CHARACTERS)   # text -> its tree (parse)
 
 
 def _parsed(text: str) -> Tree:
-    """The tree of a text parse() checked (an error is raised each time, never kept)."""
+    """The tree of a text parse() checked, or its ExprError (kept like a tree: parse)."""
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
