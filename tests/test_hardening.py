@@ -255,6 +255,26 @@ def test_did_you_mean_is_bounded_for_many_names(tmp_path):
     assert diags[0].hint.startswith("did you mean 'zone_")
 
 
+def test_checking_stops_after_a_hundred_errors(tmp_path, capsys, monkeypatch):
+    from interpreter.expr.compiler import Compiler
+    compiled = []
+    real = Compiler.compile
+    monkeypatch.setattr(Compiler, "compile", lambda self, text, *a, **k: compiled.append(text) or real(self, text, *a, **k))
+    categories = "".join(f"    c{i}: unknown_{i} + pts\n" for i in range(3000))
+    path = write(tmp_path, GAME.replace("scoring: {categories: {p: pts}}", "scoring:\n  categories:\n" + categories))
+    assert main(["validate", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err.count("error[unknown-name]") == 100 and "unknown_99'" in err and "unknown_100'" not in err
+    assert err.count("error[limit]: more than 100 errors: checking stopped here") == 1
+    assert out.strip() == f"{path}: 100 errors, and more not checked"
+    assert sum(1 for text in compiled if text.startswith("unknown_")) == 101   # the work stopped too
+    # the schema's errors as well
+    compiled.clear()
+    path = write(tmp_path, GAME.replace("vars: {x: any}", "vars:\n" + "".join(f"  v{i}: {{type: 5}}\n" for i in range(3000))))
+    diags = _errors(path)
+    assert len(diags) == 101 and diags[-1].message.startswith("more than 100 errors") and not compiled
+
+
 def test_card_owned_counters_are_bounded(tmp_path):
     text = GAME.replace("  cards: {attributes: {n: 1..6}", "  cards: {attributes: {n: 1..60000}").replace(
         "counters:\n", "counters:\n" + "".join(f"  c{i}: {{owner: card}}\n" for i in range(40)))

@@ -19,6 +19,7 @@ from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..loading.kept import compiled
+from ..loading.source import MAX_ERRORS, stopped_at
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
 from ..mechanics.cards import take_out
@@ -79,6 +80,7 @@ class Builder(Declarations):
         self.has_end_game = False  # set when an end_game effect is compiled
         self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
         self.work = 0              # compiling work so far (MAX_BUILD_WORK)
+        self.errors = 0            # errors reported so far (loading/source.py MAX_ERRORS)
 
     # ------------------------------------------------------------------ diagnostics
     def grow(self, path, work: int = PART_WORK) -> None:
@@ -90,8 +92,7 @@ class Builder(Declarations):
             self.error(f"this ruleset is too large to compile: more than {MAX_BUILD_WORK // PART_WORK:,} steps and "
                        f"effects, or fewer with long expressions (each counts {PART_WORK}, and each character of an "
                        f"expression 1, up to {MAX_BUILD_WORK:,}; counted after YAML aliases are expanded)", path, "limit",
-                       hint="a list of steps or effects used many times belongs in a declared effect or a "
-                            "repeat, not in copies")
+                       hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
             raise RulesetError(sorted(self.diags, key=_order))
 
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None, span=1):
@@ -100,6 +101,10 @@ class Builder(Declarations):
             loc = self.smap.expr_loc(path, offset)
         else:
             loc = self.smap.key_loc(path) if key else self.smap.loc(path)
+        if severity == "error":
+            self.errors += 1
+            if self.errors > MAX_ERRORS:   # checking stops: the work, not only the listing
+                raise RulesetError([*sorted(self.diags, key=_order), stopped_at(loc)])
         self.diags.append(Diagnostic(message, loc, code, severity, hint, span))
 
     def warn(self, message, path, code="unused"):
