@@ -415,6 +415,7 @@ class Builder(Declarations):
         r.var_start = {name: self.expr(decl["start"], ("vars", name, "start"), has_me=False)
                        for name, decl in self.var_decl.items() if "start" in decl}
         r.setup = self.effects(d.get("setup"), ("setup",), has_me=False)
+        r.setup_loc = self.smap.key_loc(("setup",))   # (where a runtime error of setup is reported)
         root = self.steps(d.get("flow") or [], ("flow",), StepScope(None))
         r.root = root.index
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)

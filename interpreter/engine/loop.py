@@ -101,7 +101,11 @@ def run_setup(S, fill, setup) -> None:
     try:
         fill(S)
         if setup is not None:
-            setup(S, None, None)
+            try:
+                setup(S, None, None)
+            except RUNTIME_ERRORS as e:   # (no step runs yet: located at setup itself)
+                tag_origin(e, "setup", S.rules.setup_loc)
+                raise
     except RUNTIME_ERRORS as e:
         raise located(S, e) from None
 
