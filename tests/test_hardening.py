@@ -97,6 +97,13 @@ def test_string_escapes_and_yaml_lists_of_any_text(tmp_path):
     assert as_expr(texts).startswith("['it\\'s', ")
 
 
+@pytest.mark.parametrize("options", [json.dumps(["a", "b\nc"]), json.dumps("['a', 'b\nc']")])
+def test_an_option_string_holding_a_line_break_is_refused_for_what_it_is(tmp_path, options):
+    path = write(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + options))
+    (d,) = _errors(path)
+    assert d.message == "a string cannot hold a line break (a label or a text is one line)" and d.loc.line == 16
+
+
 def test_an_unknown_escape_is_a_located_error(tmp_path):
     path = write(tmp_path, GAME.replace('options: "[1, 2]"', """options: "['a\\\\qb']\""""))
     with pytest.raises(RulesetError) as e:

@@ -91,6 +91,10 @@ def _parsed(text: str) -> Tree:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
         ch = text[e.pos_in_stream]
+        rest = text[e.pos_in_stream + 1:]
+        if ch in "'\"" and 0 <= rest.find("\n") < rest.find(ch):   # closed, but on another line
+            raise ExprError("a string cannot hold a line break (a label or a text is one line)",
+                            e.pos_in_stream + 1 + rest.find("\n"), code="expr-syntax") from None
         if ch in "'\"":
             raise ExprError(f"unexpected character {ch!r}: this string is never closed", e.pos_in_stream,
                             f"a string starts and ends with the same quote: {ch}A{ch}", code="expr-syntax") from None
