@@ -344,7 +344,7 @@ def _aliased(step: str, copies: int) -> str:
 
 def test_steps_aliased_many_times_stop_the_build_early(tmp_path, monkeypatch, parser):
     import interpreter
-    from interpreter.build import builder, effects
+    from interpreter.build import bounded, effects
     path = tmp_path / "g.yaml"
     path.write_text(_aliased("reset: pts", 900))   # 36,000 steps from 31 KB
     assert path.stat().st_size < 32_000
@@ -357,13 +357,13 @@ def test_steps_aliased_many_times_stop_the_build_early(tmp_path, monkeypatch, pa
     (d,) = info.value.diagnostics
     assert d.code == "limit" and "after YAML aliases are expanded" in d.message and 18 <= d.loc.line < 58   # (in the aliased list)
     # the build stopped at the limit: about MAX_BUILD_WORK / PART_WORK steps compiled, not 36,000
-    assert len(compiled) <= builder.MAX_BUILD_WORK // builder.PART_WORK
+    assert len(compiled) <= bounded.MAX_BUILD_WORK // bounded.PART_WORK
     # long expressions count by their characters: fewer copies of them reach the limit
     path.write_text(_aliased('set: {x: "' + " + ".join(f"count(deck where n > {j})" for j in range(30)) + '"}', 200))
     compiled.clear()
     with pytest.raises(RulesetError, match="too large to compile"):
         interpreter.load(path)
-    assert len(compiled) <= builder.MAX_BUILD_WORK // 700
+    assert len(compiled) <= bounded.MAX_BUILD_WORK // 700
 
 
 def test_a_bad_expression_aliased_many_times_is_parsed_once(tmp_path, monkeypatch, parser):

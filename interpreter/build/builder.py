@@ -19,7 +19,6 @@ from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..loading.kept import compiled
-from ..loading.source import MAX_ERRORS, stopped_at
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
 from ..mechanics.cards import take_out
@@ -28,6 +27,7 @@ from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
+from .bounded import Bounded, order
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -37,19 +37,13 @@ from .watch import EVERYTHING, Quiet, watched
 
 DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~48,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
-# the work of compiling a ruleset, counted after YAML aliases are expanded: a step or an effect
-# counts PART_WORK (about 0.5 ms and 40 KB to compile), a character of an expression one (about
-# 10 us), so a short text aliasing a list of them many times cannot take seconds and gigabytes
-# (the largest seed game: 159 steps and effects, 6,600 characters, about 22,500)
-MAX_BUILD_WORK = 200_000
-PART_WORK = 100
 
 
 def _dummy(S, me=None, L=None, *rest):
     return None
 
 
-class Builder(Declarations):
+class Builder(Declarations, Bounded):
     def __init__(self, loaded, coverage: bool = False):
         self.loaded = loaded
         self.data = loaded.data
@@ -79,22 +73,8 @@ class Builder(Declarations):
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
         self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
-        self.work = 0              # compiling work so far (MAX_BUILD_WORK)
-        self.errors = 0            # errors reported so far (loading/source.py MAX_ERRORS)
 
     # ------------------------------------------------------------------ diagnostics
-    def grow(self, path, work: int = PART_WORK) -> None:
-        """Count the work of a step, an effect or an expression about to be compiled; past
-        MAX_BUILD_WORK, stop the build with the errors so far (going on would do the very work
-        the limit bounds)."""
-        self.work += work
-        if self.work > MAX_BUILD_WORK:
-            self.error(f"this ruleset is too large to compile: more than {MAX_BUILD_WORK // PART_WORK:,} steps and "
-                       f"effects, or fewer with long expressions (each counts {PART_WORK}, and each character of an "
-                       f"expression 1, up to {MAX_BUILD_WORK:,}; counted after YAML aliases are expanded)", path, "limit",
-                       hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
-            raise RulesetError(sorted(self.diags, key=_order))
-
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None, span=1):
         path = tuple(path)
         if offset is not None:
@@ -102,9 +82,7 @@ class Builder(Declarations):
         else:
             loc = self.smap.key_loc(path) if key else self.smap.loc(path)
         if severity == "error":
-            self.errors += 1
-            if self.errors > MAX_ERRORS:   # checking stops: the work, not only the listing
-                raise RulesetError([*sorted(self.diags, key=_order), stopped_at(loc)])
+            self.count_error(loc)
         self.diags.append(Diagnostic(message, loc, code, severity, hint, span))
 
     def warn(self, message, path, code="unused"):
@@ -483,7 +461,7 @@ class Builder(Declarations):
         errors = [x for x in self.diags if x.severity == "error"]
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
-            raise RulesetError(sorted(self.diags, key=_order))
+            raise RulesetError(sorted(self.diags, key=order))
         r.probes = self.probes
         if self.probes is not None:
             instrument_steps(self.probes, r.steps, (Sequence, Effects))
@@ -503,10 +481,6 @@ def holds_steps(item) -> bool:
                                           for x in body):
             return True
     return False
-
-
-def _order(d: Diagnostic):
-    return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
 
 PARAM_LIST_FLOOR = 64   # elements a list parameter may hold whatever the ruleset's size

@@ -168,15 +168,14 @@ class EffectCompiler:
 
     # ------------------------------------------------------------------ statements
     def block(self, em, items, path, locals, has_me, first=0):
-        if not isinstance(items, list):
-            items = [items]
+        items = items if isinstance(items, list) else [items]
         if not items:
             em.line("pass")
         for i, item in enumerate(items, first):
             self.item(em, item, (*path, i), locals, has_me)
 
     def item(self, em, item, path, locals, has_me):
-        self.ctx.grow(path)
+        self.ctx.grow(path)   # (build/bounded.py)
         if isinstance(item, str):
             kind, spec = item, None
         elif isinstance(item, dict) and item:
@@ -442,13 +441,6 @@ class EffectCompiler:
         ns[loc] = self.ctx.smap.loc(path)
         em.line("S.steps += 1")
         em.line(f"if S.steps > S.rules.max_steps: _over_budget(S, {loc})")
-
-    @staticmethod
-    def count_cards(em, count: str) -> None:
-        """Emit: ``count`` more units against the game's step budget, for an effect whose work
-        grows with the cards (or counter values) it handles: a shuffle, move, deal, gather or
-        reset of n of them costs n (checked after the step, as every step is: engine/loop.py)."""
-        em.line(f"S.steps += {count}")
 
     def e_with_player(self, em, spec, path, locals, has_me):
         spec = self._spec(spec, path, ("who", "do"))

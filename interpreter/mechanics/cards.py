@@ -71,7 +71,7 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     else:
         em.line(f"{cs} = {s}[:]")
         em.line(f"{s}.clear()")
-    fx.count_cards(em, f"len({cs})")
+    count_cards(em, f"len({cs})")
     bottom = spec.get("bottom")
     if bottom and dname and fx.ctx.zone_sorted(dname):
         fx.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
@@ -94,7 +94,7 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
     z = em.fresh("_z")
     em.line(f"{z} = {src}")
     em.line(f"_shuffle(S, {z})")
-    fx.count_cards(em, f"len({z})")
+    count_cards(em, f"len({z})")
     if name and fx.ctx.zone_sorted(name):   # the draws are made all the same (the same games)
         fx.ctx.warn(f"zone '{name}' is kept sorted: shuffling it does not change its order", path, "sorted")
         em.line(f"{z}.sort()")
@@ -131,7 +131,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
     em.line(f"{zone} = {fx.writable(to)}")
     key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
-    fx.count_cards(em, f"min(max(0, {k}) * len({w}), len({s}))")   # (before: the cards it deals)
+    count_cards(em, f"min(max(0, {k}) * len({w}), len({s}))")   # (before: the cards it deals)
     if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
         em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
     em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
@@ -209,12 +209,19 @@ def e_gather(fx, em, spec, path, locals, has_me):
                 em.line(f"S.z[{zname!r}].clear()")
             else:
                 em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
-    fx.count_cards(em, f"len({d}) - {n0}")
+    count_cards(em, f"len({d}) - {n0}")
     gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
     fx.event(em, f"{{'ev': 'gather', 'from': {gathered!r}, 'to': {dname!r}, {owner_key('to', downer)}"
                  f"'cards': {d}[{n0}:]}}")   # (before a sort: the cards that came, in gathering order)
     if dname and fx.ctx.zone_sorted(dname):
         em.line(f"{d}.sort()")
+
+
+def count_cards(em, count: str) -> None:
+    """Emit: ``count`` more units against the game's step budget, for an effect whose work
+    grows with the cards (or counter values) it handles: a shuffle, move, deal, gather or
+    reset of n of them costs n (checked after the step, as every step is: engine/loop.py)."""
+    em.line(f"S.steps += {count}")
 
 
 def take_out(zone: list, cards: list) -> None:
