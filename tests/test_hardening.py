@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter.errors import GameError, ReplayError, RulesetError, UsageError
+from interpreter.errors import BudgetExceeded, GameError, ReplayError, RulesetError, UsageError
 from interpreter.expr.messages import describe
 from interpreter.expr.parser import as_expr, quote, unquote, parse
 from interpreter.tools.cli import main
@@ -64,6 +64,15 @@ def test_a_runtime_error_in_a_game_is_located_and_phrased_for_authors(tmp_path):
     assert ":17:11: error[runtime]" in text and "a value is none" in text and "NoneType" not in text
 
 
+def test_a_runtime_error_in_setup_is_located_at_setup(tmp_path, capsys):
+    path = write(tmp_path, GAME.replace("flow:\n", "setup:\n  - set: {x: \"first(deck where n > 9).n + 1\"}\nflow:\n"))
+    with pytest.raises(GameError) as e:
+        interpreter.load(path).new_game(2)
+    assert e.value.loc.line == 12 and str(e.value).startswith(f"{path}:12:1: error[runtime]: in setup (seed 0): a value is none")
+    assert main(["play", str(path), "--players", "2"]) == 1
+    assert "in setup" in capsys.readouterr().err
+
+
 def test_a_hoisted_call_python_refuses_is_compiled_without_hoisting(tmp_path):
     """any(.. first(..) ..) in an effect condition: Python forbids the := the optimiser would
     lift into the comprehension; the effect list is compiled again without it."""
@@ -86,6 +95,13 @@ def test_string_escapes_and_yaml_lists_of_any_text(tmp_path):
     S = interpreter.load(path).new_game(2)
     assert S.legal_actions() == texts
     assert as_expr(texts).startswith("['it\\'s', ")
+
+
+@pytest.mark.parametrize("options", [json.dumps(["a", "b\nc"]), json.dumps("['a', 'b\nc']")])
+def test_an_option_string_holding_a_line_break_is_refused_for_what_it_is(tmp_path, options):
+    path = write(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + options))
+    (d,) = _errors(path)
+    assert d.message == "a string cannot hold a line break (a label or a text is one line)" and d.loc.line == 16
 
 
 def test_an_unknown_escape_is_a_located_error(tmp_path):
@@ -255,6 +271,26 @@ def test_did_you_mean_is_bounded_for_many_names(tmp_path):
     assert diags[0].hint.startswith("did you mean 'zone_")
 
 
+def test_checking_stops_after_a_hundred_errors(tmp_path, capsys, monkeypatch):
+    from interpreter.expr.compiler import Compiler
+    compiled = []
+    real = Compiler.compile
+    monkeypatch.setattr(Compiler, "compile", lambda self, text, *a, **k: compiled.append(text) or real(self, text, *a, **k))
+    categories = "".join(f"    c{i}: unknown_{i} + pts\n" for i in range(3000))
+    path = write(tmp_path, GAME.replace("scoring: {categories: {p: pts}}", "scoring:\n  categories:\n" + categories))
+    assert main(["validate", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err.count("error[unknown-name]") == 100 and "unknown_99'" in err and "unknown_100'" not in err
+    assert err.count("error[limit]: more than 100 errors: checking stopped here") == 1
+    assert out.strip() == f"{path}: 100 errors, and more not checked"
+    assert sum(1 for text in compiled if text.startswith("unknown_")) == 101   # the work stopped too
+    # the schema's errors as well
+    compiled.clear()
+    path = write(tmp_path, GAME.replace("vars: {x: any}", "vars:\n" + "".join(f"  v{i}: {{type: 5}}\n" for i in range(3000))))
+    diags = _errors(path)
+    assert len(diags) == 101 and diags[-1].message.startswith("more than 100 errors") and not compiled
+
+
 def test_card_owned_counters_are_bounded(tmp_path):
     text = GAME.replace("  cards: {attributes: {n: 1..6}", "  cards: {attributes: {n: 1..60000}").replace(
         "counters:\n", "counters:\n" + "".join(f"  c{i}: {{owner: card}}\n" for i in range(40)))
@@ -275,6 +311,36 @@ def test_a_costly_step_counts_more_against_the_budget(tmp_path):
     before = S.steps
     S.apply_index(0)
     assert S.steps - before >= costly[0].charge
+
+
+def test_card_work_counts_against_the_budget_card_by_card(tmp_path):
+    # each pass shuffles 2,000 cards: the budget stops the loop after a few passes, not after
+    # thousands of shuffles (one unit a step would allow 20,000 passes of a shuffle each)
+    rules = interpreter.load(write(tmp_path, """
+        game: g
+        players: {min: 2, max: 2}
+        components:
+          cards: {attributes: {n: 1..2000}, label: "c{n}"}
+        zones:
+          deck: {start: [cards]}
+          pile: {}
+        vars: {x: any, passes: {type: int, start: "0"}}
+        limits: {steps: 20000}
+        flow:
+          - while: "passes >= 0"
+            steps:
+              - shuffle: deck
+              - move: {from: deck, to: pile, cards: "deck where n > 0"}
+              - move: {from: pile, to: deck}
+              - set: {passes: "passes + 1"}
+              - choose: {who: "first(players)", options: "[1, 2]", as: x}
+        scoring: {categories: {p: passes}}
+        """))
+    S = rules.new_game(2, seed=1)
+    with pytest.raises(BudgetExceeded, match="one more per card"):
+        for _ in range(20_000):
+            S.apply_index(0)
+    assert 0 < S.v["passes"] <= 20_000 // 6_000 + 1
 
 
 def test_a_list_variable_is_costed_as_long_as_it_may_be(tmp_path):

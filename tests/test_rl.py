@@ -303,3 +303,28 @@ def test_openspiel_information_states_recall_every_move_as_each_seat_saw_it(name
             assert state.information_state_string(0).split("\n")[:-1] == seen[0]   # and the state its own
         again = game.deserialize_state(state.serialize())
         assert again.information_state_string(1) == state.information_state_string(1)
+
+
+def test_the_adapters_refuse_a_bool_a_float_or_an_array_as_an_action_or_a_seed():
+    env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
+    env.reset(seed=5)
+    legal = sorted(np.flatnonzero(env.last()[0]["action_mask"]))
+    before = env.state.to_json()
+    one = 1 if 1 in legal else legal[0]
+    for bad in (one == 1, float(one), np.array([one]), np.array(one)):   # each == a legal id
+        with pytest.raises(ValueError, match=rf"is not legal: an action is an int or a numpy integer, "
+                                             rf"not {type(bad).__name__}"):
+            env.step(bad)
+    assert env.state.to_json() == before
+    for seed in (1.5, "abc", True, np.float64(2.0)):
+        with pytest.raises(TypeError, match=f"a seed is an int or a numpy integer, not {type(seed).__name__}"):
+            env.reset(seed=seed)
+    env.reset(seed=np.int64(5))
+    assert env.state.to_json() == before
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match=f"the chance node's outcomes are 0..{openspiel.SEEDS - 1}, not 65536"):
+        state.apply_action(openspiel.SEEDS)
+    assert state.is_chance_node()
+    state.apply_action(openspiel.SEEDS - 1)
+    assert not state.is_chance_node()

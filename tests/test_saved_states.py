@@ -162,3 +162,13 @@ def test_randomly_edited_states_never_raise_raw_errors(name, players):
             assert (e.diagnostics[0].loc is not None and "error[runtime]" in str(e)
                     or e.diagnostics[0].code == "limit"), str(e)
     assert accepted < 150   # most edits are refused; some (a count changed by one) are valid states
+
+
+@pytest.mark.parametrize("name,players", [("diamonds", 4), ("diams", 4)])
+def test_a_step_that_asks_nothing_on_top_of_a_pending_decision_is_refused_at_load(name, players):
+    rules, S = _played(name, players, 3)
+    d = json.loads(S.to_json())
+    quiet = next(s.index for s in rules.steps if not s.asks)
+    with pytest.raises(GameError, match=rf"stack\[{len(d['stack'])}\]: a pending decision needs the step that asks "
+                                        rf"it on top of the stack, and step {quiet} \(\w+\) asks none"):
+        rules.state_from_json(json.dumps(_edit(d, ("stack",), d["stack"] + [[quiet]])))

@@ -528,3 +528,22 @@ def test_ray_backend_gives_the_local_results(rules):
     assert remote["records"] == local["records"]
     assert remote["summary"] == local["summary"]
     assert remote_search["records"] == local_search["records"]
+
+
+def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["simulate", "diamonds", "--players", "4", "--games", "5", "--set", "rounds=1", "--workers", "1",
+            "--out", str(out), "--json"]
+    assert cli.main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    recs = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    damaged = [{**recs[0], "margin": [1, 2]},                    # a field of another type
+               {**recs[1], "seed": recs[1]["seed"] + 1},         # not the seed game 1 is played with
+               recs[2], {**recs[2], "scores": [0, 0, 0, 0]},     # game 2 twice: which is right?
+               {**recs[3], "winners": [0, 0]}, recs[4]]
+    (out / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in damaged))
+    assert cli.main(args) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["resumed"] == 1 and again["win_rate"] == first["win_rate"] and again["scores"] == first["scores"]
+    assert [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()] == \
+        [recs[i] for i in (4, 0, 1, 2, 3)]   # game 4 kept, the others played again as they were

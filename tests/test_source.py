@@ -309,3 +309,75 @@ def test_overlay_keeps_each_file():
     assert smap.loc(("scoring", "total")) == Location("base.yaml", 4, 18)
     assert smap.key_loc(("game",)) == Location("base.yaml", 1, 1)
     assert smap.expr_loc(("scoring", "total"), 0) == Location("base.yaml", 4, 18)
+
+
+# a short text aliasing a list of steps many times: within the YAML limits (the nodes are
+# counted after expansion, and are fewer than MAX_NODES), but each copy is a step to compile
+ALIASED = """\
+game: g
+players: {min: 2, max: 3}
+components:
+  cards: {attributes: {n: 1..6}, label: "c{n}"}
+zones:
+  deck: {start: [cards]}
+counters:
+  pts: {owner: player}
+vars: {x: any}
+flow:
+  - turns:
+      until: "any(players, by: pts > 2)"
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - gain: {counter: pts, amount: 1}
+        - repeat: 1
+          steps: &s
+%s
+%s
+scoring: {categories: {p: pts}}
+"""
+
+
+def _aliased(step: str, copies: int) -> str:
+    steps = "\n".join(f"            - {step}" for _ in range(40))
+    return ALIASED % (steps, "\n".join("        - {repeat: 1, steps: *s}" for _ in range(copies)))
+
+
+def test_steps_aliased_many_times_stop_the_build_early(tmp_path, monkeypatch, parser):
+    import interpreter
+    from interpreter.build import bounded, effects
+    path = tmp_path / "g.yaml"
+    path.write_text(_aliased("reset: pts", 900))   # 36,000 steps from 31 KB
+    assert path.stat().st_size < 32_000
+    compiled = []
+    real = effects.EffectCompiler.compile
+    monkeypatch.setattr(effects.EffectCompiler, "compile",
+                        lambda self, items, *a, **k: compiled.append(len(items)) or real(self, items, *a, **k))
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    (d,) = info.value.diagnostics
+    assert d.code == "limit" and "after YAML aliases are expanded" in d.message and 18 <= d.loc.line < 58   # (in the aliased list)
+    # the build stopped at the limit: about MAX_BUILD_WORK / PART_WORK steps compiled, not 36,000
+    assert len(compiled) <= bounded.MAX_BUILD_WORK // bounded.PART_WORK
+    # long expressions count by their characters: fewer copies of them reach the limit
+    path.write_text(_aliased('set: {x: "' + " + ".join(f"count(deck where n > {j})" for j in range(30)) + '"}', 200))
+    compiled.clear()
+    with pytest.raises(RulesetError, match="too large to compile"):
+        interpreter.load(path)
+    assert len(compiled) <= bounded.MAX_BUILD_WORK // 700
+
+
+def test_a_bad_expression_aliased_many_times_is_parsed_once(tmp_path, monkeypatch, parser):
+    import interpreter
+    from interpreter.expr import parser as expr_parser
+    path = tmp_path / "g.yaml"
+    bad = " + ".join(["n"] * 60)   # nested too deeply
+    path.write_text(_aliased(f'set: {{x: "1 + {bad}"}}', 10))
+    parsed = []
+    real = expr_parser._parsed
+    monkeypatch.setattr(expr_parser, "_parsed", lambda text: parsed.append(text) or real(text))
+    expr_parser._trees.clear()
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    *diags, stop = info.value.diagnostics   # (checking stops after 100 errors)
+    assert len(diags) == 100 and all("nested too deeply" in d.message for d in diags) and "100 errors" in stop.message
+    assert parsed.count(f"1 + {bad}") == 1   # (101 times before)

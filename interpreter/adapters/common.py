@@ -2,6 +2,8 @@
 and what a game's end is worth to each seat."""
 from __future__ import annotations
 
+from numbers import Integral
+
 from ..build import load
 from ..errors import UsageError
 from ..play.actions import action_space
@@ -44,3 +46,17 @@ class Table:
         if self.reward == "win":
             return 0.0, 1.0
         return -1e9, 1e9
+
+
+
+def is_whole(value) -> bool:
+    """An int or a numpy integer scalar: not a bool (``step(True)`` is not action 1), a float or
+    an array (numpy's bool is no Integral)."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def whole(value, what: str) -> int:
+    """``value`` as an int (is_whole); TypeError otherwise, naming what is accepted."""
+    if not is_whole(value):
+        raise TypeError(f"{what} is an int or a numpy integer, not {type(value).__name__} {value!r}")
+    return int(value)

@@ -264,6 +264,8 @@ class RulebookState(pyspiel.State):
     def _apply_action(self, action):
         h = self.h
         if h is None:     # the chance node: the game of this seed
+            if not 0 <= action < SEEDS:
+                raise ValueError(f"the chance node's outcomes are 0..{SEEDS - 1}, not {action}")
             self.h = Handle(self._table.new_game(int(action)), self.table_key, [])
             return
         legal = h.legal

@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..play.agents import summarise
-from .common import Table
+from .common import Table, is_whole, whole
 
 
 _I8 = np.dtype(np.int8)
@@ -90,6 +90,7 @@ class RulebookEnv(AECEnv):
         return self._act_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = None if seed is None else whole(seed, "a seed")
         if seed is not None:
             self._seeds = random.Random(int(seed))
             self.game_seed = int(seed)
@@ -155,8 +156,11 @@ class RulebookEnv(AECEnv):
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
+        if not is_whole(action):
+            raise ValueError(f"action {action!r} is not legal: an action is an int or a numpy integer, "
+                             f"not {type(action).__name__}")
         try:
-            i = ids.index(action)   # (by ==: a numpy integer too)
+            i = ids.index(action)
         except ValueError:
             raise ValueError(f"action {action} is not legal for {self.agent_selection} now; legal: {ids}") from None
         self.state.apply_index(i)

@@ -21,11 +21,13 @@ from ..expr.types import ANY, BOOL, CARD, INT, NUM
 from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
+from ..mechanics.cards import take_out
 from .view_hints import view_hints
 from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
+from .bounded import Bounded, order
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -41,7 +43,7 @@ def _dummy(S, me=None, L=None, *rest):
     return None
 
 
-class Builder(Declarations):
+class Builder(Declarations, Bounded):
     def __init__(self, loaded, coverage: bool = False):
         self.loaded = loaded
         self.data = loaded.data
@@ -50,6 +52,7 @@ class Builder(Declarations):
         self.names = Names(namespace=base_namespace())
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
         self.names.namespace["_insort"] = insort
+        self.names.namespace["_take_out"] = take_out
         self.compiler = Compiler(self.names)
         self.triggers = Triggers()
         self.names.namespace["_triggers"] = self.triggers
@@ -78,6 +81,8 @@ class Builder(Declarations):
             loc = self.smap.expr_loc(path, offset)
         else:
             loc = self.smap.key_loc(path) if key else self.smap.loc(path)
+        if severity == "error":
+            self.count_error(loc)
         self.diags.append(Diagnostic(message, loc, code, severity, hint, span))
 
     def warn(self, message, path, code="unused"):
@@ -150,6 +155,7 @@ class Builder(Declarations):
         ``.type`` (a plain function, not a wrapper: it is called in the game loop). ``tree``: a
         part of the expression at ``path``, already parsed (errors located in the whole text)."""
         text = as_expr(value)
+        self.grow(path, len(text))
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
@@ -275,12 +281,14 @@ class Builder(Declarations):
                 self.error(f"one step per list item, got {', '.join(kinds)}", ipath, "step")
                 continue
             if kinds:
+                self.grow(ipath)
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
                 step = self._weighed(lambda: STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope))
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             if holds_steps(item):   # an if whose then/else holds steps: a step of its own
+                self.grow(ipath)
                 step = self._weighed(lambda: Conditional.build(self, item, ipath, scope))
                 children.append(self.add(step, (*ipath, "if")))
                 continue
@@ -385,6 +393,7 @@ class Builder(Declarations):
         r.var_start = {name: self.expr(decl["start"], ("vars", name, "start"), has_me=False)
                        for name, decl in self.var_decl.items() if "start" in decl}
         r.setup = self.effects(d.get("setup"), ("setup",), has_me=False)
+        r.setup_loc = self.smap.key_loc(("setup",))   # (where a runtime error of setup is reported)
         root = self.steps(d.get("flow") or [], ("flow",), StepScope(None))
         r.root = root.index
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
@@ -452,7 +461,7 @@ class Builder(Declarations):
         errors = [x for x in self.diags if x.severity == "error"]
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
-            raise RulesetError(sorted(self.diags, key=_order))
+            raise RulesetError(sorted(self.diags, key=order))
         r.probes = self.probes
         if self.probes is not None:
             instrument_steps(self.probes, r.steps, (Sequence, Effects))
@@ -472,10 +481,6 @@ def holds_steps(item) -> bool:
                                           for x in body):
             return True
     return False
-
-
-def _order(d: Diagnostic):
-    return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
 
 PARAM_LIST_FLOOR = 64   # elements a list parameter may hold whatever the ruleset's size

@@ -168,14 +168,14 @@ class EffectCompiler:
 
     # ------------------------------------------------------------------ statements
     def block(self, em, items, path, locals, has_me, first=0):
-        if not isinstance(items, list):
-            items = [items]
+        items = items if isinstance(items, list) else [items]
         if not items:
             em.line("pass")
         for i, item in enumerate(items, first):
             self.item(em, item, (*path, i), locals, has_me)
 
     def item(self, em, item, path, locals, has_me):
+        self.ctx.grow(path)   # (build/bounded.py)
         if isinstance(item, str):
             kind, spec = item, None
         elif isinstance(item, dict) and item:

@@ -93,7 +93,8 @@ def over_budget(S, loc=None):
     """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
     budget = S.rules.max_steps
     raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (seed {S.seed}; a step whose "
-                         "expressions may take more than 100 operations counts one more per hundred); does the "
+                         "expressions may take more than 100 operations counts one more per hundred, and a shuffle, "
+                         "move, deal, gather or reset one more per card); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc)
 
 
@@ -103,7 +104,11 @@ def run_setup(S, fill, setup) -> None:
     try:
         fill(S)
         if setup is not None:
-            setup(S, None, None)
+            try:
+                setup(S, None, None)
+            except RUNTIME_ERRORS as e:   # (no step runs yet: located at setup itself)
+                tag_origin(e, "setup", S.rules.setup_loc)
+                raise
     except RUNTIME_ERRORS as e:
         raise located(S, e) from None
 

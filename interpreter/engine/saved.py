@@ -130,6 +130,9 @@ def _check_flow(rules, d: dict, players: int) -> None:
         _need(isinstance(dec, list) and len(dec) == 2 and _int(dec[0]) and 0 <= dec[0] < players
               and isinstance(dec[1], list) and dec[1], "decision: expected [seat, [options...]] or null")
         _need(bool(stack), "decision: a pending decision needs the step that asks it (stack is empty)")
+        top = rules.steps[stack[-1][0]]
+        _need(top.asks, f"stack[{len(stack) - 1}]: a pending decision needs the step that asks it on top of the "
+                        f"stack, and step {stack[-1][0]} ({top.kind}) asks none")
     _need(not (d["over"] and dec is not None), "decision: a finished game has no pending decision")
     _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
 

@@ -83,19 +83,23 @@ def parse(text: str) -> Tree:
         raise ExprError(f"expression is too long ({len(text)} characters, limit {MAX_LENGTH})", 0, code="limit")
     if not text.strip():
         raise ExprError("empty expression", 0, code="expr-syntax")
-    return _trees.get(text, lambda: _parsed(text), len(text))
+    return _trees.get(text, lambda: _parsed(text), len(text), keep_errors=(ExprError,))
 
 
 _trees = Kept(KEPT_CHARACTERS)   # text -> its tree (parse)
 
 
 def _parsed(text: str) -> Tree:
-    """The tree of a text parse() checked (an error is raised each time, never kept)."""
+    """The tree of a text parse() checked, or its ExprError (kept like a tree: parse)."""
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
         pos = e.pos_in_stream or 0   # (typed optional by lark; a character error always has it)
         ch = text[pos]
+        rest = text[pos + 1:]
+        if ch in "'\"" and 0 <= rest.find("\n") < rest.find(ch):   # closed, but on another line
+            raise ExprError("a string cannot hold a line break (a label or a text is one line)",
+                            pos + 1 + rest.find("\n"), code="expr-syntax") from None
         if ch in "'\"":
             raise ExprError(f"unexpected character {ch!r}: this string is never closed", pos,
                             f"a string starts and ends with the same quote: {ch}A{ch}", code="expr-syntax") from None

@@ -10,7 +10,17 @@ ruleset fit in it many times over).
 """
 from __future__ import annotations
 
+import copy
+
 _MISSING = object()
+
+
+class _Failed:
+    """What is kept for a key whose value could not be made: the error ``make`` raised."""
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException):
+        self.error = error
 
 
 class Kept:
@@ -21,16 +31,23 @@ class Kept:
         self.size = 0
         self._values: dict = {}
 
-    def get(self, key, make, size: int):
-        """The value kept for ``key``, else ``make()`` kept (an exception is raised, not kept)."""
+    def get(self, key, make, size: int, keep_errors: tuple = ()):
+        """The value kept for ``key``, else ``make()`` kept. An exception ``make`` raises is raised,
+        and kept if it is one of ``keep_errors`` (a text that fails fails the same way each time: a
+        ruleset aliasing a bad expression many times must not make it be worked through again)."""
         value = self._values.get(key, _MISSING)
         if value is _MISSING:
-            value = make()
+            try:
+                value = make()
+            except keep_errors as e:
+                value = _Failed(e)
             if self.size + size > self.limit:
                 self._values.clear()
                 self.size = 0
             self._values[key] = value
             self.size += size
+        if type(value) is _Failed:
+            raise copy.copy(value.error)   # (a copy: whoever catches it may add to it)
         return value
 
     def clear(self) -> None:

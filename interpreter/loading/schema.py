@@ -9,7 +9,7 @@ from typing import Iterator
 
 from ..errors import Diagnostic, RulebookError, did_you_mean, key_hint
 from .resources import cache_file, resource_dir
-from .source import SourceMap
+from .source import MAX_ERRORS, SourceMap, stopped_at
 
 # (jsonschema is imported when a check runs: its import alone costs about 0.1 s, and a
 # text that passed the same schema before is not checked again, see _passed)
@@ -54,7 +54,11 @@ def check_schema(data, smap: SourceMap, schema: dict) -> list[Diagnostic]:
             if (d.loc, d.message) not in seen:  # e.g. one "required" error per missing key
                 seen.add((d.loc, d.message))
                 diags.append(d)
+        if len(diags) > MAX_ERRORS:   # (the validator goes through the data in order)
+            break
     diags.sort(key=lambda d: (d.loc is None, d.loc or ("", 0, 0)))
+    if len(diags) > MAX_ERRORS:
+        diags[MAX_ERRORS:] = [stopped_at(diags[MAX_ERRORS].loc)]
     if not diags and key is not None:
         _remember(passed, key)
     return diags

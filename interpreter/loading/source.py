@@ -27,13 +27,15 @@ try:
 except ImportError:  # PyYAML built without libyaml
     CParser = None
 
-from ..errors import LINE_BREAK, Location, RulesetError, register_source
+from ..errors import LINE_BREAK, Diagnostic, Location, RulesetError, register_source
 
 MAX_BYTES = 2_000_000   # a ruleset is a hand-written text; anything bigger is a mistake or an attack
 MAX_NODES = 200_000     # nodes after alias expansion: stops "billion laughs" alias bombs
 MAX_CHARS = 4 * MAX_BYTES   # characters of text after alias expansion: a long text aliased many times
 MAX_DEPTH = 64          # nesting depth (root = 1): also keeps our recursion far from Python's limit
 MAX_INT_DIGITS = 100    # digits of a whole number written in YAML (Python refuses > 4,300)
+MAX_ERRORS = 100        # errors reported for one ruleset: checking stops at the next one (a file of
+                        # thousands of errors would take seconds to check and be read by no one)
 
 _T = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = _T + "str", _T + "int", _T + "float", _T + "bool", _T + "null"
@@ -344,6 +346,14 @@ class _Converter:
             s = v.lower()
             return float(s.replace(".", "") if s.endswith(("inf", "nan")) else s)  # ".inf" -> "inf"
         raise self.error(node, f"'{v}' is not a valid {_show_tag(tag)[2:]}", "type")
+
+
+STOPPED = f"more than {MAX_ERRORS} errors: checking stopped here (fix these, then check again)"
+
+
+def stopped_at(loc: Location | None) -> Diagnostic:
+    """The error that ends a list of MAX_ERRORS errors, at the next one: checking went no further."""
+    return Diagnostic(STOPPED, loc, "limit")
 
 
 def load_yaml(text: str | bytes, path: str = "<string>") -> tuple[object, SourceMap]:

@@ -59,7 +59,7 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     if "cards" in spec:
         csrc, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
         em.line(f"{cs} = list({csrc})")
-        em.line(f"for _x in {cs}: {s}.remove(_x)")
+        em.line(f"_take_out({s}, {cs})")
     elif "count" in spec:
         n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
         k = em.fresh("_k")
@@ -71,6 +71,7 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     else:
         em.line(f"{cs} = {s}[:]")
         em.line(f"{s}.clear()")
+    count_cards(em, f"len({cs})")
     bottom = spec.get("bottom")
     if bottom and dname and fx.ctx.zone_sorted(dname):
         fx.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
@@ -91,10 +92,13 @@ def _move(fx, em, spec, path, locals, has_me, parts):
 @effect_kind("shuffle", "shuffle a zone (chance)")
 def e_shuffle(fx, em, spec, path, locals, has_me):
     src, name = fx.target(spec, path, locals, has_me, "zone")
-    em.line(f"_shuffle(S, {src})")
+    z = em.fresh("_z")
+    em.line(f"{z} = {src}")
+    em.line(f"_shuffle(S, {z})")
+    count_cards(em, f"len({z})")
     if name and fx.ctx.zone_sorted(name):   # the draws are made all the same (the same games)
         fx.ctx.warn(f"zone '{name}' is kept sorted: shuffling it does not change its order", path, "sorted")
-        em.line(f"{src}.sort()")
+        em.line(f"{z}.sort()")
 
 
 @effect_kind("deal", "deal cards one at a time from a zone to each player's zone")
@@ -128,6 +132,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
     em.line(f"{zone} = {fx.writable(to)}")
     key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
+    count_cards(em, f"min(max(0, {k}) * len({w}), len({s}))")   # (before: the cards it deals)
     if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
         em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
     em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
@@ -205,11 +210,33 @@ def e_gather(fx, em, spec, path, locals, has_me):
                 em.line(f"S.z[{zname!r}].clear()")
             else:
                 em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
+    count_cards(em, f"len({d}) - {n0}")
     gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
     fx.event(em, f"{{'ev': 'gather', 'from': {gathered!r}, 'to': {dname!r}, {owner_key('to', downer)}"
                  f"'cards': {d}[{n0}:]}}")   # (before a sort: the cards that came, in gathering order)
     if dname and fx.ctx.zone_sorted(dname):
         em.line(f"{d}.sort()")
+
+
+def count_cards(em, count: str) -> None:
+    """Emit: ``count`` more units against the game's step budget, for an effect whose work
+    grows with the cards (or counter values) it handles: a shuffle, move, deal, gather or
+    reset of n of them costs n (checked after the step, as every step is: engine/loop.py)."""
+    em.line(f"S.steps += {count}")
+
+
+def take_out(zone: list, cards: list) -> None:
+    """Remove ``cards`` from ``zone`` (each must be there: ValueError otherwise, as
+    ``list.remove`` says), in one pass over the zone when they are many."""
+    if len(cards) < 8:
+        for x in cards:
+            zone.remove(x)
+        return
+    gone = set(cards)
+    kept = [x for x in zone if x not in gone]
+    if len(gone) != len(cards) or len(kept) != len(zone) - len(cards):
+        raise ValueError("list.remove(x): x not in list")
+    zone[:] = kept
 
 
 def put(fx, em, dst_var, cards_var, zone_name):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..expr.runtime import stored_source
 from ..expr.types import INT, NUM
 from .base import effect_kind
-from .cards import owner_key
+from .cards import count_cards, owner_key
 
 
 def take(em, amount: str, src: str, dst: str | None) -> str:
@@ -99,4 +99,5 @@ def e_reset(fx, em, spec, path, locals, has_me):
                 em.line(f"S.c[{one!r}] = {src}")
             else:
                 em.line(f"S.c[{one!r}] = [{src}] * len(S.c[{one!r}])")
+                count_cards(em, f"len(S.c[{one!r}])")   # (a counter owned by each card: one value a card)
     fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")

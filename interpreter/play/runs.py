@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..engine import rng
 from ..errors import UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from .batch import Batch, load_batch_rules
@@ -18,10 +20,11 @@ from .summary import summarise
 from .workers import run_local, run_ray, workers_used
 
 
-def read_records(path: Path) -> list[dict]:
-    """The complete records of a games.jsonl: a torn last line from an interruption, or a
-    record that does not hold a game's result (a line edited or damaged), is dropped, and
-    its game is played again."""
+def read_records(path: Path, batch: Batch | None = None) -> list[dict]:
+    """The sound records of a games.jsonl (of ``batch``, when given): a torn last line from an
+    interruption, a record that does not hold a game's result as play_one writes it (a line
+    edited or damaged), and every record of an index written more than once, are dropped, and
+    their games are played again."""
     out = []
     if not path.exists():
         return out
@@ -30,26 +33,49 @@ def read_records(path: Path) -> list[dict]:
             rec = json_loads(line)
         except JSONInputError:
             continue
-        if _complete(rec):
+        if _sound(rec, batch):
             out.append(rec)
-    return out
+    times = Counter(rec["index"] for rec in out)
+    return [rec for rec in out if times[rec["index"]] == 1]
 
 
-def _whole(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+def _whole(x, low: int = 0, high: float = float("inf")) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and low <= x < high
 
 
-def _complete(rec) -> bool:
-    """A game's record as play_one writes it: its index and seed, then an error, or the scores
-    (numbers), the winners (seats) and the number of decisions."""
-    if not (isinstance(rec, dict) and _whole(rec.get("index")) and rec["index"] >= 0 and _whole(rec.get("seed"))):
+def _number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)   # (never NaN: json_loads refuses it)
+
+
+def _sound(rec, batch: Batch | None) -> bool:
+    """A game's record as play_one writes it: its index and the seed that game is played with,
+    the number of decisions, then an error, or the results, each of its type and range."""
+    if not (isinstance(rec, dict) and _whole(rec.get("index")) and _whole(rec.get("seed"))
+            and _whole(rec.get("decisions"))):
         return False
-    if isinstance(rec.get("error"), str):
-        return True
+    if batch is not None and rec["seed"] != rng.derive(batch.seed, rec["index"]):
+        return False
+    cov = rec.get("coverage")
+    if cov is not None and not (isinstance(cov, dict) and isinstance(cov.get("p", {}), dict)
+                                and all(k.isdigit() and _whole(n) for k, n in cov.get("p", {}).items())
+                                and isinstance(cov.get("e", []), list)
+                                and all(isinstance(e, str) for e in cov.get("e", []))):
+        return False
+    if "error" in rec:
+        return isinstance(rec["error"], str)
     scores, winners = rec.get("scores"), rec.get("winners")
-    return (isinstance(scores, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores)
-            and isinstance(winners, list) and all(_whole(w) and 0 <= w < len(scores) for w in winners)
-            and _whole(rec.get("decisions")))
+    if not (isinstance(scores, list) and scores and all(_number(v) for v in scores)
+            and (batch is None or len(scores) == batch.players)):
+        return False
+    seats = len(scores)
+    unranked = rec.get("unranked", [])
+    return (isinstance(winners, list) and all(_whole(w, 0, seats) for w in winners) and len(set(winners)) == len(winners)
+            and all(k in rec for k in ("rounds", "first", "margin", "margin_relative", "lead_changes"))
+            and (rec["rounds"] is None or _whole(rec["rounds"]))
+            and (rec["first"] is None or _whole(rec["first"], 0, seats))
+            and all(rec[k] is None or _number(rec[k]) for k in ("margin", "margin_relative"))
+            and (rec["lead_changes"] is None or _whole(rec["lead_changes"]))
+            and isinstance(unranked, list) and all(_whole(u, 0, seats) for u in unranked))
 
 
 def _folder(out: Path, holds: str) -> None:
@@ -83,7 +109,7 @@ def prepare_out(out: Path, batch: Batch) -> dict[int, dict]:
     else:
         conf_path.write_text(json.dumps(conf, indent=2) + "\n", encoding="utf-8")
     games = out / "games.jsonl"
-    done = {r["index"]: r for r in read_records(games)}
+    done = {r["index"]: r for r in read_records(games, batch)}
     # rewrite without any torn line, so appended records start on a line of their own
     with open(games, "w", encoding="utf-8") as f:
         for i in sorted(done):

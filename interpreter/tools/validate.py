@@ -10,6 +10,7 @@ import sys
 from ..build import load
 from ..errors import RulebookError, UsageError
 from ..loading.resources import find_ruleset
+from ..loading.source import STOPPED
 from ..loading.variants import load_data
 
 
@@ -97,6 +98,8 @@ def cmd_validate(args) -> int:
             errors = sum(1 for d in f["diagnostics"] if d.severity == "error")
             problems = len((f.get("playouts") or {}).get("problems", []))
             what = [f"{errors} error{'s' if errors != 1 else ''}"] if errors else []
+            if errors and f["diagnostics"][-1].message == STOPPED:
+                what = [f"{errors - 1} errors, and more not checked"]
             what += [f"{problems} playout problem{'s' if problems != 1 else ''}"] if problems else []
             _out(f"{name}: {', '.join(what)}" + _playout_summary(f))
     return 1 if bad else 0

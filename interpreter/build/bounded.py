@@ -1,0 +1,39 @@
+"""What compiling one ruleset may cost, counted after YAML aliases are expanded: its work
+(MAX_BUILD_WORK) and its errors (loading/source.py MAX_ERRORS). Past either, the build stops
+with the errors so far: going on would do the very work the limits bound."""
+from __future__ import annotations
+
+from ..errors import Diagnostic, RulesetError
+from ..loading.source import MAX_ERRORS, stopped_at
+
+# a step or an effect counts PART_WORK (about 0.5 ms and 40 KB to compile), a character of an
+# expression one (about 10 us), so a short text aliasing a list of them many times cannot take
+# seconds and gigabytes (the largest seed game: 159 steps and effects, 6,600 characters, about 22,500)
+MAX_BUILD_WORK = 200_000
+PART_WORK = 100
+
+
+class Bounded:
+    """The counts of a Builder (build/builder.py): the work and the errors so far."""
+    work = 0
+    errors = 0
+
+    def grow(self, path, work: int = PART_WORK) -> None:
+        """Count the work of a step, an effect or an expression about to be compiled."""
+        self.work += work
+        if self.work > MAX_BUILD_WORK:
+            self.error(f"this ruleset is too large to compile: more than {MAX_BUILD_WORK // PART_WORK:,} steps and "
+                       f"effects, or fewer with long expressions (each counts {PART_WORK}, and each character of an "
+                       f"expression 1, up to {MAX_BUILD_WORK:,}; counted after YAML aliases are expanded)", path,
+                       "limit", hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
+            raise RulesetError(sorted(self.diags, key=order))
+
+    def count_error(self, loc) -> None:
+        """Count one more error, about to be reported at ``loc``."""
+        self.errors += 1
+        if self.errors > MAX_ERRORS:
+            raise RulesetError([*sorted(self.diags, key=order), stopped_at(loc)])
+
+
+def order(d: Diagnostic):
+    return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
