@@ -1,0 +1,226 @@
+"""Rules stated one by one, each on a ruleset written for it, with the outcome the rule gives:
+scoring (tie-breaks, lowest_wins, decided(), unranked()), per-player `when` triggers,
+counter-clockwise turns from a seat, and the trick rules (equal ranks, trumps, following,
+playable). The lockstep tests compare two engines; these say what both must do."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from test_flowgen import reference
+from test_mechanics import BASE, load, play_first
+
+
+@pytest.fixture(params=["compiled", "reference"])
+def engine(request):
+    """Each rule holds in the compiled flow and in the reference loop (test_flowgen.py)."""
+    return (lambda rules: rules) if request.param == "compiled" else reference
+
+
+# ---------------------------------------------------------------------- scoring
+def scored(tmp_path, scoring: str, players=3):
+    """A game over at once, its ranking read from ``points`` set by the test."""
+    S = load(tmp_path, "flow: []\nscoring:\n" + scoring).new_game(players)
+    assert S.is_terminal()
+    return S
+
+
+def test_lowest_wins_turns_the_tiebreaks_round_too(tmp_path):
+    S = scored(tmp_path, '  categories: {p: points}\n  tiebreak: ["x + me"]\n  lowest_wins: true\n')
+    S.c["points"] = [4, 4, 9]          # 0 and 1 tie on the lowest score; the lower tie-break wins
+    assert S.winners() == [0]
+    S.c["points"] = [9, 4, 4]
+    assert S.winners() == [1]
+    d = S.rules.scoring.decided(S)
+    assert d == {"by": "tiebreak", "tiebreak": "x + me", "tied": [1, 2], "values": {1: 1, 2: 2}, "score": 4}
+
+
+def test_highest_wins_with_the_highest_tiebreak(tmp_path):
+    S = scored(tmp_path, '  categories: {p: points}\n  tiebreak: ["me"]\n')
+    S.c["points"] = [4, 4, 1]
+    assert S.winners() == [1]
+
+
+def test_decided_names_the_tiebreak_that_broke_the_tie_not_one_that_broke_nothing(tmp_path):
+    S = scored(tmp_path, '  categories: {p: points}\n  tiebreak: ["x", "0 - me", "me"]\n')
+    S.c["points"] = [2, 7, 7]
+    d = S.rules.scoring.decided(S)
+    assert d["by"] == "tiebreak" and d["tiebreak"] == "0 - me"   # "x" is 0 for both: it broke nothing
+    assert d["tied"] == [1, 2] and d["values"] == {1: -1, 2: -2} and S.winners() == [1]
+    S.c["points"] = [7, 1, 1]
+    assert S.rules.scoring.decided(S) == {"by": "score"}
+
+
+def test_decided_says_shared_when_no_tiebreak_separates(tmp_path):
+    S = scored(tmp_path, '  categories: {p: points}\n  tiebreak: ["x"]\n')
+    S.c["points"] = [3, 3, 1]
+    assert S.rules.scoring.decided(S) == {"by": "shared", "tied": [0, 1], "score": 3}
+    assert S.winners() == [0, 1]
+
+
+def test_unranked_lists_the_seats_eligible_leaves_out(tmp_path):
+    S = scored(tmp_path, '  categories: {p: points}\n  eligible: "points > 0"\n')
+    S.c["points"] = [0, 4, 2]
+    assert S.rules.scoring.unranked(S) == [0]
+    assert S.rules.scoring.decided(S) == {"by": "score", "unranked": [0]}
+    S.c["points"] = [0, 0, 0]
+    assert S.rules.scoring.unranked(S) == [0, 1, 2] and S.winners() == []
+    assert S.rules.scoring.decided(S) == {"by": "nobody", "unranked": [0, 1, 2]}
+
+
+def test_unranked_is_empty_without_eligible(tmp_path):
+    S = scored(tmp_path, "  categories: {p: points}\n")
+    assert S.rules.scoring.unranked(S) == []
+
+
+# ---------------------------------------------------------------------- triggers and turns
+def test_a_per_player_when_trigger_fires_once_per_player_as_its_condition_becomes_true(tmp_path, engine):
+    r = load(tmp_path, """
+    triggers:
+      rich:
+        when: "points >= 2"
+        per_player: true
+        do: [{gain: {counter: bonus}}]
+    flow:
+      - repeat: 4
+        steps:
+          - gain: {counter: "points[0]"}
+          - choose: {who: 0, options: "[1]", as: x}
+      - gain: {counter: "points[1]", amount: 2}
+      - choose: {who: 1, options: "[1]", as: x}
+      - lose: {counter: "points[1]", amount: 2}
+      - choose: {who: 1, options: "[1]", as: x}
+      - gain: {counter: "points[1]", amount: 3}
+      - choose: {who: 1, options: "[1]", as: x}
+    """, base=BASE.replace("counters:\n", "counters:\n  bonus: {owner: player, start: 0}\n"))
+    S = engine(r).new_game(3)
+    play_first(S)
+    # seat 0 reached 2 once and stayed (1, 2, 3, 4); seat 1 rose twice; seat 2 never
+    assert S.c["bonus"] == [1, 2, 0]
+
+
+@pytest.mark.parametrize("players, start, order", [(4, 1, [1, 0, 3, 2]), (3, 2, [2, 1, 0]), (4, 0, [0, 3, 2, 1])])
+def test_counterclockwise_turns_start_at_from_and_go_down_the_seats(tmp_path, engine, players, start, order):
+    r = load(tmp_path, f"""
+    flow:
+      - turns: {{from: {start}, order: counterclockwise, steps: [{{set: {{order: "order + [me]"}}}}]}}
+    """)
+    assert engine(r).new_game(players).v["order"] == order
+
+
+def test_counterclockwise_turns_with_from_and_rounds(tmp_path, engine):
+    r = load(tmp_path, """
+    flow:
+      - turns: {from: 1, order: counterclockwise, rounds: 2, steps: [{set: {order: "order + [me]"}}]}
+    """)
+    assert engine(r).new_game(3).v["order"] == [1, 0, 2, 1, 0, 2]
+
+
+# ---------------------------------------------------------------------- tricks
+TRICKS = """
+game: tr
+players: {min: 2, max: 3}
+components:
+  cards: {attributes: {suit: [A, B, C], rank: 1..6}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  hand: {owner: player, visible: owner}
+  table: {}
+  won: {owner: player, visible: all}
+"""
+
+
+def trick(tmp_path, engine, hands: list[str], leader=0, extra=""):
+    """A game of one trick: each seat's hand dealt by label ("1A 3B"), then the trick."""
+    setup = "".join(f"  - move: {{from: deck, to: 'hand[{p}]', cards: \"deck where rank == {c[:-1]} and suit == '{c[-1]}'\"}}\n"
+                    for p, h in enumerate(hands) for c in h.split())
+    path = tmp_path / "tr.yaml"
+    path.write_text(TRICKS + f"setup:\n{setup}flow:\n  - tricks: {{hand: hand, table: table, leader: {leader}, "
+                    f"follow: suit, rank: RANK, collect: won, count: 1{extra}}}\n"
+                    .replace("RANK", "'rank // 2'" if "equal" in extra else "rank").replace(", equal", ""))
+    return engine(interpreter.load(path)).new_game(len(hands))
+
+
+def won_by(S) -> int:
+    assert S.is_terminal()
+    owners = [p for p, z in enumerate(S.z["won"]) if z]
+    assert len(owners) == 1
+    return owners[0]
+
+
+@pytest.mark.parametrize("hands, leader, plays, winner", [
+    (["2A", "3A"], 0, ["2A", "3A"], 0),        # rank // 2: 2A and 3A are both rank 1; the first played wins
+    (["3A", "2A"], 0, ["3A", "2A"], 0),
+    (["2A", "3A"], 1, ["3A", "2A"], 1),        # seat 1 leads
+    (["2A", "3A 4A"], 0, ["2A", "4A"], 1),     # a higher rank beats it
+])
+def test_of_equal_ranks_the_first_played_wins(tmp_path, engine, hands, leader, plays, winner):
+    S = trick(tmp_path, engine, hands, leader, extra=", equal")
+    for label in plays:
+        S.apply(label)
+    assert won_by(S) == winner
+
+
+def test_a_card_that_does_not_follow_never_wins_without_trumps(tmp_path, engine):
+    S = trick(tmp_path, engine, ["2A", "6B"])
+    S.apply("2A")
+    assert S.legal_actions() == ["6B"]          # void in A: any card may be played
+    S.apply("6B")
+    assert won_by(S) == 0
+
+
+def test_a_trump_beats_the_led_suit_and_the_highest_trump_wins(tmp_path, engine):
+    S = trick(tmp_path, engine, ["6A", "1B 5C", "2B"], extra=", trump: \"'B'\"")
+    S.apply("6A")
+    S.apply("1B")
+    S.apply("2B")
+    assert won_by(S) == 2                       # two trumps: the higher one, not the led suit's 6
+    S = trick(tmp_path, engine, ["6A", "1B 5C", "3C"], extra=", trump: \"'B'\"")
+    for label in ("6A", "1B", "3C"):
+        S.apply(label)
+    assert won_by(S) == 1                       # the lowest trump beats the led suit
+
+
+def test_a_trump_led_is_followed_as_a_suit(tmp_path, engine):
+    S = trick(tmp_path, engine, ["1B", "6A 2B"], extra=", trump: \"'B'\"")
+    S.apply("1B")
+    assert S.legal_actions() == ["2B"]
+    S.apply("2B")
+    assert won_by(S) == 1
+
+
+def test_a_player_who_can_follow_must(tmp_path, engine):
+    S = trick(tmp_path, engine, ["2A", "6B 1A 3C 5A"])
+    S.apply("2A")
+    assert sorted(S.legal_actions()) == ["1A", "5A"]
+    S.apply("1A")
+    assert won_by(S) == 0
+
+
+def test_a_player_who_cannot_follow_may_play_any_card(tmp_path, engine):
+    S = trick(tmp_path, engine, ["2A", "6B 3C"])
+    S.apply("2A")
+    assert sorted(S.legal_actions()) == ["3C", "6B"]
+
+
+PLAYABLE = ", playable: \"led != none or suit != 'B'\""   # B may not be led
+
+
+def test_playable_restricts_the_cards_offered(tmp_path, engine):
+    S = trick(tmp_path, engine, ["1A 4B 2C", "3B"], extra=PLAYABLE)
+    assert sorted(S.legal_actions()) == ["1A", "2C"]
+
+
+def test_when_nothing_is_playable_any_card_that_follows_may_be_played(tmp_path, engine):
+    S = trick(tmp_path, engine, ["1B 4B", "3B 2A"], extra=PLAYABLE)
+    assert sorted(S.legal_actions()) == ["1B", "4B"]            # nothing playable: leading anything
+    S.apply("4B")
+    assert S.legal_actions() == ["3B"]                           # following B: playable once led
+
+
+def test_playable_keeps_following_suit(tmp_path, engine):
+    S = trick(tmp_path, engine, ["1A", "3B 2A 5C"], extra=", playable: \"suit != 'A'\"")
+    S.apply("1A")
+    # 2A is the only card that follows, and it is not playable: the fallback offers the cards
+    # that follow, not the whole hand
+    assert S.legal_actions() == ["2A"]
