@@ -160,4 +160,6 @@ def test_randomly_edited_states_never_raise_raw_errors(name, players):
                 T.apply_index(rnd.randrange(len(T.legal_actions())))
         except GameError as e:
             assert e.diagnostics[0].loc is not None and "error[runtime]" in str(e)
-    assert accepted < 150   # most edits are refused; some (a count changed by one) are valid states
+    # most edits are refused; some (a count changed by one...) are valid states and must be
+    # accepted (55 and 59 of the 300 with this seed): a loader refusing every state fails here
+    assert 20 <= accepted < 150
