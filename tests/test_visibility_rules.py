@@ -5,6 +5,7 @@ and every label shown; these say each rule and the seat it applies to.)"""
 from __future__ import annotations
 
 import io
+import random
 import json
 import textwrap
 
@@ -307,3 +308,23 @@ def test_a_team_counter_paid_by_a_member_is_seen_by_the_team_only(tmp_path):
     for seat, team in ((0, 0), (1, 0), (2, 1), (3, 1)):
         (ev,) = events(log_lines(r, 4, seat=seat), "pay")
         assert (ev.get("counter"), ev.get("amount")) == (("purse", 1) if team == 0 else (None, None))
+
+
+# ---------------------------------------------------------------------- knowledge
+def test_a_card_leaving_a_team_zone_is_known_to_every_member_of_the_team(tmp_path):
+    """Seats that saw a card leave a zone know where it went (engine/knowledge.py): for a team's
+    zone, each member; a determinization for a member keeps it there."""
+    r = team_rules(tmp_path, """
+    flow:
+      - move: {from: deck, to: "vault[0]", count: 2}
+      - choose: {who: 0, options: "[1]", as: shown}
+      - move: {from: "vault[0]", to: deck, count: 1}
+      - choose: {who: 0, options: "[1]", as: shown}
+    """)
+    S = r.new_game(4, 1, knowledge=True)
+    S.apply("1")
+    card = S.z["deck"][-1]                 # the card just put on the hidden deck
+    assert S.kn[card] == 0b0011            # seats 0 and 1 (team 0) know it is there
+    for seat in (0, 1):
+        for k in range(5):
+            assert card in S.determinize(seat, random.Random(k)).z["deck"]
