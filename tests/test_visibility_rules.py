@@ -14,6 +14,7 @@ import pytest
 import interpreter
 from interpreter.play import gamelog
 from interpreter.play.redact import HIDDEN
+from interpreter.web.games import LiveGame
 
 BASE = """
 game: vis
@@ -328,3 +329,35 @@ def test_a_card_leaving_a_team_zone_is_known_to_every_member_of_the_team(tmp_pat
     for seat in (0, 1):
         for k in range(5):
             assert card in S.determinize(seat, random.Random(k)).z["deck"]
+
+
+# ---------------------------------------------------------------------- the web table
+def test_the_web_table_tells_a_seat_what_the_others_did_since_its_turn_as_it_may_know_it(tmp_path):
+    r = load(tmp_path, CHOICE.replace("CARDS", '"hand where it == c or it == first(hand where it != c)"'))
+    s = LiveGame(r, 3, 1, "first,first,human")        # two agents decide before the human seat
+    full = [line for line, _ in s.positions[1:]]
+    assert [line["seat"] for line in full] == [0, 1] and s.state.current_player() == 2
+    for seat in (2, None):
+        told = s.view(2, seat)["since"]
+        assert len(told) == 2 and all(f"seat {line['seat']} which: ?." in t for t, line in zip(told, full))
+    told = s.view(2, "all")["since"]
+    assert len(told) == 2 and all(f"seat {line['seat']} which: {line['action']}." in t for t, line in zip(told, full))
+    # what was chosen at position 1 (seat 1's card): its own seat knows, the others do not
+    assert s.view(1, 1)["chosen"] == s.view(1, "all")["chosen"] == full[1]["action"] != HIDDEN
+    assert s.view(1, 0)["chosen"] == s.view(1, 2)["chosen"] == s.view(1, None)["chosen"] == HIDDEN
+
+
+def test_hidden_cards_are_dealt_into_overlapping_holds_each_where_it_may_be():
+    """Holds that overlap without nesting (a in 0 or 1, b in 1 or 2, c in 2 or 0) are dealt by
+    tries (engine/knowledge.py): every deal puts each card where its zone may hold it."""
+    from interpreter.engine.knowledge import _deal
+    kinds = ["a", "b", "c"]
+    slots = [([], 1, frozenset("ac")), ([], 1, frozenset("ab")), ([], 1, frozenset("bc"))]
+    rng = random.Random(2)
+    deals = set()
+    for _ in range(100):
+        dealt, _ = _deal([0, 1, 2], slots, kinds, None, rng)
+        assert all(kinds[c] in holds for (_, _, holds), cards in zip(slots, dealt) for c in cards)
+        assert sorted(c for cards in dealt for c in cards) == [0, 1, 2]
+        deals.add(tuple(map(tuple, dealt)))
+    assert deals == {((0,), (1,), (2,)), ((2,), (0,), (1,))}   # the only two that fit, both dealt
