@@ -361,3 +361,128 @@ def test_hidden_cards_are_dealt_into_overlapping_holds_each_where_it_may_be():
         assert sorted(c for cards in dealt for c in cards) == [0, 1, 2]
         deals.add(tuple(map(tuple, dealt)))
     assert deals == {((0,), (1,), (2,)), ((2,), (0,), (1,))}   # the only two that fit, both dealt
+
+
+# ---------------------------------------------------------------------- the RL tensors
+def tensor_shows_the_observation(rules, S, seat):
+    """A seat's tensor (play/tensors.py, docs/rl.md) holds what its observation shows and no
+    more: each zone's cards where the seat sees them (zeros elsewhere) and how many, each
+    counter's value where it sees it (0 elsewhere); owners relative to the seat (or its team)."""
+    from collections import Counter
+    from interpreter.play.tensors import layout
+    L = layout(rules, S.n)
+    t = L.encode(S, seat)
+    pieces = {name: (off, size) for name, off, size in L.pieces}
+    assert len(pieces) == len(L.pieces) and sum(size for _, size in pieces.values()) == L.size == len(t)
+    obs, labels, n = S.observation(seat), rules.card_labels, S.n
+    teams, team = len(S.members), S.tm[seat]
+    assert list(t[slice(*_span(pieces["seat"]))]) == [float(p == seat) for p in range(n)]
+    cur = S.current_player()
+    assert list(t[slice(*_span(pieces["to_move"]))]) == [float(k == ((cur - seat) % n if cur >= 0 else n))
+                                                         for k in range(n + 1)]
+    for name, kind in rules.zone_owner.items():
+        holds = rules.zone_holds.get(name)
+        held = [c for c in range(len(labels)) if holds is None or rules.cards.kinds[c] in holds]
+        shown = obs["zones"][name]
+        if kind == "card":
+            off, size = pieces[f"size:{name}"]
+            sizes = {labels[o]: int(t[off + o]) for o in range(size) if t[off + o]}
+            assert sizes == {k: (len(v) if isinstance(v, list) else v) for k, v in shown.items()}
+            off, size = pieces[f"zone:{name}"]     # every card's zone at once: the cards seen
+            assert Counter(labels[held[i]] for i in range(size) if t[off + i]) == Counter(
+                x for v in shown.values() if isinstance(v, list) for x in v), name
+            continue
+        base, m = (seat, n) if kind == "player" else (team, teams)
+        owners = [("", None)] if kind == "none" else [(f"+{k}", (base + k) % m) for k in range(m)]
+        for suffix, owner in owners:
+            seen = shown if owner is None else shown[owner]
+            off, size = pieces[f"zone:{name}{suffix}"]
+            hot = [held[i] for i in range(size) if t[off + i]]
+            count = t[pieces[f"size:{name}{suffix}"][0]]
+            if isinstance(seen, list):
+                assert count == len(seen) and Counter(labels[c] for c in hot) == Counter(seen), (name, owner)
+            else:
+                assert count == seen and not hot, (name, owner)
+    for name, kind in rules.counter_owner.items():
+        off, size = pieces[f"counter:{name}"]
+        value = obs["counters"][name]
+        if kind == "none":
+            expected = [value or 0]
+        elif kind == "card":
+            expected = [(value or {}).get(labels[c], 0) for c in range(size)] if value is not None else [0] * size
+        else:
+            base = seat if kind == "player" else team
+            expected = [(value[(base + k) % size] or 0) for k in range(size)]
+        assert list(t[off:off + size]) == expected, name
+
+
+def _span(piece):
+    off, size = piece
+    return off, off + size
+
+
+SEEN = """
+zones:
+  under: {owner: card, visible: owner}
+  over: {owner: card, visible: all}
+counters:
+  mark: {owner: card, visible: all}
+  secret_mark: {owner: card, visible: owner}
+  pot: {start: 2}
+  hidden_pot: {start: 5, visible: none}
+flow:
+  - deal: {from: deck, to: hand, count: 2}
+  - move: {from: deck, to: table, count: 2}
+  - move: {from: deck, to: "under[first(table)]", count: 1}
+  - move: {from: deck, to: "over[last(table)]", count: 2}
+  - gain: {counter: "mark[first(table)]", amount: 3}
+  - gain: {counter: "secret_mark[first(table)]", amount: 4}
+  - turns:
+      rounds: 2
+      steps:
+        - gain: {counter: gold, amount: "me + 1"}
+        - gain: {counter: fame, amount: 2}
+        - pick: {from: hand, to: table, count: 1, prompt: play}
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_seat_tensor_shows_what_its_observation_shows_and_no_more(tmp_path, players):
+    base = BASE.replace("zones:\n", "zones:\n" + SEEN.split("counters:")[0].split("zones:\n")[1]).replace(
+        "counters:\n", "counters:\n" + SEEN.split("counters:\n")[1].split("flow:")[0])
+    r = load(tmp_path, "flow:" + SEEN.split("flow:")[1], base=base)
+    S = r.new_game(players, 1)
+    while True:
+        for seat in range(players):
+            tensor_shows_the_observation(r, S, seat)
+        if S.is_terminal():
+            break
+        S.apply_index(0)
+
+
+def test_a_team_seat_tensor_shows_its_team_zones_and_counters(tmp_path):
+    r = team_rules(tmp_path, """
+    flow:
+      - move: {from: deck, to: "vault[0]", count: 2}
+      - move: {from: deck, to: "vault[team(2)]", count: 3}
+      - gain: {counter: "purse[0]", amount: 5}
+      - gain: {counter: "purse[team(2)]", amount: 6}
+      - choose: {who: 0, options: "[1]", as: shown}
+    """)
+    S = r.new_game(4)
+    for seat in range(4):
+        tensor_shows_the_observation(r, S, seat)
+
+
+@pytest.mark.parametrize("name, variant, players", [("diamonds", "teams", 4), ("diams", None, 3),
+                                                    ("mister_diamond", None, 3)])
+def test_a_seed_game_seat_tensor_shows_what_its_observation_shows(name, variant, players):
+    rules = interpreter.load(name, variant=variant)
+    S, rnd = rules.new_game(players, 2), random.Random(2)
+    for k in range(400):
+        if k % 20 == 0 or S.is_terminal():
+            for seat in range(players):
+                tensor_shows_the_observation(rules, S, seat)
+        if S.is_terminal():
+            break
+        S.apply_index(rnd.randrange(len(S.dec[1])))
