@@ -224,3 +224,17 @@ def test_playable_keeps_following_suit(tmp_path, engine):
     # 2A is the only card that follows, and it is not playable: the fallback offers the cards
     # that follow, not the whole hand
     assert S.legal_actions() == ["2A"]
+
+
+# ---------------------------------------------------------------------- simultaneous choices
+def test_a_seat_with_nothing_to_choose_is_passed_over_in_a_simultaneous_choice(tmp_path, engine):
+    r = load(tmp_path, """
+    flow:
+      - choose: {options: "[] if me == 0 else [me, me * 10]", as: bids, prompt: bid, simultaneous: true}
+    """, base=BASE + "  bids: list[int]\n")
+    S = engine(r).new_game(4)
+    asked = []
+    while not S.is_terminal():
+        asked.append(S.current_player())
+        S.apply_index(1)
+    assert asked == [1, 2, 3] and S.v["bids"] == [None, 10, 20, 30]
