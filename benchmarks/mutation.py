@@ -13,9 +13,9 @@ swapped, a statement deleted); ruleset mutants are made on the YAML text (a numb
 comparison flipped inside an expression, a condition negated). ``--per-area`` mutants are drawn
 per area with ``--seed`` from every candidate of the area, so a run is repeatable.
 
-Mutants listed in benchmarks/mutation_equivalent.txt (``path:line: mutation | why``) behave
+Mutants listed in benchmarks/mutation_equivalent.txt (``path:line:col: mutation | why``) behave
 exactly like the original: they are left out of the score. Prints the score per area and
-overall and every survivor as ``path:line: mutation``. Exit status 1 when a survivor is left.
+overall and every survivor as ``path:line:col: mutation``. Exit status 1 when a survivor is left.
 """
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
     "engine": (["interpreter/engine/loop.py", "interpreter/engine/rng.py", "interpreter/engine/ruleset.py",
                 "interpreter/engine/saved.py", "interpreter/engine/state.py", "interpreter/engine/protocol.py"],
                ["tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_saved_states.py",
-                "tests/test_rng.py", "tests/test_visibility_rules.py", "tests/test_simultaneous.py",
+                "tests/test_rng.py", "tests/test_errors.py", "tests/test_sorted_zones.py",
+                "tests/test_visibility_rules.py", "tests/test_simultaneous.py", "tests/test_clone.py",
                 "tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py"]),
     "mechanics": (["interpreter/mechanics/*.py"],
                   ["tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_tricks_follow.py",
@@ -75,6 +76,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
 class Mutant:
     path: str          # relative to the tree
     line: int
+    col: int           # of the replaced text, from 1 (two mutants of one line differ by it)
     what: str          # e.g. "< -> >=", "delete statement", "5 -> 6"
     start: int         # character offsets of the replaced text in the file
     end: int
@@ -82,7 +84,7 @@ class Mutant:
 
     @property
     def key(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
+        return f"{self.path}:{self.line}:{self.col}: {self.what}"
 
 
 # ---------------------------------------------------------------------- Python mutants
@@ -144,7 +146,7 @@ def python_mutants(root: Path, rel: str) -> list[Mutant]:
         start, end = span(node)
         if new_text is None:
             new_text = "(" + ast.unparse(new_node) + ")"
-        out.append(Mutant(rel, node.lineno, what, start, end, new_text))
+        out.append(Mutant(rel, node.lineno, node.col_offset + 1, what, start, end, new_text))
 
     def clone(node):
         return ast.parse(ast.unparse(node), mode="eval").body
@@ -177,7 +179,7 @@ def python_mutants(root: Path, rel: str) -> list[Mutant]:
             new = ast.parse(ast.unparse(node)).body[0]
             new.op = SWAP_BIN[type(node.op)]()
             start, end = span(node)
-            out.append(Mutant(rel, node.lineno, f"{SYM[type(node.op)]}= -> {SYM[type(new.op)]}=",
+            out.append(Mutant(rel, node.lineno, node.col_offset + 1, f"{SYM[type(node.op)]}= -> {SYM[type(new.op)]}=",
                               start, end, ast.unparse(new)))
         if isinstance(node, (ast.If, ast.While)) and id(node.test) not in skip:
             add(node.test, "condition negated", new_text="(not (" + ast.unparse(node.test) + "))")
@@ -203,17 +205,17 @@ def yaml_mutants(root: Path, rel: str) -> list[Mutant]:
         base = offs[i]
         for m in re.finditer(r"(?<![\w.'{])(\d+)(?![\w.'}])", code):
             n = int(m.group(1))
-            out.append(Mutant(rel, i + 1, f"{n} -> {n + 1}", base + m.start(1), base + m.end(1), str(n + 1)))
+            out.append(Mutant(rel, i + 1, m.start(1) + 1, f"{n} -> {n + 1}", base + m.start(1), base + m.end(1), str(n + 1)))
         for m in re.finditer(r"(<=|>=|==|!=|(?<![-=<>])<(?![=<])|(?<![-=<>])>(?![=>]))", code):
             if m.group(1) in (">", "<") and not re.search(r"[\"']", code[:m.start()]):
                 continue   # a YAML block scalar marker, not inside an expression
-            out.append(Mutant(rel, i + 1, f"{m.group(1)} -> {CMP_TEXT[m.group(1)]}", base + m.start(1),
+            out.append(Mutant(rel, i + 1, m.start(1) + 1, f"{m.group(1)} -> {CMP_TEXT[m.group(1)]}", base + m.start(1),
                               base + m.end(1), CMP_TEXT[m.group(1)]))
         m = re.match(r"^(\s*-?\s*(?:%s):\s*)(\"[^\"]+\"|'[^']+')\s*$" % "|".join(CONDITION_KEYS), code)
         if m:
             inner = m.group(2)[1:-1]
             q = m.group(2)[0]
-            out.append(Mutant(rel, i + 1, "condition negated", base + m.start(2), base + m.end(2),
+            out.append(Mutant(rel, i + 1, m.start(2) + 1, "condition negated", base + m.start(2), base + m.end(2),
                               f"{q}not ({inner}){q}"))
     return out
 
@@ -286,7 +288,7 @@ def main(argv=None) -> int:
                 candidates.extend(make(tree, rel))
             rnd = random.Random(f"{args.seed}:{area}")
             drawn = rnd.sample(candidates, min(args.per_area, len(candidates)))
-            drawn.sort(key=lambda m: (m.path, m.line, m.what))
+            drawn.sort(key=lambda m: (m.path, m.line, m.col, m.what))
             if args.list:
                 print(f"== {area}: {len(drawn)} of {len(candidates)} candidates")
                 for m in drawn:

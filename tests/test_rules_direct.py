@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
+from interpreter.errors import GameError
 from test_flowgen import reference
 from test_mechanics import BASE, load, play_first
 
@@ -238,3 +239,30 @@ def test_a_seat_with_nothing_to_choose_is_passed_over_in_a_simultaneous_choice(t
         asked.append(S.current_player())
         S.apply_index(1)
     assert asked == [1, 2, 3] and S.v["bids"] == [None, 10, 20, 30]
+
+
+# ---------------------------------------------------------------------- end_when
+def test_end_when_ends_at_once_and_its_runtime_error_is_located_there(tmp_path, engine):
+    r = load(tmp_path, """
+    end_when: ["x >= 2"]
+    flow:
+      - repeat: 5
+        steps:
+          - set: {x: "x + 1"}
+          - choose: {who: 0, options: "[1]", as: y}
+    """, base=BASE + "  y: int\n")
+    S = engine(r).new_game(2)
+    play_first(S)
+    assert S.v["x"] == 2
+    r = load(tmp_path, """
+    end_when: ["10 // (x - 1) > 100"]
+    flow:
+      - repeat: 5
+        steps:
+          - set: {x: "x + 1"}
+          - choose: {who: 0, options: "[1]", as: y}
+    """, base=BASE + "  y: int\n", name="z.yaml")
+    with pytest.raises(GameError) as e:
+        engine(r).new_game(2)
+    assert "in end_when" in e.value.message and "division by zero" in e.value.message
+    assert '"10 // (x - 1) > 100"' in (tmp_path / "z.yaml").read_text().splitlines()[e.value.loc.line - 1]
