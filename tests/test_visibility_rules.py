@@ -486,3 +486,21 @@ def test_a_seed_game_seat_tensor_shows_what_its_observation_shows(name, variant,
         if S.is_terminal():
             break
         S.apply_index(rnd.randrange(len(S.dec[1])))
+
+
+def test_a_saved_states_knowledge_names_only_seats_and_cards_of_the_game(tmp_path):
+    """What each seat knows is saved with the state (``known``: card -> bitmask of seats);
+    loading refuses a mask naming a seat past the last, or a card the game does not have."""
+    from interpreter.errors import GameError
+    r = load(tmp_path, CHOICE.replace("CARDS", '"[c]"'))
+    S = r.new_game(3, 1, knowledge=True)
+    saved = json.loads(S.to_json())
+    card = str(S.z["hand"][0][0])
+    for mask in (1, 0b111):
+        T = r.state_from_json(json.dumps({**saved, "known": {card: mask}}))
+        assert T.kn == {int(card): mask}
+    for known, words in (({card: 0b1000}, rf"known\[{card}\]: expected a bitmask of seats"),
+                         ({card: -1}, rf"known\[{card}\]: expected a bitmask of seats"),
+                         ({"12": 1}, "known: no card '12'")):
+        with pytest.raises(GameError, match=words):
+            r.state_from_json(json.dumps({**saved, "known": known}))
