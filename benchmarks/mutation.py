@@ -51,7 +51,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                    "tests/test_deal.py", "tests/test_sorted_zones.py", "tests/test_trajectories.py",
                    "tests/test_diams_lockstep.py", "tests/test_diamonds_club_lockstep.py"]),
     "expr": (["interpreter/expr/*.py"],
-             ["tests/test_expressions.py", "tests/test_statements.py", "tests/test_if_none.py",
+             ["tests/test_runtime_messages.py", "tests/test_expressions.py", "tests/test_statements.py", "tests/test_if_none.py",
               "tests/test_defines_in_context.py", "tests/test_rules_direct.py", "tests/test_mechanics.py",
               "tests/test_trajectories.py"]),
     "build": (["interpreter/build/*.py"],
