@@ -33,7 +33,7 @@ def raised(fn):
     (lambda: -"a", "'-' needs a number, got str"),
     (lambda: -None, "'-' needs a number, got none" + NONE_HINT),
     (lambda: list(3), "a list was needed, got int"),
-    (lambda: None[0], "a list was needed, got none" + NONE_HINT),
+    (lambda: (lambda x: x[0])(None), "a list was needed, got none" + NONE_HINT),
     (lambda: {[1]}, "a list cannot be an element of a set or a key of a map"),
     (lambda: (3).rank, "int has no attribute 'rank'"),
     (lambda: None.rank, "none has no attribute 'rank'" + NONE_HINT),
