@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter.errors import GameError
+from interpreter.errors import GameError, RulesetError
 from test_flowgen import reference
 from test_mechanics import BASE, load, play_first
 
@@ -266,3 +266,10 @@ def test_end_when_ends_at_once_and_its_runtime_error_is_located_there(tmp_path, 
         engine(r).new_game(2)
     assert "in end_when" in e.value.message and "division by zero" in e.value.message
     assert '"10 // (x - 1) > 100"' in (tmp_path / "z.yaml").read_text().splitlines()[e.value.loc.line - 1]
+
+
+def test_end_when_is_about_the_game_not_a_player(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, 'end_when: ["points >= 2"]\nflow: []\n')
+    assert "'points' belongs to each player: write points[p] (no player is acting here)" in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (17, 13)      # at points, in end_when
