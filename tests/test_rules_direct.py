@@ -273,3 +273,16 @@ def test_end_when_is_about_the_game_not_a_player(tmp_path):
         load(tmp_path, 'end_when: ["points >= 2"]\nflow: []\n')
     assert "'points' belongs to each player: write points[p] (no player is acting here)" in e.value.message
     assert (e.value.loc.line, e.value.loc.col) == (17, 13)      # at points, in end_when
+
+
+# ---------------------------------------------------------------------- load limits
+def test_the_whole_ruleset_limit_on_define_expansions_is_reported_once(tmp_path):
+    """Each use of d3 expands 445 defines (under the 500 of one expression); 12 uses pass the
+    5,000 of a whole ruleset: one error, where the limit was first met, not one per use."""
+    uses = "".join(f"  - set: {{x: \"d3 + {k}\"}}\n" for k in range(12))
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, 'define:\n  d0: "x"\n  d1: "' + " + ".join(["d0"] * 10) + '"\n'
+             '  d2: "' + " + ".join(["d1"] * 10) + '"\n  d3: "' + " + ".join(["d2"] * 4) + '"\n'
+             "flow:\n" + uses)
+    errors = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert [d.message for d in errors] == ["defines are expanded more than 5,000 times in the whole ruleset"]
