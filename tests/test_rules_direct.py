@@ -286,3 +286,16 @@ def test_the_whole_ruleset_limit_on_define_expansions_is_reported_once(tmp_path)
              "flow:\n" + uses)
     errors = [d for d in e.value.diagnostics if d.severity == "error"]
     assert [d.message for d in errors] == ["defines are expanded more than 5,000 times in the whole ruleset"]
+
+
+def test_an_unused_counter_or_family_is_warned_and_a_used_one_is_not(tmp_path):
+    extra = ("  spare: {owner: player}\n  gems: {owner: player, keys: [red, blue]}\n"
+             "  unused_gems: {owner: player, keys: [red, blue]}\n")
+    r = load(tmp_path, """
+    flow:
+      - gain: {counter: "(0).gems['red']", amount: "points[0]"}
+    """, base=BASE.replace("counters:\n", "counters:\n" + extra))
+    text = "\n".join(w.format() for w in r.warnings)
+    assert "counter 'spare' is declared but never used" in text
+    assert "counter 'unused_gems' is declared but never used" in text
+    assert "'gems'" not in text and "'points'" not in text and "gems.blue" not in text
