@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter.errors import GameError, RulesetError
+from interpreter.errors import GameError, RulesetError, UsageError
 from test_flowgen import reference
 from test_mechanics import BASE, load, play_first
 
@@ -330,3 +330,59 @@ def test_triggers_may_set_each_other_off_50_times_in_a_chain_and_no_more(tmp_pat
 def test_a_chain_of_triggers_too_long_says_so(tmp_path):
     with pytest.raises(GameError, match="triggers set each other off more than 50 times in a chain"):
         chain(tmp_path, 54).new_game(2)
+
+
+# ---------------------------------------------------------------------- options, parameters, states
+@pytest.mark.xfail(strict=True, reason="bug: engine/ruleset.py distinct() keeps the string 'none' and none apart "
+                   "(its guard tests for 'None', but none's label is 'none'): two options labelled 'none'")
+def test_a_string_none_and_none_are_one_option_as_they_share_a_label(tmp_path):
+    r = load(tmp_path, """
+    flow:
+      - choose: {who: 0, options: "['none', s]", as: s2}
+    """, base=BASE + "  s: str\n  s2: str\n")
+    assert r.new_game(2).legal_actions() == ["none"]
+
+
+def test_a_parameters_declared_type_is_its_type_not_its_defaults(tmp_path):
+    r = load(tmp_path, """
+    params:
+      share: {type: num, default: 1}
+    flow:
+      - set: {y: "params.share * 10"}
+    """, base=BASE + "  y: num\n")
+    assert r.new_game(2, options={"params": {"share": "2.5"}}).v["y"] == 25
+    with pytest.raises(UsageError, match="parameter 'share' expects num, got 'x'"):
+        r.new_game(2, options={"params": {"share": "x"}})
+
+
+def test_a_map_parameters_override_keeps_the_keys_in_the_defaults_order(tmp_path):
+    r = load(tmp_path, """
+    params:
+      price: {value: {red: 2, green: 3, blue: 1}}
+    flow:
+      - set: {order: "map(keys(params.price), to: params.price[it])"}
+    """)
+    assert r.new_game(2).v["order"] == [2, 3, 1]
+    S = r.new_game(2, options={"params": {"price": {"blue": 7, "red": 5, "green": 6}}})
+    assert S.v["order"] == [5, 6, 7] and list(S.p["price"]) == ["red", "green", "blue"]
+
+
+def test_a_saved_states_rng_is_a_64_bit_state(tmp_path):
+    import json
+    r = load(tmp_path, 'flow:\n  - choose: {who: 0, options: "[1, 2]", as: x}\n')
+    S = r.new_game(2, 5)
+    saved = json.loads(S.to_json())
+    assert r.state_from_json(json.dumps({**saved, "rng": 2 ** 64 - 1})).rng == 2 ** 64 - 1
+    for bad in (-1, 2 ** 64, 1.5, "7"):
+        with pytest.raises(GameError, match=r"rng: expected a 64-bit state, got"):
+            r.state_from_json(json.dumps({**saved, "rng": bad}))
+
+
+def test_states_are_equal_when_their_data_is(tmp_path):
+    r = load(tmp_path, 'flow:\n  - choose: {who: 0, options: "[1, 2]", as: x}\n  - choose: {who: 1, options: "[1]", as: x}\n')
+    S = r.new_game(2, 5)
+    T = S.clone()
+    assert T == S and hash(T) == hash(S) and T is not S and T != "a state"
+    T.apply("2")
+    assert T != S and T.digest() != S.digest()
+    assert repr(S) == "<State t players=2 steps=%d over=False>" % S.steps
