@@ -269,6 +269,8 @@ def main(argv=None) -> int:
     ap.add_argument("--areas", default=",".join(AREAS))
     ap.add_argument("--timeout", type=float, default=120, help="seconds per mutant (at least 3x the clean run)")
     ap.add_argument("--list", action="store_true", help="print the drawn mutants and stop")
+    ap.add_argument("--only", metavar="FILE", help="run only the drawn mutants whose key (path:line:col: mutation) "
+                    "appears in FILE, such as the survivors printed by an earlier run")
     args = ap.parse_args(argv)
     areas = [a for a in args.areas.split(",") if a]
     unknown = [a for a in areas if a not in AREAS]
@@ -292,6 +294,9 @@ def main(argv=None) -> int:
             rnd = random.Random(f"{args.seed}:{area}")
             drawn = rnd.sample(candidates, min(args.per_area, len(candidates)))
             drawn.sort(key=lambda m: (m.path, m.line, m.col, m.what))
+            if args.only:
+                wanted = Path(args.only).read_text()
+                drawn = [m for m in drawn if m.key in wanted]
             if args.list:
                 print(f"== {area}: {len(drawn)} of {len(candidates)} candidates")
                 for m in drawn:
