@@ -386,3 +386,15 @@ def test_states_are_equal_when_their_data_is(tmp_path):
     T.apply("2")
     assert T != S and T.digest() != S.digest()
     assert repr(S) == "<State t players=2 steps=%d over=False>" % S.steps
+
+
+def test_an_if_step_with_a_key_it_does_not_take_is_a_located_error(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, """
+        flow:
+          - if: "x > 0"
+            then: [{choose: {who: 0, options: "[1]", as: x}}]
+            otherwise: [{choose: {who: 0, options: "[2]", as: x}}]
+        """)
+    assert e.value.message.startswith("unknown key 'otherwise'") and (e.value.loc.line, e.value.loc.col) == (21, 5)
+    assert "accepted keys: if, then, else" in str(e.value)
