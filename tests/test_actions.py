@@ -123,7 +123,7 @@ def test_the_games_parameters_reach_the_action_space(capsys):
 
 
 def test_tensors_have_a_fixed_shape_and_hide_what_a_seat_cannot_see():
-    np = pytest.importorskip("numpy")
+    np = pytest.importorskip("numpy", reason="the rl extra (pip install '.[rl]') is not installed")
     from interpreter.play.tensors import layout
     rules = interpreter.load("diamonds")
     L = layout(rules, 4)

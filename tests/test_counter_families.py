@@ -8,6 +8,8 @@ import pytest
 import interpreter
 from interpreter.errors import RulesetError
 from interpreter.expr import Compiler
+from interpreter.expr.parser import ExprError
+from interpreter.expr.runtime import ExprRuntimeError
 
 GAME = """
 game: gems
@@ -67,9 +69,9 @@ def test_keys_lists_a_family_s_keys_and_iterates_over_it(rules):
     assert c.compile("keys(gems)", has_me=True).fn(S, 0, None) == ["red", "green", "blue"]
     assert c.compile("map(keys(gems), to: gems[it] * 10)", has_me=True).fn(S, 0, None) == [10, 40, 10]
     assert c.compile("first(keys(gems) where gems[it] > 1)", has_me=True).fn(S, 0, None) == "green"
-    with pytest.raises(Exception) as info:
+    with pytest.raises(ExprError, match=r"^keys\(\) takes a counter family \(counters: \{NAME: \{keys: \[\.\.\.\]\}\}\) "
+                       r"or a map parameter"):
         c.compile("keys(params.colours)", has_me=True)
-    assert "keys() takes a counter family" in str(info.value)
 
 
 def test_effects_pay_and_reset_change_the_family(rules):
@@ -89,9 +91,8 @@ def test_a_computed_key_the_family_does_not_have_is_a_runtime_error(tmp_path):
     S = rules.new_game(2, seed=1)
     S.v["c"] = "purple"
     c = Compiler(rules.names)
-    with pytest.raises(Exception) as info:
+    with pytest.raises(ExprRuntimeError, match=r"^'purple' is not a key of gems \(its keys: red, green, blue\)$"):
         c.compile("gems[c]", has_me=True).fn(S, 0, None)
-    assert "'purple' is not a key of gems (its keys: red, green, blue)" in str(info.value)
 
 
 @pytest.mark.parametrize("text,message", [

@@ -68,7 +68,7 @@ def test_a_runtime_error_in_setup_is_located_at_setup(tmp_path, capsys):
     path = write(tmp_path, GAME.replace("flow:\n", "setup:\n  - set: {x: \"first(deck where n > 9).n + 1\"}\nflow:\n"))
     with pytest.raises(GameError) as e:
         interpreter.load(path).new_game(2)
-    assert e.value.loc.line == 12 and str(e.value).startswith(f"{path}:12:1: error[runtime]: in setup (seed 0): a value is none")
+    assert e.value.loc.line == 12 and str(e.value).startswith(f"{path}:12:1: error[runtime]: in setup: a value is none")
     assert main(["play", str(path), "--players", "2"]) == 1
     assert "in setup" in capsys.readouterr().err
 

@@ -645,7 +645,7 @@ def test_a_move_to_the_zone_of_no_card_is_a_located_runtime_error(tmp_path):
     flow:
       - move: {from: deck, to: "under[c]", count: 1}
     """, base=BASE.replace("zones:\n", "zones:\n  under: {owner: card}\n").replace("vars:\n", "vars:\n  c: card\n"))
-    with pytest.raises(GameError, match=r"t\.yaml:\d+:\d+: error\[runtime\]: in effects .*a zone owned by each card is filled for a card, not none"):
+    with pytest.raises(GameError, match=r"t\.yaml:\d+:\d+: error\[runtime\]: in effects: a zone owned by each card is filled for a card, not none"):
         r.new_game(2)
 
 

@@ -204,7 +204,8 @@ def test_openspiel_observers_of_each_kind():
     assert public.string_from(state, seat) == public.string_from(state, (seat + 1) % 3)
     # the information state: a string only; its tensor is refused, as the game type says
     assert not game.get_type().provides_information_state_tensor
-    with pytest.raises(Exception, match="no information-state tensor"):
+    with pytest.raises(ValueError, match=r"^diamonds provides no information-state tensor \(its game type's "
+                       r"provides_information_state_tensor is False\): information_state_string, or observation_tensor$"):
         state.information_state_tensor(seat)
     assert state.information_state_string(seat).endswith(state.observation_string(seat))
     with pytest.raises(ValueError, match="no observation of this kind"):

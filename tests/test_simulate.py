@@ -314,7 +314,7 @@ def test_failing_games_are_recorded_with_their_seed_and_the_batch_goes_on(tmp_pa
 
 # ---------------------------------------------------------------------- --out and resuming
 def test_out_writes_records_summary_and_plots(capsys, tmp_path):
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="the plots extra (pip install '.[plots]') is not installed")
     out = tmp_path / "run"
     code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
                             "--workers", 1, "--out", out, "--json")
@@ -370,7 +370,7 @@ def test_workers_far_beyond_the_cpus_are_refused_before_any_is_started(capsys):
 def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_path):
     """3 games: a seat that never wins has the interval [0, x] (rounding once made its error bar
     negative and the plot an internal error); --set values are stored as the parameter's type."""
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="the plots extra (pip install '.[plots]') is not installed")
     out = tmp_path / "tiny"
     code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 3, "--set", "rounds=1",
                             "--workers", 1, "--out", out, "--json")
@@ -486,7 +486,7 @@ def test_compare_table_and_errors(capsys):
 
 
 def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_path, monkeypatch):
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="the plots extra (pip install '.[plots]') is not installed")
     out = tmp_path / "cmp"
     args = ["compare", "diamonds", "--variants", "base,teams", "--players", 4, "--games", 6, "--set", "rounds=1",
             "--workers", 1, "--json", "--out", out]
@@ -511,7 +511,7 @@ def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_
 
 # ---------------------------------------------------------------------- Ray
 def test_ray_backend_gives_the_local_results(rules):
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason="the ray extra (pip install '.[ray]') is not installed")
     b = batch(rules, seed=11)
     local = runs.simulate(b, 10, workers=1, rules=rules)
     started = not ray.is_initialized()

@@ -3,6 +3,8 @@
 with the errors so far: going on would do the very work the limits bound."""
 from __future__ import annotations
 
+from typing import Callable
+
 from ..errors import Diagnostic, RulesetError
 from ..loading.source import MAX_ERRORS, stopped_at
 
@@ -17,6 +19,8 @@ class Bounded:
     """The counts of a Builder (build/builder.py): the work and the errors so far."""
     work = 0
     errors = 0
+    diags: list[Diagnostic]     # (the Builder's: the errors and warnings so far)
+    error: Callable[..., None]  # (the Builder's: report an error at a path)
 
     def grow(self, path, work: int = PART_WORK) -> None:
         """Count the work of a step, an effect or an expression about to be compiled."""

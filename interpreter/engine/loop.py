@@ -92,7 +92,7 @@ def _forced(S, frame) -> bool:
 def over_budget(S, loc=None):
     """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
     budget = S.rules.max_steps
-    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (seed {S.seed}; a step whose "
+    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (a step whose "
                          "expressions may take more than 100 operations counts one more per hundred, and a shuffle, "
                          "move, deal, gather or reset one more per card); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc)
@@ -169,16 +169,18 @@ def _checked_index(S, i) -> int:
 
 
 def located(S, e: Exception) -> GameError:
-    """A runtime error as a GameError located at the step (or inline effect) that raised it."""
+    """A runtime error as a GameError located at the step (or inline effect) that raised it.
+    Its message never names the seed (a secret: it is shown to seats, in logs and the web
+    table); whoever plays the game knows the seed and reports it beside the message."""
     where = getattr(e, "rulebook_where", None)
     step = getattr(e, "rulebook_step", None)
     if step is None and S.stack:
         step = S.rules.steps[S.stack[-1][0]]
     what = describe(e)
     if where is not None:   # a trigger, an end condition: not the step that was running
-        return GameError(f"in {where[0]} (seed {S.seed}): {what}", loc=where[1], code="runtime")
+        return GameError(f"in {where[0]}: {what}", loc=where[1], code="runtime")
     kind = step.kind if step is not None else "?"
-    return GameError(f"in {kind} (seed {S.seed}): {what}", loc=step.loc if step is not None else None,
+    return GameError(f"in {kind}: {what}", loc=step.loc if step is not None else None,
                      code="runtime")
 
 

@@ -3,7 +3,6 @@ already written): no more than ``observation(seat)`` shows, from the declared vi
 (engine/sight.py says who sees what)."""
 from __future__ import annotations
 
-import re
 from weakref import WeakKeyDictionary
 
 from ..engine.sight import counter_seers, moved_seers, zone_seers
@@ -135,16 +134,7 @@ class Redactor:
             out["action"] = HIDDEN
         if kind != "error":
             out["events"] = [self.event(e) for e in obj.get("events") or []]
-        elif isinstance(out.get("message"), str):
-            out["message"] = unseeded(out["message"])
         return out
 
 
 SECRET = ("seed",)   # header fields no seat may read: the game's seed deals every hidden card again
-# how a runtime error names the game's seed (engine/loop.py: "in STEP (seed N): ...", "(seed N; ...")
-_SEED_IN_MESSAGE = re.compile(r" \(seed -?\d+\)|\(seed -?\d+; ")
-
-
-def unseeded(message: str) -> str:
-    """An engine error's message without the game's seed in it (said to a seat, or a log for one)."""
-    return _SEED_IN_MESSAGE.sub(lambda m: "(" if m.group().endswith("; ") else "", message)

@@ -1,0 +1,51 @@
+"""A Python error raised by generated code is said in the language's terms (expr/messages.py):
+each kind of error, raised for real, and the sentence an author reads."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from interpreter.expr.messages import describe
+from interpreter.expr.runtime import ExprRuntimeError
+
+NONE_HINT = " (a value is none: the first() of an empty list, a variable not set yet, no partner...)"
+
+
+def raised(fn):
+    try:
+        fn()
+    except Exception as e:   # noqa: BLE001 - the error under test
+        return e
+    raise AssertionError("no error raised")
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda: 1 // 0, "division by zero"),
+    (lambda: Fraction(1) / 0, "division by zero"),
+    (lambda: [1][3], "index out of range"),
+    (lambda: {"a": 1}["b"], "no entry 'b'"),
+    (lambda: 1 + "a", "'+' cannot combine int and str"),
+    (lambda: None - 1, "'-' cannot combine none and int" + NONE_HINT),
+    (lambda: 1 < "a", "'<' cannot compare int with str"),
+    (lambda: None >= 2.5, "'>=' cannot compare none with number" + NONE_HINT),
+    (lambda: "a" + 1, "'+' cannot combine str and int"),
+    (lambda: -"a", "'-' needs a number, got str"),
+    (lambda: -None, "'-' needs a number, got none" + NONE_HINT),
+    (lambda: list(3), "a list was needed, got int"),
+    (lambda: (lambda x: x[0])(None), "a list was needed, got none" + NONE_HINT),
+    (lambda: {[1]}, "a list cannot be an element of a set or a key of a map"),
+    (lambda: (3).rank, "int has no attribute 'rank'"),
+    (lambda: None.rank, "none has no attribute 'rank'" + NONE_HINT),
+    (lambda: int("x"), "a value is out of range for this operation"),
+    (lambda: len(5), "a value has the wrong type for this operation"),
+    (lambda: len(None), "a value is none where a number, card or player was needed (the first() of an empty "
+                        "list, a variable not set yet, no partner...)"),
+    (lambda: 10 ** 10000 * 1.0, "a number is too large"),
+    (lambda: (_ for _ in ()).throw(RecursionError()), "the expression nests too deeply"),
+    (lambda: (_ for _ in ()).throw(MemoryError()), "out of memory: a value grew too large"),
+    (lambda: (_ for _ in ()).throw(ExprRuntimeError("there is no player 7")), "there is no player 7"),
+    (lambda: (_ for _ in ()).throw(LookupError("x")), "LookupError: x"),
+])
+def test_a_python_error_is_said_in_the_languages_terms(fn, message):
+    assert describe(raised(fn)) == message
