@@ -317,41 +317,14 @@ class Sequence(Step):
     def enter(self, S):
         return [self.index, 0]
 
-    def run(self, S, frame):
-        steps = self.steps
-        i = frame[1]
-        n = len(steps)
-        result = UNCHANGED
-        while i < n:
-            child = steps[i]
-            i += 1
-            if child.inline:
-                if child.charge:           # costly effects count against the budget (engine/loop.py)
-                    S.steps += child.charge
-                if not child.quiet:        # a quiet effect leaves the checks as they were
-                    result = None
-                try:                       # (the effects run inline, without a frame)
-                    child.fn(S, S.v[child.me_var] if child.me_var is not None else None, None)
-                except Exception as e:   # locate the error at the effect, not at the list
-                    if getattr(e, "rulebook_step", None) is None:
-                        e.rulebook_step = child
-                    raise
-                if S.over:
-                    return None
-            elif i == n:                 # the last child takes this frame's place (a tail call)
-                S.stack[-1] = child_frame = child.enter(S)
-                return S.rules.runs[child.index](S, child_frame) if result is UNCHANGED else result
-            else:
-                frame[1] = i
-                S.stack.append(child_frame := child.enter(S))
-                return S.rules.runs[child.index](S, child_frame) if result is UNCHANGED else result
-        S.stack.pop()
-        return result
-
     def flow_source(self, g):
         """One branch per place the frame can resume at (the start, and just after each child
         step that is not the last): the effects up to the next child step written out, then
-        that step entered (and run at once if no check can see what the effects changed)."""
+        that step entered (and run at once if no check can see what the effects changed). A
+        frame resumed at another place (a patched state) runs the plain loop over the children,
+        which is also the whole of the plain reference (``g.plain``)."""
+        if g.plain:
+            return self._plain_source(g, f"R{self.index}")
         lines = [f"def R{self.index}(S, frame):", "    k = frame[1]"]
         n, start, segment = len(self.steps), 0, []
         for pos, child in enumerate(self.steps):
@@ -362,8 +335,43 @@ class Sequence(Step):
             start, segment = pos + 1, []
         if segment or not self.steps:   # effects after the last child step, or nothing at all
             lines += self._segment(g, start, segment, None, True, None)
-        lines.append(f"    return {g.fn(self.run)}(S, frame)   # resumed at another place (a patched state)")
-        return "\n".join(lines)
+        lines.append(f"    return R{self.index}_any(S, frame)   # resumed at another place (a patched state)")
+        return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
+
+    def _plain_source(self, g, name):
+        """The children run in order from the frame's place: the effects inline (each error
+        located at its effect), the first child step entered, and run at once if nothing changed."""
+        return "\n".join([
+            f"def {name}(S, frame):",
+            f"    steps = {g.fn(self.steps)}",
+            "    i = frame[1]",
+            "    n = len(steps)",
+            "    result = U",
+            "    while i < n:",
+            "        child = steps[i]",
+            "        i += 1",
+            "        if child.inline:",
+            "            if child.charge:   # costly effects count against the budget (engine/loop.py)",
+            "                S.steps += child.charge",
+            "            if not child.quiet:   # a quiet effect leaves the checks as they were",
+            "                result = None",
+            "            try:",
+            "                child.fn(S, S.v[child.me_var] if child.me_var is not None else None, None)",
+            "            except Exception as e:   # located at the effect, not at the list",
+            "                if getattr(e, 'rulebook_step', None) is None:",
+            "                    e.rulebook_step = child",
+            "                raise",
+            "            if S.over:",
+            "                return None",
+            "            continue",
+            "        if i == n:   # the last child takes this frame's place (a tail call)",
+            "            S.stack[-1] = f = child.enter(S)",
+            "        else:",
+            "            frame[1] = i",
+            "            S.stack.append(f := child.enter(S))",
+            "        return S.rules.runs[child.index](S, f) if result is U else result",
+            "    S.stack.pop()",
+            "    return result"])
 
     @staticmethod
     def _segment(g, start, effects, child, last, resume):
