@@ -136,3 +136,31 @@ def test_the_checker_resolves_relative_imports(tmp_path):
     fake.write_text("from ..tools.cli import main\nfrom . import rng\nimport interpreter\n"
                     "def f():\n    from ..mechanics.base import Step\n")
     assert _imports("engine.x", fake) == [("tools.cli", 1), ("engine.rng", 2), ("__init__", 3), ("mechanics.base", 5)]
+
+
+def _own_step_classes():
+    import interpreter  # noqa: F401  (registers every step kind)
+    from interpreter.mechanics.base import Step
+    seen, todo = [], [Step]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub.__module__.startswith("interpreter.") and sub not in seen:
+                seen.append(sub)
+                todo.append(sub)
+    return seen
+
+
+def test_each_step_kind_defines_its_behaviour_once():
+    """A step kind that writes its run (or resolve) as Python source (build/flowgen.py) has no
+    method doing the same: the generator, with ``g.plain``, is also the reference, so a rule is
+    fixed in one place and the lockstep tests compare specialised with plain code."""
+    from interpreter.mechanics.base import Step
+    twice = []
+    for cls in _own_step_classes():
+        for method, source in (("run", "flow_source"), ("resolve", "resolve_source")):
+            writes = getattr(cls, source) is not getattr(Step, source)
+            defines = getattr(cls, method) is not getattr(Step, method)
+            if writes and defines:
+                twice.append(f"{cls.__module__}.{cls.__name__}: {method} and {source}")
+    assert len(_own_step_classes()) > 15 and not twice, twice

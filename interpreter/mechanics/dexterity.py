@@ -212,60 +212,15 @@ class Attempt(Step):
         if self.var is None or self.var not in watched_vars:
             self.outcome_seen = UNCHANGED
 
-    def run(self, S, frame):
-        # only frames, the RNG and the outcome's variable change here: the outcome's steps run
-        # in frames of their own and report their own changes
-        stage = frame[1]
-        if stage == 0:
-            actor = self.who(S, self.me(S, self.me_var), None)
-            if actor is None:
-                S.stack.pop()
-                return UNCHANGED
-            frame[2] = actor
-            frame[1] = 1
-            if self.target is not None:
-                S.stack.append(self.target.enter(S))
-            return UNCHANGED
-        actor = frame[2]
-        if stage == 1:
-            if S.o.get("resolve", "random") == "ask":
-                frame[1] = 2
-                S.stack.append(self.report.enter(S))
-                return UNCHANGED
-            probs = self.chances(S, actor)
-            u = uniform(S)
-            acc, chosen = 0.0, None
-            for k, p in enumerate(probs):
-                if p > 0:
-                    acc += p
-                    if u < acc:
-                        chosen = k
-                        break
-            frame[1], frame[3] = 2, chosen
-            stage = 2
-            if S.ev is not None:
-                S.ev.append({"ev": "roll", "who": actor, "chances": {o.name: probs[k] for k, o in
-                                                                     enumerate(self.outcomes)}})
-        if stage == 2:
-            k = frame[3]
-            frame[1] = 3
-            if self.var is not None:
-                S.v[self.var] = None if k is None else self.outcomes[k].name
-            if S.ev is not None:
-                S.ev.append({"ev": "attempt", "who": actor,
-                             "outcome": None if k is None else self.outcomes[k].name})
-            if k is not None:
-                S.stack.append(self.outcomes[k].body.enter(S))
-            return self.outcome_seen
-        S.stack.pop()   # stage 3 (done) or 9 (nothing to attempt)
-        return UNCHANGED
-
-
-    # ------------------------------------------------------------------ compiled (build/flowgen.py)
+    # ------------------------------------------------------------------ run, written once (build/flowgen.py)
     def flow_source(self, g):
-        """run() specialised: a roll's chances written out outcome by outcome (the conditions
-        first, then the chances, as chances() asks them), and the outcome's steps run at once
-        when no check reads the outcome (the game loop's next iteration written in)."""
+        """The attempt's run. Specialised: a roll's chances written out outcome by outcome (the
+        conditions first, then the chances, as chances() asks them), and the outcome's steps
+        run at once when no check reads the outcome (the game loop's next iteration written
+        in); an outcome reported at the table (``resolve: ask``) takes the plain path, which
+        is the whole of the plain reference (``g.plain``)."""
+        if g.plain:
+            return self._plain_source(g, f"R{self.index}")
         k_self, me, n = g.step(self), g.me(self.me_var), len(self.outcomes)
         names = g.fn(tuple(o.name for o in self.outcomes))
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
@@ -333,7 +288,61 @@ class Attempt(Step):
                   "    if stage > 2:   # done, or nothing to attempt",
                   "        S.stack.pop()",
                   "        return U",
-                  f"    return {k_self}.run(S, frame)   # resolve: ask, or an outcome reported"]
+                  f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
+        return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
+
+    def _plain_source(self, g, name):
+        """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
+        outcome asked of the table (1), the outcome's steps entered (2), done (3, or 9 when
+        there was nothing to attempt). Only frames, the RNG and the outcome's variable change
+        here: the outcome's steps run in frames of their own and report their own changes."""
+        k_self, me = g.step(self), g.me(self.me_var)
+        lines = [f"def {name}(S, frame):",
+                 "    stage = frame[1]",
+                 "    if stage == 0:",
+                 f"        actor = {g.fn(self.who)}(S, {me}, None)",
+                 "        if actor is None:",
+                 "            S.stack.pop()",
+                 "            return U",
+                 "        frame[2] = actor",
+                 "        frame[1] = 1"]
+        if self.target is not None:
+            lines.append(f"        S.stack.append({g.enter(self.target)})")
+        lines += ["        return U",
+                  "    actor = frame[2]",
+                  f"    outcomes = {k_self}.outcomes",
+                  "    if stage == 1:",
+                  "        if S.o.get('resolve', 'random') == 'ask':",
+                  "            frame[1] = 2",
+                  f"            S.stack.append({g.enter(self.report)})",
+                  "            return U",
+                  f"        probs = {k_self}.chances(S, actor)",
+                  f"        u = {g.fn(uniform)}(S)",
+                  "        acc, chosen = 0.0, None",
+                  "        for k, p in enumerate(probs):",
+                  "            if p > 0:",
+                  "                acc += p",
+                  "                if u < acc:",
+                  "                    chosen = k",
+                  "                    break",
+                  "        frame[1], frame[3] = 2, chosen",
+                  "        stage = 2",
+                  "        if S.ev is not None:",
+                  "            S.ev.append({'ev': 'roll', 'who': actor, 'chances': {o.name: probs[k] for k, o in "
+                  "enumerate(outcomes)}})",
+                  "    if stage == 2:",
+                  "        k = frame[3]",
+                  "        frame[1] = 3"]
+        if self.var is not None:
+            lines.append(f"        S.v[{self.var!r}] = None if k is None else outcomes[k].name")
+        lines += ["        if S.ev is not None:",
+                  "            S.ev.append({'ev': 'attempt', 'who': actor, 'outcome': None if k is None else "
+                  "outcomes[k].name})",
+                  "        if k is not None:",
+                  "            S.stack.append(outcomes[k].body.enter(S))",
+                  f"        return {'U' if self.outcome_seen is UNCHANGED else 'None'}",
+                  "    S.stack.pop()   # stage 3 (done) or 9 (nothing to attempt)",
+                  "    return U"]
         return "\n".join(lines)
 
 
