@@ -261,3 +261,27 @@ def test_an_attempt_compiled_fails_as_the_reference(tmp_path, chance, message):
                 S.apply_index(0)
         errors.append(str(e.value))
     assert errors[0] == errors[1] and message in errors[0]
+
+
+@pytest.mark.parametrize("follow,rank,plain", [
+    ("suit", "rank", True),
+    ("it.suit", "it.rank", True),                       # the element named
+    ("colour", "strength", True),                       # defines that are attributes
+    ("suit", "7 - rank", False),                        # computed: a call, not a lookup
+])
+def test_a_trick_key_that_is_a_plain_attribute_is_a_table_lookup(tmp_path, follow, rank, plain):
+    """Read from the expression's tree, not its generated text: a key naming an attribute, as
+    it stands or through a define, is the attribute's table; anything else is compiled."""
+    text = TRICKS.replace("follow: suit", f"follow: {follow!r}").replace("rank: rank\n", f"rank: {rank!r}\n") % (
+        "define: {colour: suit, strength: rank}")
+    path = tmp_path / "keys.yaml"
+    path.write_text(text)
+    rules = interpreter.load(path)
+    step = next(s for s in rules.steps if s.kind == "tricks")
+    assert (type(getattr(step.rank, "__self__", None)) is tuple) == plain
+    assert type(getattr(step.follow, "__self__", None)) is tuple
+    ranks = getattr(step.rank, "__self__", None)
+    assert all(step.rank(c) == (ranks[c] if plain else 7 - rules.attr_tables["rank"][c])
+               for c in range(len(rules.card_labels)))
+    for seed in range(3):
+        lockstep(rules, 3, seed)

@@ -175,12 +175,34 @@ class Builder(Declarations, Bounded):
         except ExprError as e:
             self.expr_error(e, path)
             return lambda card: 0
-        if src.startswith("A_") and src.endswith("[_it]") and src[2:-5].isidentifier():
-            return self.names.namespace[src[:-5]].__getitem__   # a plain attribute: a tuple lookup
+        attribute = self._plain_attribute(parse(text), set())
+        if attribute is not None:
+            return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
         if "S." in src or "L[" in src:
             self.error("this may use only the card's attributes and constants", path, "type")
             return lambda card: 0
         return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+
+    def _plain_attribute(self, tree, seen: set) -> str | None:
+        """The card attribute a key's tree names as it stands (``rank``, ``it.rank``, or a
+        define that is one of these), else None: read from the tree, where a bare name is the
+        element's attribute before anything else (expr/names.py resolve_name)."""
+        if tree.data == "name":
+            name = str(tree.children[0])
+            if name in self.names.attrs:
+                return name
+            define = self.names.defines.get(name)
+            if define is None or name in seen:
+                return None
+            from ..expr.parser import parse
+            try:
+                return self._plain_attribute(parse(define), seen | {name})
+            except ExprError:
+                return None
+        if tree.data == "attr" and tree.children[0].data == "name" and str(tree.children[0].children[0]) == "it":
+            name = str(tree.children[1])
+            return name if name in self.names.attrs else None
+        return None
 
     def element_fn(self, value, path, locals=None, element=CARD, expect=None):
         """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
