@@ -17,7 +17,7 @@ from ..expr.compiler import base_namespace
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index, list_bound
-from ..expr.types import ANY, BOOL, CARD, INT, NUM
+from ..expr.types import ANY, BOOL, INT, NUM
 from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
@@ -32,6 +32,7 @@ from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
+from .elements import Elements
 from .flowgen import compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
@@ -43,7 +44,7 @@ def _dummy(S, me=None, L=None, *rest):
     return None
 
 
-class Builder(Declarations, Bounded):
+class Builder(Declarations, Bounded, Elements):
     def __init__(self, loaded, coverage: bool = False):
         self.loaded = loaded
         self.data = loaded.data
@@ -159,80 +160,12 @@ class Builder(Declarations, Bounded):
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
+            fn.loc = self.smap.loc(tuple(path))   # (build/listing.py names the rule of each function)
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
             fn.source, fn.type, fn.distinct = "None", ANY, False
         return fn
-
-    def card_key(self, value, path):
-        """A function card -> value from an expression over the card's attributes only."""
-        text = as_expr(value)
-        try:
-            from ..expr.parser import parse
-            from ..expr.names import Scope
-            src, typ = self.compiler.node(parse(text), Scope({}, False, [("_it", CARD)]))
-        except ExprError as e:
-            self.expr_error(e, path)
-            return lambda card: 0
-        attribute = self._plain_attribute(parse(text), set())
-        if attribute is not None:
-            return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
-        if "S." in src or "L[" in src:
-            self.error("this may use only the card's attributes and constants", path, "type")
-            return lambda card: 0
-        return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
-
-    def _plain_attribute(self, tree, seen: set) -> str | None:
-        """The card attribute a key's tree names as it stands (``rank``, ``it.rank``, or a
-        define that is one of these), else None: read from the tree, where a bare name is the
-        element's attribute before anything else (expr/names.py resolve_name)."""
-        if tree.data == "name":
-            name = str(tree.children[0])
-            if name in self.names.attrs:
-                return name
-            define = self.names.defines.get(name)
-            if define is None or name in seen:
-                return None
-            from ..expr.parser import parse
-            try:
-                return self._plain_attribute(parse(define), seen | {name})
-            except ExprError:
-                return None
-        if tree.data == "attr" and tree.children[0].data == "name" and str(tree.children[0].children[0]) == "it":
-            name = str(tree.children[1])
-            return name if name in self.names.attrs else None
-        return None
-
-    def element_fn(self, value, path, locals=None, element=CARD, expect=None):
-        """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
-        from ..expr.names import Scope
-        from ..expr.parser import parse
-        try:
-            tree = parse(as_expr(value))
-            src, typ = self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)]))
-            if expect is not None:
-                self.compiler.expect_type(typ, expect, tree)
-        except ExprError as e:
-            self.expr_error(e, path)
-            return lambda S, me, L, x: None
-        code = compiled("lambda S, me, L, _it: " + src, f"<expr {as_expr(value)[:60]}>", "eval")
-        return eval(code, self.names.namespace)  # noqa: S307 - generated source
-
-    def card_filter(self, value, path, locals=None):
-        return self.element_fn(value, path, locals, CARD, BOOL)
-
-    def card_selector(self, value, path, locals=None):
-        """``f(S, me, L, cards) -> the cards that pass``: a filter over a whole list in one call
-        (the tables it reads looked up once). Errors are reported by card_filter."""
-        fn = self.card_filter(value, path, locals)
-        try:
-            src, _, prelude = self.compiler.compile_element(as_expr(value), locals, True, CARD, BOOL)
-            code = compiled(f"lambda S, me, L, _src: ({prelude}[_it for _it in _src if ({src})],)[-1]",
-                           f"<where {as_expr(value)[:60]}>", "eval")
-            return eval(code, self.names.namespace)  # noqa: S307 - generated source
-        except (ExprError, SyntaxError):
-            return lambda S, me, L, cards: [c for c in cards if fn(S, me, L, c)]
 
     def zone_ref(self, value, path, locals=None):
         """``f(S, me, L)`` giving the list of a zone: NAME, NAME[owner] or owner.NAME (a card's

@@ -81,7 +81,6 @@ class EffectCompiler:
     # ------------------------------------------------------------------ entry points
     def compile(self, items, path, locals=None, has_me=True, name="fx", first=0):
         """Return a function ``f(S, me, L)`` running the effect list, or None when it is empty.
-
         ``first`` is the list index of items[0] in the YAML list at ``path`` (for locations)."""
         if not items:
             return None
@@ -106,6 +105,7 @@ class EffectCompiler:
         exec(code, ns, local_ns)  # noqa: S102 - source is generated from checked effect data
         fn = local_ns[name]
         fn.mentions = mentions(src)   # what it may change (watch.py: steps that need no checks after)
+        fn.code, fn.loc = src, self.ctx.smap.loc((*path, first)) or self.ctx.smap.loc(tuple(path))   # (listing.py)
         return fn
 
     def _source(self, items, path, locals, has_me, name, first) -> str:

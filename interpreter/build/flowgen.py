@@ -110,11 +110,12 @@ class FlowSource:
         return self._name(fn, "F")
 
 
-def compile_flow(rules, plain: bool = False) -> tuple:
+def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
     ``advance(S, changed=True)``; the generated source). ``plain``: the reference (FlowSource):
     each step kind's generator with its specialisations off, or the step's own ``run`` and
-    ``resolve`` methods for a kind that still has them, and engine/loop.py's ``advance``."""
+    ``resolve`` methods for a kind that still has them, and engine/loop.py's ``advance``.
+    ``names``: one more item, what the source calls each F<n> and K<n> (build/listing.py)."""
     g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain)
     sources = []
     for step in rules.steps:
@@ -145,7 +146,11 @@ def compile_flow(rules, plain: bool = False) -> tuple:
     runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
     g.ns["RUNS"] = runs
     advance = loop.advance if plain else g.ns["advance"]
-    return runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), advance, source
+    out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), advance, source)
+    if names:
+        named = {name: g.ns[name] for name in sorted(g._named.values(), key=lambda n: (n[0], int(n[1:])))}
+        return (*out, named)
+    return out
 
 
 def _generated_only(step, method: str) -> bool:

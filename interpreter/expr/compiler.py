@@ -225,7 +225,9 @@ class Compiler(NameNodes, OperatorNodes):
             code = compiled(body, f"<expr {text[:60]}>", "exec")
             local: dict = {}
             exec(code, self.names.namespace, local)  # noqa: S102 - source is generated
-            return local["_expr"]
+            fn = local["_expr"]
+            fn.code = body   # what it runs, for `rulebook compile` (build/listing.py)
+            return fn
         except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
             raise ExprError("expression is nested too deeply once its defines are expanded", 0,
                             code="limit") from None

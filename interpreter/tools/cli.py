@@ -229,6 +229,30 @@ def cmd_explain(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- compile
+def add_compile(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="a ruleset file or a bundled name")
+    p.add_argument("--variant", "-V", help="with this variant applied")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the module to FILE (default: print it)")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def cmd_compile(args) -> int:
+    from ..build.listing import listing
+    text = listing(load(args.path, args.variant))
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UsageError(f"-o {out}: the file exists; choose another name, or pass --force to replace it")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as e:
+        raise UsageError(f"-o {out}: cannot write it: {getattr(e, 'strerror', None) or e}") from None
+    return 0
+
+
 # ---------------------------------------------------------------------- diff
 def add_diff(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="BASE", help="a ruleset file or a bundled name")
@@ -323,6 +347,8 @@ COMMANDS: list[Command] = [
     Command("test", "run YAML scenario tests", add_test, cmd_test),
     Command("explain", "summarise a ruleset's rules in Markdown", add_explain, cmd_explain),
     Command("diff", "show what a variant changes, rule by rule", add_diff, cmd_diff),
+    Command("compile", "write the Python a ruleset compiles to, each function headed by its rule", add_compile,
+            cmd_compile),
     Command("view", "step through a game log in a web browser", web.add_view, web.cmd_view),
     Command("serve", "play a game in a web browser against agents", web.add_serve, web.cmd_serve),
     Command("actions", "the fixed action space: every action label with its id (for RL)", add_actions, cmd_actions),

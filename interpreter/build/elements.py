@@ -1,0 +1,88 @@
+"""Expressions about one element at a time (a card of a hand, of a where: list): a card key
+(a trick's follow: and rank:), an element function, a filter and a selector over a whole list.
+Mixed into the Builder (build/builder.py)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..expr import ExprError
+from ..expr.parser import as_expr
+from ..expr.types import BOOL, CARD
+from ..loading.kept import compiled
+
+
+class Elements:
+    """Builder methods (build/builder.py) compiling expressions about one element."""
+    compiler: Any                   # (the Builder's: expr/compiler.py Compiler)
+    names: Any                      # (the Builder's: expr/names.py Names)
+    error: Callable[..., None]      # (the Builder's: report an error at a path)
+    expr_error: Callable[..., None]  # (the Builder's: report an expression's error at a path)
+
+    def card_key(self, value, path):
+        """A function card -> value from an expression over the card's attributes only."""
+        text = as_expr(value)
+        try:
+            from ..expr.parser import parse
+            from ..expr.names import Scope
+            src, typ = self.compiler.node(parse(text), Scope({}, False, [("_it", CARD)]))
+        except ExprError as e:
+            self.expr_error(e, path)
+            return lambda card: 0
+        attribute = self._plain_attribute(parse(text), set())
+        if attribute is not None:
+            return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
+        if "S." in src or "L[" in src:
+            self.error("this may use only the card's attributes and constants", path, "type")
+            return lambda card: 0
+        return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+
+    def _plain_attribute(self, tree, seen: set) -> str | None:
+        """The card attribute a key's tree names as it stands (``rank``, ``it.rank``, or a
+        define that is one of these), else None: read from the tree, where a bare name is the
+        element's attribute before anything else (expr/names.py resolve_name)."""
+        if tree.data == "name":
+            name = str(tree.children[0])
+            if name in self.names.attrs:
+                return name
+            define = self.names.defines.get(name)
+            if define is None or name in seen:
+                return None
+            from ..expr.parser import parse
+            try:
+                return self._plain_attribute(parse(define), seen | {name})
+            except ExprError:
+                return None
+        if tree.data == "attr" and tree.children[0].data == "name" and str(tree.children[0].children[0]) == "it":
+            name = str(tree.children[1])
+            return name if name in self.names.attrs else None
+        return None
+
+    def element_fn(self, value, path, locals=None, element=CARD, expect=None):
+        """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
+        from ..expr.names import Scope
+        from ..expr.parser import parse
+        try:
+            tree = parse(as_expr(value))
+            src, typ = self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)]))
+            if expect is not None:
+                self.compiler.expect_type(typ, expect, tree)
+        except ExprError as e:
+            self.expr_error(e, path)
+            return lambda S, me, L, x: None
+        code = compiled("lambda S, me, L, _it: " + src, f"<expr {as_expr(value)[:60]}>", "eval")
+        return eval(code, self.names.namespace)  # noqa: S307 - generated source
+
+    def card_filter(self, value, path, locals=None):
+        return self.element_fn(value, path, locals, CARD, BOOL)
+
+    def card_selector(self, value, path, locals=None):
+        """``f(S, me, L, cards) -> the cards that pass``: a filter over a whole list in one call
+        (the tables it reads looked up once). Errors are reported by card_filter."""
+        fn = self.card_filter(value, path, locals)
+        try:
+            src, _, prelude = self.compiler.compile_element(as_expr(value), locals, True, CARD, BOOL)
+            code = compiled(f"lambda S, me, L, _src: ({prelude}[_it for _it in _src if ({src})],)[-1]",
+                           f"<where {as_expr(value)[:60]}>", "eval")
+            return eval(code, self.names.namespace)  # noqa: S307 - generated source
+        except (ExprError, SyntaxError):
+            return lambda S, me, L, cards: [c for c in cards if fn(S, me, L, c)]

@@ -1,0 +1,117 @@
+"""A ruleset's generated code as one Python module to read (``rulebook compile``).
+
+The ruleset runs as Python generated at load: an expression or an effect list becomes a
+function (expr/compiler.py, build/effects.py), the flow one function per step and the game
+loop (build/flowgen.py). This module writes them out together, each function named as the
+flow names it (``F3``) and headed by the rule it comes from (``diams.yaml:163:9``), so that
+anyone can read what runs, profile it, or diff what a variant changes in it. The listing is
+for reading: the game runs the functions themselves, compiled one by one at load.
+"""
+from __future__ import annotations
+
+import re
+
+from .flowgen import compile_flow
+
+# the first line of a generated function, whatever it was called when it was compiled
+_DEF = re.compile(r"^def \w+\(", re.M)
+
+
+def listing(rules) -> str:
+    """The module: a header, every generated function the rules call, then the flow."""
+    names = compile_flow(rules, names=True)[-1]   # (the names the flow gives what it calls)
+    parts = [_header(rules)]
+    listed: set[int] = set()
+    for name, obj in names.items():
+        if _listable(obj):
+            parts.append(_function(name, obj))
+            listed.add(id(obj))
+        else:
+            parts.append(f"# {name}: {_described(obj)}")
+    for where, obj in _elsewhere(rules):
+        if id(obj) not in listed:
+            listed.add(id(obj))
+            parts.append(_function(where, obj))
+    parts.append("# ---------------------------------------------------------------- the flow\n\n"
+                 + rules.flow_source.rstrip() + "\n")
+    return "\n\n".join(parts)
+
+
+def _header(rules) -> str:
+    variant = f", variant {rules.variant}" if rules.variant else ""
+    return (f'"""{rules.name}{variant}: the Python its rules compile to (rulebook compile).\n\n'
+            f"Ruleset {str(rules.path).rsplit('/', 1)[-1]}, content hash {rules.hash[:16]}. Each function is headed by the\n"
+            "rule it comes from; F<n> are the names the flow (at the end) calls them by, R<i> and\n"
+            'Q<i> the run and resolve of step i, W<i> a trick\'s end. Generated: read, do not edit.\n"""')
+
+
+def _listable(obj) -> bool:
+    return callable(obj) and isinstance(getattr(obj, "code", None), str)
+
+
+def _function(name: str, fn) -> str:
+    loc = getattr(fn, "loc", None)
+    where = f"{loc.path.rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc is not None else "the ruleset"
+    text = getattr(fn, "source", None)
+    head = f"# {name}: {where}" + (f"  ({_short(text)})" if isinstance(text, str) and "\n" not in text else "")
+    return head + "\n" + _DEF.sub(f"def {_identifier(name)}(", fn.code.rstrip(), count=1)
+
+
+def _identifier(name: str) -> str:
+    return re.sub(r"\W", "_", name)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _described(obj) -> str:
+    """What a name the flow uses stands for, when it is not a generated function."""
+    if hasattr(obj, "kind") and hasattr(obj, "index"):   # a step (an inline effect list has no index)
+        return f"the {obj.kind} step" + (f" {obj.index}" if obj.index >= 0 else "") + _at(obj)
+    if isinstance(obj, (list, tuple)) and obj and all(hasattr(x, "kind") for x in obj):
+        return "a sequence's children: " + ", ".join(x.kind for x in obj)
+    if isinstance(obj, tuple):
+        return f"a table of {len(obj)} values (a card attribute, an outcome's names)"
+    owner = getattr(obj, "__self__", None)
+    if type(owner) is tuple:
+        return f"a lookup in a table of {len(owner)} values (a card attribute)"
+    if owner is not None:
+        return f"{type(owner).__name__}.{getattr(obj, '__name__', '?')} of step {getattr(owner, 'index', '?')}"
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def _at(step) -> str:
+    loc = getattr(step, "loc", None) or getattr(getattr(step, "fn", None), "loc", None)
+    return f" at {loc.path.rsplit('/', 1)[-1]}:{loc.line}" if loc is not None else ""
+
+
+def _elsewhere(rules):
+    """(a name, a generated function) the flow does not call by name: those the steps' own
+    methods call (a market's price, a choice's options), triggers, scoring, end conditions."""
+    for step in rules.steps:
+        for attr, value in sorted(vars(step).items()):
+            for k, fn in enumerate(_functions(value)):
+                yield f"{step.kind}{step.index}_{attr}{'_' + str(k) if k else ''}", fn
+    for k, fn in enumerate(rules.end_checks):
+        if _listable(fn):
+            yield f"end_when_{k}", fn
+    for owner, label in ((rules.triggers, "trigger"), (rules.scoring, "scoring")):
+        for attr, value in sorted(vars(owner).items()):
+            for k, fn in enumerate(_functions(value, depth=3)):
+                yield f"{label}_{attr}_{k}", fn
+    if _listable(rules.setup):
+        yield "setup", rules.setup
+
+
+def _functions(value, depth: int = 2):
+    """The generated functions in a value: itself, or inside its lists, tuples and dicts."""
+    if _listable(value):
+        yield value
+    elif depth > 0 and isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _functions(v, depth - 1)
+    elif depth > 0 and isinstance(value, dict):
+        for v in value.values():
+            yield from _functions(v, depth - 1)
+

@@ -1,0 +1,68 @@
+"""`rulebook compile`: a ruleset's generated code as one module to read (build/listing.py)."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.build.flowgen import compile_flow
+from interpreter.build.listing import listing
+from interpreter.tools.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = [("diamonds", None), ("diamonds", "teams"), ("diams", None), ("diamonds_club", None),
+         ("mister_diamond", None), *((str(p), None) for p in sorted((ROOT / "docs" / "examples").glob("*.yaml")))]
+
+
+@pytest.mark.parametrize("name,variant", CASES, ids=lambda x: Path(str(x)).stem)
+def test_the_listing_is_python_naming_every_function_the_flow_calls(name, variant):
+    rules = interpreter.load(interpreter.ruleset_path(name), variant=variant)
+    text = listing(rules)
+    tree = ast.parse(text)                                           # it reads as Python
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert "advance" in defined
+    assert {f"R{s.index}" for s in rules.steps if rules.runs[s.index].__name__ == f"R{s.index}"} <= defined
+    described = set(re.findall(r"^# (\w+):", text, re.M))
+    called = set(re.findall(r"\b([FK]\d+)\b", rules.flow_source))
+    assert called and called <= defined | described                 # every name the flow calls is there
+    # each generated function is headed by the rule it comes from, most by its YAML line
+    heads = re.findall(r"^# (\w+): (\S+)", text, re.M)
+    placed = [where for fn, where in heads if fn in defined]
+    assert placed and sum(bool(re.fullmatch(r"[\w.-]+\.yaml:\d+:\d+", w)) for w in placed) >= 0.8 * len(placed)
+
+
+def test_a_function_is_listed_as_it_runs():
+    """Its body as compiled, under the name the flow calls it by, or the step it belongs to."""
+    rules = interpreter.load("diams")
+    text = listing(rules)
+    names = compile_flow(rules, names=True)[-1]
+    bodies = 0
+    for name, obj in names.items():
+        code = getattr(obj, "code", None)
+        if isinstance(code, str):
+            assert f"def {name}(S, me, L):\n{code.rstrip().split(chr(10), 1)[1]}" in text
+            bodies += 1
+    choose = next(s for s in rules.steps if s.kind == "choose" and getattr(s, "options", None) is not None
+                  and hasattr(s.options, "code"))
+    assert f"def choose{choose.index}_options(S, me, L):" in text
+    assert bodies > 20
+
+
+def test_compile_prints_or_writes_the_module(tmp_path, capsys):
+    assert main(["compile", "diamonds"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith('"""diamonds: the Python its rules compile to') and "def advance(" in printed
+    out = tmp_path / "diamonds_flow.py"
+    assert main(["compile", "diamonds", "--variant", "teams", "-o", str(out)]) == 0
+    assert "variant teams" in out.read_text()
+    assert main(["compile", "diamonds", "-o", str(out)]) == 2        # never overwritten without --force
+    assert "exists" in capsys.readouterr().err and "variant teams" in out.read_text()
+    assert main(["compile", "diamonds", "-o", str(out), "--force"]) == 0 and "variant teams" not in out.read_text()
+    assert main(["compile", "diamonds", "-o", str(tmp_path / "no" / "such" / "x.py")]) == 2
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: bad\nplayers: {min: 2, max: 2}\nflow:\n  - gain: {counter: nothing}\n")
+    assert main(["compile", str(bad)]) == 1
+    assert "bad.yaml:4:" in capsys.readouterr().err
