@@ -50,3 +50,47 @@ def test_a_deal_by_slices_leaves_the_zones_as_a_deal_card_by_card(tmp_path, deal
         told = rules.new_game(players, seed=seed, record=True)   # events: one card at a time
         assert fast.z == told.z
         assert sum(map(len, fast.z["hand"])) + sum(map(len, fast.z["pile"])) + len(fast.z["deck"]) == 21
+
+
+BOUNCED = """
+game: bounced
+players: {min: 2, max: 2}
+components:
+  cards:
+    attributes: {v: 1..6}
+    label: "c{v}"
+zones:
+  deck: {owner: none, visible: none, start: [cards]}
+  hand: {owner: player, visible: owner}
+  aside: {owner: none, visible: all}
+triggers:
+  back_out:                  # a card dealt into a hand leaves it again at once
+    on_enter: hand
+    if: "card.v == 6"
+    do:
+      - move: {from: hand, to: aside, cards: "[card]"}
+setup:
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: x}
+vars:
+  x: int
+scoring:
+  categories: {cards: "count(hand)"}
+"""
+
+
+def test_a_card_dealt_is_told_before_what_its_zones_triggers_do_with_it(tmp_path):
+    path = tmp_path / "bounced.yaml"
+    path.write_text(BOUNCED)
+    rules = interpreter.load(path)
+    S = rules.new_game(2, 0, record=True, knowledge=True)
+    events = S.ev
+    dealt = [k for k, ev in enumerate(events) if ev["ev"] == "deal" and 5 in ev["cards"]]   # (c6 is card 5)
+    moved = [k for k, ev in enumerate(events) if ev["ev"] == "move" and ev.get("to") == "aside"]
+    assert dealt and moved and dealt[0] < moved[0]      # in, then out: never out before in
+    assert 5 in S.z["aside"] and all(5 not in h for h in S.z["hand"])
+    assert sorted(c for ev in events if ev["ev"] == "deal" for c in ev["cards"]) == sorted(
+        [c for h in S.z["hand"] for c in h] + S.z["aside"])   # every card dealt told once
+    # what each seat knows of c6 is where the trigger put it (public), not the hand it passed through
+    assert S.kn.get(5) in (None, 0b11), S.kn.get(5)

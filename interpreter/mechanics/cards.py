@@ -158,19 +158,24 @@ def e_deal(fx, em, spec, path, locals, has_me):
     em.line(f"{pad}        if {s}:")
     em.line(f"{pad}            _x = {s}.pop()")
     em.line(f"{pad}            {zone}[{key}].append(_x)")
-    if to in fx.ctx.triggers.enter:
-        em.line(f"{pad}            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
-    em.line(f"{pad}            if {g} is not None: {g}.append((_p, _x))")
     em.line(f"{pad}            if S.kn is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
             f"{to!r}, {key})")
-
+    event = (f"{{'ev': 'deal', 'from': {sname!r}, {owner_key('from', sowner)}'to': {to!r}, 'to_owner': {key}, "
+             f"'cards': %s}}")
+    if to in fx.ctx.triggers.enter:
+        # each card told as it arrives, before what its zone's triggers do with it (a log never
+        # shows a card leave before it came)
+        em.line(f"{pad}            if S.ev is not None: S.ev.append({event % '[_x]'})")
+        em.line(f"{pad}            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
+    else:
+        em.line(f"{pad}            if {g} is not None: {g}.append((_p, _x))")
     if fx.ctx.zone_sorted(to):
         em.line(f"for _h in {zone}: _h.sort()")
-    # one event per player dealt to, naming its cards (a redacted log hides them from others)
-    em.line("if S.ev is not None:")
-    em.line(f"    for _p in {w}:")
-    em.line(f"        S.ev.append({{'ev': 'deal', 'from': {sname!r}, {owner_key('from', sowner)}'to': {to!r}, "
-            f"'to_owner': {key}, 'cards': [_x for _q, _x in {g} if _q == _p]}})")
+    if to not in fx.ctx.triggers.enter:
+        # one event per player dealt to, naming its cards (a redacted log hides them from others)
+        em.line("if S.ev is not None:")
+        em.line(f"    for _p in {w}:")
+        em.line(f"        S.ev.append({event % f'[_x for _q, _x in {g} if _q == _p]'})")
 
 
 @effect_kind("gather", "move every card of some zones (all owners) into one zone")
