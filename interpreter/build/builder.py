@@ -284,12 +284,12 @@ class Builder(Declarations, Bounded):
                 self.grow(ipath)
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
-                step = self._weighed(lambda: STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope))
+                step = self._weighed(STEP_KINDS[kind].build, self, item[kind], rest, ipath, scope)
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             if holds_steps(item):   # an if whose then/else holds steps: a step of its own
                 self.grow(ipath)
-                step = self._weighed(lambda: Conditional.build(self, item, ipath, scope))
+                step = self._weighed(Conditional.build, self, item, ipath, scope)
                 children.append(self.add(step, (*ipath, "if")))
                 continue
             key = item if isinstance(item, str) else (next(iter(item)) if isinstance(item, dict) and item else None)
@@ -297,7 +297,7 @@ class Builder(Declarations, Bounded):
                 self.unknown("step or effect", key, [*STEP_KINDS, *EFFECT_KINDS, *self.fx.named], ipath,
                              key=isinstance(item, dict))
                 continue
-            step = self._weighed(lambda: self._effects_step(item, path, scope, i))
+            step = self._weighed(self._effects_step, item, path, scope, i)
             if step is not None:
                 children.append(self.add(step, ipath))
         return self.add(Sequence(children), path)
@@ -306,13 +306,13 @@ class Builder(Declarations, Bounded):
         fn = self.fx.compile([item], path, None, scope.has_me, first=i)
         return None if fn is None else Effects(fn, scope.me_var)
 
-    def _weighed(self, build):
-        """Build a step and set its ``work``: the worst-case operations of the expressions it
+    def _weighed(self, build, *args):
+        """Build a step (``build(*args)``) and set its ``work``: the worst-case operations of the expressions it
         evaluates itself (the steps inside it have their own), which it counts against the
         game's budget each time it runs (engine/loop.py)."""
         spent, inner = self.compiler.spent, self._inner_spent
         self._inner_spent = 0
-        step = build()
+        step = build(*args)
         total = self.compiler.spent - spent
         if step is not None:
             step.work = max(0, total - self._inner_spent)

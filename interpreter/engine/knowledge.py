@@ -156,7 +156,7 @@ def _dealt(S, seat: int, rng):
         # already random: the place took only a cut of one shuffled set
         if shuffled and (kept or i not in mixed):
             rng.shuffle(cards)
-    for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
+    for (step, frame, _n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
         rules.steps[frame[0]].hidden_values(D, frame, seat, rng)

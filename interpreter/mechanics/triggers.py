@@ -36,7 +36,7 @@ class Triggers:
 
     def declare_zones(self, spec: dict) -> None:
         """First pass: which zones have enter triggers (effects compile calls only for those)."""
-        for name, t in (spec or {}).items():
+        for t in (spec or {}).values():
             if isinstance(t, dict) and "on_enter" in t:
                 zones = t["on_enter"] if isinstance(t["on_enter"], list) else [t["on_enter"]]
                 for z in zones:
@@ -138,7 +138,7 @@ class Triggers:
         """Fire the when-triggers whose condition became true since the last check."""
         v = S.v
         try:
-            for name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
+            for _name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
                 if per:
                     now = [bool(cond(S, p, None)) for p in S.players]
                     before = S.v.get(key) or [False] * S.n
