@@ -7,13 +7,14 @@ The Builder is also the context that step kinds and effects compile against: it 
 from __future__ import annotations
 
 from bisect import insort
+from typing import Any
 
 from ..engine.knowledge import know, zone_sight
 from ..engine.loop import over_budget
 from ..engine.rng import below, shuffle
 from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
-from ..expr.compiler import base_namespace
+from ..expr.compiler import ExprFn, ZoneFn, base_namespace
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index, list_bound
@@ -150,7 +151,7 @@ class Builder(Declarations, Bounded):
         return node
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None) -> ExprFn:
         """The compiled function ``f(S, me, L)`` of an expression, carrying ``.source`` and
         ``.type`` (a plain function, not a wrapper: it is called in the game loop). ``tree``: a
         part of the expression at ``path``, already parsed (errors located in the whole text)."""
@@ -158,7 +159,8 @@ class Builder(Declarations, Bounded):
         self.grow(path, len(text))
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
-            fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
+            fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
+            fn.source, fn.type, fn.distinct = c.source, c.type, c.distinct
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
@@ -212,11 +214,11 @@ class Builder(Declarations, Bounded):
         except (ExprError, SyntaxError):
             return lambda S, me, L, cards: [c for c in cards if fn(S, me, L, c)]
 
-    def zone_ref(self, value, path, locals=None):
+    def zone_ref(self, value, path, locals=None) -> ZoneFn:
         """``f(S, me, L)`` giving the list of a zone: NAME, NAME[owner] or owner.NAME (a card's
         zone made if missing); ``f.zone`` is its name. The list is the state's own only after
         ``S.own(f.zone)`` (copy on write): a step writing into it asks first."""
-        none = lambda S, me, L: []   # noqa: E731
+        none: Any = lambda S, me, L: []   # noqa: E731 - (a function given a .zone: a ZoneFn)
         none.zone = None
         if value is None and tuple(path) in self.missing:
             return none
@@ -284,7 +286,8 @@ class Builder(Declarations, Bounded):
                 self.grow(ipath)
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
-                step = self._weighed(STEP_KINDS[kind].build, self, item[kind], rest, ipath, scope)
+                build = STEP_KINDS[kind].build  # type: ignore[attr-defined]  # base.py types it dict[str, type]
+                step = self._weighed(build, self, item[kind], rest, ipath, scope)
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             if holds_steps(item):   # an if whose then/else holds steps: a step of its own

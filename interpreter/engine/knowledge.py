@@ -215,10 +215,11 @@ def _deal_nested(pool, slots, fit, kinds, rng):
     fitting deal is equally likely. With the deal, the places that took a cut of one shuffled
     group and nothing else. None when the cards cannot fit (then none can)."""
     sets = set(fit.values())
+    groups: dict
     if len(sets) == 1:   # every card fits the same places (the pool is sorted: the groups too)
         groups = {sets.pop(): pool}
     else:
-        groups: dict = {}
+        groups = {}
         for c in pool:
             groups.setdefault(fit[kinds[c]], []).append(c)
     room = [n for _, n, _ in slots]

@@ -22,7 +22,7 @@ affordability in the condition that offers the action.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING
 
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER

@@ -151,11 +151,11 @@ class Triggers:
                             finally:
                                 self.depth -= 1
                 else:
-                    now = True if cond(S, None, None) else False
+                    holds = True if cond(S, None, None) else False
                     before = v.get(key)
-                    if before is not now:
-                        v[key] = now
-                    if now and not before and fn is not None:
+                    if before is not holds:
+                        v[key] = holds
+                    if holds and not before and fn is not None:
                         self._chain(S)
                         try:
                             fn(S, None, None)
