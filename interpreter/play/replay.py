@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable, Iterable, NoReturn
+from typing import Callable, Iterable, NoReturn, Protocol
 
 from ..build import load
 from ..errors import ReplayError, RulebookError, RulesetError, UsageError
@@ -240,11 +240,18 @@ def read_redacted(path, ruleset=None) -> tuple:
 
 
 # ---------------------------------------------------------------------- replay
-def replay(path, ruleset=None, positions: list | None = None) -> dict:
+class Recorder(Protocol):
+    """What replay() gives each position to, as ``(line, state)``: a list, or the web viewer's
+    Positions (web/games.py)."""
+
+    def append(self, item: tuple, /) -> None: ...
+
+
+def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     """Re-run a log and verify every decision, its events and the result.
 
     Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"};
-    raises ReplayError naming the first line that differs. ``positions``: a list that gets
+    raises ReplayError naming the first line that differs. ``positions``: a list (any Recorder) that gets
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
