@@ -6,9 +6,8 @@ when every giver has finished: the choices are simultaneous in effect.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bisect import insort
+from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
 from ..engine.knowledge import know

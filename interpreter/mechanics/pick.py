@@ -16,9 +16,8 @@ allowed. When no card is allowed the step ends.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
-
 from bisect import insort
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
 from ..engine.knowledge import know

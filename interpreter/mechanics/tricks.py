@@ -18,9 +18,8 @@ may be played (hearts not yet broken, yet a hand of hearts only).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
-
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.types import CARD, INT, PLAYER, list_of
