@@ -113,6 +113,16 @@ def test_same_seed_same_moves_in_any_number_of_workers():
     assert [r["scores"] for r in two] == [r["scores"] for r in one]
 
 
+def unknown(S, seat, h):
+    """The indices of the cards in seat h's hand that ``seat`` does not know."""
+    return [i for i, c in enumerate(S.z["hand"][h]) if not S.kn.get(c, 0) >> seat & 1]
+
+
+def pick(X, seat, spec):
+    """The move a fresh agent made from ``spec`` (same RNG every call) chooses for ``seat``."""
+    return make_agents(spec, 4, 11)[seat].decide(SeatView(X, seat))
+
+
 def test_ismcts_decides_the_same_whatever_the_hidden_cards():
     """Swap cards between two opponents' hands: what the seat sees is the same, and so is
     the agent's choice (same RNG). The true-state mcts agent may see the difference."""
@@ -125,16 +135,14 @@ def test_ismcts_decides_the_same_whatever_the_hidden_cards():
             S.apply_index(rnd.randrange(len(S.dec[1])))
         seat = S.current_player()
         a, b = (seat + 1) % 4, (seat + 2) % 4
-        unknown = lambda h: [i for i, c in enumerate(S.z["hand"][h]) if not S.kn.get(c, 0) >> seat & 1]  # noqa: E731
-        i, j = unknown(a)[0], unknown(b)[0]       # (not a card the seat passed: it knows where those are)
+        i, j = unknown(S, seat, a)[0], unknown(S, seat, b)[0]   # (not a card the seat passed: it knows where those are)
         T = S.clone().own_all()                   # (written below: its own lists)
         T.z["hand"][a][i], T.z["hand"][b][j] = T.z["hand"][b][j], T.z["hand"][a][i]
         T.rules.keep_sorted(T)
         assert T.observation(seat) == S.observation(seat) and T.digest() != S.digest()
-        pick = lambda X, spec: make_agents(spec, 4, 11)[seat].decide(SeatView(X, seat))   # noqa: E731
-        assert pick(S, "ismcts:iterations=40,depth=8") == pick(T, "ismcts:iterations=40,depth=8")
-        assert pick(S, "greedy") == pick(T, "greedy")
-        changed_mcts += pick(S, "mcts:iterations=40,depth=8") != pick(T, "mcts:iterations=40,depth=8")
+        assert pick(S, seat, "ismcts:iterations=40,depth=8") == pick(T, seat, "ismcts:iterations=40,depth=8")
+        assert pick(S, seat, "greedy") == pick(T, seat, "greedy")
+        changed_mcts += pick(S, seat, "mcts:iterations=40,depth=8") != pick(T, seat, "mcts:iterations=40,depth=8")
     assert changed_mcts >= 0   # (informative only: the true-state agent is allowed to differ)
 
 

@@ -233,7 +233,7 @@ def _fitting(pool, slots):
     deals = set()
     for order in permutations(pool):
         out, at = [], 0
-        for _, n, holds in slots:
+        for _, n, _holds in slots:
             out.append(tuple(sorted(order[at:at + n])))
             at += n
         if all(holds is None or KINDS[c] in holds for (_, _, holds), got in zip(slots, out) for c in got):

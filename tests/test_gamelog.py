@@ -44,8 +44,10 @@ def test_make_agents_errors(spec, needle):
 
 def test_random_agent_is_seeded_by_game_and_seat():
     legal = [str(i) for i in range(50)]
-    picks = lambda seed, seat: [agents.RandomAgent(seed, seat).act({}, legal) for _ in range(1)] + \
-        [a.act({}, legal) for a in [agents.RandomAgent(seed, seat)] for _ in range(20)]
+
+    def picks(seed, seat):
+        return [agents.RandomAgent(seed, seat).act({}, legal) for _ in range(1)] + \
+            [a.act({}, legal) for a in [agents.RandomAgent(seed, seat)] for _ in range(20)]
     assert picks(1, 0) == picks(1, 0)
     assert picks(1, 0) != picks(1, 1) and picks(1, 0) != picks(2, 0)
 
@@ -88,7 +90,7 @@ def test_agents_see_only_their_observation(rules):
 def test_play_game_result_and_log_format(rules, tmp_path):
     log = tmp_path / "g.jsonl"
     res = short(rules, log=log)
-    lines = [json.loads(l) for l in log.read_text().splitlines()]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
     head = lines[0]
     assert head == {"type": "header", "format": 2, "ruleset": "diamonds", "hash": rules.hash,
                     "file_hash": hashlib.sha256(Path(rules.path).read_bytes()).hexdigest(),
@@ -126,7 +128,7 @@ def test_log_to_a_stream_and_card_ids_become_labels(rules):
 def logged(rules, tmp_path):
     log = tmp_path / "g.jsonl"
     res = short(rules, log=log)
-    return log, [json.loads(l) for l in log.read_text().splitlines()], res
+    return log, [json.loads(line) for line in log.read_text().splitlines()], res
 
 
 def test_replay_ok(logged):

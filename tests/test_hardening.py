@@ -496,7 +496,7 @@ def test_a_parameter_given_a_value_a_game_cannot_hold_is_refused(tmp_path, capsy
     path = write(tmp_path, GAME.replace("vars: {x: any}", "params: {l: [[1, 2], [3]]}\nvars: {x: any}"))
     assert main(["play", str(path), "--players", "2", "--set", f"l={value}"]) == 2
     err = capsys.readouterr().err
-    assert f"parameter 'l': " in err and said in err and "internal error" not in err
+    assert "parameter 'l': " in err and said in err and "internal error" not in err
 
 
 def test_a_declared_parameter_of_nan_is_a_located_error(tmp_path, capsys):

@@ -137,7 +137,9 @@ def twin(S, a, b):
 
 def swapped_events(events, a, b):
     """The setup's engine events as the twin's setup would have logged them."""
-    sw = lambda c: b if c == a else a if c == b else c
+
+    def sw(c):
+        return b if c == a else a if c == b else c
     out = []
     for ev in events:
         ev = dict(ev)
@@ -460,7 +462,9 @@ def test_replay_checks_seen_by_and_replays_logs_written_without_it(hush_path, tm
     gamelog.play_game(rules, 3, 2, agents.make_agents("random", 3, 2), log=log)
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert replay.replay(log)["decisions"] == lines[-1]["decisions"]
-    write = lambda objs: log.write_text("".join(json.dumps(o) + "\n" for o in objs))
+
+    def write(objs):
+        log.write_text("".join(json.dumps(o) + "\n" for o in objs))
     k = next(i for i, o in enumerate(lines) if o.get("seen_by"))
     write([*lines[:k], {**lines[k], "seen_by": [0, 1, 2]}, *lines[k + 1:]])
     with pytest.raises(interpreter.ReplayError, match=f"line {k + 1}: seen_by"):

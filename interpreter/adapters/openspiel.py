@@ -46,7 +46,7 @@ _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL
 # OpenSpiel's game strings split parameters at commas and read "(", ")" and "=" as syntax: a
 # JSON text given as a parameter has those written as %XX (urllib's quoting), so that
 # str(game) loads the same game again
-_UNSAFE = {c: f"%{ord(c):02X}" for c in "%,()="}
+_UNSAFE: dict[str, str | int | None] = {c: f"%{ord(c):02X}" for c in "%,()="}   # (str.maketrans's table)
 
 
 def _text(values: dict) -> str:
@@ -147,7 +147,7 @@ class Handle:
 
     def __init__(self, state, table_key: tuple, moves: list, recall=None):
         self.state, self.table_key, self.moves, self.recall = state, table_key, moves, recall
-        self.legal = None      # (decision number, the legal ids sorted, id -> option index)
+        self.legal: tuple | None = None   # (decision number, the legal ids sorted, id -> option index)
 
     def __deepcopy__(self, memo):
         h = Handle(self.state.clone(), self.table_key, self.moves[:], self.recall)
@@ -180,7 +180,9 @@ class _Recall:
 
     def __init__(self, table: Table, seed: int):
         self.S = table.new_game(seed)
-        self.moves, self.done, self.seen = [], 0, [[] for _ in range(table.players)]
+        self.moves: list = []
+        self.done = 0
+        self.seen: list[list] = [[] for _ in range(table.players)]
 
     def copy(self) -> "_Recall":
         r = _Recall.__new__(_Recall)
@@ -205,7 +207,7 @@ class RulebookState(pyspiel.State):
     def __init__(self, game: RulebookGame):
         super().__init__(game)
         self.table_key = game.table_key   # (pickled with the state: a key, not the Table)
-        self.h = None          # the game, once the chance node has drawn its seed
+        self.h: Handle | None = None   # the game, once the chance node has drawn its seed
 
     @property
     def _table(self) -> Table:
@@ -226,9 +228,9 @@ class RulebookState(pyspiel.State):
             return []
         return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
 
-    def _legal(self):
-        """(decision number, the legal ids sorted, id -> option index), once a decision."""
-        h = self.h
+    def _legal(self, h: Handle):
+        """(decision number, the legal ids sorted, id -> option index), once a decision (``h``:
+        the game, past the chance node)."""
         legal = h.legal
         if legal is None or legal[0] != len(h.moves):
             ids = self._table.actions.ids(h.state)
@@ -245,7 +247,7 @@ class RulebookState(pyspiel.State):
         d = h.state.dec
         if d is None or d[0] != player:
             return []
-        return self._legal()[1]   # (pybind11 copies it into a vector)
+        return self._legal(h)[1]   # (pybind11 copies it into a vector)
 
     def legal_actions(self, *player):
         """Asked from Python at a seat's decision: the ids at once. (pyspiel's own goes through
@@ -257,7 +259,7 @@ class RulebookState(pyspiel.State):
             if d is not None and (not player or player[0] == d[0]):
                 legal = h.legal
                 if legal is None or legal[0] != len(h.moves):   # (_legal's test, inline: the hot path)
-                    legal = self._legal()
+                    legal = self._legal(h)
                 return list(legal[1])   # (a list of the caller's own, as pyspiel's)
         return super().legal_actions(*player)
 
@@ -270,7 +272,7 @@ class RulebookState(pyspiel.State):
             return
         legal = h.legal
         if legal is None or legal[0] != len(h.moves):
-            legal = self._legal()
+            legal = self._legal(h)
         i = legal[2].get(action)
         if i is None:
             raise ValueError(f"action {action} is not legal now; legal: {legal[1]}")

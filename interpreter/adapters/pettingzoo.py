@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 from gymnasium import spaces
@@ -31,6 +32,9 @@ from pettingzoo import AECEnv
 
 from ..play.agents import summarise
 from .common import Table, is_whole, whole
+
+if TYPE_CHECKING:
+    from ..engine.state import State
 
 
 _I8 = np.dtype(np.int8)
@@ -73,15 +77,16 @@ class RulebookEnv(AECEnv):
                            "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._obs_spaces = {a: obs for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._seeds = None                      # the generator of the seeds reset() draws
-        self.game_seed = None
-        self.state = None
+        self._seeds: random.Random | None = None   # the generator of the seeds reset() draws
+        self.game_seed: int | None = None
+        # the game, from reset() on (the API asks for reset() before anything else)
+        self.state: State = None  # type: ignore[assignment]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
         self._steps, self._index = table.rules.steps, table.actions.index
-        self._seen = None                       # (agent, tensor, mask) last observed at this decision
-        self._ids = None                        # the legal ids in option order (None: the game is over)
+        self._seen: tuple | None = None         # (agent, tensor, mask) last observed at this decision
+        self._ids: list[int] | None = None      # the legal ids in option order (None: the game is over)
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -104,7 +109,7 @@ class RulebookEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._select()
 
     def _select(self) -> None:
@@ -117,7 +122,8 @@ class RulebookEnv(AECEnv):
                 self.infos[last] = {}
             self._end()
             return
-        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec   # (State.legal_actions and prompt, inline)
+        # (State.legal_actions and prompt, inline; S.dec is a decision: the game is not over)
+        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec  # type: ignore[misc]
         labels = step.labels(S, options)   # once a decision: the ids and the mask read them too
         index = self._index
         self._ids = [index[x] for x in labels]

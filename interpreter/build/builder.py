@@ -7,13 +7,14 @@ The Builder is also the context that step kinds and effects compile against: it 
 from __future__ import annotations
 
 from bisect import insort
+from typing import Any
 
 from ..engine.knowledge import know, zone_sight
 from ..engine.loop import over_budget
 from ..engine.rng import below, shuffle
 from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
-from ..expr.compiler import base_namespace
+from ..expr.compiler import ExprFn, ZoneFn, base_namespace
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr
 from ..expr.runtime import attribute_index, list_bound
@@ -151,7 +152,7 @@ class Builder(Declarations, Bounded, Elements):
         return node
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None) -> ExprFn:
         """The compiled function ``f(S, me, L)`` of an expression, carrying ``.source`` and
         ``.type`` (a plain function, not a wrapper: it is called in the game loop). ``tree``: a
         part of the expression at ``path``, already parsed (errors located in the whole text)."""
@@ -159,7 +160,8 @@ class Builder(Declarations, Bounded, Elements):
         self.grow(path, len(text))
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
-            fn, fn.source, fn.type, fn.distinct = c.fn, c.source, c.type, c.distinct
+            fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
+            fn.source, fn.type, fn.distinct = c.source, c.type, c.distinct
             fn.loc = self.smap.loc(tuple(path))   # (build/listing.py names the rule of each function)
         except ExprError as e:
             self.expr_error(e, path)
@@ -167,11 +169,11 @@ class Builder(Declarations, Bounded, Elements):
             fn.source, fn.type, fn.distinct = "None", ANY, False
         return fn
 
-    def zone_ref(self, value, path, locals=None):
+    def zone_ref(self, value, path, locals=None) -> ZoneFn:
         """``f(S, me, L)`` giving the list of a zone: NAME, NAME[owner] or owner.NAME (a card's
         zone made if missing); ``f.zone`` is its name. The list is the state's own only after
         ``S.own(f.zone)`` (copy on write): a step writing into it asks first."""
-        none = lambda S, me, L: []   # noqa: E731
+        none: Any = lambda S, me, L: []   # noqa: E731 - (a function given a .zone: a ZoneFn)
         none.zone = None
         if value is None and tuple(path) in self.missing:
             return none
@@ -239,12 +241,13 @@ class Builder(Declarations, Bounded, Elements):
                 self.grow(ipath)
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
-                step = self._weighed(lambda: STEP_KINDS[kind].build(self, item[kind], rest, ipath, scope))
+                build = STEP_KINDS[kind].build  # type: ignore[attr-defined]  # base.py types it dict[str, type]
+                step = self._weighed(build, self, item[kind], rest, ipath, scope)
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             if holds_steps(item):   # an if whose then/else holds steps: a step of its own
                 self.grow(ipath)
-                step = self._weighed(lambda: Conditional.build(self, item, ipath, scope))
+                step = self._weighed(Conditional.build, self, item, ipath, scope)
                 children.append(self.add(step, (*ipath, "if")))
                 continue
             key = item if isinstance(item, str) else (next(iter(item)) if isinstance(item, dict) and item else None)
@@ -252,7 +255,7 @@ class Builder(Declarations, Bounded, Elements):
                 self.unknown("step or effect", key, [*STEP_KINDS, *EFFECT_KINDS, *self.fx.named], ipath,
                              key=isinstance(item, dict))
                 continue
-            step = self._weighed(lambda: self._effects_step(item, path, scope, i))
+            step = self._weighed(self._effects_step, item, path, scope, i)
             if step is not None:
                 children.append(self.add(step, ipath))
         return self.add(Sequence(children), path)
@@ -261,13 +264,13 @@ class Builder(Declarations, Bounded, Elements):
         fn = self.fx.compile([item], path, None, scope.has_me, first=i)
         return None if fn is None else Effects(fn, scope.me_var)
 
-    def _weighed(self, build):
-        """Build a step and set its ``work``: the worst-case operations of the expressions it
+    def _weighed(self, build, *args):
+        """Build a step (``build(*args)``) and set its ``work``: the worst-case operations of the expressions it
         evaluates itself (the steps inside it have their own), which it counts against the
         game's budget each time it runs (engine/loop.py)."""
         spent, inner = self.compiler.spent, self._inner_spent
         self._inner_spent = 0
-        step = build()
+        step = build(*args)
         total = self.compiler.spent - spent
         if step is not None:
             step.work = max(0, total - self._inner_spent)

@@ -32,7 +32,7 @@ class CardTable:
     def tables(self) -> dict[str, tuple]:
         """Attribute name -> tuple of values by card id (None where a card lacks it)."""
         names = list(self.attr_types)
-        out = {}
+        out: dict[str, tuple] = {}
         for name in names:
             if name == "kind":
                 out[name] = tuple(self.kinds)

@@ -4,15 +4,34 @@ for declarations nothing uses, and the lookups the mechanics make of them while 
 (``declare_var``, ``owned_zone``, ``shared_zone``, the zones cards may flow between)."""
 from __future__ import annotations
 
-from ..errors import UsageError
+from typing import TYPE_CHECKING, Callable
+
+from ..errors import Diagnostic, UsageError
 from ..engine.ruleset import plain_value, check_param
 from ..expr.types import ANY, BOOL, INT, NUM, STR, is_map, list_of, map_of, parse_type, unify
+
+if TYPE_CHECKING:
+    from ..expr import Compiler, Names
+    from .effects import EffectCompiler
 
 OWNERS = ("none", "player", "team", "card")
 
 
 class Declarations:
     """Builder methods for the declaration sections (mixed into Builder)."""
+    # the Builder's (build/builder.py), which these read and fill
+    diags: list[Diagnostic]
+    names: Names
+    compiler: Compiler
+    fx: EffectCompiler
+    zone_decl: dict
+    counter_decl: dict
+    var_decl: dict
+    _started: dict
+    zone_flows: set
+    error: Callable[..., None]
+    warn: Callable[..., None]
+    unknown: Callable[..., None]
 
     def unused_warnings(self, d):
         """Declarations nothing refers to are probably mistakes: warn (validate shows them)."""

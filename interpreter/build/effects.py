@@ -37,9 +37,9 @@ EFFECT_KINDS.update({
 
 
 class CounterName(str):
-    """The name of a counter as an effect logs it: a family's counter for a computed key is
-    known only when the effect runs, so its repr (what the generated event line writes) is the
-    source that computes it; its text is the family's name."""
+    """The name of a counter as an effect logs it: its text is the family's name; a family's counter for
+    a computed key is known only when the effect runs, so its repr (what the event line writes) is ``source``."""
+    source: str | None   # the Python computing the counter's name (None: a plain name, its repr its own)
 
     def __new__(cls, text, source=None):
         obj = super().__new__(cls, text)
@@ -363,7 +363,7 @@ class EffectCompiler:
         em.line(f"if S.ev is not None{when}: S.ev.append({payload})")
 
     # ------------------------------------------------------------------ control
-    def indented(self, em, header, items, path, locals, has_me, probe=None):
+    def indented(self, em, header, items, path, locals, has_me, probe: tuple[str, str] | None = None):
         """Emit ``header`` (an if/else/for line) and the effect list under it (``probe``: the
         (kind, what) of its coverage counter)."""
         em.line(header)

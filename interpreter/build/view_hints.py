@@ -15,6 +15,7 @@ card attribute; a colour a CSS hex colour (``#rgb`` or ``#rrggbb``) or a plain c
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
 
@@ -22,7 +23,7 @@ _COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
 def view_hints(ctx, spec, r) -> dict:
     """The checked hints, with every key present: {order, hide, collapse, vars, colors: {by, map}, board}
     (``vars`` None: every public variable)."""
-    out = {"order": [], "hide": [], "collapse": [], "vars": None, "colors": {"by": None, "map": {}},
+    out: dict[str, Any] = {"order": [], "hide": [], "collapse": [], "vars": None, "colors": {"by": None, "map": {}},
            "board": None}
     if not isinstance(spec, dict):
         return out   # the schema said so

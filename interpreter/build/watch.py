@@ -108,7 +108,7 @@ class Quiet:
         return not self._may_change(getattr(fn, "mentions", None), set())
 
     def _may_change(self, m: Mentions | None, seen: set) -> bool:
-        if m is None or m.opaque:
+        if m is None or m.opaque or self.watched is None:   # (None: everything is watched)
             return True
         if m.names & self.watched:
             return True

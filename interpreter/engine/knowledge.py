@@ -156,7 +156,7 @@ def _dealt(S, seat: int, rng):
         # already random: the place took only a cut of one shuffled set
         if shuffled and (kept or i not in mixed):
             rng.shuffle(cards)
-    for (step, frame, n), got in zip(held, dealt[len(slots) - len(held):]):
+    for (step, frame, _n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
         rules.steps[frame[0]].hidden_values(D, frame, seat, rng)
@@ -215,10 +215,11 @@ def _deal_nested(pool, slots, fit, kinds, rng):
     fitting deal is equally likely. With the deal, the places that took a cut of one shuffled
     group and nothing else. None when the cards cannot fit (then none can)."""
     sets = set(fit.values())
+    groups: dict
     if len(sets) == 1:   # every card fits the same places (the pool is sorted: the groups too)
         groups = {sets.pop(): pool}
     else:
-        groups: dict = {}
+        groups = {}
         for c in pool:
             groups.setdefault(fit[kinds[c]], []).append(c)
     room = [n for _, n, _ in slots]

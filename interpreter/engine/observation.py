@@ -29,7 +29,7 @@ def _shown_cards(rules, name: str, zone: list) -> list:
     return kept[1][:]
 
 
-def observe(S, player: int) -> dict:
+def observe(S, player: int | None) -> dict:
     rules = S.rules
     labels = rules.card_labels
     team = S.tm[player] if player is not None and 0 <= player < S.n else None

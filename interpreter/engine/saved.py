@@ -34,7 +34,7 @@ def _int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _need(ok: bool, what: str) -> None:
+def _need(ok: object, what: str) -> None:   # (ok: read for its truth)
     if not ok:
         raise _Bad(what)
 

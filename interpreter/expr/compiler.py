@@ -16,7 +16,7 @@ import operator
 import re
 from dataclasses import dataclass
 from itertools import compress, repeat
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from lark import Token
 
@@ -29,6 +29,25 @@ from .operators import OperatorNodes
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_numeric
+
+
+class ExprFn(Protocol):
+    """A compiled expression as the builder hands it to a step (build/builder.py ``expr``): the
+    plain function ``f(S, me, L)`` (no wrapper: the game loop calls it) carrying its source,
+    type and whether its values never share a label."""
+    source: str
+    type: str
+    distinct: bool
+
+    def __call__(self, S: Any, me: Any = None, L: Any = None) -> Any: ...
+
+
+class ZoneFn(Protocol):
+    """A compiled zone reference (build/builder.py ``zone_ref``): ``f(S, me, L)`` gives the
+    zone's list; ``zone`` is its name (None: no zone)."""
+    zone: str | None
+
+    def __call__(self, S: Any, me: Any, L: Any) -> list: ...
 
 
 @dataclass

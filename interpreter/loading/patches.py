@@ -22,6 +22,8 @@ untouched step in the base's.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import did_you_mean
 
 
@@ -50,7 +52,7 @@ def apply(base: list, patch: dict, out_path: tuple, top_path: tuple, where, plan
         raise PatchError("$patch takes a list of changes ({id: NAME, with: {...}}, {after: NAME, insert: [...]}...)",
                          at)
     kind, path = where
-    entries = [(item, (kind, (*path, j))) for j, item in enumerate(base)]
+    entries: list[tuple[Any, tuple]] = [(item, (kind, (*path, j))) for j, item in enumerate(base)]   # (entry, origin)
 
     def find(name, here):
         for k, (item, _) in enumerate(entries):
@@ -162,7 +164,8 @@ def _copy(found, prefix: tuple, target: tuple, into: dict, keys_only: bool = Fal
     n = len(prefix)
     for p, e in found:
         if len(p) > n or not keys_only:
-            into[(*target, *p[n:])] = e
+            key = (*target, *p[n:])   # (mypy reads a starred tuple inside [] as 3.11 syntax)
+            into[key] = e
 
 
 def strip_ids(value, strip: bool = True):

@@ -141,7 +141,7 @@ def _diagnose(error, smap: SourceMap) -> Iterator[Diagnostic]:
                 yield Diagnostic(f"missing required key '{key}'", loc, "missing-key")
         return
     if kind == "type":
-        names = expected if isinstance(expected, list) else [expected]
+        names: list[str] = expected if isinstance(expected, list) else [expected]   # JSON type names
         words = " or ".join(_TYPE_WORDS.get(n, n) for n in names)
         yield Diagnostic(f"expected {words}, got {_type_name(inst)}", loc, "type", span=span)
         return

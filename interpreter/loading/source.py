@@ -94,7 +94,7 @@ class _PyLoader(RulesetLoader, Reader, Scanner, Parser):
         RulesetLoader.__init__(self)
 
 
-_LOADER = _PyLoader
+_LOADER: type[RulesetLoader] = _PyLoader   # (the C parser's below when yaml has it)
 if CParser is not None:
     class _CLoader(RulesetLoader, CParser):
         def __init__(self, stream):
@@ -248,7 +248,7 @@ class _Converter:
     def __init__(self, file: _File):
         self.file = file
         self.entries: dict[tuple, _Entry] = {}
-        self.measured: dict[int, tuple[int, int]] = {}
+        self.measured: dict[int, tuple[int, int, int]] = {}
         self.active: set[int] = set()
 
     def error(self, node, message: str, code: str, hint: str | None = None,

@@ -13,15 +13,29 @@ With none, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
 from ..engine.protocol import UNCHANGED
 from .base import AskOnce, step_kind
 
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
+    from .base import Step
+
 
 @step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
 class Branch(AskOnce):
     option_type = STR
+
+    me_var: str | None                  # the variable holding 'me' where the step runs
+    who: ExprFn                         # the seat asked
+    who_me: bool                        # who is just 'me'
+    names: list[str]                    # the options: their names, conditions (None: always) and steps
+    conds: list[ExprFn | None]
+    bodies: list[Step]
+    offers: Callable[..., Any] | None   # all the conditions in one call: f(S, me, L) -> indexes that hold
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):

@@ -9,13 +9,26 @@ seat that did not choose), and ``then`` runs once per chooser with ``me`` = that
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from ..expr.types import PLAYER, elem, list_of
 from ..engine.protocol import UNCHANGED
 from .base import AskOnce, Step, step_kind
 
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
+
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
 class Choose(AskOnce):
+
+    me_var: str | None                  # the variable holding 'me' where the step runs
+    who: ExprFn                         # the seat asked
+    who_me: bool                        # who is just 'me'
+    options: ExprFn
+    distinct: bool                      # the options never share a label
+    var: str                            # the variable the choice is stored in
+    then: Callable[..., Any] | None     # effects f(S, me, L) once chosen
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -77,6 +90,12 @@ class Simultaneous(Step):
     kind = "choose"
     asks = True
     private_choice = True   # a seat cannot tell what another chose until the reveal (engine/sight.py)
+
+    me_var: str | None                  # the variable holding 'me' where the step runs
+    who: ExprFn                         # the seats asked
+    options: ExprFn
+    var: str                            # the variable the choices (one per seat) are stored in
+    then: Callable[..., Any] | None     # effects f(S, me, L) once all have chosen
 
     @classmethod
     def build(cls, ctx, main, p, scope):

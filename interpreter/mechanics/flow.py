@@ -4,8 +4,13 @@ Each kind's run exists only as the Python its ``flow_source`` writes (build/flow
 the game and, with ``g.plain``, for the reference: written once."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..expr.types import BOOL, INT, PLAYER
 from .base import Step, StepScope, step_kind
+
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
 
 
 @step_kind("phase", "a named group of steps; the name shows in observations")
@@ -34,6 +39,8 @@ class Phase(Step):
 
 @step_kind("repeat", "run steps a number of times (as: VAR counts 1, 2, ...)")
 class Repeat(Step):
+    me_var: str | None      # the variable holding 'me' where the step runs
+
     def __init__(self, times, var, body):
         self.times, self.var, self.body = times, var, body
 
@@ -118,6 +125,16 @@ class Turns(Step):
     """Frame: [index, order (list of seats), position, laps done]."""
 
     watched = True      # whether a trigger or end condition reads the turn's player (settle)
+    me_var: str | None      # the variable holding 'me' where the step runs
+    start: ExprFn | None    # the first seat (None: the first of the seats)
+    who: ExprFn | None      # the seats taking turns (None: all)
+    sort_by: ExprFn | None  # a seat's key, highest first (None: round the table from start)
+    rounds: ExprFn | None   # laps (None: one, or as many as until needs)
+    until: ExprFn | None    # checked after each turn: true ends the step
+    skip: ExprFn | None     # true: the seat's turn is skipped
+    clockwise: bool
+    var: str                # the variable holding the turn's player
+    body: Step              # the steps each turn runs
 
     def __init__(self):
         self.start = self.who = self.sort_by = self.until = self.skip = None

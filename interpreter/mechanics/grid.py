@@ -24,6 +24,8 @@ Options are the spaces that may be taken and cost no more than the player has, l
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
@@ -32,6 +34,9 @@ from ..loading.kept import compiled
 from .base import Step, step_kind
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
+
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn, ZoneFn
 
 PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}
@@ -63,6 +68,22 @@ register_builtin("grid_neighbours", b_neighbours, {"_grid_neighbours": _neighbou
 class Grid(Step):
     """Frame: [index, the seat asked (None before asking)]."""
     option_type = CARD
+
+    me_var: str | None                  # the variable holding 'me' where the step runs
+    who: ExprFn                         # the seat asked
+    zone: ZoneFn                        # the grid
+    zone_name: str
+    rows: ExprFn
+    where: Callable[..., Any] | None    # f(S, me, L, card): the spaces that may be taken
+    cost: Callable[..., Any]            # f(S, me, L, card): a space's price
+    pay: str | None                     # the counter paid from (None after an error), owned by teams or not
+    pay_team: bool
+    mark: str | None                    # the card counter marking taken spaces
+    var: str                            # the variable the space taken is stored in
+    can_pass: bool
+    then: Callable[..., Any] | None     # effects f(S, me, L) once taken
+    batch: Callable[..., list] | None   # all the (space, cost) options in one call (_batch)
+    local: LocalPrices | None           # the cost's prices when it is local
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):

@@ -18,6 +18,7 @@ import ast
 import re
 from itertools import chain, compress
 from operator import itemgetter, ne
+from typing import Callable
 
 from ..expr.fastpaths import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
@@ -65,7 +66,9 @@ def _split_filter(names, where: str, prelude: str):
     except (SyntaxError, RecursionError, MemoryError):
         return "True", where, []
     parts = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
-    kept, rest, read = [], [], {}
+    kept: list[str] = []
+    rest: list[str] = []
+    read: dict[str, str] = {}   # table variable -> its new name
     for part in parts:
         names_used = [n for n in ast.walk(part) if isinstance(n, ast.Name)]
         state = {n.id for n in names_used if n.id in ("S", "me", "L", "_U") or re.fullmatch(r"_[th]\w*", n.id)}
@@ -214,7 +217,7 @@ class _Layout:
         self.around = around(n, rows)
         self.getters = neighbour_getters(n, rows)
         if n > 1:
-            self.read = itemgetter(*spaces)   # counter list -> the spaces' values, a tuple, in C
+            self.read: Callable[[list], tuple] = itemgetter(*spaces)   # counter list -> the spaces' values, in C
         else:
             self.read = lambda values: tuple([values[s] for s in spaces])
         self.entry = None

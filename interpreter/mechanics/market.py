@@ -57,7 +57,7 @@ def _combos(S, items, key, total, cards: bool):
         v = key(x)
         if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0 or v > total:
             continue
-        g = labels[x] if cards else repr(x)
+        g = labels[x] if cards else repr(x)  # type: ignore[index]  # (labels is not None when cards)
         slot = by_label.get(g)
         if slot is None:
             by_label[g] = (v, g, [x])
@@ -223,7 +223,7 @@ def _weights(c, key: str) -> str | None:
     table = None if looked is None or not looked.startswith("A_") else c.names.namespace.get(looked)
     if type(table) is not tuple:
         return None
-    name = "W" + looked[1:]
+    name = "W" + looked[1:]  # type: ignore[index]  # (a str: a table was found under it)
     if name not in c.names.namespace:
         c.names.namespace[name] = tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
     return name

@@ -7,11 +7,15 @@ when every giver has finished: the choices are simultaneous in effect.
 from __future__ import annotations
 
 from bisect import insort
+from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, checked_seat, step_kind
+
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
 
 
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")
@@ -19,6 +23,16 @@ class Pass(Step):
     """Frame: [index, giver position, picked so far by this giver, pending ([giver, to, card] each),
     givers, count]."""
     option_type = CARD
+
+    me_var: str | None          # the variable holding 'me' where the step runs
+    zone: str                   # cards go from zone to the receiver's into
+    into: str
+    to: ExprFn                  # the receiver of a giver ('me')
+    count: ExprFn               # cards each giver passes
+    who: ExprFn                 # the givers
+    sorted_into: bool           # into is kept in card order
+    notify: bool                # into has enter triggers
+    by_team: bool               # the giving zone is a team's
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -119,7 +133,7 @@ class Pass(Step):
             if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)
                 know(S, (card,), self.zone, S.tm[giver] if from_team else giver, self.into, S.tm[to] if by_team else to)
         if S.ev is not None:   # what each receiver gets, from whom
-            by = {}
+            by: dict[tuple[int, int], list[int]] = {}
             for giver, to, card in pending:
                 by.setdefault((giver, to), []).append(card)
             for (giver, to), cards in by.items():

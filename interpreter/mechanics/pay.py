@@ -22,15 +22,32 @@ affordability in the condition that offers the action.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
 from .base import Step, step_kind
+
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
 
 
 @step_kind("pay", "a player pays a cost one unit at a time (specific units, any units, a joker)")
 class Pay(Step):
     """Frame: [index, payer (None before), remaining specific units (list), remaining any units]."""
     option_type = "str"
+
+    me_var: str | None                  # the variable holding 'me' where the step runs
+    who: ExprFn                         # the payer
+    cost_names: list[str]               # the counters of each cost (a ruleset naming an unknown one does not load)
+    cost_fns: list[ExprFn]              # and their amounts
+    any: ExprFn                         # units owed that any paying counter may pay
+    from_names: list[str]               # the counters that may pay
+    joker: str | None                   # the counter that may pay any cost
+    units: list[str]                    # every counter involved, once
+    team: dict[str, bool]               # counter -> owned by teams
+    from_unique: tuple[str, ...]
+    to: dict[str, str]                  # paying counter -> the supply its units go to
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):

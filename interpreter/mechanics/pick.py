@@ -17,11 +17,15 @@ allowed. When no card is allowed the step ends.
 from __future__ import annotations
 
 from bisect import insort
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, step_kind
+
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn, ZoneFn
 
 DONE = -1
 _LOCALS = {"picked": list_of(CARD)}
@@ -31,6 +35,23 @@ _LOCALS = {"picked": list_of(CARD)}
 class Pick(Step):
     """Frame: [index, picked (list of cards), picker (None before)]."""
     option_type = CARD
+
+    me_var: str | None                  # the variable holding 'me' where the step runs
+    who: ExprFn                         # the picker
+    who_me: bool                        # who is just 'me'
+    src: ZoneFn                         # cards go from src to dst
+    dst: ZoneFn
+    src_name: str
+    dst_name: str
+    dst_sorted: bool                    # dst is kept in card order
+    dst_owner: Callable[..., Any]       # zone_owner_fn: f(S, me, L) -> (owner, ...)
+    src_at: Callable[..., Any]
+    dst_at: Callable[..., Any]
+    notify: bool                        # dst has enter triggers
+    where: Callable[..., list] | None   # f(S, me, L, cards) -> the cards that may be picked
+    lo: ExprFn                          # how many cards: lo to hi (None: no most)
+    hi: ExprFn | None
+    then: Callable[..., Any] | None     # effects f(S, me, L) after each pick
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):

@@ -8,18 +8,23 @@
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..engine.loop import located
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.types import BOOL, NUM
 
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
+
 
 class Scoring:
     def __init__(self):
-        self.categories: list[tuple[str, object]] = []
-        self.tiebreak: list = []
-        self.tiebreak_texts: list = []   # as written in the ruleset, to say what broke a tie
-        self.eligible = None
+        self.categories: list[tuple[str, ExprFn]] = []
+        self.tiebreak: list[ExprFn] = []
+        self.tiebreak_texts: list[str] = []   # as written in the ruleset, to say what broke a tie
+        self.eligible: ExprFn | None = None
         self.eligible_loc = None          # where eligible: is written (reports point there)
         self.lowest_wins = False
         self.origins: list = []    # (compiled expression, what it is, location): to locate runtime errors

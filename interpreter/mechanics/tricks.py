@@ -19,12 +19,16 @@ may be played (hearts not yet broken, yet a hand of hearts only).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.names import owning
 from ..engine.knowledge import know
 from .base import Step, step_kind
+
+if TYPE_CHECKING:
+    from ..expr.compiler import ExprFn
 
 _HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD), "tricks_played": INT}
 _PLAYABLE_LOCALS = {"led": CARD, "trick": list_of(CARD), "tricks_played": INT}
@@ -42,6 +46,28 @@ def rounds(plays, cards: int) -> int:
 class Tricks(Step):
     """Frame: [index, tricks done, leader, order of seats, position, seats that played]."""
     option_type = CARD
+
+    me_var: str | None                      # the variable holding 'me' where the step runs
+    hand: str                               # cards go from hand to table, then to the winner's collect
+    table: str
+    collect: str
+    leader: ExprFn                          # the seat leading the first trick
+    players: ExprFn                         # the seats playing
+    count: ExprFn | None                    # tricks to play (None: until the leader's hand is empty)
+    plays: ExprFn                           # times round each trick goes
+    follow: Callable[[int], Any] | None     # card -> the value a card must follow
+    trump: ExprFn | None
+    rank: Callable[[int], Any]              # card -> its rank
+    playable: Callable[..., list] | None    # f(S, me, L, cards) -> the cards that may be played
+    on_play: Callable[..., Any] | None      # hooks: f(S, me, L)
+    on_void: Callable[..., Any] | None
+    on_win: Callable[..., Any] | None
+    hand_by_team: bool                      # the hand (collect) zone is a team's
+    collect_by_team: bool
+    unique_labels: bool                     # no two cards share a label
+    notify_table: bool                      # the table (collect) zone has enter triggers
+    notify_collect: bool
+    collect_sorted: bool                    # the collect zone is kept in card order
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):

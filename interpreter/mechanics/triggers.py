@@ -36,7 +36,7 @@ class Triggers:
 
     def declare_zones(self, spec: dict) -> None:
         """First pass: which zones have enter triggers (effects compile calls only for those)."""
-        for name, t in (spec or {}).items():
+        for t in (spec or {}).values():
             if isinstance(t, dict) and "on_enter" in t:
                 zones = t["on_enter"] if isinstance(t["on_enter"], list) else [t["on_enter"]]
                 for z in zones:
@@ -138,7 +138,7 @@ class Triggers:
         """Fire the when-triggers whose condition became true since the last check."""
         v = S.v
         try:
-            for name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
+            for _name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
                 if per:
                     now = [bool(cond(S, p, None)) for p in S.players]
                     before = S.v.get(key) or [False] * S.n
@@ -151,11 +151,11 @@ class Triggers:
                             finally:
                                 self.depth -= 1
                 else:
-                    now = True if cond(S, None, None) else False
+                    holds = True if cond(S, None, None) else False
                     before = v.get(key)
-                    if before is not now:
-                        v[key] = now
-                    if now and not before and fn is not None:
+                    if before is not holds:
+                        v[key] = holds
+                    if holds and not before and fn is not None:
                         self._chain(S)
                         try:
                             fn(S, None, None)

@@ -1,8 +1,12 @@
 """Agents: whoever decides for a seat. An agent sees only its observation and the legal actions.
 
-    class Agent(Protocol):
+    class ActingAgent(Protocol):
         name: str
         def act(self, observation: dict, legal: list[str]) -> int: ...   # an index into legal
+
+    class DecidingAgent(Protocol):   # a search agent: greedy, ismcts, mcts
+        name: str
+        def decide(self, view: SeatView) -> int: ...   # an index into the pending decision's options
 
 Built in: ``random`` (uniform, with its own RNG seeded from its seat's seed, so a game is the
 same on every run), ``first`` (always the first legal action) and ``human``
@@ -30,11 +34,22 @@ from .view import SeatView
 
 
 @runtime_checkable
-class Agent(Protocol):
+class ActingAgent(Protocol):
     name: str
 
     def act(self, observation: dict, legal: list[str]) -> int:
         """The index in ``legal`` of the chosen action."""
+
+
+@runtime_checkable
+class DecidingAgent(Protocol):
+    name: str
+
+    def decide(self, view: SeatView) -> int:
+        """The index of the chosen option of the decision pending in ``view``'s game."""
+
+
+Agent = ActingAgent | DecidingAgent   # an agent is asked with decide() when it has one, else act()
 
 
 class LazyLabels(Sequence):
@@ -88,7 +103,8 @@ class HumanAgent:
     reads a number or a label. Hears every other move, in words."""
     name = "human"
 
-    def __init__(self, seed: int = 0, seat: int = 0, stdin: TextIO | None = None, stdout: TextIO | None = None):
+    def __init__(self, seed: int = 0, seat: int | None = 0, stdin: TextIO | None = None,
+                 stdout: TextIO | None = None):   # (seat None: the person at the terminal, no seat's)
         self.seat = seat
         self.stdin, self.stdout = stdin, stdout
 
@@ -144,6 +160,10 @@ class TableReporter:
     """A seat's agent under ``--resolve ask`` with nobody human at the table's seats: a question
     about what happened at the real table (a step with ``reports``, such as a dexterity attempt's
     outcome) is asked of the person at the terminal; every other decision is the agent's."""
+    # the person's, given by the command line when it narrates the game (tools/cli.py), read by
+    # play_game (play/gamelog.py) only if set: no class default
+    hear: Callable[[dict], None]
+    seated: Callable[..., None]
 
     def __init__(self, agent, person: "HumanAgent"):
         self.agent, self.person = agent, person

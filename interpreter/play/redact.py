@@ -101,9 +101,9 @@ class Redactor:
                 return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True}
             return ev
         if kind in self.amounts:
-            drop = [f for f, counters in self.amounts[kind].items()
-                    if f in ev and any(not self._sees_counter(c, self._owner(c, ev, "")) for c in counters)]
-            return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True} if drop else ev
+            unseen = [f for f, counters in self.amounts[kind].items()
+                      if f in ev and any(not self._sees_counter(c, self._owner(c, ev, "")) for c in counters)]
+            return {**{k: v for k, v in ev.items() if k not in unseen}, "hidden": True} if unseen else ev
         if kind in ("set", "random") and str(ev.get("var", "")).startswith("_"):
             return {k: v for k, v in ev.items() if k != "value"}
         if kind == "roll":   # a roll's chances may be computed from what no seat sees (a piece

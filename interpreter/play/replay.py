@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, NoReturn, Protocol
 
 from ..build import load
 from ..errors import ReplayError, RulebookError, RulesetError, UsageError
@@ -66,11 +66,12 @@ def load_for_log(head: dict, where: str, ruleset=None):
     variant = head.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise ReplayError(f"{where}: line 1: the header's 'variant' is not a name or a file: {variant!r}")
-    overlay = variant is not None and is_overlay(variant)
-    if overlay and not variant.endswith((".yaml", ".yml")):
+    file = variant if variant is not None and is_overlay(variant) else None   # a variant given as a file
+    overlay = file is not None
+    if file is not None and not file.endswith((".yaml", ".yml")):
         raise ReplayError(f"{where}: line 1: the header's variant {variant!r} is neither a variant's name nor a "
                           ".yaml file")
-    variants = _variant_files(variant, where) if overlay else [variant]
+    variants = _variant_files(file, where) if file is not None else [variant]
     if ruleset:
         if not overlay:
             try:
@@ -239,11 +240,18 @@ def read_redacted(path, ruleset=None) -> tuple:
 
 
 # ---------------------------------------------------------------------- replay
-def replay(path, ruleset=None, positions: list | None = None) -> dict:
+class Recorder(Protocol):
+    """What replay() gives each position to, as ``(line, state)``: a list, or the web viewer's
+    Positions (web/games.py)."""
+
+    def append(self, item: tuple, /) -> None: ...
+
+
+def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     """Re-run a log and verify every decision, its events and the result.
 
     Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"};
-    raises ReplayError naming the first line that differs. ``positions``: a list that gets
+    raises ReplayError naming the first line that differs. ``positions``: a list (any Recorder) that gets
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
@@ -255,7 +263,7 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
     except RulebookError as e:
         raise ReplayError(f"{where}: line 1: the game of this header cannot start: {e.message}") from None
 
-    def fail(no, msg):
+    def fail(no, msg) -> NoReturn:
         raise ReplayError(f"{where}: line {no}: {msg}")
 
     initial = events_out(rules, S.ev)
@@ -306,7 +314,7 @@ def replay(path, ruleset=None, positions: list | None = None) -> dict:
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 
 
-def _replay_error(S, obj, n, no, fail) -> str:
+def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
     """The logged failing decision: the same action must fail with the same message."""
     for key in ("seat", "action", "message"):
         if key not in obj:

@@ -25,7 +25,7 @@ def read_records(path: Path, batch: Batch | None = None) -> list[dict]:
     interruption, a record that does not hold a game's result as play_one writes it (a line
     edited or damaged), and every record of an index written more than once, are dropped, and
     their games are played again."""
-    out = []
+    out: list[dict] = []
     if not path.exists():
         return out
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import TYPE_CHECKING
 
 from ..errors import GameError, RulebookError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
@@ -21,6 +22,9 @@ from ..play.narrate import event as tell_event, owners, tell
 from ..play.redact import Redactor
 from ..play.replay import replay
 from ..play.table import Table
+
+if TYPE_CHECKING:
+    from ..engine.state import State
 
 
 CHECKPOINT = 64
@@ -40,14 +44,14 @@ class Positions:
     (an error: the game's last) and of the latest; another position's state is its checkpoint's
     clone with the decisions since applied again (the game is deterministic: its chance is in
     the state). The last state rebuilt is kept, so stepping on costs one decision."""
+    latest: State   # the state of the last position (set by the first append: read only after it)
 
     def __init__(self, every: int = CHECKPOINT):
         self.every = every
         self.lines: list[dict] = []
         self.states: dict = {}
         self.chosen: dict = {}   # position: the option index taken, where known (a live game)
-        self.latest = None
-        self.cache = None   # (position, state) last rebuilt
+        self.cache: tuple[int, State] | None = None   # (position, state) last rebuilt
 
     def append(self, item, index: int | None = None) -> None:
         line, S = item
@@ -104,7 +108,7 @@ class GameView:
         self.owners = owners(rules, self.members)   # a team's things named as the team's
         self.humans = list(humans)
         self.lock = threading.Lock()
-        self.error = None
+        self.error: str | None = None
 
     def describe(self) -> dict:
         S = self.positions[-1][1]
@@ -280,6 +284,7 @@ def _line(line: dict) -> dict:
 
 
 def cards_of(ev: dict) -> list:
-    cards = ev.get("cards") if isinstance(ev.get("cards"), list) else []
+    listed = ev.get("cards")
+    cards = listed if isinstance(listed, list) else []
     return [str(c) for c in cards] + ([str(ev["card"])] if isinstance(ev.get("card"), str) else []) + (
         [str(ev["space"])] if isinstance(ev.get("space"), str) else [])

@@ -59,6 +59,7 @@ HEADERS = {"Cache-Control": "no-store",
 class Server(ThreadingHTTPServer):
     """A thread per request, at most ``workers`` at once; a client gone is no error."""
     request_queue_size = 128
+    token: str      # the secret every /api/ call carries (make_server sets it)
 
     def __init__(self, address, handler, workers: int = WORKERS):
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
@@ -159,10 +160,12 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
     ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``);
     ``allow``: more names a request's Host may give."""
     files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
-    token = token or secrets.token_urlsafe(24)
+    secret = token or secrets.token_urlsafe(24)
     names, wildcard = _names(host, allow), _wildcard(host)
 
     class Handler(BaseHTTPRequestHandler):
+        server: Server   # (the one below: its address is (host, port))
+
         def log_message(self, *args):   # quiet: the terminal shows the URL, not every request
             pass
 
@@ -203,7 +206,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
             if not url.path.startswith("/api/"):   # (the parsed path: a request may name a whole URL)
                 return False
             given = self.headers.get("X-Rulebook-Token") or query.get("token") or ""
-            if hmac.compare_digest(given.encode("utf-8", "replace"), token.encode()):
+            if hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode()):
                 return False
             self._json(403, {"error": "this game's API needs its token: open the address the server "
                                       "printed (…/?token=…)"})
@@ -227,8 +230,8 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                     at = query.get("at") or "-1"          # -1: the latest position
                     if not (at.isascii() and at.lstrip("-").isdigit()) or len(at) > 18:
                         raise ValueError(f"at= is a position (a whole number), not {at[:20]!r}")
-                    at = int(at)
-                    return game.view(at if at >= 0 else len(game.positions) + at, seat)
+                    k = int(at)
+                    return game.view(k if k >= 0 else len(game.positions) + k, seat)
                 return self._answer(view)
             self._json(404, {"error": f"no page {url.path}"})
 
@@ -259,7 +262,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
 
     Handler.timeout = timeout   # (StreamRequestHandler: the connection's socket timeout)
     server = Server((host, port), Handler, workers)
-    server.token = token
+    server.token = secret
     return server
 
 

@@ -74,7 +74,7 @@ class TimelineView:
                "events": [{"text": text, "cards": cards_of(ev)} for ev in line.get("events") or ()
                           if (text := tell_event(ev, self.seat, self.owners))],
                "over": self._ended and at == len(self.positions) - 1}
-        if out["over"] and self.ending["type"] == "result":
+        if out["over"] and self.ending is not None and self.ending["type"] == "result":   # (over: it is)
             out["result"] = {"scores": self.ending.get("scores"), "winners": self.ending.get("winners") or []}
         return out
 
