@@ -241,13 +241,13 @@ class Builder(Declarations, Bounded, Elements):
                 self.grow(ipath)
                 kind = kinds[0]
                 rest = {k: v for k, v in item.items() if k != kind}
-                build = STEP_KINDS[kind].build  # type: ignore[attr-defined]  # base.py types it dict[str, type]
+                build = STEP_KINDS[kind].build
                 step = self._weighed(build, self, item[kind], rest, ipath, scope)
                 children.append(self.add(step, (*ipath, kind)))
                 continue
             if holds_steps(item):   # an if whose then/else holds steps: a step of its own
                 self.grow(ipath)
-                step = self._weighed(Conditional.build, self, item, ipath, scope)
+                step = self._weighed(Conditional.from_item, self, item, ipath, scope)
                 children.append(self.add(step, (*ipath, "if")))
                 continue
             key = item if isinstance(item, str) else (next(iter(item)) if isinstance(item, dict) and item else None)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.types import CARD, PLAYER, list_of
 
-STEP_KINDS: dict[str, type] = {}
+STEP_KINDS: dict[str, type[Step]] = {}
 IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
 _CARDS = list_of(CARD)
 
@@ -82,8 +82,11 @@ class Step:
     if_none = "skip"    # what happens when it has no option to offer (IF_NONE)
     none_probe = None   # the coverage counter of those times, when if_none was not declared
 
+    me_var: str | None = None   # the variable holding who `me` is where the step stands (None: no one)
+
     @classmethod
-    def build(cls, ctx, spec, path, scope: StepScope) -> "Step":
+    def build(cls, ctx, main, rest, path, scope: StepScope) -> "Step":
+        """The step of ``- KIND: main`` (``rest``: the item's other keys) at ``path``."""
         raise NotImplementedError
 
     def enter(self, S) -> list:

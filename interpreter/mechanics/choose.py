@@ -40,7 +40,7 @@ class Choose(AskOnce):
         ctx.check_keys(main, ("who", "options", "as", "prompt", "then", "if_none", "simultaneous"), p,
                        required=("options", "as"))
         if main.get("simultaneous") is True:
-            return Simultaneous.build(ctx, main, p, scope)
+            return Simultaneous.from_choose(ctx, main, p, scope)
         if "simultaneous" in main and main["simultaneous"] is not False:
             ctx.error(f"simultaneous is true or false, got {main['simultaneous']!r}", (*p, "simultaneous"), "type")
         step = cls()
@@ -98,7 +98,8 @@ class Simultaneous(Step):
     then: Callable[..., Any] | None     # effects f(S, me, L) once all have chosen
 
     @classmethod
-    def build(cls, ctx, main, p, scope):
+    def from_choose(cls, ctx, main, p, scope):
+        """The step of a ``choose:`` with ``simultaneous: true`` (Choose.build hands it over)."""
         step = cls()
         step.me_var = scope.me_var
         step.who = ctx.expr(main.get("who", "players"), (*p, "who"), has_me=scope.has_me, expect=list_of(PLAYER))

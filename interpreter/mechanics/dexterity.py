@@ -36,6 +36,8 @@ ruleset's ``params.skill``, which a ruleset using ``skill()`` must declare.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import UsageError
 from ..expr.builtins import check_arity, register_builtin
 from ..expr.parser import ExprError, offset_of
@@ -117,6 +119,11 @@ class _Outcome:
 class Attempt(Step):
     """Frame: [index, stage, actor, chosen outcome]. Stages: 0 start, 1 ready to resolve,
     2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
+    who: Any                        # the acting seat's expression
+    var: str | None                 # the variable the outcome's name is stored in (`as:`)
+    target: _Target | None          # the step naming what is attempted, if any
+    outcomes: list[_Outcome]        # in order: each with its chance, condition and steps
+    report: _Report                 # the question asked when the outcome is reported at the table
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -350,6 +357,8 @@ class _Target(Step):
     """The actor names what they attempt: a card among a list, offered in id order."""
     kind = "attempt.target"
     option_type = CARD
+    cards: Any                      # the expression of the cards that may be named
+    var: str                        # the variable the card named is stored in
 
     @classmethod
     def make(cls, ctx, spec, path, scope):

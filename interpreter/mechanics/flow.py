@@ -247,7 +247,7 @@ class Conditional(Step):
         self.cond, self.then, self.orelse, self.me_var = cond, then, orelse, me_var
 
     @classmethod
-    def build(cls, ctx, item, path, scope):
+    def from_item(cls, ctx, item, path, scope):
         ctx.check_keys(item, ("if", "then", "else"), path)
         cond = ctx.expr(item.get("if"), (*path, "if"), has_me=scope.has_me, expect=BOOL)
         then = ctx.steps(item.get("then") or [], (*path, "then"), scope)

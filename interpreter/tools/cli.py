@@ -89,7 +89,7 @@ def cmd_play(args) -> int:
         # the table is asked what happened; the agents choose the rest (with --json, the
         # questions go to stderr so that stdout stays one JSON object)
         # (seat None: the moves told as to no seat; agents.py types HumanAgent's seat int only)
-        person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)  # type: ignore[arg-type]
+        person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)
         agents = [TableReporter(a, person) for a in agents]
         agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
         agents[0].seated = person.seated
