@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 def load(path, variant: str | None = None):
     """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
     (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file)."""
-    from .build import load as build_load
+    from .building import load as build_load
     return build_load(path, variant)
 
 

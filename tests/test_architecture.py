@@ -152,7 +152,7 @@ def _own_step_classes():
 
 
 def test_each_step_kind_defines_its_behaviour_once():
-    """A step kind that writes its run (or resolve) as Python source (build/flowgen.py) has no
+    """A step kind that writes its run (or resolve) as Python source (building/flowgen.py) has no
     method doing the same: the generator, with ``g.plain``, is also the reference, so a rule is
     fixed in one place and the lockstep tests compare specialised with plain code."""
     from interpreter.mechanics.base import Step

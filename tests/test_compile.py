@@ -1,4 +1,4 @@
-"""`rulebook compile`: a ruleset's generated code as one module to read (build/listing.py)."""
+"""`rulebook compile`: a ruleset's generated code as one module to read (building/listing.py)."""
 from __future__ import annotations
 
 import ast
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.build.flowgen import compile_flow
-from interpreter.build.listing import listing
+from interpreter.building.flowgen import compile_flow
+from interpreter.building.listing import listing
 from interpreter.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import interpreter
-from interpreter.build import load
+from interpreter.building import load
 from interpreter.play import anomalies, coverage, plots
 from interpreter.play.batch import Batch, play_one
 from interpreter.play.runs import simulate

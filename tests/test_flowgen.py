@@ -1,4 +1,4 @@
-"""The compiled flow (build/flowgen.py) plays exactly the games the reference loop plays.
+"""The compiled flow (building/flowgen.py) plays exactly the games the reference loop plays.
 
 Every ruleset runs its flow through generated functions: sequences, phases, loops and turns
 written out for their place in the ruleset, the trick step's run and resolve specialised, a
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.build.flowgen import compile_flow
+from interpreter.building.flowgen import compile_flow
 from interpreter.engine import loop
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter.build  # noqa: F401  (registers every mechanic)
+import interpreter.building  # noqa: F401  (registers every mechanic)
 from interpreter.expr.builtins import BUILTINS
 from interpreter.loading.schema import load_schema
 from interpreter.mechanics.base import EFFECT_KINDS, SECTIONS, STEP_KINDS

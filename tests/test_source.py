@@ -344,7 +344,7 @@ def _aliased(step: str, copies: int) -> str:
 
 def test_steps_aliased_many_times_stop_the_build_early(tmp_path, monkeypatch, parser):
     import interpreter
-    from interpreter.build import bounded, effects
+    from interpreter.building import bounded, effects
     path = tmp_path / "g.yaml"
     path.write_text(_aliased("reset: pts", 900))   # 36,000 steps from 31 KB
     assert path.stat().st_size < 32_000

@@ -4,7 +4,7 @@ import textwrap
 
 import interpreter
 from interpreter.mechanics.base import Effects
-from interpreter.build.watch import mentions, watched
+from interpreter.building.watch import mentions, watched
 
 RULES = """
 game: w

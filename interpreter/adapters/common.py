@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numbers import Integral
 
-from ..build import load
+from ..building import load
 from ..errors import UsageError
 from ..play.actions import action_space
 from ..play.tensors import layout

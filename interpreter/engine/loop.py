@@ -21,11 +21,11 @@ def advance(S, changed: bool = True) -> None:
     not checked before the first step. Every step run counts against the step budget, and
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
 
-    Games run this loop as build/flowgen.py compiles it for their ruleset (``S.rules.advance``);
+    Games run this loop as building/flowgen.py compiles it for their ruleset (``S.rules.advance``);
     this is the reference it is checked against, run with the steps' plain functions
     (``compile_flow(rules, plain=True)``)."""
     _, budget, end_checks, watch, auto, checks, charges = S.rules.loop
-    runs = S.rules.runs   # each step's compiled run (build/flowgen.py; plain=True for a reference)
+    runs = S.rules.runs   # each step's compiled run (building/flowgen.py; plain=True for a reference)
     stack = S.stack
     try:
         # triggers and end conditions are checked whenever the state may have changed: on entry
@@ -149,7 +149,7 @@ def apply_index(S, i: int):
     except RUNTIME_ERRORS as e:
         raise located(S, e) from None
     if changed is not ASKED:
-        rules.advance(S, changed is not UNCHANGED)   # this loop, compiled for the ruleset (build/flowgen.py)
+        rules.advance(S, changed is not UNCHANGED)   # this loop, compiled for the ruleset (building/flowgen.py)
     return S
 
 

@@ -4,7 +4,7 @@ The engine knows step kinds only through this protocol: a step's ``run(S, frame)
 ``resolve(S, frame, option)`` return ``UNCHANGED`` when they changed nothing but frames
 (pushed, popped, or asked a decision), so the loop skips re-checking triggers and end
 conditions; returning anything else (None) is always safe. A resolve compiled by
-build/flowgen.py may return ``ASKED``: it ran the game loop's next step itself. Mechanics register game options
+building/flowgen.py may return ``ASKED``: it ran the game loop's next step itself. Mechanics register game options
 (``new_game(options={name: value})``) here so that a Ruleset can check them without knowing
 the mechanics.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 UNCHANGED = "unchanged"
 # what a compiled resolve returns when it went on to the step's next question itself, exactly
-# as the game loop would have (build/flowgen.py): the decision is pending, nothing is left to do
+# as the game loop would have (building/flowgen.py): the decision is pending, nothing is left to do
 ASKED = "asked"
 
 GAME_OPTIONS: dict = {}

@@ -17,7 +17,7 @@ from .protocol import GAME_OPTIONS
 class Ruleset:
     """Compiled rules: build with ``interpreter.load(path)``; start games with ``new_game``.
 
-    Built by build/builder.py (``Builder.build``), then frozen: every field below is set once
+    Built by building/builder.py (``Builder.build``), then frozen: every field below is set once
     there (or by a mechanic's section, or by ``freeze``) and never changes."""
 
     # --- what the ruleset is
@@ -36,7 +36,7 @@ class Ruleset:
     auto_forced: bool              # a decision with one option is taken without asking
     warnings: list                 # what validate reports beside errors
     # --- components and where they are
-    cards: Any                     # the card table (build/components.py CardTable)
+    cards: Any                     # the card table (building/components.py CardTable)
     card_labels: tuple             # each card id's label
     unique_labels: bool            # no two cards share a label (a label names one card)
     attr_tables: dict              # attribute name -> its value for each card id
@@ -76,7 +76,7 @@ class Ruleset:
     heuristic: Callable | None     # a position's worth for the search agents, if declared
     max_steps: int                 # the game's step budget
     probes: Any                    # coverage probes when built for `rulebook coverage`, else None
-    runs: tuple                    # each step's compiled run function (build/flowgen.py)
+    runs: tuple                    # each step's compiled run function (building/flowgen.py)
     resolves: tuple                # each step's resolve function
     advance: Callable              # the game loop: runs until a decision or the end
     flow_source: str               # the generated source of the flow
@@ -94,7 +94,7 @@ class Ruleset:
         charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced,
                                           checks, charges))
-        if "advance" not in self.__dict__:   # not compiled by build/ (flowgen.py): the reference loop
+        if "advance" not in self.__dict__:   # not compiled by building/ (flowgen.py): the reference loop
             object.__setattr__(self, "advance", engine.advance)
             object.__setattr__(self, "resolves", tuple(s.resolve for s in self.steps))
         object.__setattr__(self, "_frozen", True)

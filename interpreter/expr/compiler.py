@@ -32,7 +32,7 @@ from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_nu
 
 
 class ExprFn(Protocol):
-    """A compiled expression as the builder hands it to a step (build/builder.py ``expr``): the
+    """A compiled expression as the builder hands it to a step (building/builder.py ``expr``): the
     plain function ``f(S, me, L)`` (no wrapper: the game loop calls it) carrying its source,
     type and whether its values never share a label."""
     source: str
@@ -43,7 +43,7 @@ class ExprFn(Protocol):
 
 
 class ZoneFn(Protocol):
-    """A compiled zone reference (build/builder.py ``zone_ref``): ``f(S, me, L)`` gives the
+    """A compiled zone reference (building/builder.py ``zone_ref``): ``f(S, me, L)`` gives the
     zone's list; ``zone`` is its name (None: no zone)."""
     zone: str | None
 
@@ -245,7 +245,7 @@ class Compiler(NameNodes, OperatorNodes):
             local: dict = {}
             exec(code, self.names.namespace, local)  # noqa: S102 - source is generated
             fn = local["_expr"]
-            fn.code = body   # what it runs, for `rulebook compile` (build/listing.py)
+            fn.code = body   # what it runs, for `rulebook compile` (building/listing.py)
             return fn
         except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
             raise ExprError("expression is nested too deeply once its defines are expanded", 0,

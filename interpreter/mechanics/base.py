@@ -41,7 +41,7 @@ def effect_kind(name: str, doc: str):
 
     The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
     emits Python lines with ``em.line(...)``; ``fx`` is the effect-list compiler
-    (build/effects.py: ``fx.expr``, ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
+    (building/effects.py: ``fx.expr``, ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
     def register(fn):
         EFFECT_KINDS[name] = doc
         EFFECT_EMITTERS[name] = fn
@@ -77,7 +77,7 @@ class Step:
     inline = False      # True for effect steps: Sequence runs them without a frame
     loc = None
     index = -1
-    work = 0            # worst-case operations of its own expressions (build/builder.py _weighed)
+    work = 0            # worst-case operations of its own expressions (building/builder.py _weighed)
     charge = 0          # budget units a run costs beyond one: work // STEP_WORK_UNIT
     if_none = "skip"    # what happens when it has no option to offer (IF_NONE)
     none_probe = None   # the coverage counter of those times, when if_none was not declared
@@ -207,7 +207,7 @@ class Step:
 
     def flow_source(self, g) -> str | None:
         """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
-        in the ruleset (build/flowgen.py; ``g`` names its children's functions and frames), or
+        in the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or
         None: the engine calls run() itself."""
         return None
 
@@ -219,7 +219,7 @@ class Step:
         """Once the whole ruleset is built: learn which of this step's own changes the
         when-triggers and end conditions can see (``quiet.quiet(fn)`` for an effect function,
         ``name in watched_vars`` for a variable), so that run() and resolve() report UNCHANGED
-        after a change no check reads (build/watch.py)."""
+        after a change no check reads (building/watch.py)."""
 
     def choice_var(self) -> str | None:
         """The variable the chosen option is stored in, if any: while it holds the choice every

@@ -6,7 +6,7 @@
     - transfer: {from: coins[p], to: coins, amount: 1}
     - reset: [round_points, passes]
 
-Each emits Python lines into the effect list's function (build/effects.py) and logs one event.
+Each emits Python lines into the effect list's function (building/effects.py) and logs one event.
 """
 from __future__ import annotations
 

@@ -219,7 +219,7 @@ class Attempt(Step):
         if self.var is None or self.var not in watched_vars:
             self.outcome_seen = UNCHANGED
 
-    # ------------------------------------------------------------------ run, written once (build/flowgen.py)
+    # ------------------------------------------------------------------ run, written once (building/flowgen.py)
     def flow_source(self, g):
         """The attempt's run. Specialised: a roll's chances written out outcome by outcome (the
         conditions first, then the chances, as chances() asks them), and the outcome's steps

@@ -1,6 +1,6 @@
 """Flow structure: phases, loops and turns (the boardgame.io idea: flow as data).
 
-Each kind's run exists only as the Python its ``flow_source`` writes (build/flowgen.py), for
+Each kind's run exists only as the Python its ``flow_source`` writes (building/flowgen.py), for
 the game and, with ``g.plain``, for the reference: written once."""
 from __future__ import annotations
 
@@ -238,7 +238,7 @@ class Turns(Step):
 
 class Conditional(Step):
     """``if: COND`` in a flow list whose ``then`` or ``else`` holds steps (an ``if`` of effects
-    only stays an effect, run inline). Built by build/builder.py ``steps()``, not from a key
+    only stays an effect, run inline). Built by building/builder.py ``steps()``, not from a key
     of its own: the YAML is the effect's ``if / then / else``. Frame: [index] until the
     branch is entered, then [index, 1]."""
     kind = "if"

@@ -81,7 +81,7 @@ class Pass(Step):
 
     asks = True
 
-    # ------------------------------------------------------------------ resolve, written once (build/flowgen.py)
+    # ------------------------------------------------------------------ resolve, written once (building/flowgen.py)
     asks_again = False   # whether no check can see the card leaving the hand (settle): the
                          # compiled resolve then asks the next card itself (flowgen's _asks_again)
 

@@ -128,7 +128,7 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ its behaviour, written once
     # A trick's run, resolve and finish exist only as the Python this generator writes
-    # (build/flowgen.py): specialised for its place in the ruleset, or plain (``g.plain``: the
+    # (building/flowgen.py): specialised for its place in the ruleset, or plain (``g.plain``: the
     # reference the specialised code is checked against).
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
     asks_again = False  # whether no check can see what a card played changes (settle): the

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from ..build import load
+from ..building import load
 from ..engine import rng
 from ..errors import GameError, RulebookError, UsageError
 from ..loading.resources import ruleset_path

@@ -1,6 +1,6 @@
 """Rule coverage of a batch: which rules fired in how many games, which never did.
 
-A game played with a ruleset built with coverage counters (``build/coverage.py``) gives its
+A game played with a ruleset built with coverage counters (``building/coverage.py``) gives its
 record a ``coverage`` entry: the counters it moved (``p``: probe index -> count), and the
 cards that entered each zone (``e``: "zone|component|label" strings, from the game's
 events). ``report()`` adds the records of a batch up:

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Callable, Iterable, NoReturn, Protocol
 
-from ..build import load
+from ..building import load
 from ..errors import ReplayError, RulebookError, RulesetError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.resources import bundled_rulesets

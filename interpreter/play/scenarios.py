@@ -41,7 +41,7 @@ from ..errors import GameError, RulebookError, RulesetError, UsageError
 from ..expr import Compiler, ExprError, parse
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
-from ..build import load
+from ..building import load
 from ..loading.resources import ruleset_path
 from ..loading.source import load_file
 

@@ -13,14 +13,14 @@ spectator is ``None``, ``"all"`` shows everything, for reading a full log) and l
 - ``result``: the scores and winners once the game is over.
 
 Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
-``view:`` hints of the ruleset (build/view_hints.py) order, hide, collapse and colour.
+``view:`` hints of the ruleset (building/view_hints.py) order, hide, collapse and colour.
 """
 from __future__ import annotations
 
 import json
 from weakref import WeakKeyDictionary
 
-from ..build.watch import mentions
+from ..building.watch import mentions
 from ..engine.sight import reads_public
 from ..mechanics.base import Step
 

@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..build import load
+from ..building import load
 from ..errors import UsageError
 from ..play.batch import Batch, check_batch
 from ..play.plots import compare_plot

@@ -34,7 +34,7 @@ from typing import Any, Callable
 from . import batches, web
 from .validate import add_validate, cmd_validate
 from .args import parse_sets
-from ..build import load
+from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
 from ..loading.resources import find_ruleset, resource_dir
 
@@ -238,7 +238,7 @@ def add_compile(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_compile(args) -> int:
-    from ..build.listing import listing
+    from ..building.listing import listing
     text = listing(load(args.path, args.variant))
     if args.output is None:
         sys.stdout.write(text)

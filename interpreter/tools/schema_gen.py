@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..build.effects import EFFECT_KINDS
+from ..building.effects import EFFECT_KINDS
 from ..loading.resources import resource_dir
 from ..mechanics import STEP_KINDS
 
 
 def kinds_schema() -> dict:
     """``$defs`` for a flow item and an effect item: any mapping, its known keys documented."""
-    import interpreter.build  # noqa: F401  (imports every mechanic, so every kind is registered)
+    import interpreter.building  # noqa: F401  (imports every mechanic, so every kind is registered)
     effect: dict[str, Any] = {
         "description": "An effect: a one-key mapping naming its kind, or the name of a declared effect.",
         "type": ["object", "string"],

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from ..build import load
+from ..building import load
 from ..errors import RulebookError, UsageError
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED

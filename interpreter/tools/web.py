@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from .args import parse_sets
-from ..build import load
+from ..building import load
 from ..errors import UsageError
 
 

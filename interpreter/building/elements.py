@@ -1,6 +1,6 @@
 """Expressions about one element at a time (a card of a hand, of a where: list): a card key
 (a trick's follow: and rank:), an element function, a filter and a selector over a whole list.
-Mixed into the Builder (build/builder.py)."""
+Mixed into the Builder (building/builder.py)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -12,7 +12,7 @@ from ..loading.kept import compiled
 
 
 class Elements:
-    """Builder methods (build/builder.py) compiling expressions about one element."""
+    """Builder methods (building/builder.py) compiling expressions about one element."""
     compiler: Any                   # (the Builder's: expr/compiler.py Compiler)
     names: Any                      # (the Builder's: expr/names.py Names)
     error: Callable[..., None]      # (the Builder's: report an error at a path)

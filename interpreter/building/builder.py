@@ -61,7 +61,7 @@ class Builder(Declarations, Bounded, Elements):
         self.names.namespace["_over_budget"] = over_budget
         self.names.namespace["_know"] = know
         self.fx = EffectCompiler(self)
-        # coverage counters compiled into the code (build/coverage.py), or None: none at all
+        # coverage counters compiled into the code (building/coverage.py), or None: none at all
         self.probes = Probes(self.names.namespace, self.smap) if coverage else None
         self.step_list: list = []
         self.zone_decl: dict = {}
@@ -162,7 +162,7 @@ class Builder(Declarations, Bounded, Elements):
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
             fn.source, fn.type, fn.distinct = c.source, c.type, c.distinct
-            fn.loc = self.smap.loc(tuple(path))   # (build/listing.py names the rule of each function)
+            fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in

@@ -19,7 +19,7 @@ OWNERS = ("none", "player", "team", "card")
 
 class Declarations:
     """Builder methods for the declaration sections (mixed into Builder)."""
-    # the Builder's (build/builder.py), which these read and fill
+    # the Builder's (building/builder.py), which these read and fill
     diags: list[Diagnostic]
     names: Names
     compiler: Compiler

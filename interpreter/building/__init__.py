@@ -21,7 +21,7 @@ from ..loading.resources import find_ruleset
 def load(path, variant: str | None = None, coverage: bool = False):
     """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
     (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file).
-    ``coverage``: compile coverage counters in (``rules.probes``, build/coverage.py)."""
+    ``coverage``: compile coverage counters in (``rules.probes``, building/coverage.py)."""
     from .builder import Builder   # (the mechanics register themselves when the builder loads)
     if not isinstance(path, (str, PathLike)) or not str(path).strip():
         raise UsageError(f"a ruleset is a file's path or a bundled ruleset's name, not {path!r}")

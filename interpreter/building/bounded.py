@@ -16,7 +16,7 @@ PART_WORK = 100
 
 
 class Bounded:
-    """The counts of a Builder (build/builder.py): the work and the errors so far."""
+    """The counts of a Builder (building/builder.py): the work and the errors so far."""
     work = 0
     errors = 0
     diags: list[Diagnostic]     # (the Builder's: the errors and warnings so far)

@@ -162,7 +162,7 @@ class EffectCompiler:
         self._done.add(name)
 
     def probe(self, em, kind: str, what: str, path) -> None:
-        """Emit a coverage counter here when the ruleset is built with coverage (build/coverage.py)."""
+        """Emit a coverage counter here when the ruleset is built with coverage (building/coverage.py)."""
         if self.ctx.probes is not None:
             em.line(self.ctx.probes.line(kind, what, path))
 
@@ -175,7 +175,7 @@ class EffectCompiler:
             self.item(em, item, (*path, i), locals, has_me)
 
     def item(self, em, item, path, locals, has_me):
-        self.ctx.grow(path)   # (build/bounded.py)
+        self.ctx.grow(path)   # (building/bounded.py)
         if isinstance(item, str):
             kind, spec = item, None
         elif isinstance(item, dict) and item:

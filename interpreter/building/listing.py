@@ -1,8 +1,8 @@
 """A ruleset's generated code as one Python module to read (``rulebook compile``).
 
 The ruleset runs as Python generated at load: an expression or an effect list becomes a
-function (expr/compiler.py, build/effects.py), the flow one function per step and the game
-loop (build/flowgen.py). This module writes them out together, each function named as the
+function (expr/compiler.py, building/effects.py), the flow one function per step and the game
+loop (building/flowgen.py). This module writes them out together, each function named as the
 flow names it (``F3``) and headed by the rule it comes from (``diams.yaml:163:9``), so that
 anyone can read what runs, profile it, or diff what a variant changes in it. The listing is
 for reading: the game runs the functions themselves, compiled one by one at load.

@@ -115,7 +115,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     ``advance(S, changed=True)``; the generated source). ``plain``: the reference (FlowSource):
     each step kind's generator with its specialisations off, or the step's own ``run`` and
     ``resolve`` methods for a kind that still has them, and engine/loop.py's ``advance``.
-    ``names``: one more item, what the source calls each F<n> and K<n> (build/listing.py)."""
+    ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
     g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain)
     sources = []
     for step in rules.steps:
