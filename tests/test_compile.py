@@ -66,3 +66,27 @@ def test_compile_prints_or_writes_the_module(tmp_path, capsys):
     bad.write_text("game: bad\nplayers: {min: 2, max: 2}\nflow:\n  - gain: {counter: nothing}\n")
     assert main(["compile", str(bad)]) == 1
     assert "bad.yaml:4:" in capsys.readouterr().err
+
+
+def test_a_profile_names_the_rules_running_by_their_yaml_lines():
+    """Generated functions carry their rule's place as their file name (``<diams.yaml:144>``),
+    so a profile or a traceback says which line of the ruleset runs, not which generated text."""
+    import cProfile
+    import pstats
+    import random
+    rules = interpreter.load("diams")
+    profile = cProfile.Profile()
+    profile.enable()
+    S, rnd = rules.new_game(4, 1), random.Random(1)
+    while not S.is_terminal():
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    profile.disable()
+    files = {f for f, _, _ in pstats.Stats(profile).stats}
+    lines = {int(m.group(1)) for f in files if (m := re.fullmatch(r"<diams\.yaml:(\d+)>", f))}
+    assert len(lines) >= 10
+    text = (ROOT / "rulesets" / "diams.yaml").read_text().splitlines()
+    assert all(text[n - 1].strip() for n in lines)                  # each a line of the ruleset
+    for step in rules.steps:                                         # a step's generated run, at its line
+        run = rules.runs[step.index]
+        if run.__name__ == f"R{step.index}" and step.loc is not None:
+            assert run.__code__.co_filename == f"<diams.yaml:{step.loc.line}>"

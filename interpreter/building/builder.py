@@ -34,7 +34,7 @@ from .coverage import Probes, instrument_steps
 from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
-from .flowgen import compile_flow
+from .flowgen import by_rule, compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
 DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~48,000
@@ -163,6 +163,7 @@ class Builder(Declarations, Bounded, Elements):
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
             fn.source, fn.type, fn.distinct = c.source, c.type, c.distinct
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
+            by_rule(fn, fn.loc)
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in

@@ -8,8 +8,7 @@ never walks a tree. Effects make no decisions: decisions are flow steps.
 The effect kinds that change the game (gain, move, deal...) live with their mechanics and
 register with ``@effect_kind`` (mechanics/base.py); this module compiles lists of them and
 owns the constructs that structure a list: ``if``, ``switch``, ``for_each``, ``with_player``,
-``end_game`` and calls of declared effects. EFFECT_KINDS lists every kind for the schema, the
-docs and did-you-mean.
+``end_game`` and calls of declared effects. EFFECT_KINDS lists every kind (schema, docs, hints).
 """
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
 from .coverage import describe_list
+from .flowgen import by_rule
 from .watch import mentions
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
@@ -106,7 +106,7 @@ class EffectCompiler:
         fn = local_ns[name]
         fn.mentions = mentions(src)   # what it may change (watch.py: steps that need no checks after)
         fn.code, fn.loc = src, self.ctx.smap.loc((*path, first)) or self.ctx.smap.loc(tuple(path))   # (listing.py)
-        return fn
+        return by_rule(fn, fn.loc, src)
 
     def _source(self, items, path, locals, has_me, name, first) -> str:
         em = _Emitter()

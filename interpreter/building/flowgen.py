@@ -110,6 +110,18 @@ class FlowSource:
         return self._name(fn, "F")
 
 
+def by_rule(fn, loc, source: str | None = None):
+    """Name ``fn``'s code by the rule it comes from (``<diams.yaml:163>``), so that a profile or
+    a traceback says which line of the ruleset is running, not which piece of generated text;
+    ``source``: the text it was compiled from, shown by tracebacks. Returns ``fn``."""
+    if loc is not None and hasattr(fn, "__code__"):
+        name = f"<{str(loc.path).rsplit('/', 1)[-1]}:{loc.line}>"
+        if source is not None:   # (the same text under every name: linecache holds a reference)
+            linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        fn.__code__ = fn.__code__.replace(co_filename=name)
+    return fn
+
+
 def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
     ``advance(S, changed=True)``; the generated source). ``plain``: the reference (FlowSource):
@@ -143,6 +155,12 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compiled(source, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked flow
+    if not plain:   # each step's functions named by its rule's line (a profile then says which runs)
+        for step in rules.steps:
+            for prefix in ("R", "Q", "W"):
+                code = getattr(g.ns.get(f"{prefix}{step.index}"), "__code__", None)
+                if code is not None and code.co_filename == filename:   # (generated here, not a method)
+                    by_rule(g.ns[f"{prefix}{step.index}"], step.loc, source)
     runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
     g.ns["RUNS"] = runs
     advance = loop.advance if plain else g.ns["advance"]
