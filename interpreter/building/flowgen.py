@@ -118,8 +118,14 @@ def by_rule(fn, loc, source: str | None = None):
         name = f"<{str(loc.path).rsplit('/', 1)[-1]}:{loc.line}>"
         if source is not None:   # (the same text under every name: linecache holds a reference)
             linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-        fn.__code__ = fn.__code__.replace(co_filename=name)
+        fn.__code__ = _renamed(fn.__code__, name)
     return fn
+
+
+def _renamed(code, name: str):
+    """``code`` and the code it holds (a comprehension's, a lambda's) under the file name ``name``."""
+    consts = tuple(_renamed(c, name) if hasattr(c, "co_filename") else c for c in code.co_consts)
+    return code.replace(co_filename=name, co_consts=consts)
 
 
 def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
