@@ -42,9 +42,14 @@ def rounds(plays, cards: int) -> int:
     return plays
 
 
+# the slots of a trick's frame: [step index, tricks done, leader, order of seats this trick,
+# position in that order, the seats that played so far]
+DONE, LEADER, ORDER, POS, PLAYED = 1, 2, 3, 4, 5
+
+
 @step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win")
 class Tricks(Step):
-    """Frame: [index, tricks done, leader, order of seats, position, seats that played]."""
+    """Frame: [index, DONE, LEADER, ORDER, POS, PLAYED] (the slots above)."""
     option_type = CARD
 
     me_var: str | None                      # the variable holding 'me' where the step runs
@@ -113,13 +118,13 @@ class Tricks(Step):
 
     def enter(self, S):
         me = self.me(S, self.me_var)
-        return [self.index, 0, self.leader(S, me, None), None, 0, []]
+        return [self.index, 0, self.leader(S, me, None), None, 0, []]   # DONE .. PLAYED
 
     def observe(self, S, frame, player):
         """Public: who has played which card of the trick in progress, and who led it."""
         table = S.z[self.table]
-        return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(frame[5], table)],
-                "trick_leader": frame[2], "tricks_played": frame[1]}
+        return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(frame[PLAYED], table)],
+                "trick_leader": frame[LEADER], "tricks_played": frame[DONE]}
 
     asks = True
 
@@ -145,13 +150,13 @@ class Tricks(Step):
         me = g.me(self.me_var)
         hand = f"S.z[{self.hand!r}]"
         lines = [f"def R{self.index}(S, frame):",
-                 "    order = frame[3]",
+                 f"    order = frame[{ORDER}]",
                  "    if order is None:   # a new trick",
-                 "        leader = frame[2]",
+                 f"        leader = frame[{LEADER}]",
                  f"        me = {me}"]
         over = f"not {hand}[{'S.tm[leader]' if self.hand_by_team else 'leader'}]"
         if self.count is not None:
-            over = f"frame[1] >= {g.fn(self.count)}(S, me, None) or {over}"
+            over = f"frame[{DONE}] >= {g.fn(self.count)}(S, me, None) or {over}"
         lines += [f"        if {over}:",
                   "            S.stack.pop()",
                   "            return U",
@@ -162,15 +167,15 @@ class Tricks(Step):
                   f"        k = {g.fn(self.plays)}(S, me, None)",
                   "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
                   f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
-                  "        frame[3] = order = seats * k",
-                  "        frame[4] = 0",
-                  "        frame[5] = []",
-                  "    player = order[frame[4]]",
+                  f"        frame[{ORDER}] = order = seats * k",
+                  f"        frame[{POS}] = 0",
+                  f"        frame[{PLAYED}] = []",
+                  f"    player = order[frame[{POS}]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
         lines += self._options(g, "    ")
         lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
-                  "        frame[4] += 1",
-                  "        if frame[4] >= len(order):",
+                  f"        frame[{POS}] += 1",
+                  f"        if frame[{POS}] >= len(order):",
                   f"            W{self.index}(S, frame)",
                   "        return None",
                   "    S.dec = (player, tuple(options))" if self.unique_labels else
@@ -203,7 +208,7 @@ class Tricks(Step):
             lines += ["if options:",
                       f"    table = S.z[{self.table!r}]",
                       f"    allowed = {g.fn(self.playable)}(S, player, {{'led': table[0] if table else None, "
-                      "'trick': table[:], 'tricks_played': frame[1]}, options)",
+                      f"'trick': table[:], 'tricks_played': frame[{DONE}]}}, options)",
                       "    if allowed:   # nothing playable: any card that follows",
                       "        options = allowed"]
         return [pad + x for x in lines]
@@ -212,8 +217,8 @@ class Tricks(Step):
         owner = "S.tm[player]" if self.hand_by_team else "player"
         lines = [f"def Q{self.index}(S, frame, card):",
                  *owning({self.hand, self.table}),   # (written in place below)
-                 "    pos = frame[4]",
-                 "    order = frame[3]",
+                 f"    pos = frame[{POS}]",
+                 f"    order = frame[{ORDER}]",
                  "    player = order[pos]",
                  f"    S.z[{self.hand!r}][{owner}].remove(card)",
                  f"    table = S.z[{self.table!r}]"]
@@ -223,18 +228,18 @@ class Tricks(Step):
         lines.append("    table.append(card)")
         if self.notify_table:
             lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
-        lines += ["    frame[5] = [*frame[5], player]   # replace, never mutate: clones share frame contents",
+        lines += [f"    frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
                   "    if S.kn is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.hand!r}, {owner}, {self.table!r}, None)",
                   "    if S.ev is not None:",
                   f"        S.ev.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
-        hook = "{'card': card, 'led': table[0], 'trick': table[:], 'tricks_played': frame[1]}"
+        hook = f"{{'card': card, 'led': table[0], 'trick': table[:], 'tricks_played': frame[{DONE}]}}"
         if self.on_play is not None:
             lines.append(f"    {g.fn(self.on_play)}(S, player, {hook})")
         if self.follow is not None and self.on_void is not None:
             lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {hook})"]
-        lines += ["    frame[4] = pos = pos + 1",
+        lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
         if self.asks_again and not g.plain:   # the next seat's question written in (R's lines), when no hook ran
@@ -264,8 +269,8 @@ class Tricks(Step):
                  *owning({self.table, self.collect}),   # (written in place below)
                  f"    table = S.z[{self.table!r}]",
                  "    if not table:",
-                 "        frame[3] = None",
-                 "        frame[1] += 1",
+                 f"        frame[{ORDER}] = None",
+                 f"        frame[{DONE}] += 1",
                  "        return",
                  "    best = -1"]
         if self.follow is not None:
@@ -282,7 +287,7 @@ class Tricks(Step):
         lines += [f"        r = {g.key(self.rank, 'c')}",
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
-                  "    winner = frame[5][best]",
+                  f"    winner = frame[{PLAYED}][best]",
                   "    cards = table[:]",
                   "    win_card = table[best]",
                   "    table.clear()",
@@ -299,12 +304,12 @@ class Tricks(Step):
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
             lines.append(f"    {g.fn(self.on_win)}(S, winner, {{'card': win_card, 'led': cards[0], 'trick': cards, "
-                         "'tricks_played': frame[1]})")
-        lines += ["    frame[1] += 1",
-                  "    frame[2] = winner",
-                  "    frame[3] = None",
-                  "    frame[4] = 0",
-                  "    frame[5] = []"]
+                         f"'tricks_played': frame[{DONE}]}})")
+        lines += [f"    frame[{DONE}] += 1",
+                  f"    frame[{LEADER}] = winner",
+                  f"    frame[{ORDER}] = None",
+                  f"    frame[{POS}] = 0",
+                  f"    frame[{PLAYED}] = []"]
         return "\n".join(lines)
 
 
