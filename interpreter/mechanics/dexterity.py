@@ -115,9 +115,13 @@ class _Outcome:
         self.name, self.chance, self.cond, self.body = name, chance, cond, body
 
 
+# the slots of an attempt's frame: [step index, stage, the acting seat, the outcome chosen]
+STAGE, ACTOR, CHOSEN = 1, 2, 3
+
+
 @step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)")
 class Attempt(Step):
-    """Frame: [index, stage, actor, chosen outcome]. Stages: 0 start, 1 ready to resolve,
+    """Frame: [index, STAGE, ACTOR, CHOSEN]. Stages: 0 start, 1 ready to resolve,
     2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
     who: Any                        # the acting seat's expression
     var: str | None                 # the variable the outcome's name is stored in (`as:`)
@@ -232,9 +236,9 @@ class Attempt(Step):
         names = g.fn(tuple(o.name for o in self.outcomes))
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
         lines = [f"def R{self.index}(S, frame):",
-                 "    stage = frame[1]",
+                 f"    stage = frame[{STAGE}]",
                  "    if stage == 1 and S.o.get('resolve') != 'ask':",
-                 "        actor = frame[2]"]
+                 f"        actor = frame[{ACTOR}]"]
         for k, o in enumerate(self.outcomes):
             if o.cond is not None:
                 lines.append(f"        c{k} = {g.fn(o.cond)}(S, actor, None)")
@@ -266,7 +270,7 @@ class Attempt(Step):
         for k in range(n):
             lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):",
                       f"            chosen = {k}"]
-        lines += ["        frame[1] = 3", "        frame[3] = chosen"]
+        lines += [f"        frame[{STAGE}] = 3", f"        frame[{CHOSEN}] = chosen"]
         outcome = f"None if chosen is None else {names}[chosen]"
         if self.var is not None:
             lines.append(f"        S.v[{self.var!r}] = {outcome}")
@@ -287,8 +291,8 @@ class Attempt(Step):
                   "        if actor is None:",
                   "            S.stack.pop()",
                   "            return U",
-                  "        frame[2] = actor",
-                  "        frame[1] = 1"]
+                  f"        frame[{ACTOR}] = actor",
+                  f"        frame[{STAGE}] = 1"]
         if self.target is not None:
             lines.append(f"        S.stack.append({g.enter(self.target)})")
         lines += ["        return U",
@@ -305,22 +309,22 @@ class Attempt(Step):
         here: the outcome's steps run in frames of their own and report their own changes."""
         k_self, me = g.step(self), g.me(self.me_var)
         lines = [f"def {name}(S, frame):",
-                 "    stage = frame[1]",
+                 f"    stage = frame[{STAGE}]",
                  "    if stage == 0:",
                  f"        actor = {g.fn(self.who)}(S, {me}, None)",
                  "        if actor is None:",
                  "            S.stack.pop()",
                  "            return U",
-                 "        frame[2] = actor",
-                 "        frame[1] = 1"]
+                 f"        frame[{ACTOR}] = actor",
+                 f"        frame[{STAGE}] = 1"]
         if self.target is not None:
             lines.append(f"        S.stack.append({g.enter(self.target)})")
         lines += ["        return U",
-                  "    actor = frame[2]",
+                  f"    actor = frame[{ACTOR}]",
                   f"    outcomes = {k_self}.outcomes",
                   "    if stage == 1:",
                   "        if S.o.get('resolve', 'random') == 'ask':",
-                  "            frame[1] = 2",
+                  f"            frame[{STAGE}] = 2",
                   f"            S.stack.append({g.enter(self.report)})",
                   "            return U",
                   f"        probs = {k_self}.chances(S, actor)",
@@ -332,14 +336,14 @@ class Attempt(Step):
                   "                if u < acc:",
                   "                    chosen = k",
                   "                    break",
-                  "        frame[1], frame[3] = 2, chosen",
+                  f"        frame[{STAGE}], frame[{CHOSEN}] = 2, chosen",
                   "        stage = 2",
                   "        if S.ev is not None:",
                   "            S.ev.append({'ev': 'roll', 'who': actor, 'chances': {o.name: probs[k] for k, o in "
                   "enumerate(outcomes)}})",
                   "    if stage == 2:",
-                  "        k = frame[3]",
-                  "        frame[1] = 3"]
+                  f"        k = frame[{CHOSEN}]",
+                  f"        frame[{STAGE}] = 3"]
         if self.var is not None:
             lines.append(f"        S.v[{self.var!r}] = None if k is None else outcomes[k].name")
         lines += ["        if S.ev is not None:",

@@ -37,6 +37,9 @@ class Phase(Step):
         return [self.body]
 
 
+DONE, TIMES = 1, 2   # a repeat's frame: [step index, passes begun, passes to run]
+
+
 @step_kind("repeat", "run steps a number of times (as: VAR counts 1, 2, ...)")
 class Repeat(Step):
     me_var: str | None      # the variable holding 'me' where the step runs
@@ -66,11 +69,11 @@ class Repeat(Step):
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
-                 "    k = frame[1]",
-                 "    if k >= frame[2]:",
+                 f"    k = frame[{DONE}]",
+                 f"    if k >= frame[{TIMES}]:",
                  "        S.stack.pop()",
                  "        return U",
-                 "    frame[1] = k + 1",
+                 f"    frame[{DONE}] = k + 1",
                  f"    S.stack.append(f := {g.enter(self.body)})"]
         if self.var is not None:
             lines.append(f"    S.v[{self.var!r}] = k + 1")
@@ -120,9 +123,14 @@ class Until(_Loop):
     negate = True
 
 
+# a turns step's frame: [step index, the seats' order this lap, the position in it, laps done,
+# laps to run (None: until its condition holds)]
+ORDER, POS, LAPS, LAP_LIMIT = 1, 2, 3, 4
+
+
 @step_kind("turns", "each player in turn runs the steps, with me = that player")
 class Turns(Step):
-    """Frame: [index, order (list of seats), position, laps done]."""
+    """Frame: [index, ORDER, POS, LAPS, LAP_LIMIT] (the slots above)."""
 
     watched = True      # whether a trigger or end condition reads the turn's player (settle)
     me_var: str | None      # the variable holding 'me' where the step runs
@@ -214,17 +222,17 @@ class Turns(Step):
             lines += [f"        if {g.fn(self.until)}(S, {'me' if self.me_var is not None else 'None'}, None):",
                       "            S.stack.pop()",
                       "            return None"]
-        lines += ["        seq = frame[1]",
-                  "        pos = frame[2]",
+        lines += [f"        seq = frame[{ORDER}]",
+                  f"        pos = frame[{POS}]",
                   "        if pos >= len(seq):",
-                  "            frame[3] += 1",
-                  "            if (frame[4] is not None and frame[3] >= frame[4]) or not seq:",
+                  f"            frame[{LAPS}] += 1",
+                  f"            if (frame[{LAP_LIMIT}] is not None and frame[{LAPS}] >= frame[{LAP_LIMIT}]) or not seq:",
                   "                S.stack.pop()",
                   "                return None",
-                  f"            frame[1] = seq = {g.fn(self.order)}(S)",
+                  f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)",
                   "            pos = 0",
                   "        player = seq[pos]",
-                  "        frame[2] = pos + 1"]
+                  f"        frame[{POS}] = pos + 1"]
         if self.skip is not None:
             lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
         lines += [f"        S.v[{self.var!r}] = player",

@@ -18,10 +18,14 @@ if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 
+# the slots of a pass's frame: [step index, the giver's position among the givers, cards that
+# giver picked so far, the cards put aside ([giver, to, card] each), the givers, cards each gives]
+GIVER, PICKED, PENDING, GIVERS, COUNT = 1, 2, 3, 4, 5
+
+
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")
 class Pass(Step):
-    """Frame: [index, giver position, picked so far by this giver, pending ([giver, to, card] each),
-    givers, count]."""
+    """Frame: [index, GIVER, PICKED, PENDING, GIVERS, COUNT] (the slots above)."""
     option_type = CARD
 
     me_var: str | None          # the variable holding 'me' where the step runs
@@ -67,16 +71,16 @@ class Pass(Step):
         return zone[S.tm[player]] if self.by_team else zone[player]
 
     def run(self, S, frame):
-        givers, count = frame[4], frame[5]
-        while frame[1] < len(givers):
-            giver = givers[frame[1]]
+        givers, count = frame[GIVERS], frame[COUNT]
+        while frame[GIVER] < len(givers):
+            giver = givers[frame[GIVER]]
             hand = self._hand(S, giver)
-            if frame[2] < count and hand:
+            if frame[PICKED] < count and hand:
                 S.dec = (giver, tuple(S.rules.distinct_cards(hand)))
                 return UNCHANGED
-            frame[1] += 1
-            frame[2] = 0
-        self.deliver(S, frame[3])
+            frame[GIVER] += 1
+            frame[PICKED] = 0
+        self.deliver(S, frame[PENDING])
         S.stack.pop()
 
     asks = True
@@ -94,11 +98,11 @@ class Pass(Step):
         zone, owner = self.zone, "S.tm[giver]" if self.by_team else "giver"
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
-            "    giver = frame[4][frame[1]]",
+            f"    giver = frame[{GIVERS}][frame[{GIVER}]]",
             f"    (S.own({zone!r}) if S.sh else S.z[{zone!r}])[{owner}].remove(card)   # (copy on write)",
             f"    to = {g.fn(self.to)}(S, giver, None)",
-            "    frame[3] = frame[3] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
-            "    frame[2] += 1",
+            f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
+            f"    frame[{PICKED}] += 1",
             "    if S.ev is not None:",
             f"        S.ev.append({{'ev': 'pass', 'who': giver, 'from': {zone!r}, 'from_owner': {owner}, "
             "'for': to, 'cards': [card]})"])
@@ -108,15 +112,15 @@ class Pass(Step):
 
     def hidden_cards(self, S, frame, player):
         """The cards others have put aside and not yet passed: only their givers know them."""
-        return [card for giver, _, card in frame[3] if giver != player]
+        return [card for giver, _, card in frame[PENDING] if giver != player]
 
     def put_hidden_cards(self, S, frame, player, cards):
         it = iter(cards)
-        frame[3] = [[giver, to, card if giver == player else next(it)] for giver, to, card in frame[3]]
+        frame[PENDING] = [[giver, to, card if giver == player else next(it)] for giver, to, card in frame[PENDING]]
 
     def observe(self, S, frame, player):
         """A giver knows the cards they have put aside; nobody sees anyone else's."""
-        return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[3] if giver == player]}
+        return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[PENDING] if giver == player]}
 
     def deliver(self, S, pending):
         zone = S.own(self.into) if S.sh else S.z[self.into]   # (copy on write)
