@@ -266,12 +266,14 @@ def checked_seat(ctx, who):
     return fn
 
 
-class AskOnce(Step):
-    asks = True
+SEAT_ASKED = 1   # the slot of a step's frame holding the seat it asked (None before asking)
 
+
+class AskOnce(Step):
     """A step that asks one question and is done once it is answered (choose, branch).
-    Frame: [index, the seat asked (None before asking)]. Subclasses give ``question()``;
-    their ``resolve()`` removes the frame (no second run just to pop it)."""
+    Frame: [index, SEAT_ASKED]. Subclasses give ``question()``; their ``resolve()`` removes
+    the frame (no second run just to pop it)."""
+    asks = True
 
     def question(self, S, me) -> tuple:
         """(seat to ask, tuple of options); no seat or no option skips the step."""
@@ -287,12 +289,12 @@ class AskOnce(Step):
             return UNCHANGED
         if not options:
             return self.no_option(S)
-        frame[1] = who
+        frame[SEAT_ASKED] = who
         S.dec = (who, options)
         return UNCHANGED
 
     def reask(self, S, frame):
-        frame[1] = None
+        frame[SEAT_ASKED] = None
 
 
 class Effects(Step):
@@ -310,8 +312,11 @@ class Effects(Step):
                 f"    return {'U' if self.quiet else 'None'}")
 
 
+NEXT = 1   # the slot of a sequence's frame holding the position of the next child to run
+
+
 class Sequence(Step):
-    """Run child steps in order. Frame: [index, next child]."""
+    """Run child steps in order. Frame: [index, NEXT]."""
     kind = "steps"
 
     def __init__(self, steps):
@@ -328,7 +333,7 @@ class Sequence(Step):
         which is also the whole of the plain reference (``g.plain``)."""
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
-        lines = [f"def R{self.index}(S, frame):", "    k = frame[1]"]
+        lines = [f"def R{self.index}(S, frame):", f"    k = frame[{NEXT}]"]
         n, start, segment = len(self.steps), 0, []
         for pos, child in enumerate(self.steps):
             if child.inline:
@@ -347,7 +352,7 @@ class Sequence(Step):
         return "\n".join([
             f"def {name}(S, frame):",
             f"    steps = {g.fn(self.steps)}",
-            "    i = frame[1]",
+            f"    i = frame[{NEXT}]",
             "    n = len(steps)",
             "    result = U",
             "    while i < n:",
@@ -370,7 +375,7 @@ class Sequence(Step):
             "        if i == n:   # the last child takes this frame's place (a tail call)",
             "            S.stack[-1] = f = child.enter(S)",
             "        else:",
-            "            frame[1] = i",
+            f"            frame[{NEXT}] = i",
             "            S.stack.append(f := child.enter(S))",
             "        return S.rules.runs[child.index](S, f) if result is U else result",
             "    S.stack.pop()",
@@ -397,7 +402,7 @@ class Sequence(Step):
         if last:   # the last child takes this frame's place (a tail call)
             out.append(f"        S.stack[-1] = f = {g.enter(child)}")
         else:
-            out += [f"        frame[1] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
+            out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
         out.append("        return None" if changed else f"        return {g.run(child)}(S, f)")
         return out
 

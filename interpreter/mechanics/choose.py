@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import PLAYER, elem, list_of
 from ..engine.protocol import UNCHANGED
-from .base import AskOnce, Step, step_kind
+from .base import SEAT_ASKED, AskOnce, Step, step_kind
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -78,15 +78,19 @@ class Choose(AskOnce):
     def resolve(self, S, frame, value):
         S.v[self.var] = value
         if self.then is not None:
-            self.then(S, frame[1], None)
+            self.then(S, frame[SEAT_ASKED], None)
         S.stack.pop()
         return self.resolved
 
 
+# a simultaneous choice's frame: [step index, the seats to ask (None before the first question),
+# the position among them, the choices so far (one per seat, held hidden; replaced, never mutated)]
+SEATS, POS, CHOICES = 1, 2, 3
+
+
 class Simultaneous(Step):
-    """choose with ``simultaneous: true`` (the module docstring). Frame: [index, the seats to
-    ask (None before the first question), the position among them, the choices so far (one
-    per seat, held hidden; replaced, never mutated)]."""
+    """choose with ``simultaneous: true`` (the module docstring). Frame: [index, SEATS, POS,
+    CHOICES] (the slots above)."""
     kind = "choose"
     asks = True
     private_choice = True   # a seat cannot tell what another chose until the reveal (engine/sight.py)
@@ -121,17 +125,17 @@ class Simultaneous(Step):
         return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
 
     def run(self, S, frame):
-        if frame[1] is None:
-            frame[1] = list(dict.fromkeys(self.who(S, self.me(S, self.me_var), None)))
-            frame[3] = [None] * S.n
-        seats = frame[1]
-        while frame[2] < len(seats):
-            options = self._options(S, seats[frame[2]])
+        if frame[SEATS] is None:
+            frame[SEATS] = list(dict.fromkeys(self.who(S, self.me(S, self.me_var), None)))
+            frame[CHOICES] = [None] * S.n
+        seats = frame[SEATS]
+        while frame[POS] < len(seats):
+            options = self._options(S, seats[frame[POS]])
             if options:
-                S.dec = (seats[frame[2]], options)
+                S.dec = (seats[frame[POS]], options)
                 return UNCHANGED
-            frame[2] += 1            # nothing to choose from: this seat's choice is none
-        choices = list(frame[3])      # every seat has chosen: revealed together
+            frame[POS] += 1            # nothing to choose from: this seat's choice is none
+        choices = list(frame[CHOICES])      # every seat has chosen: revealed together
         S.stack.pop()
         S.v[self.var] = choices
         if S.ev is not None:
@@ -142,34 +146,34 @@ class Simultaneous(Step):
         return None
 
     def resolve(self, S, frame, value):
-        seat = frame[1][frame[2]]
-        choices = list(frame[3])
+        seat = frame[SEATS][frame[POS]]
+        choices = list(frame[CHOICES])
         choices[seat] = value
-        frame[3] = choices
-        frame[2] += 1
+        frame[CHOICES] = choices
+        frame[POS] += 1
         return UNCHANGED         # held in the frame: nothing a check can read has changed
 
     def observe(self, S, frame, player):
         """Who has chosen and who is still to choose; a seat's own choice to itself only."""
-        if frame[1] is None:
+        if frame[SEATS] is None:
             return None
-        done = frame[1][:frame[2]]
-        out = {"chosen": done, "to_choose": frame[1][frame[2]:]}
+        done = frame[SEATS][:frame[POS]]
+        out = {"chosen": done, "to_choose": frame[SEATS][frame[POS]:]}
         if player is not None and player in done:
-            out["my_choice"] = S.rules.label(frame[3][player], self.option_type)
+            out["my_choice"] = S.rules.label(frame[CHOICES][player], self.option_type)
         return {"simultaneous": out}
 
     def hidden_values(self, S, frame, seat, rng) -> None:
         """A determinization for ``seat`` holds random choices for the others who have chosen
         (engine/knowledge.py): what they chose is not the seat's to know."""
-        if frame[1] is None or frame[3] is None:
+        if frame[SEATS] is None or frame[CHOICES] is None:
             return
-        choices = list(frame[3])
-        for other in frame[1][:frame[2]]:
+        choices = list(frame[CHOICES])
+        for other in frame[SEATS][:frame[POS]]:
             if other != seat:
                 options = self._options(S, other)
                 choices[other] = options[rng.randrange(len(options))] if options else None
-        frame[3] = choices
+        frame[CHOICES] = choices
 
     def choice_var(self):
         return self.var

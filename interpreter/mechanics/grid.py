@@ -31,7 +31,7 @@ from ..expr.parser import ExprError, as_expr, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..engine.protocol import UNCHANGED
 from ..loading.kept import compiled
-from .base import Step, step_kind
+from .base import SEAT_ASKED, Step, step_kind
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -66,7 +66,7 @@ register_builtin("grid_neighbours", b_neighbours, {"_grid_neighbours": _neighbou
 
 @step_kind("grid", "a player takes a space of a grid, paying a cost computed from its neighbours")
 class Grid(Step):
-    """Frame: [index, the seat asked (None before asking)]."""
+    """Frame: [index, SEAT_ASKED]."""
     option_type = CARD
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -187,12 +187,12 @@ class Grid(Step):
             return
         if self.can_pass:
             options.append(PASS)
-        frame[1] = who
+        frame[SEAT_ASKED] = who
         S.dec = (who, tuple(options))
         return UNCHANGED   # asking changes nothing the checks read
 
     def reask(self, S, frame):
-        frame[1] = None
+        frame[SEAT_ASKED] = None
 
     def prices(self, S, who) -> dict:
         """card -> what ``who`` would pay for it, for every space it may take (affordable or not)."""
@@ -272,7 +272,7 @@ class Grid(Step):
         return kept[1]
 
     def resolve(self, S, frame, card):
-        who = frame[1]
+        who = frame[SEAT_ASKED]
         if card == PASS:
             S.stack.pop()
             S.v[self.var] = None

@@ -32,9 +32,14 @@ if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 
+# a pay's frame: [step index, the payer (None before), the specific units left to pay (one count
+# per cost), the units of any kind left to pay]
+PAYER, LEFT, ANY_LEFT = 1, 2, 3
+
+
 @step_kind("pay", "a player pays a cost one unit at a time (specific units, any units, a joker)")
 class Pay(Step):
-    """Frame: [index, payer (None before), remaining specific units (list), remaining any units]."""
+    """Frame: [index, PAYER, LEFT, ANY_LEFT] (the slots above)."""
     option_type = "str"
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -119,7 +124,7 @@ class Pay(Step):
     def _choices(self, S, frame):
         """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
         it and still leave the rest of the cost payable)."""
-        who, c, team = frame[1], S.c, self.team
+        who, c, team = frame[PAYER], S.c, self.team
         have = {n: c[n][S.tm[who] if team[n] else who] for n in self.units}
         k = self._owed(frame)
         if k is not None:
@@ -131,7 +136,7 @@ class Pay(Step):
     @staticmethod
     def _owed(frame):
         """The cost being paid: the first one with units left (None: an `any` unit)."""
-        for k, left in enumerate(frame[2]):
+        for k, left in enumerate(frame[LEFT]):
             if left > 0:
                 return k
         return None
@@ -142,8 +147,8 @@ class Pay(Step):
         `any` units from whatever is left."""
         have = dict(have)
         have[name] -= 1
-        left = list(frame[2])
-        any_left = frame[3]
+        left = list(frame[LEFT])
+        any_left = frame[ANY_LEFT]
         if k is None:
             any_left -= 1
         else:
@@ -162,21 +167,21 @@ class Pay(Step):
         return sum(map(have.__getitem__, self.from_unique)) >= any_left
 
     def run(self, S, frame):
-        if frame[1] is None:
+        if frame[PAYER] is None:
             who = self.who(S, self.me(S, self.me_var), None)
             if who is None:
                 S.stack.pop()
                 return
-            frame[1] = who
-            frame[2] = [max(0, f(S, who, None)) for f in self.cost_fns]
-            frame[3] = max(0, self.any(S, who, None))
-        while any(frame[2]) or frame[3] > 0:
+            frame[PAYER] = who
+            frame[LEFT] = [max(0, f(S, who, None)) for f in self.cost_fns]
+            frame[ANY_LEFT] = max(0, self.any(S, who, None))
+        while any(frame[LEFT]) or frame[ANY_LEFT] > 0:
             k, opts = self._choices(S, frame)
             if not opts:
                 what = self.cost_names[k] if k is not None else "any"
-                raise ExprRuntimeError(f"player {frame[1]} cannot pay a unit of '{what}'")
+                raise ExprRuntimeError(f"player {frame[PAYER]} cannot pay a unit of '{what}'")
             if len(opts) > 1:
-                S.dec = (frame[1], tuple(opts))
+                S.dec = (frame[PAYER], tuple(opts))
                 return
             self._pay(S, frame, k, opts[0])
         S.stack.pop()
@@ -185,17 +190,17 @@ class Pay(Step):
         self._pay(S, frame, self._owed(frame), name)
 
     def _pay(self, S, frame, k, name):
-        who = frame[1]
+        who = frame[PAYER]
         (S.own(name) if S.sh else S.c[name])[self._key(S, name, who)] -= 1   # (copy on write)
         to = self.to.get(name)
         if to is not None:
             S.c[to] += 1
         if k is None:
-            frame[3] -= 1
+            frame[ANY_LEFT] -= 1
         else:
-            left = list(frame[2])          # replace, never mutate
+            left = list(frame[LEFT])          # replace, never mutate
             left[k] -= 1
-            frame[2] = left
+            frame[LEFT] = left
         if S.ev is not None:
             S.ev.append({"ev": "pay", "who": who, "counter": name, "amount": 1, **({"to": to} if to else {})})
 
@@ -205,7 +210,7 @@ class Pay(Step):
         return str(value)
 
     def named(self, S, frame, value):
-        return [(value, self._key(S, value, frame[1]))]   # which counter pays: hidden with it
+        return [(value, self._key(S, value, frame[PAYER]))]   # which counter pays: hidden with it
 
     def vocabulary(self, V, spec):
         return [str(u) for u in self.from_unique]

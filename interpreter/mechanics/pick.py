@@ -31,9 +31,12 @@ DONE = -1
 _LOCALS = {"picked": list_of(CARD)}
 
 
+PICKED, PICKER = 1, 2   # a pick's frame: [step index, the cards picked so far, the seat picking (None before)]
+
+
 @step_kind("pick", "a player picks cards from a zone one at a time (count, or min/max with 'done')")
 class Pick(Step):
-    """Frame: [index, picked (list of cards), picker (None before)]."""
+    """Frame: [index, PICKED, PICKER] (the slots above)."""
     option_type = CARD
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -95,11 +98,11 @@ class Pick(Step):
         return [self.index, [], None]
 
     def run(self, S, frame):
-        picked = frame[1]
-        who = frame[2]
+        picked = frame[PICKED]
+        who = frame[PICKER]
         if who is None:
             me = S.v[self.me_var] if self.me_var is not None else None
-            who = frame[2] = me if self.who_me else self.who(S, me, None)
+            who = frame[PICKER] = me if self.who_me else self.who(S, me, None)
             if who is None:
                 S.stack.pop()
                 return UNCHANGED
@@ -138,8 +141,8 @@ class Pick(Step):
         if card == DONE:
             S.stack.pop()
             return UNCHANGED
-        who = frame[2]
-        L = {"picked": frame[1]}
+        who = frame[PICKER]
+        L = {"picked": frame[PICKED]}
         if S.sh:   # copy on write: the two zones this state's own before they change
             S.own(self.src.zone)
             S.own(self.dst.zone)
@@ -152,7 +155,7 @@ class Pick(Step):
         if self.notify:
             owner, by_team = self.dst_owner(S, who, L)
             S.rules.triggers.entered(S, self.dst_name, owner, by_team, [card], who)
-        frame[1] = [*frame[1], card]   # replace, never mutate
+        frame[PICKED] = [*frame[PICKED], card]   # replace, never mutate
         if S.kn is not None:
             know(S, (card,), self.src_name, self.src_at(S, who, L)[0], self.dst_name, self.dst_at(S, who, L)[0])
         if S.ev is not None:
@@ -163,4 +166,4 @@ class Pick(Step):
                     ev[f"{side}_owner"] = owner
             S.ev.append(ev)
         if self.then is not None:
-            self.then(S, who, {"card": card, "picked": frame[1]})
+            self.then(S, who, {"card": card, "picked": frame[PICKED]})
