@@ -94,3 +94,14 @@ def test_a_card_dealt_is_told_before_what_its_zones_triggers_do_with_it(tmp_path
         [c for h in S.z["hand"] for c in h] + S.z["aside"])   # every card dealt told once
     # what each seat knows of c6 is where the trigger put it (public), not the hand it passed through
     assert S.kn.get(5) in (None, 0b11), S.kn.get(5)
+
+
+@pytest.mark.parametrize("players,local,sliced", [
+    ("players", False, True),           # every seat in order: dealt as slices when nothing is told
+    ("'players'", False, False),        # (a text, not the constant: no seat, a located error at run)
+    ("players", True, False),           # a local named players shadows the constant
+    ("[0, 1]", False, False),
+])
+def test_a_deal_to_every_seat_is_read_from_the_expression_not_its_code(tmp_path, players, local, sliced):
+    from interpreter.mechanics.cards import _every_seat
+    assert _every_seat(players, {"players": "list<player>"} if local else {}) == sliced

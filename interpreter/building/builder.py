@@ -16,7 +16,7 @@ from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import ExprFn, ZoneFn, base_namespace
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
-from ..expr.parser import as_expr
+from ..expr.parser import as_expr, parse
 from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, INT, NUM
 from ..loading.kept import compiled
@@ -162,12 +162,13 @@ class Builder(Declarations, Bounded, Elements):
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
             fn.source, fn.type, fn.distinct = c.source, c.type, c.distinct
+            fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             by_rule(fn, fn.loc)
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
-            fn.source, fn.type, fn.distinct = "None", ANY, False
+            fn.source, fn.type, fn.distinct, fn.tree = "None", ANY, False, None
         return fn
 
     def zone_ref(self, value, path, locals=None) -> ZoneFn:

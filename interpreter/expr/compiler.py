@@ -38,6 +38,7 @@ class ExprFn(Protocol):
     source: str
     type: str
     distinct: bool
+    tree: Any        # its parse tree (None if it did not compile): what analyses of it read
 
     def __call__(self, S: Any, me: Any = None, L: Any = None) -> Any: ...
 

@@ -132,6 +132,12 @@ def _check_depth(tree: Tree) -> None:
                 stack.append((child, depth + 1))
 
 
+def bare_name(tree) -> str | None:
+    """The name an expression's tree is, when it is one name alone (``me``, ``players``), else
+    None: how analyses ask what an expression is, rather than reading its generated code."""
+    return str(tree.children[0]) if isinstance(tree, Tree) and tree.data == "name" else None
+
+
 def offset_of(node) -> int:
     if isinstance(node, Token):
         return node.start_pos or 0

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 
 from ..engine.protocol import UNCHANGED
+from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
 
 STEP_KINDS: dict[str, type[Step]] = {}
@@ -251,7 +252,7 @@ class Step:
         """The compiled ``who:`` of a step that asks (default: me), and whether it is just
         ``me`` (the step then reads the acting player itself: no call per question)."""
         who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
-        if who.source == "me":
+        if bare_name(who.tree) == "me":
             return who, True
         return checked_seat(ctx, who), False
 

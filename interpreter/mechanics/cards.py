@@ -12,6 +12,7 @@ with ``on_enter`` triggers is told of every card that enters it.
 from __future__ import annotations
 
 from ..expr import ExprError, parse
+from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER
 from .base import effect_kind
 
@@ -120,9 +121,10 @@ def e_deal(fx, em, spec, path, locals, has_me):
     fx.ctx.flows(sname, to)
     n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
     who, _ = fx.expr(spec.get("players", "players"), (*path, "players"), locals, has_me, "list")
+    every_seat = _every_seat(spec.get("players", "players"), locals)
     s, w, k, g = em.fresh("_s"), em.fresh("_w"), em.fresh("_k"), em.fresh("_g")
     em.line(f"{s} = {src}")
-    em.line(f"{w} = {who}" if who == "S.players" else f"{w} = [_seat(S, _x) for _x in {who}]")   # (no seat: an error)
+    em.line(f"{w} = {who}" if every_seat else f"{w} = [_seat(S, _x) for _x in {who}]")   # (no seat: an error)
     if "start" in spec:
         st, _ = fx.expr(spec["start"], (*path, "start"), locals, has_me, PLAYER)
         i = em.fresh("_i")
@@ -137,7 +139,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
         em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
     em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
     pad = ""
-    if key == "_p" and who == "S.players" and to not in fx.ctx.triggers.enter and sname != to:
+    if key == "_p" and every_seat and to not in fx.ctx.triggers.enter and sname != to:
         # nothing to tell card by card (no events, no knowledge, no trigger) and a zone per seat:
         # the cards dealt are the source's last ones, the first seat's every len(players)-th
         # from the top; the seats being distinct, one slice each
@@ -176,6 +178,15 @@ def e_deal(fx, em, spec, path, locals, has_me):
         em.line("if S.ev is not None:")
         em.line(f"    for _p in {w}:")
         em.line(f"        S.ev.append({event % f'[_x for _q, _x in {g} if _q == _p]'})")
+
+
+def _every_seat(value, locals) -> bool:
+    """Whether a deal's ``players:`` is the constant ``players`` (every seat, in order), read from
+    its tree: a bare name no local shadows."""
+    try:
+        return bare_name(parse(as_expr(value))) == "players" and "players" not in (locals or {})
+    except ExprError:   # (reported where it was compiled)
+        return False
 
 
 @effect_kind("gather", "move every card of some zones (all owners) into one zone")

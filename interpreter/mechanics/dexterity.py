@@ -40,7 +40,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..expr.builtins import check_arity, register_builtin
-from ..expr.parser import ExprError, offset_of
+from ..expr.parser import ExprError, bare_name, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
 from ..engine.rng import uniform
@@ -287,7 +287,7 @@ class Attempt(Step):
                 lines.append("            return None")
         lines += [f"        return {seen}",
                   "    if stage == 0:",
-                  f"        actor = {me if self.who.source == 'me' else f'{g.fn(self.who)}(S, {me}, None)'}",
+                  f"        actor = {me if bare_name(self.who.tree) == 'me' else f'{g.fn(self.who)}(S, {me}, None)'}",
                   "        if actor is None:",
                   "            S.stack.pop()",
                   "            return U",

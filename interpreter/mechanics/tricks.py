@@ -22,6 +22,7 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.runtime import ExprRuntimeError, attribute_index
+from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.names import owning
 from ..engine.knowledge import know
@@ -161,7 +162,7 @@ class Tricks(Step):
                   "            S.stack.pop()",
                   "            return U",
                   *(["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
-                    if self.players.source == "S.players" and not g.plain else
+                    if bare_name(self.players.tree) == "players" and not g.plain else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        k = {g.fn(self.plays)}(S, me, None)",
