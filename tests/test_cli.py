@@ -6,21 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools import cli
+from interpreter.tools import cli as commands
 from interpreter import ruleset_path
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAMONDS = ruleset_path("diamonds")
 
 
-def run(capsys, *argv):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
-
-def play_json(capsys, *argv):
-    code, out, err = run(capsys, "play", "diamonds", "--json", *argv)
+def play_json(cli, *argv):
+    code, out, err = cli("play", "diamonds", "--json", *argv)
     assert code == 0, err
     assert len(out.strip().splitlines()) == 1
     return json.loads(out)
@@ -37,24 +32,24 @@ def typo_ruleset(tmp_path):
 
 
 # ---------------------------------------------------------------------- validate
-def test_validate_ok_lists_the_ruleset_and_its_variants(capsys):
-    code, out, _ = run(capsys, "validate", DIAMONDS)
+def test_validate_ok_lists_the_ruleset_and_its_variants(cli):
+    code, out, _ = cli("validate", DIAMONDS)
     assert code == 0
     assert f"{DIAMONDS}: ok" in out
     assert "(variant two_player): ok" in out and "(variant teams): ok" in out
 
 
-def test_validate_typo_is_located_and_exits_1(capsys, typo_ruleset):
+def test_validate_typo_is_located_and_exits_1(cli, typo_ruleset):
     path, line = typo_ruleset
-    code, out, err = run(capsys, "validate", path)
+    code, out, err = cli("validate", path)
     assert code == 1
     assert f"{path}:{line}:" in err
     assert "saef" in err and "^" in err
 
 
-def test_validate_json(capsys, typo_ruleset):
+def test_validate_json(cli, typo_ruleset):
     path, line = typo_ruleset
-    code, out, _ = run(capsys, "validate", "--json", DIAMONDS, path)
+    code, out, _ = cli("validate", "--json", DIAMONDS, path)
     assert code == 1
     report = json.loads(out)
     by_path = {(f["path"], f["variant"]): f for f in report["files"]}
@@ -64,8 +59,8 @@ def test_validate_json(capsys, typo_ruleset):
     assert any(d["line"] == line and d["severity"] == "error" for d in bad["diagnostics"])
 
 
-def test_validate_missing_file_exits_1(capsys, tmp_path):
-    code, _, err = run(capsys, "validate", tmp_path / "nope.yaml")
+def test_validate_missing_file_exits_1(cli, tmp_path):
+    code, _, err = cli("validate", tmp_path / "nope.yaml")
     assert code == 1 and "nope.yaml" in err
 
 
@@ -76,204 +71,204 @@ def test_validate_missing_file_exits_1(capsys, tmp_path):
     ["play", "diamonds"],                                   # --players is required
     ["play", "diamonds", "--players", "four"],
 ])
-def test_argparse_usage_errors_exit_2(capsys, argv):
-    code, _, err = run(capsys, *argv)
+def test_argparse_usage_errors_exit_2(cli, argv):
+    code, _, err = cli(*argv)
     assert code == 2
     assert "usage:" in err
 
 
-def test_version_is_printed_on_stdout(capsys):
+def test_version_is_printed_on_stdout(cli):
     from importlib.metadata import version
-    code, out, err = run(capsys, "--version")
+    code, out, err = cli("--version")
     assert code == 0 and out == f"rulebook {version('rulebook')}\n" and not err
 
 
-def test_unknown_command_suggests(capsys):
-    code, _, err = run(capsys, "valdiate", "x")
+def test_unknown_command_suggests(cli):
+    code, _, err = cli("valdiate", "x")
     assert code == 2 and "did you mean 'validate'?" in err
 
 
-def test_wrong_player_count_exits_2(capsys):
-    code, out, err = run(capsys, "play", "diamonds", "--players", "9")
+def test_wrong_player_count_exits_2(cli):
+    code, out, err = cli("play", "diamonds", "--players", "9")
     assert code == 2
     assert "3 to 6 players, not 9" in err
     assert "Traceback" not in err
 
 
-def test_unknown_variant_suggests(capsys):
-    code, _, err = run(capsys, "play", "diamonds", "--players", "4", "--variant", "team")
+def test_unknown_variant_suggests(cli):
+    code, _, err = cli("play", "diamonds", "--players", "4", "--variant", "team")
     assert code in (1, 2)
     assert "did you mean 'teams'?" in err
 
 
-def test_unknown_agent_and_bad_count(capsys):
-    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--agents", "randon")
+def test_unknown_agent_and_bad_count(cli):
+    code, _, err = cli("play", "diamonds", "-p", "4", "--agents", "randon")
     assert code == 2 and "did you mean 'random'?" in err
-    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--agents", "random,first")
+    code, _, err = cli("play", "diamonds", "-p", "4", "--agents", "random,first")
     assert code == 2 and "2 agents for 4 players" in err
 
 
-def test_unknown_parameter_and_bad_set(capsys):
-    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--set", "round=1")
+def test_unknown_parameter_and_bad_set(cli):
+    code, _, err = cli("play", "diamonds", "-p", "4", "--set", "round=1")
     assert code == 2 and "did you mean 'rounds'?" in err
-    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds")
+    code, _, err = cli("play", "diamonds", "-p", "4", "--set", "rounds")
     assert code == 2 and "NAME=VALUE" in err
 
 
-def test_log_for_needs_log_and_a_real_seat(capsys, tmp_path):
-    assert run(capsys, "play", "diamonds", "-p", "4", "--log-for", "1")[0] == 2
-    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--log", tmp_path / "g.jsonl", "--log-for", "7")
+def test_log_for_needs_log_and_a_real_seat(cli, tmp_path):
+    assert cli("play", "diamonds", "-p", "4", "--log-for", "1")[0] == 2
+    code, _, err = cli("play", "diamonds", "-p", "4", "--log", tmp_path / "g.jsonl", "--log-for", "7")
     assert code == 2 and "seat 7" in err
 
 
-def test_internal_errors_are_reported_without_traceback(capsys, monkeypatch):
+def test_internal_errors_are_reported_without_traceback(cli, monkeypatch):
     def boom(args):
         raise RuntimeError("kaboom")
-    monkeypatch.setattr(cli, "COMMANDS", [c if c.name != "explain" else cli.Command(c.name, c.help, c.add_arguments, boom)
-                                          for c in cli.COMMANDS])
-    code, _, err = run(capsys, "explain", "diamonds")
+    monkeypatch.setattr(commands, "COMMANDS", [c if c.name != "explain" else commands.Command(c.name, c.help, c.add_arguments, boom)
+                                          for c in commands.COMMANDS])
+    code, _, err = cli("explain", "diamonds")
     assert code == 1
     assert "rulebook: internal error: RuntimeError: kaboom" in err
 
 
 # ---------------------------------------------------------------------- play
-def test_play_json_keys_and_determinism(capsys):
-    a = play_json(capsys, "--players", "4", "--seed", "5")
-    b = play_json(capsys, "--players", "4", "--seed", "5")
+def test_play_json_keys_and_determinism(cli):
+    a = play_json(cli, "--players", "4", "--seed", "5")
+    b = play_json(cli, "--players", "4", "--seed", "5")
     assert a == b
     for key in ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown", "params"):
         assert key in a
     assert a["ruleset"] == "diamonds" and a["variant"] is None and a["players"] == 4 and a["seed"] == 5
     assert len(a["scores"]) == 4 and a["winners"] and all(0 <= w < 4 for w in a["winners"])
     assert a["scores"] == [sum(row.values()) for row in a["breakdown"]]
-    c = play_json(capsys, "--players", "4", "--seed", "6")
+    c = play_json(cli, "--players", "4", "--seed", "6")
     assert c != a
 
 
-def test_play_first_agents(capsys):
-    r = play_json(capsys, "-p", "3", "--agents", "first")
+def test_play_first_agents(cli):
+    r = play_json(cli, "-p", "3", "--agents", "first")
     assert r["agents"] == ["first"] * 3
-    assert r == play_json(capsys, "-p", "3", "--agents", "first,first,first")
+    assert r == play_json(cli, "-p", "3", "--agents", "first,first,first")
 
 
-def test_play_variants(capsys):
-    two = play_json(capsys, "-p", "2", "--variant", "two_player")
+def test_play_variants(cli):
+    two = play_json(cli, "-p", "2", "--variant", "two_player")
     assert two["variant"] == "two_player" and len(two["scores"]) == 2
-    teams = play_json(capsys, "-p", "4", "--variant", "teams", "--seed", "2")
+    teams = play_json(cli, "-p", "4", "--variant", "teams", "--seed", "2")
     assert teams["variant"] == "teams"
     s = teams["scores"]
     assert s[0] == s[2] and s[1] == s[3]          # partners share one showroom and one safe
-    assert run(capsys, "play", "diamonds", "-p", "2")[0] == 2   # 2 players need the variant
+    assert cli("play", "diamonds", "-p", "2")[0] == 2   # 2 players need the variant
 
 
-def test_set_reads_json_or_yaml_flow_values(capsys):
-    flow = play_json(capsys, "-p", "4", "--set", "majority_order=[S, C, D, H]")
+def test_set_reads_json_or_yaml_flow_values(cli):
+    flow = play_json(cli, "-p", "4", "--set", "majority_order=[S, C, D, H]")
     assert flow["params"]["majority_order"] == ["S", "C", "D", "H"]
-    assert play_json(capsys, "-p", "4", "--set", 'majority_order=["S", "C", "D", "H"]')["params"] == flow["params"]
-    code, _, err = run(capsys, "play", "diamonds", "-p", "4", "--set", "majority_order=[S, C")
+    assert play_json(cli, "-p", "4", "--set", 'majority_order=["S", "C", "D", "H"]')["params"] == flow["params"]
+    code, _, err = cli("play", "diamonds", "-p", "4", "--set", "majority_order=[S, C")
     assert code == 2 and "expects list" in err
 
 
-def test_set_rounds_changes_the_game_length(capsys):
-    full = play_json(capsys, "-p", "4")
-    short = play_json(capsys, "-p", "4", "--set", "rounds=1")
+def test_set_rounds_changes_the_game_length(cli):
+    full = play_json(cli, "-p", "4")
+    short = play_json(cli, "-p", "4", "--set", "rounds=1")
     assert short["params"]["rounds"] == 1 and full["params"]["rounds"] == 4
     assert short["decisions"] < full["decisions"] / 2
 
 
-def test_play_human_output_has_a_table(capsys):
-    code, out, _ = run(capsys, "play", "diamonds", "-p", "3", "--seed", "1")
+def test_play_human_output_has_a_table(cli):
+    code, out, _ = cli("play", "diamonds", "-p", "3", "--seed", "1")
     assert code == 0
     assert "showroom" in out and "safe" in out and "total" in out and "winner" in out
-    assert run(capsys, "play", "diamonds", "-p", "3", "--quiet") == (0, "", "")
+    assert cli("play", "diamonds", "-p", "3", "--quiet") == (0, "", "")
 
 
-def test_human_agent_eof_is_a_clean_usage_error(capsys, monkeypatch):
+def test_human_agent_eof_is_a_clean_usage_error(cli, monkeypatch):
     import io
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
-    code, out, err = run(capsys, "play", "diamonds", "-p", "3", "--agents", "human")
+    code, out, err = cli("play", "diamonds", "-p", "3", "--agents", "human")
     assert code == 2
     assert "end of its input" in err and "Traceback" not in err
     assert "1. 1" in out          # numbered options were shown
 
 
 # ---------------------------------------------------------------------- logs
-def test_log_then_replay(capsys, tmp_path):
+def test_log_then_replay(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    code, out, _ = run(capsys, "play", "diamonds", "-p", "4", "--seed", "3", "--set", "rounds=1",
+    code, out, _ = cli("play", "diamonds", "-p", "4", "--seed", "3", "--set", "rounds=1",
                        "--log", log, "--json")
     assert code == 0
     decisions = json.loads(out)["decisions"]
-    code, out, err = run(capsys, "replay", log)
+    code, out, err = cli("replay", log)
     assert code == 0, err
     assert out.startswith(f"replay ok: {decisions} decisions, scores [")
 
 
-def test_tampered_action_names_the_line(capsys, tmp_path):
+def test_tampered_action_names_the_line(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
     lines = log.read_text().splitlines()
     no = next(i for i, line in enumerate(lines, 1) if json.loads(line).get("prompt") == "play")
     d = json.loads(lines[no - 1])
     d["action"] = "99X"
     lines[no - 1] = json.dumps(d)
     log.write_text("\n".join(lines) + "\n")
-    code, _, err = run(capsys, "replay", log)
+    code, _, err = cli("replay", log)
     assert code == 1
     assert f"line {no}: seat {d['seat']} played '99X', which is not legal here; legal:" in err
 
 
-def test_truncated_log_is_a_clean_error(capsys, tmp_path):
+def test_truncated_log_is_a_clean_error(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
     text = log.read_text()
     log.write_text(text[: len(text) // 2])           # cut in the middle of a line
-    code, _, err = run(capsys, "replay", log)
+    code, _, err = cli("replay", log)
     assert code == 1 and "line" in err and "Traceback" not in err
     lines = text.splitlines()
     log.write_text("\n".join(lines[:-1]) + "\n")     # the result line is missing
-    code, _, err = run(capsys, "replay", log)
+    code, _, err = cli("replay", log)
     assert code == 1 and "without a result line" in err
 
 
-def test_changed_hash_is_a_clear_error(capsys, tmp_path):
+def test_changed_hash_is_a_clear_error(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
     lines = log.read_text().splitlines()
     head = json.loads(lines[0])
     head["hash"] = "0" * 64
     lines[0] = json.dumps(head)
     log.write_text("\n".join(lines) + "\n")
-    code, _, err = run(capsys, "replay", log)
+    code, _, err = cli("replay", log)
     assert code == 1 and "line 1: the ruleset changed since this log was written" in err
 
 
-def test_edited_ruleset_is_detected(capsys, tmp_path):
+def test_edited_ruleset_is_detected(cli, tmp_path):
     rules = tmp_path / "d.yaml"
     rules.write_text(DIAMONDS.read_text() + "\n# my copy\n")   # not the bundled ruleset's content
     log = tmp_path / "g.jsonl"
-    assert run(capsys, "play", rules, "-p", "3", "--set", "rounds=1", "--log", log)[0] == 0
-    assert run(capsys, "replay", log)[0] == 0
+    assert cli("play", rules, "-p", "3", "--set", "rounds=1", "--log", log)[0] == 0
+    assert cli("replay", log)[0] == 0
     rules.write_text(DIAMONDS.read_text() + "\n# my copy, edited\n")
-    code, _, err = run(capsys, "replay", log)
+    code, _, err = cli("replay", log)
     assert code == 1 and "has changed since the log was written" in err and "my copy" not in err
 
 
-def test_non_json_and_missing_logs(capsys, tmp_path):
+def test_non_json_and_missing_logs(cli, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("this is not json\n")
-    code, _, err = run(capsys, "replay", bad)
+    code, _, err = cli("replay", bad)
     assert code == 1 and "line 1: " in err and "not valid JSON" in err
-    code, _, err = run(capsys, "replay", tmp_path / "missing.jsonl")
+    code, _, err = cli("replay", tmp_path / "missing.jsonl")
     assert code == 1 and "cannot read log" in err
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    assert run(capsys, "replay", empty)[0] == 1
+    assert cli("replay", empty)[0] == 1
 
 
-def test_log_for_writes_a_redacted_log(capsys, tmp_path):
+def test_log_for_writes_a_redacted_log(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    assert run(capsys, "play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log, "--log-for", "0")[0] == 0
+    assert cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log, "--log-for", "0")[0] == 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["redacted_for"] == 0
     passes = [d for d in lines if d.get("prompt") == "pass"]
@@ -285,61 +280,61 @@ def test_log_for_writes_a_redacted_log(capsys, tmp_path):
     assert any(d["action"] == "?" for d in passes)
     assert all(d["action"] != "?" for d in passes if d["seat"] == 0)
     assert all("seen_by" not in d for d in lines)
-    code, _, err = run(capsys, "replay", log)
+    code, _, err = cli("replay", log)
     assert code == 1 and "redacted" in err
 
 
 # ---------------------------------------------------------------------- test and explain
-def test_scenarios_pass(capsys):
+def test_scenarios_pass(cli):
     path = ROOT / "rulesets" / "scenarios" / "diamonds.yaml"
-    code, out, _ = run(capsys, "test", path)
+    code, out, _ = cli("test", path)
     assert code == 0
     assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
-    code, out_dir, _ = run(capsys, "test", path.parent)   # every scenario file of the folder
+    code, out_dir, _ = cli("test", path.parent)   # every scenario file of the folder
     single = int(out.split()[-4])
     assert code == 0 and out_dir.strip().endswith(" passed, 0 failed") and int(out_dir.split()[-4]) >= single
 
 
-def test_failing_scenario_is_located(capsys, tmp_path):
+def test_failing_scenario_is_located(cli, tmp_path):
     sc = tmp_path / "s.yaml"
     sc.write_text(f"ruleset: {DIAMONDS}\nscenarios:\n"
                   "  - name: fine\n    players: 3\n"
                   "  - name: wrong\n    players: 3\n    over: true\n")
-    code, out, _ = run(capsys, "test", sc)
+    code, out, _ = cli("test", sc)
     assert code == 1
     assert f"{sc}:5:" in out and "FAIL wrong: over:" in out
     assert out.strip().splitlines()[-1] == "1 passed, 1 failed"
-    assert run(capsys, "test", tmp_path / "none.yaml")[0] == 2
+    assert cli("test", tmp_path / "none.yaml")[0] == 2
 
 
-def test_a_scenario_file_may_name_a_bundled_ruleset_and_a_wrong_name_is_one_located_error(capsys, tmp_path):
+def test_a_scenario_file_may_name_a_bundled_ruleset_and_a_wrong_name_is_one_located_error(cli, tmp_path):
     sc = tmp_path / "s.yaml"
     sc.write_text("ruleset: diamonds\nscenarios:\n"
                   "  - name: starts\n    players: 3\n"
                   "  - name: actions are a list\n    players: 3\n    actions: abc\n"
                   "  - name: a bad patch\n    players: 3\n    patch: {zones: {nozone: []}}\n")
-    code, out, _ = run(capsys, "test", sc)
+    code, out, _ = cli("test", sc)
     assert code == 1 and out.strip().splitlines()[-1] == "1 passed, 2 failed"
     assert "FAIL actions are a list: actions: is a list" in out
     assert "FAIL a bad patch: patch: unknown zone 'nozone'" in out and "error[usage]" not in out
     sc.write_text("ruleset: nope.yaml\nscenarios:\n  - {name: a, players: 3}\n  - {name: b, players: 3}\n")
-    code, out, err = run(capsys, "test", sc)
+    code, out, err = cli("test", sc)
     assert code == 1 and f"{sc}:1:10: error[io]: ruleset 'nope.yaml' is neither" in err
     assert out.strip().splitlines()[-1] == "0 passed, 1 failed"     # once for the file, not per scenario
 
 
-def test_a_folder_without_scenarios_is_not_a_green_run(capsys, tmp_path):
+def test_a_folder_without_scenarios_is_not_a_green_run(cli, tmp_path):
     (tmp_path / "empty").mkdir()
-    code, out, err = run(capsys, "test", tmp_path / "empty")
+    code, out, err = cli("test", tmp_path / "empty")
     assert code == 2 and "0 passed, 0 failed" in out and "no scenario ran" in err and "*.yaml" in err
     sc = tmp_path / "none.yaml"
     sc.write_text(f"ruleset: {DIAMONDS}\nscenarios: []\n")
-    code, out, err = run(capsys, "test", sc)
+    code, out, err = cli("test", sc)
     assert code == 2 and "no scenario ran" in err
 
 
-def test_explain_shows_the_flow(capsys):
-    code, out, _ = run(capsys, "explain", "diamonds")
+def test_explain_shows_the_flow(cli):
+    code, out, _ = cli("explain", "diamonds")
     assert code == 0
     assert out.startswith("# Diamonds")
     for phase in ("deal", "pass", "tricks", "end_of_round"):
@@ -347,8 +342,8 @@ def test_explain_shows_the_flow(capsys):
     assert "follow suit" in out
     assert "When a player cannot follow:\n        - Do **benefit** with *suit* = the suit of the card." in out
     assert "two_player" in out and "teams" in out
-    assert run(capsys, "explain", "diamonds")[1] == out      # deterministic
-    code, teams, _ = run(capsys, "explain", "diamonds", "--variant", "teams")
+    assert cli("explain", "diamonds")[1] == out      # deterministic
+    code, teams, _ = cli("explain", "diamonds", "--variant", "teams")
     assert code == 0 and "variant: teams" in teams and "(applied here)" in teams
 
 
@@ -360,23 +355,23 @@ def test_python_dash_m_play_json():
     assert result["players"] == 4 and result["seed"] == 3 and len(result["scores"]) == 4
 
 
-def test_play_plain_table_without_rich(capsys, monkeypatch):
+def test_play_plain_table_without_rich(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "rich", None)
     monkeypatch.setitem(sys.modules, "rich.console", None)
-    code, out, _ = run(capsys, "play", "diamonds", "-p", "3", "--seed", "1", "--set", "rounds=1")
+    code, out, _ = cli("play", "diamonds", "-p", "3", "--seed", "1", "--set", "rounds=1")
     assert code == 0
     head = next(line for line in out.splitlines() if line.startswith("seat"))
     assert head.split() == ["seat", "showroom", "safe", "total"]
     assert sum("winner" in line for line in out.splitlines()) >= 1
 
 
-def test_list_shows_the_bundled_rulesets(capsys):
-    code, out, _ = run(capsys, "list", "--json")
+def test_list_shows_the_bundled_rulesets(cli):
+    code, out, _ = cli("list", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
     assert code == 0 and {"diamonds", "diams", "mister_diamond", "diamonds_club"} <= set(rows)
     assert rows["diamonds"]["players"] == [3, 6] and "teams" in rows["diamonds"]["variants"]
 
 
-def test_unknown_bundled_name_suggests_the_closest(capsys):
-    code, _, err = run(capsys, "play", "diamods", "--players", "4")
+def test_unknown_bundled_name_suggests_the_closest(cli):
+    code, _, err = cli("play", "diamods", "--players", "4")
     assert code == 2 and "did you mean 'diamonds'?" in err

@@ -3,7 +3,6 @@ from double-sided strips and priced by neighbours, tracks (with stacking), payin
 time with jokers, set exchanges, price tables, restricted placement spaces, races, end trigger."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
@@ -12,12 +11,7 @@ from interpreter.errors import GameError, RulesetError
 from interpreter.engine import loop as engine
 from interpreter.mechanics.grid import PASS
 from interpreter.mechanics.grid_shape import adjacency
-
-
-def load(tmp_path, text, variant=None):
-    path = tmp_path / "t.yaml"
-    path.write_text(textwrap.dedent(text))
-    return interpreter.load(path, variant=variant)
+from helpers import load_text
 
 
 GRID = """
@@ -65,7 +59,7 @@ variants:
 
 
 def test_grid_is_laid_from_strips_one_face_each(tmp_path):
-    r = load(tmp_path, GRID)
+    r = load_text(tmp_path, GRID)
     for seed in range(5):
         S = r.new_game(2, seed=seed)
         market = S.z["market"]
@@ -76,7 +70,7 @@ def test_grid_is_laid_from_strips_one_face_each(tmp_path):
 
 
 def test_grid_cost_counts_occupied_orthogonal_neighbours(tmp_path):
-    r = load(tmp_path, GRID)
+    r = load_text(tmp_path, GRID)
     S = r.new_game(2, seed=1)
     labels = S.legal_actions()
     assert [label.split(":")[0] for label in labels] == ["c1r1", "c1r2", "c2r1", "c2r2", "pass"]
@@ -90,7 +84,7 @@ def test_grid_cost_counts_occupied_orthogonal_neighbours(tmp_path):
 
 
 def test_grid_cost_by_coins_variant_and_unaffordable_spaces(tmp_path):
-    r = load(tmp_path, GRID, variant="coins")
+    r = load_text(tmp_path, GRID, variant="coins")
     S = r.new_game(2, seed=1)
     S.apply(S.legal_actions()[0])           # c1r1 costs 1, holds 1 coin
     S.apply(S.legal_actions()[1])           # seat 1: c2r1 next to c1r1 -> 1 + 1 = 2
@@ -102,13 +96,13 @@ def test_grid_cost_by_coins_variant_and_unaffordable_spaces(tmp_path):
 
 
 def test_grid_passes_without_asking_when_nothing_is_affordable(tmp_path):
-    r = load(tmp_path, GRID.replace("start: 5", "start: 0"))
+    r = load_text(tmp_path, GRID.replace("start: 5", "start: 0"))
     S = r.new_game(2, seed=1)
     assert S.is_terminal() and S.v["bought"] is None
 
 
 def test_grid_neighbours_builtin(tmp_path):
-    r = load(tmp_path, GRID.replace("  side: str\n", "  side: str\n  n: int\n")
+    r = load_text(tmp_path, GRID.replace("  side: str\n", "  side: str\n  n: int\n")
              .replace("variants:", "  - set: {n: \"count(grid_neighbours(market, first(market), rows: 2))\"}\nvariants:"))
     S = r.new_game(2, seed=1)
     while not S.is_terminal():
@@ -143,7 +137,7 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     pricing every space from scratch."""
     import random
     texts = {"grid": GRID, "grid_split": GRID_SPLIT}
-    r = load(tmp_path, texts[ruleset]) if ruleset in texts else interpreter.load(interpreter.ruleset_path(ruleset))
+    r = load_text(tmp_path, texts[ruleset]) if ruleset in texts else interpreter.load(interpreter.ruleset_path(ruleset))
     step = next(s for s in r.steps if s.kind == "grid")
     assert step.local is not None and step.local.counters
     if ruleset == "grid_split":
@@ -225,7 +219,7 @@ def test_taking_a_space_pays_the_price_it_was_offered_at_also_after_a_json_round
 
 
 def test_a_grid_cost_reading_more_than_its_neighbourhood_is_priced_in_full(tmp_path):
-    r = load(tmp_path, GRID.replace('cost: "1 + (sum(', 'cost: "got + (sum('))   # the player's counter
+    r = load_text(tmp_path, GRID.replace('cost: "1 + (sum(', 'cost: "got + (sum('))   # the player's counter
     step = next(s for s in r.steps if s.kind == "grid")
     assert step.local is None
     S = r.new_game(2, seed=1)
@@ -253,7 +247,7 @@ scoring:
 
 
 def test_advance_stops_at_the_last_space_and_stacks_the_newest_on_top(tmp_path):
-    S = load(tmp_path, TRACKS).new_game(3)
+    S = load_text(tmp_path, TRACKS).new_game(3)
     assert S.c["level"] == [2, 0, 0] and S.scores() == [3, 0, 0]
     assert S.c["pos"] == [2, 2, 2]
     assert S.v["order"] == [1, 0, 2]        # moved last lies on top, so comes first
@@ -261,7 +255,7 @@ def test_advance_stops_at_the_last_space_and_stacks_the_newest_on_top(tmp_path):
 
 def test_advance_stack_needs_matching_owners(tmp_path):
     with pytest.raises(RulesetError, match="same owners"):
-        load(tmp_path, TRACKS.replace("height: {owner: player}", "height: 0"))
+        load_text(tmp_path, TRACKS.replace("height: {owner: player}", "height: 0"))
 
 
 PAY = """
@@ -279,7 +273,7 @@ flow:
 
 
 def test_pay_asks_only_real_choices_and_keeps_the_rest_payable(tmp_path):
-    r = load(tmp_path, PAY)
+    r = load_text(tmp_path, PAY)
     S = r.new_game(2)
     # the first unit of a: a or the joker both leave the rest payable
     assert S.prompt() == "pay" and S.legal_actions() == ["a", "joker"]
@@ -289,7 +283,7 @@ def test_pay_asks_only_real_choices_and_keeps_the_rest_payable(tmp_path):
 
 
 def test_pay_offers_the_joker_or_the_counter(tmp_path):
-    r = load(tmp_path, PAY.replace("start: 2}\n  joker", "start: 0}\n  joker").replace("joker: {owner: player, start: 1}",
+    r = load_text(tmp_path, PAY.replace("start: 2}\n  joker", "start: 0}\n  joker").replace("joker: {owner: player, start: 1}",
                                                                                            "joker: {owner: player, start: 3}")
              .replace("{type: int, start: 2}", "{type: int, start: 1}"))
     S = r.new_game(2)
@@ -300,7 +294,7 @@ def test_pay_offers_the_joker_or_the_counter(tmp_path):
 
 
 def test_pay_more_than_owned_is_a_located_runtime_error(tmp_path):
-    r = load(tmp_path, PAY.replace("any: 1", "any: 5"))
+    r = load_text(tmp_path, PAY.replace("any: 1", "any: 5"))
     with pytest.raises(GameError, match="cannot pay"):
         r.new_game(2)
 
@@ -336,7 +330,7 @@ flow:
 
 
 def test_sets_pairings_are_chosen_and_one_leftover_is_kept(tmp_path):
-    r = load(tmp_path, SETS)
+    r = load_text(tmp_path, SETS)
     S = r.new_game(1)
     S.apply("m0")
     assert S.legal_actions() == ["r3", "r5"]
@@ -382,7 +376,7 @@ flow:
 
 
 def test_price_tables_rise_with_opposing_pieces_and_serve_each_player_once(tmp_path):
-    S = load(tmp_path, TABLES).new_game(2)
+    S = load_text(tmp_path, TABLES).new_game(2)
     assert S.legal_actions() == ["cheap", "dear", "pass"]
     S.apply("dear")                          # seat 0: 2
     S.apply("dear")                          # seat 1: 2 + 1 opposing piece
@@ -433,7 +427,7 @@ flow:
 
 
 def test_required_spaces_take_one_tile_and_dark_spaces_open_last(tmp_path):
-    r = load(tmp_path, PARK)
+    r = load_text(tmp_path, PARK)
     S = r.new_game(1)
     S.apply("y")
     assert S.legal_actions() == ["light-"]          # the required space takes only x
@@ -467,13 +461,13 @@ flow:
 
 
 def test_race_first_and_second_achievements_take_a_card_each(tmp_path):
-    r = load(tmp_path, RACE)
+    r = load_text(tmp_path, RACE)
     S = r.new_game(2)
     assert [[r.card_labels[c] for c in S.z["won"][p]] for p in (0, 1)] == [["bonus5", "bonus3"], []]
 
 
 def test_end_trigger_lets_the_round_finish(tmp_path):
-    r = load(tmp_path, """
+    r = load_text(tmp_path, """
     game: e
     players: {min: 3, max: 3}
     vars:
@@ -496,10 +490,10 @@ def test_end_trigger_lets_the_round_finish(tmp_path):
 def test_a_grid_counter_that_is_not_a_name_is_a_located_error(tmp_path, key):
     """Found by fuzzing: `mark: []` was an internal TypeError (a list is not a dict key)."""
     with pytest.raises(RulesetError, match="expected the name of a counter, got"):
-        load(tmp_path, GRID.replace(f"            {key}: ", f"            {key}: [] #"))
+        load_text(tmp_path, GRID.replace(f"            {key}: ", f"            {key}: [] #"))
 
 
 def test_pay_from_a_list_in_place_of_a_counter_name_is_a_located_error(tmp_path):
     """Found by fuzzing: `from: [gold, [1]]` was an internal TypeError."""
     with pytest.raises(RulesetError, match=r"expected the name of a counter, got \[1\]"):
-        load(tmp_path, PAY.replace("from: [a, b, joker]", "from: [a, [1], joker]"))
+        load_text(tmp_path, PAY.replace("from: [a, b, joker]", "from: [a, [1], joker]"))

@@ -10,6 +10,7 @@ from interpreter.errors import RulesetError
 from interpreter.expr import Compiler
 from interpreter.expr.parser import ExprError
 from interpreter.expr.runtime import ExprRuntimeError
+from helpers import load_text
 
 GAME = """
 game: gems
@@ -38,9 +39,7 @@ scoring:
 
 
 def load(tmp_path, extra=""):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME % extra)
-    return interpreter.load(path)
+    return load_text(tmp_path, GAME % extra, "g.yaml")
 
 
 @pytest.fixture
@@ -159,9 +158,7 @@ def test_a_key_of_no_known_type_is_checked_when_read(tmp_path):
     """Found by benchmarks/fuzz.py (seed 12): a card attribute whose values are of mixed types
     used as a key compiled as an owner, and the effect's Python was refused (a crash); it is a
     key, checked when the effect runs."""
-    path = tmp_path / "g.yaml"
-    path.write_text((GAME % "").replace("vars:\n  c: str", "vars:\n  c: any"))
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, (GAME % "").replace("vars:\n  c: str", "vars:\n  c: any"), "g.yaml")
     S = rules.new_game(2, seed=1)
     S.apply("red")
     assert S.c["gems.red"][0] >= 1

@@ -6,6 +6,7 @@ import pytest
 import interpreter
 from interpreter.errors import RulesetError
 from interpreter.play.redact import Redactor
+from helpers import load_text, play_first
 
 GAME = """
 game: counters
@@ -29,15 +30,12 @@ scoring:
 
 
 def load(tmp_path, pay_to=", to: bank"):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME % pay_to)
-    return interpreter.load(path)
+    return load_text(tmp_path, GAME % pay_to, "g.yaml")
 
 
 def play(rules):
     S = rules.new_game(2, seed=1, record=True)
-    while not S.is_terminal():
-        S.apply_index(0)   # gold for every unit
+    play_first(S)   # gold for every unit
     return S
 
 

@@ -13,6 +13,7 @@ from interpreter.play.batch import Batch, play_one
 from interpreter.play.runs import simulate
 from interpreter.play.summary import summarise
 from interpreter.tools.cli import main
+from helpers import load_text, write_ruleset
 
 GAME = """
 game: coverage_demo
@@ -51,9 +52,7 @@ scoring:
 
 @pytest.fixture(scope="module")
 def path(tmp_path_factory):
-    p = tmp_path_factory.mktemp("cov") / "demo.yaml"
-    p.write_text(GAME)
-    return p
+    return write_ruleset(tmp_path_factory.mktemp("cov"), GAME, "demo.yaml")
 
 
 def batch_of(path, games=40, **kw):
@@ -115,9 +114,7 @@ def test_a_seat_that_wins_too_often_is_flagged_and_an_even_game_is_not():
 
 
 def test_an_asymmetric_ruleset_is_not_checked_for_seat_balance(tmp_path):
-    p = tmp_path / "asym.yaml"
-    p.write_text(GAME.replace("game: coverage_demo", "game: asym\nasymmetric: true"))
-    rules = interpreter.load(p)
+    rules = load_text(tmp_path, GAME.replace("game: coverage_demo", "game: asym\nasymmetric: true"), "asym.yaml")
     skewed = [{"index": i, "seed": i, "scores": [0, 0], "winners": [0], "decisions": 1} for i in range(100)]
     assert not [a for a in anomalies.find(rules, summarise(skewed, 2), skewed) if a["kind"] == "seat_imbalance"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import interpreter
+from helpers import load_text
 
 DEAL = """
 game: dealing
@@ -42,9 +42,7 @@ scoring:
 ])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_deal_by_slices_leaves_the_zones_as_a_deal_card_by_card(tmp_path, deal, players):
-    path = tmp_path / "deal.yaml"
-    path.write_text(DEAL % deal)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, DEAL % deal, "deal.yaml")
     for seed in range(3):
         fast = rules.new_game(players, seed=seed)
         told = rules.new_game(players, seed=seed, record=True)   # events: one card at a time
@@ -81,9 +79,7 @@ scoring:
 
 
 def test_a_card_dealt_is_told_before_what_its_zones_triggers_do_with_it(tmp_path):
-    path = tmp_path / "bounced.yaml"
-    path.write_text(BOUNCED)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, BOUNCED, "bounced.yaml")
     S = rules.new_game(2, 0, record=True, knowledge=True)
     events = S.ev
     dealt = [k for k, ev in enumerate(events) if ev["ev"] == "deal" and 5 in ev["cards"]]   # (c6 is card 5)

@@ -7,6 +7,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
+from helpers import load_text
 
 GAME = """
 game: defines
@@ -44,9 +45,7 @@ scoring:
 
 
 def load(tmp_path, use):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME % use)
-    return interpreter.load(path)
+    return load_text(tmp_path, GAME % use, "g.yaml")
 
 
 def rank(rules, c) -> int:

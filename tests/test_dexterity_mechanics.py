@@ -4,18 +4,12 @@ tiles with slots refilled from a deck, stealing, and targets by player count."""
 from __future__ import annotations
 
 import math
-import textwrap
 
 import pytest
 
 import interpreter
 from interpreter.errors import GameError, RulesetError, UsageError
-
-
-def load(tmp_path, text, name="t.yaml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text))
-    return interpreter.load(path)
+from helpers import load_text
 
 
 HEX = """
@@ -50,7 +44,7 @@ flow:
 
 # ---------------------------------------------------------------------- boards
 def test_board_from_an_adjacency_rule(tmp_path):
-    r = load(tmp_path, HEX)
+    r = load_text(tmp_path, HEX)
     S = r.new_game(1)
     # the centre r1x2 touches all six others; corners touch three
     assert S.v["out"] == [3, 3, 3, 6, 3, 3, 3]
@@ -62,7 +56,7 @@ def test_board_from_an_adjacency_rule(tmp_path):
 
 
 def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
-    r = load(tmp_path, """
+    r = load_text(tmp_path, """
     game: rooms
     players: {min: 1, max: 1}
     components:
@@ -87,17 +81,17 @@ def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
 
 def test_board_errors_are_located(tmp_path):
     with pytest.raises(RulesetError) as e:
-        load(tmp_path, HEX.replace("adjacent: \"a.row", "adjacent: \"params.wide or a.row").replace(
+        load_text(tmp_path, HEX.replace("adjacent: \"a.row", "adjacent: \"params.wide or a.row").replace(
             "components:", "params: {wide: false}\ncomponents:"))
     assert "only the positions' attributes" in str(e.value) and ":19:13:" in str(e.value)
     with pytest.raises(RulesetError) as e:
-        load(tmp_path, HEX.replace("positions: spot", "positions: spots"))
+        load_text(tmp_path, HEX.replace("positions: spot", "positions: spots"))
     assert "unknown component 'spots'" in str(e.value) and "did you mean 'spot'" in str(e.value)
     with pytest.raises(RulesetError) as e:   # neighbors() without a board
-        load(tmp_path, HEX.replace("board:\n  positions: spot\n", "unused:\n  positions: spot\n"))
+        load_text(tmp_path, HEX.replace("board:\n  positions: spot\n", "unused:\n  positions: spot\n"))
     assert "needs a board" in str(e.value) or "unknown key 'unused'" in str(e.value)
     with pytest.raises(RulesetError) as e:
-        load(tmp_path, """
+        load_text(tmp_path, """
         game: rooms
         players: {min: 1, max: 1}
         components:
@@ -149,7 +143,7 @@ flow:
 
 
 def test_hidden_pieces_options_sorted_and_reveal_is_public(tmp_path):
-    r = load(tmp_path, HIDDEN)
+    r = load_text(tmp_path, HIDDEN)
     S = r.new_game(2, seed=3)
     assert S.prompt() == "take" and S.current_player() == 0
     # options in id order, whatever zone each is in: the order tells nothing
@@ -201,7 +195,7 @@ flow:
 @pytest.mark.parametrize("skill", [0.8, 0.3])
 def test_attempt_honours_the_declared_chances(tmp_path, skill):
     """20,000 seeded attempts: each outcome's frequency within 4 standard errors of its chance."""
-    r = load(tmp_path, CHANCES)
+    r = load_text(tmp_path, CHANCES)
     n = 20_000
     S = r.new_game(1, seed=11, options={"params": {"tries": n}, "skill": [skill]})
     counts = [S.c["slips"], S.c["wobbles"], S.c["hits"]]
@@ -213,13 +207,13 @@ def test_attempt_honours_the_declared_chances(tmp_path, skill):
 
 
 def test_attempt_is_deterministic_by_seed(tmp_path):
-    r = load(tmp_path, CHANCES)
+    r = load_text(tmp_path, CHANCES)
     a, b, c = (r.new_game(1, seed=s).c for s in (5, 5, 6))
     assert a == b and a != c
 
 
 def test_attempt_ask_mode_asks_the_actor_what_happened(tmp_path):
-    r = load(tmp_path, CHANCES.replace("who: 0", "who: 1").replace(
+    r = load_text(tmp_path, CHANCES.replace("who: 0", "who: 1").replace(
         "wobble: {chance", "wobble: {if: \"skill(me) < 0.5\", chance"))
     S = r.new_game(2, seed=1, options={"resolve": "ask", "params": {"tries": 2}})
     assert S.current_player() == 1 and S.prompt() == "outcome"
@@ -233,7 +227,7 @@ def test_attempt_ask_mode_asks_the_actor_what_happened(tmp_path):
 
 
 def test_ask_mode_asks_the_target_first_then_the_outcome(tmp_path):
-    r = load(tmp_path, HIDDEN)
+    r = load_text(tmp_path, HIDDEN)
     S = r.new_game(2, seed=3, options={"resolve": "ask"})
     assert S.prompt() == "take"
     S.apply("s4")
@@ -241,21 +235,21 @@ def test_ask_mode_asks_the_target_first_then_the_outcome(tmp_path):
 
 
 def test_bad_chances_are_located_runtime_errors(tmp_path):
-    r = load(tmp_path, CHANCES.replace('"0.1"', '"0.9"'))
+    r = load_text(tmp_path, CHANCES.replace('"0.1"', '"0.9"'))
     with pytest.raises(GameError) as e:
         r.new_game(1, seed=1, options={"skill": [0.0]})   # 0.5 + 0.9 > 1
     assert "add up to 1.4" in str(e.value) and "attempt" in str(e.value)
-    r = load(tmp_path, CHANCES.replace('"0.1"', '"1.5"'))
+    r = load_text(tmp_path, CHANCES.replace('"0.1"', '"1.5"'))
     with pytest.raises(GameError) as e:
         r.new_game(1)
     assert "chance of outcome 'wobble' is 1.5" in str(e.value)
     with pytest.raises(RulesetError) as e:
-        load(tmp_path, CHANCES.replace('chance: "0.1"', "chance: rest"))
+        load_text(tmp_path, CHANCES.replace('chance: "0.1"', "chance: rest"))
     assert "only one outcome may have chance: rest" in str(e.value)
 
 
 def test_without_a_rest_outcome_the_remainder_is_no_outcome(tmp_path):
-    r = load(tmp_path, CHANCES.replace("chance: rest", 'chance: "0"'))
+    r = load_text(tmp_path, CHANCES.replace("chance: rest", 'chance: "0"'))
     S = r.new_game(1, seed=2, options={"params": {"tries": 2000}, "skill": [1.0]})
     assert S.c["slips"] == 0 and S.c["hits"] == 0
     assert 120 < S.c["wobbles"] < 280        # 0.1 of 2000; the rest: nothing happened
@@ -263,7 +257,7 @@ def test_without_a_rest_outcome_the_remainder_is_no_outcome(tmp_path):
 
 # ---------------------------------------------------------------------- skill
 def test_skill_option_validation_and_default(tmp_path):
-    r = load(tmp_path, CHANCES)
+    r = load_text(tmp_path, CHANCES)
     assert r.new_game(2, options={"skill": "0.9, 0.6"}).o["skill"] == [0.9, 0.6]
     assert r.new_game(2, options={"skill": 0.7}).o["skill"] == [0.7, 0.7]
     assert r.new_game(2, options={"skill": "0.6"}).o["skill"] == [0.6, 0.6]
@@ -276,7 +270,7 @@ def test_skill_option_validation_and_default(tmp_path):
     with pytest.raises(UsageError, match="resolve: expected one of random, ask"):
         r.new_game(2, options={"resolve": "guess"})
     # skill() reads the option, else params.skill
-    r2 = load(tmp_path, CHANCES.replace("vars:\n", "vars:\n  s0: {type: num, start: 0}\n").replace(
+    r2 = load_text(tmp_path, CHANCES.replace("vars:\n", "vars:\n  s0: {type: num, start: 0}\n").replace(
         "flow:\n", "flow:\n  - set: {s0: \"skill(0)\"}\n"), name="t2.yaml")
     assert r2.new_game(1, options={"params": {"tries": 0}}).v["s0"] == 0.8
     assert r2.new_game(1, options={"params": {"tries": 0, "skill": 0.4}}).v["s0"] == 0.4
@@ -285,7 +279,7 @@ def test_skill_option_validation_and_default(tmp_path):
 
 def test_skill_needs_a_declared_default(tmp_path):
     with pytest.raises(RulesetError) as e:
-        load(tmp_path, CHANCES.replace("params: {skill: 0.8, tries: 100}", "params: {tries: 100}"))
+        load_text(tmp_path, CHANCES.replace("params: {skill: 0.8, tries: 100}", "params: {tries: 100}"))
     assert "declare params.skill" in str(e.value)
 
 
@@ -337,7 +331,7 @@ scoring:
 
 
 def test_tiles_slots_row_refill_steal_and_target_by_players(tmp_path):
-    r = load(tmp_path, TILES)
+    r = load_text(tmp_path, TILES)
     S = r.new_game(2, seed=0)
     # the deck is not shuffled: the top of a pile is its end, so 'big' and 'three' are face up
     assert S.observation(1)["zones"]["row"] == ["big", "three"] and S.observation(1)["zones"]["deck"] == 2
@@ -355,7 +349,7 @@ def test_tiles_slots_row_refill_steal_and_target_by_players(tmp_path):
 
 
 def test_stealing_a_tile_from_another_player(tmp_path):
-    r = load(tmp_path, TILES)
+    r = load_text(tmp_path, TILES)
     S = r.new_game(2, seed=0, options={"params": {}})
     S.apply("big")                         # p0 takes big (9 >= 5: over at once)
     assert S.is_terminal() and S.winners() == [0]
@@ -375,7 +369,7 @@ def test_stealing_a_tile_from_another_player(tmp_path):
 
 # ---------------------------------------------------------------------- turns that continue
 def test_a_turn_continues_until_an_outcome_ends_it(tmp_path):
-    r = load(tmp_path, HIDDEN)
+    r = load_text(tmp_path, HIDDEN)
     S = r.new_game(2, seed=8)
     fine = sorted(S.z["pool"])
     trap = S.z["traps"][0]

@@ -9,6 +9,7 @@ import yaml
 
 import interpreter
 from interpreter.loading.variants import merge
+from helpers import write_ruleset
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 FENCE = re.compile(r"^```yaml( skeleton)?\n(.*?)^```", re.S | re.M)
@@ -29,8 +30,7 @@ def test_reference_example_loads_and_plays(tmp_path, block, line):
     data = yaml.safe_load(block)
     if "game" not in data:
         data = merge(SKELETON, data)
-    path = tmp_path / "example.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    path = write_ruleset(tmp_path, yaml.safe_dump(data, sort_keys=False), "example.yaml")
     rules = interpreter.load(path)
     for variant in (data.get("variants") or {}):
         interpreter.load(path, variant=variant).new_game(interpreter.load(path, variant=variant).min_players)

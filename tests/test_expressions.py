@@ -303,6 +303,7 @@ def test_a_local_binding_is_a_value_known_before_the_loop(world):
     assert "_count_gt(" in src and "L['n']" in src, src
 
 
+@pytest.mark.slow   # over 10 s on two cores
 def test_the_plain_loops_give_what_the_filters_give(world):
     """Random conjunctions of comparisons over the fixture's zones: first(...), count(...),
     count(...) > 0, count(...) == 0, any(...) and all(...) (one equality test: the loop looks
@@ -330,6 +331,7 @@ def test_the_plain_loops_give_what_the_filters_give(world):
     assert checked > 1000
 
 
+@pytest.mark.slow   # over 10 s on two cores
 def test_a_filter_of_a_filter_gives_what_the_two_filters_give(world):
     """Random conditions P and Q (from the generator below): each fused form, as a list, its
     first element, its count and whether it is empty, equals the same with the list in between

@@ -18,6 +18,7 @@ import pytest
 import interpreter
 from interpreter.building.flowgen import compile_flow
 from interpreter.engine import loop
+from helpers import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
@@ -111,9 +112,7 @@ scoring:
     "end_when: ['count(taken[0]) > 0']\nauto_forced: true",
 ], ids=["quiet", "hooks-watched", "table-watched", "forced", "forced-watched"])
 def test_a_trick_asks_its_next_card_itself_only_where_the_loop_would(tmp_path, extra):
-    path = tmp_path / "lockstep.yaml"
-    path.write_text(TRICKS % extra)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, TRICKS % extra, "lockstep.yaml")
     step = next(s for s in rules.steps if s.kind == "tricks")
     assert step.asks_again == (extra in ("", "auto_forced: true"))
     for seed in range(6):
@@ -153,9 +152,7 @@ scoring:
     ("player", "auto_forced: true"),                             # a single card left is passed without asking
 ], ids=["quiet", "team-hand", "hand-watched", "forced"])
 def test_a_pass_asks_its_next_card_itself_only_where_the_loop_would(tmp_path, owner, extra):
-    path = tmp_path / "passing.yaml"
-    path.write_text(PASSING % (owner, extra))
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, PASSING % (owner, extra), "passing.yaml")
     step = next(s for s in rules.steps if s.kind == "pass")
     assert step.asks_again == ("end_when" not in extra)
     assert rules.resolves[step.index].__name__ == f"Q{step.index}"   # generated: a pass has no resolve method
@@ -231,9 +228,7 @@ scoring:
 ], ids=["quiet", "outcome-watched", "target-watched", "forced"])
 @pytest.mark.parametrize("resolve", ["random", "ask"])
 def test_an_attempt_compiled_plays_as_the_reference(tmp_path, extra, resolve):
-    path = tmp_path / "attempts.yaml"
-    path.write_text(ATTEMPTS % extra)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, ATTEMPTS % extra, "attempts.yaml")
     ref = reference(rules)
     for seed in range(8):
         a = rules.new_game(2, seed=seed, record=True, options={"resolve": resolve})
@@ -250,9 +245,7 @@ def test_an_attempt_compiled_plays_as_the_reference(tmp_path, extra, resolve):
 
 @pytest.mark.parametrize("chance,message", [("1.5", "is 1.5, not between 0 and 1"), ("0.9", "add up to 1.2")])
 def test_an_attempt_compiled_fails_as_the_reference(tmp_path, chance, message):
-    path = tmp_path / "attempts.yaml"
-    path.write_text((ATTEMPTS % "").replace('chance: "0.1"', f'chance: "{chance}"'))
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, (ATTEMPTS % "").replace('chance: "0.1"', f'chance: "{chance}"'), "attempts.yaml")
     errors = []
     for r in (rules, reference(rules)):
         S = r.new_game(2, seed=0)
@@ -274,9 +267,7 @@ def test_a_trick_key_that_is_a_plain_attribute_is_a_table_lookup(tmp_path, follo
     it stands or through a define, is the attribute's table; anything else is compiled."""
     text = TRICKS.replace("follow: suit", f"follow: {follow!r}").replace("rank: rank\n", f"rank: {rank!r}\n") % (
         "define: {colour: suit, strength: rank}")
-    path = tmp_path / "keys.yaml"
-    path.write_text(text)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, text, "keys.yaml")
     step = next(s for s in rules.steps if s.kind == "tricks")
     assert (type(getattr(step.rank, "__self__", None)) is tuple) == plain
     assert type(getattr(step.follow, "__self__", None)) is tuple

@@ -9,11 +9,12 @@ import pytest
 import interpreter
 from interpreter.play import agents, gamelog, replay
 from interpreter.errors import ReplayError, UsageError
+from helpers import bundled, load_text
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return interpreter.load(interpreter.ruleset_path("diamonds"))
+    return bundled("diamonds")
 
 
 def short(rules, seed=3, players=4, log=None, **kw):
@@ -138,7 +139,7 @@ def test_replay_ok(logged):
 
 
 def test_replay_variant_and_params(rules, tmp_path):
-    teams = interpreter.load(interpreter.ruleset_path("diamonds"), variant="teams")
+    teams = bundled("diamonds", "teams")
     log = tmp_path / "t.jsonl"
     res = gamelog.play_game(teams, 4, 9, agents.make_agents("first", 4, 9), {"params": {"rounds": 1}}, log=log)
     assert json.loads(log.read_text().splitlines()[0])["variant"] == "teams"
@@ -256,9 +257,7 @@ scoring:
 
 
 def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):
-    path = tmp_path / "fragile.yaml"
-    path.write_text(FRAGILE)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, FRAGILE, "fragile.yaml")
     seed = next(s for s in range(50) if _fails(rules, s))
     log = tmp_path / "f.jsonl"
     with pytest.raises(interpreter.GameError, match="division by zero"):

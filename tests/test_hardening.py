@@ -3,7 +3,6 @@ simply works (docs/security.md)."""
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 
@@ -12,6 +11,7 @@ from interpreter.errors import BudgetExceeded, GameError, ReplayError, RulesetEr
 from interpreter.expr.messages import describe
 from interpreter.expr.parser import as_expr, quote, unquote, parse
 from interpreter.tools.cli import main
+from helpers import write_ruleset
 
 GAME = """
 game: g
@@ -34,12 +34,6 @@ scoring: {categories: {p: pts}}
 """
 
 
-def write(tmp_path, text, name="g.yaml"):
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text))
-    return p
-
-
 def test_runtime_errors_are_said_in_the_language():
     said = [describe(TypeError("unsupported operand type(s) for +: 'int' and 'str'")),
             describe(TypeError("'<' not supported between instances of 'str' and 'NoneType'")),
@@ -55,7 +49,7 @@ def test_runtime_errors_are_said_in_the_language():
 
 
 def test_a_runtime_error_in_a_game_is_located_and_phrased_for_authors(tmp_path):
-    path = write(tmp_path, GAME.replace("        - gain: {counter: pts, amount: 1}",
+    path = write_ruleset(tmp_path, GAME.replace("        - gain: {counter: pts, amount: 1}",
                                         "        - set: {x: \"first(deck where n > 9).n + 1\"}"))
     rules = interpreter.load(path)
     with pytest.raises(GameError) as e:
@@ -65,7 +59,7 @@ def test_a_runtime_error_in_a_game_is_located_and_phrased_for_authors(tmp_path):
 
 
 def test_a_runtime_error_in_setup_is_located_at_setup(tmp_path, capsys):
-    path = write(tmp_path, GAME.replace("flow:\n", "setup:\n  - set: {x: \"first(deck where n > 9).n + 1\"}\nflow:\n"))
+    path = write_ruleset(tmp_path, GAME.replace("flow:\n", "setup:\n  - set: {x: \"first(deck where n > 9).n + 1\"}\nflow:\n"))
     with pytest.raises(GameError) as e:
         interpreter.load(path).new_game(2)
     assert e.value.loc.line == 12 and str(e.value).startswith(f"{path}:12:1: error[runtime]: in setup: a value is none")
@@ -76,7 +70,7 @@ def test_a_runtime_error_in_setup_is_located_at_setup(tmp_path, capsys):
 def test_a_hoisted_call_python_refuses_is_compiled_without_hoisting(tmp_path):
     """any(.. first(..) ..) in an effect condition: Python forbids the := the optimiser would
     lift into the comprehension; the effect list is compiled again without it."""
-    path = write(tmp_path, GAME.replace("        - gain: {counter: pts, amount: 1}", """\
+    path = write_ruleset(tmp_path, GAME.replace("        - gain: {counter: pts, amount: 1}", """\
         - if: "any(hand where first(deck where n == 1) == none, by: n > 0)"
           then: [{gain: {counter: pts, amount: 5}}]
         - gain: {counter: pts, amount: 1}"""))
@@ -91,7 +85,7 @@ def test_string_escapes_and_yaml_lists_of_any_text(tmp_path):
     for t in texts:
         assert unquote(quote(t)) == t
     assert unquote(parse(r"'it\'s'").children[0]) == "it's"
-    path = write(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + json.dumps(texts)))
+    path = write_ruleset(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + json.dumps(texts)))
     S = interpreter.load(path).new_game(2)
     assert S.legal_actions() == texts
     assert as_expr(texts).startswith("['it\\'s', ")
@@ -99,20 +93,20 @@ def test_string_escapes_and_yaml_lists_of_any_text(tmp_path):
 
 @pytest.mark.parametrize("options", [json.dumps(["a", "b\nc"]), json.dumps("['a', 'b\nc']")])
 def test_an_option_string_holding_a_line_break_is_refused_for_what_it_is(tmp_path, options):
-    path = write(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + options))
+    path = write_ruleset(tmp_path, GAME.replace('options: "[1, 2]"', "options: " + options))
     (d,) = _errors(path)
     assert d.message == "a string cannot hold a line break (a label or a text is one line)" and d.loc.line == 16
 
 
 def test_an_unknown_escape_is_a_located_error(tmp_path):
-    path = write(tmp_path, GAME.replace('options: "[1, 2]"', """options: "['a\\\\qb']\""""))
+    path = write_ruleset(tmp_path, GAME.replace('options: "[1, 2]"', """options: "['a\\\\qb']\""""))
     with pytest.raises(RulesetError) as e:
         interpreter.load(path)
     assert "unknown escape '\\q'" in str(e.value) and "error[expr-syntax]" in str(e.value)
 
 
 def test_a_string_parameter_with_bounds_is_refused_and_set_checks_list_elements(tmp_path):
-    path = write(tmp_path, GAME.replace("flow:", 'params:\n  name: {default: "x", min: 1}\nflow:'))
+    path = write_ruleset(tmp_path, GAME.replace("flow:", 'params:\n  name: {default: "x", min: 1}\nflow:'))
     with pytest.raises(RulesetError, match="bounds a number parameter"):
         interpreter.load(path)
     rules = interpreter.load("diamonds")
@@ -124,7 +118,7 @@ def test_a_string_parameter_with_bounds_is_refused_and_set_checks_list_elements(
 
 def test_explain_shows_list_valued_attributes(tmp_path):
     from interpreter.tools.explain import explain
-    path = write(tmp_path, """\
+    path = write_ruleset(tmp_path, """\
     game: rooms
     players: {min: 1, max: 1}
     components:
@@ -147,7 +141,7 @@ def test_explain_shows_list_valued_attributes(tmp_path):
 
 
 def test_scenario_expect_error_fails_that_scenario_only(tmp_path, capsys):
-    path = write(tmp_path, """\
+    path = write_ruleset(tmp_path, """\
     ruleset: diamonds
     scenarios:
       - {name: divides by zero, players: 4, expect: ["1 / 0 == 1"]}
@@ -186,7 +180,7 @@ def test_simulate_out_refuses_a_folder_that_is_not_a_previous_run(tmp_path, caps
 
 
 def test_compare_out_keeps_every_variant_inside_it(tmp_path, capsys):
-    path = write(tmp_path, GAME + 'variants:\n  "..": {description: "dots"}\n  "a/b": {}\n')
+    path = write_ruleset(tmp_path, GAME + 'variants:\n  "..": {description: "dots"}\n  "a/b": {}\n')
     out = tmp_path / "runs" / "cmp"
     code = main(["compare", str(path), "--variants", "base,..,a/b", "--players", "2", "--games", "2",
                  "--out", str(out), "--json"])
@@ -239,7 +233,7 @@ def test_define_expansion_has_a_whole_ruleset_budget(tmp_path, monkeypatch):
     chain = "define:\n  d0: \"count(deck where n > 1)\"\n" + "".join(
         f"  d{i}: \"d{i - 1} + d{i - 1}\"\n" for i in range(1, 5))
     invariants = "invariants:\n" + "".join(f"  - \"d4 >= {i}\"\n" for i in range(100))
-    diags = _errors(write(tmp_path, GAME + chain + invariants))
+    diags = _errors(write_ruleset(tmp_path, GAME + chain + invariants))
     whole = [d for d in diags if "in the whole ruleset" in d.message]
     assert len(whole) == 1 and whole[0].code == "limit"   # reported once, where it was first met
 
@@ -247,17 +241,17 @@ def test_define_expansion_has_a_whole_ruleset_budget(tmp_path, monkeypatch):
 def test_a_board_rule_too_costly_for_its_positions_is_refused_before_it_runs(tmp_path):
     board = GAME.replace("components:\n", "components:\n  spot: {attributes: {x: 1..600}}\n") + \
         'board: {positions: spot, adjacent: "count(map(1..50, to: it * a.x) where it > b.x) > 3"}\n'
-    diags = _errors(write(tmp_path, board))
+    diags = _errors(write_ruleset(tmp_path, board))
     assert any(d.code == "limit" and "operations at load" in d.message for d in diags)
 
 
 def test_validate_compiles_a_variant_that_changes_nothing_once(tmp_path, capsys):
     variants = "variants:\n" + "".join(f"  v{i}: {{}}\n" for i in range(3)) + "  real: {players: {min: 2, max: 2}}\n"
-    path = write(tmp_path, GAME + variants)
+    path = write_ruleset(tmp_path, GAME + variants)
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.count("ok (the same rules as the ruleset)") == 3 and "(variant real): ok" in out
-    many = write(tmp_path, GAME + "variants:\n" + "".join(f"  v{i}: {{}}\n" for i in range(17)), "many.yaml")
+    many = write_ruleset(tmp_path, GAME + "variants:\n" + "".join(f"  v{i}: {{}}\n" for i in range(17)), "many.yaml")
     assert "17 variants declared in one ruleset (limit 16)" in _errors(many)[0].message
 
 
@@ -266,7 +260,7 @@ def test_did_you_mean_is_bounded_for_many_names(tmp_path):
     moves = "".join(f"        - move: {{from: zonx_{i}, to: deck}}\n" for i in range(80))
     text = GAME.replace("zones:\n", "zones:\n" + zones).replace(
         "        - gain: {counter: pts, amount: 1}", "        - gain: {counter: pts, amount: 1}\n" + moves)
-    diags = [d for d in _errors(write(tmp_path, text)) if "unknown zone" in d.message]
+    diags = [d for d in _errors(write_ruleset(tmp_path, text)) if "unknown zone" in d.message]
     assert len(diags) == 80 and sum(1 for d in diags if d.hint) == 49   # MAX_SUGGESTION_WORK / 20,000 names
     assert diags[0].hint.startswith("did you mean 'zone_")
 
@@ -277,7 +271,7 @@ def test_checking_stops_after_a_hundred_errors(tmp_path, capsys, monkeypatch):
     real = Compiler.compile
     monkeypatch.setattr(Compiler, "compile", lambda self, text, *a, **k: compiled.append(text) or real(self, text, *a, **k))
     categories = "".join(f"    c{i}: unknown_{i} + pts\n" for i in range(3000))
-    path = write(tmp_path, GAME.replace("scoring: {categories: {p: pts}}", "scoring:\n  categories:\n" + categories))
+    path = write_ruleset(tmp_path, GAME.replace("scoring: {categories: {p: pts}}", "scoring:\n  categories:\n" + categories))
     assert main(["validate", str(path)]) == 1
     out, err = capsys.readouterr()
     assert err.count("error[unknown-name]") == 100 and "unknown_99'" in err and "unknown_100'" not in err
@@ -286,7 +280,7 @@ def test_checking_stops_after_a_hundred_errors(tmp_path, capsys, monkeypatch):
     assert sum(1 for text in compiled if text.startswith("unknown_")) == 101   # the work stopped too
     # the schema's errors as well
     compiled.clear()
-    path = write(tmp_path, GAME.replace("vars: {x: any}", "vars:\n" + "".join(f"  v{i}: {{type: 5}}\n" for i in range(3000))))
+    path = write_ruleset(tmp_path, GAME.replace("vars: {x: any}", "vars:\n" + "".join(f"  v{i}: {{type: 5}}\n" for i in range(3000))))
     diags = _errors(path)
     assert len(diags) == 101 and diags[-1].message.startswith("more than 100 errors") and not compiled
 
@@ -294,7 +288,7 @@ def test_checking_stops_after_a_hundred_errors(tmp_path, capsys, monkeypatch):
 def test_card_owned_counters_are_bounded(tmp_path):
     text = GAME.replace("  cards: {attributes: {n: 1..6}", "  cards: {attributes: {n: 1..60000}").replace(
         "counters:\n", "counters:\n" + "".join(f"  c{i}: {{owner: card}}\n" for i in range(40)))
-    assert any("values in every game" in d.message for d in _errors(write(tmp_path, text)))
+    assert any("values in every game" in d.message for d in _errors(write_ruleset(tmp_path, text)))
 
 
 # ---------------------------------------------------------------------- bounded work in a game
@@ -304,7 +298,7 @@ def test_a_costly_step_counts_more_against_the_budget(tmp_path):
         "        - gain: {counter: pts, amount: 1}",
         "        - set: {y: \"count(deck where count(deck where n > it.n) > 3)\"}\n"
         "        - gain: {counter: pts, amount: 1}")
-    rules = interpreter.load(write(tmp_path, text))
+    rules = interpreter.load(write_ruleset(tmp_path, text))
     costly = [s for s in rules.steps if s.charge]
     assert len(costly) == 1 and costly[0].charge == costly[0].work // 100 >= 400   # 200 x 200 comparisons
     S = rules.new_game(2)
@@ -316,7 +310,7 @@ def test_a_costly_step_counts_more_against_the_budget(tmp_path):
 def test_card_work_counts_against_the_budget_card_by_card(tmp_path):
     # each pass shuffles 2,000 cards: the budget stops the loop after a few passes, not after
     # thousands of shuffles (one unit a step would allow 20,000 passes of a shuffle each)
-    rules = interpreter.load(write(tmp_path, """
+    rules = interpreter.load(write_ruleset(tmp_path, """
         game: g
         players: {min: 2, max: 2}
         components:
@@ -347,7 +341,7 @@ def test_a_list_variable_is_costed_as_long_as_it_may_be(tmp_path):
     text = GAME.replace("vars: {x: any}", 'vars:\n  x: any\n  v: {type: "list[int]", start: "[1]"}\n'
                         '  w: {type: "list[list[int]]"}').replace(
         "        - gain: {counter: pts, amount: 1}", '        - set: {w: "map(v, to: v + v)"}')
-    assert any(d.code == "limit" for d in _errors(write(tmp_path, text)))
+    assert any(d.code == "limit" for d in _errors(write_ruleset(tmp_path, text)))
 
 
 def test_combos_of_a_huge_total_is_bounded(tmp_path, monkeypatch):
@@ -357,7 +351,7 @@ def test_combos_of_a_huge_total_is_bounded(tmp_path, monkeypatch):
         "vars: {x: any}", 'vars: {x: any, c: "list[list[card]]"}').replace(
         "        - gain: {counter: pts, amount: 1}", '        - set: {c: "combos(deck, by: n * q, total: params.t)"}\n'
         "        - gain: {counter: pts, amount: 1}").replace("flow:", "params: {t: 9000000000000000000}\nflow:")
-    rules = interpreter.load(write(tmp_path, text))
+    rules = interpreter.load(write_ruleset(tmp_path, text))
     S = rules.new_game(2)
     S.apply_index(0)
     assert S.v["c"] == []   # more than all the values together: nothing, at once
@@ -372,10 +366,10 @@ def test_a_named_pipe_or_a_nul_byte_is_refused_not_waited_for(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(RulesetError, match="not a regular file"):
         interpreter.load(fifo)
-    nul = write(tmp_path, GAME.replace("game: g", "game: g\x00"), "nul.yaml")
+    nul = write_ruleset(tmp_path, GAME.replace("game: g", "game: g\x00"), "nul.yaml")
     with pytest.raises(RulesetError):
         interpreter.load(nul)
-    ext = write(tmp_path, 'extends: "a\\0b"\n', "ext.yaml")
+    ext = write_ruleset(tmp_path, 'extends: "a\\0b"\n', "ext.yaml")
     with pytest.raises(RulesetError, match="extends"):
         interpreter.load(ext)
 
@@ -434,12 +428,12 @@ def _doubling(levels: int) -> str:
 def test_effects_calling_effects_count_every_call_against_the_budget(tmp_path, capsys):
     # each call adds the callee's whole weight to its step's work: forty levels of doubling are
     # refused at load, located at the call; twelve play, and their step is charged for its 4,094 calls
-    deep = write(tmp_path, _doubling(40), "deep.yaml")
+    deep = write_ruleset(tmp_path, _doubling(40), "deep.yaml")
     assert main(["validate", str(deep)]) == 1
     err = capsys.readouterr().err
     assert "error[limit]: this step may take about" in err and "more than the game's whole step budget" in err
     assert "deep.yaml:46:5" in err     # the flow's call of e39
-    rules = interpreter.load(write(tmp_path, _doubling(12), "twelve.yaml"))
+    rules = interpreter.load(write_ruleset(tmp_path, _doubling(12), "twelve.yaml"))
     step = next(s for s in rules.steps if s.charge)
     assert step.work >= 4094 * 50       # a call costs its callee's calls too, not only the first
     S = rules.new_game(2, 0)
@@ -447,7 +441,7 @@ def test_effects_calling_effects_count_every_call_against_the_budget(tmp_path, c
 
 
 def test_a_list_parameter_given_to_a_game_is_no_longer_than_its_cost_bounds_assume(tmp_path, capsys):
-    path = write(tmp_path, """
+    path = write_ruleset(tmp_path, """
         game: plist
         players: {min: 2, max: 2}
         params: {l: [1, 2]}
@@ -467,7 +461,7 @@ def test_a_list_parameter_given_to_a_game_is_no_longer_than_its_cost_bounds_assu
 
 
 def test_a_number_literal_too_large_for_a_float_is_a_located_error(tmp_path, capsys):
-    path = write(tmp_path, GAME.replace('"[1, 2]"', '"[1, 2]"') + "invariants: [\"" + "9" * 400 + ".0 > 1\"]\n")
+    path = write_ruleset(tmp_path, GAME.replace('"[1, 2]"', '"[1, 2]"') + "invariants: [\"" + "9" * 400 + ".0 > 1\"]\n")
     assert main(["validate", str(path)]) == 1
     err = capsys.readouterr().err
     assert "error[type]: the number 99999999999999999999... is too large (at most about 1.8e308)" in err
@@ -481,7 +475,7 @@ def test_a_number_literal_too_large_for_a_float_is_a_located_error(tmp_path, cap
                                   "deal: {from: deck, to: hand, count: 1, players: '[5, -1]'}",
                                   "deal: {from: deck, to: hand, count: 1}\n        - pass: {from: hand, count: 1, to: '99'}"])
 def test_a_seat_that_does_not_exist_asked_or_named_is_a_located_runtime_error(tmp_path, step):
-    path = write(tmp_path, GAME.replace("        - choose: {options: \"[1, 2]\", as: x}", f"        - {step}"))
+    path = write_ruleset(tmp_path, GAME.replace("        - choose: {options: \"[1, 2]\", as: x}", f"        - {step}"))
     rules = interpreter.load(path)
     with pytest.raises(GameError, match=r"g.yaml:\d+:\d+.*there is no player -?\d+ \(players are 0 to 1\)"):
         S = rules.new_game(2, 0)
@@ -493,21 +487,21 @@ def test_a_seat_that_does_not_exist_asked_or_named_is_a_located_runtime_error(tm
                                         ("[!!binary aGVsbG8=]", "no JSON type"), ("[!!set {a}]", "no JSON type"),
                                         ("[[.nan]]", "NaN or an infinity")])
 def test_a_parameter_given_a_value_a_game_cannot_hold_is_refused(tmp_path, capsys, value, said):
-    path = write(tmp_path, GAME.replace("vars: {x: any}", "params: {l: [[1, 2], [3]]}\nvars: {x: any}"))
+    path = write_ruleset(tmp_path, GAME.replace("vars: {x: any}", "params: {l: [[1, 2], [3]]}\nvars: {x: any}"))
     assert main(["play", str(path), "--players", "2", "--set", f"l={value}"]) == 2
     err = capsys.readouterr().err
     assert "parameter 'l': " in err and said in err and "internal error" not in err
 
 
 def test_a_declared_parameter_of_nan_is_a_located_error(tmp_path, capsys):
-    path = write(tmp_path, GAME.replace("vars: {x: any}", "params: {bonus: .nan}\nvars: {x: any}"))
+    path = write_ruleset(tmp_path, GAME.replace("vars: {x: any}", "params: {bonus: .nan}\nvars: {x: any}"))
     assert main(["validate", str(path)]) == 1
     assert "g.yaml:11:17: error[type]: parameter 'bonus': NaN or an infinity" in capsys.readouterr().err
 
 
 def test_scenarios_with_odd_numbers_fail_one_by_one(tmp_path, capsys):
-    write(tmp_path, GAME)
-    path = write(tmp_path, """
+    write_ruleset(tmp_path, GAME)
+    path = write_ruleset(tmp_path, """
         ruleset: g.yaml
         scenarios:
           - {name: inf players, players: .inf}
@@ -577,17 +571,17 @@ def test_a_counter_amount_with_a_fraction_is_refused_and_a_number_out_of_bounds_
     # load; a number that overflows to an infinity is a runtime error where it is stored, never
     # a value a log or a saved state could not hold; a large finite one is saved and loaded
     for amount in ("1.5", "pts / 3"):
-        path = write(tmp_path, GAME.replace("- gain: {counter: pts, amount: 1}", f"- gain: {{counter: pts, amount: \"{amount}\"}}"))
+        path = write_ruleset(tmp_path, GAME.replace("- gain: {counter: pts, amount: 1}", f"- gain: {{counter: pts, amount: \"{amount}\"}}"))
         with pytest.raises(RulesetError, match="a counter holds whole numbers, and this amount may have a fraction"):
             interpreter.load(path)
     big = "1" + "0" * 300 + ".0"
-    path = write(tmp_path, GAME.replace("vars: {x: any}", "vars: {x: any, y: num}").replace(
+    path = write_ruleset(tmp_path, GAME.replace("vars: {x: any}", "vars: {x: any, y: num}").replace(
         "- gain: {counter: pts, amount: 1}", f"- set: {{y: \"{big} * {big}\"}}"))
     rules = interpreter.load(path)
     S = rules.new_game(2, 0)
     with pytest.raises(GameError, match=r"a number beyond the language's bounds \(an overflow to inf\)"):
         S.apply_index(0)
-    path = write(tmp_path, GAME.replace("vars: {x: any}", "vars: {x: any, y: num}").replace(
+    path = write_ruleset(tmp_path, GAME.replace("vars: {x: any}", "vars: {x: any, y: num}").replace(
         "- gain: {counter: pts, amount: 1}", f"- set: {{y: \"{big} * 2.0\"}}"))
     rules = interpreter.load(path)
     S = rules.new_game(2, 0)
@@ -599,8 +593,8 @@ def test_a_counter_amount_with_a_fraction_is_refused_and_a_number_out_of_bounds_
                                                 ("params: {rounds: {$replace: 1, x: 2}}", "$replace", "x")])
 def test_a_variants_dollar_key_stands_alone_in_its_mapping(tmp_path, overlay, key, beside):
     # beside other keys it would have been taken for a name: a parameter called "$remove"
-    write(tmp_path, GAME.replace("vars: {x: any}", "params: {rounds: 2}\nvars: {x: any}"))
-    path = write(tmp_path, f"extends: g.yaml\n{overlay}\n", "v.yaml")
+    write_ruleset(tmp_path, GAME.replace("vars: {x: any}", "params: {rounds: 2}\nvars: {x: any}"))
+    path = write_ruleset(tmp_path, f"extends: g.yaml\n{overlay}\n", "v.yaml")
     with pytest.raises(RulesetError, match=rf"'\{key}' stands alone in its mapping .*here beside {beside}") as e:
         interpreter.load(path)
     assert e.value.loc.path.endswith("v.yaml") and e.value.loc.line == 2

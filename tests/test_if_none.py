@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import interpreter
 from interpreter.errors import RulesetError
 from interpreter.tools.cli import main
+from helpers import load_text
 
 GAME = """
 game: if_none
@@ -36,10 +36,8 @@ scoring:
 """
 
 
-def load(tmp_path, choose="", pick="", branch="", coverage=False):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME % (choose, pick, branch))
-    return interpreter.load(path, coverage=coverage) if coverage else interpreter.load(path)
+def load(tmp_path, choose="", pick="", branch=""):
+    return load_text(tmp_path, GAME % (choose, pick, branch), "g.yaml")
 
 
 def test_skip_is_the_default_and_keeps_the_variable(tmp_path):

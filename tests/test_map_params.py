@@ -9,6 +9,7 @@ from interpreter.errors import RulesetError, UsageError
 from interpreter.expr import Compiler
 from interpreter.expr.parser import ExprError
 from interpreter.expr.runtime import ExprRuntimeError
+from helpers import load_text
 
 GAME = """
 game: mp
@@ -31,9 +32,7 @@ scoring:
 
 @pytest.fixture
 def rules(tmp_path):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME)
-    return interpreter.load(path)
+    return load_text(tmp_path, GAME, "g.yaml")
 
 
 def test_a_map_is_read_by_key_and_its_keys_keep_the_order_written(rules):

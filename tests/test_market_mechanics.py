@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-import interpreter
 from interpreter.expr.compiler import Compiler
 from interpreter.errors import RulesetError
+from helpers import load_text
 
 BASE = """
 game: m
@@ -37,9 +37,7 @@ vars:
 
 
 def load(tmp_path, body, name="m.yaml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(BASE) + textwrap.dedent(body))
-    return interpreter.load(path)
+    return load_text(tmp_path, textwrap.dedent(BASE) + textwrap.dedent(body), name)
 
 
 def labels(r, cards):

@@ -7,6 +7,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import BudgetExceeded, GameError, RulesetError, UsageError
+from helpers import load_text, play_first
 
 BASE = """
 # a tiny game for one mechanism at a time
@@ -28,17 +29,7 @@ vars:
 
 
 def load(tmp_path, body, base=BASE, name="t.yaml", variant=None):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(base) + textwrap.dedent(body))
-    return interpreter.load(path, variant=variant)
-
-
-def play_first(S, limit=10_000):
-    n = 0
-    while not S.is_terminal() and n < limit:
-        S.apply_index(0)
-        n += 1
-    return n
+    return load_text(tmp_path, textwrap.dedent(base) + textwrap.dedent(body), name, variant=variant)
 
 
 # ---------------------------------------------------------------------- loops and turns

@@ -5,6 +5,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
+from helpers import write_ruleset
 
 GAME = """
 game: mv
@@ -31,8 +32,7 @@ TO = "\"red if c.suit == 'A' else (hand if c.rank > 2 else black)\""
 
 
 def load(tmp_path, src="deck", dst=TO):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME % (src, dst))
+    path = write_ruleset(tmp_path, GAME % (src, dst), "g.yaml")
     return interpreter.load(path), path
 
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 
 import pytest
 
 import interpreter
-from interpreter.tools import cli
+from interpreter.tools import cli as commands
 from interpreter.engine import rng
 from interpreter.play import batch as one, runs, summary, workers
 from interpreter.tools import args as cli_args
 from interpreter.play.agents import make_agents
 from interpreter.play.gamelog import play_game
 from interpreter.engine.state import State
+from helpers import bundled, write_ruleset
 
 DIAMONDS = str(interpreter.ruleset_path("diamonds"))
 FAST = {"rounds": 1}
@@ -42,18 +42,13 @@ scoring:
 
 @pytest.fixture(scope="module")
 def rules():
-    return interpreter.load(DIAMONDS)
+    return bundled("diamonds")
 
 
 def batch(rules, **kw):
     kw.setdefault("params", FAST)
     return one.Batch(path=DIAMONDS, players=kw.pop("players", 4), hash=rules.hash, **kw)
 
-
-def run(capsys, *argv):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------------- determinism
@@ -297,8 +292,7 @@ def test_compare_pairs_games_by_index():
 
 # ---------------------------------------------------------------------- failures
 def test_failing_games_are_recorded_with_their_seed_and_the_batch_goes_on(tmp_path):
-    path = tmp_path / "fragile.yaml"
-    path.write_text(textwrap.dedent(FRAGILE))
+    path = write_ruleset(tmp_path, FRAGILE, "fragile.yaml")
     rules = interpreter.load(path)
     b = one.Batch(path=str(path), players=3, seed=1, hash=rules.hash)
     result = runs.simulate(b, 30, workers=1, rules=rules, out=tmp_path / "out", plot=False)
@@ -313,10 +307,10 @@ def test_failing_games_are_recorded_with_their_seed_and_the_batch_goes_on(tmp_pa
 
 
 # ---------------------------------------------------------------------- --out and resuming
-def test_out_writes_records_summary_and_plots(capsys, tmp_path):
+def test_out_writes_records_summary_and_plots(cli, tmp_path):
     pytest.importorskip("matplotlib", reason="the plots extra (pip install '.[plots]') is not installed")
     out = tmp_path / "run"
-    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
+    code, stdout, err = cli("simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
                             "--workers", 1, "--out", out, "--json")
     assert code == 0, err
     lines = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
@@ -325,54 +319,54 @@ def test_out_writes_records_summary_and_plots(capsys, tmp_path):
     assert json.loads(stdout)["games"] == 8
     for png in ("scores.png", "win_rate.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
+    code, stdout, err = cli("simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
                             "--workers", 1, "--out", out)                # read back: every file named
     last = stdout.strip().splitlines()[-1]
     assert code == 0 and last == f"wrote {out / 'run.json'}, games.jsonl, summary.json, scores.png, win_rate.png"
     assert sorted(p.name for p in out.iterdir()) == ["games.jsonl", "run.json", "scores.png", "summary.json", "win_rate.png"]
 
 
-def test_the_throughput_of_the_games_played_is_reported_but_not_stored(capsys, tmp_path):
+def test_the_throughput_of_the_games_played_is_reported_but_not_stored(cli, tmp_path):
     out = tmp_path / "speed"
     args = ["simulate", DIAMONDS, "--players", 4, "--games", 6, "--set", "rounds=1", "--workers", 1, "--out", out]
-    code, stdout, err = run(capsys, *args, "--json")
+    code, stdout, err = cli(*args, "--json")
     assert code == 0, err
     timing = json.loads(stdout)["timing"]
     assert timing["played"] == 6 and timing["workers"] == 1 and timing["seconds"] > 0
     t = timing["seconds"]                                                    # rounded to 1 ms
     assert 6 / (t + 0.0006) - 0.1 <= timing["games_per_s"] <= 6 / max(t - 0.0006, 1e-6) + 0.1
     assert "timing" not in json.loads((out / "summary.json").read_text())   # the saved summary is reproducible
-    code, stdout, _ = run(capsys, *args)                                     # all 6 read back: none played
+    code, stdout, _ = cli(*args)                                     # all 6 read back: none played
     assert code == 0 and "no game played" in stdout
-    code, stdout, _ = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
+    code, stdout, _ = cli("simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
                           "--workers", 1)
     assert re.search(r"played 2 games in [\d.]+ s on 1 worker: [\d.]+ games/s", stdout)
 
 
-def test_the_workers_reported_are_those_that_played(capsys):
+def test_the_workers_reported_are_those_that_played(cli):
     """More workers asked than games: a worker a game is started, and that is what is said."""
-    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
+    code, stdout, err = cli("simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
                             "--workers", 3, "--json")
     assert code == 0, err
     assert json.loads(stdout)["timing"]["workers"] == 2
 
 
-def test_workers_far_beyond_the_cpus_are_refused_before_any_is_started(capsys):
+def test_workers_far_beyond_the_cpus_are_refused_before_any_is_started(cli):
     from interpreter.play.workers import default_workers
     from interpreter.tools.batches import MAX_WORKERS_PER_CPU
     most = MAX_WORKERS_PER_CPU * default_workers()
     for command in ("simulate", "compare"):
         extra = ["--variants", "base,teams"] if command == "compare" else []
-        code, _, err = run(capsys, command, DIAMONDS, "--players", 4, "--games", 2, *extra, "--workers", most + 1)
+        code, _, err = cli(command, DIAMONDS, "--players", 4, "--games", 2, *extra, "--workers", most + 1)
         assert code == 2 and f"at most {most}" in err, err
 
 
-def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(capsys, tmp_path):
+def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(cli, tmp_path):
     """3 games: a seat that never wins has the interval [0, x] (rounding once made its error bar
     negative and the plot an internal error); --set values are stored as the parameter's type."""
     pytest.importorskip("matplotlib", reason="the plots extra (pip install '.[plots]') is not installed")
     out = tmp_path / "tiny"
-    code, stdout, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 3, "--set", "rounds=1",
+    code, stdout, err = cli("simulate", DIAMONDS, "--players", 4, "--games", 3, "--set", "rounds=1",
                             "--workers", 1, "--out", out, "--json")
     assert code == 0, err
     summary = json.loads(stdout)
@@ -405,27 +399,27 @@ def test_an_interrupted_run_resumes_without_replaying_finished_games(rules, tmp_
     assert {k: v for k, v in resumed["summary"].items() if k != "resumed"} == full_summary
 
 
-def test_resuming_another_batch_in_the_same_folder_is_refused(capsys, tmp_path):
+def test_resuming_another_batch_in_the_same_folder_is_refused(cli, tmp_path):
     out = tmp_path / "run"
     args = ["simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1", "--workers", 1, "--json",
             "--out", out]
-    assert run(capsys, *args)[0] == 0
-    code, _, err = run(capsys, *args[:-2], "--seed", 3, "--out", out)
+    assert cli(*args)[0] == 0
+    code, _, err = cli(*args[:-2], "--seed", 3, "--out", out)
     assert code == 2 and "another batch" in err and "seed" in err and "Traceback" not in err
 
 
-def test_out_naming_a_file_is_a_usage_error_and_the_file_is_kept(capsys, tmp_path):
+def test_out_naming_a_file_is_a_usage_error_and_the_file_is_kept(cli, tmp_path):
     out = tmp_path / "results.json"
     out.write_text("mine\n")
-    code, _, err = run(capsys, "simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
+    code, _, err = cli("simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1",
                        "--out", out)
     assert code == 2 and "is a file" in err and "folder" in err and "Traceback" not in err
     assert out.read_text() == "mine\n"
 
 
 # ---------------------------------------------------------------------- the CLI
-def test_simulate_json_contract(capsys):
-    code, out, err = run(capsys, "simulate", "diamonds", "--players", 4, "--games", 6, "--set", "rounds=1",
+def test_simulate_json_contract(cli):
+    code, out, err = cli("simulate", "diamonds", "--players", 4, "--games", 6, "--set", "rounds=1",
                          "--workers", 1, "--seed", 4, "--json")
     assert code == 0, err
     assert err == ""                                   # no progress bar when not on a terminal
@@ -436,8 +430,8 @@ def test_simulate_json_contract(capsys):
     assert s["games"] == 6 and len(s["win_rate"]) == 4 and len(s["win_rate_ci"][0]) == 2
 
 
-def test_simulate_human_output_is_a_table(capsys):
-    code, out, _ = run(capsys, "simulate", "diamonds", "--players", 3, "--games", 4, "--set", "rounds=1",
+def test_simulate_human_output_is_a_table(cli):
+    code, out, _ = cli("simulate", "diamonds", "--players", 3, "--games", 4, "--set", "rounds=1",
                        "--workers", 1, "--skill", "0.8", "--lead-changes")
     assert code == 0
     assert "win rate" in out and "first player" in out and "lead changes" in out
@@ -453,18 +447,18 @@ def test_simulate_human_output_is_a_table(capsys):
     (["--variant", "nosuch"], 1, "nosuch"),
     (["--address", "auto"], 2, "--backend ray"),
 ])
-def test_simulate_usage_errors(capsys, argv, code, words):
-    got, out, err = run(capsys, "simulate", "diamonds", "--players", 4, "--games", 3, "--workers", 1, *argv)
+def test_simulate_usage_errors(cli, argv, code, words):
+    got, out, err = cli("simulate", "diamonds", "--players", 4, "--games", 3, "--workers", 1, *argv)
     assert got == code and words in err and "Traceback" not in err
 
 
-def test_simulate_wrong_player_count_is_a_usage_error(capsys):
-    code, _, err = run(capsys, "simulate", "diamonds", "--players", 9, "--games", 2)
+def test_simulate_wrong_player_count_is_a_usage_error(cli):
+    code, _, err = cli("simulate", "diamonds", "--players", 9, "--games", 2)
     assert code == 2 and "players" in err
 
 
-def test_compare_cli_json(capsys):
-    code, out, err = run(capsys, "compare", "diamonds", "--variants", "base,teams", "--players", 4,
+def test_compare_cli_json(cli):
+    code, out, err = cli("compare", "diamonds", "--variants", "base,teams", "--players", 4,
                          "--games", 8, "--set", "rounds=1", "--workers", 1, "--json")
     assert code == 0, err
     r = json.loads(out)
@@ -477,20 +471,20 @@ def test_compare_cli_json(capsys):
     assert r["summaries"]["base"]["games"] == 8
 
 
-def test_compare_table_and_errors(capsys):
-    code, out, _ = run(capsys, "compare", "diamonds", "--variants", "base,teams", "--players", 4, "--games", 4,
+def test_compare_table_and_errors(cli):
+    code, out, _ = cli("compare", "diamonds", "--variants", "base,teams", "--players", 4, "--games", 4,
                        "--set", "rounds=1", "--workers", 1)
     assert code == 0 and "teams vs base" in out and "decisions" in out
-    assert run(capsys, "compare", "diamonds", "--variants", "base", "--players", 4, "--games", 2)[0] == 2
-    assert run(capsys, "compare", "diamonds", "--variants", "base,base", "--players", 4, "--games", 2)[0] == 2
+    assert cli("compare", "diamonds", "--variants", "base", "--players", 4, "--games", 2)[0] == 2
+    assert cli("compare", "diamonds", "--variants", "base,base", "--players", 4, "--games", 2)[0] == 2
 
 
-def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_path, monkeypatch):
+def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(cli, tmp_path, monkeypatch):
     pytest.importorskip("matplotlib", reason="the plots extra (pip install '.[plots]') is not installed")
     out = tmp_path / "cmp"
     args = ["compare", "diamonds", "--variants", "base,teams", "--players", 4, "--games", 6, "--set", "rounds=1",
             "--workers", 1, "--json", "--out", out]
-    code, stdout, err = run(capsys, *args)
+    code, stdout, err = cli(*args)
     assert code == 0, err
     assert json.loads((out / "compare.json").read_text()) == json.loads(stdout)
     assert (out / "compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -501,11 +495,11 @@ def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(capsys, tmp_
         assert saved["games"] == 6 and saved["win_rate"] == json.loads(stdout)["summaries"][v]["win_rate"]
     # run again: every game is read back, none is played, the result is the same
     monkeypatch.setattr(workers, "play_one", lambda *a, **k: pytest.fail("a finished game was played again"))
-    code, again, err = run(capsys, *args)
+    code, again, err = cli(*args)
     assert code == 0, err
     assert json.loads(again)["differences"] == json.loads(stdout)["differences"]
     (tmp_path / "file").write_text("x")
-    code, _, err = run(capsys, *args[:-1], tmp_path / "file")
+    code, _, err = cli(*args[:-1], tmp_path / "file")
     assert code == 2 and "is a file" in err
 
 
@@ -534,7 +528,7 @@ def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, 
     out = tmp_path / "run"
     args = ["simulate", "diamonds", "--players", "4", "--games", "5", "--set", "rounds=1", "--workers", "1",
             "--out", str(out), "--json"]
-    assert cli.main(args) == 0
+    assert commands.main(args) == 0
     first = json.loads(capsys.readouterr().out)
     recs = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     damaged = [{**recs[0], "margin": [1, 2]},                    # a field of another type
@@ -542,7 +536,7 @@ def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, 
                recs[2], {**recs[2], "scores": [0, 0, 0, 0]},     # game 2 twice: which is right?
                {**recs[3], "winners": [0, 0]}, recs[4]]
     (out / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in damaged))
-    assert cli.main(args) == 0
+    assert commands.main(args) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["resumed"] == 1 and again["win_rate"] == first["win_rate"] and again["scores"] == first["scores"]
     assert [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()] == \

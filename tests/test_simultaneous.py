@@ -11,6 +11,7 @@ import interpreter
 from interpreter.errors import RulesetError
 from interpreter.play.redact import Redactor
 from interpreter.tools.cli import main
+from helpers import write_ruleset
 
 GAME = """
 game: sealed_bids
@@ -39,9 +40,7 @@ scoring:
 
 @pytest.fixture(scope="module")
 def path(tmp_path_factory):
-    p = tmp_path_factory.mktemp("g") / "bids.yaml"
-    p.write_text(GAME)
-    return p
+    return write_ruleset(tmp_path_factory.mktemp("g"), GAME, "bids.yaml")
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import pytest
 import interpreter
 from interpreter.errors import RulesetError
 from interpreter.play.scenarios import patch
+from helpers import load_text
 
 BASE = """
 game: s
@@ -27,9 +28,7 @@ vars:
 
 
 def load(tmp_path, body, base=BASE):
-    path = tmp_path / "s.yaml"
-    path.write_text(textwrap.dedent(base) + textwrap.dedent(body))
-    return interpreter.load(path)
+    return load_text(tmp_path, textwrap.dedent(base) + textwrap.dedent(body), "s.yaml")
 
 
 def in_order(S):

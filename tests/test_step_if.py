@@ -8,6 +8,7 @@ import interpreter
 from interpreter.errors import RulesetError
 
 from test_flowgen import lockstep
+from helpers import load_text
 
 GAME = """
 game: step_if
@@ -43,9 +44,7 @@ def line_of(path, text) -> int:
 
 
 def load(tmp_path, extra="", name="game.yaml"):
-    path = tmp_path / name
-    path.write_text(GAME % extra)
-    return interpreter.load(path)
+    return load_text(tmp_path, GAME % extra, name)
 
 
 def test_then_runs_steps_and_else_runs_effects(tmp_path):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-import interpreter
+from helpers import load_text
 
 GAME = """
 game: follow_check
@@ -35,9 +35,7 @@ INTERLEAVED = ('{label: "{rank}{suit}", cards: [' + ", ".join(
 @pytest.mark.parametrize("cards, sorted_hand, slices", [(RUNS, "true", True), (INTERLEAVED, "true", False),
                                                         (RUNS, "false", False)])
 def test_the_cards_offered_are_those_that_follow(tmp_path, cards, sorted_hand, slices):
-    path = tmp_path / "g.yaml"
-    path.write_text(GAME.replace("CARDS", cards).replace("SORTED", sorted_hand))
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, GAME.replace("CARDS", cards).replace("SORTED", sorted_hand), "g.yaml")
     step = next(s for s in rules.steps if s.kind == "tricks")
     assert (step.follow_runs is not None) == slices
     assert ("hand[i:" in rules.flow_source) == slices   # the generated flow's slice of the hand

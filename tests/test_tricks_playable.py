@@ -10,6 +10,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
+from helpers import load_text
 
 GAME = """
 game: hearts_lite
@@ -67,9 +68,7 @@ def legal(rules, S) -> set:
 
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory):
-    path = tmp_path_factory.mktemp("g") / "hearts.yaml"
-    path.write_text(GAME)
-    return interpreter.load(path)
+    return load_text(tmp_path_factory.mktemp("g"), GAME, "hearts.yaml")
 
 
 def test_every_decision_offers_exactly_the_playable_cards(rules):
@@ -110,9 +109,7 @@ def test_a_trick_going_round_more_times_than_there_are_cards_is_a_located_error(
     from interpreter.errors import GameError
     text = Path(interpreter.ruleset_path("diamonds")).read_text()
     assert "plays: params.plays_per_trick" in text
-    path = tmp_path / "d.yaml"
-    path.write_text(text.replace("plays: params.plays_per_trick", f"plays: {plays}", 1))
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, text.replace("plays: params.plays_per_trick", f"plays: {plays}", 1), "d.yaml")
     with pytest.raises(GameError, match=rf"d\.yaml:\d+:\d+: .*plays: a trick goes round 1 to {len(rules.card_labels)} times .*not {plays}"):
         S = rules.new_game(4, 1)
         while not S.over:

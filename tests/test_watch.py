@@ -1,10 +1,10 @@
 """Quiet effect steps (interpreter/watch.py): after an effect list that cannot change what the
 when-triggers and end conditions read, the engine skips those checks; the others still run."""
-import textwrap
 
 import interpreter
 from interpreter.mechanics.base import Effects
 from interpreter.building.watch import mentions, watched
+from helpers import load_text, play_first
 
 RULES = """
 game: w
@@ -44,9 +44,7 @@ flow:
 
 
 def load(tmp_path, step):
-    path = tmp_path / "w.yaml"
-    path.write_text(textwrap.dedent(RULES).replace("{STEP}", step))
-    return interpreter.load(path)
+    return load_text(tmp_path, RULES.replace("{STEP}", step), "w.yaml")
 
 
 def quiet_flags(r):
@@ -55,8 +53,7 @@ def quiet_flags(r):
 
 def play(r):
     S = r.new_game(2, seed=1)
-    while not S.over:
-        S.apply_index(0)
+    play_first(S)
     return S
 
 

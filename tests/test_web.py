@@ -18,6 +18,7 @@ from interpreter.play.gamelog import play_game
 from interpreter.web.server import make_server, serving
 from interpreter.web.games import LiveGame, LogView
 from interpreter.play.table import Table
+from helpers import load_text
 
 SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
 
@@ -525,9 +526,7 @@ def test_a_counter_on_grid_spaces_is_drawn_only_where_everyone_sees_it(tmp_path)
     text = (Path(interpreter.ruleset_path("diamonds_club")).read_text()
             .replace("  coins_on: {owner: card", "  coins_on: {visible: none, owner: card"))
     assert "coins_on: {visible: none" in text
-    path = tmp_path / "dc.yaml"
-    path.write_text(text)
-    rules = interpreter.load(path)
+    rules = load_text(tmp_path, text, "dc.yaml")
     S = rules.new_game(3, 1)
     while not any(S.c["coins_on"]):
         S.apply_index(0)
@@ -551,9 +550,7 @@ def test_prices_reading_a_hidden_counter_are_shown_only_to_the_seat_deciding(tmp
     # the same game with the counter the price reads hidden from everyone
     text = (Path(interpreter.ruleset_path("diamonds_club")).read_text()
             .replace("  coins_on: {owner: card", "  coins_on: {visible: none, owner: card"))
-    path = tmp_path / "dc.yaml"
-    path.write_text(text)
-    hidden = interpreter.load(path)
+    hidden = load_text(tmp_path, text, "dc.yaml")
     H = hidden.new_game(3, 1)
     while H.prompt() != "buy":
         H.apply_index(0)

@@ -1,0 +1,49 @@
+"""Helpers the test files share, importable anywhere (module constants, parametrize lists):
+a ruleset written from YAML text and loaded, a bundled ruleset loaded once, the command line
+run in-process, a game played out by always taking the first option. The fixtures built on
+them are in conftest.py."""
+from __future__ import annotations
+
+import textwrap
+from functools import cache
+from pathlib import Path
+
+import interpreter
+from interpreter.tools import cli
+
+
+def write_ruleset(folder: Path, text: str, name: str = "g.yaml") -> Path:
+    """YAML text (dedented, so it may be indented like the test around it) written to
+    FOLDER/NAME; the file's path."""
+    path = Path(folder) / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
+    """The ruleset of YAML text, written to FOLDER/NAME and loaded (``options``: the
+    variant, as ``interpreter.load`` takes it)."""
+    return interpreter.load(write_ruleset(folder, text, name), **options)
+
+
+@cache
+def bundled(name, variant: str | None = None):
+    """A ruleset (a bundled one's name or a path) with a variant, loaded once per test run:
+    a loaded ruleset is frozen, so every test may share it."""
+    return interpreter.load(interpreter.ruleset_path(name), variant=variant)
+
+
+def run_cli(capsys, *argv):
+    """The command line run in-process: (exit code, stdout, stderr)."""
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def play_first(S, limit: int = 10_000) -> int:
+    """Plays the first legal option until the game ends (or LIMIT decisions); how many."""
+    n = 0
+    while not S.is_terminal() and n < limit:
+        S.apply_index(0)
+        n += 1
+    return n
