@@ -83,7 +83,8 @@ def test_openspiel_random_sim_test(name, players, params):
     game = openspiel.load_game(name, players=players, params=params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     assert game.get_type().short_name.startswith("rulebook_")
-    assert pyspiel.load_game(game.get_type().short_name).num_players() == players
+    default = pyspiel.load_game(game.get_type().short_name)     # the ruleset's defaults, not the latest load's
+    assert default.num_players() == min(game.table.rules.player_counts) and default.table.options == {"params": {}}
 
 
 @pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
@@ -155,7 +156,8 @@ def test_openspiel_games_of_one_ruleset_with_other_settings_coexist():
     again = pyspiel.load_game(str(g4))
     assert str(again) == str(g4) and again.num_players() == 4 and again.num_distinct_actions() == g4.num_distinct_actions()
     assert "4" in g4.table.actions.index and "4" not in g3.table.actions.index   # a pass of four cards
-    assert pyspiel.load_game("rulebook_diamonds").num_players() == 4      # the latest settings
+    assert pyspiel.load_game("rulebook_diamonds").num_players() == 3      # its defaults, not the latest settings
+    assert str(pyspiel.load_game("rulebook_diamonds")) == "rulebook_diamonds(options={},params={},players=3,reward=win)"
 
 
 def test_openspiel_a_serialized_game_and_state_load_in_another_process():

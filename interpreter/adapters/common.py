@@ -42,6 +42,14 @@ class Table:
         winners = S.winners()
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.players)]
 
+    def constant_sum(self) -> float | None:
+        """What the returns of every game add up to, when the reward makes it one number:
+        ``win`` gives 1 in all (its 1/k to each of k winners) unless ``scoring: eligible`` may
+        rank nobody (then 0 to all); ``score`` sums the scores, which the rules fix nowhere."""
+        if self.reward == "win" and self.rules.scoring.eligible is None:
+            return 1.0
+        return None
+
     def bounds(self) -> tuple[float, float]:
         if self.reward == "win":
             return 0.0, 1.0
