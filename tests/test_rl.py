@@ -73,9 +73,9 @@ def test_pettingzoo_env_takes_a_legal_id_of_any_integer_type_and_refuses_the_res
         with pytest.raises(ValueError, match="is not legal"):
             env.step(bad)
     assert sorted(np.flatnonzero(env.last()[0]["action_mask"])) == legal   # a refused step changes nothing
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     env.step(np.int64(legal[0]))              # a numpy integer, as a policy's argmax gives
-    assert env.state.to_json() != before
+    assert env.game_state.to_json() != before
 
 
 @pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
@@ -312,18 +312,18 @@ def test_the_adapters_refuse_a_bool_a_float_or_an_array_as_an_action_or_a_seed()
     env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
     env.reset(seed=5)
     legal = sorted(np.flatnonzero(env.last()[0]["action_mask"]))
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     one = 1 if 1 in legal else legal[0]
     for bad in (one == 1, float(one), np.array([one]), np.array(one)):   # each == a legal id
         with pytest.raises(ValueError, match=rf"is not legal: an action is an int or a numpy integer, "
                                              rf"not {type(bad).__name__}"):
             env.step(bad)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     for seed in (1.5, "abc", True, np.float64(2.0)):
         with pytest.raises(TypeError, match=f"a seed is an int or a numpy integer, not {type(seed).__name__}"):
             env.reset(seed=seed)
     env.reset(seed=np.int64(5))
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
     state = game.new_initial_state()
     with pytest.raises(ValueError, match=f"the chance node's outcomes are 0..{openspiel.SEEDS - 1}, not 65536"):
