@@ -143,3 +143,36 @@ def test_generate_playthrough_runs_and_shows_every_kind_of_observation():
     assert "GameType.provides_information_state_tensor = False" in text
     assert "PublicObservationString() = " in text and "PrivateObservationString(0) = " in text
     assert "Returns() = " in text and "IsTerminal() = True" in text
+
+
+def _place(S, card):
+    for name, zone in S.z.items():
+        if zone and isinstance(zone[0], list):
+            for owner, cards in enumerate(zone):
+                if card in cards:
+                    return name, owner
+        elif card in zone:
+            return name, None
+    return None
+
+
+def test_resample_from_infostate_keeps_in_place_the_hidden_cards_the_seat_knows_the_place_of():
+    # after the pass in Diamonds a seat knows where the cards it passed went: every world keeps
+    # them there (the game is replayed keeping what each seat knows, then determinized)
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(21)
+    rng = np.random.RandomState(0)
+    while state.h.state.prompt() != "play" or state.current_player() < 0:
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    K = game.table.new_game(21, knowledge=True)
+    for i in state.h.moves:
+        K.apply_index(i)
+    real = state.h.state
+    known = [c for c, seats in K.kn.items() if seats & (1 << seat) and _place(real, c)[1] != seat]
+    assert known                                           # the cards it passed, in another hand
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    for _ in range(5):
+        world = state.resample_from_infostate(seat, sampler).h.state
+        assert [_place(world, c) for c in known] == [_place(real, c) for c in known]

@@ -29,8 +29,10 @@ class Table:
         self.actions = action_space(self.rules, self.players, self.options["params"])
         self.layout = layout(self.rules, self.players)
 
-    def new_game(self, seed: int):
-        return self.rules.new_game(self.players, seed, self.options)
+    def new_game(self, seed: int, knowledge: bool = False):
+        """The game of ``seed``; ``knowledge``: keeping what each seat knows of the hidden
+        cards' places (for ``State.determinize``; about a fifth slower a move)."""
+        return self.rules.new_game(self.players, seed, self.options, knowledge=knowledge)
 
     def returns(self, S) -> list[float]:
         """At the end: ``win`` gives each of k winners 1/k and the others 0 (both adapters; a

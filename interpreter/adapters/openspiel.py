@@ -210,15 +210,16 @@ class Handle:
     legal ids (``legal``); and, once an information state was asked, what each seat saw of
     every move (``recall``, computed by replaying the moves, shared by clones until one moves
     on). Pickled as the ruleset's name, the state's JSON and the moves."""
-    __slots__ = ("state", "table_key", "moves", "legal", "recall")
+    __slots__ = ("state", "table_key", "moves", "legal", "recall", "known")
 
     def __init__(self, state, table_key: tuple, moves: list, recall=None):
         self.state, self.table_key, self.moves, self.recall = state, table_key, moves, recall
         self.legal: tuple | None = None   # (decision number, the legal ids sorted, id -> option index)
+        self.known: tuple | None = None   # (decision number, the game replayed keeping what each seat knows)
 
     def __deepcopy__(self, memo):
         h = Handle(self.state.clone(), self.table_key, self.moves[:], self.recall)
-        h.legal = self.legal
+        h.legal, h.known = self.legal, self.known
         return h
 
     def __reduce__(self):
@@ -356,6 +357,21 @@ class RulebookState(pyspiel.State):
         h.state.apply_index(i)
         h.moves.append(i)
 
+    def _knowing(self, h: Handle):
+        """The game with what each seat knows of the hidden cards' places (a card it passed,
+        one shown to it), which ``determinize`` keeps in place: a game played without that
+        record (the default: it costs a fifth more a move) is replayed from its seed with it,
+        once a decision."""
+        if h.state.kn is not None:     # (a world drawn by resample_from_infostate keeps it)
+            return h.state
+        known = h.known
+        if known is None or known[0] != len(h.moves):
+            K = self._table.new_game(h.state.seed, knowledge=True)
+            for i in h.moves:
+                K.apply_index(i)
+            known = h.known = (len(h.moves), K)
+        return known[1]
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
@@ -382,7 +398,7 @@ class RulebookState(pyspiel.State):
             return self.clone()
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         h = self.h
-        world = h.state.determinize(int(player_id), rng)
+        world = self._knowing(h).determinize(int(player_id), rng)
         h.seen(self._table)    # (the recall so far, brought up to date)
         state = self.clone()
         state.h = Handle(world, self.table_key, h.moves[:], h.recall.rebased(world, int(player_id)))
