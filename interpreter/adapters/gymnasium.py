@@ -25,8 +25,6 @@ gymnasium's ``check_env``, which steps random actions, expects of an env), ``"ra
 from __future__ import annotations
 
 import gymnasium
-import numpy as np
-from gymnasium import spaces
 
 from ..errors import UsageError
 from ..play.agents import choose, make_agents, needs_knowledge
@@ -81,7 +79,9 @@ class RulebookGymEnv(gymnasium.Env):
             self.aec.reset(seed=seed)
         else:   # (drawn from gymnasium's np_random, which super().reset seeded)
             self.aec.reset(seed=int(self.np_random.integers(1 << 62)))
-        self._others = make_agents(self.opponents, self.table.players, self.aec.game_seed)
+        game_seed = self.aec.game_seed
+        assert game_seed is not None   # (reset() sets it)
+        self._others = make_agents(self.opponents, self.table.players, game_seed)
         if needs_knowledge(self._others):   # (a search agent determinizes: the game keeps what each seat knows)
             self.aec.game_state = self.table.rules.new_game(self.table.players, self.aec.game_seed,
                                                             self.table.options, knowledge=True)
@@ -92,9 +92,9 @@ class RulebookGymEnv(gymnasium.Env):
 
     def _play_others(self) -> None:
         a, S = self.aec, self.aec.game_state
-        while not S.over and S.dec[0] != self.seat:
+        while S.dec is not None and S.dec[0] != self.seat:   # (no decision: the game is over)
             seat = S.dec[0]
-            a.step(a._ids[choose(self._others[seat], S, seat)])
+            a.step(a._ids[choose(self._others[seat], S, seat)])   # type: ignore[index]
 
     def _obs(self) -> dict:
         return self.aec.observe(self.agent)
@@ -106,7 +106,7 @@ class RulebookGymEnv(gymnasium.Env):
         a, S = self.aec, self.aec.game_state
         if S.over or self._over:
             raise ValueError("the game is over: reset() starts the next")
-        ids = a._ids
+        ids = a._ids or []
         if not is_whole(action) or action not in ids:
             if self.illegal == "raise":
                 raise ValueError(f"action {action!r} is not legal now; legal: {ids}")

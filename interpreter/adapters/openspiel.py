@@ -2,6 +2,7 @@
 
     from interpreter.adapters.openspiel import load_game
     game = load_game("my_game.yaml", players=4)      # registered as "rulebook_<game name>"
+    game = pyspiel.load_game("rulebook_diamonds(players=4)")   # bundled: registered at import
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(random.choice(state.legal_actions()))
@@ -360,16 +361,18 @@ class RulebookState(pyspiel.State):
     def _knowing(self, h: Handle):
         """The game with what each seat knows of the hidden cards' places (a card it passed,
         one shown to it), which ``determinize`` keeps in place: a game played without that
-        record (the default: it costs a fifth more a move) is replayed from its seed with it,
-        once a decision."""
+        record (the default: it costs a fifth more a move) is replayed with it, from its seed
+        the first time, then on from where it was replayed last."""
         if h.state.kn is not None:     # (a world drawn by resample_from_infostate keeps it)
             return h.state
-        known = h.known
-        if known is None or known[0] != len(h.moves):
-            K = self._table.new_game(h.state.seed, knowledge=True)
-            for i in h.moves:
+        known, n = h.known, len(h.moves)
+        if known is None or known[0] != n:
+            # (a handle only appends moves, and a clone copies ``known``: its first moves are these)
+            done, K = (0, self._table.new_game(h.state.seed, knowledge=True)) if known is None else \
+                (known[0], known[1].clone())
+            for i in h.moves[done:]:
                 K.apply_index(i)
-            known = h.known = (len(h.moves), K)
+            known = h.known = (n, K)
         return known[1]
 
     def _action_to_string(self, player, action):
@@ -444,8 +447,9 @@ class Observer:
         self.table, self.perfect_recall = table, recall
         self.part = "public" if private == none else "private" if not public else None
         L = table.layout
-        self.tensor = None if recall else np.zeros(L.size, np.float32)
-        self.dict = {} if recall else {name: self.tensor[o:o + n] for name, o, n in L.pieces if n}
+        tensor = np.zeros(L.size, np.float32)
+        self.tensor = None if recall else tensor
+        self.dict = {} if recall else {name: tensor[o:o + n] for name, o, n in L.pieces if n}
         self._zeroed = L.private_pieces() if self.part == "public" else ()
         if self.part == "private":   # (every slot but the private pieces')
             keep = np.zeros(L.size, bool)
@@ -459,10 +463,11 @@ class Observer:
             raise ValueError(f"{self.table.rules.name} provides no information-state tensor "
                              "(its game type's provides_information_state_tensor is False): "
                              "information_state_string, or observation_tensor")
-        if state.h is None:
-            self.tensor.fill(0)
-            return
         t = self.tensor
+        assert t is not None      # (a perfect recall observer has none: refused above)
+        if state.h is None:
+            t.fill(0)
+            return
         t[:] = self._encode(state.h.state, player)
         for o, n in self._zeroed:
             t[o:o + n] = 0.0

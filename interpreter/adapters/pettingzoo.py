@@ -220,7 +220,7 @@ class RulebookParallelEnv(ParallelEnv):
     def __init__(self, table: Table, render_mode: str | None = None):
         self.aec = RulebookEnv(table, render_mode)   # (its spaces, seeding, tensors and state())
         self.table, self.render_mode = table, render_mode
-        self.metadata = {**self.metadata, "name": self.aec.metadata["name"]}
+        self.metadata = {**self.metadata, "name": str(self.aec.metadata["name"])}
         self.possible_agents = self.aec.possible_agents
         self.state_space = self.aec.state_space
         self.agents: list[str] = []
@@ -273,7 +273,7 @@ class RulebookParallelEnv(ParallelEnv):
 
     def _infos(self) -> dict:
         S = self.game_state
-        out = {a: {} for a in self.agents}
+        out: dict[str, dict] = {a: {} for a in self.agents}
         if S.dec is not None:
             step = self.table.rules.steps[S.stack[-1][0]]
             for seat, ids in self._actors.items():
