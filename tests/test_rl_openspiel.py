@@ -176,3 +176,14 @@ def test_resample_from_infostate_keeps_in_place_the_hidden_cards_the_seat_knows_
     for _ in range(5):
         world = state.resample_from_infostate(seat, sampler).h.state
         assert [_place(world, c) for c in known] == [_place(real, c) for c in known]
+
+
+def test_a_game_sent_to_a_spawned_worker_plays_there():
+    import multiprocessing
+    import operator
+    from concurrent.futures import ProcessPoolExecutor
+    game = openspiel.load_game("diamonds", players=4, params={"rounds": 1})
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        worker = pool.submit(operator.methodcaller("num_distinct_actions"), game).result(timeout=120)
+        text = pool.submit(str, game).result(timeout=120)
+    assert (worker, text) == (game.num_distinct_actions(), str(game))

@@ -194,7 +194,7 @@ class RulebookGame(pyspiel.Game):
 
     def __reduce__(self):
         path, variant = _RULESETS.get(self.table_key[0], (None, None))
-        return (_game_of, (path if isinstance(path, str) else None if path is None else str(path), variant, str(self)))
+        return (_game_of, (None if path is None else str(path), variant, str(self)))
 
     def new_initial_state(self):
         return RulebookState(self)
