@@ -73,9 +73,9 @@ def test_pettingzoo_env_takes_a_legal_id_of_any_integer_type_and_refuses_the_res
         with pytest.raises(ValueError, match="is not legal"):
             env.step(bad)
     assert sorted(np.flatnonzero(env.last()[0]["action_mask"])) == legal   # a refused step changes nothing
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     env.step(np.int64(legal[0]))              # a numpy integer, as a policy's argmax gives
-    assert env.state.to_json() != before
+    assert env.game_state.to_json() != before
 
 
 @pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
@@ -83,7 +83,8 @@ def test_openspiel_random_sim_test(name, players, params):
     game = openspiel.load_game(name, players=players, params=params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     assert game.get_type().short_name.startswith("rulebook_")
-    assert pyspiel.load_game(game.get_type().short_name).num_players() == players
+    default = pyspiel.load_game(game.get_type().short_name)     # the ruleset's defaults, not the latest load's
+    assert default.num_players() == min(game.table.rules.player_counts) and default.table.options == {"params": {}}
 
 
 @pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
@@ -155,7 +156,8 @@ def test_openspiel_games_of_one_ruleset_with_other_settings_coexist():
     again = pyspiel.load_game(str(g4))
     assert str(again) == str(g4) and again.num_players() == 4 and again.num_distinct_actions() == g4.num_distinct_actions()
     assert "4" in g4.table.actions.index and "4" not in g3.table.actions.index   # a pass of four cards
-    assert pyspiel.load_game("rulebook_diamonds").num_players() == 4      # the latest settings
+    assert pyspiel.load_game("rulebook_diamonds").num_players() == 3      # its defaults, not the latest settings
+    assert str(pyspiel.load_game("rulebook_diamonds")) == "rulebook_diamonds(options={},params={},players=3,reward=win)"
 
 
 def test_openspiel_a_serialized_game_and_state_load_in_another_process():
@@ -310,18 +312,18 @@ def test_the_adapters_refuse_a_bool_a_float_or_an_array_as_an_action_or_a_seed()
     env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
     env.reset(seed=5)
     legal = sorted(np.flatnonzero(env.last()[0]["action_mask"]))
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     one = 1 if 1 in legal else legal[0]
     for bad in (one == 1, float(one), np.array([one]), np.array(one)):   # each == a legal id
         with pytest.raises(ValueError, match=rf"is not legal: an action is an int or a numpy integer, "
                                              rf"not {type(bad).__name__}"):
             env.step(bad)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     for seed in (1.5, "abc", True, np.float64(2.0)):
         with pytest.raises(TypeError, match=f"a seed is an int or a numpy integer, not {type(seed).__name__}"):
             env.reset(seed=seed)
     env.reset(seed=np.int64(5))
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
     state = game.new_initial_state()
     with pytest.raises(ValueError, match=f"the chance node's outcomes are 0..{openspiel.SEEDS - 1}, not 65536"):

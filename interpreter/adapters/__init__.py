@@ -1,7 +1,9 @@
 """Stage 7, adapters: any ruleset as a standard reinforcement-learning environment.
 
-``pettingzoo.env(path, players=N)`` is a PettingZoo ``AECEnv``; ``openspiel.load_game(path,
-players=N)`` an OpenSpiel ``pyspiel.Game``. Both use the ruleset's fixed action space
+``pettingzoo.env(path, players=N)`` is a PettingZoo ``AECEnv`` (``parallel_env`` a
+``ParallelEnv``); ``openspiel.load_game(path, players=N)`` an OpenSpiel ``pyspiel.Game`` (every
+bundled ruleset registered at import); ``gymnasium.env(path, players=N, seat=0,
+opponents=...)`` a single-agent gymnasium ``Env`` against fixed agents. All use the ruleset's fixed action space
 (play/actions.py) and observation tensors (play/tensors.py); docs/rl.md shows them at work.
 They need the ``rl`` extra (``pip install '.[rl]'`` in Rulebook's folder: pettingzoo, gymnasium,
 open-spiel, numpy). Imports the stages below it, never tools.

@@ -29,8 +29,10 @@ class Table:
         self.actions = action_space(self.rules, self.players, self.options["params"])
         self.layout = layout(self.rules, self.players)
 
-    def new_game(self, seed: int):
-        return self.rules.new_game(self.players, seed, self.options)
+    def new_game(self, seed: int, knowledge: bool = False):
+        """The game of ``seed``; ``knowledge``: keeping what each seat knows of the hidden
+        cards' places (for ``State.determinize``; about a fifth slower a move)."""
+        return self.rules.new_game(self.players, seed, self.options, knowledge=knowledge)
 
     def returns(self, S) -> list[float]:
         """At the end: ``win`` gives each of k winners 1/k and the others 0 (both adapters; a
@@ -41,6 +43,14 @@ class Table:
             return [float(s) for s in S.scores()]
         winners = S.winners()
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.players)]
+
+    def constant_sum(self) -> float | None:
+        """What the returns of every game add up to, when the reward makes it one number:
+        ``win`` gives 1 in all (its 1/k to each of k winners) unless ``scoring: eligible`` may
+        rank nobody (then 0 to all); ``score`` sums the scores, which the rules fix nowhere."""
+        if self.reward == "win" and self.rules.scoring.eligible is None:
+            return 1.0
+        return None
 
     def bounds(self) -> tuple[float, float]:
         if self.reward == "win":

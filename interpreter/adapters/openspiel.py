@@ -2,6 +2,7 @@
 
     from interpreter.adapters.openspiel import load_game
     game = load_game("my_game.yaml", players=4)      # registered as "rulebook_<game name>"
+    game = pyspiel.load_game("rulebook_diamonds(players=4)")   # bundled: registered at import
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(random.choice(state.legal_actions()))
@@ -29,12 +30,16 @@ them from the seed.
 from __future__ import annotations
 
 import json
+import random
 from urllib.parse import unquote
 
 import numpy as np
 import pyspiel
 
+from ..building import load
 from ..errors import UsageError
+from ..loading.resources import bundled_rulesets, find_ruleset
+from ..loading.variants import load_data
 from ..play.gamelog import logged_decision
 from ..play.redact import Redactor
 from .common import Table
@@ -64,39 +69,84 @@ def _values(text: str, what: str) -> dict:
     return values
 
 
+def _type_name(name: str, variant) -> str:
+    name = f"rulebook_{name}" + (f"_{variant}" if variant else "")
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+
+
+def _register(path, variant=None) -> str:
+    """Register the game type of ``path`` (``variant``) as ``rulebook_<name>`` (``_<variant>``)
+    and return that name. The type's parameters default to the ruleset's defaults (its fewest
+    players, ``reward="win"``, no params, no options): ``pyspiel.load_game(name)`` plays
+    those, whatever other settings were loaded since. Reads the ruleset's header only; the
+    ruleset is compiled when a game of it is made."""
+    data = load_data(find_ruleset(path), variant).data
+    players = data.get("players")
+    counts = (players, players) if isinstance(players, int) else \
+        (int(players["min"]), int(players["max"])) if isinstance(players, dict) else (None, None)
+    if counts[0] is None:                 # (a form the header does not give plainly: compile it)
+        rules = load(path, variant)
+        counts = (min(rules.player_counts), max(rules.player_counts))
+    name = _type_name(str(data.get("game")), variant)
+    _RULESETS[name] = (path, variant)
+    defaults = {"players": counts[0], "reward": "win", "params": _text({}), "options": _text({})}
+    scoring = data.get("scoring")
+    ranks_all = not (isinstance(scoring, dict) and "eligible" in scoring)   # (Table.constant_sum, for the defaults)
+    game_type = _game_type(name, str(data.get("title", name)), counts, defaults, _utility(1.0 if ranks_all else None))
+
+    class Game(RulebookGame):
+        def __init__(self, params=None):
+            super().__init__(name, game_type, params)
+
+    Game.__name__ = Game.__qualname__ = f"RulebookGame_{name}"
+    pyspiel.register_game(game_type, Game)
+    return name
+
+
+def _game_type(name: str, title: str, counts: tuple, settings: dict, utility) -> "pyspiel.GameType":
+    return pyspiel.GameType(
+        short_name=name, long_name=f"Rulebook: {title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=counts[1], min_num_players=counts[0],
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=settings)
+
+
+def _utility(constant: float | None):
+    return pyspiel.GameType.Utility.GENERAL_SUM if constant is None else pyspiel.GameType.Utility.CONSTANT_SUM
+
+
+def register_bundled() -> list[str]:
+    """Register every bundled ruleset and each of its named variants (done at import: a
+    fresh process, or a worker, that imports this module loads ``rulebook_diamonds(players=4)``
+    by name). Returns the names registered."""
+    names = []
+    for ruleset in bundled_rulesets():
+        names.append(_register(ruleset))
+        declared = load_data(find_ruleset(ruleset)).data.get("variants") or {}
+        names += [_register(ruleset, variant) for variant in declared]
+    return names
+
+
 def load_game(path, players: int | None = None, variant: str | None = None, reward: str = "win",
               params: dict | None = None, **options):
     """A ``pyspiel.Game`` playing ``path`` (a file or a bundled ruleset's name) with ``players``
     seats. Its type is registered as ``rulebook_<name>`` (``_<variant>``), its settings are the
     game's parameters (``players``, ``reward``, and ``params`` and ``options`` as JSON), so
     ``str(game)``, ``pyspiel.load_game(str(game))`` and a serialized game and state name this
-    very game; ``pyspiel.load_game("rulebook_<name>")`` plays the ruleset with the settings of
-    its latest ``load_game``. Games of one ruleset with other settings coexist."""
+    very game; ``pyspiel.load_game("rulebook_<name>")`` plays the ruleset's defaults. Games of
+    one ruleset with other settings coexist."""
     table = Table(path, players, variant, reward, params, **options)   # (a bad setting: its error now)
-    name = f"rulebook_{table.rules.name}" + (f"_{table.rules.variant}" if variant else "")
-    name = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+    name = _type_name(table.rules.name, variant)
+    if _RULESETS.get(name) != (path, variant):
+        _register(path, variant)
     settings = {"players": table.players, "reward": reward, "params": _text(params or {}), "options": _text(options)}
-    _RULESETS[name] = (path, variant)
     _TABLES[_key(name, settings)] = table
-    counts = table.rules.player_counts
-    game_type = pyspiel.GameType(
-        short_name=name, long_name=f"Rulebook: {table.rules.title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max(counts), min_num_players=min(counts),
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=settings)
-
-    class Game(RulebookGame):
-        def __init__(self, params=None):
-            super().__init__(name, game_type, params)
-
-    Game.__name__ = f"RulebookGame_{name}"
-    pyspiel.register_game(game_type, Game)
     return pyspiel.load_game(name, settings)
 
 
@@ -117,16 +167,34 @@ def _table_of(name: str, settings: dict) -> Table:
     return table
 
 
+def _game_of(path, variant, text: str):
+    """A pickled game, loaded again (in a worker: the ruleset registered first)."""
+    if path is not None and _type_name_of(text) not in _RULESETS:
+        _register(path, variant)
+    return pyspiel.load_game(text)
+
+
+def _type_name_of(text: str) -> str:
+    return text.split("(", 1)[0]
+
+
 class RulebookGame(pyspiel.Game):
     def __init__(self, name, game_type, params=None):
         settings = {**game_type.parameter_specification, **(params or {})}
         self.table_key = _key(name, settings)
         self.table = table = _table_of(name, settings)
         lo, hi = table.bounds()
+        constant = table.constant_sum()   # the game type of these settings: its utility is theirs
+        game_type = _game_type(name, table.rules.title, (game_type.min_num_players, game_type.max_num_players),
+                               game_type.parameter_specification, _utility(constant))
         info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=SEEDS,
                                 num_players=table.players, min_utility=lo, max_utility=hi,
-                                max_game_length=table.rules.max_steps)
+                                utility_sum=constant, max_game_length=table.rules.max_steps)
         super().__init__(game_type, info, settings)
+
+    def __reduce__(self):
+        path, variant = _RULESETS.get(self.table_key[0], (None, None))
+        return (_game_of, (None if path is None else str(path), variant, str(self)))
 
     def new_initial_state(self):
         return RulebookState(self)
@@ -143,15 +211,16 @@ class Handle:
     legal ids (``legal``); and, once an information state was asked, what each seat saw of
     every move (``recall``, computed by replaying the moves, shared by clones until one moves
     on). Pickled as the ruleset's name, the state's JSON and the moves."""
-    __slots__ = ("state", "table_key", "moves", "legal", "recall")
+    __slots__ = ("state", "table_key", "moves", "legal", "recall", "known")
 
     def __init__(self, state, table_key: tuple, moves: list, recall=None):
         self.state, self.table_key, self.moves, self.recall = state, table_key, moves, recall
         self.legal: tuple | None = None   # (decision number, the legal ids sorted, id -> option index)
+        self.known: tuple | None = None   # (decision number, the game replayed keeping what each seat knows)
 
     def __deepcopy__(self, memo):
         h = Handle(self.state.clone(), self.table_key, self.moves[:], self.recall)
-        h.legal = self.legal
+        h.legal, h.known = self.legal, self.known
         return h
 
     def __reduce__(self):
@@ -187,6 +256,16 @@ class _Recall:
     def copy(self) -> "_Recall":
         r = _Recall.__new__(_Recall)
         r.S, r.moves, r.done, r.seen = self.S.clone(), self.moves[:], self.done, [s[:] for s in self.seen]
+        return r
+
+    def rebased(self, world, seat: int) -> "_Recall":
+        """This recall, its later moves replayed in ``world`` (``seat``'s determinization of
+        the state it has recalled up to): what ``seat`` saw so far stays, and stands for what
+        the other seats saw too (theirs would tell what ``seat`` may not know); what comes is
+        the world's."""
+        r = self.copy()
+        r.S = world.clone()
+        r.seen = [r.seen[seat][:] for _ in r.seen]
         return r
 
     def advance(self, table: Table, moves: list) -> None:
@@ -279,6 +358,23 @@ class RulebookState(pyspiel.State):
         h.state.apply_index(i)
         h.moves.append(i)
 
+    def _knowing(self, h: Handle):
+        """The game with what each seat knows of the hidden cards' places (a card it passed,
+        one shown to it), which ``determinize`` keeps in place: a game played without that
+        record (the default: it costs a fifth more a move) is replayed with it, from its seed
+        the first time, then on from where it was replayed last."""
+        if h.state.kn is not None:     # (a world drawn by resample_from_infostate keeps it)
+            return h.state
+        known, n = h.known, len(h.moves)
+        if known is None or known[0] != n:
+            # (a handle only appends moves, and a clone copies ``known``: its first moves are these)
+            done, K = (0, self._table.new_game(h.state.seed, knowledge=True)) if known is None else \
+                (known[0], known[1].clone())
+            for i in h.moves[done:]:
+                K.apply_index(i)
+            known = h.known = (n, K)
+        return known[1]
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
@@ -293,6 +389,24 @@ class RulebookState(pyspiel.State):
     def returns(self):
         return [0.0] * self._table.players if self.h is None else self._table.returns(self.h.state)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one (``State.determinize``): the cards
+        it cannot place dealt again, other seats' hidden choices drawn again, and a new seed
+        for the chance to come, from a ``random.Random`` seeded by one draw of
+        ``probability_sampler`` (a callable giving floats in [0, 1), as OpenSpiel's
+        ``UniformProbabilitySampler``). Its information state for ``player_id`` is this
+        state's (the seat's recall is carried over, and what it sees of the moves after
+        is worked out in the world drawn). Before the deal: a copy, the deal still to draw."""
+        if self.h is None:
+            return self.clone()
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        h = self.h
+        world = self._knowing(h).determinize(int(player_id), rng)
+        h.seen(self._table)    # (the recall so far, brought up to date)
+        state = self.clone()
+        state.h = Handle(world, self.table_key, h.moves[:], h.recall.rebased(world, int(player_id)))
+        return state
+
     def __str__(self):
         if self.h is None:
             return f"{self._table.rules.name}, before the deal"
@@ -303,35 +417,45 @@ class RulebookState(pyspiel.State):
 
 class Observer:
     """OpenSpiel's observer protocol: a float32 tensor (``dict``: its pieces by the layout's
-    names, views of it) and a string, for one of the kinds of observation OpenSpiel names
+    names, views of it) and a string, for the kinds of observation OpenSpiel names
     (``pyspiel.IIGObservationType``):
 
     - the default (no perfect recall, public and the seat's private information): the seat's
       tensor (play/tensors.py) and its observation as JSON;
     - public information only (``private_info=NONE``): the same with the seat's private pieces
       zeroed (its own hand, its counters visible to their owner), and a spectator's observation;
-    - perfect recall (the information state): the string only; the game provides no
-      information-state tensor (its type says so), and asking for one is an error.
+    - private information only (``public_info=False``): the seat's private pieces, the rest
+      zeroed, and what its observation holds that a spectator's does not (JSON);
+    - perfect recall (the information state): the string only (``tensor`` is None); the game
+      provides no information-state tensor (its type says so), and asking for one is an error.
 
-    Any other kind (every seat's private information, or private information without the
-    public) is refused with ``ValueError``."""
+    Any other kind (every seat's private information, or a perfect recall of a part) is
+    refused with ``ValueError``."""
 
     def __init__(self, table: Table, iig_obs_type=None):
         recall, public, private = False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER
         if iig_obs_type is not None:
             recall, public, private = iig_obs_type.perfect_recall, iig_obs_type.public_info, iig_obs_type.private_info
-        supported = public and (private == pyspiel.PrivateInfoType.SINGLE_PLAYER
-                                or (private == pyspiel.PrivateInfoType.NONE and not recall))
+        single, none = pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE
+        supported = (public and private == single) or (not recall and ((public and private == none)
+                                                                       or (not public and private == single)))
         if not supported:
             raise ValueError(f"no observation of this kind (perfect_recall={recall}, public_info={public}, "
                              f"private_info={private.name}): a seat's observation, its public part "
-                             "(private_info=NONE), or its information state (perfect recall, a string)")
+                             "(private_info=NONE), its private part (public_info=False), or its "
+                             "information state (perfect recall, a string)")
         self.table, self.perfect_recall = table, recall
-        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.part = "public" if private == none else "private" if not public else None
         L = table.layout
-        self.tensor = np.zeros(0 if recall else L.size, np.float32)
-        self.dict = {} if recall else {name: self.tensor[o:o + n] for name, o, n in L.pieces if n}
-        self._private = L.private_pieces() if self.public_only else ()
+        tensor = np.zeros(L.size, np.float32)
+        self.tensor = None if recall else tensor
+        self.dict = {} if recall else {name: tensor[o:o + n] for name, o, n in L.pieces if n}
+        self._zeroed = L.private_pieces() if self.part == "public" else ()
+        if self.part == "private":   # (every slot but the private pieces')
+            keep = np.zeros(L.size, bool)
+            for o, n in L.private_pieces():
+                keep[o:o + n] = True
+            self._public = ~keep
         self._encode = L.encoder()    # this observer's own
 
     def set_from(self, state, player):
@@ -339,19 +463,35 @@ class Observer:
             raise ValueError(f"{self.table.rules.name} provides no information-state tensor "
                              "(its game type's provides_information_state_tensor is False): "
                              "information_state_string, or observation_tensor")
-        if state.h is None:
-            self.tensor.fill(0)
-            return
         t = self.tensor
+        assert t is not None      # (a perfect recall observer has none: refused above)
+        if state.h is None:
+            t.fill(0)
+            return
         t[:] = self._encode(state.h.state, player)
-        for o, n in self._private:
+        for o, n in self._zeroed:
             t[o:o + n] = 0.0
+        if self.part == "private":
+            t[self._public] = 0.0
 
     def string_from(self, state, player):
         if state.h is None:
             return "before the deal"
         S = state.h.state
-        now = json.dumps(S.observation(None if self.public_only else player), sort_keys=True)
+        if self.part == "private":
+            return json.dumps(_beyond(S.observation(player), S.observation(None)), sort_keys=True)
+        now = json.dumps(S.observation(None if self.part == "public" else player), sort_keys=True)
         if not self.perfect_recall:
             return now
         return "\n".join([*state.h.seen(self.table)[player], now])
+
+
+def _beyond(seen, public):
+    """What an observation ``seen`` holds that ``public`` (a spectator's) does not: the keys
+    of a dict whose values differ, each as far down as it differs."""
+    if isinstance(seen, dict) and isinstance(public, dict):
+        return {k: _beyond(v, public.get(k)) for k, v in seen.items() if v != public.get(k)}
+    return seen
+
+
+register_bundled()

@@ -18,7 +18,9 @@ each later ``reset()`` draws its game's seed (a first ``reset()`` with no seed d
 the system's entropy), as gymnasium's environments do; ``game_seed`` is the seed of the game
 being played (``rulebook play ... --seed`` plays it again). ``infos[agent]`` holds the labels
 and prompt of the agent to act, and is empty for the others. ``render_mode="ansi"`` renders
-the acting seat's view as text.
+the acting seat's view as text. ``state()`` is the global state (``state_space``): every
+seat's tensor, one after another; ``game_state`` is the engine's ``State``.
+``parallel_env(...)`` is a ``ParallelEnv`` of the same game (RulebookParallelEnv).
 """
 from __future__ import annotations
 
@@ -28,8 +30,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
+from ..mechanics.choose import Simultaneous
 from ..play.agents import summarise
 from .common import Table, is_whole, whole
 
@@ -58,6 +61,10 @@ def _mask_of(n: int):
     return mask
 
 
+def global_state(encode, S, players: int) -> np.ndarray:
+    return np.concatenate([encode(S, p) for p in range(players)])
+
+
 def env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
         render_mode: str | None = None, params: dict | None = None, **options) -> "RulebookEnv":
     return RulebookEnv(Table(path, players, variant, reward, params, **options), render_mode)
@@ -76,11 +83,13 @@ class RulebookEnv(AECEnv):
         obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (table.layout.size,), np.float32),
                            "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._obs_spaces = {a: obs for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, (table.players * table.layout.size,), np.float32)
+        self._global = table.layout.encoder()   # (its own: state() does not disturb the seats' encoder)
         self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._seeds: random.Random | None = None   # the generator of the seeds reset() draws
         self.game_seed: int | None = None
         # the game, from reset() on (the API asks for reset() before anything else)
-        self.state: State = None  # type: ignore[assignment]
+        self.game_state: State = None  # type: ignore[assignment]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
@@ -94,6 +103,12 @@ class RulebookEnv(AECEnv):
     def action_space(self, agent):
         return self._act_spaces[agent]
 
+    def state(self) -> np.ndarray:
+        """The global state (``state_space``): every seat's observation tensor, seat 0's first,
+        one after another: what the seats see between them (a card no seat sees, as the
+        deck's, is in none). For a centralised critic; a seat's policy reads ``observe``."""
+        return global_state(self._global, self.game_state, self.table.players)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         seed = None if seed is None else whole(seed, "a seed")
         if seed is not None:
@@ -103,7 +118,7 @@ class RulebookEnv(AECEnv):
             if self._seeds is None:
                 self._seeds = random.Random()   # (seeded from the system's entropy)
             self.game_seed = self._seeds.getrandbits(63)
-        self.state = self.table.new_game(self.game_seed)
+        self.game_state = self.table.new_game(self.game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -113,7 +128,7 @@ class RulebookEnv(AECEnv):
         self._select()
 
     def _select(self) -> None:
-        S = self.state
+        S = self.game_state
         self._seen = None
         last = getattr(self, "agent_selection", None)   # (whose infos hold the labels of the last decision)
         if S.over:
@@ -134,7 +149,7 @@ class RulebookEnv(AECEnv):
         infos[agent] = {"labels": labels, "prompt": step.prompt}
 
     def _end(self) -> None:
-        returns = self.table.returns(self.state)
+        returns = self.table.returns(self.game_state)
         for p, a in enumerate(self.possible_agents):
             if a in self.agents:
                 self.rewards[a] = returns[p]
@@ -148,7 +163,7 @@ class RulebookEnv(AECEnv):
         seen = self._seen                  # (forgotten at each step and reset)
         if seen is not None and seen[0] == agent:
             return {"observation": seen[1], "action_mask": seen[2]}
-        S, seat = self.state, self._seat[agent]
+        S, seat = self.game_state, self._seat[agent]
         d = S.dec
         tensor = self._encode(S, seat)
         mask = self._masks(self._ids if d is not None and d[0] == seat else ())
@@ -169,13 +184,13 @@ class RulebookEnv(AECEnv):
             i = ids.index(action)
         except ValueError:
             raise ValueError(f"action {action} is not legal for {self.agent_selection} now; legal: {ids}") from None
-        self.state.apply_index(i)
+        self.game_state.apply_index(i)
         self._select()          # (rewards and their sums stay 0 until the end: nothing to clear)
 
     def render(self):
         if self.render_mode != "ansi":
             return None
-        S = self.state
+        S = self.game_state
         seat = S.current_player()
         if seat < 0:
             return f"game over: scores {S.scores()}, winners {S.winners()}"
@@ -186,3 +201,112 @@ class RulebookEnv(AECEnv):
 
     def __str__(self) -> str:
         return json.dumps({"ruleset": self.table.rules.name, "players": self.table.players})
+
+
+def parallel_env(path, players: int | None = None, variant: str | None = None, reward: str = "win",
+                 render_mode: str | None = None, params: dict | None = None, **options) -> "RulebookParallelEnv":
+    return RulebookParallelEnv(Table(path, players, variant, reward, params, **options), render_mode)
+
+
+class RulebookParallelEnv(ParallelEnv):
+    """The game as a PettingZoo ``ParallelEnv``: at each step, every seat that must decide now
+    acts: all the choosers still to choose of a ``choose`` with ``simultaneous: true`` at once
+    (each on the state before any of them chose, as the rules have it), else the one seat
+    deciding. The others' masks are all zeros and their actions, if given, are ignored; a
+    seat that acts must be given an action. Observations, spaces, rewards (at the end),
+    seeding, ``state()`` and ``game_state`` as the AEC env's."""
+    metadata = {"render_modes": ["ansi"], "name": "rulebook_v0"}
+
+    def __init__(self, table: Table, render_mode: str | None = None):
+        self.aec = RulebookEnv(table, render_mode)   # (its spaces, seeding, tensors and state())
+        self.table, self.render_mode = table, render_mode
+        self.metadata = {**self.metadata, "name": str(self.aec.metadata["name"])}
+        self.possible_agents = self.aec.possible_agents
+        self.state_space = self.aec.state_space
+        self.agents: list[str] = []
+        self._actors: dict[int, list[int]] = {}     # seat -> its legal ids, for those who act now
+
+    def observation_space(self, agent):
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.aec.action_space(agent)
+
+    @property
+    def game_state(self):
+        return self.aec.game_state
+
+    @property
+    def game_seed(self):
+        return self.aec.game_seed
+
+    def state(self) -> np.ndarray:
+        return self.aec.state()
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return self._observe(), self._infos()
+
+    def _find_actors(self) -> None:
+        S, index = self.game_state, self.table.actions.index
+        self._actors = {}
+        if S.dec is None:
+            return
+        step = self.table.rules.steps[S.stack[-1][0]]
+        frame = S.stack[-1]
+        seats = [S.dec[0]]
+        if isinstance(step, Simultaneous) and frame[1] is not None:
+            seats = frame[1][frame[2]:]           # (the state stays as it is until all have chosen)
+        for seat in seats:
+            # (a chooser with nothing to choose is skipped by the rules: it does not act)
+            opts = S.dec[1] if seat == S.dec[0] else step._options(S, seat)
+            if opts:
+                self._actors[seat] = [index[x] for x in step.labels(S, opts)]
+
+    def _observe(self) -> dict:
+        self._find_actors()
+        encode, masks = self.aec._encode, self.aec._masks
+        S = self.game_state
+        return {a: {"observation": encode(S, p), "action_mask": masks(self._actors.get(p, ()))}
+                for p, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def _infos(self) -> dict:
+        S = self.game_state
+        out: dict[str, dict] = {a: {} for a in self.agents}
+        if S.dec is not None:
+            step = self.table.rules.steps[S.stack[-1][0]]
+            for seat, ids in self._actors.items():
+                out[self.possible_agents[seat]] = {"labels": [self.table.actions.labels[i] for i in ids],
+                                                   "prompt": step.prompt}
+        return out
+
+    def step(self, actions: dict):
+        S, index = self.game_state, self.table.actions.index
+        for seat in list(self._actors):
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} decides now and was given no action")
+            action = actions[agent]
+            step = self.table.rules.steps[S.stack[-1][0]]
+            ids = [index[x] for x in step.labels(S, S.dec[1])]   # (the rules ask the choosers in turn)
+            if S.dec[0] != seat or not is_whole(action) or action not in ids:
+                raise ValueError(f"action {action!r} is not legal for {agent} now; legal: {ids}")
+            S.apply_index(ids.index(action))
+        agents = self.agents
+        over = S.over
+        returns = self.table.returns(S) if over else [0.0] * self.table.players
+        seat_of = {a: p for p, a in enumerate(self.possible_agents)}
+        rewards = {a: returns[seat_of[a]] for a in agents}
+        terminations = {a: over for a in agents}
+        truncations = {a: False for a in agents}
+        observations, infos = self._observe(), self._infos()
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,189 @@
+"""OpenSpiel's own tools on the adapter: every bundled ruleset registered at import (in a fresh
+process and in one that only unpickles), a game type that tells the truth (utility,
+max_game_length), ISMCTSBot through resample_from_infostate, and generate_playthrough."""
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra (pip install '.[rl]') is not installed")
+pytest.importorskip("pyspiel", reason="the rl extra (pip install '.[rl]'): open_spiel is not installed")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # noqa: E402
+
+from interpreter.adapters import openspiel  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS4 = [("diamonds", 3, {"rounds": 1}), ("diams", 2, {}), ("mister_diamond", 2, {}), ("diamonds_club", 2, {})]
+
+
+def _run(code: str, stdin: bytes | None = None) -> str:
+    done = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return done.stdout.decode().strip()
+
+
+def test_every_bundled_ruleset_registers_at_import_in_a_fresh_process():
+    out = _run("import pyspiel, interpreter.adapters.openspiel\n"
+               "g = pyspiel.load_game('rulebook_diamonds(players=4)')\n"
+               "v = pyspiel.load_game('rulebook_diamonds_two_player')\n"
+               "names = sorted(n for n in pyspiel.registered_names() if n.startswith('rulebook_'))\n"
+               "print(g.num_players(), str(g), v.num_players(), names)")
+    players, text, two, names = out.split(" ", 3)
+    assert (players, two) == ("4", "2") and text == "rulebook_diamonds(options={},params={},players=4,reward=win)"
+    for name in ("rulebook_diamonds", "rulebook_diams", "rulebook_mister_diamond", "rulebook_diamonds_club",
+                 "rulebook_diamonds_teams", "rulebook_diams_closing_last"):
+        assert f"'{name}'" in names
+
+
+def test_a_pickled_game_and_state_load_where_the_adapter_was_never_imported():
+    # a worker process (multiprocessing pickles what it hands over) gets the game it was sent
+    game = openspiel.load_game("diamonds", players=5, reward="score", params={"rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(11)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    out = _run("import pickle, sys\n"
+               "game, state = pickle.loads(sys.stdin.buffer.read())\n"
+               "print(str(game)); print(state.current_player(), state.legal_actions()); print(game.max_utility())",
+               pickle.dumps((game, state)))
+    assert out.splitlines() == [str(game), f"{state.current_player()} {state.legal_actions()}", "1000000000.0"]
+
+
+def test_a_short_name_plays_the_defaults_not_the_latest_settings():
+    openspiel.load_game("mister_diamond", players=5, reward="score")
+    game = pyspiel.load_game("rulebook_mister_diamond")
+    assert game.num_players() == 2 and game.max_utility() == 1.0
+    assert str(game) == "rulebook_mister_diamond(options={},params={},players=2,reward=win)"
+    assert pyspiel.load_game(str(game)).num_players() == 2
+
+
+@pytest.mark.parametrize("name,players,params", SEEDS4, ids=[g for g, _, _ in SEEDS4])
+def test_the_game_type_says_what_the_reward_makes_the_game(name, players, params):
+    game = openspiel.load_game(name, players=players, params=params)
+    ranks_all = game.table.rules.scoring.eligible is None      # Diamonds Club: a seat may be unranked
+    Utility = pyspiel.GameType.Utility
+    assert game.get_type().utility == (Utility.CONSTANT_SUM if ranks_all else Utility.GENERAL_SUM)
+    scored = openspiel.load_game(name, players=players, reward="score", params=params)
+    assert scored.get_type().utility == Utility.GENERAL_SUM
+    assert game.max_game_length() == game.table.rules.max_steps    # the step budget: see docs/rl.md
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = np.random.RandomState(4)
+    moves = 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        moves += 1
+    assert moves <= game.max_game_length()
+    if ranks_all:
+        assert game.utility_sum() == 1.0 and sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_a_two_player_constant_sum_game_passes_exploitabilitys_checks():
+    from open_spiel.python.algorithms import exploitability
+    game = openspiel.load_game("diams", players=2)
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 1.0
+    # (exploitability walks the whole tree: out of reach here; its refusal of general-sum games is what this checks)
+    general = openspiel.load_game("diams", players=2, reward="score")
+    with pytest.raises(ValueError, match="constant- or zero-sum"):
+        exploitability.exploitability(general, None)
+
+
+def test_resample_from_infostate_keeps_the_seats_information_state_and_deals_the_rest_again():
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(21)
+    rng = np.random.RandomState(0)
+    for _ in range(8):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    worlds = [state.resample_from_infostate(seat, sampler) for _ in range(6)]
+    other = (seat + 1) % 3
+    hands = {str(w.h.state.observation(other)) for w in worlds}
+    assert len(hands) > 1                                      # the other seats' cards dealt again
+    for w in worlds:
+        assert type(w) is type(state) and w.current_player() == seat
+        assert w.information_state_string(seat) == state.information_state_string(seat)
+        assert w.observation_tensor(seat) == state.observation_tensor(seat)
+        assert w.legal_actions() == state.legal_actions()
+        w.apply_action(w.legal_actions()[0])                   # and it plays on
+        assert w.information_state_string(seat).startswith(state.information_state_string(seat).rsplit("\n", 1)[0])
+
+
+@pytest.mark.parametrize("name,players,params", SEEDS4, ids=[g for g, _, _ in SEEDS4])
+def test_ismcts_bot_plays_a_whole_game(name, players, params):
+    game = openspiel.load_game(name, players=players, params=params)
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=3,
+                           random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(rng.randint(openspiel.SEEDS))
+    asked = 0
+    while not state.is_terminal():          # (evaluate_bots asks restart_at, which ISMCTSBot lacks)
+        if state.current_player() == 0:
+            action = bot.step(state)
+            asked += 1
+        else:
+            action = rng.choice(state.legal_actions())
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert asked and len(state.returns()) == players
+
+
+def test_generate_playthrough_runs_and_shows_every_kind_of_observation():
+    openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    text = "\n".join(generate_playthrough.playthrough_lines("rulebook_diamonds(players=3)", seed=5))
+    assert "GameType.provides_information_state_tensor = False" in text
+    assert "PublicObservationString() = " in text and "PrivateObservationString(0) = " in text
+    assert "Returns() = " in text and "IsTerminal() = True" in text
+
+
+def _place(S, card):
+    for name, zone in S.z.items():
+        if zone and isinstance(zone[0], list):
+            for owner, cards in enumerate(zone):
+                if card in cards:
+                    return name, owner
+        elif card in zone:
+            return name, None
+    return None
+
+
+def test_resample_from_infostate_keeps_in_place_the_hidden_cards_the_seat_knows_the_place_of():
+    # after the pass in Diamonds a seat knows where the cards it passed went: every world keeps
+    # them there (the game is replayed keeping what each seat knows, then determinized)
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(21)
+    rng = np.random.RandomState(0)
+    while state.h.state.prompt() != "play" or state.current_player() < 0:
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    K = game.table.new_game(21, knowledge=True)
+    for i in state.h.moves:
+        K.apply_index(i)
+    real = state.h.state
+    known = [c for c, seats in K.kn.items() if seats & (1 << seat) and _place(real, c)[1] != seat]
+    assert known                                           # the cards it passed, in another hand
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    for _ in range(5):
+        world = state.resample_from_infostate(seat, sampler).h.state
+        assert [_place(world, c) for c in known] == [_place(real, c) for c in known]
+
+
+def test_a_game_sent_to_a_spawned_worker_plays_there():
+    import multiprocessing
+    import operator
+    from concurrent.futures import ProcessPoolExecutor
+    game = openspiel.load_game("diamonds", players=4, params={"rounds": 1})
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        worker = pool.submit(operator.methodcaller("num_distinct_actions"), game).result(timeout=120)
+        text = pool.submit(str, game).result(timeout=120)
+    assert (worker, text) == (game.num_distinct_actions(), str(game))
