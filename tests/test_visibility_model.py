@@ -279,9 +279,8 @@ def check_redacted(S, ev, seat):
         if froms is None and to is None:
             sees = True   # cards named aloud, in no zone
         else:   # seen leaving (a gather: every instance of each zone it empties) or arriving
-            if isinstance(froms, list):
-                left = all(seen.zone_seers(z, o) & me for z in froms
-                           for o in instances(rules.zone_owner[z], S.members, len(rules.card_labels)))
+            if isinstance(froms, list):   # (docs/simulation.md: each zone visible to all)
+                left = all(rules.visibility.zone_public(z) for z in froms)
             else:
                 left = froms is not None and seen.zone_seers(froms, ev.get("from_owner")) & me
             sees = bool(left or (to is not None and seen.zone_seers(to, ev.get("to_owner")) & me))
@@ -378,8 +377,9 @@ def test_the_table_follows_the_documented_rules_for_every_combination(every):
     assert seen.zone_seers("shut", None) == 0 and seen.zone_seers("open", None) == ALL
     assert seen.counter_seers("purse", 1) == 0b1010 and seen.counter_seers("rune", 1) == 0
     assert seen.counter_seers("mine", None) == 0 and seen.counter_seers("seal", 3) == 0
-    # every instance at once (a gather of every owner's cards): the seats that see each one
+    # every instance at once (a gather of every owner's cards): seen when all are public
     assert seen.zone_seers("hand", None) == 0 and seen.zone_seers("banner", None) == ALL
+    assert every.visibility.seen(every.team_members(2)).zone_seers("vault", None) == 0   # (one team: both seats)
     # an owner that names no instance (a log's field, untrusted) is seen by nobody
     for owner in (-1, 4, 1024, True, "0"):
         assert seen.zone_seers("hand", owner) == 0 and seen.counter_seers("gold", owner) == 0

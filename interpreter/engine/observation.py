@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any
 
-from .visibility import bit
+from .visibility import SPECTATOR
 
 
 LONG = 32   # a shared zone this long: its labels kept while its cards stay the same
@@ -31,28 +31,34 @@ def _shown_cards(rules, name: str, zone: list) -> list:
 def observe(S, player: int | None) -> dict:
     rules = S.rules
     labels = rules.card_labels
-    seen = rules.visibility.seen(S.members)   # who sees each instance (engine/visibility.py)
-    me = bit(player)
+    vis = rules.visibility   # who sees each instance (engine/visibility.py)
+    seen = vis.seen(S.members)
+    zone_masks, counter_masks, var_seers = seen.zone, seen.counter, vis.vars
+    me = SPECTATOR if player is None else 1 << player
     zones: dict[str, Any] = {}
     for name, owner in rules.zone_owner.items():
-        masks = seen.zone[name]
+        masks = zone_masks[name]
         zone = S.z[name]
         if owner == "none":
             zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
         elif owner == "card":   # only the cards that hold something, by label
             zones[name] = {labels[i]: ([labels[c] for c in z] if masks & me else len(z))
                            for i, z in sorted(zone.items()) if z}
-        else:   # each player's or team's: the ones the viewer sees, the others' sizes
+        elif type(masks) is int:   # each player's or team's, all seen alike
+            zones[name] = [[labels[c] for c in z] for z in zone] if masks & me else [len(z) for z in zone]
+        else:   # the ones the viewer sees, the others' sizes
             zones[name] = [[labels[c] for c in z] if m & me else len(z) for m, z in zip(masks, zone)]
     counters = {}
     for name, owner in rules.counter_owner.items():
-        masks = seen.counter[name]
+        masks = counter_masks[name]
         value = S.c[name]
         if owner == "none":
             counters[name] = value if masks & me else None
         elif owner == "card":
             # the cards whose value is not 0 (picked in C: a few among hundreds)
             counters[name] = {labels[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+        elif type(masks) is int:
+            counters[name] = list(value) if masks & me else [None] * len(value)
         else:
             counters[name] = [v if m & me else None for m, v in zip(masks, value)]
     obs = {
@@ -61,7 +67,7 @@ def observe(S, player: int | None) -> dict:
         "teams": [list(m) for m in S.members],
         "zones": zones,
         "counters": counters,
-        "vars": {k: _shown(rules, k, v) for k, v in S.v.items() if rules.visibility.var_seers(k) & me},
+        "vars": {k: _shown(rules, k, v) for k, v in S.v.items() if var_seers[k] & me},
         "phase": phase(S),
         "current_player": S.current_player(),
         "over": S.over,

@@ -31,9 +31,9 @@ def bit(seat: int | None) -> int:
 
 
 class Seen:
-    """The masks of one team assignment: ``zone[name]`` and ``counter[name]`` are one mask for a
-    shared instance or for every card's (all alike), else a tuple of masks, one per player or
-    team."""
+    """The masks of one team assignment: ``zone[name]`` and ``counter[name]`` are one mask when
+    every instance is seen alike (a shared one, each card's, every player's or team's when
+    visible to all or to none), else a tuple of masks, one per player or team."""
 
     __slots__ = ("zone", "counter")
 
@@ -50,11 +50,8 @@ class Seen:
             return 0
         if type(masks) is int:
             return masks
-        if owner is None:   # every instance at once (a gather of every owner's cards)
-            out = ALL
-            for m in masks:
-                out &= m
-            return out
+        if owner is None:   # every instance at once (a gather of every owner's cards): the
+            return 0        # seats see them all only when all do (a tuple: not all alike)
         return masks[owner] if type(owner) is int and 0 <= owner < len(masks) else 0
 
     def zone_seers(self, name, owner) -> int:
@@ -74,15 +71,22 @@ def _sees(visible: str, owned_by: int) -> int:
 
 
 def _masks(visible: str, kind: str, owners: dict):
-    if kind in owners:   # a player's or a team's: seen by its seats when visible to its owner
+    if kind in owners and visible == "owner":   # a player's or a team's: seen by its seats
         return tuple(_sees(visible, m) for m in owners[kind])
-    return _sees(visible, 0)   # shared, or each card's: no seat owns it
+    return _sees(visible, 0)   # every instance alike: shared, each card's (no seat owns it), or all/none
+
+
+class _VarSeers(dict):
+    """variable -> its seers, ``Visibility.var_seers`` of a name not declared."""
+
+    def __missing__(self, name):
+        return Visibility.var_seers(name)
 
 
 class Visibility:
     """The declared visibility of a ruleset's zones, counters and variables (module docstring)."""
 
-    __slots__ = ("zones", "counters", "_seen", "_last")
+    __slots__ = ("zones", "counters", "vars", "_seen", "_last")
 
     def __init__(self, rules):
         def decl(d):
@@ -90,6 +94,7 @@ class Visibility:
             return v if v in ("all", "owner", "none") else "none"   # (the schema allows no other)
         self.zones = {name: (decl(rules.zone_decl.get(name)), kind) for name, kind in rules.zone_owner.items()}
         self.counters = {name: (decl(rules.counter_decl.get(name)), kind) for name, kind in rules.counter_owner.items()}
+        self.vars = _VarSeers({name: self.var_seers(name) for name in rules.names.vars})
         self._seen: dict = {}
         self._last: tuple = (None, None)
 
