@@ -107,14 +107,9 @@ class Visibility:
         out = self._seen.get(key)
         if out is None:
             out = self._seen[key] = Seen(self, key)
-        self._last = (members, out)   # (one assignment: threads read it whole)
+        if type(members) is tuple:   # (a state's, never changed: known by identity next time)
+            self._last = (members, out)   # (one assignment: threads read it whole)
         return out
-
-    def zone_seers(self, members, name, owner) -> int:
-        return self.seen(members).zone_seers(name, owner)
-
-    def counter_seers(self, members, name, owner) -> int:
-        return self.seen(members).counter_seers(name, owner)
 
     @staticmethod
     def var_seers(name) -> int:
