@@ -9,9 +9,10 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any
 
-from ..engine.knowledge import know, zone_sight
+from ..engine.knowledge import know
 from ..engine.loop import over_budget
 from ..engine.rng import below, shuffle
+from ..engine.visibility import Visibility
 from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
 from ..expr.compiler import ExprFn, ZoneFn, base_namespace
@@ -407,8 +408,7 @@ class Builder(Declarations, Bounded, Elements):
         r.zone_owner = dict(self.names.zones)
         r.counter_owner = dict(self.names.counters)
         r.zone_decl, r.counter_decl, r.var_decl = self.zone_decl, self.counter_decl, self.var_decl
-        r.zone_sight = zone_sight(r)
-        r.counter_sight = {name: (r.counter_decl.get(name) or {}).get("visible", "all") for name in r.counter_owner}
+        r.visibility = Visibility(r)   # who sees each zone, counter and variable (engine/visibility.py)
         r.shown_labels = {}   # engine/observation.py: a long public zone's labels while its cards stay
         # the components each zone can hold (determinization deals accordingly)
         r.zone_holds = self.zone_holds()

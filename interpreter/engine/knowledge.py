@@ -30,43 +30,30 @@ from __future__ import annotations
 from ..errors import GameError
 from .loop import reask
 from .rng import seed_state
-
-
-def zone_sight(rules) -> dict:
-    """zone -> (visibility, owner kind): ("all" | "owner" | "none", "none" | "player" | "team" | "card")."""
-    return {name: ((decl or {}).get("visible", "all"), rules.zone_owner[name]) for name, decl in rules.zone_decl.items()}
+from .visibility import ALL
 
 
 def seers(S, zone: str, owner) -> int:
-    """The bitmask of the seats that see ``zone`` (of ``owner``); -1 means every seat."""
-    vis, kind = S.rules.zone_sight[zone]
-    if vis == "all":
-        return -1
-    if vis != "owner" or owner is None:
-        return 0
-    if kind == "player":
-        return 1 << owner
-    if kind == "team":
-        mask = 0
-        for p in S.members[owner]:
-            mask |= 1 << p
-        return mask
-    return 0   # a zone owned by each card, visible to its owner: no seat owns a card
+    """The bitmask of the seats that see ``zone`` (of ``owner``); -1 means every seat
+    (engine/visibility.py)."""
+    return S.rules.visibility.seen(S.members).zone_seers(zone, owner)
 
 
 def know(S, cards, src: str, src_owner, dst: str, dst_owner) -> None:
     """Cards moved from ``src`` (of ``src_owner``) to ``dst``: who knows where they are now."""
     kn = S.kn
-    if S.rules.zone_sight[dst][0] == "all":
+    seen = S.rules.visibility.seen(S.members)
+    into = seen.zone_seers(dst, dst_owner)
+    if into == ALL:
         for c in cards:
             kn.pop(c, None)
         return
-    mask = seers(S, src, src_owner)
-    if mask == -1:
+    mask = seen.zone_seers(src, src_owner)
+    if mask == ALL:
         mask = (1 << S.n) - 1
     # seats that see the destination see the cards there anyway; the others lose track of a
     # card that leaves a zone they could not see, even if they knew it was there
-    mask &= ~max(seers(S, dst, dst_owner), 0)
+    mask &= ~into
     for c in cards:
         if mask:
             kn[c] = mask

@@ -1,15 +1,14 @@
-"""What one player may see: zones and counters by their declared visibility.
-
-A zone or counter declares ``visible: all | owner | none``. A player sees the contents of
-what is visible to all and of what they (or their team) own when it is visible to its
-owner; of everything else only the number of cards. Variables are public, except those
-whose name starts with an underscore. The pending decision is shown to the player who must
-make it.
+"""What one player may see: zones, counters and variables as the ruleset's visibility says
+(engine/visibility.py): the contents of what the seat sees, of the other zones only the
+number of cards, of the other counters nothing; the public variables. The pending decision
+is shown to the player who must make it.
 """
 from __future__ import annotations
 
 from itertools import compress
 from typing import Any
+
+from .visibility import SPECTATOR
 
 
 LONG = 32   # a shared zone this long: its labels kept while its cards stay the same
@@ -32,46 +31,43 @@ def _shown_cards(rules, name: str, zone: list) -> list:
 def observe(S, player: int | None) -> dict:
     rules = S.rules
     labels = rules.card_labels
-    team = S.tm[player] if player is not None and 0 <= player < S.n else None
+    vis = rules.visibility   # who sees each instance (engine/visibility.py)
+    seen = vis.seen(S.members)
+    zone_masks, counter_masks, var_seers = seen.zone, seen.counter, vis.vars
+    me = SPECTATOR if player is None else 1 << player
     zones: dict[str, Any] = {}
     for name, owner in rules.zone_owner.items():
-        vis = rules.zone_sight[name][0]
+        masks = zone_masks[name]
         zone = S.z[name]
         if owner == "none":
-            zones[name] = _shown_cards(rules, name, zone) if vis == "all" else len(zone)
+            zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
         elif owner == "card":   # only the cards that hold something, by label
-            zones[name] = {labels[i]: ([labels[c] for c in z] if vis == "all" else len(z))
+            zones[name] = {labels[i]: ([labels[c] for c in z] if masks & me else len(z))
                            for i, z in sorted(zone.items()) if z}
-        elif vis == "all":
-            zones[name] = [[labels[c] for c in z] for z in zone]
-        elif vis == "owner":   # the viewer's own (or its team's), the others' sizes
-            me = team if owner == "team" else player
-            zones[name] = [[labels[c] for c in z] if i == me else len(z) for i, z in enumerate(zone)]
-        else:
-            zones[name] = [len(z) for z in zone]
+        elif type(masks) is int:   # each player's or team's, all seen alike
+            zones[name] = [[labels[c] for c in z] for z in zone] if masks & me else [len(z) for z in zone]
+        else:   # the ones the viewer sees, the others' sizes
+            zones[name] = [[labels[c] for c in z] if m & me else len(z) for m, z in zip(masks, zone)]
     counters = {}
     for name, owner in rules.counter_owner.items():
-        vis = rules.counter_sight[name]
+        masks = counter_masks[name]
         value = S.c[name]
         if owner == "none":
-            counters[name] = value if vis == "all" else None
+            counters[name] = value if masks & me else None
         elif owner == "card":
             # the cards whose value is not 0 (picked in C: a few among hundreds)
-            counters[name] = {labels[i]: value[i] for i in compress(range(len(value)), value)} if vis == "all" else None
-        elif vis == "all":
-            counters[name] = list(value)
-        elif vis == "owner":
-            me = team if owner == "team" else player
-            counters[name] = [v if i == me else None for i, v in enumerate(value)]
+            counters[name] = {labels[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+        elif type(masks) is int:
+            counters[name] = list(value) if masks & me else [None] * len(value)
         else:
-            counters[name] = [None] * len(value)
+            counters[name] = [v if m & me else None for m, v in zip(masks, value)]
     obs = {
         "player": player,
         "players": S.n,
         "teams": [list(m) for m in S.members],
         "zones": zones,
         "counters": counters,
-        "vars": {k: _shown(rules, k, v) for k, v in S.v.items() if not k.startswith("_")},
+        "vars": {k: _shown(rules, k, v) for k, v in S.v.items() if var_seers[k] & me},
         "phase": phase(S),
         "current_player": S.current_player(),
         "over": S.over,

@@ -12,6 +12,7 @@ from ..expr.runtime import MAX_INT
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .state import State, blank
 from .protocol import GAME_OPTIONS
+from .visibility import Visibility
 
 
 class Ruleset:
@@ -41,8 +42,8 @@ class Ruleset:
     unique_labels: bool            # no two cards share a label (a label names one card)
     attr_tables: dict              # attribute name -> its value for each card id
     zone_decl: dict                # each zone's declaration
+    visibility: Visibility         # who sees each zone, counter and variable (engine/visibility.py)
     zone_owner: dict               # zone -> "none", "player", "team" or "card"
-    zone_sight: dict               # zone -> who sees its cards (engine/sight.py)
     zone_shapes: tuple             # (zone, 0 one list | 1 a list per player or team | 2 a dict per card)
     zone_holds: dict               # zone -> the components it can hold (determinization deals by it)
     zone_holds_declared: frozenset # zones whose `holds:` is declared, not inferred
@@ -54,7 +55,6 @@ class Ruleset:
     # --- counters and variables
     counter_decl: dict             # each counter's declaration
     counter_owner: dict            # counter -> "none", "player", "team" or "card"
-    counter_sight: dict            # counter -> its `visible:`
     counter_start: dict            # counter -> its compiled start value
     owned_counters: tuple          # counters held per player, team or card
     shared_on_clone: frozenset     # zones and counters a clone shares until written (State.own)

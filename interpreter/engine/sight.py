@@ -1,8 +1,8 @@
 """Who can tell what a decision chose, from the declared visibility: for logs redacted for one
 seat (play/redact.py), which must show no more than ``observation(seat)`` does.
 
-A seat sees where a card is while it lies in a zone visible to the seat (``visible: all``, or
-``owner`` and the seat or its team owns the zone): what observation.py shows. An event that
+A seat sees where a card is while it lies in a zone the seat sees (engine/visibility.py says
+which): what observation.py shows. An event that
 moves cards shows them to the seats that see the zone they leave or the zone they enter (a
 ``gather``, which lumps every owner's cards of several zones together, only when each of those
 zones is visible to all); an event naming cards outside any zone (a target named aloud) shows
@@ -17,59 +17,28 @@ sees; ``ALL`` = every seat.
 """
 from __future__ import annotations
 
-ALL = -1
-
-
-def _owned_by(kind: str, owner, members) -> int:
-    """The seats that own an instance (of a zone or counter owned by each ``kind``)."""
-    if owner is None or isinstance(owner, bool):
-        return 0
-    if kind == "player":
-        return 1 << owner
-    if kind == "team" and 0 <= owner < len(members):
-        mask = 0
-        for p in members[owner]:
-            mask |= 1 << p
-        return mask
-    return 0   # a zone or counter of each card: no seat owns a card
-
-
-def _seers(decl, kind: str, owner, members) -> int:
-    vis = (decl or {}).get("visible", "all")
-    if vis == "all":
-        return ALL
-    return _owned_by(kind, owner, members) if vis == "owner" else 0
+from .visibility import ALL
 
 
 def zone_seers(rules, members, zone, owner) -> int:
     """The seats that see ``zone`` (the instance of ``owner``; None: every instance at once)."""
-    if not isinstance(zone, str) or zone not in rules.zone_owner:
-        return 0
-    return _seers(rules.zone_decl.get(zone), rules.zone_owner[zone], owner, members)
+    return rules.visibility.seen(members).zone_seers(zone, owner)
 
 
 def counter_seers(rules, members, counter, owner) -> int:
     """The seats that see ``counter`` (the one of ``owner``)."""
-    if not isinstance(counter, str) or counter not in rules.counter_owner:
-        return 0
-    return _seers(rules.counter_decl.get(counter), rules.counter_owner[counter], owner, members)
+    return rules.visibility.seen(members).counter_seers(counter, owner)
 
 
 def reads_public(rules, reads) -> bool:
     """Whether generated code that reads ``reads`` (a ``build.watch.Mentions``) reads only what
-    every seat sees: zones and counters visible to all, variables not starting with ``_``. A
-    value computed from it may be shown to anyone (a grid's prices to a spectator)."""
+    every seat sees: zones, counters and variables every seat sees. A value computed from it may
+    be shown to anyone (a grid's prices to a spectator)."""
     if reads is None or reads.opaque or reads.calls:
         return False
-    for kind, name in reads.names:
-        if kind == "v":
-            if name.startswith("_"):
-                return False
-            continue
-        decl = (rules.zone_decl if kind == "z" else rules.counter_decl).get(name)
-        if (decl or {}).get("visible", "all") != "all":
-            return False
-    return True
+    vis = rules.visibility
+    public = {"v": vis.var_public, "z": vis.zone_public}
+    return all(public.get(kind, vis.counter_public)(name) for kind, name in reads.names)
 
 
 def moved_seers(rules, members, ev: dict) -> int:
@@ -112,7 +81,8 @@ class Choice:
     def __init__(self, S, step, frame, value):
         self.n, self.value = S.n, value
         self.var = step.choice_var()
-        self.private = (self.var is not None and self.var.startswith("_")) or getattr(step, "private_choice", False)
+        self.private = (self.var is not None and not S.rules.visibility.var_public(self.var)) \
+            or getattr(step, "private_choice", False)
         named = [] if self.private else step.named(S, frame, value)
         self.cards = [t for t in named if type(t) is int]
         self.before = [card_seers(S, c) for c in self.cards]

@@ -1,14 +1,14 @@
 """A log as one seat may see it (``rulebook play --log-for SEAT``; ``replay.redact`` for a log
 already written): no more than ``observation(seat)`` shows, from the declared visibility
-(engine/sight.py says who sees what)."""
+(engine/visibility.py says who sees what, engine/sight.py what an event shows)."""
 from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
 from ..engine.sight import counter_seers, moved_seers, zone_seers
+from ..engine.visibility import bit
 
 HIDDEN = "?"
-SPECTATOR = 1024   # the bit of a spectator: beyond every seat's
 
 
 _TABLES: WeakKeyDictionary = WeakKeyDictionary()
@@ -59,7 +59,7 @@ class Redactor:
 
     def __init__(self, rules, seat: int | None, members=None):
         # seat None: a spectator, who sees only what everyone sees (a bit no seat has: only in ALL)
-        self.rules, self.seat, self.bit = rules, seat, 1 << (seat if seat is not None else SPECTATOR)
+        self.rules, self.seat, self.bit = rules, seat, bit(seat)
         # without the teams, team t is seat t alone (the seat's own team is itself)
         self.members = [list(m) for m in members] if members is not None else [[p] for p in range((seat or 0) + 1)]
         self.sorted, self.order, self.amounts = _tables(rules)
@@ -104,7 +104,7 @@ class Redactor:
             unseen = [f for f, counters in self.amounts[kind].items()
                       if f in ev and any(not self._sees_counter(c, self._owner(c, ev, "")) for c in counters)]
             return {**{k: v for k, v in ev.items() if k not in unseen}, "hidden": True} if unseen else ev
-        if kind in ("set", "random") and str(ev.get("var", "")).startswith("_"):
+        if kind in ("set", "random") and not self.rules.visibility.var_seers(ev.get("var", "")) & self.bit:
             return {k: v for k, v in ev.items() if k != "value"}
         if kind == "roll":   # a roll's chances may be computed from what no seat sees (a piece
             return {k: v for k, v in ev.items() if k != "chances"}   # real or fake): its outcome only

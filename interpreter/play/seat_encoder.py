@@ -99,13 +99,13 @@ def compile_seat(L, seat: int, team: int, kept: list):
         ns["M"].append([None, b"", struct.Struct(f"={count}f").pack])
         return len(ns["M"]) - 1
 
-    for k, (name, kind, pos, blocks, sight) in enumerate(L.zones):
+    for k, (name, kind, pos, blocks, seen) in enumerate(L.zones):   # (seen: per block, by the viewer)
         ns[f"P{k}"] = pos
         held = sum(1 for i in pos if i >= 0)
         if kind == "card":
             _, hot, size = blocks[0]
             post += [f"    for o, h in z[{name!r}].items():", "        if h:", f"            t[{size} + o] = len(h)"]
-            if sight == "all":
+            if seen[0]:
                 post.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
             continue
         owners = n if kind == "player" else teams
@@ -119,7 +119,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
             owner = "" if kind == "none" else f"[{(me(kind) + j) % owners}]"
             pre.append(f"    {h} = z[{name!r}]{owner}")
             fields.append((size, 4, "f", f"len({h})"))
-            if held and (sight == "all" or (sight == "owner" and kind != "none" and j == 0)):
+            if held and seen[j]:
                 m = keep(held) if first is None else first + (me(kind) + j) % owners
                 b = f"b{k}_{j}"
                 # a long list's block is kept, brought up to date by what changed, and packed
@@ -133,8 +133,8 @@ def compile_seat(L, seat: int, team: int, kept: list):
                 fields.append((hot, 4 * held, f"{4 * held}s", b))
                 post += [f"    if len({h}) <= {SHORT_BLOCK}:",   # (a short list: written slot by slot)
                          f"        for x in {h}: t[{hot} + P{k}[x]] = 1.0"]
-    for i, (name, kind, offset, sight) in enumerate(L.counters):
-        if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
+    for i, (name, kind, offset, seen) in enumerate(L.counters):
+        if not any(seen):
             continue
         x = f"c{i}"
         if kind == "none":
@@ -152,19 +152,18 @@ def compile_seat(L, seat: int, team: int, kept: list):
             fields.append((offset, size, f"{size}s", x))
             continue
         owners = n if kind == "player" else teams
-        seen = owners if sight == "all" else 1
-        values = [f"{x}[{(me(kind) + j) % owners}]" for j in range(seen)]
-        if seen == 1:
-            fields.append((offset, 4, "f", values[0]))
+        if not all(seen) or owners == 1:   # (the viewer's own: each seen value a number)
+            fields += [(offset + j, 4, "f", f"{x}[{(me(kind) + j) % owners}]") for j in range(owners) if seen[j]]
             continue
+        values = [f"{x}[{(me(kind) + j) % owners}]" for j in range(owners)]
         # a counter's values change seldom: packed again only when they do (this seat's order)
-        m = mine(seen)
+        m = mine(owners)
         pre += [f"    w = M[{m}]",
                 f"    if {x} != w[0]:",
                 f"        w[0] = {x}[:]",
                 f"        w[1] = w[2]({', '.join(values)})",
                 f"    {x} = w[1]"]
-        fields.append((offset, 4 * seen, f"{4 * seen}s", x))
+        fields.append((offset, 4 * owners, f"{4 * owners}s", x))
     # the variables are the layout's last slots; many change seldom (a round's, a trick's):
     # then kept packed as the counters, else (few, or a num's -0.0, which equals 0.0 but is
     # written otherwise) each packed as a number

@@ -159,11 +159,11 @@ def compile_shared(L):
         memo.append(initial)
         return len(memo) - 1
 
-    for z, (name, kind, pos, blocks, sight) in enumerate(L.zones):
+    for z, (name, kind, pos, blocks, seen) in enumerate(L.zones):   # (seen: per block, by the viewer)
         if kind == "card":
             _, hot, sz = blocks[0]
             held = sum(1 for i in pos if i >= 0)
-            if sight != "all":
+            if not seen[0]:
                 gather[hot:hot + held] = [zero] * held
                 body += [f"    d = z[{name!r}]",
                          f"    if d != m[{slot({})}]:",
@@ -184,14 +184,14 @@ def compile_shared(L):
                      f"                for x in h: a[Q{z}[x]] = 1.0",
                      f"        m[{k}] = {{o: h[:] for o, h in d.items()}}"]
             continue
-        seen = sight == "all" or (sight == "owner" and kind != "none")   # by some seat
+        some = any(seen)   # by some seat
         for j, hot, sz in blocks:
             ns[f"Q{z}_{j}"] = [hot + i for i in pos]
-            if not seen:
+            if not some:
                 gather[hot:sz] = [zero] * (sz - hot)
         if kind == "none":
             _, hot, sz = blocks[0]
-            if not seen:
+            if not some:
                 body.append(f"    a[{sz}] = len(z[{name!r}])")
                 continue
             k = slot([])
@@ -203,7 +203,7 @@ def compile_shared(L):
             continue
         owners = len(blocks)
         sizes = ", ".join(f"a[{sz}]" for _, _, sz in blocks) + ("," if owners == 1 else "")
-        if not seen:
+        if not some:
             body.append(f"    {sizes} = map(len, z[{name!r}])")
             continue
         k = slot([[]] * owners)
@@ -215,9 +215,9 @@ def compile_shared(L):
             body += [f"        if zl[{j}] != o[{j}]:",
                      *_flip(f"Q{z}_{j}", f"zl[{j}]", f"o[{j}]", "            ", hot, sz)]
         body.append(f"        m[{k}] = list(map(list.copy, zl))")
-    for name, kind, offset, sight in L.counters:
+    for name, kind, offset, seen in L.counters:
         owners = {"none": 1, "player": n, "team": teams, "card": ncards}[kind]
-        if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
+        if not any(seen):
             gather[offset:offset + owners] = [zero] * owners
             continue
         if kind == "none":
@@ -283,19 +283,18 @@ def compile_shared(L):
             g[L._seat + i] = one if i == p else zero
         for j in range(n):
             g[L._to_move + j] = L._to_move + (p + j) % n
-        for _name, kind, _pos, blocks, sight in L.zones:
+        for _name, kind, _pos, blocks, seen in L.zones:
             if kind not in ("player", "team"):
                 continue
             owners, me = (n, p) if kind == "player" else (teams, team)
             for j, hot, sz in blocks:
                 w = blocks[(me + j) % owners]
                 g[sz] = w[2]
-                visible = sight == "all" or (sight == "owner" and j == 0)
-                g[hot:sz] = range(w[1], w[2]) if visible else [zero] * (sz - hot)
-        for _name, kind, offset, sight in L.counters:
-            if kind in ("player", "team") and g[offset] != zero:
+                g[hot:sz] = range(w[1], w[2]) if seen[j] else [zero] * (sz - hot)
+        for _name, kind, offset, seen in L.counters:
+            if kind in ("player", "team") and any(seen):
                 owners, me = (n, p) if kind == "player" else (teams, team)
-                g[offset:offset + owners] = [offset + (me + j) % owners if sight == "all" or j == 0 else zero
+                g[offset:offset + owners] = [offset + (me + j) % owners if seen[j] else zero
                                              for j in range(owners)]
         for name, typ, offset in L.vars:
             g[offset] = aux[name] + {PLAYER: p, TEAM: team}.get(typ, 0)

@@ -173,9 +173,8 @@ class Table:
     @property
     def _card_counters(self):
         """The counters owned by each card that everyone sees (drawn on a grid's spaces)."""
-        decl = self.rules.counter_decl
-        return [k for k, o in self.rules.counter_owner.items() if o == "card" and k not in self.hide
-                and (decl.get(k) or {}).get("visible", "all") == "all"]
+        public = self.rules.visibility.counter_public
+        return [k for k, o in self.rules.counter_owner.items() if o == "card" and k not in self.hide and public(k)]
 
     def _grids(self, S, me, everything=False) -> dict:
         out = {}

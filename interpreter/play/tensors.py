@@ -36,7 +36,9 @@ from .shared_encoder import compile_shared
 class TensorLayout:
     def __init__(self, rules, players: int):
         self.rules, self.n = rules, players
-        self.teams = len(rules.team_members(players))
+        members = rules.team_members(players)
+        self.teams = len(members)
+        vis = rules.visibility   # (engine/visibility.py) whether the viewer sees its +k owner's
         ncards = len(rules.card_labels)
         self.asking = [s.index for s in rules.steps if getattr(s, "asks", False)]
         self.ask_slot = {i: k for k, i in enumerate(self.asking)}
@@ -45,7 +47,8 @@ class TensorLayout:
         self._seat = self._add("seat", players)
         self._to_move = self._add("to_move", players + 1)
         self._prompt = self._add("prompt", len(self.asking) + 1)
-        self.zones = []   # (name, kind, pos table, [(relative k, multi-hot offset, size offset)])
+        # (name, kind, pos table, [(relative k, multi-hot offset, size offset)], seen by the viewer: per k)
+        self.zones = []
         for name, kind in rules.zone_owner.items():
             holds = rules.zone_holds.get(name)
             held = [c for c in range(ncards) if holds is None or rules.cards.kinds[c] in holds]
@@ -59,14 +62,14 @@ class TensorLayout:
                 hot = self._add(f"zone:{name}{suffix}", len(held))
                 size = self._add(f"size:{name}{suffix}", ncards if kind == "card" else 1)
                 blocks.append((k, hot, size))
-            self.zones.append((name, kind, pos, blocks, rules.zone_sight[name][0]))
-        self.counters = []
+            self.zones.append((name, kind, pos, blocks, vis.relative(members, "zone", name)))
+        self.counters = []   # (name, kind, offset, seen by the viewer: per relative owner k)
         for name, kind in rules.counter_owner.items():
             owners = {"none": 1, "player": players, "team": self.teams, "card": ncards}[kind]
-            self.counters.append((name, kind, self._add(f"counter:{name}", owners), rules.counter_sight[name]))
+            self.counters.append((name, kind, self._add(f"counter:{name}", owners), vis.relative(members, "counter", name)))
         self.vars = []
         for name, typ in rules.names.vars.items():
-            if not name.startswith("_") and typ in (INT, NUM, BOOL, PLAYER, TEAM):
+            if vis.var_public(name) and typ in (INT, NUM, BOOL, PLAYER, TEAM):
                 self.vars.append((name, typ, self._add(f"var:{name}", 1)))
         self._encode = self._compile()
 
@@ -100,24 +103,24 @@ class TensorLayout:
                  "    team = S.tm[p]",
                  f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
                  "    z = S.z", "    c = S.c", "    v = S.v"]
-        for k, (name, kind, pos, blocks, sight) in enumerate(self.zones):
+        for k, (name, kind, pos, blocks, seen) in enumerate(self.zones):
             ns[f"P{k}"] = pos
             if kind == "card":
                 _, hot, size = blocks[0]
                 lines.append(f"    for o, h in z[{name!r}].items():")
                 lines.append("        if h:")
                 lines.append(f"            t[{size} + o] = len(h)")
-                if sight == "all":
+                if seen[0]:
                     lines.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
                 continue
             for j, hot, size in blocks:
                 owner = "" if kind == "none" else f"[{rel(j, n if kind == 'player' else teams, kind)}]"
                 lines.append(f"    h = z[{name!r}]{owner}")
                 lines.append(f"    t[{size}] = len(h)")
-                if sight == "all" or (sight == "owner" and kind != "none" and j == 0):
+                if seen[j]:
                     lines.append(f"    for x in h: t[{hot} + P{k}[x]] = 1.0")
-        for name, kind, offset, sight in self.counters:
-            if sight != "all" and not (sight == "owner" and kind in ("player", "team")):
+        for name, kind, offset, seen in self.counters:
+            if not any(seen):
                 continue
             if kind == "none":
                 lines.append(f"    t[{offset}] = c[{name!r}]")
@@ -127,7 +130,7 @@ class TensorLayout:
             else:
                 owners = n if kind == "player" else teams
                 lines.append(f"    x = c[{name!r}]")
-                for j in range(owners if sight == "all" else 1):
+                for j in (j for j in range(owners) if seen[j]):
                     lines.append(f"    t[{offset + j}] = x[{rel(j, owners, kind)}]")
         for name, typ, offset in self.vars:
             lines.append(f"    x = v.get({name!r})")
@@ -160,17 +163,16 @@ class TensorLayout:
         return encode
 
     def private_pieces(self) -> list[tuple[int, int]]:
-        """(offset, size) of the pieces only the viewer (or its team) may see: the multi-hot of
-        its own zone and its counter where they are visible to their owner. The rest of a
+        """(offset, size) of the pieces the viewer sees and a spectator does not: the multi-hot
+        of its own zone and its counter where they are visible to their owner. The rest of a
         tensor is public (or zeros)."""
-        out = []
-        for _name, kind, _pos, blocks, sight in self.zones:
-            if sight == "owner" and kind in ("player", "team"):
-                _, hot, size = blocks[0]
-                out.append((hot, size - hot))
-        for _name, kind, offset, sight in self.counters:
-            if sight == "owner" and kind in ("player", "team"):
-                out.append((offset, 1))
+        vis, out = self.rules.visibility, []
+        for name, _kind, _pos, blocks, seen in self.zones:
+            if not vis.zone_public(name):
+                out += [(hot, size - hot) for j, hot, size in blocks if seen[j]]
+        for name, _kind, offset, seen in self.counters:
+            if not vis.counter_public(name):
+                out += [(offset + j, 1) for j in range(len(seen)) if seen[j]]
         return out
 
     def describe(self) -> list[dict]:

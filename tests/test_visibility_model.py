@@ -1,0 +1,397 @@
+"""One visibility model: the table a ruleset builds once (``Ruleset.visibility``,
+engine/visibility.py) says, for each zone, counter and variable instance, which seats see it;
+every reader agrees with it. For every bundled ruleset and variant and the docs/examples
+rulesets, at every player count, over a random game: what ``observation(seat)`` shows, what
+each tensor encoder writes (the reference, the per-seat and the shared one), the tensor's
+private pieces, what a redacted log keeps of each event, what knowledge records and what a
+determinization keeps, and who can tell a choice stored in a private variable. The table
+itself is checked against the documented rules (docs/reference.md, "Zones" and "Counters
+and variables")."""
+from __future__ import annotations
+
+import random
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+import interpreter
+from interpreter.engine.sight import Choice
+from interpreter.engine.visibility import ALL, SPECTATOR, bit
+from interpreter.errors import GameError
+from interpreter.play.redact import Redactor
+from interpreter.play.seat_encoder import compile_seat
+from interpreter.play.shared_encoder import compile_shared
+from interpreter.play.tensors import layout
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# every combination of owner and visibility, and a private variable, on a ruleset written for it
+EVERY = """
+game: every_sight
+players: {min: 2, max: 4}
+teams: {by_players: {'2': [[0, 1]], '3': [[0, 2], [1]], '4': [[0, 2], [1, 3]]}}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..8}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  open: {visible: all}
+  shut: {visible: owner}
+  hand: {owner: player, visible: owner}
+  shown: {owner: player, visible: all}
+  hidden: {owner: player, visible: none}
+  vault: {owner: team, visible: owner}
+  banner: {owner: team, visible: all}
+  crypt: {owner: team, visible: none}
+  under: {owner: card, visible: all}
+  beneath: {owner: card, visible: owner}
+  inside: {owner: card, visible: none}
+counters:
+  pot: 1
+  dark: {start: 2, visible: none}
+  mine: {start: 3, visible: owner}
+  gold: {owner: player, start: 3, visible: owner}
+  fame: {owner: player, start: 1}
+  ghost: {owner: player, start: 1, visible: none}
+  purse: {owner: team, start: 2, visible: owner}
+  flag: {owner: team, start: 4, visible: all}
+  rune: {owner: team, start: 5, visible: none}
+  mark: {owner: card, visible: all}
+  seal: {owner: card, visible: owner}
+  curse: {owner: card, visible: none}
+vars:
+  _secret: {type: int, start: 0}
+  told: {type: int, start: 0}
+  _kept: card
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+  - repeat: 3
+    steps:
+      - turns:
+          steps:
+            - random: {var: _secret, from: "[1, 2, 3]"}
+            - move: {from: deck, to: open, count: 1}
+            - set: {told: "told + 1"}
+            - gain: {counter: gold, amount: _secret}
+            - gain: {counter: fame, amount: 1}
+            - gain: {counter: ghost, amount: 1}
+            - gain: {counter: purse, amount: 1}
+            - gain: {counter: flag, amount: 1}
+            - gain: {counter: rune, amount: 1}
+            - gain: {counter: pot, amount: 1}
+            - gain: {counter: dark, amount: 1}
+            - gain: {counter: mine, amount: 1}
+            - move: {from: deck, to: shown, count: 1}
+            - move: {from: deck, to: hidden, count: 1}
+            - move: {from: deck, to: vault, count: 1}
+            - move: {from: deck, to: banner, count: 1}
+            - move: {from: deck, to: crypt, count: 1}
+            - move: {from: deck, to: shut, count: 1}
+            - move: {from: deck, to: "under[first(open)]", count: 1}
+            - move: {from: deck, to: "beneath[first(open)]", count: 1}
+            - move: {from: deck, to: "inside[first(open)]", count: 1}
+            - gain: {counter: "mark[first(open)]", amount: 1}
+            - gain: {counter: "seal[first(open)]", amount: 1}
+            - gain: {counter: "curse[first(open)]", amount: 1}
+            - choose: {options: hand, as: _kept, prompt: keep}
+            - pick: {from: hand, to: open, count: 1, prompt: play}
+            - move: {from: deck, to: hand, count: 1}
+      - gather: {from: [open, shown, banner], to: deck}
+      - shuffle: deck
+  - gather: {from: [hand, shut, vault], to: open}
+scoring:
+  categories: {fame: fame}
+"""
+
+
+def _variants(path: Path) -> list:
+    return [None, *((yaml.safe_load(path.read_text()) or {}).get("variants") or {})]
+
+
+RULESETS = [*sorted((ROOT / "rulesets").glob("*.yaml")), *sorted((ROOT / "docs" / "examples").glob("*.yaml"))]
+CASES = [(path, variant) for path in RULESETS for variant in _variants(path)]
+IDS = [f"{p.stem}{'-' + v if v else ''}" for p, v in CASES]
+_LOADED: dict = {}
+
+
+def load(path, variant):
+    if (path, variant) not in _LOADED:
+        _LOADED[path, variant] = interpreter.load(path, variant=variant)
+    return _LOADED[path, variant]
+
+
+@pytest.fixture(scope="module")
+def every(tmp_path_factory):
+    path = tmp_path_factory.mktemp("every") / "every_sight.yaml"
+    path.write_text(textwrap.dedent(EVERY))
+    return interpreter.load(path)
+
+
+# ---------------------------------------------------------------------- the table
+def documented(decl, kind, owner, members) -> int:
+    """The seats that see an instance by docs/reference.md: all, its owner's seats, or none."""
+    vis = (decl or {}).get("visible", "all")
+    if vis == "all":
+        return ALL
+    if vis == "owner" and kind == "player":
+        return 1 << owner
+    if vis == "owner" and kind == "team":
+        return sum(1 << p for p in members[owner])
+    return 0
+
+
+def instances(kind, members, ncards):
+    players = sum(map(len, members))
+    return {"none": [None], "player": range(players), "team": range(len(members)), "card": range(ncards)}[kind]
+
+
+def check_table(rules, players):
+    members = rules.team_members(players)
+    vis, seen = rules.visibility, rules.visibility.seen(members)
+    ncards = len(rules.card_labels)
+    for table, owners, decls, seers in (("zone", rules.zone_owner, rules.zone_decl, seen.zone_seers),
+                                        ("counter", rules.counter_owner, rules.counter_decl, seen.counter_seers)):
+        for name, kind in owners.items():
+            for owner in instances(kind, members, ncards):
+                assert seers(name, owner) == documented(decls.get(name), kind, owner, members), (table, name, owner)
+            public = (decls.get(name) or {}).get("visible", "all") == "all"
+            assert (vis.zone_public if table == "zone" else vis.counter_public)(name) == public
+    for name in rules.names.vars:
+        assert vis.var_seers(name) == (0 if name.startswith("_") else ALL)
+    assert seen is vis.seen([list(m) for m in members])   # built once per team assignment
+
+
+# ---------------------------------------------------------------------- the readers
+def check_observation(S, seat):
+    rules, seen = S.rules, S.rules.visibility.seen(S.members)
+    me = bit(seat)
+    obs = S.observation(seat)
+    for name, kind in rules.zone_owner.items():
+        got, zone = obs["zones"][name], S.z[name]
+        if kind == "none":
+            assert isinstance(got, list) == bool(seen.zone_seers(name, None) & me), name
+        elif kind == "card":   # (by label: one card a label, else the last card of the label)
+            shows = {rules.card_labels[card]: bool(seen.zone_seers(name, card) & me) for card, h in sorted(zone.items()) if h}
+            assert {label: isinstance(shown, list) for label, shown in got.items()} == shows, name
+        else:
+            for owner, shown in enumerate(got):
+                assert isinstance(shown, list) == bool(seen.zone_seers(name, owner) & me), (name, owner)
+                assert (shown if isinstance(shown, int) else len(shown)) == len(zone[owner])
+    for name, kind in rules.counter_owner.items():
+        got = obs["counters"][name]
+        if kind in ("none", "card"):
+            assert (got is not None) == bool(seen.counter_seers(name, 0 if kind == "card" else None) & me), name
+        else:
+            for owner, value in enumerate(got):
+                assert (value is not None) == bool(seen.counter_seers(name, owner) & me), (name, owner)
+    for name in S.v:
+        assert (name in obs["vars"]) == bool(rules.visibility.var_seers(name) & me), name
+
+
+def expected_tensor(L, S, seat) -> dict:
+    """piece name -> (the values the table lets ``seat`` see, or None where it must be zeros)."""
+    rules, seen = S.rules, S.rules.visibility.seen(S.members)
+    me, team, ncards = 1 << seat, S.tm[seat], len(rules.card_labels)
+    out = {}
+    for name, kind, pos, blocks, _ in L.zones:
+        held = sum(1 for i in pos if i >= 0)
+        owners = {"player": S.n, "team": len(S.members)}.get(kind)
+        for j, _hot, _size in blocks:
+            suffix = f"+{j}" if owners else ""
+            if kind == "card":
+                cards = [c for h in S.z[name].values() for c in h]
+                sees = seen.zone_seers(name, 0) & me
+            else:
+                owner = ((seat if kind == "player" else team) + j) % owners if owners else None
+                cards = S.z[name] if owner is None else S.z[name][owner]
+                sees = seen.zone_seers(name, owner) & me
+            hot = np.zeros(held, np.float32)
+            for c in cards:
+                hot[pos[c]] = 1.0
+            out[f"zone:{name}{suffix}"] = hot if sees else None
+    for name, kind, _offset, _ in L.counters:
+        values = S.c[name]
+        if kind == "none":
+            out[f"counter:{name}"] = [values if seen.counter_seers(name, None) & me else None]
+        elif kind == "card":
+            out[f"counter:{name}"] = list(values) if seen.counter_seers(name, 0) & me else [None] * ncards
+        else:
+            mine = seat if kind == "player" else team
+            owners = len(values)
+            out[f"counter:{name}"] = [values[(mine + j) % owners] if seen.counter_seers(name, (mine + j) % owners) & me
+                                      else None for j in range(owners)]
+    return out
+
+
+def check_tensor(L, S, seat, tensor):
+    want = expected_tensor(L, S, seat)
+    for name, offset, size in L.pieces:
+        got = tensor[offset:offset + size]
+        if name.startswith("var:"):
+            assert S.rules.visibility.var_public(name[4:]), name   # a private variable has no piece
+        if name not in want:
+            continue
+        if name.startswith("zone:"):
+            expect = want[name] if want[name] is not None else np.zeros(size, np.float32)
+            assert (got == expect).all(), (name, seat)
+        else:
+            expect = np.array([0.0 if v is None else v for v in want[name]], np.float32)
+            assert (got == expect).all(), (name, seat)
+
+
+def check_private_pieces(L, S):
+    """The pieces the viewer sees and a spectator does not: what OpenSpiel's public observer zeros."""
+    private = {i for offset, size in L.private_pieces() for i in range(offset, offset + size)}
+    seat = 0
+    want = expected_tensor(L, S, seat)
+    spectator = set()
+    vis = S.rules.visibility
+    for name, offset, size in L.pieces:
+        if name.startswith("zone:") and want[name] is not None and not vis.zone_public(name[5:].split("+")[0]):
+            spectator.update(range(offset, offset + size))
+        if name.startswith("counter:") and not vis.counter_public(name[8:]):
+            spectator.update(offset + j for j, v in enumerate(want[name]) if v is not None)
+    assert private == spectator
+
+
+def counter_owner(rules, members, name, ev, key):
+    if key in ev:
+        return ev[key]
+    kind, who = rules.counter_owner.get(name), ev.get("who")
+    if kind == "player":
+        return who
+    if kind == "team":
+        return next((t for t, m in enumerate(members) if who in m), None)
+    return None
+
+
+def check_redacted(S, ev, seat):
+    """What seat ``seat`` (None: a spectator) keeps of engine event ``ev``, by the table."""
+    rules, seen = S.rules, S.rules.visibility.seen(S.members)
+    me = bit(seat)
+    out = Redactor(rules, seat, S.members).event(ev)
+    kind = ev.get("ev")
+    if "cards" in ev or "card" in ev:
+        froms, to = ev.get("from"), ev.get("to")
+        if froms is None and to is None:
+            sees = True   # cards named aloud, in no zone
+        else:   # seen leaving (a gather: every instance of each zone it empties) or arriving
+            if isinstance(froms, list):   # (docs/simulation.md: each zone visible to all)
+                left = all(rules.visibility.zone_public(z) for z in froms)
+            else:
+                left = froms is not None and seen.zone_seers(froms, ev.get("from_owner")) & me
+            sees = bool(left or (to is not None and seen.zone_seers(to, ev.get("to_owner")) & me))
+        assert ("cards" in out or "card" in out) == sees, (ev, out, seat)
+    elif kind in ("gain", "lose", "pay", "set_counter", "advance"):
+        sees = seen.counter_seers(ev.get("counter"), counter_owner(rules, S.members, ev.get("counter"), ev, "owner")) & me
+        assert out.get("hidden", False) != bool(sees), (ev, out, seat)
+    elif kind == "transfer":
+        sees = all(seen.counter_seers(ev.get(k), counter_owner(rules, S.members, ev.get(k), ev, o)) & me
+                   for k, o in (("from", "from_owner"), ("to", "to_owner")))
+        assert out.get("hidden", False) != bool(sees), (ev, out, seat)
+    elif kind in ("set", "random"):
+        assert ("value" in out) == bool(rules.visibility.var_seers(ev.get("var")) & me), (ev, out, seat)
+
+
+def check_knowledge(S):
+    """Knowledge records, for a card, only seats that do not see the zone instance it lies in."""
+    seen = S.rules.visibility.seen(S.members)
+    where = {}
+    for name, kind in S.rules.zone_owner.items():
+        zone = S.z[name]
+        for owner, cards in [(None, zone)] if kind == "none" else (zone.items() if kind == "card" else enumerate(zone)):
+            for c in cards:
+                where[c] = (name, owner)
+    for card, mask in S.kn.items():
+        assert card in where, card
+        assert mask & seen.zone_seers(*where[card]) & ((1 << S.n) - 1) == 0, (card, mask, where[card])
+
+
+def check_determinized(S, seat, rnd):
+    """A determinization keeps every zone instance the seat sees (and deals again the others)."""
+    try:
+        D = S.determinize(seat, rnd)
+    except GameError:   # no deal lets another seat be asked the same question: nothing to check
+        return
+    seen = S.rules.visibility.seen(S.members)
+    for name, kind in S.rules.zone_owner.items():
+        zone, dealt = S.z[name], D.z[name]
+        for owner, cards in [(None, zone)] if kind == "none" else (zone.items() if kind == "card" else enumerate(zone)):
+            if seen.zone_seers(name, owner) & (1 << seat):
+                got = dealt if owner is None else dealt.get(owner, []) if kind == "card" else dealt[owner]
+                assert got == cards, (name, owner, seat)
+
+
+def play_and_check(rules, players, seed, steps=160, every=40):
+    check_table(rules, players)
+    L = layout(rules, players)
+    kept: list = []   # (shared by the seats' encoders, as one consumer's are)
+    S = rules.new_game(players, seed, record=True, knowledge=True)
+    seats = {p: compile_seat(L, p, S.tm[p], kept) for p in range(players)}
+    shared = compile_shared(L)
+    rnd = random.Random(seed)
+    for k in range(steps + 1):
+        for ev in S.ev:
+            for seat in (*range(players), None):
+                check_redacted(S, ev, seat)
+        S.ev = []
+        check_knowledge(S)
+        if k % every == 0 or S.over or k == steps:
+            for seat in (*range(players), None):
+                check_observation(S, seat)
+            for seat in range(players):
+                for tensor in (L.encode(S, seat), seats[seat](S, seat), shared(S, seat)):
+                    check_tensor(L, S, seat, np.asarray(tensor))
+            check_private_pieces(L, S)
+            check_determinized(S, k % players, random.Random(k))
+        if S.over:
+            return
+        step = rules.steps[S.stack[-1][0]]
+        i = rnd.randrange(len(S.dec[1]))
+        var = step.choice_var()
+        if var is not None and not rules.visibility.var_public(var):
+            assert Choice.pending(S, i).mask() == 0   # nobody but the chooser tells a private choice
+        S.apply_index(i)
+
+
+@pytest.mark.parametrize("path, variant", CASES, ids=IDS)
+def test_every_reader_agrees_with_the_visibility_table(path, variant):
+    rules = load(path, variant)
+    for players in rules.player_counts:
+        play_and_check(rules, players, seed=players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_owner_and_visibility_agree_with_the_table(every, players):
+    play_and_check(every, players, seed=players, steps=400, every=7)
+
+
+def test_the_table_follows_the_documented_rules_for_every_combination(every):
+    seen = every.visibility.seen(every.team_members(4))   # teams [0, 2] and [1, 3]
+    assert seen.zone_seers("vault", 0) == 0b0101 and seen.zone_seers("vault", 1) == 0b1010
+    assert seen.zone_seers("hand", 2) == 0b100 and seen.zone_seers("shown", 2) == ALL
+    assert seen.zone_seers("beneath", 5) == 0 and seen.zone_seers("under", 5) == ALL
+    assert seen.zone_seers("shut", None) == 0 and seen.zone_seers("open", None) == ALL
+    assert seen.counter_seers("purse", 1) == 0b1010 and seen.counter_seers("rune", 1) == 0
+    assert seen.counter_seers("mine", None) == 0 and seen.counter_seers("seal", 3) == 0
+    # every instance at once (a gather of every owner's cards): seen when all are public
+    assert seen.zone_seers("hand", None) == 0 and seen.zone_seers("banner", None) == ALL
+    assert every.visibility.seen(every.team_members(2)).zone_seers("vault", None) == 0   # (one team: both seats)
+    # an owner that names no instance (a log's field, untrusted) is seen by nobody
+    for owner in (-1, 4, 1024, True, "0"):
+        assert seen.zone_seers("hand", owner) == 0 and seen.counter_seers("gold", owner) == 0
+    assert not SPECTATOR & seen.zone_seers("hand", 0) and SPECTATOR & ALL
+    assert every.visibility.var_seers("_secret") == 0 and every.visibility.var_seers("told") == ALL
+
+
+def test_a_seat_owning_no_instance_is_told_nothing_by_a_crafted_owner(every):
+    """A redacted log read with an owner past the last seat (a crafted line): the spectator's
+    bit is no seat's, so a hidden zone of owner 1024 stays hidden from a spectator too."""
+    S = every.new_game(2, 1)
+    ev = {"ev": "move", "cards": [0], "from": "deck", "to": "hand", "to_owner": 1024}
+    assert "cards" not in Redactor(every, None, S.members).event(ev)
+    gain = {"ev": "gain", "counter": "gold", "owner": 1024, "amount": 3}
+    assert Redactor(every, None, S.members).event(gain).get("hidden") is True
