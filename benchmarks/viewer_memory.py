@@ -30,6 +30,7 @@ zones:
   pile: {{}}
 vars:
   x: {{type: int}}
+limits: {{steps: {steps}}}
 flow:
   - repeat: {rounds}
     steps:
@@ -77,7 +78,8 @@ def main(argv=None) -> int:
     from interpreter.play.gamelog import play_game
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.yaml"
-        path.write_text(RULESET.format(cards=args.cards, rounds=args.decisions // 2))
+        steps = min(10_000_000, max(500_000, 10 * args.decisions))   # (a long game's budget)
+        path.write_text(RULESET.format(cards=args.cards, rounds=args.decisions // 2, steps=steps))
         log = str(Path(tmp) / "big.jsonl")
         play_game(interpreter.load(path), 2, 1, make_agents("random", 2, 1), log=log)
         print(f"a {path.stat().st_size}-byte ruleset of {args.cards:,} cards, {args.decisions:,} decisions")
