@@ -173,8 +173,8 @@ def check_observation(S, seat):
         got, zone = obs["zones"][name], S.z[name]
         if kind == "none":
             assert isinstance(got, list) == bool(seen.zone_seers(name, None) & me), name
-        elif kind == "card":   # (by label: one card a label, else the last card of the label)
-            shows = {rules.card_labels[card]: bool(seen.zone_seers(name, card) & me) for card, h in sorted(zone.items()) if h}
+        elif kind == "card":   # (by the card's key: its label, or LABEL#k where labels repeat)
+            shows = {rules.card_keys[card]: bool(seen.zone_seers(name, card) & me) for card, h in sorted(zone.items()) if h}
             assert {label: isinstance(shown, list) for label, shown in got.items()} == shows, name
         else:
             for owner, shown in enumerate(got):
@@ -395,3 +395,44 @@ def test_a_seat_owning_no_instance_is_told_nothing_by_a_crafted_owner(every):
     assert "cards" not in Redactor(every, None, S.members).event(ev)
     gain = {"ev": "gain", "counter": "gold", "owner": 1024, "amount": 3}
     assert Redactor(every, None, S.members).event(gain).get("hidden") is True
+
+
+SHARED_LABELS = """
+game: shared_labels
+players: {min: 2, max: 2}
+components:
+  space: {attributes: {tone: [light, light, dark]}, label: "{tone}"}
+zones:
+  spaces: {owner: none, visible: all, start: [space]}
+  on: {owner: card, visible: all}
+counters:
+  filled: {owner: card, visible: all}
+setup:
+  - for_each: {in: spaces, as: s, do: [{gain: {counter: "filled[s]"}}]}
+flow:
+  - choose: {who: 0, options: "[1]", as: x}
+vars:
+  x: int
+scoring:
+  categories: {n: "0"}
+"""
+
+
+def test_cards_sharing_a_label_keep_an_entry_each_in_an_observation(tmp_path):
+    """What each card holds is listed under the card's key: its label, or LABEL#k where several
+    cards share a label (two spaces "light" are light#1 and light#2, not one entry)."""
+    path = tmp_path / "shared.yaml"
+    path.write_text(SHARED_LABELS)
+    rules = interpreter.load(path)
+    assert rules.card_keys == ("light#1", "light#2", "dark")
+    S = rules.new_game(2, 0)
+    assert S.observation(0)["counters"]["filled"] == {"light#1": 1, "light#2": 1, "dark": 1}
+
+
+def test_an_attribute_named_kind_is_a_located_error_even_in_a_label(tmp_path):
+    """``kind`` is the component's name; an attribute of that name is refused where it is
+    declared (it once crashed the label's formatting first, with a raw TypeError)."""
+    path = tmp_path / "kind.yaml"
+    path.write_text(SHARED_LABELS.replace("tone", "kind"))
+    with pytest.raises(interpreter.RulesetError, match=r"kind.yaml:5:\d+: error\[reserved\]: 'kind' is reserved"):
+        interpreter.load(path)

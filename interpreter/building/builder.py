@@ -283,7 +283,7 @@ class Builder(Declarations, Bounded, Elements):
 
     # ------------------------------------------------------------------ the whole ruleset
     def build(self):
-        from ..engine.ruleset import Ruleset
+        from ..engine.ruleset import Ruleset, card_keys
         d = self.data
         r = Ruleset()
         r.name = str(d.get("game", "game"))
@@ -303,6 +303,7 @@ class Builder(Declarations, Bounded, Elements):
         r.cards = cards
         r.card_labels = tuple(cards.labels)
         r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
+        r.card_keys = card_keys(r.card_labels)
         tables = cards.tables()
         for attr, values in tables.items():
             self.names.namespace["A_" + attr] = values

@@ -141,7 +141,10 @@ def _label(template, name, row, error, path):
         # plain {name} only: no {x.attr}, {x[0]}, conversions or format specs (no width bombs)
         if not all(f.isidentifier() for f in fields) or any(spec or conv for _, _, spec, conv in parts):
             raise ValueError(template)
-        return template.format(**{f: row.get(f, "") for f in fields}, kind=name)
+        values = {f: row.get(f, "") for f in fields}
+        if "kind" not in row:   # {kind}: the component's name, unless an attribute is called kind
+            values["kind"] = name
+        return template.format(**values)
     except (ValueError, KeyError, IndexError, AttributeError):
         error(f"bad label template {template!r}: use {{attribute}} placeholders", (*path, "label"), "label")
         return name

@@ -30,7 +30,7 @@ def _shown_cards(rules, name: str, zone: list) -> list:
 
 def observe(S, player: int | None) -> dict:
     rules = S.rules
-    labels = rules.card_labels
+    labels, keys = rules.card_labels, rules.card_keys
     vis = rules.visibility   # who sees each instance (engine/visibility.py)
     seen = vis.seen(S.members)
     zone_masks, counter_masks, var_seers = seen.zone, seen.counter, vis.vars
@@ -41,8 +41,8 @@ def observe(S, player: int | None) -> dict:
         zone = S.z[name]
         if owner == "none":
             zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
-        elif owner == "card":   # only the cards that hold something, by label
-            zones[name] = {labels[i]: ([labels[c] for c in z] if masks & me else len(z))
+        elif owner == "card":   # only the cards that hold something, each by its key (card_keys)
+            zones[name] = {keys[i]: ([labels[c] for c in z] if masks & me else len(z))
                            for i, z in sorted(zone.items()) if z}
         elif type(masks) is int:   # each player's or team's, all seen alike
             zones[name] = [[labels[c] for c in z] for z in zone] if masks & me else [len(z) for z in zone]
@@ -56,7 +56,7 @@ def observe(S, player: int | None) -> dict:
             counters[name] = value if masks & me else None
         elif owner == "card":
             # the cards whose value is not 0 (picked in C: a few among hundreds)
-            counters[name] = {labels[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+            counters[name] = {keys[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
         elif type(masks) is int:
             counters[name] = list(value) if masks & me else [None] * len(value)
         else:

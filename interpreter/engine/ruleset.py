@@ -15,6 +15,25 @@ from .protocol import GAME_OPTIONS
 from .visibility import Visibility
 
 
+def card_keys(labels) -> tuple:
+    """Each card's name where an observation lists cards by name (what lies on each card, a
+    counter each card holds): its label, or ``LABEL#k`` for the k-th card of a label that
+    several cards share (two park spaces "light" are "light#1" and "light#2"), so that no two
+    cards' entries fall on one key."""
+    count: dict = {}
+    for label in labels:
+        count[label] = count.get(label, 0) + 1
+    seen: dict = {}
+    out = []
+    for label in labels:
+        if count[label] == 1:
+            out.append(label)
+        else:
+            seen[label] = seen.get(label, 0) + 1
+            out.append(f"{label}#{seen[label]}")
+    return tuple(out)
+
+
 class Ruleset:
     """Compiled rules: build with ``interpreter.load(path)``; start games with ``new_game``.
 
@@ -40,6 +59,8 @@ class Ruleset:
     cards: Any                     # the card table (building/components.py CardTable)
     card_labels: tuple             # each card id's label
     unique_labels: bool            # no two cards share a label (a label names one card)
+    card_keys: tuple               # each card id's name in an observation: its label, or LABEL#k (the
+                                   # k-th card of that label) where labels repeat (card_keys())
     attr_tables: dict              # attribute name -> its value for each card id
     zone_decl: dict                # each zone's declaration
     visibility: Visibility         # who sees each zone, counter and variable (engine/visibility.py)

@@ -244,13 +244,13 @@ def _everything(S) -> dict:
         if owner == "none":
             zones[name] = [labels[c] for c in zone]
         elif owner == "card":
-            zones[name] = {labels[i]: [labels[c] for c in z] for i, z in sorted(zone.items()) if z}
+            zones[name] = {rules.card_keys[i]: [labels[c] for c in z] for i, z in sorted(zone.items()) if z}
         else:
             zones[name] = [[labels[c] for c in z] for z in zone]
     counters = {}
     for name, owner in rules.counter_owner.items():
         value = S.c[name]
-        counters[name] = ({labels[i]: v for i, v in enumerate(value) if v} if owner == "card"
+        counters[name] = ({rules.card_keys[i]: v for i, v in enumerate(value) if v} if owner == "card"
                           else list(value) if isinstance(value, list) else value)
     obs = S.observation(None)   # public variables and what running steps show
     obs.update(zones=zones, counters=counters)
