@@ -398,3 +398,18 @@ def test_an_if_step_with_a_key_it_does_not_take_is_a_located_error(tmp_path):
         """)
     assert e.value.message.startswith("unknown key 'otherwise'") and (e.value.loc.line, e.value.loc.col) == (21, 5)
     assert "accepted keys: if, then, else" in str(e.value)
+
+
+def test_a_card_picked_into_a_zone_fires_its_on_enter_trigger(tmp_path, engine):
+    r = load(tmp_path, """
+    triggers:
+      scored:
+        on_enter: pile
+        do: [{gain: {counter: points}}]
+    flow:
+      - deal: {from: deck, to: hand, count: 2}
+      - pick: {who: 1, from: hand, to: pile, count: 1}
+    """)
+    S = engine(r).new_game(2)
+    S.apply_index(0)
+    assert S.c["points"] == [0, 1] and len(S.z["pile"]) == 1
