@@ -49,3 +49,11 @@ def raised(fn):
 ])
 def test_a_python_error_is_said_in_the_languages_terms(fn, message):
     assert describe(raised(fn)) == message
+
+
+@pytest.mark.parametrize("text", ["-" * 45 + "1", "1" + " + (1" * 45 + ")" * 45, "not " * 45 + "true"])
+def test_an_expression_nested_past_the_limit_is_refused_when_parsed(text):
+    from interpreter.expr.parser import ExprError, parse
+    with pytest.raises(ExprError, match=r"^expression is nested too deeply \(limit 40\)$"):
+        parse(text)
+    parse("-" * 30 + "1")                      # within the limit
