@@ -201,9 +201,16 @@ def yaml_mutants(root: Path, rel: str) -> list[Mutant]:
     text = (root / rel).read_text()
     offs = _offsets(text)
     out: list[Mutant] = []
+    prose = None   # the indentation of a description's or doc's block of prose being skipped
     for i, line in enumerate(text.splitlines()):
         code = line.split(" #", 1)[0]
-        if code.lstrip().startswith("#") or code.lstrip().startswith(("description", "label")):
+        indent = len(line) - len(line.lstrip())
+        if prose is not None and (not line.strip() or indent > prose):
+            continue
+        prose = None
+        if re.match(r"^\s*-?\s*(description|doc)\s*:\s*[>|]", code):
+            prose = indent
+        if code.lstrip().startswith("#") or re.match(r"^\s*-?\s*(description|doc|label)\s*:", code):
             continue
         base = offs[i]
         for m in re.finditer(r"(?<![\w.'{])(\d+)(?![\w.'}])", code):
