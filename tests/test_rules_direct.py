@@ -367,7 +367,7 @@ def test_a_map_parameters_override_keeps_the_keys_in_the_defaults_order(tmp_path
     assert S.v["order"] == [5, 6, 7] and list(S.p["price"]) == ["red", "green", "blue"]
 
 
-def test_a_saved_states_rng_is_a_64_bit_state(tmp_path):
+def test_a_saved_states_rng_and_seed_are_64_bit_numbers(tmp_path):
     import json
     r = load(tmp_path, 'flow:\n  - choose: {who: 0, options: "[1, 2]", as: x}\n')
     S = r.new_game(2, 5)
@@ -376,6 +376,10 @@ def test_a_saved_states_rng_is_a_64_bit_state(tmp_path):
     for bad in (-1, 2 ** 64, 1.5, "7"):
         with pytest.raises(GameError, match=r"rng: expected a 64-bit state, got"):
             r.state_from_json(json.dumps({**saved, "rng": bad}))
+    assert r.state_from_json(json.dumps({**saved, "seed": -(2 ** 63) + 1})).seed == -(2 ** 63) + 1
+    for bad in (2 ** 63, -(2 ** 64), 2.5):
+        with pytest.raises(GameError, match=r"seed: expected a whole number within 64 bits, got"):
+            r.state_from_json(json.dumps({**saved, "seed": bad}))
 
 
 def test_states_are_equal_when_their_data_is(tmp_path):
