@@ -417,3 +417,14 @@ def test_a_card_picked_into_a_zone_fires_its_on_enter_trigger(tmp_path, engine):
     S = engine(r).new_game(2)
     S.apply_index(0)
     assert S.c["points"] == [0, 1] and len(S.z["pile"]) == 1
+
+
+@pytest.mark.parametrize("body, where, message, hint", [
+    ("flow:\n  - shuffle: dek\n", (18, 14), "unknown zone 'dek'", "did you mean 'deck'?"),
+    ("flow:\n  - deal: {from: deck, to: hnd, count: 1}\n", (18, 28), "unknown zone 'hnd'", "did you mean 'hand'?"),
+])
+def test_a_step_naming_an_unknown_zone_is_a_located_error_with_a_did_you_mean(tmp_path, body, where, message, hint):
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, body)
+    assert e.value.message == message and (e.value.loc.line, e.value.loc.col) == where
+    assert f"hint: {hint}" in str(e.value)
