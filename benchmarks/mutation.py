@@ -40,7 +40,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
     "engine": (["interpreter/engine/loop.py", "interpreter/engine/rng.py", "interpreter/engine/ruleset.py",
                 "interpreter/engine/saved.py", "interpreter/engine/state.py", "interpreter/engine/protocol.py"],
                ["tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_saved_states.py",
-                "tests/test_rng.py", "tests/test_errors.py", "tests/test_sorted_zones.py",
+                "tests/test_rng.py", "tests/test_errors.py", "tests/test_sorted_zones.py", "tests/test_map_params.py",
                 "tests/test_visibility_rules.py", "tests/test_simultaneous.py", "tests/test_clone.py", "tests/test_flowgen.py",
                 "tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py"]),
     "mechanics": (["interpreter/mechanics/*.py"],
@@ -50,7 +50,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                    "tests/test_counter_families.py", "tests/test_counter_set_and_pay_to.py",
                    "tests/test_deal.py", "tests/test_sorted_zones.py", "tests/test_trajectories.py",
                    "tests/test_diams_lockstep.py", "tests/test_diamonds_club_lockstep.py",
-                   "tests/test_golden_errors.py", "tests/test_flowgen.py"]),
+                   "tests/test_golden_errors.py", "tests/test_flowgen.py", "tests/test_actions.py"]),
     "expr": (["interpreter/expr/*.py"],
              ["tests/test_runtime_messages.py", "tests/test_expressions.py", "tests/test_statements.py", "tests/test_if_none.py",
               "tests/test_defines_in_context.py", "tests/test_counter_families.py", "tests/test_map_params.py",
@@ -201,9 +201,16 @@ def yaml_mutants(root: Path, rel: str) -> list[Mutant]:
     text = (root / rel).read_text()
     offs = _offsets(text)
     out: list[Mutant] = []
+    prose = None   # the indentation of a description's or doc's block of prose being skipped
     for i, line in enumerate(text.splitlines()):
         code = line.split(" #", 1)[0]
-        if code.lstrip().startswith("#") or code.lstrip().startswith(("description", "label")):
+        indent = len(line) - len(line.lstrip())
+        if prose is not None and (not line.strip() or indent > prose):
+            continue
+        prose = None
+        if re.match(r"^\s*-?\s*(description|doc)\s*:\s*[>|]", code):
+            prose = indent
+        if code.lstrip().startswith("#") or re.match(r"^\s*-?\s*(description|doc|label)\s*:", code):
             continue
         base = offs[i]
         for m in re.finditer(r"(?<![\w.'{])(\d+)(?![\w.'}])", code):

@@ -367,7 +367,7 @@ def test_a_map_parameters_override_keeps_the_keys_in_the_defaults_order(tmp_path
     assert S.v["order"] == [5, 6, 7] and list(S.p["price"]) == ["red", "green", "blue"]
 
 
-def test_a_saved_states_rng_is_a_64_bit_state(tmp_path):
+def test_a_saved_states_rng_and_seed_are_64_bit_numbers(tmp_path):
     import json
     r = load(tmp_path, 'flow:\n  - choose: {who: 0, options: "[1, 2]", as: x}\n')
     S = r.new_game(2, 5)
@@ -376,6 +376,10 @@ def test_a_saved_states_rng_is_a_64_bit_state(tmp_path):
     for bad in (-1, 2 ** 64, 1.5, "7"):
         with pytest.raises(GameError, match=r"rng: expected a 64-bit state, got"):
             r.state_from_json(json.dumps({**saved, "rng": bad}))
+    assert r.state_from_json(json.dumps({**saved, "seed": -(2 ** 63) + 1})).seed == -(2 ** 63) + 1
+    for bad in (2 ** 63, -(2 ** 64), 2.5):
+        with pytest.raises(GameError, match=r"seed: expected a whole number within 64 bits, got"):
+            r.state_from_json(json.dumps({**saved, "seed": bad}))
 
 
 def test_states_are_equal_when_their_data_is(tmp_path):
@@ -398,3 +402,29 @@ def test_an_if_step_with_a_key_it_does_not_take_is_a_located_error(tmp_path):
         """)
     assert e.value.message.startswith("unknown key 'otherwise'") and (e.value.loc.line, e.value.loc.col) == (21, 5)
     assert "accepted keys: if, then, else" in str(e.value)
+
+
+def test_a_card_picked_into_a_zone_fires_its_on_enter_trigger(tmp_path, engine):
+    r = load(tmp_path, """
+    triggers:
+      scored:
+        on_enter: pile
+        do: [{gain: {counter: points}}]
+    flow:
+      - deal: {from: deck, to: hand, count: 2}
+      - pick: {who: 1, from: hand, to: pile, count: 1}
+    """)
+    S = engine(r).new_game(2)
+    S.apply_index(0)
+    assert S.c["points"] == [0, 1] and len(S.z["pile"]) == 1
+
+
+@pytest.mark.parametrize("body, where, message, hint", [
+    ("flow:\n  - shuffle: dek\n", (18, 14), "unknown zone 'dek'", "did you mean 'deck'?"),
+    ("flow:\n  - deal: {from: deck, to: hnd, count: 1}\n", (18, 28), "unknown zone 'hnd'", "did you mean 'hand'?"),
+])
+def test_a_step_naming_an_unknown_zone_is_a_located_error_with_a_did_you_mean(tmp_path, body, where, message, hint):
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, body)
+    assert e.value.message == message and (e.value.loc.line, e.value.loc.col) == where
+    assert f"hint: {hint}" in str(e.value)

@@ -49,3 +49,19 @@ def raised(fn):
 ])
 def test_a_python_error_is_said_in_the_languages_terms(fn, message):
     assert describe(raised(fn)) == message
+
+
+@pytest.mark.parametrize("text", ["-" * 45 + "1", "1" + " + (1" * 45 + ")" * 45, "not " * 45 + "true"])
+def test_an_expression_nested_past_the_limit_is_refused_when_parsed(text):
+    from interpreter.expr.parser import ExprError, parse
+    with pytest.raises(ExprError, match=r"^expression is nested too deeply \(limit 40\)$"):
+        parse(text)
+    parse("-" * 30 + "1")                      # within the limit
+
+
+def test_a_product_of_whole_numbers_must_stay_within_64_bits():
+    from interpreter.expr.runtime import _mul
+    assert _mul(-(2 ** 62), 2) == -(2 ** 63) and _mul(2 ** 62 - 1, 2) == 2 ** 63 - 2 and _mul(0.5, 3) == 1.5
+    for a, b in ((-(2 ** 63) - 1, 1), (2 ** 63, 1), (2 ** 32, 2 ** 32)):
+        with pytest.raises(ExprRuntimeError, match=r"^a whole number beyond 64 bits \(-2\^63 \.\. 2\^63-1\)$"):
+            _mul(a, b)

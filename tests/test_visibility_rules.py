@@ -342,6 +342,8 @@ def test_the_web_table_tells_a_seat_what_the_others_did_since_its_turn_as_it_may
         assert len(told) == 2 and all(f"seat {line['seat']} which: ?." in t for t, line in zip(told, full))
     told = s.view(2, "all")["since"]
     assert len(told) == 2 and all(f"seat {line['seat']} which: {line['action']}." in t for t, line in zip(told, full))
+    # seen from an earlier position: only what had happened by then
+    assert len(s.view(1, 2)["since"]) == 1 and s.view(1, 2)["since"][0].startswith("seat 0 which: ?.")
     # what was chosen at position 1 (seat 1's card): its own seat knows, the others do not
     assert s.view(1, 1)["chosen"] == s.view(1, "all")["chosen"] == full[1]["action"] != HIDDEN
     assert s.view(1, 0)["chosen"] == s.view(1, 2)["chosen"] == s.view(1, None)["chosen"] == HIDDEN
@@ -504,3 +506,30 @@ def test_a_saved_states_knowledge_names_only_seats_and_cards_of_the_game(tmp_pat
                          ({"12": 1}, "known: no card '12'")):
         with pytest.raises(GameError, match=words):
             r.state_from_json(json.dumps({**saved, "known": known}))
+
+
+def test_a_seat_loses_track_of_a_card_moved_where_it_cannot_see_and_all_know_a_card_shown(tmp_path):
+    """Knowledge (engine/knowledge.py): seat 0 puts a card from its hand on the hidden deck and
+    knows it is there; moved on from the deck into a hidden pile, nobody knows where it is (no
+    seat saw it leave); a card put on the public table is no one's secret."""
+    r = load(tmp_path, """
+    flow:
+      - deal: {from: deck, to: hand, count: 2}
+      - choose: {who: 0, options: "[1]", as: shown}
+      - move: {from: "hand[0]", to: deck, count: 1}
+      - choose: {who: 0, options: "[1]", as: shown}
+      - move: {from: deck, to: pile, count: 1}
+      - move: {from: "hand[0]", to: deck, count: 1}
+      - choose: {who: 0, options: "[1]", as: shown}
+      - move: {from: deck, to: table, count: 1}
+      - choose: {who: 0, options: "[1]", as: shown}
+    """, base=BASE.replace("  table: {visible: all}\n", "  table: {visible: all}\n  pile: {visible: none}\n"))
+    S = r.new_game(2, 1, knowledge=True)
+    first, second = S.z["hand"][0][-1], S.z["hand"][0][-2]
+    S.apply("1")
+    assert S.kn == {first: 0b01}                       # seat 0 knows the deck's top card
+    S.apply("1")
+    assert S.z["pile"] == [first] and S.z["deck"][-1] == second
+    assert S.kn == {second: 0b01}                      # the pile's card: nobody knows it now
+    S.apply("1")
+    assert S.z["table"] == [second] and S.kn == {}     # on the table: everyone sees it
