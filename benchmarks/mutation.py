@@ -62,16 +62,18 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                "tests/test_trajectories.py", "tests/test_diams_lockstep.py",
                "tests/test_diamonds_club_lockstep.py", "tests/test_coverage.py", "tests/test_golden_errors.py",
                "tests/test_explain.py", "tests/test_counter_families.py"]),
-    "visibility": (["interpreter/play/redact.py", "interpreter/engine/sight.py",
+    "visibility": (["interpreter/engine/visibility.py", "interpreter/play/redact.py", "interpreter/engine/sight.py",
                     "interpreter/engine/observation.py", "interpreter/engine/knowledge.py",
                     "interpreter/play/tensors.py", "interpreter/play/*encoder*.py", "interpreter/web/games.py"],
-                   ["tests/test_visibility_rules.py", "tests/test_redaction.py", "tests/test_tensors.py",
+                   ["tests/test_visibility_rules.py", "tests/test_visibility_model.py", "tests/test_secrets.py",
+                    "tests/test_redaction.py", "tests/test_tensors.py",
                     "tests/test_determinize.py", "tests/test_web.py", "tests/test_logs.py",
                     "tests/test_gamelog.py", "tests/test_rl.py"]),
     "rulesets": (["rulesets/*.yaml"],
                  ["tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py",
                   "tests/test_mister_diamond.py", "tests/test_diamonds_club.py", "tests/test_club_mechanics.py",
-                  "tests/test_diams_lockstep.py", "tests/test_diamonds_club_lockstep.py"]),
+                  "tests/test_diams_lockstep.py", "tests/test_diamonds_club_lockstep.py",
+                  "tests/test_mister_diamond_lockstep.py", "tests/test_playthroughs.py"]),
 }
 
 
