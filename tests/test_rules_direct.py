@@ -325,16 +325,12 @@ def test_triggers_may_set_each_other_off_50_times_in_a_chain_and_no_more(tmp_pat
         engine(chain(tmp_path, 54)).new_game(2)                              # 51
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the chain's RecursionError is described by expr/messages.py as "
-                   "'the expression nests too deeply', so the chain message of triggers.py never reaches the author")
 def test_a_chain_of_triggers_too_long_says_so(tmp_path):
     with pytest.raises(GameError, match="triggers set each other off more than 50 times in a chain"):
         chain(tmp_path, 54).new_game(2)
 
 
 # ---------------------------------------------------------------------- options, parameters, states
-@pytest.mark.xfail(strict=True, reason="bug: engine/ruleset.py distinct() keeps the string 'none' and none apart "
-                   "(its guard tests for 'None', but none's label is 'none'): two options labelled 'none'")
 def test_a_string_none_and_none_are_one_option_as_they_share_a_label(tmp_path):
     r = load(tmp_path, """
     flow:

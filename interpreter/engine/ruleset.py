@@ -291,7 +291,7 @@ class Ruleset:
             return self.distinct_cards(options)
         if typ in _BY_VALUE:   # their labels are one-to-one with their values: no labelling needed
             out = list(dict.fromkeys(options))
-            if typ != STR or None not in out or "None" not in out:   # (none and 'None' share a label)
+            if typ != STR or None not in out or "none" not in out:   # (none and the text "none" share a label)
                 return out
         seen, out = set(), []
         for o in options:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..errors import raised_in, tag_origin
 from ..expr.fastpaths import READS_STATE
+from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
 
 MAX_CHAIN = 50
@@ -169,4 +170,4 @@ class Triggers:
         self.depth += 1
         if self.depth > MAX_CHAIN:
             self.depth = 0
-            raise RecursionError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
+            raise ExprRuntimeError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
