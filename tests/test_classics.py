@@ -1,0 +1,156 @@
+"""The classic games against OpenSpiel, game by game.
+
+Each bundled classic with an OpenSpiel twin is played in Rulebook with seeded random choices;
+every game is replayed at once in OpenSpiel's own game of that name (with the parameters that
+make its rules the ruleset's, said per twin below). OpenSpiel's chance nodes are given the
+outcome Rulebook drew (the cards dealt, the dice rolled: read from the Rulebook state). At
+every decision both must offer the same moves (Rulebook's labels mapped to OpenSpiel's action
+strings, ``state.action_to_string``) to the same player, and at the end Rulebook's scores (or
+winners, as the game defines its returns) must equal OpenSpiel's returns.
+
+``benchmarks/classics.py`` replays 200 games of each and measures both engines' speed.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import interpreter  # noqa: E402
+
+GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
+
+
+def attr(rules, name: str, card: int):
+    """A card's attribute, by the card's id."""
+    return rules.attr_tables[name][card]
+
+
+def cards(rules, S, zone: str, owner: int | None = None) -> list[int]:
+    """The card ids in a zone (a player's, when ``owner`` is given)."""
+    z = S.z[zone]
+    return list(z if owner is None else z[owner])
+
+
+@dataclass
+class Twin:
+    """A ruleset and its OpenSpiel twin: how to read a chance outcome from the Rulebook state,
+    how a Rulebook label is written by OpenSpiel, and OpenSpiel's returns from Rulebook's result."""
+    ruleset: str
+    openspiel: str
+    players: tuple[int, ...]
+    os_params: Callable[[int], dict]                 # OpenSpiel's parameters for n players
+    chance: Callable                                 # (rules, S, os_state) -> OpenSpiel's outcome
+    action: Callable[[int, str], str]                # (seat, Rulebook label) -> action string
+    returns: Callable                                # (rules, S) -> OpenSpiel's returns
+    params: dict = field(default_factory=dict)       # Rulebook parameter overrides
+
+
+# ---------------------------------------------------------------------- Kuhn poker
+# kuhn_poker with players=N: N+1 cards numbered 0..N, dealt to seats 0..N-1 in order (chance
+# outcome = the card's number), one betting round; returns are chips won, as the ruleset scores.
+def kuhn_chance(rules, S, os_state):
+    seat = len(os_state.history())                   # the k-th deal goes to seat k
+    return attr(rules, "rank", cards(rules, S, "hand", seat)[0])
+
+
+KUHN = Twin("kuhn_poker", "kuhn_poker", (2, 3, 4), lambda n: {"players": n}, kuhn_chance,
+            lambda seat, label: label, lambda rules, S: [float(x) for x in S.scores()])
+
+
+# ---------------------------------------------------------------------- Leduc poker
+# leduc_poker with players=N and its defaults (starting_player 0, action_mapping false,
+# suit_isomorphism false): 2(N+1) cards, card c of rank c // 2; chance outcome = the card's
+# number, rank * 2 + suit (a = 0, b = 1): the private cards to seats 0..N-1, then the public
+# card when the second round starts. Returns are chips won, as the ruleset scores.
+def card_number(rules, card: int) -> int:
+    return attr(rules, "rank", card) * 2 + "ab".index(attr(rules, "suit", card))
+
+
+def leduc_chance(rules, S, os_state):
+    dealt = len(os_state.history())
+    n = os_state.num_players()
+    card = cards(rules, S, "hand", dealt)[0] if dealt < n else cards(rules, S, "board")[0]
+    return card_number(rules, card)
+
+
+LEDUC = Twin("leduc_poker", "leduc_poker", (2, 3), lambda n: {"players": n}, leduc_chance,
+             lambda seat, label: label, lambda rules, S: [float(x) for x in S.scores()])
+
+TWINS = [KUHN, LEDUC]
+
+
+# ---------------------------------------------------------------------- the replay
+def check(cond: bool, twin: Twin, n: int, seed: int, what: str):
+    if not cond:
+        raise AssertionError(f"{twin.ruleset}, {n} players, seed {seed}: {what}")
+
+
+def replay(twin: Twin, n: int, seed: int, rules=None, game=None) -> int:
+    """Play one seeded random game in Rulebook and the same game in OpenSpiel in step; return
+    the number of decisions. Any difference is an AssertionError naming the game."""
+    rules = rules or interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    game = game or pyspiel.load_game(twin.openspiel, twin.os_params(n))
+    rng = random.Random(seed)
+    S = rules.new_game(n, seed, {"params": dict(twin.params)})
+    os_state = game.new_initial_state()
+    joint: dict[int, int] = {}      # a simultaneous node's actions chosen so far
+    decisions = 0
+    while True:
+        while os_state.is_chance_node():
+            outcome = twin.chance(rules, S, os_state)
+            legal = [a for a, _ in os_state.chance_outcomes()]
+            check(outcome in legal, twin, n, seed, f"chance outcome {outcome} not among {legal}")
+            os_state.apply_action(outcome)
+        if S.is_terminal():
+            break
+        check(not os_state.is_terminal(), twin, n, seed,
+              f"OpenSpiel's game ended, Rulebook's goes on (after {decisions} decisions)")
+        seat = S.current_player()
+        labels = S.legal_actions()
+        if os_state.is_simultaneous_node():
+            check(seat not in joint, twin, n, seed, f"seat {seat} asked twice at one simultaneous node")
+            os_legal = {os_state.action_to_string(seat, a): a for a in os_state.legal_actions(seat)}
+        else:
+            check(os_state.current_player() == seat, twin, n, seed,
+                  f"decision {decisions + 1}: Rulebook asks seat {seat}, OpenSpiel {os_state.current_player()}")
+            os_legal = {os_state.action_to_string(seat, a): a for a in os_state.legal_actions()}
+        mapped = sorted(twin.action(seat, label) for label in labels)
+        check(mapped == sorted(os_legal), twin, n, seed,
+              f"decision {decisions + 1} (seat {seat}): Rulebook offers {mapped}, OpenSpiel {sorted(os_legal)}")
+        label = rng.choice(labels)
+        S.apply(label)
+        decisions += 1
+        action = os_legal[twin.action(seat, label)]
+        if os_state.is_simultaneous_node():
+            joint[seat] = action
+            if len(joint) == os_state.num_players():
+                os_state.apply_actions([joint[p] for p in range(os_state.num_players())])
+                joint = {}
+        else:
+            os_state.apply_action(action)
+    check(os_state.is_terminal(), twin, n, seed, f"Rulebook's game ended, OpenSpiel's goes on ({os_state})")
+    ours, theirs = twin.returns(rules, S), list(os_state.returns())
+    check(ours == pytest.approx(theirs), twin, n, seed, f"returns {ours} in Rulebook, {theirs} in OpenSpiel")
+    return decisions
+
+
+CASES = [pytest.param(twin, n, id=f"{twin.ruleset}-{n}p") for twin in TWINS for n in twin.players]
+
+
+@pytest.mark.parametrize("twin,n", CASES)
+def test_twin_plays_as_openspiel(twin, n):
+    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
+    total = sum(replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1))
+    assert total >= GAMES    # every game asked at least one decision
