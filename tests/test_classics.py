@@ -87,7 +87,37 @@ def leduc_chance(rules, S, os_state):
 LEDUC = Twin("leduc_poker", "leduc_poker", (2, 3), lambda n: {"players": n}, leduc_chance,
              lambda seat, label: label, lambda rules, S: [float(x) for x in S.scores()])
 
-TWINS = [KUHN, LEDUC]
+
+# ---------------------------------------------------------------------- Goofspiel
+# goofspiel with players=N, num_cards=K and its defaults (num_turns = num_cards, points_order
+# random, returns_type win_loss): chance outcome = the prize turned up, value - 1; a bid
+# "[P<seat>]Bid: <value>". OpenSpiel plays the last turn (one card left in every hand, one
+# prize left) by itself, as the ruleset's auto_forced does. Its win_loss returns are read from
+# Rulebook's winners: 1/k to each of k winners, -1/(N-k) to each loser, 0 to all when all tie.
+# A second twin with returns_type total_points compares the scores themselves.
+def goofspiel_chance(rules, S, os_state):
+    return attr(rules, "value", cards(rules, S, "lot")[0]) - 1
+
+
+def win_loss(rules, S):
+    n, won = len(S.scores()), S.winners()
+    if len(won) == n:
+        return [0.0] * n
+    return [1 / len(won) if p in won else -1 / (n - len(won)) for p in range(n)]
+
+
+def goof_params(n: int, **more):
+    return {"players": n, **more}
+
+
+GOOFSPIEL = Twin("goofspiel", "goofspiel", (2, 3, 4), goof_params, goofspiel_chance,
+                 lambda seat, label: f"[P{seat}]Bid: {label}", win_loss)
+GOOFSPIEL_POINTS = Twin("goofspiel", "goofspiel", (2, 3),
+                        lambda n: goof_params(n, num_cards=6, returns_type="total_points"), goofspiel_chance,
+                        lambda seat, label: f"[P{seat}]Bid: {label}",
+                        lambda rules, S: [float(x) for x in S.scores()], params={"num_cards": 6})
+
+TWINS = [KUHN, LEDUC, GOOFSPIEL, GOOFSPIEL_POINTS]
 
 
 # ---------------------------------------------------------------------- the replay
@@ -145,7 +175,12 @@ def replay(twin: Twin, n: int, seed: int, rules=None, game=None) -> int:
     return decisions
 
 
-CASES = [pytest.param(twin, n, id=f"{twin.ruleset}-{n}p") for twin in TWINS for n in twin.players]
+def case_id(twin: Twin, n: int) -> str:
+    extra = "".join(f"-{k}={v}" for k, v in twin.params.items())
+    return f"{twin.ruleset}{extra}-{n}p"
+
+
+CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
 
 
 @pytest.mark.parametrize("twin,n", CASES)
