@@ -117,7 +117,34 @@ GOOFSPIEL_POINTS = Twin("goofspiel", "goofspiel", (2, 3),
                         lambda seat, label: f"[P{seat}]Bid: {label}",
                         lambda rules, S: [float(x) for x in S.scores()], params={"num_cards": 6})
 
-TWINS = [KUHN, LEDUC, GOOFSPIEL, GOOFSPIEL_POINTS]
+
+# ---------------------------------------------------------------------- Tic-tac-toe
+# tic_tac_toe (no parameters): seat 0 is x, seat 1 is o; a move "x(row,col)" is the cell
+# labelled "(row,col)". No chance. Returns 1 / -1 / 0, as the ruleset scores.
+TIC_TAC_TOE = Twin("tic_tac_toe", "tic_tac_toe", (2,), lambda n: {}, None,
+                   lambda seat, label: "xo"[seat] + label, lambda rules, S: [float(x) for x in S.scores()])
+
+
+# ---------------------------------------------------------------------- Liar's dice
+# liars_dice with players=2, numdice and dice_sides as the ruleset's parameters, bidding_rule
+# reset-face (the default): each seat's dice rolled in turn, seat 0's first (chance outcome =
+# face - 1; OpenSpiel sorts each cup once rolled, so the faces are given in sorted order); a
+# bid "Q-F" is the card labelled so, "Liar" the call. Returns 1 / -1, as the ruleset scores.
+def liars_dice_chance(rules, S, os_state):
+    rolled = len(os_state.history())
+    seat, slot = divmod(rolled, len(cards(rules, S, "cup", 0)))
+    return sorted(attr(rules, "face", d) for d in cards(rules, S, "cup", seat))[slot] - 1
+
+
+def liars_dice(numdice: int, sides: int) -> Twin:
+    return Twin("liars_dice", "liars_dice", (2,),
+                lambda n: {"players": n, "numdice": numdice, "dice_sides": sides}, liars_dice_chance,
+                lambda seat, label: label, lambda rules, S: [float(x) for x in S.scores()],
+                params={"numdice": numdice, "dice_sides": sides})
+
+
+TWINS = [KUHN, LEDUC, GOOFSPIEL, GOOFSPIEL_POINTS, TIC_TAC_TOE,
+         liars_dice(1, 6), liars_dice(2, 6), liars_dice(2, 4)]
 
 
 # ---------------------------------------------------------------------- the replay
