@@ -8,6 +8,9 @@ every decision both must offer the same moves (Rulebook's labels mapped to OpenS
 strings, ``state.action_to_string``) to the same player, and at the end Rulebook's scores (or
 winners, as the game defines its returns) must equal OpenSpiel's returns.
 
+Each classic's rules are also proved one by one by its scenarios
+(``rulesets/scenarios/<game>.yaml``), which run without OpenSpiel.
+
 ``benchmarks/classics.py`` replays 200 games of each and measures both engines' speed.
 """
 from __future__ import annotations
@@ -20,13 +23,19 @@ from typing import Callable
 
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed")
+try:
+    import pyspiel
+except ImportError:       # the scenarios still run; the twins are skipped (test_twin_plays_as_openspiel)
+    pyspiel = None
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import interpreter  # noqa: E402
+from interpreter.play.scenarios import run_file  # noqa: E402
+
+CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four"]
+NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
 
@@ -225,8 +234,26 @@ CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in t
 
 @pytest.mark.parametrize("twin,n", CASES)
 def test_twin_plays_as_openspiel(twin, n):
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
     game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
     results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
     assert all(decisions > 0 for decisions, _ in results)
     assert len({returns for _, returns in results}) > 1    # the games did not all end alike
+
+
+def test_every_classic_has_a_twin_a_source_and_scenarios():
+    assert sorted({twin.ruleset for twin in TWINS}) == sorted(CLASSICS)
+    for name in CLASSICS:
+        rules = interpreter.load(interpreter.ruleset_path(name))
+        assert "Source of rules" in rules.data["description"], name
+        assert (ROOT / "rulesets" / "scenarios" / f"{name}.yaml").exists(), name
+
+
+SCENARIOS = [(name, outcome) for name in CLASSICS
+             for outcome in run_file(ROOT / "rulesets" / "scenarios" / f"{name}.yaml")]
+
+
+@pytest.mark.parametrize("name,outcome", SCENARIOS, ids=[f"{n}: {o.name}" for n, o in SCENARIOS])
+def test_scenario(name, outcome):
+    assert outcome.ok, f"{outcome.loc}: {outcome.message}"
