@@ -45,7 +45,7 @@ def attr(rules, name: str, card: int):
     return rules.attr_tables[name][card]
 
 
-def cards(rules, S, zone: str, owner: int | None = None) -> list[int]:
+def cards(S, zone: str, owner: int | None = None) -> list[int]:
     """The card ids in a zone (a player's, when ``owner`` is given)."""
     z = S.z[zone]
     return list(z if owner is None else z[owner])
@@ -70,7 +70,7 @@ class Twin:
 # outcome = the card's number), one betting round; returns are chips won, as the ruleset scores.
 def kuhn_chance(rules, S, os_state):
     seat = len(os_state.history())                   # the k-th deal goes to seat k
-    return attr(rules, "rank", cards(rules, S, "hand", seat)[0])
+    return attr(rules, "rank", cards(S, "hand", seat)[0])
 
 
 KUHN = Twin("kuhn_poker", "kuhn_poker", (2, 3, 4), lambda n: {"players": n}, kuhn_chance,
@@ -89,7 +89,7 @@ def card_number(rules, card: int) -> int:
 def leduc_chance(rules, S, os_state):
     dealt = len(os_state.history())
     n = os_state.num_players()
-    card = cards(rules, S, "hand", dealt)[0] if dealt < n else cards(rules, S, "board")[0]
+    card = cards(S, "hand", dealt)[0] if dealt < n else cards(S, "board")[0]
     return card_number(rules, card)
 
 
@@ -105,7 +105,7 @@ LEDUC = Twin("leduc_poker", "leduc_poker", (2, 3), lambda n: {"players": n}, led
 # Rulebook's winners: 1/k to each of k winners, -1/(N-k) to each loser, 0 to all when all tie.
 # A second twin with returns_type total_points compares the scores themselves.
 def goofspiel_chance(rules, S, os_state):
-    return attr(rules, "value", cards(rules, S, "lot")[0]) - 1
+    return attr(rules, "value", cards(S, "lot")[0]) - 1
 
 
 def win_loss(rules, S):
@@ -141,8 +141,8 @@ TIC_TAC_TOE = Twin("tic_tac_toe", "tic_tac_toe", (2,), lambda n: {}, None,
 # bid "Q-F" is the card labelled so, "Liar" the call. Returns 1 / -1, as the ruleset scores.
 def liars_dice_chance(rules, S, os_state):
     rolled = len(os_state.history())
-    seat, slot = divmod(rolled, len(cards(rules, S, "cup", 0)))
-    return sorted(attr(rules, "face", d) for d in cards(rules, S, "cup", seat))[slot] - 1
+    seat, slot = divmod(rolled, len(cards(S, "cup", 0)))
+    return sorted(attr(rules, "face", d) for d in cards(S, "cup", seat))[slot] - 1
 
 
 def liars_dice(numdice: int, sides: int) -> Twin:
