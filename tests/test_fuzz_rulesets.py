@@ -32,7 +32,7 @@ def test_mutated_rulesets_load_or_fail_cleanly(tmp_path, seed):
 
 
 def test_the_cases_cover_every_source_and_kind_of_mutation():
-    cases = [make_case(random.Random(f"cover:{i}")) for i in range(100)]
+    cases = [make_case(random.Random(f"cover:{i}")) for i in range(200)]   # a "number" is 1 in 40
     assert {c.main for c in cases} == {p.name for p in SOURCES}
     kinds = {m.split(": ")[1] for c in cases for m in c.mutations}
     assert kinds == {"text", "drop", "duplicate", "expression", "number", "extends", "type", "copy"}, kinds
