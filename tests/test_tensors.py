@@ -101,21 +101,23 @@ def test_a_live_game_and_its_clone_are_encoded_as_they_move_on(path, incremental
     players = _counts(rules)[-1]
     L = layout(rules, players)
     encode = L.encoder(incremental=incremental)
-    S, rnd = rules.new_game(players, 4), random.Random(4)
-    other, checked = None, 0
-    while not S.over or (other is not None and not other.over):
-        for T in (S, other):
-            if T is None or T.over:
-                continue
-            p = T.current_player()
-            assert np.array_equal(encode(T, p), L.encode(T, p)), (path, p, T.steps)
-            T.apply_index(rnd.randrange(len(T.dec[1])))
-            checked += 1
-        if other is None and S.steps >= 10 and not S.over:
-            other = S.clone()
-    for T in (S, other or S):
-        assert np.array_equal(encode(T, 0), L.encode(T, 0))
-    assert checked > 10
+    checked, seed = 0, 4
+    while checked <= 10:     # a game of a few decisions (a round of Liar's dice): the next seed too
+        S, rnd = rules.new_game(players, seed), random.Random(seed)
+        other = None
+        while not S.over or (other is not None and not other.over):
+            for T in (S, other):
+                if T is None or T.over:
+                    continue
+                p = T.current_player()
+                assert np.array_equal(encode(T, p), L.encode(T, p)), (path, p, T.steps)
+                T.apply_index(rnd.randrange(len(T.dec[1])))
+                checked += 1
+            if other is None and S.steps >= 10 and not S.over:
+                other = S.clone()
+        for T in (S, other or S):
+            assert np.array_equal(encode(T, 0), L.encode(T, 0))
+        seed += 1
 
 
 @KINDS
