@@ -799,3 +799,27 @@ def test_positions_are_kept_as_checkpoints_and_rebuilt_between_them(tmp_path):
     replay(tmp_path / "live.jsonl", None, logged)
     assert [S.to_json() for _, S in live.positions] == [S.to_json() for _, S in logged]
     assert LogView(path).positions.every == 64 and len(LogView(path).positions.states) <= len(every) // 64 + 2
+
+
+def test_a_ruleset_whose_cards_have_a_list_attribute_is_drawn(tmp_path):
+    """A list-valued attribute (a board position [x, y]) is no colour key: the table is drawn
+    (it raised 'unhashable type: list' while choosing the attribute that colours the cards)."""
+    from interpreter.play.table import table_of
+    path = tmp_path / "lists.yaml"
+    path.write_text("""
+game: lists
+players: {min: 2, max: 2}
+components:
+  cell: {attributes: {at: [[0, 0], [0, 1], [1, 0]], tone: [red, blue, red]}, label: "c{tone}"}
+zones:
+  board: {owner: none, visible: all, start: [cell]}
+flow:
+  - choose: {who: 0, options: "[1]", as: x}
+vars:
+  x: int
+scoring:
+  categories: {n: "0"}
+""")
+    rules = interpreter.load(path)
+    view = table_of(rules).render(rules.new_game(2, 0), 0)
+    assert "board" in json.dumps(view)

@@ -292,8 +292,10 @@ def _card_colors(rules, hint) -> dict:
     by = hint.get("by")
     if by is None:
         for attr, typ in rules.cards.attr_types.items():
+            if typ != "str":   # (a list-valued attribute's values are not even hashable)
+                continue
             values = {v for v in tables[attr] if v is not None}
-            if typ == "str" and 2 <= len(values) <= len(PALETTE) and (attr != "kind" or len(values) > 1):
+            if 2 <= len(values) <= len(PALETTE) and (attr != "kind" or len(values) > 1):
                 by = attr
                 break
     if by is None:
