@@ -77,3 +77,13 @@ def test_keys_of_something_else_is_a_load_error(tmp_path):
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
     assert "keys() takes a counter family" in info.value.message
+
+
+def test_a_map_with_digit_keys_is_a_map(tmp_path):
+    # YAML keys are text as written, `2:` as well as `"2":`: a map of card faces to ranks
+    rules = load_text(tmp_path, GAME.replace("{red: 2, green: 3, blue: 1}", '{"2": 2, 3: 3, T: 10}'), "g.yaml")
+    S = rules.new_game(2, seed=1)
+    c = Compiler(rules.names)
+    assert c.compile("params.price['T'] + params.price['2']", has_me=False).fn(S, None, None) == 12
+    assert c.compile("keys(params.price)", has_me=False).fn(S, None, None) == ["2", "3", "T"]
+    assert S.legal_actions() == ["2", "3", "T"]
