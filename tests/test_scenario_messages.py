@@ -24,3 +24,53 @@ def test_a_false_expectation_shows_its_values(tmp_path, expect, message):
     path.write_text(f"ruleset: diamonds\nscenarios:\n  - {{name: x, players: 4, seed: 1, expect: [{expect!r}]}}\n")
     [outcome] = run_file(path)
     assert not outcome.ok and outcome.message == message
+
+
+def _run(tmp_path, scenarios: str, ruleset: str | None = None):
+    if ruleset is not None:
+        (tmp_path / "g.yaml").write_text(ruleset)
+    path = tmp_path / "s.yaml"
+    path.write_text(f"ruleset: {'g.yaml' if ruleset else 'diamonds'}\nscenarios:\n{scenarios}")
+    return run_file(path)
+
+
+def test_a_misspelt_key_fails_its_scenario_with_a_did_you_mean(tmp_path):
+    bad, patch, action, fine = _run(tmp_path, (
+        "  - {name: a, players: 4, expcet: ['count(deck) == 999']}\n"
+        "  - {name: b, players: 4, patch: {zone: {}}}\n"
+        "  - {name: c, players: 4, actions: [{seet: 0, action: x}]}\n"
+        "  - {name: d, players: 4, scores: [3, 3, 3, 3]}\n"))
+    assert not bad.ok and bad.message == "unknown key 'expcet': did you mean 'expect'?"
+    assert (bad.loc.line, bad.loc.col) == (3, 27)
+    assert not patch.ok and patch.message.startswith("unknown key 'zone': did you mean 'zones'?")
+    assert not action.ok and action.message.startswith("unknown key 'seet': did you mean 'seat'?")
+    assert fine.ok
+
+
+SPOTS = """
+game: spots
+players: {min: 2, max: 2}
+components:
+  spot: {cards: [{at: a1}, {at: a2}], label: "{at}"}
+  chip: {attributes: {n: 1..4}, label: "c{n}"}
+zones:
+  board: {start: [spot]}
+  pool: {start: [chip]}
+  under: {owner: card}
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {options: "pool", as: got, prompt: take}
+        - move: {from: pool, cards: "[got]", to: "under[first(board)]"}
+vars:
+  got: card
+scoring:
+  categories: {n: "count(under[first(board)])"}
+"""
+
+
+def test_a_card_owned_zone_is_patched_by_its_cards_label_and_legal_is_in_any_order(tmp_path):
+    [o] = _run(tmp_path, "  - name: x\n    players: 2\n    patch: {zones: {under: {a2: [c1, c2]}}}\n"
+                         "    legal: [c4, c3]\n    expect: ['count(under[last(board)]) == 2']\n", SPOTS)
+    assert o.ok, o.message

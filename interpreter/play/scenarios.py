@@ -21,7 +21,7 @@
         scores: [3, 4, 4, 3]           # optional
         winners: [1, 2]                # optional
         over: false                    # optional
-        legal: [2H]                    # optional: the legal actions at the end
+        legal: [2H]                    # optional: the legal actions at the end, in any order
         prompt: play                   # optional: the pending prompt at the end
         current: 1                     # optional: the seat to act at the end
         illegal: 9S                    # optional: this action must be refused at the end
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import loop as engine
-from ..errors import GameError, RulebookError, RulesetError, UsageError
+from ..errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
 from ..expr import Compiler, ExprError, parse
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
@@ -69,6 +69,10 @@ def run_file(path) -> list[Outcome]:
             results.append(Outcome(f"scenario {i + 1}", False, "a scenario is a mapping (name, players, actions...)", loc))
             continue
         name = str(sc.get("name", f"scenario {i + 1}"))
+        wrong = _unknown_key(sc, ("scenarios", i), smap)
+        if wrong:
+            results.append(Outcome(name, False, *wrong))
+            continue
         try:
             variant = sc.get("variant")
             if variant not in cache:
@@ -81,6 +85,32 @@ def run_file(path) -> list[Outcome]:
             # a malformed scenario (a mapping where a list belongs...) fails, with the reason
             results.append(Outcome(name, False, f"malformed scenario: {type(e).__name__}: {e}", loc))
     return results
+
+
+SCENARIO_KEYS = ("name", "rule", "players", "seed", "variant", "params", "patch", "actions", "expect", "scores",
+                 "winners", "over", "legal", "prompt", "current", "illegal", "refused", "skill", "resolve")
+PATCH_KEYS = ("zones", "counters", "vars")
+ACTION_KEYS = ("seat", "action")
+
+
+def _unknown_key(sc: dict, path: tuple, smap):
+    """(message, location) of the first key of a scenario, of its patches or of its actions
+    that nothing reads (a misspelt ``expcet:`` would pass silently), with a did-you-mean."""
+    def first(spec, known, where):
+        for k in spec if isinstance(spec, dict) else ():
+            if k not in known:
+                close = did_you_mean(str(k), known)
+                hint = key_hint(close, list(known)) or f"accepted keys: {', '.join(known)}"
+                return f"unknown key '{k}': {hint}", smap.key_loc((*path, *where, k))
+        return None
+    found = first(sc, SCENARIO_KEYS, ()) or first(sc.get("patch"), PATCH_KEYS, ("patch",))
+    for j, act in enumerate(sc.get("actions") if isinstance(sc.get("actions"), list) else ()):
+        if found:
+            break
+        if isinstance(act, dict):
+            known = ("patch",) if "patch" in act else ("expect",) if "expect" in act else ACTION_KEYS
+            found = first(act, known, ("actions", j)) or first(act.get("patch"), PATCH_KEYS, ("actions", j, "patch"))
+    return found
 
 
 def _scenario_ruleset(path, name: str, smap) -> Path:
@@ -170,6 +200,8 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
                 if not isinstance(want, list):
                     return fail(f"legal: is a list of action labels, not {want!r}")
                 want = [str(w) for w in want]
+                if sorted(got) == sorted(want):   # the options offered, in any order
+                    continue
             if got != want:
                 return fail(f"{key}: expected {want!r}, got {got!r}")
     if "illegal" in sc:
@@ -279,6 +311,8 @@ def patch(S, spec: dict) -> None:
                 raise UsageError(f"patch: zone '{name}' has an owner: a mapping of owners to cards ({{0: [...]}})")
             count = len(S.z[name]) if rules.zone_owner[name] != "card" else len(rules.card_labels)
             for owner, labels in value.items():
+                if rules.zone_owner[name] == "card" and str(owner) in ids:   # a card by its label
+                    owner = ids[str(owner)]
                 placed[(name, _owner(owner, count, f"zone '{name}'"))] = cards(labels)
     if placed:
         # a patched card leaves wherever it was, so the total number of cards stays the same
