@@ -74,3 +74,41 @@ def test_a_card_owned_zone_is_patched_by_its_cards_label_and_legal_is_in_any_ord
     [o] = _run(tmp_path, "  - name: x\n    players: 2\n    patch: {zones: {under: {a2: [c1, c2]}}}\n"
                          "    legal: [c4, c3]\n    expect: ['count(under[last(board)]) == 2']\n", SPOTS)
     assert o.ok, o.message
+
+
+LEAD = """
+game: lead
+players: {min: 3, max: 3}
+components:
+  card: {attributes: {n: 1..9}, label: "c{n}"}
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+  pile: {}
+vars:
+  first: player
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+  - set: {first: "first(players where count(hand[it] where n == 1) > 0)"}
+  - turns:
+      from: first
+      rounds: 1
+      steps:
+        - pick: {from: hand, to: pile, count: 1}
+scoring:
+  categories: {n: "count(hand)"}
+"""
+
+
+def test_deal_sets_an_opening_hand_before_the_steps_that_read_it(tmp_path):
+    # seed 1 deals c1 to seat 0; the holder of c1 leads, decided before the first decision
+    dealt, patched, too_many = _run(tmp_path, (
+        "  - {name: dealt, players: 3, seed: 1, deal: {hand: {2: [c1, c5], 0: [c9]}}, current: 2,\n"
+        "     expect: ['first == 2', 'count(hand[2] where n == 5) == 1', 'count(hand[0] where n == 9) == 1',\n"
+        "              'count(hand[1]) == 3 and count(deck) == 0']}\n"
+        "  - {name: patched, players: 3, seed: 1, patch: {zones: {hand: {2: [c1, c5, c2]}}}, current: 0}\n"
+        "  - {name: too many, players: 3, deal: {hand: {0: [c1, c2, c3, c4]}}}\n"), LEAD)
+    assert dealt.ok, dealt.message
+    assert patched.ok, patched.message   # a patch comes after: the lead was already decided
+    assert not too_many.ok and too_many.message == "the game could not start: deal: hand[0] is dealt 3 cards, not 4"
