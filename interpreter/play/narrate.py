@@ -46,6 +46,8 @@ class _Teller:
     def zone(self, name, owner=None) -> str:
         if owner is None:
             return str(name)
+        if isinstance(owner, str):   # a zone or counter of each card, its card by label
+            return f"{name} of {owner}"
         members = self.members
         if (self.kinds.get(name) == "team" and members and isinstance(owner, int) and 0 <= owner < len(members)
                 and any(len(m) > 1 for m in members)):
