@@ -281,14 +281,14 @@ def _check(compiler, S, expectations) -> str | None:
         if value is not True:
             if not isinstance(value, bool):
                 return f"expect '{text}' gave {value!r}, not true"
-            return f"expected {text}, but {_why_false(compiler, S, str(text))}"
+            return f"expected {text}, but {why_false(compiler, S, str(text))}"
     return None
 
 
 _SIDES = {"compare", "in_", "not_in"}   # a comparison's operands are worth showing
 
 
-def _why_false(compiler, S, text: str) -> str:
+def why_false(compiler, S, text: str) -> str:
     """What makes a false expectation false, in the values of its parts: the first false part
     of an ``and``, the operands of a comparison ("count(hand) is 2"); else "it is false"."""
     try:

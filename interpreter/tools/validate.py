@@ -77,17 +77,15 @@ def cmd_validate(args) -> int:
         name = f["path"] + (f" (variant {f['variant']})" if f["variant"] else "")
         for d in f["diagnostics"]:
             _err(d.format())
-        for p in (f.get("playouts") or {}).get("problems", []):
-            after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
-            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
-                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         played = f.get("playouts") or {}
         for a in played.get("anomalies", []):
             where = f"{a['loc']}: " if a.get("loc") else f"{name}: "
             _err(f"{where}warning[{a['kind']}]: {a['players']} players: {a['message']}")
-        for row in played.get("never_fired", []):
-            where = f"{row['loc']}: " if row.get("loc") else f"{name}: "
-            _err(f"{where}warning[never-fired]: {row['what']} never fired in {played['coverage_games']} random games")
+        _never_fired(name, played)
+        for p in played.get("problems", []):   # last, above the summary: what fails the file
+            after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
+            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
+                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         if f["ok"] and "same_as" in f:
             _out(f"{name}: ok (the same rules as " + (f"variant {f['same_as']})" if f["same_as"] else "the ruleset)"))
         elif f["ok"]:
@@ -103,6 +101,23 @@ def cmd_validate(args) -> int:
             what += [f"{problems} playout problem{'s' if problems != 1 else ''}"] if problems else []
             _out(f"{name}: {', '.join(what)}" + _playout_summary(f))
     return 1 if bad else 0
+
+
+NEVER_SHOWN = 8   # never-fired rules listed one by one; the rest in one line (--json has them all)
+
+
+def _never_fired(name: str, played: dict) -> None:
+    """The rules no random game fired, a few located lines and a count of the rest; nothing
+    when no game ended (then every rule is unfired, and the problems say why)."""
+    rows, games = played.get("never_fired", []), played.get("coverage_games", 0)
+    if not games:
+        return
+    for row in rows[:NEVER_SHOWN]:
+        where = f"{row['loc']}: " if row.get("loc") else f"{name}: "
+        _err(f"{where}warning[never-fired]: {row['what']} never fired in {games} random games")
+    if len(rows) > NEVER_SHOWN:
+        _err(f"{name}: warning[never-fired]: and {len(rows) - NEVER_SHOWN} more rules never fired in {games} "
+             f"random games (validate --json lists them all)")
 
 
 def _playouts(files: list, args) -> None:
