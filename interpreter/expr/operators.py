@@ -109,6 +109,11 @@ class OperatorNodes:
         fname = str(n.children[0])
         args, kwargs = call_args(n)
         builtin = BUILTINS.get(fname)
+        if builtin is None and fname in self.names.defines:
+            raise ExprError(f"'{fname}' is a define, and a define takes no arguments", offset_of(n),
+                            f"write '{fname}' bare: it reads the names where it is used, so a define over 'it' "
+                            f"applies to each element of a where, by: or to: (sum(hand, by: {fname}))",
+                            code="arity", span=len(fname))
         if builtin is None:
             hint = did_you_mean(fname, BUILTINS)
             raise ExprError(f"unknown function '{fname}'", offset_of(n),
