@@ -32,6 +32,14 @@ def add_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="with --playouts: the first seed (default 0)")
 
 
+def _warnings(rules) -> list:
+    """The ruleset's warnings, and one more when the RL adapters would refuse it (no fixed
+    action space: play/actions.py)."""
+    from ..play.actions import space_warning
+    refused = space_warning(rules)
+    return list(rules.warnings) + ([refused] if refused else [])
+
+
 def _data_key(data) -> str:
     """Merged ruleset data as one comparable text (two variants with equal data are one ruleset)."""
     return json.dumps(data, sort_keys=True, default=str)
@@ -47,7 +55,7 @@ def cmd_validate(args) -> int:
             files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
             continue
         keep = bool(args.playouts)   # compiled rulesets are kept only to be played
-        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings),
+        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": _warnings(rules),
                       "rules": rules if keep else None})
         seen = {_data_key(rules.data): None}   # a variant that changes nothing is not compiled again
         for variant in (rules.data.get("variants") or {}):
@@ -59,7 +67,7 @@ def cmd_validate(args) -> int:
                     continue
                 seen[key] = variant
                 vrules = load(path, variant=variant)
-                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings),
+                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": _warnings(vrules),
                               "rules": vrules if keep else None})
             except RulebookError as e:
                 files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
