@@ -351,8 +351,18 @@ class NameNodes:
                 return self.owned(name, isrc, itype, scope, n)
         src, typ = self.node(target, scope)
         if is_map(typ):   # a map parameter: the value of one key
+            keys = self.names.param_keys.get(str(target.children[1])) if getattr(target, "data", None) == "attr" else None
             if itype not in (STR, ANY):
-                raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), code="type")
+                literal = str(index.children[0]) if getattr(index, "data", None) == "int_" else None
+                hint = (f"its keys are text: params.{target.children[1]}['{literal}']"
+                        if literal and keys and literal in keys else None)
+                raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), hint, code="type")
+            if getattr(index, "data", None) == "string" and keys is not None:   # the keys are fixed: check one written
+                key = unquote(str(index.children[0]))
+                if key not in keys:
+                    close = self.suggest(key, keys)
+                    raise ExprError(f"the map has no key '{key}' (its keys: {', '.join(keys)})", offset_of(index),
+                                    f"did you mean '{close}'?" if close else None, code="unknown-name")
             return f"_mapget({src}, {isrc})", map_value(typ)
         if not is_list(typ) and typ != ANY:
             raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")
