@@ -105,7 +105,8 @@ def _unknown_key(sc: dict, path: tuple, smap):
                 return f"unknown key '{k}': {hint}", smap.key_loc((*path, *where, k))
         return None
     found = first(sc, SCENARIO_KEYS, ()) or first(sc.get("patch"), PATCH_KEYS, ("patch",))
-    for j, act in enumerate(sc.get("actions") if isinstance(sc.get("actions"), list) else ()):
+    actions = sc.get("actions")
+    for j, act in enumerate(actions if isinstance(actions, list) else []):
         if found:
             break
         if isinstance(act, dict):
@@ -215,7 +216,7 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
     return Outcome(name, True)
 
 
-def _new_game(rules, players: int, seed: int, options: dict, deal) -> "engine.State":
+def _new_game(rules, players: int, seed: int, options: dict, deal):
     """A new game; with ``deal:``, one whose shuffle dealt those cards to those places, so
     the automatic steps before the first decision (a lead decided by who holds a card) see
     them. The game is played once to see where the seed deals every card, then again with
