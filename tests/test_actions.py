@@ -89,6 +89,37 @@ scoring: {categories: {n: n}}
         action_space(interpreter.load(p), 2)
     assert (e.value.loc.line, e.value.diagnostics[0].code) == (9, "actions")   # the choose, located
     assert str(e.value).startswith(f"{p}:9:11: error[actions]: the options of this choose")
+    assert "0..params.most where it <= limit" in e.value.diagnostics[0].hint
+
+
+BIDS = """
+game: bids
+players: {min: 2, max: 4}
+params: {most: 5}
+counters: {points: {owner: player}}
+vars: {max_bid: int, bid: int}
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - set: {max_bid: "points + 3"}
+        - choose: {options: "OPTIONS", as: bid, prompt: bid}
+        - gain: {counter: points, amount: bid}
+scoring: {categories: {points: points}}
+"""
+
+
+def test_validate_warns_with_a_hint_when_the_rl_adapters_would_refuse_the_ruleset(tmp_path, capsys):
+    open_ended, bounded = tmp_path / "open.yaml", tmp_path / "bounded.yaml"
+    open_ended.write_text(BIDS.replace("OPTIONS", "0..max_bid"))
+    bounded.write_text(BIDS.replace("OPTIONS", "0..params.most where it <= max_bid"))   # the hint's fix
+    assert main(["validate", str(open_ended), str(bounded)]) == 0   # a warning: the game itself is fine
+    out, err = capsys.readouterr()
+    assert f"{open_ended}: ok (2 warnings)" in out and f"{bounded}: ok\n" in out
+    assert f"{open_ended}:12:11: warning[actions]: the RL adapters refuse this ruleset: the options of this " \
+           "choose cannot be listed in advance" in err
+    assert 'hint: offer values the declarations bound' in err and str(bounded) not in err
+    assert len(action_space(interpreter.load(bounded), 2)) == 6
 
 
 def test_rulebook_actions_prints_the_table(capsys):

@@ -103,6 +103,37 @@ def test_labels_a_zone_never_received_are_reported():
     assert bonus and "three_rose_gardens" in bonus[0]["missing"]
 
 
+GAPPY = """
+game: gappy
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {n: 1..6}, label: "k{n}"}
+zones:
+  deck: {start: [card]}
+  low: {}
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - branch:
+            prompt: go
+            options:
+              a: {steps: [{move: {from: deck, to: low, cards: "deck where n <= 3"}}]}
+              b: {steps: [{move: {from: deck, to: low, cards: "deck where n <= 2"}}]}
+scoring:
+  categories: {n: "count(low)"}
+"""
+
+
+def test_a_gap_is_located_at_its_zone_and_never_says_card_cards(tmp_path, capsys):
+    # a component named "card" read "received card cards"; a gap had no file:line
+    p = write_ruleset(tmp_path, GAPPY, "g.yaml")
+    assert main(["validate", str(p), "--playouts", "5"]) == 0
+    err = capsys.readouterr().err
+    assert f"{p}:8:3: warning[gap]: 2 players: zone low received cards of 'card' but never k4, k5, k6 in 5 games" in err
+    assert "card cards" not in err
+
+
 def test_a_seat_that_wins_too_often_is_flagged_and_an_even_game_is_not():
     rules = interpreter.load("diamonds")
     even = [{"index": i, "seed": i, "scores": [0] * 4, "winners": [i % 4], "decisions": 1} for i in range(400)]
@@ -173,3 +204,25 @@ def test_validate_playouts_reports_never_fired_rules(path, capsys):
     err = capsys.readouterr().err
     assert "warning[never-fired]: trigger never_seven never fired in 20 random games" in err
     assert "warning[ran_out]" in err
+
+
+def test_never_fired_lines_do_not_bury_a_playout_error(tmp_path, capsys):
+    # every game fails: no rule "never fired in 0 random games", and the error is the last word
+    crash = GAPPY.replace('cards: "deck where n <= 2"}', 'cards: "deck where n <= 2 // (n - n)"}').replace(
+        'cards: "deck where n <= 3"}', 'cards: "deck where n <= 3 // (n - n)"}')
+    p = write_ruleset(tmp_path, crash, "g.yaml")
+    assert main(["validate", str(p), "--playouts", "3"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert not [line for line in err if "never-fired" in line]
+    assert err[-1].startswith("    replay: rulebook play") and "division by zero" in "\n".join(err[-3:])
+
+
+def test_many_never_fired_rules_are_summarised(tmp_path, capsys):
+    options = "".join(f"\n              o{k}: {{if: 'count(deck) > 99', steps: [{{move: {{from: deck, to: low}}}}]}}"
+                      for k in range(12))
+    p = write_ruleset(tmp_path, GAPPY.replace("\n              b: {steps", options + "\n              b: {steps"), "g.yaml")
+    assert main(["validate", str(p), "--playouts", "3"]) == 0
+    err = capsys.readouterr().err
+    never = [line for line in err.splitlines() if "never-fired" in line]
+    assert len(never) == 9 and never[-1].endswith(
+        "warning[never-fired]: and 16 more rules never fired in 3 random games (validate --json lists them all)")

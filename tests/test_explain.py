@@ -151,3 +151,13 @@ def test_no_step_of_a_bundled_ruleset_or_variant_falls_back_to_its_data():
         base = interpreter.load(path)
         for variant in [None, *(base.data.get("variants") or {})]:
             assert explain(interpreter.load(path, variant=variant), strict=True)
+
+
+def test_a_nested_conditional_keeps_its_parentheses(tricks):
+    # the inner conditional is the value when the outer condition holds: without its
+    # parentheses it would read as another rule ("4 if A, else 2 if B, else 1")
+    nested = tricks.phrase("(4 if count(won) > 0 else 2) if count(hand) == 5 else 1")
+    assert nested.startswith("(4 if there is at least one card in your won, else 2) if ") and nested.endswith(", else 1")
+    chained = tricks.phrase("4 if count(won) > 0 else 2 if count(hand) == 5 else 1")
+    assert "(" not in chained and chained.startswith("4 if there is at least one card in your won, else 2 if ")
+    assert "if (1 if " in tricks.phrase("4 if (1 if count(hand) == 5 else 0) > 0 else 1")

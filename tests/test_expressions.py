@@ -30,7 +30,7 @@ HERE = Path(__file__).parent
 DATA = yaml.safe_load((HERE / "data" / "expressions.yaml").read_text(encoding="utf-8"))
 CASES = DATA["cases"]
 DOC = HERE.parent / "docs" / "language.md"
-CODES = {"type", "unknown-name", "arity", "expr-syntax", "limit", "cycle"}
+CODES = {"type", "unknown-name", "arity", "expr-syntax", "limit", "cycle", "name"}
 
 
 # ---------------------------------------------------------------------- the fixture world

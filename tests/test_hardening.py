@@ -137,7 +137,7 @@ def test_explain_shows_list_valued_attributes(tmp_path):
     flow:
       - set: {n: "map(rooms, to: count(neighbors(it)))"}
     """)
-    assert "exits: [kitchen, study], [cellar]" in explain(interpreter.load(path))
+    assert "exits: [kitchen, study], [], [cellar]" in explain(interpreter.load(path))   # no exits: the empty list
 
 
 def test_scenario_expect_error_fails_that_scenario_only(tmp_path, capsys):

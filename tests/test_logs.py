@@ -78,7 +78,14 @@ def test_an_independent_reader_rebuilds_every_owned_zone_from_the_log(tmp_path, 
         for ev in obj["events"]:
             reader.event(ev)
         for zone in owned:
-            for owner in range(len(S.z[zone]) if rules.zone_owner[zone] != "card" else len(rules.card_labels)):
+            if rules.zone_owner[zone] == "card":   # owners by label: alike cards' zones together
+                for label in set(rules.card_labels):
+                    held = sorted(x for c, lab in enumerate(rules.card_labels) if lab == label
+                                  for x in state_holding(S, zone, c))
+                    assert reader.holding(zone, label) == held, f"{zone}[{label}] after decision {obj['n']}"
+                    checked += 1
+                continue
+            for owner in range(len(S.z[zone])):
                 assert reader.holding(zone, owner) == state_holding(S, zone, owner), \
                     f"{zone}[{owner}] after decision {obj['n']}"
                 checked += 1
@@ -315,3 +322,54 @@ def test_a_trigger_a_move_sets_off_is_logged_after_the_move(tmp_path):
             assert replay.replay(log)["decisions"] == 4
             return
     pytest.fail("no game of 8 seeds drew c1")
+
+
+CARD_VALUES = """
+game: cardlog
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {n: 1..6}, label: "k{n}"}
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+  under: {owner: card}
+counters:
+  marks: {owner: card}
+vars:
+  last: card
+  drawn: card
+  picks: "list[card]"
+  seen: "list[card]"
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+  - set: {last: "first(deck)", seen: "[first(deck), last(deck)]"}
+  - random: {var: drawn, from: "deck"}
+  - move: {from: deck, to: "under[last]", count: 1}
+  - gain: {counter: "marks[last]", amount: 2}
+  - choose: {options: "hand", as: picks, prompt: pick, simultaneous: true}
+scoring:
+  categories: {n: "count(hand)"}
+"""
+
+
+def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp_path):
+    from interpreter.play.narrate import tell
+    (tmp_path / "g.yaml").write_text(CARD_VALUES)
+    rules = interpreter.load(str(tmp_path / "g.yaml"))
+    log = tmp_path / "g.jsonl"
+    gamelog.play_game(rules, 2, 3, agents.make_agents("random", 2, 3), {}, log=log)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    setup = {e["ev"] + e.get("var", e.get("counter", e.get("to", ""))): e for e in lines[1]["events"]}
+    labels = set(rules.card_labels)
+    assert setup["setlast"]["value"] in labels and setup["randomdrawn"]["value"] in labels
+    assert set(setup["setseen"]["value"]) <= labels
+    assert setup["moveunder"]["to_owner"] == setup["setlast"]["value"]
+    assert setup["gainmarks"]["owner"] == setup["setlast"]["value"]
+    [reveal] = [e for line in lines[2:] for e in line.get("events", []) if e["ev"] == "reveal"]
+    assert set(reveal["value"]) <= labels and len(reveal["value"]) == 2
+    told = tell(lines[1])
+    assert f"last = {setup['setlast']['value']}" in told and f"to under of {setup['setlast']['value']}" in told
+    assert f"seen = [{', '.join(setup['setseen']['value'])}]" in told
+    assert tell(lines[-2]).endswith(f"picks revealed: [{', '.join(reveal['value'])}]")
+    assert main(["replay", str(log)]) == 0

@@ -66,7 +66,9 @@ def test_a_key_the_map_does_not_have(rules):
     S = rules.new_game(2, seed=1)
     c = Compiler(rules.names)
     with pytest.raises(ExprRuntimeError, match=r"^'pink' is not a key of the map \(its keys: red, green, blue\)$"):
-        c.compile("params.price['pink']", has_me=False).fn(S, None, None)
+        c.compile("params.price[first(['pink'])]", has_me=False).fn(S, None, None)   # a computed key
+    with pytest.raises(ExprError, match=r"^the map has no key 'pink' \(its keys: red, green, blue\)$"):
+        c.compile("params.price['pink']", has_me=False)   # a key written: known wrong at load
     with pytest.raises(ExprError, match=r"^a map is read by key \(a str\), got int$"):
         c.compile("params.price[1]", has_me=False)
 
@@ -77,3 +79,29 @@ def test_keys_of_something_else_is_a_load_error(tmp_path):
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
     assert "keys() takes a counter family" in info.value.message
+
+
+def test_a_map_with_digit_keys_is_a_map(tmp_path):
+    # YAML keys are text as written, `2:` as well as `"2":`: a map of card faces to ranks
+    rules = load_text(tmp_path, GAME.replace("{red: 2, green: 3, blue: 1}", '{"2": 2, 3: 3, T: 10}'), "g.yaml")
+    S = rules.new_game(2, seed=1)
+    c = Compiler(rules.names)
+    assert c.compile("params.price['T'] + params.price['2']", has_me=False).fn(S, None, None) == 12
+    assert c.compile("keys(params.price)", has_me=False).fn(S, None, None) == ["2", "3", "T"]
+    assert S.legal_actions() == ["2", "3", "T"]
+
+
+@pytest.mark.parametrize("keys,read,message,hint", [
+    ('{"2": 2, 3: 3, T: 10}', "params.price[3]", "a map is read by key (a str), got int",
+     "its keys are text: params.price['3']"),
+    ('{"2": 2, 3: 3, T: 10}', "params.price['Q']", "the map has no key 'Q' (its keys: 2, 3, T)", None),
+    ("{red: 2, green: 3, blue: 1}", "params.price['gren']", "the map has no key 'gren' (its keys: red, green, blue)",
+     "did you mean 'green'?"),
+])
+def test_a_map_read_with_a_key_it_cannot_have_is_a_located_error(tmp_path, keys, read, message, hint):
+    text = GAME.replace("{red: 2, green: 3, blue: 1}", keys).replace("params.price[c]", read)
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, text, "g.yaml")
+    [d] = info.value.diagnostics
+    line = next(i for i, t in enumerate(text.split("\n")) if "lose:" in t) + 1
+    assert (d.message, d.hint, d.loc.line) == (message, hint, line)

@@ -93,7 +93,7 @@ def test_broken_invariant_names_the_condition(faulty):
     # 7 of the 8 random games (4 each at 2 and 3 players) play a second card: each is reported
     assert len(report.problems) == 7 and {p.kind for p in report.problems} == {"invariant"}
     p = report.problems[0]
-    assert p.message == "invariant 'count(pile) <= params.limit' is false"
+    assert p.message == "invariant 'count(pile) <= params.limit' is false: count(pile) is 2 and params.limit is 1"
     assert p.loc.line == 13 and p.decisions >= 2
 
 

@@ -24,3 +24,91 @@ def test_a_false_expectation_shows_its_values(tmp_path, expect, message):
     path.write_text(f"ruleset: diamonds\nscenarios:\n  - {{name: x, players: 4, seed: 1, expect: [{expect!r}]}}\n")
     [outcome] = run_file(path)
     assert not outcome.ok and outcome.message == message
+
+
+def _run(tmp_path, scenarios: str, ruleset: str | None = None):
+    if ruleset is not None:
+        (tmp_path / "g.yaml").write_text(ruleset)
+    path = tmp_path / "s.yaml"
+    path.write_text(f"ruleset: {'g.yaml' if ruleset else 'diamonds'}\nscenarios:\n{scenarios}")
+    return run_file(path)
+
+
+def test_a_misspelt_key_fails_its_scenario_with_a_did_you_mean(tmp_path):
+    bad, patch, action, fine = _run(tmp_path, (
+        "  - {name: a, players: 4, expcet: ['count(deck) == 999']}\n"
+        "  - {name: b, players: 4, patch: {zone: {}}}\n"
+        "  - {name: c, players: 4, actions: [{seet: 0, action: x}]}\n"
+        "  - {name: d, players: 4, scores: [3, 3, 3, 3]}\n"))
+    assert not bad.ok and bad.message == "unknown key 'expcet': did you mean 'expect'?"
+    assert (bad.loc.line, bad.loc.col) == (3, 27)
+    assert not patch.ok and patch.message.startswith("unknown key 'zone': did you mean 'zones'?")
+    assert not action.ok and action.message.startswith("unknown key 'seet': did you mean 'seat'?")
+    assert fine.ok
+
+
+SPOTS = """
+game: spots
+players: {min: 2, max: 2}
+components:
+  spot: {cards: [{at: a1}, {at: a2}], label: "{at}"}
+  chip: {attributes: {n: 1..4}, label: "c{n}"}
+zones:
+  board: {start: [spot]}
+  pool: {start: [chip]}
+  under: {owner: card}
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {options: "pool", as: got, prompt: take}
+        - move: {from: pool, cards: "[got]", to: "under[first(board)]"}
+vars:
+  got: card
+scoring:
+  categories: {n: "count(under[first(board)])"}
+"""
+
+
+def test_a_card_owned_zone_is_patched_by_its_cards_label_and_legal_is_in_any_order(tmp_path):
+    [o] = _run(tmp_path, "  - name: x\n    players: 2\n    patch: {zones: {under: {a2: [c1, c2]}}}\n"
+                         "    legal: [c4, c3]\n    expect: ['count(under[last(board)]) == 2']\n", SPOTS)
+    assert o.ok, o.message
+
+
+LEAD = """
+game: lead
+players: {min: 3, max: 3}
+components:
+  card: {attributes: {n: 1..9}, label: "c{n}"}
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+  pile: {}
+vars:
+  first: player
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+  - set: {first: "first(players where count(hand[it] where n == 1) > 0)"}
+  - turns:
+      from: first
+      rounds: 1
+      steps:
+        - pick: {from: hand, to: pile, count: 1}
+scoring:
+  categories: {n: "count(hand)"}
+"""
+
+
+def test_deal_sets_an_opening_hand_before_the_steps_that_read_it(tmp_path):
+    # seed 1 deals c1 to seat 0; the holder of c1 leads, decided before the first decision
+    dealt, patched, too_many = _run(tmp_path, (
+        "  - {name: dealt, players: 3, seed: 1, deal: {hand: {2: [c1, c5], 0: [c9]}}, current: 2,\n"
+        "     expect: ['first == 2', 'count(hand[2] where n == 5) == 1', 'count(hand[0] where n == 9) == 1',\n"
+        "              'count(hand[1]) == 3 and count(deck) == 0']}\n"
+        "  - {name: patched, players: 3, seed: 1, patch: {zones: {hand: {2: [c1, c5, c2]}}}, current: 0}\n"
+        "  - {name: too many, players: 3, deal: {hand: {0: [c1, c2, c3, c4]}}}\n"), LEAD)
+    assert dealt.ok, dealt.message
+    assert patched.ok, patched.message   # a patch comes after: the lead was already decided
+    assert not too_many.ok and too_many.message == "the game could not start: deal: hand[0] is dealt 3 cards, not 4"

@@ -119,6 +119,11 @@ class Builder(Declarations, Bounded, Elements):
             self._cycles.add(cycle)
         if e.message in self._bad_defines:
             return
+        if e.message.startswith("in define '") and e.code == "unknown-name":
+            # a define's name that means nothing at its uses: reported at the first use only
+            if e.message in self._once:
+                return
+            self._once.add(e.message)
         if getattr(e, "once", False):   # a whole-ruleset limit: reported where it was first met
             if e.message in self._once:
                 return

@@ -89,7 +89,7 @@ def build_cards(components: dict, error) -> CardTable:
                 return table
             for combo in itertools.product(*lists):
                 rows.append(dict(zip(keys, combo)))
-        for i, row in enumerate(spec.get("cards") or []):
+        for i, row in enumerate(_same_attributes(name, spec.get("cards") or [], error)):
             if not isinstance(row, dict):
                 error("a card is a mapping of attribute: value", (*path, "cards", i), "type")
                 continue
@@ -122,6 +122,30 @@ def build_cards(components: dict, error) -> CardTable:
             continue
         table.attr_types[k] = _type_of(vs)
     return table
+
+
+def _same_attributes(name, cards, error) -> list:
+    """The cards of one ``cards:`` list, each with the attributes its siblings have: a list
+    attribute left out is the empty list (a room with no exits); any other left out is an
+    error naming the card and the attribute (it would read as none and fail in play, far
+    from here). ``attr: null`` says none on purpose."""
+    if not isinstance(cards, list):
+        return cards
+    listed = [r for r in cards if isinstance(r, dict)]
+    names = dict.fromkeys(k for r in listed for k in r if k != "copies")
+    lists = {k for k in names if all(isinstance(r[k], list) for r in listed if k in r)}
+    out = []
+    for i, row in enumerate(cards):
+        if isinstance(row, dict):
+            row = {**row, **{k: [] for k in lists if k not in row}}
+            missing = [k for k in names if k not in row]
+            if missing:
+                k = missing[0]
+                error(f"card {i + 1} of '{name}' has no attribute '{k}' (other cards of "
+                      f"'{name}' have it)", ("components", name, "cards", i), "missing-key",
+                      hint=f"give it '{k}: ...', or '{k}: null' if it has none on purpose")
+        out.append(row)
+    return out
 
 
 def _copies(value, error, path) -> int:

@@ -295,6 +295,6 @@ def _type_of_value(v):
         return STR
     if isinstance(v, list):
         return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
-    if isinstance(v, dict) and v and all(isinstance(k, str) and k.isidentifier() for k in v):
+    if isinstance(v, dict) and v and all(isinstance(k, str) for k in v):   # any text key: "2" as well as T
         return map_of(unify([_type_of_value(x) for x in v.values()]))   # values by key: params.price[k]
     return ANY

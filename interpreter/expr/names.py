@@ -71,13 +71,15 @@ CONSTANTS = {
 
 
 class Scope:
-    __slots__ = ("locals", "has_me", "elements")
+    __slots__ = ("locals", "has_me", "elements", "named")
 
-    def __init__(self, locals, has_me, elements):
+    def __init__(self, locals, has_me, elements, named=None):
         self.locals, self.has_me, self.elements = locals, has_me, elements
+        self.named = named or {}   # an element's own name (L as x where ...) -> (var, type)
 
-    def with_element(self, var, typ):
-        return Scope(self.locals, self.has_me, [*self.elements, (var, typ)])
+    def with_element(self, var, typ, name=None):
+        named = {**self.named, name: (var, typ)} if name else self.named
+        return Scope(self.locals, self.has_me, [*self.elements, (var, typ)], named)
 
 
 class NameNodes:
@@ -107,7 +109,22 @@ class NameNodes:
         name = str(n.children[0])
         return self.resolve_name(name, scope, n)
 
+    def name_taken(self, name: str, scope: "Scope") -> str | None:
+        """What a name already means, for a new one that would hide it (``as x``); else None."""
+        names = self.names
+        for what, pool in (("the element", ("it", "params")), ("a constant", CONSTANTS),
+                           ("an element's name", scope.named), ("a local name", scope.locals),
+                           ("a variable", names.vars), ("a zone", names.zones), ("a counter", names.counters),
+                           ("a counter family", names.keyed), ("a define", names.defines),
+                           ("a card attribute", names.attrs)):
+            if name in pool:
+                return what if name != "params" else "the parameters"
+        return None
+
     def resolve_name(self, name: str, scope: "Scope", node) -> tuple[str, str]:
+        # 0. an element named with 'as' (L as x where ...)
+        if name in scope.named:
+            return scope.named[name]
         # 1. the implicit element of where / by: its attributes or per-owner values
         for var, typ in reversed(scope.elements):
             if name == "it":
@@ -146,6 +163,9 @@ class NameNodes:
             candidates += ["it", *names.attrs]
         hint = self.suggest(name, candidates)
         hint = f"did you mean '{hint}'?" if hint else None
+        if hint is None and len(scope.elements) > 1:   # an outer element, wanted inside an inner filter
+            hint = ("'it' is the innermost element (of a where, by: or to:): name an outer one with 'as', "
+                    "as in players as p where count(hand where suit == p.suit) > 0")
         if hint is None and any(t == CARD for _, t in scope.elements) and names.attrs:
             hint = "a card's attributes are " + ", ".join(sorted(names.attrs))
         raise ExprError(f"unknown name '{name}'", offset_of(node), hint, code="unknown-name", span=len(name))
@@ -331,8 +351,18 @@ class NameNodes:
                 return self.owned(name, isrc, itype, scope, n)
         src, typ = self.node(target, scope)
         if is_map(typ):   # a map parameter: the value of one key
+            keys = self.names.param_keys.get(str(target.children[1])) if getattr(target, "data", None) == "attr" else None
             if itype not in (STR, ANY):
-                raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), code="type")
+                literal = str(index.children[0]) if getattr(index, "data", None) == "int_" else None
+                hint = (f"its keys are text: params.{target.children[1]}['{literal}']"
+                        if literal and keys and literal in keys else None)
+                raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), hint, code="type")
+            if getattr(index, "data", None) == "string" and keys is not None:   # the keys are fixed: check one written
+                key = unquote(str(index.children[0]))
+                if key not in keys:
+                    close = self.suggest(key, keys)
+                    raise ExprError(f"the map has no key '{key}' (its keys: {', '.join(keys)})", offset_of(index),
+                                    f"did you mean '{close}'?" if close else None, code="unknown-name")
             return f"_mapget({src}, {isrc})", map_value(typ)
         if not is_list(typ) and typ != ANY:
             raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")

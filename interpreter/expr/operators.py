@@ -61,6 +61,7 @@ class OperatorNodes:
         def size(self, n: Any) -> int: ...
         def sized(self, n: Any, bound: int) -> None: ...
         def in_loop(self, coll_node: Any, compile_body: Callable[[], Any]) -> Any: ...
+        def name_taken(self, name: str, scope: Scope) -> str | None: ...
 
     # literals
     def n_int_(self, n, scope):
@@ -109,6 +110,11 @@ class OperatorNodes:
         fname = str(n.children[0])
         args, kwargs = call_args(n)
         builtin = BUILTINS.get(fname)
+        if builtin is None and fname in self.names.defines:
+            raise ExprError(f"'{fname}' is a define, and a define takes no arguments", offset_of(n),
+                            f"write '{fname}' bare: it reads the names where it is used, so a define over 'it' "
+                            f"applies to each element of a where, by: or to: (sum(hand, by: {fname}))",
+                            code="arity", span=len(fname))
         if builtin is None:
             hint = did_you_mean(fname, BUILTINS)
             raise ExprError(f"unknown function '{fname}'", offset_of(n),
@@ -116,13 +122,24 @@ class OperatorNodes:
         return builtin(self, n, scope, args, kwargs)
 
     # operators
-    def n_where(self, n, scope):
-        coll, cond = n.children
+    def n_where_as(self, n, scope):
+        """``L as x where C``: a filter whose element is also named ``x``, so a filter inside C
+        (with its own ``it``) can still read it."""
+        coll, token, cond = n.children
+        name = str(token)
+        taken = self.name_taken(name, scope)
+        if taken:
+            raise ExprError(f"'as {name}': '{name}' is already {taken}", getattr(token, "start_pos", None) or 0,
+                            "choose another name for the element", code="name", span=len(name))
+        return self.n_where(n, scope, (coll, cond), name)
+
+    def n_where(self, n, scope, parts=None, name=None):
+        coll, cond = parts or n.children
         src, typ = self.node(coll, scope)
         if not is_list(typ):
             raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
         var = self.fresh()
-        csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ))))
+        csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), name)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
         inner = unwrap(src)

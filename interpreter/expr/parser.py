@@ -62,7 +62,7 @@ _CHAR_HINTS = {
 def _describe(expected) -> str:
     names = sorted({_TOKEN_NAMES.get(t, repr(t.lower()) if t.isupper() and len(t) > 2 and not t.startswith("__")
                                       else repr(t))
-                    for t in expected if not t.startswith("__")})
+                    for t in expected if not t.startswith("__") and t != "AS"})   # (AS: only before a where)
     if not names:
         return ""
     if len(names) > 6:

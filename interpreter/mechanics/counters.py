@@ -41,7 +41,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("counter",), ("amount", "from"))
     if spec is None:
         return
-    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
     amount = amount_of(fx, spec, path, locals, has_me)
     if "from" in spec:   # a limited supply gives what it has
         src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
@@ -58,7 +58,7 @@ def e_lose(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("counter",), ("amount", "to"))
     if spec is None:
         return
-    src, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    src, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
     amount = amount_of(fx, spec, path, locals, has_me)
     dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
     a = take(em, amount, src, dst)
@@ -70,8 +70,8 @@ def e_transfer(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to"), ("amount",))
     if spec is None:
         return
-    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter")
-    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter")
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter", any_owner=True)
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter", any_owner=True)
     amount = amount_of(fx, spec, path, locals, has_me)
     a = take(em, amount, src, dst)
     fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "

@@ -23,12 +23,14 @@ from dataclasses import dataclass
 
 from lark import Tree
 
-from ..errors import RulebookError
+from ..errors import Diagnostic, RulebookError
 from ..expr.parser import as_expr, parse, unquote
 from ..expr.builtins import VOCABULARIES
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list
 
 MAX_ACTIONS = 100_000
+LISTABLE_HINT = ("offer values the declarations bound: a range of literals or parameters, filtered by the "
+                 "computed limit (options: \"0..params.most where it <= limit\", not \"0..limit\")")
 ANY_VALUE = None   # "unknown": a domain we cannot list
 
 
@@ -67,6 +69,18 @@ class ActionSpace:
         return self.labels[action_id]
 
 
+def space_warning(rules):
+    """A warning Diagnostic when ``rules`` has no fixed action space at its smallest player
+    count (the RL adapters would refuse it), else None: ``validate`` says so before they do."""
+    try:
+        action_space(rules, min(rules.player_counts))
+    except ActionSpaceError as e:
+        d = e.diagnostics[0]
+        return Diagnostic(f"the RL adapters refuse this ruleset: {d.message}", d.loc, "actions", "warning",
+                          d.hint, d.span)
+    return None
+
+
 def action_space(rules, players: int, params: dict | None = None) -> ActionSpace:
     """The action space of ``rules`` with ``players`` seats and the game's ``params`` (those
     given, as ``--set`` or ``new_game``'s options take them), cached on the ruleset."""
@@ -91,7 +105,8 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
         got = vocab(V, spec)
         if got is None:
             raise ActionSpaceError(f"the options of this {step.kind} cannot be listed in advance "
-                                   "(computed numbers or lists): no fixed action space for this ruleset", step.loc)
+                                   "(computed numbers or lists): no fixed action space for this ruleset", step.loc,
+                                   hint=LISTABLE_HINT)
         for label in got:
             labels.setdefault(label, None)
         if len(labels) > MAX_ACTIONS:

@@ -39,8 +39,9 @@ def find(rules, summary: dict, records: list[dict], coverage: dict | None = None
                                "skipped; say if_none: skip, pass or end_game",
                     "evidence": {"games": row["games"], "count": row["count"]}})
     for gap in coverage.get("gaps", []):
-        out.append({"kind": "gap", "message": f"zone {gap['zone']} received {gap['component']} cards but never "
-                                              f"{', '.join(gap['missing'])} in {gap['games']} games",
+        out.append({"kind": "gap", "loc": gap.get("loc"),
+                    "message": f"zone {gap['zone']} received cards of '{gap['component']}' but never "
+                               f"{', '.join(gap['missing'])} in {gap['games']} games",
                     "evidence": gap})
     return out
 

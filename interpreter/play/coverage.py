@@ -72,11 +72,12 @@ def report(rules, records: list[dict]) -> dict:
     ran_out = [row for row in table if row["games"] > 0 and row["kind"] == "ran_out"]
     no_option = [row for row in table if row["games"] > 0 and row["kind"] == "no_option"]
     return {"games": played, "probes": table, "never": never, "ran_out": ran_out, "no_option": no_option,
-            "gaps": _gaps(rules, entered, played)}
+            "gaps": _gaps(rules, entered, played, rules.probes.smap)}
 
 
-def _gaps(rules, entered: Counter, played: int) -> list[dict]:
-    """Zones that took cards of a component but never some of that component's labels."""
+def _gaps(rules, entered: Counter, played: int, smap=None) -> list[dict]:
+    """Zones that took cards of a component but never some of that component's labels, each
+    located at the zone's declaration."""
     labels_of: dict = {}
     for c, kind in enumerate(rules.cards.kinds):
         labels_of.setdefault(kind, set()).add(rules.card_labels[c])
@@ -88,6 +89,7 @@ def _gaps(rules, entered: Counter, played: int) -> list[dict]:
     for (zone, kind), labels in sorted(came.items()):
         missing = sorted(labels_of.get(kind, set()) - labels)
         if len(labels) >= 2 and missing and len(missing) <= len(labels_of[kind]) / 2:
+            loc = smap.key_loc(("zones", zone)) if smap is not None else None
             out.append({"zone": zone, "component": kind, "missing": missing, "received": len(labels),
-                        "games": played})
+                        "games": played, "loc": str(loc) if loc else None})
     return out

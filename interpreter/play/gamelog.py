@@ -56,18 +56,43 @@ FORMAT = 2
 
 
 # ---------------------------------------------------------------------- events
+_OWNERS = (("from", "from_owner"), ("to", "to_owner"), ("counter", "owner"))   # (its zone or counter, owner)
+
+
 def events_out(rules, events) -> list[dict]:
-    """Engine events as plain JSON data, card ids (ints) under "cards"/"card" turned into labels."""
+    """Engine events as plain JSON data, every card id turned into its label: the cards an
+    event moves ("cards"/"card"), the owner of a zone or counter owned by each card, and the
+    value of a variable that holds cards (set, random, reveal)."""
     labels = rules.card_labels
+
+    def label(c):
+        return labels[c] if _is_id(c) and 0 <= c < len(labels) else c
+
+    owners = {**rules.zone_owner, **rules.counter_owner}
+    var_types = rules.names.vars
     out = []
     for ev in events or ():
         ev = dict(ev)
         if "cards" in ev and isinstance(ev["cards"], (list, tuple)):
-            ev["cards"] = [labels[c] if _is_id(c) else c for c in ev["cards"]]
-        if "card" in ev and _is_id(ev["card"]):
-            ev["card"] = labels[ev["card"]]
+            ev["cards"] = [label(c) for c in ev["cards"]]
+        if "card" in ev:
+            ev["card"] = label(ev["card"])
+        for place, owner in _OWNERS:
+            if owner in ev and owners.get(ev.get(place)) == "card":
+                ev[owner] = label(ev[owner])
+        if "value" in ev and ev.get("ev") in ("set", "random", "reveal"):
+            ev["value"] = _labelled(ev["value"], str(var_types.get(ev.get("var"))), label)
         out.append(ev)
     return json.loads(json.dumps(out))   # tuples -> lists, exactly as a log reads back
+
+
+def _labelled(value, typ: str, label):
+    """A variable's value with its cards as labels (a reveal's is a list, one per seat)."""
+    if typ == "card":
+        return label(value)
+    if typ == "list[card]" and isinstance(value, (list, tuple)):
+        return [label(c) for c in value]
+    return value
 
 
 def logged_decision(rules, S, i: int, n: int):

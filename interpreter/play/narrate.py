@@ -46,6 +46,8 @@ class _Teller:
     def zone(self, name, owner=None) -> str:
         if owner is None:
             return str(name)
+        if isinstance(owner, str):   # a zone or counter of each card, its card by label
+            return f"{name} of {owner}"
         members = self.members
         if (self.kinds.get(name) == "team" and members and isinstance(owner, int) and 0 <= owner < len(members)
                 and any(len(m) > 1 for m in members)):
@@ -95,9 +97,9 @@ class _Teller:
             value = "changes" if ev.get("hidden") else f"= {ev.get('value')}"
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
-            return f"{ev.get('var')} = {ev.get('value', '?')}" + (" (drawn)" if kind == "random" else "")
+            return f"{ev.get('var')} = {_said(ev.get('value', '?'))}" + (" (drawn)" if kind == "random" else "")
         if kind == "reveal":
-            return f"{ev.get('var')} revealed: {ev.get('value')}"
+            return f"{ev.get('var')} revealed: {_said(ev.get('value'))}"
         if kind == "reset":
             return f"reset: {', '.join(map(str, ev.get('counters') or []))}"
         if kind == "advance":
@@ -157,6 +159,13 @@ class _Teller:
         if kind == "error":
             return f"{self.who(line.get('seat'))} {line.get('prompt')}: {line.get('action')}: {line.get('message')}"
         return None
+
+
+def _said(value) -> str:
+    """A value as a person reads it: a list's items bare ("[k3, none]"), not Python's repr."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_said(v) for v in value) + "]"
+    return "none" if value is None else str(value)
 
 
 def event(ev: dict, me: int | None = None, owners: tuple | None = None) -> str | None:

@@ -143,6 +143,9 @@ def _broken_invariant(rules, S):
             ok = fn(S, None, None)
         except Exception as e:  # noqa: BLE001 - a runtime error inside the invariant itself
             return f"invariant '{text}' could not be evaluated: {describe(e)}", loc
-        if not ok:
-            return f"invariant '{text}' is false", loc
+        if not ok:   # with the values of its parts, as a scenario's false expectation says them
+            from ..expr import Compiler
+            from .scenarios import why_false
+            why = why_false(Compiler(rules.names), S, text)
+            return f"invariant '{text}' is false" + ("" if why == "it is false" else f": {why}"), loc
     return None

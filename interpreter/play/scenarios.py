@@ -8,6 +8,7 @@
         seed: 7
         variant: two_player            # optional
         params: {hand_size: 3}         # optional parameter overrides
+        deal: {hand: {0: [1D]}}        # optional: cards the opening shuffle deals there
         patch:                         # optional: applied at the first decision
           zones: {hand: {0: [1D, 2H], 1: [3D]}, table: []}
           counters: {coins: {0: 3}, bank: 0}
@@ -21,7 +22,7 @@
         scores: [3, 4, 4, 3]           # optional
         winners: [1, 2]                # optional
         over: false                    # optional
-        legal: [2H]                    # optional: the legal actions at the end
+        legal: [2H]                    # optional: the legal actions at the end, in any order
         prompt: play                   # optional: the pending prompt at the end
         current: 1                     # optional: the seat to act at the end
         illegal: 9S                    # optional: this action must be refused at the end
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import loop as engine
-from ..errors import GameError, RulebookError, RulesetError, UsageError
+from ..errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
 from ..expr import Compiler, ExprError, parse
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
@@ -69,6 +70,10 @@ def run_file(path) -> list[Outcome]:
             results.append(Outcome(f"scenario {i + 1}", False, "a scenario is a mapping (name, players, actions...)", loc))
             continue
         name = str(sc.get("name", f"scenario {i + 1}"))
+        wrong = _unknown_key(sc, ("scenarios", i), smap)
+        if wrong:
+            results.append(Outcome(name, False, *wrong))
+            continue
         try:
             variant = sc.get("variant")
             if variant not in cache:
@@ -81,6 +86,33 @@ def run_file(path) -> list[Outcome]:
             # a malformed scenario (a mapping where a list belongs...) fails, with the reason
             results.append(Outcome(name, False, f"malformed scenario: {type(e).__name__}: {e}", loc))
     return results
+
+
+SCENARIO_KEYS = ("name", "rule", "players", "seed", "variant", "params", "deal", "patch", "actions", "expect", "scores",
+                 "winners", "over", "legal", "prompt", "current", "illegal", "refused", "skill", "resolve")
+PATCH_KEYS = ("zones", "counters", "vars")
+ACTION_KEYS = ("seat", "action")
+
+
+def _unknown_key(sc: dict, path: tuple, smap):
+    """(message, location) of the first key of a scenario, of its patches or of its actions
+    that nothing reads (a misspelt ``expcet:`` would pass silently), with a did-you-mean."""
+    def first(spec, known, where):
+        for k in spec if isinstance(spec, dict) else ():
+            if k not in known:
+                close = did_you_mean(str(k), known)
+                hint = key_hint(close, list(known)) or f"accepted keys: {', '.join(known)}"
+                return f"unknown key '{k}': {hint}", smap.key_loc((*path, *where, k))
+        return None
+    found = first(sc, SCENARIO_KEYS, ()) or first(sc.get("patch"), PATCH_KEYS, ("patch",))
+    actions = sc.get("actions")
+    for j, act in enumerate(actions if isinstance(actions, list) else []):
+        if found:
+            break
+        if isinstance(act, dict):
+            known = ("patch",) if "patch" in act else ("expect",) if "expect" in act else ACTION_KEYS
+            found = first(act, known, ("actions", j)) or first(act.get("patch"), PATCH_KEYS, ("actions", j, "patch"))
+    return found
 
 
 def _scenario_ruleset(path, name: str, smap) -> Path:
@@ -124,8 +156,8 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         if k in sc:
             options[k] = sc[k]
     try:
-        S = rules.new_game(_whole(sc.get("players", rules.min_players), "players"), _whole(sc.get("seed", 0), "seed"),
-                           options)
+        S = _new_game(rules, _whole(sc.get("players", rules.min_players), "players"), _whole(sc.get("seed", 0), "seed"),
+                      options, sc.get("deal"))
     except RulebookError as e:
         if "refused" in sc and str(sc["refused"]) in e.message:
             return Outcome(name, True)
@@ -170,6 +202,8 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
                 if not isinstance(want, list):
                     return fail(f"legal: is a list of action labels, not {want!r}")
                 want = [str(w) for w in want]
+                if sorted(got) == sorted(want):   # the options offered, in any order
+                    continue
             if got != want:
                 return fail(f"{key}: expected {want!r}, got {got!r}")
     if "illegal" in sc:
@@ -180,6 +214,58 @@ def run_one(rules, sc: dict, name: str, loc=None) -> Outcome:
         else:
             return fail(f"action {sc['illegal']!r} was accepted but should be illegal")
     return Outcome(name, True)
+
+
+def _new_game(rules, players: int, seed: int, options: dict, deal):
+    """A new game; with ``deal:``, one whose shuffle dealt those cards to those places, so
+    the automatic steps before the first decision (a lead decided by who holds a card) see
+    them. The game is played once to see where the seed deals every card, then again with
+    the shuffled zone's cards renamed (a permutation of the cards, applied right after the
+    first shuffle of a zone that holds them all), so each wanted card takes the place of
+    one the seed dealt where it is wanted. The draws are the same, so only who holds what
+    changes."""
+    S = rules.new_game(players, seed, options)
+    if not deal:
+        return S
+    places = _places(S, deal, "deal")
+    wanted = {c for cs in places.values() for c in cs}
+    perm: dict[int, int] = {}   # a card of the first game -> the card that takes its place
+    for (zone, owner), want in places.items():
+        have = _cards_at(S, zone, owner)
+        if len(want) > len(have):
+            where = zone if owner is None else f"{zone}[{owner}]"
+            raise UsageError(f"deal: {where} is dealt {len(have)} cards, not {len(want)}")
+        slots = [c for c in have if c not in want]
+        for w in want:
+            perm[w if w in have else slots.pop(0)] = w
+    free = [c for c in range(len(rules.card_labels)) if c not in perm]    # cards not yet sent anywhere
+    spare = [c for c in range(len(rules.card_labels)) if c not in wanted]  # cards not yet arriving
+    perm.update(zip(free, spare))   # the rest arrive where they were, or where a wanted card was
+    moves = {a: b for a, b in perm.items() if a != b}
+    namespace = rules.names.namespace
+    shuffle = namespace["_shuffle"]
+
+    def rigged(S, items):
+        shuffle(S, items)
+        if moves and moves.keys() <= set(items):
+            items[:] = [moves.get(c, c) for c in items]
+            moves.clear()
+
+    namespace["_shuffle"] = rigged
+    try:
+        S = rules.new_game(players, seed, options)
+    finally:
+        namespace["_shuffle"] = shuffle
+    for (zone, owner), want in places.items():
+        if not set(want) <= set(_cards_at(S, zone, owner)):
+            raise UsageError("deal: these cards are not dealt from one shuffled zone before the first decision: "
+                             "set them with patch:")
+    return S
+
+
+def _cards_at(S, zone, owner) -> list:
+    z = S.z[zone]
+    return z if owner is None else z.get(owner, []) if isinstance(z, dict) else z[owner]
 
 
 def _check(compiler, S, expectations) -> str | None:
@@ -196,14 +282,14 @@ def _check(compiler, S, expectations) -> str | None:
         if value is not True:
             if not isinstance(value, bool):
                 return f"expect '{text}' gave {value!r}, not true"
-            return f"expected {text}, but {_why_false(compiler, S, str(text))}"
+            return f"expected {text}, but {why_false(compiler, S, str(text))}"
     return None
 
 
 _SIDES = {"compare", "in_", "not_in"}   # a comparison's operands are worth showing
 
 
-def _why_false(compiler, S, text: str) -> str:
+def why_false(compiler, S, text: str) -> str:
     """What makes a false expectation false, in the values of its parts: the first false part
     of an ``and``, the operands of a comparison ("count(hand) is 2"); else "it is false"."""
     try:
@@ -243,43 +329,53 @@ def _shown(S, compiled) -> str:
     return repr(value)
 
 
-def patch(S, spec: dict) -> None:
-    """Overwrite parts of a state (zones by card labels, counters, variables), then re-ask."""
+def _places(S, zones, what: str = "patch") -> dict:
+    """``{zone: cards}`` or ``{zone: {owner: cards}}`` (owners by seat, team index or card
+    label; cards by label) as {(zone, owner index or None): [card ids]}."""
     rules = S.rules
-    S.own_all()   # written in place below: none of its lists shared with a clone
     ids = {label: i for i, label in reversed(list(enumerate(rules.card_labels)))}
     taken = set()   # across the whole patch, so identical cards in two zones are two cards
 
     def cards(labels):
         if not isinstance(labels, list):
-            raise UsageError(f"patch: a zone's cards are a list of labels, not {labels!r}")
+            raise UsageError(f"{what}: a zone's cards are a list of labels, not {labels!r}")
         out = []
         for lab in labels:
             lab = str(lab)
             # identical labels (duplicate cards): take the next unused id with that label
             cand = [i for i, label in enumerate(rules.card_labels) if label == lab and i not in taken]
             if not cand:
-                raise UsageError(f"patch: no card labelled '{lab}'" if lab not in ids else
-                                 f"patch: not enough cards labelled '{lab}'")
+                raise UsageError(f"{what}: no card labelled '{lab}'" if lab not in ids else
+                                 f"{what}: not enough cards labelled '{lab}'")
             taken.add(cand[0])
             out.append(cand[0])
         return out
 
-    zones = spec.get("zones") or {}
     if not isinstance(zones, dict):
-        raise UsageError("patch: zones is a mapping of zone names to cards")
+        raise UsageError(f"{what}: zones is a mapping of zone names to cards")
     placed: dict[tuple[str, int | None], list[int]] = {}
     for name, value in zones.items():
         if name not in S.z:
-            raise UsageError(f"patch: unknown zone '{name}'")
+            raise UsageError(f"{what}: unknown zone '{name}'")
         if rules.zone_owner[name] == "none":
             placed[(name, None)] = cards(value)
         else:
             if not isinstance(value, dict):
-                raise UsageError(f"patch: zone '{name}' has an owner: a mapping of owners to cards ({{0: [...]}})")
+                raise UsageError(f"{what}: zone '{name}' has an owner: a mapping of owners to cards ({{0: [...]}})")
             count = len(S.z[name]) if rules.zone_owner[name] != "card" else len(rules.card_labels)
             for owner, labels in value.items():
+                if rules.zone_owner[name] == "card" and str(owner) in ids:   # a card by its label
+                    owner = ids[str(owner)]
                 placed[(name, _owner(owner, count, f"zone '{name}'"))] = cards(labels)
+    return placed
+
+
+def patch(S, spec: dict) -> None:
+    """Overwrite parts of a state (zones by card labels, counters, variables), then re-ask."""
+    rules = S.rules
+    S.own_all()   # written in place below: none of its lists shared with a clone
+    ids = {label: i for i, label in reversed(list(enumerate(rules.card_labels)))}
+    placed = _places(S, spec.get("zones") or {})
     if placed:
         # a patched card leaves wherever it was, so the total number of cards stays the same
         moving = {c for cs in placed.values() for c in cs}

@@ -295,8 +295,8 @@ def _compare(p, t):
             return f"there are no {noun.many()}" if op in ("==", "<=") else f"there is {noun.many('at least one')}"
         return f"there {'is' if n == '1' else 'are'} {COUNT_OPS[op]} {noun.many(n)}"
     if isinstance(right, Tree) and right.data == "none" and op in ("==", "!="):
-        return f"{p.s(left)} is {'' if op == '==' else 'not '}none"
-    return f"{p.s(left)} {OPS[op]} {p.s(right)}"
+        return f"{_operand(p, left)} is {'' if op == '==' else 'not '}none"
+    return f"{_operand(p, left)} {OPS[op]} {_operand(p, right)}"
 
 
 def _in(p, t):
@@ -304,8 +304,9 @@ def _in(p, t):
     verb = "is not" if t.data == "not_in" else "is"
     if isinstance(right, Noun):
         zone = right.tail[4:] if right.tail.startswith(" in ") and not right.head and right.kind == "card" else None
-        return f"{p.s(a)} {verb} in {zone or right.the()}" if zone or right.head else f"{p.s(a)} {verb} one of {right.the()}"
-    return f"{p.s(a)} {verb} in {right}"
+        return f"{_operand(p, a)} {verb} in {zone or right.the()}" if zone or right.head else \
+            f"{_operand(p, a)} {verb} one of {right.the()}"
+    return f"{_operand(p, a)} {verb} in {right}"
 
 
 def _arith(p, t):
@@ -320,6 +321,18 @@ def _arith(p, t):
         wrap = inner < prec or (k == 1 and inner == prec and t.data != "add" and t.data != "mul")
         parts.append(f"({p.s(c)})" if wrap else p.s(c))
     return f" {word} ".join(parts)
+
+
+def _cond(p, t):
+    """"A if C, else B": a conditional as A or C keeps its parentheses ("(4 if alone, else 2) if
+    ..."), else it would read as another rule; as B it chains ("..., else 2 if n is 5, else 1")."""
+    a, c, b = t.children
+    return f"{_operand(p, a)} if {_operand(p, c)}, else {p.s(b)}"
+
+
+def _operand(p, x) -> str:
+    """An operand in words, a conditional in parentheses (its commas would swallow the rest)."""
+    return f"({p.s(x)})" if getattr(x, "data", None) == "cond" else p.s(x)
 
 
 def _list(p, t):
@@ -346,7 +359,7 @@ _NODES = {"name": lambda p, t: p.name(str(t.children[0])), "int_": lambda p, t: 
           "float_": lambda p, t: str(t.children[0]), "string": lambda p, t: '"' + str(t.children[0])[1:-1] + '"',
           "true": lambda p, t: "true", "false": lambda p, t: "false", "none": lambda p, t: "none",
           "attr": _attr, "index": _index, "where": _where,
-          "cond": lambda p, t: f"{p.s(t.children[0])} if {p.s(t.children[1])}, else {p.s(t.children[2])}",
+          "cond": _cond,
           "or_": _bool, "and_": _bool, "not_": lambda p, t: f"not {p.s(t.children[0])}", "compare": _compare,
           "in_": _in, "not_in": _in, "neg": lambda p, t: f"minus {p.s(t.children[0])}", "list_": _list,
           "range": lambda p, t: Noun("number", "value", f" from {p.s(t.children[0])} to {p.s(t.children[1])}"),

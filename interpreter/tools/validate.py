@@ -32,6 +32,14 @@ def add_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="with --playouts: the first seed (default 0)")
 
 
+def _warnings(rules) -> list:
+    """The ruleset's warnings, and one more when the RL adapters would refuse it (no fixed
+    action space: play/actions.py)."""
+    from ..play.actions import space_warning
+    refused = space_warning(rules)
+    return list(rules.warnings) + ([refused] if refused else [])
+
+
 def _data_key(data) -> str:
     """Merged ruleset data as one comparable text (two variants with equal data are one ruleset)."""
     return json.dumps(data, sort_keys=True, default=str)
@@ -47,7 +55,7 @@ def cmd_validate(args) -> int:
             files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
             continue
         keep = bool(args.playouts)   # compiled rulesets are kept only to be played
-        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": list(rules.warnings),
+        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": _warnings(rules),
                       "rules": rules if keep else None})
         seen = {_data_key(rules.data): None}   # a variant that changes nothing is not compiled again
         for variant in (rules.data.get("variants") or {}):
@@ -59,7 +67,7 @@ def cmd_validate(args) -> int:
                     continue
                 seen[key] = variant
                 vrules = load(path, variant=variant)
-                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": list(vrules.warnings),
+                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": _warnings(vrules),
                               "rules": vrules if keep else None})
             except RulebookError as e:
                 files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
@@ -77,17 +85,15 @@ def cmd_validate(args) -> int:
         name = f["path"] + (f" (variant {f['variant']})" if f["variant"] else "")
         for d in f["diagnostics"]:
             _err(d.format())
-        for p in (f.get("playouts") or {}).get("problems", []):
-            after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
-            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
-                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         played = f.get("playouts") or {}
         for a in played.get("anomalies", []):
             where = f"{a['loc']}: " if a.get("loc") else f"{name}: "
             _err(f"{where}warning[{a['kind']}]: {a['players']} players: {a['message']}")
-        for row in played.get("never_fired", []):
-            where = f"{row['loc']}: " if row.get("loc") else f"{name}: "
-            _err(f"{where}warning[never-fired]: {row['what']} never fired in {played['coverage_games']} random games")
+        _never_fired(name, played)
+        for p in played.get("problems", []):   # last, above the summary: what fails the file
+            after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
+            _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
+                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         if f["ok"] and "same_as" in f:
             _out(f"{name}: ok (the same rules as " + (f"variant {f['same_as']})" if f["same_as"] else "the ruleset)"))
         elif f["ok"]:
@@ -103,6 +109,23 @@ def cmd_validate(args) -> int:
             what += [f"{problems} playout problem{'s' if problems != 1 else ''}"] if problems else []
             _out(f"{name}: {', '.join(what)}" + _playout_summary(f))
     return 1 if bad else 0
+
+
+NEVER_SHOWN = 8   # never-fired rules listed one by one; the rest in one line (--json has them all)
+
+
+def _never_fired(name: str, played: dict) -> None:
+    """The rules no random game fired, a few located lines and a count of the rest; nothing
+    when no game ended (then every rule is unfired, and the problems say why)."""
+    rows, games = played.get("never_fired", []), played.get("coverage_games", 0)
+    if not games:
+        return
+    for row in rows[:NEVER_SHOWN]:
+        where = f"{row['loc']}: " if row.get("loc") else f"{name}: "
+        _err(f"{where}warning[never-fired]: {row['what']} never fired in {games} random games")
+    if len(rows) > NEVER_SHOWN:
+        _err(f"{name}: warning[never-fired]: and {len(rows) - NEVER_SHOWN} more rules never fired in {games} "
+             f"random games (validate --json lists them all)")
 
 
 def _playouts(files: list, args) -> None:
