@@ -6,7 +6,9 @@ team's). A move's worth often shows only after the other seats answer it (a card
 or loses the trick when the last one is played; a collection kept scores when the round is
 scored), so the position is valued once it settles: play goes on with random moves until a
 seat's value has changed and the agent's seat is asked again, or the game ends, or
-``depth`` moves were played (``depth=0``: valued at once, the plain one-ply greedy). A game
+``depth`` moves were played (``depth=0``: valued at once, the plain one-ply greedy); then
+every option is played on to the same number of moves, the most any of them took to settle
+(an option that settles early is not valued earlier in the game than another). A game
 that ends is worth most if the seat wins it, least if it loses.
 
 Every option of a sample plays from the same determinization and with the same random
@@ -47,29 +49,44 @@ class GreedyAgent:
             D.kn = None   # (its own copy) a look ahead needs no record of who knows where cards are
             before = values(D)
             luck = self.rng.getrandbits(64)   # the same moves after every option of this sample
+            runs = []
             for i in range(n):
-                C = D.clone()
+                C, rng = D.clone(), random.Random(luck)
                 try:
                     C.apply_index(i)
-                    self.settle(C, before, random.Random(luck))
-                    totals[i] += self.value(C)
+                    runs.append((C, rng, self.settle(C, before, rng)))
                 except GameError:   # a sampled game that breaks (its step budget...) counts as lost
+                    runs.append(None)
+            # every option is valued the same number of moves on, when the slowest has settled
+            horizon = max((r[2] for r in runs if r), default=0)
+            for i, run in enumerate(runs):
+                try:
+                    if run is None:
+                        raise GameError("broken")
+                    C, rng, played = run
+                    for _ in range(horizon - played):
+                        if C.over:
+                            break
+                        C.apply_index(rng.randrange(len(C.dec[1])))
+                    totals[i] += self.value(C)
+                except GameError:
                     totals[i] -= WIN
         best = max(totals)
         ties = [i for i, t in enumerate(totals) if t == best]
         return ties[self.rng.randrange(len(ties))]
 
-    def settle(self, S, before: list, rng) -> None:
+    def settle(self, S, before: list, rng) -> int:
         """Random moves until a seat's value has changed and the seat is asked again (or the
-        game ends, or ``depth`` moves)."""
+        game ends, or ``depth`` moves); how many were played."""
         seat = self.seat
         changed = values(S) != before
-        for _ in range(self.depth):
+        for played in range(self.depth):
             if S.over or (changed and S.dec[0] == seat):
-                return
+                return played
             S.apply_index(rng.randrange(len(S.dec[1])))
             if not changed:
                 changed = values(S) != before
+        return self.depth
 
     def value(self, S) -> float:
         if S.over:
