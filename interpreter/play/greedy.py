@@ -60,10 +60,11 @@ class GreedyAgent:
             # every option is valued the same number of moves on, when the slowest has settled
             horizon = max((r[2] for r in runs if r), default=0)
             for i, run in enumerate(runs):
+                if run is None:
+                    totals[i] -= WIN
+                    continue
+                C, rng, played = run
                 try:
-                    if run is None:
-                        raise GameError("broken")
-                    C, rng, played = run
                     for _ in range(horizon - played):
                         if C.over:
                             break
