@@ -4,7 +4,7 @@
         name: str
         def act(self, observation: dict, legal: list[str]) -> int: ...   # an index into legal
 
-    class DecidingAgent(Protocol):   # a search agent: greedy, ismcts, mcts
+    class DecidingAgent(Protocol):   # a search agent: greedy, rollouts, ismcts, mcts
         name: str
         def decide(self, view: SeatView) -> int: ...   # an index into the pending decision's options
 
@@ -311,8 +311,9 @@ def choose(agent, S, seat: int) -> int:
 
 
 def _register_search_agents() -> None:
-    from . import greedy, search
+    from . import greedy, rollouts, search
     register_agent("greedy", greedy.GreedyAgent, greedy.PARAMS)
+    register_agent("rollouts", rollouts.RolloutAgent, rollouts.PARAMS)
     register_agent("ismcts", search.ISMCTSAgent, search.PARAMS)
     register_agent("mcts", search.MCTSAgent, search.PARAMS)
 

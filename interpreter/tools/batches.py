@@ -28,7 +28,7 @@ def _common_args(p) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="batch seed: game i plays seed derive(S, i) (default 0)")
     p.add_argument("--workers", "-w", type=int, help=f"worker processes (default: the CPU count, {default_workers()} here)")
     p.add_argument("--agents", "-a", default="random",
-                   help="comma-separated agents per seat, or one for all: random, first, greedy, ismcts, mcts (not human); parameters as ismcts:iterations=200 (default random; docs/agents.md)")
+                   help="comma-separated agents per seat, or one for all: random, first, greedy, rollouts, ismcts, mcts (not human); parameters as ismcts:iterations=200 (default random; docs/agents.md)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable); VALUE is read as JSON if it parses")
     p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill (options['skill']): one number per seat, or one for all")

@@ -54,7 +54,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="game seed (default 0)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--agents", "-a", default="random",
-                   help="comma-separated agents per seat, or one for all: random, first, greedy, ismcts, mcts, human; parameters as ismcts:iterations=200 (default random; docs/agents.md)")
+                   help="comma-separated agents per seat, or one for all: random, first, greedy, rollouts, ismcts, mcts, human; parameters as ismcts:iterations=200 (default random; docs/agents.md)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable); VALUE is read as JSON if it parses")
     p.add_argument("--skill", metavar="X,Y,...",
