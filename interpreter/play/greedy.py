@@ -49,7 +49,7 @@ class GreedyAgent:
             D.kn = None   # (its own copy) a look ahead needs no record of who knows where cards are
             before = values(D)
             luck = self.rng.getrandbits(64)   # the same moves after every option of this sample
-            runs = []
+            runs: list[tuple | None] = []
             for i in range(n):
                 C, rng = D.clone(), random.Random(luck)
                 try:
