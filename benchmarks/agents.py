@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
-from interpreter.play import stats  # noqa: E402
-from interpreter.play.batch import Batch  # noqa: E402
-from interpreter.play.runs import simulate  # noqa: E402
-from interpreter.play.workers import default_workers, settled  # noqa: E402
+from interpreter.play.simulation import stats  # noqa: E402
+from interpreter.play.simulation.batch import Batch  # noqa: E402
+from interpreter.play.simulation.runs import simulate  # noqa: E402
+from interpreter.play.simulation.workers import default_workers, settled  # noqa: E402
 
 
 def measure(ruleset: str, players: int, games: int, agent: str, against: str, seed: int = 1,

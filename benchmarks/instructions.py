@@ -34,7 +34,7 @@ sys.path[:0] = [{root!r}, {bench!r}]
 import interpreter
 from playouts import playouts   # the same games as playouts.py
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
-from interpreter.play.workers import settle
+from interpreter.play.simulation.workers import settle
 settle()                        # as rulebook simulate does
 print(playouts(rules, {players}, {games}, {seed})["decisions"] if {games} else 0)
 """
@@ -43,9 +43,9 @@ SIMULATE = """
 import sys
 sys.path[:0] = [{root!r}]
 import interpreter
-from interpreter.play.batch import Batch, play_one
+from interpreter.play.simulation.batch import Batch, play_one
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
-from interpreter.play.workers import settle
+from interpreter.play.simulation.workers import settle
 settle()                        # as rulebook simulate does
 batch = Batch(path={ruleset!r}, players={players}, seed={seed}, variant={variant!r}, hash=rules.hash)
 print(sum(play_one(rules, batch, i)["decisions"] for i in range({games})))

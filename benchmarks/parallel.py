@@ -26,9 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
-from interpreter.play.batch import Batch  # noqa: E402
-from interpreter.play.runs import simulate  # noqa: E402
-from interpreter.play.workers import settled  # noqa: E402
+from interpreter.play.simulation.batch import Batch  # noqa: E402
+from interpreter.play.simulation.runs import simulate  # noqa: E402
+from interpreter.play.simulation.workers import settled  # noqa: E402
 
 
 def _burn(n: int) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
-from interpreter.play.workers import settle  # noqa: E402
+from interpreter.play.simulation.workers import settle  # noqa: E402
 
 
 def playouts(rules, players: int, games: int, seed: int) -> dict:

@@ -39,7 +39,7 @@ import interpreter  # noqa: E402
 import numpy as np  # noqa: E402
 
 from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
-from interpreter.play.workers import settle  # noqa: E402
+from interpreter.play.simulation.workers import settle  # noqa: E402
 
 GAMES = [("diamonds", 4), ("diams", 4), ("mister_diamond", 4), ("diamonds_club", 4)]
 
@@ -151,7 +151,7 @@ CHILD = """
 import sys
 sys.path[:0] = [{root!r}, {bench!r}]
 import interpreter, rl
-from interpreter.play.workers import settle
+from interpreter.play.simulation.workers import settle
 if {side!r} == "bare":
     rules = interpreter.load({name!r})
     rl._bare(rules, {players}, 1, first=10**6)
@@ -187,8 +187,8 @@ FLOOR = """
 import sys, random
 sys.path[:0] = [{root!r}]
 import interpreter, numpy as np
-from interpreter.play.tensors import layout
-from interpreter.play.workers import settle
+from interpreter.adapters.tensors import layout
+from interpreter.play.simulation.workers import settle
 rules = interpreter.load({name!r})
 L = layout(rules, {players})
 encode, S = L.encoder(), rules.new_game({players}, 3)

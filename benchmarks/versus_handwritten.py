@@ -41,7 +41,7 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE), str(HERE / "reference")]
 
 import interpreter  # noqa: E402
-from interpreter.play.workers import settle  # noqa: E402
+from interpreter.play.simulation.workers import settle  # noqa: E402
 from playouts import playouts  # noqa: E402
 
 
@@ -139,7 +139,7 @@ def wall(game: str, games: int, repeat: int, seed: int) -> dict:
 CHILD = {
     "interpreter": ("import sys; sys.path[:0] = [{root!r}, {bench!r}]\n"
                     "import interpreter\nfrom playouts import playouts\n"
-                    "from interpreter.play.workers import settle\n"
+                    "from interpreter.play.simulation.workers import settle\n"
                     "rules = interpreter.load(interpreter.ruleset_path({game!r})); settle()\n"
                     "print(playouts(rules, 4, {games}, {seed})['decisions'] if {games} else 0)\n"),
     "handwritten": ("import sys; sys.path[:0] = [{ref!r}]\n"

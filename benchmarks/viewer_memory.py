@@ -42,7 +42,7 @@ flow:
 
 def measure(log: str, every: int) -> dict:
     """In this process: build the viewer's positions of ``log`` keeping a state every ``every``."""
-    from interpreter.play.replay import replay
+    from interpreter.play.logs.replay import replay
     from interpreter.web import games
     games.CHECKPOINT = every
     positions = games.Positions(every)
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
         return 0
     import interpreter
     from interpreter.play.agents import make_agents
-    from interpreter.play.gamelog import play_game
+    from interpreter.play.logs.gamelog import play_game
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.yaml"
         steps = min(10_000_000, max(500_000, 10 * args.decisions))   # (a long game's budget)

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.play.scenarios import run_file
+from interpreter.play.checks.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

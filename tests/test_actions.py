@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.play.actions import ActionSpaceError, action_space
+from interpreter.adapters.actions import ActionSpaceError, action_space
 from interpreter.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ def test_a_steps_labels_are_its_options_labelled_one_by_one(name, variant):
 
 
 def test_the_action_space_is_the_same_in_another_process():
-    code = ("import hashlib, interpreter; from interpreter.play.actions import action_space; "
+    code = ("import hashlib, interpreter; from interpreter.adapters.actions import action_space; "
             "print(hashlib.sha256('\\n'.join(action_space(interpreter.load('diams'), 4).labels).encode()).hexdigest())")
     here = hashlib.sha256("\n".join(action_space(interpreter.load("diams"), 4).labels).encode()).hexdigest()
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
@@ -155,7 +155,7 @@ def test_the_games_parameters_reach_the_action_space(capsys):
 
 def test_tensors_have_a_fixed_shape_and_hide_what_a_seat_cannot_see():
     np = pytest.importorskip("numpy", reason="the rl extra (pip install '.[rl]') is not installed")
-    from interpreter.play.tensors import layout
+    from interpreter.adapters.tensors import layout
     rules = interpreter.load("diamonds")
     L = layout(rules, 4)
     S = rules.new_game(4, 1)

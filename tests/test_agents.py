@@ -12,9 +12,9 @@ import interpreter
 from interpreter.errors import UsageError
 from interpreter.play import agents
 from interpreter.play.agents import choose, make_agents, parse_spec
-from interpreter.play.batch import Batch, play_one
-from interpreter.play.gamelog import play_game
-from interpreter.play.view import SeatView
+from interpreter.play.simulation.batch import Batch, play_one
+from interpreter.play.logs.gamelog import play_game
+from interpreter.play.agents.view import SeatView
 from interpreter.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,7 +108,7 @@ def test_same_seed_same_moves_in_any_number_of_workers():
     one = [play_one(rules, batch, i) for i in range(2)]
     again = [play_one(rules, batch, i) for i in range(2)]
     assert one == again
-    from interpreter.play.runs import simulate
+    from interpreter.play.simulation.runs import simulate
     two = simulate(batch, 2, workers=2, rules=rules)["records"]
     assert [r["scores"] for r in two] == [r["scores"] for r in one]
 

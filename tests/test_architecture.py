@@ -130,6 +130,17 @@ def test_no_module_is_a_giant():
     assert not big, f"modules over {MAX_LINES} lines (split them by job): {big}"
 
 
+def test_no_two_modules_share_a_name():
+    """A module's name says its job once in the package: two ``coverage.py`` in different
+    rooms send a reader (and a grep) to the wrong one."""
+    by_name: dict[str, list[str]] = {}
+    for module, path in MODULES.items():
+        if path.name != "__init__.py" and module not in FACADE:
+            by_name.setdefault(path.stem, []).append(module)
+    twice = {name: mods for name, mods in by_name.items() if len(mods) > 1}
+    assert not twice, f"modules of one name: {twice}"
+
+
 def test_the_checker_resolves_relative_imports(tmp_path):
     """The check itself works: relative imports resolve to the module they name."""
     fake = tmp_path / "x.py"

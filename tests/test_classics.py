@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import interpreter  # noqa: E402
-from interpreter.play.scenarios import run_file  # noqa: E402
+from interpreter.play.checks.scenarios import run_file  # noqa: E402
 
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four"]
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"

@@ -5,7 +5,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
-from interpreter.play.redact import Redactor
+from interpreter.play.logs.redact import Redactor
 from helpers import load_text, play_first
 
 GAME = """

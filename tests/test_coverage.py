@@ -8,10 +8,10 @@ import pytest
 
 import interpreter
 from interpreter.building import load
-from interpreter.play import anomalies, coverage, plots
-from interpreter.play.batch import Batch, play_one
-from interpreter.play.runs import simulate
-from interpreter.play.summary import summarise
+from interpreter.play.simulation import anomalies, plots, rules_fired
+from interpreter.play.simulation.batch import Batch, play_one
+from interpreter.play.simulation.runs import simulate
+from interpreter.play.simulation.summary import summarise
 from interpreter.tools.cli import main
 from helpers import load_text, write_ruleset
 
@@ -63,7 +63,7 @@ def batch_of(path, games=40, **kw):
 
 def test_coverage_counts_rules_and_names_the_ones_that_never_fired(path):
     rules, records = batch_of(path)
-    report = coverage.report(rules, records)
+    report = rules_fired.report(rules, records)
     never = {row["what"] for row in report["never"]}
     assert "trigger never_seven" in never
     assert "if points > 50: then" in never and "if points > 50: else" not in never
@@ -77,7 +77,7 @@ def test_coverage_counts_rules_and_names_the_ones_that_never_fired(path):
 
 def test_a_draw_from_an_empty_zone_is_reported(path):
     rules, records = batch_of(path)
-    report = coverage.report(rules, records)
+    report = rules_fired.report(rules, records)
     assert [row["what"] for row in report["ran_out"]] == ["move from deck ran out"]
     summary = summarise(records, 2)
     found = anomalies.find(rules, summary, records, report)
@@ -98,7 +98,7 @@ def test_labels_a_zone_never_received_are_reported():
     rules = load("diamonds_club", coverage=True)
     records = [{"index": 0, "coverage": {"p": {}, "e": [f"bonus_won|bonus|{lab}" for lab in
                                                         ("three_fountains", "three_orangeries", "three_pavilions", "all_four_5", "all_four_3")]}}]
-    gaps = coverage.report(rules, records)["gaps"]
+    gaps = rules_fired.report(rules, records)["gaps"]
     bonus = [g for g in gaps if g["zone"] == "bonus_won"]
     assert bonus and "three_rose_gardens" in bonus[0]["missing"]
 

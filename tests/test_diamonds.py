@@ -14,7 +14,7 @@ import random
 import pytest
 
 from interpreter.errors import UsageError
-from interpreter.play.scenarios import patch
+from interpreter.play.checks.scenarios import patch
 from seedgames import SeedGame, cards_in_play
 
 GAME = SeedGame("diamonds")

@@ -192,7 +192,7 @@ def test_each_round_lays_random_strips_with_random_faces():
 def test_random_playouts_keep_the_invariants(variant):
     """The ruleset's `invariants:` (tiles fill spaces, dark spaces only after light ones, pieces
     and tiles conserved, one piece per player and table) hold in random games of 2-4 players."""
-    from interpreter.play.playouts import playouts
+    from interpreter.play.checks.playouts import playouts
     rules = interpreter.load(RULESET, variant=variant)
     report = playouts(rules, games=2, seed=100)
     assert report.games == 6

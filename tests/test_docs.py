@@ -66,7 +66,7 @@ SCENARIO_FENCE = re.compile(r"^```yaml scenario\n(.*?)^```", re.S | re.M)
 
 
 def test_reference_scenario_example_passes(tmp_path):
-    from interpreter.play.scenarios import run_file
+    from interpreter.play.checks.scenarios import run_file
     (block,) = SCENARIO_FENCE.findall((DOCS / "reference.md").read_text())
     (tmp_path / "little_tricks.yaml").write_text((DOCS / "examples" / "little_tricks.yaml").read_text())
     (tmp_path / "s.yaml").write_text(block)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.play import agents, gamelog, replay
+from interpreter.play import agents
+from interpreter.play.logs import gamelog, replay
 from interpreter.errors import ReplayError, UsageError
 from helpers import bundled, load_text
 

@@ -12,8 +12,8 @@ from interpreter.engine.knowledge import seers
 from interpreter.engine.rng import seed_state
 from interpreter.errors import UsageError
 from interpreter.play.agents import choose, make_agents
-from interpreter.play.gamelog import play_game
-from interpreter.play.view import SeatView
+from interpreter.play.logs.gamelog import play_game
+from interpreter.play.agents.view import SeatView
 
 CHEAP = ("greedy:samples=2", "rollouts:n=2,depth=30")
 

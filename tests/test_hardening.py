@@ -162,7 +162,7 @@ def test_rulebook_test_finds_scenario_files_and_skips_rulesets(capsys):
 
 
 def test_a_deeply_nested_log_line_is_a_replay_error(tmp_path):
-    from interpreter.play.replay import read_log
+    from interpreter.play.logs.replay import read_log
     log = tmp_path / "deep.jsonl"
     log.write_text('{"type": "header"}\n' + "[" * 100_000 + "]" * 100_000 + "\n")
     with pytest.raises(ReplayError, match="line 2: .*nested more than 64 levels"):

@@ -12,7 +12,8 @@ import pytest
 
 import interpreter
 from interpreter.errors import UsageError
-from interpreter.play import agents, gamelog, replay
+from interpreter.play import agents
+from interpreter.play.logs import gamelog, replay
 from interpreter.tools.cli import main
 
 SEEDS = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {})]
@@ -354,7 +355,7 @@ scoring:
 
 
 def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp_path):
-    from interpreter.play.narrate import tell
+    from interpreter.play.display.narrate import tell
     (tmp_path / "g.yaml").write_text(CARD_VALUES)
     rules = interpreter.load(str(tmp_path / "g.yaml"))
     log = tmp_path / "g.jsonl"

@@ -779,7 +779,7 @@ def test_scenarios_check_expectations_between_actions(tmp_path):
         "scenarios:\n"
         "  - {name: good, players: 2, actions: ['1', {expect: ['x == 1']}, '2'], expect: ['x == 2']}\n"
         "  - {name: bad, players: 2, actions: ['1', {expect: ['x == 2']}, '2']}\n")
-    from interpreter.play.scenarios import run_file
+    from interpreter.play.checks.scenarios import run_file
     good, bad = run_file(tmp_path / "s.yaml")
     assert good.ok and not bad.ok and bad.message == "after 1 action(s): expected x == 2, but x is 1"
 

@@ -7,8 +7,8 @@ import re
 
 import interpreter
 from interpreter.play.agents import HumanAgent, make_agents
-from interpreter.play.gamelog import play_game
-from interpreter.play.narrate import tell
+from interpreter.play.logs.gamelog import play_game
+from interpreter.play.display.narrate import tell
 
 
 def test_a_decision_is_told_once_with_what_it_caused():
@@ -49,7 +49,7 @@ def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
 
 
 def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
-    from interpreter.play.narrate import owners, tell
+    from interpreter.play.display.narrate import owners, tell
     rules = interpreter.load(interpreter.ruleset_path("diamonds"), variant="teams")
     members = rules.team_members(4)
     team_of = {p: t for t, m in enumerate(members) for p in m}
@@ -66,7 +66,7 @@ def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
 
 
 def test_a_pick_says_where_the_cards_went_and_whose_zones_they_are():
-    from interpreter.play.narrate import owners, tell
+    from interpreter.play.display.narrate import owners, tell
     rules = interpreter.load(interpreter.ruleset_path("diams"))
     told = owners(rules, rules.team_members(3))
     line = {"type": "events", "events": [

@@ -9,7 +9,7 @@ import pytest
 import interpreter
 from interpreter.tools.cli import main
 from interpreter.errors import RulesetError
-from interpreter.play.playouts import play_one, playouts
+from interpreter.play.checks.playouts import play_one, playouts
 
 ROOT = Path(__file__).resolve().parent.parent
 

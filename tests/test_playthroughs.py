@@ -2,7 +2,7 @@
 
 ``tests/playthroughs/<ruleset>[__<variant>].txt`` (and one per ``docs/examples/*.yaml``) lists
 each decision of a seeded game: its number, seat and prompt, the legal labels, the move, the
-events it caused (the log's events: play/gamelog.py) and what changed in each seat's
+events it caused (the log's events: play/logs/gamelog.py) and what changed in each seat's
 observation (``State.observation(seat)``), then the final scores and winners. The test plays
 each game again in memory and diffs it with the file, line by line: a failure names the
 decision where play diverged. When a rule or a ruleset changes on purpose, review and rewrite:
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import interpreter  # noqa: E402
 from interpreter.loading.resources import bundled_rulesets  # noqa: E402
 from interpreter.play.agents import choose, make_agents  # noqa: E402
-from interpreter.play.gamelog import events_out, logged_decision  # noqa: E402
+from interpreter.play.logs.gamelog import events_out, logged_decision  # noqa: E402
 
 FOLDER = Path(__file__).with_name("playthroughs")
 EXAMPLES = ROOT / "docs" / "examples"

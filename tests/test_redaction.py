@@ -23,8 +23,9 @@ import pytest
 import interpreter
 from interpreter.engine.loop import reask
 from interpreter.engine.sight import counter_seers, zone_seers
-from interpreter.play import agents, gamelog, replay
-from interpreter.play.redact import HIDDEN, Redactor
+from interpreter.play import agents
+from interpreter.play.logs import gamelog, replay
+from interpreter.play.logs.redact import HIDDEN, Redactor
 
 HUSH = """
 game: hush

@@ -263,8 +263,8 @@ def _eager_recall(name, players, seed):
     reference the adapter's replayed recall must equal), and the option indices taken."""
     import json
     from interpreter.engine.sight import Choice
-    from interpreter.play.gamelog import events_out, seen_field
-    from interpreter.play.redact import Redactor
+    from interpreter.play.logs.gamelog import events_out, seen_field
+    from interpreter.play.logs.redact import Redactor
     rules = interpreter.load(name)
     S, rnd = rules.new_game(players, seed, {"params": {"rounds": 1}}), random.Random(seed)
     seen, moves = [[] for _ in range(players)], []

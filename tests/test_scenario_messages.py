@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.play.scenarios import run_file
+from interpreter.play.checks.scenarios import run_file
 
 CASES = [
     ("count(hand[0]) == 3", "expected count(hand[0]) == 3, but count(hand[0]) is 10"),

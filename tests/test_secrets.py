@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.play import agents, gamelog
+from interpreter.play import agents
+from interpreter.play.logs import gamelog
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 8765432123456789

@@ -10,10 +10,10 @@ import pytest
 import interpreter
 from interpreter.tools import cli as commands
 from interpreter.engine import rng
-from interpreter.play import batch as one, runs, summary, workers
+from interpreter.play.simulation import batch as one, runs, summary, workers
 from interpreter.tools import args as cli_args
 from interpreter.play.agents import make_agents
-from interpreter.play.gamelog import play_game
+from interpreter.play.logs.gamelog import play_game
 from interpreter.engine.state import State
 from helpers import bundled, write_ruleset
 
@@ -352,7 +352,7 @@ def test_the_workers_reported_are_those_that_played(cli):
 
 
 def test_workers_far_beyond_the_cpus_are_refused_before_any_is_started(cli):
-    from interpreter.play.workers import default_workers
+    from interpreter.play.simulation.workers import default_workers
     from interpreter.tools.batches import MAX_WORKERS_PER_CPU
     most = MAX_WORKERS_PER_CPU * default_workers()
     for command in ("simulate", "compare"):

@@ -9,7 +9,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
-from interpreter.play.redact import Redactor
+from interpreter.play.logs.redact import Redactor
 from interpreter.tools.cli import main
 from helpers import write_ruleset
 
@@ -126,7 +126,7 @@ def test_the_sealed_bids_example_and_its_scenarios():
     """docs/examples/sealed_bids.yaml: a game built on simultaneous choices, with scenarios."""
     from pathlib import Path
 
-    from interpreter.play.scenarios import run_file
+    from interpreter.play.checks.scenarios import run_file
     root = Path(__file__).resolve().parent.parent / "docs" / "examples"
     outcomes = run_file(root / "scenarios" / "sealed_bids.yaml")
     assert len(outcomes) == 6 and all(o.ok for o in outcomes), [o.message for o in outcomes if not o.ok]

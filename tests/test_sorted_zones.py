@@ -8,7 +8,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
-from interpreter.play.scenarios import patch
+from interpreter.play.checks.scenarios import patch
 from helpers import load_text
 
 BASE = """

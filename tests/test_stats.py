@@ -1,9 +1,9 @@
-"""interpreter.play.stats: known values (checked against scipy / textbook figures, hard-coded here)."""
+"""interpreter.play.simulation.stats: known values (checked against scipy / textbook figures, hard-coded here)."""
 import math
 
 import pytest
 
-from interpreter.play import stats
+from interpreter.play.simulation import stats
 
 
 def close(a, b, tol=1e-9):

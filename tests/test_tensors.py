@@ -1,4 +1,4 @@
-"""The consumers' tensor encoders (play/tensors.py: the incremental one of large tensors, the
+"""The consumers' tensor encoders (adapters/tensors.py: the incremental one of large tensors, the
 one keeping long blocks of small tensors) give the reference encoder's tensors, on
 every bundled ruleset and example, for every seat, on states in play order, out of order
 (clones revisited, two games interleaved), and a seat's tensor depends only on what it may
@@ -13,7 +13,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="the rl extra (pip install '.[rl]') is not installed")
 
 import interpreter  # noqa: E402
-from interpreter.play.tensors import layout  # noqa: E402
+from interpreter.adapters.tensors import layout  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(str(p) for p in [*(ROOT / "rulesets").glob("*.yaml"), *(ROOT / "docs" / "examples").glob("*.yaml")])
@@ -172,11 +172,11 @@ def test_a_number_past_float32s_range_is_encoded_as_infinity(tmp_path, increment
 
 
 def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
-    """A long zone's kept block (play/seat_encoder.py ``_bring``): cards appended (a pile
+    """A long zone's kept block (adapters/seat_encoder.py ``_bring``): cards appended (a pile
     growing), one card gone (a card played from a hand), and anything else (a swap that keeps
     the length one short, a reorder, a new list) give the multi-hot of the new list."""
     from array import array
-    from interpreter.play.seat_encoder import _bring
+    from interpreter.adapters.seat_encoder import _bring
     pos = [9 - c for c in range(10)]            # card c -> slot 9 - c
     block = bytearray(40)
     w = [[], block, memoryview(block).cast("f")]
@@ -192,11 +192,11 @@ def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
 
 
 def test_a_long_lists_changes_are_found_from_its_common_start():
-    """The incremental encoder's diffs (play/shared_encoder.py): the first difference of two
+    """The incremental encoder's diffs (adapters/shared_encoder.py): the first difference of two
     lists by bisection, the cards that went or came in one run (or else the sets'
     difference), and a list of values brought up to date run by run, in place."""
     from array import array
-    from interpreter.play.shared_encoder import RUN, _changed_cards, _first_difference, _sync_values
+    from interpreter.adapters.shared_encoder import RUN, _changed_cards, _first_difference, _sync_values
     rnd = random.Random(3)
     for n in (0, 1, 5, 17, 40, 150):
         old = rnd.sample(range(1000), n)
@@ -229,10 +229,10 @@ def test_a_long_lists_changes_are_found_from_its_common_start():
 
 
 def test_a_seat_view_is_gathered_by_runs_of_consecutive_slots():
-    """The incremental encoder's gather (play/shared_encoder.py ``_runs``): a seat's index map
+    """The incremental encoder's gather (adapters/shared_encoder.py ``_runs``): a seat's index map
     as runs of consecutive slots, a hidden stretch (the zero slot) as one run of the block of
     zeros, so the joined runs read exactly what the map names."""
-    from interpreter.play.shared_encoder import _runs
+    from interpreter.adapters.shared_encoder import _runs
     zero, zeros = 20, 30                    # slot 20 is "hidden"; the zeros block starts at 30
     g = [5, 6, 7, zero, zero, zero, 0, 1, 21, 12, 13, zero, 14, 8]
     runs = _runs(g, zero, zeros)

@@ -1,4 +1,4 @@
-"""Terminal play a person can follow: the table as the seat sees it, compactly (play/terminal.py),
+"""Terminal play a person can follow: the table as the seat sees it, compactly (play/display/terminal.py),
 costs on the options, and ``--resolve ask`` asking the person at the terminal."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import re
 
 import interpreter
 from interpreter.play.agents import HumanAgent, make_agents
-from interpreter.play.gamelog import play_game
-from interpreter.play.table import Table
-from interpreter.play.terminal import render
+from interpreter.play.logs.gamelog import play_game
+from interpreter.play.display.table import Table
+from interpreter.play.display.terminal import render
 
 
 def _at(rules, players, seed, prompt):

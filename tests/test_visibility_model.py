@@ -21,10 +21,10 @@ import interpreter
 from interpreter.engine.sight import Choice
 from interpreter.engine.visibility import ALL, SPECTATOR, bit
 from interpreter.errors import GameError
-from interpreter.play.redact import Redactor
-from interpreter.play.seat_encoder import compile_seat
-from interpreter.play.shared_encoder import compile_shared
-from interpreter.play.tensors import layout
+from interpreter.play.logs.redact import Redactor
+from interpreter.adapters.seat_encoder import compile_seat
+from interpreter.adapters.shared_encoder import compile_shared
+from interpreter.adapters.tensors import layout
 
 ROOT = Path(__file__).resolve().parent.parent
 

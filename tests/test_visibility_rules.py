@@ -12,8 +12,8 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter.play import gamelog
-from interpreter.play.redact import HIDDEN
+from interpreter.play.logs import gamelog
+from interpreter.play.logs.redact import HIDDEN
 from interpreter.web.games import LiveGame
 
 BASE = """
@@ -367,11 +367,11 @@ def test_hidden_cards_are_dealt_into_overlapping_holds_each_where_it_may_be():
 
 # ---------------------------------------------------------------------- the RL tensors
 def tensor_shows_the_observation(rules, S, seat):
-    """A seat's tensor (play/tensors.py, docs/rl.md) holds what its observation shows and no
+    """A seat's tensor (adapters/tensors.py, docs/rl.md) holds what its observation shows and no
     more: each zone's cards where the seat sees them (zeros elsewhere) and how many, each
     counter's value where it sees it (0 elsewhere); owners relative to the seat (or its team)."""
     from collections import Counter
-    from interpreter.play.tensors import layout
+    from interpreter.adapters.tensors import layout
     L = layout(rules, S.n)
     t = L.encode(S, seat)
     pieces = {name: (off, size) for name, off, size in L.pieces}

@@ -14,10 +14,10 @@ import pytest
 import interpreter
 from interpreter.errors import GameError
 from interpreter.play.agents import make_agents
-from interpreter.play.gamelog import play_game
+from interpreter.play.logs.gamelog import play_game
 from interpreter.web.server import make_server, serving
 from interpreter.web.games import LiveGame, LogView
-from interpreter.play.table import Table
+from interpreter.play.display.table import Table
 from helpers import load_text
 
 SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
@@ -407,7 +407,7 @@ def test_a_position_says_what_was_chosen_next_as_the_seat_may_know_it(tmp_path):
 
 
 def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
-    from interpreter.play.replay import replay
+    from interpreter.play.logs.replay import replay
     rules = interpreter.load("diamonds")
     path = tmp_path / "played.jsonl"
     s = LiveGame(rules, 3, 5, "human,random,greedy", {"params": {"hand_size": 3}}, log=str(path))
@@ -429,7 +429,7 @@ def test_a_served_game_stopped_half_way_ends_its_log_so_and_replays(tmp_path, ca
     # log ends with a stopped line; replay verifies its decisions, view and a redacted copy read it
     import os
     import signal
-    from interpreter.play.replay import redact, replay
+    from interpreter.play.logs.replay import redact, replay
     from interpreter.tools.cli import main
     from interpreter.web import server
     from interpreter.web.timeline import TimelineView
@@ -505,7 +505,7 @@ def _every_ruleset():
 
 @pytest.mark.parametrize("path,variant", list(_every_ruleset()), ids=lambda x: getattr(x, "stem", str(x)))
 def test_every_ruleset_and_variant_is_drawn_for_every_seat(path, variant):
-    from interpreter.play.terminal import render
+    from interpreter.play.display.terminal import render
     rules = interpreter.load(path, variant=variant)
     table = Table(rules)
     players = rules.player_counts[-1]
@@ -778,7 +778,7 @@ def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):
 
 
 def test_positions_are_kept_as_checkpoints_and_rebuilt_between_them(tmp_path):
-    from interpreter.play.replay import replay
+    from interpreter.play.logs.replay import replay
     from interpreter.web.games import Positions
     for name, players in SEEDS:
         path, _ = _log(tmp_path, name, players)
@@ -804,7 +804,7 @@ def test_positions_are_kept_as_checkpoints_and_rebuilt_between_them(tmp_path):
 def test_a_ruleset_whose_cards_have_a_list_attribute_is_drawn(tmp_path):
     """A list-valued attribute (a board position [x, y]) is no colour key: the table is drawn
     (it raised 'unhashable type: list' while choosing the attribute that colours the cards)."""
-    from interpreter.play.table import table_of
+    from interpreter.play.display.table import table_of
     path = tmp_path / "lists.yaml"
     path.write_text("""
 game: lists

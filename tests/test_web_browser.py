@@ -16,7 +16,7 @@ import pytest
 
 import interpreter
 from interpreter.play.agents import make_agents
-from interpreter.play.gamelog import play_game
+from interpreter.play.logs.gamelog import play_game
 from interpreter.web.server import serving
 from interpreter.web.games import LiveGame, LogView
 

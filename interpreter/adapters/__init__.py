@@ -4,7 +4,7 @@
 ``ParallelEnv``); ``openspiel.load_game(path, players=N)`` an OpenSpiel ``pyspiel.Game`` (every
 bundled ruleset registered at import); ``gymnasium.env(path, players=N, seat=0,
 opponents=...)`` a single-agent gymnasium ``Env`` against fixed agents. All use the ruleset's fixed action space
-(play/actions.py) and observation tensors (play/tensors.py); docs/rl.md shows them at work.
+(adapters/actions.py) and observation tensors (adapters/tensors.py); docs/rl.md shows them at work.
 They need the ``rl`` extra (``pip install '.[rl]'`` in Rulebook's folder: pettingzoo, gymnasium,
 open-spiel, numpy). Imports the stages below it, never tools.
 """

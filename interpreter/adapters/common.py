@@ -6,8 +6,8 @@ from numbers import Integral
 
 from ..building import load
 from ..errors import UsageError
-from ..play.actions import action_space
-from ..play.tensors import layout
+from .actions import action_space
+from .tensors import layout
 
 REWARDS = ("win", "score")
 

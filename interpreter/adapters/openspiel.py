@@ -18,7 +18,7 @@ game of a seed. The seed is in the state, so a search that clones states (OpenSp
 ``MCTSBot``) knows the deals and rolls to come as well as the hidden cards: it plays as an
 oracle, not as a seat could (``State.determinize`` gives a seat's sampled worlds; the
 ``ismcts`` agent searches them, docs/agents.md). Actions are ids of the ruleset's fixed action
-space (play/actions.py); ``observation_tensor`` is play/tensors.py's encoding;
+space (adapters/actions.py); ``observation_tensor`` is adapters/tensors.py's encoding;
 ``information_state_string`` is the seat's perfect-recall view: what it saw of every move so
 far (other seats' hidden choices as "?", as a redacted log shows them) and what it sees now.
 Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final
@@ -40,8 +40,8 @@ from ..building import load
 from ..errors import UsageError
 from ..loading.resources import bundled_rulesets, find_ruleset
 from ..loading.variants import load_data
-from ..play.gamelog import logged_decision
-from ..play.redact import Redactor
+from ..play.logs.gamelog import logged_decision
+from ..play.logs.redact import Redactor
 from .common import Table
 
 _RULESETS: dict = {}    # registered name -> (path, variant): what pyspiel.load_game(name) plays
@@ -421,7 +421,7 @@ class Observer:
     (``pyspiel.IIGObservationType``):
 
     - the default (no perfect recall, public and the seat's private information): the seat's
-      tensor (play/tensors.py) and its observation as JSON;
+      tensor (adapters/tensors.py) and its observation as JSON;
     - public information only (``private_info=NONE``): the same with the seat's private pieces
       zeroed (its own hand, its counters visible to their owner), and a spectator's observation;
     - private information only (``public_info=False``): the seat's private pieces, the rest

@@ -385,7 +385,7 @@ class Builder(Declarations, Bounded, Elements):
                               self.smap.loc(("invariants", i)))
                              for i, c in enumerate(d.get("invariants") or []))
         r.scoring = Scoring.build(self, d.get("scoring") or {})
-        # how good a position is for a seat, for the search agents (play/evaluation.py)
+        # how good a position is for a seat, for the search agents (play/agents/evaluation.py)
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         limits = d.get("limits") or {}
         r.max_steps = min(int(limits.get("steps", DEFAULT_MAX_STEPS)), MAX_STEP_BUDGET)   # (the schema says so)
@@ -395,7 +395,7 @@ class Builder(Declarations, Bounded, Elements):
                            f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): declared "
                            "effects calling each other several times multiply", step.path, "limit", key=True)
         r.auto_forced = bool(d.get("auto_forced", False))
-        r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/anomalies.py)
+        r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)
         r.view = view_hints(self, d.get("view") or {}, r)   # layout hints for the web viewer only
         r.steps = tuple(self.step_list)
         r.namespace = self.names.namespace

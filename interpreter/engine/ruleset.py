@@ -52,7 +52,7 @@ class Ruleset:
     max_players: int               # the most seats a game may have
     teams_decl: dict | None        # the `teams:` declaration
     params_decl: dict              # each parameter's checked declaration
-    asymmetric: bool               # seats are not meant to be alike (play/anomalies.py skips seat checks)
+    asymmetric: bool               # seats are not meant to be alike (play/simulation/anomalies.py skips seat checks)
     auto_forced: bool              # a decision with one option is taken without asking
     warnings: list                 # what validate reports beside errors
     # --- components and where they are

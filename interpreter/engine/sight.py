@@ -1,5 +1,5 @@
 """Who can tell what a decision chose, from the declared visibility: for logs redacted for one
-seat (play/redact.py), which must show no more than ``observation(seat)`` does.
+seat (play/logs/redact.py), which must show no more than ``observation(seat)`` does.
 
 A seat sees where a card is while it lies in a zone the seat sees (engine/visibility.py says
 which): what observation.py shows. An event that

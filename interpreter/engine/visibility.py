@@ -2,8 +2,8 @@
 
 Every reader asks it: the observation (engine/observation.py), what seats know of hidden
 cards (engine/knowledge.py), who can tell a choice and what a redacted log keeps
-(engine/sight.py, play/redact.py), the observation tensors and their encoders
-(play/tensors.py) and the viewer (play/table.py).
+(engine/sight.py, play/logs/redact.py), the observation tensors and their encoders
+(adapters/tensors.py) and the viewer (play/display/table.py).
 
 The rules. A zone or counter declares ``visible: all | owner | none`` (default ``all``):
 
@@ -127,7 +127,7 @@ class Visibility:
         return name in self.counters and _sees(self.counters[name][0], 0) == ALL
 
     def relative(self, members, table: str, name: str) -> tuple[bool, ...]:
-        """For an encoding written relative to the viewer (play/tensors.py): whether each seat
+        """For an encoding written relative to the viewer (adapters/tensors.py): whether each seat
         sees the instance of its +j owner, for each j (one entry for a shared zone or counter or
         one of each card). Every seat alike by the rules above; a rule that set seats apart could
         not be written relative to the viewer, so it fails here."""

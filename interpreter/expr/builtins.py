@@ -338,7 +338,7 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
     ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
     ``x in f(...)`` for every x. ``vocabulary(domains, args, kwargs) -> labels | None``: the
     labels of every list it can return (the fixed action space of a choice among them,
-    play/actions.py)."""
+    adapters/actions.py)."""
     BUILTINS[name] = build
     if vocabulary is not None:
         VOCABULARIES[name] = vocabulary

@@ -54,7 +54,7 @@ class Names:
     max_list: int = 100                            # the longest a zone can be (the number of cards)
     max_players: int = 64                          # the longest the list of players or teams can be
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
-    string_literals: set = field(default_factory=set)  # every string the expressions write (play/actions.py)
+    string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
     str_concat: bool = False                        # some expression joins strings (then strings are unbounded)
 
     def all_names(self):

@@ -108,7 +108,7 @@ class Step:
 
     # True on a step whose question is what happened at a real table (a dexterity attempt's
     # outcome under resolve: ask), not a choice: `play --resolve ask` asks it of the person at
-    # the terminal whatever agent holds the seat (play/agents.py, TableReporter).
+    # the terminal whatever agent holds the seat (play/agents/registry.py, TableReporter).
     reports = False
 
     # the Python source of what a layout's prices read (the viewer shows them to a seat only
@@ -237,7 +237,7 @@ class Step:
 
     def vocabulary(self, V, spec) -> list[str] | None:
         """Every label this step's decisions can offer, from the declarations (``V``: the
-        ruleset's domains, play/actions.py; ``spec``: the step's YAML); None: cannot tell."""
+        ruleset's domains, adapters/actions.py; ``spec``: the step's YAML); None: cannot tell."""
         return None
 
     def children(self) -> list["Step"]:

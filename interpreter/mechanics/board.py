@@ -102,7 +102,7 @@ def build_board(ctx, spec, path, rules) -> None:
     for a, ns in adj.items():
         table[a] = tuple(sorted(ns))
     ctx.names.namespace["_NB"] = tuple(table)
-    rules.board = {"positions": tuple(ids), "neighbours": tuple(table)}   # for viewers (play/table.py)
+    rules.board = {"positions": tuple(ids), "neighbours": tuple(table)}   # for viewers (play/display/table.py)
 
 
 def _need_board(c, n):

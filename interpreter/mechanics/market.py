@@ -361,7 +361,7 @@ def b_groups(c, n, scope, args, kw):
 
 def v_combos(V, args, kwargs):
     """The labels of every set combos() can return: the multisets of the cards the list can hold
-    whose ``by`` attribute adds up to a total ``total`` can take (play/actions.py)."""
+    whose ``by`` attribute adds up to a total ``total`` can take (adapters/actions.py)."""
     by, total = kwargs.get("by"), kwargs.get("total")
     if not args or by is None or total is None or getattr(by, "data", None) != "name":
         return None

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from ..building import load
 from ..errors import UsageError
-from ..play.batch import Batch, check_batch
-from ..play.plots import compare_plot
-from ..play.runs import _folder, simulate
-from ..play.summary import compare
-from ..play.workers import default_workers, settled
+from ..play.simulation.batch import Batch, check_batch
+from ..play.simulation.plots import compare_plot
+from ..play.simulation.runs import _folder, simulate
+from ..play.simulation.summary import compare
+from ..play.simulation.workers import default_workers, settled
 from .args import parse_sets, parse_skill
 from .report import print_compare, print_findings, print_summary
 

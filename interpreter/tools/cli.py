@@ -73,7 +73,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
 
 def cmd_play(args) -> int:
     from ..play.agents import HumanAgent, TableReporter, make_agents
-    from ..play.gamelog import play_game
+    from ..play.logs.gamelog import play_game
     if args.log_for is not None and not args.log:
         raise UsageError("--log-for needs --log F.jsonl")
     rules = load(args.path, args.variant)
@@ -155,7 +155,7 @@ def add_replay(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_replay(args) -> int:
-    from ..play.replay import replay
+    from ..play.logs.replay import replay
     r = replay(args.log, ruleset=args.ruleset)
     if "error" in r:
         _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}")
@@ -184,7 +184,7 @@ def _is_scenario_file(path: Path) -> bool:
 
 
 def cmd_test(args) -> int:
-    from ..play.scenarios import run_file
+    from ..play.checks.scenarios import run_file
     files: list[Path] = []
     paths = args.paths or [str(resource_dir("rulesets") / "scenarios")]
     for raw in paths:
@@ -294,7 +294,7 @@ def add_actions(p: argparse.ArgumentParser) -> None:
 
 def cmd_actions(args) -> int:
     """The fixed action space of a ruleset: every label its decisions can offer, with its id."""
-    from ..play.actions import action_space
+    from ..adapters.actions import action_space
     rules = load(args.path, args.variant)
     players = args.players if args.players is not None else rules.min_players
     if players not in rules.player_counts:
@@ -352,7 +352,7 @@ COMMANDS: list[Command] = [
     Command("view", "step through a game log in a web browser", web.add_view, web.cmd_view),
     Command("serve", "play a game in a web browser against agents", web.add_serve, web.cmd_serve),
     Command("actions", "the fixed action space: every action label with its id (for RL)", add_actions, cmd_actions),
-    # Batches of games with statistics, and variants compared on the same seeds (play/workers.py).
+    # Batches of games with statistics, and variants compared on the same seeds (play/simulation/workers.py).
     Command("simulate", "play a batch of games and summarise them with statistics", batches.add_simulate,
             batches.cmd_simulate),
     Command("compare", "compare variants on the same seeds, with significance tests", batches.add_compare,

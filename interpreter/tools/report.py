@@ -1,7 +1,7 @@
 """Batch statistics printed for people: rich tables of a summary and of a comparison."""
 from __future__ import annotations
 
-from ..play.coverage import DETECTORS
+from ..play.simulation.rules_fired import DETECTORS
 
 
 def fmt(x, digits: int = 3) -> str:

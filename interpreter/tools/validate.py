@@ -34,8 +34,8 @@ def add_validate(p: argparse.ArgumentParser) -> None:
 
 def _warnings(rules) -> list:
     """The ruleset's warnings, and one more when the RL adapters would refuse it (no fixed
-    action space: play/actions.py)."""
-    from ..play.actions import space_warning
+    action space: adapters/actions.py)."""
+    from ..adapters.actions import space_warning
     refused = space_warning(rules)
     return list(rules.warnings) + ([refused] if refused else [])
 
@@ -130,8 +130,8 @@ def _never_fired(name: str, played: dict) -> None:
 
 def _playouts(files: list, args) -> None:
     """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
-    from ..play.playouts import playouts
-    from ..play.workers import settled
+    from ..play.checks.playouts import playouts
+    from ..play.simulation.workers import settled
     for f in files:
         rules = f.get("rules")
         if rules is None:
@@ -141,7 +141,7 @@ def _playouts(files: list, args) -> None:
                 raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
             continue   # a variant for other player counts
         rules = load(find_ruleset(f["path"]), f["variant"], coverage=True)   # the same games, counted
-        with settled():   # the compiled ruleset out of full garbage collections (play/workers.py)
+        with settled():   # the compiled ruleset out of full garbage collections (play/simulation/workers.py)
             report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
         problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
@@ -154,14 +154,14 @@ def _playouts(files: list, args) -> None:
 def findings(rules, records: dict) -> dict:
     """The anomalies of each player count's random games, and the rules that fired in none of
     them (over every player count played)."""
-    from ..play import anomalies, coverage
-    from ..play.summary import summarise
+    from ..play.simulation import anomalies, rules_fired
+    from ..play.simulation.summary import summarise
     flagged = []
     for n, recs in sorted(records.items()):
         summary = summarise(recs, n, rules.team_members(n))
-        flagged += [{**a, "players": n} for a in anomalies.find(rules, summary, recs, coverage.report(rules, recs))]
+        flagged += [{**a, "players": n} for a in anomalies.find(rules, summary, recs, rules_fired.report(rules, recs))]
     every = [r for recs in records.values() for r in recs]
-    report = coverage.report(rules, every)
+    report = rules_fired.report(rules, every)
     return {"anomalies": flagged, "never_fired": report["never"], "coverage_games": report["games"]}
 
 

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import GameError, RulebookError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
-from ..play.gamelog import LogWriter, events_out, header, logged_decision, result_line
-from ..play.narrate import event as tell_event, owners, tell
-from ..play.redact import Redactor
-from ..play.replay import replay
-from ..play.table import Table
+from ..play.logs.gamelog import LogWriter, events_out, header, logged_decision, result_line
+from ..play.display.narrate import event as tell_event, owners, tell
+from ..play.logs.redact import Redactor
+from ..play.logs.replay import replay
+from ..play.display.table import Table
 
 if TYPE_CHECKING:
     from ..engine.state import State
@@ -216,7 +216,7 @@ class LiveGame(GameView):
                 self.log.f.flush()   # a game stopped at any point keeps every decision made
 
     def stop(self) -> None:
-        """The server stops: a game not over ends its log with a ``stopped`` line (play/gamelog.py)."""
+        """The server stops: a game not over ends its log with a ``stopped`` line (play/logs/gamelog.py)."""
         if self.log is not None:
             self._write({"type": "stopped", "decisions": len(self.positions) - 1})
             self.log.close()

@@ -3,7 +3,7 @@
 A redacted log (``play --log-for SEAT``, ``redact``) cannot be replayed: the other seats'
 hidden choices and cards are not in it, so there is no table to draw. What it holds is what
 the seat saw happen, and that is what the viewer shows: position 0 is the setup, position k the
-k-th decision; each is told in words (play/narrate.py, which tells a redacted line no more
+k-th decision; each is told in words (play/display/narrate.py, which tells a redacted line no more
 than it holds), with its events one by one, the whole story beside it, and the result at the end.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 
 from ..errors import GameError, ReplayError
-from ..play.narrate import event as tell_event, owners, tell
-from ..play.replay import read_log, read_redacted
+from ..play.display.narrate import event as tell_event, owners, tell
+from ..play.logs.replay import read_log, read_redacted
 from .games import LogView, cards_of
 
 

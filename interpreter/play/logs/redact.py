@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
-from ..engine.sight import counter_seers, moved_seers, zone_seers
-from ..engine.visibility import bit
+from ...engine.sight import counter_seers, moved_seers, zone_seers
+from ...engine.visibility import bit
 
 HIDDEN = "?"
 

@@ -46,10 +46,10 @@ import os
 from pathlib import Path
 from typing import IO
 
-from ..engine.sight import Choice
-from ..errors import GameError, RulebookError, UsageError
-from ..loading.resources import resource_dir
-from .agents import choose, needs_knowledge
+from ...engine.sight import Choice
+from ...errors import GameError, RulebookError, UsageError
+from ...loading.resources import resource_dir
+from ..agents import choose, needs_knowledge
 from .redact import Redactor
 
 FORMAT = 2

@@ -16,12 +16,12 @@ import json
 from pathlib import Path
 from typing import Callable, Iterable, NoReturn, Protocol
 
-from ..building import load
-from ..errors import ReplayError, RulebookError, RulesetError, UsageError
-from ..loading.jsondata import JSONInputError, loads as json_loads
-from ..loading.resources import bundled_rulesets
-from ..loading.source import read_file
-from ..engine.sight import Choice
+from ...building import load
+from ...errors import ReplayError, RulebookError, RulesetError, UsageError
+from ...loading.jsondata import JSONInputError, loads as json_loads
+from ...loading.resources import bundled_rulesets
+from ...loading.source import read_file
+from ...engine.sight import Choice
 from .gamelog import FORMAT, _file_hash, events_out, is_overlay, result_line, seen_field
 from .redact import Redactor
 

@@ -2,7 +2,7 @@
 
 ``tell(line)`` turns a log line (a decision, a forced move, the setup's events) into a short
 sentence: who chose what, then what it caused (cards moved, counters changed, a trick won).
-It reads only the line, so a line redacted for a seat (play/redact.py) tells that seat no
+It reads only the line, so a line redacted for a seat (play/logs/redact.py) tells that seat no
 more than it may know: hidden cards are counts, hidden amounts are left out, another seat's
 secret choice is "?". Generic: the words come from the events' fields, not from any game.
 """

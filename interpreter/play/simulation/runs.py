@@ -10,11 +10,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..engine import rng
-from ..errors import UsageError
-from ..loading.jsondata import JSONInputError, loads as json_loads
+from ...engine import rng
+from ...errors import UsageError
+from ...loading.jsondata import JSONInputError, loads as json_loads
 from .batch import Batch, load_batch_rules
-from . import anomalies, coverage
+from . import anomalies, rules_fired
 from .plots import plots
 from .summary import summarise
 from .workers import run_local, run_ray, workers_used
@@ -154,7 +154,7 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
     summary = summarise(ordered, batch.players, rules.team_members(batch.players))
     summary.update(ruleset=rules.name, variant=batch.variant, seed=batch.seed, agents=batch.agents,
                    params=dict(batch.params), resumed=len(done))
-    covered = coverage.report(rules, ordered) if rules.probes is not None else None
+    covered = rules_fired.report(rules, ordered) if rules.probes is not None else None
     summary["anomalies"] = anomalies.find(rules, summary, ordered, covered)
     written = []
     if out is not None:

@@ -1,6 +1,6 @@
 """The table as text, for a person playing at a terminal (``--agents human``).
 
-It draws the same data as the web page (play/table.py), compactly: one line per zone that
+It draws the same data as the web page (play/display/table.py), compactly: one line per zone that
 holds something (repeated cards counted: ``light ×11``), a seat's counters on one line, a grid
 market as a grid with each space's price, a track as its space out of the last, the trick in
 progress; then the numbered options with their notes (a cost). With colour (rich, on a
@@ -112,7 +112,7 @@ def _panel(title, items, who, paint) -> list[str]:
 
 
 def render(table: dict, options: bool = True, paint=plain) -> str:
-    """The table (play/table.py's data) for its seat, then (``options``) the numbered options,
+    """The table (play/display/table.py's data) for its seat, then (``options``) the numbered options,
     as text; ``paint(label, colour)`` writes a card (rich markup on a colour terminal)."""
     me = table["seat"]
 

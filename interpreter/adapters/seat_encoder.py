@@ -1,4 +1,4 @@
-"""One seat's observation tensor for a small layout (play/tensors.py), written by generated code.
+"""One seat's observation tensor for a small layout (adapters/tensors.py), written by generated code.
 
 The tensor of one seat is written into one buffer by a single ``struct.pack_into`` whose format
 lays the pieces out: a number is an "f" slot, a zone's multi-hot and the one-hots (bytes
@@ -60,7 +60,7 @@ def _bring(w, h: list, pos: list) -> None:
 
 
 def compile_seat(L, seat: int, team: int, kept: list):
-    """The encoder of ``seat`` (and its ``team``) of the layout ``L`` (play/tensors.py), its kept
+    """The encoder of ``seat`` (and its ``team``) of the layout ``L`` (adapters/tensors.py), its kept
     blocks in ``kept``, shared by the encoders of one consumer's seats."""
     n, teams, asking = L.n, L.teams, len(L.asking)
     buffer = array("f", bytes(4 * L.size))

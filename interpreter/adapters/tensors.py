@@ -144,9 +144,9 @@ class TensorLayout:
     def encoder(self, incremental: bool | None = None):
         """An ``encode(S, seat)`` for one consumer (an env, an observer), with the reference's
         values: for a large tensor (``incremental``: None decides by size), one that keeps
-        what it wrote last and rewrites only what changed (play/shared_encoder.py); for a small one, an encoder
+        what it wrote last and rewrites only what changed (adapters/shared_encoder.py); for a small one, an encoder
         per seat (and its team) that writes the whole tensor with one ``struct.pack_into``
-        (play/seat_encoder.py). Not for sharing between threads."""
+        (adapters/seat_encoder.py). Not for sharing between threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:

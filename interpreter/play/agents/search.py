@@ -31,8 +31,8 @@ import math
 import random
 import time
 
-from ..engine.rng import seed_state
-from ..errors import GameError
+from ...engine.rng import seed_state
+from ...errors import GameError
 from .evaluation import REWARDS, rewards
 
 

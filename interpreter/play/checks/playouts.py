@@ -19,16 +19,16 @@ A player count the ruleset refuses (``new_game`` raises a UsageError, e.g. teams
 4 and 6 players only) is not played; ``Report.refused`` says why. Each finished game leaves a
 record as a batch's does (scores, winners, who was not ranked, and its coverage when the
 ruleset was built with coverage counters), in ``Report.records`` by player count, for the
-coverage and anomaly reports (play/coverage.py, play/anomalies.py).
+coverage and anomaly reports (play/simulation/rules_fired.py, play/simulation/anomalies.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import BudgetExceeded, GameError, Location, UsageError
-from ..expr.messages import describe
-from .agents import RandomAgent, agent_seed
-from .coverage import GameCoverage
+from ...errors import BudgetExceeded, GameError, Location, UsageError
+from ...expr.messages import describe
+from ..agents import RandomAgent, agent_seed
+from ..simulation.rules_fired import GameCoverage
 
 KINDS = ("dead-end", "budget", "error", "invariant")
 
@@ -144,7 +144,7 @@ def _broken_invariant(rules, S):
         except Exception as e:  # noqa: BLE001 - a runtime error inside the invariant itself
             return f"invariant '{text}' could not be evaluated: {describe(e)}", loc
         if not ok:   # with the values of its parts, as a scenario's false expectation says them
-            from ..expr import Compiler
+            from ...expr import Compiler
             from .scenarios import why_false
             why = why_false(Compiler(rules.names), S, text)
             return f"invariant '{text}' is false" + ("" if why == "it is false" else f": {why}"), loc

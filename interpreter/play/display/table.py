@@ -1,5 +1,5 @@
 """The table as one seat sees it, as plain data that the web page (interpreter/web/) and the
-terminal (play/terminal.py) draw: no per-game code.
+terminal (play/display/terminal.py) draw: no per-game code.
 
 ``Table(rules).render(S, seat)`` reads what ``seat`` may see (``State.observation``; a
 spectator is ``None``, ``"all"`` shows everything, for reading a full log) and lays it out:
@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 from weakref import WeakKeyDictionary
 
-from ..building.watch import mentions
-from ..engine.sight import reads_public
-from ..mechanics.base import Step
+from ...building.watch import mentions
+from ...engine.sight import reads_public
+from ...mechanics.base import Step
 
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
 LONG_ZONE = 40          # a shared zone with more cards is drawn as counts per label by default

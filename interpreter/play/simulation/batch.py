@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from ..building import load
-from ..engine import rng
-from ..errors import GameError, RulebookError, UsageError
-from ..loading.resources import ruleset_path
-from .coverage import GameCoverage
+from ...building import load
+from ...engine import rng
+from ...errors import GameError, RulebookError, UsageError
+from ...loading.resources import ruleset_path
+from .rules_fired import GameCoverage
 
 LOOP_KINDS = ("repeat", "while", "until", "turns", "for_each")
 
@@ -40,7 +40,7 @@ class Batch:
     skill: tuple | None = None
     lead_changes: bool = False
     hash: str | None = None
-    coverage: bool = False     # play with coverage counters (play/coverage.py)
+    coverage: bool = False     # play with coverage counters (play/simulation/rules_fired.py)
 
     def options(self) -> dict:
         out: dict = {"params": dict(self.params)}
@@ -67,7 +67,7 @@ def load_batch_rules(batch: Batch):
 
 def check_batch(rules, batch: Batch) -> None:
     """Refuse a batch that cannot start (player count, parameters, agents) before playing it."""
-    from .agents import make_agents, parse_spec
+    from ..agents import make_agents, parse_spec
     names = [name for name, _ in parse_spec(batch.agents)]
     if "human" in names:
         raise UsageError("simulate plays without people: the 'human' agent cannot be used in a batch")
@@ -97,7 +97,7 @@ def outer_repeat(rules) -> int | None:
 
 def _blind(agent) -> bool:
     """Agents that never look at their observation (so a batch need not compute it)."""
-    from .agents import FirstAgent, RandomAgent
+    from ..agents import FirstAgent, RandomAgent
     blind = getattr(agent, "blind", None)
     return bool(blind) if blind is not None else type(agent) in (RandomAgent, FirstAgent)
 
@@ -114,8 +114,8 @@ def _leader(values):
 
 def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> dict:
     """Play game ``index`` of the batch; its record (``error`` set if the game failed)."""
-    from .agents import FirstAgent, LazyLabels, RandomAgent, make_agents, needs_knowledge
-    from .view import SeatView
+    from ..agents import FirstAgent, LazyLabels, RandomAgent, make_agents, needs_knowledge
+    from ..agents.view import SeatView
     seed = rng.derive(batch.seed, index)
     rec: dict = {"index": index, "seed": seed}
     if round_step == -1:

@@ -37,14 +37,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import loop as engine
-from ..errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
-from ..expr import Compiler, ExprError, parse
-from ..expr.messages import describe
-from ..expr.runtime import RUNTIME_ERRORS
-from ..building import load
-from ..loading.resources import ruleset_path
-from ..loading.source import load_file
+from ...engine import loop as engine
+from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
+from ...expr import Compiler, ExprError, parse
+from ...expr.messages import describe
+from ...expr.runtime import RUNTIME_ERRORS
+from ...building import load
+from ...loading.resources import ruleset_path
+from ...loading.source import load_file
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import GameError
+from ...errors import GameError
 from .evaluation import REWARDS, rewards
 
 PARAMS = {"n": int, "depth": int, "reward": str}

@@ -1,4 +1,4 @@
-"""The encoder of a large observation tensor (play/tensors.py), kept between calls and
+"""The encoder of a large observation tensor (adapters/tensors.py), kept between calls and
 rewritten where the state changed.
 
 One tensor for all seats, ``A``, written with absolute owners (owner k's block where the

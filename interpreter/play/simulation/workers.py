@@ -11,8 +11,8 @@ import signal
 from contextlib import contextmanager
 from typing import Iterator
 
-from ..engine import rng
-from ..errors import RulebookError, UsageError
+from ...engine import rng
+from ...errors import RulebookError, UsageError
 from .batch import Batch, load_batch_rules, outer_repeat, play_one
 
 

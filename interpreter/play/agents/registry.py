@@ -29,7 +29,7 @@ import sys
 from collections.abc import Sequence
 from typing import Callable, Protocol, TextIO, runtime_checkable
 
-from ..errors import UsageError, did_you_mean
+from ...errors import UsageError, did_you_mean
 from .view import SeatView
 
 
@@ -110,20 +110,20 @@ class HumanAgent:
 
     def seated(self, rules, members) -> None:
         """Told the ruleset and the teams when the game starts (a team's things are named so)."""
-        from .narrate import owners
+        from ..display.narrate import owners
         self.owners = owners(rules, members)
 
     def hear(self, line: dict) -> None:
         """What happened, told from this seat (the line is redacted for it): one line each."""
-        from .narrate import tell
+        from ..display.narrate import tell
         said = tell(line, self.seat, getattr(self, "owners", None))
         if said:
             print(f"  {said}", file=self.stdout or sys.stdout)
 
     def decide(self, view) -> int:
-        """The table as this seat sees it (play/terminal.py), the options with their notes, and
+        """The table as this seat sees it (play/display/terminal.py), the options with their notes, and
         the answer read: a number or a label."""
-        from .terminal import show
+        from ..display.terminal import show
         show(view.table(), self.stdout or sys.stdout)
         return self._read(view.legal, view.seat)
 
@@ -161,7 +161,7 @@ class TableReporter:
     about what happened at the real table (a step with ``reports``, such as a dexterity attempt's
     outcome) is asked of the person at the terminal; every other decision is the agent's."""
     # the person's, given by the command line when it narrates the game (tools/cli.py), read by
-    # play_game (play/gamelog.py) only if set: no class default
+    # play_game (play/logs/gamelog.py) only if set: no class default
     hear: Callable[[dict], None]
     seated: Callable[..., None]
 

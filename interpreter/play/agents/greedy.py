@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import GameError
+from ...errors import GameError
 from .evaluation import evaluate, values
 
 WIN = 1e12   # a finished game the seat wins is worth more than any position, a lost one less

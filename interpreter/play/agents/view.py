@@ -51,8 +51,8 @@ class SeatView:
         return self._state.prompt()
 
     def table(self) -> dict:
-        """The table as this seat sees it, laid out for people (play/table.py)."""
-        from .table import table_of
+        """The table as this seat sees it, laid out for people (play/display/table.py)."""
+        from ..display.table import table_of
         return table_of(self.rules).render(self._state, self.seat)
 
     def true_state(self):
