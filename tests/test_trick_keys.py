@@ -123,3 +123,12 @@ def test_a_key_that_reads_me_is_a_located_error(tmp_path, key):
     message = str(info.value)
     assert "the same for every seat: it cannot read 'me'" in message and "me.yaml:" in message
     assert "follow" in message
+
+
+def test_a_key_that_reads_the_state_is_listed_under_its_rule(naming):
+    """`rulebook compile` shows the key's code headed by its line, and the trick calling it
+    with the state and the led card."""
+    from interpreter.building.listing import listing
+    text = listing(naming)
+    assert "naming.yaml:28:15  (trump if left_bower else suit)\ndef F" in text
+    assert "(S, None, {'led': table[0]}, c)" in text

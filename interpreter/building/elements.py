@@ -9,6 +9,7 @@ from ..expr import ExprError
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, CARD
 from ..loading.kept import compiled
+from .flowgen import by_rule
 
 
 class Elements:
@@ -17,6 +18,7 @@ class Elements:
     names: Any                      # (the Builder's: expr/names.py Names)
     error: Callable[..., None]      # (the Builder's: report an error at a path)
     expr_error: Callable[..., None]  # (the Builder's: report an expression's error at a path)
+    smap: Any                       # (the Builder's: the source map, locating a path)
 
     def card_key(self, value, path, locals=None):
         """A trick's key (follow:, rank:): a plain attribute is its table's ``__getitem__``; a
@@ -44,10 +46,14 @@ class Elements:
             return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
         if "S." not in src and "L[" not in src:   # the card's attributes and constants only
             return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
-        code = compiled("lambda S, me, L, _it: " + src, f"<key {text[:60]}>", "eval")
-        fn = eval(code, self.names.namespace)  # noqa: S307 - generated source
-        fn.reads_state = True
-        return fn
+        body = f"def _key(S, me, L, _it):\n    return {src}\n"
+        local: dict = {}
+        exec(compiled(body, f"<key {text[:60]}>", "exec"), self.names.namespace, local)  # noqa: S102 - generated source
+        fn = local["_key"]
+        # called by the trick's generated code with the state (building/flowgen.py key), listed by
+        # `rulebook compile` under its rule (building/listing.py)
+        fn.reads_state, fn.code, fn.source, fn.loc = True, body, text, self.smap.loc(tuple(path))
+        return by_rule(fn, fn.loc)
 
     def _reads_me(self, tree, locals) -> bool:
         """Whether ``tree`` compiles once ``me`` is given: what it lacked was the acting player."""
