@@ -64,7 +64,7 @@ def test_a_bare_zone_with_count_is_a_located_error(tmp_path, cards):
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
     message = str(info.value)
-    assert f"mv.yaml:14:" in message and f"cards: {cards} with count:" in message
+    assert "mv.yaml:14:" in message and f"cards: {cards} with count:" in message
     assert "count: alone" in message
 
 

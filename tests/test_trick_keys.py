@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import interpreter
 from interpreter.errors import RulesetError
 from helpers import load_text
 
