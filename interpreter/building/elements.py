@@ -9,6 +9,7 @@ from ..expr import ExprError
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, CARD
 from ..loading.kept import compiled
+from .flowgen import by_rule
 
 
 class Elements:
@@ -17,24 +18,53 @@ class Elements:
     names: Any                      # (the Builder's: expr/names.py Names)
     error: Callable[..., None]      # (the Builder's: report an error at a path)
     expr_error: Callable[..., None]  # (the Builder's: report an expression's error at a path)
+    smap: Any                       # (the Builder's: the source map, locating a path)
 
-    def card_key(self, value, path):
-        """A function card -> value from an expression over the card's attributes only."""
+    def card_key(self, value, path, locals=None):
+        """A trick's key (follow:, rank:): a plain attribute is its table's ``__getitem__``; a
+        key over the card's attributes and constants a function card -> value; one that reads
+        the state (parameters, variables, counters, zones) or a local (``locals``: the led card)
+        a function ``f(S, me, L, card)`` marked ``reads_state`` (called with ``me`` None: a key
+        is the same for every seat, so it cannot read ``me``)."""
+        from ..expr.names import Scope
+        from ..expr.parser import parse
         text = as_expr(value)
+        tree = None
         try:
-            from ..expr.parser import parse
-            from ..expr.names import Scope
-            src, typ = self.compiler.node(parse(text), Scope({}, False, [("_it", CARD)]))
+            tree = parse(text)
+            src, typ = self.compiler.node(tree, Scope(dict(locals or {}), False, [("_it", CARD)]))
         except ExprError as e:
-            self.expr_error(e, path)
+            if self._reads_me(tree, locals):
+                self.error("a trick's key is the same for every seat: it cannot read 'me' (nor a counter "
+                           "or zone of the acting player's, unqualified); name the seat or use a variable",
+                           path, "type")
+            else:
+                self.expr_error(e, path)
             return lambda card: 0
-        attribute = self._plain_attribute(parse(text), set())
+        attribute = self._plain_attribute(tree, set())
         if attribute is not None:
             return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
-        if "S." in src or "L[" in src:
-            self.error("this may use only the card's attributes and constants", path, "type")
-            return lambda card: 0
-        return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+        if "S." not in src and "L[" not in src:   # the card's attributes and constants only
+            return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
+        body = f"def _key(S, me, L, _it):\n    return {src}\n"
+        local: dict = {}
+        exec(compiled(body, f"<key {text[:60]}>", "exec"), self.names.namespace, local)  # noqa: S102 - generated source
+        fn = local["_key"]
+        # called by the trick's generated code with the state (building/flowgen.py key), listed by
+        # `rulebook compile` under its rule (building/listing.py)
+        fn.reads_state, fn.code, fn.source, fn.loc = True, body, text, self.smap.loc(tuple(path))
+        return by_rule(fn, fn.loc)
+
+    def _reads_me(self, tree, locals) -> bool:
+        """Whether ``tree`` compiles once ``me`` is given: what it lacked was the acting player."""
+        from ..expr.names import Scope
+        if tree is None:
+            return False
+        try:
+            self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", CARD)]))
+        except ExprError:
+            return False
+        return True
 
     def _plain_attribute(self, tree, seen: set) -> str | None:
         """The card attribute a key's tree names as it stands (``rank``, ``it.rank``, or a

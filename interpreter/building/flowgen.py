@@ -97,12 +97,15 @@ class FlowSource:
             lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
         return [*lines, f"{pad}return changed"]
 
-    def key(self, fn, card: str) -> str:
+    def key(self, fn, card: str, led: str = "None") -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's
-        lookup written in (``A[c]``), anything else a call."""
+        lookup written in (``A[c]``), a key that reads the state a call with the state and the
+        local ``led`` (the source of the led card), anything else a call on the card."""
         table = getattr(fn, "__self__", None)
         if not self.plain and type(table) is tuple and getattr(fn, "__name__", "") == "__getitem__":
             return f"{self.fn(table)}[{card}]"
+        if getattr(fn, "reads_state", False):
+            return f"{self.fn(fn)}(S, None, {{'led': {led}}}, {card})"
         return f"{self.fn(fn)}({card})"
 
     def fn(self, fn) -> str:

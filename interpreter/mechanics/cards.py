@@ -2,6 +2,7 @@
 
     - move: {from: deck, to: market, count: 3}
     - move: {from: hand, to: discard, cards: "hand where suit == 'H'", bottom: true}
+    - move: {from: hand, to: discard, cards: "hand where suit == 'H'", count: 2}   # the first two of them
     - shuffle: deck
     - deal: {from: deck, to: hand, count: 10, start: dealer}
     - gather: {from: [hand, taken, table], to: deck}
@@ -22,6 +23,17 @@ def e_move(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
     if spec is None:
         return
+    if "cards" in spec and "count" in spec:
+        try:
+            zone = bare_name(parse(as_expr(spec["cards"])))
+        except ExprError:
+            zone = None    # reported by the move itself
+        if zone is not None and zone in fx.ctx.names.zones:
+            # the first N of a zone's list are its bottom cards, while count: alone takes the top
+            fx.ctx.error(f"cards: {zone} with count: would take the first (bottom) cards of '{zone}'", (*path, "cards"),
+                         "type", f"for the top cards write count: alone ({{move: {{from: {zone}, to: ..., count: N}}}}); "
+                                 "for N of some cards, cards: a list of them ('" + zone + " where ...')")
+            return
     _move(fx, em, spec, path, locals, has_me, {})
 
 
@@ -59,7 +71,11 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     em.line(f"{d} = {dst}")
     if "cards" in spec:
         csrc, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
-        em.line(f"{cs} = list({csrc})")
+        if "count" in spec:   # the first N of these cards (all of them when they are fewer)
+            n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
+            em.line(f"{cs} = list({csrc})[:max(0, {n})]")
+        else:
+            em.line(f"{cs} = list({csrc})")
         em.line(f"_take_out({s}, {cs})")
     elif "count" in spec:
         n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)

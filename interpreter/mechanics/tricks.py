@@ -5,7 +5,9 @@ hand to a public zone, ``plays`` times round (2 for the two-player rule of some 
 player must play a card whose ``follow`` value matches the led card's when able; a player
 who cannot gets the ``on_void`` hook. The winner holds the highest ``rank`` among the cards
 of the ``trump`` value if any were played, else among the cards that followed the led card;
-the winner gets ``on_win``, collects the cards and leads the next trick.
+the winner gets ``on_win``, collects the cards and leads the next trick. ``follow`` and
+``rank`` may read the state (a trump named in play) and the local ``led``, never ``me``: a
+card's key is the same for every seat (building/elements.py card_key).
 
 Hooks run with ``me`` = the player concerned and locals ``card`` (the card played, or the
 winning card), ``led`` (the led card), ``trick`` (the cards of the trick so far) and
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 _HOOK_LOCALS = {"card": CARD, "led": CARD, "trick": list_of(CARD), "tricks_played": INT}
+_KEY_LOCALS = {"led": CARD}   # follow: and rank: (the led card of the trick being played)
 _PLAYABLE_LOCALS = {"led": CARD, "trick": list_of(CARD), "tricks_played": INT}
 
 
@@ -61,9 +64,10 @@ class Tricks(Step):
     players: ExprFn                         # the seats playing
     count: ExprFn | None                    # tricks to play (None: until the leader's hand is empty)
     plays: ExprFn                           # times round each trick goes
-    follow: Callable[[int], Any] | None     # card -> the value a card must follow
+    follow: Callable[..., Any] | None       # the value a card must follow: card -> value, or
+                                            # f(S, me, L, card) for a key that reads the state (card_key)
     trump: ExprFn | None
-    rank: Callable[[int], Any]              # card -> its rank
+    rank: Callable[..., Any]                # its rank (as follow)
     playable: Callable[..., list] | None    # f(S, me, L, cards) -> the cards that may be played
     on_play: Callable[..., Any] | None      # hooks: f(S, me, L)
     on_void: Callable[..., Any] | None
@@ -97,9 +101,9 @@ class Tricks(Step):
         s.players = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=has_me, expect="list")
         s.count = ctx.expr(main["count"], (*p, "count"), has_me=has_me, expect=INT) if "count" in main else None
         s.plays = ctx.expr(main.get("plays", 1), (*p, "plays"), has_me=has_me, expect=INT)
-        s.follow = ctx.card_key(main["follow"], (*p, "follow")) if "follow" in main else None
+        s.follow = ctx.card_key(main["follow"], (*p, "follow"), _KEY_LOCALS) if "follow" in main else None
         s.trump = ctx.expr(main["trump"], (*p, "trump"), has_me=has_me) if "trump" in main else None
-        s.rank = ctx.card_key(main.get("rank", "0"), (*p, "rank"))
+        s.rank = ctx.card_key(main.get("rank", "0"), (*p, "rank"), _KEY_LOCALS)
         s.playable = ctx.card_selector(main["playable"], (*p, "playable"), _PLAYABLE_LOCALS) if "playable" in main else None
         s.on_play = ctx.effects(main.get("on_play"), (*p, "on_play"), _HOOK_LOCALS, True)
         s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True)
@@ -197,8 +201,8 @@ class Tricks(Step):
                       "    options = hand"]
         elif self.follow is not None:
             lines += [f"table = S.z[{self.table!r}]", "if table:",
-                      f"    led = {g.key(self.follow, 'table[0]')}",
-                      f"    options = [c for c in hand if {g.key(self.follow, 'c')} == led] or hand",
+                      f"    led = {g.key(self.follow, 'table[0]', 'table[0]')}",
+                      f"    options = [c for c in hand if {g.key(self.follow, 'c', 'table[0]')} == led] or hand",
                       "else:",
                       "    options = hand"]
         else:
@@ -225,7 +229,7 @@ class Tricks(Step):
                  f"    table = S.z[{self.table!r}]"]
         if self.follow is not None:
             lines += ["    void = False", "    if table:",
-                      f"        void = {g.key(self.follow, 'card')} != {g.key(self.follow, 'table[0]')}"]
+                      f"        void = {g.key(self.follow, 'card', 'table[0]')} != {g.key(self.follow, 'table[0]', 'table[0]')}"]
         lines.append("    table.append(card)")
         if self.notify_table:
             lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
@@ -275,17 +279,17 @@ class Tricks(Step):
                  "        return",
                  "    best = -1"]
         if self.follow is not None:
-            lines.append(f"    wanted = {g.key(self.follow, 'table[0]')}")
+            lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
             if self.trump is not None:
                 lines += [f"    trump = {g.fn(self.trump)}(S, None, None)",
                           "    for c in table:",
-                          f"        if {g.key(self.follow, 'c')} == trump:",
+                          f"        if {g.key(self.follow, 'c', 'table[0]')} == trump:",
                           "            wanted = trump",
                           "            break"]
         lines.append("    for i, c in enumerate(table):")
         if self.follow is not None:
-            lines += [f"        if {g.key(self.follow, 'c')} != wanted:", "            continue"]
-        lines += [f"        r = {g.key(self.rank, 'c')}",
+            lines += [f"        if {g.key(self.follow, 'c', 'table[0]')} != wanted:", "            continue"]
+        lines += [f"        r = {g.key(self.rank, 'c', 'table[0]')}",
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
                   f"    winner = frame[{PLAYED}][best]",

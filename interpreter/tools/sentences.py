@@ -365,7 +365,8 @@ def _move(ex, m, rest, depth, loc):
     if "cards" in m:
         cards = ex.p(m["cards"], loc)
         where = f" to {dst}" if f" in {src}" in cards else f" from {src} to {dst}"
-        return [_bullet(depth, f"Move {cards}{where}.")]
+        first = f" (the first of them only, as many as {ex.p(m['count'], loc)})" if "count" in m else ""
+        return [_bullet(depth, f"Move {cards}{where}{first}.")]
     if "count" in m:
         return [_bullet(depth, f"Move the top {_cards(ex.p(m['count'], loc)).replace('a card', 'card')} of {src} to {dst}.")]
     return [_bullet(depth, f"Move all the cards of {src} to {dst}.")]

@@ -1,0 +1,75 @@
+"""A move of `cards: LIST` with `count: N` moves the first N of the list (all of it when it
+holds fewer); a bare zone as the list with count: is refused, located (its first cards are its
+bottom, while count: alone takes the top)."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError
+from helpers import load_text, write_ruleset
+
+# Unshuffled, the deal is fixed (DEALT below).
+GAME = """
+game: mv
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  hand: {owner: player, visible: owner}
+  pile: {}
+vars:
+  n: {type: int, start: %s}
+flow:
+  - deal: {from: deck, to: hand, count: 5}
+  - for_each: {in: players, as: me, do: [{move: {from: hand, to: pile, cards: "%s", count: n}}]}
+  - choose: {who: 0, options: "[1]", as: n, prompt: go}
+"""
+
+
+def labels(rules, cards):
+    return [rules.card_labels[c] for c in cards]
+
+
+DEALT = [["5B", "3B", "1B", "4A", "2A"], ["4B", "2B", "5A", "3A", "1A"]]
+
+
+@pytest.mark.parametrize("n,pile,left", [
+    (2, ["4A", "2A", "5A", "3A"], [["5B", "3B", "1B"], ["4B", "2B", "1A"]]),
+    (1, ["4A", "5A"], [["5B", "3B", "1B", "2A"], ["4B", "2B", "3A", "1A"]]),
+    (9, ["4A", "2A", "5A", "3A", "1A"], [["5B", "3B", "1B"], ["4B", "2B"]]),   # fewer than 9: all of them
+    (0, [], DEALT),
+    (-1, [], DEALT),
+])
+def test_count_moves_the_first_n_of_the_cards(tmp_path, n, pile, left):
+    rules = load_text(tmp_path, GAME % (n, "hand where suit == 'A'"), "mv.yaml")
+    S = rules.new_game(2, seed=0)
+    assert labels(rules, S.z["pile"]) == pile
+    assert [labels(rules, h) for h in S.z["hand"]] == left
+    moves = [e for e in S.ev or () if e["ev"] == "move"]
+    assert all(len(e["cards"]) <= max(n, 0) for e in moves)
+
+
+def test_the_first_of_a_list_in_its_order(tmp_path):
+    """The list's order, not the zone's: the B cards are first in it."""
+    rules = load_text(tmp_path, GAME % (2, "(hand where suit == 'B') + (hand where suit == 'A')"), "mv.yaml")
+    S = rules.new_game(2, seed=0)
+    assert labels(rules, S.z["pile"]) == ["5B", "3B", "4B", "2B"]
+
+
+@pytest.mark.parametrize("cards", ["hand", "pile"])
+def test_a_bare_zone_with_count_is_a_located_error(tmp_path, cards):
+    path = write_ruleset(tmp_path, GAME % (2, cards), "mv.yaml")
+    with pytest.raises(RulesetError) as info:
+        interpreter.load(path)
+    message = str(info.value)
+    assert "mv.yaml:14:" in message and f"cards: {cards} with count:" in message
+    assert "count: alone" in message
+
+
+def test_explain_says_only_the_first_move(tmp_path):
+    from interpreter.tools.explain import explain
+    rules_path = write_ruleset(tmp_path, GAME % (2, "hand where suit == 'A'"), "mv.yaml")
+    text = explain(interpreter.load(rules_path))
+    assert "(the first of them only, as many as the n)" in text
