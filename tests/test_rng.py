@@ -18,7 +18,7 @@ def test_splitmix64_reference_values():
 
 def test_below_is_the_next_output_scaled_to_the_range():
     S, state = _S(12345), 12345
-    for n in (1, 2, 3, 10, 52, 10**9):
+    for n in (1, 2, 3, 10, 52, 10**9, 1 << 40, (1 << 63) - 25):   # (a large n reads every bit of the output)
         value, state = rng.next64(state)
         assert rng.below(S, n) == (value * n) >> 64
         assert S.rng == state

@@ -424,3 +424,21 @@ def test_a_step_naming_an_unknown_zone_is_a_located_error_with_a_did_you_mean(tm
         load(tmp_path, body)
     assert e.value.message == message and (e.value.loc.line, e.value.loc.col) == where
     assert f"hint: {hint}" in str(e.value)
+
+
+def test_cards_moved_or_dealt_into_a_zone_fire_its_on_enter_trigger(tmp_path, engine):
+    r = load(tmp_path, """
+    triggers:
+      scored:
+        on_enter: pile
+        do: [{gain: {counter: "points[0]", amount: 10}}]
+      dealt:
+        on_enter: hand
+        do: [{gain: {counter: "points[1]"}}]
+    flow:
+      - deal: {from: deck, to: hand, count: 1}
+      - move: {from: deck, to: pile, count: 2}
+      - choose: {who: 0, options: "[1]", as: x}
+    """)
+    S = engine(r).new_game(2)
+    assert len(S.z["pile"]) == 2 and S.c["points"] == [20, 2]   # once a card, each zone's trigger
