@@ -49,6 +49,11 @@ def test_a_function_is_listed_as_it_runs():
                   and hasattr(s.options, "code"))
     assert f"def choose{choose.index}_options(S, me, L):" in text
     assert bodies > 20
+    # an expression's heading quotes its source, when it is one line
+    one_line = next(obj for obj in names.values() if isinstance(getattr(obj, "code", None), str)
+                    and isinstance(getattr(obj, "source", None), str) and "\n" not in obj.source
+                    and getattr(obj, "loc", None) is not None)
+    assert f"  ({one_line.source[:77]}" in text
 
 
 def test_compile_prints_or_writes_the_module(tmp_path, capsys):
