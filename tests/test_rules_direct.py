@@ -442,3 +442,19 @@ def test_cards_moved_or_dealt_into_a_zone_fire_its_on_enter_trigger(tmp_path, en
     """)
     S = engine(r).new_game(2)
     assert len(S.z["pile"]) == 2 and S.c["points"] == [20, 2]   # once a card, each zone's trigger
+
+
+def test_a_loop_that_never_runs_is_found_inside_any_step_that_holds_steps(tmp_path):
+    """The flow check (building/analysis.py) walks into every step that holds steps: a phase
+    here, whose while loop can never run, is warned about at its place."""
+    r = load(tmp_path, """
+    flow:
+      - phase: main
+        steps:
+          - while: "false"
+            steps:
+              - choose: {who: 0, options: "[1]", as: x}
+      - choose: {who: 0, options: "[2]", as: x}
+    """)
+    found = [w for w in r.warnings if "never runs" in w.message]
+    assert len(found) == 1 and found[0].loc.line == 21, [(w.message, w.loc) for w in r.warnings]

@@ -285,33 +285,19 @@ class Attempt(Step):
                 lines += g.next_step(self, o.body, "f", "            ")
             else:
                 lines.append("            return None")
-        lines += [f"        return {seen}",
-                  "    if stage == 0:",
-                  f"        actor = {me if bare_name(self.who.tree) == 'me' else f'{g.fn(self.who)}(S, {me}, None)'}",
-                  "        if actor is None:",
-                  "            S.stack.pop()",
-                  "            return U",
-                  f"        frame[{ACTOR}] = actor",
-                  f"        frame[{STAGE}] = 1"]
-        if self.target is not None:
-            lines.append(f"        S.stack.append({g.enter(self.target)})")
-        lines += ["        return U",
+        lines += [f"        return {seen}", *self._start_source(g, me),
                   "    if stage > 2:   # done, or nothing to attempt",
                   "        S.stack.pop()",
                   "        return U",
                   f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
         return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
 
-    def _plain_source(self, g, name):
-        """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
-        outcome asked of the table (1), the outcome's steps entered (2), done (3, or 9 when
-        there was nothing to attempt). Only frames, the RNG and the outcome's variable change
-        here: the outcome's steps run in frames of their own and report their own changes."""
-        k_self, me = g.step(self), g.me(self.me_var)
-        lines = [f"def {name}(S, frame):",
-                 f"    stage = frame[{STAGE}]",
-                 "    if stage == 0:",
-                 f"        actor = {g.fn(self.who)}(S, {me}, None)",
+    def _start_source(self, g, me: str, plain: bool = False) -> list:
+        """Stage 0: the actor found (none: nothing to attempt), then the target asked. The
+        specialised code reads ``me`` itself where the actor is just me."""
+        who = me if not plain and bare_name(self.who.tree) == "me" else f"{g.fn(self.who)}(S, {me}, None)"
+        lines = ["    if stage == 0:",
+                 f"        actor = {who}",
                  "        if actor is None:",
                  "            S.stack.pop()",
                  "            return U",
@@ -319,8 +305,16 @@ class Attempt(Step):
                  f"        frame[{STAGE}] = 1"]
         if self.target is not None:
             lines.append(f"        S.stack.append({g.enter(self.target)})")
-        lines += ["        return U",
-                  f"    actor = frame[{ACTOR}]",
+        return [*lines, "        return U"]
+
+    def _plain_source(self, g, name):
+        """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
+        outcome asked of the table (1), the outcome's steps entered (2), done (3, or 9 when
+        there was nothing to attempt). Only frames, the RNG and the outcome's variable change
+        here: the outcome's steps run in frames of their own and report their own changes."""
+        k_self, me = g.step(self), g.me(self.me_var)
+        lines = [f"def {name}(S, frame):", f"    stage = frame[{STAGE}]", *self._start_source(g, me, plain=True),
+                 f"    actor = frame[{ACTOR}]",
                   f"    outcomes = {k_self}.outcomes",
                   "    if stage == 1:",
                   "        if S.o.get('resolve', 'random') == 'ask':",
