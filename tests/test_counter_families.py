@@ -162,3 +162,13 @@ def test_a_key_of_no_known_type_is_checked_when_read(tmp_path):
     S = rules.new_game(2, seed=1)
     S.apply("red")
     assert S.c["gems.red"][0] >= 1
+
+
+def test_a_shared_family_read_inside_a_filter_over_players_is_the_shared_one(tmp_path):
+    """Inside ``players where ...`` a bare name is first the element's own value; a family
+    nobody owns (``bank``) is no player's, so it is the shared family, the same for every seat."""
+    r = load(tmp_path, "invariants: ['count(players where sum(bank) == 12) == count(players)']\n")
+    S = r.new_game(3, 1)
+    assert all(inv(S, None, None) for inv, _, _ in r.invariants)
+    S.c["bank.red"] = 0   # (4 + 4 + 4 at the start; now 8)
+    assert not any(inv(S, None, None) for inv, _, _ in r.invariants)
