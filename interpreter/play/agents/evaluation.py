@@ -54,3 +54,18 @@ def rewards(S, mode: str = "win") -> list[float]:
     v = values(S)
     scale = 1.0 + max(abs(x) for x in v)
     return [min(1.0, max(0.0, 0.5 + 0.5 * m / scale)) for m in _leads(S, v)]
+
+
+def play_out(S, rng, moves: int = -1) -> None:
+    """Random moves from ``S`` (drawn from ``rng``) until the game ends or ``moves`` are played
+    (a negative number: until the end): the playout of the search agents."""
+    while moves and not S.over:
+        S.apply_index(rng.randrange(len(S.dec[1])))
+        moves -= 1
+
+
+def best_of(totals: list, rng) -> int:
+    """The index of the largest total, a tie broken at random."""
+    best = max(totals)
+    ties = [i for i, t in enumerate(totals) if t == best]
+    return ties[rng.randrange(len(ties))]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import evaluate, values
+from .evaluation import best_of, evaluate, play_out, values
 
 WIN = 1e12   # a finished game the seat wins is worth more than any position, a lost one less
 
@@ -65,16 +65,11 @@ class GreedyAgent:
                     continue
                 C, rng, played = run
                 try:
-                    for _ in range(horizon - played):
-                        if C.over:
-                            break
-                        C.apply_index(rng.randrange(len(C.dec[1])))
+                    play_out(C, rng, horizon - played)
                     totals[i] += self.value(C)
                 except GameError:
                     totals[i] -= WIN
-        best = max(totals)
-        ties = [i for i, t in enumerate(totals) if t == best]
-        return ties[self.rng.randrange(len(ties))]
+        return best_of(totals, self.rng)
 
     def settle(self, S, before: list, rng) -> int:
         """Random moves until a seat's value has changed and the seat is asked again (or the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import REWARDS, rewards
+from .evaluation import REWARDS, best_of, play_out, rewards
 
 PARAMS = {"n": int, "depth": int, "reward": str}
 
@@ -47,16 +47,8 @@ class RolloutAgent:
                 C = D.clone()
                 try:
                     C.apply_index(i)
-                    self.playout(C, random.Random(luck))
+                    play_out(C, random.Random(luck), self.depth or -1)
                     totals[i] += rewards(C, self.reward)[self.seat]
                 except GameError:
                     pass      # a broken sampled game: reward 0
-        best = max(totals)
-        ties = [i for i, t in enumerate(totals) if t == best]
-        return ties[self.rng.randrange(len(ties))]
-
-    def playout(self, S, rng) -> None:
-        left = self.depth or -1
-        while left and not S.over:
-            S.apply_index(rng.randrange(len(S.dec[1])))
-            left -= 1
+        return best_of(totals, self.rng)

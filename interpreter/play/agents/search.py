@@ -33,7 +33,7 @@ import time
 
 from ...engine.rng import seed_state
 from ...errors import GameError
-from .evaluation import REWARDS, rewards
+from .evaluation import REWARDS, play_out, rewards
 
 
 class Node:
@@ -127,11 +127,7 @@ class SearchAgent:
             path.append(node)
 
     def rollout(self, S) -> None:
-        rng = self.rng
-        left = self.depth
-        while left and not S.over:
-            S.apply_index(rng.randrange(len(S.dec[1])))
-            left -= 1
+        play_out(S, self.rng, self.depth)
 
 
 def _key(value):
