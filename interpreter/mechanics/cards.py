@@ -76,7 +76,10 @@ def _move(fx, em, spec, path, locals, has_me, parts):
             em.line(f"{cs} = list({csrc})[:max(0, {n})]")
         else:
             em.line(f"{cs} = list({csrc})")
-        em.line(f"_take_out({s}, {cs})")
+        em.line(f"if len({cs}) < 8:   # (a few cards: removed in place, no call)")
+        em.line(f"    for _x in {cs}: {s}.remove(_x)")
+        em.line("else:")
+        em.line(f"    _take_out({s}, {cs})")
     elif "count" in spec:
         n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
         k = em.fresh("_k")
@@ -258,12 +261,8 @@ def count_cards(em, count: str) -> None:
 
 
 def take_out(zone: list, cards: list) -> None:
-    """Remove ``cards`` from ``zone`` (each must be there: ValueError otherwise, as
-    ``list.remove`` says), in one pass over the zone when they are many."""
-    if len(cards) < 8:
-        for x in cards:
-            zone.remove(x)
-        return
+    """Remove many ``cards`` from ``zone`` in one pass over it (each must be there: ValueError
+    otherwise, as ``list.remove`` says); a move of a few removes them in place instead."""
     gone = set(cards)
     kept = [x for x in zone if x not in gone]
     if len(gone) != len(cards) or len(kept) != len(zone) - len(cards):
