@@ -1,14 +1,14 @@
 """Any ruleset as a single-agent gymnasium ``Env``: one seat learns, the others are fixed agents.
 
     from interpreter.adapters.gymnasium import env, vector_env
-    e = env("diamonds", players=4, seat=0, opponents="random")
+    e = env("my_game.yaml", players=4, seat=0, opponents="random")   # a path, or a bundled name
     obs, info = e.reset(seed=1)
     while True:
         action = policy(obs["observation"], obs["action_mask"])
         obs, reward, terminated, truncated, info = e.step(action)
         if terminated or truncated:
             break
-    envs = vector_env("diamonds", 8, players=4)          # gymnasium's SyncVectorEnv of 8
+    envs = vector_env("my_game.yaml", 8, players=4)      # gymnasium's SyncVectorEnv of 8
 
 The learner's seat is ``seat``; every other seat is played by ``opponents``: ``"random"`` or
 an agent spec as ``rulebook play --agents`` takes it (one agent for all the other seats, or

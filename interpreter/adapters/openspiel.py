@@ -2,7 +2,7 @@
 
     from interpreter.adapters.openspiel import load_game
     game = load_game("my_game.yaml", players=4)      # registered as "rulebook_<game name>"
-    game = pyspiel.load_game("rulebook_diamonds(players=4)")   # bundled: registered at import
+    game = pyspiel.load_game("rulebook_<name>(players=4)")   # a bundled ruleset: registered at import
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(random.choice(state.legal_actions()))
@@ -123,7 +123,7 @@ def _utility(constant: float | None):
 
 def register_bundled() -> list[str]:
     """Register every bundled ruleset and each of its named variants (done at import: a
-    fresh process, or a worker, that imports this module loads ``rulebook_diamonds(players=4)``
+    fresh process, or a worker, that imports this module loads ``rulebook_<name>(players=4)``
     by name). Returns the names registered."""
     names = []
     for ruleset in bundled_rulesets():

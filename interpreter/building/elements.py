@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..expr import ExprError
-from ..expr.parser import as_expr
+from ..expr.names import Scope
+from ..expr.parser import as_expr, parse
 from ..expr.types import BOOL, CARD
 from ..loading.kept import compiled
 from .flowgen import by_rule
@@ -26,8 +27,6 @@ class Elements:
         the state (parameters, variables, counters, zones) or a local (``locals``: the led card)
         a function ``f(S, me, L, card)`` marked ``reads_state`` (called with ``me`` None: a key
         is the same for every seat, so it cannot read ``me``)."""
-        from ..expr.names import Scope
-        from ..expr.parser import parse
         text = as_expr(value)
         tree = None
         try:
@@ -57,7 +56,6 @@ class Elements:
 
     def _reads_me(self, tree, locals) -> bool:
         """Whether ``tree`` compiles once ``me`` is given: what it lacked was the acting player."""
-        from ..expr.names import Scope
         if tree is None:
             return False
         try:
@@ -77,7 +75,6 @@ class Elements:
             define = self.names.defines.get(name)
             if define is None or name in seen:
                 return None
-            from ..expr.parser import parse
             try:
                 return self._plain_attribute(parse(define), seen | {name})
             except ExprError:
@@ -89,8 +86,6 @@ class Elements:
 
     def element_fn(self, value, path, locals=None, element=CARD, expect=None):
         """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
-        from ..expr.names import Scope
-        from ..expr.parser import parse
         try:
             tree = parse(as_expr(value))
             src, typ = self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)]))

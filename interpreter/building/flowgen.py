@@ -114,7 +114,7 @@ class FlowSource:
 
 
 def by_rule(fn, loc, source: str | None = None):
-    """Name ``fn``'s code by the rule it comes from (``<diams.yaml:163>``), so that a profile or
+    """Name ``fn``'s code by the rule it comes from (``<my_game.yaml:163>``), so that a profile or
     a traceback says which line of the ruleset is running, not which piece of generated text;
     ``source``: the text it was compiled from, shown by tracebacks. Returns ``fn``."""
     if loc is not None and hasattr(fn, "__code__"):

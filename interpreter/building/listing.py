@@ -3,7 +3,7 @@
 The ruleset runs as Python generated at load: an expression or an effect list becomes a
 function (expr/compiler.py, building/effects.py), the flow one function per step and the game
 loop (building/flowgen.py). This module writes them out together, each function named as the
-flow names it (``F3``) and headed by the rule it comes from (``diams.yaml:163:9``), so that
+flow names it (``F3``) and headed by the rule it comes from (``my_game.yaml:163:9``), so that
 anyone can read what runs, profile it, or diff what a variant changes in it. The listing is
 for reading: the game runs the functions themselves, compiled one by one at load.
 """
