@@ -3,7 +3,8 @@
 
     python benchmarks/classics.py [--games 200] [--seconds 2] [--json]
 
-For each classic with an OpenSpiel twin (tests/test_classics.py says how each is mapped):
+For each classic with an OpenSpiel twin (tests/test_classics.py and tests/test_classics_tricks.py
+say how each is mapped):
 
 1. **proof**: ``--games`` seeded random games played in Rulebook and replayed move by move,
    chance outcome by chance outcome, in OpenSpiel's game of the same name, requiring the same
@@ -36,10 +37,12 @@ except ImportError:
 
 import interpreter  # noqa: E402
 import test_classics as twins  # noqa: E402
+import test_classics_tricks as trick_twins  # noqa: E402
 
 # the game and player count measured for each twin: OpenSpiel's defaults
 MEASURED = [(twins.KUHN, 2), (twins.LEDUC, 2), (twins.GOOFSPIEL, 2), (twins.TIC_TAC_TOE, 2),
-            (twins.liars_dice(1, 6), 2), (twins.connect_four(6, 7, 4), 2)]
+            (twins.liars_dice(1, 6), 2), (twins.connect_four(6, 7, 4), 2),
+            (trick_twins.oh_hell(-1, (3,)), 3)]
 
 
 def rulebook_speed(rules, n: int, params: dict, seconds: float) -> tuple[int, float]:
@@ -87,7 +90,7 @@ def main() -> int:
     args = ap.parse_args()
 
     proofs = []
-    for twin in twins.TWINS:
+    for twin in twins.TWINS + trick_twins.TWINS:
         rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
         for n in twin.players:
             game = pyspiel.load_game(twin.openspiel, twin.os_params(n))

@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 import interpreter  # noqa: E402
 from interpreter.play.checks.scenarios import run_file  # noqa: E402
 
-CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four"]
+CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
+            "oh_hell"]   # the trick-taking twins are in tests/test_classics_tricks.py
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
@@ -243,7 +244,8 @@ def test_twin_plays_as_openspiel(twin, n):
 
 
 def test_every_classic_has_a_twin_a_source_and_scenarios():
-    assert sorted({twin.ruleset for twin in TWINS}) == sorted(CLASSICS)
+    from test_classics_tricks import TWINS as TRICK_TWINS
+    assert sorted({twin.ruleset for twin in TWINS + TRICK_TWINS}) == sorted(CLASSICS)
     for name in CLASSICS:
         rules = interpreter.load(interpreter.ruleset_path(name))
         assert "Source of rules" in rules.data["description"], name
@@ -259,6 +261,9 @@ def test_scenario(name, outcome):
     assert outcome.ok, f"{outcome.loc}: {outcome.message}"
 
 
+SEARCH_PARAMS = {"goofspiel": {"num_cards": 5}, "oh_hell": {"num_tricks": 4}}   # shorter games
+
+
 @pytest.mark.parametrize("name", CLASSICS)
 def test_the_search_agents_play_each_classic(name):
     """The search agents determinize what they cannot see and read the score mid-game: a game
@@ -266,10 +271,11 @@ def test_the_search_agents_play_each_classic(name):
     determinization no deal, and Leduc's hand strength needed the public card)."""
     from interpreter.play.agents import choose, make_agents
     rules = interpreter.load(interpreter.ruleset_path(name))
-    params = {"num_cards": 5} if name == "goofspiel" else {}
+    params = SEARCH_PARAMS.get(name, {})
+    n = max(2, rules.data["players"]["min"])
     for seed in (1, 2):
-        agents = make_agents("ismcts:iterations=30,greedy", 2, seed)
-        S = rules.new_game(2, seed, {"params": params})
+        agents = make_agents("ismcts:iterations=30,greedy" + ",greedy" * (n - 2), n, seed)
+        S = rules.new_game(n, seed, {"params": params})
         while not S.is_terminal():
             S.apply_index(choose(agents[S.current_player()], S, S.current_player()))
-        assert len(S.scores()) == 2 and S.winners()
+        assert len(S.scores()) == n and S.winners()

@@ -1,0 +1,76 @@
+"""The trick-taking classics against OpenSpiel, game by game.
+
+Oh Hell, Hearts, Euchre and Spades, each played in Rulebook with seeded random choices and
+replayed at once in OpenSpiel's game of that name, as tests/test_classics.py does for the
+other classics (its ``Twin`` records and ``replay``): the chance outcomes (the number of
+tricks, the dealer, every card dealt, the turned card) are read from the Rulebook state, both
+engines must offer the same moves to the same player at every decision, and the returns must
+be equal. A game of 52 cards is long, so the suite plays few games per twin;
+``benchmarks/classics.py`` replays 200 of each.
+
+OpenSpiel numbers a card ``rank * 4 + suit`` (rank 0 the two, suits in the game's own order);
+``os_card`` turns a Rulebook card (attributes ``face`` and ``suit``) into that number.
+"""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from test_classics import NO_OPENSPIEL, Twin, attr, cards, replay, case_id
+
+try:
+    import pyspiel
+except ImportError:
+    pyspiel = None
+
+FACES = "23456789TJQKA"
+GAMES = 10   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
+
+
+def os_card(rules, card: int, suits: str) -> int:
+    """OpenSpiel's number for a card: rank * 4 + the suit's place in ``suits``."""
+    return FACES.index(attr(rules, "face", card)) * 4 + suits.index(attr(rules, "suit", card))
+
+
+def scores(rules, S):
+    return [float(x) for x in S.scores()]
+
+
+# ---------------------------------------------------------------------- Oh Hell
+# oh_hell with players=N and its defaults (4 suits of 13, off_bid_penalty false,
+# points_per_trick 1), num_tricks_fixed as the ruleset's num_tricks (-1: drawn at random).
+# Chance: the number of tricks, the dealer, then the cards round the table from seat 0 (the
+# k-th card to seat k % N), then the turned card. Cards are "C2" (suit, face), suits C D S H;
+# a bid is its number. Returns are the points, as the ruleset scores.
+def oh_hell_chance(rules, S, os_state):
+    step = len(os_state.history())
+    n = os_state.num_players()
+    if step == 0:
+        return S.v["tricks"]
+    if step == 1:
+        return S.v["dealer"]
+    k = step - 2
+    card = cards(S, "turned")[0] if k == n * S.v["tricks"] else cards(S, "hand", k % n)[k // n]
+    return os_card(rules, card, "CDSH")
+
+
+def oh_hell(num_tricks: int, players: tuple[int, ...]) -> Twin:
+    return Twin("oh_hell", "oh_hell", players,
+                lambda n: {"players": n, "num_tricks_fixed": num_tricks}, oh_hell_chance,
+                lambda seat, label: label, scores, params={"num_tricks": num_tricks})
+
+
+TWINS = [oh_hell(-1, (3,)), oh_hell(3, (3, 4, 7))]
+CLASSICS = ["oh_hell"]
+
+CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
+
+
+@pytest.mark.parametrize("twin,n", CASES)
+def test_twin_plays_as_openspiel(twin, n):
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
+    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
+    results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
+    assert all(decisions > 0 for decisions, _ in results)
+    assert len({returns for _, returns in results}) > 1    # the games did not all end alike
