@@ -60,8 +60,30 @@ def oh_hell(num_tricks: int, players: tuple[int, ...]) -> Twin:
                 lambda seat, label: label, scores, params={"num_tricks": num_tricks})
 
 
-TWINS = [oh_hell(-1, (3,)), oh_hell(3, (3, 4, 7))]
-CLASSICS = ["oh_hell"]
+# ---------------------------------------------------------------------- Hearts
+# hearts with its default options, each a parameter of the ruleset of the same name. Chance:
+# the pass direction (0 none, 1 left, 2 across, 3 right), then the cards round the table from
+# seat 0. Cards are "2C" (face, suit), suits C D H S. Returns are 26 minus the penalty points,
+# as the ruleset scores.
+def hearts_chance(rules, S, os_state):
+    step = len(os_state.history())
+    if step == 0:
+        return S.v["pass_dir"]
+    k = step - 1
+    return os_card(rules, cards(S, "hand", k % 4)[k // 4], "CDHS")
+
+
+def hearts(**options) -> Twin:
+    return Twin("hearts", "hearts", (4,), lambda n: dict(options), hearts_chance,
+                lambda seat, label: label, scores, params=dict(options))
+
+
+TWINS = [oh_hell(-1, (3,)), oh_hell(3, (3, 4, 7)),
+         hearts(),
+         hearts(pass_cards=False, no_pts_on_first_trick=False, can_lead_any_club=True, jd_bonus=True,
+                avoid_all_tricks_bonus=True, must_break_hearts=False, qs_breaks_hearts=False),
+         hearts(can_lead_hearts_instead_of_qs=True, qs_breaks_hearts=False, avoid_all_tricks_bonus=True)]
+CLASSICS = ["oh_hell", "hearts"]
 
 CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
 
