@@ -16,6 +16,8 @@ from __future__ import annotations
 import pytest
 
 import interpreter
+from interpreter.errors import RulesetError
+from helpers import load_text
 from test_classics import NO_OPENSPIEL, Twin, attr, cards, replay, case_id
 
 try:
@@ -78,12 +80,38 @@ def hearts(**options) -> Twin:
                 lambda seat, label: label, scores, params=dict(options))
 
 
+# ---------------------------------------------------------------------- Euchre
+# euchre with stick_the_dealer and allow_lone_defender as the ruleset's parameters (OpenSpiel's
+# defaults: true, false). Chance: the dealer, then 20 cards round the table from the dealer
+# (the k-th to seat dealer + k), then the turned card. Cards are "C9" (suit, face), suits
+# C D H S, faces 9 T J Q K A; bids "Pass", "Clubs"...; "Alone" and "Partner". Returns are the
+# points, as the ruleset scores. The right and left bowers are ranked by the ruleset's own
+# trump-dependent `follow:` and `rank:`.
+def euchre_chance(rules, S, os_state):
+    step = len(os_state.history())
+    if step == 0:
+        return S.v["dealer"]
+    k = step - 1
+    if k == 20:
+        return euchre_card(rules, cards(S, "turned")[0])
+    return euchre_card(rules, cards(S, "hand", (S.v["dealer"] + k) % 4)[k // 4])
+
+
+def euchre_card(rules, card: int) -> int:
+    return "9TJQKA".index(attr(rules, "face", card)) * 4 + "CDHS".index(attr(rules, "suit", card))
+
+
+def euchre(**options) -> Twin:
+    return Twin("euchre", "euchre", (4,), lambda n: dict(options), euchre_chance,
+                lambda seat, label: label, scores, params=dict(options))
+
+
 TWINS = [oh_hell(-1, (3,)), oh_hell(3, (3, 4, 7)),
          hearts(),
          hearts(pass_cards=False, no_pts_on_first_trick=False, can_lead_any_club=True, jd_bonus=True,
                 avoid_all_tricks_bonus=True, must_break_hearts=False, qs_breaks_hearts=False),
-         hearts(can_lead_hearts_instead_of_qs=True, qs_breaks_hearts=False, avoid_all_tricks_bonus=True)]
-CLASSICS = ["oh_hell", "hearts"]
+         hearts(can_lead_hearts_instead_of_qs=True, qs_breaks_hearts=False, avoid_all_tricks_bonus=True),
+         euchre(), euchre(stick_the_dealer=False, allow_lone_defender=True)]
 
 CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
 
@@ -96,3 +124,38 @@ def test_twin_plays_as_openspiel(twin, n):
     results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
     assert all(decisions > 0 for decisions, _ in results)
     assert len({returns for _, returns in results}) > 1    # the games did not all end alike
+
+
+# ---------------------------------------------------------------------- a trick's key
+KEY_RULESET = """
+game: keys
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {suit: [A, B], rank: 1..3}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+  table: {}
+  won: {owner: player}
+flow:
+  - deal: {from: deck, to: hand, count: 3}
+  - tricks: {hand: hand, table: table, leader: 0, follow: suit, rank: %s, collect: won}
+"""
+
+
+@pytest.mark.parametrize("key", ["rank + tricks_played", "rank + trick_count"])
+def test_a_key_naming_what_it_cannot_read_says_what_it_can(tmp_path, key):
+    """Euchre's bowers are ranked by keys that read the trump named in play (rulesets/euchre.yaml);
+    a key naming something else (a hook's local, an unknown name) is told what a key reads."""
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, KEY_RULESET % f'"{key}"', "keys.yaml")
+    message = str(info.value)
+    assert "keys.yaml:13:" in message and "unknown name" in message
+    assert ("a trick's key reads the card's attributes (kind, rank, suit), the state (parameters, "
+            "variables, counters and zones" in message and "'led'" in message)
+
+
+def test_a_misspelt_key_keeps_its_did_you_mean(tmp_path):
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, KEY_RULESET % '"rnk"', "keys.yaml")
+    assert "did you mean 'rank'?" in str(info.value) and "a trick's key reads" not in str(info.value)

@@ -38,6 +38,11 @@ class Elements:
                            "or zone of the acting player's, unqualified); name the seat or use a variable",
                            path, "type")
             else:
+                if e.code == "unknown-name" and not (e.hint or "").startswith("did you mean"):
+                    e.hint = (f"a trick's key reads the card's attributes ({', '.join(sorted(self.names.attrs))}), the state "
+                              "(parameters, variables, counters and zones: a trump named in play) and "
+                              + (", ".join(f"'{k}'" for k in locals) + ", " if locals else "")
+                              + "never 'me' nor a hook's other locals")
                 self.expr_error(e, path)
             return lambda card: 0
         attribute = self._plain_attribute(tree, set())
