@@ -43,7 +43,7 @@ import test_classics_tricks as trick_twins  # noqa: E402
 MEASURED = [(twins.KUHN, 2), (twins.LEDUC, 2), (twins.GOOFSPIEL, 2), (twins.TIC_TAC_TOE, 2),
             (twins.liars_dice(1, 6), 2), (twins.connect_four(6, 7, 4), 2),
             (trick_twins.oh_hell(-1, (3,)), 3), (trick_twins.hearts(), 4),
-            (trick_twins.euchre(), 4)]
+            (trick_twins.euchre(), 4), (trick_twins.spades(), 4)]
 
 
 def rulebook_speed(rules, n: int, params: dict, seconds: float) -> tuple[int, float]:

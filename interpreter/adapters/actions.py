@@ -456,6 +456,8 @@ def _literal(n):
 
 
 def _hashable(v):
+    if isinstance(v, dict):   # a map parameter: its keys (keys()) and its values, the text it can give
+        return tuple(_hashable(x) for x in (*v, *v.values()))
     return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
 
 
