@@ -8,8 +8,9 @@ engines must offer the same moves to the same player at every decision, and the 
 be equal. A game of 52 cards is long, so the suite plays few games per twin;
 ``benchmarks/classics.py`` replays 200 of each.
 
-OpenSpiel numbers a card ``rank * 4 + suit`` (rank 0 the two, suits in the game's own order);
-``os_card`` turns a Rulebook card (attributes ``face`` and ``suit``) into that number.
+OpenSpiel numbers a card ``rank * 4 + suit`` (rank 0 the lowest, suits in the game's own order;
+Spades ``suit * 13 + rank``); ``os_card`` turns a Rulebook card (attributes ``face`` and
+``suit``) into that number.
 """
 from __future__ import annotations
 
