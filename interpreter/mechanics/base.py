@@ -7,10 +7,15 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
+from .contract import Key, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
 IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
 _CARDS = list_of(CARD)
+# keys several step kinds share (their tables: step_kind(keys=))
+WHO = Key("who", "expression: player", "who is asked", default="me")
+IF_NONE_KEY = Key("if_none", "skip, pass or end_game", "what happens when there is nothing to offer", default="skip")
+STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
 # step that pushes a child's frame having changed nothing runs the child at once and returns
@@ -35,26 +40,56 @@ def section_kind(name: str):
 
 EFFECT_KINDS: dict[str, str] = {}   # effect kind -> its one-line doc (schema, docs, did-you-mean)
 EFFECT_EMITTERS: dict = {}          # effect kind -> the function that emits its Python lines
+# effect kind -> its table of keys (contract.Key); a kind whose value is not a mapping of
+# fixed keys (shuffle: a zone, set: variables) has none
+EFFECT_KEYS: dict[str, tuple[Key, ...]] = {}
 
 
-def effect_kind(name: str, doc: str):
+def effect_kind(name: str, doc: str, keys: tuple[Key, ...] | None = None):
     """Register an effect kind from a mechanic's own module.
 
     The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
     emits Python lines with ``em.line(...)``; ``fx`` is the effect-list compiler
-    (building/effects.py: ``fx.expr``, ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
+    (mechanics/contract.py ``EffectContext``). With ``keys``, the effect is a mapping of those
+    keys, checked before ``fn`` is called (``fn`` is not called when they are wrong)."""
     def register(fn):
         EFFECT_KINDS[name] = doc
         EFFECT_EMITTERS[name] = fn
+        if keys is not None:
+            EFFECT_KEYS[name] = tuple(keys)
         return fn
     return register
 
 
-def step_kind(name: str, doc: str):
-    """Register a Step subclass under the YAML key ``name``."""
+def checked_mapping(ctx, spec, path, keys):
+    """``spec`` if it is a mapping of ``keys`` (contract.Key) holding every required one, else
+    None, the problem reported at ``path`` (an effect's keys: checked before its emitter runs)."""
+    required = required_names(keys)
+    optional = tuple(k for k in key_names(keys) if k not in required)
+    if not isinstance(spec, dict):
+        ctx.error(f"expected a mapping with {', '.join(required) or 'options'}", path, "effect")
+        return None
+    for k in required:
+        if k not in spec:
+            takes = ", ".join(f"{x}:" for x in required) + (
+                f" (and optionally {', '.join(f'{x}:' for x in optional)})" if optional else "")
+            ctx.error(f"missing required key '{k}'", path, "missing-key",
+                      f"{path[-1]} takes {takes}" if isinstance(path[-1], str) else None, key=True)
+            return None
+    for k in spec:
+        if k not in required and k not in optional:
+            ctx.unknown("key", k, [*required, *optional], (*path, k), key=True)
+    return spec
+
+
+def step_kind(name: str, doc: str, keys: tuple[Key, ...] = ()):
+    """Register a Step subclass under the YAML key ``name``, with its table of keys
+    (mechanics/contract.py ``Key``: what ``check_declared`` accepts, the schema and the
+    reference list)."""
     def register(cls):
         cls.kind = name
         cls.doc = doc
+        cls.keys = tuple(keys)
         STEP_KINDS[name] = cls
         return cls
     return register
@@ -71,9 +106,11 @@ class StepScope:
 
 
 class Step:
-    """A resumable step. Subclasses implement build(), enter(), run() and, if they ask, resolve()."""
+    """A resumable step. Subclasses implement build(), enter(), run() and, if they ask, resolve().
+    Its members, grouped by the client that calls them: mechanics/contract.py ``CLIENTS``."""
     kind = "?"
     doc = ""
+    keys: tuple[Key, ...] = ()   # its table of keys (step_kind)
     prompt: str | None = None
     inline = False      # True for effect steps: Sequence runs them without a frame
     loc = None
@@ -89,6 +126,15 @@ class Step:
     def build(cls, ctx, main, rest, path, scope: StepScope) -> "Step":
         """The step of ``- KIND: main`` (``rest``: the item's other keys) at ``path``."""
         raise NotImplementedError
+
+    @classmethod
+    def check_declared(cls, ctx, main, rest, path) -> None:
+        """Check the keys of ``- KIND: main`` (``rest``: the item's other keys) at ``path``
+        against the kind's table: unknown keys and missing required ones are located errors."""
+        ctx.check_keys(rest, key_names(cls.keys, "beside"), path)
+        inside = [k for k in cls.keys if k.place != "beside"]
+        if inside:
+            ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
 
     def enter(self, S) -> list:
         """The frame for a new run of this step."""

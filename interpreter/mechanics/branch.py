@@ -18,14 +18,20 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
 from ..engine.protocol import UNCHANGED
-from .base import AskOnce, step_kind
+from .base import IF_NONE_KEY, WHO, AskOnce, step_kind
+from .contract import Key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
     from .base import Step
 
 
-@step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
+@step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)",
+           keys=(WHO,
+          Key("prompt", "text", "the decision's name", default="action"),
+          Key("options", "mapping NAME: {if, steps, doc}", "the alternatives, offered by name while their if holds",
+              required=True),
+          IF_NONE_KEY))
 class Branch(AskOnce):
     option_type = STR
 
@@ -43,8 +49,7 @@ class Branch(AskOnce):
         if not isinstance(main, dict):
             ctx.error("branch takes a mapping (who, prompt, options)", p, "step")
             main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "prompt", "options", "if_none"), p, required=("options",))
+        cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)

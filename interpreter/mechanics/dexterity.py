@@ -45,7 +45,8 @@ from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED, game_option
-from .base import Step, step_kind
+from .base import WHO, Step, step_kind
+from .contract import Key
 
 RESOLVE_MODES = ("random", "ask")
 REST = "rest"
@@ -119,7 +120,14 @@ class _Outcome:
 STAGE, ACTOR, CHOSEN = 1, 2, 3
 
 
-@step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)")
+@step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)",
+           keys=(WHO,
+          Key("target", "mapping {from, as, prompt, doc}", "a card aimed at first, chosen from a zone"),
+          Key("as", "variable name", "the variable holding the outcome's name"),
+          Key("prompt", "text", "the question when the outcome is asked at the table", default="outcome"),
+          Key("outcomes", "mapping NAME: {chance, if, steps, doc}", "the outcomes and their chances (one may be rest)",
+              required=True),
+          Key("doc", "text", "what the attempt is, for people")))
 class Attempt(Step):
     """Frame: [index, STAGE, ACTOR, CHOSEN]. Stages: 0 start, 1 ready to resolve,
     2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
@@ -135,8 +143,7 @@ class Attempt(Step):
         if not isinstance(main, dict):
             ctx.error("attempt takes a mapping (who, target, as, prompt, outcomes)", p, "step")
             main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "target", "as", "prompt", "outcomes", "doc"), p, required=("outcomes",))
+        cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
