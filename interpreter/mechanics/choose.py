@@ -127,7 +127,7 @@ class Simultaneous(Step):
     def enter(self, S):
         return [self.index, None, 0, None]
 
-    def _options(self, S, seat) -> tuple:
+    def options_of(self, S, seat) -> tuple:
         options = self.options(S, seat, None)
         return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
 
@@ -137,7 +137,7 @@ class Simultaneous(Step):
             frame[CHOICES] = [None] * S.n
         seats = frame[SEATS]
         while frame[POS] < len(seats):
-            options = self._options(S, seats[frame[POS]])
+            options = self.options_of(S, seats[frame[POS]])
             if options:
                 S.dec = (seats[frame[POS]], options)
                 return UNCHANGED
@@ -178,7 +178,7 @@ class Simultaneous(Step):
         choices = list(frame[CHOICES])
         for other in frame[SEATS][:frame[POS]]:
             if other != seat:
-                options = self._options(S, other)
+                options = self.options_of(S, other)
                 choices[other] = options[rng.randrange(len(options))] if options else None
         frame[CHOICES] = choices
 
