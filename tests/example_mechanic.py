@@ -37,10 +37,7 @@ class Vote(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, cls.kind)
-        if not isinstance(main, dict):
-            ctx.error("vote takes a mapping (options, as, voters, prompt, then)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)   # the keys, from the table below
+        main = cls.check_declared(ctx, main, rest, path)   # its keys, from VOTE_KEYS
         s = cls()
         s.me_var = scope.me_var
         s.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")

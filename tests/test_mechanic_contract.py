@@ -156,3 +156,29 @@ def test_the_bundled_kinds_stay_without_the_example():
     """The example registers only inside its own tests' fixture."""
     assert "vote" not in STEP_KINDS and "halve" not in EFFECT_KINDS
     assert interpreter.load  # (the package imports with no example in it)
+
+
+BASE = """
+game: t
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {rank: 1..4}, label: "{rank}"}
+zones:
+  deck: {start: [cards]}
+  hand: {owner: player}
+"""
+
+
+def test_a_kind_with_keys_says_which_when_given_no_mapping(tmp_path):
+    """The message names the keys from the kind's table (not a list written beside it)."""
+    from interpreter.mechanics.contract import key_names
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, BASE + "flow:\n  - pick: hand\n")
+    assert f"pick takes a mapping ({', '.join(key_names(STEP_KINDS['pick'].keys))})" in str(e.value)
+    assert "if_none" in str(e.value)
+
+
+def test_turns_alone_is_one_round(tmp_path):
+    rules = load_text(tmp_path, BASE + "flow:\n  - turns:\n    steps: [{move: {from: deck, to: hand, count: 1}}]\n")
+    S = rules.new_game(2, seed=1)
+    assert S.is_terminal() and [len(h) for h in S.z["hand"]] == [1, 1]

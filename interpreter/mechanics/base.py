@@ -128,13 +128,18 @@ class Step:
         raise NotImplementedError
 
     @classmethod
-    def check_declared(cls, ctx, main, rest, path) -> None:
-        """Check the keys of ``- KIND: main`` (``rest``: the item's other keys) at ``path``
-        against the kind's table: unknown keys and missing required ones are located errors."""
-        ctx.check_keys(rest, key_names(cls.keys, "beside"), path)
+    def check_declared(cls, ctx, main, rest, path):
+        """Check ``- KIND: main`` (``rest``: the item's other keys) at ``path`` against the
+        kind's table of keys: a kind with keys inside its mapping needs one, and unknown keys
+        and missing required ones are located errors. Returns ``main`` ({} if it is no mapping)."""
         inside = [k for k in cls.keys if k.place != "beside"]
+        if inside and not isinstance(main, dict):
+            ctx.error(f"{cls.kind} takes a mapping ({', '.join(key_names(inside))})", (*path, cls.kind), "step")
+            main = {}
+        ctx.check_keys(rest, key_names(cls.keys, "beside"), path)
         if inside:
             ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
+        return main
 
     def enter(self, S) -> list:
         """The frame for a new run of this step."""

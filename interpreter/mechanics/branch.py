@@ -46,10 +46,7 @@ class Branch(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "branch")
-        if not isinstance(main, dict):
-            ctx.error("branch takes a mapping (who, prompt, options)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)

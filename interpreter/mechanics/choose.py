@@ -42,10 +42,7 @@ class Choose(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "choose")
-        if not isinstance(main, dict):
-            ctx.error("choose takes a mapping (who, options, as, prompt, then)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         if main.get("simultaneous") is True:
             return Simultaneous.from_choose(ctx, main, p, scope)
         if "simultaneous" in main and main["simultaneous"] is not False:

@@ -140,10 +140,7 @@ class Attempt(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "attempt")
-        if not isinstance(main, dict):
-            ctx.error("attempt takes a mapping (who, target, as, prompt, outcomes)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)

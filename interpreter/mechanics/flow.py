@@ -166,11 +166,7 @@ class Turns(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        spec = main if isinstance(main, dict) else {}
-        if not isinstance(main, dict) and main is not None:
-            ctx.error("turns takes a mapping (from, order, players, sort_by, rounds, until, skip, as, steps)",
-                      (*path, "turns"), "step")
-        cls.check_declared(ctx, main, rest, path)
+        spec = cls.check_declared(ctx, {} if main is None else main, rest, path)   # (- turns: alone: one round)
         p = (*path, "turns")
         step = cls()
         step.me_var = scope.me_var

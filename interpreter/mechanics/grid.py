@@ -101,10 +101,7 @@ class Grid(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "grid")
-        if not isinstance(main, dict):
-            ctx.error("grid takes a mapping (zone, rows, where, cost, pay, mark, as, pass, prompt, then)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)

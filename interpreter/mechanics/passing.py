@@ -48,10 +48,7 @@ class Pass(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "pass")
-        if not isinstance(main, dict):
-            ctx.error("pass takes a mapping (from, to, count, into, players, prompt)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         step = cls()
         step.me_var = scope.me_var
         step.zone = ctx.owned_zone(main.get("from"), (*p, "from"))

@@ -65,10 +65,7 @@ class Pay(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "pay")
-        if not isinstance(main, dict):
-            ctx.error("pay takes a mapping (who, costs, any, from, joker, prompt)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)

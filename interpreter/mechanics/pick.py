@@ -70,10 +70,7 @@ class Pick(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "pick")
-        if not isinstance(main, dict):
-            ctx.error("pick takes a mapping (who, from, to, where, count | min/max, prompt, then)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)

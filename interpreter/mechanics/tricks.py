@@ -98,10 +98,7 @@ class Tricks(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "tricks")
-        if not isinstance(main, dict):
-            ctx.error("tricks takes a mapping (hand, table, leader, rank, collect, ...)", p, "step")
-            main = {}
-        cls.check_declared(ctx, main, rest, path)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         has_me = scope.has_me
