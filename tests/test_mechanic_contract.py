@@ -182,3 +182,12 @@ def test_turns_alone_is_one_round(tmp_path):
     rules = load_text(tmp_path, BASE + "flow:\n  - turns:\n    steps: [{move: {from: deck, to: hand, count: 1}}]\n")
     S = rules.new_game(2, seed=1)
     assert S.is_terminal() and [len(h) for h in S.z["hand"]] == [1, 1]
+
+
+@pytest.mark.parametrize("where", ["flow:\n  - if: 'true'\n    than: [{move: {from: deck, to: hand}}]\n",
+                                   "flow:\n  - turns:\n    steps: [{choose: {options: '[1]', as: x, then: "
+                                   "[{if: 'true', than: []}]}}]\n"])
+def test_an_if_has_one_table_of_keys_as_a_step_and_as_an_effect(tmp_path, where):
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, BASE + where)
+    assert "unknown key 'than'" in str(e.value) and "did you mean 'then'" in str(e.value)

@@ -20,8 +20,8 @@ from ..expr.names import Scope, owning, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..loading.kept import compiled
-from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, STEP_KINDS, checked_mapping
-from ..mechanics.contract import Key
+from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
+from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
 from .flowgen import by_rule
 from .watch import mentions
@@ -36,6 +36,9 @@ EFFECT_KINDS.update({
     "end_game": "end the game at once",
 })
 EFFECT_KEYS.update({
+    "if": IF_KEYS,   # (beside the kind's own key, as switch's)
+    "switch": (Key("cases", "mapping VALUE: effects", "the effects run when the value is equal", place="beside"),
+               Key("default", "effects", "run when no case is equal", place="beside")),
     "for_each": (Key("in", "expression: list", "the elements", required=True),
                  Key("do", "effects", "run once for each element", required=True),
                  Key("as", "name", "the local (or me) holding the element", default="it")),
@@ -370,9 +373,7 @@ class EffectCompiler:
         em.depth -= 1
 
     def e_if(self, em, item, path, locals, has_me):
-        for k in item:
-            if k not in ("if", "then", "else"):
-                self.ctx.unknown("key", k, ["if", "then", "else"], (*path, k), key=True)
+        self.ctx.check_keys(item, ("if", *key_names(EFFECT_KEYS["if"], "beside")), path)
         cond, _ = self.expr(item["if"], (*path, "if"), locals, has_me, BOOL)
         text = str(item["if"])[:70]
         self.indented(em, f"if {cond}:", item.get("then", []), (*path, "then"), locals, has_me,
@@ -381,9 +382,7 @@ class EffectCompiler:
             self.indented(em, "else:", item["else"], (*path, "else"), locals, has_me, ("else", f"if {text}: else"))
 
     def e_switch(self, em, item, path, locals, has_me):
-        for k in item:
-            if k not in ("switch", "cases", "default"):
-                self.ctx.unknown("key", k, ["switch", "cases", "default"], (*path, k), key=True)
+        self.ctx.check_keys(item, ("switch", *key_names(EFFECT_KEYS["switch"], "beside")), path)
         value, typ = self.expr(item["switch"], (*path, "switch"), locals, has_me)
         cases = item.get("cases") or {}
         if not isinstance(cases, dict) or not cases:

@@ -16,6 +16,10 @@ _CARDS = list_of(CARD)
 WHO = Key("who", "expression: player", "who is asked", default="me")
 IF_NONE_KEY = Key("if_none", "skip, pass or end_game", "what happens when there is nothing to offer", default="skip")
 STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
+# an if's keys, beside its own: an effect (building/effects.py), or a step when they hold steps
+# (flow.py Conditional)
+IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition holds", place="beside"),
+           Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
 # step that pushes a child's frame having changed nothing runs the child at once and returns

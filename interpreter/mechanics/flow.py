@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expr.types import BOOL, INT, PLAYER
-from .base import STEPS_BESIDE, Step, StepScope, step_kind
-from .contract import Key
+from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
+from .contract import Key, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -266,7 +266,7 @@ class Conditional(Step):
 
     @classmethod
     def from_item(cls, ctx, item, path, scope):
-        ctx.check_keys(item, ("if", "then", "else"), path)
+        ctx.check_keys(item, ("if", *key_names(IF_KEYS, "beside")), path)
         cond = ctx.expr(item.get("if"), (*path, "if"), has_me=scope.has_me, expect=BOOL)
         then = ctx.steps(item.get("then") or [], (*path, "then"), scope)
         orelse = ctx.steps(item["else"], (*path, "else"), scope) if item.get("else") else None
