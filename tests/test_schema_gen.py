@@ -27,6 +27,9 @@ def test_the_schema_documents_each_kinds_keys_from_its_table():
         assert inside and list(step[kind]["properties"]) == [k.name for k in inside]
     assert "the public zone" in step["tricks"]["properties"]["table"]["description"]
     assert step["pass"]["properties"]["players"]["default"] == "players"
+    # a mapping of names to mappings: each entry's keys complete too (branch: options: {draw: {if: ...}})
+    assert list(step["branch"]["properties"]["options"]["additionalProperties"]["properties"]) == ["if", "steps", "doc"]
+    assert list(step["attempt"]["properties"]["target"]["properties"]) == ["from", "as", "prompt", "doc"]
     assert list(effect["move"]["properties"]) == [k.name for k in EFFECT_KEYS["move"]]
     tricks = STEP_KINDS["tricks"]
     saved = tricks.keys

@@ -30,13 +30,24 @@ class Key:
     "steps", "effects"...); ``default`` is what a missing optional key means (None: nothing,
     or the doc says); ``place`` is where it is written: ``inside`` the kind's mapping
     (``tricks: {hand: ...}``), ``beside`` the kind's key in the list item (``- repeat: 3`` and
-    ``steps:``), or ``either``."""
+    ``steps:``), or ``either``. A value that is a mapping of its own keys has them in ``keys``;
+    with ``named``, it maps names to such mappings (a branch's ``options: {NAME: {if, steps}}``)."""
     name: str
     type: str
     doc: str
     required: bool = False
     default: Any = None
     place: str = "inside"
+    keys: tuple[Key, ...] = ()
+    named: bool = False
+
+    @property
+    def shown_type(self) -> str:
+        """The type as the reference shows it (a mapping: with its keys)."""
+        if not self.keys:
+            return self.type
+        inner = "{" + ", ".join(k.name for k in self.keys) + "}"
+        return f"mapping NAME: {inner}" if self.named else f"mapping {inner}"
 
     def __post_init__(self):
         if self.place not in PLACES:

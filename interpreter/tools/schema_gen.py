@@ -48,9 +48,12 @@ def _is_value(default) -> bool:
 
 
 def _key_schema(key) -> dict:
-    out: dict[str, Any] = {"description": f"{key.doc} ({key.type}{', required' if key.required else ''})"}
+    out: dict[str, Any] = {"description": f"{key.doc} ({key.shown_type}{', required' if key.required else ''})"}
     if _is_value(key.default):
         out["default"] = key.default
+    if key.keys:   # a mapping of its own keys, or (named) of names to such mappings
+        inner = {"properties": {k.name: _key_schema(k) for k in key.keys}}
+        out.update({"additionalProperties": inner} if key.named else inner)
     return out
 
 
@@ -99,6 +102,16 @@ def _cell(text) -> str:
     return str(text).replace("|", "\\|")
 
 
+def _rows(keys, prefix: str) -> list[str]:
+    """A table's rows for ``keys``, each followed by the rows of its own keys (``options.NAME.if``)."""
+    out = []
+    for k in keys:
+        where = " (beside the kind's key)" if k.place == "beside" else ""
+        out.append(f"| `{prefix}{k.name}` | {_cell(k.shown_type)} | {_cell(_default_cell(k))} | {_cell(k.doc)}{where} |")
+        out += _rows(k.keys, f"{prefix}{k.name}.{'NAME.' if k.named else ''}")
+    return out
+
+
 def keys_reference() -> str:
     """The reference's tables of keys, one a kind that has keys, from the kinds' tables."""
     lines = [KEYS_START, ""]
@@ -107,9 +120,7 @@ def keys_reference() -> str:
             if not keys:
                 continue
             lines += [f"**`{kind}`** ({title})", "", "| key | value | default | what it is |", "|---|---|---|---|"]
-            for k in keys:
-                where = " (beside the kind's key)" if k.place == "beside" else ""
-                lines.append(f"| `{k.name}` | {_cell(k.type)} | {_cell(_default_cell(k))} | {_cell(k.doc)}{where} |")
+            lines += _rows(keys, "")
             lines.append("")
     return "\n".join([*lines, KEYS_END])
 
