@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
-from .contract import Key, key_names, required_names
+from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
 IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
@@ -127,7 +127,7 @@ class Step:
     me_var: str | None = None   # the variable holding who `me` is where the step stands (None: no one)
 
     @classmethod
-    def build(cls, ctx, main, rest, path, scope: StepScope) -> "Step":
+    def build(cls, ctx: BuildContext, main, rest, path, scope: StepScope) -> "Step":
         """The step of ``- KIND: main`` (``rest``: the item's other keys) at ``path``."""
         raise NotImplementedError
 
@@ -145,14 +145,16 @@ class Step:
             ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
         return main
 
-    def enter(self, S) -> list:
+    def enter(self, S: RunState) -> list:
         """The frame for a new run of this step."""
         return [self.index]
 
-    def run(self, S, frame) -> None:
+    def run(self, S: RunState, frame: list):
+        """Run from ``frame``: push a child's frame, pop its own, or ask (``S.dec = (seat,
+        options)``). Return UNCHANGED if it changed nothing but frames."""
         raise NotImplementedError
 
-    def resolve(self, S, frame, value) -> None:
+    def resolve(self, S: RunState, frame: list, value):
         """Take the answer. Return UNCHANGED if it changed nothing but frames (the engine then
         skips checking triggers and end conditions once); anything else is always safe."""
         raise NotImplementedError(f"step '{self.kind}' asks no decision")
@@ -261,13 +263,13 @@ class Step:
             S.ev.append({"ev": "end_game"})
         return None
 
-    def flow_source(self, g) -> str | None:
+    def flow_source(self, g: FlowWriter) -> str | None:
         """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
         in the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or
         None: the engine calls run() itself."""
         return None
 
-    def resolve_source(self, g) -> str | None:
+    def resolve_source(self, g: FlowWriter) -> str | None:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
