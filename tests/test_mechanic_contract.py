@@ -144,6 +144,12 @@ def test_the_page_shows_the_example_as_it_is():
         assert block.strip() in source, f"not in tests/example_mechanic.py:\n{block}"
 
 
+def test_the_page_groups_a_steps_members_as_the_contract_does():
+    rows = re.findall(r"^\| (\w+) [^|]*\| (`.*`) \|$", PAGE.read_text(), flags=re.M)
+    shown = {client.lower(): set(re.findall(r"`(\w+)`", members)) for client, members in rows}
+    assert shown == {client: set(names) for client, names in contract.CLIENTS.items()}
+
+
 def test_the_yaml_of_the_page_builds(example, tmp_path):
     blocks = re.findall(r"```yaml\n(.*?)```", PAGE.read_text(), flags=re.S)
     assert blocks
