@@ -4,7 +4,7 @@
     python benchmarks/versus_handwritten.py [--game G] [--games 400] [--repeat 3] [--instructions [--hardware]]
     python benchmarks/versus_handwritten.py --game diamonds_club --by-prompt --games 3
 
-``benchmarks/reference/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
+``tests/oracles/diamonds_handwritten.py`` plays Diamonds (the same rulings, 4 players,
 uniformly random legal play) with no rules engine: the speed to chase;
 ``diams_handwritten.py``, ``diamonds_club_handwritten.py`` and ``mister_diamond_handwritten.py``
 play Diam's, Diamonds Club and Mister Diamond the same way, asking the ruleset's decisions with
@@ -38,7 +38,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT), str(HERE), str(HERE / "reference")]
+ORACLES = ROOT / "tests" / "oracles"   # the hand-written programs the lockstep tests replay against
+sys.path[:0] = [str(ROOT), str(HERE), str(ORACLES)]
 
 import interpreter  # noqa: E402
 from interpreter.play.simulation.workers import settle  # noqa: E402
@@ -153,7 +154,7 @@ CHILD = {
 
 def _child(kind: str, game: str, games: int, seed: int) -> str:
     """The code of a child process playing ``games`` games of one side."""
-    return CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(HERE / "reference"), game=game,
+    return CHILD[kind].format(root=str(ROOT), bench=str(HERE), ref=str(ORACLES), game=game,
                               games=games, seed=seed)
 
 

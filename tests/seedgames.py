@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def handwritten(name: str):
-    """The module of a seed game's hand-written reference program (benchmarks/reference/), which
+    """The module of a seed game's hand-written reference program (tests/oracles/), which
     the lockstep tests replay the engine's games with."""
     import importlib.util
-    path = ROOT / "benchmarks" / "reference" / f"{name}_handwritten.py"
+    path = ROOT / "tests" / "oracles" / f"{name}_handwritten.py"
     spec = importlib.util.spec_from_file_location(f"{name}_handwritten", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -175,3 +175,61 @@ def test_each_step_kind_defines_its_behaviour_once():
             if writes and defines:
                 twice.append(f"{cls.__module__}.{cls.__name__}: {method} and {source}")
     assert len(_own_step_classes()) > 15 and not twice, twice
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _privates_defined(tree) -> set[str]:
+    """The private names a module defines: its functions and classes (at any depth), what it
+    assigns to ``self._x`` or ``cls._x``, and a class body's ``_x = ...`` or ``_x: T``."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    targets = item.targets if isinstance(item, ast.Assign) else [item.target] \
+                        if isinstance(item, ast.AnnAssign) else []
+                    out |= {t.id for t in targets if isinstance(t, ast.Name)}
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            out.add(node.attr)
+    return {n for n in out if _private(n)}
+
+
+def _private_reach_ins(path: Path) -> list[str]:
+    """What counts as reading another object's private member: ``x._name`` (one leading
+    underscore, not a dunder) where ``x`` is not the bare ``self`` or ``cls`` and this module
+    defines no ``_name`` of its own (so a class may read the private parts of another instance
+    of itself, in its own module); and ``from M import _name``. Generated code (text) is not
+    read."""
+    tree = ast.parse(path.read_text())
+    own = _privates_defined(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own:
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            found += [f"{node.lineno}: from {module} import {a.name}" for a in node.names if _private(a.name)]
+    return found
+
+
+def test_no_module_reads_another_objects_private_members():
+    """A member whose name starts with one underscore belongs to its class (or module): another
+    module reads it through a public, documented name (the mechanic contract:
+    mechanics/contract.py), so that a class can change its insides without breaking a caller."""
+    found = {str(p.relative_to(PACKAGE)): hits for p in MODULES.values() if (hits := _private_reach_ins(p))}
+    assert not found, f"private members read from outside their module: {found}"
+
+
+def test_the_private_member_check_finds_reach_ins(tmp_path):
+    """The check itself: a read of another object's private member is found, one's own is not."""
+    fake = tmp_path / "x.py"
+    fake.write_text("from .y import _hidden\n"
+                    "class A:\n    _table = {}\n    def __init__(self):\n        self._mine = 1\n"
+                    "    def f(self, other, fx):\n        return other._mine, self._table, fx._spec, A._table\n")
+    assert _private_reach_ins(fake) == ["1: from .y import _hidden", "7: fx._spec"]

@@ -1,4 +1,4 @@
-"""Diamonds Club against an independent program: benchmarks/reference/diamonds_club_handwritten.py,
+"""Diamonds Club against an independent program: tests/oracles/diamonds_club_handwritten.py,
 written from the rulebook, RULINGS.md and the ruleset's decision points (not from the engine),
 replays the engine's games in lockstep. It takes the engine's start player and each round's
 laid-out market; at every decision both must ask the same seat the same prompt with the same

@@ -1,4 +1,4 @@
-"""Diam's against an independent program: benchmarks/reference/diams_handwritten.py, written
+"""Diam's against an independent program: tests/oracles/diams_handwritten.py, written
 from the rulebook, RULINGS.md and the ruleset's decision points (not from the engine), replays
 the engine's games in lockstep. At each round's start it takes the engine's dealt cards; at
 every decision both must ask the same prompt with the same option labels, in the same order,

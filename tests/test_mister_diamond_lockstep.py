@@ -1,4 +1,4 @@
-"""Mister Diamond against an independent program: benchmarks/reference/mister_diamond_handwritten.py,
+"""Mister Diamond against an independent program: tests/oracles/mister_diamond_handwritten.py,
 written from the rulebook, RULINGS.md and the ruleset's decision points and random draws (not from
 the engine's data), plays the engine's games in lockstep. It takes nothing from the engine: from
 the same seed it draws the same fakes, the same tiles and the same dexterity rolls; at every

@@ -63,3 +63,26 @@ def test_every_event_the_bundled_games_log_is_in_the_event_table():
         kinds |= {e["ev"] for e in S.ev}
     assert len(kinds) > 15
     assert not [k for k in sorted(kinds) if f"`{k}`" not in table]
+
+
+def test_the_keys_of_each_kind_are_the_generated_ones():
+    """The reference's "Keys of each kind" is written from the kinds' tables of keys, the same
+    ones the builder checks: run ``python -m interpreter.tools.schema_gen`` after changing one."""
+    from interpreter.tools.schema_gen import KEYS_END, KEYS_START, keys_reference
+    section = REFERENCE[REFERENCE.index(KEYS_START):REFERENCE.index(KEYS_END) + len(KEYS_END)]
+    assert section == keys_reference(), "run: python -m interpreter.tools.schema_gen"
+    for kind, cls in sorted(STEP_KINDS.items()):
+        for key in cls.keys:
+            assert f"**`{kind}`** (step)" in section and f"| `{key.name}` |" in section
+
+
+def test_the_keys_section_follows_a_table_that_changes():
+    from interpreter.mechanics.contract import Key
+    from interpreter.tools.schema_gen import keys_reference
+    pick = STEP_KINDS["pick"]
+    saved = pick.keys
+    try:
+        pick.keys = (*saved, Key("undo", "bool", "take back a card"))
+        assert "| `undo` | bool |  | take back a card |" in keys_reference()
+    finally:
+        pick.keys = saved

@@ -12,3 +12,29 @@ def test_schema_lists_every_registered_kind():
     for kind in ("tricks", "pass", "branch", "pick", "turns", "gain", "move", "attempt", "grid", "pay"):
         assert step[kind]["description"]
     assert schema["properties"]["flow"]["items"] == {"$ref": "#/$defs/step"}
+
+
+def test_the_schema_documents_each_kinds_keys_from_its_table():
+    """Editors complete ``tricks: {hand: ...}``: each key of a kind's table (mechanics/contract.py
+    Key) is in the schema with its doc, and a key added to a table changes the generated schema."""
+    from interpreter.mechanics import STEP_KINDS
+    from interpreter.mechanics.base import EFFECT_KEYS
+    from interpreter.mechanics.contract import Key
+    schema = json.loads((resource_dir("schemas") / "ruleset.schema.json").read_text())
+    step, effect = schema["$defs"]["step"]["properties"], schema["$defs"]["effect"]["properties"]
+    for kind in ("tricks", "choose", "grid", "turns"):
+        inside = [k for k in STEP_KINDS[kind].keys if k.place != "beside"]
+        assert inside and list(step[kind]["properties"]) == [k.name for k in inside]
+    assert "the public zone" in step["tricks"]["properties"]["table"]["description"]
+    assert step["pass"]["properties"]["players"]["default"] == "players"
+    # a mapping of names to mappings: each entry's keys complete too (branch: options: {draw: {if: ...}})
+    assert list(step["branch"]["properties"]["options"]["additionalProperties"]["properties"]) == ["if", "steps", "doc"]
+    assert list(step["attempt"]["properties"]["target"]["properties"]) == ["from", "as", "prompt", "doc"]
+    assert list(effect["move"]["properties"]) == [k.name for k in EFFECT_KEYS["move"]]
+    tricks = STEP_KINDS["tricks"]
+    saved = tricks.keys
+    try:
+        tricks.keys = (*saved, Key("undo", "bool", "take back a card"))
+        assert "undo" in updated(schema)["$defs"]["step"]["properties"]["tricks"]["properties"]
+    finally:
+        tricks.keys = saved

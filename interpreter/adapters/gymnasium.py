@@ -85,7 +85,7 @@ class RulebookGymEnv(gymnasium.Env):
         if needs_knowledge(self._others):   # (a search agent determinizes: the game keeps what each seat knows)
             self.aec.game_state = self.table.rules.new_game(self.table.players, self.aec.game_seed,
                                                             self.table.options, knowledge=True)
-            self.aec._select()
+            self.aec.select_agent()
         self._over = False
         self._play_others()
         return self._obs(), self._info()
@@ -94,7 +94,7 @@ class RulebookGymEnv(gymnasium.Env):
         a, S = self.aec, self.aec.game_state
         while S.dec is not None and S.dec[0] != self.seat:   # (no decision: the game is over)
             seat = S.dec[0]
-            a.step(a._ids[choose(self._others[seat], S, seat)])   # type: ignore[index]
+            a.step(a.legal_ids[choose(self._others[seat], S, seat)])   # type: ignore[index]
 
     def _obs(self) -> dict:
         return self.aec.observe(self.agent)
@@ -106,7 +106,7 @@ class RulebookGymEnv(gymnasium.Env):
         a, S = self.aec, self.aec.game_state
         if S.over or self._over:
             raise ValueError("the game is over: reset() starts the next")
-        ids = a._ids or []
+        ids = a.legal_ids or []
         if not is_whole(action) or action not in ids:
             if self.illegal == "raise":
                 raise ValueError(f"action {action!r} is not legal now; legal: {ids}")

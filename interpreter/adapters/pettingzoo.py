@@ -95,7 +95,7 @@ class RulebookEnv(AECEnv):
         self._masks = _mask_of(n)
         self._steps, self._index = table.rules.steps, table.actions.index
         self._seen: tuple | None = None         # (agent, tensor, mask) last observed at this decision
-        self._ids: list[int] | None = None      # the legal ids in option order (None: the game is over)
+        self.legal_ids: list[int] | None = None      # the legal ids in option order (None: the game is over)
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -125,14 +125,14 @@ class RulebookEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self._select()
+        self.select_agent()
 
-    def _select(self) -> None:
+    def select_agent(self) -> None:
         S = self.game_state
         self._seen = None
         last = getattr(self, "agent_selection", None)   # (whose infos hold the labels of the last decision)
         if S.over:
-            self._ids = None
+            self.legal_ids = None
             if last in self.infos:
                 self.infos[last] = {}
             self._end()
@@ -141,7 +141,7 @@ class RulebookEnv(AECEnv):
         step, (seat, options) = self._steps[S.stack[-1][0]], S.dec  # type: ignore[misc]
         labels = step.labels(S, options)   # once a decision: the ids and the mask read them too
         index = self._index
-        self._ids = [index[x] for x in labels]
+        self.legal_ids = [index[x] for x in labels]
         agent = self.agent_selection = self.possible_agents[seat]
         infos = self.infos
         if last is not agent and last in infos:
@@ -166,12 +166,12 @@ class RulebookEnv(AECEnv):
         S, seat = self.game_state, self._seat[agent]
         d = S.dec
         tensor = self._encode(S, seat)
-        mask = self._masks(self._ids if d is not None and d[0] == seat else ())
+        mask = self._masks(self.legal_ids if d is not None and d[0] == seat else ())
         self._seen = (agent, tensor, mask)
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action) -> None:
-        ids = self._ids
+        ids = self.legal_ids
         if ids is None:         # the game is over: every agent is terminated (_end)
             self._was_dead_step(action)
             if self.agents:
@@ -185,7 +185,7 @@ class RulebookEnv(AECEnv):
         except ValueError:
             raise ValueError(f"action {action} is not legal for {self.agent_selection} now; legal: {ids}") from None
         self.game_state.apply_index(i)
-        self._select()          # (rewards and their sums stay 0 until the end: nothing to clear)
+        self.select_agent()          # (rewards and their sums stay 0 until the end: nothing to clear)
 
     def render(self):
         if self.render_mode != "ansi":
@@ -260,7 +260,7 @@ class RulebookParallelEnv(ParallelEnv):
             seats = frame[1][frame[2]:]           # (the state stays as it is until all have chosen)
         for seat in seats:
             # (a chooser with nothing to choose is skipped by the rules: it does not act)
-            opts = S.dec[1] if seat == S.dec[0] else step._options(S, seat)
+            opts = S.dec[1] if seat == S.dec[0] else step.options_of(S, seat)
             if opts:
                 self._actors[seat] = [index[x] for x in step.labels(S, opts)]
 

@@ -72,9 +72,9 @@ def compile_seat(L, seat: int, team: int, kept: list):
     pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
     post: list = []
     # (offset in floats, bytes, format code, source of the value)
-    fields = [(L._seat + seat, 4, "f", "1.0"),
-              (L._to_move, 4 * (n + 1), f"{4 * (n + 1)}s", "MOVE[d[0] if d is not None else -1]"),
-              (L._prompt, 4 * (asking + 1), f"{4 * (asking + 1)}s",
+    fields = [(L.seat_at + seat, 4, "f", "1.0"),
+              (L.to_move_at, 4 * (n + 1), f"{4 * (n + 1)}s", "MOVE[d[0] if d is not None else -1]"),
+              (L.prompt_at, 4 * (asking + 1), f"{4 * (asking + 1)}s",
                f"PROMPT[ASK.get(S.stack[-1][0], {asking}) if d is not None else {asking}]")]
     used = [0]
 

@@ -151,7 +151,7 @@ def compile_shared(L):
     ns: dict[str, Any] = {   # (see _compile)
         "array": array, "float": float, "a": memoryview(A), "m": memo, "Z": _Zeros(),
         "VALUES": _sync_values, "CHANGED": _changed_cards,
-        "MOVER": [L._to_move + w for w in range(n)] + [L._to_move + n]}   # [-1]: nobody
+        "MOVER": [L.to_move_at + w for w in range(n)] + [L.to_move_at + n]}   # [-1]: nobody
     gather = list(range(size))                    # the index map of seat 0, team 0; hidden: zero
     body = []
 
@@ -261,8 +261,8 @@ def compile_shared(L):
         body.append(f"        m[{k}] = xs")
     k = slot((None, None))                       # who decides and which step asks: one-hots
     body += ["    d = S.dec",
-             f"    w = (d[0], ASK.get(S.stack[-1][0], {L._prompt + len(L.asking)})) if d is not None "
-             f"else (-1, {L._prompt + len(L.asking)})",
+             f"    w = (d[0], ASK.get(S.stack[-1][0], {L.prompt_at + len(L.asking)})) if d is not None "
+             f"else (-1, {L.prompt_at + len(L.asking)})",
              f"    if w != m[{k}]:",
              f"        o = m[{k}]",
              "        if o[0] is not None:",
@@ -271,7 +271,7 @@ def compile_shared(L):
              "        a[MOVER[w[0]]] = 1.0",
              "        a[w[1]] = 1.0",
              f"        m[{k}] = w"]
-    ns["ASK"] = {i: L._prompt + j for i, j in L.ask_slot.items()}
+    ns["ASK"] = {i: L.prompt_at + j for i, j in L.ask_slot.items()}
     lines = ["def sync(S):", "    z = S.z", "    c = S.c", *body]
     exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name}>", "exec"), ns)  # noqa: S102
     sync = ns["sync"]
@@ -280,9 +280,9 @@ def compile_shared(L):
     def index_map(p, team):
         g = list(gather)
         for i in range(n):
-            g[L._seat + i] = one if i == p else zero
+            g[L.seat_at + i] = one if i == p else zero
         for j in range(n):
-            g[L._to_move + j] = L._to_move + (p + j) % n
+            g[L.to_move_at + j] = L.to_move_at + (p + j) % n
         for _name, kind, _pos, blocks, seen in L.zones:
             if kind not in ("player", "team"):
                 continue

@@ -44,9 +44,10 @@ class TensorLayout:
         self.ask_slot = {i: k for k, i in enumerate(self.asking)}
         self.pieces: list = []
         self.size = 0
-        self._seat = self._add("seat", players)
-        self._to_move = self._add("to_move", players + 1)
-        self._prompt = self._add("prompt", len(self.asking) + 1)
+        # the offsets of the three fixed features (read by the compiled encoders)
+        self.seat_at = self._add("seat", players)
+        self.to_move_at = self._add("to_move", players + 1)
+        self.prompt_at = self._add("prompt", len(self.asking) + 1)
         # (name, kind, pos table, [(relative k, multi-hot offset, size offset)], seen by the viewer: per k)
         self.zones = []
         for name, kind in rules.zone_owner.items():
@@ -97,11 +98,11 @@ class TensorLayout:
         # written through a memoryview: its item assignment converts a number to a float in
         # about half the instructions of the array's own (which parses a format string)
         lines = ["def encode(S, p):", "    a = array('f', ZERO)", "    t = memoryview(a)",
-                 f"    t[{self._seat} + p] = 1.0",
+                 f"    t[{self.seat_at} + p] = 1.0",
                  "    cur = S.dec[0] if S.dec is not None else -1",
-                 f"    t[{self._to_move} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
+                 f"    t[{self.to_move_at} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
                  "    team = S.tm[p]",
-                 f"    t[{self._prompt} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
+                 f"    t[{self.prompt_at} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
                  "    z = S.z", "    c = S.c", "    v = S.v"]
         for k, (name, kind, pos, blocks, seen) in enumerate(self.zones):
             ns[f"P{k}"] = pos

@@ -20,7 +20,8 @@ from ..expr.names import Scope, owning, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
 from ..loading.kept import compiled
-from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KINDS, STEP_KINDS
+from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
+from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
 from .flowgen import by_rule
 from .watch import mentions
@@ -33,6 +34,16 @@ EFFECT_KINDS.update({
     "for_each": "run effects once for each element of a list",
     "with_player": "run effects as another player (me = who)",
     "end_game": "end the game at once",
+})
+EFFECT_KEYS.update({
+    "if": IF_KEYS,   # (beside the kind's own key, as switch's)
+    "switch": (Key("cases", "mapping VALUE: effects", "the effects run when the value is equal", place="beside"),
+               Key("default", "effects", "run when no case is equal", place="beside")),
+    "for_each": (Key("in", "expression: list", "the elements", required=True),
+                 Key("do", "effects", "run once for each element", required=True),
+                 Key("as", "name", "the local (or me) holding the element", default="it")),
+    "with_player": (Key("who", "expression: player or team", "who me is (a team: its first member)", required=True),
+                    Key("do", "effects", "run with me = who", required=True)),
 })
 
 
@@ -192,6 +203,10 @@ class EffectCompiler:
             self.ctx.error("an effect is a mapping like {gain: {...}} or the name of a declared effect",
                            path, "effect")
             return
+        if kind in EFFECT_KEYS:   # a mapping of the kind's declared keys (mechanics/contract.py Key)
+            spec = checked_mapping(self.ctx, spec, path, EFFECT_KEYS[kind])
+            if spec is None:
+                return
         method = getattr(self, "e_" + kind, None) if kind in EFFECT_KINDS else None
         if method is not None:   # a construct of the effect language itself
             return method(em, spec, path, locals, has_me)
@@ -209,22 +224,6 @@ class EffectCompiler:
     def expr(self, text, path, locals, has_me, expect=None, tree=None):
         c = self.ctx.expr(text, path, locals, has_me, expect, tree)
         return c.source, c.type
-
-    def _spec(self, spec, path, required=(), optional=()):
-        if not isinstance(spec, dict):
-            self.ctx.error(f"expected a mapping with {', '.join(required) or 'options'}", path, "effect")
-            return None
-        for k in required:
-            if k not in spec:
-                takes = ", ".join(f"{x}:" for x in required) + (
-                    f" (and optionally {', '.join(f'{x}:' for x in optional)})" if optional else "")
-                self.ctx.error(f"missing required key '{k}'", path, "missing-key",
-                               f"{path[-1]} takes {takes}" if isinstance(path[-1], str) else None, key=True)
-                return None
-        for k in spec:
-            if k not in required and k not in optional:
-                self.ctx.unknown("key", k, [*required, *optional], (*path, k), key=True)
-        return spec
 
     def target(self, text, path, locals, has_me, want):
         """A zone or counter written as NAME, NAME[owner] or owner.NAME -> (python lvalue, name)."""
@@ -374,9 +373,7 @@ class EffectCompiler:
         em.depth -= 1
 
     def e_if(self, em, item, path, locals, has_me):
-        for k in item:
-            if k not in ("if", "then", "else"):
-                self.ctx.unknown("key", k, ["if", "then", "else"], (*path, k), key=True)
+        self.ctx.check_keys(item, ("if", *key_names(EFFECT_KEYS["if"], "beside")), path)
         cond, _ = self.expr(item["if"], (*path, "if"), locals, has_me, BOOL)
         text = str(item["if"])[:70]
         self.indented(em, f"if {cond}:", item.get("then", []), (*path, "then"), locals, has_me,
@@ -385,9 +382,7 @@ class EffectCompiler:
             self.indented(em, "else:", item["else"], (*path, "else"), locals, has_me, ("else", f"if {text}: else"))
 
     def e_switch(self, em, item, path, locals, has_me):
-        for k in item:
-            if k not in ("switch", "cases", "default"):
-                self.ctx.unknown("key", k, ["switch", "cases", "default"], (*path, k), key=True)
+        self.ctx.check_keys(item, ("switch", *key_names(EFFECT_KEYS["switch"], "beside")), path)
         value, typ = self.expr(item["switch"], (*path, "switch"), locals, has_me)
         cases = item.get("cases") or {}
         if not isinstance(cases, dict) or not cases:
@@ -404,9 +399,6 @@ class EffectCompiler:
                           ("case", f"switch {str(item['switch'])[:50]}: default"))
 
     def e_for_each(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("in", "do"), ("as",))
-        if spec is None:
-            return
         src, typ = self.expr(spec["in"], (*path, "in"), locals, has_me, "list")
         var = self.name(spec.get("as", "it"), (*path, "as"), "name for the element")
         if var is None:
@@ -443,9 +435,6 @@ class EffectCompiler:
         em.line(f"if S.steps > S.rules.max_steps: _over_budget(S, {loc})")
 
     def e_with_player(self, em, spec, path, locals, has_me):
-        spec = self._spec(spec, path, ("who", "do"))
-        if spec is None:
-            return
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)
         saved, w = em.fresh("_me"), em.fresh("_w")
         em.line(f"{w} = {who}" if who == "me" else f"{w} = {'_team' if typ == TEAM else '_seat'}(S, {who})")   # (checked)

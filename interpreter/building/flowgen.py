@@ -157,7 +157,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
             sources.append(src)
     if not plain:
         sources.append(_advance_source(rules, g))
-    g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop._forced,
+    g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
     source = "\n\n".join(sources) + "\n"
     filename = f"<flow {rules.name}{' ' + rules.variant if rules.variant else ''}{' plain' if plain else ''}>"

@@ -51,7 +51,7 @@ def advance(S, changed: bool = True) -> None:
             if S.dec is not None:
                 if not (auto and len(S.dec[1]) == 1):
                     break
-                changed = _forced(S, stack[-1])   # a decision with one option is no decision
+                changed = forced(S, stack[-1])   # a decision with one option is no decision
                 continue
             if not stack:
                 S.over = True
@@ -67,7 +67,7 @@ def advance(S, changed: bool = True) -> None:
         S.dec = None
 
 
-def _forced(S, frame) -> bool:
+def forced(S, frame) -> bool:
     """Apply the only option of the pending decision without asking (ruleset auto_forced: true),
     with the same compiled resolve a chosen option runs."""
     step = S.rules.steps[frame[0]]

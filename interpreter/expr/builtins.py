@@ -65,19 +65,19 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
 def b_count(c, n, scope, args, kw):
     check_arity(n, args, kw, "count", 1)
     src, _ = list_arg(c, scope, args[0], "count")
-    inner = unwrap(c._unhoisted.get(src, src))   # a map lifted out of a filter is still a map
-    while inner in c._maps:   # a map has as many elements as its list: count that, skip the mapping
-        src = c._maps[inner]
+    inner = unwrap(c.unhoisted.get(src, src))   # a map lifted out of a filter is still a map
+    while inner in c.maps:   # a map has as many elements as its list: count that, skip the mapping
+        src = c.maps[inner]
         inner = unwrap(src)
     out = f"len({src})"
-    if inner in c._parts and not c.plain:   # count(L where comparisons): a loop that counts, no list built
-        var, coll, cond = c._parts[inner]
+    if inner in c.parts and not c.plain:   # count(L where comparisons): a loop that counts, no list built
+        var, coll, cond = c.parts[inner]
         tests = comparison_tests(var, cond)
         if tests is not None:
             out = scan_call(c, coll, tests, counting=True)
-    if inner in c._filters:
-        c._counts[out] = c._filters[inner]
-        c._counted[out] = inner
+    if inner in c.filters:
+        c.counts[out] = c.filters[inner]
+        c.counted[out] = inner
     return out, INT
 
 
@@ -86,9 +86,9 @@ def b_first(c, n, scope, args, kw):
     first(ZONE where ATTR == X), X not reading the element, is a plain loop (``_first_eq``)."""
     src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
     inner = unwrap(src[len("_first("):-1])
-    clauses = c._filters.get(inner)
+    clauses = c.filters.get(inner)
     if clauses is not None:
-        var, coll, cond = c._parts[inner]
+        var, coll, cond = c.parts[inner]
         zone = None if c.plain else ZONE.fullmatch(coll)
         lookup = attr_equals(var, cond) if zone else None
         if zone is not None and lookup is not None:   # X evaluated only if the zone has an element (as a filter)
@@ -190,7 +190,7 @@ def b_distinct(c, n, scope, args, kw):
     """distinct(L); distinct(map(ZONE, to: attr)) over a zone kept in card order jumps over the
     runs of cards that share the value (runtime._distinct_sorted)."""
     src, typ = _unary_list("distinct", "_distinct", result_elem=False)(c, n, scope, args, kw)
-    mapped = c._mapped.get(unwrap(src[len("_distinct("):-1]))
+    mapped = c.mapped.get(unwrap(src[len("_distinct("):-1]))
     if mapped is not None and mapped[0].startswith("A_"):
         zone = ZONE.fullmatch(mapped[1])
         if zone is not None and zone.group(1) in c.names.sorted_zones:
@@ -206,16 +206,16 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False)
     c.sized(n, c.size(args[0]))
     inner, out = unwrap(src), None
-    if inner in c._parts and not c.plain:   # map(L where C, ...): one pass, no list in between
-        first_var, first_list, first_cond = c._parts[inner]
+    if inner in c.parts and not c.plain:   # map(L where C, ...): one pass, no list in between
+        first_var, first_list, first_cond = c.parts[inner]
         cond = renamed(first_cond, first_var, var)
         if cond is not None:
             out = f"[{s} for {var} in {first_list} if ({cond})]"   # (an if-else needs its parentheses)
     out = out or f"[{s} for {var} in {src}]"
-    c._maps[out] = src   # count(map(L, ...)) is count(L)
+    c.maps[out] = src   # count(map(L, ...)) is count(L)
     table = looked_up(parsed(s), var)
     if table is not None and not c.plain and scannable(src) and out.endswith(f" in {src}]"):
-        c._mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
+        c.mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
     return out, list_of(t)
 
 

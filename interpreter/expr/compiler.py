@@ -108,6 +108,15 @@ class Compiler(NameNodes, OperatorNodes):
                                              # at its top (names.writable), the lvalues are plain; None: each checks
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
 
+    # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
+    filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")
+    parts = property(lambda self: self._parts, doc="source of a filter -> (element variable, list, condition)")
+    counts = property(lambda self: self._counts, doc="source of count(filter) -> the filter's clauses")
+    counted = property(lambda self: self._counted, doc="source of count(filter) -> the filter's source")
+    mapped = property(lambda self: self._mapped, doc="source of map(ZONE, to: attr) -> (attribute table, zone)")
+    unhoisted = property(lambda self: self._unhoisted, doc="source of a hoisted call -> the call")
+    maps = property(lambda self: self._maps, doc="source of a map(...) -> the source of its list")
+
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
                 expect: str | None = None, tree=None) -> Compiled:

@@ -12,7 +12,7 @@ import ast
 import re
 
 from ..loading.kept import Kept
-from .runtime import _SCAN_OPS, scanner
+from .runtime import SCAN_OPS, scanner
 
 
 def unwrap(src: str) -> str:
@@ -43,7 +43,7 @@ def comparison_tests(var: str, cond: str) -> list | None:
         if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
             return None
         table, value = looked_up(part.left, var), part.comparators[0]
-        if table is None or type(part.ops[0]).__name__ not in _SCAN_OPS or not cannot_fail(value, var):
+        if table is None or type(part.ops[0]).__name__ not in SCAN_OPS or not cannot_fail(value, var):
             return None
         tests.append((type(part.ops[0]).__name__, table, ast.unparse(value)))
     return tests

@@ -184,7 +184,7 @@ def _first(seq):
     return seq[0] if seq else None
 
 
-_SCAN_OPS = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">="}
+SCAN_OPS = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">="}
 _SCANNERS: dict = {}   # comparison operators -> the plain loop that tests them (a few per ruleset)
 
 
@@ -200,7 +200,7 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
     name = ("_count_" if counting else "_scan_") + "_".join(op.lower() for op in ops)
     if fn is None:
         params = ", ".join(f"t{i}, v{i}" for i in range(len(ops)))
-        test = " and ".join(f"t{i}[x] {_SCAN_OPS[op]} v{i}" for i, op in enumerate(ops))
+        test = " and ".join(f"t{i}[x] {SCAN_OPS[op]} v{i}" for i, op in enumerate(ops))
         if counting:
             body = f"    n = 0\n    for x in seq:\n        if {test}:\n            n += 1\n    return n\n"
         else:

@@ -7,10 +7,19 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
+from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
 IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
 _CARDS = list_of(CARD)
+# keys several step kinds share (their tables: step_kind(keys=))
+WHO = Key("who", "expression: player", "who is asked", default="me")
+IF_NONE_KEY = Key("if_none", "skip, pass or end_game", "what happens when there is nothing to offer", default="skip")
+STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
+# an if's keys, beside its own: an effect (building/effects.py), or a step when they hold steps
+# (flow.py Conditional)
+IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition holds", place="beside"),
+           Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
 # step that pushes a child's frame having changed nothing runs the child at once and returns
@@ -35,26 +44,56 @@ def section_kind(name: str):
 
 EFFECT_KINDS: dict[str, str] = {}   # effect kind -> its one-line doc (schema, docs, did-you-mean)
 EFFECT_EMITTERS: dict = {}          # effect kind -> the function that emits its Python lines
+# effect kind -> its table of keys (contract.Key); a kind whose value is not a mapping of
+# fixed keys (shuffle: a zone, set: variables) has none
+EFFECT_KEYS: dict[str, tuple[Key, ...]] = {}
 
 
-def effect_kind(name: str, doc: str):
+def effect_kind(name: str, doc: str, keys: tuple[Key, ...] | None = None):
     """Register an effect kind from a mechanic's own module.
 
     The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
     emits Python lines with ``em.line(...)``; ``fx`` is the effect-list compiler
-    (building/effects.py: ``fx.expr``, ``fx.target``, ``fx.event``, ``fx.ctx`` for errors)."""
+    (mechanics/contract.py ``EffectContext``). With ``keys``, the effect is a mapping of those
+    keys, checked before ``fn`` is called (``fn`` is not called when they are wrong)."""
     def register(fn):
         EFFECT_KINDS[name] = doc
         EFFECT_EMITTERS[name] = fn
+        if keys is not None:
+            EFFECT_KEYS[name] = tuple(keys)
         return fn
     return register
 
 
-def step_kind(name: str, doc: str):
-    """Register a Step subclass under the YAML key ``name``."""
+def checked_mapping(ctx, spec, path, keys):
+    """``spec`` if it is a mapping of ``keys`` (contract.Key) holding every required one, else
+    None, the problem reported at ``path`` (an effect's keys: checked before its emitter runs)."""
+    required = required_names(keys)
+    optional = tuple(k for k in key_names(keys) if k not in required)
+    if not isinstance(spec, dict):
+        ctx.error(f"expected a mapping with {', '.join(required) or 'options'}", path, "effect")
+        return None
+    for k in required:
+        if k not in spec:
+            takes = ", ".join(f"{x}:" for x in required) + (
+                f" (and optionally {', '.join(f'{x}:' for x in optional)})" if optional else "")
+            ctx.error(f"missing required key '{k}'", path, "missing-key",
+                      f"{path[-1]} takes {takes}" if isinstance(path[-1], str) else None, key=True)
+            return None
+    for k in spec:
+        if k not in required and k not in optional:
+            ctx.unknown("key", k, [*required, *optional], (*path, k), key=True)
+    return spec
+
+
+def step_kind(name: str, doc: str, keys: tuple[Key, ...] = ()):
+    """Register a Step subclass under the YAML key ``name``, with its table of keys
+    (mechanics/contract.py ``Key``: what ``check_declared`` accepts, the schema and the
+    reference list)."""
     def register(cls):
         cls.kind = name
         cls.doc = doc
+        cls.keys = tuple(keys)
         STEP_KINDS[name] = cls
         return cls
     return register
@@ -71,9 +110,11 @@ class StepScope:
 
 
 class Step:
-    """A resumable step. Subclasses implement build(), enter(), run() and, if they ask, resolve()."""
+    """A resumable step. Subclasses implement build(), enter(), run() and, if they ask, resolve().
+    Its members, grouped by the client that calls them: mechanics/contract.py ``CLIENTS``."""
     kind = "?"
     doc = ""
+    keys: tuple[Key, ...] = ()   # its table of keys (step_kind)
     prompt: str | None = None
     inline = False      # True for effect steps: Sequence runs them without a frame
     loc = None
@@ -86,18 +127,34 @@ class Step:
     me_var: str | None = None   # the variable holding who `me` is where the step stands (None: no one)
 
     @classmethod
-    def build(cls, ctx, main, rest, path, scope: StepScope) -> "Step":
+    def build(cls, ctx: BuildContext, main, rest, path, scope: StepScope) -> "Step":
         """The step of ``- KIND: main`` (``rest``: the item's other keys) at ``path``."""
         raise NotImplementedError
 
-    def enter(self, S) -> list:
+    @classmethod
+    def check_declared(cls, ctx, main, rest, path):
+        """Check ``- KIND: main`` (``rest``: the item's other keys) at ``path`` against the
+        kind's table of keys: a kind with keys inside its mapping needs one, and unknown keys
+        and missing required ones are located errors. Returns ``main`` ({} if it is no mapping)."""
+        inside = [k for k in cls.keys if k.place != "beside"]
+        if inside and not isinstance(main, dict):
+            ctx.error(f"{cls.kind} takes a mapping ({', '.join(key_names(inside))})", (*path, cls.kind), "step")
+            main = {}
+        ctx.check_keys(rest, key_names(cls.keys, "beside"), path)
+        if inside:
+            ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
+        return main
+
+    def enter(self, S: RunState) -> list:
         """The frame for a new run of this step."""
         return [self.index]
 
-    def run(self, S, frame) -> None:
+    def run(self, S: RunState, frame: list):
+        """Run from ``frame``: push a child's frame, pop its own, or ask (``S.dec = (seat,
+        options)``). Return UNCHANGED if it changed nothing but frames."""
         raise NotImplementedError
 
-    def resolve(self, S, frame, value) -> None:
+    def resolve(self, S: RunState, frame: list, value):
         """Take the answer. Return UNCHANGED if it changed nothing but frames (the engine then
         skips checking triggers and end conditions once); anything else is always safe."""
         raise NotImplementedError(f"step '{self.kind}' asks no decision")
@@ -206,13 +263,13 @@ class Step:
             S.ev.append({"ev": "end_game"})
         return None
 
-    def flow_source(self, g) -> str | None:
+    def flow_source(self, g: FlowWriter) -> str | None:
         """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
         in the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or
         None: the engine calls run() itself."""
         return None
 
-    def resolve_source(self, g) -> str | None:
+    def resolve_source(self, g: FlowWriter) -> str | None:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 

@@ -18,14 +18,24 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
 from ..engine.protocol import UNCHANGED
-from .base import AskOnce, step_kind
+from .base import IF_NONE_KEY, WHO, AskOnce, step_kind
+from .contract import Key, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
     from .base import Step
 
+OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (default: always)"),
+               Key("steps", "steps", "what the alternative does"),
+               Key("doc", "text", "what it is, for people"))
 
-@step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)")
+
+@step_kind("branch", "a player picks one of several named alternatives (each with a condition and steps)",
+           keys=(WHO,
+          Key("prompt", "text", "the decision's name", default="action"),
+          Key("options", "mapping", "the alternatives, offered by name while their if holds", required=True,
+              keys=OPTION_KEYS, named=True),
+          IF_NONE_KEY))
 class Branch(AskOnce):
     option_type = STR
 
@@ -40,11 +50,7 @@ class Branch(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "branch")
-        if not isinstance(main, dict):
-            ctx.error("branch takes a mapping (who, prompt, options)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "prompt", "options", "if_none"), p, required=("options",))
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
@@ -61,7 +67,7 @@ class Branch(AskOnce):
             if not isinstance(opt, dict):
                 ctx.error("an option is a mapping {if: CONDITION, steps: [...]}", op, "step")
                 opt = {}
-            ctx.check_keys(opt, ("if", "steps", "doc"), op)
+            ctx.check_keys(opt, key_names(OPTION_KEYS), op)
             s.names.append(str(name))
             s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=scope.has_me, expect=BOOL) if "if" in opt else None)
             texts.append(opt.get("if"))

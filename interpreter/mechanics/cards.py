@@ -16,13 +16,16 @@ from ..expr import ExprError, parse
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER
 from .base import effect_kind
+from .contract import Key
 
 
-@effect_kind("move", "move cards from one zone to another")
+@effect_kind("move", "move cards from one zone to another",
+             keys=(Key("from", "zone", "where the cards come from (ZONE_A if CONDITION else ZONE_B: either)", required=True),
+                   Key("to", "zone", "where they go", required=True),
+                   Key("cards", "expression: list of cards", "which cards (default: all, or the top count:)"),
+                   Key("count", "expression: int", "how many from the top (with cards: the first N of them)"),
+                   Key("bottom", "bool", "put them under the pile", default=False)))
 def e_move(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("from", "to"), ("cards", "count", "bottom"))
-    if spec is None:
-        return
     if "cards" in spec and "count" in spec:
         try:
             zone = bare_name(parse(as_expr(spec["cards"])))
@@ -121,11 +124,13 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
         em.line(f"{z}.sort()")
 
 
-@effect_kind("deal", "deal cards one at a time from a zone to each player's zone")
+@effect_kind("deal", "deal cards one at a time from a zone to each player's zone",
+             keys=(Key("from", "zone", "the deck", required=True),
+                   Key("to", "zone name", "a zone owned by each player or team", required=True),
+                   Key("count", "expression: int", "cards to each player", required=True),
+                   Key("players", "expression: list of players", "who is dealt to", default="players"),
+                   Key("start", "expression: player", "the first dealt to (default: the first of players)")))
 def e_deal(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("from", "to", "count"), ("players", "start"))
-    if spec is None:
-        return
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
     to = fx.name(spec["to"], (*path, "to"), "zone name")
     if to is None:
@@ -208,11 +213,10 @@ def _every_seat(value, locals) -> bool:
         return False
 
 
-@effect_kind("gather", "move every card of some zones (all owners) into one zone")
+@effect_kind("gather", "move every card of some zones (all owners) into one zone",
+             keys=(Key("from", "zone names", "a zone or a list of zones, every owner's", required=True),
+                   Key("to", "zone", "where all their cards go", required=True)))
 def e_gather(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("from", "to"))
-    if spec is None:
-        return
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
     froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
     d, n0 = em.fresh("_d"), em.fresh("_n")

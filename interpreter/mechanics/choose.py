@@ -13,13 +13,22 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import PLAYER, elem, list_of
 from ..engine.protocol import UNCHANGED
-from .base import SEAT_ASKED, AskOnce, Step, step_kind
+from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
+from .contract import Key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 
-@step_kind("choose", "a player picks one option from a list; the choice is stored in a variable")
+@step_kind("choose", "a player picks one option from a list; the choice is stored in a variable",
+           keys=(WHO,
+          Key("options", "expression: list", "the options, labelled by their values", required=True),
+          Key("as", "variable name", "the variable the choice is stored in (simultaneous: list[T], one a seat)",
+              required=True),
+          Key("prompt", "text", "the decision's name", default="the variable's name"),
+          Key("then", "effects", "run after the choice, me = the chooser"),
+          IF_NONE_KEY,
+          Key("simultaneous", "bool", "who (default players) choose at once, unseen until all have", default=False)))
 class Choose(AskOnce):
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -33,12 +42,7 @@ class Choose(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "choose")
-        if not isinstance(main, dict):
-            ctx.error("choose takes a mapping (who, options, as, prompt, then)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "options", "as", "prompt", "then", "if_none", "simultaneous"), p,
-                       required=("options", "as"))
+        main = cls.check_declared(ctx, main, rest, path)
         if main.get("simultaneous") is True:
             return Simultaneous.from_choose(ctx, main, p, scope)
         if "simultaneous" in main and main["simultaneous"] is not False:
@@ -120,7 +124,7 @@ class Simultaneous(Step):
     def enter(self, S):
         return [self.index, None, 0, None]
 
-    def _options(self, S, seat) -> tuple:
+    def options_of(self, S, seat) -> tuple:
         options = self.options(S, seat, None)
         return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
 
@@ -130,7 +134,7 @@ class Simultaneous(Step):
             frame[CHOICES] = [None] * S.n
         seats = frame[SEATS]
         while frame[POS] < len(seats):
-            options = self._options(S, seats[frame[POS]])
+            options = self.options_of(S, seats[frame[POS]])
             if options:
                 S.dec = (seats[frame[POS]], options)
                 return UNCHANGED
@@ -171,7 +175,7 @@ class Simultaneous(Step):
         choices = list(frame[CHOICES])
         for other in frame[SEATS][:frame[POS]]:
             if other != seat:
-                options = self._options(S, other)
+                options = self.options_of(S, other)
                 choices[other] = options[rng.randrange(len(options))] if options else None
         frame[CHOICES] = choices
 

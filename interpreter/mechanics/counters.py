@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..expr.runtime import stored_source
 from ..expr.types import INT, NUM
 from .base import effect_kind
+from .contract import Key
 from .cards import count_cards, owner_key
 
 
@@ -36,11 +37,11 @@ def amount_of(fx, spec, path, locals, has_me) -> str:
     return amount
 
 
-@effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)")
+@effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)",
+             keys=(Key("counter", "counter", "the counter to add to", required=True),
+                   Key("amount", "expression: int", "how much", default=1),
+                   Key("from", "counter", "a limited supply: gives what it has")))
 def e_gain(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("counter",), ("amount", "from"))
-    if spec is None:
-        return
     dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
     amount = amount_of(fx, spec, path, locals, has_me)
     if "from" in spec:   # a limited supply gives what it has
@@ -53,11 +54,11 @@ def e_gain(fx, em, spec, path, locals, has_me):
     fx.event(em, f"{{'ev': 'gain', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
 
 
-@effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)")
+@effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)",
+             keys=(Key("counter", "counter", "the counter to take from (never below zero)", required=True),
+                   Key("amount", "expression: int", "how much", default=1),
+                   Key("to", "counter", "the supply it returns to")))
 def e_lose(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("counter",), ("amount", "to"))
-    if spec is None:
-        return
     src, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
     amount = amount_of(fx, spec, path, locals, has_me)
     dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
@@ -65,11 +66,11 @@ def e_lose(fx, em, spec, path, locals, has_me):
     fx.event(em, f"{{'ev': 'lose', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
 
 
-@effect_kind("transfer", "move up to an amount from one counter to another")
+@effect_kind("transfer", "move up to an amount from one counter to another",
+             keys=(Key("from", "counter", "where the amount comes from", required=True),
+                   Key("to", "counter", "where it goes", required=True),
+                   Key("amount", "expression: int", "at most this much", default=1)))
 def e_transfer(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("from", "to"), ("amount",))
-    if spec is None:
-        return
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter", any_owner=True)
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter", any_owner=True)
     amount = amount_of(fx, spec, path, locals, has_me)

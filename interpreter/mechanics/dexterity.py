@@ -45,11 +45,21 @@ from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED, game_option
-from .base import Step, step_kind
+from .base import WHO, Step, step_kind
+from .contract import Key, key_names, required_names
 
 RESOLVE_MODES = ("random", "ask")
 REST = "rest"
 EPS = 1e-9
+OUTCOME_KEYS = (Key("chance", "expression: number, or rest", "its probability; rest: what the others leave",
+                   default=REST),
+                Key("if", "condition", "it can happen only while it holds"),
+                Key("steps", "steps", "what follows it"),
+                Key("doc", "text", "what it is, for people"))
+TARGET_KEYS = (Key("from", "expression: list", "what may be aimed at (me = the actor)", required=True),
+               Key("as", "variable name", "the variable holding what was aimed at", required=True),
+               Key("prompt", "text", "the decision's name", default="the variable's name"),
+               Key("doc", "text", "what it is, for people"))
 
 
 # ---------------------------------------------------------------------- game options
@@ -119,7 +129,14 @@ class _Outcome:
 STAGE, ACTOR, CHOSEN = 1, 2, 3
 
 
-@step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)")
+@step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)",
+           keys=(WHO,
+          Key("target", "mapping", "a card aimed at first, chosen from a zone", keys=TARGET_KEYS),
+          Key("as", "variable name", "the variable holding the outcome's name"),
+          Key("prompt", "text", "the question when the outcome is asked at the table", default="outcome"),
+          Key("outcomes", "mapping", "the outcomes and their chances (one may be rest)", required=True,
+              keys=OUTCOME_KEYS, named=True),
+          Key("doc", "text", "what the attempt is, for people")))
 class Attempt(Step):
     """Frame: [index, STAGE, ACTOR, CHOSEN]. Stages: 0 start, 1 ready to resolve,
     2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
@@ -132,11 +149,7 @@ class Attempt(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "attempt")
-        if not isinstance(main, dict):
-            ctx.error("attempt takes a mapping (who, target, as, prompt, outcomes)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "target", "as", "prompt", "outcomes", "doc"), p, required=("outcomes",))
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
@@ -158,7 +171,7 @@ class Attempt(Step):
             op = (*p, "outcomes", name)
             if not isinstance(spec, dict):
                 spec = {"chance": spec}
-            ctx.check_keys(spec, ("chance", "if", "steps", "doc"), op)
+            ctx.check_keys(spec, key_names(OUTCOME_KEYS), op)
             raw = spec.get("chance", REST)
             if raw == REST:
                 rests.append(name)
@@ -361,9 +374,9 @@ class _Target(Step):
     @classmethod
     def make(cls, ctx, spec, path, scope):
         if not isinstance(spec, dict):
-            ctx.error("target takes a mapping (from, as, prompt)", path, "step")
+            ctx.error(f"target takes a mapping ({', '.join(key_names(TARGET_KEYS))})", path, "step")
             spec = {}
-        ctx.check_keys(spec, ("from", "as", "prompt", "doc"), path, required=("from", "as"))
+        ctx.check_keys(spec, key_names(TARGET_KEYS), path, required=required_names(TARGET_KEYS))
         t = cls()
         t.cards = ctx.expr(spec.get("from", "[]"), (*path, "from"), has_me=True, expect="list")
         if is_list(t.cards.type) and elem(t.cards.type) not in (CARD, ANY, NONE):

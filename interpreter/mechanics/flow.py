@@ -7,20 +7,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expr.types import BOOL, INT, PLAYER
-from .base import Step, StepScope, step_kind
+from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
+from .contract import Key, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 
-@step_kind("phase", "a named group of steps; the name shows in observations")
+@step_kind("phase", "a named group of steps; the name shows in observations",
+           keys=(STEPS_BESIDE,))
 class Phase(Step):
     def __init__(self, name, body):
         self.name, self.body = name, body
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        ctx.check_keys(rest, ("steps",), path)
+        cls.check_declared(ctx, main, rest, path)
         body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
         return cls(str(main), body)
 
@@ -40,7 +42,9 @@ class Phase(Step):
 DONE, TIMES = 1, 2   # a repeat's frame: [step index, passes begun, passes to run]
 
 
-@step_kind("repeat", "run steps a number of times (as: VAR counts 1, 2, ...)")
+@step_kind("repeat", "run steps a number of times (as: VAR counts 1, 2, ...)",
+           keys=(STEPS_BESIDE,
+          Key("as", "variable name", "counts the passes 1, 2, ...", place="beside")))
 class Repeat(Step):
     me_var: str | None      # the variable holding 'me' where the step runs
 
@@ -49,7 +53,7 @@ class Repeat(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        ctx.check_keys(rest, ("steps", "as"), path)
+        cls.check_declared(ctx, main, rest, path)
         times = ctx.expr(main, (*path, "repeat"), has_me=scope.has_me, expect=INT)
         var = rest.get("as")
         if var is not None:
@@ -95,7 +99,7 @@ class _Loop(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        ctx.check_keys(rest, ("steps",), path)
+        cls.check_declared(ctx, main, rest, path)
         cond = ctx.expr(main, (*path, cls.kind), has_me=scope.has_me, expect=BOOL)
         body = ctx.steps(rest.get("steps", []), (*path, "steps"), scope)
         return cls(cond, body, scope.me_var)
@@ -113,12 +117,14 @@ class _Loop(Step):
         return [self.body]
 
 
-@step_kind("while", "run steps again and again while a condition holds (checked before each pass)")
+@step_kind("while", "run steps again and again while a condition holds (checked before each pass)",
+           keys=(STEPS_BESIDE,))
 class While(_Loop):
     negate = False
 
 
-@step_kind("until", "run steps again and again until a condition holds (checked before each pass)")
+@step_kind("until", "run steps again and again until a condition holds (checked before each pass)",
+           keys=(STEPS_BESIDE,))
 class Until(_Loop):
     negate = True
 
@@ -128,7 +134,16 @@ class Until(_Loop):
 ORDER, POS, LAPS, LAP_LIMIT = 1, 2, 3, 4
 
 
-@step_kind("turns", "each player in turn runs the steps, with me = that player")
+@step_kind("turns", "each player in turn runs the steps, with me = that player",
+           keys=(Key("from", "expression: player", "the first seat", default=0),
+          Key("order", "clockwise or counterclockwise", "the way round the table", default="clockwise"),
+          Key("players", "expression: list of players", "who takes turns", default="players"),
+          Key("sort_by", "expression: number", "seats by this value, highest first (ties keep seat order)"),
+          Key("rounds", "expression: int", "times round the table", default=1),
+          Key("until", "condition", "go round until it holds (checked before each turn)"),
+          Key("skip", "condition", "a seat for which it holds misses its turn"),
+          Key("as", "variable name", "the variable holding the seat", default="turn_player"),
+          Key("steps", "steps", "each turn's steps, me = the seat", place="either")))
 class Turns(Step):
     """Frame: [index, ORDER, POS, LAPS, LAP_LIMIT] (the slots above)."""
 
@@ -151,13 +166,8 @@ class Turns(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        spec = main if isinstance(main, dict) else {}
-        if not isinstance(main, dict) and main is not None:
-            ctx.error("turns takes a mapping (from, order, players, sort_by, rounds, until, skip, as, steps)",
-                      (*path, "turns"), "step")
-        ctx.check_keys(rest, ("steps",), path)
+        spec = cls.check_declared(ctx, {} if main is None else main, rest, path)   # (- turns: alone: one round)
         p = (*path, "turns")
-        ctx.check_keys(spec, ("from", "order", "players", "sort_by", "rounds", "until", "skip", "as", "steps"), p)
         step = cls()
         step.me_var = scope.me_var
         has_me = scope.has_me
@@ -256,7 +266,7 @@ class Conditional(Step):
 
     @classmethod
     def from_item(cls, ctx, item, path, scope):
-        ctx.check_keys(item, ("if", "then", "else"), path)
+        ctx.check_keys(item, ("if", *key_names(IF_KEYS, "beside")), path)
         cond = ctx.expr(item.get("if"), (*path, "if"), has_me=scope.has_me, expect=BOOL)
         then = ctx.steps(item.get("then") or [], (*path, "then"), scope)
         orelse = ctx.steps(item["else"], (*path, "else"), scope) if item.get("else") else None

@@ -31,7 +31,8 @@ from ..expr.parser import ExprError, as_expr, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..engine.protocol import UNCHANGED
 from ..loading.kept import compiled
-from .base import SEAT_ASKED, Step, step_kind
+from .base import SEAT_ASKED, WHO, Step, step_kind
+from .contract import Key
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -64,7 +65,19 @@ def b_neighbours(c, n, scope, args, kw):
 register_builtin("grid_neighbours", b_neighbours, {"_grid_neighbours": _neighbours})
 
 
-@step_kind("grid", "a player takes a space of a grid, paying a cost computed from its neighbours")
+@step_kind("grid", "a player takes a space of a grid, paying a cost computed from its neighbours",
+           keys=(Key("zone", "zone", "the spaces, column by column", required=True),
+          Key("rows", "expression: int", "rows of the grid", required=True),
+          WHO,
+          Key("where", "condition on a card", "which spaces may be taken"),
+          Key("cost", "expression: int", "a space's price (local neighbours: its orthogonal spaces)", required=True),
+          Key("pay", "counter", "a counter of the player's or team's: spaces costing more are not offered",
+              required=True),
+          Key("mark", "counter", "a counter owned by each card: the cost paid"),
+          Key("as", "variable name", "the variable holding the space taken", required=True),
+          Key("pass", "bool", "the player may take nothing", default=True),
+          Key("prompt", "text", "the decision's name", default="take"),
+          Key("then", "effects", "run after a space is taken (local space)")))
 class Grid(Step):
     """Frame: [index, SEAT_ASKED]."""
     option_type = CARD
@@ -88,12 +101,7 @@ class Grid(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "grid")
-        if not isinstance(main, dict):
-            ctx.error("grid takes a mapping (zone, rows, where, cost, pay, mark, as, pass, prompt, then)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("zone", "rows", "who", "where", "cost", "pay", "mark", "as", "pass", "prompt", "then"),
-                       p, required=("zone", "rows", "cost", "pay", "as"))
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)

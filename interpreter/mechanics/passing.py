@@ -13,6 +13,7 @@ from ..expr.types import CARD, INT, PLAYER
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
 from .base import Step, checked_seat, step_kind
+from .contract import Key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -23,7 +24,13 @@ if TYPE_CHECKING:
 GIVER, PICKED, PENDING, GIVERS, COUNT = 1, 2, 3, 4, 5
 
 
-@step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player")
+@step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player",
+           keys=(Key("from", "zone", "a zone owned by each player: where the cards are given from", required=True),
+          Key("to", "expression: player", "who receives a giver's cards (me = the giver)", required=True),
+          Key("count", "expression: int", "cards each player gives", required=True),
+          Key("into", "zone", "the receiver's zone they land in", default="from"),
+          Key("players", "expression: list of players", "who gives", default="players"),
+          Key("prompt", "text", "the decision's name", default="pass")))
 class Pass(Step):
     """Frame: [index, GIVER, PICKED, PENDING, GIVERS, COUNT] (the slots above)."""
     option_type = CARD
@@ -41,12 +48,7 @@ class Pass(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "pass")
-        if not isinstance(main, dict):
-            ctx.error("pass takes a mapping (from, to, count, into, players, prompt)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("from", "to", "count", "into", "players", "prompt"), p,
-                       required=("from", "to", "count"))
+        main = cls.check_declared(ctx, main, rest, path)
         step = cls()
         step.me_var = scope.me_var
         step.zone = ctx.owned_zone(main.get("from"), (*p, "from"))

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
-from .base import Step, step_kind
+from .base import WHO, Step, step_kind
+from .contract import Key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -37,7 +38,14 @@ if TYPE_CHECKING:
 PAYER, LEFT, ANY_LEFT = 1, 2, 3
 
 
-@step_kind("pay", "a player pays a cost one unit at a time (specific units, any units, a joker)")
+@step_kind("pay", "a player pays a cost one unit at a time (specific units, any units, a joker)",
+           keys=(WHO,
+          Key("costs", "mapping counter: amount", "units of specific counters to pay"),
+          Key("any", "expression: int", "units of any of the from counters", default=0),
+          Key("from", "counter names", "the counters that may pay", default="the costs' counters"),
+          Key("joker", "counter", "a counter whose units stand for any unit"),
+          Key("to", "counter, or mapping counter: counter", "the supply paid units go to (default: out of the game)"),
+          Key("prompt", "text", "the decision's name", default="pay")))
 class Pay(Step):
     """Frame: [index, PAYER, LEFT, ANY_LEFT] (the slots above)."""
     option_type = "str"
@@ -57,11 +65,7 @@ class Pay(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "pay")
-        if not isinstance(main, dict):
-            ctx.error("pay takes a mapping (who, costs, any, from, joker, prompt)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "costs", "any", "from", "joker", "to", "prompt"), p)
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)

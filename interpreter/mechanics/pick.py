@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.types import CARD, INT, list_of
 from ..engine.knowledge import know
 from ..engine.protocol import UNCHANGED
-from .base import Step, step_kind
+from .base import IF_NONE_KEY, WHO, Step, step_kind
+from .contract import Key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn, ZoneFn
@@ -34,7 +35,17 @@ _LOCALS = {"picked": list_of(CARD)}
 PICKED, PICKER = 1, 2   # a pick's frame: [step index, the cards picked so far, the seat picking (None before)]
 
 
-@step_kind("pick", "a player picks cards from a zone one at a time (count, or min/max with 'done')")
+@step_kind("pick", "a player picks cards from a zone one at a time (count, or min/max with 'done')",
+           keys=(WHO,
+          Key("from", "zone", "where the cards are picked (me = the picker)", required=True),
+          Key("to", "zone", "where each picked card goes", required=True),
+          Key("where", "condition on a card", "which cards may be picked (local picked: those so far)"),
+          Key("count", "expression: int", "exactly this many"),
+          Key("min", "expression: int", "done is offered once this many are picked", default=0),
+          Key("max", "expression: int", "at most this many"),
+          Key("prompt", "text", "the decision's name", default="pick"),
+          Key("then", "effects", "run after each pick (local card)"),
+          IF_NONE_KEY))
 class Pick(Step):
     """Frame: [index, PICKED, PICKER] (the slots above)."""
     option_type = CARD
@@ -59,12 +70,7 @@ class Pick(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "pick")
-        if not isinstance(main, dict):
-            ctx.error("pick takes a mapping (who, from, to, where, count | min/max, prompt, then)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("who", "from", "to", "where", "count", "min", "max", "prompt", "then", "if_none"), p,
-                       required=("from", "to"))
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)

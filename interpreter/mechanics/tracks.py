@@ -14,15 +14,17 @@ What a space gives is data: a parameter list indexed by the counter
 from __future__ import annotations
 
 from .base import effect_kind
+from .contract import Key
 from .cards import owner_key
 from ..expr.types import INT
 
 
-@effect_kind("advance", "move a piece along a track: add to a counter up to a last space; optionally stack")
+@effect_kind("advance", "move a piece along a track: add to a counter up to a last space; optionally stack",
+             keys=(Key("counter", "counter", "the piece's position", required=True),
+                   Key("by", "expression: int", "spaces to move (never backwards)", default=1),
+                   Key("max", "expression: int", "the last space"),
+                   Key("stack", "counter", "the order of arrival on a space (same owners as counter)")))
 def e_advance(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("counter",), ("by", "max", "stack"))
-    if spec is None:
-        return
     dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
     by, _ = fx.expr(spec.get("by", 1), (*path, "by"), locals, has_me, INT)
     old, new = em.fresh("_o"), em.fresh("_n")

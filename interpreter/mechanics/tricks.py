@@ -29,6 +29,7 @@ from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.names import owning
 from ..engine.knowledge import know
 from .base import Step, step_kind
+from .contract import Key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -51,7 +52,22 @@ def rounds(plays, cards: int) -> int:
 DONE, LEADER, ORDER, POS, PLAYED = 1, 2, 3, 4, 5
 
 
-@step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win")
+@step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win",
+           keys=(Key("hand", "zone", "where players play from", required=True),
+          Key("table", "zone", "the public zone of the trick in progress", required=True),
+          Key("leader", "expression: player", "the first leader; a trick's winner leads the next", required=True),
+          Key("players", "expression: list of players", "who plays", default="players"),
+          Key("count", "expression: int", "tricks to play (default: until the leader's hand is empty)"),
+          Key("plays", "expression: int", "cards each player plays per trick", default=1),
+          Key("follow", "card key", "the attribute a card must follow when able"),
+          Key("trump", "expression", "cards with this follow value beat the others"),
+          Key("rank", "card key", "higher wins", required=True),
+          Key("playable", "condition on a card", "which cards may be played, on top of following"),
+          Key("collect", "zone", "the winner (or the winner's team) takes the cards", required=True),
+          Key("on_play", "effects", "run after each card (locals card, led, trick, tricks_played)"),
+          Key("on_void", "effects", "run when a player could not follow"),
+          Key("on_win", "effects", "run when a trick is won (card: the winning card)"),
+          Key("prompt", "text", "the decision's name", default="play")))
 class Tricks(Step):
     """Frame: [index, DONE, LEADER, ORDER, POS, PLAYED] (the slots above)."""
     option_type = CARD
@@ -82,13 +98,7 @@ class Tricks(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         p = (*path, "tricks")
-        if not isinstance(main, dict):
-            ctx.error("tricks takes a mapping (hand, table, leader, rank, collect, ...)", p, "step")
-            main = {}
-        ctx.check_keys(rest, (), path)
-        ctx.check_keys(main, ("hand", "table", "leader", "players", "count", "plays", "follow", "trump", "rank",
-                              "playable", "collect", "on_play", "on_void", "on_win", "prompt"), p,
-                       required=("hand", "table", "leader", "rank", "collect"))
+        main = cls.check_declared(ctx, main, rest, path)
         s = cls()
         s.me_var = scope.me_var
         has_me = scope.has_me

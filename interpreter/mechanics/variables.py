@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..expr.runtime import stored_source
 from ..expr.types import INT, can_grow, fits
 from .base import effect_kind
+from .contract import Key
 from .cards import owner_key
 
 
@@ -52,11 +53,10 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
-@effect_kind("random", "set a variable to a random element of a list (chance)")
+@effect_kind("random", "set a variable to a random element of a list (chance)",
+             keys=(Key("var", "variable name", "the variable set", required=True),
+                   Key("from", "expression: list", "the elements, one drawn at random (none: empty)", required=True)))
 def e_random(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("var", "from"))
-    if spec is None:
-        return
     var = fx.name(spec["var"], (*path, "var"), "variable name")
     if var is None:
         return

@@ -14,7 +14,7 @@ from ..building import load
 from ..errors import UsageError
 from ..play.simulation.batch import Batch, check_batch
 from ..play.simulation.plots import compare_plot
-from ..play.simulation.runs import _folder, simulate
+from ..play.simulation.runs import out_folder, simulate
 from ..play.simulation.summary import compare
 from ..play.simulation.workers import default_workers, settled
 from .args import parse_sets, parse_skill
@@ -180,7 +180,7 @@ def cmd_compare(args) -> int:
     workers = args.workers or default_workers()
     out = Path(args.out) if args.out else None
     if out is not None:
-        _folder(out, "one subfolder per variant")
+        out_folder(out, "one subfolder per variant")
         _compare_folder(out, names)
     records = {}
     with settled(), _Progress(not args.json) as bar:

@@ -53,7 +53,7 @@ def _extreme(word):
 def _best(word, many=False):
     def fn(p, noun, by):
         tail = " " + _by(word, by) if by else ""
-        return noun.more(tail) if many else f"the {noun.singular}{noun.more(tail)._in()}"
+        return noun.more(tail) if many else f"the {noun.singular}{noun.more(tail).in_phrase()}"
     return _of_list(fn)
 
 
@@ -65,7 +65,7 @@ def _any_all(quantifier):
             noun = p.as_noun(args[0])
             return f"there is {noun.many('at least one')}" if quantifier == "some" else f"all of {noun.the()} hold"
         if quantifier == "some":
-            noun, rel = p.filtered(args[0], lambda: p._rel(kw["by"]))
+            noun, rel = p.filtered(args[0], lambda: p.relative(kw["by"]))
             return f"there is {noun.many('a')} {rel}"
         noun, cond = p.filtered(args[0], lambda: p.s(kw["by"]))
         return f"for {noun.each()}, {cond}"
@@ -123,9 +123,9 @@ CALLS = {"count": _of_list(lambda p, noun, by: f"the number of {noun.many()}"), 
           "min": _extreme("lowest"), "max": _extreme("highest"), "highest": _best("highest"),
           "lowest": _best("lowest"), "top": _best("highest", True), "bottom": _best("lowest", True),
           "any": _any_all("some"), "all": _any_all("every"),
-          "one": _of_list(lambda p, noun, by: f"the one {noun.singular}{noun._in()}, if there is exactly one"),
-          "first": _of_list(lambda p, noun, by: f"the first {noun.singular}{noun._in()}"),
-          "last": _of_list(lambda p, noun, by: f"the last {noun.singular}{noun._in()}"),
+          "one": _of_list(lambda p, noun, by: f"the one {noun.singular}{noun.in_phrase()}, if there is exactly one"),
+          "first": _of_list(lambda p, noun, by: f"the first {noun.singular}{noun.in_phrase()}"),
+          "last": _of_list(lambda p, noun, by: f"the last {noun.singular}{noun.in_phrase()}"),
           "distinct": _of_list(lambda p, noun, by: noun.more(" (each once)")), "map": _map,
           "abs": _simple("the absolute value of {}", 1), "left": _seat("left"), "right": _seat("right"),
           "team": _of_player("team"), "partner": _of_player("partner"), "skill": _of_player("skill"),

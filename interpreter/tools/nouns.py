@@ -31,7 +31,8 @@ class Noun:
     def __init__(self, singular: str, kind: str, tail: str = "", head: str = ""):
         self.singular, self.kind, self.tail, self.head = singular, kind, tail, head
 
-    def _in(self) -> str:
+    def in_phrase(self) -> str:
+        """Where the noun's elements are, as a phrase (" in the hand"), or its tail."""
         return f" in {self.head}{self.tail}" if self.head else self.tail
 
     def the(self) -> str:
@@ -41,10 +42,10 @@ class Noun:
     def many(self, quantity: str = "") -> str:
         """ "3 cards in your hand" ("1 card", "no cards"...)."""
         word = self.singular if quantity in ("1", "a", "one", "at least one") else plural(self.singular)
-        return f"{quantity} {word}{self._in()}".strip()
+        return f"{quantity} {word}{self.in_phrase()}".strip()
 
     def each(self, var: str = "") -> str:
-        return f"each {self.singular}{' ' + var if var else ''}{self._in()}"
+        return f"each {self.singular}{' ' + var if var else ''}{self.in_phrase()}"
 
     def more(self, tail: str) -> "Noun":
         return Noun(self.singular, self.kind, self.tail + tail, self.head)

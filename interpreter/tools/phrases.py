@@ -89,7 +89,7 @@ class Phraser:
         """A condition on an element as a relative clause ("whose rank is 3")."""
         if not isinstance(value, str):
             return f"for which {self.phrase(value)}"
-        return str(self._top(value, locals, scope, self._rel))
+        return str(self._top(value, locals, scope, self.relative))
 
     def _top(self, text, locals, scope, fn):
         saved = (self._src, set(self.locals), list(self.scopes))
@@ -189,10 +189,10 @@ class Phraser:
         return f"`{n}` ({value})"
 
     # ------------------------------------------------------------------ relative clauses
-    def _rel(self, t) -> str:
+    def relative(self, t) -> str:
         """A condition on the innermost element as a relative clause."""
         if isinstance(t, Tree) and t.data in ("and_", "or_"):
-            return f" {t.data[:-1]} ".join(self._rel(c) for c in t.children)
+            return f" {t.data[:-1]} ".join(self.relative(c) for c in t.children)
         if isinstance(t, Tree) and t.data in ("compare", "in_", "not_in"):
             left, right = t.children[0], t.children[-1]
             subject = self.element_part(left)
@@ -275,7 +275,7 @@ def _index(p, t):
 
 
 def _where(p, t):
-    noun, rel = p.filtered(t.children[0], lambda: p._rel(t.children[1]))
+    noun, rel = p.filtered(t.children[0], lambda: p.relative(t.children[1]))
     return noun.more(" " + rel)
 
 

@@ -1,9 +1,13 @@
-"""Keep the JSON Schema's list of step and effect kinds in step with the registries.
+"""Write what each step and effect kind declares into the JSON Schema and the reference.
 
-Editors complete and document the keys of flow items and effect lists from the schema's
-``$defs/step`` and ``$defs/effect``, generated here from STEP_KINDS and EFFECT_KINDS (each
-kind with its one-line doc). Run ``python -m interpreter.schema_gen`` after adding a kind;
-tests/test_schema_gen.py fails while the schema is out of date.
+Editors complete and document flow items and effect lists from the schema's ``$defs/step``
+and ``$defs/effect``, generated here from STEP_KINDS and EFFECT_KINDS: each kind with its
+one-line doc and, from its table of keys (mechanics/contract.py ``Key``), each key's doc,
+type and default, so that ``tricks: {hand: ...}`` completes. The same tables give the
+reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). Run
+``python -m interpreter.tools.schema_gen`` after adding a kind or a key;
+tests/test_schema_gen.py and tests/test_reference_complete.py fail while either is out of date.
+The schema documents keys and does not check them: the builder does, with located errors.
 """
 from __future__ import annotations
 
@@ -15,20 +19,70 @@ from typing import Any
 from ..building.effects import EFFECT_KINDS
 from ..loading.resources import resource_dir
 from ..mechanics import STEP_KINDS
+from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS
+
+KEYS_START = "<!-- keys: written by python -m interpreter.tools.schema_gen from each kind's table of keys -->"
+KEYS_END = "<!-- /keys -->"
+
+
+def _ours(obj) -> bool:
+    """Whether a kind was registered by the package (not by a test or a plug-in in this process);
+    an effect construct of building/effects.py has no emitter (None)."""
+    return obj is None or obj.__module__.startswith("interpreter.")
+
+
+def _step_keys() -> dict:
+    import interpreter.building  # noqa: F401  (imports every mechanic, so every kind is registered)
+    return {kind: cls.keys for kind, cls in sorted(STEP_KINDS.items()) if _ours(cls)}
+
+
+def _effect_keys() -> dict:
+    """Every bundled effect kind, with its table of keys (None: its value is not a mapping of keys)."""
+    import interpreter.building  # noqa: F401
+    return {kind: EFFECT_KEYS.get(kind) for kind in sorted(EFFECT_KINDS) if _ours(EFFECT_EMITTERS.get(kind))}
+
+
+def _is_value(default) -> bool:
+    """Whether a key's default is a value (``0``, ``players``), not words (``the costs' counters``)."""
+    return default is not None and " " not in str(default)
+
+
+def _key_schema(key) -> dict:
+    out: dict[str, Any] = {"description": f"{key.doc} ({key.shown_type}{', required' if key.required else ''})"}
+    if _is_value(key.default):
+        out["default"] = key.default
+    if key.keys:   # a mapping of its own keys, or (named) of names to such mappings
+        inner = {"properties": {k.name: _key_schema(k) for k in key.keys}}
+        out.update({"additionalProperties": inner} if key.named else inner)
+    return out
+
+
+def _default_cell(key) -> str:
+    if key.required:
+        return "required"
+    if not _is_value(key.default):
+        return key.default or ""
+    return f"`{json.dumps(key.default) if isinstance(key.default, bool) else key.default}`"
+
+
+def _kind_schema(doc: str, keys) -> dict:
+    out: dict[str, Any] = {"description": doc}
+    inside = [k for k in keys if k.place != "beside"]
+    if inside:
+        out["properties"] = {k.name: _key_schema(k) for k in inside}
+    return out
 
 
 def kinds_schema() -> dict:
     """``$defs`` for a flow item and an effect item: any mapping, its known keys documented."""
-    import interpreter.building  # noqa: F401  (imports every mechanic, so every kind is registered)
+    step_keys, effect_keys = _step_keys(), _effect_keys()
     effect: dict[str, Any] = {
         "description": "An effect: a one-key mapping naming its kind, or the name of a declared effect.",
         "type": ["object", "string"],
-        "properties": {k: {"description": doc} for k, doc in sorted(EFFECT_KINDS.items())}}
-    # (cls.doc: STEP_KINDS holds Step classes, typed dict[str, type] in mechanics/base.py)
+        "properties": {k: _kind_schema(EFFECT_KINDS[k], keys or ()) for k, keys in effect_keys.items()}}
     step = {"description": "A step of the flow (a step kind, with its options beside or inside it) or an effect.",
             "type": ["object", "string"],
-            "properties": {**{k: {"description": cls.doc}  # type: ignore[attr-defined]
-                              for k, cls in sorted(STEP_KINDS.items())},
+            "properties": {**{k: _kind_schema(STEP_KINDS[k].doc, keys) for k, keys in step_keys.items()},
                            **effect["properties"],
                            "steps": {"description": "the steps inside a phase, loop or alternative",
                                      "type": "array", "items": {"$ref": "#/$defs/step"}}}}
@@ -44,6 +98,39 @@ def updated(schema: dict) -> dict:
     return out
 
 
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _rows(keys, prefix: str) -> list[str]:
+    """A table's rows for ``keys``, each followed by the rows of its own keys (``options.NAME.if``)."""
+    out = []
+    for k in keys:
+        where = " (beside the kind's key)" if k.place == "beside" else ""
+        out.append(f"| `{prefix}{k.name}` | {_cell(k.shown_type)} | {_cell(_default_cell(k))} | {_cell(k.doc)}{where} |")
+        out += _rows(k.keys, f"{prefix}{k.name}.{'NAME.' if k.named else ''}")
+    return out
+
+
+def keys_reference() -> str:
+    """The reference's tables of keys, one a kind that has keys, from the kinds' tables."""
+    lines = [KEYS_START, ""]
+    for title, tables in (("step", _step_keys()), ("effect", _effect_keys())):
+        for kind, keys in tables.items():
+            if not keys:
+                continue
+            lines += [f"**`{kind}`** ({title})", "", "| key | value | default | what it is |", "|---|---|---|---|"]
+            lines += _rows(keys, "")
+            lines.append("")
+    return "\n".join([*lines, KEYS_END])
+
+
+def with_keys(reference: str) -> str:
+    """``reference`` with its keys section rewritten (it must hold both markers)."""
+    start, end = reference.index(KEYS_START), reference.index(KEYS_END) + len(KEYS_END)
+    return reference[:start] + keys_reference() + reference[end:]
+
+
 def main() -> int:
     path = Path(resource_dir("schemas")) / "ruleset.schema.json"
     schema = json.loads(path.read_text())
@@ -53,6 +140,13 @@ def main() -> int:
         print(f"{path}: updated")
     else:
         print(f"{path}: up to date")
+    reference = path.parent.parent / "docs" / "reference.md"   # (in a checkout; an install has no docs)
+    if reference.exists():
+        text = reference.read_text(encoding="utf-8")
+        new_text = with_keys(text)
+        if new_text != text:
+            reference.write_text(new_text, encoding="utf-8")
+        print(f"{reference}: {'updated' if new_text != text else 'up to date'}")
     return 0
 
 

@@ -80,7 +80,7 @@ class SearchAgent:
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
             self.iterate(root, self.start(view))
             done += 1
-        keys = [_key(v) for v in view._state.dec[1]]
+        keys = [_key(v) for v in view.option_values()]
         return max(range(n), key=lambda i: (root.children[keys[i]].visits if keys[i] in root.children else -1,
                                             self.rng.random()))
 

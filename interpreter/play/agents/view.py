@@ -36,6 +36,10 @@ class SeatView:
         """How many legal actions there are (nothing labelled)."""
         return len(self._state.dec[1])
 
+    def option_values(self) -> tuple:
+        """The legal actions as the option values they label, in the same order."""
+        return self._state.dec[1]
+
     def sample(self, rng):
         """A determinization for this seat (``State.determinize``), drawn with ``rng``."""
         return self._state.determinize(self.seat, rng)

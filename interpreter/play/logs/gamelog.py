@@ -162,7 +162,7 @@ def header(rules, players: int, seed: int, agents: list[str], params: dict, opti
     if variant is not None and is_overlay(variant):
         variant = rebased(variant, Path.cwd())
     return {"type": "header", "format": FORMAT, "ruleset": rules.name, "hash": rules.hash,
-            "file_hash": _file_hash(path), "path": None if bundled else rebased(str(path), Path.cwd()),
+            "file_hash": file_hash(path), "path": None if bundled else rebased(str(path), Path.cwd()),
             "bundled": bundled, "variant": variant, "players": players, "seed": seed, "agents": agents,
             "params": dict(params), "options": dict(options or {})}
 
@@ -183,7 +183,7 @@ def is_overlay(variant: str) -> bool:
     return variant.endswith((".yaml", ".yml")) or "/" in variant or "\\" in variant
 
 
-def _file_hash(path: Path) -> str | None:
+def file_hash(path: Path) -> str | None:
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:

@@ -22,7 +22,7 @@ from ...loading.jsondata import JSONInputError, loads as json_loads
 from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.sight import Choice
-from .gamelog import FORMAT, _file_hash, events_out, is_overlay, result_line, seen_field
+from .gamelog import FORMAT, file_hash, events_out, is_overlay, result_line, seen_field
 from .redact import Redactor
 
 
@@ -97,7 +97,7 @@ def load_for_log(head: dict, where: str, ruleset=None):
             if not overlay and head.get("bundled") is True:   # (public: tells nothing of anyone's files)
                 changed = rules
     for path in _candidates(head, where):
-        if _file_hash(path) != head.get("file_hash"):
+        if file_hash(path) != head.get("file_hash"):
             continue          # compared, never read out: nothing of the file is shown, nor that it exists
         if overlay:
             rules = _overlaid(path, variants, head)

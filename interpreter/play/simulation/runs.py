@@ -78,7 +78,7 @@ def _sound(rec, batch: Batch | None) -> bool:
             and isinstance(unranked, list) and all(_whole(u, 0, seats) for u in unranked))
 
 
-def _folder(out: Path, holds: str) -> None:
+def out_folder(out: Path, holds: str) -> None:
     """Refuse an --out that names a file (the OS would only say 'File exists')."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file: --out names a folder ({holds})")
@@ -87,7 +87,7 @@ def _folder(out: Path, holds: str) -> None:
 def prepare_out(out: Path, batch: Batch) -> dict[int, dict]:
     """Create the folder or resume it: the records already there (by index). A folder holding
     another batch (ruleset, seed, players, ...) is refused rather than mixed."""
-    _folder(out, "it will hold run.json, games.jsonl, summary.json and the plots")
+    out_folder(out, "it will hold run.json, games.jsonl, summary.json and the plots")
     out.mkdir(parents=True, exist_ok=True)
     conf_path = out / "run.json"
     conf = batch.config()

@@ -1,0 +1,193 @@
+"""The mechanic contract: what a step or effect kind may use, and what it owes its callers.
+
+A mechanic builds with a ``BuildContext`` (``ctx``, building/builder.py), emits an effect's
+Python through an ``EffectContext`` (``fx``, building/effects.py) into an ``Emitter``
+(``em``), runs against a ``RunState`` (``S``, engine/state.py) and, if it writes its run as
+source, asks a ``FlowWriter`` (``g``, building/flowgen.py) for the names of its children.
+These protocols list the members a mechanic may use, and no more: a mechanic that needs
+something else asks for it to be added here (tests/test_architecture.py checks that the
+mechanics use nothing outside them, and that the classes behind them have every member).
+
+``CLIENTS`` groups the members of a step kind (mechanics/base.py ``Step``) by who calls them;
+``Key`` is one line of a kind's table of keys (``@step_kind(..., keys=)``,
+``@effect_kind(..., keys=)``), from which the builder checks a ruleset's keys and
+``rulebook``'s schema_gen writes the JSON schema and the reference's table of keys.
+Imports nothing of the package: every stage may read it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, runtime_checkable
+
+PLACES = ("inside", "beside", "either")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key a step or effect kind reads from its YAML.
+
+    ``type`` says what the value is, in the reference's words ("expression: int", "zone",
+    "steps", "effects"...); ``default`` is what a missing optional key means (None: nothing,
+    or the doc says); ``place`` is where it is written: ``inside`` the kind's mapping
+    (``tricks: {hand: ...}``), ``beside`` the kind's key in the list item (``- repeat: 3`` and
+    ``steps:``), or ``either``. A value that is a mapping of its own keys has them in ``keys``;
+    with ``named``, it maps names to such mappings (a branch's ``options: {NAME: {if, steps}}``)."""
+    name: str
+    type: str
+    doc: str
+    required: bool = False
+    default: Any = None
+    place: str = "inside"
+    keys: tuple[Key, ...] = ()
+    named: bool = False
+
+    @property
+    def shown_type(self) -> str:
+        """The type as the reference shows it (a mapping: with its keys)."""
+        if not self.keys:
+            return self.type
+        inner = "{" + ", ".join(k.name for k in self.keys) + "}"
+        return f"mapping NAME: {inner}" if self.named else f"mapping {inner}"
+
+    def __post_init__(self):
+        if self.place not in PLACES:
+            raise ValueError(f"key {self.name!r}: place is one of {PLACES}, got {self.place!r}")
+
+
+def key_names(keys, place: str = "inside") -> tuple[str, ...]:
+    """The names of the keys written at ``place`` (``inside`` or ``beside``), in table order."""
+    return tuple(k.name for k in keys if k.place in (place, "either"))
+
+
+def required_names(keys) -> tuple[str, ...]:
+    return tuple(k.name for k in keys if k.required)
+
+
+# --------------------------------------------------------------------- who calls a step's members
+CLIENTS: dict[str, tuple[str, ...]] = {
+    # building/: the builder, the compiled flow (flowgen.py), the watch (watch.py), the analyses
+    "compiler": ("kind", "doc", "keys", "build", "check_declared", "read_if_none", "asker", "me_var",
+                 "index", "loc", "work", "charge", "inline", "children", "settle", "flow_source",
+                 "resolve_source", "if_none", "none_probe"),
+    # engine/: the loop and the State (plain steps run through these; compiled ones through the flow)
+    "engine": ("enter", "run", "resolve", "no_option", "me", "reask", "asks", "option_type", "label",
+               "labels", "observe", "prompt"),
+    # engine/knowledge.py: a determinization deals again what a seat cannot know
+    "knowledge": ("hidden_cards", "put_hidden_cards", "hidden_values"),
+    # engine/sight.py and play/logs/redact.py: a log redacted for one seat
+    "redaction": ("named", "choice_var", "event_amounts"),
+    # adapters/: the fixed action space (actions.py)
+    "rl": ("vocabulary", "labels_cards"),
+    # play/display/, web/ and the agents' table reporter: what people are shown
+    "viewer": ("layout", "option_notes", "price_source", "reports"),
+}
+
+
+# --------------------------------------------------------------------- what a mechanic builds with
+@runtime_checkable
+class BuildContext(Protocol):
+    """``ctx``: the ruleset being compiled (building/builder.py ``Builder``). Errors are
+    collected (``error``, ``warn``, ``unknown``, ``known``), not raised."""
+    names: Any          # the declared names: zones, counters (and keyed families), namespace
+    compiler: Any       # the expression compiler (expr/compiler.py): compile_element, compile_offers, used
+    triggers: Any       # the triggers (mechanics/triggers.py): ``enter`` zones with on_enter
+    probes: Any         # coverage counters (building/coverage.py), or None
+    smap: Any           # the source map: path -> file position
+    counter_decl: dict  # counter -> its declaration
+    unique_labels: bool  # every card's label is its own
+    has_end_game: bool  # set by a step or effect that may end the game
+
+    def error(self, message: str, path, code: str = ..., hint: str | None = ..., key: bool = ...,
+              severity: str = ..., offset: int | None = ..., span: int = ...) -> None: ...
+    def warn(self, message: str, path, code: str = ...) -> None: ...
+    def known(self, kind: str, name, pool, path) -> bool: ...
+    def unknown(self, kind, name, candidates, path, key: bool = ..., offset: int | None = ...) -> None: ...
+    def check_keys(self, spec, allowed, path, required=...) -> None: ...
+    def expr(self, value, path, locals=..., has_me: bool = ..., expect=..., tree=...) -> Any: ...
+    def effects(self, items, path, locals=..., has_me: bool = ..., first: int = ...) -> Any: ...
+    def steps(self, items, path, scope) -> Any: ...
+    def add(self, step, path) -> Any: ...
+    def declare_var(self, name, typ, path) -> Any: ...
+    def zone_ref(self, value, path, locals=...) -> Any: ...
+    def zone_owner_fn(self, value, path, locals=..., any_owner: bool = ...) -> Any: ...
+    def zone_name(self, value) -> Any: ...
+    def zone_sorted(self, name) -> bool: ...
+    def owned_zone(self, value, path) -> Any: ...
+    def shared_zone(self, value, path) -> Any: ...
+    def flows(self, src, dst) -> None: ...
+    def card_filter(self, value, path, locals=...) -> Any: ...
+    def card_selector(self, value, path, locals=...) -> Any: ...
+    def card_key(self, value, path, locals=...) -> Any: ...
+    def element_fn(self, value, path, locals, elem, expect) -> Any: ...
+
+
+@runtime_checkable
+class Emitter(Protocol):
+    """``em``: the lines of the effect function being written (building/effects.py)."""
+    lines: list[str]
+    depth: int          # indentation: += 1 inside a block the emitter opened
+
+    def line(self, text: str) -> None: ...
+    def fresh(self, base: str = ...) -> str: ...
+
+
+@runtime_checkable
+class EffectContext(Protocol):
+    """``fx``: the effect-list compiler an effect kind emits with (building/effects.py
+    ``EffectCompiler``). Its keys were checked against the kind's table before it is called
+    (base.py ``checked_mapping``)."""
+    ctx: Any            # the BuildContext
+
+    def expr(self, text, path, locals, has_me, expect=..., tree=...) -> tuple[str, Any]: ...
+    def target(self, text, path, locals, has_me, want) -> tuple[str, Any]: ...
+    def target_owner(self, text, path, locals, has_me, want, any_owner: bool = ..., tree=...) -> tuple: ...
+    def event(self, em, payload: str, unless_empty: str | None = ...) -> None: ...
+    def name(self, value, path, what: str = ...) -> Any: ...
+    def writable(self, name: str, is_zone: bool = ...) -> str: ...
+
+
+# --------------------------------------------------------------------- what a mechanic runs with
+@runtime_checkable
+class RunState(Protocol):
+    """``S``: one game in progress (engine/state.py ``State``; its fields are documented there).
+    A step never mutates a list stored in its frame, and takes its own copy of a zone or counter
+    list before writing it in place (``own``)."""
+    rules: Any
+    n: int
+    players: list
+    tm: tuple
+    members: tuple
+    p: dict
+    o: dict
+    z: dict
+    c: dict
+    v: dict
+    stack: list
+    dec: Any
+    over: bool
+    steps: int
+    ev: Any
+    kn: Any
+    sh: set
+
+    def own(self, name: str) -> list: ...
+
+
+@runtime_checkable
+class FlowWriter(Protocol):
+    """``g``: what a step's ``flow_source(g)`` writes its function with (building/flowgen.py
+    ``FlowSource``): the names of functions, frames and steps in the generated module."""
+    plain: bool         # write the reference: every specialisation off
+    max_steps: int
+    auto_forced: bool
+
+    def fn(self, fn) -> str: ...
+    def run(self, step) -> str: ...
+    def enter(self, step) -> str: ...
+    def me(self, var) -> str: ...
+    def step(self, step) -> str: ...
+    def key(self, fn, card: str, led: str = ...) -> str: ...
+    def next_step(self, caller, step, frame: str, pad: str, asked: bool = ...) -> list: ...
+
+
+EffectEmitter = Callable[[EffectContext, Emitter, Any, tuple, dict, bool], None]
