@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import batches, web
+from . import batches, tune, web
 from .validate import add_validate, cmd_validate
 from .args import parse_sets
 from ..building import load
@@ -357,6 +357,9 @@ COMMANDS: list[Command] = [
             batches.cmd_simulate),
     Command("compare", "compare variants on the same seeds, with significance tests", batches.add_compare,
             batches.cmd_compare),
+    # A study over the declared parameters (play/tuning/): the variant that plays best, confirmed.
+    Command("tune", "search a ruleset's parameters for the variant that plays best (Optuna)", tune.add_tune,
+            tune.cmd_tune),
 ]
 
 

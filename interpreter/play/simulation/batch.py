@@ -7,7 +7,7 @@ alone: ``rulebook play PATH --seed <its seed>`` plays exactly that game.
 
 ``play_one(rules, batch, index)`` plays one game and returns its record (a plain dict):
 index, seed, scores, winners, decisions, rounds, first (the seat of the first decision),
-margin, lead_changes, and ``error`` instead of the results when the game failed.
+margin, lead_changes (with ``comeback`` when lead changes are counted), and ``error`` instead of the results when the game failed.
 Definitions (shared wins, rounds, margin, lead changes) are in docs/simulation.md.
 """
 from __future__ import annotations
@@ -131,6 +131,7 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         members = S.members
         track = batch.lead_changes
         leader, changes = None, 0
+        leaders: list = []   # the leading team after each decision (for the comeback at mid-game)
         rounds = 0 if round_step is not None else None
         lazy = [getattr(a, "reads_labels", True) is False for a in agents]
         pick = [getattr(a, "pick", None) for a in agents]   # agents that need only the count of options
@@ -165,6 +166,7 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
                     if leader is not None and now != leader:
                         changes += 1
                     leader = now
+                leaders.append(now)
         if cov is not None:
             rec["coverage"] = cov.finish(S)
         scores = json.loads(json.dumps(S.scores()))
@@ -174,6 +176,10 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
                    margin=margin,
                    margin_relative=margin / abs(teams[0]) if margin is not None and teams[0] else None,
                    lead_changes=changes if track else None)
+        if track and leaders:
+            # a comeback: the team that led alone at mid-game (half the decisions) does not win
+            mid = leaders[(len(leaders) - 1) // 2]
+            rec["comeback"] = None if mid is None else not any(p in rec["winners"] for p in members[mid])
         if rules.scoring.eligible is not None:
             rec["unranked"] = rules.scoring.unranked(S)
     except Exception as e:   # noqa: BLE001 - any engine error is one failed game, not a failed batch
