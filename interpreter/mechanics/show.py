@@ -1,0 +1,51 @@
+"""The ``show`` effect: cards made known to one seat only, where they lie.
+
+``show: {cards: LIST, to: PLAYER}`` (a look at another player's hand) changes no zone. The
+seat it names knows those cards while they stay where they are: its observation lists them
+under ``known`` (engine/observation.py), a determinization for it keeps them in place, and the
+log's ``show`` event names them to that seat and to the seats that see their zone, a count to
+the others (engine/sight.py ``moved_seers``). What a seat knows is the game's knowledge table
+(engine/knowledge.py, ``S.kn``), which every move of cards keeps: a shown card that moves to
+a zone the seat does not see is no longer known to it. A ruleset with a ``show`` keeps that
+table in every game (``Ruleset.shows``); a search playout, which keeps none, shows nothing.
+"""
+from __future__ import annotations
+
+from ..engine.knowledge import seers
+from ..engine.sight import place_of
+from ..expr.runtime import _seat
+from ..expr.types import PLAYER
+from .base import effect_kind
+
+
+def show(S, me, to, cards) -> None:
+    """Cards ``cards`` shown to seat ``to`` (none: nobody) by ``me``: its knowledge, the events."""
+    if to is None:
+        return
+    to = _seat(S, to)
+    bit = 1 << to
+    kn = S.kn
+    places: dict = {}   # (zone, owner) -> the cards shown there
+    for c in dict.fromkeys(cards):
+        place = place_of(S, c)
+        if place is None:   # held aside by a running step: not where anyone can look
+            continue
+        places.setdefault(place, []).append(c)
+        if kn is not None and not seers(S, *place) & bit:
+            kn[c] = kn.get(c, 0) | bit
+    if S.ev is not None:
+        for (zone, owner), shown in places.items():
+            where = {"from": zone} if owner is None else {"from": zone, "from_owner": owner}
+            S.ev.append({"ev": "show", "who": me, "shown_to": to, **where, "cards": shown})
+
+
+@effect_kind("show", "make cards known to one seat only, where they lie (a look at another player's hand)")
+def e_show(fx, em, spec, path, locals, has_me):
+    spec = fx._spec(spec, path, ("cards", "to"))
+    if spec is None:
+        return
+    cards, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+    to, _ = fx.expr(spec["to"], (*path, "to"), locals, has_me, PLAYER)
+    fx.ctx.shows = True
+    fx.ctx.names.namespace["_show"] = show
+    em.line(f"_show(S, {'me' if has_me else 'None'}, {to}, {cards})")
