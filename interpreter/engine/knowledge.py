@@ -8,7 +8,10 @@ market into a hand, a card it passed to a neighbour). A game started with
 ``new_game(..., knowledge=True)`` keeps that in ``S.kn``: card -> a bitmask of the seats
 that know the card's zone while the card is in a zone hidden from them. Every move of cards
 updates it (``know``): the seats that could see the zone the cards left know the zone they
-entered; a card entering a zone everyone sees is known to all and leaves the table. A game
+entered; a card entering a zone everyone sees is known to all and leaves the table. Some
+rules tell seats where cards lie (``tell``): a card shown to one seat (mechanics/show.py), a
+card chosen in secret and revealed into a public variable while it stays in its owner's hidden
+hand (mechanics/choose.py: every seat now knows it is there). A game
 without knowledge has ``S.kn = None`` and pays one comparison a move.
 
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
@@ -30,6 +33,7 @@ from __future__ import annotations
 from ..errors import GameError
 from .loop import reask
 from .rng import seed_state
+from .sight import place_of
 from .visibility import ALL
 
 
@@ -59,6 +63,21 @@ def know(S, cards, src: str, src_owner, dst: str, dst_owner) -> None:
             kn[c] = mask
         else:
             kn.pop(c, None)
+
+
+def tell(S, cards, mask: int) -> None:
+    """The seats of ``mask`` now know where ``cards`` lie (a card shown to one seat, a secret
+    choice revealed to all), until the cards move; nothing for a game without knowledge."""
+    kn = S.kn
+    if kn is None:
+        return
+    for c in cards:
+        place = place_of(S, c)
+        if place is None:   # held aside by a running step
+            continue
+        unseen = mask & ~seers(S, *place)   # (the seats that see the zone need no record)
+        if unseen:
+            kn[c] = kn.get(c, 0) | unseen
 
 
 def _instances(S, name: str):

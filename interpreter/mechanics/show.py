@@ -11,7 +11,7 @@ table in every game (``Ruleset.shows``); a search playout, which keeps none, sho
 """
 from __future__ import annotations
 
-from ..engine.knowledge import seers
+from ..engine.knowledge import tell
 from ..engine.sight import place_of
 from ..expr.runtime import _seat
 from ..expr.types import PLAYER
@@ -23,17 +23,14 @@ def show(S, me, to, cards) -> None:
     if to is None:
         return
     to = _seat(S, to)
-    bit = 1 << to
-    kn = S.kn
-    places: dict = {}   # (zone, owner) -> the cards shown there
-    for c in dict.fromkeys(cards):
-        place = place_of(S, c)
-        if place is None:   # held aside by a running step: not where anyone can look
-            continue
-        places.setdefault(place, []).append(c)
-        if kn is not None and not seers(S, *place) & bit:
-            kn[c] = kn.get(c, 0) | bit
+    cards = list(dict.fromkeys(cards))
+    tell(S, cards, 1 << to)
     if S.ev is not None:
+        places: dict = {}   # (zone, owner) -> the cards shown there (none held aside by a step)
+        for c in cards:
+            place = place_of(S, c)
+            if place is not None:
+                places.setdefault(place, []).append(c)
         for (zone, owner), shown in places.items():
             where = {"from": zone} if owner is None else {"from": zone, "from_owner": owner}
             S.ev.append({"ev": "show", "who": me, "shown_to": to, **where, "cards": shown})
