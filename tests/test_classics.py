@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 import interpreter  # noqa: E402
 from interpreter.play.checks.scenarios import run_file  # noqa: E402
 
-CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four"]
+CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
+            "crazy_eights"]
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
@@ -243,7 +244,8 @@ def test_twin_plays_as_openspiel(twin, n):
 
 
 def test_every_classic_has_a_twin_a_source_and_scenarios():
-    assert sorted({twin.ruleset for twin in TWINS}) == sorted(CLASSICS)
+    from test_classics_cards import REFEREED, TWINS as CARD_TWINS   # (it imports this module)
+    assert sorted({twin.ruleset for twin in TWINS + CARD_TWINS} | set(REFEREED)) == sorted(CLASSICS)
     for name in CLASSICS:
         rules = interpreter.load(interpreter.ruleset_path(name))
         assert "Source of rules" in rules.data["description"], name
