@@ -35,7 +35,7 @@ import interpreter  # noqa: E402
 from interpreter.play.checks.scenarios import run_file  # noqa: E402
 
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
-            "crazy_eights"]
+            "crazy_eights", "love_letter"]
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)

@@ -8,9 +8,12 @@ and plays them with the search agents):
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import interpreter
+from oracles_cards import LoveLetter
 from test_classics import GAMES, NO_OPENSPIEL, Twin, attr, case_id, cards, replay
 
 try:
@@ -63,7 +66,6 @@ CRAZY_EIGHTS_SHORT = Twin("crazy_eights", "crazy_eights", (2, 4),
                           params={"penalties": "openspiel", "max_draw_cards": 2, "max_turns": 20})
 
 TWINS = [CRAZY_EIGHTS, CRAZY_EIGHTS_SHORT]
-REFEREED: tuple[str, ...] = ()   # the classics without a twin, proved against a referee below
 CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
 
 
@@ -75,3 +77,80 @@ def test_twin_plays_as_openspiel(twin, n):
     results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
     assert all(decisions > 0 for decisions, _ in results)
     assert len({returns for _, returns in results}) > 1
+
+
+# ---------------------------------------------------------------------- the refereed classics
+def labels(rules, cards_: list[int]) -> list[str]:
+    return sorted(rules.card_labels[c] for c in cards_)
+
+
+def love_letter_deck(rules, S) -> list[str]:
+    """The round's shuffled deck as Rulebook dealt it (the last card on top), read at the round's
+    first decision: what is left, the first player's draw, the deal from the first player,
+    the cards laid aside face up, the card set aside face down."""
+    n, first = S.n, S.v["start"]
+    dealt = [labels(rules, cards(S, "hand", (first + i) % n)) for i in range(n)]
+    draw = dealt[0].pop()                     # the first player holds its dealt card and its draw
+    removed = [rules.card_labels[c] for c in cards(S, "removed")]
+    return ([rules.card_labels[c] for c in cards(S, "deck")] + [draw] + [h[0] for h in reversed(dealt)]
+            + removed[::-1] + [rules.card_labels[c] for c in cards(S, "aside")])
+
+
+def referee_replay(name: str, n: int, seed: int, referee, deck) -> tuple[int, list]:
+    """One seeded random game in Rulebook, each decision checked against the referee (the seat,
+    the prompt, the options, every hand); its number of decisions and its scores."""
+    rules = interpreter.load(interpreter.ruleset_path(name))
+    S = rules.new_game(n, seed)
+    rng = random.Random(seed)
+    decisions = 0
+    while not S.is_terminal():
+        if referee.round_over:
+            referee.deal(deck(rules, S), S.v["start"])
+        seat, prompt, options = referee.legal()
+        where = f"{name}, {n} players, seed {seed}, decision {decisions + 1}"
+        assert (S.current_player(), S.prompt()) == (seat, prompt), f"{where}: Rulebook asks {S.current_player()} {S.prompt()}, the referee {seat} {prompt}"
+        assert sorted(S.legal_actions()) == sorted(options), f"{where}: Rulebook offers {S.legal_actions()}, the referee {options}"
+        assert [labels(rules, h) for h in S.z["hand"]] == [sorted(h) for h in referee.hands], f"{where}: the hands differ"
+        label = rng.choice(S.legal_actions())
+        S.apply(label)
+        referee.play(label)
+        decisions += 1
+    assert referee.over, f"{name}, {n} players, seed {seed}: Rulebook's game ended, the referee's goes on"
+    assert S.scores() == referee.scores(), f"{name}, {n} players, seed {seed}: scores {S.scores()}, the referee's {referee.scores()}"
+    return decisions, S.scores()
+
+
+REFEREES = {"love_letter": (LoveLetter, love_letter_deck, (2, 3, 4))}
+REFEREED = tuple(REFEREES)   # the classics without a twin (test_classics.py checks the list)
+
+
+@pytest.mark.parametrize("name,n", [(name, n) for name, (_, _, counts) in REFEREES.items() for n in counts])
+def test_referee_agrees_with_every_decision(name, n):
+    make, deck, _ = REFEREES[name]
+    results = [referee_replay(name, n, seed, make(n), deck) for seed in range(1, GAMES // 3 + 1)]
+    assert len({tuple(scores) for _, scores in results}) > 1    # the games did not all end alike
+
+
+def test_a_priest_shows_a_hand_to_its_player_alone():
+    """Love Letter's Priest (the show effect): its player's observation lists the card it looked
+    at in the hand it lies in; the other seats' observations of that hand are unchanged."""
+    rules = interpreter.load(interpreter.ruleset_path("love_letter"))
+    looks = 0
+    for seed in range(1, 40):
+        S = rules.new_game(3, seed)
+        rng = random.Random(seed)
+        while not S.is_terminal() and looks < 5:
+            if S.prompt() == "target" and rules.card_labels[S.v["card"]] == "Priest":
+                me, target = S.current_player(), rng.choice(S.legal_actions())
+                t = int(target[1:])
+                card = rules.card_labels[S.z["hand"][t][0]]
+                before = [S.observation(p).get("known", {}).get(f"hand[{t}]") for p in range(3)]
+                assert before[me] != [card]
+                S.apply(target)
+                assert S.observation(me)["known"][f"hand[{t}]"] == [card]
+                for p in set(range(3)) - {me, t}:   # the third seat learns nothing
+                    assert S.observation(p).get("known", {}).get(f"hand[{t}]") == before[p]
+                looks += 1
+                continue
+            S.apply(rng.choice(S.legal_actions()))
+    assert looks == 5

@@ -76,6 +76,7 @@ CASES = [
     Case("liars_dice", agents="random", seed=2),
     Case("connect_four", agents="random", full=12),
     Case("crazy_eights", agents="random", full=12),
+    Case("love_letter", agents="random", full=20),
     Case("docs/examples/little_tricks.yaml", params={"rounds": 1}, note=ONE_ROUND),
     Case("docs/examples/little_tricks_trumps.yaml", params={"rounds": 1}, note=ONE_ROUND),
     Case("docs/examples/sealed_bids.yaml", agents="random"),

@@ -104,3 +104,32 @@ def test_show_checks_its_keys_and_seat(tmp_path):
     wrong = PEEK.replace("to: 0}", "to: \"'x'\"}")
     with pytest.raises(RulesetError):
         load_text(tmp_path, wrong, name="w.yaml")
+
+
+# every card face up, then gathered into the deck (every seat knows they are all there),
+# shuffled, and one dealt to each hand: no seat can tell which cards left the deck
+REDEAL = """
+game: redeal
+players: {min: 3, max: 3}
+components:
+  card: {attributes: {n: 1..9}, label: "c{n}"}
+zones:
+  deck: {visible: none}
+  pile: {start: [card]}
+  hand: {owner: player, visible: owner}
+vars:
+  act: str
+flow:
+  - gather: {from: [pile], to: deck}
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 1}
+  - choose: {who: 0, options: "['end']", as: act, prompt: done}
+"""
+
+
+def test_a_seat_that_sees_neither_zone_forgets_which_cards_stayed(tmp_path):
+    rules = load_text(tmp_path, REDEAL, name="r.yaml")
+    S = rules.new_game(3, 1, knowledge=True)
+    assert not any(m & 1 for m in S.kn.values())          # seat 0 knows no hidden card's place
+    rng = random.Random(2)
+    assert len({S.determinize(0, rng).z["hand"][1][0] for _ in range(40)}) > 2   # seat 1's card is any of 8
