@@ -56,6 +56,10 @@ class LoveLetter:
     def scores(self) -> list[int]:
         return list(self.tokens)
 
+    def table(self) -> tuple:
+        """What lies face up: each seat's cards played (sorted), who is out (1) or in (0)."""
+        return [sorted(p) for p in self.played], [int(o) for o in self.out]
+
     def _begin(self, seat: int) -> None:
         self.seat = seat
         self.safe[seat] = False                                        # the Handmaid lasts until now
@@ -142,3 +146,104 @@ class LoveLetter:
         while self.out[nxt]:
             nxt = (nxt + 1) % self.n
         self._begin(nxt)
+
+
+# ---------------------------------------------------------------------- 6 nimmt!
+def bullheads(card: int) -> int:
+    """A card's bullheads, as printed: 7 on the 55, 5 on a double (11, 22...), 3 on a multiple
+    of 10, 2 on another multiple of 5, else 1."""
+    if card == 55:
+        return 7
+    if card % 11 == 0:
+        return 5
+    if card % 10 == 0:
+        return 3
+    if card % 5 == 0:
+        return 2
+    return 1
+
+
+ROWS = "ABCD"
+
+
+class SixNimmt:
+    """6 nimmt! for 2 to 10 players. Each round: ``deal(order)`` with the shuffled deck (the
+    last card on top: ten cards to each player in turn from seat 0, then one to each row A to
+    D), then ``legal()`` / ``play(label)`` until ``over`` or ``round_over``."""
+
+    def __init__(self, n: int, hand_size: int = 10, row_length: int = 5, target: int = 66):
+        self.n, self.hand_size, self.row_length, self.target = n, hand_size, row_length, target
+        self.score = [0] * n
+        self.over = False
+        self.round_over = True
+
+    def scores(self) -> list[int]:
+        return list(self.score)
+
+    def table(self) -> tuple:
+        """The rows (oldest card first), each seat's cards taken this round (sorted as text)."""
+        return [[str(c) for c in row] for row in self.rows], [sorted(map(str, t)) for t in self.taken]
+
+    def deal(self, order: list[str], first=None) -> None:
+        assert sorted(order, key=int) == [str(c) for c in range(1, 105)], "the deck is not 1 to 104"
+        deck = [int(c) for c in order]
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        for _ in range(self.hand_size):
+            for p in range(self.n):
+                self.hands[p].append(deck.pop())
+        self.rows = [[deck.pop()] for _ in ROWS]
+        self.taken: list[list[int]] = [[] for _ in range(self.n)]
+        self.turns_left = self.hand_size
+        self.round_over = False
+        self._new_turn()
+
+    def _new_turn(self) -> None:
+        self.chosen: list[int | None] = [None] * self.n
+        self.asking = 0              # the seat to choose, in seat order
+        self.choosing_row = None     # the seat that must take a row
+
+    def legal(self) -> tuple[int, str, list[str]]:
+        if self.choosing_row is not None:
+            return self.choosing_row, "take", [f"row {r}" for r in ROWS]
+        return self.asking, "play", [str(c) for c in sorted(self.hands[self.asking])]
+
+    def play(self, label: str) -> None:
+        seat, _, options = self.legal()
+        assert label in options, f"{label!r} is not allowed: {options}"
+        if self.choosing_row is not None:
+            row = ROWS.index(label[-1])
+            card = self.chosen[seat]
+            self.taken[seat] += self.rows[row]
+            self.rows[row] = [card]
+            self.hands[seat].remove(card)
+            self.chosen[seat] = None
+            self.choosing_row = None
+            self._place()
+            return
+        self.chosen[seat] = int(label)
+        self.asking += 1
+        if self.asking == self.n:    # every card revealed: placed from the lowest
+            self._place()
+
+    def _place(self) -> None:
+        for card in sorted(c for c in self.chosen if c is not None):
+            seat = self.chosen.index(card)
+            below = [i for i, row in enumerate(self.rows) if row[-1] < card]
+            if not below:            # lower than every row: its player takes a row of their choice
+                self.choosing_row = seat
+                return
+            row = max(below, key=lambda i: self.rows[i][-1])
+            if len(self.rows[row]) >= self.row_length:
+                self.taken[seat] += self.rows[row]
+                self.rows[row] = []
+            self.rows[row].append(card)
+            self.hands[seat].remove(card)
+            self.chosen[seat] = None
+        self.turns_left -= 1
+        if self.turns_left:
+            self._new_turn()
+            return
+        for p in range(self.n):
+            self.score[p] += sum(bullheads(c) for c in self.taken[p])
+        self.round_over = True
+        self.over = max(self.score) >= self.target

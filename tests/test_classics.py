@@ -35,7 +35,7 @@ import interpreter  # noqa: E402
 from interpreter.play.checks.scenarios import run_file  # noqa: E402
 
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
-            "crazy_eights", "love_letter"]
+            "crazy_eights", "love_letter", "six_nimmt"]
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
@@ -268,7 +268,7 @@ def test_the_search_agents_play_each_classic(name):
     determinization no deal, and Leduc's hand strength needed the public card)."""
     from interpreter.play.agents import choose, make_agents
     rules = interpreter.load(interpreter.ruleset_path(name))
-    params = {"num_cards": 5} if name == "goofspiel" else {}
+    params = {"num_cards": 5} if name == "goofspiel" else {"target": 20} if name == "six_nimmt" else {}
     for seed in (1, 2):
         agents = make_agents("ismcts:iterations=30,greedy", 2, seed)
         S = rules.new_game(2, seed, {"params": params})

@@ -13,7 +13,7 @@ import random
 import pytest
 
 import interpreter
-from oracles_cards import LoveLetter
+from oracles_cards import LoveLetter, SixNimmt
 from test_classics import GAMES, NO_OPENSPIEL, Twin, attr, case_id, cards, replay
 
 try:
@@ -96,21 +96,23 @@ def love_letter_deck(rules, S) -> list[str]:
             + removed[::-1] + [rules.card_labels[c] for c in cards(S, "aside")])
 
 
-def referee_replay(name: str, n: int, seed: int, referee, deck) -> tuple[int, list]:
+def referee_replay(name: str, n: int, seed: int, referee, deck, table) -> tuple[int, list]:
     """One seeded random game in Rulebook, each decision checked against the referee (the seat,
-    the prompt, the options, every hand); its number of decisions and its scores."""
+    the prompt, the options, every hand, what lies face up); its number of decisions and its
+    scores."""
     rules = interpreter.load(interpreter.ruleset_path(name))
     S = rules.new_game(n, seed)
     rng = random.Random(seed)
     decisions = 0
     while not S.is_terminal():
         if referee.round_over:
-            referee.deal(deck(rules, S), S.v["start"])
+            referee.deal(deck(rules, S), S.v.get("start"))
         seat, prompt, options = referee.legal()
         where = f"{name}, {n} players, seed {seed}, decision {decisions + 1}"
         assert (S.current_player(), S.prompt()) == (seat, prompt), f"{where}: Rulebook asks {S.current_player()} {S.prompt()}, the referee {seat} {prompt}"
         assert sorted(S.legal_actions()) == sorted(options), f"{where}: Rulebook offers {S.legal_actions()}, the referee {options}"
-        assert [labels(rules, h) for h in S.z["hand"]] == [sorted(h) for h in referee.hands], f"{where}: the hands differ"
+        assert [labels(rules, h) for h in S.z["hand"]] == [sorted(map(str, h)) for h in referee.hands], f"{where}: the hands differ"
+        assert table(rules, S) == referee.table(), f"{where}: the table differs: {table(rules, S)} and the referee's {referee.table()}"
         label = rng.choice(S.legal_actions())
         S.apply(label)
         referee.play(label)
@@ -120,14 +122,36 @@ def referee_replay(name: str, n: int, seed: int, referee, deck) -> tuple[int, li
     return decisions, S.scores()
 
 
-REFEREES = {"love_letter": (LoveLetter, love_letter_deck, (2, 3, 4))}
+def six_nimmt_deck(rules, S) -> list[str]:
+    """The round's shuffled deck as Rulebook dealt it (the last card on top), read at the round's
+    first decision: what is left, the rows' first cards (row A first), the hands (dealt one
+    card at a time from seat 0; which card of a hand came in which pass does not matter)."""
+    hands = [labels(rules, h) for h in S.z["hand"]]
+    dealt = [hands[p][k] for k in range(len(hands[0])) for p in range(S.n)]
+    rows = [rules.card_labels[S.z["line"][r][0]] for r in cards(S, "rows")]
+    return [rules.card_labels[c] for c in cards(S, "deck")] + rows[::-1] + dealt[::-1]
+
+
+def love_letter_table(rules, S) -> tuple:
+    """What lies face up, as Rulebook has it: each seat's cards played, who is out."""
+    return [labels(rules, h) for h in S.z["played"]], list(S.c["out"])
+
+
+def six_nimmt_table(rules, S) -> tuple:
+    """The rows in order (oldest card first), each seat's cards taken this round."""
+    L = rules.card_labels
+    return [[L[c] for c in S.z["line"].get(r, [])] for r in cards(S, "rows")], [labels(rules, h) for h in S.z["taken"]]
+
+
+REFEREES = {"love_letter": (LoveLetter, love_letter_deck, love_letter_table, (2, 3, 4)),
+            "six_nimmt": (SixNimmt, six_nimmt_deck, six_nimmt_table, (2, 4, 10))}
 REFEREED = tuple(REFEREES)   # the classics without a twin (test_classics.py checks the list)
 
 
-@pytest.mark.parametrize("name,n", [(name, n) for name, (_, _, counts) in REFEREES.items() for n in counts])
+@pytest.mark.parametrize("name,n", [(name, n) for name, (*_, counts) in REFEREES.items() for n in counts])
 def test_referee_agrees_with_every_decision(name, n):
-    make, deck, _ = REFEREES[name]
-    results = [referee_replay(name, n, seed, make(n), deck) for seed in range(1, GAMES // 3 + 1)]
+    make, deck, table, _ = REFEREES[name]
+    results = [referee_replay(name, n, seed, make(n), deck, table) for seed in range(1, GAMES // 3 + 1)]
     assert len({tuple(scores) for _, scores in results}) > 1    # the games did not all end alike
 
 
