@@ -133,3 +133,9 @@ def test_a_seat_that_sees_neither_zone_forgets_which_cards_stayed(tmp_path):
     assert not any(m & 1 for m in S.kn.values())          # seat 0 knows no hidden card's place
     rng = random.Random(2)
     assert len({S.determinize(0, rng).z["hand"][1][0] for _ in range(40)}) > 2   # seat 1's card is any of 8
+
+
+def test_explain_says_who_is_shown_the_cards(peek):
+    from interpreter.tools.explain import explain
+    text = explain(peek, strict=True)     # (strict: no effect falls back to its data)
+    assert "Show the cards in the hand of 1 to player 0 alone (the others do not see them)" in text
