@@ -65,7 +65,12 @@ CRAZY_EIGHTS_SHORT = Twin("crazy_eights", "crazy_eights", (2, 4),
                           crazy_eights_action, lambda rules, S: [float(x) for x in S.scores()],
                           params={"penalties": "openspiel", "max_draw_cards": 2, "max_turns": 20})
 
-TWINS = [CRAZY_EIGHTS, CRAZY_EIGHTS_SHORT]
+CRAZY_EIGHTS_RESHUFFLE = Twin("crazy_eights", "crazy_eights", (2, 3),
+                              lambda n: {"players": n, "reshuffle": True}, crazy_eights_chance,
+                              crazy_eights_action, lambda rules, S: [float(x) for x in S.scores()],
+                              params={"penalties": "openspiel", "reshuffle": True})
+
+TWINS = [CRAZY_EIGHTS, CRAZY_EIGHTS_SHORT, CRAZY_EIGHTS_RESHUFFLE]
 CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
 
 
