@@ -24,9 +24,11 @@ except ImportError:       # the scenarios and the referees still run; the twin i
 
 # ---------------------------------------------------------------------- Crazy Eights
 # crazy_eights with players=N and its defaults (max_draw_cards 5, max_turns 100,
-# use_special_cards false, reshuffle false). Chance: the dealer (52 + seat), then the deal one
+# use_special_cards false, reshuffle false), and cases that set each of them (the ruleset's
+# parameters of the same meaning: max_draw_cards, max_turns, special_cards, reshuffle). Chance: the dealer (52 + seat), then the deal one
 # card at a time from the dealer's left (a card's number is rank * 4 + suit, ranks 2..A and
-# suits C D H S indexed from 0), the starter, then each card drawn. OpenSpiel turns up an
+# suits C D H S indexed from 0), the starter, then each card drawn (after a 2 of the special
+# cards, a draw is several chance nodes in a row: the cards drawn, in order). OpenSpiel turns up an
 # eight as the starter and puts it back: the ruleset takes the first card that is not an
 # eight, so the replay gives that card at once (the same distribution: a random non-eight).
 # A move "Play <card>", "Draw", "Pass", "Nominate suit <S>"; the returns are the penalties,
@@ -48,7 +50,12 @@ def crazy_eights_chance(rules, S, os_state):
         return card_number(rules, cards(S, "hand", seat)[(done - 1) // n])
     if done == dealt + 1:
         return card_number(rules, cards(S, "pile")[0])
-    return card_number(rules, S.v["_drawn"])
+    k = 0                                            # the k-th card of this draw (2s make it several)
+    for step in reversed(os_state.full_history()):
+        if step.player != pyspiel.PlayerId.CHANCE:
+            break
+        k += 1
+    return card_number(rules, S.v["_drawn"][k])
 
 
 def crazy_eights_action(seat: int, label: str) -> str:
@@ -70,7 +77,18 @@ CRAZY_EIGHTS_RESHUFFLE = Twin("crazy_eights", "crazy_eights", (2, 3),
                               crazy_eights_action, lambda rules, S: [float(x) for x in S.scores()],
                               params={"penalties": "openspiel", "reshuffle": True})
 
-TWINS = [CRAZY_EIGHTS, CRAZY_EIGHTS_SHORT, CRAZY_EIGHTS_RESHUFFLE]
+CRAZY_EIGHTS_SPECIAL = Twin("crazy_eights", "crazy_eights", (2, 3, 4),
+                            lambda n: {"players": n, "use_special_cards": True},
+                            crazy_eights_chance, crazy_eights_action, lambda rules, S: [float(x) for x in S.scores()],
+                            params={"penalties": "openspiel", "special_cards": True})
+
+CRAZY_EIGHTS_SPECIAL_RESHUFFLE = Twin("crazy_eights", "crazy_eights", (2,),
+                                      lambda n: {"players": n, "use_special_cards": True, "reshuffle": True},
+                                      crazy_eights_chance, crazy_eights_action,
+                                      lambda rules, S: [float(x) for x in S.scores()],
+                                      params={"penalties": "openspiel", "special_cards": True, "reshuffle": True})
+
+TWINS = [CRAZY_EIGHTS, CRAZY_EIGHTS_SHORT, CRAZY_EIGHTS_RESHUFFLE, CRAZY_EIGHTS_SPECIAL, CRAZY_EIGHTS_SPECIAL_RESHUFFLE]
 CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
 
 
