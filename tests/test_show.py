@@ -139,3 +139,9 @@ def test_explain_says_who_is_shown_the_cards(peek):
     from interpreter.tools.explain import explain
     text = explain(peek, strict=True)     # (strict: no effect falls back to its data)
     assert "Show the cards in the hand of 1 to player 0 alone (the others do not see them)" in text
+
+
+def test_show_takes_cards(tmp_path):
+    with pytest.raises(RulesetError) as err:
+        load_text(tmp_path, PEEK.replace('show: {cards: "hand[1]"', 'show: {cards: "players"'), name="p.yaml")
+    assert "show takes a list of cards, got list[player]" in str(err.value)

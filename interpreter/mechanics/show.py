@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..engine.knowledge import tell
 from ..engine.sight import place_of
 from ..expr.runtime import _seat
-from ..expr.types import PLAYER
+from ..expr.types import CARD, PLAYER, fits, list_of
 from .base import effect_kind
 
 
@@ -41,7 +41,9 @@ def e_show(fx, em, spec, path, locals, has_me):
     spec = fx._spec(spec, path, ("cards", "to"))
     if spec is None:
         return
-    cards, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+    cards, typ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+    if not fits(typ, list_of(CARD)):
+        fx.ctx.error(f"show takes a list of cards, got {typ}", (*path, "cards"), "type")
     to, _ = fx.expr(spec["to"], (*path, "to"), locals, has_me, PLAYER)
     fx.ctx.shows = True
     fx.ctx.names.namespace["_show"] = show
