@@ -51,7 +51,7 @@ def main() -> int:
     for name, (make, deck, table, counts) in cards.REFEREES.items():
         for n in counts:
             results = [cards.referee_replay(name, n, seed, make(n), deck, table) for seed in range(1, args.games + 1)]
-            proofs.append({"game": f"{name}-{n}p", "against": "referee", "games": args.games,
+            proofs.append({"game": f"{name}-{n}p", "against": "the referee", "games": args.games,
                            "decisions": sum(d for d, _ in results)})
     twin = cards.CRAZY_EIGHTS
     rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
