@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The card classics of tests/test_classics_cards.py at scale: Crazy Eights against OpenSpiel,
-Love Letter and 6 nimmt! against their referees (tests/oracles_cards.py), and the speed of
+Love Letter and 6 nimmt! against their referees (tests/oracles/card_referees.py), and the speed of
 Crazy Eights in both engines.
 
     python benchmarks/classics_cards.py [--games 200] [--seconds 3] [--json]
@@ -64,7 +64,7 @@ def main() -> int:
         print(json.dumps({"proofs": proofs, "speed": [speed]}, indent=1))
         return 0
     for p in proofs:
-        print(f"proof  {p['game']:<70} {p['games']} games, {p['decisions']} decisions: the same as the {p['against']}")
+        print(f"proof  {p['game']:<70} {p['games']} games, {p['decisions']} decisions: the same as {p['against']}")
     print(f"\nCrazy Eights, 5 players: Rulebook {speed['rulebook_decisions_per_s']:,} decisions/s, "
           f"OpenSpiel {speed['openspiel_decisions_per_s']:,} decisions/s ({speed['ratio']}x)")
     return 0

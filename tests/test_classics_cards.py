@@ -4,7 +4,7 @@ and plays them with the search agents):
 
 - Crazy Eights against OpenSpiel's ``crazy_eights``;
 - Love Letter and 6 nimmt!, which have no OpenSpiel twin, against independent referees
-  written from the published rules (tests/oracles_cards.py), replayed over seeded games.
+  written from the published rules (tests/oracles/card_referees.py), replayed over seeded games.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import random
 import pytest
 
 import interpreter
-from oracles_cards import LoveLetter, SixNimmt
+from oracles.card_referees import LoveLetter, SixNimmt
 from test_classics import GAMES, NO_OPENSPIEL, Twin, attr, case_id, cards, replay
 
 try:

@@ -38,8 +38,11 @@ def show(S, me, to, cards) -> None:
 
 @effect_kind("show", "make cards known to one seat only, where they lie (a look at another player's hand)")
 def e_show(fx, em, spec, path, locals, has_me):
-    spec = fx._spec(spec, path, ("cards", "to"))
-    if spec is None:
+    if not isinstance(spec, dict):
+        fx.ctx.error("show takes a mapping (cards, to)", path, "effect")
+        return
+    fx.ctx.check_keys(spec, ("cards", "to"), path, required=("cards", "to"))
+    if "cards" not in spec or "to" not in spec:
         return
     cards, typ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
     if not fits(typ, list_of(CARD)):
