@@ -145,3 +145,9 @@ def test_show_takes_cards(tmp_path):
     with pytest.raises(RulesetError) as err:
         load_text(tmp_path, PEEK.replace('show: {cards: "hand[1]"', 'show: {cards: "players"'), name="p.yaml")
     assert "show takes a list of cards, got list[player]" in str(err.value)
+
+
+def test_show_is_for_one_seat_not_a_team(tmp_path):
+    with pytest.raises(RulesetError) as err:
+        load_text(tmp_path, PEEK.replace('to: 0}', 'to: "team(0)"}'), name="t.yaml")
+    assert "show is for one seat: to: a player, not a team" in str(err.value)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..engine.knowledge import tell
 from ..engine.sight import place_of
 from ..expr.runtime import _seat
-from ..expr.types import CARD, PLAYER, fits, list_of
+from ..expr.types import CARD, PLAYER, TEAM, fits, list_of
 from .base import effect_kind
 
 
@@ -47,7 +47,10 @@ def e_show(fx, em, spec, path, locals, has_me):
     cards, typ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
     if not fits(typ, list_of(CARD)):
         fx.ctx.error(f"show takes a list of cards, got {typ}", (*path, "cards"), "type")
-    to, _ = fx.expr(spec["to"], (*path, "to"), locals, has_me, PLAYER)
+    to, who = fx.expr(spec["to"], (*path, "to"), locals, has_me, PLAYER)
+    if who == TEAM:
+        fx.ctx.error("show is for one seat: to: a player, not a team (show each member in a for_each)",
+                     (*path, "to"), "type")
     fx.ctx.shows = True
     fx.ctx.names.namespace["_show"] = show
     em.line(f"_show(S, {'me' if has_me else 'None'}, {to}, {cards})")
