@@ -35,7 +35,8 @@ import interpreter  # noqa: E402
 from interpreter.play.checks.scenarios import run_file  # noqa: E402
 
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
-            "oh_hell", "hearts", "euchre", "spades"]   # the trick-taking twins are in tests/test_classics_tricks.py
+            "oh_hell", "hearts", "euchre", "spades",   # the trick-taking twins: tests/test_classics_tricks.py
+            "crazy_eights", "love_letter", "six_nimmt"]  # the card classics: tests/test_classics_cards.py
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
@@ -245,7 +246,8 @@ def test_twin_plays_as_openspiel(twin, n):
 
 def test_every_classic_has_a_twin_a_source_and_scenarios():
     from test_classics_tricks import TWINS as TRICK_TWINS
-    assert sorted({twin.ruleset for twin in TWINS + TRICK_TWINS}) == sorted(CLASSICS)
+    from test_classics_cards import REFEREED, TWINS as CARD_TWINS   # (both import this module)
+    assert sorted({twin.ruleset for twin in TWINS + TRICK_TWINS + CARD_TWINS} | set(REFEREED)) == sorted(CLASSICS)
     for name in CLASSICS:
         rules = interpreter.load(interpreter.ruleset_path(name))
         assert "Source of rules" in rules.data["description"], name
@@ -261,7 +263,7 @@ def test_scenario(name, outcome):
     assert outcome.ok, f"{outcome.loc}: {outcome.message}"
 
 
-SEARCH_PARAMS = {"goofspiel": {"num_cards": 5}, "oh_hell": {"num_tricks": 4}}   # shorter games
+SEARCH_PARAMS = {"goofspiel": {"num_cards": 5}, "oh_hell": {"num_tricks": 4}, "six_nimmt": {"target": 20}}   # shorter games
 
 
 @pytest.mark.parametrize("name", CLASSICS)

@@ -284,6 +284,7 @@ def check_redacted(S, ev, seat):
             else:
                 left = froms is not None and seen.zone_seers(froms, ev.get("from_owner")) & me
             sees = bool(left or (to is not None and seen.zone_seers(to, ev.get("to_owner")) & me))
+            sees = sees or (kind == "show" and seat == ev["shown_to"])   # shown to that seat alone
         assert ("cards" in out or "card" in out) == sees, (ev, out, seat)
     elif kind in ("gain", "lose", "pay", "set_counter", "advance"):
         sees = seen.counter_seers(ev.get("counter"), counter_owner(rules, S.members, ev.get("counter"), ev, "owner")) & me

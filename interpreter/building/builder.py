@@ -75,6 +75,7 @@ class Builder(Declarations, Bounded, Elements):
         self._bad_defines: dict = {}  # message an erroneous define gives at each use -> its name
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
+        self.shows = False         # set when a show effect is compiled (mechanics/show.py)
         self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
 
     # ------------------------------------------------------------------ diagnostics
@@ -395,6 +396,7 @@ class Builder(Declarations, Bounded, Elements):
                            f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): declared "
                            "effects calling each other several times multiply", step.path, "limit", key=True)
         r.auto_forced = bool(d.get("auto_forced", False))
+        r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)
         r.view = view_hints(self, d.get("view") or {}, r)   # layout hints for the web viewer only
         r.steps = tuple(self.step_list)

@@ -30,7 +30,7 @@ _UNNAMED = re.compile(r"\bS\.[zcv]\b(?!\[')")       # a table reached some other
 # functions given S that change nothing a condition can read (the RNG, the step count, errors,
 # the seats' knowledge of hidden cards)
 # or only read it (runtime helpers of the expression language)
-_HARMLESS = frozenset({"_below", "_shuffle", "_over_budget", "_know", "_seat", "_card", "_team", "_partner", "_members",
+_HARMLESS = frozenset({"_below", "_shuffle", "_over_budget", "_know", "_show", "_seat", "_card", "_team", "_partner", "_members",
                        "_combos", "_combos_by"})
 
 

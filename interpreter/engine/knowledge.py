@@ -8,7 +8,12 @@ market into a hand, a card it passed to a neighbour). A game started with
 ``new_game(..., knowledge=True)`` keeps that in ``S.kn``: card -> a bitmask of the seats
 that know the card's zone while the card is in a zone hidden from them. Every move of cards
 updates it (``know``): the seats that could see the zone the cards left know the zone they
-entered; a card entering a zone everyone sees is known to all and leaves the table. A game
+entered; a card entering a zone everyone sees is known to all and leaves the table; a seat
+that sees neither zone cannot tell which cards moved, so it forgets where the cards it knew
+in the zone left are (they may be among those that went). Some
+rules tell seats where cards lie (``tell``): a card shown to one seat (mechanics/show.py), a
+card chosen in secret and revealed into a public variable while it stays in its owner's hidden
+hand (mechanics/choose.py: every seat now knows it is there). A game
 without knowledge has ``S.kn = None`` and pays one comparison a move.
 
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
@@ -30,6 +35,7 @@ from __future__ import annotations
 from ..errors import GameError
 from .loop import reask
 from .rng import seed_state
+from .sight import place_of
 from .visibility import ALL
 
 
@@ -39,18 +45,25 @@ def seers(S, zone: str, owner) -> int:
     return S.rules.visibility.seen(S.members).zone_seers(zone, owner)
 
 
-def know(S, cards, src: str, src_owner, dst: str, dst_owner) -> None:
-    """Cards moved from ``src`` (of ``src_owner``) to ``dst``: who knows where they are now."""
+def know(S, cards, src: str, src_owner, dst: str, dst_owner, held: bool = False) -> None:
+    """Cards moved from ``src`` (of ``src_owner``) to ``dst``: who knows where they are now.
+    ``held``: a step held them aside since they left ``src`` (a pass), so the cards in ``src``
+    now are not in question."""
     kn = S.kn
     seen = S.rules.visibility.seen(S.members)
+    full = (1 << S.n) - 1
     into = seen.zone_seers(dst, dst_owner)
+    mask = seen.zone_seers(src, src_owner)
+    mask = full if mask == ALL else mask & full
+    # a seat that sees neither zone cannot tell which cards left: of the cards it knew were
+    # there, it no longer knows which still are (a card drawn from a deck it knew some of)
+    blind = 0 if into == ALL else full & ~mask & ~into
+    if blind and kn and not held:
+        _forget(S, src, src_owner, blind)
     if into == ALL:
         for c in cards:
             kn.pop(c, None)
         return
-    mask = seen.zone_seers(src, src_owner)
-    if mask == ALL:
-        mask = (1 << S.n) - 1
     # seats that see the destination see the cards there anyway; the others lose track of a
     # card that leaves a zone they could not see, even if they knew it was there
     mask &= ~into
@@ -59,6 +72,35 @@ def know(S, cards, src: str, src_owner, dst: str, dst_owner) -> None:
             kn[c] = mask
         else:
             kn.pop(c, None)
+
+
+def _forget(S, zone: str, owner, seats: int) -> None:
+    """The seats of ``seats`` no longer know where the cards of ``zone`` (of ``owner``) are."""
+    kind, kn = S.rules.zone_owner[zone], S.kn
+    cards = S.z[zone] if kind == "none" else S.z[zone].get(owner, ()) if kind == "card" else S.z[zone][owner]
+    for c in cards:
+        m = kn.get(c)
+        if m and m & seats:
+            m &= ~seats
+            if m:
+                kn[c] = m
+            else:
+                del kn[c]
+
+
+def tell(S, cards, mask: int) -> None:
+    """The seats of ``mask`` now know where ``cards`` lie (a card shown to one seat, a secret
+    choice revealed to all), until the cards move; nothing for a game without knowledge."""
+    kn = S.kn
+    if kn is None:
+        return
+    for c in cards:
+        place = place_of(S, c)
+        if place is None:   # held aside by a running step
+            continue
+        unseen = mask & ~seers(S, *place)   # (the seats that see the zone need no record)
+        if unseen:
+            kn[c] = kn.get(c, 0) | unseen
 
 
 def _instances(S, name: str):

@@ -72,6 +72,10 @@ def observe(S, player: int | None) -> dict:
         "current_player": S.current_player(),
         "over": S.over,
     }
+    if rules.shows and player is not None and S.kn:
+        known = known_cards(S, player)
+        if known:
+            obs["known"] = known
     for frame in S.stack:   # running steps add what they hold (a trick's players, your passed cards)
         extra = S.rules.steps[frame[0]].observe(S, frame, player)
         if extra:
@@ -80,6 +84,28 @@ def observe(S, player: int | None) -> dict:
         obs["prompt"] = S.prompt()
         obs["legal_actions"] = S.legal_actions()
     return obs
+
+
+def known_cards(S, player: int) -> dict:
+    """In a ruleset that shows cards (mechanics/show.py): the cards in zones hidden from
+    ``player`` whose place it knows (engine/knowledge.py), by labels under the zone's name as
+    the language writes it (``hand[1]``, ``under[a2]``, ``deck``)."""
+    rules, kn, bit = S.rules, S.kn, 1 << player
+    seen = rules.visibility.seen(S.members)
+    labels, keys = rules.card_labels, rules.card_keys
+    out: dict = {}
+    for name, owner in rules.zone_owner.items():
+        zone = S.z[name]
+        places = ([(None, zone)] if owner == "none" else sorted(zone.items()) if owner == "card"
+                  else enumerate(zone))
+        for who, cards in places:
+            if not cards or seen.zone_seers(name, who) & bit:
+                continue
+            shown = [labels[c] for c in cards if kn.get(c, 0) & bit]
+            if shown:
+                key = name if who is None else f"{name}[{keys[who] if owner == 'card' else who}]"
+                out[key] = shown
+    return out
 
 
 def _shown(rules, name, value):

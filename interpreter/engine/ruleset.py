@@ -54,6 +54,7 @@ class Ruleset:
     params_decl: dict              # each parameter's checked declaration
     asymmetric: bool               # seats are not meant to be alike (play/simulation/anomalies.py skips seat checks)
     auto_forced: bool              # a decision with one option is taken without asking
+    shows: bool                    # a show effect makes cards known to one seat: games keep knowledge
     warnings: list                 # what validate reports beside errors
     # --- components and where they are
     cards: Any                     # the card table (building/components.py CardTable)
@@ -153,7 +154,7 @@ class Ruleset:
         S.rng = rng.seed_state(seed)
         if record:
             S.ev = []
-        if knowledge:
+        if knowledge or self.shows:
             S.kn = {}
         engine.run_setup(S, self._fill, self.setup)
         S.stack.append(self.steps[self.root].enter(S))

@@ -46,6 +46,8 @@ def moved_seers(rules, members, ev: dict) -> int:
     froms, to = ev.get("from"), ev.get("to")
     if froms is None and to is None:
         return ALL
+    if ev.get("ev") == "show":   # cards shown where they lie: to one seat, and to those who see them there
+        return zone_seers(rules, members, froms, ev.get("from_owner")) | 1 << ev["shown_to"]
     if isinstance(froms, list):
         mask = ALL
         for z in froms:
@@ -57,21 +59,27 @@ def moved_seers(rules, members, ev: dict) -> int:
     return mask
 
 
+def place_of(S, card: int) -> tuple | None:
+    """Where ``card`` lies: (zone, owner), the owner None for a shared zone; None for a card in
+    no zone (a card a step holds aside, such as a card passed face down)."""
+    for name, kind in S.rules.zone_owner.items():
+        zone = S.z[name]
+        if kind == "none":
+            if card in zone:
+                return name, None
+            continue
+        for owner, cards in (zone.items() if kind == "card" else enumerate(zone)):
+            if card in cards:
+                return name, owner
+    return None
+
+
 def card_seers(S, card: int) -> int:
     """The seats that see where ``card`` is: its zone's seers; 0 for a card a step holds aside
     (a card passed face down). (A public variable holding a card in a hidden zone shows which
     card it is, not where it is: a seat cannot tell it from the others when it moves.)"""
-    rules = S.rules
-    for name, kind in rules.zone_owner.items():
-        zone = S.z[name]
-        if kind == "none":
-            if card in zone:
-                return zone_seers(rules, S.members, name, None)
-            continue
-        for owner, cards in (zone.items() if kind == "card" else enumerate(zone)):
-            if card in cards:
-                return zone_seers(rules, S.members, name, owner)
-    return 0
+    place = place_of(S, card)
+    return 0 if place is None else zone_seers(S.rules, S.members, *place)
 
 
 class Choice:

@@ -8,7 +8,7 @@ names a step kind by its key (``- tricks: {...}``); anything else in a flow list
 and runs inline. Imports errors, loading, expr and engine.
 """
 from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
-from . import counters, variables, cards  # noqa: F401  (registration: the effect kinds)
+from . import counters, variables, cards, show  # noqa: F401  (registration: the effect kinds)
 from . import flow, choose, branch, pick, passing, tricks  # noqa: F401  (registration)
 from . import board, dexterity  # noqa: F401  (registration: board:, neighbors(), attempt, skill())
 from . import market  # noqa: F401  (registration: combos(), sums(), groups())

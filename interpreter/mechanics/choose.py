@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.types import PLAYER, elem, list_of
+from ..expr.types import CARD, PLAYER, elem, list_of
+from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
 from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
@@ -144,6 +145,8 @@ class Simultaneous(Step):
         S.v[self.var] = choices
         if S.ev is not None:
             S.ev.append({"ev": "reveal", "var": self.var, "value": choices})
+        if S.kn is not None and self.option_type == CARD and S.rules.visibility.var_public(self.var):
+            tell(S, [c for c in choices if c is not None], (1 << S.n) - 1)   # every seat knows where they lie
         if self.then is not None:
             for seat in seats:
                 self.then(S, seat, None)

@@ -137,7 +137,8 @@ class Pass(Step):
             if self.notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
             if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)
-                know(S, (card,), self.zone, S.tm[giver] if from_team else giver, self.into, S.tm[to] if by_team else to)
+                know(S, (card,), self.zone, S.tm[giver] if from_team else giver, self.into, S.tm[to] if by_team else to,
+                     held=True)
         if S.ev is not None:   # what each receiver gets, from whom
             by: dict[tuple[int, int], list[int]] = {}
             for giver, to, card in pending:

@@ -418,9 +418,15 @@ def _advance(ex, m, rest, depth, loc):
     return [_bullet(depth, text + ".")]
 
 
+def _show(ex, m, rest, depth, loc):
+    to = ex.p(m.get("to"), loc)
+    to = f"player {to}" if to.isdigit() else to
+    return [_bullet(depth, f"Show {ex.p(m.get('cards'), loc)} to {to} alone (the others do not see them).")]
+
+
 _KINDS = {"phase": _phase, "repeat": _repeat, "while": _while, "until": _until, "turns": _turns,
           "choose": _choose, "branch": _branch, "pick": _pick, "pass": _pass, "tricks": _tricks, "grid": _grid,
           "pay": _pay, "attempt": _attempt, "if": _if, "switch": _switch, "for_each": _for_each,
           "with_player": _with_player, "gain": _gain, "lose": _lose, "transfer": _transfer, "set": _set,
           "random": _random, "move": _move, "shuffle": _shuffle, "deal": _deal, "gather": _gather,
-          "reset": _reset, "end_game": _end_game, "advance": _advance}
+          "reset": _reset, "end_game": _end_game, "advance": _advance, "show": _show}

@@ -112,8 +112,8 @@ class SearchAgent:
                 i = untried[rng.randrange(len(untried))]
                 child = node.children[keys[i]] = Node(len(node.totals))
                 child.avail += 1
+                path.append(child)   # (before it is played: a game that breaks there still visits it)
                 S.apply_index(i)
-                path.append(child)
                 break
             best, best_score = 0, -1.0
             for i, k in enumerate(keys):   # each option legal here was available once more

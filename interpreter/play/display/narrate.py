@@ -98,6 +98,8 @@ class _Teller:
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
             return f"{ev.get('var')} = {_said(ev.get('value', '?'))}" + (" (drawn)" if kind == "random" else "")
+        if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
+            return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
         if kind == "reveal":
             return f"{ev.get('var')} revealed: {_said(ev.get('value'))}"
         if kind == "reset":
