@@ -157,7 +157,7 @@ def test_openspiel_games_of_one_ruleset_with_other_settings_coexist():
     assert str(again) == str(g4) and again.num_players() == 4 and again.num_distinct_actions() == g4.num_distinct_actions()
     assert "4" in g4.table.actions.index and "4" not in g3.table.actions.index   # a pass of four cards
     assert pyspiel.load_game("rulebook_diamonds").num_players() == 3      # its defaults, not the latest settings
-    assert str(pyspiel.load_game("rulebook_diamonds")) == "rulebook_diamonds(options={},params={},players=3,reward=win)"
+    assert str(pyspiel.load_game("rulebook_diamonds")) == "rulebook_diamonds(chance=seed,options={},params={},players=3,reward=win)"
 
 
 def test_openspiel_a_serialized_game_and_state_load_in_another_process():

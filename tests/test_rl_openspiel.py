@@ -36,7 +36,7 @@ def test_every_bundled_ruleset_registers_at_import_in_a_fresh_process():
                "names = sorted(n for n in pyspiel.registered_names() if n.startswith('rulebook_'))\n"
                "print(g.num_players(), str(g), v.num_players(), names)")
     players, text, two, names = out.split(" ", 3)
-    assert (players, two) == ("4", "2") and text == "rulebook_diamonds(options={},params={},players=4,reward=win)"
+    assert (players, two) == ("4", "2") and text == "rulebook_diamonds(chance=seed,options={},params={},players=4,reward=win)"
     for name in ("rulebook_diamonds", "rulebook_diams", "rulebook_mister_diamond", "rulebook_diamonds_club",
                  "rulebook_diamonds_teams", "rulebook_diams_closing_last"):
         assert f"'{name}'" in names
@@ -60,7 +60,7 @@ def test_a_short_name_plays_the_defaults_not_the_latest_settings():
     openspiel.load_game("mister_diamond", players=5, reward="score")
     game = pyspiel.load_game("rulebook_mister_diamond")
     assert game.num_players() == 2 and game.max_utility() == 1.0
-    assert str(game) == "rulebook_mister_diamond(options={},params={},players=2,reward=win)"
+    assert str(game) == "rulebook_mister_diamond(chance=seed,options={},params={},players=2,reward=win)"
     assert pyspiel.load_game(str(game)).num_players() == 2
 
 
