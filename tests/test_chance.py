@@ -153,5 +153,5 @@ def test_the_seed_is_no_chance_node_of_explicit_chance_and_seed_chance_stays():
     assert len(seeded.new_initial_state().chance_outcomes()) == openspiel.SEEDS
     assert len(explicit.new_initial_state().chance_outcomes()) == 3
     assert "chance=explicit" in str(explicit) and str(pyspiel.load_game(str(explicit))) == str(explicit)
-    with pytest.raises(Exception, match="chance is one of seed, explicit, not 'dice'"):
+    with pytest.raises(Exception, match="chance is one of explicit, seed, not 'dice'"):
         openspiel.load_game("kuhn_poker", players=2, chance="dice")

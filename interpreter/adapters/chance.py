@@ -272,6 +272,14 @@ def _pile(cards: list, u: int) -> Pile:
     return p
 
 
+def own_piles(S) -> None:
+    """Every pile with undrawn cards ``S``'s own (a clone shares its lists until it writes
+    them, and a pile read in a replay draws, which writes it)."""
+    for name, zone in S.z.items():
+        if type(zone) is Pile and zone.u and name in S.sh:
+            S.own(name)
+
+
 def explicit(rules) -> None:
     """Compile-time hook: ``rules``' random source, wherever its generated code names it (its
     expressions' and effects' namespace, the flow's), replaced by the oracle's."""

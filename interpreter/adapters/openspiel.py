@@ -39,7 +39,7 @@ from ..building import load
 from ..errors import UsageError
 from ..loading.resources import bundled_rulesets, find_ruleset
 from ..loading.variants import load_data
-from .chance import NeedChance, explicit, outcomes_bound, replaying
+from .chance import NeedChance, explicit, outcomes_bound, own_piles, replaying
 from .common import Table
 from .observer import Observer
 from .recall import Recall
@@ -47,7 +47,7 @@ from .recall import Recall
 _RULESETS: dict = {}    # registered name -> (path, variant): what pyspiel.load_game(name) plays
 _TABLES: dict = {}      # (registered name, its parameters) -> Table: one per distinct game
 SEEDS = 1 << 16         # the outcomes of the chance node that starts a game (chance="seed")
-CHANCE_MODES = ("seed", "explicit")   # the first the default: one node, the seed; or each random event a node
+CHANCE_MODES = ("explicit", "seed")   # the first the default: one node, the seed; or each random event a node
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 # OpenSpiel's game strings split parameters at commas and read "(", ")" and "=" as syntax: a
 # JSON text given as a parameter has those written as %XX (urllib's quoting), so that
@@ -332,8 +332,9 @@ class RulebookState(pyspiel.State):
             with replaying(chosen):
                 if h is None:
                     S = table.new_game(0)
-                else:   # (every list its own: a draw of a pile writes it, even when read)
-                    S = h.state.clone().own_all()
+                else:
+                    S = h.state.clone()
+                    own_piles(S)
                     S.apply_index(i)
         except NeedChance as need:
             self.pend = (i, chosen, need.node)
