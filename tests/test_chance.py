@@ -155,3 +155,38 @@ def test_the_seed_is_no_chance_node_of_explicit_chance_and_seed_chance_stays():
     assert "chance=explicit" in str(explicit) and str(pyspiel.load_game(str(explicit))) == str(explicit)
     with pytest.raises(Exception, match="chance is one of explicit, seed, not 'dice'"):
         openspiel.load_game("kuhn_poker", players=2, chance="dice")
+
+
+def test_a_roll_is_a_node_of_the_attempts_outcomes_and_a_random_draw_one_of_the_lists_places():
+    # Mister Diamond: each roll's outcomes with the chances the ruleset gives (they add up to 1),
+    # and the outcome applied is the attempt's result; Diamonds: the start player drawn from
+    # the players, each equally likely
+    game = openspiel.load_game("mister_diamond", players=2)
+    attempt = next(step for step in game.table.rules.steps if hasattr(step, "chances"))
+    state, rng, rolls = game.new_initial_state(), random.Random(2), 0
+    while not state.is_terminal() and rolls < 12:
+        if not state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        outcomes = state.chance_outcomes()
+        if state.pend[2].kind == "roll":
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0) and len(outcomes) > 1
+            for a, _ in outcomes:
+                tried = state.clone()
+                tried.apply_action(a)
+                while tried.is_chance_node():
+                    tried.apply_action(tried.chance_outcomes()[0][0])
+                name = attempt.outcomes[a].name
+                assert tried.h.state.v["result"] == name and _label(state, a) == f"roll {name}"
+                rolls += 1
+        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    assert rolls >= 12
+    diamonds = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    for first in range(3):
+        state = diamonds.new_initial_state()
+        assert state.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+        state.apply_action(first)
+        deal = state.clone()
+        while deal.is_chance_node():
+            deal.apply_action(deal.chance_outcomes()[0][0])
+        assert deal.h.state.v["start_player"] == first

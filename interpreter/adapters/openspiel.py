@@ -8,24 +8,20 @@
         state.apply_action(random.choice(state.legal_actions()))
     print(state.returns())
 
-Chance is *explicit*, at one chance node: a game starts by drawing the seed of its RNG,
-one of ``SEEDS`` (65,536) equally likely outcomes, which no seat observes; every later chance
-event (shuffling sixty cards, a dexterity roll) follows from that seed inside
-``apply_action``. Listing each shuffle's outcomes as chance nodes is out of reach (60! deals),
-and a sampled-stochastic Python game cannot be serialized by OpenSpiel (its Python games have
-no RNG state to save), while this model serializes, replays from its history and reaches every
-game of a seed. The seed is in the state, so a search that clones states (OpenSpiel's
-``MCTSBot``) knows the deals and rolls to come as well as the hidden cards: it plays as an
-oracle, not as a seat could (``State.determinize`` gives a seat's sampled worlds; the
-``ismcts`` agent searches them, docs/agents.md). Actions are ids of the ruleset's fixed action
-space (adapters/actions.py); ``observation_tensor`` is adapters/tensors.py's encoding;
-``information_state_string`` is the seat's perfect-recall view: what it saw of every move so
-far (other seats' hidden choices as "?", as a redacted log shows them) and what it sees now.
-Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final
-scores). ``clone`` copies the game state (``State.clone``); ``serialize`` writes it as JSON
-with the options taken. A move is one ``State.apply_index``: what each seat saw of the moves
-(the perfect recall) is worked out only when an information state is asked, by replaying
-them from the seed.
+Chance is the rules' own (``chance="explicit"``, the default): each random event is a chance
+node with its real outcomes, a card drawn from a shuffled zone when it leaves it, a ``random``
+draw, an attempt's roll (adapters/chance.py); a move is made on a copy of the state before
+it and made again once the outcome it asked for is chosen. ``chance="seed"``, the option for
+speed: one chance node, the seed of the game's RNG (``SEEDS``, 65,536 outcomes), from which
+every later chance event follows inside ``apply_action``; a search that clones such a state
+(OpenSpiel's ``MCTSBot``) knows the deals and rolls to come. Actions are ids of the ruleset's
+fixed action space (adapters/actions.py); ``observation_tensor`` is adapters/tensors.py's
+encoding; ``information_state_string`` is the seat's perfect-recall view: what it saw of every
+move so far (other seats' hidden choices as "?", as a redacted log shows them) and what it
+sees now. Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``:
+the final scores). ``clone`` copies the game state (``State.clone``). What each seat saw of
+the moves (the perfect recall) is worked out only when an information state is asked, by
+replaying them from the game's start.
 """
 from __future__ import annotations
 
