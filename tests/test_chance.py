@@ -190,3 +190,19 @@ def test_a_roll_is_a_node_of_the_attempts_outcomes_and_a_random_draw_one_of_the_
         while deal.is_chance_node():
             deal.apply_action(deal.chance_outcomes()[0][0])
         assert deal.h.state.v["start_player"] == first
+
+
+def test_a_shuffled_zone_a_seat_sees_is_drawn_whole_when_shuffled():
+    # Diamonds Club's strips lie face up: their order is seen at once, so it is drawn at the
+    # shuffle, a node a position; a face-down deck stays undrawn until read
+    game = openspiel.load_game("diamonds_club", players=2)
+    state, rng = game.new_initial_state(), random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    S = state.h.state
+    for name in ("dark_strips", "light_strips"):
+        assert type(S.z[name]) is list and len(S.z[name]) > 1
+    leduc = openspiel.load_game("leduc_poker", players=2).new_initial_state()
+    while leduc.is_chance_node():
+        leduc.apply_action(leduc.chance_outcomes()[0][0])
+    assert type(leduc.h.state.z["deck"]) is chance.Pile

@@ -22,6 +22,7 @@ from operator import index
 from typing import SupportsIndex
 
 from ..engine import rng
+from ..engine.knowledge import seers
 from ..errors import UsageError
 from ..mechanics.dexterity import ACTOR
 
@@ -120,16 +121,19 @@ def uniform(S) -> float:
 
 def shuffle(S, items: list) -> None:
     """A shuffle decides nothing: the zone's cards become a Pile in no order (card order, as
-    it reads). A zone owned by each player or card, or one not found (a list of a step's own),
-    has its positions drawn now, top first."""
+    it reads). A zone some seat sees (its order shown), one owned by each player or card, or
+    one not found (a list of a step's own), has its positions drawn now, top first."""
     if _ORACLE is None:
         rng.shuffle(S, items)
         return
     for name, zone in S.z.items():
         if zone is items:
-            if name not in S.rules.sorted_zones:
+            if name in S.rules.sorted_zones:
+                return
+            if not seers(S, name, None):
                 S.z[name] = Pile.undrawn(list.copy(items))
-            return
+                return
+            break
     pile = Pile.undrawn(list.copy(items))
     pile.draw_down(0)
     list.__setitem__(items, slice(None), list.copy(pile))
