@@ -139,16 +139,6 @@ def shuffle(S, items: list) -> None:
     list.__setitem__(items, slice(None), list.copy(pile))
 
 
-def _draw(cards: list) -> int:
-    if len(cards) == 1:
-        return cards[0]
-    o = _ORACLE
-    if o is None:   # (a card taken outside a replay: the engine's own chance)
-        return cards[_FALLBACK.randrange(len(cards))]
-    n = len(cards)
-    return o.take(lambda: Node("card", [(c, 1.0 / n) for c in cards], None))
-
-
 class _Fallback:
     """Draws for a pile read outside a replay: SplitMix64 with a state of its own."""
     rng = rng.seed_state(0)
@@ -180,7 +170,13 @@ class Pile(list):
         """Draw the positions from the top undrawn one down to ``lo``."""
         while self.u > lo:
             u = self.u
-            c = _draw(list.__getitem__(self, slice(0, u)))
+            o = _ORACLE
+            if u == 1:
+                c = list.__getitem__(self, 0)
+            elif o is None:   # (a card taken outside a replay: the engine's own chance)
+                c = list.__getitem__(self, _FALLBACK.randrange(u))
+            else:   # (the node made only when asked: a replay takes most draws from its queue)
+                c = o.take(lambda u=u: Node("card", [(c, 1.0 / u) for c in list.__getitem__(self, slice(0, u))], None))
             list.__delitem__(self, list.index(self, c, 0, u))
             list.insert(self, u - 1, c)
             self.u = u - 1
