@@ -21,7 +21,9 @@ the game with ``--chance`` (seed, the default here: the figures of docs/rl.md's 
 explicit). ``--chance-costs`` times explicit chance instead: ``chance_outcomes()`` and the
 application of a chance outcome. ``--floor``
 counts (valgrind) the env's encoder called on a state that did not change since its last call,
-and a numpy copy of a tensor of its size: the least a fresh tensor a step costs. ``--parts`` also plays the env with a constant
+and a numpy copy of a tensor of its size: the least a fresh tensor a step costs; then the
+bare apply and the env step (as ``--instructions``), and says whether the speed clause holds:
+an env step within 2x a bare apply plus that floor. ``--parts`` also plays the env with a constant
 tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
 bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
@@ -275,10 +277,16 @@ def main(argv=None) -> int:
     for name, players in GAMES:
         if a.only and name != a.only:
             continue
-        if a.floor:
+        if a.floor:   # the speed clause: an env step within 2x a bare apply plus the tensor's floor
             enc, copy = floor(name, players)
+            games = a.games if name != "diamonds_club" else max(1, a.games // 5)
+            b = instructions(name, players, games, "bare")
+            e = instructions(name, players, games, "env")
+            bound = 2 * b + enc
             print(f"{name}, {players} players: the encoder on an unchanged state {enc / 1e3:.1f} k instructions "
-                  f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k")
+                  f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k; env step {e / 1e3:.1f} k against "
+                  f"2 x apply {b / 1e3:.1f} k + the floor = {bound / 1e3:.1f} k: "
+                  + ("within" if e <= bound else f"over by {e / bound - 1:.0%}"))
             continue
         if a.mcts:
             print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations, chance={a.chance}) "

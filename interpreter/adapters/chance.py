@@ -12,8 +12,9 @@ The adapter replays a move from the state before it with the outcomes already ch
 (``Oracle``): when the move asks for one more, ``NeedChance`` stops the replay and carries
 the chance node (its outcomes and their probabilities); once an outcome is chosen the move is
 replayed again with it queued. Outside a replay (an observation, a saved state, a playout of
-an agent on the engine itself) a pile's undrawn cards read in card order and are not drawn,
-and a card taken from one, a ``random`` draw or a roll falls back to the state's own RNG.
+an agent on the engine itself) a pile's undrawn cards read in card order and are not drawn;
+a ``random`` draw or a roll falls back to the state's own RNG, and a card taken from a pile
+to a generator of this module's own (a pile does not know its state).
 """
 from __future__ import annotations
 

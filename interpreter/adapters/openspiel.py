@@ -43,6 +43,7 @@ from .recall import Recall
 _RULESETS: dict = {}    # registered name -> (path, variant): what pyspiel.load_game(name) plays
 _TABLES: dict = {}      # (registered name, its parameters) -> Table: one per distinct game
 SEEDS = 1 << 16         # the outcomes of the chance node that starts a game (chance="seed")
+_SEED_OUTCOMES = [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]   # (a copy for each caller: not made anew)
 CHANCE_MODES = ("explicit", "seed")   # the first the default: one node, the seed; or each random event a node
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 # OpenSpiel's game strings split parameters at commas and read "(", ")" and "=" as syntax: a
@@ -317,7 +318,7 @@ class RulebookState(pyspiel.State):
             return list(self.pend[2].outcomes)
         if self.h is not None:
             return []
-        return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
+        return _SEED_OUTCOMES[:]
 
     def _run(self, i: int | None, chosen: tuple) -> None:
         """Explicit chance: make move ``i`` (None: the setup) on a copy of the state before it,
