@@ -16,9 +16,14 @@ on a shared machine, wall time also counts the other processes), and their ratio
 ``--openspiel`` also plays random games through the OpenSpiel game (its own random
 choices: other games of the same seeds). ``--mcts N`` times OpenSpiel's own ``MCTSBot`` (100
 simulations of random rollouts a decision) over the first N decisions of a game of seed 11
-instead: CPU milliseconds a decision, what a search on the OpenSpiel game pays. ``--floor``
+instead: CPU milliseconds a decision, what a search on the OpenSpiel game pays. Both play
+the game with ``--chance`` (seed, the default here: the figures of docs/rl.md's table; or
+explicit). ``--chance-costs`` times explicit chance instead: ``chance_outcomes()`` and the
+application of a chance outcome. ``--floor``
 counts (valgrind) the env's encoder called on a state that did not change since its last call,
-and a numpy copy of a tensor of its size: the least a fresh tensor a step costs. ``--parts`` also plays the env with a constant
+and a numpy copy of a tensor of its size: the least a fresh tensor a step costs; then the
+bare apply and the env step (as ``--instructions``), and says whether the speed clause holds:
+an env step within 2x a bare apply plus that floor. ``--parts`` also plays the env with a constant
 tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
 bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
@@ -100,19 +105,25 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
-def _with_openspiel(name, players, games, warm=False):
+def _with_openspiel(name, players, games, warm=False, chance="seed"):
     """Decisions and microseconds a decision of random games played as an OpenSpiel game
-    (``legal_actions``, ``apply_action``, ``is_terminal``: what a search or a rollout calls).
-    The choice is a random legal id, so these are other games of the same seeds than the bare
-    loop's: compare figures a decision."""
+    (``legal_actions``, ``apply_action``, ``is_terminal``: what a search or a rollout calls;
+    with explicit chance, its chance nodes too, each outcome drawn by its probability, counted
+    in the time but not as decisions). The choice is a random legal id, so these are other
+    games of the same seeds than the bare loop's: compare figures a decision."""
     from interpreter.adapters.openspiel import load_game
-    game = load_game(name, players=players)
+    game = load_game(name, players=players, chance=chance)
 
     def play(seed):
         state = game.new_initial_state()
-        state.apply_action(seed % (1 << 16))
         rnd, n = random.Random(seed), 0
+        if chance == "seed":
+            state.apply_action(seed % (1 << 16))
         while not state.is_terminal():
+            if state.is_chance_node():
+                ids, probs = zip(*state.chance_outcomes())
+                state.apply_action(rnd.choices(ids, probs)[0])
+                continue
             actions = state.legal_actions()
             state.apply_action(actions[rnd.randrange(len(actions))])
             n += 1
@@ -126,20 +137,25 @@ def _with_openspiel(name, players, games, warm=False):
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 
 
-def mcts_decisions(name, players, decisions, simulations=100):
+def mcts_decisions(name, players, decisions, simulations=100, chance="seed"):
     """CPU milliseconds a decision of OpenSpiel's MCTSBot (random rollouts) over the first
-    ``decisions`` decisions of the game of seed 11."""
+    ``decisions`` decisions of the game of seed 11 (explicit chance: its outcomes drawn from
+    a generator seeded 11)."""
     from open_spiel.python.algorithms import mcts
     from interpreter.adapters.openspiel import load_game
-    game = load_game(name, players=players)
+    game = load_game(name, players=players, chance=chance)
     rng = np.random.RandomState(7)
     bot = mcts.MCTSBot(game, uct_c=2, max_simulations=simulations,
                        evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = game.new_initial_state()
-    state.apply_action(11)
+    rnd = random.Random(11)
     settle()
     started, n = time.process_time(), 0
     while not state.is_terminal() and n < decisions:
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes())
+            state.apply_action(11 if chance == "seed" else rnd.choices(ids, probs)[0])
+            continue
         state.apply_action(bot.step(state))
         n += 1
     return (time.process_time() - started) / max(1, n) * 1e3
@@ -158,13 +174,13 @@ if {side!r} == "bare":
     settle()
     print(rl._bare(rules, {players}, {games})[0])
 elif {side!r} == "openspiel":
-    print(rl._with_openspiel({name!r}, {players}, {games}, warm=True)[0])
+    print(rl._with_openspiel({name!r}, {players}, {games}, warm=True, chance={chance!r})[0])
 else:
     print(rl._with_env({name!r}, {players}, {games}, {reference!r}, warm=True, constant={constant!r})[0])
 """
 
 
-def instructions(name, players, games, side="env", reference=False, constant=()) -> float:
+def instructions(name, players, games, side="env", reference=False, constant=(), chance="seed") -> float:
     """Instructions a decision of one side (``bare`` apply or ``env`` step), less a child
     playing no game."""
     from instructions import instructions_of
@@ -172,7 +188,7 @@ def instructions(name, players, games, side="env", reference=False, constant=())
     counts = []
     for n in (0, games):
         code = CHILD.format(root=str(here.parent), bench=str(here), side=side, name=name, players=players,
-                            games=n, reference=reference, constant=tuple(constant))
+                            games=n, reference=reference, constant=tuple(constant), chance=chance)
         total, printed = instructions_of(code)
         counts.append((total, int(printed.split()[-1])))
     (base, _), (total, decisions) = counts
@@ -214,6 +230,34 @@ def floor(name, players, calls=20_000) -> tuple[float, float]:
     return ((counts["encode"] - counts["none"]) / calls, (counts["copy"] - counts["none"]) / calls)
 
 
+def chance_costs(name, players, games) -> dict:
+    """Explicit chance, in random games played through the OpenSpiel game: chance nodes a
+    game, CPU microseconds a ``chance_outcomes()`` call (asked 100 times at each node) and a
+    chance outcome applied (the move made again with it, from the state before it)."""
+    from interpreter.adapters.openspiel import load_game
+    game = load_game(name, players=players, chance="explicit")
+    asked = applied = 0.0
+    nodes = 0
+    for seed in range(games):
+        state, rnd = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                actions = state.legal_actions()
+                state.apply_action(actions[rnd.randrange(len(actions))])
+                continue
+            t = time.process_time()
+            for _ in range(100):
+                outcomes = state.chance_outcomes()
+            asked += (time.process_time() - t) / 100
+            ids, probs = zip(*outcomes)
+            t = time.process_time()
+            state.apply_action(rnd.choices(ids, probs)[0])
+            applied += time.process_time() - t
+            nodes += 1
+    n = max(1, nodes)
+    return {"nodes": nodes / max(1, games), "outcomes_us": asked / n * 1e6, "apply_us": applied / n * 1e6}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20)
@@ -223,20 +267,35 @@ def main(argv=None) -> int:
     p.add_argument("--parts", action="store_true", help="also the env with a constant tensor, and mask")
     p.add_argument("--openspiel", action="store_true", help="also random play through the OpenSpiel game")
     p.add_argument("--mcts", type=int, metavar="N", help="time OpenSpiel's MCTSBot over N decisions instead")
+    p.add_argument("--chance", choices=("seed", "explicit"), default="seed",
+                   help="the OpenSpiel game's chance for --openspiel and --mcts (default: seed)")
+    p.add_argument("--chance-costs", action="store_true",
+                   help="time explicit chance instead: chance_outcomes() and an outcome applied")
     p.add_argument("--floor", action="store_true",
                    help="count the instructions of the encoder on an unchanged state and of a numpy copy instead")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
             continue
-        if a.floor:
+        if a.floor:   # the speed clause: an env step within 2x a bare apply plus the tensor's floor
             enc, copy = floor(name, players)
+            games = a.games if name != "diamonds_club" else max(1, a.games // 5)
+            b = instructions(name, players, games, "bare")
+            e = instructions(name, players, games, "env")
+            bound = 2 * b + enc
             print(f"{name}, {players} players: the encoder on an unchanged state {enc / 1e3:.1f} k instructions "
-                  f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k")
+                  f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k; env step {e / 1e3:.1f} k against "
+                  f"2 x apply {b / 1e3:.1f} k + the floor = {bound / 1e3:.1f} k: "
+                  + ("within" if e <= bound else f"over by {e / bound - 1:.0%}"))
             continue
         if a.mcts:
-            print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations) "
-                  f"{mcts_decisions(name, players, a.mcts):.0f} ms a decision")
+            print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations, chance={a.chance}) "
+                  f"{mcts_decisions(name, players, a.mcts, chance=a.chance):.0f} ms a decision")
+            continue
+        if a.chance_costs:
+            c = chance_costs(name, players, a.games)
+            print(f"{name}, {players} players: {c['nodes']:.0f} chance nodes a game, chance_outcomes() "
+                  f"{c['outcomes_us']:.2f} us a call, an outcome applied {c['apply_us']:.0f} us")
             continue
         games = a.games if name != "diamonds_club" else max(1, a.games // 5)
         parts = PARTS if a.parts else PARTS[:1]
@@ -245,14 +304,14 @@ def main(argv=None) -> int:
             figures = [(what, instructions(name, players, games, "env", a.reference, constant) / 1e3)
                        for constant, what in parts]
             if a.openspiel:
-                figures.append(("OpenSpiel", instructions(name, players, games, "openspiel") / 1e3))
+                figures.append(("OpenSpiel", instructions(name, players, games, "openspiel", chance=a.chance) / 1e3))
             unit = "k instructions"
         else:
             rules = interpreter.load(name)
             b = bare(rules, players, games)
             figures = [(what, with_env(name, players, games, a.reference, constant)) for constant, what in parts]
             if a.openspiel:
-                figures.append(("OpenSpiel", _with_openspiel(name, players, games)[1]))
+                figures.append(("OpenSpiel", _with_openspiel(name, players, games, chance=a.chance)[1]))
             unit = "us"
         print(f"{name}, {players} players: apply {b:.1f} {unit} a decision, "
               + ", ".join(f"{what} {e:.1f}: {e / b:.2f}x" for what, e in figures))

@@ -78,6 +78,15 @@ def test_pettingzoo_env_takes_a_legal_id_of_any_integer_type_and_refuses_the_res
     assert env.game_state.to_json() != before
 
 
+def deal(state, seed: int) -> None:
+    """The chance nodes from here to the next decision, played at random (the seed; or each
+    card, draw and roll)."""
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+
+
 @pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
 def test_openspiel_random_sim_test(name, players, params):
     game = openspiel.load_game(name, players=players, params=params)
@@ -93,12 +102,15 @@ def test_openspiel_legal_actions_asked_from_python_are_pyspiels(name, players, p
     # pyspiel's own binding, at the chance node, for the seat deciding and for the others
     game = openspiel.load_game(name, players=players, params=params)
     state = game.new_initial_state()
-    assert state.legal_actions() == pyspiel.State.legal_actions(state) == list(range(openspiel.SEEDS))
-    assert state.is_chance_node() and pyspiel.State.is_chance_node(state)
-    state.apply_action(3)
     rnd = random.Random(3)
     while not state.is_terminal():
-        assert not state.is_chance_node() and not pyspiel.State.is_chance_node(state)
+        if state.is_chance_node():   # (a card, a draw, a roll: its outcomes)
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            assert state.legal_actions() == pyspiel.State.legal_actions(state) == outcomes
+            assert pyspiel.State.is_chance_node(state)
+            state.apply_action(outcomes[rnd.randrange(len(outcomes))])
+            continue
+        assert not pyspiel.State.is_chance_node(state)
         seat = state.current_player()
         legal = state.legal_actions()
         assert legal == pyspiel.State.legal_actions(state) == state.legal_actions(seat) \
@@ -123,7 +135,7 @@ def test_openspiel_mcts_bot_and_evaluate_bots():
 
 
 def test_openspiel_states_clone_serialize_and_hide_the_seed():
-    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1}, chance="seed")
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel.SEEDS
     state.apply_action(5)
@@ -149,7 +161,7 @@ def test_openspiel_games_of_one_ruleset_with_other_settings_coexist():
     assert (g3.num_players(), g3.max_utility(), g4.num_players(), g4.max_utility()) == (3, 1.0, 4, 1e9)
     pyspiel.random_sim_test(g3, num_sims=1, serialize=True, verbose=False)
     state = g3.new_initial_state()
-    state.apply_action(2)
+    deal(state, 2)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert len(state.returns()) == 3 and sum(state.returns()) == pytest.approx(1.0)
@@ -157,7 +169,7 @@ def test_openspiel_games_of_one_ruleset_with_other_settings_coexist():
     assert str(again) == str(g4) and again.num_players() == 4 and again.num_distinct_actions() == g4.num_distinct_actions()
     assert "4" in g4.table.actions.index and "4" not in g3.table.actions.index   # a pass of four cards
     assert pyspiel.load_game("rulebook_diamonds").num_players() == 3      # its defaults, not the latest settings
-    assert str(pyspiel.load_game("rulebook_diamonds")) == "rulebook_diamonds(options={},params={},players=3,reward=win)"
+    assert str(pyspiel.load_game("rulebook_diamonds")) == "rulebook_diamonds(chance=explicit,options={},params={},players=3,reward=win)"
 
 
 def test_openspiel_a_serialized_game_and_state_load_in_another_process():
@@ -165,7 +177,7 @@ def test_openspiel_a_serialized_game_and_state_load_in_another_process():
     import sys
     g3 = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
     state = g3.new_initial_state()
-    state.apply_action(6)
+    deal(state, 6)
     for _ in range(5):
         state.apply_action(state.legal_actions()[-1])
     text = pyspiel.serialize_game_and_state(g3, state)
@@ -181,7 +193,7 @@ def test_openspiel_a_serialized_game_and_state_load_in_another_process():
 
 def test_openspiel_observers_of_each_kind():
     from open_spiel.python.observation import make_observation
-    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1}, chance="seed")
     state = game.new_initial_state()
     assert state.chance_outcomes()[0] == (0, 1.0 / openspiel.SEEDS)
     state.apply_action(7)
@@ -287,7 +299,7 @@ def _eager_recall(name, players, seed):
 def test_openspiel_information_states_recall_every_move_as_each_seat_saw_it(name):
     """The perfect recall is worked out when asked, by replaying the moves: it equals a record
     made move by move, on the state, its clones (one moved on, one not) and its serialization."""
-    game = openspiel.load_game(name, players=3, params={"rounds": 1})
+    game = openspiel.load_game(name, players=3, params={"rounds": 1}, chance="seed")   # (the engine's game of seed 9)
     state = game.new_initial_state()
     state.apply_action(9)
     space = game.table.actions
@@ -324,7 +336,7 @@ def test_the_adapters_refuse_a_bool_a_float_or_an_array_as_an_action_or_a_seed()
             env.reset(seed=seed)
     env.reset(seed=np.int64(5))
     assert env.game_state.to_json() == before
-    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1}, chance="seed")
     state = game.new_initial_state()
     with pytest.raises(ValueError, match=f"the chance node's outcomes are 0..{openspiel.SEEDS - 1}, not 65536"):
         state.apply_action(openspiel.SEEDS)

@@ -4,6 +4,7 @@ max_game_length), ISMCTSBot through resample_from_infostate, and generate_playth
 from __future__ import annotations
 
 import pickle
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS4 = [("diamonds", 3, {"rounds": 1}), ("diams", 2, {}), ("mister_diamond", 2, {}), ("diamonds_club", 2, {})]
 
 
+def deal(state, seed: int) -> None:
+    """The chance nodes from here to the next decision, played at random (the seed; or each
+    card, draw and roll)."""
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+
+
 def _run(code: str, stdin: bytes | None = None) -> str:
     done = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
@@ -36,7 +46,7 @@ def test_every_bundled_ruleset_registers_at_import_in_a_fresh_process():
                "names = sorted(n for n in pyspiel.registered_names() if n.startswith('rulebook_'))\n"
                "print(g.num_players(), str(g), v.num_players(), names)")
     players, text, two, names = out.split(" ", 3)
-    assert (players, two) == ("4", "2") and text == "rulebook_diamonds(options={},params={},players=4,reward=win)"
+    assert (players, two) == ("4", "2") and text == "rulebook_diamonds(chance=explicit,options={},params={},players=4,reward=win)"
     for name in ("rulebook_diamonds", "rulebook_diams", "rulebook_mister_diamond", "rulebook_diamonds_club",
                  "rulebook_diamonds_teams", "rulebook_diams_closing_last"):
         assert f"'{name}'" in names
@@ -46,7 +56,7 @@ def test_a_pickled_game_and_state_load_where_the_adapter_was_never_imported():
     # a worker process (multiprocessing pickles what it hands over) gets the game it was sent
     game = openspiel.load_game("diamonds", players=5, reward="score", params={"rounds": 1})
     state = game.new_initial_state()
-    state.apply_action(11)
+    deal(state, 11)
     for _ in range(3):
         state.apply_action(state.legal_actions()[0])
     out = _run("import pickle, sys\n"
@@ -60,7 +70,7 @@ def test_a_short_name_plays_the_defaults_not_the_latest_settings():
     openspiel.load_game("mister_diamond", players=5, reward="score")
     game = pyspiel.load_game("rulebook_mister_diamond")
     assert game.num_players() == 2 and game.max_utility() == 1.0
-    assert str(game) == "rulebook_mister_diamond(options={},params={},players=2,reward=win)"
+    assert str(game) == "rulebook_mister_diamond(chance=explicit,options={},params={},players=2,reward=win)"
     assert pyspiel.load_game(str(game)).num_players() == 2
 
 
@@ -74,7 +84,6 @@ def test_the_game_type_says_what_the_reward_makes_the_game(name, players, params
     assert scored.get_type().utility == Utility.GENERAL_SUM
     assert game.max_game_length() == game.table.rules.max_steps    # the step budget: see docs/rl.md
     state = game.new_initial_state()
-    state.apply_action(4)
     rng = np.random.RandomState(4)
     moves = 0
     while not state.is_terminal():
@@ -98,7 +107,7 @@ def test_a_two_player_constant_sum_game_passes_exploitabilitys_checks():
 def test_resample_from_infostate_keeps_the_seats_information_state_and_deals_the_rest_again():
     game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
     state = game.new_initial_state()
-    state.apply_action(21)
+    deal(state, 21)
     rng = np.random.RandomState(0)
     for _ in range(8):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -124,9 +133,11 @@ def test_ismcts_bot_plays_a_whole_game(name, players, params):
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=3,
                            random_state=rng)
     state = game.new_initial_state()
-    state.apply_action(rng.randint(openspiel.SEEDS))
     asked = 0
     while not state.is_terminal():          # (evaluate_bots asks restart_at, which ISMCTSBot lacks)
+        if state.is_chance_node():
+            deal(state, asked)
+            continue
         if state.current_player() == 0:
             action = bot.step(state)
             asked += 1
@@ -159,7 +170,7 @@ def _place(S, card):
 def test_resample_from_infostate_keeps_in_place_the_hidden_cards_the_seat_knows_the_place_of():
     # after the pass in Diamonds a seat knows where the cards it passed went: every world keeps
     # them there (the game is replayed keeping what each seat knows, then determinized)
-    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1}, chance="seed")   # (the engine's game of seed 21)
     state = game.new_initial_state()
     state.apply_action(21)
     rng = np.random.RandomState(0)

@@ -28,6 +28,7 @@ class Table:
         self.rules.new_game(self.players, 0, self.options)   # refuse bad options now, not in a game
         self.actions = action_space(self.rules, self.players, self.options["params"])
         self.layout = layout(self.rules, self.players)
+        self.explicit = False   # chance as explicit nodes (adapters/chance.py), set by the OpenSpiel adapter
 
     def new_game(self, seed: int, knowledge: bool = False):
         """The game of ``seed``; ``knowledge``: keeping what each seat knows of the hidden

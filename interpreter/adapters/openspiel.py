@@ -8,24 +8,20 @@
         state.apply_action(random.choice(state.legal_actions()))
     print(state.returns())
 
-Chance is *explicit*, at one chance node: a game starts by drawing the seed of its RNG,
-one of ``SEEDS`` (65,536) equally likely outcomes, which no seat observes; every later chance
-event (shuffling sixty cards, a dexterity roll) follows from that seed inside
-``apply_action``. Listing each shuffle's outcomes as chance nodes is out of reach (60! deals),
-and a sampled-stochastic Python game cannot be serialized by OpenSpiel (its Python games have
-no RNG state to save), while this model serializes, replays from its history and reaches every
-game of a seed. The seed is in the state, so a search that clones states (OpenSpiel's
-``MCTSBot``) knows the deals and rolls to come as well as the hidden cards: it plays as an
-oracle, not as a seat could (``State.determinize`` gives a seat's sampled worlds; the
-``ismcts`` agent searches them, docs/agents.md). Actions are ids of the ruleset's fixed action
-space (adapters/actions.py); ``observation_tensor`` is adapters/tensors.py's encoding;
-``information_state_string`` is the seat's perfect-recall view: what it saw of every move so
-far (other seats' hidden choices as "?", as a redacted log shows them) and what it sees now.
-Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final
-scores). ``clone`` copies the game state (``State.clone``); ``serialize`` writes it as JSON
-with the options taken. A move is one ``State.apply_index``: what each seat saw of the moves
-(the perfect recall) is worked out only when an information state is asked, by replaying
-them from the seed.
+Chance is the rules' own (``chance="explicit"``, the default): each random event is a chance
+node with its real outcomes, a card drawn from a shuffled zone when it leaves it, a ``random``
+draw, an attempt's roll (adapters/chance.py); a move is made on a copy of the state before
+it and made again once the outcome it asked for is chosen. ``chance="seed"``, the option for
+speed: one chance node, the seed of the game's RNG (``SEEDS``, 65,536 outcomes), from which
+every later chance event follows inside ``apply_action``; a search that clones such a state
+(OpenSpiel's ``MCTSBot``) knows the deals and rolls to come. Actions are ids of the ruleset's
+fixed action space (adapters/actions.py); ``observation_tensor`` is adapters/tensors.py's
+encoding; ``information_state_string`` is the seat's perfect-recall view: what it saw of every
+move so far (other seats' hidden choices as "?", as a redacted log shows them) and what it
+sees now. Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``:
+the final scores). ``clone`` copies the game state (``State.clone``). What each seat saw of
+the moves (the perfect recall) is worked out only when an information state is asked, by
+replaying them from the game's start.
 """
 from __future__ import annotations
 
@@ -33,20 +29,22 @@ import json
 import random
 from urllib.parse import unquote
 
-import numpy as np
 import pyspiel
 
 from ..building import load
 from ..errors import UsageError
 from ..loading.resources import bundled_rulesets, find_ruleset
 from ..loading.variants import load_data
-from ..play.logs.gamelog import logged_decision
-from ..play.logs.redact import Redactor
+from .chance import NeedChance, explicit, outcomes_bound, own_piles, replaying
 from .common import Table
+from .observer import Observer
+from .recall import Recall
 
 _RULESETS: dict = {}    # registered name -> (path, variant): what pyspiel.load_game(name) plays
 _TABLES: dict = {}      # (registered name, its parameters) -> Table: one per distinct game
-SEEDS = 1 << 16         # the outcomes of the chance node that starts a game
+SEEDS = 1 << 16         # the outcomes of the chance node that starts a game (chance="seed")
+_SEED_OUTCOMES = [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]   # (a copy for each caller: not made anew)
+CHANCE_MODES = ("explicit", "seed")   # the first the default: one node, the seed; or each random event a node
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 # OpenSpiel's game strings split parameters at commas and read "(", ")" and "=" as syntax: a
 # JSON text given as a parameter has those written as %XX (urllib's quoting), so that
@@ -89,7 +87,8 @@ def _register(path, variant=None) -> str:
         counts = (min(rules.player_counts), max(rules.player_counts))
     name = _type_name(str(data.get("game")), variant)
     _RULESETS[name] = (path, variant)
-    defaults = {"players": counts[0], "reward": "win", "params": _text({}), "options": _text({})}
+    defaults = {"players": counts[0], "reward": "win", "params": _text({}), "options": _text({}),
+                "chance": CHANCE_MODES[0]}
     scoring = data.get("scoring")
     ranks_all = not (isinstance(scoring, dict) and "eligible" in scoring)   # (Table.constant_sum, for the defaults)
     game_type = _game_type(name, str(data.get("title", name)), counts, defaults, _utility(1.0 if ranks_all else None))
@@ -134,24 +133,26 @@ def register_bundled() -> list[str]:
 
 
 def load_game(path, players: int | None = None, variant: str | None = None, reward: str = "win",
-              params: dict | None = None, **options):
+              params: dict | None = None, chance: str = CHANCE_MODES[0], **options):
     """A ``pyspiel.Game`` playing ``path`` (a file or a bundled ruleset's name) with ``players``
     seats. Its type is registered as ``rulebook_<name>`` (``_<variant>``), its settings are the
     game's parameters (``players``, ``reward``, and ``params`` and ``options`` as JSON), so
     ``str(game)``, ``pyspiel.load_game(str(game))`` and a serialized game and state name this
     very game; ``pyspiel.load_game("rulebook_<name>")`` plays the ruleset's defaults. Games of
     one ruleset with other settings coexist."""
-    table = Table(path, players, variant, reward, params, **options)   # (a bad setting: its error now)
+    table = _chance_table(Table(path, players, variant, reward, params, **options), chance)   # (a bad setting: now)
     name = _type_name(table.rules.name, variant)
     if _RULESETS.get(name) != (path, variant):
         _register(path, variant)
-    settings = {"players": table.players, "reward": reward, "params": _text(params or {}), "options": _text(options)}
+    settings = {"players": table.players, "reward": reward, "params": _text(params or {}), "options": _text(options),
+                "chance": chance}
     _TABLES[_key(name, settings)] = table
     return pyspiel.load_game(name, settings)
 
 
 def _key(name: str, settings: dict) -> tuple:
-    return (name, settings["players"], settings["reward"], settings["params"], settings["options"])
+    return (name, settings["players"], settings["reward"], settings["params"], settings["options"],
+            settings["chance"])
 
 
 def _table_of(name: str, settings: dict) -> Table:
@@ -161,9 +162,20 @@ def _table_of(name: str, settings: dict) -> Table:
     table = _TABLES.get(key)
     if table is None:
         path, variant = _RULESETS[name]
-        table = _TABLES[key] = Table(path, settings["players"], variant, settings["reward"],
-                                     _values(settings["params"], "params"),
-                                     **_values(settings["options"], "options"))
+        table = _TABLES[key] = _chance_table(Table(path, settings["players"], variant, settings["reward"],
+                                                   _values(settings["params"], "params"),
+                                                   **_values(settings["options"], "options")), settings["chance"])
+    return table
+
+
+def _chance_table(table: Table, chance: str) -> Table:
+    """``table`` with its chance as ``chance`` says: explicit, its ruleset's random source the
+    oracle of adapters/chance.py (the table compiled its own ruleset: no other game is touched)."""
+    if chance not in CHANCE_MODES:
+        raise UsageError(f"chance is one of {', '.join(CHANCE_MODES)}, not {chance!r}")
+    if chance == "explicit":
+        explicit(table.rules)
+        table.explicit = True
     return table
 
 
@@ -187,7 +199,7 @@ class RulebookGame(pyspiel.Game):
         constant = table.constant_sum()   # the game type of these settings: its utility is theirs
         game_type = _game_type(name, table.rules.title, (game_type.min_num_players, game_type.max_num_players),
                                game_type.parameter_specification, _utility(constant))
-        info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=SEEDS,
+        info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=outcomes_bound(table.rules) if table.explicit else SEEDS,
                                 num_players=table.players, min_utility=lo, max_utility=hi,
                                 utility_sum=constant, max_game_length=table.rules.max_steps)
         super().__init__(game_type, info, settings)
@@ -210,31 +222,52 @@ class Handle:
     ``State.clone``; the option taken at each decision (``moves``); the pending decision's
     legal ids (``legal``); and, once an information state was asked, what each seat saw of
     every move (``recall``, computed by replaying the moves, shared by clones until one moves
-    on). Pickled as the ruleset's name, the state's JSON and the moves."""
-    __slots__ = ("state", "table_key", "moves", "legal", "recall", "known")
+    on). With explicit chance, the outcomes each move drew (``draws``, and the setup's), which
+    its replays are given. Pickled as the ruleset's name, the state's JSON and the moves (with
+    explicit chance: the outcomes drawn, replayed)."""
+    __slots__ = ("state", "table_key", "moves", "legal", "recall", "known", "draws", "setup")
 
-    def __init__(self, state, table_key: tuple, moves: list, recall=None):
+    def __init__(self, state, table_key: tuple, moves: list, recall=None, draws=None, setup=()):
         self.state, self.table_key, self.moves, self.recall = state, table_key, moves, recall
+        self.draws: list | None = draws   # per move, the chance outcomes it drew (explicit chance), else None
+        self.setup: tuple = setup         # the outcomes the setup drew
         self.legal: tuple | None = None   # (decision number, the legal ids sorted, id -> option index)
         self.known: tuple | None = None   # (decision number, the game replayed keeping what each seat knows)
 
     def __deepcopy__(self, memo):
-        h = Handle(self.state.clone(), self.table_key, self.moves[:], self.recall)
+        h = Handle(self.state.clone(), self.table_key, self.moves[:], self.recall,
+                   None if self.draws is None else self.draws[:], self.setup)
         h.legal, h.known = self.legal, self.known
         return h
 
     def __reduce__(self):
+        if self.draws is not None:
+            return (_replayed, (self.table_key, self.setup, self.moves, self.draws))
         return (_restore, (self.table_key, self.state.to_json(), self.moves))
+
+    def start(self, table: Table, knowledge: bool = False):
+        """A new game as this one started (its seed's, or its setup's draws)."""
+        if self.draws is None:
+            return table.new_game(self.state.seed, knowledge)
+        with replaying(self.setup):
+            return table.new_game(0, knowledge)
+
+    def replay(self, S, k: int, apply):
+        """``apply(S, option)`` of move ``k`` of this game, with the outcomes it drew."""
+        if self.draws is None:
+            return apply(S, self.moves[k])
+        with replaying(self.draws[k]):
+            return apply(S, self.moves[k])
 
     def seen(self, table: Table) -> list:
         """Per seat, what it saw of each move so far (JSON strings: the move's seat, action and
         events as its redacted log line shows them)."""
         r = self.recall
         if r is None or r.done > len(self.moves) or r.moves != self.moves[:r.done]:
-            r = _Recall(table, self.state.seed)     # (another path than the one recalled)
+            r = Recall(table, self.start(table))   # (another path than the one recalled)
         elif r.done < len(self.moves):
             r = r.copy()                            # (its own: the clones keep theirs)
-        r.advance(table, self.moves)
+        r.advance(table, self)
         self.recall = r
         return r.seen
 
@@ -243,50 +276,27 @@ def _restore(table_key: tuple, text: str, moves: list) -> Handle:
     return Handle(_TABLES[table_key].rules.state_from_json(text), table_key, list(moves))
 
 
-class _Recall:
-    """A game replayed from its seed with its events, and what each seat saw of its moves."""
-    __slots__ = ("S", "moves", "done", "seen")
-
-    def __init__(self, table: Table, seed: int):
-        self.S = table.new_game(seed)
-        self.moves: list = []
-        self.done = 0
-        self.seen: list[list] = [[] for _ in range(table.players)]
-
-    def copy(self) -> "_Recall":
-        r = _Recall.__new__(_Recall)
-        r.S, r.moves, r.done, r.seen = self.S.clone(), self.moves[:], self.done, [s[:] for s in self.seen]
-        return r
-
-    def rebased(self, world, seat: int) -> "_Recall":
-        """This recall, its later moves replayed in ``world`` (``seat``'s determinization of
-        the state it has recalled up to): what ``seat`` saw so far stays, and stands for what
-        the other seats saw too (theirs would tell what ``seat`` may not know); what comes is
-        the world's."""
-        r = self.copy()
-        r.S = world.clone()
-        r.seen = [r.seen[seat][:] for _ in r.seen]
-        return r
-
-    def advance(self, table: Table, moves: list) -> None:
-        S = self.S
-        for i in moves[self.done:]:
-            line, error = logged_decision(table.rules, S, i, len(self.moves))   # (as a log writes it)
-            if error is not None:   # (the move was applied once: it cannot fail on the same game)
-                raise error
-            for p in range(table.players):   # what each seat saw of this move (perfect recall)
-                seen = Redactor(table.rules, p, S.members).line(line)
-                self.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
-            self.moves.append(i)
-        S.ev = None               # (logged_decision leaves the last move's events on)
-        self.done = len(moves)
+def _replayed(table_key: tuple, setup: tuple, moves: list, draws: list) -> Handle:
+    """A game of explicit chance, replayed from its setup's and its moves' draws."""
+    table = _TABLES[table_key]
+    h = Handle(None, table_key, list(moves), draws=list(draws), setup=setup)
+    S = h.start(table)
+    for k in range(len(moves)):
+        h.replay(S, k, type(S).apply_index)
+    h.state = S
+    return h
 
 
 class RulebookState(pyspiel.State):
     def __init__(self, game: RulebookGame):
         super().__init__(game)
         self.table_key = game.table_key   # (pickled with the state: a key, not the Table)
-        self.h: Handle | None = None   # the game, once the chance node has drawn its seed
+        self.h: Handle | None = None   # the game, once the chance node has drawn its seed (or the setup its draws)
+        # explicit chance: (the move being made, None for the setup; the outcomes chosen for it;
+        # the chance node it stopped at), while a move waits for an outcome
+        self.pend: tuple | None = None
+        if game.table.explicit:
+            self._run(None, ())
 
     @property
     def _table(self) -> Table:
@@ -294,7 +304,7 @@ class RulebookState(pyspiel.State):
 
     def current_player(self):   # (OpenSpiel asks it several times a move: State.current_player inlined)
         h = self.h
-        if h is None:
+        if h is None or self.pend is not None:
             return _CHANCE
         d = h.state.dec
         if d is not None:
@@ -302,10 +312,37 @@ class RulebookState(pyspiel.State):
         return _TERMINAL if h.state.over else -1
 
     def chance_outcomes(self):
-        """The seeds, equally likely, at the chance node; none anywhere else (as OpenSpiel's)."""
+        """At a chance node its outcomes (explicit chance: the node the move stopped at; else
+        the seeds, equally likely); none anywhere else (as OpenSpiel's)."""
+        if self.pend is not None:
+            return list(self.pend[2].outcomes)
         if self.h is not None:
             return []
-        return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
+        return _SEED_OUTCOMES[:]
+
+    def _run(self, i: int | None, chosen: tuple) -> None:
+        """Explicit chance: make move ``i`` (None: the setup) on a copy of the state before it,
+        with the outcomes ``chosen`` so far; if it asks for one more, wait at that chance node."""
+        table = self._table
+        h = self.h
+        try:
+            with replaying(chosen):
+                if h is None:
+                    S = table.new_game(0)
+                else:
+                    S = h.state.clone()
+                    own_piles(S)
+                    S.apply_index(i)
+        except NeedChance as need:
+            self.pend = (i, chosen, need.node)
+            return
+        self.pend = None
+        if h is None:
+            self.h = Handle(S, self.table_key, [], draws=[], setup=chosen)
+        else:
+            h.state = S
+            h.moves.append(i)
+            h.draws.append(chosen)   # type: ignore[union-attr]  # (a game of explicit chance keeps its draws)
 
     def _legal(self, h: Handle):
         """(decision number, the legal ids sorted, id -> option index), once a decision (``h``:
@@ -321,7 +358,7 @@ class RulebookState(pyspiel.State):
 
     def _legal_actions(self, player):
         h = self.h
-        if h is None:
+        if h is None or self.pend is not None:
             return []
         d = h.state.dec
         if d is None or d[0] != player:
@@ -333,7 +370,7 @@ class RulebookState(pyspiel.State):
         C++, which asks ``current_player`` back in Python three times and ``is_terminal`` once,
         then ``_legal_actions``: a rollout's most expensive call.) Anything else: pyspiel's."""
         h = self.h
-        if h is not None:
+        if h is not None and self.pend is None:
             d = h.state.dec
             if d is not None and (not player or player[0] == d[0]):
                 legal = h.legal
@@ -343,6 +380,12 @@ class RulebookState(pyspiel.State):
         return super().legal_actions(*player)
 
     def _apply_action(self, action):
+        pend = self.pend
+        if pend is not None:   # an outcome of the node the move waits at: the move made again with it
+            if action not in pend[2].ids:
+                raise ValueError(f"{action} is no outcome of this chance node; its outcomes: {sorted(pend[2].ids)}")
+            self._run(pend[0], (*pend[1], int(action)))
+            return
         h = self.h
         if h is None:     # the chance node: the game of this seed
             if not 0 <= action < SEEDS:
@@ -355,6 +398,9 @@ class RulebookState(pyspiel.State):
         i = legal[2].get(action)
         if i is None:
             raise ValueError(f"action {action} is not legal now; legal: {legal[1]}")
+        if h.draws is not None:
+            self._run(i, ())
+            return
         h.state.apply_index(i)
         h.moves.append(i)
 
@@ -368,20 +414,20 @@ class RulebookState(pyspiel.State):
         known, n = h.known, len(h.moves)
         if known is None or known[0] != n:
             # (a handle only appends moves, and a clone copies ``known``: its first moves are these)
-            done, K = (0, self._table.new_game(h.state.seed, knowledge=True)) if known is None else \
+            done, K = (0, h.start(self._table, knowledge=True)) if known is None else \
                 (known[0], known[1].clone())
-            for i in h.moves[done:]:
-                K.apply_index(i)
+            for k in range(done, n):
+                h.replay(K, k, type(K).apply_index)
             known = h.known = (n, K)
         return known[1]
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return f"seed {action}" if self.pend is None else self.pend[2].label(action, self._table.rules)
         return self._table.actions.labels[action]
 
     def is_chance_node(self):   # (asked from Python, as a rollout does each move: no round trip through C++)
-        return self.h is None
+        return self.h is None or self.pend is not None
 
     def is_terminal(self):
         return self.h is not None and self.h.state.over
@@ -397,7 +443,7 @@ class RulebookState(pyspiel.State):
         ``UniformProbabilitySampler``). Its information state for ``player_id`` is this
         state's (the seat's recall is carried over, and what it sees of the moves after
         is worked out in the world drawn). Before the deal: a copy, the deal still to draw."""
-        if self.h is None:
+        if self.h is None or self.pend is not None:
             return self.clone()
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         h = self.h
@@ -413,85 +459,6 @@ class RulebookState(pyspiel.State):
         S = self.h.state
         who = "over" if S.over else f"seat {S.current_player()} to decide '{S.prompt()}'"
         return f"{S.rules.name}, {who}, state {S.digest()[:16]}"
-
-
-class Observer:
-    """OpenSpiel's observer protocol: a float32 tensor (``dict``: its pieces by the layout's
-    names, views of it) and a string, for the kinds of observation OpenSpiel names
-    (``pyspiel.IIGObservationType``):
-
-    - the default (no perfect recall, public and the seat's private information): the seat's
-      tensor (adapters/tensors.py) and its observation as JSON;
-    - public information only (``private_info=NONE``): the same with the seat's private pieces
-      zeroed (its own hand, its counters visible to their owner), and a spectator's observation;
-    - private information only (``public_info=False``): the seat's private pieces, the rest
-      zeroed, and what its observation holds that a spectator's does not (JSON);
-    - perfect recall (the information state): the string only (``tensor`` is None); the game
-      provides no information-state tensor (its type says so), and asking for one is an error.
-
-    Any other kind (every seat's private information, or a perfect recall of a part) is
-    refused with ``ValueError``."""
-
-    def __init__(self, table: Table, iig_obs_type=None):
-        recall, public, private = False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER
-        if iig_obs_type is not None:
-            recall, public, private = iig_obs_type.perfect_recall, iig_obs_type.public_info, iig_obs_type.private_info
-        single, none = pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE
-        supported = (public and private == single) or (not recall and ((public and private == none)
-                                                                       or (not public and private == single)))
-        if not supported:
-            raise ValueError(f"no observation of this kind (perfect_recall={recall}, public_info={public}, "
-                             f"private_info={private.name}): a seat's observation, its public part "
-                             "(private_info=NONE), its private part (public_info=False), or its "
-                             "information state (perfect recall, a string)")
-        self.table, self.perfect_recall = table, recall
-        self.part = "public" if private == none else "private" if not public else None
-        L = table.layout
-        tensor = np.zeros(L.size, np.float32)
-        self.tensor = None if recall else tensor
-        self.dict = {} if recall else {name: tensor[o:o + n] for name, o, n in L.pieces if n}
-        self._zeroed = L.private_pieces() if self.part == "public" else ()
-        if self.part == "private":   # (every slot but the private pieces')
-            keep = np.zeros(L.size, bool)
-            for o, n in L.private_pieces():
-                keep[o:o + n] = True
-            self._public = ~keep
-        self._encode = L.encoder()    # this observer's own
-
-    def set_from(self, state, player):
-        if self.perfect_recall:
-            raise ValueError(f"{self.table.rules.name} provides no information-state tensor "
-                             "(its game type's provides_information_state_tensor is False): "
-                             "information_state_string, or observation_tensor")
-        t = self.tensor
-        assert t is not None      # (a perfect recall observer has none: refused above)
-        if state.h is None:
-            t.fill(0)
-            return
-        t[:] = self._encode(state.h.state, player)
-        for o, n in self._zeroed:
-            t[o:o + n] = 0.0
-        if self.part == "private":
-            t[self._public] = 0.0
-
-    def string_from(self, state, player):
-        if state.h is None:
-            return "before the deal"
-        S = state.h.state
-        if self.part == "private":
-            return json.dumps(_beyond(S.observation(player), S.observation(None)), sort_keys=True)
-        now = json.dumps(S.observation(None if self.part == "public" else player), sort_keys=True)
-        if not self.perfect_recall:
-            return now
-        return "\n".join([*state.h.seen(self.table)[player], now])
-
-
-def _beyond(seen, public):
-    """What an observation ``seen`` holds that ``public`` (a spectator's) does not: the keys
-    of a dict whose values differ, each as far down as it differs."""
-    if isinstance(seen, dict) and isinstance(public, dict):
-        return {k: _beyond(v, public.get(k)) for k, v in seen.items() if v != public.get(k)}
-    return seen
 
 
 register_bundled()

@@ -1,0 +1,49 @@
+"""What each seat saw of every move of an OpenSpiel state's game (its perfect recall), worked
+out by replaying the game with the engine's events (adapters/openspiel.py)."""
+from __future__ import annotations
+
+import json
+
+from ..play.logs.gamelog import logged_decision
+from ..play.logs.redact import Redactor
+from .common import Table
+
+
+class Recall:
+    """A game replayed from its start with its events, and what each seat saw of its moves."""
+    __slots__ = ("S", "moves", "done", "seen")
+
+    def __init__(self, table: Table, S):
+        self.S = S
+        self.moves: list = []
+        self.done = 0
+        self.seen: list[list] = [[] for _ in range(table.players)]
+
+    def copy(self) -> "Recall":
+        r = Recall.__new__(Recall)
+        r.S, r.moves, r.done, r.seen = self.S.clone(), self.moves[:], self.done, [s[:] for s in self.seen]
+        return r
+
+    def rebased(self, world, seat: int) -> "Recall":
+        """This recall, its later moves replayed in ``world`` (``seat``'s determinization of
+        the state it has recalled up to): what ``seat`` saw so far stays, and stands for what
+        the other seats saw too (theirs would tell what ``seat`` may not know); what comes is
+        the world's."""
+        r = self.copy()
+        r.S = world.clone()
+        r.seen = [r.seen[seat][:] for _ in r.seen]
+        return r
+
+    def advance(self, table: Table, h) -> None:
+        S, moves = self.S, h.moves
+        for k in range(self.done, len(moves)):
+            i = moves[k]
+            line, error = h.replay(S, k, lambda S, i, k=k: logged_decision(table.rules, S, i, k))   # (as a log writes it)
+            if error is not None:   # (the move was applied once: it cannot fail on the same game)
+                raise error
+            for p in range(table.players):   # what each seat saw of this move (perfect recall)
+                seen = Redactor(table.rules, p, S.members).line(line)
+                self.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
+            self.moves.append(i)
+        S.ev = None               # (logged_decision leaves the last move's events on)
+        self.done = len(moves)
