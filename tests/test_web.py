@@ -73,7 +73,7 @@ def test_a_spectator_sees_no_hand():
     S = _walk(rules, 4, 1, 3)
     view = Table(rules).render(S, None)
     assert all(_labels(s["items"], "hand") is None for s in view["seats"])
-    assert view["prompt"] == {"seat": S.current_player(), "prompt": S.prompt(), "options": None}
+    assert view["prompt"] == {"seat": S.current_player(), "prompt": S.prompt(), "options": None, "asks": S.prompt()}
 
 
 def test_a_grid_market_is_drawn_as_a_grid_with_the_prices_the_options_cost():

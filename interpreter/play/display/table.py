@@ -9,7 +9,8 @@ spectator is ``None``, ``"all"`` shows everything, for reading a full log) and l
 - ``seats``: per seat, its zones and counters (a counter moved along a track with a last
   space is drawn as that track), and what its team owns when teams are single seats;
 - ``teams``: what each team owns, when teams have several seats;
-- ``prompt``: who decides what; to the deciding seat, the options with their notes (a cost);
+- ``prompt``: who decides what; to the deciding seat, the options with their notes (a cost)
+  and ``asks``, what is asked in words (play/display/ask.py);
 - ``result``: the scores and winners once the game is over.
 
 Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
@@ -23,6 +24,7 @@ from weakref import WeakKeyDictionary
 from ...building.watch import mentions
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
+from .ask import asked
 
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
 LONG_ZONE = 40          # a shared zone with more cards is drawn as counts per label by default
@@ -96,11 +98,17 @@ class Table:
             return None
         seat = S.dec[0]
         shown = shown_to == "all" or shown_to == seat
+        step = self.rules.steps[S.stack[-1][0]]
         out = {"seat": seat, "prompt": S.prompt(), "options": None}
         if shown:
             labels = S.legal_actions()
-            notes = self.rules.steps[S.stack[-1][0]].option_notes(S, S.dec[1]) or [None] * len(labels)
+            notes = step.option_notes(S, S.dec[1]) or [None] * len(labels)
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
+        me = None if shown_to == "all" else shown_to
+        # the figures of what is asked are the deciding seat's: others read the prompt alone
+        out["asks"] = asked(S.prompt() or "", step.asked(S, S.stack[-1]) if shown else None,
+                            len(out["options"]) if shown else None,
+                            lambda p: "you" if p == me else f"seat {p}")
         return out
 
     def _board(self, obs) -> dict | None:

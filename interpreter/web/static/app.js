@@ -214,7 +214,7 @@ function render() {
     el("h3", { text: `team ${t.team} (seats ${t.seats.join(", ")})` }), ...t.items.map((it) => itemRow(it, hot)))));
   const toMove = v.prompt ? v.prompt.seat : null;
   $("seats").replaceChildren(...v.seats.map((s) => el("div", { class: "panel" + (s.seat === toMove ? " turn" : ""), "data-seat": String(s.seat) },
-    el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
+    el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.asks || v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
   // what happened
   $("said").textContent = v.said || (v.at === 0 ? "The game is set up." : "");
   const since = (v.since || []).slice(0, -1);   // the last is the decision shown above
@@ -228,7 +228,7 @@ function renderPrompt(v) {
   const box = $("options");
   box.replaceChildren();
   if (!v.prompt) { $("prompt").textContent = v.over ? "The game is over." : ""; return; }
-  $("prompt").textContent = `${seatName(v.prompt.seat)}: ${v.prompt.prompt}`;
+  $("prompt").textContent = `${seatName(v.prompt.seat)}: ${v.prompt.asks || v.prompt.prompt}`;
   const latest = v.at === v.length - 1;
   const mine = v.mode === "play" && latest && v.humans.includes(v.prompt.seat) && v.prompt.seat === ui.seat;
   if (!v.prompt.options) {
