@@ -57,7 +57,7 @@ def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
                                          {"ev": "gain", "counter": "tricks_won", "owner": 2, "who": 2, "amount": 1}]}
     told = owners(rules, members)
     mate = next(p for p in members[1] if p != 1)
-    assert tell(line, mate, told) == "your team's safe +1; tricks_won of seat 2 +1"
+    assert tell(line, mate, told) == "your team's safe +1; tricks won of seat 2 +1"
     other = next(p for p in range(4) if team_of[p] != 1)
     assert tell(line, other, told).startswith("safe of team 1 +1")
     assert tell(line, other).startswith("safe of seat 1 +1")     # without the teams: the owner's number
@@ -74,3 +74,47 @@ def test_a_pick_says_where_the_cards_went_and_whose_zones_they_are():
         {"ev": "pick", "who": 1, "from": "hand", "to": "market", "cards": ["6"], "from_owner": 1}]}
     assert tell(line, 0, told) == "you put 2* from your hand into your safe; seat 1 puts 6 from their hand into market"
     assert tell(line, 2, told).startswith("seat 0 puts 2* from their hand into their safe")
+
+
+def _diams_words():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diams"))
+    return owners(rules, rules.team_members(4))
+
+
+def test_a_change_of_nothing_is_not_told():
+    line = {"type": "events", "events": [{"ev": "gain", "counter": "tokens", "owner": 1, "who": 1, "amount": 0},
+                                         {"ev": "gain", "counter": "tokens", "owner": 2, "who": 2, "amount": 2}]}
+    assert tell(line, 0) == "tokens of seat 2 +2"
+    assert tell({"type": "events", "events": line["events"][:1]}, 0) is None
+
+
+def test_a_flag_raised_and_lowered_in_one_step_is_not_told_and_a_value_is_told_once():
+    line = {"type": "events", "events": [{"ev": "set", "var": "turn_over", "value": True},
+                                         {"ev": "set", "var": "score_now", "value": 1},
+                                         {"ev": "set", "var": "turn_over", "value": False},
+                                         {"ev": "set", "var": "score_now", "value": 4}]}
+    assert tell(line, 0) == "score_now: 4"
+
+
+def test_bookkeeping_variables_are_not_told_and_seats_are_named():
+    told = _diams_words()   # view: vars names round, first_player and closer: excess is the engine's
+    line = {"type": "events", "events": [{"ev": "set", "var": "excess", "value": -5},
+                                         {"ev": "set", "var": "first_player", "value": 2}]}
+    assert tell(line, 0, told) == "first player: seat 2"
+    assert tell(line, 2, told) == "first player: you"
+
+
+def test_a_rounds_end_is_one_summary_per_counter():
+    events = [{"ev": "gain", "counter": "round_score", "owner": p, "who": p, "amount": a}
+              for p, a in enumerate([3, 0, 5, 1])]
+    told = tell({"type": "events", "events": events}, 0, _diams_words())
+    assert told == "round score: you +3, seat 2 +5, seat 3 +1"
+
+
+def test_boxes_no_seat_sees_are_not_told_and_a_gather_is_counted():
+    told = _diams_words()
+    line = {"type": "events", "events": [
+        {"ev": "move", "from": "stock", "to": "pile_bottom", "cards": ["7", "8"]},             # both face down, never seen
+        {"ev": "gather", "from": ["market", "hand"], "to": "stock", "cards": ["1", "2", "3"]}]}
+    assert tell(line, 0, told) == "3 cards gathered from market, hand into stock"

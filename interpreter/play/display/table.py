@@ -13,7 +13,9 @@ spectator is ``None``, ``"all"`` shows everything, for reading a full log) and l
   and ``asks``, what is asked in words (play/display/ask.py);
 - ``result``: the scores and winners once the game is over.
 
-Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
+Every item has its ``name`` and the ``title`` a person reads (play/display/words.py), and
+``header`` the variables shown, each ``{name, title, text}``; what no seat ever sees and the
+bookkeeping flags are left out. Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
 ``view:`` hints of the ruleset (building/view_hints.py) order, hide, collapse and colour.
 """
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ...building.watch import mentions
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
 from .ask import asked
+from .words import words_of
 
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
 LONG_ZONE = 40          # a shared zone with more cards is drawn as counts per label by default
@@ -44,7 +47,9 @@ class Table:
     def __init__(self, rules):
         self.rules = rules
         hints = getattr(rules, "view", None) or {}
-        self.hide = set(hints.get("hide") or ())
+        self.words = words_of(rules)
+        self.hinted_hide = set(hints.get("hide") or ())
+        self.hide = set(self.words.hidden)   # the view: hints' hide, and what no seat ever sees (play/display/words.py)
         self.vars = hints.get("vars")   # None: every public variable
         self.collapse = set(hints.get("collapse") or ())
         order = list(hints.get("order") or ())
@@ -83,10 +88,18 @@ class Table:
         if board is not None:
             shared.insert(0, board)
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
+        for item in (*shared, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
+            item["title"] = self.words.title(item["name"])
+        shown_vars = {k: v for k, v in obs["vars"].items()
+                      if v is not None and (self.vars is None or k in self.vars) and k not in self.words.quiet_vars}
+
+        def who(p):
+            return "you" if p == me else f"seat {p}"
         out = {"ruleset": self.rules.name, "title": self.rules.title, "variant": self.rules.variant,
                "players": S.n, "seat": seat, "phase": obs.get("phase"),
-               "vars": {k: v for k, v in obs["vars"].items()
-                        if v is not None and (self.vars is None or k in self.vars)},
+               "vars": shown_vars,
+               "header": [{"name": k, "title": self.words.title(k), "text": self.words.value(k, v, who)}
+                          for k, v in shown_vars.items()],
                "shared": shared, "seats": seats, "teams": teams, "running": _running(extras),
                "prompt": self._prompt(S, seat), "over": S.over, "result": None}
         if S.over:
@@ -120,7 +133,7 @@ class Table:
         where: dict[str, str] = {}
         for name, owner in self.rules.zone_owner.items():
             value = obs["zones"][name]
-            if owner == "none" and not isinstance(value, int) and name not in self.hide:
+            if owner == "none" and not isinstance(value, int) and name not in self.hinted_hide:
                 for lab in value:
                     where.setdefault(lab, name)
         return {"kind": "board", "name": "board", "edges": edges,

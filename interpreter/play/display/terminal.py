@@ -54,12 +54,16 @@ def _empty(item) -> bool:
     return item["kind"] == "zone" and item["count"] == 0
 
 
+def _title(item) -> str:
+    return item.get("title") or item["name"]
+
+
 def _value(item) -> str:
     if item.get("hidden"):
-        return f"{item['name']} ?"
+        return f"{_title(item)} ?"
     if isinstance(item.get("track"), int) and isinstance(item["value"], int):
-        return f"{item['name']} {item['value']}/{item['track']}"
-    return f"{item['name']} {item['value']}"
+        return f"{_title(item)} {item['value']}/{item['track']}"
+    return f"{_title(item)} {item['value']}"
 
 
 def _grid(item) -> list[str]:
@@ -69,7 +73,7 @@ def _grid(item) -> list[str]:
     head = "      " + " ".join(f"c{j + 1}".ljust(width) for j in range(item["cols"]))
     rows = [f"   r{i + 1} " + " ".join(c.ljust(width) for c in row) for i, row in enumerate(cells)]
     what = f" (price in {item['pay']}; + what lies on a space)" if item.get("pay") else ""
-    return [f"  {item['name']}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
+    return [f"  {_title(item)}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
 
 
 def _cell(c, pay) -> str:
@@ -86,30 +90,32 @@ def _cell(c, pay) -> str:
 def _item(item, who, paint) -> list[str]:
     kind = item["kind"]
     if kind == "zone":
-        return [] if _empty(item) else [f"  {item['name']}: {_cards(item, paint)}"]
+        return [] if _empty(item) else [f"  {_title(item)}: {_cards(item, paint)}"]
     if kind == "grid":
         return _grid(item)
     if kind == "on_cards":
-        return [f"  {item['name']}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
+        return [f"  {_title(item)}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
     if kind == "card_counter":
-        return [f"  {item['name']}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
+        return [f"  {_title(item)}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
     if kind == "trick":
         plays = ", ".join(f"{who(p['seat'])} {paint(p['card'], None)}" for p in item["plays"]) or "no card yet"
         return [f"  trick: {plays} (led by {who(item['leader'])})"]
     if kind == "board":   # the zones holding its positions are listed as zones: no graph in text
         return []
     if kind == "value":
-        return [f"  {item['name']}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
+        return [f"  {_title(item)}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
     return []
 
 
 def _panel(title, items, who, paint) -> list[str]:
     counters = [_value(it) for it in items if it["kind"] == "counter"]
-    lines = [f"{title}" + (": " + " · ".join(counters) if counters else "")]
+    lines = []
     for it in items:
         if it["kind"] != "counter":
             lines += _item(it, who, paint)
-    return lines
+    if not counters and not lines:
+        return []   # nothing on it worth a line
+    return [f"{title}" + (": " + " · ".join(counters) if counters else ""), *lines]
 
 
 def render(table: dict, options: bool = True, paint=plain) -> str:
@@ -123,7 +129,7 @@ def render(table: dict, options: bool = True, paint=plain) -> str:
     head = f"─── {table['title']}"
     if table.get("phase"):
         head += f" · {table['phase']}"
-    variables = " · ".join(f"{k} {_shown(v)}" for k, v in table["vars"].items())
+    variables = " · ".join(f"{h['title']}: {h['text']}" for h in table.get("header") or ())
     lines = [head + (f" · {variables}" if variables else "")]
     shared = table["shared"] + table["running"]
     if shared:

@@ -57,7 +57,7 @@ function track(item) {
 
 function itemRow(item, hot) {
   const row = el("div", { class: "item", "data-kind": item.kind, "data-name": item.name },
-                 el("span", { class: "name", text: item.name }));
+                 el("span", { class: "name", text: item.title || item.name }));
   if (item.kind === "zone") {
     row.append(cards(item, hot));
     if (!item.hidden && item.count > 0) row.append(el("span", { class: "hidden", text: `(${item.count})` }));
@@ -204,7 +204,7 @@ function render() {
   $("position").textContent = `${v.at} / ${v.length - 1}`;
   $("slider").max = String(v.length - 1);
   $("slider").value = String(v.at);
-  const vars = Object.entries(v.vars).map(([k, x]) => `${k} ${Array.isArray(x) ? x.join(" ") : x}`).join(" · ");
+  const vars = (v.header || []).map((h) => `${h.title}: ${h.text}`).join(" · ");
   $("status").textContent = [v.phase ? `phase ${v.phase}` : "", vars].filter(Boolean).join(" · ");
   renderResult(v);
   $("shared").replaceChildren(el("div", { class: "panel", "data-owner": "shared" }, el("h3", { text: "Table" }),
