@@ -41,8 +41,8 @@ def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
     assert any(re.match(r"seat [123] plays \S+$", t) for t in told)                   # the others' cards
     assert any("wins the trick" in t or "you win the trick" in t for t in told)        # who won each trick
     assert any(t.startswith("you play ") for t in told)                                # the person's own, briefly
-    deal = next(t for t in told if "dealt from deck" in t)
-    assert "10 hidden cards dealt from deck to hand of seat 1" in deal                 # others' hands stay hidden
+    deal = next(t for t in told if "dealt from undealt cards" in t)   # (the deck's title)
+    assert "10 hidden cards dealt from undealt cards to hand of seat 1" in deal                # others' hands stay hidden
     # a choice is told once: a hidden pass by its event alone ("passes 1 hidden card"), never also as
     # "pass: ?"; a card the person saw passed (it came to them alone) is named with it
     assert not any("pass: ?" in t for t in told if t.startswith("seat"))
@@ -101,8 +101,8 @@ def test_bookkeeping_variables_are_not_told_and_seats_are_named():
     told = _diams_words()   # view: vars names round, first_player and closer: excess is the engine's
     line = {"type": "events", "events": [{"ev": "set", "var": "excess", "value": -5},
                                          {"ev": "set", "var": "first_player", "value": 2}]}
-    assert tell(line, 0, told) == "first player: seat 2"
-    assert tell(line, 2, told) == "first player: you"
+    assert tell(line, 0, told) == "start player: seat 2"   # (first_player's title)
+    assert tell(line, 2, told) == "start player: you"
 
 
 def test_a_rounds_end_is_one_summary_per_counter():
@@ -117,4 +117,4 @@ def test_boxes_no_seat_sees_are_not_told_and_a_gather_is_counted():
     line = {"type": "events", "events": [
         {"ev": "move", "from": "stock", "to": "pile_bottom", "cards": ["7", "8"]},             # both face down, never seen
         {"ev": "gather", "from": ["market", "hand"], "to": "stock", "cards": ["1", "2", "3"]}]}
-    assert tell(line, 0, told) == "3 cards gathered from market, hand into stock"
+    assert tell(line, 0, told) == "3 cards gathered from market, hand into box"   # (stock's title)
