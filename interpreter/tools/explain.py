@@ -101,7 +101,8 @@ def _wrapped(text: str) -> str:
         if fenced or len(line) <= LONGEST or line.startswith(("|", "#")):
             out.append(line)
             continue
-        marker = re.match(r"^(\s*(?:[-*]|\d+\.)\s+)?", line).group(0)
+        found = re.match(r"^\s*(?:[-*]|\d+\.)\s+", line)
+        marker = found.group(0) if found else ""
         out += textwrap.wrap(line[len(marker):], WIDTH, initial_indent=marker, subsequent_indent=" " * len(marker),
                              break_long_words=False, break_on_hyphens=False)
     return "\n".join(out)
