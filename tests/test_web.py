@@ -196,7 +196,7 @@ def test_a_redacted_log_is_shown_as_the_story_its_seat_saw(tmp_path):
             assert line["action"] == full_line["action"] and t.view(at)["said"].startswith("you ")
     last = t.view(10**6)
     assert last["at"] == len(t.positions) - 1 and last["over"]
-    assert last["result"] == {"scores": result["scores"], "winners": result["winners"]}
+    assert last["result"] == {"scores": result["scores"], "winners": result["winners"], "breakdown": result["breakdown"]}
     assert last["story"] == t.story and len(t.story) == len(t.positions)
     with pytest.raises(interpreter.RulebookError, match="what seat 1 saw"):
         t.seat_of("0")

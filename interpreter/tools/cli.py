@@ -36,6 +36,7 @@ from .validate import add_validate, cmd_validate
 from .args import parse_sets
 from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
+from ..play.display.narrate import decided_text
 from ..loading.resources import find_ruleset, resource_dir
 
 
@@ -132,20 +133,6 @@ def print_result(rules, result: dict) -> None:
     note = decided_text(result.get("decided") or {})
     if note:
         _out(note)
-
-
-def decided_text(d: dict) -> str:
-    """What decided the ranking, in a sentence ("" when the best score alone did)."""
-    seats = lambda ps: ", ".join(f"seat {p}" for p in ps)   # noqa: E731
-    unranked = f" (not ranked: {seats(d['unranked'])})" if d.get("unranked") else ""
-    if d.get("by") == "tiebreak":
-        values = ", ".join(f"seat {p} {v}" for p, v in sorted(d["values"].items(), key=lambda kv: int(kv[0])))
-        return f"{seats(d['tied'])} tied on {d['score']}; the tie-break {d['tiebreak']} decided it ({values}){unranked}"
-    if d.get("by") == "shared":
-        return f"{seats(d['tied'])} tied on {d['score']} after every tie-break: a shared victory{unranked}"
-    if d.get("by") == "nobody":
-        return f"nobody may be ranked: no winner{unranked}"
-    return unranked.strip()
 
 
 # ---------------------------------------------------------------------- replay

@@ -75,7 +75,8 @@ class TimelineView:
                           if (text := tell_event(ev, self.seat, self.owners))],
                "over": self._ended and at == len(self.positions) - 1}
         if out["over"] and self.ending is not None and self.ending["type"] == "result":   # (over: it is)
-            out["result"] = {"scores": self.ending.get("scores"), "winners": self.ending.get("winners") or []}
+            out["result"] = {"scores": self.ending.get("scores"), "winners": self.ending.get("winners") or [],
+                             "breakdown": self.ending.get("breakdown")}
         return out
 
 

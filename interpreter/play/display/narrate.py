@@ -232,3 +232,17 @@ def tell(line: dict, me: int | None = None, owners: tuple | None = None) -> str 
     """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
     is not repeated): "seat 2 plays 7H; seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
     return _Teller(me, owners).tell(line)
+
+
+def decided_text(d: dict) -> str:
+    """What decided the ranking, in a sentence ("" when the best score alone did)."""
+    seats = lambda ps: ", ".join(f"seat {p}" for p in ps)   # noqa: E731
+    unranked = f" (not ranked: {seats(d['unranked'])})" if d.get("unranked") else ""
+    if d.get("by") == "tiebreak":
+        values = ", ".join(f"seat {p} {v}" for p, v in sorted(d["values"].items(), key=lambda kv: int(kv[0])))
+        return f"{seats(d['tied'])} tied on {d['score']}; the tie-break {d['tiebreak']} decided it ({values}){unranked}"
+    if d.get("by") == "shared":
+        return f"{seats(d['tied'])} tied on {d['score']} after every tie-break: a shared victory{unranked}"
+    if d.get("by") == "nobody":
+        return f"nobody may be ranked: no winner{unranked}"
+    return unranked.strip()

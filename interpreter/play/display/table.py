@@ -11,7 +11,8 @@ spectator is ``None``, ``"all"`` shows everything, for reading a full log) and l
 - ``teams``: what each team owns, when teams have several seats;
 - ``prompt``: who decides what; to the deciding seat, the options with their notes (a cost)
   and ``asks``, what is asked in words (play/display/ask.py);
-- ``result``: the scores and winners once the game is over.
+- ``result``: the scores and winners once the game is over, the scores by category
+  (``breakdown``) and what decided the ranking in words (``decided``).
 
 Every item has its ``name`` and the ``title`` a person reads (play/display/words.py), and
 ``header`` the variables shown, each ``{name, title, text}``; what no seat ever sees and the
@@ -27,6 +28,7 @@ from ...building.watch import mentions
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
 from .ask import asked
+from .narrate import decided_text
 from .words import words_of
 
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
@@ -103,7 +105,9 @@ class Table:
                "shared": shared, "seats": seats, "teams": teams, "running": _running(extras),
                "prompt": self._prompt(S, seat), "over": S.over, "result": None}
         if S.over:
-            out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners()}))
+            decided = self.rules.scoring.decided(S)
+            out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners(),
+                                                   "breakdown": S.breakdown(), "decided": decided_text(decided)}))
         return out
 
     def _prompt(self, S, shown_to):

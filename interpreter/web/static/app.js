@@ -155,15 +155,24 @@ function colorOf(label) {
 
 // ------------------------------------------------------------------ the whole page
 function renderResult(v) {
+  // the scores by category (the breakdown), the total, the winners, and what decided the ranking
   const result = $("result");
   result.replaceChildren();
   if (!v.result) return;
   const winners = new Set(v.result.winners);
-  const table = el("table", { id: "scores" }, el("tr", {}, el("th", { text: "seat" }), el("th", { text: "score" })));
+  const rows = v.result.breakdown || [];
+  const cats = [...new Set(rows.flatMap((r) => Object.keys(r || {})))];
+  const head = el("tr", {}, el("th", { text: "seat" }), ...cats.map((c) => el("th", { class: "category", text: c })),
+                  el("th", { text: "total" }));
+  const table = el("table", { id: "scores" }, head);
   (v.result.scores || []).forEach((s, i) => table.append(el("tr", { class: winners.has(i) ? "winner" : "", "data-seat": String(i) },
-    el("td", { text: seatName(i) }), el("td", { class: "score", text: JSON.stringify(s) }))));
-  result.append(el("div", { class: "panel" }, el("h3", { text: "Game over" }), table,
-    el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` })));
+    el("td", { text: seatName(i) }),
+    ...cats.map((c) => el("td", { class: "category", "data-category": c, text: String((rows[i] || {})[c] ?? "") })),
+    el("td", { class: "score", text: JSON.stringify(s) }))));
+  const panel = el("div", { class: "panel" }, el("h3", { text: "Game over" }), el("div", { class: "wide" }, table),
+    el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` }));
+  if (v.result.decided) panel.append(el("p", { id: "decided", text: v.result.decided }));
+  result.append(panel);
 }
 
 function renderTimeline(v) {
