@@ -158,7 +158,8 @@ def test_a_log_view_has_a_position_per_decision_and_ends_on_the_result(tmp_path)
     s = LogView(path)
     assert len(s.positions) == result["decisions"] + 1
     last = s.view(len(s.positions) - 1, None)
-    assert last["over"] and last["result"] == {"scores": result["scores"], "winners": result["winners"]}
+    assert last["over"] and last["result"] == {"scores": result["scores"], "winners": result["winners"],
+                                              "breakdown": result["breakdown"], "decided": ""}   # (one best score)
     first = s.view(0, 2)
     assert any("dealt" in e["text"] and "your hand" in e["text"] for e in first["events"])
     assert all("your" not in e["text"] for e in s.view(0, None)["events"])
