@@ -359,6 +359,9 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+DISTRIBUTION = "rulebook-engine"   # the name pip installs (pyproject.toml); "rulebook" on the index is another project
+
+
 class _Version(argparse.Action):
     """--version: the installed package's version, read only when asked (reading the package
     metadata costs a few hundredths of a second at every start otherwise)."""
@@ -369,7 +372,7 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         from importlib.metadata import PackageNotFoundError, version
         try:
-            number = version("rulebook")
+            number = version(DISTRIBUTION)
         except PackageNotFoundError:   # run from a checkout that was never installed
             number = "(not installed)"
         print(f"rulebook {number}")
