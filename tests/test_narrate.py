@@ -118,3 +118,11 @@ def test_boxes_no_seat_sees_are_not_told_and_a_gather_is_counted():
         {"ev": "move", "from": "stock", "to": "pile_bottom", "cards": ["7", "8"]},             # both face down, never seen
         {"ev": "gather", "from": ["market", "hand"], "to": "stock", "cards": ["1", "2", "3"]}]}
     assert tell(line, 0, told) == "3 cards gathered from market, hand into box"   # (stock's title)
+
+
+def test_a_decision_is_headed_by_the_title_of_what_it_sets():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+    line = {"type": "decision", "seat": 3, "prompt": "pass_count", "action": "2", "events": []}
+    assert tell(line, 0, owners(rules, rules.team_members(4))) == "seat 3 cards to pass: 2"
+    assert tell(line, 0) == "seat 3 pass_count: 2"   # (without the ruleset's words: its name)

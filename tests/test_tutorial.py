@@ -91,3 +91,18 @@ def test_the_game_serves_only_the_counts_its_deck_can_deal(cli):
     hand = rules.resolve_params(rules.max_players, {})["hand_size"]
     assert rules.max_players * hand <= cards < (rules.max_players + 1) * hand
     assert main(["play", str(STAGES[-2]), "--players", str(rules.max_players + 1)]) == 2
+
+
+def test_every_name_a_stage_declares_is_shown_by_its_section_or_an_earlier_one():
+    """A reader who adds each section's snippet to the last stage never meets a name that only
+    a later section declares (the hint for an undeclared name would point elsewhere)."""
+    import yaml
+    shown = ""
+    for name, body in snippets():
+        shown += body
+        data = yaml.safe_load((ROOT / name).read_text())
+        if "extends" in data:
+            continue
+        for section in ("params", "vars", "counters", "zones"):
+            for declared in data.get(section) or {}:
+                assert re.search(rf"^\s+{declared}:", shown, re.M), f"{name}: {section}.{declared} is not shown yet"

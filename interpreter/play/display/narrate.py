@@ -157,7 +157,7 @@ class _Teller:
         if kind == "end_game":
             return "the game ends"
         if kind == "forced":
-            return f"{self.who(ev.get('seat'))} {ev.get('prompt')}: {ev.get('action')} (the only option)"
+            return f"{self.who(ev.get('seat'))} {self.title(ev.get('prompt'))}: {ev.get('action')} (the only option)"
         return kind
 
     def tell(self, line: dict) -> str | None:
@@ -172,12 +172,12 @@ class _Teller:
             seat, action = line.get("seat"), str(line.get("action"))
             if said and said[0].startswith(self.who(seat) + " ") and (action in said[0] or action == "?"):
                 return "; ".join(said)   # "seat 2 plays 7H" says the choice already
-            head = f"{self.who(seat)} {line.get('prompt')}: {action}"
+            head = f"{self.who(seat)} {self.title(line.get('prompt'))}: {action}"
             return head + (". " + "; ".join(said) if said else "")
         if kind == "events":
             return "; ".join(said) if said else None
         if kind == "error":
-            return f"{self.who(line.get('seat'))} {line.get('prompt')}: {line.get('action')}: {line.get('message')}"
+            return f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"
         return None
 
 

@@ -123,7 +123,7 @@ class Table:
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
         me = None if shown_to == "all" else shown_to
         # the figures of what is asked are the deciding seat's: others read the prompt alone
-        out["asks"] = asked(S.prompt() or "", step.asked(S, S.stack[-1]) if shown else None,
+        out["asks"] = asked(self.words.title(S.prompt() or ""), step.asked(S, S.stack[-1]) if shown else None,
                             len(out["options"]) if shown else None,
                             lambda p: "you" if p == me else f"seat {p}")
         return out
