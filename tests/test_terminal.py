@@ -6,6 +6,8 @@ import io
 import json
 import re
 
+import pytest
+
 import interpreter
 from interpreter.play.agents import HumanAgent, make_agents
 from interpreter.play.logs.gamelog import play_game
@@ -132,3 +134,22 @@ def test_a_question_mark_lists_the_options_with_their_notes():
     out = io.StringIO()
     assert read_answer(["c1r1:mine", "pass"], 1, io.StringIO("pas\n1\n"), out) == 0
     assert "'pas' is not an option (did you mean 'pass'?); ? lists them" in out.getvalue()
+
+
+def test_a_pick_says_how_many_cards_it_takes():
+    from interpreter.play.display.ask import asked
+    who = {0: "you"}.get
+    assert asked("mine", {"picked": 0, "least": 1, "most": 1}, 3, who) == "mine 1 card"
+    assert asked("take", {"picked": 1, "least": 3, "most": 3}, 3, who) == "take 2 more cards (of 3)"
+    assert asked("secure", {"picked": 0, "least": 3, "most": None}, 4, who) == "secure a card (at least 3)"
+    assert asked("secure", {"picked": 3, "least": 3, "most": 5}, 4, who) == "secure a card (3 picked, up to 5); done stops"
+
+
+@pytest.mark.parametrize("name,prompt,asks", [("diams", "secure", "secure a card (at least 3)"), ("diamonds_club", "mine", "mine 1 card (one option: Enter takes it)")])
+def test_a_seed_games_pick_is_asked_with_its_count(name, prompt, asks):
+    import random
+    rules = interpreter.load(name)
+    S, pick = rules.new_game(3, 0), random.Random(0)
+    while not S.over and S.prompt() != prompt:
+        S.apply_index(pick.randrange(len(S.legal_actions())))
+    assert Table(rules).render(S, S.current_player())["prompt"]["asks"] == asks

@@ -1,5 +1,6 @@
 """What a pending decision asks, in words for the seat that reads it: the prompt with its count
-and its target ("pass 3 cards to seat 2", "pass 1 more card to you (of 3)"), what a market
+and its target ("pass 3 cards to seat 2", "pass 1 more card to you (of 3)"), how many cards a
+pick takes ("take 2 more cards (of 3)", "take a card (1 picked, up to 3); done stops"), what a market
 costs against what the seat holds ("buy a space or pass: 4 coins"). The figures come from
 the step (``Step.asked``, mechanics/base.py), the words from the ruleset's prompt."""
 from __future__ import annotations
@@ -19,6 +20,18 @@ def asked(prompt: str, question: dict | None, options: int | None, who) -> str:
             text += f" to {who(q['to'])}"
         if more:
             text += f" (of {of})"
+    elif "picked" in q:
+        picked, least, most = q["picked"], q["least"], q["most"]
+        if most is not None and most == least:   # a fixed number: how many are left
+            left = most - picked
+            text += f" {left}{' more' if picked else ''} card{'s' if left != 1 else ''}" + (f" (of {most})" if picked else "")
+        else:
+            said = [f"{picked} picked"] if picked else []
+            said += [f"at least {least}"] if picked < least and least > 1 else []
+            said += [f"up to {most}"] if most is not None else []
+            text += " a card" + (f" ({', '.join(said)})" if said else "")
+            if picked >= least:
+                text += "; done stops"
     elif q.get("pay"):
         text += " a space" + (" or pass" if q.get("can_pass") else "") + f": {q['has']} {q['pay']}"
     if options == 1:
