@@ -126,3 +126,13 @@ def test_a_decision_is_headed_by_the_title_of_what_it_sets():
     line = {"type": "decision", "seat": 3, "prompt": "pass_count", "action": "2", "events": []}
     assert tell(line, 0, owners(rules, rules.team_members(4))) == "seat 3 cards to pass: 2"
     assert tell(line, 0) == "seat 3 pass_count: 2"   # (without the ruleset's words: its name)
+
+
+def test_a_choice_that_caused_nothing_is_still_told_in_the_rulesets_words():
+    from interpreter.play.display.narrate import choice, owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+    line = {"type": "decision", "seat": 0, "prompt": "pass_count", "action": "1", "events": []}
+    told = owners(rules, rules.team_members(4))
+    assert tell(line, 0, told) is None                       # one's own choice is not repeated...
+    assert choice(line, 0, told) == "you cards to pass: 1"   # ...but the page says it when nothing else is
+    assert choice({"type": "events"}, 0, told) is None

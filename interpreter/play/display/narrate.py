@@ -228,6 +228,15 @@ def event(ev: dict, me: int | None = None, owners: tuple | None = None) -> str |
     return _Teller(me, owners).event(ev)
 
 
+def choice(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
+    """A decision in words even when it caused nothing worth a word (``tell`` does not repeat
+    one's own choice): "you cards to pass: 2"; None for another kind of line."""
+    if line.get("type") != "decision":
+        return None
+    teller = _Teller(me, owners)
+    return f"{teller.who(line.get('seat'))} {teller.title(line.get('prompt'))}: {line.get('action')}"
+
+
 def tell(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
     """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
     is not repeated): "seat 2 plays 7H; seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
