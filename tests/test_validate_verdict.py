@@ -129,3 +129,13 @@ def test_extends_outside_the_folder_hints_the_bundled_name(cli, tmp_path):
     assert "write extends: diamonds (a bundled ruleset" in err
     variant.write_text("extends: diamonds\nparams: {rounds: 1}\n")
     assert cli("validate", str(variant))[0] == 0
+
+
+def test_a_move_short_in_every_game_stays_a_warning(cli, tmp_path):
+    # how often players draw is theirs to choose: only a deal that cannot be served fails
+    path = tmp_path / "draws.yaml"
+    path.write_text(SHORT_DECK.replace("  - deal: {from: deck, to: hand, count: 4}",
+                                       "  - move: {from: deck, to: \"hand[0]\", count: 9}"))
+    code, out, err = cli("validate", str(path), "--playouts", "3")
+    assert code == 0 and "warning[ran_out]: 2 players: move from deck ran out in 3 of 3 games" in err
+    assert "ok, " in last_line(out)

@@ -202,9 +202,11 @@ def findings(rules, records: dict) -> dict:
 
 
 def _every_game(anomaly: dict, games: int) -> dict:
-    """A draw that ran short in every random game is an error: the components cannot serve
-    that player count (a deck too small to deal to everyone)."""
-    if anomaly["kind"] != "ran_out" or not games or anomaly["evidence"]["games"] < games:
+    """A deal that ran short in every random game is an error: the components cannot serve
+    that player count (a deck too small to deal to everyone). A move that ran short stays a
+    warning: how often it is asked for is the players' doing."""
+    if anomaly["kind"] != "ran_out" or not anomaly["message"].startswith("deal ") or not games \
+            or anomaly["evidence"]["games"] < games:
         return {}
     return {"severity": "error", "hint": "the zone is short whatever the players do: deal fewer cards at this "
                                          "player count, or leave it out of players: {min, max}"}
