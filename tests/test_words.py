@@ -85,3 +85,16 @@ def test_a_seed_game_shows_no_engine_name(name, players):
         words = [*titles(shown).values(), *(h["title"] for h in shown["header"])]
         assert not [w for w in words if "_" in w], words
         S.apply_index(0)
+
+
+def test_what_a_running_step_holds_is_drawn_only_when_it_holds_something():
+    rules = interpreter.load("diamonds")
+    S = rules.new_game(4, seed=3)
+    while S.prompt() != "pass":
+        S.apply_index(len(S.legal_actions()) - 1)   # three cards to pass
+    seat = S.current_player()
+    running = Table(rules).render(S, seat)["running"]
+    assert not [r for r in running if r["name"] == "passing"]   # none put aside yet
+    S.apply_index(0)
+    [passing] = [r for r in Table(rules).render(S, seat)["running"] if r["name"] == "passing"]
+    assert len(passing["value"]) == 1 and passing["title"] == "passing"

@@ -90,7 +90,8 @@ class Table:
         if board is not None:
             shared.insert(0, board)
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
-        for item in (*shared, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
+        running = _running(extras)
+        for item in (*shared, *running, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
             item["title"] = self.words.title(item["name"])
         shown_vars = {k: v for k, v in obs["vars"].items()
                       if v is not None and (self.vars is None or k in self.vars) and k not in self.words.quiet_vars}
@@ -102,7 +103,7 @@ class Table:
                "vars": shown_vars,
                "header": [{"name": k, "title": self.words.title(k), "text": self.words.value(k, v, who)}
                           for k, v in shown_vars.items()],
-               "shared": shared, "seats": seats, "teams": teams, "running": _running(extras),
+               "shared": shared, "seats": seats, "teams": teams, "running": running,
                "prompt": self._prompt(S, seat), "over": S.over, "result": None}
         if S.over:
             decided = self.rules.scoring.decided(S)
@@ -246,7 +247,8 @@ def _running(extras: dict) -> list:
         out.append({"kind": "trick", "name": "trick", "plays": extras.pop("trick"),
                     "leader": extras.pop("trick_leader", None), "played": extras.pop("tricks_played", None)})
     for key, value in extras.items():
-        out.append({"kind": "value", "name": key, "value": value})
+        if value not in ([], {}, None):   # nothing put aside yet: nothing to draw
+            out.append({"kind": "value", "name": key, "value": value})
     return out
 
 
