@@ -55,6 +55,8 @@ def test_titles_come_from_the_ruleset_else_the_name_with_spaces(tmp_path):
     text = render(table)
     assert "cards in hand: " in text and "victory points 2" in text and "gold pieces 1" in text
     assert [h["title"] for h in table["header"]] == ["last pick"]
+    hand = next(i for i in table["seats"][0]["items"] if i["name"] == "hand")
+    assert hand["doc"] == "what you hold" and "doc" not in next(i for i in table["seats"][0]["items"] if i["name"] == "gold")
 
 
 def test_a_zone_nobody_sees_and_a_flag_are_left_out_unless_the_view_names_them(tmp_path):

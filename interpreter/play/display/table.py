@@ -93,6 +93,8 @@ class Table:
         running = _running(extras)
         for item in (*shared, *running, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
             item["title"] = self.words.title(item["name"])
+            if item["name"] in self.words.docs:
+                item["doc"] = self.words.docs[item["name"]]
         shown_vars = {k: v for k, v in obs["vars"].items()
                       if v is not None and (self.vars is None or k in self.vars) and k not in self.words.quiet_vars}
 

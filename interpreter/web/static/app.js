@@ -57,7 +57,7 @@ function track(item) {
 
 function itemRow(item, hot) {
   const row = el("div", { class: "item", "data-kind": item.kind, "data-name": item.name },
-                 el("span", { class: "name", text: item.title || item.name }));
+                 el("span", { class: "name", text: item.title || item.name, title: item.doc || "" }));
   if (item.kind === "zone") {
     row.append(cards(item, hot));
     if (!item.hidden && item.count > 0) row.append(el("span", { class: "hidden", text: `(${item.count})` }));
