@@ -153,3 +153,12 @@ def test_a_seed_games_pick_is_asked_with_its_count(name, prompt, asks):
     while not S.over and S.prompt() != prompt:
         S.apply_index(pick.randrange(len(S.legal_actions())))
     assert Table(rules).render(S, S.current_player())["prompt"]["asks"] == asks
+
+
+def test_a_trick_says_whether_the_seat_leads_or_which_card_led():
+    rules = interpreter.load("diamonds")
+    S = _at(rules, 4, 2, "play")
+    assert Table(rules).render(S, S.current_player())["prompt"]["asks"] == "play a card to lead the trick"
+    led = S.legal_actions()[0]
+    S.apply_index(0)
+    assert Table(rules).render(S, S.current_player())["prompt"]["asks"] == f"play a card ({led} led)"

@@ -130,7 +130,8 @@ class Step:
         """What the pending decision asks beyond its prompt, for a person (play/display/ask.py):
         ``count`` (cards still to give), ``of`` (in all), ``to`` (the receiving seat), ``pay``
         and ``has`` (the counter paid from and what the seat holds), ``can_pass``; ``picked``,
-        ``least`` and ``most`` (cards picked so far, and how many may be). None: nothing."""
+        ``least`` and ``most`` (cards picked so far, and how many may be); ``leads`` and ``led``
+        (whether the seat leads the trick, else the card led). None: nothing."""
         return None
 
     def hidden_cards(self, S, frame, player) -> list:

@@ -1,6 +1,7 @@
 """What a pending decision asks, in words for the seat that reads it: the prompt with its count
 and its target ("pass 3 cards to seat 2", "pass 1 more card to you (of 3)"), how many cards a
-pick takes ("take 2 more cards (of 3)", "take a card (1 picked, up to 3); done stops"), what a market
+pick takes ("take 2 more cards (of 3)", "take a card (1 picked, up to 3); done stops"), whether
+a trick is led or which card led it ("play a card (7D led)"), what a market
 costs against what the seat holds ("buy a space or pass: 4 coins"). The figures come from
 the step (``Step.asked``, mechanics/base.py), the words from the ruleset's prompt."""
 from __future__ import annotations
@@ -32,6 +33,8 @@ def asked(prompt: str, question: dict | None, options: int | None, who) -> str:
             text += " a card" + (f" ({', '.join(said)})" if said else "")
             if picked >= least:
                 text += "; done stops"
+    elif "leads" in q:
+        text += " a card to lead the trick" if q["leads"] else f" a card ({q['led']} led)" if q.get("led") else ""
     elif q.get("pay"):
         text += " a space" + (" or pass" if q.get("can_pass") else "") + f": {q['has']} {q['pay']}"
     if options == 1:
