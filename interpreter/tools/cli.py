@@ -1,6 +1,6 @@
 """The ``rulebook`` command line (``python -m interpreter`` is the same).
 
-    rulebook validate PATH... [--json] [--playouts N [--players P] [--seed S]]
+    rulebook validate PATH... [--json] [--strict] [--playouts N [--players P] [--seed S]]
     rulebook play PATH --players N [--seed S] [--variant V] [--agents a,b,...] [--set NAME=VALUE ...]
                   [--skill X,Y,...] [--resolve random|ask] [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
     rulebook replay F.jsonl [--ruleset PATH]
@@ -10,7 +10,7 @@
     rulebook view LOG.jsonl [--host H] [--port P]
     rulebook serve PATH --players N [--seed S] [--variant V] [--agents human,random,...] [--log F.jsonl]
                    [--host H] [--port P]
-    rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
+    rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR [--open]] [--json] ...
     rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 
 Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error, 130 interrupted,
