@@ -115,7 +115,7 @@ def test_validate_warns_with_a_hint_when_the_rl_adapters_would_refuse_the_rulese
     bounded.write_text(BIDS.replace("OPTIONS", "0..params.most where it <= max_bid"))   # the hint's fix
     assert main(["validate", str(open_ended), str(bounded)]) == 0   # a warning: the game itself is fine
     out, err = capsys.readouterr()
-    assert f"{open_ended}: ok (2 warnings)" in out and f"{bounded}: ok\n" in out
+    assert f"{open_ended}: ok, 2 warnings" in out and f"{bounded}: ok\n" in out
     assert f"{open_ended}:12:11: warning[actions]: the RL adapters refuse this ruleset: the options of this " \
            "choose cannot be listed in advance" in err
     assert 'hint: offer values the declarations bound' in err and str(bounded) not in err

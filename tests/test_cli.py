@@ -78,9 +78,20 @@ def test_argparse_usage_errors_exit_2(cli, argv):
 
 
 def test_version_is_printed_on_stdout(cli):
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        number = version(commands.DISTRIBUTION)
+    except PackageNotFoundError:   # a checkout installed under another name, or not at all
+        number = "(not installed)"
     code, out, err = cli("--version")
-    assert code == 0 and out == f"rulebook {version('rulebook')}\n" and not err
+    assert code == 0 and out == f"rulebook {number}\n" and not err
+
+
+def test_the_distribution_name_is_the_one_pyproject_declares():
+    import re
+    text = (ROOT / "pyproject.toml").read_text()   # (tomllib is not in Python 3.10)
+    assert re.search(r'^name = "(.*)"$', text, re.M).group(1) == commands.DISTRIBUTION == "rulebook-engine"
+    assert 'rulebook = "interpreter.tools.cli:main"' in text
 
 
 def test_unknown_command_suggests(cli):

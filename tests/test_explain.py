@@ -131,7 +131,9 @@ def test_explain_never_fails_on_a_mutated_ruleset_that_loads(tmp_path):
     from fuzzing.rulesets import make_case
     from interpreter.errors import RulebookError
     explained = 0
-    for i in range(40):
+    for i in range(200):   # (most mutants do not load: draw until enough do)
+        if explained >= 8:
+            break
         case = make_case(random.Random(f"explain:{i}"))
         folder = tmp_path / str(i)
         folder.mkdir()
@@ -161,3 +163,30 @@ def test_a_nested_conditional_keeps_its_parentheses(tricks):
     chained = tricks.phrase("4 if count(won) > 0 else 2 if count(hand) == 5 else 1")
     assert "(" not in chained and chained.startswith("4 if there is at least one card in your won, else 2 if ")
     assert "if (1 if " in tricks.phrase("4 if (1 if count(hand) == 5 else 0) > 0 else 1")
+
+
+def test_a_sum_as_the_value_of_a_conditional_keeps_its_parentheses(tricks):
+    # Python reads "1000 + x if c else y" as (1000 + x) if c else y: the words must too
+    text = tricks.phrase("1000 + count(won) if count(hand) == 5 else 2")
+    assert text == "(1000 plus the number of cards in your won) if there are exactly 5 cards in your hand, else 2"
+    assert tricks.phrase("1000 + (count(won) if count(hand) == 5 else 2)").startswith("1000 plus (the number")
+
+
+BUNDLED = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_line_of_an_explanation_is_over_200_characters(name):
+    rules = interpreter.load(ROOT / "rulesets" / f"{name}.yaml")
+    for variant in [None, *(rules.data.get("variants") or {})]:
+        text = explain(interpreter.load(ROOT / "rulesets" / f"{name}.yaml", variant=variant))
+        long = [line for line in text.splitlines() if len(line) > 200]
+        assert not long, f"{name} ({variant}): {len(long)} lines over 200 characters, as {long[0][:80]}..."
+
+
+def test_a_long_table_row_keeps_its_longest_cells_as_notes():
+    from interpreter.tools.explain import _table
+    rows = [["short", "x" * 170, "y"], ["other", "a", "b"]]
+    out = _table(["name", "value", "note"], rows)
+    assert out[2] == "| short | see note 1 | y |" and out[3] == "| other | a | b |"
+    assert out[-1] == "1. value of short: " + "x" * 170

@@ -67,7 +67,7 @@ def test_human_agent_reads_numbers_and_labels(rules):
         agents.HumanAgent(0, 0, stdin=io.StringIO(""), stdout=io.StringIO()).act(obs, legal)
     out = io.StringIO()
     assert agents.HumanAgent(0, 0, stdin=io.StringIO("1\n"), stdout=out).act(obs, legal[:1]) == 0
-    assert "choose 1 (the only option)" in out.getvalue() and "1-1" not in out.getvalue()
+    assert "Enter takes 1" in out.getvalue() and "1-1" not in out.getvalue()
 
 
 def test_agents_see_only_their_observation(rules):

@@ -276,7 +276,7 @@ def test_checking_stops_after_a_hundred_errors(tmp_path, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert err.count("error[unknown-name]") == 100 and "unknown_99'" in err and "unknown_100'" not in err
     assert err.count("error[limit]: more than 100 errors: checking stopped here") == 1
-    assert out.strip() == f"{path}: 100 errors, and more not checked"
+    assert out.strip() == f"{path}: failed: 100 errors, and more not checked"
     assert sum(1 for text in compiled if text.startswith("unknown_")) == 101   # the work stopped too
     # the schema's errors as well
     compiled.clear()

@@ -41,8 +41,8 @@ def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
     assert any(re.match(r"seat [123] plays \S+$", t) for t in told)                   # the others' cards
     assert any("wins the trick" in t or "you win the trick" in t for t in told)        # who won each trick
     assert any(t.startswith("you play ") for t in told)                                # the person's own, briefly
-    deal = next(t for t in told if "dealt from deck" in t)
-    assert "10 hidden cards dealt from deck to hand of seat 1" in deal                 # others' hands stay hidden
+    deal = next(t for t in told if "dealt from undealt cards" in t)   # (the deck's title)
+    assert "10 hidden cards dealt from undealt cards to hand of seat 1" in deal                # others' hands stay hidden
     # a choice is told once: a hidden pass by its event alone ("passes 1 hidden card"), never also as
     # "pass: ?"; a card the person saw passed (it came to them alone) is named with it
     assert not any("pass: ?" in t for t in told if t.startswith("seat"))
@@ -57,7 +57,7 @@ def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
                                          {"ev": "gain", "counter": "tricks_won", "owner": 2, "who": 2, "amount": 1}]}
     told = owners(rules, members)
     mate = next(p for p in members[1] if p != 1)
-    assert tell(line, mate, told) == "your team's safe +1; tricks_won of seat 2 +1"
+    assert tell(line, mate, told) == "your team's safe +1; tricks won of seat 2 +1"
     other = next(p for p in range(4) if team_of[p] != 1)
     assert tell(line, other, told).startswith("safe of team 1 +1")
     assert tell(line, other).startswith("safe of seat 1 +1")     # without the teams: the owner's number
@@ -74,3 +74,65 @@ def test_a_pick_says_where_the_cards_went_and_whose_zones_they_are():
         {"ev": "pick", "who": 1, "from": "hand", "to": "market", "cards": ["6"], "from_owner": 1}]}
     assert tell(line, 0, told) == "you put 2* from your hand into your safe; seat 1 puts 6 from their hand into market"
     assert tell(line, 2, told).startswith("seat 0 puts 2* from their hand into their safe")
+
+
+def _diams_words():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diams"))
+    return owners(rules, rules.team_members(4))
+
+
+def test_a_change_of_nothing_is_not_told():
+    line = {"type": "events", "events": [{"ev": "gain", "counter": "tokens", "owner": 1, "who": 1, "amount": 0},
+                                         {"ev": "gain", "counter": "tokens", "owner": 2, "who": 2, "amount": 2}]}
+    assert tell(line, 0) == "tokens of seat 2 +2"
+    assert tell({"type": "events", "events": line["events"][:1]}, 0) is None
+
+
+def test_a_flag_raised_and_lowered_in_one_step_is_not_told_and_a_value_is_told_once():
+    line = {"type": "events", "events": [{"ev": "set", "var": "turn_over", "value": True},
+                                         {"ev": "set", "var": "score_now", "value": 1},
+                                         {"ev": "set", "var": "turn_over", "value": False},
+                                         {"ev": "set", "var": "score_now", "value": 4}]}
+    assert tell(line, 0) == "score_now: 4"
+
+
+def test_bookkeeping_variables_are_not_told_and_seats_are_named():
+    told = _diams_words()   # view: vars names round, first_player and closer: excess is the engine's
+    line = {"type": "events", "events": [{"ev": "set", "var": "excess", "value": -5},
+                                         {"ev": "set", "var": "first_player", "value": 2}]}
+    assert tell(line, 0, told) == "start player: seat 2"   # (first_player's title)
+    assert tell(line, 2, told) == "start player: you"
+
+
+def test_a_rounds_end_is_one_summary_per_counter():
+    events = [{"ev": "gain", "counter": "round_score", "owner": p, "who": p, "amount": a}
+              for p, a in enumerate([3, 0, 5, 1])]
+    told = tell({"type": "events", "events": events}, 0, _diams_words())
+    assert told == "round score: you +3, seat 2 +5, seat 3 +1"
+
+
+def test_boxes_no_seat_sees_are_not_told_and_a_gather_is_counted():
+    told = _diams_words()
+    line = {"type": "events", "events": [
+        {"ev": "move", "from": "stock", "to": "pile_bottom", "cards": ["7", "8"]},             # both face down, never seen
+        {"ev": "gather", "from": ["market", "hand"], "to": "stock", "cards": ["1", "2", "3"]}]}
+    assert tell(line, 0, told) == "3 cards gathered from market, hand into box"   # (stock's title)
+
+
+def test_a_decision_is_headed_by_the_title_of_what_it_sets():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+    line = {"type": "decision", "seat": 3, "prompt": "pass_count", "action": "2", "events": []}
+    assert tell(line, 0, owners(rules, rules.team_members(4))) == "seat 3 cards to pass: 2"
+    assert tell(line, 0) == "seat 3 pass_count: 2"   # (without the ruleset's words: its name)
+
+
+def test_a_choice_that_caused_nothing_is_still_told_in_the_rulesets_words():
+    from interpreter.play.display.narrate import choice, owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))
+    line = {"type": "decision", "seat": 0, "prompt": "pass_count", "action": "1", "events": []}
+    told = owners(rules, rules.team_members(4))
+    assert tell(line, 0, told) is None                       # one's own choice is not repeated...
+    assert choice(line, 0, told) == "you cards to pass: 1"   # ...but the page says it when nothing else is
+    assert choice({"type": "events"}, 0, told) is None

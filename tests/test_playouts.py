@@ -118,8 +118,8 @@ def test_invariants_are_checked_at_load(tmp_path):
 def test_cli_reports_each_problem_with_a_replay_command(faulty, capsys):
     assert main(["validate", str(faulty), "--playouts", "2", "--players", "2"]) == 1
     out, err = capsys.readouterr()
-    assert f"{faulty}: ok; 2 random games" in out
-    assert f"{faulty} (variant leaky): 2 playout problems; 2 random games" in out
+    assert f"{faulty}: ok, 1 warning; 2 random games" in out   # (a gap: the pile never got two of its cards)
+    assert f"{faulty} (variant leaky): failed: 2 playout problems; 2 random games" in out
     assert f"{faulty} (variant crash): error: 2 players, seed 1, after 0 decisions" in err
     assert f"replay: rulebook play {faulty} --players 2 --seed 1 --variant leaky" in err
     # the printed command replays the crash

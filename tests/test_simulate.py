@@ -322,8 +322,9 @@ def test_out_writes_records_summary_and_plots(cli, tmp_path):
     code, stdout, err = cli("simulate", DIAMONDS, "--players", 4, "--games", 8, "--set", "rounds=1",
                             "--workers", 1, "--out", out)                # read back: every file named
     last = stdout.strip().splitlines()[-1]
-    assert code == 0 and last == f"wrote {out / 'run.json'}, games.jsonl, summary.json, scores.png, win_rate.png"
-    assert sorted(p.name for p in out.iterdir()) == ["games.jsonl", "run.json", "scores.png", "summary.json", "win_rate.png"]
+    assert code == 0 and last == f"wrote {out / 'run.json'}, games.jsonl, summary.json, scores.png, win_rate.png, report.html"
+    assert sorted(p.name for p in out.iterdir()) == ["games.jsonl", "report.html", "run.json", "scores.png", "summary.json",
+                                                    "win_rate.png"]
 
 
 def test_the_throughput_of_the_games_played_is_reported_but_not_stored(cli, tmp_path):

@@ -73,7 +73,7 @@ def test_a_spectator_sees_no_hand():
     S = _walk(rules, 4, 1, 3)
     view = Table(rules).render(S, None)
     assert all(_labels(s["items"], "hand") is None for s in view["seats"])
-    assert view["prompt"] == {"seat": S.current_player(), "prompt": S.prompt(), "options": None}
+    assert view["prompt"] == {"seat": S.current_player(), "prompt": S.prompt(), "options": None, "asks": S.prompt()}
 
 
 def test_a_grid_market_is_drawn_as_a_grid_with_the_prices_the_options_cost():
@@ -158,7 +158,8 @@ def test_a_log_view_has_a_position_per_decision_and_ends_on_the_result(tmp_path)
     s = LogView(path)
     assert len(s.positions) == result["decisions"] + 1
     last = s.view(len(s.positions) - 1, None)
-    assert last["over"] and last["result"] == {"scores": result["scores"], "winners": result["winners"]}
+    assert last["over"] and last["result"] == {"scores": result["scores"], "winners": result["winners"],
+                                              "breakdown": result["breakdown"], "decided": ""}   # (one best score)
     first = s.view(0, 2)
     assert any("dealt" in e["text"] and "your hand" in e["text"] for e in first["events"])
     assert all("your" not in e["text"] for e in s.view(0, None)["events"])
@@ -196,7 +197,7 @@ def test_a_redacted_log_is_shown_as_the_story_its_seat_saw(tmp_path):
             assert line["action"] == full_line["action"] and t.view(at)["said"].startswith("you ")
     last = t.view(10**6)
     assert last["at"] == len(t.positions) - 1 and last["over"]
-    assert last["result"] == {"scores": result["scores"], "winners": result["winners"]}
+    assert last["result"] == {"scores": result["scores"], "winners": result["winners"], "breakdown": result["breakdown"]}
     assert last["story"] == t.story and len(t.story) == len(t.positions)
     with pytest.raises(interpreter.RulebookError, match="what seat 1 saw"):
         t.seat_of("0")

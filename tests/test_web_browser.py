@@ -215,3 +215,42 @@ def test_a_grid_market_shows_its_prices_and_is_bought_by_a_click(browser, serve)
     bought = game.positions[before][0]
     assert bought["action"] == f"{at}:{label}"
     assert game.positions[before][1].c["coins"][0] == coins - price
+
+
+def test_game_over_shows_the_scores_by_category_and_what_decided(browser, serve, tmp_path):
+    rules = interpreter.load("diamonds")
+    log = tmp_path / "d.jsonl"
+    result = play_game(rules, 4, 3, make_agents("random", 4, 3), log=str(log))
+    game = LogView(log)
+    browser.get(serve(game))
+    _wait(browser, lambda d: _position(d).startswith("0 / "))
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]"))
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#scores th.category")]
+    assert heads == list(result["breakdown"][0])
+    for row in browser.find_elements(By.CSS_SELECTOR, "#scores tr[data-seat]"):
+        seat = int(row.get_attribute("data-seat"))
+        shown = {td.get_attribute("data-category"): td.text for td in row.find_elements(By.CSS_SELECTOR, "td.category")}
+        assert shown == {k: str(v) for k, v in result["breakdown"][seat].items()}
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_page_fits_a_phone_and_a_wide_screen(browser, serve, tmp_path, width):
+    rules = interpreter.load("diamonds_club")
+    game = LiveGame(rules, 3, 2, "human,random,random")
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(serve(game))
+        _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#options button"))
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        inner = browser.execute_script("return window.innerWidth")
+        assert wide <= inner, f"the page is {wide} px wide in a {inner} px window"
+        # the decision stays reachable: beside the table when wide, under it on a phone
+        aside = browser.find_element(By.TAG_NAME, "aside").rect
+        board = browser.find_element(By.ID, "board").rect
+        assert (aside["y"] >= board["y"] + board["height"] - 1) == (width == 360)
+        icon = browser.execute_script("return document.querySelector('link[rel=icon]').href")
+        status = browser.execute_script("return fetch(arguments[0]).then(r => r.status)", icon)
+        assert status == 200
+    finally:
+        browser.set_window_size(1400, 1000)

@@ -107,9 +107,13 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     base = (path.parent / target).resolve()
     roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
     if not any(base == r or r in base.parents for r in roots):
+        stem = Path(target).stem
+        named = f"extends: {stem} (a bundled ruleset, by its name, from any folder)" \
+            if (resource_dir("rulesets") / f"{stem}.yaml").is_file() else "extends: diamonds (a bundled ruleset's name)"
         raise RulesetError(f"extends: '{target}' is outside the allowed ruleset folders",
                            smap.loc(("extends",)), "extends", span=len(target),
-                           hint="a variant file may only extend a ruleset in its own folder (or below it)")
+                           hint=f"a variant file extends a ruleset in its own folder or below it "
+                                f"(extends: base.yaml), or write {named}")
     if not base.is_file():
         near = did_you_mean(target, sorted(p.name for p in path.parent.glob("*.y*ml") if p != path))
         raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends",
@@ -192,6 +196,7 @@ def _alone(value: dict, path: tuple) -> None:
 def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
     """``overlay`` merged into ``base``, and the source map of the result (each entry of a
     patched list located where it is written: the base's file or the overlay's)."""
+    _known_params(base, overlay, top_map)
     plans: list = []
     try:
         merged = merge(base, overlay, (), (), plans)
@@ -201,6 +206,23 @@ def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
     if plans:
         mmap = SourceMap(mmap.path, patches.remap(base_map.entries(), top_map.entries(), mmap.entries(), plans))
     return merged, mmap
+
+
+def _known_params(base, overlay, top_map: SourceMap) -> None:
+    """A variant sets the parameters its base declares: a name the base does not have is a typo
+    (a new parameter would be used by no rule of the base)."""
+    declared, given = base.get("params"), overlay.get("params")
+    if not isinstance(given, dict) or not isinstance(declared, dict):
+        return
+    for name in given:
+        if name in declared or name in _SPECIAL:
+            continue
+        near = did_you_mean(str(name), [str(k) for k in declared])
+        raise RulesetError(Diagnostic(
+            f"unknown parameter '{name}': the base declares {', '.join(map(str, declared)) or 'none'}",
+            top_map.key_loc(("params", name)), "variant", span=len(str(name)),
+            hint=f"did you mean '{near}'?" if near else "a variant sets the parameters of its base; "
+                                                       "declare a new one in the base's params:"))
 
 
 def _plain(value, path: tuple = ()):

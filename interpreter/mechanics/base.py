@@ -183,6 +183,14 @@ class Step:
         """A short note per option of the pending decision (its cost: "3 coins"), or None."""
         return None
 
+    def asked(self, S, frame) -> dict | None:
+        """What the pending decision asks beyond its prompt, for a person (play/display/ask.py):
+        ``count`` (cards still to give), ``of`` (in all), ``to`` (the receiving seat), ``pay``
+        and ``has`` (the counter paid from and what the seat holds), ``can_pass``; ``picked``,
+        ``least`` and ``most`` (cards picked so far, and how many may be); ``leads`` and ``led``
+        (whether the seat leads the trick, else the card led). None: nothing."""
+        return None
+
     def hidden_cards(self, S, frame, player) -> list:
         """Cards this running step holds outside every zone that ``player`` may not see (a card
         passed face down): a determinization deals them again (engine/knowledge.py)."""

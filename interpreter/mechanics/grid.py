@@ -224,6 +224,9 @@ class Grid(Step):
         costs = dict(self.costs(S, S.dec[0]))
         return [None if o == PASS else f"{costs.get(o, '?')} {self.pay}" for o in options]
 
+    def asked(self, S, frame):
+        return {"pay": self.pay, "has": self._have(S, S.dec[0]), "can_pass": PASS in S.dec[1]}
+
     asks = True
 
     def vocabulary(self, V, spec):

@@ -112,6 +112,10 @@ class Pass(Step):
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.zone))
 
+    def asked(self, S, frame):
+        giver = frame[GIVERS][frame[GIVER]]
+        return {"count": frame[COUNT] - frame[PICKED], "of": frame[COUNT], "to": self.to(S, giver, None)}
+
     def hidden_cards(self, S, frame, player):
         """The cards others have put aside and not yet passed: only their givers know them."""
         return [card for giver, _, card in frame[PENDING] if giver != player]

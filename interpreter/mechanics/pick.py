@@ -133,6 +133,11 @@ class Pick(Step):
 
     asks = True
 
+    def asked(self, S, frame):
+        who, L = frame[PICKER], {"picked": frame[PICKED]}
+        return {"picked": len(frame[PICKED]), "least": self.lo(S, who, L),
+                "most": self.hi(S, who, L) if self.hi is not None else None}
+
     def label(self, S, value):
         return "done" if value == DONE else S.rules.card_labels[value]
 

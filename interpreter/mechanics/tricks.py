@@ -143,6 +143,10 @@ class Tricks(Step):
 
     asks = True
 
+    def asked(self, S, frame):
+        table = S.z[self.table]
+        return {"leads": not frame[PLAYED], "led": S.rules.card_labels[table[0]] if frame[PLAYED] and table else None}
+
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.hand))
 

@@ -18,6 +18,7 @@ from ..play.simulation.runs import out_folder, simulate
 from ..play.simulation.summary import compare
 from ..play.simulation.workers import default_workers, settled
 from .args import parse_sets, parse_skill
+from .designer import open_report, write_report
 from .report import print_compare, print_findings, print_summary
 
 
@@ -41,6 +42,7 @@ def _common_args(p) -> None:
                    help="count which rules fire (every effect list, branch, step, option and scoring category) "
                         "and report those that never did, draws that ran out and labels a zone never got")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object (no progress bar)")
+    p.add_argument("--open", action="store_true", help="with --out: open the report (report.html) in the browser")
 
 
 def add_simulate(p) -> None:
@@ -75,6 +77,8 @@ def _check_args(args) -> None:
                          f"({default_workers()} CPUs): at most {most}")
     if args.address and args.backend != "ray":
         raise UsageError("--address is for --backend ray")
+    if args.open and not args.out:
+        raise UsageError("--open opens the report that --out DIR writes: give --out")
 
 
 def _make_batch(args, variant):
@@ -140,6 +144,13 @@ def cmd_simulate(args) -> int:
                           out=Path(args.out) if args.out else None, rules=rules,
                           progress=bar.task("simulating", args.games))
     summary = result["summary"]
+    if args.out:
+        label = args.variant or "base"
+        page = write_report(Path(args.out), _heading(rules, args), {label: summary}, {label: result["records"]},
+                            {label: result["coverage"]} if result["coverage"] else {})
+        result["written"] = [*result["written"], page]
+        if args.open:
+            open_report(page)
     if args.json:
         print(json.dumps({**summary, "timing": result["timing"], "coverage": result["coverage"]}))
     else:
@@ -150,6 +161,11 @@ def cmd_simulate(args) -> int:
         if args.out:
             print(wrote(result["written"]))
     return 0
+
+
+def _heading(rules, args, variants: str = "") -> str:
+    return (f"{rules.title}{variants}: {args.players} players, {args.games} games"
+            f"{' per variant' if variants else ''}, agents {args.agents}, seed {args.seed}")
 
 
 def wrote(paths) -> str:
@@ -182,21 +198,30 @@ def cmd_compare(args) -> int:
     if out is not None:
         out_folder(out, "one subfolder per variant")
         _compare_folder(out, names)
-    records = {}
+    records, coverage = {}, {}
     with settled(), _Progress(not args.json) as bar:
         for v, (rules, batch) in batches.items():
-            records[v] = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
-                                  out=None if out is None else _variant_folder(out, v), rules=rules,
-                                  progress=bar.task(v, args.games))["records"]
+            run = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
+                           out=None if out is None else _variant_folder(out, v), rules=rules,
+                           progress=bar.task(v, args.games))
+            records[v] = run["records"]
+            if run["coverage"]:
+                coverage[v] = run["coverage"]
     result = compare(records, args.players)
     first_rules = batches[names[0]][0]
     result = {"ruleset": first_rules.name, "players": args.players, "games": args.games, "seed": args.seed,
               "variants": names, **result}
     for v, s in result["summaries"].items():
         s.update(ruleset=first_rules.name, variant=None if v == "base" else v, seed=args.seed, agents=args.agents)
+    if coverage:
+        result["coverage"] = coverage
     if out is not None:
         (out / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         compare_plot(result, out)
+        page = write_report(out, _heading(first_rules, args, f" ({', '.join(names)})"), result["summaries"], records,
+                            coverage, compared=result)
+        if args.open:
+            open_report(page)
     if args.json:
         print(json.dumps(result))
     else:
@@ -204,8 +229,11 @@ def cmd_compare(args) -> int:
         console.print(f"{first_rules.name}: {args.games} games per variant on the same seeds (batch seed "
                       f"{args.seed}), {args.players} players, agents {args.agents}")
         print_compare(result, console)
+        for v in names if coverage else ():   # each variant's anomalies and rules that never fired
+            console.print(f"{v}:")
+            print_findings(result["summaries"][v], coverage.get(v), console)
         if out is not None:
-            print(f"wrote {out / 'compare.json'}, compare.png and a folder per variant "
+            print(f"wrote {out / 'compare.json'}, compare.png, report.html and a folder per variant "
                   f"({', '.join(_variant_folder(out, v).name for v in names)})")
     return 0
 
@@ -225,7 +253,7 @@ def _compare_folder(out: Path, names: list[str]) -> None:
         twice = next(f for f in folders if folders.count(f) > 1)
         raise UsageError(f"two variants would share the folder {out / twice}: rename one of the files")
     if out.is_dir():
-        ours = {"compare.json", "compare.png", *folders}
+        ours = {"compare.json", "compare.png", "report.html", *folders}
         other = sorted(p.name for p in out.iterdir() if p.name not in ours)
         if other:
             raise UsageError(f"--out {out} holds {other[0]}, which compare did not write (it is not a "

@@ -1,6 +1,6 @@
 """The ``rulebook`` command line (``python -m interpreter`` is the same).
 
-    rulebook validate PATH... [--json] [--playouts N [--players P] [--seed S]]
+    rulebook validate PATH... [--json] [--strict] [--playouts N [--players P] [--seed S]]
     rulebook play PATH --players N [--seed S] [--variant V] [--agents a,b,...] [--set NAME=VALUE ...]
                   [--skill X,Y,...] [--resolve random|ask] [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
     rulebook replay F.jsonl [--ruleset PATH]
@@ -10,7 +10,7 @@
     rulebook view LOG.jsonl [--host H] [--port P]
     rulebook serve PATH --players N [--seed S] [--variant V] [--agents human,random,...] [--log F.jsonl]
                    [--host H] [--port P]
-    rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR] [--json] ...
+    rulebook simulate PATH --players N --games G [--seed S] [--workers W] [--out DIR [--open]] [--json] ...
     rulebook compare PATH --variants base,V1,... --players N --games G [--seed S] [--json] ...
 
 Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error, 130 interrupted,
@@ -36,6 +36,7 @@ from .validate import add_validate, cmd_validate
 from .args import parse_sets
 from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
+from ..play.display.narrate import decided_text
 from ..loading.resources import find_ruleset, resource_dir
 
 
@@ -132,20 +133,6 @@ def print_result(rules, result: dict) -> None:
     note = decided_text(result.get("decided") or {})
     if note:
         _out(note)
-
-
-def decided_text(d: dict) -> str:
-    """What decided the ranking, in a sentence ("" when the best score alone did)."""
-    seats = lambda ps: ", ".join(f"seat {p}" for p in ps)   # noqa: E731
-    unranked = f" (not ranked: {seats(d['unranked'])})" if d.get("unranked") else ""
-    if d.get("by") == "tiebreak":
-        values = ", ".join(f"seat {p} {v}" for p, v in sorted(d["values"].items(), key=lambda kv: int(kv[0])))
-        return f"{seats(d['tied'])} tied on {d['score']}; the tie-break {d['tiebreak']} decided it ({values}){unranked}"
-    if d.get("by") == "shared":
-        return f"{seats(d['tied'])} tied on {d['score']} after every tie-break: a shared victory{unranked}"
-    if d.get("by") == "nobody":
-        return f"nobody may be ranked: no winner{unranked}"
-    return unranked.strip()
 
 
 # ---------------------------------------------------------------------- replay
@@ -375,6 +362,9 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+DISTRIBUTION = "rulebook-engine"   # the name pip installs (pyproject.toml); "rulebook" on the index is another project
+
+
 class _Version(argparse.Action):
     """--version: the installed package's version, read only when asked (reading the package
     metadata costs a few hundredths of a second at every start otherwise)."""
@@ -385,7 +375,7 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         from importlib.metadata import PackageNotFoundError, version
         try:
-            number = version("rulebook")
+            number = version(DISTRIBUTION)
         except PackageNotFoundError:   # run from a checkout that was never installed
             number = "(not installed)"
         print(f"rulebook {number}")

@@ -13,6 +13,7 @@ Steps, effects and triggers read as sentences (sentences.py), their expressions 
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from ..errors import LINE_BREAK, RulebookError
@@ -45,7 +46,7 @@ def explain(rules, strict: bool = False) -> str:
         lines = section(ex, rules, d)
         if lines:
             out += lines + [""]
-    return "\n".join(out).rstrip() + "\n"
+    return _wrapped("\n".join(out).rstrip()) + "\n"
 
 
 # ---------------------------------------------------------------------- small helpers
@@ -71,9 +72,40 @@ def _v(value) -> str:
 
 
 def _table(head: list[str], rows: list[list]) -> list[str]:
+    """A Markdown table; a row too long to read on one line keeps its longest cells below the
+    table as numbered notes ("see note 1")."""
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
-    return out
+    notes: list[str] = []
+    for row in rows:
+        cells = [str(c).replace("|", "\\|") for c in row]
+        while len(" | ".join(cells)) > ROW_WIDTH:
+            i = max(range(len(cells)), key=lambda k: len(cells[k]))
+            notes.append(f"{len(notes) + 1}. {head[i]} of {cells[0]}: {str(row[i])}")
+            cells[i] = f"see note {len(notes)}"
+        out.append("| " + " | ".join(cells) + " |")
+    return out + ([""] + notes if notes else [])
+
+
+ROW_WIDTH = 160    # a table row longer than this moves its longest cells to notes
+WIDTH = 100        # prose and list items are wrapped to this width (Markdown joins the lines)
+LONGEST = 200      # a line longer than this is wrapped
+
+
+def _wrapped(text: str) -> str:
+    """Every line of prose or of a list item longer than LONGEST wrapped at WIDTH, a list item's
+    lines indented under its text; tables, headings and code stay as they are."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or len(line) <= LONGEST or line.startswith(("|", "#")):
+            out.append(line)
+            continue
+        found = re.match(r"^\s*(?:[-*]|\d+\.)\s+", line)
+        marker = found.group(0) if found else ""
+        out += textwrap.wrap(line[len(marker):], WIDTH, initial_indent=marker, subsequent_indent=" " * len(marker),
+                             break_long_words=False, break_on_hyphens=False)
+    return "\n".join(out)
 
 
 def _cap(text: str) -> str:

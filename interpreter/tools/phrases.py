@@ -324,10 +324,13 @@ def _arith(p, t):
 
 
 def _cond(p, t):
-    """"A if C, else B": a conditional as A or C keeps its parentheses ("(4 if alone, else 2) if
-    ..."), else it would read as another rule; as B it chains ("..., else 2 if n is 5, else 1")."""
+    """"A if C, else B": a conditional or a sum as A, or a conditional as C, keeps its parentheses
+    ("(4 if alone, else 2) if ...", "(1000 plus the rank) if ..."), else it would read as another
+    rule; as B it chains ("..., else 2 if n is 5, else 1")."""
     a, c, b = t.children
-    return f"{_operand(p, a)} if {_operand(p, c)}, else {p.s(b)}"
+    # a sum as A keeps its parentheses too: "1000 plus X if C" would read as 1000 plus (X if C)
+    value = f"({p.s(a)})" if getattr(a, "data", None) in ARITH else _operand(p, a)
+    return f"{value} if {_operand(p, c)}, else {p.s(b)}"
 
 
 def _operand(p, x) -> str:

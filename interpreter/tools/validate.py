@@ -30,6 +30,7 @@ def add_validate(p: argparse.ArgumentParser) -> None:
                         "runtime errors and broken invariants, each with its seed")
     p.add_argument("--players", "-p", type=int, help="with --playouts: only this player count")
     p.add_argument("--seed", "-s", type=int, default=0, help="with --playouts: the first seed (default 0)")
+    p.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
 
 
 def _warnings(rules) -> list:
@@ -75,11 +76,17 @@ def cmd_validate(args) -> int:
         raise UsageError("--playouts takes a number of games; --players needs --playouts")
     if args.playouts:
         _playouts(files, args)
+    strict = getattr(args, "strict", False)
+    for f in files:
+        f["warnings"] = _count_warnings(f)
+        if strict and f["warnings"]:
+            f["ok"] = False   # --strict: a warning fails the file
     bad = any(not f["ok"] for f in files)
     if args.json:
-        _out(json.dumps({"ok": not bad, "files": [{**{k: v for k, v in f.items() if k != "rules"},
-                                                   "diagnostics": [d.to_dict() for d in f["diagnostics"]]}
-                                                  for f in files]}, indent=2))
+        _out(json.dumps({"ok": not bad, "strict": strict,
+                         "files": [{**{k: v for k, v in f.items() if k != "rules"},
+                                    "diagnostics": [d.to_dict() for d in f["diagnostics"]]} for f in files]},
+                        indent=2))
         return 1 if bad else 0
     for f in files:
         name = f["path"] + (f" (variant {f['variant']})" if f["variant"] else "")
@@ -88,7 +95,8 @@ def cmd_validate(args) -> int:
         played = f.get("playouts") or {}
         for a in played.get("anomalies", []):
             where = f"{a['loc']}: " if a.get("loc") else f"{name}: "
-            _err(f"{where}warning[{a['kind']}]: {a['players']} players: {a['message']}")
+            _err(f"{where}{a.get('severity', 'warning')}[{a['kind']}]: {a['players']} players: {a['message']}"
+                 + (f"\n  hint: {a['hint']}" if a.get("hint") else ""))
         _never_fired(name, played)
         for p in played.get("problems", []):   # last, above the summary: what fails the file
             after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
@@ -96,19 +104,45 @@ def cmd_validate(args) -> int:
                  f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
         if f["ok"] and "same_as" in f:
             _out(f"{name}: ok (the same rules as " + (f"variant {f['same_as']})" if f["same_as"] else "the ruleset)"))
-        elif f["ok"]:
-            warnings = len(f["diagnostics"])
-            _out(f"{name}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")
-                 + _playout_summary(f))
         else:
-            errors = sum(1 for d in f["diagnostics"] if d.severity == "error")
-            problems = len((f.get("playouts") or {}).get("problems", []))
-            what = [f"{errors} error{'s' if errors != 1 else ''}"] if errors else []
-            if errors and f["diagnostics"][-1].message == STOPPED:
-                what = [f"{errors - 1} errors, and more not checked"]
-            what += [f"{problems} playout problem{'s' if problems != 1 else ''}"] if problems else []
-            _out(f"{name}: {', '.join(what)}" + _playout_summary(f))
+            _out(f"{name}: {_verdict(f, strict)}" + _playout_summary(f))
+    if len(files) > 1:   # the last line speaks for everything checked
+        failed = sum(1 for f in files if not f["ok"])
+        warnings = sum(f["warnings"] for f in files)
+        verdict = f"failed ({failed} of {len(files)})" if failed else "ok" + _plural(", {}", warnings, "warning")
+        _out(f"{len(files)} checked: {verdict}")
     return 1 if bad else 0
+
+
+def _plural(form: str, n: int, word: str) -> str:
+    """``form`` with "N word(s)" in it, or "" when N is 0."""
+    return form.format(f"{n} {word}{'s' if n != 1 else ''}") if n else ""
+
+
+def _count_warnings(f: dict) -> int:
+    """The warnings printed for a file: its diagnostics', its playouts' anomalies (those that
+    are not errors) and the rules no random game fired."""
+    played = f.get("playouts") or {}
+    return (sum(1 for d in f["diagnostics"] if d.severity == "warning")
+            + sum(1 for a in played.get("anomalies", []) if a.get("severity", "warning") == "warning")
+            + (len(played.get("never_fired", [])) if played.get("coverage_games") else 0))
+
+
+def _verdict(f: dict, strict: bool) -> str:
+    """``ok``, ``ok, 18 warnings`` or ``failed: ...`` with what failed it."""
+    if f["ok"]:
+        return "ok" + _plural(", {}", f["warnings"], "warning")
+    errors = sum(1 for d in f["diagnostics"] if d.severity == "error")
+    played = f.get("playouts") or {}
+    what = [_plural("{}", errors, "error")] if errors else []
+    if errors and f["diagnostics"][-1].message == STOPPED:
+        what = [f"{errors - 1} errors, and more not checked"]
+    ran_out = sum(1 for a in played.get("anomalies", []) if a.get("severity") == "error")
+    what += [_plural("{}", ran_out, "error")] if ran_out else []
+    what += [_plural("{}", len(played.get("problems", [])), "playout problem")] if played.get("problems") else []
+    if strict and f["warnings"]:
+        what.append(_plural("{}", f["warnings"], "warning") + " (--strict)")
+    return "failed: " + ", ".join(w for w in what if w)
 
 
 NEVER_SHOWN = 8   # never-fired rules listed one by one; the rest in one line (--json has them all)
@@ -147,7 +181,7 @@ def _playouts(files: list, args) -> None:
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
                          "refused": {str(n): why for n, why in report.refused.items()},
                          **findings(rules, report.records)}
-        if problems:
+        if problems or any(a.get("severity") == "error" for a in f["playouts"]["anomalies"]):
             f["ok"] = False
 
 
@@ -159,10 +193,23 @@ def findings(rules, records: dict) -> dict:
     flagged = []
     for n, recs in sorted(records.items()):
         summary = summarise(recs, n, rules.team_members(n))
-        flagged += [{**a, "players": n} for a in anomalies.find(rules, summary, recs, rules_fired.report(rules, recs))]
+        coverage = rules_fired.report(rules, recs)
+        flagged += [{**a, "players": n, **_every_game(a, coverage["games"])}
+                    for a in anomalies.find(rules, summary, recs, coverage)]
     every = [r for recs in records.values() for r in recs]
     report = rules_fired.report(rules, every)
     return {"anomalies": flagged, "never_fired": report["never"], "coverage_games": report["games"]}
+
+
+def _every_game(anomaly: dict, games: int) -> dict:
+    """A deal that ran short in every random game is an error: the components cannot serve
+    that player count (a deck too small to deal to everyone). A move that ran short stays a
+    warning: how often it is asked for is the players' doing."""
+    if anomaly["kind"] != "ran_out" or not anomaly["message"].startswith("deal ") or not games \
+            or anomaly["evidence"]["games"] < games:
+        return {}
+    return {"severity": "error", "hint": "the zone is short whatever the players do: deal fewer cards at this "
+                                         "player count, or leave it out of players: {min, max}"}
 
 
 def _playout_summary(f: dict) -> str:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..errors import GameError, RulebookError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
 from ..play.logs.gamelog import LogWriter, events_out, header, logged_decision, result_line
-from ..play.display.narrate import event as tell_event, owners, tell
+from ..play.display.narrate import choice, event as tell_event, owners, tell
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
 from ..play.display.table import Table
@@ -151,7 +151,7 @@ class GameView:
                 following = Redactor(self.rules, seat, self.members).line(following)
             out["chosen"] = following.get("action")
         out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
-                   line=_line(shown), said=tell(shown, me, self.owners) or _own_choice(shown, me),
+                   line=_line(shown), said=tell(shown, me, self.owners) or choice(shown, me, self.owners),
                    events=[{"text": text, "cards": cards_of(ev)} for ev in shown.get("events") or ()
                            if (text := tell_event(ev, me, self.owners))])
         return out
@@ -165,7 +165,7 @@ class GameView:
         out = []
         for line in lines[max(1, first):at + 1]:
             shown = line if seat == "all" else Redactor(self.rules, seat, self.members).line(line)
-            said = tell(shown, me, self.owners) or _own_choice(shown, me)
+            said = tell(shown, me, self.owners) or choice(shown, me, self.owners)
             if said:
                 out.append(said)
         return out
@@ -269,14 +269,6 @@ class LiveGame(GameView):
             if self.log is not None:
                 self.log.close()
                 self.log = None
-
-
-def _own_choice(line: dict, me) -> str | None:
-    """Words for a decision that caused nothing worth a word (narrate does not repeat one's own)."""
-    if line.get("type") != "decision":
-        return None
-    who = "you" if line.get("seat") == me else f"seat {line.get('seat')}"
-    return f"{who} {line.get('prompt')}: {line.get('action')}"
 
 
 def _line(line: dict) -> dict:

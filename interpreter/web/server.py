@@ -45,7 +45,7 @@ from .games import NotYours, Stale
 
 STATIC = Path(__file__).parent / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8"}
+         ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 MAX_BODY = 10_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WORKERS = 32          # requests handled at once

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 
 from ..errors import GameError, ReplayError
-from ..play.display.narrate import event as tell_event, owners, tell
+from ..play.display.narrate import choice, event as tell_event, owners, tell
 from ..play.logs.replay import read_log, read_redacted
 from .games import LogView, cards_of
 
@@ -45,12 +45,9 @@ class TimelineView:
         self._ended = self.ending is not None and self.ending["type"] != "stopped"   # (a game stopped is not over)
 
     def _said(self, line: dict) -> str:
-        said = tell(line, self.seat, self.owners)
+        said = tell(line, self.seat, self.owners) or choice(line, self.seat, self.owners)
         if said:
             return said
-        if line.get("type") == "decision":
-            who = "you" if line.get("seat") == self.seat else f"seat {line.get('seat')}"
-            return f"{who} {line.get('prompt')}: {line.get('action')}"
         return "The game is set up." if line.get("type") == "events" else str(line.get("message", ""))
 
     def describe(self) -> dict:
@@ -75,7 +72,8 @@ class TimelineView:
                           if (text := tell_event(ev, self.seat, self.owners))],
                "over": self._ended and at == len(self.positions) - 1}
         if out["over"] and self.ending is not None and self.ending["type"] == "result":   # (over: it is)
-            out["result"] = {"scores": self.ending.get("scores"), "winners": self.ending.get("winners") or []}
+            out["result"] = {"scores": self.ending.get("scores"), "winners": self.ending.get("winners") or [],
+                             "breakdown": self.ending.get("breakdown")}
         return out
 
 

@@ -124,8 +124,9 @@ class HumanAgent:
         """The table as this seat sees it (play/display/terminal.py), the options with their notes, and
         the answer read: a number or a label."""
         from ..display.terminal import show
-        show(view.table(), self.stdout or sys.stdout)
-        return self._read(view.legal, view.seat)
+        table = view.table()
+        show(table, self.stdout or sys.stdout)
+        return self._read(view.legal, view.seat, (table.get("prompt") or {}).get("options"))
 
     def act(self, observation: dict, legal: list[str]) -> int:
         """For callers with only an observation: a summary of it and the numbered options."""
@@ -135,25 +136,9 @@ class HumanAgent:
             print(f"  {i:>3}. {label}", file=out)
         return self._read(legal, observation.get("player"))
 
-    def _read(self, legal: list[str], seat) -> int:
-        out = self.stdout or sys.stdout
-        inp = self.stdin or sys.stdin
-        while True:
-            span = "1 (the only option)" if len(legal) == 1 else f"1-{len(legal)}"
-            print(f"seat {seat}, choose {span} (or a label): ", end="", file=out)
-            out.flush()
-            line = inp.readline()
-            if not line:
-                raise UsageError("the human agent reached the end of its input (stdin closed)")
-            if not (hasattr(inp, "isatty") and inp.isatty()):
-                print(file=out)   # answers read from a file or pipe are not echoed: end the prompt's line
-            answer = line.strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return int(answer) - 1
-            if answer in legal:
-                return legal.index(answer)
-            close = did_you_mean(answer, legal)
-            print(f"'{answer}' is not an option" + (f" (did you mean '{close}'?)" if close else ""), file=out)
+    def _read(self, legal: list[str], seat, options: list | None = None) -> int:
+        from ..display.terminal import read_answer
+        return read_answer(legal, seat, self.stdin or sys.stdin, self.stdout or sys.stdout, options)
 
 
 class TableReporter:

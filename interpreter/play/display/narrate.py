@@ -19,9 +19,10 @@ def alike(labels: list, more_than: int = 8) -> dict | None:
 
 
 def owners(rules, members) -> tuple:
-    """What a teller needs to name a team's zones and counters as the team's: (the owner kind
-    of every zone and counter, the seats of each team)."""
-    return {**rules.zone_owner, **rules.counter_owner}, [list(m) for m in members]
+    """What a teller needs to name things as the ruleset does: (the owner kind of every zone
+    and counter, the seats of each team, the ruleset's words: play/display/words.py)."""
+    from .words import words_of
+    return {**rules.zone_owner, **rules.counter_owner}, [list(m) for m in members], words_of(rules)
 
 
 class _Teller:
@@ -30,7 +31,10 @@ class _Teller:
 
     def __init__(self, me: int | None, owners: tuple | None = None):
         self.me = me
-        self.kinds, self.members = owners or ({}, None)
+        self.kinds, self.members, self.words = (*(owners or ({}, None)), None)[:3]
+
+    def title(self, name) -> str:
+        return self.words.title(name) if self.words is not None else str(name)
 
     def who(self, seat) -> str:
         if seat is None:
@@ -43,13 +47,14 @@ class _Teller:
             return f"you {verb}"
         return f"{self.who(seat)} {verbs or verb + 's'}"
 
-    def zone(self, name, owner=None) -> str:
+    def zone(self, raw, owner=None) -> str:
+        name = self.title(raw)
         if owner is None:
-            return str(name)
+            return name
         if isinstance(owner, str):   # a zone or counter of each card, its card by label
             return f"{name} of {owner}"
         members = self.members
-        if (self.kinds.get(name) == "team" and members and isinstance(owner, int) and 0 <= owner < len(members)
+        if (self.kinds.get(raw) == "team" and members and isinstance(owner, int) and 0 <= owner < len(members)
                 and any(len(m) > 1 for m in members)):
             return f"your team's {name}" if self.me in members[owner] else f"{name} of team {owner}"
         return f"your {name}" if owner == self.me else f"{name} of seat {owner}"
@@ -57,7 +62,7 @@ class _Teller:
     def own(self, name, owner, who) -> str:
         """A zone named from the acting seat's side: "their hand" when it is the actor's own."""
         if owner is not None and owner == who and who != self.me and self.kinds.get(name) != "team":
-            return f"their {name}"
+            return f"their {self.title(name)}"
         return self.zone(name, owner)
 
     def cards(self, ev) -> str:
@@ -80,13 +85,22 @@ class _Teller:
             if not ev.get("cards") and not ev.get("count"):
                 return None   # nothing moved
             froms = ev.get("from")
-            src = ", ".join(froms) if isinstance(froms, list) else self.zone(froms, ev.get("from_owner"))
-            verb = {"deal": "dealt", "gather": "gathered"}.get(kind, "moved")
-            return f"{self.cards(ev)} {verb} from {src} to {self.zone(ev.get('to'), ev.get('to_owner'))}"
+            hidden = self.words.hidden if self.words is not None else set()
+            if ev.get("to") in hidden and all(f in hidden for f in (froms if isinstance(froms, list) else [froms])):
+                return None   # from one box to another: nothing a seat sees
+            src = ", ".join(map(self.title, froms)) if isinstance(froms, list) else self.zone(froms, ev.get("from_owner"))
+            to = self.zone(ev.get("to"), ev.get("to_owner"))
+            if kind == "gather":   # the cards back together: how many, not which
+                n = len(ev["cards"]) if "cards" in ev else ev.get("count", 0)
+                return f"{n} card{'s' if n != 1 else ''} gathered from {src} into {to}"
+            verb = {"deal": "dealt"}.get(kind, "moved")
+            return f"{self.cards(ev)} {verb} from {src} to {to}"
         if kind in ("gain", "lose"):
             owner = ev.get("owner", who)
             if ev.get("hidden"):
                 return f"{self.zone(ev.get('counter'), owner)} changes"
+            if ev.get("amount") == 0:
+                return None   # nothing changed
             sign = "+" if kind == "gain" else "-"
             return f"{self.zone(ev.get('counter'), owner)} {sign}{ev.get('amount')}"
         if kind == "transfer":
@@ -97,13 +111,18 @@ class _Teller:
             value = "changes" if ev.get("hidden") else f"= {ev.get('value')}"
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
-            return f"{ev.get('var')} = {_said(ev.get('value', '?'))}" + (" (drawn)" if kind == "random" else "")
+            var = ev.get("var")
+            if self.words is not None and var in self.words.quiet_vars:
+                return None   # bookkeeping: not the table's
+            value = self.words.value(var, ev.get("value", "?"), self.who) if self.words is not None \
+                else _said(ev.get("value", "?"))
+            return f"{self.title(var)}: {value}" + (" (drawn)" if kind == "random" else "")
         if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
             return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
         if kind == "reveal":
-            return f"{ev.get('var')} revealed: {_said(ev.get('value'))}"
+            return f"{self.title(ev.get('var'))} revealed: {_said(ev.get('value'))}"
         if kind == "reset":
-            return f"reset: {', '.join(map(str, ev.get('counters') or []))}"
+            return f"{', '.join(self.title(c) for c in ev.get('counters') or [])} back to the start"
         if kind == "advance":
             return f"{self.zone(ev.get('counter'), ev.get('owner', who))}" + (
                 " moves" if ev.get("hidden") else f" {ev.get('from')} -> {ev.get('to')}")
@@ -140,27 +159,62 @@ class _Teller:
         if kind == "end_game":
             return "the game ends"
         if kind == "forced":
-            return f"{self.who(ev.get('seat'))} {ev.get('prompt')}: {ev.get('action')} (the only option)"
+            return f"{self.who(ev.get('seat'))} {self.title(ev.get('prompt'))}: {ev.get('action')} (the only option)"
         return kind
 
     def tell(self, line: dict) -> str | None:
         """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
         is not repeated): "seat 2 play: 7H. seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
         kind = line.get("type")
-        said = [s for s in (self.event(ev) for ev in line.get("events") or ()) if s]
+        said = [s for s in (self.event(ev) for ev in _settled(line.get("events") or ())) if s]
+        said = self._summed(line.get("events") or (), said)
         if kind == "decision":
             if self.me is not None and line.get("seat") == self.me:
                 return "; ".join(said) if said else None
             seat, action = line.get("seat"), str(line.get("action"))
             if said and said[0].startswith(self.who(seat) + " ") and (action in said[0] or action == "?"):
                 return "; ".join(said)   # "seat 2 plays 7H" says the choice already
-            head = f"{self.who(seat)} {line.get('prompt')}: {action}"
+            head = f"{self.who(seat)} {self.title(line.get('prompt'))}: {action}"
             return head + (". " + "; ".join(said) if said else "")
         if kind == "events":
             return "; ".join(said) if said else None
         if kind == "error":
-            return f"{self.who(line.get('seat'))} {line.get('prompt')}: {line.get('action')}: {line.get('message')}"
+            return f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"
         return None
+
+
+    def _summed(self, events, said: list) -> list:
+        """A counter changed for several owners at once (a round's end) as one summary: "round
+        score: you +3, seat 1 +5" instead of a sentence per owner."""
+        changed: dict = {}
+        for ev in events:
+            if ev.get("ev") in ("gain", "lose") and not ev.get("hidden") and ev.get("amount"):
+                changed.setdefault(ev.get("counter"), []).append(ev)
+        out = list(said)
+        for counter, evs in changed.items():
+            if len({e.get("owner", e.get("who")) for e in evs}) < 3:
+                continue
+            one = {self.event(e) for e in evs}
+            out = [s for s in out if s not in one]
+            parts = [f"{'you' if e.get('owner', e.get('who')) == self.me else self.who(e.get('owner', e.get('who')))} "
+                     f"{'+' if e['ev'] == 'gain' else '-'}{e['amount']}" for e in evs]
+            out.append(f"{self.title(counter)}: {', '.join(parts)}")
+        return out
+
+
+def _settled(events) -> list:
+    """The events worth telling: a variable set several times in one line told once, at its
+    last value, and a flag raised and lowered again (set, then set to false) not at all."""
+    last: dict = {}
+    flags: dict = {}
+    for i, ev in enumerate(events):
+        if ev.get("ev") == "set":
+            last[ev.get("var")] = i
+            if isinstance(ev.get("value"), bool):
+                flags.setdefault(ev.get("var"), []).append(ev["value"])
+    lowered = {var for var, values in flags.items() if len(values) > 1 and values[-1] is False}
+    return [ev for i, ev in enumerate(events)
+            if ev.get("ev") != "set" or (last.get(ev.get("var")) == i and ev.get("var") not in lowered)]
 
 
 def _said(value) -> str:
@@ -176,7 +230,30 @@ def event(ev: dict, me: int | None = None, owners: tuple | None = None) -> str |
     return _Teller(me, owners).event(ev)
 
 
+def choice(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
+    """A decision in words even when it caused nothing worth a word (``tell`` does not repeat
+    one's own choice): "you cards to pass: 2"; None for another kind of line."""
+    if line.get("type") != "decision":
+        return None
+    teller = _Teller(me, owners)
+    return f"{teller.who(line.get('seat'))} {teller.title(line.get('prompt'))}: {line.get('action')}"
+
+
 def tell(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
     """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
     is not repeated): "seat 2 plays 7H; seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
     return _Teller(me, owners).tell(line)
+
+
+def decided_text(d: dict) -> str:
+    """What decided the ranking, in a sentence ("" when the best score alone did)."""
+    seats = lambda ps: ", ".join(f"seat {p}" for p in ps)   # noqa: E731
+    unranked = f" (not ranked: {seats(d['unranked'])})" if d.get("unranked") else ""
+    if d.get("by") == "tiebreak":
+        values = ", ".join(f"seat {p} {v}" for p, v in sorted(d["values"].items(), key=lambda kv: int(kv[0])))
+        return f"{seats(d['tied'])} tied on {d['score']}; the tie-break {d['tiebreak']} decided it ({values}){unranked}"
+    if d.get("by") == "shared":
+        return f"{seats(d['tied'])} tied on {d['score']} after every tie-break: a shared victory{unranked}"
+    if d.get("by") == "nobody":
+        return f"nobody may be ranked: no winner{unranked}"
+    return unranked.strip()

@@ -9,10 +9,14 @@ spectator is ``None``, ``"all"`` shows everything, for reading a full log) and l
 - ``seats``: per seat, its zones and counters (a counter moved along a track with a last
   space is drawn as that track), and what its team owns when teams are single seats;
 - ``teams``: what each team owns, when teams have several seats;
-- ``prompt``: who decides what; to the deciding seat, the options with their notes (a cost);
-- ``result``: the scores and winners once the game is over.
+- ``prompt``: who decides what; to the deciding seat, the options with their notes (a cost)
+  and ``asks``, what is asked in words (play/display/ask.py);
+- ``result``: the scores and winners once the game is over, the scores by category
+  (``breakdown``) and what decided the ranking in words (``decided``).
 
-Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
+Every item has its ``name`` and the ``title`` a person reads (play/display/words.py), and
+``header`` the variables shown, each ``{name, title, text}``; what no seat ever sees and the
+bookkeeping flags are left out. Cards are ``{"label", "color"}``; a zone the seat may not see is ``{"count"}`` only. The
 ``view:`` hints of the ruleset (building/view_hints.py) order, hide, collapse and colour.
 """
 from __future__ import annotations
@@ -23,6 +27,9 @@ from weakref import WeakKeyDictionary
 from ...building.watch import mentions
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
+from .ask import asked
+from .narrate import decided_text
+from .words import words_of
 
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#b9770e", "#117a65", "#884ea0", "#566573")
 LONG_ZONE = 40          # a shared zone with more cards is drawn as counts per label by default
@@ -42,7 +49,9 @@ class Table:
     def __init__(self, rules):
         self.rules = rules
         hints = getattr(rules, "view", None) or {}
-        self.hide = set(hints.get("hide") or ())
+        self.words = words_of(rules)
+        self.hinted_hide = set(hints.get("hide") or ())
+        self.hide = set(self.words.hidden)   # the view: hints' hide, and what no seat ever sees (play/display/words.py)
         self.vars = hints.get("vars")   # None: every public variable
         self.collapse = set(hints.get("collapse") or ())
         order = list(hints.get("order") or ())
@@ -81,14 +90,27 @@ class Table:
         if board is not None:
             shared.insert(0, board)
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
+        running = _running(extras)
+        for item in (*shared, *running, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
+            item["title"] = self.words.title(item["name"])
+            if item["name"] in self.words.docs:
+                item["doc"] = self.words.docs[item["name"]]
+        shown_vars = {k: v for k, v in obs["vars"].items()
+                      if v is not None and (self.vars is None or k in self.vars) and k not in self.words.quiet_vars}
+
+        def who(p):
+            return "you" if p == me else f"seat {p}"
         out = {"ruleset": self.rules.name, "title": self.rules.title, "variant": self.rules.variant,
                "players": S.n, "seat": seat, "phase": obs.get("phase"),
-               "vars": {k: v for k, v in obs["vars"].items()
-                        if v is not None and (self.vars is None or k in self.vars)},
-               "shared": shared, "seats": seats, "teams": teams, "running": _running(extras),
+               "vars": shown_vars,
+               "header": [{"name": k, "title": self.words.title(k), "text": self.words.value(k, v, who)}
+                          for k, v in shown_vars.items()],
+               "shared": shared, "seats": seats, "teams": teams, "running": running,
                "prompt": self._prompt(S, seat), "over": S.over, "result": None}
         if S.over:
-            out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners()}))
+            decided = self.rules.scoring.decided(S)
+            out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners(),
+                                                   "breakdown": S.breakdown(), "decided": decided_text(decided)}))
         return out
 
     def _prompt(self, S, shown_to):
@@ -96,11 +118,17 @@ class Table:
             return None
         seat = S.dec[0]
         shown = shown_to == "all" or shown_to == seat
+        step = self.rules.steps[S.stack[-1][0]]
         out = {"seat": seat, "prompt": S.prompt(), "options": None}
         if shown:
             labels = S.legal_actions()
-            notes = self.rules.steps[S.stack[-1][0]].option_notes(S, S.dec[1]) or [None] * len(labels)
+            notes = step.option_notes(S, S.dec[1]) or [None] * len(labels)
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
+        me = None if shown_to == "all" else shown_to
+        # the figures of what is asked are the deciding seat's: others read the prompt alone
+        out["asks"] = asked(self.words.title(S.prompt() or ""), step.asked(S, S.stack[-1]) if shown else None,
+                            len(out["options"]) if shown else None,
+                            lambda p: "you" if p == me else f"seat {p}")
         return out
 
     def _board(self, obs) -> dict | None:
@@ -112,7 +140,7 @@ class Table:
         where: dict[str, str] = {}
         for name, owner in self.rules.zone_owner.items():
             value = obs["zones"][name]
-            if owner == "none" and not isinstance(value, int) and name not in self.hide:
+            if owner == "none" and not isinstance(value, int) and name not in self.hinted_hide:
                 for lab in value:
                     where.setdefault(lab, name)
         return {"kind": "board", "name": "board", "edges": edges,
@@ -221,7 +249,8 @@ def _running(extras: dict) -> list:
         out.append({"kind": "trick", "name": "trick", "plays": extras.pop("trick"),
                     "leader": extras.pop("trick_leader", None), "played": extras.pop("tricks_played", None)})
     for key, value in extras.items():
-        out.append({"kind": "value", "name": key, "value": value})
+        if value not in ([], {}, None):   # nothing put aside yet: nothing to draw
+            out.append({"kind": "value", "name": key, "value": value})
     return out
 
 

@@ -3,7 +3,8 @@
 It draws the same data as the web page (play/display/table.py), compactly: one line per zone that
 holds something (repeated cards counted: ``light ×11``), a seat's counters on one line, a grid
 market as a grid with each space's price, a track as its space out of the last, the trick in
-progress; then the numbered options with their notes (a cost). With colour (rich, on a
+progress; then what is asked (play/display/ask.py) and the numbered options with their notes
+(a cost); ``read_answer`` reads the person's answer. With colour (rich, on a
 terminal that shows it) cards take their colour; piped or redirected, plain text.
 """
 from __future__ import annotations
@@ -53,12 +54,16 @@ def _empty(item) -> bool:
     return item["kind"] == "zone" and item["count"] == 0
 
 
+def _title(item) -> str:
+    return item.get("title") or item["name"]
+
+
 def _value(item) -> str:
     if item.get("hidden"):
-        return f"{item['name']} ?"
+        return f"{_title(item)} ?"
     if isinstance(item.get("track"), int) and isinstance(item["value"], int):
-        return f"{item['name']} {item['value']}/{item['track']}"
-    return f"{item['name']} {item['value']}"
+        return f"{_title(item)} {item['value']}/{item['track']}"
+    return f"{_title(item)} {item['value']}"
 
 
 def _grid(item) -> list[str]:
@@ -68,7 +73,7 @@ def _grid(item) -> list[str]:
     head = "      " + " ".join(f"c{j + 1}".ljust(width) for j in range(item["cols"]))
     rows = [f"   r{i + 1} " + " ".join(c.ljust(width) for c in row) for i, row in enumerate(cells)]
     what = f" (price in {item['pay']}; + what lies on a space)" if item.get("pay") else ""
-    return [f"  {item['name']}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
+    return [f"  {_title(item)}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
 
 
 def _cell(c, pay) -> str:
@@ -85,30 +90,32 @@ def _cell(c, pay) -> str:
 def _item(item, who, paint) -> list[str]:
     kind = item["kind"]
     if kind == "zone":
-        return [] if _empty(item) else [f"  {item['name']}: {_cards(item, paint)}"]
+        return [] if _empty(item) else [f"  {_title(item)}: {_cards(item, paint)}"]
     if kind == "grid":
         return _grid(item)
     if kind == "on_cards":
-        return [f"  {item['name']}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
+        return [f"  {_title(item)}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
     if kind == "card_counter":
-        return [f"  {item['name']}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
+        return [f"  {_title(item)}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
     if kind == "trick":
         plays = ", ".join(f"{who(p['seat'])} {paint(p['card'], None)}" for p in item["plays"]) or "no card yet"
         return [f"  trick: {plays} (led by {who(item['leader'])})"]
     if kind == "board":   # the zones holding its positions are listed as zones: no graph in text
         return []
     if kind == "value":
-        return [f"  {item['name']}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
+        return [f"  {_title(item)}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
     return []
 
 
 def _panel(title, items, who, paint) -> list[str]:
     counters = [_value(it) for it in items if it["kind"] == "counter"]
-    lines = [f"{title}" + (": " + " · ".join(counters) if counters else "")]
+    lines = []
     for it in items:
         if it["kind"] != "counter":
             lines += _item(it, who, paint)
-    return lines
+    if not counters and not lines:
+        return []   # nothing on it worth a line
+    return [f"{title}" + (": " + " · ".join(counters) if counters else ""), *lines]
 
 
 def render(table: dict, options: bool = True, paint=plain) -> str:
@@ -122,7 +129,7 @@ def render(table: dict, options: bool = True, paint=plain) -> str:
     head = f"─── {table['title']}"
     if table.get("phase"):
         head += f" · {table['phase']}"
-    variables = " · ".join(f"{k} {_shown(v)}" for k, v in table["vars"].items())
+    variables = " · ".join(f"{h['title']}: {h['text']}" for h in table.get("header") or ())
     lines = [head + (f" · {variables}" if variables else "")]
     shared = table["shared"] + table["running"]
     if shared:
@@ -133,17 +140,58 @@ def render(table: dict, options: bool = True, paint=plain) -> str:
     for s in order:
         title = "You" + f" (seat {s['seat']})" if s["seat"] == me else f"seat {s['seat']}"
         if prompt and prompt["seat"] == s["seat"] and s["seat"] != me:
-            title += f", to {prompt['prompt']}"
+            title += f", to {prompt.get('asks') or prompt['prompt']}"
         lines += _panel(title, s["items"], who, paint)
     if table.get("result"):
         r = table["result"]
         lines.append("Game over: scores " + ", ".join(f"{who(i)} {v}" for i, v in enumerate(r["scores"]))
                      + "; won by " + ", ".join(who(i) for i in r["winners"]))
     if prompt and prompt.get("options") and options:
-        lines.append(f"You ({who(me) if me != prompt['seat'] else 'seat ' + str(me)}) to {prompt['prompt']}:")
-        lines += _columns([f"{o['index'] + 1:>3}. {o['label']}" + (f" ({o['note']})" if o.get("note") else "")
-                           for o in prompt["options"]])
+        lines.append(f"You ({who(me) if me != prompt['seat'] else 'seat ' + str(me)}) to "
+                     f"{prompt.get('asks') or prompt['prompt']}:")
+        lines += _columns([_option(o) for o in prompt["options"]])
     return "\n".join(lines)
+
+
+def _option(o: dict) -> str:
+    return f"{o['index'] + 1:>3}. {o['label']}" + (f" ({o['note']})" if o.get("note") else "")
+
+
+def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = None) -> int:
+    """The option a person answers: a number, a label, Enter when there is one option only;
+    ``?`` lists the options with their notes (``options``: the table's, else the labels)."""
+    from ...errors import UsageError, did_you_mean
+    while True:
+        if len(legal) == 1:
+            ask = f"seat {seat}, Enter takes {legal[0]} (? for help): "
+        else:
+            ask = f"seat {seat}, choose 1-{len(legal)} or a label (? lists the options): "
+        print(ask, end="", file=out)
+        out.flush()
+        line = inp.readline()
+        if not line:
+            raise UsageError("the human agent reached the end of its input (stdin closed)")
+        if not (hasattr(inp, "isatty") and inp.isatty()):
+            print(file=out)   # answers read from a file or pipe are not echoed: end the prompt's line
+        answer = line.strip()
+        if answer == "" and len(legal) == 1:
+            return 0
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return int(answer) - 1
+        if answer in legal:
+            return legal.index(answer)
+        if answer in ("?", "help"):
+            shown = options or [{"index": i, "label": lab} for i, lab in enumerate(legal)]
+            print("\n".join(_option(o) for o in shown), file=out)
+            print("Answer with an option's number or its label" + (", or Enter for the only one" if len(legal) == 1
+                                                                  else "") + ".", file=out)
+            continue
+        if answer == "":
+            print(f"{len(legal)} options: type a number from 1 to {len(legal)}, a label, or ? to list them", file=out)
+            continue
+        close = did_you_mean(answer, legal)
+        print(f"'{answer}' is not an option" + (f" (did you mean '{close}'?)" if close else "") + "; ? lists them",
+              file=out)
 
 
 def show(table: dict, out) -> None:

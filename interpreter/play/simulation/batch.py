@@ -172,7 +172,8 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         scores = json.loads(json.dumps(S.scores()))
         teams = sorted(_team_best(scores, members, sign), reverse=True)
         margin = (teams[0] - teams[1]) if len(teams) > 1 else None
-        rec.update(scores=scores, winners=list(S.winners()), decisions=decisions, rounds=rounds, first=first,
+        rec.update(scores=scores, winners=list(S.winners()), breakdown=json.loads(json.dumps(S.breakdown())),
+                   decisions=decisions, rounds=rounds, first=first,
                    margin=margin,
                    margin_relative=margin / abs(teams[0]) if margin is not None and teams[0] else None,
                    lead_changes=changes if track else None)

@@ -57,7 +57,7 @@ function track(item) {
 
 function itemRow(item, hot) {
   const row = el("div", { class: "item", "data-kind": item.kind, "data-name": item.name },
-                 el("span", { class: "name", text: item.name }));
+                 el("span", { class: "name", text: item.title || item.name, title: item.doc || "" }));
   if (item.kind === "zone") {
     row.append(cards(item, hot));
     if (!item.hidden && item.count > 0) row.append(el("span", { class: "hidden", text: `(${item.count})` }));
@@ -155,15 +155,24 @@ function colorOf(label) {
 
 // ------------------------------------------------------------------ the whole page
 function renderResult(v) {
+  // the scores by category (the breakdown), the total, the winners, and what decided the ranking
   const result = $("result");
   result.replaceChildren();
   if (!v.result) return;
   const winners = new Set(v.result.winners);
-  const table = el("table", { id: "scores" }, el("tr", {}, el("th", { text: "seat" }), el("th", { text: "score" })));
+  const rows = v.result.breakdown || [];
+  const cats = [...new Set(rows.flatMap((r) => Object.keys(r || {})))];
+  const head = el("tr", {}, el("th", { text: "seat" }), ...cats.map((c) => el("th", { class: "category", text: c })),
+                  el("th", { text: "total" }));
+  const table = el("table", { id: "scores" }, head);
   (v.result.scores || []).forEach((s, i) => table.append(el("tr", { class: winners.has(i) ? "winner" : "", "data-seat": String(i) },
-    el("td", { text: seatName(i) }), el("td", { class: "score", text: JSON.stringify(s) }))));
-  result.append(el("div", { class: "panel" }, el("h3", { text: "Game over" }), table,
-    el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` })));
+    el("td", { text: seatName(i) }),
+    ...cats.map((c) => el("td", { class: "category", "data-category": c, text: String((rows[i] || {})[c] ?? "") })),
+    el("td", { class: "score", text: JSON.stringify(s) }))));
+  const panel = el("div", { class: "panel" }, el("h3", { text: "Game over" }), el("div", { class: "wide" }, table),
+    el("p", { text: `won by ${v.result.winners.map(seatName).join(", ")}` }));
+  if (v.result.decided) panel.append(el("p", { id: "decided", text: v.result.decided }));
+  result.append(panel);
 }
 
 function renderTimeline(v) {
@@ -204,7 +213,7 @@ function render() {
   $("position").textContent = `${v.at} / ${v.length - 1}`;
   $("slider").max = String(v.length - 1);
   $("slider").value = String(v.at);
-  const vars = Object.entries(v.vars).map(([k, x]) => `${k} ${Array.isArray(x) ? x.join(" ") : x}`).join(" · ");
+  const vars = (v.header || []).map((h) => `${h.title}: ${h.text}`).join(" · ");
   $("status").textContent = [v.phase ? `phase ${v.phase}` : "", vars].filter(Boolean).join(" · ");
   renderResult(v);
   $("shared").replaceChildren(el("div", { class: "panel", "data-owner": "shared" }, el("h3", { text: "Table" }),
@@ -214,7 +223,7 @@ function render() {
     el("h3", { text: `team ${t.team} (seats ${t.seats.join(", ")})` }), ...t.items.map((it) => itemRow(it, hot)))));
   const toMove = v.prompt ? v.prompt.seat : null;
   $("seats").replaceChildren(...v.seats.map((s) => el("div", { class: "panel" + (s.seat === toMove ? " turn" : ""), "data-seat": String(s.seat) },
-    el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
+    el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.asks || v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
   // what happened
   $("said").textContent = v.said || (v.at === 0 ? "The game is set up." : "");
   const since = (v.since || []).slice(0, -1);   // the last is the decision shown above
@@ -228,7 +237,7 @@ function renderPrompt(v) {
   const box = $("options");
   box.replaceChildren();
   if (!v.prompt) { $("prompt").textContent = v.over ? "The game is over." : ""; return; }
-  $("prompt").textContent = `${seatName(v.prompt.seat)}: ${v.prompt.prompt}`;
+  $("prompt").textContent = `${seatName(v.prompt.seat)}: ${v.prompt.asks || v.prompt.prompt}`;
   const latest = v.at === v.length - 1;
   const mine = v.mode === "play" && latest && v.humans.includes(v.prompt.seat) && v.prompt.seat === ui.seat;
   if (!v.prompt.options) {

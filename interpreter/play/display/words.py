@@ -1,0 +1,69 @@
+"""The words a person reads for a ruleset's zones, counters and variables, and which of them
+are the engine's bookkeeping rather than the table's.
+
+- a title: the declaration's ``title:`` (``zones: {stock: {title: draw pile}}``), else its
+  name with underscores as spaces (``round_score`` -> "round score");
+- internal (not drawn, not told): a zone no card is ever visible in (``visible: none``: a
+  box or a face-down stock; its size is no decision's matter) and a flag (a ``bool``
+  variable); when ``view: vars`` names the variables shown, every other one. The ``view:``
+  hints override: a zone named in ``order`` or ``collapse`` is drawn, ``hide`` hides anything.
+"""
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+_WORDS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def words_of(rules) -> "Words":
+    """The Words of a ruleset, made once."""
+    if rules not in _WORDS:
+        _WORDS[rules] = Words(rules)
+    return _WORDS[rules]
+
+
+def _declared(data, section: str) -> dict:
+    found = data.get(section) if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+class Words:
+    def __init__(self, rules):
+        data = rules.data
+        hints = getattr(rules, "view", None) or {}
+        self.titles: dict[str, str] = {}
+        self.docs: dict[str, str] = {}
+        self.types: dict[str, str] = {}
+        for section in ("zones", "counters", "vars"):
+            for name, decl in _declared(data, section).items():
+                decl = decl if isinstance(decl, dict) else {}
+                title = decl.get("title")
+                self.titles[name] = title if isinstance(title, str) and title.strip() else str(name).replace("_", " ")
+                if isinstance(decl.get("doc"), str):
+                    self.docs[name] = decl["doc"]
+                if section == "vars":
+                    raw = _declared(data, "vars")[name]
+                    self.types[name] = str(raw.get("type") if isinstance(raw, dict) else raw)
+        shown = set(hints.get("order") or ()) | set(hints.get("collapse") or ())
+        never_seen = {name for name, decl in _declared(data, "zones").items()
+                      if isinstance(decl, dict) and decl.get("visible") == "none" and name not in shown}
+        self.hidden = set(hints.get("hide") or ()) | never_seen
+        told = hints.get("vars")
+        self.quiet_vars = {name for name, typ in self.types.items()
+                           if (told is not None and name not in told) or (told is None and typ == "bool")}
+
+    def title(self, name) -> str:
+        return self.titles.get(name, str(name).replace("_", " "))
+
+    def value(self, name, value, who) -> str:
+        """A variable's value as a person reads it: a seat by ``who(seat)``, a flag yes or no,
+        a list's items bare, none as "none"."""
+        if value is None:
+            return "none"
+        if self.types.get(name) == "player" and isinstance(value, int) and not isinstance(value, bool):
+            return who(value)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return " ".join(map(str, value)) or "-"
+        return str(value)
