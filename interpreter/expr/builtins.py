@@ -304,6 +304,7 @@ VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the la
 
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
+SEES_STATE: set = set()          # built-ins whose code hands the state to a helper that may touch any name
 
 
 def call_args(n) -> tuple[list, dict]:
@@ -328,7 +329,7 @@ def labels_distinct(tree) -> bool:
 
 
 def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False,
-                     member=None, vocabulary=None) -> None:
+                     member=None, vocabulary=None, sees_state: bool | None = None) -> None:
     """Add a built-in function from a mechanic's module.
 
     ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
@@ -338,8 +339,13 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
     ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
     ``x in f(...)`` for every x. ``vocabulary(domains, args, kwargs) -> labels | None``: the
     labels of every list it can return (the fixed action space of a choice among them,
-    adapters/actions.py)."""
+    adapters/actions.py). ``sees_state``: its code hands the state to a helper that may read or
+    change any zone, counter or variable (expr/access.py: opaque); None: whenever one of its
+    helpers takes the state (a first parameter named S)."""
     BUILTINS[name] = build
+    if sees_state is None:
+        sees_state = any(_takes_state(fn) for fn in (helpers or {}).values())
+    (SEES_STATE.add if sees_state else SEES_STATE.discard)(name)
     if vocabulary is not None:
         VOCABULARIES[name] = vocabulary
     if distinct:
@@ -348,3 +354,8 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
         MEMBERSHIP[name] = member
     if helpers:
         runtime.HELPERS.update(helpers)
+
+
+def _takes_state(fn) -> bool:
+    code = getattr(fn, "__code__", None)
+    return code is not None and code.co_argcount > 0 and code.co_varnames[0] == "S"

@@ -22,6 +22,7 @@ from lark import Token
 
 from ..loading.kept import compiled
 from . import runtime
+from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope
@@ -39,6 +40,7 @@ class ExprFn(Protocol):
     type: str
     distinct: bool
     tree: Any        # its parse tree (None if it did not compile): what analyses of it read
+    access: Access   # what it reads of the state (expr/access.py)
 
     def __call__(self, S: Any, me: Any = None, L: Any = None) -> Any: ...
 
@@ -57,6 +59,7 @@ class Compiled:
     type: str
     fn: Callable
     distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
+    access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -107,6 +110,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.writes: set[str] | None = None  # a set: the function being built owns the tables it writes
                                              # at its top (names.writable), the lvalues are plain; None: each checks
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
+        self.access = Recorder()      # where each name resolved and each write is noted (access.py)
 
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -114,6 +118,12 @@ class Compiler(NameNodes, OperatorNodes):
         """``tree``: a part of an expression already parsed (its errors' offsets are then in the
         whole expression's text; ``text`` is the part's, to name the function)."""
         tree = parse(text) if tree is None else tree
+        with self.access.recording() as notes:
+            result = self._compile(text, tree, locals, has_me, expect)
+        result.access = notes.frozen()
+        return result
+
+    def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
         scope = Scope(dict(locals or {}), has_me, [])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}

@@ -14,6 +14,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .parser import ExprError, offset_of, parse, unquote
+from .access import Recorder
 from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, list_of, map_value
 
@@ -98,6 +99,7 @@ class NameNodes:
     _hoisted: list[str] | None
     lvalue: bool
     writes: set[str] | None
+    access: Recorder
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[str, str]: ...
@@ -145,6 +147,7 @@ class NameNodes:
         names = self.names
         if name in names.vars:
             self.used.add(name)
+            self.access.read("v", name)
             if is_list(names.vars[name]) or names.vars[name] == ANY:   # as long as _stored lets it be
                 self.sized(node, list_bound(names.max_list))
             return f"S.v[{name!r}]", names.vars[name]
@@ -261,6 +264,7 @@ class NameNodes:
                             code="type")
         first = f"{name}.{keys[0]}" if keys else name
         key = f"_ckey({name!r}, {tuple(keys)!r}, {ksrc})"
+        self.access.anything()   # (a counter named when it runs: any of the family's, or an error)
         owned = self.names.counters.get(first, "none") != "none"
         base = f"_own(S, {key})" if self.lvalue and owned else f"S.c[{key}]"   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
@@ -271,6 +275,8 @@ class NameNodes:
         names = self.names
         is_zone = name in names.zones
         owner = names.zones[name] if is_zone else names.counters[name]
+        if base is None:
+            (self.access.write if self.lvalue else self.access.read)("z" if is_zone else "c", name)
         if base is None and self.lvalue and (owner != "card" if is_zone else owner != "none"):
             base = writable(name, is_zone, self.writes)   # the target of a write: this state's own list
         if base is None:

@@ -8,7 +8,8 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from . import runtime
-from .builtins import BUILTINS, MEMBERSHIP, call_args
+from .access import Recorder
+from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, call_args
 from .fastpaths import faster_filter, member_of_joined, renamed, scan_call, scan_first, unwrap
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
@@ -51,6 +52,7 @@ class OperatorNodes:
     _counted: dict
     _mapped: dict
     _unhoisted: dict
+    access: Recorder
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[str, str]: ...
@@ -119,6 +121,8 @@ class OperatorNodes:
             hint = did_you_mean(fname, BUILTINS)
             raise ExprError(f"unknown function '{fname}'", offset_of(n),
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
+        if fname in SEES_STATE:
+            self.access.anything()
         return builtin(self, n, scope, args, kwargs)
 
     # operators

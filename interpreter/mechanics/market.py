@@ -407,7 +407,8 @@ def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
 
 
 register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by},
-                 distinct=True, vocabulary=v_combos)   # (distinct multisets)
+                 distinct=True, vocabulary=v_combos,   # (distinct multisets)
+                 sees_state=False)   # (its helpers read only the cards' labels off the state)
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)
