@@ -78,12 +78,14 @@ def test_each_function_carries_what_it_reads_writes_calls_and_enters(tmp_path):
 
 def test_a_helper_handed_the_state_or_a_computed_counter_may_touch_anything():
     names = Names(vars={"k": "int"}, counters={"gems.red": "none", "gems.blue": "none"},
-                  keyed={"gems": ["red", "blue"]}, params={"skill": "float"})
+                  keyed={"gems": ["red", "blue"]}, params={"skill": "num"})
     assert compile_expression("k + gems['red']", names).access == Access(
         reads=frozenset({("v", "k"), ("c", "gems.red")}))
     assert compile_expression("gems['r' + 'ed']", names).access.opaque   # (a key computed when it runs)
     assert not compile_expression("left(0) + partner(0)", names).access.opaque   # (helpers that check a seat)
     assert compile_expression("skill(0) > 0.5", names).access.opaque   # (a mechanic's helper given S)
+    fixed = compile_expression("left(0) + team(1) + count(players) + params.skill", names).access
+    assert fixed.fixed == {"num_players", "team", "players", "params.skill"} and not fixed.names
     assert watched([Access(reads=frozenset({("z", "market")})), Access(reads=frozenset({("v", "k")}))]) \
         == {("z", "market"), ("v", "k")}
     assert watched([Access(opaque=True)]) is None and watched([Access(calls=frozenset({"e"}))]) is None

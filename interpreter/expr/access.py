@@ -7,7 +7,9 @@ building/watch.py; whether a price reads only public values, engine/sight.py) re
 facts, never the generated text.
 
 Names are ``(kind, name)`` with kind ``z`` (zone), ``c`` (counter: a family's are NAME.KEY) or
-``v`` (variable). ``opaque``: the code hands the whole state to a helper that may read or change
+``v`` (variable). ``fixed``: what else of a game it reads, which nothing changes while it is
+played: its parameters (``params.NAME``) and its seats (``players``, ``num_players``, ``teams``,
+``num_teams``, ``team``: a seat's team). ``opaque``: the code hands the whole state to a helper that may read or change
 anything, or reaches a table by a name computed when it runs: any name may be touched.
 """
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Access:
     calls: frozenset[str] = frozenset()          # declared effects it calls
     zones_entered: frozenset[str] = frozenset()  # zones whose enter triggers it runs
     opaque: bool = False
+    fixed: frozenset[str] = frozenset()          # parameters and seats it reads
 
     @property
     def names(self) -> frozenset[Name]:
@@ -45,10 +48,11 @@ class _Notes:
     calls: set = field(default_factory=set)
     zones_entered: set = field(default_factory=set)
     opaque: bool = False
+    fixed: set = field(default_factory=set)
 
     def frozen(self) -> Access:
         return Access(frozenset(self.reads), frozenset(self.writes), frozenset(self.calls),
-                      frozenset(self.zones_entered), self.opaque)
+                      frozenset(self.zones_entered), self.opaque, frozenset(self.fixed))
 
 
 class Recorder:
@@ -92,6 +96,11 @@ class Recorder:
     def enter(self, zone: str) -> None:
         for notes in self._open:
             notes.zones_entered.add(zone)
+
+    def fixed(self, what: str) -> None:
+        """A parameter (``params.NAME``) or the seats (module docstring: ``fixed``)."""
+        for notes in self._open:
+            notes.fixed.add(what)
 
     def anything(self) -> None:
         """The code may touch any name (module docstring: ``opaque``)."""

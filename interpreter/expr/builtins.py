@@ -222,6 +222,7 @@ def b_map(c, n, scope, args, kw):
 def _seat(fname, template, result=PLAYER, lo=1, hi=1):
     def build(c, n, scope, args, kw):
         check_arity(n, args, kw, fname, lo, hi)
+        c.access.fixed("num_players")
         parts = [c.node(a, scope) for a in args]
         for (_, t), a in zip(parts, args):
             c.expect_type(t, PLAYER, a)
@@ -229,10 +230,13 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
     return build
 
 
-def _of_player(fname, template, result):
-    """team(p) / partner(p): a player argument; a whole number is checked to be a seat."""
+def _of_player(fname, template, result, reads=None):
+    """team(p) / partner(p): a player argument; a whole number is checked to be a seat.
+    ``reads``: what the template reads of the seats (expr/access.py ``fixed``)."""
     def build(c, n, scope, args, kw):
         check_arity(n, args, kw, fname, 1)
+        if reads is not None:
+            c.access.fixed(reads)
         s, t = c.node(args[0], scope)
         if t not in (PLAYER, INT, ANY, NONE):
             raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
@@ -292,7 +296,7 @@ BUILTINS = {
     "abs": b_abs,
     "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
     "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
-    "team": _of_player("team", "S.tm[{0}]", TEAM),
+    "team": _of_player("team", "S.tm[{0}]", TEAM, reads="team"),
     "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
     "members": b_members,
     "keys": b_keys,

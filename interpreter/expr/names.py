@@ -143,6 +143,8 @@ class NameNodes:
                 raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
             if name in ("players", "teams"):
                 self.sized(node, self.names.max_players)
+            if name != "me":
+                self.access.fixed(name)
             return CONSTANTS[name]
         names = self.names
         if name in names.vars:
@@ -307,6 +309,7 @@ class NameNodes:
         if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
             who_src = f"_seat(S, {who_src})"
         if owner == "team":
+            self.access.fixed("team")
             return f"{base}[S.tm[{who_src}]]", typ
         return f"{base}[{who_src}]", typ
 
@@ -321,6 +324,7 @@ class NameNodes:
                 raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
                                 f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
             self.used.add("params." + attr)
+            self.access.fixed("params." + attr)
             if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
                 self.sized(n, self.names.param_sizes[attr])
             return self.table(f"S.p[{attr!r}]"), self.names.params[attr]
