@@ -6,13 +6,11 @@ Each built-in is ``build(compiler, node, scope, args, kwargs) -> (python source,
 """
 from __future__ import annotations
 
-import re
-
 from lark import Tree
 
 from . import runtime
-from .fastpaths import ZONE, attr_equals, looked_up, negated, parsed, renamed, scan_first, scan_call, scannable, \
-    comparison_tests, unwrap
+from .code import AnyLoop, Not, code, lookup, lookup_table, zone_name
+from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first, scannable, unwrap
 from .parser import ExprError, offset_of
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
@@ -41,20 +39,15 @@ def key_fn(var: str, src: str, plain: bool = False) -> str:
     """The source of a one-argument key function: the table's own lookup (a C-level call) when
     the key only looks an attribute (or a table bound before) up by the element; else (or
     ``plain``: the reference compile) a lambda."""
-    m = None if plain else _LOOKUP.match(src)
-    if m is not None and m.group(2) == var:
-        return f"_lookup({m.group(1)})"
-    return f"lambda {var}: {src}"
+    table = None if plain else lookup_table(src, var, attributes_or_bound=True)
+    return f"_lookup({table})" if table is not None else f"lambda {var}: {src}"
 
 
-_LOOKUP = re.compile(r"^(A_\w+|_t\w+)\[(\w+)\]$")
-
-
-def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
+def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
     """Compile ``by: expr`` with the list element bound; returns (var, src, type).
     ``lam``: the body becomes a lambda's, so nothing inside may be hoisted; a builder that puts
-    the body in a comprehension passes lam=False."""
-    var = c.fresh()
+    the body in a comprehension passes lam=False. ``var``: the element's name (default: a new one)."""
+    var = var or c.fresh()
     if lam:
         c.lambda_vars.add(var)
     body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
@@ -89,10 +82,10 @@ def b_first(c, n, scope, args, kw):
     clauses = c._filters.get(inner)
     if clauses is not None:
         var, coll, cond = c._parts[inner]
-        zone = None if c.plain else ZONE.fullmatch(coll)
+        zone = None if c.plain else zone_name(coll)
         lookup = attr_equals(var, cond) if zone else None
         if zone is not None and lookup is not None:   # X evaluated only if the zone has an element (as a filter)
-            if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
+            if zone in c.names.sorted_zones:   # in card order: the cards with X, by bisection
                 index = "I_" + lookup[0][2:]
                 return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
@@ -166,8 +159,9 @@ def b_any_all(fname):
             if scan is not None:
                 return f"({scan} {'is not' if fname == 'any' else 'is'} None)", BOOL
             if fname == "any":
-                return f"any(True for {var} in {src} if {s})", BOOL
-            return f"(not any(True for {var} in {src} if not ({s})))", BOOL
+                return code(f"any(True for {var} in {src} if {s})", AnyLoop(var, src, s)), BOOL
+            loop = code(f"any(True for {var} in {src} if not ({s}))", AnyLoop(var, src, f"not ({s})"))
+            return code(f"(not {loop})", Not(loop)), BOOL
         if elem(typ) == BOOL:
             return f"{fname}({src})", BOOL
         # a list of things: any = not empty, all = always (vacuous) -> only any makes sense
@@ -191,9 +185,8 @@ def b_distinct(c, n, scope, args, kw):
     runs of cards that share the value (runtime._distinct_sorted)."""
     src, typ = _unary_list("distinct", "_distinct", result_elem=False)(c, n, scope, args, kw)
     mapped = c._mapped.get(unwrap(src[len("_distinct("):-1]))
-    if mapped is not None and mapped[0].startswith("A_"):
-        zone = ZONE.fullmatch(mapped[1])
-        if zone is not None and zone.group(1) in c.names.sorted_zones:
+    if mapped is not None and mapped[2] == "attr":
+        if zone_name(mapped[1]) in c.names.sorted_zones:
             return f"_distinct_sorted({mapped[1]}, {mapped[0]}, I_{mapped[0][2:]})", typ
     return src, typ
 
@@ -203,19 +196,19 @@ def b_map(c, n, scope, args, kw):
     if "to" not in kw:
         raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "map")
-    var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False)
+    # map(L where C, ...): one pass, no list in between; the mapping reads the element under C's name
+    inner = None if c.plain else c._parts.get(unwrap(src))
+    var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
+                          var=inner[0] if inner is not None else None)
     c.sized(n, c.size(args[0]))
-    inner, out = unwrap(src), None
-    if inner in c._parts and not c.plain:   # map(L where C, ...): one pass, no list in between
-        first_var, first_list, first_cond = c._parts[inner]
-        cond = renamed(first_cond, first_var, var)
-        if cond is not None:
-            out = f"[{s} for {var} in {first_list} if ({cond})]"   # (an if-else needs its parentheses)
-    out = out or f"[{s} for {var} in {src}]"
+    if inner is not None:
+        out = f"[{s} for {var} in {inner[1]} if ({inner[2]})]"   # (an if-else needs its parentheses)
+    else:
+        out = f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
-    table = looked_up(parsed(s), var)
-    if table is not None and not c.plain and scannable(src) and out.endswith(f" in {src}]"):
-        c._mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
+    table = lookup(s, var)
+    if table is not None and not c.plain and scannable(src) and inner is None:
+        c._mapped[out] = (table.table, src, table.kind)   # x in map(ZONE, to: attr): a plain loop (_member)
     return out, list_of(t)
 
 
