@@ -197,7 +197,6 @@ READS_OTHER_TEXT = {
 }
 STILL_READ_GENERATED = {
     "mechanics.grid_prices": "a grid's cost and filter sources (ast and re), and READS_STATE for triggers",
-    "mechanics.market": "a key function's source (_lookup(T))",
 }
 
 

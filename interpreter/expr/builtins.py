@@ -9,7 +9,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, Not, code, lookup, lookup_table, zone_name
+from .code import AnyLoop, KeyLookup, Not, code, lookup, lookup_table, zone_name
 from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first, scannable, unwrap
 from .parser import ExprError, offset_of
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
@@ -40,7 +40,7 @@ def key_fn(var: str, src: str, plain: bool = False) -> str:
     the key only looks an attribute (or a table bound before) up by the element; else (or
     ``plain``: the reference compile) a lambda."""
     table = None if plain else lookup_table(src, var, attributes_or_bound=True)
-    return f"_lookup({table})" if table is not None else f"lambda {var}: {src}"
+    return code(f"_lookup({table})", KeyLookup(table)) if table is not None else f"lambda {var}: {src}"
 
 
 def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):

@@ -115,6 +115,12 @@ class Lookup:
 
 
 @dataclass(frozen=True)
+class KeyLookup:
+    """``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn)."""
+    table: str
+
+
+@dataclass(frozen=True)
 class Compare:
     """``(left OP right)``, OP a Python comparison (== != < <= > >=)."""
     op: str
