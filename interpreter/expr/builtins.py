@@ -9,8 +9,8 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, KeyLookup, Not, code, lookup, lookup_table, zone_name
-from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first, scannable, unwrap
+from .code import AnyLoop, KeyLookup, Not, code, lookup, lookup_table, walkable, zone_name
+from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first, unwrap
 from .parser import ExprError, offset_of
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
@@ -207,7 +207,7 @@ def b_map(c, n, scope, args, kw):
         out = f"[{s} for {var} in {src}]"
     c._maps[out] = src   # count(map(L, ...)) is count(L)
     table = lookup(s, var)
-    if table is not None and not c.plain and scannable(src) and inner is None:
+    if table is not None and not c.plain and walkable(src) and inner is None:
         c._mapped[out] = (table.table, src, table.kind)   # x in map(ZONE, to: attr): a plain loop (_member)
     return out, list_of(t)
 

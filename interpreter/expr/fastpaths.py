@@ -50,11 +50,6 @@ def comparison_tests(var: str, cond: str) -> list | None:
     return tests
 
 
-def scannable(coll: str) -> bool:
-    """A list a plain loop may walk (code.walkable)."""
-    return walkable(coll)
-
-
 def scan_call(c, coll: str, tests: list, counting: bool = False) -> str:
     """The call of runtime.scanner's loop for (operator, table, value) tests over ``coll``
     (``counting``: the loop that counts the elements that pass)."""
@@ -90,9 +85,9 @@ def cannot_fail(value, var: str) -> bool:
     return isinstance(s, (Const, Var, Local))
 
 
-def attr_compare(cond, var: str):
-    """(attribute table, X) when ``cond`` is ``A_attr[var] == X`` with X not reading the
-    element ``var`` and binding no name; else None."""
+def attr_equals(var: str, cond):
+    """(attribute table, X) when the filter ``cond`` is exactly ``A_attr[var] == X`` with X not
+    reading the element ``var`` and binding no name; else None."""
     s = shape(cond)
     if not (isinstance(s, Compare) and s.op == "=="):
         return None
@@ -112,7 +107,7 @@ def faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> str
     - otherwise X is computed once rather than per element (unless it is a constant or a
       name: nothing to save)."""
     parts = conjuncts(cond)
-    found = attr_compare(parts[0], var)
+    found = attr_equals(var, parts[0])
     if found is None:
         return None
     table, value = found
@@ -127,12 +122,6 @@ def faster_filter(sorted_zones, var: str, src: str, cond: str, name: str) -> str
     test = f"({shape(parts[0]).left} == {name})" + (f" and {rest}" if rest else "")
     return (f"[{var} for {z} in ({src},) if len({z}) for {name} in ({value},) for {var} in {z} "   # (len: none fails)
             f"if {test}]")
-
-
-def attr_equals(var: str, cond: str):
-    """(attribute table, source of X) when the filter ``cond`` is exactly ``A_attr[var] == X``
-    and X does not read the element nor bind a name; else None."""
-    return attr_compare(cond, var)
 
 
 def _pure_value(value) -> bool:
