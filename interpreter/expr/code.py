@@ -9,9 +9,9 @@ typed nodes below, built from the parts it was written from. A rewrite reads the
 the text; text built any other way (a mechanic's built-in, an f-string of parts) has no shape,
 and no rewrite applies to it.
 
-``uses``: the element variables (of filters, ``by:``...) the text reads; ``binds``: it binds a
-name with ``:=`` (a call lifted out of a loop, compiler.hoist), noted by ``Compiler.node`` as
-each name is resolved.
+``uses``: the element variables (of filters, ``by:``...) and the locals (``L['x']``) the text
+reads; ``binds``: it binds a name with ``:=`` (a call lifted out of a loop, compiler.hoist); both
+noted by ``Compiler.node`` as each name is resolved.
 """
 from __future__ import annotations
 

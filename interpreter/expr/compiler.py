@@ -111,7 +111,7 @@ class Compiler(NameNodes, OperatorNodes):
                                              # at its top (names.writable), the lvalues are plain; None: each checks
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
         self.access = Recorder()      # where each name resolved and each write is noted (access.py)
-        self._uses: list[set] = []    # per node being compiled: the element variables it reads (code.py)
+        self._uses: list[set] = []    # per node being compiled: the elements and locals it reads (code.py)
         self._binds = 0               # calls hoisted so far (a node that made one binds a name)
         self.made: set[str] = set()   # the element variables fresh() made
 
