@@ -9,8 +9,9 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, KeyLookup, Not, code, lookup, lookup_table, walkable, zone_name
-from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first, unwrap
+from .code import AnyLoop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, code, lookup, lookup_table, shape, walkable, \
+    zone_name
+from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
@@ -58,30 +59,29 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
 def b_count(c, n, scope, args, kw):
     check_arity(n, args, kw, "count", 1)
     src, _ = list_arg(c, scope, args[0], "count")
-    inner = unwrap(c._unhoisted.get(src, src))   # a map lifted out of a filter is still a map
-    while inner in c._maps:   # a map has as many elements as its list: count that, skip the mapping
-        src = c._maps[inner]
-        inner = unwrap(src)
+    inner = shape(src).inner if isinstance(shape(src), Hoisted) else src   # a map lifted out of a filter is still a map
+    while isinstance(shape(inner), Mapped):   # a map has as many elements as its list: count that, skip the mapping
+        src = inner = shape(inner).iter
     out = f"len({src})"
-    if inner in c._parts and not c.plain:   # count(L where comparisons): a loop that counts, no list built
-        var, coll, cond = c._parts[inner]
-        tests = comparison_tests(var, cond)
+    counted = shape(inner)
+    if not isinstance(counted, Filter):
+        return out, INT
+    if not c.plain:   # count(L where comparisons): a loop that counts, no list built
+        tests = comparison_tests(counted.var, counted.cond)
         if tests is not None:
-            out = scan_call(c, coll, tests, counting=True)
-    if inner in c._filters:
-        c._counts[out] = c._filters[inner]
-        c._counted[out] = inner
-    return out, INT
+            out = scan_call(c, counted.iter, tests, counting=True)
+    return code(out, Count(counted)), INT   # (count(...) > 0 asks for one: operators.n_compare)
 
 
 def b_first(c, n, scope, args, kw):
     """first(L where P) stops at the first element that passes (a generator, not the whole list);
     first(ZONE where ATTR == X), X not reading the element, is a plain loop (``_first_eq``)."""
-    src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
-    inner = unwrap(src[len("_first("):-1])
-    clauses = c._filters.get(inner)
-    if clauses is not None:
-        var, coll, cond = c._parts[inner]
+    check_arity(n, args, kw, "first", 1)
+    src, typ = list_arg(c, scope, args[0], "first")
+    c.sized(n, c.size(args[0]))
+    typ, found = elem(typ), shape(src)
+    if isinstance(found, Filter):
+        var, coll, cond = found.var, found.iter, found.cond
         zone = None if c.plain else zone_name(coll)
         lookup = attr_equals(var, cond) if zone else None
         if zone is not None and lookup is not None:   # X evaluated only if the zone has an element (as a filter)
@@ -92,8 +92,8 @@ def b_first(c, n, scope, args, kw):
         scan = None if c.plain else scan_first(c, var, coll, cond)
         if scan is not None:
             return scan, typ
-        return f"next(({var} for {clauses}), None)", typ
-    return src, typ
+        return f"next(({var} for {var} in {coll} if {cond}), None)", typ
+    return f"_first({src})", typ
 
 
 def b_sum(c, n, scope, args, kw):
@@ -183,12 +183,15 @@ def _unary_list(fname, helper, result_elem=True):
 def b_distinct(c, n, scope, args, kw):
     """distinct(L); distinct(map(ZONE, to: attr)) over a zone kept in card order jumps over the
     runs of cards that share the value (runtime._distinct_sorted)."""
-    src, typ = _unary_list("distinct", "_distinct", result_elem=False)(c, n, scope, args, kw)
-    mapped = c._mapped.get(unwrap(src[len("_distinct("):-1]))
-    if mapped is not None and mapped[2] == "attr":
-        if zone_name(mapped[1]) in c.names.sorted_zones:
-            return f"_distinct_sorted({mapped[1]}, {mapped[0]}, I_{mapped[0][2:]})", typ
-    return src, typ
+    check_arity(n, args, kw, "distinct", 1)
+    src, typ = list_arg(c, scope, args[0], "distinct")
+    c.sized(n, c.size(args[0]))
+    mapped = shape(src)
+    if isinstance(mapped, Mapped) and mapped.lookup is not None and mapped.lookup[1] == "attr" \
+            and zone_name(mapped.iter) in c.names.sorted_zones:
+        table = mapped.lookup[0]
+        return f"_distinct_sorted({mapped.iter}, {table}, I_{table[2:]})", typ
+    return f"_distinct({src})", typ
 
 
 def b_map(c, n, scope, args, kw):
@@ -197,19 +200,19 @@ def b_map(c, n, scope, args, kw):
         raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "map")
     # map(L where C, ...): one pass, no list in between; the mapping reads the element under C's name
-    inner = None if c.plain else c._parts.get(unwrap(src))
+    inner = None if c.plain else shape(src)
+    inner = inner if isinstance(inner, Filter) else None
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
-                          var=inner[0] if inner is not None else None)
+                          var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
     if inner is not None:
-        out = f"[{s} for {var} in {inner[1]} if ({inner[2]})]"   # (an if-else needs its parentheses)
+        out = f"[{s} for {var} in {inner.iter} if ({inner.cond})]"   # (an if-else needs its parentheses)
     else:
         out = f"[{s} for {var} in {src}]"
-    c._maps[out] = src   # count(map(L, ...)) is count(L)
     table = lookup(s, var)
-    if table is not None and not c.plain and walkable(src) and inner is None:
-        c._mapped[out] = (table.table, src, table.kind)   # x in map(ZONE, to: attr): a plain loop (_member)
-    return out, list_of(t)
+    if table is None or c.plain or not walkable(src) or inner is not None:
+        return code(out, Mapped(src)), list_of(t)   # count(map(L, ...)) is count(L)
+    return code(out, Mapped(src, (table.table, table.kind))), list_of(t)   # x in map(ZONE, to: attr): a loop
 
 
 def _seat(fname, template, result=PLAYER, lo=1, hi=1):

@@ -115,6 +115,35 @@ class Lookup:
 
 
 @dataclass(frozen=True)
+class Filter:
+    """``L where C`` as the compiler wrote it (a comprehension or a faster form): its element
+    variable, the list it walks and its condition (Codes)."""
+    var: str
+    iter: Any
+    cond: Any
+
+
+@dataclass(frozen=True)
+class Count:
+    """``count(L where C)``: ``filter`` the Filter counted."""
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup
+    kind) when E only looks a table up by the element and L is a list a plain loop may walk."""
+    iter: Any
+    lookup: Any = None
+
+
+@dataclass(frozen=True)
+class Hoisted:
+    """A call lifted out of a loop (compiler.hoist): ``inner`` the call."""
+    inner: Any
+
+
+@dataclass(frozen=True)
 class KeyLookup:
     """``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn)."""
     table: str

@@ -23,7 +23,7 @@ from ..loading.kept import compiled
 from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
-from .code import Code, Table, code
+from .code import Code, Hoisted, Table, code
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope
 from .operators import OperatorNodes
@@ -92,13 +92,6 @@ class Compiler(NameNodes, OperatorNodes):
         self._tables: dict[str, str] | None = None  # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
-        self._filters: dict = {}      # source of a filter -> its comprehension clauses
-        self._parts: dict = {}        # source of a filter -> (element variable, list, condition)
-        self._counts: dict = {}       # source of count(filter) -> the filter's clauses
-        self._counted: dict = {}      # source of count(filter) -> the filter's source
-        self._mapped: dict = {}       # source of map(ZONE, to: attr) -> (table, zone, code.Lookup kind)
-        self._unhoisted: dict = {}    # source of a hoisted call -> the call (see hoist)
-        self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
@@ -320,9 +313,8 @@ class Compiler(NameNodes, OperatorNodes):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
             self._binds += 1
-            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))")
+            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src))
             hoisted.uses, hoisted.binds = src.uses, True
-            self._unhoisted[hoisted] = src
             return hoisted
         return src
 

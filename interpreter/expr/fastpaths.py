@@ -16,11 +16,6 @@ from .runtime import scanner
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
 
 
-def unwrap(src: str) -> str:
-    """A source without the parentheses a define's expansion puts around it."""
-    return src[1:-1] if src.startswith("(") and src.endswith(")") else src
-
-
 def scan_first(c, var: str, coll: str, cond: str | None) -> str | None:
     """``first(ZONE where T1 OP X1 and T2 OP X2 ...)`` as a call of a plain loop (runtime.scanner),
     when each test compares a table looked up by the element with a value that cannot fail and

@@ -10,8 +10,9 @@ from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, call_args
-from .code import AnyLoop, BoolOp, Code, Compare, Const, Join, Neg, Not, code, reading
-from .fastpaths import faster_filter, member_of_joined, scan_call, scan_first, unwrap
+from .code import AnyLoop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+    shape
+from .fastpaths import faster_filter, member_of_joined, scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
@@ -47,12 +48,6 @@ class OperatorNodes:
     cost: int
     _expansions: int
     _hoisted: list[str] | None
-    _filters: dict
-    _parts: dict
-    _counts: dict
-    _counted: dict
-    _mapped: dict
-    _unhoisted: dict
     _uses: list[set]
     access: Recorder
 
@@ -147,19 +142,18 @@ class OperatorNodes:
             raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
         # a filter of a filter ((L where P) where Q, often through a define): one filter of L by
         # P and Q, no list in between; Q reads the element under P's name
-        inner = None if self.plain else self._parts.get(unwrap(src))
-        var = self.fresh() if inner is None else inner[0]
+        inner = None if self.plain else shape(src)
+        inner = inner if isinstance(inner, Filter) else None
+        var = self.fresh() if inner is None else inner.var
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), name)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
         if inner is not None:
-            src, first_cond = inner[1], inner[2]
+            src, first_cond = inner.iter, inner.cond
             csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
         out = None if self.plain else faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
         out = out or f"[{var} for {var} in {src} if {csrc}]"
-        self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
-        self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
-        return out, typ
+        return code(out, Filter(var, src, csrc)), typ   # (count(...) > 0 as any(...), first(L where ...))
 
     def n_cond(self, n, scope):
         a, c, b = (self.node(x, scope) for x in n.children)
@@ -198,17 +192,20 @@ class OperatorNodes:
         elif not comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
-        call = unwrap(self._unhoisted.get(a, a))   # count(...) lifted out of a filter, or a define's
-        if call in self._counts and b == "0" and op in (">", "!=", "=="):
-            var, coll, cond = self._parts[self._counted[call]]
+        hoisted = isinstance(shape(a), Hoisted)   # count(...) lifted out of a filter
+        counted = shape(shape(a).inner if hoisted else a)
+        zero = shape(b)
+        if isinstance(counted, Count) and isinstance(zero, Const) and type(zero.value) is int and zero.value == 0 \
+                and op in (">", "!=", "=="):
+            var, coll, cond = counted.filter.var, counted.filter.iter, counted.filter.cond
             scan = None if self.plain else scan_first(self, var, coll, cond)   # (a zone's cards are never none)
             if scan is not None:
                 test = code(f"({self.hoist(reading(scan, a.uses), scope)} {'is' if op == '==' else 'is not'} None)")
             else:
-                gen = code(f"any(True for {self._counts[call]})", AnyLoop(var, coll, cond))
+                gen = code(f"any(True for {var} in {coll} if {cond})", AnyLoop(var, coll, cond))
                 test = code(f"(not {gen})", Not(gen)) if op == "==" else gen
                 test.uses = a.uses
-            return (test if a not in self._unhoisted or scan is not None else self.hoist(test, scope)), BOOL
+            return (test if not hoisted or scan is not None else self.hoist(test, scope)), BOOL
         return code(f"({a} {op} {b})", Compare(op, a, b)), BOOL
 
     def n_in_(self, n, scope):
@@ -250,12 +247,12 @@ class OperatorNodes:
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
-        mapped = self._mapped.get(unwrap(b))
-        if mapped is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
+        mapped = shape(b)
+        if isinstance(mapped, Mapped) and mapped.lookup is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
             # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the
             # zone's attribute with a plain loop, no list built (x is computed once either way;
             # of these types no value is a NaN, the one thing `in` finds and `==` does not)
-            table, zone, _ = mapped
+            table, zone = mapped.lookup[0], mapped.iter
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
             return (found if op == "in" else f"(not {found})"), BOOL
         joined = None if self.plain or not is_list(tb) else member_of_joined(a, b)
