@@ -233,3 +233,61 @@ def test_the_private_member_check_finds_reach_ins(tmp_path):
                     "class A:\n    _table = {}\n    def __init__(self):\n        self._mine = 1\n"
                     "    def f(self, other, fx):\n        return other._mine, self._table, fx._spec, A._table\n")
     assert _private_reach_ins(fake) == ["1: from .y import _hidden", "7: fx._spec"]
+
+
+# Generated Python is never read back as text: what an analysis or a rewrite needs of it is
+# noted while it is written (interpreter/expr/access.py, interpreter/expr/code.py). The check is
+# on imports: parsing Python source takes `ast`, matching it takes `re`. No module imports
+# `ast`, and a module may import `re` only if it is named here with the text its patterns read
+# (none of it generated code). STILL_READ_GENERATED names the modules that still parse or match
+# generated source (mechanics/, another stage's work); the list may only shrink: a module
+# named there that no longer imports `re` or `ast` fails too, so that it is struck off.
+READS_OTHER_TEXT = {
+    "errors": "line breaks in a ruleset's text",
+    "loading.source": "YAML scalars (numbers, booleans, null)",
+    "loading.schema": "the schema's key patterns, on YAML keys",
+    "building.components": "a component's attribute ranges as written (1..12)",
+    "building.view_hints": "colours in view: hints",
+    "expr.messages": "Python's TypeError messages, told in the language's words",
+    "tools.web": "a host name given on the command line",
+    "tools.explain": "whitespace in a ruleset's text",
+    "tools.batches": "a batch's names, made file names",
+}
+STILL_READ_GENERATED = {
+    "mechanics.grid_prices": "a grid's cost and filter sources (ast and re), and READS_STATE for triggers",
+}
+
+
+def _parses_or_matches(path: Path) -> set[str]:
+    """Which of ast and re a module imports (at the top or inside a function)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name in ("ast", "re")}
+        elif isinstance(node, ast.ImportFrom) and node.module in ("ast", "re") and not node.level:
+            found.add(node.module)
+    return found
+
+
+def test_no_module_reads_generated_source_as_text():
+    wrong = []
+    for module, path in MODULES.items():
+        used = _parses_or_matches(path)
+        if module in STILL_READ_GENERATED:
+            if not used:
+                wrong.append(f"{module}: no longer parses nor matches: strike it off STILL_READ_GENERATED")
+        elif "ast" in used:
+            wrong.append(f"{module}: imports ast (what it needs of generated code is noted as it is written)")
+        elif "re" in used and module not in READS_OTHER_TEXT:
+            wrong.append(f"{module}: imports re: name the text its patterns read in READS_OTHER_TEXT, "
+                         "or note what it needs while the code is written")
+    stale = [m for m in READS_OTHER_TEXT if m not in MODULES or "re" not in _parses_or_matches(MODULES[m])]
+    assert not wrong and not stale, "\n".join(wrong + [f"{m}: listed, imports no re" for m in stale])
+
+
+def test_the_text_check_sees_every_form_of_import(tmp_path):
+    fake = tmp_path / "x.py"
+    fake.write_text("import os, ast\ndef f():\n    from re import compile\n")
+    assert _parses_or_matches(fake) == {"ast", "re"}
+    fake.write_text("from .re import x\nimport reader\n")
+    assert _parses_or_matches(fake) == set()

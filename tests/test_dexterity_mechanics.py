@@ -55,6 +55,16 @@ def test_board_from_an_adjacency_rule(tmp_path):
     assert all(a in nb[b] for a in range(7) for b in nb[a])   # symmetric
 
 
+@pytest.mark.parametrize("reads", ["num_players > 1", "count(players) > 1", "num_teams > 0", "left(0) == 0",
+                                   "team(0) == 0"])
+def test_an_adjacency_rule_reading_the_game_is_refused(tmp_path, reads):
+    # each reads a game's seats, which the rule, run at load, never has (zones and variables are
+    # not declared yet there: unknown names)
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, HEX.replace('adjacent: "a.row', f'adjacent: "{reads} and a.row'))
+    assert "only the positions' attributes" in str(e.value)
+
+
 def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
     r = load_text(tmp_path, """
     game: rooms

@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.expr.fastpaths import negated, parsed, renamed
 from interpreter.expr.parser import ExprError, parse
-from interpreter.expr.statements import as_statements
 from interpreter.loading.kept import Kept, compiled
 from interpreter.loading.variants import load_data
 
@@ -63,16 +61,6 @@ def test_code_is_compiled_once_a_source_and_file_name():
     assert eval(code)(1) == 2   # noqa: S307 - the test's own source
     with pytest.raises(SyntaxError):
         compiled("lambda x:", "<t>", "eval")
-
-
-def test_rewriting_a_kept_condition_leaves_it_as_it_was():
-    cond = "A_rank[_e1] == S.v['x'] and _e1 != 3"
-    before = parsed(cond)
-    assert renamed(cond, "_e1", "_e9") == "A_rank[_e9] == S.v['x'] and _e9 != 3"
-    assert negated("A_rank[_e1] == 2") == "A_rank[_e1] != 2"
-    assert parsed(cond) is before and "_e9" not in __import__("ast").unparse(before)
-    lines = as_statements("any(True for _e in L if _e) and S.v['y']", "_ok")
-    assert isinstance(lines, tuple) and as_statements("any(True for _e in L if _e) and S.v['y']", "_ok") is lines
 
 
 def test_a_file_edited_between_two_loads_is_read_again(tmp_path):

@@ -38,7 +38,7 @@ def test_every_member_of_a_step_is_grouped_under_one_client():
 
 def test_the_classes_behind_the_protocols_have_every_member():
     from interpreter.building.builder import Builder
-    from interpreter.building.effects import _Emitter
+    from interpreter.building.emitter import Emitter
     from interpreter.building.flowgen import FlowSource
     from interpreter.loading.variants import load_data
     from interpreter.loading.resources import find_ruleset
@@ -46,7 +46,7 @@ def test_the_classes_behind_the_protocols_have_every_member():
     ctx.build()
     rules = bundled("diamonds")
     pairs = [(ctx, contract.BuildContext), (ctx.fx, contract.EffectContext),
-             (_Emitter(), contract.Emitter),
+             (Emitter(), contract.Emitter),
              (rules.new_game(4, seed=1), contract.RunState),
              (FlowSource(rules.steps, rules.max_steps), contract.FlowWriter)]
     for obj, proto in pairs:

@@ -1,8 +1,12 @@
-"""Conditions written as statements (interpreter/expr/statements.py) mean what the expression means."""
+"""Conditions written as statements (interpreter/expr/statements.py) mean what the expression means.
+The rewrite reads the shapes the compiler notes as it writes a condition (interpreter/expr/code.py)."""
 import random
 
 import pytest
 
+from interpreter.expr.code import AnyLoop, BoolOp, Compare, Not, code
+from interpreter.expr.compiler import compile_expression
+from interpreter.expr.names import Names
 from interpreter.expr.statements import as_statements
 
 
@@ -12,19 +16,27 @@ def _run(lines, env):
     return local["_ok"]
 
 
+def _any(var, lst, cond):
+    return code(f"any(True for {var} in {lst} if {cond})", AnyLoop(var, code(lst), cond))
+
+
 def _random_condition(rng, depth=0):
-    """A random generated-style condition over the lists a, b and the number k."""
+    """A random condition over the lists a, b and the number k, with its shape as the compiler
+    notes it."""
     roll = rng.random()
     if depth > 2 or roll < 0.35:
-        lst, op, limit = rng.choice("ab"), rng.choice([">", "==", "<"]), rng.randint(0, 6)
-        clause = f" if (x{depth} {op} {limit})" if rng.random() < 0.8 else ""
-        return f"any(True for x{depth} in {lst}{clause})"
+        var, lst, op, limit = f"x{depth}", rng.choice("ab"), rng.choice([">", "==", "<"]), rng.randint(0, 6)
+        cond = code(f"({var} {op} {limit})", Compare(op, code(var), code(str(limit)))) if rng.random() < 0.8 \
+            else code("True")
+        return _any(var, lst, cond)
     if roll < 0.5:
-        return rng.choice(["(k > 2)", "k", "[]", "a"])       # non-bool operands: and/or return them
+        return code(rng.choice(["(k > 2)", "k", "[]", "a"]))       # non-bool operands: and/or return them
     if roll < 0.6:
-        return f"(not {_random_condition(rng, depth + 1)})"
-    op = rng.choice([" and ", " or "])
-    return "(" + op.join(_random_condition(rng, depth + 1) for _ in range(rng.randint(2, 3))) + ")"
+        inner = _random_condition(rng, depth + 1)
+        return code(f"(not {inner})", Not(inner))
+    op = rng.choice(["and", "or"])
+    parts = tuple(_random_condition(rng, depth + 1) for _ in range(rng.randint(2, 3)))
+    return code("(" + f" {op} ".join(parts) + ")", BoolOp(op, parts))
 
 
 def test_random_conditions_give_the_same_value_as_the_expression():
@@ -44,16 +56,24 @@ def test_random_conditions_give_the_same_value_as_the_expression():
 
 
 def test_the_loop_stops_at_the_deciding_element():
-    lines = as_statements("any(True for x in [2, 0] if 10 / x > 1) or (1 / 0)", "_ok")
+    first = _any("x", "[2, 0]", code("(10 / x > 1)"))
+    lines = as_statements(code(f"({first} or (1 / 0))", BoolOp("or", (first, code("(1 / 0)")))), "_ok")
     assert _run(lines, {}) is True
-    lines = as_statements("any(True for x in [0, 2] if 10 / x > 1)", "_ok")
+    lines = as_statements(_any("x", "[0, 2]", code("(10 / x > 1)")), "_ok")
     with pytest.raises(ZeroDivisionError):
         _run(lines, {})
 
 
 def test_a_condition_without_any_is_left_as_it_is():
-    assert as_statements("(k > 2) and a", "_ok") is None
-    assert as_statements("any([1, 2])", "_ok") is None              # not a generator
-    assert as_statements("any(x for x in a)", "_ok") is None        # not `True for`: the value counts
-    assert as_statements("any(True for x in a for y in b)", "_ok") is None
-    assert as_statements("not a valid (", "_ok") is None
+    k = code("(k > 2)", Compare(">", code("k"), code("2")))
+    assert as_statements(code(f"({k} and a)", BoolOp("and", (k, code("a")))), "_ok") is None
+    assert as_statements("any(True for x in a if x)", "_ok") is None   # text alone: never parsed back
+
+
+def test_the_compiler_notes_the_shapes_it_writes():
+    names = Names(zones={"hand": "player", "pile": "none"}, attrs={"rank": "int"}, vars={"k": "int"})
+    src = compile_expression("count(pile where rank == k + 1) > 0 and not (k > 2)", names).source   # (k + 1: no scan)
+    s = src.shape
+    assert isinstance(s, BoolOp) and s.op == "and" and isinstance(s.parts[1].shape, Not)
+    lines = as_statements(src, "_ok")
+    assert lines is not None and any(line.startswith("for ") for line in lines)

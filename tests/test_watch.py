@@ -1,9 +1,13 @@
-"""Quiet effect steps (interpreter/watch.py): after an effect list that cannot change what the
-when-triggers and end conditions read, the engine skips those checks; the others still run."""
+"""Quiet effect steps (interpreter/building/watch.py): after an effect list that cannot change
+what the when-triggers and end conditions read, the engine skips those checks; the others still
+run. What each function touches is noted while it is compiled (interpreter/expr/access.py)."""
 
 import interpreter
+from interpreter.expr.access import Access
+from interpreter.expr.compiler import compile_expression
+from interpreter.expr.names import Names
 from interpreter.mechanics.base import Effects
-from interpreter.building.watch import mentions, watched
+from interpreter.building.watch import watched
 from helpers import load_text, play_first
 
 RULES = """
@@ -57,15 +61,34 @@ def play(r):
     return S
 
 
-def test_mentions_reads_names_calls_and_entered_zones():
-    m = mentions("def fx(S, me, L):\n    S.z['hand'][me].append(S.z['deck'].pop())\n"
-                 "    _triggers.entered(S, 'market', None, False, [1], me)\n    E_refill(S, me, {})\n"
-                 "    S.c['x'][0] += _below(S, 3)\n")
-    assert m.names == {("z", "hand"), ("z", "deck"), ("c", "x")}
-    assert m.calls == {"refill"} and m.zones_entered == {"market"} and not m.opaque
-    assert mentions("helper(S)").opaque and mentions("S.z[name]").opaque and mentions("S.c.get('x')").opaque
-    assert watched(["(len(S.z['market']) >= 2)", "(S.v['k'] > 1)"]) == {("z", "market"), ("v", "k")}
-    assert watched(["helper(S)"]) is None
+def test_each_function_carries_what_it_reads_writes_calls_and_enters(tmp_path):
+    r = load(tmp_path, "to_market")
+    (_, when, _, _, _), = r.triggers.when
+    assert when.access == Access(reads=frozenset({("z", "market")}))
+    draw, note, call, back = (s.fn.access for s in r.steps if isinstance(s, Effects))
+    assert draw.names == {("z", "deck"), ("z", "hand")} and ("z", "hand") in draw.writes
+    assert not (draw.calls or draw.zones_entered or draw.opaque)
+    assert note.reads == {("v", "note")} and note.writes == {("v", "note")}
+    assert call.calls == {"to_market"} and not call.names   # (what to_market touches is its own)
+    assert r.setup.access.writes >= {("z", "deck"), ("z", "market")}
+    relay = load(tmp_path, "move: {from: deck, to: relay, count: 1}")
+    assert [s.fn.access.zones_entered for s in relay.steps if isinstance(s, Effects)][2] == {"relay"}
+    assert back.names == {("z", "market"), ("z", "deck")}
+
+
+def test_a_helper_handed_the_state_or_a_computed_counter_may_touch_anything():
+    names = Names(vars={"k": "int"}, counters={"gems.red": "none", "gems.blue": "none"},
+                  keyed={"gems": ["red", "blue"]}, params={"skill": "num"})
+    assert compile_expression("k + gems['red']", names).access == Access(
+        reads=frozenset({("v", "k"), ("c", "gems.red")}))
+    assert compile_expression("gems['r' + 'ed']", names).access.opaque   # (a key computed when it runs)
+    assert not compile_expression("left(0) + partner(0)", names).access.opaque   # (helpers that check a seat)
+    assert compile_expression("skill(0) > 0.5", names).access.opaque   # (a mechanic's helper given S)
+    fixed = compile_expression("left(0) + team(1) + count(players) + params.skill", names).access
+    assert fixed.fixed == {"num_players", "team", "players", "params.skill"} and not fixed.names
+    assert watched([Access(reads=frozenset({("z", "market")})), Access(reads=frozenset({("v", "k")}))]) \
+        == {("z", "market"), ("v", "k")}
+    assert watched([Access(opaque=True)]) is None and watched([Access(calls=frozenset({"e"}))]) is None
 
 
 def test_an_effect_on_what_nothing_watches_is_quiet_and_the_trigger_still_fires(tmp_path):

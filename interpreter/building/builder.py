@@ -15,6 +15,7 @@ from ..engine.rng import below, shuffle
 from ..engine.visibility import Visibility
 from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
+from ..expr.access import NOTHING
 from ..expr.compiler import ExprFn, ZoneFn, base_namespace
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr, parse
@@ -168,14 +169,14 @@ class Builder(Declarations, Bounded, Elements):
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
-            fn.source, fn.type, fn.distinct = c.source, c.type, c.distinct
+            fn.source, fn.type, fn.distinct, fn.access = c.source, c.type, c.distinct, c.access
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             by_rule(fn, fn.loc)
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
-            fn.source, fn.type, fn.distinct, fn.tree = "None", ANY, False, None
+            fn.source, fn.type, fn.distinct, fn.tree, fn.access = "None", ANY, False, None, NOTHING
         return fn
 
     def zone_ref(self, value, path, locals=None) -> ZoneFn:
@@ -367,8 +368,8 @@ class Builder(Declarations, Bounded, Elements):
         r.end_checks = [self.expr(c, ("end_when", i), has_me=False, expect=BOOL)
                         for i, c in enumerate(d.get("end_when") or [])]
         r.end_locs = {id(c): self.smap.loc(("end_when", i)) for i, c in enumerate(r.end_checks)}
-        conditions = ([getattr(c, "source", "None") for c in r.end_checks]
-                      + [getattr(w[1], "source", "None") for w in self.triggers.when])
+        conditions = ([getattr(c, "access", NOTHING) for c in r.end_checks]
+                      + [getattr(w[1], "access", NOTHING) for w in self.triggers.when])
         # the variables that when-triggers and end conditions read: setting another variable
         # cannot change what they say (steps that only set one may report UNCHANGED)
         names = watched(conditions)

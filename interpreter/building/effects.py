@@ -16,6 +16,7 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from ..expr import ExprError, parse
+from ..expr.access import Access, Recorder
 from ..expr.names import Scope, owning, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
@@ -23,8 +24,8 @@ from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
+from .emitter import Emitter
 from .flowgen import by_rule
-from .watch import mentions
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
 
@@ -65,20 +66,6 @@ def _scope(locals, has_me):
     return Scope(dict(locals or {}), has_me, [])
 
 
-class _Emitter:
-    def __init__(self):
-        self.lines: list[str] = []
-        self.depth = 1
-        self.tmp = 0
-
-    def line(self, text: str) -> None:
-        self.lines.append("    " * self.depth + text)
-
-    def fresh(self, base="_t") -> str:
-        self.tmp += 1
-        return f"{base}{self.tmp}"
-
-
 class EffectCompiler:
     """Compiles effect lists for one ruleset; ``ctx`` is the ruleset compiler (errors, expressions)."""
 
@@ -96,7 +83,7 @@ class EffectCompiler:
         if not items:
             return None
         marks = len(self.ctx.diags), (len(self.ctx.probes.items) if self.ctx.probes is not None else 0)
-        src = self._source(items, path, locals, has_me, name, first)
+        src, access = self._source(items, path, locals, has_me, name, first)
         try:
             code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
         except SyntaxError:
@@ -107,7 +94,7 @@ class EffectCompiler:
             self._forget(*marks)
             self.ctx.compiler.hoisting = False
             try:
-                src = self._source(items, path, locals, has_me, name, first)
+                src, access = self._source(items, path, locals, has_me, name, first)
             finally:
                 self.ctx.compiler.hoisting = True
             code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
@@ -115,25 +102,32 @@ class EffectCompiler:
         local_ns: dict = {}
         exec(code, ns, local_ns)  # noqa: S102 - source is generated from checked effect data
         fn = local_ns[name]
-        fn.mentions = mentions(src)   # what it may change (watch.py: steps that need no checks after)
+        fn.access = access   # what it may change (watch.py: steps that need no checks after)
         fn.code, fn.loc = src, self.ctx.smap.loc((*path, first)) or self.ctx.smap.loc(tuple(path))   # (listing.py)
         return by_rule(fn, fn.loc, src)
 
-    def _source(self, items, path, locals, has_me, name, first) -> str:
-        em = _Emitter()
+    def _source(self, items, path, locals, has_me, name, first) -> tuple[str, Access]:   # (what it touches)
+        em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
         try:
-            self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
-            self.block(em, items, path, dict(locals or {}), has_me, first)
+            with self.access.apart(), self.access.recording() as notes:
+                self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
+                self.block(em, items, path, dict(locals or {}), has_me, first)
             writes = compiler.writes
         finally:
             compiler.writes = outer
         # copy on write: the tables this function writes in place are the state's own first
-        return f"def {name}(S, me, L):\n" + ("\n".join([*owning(writes), *em.lines]) or "    pass") + "\n"
+        src = f"def {name}(S, me, L):\n" + ("\n".join([*owning(writes), *em.lines]) or "    pass") + "\n"
+        return src, notes.frozen()
+
+    @property
+    def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)
+        return self.ctx.compiler.access
 
     def writable(self, name: str, is_zone: bool = True) -> str:
         """The list of zone or counter ``name`` to write into, in the function being built."""
+        self.access.write("z" if is_zone else "c", name)
         return writable(name, is_zone, self.ctx.compiler.writes)
 
     def _forget(self, diags: int, probes: int) -> None:
@@ -483,6 +477,7 @@ class EffectCompiler:
                 continue   # a misspelt argument: reported once, with its did-you-mean
             self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
         self.compile_named(name)
+        self.access.call(name)
         self.ctx.compiler.used.add(name)
         self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
         em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")

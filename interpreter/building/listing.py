@@ -9,12 +9,7 @@ for reading: the game runs the functions themselves, compiled one by one at load
 """
 from __future__ import annotations
 
-import re
-
 from .flowgen import compile_flow
-
-# the first line of a generated function, whatever it was called when it was compiled
-_DEF = re.compile(r"^def \w+\(", re.M)
 
 
 def listing(rules) -> str:
@@ -54,11 +49,12 @@ def _function(name: str, fn) -> str:
     where = f"{loc.path.rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc is not None else "the ruleset"
     text = getattr(fn, "source", None)
     head = f"# {name}: {where}" + (f"  ({_short(text)})" if isinstance(text, str) and "\n" not in text else "")
-    return head + "\n" + _DEF.sub(f"def {_identifier(name)}(", fn.code.rstrip(), count=1)
+    # (the function written under its name here: its code starts with its own def line)
+    return head + "\n" + fn.code.rstrip().replace(f"def {fn.__name__}(", f"def {_identifier(name)}(", 1)
 
 
 def _identifier(name: str) -> str:
-    return re.sub(r"\W", "_", name)
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
 
 
 def _short(text: str) -> str:

@@ -31,7 +31,7 @@ def counter_seers(rules, members, counter, owner) -> int:
 
 
 def reads_public(rules, reads) -> bool:
-    """Whether generated code that reads ``reads`` (a ``build.watch.Mentions``) reads only what
+    """Whether generated code that reads ``reads`` (an ``expr.access.Access``) reads only what
     every seat sees: zones, counters and variables every seat sees. A value computed from it may
     be shown to anyone (a grid's prices to a spectator)."""
     if reads is None or reads.opaque or reads.calls:

@@ -6,13 +6,12 @@ Each built-in is ``build(compiler, node, scope, args, kwargs) -> (python source,
 """
 from __future__ import annotations
 
-import re
-
 from lark import Tree
 
 from . import runtime
-from .fastpaths import ZONE, attr_equals, looked_up, negated, parsed, renamed, scan_first, scan_call, scannable, \
-    comparison_tests, unwrap
+from .code import AnyLoop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, code, lookup, lookup_table, shape, walkable, \
+    zone_name
+from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
@@ -41,20 +40,15 @@ def key_fn(var: str, src: str, plain: bool = False) -> str:
     """The source of a one-argument key function: the table's own lookup (a C-level call) when
     the key only looks an attribute (or a table bound before) up by the element; else (or
     ``plain``: the reference compile) a lambda."""
-    m = None if plain else _LOOKUP.match(src)
-    if m is not None and m.group(2) == var:
-        return f"_lookup({m.group(1)})"
-    return f"lambda {var}: {src}"
+    table = None if plain else lookup_table(src, var, attributes_or_bound=True)
+    return code(f"_lookup({table})", KeyLookup(table)) if table is not None else f"lambda {var}: {src}"
 
 
-_LOOKUP = re.compile(r"^(A_\w+|_t\w+)\[(\w+)\]$")
-
-
-def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
+def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
     """Compile ``by: expr`` with the list element bound; returns (var, src, type).
     ``lam``: the body becomes a lambda's, so nothing inside may be hoisted; a builder that puts
-    the body in a comprehension passes lam=False."""
-    var = c.fresh()
+    the body in a comprehension passes lam=False. ``var``: the element's name (default: a new one)."""
+    var = var or c.fresh()
     if lam:
         c.lambda_vars.add(var)
     body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
@@ -65,42 +59,41 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True):
 def b_count(c, n, scope, args, kw):
     check_arity(n, args, kw, "count", 1)
     src, _ = list_arg(c, scope, args[0], "count")
-    inner = unwrap(c.unhoisted.get(src, src))   # a map lifted out of a filter is still a map
-    while inner in c.maps:   # a map has as many elements as its list: count that, skip the mapping
-        src = c.maps[inner]
-        inner = unwrap(src)
+    inner = shape(src).inner if isinstance(shape(src), Hoisted) else src   # a map lifted out of a filter is still a map
+    while isinstance(shape(inner), Mapped):   # a map has as many elements as its list: count that, skip the mapping
+        src = inner = shape(inner).iter
     out = f"len({src})"
-    if inner in c.parts and not c.plain:   # count(L where comparisons): a loop that counts, no list built
-        var, coll, cond = c.parts[inner]
-        tests = comparison_tests(var, cond)
+    counted = shape(inner)
+    if not isinstance(counted, Filter):
+        return out, INT
+    if not c.plain:   # count(L where comparisons): a loop that counts, no list built
+        tests = comparison_tests(counted.var, counted.cond)
         if tests is not None:
-            out = scan_call(c, coll, tests, counting=True)
-    if inner in c.filters:
-        c.counts[out] = c.filters[inner]
-        c.counted[out] = inner
-    return out, INT
+            out = scan_call(c, counted.iter, tests, counting=True)
+    return code(out, Count(counted)), INT   # (count(...) > 0 asks for one: operators.n_compare)
 
 
 def b_first(c, n, scope, args, kw):
     """first(L where P) stops at the first element that passes (a generator, not the whole list);
     first(ZONE where ATTR == X), X not reading the element, is a plain loop (``_first_eq``)."""
-    src, typ = _unary_list("first", "_first")(c, n, scope, args, kw)
-    inner = unwrap(src[len("_first("):-1])
-    clauses = c.filters.get(inner)
-    if clauses is not None:
-        var, coll, cond = c.parts[inner]
-        zone = None if c.plain else ZONE.fullmatch(coll)
+    check_arity(n, args, kw, "first", 1)
+    src, typ = list_arg(c, scope, args[0], "first")
+    c.sized(n, c.size(args[0]))
+    typ, found = elem(typ), shape(src)
+    if isinstance(found, Filter):
+        var, coll, cond = found.var, found.iter, found.cond
+        zone = None if c.plain else zone_name(coll)
         lookup = attr_equals(var, cond) if zone else None
         if zone is not None and lookup is not None:   # X evaluated only if the zone has an element (as a filter)
-            if zone.group(1) in c.names.sorted_zones:   # in card order: the cards with X, by bisection
+            if zone in c.names.sorted_zones:   # in card order: the cards with X, by bisection
                 index = "I_" + lookup[0][2:]
                 return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
         scan = None if c.plain else scan_first(c, var, coll, cond)
         if scan is not None:
             return scan, typ
-        return f"next(({var} for {clauses}), None)", typ
-    return src, typ
+        return f"next(({var} for {var} in {coll} if {cond}), None)", typ
+    return f"_first({src})", typ
 
 
 def b_sum(c, n, scope, args, kw):
@@ -166,8 +159,9 @@ def b_any_all(fname):
             if scan is not None:
                 return f"({scan} {'is not' if fname == 'any' else 'is'} None)", BOOL
             if fname == "any":
-                return f"any(True for {var} in {src} if {s})", BOOL
-            return f"(not any(True for {var} in {src} if not ({s})))", BOOL
+                return code(f"any(True for {var} in {src} if {s})", AnyLoop(var, src, s)), BOOL
+            loop = code(f"any(True for {var} in {src} if not ({s}))", AnyLoop(var, src, f"not ({s})"))
+            return code(f"(not {loop})", Not(loop)), BOOL
         if elem(typ) == BOOL:
             return f"{fname}({src})", BOOL
         # a list of things: any = not empty, all = always (vacuous) -> only any makes sense
@@ -189,13 +183,15 @@ def _unary_list(fname, helper, result_elem=True):
 def b_distinct(c, n, scope, args, kw):
     """distinct(L); distinct(map(ZONE, to: attr)) over a zone kept in card order jumps over the
     runs of cards that share the value (runtime._distinct_sorted)."""
-    src, typ = _unary_list("distinct", "_distinct", result_elem=False)(c, n, scope, args, kw)
-    mapped = c.mapped.get(unwrap(src[len("_distinct("):-1]))
-    if mapped is not None and mapped[0].startswith("A_"):
-        zone = ZONE.fullmatch(mapped[1])
-        if zone is not None and zone.group(1) in c.names.sorted_zones:
-            return f"_distinct_sorted({mapped[1]}, {mapped[0]}, I_{mapped[0][2:]})", typ
-    return src, typ
+    check_arity(n, args, kw, "distinct", 1)
+    src, typ = list_arg(c, scope, args[0], "distinct")
+    c.sized(n, c.size(args[0]))
+    mapped = shape(src)
+    if isinstance(mapped, Mapped) and mapped.lookup is not None and mapped.lookup[1] == "attr" \
+            and zone_name(mapped.iter) in c.names.sorted_zones:
+        table = mapped.lookup[0]
+        return f"_distinct_sorted({mapped.iter}, {table}, I_{table[2:]})", typ
+    return f"_distinct({src})", typ
 
 
 def b_map(c, n, scope, args, kw):
@@ -203,25 +199,26 @@ def b_map(c, n, scope, args, kw):
     if "to" not in kw:
         raise ExprError("map() needs to: EXPR", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "map")
-    var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False)
+    # map(L where C, ...): one pass, no list in between; the mapping reads the element under C's name
+    inner = None if c.plain else shape(src)
+    inner = inner if isinstance(inner, Filter) else None
+    var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
+                          var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
-    inner, out = unwrap(src), None
-    if inner in c.parts and not c.plain:   # map(L where C, ...): one pass, no list in between
-        first_var, first_list, first_cond = c.parts[inner]
-        cond = renamed(first_cond, first_var, var)
-        if cond is not None:
-            out = f"[{s} for {var} in {first_list} if ({cond})]"   # (an if-else needs its parentheses)
-    out = out or f"[{s} for {var} in {src}]"
-    c.maps[out] = src   # count(map(L, ...)) is count(L)
-    table = looked_up(parsed(s), var)
-    if table is not None and not c.plain and scannable(src) and out.endswith(f" in {src}]"):
-        c.mapped[out] = (table, src)   # x in map(ZONE, to: attr): a plain loop (_member)
-    return out, list_of(t)
+    if inner is not None:
+        out = f"[{s} for {var} in {inner.iter} if ({inner.cond})]"   # (an if-else needs its parentheses)
+    else:
+        out = f"[{s} for {var} in {src}]"
+    table = lookup(s, var)
+    if table is None or c.plain or not walkable(src) or inner is not None:
+        return code(out, Mapped(src)), list_of(t)   # count(map(L, ...)) is count(L)
+    return code(out, Mapped(src, (table.table, table.kind))), list_of(t)   # x in map(ZONE, to: attr): a loop
 
 
 def _seat(fname, template, result=PLAYER, lo=1, hi=1):
     def build(c, n, scope, args, kw):
         check_arity(n, args, kw, fname, lo, hi)
+        c.access.fixed("num_players")
         parts = [c.node(a, scope) for a in args]
         for (_, t), a in zip(parts, args):
             c.expect_type(t, PLAYER, a)
@@ -229,10 +226,13 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
     return build
 
 
-def _of_player(fname, template, result):
-    """team(p) / partner(p): a player argument; a whole number is checked to be a seat."""
+def _of_player(fname, template, result, reads=None):
+    """team(p) / partner(p): a player argument; a whole number is checked to be a seat.
+    ``reads``: what the template reads of the seats (expr/access.py ``fixed``)."""
     def build(c, n, scope, args, kw):
         check_arity(n, args, kw, fname, 1)
+        if reads is not None:
+            c.access.fixed(reads)
         s, t = c.node(args[0], scope)
         if t not in (PLAYER, INT, ANY, NONE):
             raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
@@ -292,7 +292,7 @@ BUILTINS = {
     "abs": b_abs,
     "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
     "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
-    "team": _of_player("team", "S.tm[{0}]", TEAM),
+    "team": _of_player("team", "S.tm[{0}]", TEAM, reads="team"),
     "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
     "members": b_members,
     "keys": b_keys,
@@ -304,6 +304,7 @@ VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the la
 
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
+SEES_STATE: set = set()          # built-ins whose code hands the state to a helper that may touch any name
 
 
 def call_args(n) -> tuple[list, dict]:
@@ -328,7 +329,7 @@ def labels_distinct(tree) -> bool:
 
 
 def register_builtin(name: str, build, helpers: dict | None = None, distinct: bool = False,
-                     member=None, vocabulary=None) -> None:
+                     member=None, vocabulary=None, sees_state: bool | None = None) -> None:
     """Add a built-in function from a mechanic's module.
 
     ``build(compiler, node, scope, args, kwargs) -> (python source, type)`` checks and compiles
@@ -338,8 +339,13 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
     ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
     ``x in f(...)`` for every x. ``vocabulary(domains, args, kwargs) -> labels | None``: the
     labels of every list it can return (the fixed action space of a choice among them,
-    adapters/actions.py)."""
+    adapters/actions.py). ``sees_state``: its code hands the state to a helper that may read or
+    change any zone, counter or variable (expr/access.py: opaque); None: whenever one of its
+    helpers takes the state (a first parameter named S)."""
     BUILTINS[name] = build
+    if sees_state is None:
+        sees_state = any(_takes_state(fn) for fn in (helpers or {}).values())
+    (SEES_STATE.add if sees_state else SEES_STATE.discard)(name)
     if vocabulary is not None:
         VOCABULARIES[name] = vocabulary
     if distinct:
@@ -348,3 +354,8 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
         MEMBERSHIP[name] = member
     if helpers:
         runtime.HELPERS.update(helpers)
+
+
+def _takes_state(fn) -> bool:
+    code = getattr(fn, "__code__", None)
+    return code is not None and code.co_argcount > 0 and code.co_varnames[0] == "S"

@@ -13,7 +13,6 @@ never inject code. The source is evaluated once, in a namespace without builtins
 from __future__ import annotations
 
 import operator
-import re
 from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any, Callable, Protocol
@@ -22,7 +21,9 @@ from lark import Token
 
 from ..loading.kept import compiled
 from . import runtime
+from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
+from .code import Code, Hoisted, Table, code
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope
 from .operators import OperatorNodes
@@ -39,6 +40,7 @@ class ExprFn(Protocol):
     type: str
     distinct: bool
     tree: Any        # its parse tree (None if it did not compile): what analyses of it read
+    access: Access   # what it reads of the state (expr/access.py)
 
     def __call__(self, S: Any, me: Any = None, L: Any = None) -> Any: ...
 
@@ -57,6 +59,7 @@ class Compiled:
     type: str
     fn: Callable
     distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
+    access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -89,13 +92,6 @@ class Compiler(NameNodes, OperatorNodes):
         self._tables: dict[str, str] | None = None  # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
-        self._filters: dict = {}      # source of a filter -> its comprehension clauses
-        self._parts: dict = {}        # source of a filter -> (element variable, list, condition)
-        self._counts: dict = {}       # source of count(filter) -> the filter's clauses
-        self._counted: dict = {}      # source of count(filter) -> the filter's source
-        self._mapped: dict = {}       # source of map(ZONE, to: attr) -> (attribute table, zone)
-        self._unhoisted: dict = {}    # source of a hoisted call -> the call (see hoist)
-        self._maps: dict = {}         # source of a map(...) -> the source of its list
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
@@ -107,6 +103,10 @@ class Compiler(NameNodes, OperatorNodes):
         self.writes: set[str] | None = None  # a set: the function being built owns the tables it writes
                                              # at its top (names.writable), the lvalues are plain; None: each checks
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
+        self.access = Recorder()      # where each name resolved and each write is noted (access.py)
+        self._uses: list[set] = []    # per node being compiled: the elements and locals it reads (code.py)
+        self._binds = 0               # calls hoisted so far (a node that made one binds a name)
+        self.made: set[str] = set()   # the element variables fresh() made
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
     filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")
@@ -123,6 +123,12 @@ class Compiler(NameNodes, OperatorNodes):
         """``tree``: a part of an expression already parsed (its errors' offsets are then in the
         whole expression's text; ``text`` is the part's, to name the function)."""
         tree = parse(text) if tree is None else tree
+        with self.access.recording() as notes:
+            result = self._compile(text, tree, locals, has_me, expect)
+        result.access = notes.frozen()
+        return result
+
+    def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
         scope = Scope(dict(locals or {}), has_me, [])
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
@@ -201,16 +207,17 @@ class Compiler(NameNodes, OperatorNodes):
         """The bindings as an expression prefix, for code that embeds the expression."""
         return "".join(f"({name} := {src}), " for name, src in self._bindings())
 
-    def table(self, src: str) -> str:
-        """``S.c['x']`` (a counter, zone or parameter table) as read here: inside a loop, a name
-        the expression binds once before it runs (the table object does not change while an
-        expression is evaluated: expressions have no side effects)."""
+    def table(self, kind: str, name: str) -> Code:
+        """``S.c['x']`` (the table of a zone, counter or parameter: ``kind`` z, c or p) as read
+        here: inside a loop, a name the expression binds once before it runs (the table object
+        does not change while an expression is evaluated: expressions have no side effects)."""
+        src = f"S.{kind}[{name!r}]"
         if self._tables is None or self._mult <= self._tables_above:
-            return src
-        name = self._tables.get(src)
-        if name is None:
-            name = self._tables[src] = f"_t{self._tag}{len(self._tables)}"
-        return name
+            return code(src, Table(kind, name, False))
+        bound = self._tables.get(src)
+        if bound is None:
+            bound = self._tables[src] = f"_t{self._tag}{len(self._tables)}"
+        return code(bound, Table(kind, name, True, bool(self._tag)))
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
                         element: str = CARD, expect: str | None = None, var: str = "_it",
@@ -273,10 +280,17 @@ class Compiler(NameNodes, OperatorNodes):
 
     def fresh(self) -> str:
         self._counter += 1
-        return f"_e{self._counter}"
+        var = f"_e{self._counter}"
+        self.made.add(var)
+        return var
+
+    def uses(self, what: str) -> None:
+        """The node being compiled reads an element variable (or a local that changes with it)."""
+        if self._uses:
+            self._uses[-1].add(what)
 
     # ------------------------------------------------------------------ dispatch
-    def node(self, n, scope: "Scope") -> tuple[str, str]:
+    def node(self, n, scope: "Scope") -> tuple[Code, str]:
         if isinstance(n, Token):  # bare token (should not happen with this grammar)
             raise ExprError(f"unexpected {n.value!r}", n.start_pos or 0)
         method = getattr(self, "n_" + n.data, None)
@@ -287,30 +301,40 @@ class Compiler(NameNodes, OperatorNodes):
         if self.cost > MAX_COST:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
-        src, typ = method(n, scope)
+        binds = self._binds
+        self._uses.append(set())
+        try:
+            src, typ = method(n, scope)
+        finally:
+            used = self._uses.pop()
+        if self._uses:
+            self._uses[-1] |= used
+        out = code(src, like=src)   # (its own: a Code met before keeps its facts)
+        out.uses, out.binds = frozenset(used), self._binds > binds
         if n.data == "call":
-            src = self.hoist(src, scope)
-        return src, typ
+            out = self.hoist(out, scope)
+        return out, typ
 
-    def hoist(self, src: str, scope) -> str:
+    def hoist(self, src: Code, scope) -> Code:
         """A call that does not depend on the element of the filter around it is computed once
         per evaluation, on first use (lazily, so an empty list still computes nothing)."""
         if scope.elements and self._hoisted is not None and self._invariant(src, scope):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
-            hoisted = f"({name} if {name} is not _U else ({name} := {src}))"
-            self._unhoisted[hoisted] = src
+            self._binds += 1
+            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src))
+            hoisted.uses, hoisted.binds = src.uses, True
             return hoisted
         return src
 
-    def _invariant(self, src: str, scope) -> bool:
+    def _invariant(self, src: Code, scope) -> bool:
         """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping), is not
         inside a generated lambda, and uses neither the element of an enclosing filter nor a local
-        that changes with the element."""
+        that changes with the element (``src.uses``, noted as its names were resolved)."""
         costly = " for " in src or "lambda" in src or (src.startswith("_") and not src.startswith(_CHEAP))
         return (costly and not any(var in self.lambda_vars for var, _ in scope.elements)
-                and not any(v in src for v in self._varying)
-                and not any(re.search(r"\b" + var + r"\b", src) for var, _ in scope.elements))
+                and not any(v in src.uses for v in self._varying)
+                and not any(var in src.uses for var, _ in scope.elements))
 
     def add_cost(self, operations: int, node) -> None:
         """Count work a construct does beyond one operation (joining two lists copies both)."""

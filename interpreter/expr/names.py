@@ -14,6 +14,8 @@ from lark import Tree
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .parser import ExprError, offset_of, parse, unquote
+from .access import Recorder
+from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
 from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, list_of, map_value
 
@@ -61,8 +63,10 @@ class Names:
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
 
 
+ME = code("me", Name("me"))   # the acting player, as an owner the compiler passes itself
+
 CONSTANTS = {
-    "me": ("me", PLAYER),
+    "me": (ME, PLAYER),
     "players": ("S.players", list_of(PLAYER)),
     "teams": ("S.teams", list_of(TEAM)),
     "num_players": ("S.n", INT),
@@ -96,13 +100,16 @@ class NameNodes:
     _expansions_made: int
     _define_stack: list[str]
     _hoisted: list[str] | None
+    made: set[str]
     lvalue: bool
     writes: set[str] | None
+    access: Recorder
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
-        def node(self, n: Any, scope: Scope) -> tuple[str, str]: ...
+        def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def sized(self, n: Any, bound: int) -> None: ...
-        def table(self, src: str) -> str: ...
+        def table(self, kind: str, name: str) -> Code: ...
+        def uses(self, what: str) -> None: ...
 
     # names
     def n_name(self, n, scope):
@@ -124,35 +131,44 @@ class NameNodes:
     def resolve_name(self, name: str, scope: "Scope", node) -> tuple[str, str]:
         # 0. an element named with 'as' (L as x where ...)
         if name in scope.named:
-            return scope.named[name]
+            var, typ = scope.named[name]
+            self.uses(var)
+            return code(var, Name(var, var in self.made)), typ
         # 1. the implicit element of where / by: its attributes or per-owner values
         for var, typ in reversed(scope.elements):
             if name == "it":
-                return var, typ
-            found = self.member(var, typ, name, node)
+                self.uses(var)
+                return code(var, Name(var, var in self.made)), typ
+            found = self.member(code(var, Name(var, var in self.made)), typ, name, node)
             if found is not None:
+                self.uses(var)
                 return found
         # 2. local bindings
         if name in scope.locals:
-            return f"L[{name!r}]", scope.locals[name]
+            self.uses(f"L[{name!r}]")   # (compiler._varying: a local that changes with the element)
+            return code(f"L[{name!r}]", Local(name)), scope.locals[name]
         # 3. constants
         if name in CONSTANTS:
             if name == "me" and not scope.has_me:
                 raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
             if name in ("players", "teams"):
                 self.sized(node, self.names.max_players)
-            return CONSTANTS[name]
+            if name != "me":
+                self.access.fixed(name)
+            src, typ = CONSTANTS[name]
+            return code(src, Name("me") if name == "me" else Seats(name) if name in ("players", "teams") else None), typ
         names = self.names
         if name in names.vars:
             self.used.add(name)
+            self.access.read("v", name)
             if is_list(names.vars[name]) or names.vars[name] == ANY:   # as long as _stored lets it be
                 self.sized(node, list_bound(names.max_list))
-            return f"S.v[{name!r}]", names.vars[name]
+            return code(f"S.v[{name!r}]", Var(name)), names.vars[name]
         if name in names.zones or name in names.counters:
             self.used.add(name)
-            return self.owned(name, "me", PLAYER, scope, node, implicit=True)
+            return self.owned(name, ME, PLAYER, scope, node, implicit=True)
         if name in names.keyed:   # a counter family: the acting player's values, in key order
-            return self.family(name, "me", PLAYER, scope, node, implicit=True)
+            return self.family(name, ME, PLAYER, scope, node, implicit=True)
         if name in names.defines:
             self.used.add(name)
             return self.define(name, scope, node)
@@ -217,12 +233,12 @@ class NameNodes:
         finally:
             self._define_stack.pop()
             self._expansion = outer
-        return f"({src})", typ
+        return code(f"({src})", like=src), typ
 
     def member(self, var: str, typ: str, name: str, node=None):
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
-            return f"A_{name}[{var}]", self.names.attrs[name]
+            return code(f"A_{name}[{var}]", Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)
         if name in self.names.keyed:
             kind = self.names.counters[f"{name}.{self.names.keyed[name][0]}"] if self.names.keyed[name] else "none"
@@ -261,6 +277,7 @@ class NameNodes:
                             code="type")
         first = f"{name}.{keys[0]}" if keys else name
         key = f"_ckey({name!r}, {tuple(keys)!r}, {ksrc})"
+        self.access.anything()   # (a counter named when it runs: any of the family's, or an error)
         owned = self.names.counters.get(first, "none") != "none"
         base = f"_own(S, {key})" if self.lvalue and owned else f"S.c[{key}]"   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
@@ -271,13 +288,18 @@ class NameNodes:
         names = self.names
         is_zone = name in names.zones
         owner = names.zones[name] if is_zone else names.counters[name]
+        kind, table = "z" if is_zone else "c", None
+        if base is None:
+            (self.access.write if self.lvalue else self.access.read)(kind, name)
         if base is None and self.lvalue and (owner != "card" if is_zone else owner != "none"):
             base = writable(name, is_zone, self.writes)   # the target of a write: this state's own list
+            if self.writes is not None:   # (owned from the function's top: the plain table)
+                table = code(base, Table(kind, name, False))
         if base is None:
-            base = self.table(f"S.z[{name!r}]" if is_zone else f"S.c[{name!r}]")
+            base = table = self.table(kind, name)
         typ = list_of(CARD) if is_zone else INT
         if owner == "none":
-            return base, typ
+            return (code(base, Zone(table)) if is_zone and table is not None else base), typ
         if implicit and scope is not None and not scope.has_me:
             raise ExprError(f"'{name}' belongs to each {owner}: write {name}[p] (no player is acting here)",
                             offset_of(node), code="unknown-name")
@@ -286,13 +308,14 @@ class NameNodes:
                 raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
                                 offset_of(node) if node is not None else 0, code="type")
             if not is_zone:
-                return f"{base}[{who_src}]", typ
+                return code(f"{base}[{who_src}]", None if table is None else
+                            Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
             # a zone owned by each card is a dict holding only the cards' non-empty zones (a
             # clone copies a few lists, not one per card): read, a missing one is empty; as the
             # target of a move (an lvalue), it is made
             if self.lvalue:   # (a card checked: none would be kept as a key)
                 return f"{base}.setdefault(_card(S, {who_src}), [])", typ
-            return f"({base}.get({who_src}) or [])", typ
+            return code(f"({base}.get({who_src}) or [])", Zone(table, who_src, True) if table is not None else None), typ
         if who_type == TEAM:
             if owner == "player":
                 raise ExprError(f"'{name}' belongs to each player, not to a team",
@@ -301,8 +324,12 @@ class NameNodes:
         if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
             who_src = f"_seat(S, {who_src})"
         if owner == "team":
+            self.access.fixed("team")
             return f"{base}[S.tm[{who_src}]]", typ
-        return f"{base}[{who_src}]", typ
+        if table is None:
+            return f"{base}[{who_src}]", typ
+        return code(f"{base}[{who_src}]", Zone(table, who_src) if is_zone else
+                    Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
 
     # postfix
     def n_attr(self, n, scope):
@@ -315,9 +342,10 @@ class NameNodes:
                 raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
                                 f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
             self.used.add("params." + attr)
+            self.access.fixed("params." + attr)
             if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
                 self.sized(n, self.names.param_sizes[attr])
-            return self.table(f"S.p[{attr!r}]"), self.names.params[attr]
+            return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
         if typ == ANY:
             typ = CARD if attr in self.names.attrs else PLAYER
@@ -379,7 +407,7 @@ class NameNodes:
         if target.data == "name" and str(target.children[0]) in keyed and str(target.children[0]) not in scope.locals:
             name = str(target.children[0])
             if self._is_key(index, scope):
-                return self.family_member(name, index, "me", PLAYER, scope, n, implicit=True)
+                return self.family_member(name, index, ME, PLAYER, scope, n, implicit=True)
             osrc, otype = self.node(index, scope)
             if otype not in (PLAYER, TEAM, INT, CARD, ANY):
                 raise ExprError(f"'{name}[...]' needs a key (a str) or an owner, got {otype}", offset_of(index),

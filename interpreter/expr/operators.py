@@ -8,8 +8,11 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from . import runtime
-from .builtins import BUILTINS, MEMBERSHIP, call_args
-from .fastpaths import faster_filter, member_of_joined, renamed, scan_call, scan_first, unwrap
+from .access import Recorder
+from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, call_args
+from .code import AnyLoop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+    shape
+from .fastpaths import faster_filter, member_of_joined, scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
@@ -45,17 +48,13 @@ class OperatorNodes:
     cost: int
     _expansions: int
     _hoisted: list[str] | None
-    _filters: dict
-    _parts: dict
-    _counts: dict
-    _counted: dict
-    _mapped: dict
-    _unhoisted: dict
+    _uses: list[set]
+    access: Recorder
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
-        def node(self, n: Any, scope: Scope) -> tuple[str, str]: ...
+        def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def fresh(self) -> str: ...
-        def hoist(self, src: str, scope: Scope) -> str: ...
+        def hoist(self, src: Code, scope: Scope) -> Code: ...
         def expect_type(self, typ: str, expect: str, node: Any) -> None: ...
         def add_cost(self, operations: int, node: Any) -> None: ...
         def size(self, n: Any) -> int: ...
@@ -65,28 +64,29 @@ class OperatorNodes:
 
     # literals
     def n_int_(self, n, scope):
-        return repr(int(n.children[0])), INT
+        value = int(n.children[0])
+        return code(repr(value), Const(value)), INT
 
     def n_float_(self, n, scope):
         value = float(n.children[0])
         if value == float("inf"):   # (a literal is never negative: -x is an operation)
             raise ExprError(f"the number {str(n.children[0])[:20]}... is too large (at most about 1.8e308)",
                             offset_of(n), code="type", span=len(n.children[0]))
-        return repr(value), NUM
+        return code(repr(value), Const(value)), NUM
 
     def n_string(self, n, scope):
         text = unquote(n.children[0])
         self.names.string_literals.add(text)
-        return repr(text), STR
+        return code(repr(text), Const(text)), STR
 
     def n_true(self, n, scope):
-        return "True", BOOL
+        return code("True", Const(True)), BOOL
 
     def n_false(self, n, scope):
-        return "False", BOOL
+        return code("False", Const(False)), BOOL
 
     def n_none(self, n, scope):
-        return "None", NONE
+        return code("None", Const(None)), NONE
 
     def n_list_(self, n, scope):
         items = [self.node(c, scope) for c in n.children if c is not None]
@@ -119,6 +119,8 @@ class OperatorNodes:
             hint = did_you_mean(fname, BUILTINS)
             raise ExprError(f"unknown function '{fname}'", offset_of(n),
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
+        if fname in SEES_STATE:
+            self.access.anything()
         return builtin(self, n, scope, args, kwargs)
 
     # operators
@@ -138,23 +140,20 @@ class OperatorNodes:
         src, typ = self.node(coll, scope)
         if not is_list(typ):
             raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
-        var = self.fresh()
+        # a filter of a filter ((L where P) where Q, often through a define): one filter of L by
+        # P and Q, no list in between; Q reads the element under P's name
+        inner = None if self.plain else shape(src)
+        inner = inner if isinstance(inner, Filter) else None
+        var = self.fresh() if inner is None else inner.var
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), name)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
-        inner = unwrap(src)
-        if inner in self._parts and not self.plain:
-            # a filter of a filter ((L where P) where Q, often through a define): one filter of
-            # L by P and Q (P's element renamed), no list in between
-            first_var, first_list, first_cond = self._parts[inner]
-            joined = renamed(first_cond, first_var, var)
-            if joined is not None:
-                src, csrc = first_list, f"({joined}) and ({csrc})"
+        if inner is not None:
+            src, first_cond = inner.iter, inner.cond
+            csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
         out = None if self.plain else faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
         out = out or f"[{var} for {var} in {src} if {csrc}]"
-        self._filters[out] = f"{var} in {src} if {csrc}"   # for count(...) > 0 -> any(...)
-        self._parts[out] = (var, src, csrc)                 # for first(L where ATTR == X)
-        return out, typ
+        return code(out, Filter(var, src, csrc)), typ   # (count(...) > 0 as any(...), first(L where ...))
 
     def n_cond(self, n, scope):
         a, c, b = (self.node(x, scope) for x in n.children)
@@ -174,12 +173,12 @@ class OperatorNodes:
             s, t = self.node(c, scope)
             self.expect_type(t, BOOL, c)
             parts.append(s)
-        return f"({parts[0]} {op} {parts[1]})", BOOL
+        return code(f"({parts[0]} {op} {parts[1]})", BoolOp(op, tuple(parts))), BOOL
 
     def n_not_(self, n, scope):
         s, t = self.node(n.children[0], scope)
         self.expect_type(t, BOOL, n.children[0])
-        return f"(not {s})", BOOL
+        return code(f"(not {s})", Not(s)), BOOL
 
     def n_compare(self, n, scope):
         (a, ta), op, (b, tb) = self.node(n.children[0], scope), str(n.children[1]), self.node(n.children[2], scope)
@@ -193,17 +192,21 @@ class OperatorNodes:
         elif not comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
-        call = unwrap(self._unhoisted.get(a, a))   # count(...) lifted out of a filter, or a define's
-        if call in self._counts and b == "0" and op in (">", "!=", "=="):
-            var, coll, cond = self._parts[self._counted[call]]
+        hoisted = isinstance(shape(a), Hoisted)   # count(...) lifted out of a filter
+        counted = shape(shape(a).inner if hoisted else a)
+        zero = shape(b)
+        if isinstance(counted, Count) and isinstance(zero, Const) and type(zero.value) is int and zero.value == 0 \
+                and op in (">", "!=", "=="):
+            var, coll, cond = counted.filter.var, counted.filter.iter, counted.filter.cond
             scan = None if self.plain else scan_first(self, var, coll, cond)   # (a zone's cards are never none)
             if scan is not None:
-                test = f"({self.hoist(scan, scope)} {'is' if op == '==' else 'is not'} None)"
+                test = code(f"({self.hoist(reading(scan, a.uses), scope)} {'is' if op == '==' else 'is not'} None)")
             else:
-                gen = f"any(True for {self._counts[call]})"
-                test = f"(not {gen})" if op == "==" else gen
-            return (test if a not in self._unhoisted or scan is not None else self.hoist(test, scope)), BOOL
-        return f"({a} {op} {b})", BOOL
+                gen = code(f"any(True for {var} in {coll} if {cond})", AnyLoop(var, coll, cond))
+                test = code(f"(not {gen})", Not(gen)) if op == "==" else gen
+                test.uses = a.uses
+            return (test if not hoisted or scan is not None else self.hoist(test, scope)), BOOL
+        return code(f"({a} {op} {b})", Compare(op, a, b)), BOOL
 
     def n_in_(self, n, scope):
         return self._member(n, scope, "in")
@@ -225,10 +228,15 @@ class OperatorNodes:
             # its arguments are compiled again for the bit test: counted once (from zero meanwhile,
             # so that the second count cannot pass the bound the first one stayed under)
             counted, self.cost = (self.cost, self._expansions), 0
-            test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
+            self._uses.append(set())   # (what its source reads of the elements around)
+            try:
+                test, bsrc = MEMBERSHIP[str(right.children[0])](self, right, scope)
+            finally:
+                used = self._uses.pop()
+            self._uses[-1] |= used
             self.cost, self._expansions = counted
             if comparable(ta, elem(tb)):
-                found = f"{test}({self.hoist(bsrc, scope)}, {a})"
+                found = f"{test}({self.hoist(reading(bsrc, frozenset(used)), scope)}, {a})"
                 return (found if op == "in" else f"(not {found})"), BOOL
         (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(right, scope)
         if not is_list(tb) and tb not in (STR, ANY):
@@ -239,12 +247,12 @@ class OperatorNodes:
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
-        mapped = self._mapped.get(unwrap(b))
-        if mapped is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
+        mapped = shape(b)
+        if isinstance(mapped, Mapped) and mapped.lookup is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
             # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the
             # zone's attribute with a plain loop, no list built (x is computed once either way;
             # of these types no value is a NaN, the one thing `in` finds and `==` does not)
-            table, zone = mapped
+            table, zone = mapped.lookup[0], mapped.iter
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
             return (found if op == "in" else f"(not {found})"), BOOL
         joined = None if self.plain or not is_list(tb) else member_of_joined(a, b)
@@ -255,7 +263,7 @@ class OperatorNodes:
     def n_neg(self, n, scope):
         s, t = self.node(n.children[0], scope)
         self.expect_type(t, NUM, n.children[0])
-        return f"(-{s})", NUM if t == NUM else INT
+        return code(f"(-{s})", Neg(s)), NUM if t == NUM else INT
 
     def _arith(self, n, scope):
         (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(n.children[1], scope)
@@ -263,7 +271,7 @@ class OperatorNodes:
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
             self.add_cost(self.size(n), n)   # a new list of both
-            return f"({a} + {b})", list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
+            return code(f"({a} + {b})", Join(a, b)), list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:
             self.names.str_concat = True
             return f"({a} + {b})", STR

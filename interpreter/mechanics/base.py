@@ -54,8 +54,10 @@ def effect_kind(name: str, doc: str, keys: tuple[Key, ...] | None = None):
 
     The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
     emits Python lines with ``em.line(...)``; ``fx`` is the effect-list compiler
-    (mechanics/contract.py ``EffectContext``). With ``keys``, the effect is a mapping of those
-    keys, checked before ``fn`` is called (``fn`` is not called when they are wrong)."""
+    (mechanics/contract.py ``EffectContext``; ``fx.access`` is where it notes what its lines
+    touch beyond its expressions and targets: expr/access.py). With ``keys``, the effect is a
+    mapping of those keys, checked before ``fn`` is called (``fn`` is not called when they are
+    wrong)."""
     def register(fn):
         EFFECT_KINDS[name] = doc
         EFFECT_EMITTERS[name] = fn
@@ -168,9 +170,9 @@ class Step:
     # the terminal whatever agent holds the seat (play/agents/registry.py, TableReporter).
     reports = False
 
-    # the Python source of what a layout's prices read (the viewer shows them to a seat only
+    # what a layout's prices read (an expr.access.Access: the viewer shows them to a seat only
     # when it sees all of it, or decides now); None: unknown
-    price_source = None
+    price_access = None
 
     def layout(self, S, seat, prices=True) -> dict | None:
         """How a viewer may draw what this step works on, for ``seat`` (None: a spectator):

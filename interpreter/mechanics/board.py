@@ -59,7 +59,8 @@ def build_board(ctx, spec, path, rules) -> None:
                       (*path, "positions"), "limit")
             return
         rule = ctx.expr(spec["adjacent"], (*path, "adjacent"), {"a": CARD, "b": CARD}, has_me=False, expect=BOOL)
-        if "S." in rule.source:
+        reads = rule.access
+        if reads.names or reads.fixed or reads.opaque:   # (noted as it was compiled: expr/access.py)
             ctx.error("adjacent: may use only the positions' attributes (a and b) and constants",
                       (*path, "adjacent"), "type")
             return

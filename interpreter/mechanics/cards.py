@@ -193,6 +193,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
         # shows a card leave before it came)
         em.line(f"{pad}            if S.ev is not None: S.ev.append({event % '[_x]'})")
         em.line(f"{pad}            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
+        fx.access.enter(to)
     else:
         em.line(f"{pad}            if {g} is not None: {g}.append((_p, _x))")
     if fx.ctx.zone_sorted(to):
@@ -233,6 +234,7 @@ def e_gather(fx, em, spec, path, locals, has_me):
             continue
         owned = fx.ctx.names.zones[zname]
         fx.ctx.flows(zname, dname)
+        fx.access.write("z", zname)   # (emptied below)
         if dname:   # who knows where the cards went (engine/knowledge.py), zone by zone
             each = {"none": f"((None, S.z[{zname!r}]),)", "card": f"S.z[{zname!r}].items()"}.get(
                 owned, f"enumerate(S.z[{zname!r}])")
@@ -291,6 +293,7 @@ def notify(fx, em, zone_name, cards_var, owner):
     if zone_name in fx.ctx.triggers.enter:
         who, by_team = owner if owner is not None else ("None", False)
         em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
+        fx.access.enter(zone_name)
 
 
 def knowing(em, cards_var, src, src_owner, dst, dst_owner) -> None:

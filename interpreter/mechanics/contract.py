@@ -79,7 +79,7 @@ CLIENTS: dict[str, tuple[str, ...]] = {
     # adapters/: the fixed action space (actions.py)
     "rl": ("vocabulary", "labels_cards"),
     # play/display/, web/ and the agents' table reporter: what people are shown
-    "viewer": ("layout", "option_notes", "price_source", "reports"),
+    "viewer": ("layout", "option_notes", "price_access", "reports", "asked"),
 }
 
 
@@ -137,6 +137,8 @@ class EffectContext(Protocol):
     ``EffectCompiler``). Its keys were checked against the kind's table before it is called
     (base.py ``checked_mapping``)."""
     ctx: Any            # the BuildContext
+    access: Any         # expr/access.py Access: where an effect notes what its lines touch beyond
+    #                     its expressions and targets (a zone entered, a variable written)
 
     def expr(self, text, path, locals, has_me, expect=..., tree=...) -> tuple[str, Any]: ...
     def target(self, text, path, locals, has_me, want) -> tuple[str, Any]: ...

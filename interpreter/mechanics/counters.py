@@ -96,6 +96,7 @@ def e_reset(fx, em, spec, path, locals, has_me):
         for one in [f"{name}.{k}" for k in family] if family is not None else [name]:   # a family: each counter
             start = (fx.ctx.counter_decl.get(one) or {}).get("start", 0)
             src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
+            fx.access.write("c", one)
             if counters[one] == "none":
                 em.line(f"S.c[{one!r}] = {src}")
             else:

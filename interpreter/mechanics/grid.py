@@ -119,7 +119,9 @@ class Grid(Step):
         s.can_pass = bool(main.get("pass", True))
         s.prompt = str(main.get("prompt", "take"))
         s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True)
-        s.batch, s.local, s.price_source = cls._batch(ctx, main)
+        with ctx.compiler.access.recording() as reads:
+            s.batch, s.local, src = cls._batch(ctx, main)
+        s.price_access = reads.frozen() if src is not None else None
         return s
 
     @staticmethod

@@ -20,10 +20,13 @@ from itertools import chain, compress
 from operator import itemgetter, ne
 from typing import Callable
 
-from ..expr.fastpaths import READS_STATE
 from ..expr.runtime import RUNTIME_ERRORS
 from ..loading.kept import compiled
 from .grid_shape import adjacency, around, neighbour_getters
+
+# generated source that reads the state, the acting player or locals (else it depends only on
+# its element, attribute tables and constants)
+READS_STATE = re.compile(r"\b(S|me|L)\b")
 
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
 

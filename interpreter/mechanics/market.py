@@ -33,9 +33,8 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
-import re
-
 from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
+from ..expr.code import KeyLookup, shape
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
@@ -230,13 +229,10 @@ def _weights(c, key: str) -> str | None:
 
 
 def _looked_up(key: str) -> str | None:
-    """The table a key function only looks up by the element (``_lookup(T)``, builtins.key_fn),
-    or None for any other key."""
-    m = _LOOKUP_KEY.fullmatch(key)
-    return None if m is None else m.group(1)
-
-
-_LOOKUP_KEY = re.compile(r"_lookup\((\w+)\)")
+    """The table a key function only looks up by the element (``_lookup(T)``, builtins.key_fn,
+    as its shape says: expr/code.py), or None for any other key."""
+    s = shape(key)
+    return s.table if isinstance(s, KeyLookup) else None
 
 
 def _sums(items, key):
@@ -407,7 +403,8 @@ def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
 
 
 register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by},
-                 distinct=True, vocabulary=v_combos)   # (distinct multisets)
+                 distinct=True, vocabulary=v_combos,   # (distinct multisets)
+                 sees_state=False)   # (its helpers read only the cards' labels off the state)
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)

@@ -20,9 +20,9 @@ than MAX_CHAIN is a runtime error.
 from __future__ import annotations
 
 from ..errors import raised_in, tag_origin
-from ..expr.fastpaths import READS_STATE
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
+from .grid_prices import READS_STATE
 
 MAX_CHAIN = 50
 

@@ -33,6 +33,7 @@ def e_set(fx, em, spec, path, locals, has_me):
         if not fits(typ, want):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
         em.line(f"S.v[{var!r}] = {stored_source(src) if can_grow(typ) else src}")
+        fx.access.write("v", var)
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': S.v[{var!r}]}}")
 
 
@@ -68,4 +69,5 @@ def e_random(fx, em, spec, path, locals, has_me):
     t = em.fresh()
     em.line(f"{t} = {src}")
     em.line(f"S.v[{var!r}] = {t}[_below(S, len({t}))] if {t} else None")
+    fx.access.write("v", var)
     fx.event(em, f"{{'ev': 'random', 'var': {var!r}, 'value': S.v[{var!r}]}}")

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from weakref import WeakKeyDictionary
 
-from ...building.watch import mentions
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
 from .ask import asked
@@ -64,7 +63,7 @@ class Table:
         # a step whose prices read only what everyone sees shows them to anyone; the others only
         # to the seat deciding now (its options' costs) and to a reader of the whole log
         self.public_prices = {s.index for s in self.grid_steps
-                              if s.price_source is not None and reads_public(rules, mentions(s.price_source))}
+                              if s.price_access is not None and reads_public(rules, s.price_access)}
         self.board = _board_layout(rules, hints.get("board"))
 
     # ------------------------------------------------------------------ the whole table

@@ -1,0 +1,17 @@
+"""The lines of one generated function as an effect list is compiled: indentation and fresh names
+(``em`` to the effect kinds, mechanics/base.py ``effect_kind``)."""
+from __future__ import annotations
+
+
+class Emitter:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.depth = 1
+        self.tmp = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def fresh(self, base="_t") -> str:
+        self.tmp += 1
+        return f"{base}{self.tmp}"

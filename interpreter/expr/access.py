@@ -1,0 +1,108 @@
+"""What a compiled function reads and changes of the state, recorded while it is compiled.
+
+The compiler resolves every zone, counter and variable an expression names (names.py); the
+effect compiler writes every change and every call of a declared effect (building/effects.py).
+Each notes it in an ``Access`` as it emits the code, so an analysis (which steps are quiet,
+building/watch.py; whether a price reads only public values, engine/sight.py) reads these
+facts, never the generated text.
+
+Names are ``(kind, name)`` with kind ``z`` (zone), ``c`` (counter: a family's are NAME.KEY) or
+``v`` (variable). ``fixed``: what else of a game it reads, which nothing changes while it is
+played: its parameters (``params.NAME``) and its seats (``players``, ``num_players``, ``teams``,
+``num_teams``, ``team``: a seat's team). ``opaque``: the code hands the whole state to a helper that may read or change
+anything, or reaches a table by a name computed when it runs: any name may be touched.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
+
+Name = tuple[str, str]   # (kind z/c/v, name)
+
+
+@dataclass(frozen=True)
+class Access:
+    """What one compiled function reads and writes of the state (module docstring)."""
+    reads: frozenset[Name] = frozenset()
+    writes: frozenset[Name] = frozenset()
+    calls: frozenset[str] = frozenset()          # declared effects it calls
+    zones_entered: frozenset[str] = frozenset()  # zones whose enter triggers it runs
+    opaque: bool = False
+    fixed: frozenset[str] = frozenset()          # parameters and seats it reads
+
+    @property
+    def names(self) -> frozenset[Name]:
+        """Every name it reads or writes."""
+        return self.reads | self.writes
+
+
+NOTHING = Access()
+
+
+@dataclass(eq=False)   # (told apart by identity: records open at once may hold the same)
+class _Notes:
+    """An Access being gathered (mutable while its function is compiled)."""
+    reads: set = field(default_factory=set)
+    writes: set = field(default_factory=set)
+    calls: set = field(default_factory=set)
+    zones_entered: set = field(default_factory=set)
+    opaque: bool = False
+    fixed: set = field(default_factory=set)
+
+    def frozen(self) -> Access:
+        return Access(frozenset(self.reads), frozenset(self.writes), frozenset(self.calls),
+                      frozenset(self.zones_entered), self.opaque, frozenset(self.fixed))
+
+
+class Recorder:
+    """Where the compilers note what the code they emit touches. Each function being compiled
+    opens a record (``recording``); a note goes to every record open, so an effect list's
+    record holds what the expressions inside it touch. ``apart`` starts a function compiled
+    meanwhile on its own (a declared effect compiled at its first call): its notes stay its own."""
+
+    def __init__(self) -> None:
+        self._open: list[_Notes] = []
+
+    @contextmanager
+    def recording(self) -> Iterator[_Notes]:
+        notes = _Notes()
+        self._open.append(notes)
+        try:
+            yield notes
+        finally:
+            self._open.remove(notes)
+
+    @contextmanager
+    def apart(self) -> Iterator[None]:
+        outer, self._open = self._open, []
+        try:
+            yield
+        finally:
+            self._open = outer
+
+    def read(self, kind: str, name: str) -> None:
+        for notes in self._open:
+            notes.reads.add((kind, name))
+
+    def write(self, kind: str, name: str) -> None:
+        for notes in self._open:
+            notes.writes.add((kind, name))
+
+    def call(self, effect: str) -> None:
+        for notes in self._open:
+            notes.calls.add(effect)
+
+    def enter(self, zone: str) -> None:
+        for notes in self._open:
+            notes.zones_entered.add(zone)
+
+    def fixed(self, what: str) -> None:
+        """A parameter (``params.NAME``) or the seats (module docstring: ``fixed``)."""
+        for notes in self._open:
+            notes.fixed.add(what)
+
+    def anything(self) -> None:
+        """The code may touch any name (module docstring: ``opaque``)."""
+        for notes in self._open:
+            notes.opaque = True

@@ -1,0 +1,253 @@
+"""Generated source with what the compiler knows of it: the shape it built, the element
+variables it reads, whether it binds a name.
+
+The compiler writes Python source, and some of its rewrites (fastpaths.py, statements.py) want
+to know the shape of a piece it wrote: is this condition ``A_rank[_e1] == 3 and ...``, is this
+list a zone read by a seat. The compiler says so as it writes each construct: a ``Code`` is the
+text (a ``str``, so every other use of it is unchanged) carrying a ``shape``, one of the small
+typed nodes below, built from the parts it was written from. A rewrite reads the shape, never
+the text; text built any other way (a mechanic's built-in, an f-string of parts) has no shape,
+and no rewrite applies to it.
+
+``uses``: the element variables (of filters, ``by:``...) and the locals (``L['x']``) the text
+reads; ``binds``: it binds a name with ``:=`` (a call lifted out of a loop, compiler.hoist); both
+noted by ``Compiler.node`` as each name is resolved.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class Code(str):
+    """Python source (module docstring); ``shape`` None: nothing known of its form."""
+    shape: Any = None
+    uses: frozenset = frozenset()
+    binds: bool = False
+
+
+def code(text: str, shape: Any = None, like: Any = None) -> Code:
+    """``text`` as Code with ``shape`` (or the shape, uses and binds of ``like``: the same
+    construct in parentheses)."""
+    out = Code(text)
+    if like is not None and isinstance(like, Code):
+        out.shape, out.uses, out.binds = like.shape, like.uses, like.binds
+    if shape is not None:
+        out.shape = shape
+    return out
+
+
+def reading(text: str, uses: frozenset) -> Code:
+    """``text`` as Code that reads the element variables ``uses`` (a rewrite of code that did)."""
+    out = Code(text)
+    out.uses = uses
+    return out
+
+
+def shape(src: Any) -> Any:
+    return src.shape if isinstance(src, Code) else None
+
+
+# ---------------------------------------------------------------------- shapes
+@dataclass(frozen=True)
+class Const:
+    """A literal (a number, a string, true/false, none)."""
+    value: Any
+
+
+@dataclass(frozen=True)
+class Neg:
+    """``-x``."""
+    operand: Any   # Code
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``)."""
+    id: str
+    fresh: bool = False
+
+
+@dataclass(frozen=True)
+class Local:
+    """A local binding, ``L['name']``."""
+    name: str
+
+
+@dataclass(frozen=True)
+class Var:
+    """A variable, ``S.v['name']``."""
+    name: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A zone's, counter's or parameter's table (``kind`` z, c, p): ``S.z['x']``, or the local
+    name it is bound to before a loop (``bound``, compiler.table)."""
+    kind: str
+    name: str
+    bound: bool
+    tagged: bool = False   # bound under a tag (expressions sharing one prelude, compiler.compile_element)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A zone's list: its table (a Table Code), ``owner`` the Code of its owner (None: shared),
+    ``per_card``: a zone owned by each card, read with ``.get(owner) or []``."""
+    table: Any
+    owner: Any = None
+    per_card: bool = False
+
+
+@dataclass(frozen=True)
+class Seats:
+    """``S.players`` (``what`` players) or ``S.teams``."""
+    what: str
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """``T[i]``: an attribute table (``A_rank``: ``kind`` attr), a table bound before a loop
+    (bound), or a counter's table (state: ``S.c['x']``), looked up by ``index`` (a Code)."""
+    table: str
+    index: Any
+    kind: str
+
+
+@dataclass(frozen=True)
+class Filter:
+    """``L where C`` as the compiler wrote it (a comprehension or a faster form): its element
+    variable, the list it walks and its condition (Codes)."""
+    var: str
+    iter: Any
+    cond: Any
+
+
+@dataclass(frozen=True)
+class Count:
+    """``count(L where C)``: ``filter`` the Filter counted."""
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup
+    kind) when E only looks a table up by the element and L is a list a plain loop may walk."""
+    iter: Any
+    lookup: Any = None
+
+
+@dataclass(frozen=True)
+class Hoisted:
+    """A call lifted out of a loop (compiler.hoist): ``inner`` the call."""
+    inner: Any
+
+
+@dataclass(frozen=True)
+class KeyLookup:
+    """``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn)."""
+    table: str
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``(left OP right)``, OP a Python comparison (== != < <= > >=)."""
+    op: str
+    left: Any
+    right: Any
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    """``(a and b)`` or ``(a or b)``; ``parts`` Codes."""
+    op: str
+    parts: tuple
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Any
+
+
+@dataclass(frozen=True)
+class AnyLoop:
+    """``any(True for var in iter if cond)``: whether some element passes."""
+    var: str
+    iter: Any
+    cond: Any
+
+
+@dataclass(frozen=True)
+class Join:
+    """``(a + b)`` of two lists."""
+    left: Any
+    right: Any
+
+
+# ---------------------------------------------------------------------- reading shapes
+def conjuncts(src: Any) -> list:
+    """The terms of ``A and B and ...`` (nested ands flattened), as Codes."""
+    s = shape(src)
+    if isinstance(s, BoolOp) and s.op == "and":
+        return [term for part in s.parts for term in conjuncts(part)]
+    return [src]
+
+
+def zone_name(src: Any) -> str | None:
+    """The zone of ``S.z['x']``, ``S.z['x'][me]``, ``S.z['x'][3]`` or ``S.z['x'][S.v['k']]``
+    (read from the state itself, not a table bound before a loop); else None."""
+    s = shape(src)
+    if not isinstance(s, Zone) or s.per_card or shape(s.table).bound:
+        return None
+    return shape(s.table).name if s.owner is None or _owner_kind(s.owner) in ("me", "int", "var") else None
+
+
+def _owner_kind(owner: Any) -> str | None:
+    s = shape(owner)
+    if isinstance(s, Name):
+        return "me" if s.id == "me" else "element" if s.fresh else None
+    if isinstance(s, Const) and type(s.value) is int and s.value >= 0:
+        return "int"
+    if isinstance(s, Var):
+        return "var"
+    return None
+
+
+def walkable(src: Any) -> bool:
+    """A list a plain loop may walk: a zone read from the state or from a table bound before the
+    loop (shared, or of ``me``, a seat number, a variable's seat (unbound only), or an element of
+    the filter around), or the players (their elements are never none)."""
+    s = shape(src)
+    if isinstance(s, Seats):
+        return s.what == "players"
+    if not isinstance(s, Zone):
+        return False
+    kind = _owner_kind(s.owner) if s.owner is not None else None
+    if s.per_card:
+        return kind == "element"
+    if s.owner is None or kind in ("me", "int", "element"):
+        return True
+    return kind == "var" and not shape(s.table).bound
+
+
+def lookup(src: Any, var: str) -> Lookup | None:
+    """The Lookup when ``src`` is ``T[var]`` (a seat's zone read by the element from a table
+    bound before the loop is one too); else None."""
+    s = shape(src)
+    if isinstance(s, Zone) and s.owner is not None and not s.per_card and shape(s.table).bound:
+        s = Lookup(s.table, s.owner, "bound")
+    if not (isinstance(s, Lookup) and isinstance(shape(s.index), Name) and shape(s.index).id == var):
+        return None
+    return s
+
+
+def lookup_table(src: Any, var: str, attributes_or_bound: bool = False) -> str | None:
+    """T when ``src`` is ``T[var]`` (``lookup``); ``attributes_or_bound``: only an attribute
+    table or a table bound before the loop (a name a C-level key function can take)."""
+    s = lookup(src, var)
+    return None if s is None or attributes_or_bound and s.kind == "state" else s.table
+
+
+def reads(src: Any, var: str) -> bool:
+    """Whether ``src`` reads the element variable ``var`` (or binds a name: conservative)."""
+    return not isinstance(src, Code) or var in src.uses or src.binds
