@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lark import Tree
+
 from ..errors import UsageError
 from ..expr.builtins import check_arity, register_builtin
 from ..expr.parser import ExprError, bare_name, offset_of
@@ -109,10 +111,30 @@ register_builtin("skill", b_skill, {"_skill": _skill})
 
 # ---------------------------------------------------------------------- the step
 class _Outcome:
-    __slots__ = ("name", "chance", "cond", "body")
+    __slots__ = ("name", "chance", "cond", "body", "given")
 
     def __init__(self, name, chance, cond, body):
         self.name, self.chance, self.cond, self.body = name, chance, cond, body
+        self.given = None   # (k, define, chance): its chance reading outcome k's value as a local
+
+
+# nodes that give no element to the names below them: a define used only under these means
+# what it means at the top of the expression
+_PLAIN_NODES = frozenset(("cond", "or_", "and_", "not_", "compare", "in_", "not_in", "range", "add", "sub",
+                          "mul", "div", "floordiv", "mod", "neg"))
+
+
+def _plain_uses(tree, name: str) -> int:
+    """How often ``name`` is used in ``tree`` under operators only; -1 when it is used anywhere
+    else (inside a filter, a call, an index: where it may mean something else)."""
+    if bare_name(tree) == name:
+        return 1
+    if not isinstance(tree, Tree):
+        return 0
+    if tree.data not in _PLAIN_NODES:
+        return -1 if any(bare_name(t) == name for t in tree.iter_subtrees()) else 0
+    uses = [_plain_uses(child, name) for child in tree.children]
+    return -1 if -1 in uses else sum(uses)
 
 
 # the slots of an attempt's frame: [step index, stage, the acting seat, the outcome chosen]
@@ -168,6 +190,7 @@ class Attempt(Step):
             cond = ctx.expr(spec["if"], (*op, "if"), has_me=True, expect=BOOL) if "if" in spec else None
             body = ctx.steps(spec.get("steps") or [], (*op, "steps"), scope)
             s.outcomes.append(_Outcome(str(name), chance, cond, body))
+        s._share_chances(ctx, outcomes, p)
         if len(rests) > 1:
             ctx.error(f"only one outcome may have chance: rest (here: {', '.join(map(str, rests))})",
                       (*p, "outcomes"), "step", key=True)
@@ -175,6 +198,23 @@ class Attempt(Step):
         if s.target is not None:
             s.target.attempt = s
         return s
+
+    def _share_chances(self, ctx, specs, path):
+        """A chance using an earlier unconditional outcome's chance, a define (``touch``, then
+        ``1 - touch``), reads the value the roll already has instead of working it out again:
+        compiled a second time with the define as a local (the plain chances() keeps the first)."""
+        for k, o in enumerate(self.outcomes):
+            if o.chance is None or o.chance.tree is None:
+                continue
+            for j, earlier in enumerate(self.outcomes[:k]):
+                name = bare_name(earlier.chance.tree) if earlier.chance is not None and earlier.cond is None else None
+                if name is None or name not in ctx.names.defines or _plain_uses(o.chance.tree, name) < 1:
+                    continue
+                spec = specs[o.name]
+                o.given = (j, name, ctx.expr(spec["chance"] if isinstance(spec, dict) else spec,
+                                             (*path, "outcomes", o.name, "chance"),
+                                             locals={name: earlier.chance.type}, has_me=True, expect=NUM))
+                break
 
     option_type = STR
 
@@ -254,8 +294,14 @@ class Attempt(Step):
             if o.cond is not None:
                 lines.append(f"        if c{k}:")
                 pad += "    "
-            lines += [f"{pad}p = float({g.fn(o.chance)}(S, actor, None))",
-                      f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)"]
+            if o.given is not None:
+                j, name, given = o.given
+                lines.append(f"{pad}p = float({g.fn(given)}(S, actor, {{{name!r}: v{j}}}))")
+            elif any(later.given is not None and later.given[0] == k for later in self.outcomes):
+                lines += [f"{pad}v{k} = {g.fn(o.chance)}(S, actor, None)", f"{pad}p = float(v{k})"]
+            else:
+                lines.append(f"{pad}p = float({g.fn(o.chance)}(S, actor, None))")
+            lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)")
         lines += [f"        total = sum(({probs}))",
                   f"        if total > {1 + EPS!r}:",
                   f"            {k_self}.too_likely(total)"]
