@@ -56,12 +56,45 @@ class Choose(AskOnce):
         step.read_if_none(ctx, main, p)
         return step
 
-    def question(self, S, me):
-        options = self.options(S, me, None)
-        if not options and self.who_me:   # nothing to choose from: the step is skipped
-            return me, ()
-        options = tuple(options) if self.distinct else tuple(S.rules.distinct(options, self.option_type))
-        return (me if self.who_me else self.who(S, me, None)), options
+    # run and resolve exist only as the Python the generators below write (building/flowgen.py)
+    run = Step.run
+    resolve = Step.resolve
+
+    def flow_source(self, g):
+        """The question: the options, then the seat asked (no seat: the step does not apply; no
+        option: ``if_none``). Specialised: an ``if_none: skip`` nobody counts written in."""
+        k_self = g.step(self)
+        if self.if_none == "skip" and self.none_probe is None and not g.plain:
+            none = ["S.stack.pop()", "return U"]
+        else:
+            none = [f"return {k_self}.no_option(S)"]
+        lines = [f"def R{self.index}(S, frame):",
+                 f"    me = {g.me(self.me_var)}",
+                 f"    options = {g.fn(self.options)}(S, me, None)"]
+        if self.who_me:   # nothing to choose from: the step is skipped
+            lines += ["    who = me",
+                      "    if not options:",
+                      "        if who is None:",
+                      "            S.stack.pop()",
+                      "            return U",
+                      *(f"        {x}" for x in none)]
+        lines.append("    options = tuple(options)" if self.distinct else
+                     f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
+        if not self.who_me:
+            lines.append(f"    who = {g.fn(self.who)}(S, me, None)")
+        lines += ["    if who is None:   # nobody is asked: the step does not apply",
+                  "        S.stack.pop()",
+                  "        return U"]
+        if not self.who_me:
+            lines += ["    if not options:", *(f"        {x}" for x in none)]
+        return "\n".join([*lines, f"    frame[{SEAT_ASKED}] = who", "    S.dec = (who, options)", "    return U"])
+
+    def resolve_source(self, g):
+        """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
+        lines = [f"def Q{self.index}(S, frame, value):", f"    S.v[{self.var!r}] = value"]
+        if self.then is not None:
+            lines.append(f"    {g.fn(self.then)}(S, frame[{SEAT_ASKED}], None)")
+        return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
 
     def choice_var(self):
         return self.var
@@ -74,13 +107,6 @@ class Choose(AskOnce):
     def settle(self, quiet, watched_vars):
         if self.var not in watched_vars and (self.then is None or quiet.quiet(self.then)):
             self.resolved = UNCHANGED
-
-    def resolve(self, S, frame, value):
-        S.v[self.var] = value
-        if self.then is not None:
-            self.then(S, frame[SEAT_ASKED], None)
-        S.stack.pop()
-        return self.resolved
 
 
 # a simultaneous choice's frame: [step index, the seats to ask (None before the first question),
