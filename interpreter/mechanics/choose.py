@@ -56,18 +56,11 @@ class Choose(AskOnce):
         step.read_if_none(ctx, main, p)
         return step
 
-    # run and resolve exist only as the Python the generators below write (building/flowgen.py)
-    run = Step.run
-    resolve = Step.resolve
+    resolve = Step.resolve   # (written once, by resolve_source)
 
     def flow_source(self, g):
         """The question: the options, then the seat asked (no seat: the step does not apply; no
-        option: ``if_none``). Specialised: an ``if_none: skip`` nobody counts written in."""
-        k_self = g.step(self)
-        if self.if_none == "skip" and self.none_probe is None and not g.plain:
-            none = ["S.stack.pop()", "return U"]
-        else:
-            none = [f"return {k_self}.no_option(S)"]
+        option: ``if_none``)."""
         lines = [f"def R{self.index}(S, frame):",
                  f"    me = {g.me(self.me_var)}",
                  f"    options = {g.fn(self.options)}(S, me, None)"]
@@ -77,17 +70,12 @@ class Choose(AskOnce):
                       "        if who is None:",
                       "            S.stack.pop()",
                       "            return U",
-                      *(f"        {x}" for x in none)]
+                      *self.none_source(g, "        ")]
         lines.append("    options = tuple(options)" if self.distinct else
                      f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
         if not self.who_me:
             lines.append(f"    who = {g.fn(self.who)}(S, me, None)")
-        lines += ["    if who is None:   # nobody is asked: the step does not apply",
-                  "        S.stack.pop()",
-                  "        return U"]
-        if not self.who_me:
-            lines += ["    if not options:", *(f"        {x}" for x in none)]
-        return "\n".join([*lines, f"    frame[{SEAT_ASKED}] = who", "    S.dec = (who, options)", "    return U"])
+        return "\n".join([*lines, *self.asked_source(g)])
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
