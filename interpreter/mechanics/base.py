@@ -339,7 +339,7 @@ class Sequence(Step):
         which is also the whole of the plain reference (``g.plain``)."""
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
-        lines = [f"    k = frame[{NEXT}]"]
+        lines = [f"def R{self.index}(S, frame):", f"    k = frame[{NEXT}]"]
         n, start, segment = len(self.steps), 0, []
         for pos, child in enumerate(self.steps):
             if child.inline:
@@ -350,9 +350,7 @@ class Sequence(Step):
         if segment or not self.steps:   # effects after the last child step, or nothing at all
             lines += self._segment(g, start, segment, None, True, None)
         lines.append(f"    return R{self.index}_any(S, frame)   # resumed at another place (a patched state)")
-        if any(line.endswith("continue") for line in lines):   # (a loop, not a call: any number of children)
-            lines = ["    while True:", *("    " + line for line in lines)]
-        return "\n".join([f"def R{self.index}(S, frame):", *lines]) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
+        return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
 
     def _plain_source(self, g, name):
         """The children run in order from the frame's place: the effects inline (each error
@@ -421,7 +419,7 @@ class Sequence(Step):
                 f"            S.steps += {1 + self.charge}",
                 f"            if S.steps > {g.max_steps}:",
                 "                _over_budget(S)",
-                "            continue",
+                f"            return R{self.index}(S, frame)",
                 "        return changed"]
 
     def children(self):
