@@ -387,7 +387,8 @@ class Sequence(Step):
             "    S.stack.pop()",
             "    return result"])
 
-    def _segment(self, g, start, effects, child, last, resume):
+    @staticmethod
+    def _segment(g, start, effects, child, last, resume):
         out = [f"    if k == {start}:"]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
@@ -408,19 +409,8 @@ class Sequence(Step):
             out.append(f"        S.stack[-1] = f = {g.enter(child)}")
         else:
             out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
-        if changed:
-            return [*out, "        return None"]
-        if last:
-            return [*out, f"        return {g.run(child)}(S, f)"]
-        # a child done at once that changed nothing: the sequence goes on, as the loop's next
-        # iteration would (counted as it would be)
-        return [*out, f"        changed = {g.run(child)}(S, f)",
-                "        if changed is U and S.dec is None and not S.over and S.stack[-1] is frame:",
-                f"            S.steps += {1 + self.charge}",
-                f"            if S.steps > {g.max_steps}:",
-                "                _over_budget(S)",
-                f"            return R{self.index}(S, frame)",
-                "        return changed"]
+        out.append("        return None" if changed else f"        return {g.run(child)}(S, f)")
+        return out
 
     def children(self):
         return list(self.steps)
