@@ -45,9 +45,8 @@ def test_a_function_is_listed_as_it_runs():
         if isinstance(code, str):
             assert f"def {name}(S, me, L):\n{code.rstrip().split(chr(10), 1)[1]}" in text
             bodies += 1
-    choose = next(s for s in rules.steps if s.kind == "choose" and getattr(s, "options", None) is not None
-                  and hasattr(s.options, "code"))
-    assert f"def choose{choose.index}_options(S, me, L):" in text
+    pick = next(s for s in rules.steps if s.kind == "pick" and hasattr(getattr(s, "hi", None), "code"))
+    assert f"def pick{pick.index}_hi(S, me, L):" in text   # (a step's own function, by its name)
     assert bodies > 20
     # an expression's heading quotes its source, when it is one line
     one_line = next(obj for obj in names.values() if isinstance(getattr(obj, "code", None), str)

@@ -37,8 +37,10 @@ def below(S, n: int) -> int:
 
 def uniform(S) -> float:
     """A float in [0, 1) with 53 random bits."""
-    S.rng = state = (S.rng + GOLDEN) & MASK
-    return (mix(state) >> 11) * (1.0 / (1 << 53))
+    S.rng = z = (S.rng + GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK     # mix(), inlined: a roll draws one each
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53))
 
 
 def shuffle(S, items: list) -> None:

@@ -339,27 +339,32 @@ SEAT_ASKED = 1   # the slot of a step's frame holding the seat it asked (None be
 
 class AskOnce(Step):
     """A step that asks one question and is done once it is answered (choose, branch).
-    Frame: [index, SEAT_ASKED]. Subclasses give ``question()``; their ``resolve()`` removes
-    the frame (no second run just to pop it)."""
+    Frame: [index, SEAT_ASKED]. Its run exists only as the Python its kind's generator writes
+    (``flow_source``, ending with ``asked_source``); its resolve removes the frame (no second
+    run just to pop it)."""
     asks = True
-
-    def question(self, S, me) -> tuple:
-        """(seat to ask, tuple of options); no seat or no option skips the step."""
-        raise NotImplementedError
+    run = Step.run
 
     def enter(self, S):
         return [self.index, None]
 
-    def run(self, S, frame):
-        who, options = self.question(S, S.v[self.me_var] if self.me_var is not None else None)
-        if who is None:          # nobody is asked: the step does not apply
-            S.stack.pop()
-            return UNCHANGED
-        if not options:
-            return self.no_option(S)
-        frame[SEAT_ASKED] = who
-        S.dec = (who, options)
-        return UNCHANGED
+    def none_source(self, g, pad: str) -> list:
+        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts
+        written in."""
+        if self.if_none == "skip" and self.none_probe is None and not g.plain:
+            return [f"{pad}S.stack.pop()", f"{pad}return U"]
+        return [f"{pad}return {g.step(self)}.no_option(S)"]
+
+    def asked_source(self, g) -> list:
+        """The end of the run, once ``who`` and ``options`` (a tuple) are known: no seat, the
+        step does not apply; no option, ``if_none``; else the question."""
+        return ["    if who is None:   # nobody is asked: the step does not apply",
+                "        S.stack.pop()",
+                "        return U",
+                "    if not options:", *self.none_source(g, "        "),
+                f"    frame[{SEAT_ASKED}] = who",
+                "    S.dec = (who, options)",
+                "    return U"]
 
     def reask(self, S, frame):
         frame[SEAT_ASKED] = None

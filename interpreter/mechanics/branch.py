@@ -79,11 +79,20 @@ class Branch(AskOnce):
         s.read_if_none(ctx, main, p)
         return s
 
-    def question(self, S, me):
-        who = me if self.who_me else self.who(S, me, None)
+    def flow_source(self, g):
+        """The question: the seat asked, then the options whose condition holds (all of them in
+        one call). Specialised: options without conditions written as the tuple they are."""
+        me = g.me(self.me_var)
+        lines = [f"def R{self.index}(S, frame):", f"    me = {me}",
+                 f"    who = {'me' if self.who_me else f'{g.fn(self.who)}(S, me, None)'}"]
         if self.offers is not None:   # every condition in one call
-            return who, self.offers(S, me, None)
-        return who, tuple(i for i, c in enumerate(self.conds) if c is None or c(S, me, None))
+            lines.append(f"    options = {g.fn(self.offers)}(S, me, None)")
+        elif all(c is None for c in self.conds) and not g.plain:
+            lines.append(f"    options = {tuple(range(len(self.conds)))!r}")
+        else:
+            lines.append(f"    options = tuple(i for i, c in enumerate({g.step(self)}.conds) "
+                         "if c is None or c(S, me, None))")
+        return "\n".join([*lines, *self.asked_source(g)])
 
     def label(self, S, value):
         return self.names[value]

@@ -61,12 +61,33 @@ class Choose(AskOnce):
         step.read_if_none(ctx, main, p)
         return step
 
-    def question(self, S, me):
-        options = self.options(S, me, None)
-        if not options and self.who_me:   # nothing to choose from: the step is skipped
-            return me, ()
-        options = tuple(options) if self.distinct else tuple(S.rules.distinct(options, self.option_type))
-        return (me if self.who_me else self.who(S, me, None)), options
+    resolve = Step.resolve   # (written once, by resolve_source)
+
+    def flow_source(self, g):
+        """The question: the options, then the seat asked (no seat: the step does not apply; no
+        option: ``if_none``)."""
+        lines = [f"def R{self.index}(S, frame):",
+                 f"    me = {g.me(self.me_var)}",
+                 f"    options = {g.fn(self.options)}(S, me, None)"]
+        if self.who_me:   # nothing to choose from: the step is skipped
+            lines += ["    who = me",
+                      "    if not options:",
+                      "        if who is None:",
+                      "            S.stack.pop()",
+                      "            return U",
+                      *self.none_source(g, "        ")]
+        lines.append("    options = tuple(options)" if self.distinct else
+                     f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
+        if not self.who_me:
+            lines.append(f"    who = {g.fn(self.who)}(S, me, None)")
+        return "\n".join([*lines, *self.asked_source(g)])
+
+    def resolve_source(self, g):
+        """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
+        lines = [f"def Q{self.index}(S, frame, value):", f"    S.v[{self.var!r}] = value"]
+        if self.then is not None:
+            lines.append(f"    {g.fn(self.then)}(S, frame[{SEAT_ASKED}], None)")
+        return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
 
     def choice_var(self):
         return self.var
@@ -79,13 +100,6 @@ class Choose(AskOnce):
     def settle(self, quiet, watched_vars):
         if self.var not in watched_vars and (self.then is None or quiet.quiet(self.then)):
             self.resolved = UNCHANGED
-
-    def resolve(self, S, frame, value):
-        S.v[self.var] = value
-        if self.then is not None:
-            self.then(S, frame[SEAT_ASKED], None)
-        S.stack.pop()
-        return self.resolved
 
 
 # a simultaneous choice's frame: [step index, the seats to ask (None before the first question),

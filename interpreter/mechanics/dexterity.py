@@ -32,23 +32,22 @@ Then the chosen outcome's steps run (they may ask decisions, set variables to en
 
 Per-seat skill: ``skill(p)`` is seat p's skill, a number in [0, 1]: the game option
 ``skill`` (a list, one per seat, or one number for all; ``--skill 0.9,0.6``), or else the
-ruleset's ``params.skill``, which a ruleset using ``skill()`` must declare.
+ruleset's ``params.skill``, which a ruleset using ``skill()`` must declare (mechanics/skill.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import UsageError
-from ..expr.builtins import check_arity, register_builtin
-from ..expr.parser import ExprError, bare_name, offset_of
+from lark import Tree
+
+from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
 from ..engine.rng import uniform
-from ..engine.protocol import UNCHANGED, game_option
+from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
 from .contract import Key, key_names, required_names
 
-RESOLVE_MODES = ("random", "ask")
 REST = "rest"
 EPS = 1e-9
 OUTCOME_KEYS = (Key("chance", "expression: number, or rest", "its probability; rest: what the others leave",
@@ -62,67 +61,32 @@ TARGET_KEYS = (Key("from", "expression: list", "what may be aimed at (me = the a
                Key("doc", "text", "what it is, for people"))
 
 
-# ---------------------------------------------------------------------- game options
-@game_option("skill")
-def check_skill(rules, players, value):
-    """One number in [0, 1] per seat (a list, a comma-separated string, or one number for all)."""
-    raw = value
-    if isinstance(value, str):
-        parts = [p.strip() for p in value.split(",")]
-        try:
-            value = [float(p) for p in parts]
-        except ValueError:
-            raise UsageError(f"skill: expected numbers separated by commas, got {raw!r}") from None
-        if len(value) == 1:          # "0.7": one number for every seat
-            value = value[0]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = [value] * players
-    if not isinstance(value, (list, tuple)) or any(isinstance(v, bool) or not isinstance(v, (int, float))
-                                                     for v in value):
-        raise UsageError(f"skill: expected one number per seat, got {raw!r}")
-    if len(value) != players:
-        raise UsageError(f"skill: expected {players} values (one per seat), got {len(value)}")
-    for seat, v in enumerate(value):
-        if not 0 <= v <= 1:
-            raise UsageError(f"skill of seat {seat} must be between 0 and 1, got {v}")
-    return [float(v) for v in value]
-
-
-@game_option("resolve")
-def check_resolve(rules, players, value):
-    if value not in RESOLVE_MODES:
-        raise UsageError(f"resolve: expected one of {', '.join(RESOLVE_MODES)}, got {value!r}")
-    return value
-
-
-# ---------------------------------------------------------------------- skill(p)
-def _skill(S, p, default):
-    given = S.o.get("skill")
-    return given[p] if given is not None else default
-
-
-def b_skill(c, n, scope, args, kw):
-    check_arity(n, args, kw, "skill", 1)
-    src, typ = c.node(args[0], scope)
-    c.expect_type(typ, PLAYER, args[0])
-    if "skill" not in c.names.params:
-        raise ExprError("skill() needs a default skill: declare params.skill (a number in [0, 1])",
-                        offset_of(n), code="unknown-name")
-    used = getattr(c, "used", None)
-    if used is not None:
-        used.add("params.skill")     # the default is read through the option (no unused warning)
-    return f"_skill(S, {src}, S.p['skill'])", NUM
-
-
-register_builtin("skill", b_skill, {"_skill": _skill})
-
-
 # ---------------------------------------------------------------------- the step
 class _Outcome:
-    __slots__ = ("name", "chance", "cond", "body")
+    __slots__ = ("name", "chance", "cond", "body", "given")
 
     def __init__(self, name, chance, cond, body):
         self.name, self.chance, self.cond, self.body = name, chance, cond, body
+        self.given = None   # (k, define, chance): its chance reading outcome k's value as a local
+
+
+# nodes that give no element to the names below them: a define used only under these means
+# what it means at the top of the expression
+_PLAIN_NODES = frozenset(("cond", "or_", "and_", "not_", "compare", "in_", "not_in", "range", "add", "sub",
+                          "mul", "div", "floordiv", "mod", "neg"))
+
+
+def _plain_uses(tree, name: str) -> int:
+    """How often ``name`` is used in ``tree`` under operators only; -1 when it is used anywhere
+    else (inside a filter, a call, an index: where it may mean something else)."""
+    if bare_name(tree) == name:
+        return 1
+    if not isinstance(tree, Tree):
+        return 0
+    if tree.data not in _PLAIN_NODES:
+        return -1 if any(bare_name(t) == name for t in tree.iter_subtrees()) else 0
+    uses = [_plain_uses(child, name) for child in tree.children]
+    return -1 if -1 in uses else sum(uses)
 
 
 # the slots of an attempt's frame: [step index, stage, the acting seat, the outcome chosen]
@@ -181,6 +145,7 @@ class Attempt(Step):
             cond = ctx.expr(spec["if"], (*op, "if"), has_me=True, expect=BOOL) if "if" in spec else None
             body = ctx.steps(spec.get("steps") or [], (*op, "steps"), scope)
             s.outcomes.append(_Outcome(str(name), chance, cond, body))
+        s._share_chances(ctx, outcomes, p)
         if len(rests) > 1:
             ctx.error(f"only one outcome may have chance: rest (here: {', '.join(map(str, rests))})",
                       (*p, "outcomes"), "step", key=True)
@@ -188,6 +153,23 @@ class Attempt(Step):
         if s.target is not None:
             s.target.attempt = s
         return s
+
+    def _share_chances(self, ctx, specs, path):
+        """A chance using an earlier unconditional outcome's chance, a define (``touch``, then
+        ``1 - touch``), reads the value the roll already has instead of working it out again:
+        compiled a second time with the define as a local (the plain chances() keeps the first)."""
+        for k, o in enumerate(self.outcomes):
+            if o.chance is None or o.chance.tree is None:
+                continue
+            for j, earlier in enumerate(self.outcomes[:k]):
+                name = bare_name(earlier.chance.tree) if earlier.chance is not None and earlier.cond is None else None
+                if name is None or name not in ctx.names.defines or _plain_uses(o.chance.tree, name) < 1:
+                    continue
+                spec = specs[o.name]
+                o.given = (j, name, ctx.expr(spec["chance"] if isinstance(spec, dict) else spec,
+                                             (*path, "outcomes", o.name, "chance"),
+                                             locals={name: earlier.chance.type}, has_me=True, expect=NUM))
+                break
 
     option_type = STR
 
@@ -267,8 +249,14 @@ class Attempt(Step):
             if o.cond is not None:
                 lines.append(f"        if c{k}:")
                 pad += "    "
-            lines += [f"{pad}p = float({g.fn(o.chance)}(S, actor, None))",
-                      f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)"]
+            if o.given is not None:
+                j, name, given = o.given
+                lines.append(f"{pad}p = float({g.fn(given)}(S, actor, {{{name!r}: v{j}}}))")
+            elif any(later.given is not None and later.given[0] == k for later in self.outcomes):
+                lines += [f"{pad}v{k} = {g.fn(o.chance)}(S, actor, None)", f"{pad}p = float(v{k})"]
+            else:
+                lines.append(f"{pad}p = float({g.fn(o.chance)}(S, actor, None))")
+            lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)")
         lines += [f"        total = sum(({probs}))",
                   f"        if total > {1 + EPS!r}:",
                   f"            {k_self}.too_likely(total)"]
@@ -295,7 +283,7 @@ class Attempt(Step):
             lines += [f"        {'if' if k == 0 else 'elif'} chosen == {k}:",
                       f"            S.stack.append(f := {g.enter(o.body)})"]
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
-                lines += g.next_step(self, o.body, "f", "            ")
+                lines += [*g.next_step(self, o.body, "f", "            ")[:-1], *self._done_source(g)]
             else:
                 lines.append("            return None")
         lines += [f"        return {seen}", *self._start_source(g, me),
@@ -316,9 +304,25 @@ class Attempt(Step):
                  "            return U",
                  f"        frame[{ACTOR}] = actor",
                  f"        frame[{STAGE}] = 1"]
-        if self.target is not None:
-            lines.append(f"        S.stack.append({g.enter(self.target)})")
-        return [*lines, "        return U"]
+        if self.target is None:
+            return [*lines, "        return U"]
+        if plain:
+            return [*lines, f"        S.stack.append({g.enter(self.target)})", "        return U"]
+        # nothing changed: the loop would ask the target next
+        return [*lines, f"        S.stack.append(f := {g.enter(self.target)})",
+                *g.next_step(self, self.target, "f", "        ")]
+
+    def _done_source(self, g) -> list:
+        """After an outcome's steps run at once: when they are done and changed nothing, the
+        attempt is done too, and ends here rather than in the loop's next iteration (counted as
+        that iteration would be)."""
+        pad = "            "
+        return [f"{pad}if changed is U and S.dec is None and not S.over and S.stack[-1] is frame:",
+                f"{pad}    S.stack.pop()",
+                f"{pad}    S.steps += {1 + self.charge}",
+                f"{pad}    if S.steps > {g.max_steps}:",
+                f"{pad}        _over_budget(S)",
+                f"{pad}return changed"]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the

@@ -27,9 +27,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.builtins import check_arity, list_arg, register_builtin
-from ..expr.parser import ExprError, as_expr, offset_of
+from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from ..engine.protocol import UNCHANGED
 from ..loading.kept import compiled
 from .base import SEAT_ASKED, WHO, Step, step_kind
 from .contract import Key
@@ -182,24 +181,73 @@ class Grid(Step):
                 out.append((card, c))
         return out
 
-    def run(self, S, frame):
-        who = self.who(S, self.me(S, self.me_var), None)
-        if who is None:
-            S.stack.pop()
-            return
-        options = self.local.offer(S, who, self.zone(S, who, None), self.rows(S, who, None),
-                                   self._have(S, who)) if self.local is not None else None
-        if options is None:
-            options = [card for card, _ in self.costs(S, who)]
-        if not options:                       # nothing affordable: the player passes
-            S.v[self.var] = None
-            S.stack.pop()
-            return
+    # run and resolve exist only as the Python the generators below write (building/flowgen.py)
+    run = Step.run
+    resolve = Step.resolve
+
+    def _who(self, g) -> str:
+        me = g.me(self.me_var)
+        return me if bare_name(self.who.tree) == "me" and not g.plain else f"{g.fn(self.who)}(S, {me}, None)"
+
+    def flow_source(self, g):
+        """The question: the spaces the seat may take and afford (from the prices kept between
+        decisions when the cost is local, else priced in full), then pass; none: the seat
+        passes at once. Specialised: ``me`` read where the seat is just me."""
+        k_self, at = g.step(self), f"{g.fn(self.zone)}(S, who, None), {g.fn(self.rows)}(S, who, None)"
+        lines = [f"def R{self.index}(S, frame):",
+                 f"    who = {self._who(g)}",
+                 "    if who is None:",
+                 "        S.stack.pop()",
+                 "        return None"]
+        if self.local is not None:
+            key = "S.tm[who]" if self.pay_team else "who"
+            lines += [f"    options = {g.fn(self.local.offer)}(S, who, {at}, S.c[{self.pay!r}][{key}])",
+                      "    if options is None:",
+                      f"        options = [card for card, _ in {k_self}.costs(S, who)]"]
+        else:
+            lines.append(f"    options = [card for card, _ in {k_self}.costs(S, who)]")
+        lines += ["    if not options:   # nothing affordable: the player passes",
+                  f"        S.v[{self.var!r}] = None",
+                  "        S.stack.pop()",
+                  "        return None"]
         if self.can_pass:
-            options.append(PASS)
-        frame[SEAT_ASKED] = who
-        S.dec = (who, tuple(options))
-        return UNCHANGED   # asking changes nothing the checks read
+            lines.append(f"    options.append({PASS})")
+        return "\n".join([*lines, f"    frame[{SEAT_ASKED}] = who", "    S.dec = (who, tuple(options))",
+                          "    return U   # asking changes nothing the checks read"])
+
+    def resolve_source(self, g):
+        """A space taken: its price paid (and marked on it), then ``then`` with ``space``; pass:
+        the variable none."""
+        k_self = g.step(self)
+        lines = [f"def Q{self.index}(S, frame, card):",
+                 f"    who = frame[{SEAT_ASKED}]",
+                 f"    if card == {PASS}:",
+                 "        S.stack.pop()",
+                 f"        S.v[{self.var!r}] = None",
+                 "        if S.ev is not None:",
+                 "            S.ev.append({'ev': 'grid', 'who': who, 'pass': True})",
+                 "        return None"]
+        if self.local is not None:   # a legal option: only its price is needed
+            lines += [f"    cost = {g.fn(self.local.price_of)}(S, {g.fn(self.zone)}(S, who, None), "
+                      f"{g.fn(self.rows)}(S, who, None), card)",
+                      "    if cost is None:",
+                      f"        cost = {k_self}.costs(S, who, card)[0][1]"]
+        else:
+            lines.append(f"    cost = {k_self}.costs(S, who, card)[0][1]")
+        lines += ["    if S.sh:   # copy on write: the counters this state's own before they change",
+                  f"        S.own({self.pay!r})"]
+        if self.mark is not None:
+            lines.append(f"        S.own({self.mark!r})")
+        lines.append(f"    S.c[{self.pay!r}][{'S.tm[who]' if self.pay_team else 'who'}] -= cost")
+        if self.mark is not None:
+            lines.append(f"    S.c[{self.mark!r}][card] = cost")
+        lines += [f"    S.v[{self.var!r}] = card",
+                  "    if S.ev is not None:",
+                  "        S.ev.append({'ev': 'grid', 'who': who, 'space': S.rules.card_labels[card], 'cost': cost})"]
+        if self.then is not None:
+            lines.append(f"    {g.fn(self.then)}(S, who, {{'space': card}})")
+        return "\n".join([*lines, "    S.stack.pop()   # answered: the step is done (no second run just to pop it)",
+                          "    return None"])
 
     def reask(self, S, frame):
         frame[SEAT_ASKED] = None
@@ -283,31 +331,3 @@ class Grid(Step):
             at.append(f"c{-1 // rows + 1}r{-1 % rows + 1}:")
             kept = self._kept_positions = ((rows, size), at)
         return kept[1]
-
-    def resolve(self, S, frame, card):
-        who = frame[SEAT_ASKED]
-        if card == PASS:
-            S.stack.pop()
-            S.v[self.var] = None
-            if S.ev is not None:
-                S.ev.append({"ev": "grid", "who": who, "pass": True})
-            return
-        cost = None
-        if self.local is not None:   # a legal option: only its price is needed
-            cost = self.local.price_of(S, self.zone(S, who, None), self.rows(S, who, None), card)
-        if cost is None:
-            cost = self.costs(S, who, card)[0][1]
-        key = S.tm[who] if self.pay_team else who
-        if S.sh:   # copy on write: the counters this state's own before they change
-            S.own(self.pay)
-            if self.mark is not None:
-                S.own(self.mark)
-        S.c[self.pay][key] -= cost
-        if self.mark is not None:
-            S.c[self.mark][card] = cost
-        S.v[self.var] = card
-        if S.ev is not None:
-            S.ev.append({"ev": "grid", "who": who, "space": S.rules.card_labels[card], "cost": cost})
-        if self.then is not None:
-            self.then(S, who, {"space": card})
-        S.stack.pop()   # answered: the step is done (no second run just to pop it)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
 from ..engine.knowledge import know
-from ..engine.protocol import UNCHANGED
 from .base import Step, checked_seat, step_kind
 from .contract import Key
 
@@ -68,22 +67,28 @@ class Pass(Step):
         givers = list(self.who(S, me, None))
         return [self.index, 0, 0, [], givers, self.count(S, me, None)]
 
-    def _hand(self, S, player):
-        zone = S.z[self.zone]
-        return zone[S.tm[player]] if self.by_team else zone[player]
+    # run and resolve exist only as the Python the generators below write (building/flowgen.py)
+    run = Step.run
 
-    def run(self, S, frame):
-        givers, count = frame[GIVERS], frame[COUNT]
-        while frame[GIVER] < len(givers):
-            giver = givers[frame[GIVER]]
-            hand = self._hand(S, giver)
-            if frame[PICKED] < count and hand:
-                S.dec = (giver, tuple(S.rules.distinct_cards(hand)))
-                return UNCHANGED
-            frame[GIVER] += 1
-            frame[PICKED] = 0
-        self.deliver(S, frame[PENDING])
-        S.stack.pop()
+    def flow_source(self, g):
+        """The next card asked of the next giver with cards left to give; once every giver has
+        given, the cards are delivered and the step is done."""
+        hand = "zone[S.tm[giver]]" if self.by_team else "zone[giver]"
+        return "\n".join([
+            f"def R{self.index}(S, frame):",
+            f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
+            f"    zone = S.z[{self.zone!r}]",
+            f"    while frame[{GIVER}] < len(givers):",
+            f"        giver = givers[frame[{GIVER}]]",
+            f"        hand = {hand}",
+            f"        if frame[{PICKED}] < count and hand:",
+            "            S.dec = (giver, tuple(S.rules.distinct_cards(hand)))",
+            "            return U",
+            f"        frame[{GIVER}] += 1",
+            f"        frame[{PICKED}] = 0",
+            f"    {g.step(self)}.deliver(S, frame[{PENDING}])",
+            "    S.stack.pop()",
+            "    return None"])
 
     asks = True
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
 from ..engine.knowledge import know
-from ..engine.protocol import UNCHANGED
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
 
@@ -103,33 +102,85 @@ class Pick(Step):
     def enter(self, S):
         return [self.index, [], None]
 
-    def run(self, S, frame):
-        picked = frame[PICKED]
-        who = frame[PICKER]
-        if who is None:
-            me = S.v[self.me_var] if self.me_var is not None else None
-            who = frame[PICKER] = me if self.who_me else self.who(S, me, None)
-            if who is None:
-                S.stack.pop()
-                return UNCHANGED
-        L = {"picked": picked}
-        hi = self.hi(S, who, L) if self.hi is not None else None
-        if hi is not None and len(picked) >= hi:
-            S.stack.pop()
-            return UNCHANGED
-        src = self.src(S, who, L)
-        where = self.where
-        allowed = where(S, who, L, src) if where is not None else list(src)
-        if not allowed:
-            if not picked:   # nothing to pick at all (after some picks, the pick is just over)
-                return self.no_option(S)
-            S.stack.pop()
-            return UNCHANGED
-        options = S.rules.distinct_cards(allowed)
-        if len(picked) >= self.lo(S, who, L):
-            options.append(DONE)
-        S.dec = (who, tuple(options))
-        return UNCHANGED
+    # run and resolve exist only as the Python the generators below write (building/flowgen.py)
+    run = Step.run
+    resolve = Step.resolve
+
+    def flow_source(self, g):
+        """The next card's question: the picker found once (none: the step does not apply), the
+        most reached ends it, else the allowed cards (identical ones once), then ``done`` once the
+        least is reached. Specialised: a count written as a number, an ``if_none: skip`` nobody
+        counts written in."""
+        k_self, plain = g.step(self), g.plain
+        who = "me" if self.who_me else f"{g.fn(self.who)}(S, me, None)"
+        lines = [f"def R{self.index}(S, frame):",
+                 f"    picked = frame[{PICKED}]",
+                 f"    who = frame[{PICKER}]",
+                 "    if who is None:",
+                 f"        me = {g.me(self.me_var)}",
+                 f"        who = frame[{PICKER}] = {who}",
+                 "        if who is None:",
+                 "            S.stack.pop()",
+                 "            return U",
+                 "    L = {'picked': picked}"]
+        if self.hi is not None:
+            hi = _number(self.hi, plain)
+            if hi is None:
+                lines += [f"    hi = {g.fn(self.hi)}(S, who, L)", "    if hi is not None and len(picked) >= hi:"]
+            else:
+                lines.append(f"    if len(picked) >= {hi}:")
+            lines += ["        S.stack.pop()", "        return U"]
+        lines.append(f"    src = {g.fn(self.src)}(S, who, L)")
+        lines.append(f"    allowed = {g.fn(self.where)}(S, who, L, src)" if self.where is not None else
+                     "    allowed = list(src)")
+        skip = self.if_none == "skip" and self.none_probe is None and not plain
+        lines += ["    if not allowed:",
+                  *(["        S.stack.pop()", "        return U"] if skip else
+                    ["        if not picked:   # nothing to pick at all (after some picks, the pick is just over)",
+                     f"            return {k_self}.no_option(S)",
+                     "        S.stack.pop()",
+                     "        return U"]),
+                  "    options = S.rules.distinct_cards(allowed)"]
+        lo = _number(self.lo, plain)
+        lines.append(f"    if len(picked) >= {lo if lo is not None else f'{g.fn(self.lo)}(S, who, L)'}:")
+        return "\n".join([*lines, f"        options.append({DONE})", "    S.dec = (who, tuple(options))",
+                          "    return U"])
+
+    def resolve_source(self, g):
+        """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step."""
+        src, dst, src_at, dst_at = (g.fn(f) for f in (self.src, self.dst, self.src_at, self.dst_at))
+        lines = [f"def Q{self.index}(S, frame, card):",
+                 f"    if card == {DONE}:",
+                 "        S.stack.pop()",
+                 "        return U",
+                 f"    who = frame[{PICKER}]",
+                 f"    L = {{'picked': frame[{PICKED}]}}",
+                 "    if S.sh:   # copy on write: the two zones this state's own before they change",
+                 f"        S.own({self.src.zone!r})",
+                 f"        S.own({self.dst.zone!r})",
+                 f"    {src}(S, who, L).remove(card)",
+                 f"    dst = {dst}(S, who, L)",
+                 f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)"]
+        if self.notify:
+            lines += [f"    owner, by_team = {g.fn(self.dst_owner)}(S, who, L)",
+                      f"    S.rules.triggers.entered(S, {self.dst_name!r}, owner, by_team, [card], who)"]
+        lines += [f"    frame[{PICKED}] = [*frame[{PICKED}], card]   # replace, never mutate",
+                  "    if S.kn is not None:",
+                  f"        {g.fn(know)}(S, (card,), {self.src_name!r}, {src_at}(S, who, L)[0], {self.dst_name!r}, "
+                  f"{dst_at}(S, who, L)[0])",
+                  "    if S.ev is not None:",
+                  f"        ev = {{'ev': 'pick', 'who': who, 'from': {self.src_name!r}, 'to': {self.dst_name!r}, "
+                  "'cards': [card]}",
+                  f"        owner = {src_at}(S, who, L)[0]",
+                  "        if owner is not None:",
+                  "            ev['from_owner'] = owner",
+                  f"        owner = {dst_at}(S, who, L)[0]",
+                  "        if owner is not None:",
+                  "            ev['to_owner'] = owner",
+                  "        S.ev.append(ev)"]
+        if self.then is not None:
+            lines.append(f"    {g.fn(self.then)}(S, who, {{'card': card, 'picked': frame[{PICKED}]}})")
+        return "\n".join([*lines, "    return None"])
 
     asks = True
 
@@ -148,33 +199,10 @@ class Pick(Step):
     def vocabulary(self, V, spec):
         return [*V.card_labels(V.zone_cards(spec.get("from", ""))), "done"]
 
-    def resolve(self, S, frame, card):
-        if card == DONE:
-            S.stack.pop()
-            return UNCHANGED
-        who = frame[PICKER]
-        L = {"picked": frame[PICKED]}
-        if S.sh:   # copy on write: the two zones this state's own before they change
-            S.own(self.src.zone)
-            S.own(self.dst.zone)
-        self.src(S, who, L).remove(card)
-        dst = self.dst(S, who, L)
-        if self.dst_sorted:
-            insort(dst, card)
-        else:
-            dst.append(card)
-        if self.notify:
-            owner, by_team = self.dst_owner(S, who, L)
-            S.rules.triggers.entered(S, self.dst_name, owner, by_team, [card], who)
-        frame[PICKED] = [*frame[PICKED], card]   # replace, never mutate
-        if S.kn is not None:
-            know(S, (card,), self.src_name, self.src_at(S, who, L)[0], self.dst_name, self.dst_at(S, who, L)[0])
-        if S.ev is not None:
-            ev = {"ev": "pick", "who": who, "from": self.src_name, "to": self.dst_name, "cards": [card]}
-            for side, at in (("from", self.src_at), ("to", self.dst_at)):
-                owner = at(S, who, L)[0]
-                if owner is not None:
-                    ev[f"{side}_owner"] = owner
-            S.ev.append(ev)
-        if self.then is not None:
-            self.then(S, who, {"card": card, "picked": frame[PICKED]})
+
+def _number(fn, plain: bool) -> int | None:
+    """The whole number an expression is when it is written as one (``count: 1``), else None."""
+    tree = getattr(fn, "tree", None)
+    if plain or tree is None or getattr(tree, "data", None) != "int_":
+        return None
+    return int(tree.children[0])

@@ -1,0 +1,40 @@
+"""The attempt's specialised roll: a chance that uses an earlier outcome's chance (a define) reads
+the value the roll already has, and gives what the plain reference gives."""
+from __future__ import annotations
+
+import random
+
+import interpreter
+from interpreter.expr.parser import parse
+from interpreter.mechanics.dexterity import _plain_uses
+
+
+class _CountedSkill(list):
+    """Seats' skills that count how often they are read (each evaluation of skill(me))."""
+    reads = 0
+
+    def __getitem__(self, i):
+        _CountedSkill.reads += 1
+        return list.__getitem__(self, i)
+
+
+def test_a_chance_using_an_earlier_outcomes_define_is_worked_out_once_a_roll():
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))   # touch, then 1 - touch
+    S = rules.new_game(4, seed=5, record=True)
+    S.o["skill"] = _CountedSkill([0.8] * 4)
+    _CountedSkill.reads = 0
+    rnd = random.Random(5)
+    while not S.over:
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    rolls = sum(1 for e in S.ev if e["ev"] == "roll")
+    assert rolls > 20 and _CountedSkill.reads == rolls
+
+
+def test_a_define_is_shared_only_where_it_means_what_it_means_alone():
+    assert _plain_uses(parse("(1 - d) if spot in zone else 0"), "d") == 1
+    assert _plain_uses(parse("d * d + 1"), "d") == 2
+    assert _plain_uses(parse("1 - other"), "d") == 0
+    # inside a filter, a call or an index the define may read the element: not shared
+    assert _plain_uses(parse("count(zone where value < d)"), "d") == -1
+    assert _plain_uses(parse("max(d, 0.5)"), "d") == -1
+    assert _plain_uses(parse("d + table[d]"), "d") == -1
