@@ -14,3 +14,23 @@ def cli(capsys):
     """The command line run in-process: ``cli("validate", path)`` gives (exit code, stdout,
     stderr), each output read once."""
     return lambda *argv: run_cli(capsys, *argv)
+
+
+@pytest.fixture
+def example():
+    """The example mechanic of docs/mechanics/adding.md (tests/example_mechanic.py: a ``vote``
+    step kind and a ``halve`` effect kind), registered for one test only."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    from interpreter.mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, STEP_KINDS
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        yield importlib.import_module("example_mechanic")
+    finally:
+        sys.modules.pop("example_mechanic", None)
+        STEP_KINDS.pop("vote", None)
+        for table in (EFFECT_KINDS, EFFECT_EMITTERS, EFFECT_KEYS):
+            table.pop("halve", None)
+        sys.path.remove(str(Path(__file__).parent))

@@ -5,9 +5,7 @@ example of docs/mechanics/adding.md) is added, built and played through the publ
 from __future__ import annotations
 
 import ast
-import importlib
 import re
-import sys
 import textwrap
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 import interpreter
 from interpreter.errors import RulesetError
 from interpreter.mechanics import contract
-from interpreter.mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, STEP_KINDS, Step
+from interpreter.mechanics.base import EFFECT_KINDS, STEP_KINDS, Step
 from helpers import bundled, load_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,20 +80,6 @@ def test_the_contract_check_sees_a_member_it_does_not_list(tmp_path):
 
 
 # ---------------------------------------------------------------------- the example mechanic
-@pytest.fixture
-def example():
-    """The example mechanic, registered for one test only."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    try:
-        yield importlib.import_module("example_mechanic")
-    finally:
-        sys.modules.pop("example_mechanic", None)
-        STEP_KINDS.pop("vote", None)
-        for table in (EFFECT_KINDS, EFFECT_EMITTERS, EFFECT_KEYS):
-            table.pop("halve", None)
-        sys.path.remove(str(Path(__file__).parent))
-
-
 GAME = """
 game: vote_demo
 players: {min: 3, max: 3}

@@ -97,13 +97,15 @@ def test_broken_invariant_names_the_condition(faulty):
     assert p.loc.line == 13 and p.decisions >= 2
 
 
-def test_a_decision_without_options_is_a_dead_end(faulty, monkeypatch):
-    # no step kind of the engine asks a decision with no option; a new mechanic might (patched
-    # before the load: the compiled flow calls the run() each step has when it is built)
-    from interpreter.mechanics.base import STEP_KINDS
-    monkeypatch.setattr(STEP_KINDS["branch"], "run", lambda self, S, frame: setattr(S, "dec", (0, ())))
-    rules = interpreter.load(faulty)
-    [p] = playouts(rules, games=1, players=[2]).problems
+def test_a_decision_without_options_is_a_dead_end(example, tmp_path, monkeypatch):
+    # no step kind of the engine asks a decision with no option; a new mechanic might (the
+    # example mechanic's vote, patched before the load: the flow calls the run() of a step
+    # kind that has no generator)
+    monkeypatch.setattr(example.Vote, "run", lambda self, S, frame: setattr(S, "dec", (0, ())))
+    path = tmp_path / "vote.yaml"
+    path.write_text("game: dead_end\nplayers: {min: 2, max: 3}\n"
+                    "flow:\n  - vote: {options: \"['red', 'blue']\", as: colour}\n", encoding="utf-8")
+    [p] = playouts(interpreter.load(path), games=1, players=[2]).problems
     assert p.kind == "dead-end" and "seat 0 must decide" in p.message and "no option" in p.message
 
 

@@ -137,6 +137,7 @@ def test_record_fields_rounds_first_margin(rules):
     assert rec["margin_relative"] == pytest.approx(rec["margin"] / best[0])
     on = one.play_one(rules, batch(rules, params={"rounds": 2}, lead_changes=True), 0)
     assert isinstance(on["lead_changes"], int) and on["lead_changes"] >= 0
+    assert on.pop("comeback") in (True, False, None)   # the mid-game leader's fate (tune's comeback)
     assert {**on, "lead_changes": None} == rec    # counting lead changes changes nothing else
 
 
