@@ -114,10 +114,9 @@ class HumanAgent:
         self.owners = owners(rules, members)
 
     def hear(self, line: dict) -> None:
-        """What happened, told from this seat (the line is redacted for it): one line each."""
-        from ..display.narrate import tell
-        said = tell(line, self.seat, getattr(self, "owners", None))
-        if said:
+        """What happened, told from this seat (the line is redacted for it): a sentence a line."""
+        from ..display.terminal import heard
+        for said in heard(line, self.seat, getattr(self, "owners", None)):
             print(f"  {said}", file=self.stdout or sys.stdout)
 
     def decide(self, view) -> int:

@@ -208,3 +208,17 @@ def show(table: dict, out) -> None:
             Console(file=out, highlight=False).print(render(table, paint=paint))
             return
     print(render(table), file=out)
+
+
+def heard(line: dict, me, owners) -> list[str]:
+    """What happened, told to seat ``me`` at the terminal: one sentence a line, then the
+    counters several seats changed at once (a round's end) as a small table."""
+    from .narrate import told
+    said, table = told(line, me, owners)
+    out = list(said)
+    if table:
+        rows = [["", *table["seats"]], *table["rows"]]
+        widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+        out += ["  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                for r in rows]
+    return out
