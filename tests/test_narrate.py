@@ -158,3 +158,16 @@ def test_a_rounds_end_is_a_table_at_the_terminal_with_each_seats_net_change():
     head, row = lines[1:]
     assert head.split() == ["you", "seat", "2", "seat", "3"] and row.split() == ["coins", "+3", "+3", "+1"]
     assert head.index("you") + len("you") == row.index("+3") + len("+3")   # right-aligned under its seat
+
+
+def test_a_box_the_view_hides_is_not_named_and_a_grid_choice_is_told_once():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds_club"))   # view: hide: [space_box, park_box, piece_box]
+    told = owners(rules, rules.team_members(3))
+    line = {"type": "decision", "seat": 2, "prompt": "buy", "action": "c2r6:R4+2h", "events": [
+        {"ev": "grid", "who": 2, "space": "R4+2h", "cost": 1},
+        {"ev": "move", "from": "space_box", "to": "market", "cards": ["R3", "AV"]},
+        {"ev": "move", "from": "piece_box", "to": "pieces", "to_owner": 1, "cards": ["piece1"]},
+        {"ev": "gather", "from": ["market"], "to": "space_box", "cards": ["R3", "AV", "DT"]}]}
+    assert tell(line, 0, told) == ("seat 2 takes R4+2h for 1. R3 AV placed in market. piece1 placed in playing pieces "
+                                   "of seat 1. 3 cards gathered from market.")

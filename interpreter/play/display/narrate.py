@@ -117,7 +117,7 @@ class _Teller:
                 n = len(ev["cards"]) if "cards" in ev else ev.get("count", 0)
                 return f"{n} card{'s' if n != 1 else ''} gathered from {src}" + (f" into {to}" if to else "")
             if src is None:
-                return f"{self.cards(ev)} {'dealt' if kind == 'deal' else 'laid out'} to {to}"
+                return f"{self.cards(ev)} {'dealt to' if kind == 'deal' else 'placed in'} {to}"
             if to is None:
                 return f"{self.cards(ev)} put away from {src}"
             verb = {"deal": "dealt"}.get(kind, "moved")
@@ -201,7 +201,9 @@ class _Teller:
                             if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)) if s]
         if kind == "decision" and not (self.me is not None and line.get("seat") == self.me):
             seat, action = line.get("seat"), str(line.get("action"))
-            if not (said and said[0].startswith(self.who(seat) + " ") and (action in said[0] or action == "?")):
+            # "seat 2 plays 7H" says the choice already (a grid's "c2r6:R4+2h" by its space, R4+2h)
+            if not (said and said[0].startswith(self.who(seat) + " ")
+                    and (action == "?" or any(part and part in said[0].split() for part in action.split(":")))):
                 said.insert(0, self.chose(line))
         elif kind == "error":
             said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
