@@ -221,9 +221,7 @@ class _Teller:
         """A log line in words: its sentences, then its summary table as sentences of its own
         ("round score: you +3, seat 2 +5.")."""
         said, table = self.told(line)
-        if table:
-            said += [f"{row[0]}: " + ", ".join(f"{who} {cell}" for who, cell in zip(table["seats"], row[1:]) if cell) + "."
-                     for row in table["rows"]]
+        said += summary_said(table)
         return " ".join(said) if said else None
 
     def _table(self, events) -> dict | None:
@@ -241,6 +239,14 @@ class _Teller:
         heads = [self.whose(next(iter(changed)), o) for o in owners]
         rows = [[self.title(c)] + [(f"{net[o]:+d}" if net.get(o) else "") for o in owners] for c, net in changed.items()]
         return {"seats": heads, "rows": rows, "counters": list(changed)}
+
+
+def summary_said(table: dict | None) -> list[str]:
+    """A summary table (``_Teller.told``) as sentences, a counter each: "round score: you +3, seat 2 +5."."""
+    if not table:
+        return []
+    return [f"{row[0]}: " + ", ".join(f"{who} {cell}" for who, cell in zip(table["seats"], row[1:]) if cell) + "."
+            for row in table["rows"]]
 
 
 def _settled(events) -> list:

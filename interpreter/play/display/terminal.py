@@ -157,9 +157,10 @@ def _option(o: dict) -> str:
     return f"{o['index'] + 1:>3}. {o['label']}" + (f" ({o['note']})" if o.get("note") else "")
 
 
-def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = None) -> int:
+def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = None, foresee=None) -> int:
     """The option a person answers: a number, a label, Enter when there is one option only;
-    ``?`` lists the options with their notes (``options``: the table's, else the labels)."""
+    ``?`` lists the options with their notes (``options``: the table's, else the labels) and,
+    given ``foresee()`` (a sentence per option: play/display/foresee.py), what each would do."""
     from ...errors import UsageError, did_you_mean
     while True:
         if len(legal) == 1:
@@ -182,7 +183,8 @@ def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = N
             return legal.index(answer)
         if answer in ("?", "help"):
             shown = options or [{"index": i, "label": lab} for i, lab in enumerate(legal)]
-            print("\n".join(_option(o) for o in shown), file=out)
+            does = foresee() if foresee is not None else [""] * len(shown)
+            print("\n".join(_option(o) + (f": {d}" if d else "") for o, d in zip(shown, does)), file=out)
             print("Answer with an option's number or its label" + (", or Enter for the only one" if len(legal) == 1
                                                                   else "") + ".", file=out)
             continue
