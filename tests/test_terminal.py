@@ -145,7 +145,9 @@ def test_a_pick_says_how_many_cards_it_takes():
     assert asked("secure", {"picked": 3, "least": 3, "most": 5}, 4, who) == "secure a card (3 picked, up to 5); done stops"
 
 
-@pytest.mark.parametrize("name,prompt,asks", [("diams", "secure", "secure a card (at least 3)"), ("diamonds_club", "mine", "mine 1 card (one option: Enter takes it)")])
+@pytest.mark.parametrize("name,prompt,asks", [("diams", "secure", "secure a card (at least 3)"), ("diamonds_club", "mine", "mine 1 card (one option: Enter takes it)"),
+                                              ("diams", "quality", "quality (pierce quality, 1 to 10)"),
+                                              ("diamonds", "pass_count", "cards to pass (1 to 3)")])
 def test_a_seed_games_pick_is_asked_with_its_count(name, prompt, asks):
     import random
     rules = interpreter.load(name)
