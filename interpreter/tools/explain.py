@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..errors import LINE_BREAK, RulebookError
 from ..loading.variants import load_data
-from .nouns import words
+from ..play.display.words import words_of
+from .nouns import TITLES, words
 from .sentences import Sentences
 
 OWNER = {"none": "shared", "player": "each player", "team": "each team", "card": "each card"}
@@ -28,6 +29,14 @@ SEEN_BY = {"all": "everyone", "owner": "its owner", "none": "nobody"}
 def explain(rules, strict: bool = False) -> str:
     """The rules in Markdown. ``strict``: a step or effect of an unexpected shape raises instead
     of being shown as its data (the tests ask it of the bundled rulesets)."""
+    token = TITLES.set(words_of(rules).titles)   # zones, counters and variables read as their titles
+    try:
+        return _explained(rules, strict)
+    finally:
+        TITLES.reset(token)
+
+
+def _explained(rules, strict: bool) -> str:
     d = rules.data
     ex = Sentences(rules, strict)
     ex.comments = _comments(rules)
