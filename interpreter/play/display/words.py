@@ -15,6 +15,8 @@ import re
 from weakref import WeakKeyDictionary
 
 _WORDS: WeakKeyDictionary = WeakKeyDictionary()
+# the titles of the variables a step declares by default, not the ruleset (a turns step's seat: mechanics/flow.py)
+IMPLIED = {"turn_player": "to play"}
 
 
 def words_of(rules) -> "Words":
@@ -58,12 +60,14 @@ class Words:
             found = re.fullmatch(r"\s*(\w+)\s*(?:\*\s*(\d+))?\s*", str(text))
             if found and found.group(1) in _declared(data, "counters"):
                 self.points[found.group(1)] = (str(category).replace("_", " "), int(found.group(2) or 1))
+        for name, typ in getattr(getattr(rules, "names", None), "vars", {}).items():
+            self.types.setdefault(name, str(typ))   # the variables steps declare (turn_player) too
         told = hints.get("vars")
         self.quiet_vars = {name for name, typ in self.types.items()
                            if (told is not None and name not in told) or (told is None and typ == "bool")}
 
     def title(self, name) -> str:
-        return self.titles.get(name, str(name).replace("_", " "))
+        return self.titles.get(name) or IMPLIED.get(name) or str(name).replace("_", " ")
 
     def value(self, name, value, who) -> str:
         """A variable's value as a person reads it: a seat by ``who(seat)``, a flag yes or no,
