@@ -214,4 +214,6 @@ flow:
     text = explain(interpreter.load(path))
     assert "- Deal the cards to deal from the draw pile to each player's hand, one at a time." in text
     assert "victory points" in text and "Add 1 to" in text
+    assert "| draw pile (`deck`) | shared |" in text and "| hand | each player |" in text   # untitled: its name
+    assert "- cards to deal: `n_give` (int), starts at `2`" in text
     assert words("deck") == "deck"   # the titles hold only while a ruleset is explained
