@@ -17,6 +17,7 @@ import pytest
 
 import interpreter
 from interpreter.tools.explain import explain
+from interpreter.tools.nouns import words
 from interpreter.tools.phrases import Phraser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,3 +191,29 @@ def test_a_long_table_row_keeps_its_longest_cells_as_notes():
     out = _table(["name", "value", "note"], rows)
     assert out[2] == "| short | see note 1 | y |" and out[3] == "| other | a | b |"
     assert out[-1] == "1. value of short: " + "x" * 170
+
+
+def test_zones_counters_and_variables_read_as_their_titles(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("""\
+game: t
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {rank: 1..4}, label: "{rank}"}
+zones:
+  deck: {start: [card], title: draw pile}
+  hand: {owner: player}
+counters:
+  vp: {owner: player, title: victory points}
+vars:
+  n_give: {type: int, start: 2, title: cards to deal}
+flow:
+  - deal: {from: deck, to: hand, count: n_give}
+  - for_each: {in: players, as: p, do: [{gain: {counter: "vp[p]", amount: 1}}]}
+""")
+    text = explain(interpreter.load(path))
+    assert "- Deal the cards to deal from the draw pile to each player's hand, one at a time." in text
+    assert "victory points" in text and "Add 1 to" in text
+    assert "| draw pile (`deck`) | shared |" in text and "| hand | each player |" in text   # untitled: its name
+    assert "- cards to deal: `n_give` (int), starts at `2`" in text
+    assert words("deck") == "deck"   # the titles hold only while a ruleset is explained

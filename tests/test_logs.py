@@ -370,7 +370,7 @@ def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp
     [reveal] = [e for line in lines[2:] for e in line.get("events", []) if e["ev"] == "reveal"]
     assert set(reveal["value"]) <= labels and len(reveal["value"]) == 2
     told = tell(lines[1])
-    assert f"last: {setup['setlast']['value']}" in told and f"to under of {setup['setlast']['value']}" in told
-    assert f"seen: [{', '.join(setup['setseen']['value'])}]" in told
-    assert tell(lines[-2]).endswith(f"picks revealed: [{', '.join(reveal['value'])}]")
+    assert f"last is now {setup['setlast']['value']}." in told and f"to under of {setup['setlast']['value']}" in told
+    assert f"seen is now [{', '.join(setup['setseen']['value'])}]." in told
+    assert tell(lines[-2]).endswith(f"picks revealed: [{', '.join(reveal['value'])}].")
     assert main(["replay", str(log)]) == 0

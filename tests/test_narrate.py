@@ -17,18 +17,18 @@ def test_a_decision_is_told_once_with_what_it_caused():
                        {"ev": "trick", "winner": 0, "from": "table", "to": "taken", "to_owner": 0,
                         "cards": ["2H", "9H", "4H", "7H"]},
                        {"ev": "gain", "counter": "safe", "owner": 0, "who": 0, "amount": 1}]}
-    assert tell(line) == "seat 2 plays 7H; seat 0 wins the trick (2H 9H 4H 7H); safe of seat 0 +1"
-    assert tell(line, me=0) == "seat 2 plays 7H; you win the trick (2H 9H 4H 7H); your safe +1"
-    assert tell(line, me=2) == "you play 7H; seat 0 wins the trick (2H 9H 4H 7H); safe of seat 0 +1"
+    assert tell(line) == "seat 2 plays 7H. seat 0 wins the trick (2H 9H 4H 7H). safe of seat 0 gains 1."
+    assert tell(line, me=0) == "seat 2 plays 7H. you win the trick (2H 9H 4H 7H). your safe gains 1."
+    assert tell(line, me=2) == "you play 7H. seat 0 wins the trick (2H 9H 4H 7H). safe of seat 0 gains 1."
 
 
 def test_what_a_redacted_line_hides_stays_hidden():
     line = {"type": "decision", "seat": 1, "prompt": "pass", "action": "?",
             "events": [{"ev": "pass", "who": 1, "from": "hand", "from_owner": 1, "for": 2, "count": 1},
                        {"ev": "gain", "counter": "coins", "owner": 1, "who": 1, "hidden": True}]}
-    assert tell(line, me=0) == "seat 1 passes 1 hidden card to seat 2; coins of seat 1 changes"
+    assert tell(line, me=0) == "seat 1 passes 1 hidden card to seat 2. coins of seat 1 changes."
     choice = {"type": "decision", "seat": 1, "prompt": "bid", "action": "?", "events": []}
-    assert tell(choice, me=0) == "seat 1 bid: ?"
+    assert tell(choice, me=0) == "seat 1 chooses bid: ?."
 
 
 def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
@@ -38,11 +38,10 @@ def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
     agents = [human, *make_agents("random,random,random,random", 4, 1)[1:]]
     play_game(rules, 4, 1, agents, {"params": {"rounds": 1}})
     told = [line.strip() for line in out.getvalue().splitlines() if line.startswith("  ") and not line.startswith("   ")]
-    assert any(re.match(r"seat [123] plays \S+$", t) for t in told)                   # the others' cards
+    assert any(re.match(r"seat [123] plays \S+\.$", t) for t in told)                   # the others' cards
     assert any("wins the trick" in t or "you win the trick" in t for t in told)        # who won each trick
     assert any(t.startswith("you play ") for t in told)                                # the person's own, briefly
-    deal = next(t for t in told if "dealt from undealt cards" in t)   # (the deck's title)
-    assert "10 hidden cards dealt from undealt cards to hand of seat 1" in deal                # others' hands stay hidden
+    assert "10 hidden cards dealt to hand of seat 1." in told   # (from the deck no seat sees: not named)                # others' hands stay hidden
     # a choice is told once: a hidden pass by its event alone ("passes 1 hidden card"), never also as
     # "pass: ?"; a card the person saw passed (it came to them alone) is named with it
     assert not any("pass: ?" in t for t in told if t.startswith("seat"))
@@ -57,12 +56,12 @@ def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
                                          {"ev": "gain", "counter": "tricks_won", "owner": 2, "who": 2, "amount": 1}]}
     told = owners(rules, members)
     mate = next(p for p in members[1] if p != 1)
-    assert tell(line, mate, told) == "your team's safe +1; tricks won of seat 2 +1"
+    assert tell(line, mate, told) == "your team scores 2 points for the safe. tricks won of seat 2 gains 1."
     other = next(p for p in range(4) if team_of[p] != 1)
-    assert tell(line, other, told).startswith("safe of team 1 +1")
-    assert tell(line, other).startswith("safe of seat 1 +1")     # without the teams: the owner's number
+    assert tell(line, other, told).startswith("team 1 scores 2 points for the safe")
+    assert tell(line, other).startswith("safe of seat 1 gains 1")     # without the teams: the owner's number
     solo = interpreter.load(interpreter.ruleset_path("diamonds"))
-    assert tell(line, 1, owners(solo, solo.team_members(4))).startswith("your safe +1")   # teams of one: a seat's
+    assert tell(line, 1, owners(solo, solo.team_members(4))).startswith("you score 2 points for the safe")   # teams of one: a seat's
 
 
 def test_a_pick_says_where_the_cards_went_and_whose_zones_they_are():
@@ -72,7 +71,7 @@ def test_a_pick_says_where_the_cards_went_and_whose_zones_they_are():
     line = {"type": "events", "events": [
         {"ev": "pick", "who": 0, "from": "hand", "to": "safe", "cards": ["2*"], "from_owner": 0},
         {"ev": "pick", "who": 1, "from": "hand", "to": "market", "cards": ["6"], "from_owner": 1}]}
-    assert tell(line, 0, told) == "you put 2* from your hand into your safe; seat 1 puts 6 from their hand into market"
+    assert tell(line, 0, told) == "you put 2* from your hand into your safe. seat 1 puts 6 from their hand into market."
     assert tell(line, 2, told).startswith("seat 0 puts 2* from their hand into their safe")
 
 
@@ -85,7 +84,7 @@ def _diams_words():
 def test_a_change_of_nothing_is_not_told():
     line = {"type": "events", "events": [{"ev": "gain", "counter": "tokens", "owner": 1, "who": 1, "amount": 0},
                                          {"ev": "gain", "counter": "tokens", "owner": 2, "who": 2, "amount": 2}]}
-    assert tell(line, 0) == "tokens of seat 2 +2"
+    assert tell(line, 0) == "tokens of seat 2 gains 2."
     assert tell({"type": "events", "events": line["events"][:1]}, 0) is None
 
 
@@ -94,22 +93,22 @@ def test_a_flag_raised_and_lowered_in_one_step_is_not_told_and_a_value_is_told_o
                                          {"ev": "set", "var": "score_now", "value": 1},
                                          {"ev": "set", "var": "turn_over", "value": False},
                                          {"ev": "set", "var": "score_now", "value": 4}]}
-    assert tell(line, 0) == "score_now: 4"
+    assert tell(line, 0) == "score_now is now 4."
 
 
 def test_bookkeeping_variables_are_not_told_and_seats_are_named():
     told = _diams_words()   # view: vars names round, first_player and closer: excess is the engine's
     line = {"type": "events", "events": [{"ev": "set", "var": "excess", "value": -5},
                                          {"ev": "set", "var": "first_player", "value": 2}]}
-    assert tell(line, 0, told) == "start player: seat 2"   # (first_player's title)
-    assert tell(line, 2, told) == "start player: you"
+    assert tell(line, 0, told) == "start player is now seat 2."   # (first_player's title)
+    assert tell(line, 2, told) == "start player is now you."
 
 
 def test_a_rounds_end_is_one_summary_per_counter():
     events = [{"ev": "gain", "counter": "round_score", "owner": p, "who": p, "amount": a}
               for p, a in enumerate([3, 0, 5, 1])]
     told = tell({"type": "events", "events": events}, 0, _diams_words())
-    assert told == "round score: you +3, seat 2 +5, seat 3 +1"
+    assert told == "round score: you +3, seat 2 +5, seat 3 +1."
 
 
 def test_boxes_no_seat_sees_are_not_told_and_a_gather_is_counted():
@@ -117,15 +116,15 @@ def test_boxes_no_seat_sees_are_not_told_and_a_gather_is_counted():
     line = {"type": "events", "events": [
         {"ev": "move", "from": "stock", "to": "pile_bottom", "cards": ["7", "8"]},             # both face down, never seen
         {"ev": "gather", "from": ["market", "hand"], "to": "stock", "cards": ["1", "2", "3"]}]}
-    assert tell(line, 0, told) == "3 cards gathered from market, hand into box"   # (stock's title)
+    assert tell(line, 0, told) == "3 cards gathered from market, hand."   # (stock's title)
 
 
 def test_a_decision_is_headed_by_the_title_of_what_it_sets():
     from interpreter.play.display.narrate import owners
     rules = interpreter.load(interpreter.ruleset_path("diamonds"))
     line = {"type": "decision", "seat": 3, "prompt": "pass_count", "action": "2", "events": []}
-    assert tell(line, 0, owners(rules, rules.team_members(4))) == "seat 3 cards to pass: 2"
-    assert tell(line, 0) == "seat 3 pass_count: 2"   # (without the ruleset's words: its name)
+    assert tell(line, 0, owners(rules, rules.team_members(4))) == "seat 3 chooses cards to pass: 2."
+    assert tell(line, 0) == "seat 3 chooses pass_count: 2."   # (without the ruleset's words: its name)
 
 
 def test_a_choice_that_caused_nothing_is_still_told_in_the_rulesets_words():
@@ -134,5 +133,41 @@ def test_a_choice_that_caused_nothing_is_still_told_in_the_rulesets_words():
     line = {"type": "decision", "seat": 0, "prompt": "pass_count", "action": "1", "events": []}
     told = owners(rules, rules.team_members(4))
     assert tell(line, 0, told) is None                       # one's own choice is not repeated...
-    assert choice(line, 0, told) == "you cards to pass: 1"   # ...but the page says it when nothing else is
+    assert choice(line, 0, told) == "you choose cards to pass: 1."   # ...but the page says it when nothing else is
     assert choice({"type": "events"}, 0, told) is None
+
+
+def test_a_counter_a_scoring_category_counts_is_told_as_points_for_it():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds"))   # showroom: showroom, safe: "safe * 2"
+    told = owners(rules, rules.team_members(4))
+    line = {"type": "events", "events": [{"ev": "gain", "counter": "showroom", "owner": 2, "who": 2, "amount": 3},
+                                         {"ev": "lose", "counter": "safe", "owner": 0, "who": 0, "amount": 1},
+                                         {"ev": "gain", "counter": "tricks_won", "owner": 1, "who": 1, "amount": 1}]}
+    assert tell(line, 0, told) == ("seat 2 scores 3 points for the showroom. you lose 2 points for the safe. "
+                                   "tricks won of seat 1 gains 1.")
+
+
+def test_a_rounds_end_is_a_table_at_the_terminal_with_each_seats_net_change():
+    from interpreter.play.display.terminal import heard
+    events = [{"ev": "gain", "counter": "coins", "owner": p, "who": p, "amount": a} for p, a in enumerate([3, 0, 5, 1])]
+    events += [{"ev": "lose", "counter": "coins", "owner": 2, "who": 2, "amount": 2},
+               {"ev": "set", "var": "round", "value": 2}]
+    lines = heard({"type": "events", "events": events}, 0, None)
+    assert lines[0] == "round is now 2."
+    head, row = lines[1:]
+    assert head.split() == ["you", "seat", "2", "seat", "3"] and row.split() == ["coins", "+3", "+3", "+1"]
+    assert head.index("you") + len("you") == row.index("+3") + len("+3")   # right-aligned under its seat
+
+
+def test_a_box_the_view_hides_is_not_named_and_a_grid_choice_is_told_once():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds_club"))   # view: hide: [space_box, park_box, piece_box]
+    told = owners(rules, rules.team_members(3))
+    line = {"type": "decision", "seat": 2, "prompt": "buy", "action": "c2r6:R4+2h", "events": [
+        {"ev": "grid", "who": 2, "space": "R4+2h", "cost": 1},
+        {"ev": "move", "from": "space_box", "to": "market", "cards": ["R3", "AV"]},
+        {"ev": "move", "from": "piece_box", "to": "pieces", "to_owner": 1, "cards": ["piece1"]},
+        {"ev": "gather", "from": ["market"], "to": "space_box", "cards": ["R3", "AV", "DT"]}]}
+    assert tell(line, 0, told) == ("seat 2 takes R4+2h for 1. R3 AV placed in market. piece1 placed in playing pieces "
+                                   "of seat 1. 3 cards gathered from market.")

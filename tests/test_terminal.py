@@ -145,7 +145,9 @@ def test_a_pick_says_how_many_cards_it_takes():
     assert asked("secure", {"picked": 3, "least": 3, "most": 5}, 4, who) == "secure a card (3 picked, up to 5); done stops"
 
 
-@pytest.mark.parametrize("name,prompt,asks", [("diams", "secure", "secure a card (at least 3)"), ("diamonds_club", "mine", "mine 1 card (one option: Enter takes it)")])
+@pytest.mark.parametrize("name,prompt,asks", [("diams", "secure", "secure a card (at least 3)"), ("diamonds_club", "mine", "mine 1 card (one option: Enter takes it)"),
+                                              ("diams", "quality", "quality (pierce quality, 1 to 10)"),
+                                              ("diamonds", "pass_count", "cards to pass (1 to 3)")])
 def test_a_seed_games_pick_is_asked_with_its_count(name, prompt, asks):
     import random
     rules = interpreter.load(name)
@@ -162,3 +164,47 @@ def test_a_trick_says_whether_the_seat_leads_or_which_card_led():
     led = S.legal_actions()[0]
     S.apply_index(0)
     assert Table(rules).render(S, S.current_player())["prompt"]["asks"] == f"play a card ({led} led)"
+
+
+def test_a_question_mark_says_what_each_option_would_do_as_far_as_the_seat_can_tell():
+    import random
+    from interpreter.play.display.foresee import foreseen
+    from interpreter.play.display.narrate import owners
+    from interpreter.play.agents.view import SeatView
+    rules = interpreter.load("diamonds")
+    S = rules.new_game(4, seed=2)
+    while not (S.prompt() == "play" and len(S.observation(0)["zones"]["table"]) == 3):   # the trick's last card
+        S.apply_index(0)
+    seat = S.current_player()
+    view, rng = SeatView(S, seat), random.Random(1)
+    said = foreseen([view.sample(rng) for _ in range(3)], seat, owners(rules, S.members))
+    assert len(said) == len(S.legal_actions())
+    for label, does in zip(S.legal_actions(), said):
+        assert does.startswith(f"you play {label}. ")    # the option's own move, in words...
+        assert "wins the trick" in does or "win the trick" in does   # ...and what it settles: the trick's winner
+    before = S.to_json()
+    out = io.StringIO()
+    from interpreter.play.display.terminal import read_answer
+    read_answer(S.legal_actions(), seat, io.StringIO("?\n1\n"), out, None, lambda: said)
+    assert f"  1. {S.legal_actions()[0]}: {said[0]}" in out.getvalue()
+    assert S.to_json() == before                                  # the real game is not played
+
+
+def test_what_an_option_would_do_leaves_out_what_hangs_on_chance():
+    import random
+    from interpreter.play.display.foresee import foreseen
+    from interpreter.play.agents.view import SeatView
+    rules = interpreter.load("mister_diamond")   # a try's outcome is the dexterity's: not foreseen
+    S = rules.new_game(3, seed=2)
+    view = SeatView(S, S.current_player())
+    said = foreseen([view.sample(random.Random(s)) for s in range(3)], S.current_player(), None)
+    assert said and all(d.startswith("you try ") and "outcome" not in d for d in said)
+
+
+def test_play_at_the_terminal_answers_a_question_mark_with_what_each_option_would_do(capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    monkeypatch.setattr("sys.stdin", io.StringIO("?\n" + "1\n" * 300))
+    assert main(["play", "diamonds", "--players", "4", "--agents", "human,random,random,random", "--seed", "3",
+                 "--set", "rounds=1"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if re.match(r"\s+\d+\. \S+: ", line)]
+    assert listed and all(re.match(r"\s+\d+\. (\S+): you pass \1 to seat \d\.$", line) for line in listed)

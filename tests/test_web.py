@@ -824,3 +824,18 @@ scoring:
     rules = interpreter.load(path)
     view = table_of(rules).render(rules.new_game(2, 0), 0)
     assert "board" in json.dumps(view)
+
+
+def test_a_rounds_end_is_a_summary_table_on_the_page_and_not_said_twice(tmp_path):
+    path, _ = _log(tmp_path, "diams", 4)
+    s = LogView(path)
+    views = [s.view(at, 0) for at in range(len(s.positions))]
+    ends = [v for v in views if v["summary"]]
+    assert ends, "a game of diams has a round's end"
+    for v in ends:
+        summary = v["summary"]
+        assert summary["seats"][0] == "you" and all(len(row) == len(summary["seats"]) + 1 for row in summary["rows"])
+        for row in summary["rows"]:
+            assert f"{row[0]}:" not in v["said"]   # told by the table, not also in words
+            assert all(c == "" or c[0] in "+-" and c[1:].isdigit() for c in row[1:])
+    assert all(v["summary"] is None for v in views if v not in ends)

@@ -254,3 +254,20 @@ def test_the_page_fits_a_phone_and_a_wide_screen(browser, serve, tmp_path, width
         assert status == 200
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_a_rounds_end_is_drawn_as_a_table_of_each_seats_change(browser, serve, tmp_path):
+    rules = interpreter.load("diams")
+    log = tmp_path / "d.jsonl"
+    play_game(rules, 4, 3, make_agents("random", 4, 3), log=str(log))
+    game = LogView(log)
+    last = len(game.positions) - 1
+    browser.get(serve(game))
+    _wait(browser, lambda d: _position(d).startswith("0 / "))
+    assert not browser.find_elements(By.CSS_SELECTOR, "#summary tr")   # the setup changes no seat's counter
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)      # the last round's end
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#summary tr"))
+    seat = browser.find_element(By.ID, "seat").get_attribute("value")
+    summary = game.view(last, "all" if seat in ("", "all") else int(seat))["summary"]
+    rows = [[c.text for c in tr.find_elements(By.CSS_SELECTOR, "th, td")] for tr in browser.find_elements(By.CSS_SELECTOR, "#summary tr")]
+    assert rows == [["", *summary["seats"]], *summary["rows"]]

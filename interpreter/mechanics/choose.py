@@ -92,6 +92,15 @@ class Choose(AskOnce):
     def choice_var(self):
         return self.var
 
+    def asked(self, S, frame):
+        """What is chosen (the variable set) and, for numbers, their range (play/display/ask.py)."""
+        values = S.dec[1]
+        numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+        out: dict = {"sets": self.var}
+        if numbers and len(numbers) == len(values) and len(numbers) > 1:
+            out.update(low=min(numbers), high=max(numbers))
+        return out
+
     def vocabulary(self, V, spec):
         return V.labels(spec.get("options", "[]"), self.option_type)
 

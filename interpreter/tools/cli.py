@@ -74,6 +74,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
 
 def cmd_play(args) -> int:
     from ..play.agents import HumanAgent, TableReporter, make_agents
+    from ..play.display.foresee import foreseen
     from ..play.logs.gamelog import play_game
     if args.log_for is not None and not args.log:
         raise UsageError("--log-for needs --log F.jsonl")
@@ -86,6 +87,9 @@ def cmd_play(args) -> int:
     # check the player count (and the parameters) before asking agents anything
     rules.new_game(args.players, args.seed, options)
     agents: list[Any] = make_agents(args.agents, args.players, args.seed)   # or TableReporters (below)
+    for a in agents:
+        if isinstance(a, HumanAgent):
+            a.foreseen = foreseen   # ? says what each option would do
     if args.resolve == "ask" and not any(isinstance(a, HumanAgent) for a in agents):
         # the table is asked what happened; the agents choose the rest (with --json, the
         # questions go to stderr so that stdout stays one JSON object)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..errors import LINE_BREAK, RulebookError
 from ..loading.variants import load_data
-from .nouns import words
+from ..play.display.words import words_of
+from .nouns import TITLES, words
 from .sentences import Sentences
 
 OWNER = {"none": "shared", "player": "each player", "team": "each team", "card": "each card"}
@@ -28,6 +29,14 @@ SEEN_BY = {"all": "everyone", "owner": "its owner", "none": "nobody"}
 def explain(rules, strict: bool = False) -> str:
     """The rules in Markdown. ``strict``: a step or effect of an unexpected shape raises instead
     of being shown as its data (the tests ask it of the bundled rulesets)."""
+    token = TITLES.set(words_of(rules).titles)   # zones, counters and variables read as their titles
+    try:
+        return _explained(rules, strict)
+    finally:
+        TITLES.reset(token)
+
+
+def _explained(rules, strict: bool) -> str:
     d = rules.data
     ex = Sentences(rules, strict)
     ex.comments = _comments(rules)
@@ -205,6 +214,12 @@ def _note(ex, section, name, decl) -> str:
     return _prose(doc) if isinstance(doc, str) and doc.strip() else ex.comments.get((section, name), "")
 
 
+def _named(name, decl) -> str:
+    """A declaration's name in a table: its title, with the name the rules use after it."""
+    title = decl.get("title") if isinstance(decl, dict) else None
+    return f"{title} (`{name}`)" if isinstance(title, str) and title.strip() and title != str(name).replace("_", " ") else str(name)
+
+
 def _zones(ex, rules, d):
     zones = d.get("zones") or {}
     if not zones:
@@ -219,7 +234,7 @@ def _zones(ex, rules, d):
             notes.append("kept sorted")
         if _note(ex, "zones", name, decl):
             notes.append(_note(ex, "zones", name, decl))
-        rows.append([name, OWNER.get(decl.get("owner", "none"), decl.get("owner")),
+        rows.append([_named(name, decl), OWNER.get(decl.get("owner", "none"), decl.get("owner")),
                      SEEN_BY.get(decl.get("visible", "all"), decl.get("visible")), "; ".join(notes)])
     return ["## Zones", ""] + _table(["zone", "owner", "seen by", "notes"], rows)
 
@@ -229,7 +244,7 @@ def _counters(ex, rules, d):
     if not counters:
         return []
     decls = {name: decl if isinstance(decl, dict) else {"start": decl} for name, decl in counters.items()}
-    rows = [[name + (f" (one per key: {_v(decl['keys'])})" if "keys" in decl else ""),
+    rows = [[_named(name, decl) + (f" (one per key: {_v(decl['keys'])})" if "keys" in decl else ""),
              OWNER.get(decl.get("owner", "none"), decl.get("owner")),
              _v(decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), ""), _note(ex, "counters", name, decl)]
             for name, decl in decls.items()]   # (a bare value is the start: `tricks: 3`)
@@ -247,7 +262,8 @@ def _vars(ex, rules, d):
         if isinstance(decl, dict):
             typ = decl.get("type", "")
             start = f", starts at `{_v(decl['start'])}`" if "start" in decl else ""
-            out.append((f"- `{name}` ({typ}){start}" if typ else f"- `{name}`{start}") + note)
+            title = f"{decl['title']}: " if isinstance(decl.get("title"), str) and decl["title"].strip() else ""
+            out.append((f"- {title}`{name}` ({typ}){start}" if typ else f"- {title}`{name}`{start}") + note)
         else:
             out.append(f"- `{name}` ({decl}){note}")
     return out

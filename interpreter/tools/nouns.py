@@ -2,13 +2,22 @@
 list in words (``Noun``), shared by tools/phrases.py and tools/call_phrases.py."""
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 
 class Unphrasable(Exception):
     """A node with no words: shown as its source text."""
 
 
+# the titles of the zones, counters and variables of the ruleset being explained
+# (play/display/words.py), set by tools/explain.py for the time it explains one
+TITLES: ContextVar[dict | None] = ContextVar("TITLES", default=None)
+
+
 def words(name) -> str:
-    return str(name).replace("_", " ").strip() or str(name)
+    """A name as words: its title in the ruleset explained, else with spaces for underscores."""
+    title = (TITLES.get() or {}).get(name)
+    return title if title is not None else str(name).replace("_", " ").strip() or str(name)
 
 
 def plural(word: str) -> str:

@@ -25,6 +25,8 @@ def _v(value) -> str:
 
 
 def _cards(n: str) -> str:
+    if n.endswith((" cards", " card")) or " cards " in n:
+        return n   # a count whose title says it already ("the cards to pass")
     return "a card" if n == "1" else f"{n} cards"
 
 

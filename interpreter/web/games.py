@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..errors import GameError, RulebookError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
 from ..play.logs.gamelog import LogWriter, events_out, header, logged_decision, result_line
-from ..play.display.narrate import choice, event as tell_event, owners, tell
+from ..play.display.narrate import choice, event as tell_event, owners, tell, told
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
 from ..play.display.table import Table
@@ -150,8 +150,9 @@ class GameView:
             if seat != "all":
                 following = Redactor(self.rules, seat, self.members).line(following)
             out["chosen"] = following.get("action")
-        out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans,
-                   line=_line(shown), said=tell(shown, me, self.owners) or choice(shown, me, self.owners),
+        said, summary = told(shown, me, self.owners)   # (the summary drawn as a table, not said)
+        out.update(at=at, length=len(self.positions), mode=self.mode, humans=self.humans, summary=summary,
+                   line=_line(shown), said=" ".join(said) or choice(shown, me, self.owners),
                    events=[{"text": text, "cards": cards_of(ev)} for ev in shown.get("events") or ()
                            if (text := tell_event(ev, me, self.owners))])
         return out

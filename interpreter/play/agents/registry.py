@@ -102,6 +102,9 @@ class HumanAgent:
     """A person at the terminal: shows the table as the seat sees it and the numbered options;
     reads a number or a label. Hears every other move, in words."""
     name = "human"
+    # what each option would do (play/display/foresee.py's foreseen), given by the command line
+    # (tools/cli.py): it plays the options as a log does, and play/logs imports the agents
+    foreseen: Callable | None = None
 
     def __init__(self, seed: int = 0, seat: int | None = 0, stdin: TextIO | None = None,
                  stdout: TextIO | None = None):   # (seat None: the person at the terminal, no seat's)
@@ -114,10 +117,9 @@ class HumanAgent:
         self.owners = owners(rules, members)
 
     def hear(self, line: dict) -> None:
-        """What happened, told from this seat (the line is redacted for it): one line each."""
-        from ..display.narrate import tell
-        said = tell(line, self.seat, getattr(self, "owners", None))
-        if said:
+        """What happened, told from this seat (the line is redacted for it): a sentence a line."""
+        from ..display.terminal import heard
+        for said in heard(line, self.seat, getattr(self, "owners", None)):
             print(f"  {said}", file=self.stdout or sys.stdout)
 
     def decide(self, view) -> int:
@@ -126,7 +128,11 @@ class HumanAgent:
         from ..display.terminal import show
         table = view.table()
         show(table, self.stdout or sys.stdout)
-        return self._read(view.legal, view.seat, (table.get("prompt") or {}).get("options"))
+        foresee = None
+        if self.foreseen is not None:   # ? says what each option would do (three deals of what the seat cannot see)
+            rng, told = _random.Random(view.seat), getattr(self, "owners", None)
+            foresee = lambda: self.foreseen([view.sample(rng) for _ in range(3)], view.seat, told)  # noqa: E731
+        return self._read(view.legal, view.seat, (table.get("prompt") or {}).get("options"), foresee)
 
     def act(self, observation: dict, legal: list[str]) -> int:
         """For callers with only an observation: a summary of it and the numbered options."""
@@ -136,9 +142,9 @@ class HumanAgent:
             print(f"  {i:>3}. {label}", file=out)
         return self._read(legal, observation.get("player"))
 
-    def _read(self, legal: list[str], seat, options: list | None = None) -> int:
+    def _read(self, legal: list[str], seat, options: list | None = None, foresee=None) -> int:
         from ..display.terminal import read_answer
-        return read_answer(legal, seat, self.stdin or sys.stdin, self.stdout or sys.stdout, options)
+        return read_answer(legal, seat, self.stdin or sys.stdin, self.stdout or sys.stdout, options, foresee)
 
 
 class TableReporter:

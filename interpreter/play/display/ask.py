@@ -2,15 +2,16 @@
 and its target ("pass 3 cards to seat 2", "pass 1 more card to you (of 3)"), how many cards a
 pick takes ("take 2 more cards (of 3)", "take a card (1 picked, up to 3); done stops"), whether
 a trick is led or which card led it ("play a card (7D led)"), what a market
-costs against what the seat holds ("buy a space or pass: 4 coins"). The figures come from
+costs against what the seat holds ("buy a space or pass: 4 coins"), what a choice sets and a
+number's range ("quality (pierce quality, 1 to 10)"). The figures come from
 the step (``Step.asked``, mechanics/base.py), the words from the ruleset's prompt."""
 from __future__ import annotations
 
 
-def asked(prompt: str, question: dict | None, options: int | None, who) -> str:
+def asked(prompt: str, question: dict | None, options: int | None, who, title=str) -> str:
     """The sentence for a decision: ``prompt`` (the ruleset's word), ``question`` (the step's
     figures, or None), ``options`` (how many the seat has, None when it is not shown them),
-    ``who(seat)`` names a seat for the reader ("you", "seat 2")."""
+    ``who(seat)`` names a seat for the reader ("you", "seat 2"), ``title(name)`` a variable."""
     q = question or {}
     text = prompt
     if "count" in q:
@@ -37,6 +38,11 @@ def asked(prompt: str, question: dict | None, options: int | None, who) -> str:
         text += " a card to lead the trick" if q["leads"] else f" a card ({q['led']} led)" if q.get("led") else ""
     elif q.get("pay"):
         text += " a space" + (" or pass" if q.get("can_pass") else "") + f": {q['has']} {q['pay']}"
+    elif "sets" in q:   # a choice: what it sets, when the prompt does not say it, and a number's range
+        chosen = title(q["sets"])
+        said = [chosen] if chosen != prompt else []
+        said += [f"{q['low']} to {q['high']}"] if "low" in q else []
+        text += f" ({', '.join(said)})" if said else ""
     if options == 1:
         text += " (one option: Enter takes it)"
     return text

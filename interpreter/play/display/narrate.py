@@ -59,6 +59,25 @@ class _Teller:
             return f"your team's {name}" if self.me in members[owner] else f"{name} of team {owner}"
         return f"your {name}" if owner == self.me else f"{name} of seat {owner}"
 
+    def whose(self, raw, owner) -> str:
+        """Who owns a counter, as a sentence's subject: "you", "seat 2", "your team", "team 1"."""
+        members = self.members
+        if self.kinds.get(raw) == "team" and members and isinstance(owner, int) and 0 <= owner < len(members) \
+                and any(len(m) > 1 for m in members):
+            return "your team" if self.me in members[owner] else f"team {owner}"
+        return str(owner) if isinstance(owner, str) else self.who(owner)
+
+    def scores(self, counter, owner, delta: int) -> str:
+        """A counter's change as the rules say it: "seat 2 scores 5 for the showroom" when a
+        scoring category counts the counter, else "your safe gains 1"."""
+        points = self.words.points.get(counter) if self.words is not None and owner is not None else None
+        if points is None:
+            return f"{self.zone(counter, owner)} {'gains' if delta > 0 else 'loses'} {abs(delta)}"
+        subject = self.whose(counter, owner)
+        verb = ("score" if delta > 0 else "lose") if subject == "you" else ("scores" if delta > 0 else "loses")
+        n = abs(delta) * points[1]
+        return f"{subject} {verb} {n} point{'s' if n != 1 else ''} for the {points[0]}"
+
     def own(self, name, owner, who) -> str:
         """A zone named from the acting seat's side: "their hand" when it is the actor's own."""
         if owner is not None and owner == who and who != self.me and self.kinds.get(name) != "team":
@@ -85,30 +104,37 @@ class _Teller:
             if not ev.get("cards") and not ev.get("count"):
                 return None   # nothing moved
             froms = ev.get("from")
+            froms = froms if isinstance(froms, list) else [froms]
             hidden = self.words.hidden if self.words is not None else set()
-            if ev.get("to") in hidden and all(f in hidden for f in (froms if isinstance(froms, list) else [froms])):
+            # a box no seat sees is not named: cards come out of it or go back into it
+            seen = [f for f in froms if f not in hidden]
+            to = None if ev.get("to") in hidden else self.zone(ev.get("to"), ev.get("to_owner"))
+            if not seen and to is None:
                 return None   # from one box to another: nothing a seat sees
-            src = ", ".join(map(self.title, froms)) if isinstance(froms, list) else self.zone(froms, ev.get("from_owner"))
-            to = self.zone(ev.get("to"), ev.get("to_owner"))
+            src = ", ".join(map(self.title, seen)) if len(froms) > 1 else (
+                self.zone(froms[0], ev.get("from_owner")) if seen else None)
             if kind == "gather":   # the cards back together: how many, not which
                 n = len(ev["cards"]) if "cards" in ev else ev.get("count", 0)
-                return f"{n} card{'s' if n != 1 else ''} gathered from {src} into {to}"
+                return f"{n} card{'s' if n != 1 else ''} gathered from {src}" + (f" into {to}" if to else "")
+            if src is None:
+                return f"{self.cards(ev)} {'dealt to' if kind == 'deal' else 'placed in'} {to}"
+            if to is None:
+                return f"{self.cards(ev)} put away from {src}"
             verb = {"deal": "dealt"}.get(kind, "moved")
             return f"{self.cards(ev)} {verb} from {src} to {to}"
         if kind in ("gain", "lose"):
             owner = ev.get("owner", who)
             if ev.get("hidden"):
                 return f"{self.zone(ev.get('counter'), owner)} changes"
-            if ev.get("amount") == 0:
+            if not ev.get("amount"):
                 return None   # nothing changed
-            sign = "+" if kind == "gain" else "-"
-            return f"{self.zone(ev.get('counter'), owner)} {sign}{ev.get('amount')}"
+            return self.scores(ev.get("counter"), owner, ev["amount"] * (1 if kind == "gain" else -1))
         if kind == "transfer":
-            amount = "" if ev.get("hidden") else f" {ev.get('amount')}"
-            return (f"{self.zone(ev.get('from'), ev.get('from_owner'))} -> {self.zone(ev.get('to'), ev.get('to_owner'))}:"
-                    f"{amount or ' some'}")
+            amount = "some" if ev.get("hidden") else str(ev.get("amount"))
+            return (f"{amount} moves from {self.zone(ev.get('from'), ev.get('from_owner'))} "
+                    f"to {self.zone(ev.get('to'), ev.get('to_owner'))}")
         if kind == "set_counter":
-            value = "changes" if ev.get("hidden") else f"= {ev.get('value')}"
+            value = "changes" if ev.get("hidden") else f"is now {ev.get('value')}"
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
             var = ev.get("var")
@@ -116,7 +142,7 @@ class _Teller:
                 return None   # bookkeeping: not the table's
             value = self.words.value(var, ev.get("value", "?"), self.who) if self.words is not None \
                 else _said(ev.get("value", "?"))
-            return f"{self.title(var)}: {value}" + (" (drawn)" if kind == "random" else "")
+            return f"{self.title(var)} {'drawn:' if kind == 'random' else 'is now'} {value}"
         if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
             return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
         if kind == "reveal":
@@ -125,7 +151,7 @@ class _Teller:
             return f"{', '.join(self.title(c) for c in ev.get('counters') or [])} back to the start"
         if kind == "advance":
             return f"{self.zone(ev.get('counter'), ev.get('owner', who))}" + (
-                " moves" if ev.get("hidden") else f" {ev.get('from')} -> {ev.get('to')}")
+                " moves" if ev.get("hidden") else f" moves from {ev.get('from')} to {ev.get('to')}")
         if kind == "play":
             return f"{self.does(who, 'play')} {self.cards(ev)}"
         if kind == "trick":
@@ -162,44 +188,65 @@ class _Teller:
             return f"{self.who(ev.get('seat'))} {self.title(ev.get('prompt'))}: {ev.get('action')} (the only option)"
         return kind
 
-    def tell(self, line: dict) -> str | None:
-        """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
-        is not repeated): "seat 2 play: 7H. seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
+    def told(self, line: dict) -> tuple[list[str], dict | None]:
+        """A log line as sentences, one per thing that happened, each ending with a full stop,
+        and the counters several seats' changed at once (a round's end) as a summary table:
+        {"seats": [who, ...], "rows": [[title, change per seat...], ...]} (None without one).
+        Its own seat's choice is not repeated."""
         kind = line.get("type")
-        said = [s for s in (self.event(ev) for ev in _settled(line.get("events") or ())) if s]
-        said = self._summed(line.get("events") or (), said)
-        if kind == "decision":
-            if self.me is not None and line.get("seat") == self.me:
-                return "; ".join(said) if said else None
+        events = line.get("events") or ()
+        table = self._table(events)
+        tabled = {c for c in table["counters"]} if table else set()
+        said = [s for s in (self.event(ev) for ev in _settled(events)
+                            if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)) if s]
+        if kind == "decision" and not (self.me is not None and line.get("seat") == self.me):
             seat, action = line.get("seat"), str(line.get("action"))
-            if said and said[0].startswith(self.who(seat) + " ") and (action in said[0] or action == "?"):
-                return "; ".join(said)   # "seat 2 plays 7H" says the choice already
-            head = f"{self.who(seat)} {self.title(line.get('prompt'))}: {action}"
-            return head + (". " + "; ".join(said) if said else "")
-        if kind == "events":
-            return "; ".join(said) if said else None
-        if kind == "error":
-            return f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"
-        return None
+            # "seat 2 plays 7H" says the choice already (a grid's "c2r6:R4+2h" by its space, R4+2h)
+            if not (said and said[0].startswith(self.who(seat) + " ")
+                    and (action == "?" or any(part and part in said[0].split() for part in action.split(":")))):
+                said.insert(0, self.chose(line))
+        elif kind == "error":
+            said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
+        elif kind not in ("decision", "events"):
+            return [], None
+        if table:
+            table.pop("counters")
+        return [s if s.endswith(".") else s + "." for s in said], table
 
+    def chose(self, line: dict) -> str:
+        """"seat 3 chooses cards to pass: 2" (the title of what the decision sets)."""
+        return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))}: {line.get('action')}"
 
-    def _summed(self, events, said: list) -> list:
-        """A counter changed for several owners at once (a round's end) as one summary: "round
-        score: you +3, seat 1 +5" instead of a sentence per owner."""
+    def tell(self, line: dict) -> str | None:
+        """A log line in words: its sentences, then its summary table as sentences of its own
+        ("round score: you +3, seat 2 +5.")."""
+        said, table = self.told(line)
+        said += summary_said(table)
+        return " ".join(said) if said else None
+
+    def _table(self, events) -> dict | None:
+        """The counters changed for three owners or more in one line, each owner's net change."""
         changed: dict = {}
         for ev in events:
             if ev.get("ev") in ("gain", "lose") and not ev.get("hidden") and ev.get("amount"):
-                changed.setdefault(ev.get("counter"), []).append(ev)
-        out = list(said)
-        for counter, evs in changed.items():
-            if len({e.get("owner", e.get("who")) for e in evs}) < 3:
-                continue
-            one = {self.event(e) for e in evs}
-            out = [s for s in out if s not in one]
-            parts = [f"{'you' if e.get('owner', e.get('who')) == self.me else self.who(e.get('owner', e.get('who')))} "
-                     f"{'+' if e['ev'] == 'gain' else '-'}{e['amount']}" for e in evs]
-            out.append(f"{self.title(counter)}: {', '.join(parts)}")
-        return out
+                owner = ev.get("owner", ev.get("who"))
+                net = changed.setdefault(ev.get("counter"), {})
+                net[owner] = net.get(owner, 0) + ev["amount"] * (1 if ev["ev"] == "gain" else -1)
+        changed = {c: net for c, net in changed.items() if len(net) >= 3}
+        if not changed:
+            return None
+        owners = sorted({o for net in changed.values() for o in net}, key=lambda o: (not isinstance(o, int), str(o)))
+        heads = [self.whose(next(iter(changed)), o) for o in owners]
+        rows = [[self.title(c)] + [(f"{net[o]:+d}" if net.get(o) else "") for o in owners] for c, net in changed.items()]
+        return {"seats": heads, "rows": rows, "counters": list(changed)}
+
+
+def summary_said(table: dict | None) -> list[str]:
+    """A summary table (``_Teller.told``) as sentences, a counter each: "round score: you +3, seat 2 +5."."""
+    if not table:
+        return []
+    return [f"{row[0]}: " + ", ".join(f"{who} {cell}" for who, cell in zip(table["seats"], row[1:]) if cell) + "."
+            for row in table["rows"]]
 
 
 def _settled(events) -> list:
@@ -235,8 +282,12 @@ def choice(line: dict, me: int | None = None, owners: tuple | None = None) -> st
     one's own choice): "you cards to pass: 2"; None for another kind of line."""
     if line.get("type") != "decision":
         return None
-    teller = _Teller(me, owners)
-    return f"{teller.who(line.get('seat'))} {teller.title(line.get('prompt'))}: {line.get('action')}"
+    return _Teller(me, owners).chose(line) + "."
+
+
+def told(line: dict, me: int | None = None, owners: tuple | None = None) -> tuple[list[str], dict | None]:
+    """A log line as sentences and a summary table (``_Teller.told``), told to seat ``me``."""
+    return _Teller(me, owners).told(line)
 
 
 def tell(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:

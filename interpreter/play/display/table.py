@@ -127,7 +127,7 @@ class Table:
         # the figures of what is asked are the deciding seat's: others read the prompt alone
         out["asks"] = asked(self.words.title(S.prompt() or ""), step.asked(S, S.stack[-1]) if shown else None,
                             len(out["options"]) if shown else None,
-                            lambda p: "you" if p == me else f"seat {p}")
+                            lambda p: "you" if p == me else f"seat {p}", self.words.title)
         return out
 
     def _board(self, obs) -> dict | None:

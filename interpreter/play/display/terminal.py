@@ -157,9 +157,10 @@ def _option(o: dict) -> str:
     return f"{o['index'] + 1:>3}. {o['label']}" + (f" ({o['note']})" if o.get("note") else "")
 
 
-def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = None) -> int:
+def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = None, foresee=None) -> int:
     """The option a person answers: a number, a label, Enter when there is one option only;
-    ``?`` lists the options with their notes (``options``: the table's, else the labels)."""
+    ``?`` lists the options with their notes (``options``: the table's, else the labels) and,
+    given ``foresee()`` (a sentence per option: play/display/foresee.py), what each would do."""
     from ...errors import UsageError, did_you_mean
     while True:
         if len(legal) == 1:
@@ -182,7 +183,8 @@ def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = N
             return legal.index(answer)
         if answer in ("?", "help"):
             shown = options or [{"index": i, "label": lab} for i, lab in enumerate(legal)]
-            print("\n".join(_option(o) for o in shown), file=out)
+            does = foresee() if foresee is not None else [""] * len(shown)
+            print("\n".join(_option(o) + (f": {d}" if d else "") for o, d in zip(shown, does)), file=out)
             print("Answer with an option's number or its label" + (", or Enter for the only one" if len(legal) == 1
                                                                   else "") + ".", file=out)
             continue
@@ -208,3 +210,17 @@ def show(table: dict, out) -> None:
             Console(file=out, highlight=False).print(render(table, paint=paint))
             return
     print(render(table), file=out)
+
+
+def heard(line: dict, me, owners) -> list[str]:
+    """What happened, told to seat ``me`` at the terminal: one sentence a line, then the
+    counters several seats changed at once (a round's end) as a small table."""
+    from .narrate import told
+    said, table = told(line, me, owners)
+    out = list(said)
+    if table:
+        rows = [["", *table["seats"]], *table["rows"]]
+        widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+        out += ["  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                for r in rows]
+    return out

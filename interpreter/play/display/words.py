@@ -6,13 +6,17 @@ are the engine's bookkeeping rather than the table's.
 - internal (not drawn, not told): a zone no card is ever visible in (``visible: none``: a
   box or a face-down stock; its size is no decision's matter) and a flag (a ``bool``
   variable); when ``view: vars`` names the variables shown, every other one. The ``view:``
-  hints override: a zone named in ``order`` or ``collapse`` is drawn, ``hide`` hides anything.
+  hints override: a zone named in ``order`` or ``collapse`` is drawn, ``hide`` hides anything;
+- points: a counter a scoring category counts as it stands, told as points for that category.
 """
 from __future__ import annotations
 
+import re
 from weakref import WeakKeyDictionary
 
 _WORDS: WeakKeyDictionary = WeakKeyDictionary()
+# the titles of the variables a step declares by default, not the ruleset (a turns step's seat: mechanics/flow.py)
+IMPLIED = {"turn_player": "to play"}
 
 
 def words_of(rules) -> "Words":
@@ -48,12 +52,22 @@ class Words:
         never_seen = {name for name, decl in _declared(data, "zones").items()
                       if isinstance(decl, dict) and decl.get("visible") == "none" and name not in shown}
         self.hidden = set(hints.get("hide") or ()) | never_seen
+        # a counter a scoring category counts as it stands (``showroom: showroom``, ``safe: "safe * 2"``):
+        # its gain is told as points for that category
+        self.points: dict[str, tuple[str, int]] = {}
+        scoring = _declared(data, "scoring")
+        for category, text in _declared(scoring, "categories").items():
+            found = re.fullmatch(r"\s*(\w+)\s*(?:\*\s*(\d+))?\s*", str(text))
+            if found and found.group(1) in _declared(data, "counters"):
+                self.points[found.group(1)] = (str(category).replace("_", " "), int(found.group(2) or 1))
+        for name, typ in getattr(getattr(rules, "names", None), "vars", {}).items():
+            self.types.setdefault(name, str(typ))   # the variables steps declare (turn_player) too
         told = hints.get("vars")
         self.quiet_vars = {name for name, typ in self.types.items()
                            if (told is not None and name not in told) or (told is None and typ == "bool")}
 
     def title(self, name) -> str:
-        return self.titles.get(name, str(name).replace("_", " "))
+        return self.titles.get(name) or IMPLIED.get(name) or str(name).replace("_", " ")
 
     def value(self, name, value, who) -> str:
         """A variable's value as a person reads it: a seat by ``who(seat)``, a flag yes or no,

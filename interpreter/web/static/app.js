@@ -195,12 +195,21 @@ function renderTimeline(v) {
                                      el("h3", { text: `The game as seat ${v.seat} saw it` }), story));
   for (const id of ["running", "teams", "seats", "since"]) $(id).replaceChildren();
   $("said").textContent = v.said;
+  renderSummary(v.summary);
   $("events").replaceChildren(...events.map((e, i) => el("li", { class: i === ui.event ? "current" : "", text: e.text })));
   const decision = v.line.type === "decision";
   $("prompt").textContent = decision ? `${seatName(v.line.seat)}: ${v.line.prompt}` : v.over ? "The game is over." : "";
   $("options").replaceChildren(...(decision ? [el("span", { class: "waiting", text: `chosen: ${v.line.action}` })] : []));
   const current = story.children[v.at];
   if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+}
+
+// the counters several seats changed at once (a round's end): a row a counter, a column a seat
+function renderSummary(summary) {
+  if (!summary) return $("summary").replaceChildren();
+  const head = el("tr", {}, el("th"), ...summary.seats.map((s) => el("th", { text: s })));
+  const rows = summary.rows.map((r) => el("tr", {}, el("th", { text: r[0] }), ...r.slice(1).map((c) => el("td", { text: c }))));
+  $("summary").replaceChildren(el("table", {}, head, ...rows));
 }
 
 function render() {
@@ -226,6 +235,7 @@ function render() {
     el("h3", { text: seatName(s.seat) + (s.seat === toMove ? ` — to ${v.prompt.asks || v.prompt.prompt}` : "") }), ...s.items.map((it) => itemRow(it, hot)))));
   // what happened
   $("said").textContent = v.said || (v.at === 0 ? "The game is set up." : "");
+  renderSummary(v.summary);
   const since = (v.since || []).slice(0, -1);   // the last is the decision shown above
   $("since").replaceChildren(...(since.length ? [el("p", { class: "hidden", text: "Before it:" }),
     el("ol", {}, ...since.map((t) => el("li", { text: t })))] : []));
