@@ -37,6 +37,7 @@ from .args import parse_sets
 from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
 from ..loading.resources import find_ruleset, resource_dir
+from ..lsp import add_lsp, cmd_lsp
 
 
 def _out(text: str = "") -> None:
@@ -357,6 +358,7 @@ COMMANDS: list[Command] = [
             batches.cmd_simulate),
     Command("compare", "compare variants on the same seeds, with significance tests", batches.add_compare,
             batches.cmd_compare),
+    Command("lsp", "a language server for editors, over stdio (docs/editor.md)", add_lsp, cmd_lsp),
 ]
 
 

@@ -1,0 +1,240 @@
+"""The language server (`rulebook lsp`, interpreter/lsp/), driven over its protocol: a client
+starts `python -m interpreter lsp` and talks to it as an editor would."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest_lsp = pytest.importorskip("pytest_lsp")
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+GOOF = (RULESETS / "goofspiel.yaml").read_text()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"]))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _open(client, path: Path, text: str | None = None) -> str:
+    uri = path.resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="yaml", version=1, text=path.read_text() if text is None else text)))
+    return uri
+
+
+async def _diagnostics(client, uri: str):
+    while uri not in client.diagnostics:
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return client.diagnostics[uri]
+
+
+def _find(text: str, needle: str, skip: int = 0) -> types.Position:
+    """The position of the start of ``needle`` in ``text`` (0-based line and column)."""
+    index = text.index(needle)
+    before = text[:index]
+    return types.Position(line=before.count("\n"), character=index - (before.rfind("\n") + 1) + skip)
+
+
+@pytest.mark.asyncio
+async def test_a_misspelt_zone_is_reported_at_its_range_with_a_did_you_mean_and_a_quick_fix(client, tmp_path):
+    text = GOOF.replace('cards: "suits where seat == p"', 'cards: "siuts where seat == p"')
+    path = tmp_path / "goof.yaml"
+    path.write_text(text)
+    uri = _open(client, path)
+    found = await _diagnostics(client, uri)
+    assert len(found) == 1
+    d = found[0]
+    start = _find(text, "siuts where")
+    assert (d.range.start, d.range.end) == (start, types.Position(line=start.line, character=start.character + 5))
+    assert d.code == "unknown-name" and d.severity == types.DiagnosticSeverity.Error
+    assert "unknown" in d.message and "did you mean 'suits'?" in d.message
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=d.range,
+        context=types.CodeActionContext(diagnostics=[d])))
+    assert [a.title for a in actions] == ["Change to 'suits'"]
+    assert actions[0].edit.changes[uri][0].new_text == "suits"
+    assert actions[0].edit.changes[uri][0].range == d.range
+
+
+@pytest.mark.asyncio
+async def test_an_edit_is_checked_again_and_a_fix_clears_the_diagnostics(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = _open(client, path)
+    assert list(await _diagnostics(client, uri)) == []
+    line = _find(GOOF, "points: {owner: player}").line
+    client.diagnostics.clear()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=line, character=2),
+                              end=types.Position(line=line, character=8)), text="pionts")]))
+    found = await _diagnostics(client, uri)
+    assert found and any("unknown" in d.message and "'points'" in d.message for d in found)
+    client.diagnostics.clear()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=GOOF)]))
+    assert list(await _diagnostics(client, uri)) == []
+
+
+@pytest.mark.asyncio
+async def test_a_variant_files_error_is_reported_in_the_variant_file(client, tmp_path):
+    (tmp_path / "goof.yaml").write_text(GOOF)
+    variant = tmp_path / "short.yaml"
+    text = "extends: goof.yaml\nparams:\n  num_cards: {type: int, default: 5, min: 1, max: 13}\n" \
+           "end_when: [\"count(prizs) == 0\"]\n"
+    variant.write_text(text)
+    uri = _open(client, variant)
+    found = await _diagnostics(client, uri)
+    assert len(found) == 1 and "did you mean 'prizes'?" in found[0].message
+    assert found[0].range.start == _find(text, "prizs")
+
+
+@pytest.mark.asyncio
+async def test_a_yaml_syntax_error_is_located(client, tmp_path):
+    path = tmp_path / "broken.yaml"
+    text = GOOF.replace("  box: {}", "  box: {", 1)
+    path.write_text(text)
+    found = await _diagnostics(client, _open(client, path))
+    assert len(found) == 1 and found[0].code == "yaml-syntax"
+    assert found[0].range.start.line >= _find(text, "  box: {").line
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", ["goofspiel", "hearts", "kuhn_poker"])
+async def test_the_bundled_rulesets_have_no_errors(client, name):
+    found = await _diagnostics(client, _open(client, RULESETS / f"{name}.yaml"))
+    assert [d.message for d in found if d.severity == types.DiagnosticSeverity.Error] == []
+
+
+async def _complete(client, uri, position):
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=position))
+    return {item.label: item for item in result.items}
+
+
+@pytest.mark.asyncio
+async def test_completion_inside_an_expression_lists_the_zones_parameters_and_functions(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = _open(client, path)
+    await _diagnostics(client, uri)
+    items = await _complete(client, uri, _find(GOOF, 'count(players where', skip=6))
+    for zone in ("prizes", "suits", "box", "lot", "taken", "hand", "spent"):
+        assert items[zone].detail.startswith("zone")
+    assert "params.num_cards" in items and items["points"].detail.startswith("counter")
+    assert {"bid", "top", "me", "num_players", "highest", "count"} <= set(items)
+    assert items["highest"].detail == "highest(L, by: N)"
+    assert "value" in items and "attribute" in items["value"].detail     # a card attribute
+    after = await _complete(client, uri, _find(GOOF, "params.num_cards\n", skip=7))
+    assert set(after) == {"num_cards"} and "cards in each suit" in after["num_cards"].documentation.value
+
+
+@pytest.mark.asyncio
+async def test_completion_of_keys_follows_the_step_kind(client, tmp_path):
+    text = GOOF.replace("          prompt: bid\n", "          pro\n")
+    path = tmp_path / "goof.yaml"
+    path.write_text(text)
+    uri = _open(client, path)
+    await _diagnostics(client, uri)
+    items = await _complete(client, uri, _find(text, "          pro\n", skip=13))
+    assert {"who", "options", "as", "prompt", "then", "simultaneous"} <= set(items)
+    top = await _complete(client, uri, types.Position(line=text.count("\n"), character=0))
+    assert {"zones", "counters", "flow", "params"} <= set(top)
+    flow_item = await _complete(client, uri, _find(text, "      - move: {from: prizes", skip=8))
+    assert {"pick", "choose", "move", "deal", "tricks"} <= set(flow_item)
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_a_builtins_reference_a_keys_and_a_parameters_value(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = _open(client, path)
+
+    async def hover(pos):
+        result = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=pos))
+        return result.contents.value if result else None
+
+    assert "number of elements" in await hover(_find(GOOF, "count(players where", skip=2))
+    assert "`owner`" in await hover(_find(GOOF, "owner: player, visible", skip=1))
+    shown = await hover(_find(GOOF, "params.num_cards\n", skip=9))
+    assert "cards in each suit" in shown and '"default": 13' in shown
+
+
+async def _at(client, method, uri, position, **extra):
+    return await getattr(client, method)(dict(**{"text_document": types.TextDocumentIdentifier(uri=uri),
+                                                 "position": position}, **extra))
+
+
+@pytest.mark.asyncio
+async def test_definition_jumps_across_extends_and_references_span_the_chain(client, tmp_path):
+    base = tmp_path / "goof.yaml"
+    base.write_text(GOOF)
+    variant = tmp_path / "bonus.yaml"
+    text = "extends: goof.yaml\nend_when: [\"count(taken) > 4\"]\n"
+    variant.write_text(text)
+    uri = _open(client, variant)
+    assert list(await _diagnostics(client, uri)) == []
+    result = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "taken) >", skip=2)))
+    assert result.uri == base.resolve().as_uri()
+    assert result.range.start == _find(GOOF, "taken: {}")
+    refs = await client.text_document_references_async(types.ReferenceParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "taken) >"),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert {(r.uri, r.range.start.line) for r in refs} == {
+        (base.resolve().as_uri(), _find(GOOF, "taken: {}").line),
+        (base.resolve().as_uri(), _find(GOOF, "to: taken").line),
+        (uri, 1)}
+
+
+@pytest.mark.asyncio
+async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = _open(client, path)
+    await _diagnostics(client, uri)
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(GOOF, "lot: {}"), new_name="pot"))
+    lines = GOOF.split("\n")
+    for e in edit.changes[uri]:
+        assert e.range.start.line == e.range.end.line and e.new_text == "pot"
+        line = lines[e.range.start.line]
+        lines[e.range.start.line] = line[:e.range.start.character] + "pot" + line[e.range.end.character:]
+    renamed = "\n".join(lines)
+    assert len(edit.changes[uri]) == GOOF.count("lot") - GOOF.count("lots") and "lot" not in renamed.replace(
+        "lots", "").replace("slot", "")
+    client.diagnostics.clear()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=renamed)]))
+    assert list(await _diagnostics(client, uri)) == []
+    with pytest.raises(Exception, match="already a zone"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=_find(renamed, "pot: {}"), new_name="hand"))
+
+
+@pytest.mark.asyncio
+async def test_document_symbols_outline_the_declarations_and_the_flow(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = _open(client, path)
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    by_name = {s.name: s for s in symbols}
+    assert {"zones", "counters", "vars", "params", "flow"} <= set(by_name)
+    assert [c.name for c in by_name["zones"].children] == ["prizes", "suits", "box", "lot", "taken", "hand", "spent"]
+    repeat = by_name["flow"].children[0]
+    assert repeat.name == "repeat" and repeat.detail == "params.num_cards"
+    assert [c.name for c in repeat.children][:4] == ["move", "choose", "set", "if"]
+    assert repeat.range.start == _find(GOOF, "repeat: params", skip=0)
