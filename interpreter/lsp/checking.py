@@ -15,6 +15,7 @@ from ..errors import Diagnostic, RulebookError
 from ..expr.names import Names
 from ..loading.source import SourceMap
 from ..loading.variants import load_data, unsaved
+from .diagnostics import unique
 
 
 class Recording(Builder):
@@ -29,7 +30,8 @@ class Recording(Builder):
         return super().check_keys(spec, allowed, path, required)
 
     def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
-        self.locals_at[tuple(path)] = (tuple(locals or ()), has_me)
+        # (the locals, whether 'me' is a player, the type expected, whether it is a whole text)
+        self.locals_at[tuple(path)] = (dict(locals or {}), has_me, expect, tree is None)
         return super().expr(value, path, locals, has_me, expect, tree)
 
 
@@ -42,13 +44,15 @@ class Checked:
     smap: SourceMap | None = None
     names: Names | None = None          # what the builder declared (also after errors)
     allowed: dict = field(default_factory=dict)     # data path -> keys accepted there
-    locals_at: dict = field(default_factory=dict)   # data path -> (local names, whether 'me' means a player)
+    locals_at: dict = field(default_factory=dict)   # data path -> (locals, has_me, expect, whole)
     effects: tuple = ()                 # declared effect names
+    text: str | None = None             # the document's text checked
+    builder: Builder | None = None      # the builder of the ruleset itself (quick.py compiles with it)
 
 
 def check(path: str, texts: dict[str, str]) -> Checked:
     """Check the ruleset at ``path``; ``texts``: the open documents by path (unsaved edits)."""
-    out = Checked(path)
+    out = Checked(path, text=texts.get(path))
     with unsaved({p: t.encode("utf-8") for p, t in texts.items()}):
         try:
             loaded = load_data(path)
@@ -58,7 +62,7 @@ def check(path: str, texts: dict[str, str]) -> Checked:
         out.data, out.smap = loaded.data, loaded.smap
         builder = Recording(loaded, out.allowed, out.locals_at)
         out.diagnostics = _diagnostics(builder)
-        out.names, out.effects = builder.names, tuple(builder.fx.named)
+        out.names, out.effects, out.builder = builder.names, tuple(builder.fx.named), builder
         seen = {_key(loaded.data)}
         for variant in (loaded.data.get("variants") or {}):
             try:
@@ -69,7 +73,8 @@ def check(path: str, texts: dict[str, str]) -> Checked:
                 found = _diagnostics(Builder(vloaded))
             except RulebookError as e:
                 found = list(e.diagnostics)
-            out.diagnostics += [d for d in found if d not in out.diagnostics]
+            out.diagnostics += found
+    out.diagnostics = unique(out.diagnostics)
     return out
 
 

@@ -92,14 +92,14 @@ def _locals(path: tuple, checked: Checked) -> tuple:
     """The locals of the expression at ``path`` in the last check; for a new one, those of the
     expression written nearest to it (the longest common path)."""
     if path in checked.locals_at:
-        return checked.locals_at[path][0]
+        return tuple(checked.locals_at[path][0])
     best, depth = (), 0
-    for p, (names, _) in checked.locals_at.items():
+    for p, (names, *_) in checked.locals_at.items():
         n = 0
         while n < min(len(p), len(path)) and p[n] == path[n]:
             n += 1
         if n > depth:
-            best, depth = names, n
+            best, depth = tuple(names), n
     return best
 
 

@@ -14,6 +14,18 @@ SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.Diagnostic
 DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?")
 
 
+def unique(diagnostics) -> list[Diagnostic]:
+    """The diagnostics without repeats (a variant repeats its base's warnings), in order."""
+    seen: set = set()
+    out = []
+    for d in diagnostics:
+        key = (d.message, d.loc, d.code, d.severity, d.hint, d.span)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def by_file(diagnostics: list[Diagnostic], path: str) -> dict[str, list[Diagnostic]]:
     """The diagnostics grouped by the file they are located in; one without a location goes
     to the checked file ``path`` (an unreadable base, an empty file)."""

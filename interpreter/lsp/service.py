@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from bisect import bisect_right
+from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -18,6 +19,7 @@ from ..loading.source import read_file
 from ..errors import RulebookError
 from . import completion, diagnostics, hover, navigation
 from .checking import Checked, check
+from .quick import quick
 from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
 
 DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
@@ -29,7 +31,8 @@ class RulebookServer(LanguageServer):
         self.checked: dict[str, Checked] = {}      # by document path: the last check
         self.named: dict[str, Checked] = {}        # by document path: the last check that declared names
         self.found: dict[str, dict] = {}           # checked path -> {located file: diagnostics}
-        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
+        self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
 
     # ------------------------------------------------------------------ documents
     def texts(self) -> dict[str, str]:
@@ -47,21 +50,47 @@ class RulebookServer(LanguageServer):
 
     def run_check(self, path: str) -> Checked:
         """Check one document and publish the diagnostics of every file it touched."""
-        self.pending.pop(path, None)
+        task = self.pending.pop(path, None)
+        if task is not None:
+            task.cancel()
         result = check(path, self.texts())
+        self.accept(path, result)
+        return result
+
+    def accept(self, path: str, result: Checked) -> None:
         self.checked[path] = result
         if result.names is not None:
             self.named[path] = result
+        self.show(path, result.diagnostics)
+
+    def show(self, path: str, found: list) -> None:
+        """Publish the diagnostics of checking ``path`` in every file they are in (and clear
+        those of the files that had some and have none now)."""
         before = set(self.found.get(path, {}))
-        self.found[path] = diagnostics.by_file(result.diagnostics, path)
+        self.found[path] = diagnostics.by_file(found, path)
         for file in before | set(self.found[path]):
             self.publish(file)
-        return result
+
+    async def refresh(self, path: str) -> None:
+        """After a pause in typing: the quick answer to an edit inside an expression at once
+        (quick.py), then the whole check, in a worker thread so that the server keeps
+        answering; a check overtaken by a newer edit is dropped."""
+        await asyncio.sleep(DEBOUNCE)
+        last = self.checked.get(path)
+        text = self.texts().get(path)
+        if last is not None and last.text is not None and text is not None:
+            answer = quick(last, last.text, text)
+            if answer is not None:
+                self.show(path, answer)
+        texts = self.texts()
+        result = await asyncio.get_running_loop().run_in_executor(self.worker, check, path, texts)
+        if self.texts() == texts:
+            self.accept(path, result)
+        if self.pending.get(path) is asyncio.current_task():
+            del self.pending[path]
 
     def publish(self, file: str) -> None:
-        found = []
-        for per_file in self.found.values():
-            found += [d for d in per_file.get(file, []) if d not in found]
+        found = diagnostics.unique(d for per_file in self.found.values() for d in per_file.get(file, []))
         lines = self.lines(file)
         codec = self.workspace.position_codec
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
@@ -69,12 +98,11 @@ class RulebookServer(LanguageServer):
 
     def schedule(self, path: str) -> None:
         """Check ``path`` (and the open documents built on it) once typing pauses."""
-        loop = asyncio.get_running_loop()
         dependents = [p for p, c in self.checked.items() if p != path and path in navigation.chain_files(c)]
         for p in [path, *dependents]:
             if p in self.pending:
                 self.pending[p].cancel()
-            self.pending[p] = loop.call_later(DEBOUNCE, self.run_check, p)
+            self.pending[p] = asyncio.ensure_future(self.refresh(p))
 
     def at(self, uri: str, position: types.Position):
         """(path, the document's text, its line at the position, the column in characters)."""
@@ -87,9 +115,21 @@ class RulebookServer(LanguageServer):
         return path_of(uri), doc.source, line, pos.line, min(pos.character, len(line))
 
     def current(self, path: str) -> Checked | None:
-        if path in self.pending or path not in self.checked:
+        """The last check of a document (completion and hover need its names, not the last
+        keystroke's)."""
+        if path not in self.checked:
             self.run_check(path)
         return self.checked.get(path)
+
+    async def settled(self, path: str) -> Checked | None:
+        """The check of the document as it is now (navigation needs its exact positions)."""
+        while (task := self.pending.get(path)) is not None:
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:   # overtaken by a newer edit: wait for that one
+                if self.pending.get(path) is task:
+                    del self.pending[path]
+        return self.current(path)
 
     def for_completion(self, path: str, text: str, line: int) -> Checked | None:
         """The check to complete from: the current one if the text loads; else that of the
@@ -130,9 +170,9 @@ async def did_save(ls: RulebookServer, params: types.DidSaveTextDocumentParams):
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
     path = path_of(params.text_document.uri)
-    handle = ls.pending.pop(path, None)
-    if handle is not None:
-        handle.cancel()
+    task = ls.pending.pop(path, None)
+    if task is not None:
+        task.cancel()
     ls.checked.pop(path, None)
     ls.named.pop(path, None)
     for file in ls.found.pop(path, {}):
@@ -166,9 +206,9 @@ def on_hover(ls: RulebookServer, params: types.HoverParams):
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=doc), range=rng)
 
 
-def _target(ls: RulebookServer, uri: str, position: types.Position):
+async def _target(ls: RulebookServer, uri: str, position: types.Position):
     path, text, line_text, line, col = ls.at(uri, position)
-    checked = ls.current(path)
+    checked = await ls.settled(path)
     if checked is None or checked.data is None:
         checked = ls.named.get(path)
     if checked is None:
@@ -177,8 +217,8 @@ def _target(ls: RulebookServer, uri: str, position: types.Position):
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-def on_definition(ls: RulebookServer, params: types.DefinitionParams):
-    found, checked = _target(ls, params.text_document.uri, params.position)
+async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
+    found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
     loc = navigation.definition(found[0], found[1], checked)
@@ -194,16 +234,16 @@ def _references(ls: RulebookServer, found, checked):
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-def on_references(ls: RulebookServer, params: types.ReferenceParams):
-    found, checked = _target(ls, params.text_document.uri, params.position)
+async def on_references(ls: RulebookServer, params: types.ReferenceParams):
+    found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
     return [ls.to_location(loc, width) for loc, width in _references(ls, found, checked)]
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
-def on_rename(ls: RulebookServer, params: types.RenameParams):
-    found, checked = _target(ls, params.text_document.uri, params.position)
+async def on_rename(ls: RulebookServer, params: types.RenameParams):
+    found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define or effect here to rename")
     problem = navigation.rename_problem(found[0], params.new_name, checked)
