@@ -238,3 +238,34 @@ async def test_document_symbols_outline_the_declarations_and_the_flow(client, tm
     assert repeat.name == "repeat" and repeat.detail == "params.num_cards"
     assert [c.name for c in repeat.children][:4] == ["move", "choose", "set", "if"]
     assert repeat.range.start == _find(GOOF, "repeat: params", skip=0)
+
+
+@pytest.mark.asyncio
+async def test_typing_into_an_expression_is_answered_with_its_diagnostic(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = _open(client, path)
+    assert list(await _diagnostics(client, uri)) == []
+    at = _find(GOOF, 'suits where seat == p"', skip=1)
+    client.diagnostics.clear()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=at, end=types.Position(line=at.line, character=at.character + 2)), text="iu")]))
+    found = await _diagnostics(client, uri)
+    assert [(d.code, d.range.start.character, d.range.end.character) for d in found] == [
+        ("unknown-name", at.character - 1, at.character + 4)]
+    assert "did you mean 'suits'?" in found[0].message
+
+
+@pytest.mark.asyncio
+async def test_opening_a_variant_file_reports_its_bases_errors_in_the_base(client, tmp_path):
+    base_text = GOOF.replace('"suits where seat == p"', '"siuts where seat == p"')
+    base = tmp_path / "goof.yaml"
+    base.write_text(base_text)
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: goof.yaml\nauto_forced: false\n")
+    uri = _open(client, variant)
+    found = await _diagnostics(client, base.resolve().as_uri())
+    assert [d.range.start for d in found] == [_find(base_text, "siuts")]
+    assert list(client.diagnostics.get(uri, [])) == []
