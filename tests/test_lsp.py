@@ -269,3 +269,10 @@ async def test_opening_a_variant_file_reports_its_bases_errors_in_the_base(clien
     found = await _diagnostics(client, base.resolve().as_uri())
     assert [d.range.start for d in found] == [_find(base_text, "siuts")]
     assert list(client.diagnostics.get(uri, [])) == []
+
+
+@pytest.mark.asyncio
+async def test_a_yaml_file_that_is_not_a_ruleset_is_left_alone(client, tmp_path):
+    path = tmp_path / "ci.yaml"
+    path.write_text("on: [push]\njobs:\n  test: {runs-on: ubuntu-latest}\n")
+    assert list(await _diagnostics(client, _open(client, path))) == []

@@ -7,6 +7,7 @@ mapping accepts and the locals of each expression, by data path.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 from ..adapters.actions import space_warning
@@ -50,9 +51,17 @@ class Checked:
     builder: Builder | None = None      # the builder of the ruleset itself (quick.py compiles with it)
 
 
+# a ruleset names its game (or, a variant file, its base) at the top; other YAML files an
+# editor opens (a CI workflow, a scenario file) are left alone
+RULESET = re.compile(r"^(game|extends)\s*:", re.M)
+
+
 def check(path: str, texts: dict[str, str]) -> Checked:
-    """Check the ruleset at ``path``; ``texts``: the open documents by path (unsaved edits)."""
+    """Check the ruleset at ``path``; ``texts``: the open documents by path (unsaved edits).
+    A YAML file that is not a ruleset gets nothing."""
     out = Checked(path, text=texts.get(path))
+    if out.text is not None and not RULESET.search(out.text):
+        return out
     with unsaved({p: t.encode("utf-8") for p, t in texts.items()}):
         try:
             loaded = load_data(path)
