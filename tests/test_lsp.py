@@ -166,6 +166,8 @@ async def test_hover_shows_a_builtins_reference_a_keys_and_a_parameters_value(cl
         return result.contents.value if result else None
 
     assert "number of elements" in await hover(_find(GOOF, "count(players where", skip=2))
+    assert "the expression's type: `bool`" in await hover(_find(GOOF, "count(players where", skip=8))
+    assert "the expression's type: `list[card]`" in await hover(_find(GOOF, 'suits where seat == p"', skip=8))
     assert "`owner`" in await hover(_find(GOOF, "owner: player, visible", skip=1))
     shown = await hover(_find(GOOF, "params.num_cards\n", skip=9))
     assert "cards in each suit" in shown and '"default": 13' in shown

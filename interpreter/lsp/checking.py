@@ -22,9 +22,9 @@ from .diagnostics import unique
 class Recording(Builder):
     """The builder, noting the keys accepted at each mapping and the locals of each expression."""
 
-    def __init__(self, loaded, allowed: dict, locals_at: dict):
+    def __init__(self, loaded, allowed: dict, locals_at: dict, types: dict):
         super().__init__(loaded)
-        self.allowed, self.locals_at = allowed, locals_at
+        self.allowed, self.locals_at, self.types = allowed, locals_at, types
 
     def check_keys(self, spec, allowed, path, required=()):
         self.allowed[tuple(path)] = tuple(allowed)
@@ -33,7 +33,10 @@ class Recording(Builder):
     def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
         # (the locals, whether 'me' is a player, the type expected, whether it is a whole text)
         self.locals_at[tuple(path)] = (dict(locals or {}), has_me, expect, tree is None)
-        return super().expr(value, path, locals, has_me, expect, tree)
+        fn = super().expr(value, path, locals, has_me, expect, tree)
+        if tree is None and fn.tree is not None:   # (a whole expression that compiled)
+            self.types[tuple(path)] = fn.type
+        return fn
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Checked:
     names: Names | None = None          # what the builder declared (also after errors)
     allowed: dict = field(default_factory=dict)     # data path -> keys accepted there
     locals_at: dict = field(default_factory=dict)   # data path -> (locals, has_me, expect, whole)
+    types: dict = field(default_factory=dict)       # data path -> the type of the expression there
     effects: tuple = ()                 # declared effect names
     text: str | None = None             # the document's text checked
     builder: Builder | None = None      # the builder of the ruleset itself (quick.py compiles with it)
@@ -69,7 +73,7 @@ def check(path: str, texts: dict[str, str]) -> Checked:
             out.diagnostics = list(e.diagnostics)
             return out
         out.data, out.smap = loaded.data, loaded.smap
-        builder = Recording(loaded, out.allowed, out.locals_at)
+        builder = Recording(loaded, out.allowed, out.locals_at, out.types)
         out.diagnostics = _diagnostics(builder)
         out.names, out.effects, out.builder = builder.names, tuple(builder.fx.named), builder
         seen = {_key(loaded.data)}

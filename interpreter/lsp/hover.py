@@ -125,6 +125,17 @@ def name_doc(word: str, ctx: Context, checked: Checked, params_before: bool) -> 
     return function_doc(word)
 
 
+def expression_type(checked: Checked, text: str, offset: int) -> str | None:
+    """The type of the expression written at ``offset`` of the checked document's ``text``
+    (as the last check compiled it; None once the text has changed since)."""
+    if checked.smap is None or checked.text != text:
+        return None
+    for path, e in checked.smap.entries().items():
+        if e.file.path == checked.path and e.start <= offset <= e.end and path in checked.types:
+            return f"the expression's type: `{checked.types[path]}`"
+    return None
+
+
 def _show(value) -> str:
     text = json.dumps(value, indent=1, default=str)
     return text if len(text) < 1500 else text[:1500] + "\n..."

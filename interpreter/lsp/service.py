@@ -199,6 +199,9 @@ def on_hover(ls: RulebookServer, params: types.HoverParams):
         doc = hover.key_doc(word, ctx.path if ctx.at_key else (*ctx.path, ctx.key))
     else:
         doc = hover.name_doc(word, ctx, ls.named.get(path, checked), line_text[:start].endswith("params."))
+        offset = sum(len(x) + 1 for x in text.split("\n")[:line]) + col
+        typed = hover.expression_type(checked, text, offset)   # (also where the word is no name)
+        doc = f"{doc}\n\n{typed}" if doc and typed else doc or typed
     if not doc:
         return None
     rng = client_range(ls.workspace.position_codec, list(ls.workspace.get_text_document(params.text_document.uri).lines),
