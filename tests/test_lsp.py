@@ -135,6 +135,10 @@ async def test_completion_inside_an_expression_lists_the_zones_parameters_and_fu
     assert {"bid", "top", "me", "num_players", "highest", "count"} <= set(items)
     assert items["highest"].detail == "highest(L, by: N)"
     assert "value" in items and "attribute" in items["value"].detail     # a card attribute
+    inside = await _complete(client, uri, _find(GOOF, 'p"}}]', skip=0))   # in for_each (as: p), after 'seat == '
+    assert {str(v) for v in range(10)} <= set(inside)                      # the values of the attribute seat
+    local = await _complete(client, uri, _find(GOOF, 'suits where seat == p"', skip=0))
+    assert local["p"].detail == "local" and "p" not in items
     after = await _complete(client, uri, _find(GOOF, "params.num_cards\n", skip=7))
     assert set(after) == {"num_cards"} and "cards in each suit" in after["num_cards"].documentation.value
 

@@ -98,6 +98,8 @@ def _diagnostics(builder: Builder) -> list[Diagnostic]:
         rules = builder.build()
     except RulebookError as e:
         return list(e.diagnostics)
+    except Exception as e:   # a fault of the engine on an untrusted text: said, and the server goes on
+        return [Diagnostic(f"internal error while checking this ruleset: {type(e).__name__}: {e}", None, "internal")]
     refused = space_warning(rules)
     return list(rules.warnings) + ([refused] if refused else [])
 

@@ -33,6 +33,7 @@ class RulebookServer(LanguageServer):
         self.found: dict[str, dict] = {}           # checked path -> {located file: diagnostics}
         self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
         self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
+        self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
 
     # ------------------------------------------------------------------ documents
     def texts(self) -> dict[str, str]:
@@ -141,8 +142,11 @@ class RulebookServer(LanguageServer):
         lines = text.split("\n")
         if line < len(lines):
             lines[line] = ""
-        alt = check(path, {**self.texts(), path: "\n".join(lines)})
-        return alt if alt.names is not None else self.named.get(path)
+        blanked = "\n".join(lines)
+        kept = self.blanked.get(path)
+        if kept is None or kept[0] != blanked:   # (each keystroke of the line blanks the same text)
+            kept = self.blanked[path] = (blanked, check(path, {**self.texts(), path: blanked}))
+        return kept[1] if kept[1].names is not None else self.named.get(path)
 
     def to_location(self, loc, width: int) -> types.Location:
         return types.Location(uri=uri_of(loc.path), range=location_range(
@@ -175,6 +179,7 @@ def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
         task.cancel()
     ls.checked.pop(path, None)
     ls.named.pop(path, None)
+    ls.blanked.pop(path, None)
     for file in ls.found.pop(path, {}):
         ls.publish(file)
 
