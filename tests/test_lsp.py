@@ -16,7 +16,12 @@ RULESETS = ROOT / "rulesets"
 GOOF = (RULESETS / "goofspiel.yaml").read_text()
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"]))
+# one server for the module (it starts in about a second); each test opens its own files
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"]),
+                    scope="module")
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
     yield
@@ -43,7 +48,6 @@ def _find(text: str, needle: str, skip: int = 0) -> types.Position:
     return types.Position(line=before.count("\n"), character=index - (before.rfind("\n") + 1) + skip)
 
 
-@pytest.mark.asyncio
 async def test_a_misspelt_zone_is_reported_at_its_range_with_a_did_you_mean_and_a_quick_fix(client, tmp_path):
     text = GOOF.replace('cards: "suits where seat == p"', 'cards: "siuts where seat == p"')
     path = tmp_path / "goof.yaml"
@@ -64,7 +68,6 @@ async def test_a_misspelt_zone_is_reported_at_its_range_with_a_did_you_mean_and_
     assert actions[0].edit.changes[uri][0].range == d.range
 
 
-@pytest.mark.asyncio
 async def test_an_edit_is_checked_again_and_a_fix_clears_the_diagnostics(client, tmp_path):
     path = tmp_path / "goof.yaml"
     path.write_text(GOOF)
@@ -86,7 +89,6 @@ async def test_an_edit_is_checked_again_and_a_fix_clears_the_diagnostics(client,
     assert list(await _diagnostics(client, uri)) == []
 
 
-@pytest.mark.asyncio
 async def test_a_variant_files_error_is_reported_in_the_variant_file(client, tmp_path):
     (tmp_path / "goof.yaml").write_text(GOOF)
     variant = tmp_path / "short.yaml"
@@ -99,7 +101,6 @@ async def test_a_variant_files_error_is_reported_in_the_variant_file(client, tmp
     assert found[0].range.start == _find(text, "prizs")
 
 
-@pytest.mark.asyncio
 async def test_a_yaml_syntax_error_is_located(client, tmp_path):
     path = tmp_path / "broken.yaml"
     text = GOOF.replace("  box: {}", "  box: {", 1)
@@ -109,7 +110,6 @@ async def test_a_yaml_syntax_error_is_located(client, tmp_path):
     assert found[0].range.start.line >= _find(text, "  box: {").line
 
 
-@pytest.mark.asyncio
 @pytest.mark.parametrize("name", ["goofspiel", "hearts", "kuhn_poker"])
 async def test_the_bundled_rulesets_have_no_errors(client, name):
     found = await _diagnostics(client, _open(client, RULESETS / f"{name}.yaml"))
@@ -122,7 +122,6 @@ async def _complete(client, uri, position):
     return {item.label: item for item in result.items}
 
 
-@pytest.mark.asyncio
 async def test_completion_inside_an_expression_lists_the_zones_parameters_and_functions(client, tmp_path):
     path = tmp_path / "goof.yaml"
     path.write_text(GOOF)
@@ -143,7 +142,6 @@ async def test_completion_inside_an_expression_lists_the_zones_parameters_and_fu
     assert set(after) == {"num_cards"} and "cards in each suit" in after["num_cards"].documentation.value
 
 
-@pytest.mark.asyncio
 async def test_completion_of_keys_follows_the_step_kind(client, tmp_path):
     text = GOOF.replace("          prompt: bid\n", "          pro\n")
     path = tmp_path / "goof.yaml"
@@ -158,7 +156,6 @@ async def test_completion_of_keys_follows_the_step_kind(client, tmp_path):
     assert {"pick", "choose", "move", "deal", "tricks"} <= set(flow_item)
 
 
-@pytest.mark.asyncio
 async def test_hover_shows_a_builtins_reference_a_keys_and_a_parameters_value(client, tmp_path):
     path = tmp_path / "goof.yaml"
     path.write_text(GOOF)
@@ -182,7 +179,6 @@ async def _at(client, method, uri, position, **extra):
                                                  "position": position}, **extra))
 
 
-@pytest.mark.asyncio
 async def test_definition_jumps_across_extends_and_references_span_the_chain(client, tmp_path):
     base = tmp_path / "goof.yaml"
     base.write_text(GOOF)
@@ -204,7 +200,6 @@ async def test_definition_jumps_across_extends_and_references_span_the_chain(cli
         (uri, 1)}
 
 
-@pytest.mark.asyncio
 async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path):
     path = tmp_path / "goof.yaml"
     path.write_text(GOOF)
@@ -230,7 +225,6 @@ async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path
             text_document=types.TextDocumentIdentifier(uri=uri), position=_find(renamed, "pot: {}"), new_name="hand"))
 
 
-@pytest.mark.asyncio
 async def test_document_symbols_outline_the_declarations_and_the_flow(client, tmp_path):
     path = tmp_path / "goof.yaml"
     path.write_text(GOOF)
@@ -246,7 +240,6 @@ async def test_document_symbols_outline_the_declarations_and_the_flow(client, tm
     assert repeat.range.start == _find(GOOF, "repeat: params", skip=0)
 
 
-@pytest.mark.asyncio
 async def test_typing_into_an_expression_is_answered_with_its_diagnostic(client, tmp_path):
     path = tmp_path / "goof.yaml"
     path.write_text(GOOF)
@@ -264,7 +257,6 @@ async def test_typing_into_an_expression_is_answered_with_its_diagnostic(client,
     assert "did you mean 'suits'?" in found[0].message
 
 
-@pytest.mark.asyncio
 async def test_opening_a_variant_file_reports_its_bases_errors_in_the_base(client, tmp_path):
     base_text = GOOF.replace('"suits where seat == p"', '"siuts where seat == p"')
     base = tmp_path / "goof.yaml"
@@ -277,7 +269,6 @@ async def test_opening_a_variant_file_reports_its_bases_errors_in_the_base(clien
     assert list(client.diagnostics.get(uri, [])) == []
 
 
-@pytest.mark.asyncio
 async def test_a_yaml_file_that_is_not_a_ruleset_is_left_alone(client, tmp_path):
     path = tmp_path / "ci.yaml"
     path.write_text("on: [push]\njobs:\n  test: {runs-on: ubuntu-latest}\n")
