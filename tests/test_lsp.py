@@ -198,6 +198,12 @@ async def test_definition_jumps_across_extends_and_references_span_the_chain(cli
         (base.resolve().as_uri(), _find(GOOF, "taken: {}").line),
         (base.resolve().as_uri(), _find(GOOF, "to: taken").line),
         (uri, 1)}
+    base_uri = _open(client, base)   # from the base, the variant file beside it that extends it
+    await _diagnostics(client, base_uri)
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=base_uri), position=_find(GOOF, "taken: {}"), new_name="won"))
+    assert {(u, e.range.start.line) for u, edits in edit.changes.items() for e in edits} == {
+        (base_uri, _find(GOOF, "taken: {}").line), (base_uri, _find(GOOF, "to: taken").line), (uri, 1)}
 
 
 async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path):

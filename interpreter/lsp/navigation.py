@@ -4,6 +4,7 @@ and the document's outline (its declarations and its flow as symbols)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Iterator
 
 from lsprotocol import types
@@ -56,6 +57,30 @@ def chain_files(checked: Checked) -> list[str]:
             if entry.file.path not in files:
                 files.append(entry.file.path)
     return files
+
+
+_EXTENDS = re.compile(r"""^extends\s*:\s*['"]?([^'"\s#]+)""", re.M)
+MAX_SIBLINGS = 200   # YAML files of a folder looked at for variant files extending a ruleset
+
+
+def extending(files: list[str], read) -> list[str]:
+    """The files of the folders of ``files`` whose ``extends:`` names one of them (or one of
+    those found so far): the variant files built on a base. ``read(path)``: a file's text."""
+    chain = {str(Path(f).resolve()) for f in files}
+    folders = {Path(f).parent for f in files}
+    candidates = sorted({str(p.resolve()) for d in folders for p in list(d.glob("*.y*ml"))[:MAX_SIBLINGS]} - chain)
+    found: list[str] = []
+    grew = True
+    while grew:
+        grew = False
+        for c in candidates:
+            if c in found:
+                continue
+            m = _EXTENDS.search(read(c)[:10_000])
+            if m and str((Path(c).parent / m.group(1)).resolve()) in chain | set(found):
+                found.append(c)
+                grew = True
+    return found
 
 
 def _scalars(data, path=()) -> Iterator[tuple[tuple, object]]:

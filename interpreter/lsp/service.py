@@ -234,10 +234,9 @@ async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
 
 
 def _references(ls: RulebookServer, found, checked):
-    files = {}
-    for p in navigation.chain_files(checked):
-        lines = ls.lines(p)
-        files[p] = "".join(lines)
+    chain = navigation.chain_files(checked)
+    read = lambda p: "".join(ls.lines(p))   # noqa: E731
+    files = {p: read(p) for p in [*chain, *navigation.extending(chain, read)]}
     return navigation.references(found[0], found[1], files)
 
 
