@@ -279,3 +279,14 @@ async def test_a_yaml_file_that_is_not_a_ruleset_is_left_alone(client, tmp_path)
     path = tmp_path / "ci.yaml"
     path.write_text("on: [push]\njobs:\n  test: {runs-on: ubuntu-latest}\n")
     assert list(await _diagnostics(client, _open(client, path))) == []
+
+
+async def test_ranges_count_utf16_units_after_a_character_outside_the_bmp(client, tmp_path):
+    (tmp_path / "goof.yaml").write_text(GOOF)
+    variant = tmp_path / "emoji.yaml"
+    text = "extends: goof.yaml\nend_when: [\"'\U0001F600' == 'x' or count(prizs) == 0\"]\n"
+    variant.write_text(text, encoding="utf-8")
+    found = await _diagnostics(client, _open(client, variant))
+    start = text.split("\n")[1].index("prizs") + 1   # the emoji is two UTF-16 code units
+    assert [(d.range.start.line, d.range.start.character, d.range.end.character) for d in found] == [
+        (1, start, start + 5)]
