@@ -290,3 +290,23 @@ async def test_ranges_count_utf16_units_after_a_character_outside_the_bmp(client
     start = text.split("\n")[1].index("prizs") + 1   # the emoji is two UTF-16 code units
     assert [(d.range.start.line, d.range.start.character, d.range.end.character) for d in found] == [
         (1, start, start + 5)]
+
+
+async def test_completion_of_a_map_parameters_and_a_counter_familys_keys(client, tmp_path):
+    path = tmp_path / "euchre.yaml"
+    path.write_text((RULESETS / "euchre.yaml").read_text())
+    uri = _open(client, path)
+    assert [d for d in await _diagnostics(client, uri) if d.severity == types.DiagnosticSeverity.Error] == []
+    text = path.read_text()
+    items = await _complete(client, uri, _find(text, "params.rank_of[", skip=len("params.rank_of[")))
+    assert set(items) == {"'9'", "'T'", "'J'", "'Q'", "'K'", "'A'"}
+    family = GOOF.replace("  points: {owner: player}\n", "  points: {owner: player}\n  gems: {owner: player, keys: [red, blue]}\n")
+    family = family.replace("amount: \"first(lot).value\"", "amount: \"first(lot).value + gems['red']\"")
+    path = tmp_path / "gems.yaml"
+    path.write_text(family)
+    uri = _open(client, path)
+    assert list(await _diagnostics(client, uri)) == []
+    items = await _complete(client, uri, _find(family, "red']", skip=0))
+    assert set(items) == {"red", "blue"}
+    items = await _complete(client, uri, _find(family, "gems['red']", skip=0))
+    assert items["gems"].detail == "counter family: red, blue"

@@ -18,6 +18,7 @@ from .positions import Context
 
 Kind = types.CompletionItemKind
 _TAIL = re.compile(r"(?:(?P<owner>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.)?(?P<word>\w*)$")
+_INDEXED = re.compile(r"(?P<owner>params\.\w+|[A-Za-z_]\w*)\[\s*(?P<quote>'?)\w*$")
 _COMPARED = re.compile(r"(?P<attr>[A-Za-z_]\w*)\s*(?:==|!=|in\s*\[[^\]]*)\s*'?(?P<word>\w*)$")
 ELEMENT_WORDS = ("where", "by:", "to:")   # an implicit element 'it' is in scope after these
 
@@ -117,6 +118,13 @@ def _names(ctx: Context, checked: Checked) -> list[types.CompletionItem]:
     tail = _TAIL.search(text)
     owner = tail.group("owner") if tail else None
     params: dict = data["params"] if isinstance(data.get("params"), dict) else {}
+    indexed = _INDEXED.search(text)
+    if indexed:   # params.MAP[ or FAMILY[: the keys, quoted
+        name = indexed.group("owner")
+        keys = names.param_keys.get(name[7:]) if name.startswith("params.") else names.keyed.get(name)
+        if keys:
+            quote = "" if indexed.group("quote") else "'"
+            return [_item(f"{quote}{k}{quote}", Kind.EnumMember, f"a key of {name}") for k in keys]
     if owner == "params":
         return [_item(p, Kind.Constant, _param_detail(spec), (spec or {}).get("doc") if isinstance(spec, dict) else None)
                 for p, spec in params.items()]
