@@ -128,15 +128,13 @@ def _names(ctx: Context, checked: Checked) -> list[types.CompletionItem]:
     if owner == "params":
         return [_item(p, Kind.Constant, _param_detail(spec), (spec or {}).get("doc") if isinstance(spec, dict) else None)
                 for p, spec in params.items()]
-    if owner and owner.startswith("params.") and owner[7:] in names.param_keys:
-        return [_item(str(k), Kind.EnumMember) for k in names.param_keys[owner[7:]]]
     if owner in names.keyed:
         return [_item(str(k), Kind.EnumMember, f"{owner}.{k}") for k in names.keyed[owner]]
     compared = _COMPARED.search(text)
     if compared and compared.group("attr") in names.attrs:
         values = names.namespace.get("A_" + compared.group("attr")) or ()
-        quote = "'" not in text[compared.start():]
-        return [_item(f"'{v}'" if isinstance(v, str) and quote else str(v), Kind.Value)
+        unquoted = "'" not in text[compared.start():]
+        return [_item(f"'{v}'" if isinstance(v, str) and unquoted else str(v), Kind.Value)
                 for v in dict.fromkeys(v for v in values if v is not None)]
     out = [_item(a, Kind.Field, f"card attribute ({t})", sort="2") for a, t in names.attrs.items()]
     if owner:   # p.hand, c.rank: what an element owns or has
