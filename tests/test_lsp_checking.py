@@ -38,3 +38,13 @@ def test_a_fault_of_the_engine_is_a_diagnostic(tmp_path, monkeypatch):
     found = checking.check(str(path), {str(path): GOOF}).diagnostics
     assert [(d.code, d.loc) for d in found] == [("internal", None)]
     assert "ZeroDivisionError: a fault" in found[0].message
+
+
+def test_rulebook_lsp_without_the_extra_says_what_to_install(monkeypatch, capsys):
+    import sys
+    from interpreter.tools.cli import main
+    monkeypatch.delitem(sys.modules, "interpreter.lsp.service", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)   # (an import of it fails)
+    assert main(["lsp"]) == 2
+    err = capsys.readouterr().err
+    assert "rulebook lsp needs the lsp extra" in err and "pip install 'rulebook[lsp]'" in err and "Traceback" not in err
