@@ -2,6 +2,7 @@
 starts `python -m interpreter lsp` and talks to it as an editor would."""
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -36,8 +37,9 @@ def _open(client, path: Path, text: str | None = None) -> str:
 
 
 async def _diagnostics(client, uri: str):
+    """The diagnostics published for ``uri`` (waiting for them: a failure, not a hang, after 60 s)."""
     while uri not in client.diagnostics:
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
     return client.diagnostics[uri]
 
 
@@ -310,3 +312,13 @@ async def test_completion_of_a_map_parameters_and_a_counter_familys_keys(client,
     assert set(items) == {"red", "blue"}
     items = await _complete(client, uri, _find(family, "gems['red']", skip=0))
     assert items["gems"].detail == "counter family: red, blue"
+
+
+async def test_diagnostics_go_to_the_uri_the_editor_spelt(client, tmp_path):
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF.replace("to: taken}", "to: tkaen}"))
+    uri = (tmp_path / "dir").as_uri() + "/../goof.yaml"   # the same file, spelt otherwise
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="yaml", version=1, text=path.read_text())))
+    found = await _diagnostics(client, uri)
+    assert [d.code for d in found] == ["unknown-name"]

@@ -1,9 +1,11 @@
 """The language server: pygls wiring of the checks and answers to the protocol.
 
-A document is checked when it opens and, debounced, after the author stops typing; the
-result is kept (the loader keeps the files it read and the compiler the code it generated,
-so a check after a keystroke rebuilds only what changed) and answers completion, hover and
-navigation until the next one. No request ever plays a game.
+A document is checked when it opens and, debounced, after the author stops typing: an edit
+of the expressions of one line is answered at once (quick.py), then the whole document is
+checked in a worker thread (the loader keeps the files it read and the compiler the code it
+generated, so that check compiles again only what changed). The last check answers
+completion and hover; navigation waits for the check of the text as it is. No request ever
+plays a game.
 """
 from __future__ import annotations
 
@@ -39,9 +41,13 @@ class RulebookServer(LanguageServer):
     def texts(self) -> dict[str, str]:
         return {path_of(uri): doc.source for uri, doc in self.workspace.text_documents.items()}
 
+    def uri_for(self, path: str) -> str:
+        """The URI of a file: the editor's own for an open document (its spelling may differ)."""
+        return next((uri for uri in self.workspace.text_documents if path_of(uri) == path), uri_of(path))
+
     def lines(self, path: str) -> list[str]:
         """The lines of a file: the editor's text when it is open, else the file's."""
-        doc = self.workspace.text_documents.get(uri_of(path))
+        doc = self.workspace.text_documents.get(self.uri_for(path))
         if doc is not None:
             return list(doc.lines)
         try:
@@ -95,7 +101,7 @@ class RulebookServer(LanguageServer):
         lines = self.lines(file)
         codec = self.workspace.position_codec
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri_of(file), diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found]))
+            uri=self.uri_for(file), diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found]))
 
     def schedule(self, path: str) -> None:
         """Check ``path`` (and the open documents built on it) once typing pauses."""
@@ -149,7 +155,7 @@ class RulebookServer(LanguageServer):
         return kept[1] if kept[1].names is not None else self.named.get(path)
 
     def to_location(self, loc, width: int) -> types.Location:
-        return types.Location(uri=uri_of(loc.path), range=location_range(
+        return types.Location(uri=self.uri_for(loc.path), range=location_range(
             self.workspace.position_codec, self.lines(loc.path), loc, width))
 
 
