@@ -10,6 +10,8 @@ with ``extends: BASE.yaml`` beside its base.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from ..errors import Diagnostic, RulesetError, UsageError, did_you_mean
@@ -51,6 +53,20 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
     return Loaded(patches.strip_ids(data, strip=not keep_ids), smap, str(path), applied, digest)
 
 
+# Texts read in place of the files at their (resolved) paths: an editor's unsaved buffers (interpreter/lsp/)
+_unsaved: ContextVar[dict | None] = ContextVar("unsaved", default=None)
+
+
+@contextmanager
+def unsaved(texts: dict):
+    """Within the block, load these texts (resolved path -> bytes) in place of the files."""
+    token = _unsaved.set({str(Path(p).resolve()): raw for p, raw in texts.items()})
+    try:
+        yield
+    finally:
+        _unsaved.reset(token)
+
+
 _files = Kept(2_000_000)   # (path, digest of its bytes) -> (data, source map, checked): about 22 bytes a byte
 
 
@@ -59,7 +75,9 @@ def _read(path: Path):
     by the file's path and content, so a file loaded again (each variant of a ruleset, a batch
     loading its game in every worker) is read and checked once: the data is shared, never
     changed (every load returns a copy of what it merged, see load_data)."""
-    raw = read_file(str(path))
+    texts = _unsaved.get()
+    raw = texts.get(str(path.resolve())) if texts else None
+    raw = read_file(str(path)) if raw is None else raw
     digest = hashlib.sha256(raw).hexdigest()
     data, smap, passed = _files.get((str(path), digest), lambda: (*_parsed(raw, path), [False]), len(raw))
     return data, smap, digest, passed

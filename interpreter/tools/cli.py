@@ -38,6 +38,7 @@ from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
 from ..play.display.narrate import decided_text
 from ..loading.resources import find_ruleset, resource_dir
+from ..lsp import add_lsp, cmd_lsp
 
 
 def _out(text: str = "") -> None:
@@ -351,6 +352,7 @@ COMMANDS: list[Command] = [
     # A study over the declared parameters (play/tuning/): the variant that plays best, confirmed.
     Command("tune", "search a ruleset's parameters for the variant that plays best (Optuna)", tune.add_tune,
             tune.cmd_tune),
+    Command("lsp", "a language server for editors, over stdio (docs/editor.md)", add_lsp, cmd_lsp),
 ]
 
 

@@ -1,0 +1,108 @@
+"""A document checked as ``rulebook validate`` checks a file without playouts: loaded (with the
+editor's unsaved texts in place of the files), compiled, each inline variant too; never played.
+
+What the builder learnt on the way is kept for completion: the names declared, the keys each
+mapping accepts and the locals of each expression, by data path.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from ..adapters.actions import space_warning
+from ..building.builder import Builder
+from ..errors import Diagnostic, RulebookError
+from ..expr.names import Names
+from ..loading.source import SourceMap
+from ..loading.variants import load_data, unsaved
+from .diagnostics import unique
+
+
+class Recording(Builder):
+    """The builder, noting the keys accepted at each mapping and the locals of each expression."""
+
+    def __init__(self, loaded, allowed: dict, locals_at: dict, types: dict):
+        super().__init__(loaded)
+        self.allowed, self.locals_at, self.types = allowed, locals_at, types
+
+    def check_keys(self, spec, allowed, path, required=()):
+        self.allowed[tuple(path)] = tuple(allowed)
+        return super().check_keys(spec, allowed, path, required)
+
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
+        # (the locals, whether 'me' is a player, the type expected, whether it is a whole text)
+        self.locals_at[tuple(path)] = (dict(locals or {}), has_me, expect, tree is None)
+        fn = super().expr(value, path, locals, has_me, expect, tree)
+        if tree is None and fn.tree is not None:   # (a whole expression that compiled)
+            self.types[tuple(path)] = fn.type
+        return fn
+
+
+@dataclass
+class Checked:
+    """What checking one document found."""
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    data: dict | None = None            # the merged data (None: it did not load)
+    smap: SourceMap | None = None
+    names: Names | None = None          # what the builder declared (also after errors)
+    allowed: dict = field(default_factory=dict)     # data path -> keys accepted there
+    locals_at: dict = field(default_factory=dict)   # data path -> (locals, has_me, expect, whole)
+    types: dict = field(default_factory=dict)       # data path -> the type of the expression there
+    effects: tuple = ()                 # declared effect names
+    text: str | None = None             # the document's text checked
+    builder: Builder | None = None      # the builder of the ruleset itself (quick.py compiles with it)
+
+
+# a ruleset names its game (or, a variant file, its base) at the top; other YAML files an
+# editor opens (a CI workflow, a scenario file) are left alone
+RULESET = re.compile(r"^(game|extends)\s*:", re.M)
+
+
+def check(path: str, texts: dict[str, str]) -> Checked:
+    """Check the ruleset at ``path``; ``texts``: the open documents by path (unsaved edits).
+    A YAML file that is not a ruleset gets nothing."""
+    out = Checked(path, text=texts.get(path))
+    if out.text is not None and not RULESET.search(out.text):
+        return out
+    with unsaved({p: t.encode("utf-8") for p, t in texts.items()}):
+        try:
+            loaded = load_data(path)
+        except RulebookError as e:
+            out.diagnostics = list(e.diagnostics)
+            return out
+        out.data, out.smap = loaded.data, loaded.smap
+        builder = Recording(loaded, out.allowed, out.locals_at, out.types)
+        out.diagnostics = _diagnostics(builder)
+        out.names, out.effects, out.builder = builder.names, tuple(builder.fx.named), builder
+        seen = {_key(loaded.data)}
+        for variant in (loaded.data.get("variants") or {}):
+            try:
+                vloaded = load_data(path, variant)
+                if _key(vloaded.data) in seen:   # a variant that changes nothing is not compiled again
+                    continue
+                seen.add(_key(vloaded.data))
+                found = _diagnostics(Builder(vloaded))
+            except RulebookError as e:
+                found = list(e.diagnostics)
+            out.diagnostics += found
+    out.diagnostics = unique(out.diagnostics)
+    return out
+
+
+def _diagnostics(builder: Builder) -> list[Diagnostic]:
+    """The errors, or the warnings, of one build; one more warning where the RL adapters would
+    refuse the ruleset, as validate gives it."""
+    try:
+        rules = builder.build()
+    except RulebookError as e:
+        return list(e.diagnostics)
+    except Exception as e:   # a fault of the engine on an untrusted text: said, and the server goes on
+        return [Diagnostic(f"internal error while checking this ruleset: {type(e).__name__}: {e}", None, "internal")]
+    refused = space_warning(rules)
+    return list(rules.warnings) + ([refused] if refused else [])
+
+
+def _key(data) -> str:
+    return hashlib.sha256(repr(data).encode()).hexdigest()

@@ -1,0 +1,213 @@
+"""Go to definition, find references and rename for declared names (zones, counters,
+variables, parameters, defines, named effects), across the files of an ``extends:`` chain;
+and the document's outline (its declarations and its flow as symbols)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+
+from lsprotocol import types
+
+from ..errors import Location, RulebookError
+from ..loading.schema import load_schema
+from ..loading.source import SourceMap, load_yaml
+from .checking import Checked
+from .positions import Context, word_at
+
+# the top-level sections that declare names, in the order a bare name resolves (docs/language.md §5)
+SECTIONS = {"vars": "variable", "zones": "zone", "counters": "counter", "define": "define",
+            "effects": "effect", "params": "parameter"}
+RENAMABLE = ("zones", "counters", "define", "vars", "params", "effects")
+PROSE = {"description", "doc", "title", "prompt", "game", "version", "extends"}   # text for people, not names
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def target(line: str, col: int, ctx: Context, checked: Checked) -> tuple[str, str] | None:
+    """(section, name) of the declared name under the cursor, if it is one."""
+    found = word_at(line, col)
+    data = checked.data or {}
+    if found is None:
+        return None
+    word, start = found
+    if ctx.at_key and len(ctx.path) == 1 and ctx.path[0] in SECTIONS:
+        return ctx.path[0], word
+    if ctx.key is not None and len(ctx.path) == 1 and ctx.path[0] in SECTIONS and ctx.before.strip() == "":
+        return ctx.path[0], word
+    if line[:start].endswith("params."):
+        return ("params", word) if word in (data.get("params") or {}) else None
+    for section in SECTIONS:
+        if section != "params" and isinstance(data.get(section), dict) and word in data[section]:
+            return section, word
+    return None
+
+
+def definition(section: str, name: str, checked: Checked) -> Location | None:
+    """Where the merged ruleset declares it: the file of the chain that wrote it last."""
+    if checked.smap is None or (section, name) not in checked.smap:
+        return None
+    return checked.smap.key_loc((section, name))
+
+
+def chain_files(checked: Checked) -> list[str]:
+    """The files the checked ruleset was merged from (itself first)."""
+    files = [checked.path]
+    if checked.smap is not None:
+        for entry in checked.smap.entries().values():
+            if entry.file.path not in files:
+                files.append(entry.file.path)
+    return files
+
+
+_EXTENDS = re.compile(r"""^extends\s*:\s*['"]?([^'"\s#]+)""", re.M)
+MAX_SIBLINGS = 200   # YAML files of a folder looked at for variant files extending a ruleset
+
+
+def extending(files: list[str], read) -> list[str]:
+    """The files of the folders of ``files`` whose ``extends:`` names one of them (or one of
+    those found so far): the variant files built on a base. ``read(path)``: a file's text."""
+    chain = {str(Path(f).resolve()) for f in files}
+    folders = {Path(f).parent for f in files}
+    candidates = sorted({str(p.resolve()) for d in folders for p in list(d.glob("*.y*ml"))[:MAX_SIBLINGS]} - chain)
+    found: list[str] = []
+    grew = True
+    while grew:
+        grew = False
+        for c in candidates:
+            if c in found:
+                continue
+            m = _EXTENDS.search(read(c)[:10_000])
+            if m and str((Path(c).parent / m.group(1)).resolve()) in chain | set(found):
+                found.append(c)
+                grew = True
+    return found
+
+
+def _scalars(data, path=()) -> Iterator[tuple[tuple, object]]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k not in PROSE:
+                yield from _scalars(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _scalars(v, (*path, i))
+    else:
+        yield path, data
+
+
+def references(section: str, name: str, files: dict[str, str]) -> list[tuple[Location, int]]:
+    """Every place the name is written in ``files`` (path -> text): its declaration, and its
+    uses in expressions and name lists (``params.NAME`` for a parameter), as (location, length)."""
+    if section == "params":
+        pattern = re.compile(r"(?<![\w.'\"])params\.(" + re.escape(name) + r")\b")
+    else:
+        pattern = re.compile(r"(?<![\w'\"$])(?<!params\.)(" + re.escape(name) + r")(?![\w'\"])")
+    out: list[tuple[Location, int]] = []
+    for path, text in files.items():
+        try:
+            data, smap = load_yaml(text, path)
+        except RulebookError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        declared = data.get(section)
+        if isinstance(declared, dict) and name in declared:
+            loc = smap.key_loc((section, name))
+            if loc is not None:
+                out.append((loc, len(name)))
+        for where, value in _scalars(data):
+            if not isinstance(value, str) or (where and where[0] in SECTIONS and len(where) == 1):
+                continue
+            for m in pattern.finditer(value):
+                loc = smap.expr_loc(where, m.start(1))
+                if loc is not None:
+                    out.append((loc, len(name)))
+        if section == "vars":   # set: {NAME: ...} names a variable by its key
+            out += [(loc, len(name)) for loc in _set_keys(data, smap, name)]
+    return sorted(set(out))
+
+
+def _set_keys(data, smap: SourceMap, name: str, path=()) -> Iterator[Location]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "set" and isinstance(v, dict) and name in v:
+                loc = smap.key_loc((*path, k, name))
+                if loc is not None:
+                    yield loc
+            yield from _set_keys(v, smap, name, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _set_keys(v, smap, name, (*path, i))
+
+
+def rename_problem(section: str, new: str, checked: Checked) -> str | None:
+    """Why ``new`` cannot be the new name, or None."""
+    if section not in RENAMABLE:
+        return f"a {SECTIONS.get(section, section)} cannot be renamed"
+    if not _NAME.match(new):
+        return f"'{new}' is not a name (letters, digits and _, not starting with a digit)"
+    data = checked.data or {}
+    for s in SECTIONS:
+        if isinstance(data.get(s), dict) and new in data[s] and (s == "params") == (section == "params"):
+            return f"'{new}' is already a {SECTIONS[s]}"
+    return None
+
+
+# ---------------------------------------------------------------------- outline
+STEP_KINDS = {k for k in load_schema()["$defs"]["step"]["properties"] if k != "steps"}
+STEP_LISTS = ("steps", "then", "else", "do", "options", "outcomes", "setup")
+
+
+def symbols(text: str, path: str, to_range) -> list[types.DocumentSymbol]:
+    """The document's declarations (one symbol per section, its names inside) and its flow as
+    an outline: each step by its kind, the steps inside it nested. ``to_range(start, end)``:
+    the LSP range of two source indexes."""
+    try:
+        data, smap = load_yaml(text, path)
+    except RulebookError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    entries = smap.entries()
+
+    def sym(name, detail, where, kind, children=()):
+        e = entries.get(where)
+        if e is None:
+            return None
+        start = e.key if e.key is not None else e.start
+        rng = to_range(start, e.end)
+        sel = to_range(start, start + len(str(where[-1]))) if where and e.key is not None else rng
+        return types.DocumentSymbol(name=str(name) or "-", detail=detail, kind=kind, range=rng,
+                                    selection_range=sel, children=[c for c in children if c] or None)
+
+    out = []
+    for section, what in SECTIONS.items():
+        decl = data.get(section)
+        if isinstance(decl, dict):
+            kids = [sym(n, what, (section, n), types.SymbolKind.Variable) for n in decl]
+            out.append(sym(section, None, (section,), types.SymbolKind.Namespace, kids))
+    if isinstance(data.get("flow"), list):
+        out.append(sym("flow", None, ("flow",), types.SymbolKind.Namespace, _steps(data["flow"], ("flow",), sym)))
+    return [s for s in out if s]
+
+
+def _steps(items, path, sym) -> list:
+    out = []
+    for i, item in enumerate(items):
+        where = (*path, i)
+        if isinstance(item, str):
+            out.append(sym(item, "effect", where, types.SymbolKind.Event))
+            continue
+        if not isinstance(item, dict) or not item:
+            continue
+        kind = next((k for k in item if k in STEP_KINDS), next(iter(item)))
+        value = item[kind]
+        detail = value if isinstance(value, (str, int, float)) else None
+        kids = []
+        for holder, nested in [(where, item), ((*where, kind), value)]:
+            if isinstance(nested, dict):
+                for key in STEP_LISTS:
+                    if isinstance(nested.get(key), list):
+                        kids += _steps(nested[key], (*holder, key), sym)
+        out.append(sym(kind, str(detail) if detail is not None else None, where, types.SymbolKind.Function, kids))
+    return out

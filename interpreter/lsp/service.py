@@ -1,0 +1,299 @@
+"""The language server: pygls wiring of the checks and answers to the protocol.
+
+A document is checked when it opens and, debounced, after the author stops typing: an edit
+of the expressions of one line is answered at once (quick.py), then the whole document is
+checked in a worker thread (the loader keeps the files it read and the compiler the code it
+generated, so that check compiles again only what changed). The last check answers
+completion and hover; navigation waits for the check of the text as it is. No request ever
+plays a game.
+"""
+from __future__ import annotations
+
+import asyncio
+from bisect import bisect_right
+from concurrent.futures import ThreadPoolExecutor
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+
+from ..loading.source import read_file
+from ..errors import RulebookError
+from . import completion, diagnostics, hover, navigation
+from .checking import Checked, check
+from .quick import quick
+from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
+
+DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
+
+
+class RulebookServer(LanguageServer):
+    def __init__(self):
+        super().__init__("rulebook", "0.1.0", text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.checked: dict[str, Checked] = {}      # by document path: the last check
+        self.named: dict[str, Checked] = {}        # by document path: the last check that declared names
+        self.found: dict[str, dict] = {}           # checked path -> {located file: diagnostics}
+        self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
+        self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
+        self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
+
+    # ------------------------------------------------------------------ documents
+    def texts(self) -> dict[str, str]:
+        return {path_of(uri): doc.source for uri, doc in self.workspace.text_documents.items()}
+
+    def uri_for(self, path: str) -> str:
+        """The URI of a file: the editor's own for an open document (its spelling may differ)."""
+        return next((uri for uri in self.workspace.text_documents if path_of(uri) == path), uri_of(path))
+
+    def lines(self, path: str) -> list[str]:
+        """The lines of a file: the editor's text when it is open, else the file's."""
+        doc = self.workspace.text_documents.get(self.uri_for(path))
+        if doc is not None:
+            return list(doc.lines)
+        try:
+            return read_file(path).decode("utf-8", "replace").splitlines(True)
+        except RulebookError:
+            return []
+
+    def run_check(self, path: str) -> Checked:
+        """Check one document and publish the diagnostics of every file it touched."""
+        task = self.pending.pop(path, None)
+        if task is not None:
+            task.cancel()
+        result = check(path, self.texts())
+        self.accept(path, result)
+        return result
+
+    def accept(self, path: str, result: Checked) -> None:
+        self.checked[path] = result
+        if result.names is not None:
+            self.named[path] = result
+        self.show(path, result.diagnostics)
+
+    def show(self, path: str, found: list) -> None:
+        """Publish the diagnostics of checking ``path`` in every file they are in (and clear
+        those of the files that had some and have none now)."""
+        before = set(self.found.get(path, {}))
+        self.found[path] = diagnostics.by_file(found, path)
+        for file in before | set(self.found[path]):
+            self.publish(file)
+
+    async def refresh(self, path: str) -> None:
+        """After a pause in typing: the quick answer to an edit inside an expression at once
+        (quick.py), then the whole check, in a worker thread so that the server keeps
+        answering; a check overtaken by a newer edit is dropped."""
+        await asyncio.sleep(DEBOUNCE)
+        last = self.checked.get(path)
+        text = self.texts().get(path)
+        if last is not None and last.text is not None and text is not None:
+            answer = quick(last, last.text, text)
+            if answer is not None:
+                self.show(path, answer)
+        texts = self.texts()
+        result = await asyncio.get_running_loop().run_in_executor(self.worker, check, path, texts)
+        if self.texts() == texts:
+            self.accept(path, result)
+        if self.pending.get(path) is asyncio.current_task():
+            del self.pending[path]
+
+    def publish(self, file: str) -> None:
+        found = diagnostics.unique(d for per_file in self.found.values() for d in per_file.get(file, []))
+        lines = self.lines(file)
+        codec = self.workspace.position_codec
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=self.uri_for(file), diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found]))
+
+    def schedule(self, path: str) -> None:
+        """Check ``path`` (and the open documents built on it) once typing pauses."""
+        dependents = [p for p, c in self.checked.items() if p != path and path in navigation.chain_files(c)]
+        for p in [path, *dependents]:
+            if p in self.pending:
+                self.pending[p].cancel()
+            self.pending[p] = asyncio.ensure_future(self.refresh(p))
+
+    def at(self, uri: str, position: types.Position):
+        """(path, the document's text, its line at the position, the column in characters)."""
+        doc = self.workspace.get_text_document(uri)
+        lines = list(doc.lines)
+        if position.line >= len(lines):   # the empty line after the last line break
+            return path_of(uri), doc.source, "", position.line, 0
+        pos = self.workspace.position_codec.position_from_client_units(lines, position)
+        line = lines[pos.line].rstrip("\r\n")
+        return path_of(uri), doc.source, line, pos.line, min(pos.character, len(line))
+
+    def current(self, path: str) -> Checked | None:
+        """The last check of a document (completion and hover need its names, not the last
+        keystroke's)."""
+        if path not in self.checked:
+            self.run_check(path)
+        return self.checked.get(path)
+
+    async def settled(self, path: str) -> Checked | None:
+        """The check of the document as it is now (navigation needs its exact positions)."""
+        while (task := self.pending.get(path)) is not None:
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:   # overtaken by a newer edit: wait for that one
+                if self.pending.get(path) is task:
+                    del self.pending[path]
+        return self.current(path)
+
+    def for_completion(self, path: str, text: str, line: int) -> Checked | None:
+        """The check to complete from: the current one if the text loads; else that of the
+        text without the line being typed (a half-written key breaks the YAML), else the last
+        check that declared names."""
+        checked = self.current(path)
+        if checked is not None and checked.data is not None:
+            return checked
+        lines = text.split("\n")
+        if line < len(lines):
+            lines[line] = ""
+        blanked = "\n".join(lines)
+        kept = self.blanked.get(path)
+        if kept is None or kept[0] != blanked:   # (each keystroke of the line blanks the same text)
+            kept = self.blanked[path] = (blanked, check(path, {**self.texts(), path: blanked}))
+        return kept[1] if kept[1].names is not None else self.named.get(path)
+
+    def to_location(self, loc, width: int) -> types.Location:
+        return types.Location(uri=self.uri_for(loc.path), range=location_range(
+            self.workspace.position_codec, self.lines(loc.path), loc, width))
+
+
+server = RulebookServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: RulebookServer, params: types.DidOpenTextDocumentParams):
+    ls.run_check(path_of(params.text_document.uri))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: RulebookServer, params: types.DidChangeTextDocumentParams):
+    ls.schedule(path_of(params.text_document.uri))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: RulebookServer, params: types.DidSaveTextDocumentParams):
+    ls.schedule(path_of(params.text_document.uri))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
+    path = path_of(params.text_document.uri)
+    task = ls.pending.pop(path, None)
+    if task is not None:
+        task.cancel()
+    ls.checked.pop(path, None)
+    ls.named.pop(path, None)
+    ls.blanked.pop(path, None)
+    for file in ls.found.pop(path, {}):
+        ls.publish(file)
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " ", "("]))
+def on_completion(ls: RulebookServer, params: types.CompletionParams):
+    path, text, _, line, col = ls.at(params.text_document.uri, params.position)
+    items = completion.complete(context_at(text, line, col), ls.for_completion(path, text, line))
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: RulebookServer, params: types.HoverParams):
+    path, text, line_text, line, col = ls.at(params.text_document.uri, params.position)
+    found = word_at(line_text, col)
+    if found is None:
+        return None
+    word, start = found
+    ctx = context_at(text, line, col)
+    checked = ls.current(path) or Checked(path)
+    if line_text[start + len(word):].lstrip().startswith(":") and not line_text[:start].endswith("params."):
+        doc = hover.key_doc(word, ctx.path if ctx.at_key else (*ctx.path, ctx.key))
+    else:
+        doc = hover.name_doc(word, ctx, ls.named.get(path, checked), line_text[:start].endswith("params."))
+        offset = sum(len(x) + 1 for x in text.split("\n")[:line]) + col
+        typed = hover.expression_type(checked, text, offset)   # (also where the word is no name)
+        doc = f"{doc}\n\n{typed}" if doc and typed else doc or typed
+    if not doc:
+        return None
+    rng = client_range(ls.workspace.position_codec, list(ls.workspace.get_text_document(params.text_document.uri).lines),
+                       line, start, len(word))
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=doc), range=rng)
+
+
+async def _target(ls: RulebookServer, uri: str, position: types.Position):
+    path, text, line_text, line, col = ls.at(uri, position)
+    checked = await ls.settled(path)
+    if checked is None or checked.data is None:
+        checked = ls.named.get(path)
+    if checked is None:
+        return None, None
+    return navigation.target(line_text, col, context_at(text, line, col), checked), checked
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
+    found, checked = await _target(ls, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    loc = navigation.definition(found[0], found[1], checked)
+    return ls.to_location(loc, len(found[1])) if loc is not None else None
+
+
+def _references(ls: RulebookServer, found, checked):
+    chain = navigation.chain_files(checked)
+    read = lambda p: "".join(ls.lines(p))   # noqa: E731
+    files = {p: read(p) for p in [*chain, *navigation.extending(chain, read)]}
+    return navigation.references(found[0], found[1], files)
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+async def on_references(ls: RulebookServer, params: types.ReferenceParams):
+    found, checked = await _target(ls, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    return [ls.to_location(loc, width) for loc, width in _references(ls, found, checked)]
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME)
+async def on_rename(ls: RulebookServer, params: types.RenameParams):
+    found, checked = await _target(ls, params.text_document.uri, params.position)
+    if found is None:
+        raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define or effect here to rename")
+    problem = navigation.rename_problem(found[0], params.new_name, checked)
+    if problem:
+        raise JsonRpcInvalidParams(problem)
+    changes: dict[str, list[types.TextEdit]] = {}
+    for loc, width in _references(ls, found, checked):
+        where = ls.to_location(loc, width)
+        changes.setdefault(where.uri, []).append(types.TextEdit(range=where.range, new_text=params.new_name))
+    return types.WorkspaceEdit(changes=changes)
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def on_symbols(ls: RulebookServer, params: types.DocumentSymbolParams):
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    lines = list(doc.lines)
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+    codec = ls.workspace.position_codec
+
+    def to_range(start: int, end: int) -> types.Range:
+        def pos(i):
+            line = max(0, min(bisect_right(starts, i) - 1, len(lines) - 1))
+            return codec.position_to_client_units(lines, types.Position(line=line, character=i - starts[line]))
+        return types.Range(start=pos(start), end=pos(end))
+
+    return navigation.symbols(doc.source, path_of(params.text_document.uri), to_range)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def on_code_action(ls: RulebookServer, params: types.CodeActionParams):
+    return diagnostics.quick_fixes(params.text_document.uri, params.context.diagnostics) or None
+
+
+def main() -> int:
+    server.start_io()
+    return 0
+
