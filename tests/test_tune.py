@@ -252,6 +252,9 @@ def test_the_command_writes_an_overlay_that_plays_a_report_and_a_summary(duel, t
     for part in ('id="verdict"', 'id="best"', 'id="history"', "data:image/png;base64,", "beats the base game"):
         assert part in page
     assert page.count("<tr><td>") >= 8 + 1 + 1    # the history's trials, the best's parameter, an objective
+    designer = (out / "confirmation" / "report.html").read_text()   # simulate's page, base and best side by side
+    assert 'href="confirmation/report.html"' in page
+    assert 'id="verdict"' in designer and 'id="balance"' in designer and "best" in designer and "base" in designer
 
 
 def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys):

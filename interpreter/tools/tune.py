@@ -2,7 +2,7 @@
 
     rulebook tune PATH --players N [--param NAME=RANGE ...] [--objective NAME[:T][*W] ...]
                   [--agents A] [--trials K] [--games G] [--confirm C] [--seed S] [--out DIR]
-                  [--workers W] [--backend ray [--address A]] [--no-prune] [--json]
+                  [--workers W] [--backend ray [--address A]] [--no-prune] [--open] [--json]
 
 docs/tuning.md explains the search, the objectives and the report.
 """
@@ -15,11 +15,13 @@ from ..building import load
 from ..errors import UsageError
 from ..loading.resources import ruleset_path
 from ..play.simulation.batch import Batch, check_batch
+from ..play.simulation.summary import compare
 from ..play.simulation.workers import default_workers, settled
 from ..play.tuning import objectives as obj
 from ..play.tuning.written import write as write_outputs
 from ..play.tuning.space import space
 from ..play.tuning.study import Settings, Tuner, check_resume
+from .designer import open_report, write_report
 
 
 def add_tune(p) -> None:
@@ -42,6 +44,7 @@ def add_tune(p) -> None:
     p.add_argument("--no-prune", dest="prune", action="store_false", help="play every trial to its end")
     p.add_argument("--out", "-o", metavar="DIR",
                    help="write best.yaml, summary.json and report.html there; the study (study.db) resumes from it")
+    p.add_argument("--open", action="store_true", help="open report.html in a web browser when the study ends")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
@@ -77,6 +80,9 @@ def cmd_tune(args) -> int:
     if out is not None:
         bundled = None if Path(args.path).suffix in (".yaml", ".yml") or Path(args.path).is_file() else args.path
         written = write_outputs(out, rules, rules.params_decl, result, bundled)
+        written.append(confirmation_page(out / "confirmation", rules, args, tuner.confirmed))
+        if args.open:
+            open_report(written[2])
     if args.json:
         print(json.dumps(result))
         return 0
@@ -93,6 +99,17 @@ def cmd_tune(args) -> int:
     if written:
         print("wrote " + ", ".join(str(p) for p in written))
     return 0
+
+
+def confirmation_page(folder: Path, rules, args, records: dict) -> Path:
+    """The designer's page (the one simulate and compare write) of the confirmation: the base game
+    and the best variant on the same fresh seeds, side by side with their paired differences."""
+    folder.mkdir(parents=True, exist_ok=True)
+    compared = compare(records, args.players)
+    games = len(records["best"])
+    title = (f"{rules.title}: the base game and the best variant on {games} fresh games each, "
+             f"{args.players} players, agents {args.agents}")
+    return write_report(folder, title, compared["summaries"], records, {}, compared=compared)
 
 
 def _progress(done: int, total: int) -> None:

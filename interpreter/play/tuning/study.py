@@ -85,6 +85,7 @@ class Tuner:
         self.base_batch = Batch(settings.path, settings.players, settings.seed, agents=settings.agents,
                                 lead_changes="lead_changes" in needs, coverage="coverage" in needs, hash=rules.hash)
         self.ctx = {"probes": [p.kind for p in rules.probes.items]} if rules.probes is not None else {}
+        self.confirmed: dict[str, list[dict]] = {}   # the confirmation's records, base and best
 
     def check_space(self) -> None:
         """Refuse, before any game, a space whose ends or choices the ruleset refuses."""
@@ -203,6 +204,7 @@ class Tuner:
         seed = rng.derive(self.s.seed, CONFIRM_SEED)
         best = self.records(params, seed, games)
         base = self.records({}, seed, games)
+        self.confirmed = {"base": base, "best": best}   # (the designer's page of both: tools/tune.py)
         s, players = self.s, self.s.players
         diff = obj.paired_difference(s.objectives, base, best, players, self.ctx, seed=seed)
         tests = compare({"base": base, "best": best}, players)["differences"]["best"]

@@ -134,6 +134,8 @@ td,th{{border:1px solid #ccc;padding:.2rem .5rem}}figure{{display:inline-block;m
 the difference (base minus best) {diff['diff'] if diff else float('nan'):.4f}{ci(diff['ci'] if diff else None)}.</p>
 <h2>Best variant (trial {result['best']['number']})</h2>
 <table id="best"><tr><th>parameter</th><th>best</th><th>base</th></tr>{rows}</table>
+<p>The designer's page of the confirmation (seat balance, game length, scores by category, the
+first player, both side by side): <a href="confirmation/report.html">confirmation/report.html</a>.</p>
 <h2>Objectives on fresh seeds</h2>
 <table id="parts"><tr><th>objective</th><th>base</th><th>best</th></tr>{parts}</table>
 <h2>Plots</h2>{pics or '<p>(matplotlib is not installed: no plots)</p>'}
