@@ -216,11 +216,10 @@ def test_openspiel_observers_of_each_kind():
     assert np.array_equal(public.tensor[~private], full[~private])
     assert public.string_from(state, seat) == json.dumps(state.h.state.observation(None), sort_keys=True)
     assert public.string_from(state, seat) == public.string_from(state, (seat + 1) % 3)
-    # the information state: a string only; its tensor is refused, as the game type says
-    assert not game.get_type().provides_information_state_tensor
-    with pytest.raises(ValueError, match=r"^diamonds provides no information-state tensor \(its game type's "
-                       r"provides_information_state_tensor is False\): information_state_string, or observation_tensor$"):
-        state.information_state_tensor(seat)
+    # the information state: the string, and a tensor: the seat's, then its history (none yet)
+    assert game.get_type().provides_information_state_tensor
+    infostate = np.array(state.information_state_tensor(seat))
+    assert np.array_equal(infostate[:len(full)], full) and not infostate[len(full):].any()
     assert state.information_state_string(seat).endswith(state.observation_string(seat))
     with pytest.raises(ValueError, match="no observation of this kind"):
         make_observation(game, pyspiel.IIGObservationType(

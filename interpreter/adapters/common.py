@@ -29,6 +29,7 @@ class Table:
         self.actions = action_space(self.rules, self.players, self.options["params"])
         self.layout = layout(self.rules, self.players)
         self.explicit = False   # chance as explicit nodes (adapters/chance.py), set by the OpenSpiel adapter
+        self.length: int | None = None   # max_game_length, once measured (adapters/length.py)
 
     def new_game(self, seed: int, knowledge: bool = False):
         """The game of ``seed``; ``knowledge``: keeping what each seat knows of the hidden

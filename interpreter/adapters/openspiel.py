@@ -37,6 +37,7 @@ from ..loading.resources import bundled_rulesets, find_ruleset
 from ..loading.variants import load_data
 from .chance import NeedChance, explicit, outcomes_bound, own_piles, replaying
 from .common import Table
+from .length import length_bound
 from .observer import Observer
 from .recall import Recall
 
@@ -111,7 +112,7 @@ def _game_type(name: str, title: str, counts: tuple, settings: dict, utility) ->
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=counts[1], min_num_players=counts[0],
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=settings)
 
@@ -201,7 +202,7 @@ class RulebookGame(pyspiel.Game):
                                game_type.parameter_specification, _utility(constant))
         info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=outcomes_bound(table.rules) if table.explicit else SEEDS,
                                 num_players=table.players, min_utility=lo, max_utility=hi,
-                                utility_sum=constant, max_game_length=table.rules.max_steps)
+                                utility_sum=constant, max_game_length=length_bound(table))
         super().__init__(game_type, info, settings)
 
     def __reduce__(self):
