@@ -29,14 +29,17 @@ SEALED = str(ROOT / "docs" / "examples" / "sealed_bids.yaml")   # simultaneous c
 GAMES = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {}),
          (TUTORIAL, 3, {"rounds": 1}), (SEALED, 3, {})]
 IDS = [Path(g).stem for g, _, _ in GAMES]
+VARIANT = ("diamonds", 2, {"rounds": 1}, "two_player")   # a variant of a seed game, at its own player count
 
 
-@pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
-def test_pettingzoo_api_and_seed_tests(name, players, params):
+@pytest.mark.parametrize("name,players,params,variant", [*((*g, None) for g in GAMES), VARIANT],
+                         ids=[*IDS, "diamonds_two_player"])
+def test_pettingzoo_api_and_seed_tests(name, players, params, variant):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")       # (its notes on dict observations, which it allows)
-        api_test(pettingzoo.env(name, players=players, params=params, render_mode="ansi"), num_cycles=200)
-        seed_test(lambda: pettingzoo.env(name, players=players, params=params), num_cycles=40)
+        api_test(pettingzoo.env(name, players=players, params=params, variant=variant, render_mode="ansi"),
+                 num_cycles=200)
+        seed_test(lambda: pettingzoo.env(name, players=players, params=params, variant=variant), num_cycles=40)
 
 
 def test_pettingzoo_env_plays_a_game_with_masks_and_rewards_at_the_end():
