@@ -172,9 +172,11 @@ def test_the_information_state_tensor_is_the_same_in_worlds_the_seat_cannot_tell
     assert state.information_state_tensor(seat) != state.information_state_tensor((seat + 1) % 3)
 
 
-def test_openspiels_rl_environment_gives_the_information_state_tensor_as_info_state():
+def test_openspiels_rl_environment_and_random_sim_test_read_the_information_state_tensor():
     from open_spiel.python import rl_environment
     game = openspiel.load_game("kuhn_poker", players=2)
+    # (random_sim_test checks every seat's tensor at every state: its size and finite values)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
     env = rl_environment.Environment(game)
     step = env.reset()
     (length,) = game.information_state_tensor_shape()

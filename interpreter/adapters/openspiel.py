@@ -21,7 +21,9 @@ move so far (other seats' hidden choices as "?", as a redacted log shows them) a
 sees now. Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``:
 the final scores). ``clone`` copies the game state (``State.clone``). What each seat saw of
 the moves (the perfect recall) is worked out only when an information state is asked, by
-replaying them from the game's start.
+replaying them from the game's start; ``information_state_tensor`` is the seat's tensor and a
+row per decision as it saw it (adapters/observer.py). ``max_game_length`` is measured
+(adapters/length.py).
 """
 from __future__ import annotations
 
