@@ -102,7 +102,7 @@ def test_max_game_length_is_a_measured_bound_no_random_game_exceeds(name):
     assert bound == LENGTH_MARGIN * longest(game.table, range(LENGTH_GAMES)) < game.table.rules.max_steps
     # other games than those measured, played through OpenSpiel (chance nodes not counted, as random_sim_test)
     rng = np.random.RandomState(7)
-    for _ in range(8):
+    for _ in range(3):
         state, moves = game.new_initial_state(), 0
         while not state.is_terminal():
             if state.is_chance_node():
