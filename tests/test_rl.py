@@ -29,14 +29,17 @@ SEALED = str(ROOT / "docs" / "examples" / "sealed_bids.yaml")   # simultaneous c
 GAMES = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {}),
          (TUTORIAL, 3, {"rounds": 1}), (SEALED, 3, {})]
 IDS = [Path(g).stem for g, _, _ in GAMES]
+VARIANT = ("diamonds", 2, {"rounds": 1}, "two_player")   # a variant of a seed game, at its own player count
 
 
-@pytest.mark.parametrize("name,players,params", GAMES, ids=IDS)
-def test_pettingzoo_api_and_seed_tests(name, players, params):
+@pytest.mark.parametrize("name,players,params,variant", [*((*g, None) for g in GAMES), VARIANT],
+                         ids=[*IDS, "diamonds_two_player"])
+def test_pettingzoo_api_and_seed_tests(name, players, params, variant):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")       # (its notes on dict observations, which it allows)
-        api_test(pettingzoo.env(name, players=players, params=params, render_mode="ansi"), num_cycles=200)
-        seed_test(lambda: pettingzoo.env(name, players=players, params=params), num_cycles=40)
+        api_test(pettingzoo.env(name, players=players, params=params, variant=variant, render_mode="ansi"),
+                 num_cycles=200)
+        seed_test(lambda: pettingzoo.env(name, players=players, params=params, variant=variant), num_cycles=40)
 
 
 def test_pettingzoo_env_plays_a_game_with_masks_and_rewards_at_the_end():
@@ -216,11 +219,10 @@ def test_openspiel_observers_of_each_kind():
     assert np.array_equal(public.tensor[~private], full[~private])
     assert public.string_from(state, seat) == json.dumps(state.h.state.observation(None), sort_keys=True)
     assert public.string_from(state, seat) == public.string_from(state, (seat + 1) % 3)
-    # the information state: a string only; its tensor is refused, as the game type says
-    assert not game.get_type().provides_information_state_tensor
-    with pytest.raises(ValueError, match=r"^diamonds provides no information-state tensor \(its game type's "
-                       r"provides_information_state_tensor is False\): information_state_string, or observation_tensor$"):
-        state.information_state_tensor(seat)
+    # the information state: the string, and a tensor: the seat's, then its history (none yet)
+    assert game.get_type().provides_information_state_tensor
+    infostate = np.array(state.information_state_tensor(seat))
+    assert np.array_equal(infostate[:len(full)], full) and not infostate[len(full):].any()
     assert state.information_state_string(seat).endswith(state.observation_string(seat))
     with pytest.raises(ValueError, match="no observation of this kind"):
         make_observation(game, pyspiel.IIGObservationType(

@@ -24,6 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SEALED = str(ROOT / "docs" / "examples" / "sealed_bids.yaml")
 SEEDS4 = [("diamonds", 3, {"rounds": 1}), ("diams", 2, {}), ("mister_diamond", 2, {}), ("diamonds_club", 2, {})]
 IDS = [g for g, _, _ in SEEDS4]
+# every seed game and a variant of one (its own player count): what check_env and parallel_api_test run on
+EVERY = [(*game, None) for game in SEEDS4] + [("diamonds", 2, {"rounds": 1}, "two_player")]
+EVERY_IDS = [*IDS, "diamonds_two_player"]
 
 
 def test_the_aec_envs_state_is_the_global_state_and_the_engines_is_game_state():
@@ -58,25 +61,27 @@ def test_the_parallel_env_asks_every_chooser_of_a_simultaneous_choice_at_once():
         env.step({})
 
 
-@pytest.mark.parametrize("name,players,params", [(SEALED, 3, {}), ("diamonds", 3, {"rounds": 1})],
-                         ids=["sealed_bids", "diamonds"])
-def test_the_parallel_env_passes_parallel_api_test(name, players, params):
-    env = pettingzoo.parallel_env(name, players=players, params=params)
+@pytest.mark.parametrize("name,players,params,variant", [(SEALED, 3, {}, None), ("goofspiel", 2, {}, None), *EVERY],
+                         ids=["sealed_bids", "goofspiel", *EVERY_IDS])
+def test_the_parallel_env_passes_parallel_api_test(name, players, params, variant):
+    env = pettingzoo.parallel_env(name, players=players, params=params, variant=variant)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         parallel_api_test(env, num_cycles=1000)
     obs, _ = env.reset(seed=1)
     assert env.state().shape == env.state_space.shape
+    rng = np.random.default_rng(1)   # (random: always the first option may never end a game, as in Diamonds Club)
     while env.agents:                            # a turn-based game: one seat acts a step
         acting = [a for a in env.agents if obs[a]["action_mask"].any()]
-        assert len(acting) == 1 or name == SEALED
-        obs, rewards, terms, _, _ = env.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in acting})
+        assert len(acting) == 1 or name in (SEALED, "goofspiel")     # (their choices are simultaneous)
+        obs, rewards, terms, _, _ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
+                                              for a in acting})
     assert all(terms.values()) and sum(rewards.values()) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("name,players,params", SEEDS4, ids=IDS)
-def test_the_gymnasium_env_passes_check_env_and_plays_a_game_against_random_seats(name, players, params):
-    env = gym_adapter.env(name, players=players, seat=1, params=params)
+@pytest.mark.parametrize("name,players,params,variant", EVERY, ids=EVERY_IDS)
+def test_the_gymnasium_env_passes_check_env_and_plays_a_game_against_random_seats(name, players, params, variant):
+    env = gym_adapter.env(name, players=players, seat=1, params=params, variant=variant)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")      # (its notes on unbounded Box observations)
         check_env(env, skip_render_check=True)

@@ -21,6 +21,7 @@ from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # n
 from interpreter.adapters import openspiel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))]
 SEEDS4 = [("diamonds", 3, {"rounds": 1}), ("diams", 2, {}), ("mister_diamond", 2, {}), ("diamonds_club", 2, {})]
 
 
@@ -82,16 +83,108 @@ def test_the_game_type_says_what_the_reward_makes_the_game(name, players, params
     assert game.get_type().utility == (Utility.CONSTANT_SUM if ranks_all else Utility.GENERAL_SUM)
     scored = openspiel.load_game(name, players=players, reward="score", params=params)
     assert scored.get_type().utility == Utility.GENERAL_SUM
-    assert game.max_game_length() == game.table.rules.max_steps    # the step budget: see docs/rl.md
     state = game.new_initial_state()
     rng = np.random.RandomState(4)
     moves = 0
     while not state.is_terminal():
+        moves += not state.is_chance_node()     # (max_game_length counts decisions, as random_sim_test)
         state.apply_action(rng.choice(state.legal_actions()))
-        moves += 1
     assert moves <= game.max_game_length()
     if ranks_all:
         assert game.utility_sum() == 1.0 and sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_max_game_length_is_a_measured_bound_no_random_game_exceeds(name):
+    from interpreter.adapters.length import LENGTH_GAMES, LENGTH_MARGIN, longest
+    game = pyspiel.load_game(f"rulebook_{name}")
+    bound = game.max_game_length()
+    assert bound == LENGTH_MARGIN * longest(game.table, range(LENGTH_GAMES)) < game.table.rules.max_steps
+    # other games than those measured, played through OpenSpiel (chance nodes not counted, as random_sim_test)
+    rng = np.random.RandomState(7)
+    for _ in range(3):
+        state, moves = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        assert moves <= bound
+    assert longest(game.table, range(1000, 1000 + 4 * LENGTH_GAMES)) <= bound
+
+
+def _decode(row, players: int):
+    """A history row of the information-state tensor: (the mover relative to the seat, the
+    action's id or None where the seat did not see it)."""
+    mover = int(np.flatnonzero(row[:players])[0])
+    bits = row[players + 1:]
+    return mover, (int(sum(int(b) << k for k, b in enumerate(bits))) if row[players] else None)
+
+
+@pytest.mark.parametrize("name,players,params", [("kuhn_poker", 2, {}), ("diamonds", 3, {"rounds": 1}),
+                                                 ("diams", 2, {})], ids=["kuhn_poker", "diamonds", "diams"])
+def test_the_information_state_tensor_is_the_seats_tensor_and_each_decision_as_it_saw_it(name, players, params):
+    game = openspiel.load_game(name, players=players, params=params)
+    assert game.get_type().provides_information_state_tensor
+    size = game.table.layout.size
+    (length,) = game.information_state_tensor_shape()
+    rows = game.max_game_length()
+    assert (length - size) % rows == 0
+    state, rng, taken = game.new_initial_state(), random.Random(3), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            deal(state, rng.randrange(1 << 30))
+            continue
+        for seat in range(players):
+            t = np.array(state.information_state_tensor(seat))
+            assert t.shape == (length,) and np.array_equal(t[:size], state.observation_tensor(seat))
+            history = t[size:].reshape(rows, -1)
+            for k, (mover, action) in enumerate(taken):
+                seen_mover, seen_action = _decode(history[k], players)
+                assert seen_mover == (mover - seat) % players
+                assert seen_action in (action, None) and (seen_action is not None or mover != seat)
+            assert not history[len(taken):].any()
+        action = rng.choice(state.legal_actions())
+        taken.append((state.current_player(), action))
+        state.apply_action(action)
+    if name == "kuhn_poker":     # every bet is public: each seat saw every action
+        for seat in range(2):
+            history = np.array(state.information_state_tensor(seat))[size:].reshape(rows, -1)
+            assert [_decode(row, 2)[1] for row in history[:len(taken)]] == [a for _, a in taken]
+
+
+def test_the_information_state_tensor_is_the_same_in_worlds_the_seat_cannot_tell_apart():
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
+    state, rng = game.new_initial_state(), random.Random(5)
+    while state.is_chance_node() or len(state.history()) < 60:
+        if state.is_chance_node():
+            deal(state, rng.randrange(1 << 30))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    sampler = iter(np.random.RandomState(2).random_sample(8))
+    for _ in range(4):
+        world = state.resample_from_infostate(seat, lambda: next(sampler))
+        assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+    assert state.information_state_tensor(seat) != state.information_state_tensor((seat + 1) % 3)
+
+
+def test_openspiels_rl_environment_and_random_sim_test_read_the_information_state_tensor():
+    from open_spiel.python import rl_environment
+    game = openspiel.load_game("kuhn_poker", players=2)
+    # (random_sim_test checks every seat's tensor at every state: its size and finite values)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    env = rl_environment.Environment(game)
+    step = env.reset()
+    (length,) = game.information_state_tensor_shape()
+    assert len(step.observations["info_state"][0]) == length > game.observation_tensor_size()
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([step.observations["legal_actions"][player][0]])
+    assert len(step.rewards) == 2
 
 
 def test_a_two_player_constant_sum_game_passes_exploitabilitys_checks():
@@ -151,7 +244,7 @@ def test_ismcts_bot_plays_a_whole_game(name, players, params):
 def test_generate_playthrough_runs_and_shows_every_kind_of_observation():
     openspiel.load_game("diamonds", players=3, params={"rounds": 1})
     text = "\n".join(generate_playthrough.playthrough_lines("rulebook_diamonds(players=3)", seed=5))
-    assert "GameType.provides_information_state_tensor = False" in text
+    assert "GameType.provides_information_state_tensor = True" in text and "InformationStateTensor(0)" in text
     assert "PublicObservationString() = " in text and "PrivateObservationString(0) = " in text
     assert "Returns() = " in text and "IsTerminal() = True" in text
 

@@ -8,6 +8,7 @@ import numpy as np
 import pyspiel
 
 from .common import Table
+from .length import length_bound
 
 
 class Observer:
@@ -21,8 +22,11 @@ class Observer:
       zeroed (its own hand, its counters visible to their owner), and a spectator's observation;
     - private information only (``public_info=False``): the seat's private pieces, the rest
       zeroed, and what its observation holds that a spectator's does not (JSON);
-    - perfect recall (the information state): the string only (``tensor`` is None); the game
-      provides no information-state tensor (its type says so), and asking for one is an error.
+    - perfect recall (the information state): the string, and the tensor ``infostate_size``
+      gives: the seat's tensor, then a row for each decision up to ``max_game_length``
+      (adapters/length.py): who made it (relative to the seat, one-hot), whether the seat saw
+      the action, and if so the action's id in binary, lowest bit first; rows past the last
+      decision are zeros, and decisions past the bound are left out.
 
     Any other kind (every seat's private information, or a perfect recall of a part) is
     refused with ``ValueError``."""
@@ -42,9 +46,12 @@ class Observer:
         self.table, self.perfect_recall = table, recall
         self.part = "public" if private == none else "private" if not public else None
         L = table.layout
-        tensor = np.zeros(L.size, np.float32)
-        self.tensor = None if recall else tensor
-        self.dict = {} if recall else {name: tensor[o:o + n] for name, o, n in L.pieces if n}
+        self.rows, self.row, self.bits = history_shape(table)
+        tensor = np.zeros(infostate_size(table) if recall else L.size, np.float32)
+        self.tensor = tensor
+        self.dict = {name: tensor[o:o + n] for name, o, n in L.pieces if n}
+        if recall:
+            self.dict["history"] = tensor[L.size:].reshape(self.rows, self.row)
         self._zeroed = L.private_pieces() if self.part == "public" else ()
         if self.part == "private":   # (every slot but the private pieces')
             keep = np.zeros(L.size, bool)
@@ -54,20 +61,31 @@ class Observer:
         self._encode = L.encoder()    # this observer's own
 
     def set_from(self, state, player):
-        if self.perfect_recall:
-            raise ValueError(f"{self.table.rules.name} provides no information-state tensor "
-                             "(its game type's provides_information_state_tensor is False): "
-                             "information_state_string, or observation_tensor")
         t = self.tensor
-        assert t is not None      # (a perfect recall observer has none: refused above)
         if state.h is None:
             t.fill(0)
             return
-        t[:] = self._encode(state.h.state, player)
+        size = self.table.layout.size
+        t[:size] = self._encode(state.h.state, player)
+        if self.perfect_recall:
+            self._history(state, player)
+            return
         for o, n in self._zeroed:
             t[o:o + n] = 0.0
         if self.part == "private":
             t[self._public] = 0.0
+
+    def _history(self, state, player) -> None:
+        history, players = self.dict["history"], self.table.players
+        history.fill(0)
+        state.h.seen(self.table)     # (the recall brought up to date)
+        for k, (mover, act) in enumerate(state.h.recall.acts[player][:self.rows]):
+            row = history[k]
+            row[(mover - player) % players] = 1.0
+            if act >= 0:
+                row[players] = 1.0
+                for b in range(self.bits):
+                    row[players + 1 + b] = (act >> b) & 1
 
     def string_from(self, state, player):
         if state.h is None:
@@ -87,3 +105,15 @@ def _beyond(seen, public):
     if isinstance(seen, dict) and isinstance(public, dict):
         return {k: _beyond(v, public.get(k)) for k, v in seen.items() if v != public.get(k)}
     return seen
+
+
+def history_shape(table: Table) -> tuple[int, int, int]:
+    """The information-state tensor's history: (rows, floats a row, bits of an action id)."""
+    bits = max(1, (len(table.actions) - 1).bit_length())
+    return length_bound(table), table.players + 1 + bits, bits
+
+
+def infostate_size(table: Table) -> int:
+    """The information-state tensor's size: the seat's tensor and its history's rows."""
+    rows, row, _ = history_shape(table)
+    return table.layout.size + rows * row

@@ -21,7 +21,9 @@ move so far (other seats' hidden choices as "?", as a redacted log shows them) a
 sees now. Rewards come at the end (``reward="win"``: 1/k to each of k winners; ``"score"``:
 the final scores). ``clone`` copies the game state (``State.clone``). What each seat saw of
 the moves (the perfect recall) is worked out only when an information state is asked, by
-replaying them from the game's start.
+replaying them from the game's start; ``information_state_tensor`` is the seat's tensor and a
+row per decision as it saw it (adapters/observer.py). ``max_game_length`` is measured
+(adapters/length.py).
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ from ..loading.resources import bundled_rulesets, find_ruleset
 from ..loading.variants import load_data
 from .chance import NeedChance, explicit, outcomes_bound, own_piles, replaying
 from .common import Table
+from .length import length_bound
 from .observer import Observer
 from .recall import Recall
 
@@ -111,7 +114,7 @@ def _game_type(name: str, title: str, counts: tuple, settings: dict, utility) ->
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=counts[1], min_num_players=counts[0],
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=settings)
 
@@ -201,7 +204,7 @@ class RulebookGame(pyspiel.Game):
                                game_type.parameter_specification, _utility(constant))
         info = pyspiel.GameInfo(num_distinct_actions=len(table.actions), max_chance_outcomes=outcomes_bound(table.rules) if table.explicit else SEEDS,
                                 num_players=table.players, min_utility=lo, max_utility=hi,
-                                utility_sum=constant, max_game_length=table.rules.max_steps)
+                                utility_sum=constant, max_game_length=length_bound(table))
         super().__init__(game_type, info, settings)
 
     def __reduce__(self):

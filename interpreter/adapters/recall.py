@@ -5,23 +5,26 @@ from __future__ import annotations
 import json
 
 from ..play.logs.gamelog import logged_decision
-from ..play.logs.redact import Redactor
+from ..play.logs.redact import HIDDEN, Redactor
 from .common import Table
 
 
 class Recall:
     """A game replayed from its start with its events, and what each seat saw of its moves."""
-    __slots__ = ("S", "moves", "done", "seen")
+    __slots__ = ("S", "moves", "done", "seen", "acts")
 
     def __init__(self, table: Table, S):
         self.S = S
         self.moves: list = []
         self.done = 0
         self.seen: list[list] = [[] for _ in range(table.players)]
+        # per seat, each move as it saw it: (the seat that moved, the action's id or -1 where hidden)
+        self.acts: list[list[tuple[int, int]]] = [[] for _ in range(table.players)]
 
     def copy(self) -> "Recall":
         r = Recall.__new__(Recall)
         r.S, r.moves, r.done, r.seen = self.S.clone(), self.moves[:], self.done, [s[:] for s in self.seen]
+        r.acts = [a[:] for a in self.acts]
         return r
 
     def rebased(self, world, seat: int) -> "Recall":
@@ -32,18 +35,21 @@ class Recall:
         r = self.copy()
         r.S = world.clone()
         r.seen = [r.seen[seat][:] for _ in r.seen]
+        r.acts = [r.acts[seat][:] for _ in r.acts]
         return r
 
     def advance(self, table: Table, h) -> None:
         S, moves = self.S, h.moves
         for k in range(self.done, len(moves)):
             i = moves[k]
+            mover, act = S.dec[0], table.actions.ids(S)[i]
             line, error = h.replay(S, k, lambda S, i, k=k: logged_decision(table.rules, S, i, k))   # (as a log writes it)
             if error is not None:   # (the move was applied once: it cannot fail on the same game)
                 raise error
             for p in range(table.players):   # what each seat saw of this move (perfect recall)
                 seen = Redactor(table.rules, p, S.members).line(line)
                 self.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
+                self.acts[p].append((mover, -1 if seen["action"] == HIDDEN else act))
             self.moves.append(i)
         S.ev = None               # (logged_decision leaves the last move's events on)
         self.done = len(moves)
