@@ -204,6 +204,24 @@ def test_a_study_finds_the_fair_edge_and_confirms_it_against_the_base_game(duel,
     assert result["trials"] == 14 and result["completed"] + result["pruned"] == 14
 
 
+def test_a_point_proposed_again_reuses_its_games(duel, monkeypatch):
+    path, rules = duel
+    s = Settings(str(path), 2, space(rules, 2, ["style=plain|fancy"]), obj.parse(["balance"]), trials=6, games=20,
+                 workers=1, prune=False)
+    tuner = Tuner(rules, s)
+    played = []
+    real = tuner.records
+    monkeypatch.setattr(tuner, "records", lambda params, *a, **k: played.append(params) or real(params, *a, **k))
+    result = tuner.run()
+    tried = [json.dumps(h["params"]) for h in result["history"]]
+    assert len(set(tried)) == 2 and len(tried) == 6     # two points, proposed six times
+    assert len(played) == 2 + 2                          # each played once, then the confirmation's two batches
+    for h in result["history"]:
+        if h["repeat_of"] is not None:
+            first = result["history"][h["repeat_of"]]
+            assert (h["loss"], h["params"]) == (first["loss"], first["params"])
+
+
 def test_a_study_of_a_fair_game_says_no_variant_beats_it(duel, tmp_path):
     path, rules = duel
     s = Settings(str(path), 2, space(rules, 2, ["style=plain|fancy"]), obj.parse(["balance"]), trials=3, games=60,

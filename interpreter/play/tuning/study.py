@@ -125,6 +125,12 @@ class Tuner:
     def objective(self, trial) -> float:
         values = {d.name: d.suggest(trial) for d in self.s.dims}
         params = self.params_of(values)
+        same = self.played(trial, params)
+        if same is not None:   # the same games again would give the same loss: reuse it
+            trial.set_user_attr("repeat_of", same.number)
+            for key in ("params", "parts", "failed", "summary"):
+                trial.set_user_attr(key, same.user_attrs.get(key))
+            return same.value
         records = self.records(params, self.s.seed, self.s.games, trial)
         parts = obj.parts(self.s.objectives, records, self.s.players, self.ctx)
         trial.set_user_attr("params", params)
@@ -133,6 +139,15 @@ class Tuner:
         trial.set_user_attr("summary", _brief(summarise(records, self.s.players)))
         value = self.loss(records)
         return value if math.isfinite(value) else 1e9
+
+    @staticmethod
+    def played(trial, params: dict):
+        """An earlier complete trial of the study with these parameters (the sampler proposes a
+        point again, more so in a small discrete space: common seeds make it the same games)."""
+        for t in trial.study.get_trials(deepcopy=False, states=(_optuna().trial.TrialState.COMPLETE,)):
+            if t.user_attrs.get("params") == params and t.value is not None:
+                return t
+        return None
 
     # -- the study
     def study(self):
@@ -181,6 +196,7 @@ class Tuner:
             raise UsageError("no trial completed: every one was pruned or failed")
         best = min(complete, key=lambda t: (t.value, t.number))
         history = [{"number": t.number, "state": t.state.name.lower(), "loss": t.value,
+                    "repeat_of": t.user_attrs.get("repeat_of"),
                     "values": {d.name: d.value_of(t.params) for d in self.s.dims if d.name in t.params},
                     "params": t.user_attrs.get("params"), "parts": t.user_attrs.get("parts"),
                     "failed": t.user_attrs.get("failed"), "summary": t.user_attrs.get("summary")}
