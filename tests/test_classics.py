@@ -231,17 +231,25 @@ def case_id(twin: Twin, n: int) -> str:
     return f"{twin.ruleset}{extra}-{n}p"
 
 
-CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
+def cases(twins: list[Twin]) -> list:
+    """Each twin at each of its player counts, a test case (tests/test_classics_*.py too)."""
+    return [pytest.param(twin, n, id=case_id(twin, n)) for twin in twins for n in twin.players]
 
 
-@pytest.mark.parametrize("twin,n", CASES)
-def test_twin_plays_as_openspiel(twin, n):
+def plays_as_openspiel(twin: Twin, n: int, games: int = GAMES) -> None:
+    """``games`` seeded games of the twin at ``n`` players, each replayed in OpenSpiel (replay
+    checks every decision and the returns); the games must not all end alike."""
     pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
     game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-    results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
+    results = [replay(twin, n, seed, rules, game) for seed in range(1, games + 1)]
     assert all(decisions > 0 for decisions, _ in results)
     assert len({returns for _, returns in results}) > 1    # the games did not all end alike
+
+
+@pytest.mark.parametrize("twin,n", cases(TWINS))
+def test_twin_plays_as_openspiel(twin, n):
+    plays_as_openspiel(twin, n)
 
 
 def test_every_classic_has_a_twin_a_source_and_scenarios():

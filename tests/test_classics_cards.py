@@ -14,7 +14,7 @@ import pytest
 
 import interpreter
 from oracles.card_referees import LoveLetter, SixNimmt
-from test_classics import GAMES, NO_OPENSPIEL, Twin, attr, case_id, cards, replay
+from test_classics import GAMES, Twin, attr, cards, cases, plays_as_openspiel
 
 try:
     import pyspiel
@@ -89,17 +89,9 @@ CRAZY_EIGHTS_SPECIAL_RESHUFFLE = Twin("crazy_eights", "crazy_eights", (2,),
                                       params={"penalties": "openspiel", "special_cards": True, "reshuffle": True})
 
 TWINS = [CRAZY_EIGHTS, CRAZY_EIGHTS_SHORT, CRAZY_EIGHTS_RESHUFFLE, CRAZY_EIGHTS_SPECIAL, CRAZY_EIGHTS_SPECIAL_RESHUFFLE]
-CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
-
-
-@pytest.mark.parametrize("twin,n", CASES)
+@pytest.mark.parametrize("twin,n", cases(TWINS))
 def test_twin_plays_as_openspiel(twin, n):
-    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
-    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
-    game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-    results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
-    assert all(decisions > 0 for decisions, _ in results)
-    assert len({returns for _, returns in results}) > 1
+    plays_as_openspiel(twin, n, GAMES)
 
 
 # ---------------------------------------------------------------------- the refereed classics

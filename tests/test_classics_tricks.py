@@ -22,7 +22,7 @@ import interpreter
 from interpreter.adapters.actions import action_space
 from interpreter.errors import RulesetError
 from helpers import load_text
-from test_classics import NO_OPENSPIEL, Twin, attr, cards, replay, case_id
+from test_classics import Twin, attr, cards, cases, plays_as_openspiel
 
 try:
     import pyspiel
@@ -135,17 +135,9 @@ TWINS = [oh_hell(-1, (3,)), oh_hell(3, (3, 4, 7)),
          euchre(), euchre(stick_the_dealer=False, allow_lone_defender=True),
          spades(), spades(win_threshold=20, win_or_loss_bonus=50, mercy_threshold=-40)]
 
-CASES = [pytest.param(twin, n, id=case_id(twin, n)) for twin in TWINS for n in twin.players]
-
-
-@pytest.mark.parametrize("twin,n", CASES)
+@pytest.mark.parametrize("twin,n", cases(TWINS))
 def test_twin_plays_as_openspiel(twin, n):
-    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
-    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
-    game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-    results = [replay(twin, n, seed, rules, game) for seed in range(1, GAMES + 1)]
-    assert all(decisions > 0 for decisions, _ in results)
-    assert len({returns for _, returns in results}) > 1    # the games did not all end alike
+    plays_as_openspiel(twin, n, GAMES)
 
 
 # ---------------------------------------------------------------------- a trick's key
