@@ -53,7 +53,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                    "tests/test_golden_errors.py", "tests/test_flowgen.py", "tests/test_actions.py",
                    "tests/test_simultaneous.py", "tests/test_trick_keys.py", "tests/test_move_count.py"]),
     "expr": (["interpreter/expr/*.py"],
-             ["tests/test_runtime_messages.py", "tests/test_expressions.py", "tests/test_statements.py", "tests/test_if_none.py",
+             ["tests/test_expr_direct.py", "tests/test_runtime_messages.py", "tests/test_expressions.py", "tests/test_statements.py", "tests/test_if_none.py",
               "tests/test_defines_in_context.py", "tests/test_counter_families.py", "tests/test_map_params.py",
               "tests/test_golden_errors.py", "tests/test_rules_direct.py", "tests/test_mechanics.py",
               "tests/test_fuzz_expressions.py", "tests/test_trajectories.py"]),
