@@ -58,7 +58,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
               "tests/test_golden_errors.py", "tests/test_rules_direct.py", "tests/test_mechanics.py",
               "tests/test_fuzz_expressions.py", "tests/test_trajectories.py"]),
     "build": (["interpreter/building/*.py"],
-              ["tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_flowgen.py",
+              ["tests/test_build_direct.py", "tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_flowgen.py",
                "tests/test_step_if.py", "tests/test_watch.py", "tests/test_tricks_follow.py",
                "tests/test_trajectories.py", "tests/test_diams_lockstep.py",
                "tests/test_diamonds_club_lockstep.py", "tests/test_coverage.py", "tests/test_golden_errors.py",
