@@ -72,7 +72,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                     "tests/test_determinize.py", "tests/test_web.py", "tests/test_logs.py",
                     "tests/test_gamelog.py", "tests/test_rl.py"]),
     "rulesets": (["rulesets/*.yaml"],
-                 ["tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py",
+                 ["tests/test_seed_invariants.py", "tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py",
                   "tests/test_mister_diamond.py", "tests/test_diamonds_club.py", "tests/test_club_mechanics.py",
                   "tests/test_diams_lockstep.py", "tests/test_diamonds_club_lockstep.py",
                   "tests/test_mister_diamond_lockstep.py", "tests/test_playthroughs.py"]),
