@@ -39,7 +39,7 @@ EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.txt"
 AREAS: dict[str, tuple[list[str], list[str]]] = {
     "engine": (["interpreter/engine/loop.py", "interpreter/engine/rng.py", "interpreter/engine/ruleset.py",
                 "interpreter/engine/saved.py", "interpreter/engine/state.py", "interpreter/engine/protocol.py"],
-               ["tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_saved_states.py",
+               ["tests/test_engine_direct.py", "tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_saved_states.py",
                 "tests/test_rng.py", "tests/test_errors.py", "tests/test_sorted_zones.py", "tests/test_map_params.py",
                 "tests/test_visibility_rules.py", "tests/test_simultaneous.py", "tests/test_clone.py", "tests/test_flowgen.py",
                 "tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py"]),
