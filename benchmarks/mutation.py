@@ -44,7 +44,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                 "tests/test_visibility_rules.py", "tests/test_simultaneous.py", "tests/test_clone.py", "tests/test_flowgen.py",
                 "tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py"]),
     "mechanics": (["interpreter/mechanics/*.py"],
-                  ["tests/test_effects_direct.py", "tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_tricks_follow.py",
+                  ["tests/test_effects_direct.py", "tests/test_mechanics_direct.py", "tests/test_rules_direct.py", "tests/test_mechanics.py", "tests/test_tricks_follow.py",
                    "tests/test_tricks_playable.py", "tests/test_market_mechanics.py",
                    "tests/test_dexterity_mechanics.py", "tests/test_club_mechanics.py",
                    "tests/test_counter_families.py", "tests/test_counter_set_and_pay_to.py",
