@@ -9,7 +9,7 @@ import re
 import pytest
 
 from interpreter.expr import Compiler, ExprError
-from interpreter.expr.limits import MAX_COST
+from interpreter.expr.limits import MAX_COST, MAX_SOURCE
 from interpreter.expr.types import ANY, INT, NUM, PLAYER, TEAM, unify
 from helpers import load_text
 
@@ -26,6 +26,26 @@ counters:
   marks: {owner: card, keys: [up, down], start: 2}
 vars:
   x: {type: int, start: 0}
+flow: []
+"""
+
+# a define of exactly MAX_SOURCE characters of code: 9 lists of 500 x (S.v['x'], 8 characters,
+# and ', ' between: 5,000 + 2 parentheses each) and one of 496, in a list: 10 x 4 + 10 x 4,996
+
+
+def _xs(k):
+    return "[" + ", ".join(["x"] * k) + "]"
+
+
+AT_BOUND = f"""
+game: big
+players: {{min: 2, max: 2}}
+vars:
+  x: {{type: int, start: 0}}
+define:
+  e: "{_xs(500)}"
+  f: "{_xs(496)}"
+  d: "[e, e, e, e, e, e, e, e, e, f]"
 flow: []
 """
 
@@ -94,6 +114,13 @@ def test_nested_filters_multiply(rules):
     assert costs[1] - costs[0] == 20 * inner
 
 
+def test_a_filter_over_players_counts_once_per_seat_the_game_can_have(rules):
+    """players has at most players.max elements (3 here), not a zone's length (10)."""
+    costs = [compiled(rules, f"count({over} where {it} > x{more})").cost
+             for over, it in (("players", "it"), ("teams", "it"), ("deck", "rank")) for more in ("", " + 0")]
+    assert [costs[1] - costs[0], costs[3] - costs[2], costs[5] - costs[4]] == [2 * 3, 2 * 3, 2 * 10]
+
+
 def test_joining_lists_counts_their_elements(rules):
     """A zone is as long as the game's cards (10 here); the join's new list counts both."""
     one = compiled(rules, "count(deck)").cost
@@ -121,3 +148,52 @@ def test_an_expression_of_exactly_max_cost_compiles_one_node_more_does_not(rules
     with pytest.raises(ExprError, match="more than 1,000,000 operations") as info:
         compiled(rules, more)
     assert info.value.code == "limit"
+
+
+def test_a_define_of_exactly_max_source_characters_is_not_too_much_code(tmp_path):
+    """It loads (its code checked alone: the bound itself is allowed); a use wraps it in
+    parentheses, two characters more, so that expression is the one too large."""
+    rules = load_text(tmp_path, AT_BOUND, "big.yaml")
+    assert len(Compiler(rules.names).compile("[e, e, e, e, e, e, e, e, e, f]").source) == MAX_SOURCE
+    with pytest.raises(ExprError) as info:
+        Compiler(rules.names).compile("count(d)")
+    assert info.value.message.startswith("expression is too large once its defines are expanded")
+
+
+# ---------------------------------------------------------------------- sorted zones
+SORTED = """
+game: s
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {suit: [A, B, C, D], rank: 1..10}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], sorted: true}
+vars:
+  x: {type: int, start: 0}
+flow: []
+"""
+
+
+@pytest.mark.parametrize("text, first", [
+    ("deck where rank == x + 3", ["3A", "3B", "3C", "3D"]),       # four runs, one per suit
+    ("deck where suit == ['B', 'C'][x % 2]", [f"{r}B" for r in range(1, 11)]),   # one run
+])
+def test_a_filter_of_a_sorted_zone_by_an_attribute_finds_every_run_of_its_cards(tmp_path, text, first):
+    """The cards with the value are runs of a deck kept in card order: each run is found by
+    bisection (or the zone read plainly when it holds few cards for so many runs), and the
+    cards come in the zone's order, as the plain filter gives."""
+    rules = load_text(tmp_path, SORTED, "s.yaml")
+    S = rules.new_game(2)
+    fast = Compiler(rules.names).compile(text)
+    plain = Compiler(rules.names, plain=True).compile(text)
+    assert "_in_sorted(" in fast.source and "_in_sorted(" not in plain.source
+    assert [rules.card_labels[c] for c in fast.fn(S, 0, None)] == first
+    full = list(S.z["deck"])
+    for drop in ([], ["3B"], ["3A", "3D", "1B"], ["3A", "3B", "3C", "3D"], ["2A", "4A", "2C", "4D", "10B"]):
+        kept = [c for c in full if rules.card_labels[c] not in drop]
+        # every 3rd card; 3 cards (for 4 runs: the plain loop); the lowest 32 (a run past its end)
+        for deck in (kept, kept[::3], kept[::14], kept[:32]):
+            S.z["deck"] = deck
+            for x in (0, 1, 7):
+                S.v["x"] = x
+                assert fast.fn(S, 0, None) == plain.fn(S, 0, None), (drop, deck, x)
