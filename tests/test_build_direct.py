@@ -4,6 +4,7 @@ from __future__ import annotations
 from interpreter.building import load
 from helpers import write_ruleset
 from test_hardening import GAME
+from test_mechanics import BASE, load as load_body
 
 REFUSED_HOIST = GAME.replace("        - gain: {counter: pts, amount: 1}", """\
         - if: "any(hand where first(deck where n == 1) == none, by: n > 0)"
@@ -31,3 +32,20 @@ def test_a_warning_of_an_effect_list_compiled_again_is_said_once(tmp_path):
     rules = load(write_ruleset(tmp_path, text))
     said = [w.message for w in rules.warnings]
     assert said.count("zone 'hand' is kept sorted: shuffling it does not change its order") == 1, said
+
+
+def test_a_write_to_a_team_s_zone_or_counter_names_the_team_in_its_event(tmp_path):
+    """Seat 2 and seat 3 are of teams 0 and 1: the events name the team that owns what changed
+    (what redaction and the table read), not the seat."""
+    base = BASE.replace("counters:\n", "counters:\n  pot: {owner: team}\n").replace("zones:\n", "zones:\n  stash: {owner: team}\n")
+    rules = load_body(tmp_path, """
+    teams: {by_players: {"4": [[0, 2], [1, 3]]}}
+    flow:
+      - with_player:
+          who: 2
+          do: [{gain: {counter: pot}}, {gain: {counter: "pot[3]", amount: 2}}, {move: {from: deck, to: "stash[3]", count: 1}},
+               {move: {from: deck, to: stash, count: 1}}]
+    """, base=base)
+    S = rules.new_game(4, record=True)
+    assert S.c["pot"] == [1, 2] and [len(s) for s in S.z["stash"]] == [1, 1]
+    assert [(e["ev"], e.get("owner", e.get("to_owner"))) for e in S.ev] == [("gain", 0), ("gain", 1), ("move", 1), ("move", 0)]
