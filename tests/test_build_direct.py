@@ -1,7 +1,10 @@
 """Rules of the ruleset builder stated one by one, each on a ruleset written for it."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter.building import load
+from interpreter.errors import RulesetError
 from helpers import write_ruleset
 from test_hardening import GAME
 from test_mechanics import BASE, load as load_body
@@ -49,3 +52,15 @@ def test_a_write_to_a_team_s_zone_or_counter_names_the_team_in_its_event(tmp_pat
     S = rules.new_game(4, record=True)
     assert S.c["pot"] == [1, 2] and [len(s) for s in S.z["stash"]] == [1, 1]
     assert [(e["ev"], e.get("owner", e.get("to_owner"))) for e in S.ev] == [("gain", 0), ("gain", 1), ("move", 1), ("move", 0)]
+
+
+@pytest.mark.parametrize("target, message", [
+    ("gems['rde']", "'rde' is not a key of gems (its keys: red, blue)"),
+    ("gems[nobody]['red']", "unknown name 'nobody'"),
+])
+def test_a_wrong_family_counter_as_an_effect_s_target_is_one_error(tmp_path, target, message):
+    base = BASE.replace("counters:\n", "counters:\n  gems: {owner: player, keys: [red, blue]}\n")
+    with pytest.raises(RulesetError) as info:
+        load_body(tmp_path, f"flow:\n  - gain: {{counter: \"{target}\"}}\n", base=base)
+    errors = [d for d in info.value.diagnostics if d.severity == "error"]
+    assert len(errors) == 1 and errors[0].message.startswith(message), errors
