@@ -265,6 +265,24 @@ def test_a_choice_into_a_private_variable_is_seen_by_the_chooser_only(tmp_path):
         assert [d["action"] for d in shown] == [f["action"] if f["seat"] == seat else HIDDEN for f in full]
 
 
+@pytest.mark.parametrize("count", [2, 3])
+def test_cards_passed_into_a_sorted_hand_come_in_card_order_to_whoever_did_not_see_them_chosen(tmp_path, count):
+    """Seat 0 passes its highest cards, highest first, into seat 1's hand, kept sorted: seat 1
+    sees them arrive in card order, as its hand shows them, not in the order seat 0 chose."""
+    r = load(tmp_path, f"""
+    flow:
+      - deal: {{from: deck, to: hand, count: 4}}
+      - set: {{passed: "map(0..{count - 1}, to: hand[0][3 - it])"}}
+      - move: {{from: "hand[0]", to: "hand[1]", cards: passed}}
+      - choose: {{who: 0, options: "[1]", as: shown}}
+    """, base=BASE.replace("hand: {owner: player, visible: owner}", "hand: {owner: player, visible: owner, sorted: true}")
+             + "  passed: list[card]\n")
+    chosen = [e["cards"] for e in events(log_lines(r, 2), "move") if e.get("to") == "hand"][0]
+    assert len(chosen) == count and chosen == sorted(chosen, reverse=True)     # the order seat 0 chose
+    for seat, seen in ((0, chosen), (1, sorted(chosen))):
+        assert [e["cards"] for e in events(log_lines(r, 2, seat=seat), "move") if e.get("to") == "hand"] == [seen]
+
+
 # ---------------------------------------------------------------------- long shared zones
 def test_a_long_public_zone_shows_its_cards_after_a_change_that_keeps_its_size(tmp_path):
     """Labels of a shared zone of 32 cards or more are kept between observations while its
