@@ -76,7 +76,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
                  ["tests/test_seed_invariants.py", "tests/test_trajectories.py", "tests/test_diamonds.py", "tests/test_diams.py",
                   "tests/test_mister_diamond.py", "tests/test_diamonds_club.py", "tests/test_club_mechanics.py",
                   "tests/test_diams_lockstep.py", "tests/test_diamonds_club_lockstep.py",
-                  "tests/test_mister_diamond_lockstep.py", "tests/test_playthroughs.py"]),
+                  "tests/test_mister_diamond_lockstep.py", "tests/test_playthroughs.py", "tests/test_classics.py"]),
 }
 
 
