@@ -14,7 +14,8 @@ import pytest
 import interpreter
 from interpreter.play.logs import gamelog
 from interpreter.play.logs.redact import HIDDEN
-from interpreter.web.games import LiveGame
+from interpreter.errors import GameError
+from interpreter.web.games import LiveGame, NotYours
 
 BASE = """
 game: vis
@@ -365,6 +366,20 @@ def test_the_web_table_tells_a_seat_what_the_others_did_since_its_turn_as_it_may
     # what was chosen at position 1 (seat 1's card): its own seat knows, the others do not
     assert s.view(1, 1)["chosen"] == s.view(1, "all")["chosen"] == full[1]["action"] != HIDDEN
     assert s.view(1, 0)["chosen"] == s.view(1, 2)["chosen"] == s.view(1, None)["chosen"] == HIDDEN
+
+
+def test_a_live_game_shows_its_client_only_its_human_seats_and_the_spectator_s_view(tmp_path):
+    r = load(tmp_path, CHOICE.replace("CARDS", '"hand where it == c"'))
+    s = LiveGame(r, 3, 1, "first,first,human")
+    assert s.seat_of("2") == 2 and s.seat_of("spectator") is None and s.seat_of("") is None
+    for other in ("0", "1", "all"):       # another seat's hand, or every hand: not for this client
+        with pytest.raises(NotYours):
+            s.seat_of(other)
+    for bad, message in (("3", "no seat 3 in a game of 3 players"), ("123456", "no seat '123456'"),
+                         ("-1", "no seat '-1'"), ("x", "no seat 'x'")):
+        with pytest.raises(GameError) as info:
+            s.seat_of(bad)
+        assert str(info.value.message) == message and not isinstance(info.value, NotYours)
 
 
 def test_hidden_cards_are_dealt_into_overlapping_holds_each_where_it_may_be():
