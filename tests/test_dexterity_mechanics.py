@@ -9,6 +9,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import GameError, RulesetError, UsageError
+from interpreter.play.agents.view import SeatView
 from helpers import load_text
 
 
@@ -239,9 +240,10 @@ def test_attempt_ask_mode_asks_the_actor_what_happened(tmp_path):
 def test_ask_mode_asks_the_target_first_then_the_outcome(tmp_path):
     r = load_text(tmp_path, HIDDEN)
     S = r.new_game(2, seed=3, options={"resolve": "ask"})
-    assert S.prompt() == "take"
+    assert S.prompt() == "take" and not SeatView(S, S.current_player()).reports   # a choice the seat makes
     S.apply("s4")
     assert S.prompt() == "outcome" and S.legal_actions() == ["trap", "fine"]
+    assert SeatView(S, S.current_player()).reports    # what happened at the table: `--resolve ask` asks a person
 
 
 def test_bad_chances_are_located_runtime_errors(tmp_path):

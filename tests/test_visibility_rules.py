@@ -14,7 +14,8 @@ import pytest
 import interpreter
 from interpreter.play.logs import gamelog
 from interpreter.play.logs.redact import HIDDEN
-from interpreter.web.games import LiveGame
+from interpreter.errors import GameError
+from interpreter.web.games import LiveGame, NotYours
 
 BASE = """
 game: vis
@@ -265,6 +266,24 @@ def test_a_choice_into_a_private_variable_is_seen_by_the_chooser_only(tmp_path):
         assert [d["action"] for d in shown] == [f["action"] if f["seat"] == seat else HIDDEN for f in full]
 
 
+@pytest.mark.parametrize("count", [2, 3])
+def test_cards_passed_into_a_sorted_hand_come_in_card_order_to_whoever_did_not_see_them_chosen(tmp_path, count):
+    """Seat 0 passes its highest cards, highest first, into seat 1's hand, kept sorted: seat 1
+    sees them arrive in card order, as its hand shows them, not in the order seat 0 chose."""
+    r = load(tmp_path, f"""
+    flow:
+      - deal: {{from: deck, to: hand, count: 4}}
+      - set: {{passed: "map(0..{count - 1}, to: hand[0][3 - it])"}}
+      - move: {{from: "hand[0]", to: "hand[1]", cards: passed}}
+      - choose: {{who: 0, options: "[1]", as: shown}}
+    """, base=BASE.replace("hand: {owner: player, visible: owner}", "hand: {owner: player, visible: owner, sorted: true}")
+             + "  passed: list[card]\n")
+    chosen = [e["cards"] for e in events(log_lines(r, 2), "move") if e.get("to") == "hand"][0]
+    assert len(chosen) == count and chosen == sorted(chosen, reverse=True)     # the order seat 0 chose
+    for seat, seen in ((0, chosen), (1, sorted(chosen))):
+        assert [e["cards"] for e in events(log_lines(r, 2, seat=seat), "move") if e.get("to") == "hand"] == [seen]
+
+
 # ---------------------------------------------------------------------- long shared zones
 def test_a_long_public_zone_shows_its_cards_after_a_change_that_keeps_its_size(tmp_path):
     """Labels of a shared zone of 32 cards or more are kept between observations while its
@@ -347,6 +366,20 @@ def test_the_web_table_tells_a_seat_what_the_others_did_since_its_turn_as_it_may
     # what was chosen at position 1 (seat 1's card): its own seat knows, the others do not
     assert s.view(1, 1)["chosen"] == s.view(1, "all")["chosen"] == full[1]["action"] != HIDDEN
     assert s.view(1, 0)["chosen"] == s.view(1, 2)["chosen"] == s.view(1, None)["chosen"] == HIDDEN
+
+
+def test_a_live_game_shows_its_client_only_its_human_seats_and_the_spectator_s_view(tmp_path):
+    r = load(tmp_path, CHOICE.replace("CARDS", '"hand where it == c"'))
+    s = LiveGame(r, 3, 1, "first,first,human")
+    assert s.seat_of("2") == 2 and s.seat_of("spectator") is None and s.seat_of("") is None
+    for other in ("0", "1", "all"):       # another seat's hand, or every hand: not for this client
+        with pytest.raises(NotYours):
+            s.seat_of(other)
+    for bad, message in (("3", "no seat 3 in a game of 3 players"), ("123456", "no seat '123456'"),
+                         ("-1", "no seat '-1'"), ("x", "no seat 'x'")):
+        with pytest.raises(GameError) as info:
+            s.seat_of(bad)
+        assert str(info.value.message) == message and not isinstance(info.value, NotYours)
 
 
 def test_hidden_cards_are_dealt_into_overlapping_holds_each_where_it_may_be():

@@ -1,0 +1,199 @@
+"""Rules of the expression compiler stated one by one: which names an element's attribute may
+be (a family owned by players is no card's), how branch types join, what is computed once,
+and the worst-case cost an expression is charged (docs/language.md, MAX_COST)."""
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from interpreter.expr import Compiler, ExprError
+from interpreter.expr.limits import MAX_COST, MAX_SOURCE
+from interpreter.expr.types import ANY, INT, NUM, PLAYER, TEAM, unify
+from helpers import load_text
+
+GAME = """
+game: t
+players: {min: 2, max: 3}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  pile: {}
+counters:
+  gems: {owner: player, keys: [red, blue], start: 1}
+  marks: {owner: card, keys: [up, down], start: 2}
+vars:
+  x: {type: int, start: 0}
+flow: []
+"""
+
+# a define of exactly MAX_SOURCE characters of code: 9 lists of 500 x (S.v['x'], 8 characters,
+# and ', ' between: 5,000 + 2 parentheses each) and one of 496, in a list: 10 x 4 + 10 x 4,996
+
+
+def _xs(k):
+    return "[" + ", ".join(["x"] * k) + "]"
+
+
+AT_BOUND = f"""
+game: big
+players: {{min: 2, max: 2}}
+vars:
+  x: {{type: int, start: 0}}
+define:
+  e: "{_xs(500)}"
+  f: "{_xs(496)}"
+  d: "[e, e, e, e, e, e, e, e, e, f]"
+flow: []
+"""
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    return load_text(tmp_path_factory.mktemp("expr"), GAME, "g.yaml")
+
+
+def compiled(rules, text):
+    c = Compiler(rules.names)
+    c.compile(text, has_me=True)
+    return c
+
+
+# ---------------------------------------------------------------------- members
+def test_a_family_is_read_off_the_kind_of_element_that_owns_it(rules):
+    S = rules.new_game(2, seed=1)
+    S.c["gems.blue"] = [1, 6]
+    c = Compiler(rules.names)
+    assert c.compile("first(deck).marks", has_me=True).fn(S, 0, None) == [2, 2]
+    assert c.compile("me.gems", has_me=True).fn(S, 1, None) == [1, 6]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("first(deck).gems", "card has no attribute 'gems'"),       # each player's, no card's
+    ("sum(map(deck, to: sum(it.gems)))", "card has no attribute 'gems'"),
+    ("me.marks", "player has no attribute 'marks'"),              # each card's, no player's
+])
+def test_a_family_read_off_an_element_that_does_not_own_it_is_an_error(rules, text, message):
+    with pytest.raises(ExprError) as info:
+        Compiler(rules.names).compile(text, has_me=True)
+    assert info.value.message == message and info.value.code == "unknown-name"
+
+
+# ---------------------------------------------------------------------- types
+def test_numbers_widen_to_num_whatever_the_other_numeric_branches():
+    """Players, teams and an unknown type are whole numbers to unify: any mix with a num is num,
+    any mix without it is int, the mix of all of them too."""
+    numeric = [INT, NUM, PLAYER, TEAM, ANY]
+    for k in range(2, len(numeric) + 1):
+        for mix in itertools.combinations(numeric, k):
+            assert unify(mix) == (NUM if NUM in mix else INT), mix
+
+
+# ---------------------------------------------------------------------- computed once
+@pytest.mark.parametrize("builtin", ["sum", "max", "min"])
+def test_a_by_that_does_not_read_the_element_is_computed_once(rules, builtin):
+    """count(pile where ...) is the same for every card of the deck: it is computed on first use
+    (a hoisted name _hN), not once per card."""
+    src = Compiler(rules.names).compile(f"{builtin}(deck, by: count(pile where rank > 2))", has_me=True).source
+    assert re.search(r"_h\d+ := _U", src), src
+
+
+# ---------------------------------------------------------------------- worst-case cost
+def test_a_filter_body_counts_once_per_element_of_its_list(rules):
+    """Each node counts one; a body counts once per element of a range (its length)."""
+    body = compiled(rules, "x > 2").cost           # the body's nodes, compiled alone
+    costs = [compiled(rules, f"count(1..{n} where it > 2)").cost for n in (10, 20, 40)]
+    assert costs[1] - costs[0] == 10 * body and costs[2] - costs[1] == 20 * body
+
+
+def test_nested_filters_multiply(rules):
+    inner = compiled(rules, "count(1..20 where x > 2) > 0").cost
+    costs = [compiled(rules, f"count(1..{n} where count(1..20 where it > x) > 0)").cost for n in (10, 30)]
+    assert costs[1] - costs[0] == 20 * inner
+
+
+def test_a_filter_over_players_counts_once_per_seat_the_game_can_have(rules):
+    """players has at most players.max elements (3 here), not a zone's length (10)."""
+    costs = [compiled(rules, f"count({over} where {it} > x{more})").cost
+             for over, it in (("players", "it"), ("teams", "it"), ("deck", "rank")) for more in ("", " + 0")]
+    assert [costs[1] - costs[0], costs[3] - costs[2], costs[5] - costs[4]] == [2 * 3, 2 * 3, 2 * 10]
+
+
+def test_joining_lists_counts_their_elements(rules):
+    """A zone is as long as the game's cards (10 here); the join's new list counts both."""
+    one = compiled(rules, "count(deck)").cost
+    assert compiled(rules, "count(deck + pile)").cost == one + 2 + 10 + 10   # (+ and pile: two nodes)
+    assert compiled(rules, "count(deck + pile + deck)").cost == one + 4 + 20 + 30
+
+
+def test_spent_adds_up_the_cost_of_everything_compiled(rules):
+    c = Compiler(rules.names)
+    c.compile("count(1..10 where it > x)", has_me=True)
+    first = c.cost
+    c.compile("count(deck + pile)", has_me=True)
+    assert first > 0 and c.spent == first + c.cost
+
+
+@pytest.mark.parametrize("text", [
+    # 5 + 997 x (7 + 3 x 332) + 4 = 1,000,000: the outer body runs 997 times, the inner 332
+    "count(1..997 where count(1..332 where it > x) > 0) + x + x",
+    # 999,980 nodes, then the join's 20 elements last: the bound is reached by a list's length
+    "count(1..994 where count(1..333 where it > x) > 0) + x + x + x + count(deck + pile)",
+])
+def test_an_expression_of_exactly_max_cost_compiles_one_node_more_does_not(rules, text):
+    assert compiled(rules, text).cost == MAX_COST
+    more = text.replace(" + x", " + x + x", 1)
+    with pytest.raises(ExprError, match="more than 1,000,000 operations") as info:
+        compiled(rules, more)
+    assert info.value.code == "limit"
+
+
+def test_a_define_of_exactly_max_source_characters_is_not_too_much_code(tmp_path):
+    """It loads (its code checked alone: the bound itself is allowed); a use wraps it in
+    parentheses, two characters more, so that expression is the one too large."""
+    rules = load_text(tmp_path, AT_BOUND, "big.yaml")
+    assert len(Compiler(rules.names).compile("[e, e, e, e, e, e, e, e, e, f]").source) == MAX_SOURCE
+    with pytest.raises(ExprError) as info:
+        Compiler(rules.names).compile("count(d)")
+    assert info.value.message.startswith("expression is too large once its defines are expanded")
+
+
+# ---------------------------------------------------------------------- sorted zones
+SORTED = """
+game: s
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {suit: [A, B, C, D], rank: 1..10}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], sorted: true}
+vars:
+  x: {type: int, start: 0}
+flow: []
+"""
+
+
+@pytest.mark.parametrize("text, first", [
+    ("deck where rank == x + 3", ["3A", "3B", "3C", "3D"]),       # four runs, one per suit
+    ("deck where suit == ['B', 'C'][x % 2]", [f"{r}B" for r in range(1, 11)]),   # one run
+])
+def test_a_filter_of_a_sorted_zone_by_an_attribute_finds_every_run_of_its_cards(tmp_path, text, first):
+    """The cards with the value are runs of a deck kept in card order: each run is found by
+    bisection (or the zone read plainly when it holds few cards for so many runs), and the
+    cards come in the zone's order, as the plain filter gives."""
+    rules = load_text(tmp_path, SORTED, "s.yaml")
+    S = rules.new_game(2)
+    fast = Compiler(rules.names).compile(text)
+    plain = Compiler(rules.names, plain=True).compile(text)
+    assert "_in_sorted(" in fast.source and "_in_sorted(" not in plain.source
+    assert [rules.card_labels[c] for c in fast.fn(S, 0, None)] == first
+    full = list(S.z["deck"])
+    for drop in ([], ["3B"], ["3A", "3D", "1B"], ["3A", "3B", "3C", "3D"], ["2A", "4A", "2C", "4D", "10B"]):
+        kept = [c for c in full if rules.card_labels[c] not in drop]
+        # every 3rd card; 3 cards (for 4 runs: the plain loop); the lowest 32 (a run past its end)
+        for deck in (kept, kept[::3], kept[::14], kept[:32]):
+            S.z["deck"] = deck
+            for x in (0, 1, 7):
+                S.v["x"] = x
+                assert fast.fn(S, 0, None) == plain.fn(S, 0, None), (drop, deck, x)
