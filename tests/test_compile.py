@@ -94,3 +94,48 @@ def test_a_profile_names_the_rules_running_by_their_yaml_lines():
         run = rules.runs[step.index]
         if run.__name__ == f"R{step.index}" and step.loc is not None:
             assert run.__code__.co_filename == f"<diams.yaml:{step.loc.line}>"
+
+
+@pytest.mark.parametrize("name,variant", CASES[:5], ids=lambda x: Path(str(x)).stem)
+def test_the_listing_is_the_module_that_runs(name, variant):
+    """Every generated function runs code compiled from the listed text, at its def line."""
+    import linecache
+    rules = interpreter.load(interpreter.ruleset_path(name), variant=variant)
+    text = listing(rules)
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    defs = {n.name: n.lineno for n in tree.body if isinstance(n, ast.FunctionDef)}
+    held = [*(rules.runs[s.index] for s in rules.steps), *(rules.resolves[s.index] for s in rules.steps),
+            *rules.end_checks, rules.setup, *(getattr(s, "fn", None) for s in rules.steps),
+            *(rules.namespace.get(f"E_{e}") for e in rules.effect_names)]
+    ran = 0
+    for fn in held:
+        code = getattr(fn, "__code__", None)
+        if code is None or not isinstance(getattr(fn, "code", None), str) and code.co_name not in defs:
+            continue   # (a step's own method, not generated)
+        assert defs[code.co_name] == code.co_firstlineno, code.co_name     # compiled from this text, there
+        assert linecache.getlines(code.co_filename) == [line + "\n" for line in lines]
+        ran += 1
+    assert ran > 10
+
+
+def test_a_runtime_error_names_the_yaml_line_of_its_rule(tmp_path):
+    import traceback
+    from helpers import load_text
+    rules = load_text(tmp_path, """
+game: oops
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n}
+  - set: {n: "10 // n"}
+""", "oops.yaml")
+    S = rules.new_game(2, seed=1)
+    with pytest.raises(interpreter.GameError) as raised:
+        S.apply_index(0)                                   # n = 0: 10 // 0 at line 8
+    assert "oops.yaml:8" in str(raised.value)
+    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
+    ours = [f for f in frames if f.filename == "<oops.yaml:8>"]
+    assert ours and "_floordiv(10, S.v['n'])" in ours[-1].line   # the generated line, found by its rule
+

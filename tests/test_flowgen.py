@@ -30,7 +30,7 @@ def reference(rules):
     """The same ruleset run by the reference loop and the steps' plain functions (each kind's
     generator with its specialisations off, or its own methods where it still has them)."""
     ref = copy.copy(rules)
-    runs, resolves, advance, _ = compile_flow(rules, plain=True)
+    runs, resolves, advance, *_ = compile_flow(rules, plain=True)
     assert advance is loop.advance
     for name, value in (("runs", runs), ("resolves", resolves), ("advance", advance)):
         object.__setattr__(ref, name, value)

@@ -116,3 +116,15 @@ def test_what_an_end_condition_reads_is_watched_too(tmp_path):
     assert quiet_flags(r) == [False, True, False, False]   # the draw into hand[0] is now watched
     S = play(r)
     assert len(S.z["hand"][0]) == 3 and S.c["fills"] == 3
+
+
+def test_an_effect_that_only_reads_a_watched_zone_is_quiet(tmp_path):
+    # the when-trigger watches the market; this step reads it and writes only a variable nobody reads
+    r = load(tmp_path, 'set: {note: "count(market)"}')
+    fn = [s.fn for s in r.steps if isinstance(s, Effects)][2]
+    assert ("z", "market") in fn.access.reads and ("z", "market") not in fn.access.writes
+    assert quiet_flags(r) == [True, True, True, False]
+    assert play(r).c["fills"] == 0   # (the market never holds two cards)
+    # a step that reads the market and moves a card into it is still watched
+    r = load(tmp_path, 'move: {from: deck, to: market, count: "count(market)"}')
+    assert quiet_flags(r) == [True, True, False, False]

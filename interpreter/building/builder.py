@@ -436,7 +436,7 @@ class Builder(Declarations, Bounded, Elements):
             instrument_steps(self.probes, r.steps, (Sequence, Effects))
             for name, _ in r.scoring.categories:
                 self.probes.add("category", f"scoring category {name}", ("scoring", "categories", name))
-        r.runs, r.resolves, r.advance, r.flow_source = compile_flow(r)   # (after the probes: they wrap enter())
+        r.runs, r.resolves, r.advance, r.flow_source, r.module_source = compile_flow(r)   # (after the probes: they wrap enter())
         return r
 
 

@@ -29,6 +29,7 @@ from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import AskOnce, Sequence, Step
+from .listing import graft, module
 
 
 class FlowSource:
@@ -112,15 +113,20 @@ class FlowSource:
         """A name for a compiled expression or effect function (or a table)."""
         return self._name(fn, "F")
 
+    def named(self) -> dict:
+        """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
+        return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}
 
-def by_rule(fn, loc, source: str | None = None):
+
+def by_rule(fn, loc, source: str | None = None, lines: list | None = None):
     """Name ``fn``'s code by the rule it comes from (``<my_game.yaml:163>``), so that a profile or
     a traceback says which line of the ruleset is running, not which piece of generated text;
-    ``source``: the text it was compiled from, shown by tracebacks. Returns ``fn``."""
+    ``source``: the text it was compiled from, shown by tracebacks (``lines``: its lines, split
+    once for the many functions of one module). Returns ``fn``."""
     if loc is not None and hasattr(fn, "__code__"):
         name = f"<{str(loc.path).rsplit('/', 1)[-1]}:{loc.line}>"
         if source is not None:   # (the same text under every name: linecache holds a reference)
-            linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+            linecache.cache[name] = (len(source), None, lines or source.splitlines(True), name)
         fn.__code__ = _renamed(fn.__code__, name)
     return fn
 
@@ -133,7 +139,8 @@ def _renamed(code, name: str):
 
 def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
-    ``advance(S, changed=True)``; the generated source). ``plain``: the reference (FlowSource):
+    ``advance(S, changed=True)``; the generated source of the flow; the text executed: the
+    ruleset's whole module, listing.py, or the plain flow alone). ``plain``: the reference (FlowSource):
     each step kind's generator with its specialisations off, or the step's own ``run`` and
     ``resolve`` methods for a kind that still has them, and engine/loop.py's ``advance``.
     ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
@@ -160,24 +167,24 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
     source = "\n\n".join(sources) + "\n"
-    filename = f"<flow {rules.name}{' ' + rules.variant if rules.variant else ''}{' plain' if plain else ''}>"
+    text, functions = (source, {}) if plain else module(rules, g.named(), source)
+    filename = f"<{'flow' if plain else 'module'} {rules.name}{' ' + rules.variant if rules.variant else ''}>"
     # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compiled(source, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked flow
-    if not plain:   # each step's functions named by its rule's line (a profile then says which runs)
+    lines = text.splitlines(True)
+    linecache.cache[filename] = (len(text), None, lines, filename)
+    exec(compiled(text, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked rules
+    if not plain:   # each function named by its rule's line (a profile then says which runs)
+        graft(functions, g.ns, lambda fn, loc: by_rule(fn, loc, text, lines))
         for step in rules.steps:
             for prefix in ("R", "Q", "W"):
                 code = getattr(g.ns.get(f"{prefix}{step.index}"), "__code__", None)
                 if code is not None and code.co_filename == filename:   # (generated here, not a method)
-                    by_rule(g.ns[f"{prefix}{step.index}"], step.loc, source)
+                    by_rule(g.ns[f"{prefix}{step.index}"], step.loc, text, lines)
     runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
     g.ns["RUNS"] = runs
     advance = loop.advance if plain else g.ns["advance"]
-    out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), advance, source)
-    if names:
-        named = {name: g.ns[name] for name in sorted(g._named.values(), key=lambda n: (n[0], int(n[1:])))}
-        return (*out, named)
-    return out
+    out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), advance, source, text)
+    return (*out, g.named()) if names else out
 
 
 def _generated_only(step, method: str) -> bool:

@@ -1,40 +1,59 @@
-"""A ruleset's generated code as one Python module to read (``rulebook compile``).
+"""A ruleset's generated code as one Python module: what runs, and what ``rulebook compile`` prints.
 
-The ruleset runs as Python generated at load: an expression or an effect list becomes a
-function (expr/compiler.py, building/effects.py), the flow one function per step and the game
-loop (building/flowgen.py). This module writes them out together, each function named as the
-flow names it (``F3``) and headed by the rule it comes from (``my_game.yaml:163:9``), so that
-anyone can read what runs, profile it, or diff what a variant changes in it. The listing is
-for reading: the game runs the functions themselves, compiled one by one at load.
+The compilers write each expression and effect list as a function (expr/compiler.py,
+building/effects.py), and the flow as one function per step and the game loop
+(building/flowgen.py). ``module`` writes them out together, each function named as the flow
+names it (``F3``) and headed by the rule it comes from (``my_game.yaml:163:9``); flowgen.py
+executes that text once, and every function object the steps, triggers and tables hold takes
+its code from it (``graft``), so that the text anyone reads, profiles or diffs is what runs.
+Each function's code is named by its rule's line (``<my_game.yaml:163>``, flowgen.by_rule), with
+the module's text behind that name for tracebacks.
 """
 from __future__ import annotations
 
-from .flowgen import compile_flow
-
 
 def listing(rules) -> str:
-    """The module: a header, every generated function the rules call, then the flow."""
-    names = compile_flow(rules, names=True)[-1]   # (the names the flow gives what it calls)
+    """The module the ruleset runs (``rulebook compile``)."""
+    return rules.module_source
+
+
+def module(rules, named: dict, flow_source: str) -> tuple[str, dict]:
+    """(the module's text: a header, every generated function, then the flow; its name -> the
+    function object written under it). ``named``: what the flow calls each F<n> and K<n>."""
     parts = [_header(rules)]
+    functions: dict = {}
     listed: set[int] = set()
-    for name, obj in names.items():
-        if _listable(obj):
+    for name, obj in named.items():
+        if _listable(obj) and id(obj) not in listed:
             parts.append(_function(name, obj))
             listed.add(id(obj))
+            functions[name] = obj
         else:
             parts.append(f"# {name}: {_described(obj)}")
     for where, obj in _elsewhere(rules):
         if id(obj) not in listed:
             listed.add(id(obj))
+            functions[_identifier(where)] = obj
             parts.append(_function(where, obj))
     parts.append("# ---------------------------------------------------------------- the flow\n\n"
-                 + rules.flow_source.rstrip() + "\n")
-    return "\n\n".join(parts)
+                 + flow_source.rstrip() + "\n")
+    return "\n\n".join(parts), functions
+
+
+def graft(functions: dict, ns: dict, by_rule) -> None:
+    """Give each function object the code its definition in the executed module (``ns``) has:
+    whoever holds the object (a step, a trigger, a table) runs the module's code; the module's
+    own definitions give way to the objects (the flow calls them by name)."""
+    for name, fn in functions.items():
+        fn.__code__ = ns.pop(name).__code__   # (same parameters, no closure: a top-level def each)
+        by_rule(fn, getattr(fn, "loc", None))   # (flowgen.by_rule: its code named by its rule's line)
+        if name[0] == "F":
+            ns[name] = fn
 
 
 def _header(rules) -> str:
     variant = f", variant {rules.variant}" if rules.variant else ""
-    return (f'"""{rules.name}{variant}: the Python its rules compile to (rulebook compile).\n\n'
+    return (f'"""{rules.name}{variant}: the Python its rules compile to, as it runs (rulebook compile).\n\n'
             f"Ruleset {str(rules.path).rsplit('/', 1)[-1]}, content hash {rules.hash[:16]}. Each function is headed by the\n"
             "rule it comes from; F<n> are the names the flow (at the end) calls them by, R<i> and\n"
             'Q<i> the run and resolve of step i, W<i> a trick\'s end. Generated: read, do not edit.\n"""')
@@ -92,6 +111,15 @@ def _elsewhere(rules):
     for k, fn in enumerate(rules.end_checks):
         if _listable(fn):
             yield f"end_when_{k}", fn
+    for k, (fn, _, _) in enumerate(rules.invariants):
+        if _listable(fn):
+            yield f"invariant_{k}", fn
+    if _listable(rules.heuristic):
+        yield "heuristic", rules.heuristic
+    for name in rules.effect_names:   # declared effects, which effect lists call by name
+        fn = rules.namespace.get(f"E_{name}")
+        if _listable(fn):
+            yield f"E_{name}", fn
     for owner, label in ((rules.triggers, "trigger"), (rules.scoring, "scoring")):
         for attr, value in sorted(vars(owner).items()):
             for k, fn in enumerate(_functions(value, depth=3)):

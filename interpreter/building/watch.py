@@ -10,8 +10,9 @@ Both sides are the facts the compilers noted while writing the code (expr/access
 the code's text:
 
 - what a condition reads: the zones, counters and variables its expression names;
-- what an effect list may change: the names it reads or writes, plus what the declared
-  effects it calls and the enter triggers of the zones it fills may change.
+- what an effect list may change: the names it writes (reading a watched zone changes
+  nothing), plus what the declared effects it calls and the enter triggers of the zones it
+  fills may change.
 
 Code that hands the whole state to a helper that may touch anything (``opaque``): such a
 condition watches everything, such an effect is never quiet.
@@ -59,7 +60,7 @@ class Quiet:
     def _may_change(self, a: Access | None, seen: set) -> bool:
         if a is None or a.opaque or self.watched is None:   # (None: everything is watched)
             return True
-        if a.names & self.watched:
+        if a.writes & self.watched:   # (reads cannot change a condition's answer)
             return True
         for name in a.calls:
             if ("effect", name) in seen:

@@ -102,6 +102,7 @@ class Ruleset:
     resolves: tuple                # each step's resolve function
     advance: Callable              # the game loop: runs until a decision or the end
     flow_source: str               # the generated source of the flow
+    module_source: str             # all the ruleset's generated code, as it runs (building/listing.py)
     loop: tuple                    # what advance reads at every call, in one tuple (set by freeze)
 
     def __setattr__(self, key, value):
