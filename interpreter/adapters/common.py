@@ -64,7 +64,7 @@ class Table:
 def is_whole(value) -> bool:
     """An int or a numpy integer scalar: not a bool (``step(True)`` is not action 1), a float or
     an array (numpy's bool is no Integral). A plain int is told first: ``isinstance`` of an ABC
-    costs some 5 k instructions, a sixth of a bare decision of Diamonds (an env step asks it)."""
+    costs some 5 k instructions, a sixth of a bare decision of a trick-taking seed game (an env step asks it)."""
     return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
 
 

@@ -127,7 +127,7 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     if not any(base == r or r in base.parents for r in roots):
         stem = Path(target).stem
         named = f"extends: {stem} (a bundled ruleset, by its name, from any folder)" \
-            if (resource_dir("rulesets") / f"{stem}.yaml").is_file() else "extends: diamonds (a bundled ruleset's name)"
+            if (resource_dir("rulesets") / f"{stem}.yaml").is_file() else "extends: NAME (a bundled ruleset's name: see rulebook list)"
         raise RulesetError(f"extends: '{target}' is outside the allowed ruleset folders",
                            smap.loc(("extends",)), "extends", span=len(target),
                            hint=f"a variant file extends a ruleset in its own folder or below it "

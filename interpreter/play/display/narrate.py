@@ -68,7 +68,7 @@ class _Teller:
         return str(owner) if isinstance(owner, str) else self.who(owner)
 
     def scores(self, counter, owner, delta: int) -> str:
-        """A counter's change as the rules say it: "seat 2 scores 5 for the showroom" when a
+        """A counter's change as the rules say it: "seat 2 scores 5 for the treasures" when a
         scoring category counts the counter, else "your safe gains 1"."""
         points = self.words.points.get(counter) if self.words is not None and owner is not None else None
         if points is None:

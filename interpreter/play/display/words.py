@@ -52,7 +52,7 @@ class Words:
         never_seen = {name for name, decl in _declared(data, "zones").items()
                       if isinstance(decl, dict) and decl.get("visible") == "none" and name not in shown}
         self.hidden = set(hints.get("hide") or ()) | never_seen
-        # a counter a scoring category counts as it stands (``showroom: showroom``, ``safe: "safe * 2"``):
+        # a counter a scoring category counts as it stands (``points: points``, ``vault: "vault * 2"``):
         # its gain is told as points for that category
         self.points: dict[str, tuple[str, int]] = {}
         scoring = _declared(data, "scoring")
