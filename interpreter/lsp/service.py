@@ -230,8 +230,26 @@ async def _target(ls: RulebookServer, uri: str, position: types.Position):
     return navigation.target(line_text, col, context_at(text, line, col), checked), checked
 
 
+async def _entry_id(ls: RulebookServer, uri: str, position: types.Position):
+    """(the list's key, the id) of the id of a list entry under the cursor, and the check of
+    the document (for its chain of files)."""
+    path, text, _, line, col = ls.at(uri, position)
+    found = navigation.id_at(text, path, line, col)
+    if found is None:
+        return None, None
+    checked = await ls.settled(path)
+    if checked is None or checked.smap is None:   # (a change naming no entry does not load)
+        checked = ls.named.get(path, checked)
+    return found, checked or Checked(path)
+
+
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
+    entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
+    if entry is not None:
+        places = [ls.to_location(loc, width) for loc, width in navigation.id_references(
+            entry[0], entry[1], _files(ls, checked, variants=False), declared_only=True)]
+        return places[0] if len(places) == 1 else places or None
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
@@ -239,15 +257,24 @@ async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
     return ls.to_location(loc, len(found[1])) if loc is not None else None
 
 
-def _references(ls: RulebookServer, found, checked):
-    chain = navigation.chain_files(checked)
+def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]:
+    """The texts of the files of the checked document's chain (``variants``: and of the
+    variant files beside them that extend them)."""
     read = lambda p: "".join(ls.lines(p))   # noqa: E731
-    files = {p: read(p) for p in [*chain, *navigation.extending(chain, read)]}
-    return navigation.references(found[0], found[1], files)
+    chain = navigation.chain_files(checked) + (navigation.bases(checked.path, read) if checked.smap is None else [])
+    return {p: read(p) for p in [*chain, *(navigation.extending(chain, read) if variants else [])]}
+
+
+def _references(ls: RulebookServer, found, checked):
+    return navigation.references(found[0], found[1], _files(ls, checked))
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def on_references(ls: RulebookServer, params: types.ReferenceParams):
+    entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
+    if entry is not None:
+        ids = navigation.id_references(entry[0], entry[1], _files(ls, checked))
+        return [ls.to_location(loc, width) for loc, width in ids]
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
