@@ -25,6 +25,7 @@ from .quick import quick
 from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
 
 DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
+MAX_DEBOUNCE = 10.0   # (initializationOptions {"debounce": SECONDS} sets it, up to this)
 
 
 class RulebookServer(LanguageServer):
@@ -36,6 +37,7 @@ class RulebookServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
         self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
         self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
+        self.debounce = DEBOUNCE
 
     # ------------------------------------------------------------------ documents
     def texts(self) -> dict[str, str]:
@@ -82,7 +84,7 @@ class RulebookServer(LanguageServer):
         """After a pause in typing: the quick answer to an edit inside an expression at once
         (quick.py), then the whole check, in a worker thread so that the server keeps
         answering; a check overtaken by a newer edit is dropped."""
-        await asyncio.sleep(DEBOUNCE)
+        await asyncio.sleep(self.debounce)
         last = self.checked.get(path)
         text = self.texts().get(path)
         if last is not None and last.text is not None and text is not None:
@@ -100,8 +102,11 @@ class RulebookServer(LanguageServer):
         found = diagnostics.unique(d for per_file in self.found.values() for d in per_file.get(file, []))
         lines = self.lines(file)
         codec = self.workspace.position_codec
+        uri = self.uri_for(file)
+        doc = self.workspace.text_documents.get(uri)   # (the version of the text checked: a check overtaken is dropped)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=self.uri_for(file), diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found]))
+            uri=uri, diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found],
+            version=doc.version if doc is not None else None))
 
     def schedule(self, path: str) -> None:
         """Check ``path`` (and the open documents built on it) once typing pauses."""
@@ -160,6 +165,19 @@ class RulebookServer(LanguageServer):
 
 
 server = RulebookServer()
+
+
+@server.feature(types.INITIALIZE)
+def on_initialize(ls: RulebookServer, params: types.InitializeParams):
+    """``initializationOptions: {"debounce": SECONDS}``: the pause in typing waited for."""
+    options = params.initialization_options
+    wanted = options.get("debounce", DEBOUNCE) if isinstance(options, dict) else DEBOUNCE
+    if isinstance(wanted, (int, float)) and not isinstance(wanted, bool) and 0 <= wanted <= MAX_DEBOUNCE:
+        ls.debounce = float(wanted)
+    else:
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=(
+            f"initializationOptions.debounce: {wanted!r} is not a number of seconds from 0 to {MAX_DEBOUNCE:g}; "
+            f"{DEBOUNCE:g} is used")))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
