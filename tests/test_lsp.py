@@ -332,6 +332,7 @@ async def test_definition_and_references_of_the_id_of_a_list_entry_across_extend
                                   "      - {id: reveal, move: {from: prizes, to: lot, count: 1}}")
     base_text = base_text.replace("          - with_player:", "          - id: reveal       # another list's entry\n"
                                                               "            with_player:")
+    base_text = base_text.replace("      - move: {from: lot, to: taken}", "      - {id: lot, move: {from: lot, to: taken}}")
     base_text += "variants:\n  same:\n    flow: {$patch: [{id: rounds, with: {steps: {$patch: " \
                  "[{id: reveal, with: {move: {count: 1}}}]}}}]}\n"
     base = tmp_path / "goof.yaml"
@@ -364,3 +365,16 @@ async def test_definition_and_references_of_the_id_of_a_list_entry_across_extend
     assert "did you mean 'reveal'?" in (await _diagnostics(client, broken_uri))[0].message
     result = await _at(client, "text_document_definition_async", broken_uri, _find(text, "rounds"))
     assert (result.uri, result.range.start) == (base_uri, _find(base_text, "rounds"))
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "reveal, insert"), new_name="show"))
+    assert {(u, (e.range.start.line, e.range.start.character), e.new_text) for u, edits in edit.changes.items()
+            for e in edits} == {(u, p, "show") for u, p in expected}
+    with pytest.raises(Exception, match="already the id of an entry of this list"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "reveal, insert"), new_name="lot"))
+    zone = await _at(client, "text_document_references_async", base_uri, _find(base_text, "lot: {}"),
+                     context=types.ReferenceContext(include_declaration=True))   # the zone lot, not the id lot
+    assert (_find(base_text, "lot, move").line, _find(base_text, "lot, move").character) not in {
+        (r.range.start.line, r.range.start.character) for r in zone}
+    assert (_find(base_text, "lot, to: taken").line, _find(base_text, "lot, to: taken").character) in {
+        (r.range.start.line, r.range.start.character) for r in zone}

@@ -63,3 +63,18 @@ async def test_a_burst_of_edits_is_checked_once_at_its_last_version(client, tmp_
         ("unknown-name", GOOF[:GOOF.index('"suits where seat == p"')].count("\n"))]
     assert "'suits6'" in published[0].diagnostics[0].message
 
+
+
+@pytest.mark.parametrize("options, kept", [({"debounce": 0.4}, 0.4), ({"debounce": 0}, 0.0), (None, "default"),
+                                           ([1], "default"), ({"debounce": "fast"}, "said"),
+                                           ({"debounce": 60}, "said"), ({"debounce": True}, "said")])
+async def test_the_debounce_option_is_a_number_of_seconds_or_said_and_the_default_kept(options, kept):
+    from types import SimpleNamespace
+    from interpreter.lsp import service
+    said: list[types.LogMessageParams] = []
+    ls = SimpleNamespace(debounce=service.DEBOUNCE, window_log_message=said.append)
+    service.on_initialize(ls, types.InitializeParams(capabilities=types.ClientCapabilities(),
+                                                     initialization_options=options))
+    assert ls.debounce == (service.DEBOUNCE if isinstance(kept, str) else kept)
+    assert [(m.type, "initializationOptions.debounce" in m.message) for m in said] == (
+        [(types.MessageType.Warning, True)] if kept == "said" else [])

@@ -127,8 +127,9 @@ def references(section: str, name: str, files: dict[str, str]) -> list[tuple[Loc
             loc = smap.key_loc((section, name))
             if loc is not None:
                 out.append((loc, len(name)))
+        ids = {where for _, _, where, _ in _ids(data, (), (), top=True)}   # (their own names, not uses)
         for where, value in _scalars(data):
-            if not isinstance(value, str) or (where and where[0] in SECTIONS and len(where) == 1):
+            if not isinstance(value, str) or (where and where[0] in SECTIONS and len(where) == 1) or where in ids:
                 continue
             for m in pattern.finditer(value):
                 loc = smap.expr_loc(where, m.start(1))
@@ -150,6 +151,15 @@ def _set_keys(data, smap: SourceMap, name: str, path=()) -> Iterator[Location]:
     elif isinstance(data, list):
         for i, v in enumerate(data):
             yield from _set_keys(v, smap, name, (*path, i))
+
+
+def id_rename_problem(list_key: tuple, new: str, files: dict[str, str]) -> str | None:
+    """Why ``new`` cannot be the new id of an entry of that list, or None."""
+    if not _NAME.match(new):
+        return f"'{new}' is not a name (letters, digits and _, not starting with a digit)"
+    if id_references(list_key, new, files, declared_only=True):
+        return f"'{new}' is already the id of an entry of this list"
+    return None
 
 
 def rename_problem(section: str, new: str, checked: Checked) -> str | None:

@@ -301,14 +301,21 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
 async def on_rename(ls: RulebookServer, params: types.RenameParams):
-    found, checked = await _target(ls, params.text_document.uri, params.position)
-    if found is None:
-        raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define or effect here to rename")
-    problem = navigation.rename_problem(found[0], params.new_name, checked)
+    entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
+    if entry is not None:   # the id of a list entry, and the changes that name it
+        files = _files(ls, checked)
+        problem = navigation.id_rename_problem(entry[0], params.new_name, files)
+        places = navigation.id_references(entry[0], entry[1], files)
+    else:
+        found, checked = await _target(ls, params.text_document.uri, params.position)
+        if found is None:
+            raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define, effect or id here to rename")
+        problem = navigation.rename_problem(found[0], params.new_name, checked)
+        places = [] if problem else _references(ls, found, checked)
     if problem:
         raise JsonRpcInvalidParams(problem)
     changes: dict[str, list[types.TextEdit]] = {}
-    for loc, width in _references(ls, found, checked):
+    for loc, width in places:
         where = ls.to_location(loc, width)
         changes.setdefault(where.uri, []).append(types.TextEdit(range=where.range, new_text=params.new_name))
     return types.WorkspaceEdit(changes=changes)
