@@ -177,6 +177,7 @@ def rename_problem(section: str, new: str, checked: Checked) -> str | None:
 
 # ---------------------------------------------------------------------- ids of list entries
 PATCH_NAMES = ("id", "before", "after", "remove")   # the keys of a $patch change that name an entry
+_ID_KEY = re.compile(r"\b(?:" + "|".join(PATCH_NAMES) + r")\s*:")
 
 
 def _ids(node, path: tuple, list_key: tuple, top: bool = False) -> Iterator[tuple[tuple, object, tuple, bool]]:
@@ -227,6 +228,9 @@ def _id_places(text: str, path: str) -> Iterator[tuple[tuple, object, Location, 
 
 def id_at(text: str, path: str, line: int, col: int) -> tuple[tuple, object] | None:
     """(the list's key, the id) of the id of a list entry under 0-based (``line``, ``col``)."""
+    lines = text.split("\n", line + 1)
+    if line >= len(lines) or not _ID_KEY.search(lines[line]):   # (the file is parsed only where an id may be)
+        return None
     for list_key, name, loc, _ in _id_places(text, path):
         if loc.line - 1 == line and loc.col - 1 <= col <= loc.col - 1 + len(str(name)):
             return list_key, name
