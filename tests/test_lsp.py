@@ -177,8 +177,10 @@ async def test_hover_shows_a_builtins_reference_a_keys_and_a_parameters_value(cl
 
 
 async def _at(client, method, uri, position, **extra):
-    return await getattr(client, method)(dict(**{"text_document": types.TextDocumentIdentifier(uri=uri),
-                                                 "position": position}, **extra))
+    params = {"text_document_definition_async": types.DefinitionParams,
+              "text_document_references_async": types.ReferenceParams}[method]
+    return await getattr(client, method)(params(text_document=types.TextDocumentIdentifier(uri=uri),
+                                                position=position, **extra))
 
 
 async def test_definition_jumps_across_extends_and_references_span_the_chain(client, tmp_path):
@@ -322,3 +324,57 @@ async def test_diagnostics_go_to_the_uri_the_editor_spelt(client, tmp_path):
         uri=uri, language_id="yaml", version=1, text=path.read_text())))
     found = await _diagnostics(client, uri)
     assert [d.code for d in found] == ["unknown-name"]
+
+
+async def test_definition_and_references_of_the_id_of_a_list_entry_across_extends(client, tmp_path):
+    base_text = GOOF.replace("  - repeat: params.num_cards\n", "  - id: rounds\n    repeat: params.num_cards\n")
+    base_text = base_text.replace("      - move: {from: prizes, to: lot, count: 1}",
+                                  "      - {id: reveal, move: {from: prizes, to: lot, count: 1}}")
+    base_text = base_text.replace("          - with_player:", "          - id: reveal       # another list's entry\n"
+                                                              "            with_player:")
+    base_text = base_text.replace("      - move: {from: lot, to: taken}", "      - {id: lot, move: {from: lot, to: taken}}")
+    base_text += "variants:\n  same:\n    flow: {$patch: [{id: rounds, with: {steps: {$patch: " \
+                 "[{id: reveal, with: {move: {count: 1}}}]}}}]}\n"
+    base = tmp_path / "goof.yaml"
+    base.write_text(base_text)
+    variant = tmp_path / "tie.yaml"
+    text = "extends: goof.yaml\nflow:\n  $patch:\n    - id: rounds\n      with:\n        steps:\n          $patch:\n" \
+           "            - {after: reveal, insert: [{set: {top: \"0\"}}]}\n"
+    variant.write_text(text)
+    uri, base_uri = _open(client, variant), base.resolve().as_uri()
+    assert list(await _diagnostics(client, uri)) == []
+    declared = _find(base_text, "reveal, move")
+    for at, there in [(_find(text, "reveal, insert", skip=3), declared), (_find(text, "rounds"), _find(base_text, "rounds"))]:
+        result = await _at(client, "text_document_definition_async", uri, at)
+        assert (result.uri, result.range.start) == (base_uri, there)
+    expected = {(u, (p.line, p.character)) for u, p in [
+        (base_uri, declared), (base_uri, _find(base_text, "reveal, with")), (uri, _find(text, "reveal, insert"))]}
+    refs = await _at(client, "text_document_references_async", uri, _find(text, "reveal, insert"),
+                     context=types.ReferenceContext(include_declaration=True))
+    assert {(r.uri, (r.range.start.line, r.range.start.character)) for r in refs} == expected   # not the other list's 'reveal'
+    assert all(r.range.end.character - r.range.start.character == len("reveal") for r in refs)
+    _open(client, base)
+    refs = await _at(client, "text_document_references_async", base_uri, declared,
+                     context=types.ReferenceContext(include_declaration=True))
+    assert {(r.uri, (r.range.start.line, r.range.start.character)) for r in refs} == expected
+    result = await _at(client, "text_document_definition_async", base_uri, _find(base_text, "reveal       #"))
+    assert (result.uri, result.range.start) == (base_uri, _find(base_text, "reveal       #"))
+    broken = tmp_path / "typo.yaml"   # a change naming no entry: the file does not load, its base is still found
+    broken.write_text(text.replace("after: reveal", "after: reveel"))
+    broken_uri = _open(client, broken)
+    assert "did you mean 'reveal'?" in (await _diagnostics(client, broken_uri))[0].message
+    result = await _at(client, "text_document_definition_async", broken_uri, _find(text, "rounds"))
+    assert (result.uri, result.range.start) == (base_uri, _find(base_text, "rounds"))
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "reveal, insert"), new_name="show"))
+    assert {(u, (e.range.start.line, e.range.start.character), e.new_text) for u, edits in edit.changes.items()
+            for e in edits} == {(u, p, "show") for u, p in expected}
+    with pytest.raises(Exception, match="already the id of an entry of this list"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "reveal, insert"), new_name="lot"))
+    zone = await _at(client, "text_document_references_async", base_uri, _find(base_text, "lot: {}"),
+                     context=types.ReferenceContext(include_declaration=True))   # the zone lot, not the id lot
+    assert (_find(base_text, "lot, move").line, _find(base_text, "lot, move").character) not in {
+        (r.range.start.line, r.range.start.character) for r in zone}
+    assert (_find(base_text, "lot, to: taken").line, _find(base_text, "lot, to: taken").character) in {
+        (r.range.start.line, r.range.start.character) for r in zone}

@@ -1,6 +1,6 @@
 """Go to definition, find references and rename for declared names (zones, counters,
 variables, parameters, defines, named effects), across the files of an ``extends:`` chain;
-and the document's outline (its declarations and its flow as symbols)."""
+definition and references of the ``id:`` of list entries; and the document's outline (its declarations and its flow as symbols)."""
 from __future__ import annotations
 
 import re
@@ -83,6 +83,18 @@ def extending(files: list[str], read) -> list[str]:
     return found
 
 
+def bases(path: str, read) -> list[str]:
+    """The files ``path`` extends, read from their ``extends:`` lines (a file that does not load,
+    such as a variant whose change names no entry, has no source map to tell them)."""
+    found: list[str] = []
+    while len(found) < 8 and (m := _EXTENDS.search(read(path)[:10_000])):
+        path = str((Path(path).parent / m.group(1)).resolve())
+        if path in found or not Path(path).is_file():
+            break
+        found.append(path)
+    return found
+
+
 def _scalars(data, path=()) -> Iterator[tuple[tuple, object]]:
     if isinstance(data, dict):
         for k, v in data.items():
@@ -115,8 +127,9 @@ def references(section: str, name: str, files: dict[str, str]) -> list[tuple[Loc
             loc = smap.key_loc((section, name))
             if loc is not None:
                 out.append((loc, len(name)))
+        ids = {where for _, _, where, _ in _ids(data, (), (), top=True)}   # (their own names, not uses)
         for where, value in _scalars(data):
-            if not isinstance(value, str) or (where and where[0] in SECTIONS and len(where) == 1):
+            if not isinstance(value, str) or (where and where[0] in SECTIONS and len(where) == 1) or where in ids:
                 continue
             for m in pattern.finditer(value):
                 loc = smap.expr_loc(where, m.start(1))
@@ -140,6 +153,15 @@ def _set_keys(data, smap: SourceMap, name: str, path=()) -> Iterator[Location]:
             yield from _set_keys(v, smap, name, (*path, i))
 
 
+def id_rename_problem(list_key: tuple, new: str, files: dict[str, str]) -> str | None:
+    """Why ``new`` cannot be the new id of an entry of that list, or None."""
+    if not _NAME.match(new):
+        return f"'{new}' is not a name (letters, digits and _, not starting with a digit)"
+    if id_references(list_key, new, files, declared_only=True):
+        return f"'{new}' is already the id of an entry of this list"
+    return None
+
+
 def rename_problem(section: str, new: str, checked: Checked) -> str | None:
     """Why ``new`` cannot be the new name, or None."""
     if section not in RENAMABLE:
@@ -151,6 +173,76 @@ def rename_problem(section: str, new: str, checked: Checked) -> str | None:
         if isinstance(data.get(s), dict) and new in data[s] and (s == "params") == (section == "params"):
             return f"'{new}' is already a {SECTIONS[s]}"
     return None
+
+
+# ---------------------------------------------------------------------- ids of list entries
+PATCH_NAMES = ("id", "before", "after", "remove")   # the keys of a $patch change that name an entry
+_ID_KEY = re.compile(r"\b(?:" + "|".join(PATCH_NAMES) + r")\s*:")
+
+
+def _ids(node, path: tuple, list_key: tuple, top: bool = False) -> Iterator[tuple[tuple, object, tuple, bool]]:
+    """(the list's key, the id, the data path of its value, whether it declares it) of every
+    ``id:`` of a list entry and every name of one in a ``$patch`` (loading/patches.py). A list's
+    key is where it is in the merged ruleset, an entry with an id named ``#ID`` in it, so that
+    a change written in a variant meets the entry its base declares."""
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            named = isinstance(item, dict) and isinstance(item.get("id"), (str, int))
+            if named:
+                yield list_key, item["id"], (*path, i, "id"), True
+            yield from _ids(item, (*path, i), (*list_key, f"#{item['id']}" if named else i))
+    elif isinstance(node, dict) and set(node) == {"$patch"} and isinstance(node["$patch"], list):
+        for k, op in enumerate(node["$patch"]):
+            here = (*path, "$patch", k)
+            if not isinstance(op, dict):
+                continue
+            for key in PATCH_NAMES:
+                if isinstance(op.get(key), (str, int)):
+                    yield list_key, op[key], (*here, key), False
+            entry = (*list_key, f"#{op.get('id')}")
+            for key, within in (("with", entry), ("replace", entry), ("insert", list_key), ("append", list_key)):
+                if key in op:
+                    yield from _ids(op[key], (*here, key), within)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if top and key == "variants" and isinstance(value, dict):   # an inline variant overlays the root
+                for name, overlay in value.items():
+                    yield from _ids(overlay, (key, name), ())
+            elif key == "$replace":
+                yield from _ids(value, (*path, key), list_key)
+            elif key not in PROSE:
+                yield from _ids(value, (*path, key), (*list_key, key))
+
+
+def _id_places(text: str, path: str) -> Iterator[tuple[tuple, object, Location, bool]]:
+    """The ids of a file's text with the location of each."""
+    try:
+        data, smap = load_yaml(text, path)
+    except RulebookError:
+        return
+    for list_key, name, where, declares in _ids(data, (), (), top=True):
+        loc = smap.expr_loc(where, 0)
+        if loc is not None:
+            yield list_key, name, loc, declares
+
+
+def id_at(text: str, path: str, line: int, col: int) -> tuple[tuple, object] | None:
+    """(the list's key, the id) of the id of a list entry under 0-based (``line``, ``col``)."""
+    lines = text.split("\n", line + 1)
+    if line >= len(lines) or not _ID_KEY.search(lines[line]):   # (the file is parsed only where an id may be)
+        return None
+    for list_key, name, loc, _ in _id_places(text, path):
+        if loc.line - 1 == line and loc.col - 1 <= col <= loc.col - 1 + len(str(name)):
+            return list_key, name
+    return None
+
+
+def id_references(list_key: tuple, name, files: dict[str, str], declared_only: bool = False) -> list[tuple[Location, int]]:
+    """Where the entry's id is written in ``files`` (path -> text): its ``id:`` and the changes
+    of variants that name it (``declared_only``: the ``id:`` alone), as (location, length)."""
+    return sorted({(loc, len(str(name))) for path, text in files.items()
+                   for key, n, loc, declares in _id_places(text, path)
+                   if key == list_key and n == name and (declares or not declared_only)})
 
 
 # ---------------------------------------------------------------------- outline

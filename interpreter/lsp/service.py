@@ -25,6 +25,7 @@ from .quick import quick
 from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
 
 DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
+MAX_DEBOUNCE = 10.0   # (initializationOptions {"debounce": SECONDS} sets it, up to this)
 
 
 class RulebookServer(LanguageServer):
@@ -36,6 +37,7 @@ class RulebookServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
         self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
         self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
+        self.debounce = DEBOUNCE
 
     # ------------------------------------------------------------------ documents
     def texts(self) -> dict[str, str]:
@@ -82,7 +84,7 @@ class RulebookServer(LanguageServer):
         """After a pause in typing: the quick answer to an edit inside an expression at once
         (quick.py), then the whole check, in a worker thread so that the server keeps
         answering; a check overtaken by a newer edit is dropped."""
-        await asyncio.sleep(DEBOUNCE)
+        await asyncio.sleep(self.debounce)
         last = self.checked.get(path)
         text = self.texts().get(path)
         if last is not None and last.text is not None and text is not None:
@@ -100,8 +102,11 @@ class RulebookServer(LanguageServer):
         found = diagnostics.unique(d for per_file in self.found.values() for d in per_file.get(file, []))
         lines = self.lines(file)
         codec = self.workspace.position_codec
+        uri = self.uri_for(file)
+        doc = self.workspace.text_documents.get(uri)   # (the version of the text checked: a check overtaken is dropped)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=self.uri_for(file), diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found]))
+            uri=uri, diagnostics=[diagnostics.to_lsp(d, codec, lines) for d in found],
+            version=doc.version if doc is not None else None))
 
     def schedule(self, path: str) -> None:
         """Check ``path`` (and the open documents built on it) once typing pauses."""
@@ -160,6 +165,19 @@ class RulebookServer(LanguageServer):
 
 
 server = RulebookServer()
+
+
+@server.feature(types.INITIALIZE)
+def on_initialize(ls: RulebookServer, params: types.InitializeParams):
+    """``initializationOptions: {"debounce": SECONDS}``: the pause in typing waited for."""
+    options = params.initialization_options
+    wanted = options.get("debounce", DEBOUNCE) if isinstance(options, dict) else DEBOUNCE
+    if isinstance(wanted, (int, float)) and not isinstance(wanted, bool) and 0 <= wanted <= MAX_DEBOUNCE:
+        ls.debounce = float(wanted)
+    else:
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=(
+            f"initializationOptions.debounce: {wanted!r} is not a number of seconds from 0 to {MAX_DEBOUNCE:g}; "
+            f"{DEBOUNCE:g} is used")))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -230,8 +248,26 @@ async def _target(ls: RulebookServer, uri: str, position: types.Position):
     return navigation.target(line_text, col, context_at(text, line, col), checked), checked
 
 
+async def _entry_id(ls: RulebookServer, uri: str, position: types.Position):
+    """(the list's key, the id) of the id of a list entry under the cursor, and the check of
+    the document (for its chain of files)."""
+    path, text, _, line, col = ls.at(uri, position)
+    found = navigation.id_at(text, path, line, col)
+    if found is None:
+        return None, None
+    checked = await ls.settled(path)
+    if checked is None or checked.smap is None:   # (a change naming no entry does not load)
+        checked = ls.named.get(path, checked)
+    return found, checked or Checked(path)
+
+
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
+    entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
+    if entry is not None:
+        places = [ls.to_location(loc, width) for loc, width in navigation.id_references(
+            entry[0], entry[1], _files(ls, checked, variants=False), declared_only=True)]
+        return places[0] if len(places) == 1 else places or None
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
@@ -239,15 +275,24 @@ async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
     return ls.to_location(loc, len(found[1])) if loc is not None else None
 
 
-def _references(ls: RulebookServer, found, checked):
-    chain = navigation.chain_files(checked)
+def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]:
+    """The texts of the files of the checked document's chain (``variants``: and of the
+    variant files beside them that extend them)."""
     read = lambda p: "".join(ls.lines(p))   # noqa: E731
-    files = {p: read(p) for p in [*chain, *navigation.extending(chain, read)]}
-    return navigation.references(found[0], found[1], files)
+    chain = navigation.chain_files(checked) + (navigation.bases(checked.path, read) if checked.smap is None else [])
+    return {p: read(p) for p in [*chain, *(navigation.extending(chain, read) if variants else [])]}
+
+
+def _references(ls: RulebookServer, found, checked):
+    return navigation.references(found[0], found[1], _files(ls, checked))
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def on_references(ls: RulebookServer, params: types.ReferenceParams):
+    entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
+    if entry is not None:
+        ids = navigation.id_references(entry[0], entry[1], _files(ls, checked))
+        return [ls.to_location(loc, width) for loc, width in ids]
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
@@ -256,14 +301,21 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
 async def on_rename(ls: RulebookServer, params: types.RenameParams):
-    found, checked = await _target(ls, params.text_document.uri, params.position)
-    if found is None:
-        raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define or effect here to rename")
-    problem = navigation.rename_problem(found[0], params.new_name, checked)
+    entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
+    if entry is not None:   # the id of a list entry, and the changes that name it
+        files = _files(ls, checked)
+        problem = navigation.id_rename_problem(entry[0], params.new_name, files)
+        places = navigation.id_references(entry[0], entry[1], files)
+    else:
+        found, checked = await _target(ls, params.text_document.uri, params.position)
+        if found is None:
+            raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define, effect or id here to rename")
+        problem = navigation.rename_problem(found[0], params.new_name, checked)
+        places = [] if problem else _references(ls, found, checked)
     if problem:
         raise JsonRpcInvalidParams(problem)
     changes: dict[str, list[types.TextEdit]] = {}
-    for loc, width in _references(ls, found, checked):
+    for loc, width in places:
         where = ls.to_location(loc, width)
         changes.setdefault(where.uri, []).append(types.TextEdit(range=where.range, new_text=params.new_name))
     return types.WorkspaceEdit(changes=changes)
