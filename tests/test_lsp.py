@@ -75,7 +75,7 @@ async def test_an_edit_is_checked_again_and_a_fix_clears_the_diagnostics(client,
     path.write_text(GOOF)
     uri = _open(client, path)
     assert list(await _diagnostics(client, uri)) == []
-    line = _find(GOOF, "points: {owner: player}").line
+    line = _find(GOOF, "points: {owner: player").line
     client.diagnostics.clear()
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
@@ -194,20 +194,20 @@ async def test_definition_jumps_across_extends_and_references_span_the_chain(cli
     result = await client.text_document_definition_async(types.DefinitionParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "taken) >", skip=2)))
     assert result.uri == base.resolve().as_uri()
-    assert result.range.start == _find(GOOF, "taken: {}")
+    assert result.range.start == _find(GOOF, "taken: {")
     refs = await client.text_document_references_async(types.ReferenceParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "taken) >"),
         context=types.ReferenceContext(include_declaration=True)))
     assert {(r.uri, r.range.start.line) for r in refs} == {
-        (base.resolve().as_uri(), _find(GOOF, "taken: {}").line),
+        (base.resolve().as_uri(), _find(GOOF, "taken: {").line),
         (base.resolve().as_uri(), _find(GOOF, "to: taken").line),
         (uri, 1)}
     base_uri = _open(client, base)   # from the base, the variant file beside it that extends it
     await _diagnostics(client, base_uri)
     edit = await client.text_document_rename_async(types.RenameParams(
-        text_document=types.TextDocumentIdentifier(uri=base_uri), position=_find(GOOF, "taken: {}"), new_name="won"))
+        text_document=types.TextDocumentIdentifier(uri=base_uri), position=_find(GOOF, "taken: {"), new_name="won"))
     assert {(u, e.range.start.line) for u, edits in edit.changes.items() for e in edits} == {
-        (base_uri, _find(GOOF, "taken: {}").line), (base_uri, _find(GOOF, "to: taken").line), (uri, 1)}
+        (base_uri, _find(GOOF, "taken: {").line), (base_uri, _find(GOOF, "to: taken").line), (uri, 1)}
 
 
 async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path):
@@ -216,7 +216,7 @@ async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path
     uri = _open(client, path)
     await _diagnostics(client, uri)
     edit = await client.text_document_rename_async(types.RenameParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(GOOF, "lot: {}"), new_name="pot"))
+        text_document=types.TextDocumentIdentifier(uri=uri), position=_find(GOOF, "lot: {"), new_name="pot"))
     lines = GOOF.split("\n")
     for e in edit.changes[uri]:
         assert e.range.start.line == e.range.end.line and e.new_text == "pot"
@@ -232,7 +232,7 @@ async def test_rename_a_zone_everywhere_and_refuse_a_taken_name(client, tmp_path
     assert list(await _diagnostics(client, uri)) == []
     with pytest.raises(Exception, match="already a zone"):
         await client.text_document_rename_async(types.RenameParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=_find(renamed, "pot: {}"), new_name="hand"))
+            text_document=types.TextDocumentIdentifier(uri=uri), position=_find(renamed, "pot: {"), new_name="hand"))
 
 
 async def test_document_symbols_outline_the_declarations_and_the_flow(client, tmp_path):
@@ -304,7 +304,7 @@ async def test_completion_of_a_map_parameters_and_a_counter_familys_keys(client,
     text = path.read_text()
     items = await _complete(client, uri, _find(text, "params.rank_of[", skip=len("params.rank_of[")))
     assert set(items) == {"'9'", "'T'", "'J'", "'Q'", "'K'", "'A'"}
-    family = GOOF.replace("  points: {owner: player}\n", "  points: {owner: player}\n  gems: {owner: player, keys: [red, blue]}\n")
+    family = GOOF.replace("  points: {owner: player, title: points}\n", "  points: {owner: player, title: points}\n  gems: {owner: player, keys: [red, blue]}\n")
     family = family.replace("amount: \"first(lot).value\"", "amount: \"first(lot).value + gems['red']\"")
     path = tmp_path / "gems.yaml"
     path.write_text(family)

@@ -98,6 +98,18 @@ def test_no_bundled_game_shows_an_engine_name(name):
         S.apply_index(0)
 
 
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_zone_and_counter_a_bundled_game_draws_has_a_title(name):
+    """A zone or counter the table may draw (one not hidden: play/display/words.py) reads as the
+    rulebook's words, given by its ``title:``, never as its name (``lot``, ``out``, ``line``)."""
+    from interpreter.play.display.words import words_of
+    rules = interpreter.load(name)
+    hidden = words_of(rules).hidden
+    untitled = [n for section in ("zones", "counters") for n, d in (rules.data.get(section) or {}).items()
+                if n not in hidden and not (isinstance(d, dict) and str(d.get("title") or "").strip())]
+    assert not untitled, f"{name}: drawn without a title: {untitled}"
+
+
 def test_what_a_running_step_holds_is_drawn_only_when_it_holds_something():
     rules = interpreter.load("diamonds")
     S = rules.new_game(4, seed=3)
