@@ -381,6 +381,10 @@ def test_list_shows_the_bundled_rulesets(cli):
     rows = {r["name"]: r for r in json.loads(out)}
     assert code == 0 and {"diamonds", "diams", "mister_diamond", "diamonds_club"} <= set(rows)
     assert rows["diamonds"]["players"] == [3, 6] and "teams" in rows["diamonds"]["variants"]
+    code, out, _ = cli("list")
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert "Diamonds (3-6 players)  variants: two_player, teams" in lines["diamonds"]
+    assert "(4 players)" in lines["hearts"] and "4-4" not in lines["hearts"]   # one count said once
 
 
 def test_unknown_bundled_name_suggests_the_closest(cli):

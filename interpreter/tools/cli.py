@@ -327,7 +327,8 @@ def cmd_list(args) -> int:
             continue
         lo, hi = r["players"]
         variants = f"  variants: {', '.join(r['variants'])}" if r["variants"] else ""
-        print(f"{r['name']:<16} {r['title']} ({lo}-{hi} players){variants}")
+        count = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+        print(f"{r['name']:<16} {r['title']} ({count}){variants}")
     return 0
 
 
