@@ -11,12 +11,14 @@ mechanics use nothing outside them, and that the classes behind them have every 
 ``CLIENTS`` groups the members of a step kind (mechanics/base.py ``Step``) by who calls them;
 ``Key`` is one line of a kind's table of keys (``@step_kind(..., keys=)``,
 ``@effect_kind(..., keys=)``), from which the builder checks a ruleset's keys and
-``rulebook``'s schema_gen writes the JSON schema and the reference's table of keys.
+``rulebook``'s schema_gen writes the JSON schema and the reference's table of keys;
+``ZONE_KEYS``, ``COUNTER_KEYS`` and ``VAR_KEYS`` are the same for an entry of ``zones:``,
+``counters:`` and ``vars:`` (there the schema checks the keys, written from the table).
 Imports nothing of the package: every stage may read it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol, runtime_checkable
 
 PLACES = ("inside", "beside", "either")
@@ -40,6 +42,8 @@ class Key:
     place: str = "inside"
     keys: tuple[Key, ...] = ()
     named: bool = False
+    choices: tuple = ()     # the only values it takes (the schema's enum)
+    json: Any = None        # the JSON Schema of its value, where the schema checks it (a section's entries)
 
     @property
     def shown_type(self) -> str:
@@ -61,6 +65,60 @@ def key_names(keys, place: str = "inside") -> tuple[str, ...]:
 
 def required_names(keys) -> tuple[str, ...]:
     return tuple(k.name for k in keys if k.required)
+
+
+def key_named(keys, name: str) -> Key:
+    return next(k for k in keys if k.name == name)
+
+
+# --------------------------------------------------------------------- the keys of a section's entries
+# A zone's and a counter's keys: the schema checks them (schema_gen writes its part from these
+# tables), the builder reads the owners from them, and the reference shows them.
+_OWNER = Key("owner", "`none`, `player`, `team`, `card`",
+             "Who owns it: nobody (one shared instance), each player, each team, or each card "
+             "(a counter or a pile on every card).", default="none", choices=("none", "player", "team", "card"))
+_VISIBLE = Key("visible", "`all`, `owner`, `none`",
+               "Who may see its contents: everyone, its owner (the seat that owns it, or every member of the "
+               "team that owns it), or nobody.", default="all", choices=("all", "owner", "none"))
+_DOC = Key("doc", "text", "What it is, in the rulebook's words (shown beside it; rulebook explain quotes it).",
+           json={"type": "string"})
+_TITLE = Key("title", "text", "The name a player reads for it at the table, in the story and in rulebook "
+             "explain (default: its name, underscores as spaces; docs/viewer.md, \"Words for people\").",
+             json={"type": "string"})
+_NAMES = {"type": "array", "items": {"type": "string"}}
+
+_EXPRESSION = {"type": ["string", "number", "boolean", "array", "null"]}
+
+ZONE_KEYS: tuple[Key, ...] = (
+    _OWNER, replace(_VISIBLE, doc=_VISIBLE.doc[:-1] + "; the others see only how many cards it holds."),
+    Key("start", "component names", "Components whose cards start here (shared zones only).", json=_NAMES),
+    Key("sorted", "`true` / `false`",
+        "Keep the cards in card order (hands): every move, deal, pick, pass, gather and collected trick puts "
+        "them in order, a shuffle or bottom: does not change it (a warning says so), and a patched or "
+        "loaded state is put in order.", json={"type": "boolean"}),
+    Key("holds", "component names",
+        "The components whose cards this zone can ever hold: a determinization (docs/agents.md) deals only "
+        "those into it, and validate --playouts checks it; without it, inferred from the start cards and "
+        "the moves that can bring cards into it.", json=_NAMES),
+    _DOC, _TITLE)
+
+COUNTER_KEYS: tuple[Key, ...] = (
+    _OWNER,
+    Key("keys", "names, or `params.NAME`",
+        "A family of counters, one per key: a list of names, or params.NAME (a list of names). "
+        "Read coins[k], coins[p][k], p.coins[k]; a whole family as coins (the values in key order).",
+        json={"type": ["array", "string"], "items": {"type": "string"}}),
+    _VISIBLE,
+    Key("start", "expression without `me`", "An expression (see docs/language.md), or a literal number, "
+        "boolean or list.", default=0, json=_EXPRESSION),
+    _DOC, _TITLE)
+
+VAR_KEYS: tuple[Key, ...] = (
+    Key("type", "`int`, `num`, `bool`, `str`, `player`, `team`, `card`, `list[TYPE]`",
+        "What it holds.", default="any", json={"type": "string"}),
+    Key("start", "expression without `me`", "Its value when the game starts (none if not given): an expression "
+        "(see docs/language.md), or a literal number, boolean or list.", json=_EXPRESSION),
+    _DOC, _TITLE)
 
 
 # --------------------------------------------------------------------- who calls a step's members
