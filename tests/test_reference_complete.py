@@ -88,13 +88,13 @@ def test_the_keys_section_follows_a_table_that_changes():
         pick.keys = saved
 
 
-@pytest.mark.parametrize("name", ["zone", "counter", "variable"])
+@pytest.mark.parametrize("name", ["zone", "counter", "variable", "scoring"])
 def test_the_keys_of_each_section_are_the_generated_ones(name):
-    """The tables of a zone's, a counter's and a variable's keys are written from the tables the
+    """The tables of a zone's, a counter's, a variable's and scoring:'s keys are written from the tables the
     schema is (mechanics/contract.py): run ``python -m interpreter.tools.schema_gen`` after changing one."""
     from interpreter.tools.schema_gen import SECTION_TABLES, section_markers, section_reference
     start, end = section_markers(name)
-    assert REFERENCE.count(start) == 1, f"docs/reference.md has no table of a {name}'s keys"
+    assert REFERENCE.count(start) == 1, f"docs/reference.md has no table of {name} keys"
     table = REFERENCE[REFERENCE.index(start):REFERENCE.index(end) + len(end)]
     assert table == section_reference(name), "run: python -m interpreter.tools.schema_gen"
     assert all(f"| `{key.name}` |" in table for key in SECTION_TABLES[name])

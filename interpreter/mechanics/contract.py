@@ -88,6 +88,8 @@ _TITLE = Key("title", "text", "The name a player reads for it at the table, in t
 _NAMES = {"type": "array", "items": {"type": "string"}}
 
 _EXPRESSION = {"type": ["string", "number", "boolean", "array", "null"]}
+_EXPRESSION_DOC = "An expression (see docs/language.md), or a literal number, boolean or list."
+_AN_EXPRESSION = {"description": _EXPRESSION_DOC, **_EXPRESSION}
 
 ZONE_KEYS: tuple[Key, ...] = (
     _OWNER, replace(_VISIBLE, doc=_VISIBLE.doc[:-1] + "; the others see only how many cards it holds."),
@@ -109,8 +111,7 @@ COUNTER_KEYS: tuple[Key, ...] = (
         "Read coins[k], coins[p][k], p.coins[k]; a whole family as coins (the values in key order).",
         json={"type": ["array", "string"], "items": {"type": "string"}}),
     _VISIBLE,
-    Key("start", "expression without `me`", "An expression (see docs/language.md), or a literal number, "
-        "boolean or list.", default=0, json=_EXPRESSION),
+    Key("start", "expression without `me`", _EXPRESSION_DOC, default=0, json=_EXPRESSION),
     _DOC, _TITLE)
 
 VAR_KEYS: tuple[Key, ...] = (
@@ -120,6 +121,21 @@ VAR_KEYS: tuple[Key, ...] = (
         "(see docs/language.md), or a literal number, boolean or list.", json=_EXPRESSION),
     _DOC, _TITLE)
 
+
+# the keys of ``scoring:`` (one mapping, not entries): checked by the builder and by the schema
+SCORING_KEYS: tuple[Key, ...] = (
+    Key("categories", "mapping NAME: expression",
+        "The categories of the score, each an expression with me = the player; a seat's score is their sum "
+        "(breakdown() gives them one by one).", json={"type": "object", "additionalProperties": _AN_EXPRESSION}),
+    Key("tiebreak", "list of expressions",
+        "Compared in order among the seats tied on score, each with me = the player: the highest breaks "
+        "the tie (the lowest, with lowest_wins).",
+        json={"type": "array", "items": _AN_EXPRESSION}),
+    Key("eligible", "expression: bool", "Who may be ranked at all (with me = the player).",
+        default="every seat", json=_EXPRESSION),
+    Key("lowest_wins", "`true` / `false`", "The lowest score wins (and the lowest of each tie-break).",
+        default=False, json={"type": "boolean"}),
+)
 
 # --------------------------------------------------------------------- who calls a step's members
 CLIENTS: dict[str, tuple[str, ...]] = {

@@ -5,8 +5,9 @@ and ``$defs/effect``, generated here from STEP_KINDS and EFFECT_KINDS: each kind
 one-line doc and, from its table of keys (mechanics/contract.py ``Key``), each key's doc,
 type and default, so that ``tricks: {hand: ...}`` completes. The same tables give the
 reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). The keys of
-an entry of ``zones:``, ``counters:`` and ``vars:`` (contract.py ``ZONE_KEYS``...) are written
-into the schema, which checks them, and into the reference's tables between their markers. Run
+an entry of ``zones:``, ``counters:`` and ``vars:``, and of ``scoring:`` (contract.py
+``ZONE_KEYS``...) are written into the schema, which checks them, and into the reference's
+tables between their markers. Run
 ``python -m interpreter.tools.schema_gen`` after adding a kind or a key;
 tests/test_schema_gen.py and tests/test_reference_complete.py fail while either is out of date.
 The schema documents keys and does not check them: the builder does, with located errors.
@@ -22,7 +23,7 @@ from ..building.effects import EFFECT_KINDS
 from ..loading.resources import resource_dir
 from ..mechanics import STEP_KINDS
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS
-from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS
+from ..mechanics.contract import COUNTER_KEYS, SCORING_KEYS, VAR_KEYS, ZONE_KEYS
 
 KEYS_START = "<!-- keys: written by python -m interpreter.tools.schema_gen from each kind's table of keys -->"
 KEYS_END = "<!-- /keys -->"
@@ -113,8 +114,9 @@ def _with_entry_keys(section: dict, keys, *where) -> dict:
     return {**section, head: _with_entry_keys(value, keys, *rest)}
 
 
-# where each section's entry mapping sits in its schema (a counter: a number, or a mapping)
-ENTRY_KEYS = {"zones": (ZONE_KEYS, ("additionalProperties",)),
+# where each section's mapping of keys sits in its schema (a counter's: a number, or a mapping)
+ENTRY_KEYS = {"scoring": (SCORING_KEYS, ()),
+              "zones": (ZONE_KEYS, ("additionalProperties",)),
               "counters": (COUNTER_KEYS, ("additionalProperties", "anyOf", 1)),
               "vars": (VAR_KEYS, ("additionalProperties", "anyOf", 1))}
 
@@ -157,7 +159,7 @@ def keys_reference() -> str:
     return "\n".join([*lines, KEYS_END])
 
 
-SECTION_TABLES = {"zone": ZONE_KEYS, "counter": COUNTER_KEYS, "variable": VAR_KEYS}
+SECTION_TABLES = {"zone": ZONE_KEYS, "counter": COUNTER_KEYS, "variable": VAR_KEYS, "scoring": SCORING_KEYS}
 
 
 def section_markers(name: str) -> tuple[str, str]:
