@@ -88,9 +88,9 @@ def test_the_keys_section_follows_a_table_that_changes():
         pick.keys = saved
 
 
-@pytest.mark.parametrize("name", ["zone", "counter", "variable", "scoring"])
+@pytest.mark.parametrize("name", ["zone", "counter", "variable", "scoring", "trigger", "board"])
 def test_the_keys_of_each_section_are_the_generated_ones(name):
-    """The tables of a zone's, a counter's, a variable's and scoring:'s keys are written from the tables the
+    """The tables of the keys of a zone, a counter, a variable, scoring:, a trigger and board: are written from the tables the
     schema is (mechanics/contract.py): run ``python -m interpreter.tools.schema_gen`` after changing one."""
     from interpreter.tools.schema_gen import SECTION_TABLES, section_markers, section_reference
     start, end = section_markers(name)

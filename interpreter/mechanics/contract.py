@@ -13,7 +13,9 @@ mechanics use nothing outside them, and that the classes behind them have every 
 ``@effect_kind(..., keys=)``), from which the builder checks a ruleset's keys and
 ``rulebook``'s schema_gen writes the JSON schema and the reference's table of keys;
 ``ZONE_KEYS``, ``COUNTER_KEYS`` and ``VAR_KEYS`` are the same for an entry of ``zones:``,
-``counters:`` and ``vars:`` (there the schema checks the keys, written from the table).
+``counters:`` and ``vars:`` (there the schema checks the keys, written from the table), and
+``SCORING_KEYS``, ``TRIGGER_KEYS`` and ``BOARD_KEYS`` are the keys the builder and the schema
+check in ``scoring:``, a trigger and ``board:``.
 Imports nothing of the package: every stage may read it.
 """
 from __future__ import annotations
@@ -136,6 +138,34 @@ SCORING_KEYS: tuple[Key, ...] = (
     Key("lowest_wins", "`true` / `false`", "The lowest score wins (and the lowest of each tie-break).",
         default=False, json={"type": "boolean"}),
 )
+
+_WORDS_DOC = Key("doc", "text", "What it is, in the rulebook's words.", json={"type": "string"})
+
+# an entry of ``triggers:``, and ``board:``: checked by the builder and by the schema
+TRIGGER_KEYS: tuple[Key, ...] = (
+    Key("on_enter", "zone, or list of zones",
+        "A zone name or a list of zone names: the trigger runs when a card enters one (me = the zone's owner).",
+        json={"type": ["string", "array"]}),
+    Key("when", "expression: bool",
+        "A condition; the trigger fires when it becomes true (checked before every step).",
+        json={"type": ["string", "boolean"]}),
+    Key("per_player", "`true` / `false`", "Check `when` for each player (me = that player).",
+        default=False, json={"type": "boolean"}),
+    Key("if", "expression: bool", "A condition on the entering card (local: card).",
+        json={"type": ["string", "boolean"]}),
+    Key("do", "effects", "The effects it runs.", required=True,
+        json={"type": "array", "items": {"type": ["object", "string"]}}),
+    _WORDS_DOC)
+
+BOARD_KEYS: tuple[Key, ...] = (
+    Key("positions", "component", "The component whose cards are the positions.", required=True,
+        json={"type": "string"}),
+    Key("adjacent", "expression over `a`, `b`",
+        "An expression over two positions a and b (their attributes only), true when they touch.",
+        json={"type": "string"}),
+    Key("neighbors", "attribute", "An attribute of each position: the labels of its neighbours.",
+        json={"type": "string"}),
+    _WORDS_DOC)
 
 # --------------------------------------------------------------------- who calls a step's members
 CLIENTS: dict[str, tuple[str, ...]] = {
