@@ -41,12 +41,12 @@ def test_the_schema_documents_each_kinds_keys_from_its_table():
 
 
 def test_the_schema_checks_each_sections_keys_from_its_table(monkeypatch):
-    """A zone's, a counter's, a variable's and a trigger's keys, scoring:'s and board:'s are the
+    """A zone's, a counter's, a variable's, a parameter's and a trigger's keys, scoring:'s and board:'s are the
     schema's (which reports a misspelt one) as their tables (mechanics/contract.py) declare them,
     with their values, defaults and required keys; a key added to a table is accepted by the
     schema written from it."""
-    from interpreter.mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, SCORING_KEYS, TRIGGER_KEYS, VAR_KEYS,
-                                                ZONE_KEYS, Key)
+    from interpreter.mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, PARAM_KEYS, SCORING_KEYS, TRIGGER_KEYS,
+                                                VAR_KEYS, ZONE_KEYS, Key)
     from interpreter.tools import schema_gen
     schema = json.loads((resource_dir("schemas") / "ruleset.schema.json").read_text())
     props = schema["properties"]
@@ -55,7 +55,8 @@ def test_the_schema_checks_each_sections_keys_from_its_table(monkeypatch):
     var = props["vars"]["additionalProperties"]["anyOf"][1]
     trigger = props["triggers"]["additionalProperties"]
     for entry, keys in ((zone, ZONE_KEYS), (counter, COUNTER_KEYS), (var, VAR_KEYS), (props["scoring"], SCORING_KEYS),
-                        (trigger, TRIGGER_KEYS), (props["board"], BOARD_KEYS)):
+                        (trigger, TRIGGER_KEYS), (props["board"], BOARD_KEYS),
+                        (props["params"]["additionalProperties"]["anyOf"][1], PARAM_KEYS)):
         assert entry["additionalProperties"] is False
         assert list(entry["properties"]) == [k.name for k in keys]
         assert entry.get("required", []) == [k.name for k in keys if k.required]

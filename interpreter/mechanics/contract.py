@@ -15,7 +15,7 @@ mechanics use nothing outside them, and that the classes behind them have every 
 ``ZONE_KEYS``, ``COUNTER_KEYS`` and ``VAR_KEYS`` are the same for an entry of ``zones:``,
 ``counters:`` and ``vars:`` (there the schema checks the keys, written from the table), and
 ``SCORING_KEYS``, ``TRIGGER_KEYS`` and ``BOARD_KEYS`` are the keys the builder and the schema
-check in ``scoring:``, a trigger and ``board:``.
+check in ``scoring:``, a trigger and ``board:``; ``PARAM_KEYS`` a parameter's (the schema's).
 Imports nothing of the package: every stage may read it.
 """
 from __future__ import annotations
@@ -166,6 +166,19 @@ BOARD_KEYS: tuple[Key, ...] = (
     Key("neighbors", "attribute", "An attribute of each position: the labels of its neighbours.",
         json={"type": "string"}),
     _WORDS_DOC)
+
+# an entry of ``params:`` written as a mapping (a bare value is the parameter's value)
+PARAM_KEYS: tuple[Key, ...] = (
+    Key("by_players", "mapping N: value",
+        "Its value for each player count N (default: covers the counts not named).", json={"type": "object"}),
+    Key("default", "value", "Its value, which --set replaces with one of the same type.", json={}),
+    Key("value", "value", "Its value, as default: (a map of values by key: read params.NAME[k]).", json={}),
+    Key("doc", "text", "What it is, in the rulebook's words (rulebook explain lists it).", json={"type": "string"}),
+    Key("type", "`int`, `num`, `bool`, `str`, `list`", "What it holds; --set is checked against it.",
+        choices=("int", "num", "bool", "str", "list")),
+    Key("min", "number", "The least value it may take (--set is checked).", json={"type": "number"}),
+    Key("max", "number", "The greatest value it may take (--set is checked).", json={"type": "number"}),
+    Key("choices", "list", "The only values it may take (--set is checked).", json={"type": "array"}))
 
 # --------------------------------------------------------------------- who calls a step's members
 CLIENTS: dict[str, tuple[str, ...]] = {

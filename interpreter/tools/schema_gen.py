@@ -5,7 +5,7 @@ and ``$defs/effect``, generated here from STEP_KINDS and EFFECT_KINDS: each kind
 one-line doc and, from its table of keys (mechanics/contract.py ``Key``), each key's doc,
 type and default, so that ``tricks: {hand: ...}`` completes. The same tables give the
 reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). The keys of
-an entry of ``zones:``, ``counters:``, ``vars:`` and ``triggers:``, of ``scoring:`` and ``board:`` (contract.py
+an entry of ``zones:``, ``counters:``, ``vars:``, ``params:`` and ``triggers:``, of ``scoring:`` and ``board:`` (contract.py
 ``ZONE_KEYS``...) are written into the schema, which checks them, and into the reference's
 tables between their markers. Run
 ``python -m interpreter.tools.schema_gen`` after adding a kind or a key;
@@ -23,8 +23,8 @@ from ..building.effects import EFFECT_KINDS
 from ..loading.resources import resource_dir
 from ..mechanics import STEP_KINDS
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS
-from ..mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, SCORING_KEYS, TRIGGER_KEYS, VAR_KEYS, ZONE_KEYS,
-                                  required_names)
+from ..mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, PARAM_KEYS, SCORING_KEYS, TRIGGER_KEYS, VAR_KEYS,
+                                  ZONE_KEYS, required_names)
 
 KEYS_START = "<!-- keys: written by python -m interpreter.tools.schema_gen from each kind's table of keys -->"
 KEYS_END = "<!-- /keys -->"
@@ -121,6 +121,7 @@ def _with_entry_keys(section: dict, keys, *where) -> dict:
 # where each section's mapping of keys sits in its schema (a counter's: a number, or a mapping)
 ENTRY_KEYS = {"scoring": (SCORING_KEYS, ()), "board": (BOARD_KEYS, ()),
               "triggers": (TRIGGER_KEYS, ("additionalProperties",)),
+              "params": (PARAM_KEYS, ("additionalProperties", "anyOf", 1)),
               "zones": (ZONE_KEYS, ("additionalProperties",)),
               "counters": (COUNTER_KEYS, ("additionalProperties", "anyOf", 1)),
               "vars": (VAR_KEYS, ("additionalProperties", "anyOf", 1))}
@@ -165,7 +166,7 @@ def keys_reference() -> str:
 
 
 SECTION_TABLES = {"zone": ZONE_KEYS, "counter": COUNTER_KEYS, "variable": VAR_KEYS, "scoring": SCORING_KEYS,
-                  "trigger": TRIGGER_KEYS, "board": BOARD_KEYS}
+                  "trigger": TRIGGER_KEYS, "board": BOARD_KEYS, "parameter": PARAM_KEYS}
 
 
 def section_markers(name: str) -> tuple[str, str]:
