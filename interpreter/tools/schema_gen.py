@@ -1,16 +1,18 @@
-"""Write what each step and effect kind declares into the JSON Schema and the reference.
+"""Write what each step and effect kind, and each section, declares into the JSON Schema and the reference.
 
 Editors complete and document flow items and effect lists from the schema's ``$defs/step``
 and ``$defs/effect``, generated here from STEP_KINDS and EFFECT_KINDS: each kind with its
 one-line doc and, from its table of keys (mechanics/contract.py ``Key``), each key's doc,
 type and default, so that ``tricks: {hand: ...}`` completes. The same tables give the
-reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). The keys of
-an entry of ``zones:``, ``counters:``, ``vars:``, ``params:`` and ``triggers:``, of ``scoring:`` and ``board:`` (contract.py
-``ZONE_KEYS``...) are written into the schema, which checks them, and into the reference's
-tables between their markers. Run
-``python -m interpreter.tools.schema_gen`` after adding a kind or a key;
-tests/test_schema_gen.py and tests/test_reference_complete.py fail while either is out of date.
-The schema documents keys and does not check them: the builder does, with located errors.
+reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). There the
+schema documents the keys and does not check them: the builder does, with located errors.
+
+The keys of an entry of ``zones:``, ``counters:``, ``vars:``, ``params:`` and ``triggers:``,
+and of ``scoring:`` and ``board:`` (contract.py ``ZONE_KEYS``...) are written into the schema,
+which checks them (a misspelt key: a located error with a did-you-mean), and into the
+reference's table between that section's markers. Run ``python -m interpreter.tools.schema_gen``
+after adding a kind or a key; tests/test_schema_gen.py and tests/test_reference_complete.py
+fail while either is out of date.
 """
 from __future__ import annotations
 
