@@ -86,3 +86,24 @@ def test_the_keys_section_follows_a_table_that_changes():
         assert "| `undo` | bool |  | take back a card |" in keys_reference()
     finally:
         pick.keys = saved
+
+
+@pytest.mark.parametrize("name", ["zone", "counter", "variable", "parameter", "scoring", "trigger",
+                                  "board"])
+def test_the_keys_of_each_section_are_the_generated_ones(name):
+    """The tables of the keys of a zone, a counter, a variable, scoring:, a trigger and board: are written from the tables the
+    schema is (mechanics/contract.py): run ``python -m interpreter.tools.schema_gen`` after changing one."""
+    from interpreter.tools.schema_gen import SECTION_TABLES, section_markers, section_reference
+    start, end = section_markers(name)
+    assert REFERENCE.count(start) == 1, f"docs/reference.md has no table of {name} keys"
+    table = REFERENCE[REFERENCE.index(start):REFERENCE.index(end) + len(end)]
+    assert table == section_reference(name), "run: python -m interpreter.tools.schema_gen"
+    assert all(f"| `{key.name}` |" in table for key in SECTION_TABLES[name])
+
+
+def test_a_sections_table_follows_its_keys(monkeypatch):
+    from interpreter.mechanics.contract import ZONE_KEYS, Key
+    from interpreter.tools import schema_gen
+    monkeypatch.setitem(schema_gen.SECTION_TABLES, "zone", (*ZONE_KEYS, Key("capacity", "int", "how many it holds")))
+    assert "| `capacity` | int |  | how many it holds |" in schema_gen.section_reference("zone")
+    assert "| `capacity` |" in schema_gen.with_keys(REFERENCE)

@@ -38,3 +38,37 @@ def test_the_schema_documents_each_kinds_keys_from_its_table():
         assert "undo" in updated(schema)["$defs"]["step"]["properties"]["tricks"]["properties"]
     finally:
         tricks.keys = saved
+
+
+def test_the_schema_checks_each_sections_keys_from_its_table(monkeypatch):
+    """A zone's, a counter's, a variable's, a parameter's and a trigger's keys, scoring:'s and board:'s are the
+    schema's (which reports a misspelt one) as their tables (mechanics/contract.py) declare them,
+    with their values, defaults and required keys; a key added to a table is accepted by the
+    schema written from it."""
+    from interpreter.mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, PARAM_KEYS, SCORING_KEYS, TRIGGER_KEYS,
+                                                VAR_KEYS, ZONE_KEYS, Key)
+    from interpreter.tools import schema_gen
+    schema = json.loads((resource_dir("schemas") / "ruleset.schema.json").read_text())
+    props = schema["properties"]
+    zone = props["zones"]["additionalProperties"]
+    counter = props["counters"]["additionalProperties"]["anyOf"][1]
+    var = props["vars"]["additionalProperties"]["anyOf"][1]
+    trigger = props["triggers"]["additionalProperties"]
+    for entry, keys in ((zone, ZONE_KEYS), (counter, COUNTER_KEYS), (var, VAR_KEYS), (props["scoring"], SCORING_KEYS),
+                        (trigger, TRIGGER_KEYS), (props["board"], BOARD_KEYS),
+                        (props["params"]["additionalProperties"]["anyOf"][1], PARAM_KEYS)):
+        assert entry["additionalProperties"] is False
+        assert list(entry["properties"]) == [k.name for k in keys]
+        assert entry.get("required", []) == [k.name for k in keys if k.required]
+    assert trigger["required"] == ["do"] and props["board"]["required"] == ["positions"]
+    assert zone["properties"]["owner"]["enum"] == ["none", "player", "team", "card"]
+    assert zone["properties"]["owner"]["default"] == "none" and zone["properties"]["sorted"]["type"] == "boolean"
+    assert counter["properties"]["start"]["default"] == 0 and var["properties"]["type"]["default"] == "any"
+    assert props["scoring"]["properties"]["lowest_wins"] == {
+        "description": SCORING_KEYS[-1].doc, "type": "boolean", "default": False}
+    assert props["scoring"]["properties"]["tiebreak"]["items"]["type"][0] == "string"   # each an expression
+    monkeypatch.setitem(schema_gen.ENTRY_KEYS, "zones",
+                        ((*ZONE_KEYS, Key("capacity", "int", "how many cards it holds", json={"type": "integer"})),
+                         ("additionalProperties",)))
+    new = updated(schema)["properties"]["zones"]["additionalProperties"]["properties"]
+    assert new["capacity"] == {"description": "how many cards it holds", "type": "integer"}

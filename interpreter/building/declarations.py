@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import Diagnostic, UsageError
 from ..engine.ruleset import plain_value, check_param
 from ..expr.types import ANY, BOOL, INT, NUM, STR, is_map, list_of, map_of, parse_type, unify
+from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 
 if TYPE_CHECKING:
     from ..expr import Compiler, Names
     from .effects import EffectCompiler
-
-OWNERS = ("none", "player", "team", "card")
 
 
 class Declarations:
@@ -134,10 +133,7 @@ class Declarations:
         for name, decl in zones.items():
             decl = decl or {}
             path = ("zones", name)
-            owner = decl.get("owner", "none")
-            if owner not in OWNERS:
-                self.error(f"owner is one of {', '.join(OWNERS)}", (*path, "owner"), "enum")
-                owner = "none"
+            owner = self._owner(decl, ZONE_KEYS, path)
             self.names.zones[name] = owner
             self.zone_decl[name] = decl
             if decl.get("sorted"):
@@ -166,10 +162,7 @@ class Declarations:
         for name, decl in counters.items():
             if not isinstance(decl, dict):
                 decl = {"start": decl}
-            owner = decl.get("owner", "none")
-            if owner not in OWNERS:
-                self.error(f"owner is one of {', '.join(OWNERS)}", ("counters", name, "owner"), "enum")
-                owner = "none"
+            owner = self._owner(decl, COUNTER_KEYS, ("counters", name))
             if name in self.names.zones:
                 self.error(f"'{name}' is already a zone", ("counters", name), "duplicate", key=True)
             if "keys" in decl:   # a family: one counter NAME.KEY per key, the same declaration each
@@ -182,6 +175,15 @@ class Declarations:
                 continue
             self.names.counters[name] = owner
             self.counter_decl[name] = decl
+
+    def _owner(self, decl, keys, path) -> str:
+        """The owner a zone or counter declares (its table's default if none; after an error too)."""
+        key = key_named(keys, "owner")
+        owner = decl.get("owner", key.default)
+        if owner not in key.choices:
+            self.error(f"owner is one of {', '.join(key.choices)}", (*path, "owner"), "enum")
+            return key.default
+        return owner
 
     def _counter_keys(self, name, spec, r) -> tuple:
         """The keys of a counter family: a list of names, or params.NAME holding one (the same
@@ -210,7 +212,7 @@ class Declarations:
             if not isinstance(decl, dict):
                 decl = {"type": decl}
             try:
-                typ = parse_type(str(decl.get("type", "any")))
+                typ = parse_type(str(decl.get("type", key_named(VAR_KEYS, "type").default)))
             except ValueError as e:
                 self.error(str(e), ("vars", name, "type"), "type",
                            "the types are int, num, bool, str, player, team, card and list[TYPE]")

@@ -31,6 +31,7 @@ from ..expr.builtins import register_builtin
 from ..expr.messages import describe
 from ..expr.types import BOOL, CARD, list_of
 from .base import section_kind
+from .contract import BOARD_KEYS, key_names, required_names
 
 MAX_PAIRS = 4_000_000    # a rule is evaluated for every pair of positions
 MAX_BOARD_WORK = 50_000_000   # pairs x the rule's worst-case operations, at load (a few seconds)
@@ -41,7 +42,7 @@ def build_board(ctx, spec, path, rules) -> None:
     if not isinstance(spec, dict):
         ctx.error("board takes a mapping (positions, adjacent | neighbors)", path, "schema")
         return
-    ctx.check_keys(spec, ("positions", "adjacent", "neighbors", "doc"), path, required=("positions",))
+    ctx.check_keys(spec, key_names(BOARD_KEYS), path, required=required_names(BOARD_KEYS))
     comp = spec.get("positions")
     cards = rules.cards
     if comp not in cards.by_component:

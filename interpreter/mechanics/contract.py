@@ -11,12 +11,16 @@ mechanics use nothing outside them, and that the classes behind them have every 
 ``CLIENTS`` groups the members of a step kind (mechanics/base.py ``Step``) by who calls them;
 ``Key`` is one line of a kind's table of keys (``@step_kind(..., keys=)``,
 ``@effect_kind(..., keys=)``), from which the builder checks a ruleset's keys and
-``rulebook``'s schema_gen writes the JSON schema and the reference's table of keys.
+``rulebook``'s schema_gen writes the JSON schema and the reference's table of keys;
+``ZONE_KEYS``, ``COUNTER_KEYS`` and ``VAR_KEYS`` are the same for an entry of ``zones:``,
+``counters:`` and ``vars:`` (there the schema checks the keys, written from the table), and
+``SCORING_KEYS``, ``TRIGGER_KEYS`` and ``BOARD_KEYS`` are the keys the builder and the schema
+check in ``scoring:``, a trigger and ``board:``; ``PARAM_KEYS`` a parameter's (the schema's).
 Imports nothing of the package: every stage may read it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol, runtime_checkable
 
 PLACES = ("inside", "beside", "either")
@@ -40,6 +44,8 @@ class Key:
     place: str = "inside"
     keys: tuple[Key, ...] = ()
     named: bool = False
+    choices: tuple = ()     # the only values it takes (the schema's enum)
+    json: Any = None        # the JSON Schema of its value, where the schema checks it (a section's entries)
 
     @property
     def shown_type(self) -> str:
@@ -62,6 +68,117 @@ def key_names(keys, place: str = "inside") -> tuple[str, ...]:
 def required_names(keys) -> tuple[str, ...]:
     return tuple(k.name for k in keys if k.required)
 
+
+def key_named(keys, name: str) -> Key:
+    return next(k for k in keys if k.name == name)
+
+
+# --------------------------------------------------------------------- the keys of a section's entries
+# A zone's and a counter's keys: the schema checks them (schema_gen writes its part from these
+# tables), the builder reads the owners from them, and the reference shows them.
+_OWNER = Key("owner", "`none`, `player`, `team`, `card`",
+             "Who owns it: nobody (one shared instance), each player, each team, or each card "
+             "(a counter or a pile on every card).", default="none", choices=("none", "player", "team", "card"))
+_VISIBLE = Key("visible", "`all`, `owner`, `none`",
+               "Who may see its contents: everyone, its owner (the seat that owns it, or every member of the "
+               "team that owns it), or nobody.", default="all", choices=("all", "owner", "none"))
+_DOC = Key("doc", "text", "What it is, in the rulebook's words (shown beside it; rulebook explain quotes it).",
+           json={"type": "string"})
+_TITLE = Key("title", "text", "The name a player reads for it at the table, in the story and in rulebook "
+             "explain (default: its name, underscores as spaces; docs/viewer.md, \"Words for people\").",
+             json={"type": "string"})
+_NAMES = {"type": "array", "items": {"type": "string"}}
+
+_EXPRESSION = {"type": ["string", "number", "boolean", "array", "null"]}
+_EXPRESSION_DOC = "An expression (see docs/language.md), or a literal number, boolean or list."
+_AN_EXPRESSION = {"description": _EXPRESSION_DOC, **_EXPRESSION}
+
+ZONE_KEYS: tuple[Key, ...] = (
+    _OWNER, replace(_VISIBLE, doc=_VISIBLE.doc[:-1] + "; the others see only how many cards it holds."),
+    Key("start", "component names", "Components whose cards start here (shared zones only).", json=_NAMES),
+    Key("sorted", "`true` / `false`",
+        "Keep the cards in card order (hands): every move, deal, pick, pass, gather and collected trick puts "
+        "them in order, a shuffle or bottom: does not change it (a warning says so), and a patched or "
+        "loaded state is put in order.", json={"type": "boolean"}),
+    Key("holds", "component names",
+        "The components whose cards this zone can ever hold: a determinization (docs/agents.md) deals only "
+        "those into it, and validate --playouts checks it; without it, inferred from the start cards and "
+        "the moves that can bring cards into it.", json=_NAMES),
+    _DOC, _TITLE)
+
+COUNTER_KEYS: tuple[Key, ...] = (
+    _OWNER,
+    Key("keys", "names, or `params.NAME`",
+        "A family of counters, one per key: a list of names, or params.NAME (a list of names). "
+        "Read coins[k], coins[p][k], p.coins[k]; a whole family as coins (the values in key order).",
+        json={"type": ["array", "string"], "items": {"type": "string"}}),
+    _VISIBLE,
+    Key("start", "expression without `me`", _EXPRESSION_DOC, default=0, json=_EXPRESSION),
+    _DOC, _TITLE)
+
+VAR_KEYS: tuple[Key, ...] = (
+    Key("type", "`int`, `num`, `bool`, `str`, `player`, `team`, `card`, `list[TYPE]`",
+        "What it holds.", default="any", json={"type": "string"}),
+    Key("start", "expression without `me`", "Its value when the game starts (none if not given): an expression "
+        "(see docs/language.md), or a literal number, boolean or list.", json=_EXPRESSION),
+    _DOC, _TITLE)
+
+
+# the keys of ``scoring:`` (one mapping, not entries): checked by the builder and by the schema
+SCORING_KEYS: tuple[Key, ...] = (
+    Key("categories", "mapping NAME: expression",
+        "The categories of the score, each an expression with me = the player; a seat's score is their sum "
+        "(breakdown() gives them one by one).", json={"type": "object", "additionalProperties": _AN_EXPRESSION}),
+    Key("tiebreak", "list of expressions",
+        "Compared in order among the seats tied on score, each with me = the player: the highest breaks "
+        "the tie (the lowest, with lowest_wins).",
+        json={"type": "array", "items": _AN_EXPRESSION}),
+    Key("eligible", "expression: bool", "Who may be ranked at all (with me = the player).",
+        default="every seat", json=_EXPRESSION),
+    Key("lowest_wins", "`true` / `false`", "The lowest score wins (and the lowest of each tie-break).",
+        default=False, json={"type": "boolean"}),
+)
+
+_WORDS_DOC = Key("doc", "text", "What it is, in the rulebook's words.", json={"type": "string"})
+
+# an entry of ``triggers:``, and ``board:``: checked by the builder and by the schema
+TRIGGER_KEYS: tuple[Key, ...] = (
+    Key("on_enter", "zone, or list of zones",
+        "A zone name or a list of zone names: the trigger runs when a card enters one (me = the zone's owner).",
+        json={"type": ["string", "array"]}),
+    Key("when", "expression: bool",
+        "A condition; the trigger fires when it becomes true (checked before every step).",
+        json={"type": ["string", "boolean"]}),
+    Key("per_player", "`true` / `false`", "Check `when` for each player (me = that player).",
+        default=False, json={"type": "boolean"}),
+    Key("if", "expression: bool", "A condition on the entering card (local: card).",
+        json={"type": ["string", "boolean"]}),
+    Key("do", "effects", "The effects it runs.", required=True,
+        json={"type": "array", "items": {"type": ["object", "string"]}}),
+    _WORDS_DOC)
+
+BOARD_KEYS: tuple[Key, ...] = (
+    Key("positions", "component", "The component whose cards are the positions.", required=True,
+        json={"type": "string"}),
+    Key("adjacent", "expression over `a`, `b`",
+        "An expression over two positions a and b (their attributes only), true when they touch.",
+        json={"type": "string"}),
+    Key("neighbors", "attribute", "An attribute of each position: the labels of its neighbours.",
+        json={"type": "string"}),
+    _WORDS_DOC)
+
+# an entry of ``params:`` written as a mapping (a bare value is the parameter's value)
+PARAM_KEYS: tuple[Key, ...] = (
+    Key("by_players", "mapping N: value",
+        "Its value for each player count N (default: covers the counts not named).", json={"type": "object"}),
+    Key("default", "value", "Its value, which --set replaces with one of the same type.", json={}),
+    Key("value", "value", "Its value, as default: (a map of values by key: read params.NAME[k]).", json={}),
+    Key("doc", "text", "What it is, in the rulebook's words (rulebook explain lists it).", json={"type": "string"}),
+    Key("type", "`int`, `num`, `bool`, `str`, `list`", "What it holds; --set is checked against it.",
+        choices=("int", "num", "bool", "str", "list")),
+    Key("min", "number", "The least value it may take (--set is checked).", json={"type": "number"}),
+    Key("max", "number", "The greatest value it may take (--set is checked).", json={"type": "number"}),
+    Key("choices", "list", "The only values it may take (--set is checked).", json={"type": "array"}))
 
 # --------------------------------------------------------------------- who calls a step's members
 CLIENTS: dict[str, tuple[str, ...]] = {

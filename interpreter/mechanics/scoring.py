@@ -14,6 +14,7 @@ from ..engine.loop import located
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.types import BOOL, NUM
+from .contract import SCORING_KEYS, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -32,7 +33,7 @@ class Scoring:
     @classmethod
     def build(cls, ctx, spec):
         s = cls()
-        ctx.check_keys(spec, ("categories", "tiebreak", "eligible", "lowest_wins"), ("scoring",))
+        ctx.check_keys(spec, key_names(SCORING_KEYS), ("scoring",))
         cats = spec.get("categories") or {}
         if not isinstance(cats, dict):
             ctx.error("categories is a mapping of name: expression", ("scoring", "categories"), "schema")

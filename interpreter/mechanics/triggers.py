@@ -23,6 +23,7 @@ from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
 from .grid_prices import READS_STATE
+from .contract import TRIGGER_KEYS, key_names, required_names
 
 MAX_CHAIN = 50
 
@@ -74,7 +75,7 @@ class Triggers:
             if not isinstance(t, dict):
                 ctx.error("a trigger is a mapping (on_enter | when, if, do)", path, "schema")
                 continue
-            ctx.check_keys(t, ("on_enter", "when", "per_player", "if", "do", "doc"), path, required=("do",))
+            ctx.check_keys(t, key_names(TRIGGER_KEYS), path, required=required_names(TRIGGER_KEYS))
             if ("on_enter" in t) == ("when" in t):
                 ctx.error("a trigger has exactly one of on_enter: or when:", path, "schema", key=True)
                 continue

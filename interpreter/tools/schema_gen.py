@@ -1,13 +1,18 @@
-"""Write what each step and effect kind declares into the JSON Schema and the reference.
+"""Write what each step and effect kind, and each section, declares into the JSON Schema and the reference.
 
 Editors complete and document flow items and effect lists from the schema's ``$defs/step``
 and ``$defs/effect``, generated here from STEP_KINDS and EFFECT_KINDS: each kind with its
 one-line doc and, from its table of keys (mechanics/contract.py ``Key``), each key's doc,
 type and default, so that ``tricks: {hand: ...}`` completes. The same tables give the
-reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). Run
-``python -m interpreter.tools.schema_gen`` after adding a kind or a key;
-tests/test_schema_gen.py and tests/test_reference_complete.py fail while either is out of date.
-The schema documents keys and does not check them: the builder does, with located errors.
+reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers). There the
+schema documents the keys and does not check them: the builder does, with located errors.
+
+The keys of an entry of ``zones:``, ``counters:``, ``vars:``, ``params:`` and ``triggers:``,
+and of ``scoring:`` and ``board:`` (contract.py ``ZONE_KEYS``...) are written into the schema,
+which checks them (a misspelt key: a located error with a did-you-mean), and into the
+reference's table between that section's markers. Run ``python -m interpreter.tools.schema_gen``
+after adding a kind or a key; tests/test_schema_gen.py and tests/test_reference_complete.py
+fail while either is out of date.
 """
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from ..building.effects import EFFECT_KINDS
 from ..loading.resources import resource_dir
 from ..mechanics import STEP_KINDS
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS
+from ..mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, PARAM_KEYS, SCORING_KEYS, TRIGGER_KEYS, VAR_KEYS,
+                                  ZONE_KEYS, required_names)
 
 KEYS_START = "<!-- keys: written by python -m interpreter.tools.schema_gen from each kind's table of keys -->"
 KEYS_END = "<!-- /keys -->"
@@ -89,11 +96,46 @@ def kinds_schema() -> dict:
     return {"step": step, "effect": effect}
 
 
+def _entry_properties(keys) -> dict:
+    """A section entry's keys, checked by the schema: each with its doc, values and default."""
+    out = {}
+    for k in keys:
+        out[k.name] = {"description": k.doc, **({"enum": list(k.choices)} if k.choices else {}),
+                       **(k.json or {}), **({"default": k.default} if _is_value(k.default) else {})}
+    return out
+
+
+def _with_entry_keys(section: dict, keys, *where) -> dict:
+    """``section`` with the mapping at ``where`` (below its entries' schema) given ``keys``."""
+    if not where:
+        out = {**section, "properties": _entry_properties(keys), "required": list(required_names(keys))}
+        if not out["required"]:
+            del out["required"]
+        return out
+    head, *rest = where
+    value = section[head]
+    if isinstance(value, list):   # an alternative of anyOf: the next step of the path is its index
+        i, *rest = rest
+        return {**section, head: [*value[:i], _with_entry_keys(value[i], keys, *rest), *value[i + 1:]]}
+    return {**section, head: _with_entry_keys(value, keys, *rest)}
+
+
+# where each section's mapping of keys sits in its schema (a counter's: a number, or a mapping)
+ENTRY_KEYS = {"scoring": (SCORING_KEYS, ()), "board": (BOARD_KEYS, ()),
+              "triggers": (TRIGGER_KEYS, ("additionalProperties",)),
+              "params": (PARAM_KEYS, ("additionalProperties", "anyOf", 1)),
+              "zones": (ZONE_KEYS, ("additionalProperties",)),
+              "counters": (COUNTER_KEYS, ("additionalProperties", "anyOf", 1)),
+              "vars": (VAR_KEYS, ("additionalProperties", "anyOf", 1))}
+
+
 def updated(schema: dict) -> dict:
     out = dict(schema)
     out["$defs"] = {**schema.get("$defs", {}), **kinds_schema()}
     props = dict(out["properties"])
     props["flow"] = {**props["flow"], "items": {"$ref": "#/$defs/step"}}
+    for section, (keys, where) in ENTRY_KEYS.items():
+        props[section] = _with_entry_keys(props[section], keys, *where)
     out["properties"] = props
     return out
 
@@ -125,10 +167,33 @@ def keys_reference() -> str:
     return "\n".join([*lines, KEYS_END])
 
 
+SECTION_TABLES = {"zone": ZONE_KEYS, "counter": COUNTER_KEYS, "variable": VAR_KEYS, "scoring": SCORING_KEYS,
+                  "trigger": TRIGGER_KEYS, "board": BOARD_KEYS, "parameter": PARAM_KEYS}
+
+
+def section_markers(name: str) -> tuple[str, str]:
+    return (f"<!-- {name} keys: written by python -m interpreter.tools.schema_gen from its table of keys -->",
+            f"<!-- /{name} keys -->")
+
+
+def section_reference(name: str) -> str:
+    """The reference's table of the keys of one section's entries (a zone's, a counter's)."""
+    start, end = section_markers(name)
+    return "\n".join([start, "", "| key | value | default | what it is |", "|---|---|---|---|",
+                      *_rows(SECTION_TABLES[name], ""), "", end])
+
+
+def _replaced(text: str, start: str, end: str, new: str) -> str:
+    i, j = text.index(start), text.index(end) + len(end)
+    return text[:i] + new + text[j:]
+
+
 def with_keys(reference: str) -> str:
-    """``reference`` with its keys section rewritten (it must hold both markers)."""
-    start, end = reference.index(KEYS_START), reference.index(KEYS_END) + len(KEYS_END)
-    return reference[:start] + keys_reference() + reference[end:]
+    """``reference`` with its generated tables rewritten (it must hold each pair of markers)."""
+    out = _replaced(reference, KEYS_START, KEYS_END, keys_reference())
+    for name in SECTION_TABLES:
+        out = _replaced(out, *section_markers(name), section_reference(name))
+    return out
 
 
 def main() -> int:
