@@ -372,7 +372,7 @@ async def test_definition_and_references_of_the_id_of_a_list_entry_across_extend
     with pytest.raises(Exception, match="already the id of an entry of this list"):
         await client.text_document_rename_async(types.RenameParams(
             text_document=types.TextDocumentIdentifier(uri=uri), position=_find(text, "reveal, insert"), new_name="lot"))
-    zone = await _at(client, "text_document_references_async", base_uri, _find(base_text, "lot: {}"),
+    zone = await _at(client, "text_document_references_async", base_uri, _find(base_text, "lot: {"),
                      context=types.ReferenceContext(include_declaration=True))   # the zone lot, not the id lot
     assert (_find(base_text, "lot, move").line, _find(base_text, "lot, move").character) not in {
         (r.range.start.line, r.range.start.character) for r in zone}
