@@ -48,3 +48,35 @@ def test_rulebook_lsp_without_the_extra_says_what_to_install(monkeypatch, capsys
     assert main(["lsp"]) == 2
     err = capsys.readouterr().err
     assert "rulebook lsp needs the lsp extra" in err and "pip install 'rulebook[lsp]'" in err and "Traceback" not in err
+
+
+def test_a_variant_whose_data_and_places_are_unchanged_is_not_built_again(tmp_path, monkeypatch):
+    path = tmp_path / "goof.yaml"
+    text = GOOF.split("\nvariants:")[0] + '\nvariants:\n  short:\n    params: {num_cards: 5}\n    define: {stray: "1"}\n'
+    built = []
+    build = checking.Checking.build
+
+    def counted(self):
+        built.append(self.loaded.variant)
+        return build(self)
+
+    monkeypatch.setattr(checking.Checking, "build", counted)
+    monkeypatch.setattr(checking, "_variants", {})
+
+    def variant_builds(edited: str) -> tuple[int, list]:
+        built.clear()
+        found = checking.check(str(path), {str(path): edited}).diagnostics
+        return built.count("short"), [(str(d.loc), d.message) for d in found]
+
+    assert variant_builds(text)[0] == 1
+    stray = f"{path}:{text[:text.index('stray')].count(chr(10)) + 1}"
+    # the base's own declaration of num_cards, which the variant replaces: the variant's data is unchanged
+    assert "default: 13" in text
+    builds, found = variant_builds(text.replace("default: 13", "default: 12"))
+    assert builds == 0 and any(loc.startswith(stray) and "'stray'" in m for loc, m in found)
+    checking._variants.clear()
+    assert variant_builds(text.replace("default: 13", "default: 12"))[1] == found   # as a build says
+    # the same data a line lower: built again, its warning where it now is
+    builds, found = variant_builds("# a comment\n" + text)
+    assert builds == 1 and any(loc.startswith(f"{path}:{int(stray.rsplit(':', 1)[1]) + 1}:") for loc, _ in found)
+    assert variant_builds(text.replace("num_cards: 5", "num_cards: 6"))[0] == 1   # its data changed

@@ -51,7 +51,7 @@ def test_it_keeps_the_other_lines_diagnostics_and_replaces_the_edited_lines(tmp_
 
 
 @pytest.mark.parametrize("old, new", [
-    ("  lot: {}", "  pot: {}"),                                      # a declaration
+    ("  lot: {title", "  pot: {title"),                              # a declaration
     ("  box: {}", "  box: {\n"),                                      # more lines
     ('dark: "x"', 'dark: "y"'),                                       # (not in the text: nothing changed)
 ])

@@ -436,8 +436,12 @@ class Builder(Declarations, Bounded, Elements):
             instrument_steps(self.probes, r.steps, (Sequence, Effects))
             for name, _ in r.scoring.categories:
                 self.probes.add("category", f"scoring category {name}", ("scoring", "categories", name))
-        r.runs, r.resolves, r.advance, r.flow_source, r.module_source = compile_flow(r)   # (after the probes: they wrap enter())
+        self.generate(r)   # (after the probes: they wrap enter())
         return r
+
+    def generate(self, r) -> None:
+        """The ruleset's generated flow code (a checker that wants only the diagnostics skips it)."""
+        r.runs, r.resolves, r.advance, r.flow_source, r.module_source = compile_flow(r)
 
 
 def holds_steps(item) -> bool:

@@ -6,6 +6,7 @@ mapping accepts and the locals of each expression, by data path.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -19,7 +20,15 @@ from ..loading.variants import load_data, unsaved
 from .diagnostics import unique
 
 
-class Recording(Builder):
+class Checking(Builder):
+    """The builder as the editor needs it: every diagnostic, none of the generated flow code
+    (compiling it is half a build; it reports nothing)."""
+
+    def generate(self, r) -> None:
+        pass
+
+
+class Recording(Checking):
     """The builder, noting the keys accepted at each mapping and the locals of each expression."""
 
     def __init__(self, loaded, allowed: dict, locals_at: dict, types: dict):
@@ -80,15 +89,24 @@ def check(path: str, texts: dict[str, str]) -> Checked:
         for variant in (loaded.data.get("variants") or {}):
             try:
                 vloaded = load_data(path, variant)
-                if _key(vloaded.data) in seen:   # a variant that changes nothing is not compiled again
+                key = _key(vloaded.data)
+                if key in seen:   # a variant that changes nothing is not compiled again
                     continue
-                seen.add(_key(vloaded.data))
-                found = _diagnostics(Builder(vloaded))
+                seen.add(key)
+                found = _variant(vloaded, key)
             except RulebookError as e:
                 found = list(e.diagnostics)
             out.diagnostics += found
     out.diagnostics = unique(out.diagnostics)
     return out
+
+
+def settle() -> None:
+    """For a process that checks again and again (the server), once its first check is done:
+    what that check loaded (the modules, the grammar, the files and code kept) lives as long as
+    the process, and is left out of the collector's full passes, which would otherwise walk it
+    every few checks (tens of milliseconds each on a large ruleset)."""
+    gc.freeze()
 
 
 def _diagnostics(builder: Builder) -> list[Diagnostic]:
@@ -106,3 +124,33 @@ def _diagnostics(builder: Builder) -> list[Diagnostic]:
 
 def _key(data) -> str:
     return hashlib.sha256(repr(data).encode()).hexdigest()
+
+
+# the last diagnostics of a variant by its file, name and merged data, with the source map they
+# were located by: an edit that leaves a variant's data as it was (most edits of a base leave a
+# variant file's data, or a value the variant overrides) does not build it again
+_variants: dict[tuple, tuple] = {}
+VARIANTS_KEPT = 64
+
+
+def _variant(vloaded, key: str) -> list[Diagnostic]:
+    """The diagnostics of one variant, reused if its data and the places of its parts are unchanged."""
+    kept_key = (vloaded.path, vloaded.variant, key)
+    kept = _variants.get(kept_key)
+    if kept is not None and _places(kept[0]) == _places(vloaded.smap):
+        return list(kept[1])
+    found = _diagnostics(Checking(vloaded))
+    if len(_variants) >= VARIANTS_KEPT:
+        _variants.clear()
+    _variants[kept_key] = (vloaded.smap, tuple(found))
+    return found
+
+
+def _places(smap: SourceMap) -> tuple:
+    """What a location of the map is computed from, besides the data: each entry's file and
+    offsets, and where the lines of its files start. (Not the entries' texts: the map keeps the
+    base's entries a variant replaces, and an edit of those leaves the variant as it was.)"""
+    entries = smap.entries()
+    files = {id(e.file): e.file for e in entries.values()}
+    return (tuple((p, e.file.path, e.start, e.end, e.key, e.style) for p, e in entries.items()),
+            tuple((f.path, tuple(f.starts)) for f in files.values()))

@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 from ..loading.source import read_file
 from ..errors import RulebookError
 from . import completion, diagnostics, hover, navigation
-from .checking import Checked, check
+from .checking import Checked, check, settle
 from .quick import quick
 from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
 
@@ -38,6 +38,7 @@ class RulebookServer(LanguageServer):
         self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
         self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
         self.debounce = DEBOUNCE
+        self.settled_in = False   # whether the first check's objects are out of the collector's way
 
     # ------------------------------------------------------------------ documents
     def texts(self) -> dict[str, str]:
@@ -67,6 +68,9 @@ class RulebookServer(LanguageServer):
         return result
 
     def accept(self, path: str, result: Checked) -> None:
+        if not self.settled_in:
+            settle()
+            self.settled_in = True
         self.checked[path] = result
         if result.names is not None:
             self.named[path] = result
