@@ -105,6 +105,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
         self.access = Recorder()      # where each name resolved and each write is noted (access.py)
         self._uses: list[set] = []    # per node being compiled: the elements and locals it reads (code.py)
+        self._loops: list[bool] = []  # per node being compiled: whether a node inside it wrote a loop (code.py)
         self._binds = 0               # calls hoisted so far (a node that made one binds a name)
         self.made: set[str] = set()   # the element variables fresh() made
 
@@ -289,6 +290,13 @@ class Compiler(NameNodes, OperatorNodes):
         if self._uses:
             self._uses[-1].add(what)
 
+    def holds_loop(self, loops: bool) -> None:
+        """Whether the code of the node being compiled holds a loop, where its parts do not tell
+        (code.py ``loops``): a lambda it writes around a part (builtins.key_fn), or a part's loop
+        it leaves out (count(map(L, ...)) is len(L))."""
+        if self._loops:
+            self._loops[-1] = loops
+
     # ------------------------------------------------------------------ dispatch
     def node(self, n, scope: "Scope") -> tuple[Code, str]:
         if isinstance(n, Token):  # bare token (should not happen with this grammar)
@@ -303,14 +311,17 @@ class Compiler(NameNodes, OperatorNodes):
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         binds = self._binds
         self._uses.append(set())
+        self._loops.append(False)
         try:
             src, typ = method(n, scope)
         finally:
-            used = self._uses.pop()
+            used, looped = self._uses.pop(), self._loops.pop()
         if self._uses:
             self._uses[-1] |= used
-        out = code(src, like=src)   # (its own: a Code met before keeps its facts)
+        out = code(src, like=src, loops=looped)   # (its own: a Code met before keeps its facts)
         out.uses, out.binds = frozenset(used), self._binds > binds
+        if out.loops and self._loops:
+            self._loops[-1] = True
         if n.data == "call":
             out = self.hoist(out, scope)
         return out, typ
@@ -322,17 +333,17 @@ class Compiler(NameNodes, OperatorNodes):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
             self._binds += 1
-            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src))
+            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src), loops=src.loops)
             hoisted.uses, hoisted.binds = src.uses, True
             return hoisted
         return src
 
     def _invariant(self, src: Code, scope) -> bool:
-        """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping), is not
-        inside a generated lambda, and uses neither the element of an enclosing filter nor a local
-        that changes with the element (``src.uses``, noted as its names were resolved)."""
-        costly = " for " in src or "lambda" in src or (src.startswith("_") and not src.startswith(_CHEAP))
-        return (costly and not any(var in self.lambda_vars for var, _ in scope.elements)
+        """Worth hoisting: the call holds a loop or is a helper that walks a list (``loops``,
+        ``walks``: cheap lookups are not worth the bookkeeping), is not inside a generated lambda,
+        and uses neither the element of an enclosing filter nor a local that changes with the
+        element (``src.uses``); all noted as the code was written (code.py)."""
+        return ((src.loops or src.walks) and not any(var in self.lambda_vars for var, _ in scope.elements)
                 and not any(v in src.uses for v in self._varying)
                 and not any(var in src.uses for var, _ in scope.elements))
 
@@ -358,10 +369,6 @@ class Compiler(NameNodes, OperatorNodes):
             return compile_body()
         finally:
             self._mult = saved
-
-
-_CHEAP = ("_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
-          "_seat(", "_team(")
 
 
 class _Unset:
