@@ -248,6 +248,8 @@ def _of_player(fname, template, result, reads=None):
         s, t = c.node(args[0], scope)
         if t not in (PLAYER, INT, ANY, NONE):
             raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
+        if t != PLAYER:
+            c.access.fixed("num_players")   # (_seat checks it is a seat)
         return template.format(s if t == PLAYER else f"_seat(S, {s})"), result
     return build
 
@@ -258,6 +260,9 @@ def b_members(c, n, scope, args, kw):
     if t not in (TEAM, INT, ANY, NONE):
         hint = "write members(team(p)) for a player's team" if t == PLAYER else None
         raise ExprError(f"members() takes a team, got {t}", offset_of(args[0]), hint, code="type")
+    c.access.fixed("teams")
+    if t != TEAM:
+        c.access.fixed("num_teams")   # (_team checks it is a team)
     return f"_members(S, {s if t == TEAM else f'_team(S, {s})'})", list_of(PLAYER)
 
 
@@ -305,7 +310,7 @@ BUILTINS = {
     "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
     "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
     "team": _of_player("team", "S.tm[{0}]", TEAM, reads="team"),
-    "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
+    "partner": _of_player("partner", "_partner(S, {0})", PLAYER, reads="team"),
     "members": b_members,
     "keys": b_keys,
 }
