@@ -30,6 +30,7 @@ class Code(str):
     binds: bool = False
     loops: bool = False
     walks: bool = False
+    access: Any = None   # what it reads (access.py), noted only for an element's expression (compile_element)
 
 
 def code(text: str, shape: Any = None, like: Any = None, loops: bool = False, walks: bool = False) -> Code:
@@ -65,6 +66,16 @@ def shape(src: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- shapes
+@dataclass(frozen=True)
+class Prelude:
+    """The bindings an expression's code needs first (compiler.prelude): ``tables``, (bound name,
+    kind z/c/p, name) of each table its loops read; ``hoisted``, the names of the calls lifted
+    out of them; ``access``, what the whole expression reads (access.py), if noted."""
+    tables: tuple
+    hoisted: tuple
+    access: Any = None
+
+
 @dataclass(frozen=True)
 class Const:
     """A literal (a number, a string, true/false, none)."""

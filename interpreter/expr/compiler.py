@@ -13,6 +13,7 @@ never inject code. The source is evaluated once, in a namespace without builtins
 from __future__ import annotations
 
 import operator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any, Callable, Protocol
@@ -23,7 +24,7 @@ from ..loading.kept import compiled
 from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
-from .code import Code, Hoisted, Table, code
+from .code import Code, Hoisted, Prelude, Table, code
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope
 from .operators import OperatorNodes
@@ -89,7 +90,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted: list[str] | None = None      # names of loop-invariant calls lifted out of filters
-        self._tables: dict[str, str] | None = None  # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a bound name
+        self._tables: dict[tuple[str, str], str] | None = None  # (kind z/c/p, name) read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self.lambda_vars: set = set() # element variables bound by a generated lambda
@@ -106,6 +107,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.access = Recorder()      # where each name resolved and each write is noted (access.py)
         self._uses: list[set] = []    # per node being compiled: the elements and locals it reads (code.py)
         self._loops: list[bool] = []  # per node being compiled: whether a node inside it wrote a loop (code.py)
+        self._node_access = False     # each node's Code carries what it reads (compile_element)
         self._binds = 0               # calls hoisted so far (a node that made one binds a name)
         self.made: set[str] = set()   # the element variables fresh() made
 
@@ -191,22 +193,25 @@ class Compiler(NameNodes, OperatorNodes):
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
-    def _binding_lists(self) -> tuple[list[str] | None, dict[str, str] | None]:
+    def _binding_lists(self) -> tuple[list[str] | None, dict[tuple[str, str], str] | None]:
         return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
         so the loop reads a local), then each hoisted call as not computed yet."""
-        return ([(name, src) for src, name in (self._tables or {}).items()]
+        return ([(bound, f"S.{kind}[{name!r}]") for (kind, name), bound in (self._tables or {}).items()]
                 + [(h, "_U") for h in (self._hoisted or ())])
 
     def prelude_lines(self) -> list[str]:
         """The bindings as statements (the body of a generated function)."""
         return [f"{name} = {src}" for name, src in self._bindings()]
 
-    def prelude(self) -> str:
-        """The bindings as an expression prefix, for code that embeds the expression."""
-        return "".join(f"({name} := {src}), " for name, src in self._bindings())
+    def prelude(self, access: Access | None = None) -> Code:
+        """The bindings as an expression prefix, for code that embeds the expression; its shape
+        says what they bind (code.Prelude), with ``access``, what the expression reads."""
+        tables = tuple((bound, kind, name) for (kind, name), bound in (self._tables or {}).items())
+        return code("".join(f"({name} := {src}), " for name, src in self._bindings()),
+                    Prelude(tables, tuple(self._hoisted or ()), access))
 
     def table(self, kind: str, name: str) -> Code:
         """``S.c['x']`` (the table of a zone, counter or parameter: ``kind`` z, c or p) as read
@@ -215,9 +220,9 @@ class Compiler(NameNodes, OperatorNodes):
         src = f"S.{kind}[{name!r}]"
         if self._tables is None or self._mult <= self._tables_above:
             return code(src, Table(kind, name, False))
-        bound = self._tables.get(src)
+        bound = self._tables.get((kind, name))
         if bound is None:
-            bound = self._tables[src] = f"_t{self._tag}{len(self._tables)}"
+            bound = self._tables[kind, name] = f"_t{self._tag}{len(self._tables)}"
         return code(bound, Table(kind, name, True, bool(self._tag)))
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -234,15 +239,18 @@ class Compiler(NameNodes, OperatorNodes):
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag
         self._varying = tuple(f"L[{name!r}]" for name in varying)
+        self._node_access = True
         try:
-            src, typ = self.node(tree, scope)
+            with self.access.recording() as notes:
+                src, typ = self.node(tree, scope)
             if expect is not None:
                 self.expect_type(typ, expect, tree)
-            return src, typ, self.prelude()
+            return src, typ, self.prelude(notes.frozen())
         finally:
             self._hoisted = self._tables = None
             self._varying = ()
             self._tag = ""
+            self._node_access = False
 
     def to_function(self, src: str, text: str = "", first: list | tuple = ()) -> Callable:
         """The function of a generated source (after the assignments ``first``, the prelude);
@@ -313,13 +321,16 @@ class Compiler(NameNodes, OperatorNodes):
         self._uses.append(set())
         self._loops.append(False)
         try:
-            src, typ = method(n, scope)
+            with self.access.recording() if self._node_access else nullcontext() as notes:
+                src, typ = method(n, scope)
         finally:
             used, looped = self._uses.pop(), self._loops.pop()
         if self._uses:
             self._uses[-1] |= used
         out = code(src, like=src, loops=looped)   # (its own: a Code met before keeps its facts)
         out.uses, out.binds = frozenset(used), self._binds > binds
+        if notes is not None:
+            out.access = notes.frozen()
         if out.loops and self._loops:
             self._loops[-1] = True
         if n.data == "call":
