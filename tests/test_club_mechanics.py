@@ -218,6 +218,19 @@ def test_taking_a_space_pays_the_price_it_was_offered_at_also_after_a_json_round
     assert checked == 30
 
 
+@pytest.mark.parametrize("cost, local", [
+    ("1 + count(neighbours where face == 'S')", True),   # a string that reads "S" is no state
+    ("1 + count(neighbours where face == side)", False),  # a variable
+    ("num_players + count(neighbours where taken > 0)", False),   # the seats (a layout's memo is shared)
+    ("1 + count(neighbours where taken > me)", False),    # the acting player
+])
+def test_a_grid_cost_is_local_by_what_it_reads(tmp_path, cost, local):
+    r = load_text(tmp_path, GRID.replace(
+        'cost: "1 + (sum(neighbours, by: taken) if params.by_coins else count(neighbours where taken > 0))"',
+        f'cost: "{cost}"'))
+    assert (next(s for s in r.steps if s.kind == "grid").local is not None) is local
+
+
 def test_a_grid_cost_reading_more_than_its_neighbourhood_is_priced_in_full(tmp_path):
     r = load_text(tmp_path, GRID.replace('cost: "1 + (sum(', 'cost: "got + (sum('))   # the player's counter
     step = next(s for s in r.steps if s.kind == "grid")

@@ -100,6 +100,22 @@ def test_a_by_that_does_not_read_the_element_is_computed_once(rules, builtin):
     assert re.search(r"_h\d+ := _U", src), src
 
 
+
+@pytest.mark.parametrize("by, hoisted", [
+    ("count(pile where rank > 2)", True),       # a loop
+    ("highest(pile, by: rank).rank", True),     # a helper that walks the list
+    ("first(pile).rank", False),                # a cheap helper
+    ("abs(x)", False),
+    ("abs(lambda_x)", False),                   # a name that reads "lambda" holds no loop
+])
+def test_what_is_computed_once_is_what_walks_a_list(tmp_path, by, hoisted):
+    """A call the element does not change is lifted out of a by: only when it loops or walks a
+    list, as the compiler noted while writing it (expr/code.py), whatever its text reads."""
+    rules = load_text(tmp_path, GAME.replace("vars:\n", "vars:\n  lambda_x: {type: int, start: 0}\n"))
+    src = Compiler(rules.names).compile(f"sum(deck, by: {by})", has_me=True).source
+    assert bool(re.search(r"_h\d+ := _U", src)) is hoisted, src
+
+
 # ---------------------------------------------------------------------- worst-case cost
 def test_a_filter_body_counts_once_per_element_of_its_list(rules):
     """Each node counts one; a body counts once per element of a range (its length)."""

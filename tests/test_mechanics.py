@@ -314,6 +314,24 @@ def test_on_enter_conditions_on_the_card_alone_are_decided_once_per_card(tmp_pat
     assert S.v["x"] == 4      # the pile holds 4 cards once the move is done: each entry sees 4 > 2
 
 
+@pytest.mark.parametrize("cond, per_card", [
+    ("card.suit != 'S'", True),                # a string that reads "S" is no state
+    ("card.suit == 'A' and me == 0", False),   # the seat
+    ("card.rank > x", False),                  # a variable
+])
+def test_whether_an_on_enter_condition_is_decided_per_card_is_what_it_reads(tmp_path, cond, per_card):
+    r = load(tmp_path, f"""
+    triggers:
+      t:
+        on_enter: hand
+        if: "{cond}"
+        do: [{{gain: {{counter: points}}}}]
+    flow:
+      - deal: {{from: deck, to: hand, count: 3}}
+    """)
+    assert (r.triggers.live["hand"] is not None) is per_card
+
+
 def test_an_on_enter_condition_that_fails_for_some_card_fails_when_that_card_enters(tmp_path):
     r = load(tmp_path, """
     triggers:

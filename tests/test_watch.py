@@ -91,6 +91,17 @@ def test_a_helper_handed_the_state_or_a_computed_counter_may_touch_anything():
     assert watched([Access(opaque=True)]) is None and watched([Access(calls=frozenset({"e"}))]) is None
 
 
+def test_the_record_notes_the_acting_seat_the_locals_and_what_seat_helpers_read():
+    names = Names(vars={"k": "int"}, counters={"coins": "player"})
+    assert compile_expression("coins > 0", names).access.me            # (the acting seat's, unwritten)
+    seat = compile_expression("coins[1] > 0", names).access
+    assert not seat.me and seat.fixed == {"num_players"}               # (_seat checks a number is a seat)
+    assert compile_expression("partner(me)", names).access.fixed == {"team"}
+    assert compile_expression("count(members(0))", names).access.fixed == {"teams", "num_teams"}
+    used = compile_expression("x + k", names, locals={"x": "int", "y": "int"}).access
+    assert used.locals == {"x"} and not used.me
+
+
 def test_an_effect_on_what_nothing_watches_is_quiet_and_the_trigger_still_fires(tmp_path):
     r = load(tmp_path, "move: {from: deck, to: market, count: 1}")
     assert quiet_flags(r) == [True, True, False, False]

@@ -9,7 +9,8 @@ facts, never the generated text.
 Names are ``(kind, name)`` with kind ``z`` (zone), ``c`` (counter: a family's are NAME.KEY) or
 ``v`` (variable). ``fixed``: what else of a game it reads, which nothing changes while it is
 played: its parameters (``params.NAME``) and its seats (``players``, ``num_players``, ``teams``,
-``num_teams``, ``team``: a seat's team). ``opaque``: the code hands the whole state to a helper that may read or change
+``num_teams``, ``team``: a seat's team). ``me``: it reads the acting seat. ``locals``: the local
+bindings (``card``, an effect's parameters...) it reads. ``opaque``: the code hands the whole state to a helper that may read or change
 anything, or reaches a table by a name computed when it runs: any name may be touched.
 """
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Access:
     zones_entered: frozenset[str] = frozenset()  # zones whose enter triggers it runs
     opaque: bool = False
     fixed: frozenset[str] = frozenset()          # parameters and seats it reads
+    me: bool = False                             # it reads the acting seat
+    locals: frozenset[str] = frozenset()         # local bindings it reads
 
     @property
     def names(self) -> frozenset[Name]:
@@ -49,10 +52,13 @@ class _Notes:
     zones_entered: set = field(default_factory=set)
     opaque: bool = False
     fixed: set = field(default_factory=set)
+    me: bool = False
+    locals: set = field(default_factory=set)
 
     def frozen(self) -> Access:
         return Access(frozenset(self.reads), frozenset(self.writes), frozenset(self.calls),
-                      frozenset(self.zones_entered), self.opaque, frozenset(self.fixed))
+                      frozenset(self.zones_entered), self.opaque, frozenset(self.fixed), self.me,
+                      frozenset(self.locals))
 
 
 class Recorder:
@@ -101,6 +107,16 @@ class Recorder:
         """A parameter (``params.NAME``) or the seats (module docstring: ``fixed``)."""
         for notes in self._open:
             notes.fixed.add(what)
+
+    def me(self) -> None:
+        """The acting seat."""
+        for notes in self._open:
+            notes.me = True
+
+    def local(self, name: str) -> None:
+        """A local binding."""
+        for notes in self._open:
+            notes.locals.add(name)
 
     def anything(self) -> None:
         """The code may touch any name (module docstring: ``opaque``)."""

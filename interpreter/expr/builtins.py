@@ -9,7 +9,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, code, lookup, lookup_table, shape, walkable, \
+from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
@@ -40,8 +40,13 @@ def key_fn(var: str, src: str, plain: bool = False) -> str:
     """The source of a one-argument key function: the table's own lookup (a C-level call) when
     the key only looks an attribute (or a table bound before) up by the element; else (or
     ``plain``: the reference compile) a lambda."""
-    table = None if plain else lookup_table(src, var, attributes_or_bound=True)
+    table = _key_table(var, src, plain)
     return code(f"_lookup({table})", KeyLookup(table)) if table is not None else f"lambda {var}: {src}"
+
+
+def _key_table(var: str, src: str, plain: bool) -> str | None:
+    """The table key_fn looks the element up in (None: it writes a lambda)."""
+    return None if plain else lookup_table(src, var, attributes_or_bound=True)
 
 
 def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
@@ -53,6 +58,8 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
         c.lambda_vars.add(var)
     body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
     s, t = c.in_loop(coll, body) if coll is not None else body()
+    if lam and _key_table(var, s, c.plain) is None:
+        c.holds_loop(True)   # key_fn writes the body as a lambda
     return var, s, t
 
 
@@ -65,12 +72,14 @@ def b_count(c, n, scope, args, kw):
     out = f"len({src})"
     counted = shape(inner)
     if not isinstance(counted, Filter):
+        c.holds_loop(getattr(src, "loops", False))   # (a map's loop is left out)
         return out, INT
     if not c.plain:   # count(L where comparisons): a loop that counts, no list built
         tests = comparison_tests(counted.var, counted.cond)
         if tests is not None:
             out = scan_call(c, counted.iter, tests, counting=True)
-    return code(out, Count(counted)), INT   # (count(...) > 0 asks for one: operators.n_compare)
+            c.holds_loop(any_loop(counted.iter, counted.cond))   # (the filter's own loop is left out)
+    return code(out, Count(counted), walks=getattr(out, "walks", False)), INT   # (count(...) > 0 asks for one: operators.n_compare)
 
 
 def b_first(c, n, scope, args, kw):
@@ -85,14 +94,16 @@ def b_first(c, n, scope, args, kw):
         zone = None if c.plain else zone_name(coll)
         lookup = attr_equals(var, cond) if zone else None
         if zone is not None and lookup is not None:   # X evaluated only if the zone has an element (as a filter)
+            c.holds_loop(any_loop(coll, cond))   # (the filter's own loop is left out)
             if zone in c.names.sorted_zones:   # in card order: the cards with X, by bisection
                 index = "I_" + lookup[0][2:]
                 return f"(_first_sorted({coll}, {lookup[0]}, {index}, {lookup[1]}) if {coll} else None)", typ
             return f"(_first_eq({coll}, {lookup[0]}, {lookup[1]}) if {coll} else None)", typ
         scan = None if c.plain else scan_first(c, var, coll, cond)
         if scan is not None:
+            c.holds_loop(any_loop(coll, cond))
             return scan, typ
-        return f"next(({var} for {var} in {coll} if {cond}), None)", typ
+        return code(f"next(({var} for {var} in {coll} if {cond}), None)", loops=True), typ
     return f"_first({src})", typ
 
 
@@ -102,7 +113,7 @@ def b_sum(c, n, scope, args, kw):
     if "by" in kw:
         var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
         c.expect_type(t, NUM, kw["by"])
-        return f"sum([{s} for {var} in {src}])", t
+        return code(f"sum([{s} for {var} in {src}])", loops=True), t
     if not is_numeric(elem(typ)):
         raise ExprError(f"sum() of a list of {elem(typ)}: add by: to say what to add up", offset_of(n), code="type")
     return f"sum({src})", elem(typ)
@@ -120,7 +131,7 @@ def _minmax(fname):
         if "by" in kw:
             var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, NUM, kw["by"])
-            return f"{fname}([{s} for {var} in {src}], default=0)", t
+            return code(f"{fname}([{s} for {var} in {src}], default=0)", loops=True), t
         if not (is_numeric(elem(typ)) or elem(typ) == STR):
             raise ExprError(f"{fname}() of a list of {elem(typ)}: add by: to say what to compare",
                             offset_of(n), code="type")
@@ -136,13 +147,14 @@ def _extreme(fname, helper):
             if not is_numeric(elem(typ)):
                 raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
             var, s = "_x", "_x"
+            c.holds_loop(True)   # (key_fn writes lambda _x: _x)
         else:
             var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=True)
             if not (is_numeric(t) or t == STR):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
         c.sized(n, c.size(args[0]))
-        return f"{helper}({src}, {key_fn(var, s, c.plain)})", result
+        return code(f"{helper}({src}, {key_fn(var, s, c.plain)})", walks=True), result
     return build
 
 
@@ -159,9 +171,9 @@ def b_any_all(fname):
             if scan is not None:
                 return f"({scan} {'is not' if fname == 'any' else 'is'} None)", BOOL
             if fname == "any":
-                return code(f"any(True for {var} in {src} if {s})", AnyLoop(var, src, s)), BOOL
-            loop = code(f"any(True for {var} in {src} if not ({s}))", AnyLoop(var, src, f"not ({s})"))
-            return code(f"(not {loop})", Not(loop)), BOOL
+                return code(f"any(True for {var} in {src} if {s})", AnyLoop(var, src, s), loops=True), BOOL
+            loop = code(f"any(True for {var} in {src} if not ({s}))", AnyLoop(var, src, f"not ({s})"), loops=True)
+            return code(f"(not {loop})", Not(loop), loops=True), BOOL
         if elem(typ) == BOOL:
             return f"{fname}({src})", BOOL
         # a list of things: any = not empty, all = always (vacuous) -> only any makes sense
@@ -190,8 +202,8 @@ def b_distinct(c, n, scope, args, kw):
     if isinstance(mapped, Mapped) and mapped.lookup is not None and mapped.lookup[1] == "attr" \
             and zone_name(mapped.iter) in c.names.sorted_zones:
         table = mapped.lookup[0]
-        return f"_distinct_sorted({mapped.iter}, {table}, I_{table[2:]})", typ
-    return f"_distinct({src})", typ
+        return code(f"_distinct_sorted({mapped.iter}, {table}, I_{table[2:]})", walks=True), typ
+    return code(f"_distinct({src})", walks=True), typ
 
 
 def b_map(c, n, scope, args, kw):
@@ -211,8 +223,8 @@ def b_map(c, n, scope, args, kw):
         out = f"[{s} for {var} in {src}]"
     table = lookup(s, var)
     if table is None or c.plain or not walkable(src) or inner is not None:
-        return code(out, Mapped(src)), list_of(t)   # count(map(L, ...)) is count(L)
-    return code(out, Mapped(src, (table.table, table.kind))), list_of(t)   # x in map(ZONE, to: attr): a loop
+        return code(out, Mapped(src), loops=True), list_of(t)   # count(map(L, ...)) is count(L)
+    return code(out, Mapped(src, (table.table, table.kind)), loops=True), list_of(t)   # x in map(ZONE, to: attr): a loop
 
 
 def _seat(fname, template, result=PLAYER, lo=1, hi=1):
@@ -236,6 +248,8 @@ def _of_player(fname, template, result, reads=None):
         s, t = c.node(args[0], scope)
         if t not in (PLAYER, INT, ANY, NONE):
             raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
+        if t != PLAYER:
+            c.access.fixed("num_players")   # (_seat checks it is a seat)
         return template.format(s if t == PLAYER else f"_seat(S, {s})"), result
     return build
 
@@ -246,6 +260,9 @@ def b_members(c, n, scope, args, kw):
     if t not in (TEAM, INT, ANY, NONE):
         hint = "write members(team(p)) for a player's team" if t == PLAYER else None
         raise ExprError(f"members() takes a team, got {t}", offset_of(args[0]), hint, code="type")
+    c.access.fixed("teams")
+    if t != TEAM:
+        c.access.fixed("num_teams")   # (_team checks it is a team)
     return f"_members(S, {s if t == TEAM else f'_team(S, {s})'})", list_of(PLAYER)
 
 
@@ -293,7 +310,7 @@ BUILTINS = {
     "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
     "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
     "team": _of_player("team", "S.tm[{0}]", TEAM, reads="team"),
-    "partner": _of_player("partner", "_partner(S, {0})", PLAYER),
+    "partner": _of_player("partner", "_partner(S, {0})", PLAYER, reads="team"),
     "members": b_members,
     "keys": b_keys,
 }
@@ -305,6 +322,7 @@ VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the la
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
 SEES_STATE: set = set()          # built-ins whose code hands the state to a helper that may touch any name
+WALKS: set = set()               # built-ins whose code calls a helper a mechanic added (one that walks a list)
 
 
 def call_args(n) -> tuple[list, dict]:
@@ -354,6 +372,7 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
         MEMBERSHIP[name] = member
     if helpers:
         runtime.HELPERS.update(helpers)
+    (WALKS.add if helpers else WALKS.discard)(name)
 
 
 def _takes_state(fn) -> bool:

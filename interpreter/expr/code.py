@@ -11,7 +11,11 @@ and no rewrite applies to it.
 
 ``uses``: the element variables (of filters, ``by:``...) and the locals (``L['x']``) the text
 reads; ``binds``: it binds a name with ``:=`` (a call lifted out of a loop, compiler.hoist); both
-noted by ``Compiler.node`` as each name is resolved.
+noted by ``Compiler.node`` as each name is resolved. ``loops``: the text holds a loop (a
+comprehension, a generator, a lambda), noted where one is written and passed up by
+``Compiler.node``; ``walks``: it is a call of a library helper that goes over a list
+(``_distinct``, ``_highest``, a scanner, a mechanic's helper). The two say whether a call is worth
+lifting out of a loop (compiler.hoist).
 """
 from __future__ import annotations
 
@@ -24,24 +28,37 @@ class Code(str):
     shape: Any = None
     uses: frozenset = frozenset()
     binds: bool = False
+    loops: bool = False
+    walks: bool = False
+    access: Any = None   # what it reads (access.py), noted only for an element's expression (compile_element)
 
 
-def code(text: str, shape: Any = None, like: Any = None) -> Code:
-    """``text`` as Code with ``shape`` (or the shape, uses and binds of ``like``: the same
-    construct in parentheses)."""
+def code(text: str, shape: Any = None, like: Any = None, loops: bool = False, walks: bool = False) -> Code:
+    """``text`` as Code with ``shape`` (or the shape, uses, binds, loops and walks of ``like``:
+    the same construct in parentheses); ``loops``, ``walks``: as the module docstring says."""
     out = Code(text)
     if like is not None and isinstance(like, Code):
         out.shape, out.uses, out.binds = like.shape, like.uses, like.binds
+        out.loops, out.walks = like.loops, like.walks
     if shape is not None:
         out.shape = shape
+    out.loops, out.walks = out.loops or loops, out.walks or walks
     return out
 
 
 def reading(text: str, uses: frozenset) -> Code:
-    """``text`` as Code that reads the element variables ``uses`` (a rewrite of code that did)."""
+    """``text`` as Code that reads the element variables ``uses`` (a rewrite of code that did);
+    what ``text`` is known to loop or walk stays known."""
     out = Code(text)
     out.uses = uses
+    if isinstance(text, Code):
+        out.loops, out.walks = text.loops, text.walks
     return out
+
+
+def any_loop(*parts: Any) -> bool:
+    """Whether one of ``parts`` holds a loop (``Code.loops``)."""
+    return any(isinstance(part, Code) and part.loops for part in parts)
 
 
 def shape(src: Any) -> Any:
@@ -49,6 +66,16 @@ def shape(src: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- shapes
+@dataclass(frozen=True)
+class Prelude:
+    """The bindings an expression's code needs first (compiler.prelude): ``tables``, (bound name,
+    kind z/c/p, name) of each table its loops read; ``hoisted``, the names of the calls lifted
+    out of them; ``access``, what the whole expression reads (access.py), if noted."""
+    tables: tuple
+    hoisted: tuple
+    access: Any = None
+
+
 @dataclass(frozen=True)
 class Const:
     """A literal (a number, a string, true/false, none)."""

@@ -13,6 +13,7 @@ never inject code. The source is evaluated once, in a namespace without builtins
 from __future__ import annotations
 
 import operator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any, Callable, Protocol
@@ -23,7 +24,7 @@ from ..loading.kept import compiled
 from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
-from .code import Code, Hoisted, Table, code
+from .code import Code, Hoisted, Prelude, Table, code
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope
 from .operators import OperatorNodes
@@ -89,7 +90,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted: list[str] | None = None      # names of loop-invariant calls lifted out of filters
-        self._tables: dict[str, str] | None = None  # S.c['x'] / S.z['x'] / S.p['x'] read in loops -> a bound name
+        self._tables: dict[tuple[str, str], str] | None = None  # (kind z/c/p, name) read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self.lambda_vars: set = set() # element variables bound by a generated lambda
@@ -105,6 +106,8 @@ class Compiler(NameNodes, OperatorNodes):
         self.hoisting = True          # off: no := bindings (code that embeds them where Python refuses)
         self.access = Recorder()      # where each name resolved and each write is noted (access.py)
         self._uses: list[set] = []    # per node being compiled: the elements and locals it reads (code.py)
+        self._loops: list[bool] = []  # per node being compiled: whether a node inside it wrote a loop (code.py)
+        self._node_access = False     # each node's Code carries what it reads (compile_element)
         self._binds = 0               # calls hoisted so far (a node that made one binds a name)
         self.made: set[str] = set()   # the element variables fresh() made
 
@@ -190,22 +193,25 @@ class Compiler(NameNodes, OperatorNodes):
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
-    def _binding_lists(self) -> tuple[list[str] | None, dict[str, str] | None]:
+    def _binding_lists(self) -> tuple[list[str] | None, dict[tuple[str, str], str] | None]:
         return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
         so the loop reads a local), then each hoisted call as not computed yet."""
-        return ([(name, src) for src, name in (self._tables or {}).items()]
+        return ([(bound, f"S.{kind}[{name!r}]") for (kind, name), bound in (self._tables or {}).items()]
                 + [(h, "_U") for h in (self._hoisted or ())])
 
     def prelude_lines(self) -> list[str]:
         """The bindings as statements (the body of a generated function)."""
         return [f"{name} = {src}" for name, src in self._bindings()]
 
-    def prelude(self) -> str:
-        """The bindings as an expression prefix, for code that embeds the expression."""
-        return "".join(f"({name} := {src}), " for name, src in self._bindings())
+    def prelude(self, access: Access | None = None) -> Code:
+        """The bindings as an expression prefix, for code that embeds the expression; its shape
+        says what they bind (code.Prelude), with ``access``, what the expression reads."""
+        tables = tuple((bound, kind, name) for (kind, name), bound in (self._tables or {}).items())
+        return code("".join(f"({name} := {src}), " for name, src in self._bindings()),
+                    Prelude(tables, tuple(self._hoisted or ()), access))
 
     def table(self, kind: str, name: str) -> Code:
         """``S.c['x']`` (the table of a zone, counter or parameter: ``kind`` z, c or p) as read
@@ -214,9 +220,9 @@ class Compiler(NameNodes, OperatorNodes):
         src = f"S.{kind}[{name!r}]"
         if self._tables is None or self._mult <= self._tables_above:
             return code(src, Table(kind, name, False))
-        bound = self._tables.get(src)
+        bound = self._tables.get((kind, name))
         if bound is None:
-            bound = self._tables[src] = f"_t{self._tag}{len(self._tables)}"
+            bound = self._tables[kind, name] = f"_t{self._tag}{len(self._tables)}"
         return code(bound, Table(kind, name, True, bool(self._tag)))
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
@@ -233,15 +239,18 @@ class Compiler(NameNodes, OperatorNodes):
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag
         self._varying = tuple(f"L[{name!r}]" for name in varying)
+        self._node_access = True
         try:
-            src, typ = self.node(tree, scope)
+            with self.access.recording() as notes:
+                src, typ = self.node(tree, scope)
             if expect is not None:
                 self.expect_type(typ, expect, tree)
-            return src, typ, self.prelude()
+            return src, typ, self.prelude(notes.frozen())
         finally:
             self._hoisted = self._tables = None
             self._varying = ()
             self._tag = ""
+            self._node_access = False
 
     def to_function(self, src: str, text: str = "", first: list | tuple = ()) -> Callable:
         """The function of a generated source (after the assignments ``first``, the prelude);
@@ -289,6 +298,13 @@ class Compiler(NameNodes, OperatorNodes):
         if self._uses:
             self._uses[-1].add(what)
 
+    def holds_loop(self, loops: bool) -> None:
+        """Whether the code of the node being compiled holds a loop, where its parts do not tell
+        (code.py ``loops``): a lambda it writes around a part (builtins.key_fn), or a part's loop
+        it leaves out (count(map(L, ...)) is len(L))."""
+        if self._loops:
+            self._loops[-1] = loops
+
     # ------------------------------------------------------------------ dispatch
     def node(self, n, scope: "Scope") -> tuple[Code, str]:
         if isinstance(n, Token):  # bare token (should not happen with this grammar)
@@ -303,14 +319,20 @@ class Compiler(NameNodes, OperatorNodes):
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         binds = self._binds
         self._uses.append(set())
+        self._loops.append(False)
         try:
-            src, typ = method(n, scope)
+            with self.access.recording() if self._node_access else nullcontext() as notes:
+                src, typ = method(n, scope)
         finally:
-            used = self._uses.pop()
+            used, looped = self._uses.pop(), self._loops.pop()
         if self._uses:
             self._uses[-1] |= used
-        out = code(src, like=src)   # (its own: a Code met before keeps its facts)
+        out = code(src, like=src, loops=looped)   # (its own: a Code met before keeps its facts)
         out.uses, out.binds = frozenset(used), self._binds > binds
+        if notes is not None:
+            out.access = notes.frozen()
+        if out.loops and self._loops:
+            self._loops[-1] = True
         if n.data == "call":
             out = self.hoist(out, scope)
         return out, typ
@@ -322,17 +344,17 @@ class Compiler(NameNodes, OperatorNodes):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
             self._binds += 1
-            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src))
+            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src), loops=src.loops)
             hoisted.uses, hoisted.binds = src.uses, True
             return hoisted
         return src
 
     def _invariant(self, src: Code, scope) -> bool:
-        """Worth hoisting: the call iterates (cheap lookups are not worth the bookkeeping), is not
-        inside a generated lambda, and uses neither the element of an enclosing filter nor a local
-        that changes with the element (``src.uses``, noted as its names were resolved)."""
-        costly = " for " in src or "lambda" in src or (src.startswith("_") and not src.startswith(_CHEAP))
-        return (costly and not any(var in self.lambda_vars for var, _ in scope.elements)
+        """Worth hoisting: the call holds a loop or is a helper that walks a list (``loops``,
+        ``walks``: cheap lookups are not worth the bookkeeping), is not inside a generated lambda,
+        and uses neither the element of an enclosing filter nor a local that changes with the
+        element (``src.uses``); all noted as the code was written (code.py)."""
+        return ((src.loops or src.walks) and not any(var in self.lambda_vars for var, _ in scope.elements)
                 and not any(v in src.uses for v in self._varying)
                 and not any(var in src.uses for var, _ in scope.elements))
 
@@ -358,10 +380,6 @@ class Compiler(NameNodes, OperatorNodes):
             return compile_body()
         finally:
             self._mult = saved
-
-
-_CHEAP = ("_first(", "_last(", "_one(", "_partner(", "_members(", "_at(", "_div(", "_floordiv(", "_mod(",
-          "_seat(", "_team(")
 
 
 class _Unset:

@@ -50,7 +50,7 @@ def scan_call(c, coll: str, tests: list, counting: bool = False) -> str:
     (``counting``: the loop that counts the elements that pass)."""
     name, fn = scanner(tuple(op for op, _, _ in tests), counting)
     c.names.namespace.setdefault(name, fn)
-    return f"{name}({coll}, {', '.join(f'{table}, {value}' for _, table, value in tests)})"
+    return code(f"{name}({coll}, {', '.join(f'{table}, {value}' for _, table, value in tests)})", walks=True)
 
 
 _NEGATED = {"==": "!=", "!=": "=="}   # (not so < and >=: a NaN is neither)

@@ -145,6 +145,7 @@ class NameNodes:
                 return found
         # 2. local bindings
         if name in scope.locals:
+            self.access.local(name)
             self.uses(f"L[{name!r}]")   # (compiler._varying: a local that changes with the element)
             return code(f"L[{name!r}]", Local(name)), scope.locals[name]
         # 3. constants
@@ -153,7 +154,9 @@ class NameNodes:
                 raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
             if name in ("players", "teams"):
                 self.sized(node, self.names.max_players)
-            if name != "me":
+            if name == "me":
+                self.access.me()
+            else:
                 self.access.fixed(name)
             src, typ = CONSTANTS[name]
             return code(src, Name("me") if name == "me" else Seats(name) if name in ("players", "teams") else None), typ
@@ -303,6 +306,8 @@ class NameNodes:
         if implicit and scope is not None and not scope.has_me:
             raise ExprError(f"'{name}' belongs to each {owner}: write {name}[p] (no player is acting here)",
                             offset_of(node), code="unknown-name")
+        if implicit:
+            self.access.me()   # (the acting seat's)
         if owner == "card":
             if who_type not in (CARD, ANY):
                 raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
@@ -322,6 +327,7 @@ class NameNodes:
                                 offset_of(node) if node is not None else 0, code="type")
             return f"{base}[{who_src}]", typ
         if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
+            self.access.fixed("num_players")   # (the helper checks it is a seat)
             who_src = f"_seat(S, {who_src})"
         if owner == "team":
             self.access.fixed("team")

@@ -9,8 +9,8 @@ from lark import Tree
 from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
-from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, call_args
-from .code import AnyLoop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
+from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
 from .fastpaths import faster_filter, member_of_joined, scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
@@ -55,6 +55,7 @@ class OperatorNodes:
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def fresh(self) -> str: ...
         def hoist(self, src: Code, scope: Scope) -> Code: ...
+        def holds_loop(self, loops: bool) -> None: ...
         def expect_type(self, typ: str, expect: str, node: Any) -> None: ...
         def add_cost(self, operations: int, node: Any) -> None: ...
         def size(self, n: Any) -> int: ...
@@ -121,7 +122,10 @@ class OperatorNodes:
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
         if fname in SEES_STATE:
             self.access.anything()
-        return builtin(self, n, scope, args, kwargs)
+        src, typ = builtin(self, n, scope, args, kwargs)
+        if fname in WALKS:   # a mechanic's helper
+            src = code(src, like=src, walks=True)
+        return src, typ
 
     # operators
     def n_where_as(self, n, scope):
@@ -153,7 +157,7 @@ class OperatorNodes:
             csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
         out = None if self.plain else faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
         out = out or f"[{var} for {var} in {src} if {csrc}]"
-        return code(out, Filter(var, src, csrc)), typ   # (count(...) > 0 as any(...), first(L where ...))
+        return code(out, Filter(var, src, csrc), loops=True), typ   # (count(...) > 0 as any(...), first(L where ...))
 
     def n_cond(self, n, scope):
         a, c, b = (self.node(x, scope) for x in n.children)
@@ -200,10 +204,11 @@ class OperatorNodes:
             var, coll, cond = counted.filter.var, counted.filter.iter, counted.filter.cond
             scan = None if self.plain else scan_first(self, var, coll, cond)   # (a zone's cards are never none)
             if scan is not None:
+                self.holds_loop(any_loop(coll, cond))   # (the filter's own loop is left out)
                 test = code(f"({self.hoist(reading(scan, a.uses), scope)} {'is' if op == '==' else 'is not'} None)")
             else:
-                gen = code(f"any(True for {var} in {coll} if {cond})", AnyLoop(var, coll, cond))
-                test = code(f"(not {gen})", Not(gen)) if op == "==" else gen
+                gen = code(f"any(True for {var} in {coll} if {cond})", AnyLoop(var, coll, cond), loops=True)
+                test = code(f"(not {gen})", Not(gen), loops=True) if op == "==" else gen
                 test.uses = a.uses
             return (test if not hoisted or scan is not None else self.hoist(test, scope)), BOOL
         return code(f"({a} {op} {b})", Compare(op, a, b)), BOOL
@@ -236,7 +241,9 @@ class OperatorNodes:
             self._uses[-1] |= used
             self.cost, self._expansions = counted
             if comparable(ta, elem(tb)):
-                found = f"{test}({self.hoist(reading(bsrc, frozenset(used)), scope)}, {a})"
+                bits = reading(bsrc, frozenset(used))
+                bits.walks = True   # (a mechanic's helper builds the set)
+                found = f"{test}({self.hoist(bits, scope)}, {a})"
                 return (found if op == "in" else f"(not {found})"), BOOL
         (a, ta), (b, tb) = self.node(n.children[0], scope), self.node(right, scope)
         if not is_list(tb) and tb not in (STR, ANY):

@@ -8,29 +8,24 @@ on a neighbour. ``LocalPrices`` remembers, per grid layout, the counter values i
 and the costs; at the next decision it prices again only the spaces next to a changed counter.
 
 A cost that reads anything else (``me``, a variable, a zone, a player's counter...) is not
-local: the grid prices it in full at each decision, as before. The memo maps (layout,
+local: the grid prices it in full at each decision, as before. What the cost and each part of
+the filter read is the compiler's record of them (expr/access.py, and the bindings of their
+prelude, expr/code.py ``Prelude``), never their text. The memo maps (layout,
 parameters, counter values) to costs, a pure function of its key, so games, clones and players
 sharing it cannot see each other's results; it is bounded.
 """
 from __future__ import annotations
 
-import ast
-import re
 from itertools import chain, compress
 from operator import itemgetter, ne
 from typing import Callable
 
+from ..expr.code import Code, Prelude, conjuncts, shape
 from ..expr.runtime import RUNTIME_ERRORS
 from ..loading.kept import compiled
 from .grid_shape import adjacency, around, neighbour_getters
 
-# generated source that reads the state, the acting player or locals (else it depends only on
-# its element, attribute tables and constants)
-READS_STATE = re.compile(r"\b(S|me|L)\b")
-
 MAX_LAYOUTS = 64       # grid layouts remembered per step (one per round in a typical game)
-
-_TABLE = re.compile(r"\((_t\w+) := S\.(c|p)\[('\w+')\]\), ")
 
 
 def _frozen(value):
@@ -42,47 +37,47 @@ def _frozen(value):
     return value
 
 
-def _reads(names, tables):
-    """(card counters, parameters) a local expression reads (``_TABLE`` matches of its
-    prelude), or None if it reads a counter that is not owned by each card."""
-    counters, params = [], []
-    for _, kind, quoted in tables:
-        name = quoted[1:-1]
-        if kind == "c":
-            if names.counters.get(name) != "card":
-                return None
-            counters.append(name)
-        else:
-            params.append(name)
-    return counters, params
+def _local_tables(names, prelude) -> list | None:
+    """(bound name, kind c/p, name) of each card-owned counter and parameter table an element's
+    expression binds first (compiler.prelude), or None if it binds anything else."""
+    found = shape(prelude)
+    if not isinstance(found, Prelude) or found.hoisted:
+        return None
+    tables = list(found.tables)
+    if any(kind == "z" or kind == "c" and names.counters.get(name) != "card" for _, kind, name in tables):
+        return None
+    return tables
 
 
-def _split_filter(names, where: str, prelude: str):
+def _reads_only(access, tables, locals_=frozenset()) -> bool:
+    """Whether what ``access`` records is read through ``tables`` (and the locals ``locals_``):
+    no variable, zone, seat, acting player, other local, nor a helper handed the state."""
+    if access is None or access.opaque or access.me or not access.locals <= locals_:
+        return False
+    return (access.reads <= {("c", name) for _, kind, name in tables if kind == "c"}
+            and access.fixed <= {"params." + name for _, kind, name in tables if kind == "p"})
+
+
+def _split_filter(names, where, prelude):
     """(the conjuncts of the filter that read only the space, its card-owned counters and
-    parameters, joined, with those tables read as ``_w0``, ``_w1``...; the other conjuncts,
-    joined; the counters and parameters the first ones read, in ``_wK`` order). "True" stands
-    for no conjunct."""
-    local_tables = {var: quoted[1:-1] for var, kind, quoted in _TABLE.findall(prelude)
-                    if kind == "p" or names.counters.get(quoted[1:-1]) == "card"}
-    try:
-        tree = ast.parse(where, mode="eval").body
-    except (SyntaxError, RecursionError, MemoryError):
+    parameters, joined; the other conjuncts, joined; the tables the first ones read, as
+    (bound name, kind, name)). "True" stands for no conjunct."""
+    found = shape(prelude)
+    if not isinstance(found, Prelude):
         return "True", where, []
-    parts = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    tables = [t for t in found.tables if t[1] == "p" or t[1] == "c" and names.counters.get(t[2]) == "card"]
     kept: list[str] = []
     rest: list[str] = []
-    read: dict[str, str] = {}   # table variable -> its new name
-    for part in parts:
-        names_used = [n for n in ast.walk(part) if isinstance(n, ast.Name)]
-        state = {n.id for n in names_used if n.id in ("S", "me", "L", "_U") or re.fullmatch(r"_[th]\w*", n.id)}
-        if state <= set(local_tables):
-            for n in names_used:   # renamed in the tree, never in the text (a string may hold the name)
-                if n.id in state:
-                    n.id = read.setdefault(n.id, f"_w{len(read)}")
-            kept.append(f"({ast.unparse(part)})")
+    read: set = set()
+    for part in conjuncts(where) if isinstance(where, Code) else []:   # (not Code: no filter, "True")
+        access = part.access
+        if access is not None and not part.binds and _reads_only(access, tables):
+            kept.append(f"({part})")
+            read |= access.reads | {("p", f[len("params."):]) for f in access.fixed}
         else:
-            rest.append(f"({ast.unparse(part)})")
-    return " and ".join(kept) or "True", " and ".join(rest) or "True", [local_tables[v] for v in read]
+            rest.append(f"({part})")
+    used = [t for t in tables if (t[1], t[2]) in read]
+    return " and ".join(kept) or "True", " and ".join(rest) or "True", used
 
 
 class LocalPrices:
@@ -105,18 +100,13 @@ class LocalPrices:
         The parts of the filter (``A and B and ...``) that are local too (``taken == 0``) are
         remembered with the costs: a space they exclude is priced ``_INF``, so at each decision
         only the rest of the filter is asked, and only of the spaces the player can afford."""
-        tables = _TABLE.findall(cost_prelude)
-        if _TABLE.sub("", cost_prelude) or READS_STATE.search(cost):
-            return None   # hoisted calls, or reads of the state beyond counters and parameters
-        reads = _reads(names, tables)
-        if reads is None:
-            return None
-        counters, params = reads
+        tables = _local_tables(names, cost_prelude)
+        if tables is None or not _reads_only(shape(cost_prelude).access, tables, frozenset({"neighbours"})):
+            return None   # hoisted calls, or reads of the game beyond counters and parameters
         kept, rest, where_tables = _split_filter(names, where, where_prelude)
-        for name in where_tables:   # what the remembered part of the filter reads
-            (counters if names.counters.get(name) == "card" else params).append(name)
-        bind = "".join(f"(_w{k} := S.{'c' if names.counters.get(n) == 'card' else 'p'}[{n!r}]), "
-                       for k, n in enumerate(where_tables))
+        counters = [name for _, kind, name in tables + where_tables if kind == "c"]
+        params = [name for _, kind, name in tables + where_tables if kind == "p"]
+        bind = "".join(f"({bound} := S.{kind}[{name!r}]), " for bound, kind, name in where_tables)
         priced = f"({cost})" if kept == "True" else f"(({cost}) if ({kept}) else _INF)"
         price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")

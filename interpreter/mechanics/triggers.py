@@ -22,7 +22,6 @@ from __future__ import annotations
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
-from .grid_prices import READS_STATE
 from .contract import TRIGGER_KEYS, key_names, required_names
 
 MAX_CHAIN = 50
@@ -55,17 +54,17 @@ class Triggers:
     @staticmethod
     def _per_card(ctx, cond, ncards: int):
         """The value of an ``if:`` for every card, computed once, when it reads nothing but the
-        entering card's attributes and constants (``card.kind == 'closing'``): a card that
-        fires no hook of a zone then costs nothing when it enters. None otherwise (evaluated
-        at each entry), also when it raises for some card (the error shows when it enters)."""
+        entering card (its attributes) and constants (``card.kind == 'closing'``), as its Access
+        record says: a card that fires no hook of a zone then costs nothing when it enters. None
+        otherwise (evaluated at each entry), also when it raises for some card (the error shows
+        when it enters)."""
         if cond is None:
             return (True,) * ncards
-        src = getattr(cond, "source", "").replace("L['card']", "_it")
-        if not src or READS_STATE.search(src):
+        a = getattr(cond, "access", None)
+        if a is None or a.reads or a.fixed or a.opaque or a.me or not a.locals <= {"card"}:
             return None
-        try:
-            fn = eval("lambda _it: " + src, ctx.names.namespace)  # noqa: S307 - generated source
-            return tuple(bool(fn(c)) for c in range(ncards))
+        try:   # (no state and no seat: it reads neither)
+            return tuple(bool(cond(None, None, {"card": c})) for c in range(ncards))
         except Exception:   # noqa: BLE001 - decided at each entry instead, as before
             return None
 
