@@ -252,7 +252,6 @@ READS_OTHER_TEXT = {
     "tools.web": "a host name given on the command line",
     "tools.explain": "whitespace in a ruleset's text",
     "tools.batches": "a batch's names, made file names",
-    "play.display.words": "a scoring category's expression as written (NAME or NAME * K)",
     "lsp.checking": "an editor's buffer: whether it starts a ruleset (game: or extends:)",
     "lsp.completion": "the text before the cursor in an editor's buffer; the reference's signatures",
     "lsp.diagnostics": "a diagnostic's hint (did you mean 'X'?)",

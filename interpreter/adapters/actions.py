@@ -69,6 +69,13 @@ class ActionSpace:
         return self.labels[action_id]
 
 
+def warnings_of(rules) -> list:
+    """The ruleset's warnings, and one more when the RL adapters would refuse it (no fixed action
+    space): what ``validate`` and the language server report for a ruleset that loads."""
+    refused = space_warning(rules)
+    return list(rules.warnings) + ([refused] if refused else [])
+
+
 def space_warning(rules):
     """A warning Diagnostic when ``rules`` has no fixed action space at its smallest player
     count (the RL adapters would refuse it), else None: ``validate`` says so before they do."""

@@ -11,7 +11,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from ..adapters.actions import space_warning
+from ..adapters.actions import warnings_of
 from ..building.builder import Builder
 from ..errors import Diagnostic, RulebookError
 from ..expr.names import Names
@@ -118,8 +118,7 @@ def _diagnostics(builder: Builder) -> list[Diagnostic]:
         return list(e.diagnostics)
     except Exception as e:   # a fault of the engine on an untrusted text: said, and the server goes on
         return [Diagnostic(f"internal error while checking this ruleset: {type(e).__name__}: {e}", None, "internal")]
-    refused = space_warning(rules)
-    return list(rules.warnings) + ([refused] if refused else [])
+    return warnings_of(rules)
 
 
 def _key(data) -> str:

@@ -11,6 +11,7 @@ from ..building import load
 from ..errors import RulebookError, UsageError
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
+from ..adapters.actions import warnings_of
 from ..loading.variants import load_data
 
 
@@ -33,14 +34,6 @@ def add_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
 
 
-def _warnings(rules) -> list:
-    """The ruleset's warnings, and one more when the RL adapters would refuse it (no fixed
-    action space: adapters/actions.py)."""
-    from ..adapters.actions import space_warning
-    refused = space_warning(rules)
-    return list(rules.warnings) + ([refused] if refused else [])
-
-
 def _data_key(data) -> str:
     """Merged ruleset data as one comparable text (two variants with equal data are one ruleset)."""
     return json.dumps(data, sort_keys=True, default=str)
@@ -56,7 +49,7 @@ def cmd_validate(args) -> int:
             files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
             continue
         keep = bool(args.playouts)   # compiled rulesets are kept only to be played
-        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": _warnings(rules),
+        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": warnings_of(rules),
                       "rules": rules if keep else None})
         seen = {_data_key(rules.data): None}   # a variant that changes nothing is not compiled again
         for variant in (rules.data.get("variants") or {}):
@@ -68,7 +61,7 @@ def cmd_validate(args) -> int:
                     continue
                 seen[key] = variant
                 vrules = load(path, variant=variant)
-                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": _warnings(vrules),
+                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": warnings_of(vrules),
                               "rules": vrules if keep else None})
             except RulebookError as e:
                 files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})

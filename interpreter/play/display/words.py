@@ -11,8 +11,9 @@ are the engine's bookkeeping rather than the table's.
 """
 from __future__ import annotations
 
-import re
 from weakref import WeakKeyDictionary
+
+from ...expr.parser import ExprError, as_expr, bare_name, parse
 
 _WORDS: WeakKeyDictionary = WeakKeyDictionary()
 # the titles of the variables a step declares by default, not the ruleset (a turns step's seat: mechanics/flow.py)
@@ -57,9 +58,9 @@ class Words:
         self.points: dict[str, tuple[str, int]] = {}
         scoring = _declared(data, "scoring")
         for category, text in _declared(scoring, "categories").items():
-            found = re.fullmatch(r"\s*(\w+)\s*(?:\*\s*(\d+))?\s*", str(text))
-            if found and found.group(1) in _declared(data, "counters"):
-                self.points[found.group(1)] = (str(category).replace("_", " "), int(found.group(2) or 1))
+            counted = _counted(text)
+            if counted is not None and counted[0] in _declared(data, "counters"):
+                self.points[counted[0]] = (str(category).replace("_", " "), counted[1])
         for name, typ in getattr(getattr(rules, "names", None), "vars", {}).items():
             self.types.setdefault(name, str(typ))   # the variables steps declare (turn_player) too
         told = hints.get("vars")
@@ -81,3 +82,21 @@ class Words:
         if isinstance(value, list):
             return " ".join(map(str, value)) or "-"
         return str(value)
+
+
+def _counted(text) -> tuple[str, int] | None:
+    """(NAME, K) when a scoring category's expression is ``NAME`` or ``NAME * K`` (K a whole
+    number), read from its parsed tree; else None."""
+    try:
+        tree = parse(as_expr(text))
+    except (ExprError, TypeError, ValueError):
+        return None
+    name = bare_name(tree)
+    if name is not None:
+        return name, 1
+    if getattr(tree, "data", None) == "mul" and len(tree.children) == 2:
+        left, k = tree.children
+        name = bare_name(left)
+        if name is not None and getattr(k, "data", None) == "int_":
+            return name, int(str(k.children[0]))
+    return None
