@@ -96,7 +96,7 @@ def _make_batch(args, variant):
     return rules, batch
 
 
-class _Progress:
+class ProgressBar:
     """A rich progress bar on stderr when it is a terminal (and not --json); otherwise nothing."""
 
     def __init__(self, enabled: bool):
@@ -139,7 +139,7 @@ def cmd_simulate(args) -> int:
     _check_args(args)
     rules, batch = _make_batch(args, args.variant)
     workers = args.workers or default_workers()
-    with settled(), _Progress(not args.json) as bar:
+    with settled(), ProgressBar(not args.json) as bar:
         result = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
                           out=Path(args.out) if args.out else None, rules=rules,
                           progress=bar.task("simulating", args.games))
@@ -199,7 +199,7 @@ def cmd_compare(args) -> int:
         out_folder(out, "one subfolder per variant")
         _compare_folder(out, names)
     records, coverage = {}, {}
-    with settled(), _Progress(not args.json) as bar:
+    with settled(), ProgressBar(not args.json) as bar:
         for v, (rules, batch) in batches.items():
             run = simulate(batch, args.games, workers=workers, backend=args.backend, address=args.address,
                            out=None if out is None else _variant_folder(out, v), rules=rules,

@@ -21,6 +21,7 @@ from ..play.tuning import objectives as obj
 from ..play.tuning.written import write as write_outputs
 from ..play.tuning.space import space
 from ..play.tuning.study import Settings, Tuner, check_resume
+from .batches import ProgressBar
 from .designer import open_report, write_report
 
 
@@ -72,9 +73,9 @@ def cmd_tune(args) -> int:
     out = Path(args.out) if args.out else None
     if out is not None:
         check_resume(out, settings.config(rules))
-    tuner = Tuner(rules, settings, out, progress=None if args.json else _progress)
-    tuner.check_space()
-    with settled():
+    with settled(), ProgressBar(not args.json) as bar:
+        tuner = Tuner(rules, settings, out, progress=bar.task("trials", args.trials))
+        tuner.check_space()
         result = tuner.run()
     written = []
     if out is not None:
@@ -87,7 +88,7 @@ def cmd_tune(args) -> int:
         print(json.dumps(result))
         return 0
     c = result["confirmation"]
-    print(f"\n{rules.name}: best of {result['trials']} trials ({result['pruned']} pruned): trial "
+    print(f"{rules.name}: best of {result['trials']} trials ({result['pruned']} pruned): trial "
           f"{result['best']['number']}, loss {result['best']['loss']:.4f}")
     for k, v in result["best"]["params"].items():
         print(f"  {k} = {json.dumps(v)}   (base: {json.dumps(result['base'].get(k))})")
@@ -110,7 +111,3 @@ def confirmation_page(folder: Path, rules, args, records: dict) -> Path:
     title = (f"{rules.title}: the base game and the best variant on {games} fresh games each, "
              f"{args.players} players, agents {args.agents}")
     return write_report(folder, title, compared["summaries"], records, {}, compared=compared)
-
-
-def _progress(done: int, total: int) -> None:
-    print(f"\rtrial {done}/{total}", end="", flush=True)
