@@ -8,7 +8,7 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
 from ...engine import rng
 from ...errors import UsageError
@@ -17,7 +17,7 @@ from .batch import Batch, load_batch_rules
 from . import anomalies, rules_fired
 from .plots import plots
 from .summary import summarise
-from .workers import run_local, run_ray, workers_used
+from .workers import played, workers_used
 
 
 def read_records(path: Path, batch: Batch | None = None) -> list[dict]:
@@ -128,12 +128,7 @@ def simulate(batch: Batch, games: int, workers: int = 1, backend: str = "local",
     done = {i: r for i, r in done.items() if i < games}
     todo = [i for i in range(games) if i not in done]
     started = time.perf_counter()
-    if backend == "local":
-        source: Iterable[dict] = run_local(batch, todo, workers, rules)
-    elif backend == "ray":
-        source = run_ray(batch, todo, address)
-    else:
-        raise UsageError(f"unknown backend {backend!r} (local or ray)")
+    source = played(batch, todo, workers, backend, address, rules)
     records = dict(done)
     sink = open(out / "games.jsonl", "a", encoding="utf-8") if out is not None else None
     try:

@@ -9,7 +9,7 @@ import math
 import os
 import signal
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ...engine import rng
 from ...errors import RulebookError, UsageError
@@ -129,3 +129,13 @@ def run_ray(batch: Batch, indexes: list[int], address: str | None = None) -> Ite
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
             yield from ray.get(ref)
+
+
+def played(batch: Batch, indexes: list[int], workers: int = 1, backend: str = "local", address: str | None = None,
+           rules=None) -> Iterable[dict]:
+    """The records of the given games of a batch, in completion order, from the backend named."""
+    if backend == "local":
+        return run_local(batch, indexes, workers, rules)
+    if backend == "ray":
+        return run_ray(batch, indexes, address)
+    raise UsageError(f"unknown backend {backend!r} (local or ray)")

@@ -24,7 +24,7 @@ from ...engine import rng
 from ...errors import UsageError
 from ..simulation.batch import Batch
 from ..simulation.summary import compare, summarise
-from ..simulation.workers import run_local, run_ray
+from ..simulation.workers import played
 from . import objectives as obj
 from .space import Dimension, overrides
 
@@ -67,10 +67,7 @@ def _optuna():
 
 def play(settings: Settings, batch: Batch, indexes: list[int], rules) -> list[dict]:
     """The records of the given games of a batch, in index order."""
-    if settings.backend == "ray":
-        source = run_ray(batch, indexes, settings.address)
-    else:
-        source = run_local(batch, indexes, settings.workers, rules)
+    source = played(batch, indexes, settings.workers, settings.backend, settings.address, rules)
     return sorted(source, key=lambda r: r["index"])
 
 
