@@ -203,15 +203,24 @@ def _private_reach_ins(path: Path) -> list[str]:
     """What counts as reading another object's private member: ``x._name`` (one leading
     underscore, not a dunder) where ``x`` is not the bare ``self`` or ``cls`` and this module
     defines no ``_name`` of its own (so a class may read the private parts of another instance
-    of itself, in its own module); and ``from M import _name``. Generated code (text) is not
-    read."""
+    of itself, in its own module); the same read spelt ``getattr(x, "_name")`` (or ``hasattr``,
+    ``setattr``, ``delattr``); and ``from M import _name``. Generated code (text) is not read."""
     tree = ast.parse(path.read_text())
     own = _privates_defined(tree)
     found = []
+
+    def outside(obj) -> bool:
+        return not (isinstance(obj, ast.Name) and obj.id in ("self", "cls"))
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own:
-            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            if outside(node.value):
                 found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+              and _private(node.args[1].value) and node.args[1].value not in own and outside(node.args[0])):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
         elif isinstance(node, ast.ImportFrom):
             module = "." * node.level + (node.module or "")
             found += [f"{node.lineno}: from {module} import {a.name}" for a in node.names if _private(a.name)]
@@ -231,8 +240,11 @@ def test_the_private_member_check_finds_reach_ins(tmp_path):
     fake = tmp_path / "x.py"
     fake.write_text("from .y import _hidden\n"
                     "class A:\n    _table = {}\n    def __init__(self):\n        self._mine = 1\n"
-                    "    def f(self, other, fx):\n        return other._mine, self._table, fx._spec, A._table\n")
-    assert _private_reach_ins(fake) == ["1: from .y import _hidden", "7: fx._spec"]
+                    "    def f(self, other, fx):\n        return other._mine, self._table, fx._spec, A._table\n"
+                    "    def g(self, fx):\n        return getattr(fx, '_spec', None), getattr(self, '_spec', 0), "
+                    "hasattr(fx, '_mine')\n")
+    assert _private_reach_ins(fake) == ["1: from .y import _hidden", "7: fx._spec",
+                                        "9: getattr(fx, '_spec', None)"]
 
 
 # Generated Python is never read back as text: what an analysis or a rewrite needs of it is
