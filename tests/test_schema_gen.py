@@ -72,3 +72,42 @@ def test_the_schema_checks_each_sections_keys_from_its_table(monkeypatch):
                          ("additionalProperties",)))
     new = updated(schema)["properties"]["zones"]["additionalProperties"]["properties"]
     assert new["capacity"] == {"description": "how many cards it holds", "type": "integer"}
+
+
+def test_players_teams_limits_and_view_are_checked_from_their_tables():
+    """players:, teams:, limits: and view: are written from their tables like the other sections: the
+    schema refuses a misspelt key (also inside view: colors and board), requires what the table
+    requires, and the reference shows each table."""
+    import jsonschema
+    from interpreter.mechanics.contract import LIMITS_KEYS, PLAYERS_KEYS, TEAMS_KEYS, VIEW_KEYS
+    from interpreter.tools.schema_gen import section_reference
+    schema = json.loads((resource_dir("schemas") / "ruleset.schema.json").read_text())
+    props = schema["properties"]
+    for name, keys in (("players", PLAYERS_KEYS), ("teams", TEAMS_KEYS), ("limits", LIMITS_KEYS), ("view", VIEW_KEYS)):
+        assert props[name]["additionalProperties"] is False
+        assert list(props[name]["properties"]) == [k.name for k in keys]
+    assert props["players"]["required"] == ["min", "max"]
+    assert props["view"]["properties"]["board"]["required"] == ["x", "y"]
+    assert props["limits"]["properties"]["steps"]["default"] == 500_000
+
+    def errors(section, value):
+        return [e.message for e in jsonschema.Draft202012Validator(props[section]).iter_errors(value)]
+    assert errors("view", {"colors": {"by": "suit", "mpa": {}}}) and not errors("view", {"colors": {"by": "suit"}})
+    assert errors("view", {"board": {"x": "col"}}) and errors("limits", {"step": 3}) and errors("players", {"min": 2})
+    assert not errors("players", {"min": 2, "max": 4}) and not errors("teams", {"by_players": {"4": [[0, 2], [1, 3]]}})
+    assert "| `colors.by` | attribute |" in section_reference("view")
+    assert "| `min` | integer 1..64 | required |" in section_reference("players")
+
+
+def test_a_scenario_key_is_known_from_its_table(tmp_path):
+    """The scenario runner accepts what the scenario table names and refuses the rest with a
+    did-you-mean; a key added to the table is accepted (the runner reads the table)."""
+    from interpreter.play.checks import scenario_keys, scenarios
+    from interpreter.loading.resources import ruleset_path
+    f = tmp_path / "s.yaml"
+    f.write_text(f"ruleset: {ruleset_path('diamonds')}\nscenarios:\n"
+                 "  - {name: a, players: 4, seed: 1, expcet: ['true']}\n"
+                 "  - {name: b, players: 4, seed: 1, expect: ['true']}\n")
+    first, second = scenarios.run_file(f)
+    assert not first.ok and "did you mean 'expect'" in first.message and second.ok
+    assert scenario_keys.SCENARIO_NAMES == tuple(k.name for k in scenario_keys.SCENARIO_KEYS)

@@ -24,6 +24,7 @@ from ..expr.types import ANY, BOOL, INT, NUM
 from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
+from ..mechanics.contract import LIMITS_KEYS, key_named
 from ..mechanics.cards import take_out
 from .view_hints import view_hints
 from ..mechanics.flow import Conditional
@@ -39,7 +40,7 @@ from .elements import Elements
 from .flowgen import by_rule, compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
-DEFAULT_MAX_STEPS = 500_000   # about 5 s of the costliest steps; the largest seed game uses ~48,000
+DEFAULT_MAX_STEPS = key_named(LIMITS_KEYS, "steps").default   # about 5 s of the costliest steps; the largest seed game uses ~48,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
 
 

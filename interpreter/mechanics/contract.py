@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol, runtime_checkable
 
+from ..expr.limits import MAX_STEP_BUDGET
+
 PLACES = ("inside", "beside", "either")
 
 
@@ -179,6 +181,45 @@ PARAM_KEYS: tuple[Key, ...] = (
     Key("min", "number", "The least value it may take (--set is checked).", json={"type": "number"}),
     Key("max", "number", "The greatest value it may take (--set is checked).", json={"type": "number"}),
     Key("choices", "list", "The only values it may take (--set is checked).", json={"type": "array"}))
+
+# the keys of ``players:``, ``teams:``, ``limits:`` and ``view:`` (one mapping each): the schema
+# checks them (written from these tables), the builder reads them, the reference shows them
+PLAYERS_KEYS: tuple[Key, ...] = (
+    Key("min", "integer 1..64", "The fewest players the game is for; a game for fewer is refused.", required=True,
+        json={"type": "integer", "minimum": 1, "maximum": 64}),
+    Key("max", "integer 1..64", "The most players the game is for; a game for more is refused.", required=True,
+        json={"type": "integer", "minimum": 1, "maximum": 64}))
+
+TEAMS_KEYS: tuple[Key, ...] = (
+    Key("by_players", "mapping N: list of lists of seats",
+        "The partnerships for each player count N: a list of teams, each the list of its seats. Every count "
+        "between players min and max must be named, and every seat be in exactly one team.",
+        json={"type": "object", "additionalProperties": {
+            "type": "array", "items": {"type": "array", "items": {"type": "integer", "minimum": 0}}}}),)
+
+LIMITS_KEYS: tuple[Key, ...] = (
+    Key("steps", "integer 1..10,000,000",
+        "The step budget of one game. Every step run counts one, and so does every pass of a for_each effect. "
+        "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "
+        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles (docs/security.md).",
+        default=500_000, json={"type": "integer", "minimum": 1, "maximum": MAX_STEP_BUDGET}),)
+
+VIEW_KEYS: tuple[Key, ...] = (
+    Key("order", "zone and counter names", "Drawn first, in this order.", json=_NAMES),
+    Key("hide", "zone and counter names",
+        "Not drawn, nor named in what happened (observations and logs are unchanged).", json=_NAMES),
+    Key("collapse", "zone names", "Drawn as counts of each label, not card by card.", json=_NAMES),
+    Key("vars", "variable names", "The variables shown.", default="every public one", json=_NAMES),
+    Key("colors", "mapping", "A card's colour by one of its attributes.", keys=(
+        Key("by", "attribute", "The card attribute.", json={"type": "string"}),
+        Key("map", "mapping VALUE: colour", "Attribute value -> colour: #rgb, #rrggbb or a colour name.",
+            json={"type": "object", "additionalProperties": {"type": "string"}}))),
+    Key("board", "mapping", "Where a board's positions are drawn.", default="a circle", keys=(
+        Key("x", "attribute", "The number attribute giving each position's x.", required=True,
+            json={"type": "string"}),
+        Key("y", "attribute", "The number attribute giving each position's y.", required=True,
+            json={"type": "string"}))))
+
 
 # --------------------------------------------------------------------- who calls a step's members
 CLIENTS: dict[str, tuple[str, ...]] = {

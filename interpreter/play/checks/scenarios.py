@@ -45,6 +45,7 @@ from ...expr.runtime import RUNTIME_ERRORS
 from ...building import load
 from ...loading.resources import ruleset_path
 from ...loading.source import load_file
+from .scenario_keys import ACTION_NAMES, PATCH_NAMES, SCENARIO_NAMES
 
 
 @dataclass
@@ -88,12 +89,6 @@ def run_file(path) -> list[Outcome]:
     return results
 
 
-SCENARIO_KEYS = ("name", "rule", "players", "seed", "variant", "params", "deal", "patch", "actions", "expect", "scores",
-                 "winners", "over", "legal", "prompt", "current", "illegal", "refused", "skill", "resolve")
-PATCH_KEYS = ("zones", "counters", "vars")
-ACTION_KEYS = ("seat", "action")
-
-
 def _unknown_key(sc: dict, path: tuple, smap):
     """(message, location) of the first key of a scenario, of its patches or of its actions
     that nothing reads (a misspelt ``expcet:`` would pass silently), with a did-you-mean."""
@@ -104,14 +99,14 @@ def _unknown_key(sc: dict, path: tuple, smap):
                 hint = key_hint(close, list(known)) or f"accepted keys: {', '.join(known)}"
                 return f"unknown key '{k}': {hint}", smap.key_loc((*path, *where, k))
         return None
-    found = first(sc, SCENARIO_KEYS, ()) or first(sc.get("patch"), PATCH_KEYS, ("patch",))
+    found = first(sc, SCENARIO_NAMES, ()) or first(sc.get("patch"), PATCH_NAMES, ("patch",))
     actions = sc.get("actions")
     for j, act in enumerate(actions if isinstance(actions, list) else []):
         if found:
             break
         if isinstance(act, dict):
-            known = ("patch",) if "patch" in act else ("expect",) if "expect" in act else ACTION_KEYS
-            found = first(act, known, ("actions", j)) or first(act.get("patch"), PATCH_KEYS, ("actions", j, "patch"))
+            known = ("patch",) if "patch" in act else ("expect",) if "expect" in act else ACTION_NAMES
+            found = first(act, known, ("actions", j)) or first(act.get("patch"), PATCH_NAMES, ("actions", j, "patch"))
     return found
 
 
