@@ -122,3 +122,19 @@ def test_load_schema(monkeypatch, tmp_path):
     assert load_schema("mini.json") == {"type": "object"}
     with pytest.raises(RulebookError):
         load_schema("absent.json")
+
+
+
+def test_a_misspelt_key_in_a_mapping_that_may_also_be_a_bare_value_is_an_unknown_key():
+    """A counter, a variable or a parameter is a bare value or a mapping of keys: a mapping with a
+    misspelt key is reported as that key, with a did-you-mean, not as the wrong type; a value of
+    neither form is still the wrong type."""
+    text = ("game: x\nplayers: {min: 2, max: 2}\nparams:\n  skill: {defualt: 0.8}\n"
+            "counters:\n  coins: {owner: player, strat: 3}\nflow: []\n")
+    data, smap = load_yaml(text, "x.yaml")
+    diags = check_schema(data, smap, load_schema())
+    assert [(d.loc.line, d.message, d.hint.split("?")[0]) for d in diags] == [
+        (4, "unknown key 'defualt'", "did you mean 'default'"),
+        (6, "unknown key 'strat'", "did you mean 'start'")]
+    data, smap = load_yaml(text.replace("{owner: player, strat: 3}", "[3]"), "x.yaml")
+    assert [d.message for d in check_schema(data, smap, load_schema())][1].startswith("expected ")

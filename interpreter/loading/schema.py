@@ -175,16 +175,24 @@ def _unknown_key(key, known, loc) -> Diagnostic:
 def _diagnose_alternatives(error, smap: SourceMap) -> Iterator[Diagnostic]:
     """A value matching none of several alternatives (typically: kinds of step)."""
     from jsonschema.exceptions import best_match
+    context = error.context
     by_alt: dict = {}
-    for e in error.context:
+    for e in context:
         by_alt.setdefault(e.schema_path[0], []).append(e)
+    # The alternatives of the value's own type are the ones meant: a mapping with a misspelt key,
+    # where a bare number is also allowed, has an unknown key, not the wrong type.
+    fitting = {alt: errs for alt, errs in by_alt.items()
+               if not any(e.validator == "type" and not e.relative_path for e in errs)}
+    if fitting and len(fitting) < len(by_alt):
+        by_alt = fitting
+        context = [e for errs in fitting.values() for e in errs]
     # An alternative that accepted this level and failed only deeper is the one the author meant.
     inner = [e for errs in by_alt.values() if all(e.relative_path for e in errs) for e in errs]
     if inner:
         yield from _diagnose(best_match(inner), smap)
         return
     # If every alternative rejects extra keys, a key none of them knows is the mistake.
-    top = [e for e in error.context if not e.relative_path and isinstance(e.schema, dict)]
+    top = [e for e in context if not e.relative_path and isinstance(e.schema, dict)]
     closed = {e.schema_path[0] for e in top if e.validator == "additionalProperties"}
     if isinstance(error.instance, dict) and closed == set(by_alt):
         known = sorted({k for e in top for k in e.schema.get("properties", {})})
@@ -194,7 +202,7 @@ def _diagnose_alternatives(error, smap: SourceMap) -> Iterator[Diagnostic]:
             yield _unknown_key(key, known, smap.key_loc(path + (key,)))
         if unknown:
             return
-    yield from _diagnose(best_match(error.context), smap)
+    yield from _diagnose(best_match(context), smap)
 
 
 def _short_text(text: str, limit: int = 160) -> str:
