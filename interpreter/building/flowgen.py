@@ -142,7 +142,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     ``advance(S, changed=True)``; the generated source of the flow; the text executed: the
     ruleset's whole module, listing.py, or the plain flow alone). ``plain``: the reference (FlowSource):
     each step kind's generator with its specialisations off, or the step's own ``run`` and
-    ``resolve`` methods for a kind that still has them, and engine/loop.py's ``advance``.
+    ``resolve`` methods for a kind that still has them, and the loop with every branch kept.
     ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
     g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain)
     sources = []
@@ -162,8 +162,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
             if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
                 src += "\n" + _asks_again(rules, step)
             sources.append(src)
-    if not plain:
-        sources.append(_advance_source(rules, g))
+    sources.append(_advance_source(rules, g, plain))
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
     source = "\n\n".join(sources) + "\n"
@@ -182,8 +181,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
                     by_rule(g.ns[f"{prefix}{step.index}"], step.loc, text, lines)
     runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
     g.ns["RUNS"] = runs
-    advance = loop.advance if plain else g.ns["advance"]
-    out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), advance, source, text)
+    out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source, text)
     return (*out, g.named()) if names else out
 
 
@@ -211,26 +209,34 @@ def _asks_again(rules, step) -> str:
                       "    return changed"])
 
 
-def _advance_source(rules, g) -> str:
-    """engine/loop.py's ``advance`` for this ruleset: the same loop, its constants written in."""
+def _advance_source(rules, g, plain: bool = False) -> str:
+    """The game loop, ``advance(S, changed=True)``: run the flow until a decision is pending or
+    the game is over. Triggers and end conditions are checked whenever the state may have
+    changed: on entry (after a decision was applied) and after every step that does not report
+    UNCHANGED (``changed=False``: only frames changed, so not before the first step). Every step
+    run counts against the step budget (a step whose expressions may cost more counts more), and
+    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
+
+    Written for this ruleset, without the branches it cannot take (no triggers, no end
+    conditions, no forced moves, every step charged one) and its budget written in; ``plain``:
+    the reference, every branch kept and the constants read from ``S.rules.loop``."""
     watch = rules.triggers.check_when if rules.triggers.when else None
-    checks = watch is not None or bool(rules.end_checks)
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
     g.ns["ENDS"] = tuple(rules.end_checks)
     g.ns["WATCH"] = watch
-    lines = ["def advance(S, changed=True):",
-             "    stack = S.stack",
-             "    runs = RUNS",
-             "    try:",
-             "        while not S.over:"]
-    if checks:
-        lines.append("            if changed:")
-        if watch is not None:
-            lines += ["                WATCH(S)",
-                      "                if S.over:",
-                      "                    break"]
-        if rules.end_checks:
+    lines = ["def advance(S, changed=True):", "    stack = S.stack", "    runs = RUNS"]
+    if plain:
+        lines.append("    _, budget, ENDS, WATCH, auto, checks, CHARGES = S.rules.loop")
+    lines += ["    try:", "        while not S.over:"]
+    if plain or watch is not None or rules.end_checks:
+        lines.append("            if changed and checks:" if plain else "            if changed:")
+        if plain or watch is not None:
+            lines += (["                if WATCH is not None:"] if plain else []) + [
+                f"{'    ' if plain else ''}                WATCH(S)",
+                f"{'    ' if plain else ''}                if S.over:",
+                f"{'    ' if plain else ''}                    break"]
+        if plain or rules.end_checks:
             lines += ["                try:",
                       "                    for check in ENDS:",
                       "                        if check(S, None, None):",
@@ -242,8 +248,8 @@ def _advance_source(rules, g) -> str:
                       "                if S.over:",
                       "                    break"]
     lines.append("            if S.dec is not None:")
-    if rules.auto_forced:
-        lines += ["                if len(S.dec[1]) == 1:",
+    if plain or rules.auto_forced:   # a decision with one option is no decision
+        lines += ["                if auto and len(S.dec[1]) == 1:" if plain else "                if len(S.dec[1]) == 1:",
                   "                    changed = _forced(S, stack[-1])",
                   "                    continue"]
     lines += ["                break",
@@ -251,14 +257,14 @@ def _advance_source(rules, g) -> str:
               "                S.over = True",
               "                break",
               "            frame = stack[-1]"]
-    if set(charges) == {1}:
+    if set(charges) == {1} and not plain:
         lines += ["            changed = runs[frame[0]](S, frame) is not U",
                   "            S.steps += 1"]
     else:
         lines += ["            i = frame[0]",
                   "            changed = runs[i](S, frame) is not U",
                   "            S.steps += CHARGES[i]"]
-    lines += [f"            if S.steps > {rules.max_steps}:",
+    lines += ["            if S.steps > budget:" if plain else f"            if S.steps > {rules.max_steps}:",
               "                _over_budget(S)",
               "    except _RUNTIME_ERRORS as e:",
               "        raise _located(S, e) from None",

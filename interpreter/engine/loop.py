@@ -1,8 +1,10 @@
-"""The game loop: run automatic steps until a player must decide; apply a decision.
+"""Apply a decision, and what the game loop calls: a forced move, the budget, a located error.
 
 Each running step has a frame on ``S.stack``: ``[step_index, ...its own data]``. A step's
 ``run(S, frame)`` either pushes a child frame, pops its own, or asks a decision by setting
-``S.dec = (player, options)``. ``resolve(S, frame, option)`` takes the answer.
+``S.dec = (player, options)``. ``resolve(S, frame, option)`` takes the answer. The loop that
+runs steps until a decision is pending, ``S.rules.advance``, is written for each ruleset by
+building/flowgen.py (``_advance_source``).
 """
 from __future__ import annotations
 
@@ -13,58 +15,6 @@ from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
 from .protocol import ASKED, UNCHANGED
 from .sight import Choice
-
-
-def advance(S, changed: bool = True) -> None:
-    """Run the flow until a decision is pending or the game is over. ``changed=False``: the
-    state is as at the last check (only frames changed), so triggers and end conditions are
-    not checked before the first step. Every step run counts against the step budget, and
-    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
-
-    Games run this loop as building/flowgen.py compiles it for their ruleset (``S.rules.advance``);
-    this is the reference it is checked against, run with the steps' plain functions
-    (``compile_flow(rules, plain=True)``)."""
-    _, budget, end_checks, watch, auto, checks, charges = S.rules.loop
-    runs = S.rules.runs   # each step's compiled run (building/flowgen.py; plain=True for a reference)
-    stack = S.stack
-    try:
-        # triggers and end conditions are checked whenever the state may have changed: on entry
-        # (after a decision was applied) and after every step that does not report UNCHANGED
-        while not S.over:
-            if changed and checks:
-                if watch is not None:
-                    watch(S)
-                    if S.over:
-                        break
-                try:
-                    for check in end_checks:
-                        if check(S, None, None):
-                            S.over = True
-                            break
-                    else:
-                        check = None
-                except RUNTIME_ERRORS as e:
-                    tag_origin(e, "end_when", S.rules.end_locs.get(id(check)))
-                    raise
-                if check is not None:
-                    break
-            if S.dec is not None:
-                if not (auto and len(S.dec[1]) == 1):
-                    break
-                changed = forced(S, stack[-1])   # a decision with one option is no decision
-                continue
-            if not stack:
-                S.over = True
-                break
-            frame = stack[-1]
-            changed = runs[frame[0]](S, frame) is not UNCHANGED
-            S.steps += charges[frame[0]]   # 1, and more for a step whose expressions may cost more
-            if S.steps > budget:
-                over_budget(S)
-    except RUNTIME_ERRORS as e:
-        raise located(S, e) from None
-    if S.over:
-        S.dec = None
 
 
 def forced(S, frame) -> bool:
@@ -149,7 +99,7 @@ def apply_index(S, i: int):
     except RUNTIME_ERRORS as e:
         raise located(S, e) from None
     if changed is not ASKED:
-        rules.advance(S, changed is not UNCHANGED)   # this loop, compiled for the ruleset (building/flowgen.py)
+        rules.advance(S, changed is not UNCHANGED)   # the loop, compiled for the ruleset (building/flowgen.py)
     return S
 
 

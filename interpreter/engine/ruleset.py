@@ -111,15 +111,12 @@ class Ruleset:
         object.__setattr__(self, key, value)
 
     def freeze(self):
-        # what the game loop reads at every call, in one tuple (engine.advance)
+        # what the reference game loop reads at every call, in one tuple (building/flowgen.py, plain)
         watch = self.triggers.check_when if self.triggers.when else None
         checks = watch is not None or bool(self.end_checks)   # a game may have neither
         charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced,
                                           checks, charges))
-        if "advance" not in self.__dict__:   # not compiled by building/ (flowgen.py): the reference loop
-            object.__setattr__(self, "advance", engine.advance)
-            object.__setattr__(self, "resolves", tuple(s.resolve for s in self.steps))
         object.__setattr__(self, "_frozen", True)
         return self
 
