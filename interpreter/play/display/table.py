@@ -89,7 +89,7 @@ class Table:
         if board is not None:
             shared.insert(0, board)
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
-        running = _running(extras)
+        running = _running(extras, lambda p: "you" if p == me else f"seat {p}")
         for item in (*shared, *running, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
             item["title"] = self.words.title(item["name"])
             if item["name"] in self.words.docs:
@@ -241,16 +241,35 @@ _OBS_KEYS = {"player", "players", "teams", "zones", "counters", "vars", "phase",
              "prompt", "legal_actions"}
 
 
-def _running(extras: dict) -> list:
-    """What running steps show (a trick in progress...), as labelled rows."""
+def _running(extras: dict, who) -> list:
+    """What running steps show (a trick in progress...), as labelled rows, each value with its
+    ``text`` in words (``who(seat)`` names a seat)."""
     out = []
     if "trick" in extras:
         out.append({"kind": "trick", "name": "trick", "plays": extras.pop("trick"),
                     "leader": extras.pop("trick_leader", None), "played": extras.pop("tricks_played", None)})
     for key, value in extras.items():
         if value not in ([], {}, None):   # nothing put aside yet: nothing to draw
-            out.append({"kind": "value", "name": key, "value": value})
+            out.append({"kind": "value", "name": key, "value": value, "text": _running_text(value, who)})
     return out
+
+
+def _running_text(value, who) -> str:
+    """What a running step shows, in words: a simultaneous choice as who has chosen (the
+    seat's own choice beside it; the others' stay hidden) and who is still to choose, a list as
+    its items."""
+    if isinstance(value, dict) and "chosen" in value:
+        chosen = [who(p) + (f" ({value['my_choice']})" if who(p) == "you" and "my_choice" in value else "")
+                  for p in value["chosen"]]
+        parts = [f"chosen: {', '.join(chosen)}" if chosen else "nobody has chosen yet"]
+        if value.get("to_choose"):
+            parts.append(f"still to choose: {', '.join(who(p) for p in value['to_choose'])}")
+        return "; ".join(parts)
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')}: {_running_text(v, who)}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "-"
+    return "yes" if value is True else "no" if value is False else str(value)
 
 
 def _place(owner, i, item, seats, teams, S):

@@ -103,7 +103,9 @@ def _item(item, who, paint) -> list[str]:
     if kind == "board":   # the zones holding its positions are listed as zones: no graph in text
         return []
     if kind == "value":
-        return [f"  {_title(item)}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
+        if item["value"] in ([], {}, None):
+            return []
+        return [f"  {_title(item)}: {item['text'] if 'text' in item else _shown(item['value'])}"]
     return []
 
 

@@ -17,7 +17,8 @@ from ...expr.parser import ExprError, as_expr, bare_name, parse
 
 _WORDS: WeakKeyDictionary = WeakKeyDictionary()
 # the titles of the variables a step declares by default, not the ruleset (a turns step's seat: mechanics/flow.py)
-IMPLIED = {"turn_player": "to play"}
+# and of what a running step shows (a simultaneous choice: mechanics/choose.py, observe)
+IMPLIED = {"turn_player": "to play", "simultaneous": "secret choices"}
 
 
 def words_of(rules) -> "Words":

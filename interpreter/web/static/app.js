@@ -83,7 +83,7 @@ function itemRow(item, hot) {
     if (!item.plays.length) plays.append(el("span", { class: "hidden", text: "no card yet" }));
     row.append(plays, el("span", { class: "hidden", text: `led by ${seatName(item.leader)}; ${item.played} trick${item.played === 1 ? "" : "s"} played before` }));
   } else {
-    row.append(el("span", { text: JSON.stringify(item.value) }));
+    row.append(el("span", { text: item.text ?? JSON.stringify(item.value) }));
   }
   return row;
 }

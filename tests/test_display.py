@@ -1,0 +1,28 @@
+"""The table drawn for people (play/display/table.py, terminal.py): what a running step holds
+reads as words, never as the engine's data."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter.play.display.table import Table
+from interpreter.play.display.terminal import render
+
+
+@pytest.mark.parametrize("name", ["goofspiel", "six_nimmt"])
+def test_a_simultaneous_choice_reads_as_who_has_chosen_and_hides_the_others_choices(name):
+    rules = interpreter.load(name)
+    S = rules.new_game(3, seed=1)
+    while S.current_player() != 0:
+        S.apply_index(0)
+    first = S.legal_actions()[-1]
+    S.apply(first)                       # seat 0 chooses in secret
+    S.apply_index(0)                     # then seat 1
+    for seat, own in ((0, f"you ({first})"), (2, "seat 0")):
+        table = Table(rules).render(S, seat)
+        [running] = [r for r in table["running"] if r["name"] == "simultaneous"]
+        assert running["title"] == "secret choices"
+        assert running["text"] == f"chosen: {own}, seat 1; still to choose: " + ("seat 2" if seat == 0 else "you")
+        text = render(table)
+        assert f"secret choices: chosen: {own}" in text
+        assert "{" not in text and "'chosen'" not in text and "to_choose" not in text
