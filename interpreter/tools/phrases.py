@@ -16,6 +16,7 @@ from __future__ import annotations
 from lark import Tree
 
 from ..expr.parser import ExprError, parse
+from ..play.display.words import is_plural
 from .call_phrases import CALLS
 from .nouns import Noun, Unphrasable, code, words
 
@@ -30,13 +31,6 @@ COUNT_OPS = dict(zip(OPS, ("exactly", "not exactly", "fewer than", "at most", "m
 ARITH = {"add": ("plus", 1), "sub": ("minus", 1), "mul": ("times", 2), "div": ("divided by", 2),
          "floordiv": ("divided by (rounded down)", 2), "mod": ("modulo", 2)}
 OWNER_WORD = {"player": "your", "team": "your team's", "card": "its"}
-
-
-def _plural(name: str) -> bool:
-    """Whether a counter's name reads as a plural ("tricks won", "coins"; not "score", "pos",
-    "bonus"): its first or last word ends in a plural s."""
-    parts = name.split()
-    return any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in (parts[0], parts[-1]))
 
 
 class Phraser:
@@ -203,9 +197,9 @@ class Phraser:
             if subject is not None:
                 if op == "==" and isinstance(right, Tree) and right.data == "attr" and str(right.children[1]) == subject:
                     return f"with the same {words(subject)} as {self.s(right.children[0])}"
-                if subject in self.counters and op in COUNT_OPS and op != "!=" and _plural(words(subject)):
+                if subject in self.counters and op in COUNT_OPS and op != "!=" and is_plural(words(subject)):
                     return self._counted(subject, op, right)   # "with no tricks won", not "whose tricks won is 0"
-                if subject in self.counters and _plural(words(subject)) and verb.startswith("is "):
+                if subject in self.counters and is_plural(words(subject)) and verb.startswith("is "):
                     verb = "are" + verb[2:]
                 return f"whose {words(subject)} {verb} {self.s(right)}"
         negated = isinstance(t, Tree) and t.data == "not_"

@@ -8,6 +8,8 @@ secret choice is "?". Generic: the words come from the events' fields, not from 
 """
 from __future__ import annotations
 
+from .words import is_plural
+
 
 def alike(labels: list, more_than: int = 8) -> dict | None:
     """label -> how many, when there are more than ``more_than`` cards and most are alike (a
@@ -69,14 +71,28 @@ class _Teller:
 
     def scores(self, counter, owner, delta: int) -> str:
         """A counter's change as the rules say it: "seat 2 scores 5 for the treasures" when a
-        scoring category counts the counter, else "your safe gains 1"."""
+        scoring category counts the counter, a card's counter by its card ("light: built on
+        +1"), else "your safe gains 1"."""
+        if isinstance(owner, str):
+            return f"{owner}: {self.title(counter)} {delta:+d}"
         points = self.words.points.get(counter) if self.words is not None and owner is not None else None
-        if points is None:
-            return f"{self.zone(counter, owner)} {'gains' if delta > 0 else 'loses'} {abs(delta)}"
+        if points is None:   # "your safe gains 1", "your coins gain 1"
+            verb = "gain" if delta > 0 else "lose"
+            return f"{self.zone(counter, owner)} {verb if is_plural(self.title(counter)) else verb + 's'} {abs(delta)}"
         subject = self.whose(counter, owner)
         verb = ("score" if delta > 0 else "lose") if subject == "you" else ("scores" if delta > 0 else "loses")
         n = abs(delta) * points[1]
         return f"{subject} {verb} {n} point{'s' if n != 1 else ''} for the {points[0]}"
+
+    def paid(self, who, amounts: dict) -> str:
+        """"seat 1 pays 2 green and 1 diamond" (``amounts``: counter -> amount, in order)."""
+        paid = [self.words.amount(n, c) if self.words is not None else f"{n} {c}" for c, n in amounts.items()]
+        return self.does(who, "pay") + " " + (", ".join(paid[:-1]) + " and " + paid[-1] if len(paid) > 1 else paid[0])
+
+    def amount(self, ev: str, field: str, n) -> str:
+        """An amount in an event in the counter it is counted in ("2 coins"), else bare."""
+        unit = self.words.units.get((ev, field)) if self.words is not None else None
+        return self.words.amount(n, unit) if unit is not None else str(n)
 
     def own(self, name, owner, who) -> str:
         """A zone named from the acting seat's side: "their hand" when it is the actor's own."""
@@ -134,6 +150,8 @@ class _Teller:
             return (f"{amount} moves from {self.zone(ev.get('from'), ev.get('from_owner'))} "
                     f"to {self.zone(ev.get('to'), ev.get('to_owner'))}")
         if kind == "set_counter":
+            if isinstance(ev.get("owner"), str) and not ev.get("hidden"):   # a card's: "light: built on 1"
+                return f"{ev['owner']}: {self.title(ev.get('counter'))} {ev.get('value')}"
             value = "changes" if ev.get("hidden") else f"is now {ev.get('value')}"
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
@@ -170,10 +188,10 @@ class _Teller:
         if kind == "grid":
             if ev.get("pass"):
                 return self.does(who, "pass", "passes")
-            cost = "" if ev.get("hidden") else f" for {ev.get('cost')}"
+            cost = "" if ev.get("hidden") else f" for {self.amount('grid', 'cost', ev.get('cost'))}"
             return f"{self.does(who, 'take')} {ev.get('space')}{cost}"
         if kind == "pay":
-            return self.does(who, "pay") + ("" if ev.get("hidden") else f" {ev.get('amount')} {ev.get('counter')}")
+            return self.does(who, "pay") if ev.get("hidden") else self.paid(who, {ev.get("counter"): ev.get("amount")})
         if kind == "target":
             return f"{self.does(who, 'try', 'tries')} {ev.get('card')}"
         if kind == "attempt":
@@ -197,13 +215,17 @@ class _Teller:
         events = line.get("events") or ()
         table = self._table(events)
         tabled = {c for c in table["counters"]} if table else set()
-        said = [s for s in (self.event(ev) for ev in _settled(events)
-                            if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)) if s]
+        said = self._sentences([ev for ev in _settled(events)
+                                if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)])
         if kind == "decision" and not (self.me is not None and line.get("seat") == self.me):
             seat, action = line.get("seat"), str(line.get("action"))
             # "seat 2 plays 7H" says the choice already (a grid's "c2r6:R4+2h" by its space, R4+2h)
+            # (and "seat 1 passes" a "pass")
+            said_words = said[0].replace(",", "").split() if said else []
             if not (said and said[0].startswith(self.who(seat) + " ")
-                    and (action == "?" or any(part and part in said[0].split() for part in action.split(":")))):
+                    and (action == "?" or any(part and (part in said_words or part + "es" in said_words[2:3]
+                                                        or part + "s" in said_words[2:3])
+                                              for part in action.split(":")))):
                 said.insert(0, self.chose(line))
         elif kind == "error":
             said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
@@ -212,6 +234,29 @@ class _Teller:
         if table:
             table.pop("counters")
         return [s if s.endswith(".") else s + "." for s in said], table
+
+    def _sentences(self, events) -> list[str]:
+        """The events' sentences, one per thing that happened: units paid one after another in
+        one ("seat 1 pays 3 green and 1 diamond"), a counter gained twice in a row once with the
+        sum, and a counter of the actor's that only echoes what they did not told ("seat 1
+        passes", not also "passed of seat 1 gains 1")."""
+        said: list[str] = []
+        done: dict = {}   # seat -> the roots of the verbs said of it
+        for ev in _merged(events):
+            kind, who = ev.get("ev"), ev.get("who")
+            text: str | None
+            if kind == "pay" and "paid" in ev:
+                text = self.paid(who, ev["paid"])
+            elif (kind == "gain" and ev.get("owner", who) == who and who in done
+                  and _root(self.title(ev.get("counter")).split(" ")[0]) in done[who]):
+                continue   # the counter says what its owner's own action said
+            else:
+                text = self.event(ev)
+            if text:
+                said.append(text)
+                if who is not None and text.startswith(self.who(who) + " "):
+                    done.setdefault(who, set()).add(_root(text[len(self.who(who)) + 1:].split(" ")[0]))
+        return said
 
     def chose(self, line: dict) -> str:
         """"seat 3 chooses cards to pass: 2" (the title of what the decision sets)."""
@@ -262,6 +307,35 @@ def _settled(events) -> list:
     lowered = {var for var, values in flags.items() if len(values) > 1 and values[-1] is False}
     return [ev for i, ev in enumerate(events)
             if ev.get("ev") != "set" or (last.get(ev.get("var")) == i and ev.get("var") not in lowered)]
+
+
+def _merged(events) -> list:
+    """Events one after another that are one thing: a seat's payments (``paid``: counter ->
+    amount, in order) and a counter's gains for one owner (summed)."""
+    out: list = []
+    for ev in events:
+        last = out[-1] if out else {}
+        kind = ev.get("ev")
+        if kind == "pay" and not ev.get("hidden"):
+            if last.get("ev") == "pay" and "paid" in last and last.get("who") == ev.get("who"):
+                last["paid"][ev.get("counter")] = last["paid"].get(ev.get("counter"), 0) + ev.get("amount", 0)
+            else:
+                out.append({**ev, "paid": {ev.get("counter"): ev.get("amount", 0)}})
+            continue
+        if (kind == "gain" and not ev.get("hidden") and last.get("ev") == "gain" and not last.get("hidden")
+                and all(last.get(k) == ev.get(k) for k in ("counter", "owner", "who"))):
+            out[-1] = {**last, "amount": last.get("amount", 0) + ev.get("amount", 0)}
+            continue
+        out.append(ev)
+    return out
+
+
+def _root(word: str) -> str:
+    """A verb or participle without its ending ("passes", "passed", "pass" -> "pass")."""
+    for end in ("es", "ed", "s"):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            return word[:-len(end)]
+    return word
 
 
 def _said(value) -> str:

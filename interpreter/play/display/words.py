@@ -64,12 +64,25 @@ class Words:
                 self.points[counted[0]] = (str(category).replace("_", " "), counted[1])
         for name, typ in getattr(getattr(rules, "names", None), "vars", {}).items():
             self.types.setdefault(name, str(typ))   # the variables steps declare (turn_player) too
+        # the counter an amount in a step's event is counted in (a grid's cost: its pay:), when
+        # every step of that kind agrees: "takes R4 for 2 coins"
+        units: dict = {}
+        for step in getattr(rules, "steps", ()):
+            for ev, fields in step.event_amounts().items():
+                for field, counters in fields.items():
+                    units.setdefault((ev, field), set()).add(counters[0] if counters else None)
+        self.units = {key: next(iter(c)) for key, c in units.items() if len(c) == 1 and None not in c}
         told = hints.get("vars")
         self.quiet_vars = {name for name, typ in self.types.items()
                            if (told is not None and name not in told) or (told is None and typ == "bool")}
 
     def title(self, name) -> str:
         return self.titles.get(name) or IMPLIED.get(name) or str(name).replace("_", " ")
+
+    def amount(self, n, name) -> str:
+        """An amount of a counter in words: "2 coins", "1 coin", "3 yellow"."""
+        title = self.title(name)
+        return f"{n} {singular(title) if n in (1, -1) else title}"
 
     def value(self, name, value, who) -> str:
         """A variable's value as a person reads it: a seat by ``who(seat)``, a flag yes or no,
@@ -83,6 +96,28 @@ class Words:
         if isinstance(value, list):
             return " ".join(map(str, value)) or "-"
         return str(value)
+
+
+def _plural_word(w: str) -> bool:
+    return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+
+
+def is_plural(title: str) -> bool:
+    """Whether a title reads as a plural ("tricks won", "coins", "cards taken"; not "score",
+    "pos", "bonus"): its first or last word ends in a plural s."""
+    parts = title.split() or [""]
+    return _plural_word(parts[0]) or _plural_word(parts[-1])
+
+
+def singular(title: str) -> str:
+    """A plural title for one ("coins" -> "coin", "tokens of affection" -> "token of
+    affection"): its head noun (the last word before "of", "in", "on") without its plural s."""
+    words = title.split(" ")
+    head = next((i - 1 for i, w in enumerate(words) if i and w in ("of", "in", "on", "for")), len(words) - 1)
+    w = words[head]
+    if _plural_word(w):
+        words[head] = w[:-3] + "y" if w.endswith("ies") else w[:-1]
+    return " ".join(words)
 
 
 def _counted(text) -> tuple[str, int] | None:
