@@ -26,3 +26,17 @@ def test_a_simultaneous_choice_reads_as_who_has_chosen_and_hides_the_others_choi
         text = render(table)
         assert f"secret choices: chosen: {own}" in text
         assert "{" not in text and "'chosen'" not in text and "to_choose" not in text
+
+
+def test_a_flag_counter_reads_yes_or_no_at_the_table_and_in_the_story():
+    from interpreter.play.display.narrate import owners, tell
+    rules = interpreter.load("love_letter")   # safe (protection) is only ever set to 0 or 1
+    S = rules.new_game(2, seed=1)
+    table = Table(rules).render(S, 0)
+    [safe] = [i for i in table["seats"][0]["items"] if i["name"] == "safe"]
+    assert safe["value"] == 0 and safe["text"] == "no"
+    assert "protection no" in render(table)
+    [tokens] = [i for i in table["seats"][0]["items"] if i["name"] == "tokens"]
+    assert "text" not in tokens                        # a counter that counts stays a number
+    line = {"type": "events", "events": [{"ev": "set_counter", "counter": "safe", "owner": 1, "value": 1}]}
+    assert tell(line, 0, owners(rules, rules.team_members(2))) == "protection of seat 1 is now yes."

@@ -9,6 +9,7 @@ backticks, so nothing is ever silently left out.
 from __future__ import annotations
 
 from ..expr.parser import ExprError, parse
+from ..play.display.words import base_name, is_plural
 from .nouns import Noun, code, words
 from .phrases import Phraser
 
@@ -353,7 +354,9 @@ def _transfer(ex, m, rest, depth, loc):
 def _set(ex, m, rest, depth, loc):
     if not isinstance(m, dict):
         raise TypeError
-    parts = [f"{ex.p(k, loc)} to {ex.p(v, loc)}" for k, v in m.items()]
+    flags = ex.ph.flags   # a flag set reads "yes" or "no", not 1, 0, true, false
+    parts = [f"{ex.p(k, loc)} to {('yes' if v else 'no') if base_name(k) in flags and v in (0, 1) else ex.p(v, loc)}"
+             for k, v in m.items()]
     return [_bullet(depth, "Set " + "; set ".join(parts) + ".")]
 
 
@@ -390,7 +393,9 @@ def _gather(ex, m, rest, depth, loc):
     froms = m.get("from")
     froms = froms if isinstance(froms, list) else [froms]
     owner = ex.ph.zones
-    zones = [f"every {words(z)}" if owner.get(z, "none") != "none" else f"the {words(z)}" for z in froms]
+    # "every hand", "all the tricks taken" (never "every tricks taken")
+    zones = [(f"all the {words(z)}" if is_plural(words(z)) else f"every {words(z)}")
+             if owner.get(z, "none") != "none" else f"the {words(z)}" for z in froms]
     listed = ", ".join(zones[:-1]) + f" and {zones[-1]}" if len(zones) > 1 else zones[0]
     return [_bullet(depth, f"Gather the cards of {listed} into {ex.ph.zone(m.get('to'), loc)}.")]
 

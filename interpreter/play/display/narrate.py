@@ -152,7 +152,8 @@ class _Teller:
         if kind == "set_counter":
             if isinstance(ev.get("owner"), str) and not ev.get("hidden"):   # a card's: "light: built on 1"
                 return f"{ev['owner']}: {self.title(ev.get('counter'))} {ev.get('value')}"
-            value = "changes" if ev.get("hidden") else f"is now {ev.get('value')}"
+            value = "changes" if ev.get("hidden") else (
+                f"is now {self.words.value(ev.get('counter'), ev.get('value'), self.who) if self.words else ev.get('value')}")
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
             var = ev.get("var")

@@ -229,6 +229,8 @@ class Table:
             out = {"kind": "counter", "name": name, "value": v, "hidden": v is None}
             if track is not None:
                 out["track"] = _param_value(track, S)
+            if name in self.words.flags and v in (0, 1):
+                out["text"] = "yes" if v else "no"   # a flag (play/display/words.py): not a number
             return out
         if owner == "none":
             shared.append(item(value))

@@ -63,7 +63,7 @@ def _value(item) -> str:
         return f"{_title(item)} ?"
     if isinstance(item.get("track"), int) and isinstance(item["value"], int):
         return f"{_title(item)} {item['value']}/{item['track']}"
-    return f"{_title(item)} {item['value']}"
+    return f"{_title(item)} {item.get('text', item['value'])}"
 
 
 def _grid(item) -> list[str]:

@@ -64,7 +64,7 @@ function itemRow(item, hot) {
   } else if (item.kind === "counter") {
     if (item.hidden) row.append(el("span", { class: "hidden", text: "hidden" }));
     else {
-      row.append(el("span", { class: "value", "data-value": String(item.value), text: String(item.value) }));
+      row.append(el("span", { class: "value", "data-value": String(item.value), text: item.text ?? String(item.value) }));
       if (Number.isInteger(item.track) && Number.isInteger(item.value)) row.append(track(item));
     }
   } else if (item.kind === "grid") {
