@@ -41,3 +41,32 @@ def test_a_flag_reads_yes_or_no_and_a_counter_that_counts_stays_a_number():
 def test_a_name_with_a_leading_underscore_reads_without_a_gap():
     text = explain(interpreter.load("crazy_eights"))   # _drawn
     assert "the  drawn" not in text and "Set the drawn to an empty list" in text
+
+
+def _with(tmp_path, name, after: dict) -> str:
+    """The bundled ruleset NAME with a line added after each line given (by its start)."""
+    from pathlib import Path
+    lines = (Path(interpreter.ruleset_path(name))).read_text(encoding="utf-8").splitlines()
+    out = []
+    for line in lines:
+        out.append(line)
+        for start, added in after.items():
+            if line.startswith(start):
+                out.append(added)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return explain(interpreter.load(path))
+
+
+def test_the_rulebooks_own_sentences_are_quoted_where_a_step_gives_them(tmp_path):
+    text = _with(tmp_path, "mister_diamond", {
+        "            - attempt:": '                doc: "Take a diamond from the display without touching another."',
+        "                  touch:": '                    doc: "If you touch another piece, your turn ends."'})
+    lines = text.splitlines()
+    attempt = next(i for i, line in enumerate(lines) if "make an attempt" in line)
+    assert lines[attempt + 1].strip() == "- *“Take a diamond from the display without touching another.”*"
+    touch = next(i for i, line in enumerate(lines) if line.strip().startswith("- **touch**"))
+    assert lines[touch + 1].strip() == "- *“If you touch another piece, your turn ends.”*"
+    assert len(lines[touch + 1]) - len(lines[touch + 1].lstrip()) > len(lines[touch]) - len(lines[touch].lstrip())
+    option = _with(tmp_path, "diams", {"                      draw:": '                        doc: "Draw the top card of the pile."'})
+    assert "*“Draw the top card of the pile.”*" in option

@@ -67,7 +67,9 @@ class Sentences:
         fn = _KINDS.get(kind)
         if fn is not None:
             try:
-                return fn(self, main, rest, depth, tuple(locals))
+                out = fn(self, main, rest, depth, tuple(locals))
+                doc = rest.get("doc", main.get("doc") if isinstance(main, dict) else None)
+                return quoted(out, doc, depth)
             except (AttributeError, TypeError, KeyError, ValueError):
                 if self.strict:
                     raise
@@ -92,6 +94,13 @@ class Sentences:
         subject = self.p(who if who is not None else "me", locals)
         subject = f"({subject})" if " if " in subject else f"player {subject}" if subject.isdigit() else subject
         return f"{'You' if subject == 'you' else _cap(subject)} {verb if subject == 'you' else plural}"
+
+
+def quoted(lines: list[str], doc, depth: int) -> list[str]:
+    """A step's bullets with its ``doc:`` (the rulebook's own sentence) quoted first below it."""
+    if not isinstance(doc, str) or not doc.strip():
+        return lines
+    return lines[:1] + [_bullet(depth + 1, f"*“{' '.join(doc.split())}”*")] + lines[1:]
 
 
 def _guarded(who):
@@ -192,9 +201,9 @@ def _branch(ex, m, rest, depth, loc):
         opt = opt if isinstance(opt, dict) else {}
         cond = f", if {ex.p(opt['if'], loc)}" if "if" in opt else ""
         if opt.get("steps"):
-            out += ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc)
+            out += quoted(ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
         else:
-            out.append(_bullet(depth + 1, f"**{name}**{cond}: nothing."))
+            out += quoted([_bullet(depth + 1, f"**{name}**{cond}: nothing.")], opt.get("doc"), depth + 1)
     if m.get("if_none"):
         out.append(_bullet(depth + 1, f"With nothing to choose, {IF_NONE.get(m['if_none'], m['if_none'])}."
                            .replace("{var} becomes none", "nothing happens")))
@@ -292,13 +301,15 @@ def _attempt(ex, m, rest, depth, loc):
     target = m.get("target")
     if isinstance(target, dict):
         head += f", first naming {ex.p(target.get('as'), loc)} from {ex.p(target.get('from'), loc)}"
-    out = [_bullet(depth, head + ". What happens (rolled, or told by the table):")]
+    out = quoted([_bullet(depth, head + ". What happens (rolled, or told by the table):")],
+                 target.get("doc") if isinstance(target, dict) else None, depth)
     for name, o in (m.get("outcomes") or {}).items():
         o = o if isinstance(o, dict) else {}
         chance = o.get("chance")
         chance = "the chance left" if chance == "rest" else ex.p(chance, loc)
         cond = f", possible only if {ex.p(o['if'], loc)}" if "if" in o else ""
-        out += ex.block(f"**{name}** (chance: {chance}{cond})", o.get("steps") or [], depth + 1, loc)
+        out += quoted(ex.block(f"**{name}** (chance: {chance}{cond})", o.get("steps") or [], depth + 1, loc),
+                      o.get("doc"), depth + 1)
     return out
 
 
