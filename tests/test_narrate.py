@@ -198,11 +198,11 @@ def test_a_payment_unit_by_unit_is_one_sentence_and_a_pass_is_told_once():
         {"ev": "pay", "who": 1, "counter": "diamond", "amount": 1},
         {"ev": "pay", "who": 1, "counter": "green", "amount": 1}]}
     told = tell(line, 0, words)
-    assert told.count("pays") == 1 and "chooses" not in told and told.startswith("seat 1 pays 2 green")
+    assert told.count("pays") == 1 and "chooses" not in told and told == "seat 1 pays 2 green gems and 1 diamond."
     passed = {"type": "decision", "seat": 1, "prompt": "buy", "action": "pass", "events": [
         {"ev": "grid", "who": 1, "pass": True},
         {"ev": "gain", "counter": "passed", "owner": 1, "who": 1, "amount": 1},
         {"ev": "gain", "counter": "diamond", "owner": 2, "who": 2, "amount": 1},
         {"ev": "gain", "counter": "diamond", "owner": 2, "who": 2, "amount": 1}]}
     # the pass once (not also "chooses buy: pass", nor "passed of seat 1 gains 1"); two gains in a row as one
-    assert tell(passed, 0, words) == "seat 1 passes. diamond of seat 2 gains 2."
+    assert tell(passed, 0, words) == "seat 1 passes. diamonds of seat 2 gain 2."

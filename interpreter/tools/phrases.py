@@ -200,7 +200,8 @@ class Phraser:
             if subject is not None:
                 if op == "==" and isinstance(right, Tree) and right.data == "attr" and str(right.children[1]) == subject:
                     return f"with the same {words(subject)} as {self.s(right.children[0])}"
-                if subject in self.counters and op in COUNT_OPS and op != "!=" and is_plural(words(subject)):
+                if subject in self.counters and op in COUNT_OPS and op != "!=" and is_plural(words(subject)) \
+                        and isinstance(right, Tree) and right.data == "int_":
                     return self._counted(subject, op, right)   # "with no tricks won", not "whose tricks won is 0"
                 if subject in self.counters and is_plural(words(subject)) and verb.startswith("is "):
                     verb = "are" + verb[2:]
