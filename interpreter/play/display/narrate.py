@@ -222,12 +222,16 @@ class _Teller:
             seat, action = line.get("seat"), str(line.get("action"))
             # "seat 2 plays 7H" says the choice already (a grid's "c2r6:R4+2h" by its space, R4+2h)
             # (and "seat 1 passes" a "pass")
-            said_words = said[0].replace(",", "").split() if said else []
+            said_words = said[0].replace(",", "").replace(":", "").split() if said else []
             if not (said and said[0].startswith(self.who(seat) + " ")
                     and (action == "?" or any(part and (part in said_words or part + "es" in said_words[2:3]
                                                         or part + "s" in said_words[2:3])
                                               for part in action.split(":")))):
-                said.insert(0, self.chose(line))
+                chose = self.chose(line)
+                if said and said[0].startswith(action + ": "):   # the card chosen and what it got, as one
+                    said[0] = f"{chose} ({said[0][len(action) + 2:]})"
+                else:
+                    said.insert(0, chose)
         elif kind == "error":
             said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
         elif kind not in ("decision", "events"):
@@ -248,6 +252,8 @@ class _Teller:
             text: str | None
             if kind == "pay" and "paid" in ev:
                 text = self.paid(who, ev["paid"])
+            elif kind == "target" and "outcome" in ev:   # "you try d3: fake"
+                text = f"{self.event(ev)}: {ev['outcome'] or 'nothing'}"
             elif (kind == "gain" and ev.get("owner", who) == who and who in done
                   and _root(self.title(ev.get("counter")).split(" ")[0]) in done[who]):
                 continue   # the counter says what its owner's own action said
@@ -261,7 +267,11 @@ class _Teller:
 
     def chose(self, line: dict) -> str:
         """"seat 3 chooses cards to pass: 2" (the title of what the decision sets)."""
-        return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))}: {line.get('action')}"
+        action = line.get("action")
+        if self.words is not None and line.get("prompt") in self.words.seat_prompts and isinstance(action, str) \
+                and action[1:].isdigit():   # a seat chosen ("p2"): by its name ("seat 2", "you")
+            action = self.who(int(action[1:]))
+        return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))}: {action}"
 
     def tell(self, line: dict) -> str | None:
         """A log line in words: its sentences, then its summary table as sentences of its own
@@ -312,7 +322,8 @@ def _settled(events) -> list:
 
 def _merged(events) -> list:
     """Events one after another that are one thing: a seat's payments (``paid``: counter ->
-    amount, in order) and a counter's gains for one owner (summed)."""
+    amount, in order), a counter's gains for one owner (summed), a target tried and the
+    attempt's outcome."""
     out: list = []
     for ev in events:
         last = out[-1] if out else {}
@@ -323,11 +334,16 @@ def _merged(events) -> list:
             else:
                 out.append({**ev, "paid": {ev.get("counter"): ev.get("amount", 0)}})
             continue
+        if kind == "roll":
+            continue   # (the chances: the outcome says what came of them)
+        if kind == "attempt" and last.get("ev") == "target" and "outcome" not in last:
+            last["outcome"] = ev.get("outcome")   # the piece tried and what came of it: one thing
+            continue
         if (kind == "gain" and not ev.get("hidden") and last.get("ev") == "gain" and not last.get("hidden")
                 and all(last.get(k) == ev.get(k) for k in ("counter", "owner", "who"))):
             out[-1] = {**last, "amount": last.get("amount", 0) + ev.get("amount", 0)}
             continue
-        out.append(ev)
+        out.append(dict(ev) if kind == "target" else ev)   # (a copy: its outcome is added to it)
     return out
 
 

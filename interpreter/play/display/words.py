@@ -72,6 +72,9 @@ class Words:
                 for field, counters in fields.items():
                     units.setdefault((ev, field), set()).add(counters[0] if counters else None)
         self.units = {key: next(iter(c)) for key, c in units.items() if len(c) == 1 and None not in c}
+        # the prompts of the choices among seats (their options labelled "p2"), told as seats
+        self.seat_prompts = {getattr(step, "prompt", None) for step in getattr(rules, "steps", ())
+                             if str(getattr(step, "option_type", "")) == "player"}
         # a yes/no: a bool variable, or a counter only ever set to 0 or 1 ("protection")
         self.flags = {n for n, t in self.types.items() if t == "bool"} | _flag_counters(data)
         told = hints.get("vars")
