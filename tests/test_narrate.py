@@ -206,3 +206,13 @@ def test_a_payment_unit_by_unit_is_one_sentence_and_a_pass_is_told_once():
         {"ev": "gain", "counter": "diamond", "owner": 2, "who": 2, "amount": 1}]}
     # the pass once (not also "chooses buy: pass", nor "passed of seat 1 gains 1"); two gains in a row as one
     assert tell(passed, 0, words) == "seat 1 passes. diamonds of seat 2 gain 2."
+
+
+def test_a_deal_round_by_round_is_one_sentence_per_hand():
+    line = {"type": "events", "events": [
+        {"ev": "deal", "from": "deck", "to": "hand", "to_owner": p, "cards": [c]} if p == 0 else
+        {"ev": "deal", "from": "deck", "to": "hand", "to_owner": p, "count": 1}
+        for c in ("4D", "7D") for p in range(3)]}
+    assert tell(line, 0) == ("4D 7D dealt from deck to your hand. 2 hidden cards dealt from deck to hand of seat 1. "
+                             "2 hidden cards dealt from deck to hand of seat 2.")
+    assert line["events"][0]["cards"] == ["4D"]   # the line itself is not changed

@@ -323,7 +323,7 @@ def _settled(events) -> list:
 def _merged(events) -> list:
     """Events one after another that are one thing: a seat's payments (``paid``: counter ->
     amount, in order), a counter's gains for one owner (summed), a target tried and the
-    attempt's outcome."""
+    attempt's outcome, a deal's cards to each hand (the deal's events one after another)."""
     out: list = []
     for ev in events:
         last = out[-1] if out else {}
@@ -336,6 +336,21 @@ def _merged(events) -> list:
             continue
         if kind == "roll":
             continue   # (the chances: the outcome says what came of them)
+        if kind == "deal":   # a deal round by round: each hand's cards in one sentence
+            run = len(out)
+            while run and out[run - 1].get("ev") == "deal":
+                run -= 1
+            key = [ev.get(k) for k in ("from", "to", "to_owner")]
+            same = next((d for d in out[run:] if [d.get(k) for k in ("from", "to", "to_owner")] == key
+                         and ("cards" in d) == ("cards" in ev)), None)
+            if same is not None:
+                if "cards" in ev:
+                    same["cards"] = [*same["cards"], *ev["cards"]]
+                else:
+                    same["count"] = same.get("count", 0) + ev.get("count", 0)
+                continue
+            out.append(dict(ev))
+            continue
         if kind == "attempt" and last.get("ev") == "target" and "outcome" not in last:
             last["outcome"] = ev.get("outcome")   # the piece tried and what came of it: one thing
             continue
