@@ -40,3 +40,15 @@ def test_a_flag_counter_reads_yes_or_no_at_the_table_and_in_the_story():
     assert "text" not in tokens                        # a counter that counts stays a number
     line = {"type": "events", "events": [{"ev": "set_counter", "counter": "safe", "owner": 1, "value": 1}]}
     assert tell(line, 0, owners(rules, rules.team_members(2))) == "protection of seat 1 is now yes."
+
+
+def test_a_counter_of_each_card_reads_by_the_cards_labels_with_copies_counted():
+    rules = interpreter.load("diamonds_club")
+    S = rules.new_game(3, seed=1)
+    lights = [c for c, label in enumerate(rules.card_labels) if label == "light"]
+    for card in lights[:3]:
+        S.c["filled"][card] = 1   # three light-green spaces built on
+    table = Table(rules).render(S, 0)
+    [built] = [i for i in table["shared"] if i["name"] == "filled"]
+    assert built["text"] == "light 1 ×3"
+    assert "built on: light 1 ×3" in render(table) and "#" not in render(table)

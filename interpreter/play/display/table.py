@@ -221,7 +221,7 @@ class Table:
         owner = self.rules.counter_owner[name]
         if owner == "card":   # drawn on the spaces of a grid, else listed by card
             if value and not self._on_a_grid(name, S):
-                shared.append({"kind": "card_counter", "name": name, "values": value})
+                shared.append({"kind": "card_counter", "name": name, "values": value, "text": _card_values(value)})
             return
         track = self.tracks.get(name)
 
@@ -237,6 +237,17 @@ class Table:
         else:
             for i, v in enumerate(value):
                 _place(owner, i, item(v), seats, teams, S)
+
+
+def _card_values(values: dict) -> str:
+    """A counter of each card in words: each card by its label, copies with the same value
+    counted ("light 1 ×5, ring 2"), not told apart by the engine's "#12"."""
+    counts: dict = {}
+    for label, v in values.items():
+        base, _, n = str(label).rpartition("#")
+        key = (base if base and n.isdigit() else str(label), v)
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{label} {v}" + (f" ×{n}" if n > 1 else "") for (label, v), n in counts.items())
 
 
 _OBS_KEYS = {"player", "players", "teams", "zones", "counters", "vars", "phase", "current_player", "over",

@@ -96,7 +96,7 @@ def _item(item, who, paint) -> list[str]:
     if kind == "on_cards":
         return [f"  {_title(item)}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
     if kind == "card_counter":
-        return [f"  {_title(item)}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
+        return [f"  {_title(item)}: " + item.get("text", ", ".join(f"{k} {v}" for k, v in item["values"].items()))]
     if kind == "trick":
         plays = ", ".join(f"{who(p['seat'])} {paint(p['card'], None)}" for p in item["plays"]) or "no card yet"
         return [f"  trick: {plays} (led by {who(item['leader'])})"]

@@ -76,7 +76,7 @@ function itemRow(item, hot) {
     for (const [on, held] of Object.entries(item.on)) list.append(el("span", { text: `${on}: ` }), cards(held, hot));
     row.append(list);
   } else if (item.kind === "card_counter") {
-    row.append(el("span", { text: Object.entries(item.values).map(([k, v]) => `${k} ${v}`).join(", ") }));
+    row.append(el("span", { text: item.text ?? Object.entries(item.values).map(([k, v]) => `${k} ${v}`).join(", ") }));
   } else if (item.kind === "trick") {
     const plays = el("span", { class: "cards" });
     for (const p of item.plays) plays.append(el("span", { text: `${seatName(p.seat)}: ` }), card({ label: p.card, color: colorOf(p.card) }, hot));
