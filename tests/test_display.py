@@ -52,3 +52,15 @@ def test_a_counter_of_each_card_reads_by_the_cards_labels_with_copies_counted():
     [built] = [i for i in table["shared"] if i["name"] == "filled"]
     assert built["text"] == "light 1 ×3"
     assert "built on: light 1 ×3" in render(table) and "#" not in render(table)
+
+
+def test_a_choice_among_seats_names_each_seat_and_asks_no_range_of_numbers():
+    rules = interpreter.load("love_letter")
+    S = rules.new_game(2, seed=1)
+    while S.prompt() != "target":
+        S.apply_index(0)
+    seat = S.current_player()
+    prompt = Table(rules).render(S, seat)["prompt"]
+    notes = {o["label"]: o["note"] for o in prompt["options"]}
+    assert notes == {f"p{p}": ("you" if p == seat else f"seat {p}") for p in range(2) if f"p{p}" in notes}
+    assert prompt["asks"] == "target"   # not "target (0 to 1)"

@@ -119,15 +119,24 @@ class Table:
         shown = shown_to == "all" or shown_to == seat
         step = self.rules.steps[S.stack[-1][0]]
         out = {"seat": seat, "prompt": S.prompt(), "options": None}
+        me = None if shown_to == "all" else shown_to
+
+        def who(p):
+            return "you" if p == me else f"seat {p}"
+        seats = S.prompt() in self.words.seat_prompts   # a choice among seats, labelled "p2"
         if shown:
             labels = S.legal_actions()
             notes = step.option_notes(S, S.dec[1]) or [None] * len(labels)
+            if seats:   # each seat by its name beside its label
+                notes = [note if note is not None or not lab[1:].isdigit() else who(int(lab[1:]))
+                         for lab, note in zip(labels, notes)]
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
-        me = None if shown_to == "all" else shown_to
         # the figures of what is asked are the deciding seat's: others read the prompt alone
-        out["asks"] = asked(self.words.title(S.prompt() or ""), step.asked(S, S.stack[-1]) if shown else None,
-                            len(out["options"]) if shown else None,
-                            lambda p: "you" if p == me else f"seat {p}", self.words.title)
+        question = step.asked(S, S.stack[-1]) if shown else None
+        if seats and question:   # seats are not a range of numbers
+            question = {k: v for k, v in question.items() if k not in ("low", "high")}
+        out["asks"] = asked(self.words.title(S.prompt() or ""), question,
+                            len(out["options"]) if shown else None, who, self.words.title)
         return out
 
     def _board(self, obs) -> dict | None:
