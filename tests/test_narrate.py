@@ -28,7 +28,9 @@ def test_what_a_redacted_line_hides_stays_hidden():
                        {"ev": "gain", "counter": "coins", "owner": 1, "who": 1, "hidden": True}]}
     assert tell(line, me=0) == "seat 1 passes 1 hidden card to seat 2. coins of seat 1 changes."
     choice = {"type": "decision", "seat": 1, "prompt": "bid", "action": "?", "events": []}
-    assert tell(choice, me=0) == "seat 1 chooses bid: ?."
+    assert tell(choice, me=0) == "seat 1 chooses bid in secret."
+    reveal = {"type": "events", "events": [{"ev": "reveal", "var": "bid", "value": ["11", None, "13"]}]}
+    assert tell(reveal, me=2) == "bid revealed: seat 0 11, you 13."   # each seat's choice by its seat
 
 
 def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():

@@ -164,8 +164,12 @@ class _Teller:
             return f"{self.title(var)} {'drawn:' if kind == 'random' else 'is now'} {value}"
         if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
             return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
-        if kind == "reveal":
-            return f"{self.title(ev.get('var'))} revealed: {_said(ev.get('value'))}"
+        if kind == "reveal":   # a simultaneous choice: a value per seat ("bid revealed: you 11, seat 1 12")
+            value = ev.get("value")
+            if isinstance(value, list):
+                return f"{self.title(ev.get('var'))} revealed: " + (
+                    ", ".join(f"{self.who(p)} {_said(v)}" for p, v in enumerate(value) if v is not None) or "none")
+            return f"{self.title(ev.get('var'))} revealed: {_said(value)}"
         if kind == "reset":
             return f"{', '.join(self.title(c) for c in ev.get('counters') or [])} back to the start"
         if kind == "advance":
@@ -266,8 +270,11 @@ class _Teller:
         return said
 
     def chose(self, line: dict) -> str:
-        """"seat 3 chooses cards to pass: 2" (the title of what the decision sets)."""
+        """"seat 3 chooses cards to pass: 2" (the title of what the decision sets); a choice
+        this seat may not see "seat 1 chooses bid in secret"."""
         action = line.get("action")
+        if action == "?":
+            return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))} in secret"
         if self.words is not None and line.get("prompt") in self.words.seat_prompts and isinstance(action, str) \
                 and action[1:].isdigit():   # a seat chosen ("p2"): by its name ("seat 2", "you")
             action = self.who(int(action[1:]))
