@@ -165,11 +165,11 @@ class _Teller:
         if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
             return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
         if kind == "reveal":   # a simultaneous choice: a value per seat ("bid revealed: you 11, seat 1 12")
-            value = ev.get("value")
-            if isinstance(value, list):
+            shown = ev.get("value")
+            if isinstance(shown, list):
                 return f"{self.title(ev.get('var'))} revealed: " + (
-                    ", ".join(f"{self.who(p)} {_said(v)}" for p, v in enumerate(value) if v is not None) or "none")
-            return f"{self.title(ev.get('var'))} revealed: {_said(value)}"
+                    ", ".join(f"{self.who(p)} {_said(v)}" for p, v in enumerate(shown) if v is not None) or "none")
+            return f"{self.title(ev.get('var'))} revealed: {_said(shown)}"
         if kind == "reset":
             return f"{', '.join(self.title(c) for c in ev.get('counters') or [])} back to the start"
         if kind == "advance":
