@@ -218,3 +218,22 @@ def test_a_deal_round_by_round_is_one_sentence_per_hand():
     assert tell(line, 0) == ("4D 7D dealt from deck to your hand. 2 hidden cards dealt from deck to hand of seat 1. "
                              "2 hidden cards dealt from deck to hand of seat 2.")
     assert line["events"][0]["cards"] == ["4D"]   # the line itself is not changed
+
+
+def test_cards_moved_and_back_are_not_told_and_a_move_in_parts_is_one_sentence():
+    line = {"type": "events", "events": [
+        {"ev": "move", "from": "strips", "to": "layout", "cards": ["s6", "s2"]},
+        {"ev": "random", "var": "face", "value": "A"},
+        {"ev": "move", "from": "faces", "to": "market", "cards": ["R3", "AV"]},
+        {"ev": "move", "from": "faces", "to": "market", "cards": ["DT"]},
+        {"ev": "move", "from": "layout", "to": "strips", "cards": ["s2", "s6"]}]}
+    told = tell(line, 0)
+    assert "s6" not in told and "R3 AV DT placed in market." not in told   # (faces: a box only without words)
+    assert told.count("market") == 1 and "R3 AV DT moved from faces to market." in told
+
+
+def test_a_counter_named_for_what_a_seat_chose_is_not_told_again():
+    line = {"type": "decision", "seat": 1, "prompt": "build", "action": "pass",
+            "events": [{"ev": "gain", "counter": "passed", "owner": 1, "who": 1, "amount": 1}]}
+    assert tell(line, 0, _club_words()) == "seat 1 chooses build: pass."
+    assert tell(line, 1, _club_words()) is None   # your own choice, and nothing else happened

@@ -220,7 +220,10 @@ class _Teller:
         events = line.get("events") or ()
         table = self._table(events)
         tabled = {c for c in table["counters"]} if table else set()
-        said = self._sentences([ev for ev in _settled(events)
+        # what the deciding seat chose counts as said of it ("pass": not also "passed gains 1")
+        chosen = {line.get("seat"): {_root(str(part)) for part in str(line.get("action")).split(":")}} \
+            if kind == "decision" else {}
+        said = self._sentences(chosen, [ev for ev in _settled(events)
                                 if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)])
         if kind == "decision" and not (self.me is not None and line.get("seat") == self.me):
             seat, action = line.get("seat"), str(line.get("action"))
@@ -244,14 +247,16 @@ class _Teller:
             table.pop("counters")
         return [s if s.endswith(".") else s + "." for s in said], table
 
-    def _sentences(self, events) -> list[str]:
+    def _sentences(self, chosen: dict, events) -> list[str]:
         """The events' sentences, one per thing that happened: units paid one after another in
         one ("seat 1 pays 3 green and 1 diamond"), a counter gained twice in a row once with the
         sum, and a counter of the actor's that only echoes what they did not told ("seat 1
         passes", not also "passed of seat 1 gains 1")."""
         said: list[str] = []
-        done: dict = {}   # seat -> the roots of the verbs said of it
-        for ev in _merged(events):
+        done: dict = {seat: set(roots) for seat, roots in chosen.items()}   # seat -> the roots of the verbs said of it
+        quiet = self.words.quiet_vars if self.words is not None else ()
+        events = [ev for ev in events if not (ev.get("ev") in ("set", "random") and ev.get("var") in quiet)]
+        for ev in _merged(_round_trips(events)):
             kind, who = ev.get("ev"), ev.get("who")
             text: str | None
             if kind == "pay" and "paid" in ev:
@@ -327,10 +332,27 @@ def _settled(events) -> list:
             if ev.get("ev") != "set" or (last.get(ev.get("var")) == i and ev.get("var") not in lowered)]
 
 
+def _round_trips(events) -> list:
+    """The events without cards moved somewhere and back again in the same line (market
+    strips laid out and put back): nothing changed that a seat sees."""
+    def key(ev, back=False):
+        ends = [(ev.get("from"), ev.get("from_owner")), (ev.get("to"), ev.get("to_owner"))]
+        return (*(ends[::-1] if back else ends), sorted(map(str, ev.get("cards") or ())))
+    gone: set = set()
+    for i, ev in enumerate(events):
+        if ev.get("ev") == "move" and ev.get("cards") and i not in gone:
+            back = next((j for j in range(i + 1, len(events)) if j not in gone and events[j].get("ev") == "move"
+                         and key(events[j]) == key(ev, back=True)), None)
+            if back is not None:
+                gone |= {i, back}
+    return [ev for i, ev in enumerate(events) if i not in gone]
+
+
 def _merged(events) -> list:
     """Events one after another that are one thing: a seat's payments (``paid``: counter ->
     amount, in order), a counter's gains for one owner (summed), a target tried and the
-    attempt's outcome, a deal's cards to each hand (the deal's events one after another)."""
+    attempt's outcome, a deal's cards to each hand (the deal's events one after another), the
+    cards moved between the same zones one move after another."""
     out: list = []
     for ev in events:
         last = out[-1] if out else {}
@@ -343,6 +365,10 @@ def _merged(events) -> list:
             continue
         if kind == "roll":
             continue   # (the chances: the outcome says what came of them)
+        if (kind == "move" and last.get("ev") == "move" and "cards" in ev and "cards" in last
+                and all(last.get(k) == ev.get(k) for k in ("from", "to", "from_owner", "to_owner"))):
+            out[-1] = {**last, "cards": [*last["cards"], *ev["cards"]]}   # one move in parts (a market laid)
+            continue
         if kind == "deal":   # a deal round by round: each hand's cards in one sentence
             run = len(out)
             while run and out[run - 1].get("ev") == "deal":
@@ -371,10 +397,13 @@ def _merged(events) -> list:
 
 def _root(word: str) -> str:
     """A verb or participle without its ending ("passes", "passed", "pass" -> "pass")."""
-    for end in ("es", "ed", "s"):
-        if word.endswith(end) and len(word) > len(end) + 2:
-            return word[:-len(end)]
-    return word
+    if word.endswith("ss") or len(word) < 4:
+        return word
+    if word.endswith("es") and word[:-2].endswith(("ss", "sh", "ch", "x", "z")):
+        return word[:-2]
+    if word.endswith("ed"):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
 
 
 def _said(value) -> str:
