@@ -129,7 +129,7 @@ def base_name(text) -> str | None:
     """The name an expression is, or is an entry of (``safe``, ``out[p]``), else None."""
     try:
         tree = parse(as_expr(text))
-    except (ExprError, TypeError, ValueError):
+    except (ExprError, TypeError, ValueError, RecursionError):
         return None
     if getattr(tree, "data", None) == "index":
         tree = tree.children[0]
