@@ -64,3 +64,11 @@ def test_a_choice_among_seats_names_each_seat_and_asks_no_range_of_numbers():
     notes = {o["label"]: o["note"] for o in prompt["options"]}
     assert notes == {f"p{p}": ("you" if p == seat else f"seat {p}") for p in range(2) if f"p{p}" in notes}
     assert prompt["asks"] == "target"   # not "target (0 to 1)"
+
+
+def test_a_grid_market_asks_with_the_title_of_what_is_paid_agreeing():
+    from interpreter.play.display.ask import asked
+    who = {0: "you"}.get
+    title = {"cash": "gold coins"}.get
+    assert asked("buy", {"pay": "cash", "has": 4, "can_pass": True}, 3, who, title) == "buy a space or pass: 4 gold coins"
+    assert asked("buy", {"pay": "cash", "has": 1, "can_pass": False}, 3, who, title) == "buy a space: 1 gold coin"
