@@ -200,7 +200,9 @@ class Table:
             cells[i % rows][i // rows] = {"label": lab, "color": self.colors.get(lab), "price": prices.get(card),
                                           "on": [{"counter": k, "value": v} for k, v in on[i]],
                                           "at": f"c{i // rows + 1}r{i % rows + 1}"}
-        return {"kind": "grid", "name": name, "rows": rows, "cols": cols, "cells": cells, "pay": layout.get("pay")}
+        pay = layout.get("pay")
+        return {"kind": "grid", "name": name, "rows": rows, "cols": cols, "cells": cells, "pay": pay,
+                "pay_title": self.words.title(pay) if pay else None}
 
     def _on_a_grid(self, name, S) -> bool:
         grids = [s.zone_name for s in self.grid_steps if getattr(s, "zone_name", None) in S.z]

@@ -72,7 +72,7 @@ def _grid(item) -> list[str]:
     width = max([len(c) for row in cells for c in row] + [4])
     head = "      " + " ".join(f"c{j + 1}".ljust(width) for j in range(item["cols"]))
     rows = [f"   r{i + 1} " + " ".join(c.ljust(width) for c in row) for i, row in enumerate(cells)]
-    what = f" (price in {item['pay']}; + what lies on a space)" if item.get("pay") else ""
+    what = f" (price in {item.get('pay_title') or item['pay']}; + what lies on a space)" if item.get("pay") else ""
     return [f"  {_title(item)}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
 
 

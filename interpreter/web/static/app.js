@@ -97,7 +97,7 @@ function grid(item, hot) {
       if (c) {
         if (hot.has(c.label)) td.className = "hot";
         td.append(card(c, new Set()));
-        if (c.price !== null && c.price !== undefined) td.append(el("span", { class: "price", text: `${c.price} ${item.pay || ""}` }));
+        if (c.price !== null && c.price !== undefined) td.append(el("span", { class: "price", text: `${c.price} ${item.pay_title || item.pay || ""}` }));
         for (const o of c.on) td.append(el("span", { class: "on", text: `${o.counter} ${o.value}` }));
       }
       tr.append(td);
