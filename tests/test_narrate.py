@@ -237,3 +237,10 @@ def test_a_counter_named_for_what_a_seat_chose_is_not_told_again():
             "events": [{"ev": "gain", "counter": "passed", "owner": 1, "who": 1, "amount": 1}]}
     assert tell(line, 0, _club_words()) == "seat 1 chooses build: pass."
     assert tell(line, 1, _club_words()) is None   # your own choice, and nothing else happened
+
+
+def test_a_run_of_gains_tells_each_counter_of_each_owner_once():
+    events = [{"ev": "gain", "counter": "round_score", "owner": p, "who": p, "amount": a}
+              for p, a in [(2, 8), (1, 3), (2, 5), (1, 0)]]
+    assert tell({"type": "events", "events": events}, 0) == \
+        "round_score of seat 2 gains 13. round_score of seat 1 gains 3."

@@ -350,7 +350,7 @@ def _round_trips(events) -> list:
 
 def _merged(events) -> list:
     """Events one after another that are one thing: a seat's payments (``paid``: counter ->
-    amount, in order), a counter's gains for one owner (summed), a target tried and the
+    amount, in order), a counter's gains for one owner in a run of gains (summed), a target tried and the
     attempt's outcome, a deal's cards to each hand (the deal's events one after another), the
     cards moved between the same zones one move after another."""
     out: list = []
@@ -387,10 +387,15 @@ def _merged(events) -> list:
         if kind == "attempt" and last.get("ev") == "target" and "outcome" not in last:
             last["outcome"] = ev.get("outcome")   # the piece tried and what came of it: one thing
             continue
-        if (kind == "gain" and not ev.get("hidden") and last.get("ev") == "gain" and not last.get("hidden")
-                and all(last.get(k) == ev.get(k) for k in ("counter", "owner", "who"))):
-            out[-1] = {**last, "amount": last.get("amount", 0) + ev.get("amount", 0)}
-            continue
+        if kind == "gain" and not ev.get("hidden"):   # a run of gains: each counter of each owner once
+            run = len(out)
+            while run and out[run - 1].get("ev") == "gain":
+                run -= 1
+            same = next((i for i in range(run, len(out)) if not out[i].get("hidden")
+                         and all(out[i].get(k) == ev.get(k) for k in ("counter", "owner", "who"))), None)
+            if same is not None:
+                out[same] = {**out[same], "amount": out[same].get("amount", 0) + ev.get("amount", 0)}
+                continue
         out.append(dict(ev) if kind == "target" else ev)   # (a copy: its outcome is added to it)
     return out
 
