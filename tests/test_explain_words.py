@@ -31,6 +31,7 @@ def test_a_flag_reads_yes_or_no_and_a_counter_that_counts_stays_a_number():
     text = explain(rules)
     assert "Set your protection to yes." in text and "Set your protection to 1." not in text
     assert "Set the knocked out of *p* to yes." in text
+    assert "Set every player's knocked out back to no; set every player's protection back to no." in text
     ph = Phraser(rules)   # (outside explain: names, not titles)
     assert ph.phrase("safe == 0") == "your safe is no"
     assert ph.phrase("out[me] > 0") == "your out is yes"

@@ -421,7 +421,8 @@ def _reset(ex, m, rest, depth, loc):
         decl = decls.get(n)
         start = decl.get("start", 0) if isinstance(decl, dict) else decl if decl is not None else 0
         whose = f"every {kind}'s" if kind != "none" else "the"
-        parts.append(f"{whose} {words(n)} back to {ex.p(start)}")
+        back = ("yes" if start else "no") if n in ex.ph.flags and start in (0, 1) else ex.p(start)
+        parts.append(f"{whose} {words(n)} back to {back}")
     return [_bullet(depth, "Set " + "; set ".join(parts) + ".")]
 
 
