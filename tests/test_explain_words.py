@@ -32,6 +32,8 @@ def test_a_flag_reads_yes_or_no_and_a_counter_that_counts_stays_a_number():
     assert "Set your protection to yes." in text and "Set your protection to 1." not in text
     assert "Set the knocked out of *p* to yes." in text
     assert "Set every player's knocked out back to no; set every player's protection back to no." in text
+    assert "| protection (`safe`) | each player | no (a flag: yes or no) |" in text
+    assert "| tokens of affection (`tokens`) | each player | 0 |" in text
     ph = Phraser(rules)   # (outside explain: names, not titles)
     assert ph.phrase("safe == 0") == "your safe is no"
     assert ph.phrase("out[me] > 0") == "your out is yes"
