@@ -230,9 +230,9 @@ class _Teller:
             # "seat 2 plays 7H" says the choice already (a grid's "c2r6:R4+2h" by its space, R4+2h)
             # (and "seat 1 passes" a "pass")
             said_words = said[0].replace(",", "").replace(":", "").split() if said else []
+            verb = _root(said[0][len(self.who(seat)) + 1:].split(" ")[0]) if said else ""
             if not (said and said[0].startswith(self.who(seat) + " ")
-                    and (action == "?" or any(part and (part in said_words or part + "es" in said_words[2:3]
-                                                        or part + "s" in said_words[2:3])
+                    and (action == "?" or any(part and (part in said_words or _root(part) == verb)
                                               for part in action.split(":")))):
                 chose = self.chose(line)
                 if said and said[0].startswith(action + ": "):   # the card chosen and what it got, as one
@@ -248,10 +248,10 @@ class _Teller:
         return [s if s.endswith(".") else s + "." for s in said], table
 
     def _sentences(self, chosen: dict, events) -> list[str]:
-        """The events' sentences, one per thing that happened: units paid one after another in
-        one ("seat 1 pays 3 green and 1 diamond"), a counter gained twice in a row once with the
-        sum, and a counter of the actor's that only echoes what they did not told ("seat 1
-        passes", not also "passed of seat 1 gains 1")."""
+        """The events' sentences, one per thing that happened (``_merged``: a payment, a deal, a
+        run of gains...), cards moved and back again not told, nor a counter of a seat's that only
+        echoes what the seat chose or did (``chosen``: seat -> the roots of its choice's words):
+        "seat 1 passes", not also "passed of seat 1 gains 1"."""
         said: list[str] = []
         done: dict = {seat: set(roots) for seat, roots in chosen.items()}   # seat -> the roots of the verbs said of it
         quiet = self.words.quiet_vars if self.words is not None else ()
