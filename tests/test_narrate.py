@@ -244,3 +244,11 @@ def test_a_run_of_gains_tells_each_counter_of_each_owner_once():
               for p, a in [(2, 8), (1, 3), (2, 5), (1, 0)]]
     assert tell({"type": "events", "events": events}, 0) == \
         "round_score of seat 2 gains 13. round_score of seat 1 gains 3."
+
+
+def test_a_card_passed_to_the_listener_is_named_once_where_the_line_shows_it():
+    line = {"type": "decision", "seat": 3, "prompt": "pass", "action": "8S",
+            "events": [{"ev": "pass", "who": 3, "from": "hand", "from_owner": 3, "for": 0, "count": 1}]}
+    assert tell(line, 0) == "seat 3 passes 8S to you."    # not "chooses pass: 8S. ... 1 hidden card ..."
+    hidden = {**line, "action": "?"}
+    assert tell(hidden, 1) == "seat 3 passes 1 hidden card to seat 0."

@@ -231,6 +231,10 @@ class _Teller:
             # (and "seat 1 passes" a "pass")
             said_words = said[0].replace(",", "").replace(":", "").split() if said else []
             verb = _root(said[0][len(self.who(seat)) + 1:].split(" ")[0]) if said else ""
+            if (said and said[0].startswith(self.who(seat) + " ") and action != "?" and " 1 hidden card " in said[0]
+                    and verb == _root(str(line.get("prompt")))):   # a card this seat may know, passed to it
+                said[0] = said[0].replace(" 1 hidden card ", f" {action} ", 1)
+                said_words.append(action)
             if not (said and said[0].startswith(self.who(seat) + " ")
                     and (action == "?" or any(part and (part in said_words or _root(part) == verb)
                                               for part in action.split(":")))):
