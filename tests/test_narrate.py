@@ -252,3 +252,10 @@ def test_a_card_passed_to_the_listener_is_named_once_where_the_line_shows_it():
     assert tell(line, 0) == "seat 3 passes 8S to you."    # not "chooses pass: 8S. ... 1 hidden card ..."
     hidden = {**line, "action": "?"}
     assert tell(hidden, 1) == "seat 3 passes 1 hidden card to seat 0."
+
+
+def test_a_track_already_at_its_last_space_is_not_told_to_move():
+    line = {"type": "events", "events": [
+        {"ev": "advance", "counter": "forest_pos", "owner": 0, "who": 0, "from": 4, "to": 4},
+        {"ev": "advance", "counter": "tech_pos", "owner": 0, "who": 0, "from": 1, "to": 2}]}
+    assert tell(line, 0, _club_words()) == "your Technology track moves from 1 to 2."

@@ -173,6 +173,8 @@ class _Teller:
         if kind == "reset":
             return f"{', '.join(self.title(c) for c in ev.get('counters') or [])} back to the start"
         if kind == "advance":
+            if not ev.get("hidden") and ev.get("from") == ev.get("to"):
+                return None   # at its last space already: nothing moved
             return f"{self.zone(ev.get('counter'), ev.get('owner', who))}" + (
                 " moves" if ev.get("hidden") else f" moves from {ev.get('from')} to {ev.get('to')}")
         if kind == "play":
