@@ -254,8 +254,9 @@ def test_a_card_passed_to_the_listener_is_named_once_where_the_line_shows_it():
     assert tell(hidden, 1) == "seat 3 passes 1 hidden card to seat 0."
 
 
-def test_a_track_already_at_its_last_space_is_not_told_to_move():
+def test_a_track_already_at_its_last_space_and_a_transfer_of_nothing_are_not_told():
     line = {"type": "events", "events": [
         {"ev": "advance", "counter": "forest_pos", "owner": 0, "who": 0, "from": 4, "to": 4},
-        {"ev": "advance", "counter": "tech_pos", "owner": 0, "who": 0, "from": 1, "to": 2}]}
-    assert tell(line, 0, _club_words()) == "your Technology track moves from 1 to 2."
+        {"ev": "advance", "counter": "tech_pos", "owner": 0, "who": 0, "from": 1, "to": 2},
+        {"ev": "transfer", "from": "coins", "from_owner": 1, "to": "coins", "to_owner": 0, "amount": 0}]}
+    assert tell(line, 0, _club_words()) == "your Technology track moves from 1 to 2."   # (nor 0 coins moved)

@@ -146,6 +146,8 @@ class _Teller:
                 return None   # nothing changed
             return self.scores(ev.get("counter"), owner, ev["amount"] * (1 if kind == "gain" else -1))
         if kind == "transfer":
+            if not ev.get("hidden") and not ev.get("amount"):
+                return None   # nothing moved
             amount = "some" if ev.get("hidden") else str(ev.get("amount"))
             return (f"{amount} moves from {self.zone(ev.get('from'), ev.get('from_owner'))} "
                     f"to {self.zone(ev.get('to'), ev.get('to_owner'))}")
