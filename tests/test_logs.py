@@ -372,5 +372,5 @@ def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp
     told = tell(lines[1])
     assert f"last is now {setup['setlast']['value']}." in told and f"to under of {setup['setlast']['value']}" in told
     assert f"seen is now [{', '.join(setup['setseen']['value'])}]." in told
-    assert tell(lines[-2]).endswith(f"picks revealed: [{', '.join(reveal['value'])}].")
+    assert tell(lines[-2]).endswith("picks revealed: " + ", ".join(f"seat {p} {v}" for p, v in enumerate(reveal["value"])) + ".")
     assert main(["replay", str(log)]) == 0

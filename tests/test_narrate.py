@@ -28,7 +28,9 @@ def test_what_a_redacted_line_hides_stays_hidden():
                        {"ev": "gain", "counter": "coins", "owner": 1, "who": 1, "hidden": True}]}
     assert tell(line, me=0) == "seat 1 passes 1 hidden card to seat 2. coins of seat 1 changes."
     choice = {"type": "decision", "seat": 1, "prompt": "bid", "action": "?", "events": []}
-    assert tell(choice, me=0) == "seat 1 chooses bid: ?."
+    assert tell(choice, me=0) == "seat 1 chooses bid in secret."
+    reveal = {"type": "events", "events": [{"ev": "reveal", "var": "bid", "value": ["11", None, "13"]}]}
+    assert tell(reveal, me=2) == "bid revealed: seat 0 11, you 13."   # each seat's choice by its seat
 
 
 def test_a_person_at_the_terminal_hears_the_other_seats_and_nothing_hidden():
@@ -56,7 +58,7 @@ def test_in_a_game_of_teams_a_teams_things_are_named_as_the_teams():
                                          {"ev": "gain", "counter": "tricks_won", "owner": 2, "who": 2, "amount": 1}]}
     told = owners(rules, members)
     mate = next(p for p in members[1] if p != 1)
-    assert tell(line, mate, told) == "your team scores 2 points for the safe. tricks won of seat 2 gains 1."
+    assert tell(line, mate, told) == "your team scores 2 points for the safe. tricks won of seat 2 gain 1."
     other = next(p for p in range(4) if team_of[p] != 1)
     assert tell(line, other, told).startswith("team 1 scores 2 points for the safe")
     assert tell(line, other).startswith("safe of seat 1 gains 1")     # without the teams: the owner's number
@@ -84,7 +86,7 @@ def _diams_words():
 def test_a_change_of_nothing_is_not_told():
     line = {"type": "events", "events": [{"ev": "gain", "counter": "tokens", "owner": 1, "who": 1, "amount": 0},
                                          {"ev": "gain", "counter": "tokens", "owner": 2, "who": 2, "amount": 2}]}
-    assert tell(line, 0) == "tokens of seat 2 gains 2."
+    assert tell(line, 0) == "tokens of seat 2 gain 2."
     assert tell({"type": "events", "events": line["events"][:1]}, 0) is None
 
 
@@ -145,7 +147,7 @@ def test_a_counter_a_scoring_category_counts_is_told_as_points_for_it():
                                          {"ev": "lose", "counter": "safe", "owner": 0, "who": 0, "amount": 1},
                                          {"ev": "gain", "counter": "tricks_won", "owner": 1, "who": 1, "amount": 1}]}
     assert tell(line, 0, told) == ("seat 2 scores 3 points for the showroom. you lose 2 points for the safe. "
-                                   "tricks won of seat 1 gains 1.")
+                                   "tricks won of seat 1 gain 1.")
 
 
 def test_a_rounds_end_is_a_table_at_the_terminal_with_each_seats_net_change():
@@ -169,5 +171,92 @@ def test_a_box_the_view_hides_is_not_named_and_a_grid_choice_is_told_once():
         {"ev": "move", "from": "space_box", "to": "market", "cards": ["R3", "AV"]},
         {"ev": "move", "from": "piece_box", "to": "pieces", "to_owner": 1, "cards": ["piece1"]},
         {"ev": "gather", "from": ["market"], "to": "space_box", "cards": ["R3", "AV", "DT"]}]}
-    assert tell(line, 0, told) == ("seat 2 takes R4+2h for 1. R3 AV placed in market. piece1 placed in playing pieces "
+    assert tell(line, 0, told) == ("seat 2 takes R4+2h for 1 coin. R3 AV placed in market. piece1 placed in playing pieces "
                                    "of seat 1. 3 cards gathered from market.")
+
+
+def _club_words():
+    from interpreter.play.display.narrate import owners
+    rules = interpreter.load(interpreter.ruleset_path("diamonds_club"))
+    return owners(rules, rules.team_members(3))
+
+
+def test_a_grid_purchase_says_its_price_in_the_counter_paid_and_a_cards_counter_by_its_card():
+    line = {"type": "decision", "seat": 2, "prompt": "buy", "action": "c4r2:AP", "events": [
+        {"ev": "grid", "who": 2, "space": "AP", "cost": 2},
+        {"ev": "gain", "counter": "filled", "owner": "light", "who": 2, "amount": 1},
+        {"ev": "gain", "counter": "coins", "owner": 2, "who": 2, "amount": 1}]}
+    told = tell(line, 0, _club_words())
+    assert told.startswith("seat 2 takes AP for 2 coins. light: built on +1. ")   # (coins: the grid's pay:)
+    assert told.endswith("coins of seat 2 gain 1.")                              # a plural title agrees
+    one = {**line, "events": [{"ev": "grid", "who": 2, "space": "AP", "cost": 1}]}
+    assert tell(one, 0, _club_words()) == "seat 2 takes AP for 1 coin."
+
+
+def test_a_payment_unit_by_unit_is_one_sentence_and_a_pass_is_told_once():
+    words = _club_words()
+    line = {"type": "decision", "seat": 1, "prompt": "pay", "action": "green", "events": [
+        {"ev": "pay", "who": 1, "counter": "green", "amount": 1},
+        {"ev": "pay", "who": 1, "counter": "diamond", "amount": 1},
+        {"ev": "pay", "who": 1, "counter": "green", "amount": 1}]}
+    told = tell(line, 0, words)
+    assert told.count("pays") == 1 and "chooses" not in told and told == "seat 1 pays 2 green gems and 1 diamond."
+    passed = {"type": "decision", "seat": 1, "prompt": "buy", "action": "pass", "events": [
+        {"ev": "grid", "who": 1, "pass": True},
+        {"ev": "gain", "counter": "passed", "owner": 1, "who": 1, "amount": 1},
+        {"ev": "gain", "counter": "diamond", "owner": 2, "who": 2, "amount": 1},
+        {"ev": "gain", "counter": "diamond", "owner": 2, "who": 2, "amount": 1}]}
+    # the pass once (not also "chooses buy: pass", nor "passed of seat 1 gains 1"); two gains in a row as one
+    assert tell(passed, 0, words) == "seat 1 passes. diamonds of seat 2 gain 2."
+
+
+def test_a_deal_round_by_round_is_one_sentence_per_hand():
+    line = {"type": "events", "events": [
+        {"ev": "deal", "from": "deck", "to": "hand", "to_owner": p, "cards": [c]} if p == 0 else
+        {"ev": "deal", "from": "deck", "to": "hand", "to_owner": p, "count": 1}
+        for c in ("4D", "7D") for p in range(3)]}
+    assert tell(line, 0) == ("4D 7D dealt from deck to your hand. 2 hidden cards dealt from deck to hand of seat 1. "
+                             "2 hidden cards dealt from deck to hand of seat 2.")
+    assert line["events"][0]["cards"] == ["4D"]   # the line itself is not changed
+
+
+def test_cards_moved_and_back_are_not_told_and_a_move_in_parts_is_one_sentence():
+    line = {"type": "events", "events": [
+        {"ev": "move", "from": "strips", "to": "layout", "cards": ["s6", "s2"]},
+        {"ev": "random", "var": "face", "value": "A"},
+        {"ev": "move", "from": "faces", "to": "market", "cards": ["R3", "AV"]},
+        {"ev": "move", "from": "faces", "to": "market", "cards": ["DT"]},
+        {"ev": "move", "from": "layout", "to": "strips", "cards": ["s2", "s6"]}]}
+    told = tell(line, 0)
+    assert "s6" not in told and "R3 AV DT placed in market." not in told   # (faces: a box only without words)
+    assert told.count("market") == 1 and "R3 AV DT moved from faces to market." in told
+
+
+def test_a_counter_named_for_what_a_seat_chose_is_not_told_again():
+    line = {"type": "decision", "seat": 1, "prompt": "build", "action": "pass",
+            "events": [{"ev": "gain", "counter": "passed", "owner": 1, "who": 1, "amount": 1}]}
+    assert tell(line, 0, _club_words()) == "seat 1 chooses build: pass."
+    assert tell(line, 1, _club_words()) is None   # your own choice, and nothing else happened
+
+
+def test_a_run_of_gains_tells_each_counter_of_each_owner_once():
+    events = [{"ev": "gain", "counter": "round_score", "owner": p, "who": p, "amount": a}
+              for p, a in [(2, 8), (1, 3), (2, 5), (1, 0)]]
+    assert tell({"type": "events", "events": events}, 0) == \
+        "round_score of seat 2 gains 13. round_score of seat 1 gains 3."
+
+
+def test_a_card_passed_to_the_listener_is_named_once_where_the_line_shows_it():
+    line = {"type": "decision", "seat": 3, "prompt": "pass", "action": "8S",
+            "events": [{"ev": "pass", "who": 3, "from": "hand", "from_owner": 3, "for": 0, "count": 1}]}
+    assert tell(line, 0) == "seat 3 passes 8S to you."    # not "chooses pass: 8S. ... 1 hidden card ..."
+    hidden = {**line, "action": "?"}
+    assert tell(hidden, 1) == "seat 3 passes 1 hidden card to seat 0."
+
+
+def test_a_track_already_at_its_last_space_and_a_transfer_of_nothing_are_not_told():
+    line = {"type": "events", "events": [
+        {"ev": "advance", "counter": "forest_pos", "owner": 0, "who": 0, "from": 4, "to": 4},
+        {"ev": "advance", "counter": "tech_pos", "owner": 0, "who": 0, "from": 1, "to": 2},
+        {"ev": "transfer", "from": "coins", "from_owner": 1, "to": "coins", "to_owner": 0, "amount": 0}]}
+    assert tell(line, 0, _club_words()) == "your Technology track moves from 1 to 2."   # (nor 0 coins moved)

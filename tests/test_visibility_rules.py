@@ -358,11 +358,11 @@ def test_the_web_table_tells_a_seat_what_the_others_did_since_its_turn_as_it_may
     assert [line["seat"] for line in full] == [0, 1] and s.state.current_player() == 2
     for seat in (2, None):
         told = s.view(2, seat)["since"]
-        assert len(told) == 2 and all(f"seat {line['seat']} chooses which: ?." in t for t, line in zip(told, full))
+        assert len(told) == 2 and all(f"seat {line['seat']} chooses which in secret." in t for t, line in zip(told, full))
     told = s.view(2, "all")["since"]
     assert len(told) == 2 and all(f"seat {line['seat']} chooses which: {line['action']}." in t for t, line in zip(told, full))
     # seen from an earlier position: only what had happened by then
-    assert len(s.view(1, 2)["since"]) == 1 and s.view(1, 2)["since"][0].startswith("seat 0 chooses which: ?.")
+    assert len(s.view(1, 2)["since"]) == 1 and s.view(1, 2)["since"][0].startswith("seat 0 chooses which in secret.")
     # what was chosen at position 1 (seat 1's card): its own seat knows, the others do not
     assert s.view(1, 1)["chosen"] == s.view(1, "all")["chosen"] == full[1]["action"] != HIDDEN
     assert s.view(1, 0)["chosen"] == s.view(1, 2)["chosen"] == s.view(1, None)["chosen"] == HIDDEN

@@ -271,3 +271,11 @@ def test_a_rounds_end_is_drawn_as_a_table_of_each_seats_change(browser, serve, t
     summary = game.view(last, "all" if seat in ("", "all") else int(seat))["summary"]
     rows = [[c.text for c in tr.find_elements(By.CSS_SELECTOR, "th, td")] for tr in browser.find_elements(By.CSS_SELECTOR, "#summary tr")]
     assert rows == [["", *summary["seats"]], *summary["rows"]]
+
+
+def test_a_simultaneous_choice_in_progress_reads_as_words(browser, serve):
+    rules = interpreter.load("goofspiel")
+    game = LiveGame(rules, 3, 1, "random,human,random")   # seat 0 has chosen in secret when seat 1 is asked
+    browser.get(serve(game))
+    row = _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#running .item[data-name="simultaneous"]'))[0]
+    assert " ".join(row.text.split()) == "secret choices chosen: seat 0; still to choose: you, seat 2"

@@ -119,12 +119,20 @@ def _parts(template, keys):
     return call
 
 
+def _first(noun) -> str:
+    """"the first card in your hand"; of a zone titled as one card ("public card"), that card."""
+    where = noun.in_phrase()
+    if not noun.head and where.startswith(" in ") and where.endswith(" " + noun.singular) and " " not in noun.singular:
+        return where[4:]
+    return f"the first {noun.singular}{where}"
+
+
 CALLS = {"count": _of_list(lambda p, noun, by: f"the number of {noun.many()}"), "sum": _of_list(_sum),
           "min": _extreme("lowest"), "max": _extreme("highest"), "highest": _best("highest"),
           "lowest": _best("lowest"), "top": _best("highest", True), "bottom": _best("lowest", True),
           "any": _any_all("some"), "all": _any_all("every"),
           "one": _of_list(lambda p, noun, by: f"the one {noun.singular}{noun.in_phrase()}, if there is exactly one"),
-          "first": _of_list(lambda p, noun, by: f"the first {noun.singular}{noun.in_phrase()}"),
+          "first": _of_list(lambda p, noun, by: _first(noun)),
           "last": _of_list(lambda p, noun, by: f"the last {noun.singular}{noun.in_phrase()}"),
           "distinct": _of_list(lambda p, noun, by: noun.more(" (each once)")), "map": _map,
           "abs": _simple("the absolute value of {}", 1), "left": _seat("left"), "right": _seat("right"),

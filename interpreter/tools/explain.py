@@ -246,9 +246,17 @@ def _counters(ex, rules, d):
     decls = {name: decl if isinstance(decl, dict) else {"start": decl} for name, decl in counters.items()}
     rows = [[_named(name, decl) + (f" (one per key: {_v(decl['keys'])})" if "keys" in decl else ""),
              OWNER.get(decl.get("owner", "none"), decl.get("owner")),
-             _v(decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), ""), _note(ex, "counters", name, decl)]
+             _start(ex, name, decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), ""),
+             _note(ex, "counters", name, decl)]
             for name, decl in decls.items()]   # (a bare value is the start: `tricks: 3`)
     return ["## Counters", ""] + _table(["counter", "owner", "start", "seen by", "notes"], rows)
+
+
+def _start(ex, name, start) -> str:
+    """A counter's start; a flag's (only ever 0 or 1) as yes or no, saying it is one."""
+    if name in ex.ph.flags and start in (0, 1) and not isinstance(start, bool):
+        return f"{'yes' if start else 'no'} (a flag: yes or no)"
+    return _v(start)
 
 
 def _vars(ex, rules, d):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from lark import Tree
 
 from ..expr.parser import ExprError, parse
+from ..play.display.words import is_plural, words_of
 from .call_phrases import CALLS
 from .nouns import Noun, Unphrasable, code, words
 
@@ -30,13 +31,6 @@ COUNT_OPS = dict(zip(OPS, ("exactly", "not exactly", "fewer than", "at most", "m
 ARITH = {"add": ("plus", 1), "sub": ("minus", 1), "mul": ("times", 2), "div": ("divided by", 2),
          "floordiv": ("divided by (rounded down)", 2), "mod": ("modulo", 2)}
 OWNER_WORD = {"player": "your", "team": "your team's", "card": "its"}
-
-
-def _plural(name: str) -> bool:
-    """Whether a counter's name reads as a plural ("tricks won", "coins"; not "score", "pos",
-    "bonus"): its first or last word ends in a plural s."""
-    parts = name.split()
-    return any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in (parts[0], parts[-1]))
 
 
 class Phraser:
@@ -57,6 +51,7 @@ class Phraser:
         self.attrs = declared("attrs")          # card attribute -> type
         self.defines = declared("defines")      # name -> expression text
         self.params = dict((getattr(rules, "data", {}) or {}).get("params") or {})
+        self.flags = words_of(rules).flags if getattr(rules, "data", None) is not None else set()
         self.scopes: list[str] = []       # element kinds of the enclosing filters, innermost last
         self.locals: set[str] = set()
         self._src = ""
@@ -154,6 +149,8 @@ class Phraser:
             if typ.startswith("list"):
                 return Noun("card" if "card" in typ else "entry", "card" if "card" in typ else "value",
                             head=f"the {words(n)}")
+            if typ == "player" and words(n).startswith("to "):
+                return f"the player {words(n)}"   # a seat titled by what it does: "the player to act"
             return words(n) if typ == "bool" else f"the {words(n)}"
         if n in self.defines and n not in self._open:
             inner = self._define(n)
@@ -203,16 +200,31 @@ class Phraser:
             if subject is not None:
                 if op == "==" and isinstance(right, Tree) and right.data == "attr" and str(right.children[1]) == subject:
                     return f"with the same {words(subject)} as {self.s(right.children[0])}"
-                if subject in self.counters and op in COUNT_OPS and op != "!=" and _plural(words(subject)):
+                if subject in self.counters and op in COUNT_OPS and op != "!=" and is_plural(words(subject)) \
+                        and isinstance(right, Tree) and right.data == "int_":
                     return self._counted(subject, op, right)   # "with no tricks won", not "whose tricks won is 0"
-                if subject in self.counters and _plural(words(subject)) and verb.startswith("is "):
+                if subject in self.counters and is_plural(words(subject)) and verb.startswith("is "):
                     verb = "are" + verb[2:]
+                yes = self.flag(left, op, right)
+                if yes is not None:
+                    return f"whose {words(subject)} is {yes}"   # "whose protection is no", not "is 0"
                 return f"whose {words(subject)} {verb} {self.s(right)}"
         negated = isinstance(t, Tree) and t.data == "not_"
         inner = t.children[0] if negated else t
         if isinstance(inner, Tree) and inner.data == "name" and self.element_part(inner) not in (None, "it"):
             return f"that are {'not ' if negated else ''}{words(str(inner.children[0]))}"
         return f"for which {self.s(t)}"
+
+    def flag(self, left, op: str, right) -> str | None:
+        """"yes" or "no" when ``left op right`` asks whether a flag (a bool variable, a counter
+        only ever set to 0 or 1: play/display/words.py) is set: ``safe == 1``, ``out > 0``."""
+        base = left.children[0] if isinstance(left, Tree) and left.data == "index" else left
+        if not (isinstance(base, Tree) and base.data == "name" and str(base.children[0]) in self.flags
+                and isinstance(right, Tree) and right.data == "int_" and str(right.children[0]) in ("0", "1")):
+            return None
+        one = str(right.children[0]) == "1"
+        holds = {"==": one, "!=": not one, ">": not one, ">=": one, "<": one, "<=": not one}.get(op)
+        return None if holds is None else "yes" if holds else "no"
 
     def _counted(self, counter: str, op: str, right) -> str:
         """A comparison of a counter named in the plural as "with N <counter>"."""
@@ -296,6 +308,9 @@ def _compare(p, t):
         return f"there {'is' if n == '1' else 'are'} {COUNT_OPS[op]} {noun.many(n)}"
     if isinstance(right, Tree) and right.data == "none" and op in ("==", "!="):
         return f"{_operand(p, left)} is {'' if op == '==' else 'not '}none"
+    yes = p.flag(left, op, right)
+    if yes is not None:
+        return f"{_operand(p, left)} is {yes}"   # "your protection is yes", not "is 1"
     return f"{_operand(p, left)} {OPS[op]} {_operand(p, right)}"
 
 

@@ -9,6 +9,7 @@ backticks, so nothing is ever silently left out.
 from __future__ import annotations
 
 from ..expr.parser import ExprError, parse
+from ..play.display.words import base_name, is_plural
 from .nouns import Noun, code, words
 from .phrases import Phraser
 
@@ -66,7 +67,9 @@ class Sentences:
         fn = _KINDS.get(kind)
         if fn is not None:
             try:
-                return fn(self, main, rest, depth, tuple(locals))
+                out = fn(self, main, rest, depth, tuple(locals))
+                doc = rest.get("doc", main.get("doc") if isinstance(main, dict) else None)
+                return quoted(out, doc, depth)
             except (AttributeError, TypeError, KeyError, ValueError):
                 if self.strict:
                     raise
@@ -91,6 +94,13 @@ class Sentences:
         subject = self.p(who if who is not None else "me", locals)
         subject = f"({subject})" if " if " in subject else f"player {subject}" if subject.isdigit() else subject
         return f"{'You' if subject == 'you' else _cap(subject)} {verb if subject == 'you' else plural}"
+
+
+def quoted(lines: list[str], doc, depth: int) -> list[str]:
+    """A step's bullets with its ``doc:`` (the rulebook's own sentence) quoted first below it."""
+    if not isinstance(doc, str) or not doc.strip():
+        return lines
+    return lines[:1] + [_bullet(depth + 1, f"*“{' '.join(doc.split())}”*")] + lines[1:]
 
 
 def _guarded(who):
@@ -191,9 +201,9 @@ def _branch(ex, m, rest, depth, loc):
         opt = opt if isinstance(opt, dict) else {}
         cond = f", if {ex.p(opt['if'], loc)}" if "if" in opt else ""
         if opt.get("steps"):
-            out += ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc)
+            out += quoted(ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
         else:
-            out.append(_bullet(depth + 1, f"**{name}**{cond}: nothing."))
+            out += quoted([_bullet(depth + 1, f"**{name}**{cond}: nothing.")], opt.get("doc"), depth + 1)
     if m.get("if_none"):
         out.append(_bullet(depth + 1, f"With nothing to choose, {IF_NONE.get(m['if_none'], m['if_none'])}."
                            .replace("{var} becomes none", "nothing happens")))
@@ -291,13 +301,15 @@ def _attempt(ex, m, rest, depth, loc):
     target = m.get("target")
     if isinstance(target, dict):
         head += f", first naming {ex.p(target.get('as'), loc)} from {ex.p(target.get('from'), loc)}"
-    out = [_bullet(depth, head + ". What happens (rolled, or told by the table):")]
+    out = quoted([_bullet(depth, head + ". What happens (rolled, or told by the table):")],
+                 target.get("doc") if isinstance(target, dict) else None, depth)
     for name, o in (m.get("outcomes") or {}).items():
         o = o if isinstance(o, dict) else {}
         chance = o.get("chance")
         chance = "the chance left" if chance == "rest" else ex.p(chance, loc)
         cond = f", possible only if {ex.p(o['if'], loc)}" if "if" in o else ""
-        out += ex.block(f"**{name}** (chance: {chance}{cond})", o.get("steps") or [], depth + 1, loc)
+        out += quoted(ex.block(f"**{name}** (chance: {chance}{cond})", o.get("steps") or [], depth + 1, loc),
+                      o.get("doc"), depth + 1)
     return out
 
 
@@ -353,7 +365,9 @@ def _transfer(ex, m, rest, depth, loc):
 def _set(ex, m, rest, depth, loc):
     if not isinstance(m, dict):
         raise TypeError
-    parts = [f"{ex.p(k, loc)} to {ex.p(v, loc)}" for k, v in m.items()]
+    flags = ex.ph.flags   # a flag set reads "yes" or "no", not 1, 0, true, false
+    parts = [f"{ex.p(k, loc)} to {('yes' if v else 'no') if base_name(k) in flags and v in (0, 1) else ex.p(v, loc)}"
+             for k, v in m.items()]
     return [_bullet(depth, "Set " + "; set ".join(parts) + ".")]
 
 
@@ -390,7 +404,9 @@ def _gather(ex, m, rest, depth, loc):
     froms = m.get("from")
     froms = froms if isinstance(froms, list) else [froms]
     owner = ex.ph.zones
-    zones = [f"every {words(z)}" if owner.get(z, "none") != "none" else f"the {words(z)}" for z in froms]
+    # "every hand", "all the tricks taken" (never "every tricks taken")
+    zones = [(f"all the {words(z)}" if is_plural(words(z)) else f"every {words(z)}")
+             if owner.get(z, "none") != "none" else f"the {words(z)}" for z in froms]
     listed = ", ".join(zones[:-1]) + f" and {zones[-1]}" if len(zones) > 1 else zones[0]
     return [_bullet(depth, f"Gather the cards of {listed} into {ex.ph.zone(m.get('to'), loc)}.")]
 
@@ -405,7 +421,8 @@ def _reset(ex, m, rest, depth, loc):
         decl = decls.get(n)
         start = decl.get("start", 0) if isinstance(decl, dict) else decl if decl is not None else 0
         whose = f"every {kind}'s" if kind != "none" else "the"
-        parts.append(f"{whose} {words(n)} back to {ex.p(start)}")
+        back = ("yes" if start else "no") if n in ex.ph.flags and start in (0, 1) else ex.p(start)
+        parts.append(f"{whose} {words(n)} back to {back}")
     return [_bullet(depth, "Set " + "; set ".join(parts) + ".")]
 
 

@@ -7,6 +7,8 @@ number's range ("quality (pierce quality, 1 to 10)"). The figures come from
 the step (``Step.asked``, mechanics/base.py), the words from the ruleset's prompt."""
 from __future__ import annotations
 
+from .words import singular
+
 
 def asked(prompt: str, question: dict | None, options: int | None, who, title=str) -> str:
     """The sentence for a decision: ``prompt`` (the ruleset's word), ``question`` (the step's
@@ -37,7 +39,8 @@ def asked(prompt: str, question: dict | None, options: int | None, who, title=st
     elif "leads" in q:
         text += " a card to lead the trick" if q["leads"] else f" a card ({q['led']} led)" if q.get("led") else ""
     elif q.get("pay"):
-        text += " a space" + (" or pass" if q.get("can_pass") else "") + f": {q['has']} {q['pay']}"
+        paid = title(q["pay"])   # "10 coins", "1 coin": the counter's title, agreeing
+        text += " a space" + (" or pass" if q.get("can_pass") else "") + f": {q['has']} {singular(paid) if q['has'] == 1 else paid}"
     elif "sets" in q:   # a choice: what it sets, when the prompt does not say it, and a number's range
         chosen = title(q["sets"])
         said = [chosen] if chosen != prompt else []

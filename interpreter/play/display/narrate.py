@@ -8,6 +8,8 @@ secret choice is "?". Generic: the words come from the events' fields, not from 
 """
 from __future__ import annotations
 
+from .words import is_plural
+
 
 def alike(labels: list, more_than: int = 8) -> dict | None:
     """label -> how many, when there are more than ``more_than`` cards and most are alike (a
@@ -69,14 +71,28 @@ class _Teller:
 
     def scores(self, counter, owner, delta: int) -> str:
         """A counter's change as the rules say it: "seat 2 scores 5 for the treasures" when a
-        scoring category counts the counter, else "your safe gains 1"."""
+        scoring category counts the counter, a card's counter by its card ("light: built on
+        +1"), else "your safe gains 1"."""
+        if isinstance(owner, str):
+            return f"{owner}: {self.title(counter)} {delta:+d}"
         points = self.words.points.get(counter) if self.words is not None and owner is not None else None
-        if points is None:
-            return f"{self.zone(counter, owner)} {'gains' if delta > 0 else 'loses'} {abs(delta)}"
+        if points is None:   # "your safe gains 1", "your coins gain 1"
+            verb = "gain" if delta > 0 else "lose"
+            return f"{self.zone(counter, owner)} {verb if is_plural(self.title(counter)) else verb + 's'} {abs(delta)}"
         subject = self.whose(counter, owner)
         verb = ("score" if delta > 0 else "lose") if subject == "you" else ("scores" if delta > 0 else "loses")
         n = abs(delta) * points[1]
         return f"{subject} {verb} {n} point{'s' if n != 1 else ''} for the {points[0]}"
+
+    def paid(self, who, amounts: dict) -> str:
+        """"seat 1 pays 2 green and 1 diamond" (``amounts``: counter -> amount, in order)."""
+        paid = [self.words.amount(n, c) if self.words is not None else f"{n} {c}" for c, n in amounts.items()]
+        return self.does(who, "pay") + " " + (", ".join(paid[:-1]) + " and " + paid[-1] if len(paid) > 1 else paid[0])
+
+    def amount(self, ev: str, field: str, n) -> str:
+        """An amount in an event in the counter it is counted in ("2 coins"), else bare."""
+        unit = self.words.units.get((ev, field)) if self.words is not None else None
+        return self.words.amount(n, unit) if unit is not None else str(n)
 
     def own(self, name, owner, who) -> str:
         """A zone named from the acting seat's side: "their hand" when it is the actor's own."""
@@ -130,11 +146,16 @@ class _Teller:
                 return None   # nothing changed
             return self.scores(ev.get("counter"), owner, ev["amount"] * (1 if kind == "gain" else -1))
         if kind == "transfer":
+            if not ev.get("hidden") and not ev.get("amount"):
+                return None   # nothing moved
             amount = "some" if ev.get("hidden") else str(ev.get("amount"))
             return (f"{amount} moves from {self.zone(ev.get('from'), ev.get('from_owner'))} "
                     f"to {self.zone(ev.get('to'), ev.get('to_owner'))}")
         if kind == "set_counter":
-            value = "changes" if ev.get("hidden") else f"is now {ev.get('value')}"
+            if isinstance(ev.get("owner"), str) and not ev.get("hidden"):   # a card's: "light: built on 1"
+                return f"{ev['owner']}: {self.title(ev.get('counter'))} {ev.get('value')}"
+            value = "changes" if ev.get("hidden") else (
+                f"is now {self.words.value(ev.get('counter'), ev.get('value'), self.who) if self.words else ev.get('value')}")
             return f"{self.zone(ev.get('counter'), ev.get('owner'))} {value}"
         if kind in ("set", "random"):
             var = ev.get("var")
@@ -145,11 +166,17 @@ class _Teller:
             return f"{self.title(var)} {'drawn:' if kind == 'random' else 'is now'} {value}"
         if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
             return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
-        if kind == "reveal":
-            return f"{self.title(ev.get('var'))} revealed: {_said(ev.get('value'))}"
+        if kind == "reveal":   # a simultaneous choice: a value per seat ("bid revealed: you 11, seat 1 12")
+            shown = ev.get("value")
+            if isinstance(shown, list):
+                return f"{self.title(ev.get('var'))} revealed: " + (
+                    ", ".join(f"{self.who(p)} {_said(v)}" for p, v in enumerate(shown) if v is not None) or "none")
+            return f"{self.title(ev.get('var'))} revealed: {_said(shown)}"
         if kind == "reset":
             return f"{', '.join(self.title(c) for c in ev.get('counters') or [])} back to the start"
         if kind == "advance":
+            if not ev.get("hidden") and ev.get("from") == ev.get("to"):
+                return None   # at its last space already: nothing moved
             return f"{self.zone(ev.get('counter'), ev.get('owner', who))}" + (
                 " moves" if ev.get("hidden") else f" moves from {ev.get('from')} to {ev.get('to')}")
         if kind == "play":
@@ -170,10 +197,10 @@ class _Teller:
         if kind == "grid":
             if ev.get("pass"):
                 return self.does(who, "pass", "passes")
-            cost = "" if ev.get("hidden") else f" for {ev.get('cost')}"
+            cost = "" if ev.get("hidden") else f" for {self.amount('grid', 'cost', ev.get('cost'))}"
             return f"{self.does(who, 'take')} {ev.get('space')}{cost}"
         if kind == "pay":
-            return self.does(who, "pay") + ("" if ev.get("hidden") else f" {ev.get('amount')} {ev.get('counter')}")
+            return self.does(who, "pay") if ev.get("hidden") else self.paid(who, {ev.get("counter"): ev.get("amount")})
         if kind == "target":
             return f"{self.does(who, 'try', 'tries')} {ev.get('card')}"
         if kind == "attempt":
@@ -197,14 +224,29 @@ class _Teller:
         events = line.get("events") or ()
         table = self._table(events)
         tabled = {c for c in table["counters"]} if table else set()
-        said = [s for s in (self.event(ev) for ev in _settled(events)
-                            if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)) if s]
+        # what the deciding seat chose counts as said of it ("pass": not also "passed gains 1")
+        chosen = {line.get("seat"): {_root(str(part)) for part in str(line.get("action")).split(":")}} \
+            if kind == "decision" else {}
+        said = self._sentences(chosen, [ev for ev in _settled(events)
+                                if not (ev.get("ev") in ("gain", "lose") and ev.get("counter") in tabled)])
         if kind == "decision" and not (self.me is not None and line.get("seat") == self.me):
             seat, action = line.get("seat"), str(line.get("action"))
             # "seat 2 plays 7H" says the choice already (a grid's "c2r6:R4+2h" by its space, R4+2h)
+            # (and "seat 1 passes" a "pass")
+            said_words = said[0].replace(",", "").replace(":", "").split() if said else []
+            verb = _root(said[0][len(self.who(seat)) + 1:].split(" ")[0]) if said else ""
+            if (said and said[0].startswith(self.who(seat) + " ") and action != "?" and " 1 hidden card " in said[0]
+                    and verb == _root(str(line.get("prompt")))):   # a card this seat may know, passed to it
+                said[0] = said[0].replace(" 1 hidden card ", f" {action} ", 1)
+                said_words.append(action)
             if not (said and said[0].startswith(self.who(seat) + " ")
-                    and (action == "?" or any(part and part in said[0].split() for part in action.split(":")))):
-                said.insert(0, self.chose(line))
+                    and (action == "?" or any(part and (part in said_words or _root(part) == verb)
+                                              for part in action.split(":")))):
+                chose = self.chose(line)
+                if said and said[0].startswith(action + ": "):   # the card chosen and what it got, as one
+                    said[0] = f"{chose} ({said[0][len(action) + 2:]})"
+                else:
+                    said.insert(0, chose)
         elif kind == "error":
             said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
         elif kind not in ("decision", "events"):
@@ -213,9 +255,43 @@ class _Teller:
             table.pop("counters")
         return [s if s.endswith(".") else s + "." for s in said], table
 
+    def _sentences(self, chosen: dict, events) -> list[str]:
+        """The events' sentences, one per thing that happened (``_merged``: a payment, a deal, a
+        run of gains...), cards moved and back again not told, nor a counter of a seat's that only
+        echoes what the seat chose or did (``chosen``: seat -> the roots of its choice's words):
+        "seat 1 passes", not also "passed of seat 1 gains 1"."""
+        said: list[str] = []
+        done: dict = {seat: set(roots) for seat, roots in chosen.items()}   # seat -> the roots of the verbs said of it
+        quiet = self.words.quiet_vars if self.words is not None else ()
+        events = [ev for ev in events if not (ev.get("ev") in ("set", "random") and ev.get("var") in quiet)]
+        for ev in _merged(_round_trips(events)):
+            kind, who = ev.get("ev"), ev.get("who")
+            text: str | None
+            if kind == "pay" and "paid" in ev:
+                text = self.paid(who, ev["paid"])
+            elif kind == "target" and "outcome" in ev:   # "you try d3: fake"
+                text = f"{self.event(ev)}: {ev['outcome'] or 'nothing'}"
+            elif (kind == "gain" and ev.get("owner", who) == who and who in done
+                  and _root(self.title(ev.get("counter")).split(" ")[0]) in done[who]):
+                continue   # the counter says what its owner's own action said
+            else:
+                text = self.event(ev)
+            if text:
+                said.append(text)
+                if who is not None and text.startswith(self.who(who) + " "):
+                    done.setdefault(who, set()).add(_root(text[len(self.who(who)) + 1:].split(" ")[0]))
+        return said
+
     def chose(self, line: dict) -> str:
-        """"seat 3 chooses cards to pass: 2" (the title of what the decision sets)."""
-        return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))}: {line.get('action')}"
+        """"seat 3 chooses cards to pass: 2" (the title of what the decision sets); a choice
+        this seat may not see "seat 1 chooses bid in secret"."""
+        action = line.get("action")
+        if action == "?":
+            return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))} in secret"
+        if self.words is not None and line.get("prompt") in self.words.seat_prompts and isinstance(action, str) \
+                and action[1:].isdigit():   # a seat chosen ("p2"): by its name ("seat 2", "you")
+            action = self.who(int(action[1:]))
+        return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))}: {action}"
 
     def tell(self, line: dict) -> str | None:
         """A log line in words: its sentences, then its summary table as sentences of its own
@@ -262,6 +338,85 @@ def _settled(events) -> list:
     lowered = {var for var, values in flags.items() if len(values) > 1 and values[-1] is False}
     return [ev for i, ev in enumerate(events)
             if ev.get("ev") != "set" or (last.get(ev.get("var")) == i and ev.get("var") not in lowered)]
+
+
+def _round_trips(events) -> list:
+    """The events without cards moved somewhere and back again in the same line (market
+    strips laid out and put back): nothing changed that a seat sees."""
+    def key(ev, back=False):
+        ends = [(ev.get("from"), ev.get("from_owner")), (ev.get("to"), ev.get("to_owner"))]
+        return (*(ends[::-1] if back else ends), sorted(map(str, ev.get("cards") or ())))
+    gone: set = set()
+    for i, ev in enumerate(events):
+        if ev.get("ev") == "move" and ev.get("cards") and i not in gone:
+            back = next((j for j in range(i + 1, len(events)) if j not in gone and events[j].get("ev") == "move"
+                         and key(events[j]) == key(ev, back=True)), None)
+            if back is not None:
+                gone |= {i, back}
+    return [ev for i, ev in enumerate(events) if i not in gone]
+
+
+def _merged(events) -> list:
+    """Events one after another that are one thing: a seat's payments (``paid``: counter ->
+    amount, in order), a counter's gains for one owner in a run of gains (summed), a target tried and the
+    attempt's outcome, a deal's cards to each hand (the deal's events one after another), the
+    cards moved between the same zones one move after another."""
+    out: list = []
+    for ev in events:
+        last = out[-1] if out else {}
+        kind = ev.get("ev")
+        if kind == "pay" and not ev.get("hidden"):
+            if last.get("ev") == "pay" and "paid" in last and last.get("who") == ev.get("who"):
+                last["paid"][ev.get("counter")] = last["paid"].get(ev.get("counter"), 0) + ev.get("amount", 0)
+            else:
+                out.append({**ev, "paid": {ev.get("counter"): ev.get("amount", 0)}})
+            continue
+        if kind == "roll":
+            continue   # (the chances: the outcome says what came of them)
+        if (kind == "move" and last.get("ev") == "move" and "cards" in ev and "cards" in last
+                and all(last.get(k) == ev.get(k) for k in ("from", "to", "from_owner", "to_owner"))):
+            out[-1] = {**last, "cards": [*last["cards"], *ev["cards"]]}   # one move in parts (a market laid)
+            continue
+        if kind == "deal":   # a deal round by round: each hand's cards in one sentence
+            run = len(out)
+            while run and out[run - 1].get("ev") == "deal":
+                run -= 1
+            key = [ev.get(k) for k in ("from", "to", "to_owner")]
+            same = next((d for d in out[run:] if [d.get(k) for k in ("from", "to", "to_owner")] == key
+                         and ("cards" in d) == ("cards" in ev)), None)
+            if same is not None:
+                if "cards" in ev:
+                    same["cards"] = [*same["cards"], *ev["cards"]]
+                else:
+                    same["count"] = same.get("count", 0) + ev.get("count", 0)
+                continue
+            out.append(dict(ev))
+            continue
+        if kind == "attempt" and last.get("ev") == "target" and "outcome" not in last:
+            last["outcome"] = ev.get("outcome")   # the piece tried and what came of it: one thing
+            continue
+        if kind == "gain" and not ev.get("hidden"):   # a run of gains: each counter of each owner once
+            run = len(out)
+            while run and out[run - 1].get("ev") == "gain":
+                run -= 1
+            same = next((i for i in range(run, len(out)) if not out[i].get("hidden")
+                         and all(out[i].get(k) == ev.get(k) for k in ("counter", "owner", "who"))), None)
+            if same is not None:
+                out[same] = {**out[same], "amount": out[same].get("amount", 0) + ev.get("amount", 0)}
+                continue
+        out.append(dict(ev) if kind == "target" else ev)   # (a copy: its outcome is added to it)
+    return out
+
+
+def _root(word: str) -> str:
+    """A verb or participle without its ending ("passes", "passed", "pass" -> "pass")."""
+    if word.endswith("ss") or len(word) < 4:
+        return word
+    if word.endswith("es") and word[:-2].endswith(("ss", "sh", "ch", "x", "z")):
+        return word[:-2]
+    if word.endswith("ed"):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
 
 
 def _said(value) -> str:

@@ -89,7 +89,7 @@ class Table:
         if board is not None:
             shared.insert(0, board)
         extras = {k: v for k, v in obs.items() if k not in _OBS_KEYS}
-        running = _running(extras)
+        running = _running(extras, lambda p: "you" if p == me else f"seat {p}")
         for item in (*shared, *running, *(i for s in seats for i in s["items"]), *(i for t in teams for i in t["items"])):
             item["title"] = self.words.title(item["name"])
             if item["name"] in self.words.docs:
@@ -119,15 +119,24 @@ class Table:
         shown = shown_to == "all" or shown_to == seat
         step = self.rules.steps[S.stack[-1][0]]
         out = {"seat": seat, "prompt": S.prompt(), "options": None}
+        me = None if shown_to == "all" else shown_to
+
+        def who(p):
+            return "you" if p == me else f"seat {p}"
+        seats = S.prompt() in self.words.seat_prompts   # a choice among seats, labelled "p2"
         if shown:
             labels = S.legal_actions()
             notes = step.option_notes(S, S.dec[1]) or [None] * len(labels)
+            if seats:   # each seat by its name beside its label
+                notes = [note if note is not None or not lab[1:].isdigit() else who(int(lab[1:]))
+                         for lab, note in zip(labels, notes)]
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
-        me = None if shown_to == "all" else shown_to
         # the figures of what is asked are the deciding seat's: others read the prompt alone
-        out["asks"] = asked(self.words.title(S.prompt() or ""), step.asked(S, S.stack[-1]) if shown else None,
-                            len(out["options"]) if shown else None,
-                            lambda p: "you" if p == me else f"seat {p}", self.words.title)
+        question = step.asked(S, S.stack[-1]) if shown else None
+        if seats and question:   # seats are not a range of numbers
+            question = {k: v for k, v in question.items() if k not in ("low", "high")}
+        out["asks"] = asked(self.words.title(S.prompt() or ""), question,
+                            len(out["options"]) if shown else None, who, self.words.title)
         return out
 
     def _board(self, obs) -> dict | None:
@@ -191,7 +200,9 @@ class Table:
             cells[i % rows][i // rows] = {"label": lab, "color": self.colors.get(lab), "price": prices.get(card),
                                           "on": [{"counter": k, "value": v} for k, v in on[i]],
                                           "at": f"c{i // rows + 1}r{i % rows + 1}"}
-        return {"kind": "grid", "name": name, "rows": rows, "cols": cols, "cells": cells, "pay": layout.get("pay")}
+        pay = layout.get("pay")
+        return {"kind": "grid", "name": name, "rows": rows, "cols": cols, "cells": cells, "pay": pay,
+                "pay_title": self.words.title(pay) if pay else None}
 
     def _on_a_grid(self, name, S) -> bool:
         grids = [s.zone_name for s in self.grid_steps if getattr(s, "zone_name", None) in S.z]
@@ -221,7 +232,7 @@ class Table:
         owner = self.rules.counter_owner[name]
         if owner == "card":   # drawn on the spaces of a grid, else listed by card
             if value and not self._on_a_grid(name, S):
-                shared.append({"kind": "card_counter", "name": name, "values": value})
+                shared.append({"kind": "card_counter", "name": name, "values": value, "text": _card_values(value)})
             return
         track = self.tracks.get(name)
 
@@ -229,6 +240,8 @@ class Table:
             out = {"kind": "counter", "name": name, "value": v, "hidden": v is None}
             if track is not None:
                 out["track"] = _param_value(track, S)
+            if name in self.words.flags and v in (0, 1):
+                out["text"] = "yes" if v else "no"   # a flag (play/display/words.py): not a number
             return out
         if owner == "none":
             shared.append(item(value))
@@ -237,20 +250,50 @@ class Table:
                 _place(owner, i, item(v), seats, teams, S)
 
 
+def _card_values(values: dict) -> str:
+    """A counter of each card in words: each card by its label, copies with the same value
+    counted ("light 1 ×5, ring 2"), not told apart by the engine's "#12"."""
+    counts: dict = {}
+    for label, v in values.items():
+        base, _, n = str(label).rpartition("#")
+        key = (base if base and n.isdigit() else str(label), v)
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{label} {v}" + (f" ×{n}" if n > 1 else "") for (label, v), n in counts.items())
+
+
 _OBS_KEYS = {"player", "players", "teams", "zones", "counters", "vars", "phase", "current_player", "over",
              "prompt", "legal_actions"}
 
 
-def _running(extras: dict) -> list:
-    """What running steps show (a trick in progress...), as labelled rows."""
+def _running(extras: dict, who) -> list:
+    """What running steps show (a trick in progress...), as labelled rows, each value with its
+    ``text`` in words (``who(seat)`` names a seat)."""
     out = []
     if "trick" in extras:
         out.append({"kind": "trick", "name": "trick", "plays": extras.pop("trick"),
                     "leader": extras.pop("trick_leader", None), "played": extras.pop("tricks_played", None)})
     for key, value in extras.items():
         if value not in ([], {}, None):   # nothing put aside yet: nothing to draw
-            out.append({"kind": "value", "name": key, "value": value})
+            out.append({"kind": "value", "name": key, "value": value, "text": _running_text(value, who)})
     return out
+
+
+def _running_text(value, who) -> str:
+    """What a running step shows, in words: a simultaneous choice as who has chosen (the
+    seat's own choice beside it; the others' stay hidden) and who is still to choose, a list as
+    its items."""
+    if isinstance(value, dict) and "chosen" in value:
+        chosen = [who(p) + (f" ({value['my_choice']})" if who(p) == "you" and "my_choice" in value else "")
+                  for p in value["chosen"]]
+        parts = [f"chosen: {', '.join(chosen)}" if chosen else "nobody has chosen yet"]
+        if value.get("to_choose"):
+            parts.append(f"still to choose: {', '.join(who(p) for p in value['to_choose'])}")
+        return "; ".join(parts)
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')}: {_running_text(v, who)}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "-"
+    return "yes" if value is True else "no" if value is False else str(value)
 
 
 def _place(owner, i, item, seats, teams, S):

@@ -63,7 +63,7 @@ def _value(item) -> str:
         return f"{_title(item)} ?"
     if isinstance(item.get("track"), int) and isinstance(item["value"], int):
         return f"{_title(item)} {item['value']}/{item['track']}"
-    return f"{_title(item)} {item['value']}"
+    return f"{_title(item)} {item.get('text', item['value'])}"
 
 
 def _grid(item) -> list[str]:
@@ -72,7 +72,7 @@ def _grid(item) -> list[str]:
     width = max([len(c) for row in cells for c in row] + [4])
     head = "      " + " ".join(f"c{j + 1}".ljust(width) for j in range(item["cols"]))
     rows = [f"   r{i + 1} " + " ".join(c.ljust(width) for c in row) for i, row in enumerate(cells)]
-    what = f" (price in {item['pay']}; + what lies on a space)" if item.get("pay") else ""
+    what = f" (price in {item.get('pay_title') or item['pay']}; + what lies on a space)" if item.get("pay") else ""
     return [f"  {_title(item)}{what}:", head.rstrip(), *[r.rstrip() for r in rows]]
 
 
@@ -96,14 +96,16 @@ def _item(item, who, paint) -> list[str]:
     if kind == "on_cards":
         return [f"  {_title(item)}: " + "; ".join(f"{k}: {_cards(v, paint)}" for k, v in item["on"].items())]
     if kind == "card_counter":
-        return [f"  {_title(item)}: " + ", ".join(f"{k} {v}" for k, v in item["values"].items())]
+        return [f"  {_title(item)}: " + item.get("text", ", ".join(f"{k} {v}" for k, v in item["values"].items()))]
     if kind == "trick":
         plays = ", ".join(f"{who(p['seat'])} {paint(p['card'], None)}" for p in item["plays"]) or "no card yet"
         return [f"  trick: {plays} (led by {who(item['leader'])})"]
     if kind == "board":   # the zones holding its positions are listed as zones: no graph in text
         return []
     if kind == "value":
-        return [f"  {_title(item)}: {_shown(item['value'])}"] if item["value"] not in ([], {}, None) else []
+        if item["value"] in ([], {}, None):
+            return []
+        return [f"  {_title(item)}: {item['text'] if 'text' in item else _shown(item['value'])}"]
     return []
 
 

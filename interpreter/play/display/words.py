@@ -17,7 +17,8 @@ from ...expr.parser import ExprError, as_expr, bare_name, parse
 
 _WORDS: WeakKeyDictionary = WeakKeyDictionary()
 # the titles of the variables a step declares by default, not the ruleset (a turns step's seat: mechanics/flow.py)
-IMPLIED = {"turn_player": "to play"}
+# and of what a running step shows (a simultaneous choice: mechanics/choose.py, observe)
+IMPLIED = {"turn_player": "to play", "simultaneous": "secret choices"}
 
 
 def words_of(rules) -> "Words":
@@ -43,7 +44,7 @@ class Words:
             for name, decl in _declared(data, section).items():
                 decl = decl if isinstance(decl, dict) else {}
                 title = decl.get("title")
-                self.titles[name] = title if isinstance(title, str) and title.strip() else str(name).replace("_", " ")
+                self.titles[name] = title if isinstance(title, str) and title.strip() else str(name).replace("_", " ").strip()
                 if isinstance(decl.get("doc"), str):
                     self.docs[name] = decl["doc"]
                 if section == "vars":
@@ -63,12 +64,30 @@ class Words:
                 self.points[counted[0]] = (str(category).replace("_", " "), counted[1])
         for name, typ in getattr(getattr(rules, "names", None), "vars", {}).items():
             self.types.setdefault(name, str(typ))   # the variables steps declare (turn_player) too
+        # the counter an amount in a step's event is counted in (a grid's cost: its pay:), when
+        # every step of that kind agrees: "takes R4 for 2 coins"
+        units: dict = {}
+        for step in getattr(rules, "steps", ()):
+            for ev, fields in step.event_amounts().items():
+                for field, counters in fields.items():
+                    units.setdefault((ev, field), set()).add(counters[0] if counters else None)
+        self.units = {key: next(iter(c)) for key, c in units.items() if len(c) == 1 and None not in c}
+        # the prompts of the choices among seats (their options labelled "p2"), told as seats
+        self.seat_prompts = {getattr(step, "prompt", None) for step in getattr(rules, "steps", ())
+                             if str(getattr(step, "option_type", "")) == "player"}
+        # a yes/no: a bool variable, or a counter only ever set to 0 or 1 ("protection")
+        self.flags = {n for n, t in self.types.items() if t == "bool"} | _flag_counters(data)
         told = hints.get("vars")
         self.quiet_vars = {name for name, typ in self.types.items()
                            if (told is not None and name not in told) or (told is None and typ == "bool")}
 
     def title(self, name) -> str:
         return self.titles.get(name) or IMPLIED.get(name) or str(name).replace("_", " ")
+
+    def amount(self, n, name) -> str:
+        """An amount of a counter in words: "2 coins", "1 coin", "3 yellow"."""
+        title = self.title(name)
+        return f"{n} {singular(title) if n in (1, -1) else title}"
 
     def value(self, name, value, who) -> str:
         """A variable's value as a person reads it: a seat by ``who(seat)``, a flag yes or no,
@@ -77,11 +96,82 @@ class Words:
             return "none"
         if self.types.get(name) == "player" and isinstance(value, int) and not isinstance(value, bool):
             return who(value)
-        if isinstance(value, bool):
+        if isinstance(value, bool) or (name in self.flags and value in (0, 1)):
             return "yes" if value else "no"
         if isinstance(value, list):
             return " ".join(map(str, value)) or "-"
         return str(value)
+
+
+def _plural_word(w: str) -> bool:
+    return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+
+
+def is_plural(title: str) -> bool:
+    """Whether a title reads as a plural ("tricks won", "coins", "cards taken"; not "score",
+    "pos", "bonus"): its first or last word ends in a plural s."""
+    parts = title.split() or [""]
+    return _plural_word(parts[0]) or _plural_word(parts[-1])
+
+
+def singular(title: str) -> str:
+    """A plural title for one ("coins" -> "coin", "tokens of affection" -> "token of
+    affection"): its head noun (the last word before "of", "in", "on") without its plural s."""
+    words = title.split(" ")
+    head = next((i - 1 for i, w in enumerate(words) if i and w in ("of", "in", "on", "for")), len(words) - 1)
+    w = words[head]
+    if _plural_word(w):
+        words[head] = w[:-3] + "y" if w.endswith("ies") else w[:-1]
+    return " ".join(words)
+
+
+def base_name(text) -> str | None:
+    """The name an expression is, or is an entry of (``safe``, ``out[p]``), else None."""
+    try:
+        tree = parse(as_expr(text))
+    except (ExprError, TypeError, ValueError, RecursionError):
+        return None
+    if getattr(tree, "data", None) == "index":
+        tree = tree.children[0]
+    return bare_name(tree)
+
+
+def _flag_counters(data) -> set[str]:
+    """The counters starting at 0 or 1 that every step and effect only sets to 0 or 1 (``set:
+    {safe: 1}``) or resets: anywhere else a counter is named alone (``counter: safe``, ``pay:
+    safe``, a cost's key), it may count, and is not one."""
+    counters = _declared(data, "counters")
+    candidates = {n for n, d in counters.items()
+                  if (d.get("start", 0) if isinstance(d, dict) else d) in (0, 1, None)
+                  and not isinstance(d.get("start") if isinstance(d, dict) else d, bool)}
+    set_to: dict[str, set] = {}
+    other: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, list):
+            for x in node:
+                walk(x)
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                if k == "set" and isinstance(v, dict):
+                    for target, value in v.items():
+                        base = base_name(target)
+                        if base is not None:
+                            set_to.setdefault(base, set()).add(value if type(value) is int else None)
+                    continue
+                if k == "reset":
+                    continue
+                other.add(str(k))
+                if isinstance(v, str):
+                    base = base_name(v)
+                    if base is not None:
+                        other.add(base)
+                else:
+                    walk(v)
+    for section, body in data.items():
+        if section not in ("counters", "zones", "vars", "components", "params", "define", "scoring", "view"):
+            walk(body)
+    return {n for n in candidates if set_to.get(n) and set_to[n] <= {0, 1} and n not in other}
 
 
 def _counted(text) -> tuple[str, int] | None:

@@ -64,7 +64,7 @@ function itemRow(item, hot) {
   } else if (item.kind === "counter") {
     if (item.hidden) row.append(el("span", { class: "hidden", text: "hidden" }));
     else {
-      row.append(el("span", { class: "value", "data-value": String(item.value), text: String(item.value) }));
+      row.append(el("span", { class: "value", "data-value": String(item.value), text: item.text ?? String(item.value) }));
       if (Number.isInteger(item.track) && Number.isInteger(item.value)) row.append(track(item));
     }
   } else if (item.kind === "grid") {
@@ -76,14 +76,14 @@ function itemRow(item, hot) {
     for (const [on, held] of Object.entries(item.on)) list.append(el("span", { text: `${on}: ` }), cards(held, hot));
     row.append(list);
   } else if (item.kind === "card_counter") {
-    row.append(el("span", { text: Object.entries(item.values).map(([k, v]) => `${k} ${v}`).join(", ") }));
+    row.append(el("span", { text: item.text ?? Object.entries(item.values).map(([k, v]) => `${k} ${v}`).join(", ") }));
   } else if (item.kind === "trick") {
     const plays = el("span", { class: "cards" });
     for (const p of item.plays) plays.append(el("span", { text: `${seatName(p.seat)}: ` }), card({ label: p.card, color: colorOf(p.card) }, hot));
     if (!item.plays.length) plays.append(el("span", { class: "hidden", text: "no card yet" }));
     row.append(plays, el("span", { class: "hidden", text: `led by ${seatName(item.leader)}; ${item.played} trick${item.played === 1 ? "" : "s"} played before` }));
   } else {
-    row.append(el("span", { text: JSON.stringify(item.value) }));
+    row.append(el("span", { text: item.text ?? JSON.stringify(item.value) }));
   }
   return row;
 }
@@ -97,7 +97,7 @@ function grid(item, hot) {
       if (c) {
         if (hot.has(c.label)) td.className = "hot";
         td.append(card(c, new Set()));
-        if (c.price !== null && c.price !== undefined) td.append(el("span", { class: "price", text: `${c.price} ${item.pay || ""}` }));
+        if (c.price !== null && c.price !== undefined) td.append(el("span", { class: "price", text: `${c.price} ${item.pay_title || item.pay || ""}` }));
         for (const o of c.on) td.append(el("span", { class: "on", text: `${o.counter} ${o.value}` }));
       }
       tr.append(td);
