@@ -253,11 +253,11 @@ class Tricks(Step):
                   "    if S.ev is not None:",
                   f"        S.ev.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
-        hook = f"{{'card': card, 'led': table[0], 'trick': table[:], 'tricks_played': frame[{DONE}]}}"
+        hook = {"card": "card", "led": "table[0]", "trick": "table[:]", "tricks_played": f"frame[{DONE}]"}
         if self.on_play is not None:
-            lines.append(f"    {g.fn(self.on_play)}(S, player, {hook})")
+            lines.append(f"    {g.fn(self.on_play)}(S, player, {_locals(self.on_play, hook, g)})")
         if self.follow is not None and self.on_void is not None:
-            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {hook})"]
+            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {_locals(self.on_void, hook, g)})"]
         lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
@@ -322,14 +322,23 @@ class Tricks(Step):
                   f"        S.ev.append({{'ev': 'trick', 'winner': winner, 'from': {self.table!r}, 'to': {self.collect!r}, "
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
-            lines.append(f"    {g.fn(self.on_win)}(S, winner, {{'card': win_card, 'led': cards[0], 'trick': cards, "
-                         f"'tricks_played': frame[{DONE}]}})")
+            hook = {"card": "win_card", "led": "cards[0]", "trick": "cards", "tricks_played": f"frame[{DONE}]"}
+            lines.append(f"    {g.fn(self.on_win)}(S, winner, {_locals(self.on_win, hook, g)})")
         lines += [f"    frame[{DONE}] += 1",
                   f"    frame[{LEADER}] = winner",
                   f"    frame[{ORDER}] = None",
                   f"    frame[{POS}] = 0",
                   f"    frame[{PLAYED}] = []"]
         return "\n".join(lines)
+
+
+def _locals(fn, values: dict, g) -> str:
+    """The locals a hook is called with, as a dict display: only those its code reads (its
+    access record), so that a hook reading ``card`` costs no copy of the trick; all of them
+    when the record may be incomplete (opaque), or in the plain reference."""
+    access = getattr(fn, "access", None)
+    read = None if g.plain or access is None or access.opaque else access.locals
+    return "{" + ", ".join(f"{k!r}: {v}" for k, v in values.items() if read is None or k in read) + "}"
 
 
 def _runs(follow):
