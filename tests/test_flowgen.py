@@ -139,6 +139,23 @@ def test_a_trick_hook_is_given_the_locals_it_reads(tmp_path, void, win):
     assert copied == (1 if "trick" in void else 0), module
 
 
+
+@pytest.mark.parametrize("plays,written_in", [
+    ("params.plays", True),           # a parameter read
+    ("1", True),                      # a constant
+    ("max(1, params.plays)", False),  # a call: its function turns none used into the language's error
+])
+def test_a_trick_reads_a_bare_value_in_place(tmp_path, plays, written_in):
+    """An expression its compiler noted as a bare read (expr/code.py shapes) is written into the
+    step's code, not called; the games are the plain reference's."""
+    text = TRICKS.replace("game: lockstep\n", "game: lockstep\nparams:\n  plays: 1\n").replace(
+        "follow: suit", f"follow: suit\n      plays: {plays!r}")
+    rules = load_text(tmp_path, text % "", "lockstep.yaml")
+    assert ("k = (" in rules.flow_source) == written_in, rules.flow_source
+    for seed in range(3):
+        lockstep(rules, 3, seed)
+
+
 PASSING = """
 game: passing
 players: {min: 4, max: 4}

@@ -25,6 +25,7 @@ import linecache
 
 from ..engine import loop
 from ..engine.protocol import ASKED, UNCHANGED
+from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
 from ..loading.kept import compiled
@@ -112,6 +113,16 @@ class FlowSource:
     def fn(self, fn) -> str:
         """A name for a compiled expression or effect function (or a table)."""
         return self._name(fn, "F")
+
+    def value(self, fn, me: str = "me", L: str = "None") -> str:
+        """The value of compiled expression ``fn`` where it is needed: the expression itself,
+        written in, when its compiler noted a bare read of a parameter, variable or table, the
+        seats or a constant (``expr/code.py`` shapes: no call, and nothing in it can raise the
+        TypeError its function turns into the language's error); else a call."""
+        form = shape(getattr(fn, "source", None))
+        if not self.plain and (isinstance(form, (Const, Var, Seats)) or isinstance(form, Table) and not form.bound):
+            return f"({fn.source})"
+        return f"{self.fn(fn)}(S, {me}, {L})"
 
     def named(self) -> dict:
         """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
