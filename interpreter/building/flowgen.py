@@ -228,7 +228,6 @@ def _advance_source(rules, g) -> str:
     checks = watch is not None or bool(rules.end_checks)
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
-    g.ns["ENDS"] = tuple(rules.end_checks)
     g.ns["WATCH"] = watch
     lines = ["def advance(S, changed=True):",
              "    stack = S.stack",
@@ -241,17 +240,15 @@ def _advance_source(rules, g) -> str:
             lines += ["                WATCH(S)",
                       "                if S.over:",
                       "                    break"]
-        if rules.end_checks:
+        for k, check in enumerate(rules.end_checks):   # each asked in turn, no loop over them
+            g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
             lines += ["                try:",
-                      "                    for check in ENDS:",
-                      "                        if check(S, None, None):",
-                      "                            S.over = True",
-                      "                            break",
+                      f"                    if END{k}(S, None, None):",
+                      "                        S.over = True",
+                      "                        break",
                       "                except _RUNTIME_ERRORS as e:",
-                      "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
-                      "                    raise",
-                      "                if S.over:",
-                      "                    break"]
+                      f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
+                      "                    raise"]
     lines.append("            if S.dec is not None:")
     if rules.auto_forced:
         lines += ["                if len(S.dec[1]) == 1:",
