@@ -124,6 +124,15 @@ class FlowSource:
             return f"({fn.source})"
         return f"{self.fn(fn)}(S, {me}, {L})"
 
+    def locals(self, fn, values: dict) -> str:
+        """The locals a hook ``fn`` is called with (``values``: name -> source), as a dict
+        display of only those its code reads, as its compiler noted them (expr/access.py): a
+        hook reading ``card`` costs no copy of a trick. All of them where the record may be
+        incomplete (opaque), and in the plain reference."""
+        access = getattr(fn, "access", None)
+        read = None if self.plain or access is None or access.opaque else access.locals
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in values.items() if read is None or k in read) + "}"
+
     def named(self) -> dict:
         """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
         return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}

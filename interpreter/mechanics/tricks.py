@@ -255,13 +255,13 @@ class Tricks(Step):
                   f"'to': {self.table!r}, 'cards': [card]}})"]
         hook = {"card": "card", "led": "table[0]", "trick": "table[:]", "tricks_played": f"frame[{DONE}]"}
         if self.on_play is not None:
-            lines.append(f"    {g.fn(self.on_play)}(S, player, {_locals(self.on_play, hook, g)})")
+            lines.append(f"    {g.fn(self.on_play)}(S, player, {g.locals(self.on_play, hook)})")
         if self.follow is not None and self.on_void is not None:
-            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {_locals(self.on_void, hook, g)})"]
+            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {g.locals(self.on_void, hook)})"]
         lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
-        if self.asks_again and not g.plain:   # the next seat's question written in (R's lines), when no hook ran
+        if self.asks_again and not g.plain:   # the next seat's question written in (R's lines) where no hook stopped it
             if self.on_play is not None:
                 lines.append("    elif not S.over and S.stack[-1] is frame:")
             elif self.follow is not None and self.on_void is not None:   # (a hook that ran left the trick going)
@@ -323,22 +323,13 @@ class Tricks(Step):
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
             hook = {"card": "win_card", "led": "cards[0]", "trick": "cards", "tricks_played": f"frame[{DONE}]"}
-            lines.append(f"    {g.fn(self.on_win)}(S, winner, {_locals(self.on_win, hook, g)})")
+            lines.append(f"    {g.fn(self.on_win)}(S, winner, {g.locals(self.on_win, hook)})")
         lines += [f"    frame[{DONE}] += 1",
                   f"    frame[{LEADER}] = winner",
                   f"    frame[{ORDER}] = None",
                   f"    frame[{POS}] = 0",
                   f"    frame[{PLAYED}] = []"]
         return "\n".join(lines)
-
-
-def _locals(fn, values: dict, g) -> str:
-    """The locals a hook is called with, as a dict display: only those its code reads (its
-    access record), so that a hook reading ``card`` costs no copy of the trick; all of them
-    when the record may be incomplete (opaque), or in the plain reference."""
-    access = getattr(fn, "access", None)
-    read = None if g.plain or access is None or access.opaque else access.locals
-    return "{" + ", ".join(f"{k!r}: {v}" for k, v in values.items() if read is None or k in read) + "}"
 
 
 def _runs(follow):
