@@ -119,6 +119,43 @@ def test_a_trick_asks_its_next_card_itself_only_where_the_loop_would(tmp_path, e
         lockstep(rules, 3, seed)
 
 
+
+@pytest.mark.parametrize("void,win", [
+    ("card.rank", "tricks_played + 1"),                   # each hook reads one local
+    ("count(trick)", "card.rank if led == card else 3"),  # the trick so far; the winning and the led card
+    ("1", "count(trick) + tricks_played"),                # none; two
+], ids=["one-each", "trick-and-cards", "none-and-two"])
+def test_a_trick_hook_is_given_the_locals_it_reads(tmp_path, void, win):
+    """A hook is called with only the locals its code reads (a copy of the trick made only for
+    a hook that reads it): the same games as the plain reference, which gives every local."""
+    text = TRICKS.replace("on_void: [{gain: {counter: points}}]",
+                          f'on_void: [{{gain: {{counter: points, amount: "{void}"}}}}]').replace(
+        "on_win: [{gain: {counter: points, amount: 2}}]", f'on_win: [{{gain: {{counter: points, amount: "{win}"}}}}]')
+    rules = load_text(tmp_path, text % "", "lockstep.yaml")
+    for seed in range(6):
+        lockstep(rules, 3, seed)
+    module = rules.module_source
+    copied = module.count("'trick': table[:]")
+    assert copied == (1 if "trick" in void else 0), module
+
+
+
+@pytest.mark.parametrize("plays,written_in", [
+    ("params.plays", True),           # a parameter read
+    ("1", True),                      # a constant
+    ("max(1, params.plays)", False),  # a call: its function turns none used into the language's error
+])
+def test_a_trick_reads_a_bare_value_in_place(tmp_path, plays, written_in):
+    """An expression its compiler noted as a bare read (expr/code.py shapes) is written into the
+    step's code, not called; the games are the plain reference's."""
+    text = TRICKS.replace("game: lockstep\n", "game: lockstep\nparams:\n  plays: 1\n").replace(
+        "follow: suit", f"follow: suit\n      plays: {plays!r}")
+    rules = load_text(tmp_path, text % "", "lockstep.yaml")
+    assert ("k = (" in rules.flow_source) == written_in, rules.flow_source
+    for seed in range(3):
+        lockstep(rules, 3, seed)
+
+
 PASSING = """
 game: passing
 players: {min: 4, max: 4}

@@ -739,9 +739,11 @@ def test_apply_index_is_checked(tmp_path):
       - choose: {who: 0, options: "[1, 2]", as: x}
     """)
     S = r.new_game(2)
-    for bad in (-1, 2, "1", 1.0):
+    import numpy as np
+    for bad in (-1, 2, "1", 1.0, np.int64(-1), np.int64(2), None, slice(0, 1)):
         with pytest.raises(GameError):
             S.apply_index(bad)
+    assert S.clone().apply_index(np.int64(1)).v["x"] == 2   # (any integer type)
     assert S.apply_index(True if False else 1).v["x"] == 2 and S.is_terminal()
     with pytest.raises(GameError, match="the game is over"):
         S.apply_index(0)

@@ -266,6 +266,20 @@ def test_end_when_ends_at_once_and_its_runtime_error_is_located_there(tmp_path, 
         engine(r).new_game(2)
     assert "in end_when" in e.value.message and "division by zero" in e.value.message
     assert '"10 // (x - 1) > 100"' in (tmp_path / "z.yaml").read_text().splitlines()[e.value.loc.line - 1]
+    r = load(tmp_path, """
+    end_when:
+      - "x > 100"
+      - "10 // (x - 1) > 100"
+      - "x > 200"
+    flow:
+      - repeat: 5
+        steps:
+          - set: {x: "x + 1"}
+          - choose: {who: 0, options: "[1]", as: y}
+    """, base=BASE + "  y: int\n", name="z2.yaml")
+    with pytest.raises(GameError) as e:   # located at the condition that failed, not the first
+        engine(r).new_game(2)
+    assert '"10 // (x - 1) > 100"' in (tmp_path / "z2.yaml").read_text().splitlines()[e.value.loc.line - 1]
 
 
 def test_end_when_is_about_the_game_not_a_player(tmp_path):

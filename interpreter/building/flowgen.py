@@ -25,6 +25,7 @@ import linecache
 
 from ..engine import loop
 from ..engine.protocol import ASKED, UNCHANGED
+from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
 from ..loading.kept import compiled
@@ -112,6 +113,25 @@ class FlowSource:
     def fn(self, fn) -> str:
         """A name for a compiled expression or effect function (or a table)."""
         return self._name(fn, "F")
+
+    def value(self, fn, me: str = "me", L: str = "None") -> str:
+        """The value of compiled expression ``fn`` where it is needed: the expression itself,
+        written in, when its compiler noted a bare read of a parameter, variable or table, the
+        seats or a constant (``expr/code.py`` shapes: no call, and nothing in it can raise the
+        TypeError its function turns into the language's error); else a call."""
+        form = shape(getattr(fn, "source", None))
+        if not self.plain and (isinstance(form, (Const, Var, Seats)) or isinstance(form, Table) and not form.bound):
+            return f"({fn.source})"
+        return f"{self.fn(fn)}(S, {me}, {L})"
+
+    def locals(self, fn, values: dict) -> str:
+        """The locals a hook ``fn`` is called with (``values``: name -> source), as a dict
+        display of only those its code reads, as its compiler noted them (expr/access.py): a
+        hook reading ``card`` costs no copy of a trick. All of them where the record may be
+        incomplete (opaque), and in the plain reference."""
+        access = getattr(fn, "access", None)
+        read = None if self.plain or access is None or access.opaque else access.locals
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in values.items() if read is None or k in read) + "}"
 
     def named(self) -> dict:
         """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
@@ -223,7 +243,6 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     watch = rules.triggers.check_when if rules.triggers.when else None
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
-    g.ns["ENDS"] = tuple(rules.end_checks)
     g.ns["WATCH"] = watch
     lines = ["def advance(S, changed=True):", "    stack = S.stack", "    runs = RUNS"]
     if plain:
@@ -236,7 +255,7 @@ def _advance_source(rules, g, plain: bool = False) -> str:
                 f"{'    ' if plain else ''}                WATCH(S)",
                 f"{'    ' if plain else ''}                if S.over:",
                 f"{'    ' if plain else ''}                    break"]
-        if plain or rules.end_checks:
+        if plain:
             lines += ["                try:",
                       "                    for check in ENDS:",
                       "                        if check(S, None, None):",
@@ -247,6 +266,15 @@ def _advance_source(rules, g, plain: bool = False) -> str:
                       "                    raise",
                       "                if S.over:",
                       "                    break"]
+        for k, check in enumerate(() if plain else rules.end_checks):   # each asked in turn, no loop over them
+            g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
+            lines += ["                try:",
+                      f"                    if END{k}(S, None, None):",
+                      "                        S.over = True",
+                      "                        break",
+                      "                except _RUNTIME_ERRORS as e:",
+                      f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
+                      "                    raise"]
     lines.append("            if S.dec is not None:")
     if plain or rules.auto_forced:   # a decision with one option is no decision
         lines += ["                if auto and len(S.dec[1]) == 1:" if plain else "                if len(S.dec[1]) == 1:",

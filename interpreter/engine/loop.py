@@ -84,13 +84,13 @@ def apply(S, action) -> None:
 def apply_index(S, i: int):
     """Take option ``i`` of the pending decision (the fast path for agents and playouts);
     returns S (it is also ``State.apply_index`` itself: no extra call per decision)."""
-    dec = S.dec
-    if type(i) is not int or i < 0 or dec is None:
-        i = _checked_index(S, i)
-    try:
-        value = dec[1][i]
-    except IndexError:
-        raise GameError(f"action index {i!r} is out of range (0..{len(dec[1]) - 1})") from None
+    try:   # (the checks an index needs cost nothing when it is a plain one in range)
+        value = S.dec[1][i]
+        if i < 0:
+            raise IndexError
+    except (TypeError, IndexError):
+        i = _checked_index(S, i)   # (the error, or an index of another integer type)
+        value = S.dec[1][i]
     frame = S.stack[-1]
     S.dec = None
     rules = S.rules
@@ -104,17 +104,17 @@ def apply_index(S, i: int):
 
 
 def _checked_index(S, i) -> int:
-    """An action index that is not a plain non-negative int, or no decision pending: the index
-    as an int (numpy integers and other __index__ types are fine), or the error."""
+    """An action index that is not a plain int in range, or no decision pending: the index as
+    an int (numpy integers and other __index__ types are fine), or the error."""
     if S.dec is None:
-        raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending")
+        raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending") from None
     if type(i) is not int:
         try:
             i = operator.index(i)
         except TypeError:
             raise GameError(f"an action index is a whole number, not {type(i).__name__}") from None
-    if i < 0:
-        raise GameError(f"action index {i!r} is out of range (0..{len(S.dec[1]) - 1})")
+    if not 0 <= i < len(S.dec[1]):
+        raise GameError(f"action index {i!r} is out of range (0..{len(S.dec[1]) - 1})") from None
     return i
 
 

@@ -43,6 +43,7 @@ class Pass(Step):
     sorted_into: bool           # into is kept in card order
     notify: bool                # into has enter triggers
     by_team: bool               # the giving zone is a team's
+    unique_labels: bool         # no two cards share a label: a hand's cards are its options
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -60,6 +61,7 @@ class Pass(Step):
         step.sorted_into = ctx.zone_sorted(step.into)
         step.notify = step.into in ctx.triggers.enter
         step.by_team = ctx.names.zones.get(step.zone) == "team"   # (the giving zone is a team's)
+        step.unique_labels = ctx.unique_labels
         return step
 
     def enter(self, S):
@@ -82,6 +84,7 @@ class Pass(Step):
             f"        giver = givers[frame[{GIVER}]]",
             f"        hand = {hand}",
             f"        if frame[{PICKED}] < count and hand:",
+            "            S.dec = (giver, tuple(hand))" if self.unique_labels and not g.plain else
             "            S.dec = (giver, tuple(S.rules.distinct_cards(hand)))",
             "            return U",
             f"        frame[{GIVER}] += 1",

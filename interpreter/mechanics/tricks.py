@@ -175,7 +175,7 @@ class Tricks(Step):
                  f"        me = {me}"]
         over = f"not {hand}[{'S.tm[leader]' if self.hand_by_team else 'leader'}]"
         if self.count is not None:
-            over = f"frame[{DONE}] >= {g.fn(self.count)}(S, me, None) or {over}"
+            over = f"frame[{DONE}] >= {g.value(self.count)} or {over}"
         lines += [f"        if {over}:",
                   "            S.stack.pop()",
                   "            return U",
@@ -183,7 +183,7 @@ class Tricks(Step):
                     if bare_name(self.players.tree) == "players" and not g.plain else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
-                  f"        k = {g.fn(self.plays)}(S, me, None)",
+                  f"        k = {g.value(self.plays)}",
                   "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
                   f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
                   f"        frame[{ORDER}] = order = seats * k",
@@ -253,19 +253,19 @@ class Tricks(Step):
                   "    if S.ev is not None:",
                   f"        S.ev.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
-        hook = f"{{'card': card, 'led': table[0], 'trick': table[:], 'tricks_played': frame[{DONE}]}}"
+        hook = {"card": "card", "led": "table[0]", "trick": "table[:]", "tricks_played": f"frame[{DONE}]"}
         if self.on_play is not None:
-            lines.append(f"    {g.fn(self.on_play)}(S, player, {hook})")
+            lines.append(f"    {g.fn(self.on_play)}(S, player, {g.locals(self.on_play, hook)})")
         if self.follow is not None and self.on_void is not None:
-            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {hook})"]
+            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {g.locals(self.on_void, hook)})"]
         lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
-        if self.asks_again and not g.plain:   # the next seat's question written in (R's lines), when no hook ran
+        if self.asks_again and not g.plain:   # the next seat's question written in (R's lines) where no hook stopped it
             if self.on_play is not None:
                 lines.append("    elif not S.over and S.stack[-1] is frame:")
-            elif self.follow is not None and self.on_void is not None:
-                lines.append("    elif not void:")
+            elif self.follow is not None and self.on_void is not None:   # (a hook that ran left the trick going)
+                lines.append("    elif not void or not S.over and S.stack[-1] is frame:")
             else:
                 lines.append("    else:")
             pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
@@ -295,7 +295,7 @@ class Tricks(Step):
         if self.follow is not None:
             lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
             if self.trump is not None:
-                lines += [f"    trump = {g.fn(self.trump)}(S, None, None)",
+                lines += [f"    trump = {g.value(self.trump, me='None')}",
                           "    for c in table:",
                           f"        if {g.key(self.follow, 'c', 'table[0]')} == trump:",
                           "            wanted = trump",
@@ -322,8 +322,8 @@ class Tricks(Step):
                   f"        S.ev.append({{'ev': 'trick', 'winner': winner, 'from': {self.table!r}, 'to': {self.collect!r}, "
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
-            lines.append(f"    {g.fn(self.on_win)}(S, winner, {{'card': win_card, 'led': cards[0], 'trick': cards, "
-                         f"'tricks_played': frame[{DONE}]}})")
+            hook = {"card": "win_card", "led": "cards[0]", "trick": "cards", "tricks_played": f"frame[{DONE}]"}
+            lines.append(f"    {g.fn(self.on_win)}(S, winner, {g.locals(self.on_win, hook)})")
         lines += [f"    frame[{DONE}] += 1",
                   f"    frame[{LEADER}] = winner",
                   f"    frame[{ORDER}] = None",
