@@ -85,7 +85,7 @@ class _Teller:
         return f"{subject} {verb} {n} point{'s' if n != 1 else ''} for the {points[0]}"
 
     def paid(self, who, amounts: dict) -> str:
-        """"seat 1 pays 2 green and 1 diamond" (``amounts``: counter -> amount, in order)."""
+        """"seat 1 pays 2 wood and 1 gold" (``amounts``: counter -> amount, in order)."""
         paid = [self.words.amount(n, c) if self.words is not None else f"{n} {c}" for c, n in amounts.items()]
         return self.does(who, "pay") + " " + (", ".join(paid[:-1]) + " and " + paid[-1] if len(paid) > 1 else paid[0])
 
@@ -269,7 +269,7 @@ class _Teller:
             text: str | None
             if kind == "pay" and "paid" in ev:
                 text = self.paid(who, ev["paid"])
-            elif kind == "target" and "outcome" in ev:   # "you try d3: fake"
+            elif kind == "target" and "outcome" in ev:   # "you try b2: miss"
                 text = f"{self.event(ev)}: {ev['outcome'] or 'nothing'}"
             elif (kind == "gain" and ev.get("owner", who) == who and who in done
                   and _root(self.title(ev.get("counter")).split(" ")[0]) in done[who]):

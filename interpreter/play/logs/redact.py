@@ -106,8 +106,8 @@ class Redactor:
             return {**{k: v for k, v in ev.items() if k not in unseen}, "hidden": True} if unseen else ev
         if kind in ("set", "random") and not self.rules.visibility.var_seers(ev.get("var", "")) & self.bit:
             return {k: v for k, v in ev.items() if k != "value"}
-        if kind == "roll":   # a roll's chances may be computed from what no seat sees (a piece
-            return {k: v for k, v in ev.items() if k != "chances"}   # real or fake): its outcome only
+        if kind == "roll":   # a roll's chances may be computed from what no seat sees (whether
+            return {k: v for k, v in ev.items() if k != "chances"}   # a target is hidden): its outcome only
         return ev
 
     def _ordered(self, ev: dict) -> dict:
