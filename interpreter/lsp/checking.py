@@ -15,6 +15,8 @@ from ..adapters.actions import warnings_of
 from ..building.builder import Builder
 from ..errors import Diagnostic, RulebookError
 from ..expr.names import Names
+from ..expr.reuse import Reusing
+from ..loading.kept import Kept
 from ..loading.source import SourceMap
 from ..loading.variants import load_data, unsaved
 from .diagnostics import unique
@@ -22,10 +24,30 @@ from .diagnostics import unique
 
 class Checking(Builder):
     """The builder as the editor needs it: every diagnostic, none of the generated flow code
-    (compiling it is half a build; it reports nothing)."""
+    (compiling it is half a build; it reports nothing), and each expression's compile reused
+    from an earlier check, or the ruleset's build before the variant's (expr/reuse.py)."""
+
+    def __init__(self, loaded):
+        super().__init__(loaded)
+        self.compiler = Reusing(self.names)
 
     def generate(self, r) -> None:
         pass
+
+    def card_tables(self, components: dict) -> tuple:
+        """Kept by the section's data, with the errors it gave (located again in this build)."""
+        def made():
+            said: list = []
+            self.error = lambda *args, **kw: said.append((args, kw))   # type: ignore[method-assign]
+            try:
+                return super(Checking, self).card_tables(components), said
+            finally:
+                del self.error
+        key = repr(components)
+        tables, said = _cards.get(key, made, len(key))
+        for args, kw in said:
+            self.error(*args, **kw)
+        return tables
 
 
 class Recording(Checking):
@@ -62,6 +84,10 @@ class Checked:
     effects: tuple = ()                 # declared effect names
     text: str | None = None             # the document's text checked
     builder: Builder | None = None      # the builder of the ruleset itself (quick.py compiles with it)
+
+
+# the card tables of a components: section by its data (nothing changes them once made)
+_cards = Kept(2_000_000)
 
 
 # a ruleset names its game (or, a variant file, its base) at the top; other YAML files an
