@@ -48,6 +48,7 @@ class _Compile:
     namespace: dict              # the helpers it put in the namespace
     str_concat: bool             # it joins strings
     access: Access               # what it noted, in every record open
+    noted: bool                  # it noted anything
     keep: bool                   # no budget of the whole ruleset was passed
 
 
@@ -125,6 +126,7 @@ class Reusing(Compiler):
                 outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code)
             except ExprError as e:
                 outcome = e.with_traceback(None)
+        access = notes.frozen()
         return _Compile(
             outcome, tuple((k, d) for k in _COUNTED if (d := getattr(self, k) - counted[k])),
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
@@ -132,7 +134,7 @@ class Reusing(Compiler):
             tuple((k, new) for k, new in [*((k, getattr(self, k) - grown[k]) for k in _GROWN),
                                           ("string_literals", self.names.string_literals - literals)] if new),
             {k: v for k, v in self.names.namespace.items() if k not in namespace},
-            self.names.str_concat and not joins, notes.frozen(),
+            self.names.str_concat and not joins, access, access != NOTHING,
             self.suggestion_work <= MAX_SUGGESTION_WORK and self.total_expansions <= MAX_RULESET_EXPANSIONS)
 
     def _fits(self, entry: _Compile) -> bool:
@@ -156,7 +158,7 @@ class Reusing(Compiler):
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
              self._tag) = entry.left
             self._sizes = {}
-        if entry.access != NOTHING:
+        if entry.noted:
             self._noted(entry.access)
         return self._outcome(entry)
 
