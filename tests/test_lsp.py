@@ -326,13 +326,19 @@ async def test_diagnostics_go_to_the_uri_the_editor_spelt(client, tmp_path):
     assert [d.code for d in found] == ["unknown-name"]
 
 
-async def test_definition_and_references_of_the_id_of_a_list_entry_across_extends(client, tmp_path):
+def _with_ids() -> str:
+    """Goofspiel with ids: its rounds (rounds), and in them the reveal and the take (reveal, lot);
+    inside those, another list's entry named reveal too."""
     base_text = GOOF.replace("  - repeat: params.num_cards\n", "  - id: rounds\n    repeat: params.num_cards\n")
     base_text = base_text.replace("      - move: {from: prizes, to: lot, count: 1}",
                                   "      - {id: reveal, move: {from: prizes, to: lot, count: 1}}")
     base_text = base_text.replace("          - with_player:", "          - id: reveal       # another list's entry\n"
                                                               "            with_player:")
-    base_text = base_text.replace("      - move: {from: lot, to: taken}", "      - {id: lot, move: {from: lot, to: taken}}")
+    return base_text.replace("      - move: {from: lot, to: taken}", "      - {id: lot, move: {from: lot, to: taken}}")
+
+
+async def test_definition_and_references_of_the_id_of_a_list_entry_across_extends(client, tmp_path):
+    base_text = _with_ids()
     base_text += "variants:\n  same:\n    flow: {$patch: [{id: rounds, with: {steps: {$patch: " \
                  "[{id: reveal, with: {move: {count: 1}}}]}}}]}\n"
     base = tmp_path / "goof.yaml"
@@ -378,3 +384,27 @@ async def test_definition_and_references_of_the_id_of_a_list_entry_across_extend
         (r.range.start.line, r.range.start.character) for r in zone}
     assert (_find(base_text, "lot, to: taken").line, _find(base_text, "lot, to: taken").character) in {
         (r.range.start.line, r.range.start.character) for r in zone}
+
+
+async def test_hover_and_completion_of_the_id_of_a_list_entry(client, tmp_path):
+    base_text = _with_ids()
+    (tmp_path / "goof.yaml").write_text(base_text)
+    text = ("extends: goof.yaml\nflow:\n  $patch:\n    - id: rounds\n      with:\n        steps:\n          $patch:\n"
+            "            - after: reveal\n              insert: [{set: {top: \"0\"}}]\n")
+    variant = tmp_path / "tie.yaml"
+    variant.write_text(text)
+    uri = _open(client, variant)
+    assert list(await _diagnostics(client, uri)) == []
+
+    async def hover(pos):
+        result = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=pos))
+        return result.contents.value if result else None
+
+    shown = await hover(_find(text, "reveal", skip=2))
+    line = base_text[:base_text.index("{id: reveal, move")].count("\n") + 1
+    assert shown.startswith(f"**entry `reveal`** of the list `flow.#rounds.steps`, declared at goof.yaml:{line}")
+    assert '"move"' in shown and '"prizes"' in shown and "with_player" not in shown   # this list's reveal
+    assert "of the list `flow`" in await hover(_find(text, "rounds", skip=1))
+    assert set(await _complete(client, uri, _find(text, "reveal"))) == {"reveal", "lot"}
+    assert set(await _complete(client, uri, _find(text, "rounds"))) == {"rounds"}

@@ -245,6 +245,50 @@ def id_references(list_key: tuple, name, files: dict[str, str], declared_only: b
                    if key == list_key and n == name and (declares or not declared_only)})
 
 
+def id_declarations(list_key: tuple, files: dict[str, str]) -> dict[object, tuple[Location, object]]:
+    """The ids the entries of that list declare in ``files`` (path -> text), each with where and
+    the entry itself (as the file that declares it writes it)."""
+    out: dict[object, tuple[Location, object]] = {}
+    for path, text in files.items():
+        try:
+            data, smap = load_yaml(text, path)
+        except RulebookError:
+            continue
+        for key, name, where, declares in _ids(data, (), (), top=True):
+            loc = smap.expr_loc(where, 0) if declares and key == list_key else None
+            if loc is not None:
+                out.setdefault(name, (loc, _at(data, where[:-1])))
+    return out
+
+
+def _at(data, path: tuple):
+    for seg in path:
+        data = data[seg]
+    return data
+
+
+_CURSOR = "__rulebook_cursor__"   # (a name no ruleset writes: where the cursor is, in a copy of the text)
+
+
+def patch_list_at(text: str, path: str, line: int, key: str) -> tuple | None:
+    """The key of the list a ``$patch`` change names an entry of, the cursor being in the value
+    of its ``key`` (id:, after:, before:, remove:) on 0-based ``line``, written as a block."""
+    lines = text.split("\n")
+    m = re.match(r"^(\s*(?:-\s+)*" + re.escape(key) + r"\s*:).*$", lines[line]) if line < len(lines) else None
+    if m is None:
+        return None
+    lines[line] = f"{m.group(1)} {_CURSOR}"
+    for list_key, name, _, declares in _id_places("\n".join(lines), path):
+        if name == _CURSOR and not declares:
+            return list_key
+    return None
+
+
+def list_name(list_key: tuple) -> str:
+    """A list's key as people read it: ``flow.#rounds.steps``."""
+    return ".".join(map(str, list_key)) or "(the top)"
+
+
 # ---------------------------------------------------------------------- outline
 STEP_KINDS = {k for k in load_schema()["$defs"]["step"]["properties"] if k != "steps"}
 STEP_LISTS = ("steps", "then", "else", "do", "options", "outcomes", "setup")
