@@ -408,3 +408,17 @@ async def test_hover_and_completion_of_the_id_of_a_list_entry(client, tmp_path):
     assert "of the list `flow`" in await hover(_find(text, "rounds", skip=1))
     assert set(await _complete(client, uri, _find(text, "reveal"))) == {"reveal", "lot"}
     assert set(await _complete(client, uri, _find(text, "rounds"))) == {"rounds"}
+
+
+async def test_references_of_a_zone_are_its_uses_not_a_card_value_of_the_same_word(client, tmp_path):
+    text = GOOF.replace('    label: "{value}"\n  bid_card:', '    label: "{value}"\n  token:\n    cards: [{place: taken}]\n'
+                        '    label: "taken {place}"\n  bid_card:', 1)
+    text += "triggers:\n  seen: {on_enter: taken, do: [{set: {top: 0}}]}\n"
+    path = tmp_path / "goof.yaml"
+    path.write_text(text)
+    uri = _open(client, path)
+    assert [d.message for d in await _diagnostics(client, uri) if d.severity == 1] == []
+    refs = await _at(client, "text_document_references_async", uri, _find(text, "taken: {"),
+                     context=types.ReferenceContext(include_declaration=True))
+    assert sorted((r.range.start.line, r.range.start.character) for r in refs) == sorted(
+        (p.line, p.character) for p in [_find(text, "taken: {"), _find(text, "to: taken", skip=4), _find(text, "taken, do")])

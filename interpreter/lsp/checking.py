@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..adapters.actions import warnings_of
 from ..building.builder import Builder
+from ..building.effects import EffectCompiler
 from ..errors import Diagnostic, RulebookError
 from ..expr.names import Names
 from ..expr.reuse import Reusing
@@ -50,12 +51,39 @@ class Checking(Builder):
         return tables
 
 
-class Recording(Checking):
-    """The builder, noting the keys accepted at each mapping and the locals of each expression."""
+class _Naming(EffectCompiler):
+    """The effect compiler, noting where an effect names a zone, counter or variable, and an
+    item of a list of effects a declared effect."""
 
-    def __init__(self, loaded, allowed: dict, locals_at: dict, types: dict):
+    def name(self, value, path, what="name"):
+        self.ctx.named_at.add(tuple(path))
+        return super().name(value, path, what)
+
+    def item(self, em, item, path, locals, has_me):
+        if isinstance(item, str):
+            self.ctx.named_at.add(tuple(path))
+        return super().item(em, item, path, locals, has_me)
+
+
+class Recording(Checking):
+    """The builder, noting the keys accepted at each mapping, the locals of each expression and
+    the places that name a declaration without an expression (a zone's name, a card's key, a
+    variable an ``as:`` declares...)."""
+
+    def __init__(self, loaded, allowed: dict, locals_at: dict, types: dict, named_at: set):
         super().__init__(loaded)
-        self.allowed, self.locals_at, self.types = allowed, locals_at, types
+        self.allowed, self.locals_at, self.types, self.named_at = allowed, locals_at, types, named_at
+        self.fx = _Naming(self)
+
+    def known(self, kind: str, name, pool, path) -> bool:
+        self.named_at.add(tuple(path))
+        return super().known(kind, name, pool, path)
+
+    def declare_var(self, name, typ, path):
+        self.named_at.add(tuple(path))
+        return super().declare_var(name, typ, path)
+
+
 
     def check_keys(self, spec, allowed, path, required=()):
         self.allowed[tuple(path)] = tuple(allowed)
@@ -70,6 +98,21 @@ class Recording(Checking):
         return fn
 
 
+def _noting(method: str):
+    """The builder's ``method(value, path, ...)``, noting ``path`` as a place that names a declaration."""
+    def noted(self, value, path, *args, **kw):
+        self.named_at.add(tuple(path))
+        return getattr(super(Recording, self), method)(value, path, *args, **kw)
+    noted.__name__ = method
+    return noted
+
+
+# the BuildContext's ways (mechanics/contract.py) to read a zone or an expression over a card
+for _method in ("zone_ref", "zone_owner_fn", "owned_zone", "shared_zone", "card_filter", "card_selector",
+                "card_key", "element_fn"):
+    setattr(Recording, _method, _noting(_method))
+
+
 @dataclass
 class Checked:
     """What checking one document found."""
@@ -81,6 +124,7 @@ class Checked:
     allowed: dict = field(default_factory=dict)     # data path -> keys accepted there
     locals_at: dict = field(default_factory=dict)   # data path -> (locals, has_me, expect, whole)
     types: dict = field(default_factory=dict)       # data path -> the type of the expression there
+    named_at: set = field(default_factory=set)      # data paths of names written without an expression
     effects: tuple = ()                 # declared effect names
     text: str | None = None             # the document's text checked
     builder: Builder | None = None      # the builder of the ruleset itself (quick.py compiles with it)
@@ -108,7 +152,7 @@ def check(path: str, texts: dict[str, str]) -> Checked:
             out.diagnostics = list(e.diagnostics)
             return out
         out.data, out.smap = loaded.data, loaded.smap
-        builder = Recording(loaded, out.allowed, out.locals_at, out.types)
+        builder = Recording(loaded, out.allowed, out.locals_at, out.types, out.named_at)
         out.diagnostics = _diagnostics(builder)
         out.names, out.effects, out.builder = builder.names, tuple(builder.fx.named), builder
         seen = {_key(loaded.data)}

@@ -300,7 +300,12 @@ def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]
 
 
 def _references(ls: RulebookServer, found, checked):
-    return navigation.references(found[0], found[1], _files(ls, checked))
+    files = _files(ls, checked)
+    # where names are read: as the check of each file found (a variant file beside a base may
+    # write an expression where the base has none)
+    places = navigation.name_places(checked).union(*(
+        navigation.name_places(ls.checked.get(p) or check(p, ls.texts())) for p in files if p != checked.path))
+    return navigation.references(found[0], found[1], files, places)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
