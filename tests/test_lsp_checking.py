@@ -219,3 +219,16 @@ def test_a_reused_compile_leaves_the_compiler_as_a_compile_afresh_does(monkeypat
         for c in (fresh, reused):
             c.names.namespace = base_namespace()
         assert _compiles(reused, first + REUSED) == _compiles(fresh, first + REUSED)
+
+
+def test_a_variant_that_changes_nothing_is_not_built(tmp_path, monkeypatch):
+    """As validate (loading/variants.py Distinct): its data is the ruleset's, so are its diagnostics."""
+    path = tmp_path / "goof.yaml"
+    text = GOOF.split("\nvariants:")[0] + "\nvariants:\n  same:\n    params: {num_cards: {default: 13}}\n" \
+                                          "  short:\n    params: {num_cards: {default: 5}}\n"
+    built = []
+    build = checking.Checking.build
+    monkeypatch.setattr(checking.Checking, "build", lambda self: built.append(self.loaded.variant) or build(self))
+    monkeypatch.setattr(checking, "_variants", {})
+    assert checking.check(str(path), {str(path): text}).diagnostics == []
+    assert built == [None, "short"]

@@ -7,7 +7,6 @@ mapping accepts and the locals of each expression, by data path.
 from __future__ import annotations
 
 import gc
-import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -19,7 +18,7 @@ from ..expr.names import Names
 from ..expr.reuse import Reusing
 from ..loading.kept import Kept
 from ..loading.source import SourceMap
-from ..loading.variants import load_data, unsaved
+from ..loading.variants import Distinct, data_key, load_data, unsaved
 from .diagnostics import unique
 
 
@@ -155,15 +154,13 @@ def check(path: str, texts: dict[str, str]) -> Checked:
         builder = Recording(loaded, out.allowed, out.locals_at, out.types, out.named_at)
         out.diagnostics = _diagnostics(builder)
         out.names, out.effects, out.builder = builder.names, tuple(builder.fx.named), builder
-        seen = {_key(loaded.data)}
+        distinct = Distinct(loaded.data)
         for variant in (loaded.data.get("variants") or {}):
             try:
                 vloaded = load_data(path, variant)
-                key = _key(vloaded.data)
-                if key in seen:   # a variant that changes nothing is not compiled again
+                if distinct.met(variant, vloaded.data)[0]:   # a variant that changes nothing is not compiled again
                     continue
-                seen.add(key)
-                found = _variant(vloaded, key)
+                found = _variant(vloaded)
             except RulebookError as e:
                 found = list(e.diagnostics)
             out.diagnostics += found
@@ -197,10 +194,6 @@ def _diagnostics(builder: Builder) -> list[Diagnostic]:
     return warnings_of(rules)
 
 
-def _key(data) -> str:
-    return hashlib.sha256(repr(data).encode()).hexdigest()
-
-
 # the last diagnostics of a variant by its file, name and merged data, with the source map they
 # were located by: an edit that leaves a variant's data as it was (most edits of a base leave a
 # variant file's data, or a value the variant overrides) does not build it again
@@ -208,9 +201,9 @@ _variants: dict[tuple, tuple] = {}
 VARIANTS_KEPT = 64
 
 
-def _variant(vloaded, key: str) -> list[Diagnostic]:
+def _variant(vloaded) -> list[Diagnostic]:
     """The diagnostics of one variant, reused if its data and the places of its parts are unchanged."""
-    kept_key = (vloaded.path, vloaded.variant, key)
+    kept_key = (vloaded.path, vloaded.variant, data_key(vloaded.data))
     kept = _variants.get(kept_key)
     if kept is not None and _places(kept[0]) == _places(vloaded.smap):
         return list(kept[1])
