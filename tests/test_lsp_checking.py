@@ -92,7 +92,7 @@ from interpreter.expr.names import Names  # noqa: E402
 from interpreter.expr.compiler import base_namespace  # noqa: E402
 from interpreter.expr.names import Scope  # noqa: E402
 from interpreter.expr.parser import ExprError, parse  # noqa: E402
-from interpreter.expr.types import INT, list_of  # noqa: E402
+from interpreter.expr.types import CARD, INT, list_of  # noqa: E402
 from interpreter.loading.variants import load_data  # noqa: E402
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -232,3 +232,32 @@ def test_a_variant_that_changes_nothing_is_not_built(tmp_path, monkeypatch):
     monkeypatch.setattr(checking, "_variants", {})
     assert checking.check(str(path), {str(path): text}).diagnostics == []
     assert built == [None, "short"]
+
+
+def test_a_compile_is_reused_only_with_the_namespace_tables_it_reads(monkeypatch):
+    """What a mechanic's function reads of the namespace (a board's neighbours, a card table it
+    derives a table from) and the helpers a compile's code calls, put there by an earlier
+    compile: as compiled afresh, whatever was compiled before."""
+    import interpreter.mechanics  # noqa: F401 (neighbors() and sums() are theirs)
+    monkeypatch.setattr(reuse, "_kept", reuse.Kept(1_000_000))
+
+    def compiler(cls, ranks, board):
+        names = Names(zones={"hand": "player", "pile": "none"}, attrs={"rank": INT}, namespace=base_namespace())
+        names.namespace.update({"A_rank": ranks, **({reuse.BOARD: ((1,), (0,))} if board else {})})
+        return cls(names)
+
+    def run(cls, texts, ranks=(1, 2), board=True):
+        c = compiler(cls, ranks, board)
+        out = []
+        for text in texts:
+            try:
+                out.append(c.compile(text, {"x": CARD}).source)
+            except ExprError as e:
+                out.append(e.message)
+        return out, {k: v for k, v in c.names.namespace.items() if not callable(v) or k.startswith("_count")}
+
+    first = ["count(pile where rank == 2)", "count(neighbors(x))", "sums(pile, by: rank)"]
+    later = ["count(hand where rank == 2) + 1", "count(neighbors(x))", "sums(pile, by: rank)"]
+    run(reuse.Reusing, first + later)
+    for ranks, board in [((1, 2), True), ((1, 2), False), ((3, 4), True)]:
+        assert run(reuse.Reusing, later, ranks, board) == run(Compiler, later, ranks, board)

@@ -5,10 +5,13 @@ the check before.
 
 An expression's compile is a pure function of its text, its locals, ``has_me``, ``expect``,
 what the ruleset declares (``Names``: zones, counters, parameters, attributes, defines...),
-the compiler's mode (``hoisting``, ``plain``) and the number of element variables made so far
-(their names are in the code). What it does besides its result is recorded with it and done
-again when it is reused: the names it used, the work it counted, the budgets it drew on, what it
-noted of the state (access.py), the helpers it put in the namespace, the state of one
+the tables of the namespace a compile reads (each card attribute's values, a board's
+neighbours: mechanics' functions derive tables from them or need them), the compiler's mode
+(``hoisting``, ``plain``) and the number of element variables made so far (their names are in
+the code). What it does besides its result is recorded with it and done again when it is
+reused: the names it used, the work it counted, the budgets it drew on, what it noted of the
+state (access.py), the helpers and tables its code calls put in the namespace if missing (as
+the compile puts them, or found them put by an earlier one), the state of one
 expression it leaves (a caller may compile a node of the same tree next; not the sizes of its
 nodes, which a walk of a tree sets before it reads them). A compile that a ruleset-wide budget
 (did-you-means, define expansions) cut short is not reused, nor one made in the middle of
@@ -31,9 +34,11 @@ from .names import Names
 from .parser import ExprError, parse
 
 _kept = Kept(1_000_000)   # key -> _Compile, bounded by the characters of the texts
+_digests: dict[int, tuple[Any, str]] = {}   # id of a namespace table -> (the table, a digest of it)
+BOARD = "_NB"   # the namespace's table of a board's neighbours (mechanics/board.py), which its functions need
 
-# what a compile adds to (counted), and grows (sets of the compiler); besides, it leaves the
-# state of one expression (cost, sizes...) as a caller compiling a node of the same tree next reads it
+# what a compile adds to (counted, in this order), and grows (sets of the compiler); besides, it
+# leaves the state of one expression (cost, sizes...) as a caller compiling a node of the same tree next reads it
 _COUNTED = ("spent", "total_expansions", "suggestion_work", "_counter", "_expansions_made", "_binds")
 _GROWN = ("used", "made", "lambda_vars")
 
@@ -42,10 +47,10 @@ _GROWN = ("used", "made", "lambda_vars")
 class _Compile:
     """One compile: its outcome and what it did besides (module docstring)."""
     outcome: tuple | ExprError   # (source, type, distinct, access, code object, its def's text) or the error
-    counted: tuple               # (one of _COUNTED, how much it added) when it added
+    counted: tuple               # how much it added to each of _COUNTED
     left: tuple | None           # the values it left of the state of one expression (None: nothing compiled)
-    grown: tuple                 # (one of _GROWN or string_literals, what it added) when it did
-    namespace: dict              # the helpers it put in the namespace
+    grown: tuple                 # what it added to each of _GROWN, and to the string literals
+    namespace: dict              # what its code calls of the namespace (and what it put there)
     str_concat: bool             # it joins strings
     access: Access               # what it noted, in every record open
     noted: bool                  # it noted anything
@@ -69,6 +74,7 @@ class Reusing(Compiler):
         super().__init__(names, plain)
         self._seen: tuple | None = None   # the declarations last fingerprinted, and their print
         self._print = ""
+        self._attrs: tuple = (None, ())   # the card attributes, and the names of their tables and the board's
 
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
                 expect: str | None = None, tree=None) -> Compiled:
@@ -100,12 +106,16 @@ class Reusing(Compiler):
     def _declared(self) -> str:
         """A print of everything the ruleset declares that a compile reads (taken again only
         when it changed: the declarations are made before the expressions are compiled)."""
-        n = self.names
-        now = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.attrs,
-               n.defines, n.max_list, n.max_players, n.sorted_zones)
-        if now != self._seen:
-            self._seen = copy.deepcopy(now)
-            self._print = hashlib.sha256(repr((*now[:-1], sorted(n.sorted_zones))).encode()).hexdigest()
+        n, ns = self.names, self.names.namespace
+        if self._attrs[0] is not n.attrs or len(self._attrs[1]) != len(n.attrs) + 1:   # (attributes are only added)
+            self._attrs = (n.attrs, (*("A_" + a for a in n.attrs), BOARD))
+        tables = tuple(map(ns.get, self._attrs[1]))
+        declared = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.attrs,
+                    n.defines, n.max_list, n.max_players, n.sorted_zones)
+        if (declared, tables) != self._seen:   # (the tables: the same objects, mostly, never changed)
+            self._seen = (copy.deepcopy(declared), tables)
+            text = repr((*declared[:-1], sorted(n.sorted_zones), [_digest(t) for t in tables]))
+            self._print = hashlib.sha256(text.encode()).hexdigest()
         return self._print
 
     def _recorded(self, made: list, text, locals, has_me, expect) -> _Compile:
@@ -127,29 +137,41 @@ class Reusing(Compiler):
             except ExprError as e:
                 outcome = e.with_traceback(None)
         access = notes.frozen()
+        ns = self.names.namespace
+        calls = _globals(outcome[4]) if isinstance(outcome, tuple) else set()
         return _Compile(
-            outcome, tuple((k, d) for k in _COUNTED if (d := getattr(self, k) - counted[k])),
+            outcome, tuple(getattr(self, k) - counted[k] for k in _COUNTED),
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
              self._tag) if parsed else None,
-            tuple((k, new) for k, new in [*((k, getattr(self, k) - grown[k]) for k in _GROWN),
-                                          ("string_literals", self.names.string_literals - literals)] if new),
-            {k: v for k, v in self.names.namespace.items() if k not in namespace},
+            (*(frozenset(getattr(self, k) - grown[k]) for k in _GROWN), frozenset(self.names.string_literals - literals)),
+            {k: v for k, v in ns.items() if k not in namespace or k in calls},
             self.names.str_concat and not joins, access, access != NOTHING,
             self.suggestion_work <= MAX_SUGGESTION_WORK and self.total_expansions <= MAX_RULESET_EXPANSIONS)
 
     def _fits(self, entry: _Compile) -> bool:
         """Whether the compile kept is what compiling now would do: the budgets of the whole
         ruleset it drew on are not passed."""
-        counted = dict(entry.counted)
-        return (entry.keep and self.suggestion_work + counted.get("suggestion_work", 0) <= MAX_SUGGESTION_WORK
-                and self.total_expansions + counted.get("total_expansions", 0) <= MAX_RULESET_EXPANSIONS)
+        return (entry.keep and self.suggestion_work + entry.counted[2] <= MAX_SUGGESTION_WORK
+                and self.total_expansions + entry.counted[1] <= MAX_RULESET_EXPANSIONS)
 
     def _replay(self, entry: _Compile) -> Compiled:
         """Do what the compile kept did, and give its outcome."""
-        for k, delta in entry.counted:
-            setattr(self, k, getattr(self, k) + delta)
-        for k, values in entry.grown:
-            (self.names.string_literals if k == "string_literals" else getattr(self, k)).update(values)
+        spent, expansions, suggestions, counter, made, binds = entry.counted   # (_COUNTED)
+        self.spent += spent
+        self.total_expansions += expansions
+        self.suggestion_work += suggestions
+        self._counter += counter
+        self._expansions_made += made
+        self._binds += binds
+        used, made_vars, lambda_vars, literals = entry.grown   # (_GROWN, string literals)
+        if used:
+            self.used |= used
+        if made_vars:
+            self.made |= made_vars
+        if lambda_vars:
+            self.lambda_vars |= lambda_vars
+        if literals:
+            self.names.string_literals |= literals
         for name, value in entry.namespace.items():
             self.names.namespace.setdefault(name, value)
         if entry.str_concat:
@@ -190,3 +212,25 @@ class Reusing(Compiler):
         fn: Any = FunctionType(code, self.names.namespace, code.co_name)   # (what exec of its def makes)
         fn.code = body
         return Compiled(source, typ, fn, distinct, access)
+
+
+def _globals(code: CodeType) -> set[str]:
+    """The global names a generated function's code (and the code inside it) reads."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _globals(const)
+    return names
+
+
+def _digest(table) -> str:
+    """A digest of a namespace table, kept by the table's identity (the card tables of one
+    ruleset are the same objects from build to build: building/builder.py card_tables)."""
+    if table is None:
+        return ""
+    kept = _digests.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_digests) > 4096:
+            _digests.clear()
+        kept = _digests[id(table)] = (table, hashlib.sha256(repr(table).encode()).hexdigest())
+    return kept[1]
