@@ -306,7 +306,7 @@ class Builder(Declarations, Bounded, Elements):
         r.teams_decl = d.get("teams")
         self.check_teams(r.teams_decl, r.min_players, r.max_players)
         r.params_decl = self.params(d.get("params") or {})
-        cards, tables, indexes = self.card_tables(d.get("components") or {})
+        cards, tables, indexes = self.card_tables(d.get("components") or {}, self.error)
         r.cards = cards
         r.card_labels = tuple(cards.labels)
         r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
@@ -438,9 +438,10 @@ class Builder(Declarations, Bounded, Elements):
         self.generate(r)   # (after the probes: they wrap enter())
         return r
 
-    def card_tables(self, components: dict) -> tuple:
-        """(the card table, each attribute's values by card, each one's index) of ``components:``."""
-        cards = build_cards(components, self.error)
+    def card_tables(self, components: dict, error) -> tuple:
+        """(the card table, each attribute's values by card, each one's index) of ``components:``;
+        its problems said to ``error``."""
+        cards = build_cards(components, error)
         tables = cards.tables()
         return cards, tables, {attr: attribute_index(values) for attr, values in tables.items()}
 

@@ -2,7 +2,8 @@
 editor's unsaved texts in place of the files), compiled, each inline variant too; never played.
 
 What the builder learnt on the way is kept for completion: the names declared, the keys each
-mapping accepts and the locals of each expression, by data path.
+mapping accepts and the locals of each expression, by data path; and for find references, the
+places that name a declaration.
 """
 from __future__ import annotations
 
@@ -34,19 +35,15 @@ class Checking(Builder):
     def generate(self, r) -> None:
         pass
 
-    def card_tables(self, components: dict) -> tuple:
+    def card_tables(self, components: dict, error) -> tuple:
         """Kept by the section's data, with the errors it gave (located again in this build)."""
         def made():
             said: list = []
-            self.error = lambda *args, **kw: said.append((args, kw))   # type: ignore[method-assign]
-            try:
-                return super(Checking, self).card_tables(components), said
-            finally:
-                del self.error
+            return super(Checking, self).card_tables(components, lambda *args, **kw: said.append((args, kw))), said
         key = repr(components)
         tables, said = _cards.get(key, made, len(key))
         for args, kw in said:
-            self.error(*args, **kw)
+            error(*args, **kw)
         return tables
 
 
@@ -81,8 +78,6 @@ class Recording(Checking):
     def declare_var(self, name, typ, path):
         self.named_at.add(tuple(path))
         return super().declare_var(name, typ, path)
-
-
 
     def check_keys(self, spec, allowed, path, required=()):
         self.allowed[tuple(path)] = tuple(allowed)
