@@ -408,6 +408,14 @@ async def test_hover_and_completion_of_the_id_of_a_list_entry(client, tmp_path):
     assert "of the list `flow`" in await hover(_find(text, "rounds", skip=1))
     assert set(await _complete(client, uri, _find(text, "reveal"))) == {"reveal", "lot"}
     assert set(await _complete(client, uri, _find(text, "rounds"))) == {"rounds"}
+    typo = tmp_path / "typo.yaml"   # (a change naming no entry: the file does not load)
+    typo.write_text(text.replace("after: reveal", "after: reveel"))
+    typo_uri = _open(client, typo)
+    await _diagnostics(client, typo_uri)
+    result = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=typo_uri), position=_find(text, "reveal", skip=2)))
+    assert "no entry of this list has this id" in result.contents.value
+    assert set(await _complete(client, typo_uri, _find(text, "reveal"))) == {"reveal", "lot"}
 
 
 async def test_references_of_a_zone_are_its_uses_not_a_card_value_of_the_same_word(client, tmp_path):
