@@ -4,7 +4,7 @@ diagnostics of the changed text as LSP ranges, after the debounce; first the qui
 (the edited expression compiled against the last check, interpreter/lsp/quick.py), then the
 whole check that replaces it.
 
-    python benchmarks/lsp.py [--edits 20] [--protocol]
+    python benchmarks/lsp.py [--edits 20] [--protocol] [--declaring]
 
 The ruleset is the bundled diamonds_club.yaml grown to 1,000 lines with invariants (each an
 expression). Each edit types one more digit into a number in an expression, so
@@ -12,6 +12,8 @@ every text is new (nothing is answered from a cache of whole texts) while the re
 file is unchanged, as when someone types. Printed: the median and the slowest of the edits,
 wall-clock and CPU time of this process (on a shared machine the CPU time is the steadier). ``--protocol`` also drives ``python -m interpreter
 lsp`` over stdio and times each change to its published diagnostics, less the debounce.
+``--declaring`` also times the whole check after edits that each declare one more zone: what
+the ruleset declares changes, so no compile of an earlier check is reused (the worst case).
 """
 from __future__ import annotations
 
@@ -46,6 +48,26 @@ def edits(text: str, n: int) -> list[str]:
     anchor = "count(park) + 0 >= 0"
     assert anchor in text
     return [text.replace(anchor, f"count(park) + 1{'0' * k} >= 0", 1) for k in range(1, n + 1)]
+
+
+def declaring(text: str, n: int) -> list[str]:
+    """``n`` texts, each declaring one more zone than the one before."""
+    assert "\nzones:\n" in text
+    return [text.replace("\nzones:\n", "\nzones:\n" + "".join(f"  extra{i}: {{}}\n" for i in range(k)), 1)
+            for k in range(1, n + 1)]
+
+
+def whole(path: Path, texts: list[str]) -> list[float]:
+    """CPU seconds of the whole check of each text, after one of the file as it is."""
+    from interpreter.lsp.checking import check, settle
+    check(str(path), {str(path): path.read_text()})
+    settle()
+    times = []
+    for text in texts:
+        c = time.process_time()
+        check(str(path), {str(path): text})
+        times.append(time.process_time() - c)
+    return times
 
 
 def in_process(path: Path, texts: list[str]) -> dict[str, tuple[list[float], list[float]]]:
@@ -108,6 +130,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--edits", type=int, default=20, help="keystrokes timed (default 20)")
     ap.add_argument("--protocol", action="store_true", help="also time the server over stdio")
+    ap.add_argument("--declaring", action="store_true", help="also time the whole check after edits declaring a zone")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.yaml"
@@ -118,6 +141,8 @@ def main() -> int:
         for what, (wall, cpu) in in_process(path, texts).items():
             name = {"quick": "the answer to the keystroke (quick.py)", "whole": "the whole check after it"}[what]
             print(f"{name}: wall {ms(wall)}; CPU {ms(cpu)}")
+        if args.declaring:
+            print(f"the whole check after an edit declaring a zone: CPU {ms(whole(path, declaring(path.read_text(), args.edits)))}")
         if args.protocol:
             print(f"over stdio, a change to its first diagnostics, less the debounce: "
                   f"{ms(asyncio.run(over_protocol(path, texts)))}")

@@ -326,13 +326,19 @@ async def test_diagnostics_go_to_the_uri_the_editor_spelt(client, tmp_path):
     assert [d.code for d in found] == ["unknown-name"]
 
 
-async def test_definition_and_references_of_the_id_of_a_list_entry_across_extends(client, tmp_path):
+def _with_ids() -> str:
+    """Goofspiel with ids: its rounds (rounds), and in them the reveal and the take (reveal, lot);
+    inside those, another list's entry named reveal too."""
     base_text = GOOF.replace("  - repeat: params.num_cards\n", "  - id: rounds\n    repeat: params.num_cards\n")
     base_text = base_text.replace("      - move: {from: prizes, to: lot, count: 1}",
                                   "      - {id: reveal, move: {from: prizes, to: lot, count: 1}}")
     base_text = base_text.replace("          - with_player:", "          - id: reveal       # another list's entry\n"
                                                               "            with_player:")
-    base_text = base_text.replace("      - move: {from: lot, to: taken}", "      - {id: lot, move: {from: lot, to: taken}}")
+    return base_text.replace("      - move: {from: lot, to: taken}", "      - {id: lot, move: {from: lot, to: taken}}")
+
+
+async def test_definition_and_references_of_the_id_of_a_list_entry_across_extends(client, tmp_path):
+    base_text = _with_ids()
     base_text += "variants:\n  same:\n    flow: {$patch: [{id: rounds, with: {steps: {$patch: " \
                  "[{id: reveal, with: {move: {count: 1}}}]}}}]}\n"
     base = tmp_path / "goof.yaml"
@@ -378,3 +384,49 @@ async def test_definition_and_references_of_the_id_of_a_list_entry_across_extend
         (r.range.start.line, r.range.start.character) for r in zone}
     assert (_find(base_text, "lot, to: taken").line, _find(base_text, "lot, to: taken").character) in {
         (r.range.start.line, r.range.start.character) for r in zone}
+
+
+async def test_hover_and_completion_of_the_id_of_a_list_entry(client, tmp_path):
+    base_text = _with_ids()
+    (tmp_path / "goof.yaml").write_text(base_text)
+    text = ("extends: goof.yaml\nflow:\n  $patch:\n    - id: rounds\n      with:\n        steps:\n          $patch:\n"
+            "            - after: reveal\n              insert: [{set: {top: \"0\"}}]\n")
+    variant = tmp_path / "tie.yaml"
+    variant.write_text(text)
+    uri = _open(client, variant)
+    assert list(await _diagnostics(client, uri)) == []
+
+    async def hover(pos):
+        result = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=pos))
+        return result.contents.value if result else None
+
+    shown = await hover(_find(text, "reveal", skip=2))
+    line = base_text[:base_text.index("{id: reveal, move")].count("\n") + 1
+    assert shown.startswith(f"**entry `reveal`** of the list `flow.#rounds.steps`, declared at goof.yaml:{line}")
+    assert '"move"' in shown and '"prizes"' in shown and "with_player" not in shown   # this list's reveal
+    assert "of the list `flow`" in await hover(_find(text, "rounds", skip=1))
+    assert set(await _complete(client, uri, _find(text, "reveal"))) == {"reveal", "lot"}
+    assert set(await _complete(client, uri, _find(text, "rounds"))) == {"rounds"}
+    typo = tmp_path / "typo.yaml"   # (a change naming no entry: the file does not load)
+    typo.write_text(text.replace("after: reveal", "after: reveel"))
+    typo_uri = _open(client, typo)
+    await _diagnostics(client, typo_uri)
+    result = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=typo_uri), position=_find(text, "reveal", skip=2)))
+    assert "no entry of this list has this id" in result.contents.value
+    assert set(await _complete(client, typo_uri, _find(text, "reveal"))) == {"reveal", "lot"}
+
+
+async def test_references_of_a_zone_are_its_uses_not_a_card_value_of_the_same_word(client, tmp_path):
+    text = GOOF.replace('    label: "{value}"\n  bid_card:', '    label: "{value}"\n  token:\n    cards: [{place: taken}]\n'
+                        '    label: "taken {place}"\n  bid_card:', 1)
+    text += "triggers:\n  seen: {on_enter: taken, do: [{set: {top: 0}}]}\n"
+    path = tmp_path / "goof.yaml"
+    path.write_text(text)
+    uri = _open(client, path)
+    assert [d.message for d in await _diagnostics(client, uri) if d.severity == 1] == []
+    refs = await _at(client, "text_document_references_async", uri, _find(text, "taken: {"),
+                     context=types.ReferenceContext(include_declaration=True))
+    assert sorted((r.range.start.line, r.range.start.character) for r in refs) == sorted(
+        (p.line, p.character) for p in [_find(text, "taken: {"), _find(text, "to: taken", skip=4), _find(text, "taken, do")])

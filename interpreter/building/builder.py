@@ -307,15 +307,14 @@ class Builder(Declarations, Bounded, Elements):
         r.teams_decl = d.get("teams")
         self.check_teams(r.teams_decl, r.min_players, r.max_players)
         r.params_decl = self.params(d.get("params") or {})
-        cards = build_cards(d.get("components") or {}, self.error)
+        cards, tables, indexes = self.card_tables(d.get("components") or {}, self.error)
         r.cards = cards
         r.card_labels = tuple(cards.labels)
         r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
         r.card_keys = card_keys(r.card_labels)
-        tables = cards.tables()
         for attr, values in tables.items():
             self.names.namespace["A_" + attr] = values
-            self.names.namespace["I_" + attr] = attribute_index(values)
+            self.names.namespace["I_" + attr] = indexes[attr]
         self.names.attrs = dict(cards.attr_types)
         self.names.max_list = max(len(cards), r.max_players, 1)
         # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
@@ -439,6 +438,13 @@ class Builder(Declarations, Bounded, Elements):
                 self.probes.add("category", f"scoring category {name}", ("scoring", "categories", name))
         self.generate(r)   # (after the probes: they wrap enter())
         return r
+
+    def card_tables(self, components: dict, error) -> tuple:
+        """(the card table, each attribute's values by card, each one's index) of ``components:``;
+        its problems said to ``error``."""
+        cards = build_cards(components, error)
+        tables = cards.tables()
+        return cards, tables, {attr: attribute_index(values) for attr, values in tables.items()}
 
     def generate(self, r) -> None:
         """The ruleset's generated flow code (a checker that wants only the diagnostics skips it)."""

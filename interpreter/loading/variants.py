@@ -10,6 +10,7 @@ with ``extends: BASE.yaml`` beside its base.
 from __future__ import annotations
 
 import hashlib
+import json
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -32,6 +33,28 @@ class Loaded:
 
     def __init__(self, data: dict, smap: SourceMap, path: str, variant: str | None, text_hash: str):
         self.data, self.smap, self.path, self.variant, self.hash = data, smap, path, variant, text_hash
+
+
+def data_key(data) -> str:
+    """Merged ruleset data as one comparable text: two variants with equal data are one ruleset."""
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+class Distinct:
+    """The merged data of a ruleset and of its variants met so far (``data_key``): a variant
+    whose data was met before is the same rules, which validate and the editor compile once."""
+
+    def __init__(self, data):
+        self.seen: dict[str, str | None] = {data_key(data): None}
+
+    def met(self, variant: str, data) -> tuple[bool, str | None]:
+        """(whether this data was met before, the variant it was met as: None, the ruleset);
+        data not met before is noted as ``variant``'s."""
+        key = data_key(data)
+        if key in self.seen:
+            return True, self.seen[key]
+        self.seen[key] = variant
+        return False, None
 
 
 def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bool = False) -> Loaded:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from lsprotocol import types
 
@@ -156,6 +157,12 @@ def _names(ctx: Context, checked: Checked) -> list[types.CompletionItem]:
         sig = re.search(r"`(" + re.escape(fn) + r"\([^`]*\))`", doc or "")
         out.append(_item(fn, Kind.Function, sig.group(1) if sig else f"{fn}(...)", doc, sort="3"))
     return out
+
+
+def entry_ids(declared: dict, list_name: str) -> list[types.CompletionItem]:
+    """The ids of a list's entries (navigation.id_declarations), each with where it is declared."""
+    return [_item(str(name), Kind.Reference, f"an entry of {list_name} ({Path(loc.path).name}:{loc.line})")
+            for name, (loc, _) in declared.items()]
 
 
 def _param_detail(spec) -> str:

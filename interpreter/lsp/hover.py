@@ -125,6 +125,16 @@ def name_doc(word: str, ctx: Context, checked: Checked, params_before: bool) -> 
     return function_doc(word)
 
 
+def id_doc(name, list_name: str, declared) -> str:
+    """The entry an id names: its list, where it is declared and what it is (``declared``:
+    (location, the entry) or None)."""
+    head = f"**entry `{name}`** of the list `{list_name}`"
+    if declared is None:
+        return f"{head}: no entry of this list has this id"
+    loc, entry = declared
+    return f"{head}, declared at {Path(loc.path).name}:{loc.line}\n\n```json\n{_show(entry)}\n```"
+
+
 def expression_type(checked: Checked, text: str, offset: int) -> str | None:
     """The type of the expression written at ``offset`` of the checked document's ``text``
     (as the last check compiled it; None once the text has changed since)."""

@@ -107,9 +107,34 @@ def _scalars(data, path=()) -> Iterator[tuple[tuple, object]]:
         yield path, data
 
 
-def references(section: str, name: str, files: dict[str, str]) -> list[tuple[Location, int]]:
+_PATCHING = {"$patch", "$replace", "with", "replace", "insert", "append"}   # (the keys of a $patch change)
+
+
+def place(path: tuple) -> tuple:
+    """The kind of place a data path is, as every file of a chain writes it: its last two keys
+    (list indexes, an inline variant's ``variants: NAME`` and a ``$patch`` change's own keys
+    left out): ``(move, from)``, ``(define, best)``, ``(end_when,)``."""
+    if len(path) > 2 and path[0] == "variants":
+        path = path[2:]
+    patched = "$patch" in path or "$replace" in path
+    keys = [k for k in path if isinstance(k, str) and not (patched and k in _PATCHING)]
+    return tuple(keys[-2:])
+
+
+def name_places(checked: Checked) -> frozenset:
+    """The places (``place``) where the check read a name: its expressions and the keys that
+    name a declaration (``from: deck``, ``counter: coins``)."""
+    triggers = (checked.data or {}).get("triggers")
+    entered = [("triggers", name, "on_enter") for name, t in triggers.items() if isinstance(t, dict)] \
+        if isinstance(triggers, dict) else []   # (zones the trigger mechanic reads itself)
+    return frozenset(place(p) for p in (*checked.locals_at, *checked.named_at, *entered))
+
+
+def references(section: str, name: str, files: dict[str, str], places: frozenset) -> list[tuple[Location, int]]:
     """Every place the name is written in ``files`` (path -> text): its declaration, and its
-    uses in expressions and name lists (``params.NAME`` for a parameter), as (location, length)."""
+    uses in expressions and name lists (``params.NAME`` for a parameter), as (location,
+    length); a text is looked into only at the ``places`` a name is read (name_places), not
+    in data that may hold the same word (a card's attribute, a label)."""
     if section == "params":
         pattern = re.compile(r"(?<![\w.'\"])params\.(" + re.escape(name) + r")\b")
     else:
@@ -129,7 +154,7 @@ def references(section: str, name: str, files: dict[str, str]) -> list[tuple[Loc
                 out.append((loc, len(name)))
         ids = {where for _, _, where, _ in _ids(data, (), (), top=True)}   # (their own names, not uses)
         for where, value in _scalars(data):
-            if not isinstance(value, str) or (where and where[0] in SECTIONS and len(where) == 1) or where in ids:
+            if not isinstance(value, str) or where in ids or place(where) not in places:
                 continue
             for m in pattern.finditer(value):
                 loc = smap.expr_loc(where, m.start(1))
@@ -243,6 +268,50 @@ def id_references(list_key: tuple, name, files: dict[str, str], declared_only: b
     return sorted({(loc, len(str(name))) for path, text in files.items()
                    for key, n, loc, declares in _id_places(text, path)
                    if key == list_key and n == name and (declares or not declared_only)})
+
+
+def id_declarations(list_key: tuple, files: dict[str, str]) -> dict[object, tuple[Location, object]]:
+    """The ids the entries of that list declare in ``files`` (path -> text), each with where and
+    the entry itself (as the file that declares it writes it)."""
+    out: dict[object, tuple[Location, object]] = {}
+    for path, text in files.items():
+        try:
+            data, smap = load_yaml(text, path)
+        except RulebookError:
+            continue
+        for key, name, where, declares in _ids(data, (), (), top=True):
+            loc = smap.expr_loc(where, 0) if declares and key == list_key else None
+            if loc is not None:
+                out.setdefault(name, (loc, _at(data, where[:-1])))
+    return out
+
+
+def _at(data, path: tuple):
+    for seg in path:
+        data = data[seg]
+    return data
+
+
+_CURSOR = "__rulebook_cursor__"   # (a name no ruleset writes: where the cursor is, in a copy of the text)
+
+
+def patch_list_at(text: str, path: str, line: int, key: str) -> tuple | None:
+    """The key of the list a ``$patch`` change names an entry of, the cursor being in the value
+    of its ``key`` (id:, after:, before:, remove:) on 0-based ``line``, written as a block."""
+    lines = text.split("\n")
+    m = re.match(r"^(\s*(?:-\s+)*" + re.escape(key) + r"\s*:).*$", lines[line]) if line < len(lines) else None
+    if m is None:
+        return None
+    lines[line] = f"{m.group(1)} {_CURSOR}"
+    for list_key, name, _, declares in _id_places("\n".join(lines), path):
+        if name == _CURSOR and not declares:
+            return list_key
+    return None
+
+
+def list_name(list_key: tuple) -> str:
+    """A list's key as people read it: ``flow.#rounds.steps``."""
+    return ".".join(map(str, list_key)) or "(the top)"
 
 
 # ---------------------------------------------------------------------- outline

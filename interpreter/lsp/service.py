@@ -215,7 +215,14 @@ def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " ", "("]))
 def on_completion(ls: RulebookServer, params: types.CompletionParams):
     path, text, _, line, col = ls.at(params.text_document.uri, params.position)
-    items = completion.complete(context_at(text, line, col), ls.for_completion(path, text, line))
+    ctx = context_at(text, line, col)
+    list_key = navigation.patch_list_at(text, path, line, ctx.key) \
+        if ctx.key in navigation.PATCH_NAMES and ctx.path[-2:-1] == ("$patch",) else None
+    if list_key is not None:   # a change of a variant naming an entry: the ids of that list
+        declared = navigation.id_declarations(list_key, _files(ls, ls.current(path) or Checked(path), variants=False))
+        items = completion.entry_ids(declared, navigation.list_name(list_key))
+    else:
+        items = completion.complete(ctx, ls.for_completion(path, text, line))
     return types.CompletionList(is_incomplete=False, items=items)
 
 
@@ -228,7 +235,12 @@ def on_hover(ls: RulebookServer, params: types.HoverParams):
     word, start = found
     ctx = context_at(text, line, col)
     checked = ls.current(path) or Checked(path)
-    if line_text[start + len(word):].lstrip().startswith(":") and not line_text[:start].endswith("params."):
+    entry = navigation.id_at(text, path, line, col)
+    doc: str | None
+    if entry is not None:   # the id of a list entry: the entry it names
+        declared = navigation.id_declarations(entry[0], _files(ls, checked, variants=False))
+        doc = hover.id_doc(entry[1], navigation.list_name(entry[0]), declared.get(entry[1]))
+    elif line_text[start + len(word):].lstrip().startswith(":") and not line_text[:start].endswith("params."):
         doc = hover.key_doc(word, ctx.path if ctx.at_key else (*ctx.path, ctx.key))
     else:
         doc = hover.name_doc(word, ctx, ls.named.get(path, checked), line_text[:start].endswith("params."))
@@ -288,7 +300,12 @@ def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]
 
 
 def _references(ls: RulebookServer, found, checked):
-    return navigation.references(found[0], found[1], _files(ls, checked))
+    files = _files(ls, checked)
+    # where names are read: as the check of each file found (a variant file beside a base may
+    # write an expression where the base has none)
+    places = navigation.name_places(checked).union(*(
+        navigation.name_places(ls.checked.get(p) or check(p, ls.texts())) for p in files if p != checked.path))
+    return navigation.references(found[0], found[1], files, places)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)

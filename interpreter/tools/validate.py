@@ -12,7 +12,7 @@ from ..errors import RulebookError, UsageError
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
-from ..loading.variants import load_data
+from ..loading.variants import Distinct, load_data
 
 
 def _out(text: str = "") -> None:
@@ -34,11 +34,6 @@ def add_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
 
 
-def _data_key(data) -> str:
-    """Merged ruleset data as one comparable text (two variants with equal data are one ruleset)."""
-    return json.dumps(data, sort_keys=True, default=str)
-
-
 def cmd_validate(args) -> int:
     files = []
     for raw in args.paths:
@@ -51,15 +46,14 @@ def cmd_validate(args) -> int:
         keep = bool(args.playouts)   # compiled rulesets are kept only to be played
         files.append({"path": raw, "variant": None, "ok": True, "diagnostics": warnings_of(rules),
                       "rules": rules if keep else None})
-        seen = {_data_key(rules.data): None}   # a variant that changes nothing is not compiled again
+        distinct = Distinct(rules.data)   # a variant that changes nothing is not compiled again
         for variant in (rules.data.get("variants") or {}):
             try:
-                key = _data_key(load_data(path, variant).data)
-                if key in seen:
+                same, same_as = distinct.met(variant, load_data(path, variant).data)
+                if same:
                     files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": [],
-                                  "same_as": seen[key], "rules": None})
+                                  "same_as": same_as, "rules": None})
                     continue
-                seen[key] = variant
                 vrules = load(path, variant=variant)
                 files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": warnings_of(vrules),
                               "rules": vrules if keep else None})
