@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 
 PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}
+# in the comprehensions that price a whole grid (here and grid_prices.py), the neighbours of
+# space _i of grid _g: its getter (grid_shape.neighbour_getters) applied to the grid
+_NEIGHBOURS_AT = {"neighbours": "_nb[_i](_g)"}
 
 
 def _neighbours(grid, card, rows):
@@ -134,10 +137,9 @@ class Grid(Step):
             if "where" in main:
                 where, _, prelude = ctx.compiler.compile_element(as_expr(main["where"]), None, True, CARD, BOOL)
             cost, _, more = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
-                                                         varying=("neighbours",), tag="c")
+                                                         varying=("neighbours",), tag="c", bound=_NEIGHBOURS_AT)
         except ExprError:
             return None, None, None   # reported by the per-space compile already
-        cost = cost.replace("L['neighbours']", "_nb[_i](_g)")
         local = LocalPrices.build(ctx.names, cost, more, where, prelude, ctx.names.namespace)
         src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
