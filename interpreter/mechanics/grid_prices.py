@@ -113,6 +113,7 @@ class LocalPrices:
         self.options = options      # (S, me, L, grid, costs, have, asked) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
         self.params = params        # parameters the cost reads
+        self.values = itemgetter(*params) if params else None   # S.p -> their values (in C; one: the value)
         self.sure = sure            # space -> whether its attributes alone pass the filter's other conjuncts
         self.memo: dict = {}        # (layout, rows, parameter values) -> its _Layout record
         self.last = None            # the record used last (a layout stays for a whole round)
@@ -183,9 +184,12 @@ class LocalPrices:
         return tuple(out)
 
     def price_of(self, S, grid, rows, space):
-        """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised."""
+        """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised.
+        The space is the one being taken: the next offer looks there first for what changed."""
         try:
-            return self.price_one(S, grid, self._layout(S, grid, rows).getters, grid.index(space))
+            layout, i = self._layout(S, grid, rows), grid.index(space)
+            layout.taken = i
+            return self.price_one(S, grid, layout.getters, i)
         except RUNTIME_ERRORS:
             return None
 
@@ -199,16 +203,15 @@ class LocalPrices:
 
     def _layout(self, S, grid, rows):
         """The remembered record of this layout under the current parameters."""
-        p = S.p
-        values = tuple([p[name] for name in self.params])
+        values = () if self.values is None else self.values(S.p)
         last = self.last
-        if last is not None and last.spaces == grid and last.rows == rows and last.values == values:
+        if last is not None and last.rows == rows and last.values == values and last.spaces == grid:
             return last
         key = (tuple(grid), rows, values)
         try:
             layout = self.memo.get(key)
-        except TypeError:   # a list parameter: as a tuple
-            key = (key[0], rows, _frozen(list(values)))
+        except TypeError:   # a list parameter: as a tuple (values: one value, or a tuple of several)
+            key = (key[0], rows, _frozen(list(values) if type(values) is tuple else values))
             layout = self.memo.get(key)
         if layout is None:
             if len(self.memo) >= MAX_LAYOUTS:
@@ -219,9 +222,13 @@ class LocalPrices:
 
     def _update(self, S, grid, layout, entry, seen):
         """The remembered costs with the spaces around every changed counter priced again."""
-        n = layout.n
-        changed = list(compress(range(len(seen)), map(ne, entry[0], seen)))   # the changed values
-        if len(changed) == 1:          # the usual case: one space taken since the last question
+        n, k, before = layout.n, layout.taken, entry[0]
+        if k is not None and len(seen) == n and seen[:k] == before[:k] and seen[k + 1:] == before[k + 1:]:
+            # the usual case: one counter changed, on the space last taken (found by comparing
+            # two slices in C, where finding it means comparing every value)
+            return self._repriced(S, grid, layout, entry, layout.around[k])
+        changed = list(compress(range(len(seen)), map(ne, before, seen)))   # the changed values
+        if len(changed) == 1:
             dirty = layout.around[changed[0] % n]
         else:
             shape, cells = layout.shape, set()
@@ -232,6 +239,10 @@ class LocalPrices:
             if 2 * len(cells) > n:
                 return self.price(S, grid, layout.getters, range(n))
             dirty = sorted(cells)
+        return self._repriced(S, grid, layout, entry, dirty)
+
+    def _repriced(self, S, grid, layout, entry, dirty):
+        """The remembered costs with the spaces ``dirty`` priced again."""
         costs = list(entry[1])   # the remembered list stays as it was (another state may hold it)
         for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
             costs[i] = c
@@ -272,7 +283,7 @@ class _Layout:
     its spaces, and ``entry``: the counter values it was last priced with and the costs. The
     costs are a pure function of the layout, the parameters and the counter values, so states
     sharing a record (clones, games of one process) cannot see each other's results."""
-    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry", "asked")
+    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry", "asked", "taken")
 
     def __init__(self, spaces: tuple, rows: int, values: tuple):
         self.spaces, self.rows, self.values = list(spaces), rows, values   # what it is the record of
@@ -286,3 +297,4 @@ class _Layout:
             self.read = lambda values: tuple([values[s] for s in spaces])
         self.entry = None
         self.asked: tuple | None = None   # the spaces the rest of the filter is asked of (LocalPrices.sure)
+        self.taken: int | None = None     # the index of the space last taken (where to look first for a change)
