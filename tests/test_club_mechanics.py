@@ -165,6 +165,17 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     assert checked > 20
 
 
+@pytest.mark.parametrize("where, sure", [
+    ("taken == 0 and (pos == 1 or got < 2 + pos)", True),
+    ("taken == 0 and (pos == 1 or pos == 2 or got < 2)", True),
+    ("taken == 0 and (got < 2 + pos or pos == 1)", False),   # got is evaluated first: its errors too
+    ("taken == 0 and got < 2 + pos", False),
+])
+def test_a_filter_is_passed_on_the_attributes_alone_only_by_its_leading_terms(tmp_path, where, sure):
+    r = load_text(tmp_path, GRID.replace('where: "taken == 0"', f'where: "{where}"'))
+    assert (next(s for s in r.steps if s.kind == "grid").local.sure is not None) is sure
+
+
 def _labels_from_scratch(step, S, options):
     grid = step.zone(S, S.dec[0], None)
     rows = step.rows(S, None, None) or 1

@@ -84,15 +84,17 @@ def _split_filter(names, where, prelude):
 
 def _sure(parts) -> str | None:
     """``animal == '-' or ...`` read of a space's attributes only: for each conjunct of ``parts``,
-    its terms (of ``A or B or ...``) that read nothing but the element (the same for a space
-    all game), joined; None if some conjunct has none (or there is no conjunct). A space they
-    hold for passes the filter whatever the state: only the others are asked at a decision."""
+    its first terms (of ``A or B or ...``) that read nothing but the element (the same for a
+    space all game), joined; None if some conjunct has none (or there is no conjunct). A space
+    they hold for passes the filter whatever the state, the terms after them never evaluated
+    (nor their errors raised): only the other spaces are asked at a decision."""
     out = []
     for part in parts:
-        known = [f"({term})" for term in conjuncts(part, "or") if _of_the_element(term)]
-        if not known:
+        terms = conjuncts(part, "or")
+        first = next((i for i, term in enumerate(terms) if not _of_the_element(term)), len(terms))
+        if not first:
             return None
-        out.append(f"({' or '.join(known)})")
+        out.append(f"({' or '.join(f'({term})' for term in terms[:first])})")
     return " and ".join(out) or None
 
 
