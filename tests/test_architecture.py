@@ -313,6 +313,40 @@ def test_no_module_reads_generated_source_as_text():
     assert not wrong and not stale, "\n".join(wrong + [f"{m}: listed, imports no re" for m in stale])
 
 
+# Nor is generated Python rewritten as text: a name the code should read is told to the
+# compiler (a local bound to its source: Compiler.compile_element's ``bound``). The check: no
+# ``.replace(`` whose text to find spells the state or the locals as generated code reads
+# them (``S.``, ``L[``).
+GENERATED_SPELLINGS = ("S.", "L[")
+
+
+def _generated_text_rewrites(path: Path) -> list[str]:
+    """The lines of ``path`` calling ``.replace(`` on a literal text spelling generated code
+    (an f-string by its constant parts)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "replace" and node.args):
+            continue
+        parts = node.args[0].values if isinstance(node.args[0], ast.JoinedStr) else [node.args[0]]
+        text = "".join(p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str))
+        if any(spelling in text for spelling in GENERATED_SPELLINGS):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_rewrites_generated_source_as_text():
+    wrong = [f"{module}:{line}" for module, path in MODULES.items() for line in _generated_text_rewrites(path)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rewrite_check_sees_literals_and_f_strings(tmp_path):
+    fake = tmp_path / "x.py"
+    fake.write_text("a = src.replace(\"L['neighbours']\", '_nb')\nb = src.replace(f\"S.c[{n!r}]\", 'x')\n"
+                    "c = name.replace('_', ' ')\nd = code.replace(co_filename='x')\n")
+    assert [line.split(":")[0] for line in _generated_text_rewrites(fake)] == ["1", "2"]
+
+
 def test_the_text_check_sees_every_form_of_import(tmp_path):
     fake = tmp_path / "x.py"
     fake.write_text("import os, ast\ndef f():\n    from re import compile\n")

@@ -128,20 +128,26 @@ GRID_SPLIT = (GRID.replace("  got: {owner: player}\n", "  got: {owner: player}\n
               .replace("then: [{gain: {counter: got, amount: space.pos}}]",
                        'then: [{gain: {counter: got, amount: space.pos}}, {gain: {counter: "blocked[last(market)]"}}]'))
 
+# a conjunct of the filter that reads the player's counter (asked at each decision) holds at
+# once for the spaces whose attribute says so (pos == 1): only the others are asked
+GRID_OR = GRID.replace('where: "taken == 0"', 'where: "taken == 0 and (pos == 1 or got < 2 + pos)"')
 
-@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "diamonds_club"])
+
+@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "grid_or", "diamonds_club"])
 def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     """A local cost (it reads only spaces, neighbours, card counters and parameters) is priced
     again only around changed counters, and so are the local parts of the filter; at every grid
     decision of random games, and across clones that go different ways, the offer equals
     pricing every space from scratch."""
     import random
-    texts = {"grid": GRID, "grid_split": GRID_SPLIT}
+    texts = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR}
     r = load_text(tmp_path, texts[ruleset]) if ruleset in texts else interpreter.load(interpreter.ruleset_path(ruleset))
     step = next(s for s in r.steps if s.kind == "grid")
     assert step.local is not None and step.local.counters
     if ruleset == "grid_split":
         assert step.local.counters == ("taken", "blocked")
+    # the spaces whose attributes alone pass the rest of the filter (animal == '-', pos == 1)
+    assert (step.local.sure is not None) is (ruleset in ("grid_or", "diamonds_club"))
     rnd, checked = random.Random(7), 0
     for seed in range(20 if ruleset in texts else 2):
         S = r.new_game(r.max_players, seed=seed)
@@ -157,6 +163,17 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
                 S = branches.pop(rnd.randrange(len(branches)))   # jump back: other counter values
                 engine.reask(S)
     assert checked > 20
+
+
+@pytest.mark.parametrize("where, sure", [
+    ("taken == 0 and (pos == 1 or got < 2 + pos)", True),
+    ("taken == 0 and (pos == 1 or pos == 2 or got < 2)", True),
+    ("taken == 0 and (got < 2 + pos or pos == 1)", False),   # got is evaluated first: its errors too
+    ("taken == 0 and got < 2 + pos", False),
+])
+def test_a_filter_is_passed_on_the_attributes_alone_only_by_its_leading_terms(tmp_path, where, sure):
+    r = load_text(tmp_path, GRID.replace('where: "taken == 0"', f'where: "{where}"'))
+    assert (next(s for s in r.steps if s.kind == "grid").local.sure is not None) is sure
 
 
 def _labels_from_scratch(step, S, options):

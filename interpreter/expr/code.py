@@ -212,11 +212,12 @@ class Join:
 
 
 # ---------------------------------------------------------------------- reading shapes
-def conjuncts(src: Any) -> list:
-    """The terms of ``A and B and ...`` (nested ands flattened), as Codes."""
+def conjuncts(src: Any, op: str = "and") -> list:
+    """The terms of ``A and B and ...`` (nested ands flattened), as Codes; ``op="or"``: of
+    ``A or B or ...``."""
     s = shape(src)
-    if isinstance(s, BoolOp) and s.op == "and":
-        return [term for part in s.parts for term in conjuncts(part)]
+    if isinstance(s, BoolOp) and s.op == op:
+        return [term for part in s.parts for term in conjuncts(part, op)]
     return [src]
 
 

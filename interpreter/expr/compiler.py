@@ -227,14 +227,16 @@ class Compiler(NameNodes, OperatorNodes):
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
                         element: str = CARD, expect: str | None = None, var: str = "_it",
-                        varying: tuple = (), tag: str = ""):
+                        varying: tuple = (), tag: str = "", bound: dict | None = None):
         """Source of an expression about an element ``var`` (as in where / by:), for a mechanic
         that builds its own comprehension: returns (source, type, prelude). The caller puts the
         prelude (see prelude(); it binds names) before the comprehension, once per evaluation.
         ``varying``: locals whose value changes with the element (never hoisted). ``tag`` keeps
-        the names of expressions that share one prelude apart."""
+        the names of expressions that share one prelude apart. ``bound``: local name -> the
+        Python source that gives its value where the caller puts the expression (read there
+        instead of ``L['name']``)."""
         tree = parse(text)
-        scope = Scope(dict(locals or {}), has_me, [(var, element)])
+        scope = Scope(dict(locals or {}), has_me, [(var, element)], bound=bound)
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag

@@ -75,15 +75,16 @@ CONSTANTS = {
 
 
 class Scope:
-    __slots__ = ("locals", "has_me", "elements", "named")
+    __slots__ = ("locals", "has_me", "elements", "named", "bound")
 
-    def __init__(self, locals, has_me, elements, named=None):
+    def __init__(self, locals, has_me, elements, named=None, bound=None):
         self.locals, self.has_me, self.elements = locals, has_me, elements
         self.named = named or {}   # an element's own name (L as x where ...) -> (var, type)
+        self.bound = bound or {}   # a local read as this Python source instead of L['name'] (compile_element)
 
     def with_element(self, var, typ, name=None):
         named = {**self.named, name: (var, typ)} if name else self.named
-        return Scope(self.locals, self.has_me, [*self.elements, (var, typ)], named)
+        return Scope(self.locals, self.has_me, [*self.elements, (var, typ)], named, self.bound)
 
 
 class NameNodes:
@@ -147,7 +148,7 @@ class NameNodes:
         if name in scope.locals:
             self.access.local(name)
             self.uses(f"L[{name!r}]")   # (compiler._varying: a local that changes with the element)
-            return code(f"L[{name!r}]", Local(name)), scope.locals[name]
+            return code(scope.bound.get(name) or f"L[{name!r}]", Local(name)), scope.locals[name]
         # 3. constants
         if name in CONSTANTS:
             if name == "me" and not scope.has_me:

@@ -30,7 +30,7 @@ from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..loading.kept import compiled
-from .base import SEAT_ASKED, WHO, Step, step_kind
+from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
 from .grid_prices import LocalPrices
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 
 PASS = -1
 _LOCALS = {"neighbours": list_of(CARD)}
+# in the comprehensions that price a whole grid (here and grid_prices.py), the neighbours of
+# space _i of grid _g: its getter (grid_shape.neighbour_getters) applied to the grid
+_NEIGHBOURS_AT = {"neighbours": "_nb[_i](_g)"}
 
 
 def _neighbours(grid, card, rows):
@@ -77,8 +80,8 @@ register_builtin("grid_neighbours", b_neighbours, {"_grid_neighbours": _neighbou
           Key("pass", "bool", "the player may take nothing", default=True),
           Key("prompt", "text", "the decision's name", default="take"),
           Key("then", "effects", "run after a space is taken (local space)")))
-class Grid(Step):
-    """Frame: [index, SEAT_ASKED]."""
+class Grid(AskOnce):
+    """Frame: [index, SEAT_ASKED] (asked once, done once answered)."""
     option_type = CARD
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -134,10 +137,9 @@ class Grid(Step):
             if "where" in main:
                 where, _, prelude = ctx.compiler.compile_element(as_expr(main["where"]), None, True, CARD, BOOL)
             cost, _, more = ctx.compiler.compile_element(as_expr(main.get("cost", 0)), _LOCALS, True, CARD, INT,
-                                                         varying=("neighbours",), tag="c")
+                                                         varying=("neighbours",), tag="c", bound=_NEIGHBOURS_AT)
         except ExprError:
             return None, None, None   # reported by the per-space compile already
-        cost = cost.replace("L['neighbours']", "_nb[_i](_g)")
         local = LocalPrices.build(ctx.names, cost, more, where, prelude, ctx.names.namespace)
         src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
                f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
@@ -155,9 +157,6 @@ class Grid(Step):
         if names[name] not in owners:
             ctx.error(f"counter '{name}' must be owned by each {' or '.join(owners)} here", path, "type")
         return name, names[name] == "team"
-
-    def enter(self, S):
-        return [self.index, None]
 
     def _have(self, S, who):
         return S.c[self.pay][S.tm[who] if self.pay_team else who]
@@ -181,8 +180,7 @@ class Grid(Step):
                 out.append((card, c))
         return out
 
-    # run and resolve exist only as the Python the generators below write (building/flowgen.py)
-    run = Step.run
+    # run (AskOnce) and resolve exist only as the Python the generators below write (building/flowgen.py)
     resolve = Step.resolve
 
     def _who(self, g) -> str:
@@ -276,8 +274,6 @@ class Grid(Step):
 
     def asked(self, S, frame):
         return {"pay": self.pay, "has": self._have(S, S.dec[0]), "can_pass": PASS in S.dec[1]}
-
-    asks = True
 
     def vocabulary(self, V, spec):
         """Every position's label with every space the grid's zone can hold, then pass."""

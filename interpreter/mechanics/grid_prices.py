@@ -61,13 +61,14 @@ def _reads_only(access, tables, locals_=frozenset()) -> bool:
 def _split_filter(names, where, prelude):
     """(the conjuncts of the filter that read only the space, its card-owned counters and
     parameters, joined; the other conjuncts, joined; the tables the first ones read, as
-    (bound name, kind, name)). "True" stands for no conjunct."""
+    (bound name, kind, name); a condition on the space's attributes alone that makes every
+    other conjunct hold, or None). "True" stands for no conjunct."""
     found = shape(prelude)
     if not isinstance(found, Prelude):
-        return "True", where, []
+        return "True", where, [], None
     tables = [t for t in found.tables if t[1] == "p" or t[1] == "c" and names.counters.get(t[2]) == "card"]
     kept: list[str] = []
-    rest: list[str] = []
+    rest: list = []
     read: set = set()
     for part in conjuncts(where) if isinstance(where, Code) else []:   # (not Code: no filter, "True")
         access = part.access
@@ -75,20 +76,47 @@ def _split_filter(names, where, prelude):
             kept.append(f"({part})")
             read |= access.reads | {("p", f[len("params."):]) for f in access.fixed}
         else:
-            rest.append(f"({part})")
+            rest.append(part)
     used = [t for t in tables if (t[1], t[2]) in read]
-    return " and ".join(kept) or "True", " and ".join(rest) or "True", used
+    return (" and ".join(kept) or "True", " and ".join(f"({part})" for part in rest) or "True", used,
+            _sure(rest))
+
+
+def _sure(parts) -> str | None:
+    """``animal == '-' or ...`` read of a space's attributes only: for each conjunct of ``parts``,
+    its first terms (of ``A or B or ...``) that read nothing but the element (the same for a
+    space all game), joined; None if some conjunct has none (or there is no conjunct). A space
+    they hold for passes the filter whatever the state, the terms after them never evaluated
+    (nor their errors raised): only the other spaces are asked at a decision."""
+    out = []
+    for part in parts:
+        terms = conjuncts(part, "or")
+        first = next((i for i, term in enumerate(terms) if not _of_the_element(term)), len(terms))
+        if not first:
+            return None
+        out.append(f"({' or '.join(f'({term})' for term in terms[:first])})")
+    return " and ".join(out) or None
+
+
+def _of_the_element(term) -> bool:
+    """Whether ``term`` reads nothing but the element (its attributes and constants): no state,
+    parameter, seat, local, acting player, nor a name bound before it."""
+    access = getattr(term, "access", None)
+    return (access is not None and not (access.opaque or access.me or access.reads or access.fixed or access.locals)
+            and not term.binds)
 
 
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
-    def __init__(self, price, price_one, options, counters, params):
+    def __init__(self, price, price_one, options, counters, params, sure=None):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
         self.price_one = price_one  # (S, grid, getters, index) -> the cost of that space
-        self.options = options      # (S, me, L, grid, costs, have) -> the spaces on offer
+        self.options = options      # (S, me, L, grid, costs, have, asked) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
         self.params = params        # parameters the cost reads
+        self.values = itemgetter(*params) if params else None   # S.p -> their values (in C; one: the value)
+        self.sure = sure            # space -> whether its attributes alone pass the filter's other conjuncts
         self.memo: dict = {}        # (layout, rows, parameter values) -> its _Layout record
         self.last = None            # the record used last (a layout stays for a whole round)
 
@@ -103,7 +131,7 @@ class LocalPrices:
         tables = _local_tables(names, cost_prelude)
         if tables is None or not _reads_only(shape(cost_prelude).access, tables, frozenset({"neighbours"})):
             return None   # hoisted calls, or reads of the game beyond counters and parameters
-        kept, rest, where_tables = _split_filter(names, where, where_prelude)
+        kept, rest, where_tables, sure = _split_filter(names, where, where_prelude)
         counters = [name for _, kind, name in tables + where_tables if kind == "c"]
         params = [name for _, kind, name in tables + where_tables if kind == "p"]
         bind = "".join(f"({bound} := S.{kind}[{name!r}]), " for bound, kind, name in where_tables)
@@ -111,15 +139,13 @@ class LocalPrices:
         price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")
         price_one = f"lambda S, _g, _nb, _i: ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]"
-        # the affordable spaces picked in C (compress by `cost <= have`), then the rest of the filter
-        affordable = "_compress(_g, _map(_le, _costs, _repeat(_have)))"
-        options = (f"lambda S, me, L, _g, _costs, _have: list({affordable})" if rest == "True" else
-                   f"lambda S, me, L, _g, _costs, _have: ({where_prelude}[_it for _it in {affordable} if ({rest})],)[-1]")
         try:
             return cls(eval(compiled(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
                        eval(compiled(price_one, "<grid prices>", "eval"), namespace),  # noqa: S307 - generated
-                       eval(compiled(options, "<grid options>", "eval"), namespace),   # noqa: S307 - generated
-                       tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)))
+                       _options(rest, where_prelude, sure, namespace),
+                       tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)),
+                       None if sure is None else eval(compiled(f"lambda _it: {sure}", "<grid filter>", "eval"),  # noqa: S307
+                                                      namespace))
         except SyntaxError:
             return None
 
@@ -138,12 +164,34 @@ class LocalPrices:
         except RUNTIME_ERRORS:
             return None
         layout.entry = (seen, costs)   # one assignment: a reader never sees half of it
-        return self.options(S, who, None, grid, costs, have)
+        asked = layout.asked
+        if asked is None:
+            asked = layout.asked = self._asked(layout.spaces)
+        return self.options(S, who, None, grid, costs, have, asked)
+
+    def _asked(self, spaces: list) -> tuple:
+        """The indexes of ``spaces`` the rest of the filter must be asked of: those ``sure``
+        does not hold for (or raises on: asked, as the plain filter asks them), or all."""
+        sure = self.sure
+        if sure is None:
+            return tuple(range(len(spaces)))
+        out = []
+        for i, space in enumerate(spaces):
+            try:
+                if sure(space):
+                    continue
+            except RUNTIME_ERRORS:
+                pass
+            out.append(i)
+        return tuple(out)
 
     def price_of(self, S, grid, rows, space):
-        """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised."""
+        """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised.
+        The space is the one being taken: the next offer looks there first for what changed."""
         try:
-            return self.price_one(S, grid, self._layout(S, grid, rows).getters, grid.index(space))
+            layout, i = self._layout(S, grid, rows), grid.index(space)
+            layout.taken = i
+            return self.price_one(S, grid, layout.getters, i)
         except RUNTIME_ERRORS:
             return None
 
@@ -157,16 +205,15 @@ class LocalPrices:
 
     def _layout(self, S, grid, rows):
         """The remembered record of this layout under the current parameters."""
-        p = S.p
-        values = tuple([p[name] for name in self.params])
+        values = () if self.values is None else self.values(S.p)
         last = self.last
-        if last is not None and last.spaces == grid and last.rows == rows and last.values == values:
+        if last is not None and last.rows == rows and last.values == values and last.spaces == grid:
             return last
         key = (tuple(grid), rows, values)
         try:
             layout = self.memo.get(key)
-        except TypeError:   # a list parameter: as a tuple
-            key = (key[0], rows, _frozen(list(values)))
+        except TypeError:   # a list parameter: as a tuple (values: one value, or a tuple of several)
+            key = (key[0], rows, _frozen(list(values) if type(values) is tuple else values))
             layout = self.memo.get(key)
         if layout is None:
             if len(self.memo) >= MAX_LAYOUTS:
@@ -177,9 +224,13 @@ class LocalPrices:
 
     def _update(self, S, grid, layout, entry, seen):
         """The remembered costs with the spaces around every changed counter priced again."""
-        n = layout.n
-        changed = list(compress(range(len(seen)), map(ne, entry[0], seen)))   # the changed values
-        if len(changed) == 1:          # the usual case: one space taken since the last question
+        n, k, before = layout.n, layout.taken, entry[0]
+        if k is not None and len(seen) == n and seen[:k] == before[:k] and seen[k + 1:] == before[k + 1:]:
+            # the usual case: one counter changed, on the space last taken (found by comparing
+            # two slices in C, where finding it means comparing every value)
+            return self._repriced(S, grid, layout, entry, layout.around[k])
+        changed = list(compress(range(len(seen)), map(ne, before, seen)))   # the changed values
+        if len(changed) == 1:
             dirty = layout.around[changed[0] % n]
         else:
             shape, cells = layout.shape, set()
@@ -190,10 +241,43 @@ class LocalPrices:
             if 2 * len(cells) > n:
                 return self.price(S, grid, layout.getters, range(n))
             dirty = sorted(cells)
+        return self._repriced(S, grid, layout, entry, dirty)
+
+    def _repriced(self, S, grid, layout, entry, dirty):
+        """The remembered costs with the spaces ``dirty`` priced again."""
         costs = list(entry[1])   # the remembered list stays as it was (another state may hold it)
         for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
             costs[i] = c
         return costs
+
+
+def _options(rest: str, prelude: str, sure: str | None, namespace) -> Callable:
+    """``(S, me, L, grid, costs, have, asked) -> the spaces on offer``: the affordable ones,
+    picked in C (``cost <= have``), that pass the rest of the filter. With ``sure`` (a condition
+    on the attributes that makes the rest hold), the rest is asked only of the spaces in
+    ``asked`` (the layout's spaces ``sure`` does not hold for)."""
+    affordable = "_compress(_g, _map(_le, _costs, _repeat(_have)))"
+    args = "S, me, L, _g, _costs, _have, _asked"
+    if rest == "True":
+        return eval(compiled(f"lambda {args}: list({affordable})", "<grid options>", "eval"), namespace)  # noqa: S307
+    if sure is None:
+        return eval(compiled(f"lambda {args}: ({prelude}[_it for _it in {affordable} if ({rest})],)[-1]",  # noqa: S307
+                             "<grid options>", "eval"), namespace)
+    body = "\n".join([f"def _options({args}):",
+                      "    _ok = list(_map(_le, _costs, _repeat(_have)))",
+                      "    _bound = False",
+                      "    for _i in _asked:",
+                      "        if _ok[_i]:",
+                      "            if not _bound:   # (the tables and lifted calls: once, only if needed)",
+                      f"                ({prelude}None)",
+                      "                _bound = True",
+                      "            _it = _g[_i]",
+                      f"            if not ({rest}):",
+                      "                _ok[_i] = False",
+                      "    return list(_compress(_g, _ok))", ""])
+    local: dict = {}
+    exec(compiled(body, "<grid options>", "exec"), namespace, local)  # noqa: S102 - generated
+    return local["_options"]
 
 
 class _Layout:
@@ -201,7 +285,7 @@ class _Layout:
     its spaces, and ``entry``: the counter values it was last priced with and the costs. The
     costs are a pure function of the layout, the parameters and the counter values, so states
     sharing a record (clones, games of one process) cannot see each other's results."""
-    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry")
+    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry", "asked", "taken")
 
     def __init__(self, spaces: tuple, rows: int, values: tuple):
         self.spaces, self.rows, self.values = list(spaces), rows, values   # what it is the record of
@@ -214,3 +298,5 @@ class _Layout:
         else:
             self.read = lambda values: tuple([values[s] for s in spaces])
         self.entry = None
+        self.asked: tuple | None = None   # the spaces the rest of the filter is asked of (LocalPrices.sure)
+        self.taken: int | None = None     # the index of the space last taken (where to look first for a change)
