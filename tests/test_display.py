@@ -72,3 +72,14 @@ def test_a_grid_market_asks_with_the_title_of_what_is_paid_agreeing():
     title = {"cash": "gold coins"}.get
     assert asked("buy", {"pay": "cash", "has": 4, "can_pass": True}, 3, who, title) == "buy a space or pass: 4 gold coins"
     assert asked("buy", {"pay": "cash", "has": 1, "can_pass": False}, 3, who, title) == "buy a space: 1 gold coin"
+
+
+def test_a_grid_spaces_price_reads_in_the_counters_words():
+    """A space of a grid market is offered with its price as the counter's title says it, one
+    or many ("1 coin", "2 coins"), never the counter's name after any number."""
+    rules = interpreter.load(interpreter.ruleset_path("diamonds_club"))
+    S = rules.new_game(3, seed=2)
+    options = Table(rules).render(S, S.current_player())["prompt"]["options"]
+    notes = [o["note"] for o in options if o["label"] != "pass"]
+    assert notes and all(n.endswith((" coin", " coins")) for n in notes)
+    assert all((n.split()[0] == "1") == n.endswith(" coin") for n in notes)

@@ -94,7 +94,7 @@ def test_a_grid_market_is_drawn_as_a_grid_with_the_prices_the_options_cost():
             continue
         at, card = label.split(":")
         assert cells[at]["label"] == card
-        assert note == f"{cells[at]['price']} coins"      # the option's note is the space's price
+        assert note == f"{cells[at]['price']} coin{'' if cells[at]['price'] == 1 else 's'}"   # the space's price, in words
     # and the price is what buying it costs
     label = next(lab for lab in notes if lab != "pass")
     before = S.c["coins"][seat]

@@ -182,7 +182,8 @@ class Step:
         return None
 
     def option_notes(self, S, options) -> list | None:
-        """A short note per option of the pending decision (its cost: "3 coins"), or None."""
+        """A short note per option of the pending decision, or None: text, or a cost as
+        ``(amount, counter)``, which the viewer says in the counter's words ("3 coins", "1 coin")."""
         return None
 
     def asked(self, S, frame) -> dict | None:

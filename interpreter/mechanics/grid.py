@@ -270,7 +270,7 @@ class Grid(AskOnce):
 
     def option_notes(self, S, options):
         costs = dict(self.costs(S, S.dec[0]))
-        return [None if o == PASS else f"{costs.get(o, '?')} {self.pay}" for o in options]
+        return [None if o == PASS else (costs[o], self.pay) if o in costs else "?" for o in options]
 
     def asked(self, S, frame):
         return {"pay": self.pay, "has": self._have(S, S.dec[0]), "can_pass": PASS in S.dec[1]}

@@ -126,7 +126,8 @@ class Table:
         seats = S.prompt() in self.words.seat_prompts   # a choice among seats, labelled "p2"
         if shown:
             labels = S.legal_actions()
-            notes = step.option_notes(S, S.dec[1]) or [None] * len(labels)
+            notes = [self.words.amount(*n) if isinstance(n, tuple) else n
+                     for n in step.option_notes(S, S.dec[1]) or [None] * len(labels)]
             if seats:   # each seat by its name beside its label
                 notes = [note if note is not None or not lab[1:].isdigit() else who(int(lab[1:]))
                          for lab, note in zip(labels, notes)]
