@@ -2,6 +2,10 @@
 title after "every", a zone titled as one card, a seat titled by what it does, a flag as yes/no."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import interpreter
 from interpreter.tools.explain import explain
 from interpreter.tools.phrases import Phraser
@@ -73,3 +77,21 @@ def test_the_rulebooks_own_sentences_are_quoted_where_a_step_gives_them(tmp_path
     assert len(lines[touch + 1]) - len(lines[touch + 1].lstrip()) > len(lines[touch]) - len(lines[touch].lstrip())
     option = _with(tmp_path, "diams", {"                      draw:": '                        doc: "Draw the top card of the pile."'})
     assert "*“Draw the top card of the pile.”*" in option
+
+
+def test_any_step_may_quote_its_rule_beside_its_kind(tmp_path):
+    """``doc:`` beside any step or effect (here a deal and a tricks step) is accepted
+    by the build and the schema, and explain quotes it under the step; any other unknown key beside
+    a step is still an error."""
+    src = (Path(__file__).resolve().parent.parent / "docs" / "examples" / "little_tricks.yaml").read_text()
+    src = src.replace("      - deal: {from: deck, to: hand, count: params.hand_size}\n",
+                      "      - deal: {from: deck, to: hand, count: params.hand_size}\n"
+                      "        doc: \"Deal each player their hand.\"\n")
+    src = src.replace("      - tricks:\n", "      - doc: \"Play the tricks.\"\n        tricks:\n")
+    path = tmp_path / "quoted.yaml"
+    path.write_text(src)
+    text = explain(interpreter.load(path))
+    assert "*“Deal each player their hand.”*" in text and "*“Play the tricks.”*" in text
+    path.write_text(src.replace("doc: \"Play the tricks.\"", "dco: \"Play the tricks.\""))
+    with pytest.raises(interpreter.RulesetError, match="unknown key 'dco'"):
+        interpreter.load(path)

@@ -188,10 +188,12 @@ class EffectCompiler:
                 return self.e_if(em, item, path, locals, has_me)
             if "switch" in item:
                 return self.e_switch(em, item, path, locals, has_me)
-            if len(item) != 1:
+            body = [k for k in item if k != "doc"]   # beside any effect, doc: quotes its rule (explain)
+            if len(body) != 1:
                 self.ctx.error(f"an effect is one key (its kind), got {', '.join(item)}", path, "effect")
                 return
-            (kind, spec), = item.items()
+            kind = body[0]
+            spec = item[kind]
             path = (*path, kind)
         else:
             self.ctx.error("an effect is a mapping like {gain: {...}} or the name of a declared effect",
@@ -367,7 +369,7 @@ class EffectCompiler:
         em.depth -= 1
 
     def e_if(self, em, item, path, locals, has_me):
-        self.ctx.check_keys(item, ("if", *key_names(EFFECT_KEYS["if"], "beside")), path)
+        self.ctx.check_keys(item, ("if", "doc", *key_names(EFFECT_KEYS["if"], "beside")), path)
         cond, _ = self.expr(item["if"], (*path, "if"), locals, has_me, BOOL)
         text = str(item["if"])[:70]
         self.indented(em, f"if {cond}:", item.get("then", []), (*path, "then"), locals, has_me,
@@ -376,7 +378,7 @@ class EffectCompiler:
             self.indented(em, "else:", item["else"], (*path, "else"), locals, has_me, ("else", f"if {text}: else"))
 
     def e_switch(self, em, item, path, locals, has_me):
-        self.ctx.check_keys(item, ("switch", *key_names(EFFECT_KEYS["switch"], "beside")), path)
+        self.ctx.check_keys(item, ("switch", "doc", *key_names(EFFECT_KEYS["switch"], "beside")), path)
         value, typ = self.expr(item["switch"], (*path, "switch"), locals, has_me)
         cases = item.get("cases") or {}
         if not isinstance(cases, dict) or not cases:

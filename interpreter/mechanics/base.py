@@ -137,12 +137,13 @@ class Step:
     def check_declared(cls, ctx, main, rest, path):
         """Check ``- KIND: main`` (``rest``: the item's other keys) at ``path`` against the
         kind's table of keys: a kind with keys inside its mapping needs one, and unknown keys
-        and missing required ones are located errors. Returns ``main`` ({} if it is no mapping)."""
+        and missing required ones are located errors; beside any kind, ``doc:`` quotes the
+        rulebook's sentence (rulebook explain shows it). Returns ``main`` ({} if it is no mapping)."""
         inside = [k for k in cls.keys if k.place != "beside"]
         if inside and not isinstance(main, dict):
             ctx.error(f"{cls.kind} takes a mapping ({', '.join(key_names(inside))})", (*path, cls.kind), "step")
             main = {}
-        ctx.check_keys(rest, key_names(cls.keys, "beside"), path)
+        ctx.check_keys(rest, (*key_names(cls.keys, "beside"), "doc"), path)   # any step may quote its rule
         if inside:
             ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
         return main

@@ -81,13 +81,18 @@ def _kind_schema(doc: str, keys) -> dict:
     return out
 
 
+# beside any step or effect: the rulebook's sentence for it
+_DOC_BESIDE = {"description": "the rulebook's sentence for this rule (rulebook explain quotes it)", "type": "string"}
+
+
 def kinds_schema() -> dict:
     """``$defs`` for a flow item and an effect item: any mapping, its known keys documented."""
     step_keys, effect_keys = _step_keys(), _effect_keys()
     effect: dict[str, Any] = {
         "description": "An effect: a one-key mapping naming its kind, or the name of a declared effect.",
         "type": ["object", "string"],
-        "properties": {k: _kind_schema(EFFECT_KINDS[k], keys or ()) for k, keys in effect_keys.items()}}
+        "properties": {**{k: _kind_schema(EFFECT_KINDS[k], keys or ()) for k, keys in effect_keys.items()},
+                       "doc": _DOC_BESIDE}}
     step = {"description": "A step of the flow (a step kind, with its options beside or inside it) or an effect.",
             "type": ["object", "string"],
             "properties": {**{k: _kind_schema(STEP_KINDS[k].doc, keys) for k, keys in step_keys.items()},
