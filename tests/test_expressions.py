@@ -265,6 +265,23 @@ def test_a_filter_computes_its_first_comparison_value_once(world, text, hoisted)
 
 
 
+@pytest.mark.parametrize("text, sets", [
+    ("count(hand + table where it in table + deck)", True),     # one set of both zones, a lookup per card
+    ("hand + table where it not in table + deck", True),
+    ("count(players where it in [1] + [2])", False),            # computed lists: looked for in each
+    ("first(table) in table + deck", False),                    # not in a loop: nothing to build once
+    ("count(hand where first(table) in table + deck)", False),  # the same value for every card
+])
+def test_membership_in_joined_zones_in_a_loop_is_a_set_built_once(world, text, sets):
+    """``x in A + B`` asked of each element of a filter is one lookup in a set of A and B built
+    on first use, with the plain compile's answer (the touch chance of a dexterity attempt asks
+    it of each neighbour of a position)."""
+    fast = world.compiler.compile(text, None, True)
+    assert ("{*" in fast.source) is sets, fast.source
+    plain = Compiler(world.names, plain=True).compile(text, None, True)
+    assert fast.fn(world.S, 0, {}) == plain.fn(world.S, 0, {})
+
+
 @pytest.mark.parametrize("text", [
     "(hand where rank > 1) where suit == 'S'",
     "first((hand where rank > 1) where suit == 'S')",
