@@ -283,6 +283,22 @@ def test_membership_in_joined_zones_in_a_loop_is_a_set_built_once(world, text, s
 
 
 @pytest.mark.parametrize("text", [
+    "sum(hand, by: rank)",
+    "sum(hand, by: rank) >= 7",
+    "any(players, by: sum(hand[it], by: rank) > 5)",          # an end condition's shape
+    "count(table) > 3 and sum(hand, by: rank) > 1",            # added up only when it is asked
+])
+def test_a_sum_of_whole_numbers_is_added_up_in_a_loop(world, text):
+    """A sum by: of whole numbers, alone or compared, is added up by a loop in the compiled
+    function (no list built, no comprehension called), with the plain compile's value."""
+    fast = world.compiler.compile(text, None, True)
+    assert "sum([" not in fast.fn.code and " += " in fast.fn.code, fast.fn.code
+    plain = Compiler(world.names, plain=True).compile(text, None, True)
+    for me in range(4):
+        assert same(fast.fn(world.S, me, {}), plain.fn(world.S, me, {}))
+
+
+@pytest.mark.parametrize("text", [
     "(hand where rank > 1) where suit == 'S'",
     "first((hand where rank > 1) where suit == 'S')",
     "count((hand + table where rank > 1) where suit != 'S')",
