@@ -38,3 +38,22 @@ def test_a_define_is_shared_only_where_it_means_what_it_means_alone():
     assert _plain_uses(parse("count(zone where value < d)"), "d") == -1
     assert _plain_uses(parse("max(d, 0.5)"), "d") == -1
     assert _plain_uses(parse("d + table[d]"), "d") == -1
+
+
+def test_a_chance_of_zero_is_zero_without_the_clamp():
+    """A chance of exactly 0 (a touch with no neighbour, a fake's chance on a real) is 0.0, as
+    the clamp makes it, without calling it; a chance out of [0, 1] still goes through it."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    clamp = type(attempt).clamped
+    calls = []
+    attempt.clamped = lambda k, p: calls.append(p) or clamp(attempt, k, p)
+    try:
+        S = rules.new_game(4, seed=5, record=True)
+        rnd = random.Random(5)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    finally:
+        del attempt.clamped
+    zeros = [p for e in S.ev if e["ev"] == "roll" for p in e["chances"].values() if p == 0]
+    assert zeros and all(type(p) is float for p in zeros) and calls == []

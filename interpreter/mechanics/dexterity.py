@@ -256,7 +256,8 @@ class Attempt(Step):
                 lines += [f"{pad}v{k} = {g.fn(o.chance)}(S, actor, None)", f"{pad}p = float(v{k})"]
             else:
                 lines.append(f"{pad}p = float({g.fn(o.chance)}(S, actor, None))")
-            lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)")
+            # (a chance of 0, often: 0.0 as clamped() makes it, without the call)
+            lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else 0.0 if p == 0.0 else {k_self}.clamped({k}, p)")
         lines += [f"        total = sum(({probs}))",
                   f"        if total > {1 + EPS!r}:",
                   f"            {k_self}.too_likely(total)"]
