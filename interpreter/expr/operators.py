@@ -273,9 +273,10 @@ class OperatorNodes:
 
     def _union_set(self, a, ta, b, tb, scope) -> Code | None:
         """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do
-        not): the lists joined as one set, built once per evaluation on first use (compiler.hoist),
-        so that each element is one lookup rather than a walk through every list. Only for
-        values whose equality agrees with their hash (cards, seats, whole numbers, strings)."""
+        not): the lists joined as one set, built once per evaluation before it (compiler.hoist:
+        plain reads of the lists cannot fail), so that each element is one lookup rather than a
+        walk through every list. Only for values whose equality agrees with their hash (cards,
+        seats, whole numbers, strings)."""
         if ta not in _HASHED or elem(tb) not in _HASHED or not any(var in a.uses for var, _ in scope.elements):
             return None
         parts = joined_lists(b)
@@ -283,7 +284,7 @@ class OperatorNodes:
             return None
         union = reading("{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
         union.walks = True
-        hoisted = self.hoist(union, scope)
+        hoisted = self.hoist(union, scope, eager=True)
         return hoisted if hoisted is not union else None
 
     def n_neg(self, n, scope):
