@@ -265,6 +265,39 @@ def test_a_filter_computes_its_first_comparison_value_once(world, text, hoisted)
 
 
 
+@pytest.mark.parametrize("text, sets", [
+    ("count(hand + table where it in table + deck)", True),     # one set of both zones, a lookup per card
+    ("hand + table where it not in table + deck", True),
+    ("count(players where it in [1] + [2])", False),            # computed lists: looked for in each
+    ("first(table) in table + deck", False),                    # not in a loop: nothing to build once
+    ("count(hand where first(table) in table + deck)", False),  # the same value for every card
+])
+def test_membership_in_joined_zones_in_a_loop_is_a_set_built_once(world, text, sets):
+    """``x in A + B`` asked of each element of a filter is one lookup in a set of A and B built
+    once, before the filter, with the plain compile's answer (the touch chance of a dexterity
+    attempt asks it of each neighbour of a position)."""
+    fast = world.compiler.compile(text, None, True)
+    assert ("{*" in fast.source) is sets, fast.source
+    plain = Compiler(world.names, plain=True).compile(text, None, True)
+    assert fast.fn(world.S, 0, {}) == plain.fn(world.S, 0, {})
+
+
+@pytest.mark.parametrize("text", [
+    "sum(hand, by: rank)",
+    "sum(hand, by: rank) >= 7",
+    "any(players, by: sum(hand[it], by: rank) > 5)",          # an end condition's shape
+    "count(table) > 3 and sum(hand, by: rank) > 1",            # added up only when it is asked
+])
+def test_a_sum_of_whole_numbers_is_added_up_in_a_loop(world, text):
+    """A sum by: of whole numbers, alone or compared, is added up by a loop in the compiled
+    function (no list built, no comprehension called), with the plain compile's value."""
+    fast = world.compiler.compile(text, None, True)
+    assert "sum([" not in fast.fn.code and " += " in fast.fn.code, fast.fn.code
+    plain = Compiler(world.names, plain=True).compile(text, None, True)
+    for me in range(4):
+        assert same(fast.fn(world.S, me, {}), plain.fn(world.S, me, {}))
+
+
 @pytest.mark.parametrize("text", [
     "(hand where rank > 1) where suit == 'S'",
     "first((hand where rank > 1) where suit == 'S')",

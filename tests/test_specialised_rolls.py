@@ -38,3 +38,40 @@ def test_a_define_is_shared_only_where_it_means_what_it_means_alone():
     assert _plain_uses(parse("count(zone where value < d)"), "d") == -1
     assert _plain_uses(parse("max(d, 0.5)"), "d") == -1
     assert _plain_uses(parse("d + table[d]"), "d") == -1
+
+
+def test_a_chance_of_zero_is_zero_without_the_clamp():
+    """A chance of exactly 0 (a touch with no neighbour, a fake's chance on a real) is 0.0, as
+    the clamp makes it, without calling it; a chance out of [0, 1] still goes through it."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    clamp = type(attempt).clamped
+    calls = []
+    attempt.clamped = lambda k, p: calls.append(p) or clamp(attempt, k, p)
+    try:
+        S = rules.new_game(4, seed=5, record=True)
+        rnd = random.Random(5)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    finally:
+        del attempt.clamped
+    zeros = [p for e in S.ev if e["ev"] == "roll" for p in e["chances"].values() if p == 0]
+    assert zeros and all(type(p) is float for p in zeros) and calls == []
+
+
+def test_a_rolls_total_and_rest_are_added_up_without_builtin_calls():
+    """The specialised roll adds the chances and takes the rest as sum() and max() would, with
+    plain arithmetic (under valgrind a call of either costs about as much as the rest of the
+    roll's arithmetic): the rest is 1 minus the others, never below 0."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    run = rules.flow_source.split(f"def R{attempt.index}(S, frame):")[1].split("\ndef ")[0]
+    assert "sum(" not in run and "max(" not in run, run
+    S = rules.new_game(4, seed=7, record=True)
+    rnd = random.Random(7)
+    while not S.over:
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    rolls = [list(e["chances"].values()) for e in S.ev if e["ev"] == "roll"]
+    assert len(rolls) > 20
+    for *others, rest in rolls:
+        assert rest == max(0.0, 1.0 - sum(others)) and type(rest) is float

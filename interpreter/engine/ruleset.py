@@ -161,9 +161,10 @@ class Ruleset:
 
     def _fill(self, S):
         for name, owner in self.zone_owner.items():
-            if owner == "none":
-                S.z[name] = [c for comp in (self.zone_decl[name].get("start") or [])
-                             for c in self.cards.by_component[comp]]
+            if owner == "none":   # (each component's cards added in one call, not card by card)
+                zone = S.z[name] = []
+                for comp in self.zone_decl[name].get("start") or ():
+                    zone.extend(self.cards.by_component[comp])
             elif owner == "card":   # a dict of the cards' non-empty zones (state.py)
                 S.z[name] = {}
             else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, code, lookup, lookup_table, shape, walkable, \
+from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
@@ -113,7 +113,8 @@ def b_sum(c, n, scope, args, kw):
     if "by" in kw:
         var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
         c.expect_type(t, NUM, kw["by"])
-        return code(f"sum([{s} for {var} in {src}])", loops=True), t
+        # (of whole numbers, statements.py may add it up in a loop: the same total)
+        return code(f"sum([{s} for {var} in {src}])", Summed(var, src, s) if t == INT else None, loops=True), t
     if not is_numeric(elem(typ)):
         raise ExprError(f"sum() of a list of {elem(typ)}: add by: to say what to add up", offset_of(n), code="type")
     return f"sum({src})", elem(typ)

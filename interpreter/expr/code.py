@@ -205,6 +205,14 @@ class AnyLoop:
 
 
 @dataclass(frozen=True)
+class Summed:
+    """``sum([body for var in iter])`` of whole numbers (builtins.b_sum)."""
+    var: str
+    iter: Any
+    body: Any
+
+
+@dataclass(frozen=True)
 class Join:
     """``(a + b)`` of two lists."""
     left: Any

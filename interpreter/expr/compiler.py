@@ -90,6 +90,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted: list[str] | None = None      # names of loop-invariant calls lifted out of filters
+        self._eager: dict[str, str] = {}            # of those, the ones computed before the expression: their code
         self._tables: dict[tuple[str, str], str] | None = None  # (kind z/c/p, name) read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._tag = ""                # tells apart the names of expressions compiled to run together
@@ -194,13 +195,14 @@ class Compiler(NameNodes, OperatorNodes):
             return None
 
     def _binding_lists(self) -> tuple[list[str] | None, dict[tuple[str, str], str] | None]:
+        self._eager = {}
         return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
         so the loop reads a local), then each hoisted call as not computed yet."""
         return ([(bound, f"S.{kind}[{name!r}]") for (kind, name), bound in (self._tables or {}).items()]
-                + [(h, "_U") for h in (self._hoisted or ())])
+                + [(h, self._eager.get(h, "_U")) for h in (self._hoisted or ())])
 
     def prelude_lines(self) -> list[str]:
         """The bindings as statements (the body of a generated function)."""
@@ -339,14 +341,18 @@ class Compiler(NameNodes, OperatorNodes):
             out = self.hoist(out, scope)
         return out, typ
 
-    def hoist(self, src: Code, scope) -> Code:
+    def hoist(self, src: Code, scope, eager: bool = False) -> Code:
         """A call that does not depend on the element of the filter around it is computed once
-        per evaluation, on first use (lazily, so an empty list still computes nothing)."""
+        per evaluation, on first use (lazily, so an empty list still computes nothing); ``eager``:
+        code that cannot fail is computed before the expression, no test of it per element."""
         if scope.elements and self._hoisted is not None and self._invariant(src, scope):
             name = f"_h{self._tag}{len(self._hoisted)}"
             self._hoisted.append(name)
             self._binds += 1
-            hoisted = code(f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src), loops=src.loops)
+            if eager:
+                self._eager[name] = src
+            hoisted = code(name if eager else f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src),
+                           loops=src.loops)
             hoisted.uses, hoisted.binds = src.uses, True
             return hoisted
         return src

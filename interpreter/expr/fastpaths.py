@@ -150,10 +150,16 @@ def _pure_list(part) -> bool:
 
 def member_of_joined(value: str, lists: str) -> str | None:
     """``x in A + B + C`` over lists as ``(x in A or x in B or x in C)``: the same answer, found
-    in the same order, without building the joined list (a define joining three zones, asked
-    of each neighbour of a position). None unless x and every part are plain reads that cannot fail
-    (a part that raises would otherwise be skipped once x is found)."""
-    if not _pure_value(value) or not isinstance(shape(lists), Join):
+    in the same order, without building the joined list. None unless x and every part are plain
+    reads that cannot fail (a part that raises would otherwise be skipped once x is found)."""
+    parts = joined_lists(lists) if _pure_value(value) else None
+    return None if parts is None else "(" + " or ".join(f"{value} in {part}" for part in parts) + ")"
+
+
+def joined_lists(lists: str) -> list | None:
+    """The parts of ``A + B + C`` when each is a plain read that cannot fail (a shared zone, a
+    table bound before the loop, the seats); else None."""
+    if not isinstance(shape(lists), Join):
         return None
     parts: list = []
 
@@ -164,7 +170,5 @@ def member_of_joined(value: str, lists: str) -> str | None:
         parts.append(src)
         return _pure_list(src)
 
-    if not leaves(lists):
-        return None
-    return "(" + " or ".join(f"{value} in {part}" for part in parts) + ")"
+    return parts if leaves(lists) else None
 

@@ -12,13 +12,14 @@ from .access import Recorder
 from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
-from .fastpaths import faster_filter, member_of_joined, scan_call, scan_first
+from .fastpaths import faster_filter, joined_lists, member_of_joined, scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
 if TYPE_CHECKING:
     from .names import Names, Scope
 
+_HASHED = (CARD, PLAYER, INT, STR)   # types whose values are found in a set as in a list (no NaN, no list)
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
 
@@ -54,7 +55,7 @@ class OperatorNodes:
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def fresh(self) -> str: ...
-        def hoist(self, src: Code, scope: Scope) -> Code: ...
+        def hoist(self, src: Code, scope: Scope, eager: bool = False) -> Code: ...
         def holds_loop(self, loops: bool) -> None: ...
         def expect_type(self, typ: str, expect: str, node: Any) -> None: ...
         def add_cost(self, operations: int, node: Any) -> None: ...
@@ -262,10 +263,29 @@ class OperatorNodes:
             table, zone = mapped.lookup[0], mapped.iter
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
             return (found if op == "in" else f"(not {found})"), BOOL
+        union = None if self.plain or not is_list(tb) else self._union_set(a, ta, b, tb, scope)
+        if union is not None:   # x in A + B in a loop: one set of both, a lookup per element
+            return f"({a} {op} {union})", BOOL
         joined = None if self.plain or not is_list(tb) else member_of_joined(a, b)
         if joined is not None:   # x in A + B: looked for in A, then in B, no list joined
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
+
+    def _union_set(self, a, ta, b, tb, scope) -> Code | None:
+        """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do
+        not): the lists joined as one set, built once per evaluation before it (compiler.hoist:
+        plain reads of the lists cannot fail), so that each element is one lookup rather than a
+        walk through every list. Only for values whose equality agrees with their hash (cards,
+        seats, whole numbers, strings)."""
+        if ta not in _HASHED or elem(tb) not in _HASHED or not any(var in a.uses for var, _ in scope.elements):
+            return None
+        parts = joined_lists(b)
+        if parts is None:
+            return None
+        union = reading("{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
+        union.walks = True
+        hoisted = self.hoist(union, scope, eager=True)
+        return hoisted if hoisted is not union else None
 
     def n_neg(self, n, scope):
         s, t = self.node(n.children[0], scope)

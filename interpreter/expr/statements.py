@@ -13,40 +13,45 @@ statements that leave its value in a variable, with the same short-circuits:
                                              break
     A and B                     ->   ok = A; if ok: ok = B   (each part written the same way)
     A or B, not A               ->   likewise
+    sum([E for x in L]) OP B    ->   s = 0                   (a sum of whole numbers, alone or
+                                     for x in L:              compared, in any of these places:
+                                         s += E               no list built, no call; the same
+                                     ok = s OP B              total, its elements in order)
 
 The shapes are those the compiler noted as it wrote the condition (code.py), never parsed
-back from its text; a condition with no such ``any()`` is left as it was.
+back from its text; a condition with no such ``any()`` nor sum is left as it was.
 """
 from __future__ import annotations
 
-from .code import AnyLoop, BoolOp, Not, shape
+from .code import AnyLoop, BoolOp, Compare, Not, Summed, shape
 
 
 def as_statements(src: str, target: str) -> tuple[str, ...] | None:
     """Lines that set ``target`` to the value of the expression ``src`` (None: nothing to
     gain, use the expression as it is)."""
-    if not _has_any(src):
+    if not _worth(src):
         return None
     lines: list[str] = []
     _emit(src, target, "", lines)
     return tuple(lines)
 
 
-def _has_any(src) -> bool:
+def _worth(src) -> bool:
+    """Whether ``src`` holds an ``any()`` or a sum that the statements write as a plain loop."""
     s = shape(src)
-    if isinstance(s, AnyLoop):
+    if isinstance(s, AnyLoop) or _summed(src) is not None:
         return True
     if isinstance(s, BoolOp):
-        return any(_has_any(part) for part in s.parts)
-    return isinstance(s, Not) and _has_any(s.operand)
+        return any(_worth(part) for part in s.parts)
+    return isinstance(s, Not) and _worth(s.operand)
 
 
 def _emit(src, target: str, pad: str, lines: list[str]) -> None:
     s = shape(src)
     if isinstance(s, AnyLoop):
         lines += [f"{pad}{target} = False",
-                  f"{pad}for {s.var} in {s.iter}:",
-                  f"{pad}    if ({s.cond}):",
+                  f"{pad}for {s.var} in {s.iter}:"]
+        lines += [f"{pad}    if ({_added_up(s.cond, pad + '    ', lines)}):",
                   f"{pad}        {target} = True",
                   f"{pad}        break"]
     elif isinstance(s, BoolOp):
@@ -60,4 +65,29 @@ def _emit(src, target: str, pad: str, lines: list[str]) -> None:
         _emit(s.operand, target, pad, lines)
         lines.append(f"{pad}{target} = not {target}")
     else:
-        lines.append(f"{pad}{target} = {src}")
+        lines.append(f"{pad}{target} = {_added_up(src, pad, lines)}")
+
+
+def _summed(src) -> tuple[Summed, str | None] | None:
+    """(the sum, the comparison's operator and right side) of a sum of whole numbers, or of a
+    comparison that computes one first (its left side); else None."""
+    s = shape(src)
+    if isinstance(s, Summed):
+        return s, None
+    if isinstance(s, Compare) and isinstance(shape(s.left), Summed):
+        return shape(s.left), f" {s.op} {s.right}"
+    return None
+
+
+def _added_up(src, pad: str, lines: list[str]) -> str:
+    """``src`` with the sum it computes first added up by the lines written before it (a name
+    made from its element's, fresh), or ``src`` itself."""
+    found = _summed(src)
+    if found is None:
+        return src
+    total, rest = found
+    name = f"_sum{total.var}"
+    lines += [f"{pad}{name} = 0",
+              f"{pad}for {total.var} in {total.iter}:",
+              f"{pad}    {name} += {total.body}"]
+    return name if rest is None else f"({name}{rest})"

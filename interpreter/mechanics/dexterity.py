@@ -256,8 +256,10 @@ class Attempt(Step):
                 lines += [f"{pad}v{k} = {g.fn(o.chance)}(S, actor, None)", f"{pad}p = float(v{k})"]
             else:
                 lines.append(f"{pad}p = float({g.fn(o.chance)}(S, actor, None))")
-            lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else {k_self}.clamped({k}, p)")
-        lines += [f"        total = sum(({probs}))",
+            # (a chance of 0, often: 0.0 as clamped() makes it, without the call)
+            lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else 0.0 if p == 0.0 else {k_self}.clamped({k}, p)")
+        # (sum() of chances in [0, 1], none -0.0: the same total, added without the call)
+        lines += [f"        total = {' + '.join(f'p{k}' for k in range(n))}",
                   f"        if total > {1 + EPS!r}:",
                   f"            {k_self}.too_likely(total)"]
         if rest is not None:
@@ -266,7 +268,8 @@ class Attempt(Step):
             if o.cond is not None:
                 lines.append(f"        if c{rest}:")
                 pad += "    "
-            lines.append(f"{pad}p{rest} = max(0.0, 1.0 - total)")
+            # (max(0.0, 1.0 - total), without the call: max() parses its arguments slowly)
+            lines += [f"{pad}p = 1.0 - total", f"{pad}p{rest} = p if p > 0.0 else 0.0"]
         lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0", "        chosen = None"]
         for k in range(n):
             lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):",
