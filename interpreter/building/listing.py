@@ -93,6 +93,9 @@ def _described(obj) -> str:
         return f"a lookup in a table of {len(owner)} values (a card attribute)"
     if owner is not None:
         return f"{type(owner).__name__}.{getattr(obj, '__name__', '?')} of step {getattr(owner, 'index', '?')}"
+    code = getattr(obj, "__code__", None)
+    if code is not None and getattr(obj, "__module__", None) is None:   # eval'd: its code is named by what it is
+        return f"generated {code.co_filename}"   # (<zone hand>, <where quality != none>)
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
 
 

@@ -74,8 +74,11 @@ class Branch(AskOnce):
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
-            s.offers = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
-                                                   scope.has_me, f"branch {s.prompt}")
+            offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
+                                                      scope.has_me, f"branch {s.prompt}")
+            if offers is not None:   # (headed and named by the options' YAML line: building/listing.py)
+                offers.loc = ctx.smap.loc((*p, "options"))
+            s.offers = offers
         s.read_if_none(ctx, main, p)
         return s
 
