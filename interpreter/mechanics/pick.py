@@ -141,7 +141,9 @@ class Pick(Step):
                      "        S.stack.pop()",
                      "        return U"]),
                   "    options = S.rules.distinct_cards(allowed)"]
-        lo = _number(self.lo, plain)
+        lo: int | str | None = _number(self.lo, plain)
+        if lo is None and self.lo is self.hi and not plain:   # a count: its value is asked once (hi above)
+            lo = "hi"
         lines.append(f"    if len(picked) >= {lo if lo is not None else f'{g.fn(self.lo)}(S, who, L)'}:")
         return "\n".join([*lines, f"        options.append({DONE})", "    S.dec = (who, tuple(options))",
                           "    return U"])
