@@ -20,7 +20,7 @@ than MAX_CHAIN is a runtime error.
 from __future__ import annotations
 
 from ..errors import raised_in, tag_origin
-from ..expr.runtime import ExprRuntimeError
+from ..expr.runtime import ExprRuntimeError, _none_used
 from ..expr.types import BOOL, CARD
 from .contract import TRIGGER_KEYS, key_names, required_names
 
@@ -136,7 +136,8 @@ class Triggers:
                 return
 
     def check_when(self, S) -> None:
-        """Fire the when-triggers whose condition became true since the last check."""
+        """Fire the when-triggers whose condition became true since the last check (the
+        reference: the game loop calls ``watch_source``'s function, written for the ruleset)."""
         v = S.v
         try:
             for _name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
@@ -146,28 +147,98 @@ class Triggers:
                     S.v[key] = now
                     for p in S.players:
                         if now[p] and not before[p] and fn is not None:
-                            self._chain(S)
-                            try:
-                                fn(S, p, None)
-                            finally:
-                                self.depth -= 1
+                            self.fire(S, fn, p)
                 else:
                     holds = True if cond(S, None, None) else False
                     before = v.get(key)
                     if before is not holds:
                         v[key] = holds
                     if holds and not before and fn is not None:
-                        self._chain(S)
-                        try:
-                            fn(S, None, None)
-                        finally:
-                            self.depth -= 1
+                        self.fire(S, fn, None)
         except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
             self._note(e, cond, fn)
             raise
+
+    def fire(self, S, fn, me) -> None:
+        """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
+        self._chain(S)
+        try:
+            fn(S, me, None)
+        except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
+            self._note(e, None, fn)
+            raise
+        finally:
+            self.depth -= 1
+
+    def failed(self, e: Exception, k: int) -> Exception:
+        """The error to raise for ``e``, raised by when-trigger k's condition written inline
+        (``watch_source``): what its own function raises (none used as a value is the
+        language's error), located at the condition."""
+        if isinstance(e, TypeError):
+            e = _none_used(e)
+        origin = self.origins.get(id(self.when[k][1]))
+        if origin is not None:
+            tag_origin(e, origin[0], origin[1])
+        return e
+
+    def watch_source(self, g) -> str:
+        """``WATCH(S)``, the check_when of this ruleset, which the generated game loop calls
+        after every change: each trigger's condition written in (a per-player one called for
+        each seat), its last value compared, its effects fired on the rising edge, in the
+        declared order. The names it uses: ``_T`` these triggers, F<n> their effects."""
+        g.ns["_T"] = self
+        lines = ["def WATCH(S):", "    v = S.v"]
+        for k, (_name, cond, fn, per, key) in enumerate(self.when):
+            fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
+            if per:
+                lines += ["    try:",
+                          f"        now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
+                          "    except Exception as e:",
+                          f"        raise _T.failed(e, {k})",
+                          f"    before = v.get({key!r}) or [False] * S.n",
+                          f"    v[{key!r}] = now"]
+                if fire is not None:
+                    lines += ["    for p in S.players:", "        if now[p] and not before[p]:", f"            {fire}"]
+                continue
+            # the rising edge: holds now, and held not (False, or never checked: None) before
+            lines += ["    try:",
+                      f"        h = {_inline(g, cond)}",
+                      "    except Exception as e:",
+                      f"        raise _T.failed(e, {k})",
+                      "    if h:",
+                      f"        if v.get({key!r}) is not True:",
+                      f"            v[{key!r}] = True",
+                      *([f"            {fire}"] if fire is not None else []),
+                      f"    elif v.get({key!r}) is not False:",
+                      f"        v[{key!r}] = False"]
+        return "\n".join(lines)
 
     def _chain(self, S):
         self.depth += 1
         if self.depth > MAX_CHAIN:
             self.depth = 0
             raise ExprRuntimeError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
+
+
+def _inline(g, cond) -> str:
+    """A when-condition (a game's: no ``me``, no locals) as code the generated module can hold:
+    its source, with the globals its code reads (a card's table, a runtime helper) put into
+    the module's namespace; a call of its function where its record may be incomplete or a
+    name would mean something else there."""
+    a, source = getattr(cond, "access", None), getattr(cond, "source", None)
+    names = _globals(cond.__code__, cond.__globals__)
+    if (not isinstance(source, str) or a is None or a.opaque or a.me or a.locals
+            or any(g.ns.get(k, v) is not v for k, v in names.items())):
+        return f"{g.fn(cond)}(S, None, None)"
+    g.ns.update(names)
+    return source
+
+
+def _globals(code, namespace: dict) -> dict:
+    """The names ``code`` (and the code it holds: a comprehension's) reads from ``namespace``."""
+    found = {k: namespace[k] for k in code.co_names if k in namespace}
+    for c in code.co_consts:
+        if hasattr(c, "co_names"):
+            found.update(_globals(c, namespace))
+    return found
+
