@@ -238,26 +238,28 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
 
     Written for this ruleset, without the branches it cannot take (no triggers, no end
-    conditions, no forced moves, every step charged one), its budget written in and its
-    ``when:`` triggers' check, ``WATCH``, written before it; ``plain``:
+    conditions, no forced moves, every step charged one), its budget and its ``when:``
+    triggers' check written in; ``plain``:
     the reference, every branch kept and the constants read from ``S.rules.loop``."""
     watch = rules.triggers.check_when if rules.triggers.when else None
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
     g.ns["WATCH"] = watch
     lines = ["def advance(S, changed=True):", "    stack = S.stack", "    runs = RUNS"]
-    if watch is not None and not plain:   # the triggers' check written for the ruleset (mechanics/triggers.py)
-        lines = [rules.triggers.watch_source(g), "", *lines]
     if plain:
         lines.append("    _, budget, ENDS, WATCH, auto, checks, CHARGES = S.rules.loop")
     lines += ["    try:", "        while not S.over:"]
     if plain or watch is not None or rules.end_checks:
         lines.append("            if changed and checks:" if plain else "            if changed:")
-        if plain or watch is not None:
-            lines += (["                if WATCH is not None:"] if plain else []) + [
-                f"{'    ' if plain else ''}                WATCH(S)",
-                f"{'    ' if plain else ''}                if S.over:",
-                f"{'    ' if plain else ''}                    break"]
+        if plain:
+            lines += ["                if WATCH is not None:",
+                      "                    WATCH(S)",
+                      "                    if S.over:",
+                      "                        break"]
+        elif watch is not None:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
+            lines += [*rules.triggers.watch_source(g, " " * 16),
+                      "                if S.over:",
+                      "                    break"]
         if plain:
             lines += ["                try:",
                       "                    for check in ENDS:",

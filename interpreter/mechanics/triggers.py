@@ -181,37 +181,39 @@ class Triggers:
             tag_origin(e, origin[0], origin[1])
         return e
 
-    def watch_source(self, g) -> str:
-        """``WATCH(S)``, the check_when of this ruleset, which the generated game loop calls
-        after every change: each trigger's condition written in (a per-player one called for
-        each seat), its last value compared, its effects fired on the rising edge, in the
-        declared order. The names it uses: ``_T`` these triggers, F<n> their effects."""
+    def watch_source(self, g, pad: str) -> list:
+        """The lines of check_when written for this ruleset, indented by ``pad``: the generated
+        game loop runs them in place of a call after every change (building/flowgen.py). Each
+        trigger's condition written in (a per-player one called for each seat), its last value
+        compared, its effects fired on the rising edge, in the declared order. The names they
+        use: ``_T`` these triggers, F<n> their effects; and locals ``v``, ``h``, ``now``,
+        ``before``, ``p``."""
         g.ns["_T"] = self
-        lines = ["def WATCH(S):", "    v = S.v"]
+        lines = ["v = S.v"]
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
             fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
             if per:
-                lines += ["    try:",
-                          f"        now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
-                          "    except Exception as e:",
-                          f"        raise _T.failed(e, {k})",
-                          f"    before = v.get({key!r}) or [False] * S.n",
-                          f"    v[{key!r}] = now"]
+                lines += ["try:",
+                          f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
+                          "except Exception as e:",
+                          f"    raise _T.failed(e, {k})",
+                          f"before = v.get({key!r}) or [False] * S.n",
+                          f"v[{key!r}] = now"]
                 if fire is not None:
-                    lines += ["    for p in S.players:", "        if now[p] and not before[p]:", f"            {fire}"]
+                    lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
                 continue
             # the rising edge: holds now, and held not (False, or never checked: None) before
-            lines += ["    try:",
-                      f"        h = {_inline(g, cond)}",
-                      "    except Exception as e:",
-                      f"        raise _T.failed(e, {k})",
-                      "    if h:",
-                      f"        if v.get({key!r}) is not True:",
-                      f"            v[{key!r}] = True",
-                      *([f"            {fire}"] if fire is not None else []),
-                      f"    elif v.get({key!r}) is not False:",
-                      f"        v[{key!r}] = False"]
-        return "\n".join(lines)
+            lines += ["try:",
+                      f"    h = {_inline(g, cond)}",
+                      "except Exception as e:",
+                      f"    raise _T.failed(e, {k})",
+                      "if h:",
+                      f"    if v.get({key!r}) is not True:",
+                      f"        v[{key!r}] = True",
+                      *([f"        {fire}"] if fire is not None else []),
+                      f"elif v.get({key!r}) is not False:",
+                      f"    v[{key!r}] = False"]
+        return [pad + line for line in lines]
 
     def _chain(self, S):
         self.depth += 1
