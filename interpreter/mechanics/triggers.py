@@ -20,7 +20,7 @@ than MAX_CHAIN is a runtime error.
 from __future__ import annotations
 
 from ..errors import raised_in, tag_origin
-from ..expr.runtime import ExprRuntimeError, _none_used
+from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
 from .contract import TRIGGER_KEYS, key_names, required_names
 
@@ -171,11 +171,8 @@ class Triggers:
             self.depth -= 1
 
     def failed(self, e: Exception, k: int) -> Exception:
-        """The error to raise for ``e``, raised by when-trigger k's condition written inline
-        (``watch_source``): what its own function raises (none used as a value is the
-        language's error), located at the condition."""
-        if isinstance(e, TypeError):
-            e = _none_used(e)
+        """``e``, raised by when-trigger k's condition written inline (``watch_source``), located
+        at the condition."""
         origin = self.origins.get(id(self.when[k][1]))
         if origin is not None:
             tag_origin(e, origin[0], origin[1])
@@ -203,8 +200,11 @@ class Triggers:
                     lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
                 continue
             # the rising edge: holds now, and held not (False, or never checked: None) before
+            inline = _inline(g, cond)
             lines += ["try:",
-                      f"    h = {_inline(g, cond)}",
+                      f"    h = {inline or f'{g.fn(cond)}(S, None, None)'}",
+                      *(["except TypeError as e:   # (as the condition's function: none used is the language's error)",
+                         f"    raise _T.failed(_none_used(e), {k})"] if inline else []),
                       "except Exception as e:",
                       f"    raise _T.failed(e, {k})",
                       "if h:",
@@ -222,16 +222,16 @@ class Triggers:
             raise ExprRuntimeError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
 
 
-def _inline(g, cond) -> str:
+def _inline(g, cond) -> str | None:
     """A when-condition (a game's: no ``me``, no locals) as code the generated module can hold:
-    its source, with the globals its code reads (a card's table, a runtime helper) put into
-    the module's namespace; a call of its function where its record may be incomplete or a
-    name would mean something else there."""
+    its source, with the globals its code reads (a card's table, a runtime helper, the
+    conversion of its TypeError) put into the module's namespace; None (call its function)
+    where its record may be incomplete or a name would mean something else there."""
     a, source = getattr(cond, "access", None), getattr(cond, "source", None)
     names = _globals(cond.__code__, cond.__globals__)
-    if (not isinstance(source, str) or a is None or a.opaque or a.me or a.locals
+    if (not isinstance(source, str) or a is None or a.opaque or a.me or a.locals or "_none_used" not in names
             or any(g.ns.get(k, v) is not v for k, v in names.items())):
-        return f"{g.fn(cond)}(S, None, None)"
+        return None
     g.ns.update(names)
     return source
 
