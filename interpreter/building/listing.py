@@ -88,6 +88,8 @@ def _described(obj) -> str:
         return "a sequence's children: " + ", ".join(x.kind for x in obj)
     if isinstance(obj, tuple):
         return f"a table of {len(obj)} values (a card attribute, an outcome's names)"
+    if isinstance(obj, frozenset):
+        return f"a set of {len(obj)} values (the cards that may fire a zone's triggers)"
     owner = getattr(obj, "__self__", None)
     if type(owner) is tuple:
         return f"a lookup in a table of {len(owner)} values (a card attribute)"

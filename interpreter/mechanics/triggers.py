@@ -51,6 +51,19 @@ class Triggers:
             self.live[zone] = (None if any(t is None for t in tables)
                                else frozenset(c for c in range(ncards) if any(t[c] for t in tables)))
 
+    def live_name(self, namespace: dict, zone: str) -> str | None:
+        """The name, put into ``namespace``, of the set of cards that may fire a hook of
+        ``zone`` when they enter it, for generated code to test before it calls ``entered``
+        (a move of cards that fire nothing costs no call); None where any card may (a
+        condition that reads the state), or before ``build`` decided it (a named effect's or a
+        trigger's own code, compiled first: they call ``entered`` as it is)."""
+        live = self.live.get(zone)
+        if live is None:
+            return None
+        name = f"_live{list(self.live).index(zone)}"
+        namespace[name] = live
+        return name
+
     @staticmethod
     def _per_card(ctx, cond, ncards: int):
         """The value of an ``if:`` for every card, computed once, when it reads nothing but the
