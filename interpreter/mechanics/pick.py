@@ -133,8 +133,9 @@ class Pick(Step):
                 lines.append(f"    if len(picked) >= {hi}:")
             lines += ["        S.stack.pop()", "        return U"]
         lines.append(f"    src = {g.fn(self.src)}(S, who, L)")
+        # (no filter: the zone itself, specialised: distinct_cards below makes the list of options)
         lines.append(f"    allowed = {g.fn(self.where)}(S, who, L, src)" if self.where is not None else
-                     "    allowed = list(src)")
+                     "    allowed = list(src)" if plain else "    allowed = src")
         skip = self.if_none == "skip" and self.none_probe is None and not plain
         lines += ["    if not allowed:",
                   *(["        S.stack.pop()", "        return U"] if skip else
