@@ -133,6 +133,15 @@ class FlowSource:
         read = None if self.plain or access is None or access.opaque else access.locals
         return "{" + ", ".join(f"{k!r}: {v}" for k, v in values.items() if read is None or k in read) + "}"
 
+    def bind(self, names: dict) -> bool:
+        """Put ``names`` into the module's namespace: the globals of code written in (a card's
+        table, a runtime helper a condition calls). False, and nothing put, where one of them
+        already names something else there."""
+        if any(self.ns.get(k, v) is not v for k, v in names.items()):
+            return False
+        self.ns.update(names)
+        return True
+
     def named(self) -> dict:
         """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
         return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}

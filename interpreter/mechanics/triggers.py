@@ -198,7 +198,7 @@ class Triggers:
         compared, its effects fired on the rising edge, in the declared order. The names they
         use: ``_T`` these triggers, F<n> their effects; and locals ``v``, ``h``, ``now``,
         ``before``, ``p``."""
-        g.ns["_T"] = self
+        g.bind({"_T": self})
         lines = ["v = S.v"]
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
             fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
@@ -243,9 +243,8 @@ def _inline(g, cond) -> str | None:
     a, source = getattr(cond, "access", None), getattr(cond, "source", None)
     names = _globals(cond.__code__, cond.__globals__)
     if (not isinstance(source, str) or a is None or a.opaque or a.me or a.locals or "_none_used" not in names
-            or any(g.ns.get(k, v) is not v for k, v in names.items())):
+            or not g.bind(names)):
         return None
-    g.ns.update(names)
     return source
 
 
