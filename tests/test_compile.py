@@ -55,6 +55,20 @@ def test_a_function_is_listed_as_it_runs():
     assert f"  ({one_line.source[:77]}" in text
 
 
+@pytest.mark.parametrize("name,variant", CASES, ids=lambda x: Path(str(x)).stem)
+def test_every_function_that_runs_is_listed_by_what_it_is(name, variant):
+    """No entry is headed by a module it has not (``None.``), and a branch's conditions, compiled
+    together into one function, are listed with their code under the rule they come from."""
+    rules = interpreter.load(interpreter.ruleset_path(name), variant=variant)
+    text = listing(rules)
+    assert not re.search(r"^# \w+: None\.", text, re.M)
+    for step in rules.steps:
+        offers = getattr(step, "offers", None) if step.kind == "branch" else None
+        if offers is not None:
+            body = offers.code.rstrip().split("\n", 1)[1]
+            assert re.search(r"^# \w+: [\w.-]+\.yaml:\d+:\d+\ndef \w+\(S, me, L\):\n" + re.escape(body), text, re.M)
+
+
 def test_compile_prints_or_writes_the_module(tmp_path, capsys):
     assert main(["compile", "diamonds"]) == 0
     printed = capsys.readouterr().out

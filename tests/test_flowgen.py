@@ -313,3 +313,79 @@ def test_a_trick_key_that_is_a_plain_attribute_is_a_table_lookup(tmp_path, follo
                for c in range(len(rules.card_labels)))
     for seed in range(3):
         lockstep(rules, 3, seed)
+
+
+def test_a_pick_asks_its_count_once_a_question():
+    """A ``count:`` that is an expression bounds the pick from above and from below: its compiled
+    run works it out once a question, not once for each bound; the games are the reference's."""
+    import sys
+    rules = interpreter.load("diams")
+    pick = next(s for s in rules.steps if s.kind == "pick" and s.lo is s.hi and s.hi.source != "1")
+    count_code, run_code = pick.hi.__code__, rules.runs[pick.index].__code__
+    calls = {count_code: 0, run_code: 0}
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in calls:
+            calls[frame.f_code] += 1
+
+    for seed in range(3):
+        S = rules.new_game(4, seed=seed)
+        rnd = random.Random(seed)
+        sys.setprofile(profile)
+        try:
+            while not S.is_terminal():
+                S.apply_index(rnd.randrange(len(S.dec[1])))
+        finally:
+            sys.setprofile(None)
+    assert calls[run_code] > 0 and calls[count_code] <= calls[run_code], calls
+    lockstep(rules, 4, 0)
+
+
+BRANCHING = """
+flow:
+  - repeat: 6
+    steps:
+      - branch:
+          who: 0
+          options:
+            draw: {steps: [{move: {from: deck, to: pile, count: 1}}, {choose: {who: 1, options: "[1, 2]", as: x}}]}
+            think: {if: "count(pile) < 4", steps: [{choose: {who: 0, options: "[1, 2, 3]", as: x}}]}
+            wait: {}
+      - branch:
+          who: 1
+          options:
+            only: {steps: [{choose: {who: 1, options: "[x, x + 1]", as: x}}]}
+%s
+"""
+
+
+@pytest.mark.parametrize("extra", ["", "auto_forced: true", "end_when: ['count(pile) >= 3']",
+                                   "triggers:\n  t: {when: 'x >= 2', do: [{move: {from: deck, to: pile, count: 1}}]}"],
+                         ids=["plain", "forced", "ended", "watched"])
+def test_a_branch_answered_runs_its_alternative_at_once(tmp_path, extra):
+    """The chosen steps run in the answer's own call, up to their first question (no trip
+    through the game loop); the games are the reference's."""
+    import sys
+    from test_mechanics import load
+    rules = load(tmp_path, BRANCHING % extra)
+    branches = [s for s in rules.steps if s.kind == "branch"]
+    loops = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is rules.advance.__code__:
+            loops.append(frame.f_code)
+
+    S = rules.new_game(2, seed=3)
+    asked_again = 0
+    while not S.is_terminal():
+        at_branch = S.stack[-1][0] in {b.index for b in branches}
+        loops.clear()
+        sys.setprofile(profile)
+        try:
+            S.apply_index(0)
+        finally:
+            sys.setprofile(None)
+        asked_again += at_branch and not loops and S.dec is not None
+    assert asked_again > 0
+    for seed in range(6):
+        lockstep(rules, 2, seed)

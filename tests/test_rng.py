@@ -60,3 +60,47 @@ def test_a_long_shuffle_takes_linear_work():
     rng._LANES.clear()
     rng.shuffle(_S(7), list(range(40_000)))
     assert max(rng._LANES) <= rng.BLOCK and len(rng._LANES) <= 2
+
+
+def _shuffle_before(S, items):
+    """The oracle: shuffle() as it was before its picks were scaled on the long integer (each
+    draw mixed in a lane, then scaled one by one), kept whole here."""
+    from array import array
+    n = len(items)
+    if n < 2:
+        return
+    s0, i, M = S.rng, n, rng.MASK
+    draws = array("Q")
+    for start in range(0, n - 1, rng.BLOCK):
+        count, state = min(rng.BLOCK, n - 1 - start), (s0 + start * rng.GOLDEN) & M
+        ones = ((1 << (128 * count)) - 1) // ((1 << 128) - 1)
+        steps = 0
+        for k in range(count, 0, -1):
+            steps = (steps << 128) | (k * rng.GOLDEN)
+        low = ones * M
+        z = (state * ones + steps) & low
+        z ^= (z >> 30) & low
+        z = (z * 0xBF58476D1CE4E5B9) & low
+        z ^= (z >> 27) & low
+        z = (z * 0x94D049BB133111EB) & low
+        z ^= (z >> 31) & low
+        draws.extend(array("Q", z.to_bytes(16 * count, "little"))[::2])
+    for z in draws:
+        j = (z * i) >> 64
+        i -= 1
+        items[i], items[j] = items[j], items[i]
+    S.rng = (s0 + (n - 1) * rng.GOLDEN) & M
+
+
+def test_shuffle_gives_the_permutations_it_gave_before_on_many_seeds():
+    import random
+    r = random.Random(11)
+    lengths = [2, 3, 4, 7, 10, 13, 40, 52, 60, 63, 64, 65, 127, 128, 129, 569, rng.BLOCK + 1, 2 * rng.BLOCK + 3]
+    for n in lengths + [r.randrange(2, 200) for _ in range(30)]:
+        for seed in range(40 if n < 200 else 4):
+            state = rng.seed_state(seed * 7919 + n)
+            S, old = _S(state), _S(state)
+            items, before = list(range(n)), list(range(n))
+            rng.shuffle(S, items)
+            _shuffle_before(old, before)
+            assert items == before and S.rng == old.rng, (n, seed)

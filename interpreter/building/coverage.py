@@ -75,18 +75,12 @@ def instrument_steps(probes: Probes, steps, plain=()) -> None:
             first = len(probes.items)
             for name in names:
                 probes.add("option", f"option '{name}' of {label}", (*step.path, "options", name))
-            step.resolve = _counting_option(step.resolve, counts, first)
+            for k, body in enumerate(step.children()):   # an option taken: its steps start (its only way in)
+                body.enter = _counting(body.enter, counts, first + k)
 
 
 def _counting(enter, counts, i):
     def counted(S):
         counts[i] += 1
         return enter(S)
-    return counted
-
-
-def _counting_option(resolve, counts, first):
-    def counted(S, frame, value):
-        counts[first + value] += 1
-        return resolve(S, frame, value)
     return counted

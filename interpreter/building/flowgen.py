@@ -133,6 +133,15 @@ class FlowSource:
         read = None if self.plain or access is None or access.opaque else access.locals
         return "{" + ", ".join(f"{k!r}: {v}" for k, v in values.items() if read is None or k in read) + "}"
 
+    def bind(self, names: dict) -> bool:
+        """Put ``names`` into the module's namespace: the globals of code written in (a card's
+        table, a runtime helper a condition calls). False, and nothing put, where one of them
+        already names something else there."""
+        if any(self.ns.get(k, v) is not v for k, v in names.items()):
+            return False
+        self.ns.update(names)
+        return True
+
     def named(self) -> dict:
         """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
         return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}
@@ -238,7 +247,8 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
 
     Written for this ruleset, without the branches it cannot take (no triggers, no end
-    conditions, no forced moves, every step charged one) and its budget written in; ``plain``:
+    conditions, no forced moves, every step charged one), its budget and its ``when:``
+    triggers' check written in; ``plain``:
     the reference, every branch kept and the constants read from ``S.rules.loop``."""
     watch = rules.triggers.check_when if rules.triggers.when else None
     charges = tuple(1 + s.charge for s in rules.steps)
@@ -250,11 +260,15 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     lines += ["    try:", "        while not S.over:"]
     if plain or watch is not None or rules.end_checks:
         lines.append("            if changed and checks:" if plain else "            if changed:")
-        if plain or watch is not None:
-            lines += (["                if WATCH is not None:"] if plain else []) + [
-                f"{'    ' if plain else ''}                WATCH(S)",
-                f"{'    ' if plain else ''}                if S.over:",
-                f"{'    ' if plain else ''}                    break"]
+        if plain:
+            lines += ["                if WATCH is not None:",
+                      "                    WATCH(S)",
+                      "                    if S.over:",
+                      "                        break"]
+        elif watch is not None:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
+            lines += [*rules.triggers.watch_source(g, " " * 16),
+                      "                if S.over:",
+                      "                    break"]
         if plain:
             lines += ["                try:",
                       "                    for check in ENDS:",

@@ -88,11 +88,16 @@ def _described(obj) -> str:
         return "a sequence's children: " + ", ".join(x.kind for x in obj)
     if isinstance(obj, tuple):
         return f"a table of {len(obj)} values (a card attribute, an outcome's names)"
+    if isinstance(obj, frozenset):
+        return f"a set of {len(obj)} values (the cards that may fire a zone's triggers)"
     owner = getattr(obj, "__self__", None)
     if type(owner) is tuple:
         return f"a lookup in a table of {len(owner)} values (a card attribute)"
     if owner is not None:
         return f"{type(owner).__name__}.{getattr(obj, '__name__', '?')} of step {getattr(owner, 'index', '?')}"
+    code = getattr(obj, "__code__", None)
+    if code is not None and getattr(obj, "__module__", None) is None:   # eval'd: its code is named by what it is
+        return f"generated {code.co_filename}"   # (<zone hand>, <where quality != none>)
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
 
 

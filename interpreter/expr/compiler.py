@@ -190,7 +190,9 @@ class Compiler(NameNodes, OperatorNodes):
         try:
             local: dict = {}
             exec(compiled(body, f"<{name}>", "exec"), self.names.namespace, local)  # noqa: S102 - generated
-            return local["_expr"]
+            fn = local["_expr"]
+            fn.code = body   # what it runs, for `rulebook compile` (building/listing.py)
+            return fn
         except (SyntaxError, RecursionError, MemoryError):
             return None
 

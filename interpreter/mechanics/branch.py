@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
-from ..engine.protocol import UNCHANGED
-from .base import IF_NONE_KEY, WHO, AskOnce, step_kind
+from .base import IF_NONE_KEY, WHO, AskOnce, Step, step_kind
 from .contract import Key, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
-    from .base import Step
 
 OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (default: always)"),
                Key("steps", "steps", "what the alternative does"),
@@ -74,8 +72,11 @@ class Branch(AskOnce):
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
-            s.offers = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
-                                                   scope.has_me, f"branch {s.prompt}")
+            offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
+                                                      scope.has_me, f"branch {s.prompt}")
+            if offers is not None:   # (headed and named by the options' YAML line: building/listing.py)
+                offers.loc = ctx.smap.loc((*p, "options"))
+            s.offers = offers
         s.read_if_none(ctx, main, p)
         return s
 
@@ -94,6 +95,25 @@ class Branch(AskOnce):
                          "if c is None or c(S, me, None))")
         return "\n".join([*lines, *self.asked_source(g)])
 
+    # resolve exists only as the Python its generator writes (building/flowgen.py)
+    resolve = Step.resolve
+
+    def resolve_source(self, g):
+        """The chosen alternative's steps take the branch's place. Specialised: they run at once
+        (the game loop's next iteration written in: the answer changed nothing a check reads),
+        asking their first question in the same call."""
+        lines = [f"def Q{self.index}(S, frame, value):",
+                 "    if S.ev is not None:",
+                 f"        S.ev.append({{'ev': 'branch', 'option': {tuple(self.names)!r}[value]}})"]
+        last = len(self.bodies) - 1
+        for k, body in enumerate(self.bodies):
+            pad = "    " if last == 0 else "        "
+            if last:
+                lines.append("    else:" if k == last else f"    {'if' if k == 0 else 'elif'} value == {k}:")
+            lines += [f"{pad}S.stack[-1] = f = {g.enter(body)}",
+                      *([f"{pad}return U"] if g.plain else g.next_step(None, body, "f", pad, asked=True))]
+        return "\n".join(lines)
+
     def label(self, S, value):
         return self.names[value]
 
@@ -108,12 +128,6 @@ class Branch(AskOnce):
     def option_names(self):
         """The named alternatives (coverage counts each one taken)."""
         return self.names
-
-    def resolve(self, S, frame, value):
-        if S.ev is not None:
-            S.ev.append({"ev": "branch", "option": self.names[value]})
-        S.stack[-1] = self.bodies[value].enter(S)   # the chosen steps take the branch's place
-        return UNCHANGED
 
     def children(self):
         return list(self.bodies)

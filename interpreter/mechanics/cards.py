@@ -192,7 +192,9 @@ def e_deal(fx, em, spec, path, locals, has_me):
         # each card told as it arrives, before what its zone's triggers do with it (a log never
         # shows a card leave before it came)
         em.line(f"{pad}            if S.ev is not None: S.ev.append({event % '[_x]'})")
-        em.line(f"{pad}            _triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)")
+        live = fx.ctx.triggers.live_name(fx.ctx.names.namespace, to)
+        call = f"_triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)"
+        em.line(f"{pad}            {call}" if live is None else f"{pad}            if _x in {live}: {call}")
         fx.access.enter(to)
     else:
         em.line(f"{pad}            if {g} is not None: {g}.append((_p, _x))")
@@ -292,7 +294,9 @@ def notify(fx, em, zone_name, cards_var, owner):
         owner = None
     if zone_name in fx.ctx.triggers.enter:
         who, by_team = owner if owner is not None else ("None", False)
-        em.line(f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)")
+        call = f"_triggers.entered(S, {zone_name!r}, {who}, {by_team}, {cards_var}, me)"
+        live = fx.ctx.triggers.live_name(fx.ctx.names.namespace, zone_name)
+        em.line(call if live is None else f"if not {live}.isdisjoint({cards_var}): {call}")   # (decided per card)
         fx.access.enter(zone_name)
 
 

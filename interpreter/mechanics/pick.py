@@ -61,6 +61,7 @@ class Pick(Step):
     src_at: Callable[..., Any]
     dst_at: Callable[..., Any]
     notify: bool                        # dst has enter triggers
+    live: frozenset | None              # the cards that may fire one (None: any card)
     where: Callable[..., list] | None   # f(S, me, L, cards) -> the cards that may be picked
     lo: ExprFn                          # how many cards: lo to hi (None: no most)
     hi: ExprFn | None
@@ -85,6 +86,7 @@ class Pick(Step):
         s.src_at = ctx.zone_owner_fn(main.get("from"), (*p, "from"), _LOCALS, any_owner=True)
         s.dst_at = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS, any_owner=True)
         s.notify = s.dst_name in ctx.triggers.enter
+        s.live = ctx.triggers.live.get(s.dst_name)   # (the triggers are built before the flow)
         s.where = None
         if "where" in main:
             s.where = ctx.card_selector(main["where"], (*p, "where"), _LOCALS)
@@ -131,8 +133,9 @@ class Pick(Step):
                 lines.append(f"    if len(picked) >= {hi}:")
             lines += ["        S.stack.pop()", "        return U"]
         lines.append(f"    src = {g.fn(self.src)}(S, who, L)")
+        # (no filter: the zone itself, specialised: distinct_cards below makes the list of options)
         lines.append(f"    allowed = {g.fn(self.where)}(S, who, L, src)" if self.where is not None else
-                     "    allowed = list(src)")
+                     "    allowed = list(src)" if plain else "    allowed = src")
         skip = self.if_none == "skip" and self.none_probe is None and not plain
         lines += ["    if not allowed:",
                   *(["        S.stack.pop()", "        return U"] if skip else
@@ -141,7 +144,9 @@ class Pick(Step):
                      "        S.stack.pop()",
                      "        return U"]),
                   "    options = S.rules.distinct_cards(allowed)"]
-        lo = _number(self.lo, plain)
+        lo: int | str | None = _number(self.lo, plain)
+        if lo is None and self.lo is self.hi and not plain:   # a count: its value is asked once (hi above)
+            lo = "hi"
         lines.append(f"    if len(picked) >= {lo if lo is not None else f'{g.fn(self.lo)}(S, who, L)'}:")
         return "\n".join([*lines, f"        options.append({DONE})", "    S.dec = (who, tuple(options))",
                           "    return U"])
@@ -161,9 +166,11 @@ class Pick(Step):
                  f"    {src}(S, who, L).remove(card)",
                  f"    dst = {dst}(S, who, L)",
                  f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)"]
-        if self.notify:
-            lines += [f"    owner, by_team = {g.fn(self.dst_owner)}(S, who, L)",
-                      f"    S.rules.triggers.entered(S, {self.dst_name!r}, owner, by_team, [card], who)"]
+        if self.notify:   # (specialised: asked only for a card that may fire a hook, decided per card)
+            pad = "    " if self.live is None or g.plain else "        "
+            lines += [*([f"    if card in {g.fn(self.live)}:"] if pad != "    " else []),
+                      f"{pad}owner, by_team = {g.fn(self.dst_owner)}(S, who, L)",
+                      f"{pad}S.rules.triggers.entered(S, {self.dst_name!r}, owner, by_team, [card], who)"]
         lines += [f"    frame[{PICKED}] = [*frame[{PICKED}], card]   # replace, never mutate",
                   "    if S.kn is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.src_name!r}, {src_at}(S, who, L)[0], {self.dst_name!r}, "

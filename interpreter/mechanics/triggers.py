@@ -51,6 +51,19 @@ class Triggers:
             self.live[zone] = (None if any(t is None for t in tables)
                                else frozenset(c for c in range(ncards) if any(t[c] for t in tables)))
 
+    def live_name(self, namespace: dict, zone: str) -> str | None:
+        """The name, put into ``namespace``, of the set of cards that may fire a hook of
+        ``zone`` when they enter it, for generated code to test before it calls ``entered``
+        (a move of cards that fire nothing costs no call); None where any card may (a
+        condition that reads the state), or before ``build`` decided it (a named effect's or a
+        trigger's own code, compiled first: they call ``entered`` as it is)."""
+        live = self.live.get(zone)
+        if live is None:
+            return None
+        name = f"_live{list(self.live).index(zone)}"
+        namespace[name] = live
+        return name
+
     @staticmethod
     def _per_card(ctx, cond, ncards: int):
         """The value of an ``if:`` for every card, computed once, when it reads nothing but the
@@ -136,7 +149,8 @@ class Triggers:
                 return
 
     def check_when(self, S) -> None:
-        """Fire the when-triggers whose condition became true since the last check."""
+        """Fire the when-triggers whose condition became true since the last check (the
+        reference: the game loop calls ``watch_source``'s function, written for the ruleset)."""
         v = S.v
         try:
             for _name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
@@ -146,28 +160,99 @@ class Triggers:
                     S.v[key] = now
                     for p in S.players:
                         if now[p] and not before[p] and fn is not None:
-                            self._chain(S)
-                            try:
-                                fn(S, p, None)
-                            finally:
-                                self.depth -= 1
+                            self.fire(S, fn, p)
                 else:
                     holds = True if cond(S, None, None) else False
                     before = v.get(key)
                     if before is not holds:
                         v[key] = holds
                     if holds and not before and fn is not None:
-                        self._chain(S)
-                        try:
-                            fn(S, None, None)
-                        finally:
-                            self.depth -= 1
+                        self.fire(S, fn, None)
         except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
             self._note(e, cond, fn)
             raise
+
+    def fire(self, S, fn, me) -> None:
+        """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
+        self._chain(S)
+        try:
+            fn(S, me, None)
+        except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
+            self._note(e, None, fn)
+            raise
+        finally:
+            self.depth -= 1
+
+    def failed(self, e: Exception, k: int) -> Exception:
+        """``e``, raised by when-trigger k's condition written inline (``watch_source``), located
+        at the condition."""
+        origin = self.origins.get(id(self.when[k][1]))
+        if origin is not None:
+            tag_origin(e, origin[0], origin[1])
+        return e
+
+    def watch_source(self, g, pad: str) -> list:
+        """The lines of check_when written for this ruleset, indented by ``pad``: the generated
+        game loop runs them in place of a call after every change (building/flowgen.py). Each
+        trigger's condition written in (a per-player one called for each seat), its last value
+        compared, its effects fired on the rising edge, in the declared order. The names they
+        use: ``_T`` these triggers, F<n> their effects; and locals ``v``, ``h``, ``now``,
+        ``before``, ``p``."""
+        g.bind({"_T": self})
+        lines = ["v = S.v"]
+        for k, (_name, cond, fn, per, key) in enumerate(self.when):
+            fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
+            if per:
+                lines += ["try:",
+                          f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
+                          "except Exception as e:",
+                          f"    raise _T.failed(e, {k})",
+                          f"before = v.get({key!r}) or [False] * S.n",
+                          f"v[{key!r}] = now"]
+                if fire is not None:
+                    lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
+                continue
+            # the rising edge: holds now, and held not (False, or never checked: None) before
+            inline = _inline(g, cond)
+            lines += ["try:",
+                      f"    h = {inline or f'{g.fn(cond)}(S, None, None)'}",
+                      *(["except TypeError as e:   # (as the condition's function: none used is the language's error)",
+                         f"    raise _T.failed(_none_used(e), {k})"] if inline else []),
+                      "except Exception as e:",
+                      f"    raise _T.failed(e, {k})",
+                      "if h:",
+                      f"    if v.get({key!r}) is not True:",
+                      f"        v[{key!r}] = True",
+                      *([f"        {fire}"] if fire is not None else []),
+                      f"elif v.get({key!r}) is not False:",
+                      f"    v[{key!r}] = False"]
+        return [pad + line for line in lines]
 
     def _chain(self, S):
         self.depth += 1
         if self.depth > MAX_CHAIN:
             self.depth = 0
             raise ExprRuntimeError(f"triggers set each other off more than {MAX_CHAIN} times in a chain")
+
+
+def _inline(g, cond) -> str | None:
+    """A when-condition (a game's: no ``me``, no locals) as code the generated module can hold:
+    its source, with the globals its code reads (a card's table, a runtime helper, the
+    conversion of its TypeError) put into the module's namespace; None (call its function)
+    where its record may be incomplete or a name would mean something else there."""
+    a, source = getattr(cond, "access", None), getattr(cond, "source", None)
+    names = _globals(cond.__code__, cond.__globals__)
+    if (not isinstance(source, str) or a is None or a.opaque or a.me or a.locals or "_none_used" not in names
+            or not g.bind(names)):
+        return None
+    return source
+
+
+def _globals(code, namespace: dict) -> dict:
+    """The names ``code`` (and the code it holds: a comprehension's) reads from ``namespace``."""
+    found = {k: namespace[k] for k in code.co_names if k in namespace}
+    for c in code.co_consts:
+        if hasattr(c, "co_names"):
+            found.update(_globals(c, namespace))
+    return found
+
