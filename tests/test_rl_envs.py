@@ -154,7 +154,7 @@ def test_the_envs_ids_labels_and_mask_are_the_engines_options(name, players, par
     index = env.table.actions.index
     env.reset(seed=5)
     rng = np.random.default_rng(5)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             env.step(None)
