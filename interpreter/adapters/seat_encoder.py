@@ -9,7 +9,9 @@ seats, with the list it was written from), brought up to date when the zone's li
 the cards that came when the list grew at its end, the one that left when one did, else
 every slot again (``_bring``). Written after the packing, slot by slot: a short list (a copy
 and a comparison cost more than writing it) and a zone owned by each card. A counter of every
-seat, and six variables or more, are kept packed while unchanged (in the seat's own memo, M:
+seat is kept packed while unchanged, shared by the seats' encoders (its values in absolute
+order twice: a seat's own order starts at its first value); six variables or more are kept
+packed while unchanged too (in the seat's own memo, M:
 their order is the seat's). The seat's relative owners are constants.
 """
 from __future__ import annotations
@@ -176,7 +178,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
                 f"    {x} = w[1]" + (f"[{first}:]" if first else "")]
         fields.append((offset, 4 * owners, f"{4 * owners}s", x))
     # the variables are the layout's last slots; many change seldom (a round's, a trick's):
-    # then kept packed as the counters, else (few, or a num's -0.0, which equals 0.0 but is
+    # then kept packed in the seat's memo, else (few, or a num's -0.0, which equals 0.0 but is
     # written otherwise) each packed as a number
     kept_vars = len(L.vars) >= VARS_KEPT and all(typ != NUM for _, typ, _ in L.vars)
     values = []
