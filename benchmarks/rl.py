@@ -5,8 +5,9 @@ observation tensor and the action mask) against a bare ``State.apply_index``, pe
     python benchmarks/rl.py --games 20
 
 Both play the same random games (seeded: the env takes the id of the option the bare loop
-takes, by its label), in the same process, one after the other; the env side's policy is as
-cheap as the bare side's (an index into ``info["labels"]``, not a search of the mask).
+takes: the env's ``legal_ids`` are in option order), in the same process, one after the other;
+the env side's policy is as cheap as the bare side's (an index into ``legal_ids``, not a search
+of the mask, nor the labels, which a learner reading the mask never asks for).
 Everything alive before the counted games (the compiled ruleset, numpy, PettingZoo) is
 taken out of the garbage collector's full passes first (``settle``, as the batch runner does),
 which would otherwise walk it during the games by chance of their timing (the bare apply of
@@ -84,11 +85,9 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game
-        index = e.table.actions.index
         for _agent in e.agent_iter():
             obs, reward, terminated, truncated, info = e.last()
-            e.step(None if terminated or truncated else index[info["labels"][0]])
-    index = e.table.actions.index
+            e.step(None if terminated or truncated else e.legal_ids[0])
     settle()
     decisions, started = 0, time.process_time()
     for seed in range(games):
@@ -99,8 +98,8 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
             if terminated or truncated:
                 e.step(None)
                 continue
-            labels = info["labels"]
-            e.step(index[labels[rnd.randrange(len(labels))]])
+            ids = e.legal_ids
+            e.step(ids[rnd.randrange(len(ids))])
             decisions += 1
     return decisions, (time.process_time() - started) / max(1, decisions) * 1e6
 

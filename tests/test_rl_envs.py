@@ -143,3 +143,23 @@ def test_the_training_example_of_docs_rl_learns(capsys):
     exec(compile(block, "docs/rl.md", "exec"), space)   # noqa: S102 - our own documentation
     assert space["after"] > space["before"] + 0.25
     assert capsys.readouterr().out.startswith("chips a game against random: ")
+
+
+@pytest.mark.parametrize("name,players,params", [*SEEDS4, (SEALED, 3, {}), ("kuhn_poker", 2, {})],
+                         ids=[*IDS, "sealed_bids", "kuhn_poker"])
+def test_the_envs_ids_labels_and_mask_are_the_engines_options(name, players, params):
+    # ids read from the card table (no label made) or from the labels, and labels read back from
+    # the ids: at every decision the engine's options, in option order
+    env = pettingzoo.env(name, players=players, params=params)
+    index = env.table.actions.index
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        labels = env.game_state.legal_actions()
+        assert list(info["labels"]) == labels and list(env.legal_ids) == [index[x] for x in labels]
+        assert list(np.flatnonzero(obs["action_mask"])) == sorted(set(env.legal_ids))
+        env.step(env.legal_ids[int(rng.integers(len(labels)))])

@@ -94,12 +94,21 @@ def test_the_game_type_says_what_the_reward_makes_the_game(name, players, params
         assert game.utility_sum() == 1.0 and sum(state.returns()) == pytest.approx(1.0)
 
 
+# the bundled rulesets whose flow bounds their length (no loop on a condition, fixed counts)
+DERIVED = {"euchre", "goofspiel", "hearts", "kuhn_poker", "oh_hell", "spades", "diamonds"}
+
+
 @pytest.mark.parametrize("name", BUNDLED)
-def test_max_game_length_is_a_measured_bound_no_random_game_exceeds(name):
-    from interpreter.adapters.length import LENGTH_GAMES, LENGTH_MARGIN, longest
+def test_max_game_length_is_a_bound_no_random_game_exceeds(name):
+    from interpreter.adapters.length import LENGTH_GAMES, LENGTH_MARGIN, derived, longest
     game = pyspiel.load_game(f"rulebook_{name}")
     bound = game.max_game_length()
-    assert bound == LENGTH_MARGIN * longest(game.table, range(LENGTH_GAMES)) < game.table.rules.max_steps
+    if name in DERIVED:    # from the flow: no game played to find it, and not absurdly loose
+        assert game.table.length_from == "flow" and bound == derived(game.table) < game.table.rules.max_steps
+        assert bound <= 10 * longest(game.table, range(LENGTH_GAMES))
+    else:                  # a loop on a condition: measured
+        assert game.table.length_from == "random games" and derived(game.table) is None
+        assert bound == LENGTH_MARGIN * longest(game.table, range(LENGTH_GAMES)) < game.table.rules.max_steps
     # other games than those measured, played through OpenSpiel (chance nodes not counted, as random_sim_test)
     rng = np.random.RandomState(7)
     for _ in range(3):
@@ -291,3 +300,50 @@ def test_a_game_sent_to_a_spawned_worker_plays_there():
         worker = pool.submit(operator.methodcaller("num_distinct_actions"), game).result(timeout=120)
         text = pool.submit(str, game).result(timeout=120)
     assert (worker, text) == (game.num_distinct_actions(), str(game))
+
+
+@pytest.mark.parametrize("name", sorted(DERIVED))
+def test_the_bound_derived_from_the_flow_holds_at_every_player_count(name):
+    from interpreter.adapters.common import Table
+    from interpreter.adapters.length import derived, longest
+    rules = pyspiel.load_game(f"rulebook_{name}").table.rules
+    for players in rules.player_counts:
+        table = Table(name, players)
+        bound = derived(table)
+        most = longest(table, range(40))
+        assert most <= bound <= 10 * most, (players, most, bound)
+
+
+COUNTED = """
+game: counted
+players: {min: 2, max: 3}
+params: {laps: 3}
+vars: {x: {type: int, start: 0}}
+counters: {n: {owner: player}}
+flow:
+  - repeat: "params.laps"
+    steps:
+      - turns:
+          steps:
+            - choose: {options: "[1, 2]", as: x}
+            - gain: {counter: n, amount: x}
+LOOP
+scoring: {categories: {n: n}}
+"""
+
+
+def test_a_count_fixed_by_the_settings_is_derived_and_a_loop_on_a_condition_is_measured(tmp_path):
+    from interpreter.adapters.common import Table
+    from interpreter.adapters.length import derived
+    path = tmp_path / "counted.yaml"
+    path.write_text(COUNTED.replace("LOOP\n", ""))
+    assert derived(Table(path, 2)) == 3 * 2 and derived(Table(path, 3, params={"laps": 5})) == 5 * 3
+    game = openspiel.load_game(str(path), players=3)
+    assert game.max_game_length() == 9 and game.table.length_from == "flow"
+    # a count read from the state bounds nothing, nor does a loop on a condition
+    path.write_text(COUNTED.replace("LOOP\n", "").replace('"params.laps"', '"x + 1"'))
+    assert derived(Table(path, 2)) is None
+    path.write_text(COUNTED.replace("LOOP\n", "  - until: \"x == 1\"\n    steps:\n"
+                                               "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"))
+    assert derived(Table(path, 2)) is None
+    assert openspiel.load_game(str(path), players=2).table.length_from == "random games"

@@ -19,7 +19,8 @@ A ruleset whose labels cannot be listed (a choice of computed numbers) or would 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import itemgetter
 
 from lark import Tree
 
@@ -43,27 +44,38 @@ class ActionSpaceError(RulebookError):
 class ActionSpace:
     labels: tuple          # id -> label
     index: dict            # label -> id
-    card_ids: tuple = ()   # card -> the id of its label (None: not in the space)
+    card_ids: dict = field(default_factory=dict)   # card (None: "none") -> the id of its label, those in the space
     by_card: frozenset = frozenset()   # the steps whose options are labelled as plain cards
 
     def __len__(self) -> int:
         return len(self.labels)
 
-    def ids(self, state) -> list[int]:
-        """The ids of the pending decision's options, in option order (a step offering plain
-        cards: each card's id from a table, no label made)."""
+    def ids(self, state) -> tuple[int, ...]:
+        """The ids of the pending decision's options, in option order. A step offering plain
+        cards reads each card's id from a table, no label made; the others' labels are looked
+        up. One ``itemgetter`` call, a C loop: a comprehension costs some 300 instructions an
+        option more (a label outside the space raises KeyError, as it is impossible)."""
         d = state.dec
         if d is None:
-            return []
-        step = state.rules.steps[state.stack[-1][0]]
-        options = d[1]
-        if step.index in self.by_card and None not in options:
-            table = self.card_ids
-            ids = [table[o] for o in options]
-            if None not in ids:
-                return ids
-        index = self.index   # (a label outside the space raises KeyError, as it is impossible)
-        return [index[label] for label in step.labels(state, options)]
+            return ()
+        return self.ids_of(state.rules.steps[state.stack[-1][0]], state, d[1])
+
+    def ids_of(self, step, state, options) -> tuple[int, ...]:
+        """The ids of ``options`` offered by ``step`` (``ids``; a simultaneous choice's other
+        choosers: their options on the same state)."""
+        if step.index in self.by_card:
+            table, keys = self.card_ids, options
+        else:
+            table, keys = self.index, step.labels(state, options)
+        if len(keys) > 1:
+            return itemgetter(*keys)(table)
+        return (table[keys[0]],) if keys else ()   # (itemgetter of one key gives the value, not a tuple)
+
+    def labels_of(self, ids) -> tuple[str, ...]:
+        """The labels of ``ids`` (a decision's, as ``ids`` gives them), in their order."""
+        if len(ids) > 1:
+            return itemgetter(*ids)(self.labels)
+        return (self.labels[ids[0]],) if ids else ()
 
     def label(self, action_id: int) -> str:
         return self.labels[action_id]
@@ -122,7 +134,10 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
     ordered = tuple(labels)
     index = {label: i for i, label in enumerate(ordered)}
     by_card = frozenset(step.index for step in rules.steps if step.labels_cards())
-    return ActionSpace(ordered, index, tuple(index.get(label) for label in rules.card_labels), by_card)
+    card_ids: dict[int | None, int] = {card: index[label] for card, label in enumerate(rules.card_labels) if label in index}
+    if "none" in index:   # (a card step's "no card" option, labelled so)
+        card_ids[None] = index["none"]
+    return ActionSpace(ordered, index, card_ids, by_card)
 
 
 class Domains:

@@ -106,7 +106,7 @@ class RulebookGymEnv(gymnasium.Env):
         a, S = self.aec, self.aec.game_state
         if S.over or self._over:
             raise ValueError("the game is over: reset() starts the next")
-        ids = a.legal_ids or []
+        ids = a.legal_ids or ()
         if not is_whole(action) or action not in ids:
             if self.illegal == "raise":
                 raise ValueError(f"action {action!r} is not legal now; legal: {ids}")

@@ -22,8 +22,8 @@ sees now. Rewards come at the end (``reward="win"``: 1/k to each of k winners; `
 the final scores). ``clone`` copies the game state (``State.clone``). What each seat saw of
 the moves (the perfect recall) is worked out only when an information state is asked, by
 replaying them from the game's start; ``information_state_tensor`` is the seat's tensor and a
-row per decision as it saw it (adapters/observer.py). ``max_game_length`` is measured
-(adapters/length.py).
+row per decision as it saw it (adapters/observer.py). ``max_game_length`` is derived from the
+flow where the ruleset bounds it, else measured (adapters/length.py).
 """
 from __future__ import annotations
 
