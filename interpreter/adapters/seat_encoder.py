@@ -167,7 +167,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
         # packed again only when the values change, by the first seat to see it: the seats'
         # encoders share the bytes, of the owners in absolute order twice, and each packs the
         # ``owners`` values from its own (the field's size truncates the rest). Kept per seat in
-        # its own order, every seat packed again at each change (Diamonds' tricks won: every trick)
+        # its own order, every seat packed again at each change (a count of tricks won: every trick)
         ns[f"TWICE{owners}"] = struct.Struct(f"={2 * owners}f").pack
         m = keep()
         first = (me(kind) % owners) * 4
