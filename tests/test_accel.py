@@ -1,0 +1,165 @@
+"""The optional compiled tier (interpreter/accel): the modules loaded are the ones built, the
+compiled random stream is the pure one, and a tier that cannot be built or used says why and
+leaves the pure-Python engine running."""
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interpreter  # noqa: E402
+from interpreter import accel  # noqa: E402
+from interpreter.accel import MODULES, built, loaded, source_of, tier  # noqa: E402
+from interpreter.accel.build import compiler  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+HAS_CYTHON = importlib.util.find_spec("Cython") is not None
+can_compile = pytest.mark.skipif(not HAS_CYTHON or compiler() is None, reason="needs Cython and a C compiler")
+
+
+def test_the_modules_loaded_are_the_ones_built():
+    """Where a module has a built extension beside its source, that extension is what runs (and
+    the source where none is): what `rulebook --version` reports is what this Python runs."""
+    flags = loaded()
+    for module in MODULES:
+        assert flags[module] == bool(built(module)), module
+        path = Path(importlib.import_module(f"interpreter.{module}").__file__)
+        assert (path.suffix == ".py") != flags[module], path
+    expected = "compiled" if all(flags.values()) else "pure" if not any(flags.values()) else "partly"
+    assert tier().startswith(expected)
+    out = subprocess.run([sys.executable, "-m", "interpreter", "--version"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.endswith(f"({tier()} tier)\n")
+
+
+def _pure_rng():
+    """engine/rng.py run as Python, whatever the tier: loaded from its source under another name."""
+    spec = importlib.util.spec_from_file_location("rulebook_pure_rng", source_of("engine.rng"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def compiled_rng(tmp_path_factory):
+    """engine/rng.py compiled: the built one when the tier is built, else a copy compiled now."""
+    if built("engine.rng"):
+        from interpreter.engine import rng
+        return rng
+    if not HAS_CYTHON or compiler() is None:
+        pytest.skip("needs Cython and a C compiler")
+    from interpreter.accel.build import compile_file
+    folder = tmp_path_factory.mktemp("rng")
+    copy = folder / "rulebook_rng_copy.py"
+    copy.write_text(source_of("engine.rng").read_text())
+    spec = importlib.util.spec_from_file_location("rulebook_rng_copy", compile_file(copy, "rulebook_rng_copy", folder))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Holder:
+    """What the generator's functions draw from: a state's ``rng`` integer."""
+
+    def __init__(self, rng: int):
+        self.rng = rng
+
+
+def test_the_compiled_random_stream_is_the_pure_one(compiled_rng):
+    pure = _pure_rng()
+    assert compiled_rng.__file__ != pure.__file__ and not compiled_rng.__file__.endswith(".py")
+    for seed in (0, 1, 7, -3, 2**70, 123456789):
+        assert compiled_rng.seed_state(seed) == pure.seed_state(seed)
+        assert compiled_rng.derive(seed, 5) == pure.derive(seed, 5)
+        a, b = _Holder(pure.seed_state(seed)), _Holder(pure.seed_state(seed))
+        for n in (1, 2, 3, 6, 52, 1000, 2**40):
+            assert [compiled_rng.below(a, n) for _ in range(50)] == [pure.below(b, n) for _ in range(50)]
+        assert [compiled_rng.uniform(a) for _ in range(50)] == [pure.uniform(b) for _ in range(50)]
+        state = a.rng
+        for _ in range(20):
+            x, state_c = compiled_rng.next64(state)
+            assert (x, state_c) == pure.next64(state)
+            state = state_c
+        for n in (0, 1, 2, 5, 52, 569, 1200):   # (over BLOCK draws: mixed in blocks)
+            xs, ys = list(range(n)), list(range(n))
+            compiled_rng.shuffle(a, xs)
+            pure.shuffle(b, ys)
+            assert xs == ys and a.rng == b.rng
+
+
+def test_a_build_without_a_compiler_says_why_and_changes_nothing():
+    before = {m: built(m) for m in MODULES}
+    done = subprocess.run([sys.executable, "-m", "interpreter.accel", "build"], cwd=ROOT, capture_output=True,
+                          text=True, env={**_env(), "CC": "/nonexistent/cc"})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "no C compiler found" in done.stderr and not done.stdout
+    assert {m: built(m) for m in MODULES} == before
+
+
+def test_an_unknown_module_is_a_usage_error():
+    done = subprocess.run([sys.executable, "-m", "interpreter.accel", "build", "--modules", "engine.nothing"],
+                          cwd=ROOT, capture_output=True, text=True, env=_env())
+    assert done.returncode == 2 and "invalid choice" in done.stderr and "Traceback" not in done.stderr
+
+
+def _env() -> dict:
+    import os
+    return {k: v for k, v in os.environ.items() if k != "CC"}
+
+
+def _final_states(rules, games: int = 20) -> list:
+    rnd = random.Random(3)
+    out = []
+    for seed in range(games):
+        S = rules.new_game(rules.player_counts[0], seed=seed)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        out.append((S.scores(), S.z, S.c, S.v, S.rng))
+    return out
+
+
+def test_a_ruleset_module_not_compiled_says_why_once(tmp_path, monkeypatch, capsys):
+    """An unusable cache folder (here a file stands where it would be) is a reason shown once;
+    the ruleset runs as built."""
+    from interpreter.accel.rulesets import use_compiled
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    rules = interpreter.load("tic_tac_toe")
+    python = (rules.advance, rules.runs, rules.resolves)
+    assert use_compiled(rules) is False and use_compiled(rules) is False
+    err = capsys.readouterr().err
+    assert err.count("rulebook: the ruleset's compiled module is not used") == 1, err
+    assert "the Python one runs" in err
+    assert (rules.advance, rules.runs, rules.resolves) == python
+    assert _final_states(rules, 3) == _final_states(interpreter.load("tic_tac_toe"), 3)
+
+
+@pytest.mark.slow   # (a first compile: some 10 s of CPU)
+@can_compile
+def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, monkeypatch):
+    from interpreter.accel.rulesets import use_compiled
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    rules = interpreter.load("kuhn_poker")
+    assert use_compiled(rules)
+    assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
+    assert not any(isinstance(fn, types.FunctionType) for fn in rules.runs if fn.__name__.startswith("R"))
+    cached = list((tmp_path / "rulebook" / "compiled").iterdir())
+    assert len(cached) == 1
+    assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
+    again = interpreter.load("kuhn_poker")
+    assert use_compiled(again)   # from the cache: nothing compiled, the same file
+    assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
+
+
+def test_the_tier_names_only_modules_of_the_engine():
+    assert all(source_of(m).is_file() for m in MODULES) and accel.PACKAGE.name == "interpreter"
