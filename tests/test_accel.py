@@ -3,6 +3,7 @@ compiled random stream is the pure one, and a tier that cannot be built or used 
 leaves the pure-Python engine running."""
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import random
 import subprocess
@@ -163,3 +164,19 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
 
 def test_the_tier_names_only_modules_of_the_engine():
     assert all(source_of(m).is_file() for m in MODULES) and accel.PACKAGE.name == "interpreter"
+
+
+def test_a_source_newer_than_its_build_is_called_stale(monkeypatch, tmp_path):
+    """An edit to a built module does not run until the next build: the tier says so."""
+    src = tmp_path / "loop.py"
+    src.write_text("")
+    ext = tmp_path / f"loop{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    ext.write_text("")
+    import os
+    os.utime(ext, (1_000_000, 1_000_000))
+    monkeypatch.setattr(accel, "MODULES", ("engine.loop",))
+    monkeypatch.setattr(accel, "source_of", lambda m: src)
+    assert accel.stale() == ["engine.loop"]
+    os.utime(ext, None)
+    os.utime(src, (1_000_000, 1_000_000))
+    assert accel.stale() == []

@@ -44,12 +44,23 @@ def loaded() -> dict[str, bool]:
     return out
 
 
+def stale() -> list[str]:
+    """The modules whose source changed after they were built: the built module still runs
+    (Python loads it first), so an edit does not take effect until the next build."""
+    return [m for m in MODULES for p in built(m) if p.stat().st_mtime < source_of(m).stat().st_mtime]
+
+
 def tier() -> str:
     """"compiled" when every module of the tier runs compiled, "pure" when none does, else
-    "partly compiled (N of M)" (a build that stopped half-way, or a module left out)."""
+    "partly compiled (N of M)" (a build that stopped half-way, or a module left out); with a
+    warning when a built module is older than its source."""
     flags = loaded()
     if all(flags.values()):
-        return "compiled"
-    if not any(flags.values()):
+        name = "compiled"
+    elif not any(flags.values()):
         return "pure"
-    return f"partly compiled ({sum(flags.values())} of {len(flags)} modules)"
+    else:
+        name = f"partly compiled ({sum(flags.values())} of {len(flags)} modules)"
+    old = stale()
+    return name + (f", stale: {', '.join(old)} changed since the build (python -m interpreter.accel build)"
+                   if old else "")
