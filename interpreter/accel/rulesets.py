@@ -23,6 +23,9 @@ from pathlib import Path
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, EXTENSION_SUFFIXES, BuildError, compile_file
 
+# the C compiler's optimisation of a ruleset's module (its first compile's time is most of a
+# first load's; benchmarks/compiled_tier.py --optimize measures the trade)
+OPTIMIZE = "-O2"
 _said: set[str] = set()   # the reasons already shown in this process (each once)
 
 
@@ -53,7 +56,8 @@ def compiled_module(rules):
         raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]')") from None
     text = rules.module_source
     free = free_names(text)
-    key = hashlib.sha256("\n".join([text, cython, sys.version, repr(sorted(DIRECTIVES.items()))]).encode()).hexdigest()
+    key = hashlib.sha256("\n".join([text, cython, sys.version, repr(sorted(DIRECTIVES.items())), OPTIMIZE]).encode()
+                         ).hexdigest()
     name = f"rulebook_{key[:24]}"
     place = cache_file("compiled")
     if place is None:
@@ -73,7 +77,7 @@ def compiled_module(rules):
         with tempfile.TemporaryDirectory(prefix="rulebook-ruleset-") as tmp:
             src = Path(tmp) / f"{name}.py"
             src.write_text(source)
-            built = compile_file(src, name, Path(tmp))
+            built = compile_file(src, name, Path(tmp), OPTIMIZE)
             try:
                 os.replace(built, folder / built.name)   # (whole or not at all: another process may load it)
             except OSError as e:
