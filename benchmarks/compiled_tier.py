@@ -37,12 +37,13 @@ def main(argv=None) -> int:
     ap.add_argument("--game", choices=sorted(GAMES), default="diamonds")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--optimize", default="-O2", help="the C compiler's optimisation flag (-O0, -O1, -O2)")
+    ap.add_argument("--optimize", choices=("0", "1", "2", "3"), default="2",
+                    help="the C compiler's optimisation level for the module (-O0 ... -O3)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     from interpreter.accel import rulesets
     from interpreter.accel.rulesets import use_compiled
-    rulesets.OPTIMIZE = args.optimize
+    args.optimize = rulesets.OPTIMIZE = f"-O{args.optimize}"
     with tempfile.TemporaryDirectory(prefix="rulebook-cache-") as cache:
         os.environ["XDG_CACHE_HOME"] = cache   # (the children below inherit it: the module compiled here)
         os.environ.pop("RULEBOOK_NO_CACHE", None)
