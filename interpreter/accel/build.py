@@ -56,7 +56,7 @@ def compile_file(source: Path, name: str, folder: Path, optimize: str = "-O2", v
     ``optimize``: the C compiler's optimisation flag (the last one given counts)."""
     if compiler() is None:
         raise BuildError("no C compiler found (install gcc, or set CC)")
-    from setuptools import Extension
+    Extension = _setuptools().Extension
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
         extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=[optimize])], tmp, verbose)
         _build_ext(extensions, tmp, 1, verbose, {"": str(folder)})
@@ -74,8 +74,16 @@ def clean() -> list[Path]:
     return gone
 
 
+def _setuptools():
+    try:
+        import setuptools
+    except ImportError:
+        raise BuildError("setuptools is not installed (pip install 'rulebook-engine[fast]')") from None
+    return setuptools
+
+
 def _cython(modules, tmp: str, verbose: bool) -> list:
-    from setuptools import Extension
+    Extension = _setuptools().Extension
     return _cythonized([Extension(f"{PACKAGE.name}.{m}", [str(source_of(m))]) for m in modules], tmp, verbose)
 
 
@@ -112,7 +120,7 @@ def _mypyc(modules, tmp: str, verbose: bool) -> list:
 def _build_ext(extensions, tmp: str, jobs: int, verbose: bool, where: dict | None = None) -> None:
     """Compile and link ``extensions`` in place: each beside its package's folder in ``where``
     (setuptools' package_dir; the engine's own by default)."""
-    from setuptools import Distribution
+    Distribution = _setuptools().Distribution
     where = where or {PACKAGE.name: str(PACKAGE), "": str(PACKAGE.parent)}
     dist = Distribution({"ext_modules": extensions, "package_dir": where})
     cmd = dist.get_command_obj("build_ext")
