@@ -160,6 +160,10 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     again = interpreter.load("kuhn_poker")
     assert use_compiled(again)   # from the cache: nothing compiled, the same file
     assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
+    # two Rulesets of one text in a process: each its own namespace, neither runs the other's
+    assert rules.advance.__globals__ is not again.advance.__globals__
+    assert rules.advance.__globals__["RUNS"] is rules.runs and again.advance.__globals__["RUNS"] is again.runs
+    assert _final_states(rules) == _final_states(again)
 
 
 def test_the_tier_names_only_modules_of_the_engine():

@@ -15,6 +15,7 @@ import builtins
 import hashlib
 import importlib.util
 import os
+import shutil
 import sys
 import symtable
 import tempfile
@@ -26,7 +27,8 @@ from .build import DIRECTIVES, EXTENSION_SUFFIXES, BuildError, compile_file
 # the C compiler's optimisation of a ruleset's module (its first compile's time is most of a
 # first load's; benchmarks/compiled_tier.py --optimize measures the trade)
 OPTIMIZE = "-O2"
-_said: set[str] = set()   # the reasons already shown in this process (each once)
+_said: set[str] = set()
+_loaded: set[str] = set()   # the modules loaded from the cache in this process   # the reasons already shown in this process (each once)
 
 
 def use_compiled(rules) -> bool:
@@ -83,15 +85,29 @@ def compiled_module(rules):
             except OSError as e:
                 raise BuildError(f"cannot write the compiled module into {folder}: {e.strerror}") from None
         found = folder / built.name
-    spec = importlib.util.spec_from_file_location(name, found)
+    if name not in _loaded:
+        module = _load(name, found)
+        _loaded.add(name)
+    else:
+        # a second Ruleset of the same text in this process: a compiled module's namespace lives
+        # in its library, one per file loaded, so this one gets a copy of the file of its own
+        with tempfile.TemporaryDirectory(prefix="rulebook-module-") as tmp:
+            copy = Path(tmp) / found.name
+            shutil.copyfile(found, copy)
+            module = _load(name, copy)   # (the library stays loaded once its file is gone)
+    module.__dict__["__free__"] = free
+    return module
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise BuildError(f"cannot load {found}")
+        raise BuildError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except ImportError as e:   # a file from another Python, or damaged
-        raise BuildError(f"cannot load {found}: {e}") from None
-    module.__dict__["__free__"] = free
+        raise BuildError(f"cannot load {path}: {e}") from None
     return module
 
 
