@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+if (Path(__file__).parent / "accel" / "built" / "manifest.json").is_file():
+    # the optional compiled tier: its modules loaded while built from the sources as they are
+    from .accel import install
+    install()
+
 from .errors import BudgetExceeded, Diagnostic, GameError, Location, ReplayError, RulebookError, RulesetError, UsageError
 
 __version__ = "0.1.0"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import json
 import random
+import shutil
 import subprocess
 import sys
 import types
@@ -17,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
 from interpreter import accel  # noqa: E402
-from interpreter.accel import MODULES, built, loaded, source_of, tier  # noqa: E402
+from interpreter.accel import MODULES, Finder, built, loaded, source_hash, source_of, stale, tier  # noqa: E402
 from interpreter.accel.build import compiler  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,18 +28,20 @@ can_compile = pytest.mark.skipif(not HAS_CYTHON or compiler() is None, reason="n
 
 
 def test_the_modules_loaded_are_the_ones_built():
-    """Where a module has a built extension beside its source, that extension is what runs (and
-    the source where none is): what `rulebook --version` reports is what this Python runs."""
+    """Where a module has a built extension made from its source as it is, that extension is
+    what runs (and the source where none is, or it is stale): what `rulebook --version`
+    reports is what this Python runs."""
     flags = loaded()
+    old = stale()
     for module in MODULES:
-        assert flags[module] == bool(built(module)), module
+        assert flags[module] == (built(module) is not None and module not in old), module
         path = Path(importlib.import_module(f"interpreter.{module}").__file__)
         assert (path.suffix == ".py") != flags[module], path
     expected = "compiled" if all(flags.values()) else "pure" if not any(flags.values()) else "partly"
     assert tier().startswith(expected)
     out = subprocess.run([sys.executable, "-m", "interpreter", "--version"], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
-    assert out.endswith(f"({tier()} tier)\n")
+    assert out.endswith(f"({tier()})\n")
 
 
 def _pure_rng():
@@ -51,7 +55,7 @@ def _pure_rng():
 @pytest.fixture(scope="module")
 def compiled_rng(tmp_path_factory):
     """engine/rng.py compiled: the built one when the tier is built, else a copy compiled now."""
-    if built("engine.rng"):
+    if loaded()["engine.rng"]:
         from interpreter.engine import rng
         return rng
     if not HAS_CYTHON or compiler() is None:
@@ -170,17 +174,79 @@ def test_the_tier_names_only_modules_of_the_engine():
     assert all(source_of(m).is_file() for m in MODULES) and accel.PACKAGE.name == "interpreter"
 
 
-def test_a_source_newer_than_its_build_is_called_stale(monkeypatch, tmp_path):
-    """An edit to a built module does not run until the next build: the tier says so."""
-    src = tmp_path / "loop.py"
-    src.write_text("")
-    ext = tmp_path / f"loop{importlib.machinery.EXTENSION_SUFFIXES[0]}"
-    ext.write_text("")
-    import os
-    os.utime(ext, (1_000_000, 1_000_000))
-    monkeypatch.setattr(accel, "MODULES", ("engine.loop",))
-    monkeypatch.setattr(accel, "source_of", lambda m: src)
-    assert accel.stale() == ["engine.loop"]
-    os.utime(ext, None)
-    os.utime(src, (1_000_000, 1_000_000))
-    assert accel.stale() == []
+def _fake_build(folder: Path, module: str, digest: str | None) -> Finder:
+    """A finder over a manifest that lists ``module`` as built (an empty file) from a source of
+    hash ``digest``."""
+    name = f"interpreter.{module}"
+    ext = folder / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    ext.write_bytes(b"")
+    manifest = folder / "manifest.json"
+    manifest.write_text(json.dumps({"modules": {name: {"file": ext.name, "sha256": digest}}}))
+    return Finder(accel.read_manifest(manifest), folder)
+
+
+def test_the_finder_offers_a_built_module_only_while_its_source_is_the_one_built(tmp_path):
+    """A built module whose source changed since the build is not loaded: the finder gives way
+    and Python's own finders load the .py as it is now."""
+    current = _fake_build(tmp_path, "engine.loop", source_hash(source_of("engine.loop")))
+    spec = current.find_spec("interpreter.engine.loop")
+    assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+    assert spec.origin == str(tmp_path / built_name("engine.loop"))
+    assert current.find_spec("interpreter.engine.state") is None   # (not in the manifest)
+    edited = _fake_build(tmp_path, "engine.loop", "0" * 64)
+    assert edited.find_spec("interpreter.engine.loop") is None
+    (tmp_path / built_name("engine.loop")).unlink()
+    assert current.find_spec("interpreter.engine.loop") is None   # (deleted: the pure one)
+
+
+def built_name(module: str) -> str:
+    return f"interpreter.{module}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+
+def test_no_build_no_finder_and_a_damaged_manifest_is_none(tmp_path):
+    (tmp_path / "manifest.json").write_text("{not json")
+    assert accel.read_manifest(tmp_path / "manifest.json") == {}
+    out = subprocess.run([sys.executable, "-c", "import interpreter, sys; from interpreter.accel import Finder;"
+                          "print(any(isinstance(f, Finder) for f in sys.meta_path))"], cwd=_copy(tmp_path),
+                         capture_output=True, text=True, check=True).stdout
+    assert out == "False\n"   # (a checkout with no build: nothing installed, the import as it was)
+
+
+def _copy(tmp_path: Path) -> Path:
+    """A copy of the package (its sources only) in tmp_path/copy: to build and edit freely."""
+    shutil.copytree(ROOT / "interpreter", tmp_path / "copy" / "interpreter",
+                    ignore=shutil.ignore_patterns("__pycache__", "built", "*.so", "*.pyd"))
+    return tmp_path / "copy"
+
+
+def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, env=_env())
+
+
+def test_clean_removes_the_build_and_in_place_files_of_the_old_layout(tmp_path):
+    copy = _copy(tmp_path)
+    old = copy / "interpreter" / "engine" / f"loop{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    old.write_bytes(b"")   # (an extension beside its source: Python would load it first)
+    (copy / "interpreter" / "accel" / "built").mkdir()
+    _fake_build(copy / "interpreter" / "accel" / "built", "engine.rng", "0" * 64)
+    done = _run(copy, "-m", "interpreter.accel", "clean")
+    assert done.returncode == 0 and "removed 3 built files: pure tier" in done.stdout, done.stderr
+    assert not old.exists() and not (copy / "interpreter" / "accel" / "built").exists()
+
+
+@pytest.mark.slow   # (a build of one module: some 10 s of CPU)
+@can_compile
+def test_a_built_module_runs_until_its_source_is_edited(tmp_path):
+    copy = _copy(tmp_path)
+    done = _run(copy, "-m", "interpreter.accel", "build", "--modules", "engine.rng")
+    assert done.returncode == 0, done.stderr
+    assert not list((copy / "interpreter").rglob(f"rng{importlib.machinery.EXTENSION_SUFFIXES[0]}"))  # (not in place)
+    where = "import interpreter.engine.rng as m; print(m.__file__, getattr(m, 'EDITED', None))"
+    ext = copy / "interpreter" / "accel" / "built" / built_name("engine.rng")
+    assert _run(copy, "-c", where).stdout == f"{ext} None\n"
+    assert _run(copy, "-m", "interpreter", "--version").stdout.endswith("(partly compiled tier (1 of 12 modules))\n")
+    source = copy / "interpreter" / "engine" / "rng.py"
+    source.write_text(source.read_text() + "\nEDITED = 1\n")
+    assert _run(copy, "-c", where).stdout == f"{source} 1\n"   # the edit runs at once, no build
+    version = _run(copy, "-m", "interpreter", "--version").stdout
+    assert "(pure tier, stale: engine/rng.py changed since the build" in version, version

@@ -4,19 +4,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import MODULES, built, tier
+from . import MODULES, built, install, stale, tier
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m interpreter.accel",
                                  description="Build, remove or show the optional compiled tier of the engine.")
     sub = ap.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="compile the engine's hot modules in place (needs a C compiler and Cython)")
+    b = sub.add_parser("build", help="compile the engine's hot modules into interpreter/accel/built (needs a C compiler and Cython)")
     b.add_argument("--tool", choices=("cython", "mypyc"), default="cython")
     b.add_argument("--modules", nargs="+", choices=MODULES, default=list(MODULES), metavar="MODULE")
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--verbose", action="store_true", help="show the compiler's output")
-    sub.add_parser("clean", help="delete the built modules: the pure-Python engine runs")
+    sub.add_parser("clean", help="delete the built modules (and any built in place beside their sources): the pure-Python engine runs")
     sub.add_parser("status", help="which tier this Python loads, module by module")
     args = ap.parse_args(argv)
     from .build import BuildError, build, clean
@@ -26,13 +26,16 @@ def main(argv=None) -> int:
         except BuildError as e:
             print(f"rulebook: the compiled tier was not built: {e}", file=sys.stderr)
             return 1
-        print(f"built {len(done)} modules with {args.tool}; tier: {tier()}")
+        install()   # (no module of the engine is loaded yet in this process: the tier is the build's)
+        print(f"built {len(done)} modules with {args.tool}: {tier()}")
     elif args.command == "clean":
-        print(f"removed {len(clean())} built files; tier: {tier()}")
+        print(f"removed {len(clean())} built files: {tier()}")
     else:
-        print(f"tier: {tier()}")
+        print(tier())
+        old = stale()
         for m in MODULES:
-            print(f"  {m}: {', '.join(p.name for p in built(m)) or 'pure'}")
+            ext = built(m)
+            print(f"  {m}: {'pure' if ext is None else ext.name + (' (stale: runs as Python)' if m in old else '')}")
     return 0
 
 

@@ -1,11 +1,13 @@
-"""Build the compiled tier in place: each module of ``MODULES`` compiled by Cython (pure-Python
-mode: the same ``.py`` file, its annotations not turned into C types) into an extension module
-beside its source. ``tool="mypyc"`` builds the same modules with mypyc instead, for comparison
-(benchmarks/compiled_tier.py); docs/performance.md "The compiled tier" says why Cython is used.
+"""Build the compiled tier: each module of ``MODULES`` compiled by Cython (pure-Python mode: the
+same ``.py`` file, its annotations not turned into C types) into an extension module in
+``interpreter/accel/built/``, with the manifest the package's finder reads (interpreter/accel).
+``tool="mypyc"`` builds the same modules with mypyc instead, for comparison; docs/performance.md
+"The compiled tier" says why Cython is used.
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import sys
@@ -14,7 +16,7 @@ import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from . import MODULES, PACKAGE, built, source_of
+from . import BUILT, MANIFEST, MODULES, PACKAGE, in_place, source_hash, source_of
 
 # annotation_typing off: the engine's annotations are documentation (``n: int`` may be any
 # integral value, a dict annotated ``dict`` may be a subclass), not C types to enforce
@@ -33,12 +35,17 @@ def compiler() -> str | None:
 
 
 def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = False) -> list[Path]:
-    """Compile ``modules`` in place; the extension files written. Raises BuildError."""
+    """Compile ``modules`` into ``BUILT`` (replacing any earlier build, and removing extension
+    files of the in-place layout); the extension files written. Raises BuildError, leaving
+    the earlier build as it was."""
     if compiler() is None:
         raise BuildError("no C compiler found (install gcc, or set CC): the pure-Python engine runs as it is")
     unknown = [m for m in modules if not source_of(m).is_file()]
     if unknown:
         raise BuildError(f"no such module of the engine: {', '.join(unknown)}")
+    # the hashes of the sources as they are compiled (read first: an edit during the build
+    # leaves the module stale, never loaded)
+    hashes = {f"{PACKAGE.name}.{m}": source_hash(source_of(m)) for m in modules}
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
         if tool == "cython":
             extensions = _cython(modules, tmp, verbose)
@@ -46,8 +53,18 @@ def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = 
             extensions = _mypyc(modules, tmp, verbose)
         else:
             raise BuildError(f"unknown tool {tool!r} (cython or mypyc)")
-        _build_ext(extensions, tmp, jobs, verbose)
-    return [p for m in modules for p in built(m)]
+        lib = os.path.join(tmp, "lib")
+        cmd = _build_ext(extensions, tmp, jobs, verbose, lib=lib)
+        clean()
+        BUILT.mkdir(exist_ok=True)
+        manifest = {}
+        for ext in extensions:
+            made = Path(cmd.get_ext_fullpath(ext.name))
+            target = BUILT / (ext.name + made.name[made.name.index("."):])   # interpreter.engine.loop.cpython-...so
+            shutil.move(made, target)
+            manifest[ext.name] = {"file": target.name, **({"sha256": hashes[ext.name]} if ext.name in hashes else {})}
+    MANIFEST.write_text(json.dumps({"tool": tool, "modules": manifest}, indent=1) + "\n")
+    return [BUILT / entry["file"] for entry in manifest.values()]
 
 
 def compile_file(source: Path, name: str, folder: Path, optimize: str = "-O2", verbose: bool = False) -> Path:
@@ -67,10 +84,12 @@ def compile_file(source: Path, name: str, folder: Path, optimize: str = "-O2", v
 
 
 def clean() -> list[Path]:
-    """Delete every extension file the tier built (and mypyc's shared library): back to pure."""
-    gone = [p for m in MODULES for p in built(m)] + list(PACKAGE.parent.glob("*__mypyc.*"))
+    """Delete the build (``BUILT``) and any extension file of the in-place layout: back to pure."""
+    gone = in_place() + (sorted(BUILT.iterdir()) if BUILT.is_dir() else [])
     for p in gone:
         p.unlink()
+    if BUILT.is_dir():
+        BUILT.rmdir()
     return gone
 
 
@@ -117,14 +136,15 @@ def _mypyc(modules, tmp: str, verbose: bool) -> list:
         os.chdir(here)
 
 
-def _build_ext(extensions, tmp: str, jobs: int, verbose: bool, where: dict | None = None) -> None:
-    """Compile and link ``extensions`` in place: each beside its package's folder in ``where``
-    (setuptools' package_dir; the engine's own by default)."""
+def _build_ext(extensions, tmp: str, jobs: int, verbose: bool, where: dict | None = None, lib: str | None = None):
+    """Compile and link ``extensions``: into the folder ``lib`` when given, else in place,
+    each beside its package's folder in ``where`` (setuptools' package_dir)."""
     Distribution = _setuptools().Distribution
-    where = where or {PACKAGE.name: str(PACKAGE), "": str(PACKAGE.parent)}
-    dist = Distribution({"ext_modules": extensions, "package_dir": where})
+    dist = Distribution({"ext_modules": extensions, "package_dir": where or {}})
     cmd = dist.get_command_obj("build_ext")
-    cmd.inplace = True
+    cmd.inplace = lib is None
+    if lib is not None:
+        cmd.build_lib = lib
     cmd.build_temp = os.path.join(tmp, "objects")
     cmd.parallel = jobs
     cmd.ensure_finalized()
@@ -133,6 +153,7 @@ def _build_ext(extensions, tmp: str, jobs: int, verbose: bool, where: dict | Non
             cmd.run()
         except Exception as e:   # setuptools' CompileError / LinkError / DistutilsExecError
             raise BuildError(f"the C compiler failed: {e}") from None
+    return cmd
 
 
 @contextlib.contextmanager

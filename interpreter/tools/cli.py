@@ -386,7 +386,7 @@ class _Version(argparse.Action):
         except PackageNotFoundError:   # run from a checkout that was never installed
             number = "(not installed)"
         from ..accel import tier   # which engine this process runs: compiled or pure (interpreter/accel)
-        print(f"rulebook {number} ({tier()} tier)")
+        print(f"rulebook {number} ({tier()})")
         parser.exit()
 
 
