@@ -10,7 +10,6 @@ the reference: the compiled one is the same source, compiled.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.machinery
 import json
@@ -39,6 +38,7 @@ def source_of(module: str) -> Path:
 
 def source_hash(path: Path) -> str | None:
     """The SHA-256 of a source file's bytes (None when it cannot be read)."""
+    import hashlib   # (here: ``import interpreter`` alone does not pay for it)
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
