@@ -130,6 +130,24 @@ def _final_states(rules, games: int = 20) -> list:
     return out
 
 
+PLAY = ("-m", "interpreter", "play", "tic_tac_toe", "--players", "2", "--seed", "3", "--json")
+
+
+def test_rulebook_compiled_asks_for_the_ruleset_module(tmp_path):
+    """RULEBOOK_COMPILED=1 reaches the compiled module from the command line (here it cannot
+    be used: a file stands where the cache folder would be; the reason shown once, the game
+    the same); unset, nothing is tried."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    env = {**_env(), "XDG_CACHE_HOME": str(blocker)}
+    env.pop("RULEBOOK_NO_CACHE", None)
+    pure = subprocess.run([sys.executable, *PLAY], cwd=ROOT, capture_output=True, text=True, env=env)
+    asked = subprocess.run([sys.executable, *PLAY], cwd=ROOT, capture_output=True, text=True,
+                           env={**env, "RULEBOOK_COMPILED": "1"})
+    assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not pure.stderr
+    assert asked.stderr.count("rulebook: the ruleset's compiled module is not used (the cache folder") == 1, asked.stderr
+
+
 def test_a_ruleset_module_not_compiled_says_why_once(tmp_path, monkeypatch, capsys):
     """An unusable cache folder (here a file stands where it would be) is a reason shown once;
     the ruleset runs as built."""
@@ -168,6 +186,15 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     assert rules.advance.__globals__ is not again.advance.__globals__
     assert rules.advance.__globals__["RUNS"] is rules.runs and again.advance.__globals__["RUNS"] is again.runs
     assert _final_states(rules) == _final_states(again)
+    third = interpreter.load("kuhn_poker", compiled=True)   # (the switch: from the cache)
+    assert not isinstance(third.advance, types.FunctionType)
+    assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
+    play = ("-m", "interpreter", "play", "kuhn_poker", "--players", "2", "--seed", "5", "--json")
+    env = {**_env(), "XDG_CACHE_HOME": str(tmp_path)}
+    pure = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True, env=env)
+    asked = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True,
+                           env={**env, "RULEBOOK_COMPILED": "1"})
+    assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not asked.stderr
 
 
 def test_the_tier_names_only_modules_of_the_engine():
