@@ -22,12 +22,12 @@ def main(argv=None) -> int:
     from .build import BuildError, build, clean
     if args.command == "build":
         try:
-            done = build(args.modules, args.tool, args.jobs, args.verbose)
+            build(args.modules, args.tool, args.jobs, args.verbose)
         except BuildError as e:
             print(f"rulebook: the compiled tier was not built: {e}", file=sys.stderr)
             return 1
         install()   # (no module of the engine is loaded yet in this process: the tier is the build's)
-        print(f"built {len(done)} modules with {args.tool}: {tier()}")
+        print(f"built {len(args.modules)} modules with {args.tool}: {tier()}")
     elif args.command == "clean":
         print(f"removed {len(clean())} built files: {tier()}")
     else:
