@@ -168,12 +168,13 @@ def test_a_ruleset_module_not_compiled_says_why_once(tmp_path, monkeypatch, caps
 
 @pytest.mark.slow   # (a first compile: some 10 s of CPU)
 @can_compile
-def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, monkeypatch):
+def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, monkeypatch, capsys):
     from interpreter.accel.rulesets import use_compiled
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
     rules = interpreter.load("kuhn_poker")
     assert use_compiled(rules)
+    assert "rulebook: compiling kuhn_poker's module to C, once" in capsys.readouterr().err   # (said: it takes a while)
     assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
     assert not any(isinstance(fn, types.FunctionType) for fn in rules.runs if fn.__name__.startswith("R"))
     cached = list((tmp_path / "rulebook" / "compiled").iterdir())
@@ -181,6 +182,7 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
     again = interpreter.load("kuhn_poker")
     assert use_compiled(again)   # from the cache: nothing compiled, the same file
+    assert not capsys.readouterr().err
     assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
     # two Rulesets of one text in a process: each its own namespace, neither runs the other's
     assert rules.advance.__globals__ is not again.advance.__globals__

@@ -1,7 +1,8 @@
 """A ruleset's generated module (building/listing.py, what ``rulebook compile`` prints) compiled
 by Cython into an extension module, cached by its text's hash in the cache folder
 (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in place of
-the Python ones (``use_compiled``).
+the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
+``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py).
 
 Off by default: the first compile of a seed ruleset takes from about a minute to several on the
 development machine, far over the 10 s a first load may cost, for a few percent fewer
@@ -27,8 +28,8 @@ from .build import DIRECTIVES, EXTENSION_SUFFIXES, BuildError, compile_file
 # the C compiler's optimisation of a ruleset's module (its first compile's time is most of a
 # first load's; benchmarks/compiled_tier.py --optimize measures the trade)
 OPTIMIZE = "-O2"
-_said: set[str] = set()
-_loaded: set[str] = set()   # the modules loaded from the cache in this process   # the reasons already shown in this process (each once)
+_said: set[str] = set()     # the reasons already shown in this process (each once)
+_loaded: set[str] = set()   # the modules loaded from the cache in this process
 
 
 def use_compiled(rules) -> bool:
@@ -72,6 +73,9 @@ def compiled_module(rules):
         raise BuildError(f"cannot make the cache folder {folder}: {e.strerror}") from None
     found = _extension(folder, name)
     if found is None:
+        # (a command asked for it with RULEBOOK_COMPILED=1 would otherwise seem to hang)
+        print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
+              f" cached in {folder})", file=sys.stderr)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
         source = text + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
