@@ -11,16 +11,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+if (Path(__file__).parent / "accel" / "built" / "manifest.json").is_file():
+    # the optional compiled tier: its modules loaded while built from the sources as they are
+    from .accel import install
+    install()
+
 from .errors import BudgetExceeded, Diagnostic, GameError, Location, ReplayError, RulebookError, RulesetError, UsageError
 
 __version__ = "0.1.0"
 
 
-def load(path, variant: str | None = None):
+def load(path, variant: str | None = None, compiled: bool | None = None):
     """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
-    (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file)."""
+    (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file).
+    ``compiled=True``: its flow run from its generated module compiled to C, cached after the first
+    compile (docs/performance.md "The compiled tier"); None: when ``RULEBOOK_COMPILED=1``."""
     from .building import load as build_load
-    return build_load(path, variant)
+    return build_load(path, variant, compiled=compiled)
 
 
 def ruleset_path(name) -> Path:

@@ -83,8 +83,9 @@ def test_version_is_printed_on_stdout(cli):
         number = version(commands.DISTRIBUTION)
     except PackageNotFoundError:   # a checkout installed under another name, or not at all
         number = "(not installed)"
+    from interpreter.accel import tier
     code, out, err = cli("--version")
-    assert code == 0 and out == f"rulebook {number}\n" and not err
+    assert code == 0 and out == f"rulebook {number} ({tier()})\n" and not err
 
 
 def test_the_distribution_name_is_the_one_pyproject_declares():

@@ -11,6 +11,7 @@ and its variant, then every name is resolved and every expression, effect and st
 """
 from __future__ import annotations
 
+import os
 from os import PathLike
 
 from ..errors import UsageError
@@ -18,14 +19,20 @@ from ..loading.variants import load_data
 from ..loading.resources import find_ruleset
 
 
-def load(path, variant: str | None = None, coverage: bool = False):
+def load(path, variant: str | None = None, coverage: bool = False, compiled: bool | None = None):
     """Load, check and compile a ruleset: a path, or the name of a bundled ruleset
     (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file).
-    ``coverage``: compile coverage counters in (``rules.probes``, building/coverage.py)."""
+    ``coverage``: compile coverage counters in (``rules.probes``, building/coverage.py).
+    ``compiled``: run the flow from the ruleset's module compiled to C and cached (accel/rulesets.py;
+    a first compile takes 10 to 40 s); None: when the environment has ``RULEBOOK_COMPILED=1``."""
     from .builder import Builder   # (the mechanics register themselves when the builder loads)
     if not isinstance(path, (str, PathLike)) or not str(path).strip():
         raise UsageError(f"a ruleset is a file's path or a bundled ruleset's name, not {path!r}")
     if variant is not None and (not isinstance(variant, (str, PathLike)) or not str(variant).strip()):
         raise UsageError(f"a variant is the name of one under variants: or a file's path, not {variant!r}")
     loaded = load_data(find_ruleset(path), variant)
-    return Builder(loaded, coverage=coverage).build().freeze()
+    rules = Builder(loaded, coverage=coverage).build().freeze()
+    if compiled or (compiled is None and not coverage and os.environ.get("RULEBOOK_COMPILED") == "1"):
+        from ..accel.rulesets import use_compiled
+        use_compiled(rules)   # (when it cannot, the reason is shown once and the Python flow runs)
+    return rules

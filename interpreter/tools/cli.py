@@ -385,7 +385,8 @@ class _Version(argparse.Action):
             number = version(DISTRIBUTION)
         except PackageNotFoundError:   # run from a checkout that was never installed
             number = "(not installed)"
-        print(f"rulebook {number}")
+        from ..accel import tier   # which engine this process runs: compiled or pure (interpreter/accel)
+        print(f"rulebook {number} ({tier()})")
         parser.exit()
 
 

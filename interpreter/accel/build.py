@@ -1,0 +1,185 @@
+"""Build the compiled tier: each module of ``MODULES`` compiled by Cython (pure-Python mode: the
+same ``.py`` file, its annotations not turned into C types) into an extension module in
+``interpreter/accel/built/``, with the manifest the package's finder reads (interpreter/accel).
+``tool="mypyc"`` builds the same modules with mypyc instead, for comparison; docs/performance.md
+"The compiled tier" says why Cython is used.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+from . import BUILT, MANIFEST, MODULES, PACKAGE, in_place, source_hash, source_of
+
+# annotation_typing off: the engine's annotations are documentation (``n: int`` may be any
+# integral value, a dict annotated ``dict`` may be a subclass), not C types to enforce
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+
+
+class BuildError(Exception):
+    """The tier could not be built (no compiler, no Cython, a module that does not compile):
+    the message says why; the pure-Python engine is unchanged and still runs."""
+
+
+def compiler() -> str | None:
+    """The C compiler Python's build uses, if it is installed."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(os.environ.get("CC", cc).split()[0])
+
+
+def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = False) -> list[Path]:
+    """Compile ``modules`` into ``BUILT`` (replacing any earlier build, and removing extension
+    files of the in-place layout); the extension files written. Raises BuildError, leaving
+    the earlier build as it was."""
+    if compiler() is None:
+        raise BuildError("no C compiler found (install gcc, or set CC): the pure-Python engine runs as it is")
+    unknown = [m for m in modules if not source_of(m).is_file()]
+    if unknown:
+        raise BuildError(f"no such module of the engine: {', '.join(unknown)}")
+    # the hashes of the sources as they are compiled (read first: an edit during the build
+    # leaves the module stale, never loaded)
+    hashes = {f"{PACKAGE.name}.{m}": source_hash(source_of(m)) for m in modules}
+    with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
+        if tool == "cython":
+            extensions = _cython(modules, tmp, verbose)
+        elif tool == "mypyc":
+            extensions = _mypyc(modules, tmp, verbose)
+        else:
+            raise BuildError(f"unknown tool {tool!r} (cython or mypyc)")
+        lib = os.path.join(tmp, "lib")
+        cmd = _build_ext(extensions, tmp, jobs, verbose, lib=lib)
+        clean()
+        BUILT.mkdir(exist_ok=True)
+        manifest = {}
+        for ext in extensions:
+            made = Path(cmd.get_ext_fullpath(ext.name))
+            target = BUILT / (ext.name + made.name[made.name.index("."):])   # interpreter.engine.loop.cpython-...so
+            shutil.move(made, target)
+            manifest[ext.name] = {"file": target.name, **({"sha256": hashes[ext.name]} if ext.name in hashes else {})}
+    MANIFEST.write_text(json.dumps({"tool": tool, "modules": manifest}, indent=1) + "\n")
+    return [BUILT / entry["file"] for entry in manifest.values()]
+
+
+def compile_file(source: Path, name: str, folder: Path, optimize: str = "-O2", verbose: bool = False) -> Path:
+    """Compile one Python file as the top-level extension module ``name``, written into
+    ``folder`` (a ruleset's module, rulesets.py; a copy of an engine module, in the tests).
+    ``optimize``: the C compiler's optimisation flag (the last one given counts)."""
+    if compiler() is None:
+        raise BuildError("no C compiler found (install gcc, or set CC)")
+    Extension = _setuptools().Extension
+    with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
+        extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=[optimize])], tmp, verbose)
+        _build_ext(extensions, tmp, 1, verbose, {"": str(folder)})
+    for suffix in EXTENSION_SUFFIXES:
+        if (folder / (name + suffix)).is_file():
+            return folder / (name + suffix)
+    raise BuildError(f"the compiler wrote no module {name} into {folder}")
+
+
+def clean() -> list[Path]:
+    """Delete the build (``BUILT``) and any extension file of the in-place layout: back to pure."""
+    gone = in_place() + (sorted(BUILT.iterdir()) if BUILT.is_dir() else [])
+    for p in gone:
+        p.unlink()
+    if BUILT.is_dir():
+        BUILT.rmdir()
+    return gone
+
+
+def _setuptools():
+    try:
+        import setuptools
+    except ImportError:
+        raise BuildError("setuptools is not installed (pip install 'rulebook-engine[fast]')") from None
+    return setuptools
+
+
+def _cython(modules, tmp: str, verbose: bool) -> list:
+    Extension = _setuptools().Extension
+    return _cythonized([Extension(f"{PACKAGE.name}.{m}", [str(source_of(m))]) for m in modules], tmp, verbose)
+
+
+def _cythonized(extensions, tmp: str, verbose: bool) -> list:
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]', or pip install cython)") from None
+    with _quiet(not verbose):
+        try:   # (the C files go to the temporary folder, not beside the sources)
+            return cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=tmp, quiet=not verbose,
+                             force=True)
+        except Exception as e:   # Cython reports the line; its exception types vary by version
+            raise BuildError(f"Cython could not compile the engine: {e}") from None
+
+
+def _mypyc(modules, tmp: str, verbose: bool) -> list:
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise BuildError("mypyc is not installed (pip install mypy)") from None
+    here = os.getcwd()
+    os.chdir(PACKAGE.parent)   # mypyc names modules by their path from here
+    try:
+        with _quiet(not verbose):
+            try:
+                return mypycify([str(source_of(m).relative_to(PACKAGE.parent)) for m in modules], target_dir=tmp)
+            except SystemExit as e:   # mypyc exits on a type error it cannot compile past
+                raise BuildError(f"mypyc could not compile the engine (exit {e.code})") from None
+    finally:
+        os.chdir(here)
+
+
+def _build_ext(extensions, tmp: str, jobs: int, verbose: bool, where: dict | None = None, lib: str | None = None):
+    """Compile and link ``extensions``: into the folder ``lib`` when given, else in place,
+    each beside its package's folder in ``where`` (setuptools' package_dir)."""
+    Distribution = _setuptools().Distribution
+    dist = Distribution({"ext_modules": extensions, "package_dir": where or {}})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = lib is None
+    if lib is not None:
+        cmd.build_lib = lib
+    cmd.build_temp = os.path.join(tmp, "objects")
+    cmd.parallel = jobs
+    cmd.ensure_finalized()
+    with _quiet(not verbose):
+        try:
+            cmd.run()
+        except Exception as e:   # setuptools' CompileError / LinkError / DistutilsExecError
+            raise BuildError(f"the C compiler failed: {e}") from None
+    return cmd
+
+
+@contextlib.contextmanager
+def _quiet(on: bool):
+    """The build tools' own chatter (the C compiler's warnings included: it writes to the file
+    descriptors, not to sys.stderr) kept off the terminal unless asked (--verbose); when the
+    build fails, the error carries the end of it."""
+    if not on:
+        yield
+        return
+    with tempfile.TemporaryFile(mode="w+") as log:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                yield
+        except BuildError as e:
+            log.seek(0)
+            tail = log.read()[-1500:].strip()
+            raise BuildError(f"{e}\n{tail}" if tail else str(e)) from None
+        finally:
+            log.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])

@@ -1,0 +1,281 @@
+"""The optional compiled tier (interpreter/accel): the modules loaded are the ones built, the
+compiled random stream is the pure one, and a tier that cannot be built or used says why and
+leaves the pure-Python engine running."""
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import json
+import random
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interpreter  # noqa: E402
+from interpreter import accel  # noqa: E402
+from interpreter.accel import MODULES, Finder, built, loaded, source_hash, source_of, stale, tier  # noqa: E402
+from interpreter.accel.build import compiler  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+HAS_CYTHON = importlib.util.find_spec("Cython") is not None
+can_compile = pytest.mark.skipif(not HAS_CYTHON or compiler() is None, reason="needs Cython and a C compiler")
+
+
+def test_the_modules_loaded_are_the_ones_built():
+    """Where a module has a built extension made from its source as it is, that extension is
+    what runs (and the source where none is, or it is stale): what `rulebook --version`
+    reports is what this Python runs."""
+    flags = loaded()
+    old = stale()
+    for module in MODULES:
+        assert flags[module] == (built(module) is not None and module not in old), module
+        path = Path(importlib.import_module(f"interpreter.{module}").__file__)
+        assert (path.suffix == ".py") != flags[module], path
+    expected = "compiled" if all(flags.values()) else "pure" if not any(flags.values()) else "partly"
+    assert tier().startswith(expected)
+    out = subprocess.run([sys.executable, "-m", "interpreter", "--version"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.endswith(f"({tier()})\n")
+
+
+def _pure_rng():
+    """engine/rng.py run as Python, whatever the tier: loaded from its source under another name."""
+    spec = importlib.util.spec_from_file_location("rulebook_pure_rng", source_of("engine.rng"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def compiled_rng(tmp_path_factory):
+    """engine/rng.py compiled: the built one when the tier is built, else a copy compiled now."""
+    if loaded()["engine.rng"]:
+        from interpreter.engine import rng
+        return rng
+    if not HAS_CYTHON or compiler() is None:
+        pytest.skip("needs Cython and a C compiler")
+    from interpreter.accel.build import compile_file
+    folder = tmp_path_factory.mktemp("rng")
+    copy = folder / "rulebook_rng_copy.py"
+    copy.write_text(source_of("engine.rng").read_text())
+    spec = importlib.util.spec_from_file_location("rulebook_rng_copy", compile_file(copy, "rulebook_rng_copy", folder))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Holder:
+    """What the generator's functions draw from: a state's ``rng`` integer."""
+
+    def __init__(self, rng: int):
+        self.rng = rng
+
+
+def test_the_compiled_random_stream_is_the_pure_one(compiled_rng):
+    pure = _pure_rng()
+    assert compiled_rng.__file__ != pure.__file__ and not compiled_rng.__file__.endswith(".py")
+    for seed in (0, 1, 7, -3, 2**70, 123456789):
+        assert compiled_rng.seed_state(seed) == pure.seed_state(seed)
+        assert compiled_rng.derive(seed, 5) == pure.derive(seed, 5)
+        a, b = _Holder(pure.seed_state(seed)), _Holder(pure.seed_state(seed))
+        for n in (1, 2, 3, 6, 52, 1000, 2**40):
+            assert [compiled_rng.below(a, n) for _ in range(50)] == [pure.below(b, n) for _ in range(50)]
+        assert [compiled_rng.uniform(a) for _ in range(50)] == [pure.uniform(b) for _ in range(50)]
+        state = a.rng
+        for _ in range(20):
+            x, state_c = compiled_rng.next64(state)
+            assert (x, state_c) == pure.next64(state)
+            state = state_c
+        for n in (0, 1, 2, 5, 52, 569, 1200):   # (over BLOCK draws: mixed in blocks)
+            xs, ys = list(range(n)), list(range(n))
+            compiled_rng.shuffle(a, xs)
+            pure.shuffle(b, ys)
+            assert xs == ys and a.rng == b.rng
+
+
+def test_a_build_without_a_compiler_says_why_and_changes_nothing():
+    before = {m: built(m) for m in MODULES}
+    done = subprocess.run([sys.executable, "-m", "interpreter.accel", "build"], cwd=ROOT, capture_output=True,
+                          text=True, env={**_env(), "CC": "/nonexistent/cc"})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "no C compiler found" in done.stderr and not done.stdout
+    assert {m: built(m) for m in MODULES} == before
+
+
+def test_an_unknown_module_is_a_usage_error():
+    done = subprocess.run([sys.executable, "-m", "interpreter.accel", "build", "--modules", "engine.nothing"],
+                          cwd=ROOT, capture_output=True, text=True, env=_env())
+    assert done.returncode == 2 and "invalid choice" in done.stderr and "Traceback" not in done.stderr
+
+
+def _env() -> dict:
+    import os
+    return {k: v for k, v in os.environ.items() if k != "CC"}
+
+
+def _final_states(rules, games: int = 20) -> list:
+    rnd = random.Random(3)
+    out = []
+    for seed in range(games):
+        S = rules.new_game(rules.player_counts[0], seed=seed)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        out.append((S.scores(), S.z, S.c, S.v, S.rng))
+    return out
+
+
+PLAY = ("-m", "interpreter", "play", "tic_tac_toe", "--players", "2", "--seed", "3", "--json")
+
+
+def test_rulebook_compiled_asks_for_the_ruleset_module(tmp_path):
+    """RULEBOOK_COMPILED=1 reaches the compiled module from the command line (here it cannot
+    be used: a file stands where the cache folder would be; the reason shown once, the game
+    the same); unset, nothing is tried."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    env = {**_env(), "XDG_CACHE_HOME": str(blocker)}
+    env.pop("RULEBOOK_NO_CACHE", None)
+    pure = subprocess.run([sys.executable, *PLAY], cwd=ROOT, capture_output=True, text=True, env=env)
+    asked = subprocess.run([sys.executable, *PLAY], cwd=ROOT, capture_output=True, text=True,
+                           env={**env, "RULEBOOK_COMPILED": "1"})
+    assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not pure.stderr
+    assert asked.stderr.count("rulebook: the ruleset's compiled module is not used (the cache folder") == 1, asked.stderr
+
+
+def test_a_ruleset_module_not_compiled_says_why_once(tmp_path, monkeypatch, capsys):
+    """An unusable cache folder (here a file stands where it would be) is a reason shown once;
+    the ruleset runs as built."""
+    from interpreter.accel.rulesets import use_compiled
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    rules = interpreter.load("tic_tac_toe")
+    python = (rules.advance, rules.runs, rules.resolves)
+    assert use_compiled(rules) is False and use_compiled(rules) is False
+    err = capsys.readouterr().err
+    assert err.count("rulebook: the ruleset's compiled module is not used") == 1, err
+    assert "the Python one runs" in err
+    assert (rules.advance, rules.runs, rules.resolves) == python
+    assert _final_states(rules, 3) == _final_states(interpreter.load("tic_tac_toe"), 3)
+
+
+@pytest.mark.slow   # (a first compile: some 10 s of CPU)
+@can_compile
+def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, monkeypatch, capsys):
+    from interpreter.accel.rulesets import use_compiled
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    rules = interpreter.load("kuhn_poker")
+    assert use_compiled(rules)
+    assert "rulebook: compiling kuhn_poker's module to C, once" in capsys.readouterr().err   # (said: it takes a while)
+    assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
+    assert not any(isinstance(fn, types.FunctionType) for fn in rules.runs if fn.__name__.startswith("R"))
+    cached = list((tmp_path / "rulebook" / "compiled").iterdir())
+    assert len(cached) == 1
+    assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
+    again = interpreter.load("kuhn_poker")
+    assert use_compiled(again)   # from the cache: nothing compiled, the same file
+    assert not capsys.readouterr().err
+    assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
+    # two Rulesets of one text in a process: each its own namespace, neither runs the other's
+    assert rules.advance.__globals__ is not again.advance.__globals__
+    assert rules.advance.__globals__["RUNS"] is rules.runs and again.advance.__globals__["RUNS"] is again.runs
+    assert _final_states(rules) == _final_states(again)
+    third = interpreter.load("kuhn_poker", compiled=True)   # (the switch: from the cache)
+    assert not isinstance(third.advance, types.FunctionType)
+    assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
+    play = ("-m", "interpreter", "play", "kuhn_poker", "--players", "2", "--seed", "5", "--json")
+    env = {**_env(), "XDG_CACHE_HOME": str(tmp_path)}
+    pure = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True, env=env)
+    asked = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True,
+                           env={**env, "RULEBOOK_COMPILED": "1"})
+    assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not asked.stderr
+
+
+def test_the_tier_names_only_modules_of_the_engine():
+    assert all(source_of(m).is_file() for m in MODULES) and accel.PACKAGE.name == "interpreter"
+
+
+def _fake_build(folder: Path, module: str, digest: str | None) -> Finder:
+    """A finder over a manifest that lists ``module`` as built (an empty file) from a source of
+    hash ``digest``."""
+    name = f"interpreter.{module}"
+    ext = folder / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    ext.write_bytes(b"")
+    manifest = folder / "manifest.json"
+    manifest.write_text(json.dumps({"modules": {name: {"file": ext.name, "sha256": digest}}}))
+    return Finder(accel.read_manifest(manifest), folder)
+
+
+def test_the_finder_offers_a_built_module_only_while_its_source_is_the_one_built(tmp_path):
+    """A built module whose source changed since the build is not loaded: the finder gives way
+    and Python's own finders load the .py as it is now."""
+    current = _fake_build(tmp_path, "engine.loop", source_hash(source_of("engine.loop")))
+    spec = current.find_spec("interpreter.engine.loop")
+    assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+    assert spec.origin == str(tmp_path / built_name("engine.loop"))
+    assert current.find_spec("interpreter.engine.state") is None   # (not in the manifest)
+    edited = _fake_build(tmp_path, "engine.loop", "0" * 64)
+    assert edited.find_spec("interpreter.engine.loop") is None
+    (tmp_path / built_name("engine.loop")).unlink()
+    assert current.find_spec("interpreter.engine.loop") is None   # (deleted: the pure one)
+
+
+def built_name(module: str) -> str:
+    return f"interpreter.{module}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+
+def test_no_build_no_finder_and_a_damaged_manifest_is_none(tmp_path):
+    (tmp_path / "manifest.json").write_text("{not json")
+    assert accel.read_manifest(tmp_path / "manifest.json") == {}
+    out = subprocess.run([sys.executable, "-c", "import interpreter, sys; from interpreter.accel import Finder;"
+                          "print(any(isinstance(f, Finder) for f in sys.meta_path))"], cwd=_copy(tmp_path),
+                         capture_output=True, text=True, check=True).stdout
+    assert out == "False\n"   # (a checkout with no build: nothing installed, the import as it was)
+
+
+def _copy(tmp_path: Path) -> Path:
+    """A copy of the package (its sources only) in tmp_path/copy: to build and edit freely."""
+    shutil.copytree(ROOT / "interpreter", tmp_path / "copy" / "interpreter",
+                    ignore=shutil.ignore_patterns("__pycache__", "built", "*.so", "*.pyd"))
+    return tmp_path / "copy"
+
+
+def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, env=_env())
+
+
+def test_clean_removes_the_build_and_in_place_files_of_the_old_layout(tmp_path):
+    copy = _copy(tmp_path)
+    old = copy / "interpreter" / "engine" / f"loop{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    old.write_bytes(b"")   # (an extension beside its source: Python would load it first)
+    (copy / "interpreter" / "accel" / "built").mkdir()
+    _fake_build(copy / "interpreter" / "accel" / "built", "engine.rng", "0" * 64)
+    done = _run(copy, "-m", "interpreter.accel", "clean")
+    assert done.returncode == 0 and "removed 3 built files: pure tier" in done.stdout, done.stderr
+    assert not old.exists() and not (copy / "interpreter" / "accel" / "built").exists()
+
+
+@pytest.mark.slow   # (a build of one module: some 10 s of CPU)
+@can_compile
+def test_a_built_module_runs_until_its_source_is_edited(tmp_path):
+    copy = _copy(tmp_path)
+    done = _run(copy, "-m", "interpreter.accel", "build", "--modules", "engine.rng")
+    assert done.returncode == 0, done.stderr
+    assert not list((copy / "interpreter").rglob(f"rng{importlib.machinery.EXTENSION_SUFFIXES[0]}"))  # (not in place)
+    where = "import interpreter.engine.rng as m; print(m.__file__, getattr(m, 'EDITED', None))"
+    ext = copy / "interpreter" / "accel" / "built" / built_name("engine.rng")
+    assert _run(copy, "-c", where).stdout == f"{ext} None\n"
+    assert _run(copy, "-m", "interpreter", "--version").stdout.endswith("(partly compiled tier (1 of 12 modules))\n")
+    source = copy / "interpreter" / "engine" / "rng.py"
+    source.write_text(source.read_text() + "\nEDITED = 1\n")
+    assert _run(copy, "-c", where).stdout == f"{source} 1\n"   # the edit runs at once, no build
+    version = _run(copy, "-m", "interpreter", "--version").stdout
+    assert "(pure tier, stale: engine/rng.py changed since the build" in version, version
