@@ -1,5 +1,6 @@
 """The ``when:`` triggers' check written for the ruleset into its game loop (mechanics/triggers.py
-``watch_source``): the games the reference check (``check_when``) plays, its errors those of
+``watch_source``, the one definition of the check): the games the reference loop plays (the same
+writer with its specialisation off: each condition called by its function), its errors those of
 the condition's own function, located at the trigger."""
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 
 import pytest
 
+from interpreter.building.flowgen import compile_flow
 from interpreter.errors import GameError
 from test_flowgen import lockstep, reference
 from test_mechanics import load
@@ -39,10 +41,12 @@ def test_the_loop_checks_when_triggers_by_code_written_for_the_ruleset(tmp_path)
     threes = rules.triggers.when[0][1]
     loop = rules.flow_source[rules.flow_source.index("def advance("):]
     assert threes.source in loop                                   # written in, not called
+    plain = compile_flow(rules, plain=True)[3]
+    assert threes.source not in plain[plain.index("def advance("):]   # the reference calls it
     calls = []
 
     def profile(frame, event, arg):
-        if event == "call" and (frame.f_code.co_name == "check_when" or frame.f_code is threes.__code__):
+        if event == "call" and frame.f_code is threes.__code__:
             calls.append(frame.f_code.co_name)
 
     S = rules.new_game(3, seed=1)

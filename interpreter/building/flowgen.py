@@ -249,24 +249,19 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     Written for this ruleset, without the branches it cannot take (no triggers, no end
     conditions, no forced moves, every step charged one), its budget and its ``when:``
     triggers' check written in; ``plain``:
-    the reference, every branch kept and the constants read from ``S.rules.loop``."""
-    watch = rules.triggers.check_when if rules.triggers.when else None
+    the reference, every branch kept, the constants read from ``S.rules.loop`` and each
+    trigger's condition called by its function."""
+    watch = bool(rules.triggers.when)
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
-    g.ns["WATCH"] = watch
     lines = ["def advance(S, changed=True):", "    stack = S.stack", "    runs = RUNS"]
     if plain:
-        lines.append("    _, budget, ENDS, WATCH, auto, checks, CHARGES = S.rules.loop")
+        lines.append("    _, budget, ENDS, auto, checks, CHARGES = S.rules.loop")
     lines += ["    try:", "        while not S.over:"]
-    if plain or watch is not None or rules.end_checks:
+    if plain or watch or rules.end_checks:
         lines.append("            if changed and checks:" if plain else "            if changed:")
-        if plain:
-            lines += ["                if WATCH is not None:",
-                      "                    WATCH(S)",
-                      "                    if S.over:",
-                      "                        break"]
-        elif watch is not None:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
-            lines += [*rules.triggers.watch_source(g, " " * 16),
+        if watch:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
+            lines += [*rules.triggers.watch_source(g, " " * 16, plain),
                       "                if S.over:",
                       "                    break"]
         if plain:

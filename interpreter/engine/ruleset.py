@@ -112,10 +112,9 @@ class Ruleset:
 
     def freeze(self):
         # what the reference game loop reads at every call, in one tuple (building/flowgen.py, plain)
-        watch = self.triggers.check_when if self.triggers.when else None
-        checks = watch is not None or bool(self.end_checks)   # a game may have neither
+        checks = bool(self.triggers.when) or bool(self.end_checks)   # a game may have neither
         charges = tuple(1 + s.charge for s in self.steps)
-        object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, watch, self.auto_forced,
+        object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, self.auto_forced,
                                           checks, charges))
         object.__setattr__(self, "_frozen", True)
         return self

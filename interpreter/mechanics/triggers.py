@@ -148,30 +148,6 @@ class Triggers:
                 tag_origin(e, origin[0], origin[1])
                 return
 
-    def check_when(self, S) -> None:
-        """Fire the when-triggers whose condition became true since the last check (the
-        reference: the game loop calls ``watch_source``'s function, written for the ruleset)."""
-        v = S.v
-        try:
-            for _name, cond, fn, per, key in self.when:   # key: the variable keeping the last value
-                if per:
-                    now = [bool(cond(S, p, None)) for p in S.players]
-                    before = S.v.get(key) or [False] * S.n
-                    S.v[key] = now
-                    for p in S.players:
-                        if now[p] and not before[p] and fn is not None:
-                            self.fire(S, fn, p)
-                else:
-                    holds = True if cond(S, None, None) else False
-                    before = v.get(key)
-                    if before is not holds:
-                        v[key] = holds
-                    if holds and not before and fn is not None:
-                        self.fire(S, fn, None)
-        except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
-            self._note(e, cond, fn)
-            raise
-
     def fire(self, S, fn, me) -> None:
         """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
         self._chain(S)
@@ -184,20 +160,21 @@ class Triggers:
             self.depth -= 1
 
     def failed(self, e: Exception, k: int) -> Exception:
-        """``e``, raised by when-trigger k's condition written inline (``watch_source``), located
-        at the condition."""
+        """``e``, raised by when-trigger k's condition (``watch_source``), located at the
+        condition."""
         origin = self.origins.get(id(self.when[k][1]))
         if origin is not None:
             tag_origin(e, origin[0], origin[1])
         return e
 
-    def watch_source(self, g, pad: str) -> list:
-        """The lines of check_when written for this ruleset, indented by ``pad``: the generated
-        game loop runs them in place of a call after every change (building/flowgen.py). Each
-        trigger's condition written in (a per-player one called for each seat), its last value
-        compared, its effects fired on the rising edge, in the declared order. The names they
-        use: ``_T`` these triggers, F<n> their effects; and locals ``v``, ``h``, ``now``,
-        ``before``, ``p``."""
+    def watch_source(self, g, pad: str, plain: bool = False) -> list:
+        """The check of the when-triggers, written for this ruleset and indented by ``pad``: the
+        generated game loop runs it after every change (building/flowgen.py). Each trigger's
+        condition asked (a per-player one for each seat), its last value compared, its effects
+        fired on the rising edge (it holds now and did not: False, or never checked), in the
+        declared order. A game's condition is written in where its record allows; ``plain``
+        (the reference loop): each called by its function. The names they use: ``_T`` these
+        triggers, F<n> their functions; and locals ``v``, ``h``, ``now``, ``before``, ``p``."""
         g.bind({"_T": self})
         lines = ["v = S.v"]
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
@@ -213,7 +190,7 @@ class Triggers:
                     lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
                 continue
             # the rising edge: holds now, and held not (False, or never checked: None) before
-            inline = _inline(g, cond)
+            inline = None if plain else _inline(g, cond)
             lines += ["try:",
                       f"    h = {inline or f'{g.fn(cond)}(S, None, None)'}",
                       *(["except TypeError as e:   # (as the condition's function: none used is the language's error)",
