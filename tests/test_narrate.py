@@ -260,3 +260,38 @@ def test_a_track_already_at_its_last_space_and_a_transfer_of_nothing_are_not_tol
         {"ev": "advance", "counter": "tech_pos", "owner": 0, "who": 0, "from": 1, "to": 2},
         {"ev": "transfer", "from": "coins", "from_owner": 1, "to": "coins", "to_owner": 0, "amount": 0}]}
     assert tell(line, 0, _club_words()) == "your Technology track moves from 1 to 2."   # (nor 0 coins moved)
+
+
+def test_a_set_to_the_value_the_story_last_told_is_not_told_again():
+    """Love Letter sets a player's protection to no at the start of every turn: at the terminal
+    (the story told in order) it is told when it changes, not each turn; told line by line with
+    no story kept (a viewer jumping to a position), each set is still told."""
+    import re as _re
+    from interpreter.play.logs.gamelog import logged_decision
+    from interpreter.play.logs.redact import Redactor
+    from interpreter.play.display.narrate import owners as owners_of, told
+    rules = interpreter.load(interpreter.ruleset_path("love_letter"))
+    out = io.StringIO()
+    human = HumanAgent(seed=3, seat=0, stdin=io.StringIO("1\n" * 400), stdout=out)
+    agents = [human, *make_agents("random,random,random", 3, 3)[1:]]
+    play_game(rules, 3, 3, agents, {})
+    heard = [t.strip() for t in out.getvalue().splitlines() if t.startswith("  ") and "protection" in t]
+    last: dict = {}
+    for t in heard:   # each said value differs from the one said before it of the same owner
+        if "back to the start" in t:   # a new round: every protection back to no
+            last = dict.fromkeys(last, "no")
+            continue
+        owner, value = _re.match(r"(your protection|protection of seat \d) is now (\w+)", t).groups()
+        assert last.get(owner) != value, heard
+        last[owner] = value
+    assert any("is now yes" in t for t in heard)
+    S = rules.new_game(3, seed=3, record=True)
+    redactor, words = Redactor(rules, 0, S.members), owners_of(rules, S.members)
+    lines = []
+    while not S.over and len(lines) < 60:
+        line, _ = logged_decision(rules, S, 0, len(lines) + 1)
+        lines.append(redactor.line(line))
+
+    def protections(known):
+        return sum("protection" in s and "is now" in s for line in lines for s in told(line, 0, words, known)[0])
+    assert protections(None) > protections({}) > 0

@@ -163,10 +163,11 @@ class GameView:
         first = at
         while first > 1 and lines[first - 1].get("seat") not in self.humans:
             first -= 1
-        out = []
+        out: list[str] = []
+        known: dict = {}   # (told in order: a set to what was told is not told again)
         for line in lines[max(1, first):at + 1]:
             shown = line if seat == "all" else Redactor(self.rules, seat, self.members).line(line)
-            said = tell(shown, me, self.owners) or choice(shown, me, self.owners)
+            said = tell(shown, me, self.owners, known) or choice(shown, me, self.owners)
             if said:
                 out.append(said)
         return out

@@ -32,9 +32,10 @@ class TimelineView:
         self.owners = owners(self.rules, self.rules.team_members(self.players))
         told = {id(line): no for no, line in numbered}
         self.story = []
+        known: dict = {}   # (told in order: a set to what the story last told is not told again)
         for line in self.positions:   # told once now: a line the words cannot be made of is refused here
             try:
-                self.story.append(self._said(line))
+                self.story.append(self._said(line, known))
                 for ev in line.get("events") or ():
                     tell_event(ev, self.seat, self.owners)
             except (TypeError, ValueError, AttributeError, KeyError, IndexError) as e:
@@ -44,8 +45,8 @@ class TimelineView:
         self.error = self.ending.get("message") if self.ending is not None and self.ending["type"] == "error" else None
         self._ended = self.ending is not None and self.ending["type"] != "stopped"   # (a game stopped is not over)
 
-    def _said(self, line: dict) -> str:
-        said = tell(line, self.seat, self.owners) or choice(line, self.seat, self.owners)
+    def _said(self, line: dict, known: dict) -> str:
+        said = tell(line, self.seat, self.owners, known) or choice(line, self.seat, self.owners)
         if said:
             return said
         return "The game is set up." if line.get("type") == "events" else str(line.get("message", ""))

@@ -115,11 +115,12 @@ class HumanAgent:
         """Told the ruleset and the teams when the game starts (a team's things are named so)."""
         from ..display.narrate import owners
         self.owners = owners(rules, members)
+        self.known: dict = {}   # what the story told each counter and variable is (a set to it is not told again)
 
     def hear(self, line: dict) -> None:
         """What happened, told from this seat (the line is redacted for it): a sentence a line."""
         from ..display.terminal import heard
-        for said in heard(line, self.seat, getattr(self, "owners", None)):
+        for said in heard(line, self.seat, getattr(self, "owners", None), getattr(self, "known", None)):
             print(f"  {said}", file=self.stdout or sys.stdout)
 
     def decide(self, view) -> int:

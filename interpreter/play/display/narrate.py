@@ -8,6 +8,7 @@ secret choice is "?". Generic: the words come from the events' fields, not from 
 """
 from __future__ import annotations
 
+from .told import Told
 from .words import is_plural
 
 
@@ -31,9 +32,10 @@ class _Teller:
     """Words for one listening seat: its own seat reads "you", its zones "your ...", a team's
     (when ``owners`` says which are a team's, in a game of teams) "your team's ..."."""
 
-    def __init__(self, me: int | None, owners: tuple | None = None):
+    def __init__(self, me: int | None, owners: tuple | None = None, known: dict | None = None):
         self.me = me
         self.kinds, self.members, self.words = (*(owners or ({}, None)), None)[:3]
+        self.known = Told(known, self.words)   # what the story told each counter and variable is, if kept
 
     def title(self, name) -> str:
         return self.words.title(name) if self.words is not None else str(name)
@@ -116,6 +118,7 @@ class _Teller:
         """One event in words, or None for one not worth a word."""
         kind = ev.get("ev")
         who = ev.get("who")
+        self.known.forget(ev)
         if kind in ("move", "deal", "gather"):
             if not ev.get("cards") and not ev.get("count"):
                 return None   # nothing moved
@@ -152,6 +155,8 @@ class _Teller:
             return (f"{amount} moves from {self.zone(ev.get('from'), ev.get('from_owner'))} "
                     f"to {self.zone(ev.get('to'), ev.get('to_owner'))}")
         if kind == "set_counter":
+            if not ev.get("hidden") and self.known.unchanged(("c", ev.get("counter"), ev.get("owner")), ev.get("value")):
+                return None   # set to what it was: nothing happened
             if isinstance(ev.get("owner"), str) and not ev.get("hidden"):   # a card's: "light: built on 1"
                 return f"{ev['owner']}: {self.title(ev.get('counter'))} {ev.get('value')}"
             value = "changes" if ev.get("hidden") else (
@@ -161,6 +166,8 @@ class _Teller:
             var = ev.get("var")
             if self.words is not None and var in self.words.quiet_vars:
                 return None   # bookkeeping: not the table's
+            if "value" in ev and self.known.unchanged(("v", var), ev["value"]) and kind == "set":
+                return None   # set to what it was: nothing happened (a draw is told: it happened)
             value = self.words.value(var, ev.get("value", "?"), self.who) if self.words is not None \
                 else _said(ev.get("value", "?"))
             return f"{self.title(var)} {'drawn:' if kind == 'random' else 'is now'} {value}"
@@ -222,6 +229,8 @@ class _Teller:
         Its own seat's choice is not repeated."""
         kind = line.get("type")
         events = line.get("events") or ()
+        if kind == "decision":   # its answer may have gone into a variable, with no event
+            self.known.forget({"ev": "forced", "prompt": line.get("prompt")})
         table = self._table(events)
         tabled = {c for c in table["counters"]} if table else set()
         # what the deciding seat chose counts as said of it ("pass": not also "passed gains 1")
@@ -266,6 +275,7 @@ class _Teller:
         events = [ev for ev in events if not (ev.get("ev") in ("set", "random") and ev.get("var") in quiet)]
         for ev in _merged(_round_trips(events)):
             kind, who = ev.get("ev"), ev.get("who")
+            self.known.forget(ev)
             text: str | None
             if kind == "pay" and "paid" in ev:
                 text = self.paid(who, ev["paid"])
@@ -440,15 +450,19 @@ def choice(line: dict, me: int | None = None, owners: tuple | None = None) -> st
     return _Teller(me, owners).chose(line) + "."
 
 
-def told(line: dict, me: int | None = None, owners: tuple | None = None) -> tuple[list[str], dict | None]:
-    """A log line as sentences and a summary table (``_Teller.told``), told to seat ``me``."""
-    return _Teller(me, owners).told(line)
+def told(line: dict, me: int | None = None, owners: tuple | None = None,
+         known: dict | None = None) -> tuple[list[str], dict | None]:
+    """A log line as sentences and a summary table (``_Teller.told``), told to seat ``me``.
+    ``known``: a dict kept by a caller telling a game's lines in order, where the story notes
+    what it told each counter and variable is, so that a set to the same value is not told."""
+    return _Teller(me, owners, known).told(line)
 
 
-def tell(line: dict, me: int | None = None, owners: tuple | None = None) -> str | None:
+def tell(line: dict, me: int | None = None, owners: tuple | None = None, known: dict | None = None) -> str | None:
     """A log line in words, told to seat ``me`` (its own seat reads "you", and its own choice
-    is not repeated): "seat 2 plays 7H; seat 0 wins the trick (7H 2H 9H 4H); safe +1"."""
-    return _Teller(me, owners).tell(line)
+    is not repeated): "seat 2 plays 7H; seat 0 wins the trick (7H 2H 9H 4H); safe +1";
+    ``known`` as for ``told``."""
+    return _Teller(me, owners, known).tell(line)
 
 
 def decided_text(d: dict) -> str:

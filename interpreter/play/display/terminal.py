@@ -214,11 +214,12 @@ def show(table: dict, out) -> None:
     print(render(table), file=out)
 
 
-def heard(line: dict, me, owners) -> list[str]:
+def heard(line: dict, me, owners, known: dict | None = None) -> list[str]:
     """What happened, told to seat ``me`` at the terminal: one sentence a line, then the
-    counters several seats changed at once (a round's end) as a small table."""
+    counters several seats changed at once (a round's end) as a small table (``known``: what
+    the story told so far, narrate.told)."""
     from .narrate import told
-    said, table = told(line, me, owners)
+    said, table = told(line, me, owners, known)
     out = list(said)
     if table:
         rows = [["", *table["seats"]], *table["rows"]]

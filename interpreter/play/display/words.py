@@ -75,6 +75,18 @@ class Words:
         # the prompts of the choices among seats (their options labelled "p2"), told as seats
         self.seat_prompts = {getattr(step, "prompt", None) for step in getattr(rules, "steps", ())
                              if str(getattr(step, "option_type", "")) == "player"}
+        # the value a `reset` puts each counter back to, where the ruleset writes it as a number
+        self.starts: dict = {}
+        for name, decl in _declared(data, "counters").items():
+            start = decl.get("start", 0) if isinstance(decl, dict) else decl
+            if isinstance(start, (int, float)) and not isinstance(start, bool):
+                self.starts[name] = start
+        # the variables a decision of each prompt stores its answer in (with no event of its own)
+        self.prompt_vars: dict = {}
+        for step in getattr(rules, "steps", ()):
+            var = step.choice_var() if hasattr(step, "choice_var") else None
+            if var is not None:
+                self.prompt_vars.setdefault(getattr(step, "prompt", None), set()).add(var)
         # a yes/no: a bool variable, or a counter only ever set to 0 or 1 ("protection")
         self.flags = {n for n, t in self.types.items() if t == "bool"} | _flag_counters(data)
         told = hints.get("vars")
