@@ -389,3 +389,34 @@ def test_a_branch_answered_runs_its_alternative_at_once(tmp_path, extra):
     assert asked_again > 0
     for seed in range(6):
         lockstep(rules, 2, seed)
+
+
+@pytest.mark.parametrize("source,apart", [
+    ("board", True),
+    ("board + aside", True),                # zones never share a card: no set needed
+    ("board + aside + aside", False),
+    ("board + board", False),               # the same zone twice: each card twice
+    ("taken[0] + taken[1]", False),         # one zone, two owners: not told apart here
+    ("[pick] + board", False),              # a list that may hold none, or a card of the board
+    ("board where n > 2", False),
+], ids=lambda v: str(v))
+def test_an_attempt_target_from_zones_is_offered_as_the_reference(tmp_path, source, apart):
+    """The cards of one zone, or of different zones joined, are offered sorted as they are;
+    any other list once each, without none, as the plain reference offers them."""
+    from interpreter.mechanics.dexterity import _apart
+    text = (ATTEMPTS % "").replace("target: {from: board, as: pick}", f"target: {{from: '{source}', as: pick}}")
+    text = text.replace("  taken: {owner: player, visible: all}",
+                        "  taken: {owner: player, visible: all}\n  aside: {owner: none, visible: all}")
+    text = text.replace("take: {chance: rest, if: \"count(board) > 2\", steps: [{move: {from: board, to: taken, cards: \"[pick]\"}}]}",
+                        "take: {chance: rest, if: \"count(board) > 2\", steps: [{move: {from: board, to: aside, count: 1}}]}")
+    rules = load_text(tmp_path, text, "attempts.yaml")
+    target = next(s for s in rules.steps if s.kind == "attempt.target")
+    assert _apart(target.cards.source) is apart
+    for seed in range(6):
+        played = lockstep(rules, 2, seed)
+        assert played > 0
+    S = rules.new_game(2, seed=1)
+    while not S.is_terminal():
+        options = S.dec[1]
+        assert len(set(options)) == len(options) and None not in options and list(options) == sorted(options)
+        S.apply_index(0)

@@ -73,3 +73,44 @@ def test_explain_says_only_the_first_move(tmp_path):
     rules_path = write_ruleset(tmp_path, GAME % (2, "hand where suit == 'A'"), "mv.yaml")
     text = explain(interpreter.load(rules_path))
     assert "(the first of them only, as many as the n)" in text
+
+
+LISTED = """
+game: mv
+players: {min: 2, max: 2}
+components:
+  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
+zones:
+  deck: {start: [cards], visible: none}
+  pile: {}
+flow:
+  - move: {from: deck, to: pile, cards: "%s"}
+  - move: {from: deck, to: pile, count: %s}
+  - choose: {who: 0, options: "[1]", as: n, prompt: go}
+vars:
+  n: int
+"""
+
+
+@pytest.mark.parametrize("cards,count,pile", [
+    ("[first(deck)]", "1", [0, 9]),                        # the deck's top is its last card
+    ("[first(deck), last(deck)]", "2", [0, 9, 8, 7]),
+    ("[]", "0", []),
+    ("[first(deck)]", "20", [0, *range(9, 0, -1)]),        # more than the deck holds: all of it
+], ids=["one", "two", "none", "all"])
+def test_a_list_display_and_a_constant_count_move_as_written(tmp_path, cards, count, pile):
+    """A move of a list display (``[spot]``) or of a constant count: the cards listed, or as
+    many from the top as there are, counted against the budget one a card; written without a
+    copy of the list or min() and max() calls (each a C call dearer than the move)."""
+    rules = load_text(tmp_path, LISTED % (cards, count), "mv.yaml")
+    S = rules.new_game(2, seed=0)   # (unshuffled: the deck is the cards in id order)
+    assert S.z["pile"] == pile and sorted(S.z["deck"] + pile) == list(range(10))
+    effects = next(s for s in rules.steps if s.kind == "effects")
+    assert not {"list", "min", "max"} & set(effects.fn.__code__.co_names)
+
+
+def test_a_listed_card_not_in_the_source_is_a_located_error(tmp_path):
+    rules = load_text(tmp_path, LISTED.replace("to: pile, cards", "to: deck, cards") % ("[first(pile)]", "1"), "mv.yaml")
+    with pytest.raises(interpreter.GameError) as e:
+        rules.new_game(2, seed=0)
+    assert e.value.loc is not None

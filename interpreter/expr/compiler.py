@@ -24,7 +24,7 @@ from ..loading.kept import compiled
 from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
-from .code import Code, Hoisted, Prelude, Table, code
+from .code import Code, Hoisted, Prelude, Table, code, conjuncts
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope
 from .operators import OperatorNodes
@@ -358,6 +358,21 @@ class Compiler(NameNodes, OperatorNodes):
             hoisted.uses, hoisted.binds = src.uses, True
             return hoisted
         return src
+
+    def filter_source(self, var: str, src: Code, cond: Code) -> str:
+        """``[var for var in src if cond]``. Specialised, the leading terms of ``cond`` that do
+        not read the element are asked once, at the first element, as the plain filter first
+        asks them (so never of an empty list, and their errors raised as it raises them); the
+        element is then asked only the rest."""
+        terms = conjuncts(cond)
+        k = 0
+        while not self.plain and k < len(terms) and isinstance(terms[k], Code) and var not in terms[k].uses:
+            k += 1
+        if k == 0:
+            return f"[{var} for {var} in {src} if {cond}]"
+        whole, rest = self.fresh(), " and ".join(f"({t})" for t in terms[k:])
+        once = " and ".join(f"({t})" for t in terms[:k])
+        return f"[{var} for {whole} in ({src},) if not {whole} or ({once}) for {var} in {whole}{' if ' + rest if rest else ''}]"
 
     def _invariant(self, src: Code, scope) -> bool:
         """Worth hoisting: the call holds a loop or is a helper that walks a list (``loops``,

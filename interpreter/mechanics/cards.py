@@ -13,6 +13,7 @@ with ``on_enter`` triggers is told of every card that enters it.
 from __future__ import annotations
 
 from ..expr import ExprError, parse
+from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER
 from .base import effect_kind
@@ -38,6 +39,15 @@ def e_move(fx, em, spec, path, locals, has_me):
                                  "for N of some cards, cards: a list of them ('" + zone + " where ...')")
             return
     _move(fx, em, spec, path, locals, has_me, {})
+
+
+def _listed(value) -> int | None:
+    """How many items the list display ``value`` is (``[spot]``: 1), or None: another expression."""
+    try:
+        tree = parse(as_expr(value))
+    except ExprError:
+        return None    # reported by the move itself
+    return len([c for c in tree.children if c is not None]) if tree.data == "list_" else None
 
 
 def _branch(value):
@@ -72,29 +82,43 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
     em.line(f"{s} = {src}")
     em.line(f"{d} = {dst}")
+    moved = f"len({cs})"
     if "cards" in spec:
         csrc, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+        listed = None if "count" in spec else _listed(spec["cards"])
         if "count" in spec:   # the first N of these cards (all of them when they are fewer)
             n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
             em.line(f"{cs} = list({csrc})[:max(0, {n})]")
+        elif listed is not None:   # a list display (``[spot]``): a new list of known length
+            em.line(f"{cs} = {csrc}")
+            moved = str(listed)
         else:
             em.line(f"{cs} = list({csrc})")
-        em.line(f"if len({cs}) < 8:   # (a few cards: removed in place, no call)")
-        em.line(f"    for _x in {cs}: {s}.remove(_x)")
-        em.line("else:")
-        em.line(f"    _take_out({s}, {cs})")
+        if listed == 1:   # (a C call costs as much as the rest of a one-card move)
+            em.line(f"{s}.remove({cs}[0])")
+        elif listed is not None and listed < 8:
+            em.line(f"for _x in {cs}: {s}.remove(_x)")
+        else:
+            em.line(f"if len({cs}) < 8:   # (a few cards: removed in place, no call)")
+            em.line(f"    for _x in {cs}: {s}.remove(_x)")
+            em.line("else:")
+            em.line(f"    _take_out({s}, {cs})")
     elif "count" in spec:
         n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
         k = em.fresh("_k")
         if fx.ctx.probes is not None:   # coverage: the zone held fewer cards than asked for
             em.line(f"if len({s}) < ({n}): {fx.ctx.probes.line('ran_out', f'move from {sname} ran out', path)}")
-        em.line(f"{k} = max(0, min({n}, len({s})))")
+        const = shape(n)
+        if isinstance(const, Const) and type(const.value) is int and const.value >= 0:   # no min() and max() calls
+            em.line(f"{k} = {const.value} if len({s}) > {const.value} else len({s})")
+        else:
+            em.line(f"{k} = max(0, min({n}, len({s})))")
         em.line(f"{cs} = {s}[len({s}) - {k}:][::-1]")   # the top of a pile is its end
         em.line(f"del {s}[len({s}) - {k}:]")
     else:
         em.line(f"{cs} = {s}[:]")
         em.line(f"{s}.clear()")
-    count_cards(em, f"len({cs})")
+    count_cards(em, moved)
     bottom = spec.get("bottom")
     if bottom and dname and fx.ctx.zone_sorted(dname):
         fx.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",

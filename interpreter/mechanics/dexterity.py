@@ -40,6 +40,8 @@ from typing import Any
 
 from lark import Tree
 
+from ..expr.code import Join, shape, zone_name
+from ..expr.fastpaths import joined_lists
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
@@ -409,17 +411,27 @@ class _Target(Step):
         return V.labels(spec.get("from", "[]"), CARD)
 
     def flow_source(self, g):
+        """The cards offered once each (no none), in id order. Specialised: the cards of one
+        zone, or of different zones joined, are sorted as they are (no card is ever in two
+        zones, and none in none: every move takes its cards out of their source), a joined
+        list (a new one) in place."""
+        cards = f"{g.fn(self.cards)}(S, actor, None)"
+        if g.plain or not _apart(self.cards.source):
+            listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
+        elif isinstance(shape(self.cards.source), Join):
+            listed, ordered = [f"    options = cards = {cards}"], ["    options.sort()"]
+        else:
+            listed, ordered = [f"    cards = {cards}"], ["    options = sorted(cards)"]
         return "\n".join([
             f"def R{self.index}(S, frame):",
             "    parent = S.stack[-2]",
             "    actor = parent[2]",
-            f"    cards = set({g.fn(self.cards)}(S, actor, None))",
-            "    cards.discard(None)",
+            *listed,
             "    if not cards:",
             "        parent[1] = 9",
             "        S.stack.pop()",
             "        return U",
-            "    options = sorted(cards)",
+            *ordered,
             "    S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))",
             "    return U"])
 
@@ -439,6 +451,13 @@ class _Target(Step):
         if g.plain:
             return "\n".join([*lines, "    return U"])
         return "\n".join([*lines, *g.next_step(None, self.attempt, "parent", "    ", asked=True)])
+
+
+def _apart(src) -> bool:
+    """Whether the list ``src`` compiles to is one zone's cards, or those of different zones
+    joined (``A + B``): then it holds no card twice and no none."""
+    names = [zone_name(part) for part in joined_lists(src) or [src]]
+    return None not in names and len(set(names)) == len(names)
 
 
 class _Report(Step):
