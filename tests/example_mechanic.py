@@ -36,10 +36,7 @@ class Vote(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, cls.kind)
-        main = cls.check_declared(ctx, main, rest, path)   # its keys, from VOTE_KEYS
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)   # its keys checked, from VOTE_KEYS
         s.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
         s.option_type = elem(s.options.type)
         s.voters = ctx.expr(main.get("voters", "players"), (*p, "voters"), has_me=scope.has_me, expect="list")

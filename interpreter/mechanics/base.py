@@ -134,6 +134,16 @@ class Step:
         raise NotImplementedError
 
     @classmethod
+    def started(cls, ctx, main, rest, path, scope) -> tuple:
+        """A new step of this kind at ``path``: its keys checked (``check_declared``) and the
+        ``me`` of the scope it runs in noted. Returns (the step, its checked mapping, the path of
+        its keys: ``(*path, kind)``), what every kind's ``build`` starts from."""
+        main = cls.check_declared(ctx, main, rest, path)
+        s = cls()
+        s.me_var = scope.me_var
+        return s, main, (*path, cls.kind)
+
+    @classmethod
     def check_declared(cls, ctx, main, rest, path):
         """Check ``- KIND: main`` (``rest``: the item's other keys) at ``path`` against the
         kind's table of keys: a kind with keys inside its mapping needs one, and unknown keys

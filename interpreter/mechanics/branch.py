@@ -47,10 +47,7 @@ class Branch(AskOnce):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "branch")
-        main = cls.check_declared(ctx, main, rest, path)
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []

@@ -224,7 +224,7 @@ VIEW_KEYS: tuple[Key, ...] = (
 # --------------------------------------------------------------------- who calls a step's members
 CLIENTS: dict[str, tuple[str, ...]] = {
     # building/: the builder, the compiled flow (flowgen.py), the watch (watch.py), the analyses
-    "compiler": ("kind", "doc", "keys", "build", "check_declared", "read_if_none", "asker", "me_var",
+    "compiler": ("kind", "doc", "keys", "build", "started", "check_declared", "read_if_none", "asker", "me_var",
                  "index", "loc", "work", "charge", "inline", "children", "settle", "flow_source",
                  "resolve_source", "if_none", "none_probe"),
     # engine/: the loop and the State (plain steps run through these; compiled ones through the flow)

@@ -114,10 +114,7 @@ class Attempt(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "attempt")
-        main = cls.check_declared(ctx, main, rest, path)
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         s.prompt = str(main.get("prompt", "outcome"))
         s.var = main.get("as")

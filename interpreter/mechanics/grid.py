@@ -102,10 +102,7 @@ class Grid(AskOnce):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "grid")
-        main = cls.check_declared(ctx, main, rest, path)
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
         s.zone_name = ctx.zone_name(main.get("zone", "none"))

@@ -47,10 +47,7 @@ class Pass(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "pass")
-        main = cls.check_declared(ctx, main, rest, path)
-        step = cls()
-        step.me_var = scope.me_var
+        step, main, p = cls.started(ctx, main, rest, path, scope)
         step.zone = ctx.owned_zone(main.get("from"), (*p, "from"))
         step.into = ctx.owned_zone(main.get("into", main.get("from")), (*p, "into"))
         ctx.flows(step.zone, step.into)

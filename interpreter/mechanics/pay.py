@@ -64,10 +64,7 @@ class Pay(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "pay")
-        main = cls.check_declared(ctx, main, rest, path)
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         costs = main.get("costs") or {}
         if not isinstance(costs, dict):

@@ -69,10 +69,7 @@ class Pick(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "pick")
-        main = cls.check_declared(ctx, main, rest, path)
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         # zones are evaluated with me = the picker
         s.src = ctx.zone_ref(main.get("from"), (*p, "from"), _LOCALS)

@@ -97,10 +97,7 @@ class Tricks(Step):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "tricks")
-        main = cls.check_declared(ctx, main, rest, path)
-        s = cls()
-        s.me_var = scope.me_var
+        s, main, p = cls.started(ctx, main, rest, path, scope)
         has_me = scope.has_me
         s.hand = ctx.owned_zone(main.get("hand"), (*p, "hand"))
         s.table = ctx.shared_zone(main.get("table"), (*p, "table"))
