@@ -47,3 +47,13 @@ def play_first(S, limit: int = 10_000) -> int:
         S.apply_index(0)
         n += 1
     return n
+
+
+def module_from_file(name: str, path):
+    """The module of the file at ``path`` (a ``.py`` or an extension module), imported under ``name``
+    and not registered in ``sys.modules``: an oracle, or a build tested beside the package's own."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -19,6 +19,7 @@ import yaml
 
 import interpreter
 from interpreter.play.checks.scenarios import run_file
+from helpers import module_from_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,12 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def handwritten(name: str):
     """The module of a seed game's hand-written reference program (tests/oracles/), which
     the lockstep tests replay the engine's games with."""
-    import importlib.util
-    path = ROOT / "tests" / "oracles" / f"{name}_handwritten.py"
-    spec = importlib.util.spec_from_file_location(f"{name}_handwritten", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_from_file(f"{name}_handwritten", ROOT / "tests" / "oracles" / f"{name}_handwritten.py")
 
 
 class SeedGame:

@@ -21,6 +21,7 @@ import interpreter  # noqa: E402
 from interpreter import accel  # noqa: E402
 from interpreter.accel import MODULES, Finder, built, loaded, source_hash, source_of, stale, tier  # noqa: E402
 from interpreter.accel.build import compiler  # noqa: E402
+from helpers import module_from_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HAS_CYTHON = importlib.util.find_spec("Cython") is not None
@@ -46,10 +47,7 @@ def test_the_modules_loaded_are_the_ones_built():
 
 def _pure_rng():
     """engine/rng.py run as Python, whatever the tier: loaded from its source under another name."""
-    spec = importlib.util.spec_from_file_location("rulebook_pure_rng", source_of("engine.rng"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_from_file("rulebook_pure_rng", source_of("engine.rng"))
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +62,7 @@ def compiled_rng(tmp_path_factory):
     folder = tmp_path_factory.mktemp("rng")
     copy = folder / "rulebook_rng_copy.py"
     copy.write_text(source_of("engine.rng").read_text())
-    spec = importlib.util.spec_from_file_location("rulebook_rng_copy", compile_file(copy, "rulebook_rng_copy", folder))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_from_file("rulebook_rng_copy", compile_file(copy, "rulebook_rng_copy", folder))
 
 
 class _Holder:
