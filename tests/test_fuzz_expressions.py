@@ -70,6 +70,24 @@ def test_branch_conditions_compiled_together_agree_with_the_reference_compile(wo
     assert kinds["agree"] >= 100, kinds
 
 
+def test_a_condition_offered_again_is_asked_once_and_agrees_with_the_reference(world):
+    """Options under the same condition (a branch's two draws on one test): compile_offers asks
+    it once, adjacent options added together, a later one reading the answer kept, and the
+    indexes are still those the reference compile gives each condition."""
+    fn = world.fast.compile_offers(["count(table) > 1", "count(table) > 1", "true", "count(table) > 1"])
+    assert fn is not None and fn.code.count("> 1") == 1, fn.code
+    for _, S, me, _ in world.inputs:
+        assert fn(S, me, {}) == ((0, 1, 2, 3) if len(S.z["table"]) > 1 else (2,))
+    gen = ExprGen(random.Random(5), locals=False)
+    kinds = collections.Counter()
+    for _ in range(60):
+        a, b = gen.condition(), gen.condition()
+        verdict = world.check_offers([a, b, a, a, b])
+        assert verdict.kind not in ("mismatch", "crash"), verdict.detail
+        kinds[verdict.kind] += 1
+    assert kinds["agree"] >= 30, kinds
+
+
 def test_the_check_finds_a_planted_bug(world, monkeypatch):
     """A faster form that is wrong (the bisection of a sorted zone finding nothing) is a
     mismatch within a short campaign: the differential check can fail."""

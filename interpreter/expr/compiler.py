@@ -164,25 +164,23 @@ class Compiler(NameNodes, OperatorNodes):
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, ""
-        tests = []
+        conds: list = []   # (index, lines that ask the condition, the test after them); None: always
         try:
             for i, text in enumerate(texts):
                 if text is None:
-                    tests.append(f"        _r.append({i})")
+                    conds.append((i, (), None))
                     continue
                 src, typ = self.node(parse(text), Scope({}, has_me, []))
                 if typ not in (BOOL, ANY):
                     return None
                 loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
-                if loops is None:
-                    tests.append(f"        if {src}: _r.append({i})")
-                else:
-                    tests += [f"        {line}" for line in loops] + [f"        if _ok: _r.append({i})"]
+                conds.append((i, (), src) if loops is None else (i, tuple(loops), "_ok"))
             first = [f"        {line}" for line in self.prelude_lines()]
         except ExprError:
             return None
         finally:
             self._hoisted = self._tables = None
+        tests = [f"        {line}" for line in (_plain_offers(conds) if self.plain else _shared_offers(conds))]
         body = "\n".join(["def _expr(S, me, L):", "    try:", *first, "        _r = []", *tests,
                           "        return tuple(_r)", "    except TypeError as e:", "        raise _none_used(e)", ""])
         if len(body) > MAX_SOURCE * max(1, len(texts)):
@@ -405,6 +403,45 @@ class Compiler(NameNodes, OperatorNodes):
             return compile_body()
         finally:
             self._mult = saved
+
+
+def _plain_offers(conds: list) -> list[str]:
+    """The lines of compile_offers' body that ask each condition in turn."""
+    lines: list[str] = []
+    for i, pre, test in conds:
+        lines += pre
+        lines.append(f"_r.append({i})" if test is None else f"if {test}: _r.append({i})")
+    return lines
+
+
+def _shared_offers(conds: list) -> list[str]:
+    """compile_offers' lines with each distinct condition asked once (conditions have no side
+    effects): a run of options under the same condition is added at once, and a condition
+    asked again further on reads a local (a branch offering two options on one condition)."""
+    keys = [(pre, test) for _, pre, test in conds]
+    held: dict = {}   # a condition asked again later -> the local holding its answer
+    lines: list[str] = []
+    k = 0
+    while k < len(conds):
+        run = [conds[k][0]]
+        while k + len(run) < len(conds) and keys[k + len(run)] == keys[k]:
+            run.append(conds[k + len(run)][0])
+        key = keys[k]
+        pre, test = key
+        add = f"_r.append({run[0]})" if len(run) == 1 else f"_r += {tuple(run)!r}"
+        if test is None:
+            lines.append(add)
+        elif key in held:
+            lines.append(f"if {held[key]}: {add}")
+        else:
+            lines += pre
+            if key in keys[k + len(run):]:
+                held[key] = f"_ask{len(held)}"
+                lines.append(f"{held[key]} = {test}")
+                test = held[key]
+            lines.append(f"if {test}: {add}")
+        k += len(run)
+    return lines
 
 
 class _Unset:
