@@ -140,9 +140,9 @@ def test_combos_by_an_attribute_gives_the_general_answer():
     general path's sets in its order: on random markets of whole values, with labels shared by
     cards of other values (a group takes its first card's value), values that never take part
     (none, yes/no, 0, negative, above the total), and the cases it hands to the general path
-    (fractional values or total, a total out of reach)."""
+    (a fractional total, a total out of reach, a total past MAX_SUM with values past it)."""
     import random
-    from interpreter.mechanics.market import _combos, _combos_by
+    from interpreter.mechanics.market import MAX_SUM, _combos, _combos_by, weights_of
 
     class Rules:
         card_labels = None
@@ -150,18 +150,20 @@ def test_combos_by_an_attribute_gives_the_general_answer():
     class State:
         rules = Rules()
     rnd = random.Random(5)
-    odd = [None, True, False, 0, -2, 0.5, 2.5, "x"]
+    odd = [None, True, False, 0, -2, "x"]   # (a table with fractional values is compiled to _combos)
     for trial in range(600):
         size = rnd.randint(0, 16)
         values = [rnd.choice(odd) if rnd.random() < 0.1 else rnd.randint(1, 11) for _ in range(size)]
         if trial % 7 == 0:   # only whole values
             values = [v if type(v) is int else 3 for v in values]
         State.rules.card_labels = [f"{rnd.randint(1, 6)}{rnd.choice('ab')}" for _ in range(size)]
+        if trial % 5 == 0:   # values and totals past the weights' range
+            values = [MAX_SUM + v if type(v) is int and v < 4 else v for v in values]
         table = tuple(values)
-        total = rnd.choice([rnd.randint(0, 14), rnd.randint(1, 10), 4.0, 3.5, 200])
+        total = rnd.choice([rnd.randint(0, 14), rnd.randint(1, 10), 4.0, 3.5, 200, MAX_SUM + rnd.randint(1, 12)])
         expect = _combos(State, list(range(size)), table.__getitem__, total, True)
-        assert _combos_by(State, list(range(size)), table, total) == expect, (values, total)
-        assert _combos_by(State, list(range(size))[::-1], table, total) == \
+        assert _combos_by(State, list(range(size)), table, weights_of(table), total) == expect, (values, total)
+        assert _combos_by(State, list(range(size))[::-1], table, weights_of(table), total) == \
             _combos(State, list(range(size))[::-1], table.__getitem__, total, True)
     # more different cards than combos() considers: the same error, even for a total out of reach
     from interpreter.mechanics.market import MAX_GROUPS
@@ -172,7 +174,7 @@ def test_combos_by_an_attribute_gives_the_general_answer():
         with pytest.raises(ExprRuntimeError):
             _combos(State, list(range(MAX_GROUPS + 1)), many.__getitem__, total, True)
         with pytest.raises(ExprRuntimeError):
-            _combos_by(State, list(range(MAX_GROUPS + 1)), many, total)
+            _combos_by(State, list(range(MAX_GROUPS + 1)), many, weights_of(many), total)
 
 
 def test_combos_by_an_attribute_is_compiled_to_the_table_lookup(tmp_path):
@@ -186,6 +188,29 @@ def test_combos_by_an_attribute_is_compiled_to_the_table_lookup(tmp_path):
     S = r.new_game(2)
     key = r.attr_tables["value"].__getitem__
     assert list(S.dec[1]) == r.names.namespace["_combos"](S, S.z["market"], key, 10, True)
+
+
+def test_combos_by_a_fractional_attribute_is_compiled_to_the_general_walk(tmp_path):
+    """An attribute with a fractional value (a half) is not looked up by whole weights: the
+    general walk, which adds halves up to a whole total."""
+    r = load_text(tmp_path, textwrap.dedent("""
+    game: f
+    players: {min: 2, max: 2}
+    components:
+      gem: {cards: [{weight: 0.5}, {weight: 0.5}, {weight: 1}, {weight: 1.5}, {weight: 2}], label: "g{weight}"}
+    zones:
+      market: {start: [gem], visible: all}
+    vars:
+      picked_set: "list[card]"
+    flow:
+      - choose: {who: 0, options: "combos(market, by: weight, total: 2)", as: picked_set}
+    """), "f.yaml")
+    step = next(s for s in r.steps if type(s).__name__ == "Choose")
+    assert "_combos_by(S," not in step.options.source and "_combos(S," in step.options.source
+    S = r.new_game(2)
+    key = r.attr_tables["weight"].__getitem__
+    assert sorted(key(c) for c in S.z["market"]) == [0.5, 0.5, 1, 1.5, 2]
+    assert list(S.dec[1]) == r.names.namespace["_combos"](S, S.z["market"], key, 2, True) != []
 
 
 def test_combos_of_a_total_beyond_reach_or_of_large_values_is_fast():

@@ -105,24 +105,22 @@ def _combos(S, items, key, total, cards: bool):
     return out
 
 
-def _combos_by(S, items, table, total):
+def _combos_by(S, items, table, weights, total):
     """combos() of cards by a key that only looks an attribute up (``table``, the attribute's
-    values by card): the same sets in the same order as ``_combos(S, items, table.__getitem__,
-    total, True)``, without a call a card. The groups are made as tuples (minus the value,
-    label, cards) that sort in combos()' order by themselves (a label is one group's), and
-    anything but whole values and a whole total goes the general way."""
-    if total.__class__ is not int or total <= 0:
+    values by card, none of them fractional; ``weights``, the same with each value that never
+    takes part written as 0: ``_weights``): the same sets in the same order as ``_combos(S,
+    items, table.__getitem__, total, True)``, without a call or a type test a card. The groups
+    are made as tuples (minus the value, label, cards) that sort in combos()' order by
+    themselves (a label is one group's), and a total that is not whole or past MAX_SUM (whose
+    values the weights leave out) goes the general way."""
+    if total.__class__ is not int or not 0 < total <= MAX_SUM:
         return _combos(S, items, table.__getitem__, total, True)
     labels = S.rules.card_labels
     by_label: dict = {}
     reachable = 0
     for x in items:
-        v = table[x]
-        if v.__class__ is not int:
-            if v.__class__ is float:   # (a whole total of fractional values: the general walk)
-                return _combos(S, items, table.__getitem__, total, True)
-            continue                   # (none, a yes/no, a string: never part of a set)
-        if 0 < v <= total:
+        v = weights[x]
+        if v and v <= total:
             g = labels[x]
             slot = by_label.get(g)
             if slot is None:
@@ -224,8 +222,14 @@ def _weights(c, key: str) -> str | None:
         return None
     name = "W" + looked[1:]  # type: ignore[index]  # (a str: a table was found under it)
     if name not in c.names.namespace:
-        c.names.namespace[name] = tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
+        c.names.namespace[name] = weights_of(table)
     return name
+
+
+def weights_of(table: tuple) -> tuple:
+    """An attribute's table with each value that no sum or set takes (not a whole number from
+    1 to MAX_SUM) written as 0."""
+    return tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
 
 
 def _looked_up(key: str) -> str | None:
@@ -313,8 +317,9 @@ def b_combos(c, n, scope, args, kw):
     c.expect_type(ttype, NUM, kw["total"])
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
-    if table is not None and elem(typ) == CARD:   # cards by an attribute: no call a card
-        return f"_combos_by(S, {src}, {table}, {tsrc})", list_of(typ)
+    weights = _weights(c, key)
+    if weights is not None and elem(typ) == CARD and not any(v.__class__ is float for v in c.names.namespace[table]):
+        return f"_combos_by(S, {src}, {table}, {weights}, {tsrc})", list_of(typ)   # (no call a card)
     return f"_combos(S, {src}, {key}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
 
 
