@@ -144,7 +144,10 @@ def _combos_whole(values, members, total):
     of each of ``members[j]``): the same sets in the same order, but a bitset of the totals
     each suffix of groups can reach prunes every branch that leads to no set, so the work is
     proportional to the sets found."""
+    # (counts bounded by conditionals and counted down by while: a min() or range() call costs
+    # more than the few bytecodes it spares, and this runs for each group on each step)
     n = len(values)
+    sizes = [len(m) for m in members]
     mask = (1 << (total + 1)) - 1
     reach = [0] * (n + 1)                    # reach[i]: bit t set when groups i.. can make t
     reach[n] = 1
@@ -152,8 +155,14 @@ def _combos_whole(values, members, total):
         v = values[i]
         below = reach[i + 1]
         acc = below
-        for k in range(1, min(len(members[i]), total // v) + 1):
-            acc |= below << (k * v)
+        most = total // v
+        if most > sizes[i]:
+            most = sizes[i]
+        shift = 0
+        while most:
+            shift += v
+            acc |= below << shift
+            most -= 1
         reach[i] = acc & mask
     out: list = []
     if not reach[0] >> total & 1:
@@ -165,12 +174,15 @@ def _combos_whole(values, members, total):
         while values[i] > remaining:   # (by decreasing value: none of these fits; some later one does)
             i += 1
         for j in range(i, n):
-            v, group = values[j], members[j]
+            v = values[j]
             after = reach[j + 1]
-            for k in range(min(len(group), remaining // v), 0, -1):   # more of the larger values first
+            k = remaining // v
+            if k > sizes[j]:
+                k = sizes[j]
+            while k:                    # more of the larger values first
                 rest = remaining - k * v
                 if after >> rest & 1:
-                    taken.extend(group[:k])
+                    taken.extend(members[j][:k])
                     if rest:
                         walk(j + 1, rest)
                     else:
@@ -178,6 +190,7 @@ def _combos_whole(values, members, total):
                     del taken[size:]
                     if len(out) >= MAX_COMBOS:
                         return
+                k -= 1
             if not after >> remaining & 1:     # nothing after group j makes the rest: none of j taken is a dead end
                 return
 
