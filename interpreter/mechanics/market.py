@@ -167,10 +167,8 @@ def _combos_whole(values, members, total):
     out: list = []
     if not reach[0] >> total & 1:
         return out
-    taken: list = []
 
-    def walk(i, remaining):            # take some of a group j >= i, then go on after it
-        size = len(taken)
+    def walk(i, remaining, taken):     # take some of a group j >= i after the cards taken, then go on after it
         while values[i] > remaining:   # (by decreasing value: none of these fits; some later one does)
             i += 1
         for j in range(i, n):
@@ -181,20 +179,18 @@ def _combos_whole(values, members, total):
                 k = sizes[j]
             while k:                    # more of the larger values first
                 rest = remaining - k * v
-                if after >> rest & 1:
-                    taken.extend(members[j][:k])
+                if after >> rest & 1:   # (a new list a step: no method call to grow and cut one)
                     if rest:
-                        walk(j + 1, rest)
+                        walk(j + 1, rest, taken + members[j][:k])
                     else:
-                        out.append(taken[:])
-                    del taken[size:]
+                        out.append(taken + members[j][:k])
                     if len(out) >= MAX_COMBOS:
                         return
                 k -= 1
             if not after >> remaining & 1:     # nothing after group j makes the rest: none of j taken is a dead end
                 return
 
-    walk(0, total)
+    walk(0, total, [])
     return out
 
 
