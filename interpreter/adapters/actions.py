@@ -46,6 +46,7 @@ class ActionSpace:
     index: dict            # label -> id
     card_ids: dict = field(default_factory=dict)   # card (None: "none") -> the id of its label, those in the space
     by_card: frozenset = frozenset()   # the steps whose options are labelled as plain cards
+    card_labels: dict = field(default_factory=dict)   # card (None: "none") -> its label, as card_ids
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -70,6 +71,20 @@ class ActionSpace:
         if len(keys) > 1:
             return itemgetter(*keys)(table)
         return (table[keys[0]],) if keys else ()   # (itemgetter of one key gives the value, not a tuple)
+
+    def ids_and_labels(self, step, state, options) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """``ids_of`` and the ids' labels (``labels_of``) at once: a card step's options read
+        both tables with one ``itemgetter``; another step's labels are its options' own."""
+        if step.index in self.by_card:
+            keys = options
+            if len(keys) > 1:
+                get = itemgetter(*keys)
+                return get(self.card_ids), get(self.card_labels)
+            return ((self.card_ids[keys[0]],), (self.card_labels[keys[0]],)) if keys else ((), ())
+        keys = step.labels(state, options)
+        if len(keys) > 1:
+            return itemgetter(*keys)(self.index), tuple(keys)
+        return ((self.index[keys[0]],), (keys[0],)) if keys else ((), ())
 
     def labels_of(self, ids) -> tuple[str, ...]:
         """The labels of ``ids`` (a decision's, as ``ids`` gives them), in their order."""
@@ -137,7 +152,8 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
     card_ids: dict[int | None, int] = {card: index[label] for card, label in enumerate(rules.card_labels) if label in index}
     if "none" in index:   # (a card step's "no card" option, labelled so)
         card_ids[None] = index["none"]
-    return ActionSpace(ordered, index, card_ids, by_card)
+    card_labels = {card: ordered[i] for card, i in card_ids.items()}
+    return ActionSpace(ordered, index, card_ids, by_card, card_labels)
 
 
 class Domains:
