@@ -74,7 +74,8 @@ class _AgentIter:
     most ``max_iter`` times), its iterator a chain of C iterators: ``agent_selection`` read by
     ``map``, kept by ``compress`` while ``takewhile`` finds the env's ``agents`` list (the same
     list object for the env's life: reset refills it) not empty. PettingZoo's iterator is a
-    Python ``__next__``, called from C: some 1.9 k instructions a step, a fifth of a bare decision."""
+    Python ``__next__``, called from C: some 1.1 k instructions a step more than this one
+    (valgrind, Diamonds)."""
     __slots__ = ("env", "max_iter")
 
     def __init__(self, env, max_iter: int):
