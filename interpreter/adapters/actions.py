@@ -68,29 +68,23 @@ class ActionSpace:
             table, keys = self.card_ids, options
         else:
             table, keys = self.index, step.labels(state, options)
-        if len(keys) > 1:
-            return itemgetter(*keys)(table)
-        return (table[keys[0]],) if keys else ()   # (itemgetter of one key gives the value, not a tuple)
+        # (itemgetter of one key gives the value, not a tuple)
+        return itemgetter(*keys)(table) if len(keys) > 1 else tuple(map(table.__getitem__, keys))
 
     def ids_and_labels(self, step, state, options) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        """``ids_of`` and the ids' labels (``labels_of``) at once: a card step's options read
-        both tables with one ``itemgetter``; another step's labels are its options' own."""
-        if step.index in self.by_card:
-            keys = options
-            if len(keys) > 1:
-                get = itemgetter(*keys)
-                return get(self.card_ids), get(self.card_labels)
-            return ((self.card_ids[keys[0]],), (self.card_labels[keys[0]],)) if keys else ((), ())
-        keys = step.labels(state, options)
-        if len(keys) > 1:
-            return itemgetter(*keys)(self.index), tuple(keys)
-        return ((self.index[keys[0]],), (keys[0],)) if keys else ((), ())
+        """``ids_of`` and the ids' labels at once: a card step's options read both tables with one
+        ``itemgetter``; another step's labels are its options' own (the env asks both each decision)."""
+        cards = step.index in self.by_card
+        keys = options if cards else step.labels(state, options)
+        if len(keys) < 2:   # (itemgetter of one key gives the value, not a tuple)
+            ids = self.ids_of(step, state, options)
+            return ids, self.labels_of(ids)
+        get = itemgetter(*keys)
+        return (get(self.card_ids), get(self.card_labels)) if cards else (get(self.index), tuple(keys))
 
     def labels_of(self, ids) -> tuple[str, ...]:
         """The labels of ``ids`` (a decision's, as ``ids`` gives them), in their order."""
-        if len(ids) > 1:
-            return itemgetter(*ids)(self.labels)
-        return (self.labels[ids[0]],) if ids else ()
+        return itemgetter(*ids)(self.labels) if len(ids) > 1 else tuple(map(self.labels.__getitem__, ids))
 
     def label(self, action_id: int) -> str:
         return self.labels[action_id]
@@ -152,8 +146,7 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
     card_ids: dict[int | None, int] = {card: index[label] for card, label in enumerate(rules.card_labels) if label in index}
     if "none" in index:   # (a card step's "no card" option, labelled so)
         card_ids[None] = index["none"]
-    card_labels = {card: ordered[i] for card, i in card_ids.items()}
-    return ActionSpace(ordered, index, card_ids, by_card, card_labels)
+    return ActionSpace(ordered, index, card_ids, by_card, {card: ordered[i] for card, i in card_ids.items()})
 
 
 class Domains:

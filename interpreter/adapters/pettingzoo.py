@@ -75,7 +75,7 @@ class _AgentIter:
     ``map``, kept by ``compress`` while ``takewhile`` finds the env's ``agents`` list (the same
     list object for the env's life: reset refills it) not empty. PettingZoo's iterator is a
     Python ``__next__``, called from C: some 1.1 k instructions a step more than this one
-    (valgrind, Diamonds)."""
+    (valgrind, a trick-taking seed game)."""
     __slots__ = ("env", "max_iter")
 
     def __init__(self, env, max_iter: int):
