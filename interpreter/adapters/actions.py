@@ -76,11 +76,11 @@ class ActionSpace:
         ``itemgetter``; another step's labels are its options' own (the env asks both each decision)."""
         cards = step.index in self.by_card
         keys = options if cards else step.labels(state, options)
-        if len(keys) < 2:   # (itemgetter of one key gives the value, not a tuple)
-            ids = self.ids_of(step, state, options)
-            return ids, self.labels_of(ids)
-        get = itemgetter(*keys)
-        return (get(self.card_ids), get(self.card_labels)) if cards else (get(self.index), tuple(keys))
+        if len(keys) > 1:
+            get = itemgetter(*keys)
+            return (get(self.card_ids), get(self.card_labels)) if cards else (get(self.index), tuple(keys))
+        key = keys[0]   # (a decision's one option: itemgetter of one key gives the value, not a tuple)
+        return ((self.card_ids[key],), (self.card_labels[key],)) if cards else ((self.index[key],), (key,))
 
     def labels_of(self, ids) -> tuple[str, ...]:
         """The labels of ``ids`` (a decision's, as ``ids`` gives them), in their order."""
