@@ -74,8 +74,8 @@ class _AgentIter:
     most ``max_iter`` times), its iterator a chain of C iterators: ``agent_selection`` read by
     ``map``, kept by ``compress`` while ``takewhile`` finds the env's ``agents`` list (the same
     list object for the env's life: reset refills it) not empty. PettingZoo's iterator is a
-    Python ``__next__``, called from C: some 1.1 k instructions a step more than this one
-    (valgrind, a trick-taking seed game)."""
+    Python ``__next__``, called from C: about 500 instructions a step more than this one
+    (valgrind: 1.3 k against 0.8 k, ``next`` included)."""
     __slots__ = ("env", "max_iter")
 
     def __init__(self, env, max_iter: int):
