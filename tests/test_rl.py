@@ -345,3 +345,46 @@ def test_the_adapters_refuse_a_bool_a_float_or_an_array_as_an_action_or_a_seed()
     assert state.is_chance_node()
     state.apply_action(openspiel.SEEDS - 1)
     assert not state.is_chance_node()
+
+
+def _play_keeping(env, seed, agents=None):
+    """Random play through ``env`` (``agents``: its agent_iter, else the env's own): the agents
+    as the iterator gave them, and every observation last() returned, as returned and as copied."""
+    env.reset(seed=seed)
+    rnd, order, kept = random.Random(seed), [], []
+    for agent in (env.agent_iter() if agents is None else agents):
+        order.append(agent)
+        obs, reward, terminated, truncated, info = env.last()
+        kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        assert (reward, terminated, truncated, info) == (env._cumulative_rewards[agent], env.terminations[agent],
+                                                         env.truncations[agent], env.infos[agent])
+        if terminated or truncated:
+            env.step(None)
+            continue
+        S = env.game_state   # the decision's ids and labels, as the action space gives them one by one
+        assert env.legal_ids == env.table.actions.ids(S)
+        assert info["labels"] == tuple(S.legal_actions()) == env.table.actions.labels_of(env.legal_ids)
+        env.step(env.legal_ids[rnd.randrange(len(env.legal_ids))])
+    return order, kept
+
+
+@pytest.mark.parametrize("name,players,params", GAMES[:3] + GAMES[-1:], ids=IDS[:3] + IDS[-1:])
+def test_pettingzoo_agent_iter_and_last_are_pettingzoos_and_what_they_returned_stays(name, players, params):
+    """The env's own agent_iter and last() (cheaper than AECEnv's) give what AECEnv's give, and
+    an observation returned earlier is not changed by later steps (a learner may store it)."""
+    from pettingzoo.utils.env import AECIterable
+    env = pettingzoo.env(name, players=players, params=params)
+    order, kept = _play_keeping(env, 3)
+    assert order == _play_keeping(env, 3, AECIterable(env, 2**63))[0]
+    assert all(np.array_equal(obs[k], copy[k]) for obs, copy in kept for k in copy)
+    assert len({id(obs["observation"]) for obs, _ in kept}) == len(kept)   # (each a fresh array)
+    for cap in (0, 1, 7):
+        env.reset(seed=3)
+        steps = env.agent_iter(cap)
+        assert list(steps) == [env.agent_selection] * cap and len(list(iter(steps))) == cap   # (iterable again)
+    env.reset(seed=3)
+    steps = iter(env.agent_iter())
+    next(steps)
+    env.reset(seed=4)                       # (a reset in the loop: the iterator follows the new game)
+    assert next(steps) == env.agent_selection
+    assert _play_keeping(env, 4, steps)[0] == _play_keeping(env, 4)[0]

@@ -46,6 +46,7 @@ class ActionSpace:
     index: dict            # label -> id
     card_ids: dict = field(default_factory=dict)   # card (None: "none") -> the id of its label, those in the space
     by_card: frozenset = frozenset()   # the steps whose options are labelled as plain cards
+    card_labels: dict = field(default_factory=dict)   # card (None: "none") -> its label, as card_ids
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -67,15 +68,23 @@ class ActionSpace:
             table, keys = self.card_ids, options
         else:
             table, keys = self.index, step.labels(state, options)
+        # (itemgetter of one key gives the value, not a tuple)
+        return itemgetter(*keys)(table) if len(keys) > 1 else tuple(map(table.__getitem__, keys))
+
+    def ids_and_labels(self, step, state, options) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """``ids_of`` and the ids' labels at once: a card step's options read both tables with one
+        ``itemgetter``; another step's labels are its options' own (the env asks both each decision)."""
+        cards = step.index in self.by_card
+        keys = options if cards else step.labels(state, options)
         if len(keys) > 1:
-            return itemgetter(*keys)(table)
-        return (table[keys[0]],) if keys else ()   # (itemgetter of one key gives the value, not a tuple)
+            get = itemgetter(*keys)
+            return (get(self.card_ids), get(self.card_labels)) if cards else (get(self.index), tuple(keys))
+        key = keys[0]   # (a decision's one option: itemgetter of one key gives the value, not a tuple)
+        return ((self.card_ids[key],), (self.card_labels[key],)) if cards else ((self.index[key],), (key,))
 
     def labels_of(self, ids) -> tuple[str, ...]:
         """The labels of ``ids`` (a decision's, as ``ids`` gives them), in their order."""
-        if len(ids) > 1:
-            return itemgetter(*ids)(self.labels)
-        return (self.labels[ids[0]],) if ids else ()
+        return itemgetter(*ids)(self.labels) if len(ids) > 1 else tuple(map(self.labels.__getitem__, ids))
 
     def label(self, action_id: int) -> str:
         return self.labels[action_id]
@@ -137,7 +146,7 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
     card_ids: dict[int | None, int] = {card: index[label] for card, label in enumerate(rules.card_labels) if label in index}
     if "none" in index:   # (a card step's "no card" option, labelled so)
         card_ids[None] = index["none"]
-    return ActionSpace(ordered, index, card_ids, by_card)
+    return ActionSpace(ordered, index, card_ids, by_card, {card: ordered[i] for card, i in card_ids.items()})
 
 
 class Domains:
