@@ -27,14 +27,11 @@ space; a full track's step is lost), DC-12 (the builder chooses a forest's build
 DC-13 (the most-coins diamond only above 0 coins).
 Scores are the raw totals (S.scores() of the engine); eligibility (DC-10) is not applied.
 
-    python diamonds_club_handwritten.py --players 4 --games 200 --seed 1
-prints games/s, decisions/game and microseconds per decision. Run it beside the
-interpreter's benchmark in the same minutes: wall time moves with the machine's load.
+``python benchmarks/versus_handwritten.py --game diamonds_club`` times it against the interpreter
+(and ``--instructions`` counts both under valgrind); the lockstep test replays the engine's
+games with it.
 """
-import argparse
 import random
-import sys
-import time
 
 ROWS = 6
 # the market strip faces table (RULINGS): strip -> (face A, face B), spaces 1-6 top down
@@ -484,24 +481,3 @@ class Game:
 
 EQUIP_OF_NAME = {e[0]: k for k, e in enumerate(EQUIP)}
 TABLE_OF_NAME = {t[0]: i for i, t in enumerate(TABLES)}
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    t0 = time.perf_counter()
-    decisions = 0
-    for g in range(a.games):
-        game = Game(a.players, a.seed + g)
-        game.play()
-        decisions += game.decisions
-    dt = time.perf_counter() - t0
-    print(f"games/s {a.games / dt:.1f}  decisions/game {decisions / a.games:.1f}  "
-          f"us/decision {1e6 * dt / decisions:.2f}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

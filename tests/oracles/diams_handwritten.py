@@ -22,15 +22,12 @@ first player, then to the left), DM-6 (a forced sale or a power replaces phase 2
 DM-9 (end of round and scoring), DM-10 (three rounds, the 2-player early win), DM-11 (the
 closing card set aside, not replaced; bonuses only above 0; a tied round is nobody's win).
 
-    python diams_handwritten.py --players 4 --games 2000 --seed 1
-prints games/s, decisions/game and microseconds per decision. Run it beside the
-interpreter's benchmark in the same minutes: wall time moves with the machine's load.
+``python benchmarks/versus_handwritten.py --game diams`` times it against the interpreter
+(and ``--instructions`` counts both under valgrind); the lockstep test replays the engine's
+games with it.
 """
-import argparse
 import bisect
 import random
-import sys
-import time
 
 # Cards are numbers, in the ruleset's order: 0-39 diamonds (quality 1-10, four each), 40-49
 # the pure diamonds (DM-3), 50-52 the forced-sale cards (DM-1), 53 the closing card.
@@ -351,24 +348,3 @@ class Game:
             if self.n == 2 and r == 2 and 2 in self.round_wins:
                 break
         return self.tokens
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    t0 = time.perf_counter()
-    decisions = 0
-    for g in range(a.games):
-        game = Game(a.players, a.seed + g)
-        game.play()
-        decisions += game.decisions
-    dt = time.perf_counter() - t0
-    print(f"games/s {a.games / dt:.1f}  decisions/game {decisions / a.games:.1f}  "
-          f"us/decision {1e6 * dt / decisions:.2f}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -18,14 +18,11 @@ same game: the 42 positions are shuffled and the last 16 hold the fakes (MD-1), 
 are shuffled and the last three turned up, last first; each attempt is one uniform draw u,
 a touch when u < (1 - skill) * occupied neighbours / 6 (MD-2).
 
-    python mister_diamond_handwritten.py --players 4 --games 2000 --seed 1
-prints games/s, decisions/game and microseconds per decision. Run it beside the
-interpreter's benchmark in the same minutes: wall time moves with the machine's load.
+``python benchmarks/versus_handwritten.py --game mister_diamond`` times it against the interpreter
+(and ``--instructions`` counts both under valgrind); the lockstep test replays the engine's
+games with it.
 """
-import argparse
 import random
-import sys
-import time
 
 # MD-1: the octagon, rows of 4-6-7-8-7-6-4 positions; x is a doubled column (a position
 # touches the two beside it in its row, x +- 2, and two in each next row, x +- 1).
@@ -172,24 +169,3 @@ class Game:
         """MD-5: most points; ties share the victory (a player at the target has the most)."""
         best = max(self.points)
         return [p for p in range(self.n) if self.points[p] == best]
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    t0 = time.perf_counter()
-    decisions = 0
-    for g in range(a.games):
-        game = Game(a.players, a.seed + g)
-        game.play()
-        decisions += game.decisions
-    dt = time.perf_counter() - t0
-    print(f"games/s {a.games / dt:.1f}  decisions/game {decisions / a.games:.1f}  "
-          f"us/decision {1e6 * dt / decisions:.2f}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
