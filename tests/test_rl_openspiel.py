@@ -19,19 +19,11 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # noqa: E402
 
 from interpreter.adapters import openspiel  # noqa: E402
+from test_rl import deal  # noqa: E402  (an OpenSpiel state's chance nodes played at random)
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))]
 SEEDS4 = [("diamonds", 3, {"rounds": 1}), ("diams", 2, {}), ("mister_diamond", 2, {}), ("diamonds_club", 2, {})]
-
-
-def deal(state, seed: int) -> None:
-    """The chance nodes from here to the next decision, played at random (the seed; or each
-    card, draw and roll)."""
-    rng = random.Random(seed)
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
 
 
 def _run(code: str, stdin: bytes | None = None) -> str:
