@@ -256,7 +256,7 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     g.ns["CHARGES"] = charges
     lines = ["def advance(S, changed=True):", "    stack = S.stack", "    runs = RUNS"]
     if plain:
-        lines.append("    _, budget, ENDS, auto, checks, CHARGES = S.rules.loop")
+        lines.append("    budget, ENDS, auto, checks, CHARGES = S.rules.loop")
     lines += ["    try:", "        while not S.over:"]
     if plain or watch or rules.end_checks:
         lines.append("            if changed and checks:" if plain else "            if changed:")

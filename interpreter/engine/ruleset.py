@@ -103,7 +103,7 @@ class Ruleset:
     advance: Callable              # the game loop: runs until a decision or the end
     flow_source: str               # the generated source of the flow
     module_source: str             # all the ruleset's generated code, as it runs (building/listing.py)
-    loop: tuple                    # what advance reads at every call, in one tuple (set by freeze)
+    loop: tuple                    # what the reference game loop reads at every call (set by freeze)
 
     def __setattr__(self, key, value):
         if getattr(self, "_frozen", False):
@@ -114,8 +114,7 @@ class Ruleset:
         # what the reference game loop reads at every call, in one tuple (building/flowgen.py, plain)
         checks = bool(self.triggers.when) or bool(self.end_checks)   # a game may have neither
         charges = tuple(1 + s.charge for s in self.steps)
-        object.__setattr__(self, "loop", (self.steps, self.max_steps, self.end_checks, self.auto_forced,
-                                          checks, charges))
+        object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
         object.__setattr__(self, "_frozen", True)
         return self
 
