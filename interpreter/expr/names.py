@@ -64,6 +64,7 @@ class Names:
 
 
 ME = code("me", Name("me"))   # the acting player, as an owner the compiler passes itself
+NEIGHBOURS = "_NB"   # the namespace's table of a board's neighbours, set by a board (mechanics/board.py)
 
 CONSTANTS = {
     "me": (ME, PLAYER),

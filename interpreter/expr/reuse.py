@@ -30,12 +30,11 @@ from ..loading.kept import Kept
 from .access import NOTHING, Access
 from .compiler import Compiled, Compiler
 from .limits import MAX_RULESET_EXPANSIONS, MAX_SUGGESTION_WORK
-from .names import Names
+from .names import NEIGHBOURS, Names
 from .parser import ExprError, parse
 
 _kept = Kept(1_000_000)   # key -> _Compile, bounded by the characters of the texts
 _digests: dict[int, tuple[Any, str]] = {}   # id of a namespace table -> (the table, a digest of it)
-BOARD = "_NB"   # the namespace's table of a board's neighbours (mechanics/board.py), which its functions need
 
 # what a compile adds to (counted, in this order), and grows (sets of the compiler); besides, it
 # leaves the state of one expression (cost, sizes...) as a caller compiling a node of the same tree next reads it
@@ -108,7 +107,7 @@ class Reusing(Compiler):
         when it changed: the declarations are made before the expressions are compiled)."""
         n, ns = self.names, self.names.namespace
         if self._attrs[0] is not n.attrs or len(self._attrs[1]) != len(n.attrs) + 1:   # (attributes are only added)
-            self._attrs = (n.attrs, (*("A_" + a for a in n.attrs), BOARD))
+            self._attrs = (n.attrs, (*("A_" + a for a in n.attrs), NEIGHBOURS))
         tables = tuple(map(ns.get, self._attrs[1]))
         declared = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.attrs,
                     n.defines, n.max_list, n.max_players, n.sorted_zones)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from ..expr.parser import ExprError, offset_of
 from ..expr.builtins import register_builtin
 from ..expr.messages import describe
+from ..expr.names import NEIGHBOURS
 from ..expr.types import BOOL, CARD, list_of
 from .base import section_kind
 from .contract import BOARD_KEYS, key_names, required_names
@@ -103,12 +104,12 @@ def build_board(ctx, spec, path, rules) -> None:
     table = [()] * len(cards)
     for a, ns in adj.items():
         table[a] = tuple(sorted(ns))
-    ctx.names.namespace["_NB"] = tuple(table)
+    ctx.names.namespace[NEIGHBOURS] = tuple(table)
     rules.board = {"positions": tuple(ids), "neighbours": tuple(table)}   # for viewers (play/display/table.py)
 
 
 def _need_board(c, n):
-    if "_NB" not in c.names.namespace:
+    if NEIGHBOURS not in c.names.namespace:
         raise ExprError(f"{n.children[0]}() needs a board: declare board: {{positions: ..., adjacent: ...}}",
                         offset_of(n), code="unknown-name")
 
@@ -128,13 +129,13 @@ def _card_args(c, n, scope, args, kw, fname, k):
 def b_neighbors(c, n, scope, args, kw):
     _need_board(c, n)
     (p,) = _card_args(c, n, scope, args, kw, "neighbors", 1)
-    return f"list(_NB[{p}])", list_of(CARD)
+    return f"list({NEIGHBOURS}[{p}])", list_of(CARD)
 
 
 def b_adjacent(c, n, scope, args, kw):
     _need_board(c, n)
     a, b = _card_args(c, n, scope, args, kw, "adjacent", 2)
-    return f"({b} in _NB[{a}])", BOOL
+    return f"({b} in {NEIGHBOURS}[{a}])", BOOL
 
 
 register_builtin("neighbors", b_neighbors)
