@@ -88,7 +88,7 @@ from interpreter.errors import RulebookError  # noqa: E402
 from interpreter.expr import reuse  # noqa: E402
 from interpreter.expr.compiler import Compiler  # noqa: E402
 from interpreter.expr.limits import MAX_SUGGESTION_WORK  # noqa: E402
-from interpreter.expr.names import Names  # noqa: E402
+from interpreter.expr.names import NEIGHBOURS, Names  # noqa: E402
 from interpreter.expr.compiler import base_namespace  # noqa: E402
 from interpreter.expr.names import Scope  # noqa: E402
 from interpreter.expr.parser import ExprError, parse  # noqa: E402
@@ -243,7 +243,7 @@ def test_a_compile_is_reused_only_with_the_namespace_tables_it_reads(monkeypatch
 
     def compiler(cls, ranks, board):
         names = Names(zones={"hand": "player", "pile": "none"}, attrs={"rank": INT}, namespace=base_namespace())
-        names.namespace.update({"A_rank": ranks, **({reuse.BOARD: ((1,), (0,))} if board else {})})
+        names.namespace.update({"A_rank": ranks, **({NEIGHBOURS: ((1,), (0,))} if board else {})})
         return cls(names)
 
     def run(cls, texts, ranks=(1, 2), board=True):
