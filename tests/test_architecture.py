@@ -347,6 +347,53 @@ def test_the_rewrite_check_sees_literals_and_f_strings(tmp_path):
     assert [line.split(":")[0] for line in _generated_text_rewrites(fake)] == ["1", "2"]
 
 
+# Generated code names the state's tables (zones, counters, variables) and its copy-on-write
+# checks through expr/names.py alone (``zone_ref``, ``counter_ref``, ``var_ref``, ``writable``,
+# ``owning``...), so that the state's layout changes in one place. The check: no text literal
+# elsewhere in the stages that generate code spells ``S.z``, ``S.c``, ``S.v``, ``S.sh``,
+# ``S.own(`` or ``S.`` followed by a computed name (an f-string's ``S.{kind}``); docstrings
+# aside. The adapters and play/ read whole tables as generic readers do.
+STATE_SPELLING = re.compile(r"\bS\.(?:[zcv]\b|sh\b|own\()")
+SPELLS_THE_STATE = ("expr.names",)   # the one place
+SPELLING_STAGES = ("engine", "expr", "building", "mechanics")
+
+
+def _state_spellings(path: Path) -> list[str]:
+    """The lines of ``path`` whose text literals (an f-string by each constant part) spell a
+    table of the state or its copy-on-write check as generated code reads them."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):   # S.{kind}[...]: a constant part ends where a value follows
+            parts = node.values
+            found += [f"{node.lineno}: {ast.unparse(node)}" for a, b in zip(parts, parts[1:])
+                      if isinstance(a, ast.Constant) and isinstance(b, ast.FormattedValue)
+                      and re.search(r"\bS\.$", str(a.value))]
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+              and STATE_SPELLING.search(node.value)):
+            found.append(f"{node.lineno}: {node.value!r}")
+    return found
+
+
+def test_only_expr_names_spells_the_state_for_generated_code():
+    wrong = [f"{module}:{line}" for module, path in MODULES.items()
+             if _stage(module) in SPELLING_STAGES and module not in SPELLS_THE_STATE
+             for line in _state_spellings(path)]
+    assert not wrong, "spell these through expr/names.py (zone_ref, counter_ref, var_ref, own_call...):\n" + \
+        "\n".join(wrong)
+
+
+def test_the_spelling_check_sees_literals_and_f_strings(tmp_path):
+    fake = tmp_path / "x.py"
+    fake.write_text('"""S.z in a docstring."""\na = f"S.z[{n!r}]"\nb = "if S.sh: S.own(\'x\')"\n'
+                    'c = f"S.{kind}[{n!r}]"\nd = "S.dec"\ne = S.z[name]\nf = f"S.v[{k}]"\ng = "v = S.v"\n')
+    assert sorted(int(line.split(":")[0]) for line in _state_spellings(fake)) == [2, 3, 4, 7, 8]
+
+
 def test_the_text_check_sees_every_form_of_import(tmp_path):
     fake = tmp_path / "x.py"
     fake.write_text("import os, ast\ndef f():\n    from re import compile\n")

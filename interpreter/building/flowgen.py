@@ -27,6 +27,7 @@ from ..engine import loop
 from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.runtime import RUNTIME_ERRORS
+from ..expr.names import var_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import AskOnce, Sequence, Step
@@ -66,7 +67,7 @@ class FlowSource:
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
-        return "None" if var is None else f"S.v[{var!r}]"
+        return "None" if var is None else f"{var_ref(var)}"
 
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""

@@ -26,7 +26,7 @@ from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, code, conjuncts
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
-from .names import NameNodes, Names, Scope
+from .names import NameNodes, Names, Scope, table_ref
 from .operators import OperatorNodes
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
@@ -201,7 +201,7 @@ class Compiler(NameNodes, OperatorNodes):
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
         so the loop reads a local), then each hoisted call as not computed yet."""
-        return ([(bound, f"S.{kind}[{name!r}]") for (kind, name), bound in (self._tables or {}).items()]
+        return ([(bound, table_ref(kind, name)) for (kind, name), bound in (self._tables or {}).items()]
                 + [(h, self._eager.get(h, "_U")) for h in (self._hoisted or ())])
 
     def prelude_lines(self) -> list[str]:
@@ -219,7 +219,7 @@ class Compiler(NameNodes, OperatorNodes):
         """``S.c['x']`` (the table of a zone, counter or parameter: ``kind`` z, c or p) as read
         here: inside a loop, a name the expression binds once before it runs (the table object
         does not change while an expression is evaluated: expressions have no side effects)."""
-        src = f"S.{kind}[{name!r}]"
+        src = table_ref(kind, name)
         if self._tables is None or self._mult <= self._tables_above:
             return code(src, Table(kind, name, False))
         bound = self._tables.get((kind, name))

@@ -20,16 +20,64 @@ from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, list_of, map_value
 
 
+# How generated code names the state's tables: every read or write of a zone, counter or
+# variable, and every copy-on-write check, is spelled by these functions and nowhere else
+# (tests/test_architecture.py), so the state's layout changes in one place.
+TABLES = {"z": "S.z", "c": "S.c", "v": "S.v", "p": "S.p"}   # kind -> its table (zones, counters, vars, params)
+SHARED = "S.sh"   # true while some table is still shared with a clone (engine/state.py State.clone)
+
+
+def table_ref(kind: str, name: str) -> str:
+    """Source of the table ``name`` of ``kind`` (z zone, c counter, v variable, p parameter)."""
+    return f"{TABLES[kind]}[{name!r}]"
+
+
+def zone_ref(name: str) -> str:
+    """Source of zone ``name``'s cards (read, or written in place after ``owning``)."""
+    return table_ref("z", name)
+
+
+def counter_ref(name: str) -> str:
+    """Source of counter ``name``: its value, or its list of values per owner."""
+    return table_ref("c", name)
+
+
+def var_ref(name: str) -> str:
+    """Source of variable ``name`` (an assignment target too)."""
+    return table_ref("v", name)
+
+
+def counter_at(key_src: str) -> str:
+    """Source of the counter whose name the source ``key_src`` computes when it runs."""
+    return f"{TABLES['c']}[{key_src}]"
+
+
+def var_at(name_src: str) -> str:
+    """Source of the variable whose name the source ``name_src`` computes when it runs."""
+    return f"{TABLES['v']}[{name_src}]"
+
+
+def variables() -> str:
+    """Source of the variables' whole table (the when-triggers keep their last values there)."""
+    return TABLES["v"]
+
+
+def own_call(name: str) -> str:
+    """Source of zone or counter ``name``'s list made this state's own (copied if shared with a
+    clone: engine/state.py ``State.own``), as a value."""
+    return f"S.own({name!r})"
+
+
 def writable(name: str, is_zone: bool = True, writes: set | None = None) -> str:
     """Source of the list of zone or counter ``name`` to write into: the state's own, copied
     first if it is still shared with a clone (copy on write, engine/state.py ``State.own``).
     ``writes``: the set of tables the generated function owns at its top (``owning``), where the
     name is added and the source is the plain table; else the check is written in place."""
-    table = "z" if is_zone else "c"
+    table = zone_ref(name) if is_zone else counter_ref(name)
     if writes is not None:
         writes.add(name)
-        return f"S.{table}[{name!r}]"
-    return f"(S.{table}[{name!r}] if {name!r} not in S.sh else S.own({name!r}))"
+        return table
+    return f"({table} if {name!r} not in {SHARED} else {own_call(name)})"
 
 
 def owning(names, pad: str = "    ") -> list[str]:
@@ -37,7 +85,7 @@ def owning(names, pad: str = "    ") -> list[str]:
     clone, each is this state's own (copied on write) from then on."""
     if not any(names):
         return []
-    return [f"{pad}if S.sh: " + "; ".join(f"S.own({n!r})" for n in sorted(n for n in names if n))]
+    return [f"{pad}if {SHARED}: " + "; ".join(own_call(n) for n in sorted(n for n in names if n))]
 
 
 @dataclass
@@ -168,7 +216,7 @@ class NameNodes:
             self.access.read("v", name)
             if is_list(names.vars[name]) or names.vars[name] == ANY:   # as long as _stored lets it be
                 self.sized(node, list_bound(names.max_list))
-            return code(f"S.v[{name!r}]", Var(name)), names.vars[name]
+            return code(var_ref(name), Var(name)), names.vars[name]
         if name in names.zones or name in names.counters:
             self.used.add(name)
             return self.owned(name, ME, PLAYER, scope, node, implicit=True)
@@ -284,7 +332,7 @@ class NameNodes:
         key = f"_ckey({name!r}, {tuple(keys)!r}, {ksrc})"
         self.access.anything()   # (a counter named when it runs: any of the family's, or an error)
         owned = self.names.counters.get(first, "none") != "none"
-        base = f"_own(S, {key})" if self.lvalue and owned else f"S.c[{key}]"   # (a write: see writable)
+        base = f"_own(S, {key})" if self.lvalue and owned else counter_at(key)   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
 
     def owned(self, name, who_src, who_type, scope, node, implicit=False, base=None):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
+from ..expr.names import var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
@@ -449,7 +450,7 @@ class Sequence(Step):
             "            if not child.quiet:   # a quiet effect leaves the checks as they were",
             "                result = None",
             "            try:",
-            "                child.fn(S, S.v[child.me_var] if child.me_var is not None else None, None)",
+            f"                child.fn(S, {var_at('child.me_var')} if child.me_var is not None else None, None)",
             "            except Exception as e:   # located at the effect, not at the list",
             "                if getattr(e, 'rulebook_step', None) is None:",
             "                    e.rulebook_step = child",

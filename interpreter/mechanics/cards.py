@@ -16,6 +16,7 @@ from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER
+from ..expr.names import zone_ref
 from .base import effect_kind
 from .contract import Key
 
@@ -262,19 +263,19 @@ def e_gather(fx, em, spec, path, locals, has_me):
         fx.ctx.flows(zname, dname)
         fx.access.write("z", zname)   # (emptied below)
         if dname:   # who knows where the cards went (engine/knowledge.py), zone by zone
-            each = {"none": f"((None, S.z[{zname!r}]),)", "card": f"S.z[{zname!r}].items()"}.get(
-                owned, f"enumerate(S.z[{zname!r}])")
+            each = {"none": f"((None, {zone_ref(zname)}),)", "card": f"{zone_ref(zname)}.items()"}.get(
+                owned, f"enumerate({zone_ref(zname)})")
             em.line("if S.kn is not None:")
             em.line(f"    for _o, _h in {each}: _know(S, _h, {zname!r}, _o, {dname!r}, "
                     f"{downer[0] if downer else None})")
         if owned == "none":
-            em.line(f"{d}.extend(S.z[{zname!r}]); {fx.writable(zname)}.clear()")
+            em.line(f"{d}.extend({zone_ref(zname)}); {fx.writable(zname)}.clear()")
         else:
             # filter(None, ...) skips the empty ones in C; a zone per card is a dict of the cards'
             # non-empty zones: emptied, it drops them
             if fx.ctx.names.zones[zname] == "card":
-                em.line(f"for _k in sorted(S.z[{zname!r}]): {d}.extend(S.z[{zname!r}][_k])   # (in card order)")
-                em.line(f"S.z[{zname!r}].clear()")
+                em.line(f"for _k in sorted({zone_ref(zname)}): {d}.extend({zone_ref(zname)}[_k])   # (in card order)")
+                em.line(f"{zone_ref(zname)}.clear()")
             else:
                 em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
     count_cards(em, f"len({d}) - {n0}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, PLAYER, elem, list_of
+from ..expr.names import var_ref
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
 from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
@@ -84,7 +85,7 @@ class Choose(AskOnce):
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
-        lines = [f"def Q{self.index}(S, frame, value):", f"    S.v[{self.var!r}] = value"]
+        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_ref(self.var)} = value"]
         if self.then is not None:
             lines.append(f"    {g.fn(self.then)}(S, frame[{SEAT_ASKED}], None)")
         return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])

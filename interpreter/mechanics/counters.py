@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..expr.runtime import stored_source
 from ..expr.types import INT, NUM
+from ..expr.names import counter_ref
 from .base import effect_kind
 from .contract import Key
 from .cards import count_cards, owner_key
@@ -98,8 +99,8 @@ def e_reset(fx, em, spec, path, locals, has_me):
             src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
             fx.access.write("c", one)
             if counters[one] == "none":
-                em.line(f"S.c[{one!r}] = {src}")
+                em.line(f"{counter_ref(one)} = {src}")
             else:
-                em.line(f"S.c[{one!r}] = [{src}] * len(S.c[{one!r}])")
-                count_cards(em, f"len(S.c[{one!r}])")   # (a counter owned by each card: one value a card)
+                em.line(f"{counter_ref(one)} = [{src}] * len({counter_ref(one)})")
+                count_cards(em, f"len({counter_ref(one)})")   # (a counter owned by each card: one value a card)
     fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")

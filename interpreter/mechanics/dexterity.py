@@ -45,6 +45,7 @@ from ..expr.fastpaths import joined_lists
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
+from ..expr.names import var_ref
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -276,7 +277,7 @@ class Attempt(Step):
         lines += [f"        frame[{STAGE}] = 3", f"        frame[{CHOSEN}] = chosen"]
         outcome = f"None if chosen is None else {names}[chosen]"
         if self.var is not None:
-            lines.append(f"        S.v[{self.var!r}] = {outcome}")
+            lines.append(f"        {var_ref(self.var)} = {outcome}")
         lines += ["        if S.ev is not None:",
                   f"            S.ev.append({{'ev': 'roll', 'who': actor, 'chances': dict(zip({names}, ({probs})))}})",
                   f"            S.ev.append({{'ev': 'attempt', 'who': actor, 'outcome': {outcome}}})"]
@@ -358,7 +359,7 @@ class Attempt(Step):
                   f"        k = frame[{CHOSEN}]",
                   f"        frame[{STAGE}] = 3"]
         if self.var is not None:
-            lines.append(f"        S.v[{self.var!r}] = None if k is None else outcomes[k].name")
+            lines.append(f"        {var_ref(self.var)} = None if k is None else outcomes[k].name")
         lines += ["        if S.ev is not None:",
                   "            S.ev.append({'ev': 'attempt', 'who': actor, 'outcome': None if k is None else "
                   "outcomes[k].name})",
@@ -439,7 +440,7 @@ class _Target(Step):
         lines = [f"def Q{self.index}(S, frame, card):",
                  "    stack = S.stack",
                  "    stack.pop()",
-                 f"    S.v[{self.var!r}] = card",
+                 f"    {var_ref(self.var)} = card",
                  "    parent = stack[-1]",
                  "    if S.ev is not None:",
                  "        S.ev.append({'ev': 'target', 'who': parent[2], 'card': S.rules.card_labels[card]})"]

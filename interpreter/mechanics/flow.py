@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expr.types import BOOL, INT, PLAYER
+from ..expr.names import var_ref
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
 from .contract import Key, key_names
 
@@ -80,7 +81,7 @@ class Repeat(Step):
                  f"    frame[{DONE}] = k + 1",
                  f"    S.stack.append(f := {g.enter(self.body)})"]
         if self.var is not None:
-            lines.append(f"    S.v[{self.var!r}] = k + 1")
+            lines.append(f"    {var_ref(self.var)} = k + 1")
             if self.watched:
                 lines.append("    return None")
                 return "\n".join(lines)
@@ -226,7 +227,7 @@ class Turns(Step):
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):"]
         if self.until is not None and self.me_var is not None:
-            lines.append(f"    me = S.v[{self.me_var!r}]")
+            lines.append(f"    me = {var_ref(self.me_var)}")
         lines.append("    while True:")
         if self.until is not None:
             lines += [f"        if {g.fn(self.until)}(S, {'me' if self.me_var is not None else 'None'}, None):",
@@ -245,7 +246,7 @@ class Turns(Step):
                   f"        frame[{POS}] = pos + 1"]
         if self.skip is not None:
             lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
-        lines += [f"        S.v[{self.var!r}] = player",
+        lines += [f"        {var_ref(self.var)} = player",
                   f"        S.stack.append(f := {g.enter(self.body)})",
                   "        return None" if self.watched else f"        return {g.run(self.body)}(S, f)"]
         return "\n".join(lines)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from ..expr.names import SHARED, counter_ref, own_call, var_ref
 from ..loading.kept import compiled
 from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
@@ -189,6 +190,7 @@ class Grid(AskOnce):
         decisions when the cost is local, else priced in full), then pass; none: the seat
         passes at once. Specialised: ``me`` read where the seat is just me."""
         k_self, at = g.step(self), f"{g.fn(self.zone)}(S, who, None), {g.fn(self.rows)}(S, who, None)"
+        assert self.pay is not None   # (None only after an error: such a ruleset is not compiled)
         lines = [f"def R{self.index}(S, frame):",
                  f"    who = {self._who(g)}",
                  "    if who is None:",
@@ -196,13 +198,13 @@ class Grid(AskOnce):
                  "        return None"]
         if self.local is not None:
             key = "S.tm[who]" if self.pay_team else "who"
-            lines += [f"    options = {g.fn(self.local.offer)}(S, who, {at}, S.c[{self.pay!r}][{key}])",
+            lines += [f"    options = {g.fn(self.local.offer)}(S, who, {at}, {counter_ref(self.pay)}[{key}])",
                       "    if options is None:",
                       f"        options = [card for card, _ in {k_self}.costs(S, who)]"]
         else:
             lines.append(f"    options = [card for card, _ in {k_self}.costs(S, who)]")
         lines += ["    if not options:   # nothing affordable: the player passes",
-                  f"        S.v[{self.var!r}] = None",
+                  f"        {var_ref(self.var)} = None",
                   "        S.stack.pop()",
                   "        return None"]
         if self.can_pass:
@@ -214,11 +216,12 @@ class Grid(AskOnce):
         """A space taken: its price paid (and marked on it), then ``then`` with ``space``; pass:
         the variable none."""
         k_self = g.step(self)
+        assert self.pay is not None   # (as in flow_source)
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    who = frame[{SEAT_ASKED}]",
                  f"    if card == {PASS}:",
                  "        S.stack.pop()",
-                 f"        S.v[{self.var!r}] = None",
+                 f"        {var_ref(self.var)} = None",
                  "        if S.ev is not None:",
                  "            S.ev.append({'ev': 'grid', 'who': who, 'pass': True})",
                  "        return None"]
@@ -229,14 +232,14 @@ class Grid(AskOnce):
                       f"        cost = {k_self}.costs(S, who, card)[0][1]"]
         else:
             lines.append(f"    cost = {k_self}.costs(S, who, card)[0][1]")
-        lines += ["    if S.sh:   # copy on write: the counters this state's own before they change",
-                  f"        S.own({self.pay!r})"]
+        lines += [f"    if {SHARED}:   # copy on write: the counters this state's own before they change",
+                  f"        {own_call(self.pay)}"]
         if self.mark is not None:
-            lines.append(f"        S.own({self.mark!r})")
-        lines.append(f"    S.c[{self.pay!r}][{'S.tm[who]' if self.pay_team else 'who'}] -= cost")
+            lines.append(f"        {own_call(self.mark)}")
+        lines.append(f"    {counter_ref(self.pay)}[{'S.tm[who]' if self.pay_team else 'who'}] -= cost")
         if self.mark is not None:
-            lines.append(f"    S.c[{self.mark!r}][card] = cost")
-        lines += [f"    S.v[{self.var!r}] = card",
+            lines.append(f"    {counter_ref(self.mark)}[card] = cost")
+        lines += [f"    {var_ref(self.var)} = card",
                   "    if S.ev is not None:",
                   "        S.ev.append({'ev': 'grid', 'who': who, 'space': S.rules.card_labels[card], 'cost': cost})"]
         if self.then is not None:

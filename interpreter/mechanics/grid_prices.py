@@ -22,6 +22,7 @@ from typing import Callable
 
 from ..expr.code import Code, Prelude, conjuncts, shape
 from ..expr.runtime import RUNTIME_ERRORS
+from ..expr.names import table_ref
 from ..loading.kept import compiled
 from .grid_shape import adjacency, around, neighbour_getters
 
@@ -134,7 +135,7 @@ class LocalPrices:
         kept, rest, where_tables, sure = _split_filter(names, where, where_prelude)
         counters = [name for _, kind, name in tables + where_tables if kind == "c"]
         params = [name for _, kind, name in tables + where_tables if kind == "p"]
-        bind = "".join(f"({bound} := S.{kind}[{name!r}]), " for bound, kind, name in where_tables)
+        bind = "".join(f"({bound} := {table_ref(kind, name)}), " for bound, kind, name in where_tables)
         priced = f"({cost})" if kept == "True" else f"(({cost}) if ({kept}) else _INF)"
         price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")

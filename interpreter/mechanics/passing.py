@@ -10,6 +10,7 @@ from bisect import insort
 from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
+from ..expr.names import SHARED, own_call, zone_ref
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
 from .contract import Key
@@ -76,7 +77,7 @@ class Pass(Step):
         return "\n".join([
             f"def R{self.index}(S, frame):",
             f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
-            f"    zone = S.z[{self.zone!r}]",
+            f"    zone = {zone_ref(self.zone)}",
             f"    while frame[{GIVER}] < len(givers):",
             f"        giver = givers[frame[{GIVER}]]",
             f"        hand = {hand}",
@@ -106,7 +107,7 @@ class Pass(Step):
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
             f"    giver = frame[{GIVERS}][frame[{GIVER}]]",
-            f"    (S.own({zone!r}) if S.sh else S.z[{zone!r}])[{owner}].remove(card)   # (copy on write)",
+            f"    ({own_call(zone)} if {SHARED} else {zone_ref(zone)})[{owner}].remove(card)   # (copy on write)",
             f"    to = {g.fn(self.to)}(S, giver, None)",
             f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
             f"    frame[{PICKED}] += 1",

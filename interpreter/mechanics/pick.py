@@ -20,6 +20,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
+from ..expr.names import SHARED, own_call
 from ..engine.knowledge import know
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
@@ -151,15 +152,16 @@ class Pick(Step):
     def resolve_source(self, g):
         """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step."""
         src, dst, src_at, dst_at = (g.fn(f) for f in (self.src, self.dst, self.src_at, self.dst_at))
+        assert self.src.zone is not None and self.dst.zone is not None   # (a pick moves between named zones)
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    if card == {DONE}:",
                  "        S.stack.pop()",
                  "        return U",
                  f"    who = frame[{PICKER}]",
                  f"    L = {{'picked': frame[{PICKED}]}}",
-                 "    if S.sh:   # copy on write: the two zones this state's own before they change",
-                 f"        S.own({self.src.zone!r})",
-                 f"        S.own({self.dst.zone!r})",
+                 f"    if {SHARED}:   # copy on write: the two zones this state's own before they change",
+                 f"        {own_call(self.src.zone)}",
+                 f"        {own_call(self.dst.zone)}",
                  f"    {src}(S, who, L).remove(card)",
                  f"    dst = {dst}(S, who, L)",
                  f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)"]

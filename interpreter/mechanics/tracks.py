@@ -17,6 +17,7 @@ from .base import effect_kind
 from .contract import Key
 from .cards import owner_key
 from ..expr.types import INT
+from ..expr.names import counter_ref
 
 
 @effect_kind("advance", "move a piece along a track: add to a counter up to a last space; optionally stack",
@@ -47,6 +48,6 @@ def e_advance(fx, em, spec, path, locals, has_me):
             fx.ctx.error("stack: needs counters owned by each player or team", (*path, "stack"), "type")
             return
         key, by_team = owner
-        em.line(f"if {new} != {old}: {fx.writable(sname, False)}[{key}] = 1 + max(S.c[{sname!r}])")
+        em.line(f"if {new} != {old}: {fx.writable(sname, False)}[{key}] = 1 + max({counter_ref(sname)})")
     fx.event(em, f"{{'ev': 'advance', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'from': {old}, "
                  f"'to': {new}}}")

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
-from ..expr.names import owning
+from ..expr.names import owning, zone_ref
 from ..engine.knowledge import know
 from .base import Step, step_kind
 from .contract import Key
@@ -164,7 +164,7 @@ class Tricks(Step):
 
     def flow_source(self, g):
         me = g.me(self.me_var)
-        hand = f"S.z[{self.hand!r}]"
+        hand = f"{zone_ref(self.hand)}"
         lines = [f"def R{self.index}(S, frame):",
                  f"    order = frame[{ORDER}]",
                  "    if order is None:   # a new trick",
@@ -204,14 +204,14 @@ class Tricks(Step):
         table is known to hold the led card)."""
         lines = []
         if self.follow_runs is not None and not g.plain:   # a hand in card order: the led value's cards are one slice
-            lines += [f"table = S.z[{self.table!r}]", "if table:",
+            lines += [f"table = {zone_ref(self.table)}", "if table:",
                       f"    first, last = {g.fn(self.follow_runs)}[table[0]]",
                       f"    i = {g.fn(bisect_left)}(hand, first)",
                       f"    options = hand[i:{g.fn(bisect_right)}(hand, last, i)] or hand",
                       "else:",
                       "    options = hand"]
         elif self.follow is not None:
-            lines += [f"table = S.z[{self.table!r}]", "if table:",
+            lines += [f"table = {zone_ref(self.table)}", "if table:",
                       f"    led = {g.key(self.follow, 'table[0]', 'table[0]')}",
                       f"    options = [c for c in hand if {g.key(self.follow, 'c', 'table[0]')} == led] or hand",
                       "else:",
@@ -222,7 +222,7 @@ class Tricks(Step):
             lines = [x[4:] for x in lines[2:-2]]
         if self.playable is not None:
             lines += ["if options:",
-                      f"    table = S.z[{self.table!r}]",
+                      f"    table = {zone_ref(self.table)}",
                       f"    allowed = {g.fn(self.playable)}(S, player, {{'led': table[0] if table else None, "
                       f"'trick': table[:], 'tricks_played': frame[{DONE}]}}, options)",
                       "    if allowed:   # nothing playable: any card that follows",
@@ -236,8 +236,8 @@ class Tricks(Step):
                  f"    pos = frame[{POS}]",
                  f"    order = frame[{ORDER}]",
                  "    player = order[pos]",
-                 f"    S.z[{self.hand!r}][{owner}].remove(card)",
-                 f"    table = S.z[{self.table!r}]"]
+                 f"    {zone_ref(self.hand)}[{owner}].remove(card)",
+                 f"    table = {zone_ref(self.table)}"]
         if self.follow is not None:
             lines += ["    void = False", "    if table:",
                       f"        void = {g.key(self.follow, 'card', 'table[0]')} != {g.key(self.follow, 'table[0]', 'table[0]')}"]
@@ -267,7 +267,7 @@ class Tricks(Step):
                 lines.append("    else:")
             pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
             lines += ["        player = order[pos]",
-                      f"        hand = S.z[{self.hand!r}][{owner}]",
+                      f"        hand = {zone_ref(self.hand)}[{owner}]",
                       *self._options(g, "        ", led=True),
                       "        if options:",
                       "            S.dec = (player, tuple(options))" if self.unique_labels else
@@ -283,7 +283,7 @@ class Tricks(Step):
         owner = "S.tm[winner]" if self.collect_by_team else "winner"
         lines = [f"def W{self.index}(S, frame):",
                  *owning({self.table, self.collect}),   # (written in place below)
-                 f"    table = S.z[{self.table!r}]",
+                 f"    table = {zone_ref(self.table)}",
                  "    if not table:",
                  f"        frame[{ORDER}] = None",
                  f"        frame[{DONE}] += 1",
@@ -307,7 +307,7 @@ class Tricks(Step):
                   "    cards = table[:]",
                   "    win_card = table[best]",
                   "    table.clear()",
-                  f"    zone = S.z[{self.collect!r}][{owner}]",
+                  f"    zone = {zone_ref(self.collect)}[{owner}]",
                   "    zone.extend(cards)"]
         if self.collect_sorted:
             lines.append("    zone.sort()")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
+from ..expr.names import variables
 from .contract import TRIGGER_KEYS, key_names, required_names
 
 MAX_CHAIN = 50
@@ -176,7 +177,7 @@ class Triggers:
         (the reference loop): each called by its function. The names they use: ``_T`` these
         triggers, F<n> their functions; and locals ``v``, ``h``, ``now``, ``before``, ``p``."""
         g.bind({"_T": self})
-        lines = ["v = S.v"]
+        lines = [f"v = {variables()}"]
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
             fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
             if per:
