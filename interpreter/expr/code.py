@@ -19,7 +19,6 @@ lifting out of a loop (compiler.hoist).
 """
 from __future__ import annotations
 
-import ast
 from dataclasses import make_dataclass
 from typing import Any
 
@@ -67,6 +66,9 @@ def shape(src: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- shapes
+_DEFAULTS = {"None": None, "False": False}   # the defaults a node's field may have
+
+
 def _shape(name: str, fields: str, doc: str) -> Any:
     """A typed node: the frozen dataclass ``name`` with ``fields`` (names split by spaces;
     ``x=None``, ``x=False``: a field with that default), documented by ``doc``. One table, not a
@@ -75,7 +77,7 @@ def _shape(name: str, fields: str, doc: str) -> Any:
     spec: list = []
     for f in fields.split():
         key, _, default = f.partition("=")
-        spec.append((key, Any, ast.literal_eval(default)) if default else (key, Any))
+        spec.append((key, Any, _DEFAULTS[default]) if default else (key, Any))
     cls = make_dataclass(name, spec, frozen=True, namespace={"__doc__": doc})
     cls.__module__ = __name__   # (pickled with the Code that carries it: found here)
     return cls
