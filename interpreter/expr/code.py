@@ -19,7 +19,7 @@ lifting out of a loop (compiler.hoist).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import make_dataclass
 from typing import Any
 
 
@@ -66,157 +66,60 @@ def shape(src: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- shapes
-@dataclass(frozen=True)
-class Prelude:
-    """The bindings an expression's code needs first (compiler.prelude): ``tables``, (bound name,
-    kind z/c/p, name) of each table its loops read; ``hoisted``, the names of the calls lifted
-    out of them; ``access``, what the whole expression reads (access.py), if noted."""
-    tables: tuple
-    hoisted: tuple
-    access: Any = None
+_DEFAULTS = {"None": None, "False": False}   # the defaults a node's field may have
 
 
-@dataclass(frozen=True)
-class Const:
-    """A literal (a number, a string, true/false, none)."""
-    value: Any
+def _shape(name: str, fields: str, doc: str) -> Any:
+    """A typed node: the frozen dataclass ``name`` with ``fields`` (names split by spaces;
+    ``x=None``, ``x=False``: a field with that default), documented by ``doc``. One table, not a
+    class statement each: the nodes differ only in their fields (typed Any: a class made at run
+    time, whose fields a type checker cannot read)."""
+    spec: list = []
+    for f in fields.split():
+        key, _, default = f.partition("=")
+        spec.append((key, Any, _DEFAULTS[default]) if default else (key, Any))
+    cls = make_dataclass(name, spec, frozen=True, namespace={"__doc__": doc})
+    cls.__module__ = __name__   # (pickled with the Code that carries it: found here)
+    return cls
 
 
-@dataclass(frozen=True)
-class Neg:
-    """``-x``."""
-    operand: Any   # Code
-
-
-@dataclass(frozen=True)
-class Name:
-    """A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``)."""
-    id: str
-    fresh: bool = False
-
-
-@dataclass(frozen=True)
-class Local:
-    """A local binding, ``L['name']``."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Var:
-    """A variable, ``S.v['name']``."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Table:
-    """A zone's, counter's or parameter's table (``kind`` z, c, p): ``S.z['x']``, or the local
-    name it is bound to before a loop (``bound``, compiler.table)."""
-    kind: str
-    name: str
-    bound: bool
-    tagged: bool = False   # bound under a tag (expressions sharing one prelude, compiler.compile_element)
-
-
-@dataclass(frozen=True)
-class Zone:
-    """A zone's list: its table (a Table Code), ``owner`` the Code of its owner (None: shared),
-    ``per_card``: a zone owned by each card, read with ``.get(owner) or []``."""
-    table: Any
-    owner: Any = None
-    per_card: bool = False
-
-
-@dataclass(frozen=True)
-class Seats:
-    """``S.players`` (``what`` players) or ``S.teams``."""
-    what: str
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """``T[i]``: an attribute table (``A_rank``: ``kind`` attr), a table bound before a loop
-    (bound), or a counter's table (state: ``S.c['x']``), looked up by ``index`` (a Code)."""
-    table: str
-    index: Any
-    kind: str
-
-
-@dataclass(frozen=True)
-class Filter:
-    """``L where C`` as the compiler wrote it (a comprehension or a faster form): its element
-    variable, the list it walks and its condition (Codes)."""
-    var: str
-    iter: Any
-    cond: Any
-
-
-@dataclass(frozen=True)
-class Count:
-    """``count(L where C)``: ``filter`` the Filter counted."""
-    filter: Filter
-
-
-@dataclass(frozen=True)
-class Mapped:
-    """``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup
-    kind) when E only looks a table up by the element and L is a list a plain loop may walk."""
-    iter: Any
-    lookup: Any = None
-
-
-@dataclass(frozen=True)
-class Hoisted:
-    """A call lifted out of a loop (compiler.hoist): ``inner`` the call."""
-    inner: Any
-
-
-@dataclass(frozen=True)
-class KeyLookup:
-    """``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn)."""
-    table: str
-
-
-@dataclass(frozen=True)
-class Compare:
-    """``(left OP right)``, OP a Python comparison (== != < <= > >=)."""
-    op: str
-    left: Any
-    right: Any
-
-
-@dataclass(frozen=True)
-class BoolOp:
-    """``(a and b)`` or ``(a or b)``; ``parts`` Codes."""
-    op: str
-    parts: tuple
-
-
-@dataclass(frozen=True)
-class Not:
-    operand: Any
-
-
-@dataclass(frozen=True)
-class AnyLoop:
-    """``any(True for var in iter if cond)``: whether some element passes."""
-    var: str
-    iter: Any
-    cond: Any
-
-
-@dataclass(frozen=True)
-class Summed:
-    """``sum([body for var in iter])`` of whole numbers (builtins.b_sum)."""
-    var: str
-    iter: Any
-    body: Any
-
-
-@dataclass(frozen=True)
-class Join:
-    """``(a + b)`` of two lists."""
-    left: Any
-    right: Any
+Prelude = _shape("Prelude", "tables hoisted access=None",
+                 "The bindings an expression's code needs first (compiler.prelude): ``tables``, (bound name, kind "
+                 "z/c/p, name) of each table its loops read; ``hoisted``, the names of the calls lifted out of them; "
+                 "``access``, what the whole expression reads (access.py), if noted.")
+Const = _shape("Const", "value", "A literal (a number, a string, true/false, none).")
+Neg = _shape("Neg", "operand", "``-x`` (``operand`` a Code).")
+Name = _shape("Name", "id fresh=False",
+              "A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``).")
+Local = _shape("Local", "name", "A local binding, ``L['name']``.")
+Var = _shape("Var", "name", "A variable, ``S.v['name']``.")
+Table = _shape("Table", "kind name bound tagged=False",
+               "A zone's, counter's or parameter's table (``kind`` z, c, p): ``S.z['x']``, or the local name it is "
+               "bound to before a loop (``bound``, compiler.table). ``tagged``: bound under a tag (expressions sharing"
+               " one prelude, compiler.compile_element).")
+Zone = _shape("Zone", "table owner=None per_card=False",
+              "A zone's list: its table (a Table Code), ``owner`` the Code of its owner (None: shared), ``per_card``: "
+              "a zone owned by each card, read with ``.get(owner) or []``.")
+Seats = _shape("Seats", "what", "``S.players`` (``what`` players) or ``S.teams``.")
+Lookup = _shape("Lookup", "table index kind",
+                "``T[i]``: an attribute table (``A_rank``: ``kind`` attr), a table bound before a loop (bound), or a "
+                "counter's table (state: ``S.c['x']``), looked up by ``index`` (a Code).")
+Filter = _shape("Filter", "var iter cond",
+                "``L where C`` as the compiler wrote it (a comprehension or a faster form): its element variable, the "
+                "list it walks and its condition (Codes).")
+Count = _shape("Count", "filter", "``count(L where C)``: ``filter`` the Filter counted.")
+Mapped = _shape("Mapped", "iter lookup=None",
+                "``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup kind) when "
+                "E only looks a table up by the element and L is a list a plain loop may walk.")
+Hoisted = _shape("Hoisted", "inner", "A call lifted out of a loop (compiler.hoist): ``inner`` the call.")
+KeyLookup = _shape("KeyLookup", "table",
+                   "``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn).")
+Compare = _shape("Compare", "op left right", "``(left OP right)``, OP a Python comparison (== != < <= > >=).")
+BoolOp = _shape("BoolOp", "op parts", "``(a and b)`` or ``(a or b)``; ``parts`` Codes.")
+Not = _shape("Not", "operand", "``not operand``.")
+AnyLoop = _shape("AnyLoop", "var iter cond", "``any(True for var in iter if cond)``: whether some element passes.")
+Summed = _shape("Summed", "var iter body", "``sum([body for var in iter])`` of whole numbers (builtins.b_sum).")
+Join = _shape("Join", "left right", "``(a + b)`` of two lists.")
 
 
 # ---------------------------------------------------------------------- reading shapes
@@ -266,7 +169,7 @@ def walkable(src: Any) -> bool:
     return kind == "var" and not shape(s.table).bound
 
 
-def lookup(src: Any, var: str) -> Lookup | None:
+def lookup(src: Any, var: str) -> Any:
     """The Lookup when ``src`` is ``T[var]`` (a seat's zone read by the element from a table
     bound before the loop is one too); else None."""
     s = shape(src)

@@ -1,4 +1,5 @@
 """Helpers that compiled expressions call. Each one is total on its documented inputs."""
+import operator
 import sys
 from bisect import bisect_left, bisect_right
 
@@ -25,31 +26,23 @@ def _at(seq, i):
     return seq[i]
 
 
-def _div(a, b):
-    if b == 0:
-        raise ExprRuntimeError("division by zero")
-    try:
-        return a / b
-    except OverflowError:
-        raise ExprRuntimeError("a number is too large for a fraction") from None
+def _dividing(name: str, op, by_zero: str):
+    """``op`` (``/``, ``//`` or ``%``) as the language runs it, named ``name``: by zero, or a
+    result too large for a float, is the language's error, not Python's."""
+    def run(a, b):
+        if b == 0:
+            raise ExprRuntimeError(by_zero)
+        try:
+            return op(a, b)
+        except OverflowError:
+            raise ExprRuntimeError("a number is too large for a fraction") from None
+    run.__name__ = run.__qualname__ = name
+    return run
 
 
-def _floordiv(a, b):
-    if b == 0:
-        raise ExprRuntimeError("division by zero")
-    try:
-        return a // b
-    except OverflowError:
-        raise ExprRuntimeError("a number is too large for a fraction") from None
-
-
-def _mod(a, b):
-    if b == 0:
-        raise ExprRuntimeError("modulo by zero")
-    try:
-        return a % b
-    except OverflowError:
-        raise ExprRuntimeError("a number is too large for a fraction") from None
+_div = _dividing("_div", operator.truediv, "division by zero")
+_floordiv = _dividing("_floordiv", operator.floordiv, "division by zero")
+_mod = _dividing("_mod", operator.mod, "modulo by zero")
 
 
 def _mul(a, b):
@@ -135,6 +128,8 @@ def _team(S, t):
     return t
 
 
+# _highest and _lowest stay two loops: an operator passed in would cost a call per element
+# in the helpers every winner and every by: runs
 def _highest(seq, key):
     best = None
     best_key = None
@@ -155,20 +150,20 @@ def _lowest(seq, key):
     return best
 
 
-def _top(seq, key):
-    keys = [key(x) for x in seq]
-    if not keys:
-        return []
-    m = max(keys)
-    return [x for x, k in zip(seq, keys) if k == m]
+def _ties(name: str, pick):
+    """The elements whose key is the ``pick`` (max or min) of all, in order; named ``name``."""
+    def run(seq, key):
+        keys = [key(x) for x in seq]
+        if not keys:
+            return []
+        m = pick(keys)
+        return [x for x, k in zip(seq, keys) if k == m]
+    run.__name__ = run.__qualname__ = name
+    return run
 
 
-def _bottom(seq, key):
-    keys = [key(x) for x in seq]
-    if not keys:
-        return []
-    m = min(keys)
-    return [x for x, k in zip(seq, keys) if k == m]
+_top = _ties("_top", max)
+_bottom = _ties("_bottom", min)
 
 
 def _one(seq):

@@ -12,28 +12,24 @@ NONE, ANY = "none", "any"
 _NUMERIC = {INT, NUM, PLAYER, TEAM, ANY}
 
 
-def list_of(t: str) -> str:
-    return f"list[{t}]"
+def _container(kind: str):
+    """The three functions of the type ``kind[T]``: it of T, whether a type is one, and its T
+    (any when the type is not one)."""
+    head = f"{kind}["
+
+    def of(t: str) -> str:
+        return f"{head}{t}]"
+
+    def is_one(t: str) -> bool:
+        return t.startswith(head)
+
+    def inner(t: str) -> str:
+        return t[len(head):-1] if t.startswith(head) else ANY
+    return of, is_one, inner
 
 
-def is_list(t: str) -> bool:
-    return t.startswith("list[")
-
-
-def elem(t: str) -> str:
-    return t[5:-1] if is_list(t) else ANY
-
-
-def map_of(t: str) -> str:
-    return f"map[{t}]"
-
-
-def is_map(t: str) -> bool:
-    return t.startswith("map[")
-
-
-def map_value(t: str) -> str:
-    return t[4:-1] if is_map(t) else ANY
+list_of, is_list, elem = _container("list")
+map_of, is_map, map_value = _container("map")
 
 
 def is_numeric(t: str) -> bool:

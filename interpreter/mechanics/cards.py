@@ -157,12 +157,8 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
                    Key("start", "expression: player", "the first dealt to (default: the first of players)")))
 def e_deal(fx, em, spec, path, locals, has_me):
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
-    to = fx.name(spec["to"], (*path, "to"), "zone name")
+    to = declared(fx, spec["to"], (*path, "to"), "zone", fx.ctx.names.zones)
     if to is None:
-        return
-    fx.ctx.compiler.used.add(to)
-    if to not in fx.ctx.names.zones:
-        fx.ctx.unknown("zone", to, fx.ctx.names.zones, (*path, "to"))
         return
     if fx.ctx.names.zones[to] == "none":
         fx.ctx.error(f"deal: '{to}' must be a zone owned by each player or team", (*path, "to"), "type")
@@ -251,13 +247,8 @@ def e_gather(fx, em, spec, path, locals, has_me):
     em.line(f"{d} = {dst}")
     em.line(f"{n0} = len({d})")
     for i, zname in enumerate(froms):
-        if fx.name(zname, (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from"),
-                     "zone name") is None:
-            continue
-        fx.ctx.compiler.used.add(zname)
         zpath = (*path, "from", i) if isinstance(spec["from"], list) else (*path, "from")
-        if zname not in fx.ctx.names.zones:
-            fx.ctx.unknown("zone", zname, fx.ctx.names.zones, zpath)
+        if declared(fx, zname, zpath, "zone", fx.ctx.names.zones) is None:
             continue
         owned = fx.ctx.names.zones[zname]
         fx.ctx.flows(zname, dname)
@@ -331,6 +322,20 @@ def knowing(em, cards_var, src, src_owner, dst, dst_owner) -> None:
     if src and dst:
         em.line(f"if S.kn is not None and {cards_var}: _know(S, {cards_var}, {src!r}, "
                 f"{src_owner[0] if src_owner else None}, {dst!r}, {dst_owner[0] if dst_owner else None})")
+
+
+def declared(fx, value, path, what: str, pool) -> str | None:
+    """``value``, a name written in YAML, when it names a declared ``what`` (a zone, a variable)
+    of ``pool``, noted as used; None after a located error (not a plain name, or an unknown one
+    with a did-you-mean)."""
+    name = fx.name(value, path, f"{what} name")
+    if name is None:
+        return None
+    fx.ctx.compiler.used.add(name)
+    if name not in pool:
+        fx.ctx.unknown(what, name, pool, path)
+        return None
+    return name
 
 
 def owner_key(side: str, owner) -> str:

@@ -38,13 +38,23 @@ def amount_of(fx, spec, path, locals, has_me) -> str:
     return amount
 
 
+def counter_and_amount(fx, spec, path, locals, has_me) -> tuple:
+    """A gain's or a lose's compiled ``counter:`` (its source, name and owner) and ``amount:``."""
+    target = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
+    return (*target, amount_of(fx, spec, path, locals, has_me))
+
+
+def counter_event(fx, em, kind: str, name, owner, a: str) -> None:
+    """Emit the event of a gain or a lose: ``a``, the amount that moved."""
+    fx.event(em, f"{{'ev': {kind!r}, 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
+
+
 @effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)",
              keys=(Key("counter", "counter", "the counter to add to", required=True),
                    Key("amount", "expression: int", "how much", default=1),
                    Key("from", "counter", "a limited supply: gives what it has")))
 def e_gain(fx, em, spec, path, locals, has_me):
-    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
-    amount = amount_of(fx, spec, path, locals, has_me)
+    dst, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
     if "from" in spec:   # a limited supply gives what it has
         src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
         a = take(em, amount, src, dst)
@@ -52,7 +62,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
         a = em.fresh("_a")
         em.line(f"{a} = {stored_source(amount)}")
         em.line(f"{dst} += {a}")
-    fx.event(em, f"{{'ev': 'gain', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
+    counter_event(fx, em, "gain", name, owner, a)
 
 
 @effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)",
@@ -60,11 +70,10 @@ def e_gain(fx, em, spec, path, locals, has_me):
                    Key("amount", "expression: int", "how much", default=1),
                    Key("to", "counter", "the supply it returns to")))
 def e_lose(fx, em, spec, path, locals, has_me):
-    src, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
-    amount = amount_of(fx, spec, path, locals, has_me)
+    src, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
     dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
     a = take(em, amount, src, dst)
-    fx.event(em, f"{{'ev': 'lose', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'amount': {a}}}")
+    counter_event(fx, em, "lose", name, owner, a)
 
 
 @effect_kind("transfer", "move up to an amount from one counter to another",

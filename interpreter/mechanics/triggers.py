@@ -127,38 +127,34 @@ class Triggers:
         if live is not None and live.isdisjoint(cards):
             return        # no hook fires for any of these cards (decided per card at load)
         who = me if owner is None else (S.members[owner][0] if by_team else owner)
+        self._guarded(S, hooks, _run_hooks, S, who, hooks, cards)
+
+    def fire(self, S, fn, me) -> None:
+        """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
+        self._guarded(S, ((None, None, fn, None),), fn, S, me, None)
+
+    def _guarded(self, S, hooks, run, *args) -> None:
+        """``run(*args)``, one link further down the chain of triggers; an error it raises is noted
+        at the trigger of ``hooks`` (name, condition, effects, table) it arose in, and raised again."""
         self._chain(S)
         try:
-            for card in cards:   # a list made for this call by the move (hooks cannot change it)
-                L = {"card": card}
-                for _, cond, fn, table in hooks:
-                    if fn is not None and (table[card] if table is not None else cond is None or cond(S, who, L)):
-                        fn(S, who, L)
+            run(*args)
         except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
-            self._note(e, cond, fn)
+            any(self._note(e, cond, fn) for _, cond, fn, _ in hooks)
             raise
         finally:
             self.depth -= 1
 
-    def _note(self, e, cond, fn) -> None:
+    def _note(self, e, cond, fn) -> bool:
         """Note on ``e`` the trigger it arose in (its condition or its effects: the one whose code
-        is on the traceback), so that the error is located there rather than at the step."""
+        is on the traceback), so that the error is located there rather than at the step; whether
+        it did."""
         for part in (cond, fn):
             origin = self.origins.get(id(part))
             if origin is not None and raised_in(e, part):
                 tag_origin(e, origin[0], origin[1])
-                return
-
-    def fire(self, S, fn, me) -> None:
-        """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
-        self._chain(S)
-        try:
-            fn(S, me, None)
-        except Exception as e:   # noqa: BLE001 - noted where it arose, raised again
-            self._note(e, None, fn)
-            raise
-        finally:
-            self.depth -= 1
+                return True
+        return False
 
     def failed(self, e: Exception, k: int) -> Exception:
         """``e``, raised by when-trigger k's condition (``watch_source``), located at the
@@ -234,3 +230,11 @@ def _globals(code, namespace: dict) -> dict:
             found.update(_globals(c, namespace))
     return found
 
+
+def _run_hooks(S, who, hooks, cards) -> None:
+    """Each of ``hooks`` whose condition holds, for each card that entered (``card`` its local)."""
+    for card in cards:   # a list made for this call by the move (hooks cannot change it)
+        L = {"card": card}
+        for _, cond, fn, table in hooks:
+            if fn is not None and (table[card] if table is not None else cond is None or cond(S, who, L)):
+                fn(S, who, L)

@@ -12,7 +12,7 @@ from ..expr.types import INT, can_grow, fits
 from ..expr.names import var_ref
 from .base import effect_kind
 from .contract import Key
-from .cards import owner_key
+from .cards import declared, owner_key
 
 
 @effect_kind("set", "set variables to the values of expressions")
@@ -59,12 +59,8 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
              keys=(Key("var", "variable name", "the variable set", required=True),
                    Key("from", "expression: list", "the elements, one drawn at random (none: empty)", required=True)))
 def e_random(fx, em, spec, path, locals, has_me):
-    var = fx.name(spec["var"], (*path, "var"), "variable name")
+    var = declared(fx, spec["var"], (*path, "var"), "variable", fx.ctx.names.vars)
     if var is None:
-        return
-    fx.ctx.compiler.used.add(var)
-    if var not in fx.ctx.names.vars:
-        fx.ctx.unknown("variable", var, fx.ctx.names.vars, (*path, "var"))
         return
     src, typ = fx.expr(spec["from"], (*path, "from"), locals, has_me, "list")
     t = em.fresh()

@@ -50,11 +50,10 @@ def _explained(rules, strict: bool) -> str:
     if d.get("teams"):
         out.append(f"- Teams: {_teams(d['teams'])}")
     out.append("")
-    for section in (_components, _zones, _counters, _vars, _params, _defines, _setup, _flow, _effects,
-                    _triggers, _end, _scoring, _variants):
-        lines = section(ex, rules, d)
-        if lines:
-            out += lines + [""]
+    for key, heading, body in SECTIONS:
+        value = d if key is None else d.get(key)
+        if value:   # (a section the ruleset leaves out or leaves empty is not shown)
+            out += [f"## {heading}", "", *body(ex, rules, value), ""]
     return _wrapped("\n".join(out).rstrip()) + "\n"
 
 
@@ -179,11 +178,8 @@ def _trailing(text: str) -> str:
 
 
 # ---------------------------------------------------------------------- declarations
-def _components(ex, rules, d):
-    comps = d.get("components") or {}
-    if not comps:
-        return []
-    out = ["## Components", ""]
+def _components(ex, rules, comps):
+    out = []
     cards = rules.cards
     for name, spec in comps.items():
         ids = cards.by_component.get(name, [])
@@ -220,10 +216,7 @@ def _named(name, decl) -> str:
     return f"{title} (`{name}`)" if isinstance(title, str) and title.strip() and title != str(name).replace("_", " ") else str(name)
 
 
-def _zones(ex, rules, d):
-    zones = d.get("zones") or {}
-    if not zones:
-        return []
+def _zones(ex, rules, zones):
     rows = []
     for name, decl in zones.items():
         decl = decl if isinstance(decl, dict) else {}
@@ -236,20 +229,17 @@ def _zones(ex, rules, d):
             notes.append(_note(ex, "zones", name, decl))
         rows.append([_named(name, decl), OWNER.get(decl.get("owner", "none"), decl.get("owner")),
                      SEEN_BY.get(decl.get("visible", "all"), decl.get("visible")), "; ".join(notes)])
-    return ["## Zones", ""] + _table(["zone", "owner", "seen by", "notes"], rows)
+    return _table(["zone", "owner", "seen by", "notes"], rows)
 
 
-def _counters(ex, rules, d):
-    counters = d.get("counters") or {}
-    if not counters:
-        return []
+def _counters(ex, rules, counters):
     decls = {name: decl if isinstance(decl, dict) else {"start": decl} for name, decl in counters.items()}
     rows = [[_named(name, decl) + (f" (one per key: {_v(decl['keys'])})" if "keys" in decl else ""),
              OWNER.get(decl.get("owner", "none"), decl.get("owner")),
              _start(ex, name, decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), ""),
              _note(ex, "counters", name, decl)]
             for name, decl in decls.items()]   # (a bare value is the start: `tricks: 3`)
-    return ["## Counters", ""] + _table(["counter", "owner", "start", "seen by", "notes"], rows)
+    return _table(["counter", "owner", "start", "seen by", "notes"], rows)
 
 
 def _start(ex, name, start) -> str:
@@ -259,11 +249,8 @@ def _start(ex, name, start) -> str:
     return _v(start)
 
 
-def _vars(ex, rules, d):
-    vars_ = d.get("vars") or {}
-    if not vars_:
-        return []
-    out = ["## Variables", ""]
+def _vars(ex, rules, vars_):
+    out = []
     for name, decl in vars_.items():
         note = _note(ex, "vars", name, decl)
         note = f": {note}" if note else ""
@@ -277,10 +264,7 @@ def _vars(ex, rules, d):
     return out
 
 
-def _params(ex, rules, d):
-    params = d.get("params") or {}
-    if not params:
-        return []
+def _params(ex, rules, params):
     fixed, varying = [], {}
     for name, spec in params.items():
         meaning = _note(ex, "params", name, spec)
@@ -298,7 +282,7 @@ def _params(ex, rules, d):
             fixed.append([name, _v(value), ", ".join(allowed), meaning])
         else:
             fixed.append([name, _v(spec), "", meaning])
-    out = ["## Parameters", "", "Change one for a game with `--set NAME=VALUE`.", ""]
+    out = ["Change one for a game with `--set NAME=VALUE`.", ""]
     if fixed:
         out += _table(["parameter", "value", "allowed", "meaning"], fixed)
     if varying:
@@ -319,32 +303,20 @@ def _params(ex, rules, d):
     return out
 
 
-def _defines(ex, rules, d):
-    defines = d.get("define") or {}
-    if not defines:
-        return []
-    out = ["## Definitions", ""]
+def _defines(ex, rules, defines):
+    out = []
     for k, v in defines.items():
         note = ex.comments.get(("define", k))
         out.append(f"- *{words(k)}*: {ex.ph.phrase(v)}" + (f" ({note})" if note else ""))
     return out
 
 
-def _setup(ex, rules, d):
-    setup = d.get("setup") or []
-    return ["## Setup", ""] + ex.items(setup, 0) if setup else []
+def _steps(ex, rules, steps):
+    return ex.items(steps, 0)
 
 
-def _flow(ex, rules, d):
-    flow = d.get("flow") or []
-    return ["## Flow", ""] + ex.items(flow, 0) if flow else []
-
-
-def _effects(ex, rules, d):
-    effects = d.get("effects") or {}
-    if not effects:
-        return []
-    out = ["## Effects", "", "Named effects, done where the rules say *Do* their name.", ""]
+def _effects(ex, rules, effects):
+    out = ["Named effects, done where the rules say *Do* their name.", ""]
     for name, spec in effects.items():
         if isinstance(spec, dict) and "do" in spec:
             params = spec.get("params") or {}
@@ -357,11 +329,8 @@ def _effects(ex, rules, d):
     return out
 
 
-def _triggers(ex, rules, d):
-    triggers = d.get("triggers") or {}
-    if not triggers:
-        return []
-    out = ["## Triggers", ""]
+def _triggers(ex, rules, triggers):
+    out = []
     for name, t in triggers.items():
         t = t if isinstance(t, dict) else {}
         if "on_enter" in t:
@@ -381,7 +350,7 @@ def _triggers(ex, rules, d):
 
 
 def _end(ex, rules, d):
-    out = ["## End of the game", "", "- The game ends when the flow is over."]
+    out = ["- The game ends when the flow is over."]
     for cond in d.get("end_when") or []:
         out.append(f"- It also ends as soon as {ex.ph.phrase(cond)}.")
     steps = (d.get("limits") or {}).get("steps")
@@ -390,11 +359,8 @@ def _end(ex, rules, d):
     return out
 
 
-def _scoring(ex, rules, d):
-    scoring = d.get("scoring") or {}
-    if not scoring:
-        return []
-    out = ["## Scoring", ""]
+def _scoring(ex, rules, scoring):
+    out = []
     cats = scoring.get("categories") or {}
     if cats:
         out += ["Each player scores (you = that player):", ""]
@@ -412,13 +378,19 @@ def _scoring(ex, rules, d):
     return out
 
 
-def _variants(ex, rules, d):
-    variants = d.get("variants") or {}
-    if not variants:
-        return []
-    out = ["## Variants", ""]
+def _variants(ex, rules, variants):
+    out = []
     for name, spec in variants.items():
         desc = _prose((spec or {}).get("description", "")) if isinstance(spec, dict) else ""
         applied = " (applied here)" if rules.variant == name else ""
         out.append(f"- **{name}**{applied}" + (f": {desc}" if desc else ""))
     return out
+
+
+# The sections, in order: the ruleset's key (None: the whole ruleset), the heading, and what writes
+# the body from the key's value. A section whose key is absent or empty is left out.
+SECTIONS = (("components", "Components", _components), ("zones", "Zones", _zones),
+            ("counters", "Counters", _counters), ("vars", "Variables", _vars), ("params", "Parameters", _params),
+            ("define", "Definitions", _defines), ("setup", "Setup", _steps), ("flow", "Flow", _steps),
+            ("effects", "Effects", _effects), ("triggers", "Triggers", _triggers), (None, "End of the game", _end),
+            ("scoring", "Scoring", _scoring), ("variants", "Variants", _variants))

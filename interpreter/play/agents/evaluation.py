@@ -64,6 +64,16 @@ def play_out(S, rng, moves: int = -1) -> None:
         moves -= 1
 
 
+def samples(view, rng, n: int):
+    """``n`` determinizations of the game as the seat sees it (``view.sample``), each with the
+    seed of the random moves every option plays after it (common random numbers: the options
+    differ by what they do, not by their luck)."""
+    for _ in range(n):
+        D = view.sample(rng)
+        D.kn = None   # (its own copy) a look ahead needs no record of who knows where cards are
+        yield D, rng.getrandbits(64)
+
+
 def best_of(totals: list, rng) -> int:
     """The index of the largest total, a tie broken at random."""
     best = max(totals)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import best_of, evaluate, play_out, values
+from .evaluation import best_of, evaluate, play_out, samples, values
 
 WIN = 1e12   # a finished game the seat wins is worth more than any position, a lost one less
 
@@ -44,11 +44,8 @@ class GreedyAgent:
         if n == 1:
             return 0
         totals = [0.0] * n
-        for _ in range(self.samples):
-            D = view.sample(self.rng)
-            D.kn = None   # (its own copy) a look ahead needs no record of who knows where cards are
+        for D, luck in samples(view, self.rng, self.samples):
             before = values(D)
-            luck = self.rng.getrandbits(64)   # the same moves after every option of this sample
             runs: list[tuple | None] = []
             for i in range(n):
                 C, rng = D.clone(), random.Random(luck)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import REWARDS, best_of, play_out, rewards
+from .evaluation import REWARDS, best_of, play_out, rewards, samples
 
 PARAMS = {"n": int, "depth": int, "reward": str}
 
@@ -39,10 +39,7 @@ class RolloutAgent:
         if options == 1:
             return 0
         totals = [0.0] * options
-        for _ in range(self.n):
-            D = view.sample(self.rng)
-            D.kn = None   # (its own copy) a playout needs no record of who knows where cards are
-            luck = self.rng.getrandbits(64)
+        for D, luck in samples(view, self.rng, self.n):
             for i in range(options):
                 C = D.clone()
                 try:

@@ -28,6 +28,11 @@ def owners(rules, members) -> tuple:
     return {**rules.zone_owner, **rules.counter_owner}, [list(m) for m in members], words_of(rules)
 
 
+# events another line already tells: a receive (the pass said it), a roll (the outcome says it),
+# a branch (the decision's own label says it)
+_SAID_ELSEWHERE = frozenset({"receive", "roll", "branch"})
+
+
 class _Teller:
     """Words for one listening seat: its own seat reads "you", its zones "your ...", a team's
     (when ``owners`` says which are a team's, in a game of teams) "your team's ..."."""
@@ -119,6 +124,8 @@ class _Teller:
         kind = ev.get("ev")
         who = ev.get("who")
         self.known.forget(ev)
+        if kind in _SAID_ELSEWHERE:
+            return None
         if kind in ("move", "deal", "gather"):
             if not ev.get("cards") and not ev.get("count"):
                 return None   # nothing moved
@@ -192,8 +199,6 @@ class _Teller:
             return f"{self.does(ev.get('winner'), 'win')} the trick ({self.cards(ev)})"
         if kind == "pass":
             return f"{self.does(who, 'pass', 'passes')} {self.cards(ev)} to {self.who(ev.get('for'))}"
-        if kind == "receive":
-            return None   # the pass said it
         if kind == "pick":   # "seat 0 puts 2* from their hand into their safe"
             src = self.own(ev.get("from"), ev.get("from_owner"), who)
             if ev.get("to") is None:
@@ -212,10 +217,6 @@ class _Teller:
             return f"{self.does(who, 'try', 'tries')} {ev.get('card')}"
         if kind == "attempt":
             return f"outcome: {ev.get('outcome') or 'nothing'}"
-        if kind == "roll":
-            return None   # the outcome says it
-        if kind == "branch":
-            return None   # the decision's own label says it
         if kind == "end_game":
             return "the game ends"
         if kind == "forced":

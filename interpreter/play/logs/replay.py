@@ -87,15 +87,11 @@ def load_for_log(head: dict, where: str, ruleset=None):
         return rules
     name, changed = head.get("ruleset"), None
     if isinstance(name, str) and name in bundled_rulesets():
-        for v in variants:
-            try:
-                rules = load(name, variant=v)
-            except RulebookError:
-                continue
-            if rules.hash == head.get("hash"):
-                return rules
-            if not overlay and head.get("bundled") is True:   # (public: tells nothing of anyone's files)
-                changed = rules
+        rules, loaded = _matching(name, variants, head)
+        if rules is not None:
+            return rules
+        if not overlay and head.get("bundled") is True:   # (public: tells nothing of anyone's files)
+            changed = loaded
     for path in _candidates(head, where):
         if file_hash(path) != head.get("file_hash"):
             continue          # compared, never read out: nothing of the file is shown, nor that it exists
@@ -119,14 +115,21 @@ def load_for_log(head: dict, where: str, ruleset=None):
 def _overlaid(path, variants: list, head: dict):
     """The ruleset at ``path`` with the first of the variant files that loads on it and gives the
     log's game (its content hash), or None; a variant file's errors are never shown."""
+    return _matching(path, variants, head)[0]
+
+
+def _matching(path, variants: list, head: dict) -> tuple:
+    """(the ruleset at ``path`` with the first of ``variants`` that loads on it and gives the log's
+    game, its content hash, or None; the last that loads, whatever its hash, or None)."""
+    loaded = None
     for v in variants:
         try:
-            rules = load(path, variant=v)
+            loaded = load(path, variant=v)
         except RulebookError:
             continue
-        if rules.hash == head.get("hash"):
-            return rules
-    return None
+        if loaded.hash == head.get("hash"):
+            return loaded, loaded
+    return None, loaded
 
 
 def _is_ruleset_file(p: Path) -> bool:

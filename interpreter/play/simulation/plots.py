@@ -24,6 +24,15 @@ def _win_rate_bars(summary: dict):
     return rates, cis, err
 
 
+def _saved(plt, fig, ax, path: Path) -> Path:
+    """Finish a plot (a light grid across), write it to ``path`` and close it; the path."""
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
     """scores.png (score distribution per seat) and win_rate.png (win rate by seat with 95%
     CIs). Needs matplotlib (the ``plots`` extra); without it, no plots and no error."""
@@ -44,12 +53,7 @@ def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
     ax.set_ylabel("final score")
     ax.set_xlabel("box: quartiles, line: median, white marker: mean, whiskers: 1.5 IQR, circles: outliers", fontsize=8)
     ax.set_title(f"Score per seat ({len(ok)} games)\n{title}", fontsize=10)
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = out / "scores.png"
-    fig.savefig(path)
-    plt.close(fig)
-    written.append(path)
+    written.append(_saved(plt, fig, ax, out / "scores.png"))
 
     teams = summary.get("teams")   # partners win together: the even share is one per team
     sides = len(teams["members"]) if teams else players
@@ -67,12 +71,7 @@ def plots(summary: dict, records: list[dict], out: Path) -> list[Path]:
     ax.set_title(f"Win rate per {'team' if teams else 'seat'}, 95% Wilson CI ({summary['completed']} games)"
                  f"\n{title}", fontsize=10)
     ax.legend(loc="upper right", fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = out / "win_rate.png"
-    fig.savefig(path)
-    plt.close(fig)
-    written.append(path)
+    written.append(_saved(plt, fig, ax, out / "win_rate.png"))
     return written
 
 
@@ -103,9 +102,4 @@ def compare_plot(result: dict, out: Path) -> Path | None:
     ax.set_title(f"Win rate per seat and variant, 95% Wilson CI\n{result['ruleset']}, {result['players']} players, "
                  f"{result['games']} games per variant, seed {result['seed']}", fontsize=10)
     ax.legend(fontsize=8, loc="upper right")
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = out / "compare.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _saved(plt, fig, ax, out / "compare.png")
