@@ -92,9 +92,9 @@ Neg = _shape("Neg", "operand", "``-x`` (``operand`` a Code).")
 Name = _shape("Name", "id fresh=False",
               "A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``).")
 Local = _shape("Local", "name", "A local binding, ``L['name']``.")
-Var = _shape("Var", "name", "A variable, ``S.v['name']``.")
+Var = _shape("Var", "name", "A variable of the state, by name (spelled by names.var_ref).")
 Table = _shape("Table", "kind name bound tagged=False",
-               "A zone's, counter's or parameter's table (``kind`` z, c, p): ``S.z['x']``, or the local name it is "
+               "A zone's, counter's or parameter's table (``kind`` z, c, p), spelled by names.table_ref, or the local name it is "
                "bound to before a loop (``bound``, compiler.table). ``tagged``: bound under a tag (expressions sharing"
                " one prelude, compiler.compile_element).")
 Zone = _shape("Zone", "table owner=None per_card=False",
@@ -103,7 +103,7 @@ Zone = _shape("Zone", "table owner=None per_card=False",
 Seats = _shape("Seats", "what", "``S.players`` (``what`` players) or ``S.teams``.")
 Lookup = _shape("Lookup", "table index kind",
                 "``T[i]``: an attribute table (``A_rank``: ``kind`` attr), a table bound before a loop (bound), or a "
-                "counter's table (state: ``S.c['x']``), looked up by ``index`` (a Code).")
+                "counter's table (from the state), looked up by ``index`` (a Code).")
 Filter = _shape("Filter", "var iter cond",
                 "``L where C`` as the compiler wrote it (a comprehension or a faster form): its element variable, the "
                 "list it walks and its condition (Codes).")
