@@ -16,14 +16,9 @@ from interpreter.play.logs import gamelog
 from interpreter.play.logs.redact import HIDDEN
 from interpreter.errors import GameError
 from interpreter.web.games import LiveGame, NotYours
+from helpers import tiny_ruleset
 
-BASE = """
-game: vis
-players: {min: 2, max: 4}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..6}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+BASE = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   table: {visible: all}
 counters:
@@ -34,7 +29,7 @@ vars:
   _secret: {type: int, start: 0}
   shown: {type: int, start: 0}
   c: card
-"""
+""", game="vis", players=(2, 4), attributes="suit: [A, B], rank: 1..6")
 
 
 def load(tmp_path, body, base=BASE):
