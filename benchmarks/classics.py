@@ -83,20 +83,42 @@ def openspiel_speed(game, seconds: float) -> tuple[int, float]:
     return decisions, time.perf_counter() - start
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200, help="seeded games replayed in OpenSpiel per twin and player count")
-    ap.add_argument("--seconds", type=float, default=2.0, help="time spent measuring each engine on each game")
+def arguments(doc: str, games_help: str, seconds: float, seconds_help: str):
+    """The command line of a classics benchmark: --games, --seconds, --json."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200, help=games_help)
+    ap.add_argument("--seconds", type=float, default=seconds, help=seconds_help)
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+    return ap.parse_args()
 
+
+def proved(twin, games: int):
+    """(case name, the replays of seeds 1..games in OpenSpiel: (decisions, returns) each) for each
+    player count of a twin (test_classics.replay: an AssertionError names a game that differs)."""
+    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    for n in twin.players:
+        game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
+        yield twins.case_id(twin, n), [twins.replay(twin, n, seed, rules, game) for seed in range(1, games + 1)]
+
+
+def rates(twin, n: int, seconds: float) -> dict:
+    """Decisions a second of random play of a twin at ``n`` players in Rulebook and in OpenSpiel,
+    and how many times faster OpenSpiel is."""
+    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
+    rb_d, rb_s = rulebook_speed(rules, n, twin.params, seconds)
+    os_d, os_s = openspiel_speed(game, seconds)
+    return {"rulebook_decisions_per_s": round(rb_d / rb_s), "openspiel_decisions_per_s": round(os_d / os_s),
+            "ratio": round((os_d / os_s) / (rb_d / rb_s), 1)}
+
+
+def main() -> int:
+    args = arguments(__doc__, "seeded games replayed in OpenSpiel per twin and player count", 2.0,
+                     "time spent measuring each engine on each game")
     proofs = []
     for twin in twins.TWINS + trick_twins.TWINS:
-        rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
-        for n in twin.players:
-            game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-            results = [twins.replay(twin, n, seed, rules, game) for seed in range(1, args.games + 1)]
-            proofs.append({"game": twins.case_id(twin, n), "games": args.games,
+        for case, results in proved(twin, args.games):
+            proofs.append({"game": case, "games": args.games,
                            "decisions": sum(d for d, _ in results),
                            "distinct_returns": len({r for _, r in results})})
             if not args.json:
@@ -106,14 +128,7 @@ def main() -> int:
 
     speeds = []
     for twin, n in MEASURED:
-        rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
-        game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-        rb_d, rb_s = rulebook_speed(rules, n, twin.params, args.seconds)
-        os_d, os_s = openspiel_speed(game, args.seconds)
-        speeds.append({"game": twin.ruleset, "players": n, "params": twin.params,
-                       "rulebook_decisions_per_s": round(rb_d / rb_s),
-                       "openspiel_decisions_per_s": round(os_d / os_s),
-                       "ratio": round((os_d / os_s) / (rb_d / rb_s), 1)})
+        speeds.append({"game": twin.ruleset, "players": n, "params": twin.params, **rates(twin, n, args.seconds)})
     if args.json:
         print(json.dumps({"proofs": proofs, "speed": speeds}, indent=1))
         return 0

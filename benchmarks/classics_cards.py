@@ -13,7 +13,7 @@ Crazy Eights in both engines.
 """
 from __future__ import annotations
 
-import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -23,43 +23,26 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-try:
-    import pyspiel
-except ImportError:
+if importlib.util.find_spec("pyspiel") is None:
     sys.exit("benchmarks/classics_cards.py needs OpenSpiel (the `rl` extra: pip install open_spiel)")
 
-import interpreter  # noqa: E402
 import test_classics_cards as cards  # noqa: E402
-from classics import openspiel_speed, rulebook_speed  # noqa: E402
+from classics import arguments, proved, rates  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200, help="seeded games per case")
-    ap.add_argument("--seconds", type=float, default=3.0, help="time spent measuring each engine")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-
+    args = arguments(__doc__, "seeded games per case", 3.0, "time spent measuring each engine")
     proofs = []
     for twin in cards.TWINS:
-        rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
-        for n in twin.players:
-            game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-            results = [cards.replay(twin, n, seed, rules, game) for seed in range(1, args.games + 1)]
-            proofs.append({"game": cards.case_id(twin, n), "against": "OpenSpiel", "games": args.games,
+        for case, results in proved(twin, args.games):
+            proofs.append({"game": case, "against": "OpenSpiel", "games": args.games,
                            "decisions": sum(d for d, _ in results)})
     for name, (make, deck, table, counts) in cards.REFEREES.items():
         for n in counts:
             results = [cards.referee_replay(name, n, seed, make(n), deck, table) for seed in range(1, args.games + 1)]
             proofs.append({"game": f"{name}-{n}p", "against": "the referee", "games": args.games,
                            "decisions": sum(d for d, _ in results)})
-    twin = cards.CRAZY_EIGHTS
-    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
-    game = pyspiel.load_game(twin.openspiel, twin.os_params(5))
-    rb_d, rb_s = rulebook_speed(rules, 5, twin.params, args.seconds)
-    os_d, os_s = openspiel_speed(game, args.seconds)
-    speed = {"game": "crazy_eights", "players": 5, "rulebook_decisions_per_s": round(rb_d / rb_s),
-             "openspiel_decisions_per_s": round(os_d / os_s), "ratio": round((os_d / os_s) / (rb_d / rb_s), 1)}
+    speed = {"game": "crazy_eights", "players": 5, **rates(cards.CRAZY_EIGHTS, 5, args.seconds)}
     if args.json:
         print(json.dumps({"proofs": proofs, "speed": [speed]}, indent=1))
         return 0

@@ -15,7 +15,6 @@ counts is a good estimate of the ratio between their speeds. Needs valgrind (Deb
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from playouts import arguments  # noqa: E402  (the same options as playouts.py)
+from playouts import arguments, report  # noqa: E402  (the same options as playouts.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
@@ -112,13 +111,10 @@ def main(argv=None) -> int:
               "path": "simulate" if args.simulate else "playouts",
               "instructions_per_game": round(per_game), "decisions_per_game": round(decisions / args.games, 1),
               "instructions_per_decision": round(per_game / max(1, decisions / args.games))}
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{result['ruleset']}{' (simulate)' if args.simulate else ''}, {args.players} players: "
-              f"{per_game / 1e6:.1f} M instructions/game, "
-              f"{result['instructions_per_decision'] / 1e3:.1f} k/decision "
-              f"({result['decisions_per_game']} decisions/game, {args.games} games)")
+    report(result, args.json, lambda: f"{result['ruleset']}{' (simulate)' if args.simulate else ''}, "
+           f"{args.players} players: {per_game / 1e6:.1f} M instructions/game, "
+           f"{result['instructions_per_decision'] / 1e3:.1f} k/decision "
+           f"({result['decisions_per_game']} decisions/game, {args.games} games)")
     return 0
 
 

@@ -17,7 +17,6 @@ shows a low load, or compare the two figures.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -28,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import interpreter  # noqa: E402
 from interpreter.play.simulation.batch import Batch  # noqa: E402
 from interpreter.play.simulation.runs import simulate  # noqa: E402
+from playouts import report  # noqa: E402  (benchmarks/, the script's folder)
 from interpreter.play.simulation.workers import settled  # noqa: E402
 
 
@@ -89,14 +89,10 @@ def main(argv=None) -> int:
               "efficiency": round(efficiency, 3), "control_efficiency": round(max(controls), 3),
               "cpus": os.cpu_count(), "load_1min": load,
               "identical": records[1] == records[2]}
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{rules.name}, {args.players} players, {args.games} games (best of {args.repeat}): "
-              f"1 worker {result['games_per_s_1']} games/s, 2 workers {result['games_per_s_2']} games/s, "
-              f"parallel efficiency {efficiency:.0%} (control: a CPU loop gets {max(controls):.0%}; "
-              f"{os.cpu_count()} CPUs, load {load:.2f} at the end); "
-              f"records identical: {result['identical']}")
+    report(result, args.json, lambda: f"{rules.name}, {args.players} players, {args.games} games (best of "
+           f"{args.repeat}): 1 worker {result['games_per_s_1']} games/s, 2 workers {result['games_per_s_2']} games/s, "
+           f"parallel efficiency {efficiency:.0%} (control: a CPU loop gets {max(controls):.0%}; "
+           f"{os.cpu_count()} CPUs, load {load:.2f} at the end); records identical: {result['identical']}")
     return 0 if result["identical"] else 1
 
 

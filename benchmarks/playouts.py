@@ -50,6 +50,11 @@ def arguments(description: str, games: int) -> argparse.ArgumentParser:
     return ap
 
 
+def report(result: dict, as_json: bool, sentence) -> None:
+    """Print a benchmark's result: as one JSON object, or as the sentence ``sentence()`` says it in."""
+    print(json.dumps(result) if as_json else sentence())
+
+
 def main(argv=None) -> int:
     args = arguments(__doc__.splitlines()[0], 1000).parse_args(argv)
     rules = interpreter.load(interpreter.ruleset_path(args.ruleset), variant=args.variant)
@@ -57,12 +62,9 @@ def main(argv=None) -> int:
     playouts(rules, args.players, max(1, args.games // 20), args.seed)   # warm-up
     result = playouts(rules, args.players, args.games, args.seed)
     result.update(ruleset=rules.name, variant=rules.variant, players=args.players)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{rules.name}{' (' + rules.variant + ')' if rules.variant else ''}, {args.players} players: "
-              f"{result['games_per_s']} games/s, {result['us_per_decision']} us/decision "
-              f"({result['decisions_per_game']} decisions/game, {result['games']} games in {result['seconds']} s)")
+    report(result, args.json, lambda: f"{rules.name}{' (' + rules.variant + ')' if rules.variant else ''}, "
+           f"{args.players} players: {result['games_per_s']} games/s, {result['us_per_decision']} us/decision "
+           f"({result['decisions_per_game']} decisions/game, {result['games']} games in {result['seconds']} s)")
     return 0
 
 

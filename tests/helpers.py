@@ -1,5 +1,5 @@
 """Helpers the test files share, importable anywhere (module constants, parametrize lists):
-a ruleset written from YAML text and loaded, a bundled ruleset loaded once, the command line
+a small ruleset's YAML built from its few parts, a ruleset written from YAML text and loaded, a bundled ruleset loaded once, the command line
 run in-process, a game played out by always taking the first option. The fixtures built on
 them are in conftest.py."""
 from __future__ import annotations
@@ -18,6 +18,19 @@ def write_ruleset(folder: Path, text: str, name: str = "g.yaml") -> Path:
     path = Path(folder) / name
     path.write_text(textwrap.dedent(text))
     return path
+
+
+def tiny_ruleset(rest: str = "", *, game: str = "t", players: tuple = (2, 2), card: str = "cards",
+                 attributes: str = "suit: [A, B], rank: 1..5", label: str = "{rank}{suit}", deck: str = "deck",
+                 seen: str | None = "none") -> str:
+    """A small ruleset's YAML: its name, its seats (min, max), one kind of card (``card``, with
+    ``attributes`` and ``label``) and a zone (``deck``, seen by ``seen``; None: no visible key)
+    that starts with them all; ``rest`` goes on from there as written (more zones first, two
+    spaces in; a first newline is dropped)."""
+    visible = f", visible: {seen}" if seen is not None else ""
+    return (f"game: {game}\nplayers: {{min: {players[0]}, max: {players[1]}}}\ncomponents:\n"
+            f"  {card}: {{attributes: {{{attributes}}}, label: \"{label}\"}}\n"
+            f"zones:\n  {deck}: {{start: [{card}]{visible}}}\n") + rest.removeprefix("\n")
 
 
 def load_text(folder: Path, text: str, name: str = "g.yaml", **options):

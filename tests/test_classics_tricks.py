@@ -21,7 +21,7 @@ import pytest
 import interpreter
 from interpreter.adapters.actions import action_space
 from interpreter.errors import RulesetError
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 from test_classics import Twin, attr, cards, cases, plays_as_openspiel
 
 try:
@@ -141,20 +141,14 @@ def test_twin_plays_as_openspiel(twin, n):
 
 
 # ---------------------------------------------------------------------- a trick's key
-KEY_RULESET = """
-game: keys
-players: {min: 2, max: 2}
-components:
-  card: {attributes: {suit: [A, B], rank: 1..3}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [card], visible: none}
+KEY_RULESET = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   table: {}
   won: {owner: player}
 flow:
   - deal: {from: deck, to: hand, count: 3}
   - tricks: {hand: hand, table: table, leader: 0, follow: suit, rank: %s, collect: won}
-"""
+""", game="keys", card="card", attributes="suit: [A, B], rank: 1..3")
 
 
 @pytest.mark.parametrize("key", ["rank + tricks_played", "rank + trick_count"])
@@ -164,7 +158,7 @@ def test_a_key_naming_what_it_cannot_read_says_what_it_can(tmp_path, key):
     with pytest.raises(RulesetError) as info:
         load_text(tmp_path, KEY_RULESET % f'"{key}"', "keys.yaml")
     message = str(info.value)
-    assert "keys.yaml:13:" in message and "unknown name" in message
+    assert "keys.yaml:12:" in message and "unknown name" in message
     assert ("a trick's key reads the card's attributes (kind, rank, suit), the state (parameters, "
             "variables, counters and zones" in message and "'led'" in message)
 

@@ -13,15 +13,9 @@ from interpreter.play.simulation.batch import Batch, play_one
 from interpreter.play.simulation.runs import simulate
 from interpreter.play.simulation.summary import summarise
 from interpreter.tools.cli import main
-from helpers import load_text, write_ruleset
+from helpers import load_text, tiny_ruleset, write_ruleset
 
-GAME = """
-game: coverage_demo
-players: {min: 2, max: 3}
-components:
-  cards: {attributes: {n: 1..6}, label: "c{n}"}
-zones:
-  deck: {start: [cards]}
+GAME = tiny_ruleset("""
   hand: {owner: player, visible: owner}
 counters:
   points: {owner: player}
@@ -47,7 +41,7 @@ flow:
               else: [{gain: {counter: points, amount: 0}}]
 scoring:
   categories: {points: points, never: "0"}
-"""
+""", game="coverage_demo", players=(2, 3), attributes="n: 1..6", label="c{n}", seen=None)
 
 
 @pytest.fixture(scope="module")
@@ -103,13 +97,7 @@ def test_labels_a_zone_never_received_are_reported():
     assert bonus and "three_rose_gardens" in bonus[0]["missing"]
 
 
-GAPPY = """
-game: gappy
-players: {min: 2, max: 2}
-components:
-  card: {attributes: {n: 1..6}, label: "k{n}"}
-zones:
-  deck: {start: [card]}
+GAPPY = tiny_ruleset("""
   low: {}
 flow:
   - turns:
@@ -122,7 +110,7 @@ flow:
               b: {steps: [{move: {from: deck, to: low, cards: "deck where n <= 2"}}]}
 scoring:
   categories: {n: "count(low)"}
-"""
+""", game="gappy", card="card", attributes="n: 1..6", label="k{n}", seen=None)
 
 
 def test_a_gap_is_located_at_its_zone_and_never_says_card_cards(tmp_path, capsys):
@@ -130,7 +118,7 @@ def test_a_gap_is_located_at_its_zone_and_never_says_card_cards(tmp_path, capsys
     p = write_ruleset(tmp_path, GAPPY, "g.yaml")
     assert main(["validate", str(p), "--playouts", "5"]) == 0
     err = capsys.readouterr().err
-    assert f"{p}:8:3: warning[gap]: 2 players: zone low received cards of 'card' but never k4, k5, k6 in 5 games" in err
+    assert f"{p}:7:3: warning[gap]: 2 players: zone low received cards of 'card' but never k4, k5, k6 in 5 games" in err
     assert "card cards" not in err
 
 

@@ -66,26 +66,30 @@ def test_an_adjacency_rule_reading_the_game_is_refused(tmp_path, reads):
     assert "only the positions' attributes" in str(e.value)
 
 
+# four rooms whose exits list their neighbours (not both ways), and how many each has
+ROOMS = """
+game: rooms
+players: {min: 1, max: 1}
+components:
+  room:
+    cards:
+      - {name: hall, exits: [kitchen, study]}
+      - {name: kitchen}
+      - {name: study, exits: [cellar]}
+      - {name: cellar}
+    label: "{name}"
+board: {positions: room, neighbors: exits}
+zones:
+  rooms: {start: [room]}
+vars:
+  n: {type: "list[int]", start: "[]"}
+flow:
+  - set: {n: "map(rooms, to: count(neighbors(it)))"}
+"""
+
+
 def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
-    r = load_text(tmp_path, """
-    game: rooms
-    players: {min: 1, max: 1}
-    components:
-      room:
-        cards:
-          - {name: hall, exits: [kitchen, study]}
-          - {name: kitchen}
-          - {name: study, exits: [cellar]}
-          - {name: cellar}
-        label: "{name}"
-    board: {positions: room, neighbors: exits}
-    zones:
-      rooms: {start: [room]}
-    vars:
-      n: {type: "list[int]", start: "[]"}
-    flow:
-      - set: {n: "map(rooms, to: count(neighbors(it)))"}
-    """)
+    r = load_text(tmp_path, ROOMS)
     S = r.new_game(1)
     assert S.v["n"] == [2, 1, 2, 1]   # kitchen lists nothing but is the hall's neighbour
 

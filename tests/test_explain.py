@@ -19,6 +19,7 @@ import interpreter
 from interpreter.tools.explain import explain
 from interpreter.tools.nouns import words
 from interpreter.tools.phrases import Phraser
+from helpers import tiny_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "explain"
@@ -104,13 +105,7 @@ flow:
 
 def test_a_trigger_and_an_unknown_shape_read_as_sentences(tmp_path):
     path = tmp_path / "t.yaml"
-    path.write_text("""\
-game: t
-players: {min: 2, max: 2}
-components:
-  card: {attributes: {rank: 1..4}, label: "{rank}"}
-zones:
-  deck: {start: [card]}
+    path.write_text(tiny_ruleset("""
   hand: {owner: player}
 counters:
   points: {owner: player}
@@ -121,7 +116,7 @@ triggers:
     do: [{gain: {counter: points, amount: 2}}]
 flow:
   - deal: {from: deck, to: hand, count: 2}
-""")
+""", card="card", attributes="rank: 1..4", label="{rank}", seen=None))
     text = explain(interpreter.load(path))
     assert "- **high_card**: whenever a card enters a player's hand, if the rank of the card is 4" in text
     assert "  - Add 2 to your points." in text

@@ -11,15 +11,9 @@ import pytest
 from interpreter.expr import Compiler, ExprError
 from interpreter.expr.limits import MAX_COST, MAX_SOURCE
 from interpreter.expr.types import ANY, INT, NUM, PLAYER, TEAM, unify
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 
-GAME = """
-game: t
-players: {min: 2, max: 3}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+GAME = tiny_ruleset("""
   pile: {}
 counters:
   gems: {owner: player, keys: [red, blue], start: 1}
@@ -27,7 +21,7 @@ counters:
 vars:
   x: {type: int, start: 0}
 flow: []
-"""
+""", players=(2, 3))
 
 # a define of exactly MAX_SOURCE characters of code: 9 lists of 500 x (S.v['x'], 8 characters,
 # and ', ' between: 5,000 + 2 parentheses each) and one of 496, in a list: 10 x 4 + 10 x 4,996

@@ -10,7 +10,7 @@ import interpreter
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.errors import ReplayError, UsageError
-from helpers import bundled, load_text
+from helpers import bundled, load_text, tiny_ruleset
 
 
 @pytest.fixture(scope="module")
@@ -234,13 +234,7 @@ def test_redact_events_that_move_hidden_cards(rules):
 
 
 # ---------------------------------------------------------------------- a game that fails
-FRAGILE = """
-game: fragile
-players: {min: 2, max: 4}
-components:
-  chip: {attributes: {v: 1..9}, label: "c{v}"}
-zones:
-  pool: {start: [chip], visible: all}
+FRAGILE = tiny_ruleset("""
 counters:
   points: {owner: player, start: 0}
 vars:
@@ -254,7 +248,7 @@ flow:
             - gain: {counter: points, amount: "12 // (x - 1)"}   # picking 1 divides by zero
 scoring:
   categories: {points: points}
-"""
+""", game="fragile", players=(2, 4), card="chip", attributes="v: 1..9", label="c{v}", deck="pool", seen="all")
 
 
 def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):

@@ -12,6 +12,7 @@ from interpreter.expr.messages import describe
 from interpreter.expr.parser import as_expr, quote, unquote, parse
 from interpreter.tools.cli import main
 from helpers import write_ruleset
+from test_dexterity_mechanics import ROOMS
 
 GAME = """
 game: g
@@ -118,25 +119,7 @@ def test_a_string_parameter_with_bounds_is_refused_and_set_checks_list_elements(
 
 def test_explain_shows_list_valued_attributes(tmp_path):
     from interpreter.tools.explain import explain
-    path = write_ruleset(tmp_path, """\
-    game: rooms
-    players: {min: 1, max: 1}
-    components:
-      room:
-        cards:
-          - {name: hall, exits: [kitchen, study]}
-          - {name: kitchen}
-          - {name: study, exits: [cellar]}
-          - {name: cellar}
-        label: "{name}"
-    board: {positions: room, neighbors: exits}
-    zones:
-      rooms: {start: [room]}
-    vars:
-      n: {type: "list[int]", start: "[]"}
-    flow:
-      - set: {n: "map(rooms, to: count(neighbors(it)))"}
-    """)
+    path = write_ruleset(tmp_path, ROOMS)
     assert "exits: [kitchen, study], [], [cellar]" in explain(interpreter.load(path))   # no exits: the empty list
 
 

@@ -15,6 +15,7 @@ from interpreter.errors import UsageError
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.tools.cli import main
+from helpers import tiny_ruleset
 
 SEEDS = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {})]
 
@@ -273,13 +274,7 @@ def test_play_says_what_decided_a_tie(capsys):
     assert f"{tied} tied on {d['score']}; the tie-break safe decided it ({values})" in capsys.readouterr().out
 
 
-BOUNCE = """
-game: bounce
-players: {min: 2, max: 2}
-components:
-  chip: {attributes: {v: 1..4}, label: "c{v}"}
-zones:
-  pile: {start: [chip], visible: none}
+BOUNCE = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   aside: {visible: all}
 vars:
@@ -298,7 +293,7 @@ flow:
         - move: {from: pile, to: hand, count: 1}
 scoring:
   categories: {held: "count(hand)"}
-"""
+""", game="bounce", card="chip", attributes="v: 1..4", label="c{v}", deck="pile")
 
 
 def test_a_trigger_a_move_sets_off_is_logged_after_the_move(tmp_path):
@@ -325,13 +320,7 @@ def test_a_trigger_a_move_sets_off_is_logged_after_the_move(tmp_path):
     pytest.fail("no game of 8 seeds drew c1")
 
 
-CARD_VALUES = """
-game: cardlog
-players: {min: 2, max: 2}
-components:
-  card: {attributes: {n: 1..6}, label: "k{n}"}
-zones:
-  deck: {start: [card], visible: none}
+CARD_VALUES = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   under: {owner: card}
 counters:
@@ -351,7 +340,7 @@ flow:
   - choose: {options: "hand", as: picks, prompt: pick, simultaneous: true}
 scoring:
   categories: {n: "count(hand)"}
-"""
+""", game="cardlog", card="card", attributes="n: 1..6", label="k{n}")
 
 
 def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp_path):

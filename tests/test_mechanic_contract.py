@@ -15,7 +15,7 @@ import interpreter
 from interpreter.errors import RulesetError
 from interpreter.mechanics import contract
 from interpreter.mechanics.base import EFFECT_KINDS, STEP_KINDS, Step
-from helpers import bundled, load_text
+from helpers import bundled, load_text, tiny_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 MECHANICS = ROOT / "interpreter" / "mechanics"
@@ -148,15 +148,9 @@ def test_the_bundled_kinds_stay_without_the_example():
     assert interpreter.load  # (the package imports with no example in it)
 
 
-BASE = """
-game: t
-players: {min: 2, max: 2}
-components:
-  cards: {attributes: {rank: 1..4}, label: "{rank}"}
-zones:
-  deck: {start: [cards]}
+BASE = tiny_ruleset("""
   hand: {owner: player}
-"""
+""", attributes="rank: 1..4", label="{rank}", seen=None)
 
 
 def test_a_kind_with_keys_says_which_when_given_no_mapping(tmp_path):

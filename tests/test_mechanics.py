@@ -7,16 +7,10 @@ import pytest
 
 import interpreter
 from interpreter.errors import BudgetExceeded, GameError, RulesetError, UsageError
-from helpers import load_text, play_first
+from helpers import load_text, play_first, tiny_ruleset
 
-BASE = """
 # a tiny game for one mechanism at a time
-game: t
-players: {min: 2, max: 4}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+BASE = tiny_ruleset("""
   hand: {owner: player, visible: owner, sorted: true}
   pile: {}
 counters:
@@ -25,7 +19,7 @@ vars:
   x: {type: int, start: 0}
   who: player
   order: {type: "list[int]", start: "[]"}
-"""
+""", players=(2, 4))
 
 
 def load(tmp_path, body, base=BASE, name="t.yaml", variant=None):

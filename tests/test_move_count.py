@@ -7,16 +7,10 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
-from helpers import load_text, write_ruleset
+from helpers import load_text, tiny_ruleset, write_ruleset
 
 # Unshuffled, the deal is fixed (DEALT below).
-GAME = """
-game: mv
-players: {min: 2, max: 2}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+GAME = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   pile: {}
 vars:
@@ -25,7 +19,7 @@ flow:
   - deal: {from: deck, to: hand, count: 5}
   - for_each: {in: players, as: me, do: [{move: {from: hand, to: pile, cards: "%s", count: n}}]}
   - choose: {who: 0, options: "[1]", as: n, prompt: go}
-"""
+""", game="mv")
 
 
 def labels(rules, cards):
@@ -64,7 +58,7 @@ def test_a_bare_zone_with_count_is_a_located_error(tmp_path, cards):
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
     message = str(info.value)
-    assert "mv.yaml:14:" in message and f"cards: {cards} with count:" in message
+    assert "mv.yaml:13:" in message and f"cards: {cards} with count:" in message
     assert "count: alone" in message
 
 
@@ -75,13 +69,7 @@ def test_explain_says_only_the_first_move(tmp_path):
     assert "(the first of them only, as many as the n)" in text
 
 
-LISTED = """
-game: mv
-players: {min: 2, max: 2}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+LISTED = tiny_ruleset("""
   pile: {}
 flow:
   - move: {from: deck, to: pile, cards: "%s"}
@@ -89,7 +77,7 @@ flow:
   - choose: {who: 0, options: "[1]", as: n, prompt: go}
 vars:
   n: int
-"""
+""", game="mv")
 
 
 @pytest.mark.parametrize("cards,count,pile", [

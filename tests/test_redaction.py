@@ -26,6 +26,7 @@ from interpreter.engine.sight import counter_seers, zone_seers
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.play.logs.redact import HIDDEN, Redactor
+from helpers import tiny_ruleset
 
 HUSH = """
 game: hush
@@ -324,13 +325,7 @@ def test_a_redacted_log_names_only_what_the_seat_observed(name, variant, players
 
 
 # ---------------------------------------------------------------------- each leak, by name
-LEDGER = """
-game: ledger
-players: {min: 2, max: 3}
-components:
-  spaces: {attributes: {n: "1..6"}, label: "s{n}"}
-zones:
-  market: {start: [spaces]}
+LEDGER = tiny_ruleset("""
 counters:
   coins: {owner: player, start: 9, visible: owner}
   gems: {owner: player, start: 2, visible: owner}
@@ -346,7 +341,7 @@ flow:
         - pay: {any: 1, from: [coins, gems]}
 scoring:
   categories: {coins: coins}
-"""
+""", game="ledger", players=(2, 3), card="spaces", attributes='n: "1..6"', label="s{n}", deck="market", seen=None)
 
 
 def test_hidden_counters_lose_what_they_paid_and_which_one_paid(tmp_path):

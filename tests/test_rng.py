@@ -64,7 +64,8 @@ def test_a_long_shuffle_takes_linear_work():
 
 def _shuffle_before(S, items):
     """The oracle: shuffle() as it was before its picks were scaled on the long integer (each
-    draw mixed in a lane, then scaled one by one), kept whole here."""
+    draw mixed in a lane, then scaled one by one), kept whole here: a deliberate copy of the
+    lanes' mixing in engine/rng.py, not an import of it, so that a change there is caught."""
     from array import array
     n = len(items)
     if n < 2:

@@ -10,6 +10,7 @@ import interpreter
 from interpreter.errors import GameError, RulesetError, UsageError
 from test_flowgen import reference
 from test_mechanics import BASE, load, play_first
+from helpers import tiny_ruleset
 
 
 @pytest.fixture(params=["compiled", "reference"])
@@ -118,17 +119,11 @@ def test_counterclockwise_turns_with_from_and_rounds(tmp_path, engine):
 
 
 # ---------------------------------------------------------------------- tricks
-TRICKS = """
-game: tr
-players: {min: 2, max: 3}
-components:
-  cards: {attributes: {suit: [A, B, C], rank: 1..6}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+TRICKS = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   table: {}
   won: {owner: player, visible: all}
-"""
+""", game="tr", players=(2, 3), attributes="suit: [A, B, C], rank: 1..6")
 
 
 def trick(tmp_path, engine, hands: list[str], leader=0, extra=""):
@@ -286,7 +281,7 @@ def test_end_when_is_about_the_game_not_a_player(tmp_path):
     with pytest.raises(RulesetError) as e:
         load(tmp_path, 'end_when: ["points >= 2"]\nflow: []\n')
     assert "'points' belongs to each player: write points[p] (no player is acting here)" in e.value.message
-    assert (e.value.loc.line, e.value.loc.col) == (17, 13)      # at points, in end_when
+    assert (e.value.loc.line, e.value.loc.col) == (15, 13)      # at points, in end_when
 
 
 # ---------------------------------------------------------------------- load limits
@@ -410,7 +405,7 @@ def test_an_if_step_with_a_key_it_does_not_take_is_a_located_error(tmp_path):
             then: [{choose: {who: 0, options: "[1]", as: x}}]
             otherwise: [{choose: {who: 0, options: "[2]", as: x}}]
         """)
-    assert e.value.message.startswith("unknown key 'otherwise'") and (e.value.loc.line, e.value.loc.col) == (21, 5)
+    assert e.value.message.startswith("unknown key 'otherwise'") and (e.value.loc.line, e.value.loc.col) == (19, 5)
     assert "accepted keys: if, then, else" in str(e.value)
 
 
@@ -430,8 +425,8 @@ def test_a_card_picked_into_a_zone_fires_its_on_enter_trigger(tmp_path, engine):
 
 
 @pytest.mark.parametrize("body, where, message, hint", [
-    ("flow:\n  - shuffle: dek\n", (18, 14), "unknown zone 'dek'", "did you mean 'deck'?"),
-    ("flow:\n  - deal: {from: deck, to: hnd, count: 1}\n", (18, 28), "unknown zone 'hnd'", "did you mean 'hand'?"),
+    ("flow:\n  - shuffle: dek\n", (16, 14), "unknown zone 'dek'", "did you mean 'deck'?"),
+    ("flow:\n  - deal: {from: deck, to: hnd, count: 1}\n", (16, 28), "unknown zone 'hnd'", "did you mean 'hand'?"),
 ])
 def test_a_step_naming_an_unknown_zone_is_a_located_error_with_a_did_you_mean(tmp_path, body, where, message, hint):
     with pytest.raises(RulesetError) as e:
@@ -471,4 +466,4 @@ def test_a_loop_that_never_runs_is_found_inside_any_step_that_holds_steps(tmp_pa
       - choose: {who: 0, options: "[2]", as: x}
     """)
     found = [w for w in r.warnings if "never runs" in w.message]
-    assert len(found) == 1 and found[0].loc.line == 21, [(w.message, w.loc) for w in r.warnings]
+    assert len(found) == 1 and found[0].loc.line == 19, [(w.message, w.loc) for w in r.warnings]

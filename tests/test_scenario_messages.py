@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.play.checks.scenarios import run_file
+from helpers import tiny_ruleset
 
 CASES = [
     ("count(hand[0]) == 3", "expected count(hand[0]) == 3, but count(hand[0]) is 10"),
@@ -76,13 +77,7 @@ def test_a_card_owned_zone_is_patched_by_its_cards_label_and_legal_is_in_any_ord
     assert o.ok, o.message
 
 
-LEAD = """
-game: lead
-players: {min: 3, max: 3}
-components:
-  card: {attributes: {n: 1..9}, label: "c{n}"}
-zones:
-  deck: {start: [card], visible: none}
+LEAD = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   pile: {}
 vars:
@@ -98,7 +93,7 @@ flow:
         - pick: {from: hand, to: pile, count: 1}
 scoring:
   categories: {n: "count(hand)"}
-"""
+""", game="lead", players=(3, 3), card="card", attributes="n: 1..9", label="c{n}")
 
 
 def test_deal_sets_an_opening_hand_before_the_steps_that_read_it(tmp_path):

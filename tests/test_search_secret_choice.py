@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import random
 
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 from interpreter.play.agents import choose, make_agents
 
-SECRET = """
-game: secret
-players: {min: 2, max: 4}
-components:
-  card: {attributes: {n: 1..20}, label: "c{n}"}
-zones:
-  deck: {start: [card], visible: none}
+SECRET = tiny_ruleset("""
   hand: {owner: player, visible: owner, sorted: true}
   row: {}
 counters:
@@ -42,7 +36,7 @@ flow:
 scoring:
   categories:
     total: points
-"""
+""", game="secret", players=(2, 4), card="card", attributes="n: 1..20", label="c{n}")
 
 # an option whose game always breaks (a division by zero in the rules)
 BOOM = """

@@ -11,20 +11,14 @@ import random
 
 import pytest
 
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 from interpreter.errors import RulesetError
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 
 # three seats with a card each; seat 0 looks at seat 1's card (the look), then seat 1 may
 # swap its card with the deck's top (the card leaves the hand: seat 0 loses track of it)
-PEEK = """
-game: peek
-players: {min: 3, max: 3}
-components:
-  card: {attributes: {n: 1..9}, label: "c{n}"}
-zones:
-  deck: {start: [card], visible: none}
+PEEK = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   pile: {}
 vars:
@@ -41,7 +35,7 @@ flow:
       - move: {from: "hand[1]", to: deck, count: 1, bottom: true}
       - move: {from: deck, to: "hand[1]", count: 1}
   - choose: {who: 2, options: "['end']", as: act, prompt: done}
-"""
+""", game="peek", players=(3, 3), card="card", attributes="n: 1..9", label="c{n}")
 
 
 @pytest.fixture

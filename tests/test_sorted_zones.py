@@ -9,22 +9,16 @@ import pytest
 import interpreter
 from interpreter.errors import RulesetError
 from interpreter.play.checks.scenarios import patch
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 
-BASE = """
-game: s
-players: {min: 2, max: 2}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..6}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+BASE = tiny_ruleset("""
   pile: {visible: all, sorted: true}
   hand: {owner: player, visible: owner}
   won: {owner: player, sorted: true}
   table: {visible: all}
 vars:
   x: int
-"""
+""", game="s", attributes="suit: [A, B], rank: 1..6")
 
 
 def load(tmp_path, body, base=BASE):

@@ -5,6 +5,7 @@ import pytest
 from interpreter.loading import source
 from interpreter.errors import Location, RulesetError
 from interpreter.loading.source import MAX_BYTES, MAX_DEPTH, SourceMap, load_file, load_yaml
+from helpers import tiny_ruleset
 
 
 # Every test runs with libyaml's event parser (when installed) and with PyYAML's own.
@@ -313,13 +314,7 @@ def test_overlay_keeps_each_file():
 
 # a short text aliasing a list of steps many times: within the YAML limits (the nodes are
 # counted after expansion, and are fewer than MAX_NODES), but each copy is a step to compile
-ALIASED = """\
-game: g
-players: {min: 2, max: 3}
-components:
-  cards: {attributes: {n: 1..6}, label: "c{n}"}
-zones:
-  deck: {start: [cards]}
+ALIASED = tiny_ruleset("""
 counters:
   pts: {owner: player}
 vars: {x: any}
@@ -334,7 +329,7 @@ flow:
 %s
 %s
 scoring: {categories: {p: pts}}
-"""
+""", game="g", players=(2, 3), attributes="n: 1..6", label="c{n}", seen=None)
 
 
 def _aliased(step: str, copies: int) -> str:

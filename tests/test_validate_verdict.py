@@ -6,18 +6,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import tiny_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
 
 # a deck of 8 cards dealt 4 each: 2 players are served, 3 never are
-SHORT_DECK = """\
-game: short
-players: {min: 2, max: 3}
-components:
-  cards: {attributes: {rank: 1..8}, label: "{rank}"}
-zones:
-  deck: {start: [cards], visible: none}
+SHORT_DECK = tiny_ruleset("""
   hand: {owner: player, visible: owner}
 flow:
   - deal: {from: deck, to: hand, count: 4}
@@ -26,7 +21,7 @@ vars:
   x: {type: int}
 scoring:
   categories: {cards: count(hand), x: "x if me == 0 else 0"}
-"""
+""", game="short", players=(2, 3), attributes="rank: 1..8", label="{rank}")
 
 UNUSED_PARAM = """\
 game: spare

@@ -16,14 +16,9 @@ from interpreter.play.logs import gamelog
 from interpreter.play.logs.redact import HIDDEN
 from interpreter.errors import GameError
 from interpreter.web.games import LiveGame, NotYours
+from helpers import tiny_ruleset
 
-BASE = """
-game: vis
-players: {min: 2, max: 4}
-components:
-  cards: {attributes: {suit: [A, B], rank: 1..6}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [cards], visible: none}
+BASE = tiny_ruleset("""
   hand: {owner: player, visible: owner}
   table: {visible: all}
 counters:
@@ -34,7 +29,7 @@ vars:
   _secret: {type: int, start: 0}
   shown: {type: int, start: 0}
   c: card
-"""
+""", game="vis", players=(2, 4), attributes="suit: [A, B], rank: 1..6")
 
 
 def load(tmp_path, body, base=BASE):
@@ -164,15 +159,19 @@ def team_rules(tmp_path, flow):
     return load(tmp_path, flow, base=base)
 
 
+# cards and points to each team: 2 cards and 5 to team 0, 3 cards and 6 to team 1
+TEAM_FLOW = """
+flow:
+  - move: {from: deck, to: "vault[0]", count: 2}
+  - move: {from: deck, to: "vault[team(2)]", count: 3}
+  - gain: {counter: "purse[0]", amount: 5}
+  - gain: {counter: "purse[team(2)]", amount: 6}
+  - choose: {who: 0, options: "[1]", as: shown}
+"""
+
+
 def test_a_team_zone_visible_to_its_owner_is_shown_to_every_member_of_the_team(tmp_path):
-    r = team_rules(tmp_path, """
-    flow:
-      - move: {from: deck, to: "vault[0]", count: 2}
-      - move: {from: deck, to: "vault[team(2)]", count: 3}
-      - gain: {counter: "purse[0]", amount: 5}
-      - gain: {counter: "purse[team(2)]", amount: 6}
-      - choose: {who: 0, options: "[1]", as: shown}
-    """)
+    r = team_rules(tmp_path, TEAM_FLOW)
     S = r.new_game(4)
     labels = [[r.card_labels[c] for c in z] for z in S.z["vault"]]
     for seat, team in ((0, 0), (1, 0), (2, 1), (3, 1)):
@@ -184,14 +183,7 @@ def test_a_team_zone_visible_to_its_owner_is_shown_to_every_member_of_the_team(t
 
 
 def test_each_team_sees_its_own_counters_and_cards_in_a_redacted_log(tmp_path):
-    r = team_rules(tmp_path, """
-    flow:
-      - move: {from: deck, to: "vault[0]", count: 2}
-      - move: {from: deck, to: "vault[team(2)]", count: 3}
-      - gain: {counter: "purse[0]", amount: 5}
-      - gain: {counter: "purse[team(2)]", amount: 6}
-      - choose: {who: 0, options: "[1]", as: shown}
-    """)
+    r = team_rules(tmp_path, TEAM_FLOW)
     full = log_lines(r, 4)
     for seat, team in ((0, 0), (1, 0), (2, 1), (3, 1)):
         lines = log_lines(r, 4, seat=seat)
@@ -496,14 +488,7 @@ def test_a_seat_tensor_shows_what_its_observation_shows_and_no_more(tmp_path, pl
 
 
 def test_a_team_seat_tensor_shows_its_team_zones_and_counters(tmp_path):
-    r = team_rules(tmp_path, """
-    flow:
-      - move: {from: deck, to: "vault[0]", count: 2}
-      - move: {from: deck, to: "vault[team(2)]", count: 3}
-      - gain: {counter: "purse[0]", amount: 5}
-      - gain: {counter: "purse[team(2)]", amount: 6}
-      - choose: {who: 0, options: "[1]", as: shown}
-    """)
+    r = team_rules(tmp_path, TEAM_FLOW)
     S = r.new_game(4)
     for seat in range(4):
         tensor_shows_the_observation(r, S, seat)

@@ -8,15 +8,9 @@ from interpreter.expr.compiler import compile_expression
 from interpreter.expr.names import Names
 from interpreter.mechanics.base import Effects
 from interpreter.building.watch import watched
-from helpers import load_text, play_first
+from helpers import load_text, play_first, tiny_ruleset
 
-RULES = """
-game: w
-players: {min: 2, max: 2}
-components:
-  card: {attributes: {n: 1..12}, label: "c{n}"}
-zones:
-  deck: {start: [card]}
+RULES = tiny_ruleset("""
   hand: {owner: player}
   market: {}
   relay: {}
@@ -44,7 +38,7 @@ flow:
       - {STEP}
       - choose: {who: 1, options: "[1, 2]", as: k}
       - move: {from: market, to: deck, count: 1}         # not quiet: the market
-"""
+""", game="w", card="card", attributes="n: 1..12", label="c{n}", seen=None)
 
 
 def load(tmp_path, step):

@@ -18,7 +18,7 @@ from interpreter.play.logs.gamelog import play_game
 from interpreter.web.server import make_server, serving
 from interpreter.web.games import LiveGame, LogView
 from interpreter.play.display.table import Table
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 
 SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
 
@@ -112,13 +112,7 @@ def test_tracks_are_drawn_with_their_last_space():
 
 def test_view_hints_order_hide_collapse_and_colour(tmp_path):
     path = tmp_path / "g.yaml"
-    path.write_text("""
-game: hinted
-players: {min: 2, max: 2}
-components:
-  card: {attributes: {suit: [R, B], rank: 1..3}, label: "{rank}{suit}"}
-zones:
-  deck: {start: [card], visible: all}
+    path.write_text(tiny_ruleset("""
   pile: {}
   hand: {owner: player, visible: owner}
 vars:
@@ -130,7 +124,7 @@ view:
   order: [pile, hand]
   hide: [deck]
   colors: {by: suit, map: {R: "#ff0000"}}
-""")
+""", game="hinted", card="card", attributes="suit: [R, B], rank: 1..3", seen="all"))
     rules = interpreter.load(path)
     view = Table(rules).render(rules.new_game(2, 0), 0)
     assert [it["name"] for it in view["shared"]] == ["pile"]

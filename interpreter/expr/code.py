@@ -69,57 +69,70 @@ def shape(src: Any) -> Any:
 _DEFAULTS = {"None": None, "False": False}   # the defaults a node's field may have
 
 
-def _shape(name: str, fields: str, doc: str) -> Any:
+def _shape(name: str, fields: str) -> Any:
     """A typed node: the frozen dataclass ``name`` with ``fields`` (names split by spaces;
-    ``x=None``, ``x=False``: a field with that default), documented by ``doc``. One table, not a
-    class statement each: the nodes differ only in their fields (typed Any: a class made at run
-    time, whose fields a type checker cannot read)."""
+    ``x=None``, ``x=False``: a field with that default). One table below, each node said by the
+    comment above it, not a class statement each: the nodes differ only in their fields (typed
+    Any: a class made at run time, whose fields a type checker cannot read)."""
     spec: list = []
     for f in fields.split():
         key, _, default = f.partition("=")
         spec.append((key, Any, _DEFAULTS[default]) if default else (key, Any))
-    cls = make_dataclass(name, spec, frozen=True, namespace={"__doc__": doc})
+    cls = make_dataclass(name, spec, frozen=True)
     cls.__module__ = __name__   # (pickled with the Code that carries it: found here)
     return cls
 
 
-Prelude = _shape("Prelude", "tables hoisted access=None",
-                 "The bindings an expression's code needs first (compiler.prelude): ``tables``, (bound name, kind "
-                 "z/c/p, name) of each table its loops read; ``hoisted``, the names of the calls lifted out of them; "
-                 "``access``, what the whole expression reads (access.py), if noted.")
-Const = _shape("Const", "value", "A literal (a number, a string, true/false, none).")
-Neg = _shape("Neg", "operand", "``-x`` (``operand`` a Code).")
-Name = _shape("Name", "id fresh=False",
-              "A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``).")
-Local = _shape("Local", "name", "A local binding, ``L['name']``.")
-Var = _shape("Var", "name", "A variable of the state, by name (spelled by names.var_ref).")
-Table = _shape("Table", "kind name bound tagged=False",
-               "A zone's, counter's or parameter's table (``kind`` z, c, p), spelled by names.table_ref, or the local name it is "
-               "bound to before a loop (``bound``, compiler.table). ``tagged``: bound under a tag (expressions sharing"
-               " one prelude, compiler.compile_element).")
-Zone = _shape("Zone", "table owner=None per_card=False",
-              "A zone's list: its table (a Table Code), ``owner`` the Code of its owner (None: shared), ``per_card``: "
-              "a zone owned by each card, read with ``.get(owner) or []``.")
-Seats = _shape("Seats", "what", "``S.players`` (``what`` players) or ``S.teams``.")
-Lookup = _shape("Lookup", "table index kind",
-                "``T[i]``: an attribute table (``A_rank``: ``kind`` attr), a table bound before a loop (bound), or a "
-                "counter's table (from the state), looked up by ``index`` (a Code).")
-Filter = _shape("Filter", "var iter cond",
-                "``L where C`` as the compiler wrote it (a comprehension or a faster form): its element variable, the "
-                "list it walks and its condition (Codes).")
-Count = _shape("Count", "filter", "``count(L where C)``: ``filter`` the Filter counted.")
-Mapped = _shape("Mapped", "iter lookup=None",
-                "``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup kind) when "
-                "E only looks a table up by the element and L is a list a plain loop may walk.")
-Hoisted = _shape("Hoisted", "inner", "A call lifted out of a loop (compiler.hoist): ``inner`` the call.")
-KeyLookup = _shape("KeyLookup", "table",
-                   "``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn).")
-Compare = _shape("Compare", "op left right", "``(left OP right)``, OP a Python comparison (== != < <= > >=).")
-BoolOp = _shape("BoolOp", "op parts", "``(a and b)`` or ``(a or b)``; ``parts`` Codes.")
-Not = _shape("Not", "operand", "``not operand``.")
-AnyLoop = _shape("AnyLoop", "var iter cond", "``any(True for var in iter if cond)``: whether some element passes.")
-Summed = _shape("Summed", "var iter body", "``sum([body for var in iter])`` of whole numbers (builtins.b_sum).")
-Join = _shape("Join", "left right", "``(a + b)`` of two lists.")
+# The bindings an expression's code needs first (compiler.prelude): ``tables``, (bound name, kind z/c/p, name) of each
+# table its loops read; ``hoisted``, the names of the calls lifted out of them; ``access``, what the whole expression
+# reads (access.py), if noted.
+Prelude = _shape("Prelude", "tables hoisted access=None")
+# A literal (a number, a string, true/false, none).
+Const = _shape("Const", "value")
+# ``-x`` (``operand`` a Code).
+Neg = _shape("Neg", "operand")
+# A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``).
+Name = _shape("Name", "id fresh=False")
+# A local binding, ``L['name']``.
+Local = _shape("Local", "name")
+# A variable, ``S.v['name']``.
+Var = _shape("Var", "name")
+# A zone's, counter's or parameter's table (``kind`` z, c, p): ``S.z['x']``, or the local name it is bound to before a
+# loop (``bound``, compiler.table). ``tagged``: bound under a tag (expressions sharing one prelude,
+# compiler.compile_element).
+Table = _shape("Table", "kind name bound tagged=False")
+# A zone's list: its table (a Table Code), ``owner`` the Code of its owner (None: shared), ``per_card``: a zone owned by
+# each card, read with ``.get(owner) or []``.
+Zone = _shape("Zone", "table owner=None per_card=False")
+# ``S.players`` (``what`` players) or ``S.teams``.
+Seats = _shape("Seats", "what")
+# ``T[i]``: an attribute table (``A_rank``: ``kind`` attr), a table bound before a loop (bound), or a counter's table
+# (state: ``S.c['x']``), looked up by ``index`` (a Code).
+Lookup = _shape("Lookup", "table index kind")
+# ``L where C`` as the compiler wrote it (a comprehension or a faster form): its element variable, the list it walks and
+# its condition (Codes).
+Filter = _shape("Filter", "var iter cond")
+# ``count(L where C)``: ``filter`` the Filter counted.
+Count = _shape("Count", "filter")
+# ``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup kind) when E only looks a
+# table up by the element and L is a list a plain loop may walk.
+Mapped = _shape("Mapped", "iter lookup=None")
+# A call lifted out of a loop (compiler.hoist): ``inner`` the call.
+Hoisted = _shape("Hoisted", "inner")
+# ``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn).
+KeyLookup = _shape("KeyLookup", "table")
+# ``(left OP right)``, OP a Python comparison (== != < <= > >=).
+Compare = _shape("Compare", "op left right")
+# ``(a and b)`` or ``(a or b)``; ``parts`` Codes.
+BoolOp = _shape("BoolOp", "op parts")
+# ``not operand``.
+Not = _shape("Not", "operand")
+# ``any(True for var in iter if cond)``: whether some element passes.
+AnyLoop = _shape("AnyLoop", "var iter cond")
+# ``sum([body for var in iter])`` of whole numbers (builtins.b_sum).
+Summed = _shape("Summed", "var iter body")
+# ``(a + b)`` of two lists.
+Join = _shape("Join", "left right")
 
 
 # ---------------------------------------------------------------------- reading shapes
