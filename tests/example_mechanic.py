@@ -83,6 +83,10 @@ class Vote(Step):
     def choice_var(self):
         return self.var
 
+    def vocabulary(self, V, spec):
+        """Every label a vote may offer, read from the declarations (None: it cannot tell)."""
+        return V.labels(spec.get("options", "[]"), self.option_type)
+
 
 @effect_kind("halve", "halve a counter, rounding down", keys=HALVE_KEYS)
 def e_halve(fx, em, spec, path, locals, has_me):

@@ -1,9 +1,11 @@
 """Helpers the test files share, importable anywhere (module constants, parametrize lists):
-a small ruleset's YAML built from its few parts, a ruleset written from YAML text and loaded, a bundled ruleset loaded once, the command line
+a small ruleset's YAML built from its few parts, a ruleset written from YAML text and loaded,
+a game log written from its lines, a bundled ruleset loaded once, the command line
 run in-process, a game played out by always taking the first option. The fixtures built on
 them are in conftest.py."""
 from __future__ import annotations
 
+import json
 import textwrap
 from functools import cache
 from pathlib import Path
@@ -44,6 +46,11 @@ def bundled(name, variant: str | None = None):
     """A ruleset (a bundled one's name or a path) with a variant, loaded once per test run:
     a loaded ruleset is frozen, so every test may share it."""
     return interpreter.load(interpreter.ruleset_path(name), variant=variant)
+
+
+def write_log(path: Path, objs) -> None:
+    """A game log of JSON objects, one a line, written to ``path`` (a log a test changed)."""
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
 
 
 def run_cli(capsys, *argv):

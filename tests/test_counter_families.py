@@ -106,11 +106,17 @@ def test_a_wrong_key_is_a_located_load_error(tmp_path, text, message):
         assert info.value.diagnostics[0].hint == "did you mean 'red'?"
 
 
-def test_a_family_where_one_counter_is_needed_says_so(tmp_path):
+def refused(tmp_path, old: str, new: str):
+    """The error of loading GAME with ``old`` written as ``new`` (pytest's ExceptionInfo)."""
     path = tmp_path / "g.yaml"
-    path.write_text((GAME % "").replace('to: "gems[c]"', "to: gems"))
+    path.write_text((GAME % "").replace(old, new))
     with pytest.raises(RulesetError) as info:
         interpreter.load(path)
+    return info
+
+
+def test_a_family_where_one_counter_is_needed_says_so(tmp_path):
+    info = refused(tmp_path, 'to: "gems[c]"', "to: gems")
     assert "'gems' is a family of counters: name one, gems[KEY] (its keys: red, green, blue)" in info.value.message
 
 
@@ -139,18 +145,12 @@ def test_the_hidden_family_is_hidden_in_observations(rules):
     ("[a-b, c]", "keys is a list of names"),
 ])
 def test_bad_keys_are_refused(tmp_path, keys, message):
-    path = tmp_path / "g.yaml"
-    path.write_text((GAME % "").replace("keys: [red, green, blue]", f"keys: {keys}"))
-    with pytest.raises(RulesetError) as info:
-        interpreter.load(path)
+    info = refused(tmp_path, "keys: [red, green, blue]", f"keys: {keys}")
     assert any(message in d.message for d in info.value.diagnostics)
 
 
 def test_a_whole_family_where_an_effect_needs_one_counter_is_a_located_error(tmp_path):
-    path = tmp_path / "g.yaml"
-    path.write_text((GAME % "").replace('to: "gems[c]"', 'to: "gems[0]"'))
-    with pytest.raises(RulesetError) as info:
-        interpreter.load(path)
+    info = refused(tmp_path, 'to: "gems[c]"', 'to: "gems[0]"')
     assert "'gems[...]' here names one counter of the family: gems[KEY] or gems[p][KEY]" in info.value.message
 
 

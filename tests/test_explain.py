@@ -19,7 +19,7 @@ import interpreter
 from interpreter.tools.explain import explain
 from interpreter.tools.nouns import words
 from interpreter.tools.phrases import Phraser
-from helpers import tiny_ruleset
+from helpers import load_text, tiny_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "explain"
@@ -77,9 +77,13 @@ def test_what_cannot_be_phrased_stays_as_code(tricks):
     assert "`frobnicate(hand)`" in tricks.phrase("count(hand) + frobnicate(hand)")
 
 
+def explained(tmp_path, text: str, name: str = "g.yaml") -> str:
+    """explain() of the ruleset of YAML text (written to a file: its comments are read too)."""
+    return explain(load_text(tmp_path, text, name))
+
+
 def test_parameters_take_their_meaning_from_comments_and_doc(tmp_path):
-    path = tmp_path / "g.yaml"
-    path.write_text("""\
+    text = explained(tmp_path, """\
 game: g
 players: {min: 2, max: 2}
 params:
@@ -94,7 +98,6 @@ vars: {x: int}
 flow:
   - choose: {who: 0, options: '[1, 2]', as: x}
 """)
-    text = explain(interpreter.load(path))
     assert "| hand_size | 10 |  | cards dealt to each player |" in text
     assert "| rounds | 3 |  | the rounds of a game, one deal each |" in text
     assert "| bonus | 2 |  | points for an exact bid |" in text
@@ -104,8 +107,7 @@ flow:
 
 
 def test_a_trigger_and_an_unknown_shape_read_as_sentences(tmp_path):
-    path = tmp_path / "t.yaml"
-    path.write_text(tiny_ruleset("""
+    text = explained(tmp_path, tiny_ruleset("""
   hand: {owner: player}
 counters:
   points: {owner: player}
@@ -116,8 +118,7 @@ triggers:
     do: [{gain: {counter: points, amount: 2}}]
 flow:
   - deal: {from: deck, to: hand, count: 2}
-""", card="card", attributes="rank: 1..4", label="{rank}", seen=None))
-    text = explain(interpreter.load(path))
+""", card="card", attributes="rank: 1..4", label="{rank}", seen=None), "t.yaml")
     assert "- **high_card**: whenever a card enters a player's hand, if the rank of the card is 4" in text
     assert "  - Add 2 to your points." in text
     assert "- Deal 2 cards from the deck to each player's hand, one at a time." in text
@@ -189,8 +190,7 @@ def test_a_long_table_row_keeps_its_longest_cells_as_notes():
 
 
 def test_zones_counters_and_variables_read_as_their_titles(tmp_path):
-    path = tmp_path / "t.yaml"
-    path.write_text("""\
+    text = explained(tmp_path, """\
 game: t
 players: {min: 2, max: 2}
 components:
@@ -205,8 +205,7 @@ vars:
 flow:
   - deal: {from: deck, to: hand, count: n_give}
   - for_each: {in: players, as: p, do: [{gain: {counter: "vp[p]", amount: 1}}]}
-""")
-    text = explain(interpreter.load(path))
+""", "t.yaml")
     assert "- Deal the cards to deal from the draw pile to each player's hand, one at a time." in text
     assert "victory points" in text and "Add 1 to" in text
     assert "| draw pile (`deck`) | shared |" in text and "| hand | each player |" in text   # untitled: its name

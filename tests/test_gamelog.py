@@ -10,7 +10,7 @@ import interpreter
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.errors import ReplayError, UsageError
-from helpers import bundled, load_text, tiny_ruleset
+from helpers import bundled, load_text, tiny_ruleset, write_log
 
 
 @pytest.fixture(scope="module")
@@ -21,10 +21,6 @@ def rules():
 def short(rules, seed=3, players=4, log=None, **kw):
     return gamelog.play_game(rules, players, seed, agents.make_agents("random", players, seed),
                              {"params": {"rounds": 1}}, log=log, **kw)
-
-
-def write_lines(path, objs):
-    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
 
 
 # ---------------------------------------------------------------------- agents
@@ -150,7 +146,7 @@ def test_replay_variant_and_params(rules, tmp_path):
 def mutate(log, objs, index, **changes):
     objs = [dict(o) for o in objs]
     objs[index].update(changes)
-    write_lines(log, objs)
+    write_log(log, objs)
     with pytest.raises(ReplayError) as e:
         replay.replay(log)
     return str(e.value)
@@ -174,22 +170,22 @@ def test_replay_detects_wrong_seat_prompt_action_events_result(logged):
 
 def test_replay_structure_errors(logged):
     log, objs, _ = logged
-    write_lines(log, objs[:-1] + [objs[2]])          # one decision too many at the end
+    write_log(log, objs[:-1] + [objs[2]])          # one decision too many at the end
     with pytest.raises(ReplayError, match="game is already over"):
         replay.replay(log)
-    write_lines(log, objs[:5] + [objs[-1]])          # result while the game is running
+    write_log(log, objs[:5] + [objs[-1]])          # result while the game is running
     with pytest.raises(ReplayError, match="line 6: the log ends but the game is not over"):
         replay.replay(log)
-    write_lines(log, objs + [objs[-1]])
+    write_log(log, objs + [objs[-1]])
     with pytest.raises(ReplayError, match="after the result line"):
         replay.replay(log)
-    write_lines(log, objs[1:])
+    write_log(log, objs[1:])
     with pytest.raises(ReplayError, match="line 1: expected a header"):
         replay.replay(log)
-    write_lines(log, [{**objs[0], "format": 99}] + objs[1:])
+    write_log(log, [{**objs[0], "format": 99}] + objs[1:])
     with pytest.raises(ReplayError, match="format 99"):
         replay.replay(log)
-    write_lines(log, [{**objs[0], "players": 12}] + objs[1:])
+    write_log(log, [{**objs[0], "players": 12}] + objs[1:])
     with pytest.raises(ReplayError, match="cannot start"):
         replay.replay(log)
     log.write_text("[1, 2]\n")
@@ -199,9 +195,9 @@ def test_replay_structure_errors(logged):
 
 def test_replay_finds_the_ruleset_by_name_when_the_path_is_gone(logged):
     log, objs, _ = logged
-    write_lines(log, [{**objs[0], "path": "/nowhere/diamonds.yaml"}] + objs[1:])
+    write_log(log, [{**objs[0], "path": "/nowhere/diamonds.yaml"}] + objs[1:])
     assert replay.replay(log)["decisions"] == len(objs) - 3
-    write_lines(log, [{**objs[0], "path": "/nowhere/x.yaml", "ruleset": "nosuchgame"}] + objs[1:])
+    write_log(log, [{**objs[0], "path": "/nowhere/x.yaml", "ruleset": "nosuchgame"}] + objs[1:])
     with pytest.raises(ReplayError, match="cannot find the ruleset"):
         replay.replay(log)
 
@@ -265,10 +261,10 @@ def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):
     assert last["loc"].endswith(f":{gain_line}:15")                  # the gain that divides
     r = replay.replay(log)
     assert r["error"] == last["message"] and r["decisions"] == last["n"] - 1
-    write_lines(tmp_path / "t.jsonl", [*lines[:-1], {**last, "message": "something else"}])
+    write_log(tmp_path / "t.jsonl", [*lines[:-1], {**last, "message": "something else"}])
     with pytest.raises(ReplayError, match="another message"):
         replay.replay(tmp_path / "t.jsonl")
-    write_lines(tmp_path / "u.jsonl", [*lines[:-1], {**last, "action": "5"}])
+    write_log(tmp_path / "u.jsonl", [*lines[:-1], {**last, "action": "5"}])
     with pytest.raises(ReplayError, match="but the replay applies it"):
         replay.replay(tmp_path / "u.jsonl")
     seen_by_other = gamelog.Redactor(rules, 1 - last["seat"]).line(last)
@@ -295,7 +291,7 @@ def test_a_redacted_log_keeps_no_seed_and_says_it_cannot_be_replayed(rules, tmp_
     assert by_redact[0] == head and str(seed) not in json.dumps(by_redact)
     with pytest.raises(ReplayError, match="redacted for seat 2: it keeps no seed"):
         replay.replay(mine)
-    write_lines(tmp_path / "r.jsonl", [{k: v for k, v in head.items() if k != "redacted_for"}] + by_redact[1:])
+    write_log(tmp_path / "r.jsonl", [{k: v for k, v in head.items() if k != "redacted_for"}] + by_redact[1:])
     with pytest.raises(ReplayError, match="not replayable"):
         replay.replay(tmp_path / "r.jsonl")
     ruleset, read_head, body = replay.read_redacted(mine)   # what rulebook view reads

@@ -15,7 +15,7 @@ from interpreter.errors import UsageError
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.tools.cli import main
-from helpers import tiny_ruleset
+from helpers import tiny_ruleset, write_log
 
 SEEDS = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {})]
 
@@ -135,8 +135,7 @@ def test_a_log_never_makes_replay_read_or_quote_another_file(tmp_path, capsys):
     secret.write_text("password: hunter2\n")
     for path in (str(secret), "/etc/passwd", str(tmp_path)):
         log = tmp_path / "x.jsonl"
-        log.write_text("".join(json.dumps(o) + "\n" for o in [{**lines[0], "ruleset": "nosuch", "path": path},
-                                                               *lines[1:]]))
+        write_log(log, [{**lines[0], "ruleset": "nosuch", "path": path}, *lines[1:]])
         assert main(["replay", str(log)]) == 1
         err = capsys.readouterr().err
         assert "cannot find the ruleset" in err and "hunter2" not in err and "root:" not in err
@@ -154,7 +153,7 @@ def test_a_logs_variant_never_makes_replay_read_or_quote_another_file(tmp_path, 
             (str(secret), "is neither a variant's name nor a .yaml file", "is neither a variant's name"),
             (str(overlay), "cannot find the ruleset of this log", "the file's errors are not shown")):
         log = tmp_path / "v.jsonl"
-        log.write_text("".join(json.dumps(o) + "\n" for o in [{**lines[0], "variant": variant}, *lines[1:]]))
+        write_log(log, [{**lines[0], "variant": variant}, *lines[1:]])
         for command, says in ((["replay", str(log)], said),
                               (["replay", str(log), "--ruleset", "diamonds"], said_with_ruleset)):
             assert main(command) == 1
@@ -178,8 +177,7 @@ def test_replay_never_says_whether_a_file_the_header_names_exists(tmp_path, caps
             for command in (["replay", str(log)], ["replay", str(log), "--ruleset", "diamonds"]):
                 if field == "path" and len(command) > 2:
                     continue   # (the user's own ruleset: the header's path is not read)
-                log.write_text("".join(json.dumps(o) + "\n" for o in [{**lines[0], **extra, field: str(named)},
-                                                                       *lines[1:]]))
+                write_log(log, [{**lines[0], **extra, field: str(named)}, *lines[1:]])
                 assert main(command) == 1
                 said.add((len(command), capsys.readouterr().err.replace(str(named), "FILE")))
         assert len(said) == (1 if field == "path" else 2), said   # one message per command

@@ -105,6 +105,12 @@ def test_the_example_mechanic_builds_and_plays(example, tmp_path):
     assert {"ev": "halve", "counter": "pot", "who": None} in S.ev
 
 
+def test_the_example_mechanic_offers_a_fixed_action_space(example, tmp_path):
+    from interpreter.adapters.actions import action_space, space_warning
+    rules = load_text(tmp_path, textwrap.dedent(GAME))
+    assert action_space(rules, 3).labels == ("blue", "red") and space_warning(rules) is None
+
+
 def test_the_example_mechanic_keys_are_checked_from_its_table(example, tmp_path):
     bad = GAME.replace("as: colour,", "as: colour, voterz: players,").replace("{counter: pot}", "{count: pot}")
     with pytest.raises(RulesetError) as e:

@@ -26,7 +26,7 @@ from interpreter.engine.sight import counter_seers, zone_seers
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.play.logs.redact import HIDDEN, Redactor
-from helpers import tiny_ruleset
+from helpers import tiny_ruleset, write_log
 
 HUSH = """
 game: hush
@@ -460,7 +460,7 @@ def test_replay_checks_seen_by_and_replays_logs_written_without_it(hush_path, tm
     assert replay.replay(log)["decisions"] == lines[-1]["decisions"]
 
     def write(objs):
-        log.write_text("".join(json.dumps(o) + "\n" for o in objs))
+        write_log(log, objs)
     k = next(i for i, o in enumerate(lines) if o.get("seen_by"))
     write([*lines[:k], {**lines[k], "seen_by": [0, 1, 2]}, *lines[k + 1:]])
     with pytest.raises(interpreter.ReplayError, match=f"line {k + 1}: seen_by"):

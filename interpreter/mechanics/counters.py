@@ -28,10 +28,14 @@ def take(em, amount: str, src: str, dst: str | None) -> str:
     return a
 
 
+# a gain's or a lose's amount (transfer says its own: at most this much), read by amount_of
+AMOUNT = Key("amount", "expression: int", "how much", default=1)
+
+
 def amount_of(fx, spec, path, locals, has_me) -> str:
     """The compiled amount of a counter effect: a whole number (a counter holds whole numbers,
     as its saved state does); a number that may have a fraction is a located error."""
-    amount, typ = fx.expr(spec.get("amount", 1), (*path, "amount"), locals, has_me, INT)
+    amount, typ = fx.expr(spec.get("amount", AMOUNT.default), (*path, "amount"), locals, has_me, INT)
     if typ == NUM:
         fx.ctx.error("a counter holds whole numbers, and this amount may have a fraction: divide with //",
                      (*path, "amount"), "type")
@@ -51,7 +55,7 @@ def counter_event(fx, em, kind: str, name, owner, a: str) -> None:
 
 @effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)",
              keys=(Key("counter", "counter", "the counter to add to", required=True),
-                   Key("amount", "expression: int", "how much", default=1),
+                   AMOUNT,
                    Key("from", "counter", "a limited supply: gives what it has")))
 def e_gain(fx, em, spec, path, locals, has_me):
     dst, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
@@ -67,7 +71,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
 
 @effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)",
              keys=(Key("counter", "counter", "the counter to take from (never below zero)", required=True),
-                   Key("amount", "expression: int", "how much", default=1),
+                   AMOUNT,
                    Key("to", "counter", "the supply it returns to")))
 def e_lose(fx, em, spec, path, locals, has_me):
     src, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)

@@ -14,6 +14,8 @@ seat its reward in [0, 1]:
 """
 from __future__ import annotations
 
+import random
+
 REWARDS = ("win", "margin")
 
 
@@ -62,6 +64,12 @@ def play_out(S, rng, moves: int = -1) -> None:
     while moves and not S.over:
         S.apply_index(rng.randrange(len(S.dec[1])))
         moves -= 1
+
+
+def agent_rng(name: str, seed: int, seat: int) -> random.Random:
+    """The random generator of the search agent ``name`` at ``seat``: given its seat's seed
+    (agents.agent_seed), its moves are the same on every run."""
+    return random.Random(f"rulebook-agent:{name}:{seed}:{seat}")
 
 
 def samples(view, rng, n: int):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import best_of, evaluate, play_out, samples, values
+from .evaluation import agent_rng, best_of, evaluate, play_out, samples, values
 
 WIN = 1e12   # a finished game the seat wins is worth more than any position, a lost one less
 
@@ -37,7 +37,7 @@ class GreedyAgent:
         if samples < 1 or depth < 0:
             raise ValueError("samples is at least 1, depth not negative")
         self.seat, self.samples, self.depth = seat, samples, depth
-        self.rng = random.Random(f"rulebook-agent:greedy:{seed}:{seat}")
+        self.rng = agent_rng(self.name, seed, seat)
 
     def decide(self, view) -> int:
         n = view.options

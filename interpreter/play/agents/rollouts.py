@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import REWARDS, best_of, play_out, rewards, samples
+from .evaluation import REWARDS, agent_rng, best_of, play_out, rewards, samples
 
 PARAMS = {"n": int, "depth": int, "reward": str}
 
@@ -32,7 +32,7 @@ class RolloutAgent:
         if n < 1 or depth < 0:
             raise ValueError("n is at least 1, depth not negative")
         self.seat, self.n, self.depth, self.reward = seat, n, depth, reward
-        self.rng = random.Random(f"rulebook-agent:rollouts:{seed}:{seat}")
+        self.rng = agent_rng(self.name, seed, seat)
 
     def decide(self, view) -> int:
         options = view.options

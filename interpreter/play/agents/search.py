@@ -28,12 +28,11 @@ moves are always the same (its RNG is seeded by its seat's seed, agents.agent_se
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from ...engine.rng import seed_state
 from ...errors import GameError
-from .evaluation import REWARDS, play_out, rewards
+from .evaluation import REWARDS, agent_rng, play_out, rewards
 
 
 class Node:
@@ -63,7 +62,7 @@ class SearchAgent:
         if iterations < 1 or (ms is not None and ms <= 0) or c < 0 or depth < 0:
             raise ValueError("iterations and ms are positive, c and depth not negative")
         self.seat = seat
-        self.rng = random.Random(f"rulebook-agent:{self.name}:{seed}:{seat}")
+        self.rng = agent_rng(self.name, seed, seat)
         self.iterations, self.ms, self.c, self.depth, self.reward = iterations, ms, c, depth, reward
         self.failures = 0     # iterations whose sampled game raised an error
 
