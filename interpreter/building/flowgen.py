@@ -79,21 +79,30 @@ class FlowSource:
             self.ns[name] = obj
         return name
 
-    def next_step(self, caller, step, frame: str, pad: str, asked: bool = False) -> list:
+    def next_step(self, caller, step, frame: str, pad: str, asked: bool = False, ends: str | None = None) -> list:
         """Lines that run ``step``'s frame (``frame``, just pushed or left on top) at once, as
         the game loop's next iteration would, and return what it reports. ``caller``: the step
-        whose run() this is (its own count is added first, as the loop does after it; the loop
-        then adds the caller's count again, which the difference corrects), or None in a
-        resolve (nothing counted after it). ``asked``: a decision the step asked ends the
-        resolve (``ASKED``: the loop has nothing to do) when nothing changed."""
-        limit = f"{pad}if S.steps > {self.max_steps}:\n{pad}    _over_budget(S)"
+        whose run() this is, or None in a resolve. ``asked``: a decision the step asked ends
+        the resolve (``ASKED``: the loop has nothing to do) when nothing changed. ``ends``:
+        the caller's own frame, which ends too when ``step`` is done and changed nothing
+        (``step`` was the caller's last act): popped here, as the loop's next iteration would.
+
+        The budget: each iteration written in is counted here (``1 + charge``; the loop counts
+        the caller's own when the caller returns) and checked only in a resolve, which nothing
+        may follow: a run is called by the loop, or by a run the loop called, down the flow (a
+        chain no longer than the flow is deep), and the loop checks after each iteration."""
+        if caller is not None and ends is None:
+            return [f"{pad}S.steps += {1 + step.charge}", f"{pad}return {self.run(step)}(S, {frame})"]
         if caller is not None:
-            lines = [f"{pad}S.steps += {1 + caller.charge}", limit,
-                     f"{pad}changed = {self.run(step)}(S, {frame})"]
-            if step.charge != caller.charge:
-                lines.append(f"{pad}S.steps += {step.charge - caller.charge}")
-            return [*lines, f"{pad}return changed"]
-        lines = [f"{pad}changed = {self.run(step)}(S, {frame})", f"{pad}S.steps += {1 + step.charge}", limit]
+            # a step that ends in the run it starts with (step.done_at_once) has popped its frame
+            # and asked nothing when it reports no change; else ask the state
+            done = "changed is U" + ("" if step.done_at_once() else
+                                     f" and S.dec is None and not S.over and S.stack[-1] is {ends}")
+            return [f"{pad}S.steps += {1 + step.charge}", f"{pad}changed = {self.run(step)}(S, {frame})",
+                    f"{pad}if {done}:", f"{pad}    S.stack.pop()", f"{pad}    S.steps += {1 + caller.charge}",
+                    f"{pad}return changed"]
+        lines = [f"{pad}changed = {self.run(step)}(S, {frame})", f"{pad}S.steps += {1 + step.charge}",
+                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:
             pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
             lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
@@ -22,11 +21,9 @@ IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition hol
            Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
-# step that pushes a child's frame having changed nothing runs the child at once and returns
-# the child's result (``return S.rules.runs[child.index](S, child_frame)``: the child's compiled
-# run, the one the game loop calls): the engine would run that child
-# next with no check in between, so this only saves a trip through its loop. (Only going down
-# the flow: the depth of these calls is at most the flow's nesting depth.)
+# step that pushes a child's frame having changed nothing runs the child's run at once and
+# returns its result: the loop would run it next with no check between, so this saves a trip
+# through the loop. (Only down the flow: such calls nest no deeper than the flow.)
 SECTIONS: dict = {}
 
 
@@ -295,6 +292,11 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
+    def done_at_once(self) -> bool:
+        """Whether a run from a new frame that reports UNCHANGED has always ended the step (its
+        frame popped, nothing asked, the game not over): flowgen.py ``next_step``."""
+        return False
+
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
         when-triggers and end conditions can see (``quiet.quiet(fn)`` for an effect function,
@@ -490,6 +492,9 @@ class Sequence(Step):
             out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
         out.append("        return None" if changed else f"        return {g.run(child)}(S, f)")
         return out
+
+    def done_at_once(self) -> bool:   # effects only: each ends the run at once if it ends the game
+        return all(child.inline for child in self.steps)
 
     def children(self):
         return list(self.steps)

@@ -285,7 +285,7 @@ class Attempt(Step):
             lines += [f"        {'if' if k == 0 else 'elif'} chosen == {k}:",
                       f"            S.stack.append(f := {g.enter(o.body)})"]
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
-                lines += [*g.next_step(self, o.body, "f", "            ")[:-1], *self._done_source(g)]
+                lines += g.next_step(self, o.body, "f", "            ", ends="frame")
             else:
                 lines.append("            return None")
         lines += [f"        return {seen}", *self._start_source(g, me),
@@ -313,18 +313,6 @@ class Attempt(Step):
         # nothing changed: the loop would ask the target next
         return [*lines, f"        S.stack.append(f := {g.enter(self.target)})",
                 *g.next_step(self, self.target, "f", "        ")]
-
-    def _done_source(self, g) -> list:
-        """After an outcome's steps run at once: when they are done and changed nothing, the
-        attempt is done too, and ends here rather than in the loop's next iteration (counted as
-        that iteration would be)."""
-        pad = "            "
-        return [f"{pad}if changed is U and S.dec is None and not S.over and S.stack[-1] is frame:",
-                f"{pad}    S.stack.pop()",
-                f"{pad}    S.steps += {1 + self.charge}",
-                f"{pad}    if S.steps > {g.max_steps}:",
-                f"{pad}        _over_budget(S)",
-                f"{pad}return changed"]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
