@@ -29,7 +29,7 @@ from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
 from ..loading.kept import compiled
-from ..mechanics.base import AskOnce, Sequence, Step
+from ..mechanics.base import Sequence, Step
 from .listing import graft, module
 
 
@@ -53,16 +53,22 @@ class FlowSource:
         return f"R{step.index}"
 
     def enter(self, step) -> str:
-        """An expression that makes ``step``'s new frame."""
-        kind = step.__dict__.get("enter") or type(step).enter   # (coverage wraps a step's own enter)
-        if kind is Step.enter:
-            return f"[{step.index}]"
-        if kind is Sequence.enter:
-            return f"[{step.index}, 0]"
-        if kind is AskOnce.enter:
-            return f"[{step.index}, None]"
+        """An expression that makes ``step``'s new frame: a list display where its kind's frames
+        start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter."""
+        if "enter" not in step.__dict__ and type(step).enter is Step.enter:   # (coverage wraps a step's own enter)
+            return repr([step.index, *step.fresh_frame])
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
+
+    def start(self, step) -> tuple[str, str]:
+        """(a new frame, the run to call on it) for ``step`` entered and run at once. A sequence
+        of one step and no effects hands its frame to that step at its first run (a tail call),
+        so the step is entered in its place: the same stack after the run, a frame and a call
+        fewer. The plain reference enters every step itself."""
+        while (not self.plain and type(step) is Sequence and len(step.steps) == 1 and not step.steps[0].inline
+               and "enter" not in step.__dict__):
+            step = step.steps[0]
+        return self.enter(step), self.run(step)
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
@@ -79,34 +85,45 @@ class FlowSource:
             self.ns[name] = obj
         return name
 
-    def next_step(self, caller, step, frame: str, pad: str, asked: bool = False, ends: str | None = None) -> list:
-        """Lines that run ``step``'s frame (``frame``, just pushed or left on top) at once, as
-        the game loop's next iteration would, and return what it reports. ``caller``: the step
-        whose run() this is, or None in a resolve. ``asked``: a decision the step asked ends
-        the resolve (``ASKED``: the loop has nothing to do) when nothing changed. ``ends``:
-        the caller's own frame, which ends too when ``step`` is done and changed nothing
-        (``step`` was the caller's last act): popped here, as the loop's next iteration would.
+    def enters(self, step, pad: str) -> list:
+        """Lines that push a new frame of ``step``'s and run it at once (``start``), returning
+        what it reports: a run whose own work changed nothing but frames."""
+        new, run = self.start(step)
+        return [f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
+
+    def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False,
+                  ends: str | None = None) -> list:
+        """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
+        and return what it reports. ``frame``: just pushed or left on top (None: a new one,
+        pushed here, ``start``). ``caller``: the step whose run() this is, or None in a
+        resolve. ``asked``: a decision the step asked ends the resolve (``ASKED``: the loop has
+        nothing to do) when nothing changed. ``ends``: the caller's own frame, which ends too
+        when ``step`` is done and changed nothing (``step`` was the caller's last act): popped
+        here, as the loop's next iteration would.
 
         The budget: each iteration written in is counted here (``1 + charge``; the loop counts
         the caller's own when the caller returns) and checked only in a resolve, which nothing
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
         chain no longer than the flow is deep), and the loop checks after each iteration."""
-        if caller is not None and ends is None:
-            return [f"{pad}S.steps += {1 + step.charge}", f"{pad}return {self.run(step)}(S, {frame})"]
-        if caller is not None:
-            # a step that ends in the run it starts with (step.done_at_once) has popped its frame
-            # and asked nothing when it reports no change; else ask the state
-            done = "changed is U" + ("" if step.done_at_once() else
-                                     f" and S.dec is None and not S.over and S.stack[-1] is {ends}")
-            return [f"{pad}S.steps += {1 + step.charge}", f"{pad}changed = {self.run(step)}(S, {frame})",
-                    f"{pad}if {done}:", f"{pad}    S.stack.pop()", f"{pad}    S.steps += {1 + caller.charge}",
-                    f"{pad}return changed"]
-        lines = [f"{pad}changed = {self.run(step)}(S, {frame})", f"{pad}S.steps += {1 + step.charge}",
-                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
-        if asked:
-            pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
-            lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
-        return [*lines, f"{pad}return changed"]
+        run, push, count = self.run(step), [], f"{pad}S.steps += {1 + step.charge}"
+        if frame is None:
+            new, run = self.start(step)
+            push, frame = [f"{pad}S.stack.append(f := {new})"], "f"
+        if caller is None:
+            lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
+                     f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
+            if asked:
+                pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
+                lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
+            return [*lines, f"{pad}return changed"]
+        if ends is None:
+            return [*push, count, f"{pad}return {run}(S, {frame})"]
+        # a step done in the run it starts with (done_at_once) has popped its frame and asked
+        # nothing when it reports no change; else the state says
+        done = "changed is U" + ("" if step.done_at_once() else
+                                 f" and S.dec is None and not S.over and S.stack[-1] is {ends}")
+        return [*push, count, f"{pad}changed = {run}(S, {frame})", f"{pad}if {done}:",
+                f"{pad}    S.stack.pop()", f"{pad}    S.steps += {1 + caller.charge}", f"{pad}return changed"]
 
     def key(self, fn, card: str, led: str = "None") -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's

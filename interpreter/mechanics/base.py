@@ -155,9 +155,11 @@ class Step:
             ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
         return main
 
+    fresh_frame: tuple = ()   # the slots of a new frame after the index, where they are constants
+
     def enter(self, S: RunState) -> list:
-        """The frame for a new run of this step."""
-        return [self.index]
+        """The frame for a new run of this step (generated code writes it as a list display)."""
+        return [self.index, *self.fresh_frame]
 
     def run(self, S: RunState, frame: list):
         """Run from ``frame``: push a child's frame, pop its own, or ask (``S.dec = (seat,
@@ -358,9 +360,7 @@ class AskOnce(Step):
     run just to pop it)."""
     asks = True
     run = Step.run
-
-    def enter(self, S):
-        return [self.index, None]
+    fresh_frame = (None,)
 
     def none_source(self, g, pad: str) -> list:
         """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts
@@ -406,11 +406,10 @@ class Sequence(Step):
     """Run child steps in order. Frame: [index, NEXT]."""
     kind = "steps"
 
+    fresh_frame = (0,)
+
     def __init__(self, steps):
         self.steps = steps
-
-    def enter(self, S):
-        return [self.index, 0]
 
     def flow_source(self, g):
         """One branch per place the frame can resume at (the start, and just after each child
@@ -486,11 +485,12 @@ class Sequence(Step):
         if child is None:
             out += ["        S.stack.pop()", f"        return {'None' if changed else 'U'}"]
             return out
+        new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
         if last:   # the last child takes this frame's place (a tail call)
-            out.append(f"        S.stack[-1] = f = {g.enter(child)}")
+            out.append(f"        S.stack[-1] = f = {new}")
         else:
-            out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
-        out.append("        return None" if changed else f"        return {g.run(child)}(S, f)")
+            out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {new})"]
+        out.append("        return None" if changed else f"        return {run}(S, f)")
         return out
 
     def done_at_once(self) -> bool:   # effects only: each ends the run at once if it ends the game

@@ -171,9 +171,7 @@ class Attempt(Step):
                 break
 
     option_type = STR
-
-    def enter(self, S):
-        return [self.index, 0, None, None]
+    fresh_frame = (0, None, None)   # STAGE, ACTOR, CHOSEN
 
     def children(self):
         return [o.body for o in self.outcomes]
@@ -282,12 +280,11 @@ class Attempt(Step):
                   f"            S.ev.append({{'ev': 'attempt', 'who': actor, 'outcome': {outcome}}})"]
         seen = "U" if self.outcome_seen is UNCHANGED else "None"
         for k, o in enumerate(self.outcomes):
-            lines += [f"        {'if' if k == 0 else 'elif'} chosen == {k}:",
-                      f"            S.stack.append(f := {g.enter(o.body)})"]
+            lines.append(f"        {'if' if k == 0 else 'elif'} chosen == {k}:")
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
-                lines += g.next_step(self, o.body, "f", "            ", ends="frame")
+                lines += g.next_step(self, o.body, None, "            ", ends="frame")
             else:
-                lines.append("            return None")
+                lines += [f"            S.stack.append({g.enter(o.body)})", "            return None"]
         lines += [f"        return {seen}", *self._start_source(g, me),
                   "    if stage > 2:   # done, or nothing to attempt",
                   "        S.stack.pop()",
@@ -311,8 +308,7 @@ class Attempt(Step):
         if plain:
             return [*lines, f"        S.stack.append({g.enter(self.target)})", "        return U"]
         # nothing changed: the loop would ask the target next
-        return [*lines, f"        S.stack.append(f := {g.enter(self.target)})",
-                *g.next_step(self, self.target, "f", "        ")]
+        return [*lines, *g.next_step(self, self.target, None, "        ")]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
