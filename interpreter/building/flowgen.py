@@ -91,39 +91,30 @@ class FlowSource:
         new, run = self.start(step)
         return [f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
 
-    def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False,
-                  ends: str | None = None) -> list:
+    def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
         """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
         and return what it reports. ``frame``: just pushed or left on top (None: a new one,
-        pushed here, ``start``). ``caller``: the step whose run() this is, or None in a
-        resolve. ``asked``: a decision the step asked ends the resolve (``ASKED``: the loop has
-        nothing to do) when nothing changed. ``ends``: the caller's own frame, which ends too
-        when ``step`` is done and changed nothing (``step`` was the caller's last act): popped
-        here, as the loop's next iteration would.
+        made here, ``start``: pushed, or with ``tail`` put in the place of the frame on top,
+        the caller's, which is done once ``step`` starts). ``caller``: the step whose run()
+        this is, or None in a resolve. ``asked``: a decision the step asked ends the resolve
+        (``ASKED``: the loop has nothing to do) when nothing changed.
 
-        The budget: each iteration written in is counted here (``1 + charge``; the loop counts
+        The budget: the iteration written in is counted here (``1 + charge``; the loop counts
         the caller's own when the caller returns) and checked only in a resolve, which nothing
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
         chain no longer than the flow is deep), and the loop checks after each iteration."""
         run, push, count = self.run(step), [], f"{pad}S.steps += {1 + step.charge}"
         if frame is None:
             new, run = self.start(step)
-            push, frame = [f"{pad}S.stack.append(f := {new})"], "f"
-        if caller is None:
-            lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
-                     f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
-            if asked:
-                pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
-                lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
-            return [*lines, f"{pad}return changed"]
-        if ends is None:
+            push, frame = [f"{pad}S.stack[-1] = f = {new}" if tail else f"{pad}S.stack.append(f := {new})"], "f"
+        if caller is not None:
             return [*push, count, f"{pad}return {run}(S, {frame})"]
-        # a step done in the run it starts with (done_at_once) has popped its frame and asked
-        # nothing when it reports no change; else the state says
-        done = "changed is U" + ("" if step.done_at_once() else
-                                 f" and S.dec is None and not S.over and S.stack[-1] is {ends}")
-        return [*push, count, f"{pad}changed = {run}(S, {frame})", f"{pad}if {done}:",
-                f"{pad}    S.stack.pop()", f"{pad}    S.steps += {1 + caller.charge}", f"{pad}return changed"]
+        lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
+                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
+        if asked:
+            pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
+            lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
+        return [*lines, f"{pad}return changed"]
 
     def key(self, fn, card: str, led: str = "None") -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's

@@ -294,11 +294,6 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def done_at_once(self) -> bool:
-        """Whether a run from a new frame that reports UNCHANGED has always ended the step (its
-        frame popped, nothing asked, the game not over): flowgen.py ``next_step``."""
-        return False
-
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
         when-triggers and end conditions can see (``quiet.quiet(fn)`` for an effect function,
@@ -492,9 +487,6 @@ class Sequence(Step):
             out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {new})"]
         out.append("        return None" if changed else f"        return {run}(S, f)")
         return out
-
-    def done_at_once(self) -> bool:   # effects only: each ends the run at once if it ends the game
-        return all(child.inline for child in self.steps)
 
     def children(self):
         return list(self.steps)

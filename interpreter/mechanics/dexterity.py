@@ -105,7 +105,8 @@ STAGE, ACTOR, CHOSEN = 1, 2, 3
           Key("doc", "text", "what the attempt is, for people")))
 class Attempt(Step):
     """Frame: [index, STAGE, ACTOR, CHOSEN]. Stages: 0 start, 1 ready to resolve,
-    2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
+    2 outcome known; 9 nothing to attempt. The outcome's steps take the frame's place (the
+    attempt is done once they start): no trip through the loop to pop it after them."""
     who: Any                        # the acting seat's expression
     var: str | None                 # the variable the outcome's name is stored in (`as:`)
     target: _Target | None          # the step naming what is attempted, if any
@@ -271,7 +272,6 @@ class Attempt(Step):
         for k in range(n):
             lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):",
                       f"            chosen = {k}"]
-        lines += [f"        frame[{STAGE}] = 3", f"        frame[{CHOSEN}] = chosen"]
         outcome = f"None if chosen is None else {names}[chosen]"
         if self.var is not None:
             lines.append(f"        S.v[{self.var!r}] = {outcome}")
@@ -282,11 +282,11 @@ class Attempt(Step):
         for k, o in enumerate(self.outcomes):
             lines.append(f"        {'if' if k == 0 else 'elif'} chosen == {k}:")
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
-                lines += g.next_step(self, o.body, None, "            ", ends="frame")
+                lines += g.next_step(self, o.body, None, "            ", tail=True)
             else:
-                lines += [f"            S.stack.append({g.enter(o.body)})", "            return None"]
-        lines += [f"        return {seen}", *self._start_source(g, me),
-                  "    if stage > 2:   # done, or nothing to attempt",
+                lines += [f"            S.stack[-1] = {g.enter(o.body)}", "            return None"]
+        lines += ["        S.stack.pop()   # no outcome", f"        return {seen}", *self._start_source(g, me),
+                  "    if stage > 2:   # nothing to attempt",
                   "        S.stack.pop()",
                   "        return U",
                   f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
@@ -312,9 +312,10 @@ class Attempt(Step):
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
-        outcome asked of the table (1), the outcome's steps entered (2), done (3, or 9 when
-        there was nothing to attempt). Only frames, the RNG and the outcome's variable change
-        here: the outcome's steps run in frames of their own and report their own changes."""
+        outcome asked of the table (1), the outcome's steps entered in the attempt's place (2),
+        or nothing to attempt (9, or a number above 2). Only frames, the RNG and the outcome's
+        variable change here: the outcome's steps run in frames of their own and report their
+        own changes."""
         k_self, me = g.step(self), g.me(self.me_var)
         lines = [f"def {name}(S, frame):", f"    stage = frame[{STAGE}]", *self._start_source(g, me, plain=True),
                  f"    actor = frame[{ACTOR}]",
@@ -339,17 +340,18 @@ class Attempt(Step):
                   "            S.ev.append({'ev': 'roll', 'who': actor, 'chances': {o.name: probs[k] for k, o in "
                   "enumerate(outcomes)}})",
                   "    if stage == 2:",
-                  f"        k = frame[{CHOSEN}]",
-                  f"        frame[{STAGE}] = 3"]
+                  f"        k = frame[{CHOSEN}]"]
         if self.var is not None:
             lines.append(f"        S.v[{self.var!r}] = None if k is None else outcomes[k].name")
         lines += ["        if S.ev is not None:",
                   "            S.ev.append({'ev': 'attempt', 'who': actor, 'outcome': None if k is None else "
                   "outcomes[k].name})",
-                  "        if k is not None:",
-                  "            S.stack.append(outcomes[k].body.enter(S))",
+                  "        if k is None:",
+                  "            S.stack.pop()",
+                  "        else:   # the outcome's steps take the attempt's place",
+                  "            S.stack[-1] = outcomes[k].body.enter(S)",
                   f"        return {'U' if self.outcome_seen is UNCHANGED else 'None'}",
-                  "    S.stack.pop()   # stage 3 (done) or 9 (nothing to attempt)",
+                  "    S.stack.pop()   # 9 (nothing to attempt)",
                   "    return U"]
         return "\n".join(lines)
 
