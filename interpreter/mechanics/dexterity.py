@@ -210,6 +210,14 @@ class Attempt(Step):
         raise ExprRuntimeError("the chances of the outcomes add up to "
                                f"{total:g}, more than 1 ({', '.join(o.name for o in self.outcomes)})")
 
+    def told(self, S, actor, k, probs=None) -> None:
+        """The events of an attempt's outcome ``k`` (None: no outcome), for a game recording
+        them: the roll's chances (``probs``, in the outcomes' order) when it was rolled, then
+        the outcome."""
+        if probs is not None:
+            S.ev.append({"ev": "roll", "who": actor, "chances": {o.name: p for o, p in zip(self.outcomes, probs)}})
+        S.ev.append({"ev": "attempt", "who": actor, "outcome": None if k is None else self.outcomes[k].name})
+
     outcome_seen = None     # UNCHANGED when no check reads the outcome's variable (settle)
 
     def settle(self, quiet, watched_vars):
@@ -226,7 +234,6 @@ class Attempt(Step):
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
         k_self, me, n = g.step(self), g.me(self.me_var), len(self.outcomes)
-        names = g.fn(tuple(o.name for o in self.outcomes))
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
         lines = [f"def R{self.index}(S, frame):",
                  f"    stage = frame[{STAGE}]",
@@ -268,24 +275,24 @@ class Attempt(Step):
                 pad += "    "
             # (max(0.0, 1.0 - total), without the call: max() parses its arguments slowly)
             lines += [f"{pad}p = 1.0 - total", f"{pad}p{rest} = p if p > 0.0 else 0.0"]
-        lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0", "        chosen = None"]
-        for k in range(n):
-            lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):",
-                      f"            chosen = {k}"]
-        outcome = f"None if chosen is None else {names}[chosen]"
-        if self.var is not None:
-            lines.append(f"        S.v[{self.var!r}] = {outcome}")
-        lines += ["        if S.ev is not None:",
-                  f"            S.ev.append({{'ev': 'roll', 'who': actor, 'chances': dict(zip({names}, ({probs})))}})",
-                  f"            S.ev.append({{'ev': 'attempt', 'who': actor, 'outcome': {outcome}}})"]
-        seen = "U" if self.outcome_seen is UNCHANGED else "None"
+        # the outcome drawn, and at once what it does: its name, its events, its steps
+        lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0"]
+
+        def told(k, pad):   # the outcome's name and, when recorded, its events
+            name = None if k is None else self.outcomes[k].name
+            return ([f"{pad}S.v[{self.var!r}] = {name!r}"] if self.var is not None else []) + [
+                f"{pad}if S.ev is not None:", f"{pad}    {k_self}.told(S, actor, {k}, ({probs}))"]
         for k, o in enumerate(self.outcomes):
-            lines.append(f"        {'if' if k == 0 else 'elif'} chosen == {k}:")
+            pad = "            "
+            lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):", *told(k, pad)]
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
-                lines += g.next_step(self, o.body, None, "            ", tail=True)
+                lines += g.next_step(self, o.body, None, pad, tail=True)
             else:
-                lines += [f"            S.stack[-1] = {g.enter(o.body)}", "            return None"]
-        lines += ["        S.stack.pop()   # no outcome", f"        return {seen}", *self._start_source(g, me),
+                lines += [f"{pad}S.stack[-1] = {g.enter(o.body)}", f"{pad}return None"]
+        seen = "U" if self.outcome_seen is UNCHANGED else "None"
+        lines += [*told(None, "        "), "        S.stack.pop()   # no outcome: the attempt is done",
+                  f"        return {seen}"]
+        lines += [*self._start_source(g, me),
                   "    if stage > 2:   # nothing to attempt",
                   "        S.stack.pop()",
                   "        return U",
@@ -320,6 +327,7 @@ class Attempt(Step):
         lines = [f"def {name}(S, frame):", f"    stage = frame[{STAGE}]", *self._start_source(g, me, plain=True),
                  f"    actor = frame[{ACTOR}]",
                   f"    outcomes = {k_self}.outcomes",
+                  "    probs = None   # (asked at the table: no roll)",
                   "    if stage == 1:",
                   "        if S.o.get('resolve', 'random') == 'ask':",
                   f"            frame[{STAGE}] = 2",
@@ -336,16 +344,12 @@ class Attempt(Step):
                   "                    break",
                   f"        frame[{STAGE}], frame[{CHOSEN}] = 2, chosen",
                   "        stage = 2",
-                  "        if S.ev is not None:",
-                  "            S.ev.append({'ev': 'roll', 'who': actor, 'chances': {o.name: probs[k] for k, o in "
-                  "enumerate(outcomes)}})",
                   "    if stage == 2:",
                   f"        k = frame[{CHOSEN}]"]
         if self.var is not None:
             lines.append(f"        S.v[{self.var!r}] = None if k is None else outcomes[k].name")
         lines += ["        if S.ev is not None:",
-                  "            S.ev.append({'ev': 'attempt', 'who': actor, 'outcome': None if k is None else "
-                  "outcomes[k].name})",
+                  f"            {k_self}.told(S, actor, k, probs)",
                   "        if k is None:",
                   "            S.stack.pop()",
                   "        else:   # the outcome's steps take the attempt's place",
