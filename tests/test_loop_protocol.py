@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.errors import BudgetExceeded
+from interpreter.errors import BudgetExceeded, GameError
 from test_flowgen import reference
 from test_mechanics import load
 
@@ -73,3 +73,21 @@ def test_an_attempt_s_outcome_takes_its_frame(tmp_path):
         assert S.dec == (0, (1, 2)) and attempt not in [f[0] for f in S.stack]
         S.apply("2")
         assert S.dec == (1, (3, 4)) and S.v["x"] == 2
+
+
+def test_an_error_entering_a_step_is_located_as_the_reference_locates_it(tmp_path):
+    """A step whose frame is made by an expression (a repeat's count) is entered by the steps
+    list holding it, in the compiled flow as in the reference: an error there names the list."""
+    rules = load(tmp_path, """
+    flow:
+      - while: "x >= 0"
+        steps:
+          - repeat: "10 // x"
+            steps: [{set: {x: "x - 1"}}]
+    """)
+    errors = []
+    for r in (rules, reference(rules)):
+        with pytest.raises(GameError, match="division by zero") as e:
+            r.new_game(2)
+        errors.append((e.value.message, e.value.loc.line, e.value.loc.col))
+    assert errors[0] == errors[1]

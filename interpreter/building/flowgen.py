@@ -55,18 +55,19 @@ class FlowSource:
     def enter(self, step) -> str:
         """An expression that makes ``step``'s new frame: a list display where its kind's frames
         start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter."""
-        if "enter" not in step.__dict__ and type(step).enter is Step.enter:   # (coverage wraps a step's own enter)
+        if _constant_frame(step):
             return repr([step.index, *step.fresh_frame])
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
 
     def start(self, step) -> tuple[str, str]:
         """(a new frame, the run to call on it) for ``step`` entered and run at once. A sequence
-        of one step and no effects hands its frame to that step at its first run (a tail call),
-        so the step is entered in its place: the same stack after the run, a frame and a call
-        fewer. The plain reference enters every step itself."""
-        while (not self.plain and type(step) is Sequence and len(step.steps) == 1 and not step.steps[0].inline
-               and "enter" not in step.__dict__):
+        of one step and no effects hands its frame to that step at its first run (a tail call):
+        where that step's frame is a constant (nothing to raise an error located at the
+        sequence), it is entered in the sequence's place: the same stack after the run, a frame
+        and a call fewer. The plain reference enters every step itself."""
+        while (not self.plain and type(step) is Sequence and len(step.steps) == 1
+               and _constant_frame(step.steps[0]) and "enter" not in step.__dict__):
             step = step.steps[0]
         return self.enter(step), self.run(step)
 
@@ -229,6 +230,12 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     g.ns["RUNS"] = runs
     out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source, text)
     return (*out, g.named()) if names else out
+
+
+def _constant_frame(step) -> bool:
+    """Whether ``step``'s new frames are constants (``Step.fresh_frame``), written as a list
+    display; not where coverage wraps the step's own enter (it counts the entries)."""
+    return "enter" not in step.__dict__ and type(step).enter is Step.enter
 
 
 def _generated_only(step, method: str) -> bool:
