@@ -366,6 +366,7 @@ class _Target(Step):
     option_type = CARD
     cards: Any                      # the expression of the cards that may be named
     var: str                        # the variable the card named is stored in
+    unique_labels: bool             # no two cards share a label: the cards are the options
 
     @classmethod
     def make(cls, ctx, spec, path, scope):
@@ -379,6 +380,7 @@ class _Target(Step):
             ctx.error(f"target from: expected a list of cards, got {t.cards.type}", (*path, "from"), "type")
         t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
         t.prompt = str(spec.get("prompt", t.var))
+        t.unique_labels = ctx.unique_labels
         return ctx.add(t, path)
 
     attempt = None      # the attempt it belongs to (build)
@@ -401,7 +403,7 @@ class _Target(Step):
         """The cards offered once each (no none), in id order. Specialised: the cards of one
         zone, or of different zones joined, are sorted as they are (no card is ever in two
         zones, and none in none: every move takes its cards out of their source), a joined
-        list (a new one) in place."""
+        list (a new one) in place; where no two cards share a label, the cards are the options."""
         cards = f"{g.fn(self.cards)}(S, actor, None)"
         if g.plain or not _apart(self.cards.source):
             listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
@@ -419,6 +421,7 @@ class _Target(Step):
             "        S.stack.pop()",
             "        return U",
             *ordered,
+            "    S.dec = (actor, tuple(options))" if self.unique_labels and not g.plain else
             "    S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))",
             "    return U"])
 
