@@ -30,7 +30,7 @@ from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.names import var_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
-from ..mechanics.base import AskOnce, Sequence, Step
+from ..mechanics.base import Sequence, Step
 from .listing import graft, module
 
 
@@ -54,16 +54,23 @@ class FlowSource:
         return f"R{step.index}"
 
     def enter(self, step) -> str:
-        """An expression that makes ``step``'s new frame."""
-        kind = step.__dict__.get("enter") or type(step).enter   # (coverage wraps a step's own enter)
-        if kind is Step.enter:
-            return f"[{step.index}]"
-        if kind is Sequence.enter:
-            return f"[{step.index}, 0]"
-        if kind is AskOnce.enter:
-            return f"[{step.index}, None]"
+        """An expression that makes ``step``'s new frame: a list display where its kind's frames
+        start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter."""
+        if _constant_frame(step):
+            return repr([step.index, *step.fresh_frame])
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
+
+    def start(self, step) -> tuple[str, str]:
+        """(a new frame, the run to call on it) for ``step`` entered and run at once. A sequence
+        of one step and no effects hands its frame to that step at its first run (a tail call):
+        where that step's frame is a constant (nothing to raise an error located at the
+        sequence), it is entered in the sequence's place: the same stack after the run, a frame
+        and a call fewer. The plain reference enters every step itself."""
+        while (not self.plain and type(step) is Sequence and len(step.steps) == 1
+               and _constant_frame(step.steps[0]) and "enter" not in step.__dict__):
+            step = step.steps[0]
+        return self.enter(step), self.run(step)
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
@@ -80,21 +87,32 @@ class FlowSource:
             self.ns[name] = obj
         return name
 
-    def next_step(self, caller, step, frame: str, pad: str, asked: bool = False) -> list:
-        """Lines that run ``step``'s frame (``frame``, just pushed or left on top) at once, as
-        the game loop's next iteration would, and return what it reports. ``caller``: the step
-        whose run() this is (its own count is added first, as the loop does after it; the loop
-        then adds the caller's count again, which the difference corrects), or None in a
-        resolve (nothing counted after it). ``asked``: a decision the step asked ends the
-        resolve (``ASKED``: the loop has nothing to do) when nothing changed."""
-        limit = f"{pad}if S.steps > {self.max_steps}:\n{pad}    _over_budget(S)"
+    def enters(self, step, pad: str) -> list:
+        """Lines that push a new frame of ``step``'s and run it at once (``start``), returning
+        what it reports: a run whose own work changed nothing but frames."""
+        new, run = self.start(step)
+        return [f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
+
+    def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
+        """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
+        and return what it reports. ``frame``: just pushed or left on top (None: a new one,
+        made here, ``start``: pushed, or with ``tail`` put in the place of the frame on top,
+        the caller's, which is done once ``step`` starts). ``caller``: the step whose run()
+        this is, or None in a resolve. ``asked``: a decision the step asked ends the resolve
+        (``ASKED``: the loop has nothing to do) when nothing changed.
+
+        The budget: the iteration written in is counted here (``1 + charge``; the loop counts
+        the caller's own when the caller returns) and checked only in a resolve, which nothing
+        may follow: a run is called by the loop, or by a run the loop called, down the flow (a
+        chain no longer than the flow is deep), and the loop checks after each iteration."""
+        run, push, count = self.run(step), [], f"{pad}S.steps += {1 + step.charge}"
+        if frame is None:
+            new, run = self.start(step)
+            push, frame = [f"{pad}S.stack[-1] = f = {new}" if tail else f"{pad}S.stack.append(f := {new})"], "f"
         if caller is not None:
-            lines = [f"{pad}S.steps += {1 + caller.charge}", limit,
-                     f"{pad}changed = {self.run(step)}(S, {frame})"]
-            if step.charge != caller.charge:
-                lines.append(f"{pad}S.steps += {step.charge - caller.charge}")
-            return [*lines, f"{pad}return changed"]
-        lines = [f"{pad}changed = {self.run(step)}(S, {frame})", f"{pad}S.steps += {1 + step.charge}", limit]
+            return [*push, count, f"{pad}return {run}(S, {frame})"]
+        lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
+                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:
             pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
             lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
@@ -213,6 +231,12 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     g.ns["RUNS"] = runs
     out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source, text)
     return (*out, g.named()) if names else out
+
+
+def _constant_frame(step) -> bool:
+    """Whether ``step``'s new frames are constants (``Step.fresh_frame``), written as a list
+    display; not where coverage wraps the step's own enter (it counts the entries)."""
+    return "enter" not in step.__dict__ and type(step).enter is Step.enter
 
 
 def _generated_only(step, method: str) -> bool:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
@@ -23,11 +22,9 @@ IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition hol
            Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
 # UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
-# step that pushes a child's frame having changed nothing runs the child at once and returns
-# the child's result (``return S.rules.runs[child.index](S, child_frame)``: the child's compiled
-# run, the one the game loop calls): the engine would run that child
-# next with no check in between, so this only saves a trip through its loop. (Only going down
-# the flow: the depth of these calls is at most the flow's nesting depth.)
+# step that pushes a child's frame having changed nothing runs the child's run at once and
+# returns its result: the loop would run it next with no check between, so this saves a trip
+# through the loop. (Only down the flow: such calls nest no deeper than the flow.)
 SECTIONS: dict = {}
 
 
@@ -159,9 +156,11 @@ class Step:
             ctx.check_keys(main, key_names(inside), (*path, cls.kind), required=required_names(inside))
         return main
 
+    fresh_frame: tuple = ()   # the slots of a new frame after the index, where they are constants
+
     def enter(self, S: RunState) -> list:
-        """The frame for a new run of this step."""
-        return [self.index]
+        """The frame for a new run of this step (generated code writes it as a list display)."""
+        return [self.index, *self.fresh_frame]
 
     def run(self, S: RunState, frame: list):
         """Run from ``frame``: push a child's frame, pop its own, or ask (``S.dec = (seat,
@@ -357,9 +356,7 @@ class AskOnce(Step):
     run just to pop it)."""
     asks = True
     run = Step.run
-
-    def enter(self, S):
-        return [self.index, None]
+    fresh_frame = (None,)
 
     def none_source(self, g, pad: str) -> list:
         """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts
@@ -405,11 +402,10 @@ class Sequence(Step):
     """Run child steps in order. Frame: [index, NEXT]."""
     kind = "steps"
 
+    fresh_frame = (0,)
+
     def __init__(self, steps):
         self.steps = steps
-
-    def enter(self, S):
-        return [self.index, 0]
 
     def flow_source(self, g):
         """One branch per place the frame can resume at (the start, and just after each child
@@ -485,11 +481,12 @@ class Sequence(Step):
         if child is None:
             out += ["        S.stack.pop()", f"        return {'None' if changed else 'U'}"]
             return out
+        new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
         if last:   # the last child takes this frame's place (a tail call)
-            out.append(f"        S.stack[-1] = f = {g.enter(child)}")
+            out.append(f"        S.stack[-1] = f = {new}")
         else:
-            out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {g.enter(child)})"]
-        out.append("        return None" if changed else f"        return {g.run(child)}(S, f)")
+            out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {new})"]
+        out.append("        return None" if changed else f"        return {run}(S, f)")
         return out
 
     def children(self):

@@ -106,7 +106,8 @@ STAGE, ACTOR, CHOSEN = 1, 2, 3
           Key("doc", "text", "what the attempt is, for people")))
 class Attempt(Step):
     """Frame: [index, STAGE, ACTOR, CHOSEN]. Stages: 0 start, 1 ready to resolve,
-    2 outcome known, 3 outcome's steps done; 9 nothing to attempt."""
+    2 outcome known; 9 nothing to attempt. The outcome's steps take the frame's place (the
+    attempt is done once they start): no trip through the loop to pop it after them."""
     who: Any                        # the acting seat's expression
     var: str | None                 # the variable the outcome's name is stored in (`as:`)
     target: _Target | None          # the step naming what is attempted, if any
@@ -172,9 +173,7 @@ class Attempt(Step):
                 break
 
     option_type = STR
-
-    def enter(self, S):
-        return [self.index, 0, None, None]
+    fresh_frame = (0, None, None)   # STAGE, ACTOR, CHOSEN
 
     def children(self):
         return [o.body for o in self.outcomes]
@@ -212,6 +211,14 @@ class Attempt(Step):
         raise ExprRuntimeError("the chances of the outcomes add up to "
                                f"{total:g}, more than 1 ({', '.join(o.name for o in self.outcomes)})")
 
+    def told(self, S, actor, k, probs=None) -> None:
+        """The events of an attempt's outcome ``k`` (None: no outcome), for a game recording
+        them: the roll's chances (``probs``, in the outcomes' order) when it was rolled, then
+        the outcome."""
+        if probs is not None:
+            S.ev.append({"ev": "roll", "who": actor, "chances": {o.name: p for o, p in zip(self.outcomes, probs)}})
+        S.ev.append({"ev": "attempt", "who": actor, "outcome": None if k is None else self.outcomes[k].name})
+
     outcome_seen = None     # UNCHANGED when no check reads the outcome's variable (settle)
 
     def settle(self, quiet, watched_vars):
@@ -228,7 +235,6 @@ class Attempt(Step):
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
         k_self, me, n = g.step(self), g.me(self.me_var), len(self.outcomes)
-        names = g.fn(tuple(o.name for o in self.outcomes))
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
         lines = [f"def R{self.index}(S, frame):",
                  f"    stage = frame[{STAGE}]",
@@ -270,27 +276,25 @@ class Attempt(Step):
                 pad += "    "
             # (max(0.0, 1.0 - total), without the call: max() parses its arguments slowly)
             lines += [f"{pad}p = 1.0 - total", f"{pad}p{rest} = p if p > 0.0 else 0.0"]
-        lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0", "        chosen = None"]
-        for k in range(n):
-            lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):",
-                      f"            chosen = {k}"]
-        lines += [f"        frame[{STAGE}] = 3", f"        frame[{CHOSEN}] = chosen"]
-        outcome = f"None if chosen is None else {names}[chosen]"
-        if self.var is not None:
-            lines.append(f"        {var_ref(self.var)} = {outcome}")
-        lines += ["        if S.ev is not None:",
-                  f"            S.ev.append({{'ev': 'roll', 'who': actor, 'chances': dict(zip({names}, ({probs})))}})",
-                  f"            S.ev.append({{'ev': 'attempt', 'who': actor, 'outcome': {outcome}}})"]
-        seen = "U" if self.outcome_seen is UNCHANGED else "None"
+        # the outcome drawn, and at once what it does: its name, its events, its steps
+        lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0"]
+
+        def told(k, pad):   # the outcome's name and, when recorded, its events
+            name = None if k is None else self.outcomes[k].name
+            return ([f"{pad}{var_ref(self.var)} = {name!r}"] if self.var is not None else []) + [
+                f"{pad}if S.ev is not None:", f"{pad}    {k_self}.told(S, actor, {k}, ({probs}))"]
         for k, o in enumerate(self.outcomes):
-            lines += [f"        {'if' if k == 0 else 'elif'} chosen == {k}:",
-                      f"            S.stack.append(f := {g.enter(o.body)})"]
+            pad = "            "
+            lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):", *told(k, pad)]
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
-                lines += [*g.next_step(self, o.body, "f", "            ")[:-1], *self._done_source(g)]
+                lines += g.next_step(self, o.body, None, pad, tail=True)
             else:
-                lines.append("            return None")
-        lines += [f"        return {seen}", *self._start_source(g, me),
-                  "    if stage > 2:   # done, or nothing to attempt",
+                lines += [f"{pad}S.stack[-1] = {g.enter(o.body)}", f"{pad}return None"]
+        seen = "U" if self.outcome_seen is UNCHANGED else "None"
+        lines += [*told(None, "        "), "        S.stack.pop()   # no outcome: the attempt is done",
+                  f"        return {seen}"]
+        lines += [*self._start_source(g, me),
+                  "    if stage > 2:   # nothing to attempt",
                   "        S.stack.pop()",
                   "        return U",
                   f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
@@ -312,30 +316,19 @@ class Attempt(Step):
         if plain:
             return [*lines, f"        S.stack.append({g.enter(self.target)})", "        return U"]
         # nothing changed: the loop would ask the target next
-        return [*lines, f"        S.stack.append(f := {g.enter(self.target)})",
-                *g.next_step(self, self.target, "f", "        ")]
-
-    def _done_source(self, g) -> list:
-        """After an outcome's steps run at once: when they are done and changed nothing, the
-        attempt is done too, and ends here rather than in the loop's next iteration (counted as
-        that iteration would be)."""
-        pad = "            "
-        return [f"{pad}if changed is U and S.dec is None and not S.over and S.stack[-1] is frame:",
-                f"{pad}    S.stack.pop()",
-                f"{pad}    S.steps += {1 + self.charge}",
-                f"{pad}    if S.steps > {g.max_steps}:",
-                f"{pad}        _over_budget(S)",
-                f"{pad}return changed"]
+        return [*lines, *g.next_step(self, self.target, None, "        ")]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
-        outcome asked of the table (1), the outcome's steps entered (2), done (3, or 9 when
-        there was nothing to attempt). Only frames, the RNG and the outcome's variable change
-        here: the outcome's steps run in frames of their own and report their own changes."""
+        outcome asked of the table (1), the outcome's steps entered in the attempt's place (2),
+        or nothing to attempt (9, or a number above 2). Only frames, the RNG and the outcome's
+        variable change here: the outcome's steps run in frames of their own and report their
+        own changes."""
         k_self, me = g.step(self), g.me(self.me_var)
         lines = [f"def {name}(S, frame):", f"    stage = frame[{STAGE}]", *self._start_source(g, me, plain=True),
                  f"    actor = frame[{ACTOR}]",
                   f"    outcomes = {k_self}.outcomes",
+                  "    probs = None   # (asked at the table: no roll)",
                   "    if stage == 1:",
                   "        if S.o.get('resolve', 'random') == 'ask':",
                   f"            frame[{STAGE}] = 2",
@@ -352,21 +345,18 @@ class Attempt(Step):
                   "                    break",
                   f"        frame[{STAGE}], frame[{CHOSEN}] = 2, chosen",
                   "        stage = 2",
-                  "        if S.ev is not None:",
-                  "            S.ev.append({'ev': 'roll', 'who': actor, 'chances': {o.name: probs[k] for k, o in "
-                  "enumerate(outcomes)}})",
                   "    if stage == 2:",
-                  f"        k = frame[{CHOSEN}]",
-                  f"        frame[{STAGE}] = 3"]
+                  f"        k = frame[{CHOSEN}]"]
         if self.var is not None:
             lines.append(f"        {var_ref(self.var)} = None if k is None else outcomes[k].name")
         lines += ["        if S.ev is not None:",
-                  "            S.ev.append({'ev': 'attempt', 'who': actor, 'outcome': None if k is None else "
-                  "outcomes[k].name})",
-                  "        if k is not None:",
-                  "            S.stack.append(outcomes[k].body.enter(S))",
+                  f"            {k_self}.told(S, actor, k, probs)",
+                  "        if k is None:",
+                  "            S.stack.pop()",
+                  "        else:   # the outcome's steps take the attempt's place",
+                  "            S.stack[-1] = outcomes[k].body.enter(S)",
                   f"        return {'U' if self.outcome_seen is UNCHANGED else 'None'}",
-                  "    S.stack.pop()   # stage 3 (done) or 9 (nothing to attempt)",
+                  "    S.stack.pop()   # 9 (nothing to attempt)",
                   "    return U"]
         return "\n".join(lines)
 
@@ -377,6 +367,7 @@ class _Target(Step):
     option_type = CARD
     cards: Any                      # the expression of the cards that may be named
     var: str                        # the variable the card named is stored in
+    unique_labels: bool             # no two cards share a label: the cards are the options
 
     @classmethod
     def make(cls, ctx, spec, path, scope):
@@ -390,6 +381,7 @@ class _Target(Step):
             ctx.error(f"target from: expected a list of cards, got {t.cards.type}", (*path, "from"), "type")
         t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
         t.prompt = str(spec.get("prompt", t.var))
+        t.unique_labels = ctx.unique_labels
         return ctx.add(t, path)
 
     attempt = None      # the attempt it belongs to (build)
@@ -412,7 +404,7 @@ class _Target(Step):
         """The cards offered once each (no none), in id order. Specialised: the cards of one
         zone, or of different zones joined, are sorted as they are (no card is ever in two
         zones, and none in none: every move takes its cards out of their source), a joined
-        list (a new one) in place."""
+        list (a new one) in place; where no two cards share a label, the cards are the options."""
         cards = f"{g.fn(self.cards)}(S, actor, None)"
         if g.plain or not _apart(self.cards.source):
             listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
@@ -430,6 +422,7 @@ class _Target(Step):
             "        S.stack.pop()",
             "        return U",
             *ordered,
+            "    S.dec = (actor, tuple(options))" if self.unique_labels and not g.plain else
             "    S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))",
             "    return U"])
 

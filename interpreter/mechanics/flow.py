@@ -31,8 +31,7 @@ class Phase(Step):
         return "\n".join([f"def R{self.index}(S, frame):",
                           "    if len(frame) == 1:",
                           "        frame.append(1)",
-                          f"        S.stack.append(f := {g.enter(self.body)})",
-                          f"        return {g.run(self.body)}(S, f)",
+                          *g.enters(self.body, "        "),
                           "    S.stack.pop()",
                           "    return U"])
 
@@ -78,15 +77,12 @@ class Repeat(Step):
                  f"    if k >= frame[{TIMES}]:",
                  "        S.stack.pop()",
                  "        return U",
-                 f"    frame[{DONE}] = k + 1",
-                 f"    S.stack.append(f := {g.enter(self.body)})"]
+                 f"    frame[{DONE}] = k + 1"]
         if self.var is not None:
             lines.append(f"    {var_ref(self.var)} = k + 1")
-            if self.watched:
-                lines.append("    return None")
-                return "\n".join(lines)
-        lines.append(f"    return {g.run(self.body)}(S, f)")
-        return "\n".join(lines)
+            if self.watched:   # the loop checks, then runs the body
+                return "\n".join([*lines, f"    S.stack.append({g.enter(self.body)})", "    return None"])
+        return "\n".join([*lines, *g.enters(self.body, "    ")])
 
     def children(self):
         return [self.body]
@@ -111,8 +107,7 @@ class _Loop(Step):
                           f"    if {holds if self.negate else 'not ' + holds}:",
                           "        S.stack.pop()",
                           "        return U",
-                          f"    S.stack.append(f := {g.enter(self.body)})",
-                          f"    return {g.run(self.body)}(S, f)"])
+                          *g.enters(self.body, "    ")])
 
     def children(self):
         return [self.body]
@@ -246,9 +241,11 @@ class Turns(Step):
                   f"        frame[{POS}] = pos + 1"]
         if self.skip is not None:
             lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
-        lines += [f"        {var_ref(self.var)} = player",
-                  f"        S.stack.append(f := {g.enter(self.body)})",
-                  "        return None" if self.watched else f"        return {g.run(self.body)}(S, f)"]
+        lines.append(f"        {var_ref(self.var)} = player")
+        if self.watched:   # the loop checks, then runs the body
+            lines += [f"        S.stack.append({g.enter(self.body)})", "        return None"]
+        else:
+            lines += g.enters(self.body, "        ")
         return "\n".join(lines)
 
     def children(self):
@@ -278,12 +275,9 @@ class Conditional(Step):
                  "    if len(frame) == 1:",
                  f"        if {g.fn(self.cond)}(S, {g.me(self.me_var)}, None):",
                  "            frame.append(1)",
-                 f"            S.stack.append(f := {g.enter(self.then)})",
-                 f"            return {g.run(self.then)}(S, f)"]
+                 *g.enters(self.then, "            ")]
         if self.orelse is not None:
-            lines += ["        frame.append(1)",
-                      f"        S.stack.append(f := {g.enter(self.orelse)})",
-                      f"        return {g.run(self.orelse)}(S, f)"]
+            lines += ["        frame.append(1)", *g.enters(self.orelse, "        ")]
         else:
             lines += ["        S.stack.pop()", "        return U"]
         lines += ["    S.stack.pop()", "    return U"]
