@@ -111,6 +111,8 @@ class Compiler(NameNodes, OperatorNodes):
         self._node_access = False     # each node's Code carries what it reads (compile_element)
         self._binds = 0               # calls hoisted so far (a node that made one binds a name)
         self.made: set[str] = set()   # the element variables fresh() made
+        self.bound: dict[str, str] = {}   # locals read as a plain Python name, not L['name'] (a declared
+                                          # effect's parameters: building/effects.py)
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
     filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")
@@ -132,8 +134,15 @@ class Compiler(NameNodes, OperatorNodes):
         result.access = notes.frozen()
         return result
 
+    def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
+              bound: dict | None = None) -> Scope:
+        """The scope of an expression with these locals: those of them that are parameters of the
+        function being built (``self.bound``) read by name, the others from ``L``."""
+        params = {k: v for k, v in self.bound.items() if k in (locals or ())}
+        return Scope(dict(locals or {}), has_me, elements or [], bound={**params, **(bound or {})})
+
     def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
-        scope = Scope(dict(locals or {}), has_me, [])
+        scope = self.scope(locals, has_me)
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
@@ -238,7 +247,7 @@ class Compiler(NameNodes, OperatorNodes):
         Python source that gives its value where the caller puts the expression (read there
         instead of ``L['name']``)."""
         tree = parse(text)
-        scope = Scope(dict(locals or {}), has_me, [(var, element)], bound=bound)
+        scope = self.scope(locals, has_me, [(var, element)], bound)
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag

@@ -95,7 +95,7 @@ class Reusing(Compiler):
                 or self._uses or self._loops or not isinstance(text, str)):
             return None
         key = (text, tuple((locals or {}).items()), has_me, expect, self.hoisting, self.plain, self._counter,
-               self._declared())
+               self._declared(), tuple((k, v) for k, v in self.bound.items() if k in (locals or ())))
         try:
             hash(key)
         except TypeError:   # (a local's type that is not a plain value)
