@@ -2,6 +2,7 @@
 (building/effects.py, building/flowgen.py): what runs keeps its meaning and its places."""
 from __future__ import annotations
 
+import interpreter
 from helpers import load_text
 from interpreter.building.listing import listing
 
@@ -37,3 +38,42 @@ def test_a_declared_effect_takes_its_arguments_as_parameters(tmp_path):
     # pair(x=2, y=11): a, b = 2, 11, total += (1+2+3) * 11 (the element x hides the parameter);
     # pair(x=11, y=2): a, b = 11, 2, total += 6 * 2
     assert (S.v["a"], S.v["b"], S.v["total"]) == (11, 2, 66 + 12)
+
+
+LOOPING = """
+game: looping
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+  left: {type: int, start: 3}
+  gone: {type: bool, start: false}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n}
+  - while: "left > 0"
+    steps:
+      - set: {left: "left - 1"}
+      - set: {n: "10 // n"}
+  - set: {gone: "true"}
+"""
+
+
+def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(tmp_path):
+    import traceback
+
+    import pytest
+
+    from interpreter.building.flowgen import compile_flow
+    rules = load_text(tmp_path, LOOPING, "looping.yaml")
+    assert "# F" in rules.flow_source and "looping.yaml:13:9, written in place" in rules.flow_source
+    assert "written in place" not in compile_flow(rules, plain=True)[3]   # (the reference calls each function)
+    S = rules.new_game(2, seed=1)
+    S.apply_index(1)                                    # n = 1: three passes, then the end
+    assert (S.v["n"], S.v["left"], S.v["gone"], S.is_terminal()) == (10, 0, True, True)
+    S = rules.new_game(2, seed=1)
+    with pytest.raises(interpreter.GameError) as raised:
+        S.apply_index(0)                                # n = 0: 10 // 0 in the loop's second effect
+    assert "looping.yaml:13" in str(raised.value) and "division by zero" in str(raised.value)
+    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
+    ours = [f for f in frames if f.filename.startswith("<looping.yaml:")]
+    assert ours[-1].filename == "<looping.yaml:13>" and "_floordiv(10, S.v['n'])" in ours[-1].line
+

@@ -80,7 +80,7 @@ class EffectCompiler(DeclaredEffects):
         if not items:
             return None
         marks = len(self.ctx.diags), (len(self.ctx.probes.items) if self.ctx.probes is not None else 0)
-        src, access = self._source(items, path, locals, has_me, name, first, params)
+        src, access, body = self._source(items, path, locals, has_me, name, first, params)
         try:
             code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
         except SyntaxError:
@@ -91,7 +91,7 @@ class EffectCompiler(DeclaredEffects):
             self._forget(*marks)
             self.ctx.compiler.hoisting = False
             try:
-                src, access = self._source(items, path, locals, has_me, name, first, params)
+                src, access, body = self._source(items, path, locals, has_me, name, first, params)
             finally:
                 self.ctx.compiler.hoisting = True
             code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
@@ -101,9 +101,12 @@ class EffectCompiler(DeclaredEffects):
         fn = local_ns[name]
         fn.access = access   # what it may change (watch.py: steps that need no checks after)
         fn.code, fn.loc = src, self.ctx.smap.loc((*path, first)) or self.ctx.smap.loc(tuple(path))   # (listing.py)
+        fn.body = (body, None)   # its statements, for a step that writes them in place (flowgen.py)
         return by_rule(fn, fn.loc, src)
 
-    def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access]:   # (what it touches)
+    def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access, tuple]:
+        """(the function's source, what it touches, its statements unindented as a caller passing
+        ``L`` None would write them in place)."""
         em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
@@ -120,7 +123,8 @@ class EffectCompiler(DeclaredEffects):
             head = ["    L = None", *head]
         args = "L" if params is None else ", ".join(params)
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
-        return src, notes.frozen()
+        body = (*(["    L = None"] if em.local_dict and params is None else []), *owning(writes), *em.lines)
+        return src, notes.frozen(), tuple(line[4:] for line in body)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)

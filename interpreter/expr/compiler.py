@@ -275,9 +275,10 @@ class Compiler(NameNodes, OperatorNodes):
         # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
         # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
         loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
-        result = f"{src}\n" if loops is None else "_ok\n"
-        lines = "".join(f"        {line}\n" for line in (*first, *(loops or ())))
-        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}"
+        result = f"{src}" if loops is None else "_ok"
+        statements = (*first, *(loops or ()))
+        lines = "".join(f"        {line}\n" for line in statements)
+        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}\n"
                 f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
             code = compiled(body, f"<expr {text[:60]}>", "exec")
@@ -285,6 +286,7 @@ class Compiler(NameNodes, OperatorNodes):
             exec(code, self.names.namespace, local)  # noqa: S102 - source is generated
             fn = local["_expr"]
             fn.code = body   # what it runs, for `rulebook compile` (building/listing.py)
+            fn.body = (statements, result)   # the same, for code that writes it in place (flowgen.py)
             return fn
         except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
             raise ExprError("expression is nested too deeply once its defines are expanded", 0,
