@@ -77,3 +77,21 @@ def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(
     ours = [f for f in frames if f.filename.startswith("<looping.yaml:")]
     assert ours[-1].filename == "<looping.yaml:13>" and "_floordiv(10, S.v['n'])" in ours[-1].line
 
+
+def test_a_condition_in_place_keeps_the_languages_error(tmp_path):
+    import pytest
+    rules = load_text(tmp_path, """
+game: unset
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+  left: {type: int}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n}
+  - while: "left > n"
+    steps: [{set: {n: "n + 1"}}]
+""", "unset.yaml")
+    assert "unset.yaml:9:12, written in place" in rules.flow_source
+    with pytest.raises(interpreter.GameError) as raised:
+        rules.new_game(2, seed=1).apply_index(0)
+    assert "none used as a value" in str(raised.value) and "unset.yaml:9" in str(raised.value)

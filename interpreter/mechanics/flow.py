@@ -105,9 +105,9 @@ class _Loop(Step):
         return cls(cond, body, scope.me_var)
 
     def flow_source(self, g):
-        holds = f"{g.fn(self.cond)}(S, {g.me(self.me_var)}, None)"
         return "\n".join([f"def R{self.index}(S, frame):",
-                          f"    if {holds if self.negate else 'not ' + holds}:",
+                          *g.assign(self.cond, "holds", g.me(self.me_var), "    "),
+                          f"    if {'holds' if self.negate else 'not holds'}:",
                           "        S.stack.pop()",
                           "        return U",
                           f"    S.stack.append(f := {g.enter(self.body)})",
@@ -229,7 +229,8 @@ class Turns(Step):
             lines.append(f"    me = S.v[{self.me_var!r}]")
         lines.append("    while True:")
         if self.until is not None:
-            lines += [f"        if {g.fn(self.until)}(S, {'me' if self.me_var is not None else 'None'}, None):",
+            lines += [*g.assign(self.until, "over", "me" if self.me_var is not None else "None", "        "),
+                      "        if over:",
                       "            S.stack.pop()",
                       "            return None"]
         lines += [f"        seq = frame[{ORDER}]",
@@ -275,7 +276,8 @@ class Conditional(Step):
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
                  "    if len(frame) == 1:",
-                 f"        if {g.fn(self.cond)}(S, {g.me(self.me_var)}, None):",
+                 *g.assign(self.cond, "holds", g.me(self.me_var), "        "),
+                 "        if holds:",
                  "            frame.append(1)",
                  f"            S.stack.append(f := {g.enter(self.then)})",
                  f"            return {g.run(self.then)}(S, f)"]
