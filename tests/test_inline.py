@@ -95,3 +95,29 @@ flow:
     with pytest.raises(interpreter.GameError) as raised:
         rules.new_game(2, seed=1).apply_index(0)
     assert "none used as a value" in str(raised.value) and "unset.yaml:9" in str(raised.value)
+
+
+def test_a_hook_runs_in_place_located_at_its_step(tmp_path):
+    import traceback
+
+    import pytest
+    rules = load_text(tmp_path, """
+game: hook
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+  m: {type: int, start: 5}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n,
+             then: [{set: {m: "m + 1"}}, {set: {m: "m // n"}}]}
+""", "hook.yaml")
+    assert "hook.yaml:9:21, written in place" in rules.flow_source
+    S = rules.new_game(2, seed=1)
+    S.apply_index(1)
+    assert S.v["m"] == 6
+    with pytest.raises(interpreter.GameError) as raised:
+        rules.new_game(2, seed=1).apply_index(0)
+    assert "hook.yaml:8" in str(raised.value) and "in choose" in str(raised.value)   # (at its step, as called)
+    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
+    ours = [f for f in frames if f.filename.startswith("<hook.yaml:")]
+    assert ours[-1].filename == "<hook.yaml:9>" and "_floordiv(S.v['m'], S.v['n'])" in ours[-1].line

@@ -101,12 +101,14 @@ class EffectCompiler(DeclaredEffects):
         fn = local_ns[name]
         fn.access = access   # what it may change (watch.py: steps that need no checks after)
         fn.code, fn.loc = src, self.ctx.smap.loc((*path, first)) or self.ctx.smap.loc(tuple(path))   # (listing.py)
-        fn.body = (body, None)   # its statements, for a step that writes them in place (flowgen.py)
+        # its statements, for a step that writes them in place (flowgen.py), and whether they bind
+        # a for_each's element in L (then L must be set there, even to None)
+        fn.body, fn.binds_local = (body[0], None), body[1]
         return by_rule(fn, fn.loc, src)
 
     def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access, tuple]:
-        """(the function's source, what it touches, its statements unindented as a caller passing
-        ``L`` None would write them in place)."""
+        """(the function's source, what it touches, (its statements unindented, whether they bind
+        a local in ``L``))."""
         em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
@@ -123,8 +125,7 @@ class EffectCompiler(DeclaredEffects):
             head = ["    L = None", *head]
         args = "L" if params is None else ", ".join(params)
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
-        body = (*(["    L = None"] if em.local_dict and params is None else []), *owning(writes), *em.lines)
-        return src, notes.frozen(), tuple(line[4:] for line in body)
+        return src, notes.frozen(), (tuple(line[4:] for line in (*owning(writes), *em.lines)), em.local_dict)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)

@@ -153,24 +153,27 @@ class FlowSource:
         loc = getattr(fn, "loc", None)
         return f"{self.fn(fn)}" + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
 
-    def effects(self, fn, me: str, pad: str, step=None) -> list:
-        """Lines running effect list ``fn`` (a call's ``L`` None) as the seat ``me``: its
-        statements written in place where ``inline`` says (binding ``me``, and the names the
-        effect compiler made fresh in it, all ``_``-prefixed: the caller's own locals do not
-        begin so), else a call. ``step``: the step an error inside is located at (a handler
-        around it says so, naming the traceback's entry by the effect's rule as the called
-        function's frame was named); None: located as the running step."""
+    def effects(self, fn, me: str, pad: str, step=None, L: str = "None") -> list:
+        """Lines running effect list ``fn`` as the seat ``me`` with the locals ``L`` (a hook's:
+        ``locals``): its statements written in place where ``inline`` says (binding ``me``, ``L``
+        where it reads or binds a local, and the names the effect compiler made fresh in it, all
+        ``_``-prefixed: the caller uses none of them, nor ``me`` or ``L`` in another meaning),
+        else a call. ``step``: the step an error inside is located at (a handler around it says
+        so, naming the traceback's entry by the effect's rule as the called function's frame
+        was named); None: located as the running step."""
         if not self.inline(fn):
-            run = [f"{self.fn(fn)}(S, {me}, None)"]
+            run = [f"{self.fn(fn)}(S, {me}, {L})"]
         else:
+            access = getattr(fn, "access", None)
+            local = getattr(fn, "binds_local", True) or access is None or access.locals or access.opaque
             run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if me != "me" else []),
-                   *fn.body[0]]
+                   *([f"L = {L}"] if local and L != "L" else []), *fn.body[0]]
         if step is None:
             return [pad + line for line in run]
         handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
                    f"if getattr(e, 'rulebook_step', None) is None:\n{pad}        e.rulebook_step = {self.step(step)}")
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
-                f"{pad}except Exception as e:   # located at the effect, not at the list",
+                f"{pad}except Exception as e:   # located at the step the effect belongs to",
                 f"{pad}    {handler}", f"{pad}    raise"]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}") -> list:

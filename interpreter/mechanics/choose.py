@@ -86,7 +86,7 @@ class Choose(AskOnce):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
         lines = [f"def Q{self.index}(S, frame, value):", f"    S.v[{self.var!r}] = value"]
         if self.then is not None:
-            lines.append(f"    {g.fn(self.then)}(S, frame[{SEAT_ASKED}], None)")
+            lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
 
     def choice_var(self):

@@ -240,7 +240,7 @@ class Grid(AskOnce):
                   "    if S.ev is not None:",
                   "        S.ev.append({'ev': 'grid', 'who': who, 'space': S.rules.card_labels[card], 'cost': cost})"]
         if self.then is not None:
-            lines.append(f"    {g.fn(self.then)}(S, who, {{'space': card}})")
+            lines += g.effects(self.then, "who", "    ", self, "{'space': card}")
         return "\n".join([*lines, "    S.stack.pop()   # answered: the step is done (no second run just to pop it)",
                           "    return None"])
 

@@ -183,7 +183,7 @@ class Pick(Step):
                   "            ev['to_owner'] = owner",
                   "        S.ev.append(ev)"]
         if self.then is not None:
-            lines.append(f"    {g.fn(self.then)}(S, who, {{'card': card, 'picked': frame[{PICKED}]}})")
+            lines += g.effects(self.then, "who", "    ", self, f"{{'card': card, 'picked': frame[{PICKED}]}}")
         return "\n".join([*lines, "    return None"])
 
     asks = True

@@ -252,9 +252,9 @@ class Tricks(Step):
                   f"'to': {self.table!r}, 'cards': [card]}})"]
         hook = {"card": "card", "led": "table[0]", "trick": "table[:]", "tricks_played": f"frame[{DONE}]"}
         if self.on_play is not None:
-            lines.append(f"    {g.fn(self.on_play)}(S, player, {g.locals(self.on_play, hook)})")
+            lines += g.effects(self.on_play, "player", "    ", self, g.locals(self.on_play, hook))
         if self.follow is not None and self.on_void is not None:
-            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {g.locals(self.on_void, hook)})"]
+            lines += ["    if void:", *g.effects(self.on_void, "player", "        ", self, g.locals(self.on_void, hook))]
         lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
@@ -320,7 +320,7 @@ class Tricks(Step):
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
             hook = {"card": "win_card", "led": "cards[0]", "trick": "cards", "tricks_played": f"frame[{DONE}]"}
-            lines.append(f"    {g.fn(self.on_win)}(S, winner, {g.locals(self.on_win, hook)})")
+            lines += g.effects(self.on_win, "winner", "    ", self, g.locals(self.on_win, hook))
         lines += [f"    frame[{DONE}] += 1",
                   f"    frame[{LEADER}] = winner",
                   f"    frame[{ORDER}] = None",
