@@ -121,3 +121,20 @@ flow:
     frames = traceback.extract_tb(raised.value.__context__.__traceback__)
     ours = [f for f in frames if f.filename.startswith("<hook.yaml:")]
     assert ours[-1].filename == "<hook.yaml:9>" and "_floordiv(S.v['m'], S.v['n'])" in ours[-1].line
+
+
+def test_a_choices_options_are_asked_in_place(tmp_path):
+    rules = load_text(tmp_path, """
+game: options
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 3}
+flow:
+  - choose: {who: 0, options: "[n, n * 2]", as: n}
+  - choose: {who: 1, options: "[n + 1, n - 1]", as: n}
+""", "options.yaml")
+    assert "options.yaml:7:31, written in place" in rules.flow_source
+    S = rules.new_game(2, seed=1)
+    assert S.dec == (0, (3, 6))
+    S.apply_index(1)
+    assert S.dec == (1, (7, 5))
