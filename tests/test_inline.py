@@ -138,3 +138,13 @@ flow:
     assert S.dec == (0, (3, 6))
     S.apply_index(1)
     assert S.dec == (1, (7, 5))
+
+
+def test_a_hook_takes_the_locals_it_reads_as_parameters():
+    from helpers import bundled
+    rules = bundled("diamonds")
+    trick = next(s for s in rules.steps if s.kind == "tricks")
+    for hook, reads in ((trick.on_void, ("card",)), (trick.on_win, ("led",))):
+        assert hook.params == reads
+        assert hook.__code__.co_varnames[:hook.__code__.co_argcount] == ("S", "me", *(f"P_{k}" for k in reads))
+    assert "{'card':" not in rules.module_source and "P_card = card" in rules.flow_source

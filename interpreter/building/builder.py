@@ -224,10 +224,11 @@ class Builder(Declarations, Bounded, Elements):
             return text.split("[")[0].rsplit(".", 1)[1].strip()
         return text.split("[")[0].strip()
 
-    def effects(self, items, path, locals=None, has_me=True, first=0):
+    def effects(self, items, path, locals=None, has_me=True, first=0, by_name=False):
+        """``by_name``: a hook that only generated code calls, its locals its parameters (EffectCompiler.compile)."""
         if not items:
             return None
-        return self.fx.compile(items, path, locals, has_me, first=first)
+        return self.fx.compile(items, path, locals, has_me, first=first, by_name=by_name)
 
     # ------------------------------------------------------------------ steps
     def add(self, step, path):

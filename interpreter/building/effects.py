@@ -23,7 +23,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
-from .declared import DeclaredEffects
+from .declared import DeclaredEffects, parameter
 from .emitter import Emitter
 from .flowgen import by_rule
 
@@ -72,13 +72,22 @@ class EffectCompiler(DeclaredEffects):
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
 
     # ------------------------------------------------------------------ entry points
-    def compile(self, items, path, locals=None, has_me=True, name="fx", first=0, params=None):
+    def compile(self, items, path, locals=None, has_me=True, name="fx", first=0, params=None, by_name=False):
         """Return a function ``f(S, me, L)`` running the effect list, or None when it is empty.
         ``first`` is the list index of items[0] in the YAML list at ``path`` (for locations).
         ``params``: the Python names of its parameters, in place of ``L`` (a declared effect's,
-        ``f(S, me, P_suit)``; the compiler's ``bound`` says how its expressions read them)."""
+        ``f(S, me, P_suit)``; the compiler's ``bound`` says how its expressions read them).
+        ``by_name``: its locals are its parameters, those it reads (a hook's, called only by
+        generated code: ``f(S, me, P_card)``); ``fn.params`` names them in order."""
         if not items:
             return None
+        if by_name:
+            compiler = self.ctx.compiler
+            outer, compiler.bound = compiler.bound, {k: parameter(k, i) for i, k in enumerate(locals or {})}
+            try:
+                return self.compile(items, path, locals, has_me, name, first, dict(compiler.bound))
+            finally:
+                compiler.bound = outer
         marks = len(self.ctx.diags), (len(self.ctx.probes.items) if self.ctx.probes is not None else 0)
         src, access, body = self._source(items, path, locals, has_me, name, first, params)
         try:
@@ -104,6 +113,8 @@ class EffectCompiler(DeclaredEffects):
         # its statements, for a step that writes them in place (flowgen.py), and whether they bind
         # a for_each's element in L (then L must be set there, even to None)
         fn.body, fn.binds_local = (body[0], None), body[1]
+        if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
+            fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
 
     def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access, tuple]:
@@ -123,6 +134,8 @@ class EffectCompiler(DeclaredEffects):
         head = owning(writes)
         if params is not None and em.local_dict:   # (a for_each's locals: a dict of its own)
             head = ["    L = None", *head]
+        if isinstance(params, dict):   # a hook's locals: those it reads are its parameters
+            params = [v for k, v in params.items() if k in notes.locals]
         args = "L" if params is None else ", ".join(params)
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
         return src, notes.frozen(), (tuple(line[4:] for line in (*owning(writes), *em.lines)), em.local_dict)

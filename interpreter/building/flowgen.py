@@ -33,6 +33,7 @@ from ..expr.runtime import RUNTIME_ERRORS
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import AskOnce, Sequence, Step
+from .declared import parameter
 from .listing import graft, module
 
 # The most statements of an effect list's or an expression's body written in place in a step's
@@ -153,21 +154,31 @@ class FlowSource:
         loc = getattr(fn, "loc", None)
         return f"{self.fn(fn)}" + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
 
-    def effects(self, fn, me: str, pad: str, step=None, L: str = "None") -> list:
-        """Lines running effect list ``fn`` as the seat ``me`` with the locals ``L`` (a hook's:
-        ``locals``): its statements written in place where ``inline`` says (binding ``me``, ``L``
-        where it reads or binds a local, and the names the effect compiler made fresh in it, all
-        ``_``-prefixed: the caller uses none of them, nor ``me`` or ``L`` in another meaning),
-        else a call. ``step``: the step an error inside is located at (a handler around it says
-        so, naming the traceback's entry by the effect's rule as the called function's frame
-        was named); None: located as the running step."""
-        if not self.inline(fn):
-            run = [f"{self.fn(fn)}(S, {me}, {L})"]
+    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None) -> list:
+        """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
+        (name -> source; None: no locals): the ones it reads passed as its parameters
+        (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
+        are written in place where ``inline`` says (binding ``me``, its parameters or ``L``, and
+        the names the effect compiler made fresh in it, all ``_``-prefixed: the caller uses none
+        of them, nor ``me`` or ``L`` in another meaning), else it is called. ``step``: the step
+        an error inside is located at (a handler around it says so, naming the traceback's
+        entry by the effect's rule as the called function's frame was named); None: located
+        as the running step."""
+        params = getattr(fn, "params", None)
+        L = "None" if values is None else self.locals(fn, values)
+        if params is not None:   # (what the compiler named them, as declared effects' parameters)
+            binds = [f"{parameter(k, list(values or ()).index(k))} = {(values or {})[k]}" for k in params]
+            call = f"{self.fn(fn)}(S, {me}{''.join(', ' + (values or {})[k] for k in params)})"
         else:
             access = getattr(fn, "access", None)
             local = getattr(fn, "binds_local", True) or access is None or access.locals or access.opaque
+            binds = [f"L = {L}"] if local else []
+            call = f"{self.fn(fn)}(S, {me}, {L})"
+        if not self.inline(fn):
+            run = [call]
+        else:
             run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if me != "me" else []),
-                   *([f"L = {L}"] if local and L != "L" else []), *fn.body[0]]
+                   *binds, *fn.body[0]]
         if step is None:
             return [pad + line for line in run]
         handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
