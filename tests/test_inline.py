@@ -148,3 +148,13 @@ def test_a_hook_takes_the_locals_it_reads_as_parameters():
         assert hook.params == reads
         assert hook.__code__.co_varnames[:hook.__code__.co_argcount] == ("S", "me", *(f"P_{k}" for k in reads))
     assert "{'card':" not in rules.module_source and "P_card = card" in rules.flow_source
+
+
+def test_a_chance_reading_an_earlier_one_takes_it_as_a_parameter():
+    from helpers import bundled
+    rules = bundled("mister_diamond")
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    _, name, fn = next(o.given for o in attempt.outcomes if o.given is not None)
+    assert fn.params == (name,)
+    assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == ("S", "me", f"P_{name}")
+    assert f"{{{name!r}:" not in rules.module_source and f"P_{name} = v0" in rules.flow_source

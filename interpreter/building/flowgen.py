@@ -188,18 +188,29 @@ class FlowSource:
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
                 f"{pad}    {handler}", f"{pad}    raise"]
 
-    def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}") -> list:
+    def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
+               values: dict | None = None) -> list:
         """Lines setting ``target`` to the value of compiled expression ``fn`` for the seat ``me``
-        with the locals ``L`` (``form``: what is done with the value, ``float({})``): written in
-        (``value``), or its statements in place where ``inline`` says (binding ``me``, ``L`` if
-        it reads a local, and its own ``_``-names: a caller uses neither ``me`` nor ``L`` in
-        another meaning), inside the handler its function has (none used as a value is the
-        language's error), or a call."""
-        if self._bare(fn) or not self.inline(fn):
+        with the locals ``L`` (``form``: what is done with the value, ``float({})``; ``values``:
+        name -> source of the locals of one compiled ``by_name``, its parameters): written in
+        (``value``), or its statements in place where ``inline`` says (binding ``me``, its
+        parameters or ``L`` if it reads a local, and its own ``_``-names: a caller uses neither
+        ``me`` nor ``L`` in another meaning), inside the handler its function has (none used as
+        a value is the language's error), or a call."""
+        params = getattr(fn, "params", None)
+        if params is not None and values is not None:
+            args = [values[k] for k in params]
+            if not self.inline(fn):
+                call = f"{self.fn(fn)}(S, {me}, {', '.join(args)})"
+                return [f"{pad}{target} = {form.format(call)}"]
+            binds = [*([f"me = {me}"] if me != "me" else []),
+                     *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
+        elif self._bare(fn) or not self.inline(fn):
             return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
-        access = getattr(fn, "access", None)
-        binds = [*([f"me = {me}"] if me != "me" else []),
-                 *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
+        else:
+            access = getattr(fn, "access", None)
+            binds = [*([f"me = {me}"] if me != "me" else []),
+                     *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
         statements, result = fn.body
         return [f"{pad}try:   # {self._heading(fn)}, written in place",
                 *(f"{pad}    {line}" for line in (*binds, *statements, f"{target} = {result}")),

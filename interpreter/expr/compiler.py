@@ -143,6 +143,8 @@ class Compiler(NameNodes, OperatorNodes):
 
     def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
         scope = self.scope(locals, has_me)
+        # its locals that are bound are its function's parameters, in place of L (builder.expr by_name)
+        params = tuple(v for k, v in self.bound.items() if k in (locals or ()))
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
@@ -154,7 +156,7 @@ class Compiler(NameNodes, OperatorNodes):
             if prelude:
                 hoisted_src = "(" + prelude + src + ")[-1]"   # an expression, for code that embeds it
                 try:
-                    return Compiled(hoisted_src, typ, self.to_function(src, text, self.prelude_lines()),
+                    return Compiled(hoisted_src, typ, self.to_function(src, text, self.prelude_lines(), params),
                                     labels_distinct(tree))
                 except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                     self._hoisted = self._tables = None
@@ -162,7 +164,7 @@ class Compiler(NameNodes, OperatorNodes):
                     src, typ = self.node(tree, scope)
         finally:
             self._hoisted = self._tables = None
-        fn = self.to_function(src, text)
+        fn = self.to_function(src, text, (), params)
         return Compiled(src, typ, fn, labels_distinct(tree))
 
     def compile_offers(self, texts: list, has_me: bool = True, name: str = "offers") -> Callable | None:
@@ -265,8 +267,9 @@ class Compiler(NameNodes, OperatorNodes):
             self._tag = ""
             self._node_access = False
 
-    def to_function(self, src: str, text: str = "", first: list | tuple = ()) -> Callable:
-        """The function of a generated source (after the assignments ``first``, the prelude);
+    def to_function(self, src: str, text: str = "", first: list | tuple = (), params: tuple = ()) -> Callable:
+        """The function of a generated source (after the assignments ``first``, the prelude;
+        ``params``: its parameters in place of ``L``, those of locals read by name);
         its code is named after the expression's text, so profiles and tracebacks say which
         rule is running."""
         if len(src) > MAX_SOURCE:
@@ -278,7 +281,8 @@ class Compiler(NameNodes, OperatorNodes):
         result = f"{src}" if loops is None else "_ok"
         statements = (*first, *(loops or ()))
         lines = "".join(f"        {line}\n" for line in statements)
-        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}\n"
+        args = ", ".join(("S", "me", *params)) if params else "S, me, L"
+        body = (f"def _expr({args}):\n    try:\n{lines}        return {result}\n"
                 f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
             code = compiled(body, f"<expr {text[:60]}>", "exec")

@@ -167,7 +167,8 @@ class Attempt(Step):
                 spec = specs[o.name]
                 o.given = (j, name, ctx.expr(spec["chance"] if isinstance(spec, dict) else spec,
                                              (*path, "outcomes", o.name, "chance"),
-                                             locals={name: earlier.chance.type}, has_me=True, expect=NUM))
+                                             locals={name: earlier.chance.type}, has_me=True, expect=NUM,
+                                             by_name=True))
                 break
 
     option_type = STR
@@ -250,7 +251,7 @@ class Attempt(Step):
                 pad += "    "
             if o.given is not None:
                 j, name, given = o.given
-                lines += g.assign(given, "p", "actor", pad, f"{{{name!r}: v{j}}}", "float({})")
+                lines += g.assign(given, "p", "actor", pad, form="float({})", values={name: f"v{j}"})
             elif any(later.given is not None and later.given[0] == k for later in self.outcomes):
                 lines += [*g.assign(o.chance, f"v{k}", "actor", pad), f"{pad}p = float(v{k})"]
             else:
