@@ -37,9 +37,10 @@ from .declared import parameter
 from .listing import graft, module
 
 # The most statements of an effect list's or an expression's body written in place in a step's
-# function (FlowSource.effects, assign); a longer one stays a function, called. 40 rather than
-# 12: up to 2% fewer instructions a game, for modules 1-9% longer (docs/performance.md).
-INLINE_LINES = 40
+# function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
+# ran the seed games in as many instructions, within the runs' noise, for modules up to 9%
+# longer (docs/performance.md).
+INLINE_LINES = 12
 # Namespace entries replaced after the build (a scenario's rigged deal, coverage's counters):
 # code reading one stays in the function that reads it from the namespace, never a copy.
 LATE_BOUND = frozenset({"_shuffle", "_cov"})
