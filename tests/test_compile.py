@@ -43,7 +43,8 @@ def test_a_function_is_listed_as_it_runs():
     for name, obj in names.items():
         code = getattr(obj, "code", None)
         if isinstance(code, str):
-            assert f"def {name}(S, me, L):\n{code.rstrip().split(chr(10), 1)[1]}" in text
+            args = ", ".join(obj.__code__.co_varnames[:obj.__code__.co_argcount])   # (S, me, L; a hook's own)
+            assert f"def {name}({args}):\n{code.rstrip().split(chr(10), 1)[1]}" in text
             bodies += 1
     pick = next(s for s in rules.steps if s.kind == "pick" and hasattr(getattr(s, "hi", None), "code"))
     assert f"def pick{pick.index}_hi(S, me, L):" in text   # (a step's own function, by its name)

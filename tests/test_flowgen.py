@@ -135,7 +135,7 @@ def test_a_trick_hook_is_given_the_locals_it_reads(tmp_path, void, win):
     for seed in range(6):
         lockstep(rules, 3, seed)
     module = rules.module_source
-    copied = module.count("'trick': table[:]")
+    copied = module.count("P_trick = table[:]")   # (the hook's parameter, bound where it is written in place)
     assert copied == (1 if "trick" in void else 0), module
 
 

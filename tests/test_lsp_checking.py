@@ -108,8 +108,8 @@ class _Noting(Builder):
         if self.reusing:
             self.compiler = reuse.Reusing(self.names)
 
-    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
-        fn = super().expr(value, path, locals, has_me, expect, tree)
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None, by_name=False):
+        fn = super().expr(value, path, locals, has_me, expect, tree, by_name)
         self.noted.append((tuple(path), fn.source, fn.type, fn.distinct, fn.access))
         return fn
 

@@ -37,6 +37,7 @@ from .coverage import Probes, instrument_steps
 from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
+from .declared import parameter
 from .flowgen import by_rule, compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
@@ -161,12 +162,17 @@ class Builder(Declarations, Bounded, Elements):
         return node
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None) -> ExprFn:
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None, by_name=False) -> ExprFn:
         """The compiled function ``f(S, me, L)`` of an expression, carrying ``.source`` and
         ``.type`` (a plain function, not a wrapper: it is called in the game loop). ``tree``: a
-        part of the expression at ``path``, already parsed (errors located in the whole text)."""
+        part of the expression at ``path``, already parsed (errors located in the whole text).
+        ``by_name``: only generated code calls it, its locals its parameters (``f(S, me, P_x)``,
+        ``.params`` naming them), as a hook's (building/effects.py)."""
         text = as_expr(value)
         self.grow(path, len(text))
+        outer = self.compiler.bound
+        if by_name:
+            self.compiler.bound = {k: parameter(k, i) for i, k in enumerate(locals or {})}
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
@@ -174,10 +180,14 @@ class Builder(Declarations, Bounded, Elements):
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             by_rule(fn, fn.loc)
+            if by_name:
+                fn.params = tuple(locals or ())
         except ExprError as e:
             self.expr_error(e, path)
-            fn = eval("lambda S, me=None, L=None: None")  # noqa: S307 - a constant stand-in
+            fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
             fn.source, fn.type, fn.distinct, fn.tree, fn.access = "None", ANY, False, None, NOTHING
+        finally:
+            self.compiler.bound = outer
         return fn
 
     def zone_ref(self, value, path, locals=None) -> ZoneFn:
@@ -224,10 +234,11 @@ class Builder(Declarations, Bounded, Elements):
             return text.split("[")[0].rsplit(".", 1)[1].strip()
         return text.split("[")[0].strip()
 
-    def effects(self, items, path, locals=None, has_me=True, first=0):
+    def effects(self, items, path, locals=None, has_me=True, first=0, by_name=False):
+        """``by_name``: a hook that only generated code calls, its locals its parameters (EffectCompiler.compile)."""
         if not items:
             return None
-        return self.fx.compile(items, path, locals, has_me, first=first)
+        return self.fx.compile(items, path, locals, has_me, first=first, by_name=by_name)
 
     # ------------------------------------------------------------------ steps
     def add(self, step, path):

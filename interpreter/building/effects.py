@@ -14,20 +14,19 @@ from __future__ import annotations
 
 from lark import Tree
 
-from ..errors import did_you_mean
 from ..expr import ExprError, parse
 from ..expr.access import Access, Recorder
-from ..expr.names import Scope, owning, writable
+from ..expr.names import owning, writable
 from ..expr.parser import offset_of, unquote
-from ..expr.types import ANY, BOOL, INT, PLAYER, TEAM, elem, fits, parse_type
+from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
 from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
+from .declared import DeclaredEffects, parameter
 from .emitter import Emitter
 from .flowgen import by_rule
 
-CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
 
 EFFECT_KINDS.update({
     "if": "run effects when a condition holds (then/else)",
@@ -62,11 +61,7 @@ class CounterName(str):
         return self.source if self.source is not None else super().__repr__()
 
 
-def _scope(locals, has_me):
-    return Scope(dict(locals or {}), has_me, [])
-
-
-class EffectCompiler:
+class EffectCompiler(DeclaredEffects):
     """Compiles effect lists for one ruleset; ``ctx`` is the ruleset compiler (errors, expressions)."""
 
     def __init__(self, ctx):
@@ -77,13 +72,24 @@ class EffectCompiler:
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
 
     # ------------------------------------------------------------------ entry points
-    def compile(self, items, path, locals=None, has_me=True, name="fx", first=0):
+    def compile(self, items, path, locals=None, has_me=True, name="fx", first=0, params=None, by_name=False):
         """Return a function ``f(S, me, L)`` running the effect list, or None when it is empty.
-        ``first`` is the list index of items[0] in the YAML list at ``path`` (for locations)."""
+        ``first`` is the list index of items[0] in the YAML list at ``path`` (for locations).
+        ``params``: the Python names of its parameters, in place of ``L`` (a declared effect's,
+        ``f(S, me, P_suit)``; the compiler's ``bound`` says how its expressions read them).
+        ``by_name``: its locals are its parameters, those it reads (a hook's, called only by
+        generated code: ``f(S, me, P_card)``); ``fn.params`` names them in order."""
         if not items:
             return None
+        if by_name:
+            compiler = self.ctx.compiler
+            outer, compiler.bound = compiler.bound, {k: parameter(k, i) for i, k in enumerate(locals or {})}
+            try:
+                return self.compile(items, path, locals, has_me, name, first, dict(compiler.bound))
+            finally:
+                compiler.bound = outer
         marks = len(self.ctx.diags), (len(self.ctx.probes.items) if self.ctx.probes is not None else 0)
-        src, access = self._source(items, path, locals, has_me, name, first)
+        src, access, body = self._source(items, path, locals, has_me, name, first, params)
         try:
             code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
         except SyntaxError:
@@ -94,7 +100,7 @@ class EffectCompiler:
             self._forget(*marks)
             self.ctx.compiler.hoisting = False
             try:
-                src, access = self._source(items, path, locals, has_me, name, first)
+                src, access, body = self._source(items, path, locals, has_me, name, first, params)
             finally:
                 self.ctx.compiler.hoisting = True
             code = compiled(src, f"<effects {'/'.join(map(str, path))}>", "exec")
@@ -104,9 +110,16 @@ class EffectCompiler:
         fn = local_ns[name]
         fn.access = access   # what it may change (watch.py: steps that need no checks after)
         fn.code, fn.loc = src, self.ctx.smap.loc((*path, first)) or self.ctx.smap.loc(tuple(path))   # (listing.py)
+        # its statements, for a step that writes them in place (flowgen.py), and whether they bind
+        # a for_each's element in L (then L must be set there, even to None)
+        fn.body, fn.binds_local = (body[0], None), body[1]
+        if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
+            fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
 
-    def _source(self, items, path, locals, has_me, name, first) -> tuple[str, Access]:   # (what it touches)
+    def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access, tuple]:
+        """(the function's source, what it touches, (its statements unindented, whether they bind
+        a local in ``L``))."""
         em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
@@ -118,8 +131,14 @@ class EffectCompiler:
         finally:
             compiler.writes = outer
         # copy on write: the tables this function writes in place are the state's own first
-        src = f"def {name}(S, me, L):\n" + ("\n".join([*owning(writes), *em.lines]) or "    pass") + "\n"
-        return src, notes.frozen()
+        head = owning(writes)
+        if params is not None and em.local_dict:   # (a for_each's locals: a dict of its own)
+            head = ["    L = None", *head]
+        if isinstance(params, dict):   # a hook's locals: those it reads are its parameters
+            params = [v for k, v in params.items() if k in notes.locals]
+        args = "L" if params is None else ", ".join(params)
+        src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
+        return src, notes.frozen(), (tuple(line[4:] for line in (*owning(writes), *em.lines)), em.local_dict)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)
@@ -136,35 +155,6 @@ class EffectCompiler:
         if self.ctx.probes is not None:
             del self.ctx.probes.items[probes:]
             del self.ctx.probes.counts[probes:]
-
-    def declare(self, name, spec, path):
-        """Record a declared effect: a list, or {params: {name: type}, do: [...]}."""
-        params, body, body_path = {}, spec, path
-        if isinstance(spec, dict):
-            for pname, ptype in (spec.get("params") or {}).items():
-                try:
-                    params[pname] = parse_type(str(ptype))
-                except ValueError as e:
-                    self.ctx.error(str(e), (*path, "params", pname), "type")
-                    params[pname] = ANY
-            body, body_path = spec.get("do", []), (*path, "do")
-        self.named[name] = (params, body, body_path)
-
-    def compile_named(self, name):
-        """Compile a declared effect into the namespace as E_<name> (once; cycles are errors),
-        and weigh one call, the calls it makes included (``weight``): each call adds it to its
-        step's work (``call``), so effects calling effects twice, forty deep, cost what they do."""
-        if name in self._done:
-            return
-        params, body, path = self.named[name]
-        self._compiling.append(name)
-        spent = self.ctx.compiler.spent
-        fn = self.compile(body, path, params, True, name=f"E_{name}")
-        self.weight[name] = self.ctx.compiler.spent - spent
-        self.ctx.compiler.spent = spent
-        self._compiling.pop()
-        self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, L: None)
-        self._done.add(name)
 
     def probe(self, em, kind: str, what: str, path) -> None:
         """Emit a coverage counter here when the ruleset is built with coverage (building/coverage.py)."""
@@ -270,7 +260,7 @@ class EffectCompiler:
         self.ctx.compiler.cost = 0
         self.ctx.compiler.lvalue = True
         try:
-            src, _ = self.ctx.compiler.node(tree, _scope(locals, has_me))
+            src, _ = self.ctx.compiler.node(tree, self.ctx.compiler.scope(locals, has_me))
         except ExprError as e:    # reported once already (a broken define is reported where first used)
             if not any(d.severity == "error" for d in self.ctx.diags):
                 self.ctx.expr_error(e, path)
@@ -285,7 +275,7 @@ class EffectCompiler:
             else:
                 key_node = tree.children[1] if tree.data == "index" else tree.children[0]
                 try:
-                    key_src, key_type = self.ctx.compiler.node(key_node, _scope(locals, has_me))
+                    key_src, key_type = self.ctx.compiler.node(key_node, self.ctx.compiler.scope(locals, has_me))
                 except ExprError as e:
                     self.ctx.expr_error(e, path)
                     return "_dummy[0]", None, None
@@ -317,7 +307,7 @@ class EffectCompiler:
         self.expr(str(text), path, locals, has_me, tree=tree)   # checked, errors located
         if len(self.ctx.diags) > before:
             return "_dummy[0]", None, None
-        scope = _scope(locals, has_me)
+        scope = self.ctx.compiler.scope(locals, has_me)
         compiler = self.ctx.compiler
         compiler.cost, compiler.lvalue = 0, True
         try:
@@ -412,13 +402,20 @@ class EffectCompiler:
             return
         inner = dict(locals)
         inner[var] = elem(typ)
+        em.local_dict = True
         em.line("L = dict(L) if L else {}")
         em.line(f"for _x in {src}:")
         em.depth += 1
         self.count_step(em, path)
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         em.line(f"L[{var!r}] = _x")
-        self.block(em, spec["do"], (*path, "do"), inner, has_me)
+        compiler = self.ctx.compiler
+        outer = compiler.bound
+        compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
+        try:
+            self.block(em, spec["do"], (*path, "do"), inner, has_me)
+        finally:
+            compiler.bound = outer
         em.depth -= 1
 
     def count_step(self, em, path):
@@ -448,39 +445,3 @@ class EffectCompiler:
         self.ctx.has_end_game = True
         em.line("S.over = True")
         self.event(em, "{'ev': 'end_game'}")
-
-    # ------------------------------------------------------------------ declared effects
-    def call(self, em, name, spec, path, locals, has_me):
-        if name in self._compiling:
-            self.ctx.error(f"effect '{name}' calls itself (effects may not recurse)", path, "cycle")
-            return
-        params = self.named[name][0]
-        args = spec or {}
-        if not isinstance(args, dict):
-            self.ctx.error(f"effect '{name}' takes a mapping of arguments", path, "effect")
-            return
-        parts = []
-        missing = [k for k in params if k not in args]
-        for k, v in args.items():
-            if k not in params:
-                close = did_you_mean(str(k), params) or (missing[0] if len(missing) == 1 else None)
-                takes = f"its arguments: {', '.join(params)}" if params else "it takes no arguments"
-                self.ctx.error(f"effect '{name}' has no argument '{k}'", (*path, k), "unknown-name",
-                               f"did you mean '{close}'?" if close else takes, key=True, span=len(str(k)))
-                continue
-            src, typ = self.expr(v, (*path, k), locals, has_me)
-            if not fits(typ, params[k]):
-                self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
-                               "type")
-            parts.append(f"{k!r}: {src}")
-        unknown = [k for k in args if k not in params]
-        for k in missing:
-            if len(missing) == 1 and len(unknown) == 1:
-                continue   # a misspelt argument: reported once, with its did-you-mean
-            self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
-        self.compile_named(name)
-        self.access.call(name)
-        self.ctx.compiler.used.add(name)
-        self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
-        em.line(f"E_{name}(S, me, {{{', '.join(parts)}}})")
-

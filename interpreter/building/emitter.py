@@ -8,6 +8,7 @@ class Emitter:
         self.lines: list[str] = []
         self.depth = 1
         self.tmp = 0
+        self.local_dict = False   # the lines bind a local in ``L`` (a for_each): L must be a dict
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)

@@ -22,16 +22,29 @@ expects), ``U`` UNCHANGED.
 from __future__ import annotations
 
 import linecache
+import sys
+from typing import Any
 
 from ..engine import loop
 from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.code import Const, Seats, Table, Var, shape
+from ..expr.reuse import global_names
 from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.names import var_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import Sequence, Step
+from .declared import parameter
 from .listing import graft, module
+
+# The most statements of an effect list's or an expression's body written in place in a step's
+# function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
+# ran the seed games in as many instructions, within the runs' noise, for modules up to 9%
+# longer (docs/performance.md).
+INLINE_LINES = 12
+# Namespace entries replaced after the build (a scenario's rigged deal, coverage's counters):
+# code reading one stays in the function that reads it from the namespace, never a copy.
+LATE_BOUND = frozenset({"_shuffle", "_cov"})
 
 
 class FlowSource:
@@ -138,10 +151,91 @@ class FlowSource:
         written in, when its compiler noted a bare read of a parameter, variable or table, the
         seats or a constant (``expr/code.py`` shapes: no call, and nothing in it can raise the
         TypeError its function turns into the language's error); else a call."""
-        form = shape(getattr(fn, "source", None))
-        if not self.plain and (isinstance(form, (Const, Var, Seats)) or isinstance(form, Table) and not form.bound):
+        if self._bare(fn):
             return f"({fn.source})"
         return f"{self.fn(fn)}(S, {me}, {L})"
+
+    def _bare(self, fn) -> bool:
+        """Whether ``value`` writes ``fn`` in as its source: a bare read, nothing to raise."""
+        form = shape(getattr(fn, "source", None))
+        return not self.plain and (isinstance(form, (Const, Var, Seats)) or isinstance(form, Table) and not form.bound)
+
+    def inline(self, fn) -> bool:
+        """Whether ``fn``'s body (``fn.body``: its statements and the value it returns, as its
+        compiler wrote them) is written in place: not in the plain reference, at most
+        INLINE_LINES statements, and every global it reads put in the module's namespace."""
+        body, code = getattr(fn, "body", None), getattr(fn, "__code__", None)
+        if self.plain or body is None or code is None or len(body[0]) > INLINE_LINES:
+            return False
+        names = {k: fn.__globals__[k] for k in global_names(code) if k in fn.__globals__}
+        return not LATE_BOUND & names.keys() and self.bind(names)
+
+    def _heading(self, fn) -> str:
+        """Where a body written in place comes from (the function it is listed as, and its rule)."""
+        loc = getattr(fn, "loc", None)
+        return f"{self.fn(fn)}" + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
+
+    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None) -> list:
+        """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
+        (name -> source; None: no locals): the ones it reads passed as its parameters
+        (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
+        are written in place where ``inline`` says (binding ``me``, its parameters or ``L``, and
+        the names the effect compiler made fresh in it, all ``_``-prefixed: the caller uses none
+        of them, nor ``me`` or ``L`` in another meaning), else it is called. ``step``: the step
+        an error inside is located at (a handler around it says so, naming the traceback's
+        entry by the effect's rule as the called function's frame was named); None: located
+        as the running step."""
+        params = getattr(fn, "params", None)
+        L = "None" if values is None else self.locals(fn, values)
+        if params is not None:   # (what the compiler named them, as declared effects' parameters)
+            binds = [f"{parameter(k, list(values or ()).index(k))} = {(values or {})[k]}" for k in params]
+            call = f"{self.fn(fn)}(S, {me}{''.join(', ' + (values or {})[k] for k in params)})"
+        else:
+            access = getattr(fn, "access", None)
+            local = getattr(fn, "binds_local", True) or access is None or access.locals or access.opaque
+            binds = [f"L = {L}"] if local else []
+            call = f"{self.fn(fn)}(S, {me}, {L})"
+        if not self.inline(fn):
+            run = [call]
+        else:
+            run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if me != "me" else []),
+                   *binds, *fn.body[0]]
+        if step is None:
+            return [pad + line for line in run]
+        handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
+                   f"if getattr(e, 'rulebook_step', None) is None:\n{pad}        e.rulebook_step = {self.step(step)}")
+        return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
+                f"{pad}except Exception as e:   # located at the step the effect belongs to",
+                f"{pad}    {handler}", f"{pad}    raise"]
+
+    def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
+               values: dict | None = None) -> list:
+        """Lines setting ``target`` to the value of compiled expression ``fn`` for the seat ``me``
+        with the locals ``L`` (``form``: what is done with the value, ``float({})``; ``values``:
+        name -> source of the locals of one compiled ``by_name``, its parameters): written in
+        (``value``), or its statements in place where ``inline`` says (binding ``me``, its
+        parameters or ``L`` if it reads a local, and its own ``_``-names: a caller uses neither
+        ``me`` nor ``L`` in another meaning), inside the handler its function has (none used as
+        a value is the language's error), or a call."""
+        params = getattr(fn, "params", None)
+        if params is not None and values is not None:
+            args = [values[k] for k in params]
+            if not self.inline(fn):
+                call = f"{self.fn(fn)}(S, {me}, {', '.join(args)})"
+                return [f"{pad}{target} = {form.format(call)}"]
+            binds = [*([f"me = {me}"] if me != "me" else []),
+                     *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
+        elif self._bare(fn) or not self.inline(fn):
+            return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
+        else:
+            access = getattr(fn, "access", None)
+            binds = [*([f"me = {me}"] if me != "me" else []),
+                     *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
+        statements, result = fn.body
+        return [f"{pad}try:   # {self._heading(fn)}, written in place",
+                *(f"{pad}    {line}" for line in (*binds, *statements, f"{target} = {result}")),
+                f"{pad}except TypeError as e:", f"{pad}    raise _none_used(e)",
+                *([f"{pad}{target} = {form.format(target)}"] if form != "{}" else [])]   # (outside: its own errors)
 
     def locals(self, fn, values: dict) -> str:
         """The locals a hook ``fn`` is called with (``values``: name -> source), as a dict
@@ -166,13 +260,40 @@ class FlowSource:
         return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}
 
 
+def rule_name(loc) -> str:
+    """The file name code of a rule at ``loc`` carries (``<my_game.yaml:163>``)."""
+    return f"<{str(loc.path).rsplit('/', 1)[-1]}:{loc.line}>"
+
+
+def relocated(e: Any, step, fn) -> None:   # (e: an exception, given the attribute located() reads)
+    """At an error in an effect list written in place in a step's function (FlowSource.effects):
+    locate it at ``step`` unless an inner rule did, as a call's handler does, and give the
+    traceback's entry for the step's function the name of the effect's rule (its frame's code
+    as ``by_rule`` names a function's, at the same generated line): a traceback names the YAML
+    line of the rule that raised, as it did when the effect was a function called."""
+    if getattr(e, "rulebook_step", None) is None:
+        e.rulebook_step = step   # (what engine.loop.located reads)
+    tb, loc = e.__traceback__, getattr(fn, "loc", None)
+    if tb is None or loc is None:
+        return
+    code = compiled("\n" * (tb.tb_lineno - 1) + "raise _e", rule_name(loc), "exec")
+    try:   # (a frame of that name raising at that line: the one way to make a traceback's entry)
+        exec(code.replace(co_name=tb.tb_frame.f_code.co_name), {"_e": e})  # noqa: S102 - a fixed raise
+    except BaseException:
+        here = sys.exc_info()[2]   # (this frame's entry, then the one made, then the old ones)
+        named = here.tb_next if here is not None else None
+        if named is not None:
+            named.tb_next = tb.tb_next   # (in place of the step function's entry)
+            e.__traceback__ = named
+
+
 def by_rule(fn, loc, source: str | None = None, lines: list | None = None):
     """Name ``fn``'s code by the rule it comes from (``<my_game.yaml:163>``), so that a profile or
     a traceback says which line of the ruleset is running, not which piece of generated text;
     ``source``: the text it was compiled from, shown by tracebacks (``lines``: its lines, split
     once for the many functions of one module). Returns ``fn``."""
     if loc is not None and hasattr(fn, "__code__"):
-        name = f"<{str(loc.path).rsplit('/', 1)[-1]}:{loc.line}>"
+        name = rule_name(loc)
         if source is not None:   # (the same text under every name: linecache holds a reference)
             linecache.cache[name] = (len(source), None, lines or source.splitlines(True), name)
         fn.__code__ = _renamed(fn.__code__, name)
@@ -211,7 +332,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
                 src += "\n" + _asks_again(rules, step)
             sources.append(src)
     sources.append(_advance_source(rules, g, plain))
-    g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced,
+    g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
     source = "\n\n".join(sources) + "\n"
     text, functions = (source, {}) if plain else module(rules, g.named(), source)

@@ -43,12 +43,12 @@ def module(rules, named: dict, flow_source: str) -> tuple[str, dict]:
 def graft(functions: dict, ns: dict, by_rule) -> None:
     """Give each function object the code its definition in the executed module (``ns``) has:
     whoever holds the object (a step, a trigger, a table) runs the module's code; the module's
-    own definitions give way to the objects (the flow calls them by name)."""
+    own definitions give way to the objects (the flow calls them by name, and code written in
+    place in it the declared effects)."""
     for name, fn in functions.items():
-        fn.__code__ = ns.pop(name).__code__   # (same parameters, no closure: a top-level def each)
+        fn.__code__ = ns[name].__code__   # (same parameters, no closure: a top-level def each)
         by_rule(fn, getattr(fn, "loc", None))   # (flowgen.by_rule: its code named by its rule's line)
-        if name[0] == "F":
-            ns[name] = fn
+        ns[name] = fn
 
 
 def _header(rules) -> str:

@@ -111,6 +111,8 @@ class Compiler(NameNodes, OperatorNodes):
         self._node_access = False     # each node's Code carries what it reads (compile_element)
         self._binds = 0               # calls hoisted so far (a node that made one binds a name)
         self.made: set[str] = set()   # the element variables fresh() made
+        self.bound: dict[str, str] = {}   # locals read as a plain Python name, not L['name'] (a declared
+                                          # effect's parameters: building/effects.py)
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
     filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")
@@ -132,8 +134,17 @@ class Compiler(NameNodes, OperatorNodes):
         result.access = notes.frozen()
         return result
 
+    def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
+              bound: dict | None = None) -> Scope:
+        """The scope of an expression with these locals: those of them that are parameters of the
+        function being built (``self.bound``) read by name, the others from ``L``."""
+        params = {k: v for k, v in self.bound.items() if k in (locals or ())}
+        return Scope(dict(locals or {}), has_me, elements or [], bound={**params, **(bound or {})})
+
     def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
-        scope = Scope(dict(locals or {}), has_me, [])
+        scope = self.scope(locals, has_me)
+        # its locals that are bound are its function's parameters, in place of L (builder.expr by_name)
+        params = tuple(v for k, v in self.bound.items() if k in (locals or ()))
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
@@ -145,7 +156,7 @@ class Compiler(NameNodes, OperatorNodes):
             if prelude:
                 hoisted_src = "(" + prelude + src + ")[-1]"   # an expression, for code that embeds it
                 try:
-                    return Compiled(hoisted_src, typ, self.to_function(src, text, self.prelude_lines()),
+                    return Compiled(hoisted_src, typ, self.to_function(src, text, self.prelude_lines(), params),
                                     labels_distinct(tree))
                 except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                     self._hoisted = self._tables = None
@@ -153,7 +164,7 @@ class Compiler(NameNodes, OperatorNodes):
                     src, typ = self.node(tree, scope)
         finally:
             self._hoisted = self._tables = None
-        fn = self.to_function(src, text)
+        fn = self.to_function(src, text, (), params)
         return Compiled(src, typ, fn, labels_distinct(tree))
 
     def compile_offers(self, texts: list, has_me: bool = True, name: str = "offers") -> Callable | None:
@@ -238,7 +249,7 @@ class Compiler(NameNodes, OperatorNodes):
         Python source that gives its value where the caller puts the expression (read there
         instead of ``L['name']``)."""
         tree = parse(text)
-        scope = Scope(dict(locals or {}), has_me, [(var, element)], bound=bound)
+        scope = self.scope(locals, has_me, [(var, element)], bound)
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag
@@ -256,8 +267,9 @@ class Compiler(NameNodes, OperatorNodes):
             self._tag = ""
             self._node_access = False
 
-    def to_function(self, src: str, text: str = "", first: list | tuple = ()) -> Callable:
-        """The function of a generated source (after the assignments ``first``, the prelude);
+    def to_function(self, src: str, text: str = "", first: list | tuple = (), params: tuple = ()) -> Callable:
+        """The function of a generated source (after the assignments ``first``, the prelude;
+        ``params``: its parameters in place of ``L``, those of locals read by name);
         its code is named after the expression's text, so profiles and tracebacks say which
         rule is running."""
         if len(src) > MAX_SOURCE:
@@ -266,9 +278,11 @@ class Compiler(NameNodes, OperatorNodes):
         # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
         # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
         loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
-        result = f"{src}\n" if loops is None else "_ok\n"
-        lines = "".join(f"        {line}\n" for line in (*first, *(loops or ())))
-        body = (f"def _expr(S, me, L):\n    try:\n{lines}        return {result}"
+        result = f"{src}" if loops is None else "_ok"
+        statements = (*first, *(loops or ()))
+        lines = "".join(f"        {line}\n" for line in statements)
+        args = ", ".join(("S", "me", *params)) if params else "S, me, L"
+        body = (f"def _expr({args}):\n    try:\n{lines}        return {result}\n"
                 f"    except TypeError as e:\n        raise _none_used(e)\n")
         try:
             code = compiled(body, f"<expr {text[:60]}>", "exec")
@@ -276,6 +290,7 @@ class Compiler(NameNodes, OperatorNodes):
             exec(code, self.names.namespace, local)  # noqa: S102 - source is generated
             fn = local["_expr"]
             fn.code = body   # what it runs, for `rulebook compile` (building/listing.py)
+            fn.body = (statements, result)   # the same, for code that writes it in place (flowgen.py)
             return fn
         except (SyntaxError, RecursionError, MemoryError):   # e.g. Python's limit of nested parentheses
             raise ExprError("expression is nested too deeply once its defines are expanded", 0,

@@ -45,7 +45,7 @@ _GROWN = ("used", "made", "lambda_vars")
 @dataclass
 class _Compile:
     """One compile: its outcome and what it did besides (module docstring)."""
-    outcome: tuple | ExprError   # (source, type, distinct, access, code object, its def's text) or the error
+    outcome: tuple | ExprError   # (source, type, distinct, access, code object, its def's text, its body) or the error
     counted: tuple               # how much it added to each of _COUNTED
     left: tuple | None           # the values it left of the state of one expression (None: nothing compiled)
     grown: tuple                 # what it added to each of _GROWN, and to the string literals
@@ -95,7 +95,7 @@ class Reusing(Compiler):
                 or self._uses or self._loops or not isinstance(text, str)):
             return None
         key = (text, tuple((locals or {}).items()), has_me, expect, self.hoisting, self.plain, self._counter,
-               self._declared())
+               self._declared(), tuple((k, v) for k, v in self.bound.items() if k in (locals or ())))
         try:
             hash(key)
         except TypeError:   # (a local's type that is not a plain value)
@@ -132,12 +132,12 @@ class Reusing(Compiler):
             try:
                 c = super().compile(text, locals, has_me, expect)
                 fn: Any = c.fn   # (to_function's: it carries its def's text)
-                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code)
+                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code, fn.body)
             except ExprError as e:
                 outcome = e.with_traceback(None)
         access = notes.frozen()
         ns = self.names.namespace
-        calls = _globals(outcome[4]) if isinstance(outcome, tuple) else set()
+        calls = global_names(outcome[4]) if isinstance(outcome, tuple) else set()
         return _Compile(
             outcome, tuple(getattr(self, k) - counted[k] for k in _COUNTED),
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
@@ -206,19 +206,19 @@ class Reusing(Compiler):
     def _outcome(self, entry: _Compile) -> Compiled:
         if isinstance(entry.outcome, ExprError):
             raise copy.copy(entry.outcome)   # (a copy: whoever catches it may add to it)
-        source, typ, distinct, access, code, body = entry.outcome
+        source, typ, distinct, access, code, text, body = entry.outcome
         assert isinstance(code, CodeType)
         fn: Any = FunctionType(code, self.names.namespace, code.co_name)   # (what exec of its def makes)
-        fn.code = body
+        fn.code, fn.body = text, body
         return Compiled(source, typ, fn, distinct, access)
 
 
-def _globals(code: CodeType) -> set[str]:
+def global_names(code: CodeType) -> set[str]:
     """The global names a generated function's code (and the code inside it) reads."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            names |= _globals(const)
+            names |= global_names(const)
     return names
 
 

@@ -83,10 +83,10 @@ class Recording(Checking):
         self.allowed[tuple(path)] = tuple(allowed)
         return super().check_keys(spec, allowed, path, required)
 
-    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None):
+    def expr(self, value, path, locals=None, has_me=True, expect=None, tree=None, by_name=False):
         # (the locals, whether 'me' is a player, the type expected, whether it is a whole text)
         self.locals_at[tuple(path)] = (dict(locals or {}), has_me, expect, tree is None)
-        fn = super().expr(value, path, locals, has_me, expect, tree)
+        fn = super().expr(value, path, locals, has_me, expect, tree, by_name)
         if tree is None and fn.tree is not None:   # (a whole expression that compiled)
             self.types[tuple(path)] = fn.type
         return fn

@@ -391,8 +391,8 @@ class Effects(Step):
         self.me_var = me_var
 
     def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
-        return (f"def R{self.index}(S, frame):\n    S.stack.pop()\n    {g.fn(self.fn)}(S, {g.me(self.me_var)}, None)\n"
-                f"    return {'U' if self.quiet else 'None'}")
+        return "\n".join([f"def R{self.index}(S, frame):", "    S.stack.pop()", *g.effects(self.fn, g.me(self.me_var), "    "),
+                          f"    return {'U' if self.quiet else 'None'}"])
 
 
 NEXT = 1   # the slot of a sequence's frame holding the position of the next child to run
@@ -469,12 +469,7 @@ class Sequence(Step):
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
                 out.append(f"        S.steps += {fx.charge}")
-            out += ["        try:",
-                    f"            {g.fn(fx.fn)}(S, {g.me(fx.me_var)}, None)",
-                    "        except Exception as e:   # located at the effect, not at the list",
-                    "            if getattr(e, 'rulebook_step', None) is None:",
-                    f"                e.rulebook_step = {g.step(fx)}",
-                    "            raise",
+            out += [*g.effects(fx.fn, g.me(fx.me_var), "        ", fx),   # (located at the effect, not at the list)
                     "        if S.over:",
                     "            return None"]
         changed = any(not fx.quiet for fx in effects)

@@ -69,7 +69,7 @@ class Choose(AskOnce):
         option: ``if_none``)."""
         lines = [f"def R{self.index}(S, frame):",
                  f"    me = {g.me(self.me_var)}",
-                 f"    options = {g.fn(self.options)}(S, me, None)"]
+                 *g.assign(self.options, "options", "me", "    ")]
         if self.who_me:   # nothing to choose from: the step is skipped
             lines += ["    who = me",
                       "    if not options:",
@@ -80,14 +80,14 @@ class Choose(AskOnce):
         lines.append("    options = tuple(options)" if self.distinct else
                      f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
         if not self.who_me:
-            lines.append(f"    who = {g.fn(self.who)}(S, me, None)")
+            lines += g.assign(self.who, "who", "me", "    ")
         return "\n".join([*lines, *self.asked_source(g)])
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
         lines = [f"def Q{self.index}(S, frame, value):", f"    {var_ref(self.var)} = value"]
         if self.then is not None:
-            lines.append(f"    {g.fn(self.then)}(S, frame[{SEAT_ASKED}], None)")
+            lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
 
     def choice_var(self):

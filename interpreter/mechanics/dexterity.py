@@ -169,7 +169,8 @@ class Attempt(Step):
                 spec = specs[o.name]
                 o.given = (j, name, ctx.expr(spec["chance"] if isinstance(spec, dict) else spec,
                                              (*path, "outcomes", o.name, "chance"),
-                                             locals={name: earlier.chance.type}, has_me=True, expect=NUM))
+                                             locals={name: earlier.chance.type}, has_me=True, expect=NUM,
+                                             by_name=True))
                 break
 
     option_type = STR
@@ -242,7 +243,7 @@ class Attempt(Step):
                  f"        actor = frame[{ACTOR}]"]
         for k, o in enumerate(self.outcomes):
             if o.cond is not None:
-                lines.append(f"        c{k} = {g.fn(o.cond)}(S, actor, None)")
+                lines += g.assign(o.cond, f"c{k}", "actor", "        ")
         rest = None
         for k, o in enumerate(self.outcomes):
             if o.chance is None:
@@ -257,11 +258,11 @@ class Attempt(Step):
                 pad += "    "
             if o.given is not None:
                 j, name, given = o.given
-                lines.append(f"{pad}p = float({g.fn(given)}(S, actor, {{{name!r}: v{j}}}))")
+                lines += g.assign(given, "p", "actor", pad, form="float({})", values={name: f"v{j}"})
             elif any(later.given is not None and later.given[0] == k for later in self.outcomes):
-                lines += [f"{pad}v{k} = {g.fn(o.chance)}(S, actor, None)", f"{pad}p = float(v{k})"]
+                lines += [*g.assign(o.chance, f"v{k}", "actor", pad), f"{pad}p = float(v{k})"]
             else:
-                lines.append(f"{pad}p = float({g.fn(o.chance)}(S, actor, None))")
+                lines += g.assign(o.chance, "p", "actor", pad, form="float({})")
             # (a chance of 0, often: 0.0 as clamped() makes it, without the call)
             lines.append(f"{pad}p{k} = p if 0.0 < p <= 1.0 else 0.0 if p == 0.0 else {k_self}.clamped({k}, p)")
         # (sum() of chances in [0, 1], none -0.0: the same total, added without the call)

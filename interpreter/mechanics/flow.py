@@ -102,9 +102,9 @@ class _Loop(Step):
         return cls(cond, body, scope.me_var)
 
     def flow_source(self, g):
-        holds = f"{g.fn(self.cond)}(S, {g.me(self.me_var)}, None)"
         return "\n".join([f"def R{self.index}(S, frame):",
-                          f"    if {holds if self.negate else 'not ' + holds}:",
+                          *g.assign(self.cond, "holds", g.me(self.me_var), "    "),
+                          f"    if {'holds' if self.negate else 'not holds'}:",
                           "        S.stack.pop()",
                           "        return U",
                           *g.enters(self.body, "    ")])
@@ -225,7 +225,8 @@ class Turns(Step):
             lines.append(f"    me = {var_ref(self.me_var)}")
         lines.append("    while True:")
         if self.until is not None:
-            lines += [f"        if {g.fn(self.until)}(S, {'me' if self.me_var is not None else 'None'}, None):",
+            lines += [*g.assign(self.until, "over", "me" if self.me_var is not None else "None", "        "),
+                      "        if over:",
                       "            S.stack.pop()",
                       "            return None"]
         lines += [f"        seq = frame[{ORDER}]",
@@ -273,7 +274,8 @@ class Conditional(Step):
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
                  "    if len(frame) == 1:",
-                 f"        if {g.fn(self.cond)}(S, {g.me(self.me_var)}, None):",
+                 *g.assign(self.cond, "holds", g.me(self.me_var), "        "),
+                 "        if holds:",
                  "            frame.append(1)",
                  *g.enters(self.then, "            ")]
         if self.orelse is not None:

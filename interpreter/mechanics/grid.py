@@ -118,7 +118,7 @@ class Grid(AskOnce):
         ctx.compiler.used.add(s.var)
         s.can_pass = bool(main.get("pass", True))
         s.prompt = str(main.get("prompt", "take"))
-        s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True)
+        s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
         with ctx.compiler.access.recording() as reads:
             s.batch, s.local, src = cls._batch(ctx, main)
         s.price_access = reads.frozen() if src is not None else None
@@ -243,7 +243,7 @@ class Grid(AskOnce):
                   "    if S.ev is not None:",
                   "        S.ev.append({'ev': 'grid', 'who': who, 'space': S.rules.card_labels[card], 'cost': cost})"]
         if self.then is not None:
-            lines.append(f"    {g.fn(self.then)}(S, who, {{'space': card}})")
+            lines += g.effects(self.then, "who", "    ", self, {"space": "card"})
         return "\n".join([*lines, "    S.stack.pop()   # answered: the step is done (no second run just to pop it)",
                           "    return None"])
 

@@ -95,7 +95,7 @@ class Pick(Step):
             s.lo = ctx.expr(main.get("min", 0), (*p, "min"), has_me=True, expect=INT)
             s.hi = ctx.expr(main["max"], (*p, "max"), has_me=True, expect=INT) if "max" in main else None
         s.prompt = str(main.get("prompt", "pick"))
-        s.then = ctx.effects(main.get("then"), (*p, "then"), {"card": CARD, **_LOCALS}, True)
+        s.then = ctx.effects(main.get("then"), (*p, "then"), {"card": CARD, **_LOCALS}, True, by_name=True)
         s.read_if_none(ctx, main, p)
         return s
 
@@ -185,7 +185,7 @@ class Pick(Step):
                   "            ev['to_owner'] = owner",
                   "        S.ev.append(ev)"]
         if self.then is not None:
-            lines.append(f"    {g.fn(self.then)}(S, who, {{'card': card, 'picked': frame[{PICKED}]}})")
+            lines += g.effects(self.then, "who", "    ", self, {"card": "card", "picked": f"frame[{PICKED}]"})
         return "\n".join([*lines, "    return None"])
 
     asks = True

@@ -112,9 +112,9 @@ class Tricks(Step):
         s.trump = ctx.expr(main["trump"], (*p, "trump"), has_me=has_me) if "trump" in main else None
         s.rank = ctx.card_key(main.get("rank", "0"), (*p, "rank"), _KEY_LOCALS)
         s.playable = ctx.card_selector(main["playable"], (*p, "playable"), _PLAYABLE_LOCALS) if "playable" in main else None
-        s.on_play = ctx.effects(main.get("on_play"), (*p, "on_play"), _HOOK_LOCALS, True)
-        s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True)
-        s.on_win = ctx.effects(main.get("on_win"), (*p, "on_win"), _HOOK_LOCALS, True)
+        s.on_play = ctx.effects(main.get("on_play"), (*p, "on_play"), _HOOK_LOCALS, True, by_name=True)
+        s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True, by_name=True)
+        s.on_win = ctx.effects(main.get("on_win"), (*p, "on_win"), _HOOK_LOCALS, True, by_name=True)
         s.prompt = str(main.get("prompt", "play"))
         s.hand_by_team = ctx.names.zones.get(s.hand) == "team"
         s.collect_by_team = ctx.names.zones.get(s.collect) == "team"
@@ -252,9 +252,9 @@ class Tricks(Step):
                   f"'to': {self.table!r}, 'cards': [card]}})"]
         hook = {"card": "card", "led": "table[0]", "trick": "table[:]", "tricks_played": f"frame[{DONE}]"}
         if self.on_play is not None:
-            lines.append(f"    {g.fn(self.on_play)}(S, player, {g.locals(self.on_play, hook)})")
+            lines += g.effects(self.on_play, "player", "    ", self, hook)
         if self.follow is not None and self.on_void is not None:
-            lines += ["    if void:", f"        {g.fn(self.on_void)}(S, player, {g.locals(self.on_void, hook)})"]
+            lines += ["    if void:", *g.effects(self.on_void, "player", "        ", self, hook)]
         lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
@@ -320,7 +320,7 @@ class Tricks(Step):
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
             hook = {"card": "win_card", "led": "cards[0]", "trick": "cards", "tricks_played": f"frame[{DONE}]"}
-            lines.append(f"    {g.fn(self.on_win)}(S, winner, {g.locals(self.on_win, hook)})")
+            lines += g.effects(self.on_win, "winner", "    ", self, hook)
         lines += [f"    frame[{DONE}] += 1",
                   f"    frame[{LEADER}] = winner",
                   f"    frame[{ORDER}] = None",

@@ -1,0 +1,106 @@
+"""Declared effects (``effects:`` at the top of a ruleset): each compiled once as ``E_NAME(S, me,
+P_param...)``, its arguments its parameters, and called by name from effect lists. Mixed into
+the EffectCompiler (building/effects.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import did_you_mean
+from ..expr.types import ANY, fits, parse_type
+
+CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
+
+
+def parameter(name: str, k: int) -> str:
+    """The Python name of a declared effect's parameter ``name`` (the ``k``-th): ``P_name``, a
+    name no generated code uses otherwise (``_p<k>`` for one that is no identifier: an
+    expression cannot read it anyway, and user text never reaches code but as a repr)."""
+    return f"P_{name}" if isinstance(name, str) and name.isidentifier() else f"_p{k}"
+
+
+class DeclaredEffects:
+    """EffectCompiler methods (building/effects.py) declaring, compiling and calling declared effects."""
+    ctx: Any                   # (the EffectCompiler's: the ruleset compiler)
+    named: dict                # name -> (params: dict name->type, body, path)
+    weight: dict               # declared effect -> worst-case operations of one call
+    _compiling: list           # the declared effects being compiled (a call of one of them is a cycle)
+    _done: set                 # those compiled
+    compile: Any               # (the EffectCompiler's: an effect list -> its function)
+    expr: Any                  # (the EffectCompiler's: an expression -> (source, type))
+    access: Any                # (the EffectCompiler's: where what a function touches is noted)
+
+    def declare(self, name, spec, path):
+        """Record a declared effect: a list, or {params: {name: type}, do: [...]}."""
+        params, body, body_path = {}, spec, path
+        if isinstance(spec, dict):
+            for pname, ptype in (spec.get("params") or {}).items():
+                try:
+                    params[pname] = parse_type(str(ptype))
+                except ValueError as e:
+                    self.ctx.error(str(e), (*path, "params", pname), "type")
+                    params[pname] = ANY
+            body, body_path = spec.get("do", []), (*path, "do")
+        self.named[name] = (params, body, body_path)
+
+    def compile_named(self, name):
+        """Compile a declared effect into the namespace as E_<name> (once; cycles are errors),
+        and weigh one call, the calls it makes included (``weight``): each call adds it to its
+        step's work (``call``), so effects calling effects twice, forty deep, cost what they do."""
+        if name in self._done:
+            return
+        params, body, path = self.named[name]
+        self._compiling.append(name)
+        compiler = self.ctx.compiler
+        spent, outer = compiler.spent, compiler.bound
+        # its arguments are its parameters, read by name (not a dict: building one costs more than the call)
+        compiler.bound = {p: parameter(p, k) for k, p in enumerate(params)}
+        try:
+            fn = self.compile(body, path, params, True, name=f"E_{name}", params=list(compiler.bound.values()))
+        finally:
+            compiler.bound = outer
+        self.weight[name] = compiler.spent - spent
+        compiler.spent = spent
+        self._compiling.pop()
+        self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, *args: None)
+        self._done.add(name)
+
+    def call(self, em, name, spec, path, locals, has_me):
+        if name in self._compiling:
+            self.ctx.error(f"effect '{name}' calls itself (effects may not recurse)", path, "cycle")
+            return
+        params = self.named[name][0]
+        args = spec or {}
+        if not isinstance(args, dict):
+            self.ctx.error(f"effect '{name}' takes a mapping of arguments", path, "effect")
+            return
+        parts = []
+        missing = [k for k in params if k not in args]
+        for k, v in args.items():
+            if k not in params:
+                close = did_you_mean(str(k), params) or (missing[0] if len(missing) == 1 else None)
+                takes = f"its arguments: {', '.join(params)}" if params else "it takes no arguments"
+                self.ctx.error(f"effect '{name}' has no argument '{k}'", (*path, k), "unknown-name",
+                               f"did you mean '{close}'?" if close else takes, key=True, span=len(str(k)))
+                continue
+            src, typ = self.expr(v, (*path, k), locals, has_me)
+            if not fits(typ, params[k]):
+                self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
+                               "type")
+            parts.append((k, src))
+        unknown = [k for k in args if k not in params]
+        for k in missing:
+            if len(missing) == 1 and len(unknown) == 1:
+                continue   # a misspelt argument: reported once, with its did-you-mean
+            self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
+        self.compile_named(name)
+        self.access.call(name)
+        self.ctx.compiler.used.add(name)
+        self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
+        # its parameters in their declared order; as keywords where the arguments are written in
+        # another (each evaluated in the order written, so the first to fail is the one it was)
+        given = dict(parts)
+        if [k for k, _ in parts] == [k for k in params if k in given]:
+            args = [given.get(k, "None") for k in params]   # (a missing one was reported: never runs)
+        else:
+            args = [f"{parameter(k, list(params).index(k))}={src}" for k, src in parts]
+        em.line(f"E_{name}(S, me{''.join(', ' + a for a in args)})")

@@ -1,0 +1,160 @@
+"""The generated module passes arguments as arguments and writes small bodies in place
+(building/effects.py, building/flowgen.py): what runs keeps its meaning and its places."""
+from __future__ import annotations
+
+import interpreter
+from helpers import load_text
+from interpreter.building.listing import listing
+
+DECLARED = """
+game: params
+players: {min: 2, max: 2}
+vars:
+  a: {type: int, start: 0}
+  b: {type: int, start: 0}
+  total: {type: int, start: 0}
+effects:
+  pair:
+    params: {x: int, y: int}
+    do:
+      - set: {a: "x", b: "y"}
+      - for_each: {in: "[1, 2, 3]", as: x, do: [{set: {total: "total + x * y"}}]}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: a}
+  - pair: {y: "a + 10", x: "a + 1"}
+  - pair: {x: "b", y: "2"}
+"""
+
+
+def test_a_declared_effect_takes_its_arguments_as_parameters(tmp_path):
+    rules = load_text(tmp_path, DECLARED)
+    fn = rules.namespace["E_pair"]
+    assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == ("S", "me", "P_x", "P_y")
+    text = listing(rules)
+    assert "E_pair(S, me, P_y=" in text                # written y first: keywords, evaluated as written
+    assert "E_pair(S, me, S.v['b'], 2)" in text          # in order: positional, no dict
+    S = rules.new_game(2, seed=1)
+    S.apply_index(1)                                    # a = 1
+    # pair(x=2, y=11): a, b = 2, 11, total += (1+2+3) * 11 (the element x hides the parameter);
+    # pair(x=11, y=2): a, b = 11, 2, total += 6 * 2
+    assert (S.v["a"], S.v["b"], S.v["total"]) == (11, 2, 66 + 12)
+
+
+LOOPING = """
+game: looping
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+  left: {type: int, start: 3}
+  gone: {type: bool, start: false}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n}
+  - while: "left > 0"
+    steps:
+      - set: {left: "left - 1"}
+      - set: {n: "10 // n"}
+  - set: {gone: "true"}
+"""
+
+
+def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(tmp_path):
+    import traceback
+
+    import pytest
+
+    from interpreter.building.flowgen import compile_flow
+    rules = load_text(tmp_path, LOOPING, "looping.yaml")
+    assert "# F" in rules.flow_source and "looping.yaml:13:9, written in place" in rules.flow_source
+    assert "written in place" not in compile_flow(rules, plain=True)[3]   # (the reference calls each function)
+    S = rules.new_game(2, seed=1)
+    S.apply_index(1)                                    # n = 1: three passes, then the end
+    assert (S.v["n"], S.v["left"], S.v["gone"], S.is_terminal()) == (10, 0, True, True)
+    S = rules.new_game(2, seed=1)
+    with pytest.raises(interpreter.GameError) as raised:
+        S.apply_index(0)                                # n = 0: 10 // 0 in the loop's second effect
+    assert "looping.yaml:13" in str(raised.value) and "division by zero" in str(raised.value)
+    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
+    ours = [f for f in frames if f.filename.startswith("<looping.yaml:")]
+    assert ours[-1].filename == "<looping.yaml:13>" and "_floordiv(10, S.v['n'])" in ours[-1].line
+
+
+def test_a_condition_in_place_keeps_the_languages_error(tmp_path):
+    import pytest
+    rules = load_text(tmp_path, """
+game: unset
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+  left: {type: int}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n}
+  - while: "left > n"
+    steps: [{set: {n: "n + 1"}}]
+""", "unset.yaml")
+    assert "unset.yaml:9:12, written in place" in rules.flow_source
+    with pytest.raises(interpreter.GameError) as raised:
+        rules.new_game(2, seed=1).apply_index(0)
+    assert "none used as a value" in str(raised.value) and "unset.yaml:9" in str(raised.value)
+
+
+def test_a_hook_runs_in_place_located_at_its_step(tmp_path):
+    import traceback
+
+    import pytest
+    rules = load_text(tmp_path, """
+game: hook
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 0}
+  m: {type: int, start: 5}
+flow:
+  - choose: {who: 0, options: "[0, 1]", as: n,
+             then: [{set: {m: "m + 1"}}, {set: {m: "m // n"}}]}
+""", "hook.yaml")
+    assert "hook.yaml:9:21, written in place" in rules.flow_source
+    S = rules.new_game(2, seed=1)
+    S.apply_index(1)
+    assert S.v["m"] == 6
+    with pytest.raises(interpreter.GameError) as raised:
+        rules.new_game(2, seed=1).apply_index(0)
+    assert "hook.yaml:8" in str(raised.value) and "in choose" in str(raised.value)   # (at its step, as called)
+    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
+    ours = [f for f in frames if f.filename.startswith("<hook.yaml:")]
+    assert ours[-1].filename == "<hook.yaml:9>" and "_floordiv(S.v['m'], S.v['n'])" in ours[-1].line
+
+
+def test_a_choices_options_are_asked_in_place(tmp_path):
+    rules = load_text(tmp_path, """
+game: options
+players: {min: 2, max: 2}
+vars:
+  n: {type: int, start: 3}
+flow:
+  - choose: {who: 0, options: "[n, n * 2]", as: n}
+  - choose: {who: 1, options: "[n + 1, n - 1]", as: n}
+""", "options.yaml")
+    assert "options.yaml:7:31, written in place" in rules.flow_source
+    S = rules.new_game(2, seed=1)
+    assert S.dec == (0, (3, 6))
+    S.apply_index(1)
+    assert S.dec == (1, (7, 5))
+
+
+def test_a_hook_takes_the_locals_it_reads_as_parameters():
+    from helpers import bundled
+    rules = bundled("diamonds")
+    trick = next(s for s in rules.steps if s.kind == "tricks")
+    for hook, reads in ((trick.on_void, ("card",)), (trick.on_win, ("led",))):
+        assert hook.params == reads
+        assert hook.__code__.co_varnames[:hook.__code__.co_argcount] == ("S", "me", *(f"P_{k}" for k in reads))
+    assert "{'card':" not in rules.module_source and "P_card = card" in rules.flow_source
+
+
+def test_a_chance_reading_an_earlier_one_takes_it_as_a_parameter():
+    from helpers import bundled
+    rules = bundled("mister_diamond")
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    _, name, fn = next(o.given for o in attempt.outcomes if o.given is not None)
+    assert fn.params == (name,)
+    assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == ("S", "me", f"P_{name}")
+    assert f"{{{name!r}:" not in rules.module_source and f"P_{name} = v0" in rules.flow_source
