@@ -10,6 +10,7 @@ import pytest
 
 from interpreter.expr import Compiler, ExprError
 from interpreter.expr.limits import MAX_COST, MAX_SOURCE
+from interpreter.expr.names import var_ref
 from interpreter.expr.types import ANY, INT, NUM, PLAYER, TEAM, unify
 from helpers import load_text, tiny_ruleset
 
@@ -23,12 +24,28 @@ vars:
 flow: []
 """, players=(2, 3))
 
-# a define of exactly MAX_SOURCE characters of code: 9 lists of 500 x (S.v['x'], 8 characters,
-# and ', ' between: 5,000 + 2 parentheses each) and one of 496, in a list: 10 x 4 + 10 x 4,996
+# a define of exactly MAX_SOURCE characters of code: a list of N defines (2 brackets, ', '
+# between, each in parentheses: 4 N characters), N - 1 of them lists of 500 x and the last of
+# B x and Q ones (an x as generated code reads it, then ', ', and a list's 2 brackets: R + 2
+# characters an x, 3 a 1); Q makes the rest a whole number of x
+R = len(var_ref("x")) + 2
 
 
-def _xs(k):
-    return "[" + ", ".join(["x"] * k) + "]"
+def _at_bound(per: int = 500):
+    for n in range(2, 1000):
+        q = next(q for q in range(R) if (MAX_SOURCE - 4 * n - 3 * q) % R == 0)
+        b = (MAX_SOURCE - 4 * n - 3 * q) // R - (n - 1) * per
+        if b <= per:
+            return n, b, q
+    raise AssertionError("no such define")
+
+
+N, B, Q = _at_bound()
+TOP = "[" + "e, " * (N - 1) + "f]"
+
+
+def _xs(k, ones=0):
+    return "[" + ", ".join(["x"] * k + ["1"] * ones) + "]"
 
 
 AT_BOUND = f"""
@@ -38,8 +55,8 @@ vars:
   x: {{type: int, start: 0}}
 define:
   e: "{_xs(500)}"
-  f: "{_xs(496)}"
-  d: "[e, e, e, e, e, e, e, e, e, f]"
+  f: "{_xs(B, Q)}"
+  d: "{TOP}"
 flow: []
 """
 
@@ -164,7 +181,7 @@ def test_a_define_of_exactly_max_source_characters_is_not_too_much_code(tmp_path
     """It loads (its code checked alone: the bound itself is allowed); a use wraps it in
     parentheses, two characters more, so that expression is the one too large."""
     rules = load_text(tmp_path, AT_BOUND, "big.yaml")
-    assert len(Compiler(rules.names).compile("[e, e, e, e, e, e, e, e, e, f]").source) == MAX_SOURCE
+    assert len(Compiler(rules.names).compile(TOP).source) == MAX_SOURCE
     with pytest.raises(ExprError) as info:
         Compiler(rules.names).compile("count(d)")
     assert info.value.message.startswith("expression is too large once its defines are expanded")

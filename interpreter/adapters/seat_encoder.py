@@ -21,6 +21,7 @@ from array import array
 
 import numpy as np
 
+from ..expr.names import counter_ref, var_ref, zone_ref
 from ..expr.types import NUM
 from ..loading.kept import compiled
 from .float32 import F32, var_value
@@ -78,7 +79,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
           "MOVE": [movers[(w - seat) % n] for w in range(n)] + [movers[n]],   # [-1]: nobody
           "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": [],
           "BRING": _bring}
-    pre = ["    z = S.z", "    c = S.c", "    v = S.v", "    d = S.dec"]
+    pre = ["    d = S.dec"]   # (each table read from its slot: expr/names.py)
     post: list = []
     # (offset in floats, bytes, format code, source of the value)
     fields = [(L.seat_at + seat, 4, "f", "1.0"),
@@ -113,7 +114,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
         held = sum(1 for i in pos if i >= 0)
         if kind == "card":
             _, hot, size = blocks[0]
-            post += [f"    for o, h in z[{name!r}].items():", "        if h:", f"            t[{size} + o] = len(h)"]
+            post += [f"    for o, h in {zone_ref(name)}.items():", "        if h:", f"            t[{size} + o] = len(h)"]
             if seen[0]:
                 post.append(f"            for x in h: t[{hot} + P{k}[x]] = 1.0")
             continue
@@ -126,7 +127,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
         for j, hot, size in blocks:
             h = f"h{k}_{j}"
             owner = "" if kind == "none" else f"[{(me(kind) + j) % owners}]"
-            pre.append(f"    {h} = z[{name!r}]{owner}")
+            pre.append(f"    {h} = {zone_ref(name)}{owner}")
             fields.append((size, 4, "f", f"len({h})"))
             if held and seen[j]:
                 m = keep(held) if first is None else first + (me(kind) + j) % owners
@@ -147,9 +148,9 @@ def compile_seat(L, seat: int, team: int, kept: list):
             continue
         x = f"c{i}"
         if kind == "none":
-            fields.append((offset, 4, "f", f"c[{name!r}]"))
+            fields.append((offset, 4, "f", counter_ref(name)))
             continue
-        pre.append(f"    {x} = c[{name!r}]")
+        pre.append(f"    {x} = {counter_ref(name)}")
         if kind == "card":   # one value per card, kept as bytes while unchanged
             m = keep()
             pre += [f"    w = K[{m}]",
@@ -185,16 +186,15 @@ def compile_seat(L, seat: int, team: int, kept: list):
     for i, (name, typ, offset) in enumerate(L.vars):
         x = f"xs[{i}]" if kept_vars else f"v{i}"
         if not kept_vars:
-            pre.append(f"    {x} = v.get({name!r})")
+            pre.append(f"    {x} = {var_ref(name)}")
         value = var_value(typ, x, seat, team, n, teams)
         values.append(f"0 if {x} is None else {value}")
         if not kept_vars:
             fields.append((offset, 4, "f", values[-1]))
     if kept_vars:
-        ns["VARS"] = tuple(name for name, _, _ in L.vars)
         m = mine(len(L.vars))
         assert [offset for _, _, offset in L.vars] == list(range(L.vars[0][2], L.vars[0][2] + len(L.vars)))
-        pre += ["    xs = tuple(map(v.get, VARS))",
+        pre += ["    xs = (" + "".join(f"{var_ref(name)}, " for name, _, _ in L.vars) + ")",
                 f"    w = M[{m}]",
                 "    if xs != w[0]:",
                 "        w[0] = xs",

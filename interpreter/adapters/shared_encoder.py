@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..expr.names import counter_ref, var_ref, zone_ref
 from ..expr.types import PLAYER, TEAM
 from ..loading.kept import compiled
 from .float32 import var_value
@@ -165,7 +166,7 @@ def compile_shared(L):
             held = sum(1 for i in pos if i >= 0)
             if not seen[0]:
                 gather[hot:hot + held] = [zero] * held
-                body += [f"    d = z[{name!r}]",
+                body += [f"    d = {zone_ref(name)}",
                          f"    if d != m[{slot({})}]:",
                          f"        a[{sz}:{sz + ncards}] = Z[{ncards}]",
                          "        for o, h in d.items():",
@@ -174,7 +175,7 @@ def compile_shared(L):
                 continue
             ns[f"Q{z}"] = [hot + i for i in pos]
             k = slot({})
-            body += [f"    d = z[{name!r}]",
+            body += [f"    d = {zone_ref(name)}",
                      f"    if d != m[{k}]:",
                      f"        a[{hot}:{hot + held}] = Z[{held}]",
                      f"        a[{sz}:{sz + ncards}] = Z[{ncards}]",
@@ -192,10 +193,10 @@ def compile_shared(L):
         if kind == "none":
             _, hot, sz = blocks[0]
             if not some:
-                body.append(f"    a[{sz}] = len(z[{name!r}])")
+                body.append(f"    a[{sz}] = len({zone_ref(name)})")
                 continue
             k = slot([])
-            body += [f"    h = z[{name!r}]",
+            body += [f"    h = {zone_ref(name)}",
                      f"    if h != m[{k}]:",
                      f"        a[{sz}] = len(h)",
                      *_flip(f"Q{z}_0", "h", f"m[{k}]", "        ", hot, sz),
@@ -204,10 +205,10 @@ def compile_shared(L):
         owners = len(blocks)
         sizes = ", ".join(f"a[{sz}]" for _, _, sz in blocks) + ("," if owners == 1 else "")
         if not some:
-            body.append(f"    {sizes} = map(len, z[{name!r}])")
+            body.append(f"    {sizes} = map(len, {zone_ref(name)})")
             continue
         k = slot([[]] * owners)
-        body += [f"    zl = z[{name!r}]",
+        body += [f"    zl = {zone_ref(name)}",
                  f"    if zl != m[{k}]:",
                  f"        o = m[{k}]",
                  f"        {sizes} = map(len, zl)"]
@@ -221,16 +222,16 @@ def compile_shared(L):
             gather[offset:offset + owners] = [zero] * owners
             continue
         if kind == "none":
-            body.append(f"    a[{offset}] = c[{name!r}]")
+            body.append(f"    a[{offset}] = {counter_ref(name)}")
             continue
         if kind == "card":   # the memo: [the values, the same in runs], brought up to date in place
             k = slot([None, []])
-            body += [f"    x = c[{name!r}]",
+            body += [f"    x = {counter_ref(name)}",
                      f"    if x != m[{k}][0]:",
                      f"        VALUES(a, {offset}, {ncards}, m[{k}], x)"]
             continue
         k = slot(None)
-        body += [f"    x = c[{name!r}]",
+        body += [f"    x = {counter_ref(name)}",
                  f"    if x != m[{k}]:",
                  f"        {', '.join(f'a[{offset + j}]' for j in range(owners))}{',' if owners == 1 else ''} = x",
                  f"        m[{k}] = x[:]"]
@@ -238,9 +239,8 @@ def compile_shared(L):
         # each variable written again only when it changed (the turn's seat changes at every
         # turn, the others seldom); a seat's or a team's one slot per viewer from a table of
         # rows by value (one slice assignment, not one item a viewer)
-        ns["NAMES"] = tuple(name for name, _, _ in L.vars)
         k = slot((_UNSET,) * len(L.vars))
-        body += ["    xs = tuple(map(S.v.get, NAMES))",
+        body += ["    xs = (" + "".join(f"{var_ref(name)}, " for name, _, _ in L.vars) + ")",
                  f"    if xs != m[{k}]:",
                  f"        o = m[{k}]"]
         for i, (name, typ, _offset) in enumerate(L.vars):
@@ -272,7 +272,7 @@ def compile_shared(L):
              "        a[w[1]] = 1.0",
              f"        m[{k}] = w"]
     ns["ASK"] = {i: L.prompt_at + j for i, j in L.ask_slot.items()}
-    lines = ["def sync(S):", "    z = S.z", "    c = S.c", *body]
+    lines = ["def sync(S):", *body]   # (each table read from its slot: expr/names.py)
     exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name}>", "exec"), ns)  # noqa: S102
     sync = ns["sync"]
     maps: dict = {}

@@ -25,6 +25,7 @@ from array import array
 
 import numpy as np
 
+from ..expr.names import counter_ref, var_ref, zone_ref
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 from ..loading.kept import compiled
 from .float32 import F32, var_value
@@ -102,13 +103,13 @@ class TensorLayout:
                  "    cur = S.dec[0] if S.dec is not None else -1",
                  f"    t[{self.to_move_at} + ((cur - p) % {n} if cur >= 0 else {n})] = 1.0",
                  "    team = S.tm[p]",
-                 f"    t[{self.prompt_at} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0",
-                 "    z = S.z", "    c = S.c", "    v = S.v"]
+                 f"    t[{self.prompt_at} + (ASK.get(S.stack[-1][0], {asking}) if S.dec is not None else {asking})] = 1.0"]
+        # (each table read from its slot: expr/names.py)
         for k, (name, kind, pos, blocks, seen) in enumerate(self.zones):
             ns[f"P{k}"] = pos
             if kind == "card":
                 _, hot, size = blocks[0]
-                lines.append(f"    for o, h in z[{name!r}].items():")
+                lines.append(f"    for o, h in {zone_ref(name)}.items():")
                 lines.append("        if h:")
                 lines.append(f"            t[{size} + o] = len(h)")
                 if seen[0]:
@@ -116,7 +117,7 @@ class TensorLayout:
                 continue
             for j, hot, size in blocks:
                 owner = "" if kind == "none" else f"[{rel(j, n if kind == 'player' else teams, kind)}]"
-                lines.append(f"    h = z[{name!r}]{owner}")
+                lines.append(f"    h = {zone_ref(name)}{owner}")
                 lines.append(f"    t[{size}] = len(h)")
                 if seen[j]:
                     lines.append(f"    for x in h: t[{hot} + P{k}[x]] = 1.0")
@@ -124,17 +125,17 @@ class TensorLayout:
             if not any(seen):
                 continue
             if kind == "none":
-                lines.append(f"    t[{offset}] = c[{name!r}]")
+                lines.append(f"    t[{offset}] = {counter_ref(name)}")
             elif kind == "card":   # one value per card: copied in one C-level slice assignment
-                lines.append(f"    x = c[{name!r}]")
+                lines.append(f"    x = {counter_ref(name)}")
                 lines.append(f"    t[{offset}:{offset} + len(x)] = array('f', x)")
             else:
                 owners = n if kind == "player" else teams
-                lines.append(f"    x = c[{name!r}]")
+                lines.append(f"    x = {counter_ref(name)}")
                 for j in (j for j in range(owners) if seen[j]):
                     lines.append(f"    t[{offset + j}] = x[{rel(j, owners, kind)}]")
         for name, typ, offset in self.vars:
-            lines.append(f"    x = v.get({name!r})")
+            lines.append(f"    x = {var_ref(name)}")
             lines.append(f"    if x is not None: t[{offset}] = {var_value(typ, 'x', 'p', 'team', n, teams)}")
         lines.append("    return a")
         exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {self.rules.name}>", "exec"), ns)  # noqa: S102

@@ -77,7 +77,8 @@ def know(S, cards, src: str, src_owner, dst: str, dst_owner, held: bool = False)
 def _forget(S, zone: str, owner, seats: int) -> None:
     """The seats of ``seats`` no longer know where the cards of ``zone`` (of ``owner``) are."""
     kind, kn = S.rules.zone_owner[zone], S.kn
-    cards = S.z[zone] if kind == "none" else S.z[zone].get(owner, ()) if kind == "card" else S.z[zone][owner]
+    table = S.zone(zone)
+    cards = table if kind == "none" else table.get(owner, ()) if kind == "card" else table[owner]
     for c in cards:
         m = kn.get(c)
         if m and m & seats:
@@ -106,7 +107,7 @@ def tell(S, cards, mask: int) -> None:
 def _instances(S, name: str):
     """(owner, the zone's list) for each instance of a zone: the shared one, each player's or
     team's, or each card's that holds something (in card order)."""
-    zone = S.z[name]
+    zone = S.zone(name)
     kind = S.rules.zone_owner[name]
     if kind == "none":
         return [(None, zone)]

@@ -36,9 +36,10 @@ def observe(S, player: int | None) -> dict:
     zone_masks, counter_masks, var_seers = seen.zone, seen.counter, vis.vars
     me = SPECTATOR if player is None else 1 << player
     zones: dict[str, Any] = {}
+    z = S.z
     for name, owner in rules.zone_owner.items():
         masks = zone_masks[name]
-        zone = S.z[name]
+        zone = z[name]
         if owner == "none":
             zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
         elif owner == "card":   # only the cards that hold something, each by its key (card_keys)
@@ -49,9 +50,10 @@ def observe(S, player: int | None) -> dict:
         else:   # the ones the viewer sees, the others' sizes
             zones[name] = [[labels[c] for c in z] if m & me else len(z) for m, z in zip(masks, zone)]
     counters = {}
+    c = S.c
     for name, owner in rules.counter_owner.items():
         masks = counter_masks[name]
-        value = S.c[name]
+        value = c[name]
         if owner == "none":
             counters[name] = value if masks & me else None
         elif owner == "card":
@@ -94,8 +96,9 @@ def known_cards(S, player: int) -> dict:
     seen = rules.visibility.seen(S.members)
     labels, keys = rules.card_labels, rules.card_keys
     out: dict = {}
+    z = S.z
     for name, owner in rules.zone_owner.items():
-        zone = S.z[name]
+        zone = z[name]
         places = ([(None, zone)] if owner == "none" else sorted(zone.items()) if owner == "card"
                   else enumerate(zone))
         for who, cards in places:

@@ -10,6 +10,7 @@ from ..errors import UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
+from .layout import Layout
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -104,6 +105,7 @@ class Ruleset:
     flow_source: str               # the generated source of the flow
     module_source: str             # all the ruleset's generated code, as it runs (building/listing.py)
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
+    layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
 
     def __setattr__(self, key, value):
         if getattr(self, "_frozen", False):
@@ -115,6 +117,7 @@ class Ruleset:
         checks = bool(self.triggers.when) or bool(self.end_checks)   # a game may have neither
         charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
+        object.__setattr__(self, "layout", Layout(State, self))
         object.__setattr__(self, "_frozen", True)
         return self
 
@@ -158,22 +161,22 @@ class Ruleset:
         return S
 
     def _fill(self, S):
+        at = self.layout.zones
         for name, owner in self.zone_owner.items():
             if owner == "none":   # (each component's cards added in one call, not card by card)
-                zone = S.z[name] = []
+                zone: list = []
                 for comp in self.zone_decl[name].get("start") or ():
                     zone.extend(self.cards.by_component[comp])
+                setattr(S, at[name], zone)
             elif owner == "card":   # a dict of the cards' non-empty zones (state.py)
-                S.z[name] = {}
+                setattr(S, at[name], {})
             else:
-                S.z[name] = [[] for _ in range(self._owners(S, owner))]
+                setattr(S, at[name], [[] for _ in range(self._owners(S, owner))])
         for name, owner in self.counter_owner.items():
             start = self.counter_start[name](S, None, None)
-            S.c[name] = start if owner == "none" else [start] * self._owners(S, owner)
-        for name in self.names.vars:
-            S.v[name] = None
-        for name, fn in self.var_start.items():
-            S.v[name] = fn(S, None, None)
+            S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
+        for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
+            S.set_var(name, fn(S, None, None))
 
     @property
     def player_counts(self) -> list[int]:

@@ -62,8 +62,9 @@ def moved_seers(rules, members, ev: dict) -> int:
 def place_of(S, card: int) -> tuple | None:
     """Where ``card`` lies: (zone, owner), the owner None for a shared zone; None for a card in
     no zone (a card a step holds aside, such as a card passed face down)."""
+    z = S.z
     for name, kind in S.rules.zone_owner.items():
-        zone = S.z[name]
+        zone = z[name]
         if kind == "none":
             if card in zone:
                 return name, None

@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 from . import loop as engine
+from .layout import Tables
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -22,7 +23,7 @@ class State:
     """One game in progress. The short names are read by generated code at every step."""
 
     __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o",
-                 "z", "c", "v", "rng", "stack", "dec", "over", "steps", "ev", "kn", "sh")
+                 "rng", "stack", "dec", "over", "steps", "ev", "kn", "sh")
     # --- fixed for the game
     rules: Ruleset                 # the compiled rules (behaviour, not data)
     seed: int                      # the game's seed: a secret, never shown to a seat
@@ -33,10 +34,8 @@ class State:
     members: tuple[tuple[int, ...], ...]   # team -> its seats
     p: dict                        # parameter values in effect
     o: dict                        # game options in effect (skill, resolve...)
-    # --- what changes
-    z: dict                        # zone -> its cards: a list, a list per owner, or a dict per card
-    c: dict                        # counter -> its value, or a list of values per owner
-    v: dict                        # variable -> its value
+    # --- what changes: each zone, counter and variable in a slot of the ruleset's State class
+    # (engine/layout.py), and these
     rng: int                       # the RNG's state (engine/rng.py): a secret, like the seed
     stack: list[list]              # the running steps' frames, outermost first; frame[0] is the step index
     dec: tuple | None              # the pending decision (seat, options), or None
@@ -45,6 +44,39 @@ class State:
     ev: list | None                # the events since the caller last took them, when recording
     kn: dict | None                # card -> the seats that know where it is (engine/knowledge.py), if kept
     sh: set                        # zones and counters still shared with a clone (copied on write)
+
+    # ------------------------------------------------------------------ the tables by name
+    # (engine/layout.py: a dict read from the slots, its assignments written to them)
+    @property
+    def z(self) -> Tables:
+        """Zone -> its cards: a list, a list per owner, or a dict per card."""
+        return self.rules.layout.zones_of(self)
+
+    @property
+    def c(self) -> Tables:
+        """Counter -> its value, or a list of values per owner."""
+        return self.rules.layout.counters_of(self)
+
+    @property
+    def v(self) -> Tables:
+        """Variable -> its value (and the when-triggers' last values, once checked)."""
+        return self.rules.layout.vars_of(self)
+
+    # one table by name, for Python steps (no dict of them all)
+    def zone(self, name: str):
+        return getattr(self, self.rules.layout.zones[name])
+
+    def counter(self, name: str):
+        return getattr(self, self.rules.layout.counters[name])
+
+    def set_counter(self, name: str, value) -> None:
+        setattr(self, self.rules.layout.counters[name], value)
+
+    def var(self, name: str):
+        return getattr(self, self.rules.layout.vars[name])
+
+    def set_var(self, name: str, value) -> None:
+        setattr(self, self.rules.layout.vars[name], value)
 
     # ------------------------------------------------------------------ the game API
     def current_player(self) -> int:
@@ -96,23 +128,9 @@ class State:
     def clone(self) -> "State":
         """An independent copy. Zones and counters are copied on write: the two states share
         their lists (each names them in ``sh``) until one of them writes one, and every writer
-        asks for its own copy first (``own``); a zone owned by each card is copied now."""
-        new = State.__new__(State)
-        new.rules, new.seed, new.n, new.players, new.teams = self.rules, self.seed, self.n, self.players, self.teams
-        new.tm, new.members, new.p, new.o = self.tm, self.members, self.p, self.o
-        z = new.z = self.z.copy()
-        for name in self.rules.card_zones:
-            z[name] = {c: part[:] for c, part in z[name].items() if part}
-        new.c = self.c.copy()
-        new.v = self.v.copy()
-        new.rng, new.dec, new.over, new.steps = self.rng, self.dec, self.over, self.steps
-        new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated
-        new.ev = None
-        new.kn = None if self.kn is None else self.kn.copy()
-        shared = self.rules.shared_on_clone
-        self.sh = set(shared)
-        new.sh = set(shared)
-        return new
+        asks for its own copy first (``own``); a zone owned by each card is copied now. Each
+        ruleset's State class writes its own (engine/layout.py)."""
+        raise NotImplementedError("a State is made by its ruleset (Ruleset.new_game)")
 
     def own(self, name: str) -> list:
         """The list of zone or counter ``name`` to write into: this state's own, copied first if
@@ -120,16 +138,14 @@ class State:
         counter's list comes after it: generated code starts a function that writes tables in
         place with ``if S.sh: S.own(...)`` for each (expr/names.py ``owning``, or ``writable``
         in place), Python steps call it (behind ``if S.sh``: a state never cloned shares nothing)."""
-        z = self.z
+        at = self.rules.layout.of[name]
         if name not in self.sh:
-            return z[name] if name in z else self.c[name]
+            return getattr(self, at)
         self.sh.discard(name)
-        if name in z:
-            zone = z[name]
-            zone = z[name] = zone[:] if self.rules.zone_owner[name] == "none" else list(map(list.copy, zone))
-            return zone
-        counter = self.c[name] = self.c[name][:]
-        return counter
+        table = getattr(self, at)
+        table = table[:] if self.rules.zone_owner.get(name, "none") == "none" else list(map(list.copy, table))
+        setattr(self, at, table)
+        return table
 
     def own_all(self) -> "State":
         """Every zone and counter this state's own (before a writer that touches many: a
@@ -139,14 +155,14 @@ class State:
             for name in tuple(sh):
                 self.own(name)
             return self
-        z, c = self.z, self.c
+        at = self.rules.layout.of
         for name, shape in self.rules.zone_shapes:
             if shape == 0:
-                z[name] = z[name][:]
+                setattr(self, at[name], getattr(self, at[name])[:])
             elif shape == 1:
-                z[name] = list(map(list.copy, z[name]))
+                setattr(self, at[name], list(map(list.copy, getattr(self, at[name]))))
         for name in self.rules.owned_counters:
-            c[name] = c[name][:]
+            setattr(self, at[name], getattr(self, at[name])[:])
         sh.clear()
         return self
 
@@ -168,7 +184,7 @@ class State:
             "params": self.p, "options": self.o,
             "zones": {name: ({c: part for c, part in sorted(zone.items()) if part} if isinstance(zone, dict) else zone)
                       for name, zone in self.z.items()},
-            "counters": self.c, "vars": self.v, "rng": self.rng,
+            "counters": self.c.copy(), "vars": self.v.copy(), "rng": self.rng,
             "stack": self.stack, "decision": None if self.dec is None else [self.dec[0], list(self.dec[1])],
             "over": self.over, "steps": self.steps,
             "known": None if self.kn is None else {str(c): m for c, m in sorted(self.kn.items())},
@@ -196,7 +212,7 @@ class State:
 
 def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
     """A State with the per-game constants filled in and nothing else."""
-    s = State.__new__(State)
+    s = rules.layout.cls.__new__(rules.layout.cls)
     s.rules, s.seed, s.n = rules, seed, n
     s.players = list(range(n))   # values of the language: lists (`players + [me]`), never mutated
     s.members = tuple(tuple(m) for m in members)
@@ -207,7 +223,8 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
             tm[p] = t
     s.tm = tuple(tm)
     s.p, s.o = params, options
-    s.z, s.c, s.v = {}, {}, {}
+    for at in rules.layout.slots:   # (filled by the ruleset's setup, or from_dict; a trigger's memory none)
+        setattr(s, at, None)
     s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None
     s.sh = set()   # nothing shared (State.clone)
     return s
@@ -215,10 +232,14 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 
 def from_dict(rules, d: dict) -> State:
     s = blank(rules, d["players"], d["seed"], d["params"], d["options"], d["teams"])
-    s.z, s.c, s.v, s.rng = d["zones"], d["counters"], d["vars"], d["rng"]
-    for name, zone in s.z.items():   # a zone per card: JSON wrote its keys as text
-        if isinstance(zone, dict):
-            s.z[name] = {int(c): list(part) for c, part in zone.items()}
+    z, c, v = s.z, s.c, s.v
+    for name, zone in d["zones"].items():   # a zone per card: JSON wrote its keys as text
+        z[name] = {int(c): list(part) for c, part in zone.items()} if isinstance(zone, dict) else zone
+    for name, value in d["counters"].items():
+        c[name] = value
+    for name, value in d["vars"].items():
+        v[name] = value
+    s.rng = d["rng"]
     s.stack = [list(f) for f in d["stack"]]
     dec = d["decision"]
     s.dec = None if dec is None else (dec[0], tuple(dec[1]))

@@ -22,14 +22,25 @@ from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, lis
 
 # How generated code names the state's tables: every read or write of a zone, counter or
 # variable, and every copy-on-write check, is spelled by these functions and nowhere else
-# (tests/test_architecture.py), so the state's layout changes in one place.
-TABLES = {"z": "S.z", "c": "S.c", "v": "S.v", "p": "S.p"}   # kind -> its table (zones, counters, vars, params)
+# (tests/test_architecture.py). Each table has a slot of its own on the ruleset's State class
+# (engine/layout.py): generated code reads ``S.z_hand``; one named when the code runs is read
+# through the state's tables by name (``S.c[...]``, ``S.var(...)``).
 SHARED = "S.sh"   # true while some table is still shared with a clone (engine/state.py State.clone)
+
+
+def slot(kind: str, name: str) -> str:
+    """The State attribute holding zone (z), counter (c) or variable (v) ``name``, one name to
+    one attribute: ``z_hand``; a family's counter ``tokens.gold`` as ``k6_tokens_gold`` (the
+    family's length first); a name that is no identifier by its UTF-8 in hex (``zx_...``)."""
+    fam, dot, key = name.partition(".")
+    if dot and fam.isidentifier() and key.isidentifier():
+        return f"k{len(fam)}_{fam}_{key}"
+    return f"{kind}_{name}" if name.isidentifier() else f"{kind}x_{name.encode().hex()}"
 
 
 def table_ref(kind: str, name: str) -> str:
     """Source of the table ``name`` of ``kind`` (z zone, c counter, v variable, p parameter)."""
-    return f"{TABLES[kind]}[{name!r}]"
+    return f"S.p[{name!r}]" if kind == "p" else f"S.{slot(kind, name)}"
 
 
 def zone_ref(name: str) -> str:
@@ -43,23 +54,19 @@ def counter_ref(name: str) -> str:
 
 
 def var_ref(name: str) -> str:
-    """Source of variable ``name`` (an assignment target too)."""
+    """Source of variable ``name`` (an assignment target too; a when-trigger's memory is none
+    until first checked)."""
     return table_ref("v", name)
 
 
 def counter_at(key_src: str) -> str:
     """Source of the counter whose name the source ``key_src`` computes when it runs."""
-    return f"{TABLES['c']}[{key_src}]"
+    return f"S.c[{key_src}]"   # (an assignment target too: S.c writes the slot)
 
 
 def var_at(name_src: str) -> str:
-    """Source of the variable whose name the source ``name_src`` computes when it runs."""
-    return f"{TABLES['v']}[{name_src}]"
-
-
-def variables() -> str:
-    """Source of the variables' whole table (the when-triggers keep their last values there)."""
-    return TABLES["v"]
+    """Source of the variable whose name the source ``name_src`` computes when it runs (read)."""
+    return f"S.var({name_src})"
 
 
 def own_call(name: str) -> str:

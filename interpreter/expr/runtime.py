@@ -95,7 +95,7 @@ def _mapget(m, k):
 
 def _own(S, name):
     """A counter's list to write into, this state's own (a family's counter named when evaluated)."""
-    return S.c[name] if name not in S.sh else S.own(name)
+    return S.own(name)
 
 
 def _ckey(name, keys, k):

@@ -278,7 +278,7 @@ class Step:
         if self.if_none == "pass":
             var = self.choice_var()
             if var is not None:
-                S.v[var] = None
+                S.set_var(var, None)
             return None
         S.over = True
         if S.ev is not None:
@@ -324,7 +324,7 @@ class Step:
 
     @staticmethod
     def me(S, scope_var):
-        return S.v[scope_var] if scope_var is not None else None
+        return S.var(scope_var) if scope_var is not None else None
 
     @staticmethod
     def asker(ctx, value, path, scope):

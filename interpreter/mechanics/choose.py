@@ -166,7 +166,7 @@ class Simultaneous(Step):
             frame[POS] += 1            # nothing to choose from: this seat's choice is none
         choices = list(frame[CHOICES])      # every seat has chosen: revealed together
         S.stack.pop()
-        S.v[self.var] = choices
+        S.set_var(self.var, choices)
         if S.ev is not None:
             S.ev.append({"ev": "reveal", "var": self.var, "value": choices})
         if S.kn is not None and self.option_type == CARD and S.rules.visibility.var_public(self.var):

@@ -157,7 +157,7 @@ class Grid(AskOnce):
         return name, names[name] == "team"
 
     def _have(self, S, who):
-        return S.c[self.pay][S.tm[who] if self.pay_team else who]
+        return S.counter(self.pay)[S.tm[who] if self.pay_team else who]
 
     def costs(self, S, who, only=None):
         """(card, cost) of every space ``who`` may take now (or of the space ``only``)."""

@@ -199,10 +199,10 @@ class LocalPrices:
     def _seen(self, S, layout) -> tuple:
         """The values of the counters the prices read, on every space (one flat tuple: the
         first counter's values space by space, then the next counter's)."""
-        c, names = S.c, self.counters
+        c, names = S.counter, self.counters
         if len(names) == 1:
-            return layout.read(c[names[0]])
-        return tuple(chain.from_iterable([layout.read(c[name]) for name in names]))
+            return layout.read(c(names[0]))
+        return tuple(chain.from_iterable([layout.read(c(name)) for name in names]))
 
     def _layout(self, S, grid, rows):
         """The remembered record of this layout under the current parameters."""

@@ -135,7 +135,7 @@ class Pass(Step):
         return {"passing": [S.rules.card_labels[card] for giver, _, card in frame[PENDING] if giver == player]}
 
     def deliver(self, S, pending):
-        zone = S.own(self.into) if S.sh else S.z[self.into]   # (copy on write)
+        zone = S.own(self.into)   # (copy on write)
         by_team = S.rules.zone_owner[self.into] == "team"
         from_team = self.by_team
         for giver, to, card in pending:

@@ -125,8 +125,8 @@ class Pay(Step):
     def _choices(self, S, frame):
         """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
         it and still leave the rest of the cost payable)."""
-        who, c, team = frame[PAYER], S.c, self.team
-        have = {n: c[n][S.tm[who] if team[n] else who] for n in self.units}
+        who, c, team = frame[PAYER], S.counter, self.team
+        have = {n: c(n)[S.tm[who] if team[n] else who] for n in self.units}
         k = self._owed(frame)
         if k is not None:
             name = self.cost_names[k]
@@ -192,10 +192,10 @@ class Pay(Step):
 
     def _pay(self, S, frame, k, name):
         who = frame[PAYER]
-        (S.own(name) if S.sh else S.c[name])[self._key(S, name, who)] -= 1   # (copy on write)
+        S.own(name)[self._key(S, name, who)] -= 1   # (copy on write)
         to = self.to.get(name)
         if to is not None:
-            S.c[to] += 1
+            S.set_counter(to, S.counter(to) + 1)
         if k is None:
             frame[ANY_LEFT] -= 1
         else:

@@ -134,14 +134,14 @@ class Tricks(Step):
 
     def observe(self, S, frame, player):
         """Public: who has played which card of the trick in progress, and who led it."""
-        table = S.z[self.table]
+        table = S.zone(self.table)
         return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(frame[PLAYED], table)],
                 "trick_leader": frame[LEADER], "tricks_played": frame[DONE]}
 
     asks = True
 
     def asked(self, S, frame):
-        table = S.z[self.table]
+        table = S.zone(self.table)
         return {"leads": not frame[PLAYED], "led": S.rules.card_labels[table[0]] if frame[PLAYED] and table else None}
 
     def vocabulary(self, V, spec):

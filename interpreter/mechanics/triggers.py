@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
-from ..expr.names import variables
+from ..expr.names import var_ref
 from .contract import TRIGGER_KEYS, key_names, required_names
 
 MAX_CHAIN = 50
@@ -171,9 +171,9 @@ class Triggers:
         fired on the rising edge (it holds now and did not: False, or never checked), in the
         declared order. A game's condition is written in where its record allows; ``plain``
         (the reference loop): each called by its function. The names they use: ``_T`` these
-        triggers, F<n> their functions; and locals ``v``, ``h``, ``now``, ``before``, ``p``."""
+        triggers, F<n> their functions; and locals ``h``, ``now``, ``before``, ``p``."""
         g.bind({"_T": self})
-        lines = [f"v = {variables()}"]
+        lines: list[str] = []
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
             fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
             if per:
@@ -181,8 +181,8 @@ class Triggers:
                           f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
                           "except Exception as e:",
                           f"    raise _T.failed(e, {k})",
-                          f"before = v.get({key!r}) or [False] * S.n",
-                          f"v[{key!r}] = now"]
+                          f"before = {var_ref(key)} or [False] * S.n",
+                          f"{var_ref(key)} = now"]
                 if fire is not None:
                     lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
                 continue
@@ -195,11 +195,11 @@ class Triggers:
                       "except Exception as e:",
                       f"    raise _T.failed(e, {k})",
                       "if h:",
-                      f"    if v.get({key!r}) is not True:",
-                      f"        v[{key!r}] = True",
+                      f"    if {var_ref(key)} is not True:",
+                      f"        {var_ref(key)} = True",
                       *([f"        {fire}"] if fire is not None else []),
-                      f"elif v.get({key!r}) is not False:",
-                      f"    v[{key!r}] = False"]
+                      f"elif {var_ref(key)} is not False:",
+                      f"    {var_ref(key)} = False"]
         return [pad + line for line in lines]
 
     def _chain(self, S):

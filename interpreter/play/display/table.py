@@ -191,9 +191,10 @@ class Table:
 
     def _grid(self, name, labels, layout, S) -> dict:
         rows = layout["rows"]
-        zone = S.z[name]
+        zone, counters = S.zone(name), S.c   # (S.c: a dict read from the state's slots, taken once)
         prices = layout["prices"]
-        on = {c: [(k, S.c[k][card]) for k in self._card_counters if S.c[k][card]] for c, card in enumerate(zone)}
+        on = {c: [(k, counters[k][card]) for k in self._card_counters if counters[k][card]]
+              for c, card in enumerate(zone)}
         cols = -(-len(labels) // rows) if labels else 0
         cells = [[None] * cols for _ in range(rows)]
         for i, lab in enumerate(labels):
@@ -206,8 +207,9 @@ class Table:
                 "pay_title": self.words.title(pay) if pay else None}
 
     def _on_a_grid(self, name, S) -> bool:
-        grids = [s.zone_name for s in self.grid_steps if getattr(s, "zone_name", None) in S.z]
-        return any(S.c[name][card] for g in grids for card in S.z[g])
+        z = S.z
+        grids = [s.zone_name for s in self.grid_steps if getattr(s, "zone_name", None) in z]
+        return any(S.counter(name)[card] for g in grids for card in z[g])
 
     @property
     def _card_counters(self):
@@ -311,8 +313,9 @@ def _everything(S) -> dict:
     rules = S.rules
     labels = rules.card_labels
     zones: dict[str, list | dict] = {}
+    zs, cs = S.z, S.c   # (dicts read from the state's slots: taken once)
     for name, owner in rules.zone_owner.items():
-        zone = S.z[name]
+        zone = zs[name]
         if owner == "none":
             zones[name] = [labels[c] for c in zone]
         elif owner == "card":
@@ -321,7 +324,7 @@ def _everything(S) -> dict:
             zones[name] = [[labels[c] for c in z] for z in zone]
     counters = {}
     for name, owner in rules.counter_owner.items():
-        value = S.c[name]
+        value = cs[name]
         counters[name] = ({rules.card_keys[i]: v for i, v in enumerate(value) if v} if owner == "card"
                           else list(value) if isinstance(value, list) else value)
     obs = S.observation(None)   # public variables and what running steps show

@@ -1,0 +1,91 @@
+"""A ruleset's state layout: each zone, counter and variable in a slot of its own on a State
+class made for the ruleset, read and written there by the generated code (expr/names.py
+``slot`` names the attribute). ``S.z``, ``S.c`` and ``S.v`` give them by name to generic
+readers (observation, save, knowledge, scenarios, the viewer, the tensors): a plain dict
+taken from the slots when it is read, whose assignments write the slots (the slots stay the
+only place a value is kept: read the dict when needed, never keep it across a change).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..expr.names import counter_ref, slot, var_ref, zone_ref
+
+
+class Tables(dict):
+    """The zones, counters or variables of one state by name, as they were when read (their
+    lists are the state's own objects); ``t[name] = value`` writes the state's slot too."""
+    __slots__ = ("_at",)
+    _at: tuple   # (the state, name -> its slot)
+
+    def __setitem__(self, name, value) -> None:
+        S, at = self._at
+        setattr(S, at[name], value)   # (a name the ruleset does not declare: KeyError)
+        dict.__setitem__(self, name, value)
+
+    def update(self, *args, **kw) -> None:   # type: ignore[override]
+        for name, value in dict(*args, **kw).items():
+            self[name] = value
+
+    def __reduce__(self):   # a copy (copy, deepcopy, pickle) is plain data: a dict
+        return (dict, (dict(self),))
+
+    def _fixed(self, *args, **kw):
+        raise TypeError("the ruleset declares a state's tables: they are written one by one (zones[name] = value), "
+                        "never added or removed")
+
+    __delitem__ = pop = popitem = clear = setdefault = _fixed   # type: ignore[assignment]
+
+
+class Layout:
+    """Where a ruleset's state keeps each table: ``zones``, ``counters``, ``vars`` map each name
+    to its slot; ``cls`` is the ruleset's State class, with those slots and its own ``clone``."""
+
+    def __init__(self, base: type, rules):
+        shapes = rules.zone_shapes
+        self.zones = {name: slot("z", name) for name, _ in shapes}
+        self.counters = {name: slot("c", name) for name in rules.counter_owner}
+        memory = tuple(when[4] for when in rules.triggers.when)   # the when-triggers' last values
+        self.vars = {name: slot("v", name) for name in (*rules.names.vars, *memory)}
+        self.memory = frozenset(memory)   # absent (none) until first checked
+        self.of = {**self.zones, **self.counters}   # a zone's or counter's slot (State.own)
+        slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values())
+        self.cls: Any = type(base.__name__, (base,), {"__slots__": slots, "__module__": base.__module__})
+        self._write(shapes, rules.shared_on_clone)
+
+    def _write(self, shapes: tuple, shared: frozenset) -> None:
+        """The functions this layout writes out by name: ``clone`` (every slot copied: the lists
+        shared, copied on write; a zone owned by each card copied now; see State.clone) and the
+        dicts of the tables by name (``zones_of``, ``counters_of``, ``vars_of``; a when-trigger's
+        memory only once checked)."""
+        card = {name for name, shape in shapes if shape == 2}
+        lines = ["def clone(self):",
+                 "    new = new_state(cls)",
+                 "    new.rules, new.seed, new.n, new.players = self.rules, self.seed, self.n, self.players",
+                 "    new.teams, new.tm, new.members, new.p, new.o = self.teams, self.tm, self.members, self.p, self.o",
+                 "    new.rng, new.dec, new.over, new.steps = self.rng, self.dec, self.over, self.steps",
+                 "    new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated",
+                 "    new.ev = None",
+                 "    new.kn = None if self.kn is None else self.kn.copy()",
+                 "    self.sh = set(shared)",
+                 "    new.sh = set(shared)",
+                 *(f"    new.{a} = {{c: part[:] for c, part in self.{a}.items() if part}}" if name in card
+                   else f"    new.{a} = self.{a}"
+                   for name, a in (*self.zones.items(), *self.counters.items(), *self.vars.items())),
+                 "    return new"]
+        for kind, at in (("zones", self.zones), ("counters", self.counters), ("vars", self.vars)):
+            ref = {"zones": zone_ref, "counters": counter_ref, "vars": var_ref}[kind]
+            lines += [f"def {kind}_of(S):",
+                      "    t = Tables({" + ", ".join(f"{name!r}: {ref(name)}" for name in at if name not in self.memory)
+                      + "})",
+                      *(f"    if {ref(name)} is not None: dict.__setitem__(t, {name!r}, {ref(name)})"
+                        for name in at if name in self.memory),
+                      f"    t._at = (S, {kind.upper()})",
+                      "    return t"]
+        space: dict = {"new_state": object.__new__, "cls": self.cls, "shared": shared, "Tables": Tables,
+                       "ZONES": self.zones, "COUNTERS": self.counters, "VARS": self.vars}
+        exec(compile("\n".join(lines) + "\n", "<layout>", "exec"), space)  # noqa: S102 - written from the names
+        self.cls.clone = space["clone"]
+        self.zones_of: Callable = space["zones_of"]
+        self.counters_of: Callable = space["counters_of"]
+        self.vars_of: Callable = space["vars_of"]
