@@ -5,6 +5,7 @@ from __future__ import annotations
 import interpreter
 from helpers import load_text
 from interpreter.building.listing import listing
+from interpreter.expr.names import var_ref
 
 DECLARED = """
 game: params
@@ -32,7 +33,7 @@ def test_a_declared_effect_takes_its_arguments_as_parameters(tmp_path):
     assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == ("S", "me", "P_x", "P_y")
     text = listing(rules)
     assert "E_pair(S, me, P_y=" in text                # written y first: keywords, evaluated as written
-    assert "E_pair(S, me, S.v['b'], 2)" in text          # in order: positional, no dict
+    assert f"E_pair(S, me, {var_ref('b')}, 2)" in text   # in order: positional, no dict
     S = rules.new_game(2, seed=1)
     S.apply_index(1)                                    # a = 1
     # pair(x=2, y=11): a, b = 2, 11, total += (1+2+3) * 11 (the element x hides the parameter);
@@ -75,7 +76,7 @@ def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(
     assert "looping.yaml:13" in str(raised.value) and "division by zero" in str(raised.value)
     frames = traceback.extract_tb(raised.value.__context__.__traceback__)
     ours = [f for f in frames if f.filename.startswith("<looping.yaml:")]
-    assert ours[-1].filename == "<looping.yaml:13>" and "_floordiv(10, S.v['n'])" in ours[-1].line
+    assert ours[-1].filename == "<looping.yaml:13>" and f"_floordiv(10, {var_ref('n')})" in ours[-1].line
 
 
 def test_a_condition_in_place_keeps_the_languages_error(tmp_path):
@@ -120,7 +121,7 @@ flow:
     assert "hook.yaml:8" in str(raised.value) and "in choose" in str(raised.value)   # (at its step, as called)
     frames = traceback.extract_tb(raised.value.__context__.__traceback__)
     ours = [f for f in frames if f.filename.startswith("<hook.yaml:")]
-    assert ours[-1].filename == "<hook.yaml:9>" and "_floordiv(S.v['m'], S.v['n'])" in ours[-1].line
+    assert ours[-1].filename == "<hook.yaml:9>" and f"_floordiv({var_ref('m')}, {var_ref('n')})" in ours[-1].line
 
 
 def test_a_choices_options_are_asked_in_place(tmp_path):
