@@ -254,11 +254,16 @@ def _first_sorted(seq, table, index, value):
     found is the first in the zone). Many runs: the plain loop is cheaper."""
     runs = _runs_with(index, value)
     n = len(seq)
-    if len(runs) * 8 > n:
+    if len(runs) * 8 > n or not n:
         return _first_eq(seq, table, value)
+    low = seq[0]
     for first, last in runs:
+        if last < low:   # a run below the zone's first card (of another component sharing the attribute)
+            continue
         i = bisect_left(seq, first)
-        if i < n and seq[i] <= last:
+        if i == n:       # this run and the later ones are above the zone's last card
+            return None
+        if seq[i] <= last:
             return seq[i]
     return None
 
