@@ -285,6 +285,18 @@ def _in_sorted(seq, table, index, value):
     return out
 
 
+def _remove_sorted(seq, card):
+    """``seq.remove(card)`` for a zone kept in card order: the card found by bisection, not by
+    comparing every card before it (a supply of 200 cards); list.remove's error where it is
+    not there."""
+    if card.__class__ is int:
+        i = bisect_left(seq, card)
+        if i < len(seq) and seq[i] == card:
+            del seq[i]
+            return
+    seq.remove(card)
+
+
 def _distinct_sorted(seq, table, index):
     """``distinct(map(seq, to: attr))`` for a zone kept in card order: after reading a card's
     value the loop jumps past the rest of its run (a supply of 84 tiles of 4 kinds is 4 steps)."""
@@ -333,7 +345,7 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
                   AttributeError, OverflowError, RecursionError)
 
 HELPERS = {f.__name__: f for f in (_ckey, _own, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _first_sorted, _in_sorted, _distinct_sorted, _last,
+                                   _one, _first, _first_sorted, _in_sorted, _remove_sorted, _distinct_sorted, _last,
                                    _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
