@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any, Callable
 
 from . import loop as engine, rng
@@ -159,6 +160,7 @@ class Ruleset:
 
     def _fill(self, S):
         for name, owner in self.zone_owner.items():
+            name = sys.intern(name)   # (as state.interned keys a table)
             if owner == "none":   # (each component's cards added in one call, not card by card)
                 zone = S.z[name] = []
                 for comp in self.zone_decl[name].get("start") or ():
@@ -169,9 +171,9 @@ class Ruleset:
                 S.z[name] = [[] for _ in range(self._owners(S, owner))]
         for name, owner in self.counter_owner.items():
             start = self.counter_start[name](S, None, None)
-            S.c[name] = start if owner == "none" else [start] * self._owners(S, owner)
+            S.c[sys.intern(name)] = start if owner == "none" else [start] * self._owners(S, owner)
         for name in self.names.vars:
-            S.v[name] = None
+            S.v[sys.intern(name)] = None
         for name, fn in self.var_start.items():
             S.v[name] = fn(S, None, None)
 

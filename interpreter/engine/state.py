@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from . import loop as engine
@@ -194,6 +195,13 @@ class State:
         return f"<State {self.rules.name} players={self.n} steps={self.steps} over={self.over}>"
 
 
+def interned(table: dict) -> dict:
+    """``table`` keyed by the one object of each name (``sys.intern``), as the generated code's
+    constants are: its lookups (``S.c['coins']``) then match a key by identity, without
+    comparing characters (docs/performance.md)."""
+    return {sys.intern(k): v for k, v in table.items()}
+
+
 def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
     """A State with the per-game constants filled in and nothing else."""
     s = State.__new__(State)
@@ -206,7 +214,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
         for p in ms:
             tm[p] = t
     s.tm = tuple(tm)
-    s.p, s.o = params, options
+    s.p, s.o = interned(params), options
     s.z, s.c, s.v = {}, {}, {}
     s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None
     s.sh = set()   # nothing shared (State.clone)
@@ -215,7 +223,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 
 def from_dict(rules, d: dict) -> State:
     s = blank(rules, d["players"], d["seed"], d["params"], d["options"], d["teams"])
-    s.z, s.c, s.v, s.rng = d["zones"], d["counters"], d["vars"], d["rng"]
+    s.z, s.c, s.v, s.rng = interned(d["zones"]), interned(d["counters"]), interned(d["vars"]), d["rng"]
     for name, zone in s.z.items():   # a zone per card: JSON wrote its keys as text
         if isinstance(zone, dict):
             s.z[name] = {int(c): list(part) for c, part in zone.items()}
