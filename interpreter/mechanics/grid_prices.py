@@ -288,7 +288,7 @@ def _options(rest: str, prelude: str, sure: str | None, namespace, loc=None) -> 
         return generated(f"def _options({args}):\n    return ({prelude}[_it for _it in {affordable} if ({rest})],)[-1]\n",
                          namespace, loc)
     body = "\n".join([f"def _options({args}):",
-                      "    _ok = list(_map(_le, _costs, _repeat(_have)))",
+                      "    _ok = [_c <= _have for _c in _costs]",
                       "    _bound = False",
                       "    for _i in _asked:",
                       "        if _ok[_i]:",
