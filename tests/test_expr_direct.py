@@ -227,3 +227,12 @@ def test_max_and_min_of_two_plain_reads_are_a_conditional_with_the_builtins_answ
     with pytest.raises(Exception) as plain_error:
         plain.fn(S, 0, None)
     assert str(fast_error.value) == str(plain_error.value)
+
+
+def test_a_scanner_is_named_for_a_profile():
+    """The plain loops comparisons run as are named by where they are made (a profile then says
+    runtime.scanner, not <string>)."""
+    from interpreter.expr.runtime import scanner
+    name, fn = scanner(("Gt", "Eq"), counting=True)
+    assert name == "_count_gt_eq" and fn.__code__.co_filename == "<runtime.scanner>"
+    assert fn([0, 1, 2, 3], [0, 5, 5, 1], 2, [1, 1, 0, 1], 1) == 1

@@ -201,7 +201,8 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
         else:
             body = f"    for x in seq:\n        if {test}:\n            return x\n    return None\n"
         namespace: dict = {"__builtins__": {}}
-        exec(f"def {name}(seq, {params}):\n{body}", namespace)   # noqa: S102 - a fixed template
+        # (named for a profile: expr/runtime.py's scanner, not <string>)
+        exec(compile(f"def {name}(seq, {params}):\n{body}", "<runtime.scanner>", "exec"), namespace)  # noqa: S102 - a fixed template
         fn = _SCANNERS[(ops, counting)] = namespace[name]
     return name, fn
 
