@@ -527,3 +527,20 @@ def test_pay_from_a_list_in_place_of_a_counter_name_is_a_located_error(tmp_path)
     """Found by fuzzing: `from: [gold, [1]]` was an internal TypeError."""
     with pytest.raises(RulesetError, match=r"expected the name of a counter, got \[1\]"):
         load_text(tmp_path, PAY.replace("from: [a, b, joker]", "from: [a, [1], joker]"))
+
+
+def test_the_grid_pricing_is_listed_in_the_module_and_named_by_its_rules_lines(tmp_path):
+    """The functions a grid's question and prices run are written into the ruleset's module
+    under the lines of their rules (the step, its cost, its filter), and their code is named by
+    those lines: a profile says which rule of the YAML costs what."""
+    r = load_text(tmp_path, GRID)
+    step = next(s for s in r.steps if s.kind == "grid")
+    lines = GRID.splitlines()   # (the text starts with a newline: line 1 is empty)
+    at = {key: 1 + next(i for i, line in enumerate(lines) if line.strip().startswith(f"{key}:"))
+          for key in ("- grid", "where", "cost")}
+    module = r.module_source
+    for name, key in (("batch", "- grid"), ("pricing", "cost"), ("pricing_1", "cost"), ("pricing_2", "where")):
+        assert f"# grid{step.index}_{name}: g.yaml:{at[key]}:" in module
+        assert f"def grid{step.index}_{name}(" in module
+    assert {fn.__code__.co_filename for fn in (step.batch, *step.pricing)} == {f"<g.yaml:{line}>" for line in at.values()}
+    assert "<grid" not in module

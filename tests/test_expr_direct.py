@@ -224,3 +224,32 @@ def test_a_filter_of_a_sorted_zone_by_an_attribute_finds_every_run_of_its_cards(
             for x in (0, 1, 7):
                 S.v["x"] = x
                 assert fast.fn(S, 0, None) == plain.fn(S, 0, None), (drop, deck, x)
+
+
+@pytest.mark.parametrize("text", ["max(0, x - 3)", "min(x, 2)", "max(x, 2.0)", "min(-x, 0.5)", "max(x, x)"])
+def test_max_and_min_of_two_plain_reads_are_a_conditional_with_the_builtins_answer(rules, text):
+    """max(a, b) of reads and sums is written as a conditional (no call), keeping a unless b
+    is greater (smaller for min), as the builtin does: the same value and type for every x,
+    and the same error for none."""
+    fast, plain = Compiler(rules.names).compile(text), Compiler(rules.names, plain=True).compile(text)
+    assert "max(" not in fast.source and "min(" not in fast.source and text[:4] in plain.source
+    S = rules.new_game(2)
+    for x in (-5, 0, 2, 3, 7, 2.0, float("nan")):
+        S.v["x"] = x
+        a, b = fast.fn(S, 0, None), plain.fn(S, 0, None)
+        assert repr(a) == repr(b) and type(a) is type(b), (text, x)
+    S.v["x"] = None
+    with pytest.raises(Exception) as fast_error:
+        fast.fn(S, 0, None)
+    with pytest.raises(Exception) as plain_error:
+        plain.fn(S, 0, None)
+    assert str(fast_error.value) == str(plain_error.value)
+
+
+def test_a_scanner_is_named_for_a_profile():
+    """The plain loops comparisons run as are named by where they are made (a profile then says
+    runtime.scanner, not <string>)."""
+    from interpreter.expr.runtime import scanner
+    name, fn = scanner(("Gt", "Eq"), counting=True)
+    assert name == "_count_gt_eq" and fn.__code__.co_filename == "<runtime.scanner>"
+    assert fn([0, 1, 2, 3], [0, 5, 5, 1], 2, [1, 1, 0, 1], 1) == 1

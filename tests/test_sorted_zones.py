@@ -136,3 +136,36 @@ def test_the_attribute_index_holds_runs_of_card_numbers():
     assert _in_sorted(zone, table, index, "a") == [0, 1, 3] and _in_sorted(zone, table, index, "b") == [6]
     assert repr(_distinct_sorted(zone, table, index)) == repr(list(dict.fromkeys(table[c] for c in zone))) \
         == "['a', nan, 'b']"
+
+
+def test_first_sorted_skips_runs_outside_the_zone():
+    """Runs of cards below the zone's first card or above its last (another component sharing
+    the attribute) are passed over or end the search: the answer is still the plain loop's."""
+    from interpreter.expr.runtime import _first_sorted, attribute_index
+    table = tuple("ab"[i % 2] if i < 40 else "abc"[(i // 5) % 3] for i in range(100))
+    index = attribute_index(table)
+    rnd = random.Random(5)
+    for _ in range(500):
+        lo = rnd.randint(0, 100)
+        zone = sorted(rnd.sample(range(lo, 100), rnd.randint(0, 100 - lo)))
+        for value in "abcz":
+            assert _first_sorted(zone, table, index, value) == next((c for c in zone if table[c] == value), None)
+
+
+def test_a_card_taken_out_of_a_sorted_zone_by_bisection_as_list_remove_takes_it():
+    """A one-card move out of a zone kept in card order finds the card by bisection: the zone
+    left is list.remove's, and a card not there (or none) is list.remove's error."""
+    from interpreter.expr.runtime import _remove_sorted
+    rnd = random.Random(3)
+    for _ in range(300):
+        zone = sorted(rnd.sample(range(60), rnd.randint(0, 20)))
+        for card in (rnd.choice(zone) if zone else 0, rnd.randrange(60), None, 61):
+            mine, theirs = list(zone), list(zone)
+            try:
+                theirs.remove(card)
+            except ValueError as e:
+                with pytest.raises(ValueError, match=str(e).replace("(", r"\(").replace(")", r"\)")):
+                    _remove_sorted(mine, card)
+            else:
+                _remove_sorted(mine, card)
+            assert mine == theirs

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from . import loop as engine
@@ -210,6 +211,13 @@ class State:
         return f"<State {self.rules.name} players={self.n} steps={self.steps} over={self.over}>"
 
 
+def interned(table: dict) -> dict:
+    """``table`` keyed by the one object of each name (``sys.intern``), as the generated code's
+    constants are: its lookups of a parameter then match a key by identity, without comparing
+    characters (docs/performance.md). Zones, counters and variables have slots instead."""
+    return {sys.intern(k): v for k, v in table.items()}
+
+
 def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
     """A State with the per-game constants filled in and nothing else."""
     s = rules.layout.cls.__new__(rules.layout.cls)
@@ -222,7 +230,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
         for p in ms:
             tm[p] = t
     s.tm = tuple(tm)
-    s.p, s.o = params, options
+    s.p, s.o = interned(params), options
     for at in rules.layout.slots:   # (filled by the ruleset's setup, or from_dict; a trigger's memory none)
         setattr(s, at, None)
     s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None

@@ -120,13 +120,33 @@ def b_sum(c, n, scope, args, kw):
     return f"sum({src})", elem(typ)
 
 
+_CHEAP = frozenset({"add", "sub", "neg", "int_", "float_", "name", "attr"})
+
+
+def _cheap(c, node) -> bool:
+    """Whether an argument only reads names and attributes and adds them up (no call, no
+    define, which may stand for anything): cheap enough to be written twice (a call of the
+    builtin max() or min() of two costs some hundreds of instructions, a conditional a few
+    bytecodes)."""
+    if not isinstance(node, Tree):
+        return False
+    for sub in node.iter_subtrees():
+        if sub.data not in _CHEAP or sub.data == "name" and str(sub.children[0]) in c.names.defines:
+            return False
+    return True
+
+
 def _minmax(fname):
     def build(c, n, scope, args, kw):
         if len(args) >= 2 and not kw:
             parts = [c.node(a, scope) for a in args]
             for (_, t), a in zip(parts, args):
                 c.expect_type(t, NUM, a)
-            return f"{fname}({', '.join(s for s, _ in parts)})", unify([t for _, t in parts])
+            typ = unify([t for _, t in parts])
+            if len(parts) == 2 and not c.plain and all(_cheap(c, a) for a in args):
+                (a, _), (b, _) = parts   # max(a, b) keeps a unless b > a, as Python's max() does
+                return f"({b} if ({a}) {'<' if fname == 'max' else '>'} ({b}) else {a})", typ
+            return f"{fname}({', '.join(s for s, _ in parts)})", typ
         check_arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = list_arg(c, scope, args[0], fname)
         if "by" in kw:

@@ -201,7 +201,8 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
         else:
             body = f"    for x in seq:\n        if {test}:\n            return x\n    return None\n"
         namespace: dict = {"__builtins__": {}}
-        exec(f"def {name}(seq, {params}):\n{body}", namespace)   # noqa: S102 - a fixed template
+        # (named for a profile: expr/runtime.py's scanner, not <string>)
+        exec(compile(f"def {name}(seq, {params}):\n{body}", "<runtime.scanner>", "exec"), namespace)  # noqa: S102 - a fixed template
         fn = _SCANNERS[(ops, counting)] = namespace[name]
     return name, fn
 
@@ -254,11 +255,16 @@ def _first_sorted(seq, table, index, value):
     found is the first in the zone). Many runs: the plain loop is cheaper."""
     runs = _runs_with(index, value)
     n = len(seq)
-    if len(runs) * 8 > n:
+    if len(runs) * 8 > n or not n:
         return _first_eq(seq, table, value)
+    low = seq[0]
     for first, last in runs:
+        if last < low:   # a run below the zone's first card (of another component sharing the attribute)
+            continue
         i = bisect_left(seq, first)
-        if i < n and seq[i] <= last:
+        if i == n:       # this run and the later ones are above the zone's last card
+            return None
+        if seq[i] <= last:
             return seq[i]
     return None
 
@@ -278,6 +284,18 @@ def _in_sorted(seq, table, index, value):
         if i < n and seq[i] <= last:
             out += seq[i:bisect_right(seq, last, i)]
     return out
+
+
+def _remove_sorted(seq, card):
+    """``seq.remove(card)`` for a zone kept in card order: the card found by bisection, not by
+    comparing every card before it (a supply of 200 cards); list.remove's error where it is
+    not there."""
+    if card.__class__ is int:
+        i = bisect_left(seq, card)
+        if i < len(seq) and seq[i] == card:
+            del seq[i]
+            return
+    seq.remove(card)
 
 
 def _distinct_sorted(seq, table, index):
@@ -328,7 +346,7 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
                   AttributeError, OverflowError, RecursionError)
 
 HELPERS = {f.__name__: f for f in (_ckey, _own, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _first_sorted, _in_sorted, _distinct_sorted, _last,
+                                   _one, _first, _first_sorted, _in_sorted, _remove_sorted, _distinct_sorted, _last,
                                    _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)

@@ -95,7 +95,9 @@ def _move(fx, em, spec, path, locals, has_me, parts):
             moved = str(listed)
         else:
             em.line(f"{cs} = list({csrc})")
-        if listed == 1:   # (a C call costs as much as the rest of a one-card move)
+        if listed == 1 and sname and fx.ctx.zone_sorted(sname):   # (in card order: found by bisection)
+            em.line(f"_remove_sorted({s}, {cs}[0])")
+        elif listed == 1:   # (a C call costs as much as the rest of a one-card move)
             em.line(f"{s}.remove({cs}[0])")
         elif listed is not None and listed < 8:
             em.line(f"for _x in {cs}: {s}.remove(_x)")

@@ -30,10 +30,9 @@ from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..expr.names import SHARED, counter_ref, own_call, var_ref
-from ..loading.kept import compiled
 from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
-from .grid_prices import LocalPrices
+from .grid_prices import LocalPrices, generated
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
 if TYPE_CHECKING:
@@ -100,6 +99,7 @@ class Grid(AskOnce):
     then: Callable[..., Any] | None     # effects f(S, me, L) once taken
     batch: Callable[..., list] | None   # all the (space, cost) options in one call (_batch)
     local: LocalPrices | None           # the cost's prices when it is local
+    pricing: tuple = ()                 # the functions of local's prices (listed in the ruleset's module)
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -120,12 +120,15 @@ class Grid(AskOnce):
         s.prompt = str(main.get("prompt", "take"))
         s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
         with ctx.compiler.access.recording() as reads:
-            s.batch, s.local, src = cls._batch(ctx, main)
+            s.batch, s.local, src = cls._batch(ctx, main, p)
+        if s.local is not None:
+            s.local.step = s
+            s.pricing = s.local.functions   # (listed in the module under their rules' lines)
         s.price_access = reads.frozen() if src is not None else None
         return s
 
     @staticmethod
-    def _batch(ctx, main):
+    def _batch(ctx, main, p):
         """All the (space, cost) options in one generated comprehension: one Python call per
         decision instead of two per space. None (use the per-space functions) if it cannot be built.
         With it, the LocalPrices of the cost when it is local (else None), and the Python source
@@ -138,11 +141,13 @@ class Grid(AskOnce):
                                                          varying=("neighbours",), tag="c", bound=_NEIGHBOURS_AT)
         except ExprError:
             return None, None, None   # reported by the per-space compile already
-        local = LocalPrices.build(ctx.names, cost, more, where, prelude, ctx.names.namespace)
-        src = (f"lambda S, me, L, _g, _nb, _have: ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
-               f"if ({where}) and (_c := ({cost})) <= _have],)[-1]")
+        at = ctx.smap.loc
+        local = LocalPrices.build(ctx.names, cost, more, where, prelude, ctx.names.namespace,
+                                  (at((*p, "cost")), at((*p, "where")) if "where" in main else None))
+        src = (f"def _batch(S, me, L, _g, _nb, _have):\n    return ({prelude}{more}[(_it, _c) for _i, _it in enumerate(_g) "
+               f"if ({where}) and (_c := ({cost})) <= _have],)[-1]\n")
         try:
-            return eval(compiled(src, "<grid options>", "eval"), ctx.names.namespace), local, src  # noqa: S307
+            return generated(src, ctx.names.namespace, ctx.smap.key_loc(p)), local, src
         except SyntaxError:
             return None, None, None
 

@@ -120,11 +120,19 @@ class LocalPrices:
         self.sure = sure            # space -> whether its attributes alone pass the filter's other conjuncts
         self.memo: dict = {}        # (layout, rows, parameter values) -> its _Layout record
         self.last = None            # the record used last (a layout stays for a whole round)
+        self.step = None            # the grid step these are the prices of (set by it)
+
+    @property
+    def index(self):
+        """The grid step's index (the module's listing names the step of ``offer`` by it)."""
+        return getattr(self.step, "index", "?")
 
     @classmethod
-    def build(cls, names, cost: str, cost_prelude: str, where: str, where_prelude: str, namespace):
+    def build(cls, names, cost: str, cost_prelude: str, where: str, where_prelude: str, namespace, locs=(None, None)):
         """From the sources compile_element gave for the cost (its neighbours written
-        ``_nb[_i](_g)``) and the filter; None when the cost is not local.
+        ``_nb[_i](_g)``) and the filter; None when the cost is not local. ``locs``: where the
+        cost and the filter are written (the functions made here carry them: the ruleset's
+        module lists them under those lines, and a profile names them so).
 
         The parts of the filter (``A and B and ...``) that are local too (``taken == 0``) are
         remembered with the costs: a space they exclude is priced ``_INF``, so at each decision
@@ -137,18 +145,22 @@ class LocalPrices:
         params = [name for _, kind, name in tables + where_tables if kind == "p"]
         bind = "".join(f"({bound} := {table_ref(kind, name)}), " for bound, kind, name in where_tables)
         priced = f"({cost})" if kept == "True" else f"(({cost}) if ({kept}) else _INF)"
-        price = (f"lambda S, _g, _nb, _idx: ({cost_prelude}{bind}"
-                 f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]")
-        price_one = f"lambda S, _g, _nb, _i: ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]"
+        price = (f"def _prices(S, _g, _nb, _idx):\n    return ({cost_prelude}{bind}"
+                 f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]\n")
+        price_one = f"def _price(S, _g, _nb, _i):\n    return ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]\n"
+        cost_at, where_at = locs
         try:
-            return cls(eval(compiled(price, "<grid prices>", "eval"), namespace),      # noqa: S307 - generated
-                       eval(compiled(price_one, "<grid prices>", "eval"), namespace),  # noqa: S307 - generated
-                       _options(rest, where_prelude, sure, namespace),
+            return cls(generated(price, namespace, cost_at), generated(price_one, namespace, cost_at),
+                       _options(rest, where_prelude, sure, namespace, where_at),
                        tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)),
-                       None if sure is None else eval(compiled(f"lambda _it: {sure}", "<grid filter>", "eval"),  # noqa: S307
-                                                      namespace))
+                       None if sure is None else generated(f"def _sure(_it):\n    return {sure}\n", namespace, where_at))
         except SyntaxError:
             return None
+
+    @property
+    def functions(self) -> tuple:
+        """The functions made for this grid (listed in the ruleset's module)."""
+        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure) if fn is not None)
 
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
@@ -252,7 +264,18 @@ class LocalPrices:
         return costs
 
 
-def _options(rest: str, prelude: str, sure: str | None, namespace) -> Callable:
+def generated(src: str, namespace, loc) -> Callable:
+    """The one function ``src`` defines, run in ``namespace``, carrying its text and the location
+    of the rule it is made from (building/listing.py writes it into the ruleset's module, under
+    that line, and names its code by it)."""
+    local: dict = {}
+    exec(compiled(src, "<grid>", "exec"), namespace, local)  # noqa: S102 - generated from the checked rules
+    fn = next(iter(local.values()))
+    fn.code, fn.loc = src, loc
+    return fn
+
+
+def _options(rest: str, prelude: str, sure: str | None, namespace, loc=None) -> Callable:
     """``(S, me, L, grid, costs, have, asked) -> the spaces on offer``: the affordable ones,
     picked in C (``cost <= have``), that pass the rest of the filter. With ``sure`` (a condition
     on the attributes that makes the rest hold), the rest is asked only of the spaces in
@@ -260,12 +283,12 @@ def _options(rest: str, prelude: str, sure: str | None, namespace) -> Callable:
     affordable = "_compress(_g, _map(_le, _costs, _repeat(_have)))"
     args = "S, me, L, _g, _costs, _have, _asked"
     if rest == "True":
-        return eval(compiled(f"lambda {args}: list({affordable})", "<grid options>", "eval"), namespace)  # noqa: S307
+        return generated(f"def _options({args}):\n    return list({affordable})\n", namespace, loc)
     if sure is None:
-        return eval(compiled(f"lambda {args}: ({prelude}[_it for _it in {affordable} if ({rest})],)[-1]",  # noqa: S307
-                             "<grid options>", "eval"), namespace)
+        return generated(f"def _options({args}):\n    return ({prelude}[_it for _it in {affordable} if ({rest})],)[-1]\n",
+                         namespace, loc)
     body = "\n".join([f"def _options({args}):",
-                      "    _ok = list(_map(_le, _costs, _repeat(_have)))",
+                      "    _ok = [_c <= _have for _c in _costs]",
                       "    _bound = False",
                       "    for _i in _asked:",
                       "        if _ok[_i]:",
@@ -276,9 +299,7 @@ def _options(rest: str, prelude: str, sure: str | None, namespace) -> Callable:
                       f"            if not ({rest}):",
                       "                _ok[_i] = False",
                       "    return list(_compress(_g, _ok))", ""])
-    local: dict = {}
-    exec(compiled(body, "<grid options>", "exec"), namespace, local)  # noqa: S102 - generated
-    return local["_options"]
+    return generated(body, namespace, loc)
 
 
 class _Layout:
