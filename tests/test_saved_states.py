@@ -176,12 +176,11 @@ def test_a_step_that_asks_nothing_on_top_of_a_pending_decision_is_refused_at_loa
         rules.state_from_json(json.dumps(_edit(d, ("stack",), d["stack"] + [[quiet]])))
 
 
-def test_a_states_tables_are_keyed_by_the_names_the_generated_code_writes():
-    """Zones, counters, variables and parameters are keyed by the one object of each name
-    (sys.intern), in a new game and in a state read back from its JSON: the generated code's
-    lookups (``S.c['coins']``) then match a key by identity."""
+def test_a_states_parameters_are_keyed_by_the_names_the_generated_code_writes():
+    """Parameters are keyed by the one object of each name (sys.intern), in a new game and in a
+    state read back from its JSON: the generated code's lookups (``S.p['target']``) then match a
+    key by identity. (Zones, counters and variables are slots: engine/layout.py.)"""
     import sys
     rules, S = _played("diamonds_club", 3, 30)
     for state in (S, S.clone(), rules.state_from_json(S.to_json())):
-        for table in (state.z, state.c, state.v, state.p):
-            assert table and all(sys.intern(k) is k for k in table)
+        assert state.p and all(sys.intern(k) is k for k in state.p)
