@@ -339,3 +339,13 @@ def test_a_count_fixed_by_the_settings_is_derived_and_a_loop_on_a_condition_is_m
                                                "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"))
     assert derived(Table(path, 2)) is None
     assert openspiel.load_game(str(path), players=2).table.length_from == "random games"
+
+
+def test_a_pass_whose_count_and_givers_the_settings_fix_asks_each_giver_its_count():
+    # Hearts: four givers of 3 cards each, then the tricks of its 52 cards (a pass once a card
+    # of the deck would give 52 + 52); Diamonds' count is a seat's choice: once a card
+    from interpreter.adapters.common import Table
+    from interpreter.adapters.length import derived, longest
+    hearts = Table("hearts", 4)
+    assert derived(hearts) == 4 * 3 + 52 >= longest(hearts, range(40))
+    assert derived(Table("diamonds", 3)) == 6 * (1 + 60 + 60)
