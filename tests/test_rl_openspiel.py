@@ -361,7 +361,7 @@ def test_a_resampled_world_plays_on_with_the_chance_of_its_draw_and_no_chance_no
     rng = np.random.RandomState(1)
     for _ in range(12):
         state.apply_action(rng.choice(state.legal_actions()))
-    worlds = [state.resample_from_infostate(0, lambda: draw) for draw in (0.25, 0.25, 0.75)]
+    worlds = [state.resample_from_infostate(0, lambda draw=draw: draw) for draw in (0.25, 0.25, 0.75)]
     dealt = []
     for w in worlds:
         assert not getattr(w.h.state.z["deck"], "u", 0)       # (no position left to draw)
