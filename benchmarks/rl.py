@@ -45,6 +45,7 @@ import interpreter  # noqa: E402
 import numpy as np  # noqa: E402
 
 from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
+from interpreter.adapters.tensors import Encoders  # noqa: E402
 from interpreter.play.simulation.workers import settle  # noqa: E402
 
 GAMES = [("diamonds", 4), ("diams", 4), ("mister_diamond", 4), ("diamonds_club", 4)]
@@ -75,10 +76,10 @@ def with_env(name, players, games, reference=False, constant=()):
 def _with_env(name, players, games, reference=False, warm=False, constant=()):
     e = make_env(name, players=players)   # (loading the ruleset is not timed)
     if reference:
-        e._encode = e.table.layout.encode
+        e._encode = Encoders(lambda seat: e.table.layout.encode)
     if "tensor" in constant:              # (--parts: what the env costs without them)
         tensor = np.zeros(e.table.layout.size, np.float32)
-        e._encode = lambda S, p: tensor   # (not a copy: copying is numpy's work, not the env's)
+        e._encode = Encoders(lambda seat: lambda S, p: tensor)   # (not a copy: copying is numpy's work, not the env's)
     if "mask" in constant:
         mask = np.zeros(len(e.table.actions), np.int8)
         e._masks = lambda ids: mask
@@ -211,7 +212,7 @@ rnd = random.Random(3)
 for _ in range(30):
     S.apply_index(rnd.randrange(len(S.dec[1])))
 seat, tensor = S.current_player(), np.zeros(L.size, np.float32)
-encode(S, seat)
+encode[seat](S, seat)
 settle()
 for _ in range({calls}):
     {call}
@@ -224,7 +225,7 @@ def floor(name, players, calls=20_000) -> tuple[float, float]:
     from instructions import instructions_of
     root = str(Path(__file__).resolve().parent.parent)
     counts = {}
-    for what, call in (("none", "pass"), ("encode", "encode(S, seat)"), ("copy", "tensor.copy()")):
+    for what, call in (("none", "pass"), ("encode", "encode[seat](S, seat)"), ("copy", "tensor.copy()")):
         counts[what] = instructions_of(FLOOR.format(root=root, name=name, players=players, calls=calls, call=call))[0]
     return ((counts["encode"] - counts["none"]) / calls, (counts["copy"] - counts["none"]) / calls)
 

@@ -206,3 +206,22 @@ def test_a_shuffled_zone_a_seat_sees_is_drawn_whole_when_shuffled():
     while leduc.is_chance_node():
         leduc.apply_action(leduc.chance_outcomes()[0][0])
     assert type(leduc.h.state.z["deck"]) is chance.Pile
+
+
+def test_a_whole_zone_read_draws_every_position_and_a_deal_only_the_cards_it_takes():
+    # docs/rl.md, Chance: Diamonds deals 10 cards to each of 3 seats from its 60 (a node for the
+    # start player, one a card dealt), its 30 other cards never drawn; Diam's setup moves its
+    # shuffled stock whole (15 cards under the closing card, the other 38 onto the pile) and
+    # the 16 under them: every position drawn before the first decision (a node a card, the
+    # last of each block forced), where its deal and market read 9
+    def setup(name, players):
+        state, rng, nodes = openspiel.load_game(name, players=players).new_initial_state(), random.Random(0), 0
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            nodes += 1
+        return nodes, state.h.state.z
+    nodes, z = setup("diamonds", 3)
+    assert nodes == 1 + 30 and z["deck"].u == len(z["deck"]) == 30
+    nodes, z = setup("diams", 2)
+    assert nodes == 1 + 15 + 37 + 15 and not any(getattr(zone, "u", 0) for zone in z.values())
+    assert sum(map(len, z["hand"])) + len(z["market"]) == 9

@@ -163,3 +163,28 @@ def test_the_envs_ids_labels_and_mask_are_the_engines_options(name, players, par
         assert list(info["labels"]) == labels and list(env.legal_ids) == [index[x] for x in labels]
         assert list(np.flatnonzero(obs["action_mask"])) == sorted(set(env.legal_ids))
         env.step(env.legal_ids[int(rng.integers(len(labels)))])
+
+
+def test_the_gymnasium_env_works_out_ids_and_labels_for_the_learners_decisions_only():
+    # the opponents' agents read the state: their decisions' ids and labels are nobody's, so
+    # only the learner's decisions (and the end) are worked out
+    env = gym_adapter.env("diamonds", players=3, seat=1, params={"rounds": 1})
+    asked = []
+    real = env.aec._ids_and_labels
+    env.aec._ids_and_labels = lambda step, S, options: asked.append(S.dec[0]) or real(step, S, options)
+    obs, _ = env.reset(seed=3)
+    asked.clear()                      # (reset's own: the game's first decision, whoever's)
+    rng, terminated, mine = np.random.default_rng(3), False, 0
+    while not terminated:
+        obs, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        mine += not terminated
+        assert terminated or info["labels"] == tuple(env.game_state.legal_actions())
+    assert asked == [1] * mine and mine > 5
+
+
+def test_ids_and_labels_of_a_decision_with_no_option_are_empty():
+    env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
+    env.reset(seed=1)
+    S = env.game_state
+    step = env.table.rules.steps[S.stack[-1][0]]
+    assert env.table.actions.ids_and_labels(step, S, []) == ((), ())

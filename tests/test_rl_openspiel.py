@@ -339,3 +339,37 @@ def test_a_count_fixed_by_the_settings_is_derived_and_a_loop_on_a_condition_is_m
                                                "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"))
     assert derived(Table(path, 2)) is None
     assert openspiel.load_game(str(path), players=2).table.length_from == "random games"
+
+
+def test_a_pass_whose_count_and_givers_the_settings_fix_asks_each_giver_its_count():
+    # Hearts: four givers of 3 cards each, then the tricks of its 52 cards (a pass once a card
+    # of the deck would give 52 + 52); Diamonds' count is a seat's choice: once a card
+    from interpreter.adapters.common import Table
+    from interpreter.adapters.length import derived, longest
+    hearts = Table("hearts", 4)
+    assert derived(hearts) == 4 * 3 + 52 >= longest(hearts, range(40))
+    assert derived(Table("diamonds", 3)) == 6 * (1 + 60 + 60)
+
+
+def test_a_resampled_world_plays_on_with_the_chance_of_its_draw_and_no_chance_node():
+    # docs/rl.md: a world drawn by resample_from_infostate is one sampled world: its undrawn
+    # cards put in an order when it is drawn, its later chance (the next round's shuffle) its
+    # own RNG's, both from the sampler's draw: the same draw gives the same world and chance
+    game = openspiel.load_game("diamonds", players=3, params={"rounds": 2})
+    state = game.new_initial_state()
+    deal(state, 5)
+    rng = np.random.RandomState(1)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    worlds = [state.resample_from_infostate(0, lambda draw=draw: draw) for draw in (0.25, 0.25, 0.75)]
+    dealt = []
+    for w in worlds:
+        assert not getattr(w.h.state.z["deck"], "u", 0)       # (no position left to draw)
+        plays, rounds = np.random.RandomState(2), []
+        while not w.is_terminal():
+            assert not w.is_chance_node() and w.chance_outcomes() == []
+            if w.h.state.v["round"] == 2 and not rounds:
+                rounds.append(w.h.state.digest())             # round 2's deal, made inside a move
+            w.apply_action(plays.choice(w.legal_actions()))
+        dealt.append((rounds, w.returns()))
+    assert dealt[0] == dealt[1] and dealt[0][0] != dealt[2][0]

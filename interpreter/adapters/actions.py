@@ -32,7 +32,6 @@ from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list
 MAX_ACTIONS = 100_000
 LISTABLE_HINT = ("offer values the declarations bound: a range of literals or parameters, filtered by the "
                  "computed limit (options: \"0..params.most where it <= limit\", not \"0..limit\")")
-ANY_VALUE = None   # "unknown": a domain we cannot list
 
 
 class ActionSpaceError(RulebookError):
@@ -72,18 +71,19 @@ class ActionSpace:
         return itemgetter(*keys)(table) if len(keys) > 1 else tuple(map(table.__getitem__, keys))
 
     def ids_and_labels(self, step, state, options) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        """``ids_of`` and the ids' labels at once: a card step's options read both tables with one
-        ``itemgetter``; another step's labels are its options' own (the env asks both each decision)."""
+        """``ids_of`` and the ids' labels at once (the env asks both each decision): a card step's
+        options read both tables with one ``itemgetter``; another step's labels are its options'."""
         cards = step.index in self.by_card
         keys = options if cards else step.labels(state, options)
         if len(keys) > 1:
             get = itemgetter(*keys)
             return (get(self.card_ids), get(self.card_labels)) if cards else (get(self.index), tuple(keys))
-        key = keys[0]   # (a decision's one option: itemgetter of one key gives the value, not a tuple)
+        if not keys:   # (no option: nothing to name)
+            return (), ()
+        key = keys[0]   # (one option: itemgetter of one key gives the value, not a tuple)
         return ((self.card_ids[key],), (self.card_labels[key],)) if cards else ((self.index[key],), (key,))
 
-    def labels_of(self, ids) -> tuple[str, ...]:
-        """The labels of ``ids`` (a decision's, as ``ids`` gives them), in their order."""
+    def labels_of(self, ids) -> tuple[str, ...]:   # (a decision's ids, in their order)
         return itemgetter(*ids)(self.labels) if len(ids) > 1 else tuple(map(self.labels.__getitem__, ids))
 
     def label(self, action_id: int) -> str:

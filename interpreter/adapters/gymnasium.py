@@ -85,16 +85,19 @@ class RulebookGymEnv(gymnasium.Env):
         if needs_knowledge(self._others):   # (a search agent determinizes: the game keeps what each seat knows)
             self.aec.game_state = self.table.rules.new_game(self.table.players, self.aec.game_seed,
                                                             self.table.options, knowledge=True)
-            self.aec.select_agent()
         self._over = False
         self._play_others()
         return self._obs(), self._info()
 
     def _play_others(self) -> None:
-        a, S = self.aec, self.aec.game_state
+        """The opponents' decisions, made on the engine's state until the learner must decide or
+        the game ends; then the env's decision (its ids, labels, mask) is worked out once: the
+        opponents' own are not (their agents read the state)."""
+        S = self.aec.game_state
         while S.dec is not None and S.dec[0] != self.seat:   # (no decision: the game is over)
             seat = S.dec[0]
-            a.step(a.legal_ids[choose(self._others[seat], S, seat)])   # type: ignore[index]
+            S.apply_index(choose(self._others[seat], S, seat))
+        self.aec.select_agent()
 
     def _obs(self) -> dict:
         return self.aec.observe(self.agent)
@@ -114,7 +117,7 @@ class RulebookGymEnv(gymnasium.Env):
             self._over = True
             seen = {k: v.copy() for k, v in self._obs().items()}   # (the caller keeps what reset gave)
             return seen, float(lowest), True, False, {"illegal": True}
-        a.step(int(action))
+        S.apply_index(ids.index(int(action)))   # (a.step's move, without its next decision's ids: _play_others)
         self._play_others()
         over = S.over
         reward = self.table.returns(S)[self.seat] if over else 0.0

@@ -5,6 +5,7 @@ decisions, an ``if`` or an attempt takes its longest outcome, a ``repeat`` runs 
 a ``turns`` its rounds (each seat once a round) when the count is fixed by the game's settings
 (its compiler's record reads only parameters and seats: ``Access``), a ``choose`` or a
 ``branch`` asks once (a simultaneous choice once a seat) and then runs its longest option;
+a ``pass`` asks each giver its count, where the settings fix both (else once a card);
 each decision of a ``pass``, ``tricks`` or ``pick`` takes a card out of a zone, so it asks at
 most once a card of the ruleset (a pick once more: ``done``; a pass delivers at its end), as
 long as nothing the step runs can put a card back there: a trick's hooks and the enter
@@ -82,13 +83,14 @@ class _Bound:
         self.start = table.new_game(0)    # parameters and seats, to work out the fixed counts
         self.effects = {n: table.rules.namespace.get(f"E_{n}") for n in table.rules.effect_names}
 
-    def fixed(self, fn) -> int | None:
-        """The value of a count that reads nothing of the state but the settings, else None."""
+    def fixed(self, fn, kind: type = int):
+        """The value of an expression of type ``kind`` that reads nothing of the state but the
+        settings (a count, a list of seats), else None."""
         a = getattr(fn, "access", None)
         if a is None or a.reads or a.writes or a.calls or a.opaque or a.me or a.locals:
             return None
         value = fn(self.start, None, None)
-        return value if type(value) is int else None
+        return value if type(value) is kind else None
 
     def of(self, step) -> int | None:
         step = self.rules.steps[step] if isinstance(step, int) else step
@@ -113,8 +115,9 @@ class _Bound:
         if kind in ("choose", "branch"):
             asked = self.players if isinstance(step, Simultaneous) else 1   # (each chooser once)
             return asked + max(inner, default=0)
-        if kind == "pass":
-            return self.cards
+        if kind == "pass":   # (each giver asks its count; each decision takes a card from a hand)
+            count, givers = self.fixed(step.count), self.fixed(step.who, list)
+            return self.cards if count is None or givers is None else min(self.cards, max(count, 0) * len(givers))
         if kind == "pick":   # (each pick takes a card out of the source, unless it may come back)
             if step.src_name == step.dst_name or self.may_fill(step.src_name, [step.then], [step.dst_name]):
                 return None

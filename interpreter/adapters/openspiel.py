@@ -441,7 +441,8 @@ class RulebookState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one (``State.determinize``): the cards
         it cannot place dealt again, other seats' hidden choices drawn again, and a new seed
-        for the chance to come, from a ``random.Random`` seeded by one draw of
+        for the chance to come (no chance node: a sampled world, docs/rl.md), from a
+        ``random.Random`` seeded by one draw of
         ``probability_sampler`` (a callable giving floats in [0, 1), as OpenSpiel's
         ``UniformProbabilitySampler``). Its information state for ``player_id`` is this
         state's (the seat's recall is carried over, and what it sees of the moves after

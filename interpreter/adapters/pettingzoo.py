@@ -54,15 +54,15 @@ def _mask_of(n: int):
     random play most sets are new). The fresh bytes are a slice of kept zeros (valgrind: 650
     instructions for 63 actions, where ``bytearray(63)`` costs 1,010; for 4,788 actions the
     copy costs 2.4 k, ``bytearray(n)`` 6.6 k). The array is made by ``ndarray``'s constructor
-    over the bytes (some 2.1 k), some 500 instructions cheaper than ``frombuffer``."""
+    over the bytes (some 2.1 k), some 500 instructions cheaper than ``frombuffer`` (its shape
+    an int: a tuple costs 200 more)."""
     zeros = bytearray(n)
-    shape = (n,)
 
     def mask(ids) -> np.ndarray:
         fresh = zeros[:]
         for i in ids:
             fresh[i] = 1
-        return _array(shape, _I8, fresh)
+        return _array(n, _I8, fresh)
     return mask
 
 
@@ -190,24 +190,32 @@ class RulebookEnv(AECEnv):
         """As ``AECEnv.last``: the acting agent's observation, cumulative reward, termination,
         truncation and info."""
         agent = self.agent_selection
-        seen = self.observe(agent) if observe else None
+        obs = None
+        if observe:
+            seen = self._seen                  # (forgotten at each step and reset)
+            if seen is None or seen[0] != agent:
+                seen = self._look(agent)
+            obs = {"observation": seen[1], "action_mask": seen[2]}
         if self.legal_ids is not None:   # (in play: no reward yet, none terminated nor truncated: _end)
-            return seen, 0.0, False, False, self.infos[agent]
-        return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+            return obs, 0.0, False, False, self.infos[agent]
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 
     def observe(self, agent):
         """The seat's tensor and action mask, computed once a decision: asked again before the
         next step (last() then observe()), it returns the same arrays."""
-        seen = self._seen                  # (forgotten at each step and reset)
-        if seen is not None and seen[0] == agent:
-            return {"observation": seen[1], "action_mask": seen[2]}
+        seen = self._seen
+        if seen is None or seen[0] != agent:
+            seen = self._look(agent)
+        return {"observation": seen[1], "action_mask": seen[2]}
+
+    def _look(self, agent) -> tuple:
+        """(agent, tensor, mask) of the agent now, kept until the next step."""
         S, seat = self.game_state, self._seat[agent]
         d = S.dec
-        tensor = self._encode(S, seat)
-        mask = self._masks(self.legal_ids if d is not None and d[0] == seat else ())
-        self._seen = (agent, tensor, mask)
-        return {"observation": tensor, "action_mask": mask}
+        seen = self._seen = (agent, self._encode[seat](S, seat),
+                             self._masks(self.legal_ids if d is not None and d[0] == seat else ()))
+        return seen
 
     def step(self, action) -> None:
         ids = self.legal_ids
@@ -307,7 +315,7 @@ class RulebookParallelEnv(ParallelEnv):
         self._find_actors()
         encode, masks = self.aec._encode, self.aec._masks
         S = self.game_state
-        return {a: {"observation": encode(S, p), "action_mask": masks(self._actors.get(p, ()))}
+        return {a: {"observation": encode[p](S, p), "action_mask": masks(self._actors.get(p, ()))}
                 for p, a in enumerate(self.possible_agents) if a in self.agents}
 
     def _infos(self) -> dict:

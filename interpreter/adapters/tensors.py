@@ -39,6 +39,10 @@ class TensorLayout:
         self.rules, self.n = rules, players
         members = rules.team_members(players)
         self.teams = len(members)
+        self.team_of = [0] * players   # seat -> its team (the teams are the player count's: State.tm)
+        for t, ms in enumerate(members):
+            for p in ms:
+                self.team_of[p] = t
         vis = rules.visibility   # (engine/visibility.py) whether the viewer sees its +k owner's
         ncards = len(rules.card_labels)
         self.asking = [s.index for s in rules.steps if getattr(s, "asks", False)]
@@ -143,26 +147,21 @@ class TensorLayout:
 
     INCREMENTAL_FROM = 1024   # floats: a smaller tensor is cheaper written in full each call (its long blocks kept)
 
-    def encoder(self, incremental: bool | None = None):
+    def encoder(self, incremental: bool | None = None) -> "Encoders":
         """An ``encode(S, seat)`` for one consumer (an env, an observer), with the reference's
-        values: for a large tensor (``incremental``: None decides by size), one that keeps
-        what it wrote last and rewrites only what changed (adapters/shared_encoder.py); for a small one, an encoder
-        per seat (and its team) that writes the whole tensor with one ``struct.pack_into``
-        (adapters/seat_encoder.py). Not for sharing between threads."""
+        values, by seat: ``encoder[seat](S, seat)`` (a dict's lookup, no Python call) or
+        ``encoder(S, seat)``. For a large tensor (``incremental``: None decides by size), one
+        function for every seat that keeps what it wrote last and rewrites only what changed
+        (adapters/shared_encoder.py); for a small one, an encoder per seat (and its team) that
+        writes the whole tensor with one ``struct.pack_into`` (adapters/seat_encoder.py),
+        compiled when first asked. Not for sharing between threads."""
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:
-            return compile_shared(self)
-        seats: dict = {}
+            shared = compile_shared(self)
+            return Encoders(lambda seat: shared)
         kept: list = []   # shared by the seats' encoders: a block is kept by its owner
-
-        def encode(S, player):
-            key = (player, S.tm[player])
-            raw = seats.get(key)
-            if raw is None:
-                raw = seats[key] = compile_seat(self, player, key[1], kept)
-            return raw(S, player)
-        return encode
+        return Encoders(lambda seat: compile_seat(self, seat, self.team_of[seat], kept))
 
     def private_pieces(self) -> list[tuple[int, int]]:
         """(offset, size) of the pieces the viewer sees and a spectator does not: the multi-hot
@@ -179,6 +178,22 @@ class TensorLayout:
 
     def describe(self) -> list[dict]:
         return [{"name": name, "offset": offset, "size": size} for name, offset, size in self.pieces]
+
+
+class Encoders(dict):
+    """One consumer's encoders, by seat (``TensorLayout.encoder``): each made when first asked."""
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, seat: int):
+        fn = self[seat] = self.make(seat)
+        return fn
+
+    def __call__(self, S, player: int) -> np.ndarray:
+        return self[player](S, player)
 
 
 def layout(rules, players: int) -> TensorLayout:
