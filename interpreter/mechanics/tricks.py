@@ -183,9 +183,7 @@ class Tricks(Step):
                   f"        k = {g.value(self.plays)}",
                   "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
                   f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
-                  f"        frame[{ORDER}] = order = seats * k",
-                  f"        frame[{POS}] = 0",
-                  f"        frame[{PLAYED}] = []",
+                  f"        frame[{ORDER}] = order = seats * k",   # (POS 0 and PLAYED [] since enter or W)
                   f"    player = order[frame[{POS}]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
         lines += self._options(g, "    ")
@@ -287,8 +285,9 @@ class Tricks(Step):
                  "    if not table:",
                  f"        frame[{ORDER}] = None",
                  f"        frame[{DONE}] += 1",
-                 "        return",
-                 "    best = -1"]
+                 f"        frame[{POS}] = 0",
+                 f"        frame[{PLAYED}] = []",
+                 "        return"]
         if self.follow is not None:
             lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
             if self.trump is not None:
@@ -297,10 +296,16 @@ class Tricks(Step):
                           f"        if {g.key(self.follow, 'c', 'table[0]')} == trump:",
                           "            wanted = trump",
                           "            break"]
-        lines.append("    for i, c in enumerate(table):")
+        if self.trump is None:   # the led card takes part: the best so far, the others compared with it
+            lines += [f"    best, top = 0, {g.key(self.rank, 'table[0]', 'table[0]')}",
+                      "    for i in range(1, len(table)):",
+                      "        c = table[i]"]
+        else:
+            lines += ["    best = -1", "    for i, c in enumerate(table):"]
         if self.follow is not None:
             lines += [f"        if {g.key(self.follow, 'c', 'table[0]')} != wanted:", "            continue"]
         lines += [f"        r = {g.key(self.rank, 'c', 'table[0]')}",
+                  "        if r > top:   # the highest rank; of equal ones, the first played" if self.trump is None else
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
                   f"    winner = frame[{PLAYED}][best]",
