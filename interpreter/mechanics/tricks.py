@@ -47,6 +47,16 @@ def rounds(plays, cards: int) -> int:
     return plays
 
 
+MAX_ROTATED = 16   # the most seats whose orders from each leader are kept (rotations)
+
+
+def rotations(most: int) -> tuple:
+    """For n = 0 .. ``most`` seats, the order of play from each leader (``[n][leader]``: the
+    seats from the leader on, then those before): tuples, so a trick's frame holds one
+    without a copy (frame contents are replaced, never mutated)."""
+    return tuple(tuple(tuple(range(leader, n)) + tuple(range(leader)) for leader in range(n)) for n in range(most + 1))
+
+
 # the slots of a trick's frame: [step index, tricks done, leader, order of seats this trick,
 # position in that order, the seats that played so far]
 DONE, LEADER, ORDER, POS, PLAYED = 1, 2, 3, 4, 5
@@ -123,6 +133,8 @@ class Tricks(Step):
         s.notify_collect = s.collect in ctx.triggers.enter
         s.collect_sorted = bool(s.collect) and ctx.zone_sorted(s.collect)
         s.follow_runs = _runs(s.follow) if ctx.zone_sorted(s.hand) else None
+        if bare_name(s.players.tree) == "players" and ctx.names.max_players <= MAX_ROTATED:
+            s.rotations = rotations(ctx.names.max_players)
         if s.table and ctx.zone_sorted(s.table):   # the led card is the first played: order is the rule
             ctx.error(f"the trick table '{s.table}' keeps the order of play: it cannot be declared sorted",
                       (*p, "table"), "type")
@@ -152,6 +164,7 @@ class Tricks(Step):
     # (building/flowgen.py): specialised for its place in the ruleset, or plain (``g.plain``: the
     # reference the specialised code is checked against).
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
+    rotations = None    # rotations(most players) when every seat plays (build)
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
 
@@ -176,14 +189,16 @@ class Tricks(Step):
         lines += [f"        if {over}:",
                   "            S.stack.pop()",
                   "            return U",
-                  *(["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
+                  *([f"        seats = {g.fn(self.rotations)}[S.n][leader]   # (0..n-1 from the leader on)"]
+                    if self.rotations is not None and not g.plain else
+                    ["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
                     if bare_name(self.players.tree) == "players" and not g.plain else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        k = {g.value(self.plays)}",
                   "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
                   f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
-                  f"        frame[{ORDER}] = order = seats * k",   # (POS 0 and PLAYED [] since enter or W)
+                  f"        frame[{ORDER}] = order = seats if k == 1 else seats * k",   # (POS 0 and PLAYED [] since enter or W)
                   f"    player = order[frame[{POS}]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
         lines += self._options(g, "    ")
