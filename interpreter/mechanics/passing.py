@@ -151,14 +151,11 @@ class Pass(Step):
     def deliver(self, S, pending):
         zone = S.own(self.into) if S.sh else S.z[self.into]   # (copy on write)
         by_team = S.rules.zone_owner[self.into] == "team"
-        from_team = self.by_team
+        from_team, notify = self.by_team, self.notify   # (read once, not once a card)
+        put = insort if self.sorted_into else list.append
         for giver, to, card in pending:
-            dst = zone[S.tm[to]] if by_team else zone[to]
-            if self.sorted_into:
-                insort(dst, card)
-            else:
-                dst.append(card)
-            if self.notify:
+            put(zone[S.tm[to]] if by_team else zone[to], card)
+            if notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
             if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)
                 know(S, (card,), self.zone, S.tm[giver] if from_team else giver, self.into, S.tm[to] if by_team else to,
