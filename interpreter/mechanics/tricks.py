@@ -249,7 +249,8 @@ class Tricks(Step):
                  f"    pos = frame[{POS}]",
                  f"    order = frame[{ORDER}]",
                  "    player = order[pos]",
-                 f"    {zone_ref(self.hand)}[{owner}].remove(card)",
+                 f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
+                 f"    hands[{owner}].remove(card)",
                  f"    table = {zone_ref(self.table)}"]
         if self.follow is not None:
             lines += ["    void = False", "    if table:",
@@ -280,7 +281,7 @@ class Tricks(Step):
                 lines.append("    else:")
             pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
             lines += ["        player = order[pos]",
-                      f"        hand = {zone_ref(self.hand)}[{owner}]",
+                      f"        hand = hands[{owner}]",
                       *self._options(g, "        ", led=True),
                       "        if options:",
                       "            S.dec = (player, tuple(options))" if self.unique_labels else
