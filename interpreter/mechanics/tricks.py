@@ -220,7 +220,8 @@ class Tricks(Step):
             lines += [f"table = {zone_ref(self.table)}", "if table:",
                       f"    first, last = {g.fn(self.follow_runs)}[table[0]]",
                       f"    i = {g.fn(bisect_left)}(hand, first)",
-                      f"    options = hand[i:{g.fn(bisect_right)}(hand, last, i)] or hand",
+                      f"    j = {g.fn(bisect_right)}(hand, last, i)",
+                      "    options = hand[i:j] if i != j else hand",   # (no empty list made when none follows)
                       "else:",
                       "    options = hand"]
         elif self.follow is not None:
