@@ -93,13 +93,12 @@ def apply_index(S, i: int):
         value = S.dec[1][i]
     frame = S.stack[-1]
     S.dec = None
-    rules = S.rules
-    try:
-        changed = rules.resolves[frame[0]](S, frame, value)
+    try:   # (S.rules read where used: a local costs more than it spares, the loop seldom runs)
+        changed = S.rules.resolves[frame[0]](S, frame, value)
     except RUNTIME_ERRORS as e:
         raise located(S, e) from None
     if changed is not ASKED:
-        rules.advance(S, changed is not UNCHANGED)   # the loop, compiled for the ruleset (building/flowgen.py)
+        S.rules.advance(S, changed is not UNCHANGED)   # the loop, compiled for the ruleset (building/flowgen.py)
     return S
 
 

@@ -73,23 +73,32 @@ class Pass(Step):
     def flow_source(self, g):
         """The next card asked of the next giver with cards left to give; once every giver has
         given, the cards are delivered and the step is done."""
-        hand = "zone[S.tm[giver]]" if self.by_team else "zone[giver]"
         return "\n".join([
             f"def R{self.index}(S, frame):",
-            f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
-            f"    zone = {zone_ref(self.zone)}",
-            f"    while frame[{GIVER}] < len(givers):",
-            f"        giver = givers[frame[{GIVER}]]",
-            f"        hand = {hand}",
-            f"        if frame[{PICKED}] < count and hand:",
-            "            S.dec = (giver, tuple(hand))" if self.unique_labels and not g.plain else
-            "            S.dec = (giver, tuple(S.rules.distinct_cards(hand)))",
-            "            return U",
-            f"        frame[{GIVER}] += 1",
-            f"        frame[{PICKED}] = 0",
+            *self._next_card(g, "U"),
             f"    {g.step(self)}.deliver(S, frame[{PENDING}])",
             "    S.stack.pop()",
             "    return None"])
+
+    def _next_card(self, g, asked: str, charge: bool = False) -> list:
+        """Lines that ask the next card of the first giver with cards left to give, returning
+        ``asked``, and fall through when every giver has given (``charge``: the question
+        counted against the budget, as the loop's iteration it replaces would be)."""
+        hand = "zone[S.tm[giver]]" if self.by_team else "zone[giver]"
+        count = [f"            S.steps += {1 + self.charge}", f"            if S.steps > {g.max_steps}:",
+                 "                _over_budget(S)"] if charge else []
+        return [f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
+                f"    zone = {zone_ref(self.zone)}",
+                f"    while frame[{GIVER}] < len(givers):",
+                f"        giver = givers[frame[{GIVER}]]",
+                f"        hand = {hand}",
+                f"        if frame[{PICKED}] < count and hand:",
+                "            S.dec = (giver, tuple(hand))" if self.unique_labels and not g.plain else
+                "            S.dec = (giver, tuple(S.rules.distinct_cards(hand)))",
+                *count,
+                f"            return {asked}",
+                f"        frame[{GIVER}] += 1",
+                f"        frame[{PICKED}] = 0"]
 
     asks = True
 
@@ -104,6 +113,10 @@ class Pass(Step):
         """Take a card given: its only definition (flowgen adds the next question asked at once
         when asks_again, unless plain)."""
         zone, owner = self.zone, "S.tm[giver]" if self.by_team else "giver"
+        # where no check can see the card leave (asks_again), the next card is asked here, and
+        # only the delivery left to the run that flowgen's end of the resolve calls
+        again = (self._next_card(g, "ASKED" if not g.auto_forced else "ASKED if len(S.dec[1]) > 1 else U", True)
+                 if self.asks_again and not g.plain else [])
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
             f"    giver = frame[{GIVERS}][frame[{GIVER}]]",
@@ -113,7 +126,8 @@ class Pass(Step):
             f"    frame[{PICKED}] += 1",
             "    if S.ev is not None:",
             f"        S.ev.append({{'ev': 'pass', 'who': giver, 'from': {zone!r}, 'from_owner': {owner}, "
-            "'for': to, 'cards': [card]})"])
+            "'for': to, 'cards': [card]})",
+            *again])
 
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.zone))
@@ -137,14 +151,11 @@ class Pass(Step):
     def deliver(self, S, pending):
         zone = S.own(self.into)   # (copy on write)
         by_team = S.rules.zone_owner[self.into] == "team"
-        from_team = self.by_team
+        from_team, notify = self.by_team, self.notify   # (read once, not once a card)
+        put = insort if self.sorted_into else list.append
         for giver, to, card in pending:
-            dst = zone[S.tm[to]] if by_team else zone[to]
-            if self.sorted_into:
-                insort(dst, card)
-            else:
-                dst.append(card)
-            if self.notify:
+            put(zone[S.tm[to]] if by_team else zone[to], card)
+            if notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
             if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)
                 know(S, (card,), self.zone, S.tm[giver] if from_team else giver, self.into, S.tm[to] if by_team else to,

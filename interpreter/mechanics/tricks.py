@@ -47,6 +47,16 @@ def rounds(plays, cards: int) -> int:
     return plays
 
 
+MAX_ROTATED = 16   # the most seats whose orders from each leader are kept (rotations)
+
+
+def rotations(most: int) -> tuple:
+    """For n = 0 .. ``most`` seats, the order of play from each leader (``[n][leader]``: the
+    seats from the leader on, then those before): tuples, so a trick's frame holds one
+    without a copy (frame contents are replaced, never mutated)."""
+    return tuple(tuple(tuple(range(leader, n)) + tuple(range(leader)) for leader in range(n)) for n in range(most + 1))
+
+
 # the slots of a trick's frame: [step index, tricks done, leader, order of seats this trick,
 # position in that order, the seats that played so far]
 DONE, LEADER, ORDER, POS, PLAYED = 1, 2, 3, 4, 5
@@ -123,6 +133,8 @@ class Tricks(Step):
         s.notify_collect = s.collect in ctx.triggers.enter
         s.collect_sorted = bool(s.collect) and ctx.zone_sorted(s.collect)
         s.follow_runs = _runs(s.follow) if ctx.zone_sorted(s.hand) else None
+        if bare_name(s.players.tree) == "players" and ctx.names.max_players <= MAX_ROTATED:
+            s.rotations = rotations(ctx.names.max_players)
         if s.table and ctx.zone_sorted(s.table):   # the led card is the first played: order is the rule
             ctx.error(f"the trick table '{s.table}' keeps the order of play: it cannot be declared sorted",
                       (*p, "table"), "type")
@@ -152,6 +164,7 @@ class Tricks(Step):
     # (building/flowgen.py): specialised for its place in the ruleset, or plain (``g.plain``: the
     # reference the specialised code is checked against).
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
+    rotations = None    # rotations(most players) when every seat plays (build)
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
 
@@ -176,16 +189,16 @@ class Tricks(Step):
         lines += [f"        if {over}:",
                   "            S.stack.pop()",
                   "            return U",
-                  *(["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
+                  *([f"        seats = {g.fn(self.rotations)}[S.n][leader]   # (0..n-1 from the leader on)"]
+                    if self.rotations is not None and not g.plain else
+                    ["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
                     if bare_name(self.players.tree) == "players" and not g.plain else
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        k = {g.value(self.plays)}",
                   "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
                   f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
-                  f"        frame[{ORDER}] = order = seats * k",
-                  f"        frame[{POS}] = 0",
-                  f"        frame[{PLAYED}] = []",
+                  f"        frame[{ORDER}] = order = seats if k == 1 else seats * k",   # (POS 0 and PLAYED [] since enter or W)
                   f"    player = order[frame[{POS}]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
         lines += self._options(g, "    ")
@@ -207,7 +220,8 @@ class Tricks(Step):
             lines += [f"table = {zone_ref(self.table)}", "if table:",
                       f"    first, last = {g.fn(self.follow_runs)}[table[0]]",
                       f"    i = {g.fn(bisect_left)}(hand, first)",
-                      f"    options = hand[i:{g.fn(bisect_right)}(hand, last, i)] or hand",
+                      f"    j = {g.fn(bisect_right)}(hand, last, i)",
+                      "    options = hand[i:j] if i != j else hand",   # (no empty list made when none follows)
                       "else:",
                       "    options = hand"]
         elif self.follow is not None:
@@ -236,7 +250,8 @@ class Tricks(Step):
                  f"    pos = frame[{POS}]",
                  f"    order = frame[{ORDER}]",
                  "    player = order[pos]",
-                 f"    {zone_ref(self.hand)}[{owner}].remove(card)",
+                 f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
+                 f"    hands[{owner}].remove(card)",
                  f"    table = {zone_ref(self.table)}"]
         if self.follow is not None:
             lines += ["    void = False", "    if table:",
@@ -267,7 +282,7 @@ class Tricks(Step):
                 lines.append("    else:")
             pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
             lines += ["        player = order[pos]",
-                      f"        hand = {zone_ref(self.hand)}[{owner}]",
+                      f"        hand = hands[{owner}]",
                       *self._options(g, "        ", led=True),
                       "        if options:",
                       "            S.dec = (player, tuple(options))" if self.unique_labels else
@@ -287,8 +302,9 @@ class Tricks(Step):
                  "    if not table:",
                  f"        frame[{ORDER}] = None",
                  f"        frame[{DONE}] += 1",
-                 "        return",
-                 "    best = -1"]
+                 f"        frame[{POS}] = 0",
+                 f"        frame[{PLAYED}] = []",
+                 "        return"]
         if self.follow is not None:
             lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
             if self.trump is not None:
@@ -297,10 +313,16 @@ class Tricks(Step):
                           f"        if {g.key(self.follow, 'c', 'table[0]')} == trump:",
                           "            wanted = trump",
                           "            break"]
-        lines.append("    for i, c in enumerate(table):")
+        if self.trump is None:   # the led card takes part: the best so far, the others compared with it
+            lines += [f"    best, top = 0, {g.key(self.rank, 'table[0]', 'table[0]')}",
+                      "    for i in range(1, len(table)):",
+                      "        c = table[i]"]
+        else:
+            lines += ["    best = -1", "    for i, c in enumerate(table):"]
         if self.follow is not None:
             lines += [f"        if {g.key(self.follow, 'c', 'table[0]')} != wanted:", "            continue"]
         lines += [f"        r = {g.key(self.rank, 'c', 'table[0]')}",
+                  "        if r > top:   # the highest rank; of equal ones, the first played" if self.trump is None else
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
                   f"    winner = frame[{PLAYED}][best]",
