@@ -211,7 +211,11 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     assert use_compiled(rules)
     assert "rulebook: compiling kuhn_poker's module to C, once" in capsys.readouterr().err   # (said: it takes a while)
     assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
-    assert not any(isinstance(fn, types.FunctionType) for fn in rules.runs if fn.__name__.startswith("R"))
+    module = rules.advance.__globals__
+    compiled = [fn for fn in rules.runs if not isinstance(fn, types.FunctionType)]
+    assert compiled and all(module[fn.__name__] is fn for fn in compiled)
+    # (a step's run that random play never reached is left out: it stays Python)
+    assert all(module.get(fn.__name__, fn) is fn for fn in rules.runs if isinstance(fn, types.FunctionType))
     cached = list((tmp_path / "rulebook" / "compiled").iterdir())
     assert len(cached) == 1
     assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
@@ -232,6 +236,47 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     asked = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True,
                            env={**env, "RULEBOOK_COMPILED": "1"})
     assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not asked.stderr
+
+
+def _kept(hot: str) -> list[str]:
+    return [line[4:line.index("(")] for line in hot.splitlines() if line.startswith("def ")]
+
+
+def test_only_the_hot_functions_are_compiled_at_their_own_lines():
+    """The module compiled keeps whole functions, at the lines `rulebook compile` numbers: those
+    random play ran that the compiled loop, runs and resolves reach, within the budget of lines."""
+    import ast
+    from interpreter.accel.rulesets import hot_source
+    rules = interpreter.load("kuhn_poker")
+    text = rules.module_source
+    lines = text.splitlines()
+    defs = {n.name: n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
+    entries = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
+    for budget in (10**6, 60, 0):
+        hot = hot_source(rules, text, budget).split("\n")
+        assert len(hot) == len(lines) and all(h in ("", line) for h, line in zip(hot, lines))
+        kept = _kept("\n".join(hot))
+        assert sum(1 for h in hot if h) == sum(defs[n].end_lineno - defs[n].lineno + 1 for n in kept) <= budget
+        called = {x.id for n in kept for x in ast.walk(defs[n]) if isinstance(x, ast.Name)}
+        assert all(n in entries or n in called for n in kept), kept
+        if budget:
+            assert "advance" in kept
+    whole = _kept(hot_source(rules, text, 10**6))
+    assert len(_kept(hot_source(rules, text, 60))) < len(whole) < len(defs)   # (a step never run: left out)
+
+
+@pytest.mark.slow   # (a small first compile)
+@can_compile
+def test_a_module_of_some_functions_compiled_plays_the_same_games(tmp_path, monkeypatch):
+    from interpreter.accel import rulesets
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.setattr(rulesets, "LINES", 60)
+    rules = interpreter.load("kuhn_poker")
+    assert rulesets.use_compiled(rules)
+    flow = (rules.advance, *rules.runs, *rules.resolves)
+    assert any(isinstance(fn, types.FunctionType) for fn in flow) and not all(isinstance(fn, types.FunctionType) for fn in flow)
+    assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
 
 
 def test_the_tier_names_only_modules_of_the_engine():

@@ -75,15 +75,16 @@ def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = 
     return [BUILT / entry["file"] for entry in manifest.values()]
 
 
-def compile_file(source: Path, name: str, folder: Path, optimize: str = "-O2", verbose: bool = False) -> Path:
+def compile_file(source: Path, name: str, folder: Path, flags: tuple[str, ...] = ("-O2", "-g0"),
+                 verbose: bool = False) -> Path:
     """Compile one Python file as the top-level extension module ``name``, written into
     ``folder`` (a ruleset's module, rulesets.py; a copy of an engine module, in the tests).
-    ``optimize``: the C compiler's optimisation flag (the last one given counts)."""
+    ``flags``: the C compiler's, after Python's own (of two optimisation levels the last counts)."""
     if compiler() is None:
         raise BuildError("no C compiler found (install gcc, or set CC)")
     Extension = _setuptools().Extension
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
-        extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=[optimize])], tmp, verbose)
+        extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=list(flags))], tmp, verbose)
         _build_ext(extensions, tmp, 1, verbose, {"": str(folder)})
     for suffix in EXTENSION_SUFFIXES:
         if (folder / (name + suffix)).is_file():
