@@ -12,7 +12,6 @@ shown once and the ruleset runs as built.
 """
 from __future__ import annotations
 
-import ast
 import builtins
 import hashlib
 import importlib.util
@@ -158,9 +157,18 @@ def hot_source(rules, text: str, budget: int) -> str:
     function it is in), up to ``budget`` lines; the other lines blank, so that the numbers stay.
     The functions left out are free names of the compiled module: it calls them as Python."""
     import cProfile
-    nodes = [node for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)]
-    defs = {node.name: (node.lineno, node.end_lineno or node.lineno) for node in nodes}
-    calls = {node.name: {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} for node in nodes}
+    # the module's functions, their lines and the names they use, from its compiled code (the
+    # top-level functions' code, and the code each holds: a comprehension's, a lambda's)
+    defs, calls = {}, {}
+    for code in compile(text, "<module>", "exec").co_consts:
+        if hasattr(code, "co_firstlineno"):
+            inner, last, used = [code], code.co_firstlineno, set()
+            while inner:
+                c = inner.pop()
+                last = max([last, *(end for _, end, _, _ in c.co_positions() if end is not None)])
+                used.update(c.co_names)
+                inner += [k for k in c.co_consts if hasattr(k, "co_firstlineno")]
+            defs[code.co_name], calls[code.co_name] = (code.co_firstlineno, last), used
     profile = cProfile.Profile()
     try:
         profile.runcall(_play, rules)
