@@ -48,22 +48,11 @@ def sources_of(module: str) -> list[str]:
     return [own, f"accel/{C_SOURCES[module]}"] if module in C_SOURCES else [own]
 
 
-def _sha256():
-    # the interpreter's own SHA-256 where it has it (_sha2 from CPython 3.12, _sha256 before):
-    # hashlib would load OpenSSL's library on every `import interpreter` with a build
-    for name in ("_sha2", "_sha256"):
-        try:
-            return importlib.import_module(name).sha256
-        except (ImportError, AttributeError):
-            pass
-    from hashlib import sha256
-    return sha256
-
-
 def digest(paths: list[str]) -> str | None:
     """The SHA-256 of files of the package (paths relative to it), each preceded by its length;
     None when one cannot be read or lies outside the package."""
-    h = _sha256()()
+    import hashlib   # (OpenSSL's: the engine imports it anyway, through lark; not `import interpreter` alone)
+    h = hashlib.sha256()
     for rel in paths:
         if Path(rel).is_absolute() or ".." in Path(rel).parts:
             return None
