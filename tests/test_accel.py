@@ -259,7 +259,7 @@ def test_only_the_hot_functions_are_compiled_at_their_own_lines():
         assert sum(1 for h in hot if h) == sum(defs[n].end_lineno - defs[n].lineno + 1 for n in kept) <= budget
         called = {x.id for n in kept for x in ast.walk(defs[n]) if isinstance(x, ast.Name)}
         assert all(n in entries or n in called for n in kept), kept
-        if budget:
+        if budget == 10**6:   # (all that ran: the same whatever the profile's times; a smaller budget's depend on them)
             assert "advance" in kept
     whole = _kept(hot_source(rules, text, 10**6))
     assert len(_kept(hot_source(rules, text, 60))) < len(whole) < len(defs)   # (a step never run: left out)
