@@ -179,7 +179,9 @@ def tier() -> str:
         name = f"partly compiled tier ({sum(flags.values())} of {len(flags)} modules)"
     old = stale()
     if old:
-        name += (f", stale: {', '.join(' or '.join(sources_of(m)) for m in old)} changed since"
+        manifest = read_manifest()   # (each module named by its own files the build was made from)
+        own = [[f for f in sources_of(m) if f in manifest[f"{PACKAGE.name}.{m}"]["sources"]] for m in old]
+        name += (f", stale: {', '.join(' or '.join(files) for files in own)} changed since"
                  " the build, run as Python (python -m interpreter.accel build)")
     if in_place():
         name += ", in-place build files found (python -m interpreter.accel clean)"

@@ -1,14 +1,15 @@
-"""A ruleset's generated module (building/listing.py, what ``rulebook compile`` prints) compiled
-by Cython into an extension module, cached by its text's hash in the cache folder
-(``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in place of
-the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
+"""A ruleset's generated module (building/listing.py, what ``rulebook compile`` prints), its hot
+functions compiled by Cython into an extension module, cached by its text's hash in the cache
+folder (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in
+place of the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
 ``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py).
 
-Off by default: the first compile of a seed ruleset takes from about a minute to several on the
-development machine, far over the 10 s a first load may cost, for a few percent fewer
-instructions a game (docs/performance.md "The compiled tier"). When it cannot be used (no C
-compiler, no Cython, a cache folder that cannot be written, a compile that fails) the reason is
-shown once and the ruleset runs as built.
+Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
+in wall time on a busy machine), once for each text (each variant, each edit), for 6 to 12%
+fewer instructions a game: it pays back over a long batch, not a first load
+(docs/performance.md "The compiled tier"). When it cannot be used (no C compiler, no Cython, a
+cache folder that cannot be written, a compile that fails) the reason is shown once and the
+ruleset runs as built.
 """
 from __future__ import annotations
 
