@@ -3,7 +3,7 @@
 Cython (interpreter/accel/rulesets.py), its first compile timed, and instructions a game with
 and without it under valgrind (as versus_handwritten.py --instructions counts them).
 
-    python benchmarks/compiled_tier.py --game diamonds [--games 10] [--optimize 1] [--lines 1200]
+    python benchmarks/compiled_tier.py --game diamonds [--games 10] [--optimize 1] [--lines 1000]
 
 The first compile's CPU time is given in two parts: this process's (the profile of random
 play that picks the hot functions, Cython, setuptools) and the C compiler's.

@@ -36,7 +36,7 @@ FLAGS = ("-g0",)
 # Only the functions that ran in SAMPLE decisions of random play, profiled before the first
 # compile, are compiled: the most time first, up to LINES lines of the module's source (None:
 # every function, run or not).
-LINES: int | None = 1200
+LINES: int | None = 1000
 SAMPLE = 2000
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
