@@ -112,8 +112,9 @@ def _setuptools():
 
 def _cython(modules, tmp: str, verbose: bool) -> list:
     Extension = _setuptools().Extension
-    return _cythonized([Extension(f"{PACKAGE.name}.{m}", [str(PACKAGE / sources_of(m)[-1])]) for m in modules],
-                       tmp, verbose)
+    # (-g0: no debugging information, a quarter of the C compiler's time; Python's own flags ask for it)
+    return _cythonized([Extension(f"{PACKAGE.name}.{m}", [str(PACKAGE / sources_of(m)[-1])], extra_compile_args=["-g0"])
+                        for m in modules], tmp, verbose)
 
 
 def _cythonized(extensions, tmp: str, verbose: bool) -> list:
