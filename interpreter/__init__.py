@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-if (Path(__file__).parent / "accel" / "built" / "manifest.json").is_file():
+if (Path(__file__).parent / "accel" / "built" / "manifest.txt").is_file():
     # the optional compiled tier: its modules loaded while built from the sources as they are
     from .accel import install
     install()

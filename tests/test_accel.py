@@ -3,9 +3,9 @@ compiled random stream is the pure one, and a tier that cannot be built or used 
 leaves the pure-Python engine running."""
 from __future__ import annotations
 
+import array
 import importlib.machinery
 import importlib.util
-import json
 import random
 import shutil
 import subprocess
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
 from interpreter import accel  # noqa: E402
-from interpreter.accel import MODULES, Finder, built, loaded, source_hash, source_of, stale, tier  # noqa: E402
+from interpreter.accel import MODULES, Finder, built, digest, loaded, source_of, sources_of, stale, tier  # noqa: E402
 from interpreter.accel.build import compiler  # noqa: E402
 from helpers import module_from_file  # noqa: E402
 
@@ -52,7 +52,8 @@ def _pure_rng():
 
 @pytest.fixture(scope="module")
 def compiled_rng(tmp_path_factory):
-    """engine/rng.py compiled: the built one when the tier is built, else a copy compiled now."""
+    """The compiled random stream (interpreter/accel/rng.pyx): the built one when the tier is
+    built, else a copy compiled now."""
     if loaded()["engine.rng"]:
         from interpreter.engine import rng
         return rng
@@ -60,8 +61,8 @@ def compiled_rng(tmp_path_factory):
         pytest.skip("needs Cython and a C compiler")
     from interpreter.accel.build import compile_file
     folder = tmp_path_factory.mktemp("rng")
-    copy = folder / "rulebook_rng_copy.py"
-    copy.write_text(source_of("engine.rng").read_text())
+    copy = folder / "rulebook_rng_copy.pyx"
+    copy.write_text((accel.PACKAGE / sources_of("engine.rng")[-1]).read_text())
     return module_from_file("rulebook_rng_copy", compile_file(copy, "rulebook_rng_copy", folder))
 
 
@@ -73,25 +74,64 @@ class _Holder:
 
 
 def test_the_compiled_random_stream_is_the_pure_one(compiled_rng):
+    """The C stream draws what engine/rng.py draws, value for value, and leaves the same state:
+    long runs of each kind of draw, mixed, from many states."""
     pure = _pure_rng()
     assert compiled_rng.__file__ != pure.__file__ and not compiled_rng.__file__.endswith(".py")
-    for seed in (0, 1, 7, -3, 2**70, 123456789):
+    assert (compiled_rng.MASK, compiled_rng.GOLDEN) == (pure.MASK, pure.GOLDEN)
+    r = random.Random(5)
+    for seed in (0, 1, 7, -3, 2**64 - 1, 2**64, 2**70, -2**80, 123456789, *(r.getrandbits(80) for _ in range(5))):
         assert compiled_rng.seed_state(seed) == pure.seed_state(seed)
-        assert compiled_rng.derive(seed, 5) == pure.derive(seed, 5)
+        assert [compiled_rng.derive(seed, i) for i in (0, 5, -1, 2**65)] == [pure.derive(seed, i) for i in (0, 5, -1, 2**65)]
+        assert compiled_rng.mix(seed) == pure.mix(seed) and compiled_rng.next64(seed) == pure.next64(seed)
         a, b = _Holder(pure.seed_state(seed)), _Holder(pure.seed_state(seed))
-        for n in (1, 2, 3, 6, 52, 1000, 2**40):
-            assert [compiled_rng.below(a, n) for _ in range(50)] == [pure.below(b, n) for _ in range(50)]
-        assert [compiled_rng.uniform(a) for _ in range(50)] == [pure.uniform(b) for _ in range(50)]
+        # (n past 2**63, negative or a bool: the values the C path leaves to Python's arithmetic)
+        for n in (1, 2, 3, 6, 52, 1000, 2**40, 2**63 - 1, 2**63, 2**64, 2**70, 0, -5, True):
+            assert [compiled_rng.below(a, n) for _ in range(50)] == [pure.below(b, n) for _ in range(50)], n
+        assert [compiled_rng.uniform(a) for _ in range(200)] == [pure.uniform(b) for _ in range(200)]
+        assert a.rng == b.rng
         state = a.rng
         for _ in range(20):
             x, state_c = compiled_rng.next64(state)
             assert (x, state_c) == pure.next64(state)
             state = state_c
-        for n in (0, 1, 2, 5, 52, 569, 1200):   # (over BLOCK draws: mixed in blocks)
+        for n in (0, 1, 2, 5, 52, 569, 1200):   # (over the Python module's BLOCK draws: mixed in blocks)
             xs, ys = list(range(n)), list(range(n))
             compiled_rng.shuffle(a, xs)
             pure.shuffle(b, ys)
             assert xs == ys and a.rng == b.rng
+            xs, ys = array.array("i", range(n)), array.array("i", range(n))   # (not a list: by item access)
+            compiled_rng.shuffle(a, xs)
+            pure.shuffle(b, ys)
+            assert xs == ys and a.rng == b.rng
+    a, b = _Holder(seed := 99), _Holder(seed)   # a long stream of the three draws, mixed
+    for _ in range(20_000):
+        kind, n = r.randrange(3), r.randrange(1, 60)
+        if kind == 0:
+            assert compiled_rng.below(a, n) == pure.below(b, n)
+        elif kind == 1:
+            assert compiled_rng.uniform(a) == pure.uniform(b)
+        else:
+            xs = [r.random() for _ in range(n)]
+            ys = list(xs)
+            compiled_rng.shuffle(a, xs)
+            pure.shuffle(b, ys)
+            assert xs == ys
+        assert a.rng == b.rng
+
+
+def test_the_compiled_random_stream_fails_as_the_pure_one(compiled_rng):
+    """A state or a range that is not an integer: the same kind of error from both."""
+    pure = _pure_rng()
+    for call in (lambda m: m.below(_Holder(1.5), 3), lambda m: m.uniform(_Holder(None)),
+                 lambda m: m.below(_Holder(1), 2.5), lambda m: m.shuffle(_Holder("x"), [1, 2]),
+                 lambda m: m.shuffle(_Holder(1), (1, 2))):
+        errors = []
+        for m in (compiled_rng, pure):
+            with pytest.raises(Exception) as caught:
+                call(m)
+            errors.append(caught.type)
+        assert errors[0] is errors[1], errors
 
 
 def test_a_build_without_a_compiler_says_why_and_changes_nothing():
@@ -171,7 +211,11 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     assert use_compiled(rules)
     assert "rulebook: compiling kuhn_poker's module to C, once" in capsys.readouterr().err   # (said: it takes a while)
     assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
-    assert not any(isinstance(fn, types.FunctionType) for fn in rules.runs if fn.__name__.startswith("R"))
+    module = rules.advance.__globals__
+    compiled = [fn for fn in rules.runs if not isinstance(fn, types.FunctionType)]
+    assert compiled and all(module[fn.__name__] is fn for fn in compiled)
+    # (a step's run that random play never reached is left out: it stays Python)
+    assert all(module.get(fn.__name__, fn) is fn for fn in rules.runs if isinstance(fn, types.FunctionType))
     cached = list((tmp_path / "rulebook" / "compiled").iterdir())
     assert len(cached) == 1
     assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
@@ -194,25 +238,67 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not asked.stderr
 
 
+def _kept(hot: str) -> list[str]:
+    return [line[4:line.index("(")] for line in hot.splitlines() if line.startswith("def ")]
+
+
+def test_only_the_hot_functions_are_compiled_at_their_own_lines():
+    """The module compiled keeps whole functions, at the lines `rulebook compile` numbers: those
+    random play ran that the compiled loop, runs and resolves reach, within the budget of lines."""
+    import ast
+    from interpreter.accel.rulesets import hot_source
+    rules = interpreter.load("kuhn_poker")
+    text = rules.module_source
+    lines = text.splitlines()
+    defs = {n.name: n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
+    entries = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
+    for budget in (10**6, 60, 0):
+        hot = hot_source(rules, text, budget).split("\n")
+        assert len(hot) == len(lines) and all(h in ("", line) for h, line in zip(hot, lines))
+        kept = _kept("\n".join(hot))
+        assert sum(1 for h in hot if h) == sum(defs[n].end_lineno - defs[n].lineno + 1 for n in kept) <= budget
+        called = {x.id for n in kept for x in ast.walk(defs[n]) if isinstance(x, ast.Name)}
+        assert all(n in entries or n in called for n in kept), kept
+        if budget == 10**6:   # (all that ran: the same whatever the profile's times; a smaller budget's depend on them)
+            assert "advance" in kept
+    whole = _kept(hot_source(rules, text, 10**6))
+    assert len(_kept(hot_source(rules, text, 60))) < len(whole) < len(defs)   # (a step never run: left out)
+
+
+@pytest.mark.slow   # (a small first compile)
+@can_compile
+def test_a_module_of_some_functions_compiled_plays_the_same_games(tmp_path, monkeypatch):
+    from interpreter.accel import rulesets
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.setattr(rulesets, "LINES", 60)
+    rules = interpreter.load("kuhn_poker")
+    assert rulesets.use_compiled(rules)
+    flow = (rules.advance, *rules.runs, *rules.resolves)
+    assert any(isinstance(fn, types.FunctionType) for fn in flow) and not all(isinstance(fn, types.FunctionType) for fn in flow)
+    assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
+
+
 def test_the_tier_names_only_modules_of_the_engine():
     assert all(source_of(m).is_file() for m in MODULES) and accel.PACKAGE.name == "interpreter"
 
 
-def _fake_build(folder: Path, module: str, digest: str | None) -> Finder:
-    """A finder over a manifest that lists ``module`` as built (an empty file) from a source of
-    hash ``digest``."""
-    name = f"interpreter.{module}"
+def _fake_build(folder: Path, module: str, sha256: str, sources: list[str] | None = None) -> Finder:
+    """A finder over a manifest that lists ``module`` (a full name, or one of the engine's) as
+    built (an empty file) from ``sources`` (its own by default) of hash ``sha256``."""
+    name = module if module.startswith("interpreter.") or "__" in module else f"interpreter.{module}"
     ext = folder / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
     ext.write_bytes(b"")
-    manifest = folder / "manifest.json"
-    manifest.write_text(json.dumps({"modules": {name: {"file": ext.name, "sha256": digest}}}))
+    manifest = folder / "manifest.txt"
+    accel.write_manifest({name: {"file": ext.name, "sha256": sha256, "sources": sources or sources_of(module)}},
+                         "cython", manifest)
     return Finder(accel.read_manifest(manifest), folder)
 
 
 def test_the_finder_offers_a_built_module_only_while_its_source_is_the_one_built(tmp_path):
     """A built module whose source changed since the build is not loaded: the finder gives way
     and Python's own finders load the .py as it is now."""
-    current = _fake_build(tmp_path, "engine.loop", source_hash(source_of("engine.loop")))
+    current = _fake_build(tmp_path, "engine.loop", digest(sources_of("engine.loop")))
     spec = current.find_spec("interpreter.engine.loop")
     assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
     assert spec.origin == str(tmp_path / built_name("engine.loop"))
@@ -227,9 +313,41 @@ def built_name(module: str) -> str:
     return f"interpreter.{module}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
+def test_the_finder_checks_a_support_library_too(tmp_path):
+    """mypyc's support library (the code of all the modules built, which each module's own
+    extension imports) is offered only while every source it was made from is unchanged."""
+    every = [sources_of(m)[0] for m in MODULES]
+    lib = "abcdef0123__mypyc"
+    current = _fake_build(tmp_path, lib, digest(every), every)
+    assert isinstance(current.find_spec(lib).loader, importlib.machinery.ExtensionFileLoader)
+    assert _fake_build(tmp_path, lib, "0" * 64, every).find_spec(lib) is None
+    # a listed source that is not the package's: never read, never offered
+    outside = ["engine/loop.py", "../setup.py"]
+    assert digest(outside) is None and _fake_build(tmp_path, lib, "0" * 64, outside).find_spec(lib) is None
+
+
+def test_a_module_of_two_sources_is_stale_when_either_changes(tmp_path, monkeypatch):
+    """The random stream is built from accel/rng.pyx and checked against engine/rng.py too: an
+    edit of either leaves the build unused."""
+    copy = _copy(tmp_path) / "interpreter"
+    monkeypatch.setattr(accel, "PACKAGE", copy)
+    files = sources_of("engine.rng")
+    assert files == ["engine/rng.py", "accel/rng.pyx"]
+    finder = _fake_build(tmp_path, "engine.rng", digest(files))
+    assert finder.find_spec("interpreter.engine.rng") is not None
+    for name in files:
+        before = (copy / name).read_text()
+        (copy / name).write_text(before + "\n")
+        assert finder.find_spec("interpreter.engine.rng") is None, name
+        (copy / name).write_text(before)
+        assert finder.find_spec("interpreter.engine.rng") is not None
+
+
 def test_no_build_no_finder_and_a_damaged_manifest_is_none(tmp_path):
-    (tmp_path / "manifest.json").write_text("{not json")
-    assert accel.read_manifest(tmp_path / "manifest.json") == {}
+    for damaged in ("{not a manifest", "interpreter.engine.loop x.so 1234 engine/loop.py",
+                    "interpreter.engine.loop x.so"):
+        (tmp_path / "manifest.txt").write_text(damaged)
+        assert accel.read_manifest(tmp_path / "manifest.txt") == {}, damaged
     out = subprocess.run([sys.executable, "-c", "import interpreter, sys; from interpreter.accel import Finder;"
                           "print(any(isinstance(f, Finder) for f in sys.meta_path))"], cwd=_copy(tmp_path),
                          capture_output=True, text=True, check=True).stdout
@@ -273,4 +391,4 @@ def test_a_built_module_runs_until_its_source_is_edited(tmp_path):
     source.write_text(source.read_text() + "\nEDITED = 1\n")
     assert _run(copy, "-c", where).stdout == f"{source} 1\n"   # the edit runs at once, no build
     version = _run(copy, "-m", "interpreter", "--version").stdout
-    assert "(pure tier, stale: engine/rng.py changed since the build" in version, version
+    assert "(pure tier, stale: engine/rng.py or accel/rng.pyx changed since the build" in version, version

@@ -1,5 +1,11 @@
 """The game RNG: SplitMix64, whose stream must never change (saved games and seeds replay)."""
+from helpers import module_from_file
+from interpreter.accel import source_of
 from interpreter.engine import rng
+
+# engine/rng.py run as Python, whatever the tier: its blocks of lanes (BLOCK, _LANES) are the
+# Python module's own (the compiled tier's stream, interpreter/accel/rng.pyx, draws in C)
+pure = module_from_file("rulebook_pure_rng", source_of("engine.rng"))
 
 
 class _S:
@@ -41,7 +47,7 @@ def test_shuffle_draws_as_below_for_every_length_and_state():
     # and the same final state as one below() after another, whatever the length and state
     import random
     r = random.Random(5)
-    for n in [0, 1, 2, 3, 5, 60, 569, rng.BLOCK, rng.BLOCK + 1, rng.BLOCK + 2, 3 * rng.BLOCK + 7,
+    for n in [0, 1, 2, 3, 5, 60, 569, pure.BLOCK, pure.BLOCK + 1, pure.BLOCK + 2, 3 * pure.BLOCK + 7,
               *(r.randrange(800) for _ in range(40))]:
         for state in (0, rng.MASK, rng.MASK - 1, r.getrandbits(64)):
             S, ref = _S(state), _S(state)
@@ -57,9 +63,9 @@ def test_a_long_shuffle_takes_linear_work():
     """Found by fuzzing: the lanes of 40,000 draws on one integer took more than 10 s to build;
     a long run is mixed in blocks. (A bound on operations, not on time: the draws of a block
     are cached by length, so two lengths cost two blocks' lanes.)"""
-    rng._LANES.clear()
-    rng.shuffle(_S(7), list(range(40_000)))
-    assert max(rng._LANES) <= rng.BLOCK and len(rng._LANES) <= 2
+    pure._LANES.clear()
+    pure.shuffle(_S(7), list(range(40_000)))
+    assert max(pure._LANES) <= pure.BLOCK and len(pure._LANES) <= 2
 
 
 def _shuffle_before(S, items):
@@ -72,8 +78,8 @@ def _shuffle_before(S, items):
         return
     s0, i, M = S.rng, n, rng.MASK
     draws = array("Q")
-    for start in range(0, n - 1, rng.BLOCK):
-        count, state = min(rng.BLOCK, n - 1 - start), (s0 + start * rng.GOLDEN) & M
+    for start in range(0, n - 1, pure.BLOCK):
+        count, state = min(pure.BLOCK, n - 1 - start), (s0 + start * rng.GOLDEN) & M
         ones = ((1 << (128 * count)) - 1) // ((1 << 128) - 1)
         steps = 0
         for k in range(count, 0, -1):
@@ -96,7 +102,7 @@ def _shuffle_before(S, items):
 def test_shuffle_gives_the_permutations_it_gave_before_on_many_seeds():
     import random
     r = random.Random(11)
-    lengths = [2, 3, 4, 7, 10, 13, 40, 52, 60, 63, 64, 65, 127, 128, 129, 569, rng.BLOCK + 1, 2 * rng.BLOCK + 3]
+    lengths = [2, 3, 4, 7, 10, 13, 40, 52, 60, 63, 64, 65, 127, 128, 129, 569, pure.BLOCK + 1, 2 * pure.BLOCK + 3]
     for n in lengths + [r.randrange(2, 200) for _ in range(30)]:
         for seed in range(40 if n < 200 else 4):
             state = rng.seed_state(seed * 7919 + n)

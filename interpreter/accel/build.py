@@ -1,13 +1,13 @@
 """Build the compiled tier: each module of ``MODULES`` compiled by Cython (pure-Python mode: the
-same ``.py`` file, its annotations not turned into C types) into an extension module in
-``interpreter/accel/built/``, with the manifest the package's finder reads (interpreter/accel).
+same ``.py`` file, its annotations not turned into C types; or its Cython file of ``C_SOURCES``)
+into an extension module in ``interpreter/accel/built/``, with the manifest the package's
+finder reads (interpreter/accel).
 ``tool="mypyc"`` builds the same modules with mypyc instead, for comparison; docs/performance.md
 "The compiled tier" says why Cython is used.
 """
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import sys
@@ -16,7 +16,7 @@ import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from . import BUILT, MANIFEST, MODULES, PACKAGE, in_place, source_hash, source_of
+from . import BUILT, MODULES, PACKAGE, digest, in_place, source_of, sources_of, write_manifest
 
 # annotation_typing off: the engine's annotations are documentation (``n: int`` may be any
 # integral value, a dict annotated ``dict`` may be a subclass), not C types to enforce
@@ -40,12 +40,17 @@ def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = 
     the earlier build as it was."""
     if compiler() is None:
         raise BuildError("no C compiler found (install gcc, or set CC): the pure-Python engine runs as it is")
-    unknown = [m for m in modules if not source_of(m).is_file()]
+    unknown = [m for m in modules if not all((PACKAGE / f).is_file() for f in sources_of(m))]
     if unknown:
         raise BuildError(f"no such module of the engine: {', '.join(unknown)}")
-    # the hashes of the sources as they are compiled (read first: an edit during the build
-    # leaves the module stale, never loaded)
-    hashes = {f"{PACKAGE.name}.{m}": source_hash(source_of(m)) for m in modules}
+    # the sources each extension is made from, hashed as they are compiled (read first: an edit
+    # during the build leaves the module stale, never loaded). mypyc puts the code of all the
+    # modules in one support library, which their own extensions import: each is made from all.
+    every = [sources_of(m)[0] for m in modules] if tool == "mypyc" else None
+    sources = {f"{PACKAGE.name}.{m}": every or sources_of(m) for m in modules}
+    hashes = {tuple(files): digest(files) for files in sources.values()}
+    if None in hashes.values():
+        raise BuildError("cannot read the sources of the modules to build")
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
         if tool == "cython":
             extensions = _cython(modules, tmp, verbose)
@@ -62,20 +67,24 @@ def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = 
             made = Path(cmd.get_ext_fullpath(ext.name))
             target = BUILT / (ext.name + made.name[made.name.index("."):])   # interpreter.engine.loop.cpython-...so
             shutil.move(made, target)
-            manifest[ext.name] = {"file": target.name, **({"sha256": hashes[ext.name]} if ext.name in hashes else {})}
-    MANIFEST.write_text(json.dumps({"tool": tool, "modules": manifest}, indent=1) + "\n")
+            files = sources.get(ext.name, every)   # (mypyc's support library: made from all)
+            if files is None:
+                raise BuildError(f"the build made a module of no source: {ext.name}")
+            manifest[ext.name] = {"file": target.name, "sha256": hashes[tuple(files)], "sources": files}
+    write_manifest(manifest, tool)
     return [BUILT / entry["file"] for entry in manifest.values()]
 
 
-def compile_file(source: Path, name: str, folder: Path, optimize: str = "-O2", verbose: bool = False) -> Path:
+def compile_file(source: Path, name: str, folder: Path, flags: tuple[str, ...] = ("-O2", "-g0"),
+                 verbose: bool = False) -> Path:
     """Compile one Python file as the top-level extension module ``name``, written into
     ``folder`` (a ruleset's module, rulesets.py; a copy of an engine module, in the tests).
-    ``optimize``: the C compiler's optimisation flag (the last one given counts)."""
+    ``flags``: the C compiler's, after Python's own (of two optimisation levels the last counts)."""
     if compiler() is None:
         raise BuildError("no C compiler found (install gcc, or set CC)")
     Extension = _setuptools().Extension
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
-        extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=[optimize])], tmp, verbose)
+        extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=list(flags))], tmp, verbose)
         _build_ext(extensions, tmp, 1, verbose, {"": str(folder)})
     for suffix in EXTENSION_SUFFIXES:
         if (folder / (name + suffix)).is_file():
@@ -103,7 +112,9 @@ def _setuptools():
 
 def _cython(modules, tmp: str, verbose: bool) -> list:
     Extension = _setuptools().Extension
-    return _cythonized([Extension(f"{PACKAGE.name}.{m}", [str(source_of(m))]) for m in modules], tmp, verbose)
+    # (-g0: no debugging information, a quarter of the C compiler's time; Python's own flags ask for it)
+    return _cythonized([Extension(f"{PACKAGE.name}.{m}", [str(PACKAGE / sources_of(m)[-1])], extra_compile_args=["-g0"])
+                        for m in modules], tmp, verbose)
 
 
 def _cythonized(extensions, tmp: str, verbose: bool) -> list:

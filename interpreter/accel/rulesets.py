@@ -1,14 +1,15 @@
-"""A ruleset's generated module (building/listing.py, what ``rulebook compile`` prints) compiled
-by Cython into an extension module, cached by its text's hash in the cache folder
-(``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in place of
-the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
+"""A ruleset's generated module (building/listing.py, what ``rulebook compile`` prints), its hot
+functions compiled by Cython into an extension module, cached by its text's hash in the cache
+folder (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in
+place of the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
 ``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py).
 
-Off by default: the first compile of a seed ruleset takes from about a minute to several on the
-development machine, far over the 10 s a first load may cost, for a few percent fewer
-instructions a game (docs/performance.md "The compiled tier"). When it cannot be used (no C
-compiler, no Cython, a cache folder that cannot be written, a compile that fails) the reason is
-shown once and the ruleset runs as built.
+Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
+in wall time on a busy machine), once for each text (each variant, each edit), for 6 to 12%
+fewer instructions a game: it pays back over a long batch, not a first load
+(docs/performance.md "The compiled tier"). When it cannot be used (no C compiler, no Cython, a
+cache folder that cannot be written, a compile that fails) the reason is shown once and the
+ruleset runs as built.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import builtins
 import hashlib
 import importlib.util
 import os
+import random
 import shutil
 import sys
 import symtable
@@ -25,9 +27,17 @@ from pathlib import Path
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, EXTENSION_SUFFIXES, BuildError, compile_file
 
-# the C compiler's optimisation of a ruleset's module (its first compile's time is most of a
-# first load's; benchmarks/compiled_tier.py --optimize measures the trade)
-OPTIMIZE = "-O2"
+# The first compile's time is most of a first load's: the C compiler's, in proportion to the
+# lines compiled (benchmarks/compiled_tier.py measures the trades, docs/performance.md "The
+# compiled tier" has the figures). -O1 compiles in 60% of -O2's time for most of its gain; no
+# debugging information (a quarter of the compiler's time).
+OPTIMIZE = "-O1"
+FLAGS = ("-g0",)
+# Only the functions that ran in SAMPLE decisions of random play, profiled before the first
+# compile, are compiled: the most time first, up to LINES lines of the module's source (None:
+# every function, run or not).
+LINES: int | None = 1000
+SAMPLE = 2000
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
@@ -46,7 +56,7 @@ def use_compiled(rules) -> bool:
     runs = tuple(ns.get(f"R{s.index}", fn) for s, fn in zip(rules.steps, rules.runs))
     ns["RUNS"] = runs
     resolves = tuple(ns.get(f"Q{s.index}", fn) for s, fn in zip(rules.steps, rules.resolves))
-    for key, value in (("runs", runs), ("resolves", resolves), ("advance", ns["advance"])):
+    for key, value in (("runs", runs), ("resolves", resolves), ("advance", ns.get("advance", rules.advance))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
     return True
 
@@ -58,9 +68,8 @@ def compiled_module(rules):
     except ImportError:
         raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]')") from None
     text = rules.module_source
-    free = free_names(text)
-    key = hashlib.sha256("\n".join([text, cython, sys.version, repr(sorted(DIRECTIVES.items())), OPTIMIZE]).encode()
-                         ).hexdigest()
+    key = hashlib.sha256("\n".join([text, cython, sys.version, repr(sorted(DIRECTIVES.items())), OPTIMIZE,
+                                    *FLAGS, repr(LINES), repr(SAMPLE)]).encode()).hexdigest()
     name = f"rulebook_{key[:24]}"
     place = cache_file("compiled")
     if place is None:
@@ -76,14 +85,16 @@ def compiled_module(rules):
         # (a command asked for it with RULEBOOK_COMPILED=1 would otherwise seem to hang)
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
+        hot = text if LINES is None else hot_source(rules, text, LINES)
+        free = free_names(hot)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
-        source = text + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
-            (" = ".join(free) + " = None\n" if free else "")
+        source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
+            (" = ".join(free) + " = None\n" if free else "") + f"__free__ = {tuple(free)!r}\n"
         with tempfile.TemporaryDirectory(prefix="rulebook-ruleset-") as tmp:
             src = Path(tmp) / f"{name}.py"
             src.write_text(source)
-            built = compile_file(src, name, Path(tmp), OPTIMIZE)
+            built = compile_file(src, name, Path(tmp), (OPTIMIZE, *FLAGS))
             try:
                 os.replace(built, folder / built.name)   # (whole or not at all: another process may load it)
             except OSError as e:
@@ -99,7 +110,8 @@ def compiled_module(rules):
             copy = Path(tmp) / found.name
             shutil.copyfile(found, copy)
             module = _load(name, copy)   # (the library stays loaded once its file is gone)
-    module.__dict__["__free__"] = free
+    if not isinstance(module.__dict__.get("__free__"), tuple):
+        raise BuildError(f"{found} is not a ruleset's module of this version (delete it)")
     return module
 
 
@@ -129,16 +141,96 @@ def free_names(text: str) -> list[str]:
     return sorted(found - defined - set(dir(builtins)))
 
 
-def _globals_of(rules, module) -> dict:
-    """What each free name of the module stands for: the flow's namespace, else the namespace
-    its expressions and effects were compiled in. A name the two give different values stops
-    the compiled module from being used (its functions share one namespace)."""
+def _spaces(rules) -> list[dict]:
+    """The namespaces the ruleset's generated functions run in: the flow's, and the one its
+    expressions and effects were compiled in."""
     spaces: list[dict] = []
     for fn in (rules.advance, *rules.runs, *rules.resolves, *rules.end_checks):
         ns = getattr(fn, "__globals__", None)
         if isinstance(ns, dict) and all(ns is not s for s in spaces):
             spaces.append(ns)
-    spaces.append(rules.names.namespace)
+    return spaces + [rules.names.namespace]
+
+
+def hot_source(rules, text: str, budget: int) -> str:
+    """``text`` (the module) with only its hot functions left: those that ran in ``SAMPLE``
+    decisions of random play, profiled, the most time first (a comprehension's counted to the
+    function it is in), up to ``budget`` lines; the other lines blank, so that the numbers stay.
+    The functions left out are free names of the compiled module: it calls them as Python."""
+    import cProfile
+    # the module's functions, their lines and the names they use, from its compiled code (the
+    # top-level functions' code, and the code each holds: a comprehension's, a lambda's)
+    defs, calls = {}, {}
+    for code in compile(text, "<module>", "exec").co_consts:
+        if hasattr(code, "co_firstlineno"):
+            inner, last, used = [code], code.co_firstlineno, set()
+            while inner:
+                c = inner.pop()
+                last = max([last, *(end for _, end, _, _ in c.co_positions() if end is not None)])
+                used.update(c.co_names)
+                inner += [k for k in c.co_consts if hasattr(k, "co_firstlineno")]
+            defs[code.co_name], calls[code.co_name] = (code.co_firstlineno, last), used
+    profile = cProfile.Profile()
+    try:
+        profile.runcall(_play, rules)
+    except Exception as e:   # (a ruleset that fails in random play: its own checks say where)
+        raise BuildError(f"its random play, profiled to find its hot functions, failed: {e}") from None
+    profile.create_stats()
+    rows = profile.stats.items()   # type: ignore[attr-defined]
+    # a function of the module: its name and first line, in a file of generated code ("<...>");
+    # a comprehension: a code of the same file within its lines
+    files = {(where, name) for (where, line, name), _ in rows
+             if where.startswith("<") and name in defs and defs[name][0] == line}
+    spent: dict[str, float] = {}
+    for (where, line, name), row in rows:
+        owner = name if (where, name) in files and defs[name][0] == line else next(
+            (n for n, (first, last) in defs.items() if first < line <= last and (where, n) in files), None)
+        if owner is not None:
+            spent[owner] = spent.get(owner, 0.0) + row[2]   # (its own time)
+    # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
+    # or resolve) or where another compiled function calls it: one of these, or nothing
+    kept = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
+    order = sorted(spent, key=lambda n: (-spent[n], n))
+    lines, chosen = set[int](), set[str]()
+    while True:   # the hottest function reached that fits in what is left of the budget, in turn
+        reached = kept.union(*(calls[c] for c in chosen))
+        fits = [n for n in order if n not in chosen and n in reached
+                and len(lines) + defs[n][1] - defs[n][0] + 1 <= budget]
+        if not fits:
+            break
+        chosen.add(fits[0])
+        lines.update(range(defs[fits[0]][0] - 1, defs[fits[0]][1]))
+    # a function left out that the flow's namespaces do not hold (run by the engine from elsewhere,
+    # as a ruleset's setup is) is compiled with the functions that call it
+    spaces = _spaces(rules)
+    while True:
+        hot = "\n".join(line if i in lines else "" for i, line in enumerate(text.splitlines()))
+        missing = [n for n in free_names(hot) if n in defs and all(n not in ns for ns in spaces)]
+        if not missing:
+            return hot
+        for name in missing:
+            lines.update(range(defs[name][0] - 1, defs[name][1]))
+
+
+def _play(rules) -> None:
+    """``SAMPLE`` decisions of uniformly random play, game after game (seeded: the same games
+    each time)."""
+    rnd = random.Random(0)
+    counts = rules.player_counts
+    decisions = seed = 0
+    while decisions < SAMPLE:
+        S = rules.new_game(counts[len(counts) // 2], seed=seed)
+        while not S.over and decisions < SAMPLE:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            decisions += 1
+        seed += 1
+
+
+def _globals_of(rules, module) -> dict:
+    """What each free name of the module stands for: the flow's namespace, else the namespace
+    its expressions and effects were compiled in. A name the two give different values stops
+    the compiled module from being used (its functions share one namespace)."""
+    spaces = _spaces(rules)
     out = {}
     for name in module.__dict__["__free__"]:
         values = [ns[name] for ns in spaces if name in ns]
