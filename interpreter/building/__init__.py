@@ -24,7 +24,8 @@ def load(path, variant: str | None = None, coverage: bool = False, compiled: boo
     (``load("NAME")`` for a bundled ruleset), optionally with a variant (a name under ``variants:`` or a file).
     ``coverage``: compile coverage counters in (``rules.probes``, building/coverage.py).
     ``compiled``: run the flow from the ruleset's module compiled to C and cached (accel/rulesets.py;
-    a first compile takes 10 to 40 s); None: when the environment has ``RULEBOOK_COMPILED=1``."""
+    a first compile takes 4.5 to 8.5 s of CPU for a seed ruleset, docs/performance.md); None: when
+    the environment has ``RULEBOOK_COMPILED=1``."""
     from .builder import Builder   # (the mechanics register themselves when the builder loads)
     if not isinstance(path, (str, PathLike)) or not str(path).strip():
         raise UsageError(f"a ruleset is a file's path or a bundled ruleset's name, not {path!r}")
