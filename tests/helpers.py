@@ -77,3 +77,23 @@ def module_from_file(name: str, path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def trick_ruleset(rest: str = "", *, game: str = "t", players: int = 3, ranks: int = 6, leader: int = 0,
+                  trick: str = "", hooks: str = "on_win: [{gain: {counter: points}}]") -> str:
+    """A small trick-taking ruleset's YAML (``tiny_ruleset``'s cards of suits A and B, ranked
+    1..RANKS, for PLAYERS seats): four cards dealt to each hand, one ``tricks`` step led by seat
+    LEADER that follows suit, ranks by rank and collects to ``taken``, with ``trick`` (more of
+    its keys, one a line) and ``hooks`` (its ``on_`` keys, one a line); points scored. ``rest``
+    (top-level keys, unindented) goes between the flow and the scoring."""
+    def keys(lines: str) -> str:
+        return "".join(f"      {line}\n" for line in lines.splitlines() if line)
+    return tiny_ruleset(
+        "  hand: {owner: player, visible: owner}\n  table: {owner: none, visible: all}\n"
+        "  taken: {owner: player, visible: all}\n"
+        "counters:\n  points: {owner: player, start: 0, visible: all}\n"
+        "setup:\n  - shuffle: deck\n  - deal: {from: deck, to: hand, count: 4}\n"
+        f"flow:\n  - tricks:\n      hand: hand\n      table: table\n      leader: {leader}\n{keys(trick)}"
+        f"      follow: suit\n      rank: rank\n      collect: taken\n{keys(hooks)}"
+        f"{rest}\nscoring:\n  categories: {{points: points}}\n",
+        game=game, players=(players, players), attributes=f"suit: [A, B], rank: 1..{ranks}")
