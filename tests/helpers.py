@@ -35,6 +35,23 @@ def tiny_ruleset(rest: str = "", *, game: str = "t", players: tuple = (2, 2), ca
             f"zones:\n  {deck}: {{start: [{card}]{visible}}}\n") + rest.removeprefix("\n")
 
 
+def points_race(more_steps: str = "", zones: str = "") -> str:
+    """A small game's YAML (``tiny_ruleset``'s, cards n 1..6, two or three seats): in turn each
+    seat chooses 1 or 2 (as x) and gains a point, until one has 3; ``zones`` go on from the deck,
+    ``more_steps`` after a turn's two."""
+    return tiny_ruleset(zones + """counters:
+  pts: {owner: player}
+vars: {x: any}
+flow:
+  - turns:
+      until: "any(players, by: pts > 2)"
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - gain: {counter: pts, amount: 1}
+""" + more_steps + "scoring: {categories: {p: pts}}\n", game="g", players=(2, 3), attributes="n: 1..6",
+                        label="c{n}", seen=None)
+
+
 def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
     """The ruleset of YAML text, written to FOLDER/NAME and loaded (``options``: the
     variant, as ``interpreter.load`` takes it)."""
