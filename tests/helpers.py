@@ -35,6 +35,16 @@ def tiny_ruleset(rest: str = "", *, game: str = "t", players: tuple = (2, 2), ca
             f"zones:\n  {deck}: {{start: [{card}]{visible}}}\n") + rest.removeprefix("\n")
 
 
+# the flow of a ruleset whose play does not matter to its test: seat 0 answers once, none scores
+ONE_DECISION = """flow:
+  - choose: {who: 0, options: "[1]", as: x}
+vars:
+  x: int
+scoring:
+  categories: {n: "0"}
+"""
+
+
 def points_race(more_steps: str = "", zones: str = "") -> str:
     """A small game's YAML (``tiny_ruleset``'s, cards n 1..6, two or three seats): in turn each
     seat chooses 1 or 2 (as x) and gains a point, until one has 3; ``zones`` go on from the deck,
