@@ -6,6 +6,7 @@ them are in conftest.py."""
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 from functools import cache
 from pathlib import Path
@@ -124,3 +125,11 @@ def trick_ruleset(rest: str = "", *, game: str = "t", players: int = 3, ranks: i
         f"      follow: suit\n      rank: rank\n      collect: taken\n{keys(hooks)}"
         f"{rest}\nscoring:\n  categories: {{points: points}}\n",
         game=game, players=(players, players), attributes=f"suit: [A, B], rank: 1..{ranks}")
+
+
+def update_command(update, script: str) -> None:
+    """The command line of a test file that stores what it expects: ``python tests/SCRIPT
+    --update [--accept]`` runs ``update(accept)`` and exits with its code."""
+    if "--update" not in sys.argv:
+        sys.exit(f"usage: python tests/{script} --update [--accept]")
+    sys.exit(update("--accept" in sys.argv))
