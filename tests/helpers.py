@@ -6,6 +6,7 @@ them are in conftest.py."""
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 from functools import cache
 from pathlib import Path
@@ -33,6 +34,33 @@ def tiny_ruleset(rest: str = "", *, game: str = "t", players: tuple = (2, 2), ca
     return (f"game: {game}\nplayers: {{min: {players[0]}, max: {players[1]}}}\ncomponents:\n"
             f"  {card}: {{attributes: {{{attributes}}}, label: \"{label}\"}}\n"
             f"zones:\n  {deck}: {{start: [{card}]{visible}}}\n") + rest.removeprefix("\n")
+
+
+# the flow of a ruleset whose play does not matter to its test: seat 0 answers once, none scores
+ONE_DECISION = """flow:
+  - choose: {who: 0, options: "[1]", as: x}
+vars:
+  x: int
+scoring:
+  categories: {n: "0"}
+"""
+
+
+def points_race(more_steps: str = "", zones: str = "") -> str:
+    """A small game's YAML (``tiny_ruleset``'s, cards n 1..6, two or three seats): in turn each
+    seat chooses 1 or 2 (as x) and gains a point, until one has 3; ``zones`` go on from the deck,
+    ``more_steps`` after a turn's two."""
+    return tiny_ruleset(zones + """counters:
+  pts: {owner: player}
+vars: {x: any}
+flow:
+  - turns:
+      until: "any(players, by: pts > 2)"
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - gain: {counter: pts, amount: 1}
+""" + more_steps + "scoring: {categories: {p: pts}}\n", game="g", players=(2, 3), attributes="n: 1..6",
+                        label="c{n}", seen=None)
 
 
 def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
@@ -77,3 +105,31 @@ def module_from_file(name: str, path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def trick_ruleset(rest: str = "", *, game: str = "t", players: int = 3, ranks: int = 6, leader: int = 0,
+                  trick: str = "", hooks: str = "on_win: [{gain: {counter: points}}]") -> str:
+    """A small trick-taking ruleset's YAML (``tiny_ruleset``'s cards of suits A and B, ranked
+    1..RANKS, for PLAYERS seats): four cards dealt to each hand, one ``tricks`` step led by seat
+    LEADER that follows suit, ranks by rank and collects to ``taken``, with ``trick`` (more of
+    its keys, one a line) and ``hooks`` (its ``on_`` keys, one a line); points scored. ``rest``
+    (top-level keys, unindented) goes between the flow and the scoring."""
+    def keys(lines: str) -> str:
+        return "".join(f"      {line}\n" for line in lines.splitlines() if line)
+    return tiny_ruleset(
+        "  hand: {owner: player, visible: owner}\n  table: {owner: none, visible: all}\n"
+        "  taken: {owner: player, visible: all}\n"
+        "counters:\n  points: {owner: player, start: 0, visible: all}\n"
+        "setup:\n  - shuffle: deck\n  - deal: {from: deck, to: hand, count: 4}\n"
+        f"flow:\n  - tricks:\n      hand: hand\n      table: table\n      leader: {leader}\n{keys(trick)}"
+        f"      follow: suit\n      rank: rank\n      collect: taken\n{keys(hooks)}"
+        f"{rest}\nscoring:\n  categories: {{points: points}}\n",
+        game=game, players=(players, players), attributes=f"suit: [A, B], rank: 1..{ranks}")
+
+
+def update_command(update, script: str) -> None:
+    """The command line of a test file that stores what it expects: ``python tests/SCRIPT
+    --update [--accept]`` runs ``update(accept)`` and exits with its code."""
+    if "--update" not in sys.argv:
+        sys.exit(f"usage: python tests/{script} --update [--accept]")
+    sys.exit(update("--accept" in sys.argv))

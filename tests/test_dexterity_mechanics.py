@@ -13,21 +13,18 @@ from interpreter.play.agents.view import SeatView
 from helpers import load_text
 
 
-HEX = """
-game: hexboard
-players: {min: 1, max: 2}
-components:
-  # a little hexagon: rows of 2, 3, 2 in doubled columns
-  spot:
-    cards:
-      - {row: 0, x: 1}
-      - {row: 0, x: 3}
-      - {row: 1, x: 0}
-      - {row: 1, x: 2}
-      - {row: 1, x: 4}
-      - {row: 2, x: 1}
-      - {row: 2, x: 3}
-    label: "r{row}x{x}"
+# ---------------------------------------------------------------------- boards
+def board_game(name: str, seats: int, piece: str, cards: list[str], label: str, rest: str) -> str:
+    """A board game's YAML: NAME for 1 to SEATS seats, with one component, PIECE, whose CARDS
+    (each a flow mapping of its attributes) are labelled LABEL; REST (from ``board:`` on) follows."""
+    listed = "".join(f"      - {card}\n" for card in cards)
+    return (f"\ngame: {name}\nplayers: {{min: 1, max: {seats}}}\ncomponents:\n  {piece}:\n    cards:\n{listed}"
+            f"    label: \"{label}\"\n") + rest
+
+
+# a little hexagon: rows of 2, 3, 2 in doubled columns
+HEX = board_game("hexboard", 2, "spot", ["{row: 0, x: 1}", "{row: 0, x: 3}", "{row: 1, x: 0}", "{row: 1, x: 2}",
+                                        "{row: 1, x: 4}", "{row: 2, x: 1}", "{row: 2, x: 3}"], "r{row}x{x}", """\
 board:
   positions: spot
   adjacent: "a.row == b.row and abs(a.x - b.x) == 2 or abs(a.row - b.row) == 1 and abs(a.x - b.x) == 1"
@@ -40,10 +37,9 @@ flow:
   - set:
       out: "map(spots, to: count(neighbors(it)))"
       ok: "adjacent(first(spots), last(spots where row == 0)) and not adjacent(first(spots), last(spots))"
-"""
+""")
 
 
-# ---------------------------------------------------------------------- boards
 def test_board_from_an_adjacency_rule(tmp_path):
     r = load_text(tmp_path, HEX)
     S = r.new_game(1)
@@ -67,17 +63,8 @@ def test_an_adjacency_rule_reading_the_game_is_refused(tmp_path, reads):
 
 
 # four rooms whose exits list their neighbours (not both ways), and how many each has
-ROOMS = """
-game: rooms
-players: {min: 1, max: 1}
-components:
-  room:
-    cards:
-      - {name: hall, exits: [kitchen, study]}
-      - {name: kitchen}
-      - {name: study, exits: [cellar]}
-      - {name: cellar}
-    label: "{name}"
+ROOMS = board_game("rooms", 1, "room", ["{name: hall, exits: [kitchen, study]}", "{name: kitchen}",
+                                        "{name: study, exits: [cellar]}", "{name: cellar}"], "{name}", """\
 board: {positions: room, neighbors: exits}
 zones:
   rooms: {start: [room]}
@@ -85,7 +72,7 @@ vars:
   n: {type: "list[int]", start: "[]"}
 flow:
   - set: {n: "map(rooms, to: count(neighbors(it)))"}
-"""
+""")
 
 
 def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
@@ -95,10 +82,12 @@ def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
 
 
 def test_board_errors_are_located(tmp_path):
+    text = HEX.replace("adjacent: \"a.row", "adjacent: \"params.wide or a.row").replace(
+        "components:", "params: {wide: false}\ncomponents:")
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if s.startswith("  adjacent:"))
     with pytest.raises(RulesetError) as e:
-        load_text(tmp_path, HEX.replace("adjacent: \"a.row", "adjacent: \"params.wide or a.row").replace(
-            "components:", "params: {wide: false}\ncomponents:"))
-    assert "only the positions' attributes" in str(e.value) and ":19:13:" in str(e.value)
+        load_text(tmp_path, text)
+    assert "only the positions' attributes" in str(e.value) and f":{line}:13:" in str(e.value)   # at the rule
     with pytest.raises(RulesetError) as e:
         load_text(tmp_path, HEX.replace("positions: spot", "positions: spots"))
     assert "unknown component 'spots'" in str(e.value) and "did you mean 'spot'" in str(e.value)

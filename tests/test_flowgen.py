@@ -18,7 +18,7 @@ import pytest
 
 import interpreter
 from interpreter.building.flowgen import compile_flow
-from helpers import load_text
+from helpers import load_text, trick_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
@@ -72,36 +72,8 @@ def test_documentation_examples_play_the_same_games_compiled(path):
         lockstep(rules, rules.player_counts[k % len(rules.player_counts)], seed=k)
 
 
-TRICKS = """
-game: lockstep
-players: {min: 3, max: 3}
-components:
-  cards:
-    attributes: {suit: [A, B], rank: 1..6}
-zones:
-  deck: {owner: none, visible: none, start: [cards]}
-  hand: {owner: player, visible: owner}
-  table: {owner: none, visible: all}
-  taken: {owner: player, visible: all}
-counters:
-  points: {owner: player, start: 0, visible: all}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 4}
-flow:
-  - tricks:
-      hand: hand
-      table: table
-      leader: 0
-      follow: suit
-      rank: rank
-      collect: taken
-      on_void: [{gain: {counter: points}}]
-      on_win: [{gain: {counter: points, amount: 2}}]
-%s
-scoring:
-  categories: {points: points}
-"""
+TRICKS = trick_ruleset("%s", game="lockstep", hooks="on_void: [{gain: {counter: points}}]\n"
+                                                      "on_win: [{gain: {counter: points, amount: 2}}]")
 
 
 @pytest.mark.parametrize("extra", [

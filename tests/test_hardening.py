@@ -11,28 +11,11 @@ from interpreter.errors import BudgetExceeded, GameError, ReplayError, RulesetEr
 from interpreter.expr.messages import describe
 from interpreter.expr.parser import as_expr, quote, unquote, parse
 from interpreter.tools.cli import main
-from helpers import write_ruleset
+from helpers import points_race, tiny_ruleset, write_ruleset
 from test_dexterity_mechanics import ROOMS
 
-GAME = """
-game: g
-players: {min: 2, max: 3}
-components:
-  cards: {attributes: {n: 1..6}, label: "c{n}"}
-zones:
-  deck: {start: [cards]}
-  hand: {owner: player, visible: owner}
-counters:
-  pts: {owner: player}
-vars: {x: any}
-flow:
-  - turns:
-      until: "any(players, by: pts > 2)"
-      steps:
-        - choose: {options: "[1, 2]", as: x}
-        - gain: {counter: pts, amount: 1}
-scoring: {categories: {p: pts}}
-"""
+# (a first blank line: the lines of the located errors below count it)
+GAME = "\n" + points_race(zones="  hand: {owner: player, visible: owner}\n")
 
 
 def test_runtime_errors_are_said_in_the_language():
@@ -293,26 +276,20 @@ def test_a_costly_step_counts_more_against_the_budget(tmp_path):
 def test_card_work_counts_against_the_budget_card_by_card(tmp_path):
     # each pass shuffles 2,000 cards: the budget stops the loop after a few passes, not after
     # thousands of shuffles (one unit a step would allow 20,000 passes of a shuffle each)
-    rules = interpreter.load(write_ruleset(tmp_path, """
-        game: g
-        players: {min: 2, max: 2}
-        components:
-          cards: {attributes: {n: 1..2000}, label: "c{n}"}
-        zones:
-          deck: {start: [cards]}
-          pile: {}
-        vars: {x: any, passes: {type: int, start: "0"}}
-        limits: {steps: 20000}
-        flow:
-          - while: "passes >= 0"
-            steps:
-              - shuffle: deck
-              - move: {from: deck, to: pile, cards: "deck where n > 0"}
-              - move: {from: pile, to: deck}
-              - set: {passes: "passes + 1"}
-              - choose: {who: "first(players)", options: "[1, 2]", as: x}
-        scoring: {categories: {p: passes}}
-        """))
+    rules = interpreter.load(write_ruleset(tmp_path, tiny_ruleset("""
+  pile: {}
+vars: {x: any, passes: {type: int, start: "0"}}
+limits: {steps: 20000}
+flow:
+  - while: "passes >= 0"
+    steps:
+      - shuffle: deck
+      - move: {from: deck, to: pile, cards: "deck where n > 0"}
+      - move: {from: pile, to: deck}
+      - set: {passes: "passes + 1"}
+      - choose: {who: "first(players)", options: "[1, 2]", as: x}
+scoring: {categories: {p: passes}}
+""", game="g", attributes="n: 1..2000", label="c{n}", seen=None)))
     S = rules.new_game(2, seed=1)
     with pytest.raises(BudgetExceeded, match="one more per card"):
         for _ in range(20_000):

@@ -2,15 +2,28 @@
 (building/effects.py, building/flowgen.py): what runs keeps its meaning and its places."""
 from __future__ import annotations
 
+import traceback
+
+import pytest
+
 import interpreter
 from helpers import load_text
 from interpreter.building.listing import listing
 from interpreter.expr.names import var_ref
 
-DECLARED = """
-game: params
-players: {min: 2, max: 2}
-vars:
+
+def two_seats(tmp_path, name, body):
+    """The game NAME for two seats, loaded from NAME.yaml: BODY (its vars and flow) from line 4 on."""
+    return load_text(tmp_path, f"\ngame: {name}\nplayers: {{min: 2, max: 2}}\n" + body, f"{name}.yaml")
+
+
+def last_frame(raised, name):
+    """The innermost Python frame of the error's cause that is in the ruleset file NAME."""
+    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
+    return [f for f in frames if f.filename.startswith(f"<{name}:")][-1]
+
+
+DECLARED = """vars:
   a: {type: int, start: 0}
   b: {type: int, start: 0}
   total: {type: int, start: 0}
@@ -28,7 +41,7 @@ flow:
 
 
 def test_a_declared_effect_takes_its_arguments_as_parameters(tmp_path):
-    rules = load_text(tmp_path, DECLARED)
+    rules = two_seats(tmp_path, "params", DECLARED)
     fn = rules.namespace["E_pair"]
     assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == ("S", "me", "P_x", "P_y")
     text = listing(rules)
@@ -41,10 +54,7 @@ def test_a_declared_effect_takes_its_arguments_as_parameters(tmp_path):
     assert (S.v["a"], S.v["b"], S.v["total"]) == (11, 2, 66 + 12)
 
 
-LOOPING = """
-game: looping
-players: {min: 2, max: 2}
-vars:
+LOOPING = """vars:
   n: {type: int, start: 0}
   left: {type: int, start: 3}
   gone: {type: bool, start: false}
@@ -59,12 +69,8 @@ flow:
 
 
 def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(tmp_path):
-    import traceback
-
-    import pytest
-
     from interpreter.building.flowgen import compile_flow
-    rules = load_text(tmp_path, LOOPING, "looping.yaml")
+    rules = two_seats(tmp_path, "looping", LOOPING)
     assert "# F" in rules.flow_source and "looping.yaml:13:9, written in place" in rules.flow_source
     assert "written in place" not in compile_flow(rules, plain=True)[3]   # (the reference calls each function)
     S = rules.new_game(2, seed=1)
@@ -74,24 +80,19 @@ def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(
     with pytest.raises(interpreter.GameError) as raised:
         S.apply_index(0)                                # n = 0: 10 // 0 in the loop's second effect
     assert "looping.yaml:13" in str(raised.value) and "division by zero" in str(raised.value)
-    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
-    ours = [f for f in frames if f.filename.startswith("<looping.yaml:")]
-    assert ours[-1].filename == "<looping.yaml:13>" and f"_floordiv(10, {var_ref('n')})" in ours[-1].line
+    frame = last_frame(raised, "looping.yaml")
+    assert frame.filename == "<looping.yaml:13>" and f"_floordiv(10, {var_ref('n')})" in frame.line
 
 
 def test_a_condition_in_place_keeps_the_languages_error(tmp_path):
-    import pytest
-    rules = load_text(tmp_path, """
-game: unset
-players: {min: 2, max: 2}
-vars:
+    rules = two_seats(tmp_path, "unset", """vars:
   n: {type: int, start: 0}
   left: {type: int}
 flow:
   - choose: {who: 0, options: "[0, 1]", as: n}
   - while: "left > n"
     steps: [{set: {n: "n + 1"}}]
-""", "unset.yaml")
+""")
     assert "unset.yaml:9:12, written in place" in rules.flow_source
     with pytest.raises(interpreter.GameError) as raised:
         rules.new_game(2, seed=1).apply_index(0)
@@ -99,19 +100,13 @@ flow:
 
 
 def test_a_hook_runs_in_place_located_at_its_step(tmp_path):
-    import traceback
-
-    import pytest
-    rules = load_text(tmp_path, """
-game: hook
-players: {min: 2, max: 2}
-vars:
+    rules = two_seats(tmp_path, "hook", """vars:
   n: {type: int, start: 0}
   m: {type: int, start: 5}
 flow:
   - choose: {who: 0, options: "[0, 1]", as: n,
              then: [{set: {m: "m + 1"}}, {set: {m: "m // n"}}]}
-""", "hook.yaml")
+""")
     assert "hook.yaml:9:21, written in place" in rules.flow_source
     S = rules.new_game(2, seed=1)
     S.apply_index(1)
@@ -119,21 +114,17 @@ flow:
     with pytest.raises(interpreter.GameError) as raised:
         rules.new_game(2, seed=1).apply_index(0)
     assert "hook.yaml:8" in str(raised.value) and "in choose" in str(raised.value)   # (at its step, as called)
-    frames = traceback.extract_tb(raised.value.__context__.__traceback__)
-    ours = [f for f in frames if f.filename.startswith("<hook.yaml:")]
-    assert ours[-1].filename == "<hook.yaml:9>" and f"_floordiv({var_ref('m')}, {var_ref('n')})" in ours[-1].line
+    frame = last_frame(raised, "hook.yaml")
+    assert frame.filename == "<hook.yaml:9>" and f"_floordiv({var_ref('m')}, {var_ref('n')})" in frame.line
 
 
 def test_a_choices_options_are_asked_in_place(tmp_path):
-    rules = load_text(tmp_path, """
-game: options
-players: {min: 2, max: 2}
-vars:
+    rules = two_seats(tmp_path, "options", """vars:
   n: {type: int, start: 3}
 flow:
   - choose: {who: 0, options: "[n, n * 2]", as: n}
   - choose: {who: 1, options: "[n + 1, n - 1]", as: n}
-""", "options.yaml")
+""")
     assert "options.yaml:7:31, written in place" in rules.flow_source
     S = rules.new_game(2, seed=1)
     assert S.dec == (0, (3, 6))

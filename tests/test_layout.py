@@ -9,15 +9,9 @@ import pytest
 
 import interpreter
 from interpreter.expr.names import counter_ref, slot, var_ref, zone_ref
-from helpers import load_text
+from helpers import load_text, tiny_ruleset
 
-GAME = """
-game: g
-players: {min: 2, max: 2}
-components:
-  cards: {attributes: {rank: 1..6}, label: "{rank}"}
-zones:
-  deck: {start: [cards]}
+GAME = tiny_ruleset("""
   hand: {owner: player}
 counters:
   score: {owner: player}
@@ -38,7 +32,7 @@ flow:
       - set: {"score[0]": "score[0] + 1"}
   - choose: {who: 0, options: "[1, 2]", as: pick}
   - set: {"score[0]": "score[0] + 1"}
-"""
+""", game="g", attributes="rank: 1..6", label="{rank}", seen=None)
 
 
 @pytest.fixture(scope="module")

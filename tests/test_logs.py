@@ -15,7 +15,7 @@ from interpreter.errors import UsageError
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.tools.cli import main
-from helpers import tiny_ruleset, write_log
+from helpers import tiny_ruleset, write_log, write_ruleset
 
 SEEDS = [("diamonds", 4, {"rounds": 1}), ("diams", 3, {}), ("mister_diamond", 3, {}), ("diamonds_club", 2, {})]
 
@@ -129,15 +129,19 @@ def test_a_log_replays_from_any_folder_for_a_bundled_and_a_user_ruleset(tmp_path
     assert main(["replay", str(logs / "a.jsonl")]) == 0
 
 
+def replay_refused(capsys, log, lines, header: dict, *words) -> str:
+    """``lines`` written to ``log`` with ``header``'s fields in its header, then replayed (with
+    ``words`` after it): refused; what it said."""
+    write_log(log, [{**lines[0], **header}, *lines[1:]])
+    assert main(["replay", str(log), *words]) == 1
+    return capsys.readouterr().err
+
+
 def test_a_log_never_makes_replay_read_or_quote_another_file(tmp_path, capsys):
     rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
-    secret = tmp_path / "secret.yaml"
-    secret.write_text("password: hunter2\n")
+    secret = write_ruleset(tmp_path, "password: hunter2\n", "secret.yaml")
     for path in (str(secret), "/etc/passwd", str(tmp_path)):
-        log = tmp_path / "x.jsonl"
-        write_log(log, [{**lines[0], "ruleset": "nosuch", "path": path}, *lines[1:]])
-        assert main(["replay", str(log)]) == 1
-        err = capsys.readouterr().err
+        err = replay_refused(capsys, tmp_path / "x.jsonl", lines, {"ruleset": "nosuch", "path": path})
         assert "cannot find the ruleset" in err and "hunter2" not in err and "root:" not in err
 
 
@@ -145,19 +149,13 @@ def test_a_logs_variant_never_makes_replay_read_or_quote_another_file(tmp_path, 
     # the header's variant is a declared variant's name or a .yaml overlay: a file of another
     # kind is refused unread, and an overlay that does not load is named, never quoted
     rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
-    secret = tmp_path / "secret.txt"
-    secret.write_text("line one: hunter2\n  bad: [indent\n")
-    overlay = tmp_path / "secret.yaml"
-    overlay.write_text("line one: hunter2\n  bad: [indent\n")
+    secret = write_ruleset(tmp_path, "line one: hunter2\n  bad: [indent\n", "secret.txt")
+    overlay = write_ruleset(tmp_path, "line one: hunter2\n  bad: [indent\n", "secret.yaml")
     for variant, said, said_with_ruleset in (
             (str(secret), "is neither a variant's name nor a .yaml file", "is neither a variant's name"),
             (str(overlay), "cannot find the ruleset of this log", "the file's errors are not shown")):
-        log = tmp_path / "v.jsonl"
-        write_log(log, [{**lines[0], "variant": variant}, *lines[1:]])
-        for command, says in ((["replay", str(log)], said),
-                              (["replay", str(log), "--ruleset", "diamonds"], said_with_ruleset)):
-            assert main(command) == 1
-            err = capsys.readouterr().err
+        for words, says in (((), said), (("--ruleset", "diamonds"), said_with_ruleset)):
+            err = replay_refused(capsys, tmp_path / "v.jsonl", lines, {"variant": variant}, *words)
             assert says in err and "hunter2" not in err and "indent" not in err, err
 
 
@@ -165,21 +163,18 @@ def test_replay_never_says_whether_a_file_the_header_names_exists(tmp_path, caps
     # a header naming a .yaml file (as the ruleset's path or as a variant file) gets the same
     # message whether the file is missing, is there with other content, or does not load
     rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
-    there = tmp_path / "there.yaml"
-    there.write_text("game: other\n")
-    broken = tmp_path / "broken.yaml"
-    broken.write_text("a: [b\n")
+    there = write_ruleset(tmp_path, "game: other\n", "there.yaml")
+    broken = write_ruleset(tmp_path, "a: [b\n", "broken.yaml")
     gone = tmp_path / "gone.yaml"
     log = tmp_path / "x.jsonl"
     for field, extra in (("path", {"ruleset": "nosuch"}), ("variant", {}), ("variant", {"ruleset": "nosuch"})):
         said = set()
         for named in (there, broken, gone):
-            for command in (["replay", str(log)], ["replay", str(log), "--ruleset", "diamonds"]):
-                if field == "path" and len(command) > 2:
+            for words in ((), ("--ruleset", "diamonds")):
+                if field == "path" and words:
                     continue   # (the user's own ruleset: the header's path is not read)
-                write_log(log, [{**lines[0], **extra, field: str(named)}, *lines[1:]])
-                assert main(command) == 1
-                said.add((len(command), capsys.readouterr().err.replace(str(named), "FILE")))
+                err = replay_refused(capsys, log, lines, {**extra, field: str(named)}, *words)
+                said.add((len(words), err.replace(str(named), "FILE")))
         assert len(said) == (1 if field == "path" else 2), said   # one message per command
 
 
@@ -237,8 +232,7 @@ def test_redacted_logs_show_a_seat_its_own_deal_and_not_the_others(tmp_path):
 
 
 def test_a_log_file_is_never_overwritten_without_force(tmp_path, capsys):
-    log = tmp_path / "g.jsonl"
-    log.write_text("keep me\n")
+    log = write_ruleset(tmp_path, "keep me\n", "g.jsonl")
     assert main(["play", "diamonds", "-p", "3", "--log", str(log)]) == 2
     assert "exists" in capsys.readouterr().err and log.read_text() == "keep me\n"
     assert main(["play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", str(log), "--force", "-q"]) == 0

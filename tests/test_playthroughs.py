@@ -32,6 +32,7 @@ import interpreter  # noqa: E402
 from interpreter.loading.resources import bundled_rulesets  # noqa: E402
 from interpreter.play.agents import choose, make_agents  # noqa: E402
 from interpreter.play.logs.gamelog import events_out, logged_decision  # noqa: E402
+from helpers import update_command  # noqa: E402
 
 FOLDER = Path(__file__).with_name("playthroughs")
 EXAMPLES = ROOT / "docs" / "examples"
@@ -301,6 +302,4 @@ def update(accept: bool) -> int:
 
 
 if __name__ == "__main__":
-    if "--update" not in sys.argv:
-        sys.exit("usage: python tests/test_playthroughs.py --update [--accept]")
-    sys.exit(update("--accept" in sys.argv))
+    update_command(update, "test_playthroughs.py")

@@ -198,13 +198,19 @@ def test_a_two_player_constant_sum_game_passes_exploitabilitys_checks():
         exploitability.exploitability(general, None)
 
 
-def test_resample_from_infostate_keeps_the_seats_information_state_and_deals_the_rest_again():
-    game = openspiel.load_game("diamonds", players=3, params={"rounds": 1})
-    state = game.new_initial_state()
-    deal(state, 21)
-    rng = np.random.RandomState(0)
-    for _ in range(8):
+def _diamonds_played(rounds: int, seed: int, moves: int, plays: int):
+    """Three-seat Diamonds of ROUNDS rounds dealt from SEED, then MOVES random legal actions
+    (numpy's RandomState(PLAYS)): its OpenSpiel state."""
+    state = openspiel.load_game("diamonds", players=3, params={"rounds": rounds}).new_initial_state()
+    deal(state, seed)
+    rng = np.random.RandomState(plays)
+    for _ in range(moves):
         state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_resample_from_infostate_keeps_the_seats_information_state_and_deals_the_rest_again():
+    state = _diamonds_played(rounds=1, seed=21, moves=8, plays=0)
     seat = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0., 1.)
     worlds = [state.resample_from_infostate(seat, sampler) for _ in range(6)]
@@ -355,12 +361,7 @@ def test_a_resampled_world_plays_on_with_the_chance_of_its_draw_and_no_chance_no
     # docs/rl.md: a world drawn by resample_from_infostate is one sampled world: its undrawn
     # cards put in an order when it is drawn, its later chance (the next round's shuffle) its
     # own RNG's, both from the sampler's draw: the same draw gives the same world and chance
-    game = openspiel.load_game("diamonds", players=3, params={"rounds": 2})
-    state = game.new_initial_state()
-    deal(state, 5)
-    rng = np.random.RandomState(1)
-    for _ in range(12):
-        state.apply_action(rng.choice(state.legal_actions()))
+    state = _diamonds_played(rounds=2, seed=5, moves=12, plays=1)
     worlds = [state.resample_from_infostate(0, lambda draw=draw: draw) for draw in (0.25, 0.25, 0.75)]
     dealt = []
     for w in worlds:

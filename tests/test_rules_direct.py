@@ -177,20 +177,17 @@ def test_a_trump_beats_the_led_suit_and_the_highest_trump_wins(tmp_path, engine)
     assert won_by(S) == 1                       # the lowest trump beats the led suit
 
 
-def test_a_trump_led_is_followed_as_a_suit(tmp_path, engine):
-    S = trick(tmp_path, engine, ["1B", "6A 2B"], extra=", trump: \"'B'\"")
-    S.apply("1B")
-    assert S.legal_actions() == ["2B"]
-    S.apply("2B")
-    assert won_by(S) == 1
-
-
-def test_a_player_who_can_follow_must(tmp_path, engine):
-    S = trick(tmp_path, engine, ["2A", "6B 1A 3C 5A"])
-    S.apply("2A")
-    assert sorted(S.legal_actions()) == ["1A", "5A"]
-    S.apply("1A")
-    assert won_by(S) == 0
+@pytest.mark.parametrize("hands, extra, legal, winner", [
+    (["1B", "6A 2B"], ", trump: \"'B'\"", ["2B"], 1),
+    (["2A", "6B 1A 3C 5A"], "", ["1A", "5A"], 0),
+], ids=["a_trump_led_is_followed_as_a_suit", "a_player_who_can_follow_must"])
+def test_the_led_suit_is_followed(tmp_path, engine, hands, extra, legal, winner):
+    # seat 0 leads its one card; seat 1 is offered only the cards that follow, plays the first
+    S = trick(tmp_path, engine, hands, extra=extra)
+    S.apply(hands[0])
+    assert sorted(S.legal_actions()) == legal
+    S.apply(legal[0])
+    assert won_by(S) == winner
 
 
 def test_a_player_who_cannot_follow_may_play_any_card(tmp_path, engine):
@@ -237,41 +234,27 @@ def test_a_seat_with_nothing_to_choose_is_passed_over_in_a_simultaneous_choice(t
 
 
 # ---------------------------------------------------------------------- end_when
+def counting(tmp_path, end_when: str, name="t.yaml"):
+    """A game that adds 1 to x, then asks seat 0, five times, with this ``end_when:``."""
+    return load(tmp_path, "end_when: " + end_when + """
+flow:
+  - repeat: 5
+    steps:
+      - set: {x: "x + 1"}
+      - choose: {who: 0, options: "[1]", as: y}
+""", base=BASE + "  y: int\n", name=name)
+
+
 def test_end_when_ends_at_once_and_its_runtime_error_is_located_there(tmp_path, engine):
-    r = load(tmp_path, """
-    end_when: ["x >= 2"]
-    flow:
-      - repeat: 5
-        steps:
-          - set: {x: "x + 1"}
-          - choose: {who: 0, options: "[1]", as: y}
-    """, base=BASE + "  y: int\n")
-    S = engine(r).new_game(2)
+    S = engine(counting(tmp_path, '["x >= 2"]')).new_game(2)
     play_first(S)
     assert S.v["x"] == 2
-    r = load(tmp_path, """
-    end_when: ["10 // (x - 1) > 100"]
-    flow:
-      - repeat: 5
-        steps:
-          - set: {x: "x + 1"}
-          - choose: {who: 0, options: "[1]", as: y}
-    """, base=BASE + "  y: int\n", name="z.yaml")
+    r = counting(tmp_path, '["10 // (x - 1) > 100"]', name="z.yaml")
     with pytest.raises(GameError) as e:
         engine(r).new_game(2)
     assert "in end_when" in e.value.message and "division by zero" in e.value.message
     assert '"10 // (x - 1) > 100"' in (tmp_path / "z.yaml").read_text().splitlines()[e.value.loc.line - 1]
-    r = load(tmp_path, """
-    end_when:
-      - "x > 100"
-      - "10 // (x - 1) > 100"
-      - "x > 200"
-    flow:
-      - repeat: 5
-        steps:
-          - set: {x: "x + 1"}
-          - choose: {who: 0, options: "[1]", as: y}
-    """, base=BASE + "  y: int\n", name="z2.yaml")
+    r = counting(tmp_path, '\n  - "x > 100"\n  - "10 // (x - 1) > 100"\n  - "x > 200"', name="z2.yaml")
     with pytest.raises(GameError) as e:   # located at the condition that failed, not the first
         engine(r).new_game(2)
     assert '"10 // (x - 1) > 100"' in (tmp_path / "z2.yaml").read_text().splitlines()[e.value.loc.line - 1]

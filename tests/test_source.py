@@ -5,7 +5,7 @@ import pytest
 from interpreter.loading import source
 from interpreter.errors import Location, RulesetError
 from interpreter.loading.source import MAX_BYTES, MAX_DEPTH, SourceMap, load_file, load_yaml
-from helpers import tiny_ruleset
+from helpers import points_race
 
 
 # Every test runs with libyaml's event parser (when installed) and with PyYAML's own.
@@ -314,22 +314,7 @@ def test_overlay_keeps_each_file():
 
 # a short text aliasing a list of steps many times: within the YAML limits (the nodes are
 # counted after expansion, and are fewer than MAX_NODES), but each copy is a step to compile
-ALIASED = tiny_ruleset("""
-counters:
-  pts: {owner: player}
-vars: {x: any}
-flow:
-  - turns:
-      until: "any(players, by: pts > 2)"
-      steps:
-        - choose: {options: "[1, 2]", as: x}
-        - gain: {counter: pts, amount: 1}
-        - repeat: 1
-          steps: &s
-%s
-%s
-scoring: {categories: {p: pts}}
-""", game="g", players=(2, 3), attributes="n: 1..6", label="c{n}", seen=None)
+ALIASED = points_race("        - repeat: 1\n          steps: &s\n%s\n%s\n")
 
 
 def _aliased(step: str, copies: int) -> str:

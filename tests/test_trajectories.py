@@ -25,6 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
+from helpers import update_command  # noqa: E402
 
 DATA = Path(__file__).with_name("data") / "trajectories.json"
 CASES = [("diamonds", None, 12), ("diamonds", "teams", 6), ("diamonds", "two_player", 6),
@@ -126,6 +127,4 @@ def update(accept: bool) -> int:
 
 
 if __name__ == "__main__":
-    if "--update" not in sys.argv:
-        sys.exit("usage: python tests/test_trajectories.py --update [--accept]")
-    sys.exit(update("--accept" in sys.argv))
+    update_command(update, "test_trajectories.py")

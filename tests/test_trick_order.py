@@ -4,39 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import load_text
+from helpers import load_text, trick_ruleset
 from interpreter.mechanics.tricks import MAX_ROTATED, rotations
 from test_flowgen import lockstep
-
-GAME = """
-game: order
-players: {min: %(n)d, max: %(n)d}
-components:
-  cards:
-    attributes: {suit: [A, B], rank: 1..%(ranks)d}
-zones:
-  deck: {owner: none, visible: none, start: [cards]}
-  hand: {owner: player, visible: owner}
-  table: {owner: none, visible: all}
-  taken: {owner: player, visible: all}
-counters:
-  points: {owner: player, start: 0, visible: all}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 4}
-flow:
-  - tricks:
-      hand: hand
-      table: table
-      leader: 1
-      plays: %(plays)d
-      follow: suit
-      rank: rank
-      collect: taken
-      on_win: [{gain: {counter: points}}]
-scoring:
-  categories: {points: points}
-"""
 
 
 def test_each_rotation_is_the_seats_from_the_leader_on():
@@ -48,7 +18,8 @@ def test_each_rotation_is_the_seats_from_the_leader_on():
 
 @pytest.mark.parametrize("n,plays", [(3, 1), (5, 2), (MAX_ROTATED, 1), (MAX_ROTATED + 1, 1), (MAX_ROTATED + 1, 2)])
 def test_a_trick_plays_in_order_from_the_leader_with_or_without_the_table(tmp_path, n, plays):
-    rules = load_text(tmp_path, GAME % {"n": n, "ranks": 2 * n, "plays": plays}, "order.yaml")
+    rules = load_text(tmp_path, trick_ruleset(game="order", players=n, ranks=2 * n, leader=1, trick=f"plays: {plays}"),
+                      "order.yaml")
     assert ("[S.n][leader]" in rules.module_source) == (n <= MAX_ROTATED)
     for seed in range(3):
         assert lockstep(rules, n, seed) >= 4 * n // plays

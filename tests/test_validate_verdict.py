@@ -23,20 +23,14 @@ scoring:
   categories: {cards: count(hand), x: "x if me == 0 else 0"}
 """, game="short", players=(2, 3), attributes="rank: 1..8", label="{rank}")
 
-UNUSED_PARAM = """\
-game: spare
-players: {min: 2, max: 2}
-params: {spare: 1}
-components:
-  cards: {attributes: {rank: 1..4}, label: "{rank}"}
-zones:
-  deck: {start: [cards], visible: none}
+UNUSED_PARAM = tiny_ruleset("""
   hand: {owner: player, visible: owner}
+params: {spare: 1}
 flow:
   - deal: {from: deck, to: hand, count: 1}
 scoring:
   categories: {cards: count(hand)}
-"""
+""", game="spare", attributes="rank: 1..4", label="{rank}")
 
 
 def last_line(out: str) -> str:

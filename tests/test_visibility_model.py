@@ -25,6 +25,7 @@ from interpreter.play.logs.redact import Redactor
 from interpreter.adapters.seat_encoder import compile_seat
 from interpreter.adapters.shared_encoder import compile_shared
 from interpreter.adapters.tensors import layout
+from helpers import ONE_DECISION
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -410,13 +411,7 @@ counters:
   filled: {owner: card, visible: all}
 setup:
   - for_each: {in: spaces, as: s, do: [{gain: {counter: "filled[s]"}}]}
-flow:
-  - choose: {who: 0, options: "[1]", as: x}
-vars:
-  x: int
-scoring:
-  categories: {n: "0"}
-"""
+""" + ONE_DECISION
 
 
 def test_cards_sharing_a_label_keep_an_entry_each_in_an_observation(tmp_path):

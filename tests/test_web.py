@@ -18,7 +18,7 @@ from interpreter.play.logs.gamelog import play_game
 from interpreter.web.server import make_server, serving
 from interpreter.web.games import LiveGame, LogView
 from interpreter.play.display.table import Table
-from helpers import load_text, tiny_ruleset
+from helpers import ONE_DECISION, load_text, tiny_ruleset
 
 SEEDS = [("diamonds", 4), ("diams", 3), ("mister_diamond", 3), ("diamonds_club", 3)]
 
@@ -808,13 +808,7 @@ components:
   cell: {attributes: {at: [[0, 0], [0, 1], [1, 0]], tone: [red, blue, red]}, label: "c{tone}"}
 zones:
   board: {owner: none, visible: all, start: [cell]}
-flow:
-  - choose: {who: 0, options: "[1]", as: x}
-vars:
-  x: int
-scoring:
-  categories: {n: "0"}
-""")
+""" + ONE_DECISION)
     rules = interpreter.load(path)
     view = table_of(rules).render(rules.new_game(2, 0), 0)
     assert "board" in json.dumps(view)

@@ -252,12 +252,7 @@ class Domains:
         if kind == "name":
             return self._name_elems(str(n.children[0]))
         if kind == "attr":
-            target, attr = n.children
-            if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params":
-                return self._param_values(str(attr), element=True)
-            if str(attr) in self.names.zones:
-                return self.zone_cards(str(attr))
-            return None
+            return self._attr(n, True, self.names.zones, self.zone_cards)
         if kind == "index":
             target = n.children[0]
             if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in self.names.zones:
@@ -278,12 +273,7 @@ class Domains:
         if kind == "cond":
             return self._union([self.dom(n.children[0]), self.dom(n.children[2])])
         if kind == "attr":
-            target, attr = n.children
-            if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params":
-                return self._param_values(str(attr), element=False)
-            if str(attr) in self.names.attrs:
-                return self._attr_values(str(attr))
-            return None
+            return self._attr(n, False, self.names.attrs, self._attr_values)
         if kind == "name":
             name = str(n.children[0])
             if name in self.names.vars:
@@ -296,6 +286,14 @@ class Domains:
         if kind == "call" and str(n.children[0]) in ("first", "last", "one"):
             return self.elems(_args(n)[0]) if _args(n) else None
         return None
+
+    def _attr(self, n, element: bool, names, values):
+        """What ``X.attr`` can be: ``params.attr``'s values (each element's, with ``element``),
+        else ``values(attr)`` where ``attr`` is one of ``names``; None when unknown."""
+        target, attr = n.children
+        if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params":
+            return self._param_values(str(attr), element)
+        return values(str(attr)) if str(attr) in names else None
 
     def _union(self, parts):
         out = set()

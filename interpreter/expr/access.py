@@ -103,22 +103,26 @@ class Recorder:
         for notes in self._open:
             notes.zones_entered.add(zone)
 
+    def _note(self, field: str, item: object = True) -> None:
+        """ITEM added to every open record's set FIELD; a flag FIELD (no ITEM) raised."""
+        for notes in self._open:
+            if item is True:
+                setattr(notes, field, True)
+            else:
+                getattr(notes, field).add(item)
+
     def fixed(self, what: str) -> None:
         """A parameter (``params.NAME``) or the seats (module docstring: ``fixed``)."""
-        for notes in self._open:
-            notes.fixed.add(what)
+        self._note("fixed", what)
 
     def me(self) -> None:
         """The acting seat."""
-        for notes in self._open:
-            notes.me = True
+        self._note("me")
 
     def local(self, name: str) -> None:
         """A local binding."""
-        for notes in self._open:
-            notes.locals.add(name)
+        self._note("locals", name)
 
     def anything(self) -> None:
         """The code may touch any name (module docstring: ``opaque``)."""
-        for notes in self._open:
-            notes.opaque = True
+        self._note("opaque")

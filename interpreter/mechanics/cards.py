@@ -18,7 +18,7 @@ from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import zone_ref
 from .base import effect_kind
-from .contract import Key
+from .contract import Key, players_key
 
 
 @effect_kind("move", "move cards from one zone to another",
@@ -155,7 +155,7 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
              keys=(Key("from", "zone", "the deck", required=True),
                    Key("to", "zone name", "a zone owned by each player or team", required=True),
                    Key("count", "expression: int", "cards to each player", required=True),
-                   Key("players", "expression: list of players", "who is dealt to", default="players"),
+                   players_key("who is dealt to"),
                    Key("start", "expression: player", "the first dealt to (default: the first of players)")))
 def e_deal(fx, em, spec, path, locals, has_me):
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)

@@ -62,6 +62,11 @@ class Key:
             raise ValueError(f"key {self.name!r}: place is one of {PLACES}, got {self.place!r}")
 
 
+def players_key(doc: str) -> Key:
+    """The ``players`` key of a kind run for each of a list of players (all, unless it says)."""
+    return Key("players", "expression: list of players", doc, default="players")
+
+
 def key_names(keys, place: str = "inside") -> tuple[str, ...]:
     """The names of the keys written at ``place`` (``inside`` or ``beside``), in table order."""
     return tuple(k.name for k in keys if k.place in (place, "either"))

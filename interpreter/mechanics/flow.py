@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import var_ref
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
-from .contract import Key, key_names
+from .contract import Key, players_key, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -133,7 +133,7 @@ ORDER, POS, LAPS, LAP_LIMIT = 1, 2, 3, 4
 @step_kind("turns", "each player in turn runs the steps, with me = that player",
            keys=(Key("from", "expression: player", "the first seat", default=0),
           Key("order", "clockwise or counterclockwise", "the way round the table", default="clockwise"),
-          Key("players", "expression: list of players", "who takes turns", default="players"),
+          players_key("who takes turns"),
           Key("sort_by", "expression: number", "seats by this value, highest first (ties keep seat order)"),
           Key("rounds", "expression: int", "times round the table", default=1),
           Key("until", "condition", "go round until it holds (checked before each turn)"),

@@ -13,7 +13,7 @@ from ..expr.types import CARD, INT, PLAYER
 from ..expr.names import SHARED, own_call, zone_ref
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
-from .contract import Key
+from .contract import Key, players_key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -29,7 +29,7 @@ GIVER, PICKED, PENDING, GIVERS, COUNT = 1, 2, 3, 4, 5
           Key("to", "expression: player", "who receives a giver's cards (me = the giver)", required=True),
           Key("count", "expression: int", "cards each player gives", required=True),
           Key("into", "zone", "the receiver's zone they land in", default="from"),
-          Key("players", "expression: list of players", "who gives", default="players"),
+          players_key("who gives"),
           Key("prompt", "text", "the decision's name", default="pass")))
 class Pass(Step):
     """Frame: [index, GIVER, PICKED, PENDING, GIVERS, COUNT] (the slots above)."""

@@ -29,7 +29,7 @@ from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.names import owning, zone_ref
 from ..engine.knowledge import know
 from .base import Step, step_kind
-from .contract import Key
+from .contract import Key, players_key
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -66,7 +66,7 @@ DONE, LEADER, ORDER, POS, PLAYED = 1, 2, 3, 4, 5
            keys=(Key("hand", "zone", "where players play from", required=True),
           Key("table", "zone", "the public zone of the trick in progress", required=True),
           Key("leader", "expression: player", "the first leader; a trick's winner leads the next", required=True),
-          Key("players", "expression: list of players", "who plays", default="players"),
+          players_key("who plays"),
           Key("count", "expression: int", "tricks to play (default: until the leader's hand is empty)"),
           Key("plays", "expression: int", "cards each player plays per trick", default=1),
           Key("follow", "card key", "the attribute a card must follow when able"),

@@ -87,3 +87,15 @@ def best_of(totals: list, rng) -> int:
     best = max(totals)
     ties = [i for i, t in enumerate(totals) if t == best]
     return ties[rng.randrange(len(ties))]
+
+
+def choose(view, rng, n: int, add) -> int:
+    """The option a search agent takes: a lone one at once, else the one of best total (a tie
+    broken at random), ``add(D, luck, totals)`` adding each option's worth on each of ``n``
+    determinizations (``samples``) to ``totals``."""
+    if view.options == 1:
+        return 0
+    totals = [0.0] * view.options
+    for D, luck in samples(view, rng, n):
+        add(D, luck, totals)
+    return best_of(totals, rng)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import agent_rng, best_of, evaluate, play_out, samples, values
+from .evaluation import agent_rng, choose, evaluate, play_out, values
 
 WIN = 1e12   # a finished game the seat wins is worth more than any position, a lost one less
 
@@ -40,33 +40,32 @@ class GreedyAgent:
         self.rng = agent_rng(self.name, seed, seat)
 
     def decide(self, view) -> int:
-        n = view.options
-        if n == 1:
-            return 0
-        totals = [0.0] * n
-        for D, luck in samples(view, self.rng, self.samples):
-            before = values(D)
-            runs: list[tuple | None] = []
-            for i in range(n):
-                C, rng = D.clone(), random.Random(luck)
-                try:
-                    C.apply_index(i)
-                    runs.append((C, rng, self.settle(C, before, rng)))
-                except GameError:   # a sampled game that breaks (its step budget...) counts as lost
-                    runs.append(None)
-            # every option is valued the same number of moves on, when the slowest has settled
-            horizon = max((r[2] for r in runs if r), default=0)
-            for i, run in enumerate(runs):
-                if run is None:
-                    totals[i] -= WIN
-                    continue
-                C, rng, played = run
-                try:
-                    play_out(C, rng, horizon - played)
-                    totals[i] += self.value(C)
-                except GameError:
-                    totals[i] -= WIN
-        return best_of(totals, self.rng)
+        return choose(view, self.rng, self.samples, self.add)
+
+    def add(self, D, luck: int, totals: list) -> None:
+        """Each option's worth on the determinization ``D``, added to ``totals``."""
+        n = len(totals)
+        before = values(D)
+        runs: list[tuple | None] = []
+        for i in range(n):
+            C, rng = D.clone(), random.Random(luck)
+            try:
+                C.apply_index(i)
+                runs.append((C, rng, self.settle(C, before, rng)))
+            except GameError:   # a sampled game that breaks (its step budget...) counts as lost
+                runs.append(None)
+        # every option is valued the same number of moves on, when the slowest has settled
+        horizon = max((r[2] for r in runs if r), default=0)
+        for i, run in enumerate(runs):
+            if run is None:
+                totals[i] -= WIN
+                continue
+            C, rng, played = run
+            try:
+                play_out(C, rng, horizon - played)
+                totals[i] += self.value(C)
+            except GameError:
+                totals[i] -= WIN
 
     def settle(self, S, before: list, rng) -> int:
         """Random moves until a seat's value has changed and the seat is asked again (or the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from ...errors import GameError
-from .evaluation import REWARDS, agent_rng, best_of, play_out, rewards, samples
+from .evaluation import REWARDS, agent_rng, choose, play_out, rewards
 
 PARAMS = {"n": int, "depth": int, "reward": str}
 
@@ -35,17 +35,15 @@ class RolloutAgent:
         self.rng = agent_rng(self.name, seed, seat)
 
     def decide(self, view) -> int:
-        options = view.options
-        if options == 1:
-            return 0
-        totals = [0.0] * options
-        for D, luck in samples(view, self.rng, self.n):
-            for i in range(options):
-                C = D.clone()
-                try:
-                    C.apply_index(i)
-                    play_out(C, random.Random(luck), self.depth or -1)
-                    totals[i] += rewards(C, self.reward)[self.seat]
-                except GameError:
-                    pass      # a broken sampled game: reward 0
-        return best_of(totals, self.rng)
+        return choose(view, self.rng, self.n, self.add)
+
+    def add(self, D, luck: int, totals: list) -> None:
+        """Each option's reward in a playout from the determinization ``D``, added to ``totals``."""
+        for i in range(len(totals)):
+            C = D.clone()
+            try:
+                C.apply_index(i)
+                play_out(C, random.Random(luck), self.depth or -1)
+                totals[i] += rewards(C, self.reward)[self.seat]
+            except GameError:
+                pass      # a broken sampled game: reward 0
