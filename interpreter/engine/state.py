@@ -240,13 +240,10 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 
 def from_dict(rules, d: dict) -> State:
     s = blank(rules, d["players"], d["seed"], d["params"], d["options"], d["teams"])
-    z, c, v = s.z, s.c, s.v
-    for name, zone in d["zones"].items():   # a zone per card: JSON wrote its keys as text
-        z[name] = {int(c): list(part) for c, part in zone.items()} if isinstance(zone, dict) else zone
-    for name, value in d["counters"].items():
-        c[name] = value
-    for name, value in d["vars"].items():
-        v[name] = value
+    s.z.update({name: {int(card): list(part) for card, part in zone.items()} if isinstance(zone, dict) else zone
+                for name, zone in d["zones"].items()})   # (a zone per card: JSON wrote its keys as text)
+    s.c.update(d["counters"])   # (each written to its slot: engine/layout.py Tables)
+    s.v.update(d["vars"])
     s.rng = d["rng"]
     s.stack = [list(f) for f in d["stack"]]
     dec = d["decision"]
