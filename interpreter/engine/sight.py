@@ -62,9 +62,8 @@ def moved_seers(rules, members, ev: dict) -> int:
 def place_of(S, card: int) -> tuple | None:
     """Where ``card`` lies: (zone, owner), the owner None for a shared zone; None for a card in
     no zone (a card a step holds aside, such as a card passed face down)."""
-    z = S.z
     for name, kind in S.rules.zone_owner.items():
-        zone = z[name]
+        zone = S.zone(name)   # (one zone, not the dict of them all: asked once a card)
         if kind == "none":
             if card in zone:
                 return name, None
