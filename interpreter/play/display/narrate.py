@@ -123,7 +123,6 @@ class _Teller:
         """One event in words, or None for one not worth a word."""
         kind = ev.get("ev")
         who = ev.get("who")
-        self.known.forget(ev)
         if kind in _SAID_ELSEWHERE:
             return None
         if kind in ("move", "deal", "gather"):
