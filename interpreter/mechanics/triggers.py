@@ -23,6 +23,7 @@ from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
 from ..expr.names import var_ref
+from ..expr.reuse import global_names
 from .contract import TRIGGER_KEYS, key_names, required_names
 
 MAX_CHAIN = 50
@@ -215,20 +216,11 @@ def _inline(g, cond) -> str | None:
     conversion of its TypeError) put into the module's namespace; None (call its function)
     where its record may be incomplete or a name would mean something else there."""
     a, source = getattr(cond, "access", None), getattr(cond, "source", None)
-    names = _globals(cond.__code__, cond.__globals__)
+    names = {k: cond.__globals__[k] for k in global_names(cond.__code__) if k in cond.__globals__}
     if (not isinstance(source, str) or a is None or a.opaque or a.me or a.locals or "_none_used" not in names
             or not g.bind(names)):
         return None
     return source
-
-
-def _globals(code, namespace: dict) -> dict:
-    """The names ``code`` (and the code it holds: a comprehension's) reads from ``namespace``."""
-    found = {k: namespace[k] for k in code.co_names if k in namespace}
-    for c in code.co_consts:
-        if hasattr(c, "co_names"):
-            found.update(_globals(c, namespace))
-    return found
 
 
 def _run_hooks(S, who, hooks, cards) -> None:
