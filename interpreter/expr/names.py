@@ -339,7 +339,7 @@ class NameNodes:
         key = f"_ckey({name!r}, {tuple(keys)!r}, {ksrc})"
         self.access.anything()   # (a counter named when it runs: any of the family's, or an error)
         owned = self.names.counters.get(first, "none") != "none"
-        base = f"_own(S, {key})" if self.lvalue and owned else counter_at(key)   # (a write: see writable)
+        base = f"S.own({key})" if self.lvalue and owned else counter_at(key)   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
 
     def owned(self, name, who_src, who_type, scope, node, implicit=False, base=None):

@@ -93,11 +93,6 @@ def _mapget(m, k):
         raise ExprRuntimeError(f"'{shown}' is not a key of the map (its keys: {', '.join(m)})") from None
 
 
-def _own(S, name):
-    """A counter's list to write into, this state's own (a family's counter named when evaluated)."""
-    return S.own(name)
-
-
 def _ckey(name, keys, k):
     """The counter of family ``name`` for key ``k`` (``NAME.KEY``), ``k`` checked as one of its keys."""
     if k not in keys:
@@ -345,7 +340,7 @@ def _none_used(e: TypeError) -> Exception:
 RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, IndexError, ValueError,
                   AttributeError, OverflowError, RecursionError)
 
-HELPERS = {f.__name__: f for f in (_ckey, _own, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
+HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
                                    _one, _first, _first_sorted, _in_sorted, _remove_sorted, _distinct_sorted, _last,
                                    _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
