@@ -131,14 +131,13 @@ class EffectCompiler(DeclaredEffects):
         finally:
             compiler.writes = outer
         # copy on write: the tables this function writes in place are the state's own first
-        head = owning(writes)
-        if params is not None and em.local_dict:   # (a for_each's locals: a dict of its own)
-            head = ["    L = None", *head]
+        own = owning(writes)
+        head = ["    L = None", *own] if params is not None and em.local_dict else own   # (a for_each's locals: a dict of its own)
         if isinstance(params, dict):   # a hook's locals: those it reads are its parameters
             params = [v for k, v in params.items() if k in notes.locals]
         args = "L" if params is None else ", ".join(params)
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
-        return src, notes.frozen(), (tuple(line[4:] for line in (*owning(writes), *em.lines)), em.local_dict)
+        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)

@@ -144,7 +144,7 @@ class Compiler(NameNodes, OperatorNodes):
     def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
         scope = self.scope(locals, has_me)
         # its locals that are bound are its function's parameters, in place of L (builder.expr by_name)
-        params = tuple(v for k, v in self.bound.items() if k in (locals or ()))
+        params = tuple(scope.bound.values())
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
