@@ -86,10 +86,18 @@ def compile_file(source: Path, name: str, folder: Path, flags: tuple[str, ...] =
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
         extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=list(flags))], tmp, verbose)
         _build_ext(extensions, tmp, 1, verbose, {"": str(folder)})
+    found = extension(folder, name)
+    if found is None:
+        raise BuildError(f"the compiler wrote no module {name} into {folder}")
+    return found
+
+
+def extension(folder: Path, name: str) -> Path | None:
+    """The extension module ``name`` in ``folder``, whatever its platform's suffix; None if none."""
     for suffix in EXTENSION_SUFFIXES:
         if (folder / (name + suffix)).is_file():
             return folder / (name + suffix)
-    raise BuildError(f"the compiler wrote no module {name} into {folder}")
+    return None
 
 
 def clean() -> list[Path]:

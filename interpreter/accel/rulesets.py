@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from ..loading.resources import cache_file
-from .build import DIRECTIVES, EXTENSION_SUFFIXES, BuildError, compile_file
+from .build import DIRECTIVES, BuildError, compile_file, extension
 
 # The first compile's time is most of a first load's: the C compiler's, in proportion to the
 # lines compiled (benchmarks/compiled_tier.py measures the trades, docs/performance.md "The
@@ -80,7 +80,7 @@ def compiled_module(rules):
         folder.mkdir(mode=0o700, exist_ok=True)
     except OSError as e:
         raise BuildError(f"cannot make the cache folder {folder}: {e.strerror}") from None
-    found = _extension(folder, name)
+    found = extension(folder, name)
     if found is None:
         # (a command asked for it with RULEBOOK_COMPILED=1 would otherwise seem to hang)
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
@@ -240,13 +240,6 @@ def _globals_of(rules, module) -> dict:
             raise BuildError(f"the name {name!r} means two things in the ruleset's generated code")
         out[name] = values[0]
     return out
-
-
-def _extension(folder: Path, name: str) -> Path | None:
-    for suffix in EXTENSION_SUFFIXES:
-        if (folder / (name + suffix)).is_file():
-            return folder / (name + suffix)
-    return None
 
 
 def _say(reason: str) -> None:
