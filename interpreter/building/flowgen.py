@@ -87,7 +87,7 @@ class FlowSource:
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
-        return "None" if var is None else f"{var_ref(var)}"
+        return "None" if var is None else var_ref(var)
 
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""

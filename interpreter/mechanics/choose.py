@@ -43,14 +43,11 @@ class Choose(AskOnce):
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
-        p = (*path, "choose")
-        main = cls.check_declared(ctx, main, rest, path)
-        if main.get("simultaneous") is True:
+        step, main, p = cls.started(ctx, main, rest, path, scope)
+        if main.get("simultaneous") is True:   # (the step started here goes unused)
             return Simultaneous.from_choose(ctx, main, p, scope)
         if "simultaneous" in main and main["simultaneous"] is not False:
             ctx.error(f"simultaneous is true or false, got {main['simultaneous']!r}", (*p, "simultaneous"), "type")
-        step = cls()
-        step.me_var = scope.me_var
         step.who, step.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me, expect="list")
         step.options = opts

@@ -177,7 +177,7 @@ class Tricks(Step):
 
     def flow_source(self, g):
         me = g.me(self.me_var)
-        hand = f"{zone_ref(self.hand)}"
+        hand = zone_ref(self.hand)
         lines = [f"def R{self.index}(S, frame):",
                  f"    order = frame[{ORDER}]",
                  "    if order is None:   # a new trick",
