@@ -228,6 +228,24 @@ def test_gain_from_a_limited_supply_and_transfer_up_to_available(tmp_path):
     assert S.c["bank"] == 0 and S.c["points"] == [0, 0]
 
 
+def test_a_literal_amount_moves_what_the_counter_has_between_none_and_all(tmp_path):
+    """transfer and lose move min(amount, held), never a negative amount out of a counter
+    below zero (a gain may take one there), for literal and computed amounts alike."""
+    r = load(tmp_path, """
+    flow:
+      - with_player: {who: 0, do: [{gain: {counter: points, amount: -2}}]}
+      - with_player: {who: 1, do: [{gain: {counter: points, amount: 3}}]}
+      - transfer: {from: "points[0]", to: "points[1]", amount: 2}
+      - transfer: {from: "points[1]", to: "points[0]", amount: 2}
+      - set: {x: 5}
+      - transfer: {from: "points[1]", to: "points[0]", amount: "x"}
+      - lose: {counter: "points[0]", amount: 0}
+    """)
+    S = r.new_game(2, record=True)
+    moved = [e["amount"] for e in S.ev if e["ev"] in ("transfer", "lose")]
+    assert moved == [0, 2, 1, 0] and S.c["points"] == [1, 0]
+
+
 def test_options_with_the_same_label_are_one_option_for_every_type(tmp_path):
     """choose offers one option per label; for whole numbers, strings, players and yes/no the
     values themselves are compared (their labels are one-to-one), which must give the same."""

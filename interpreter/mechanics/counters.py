@@ -21,7 +21,12 @@ from .cards import count_cards, owner_key
 def take(em, amount: str, src: str, dst: str | None) -> str:
     """Emit: move up to ``amount`` out of counter ``src`` (into ``dst``); the moved amount's name."""
     a = em.fresh("_a")
-    em.line(f"{a} = max(0, min({stored_source(amount)}, {src}))")
+    if amount.isdigit() and stored_source(amount) == amount:   # a literal: the clamp as two tests, not two C calls
+        em.line(f"{a} = {src}")
+        em.line(f"if {a} > {amount}: {a} = {amount}")
+        em.line(f"elif {a} < 0: {a} = 0")
+    else:
+        em.line(f"{a} = max(0, min({stored_source(amount)}, {src}))")
     em.line(f"{src} -= {a}")
     if dst is not None:
         em.line(f"{dst} += {a}")
