@@ -58,8 +58,17 @@ def rotations(most: int) -> tuple:
 
 
 # the slots of a trick's frame: [step index, tricks done, leader, order of seats this trick,
-# position in that order, the seats that played so far]
+# position in that order, the seats that played so far (None: each seat of the order before the
+# position, as when no seat was passed over: no list is built a card; ``played``)]
 DONE, LEADER, ORDER, POS, PLAYED = 1, 2, 3, 4, 5
+
+
+def played(frame) -> list:
+    """The seats that played in the trick in progress, in order."""
+    seats = frame[PLAYED]
+    if seats is None:
+        return list(frame[ORDER][:frame[POS]]) if frame[ORDER] is not None else []
+    return seats
 
 
 @step_kind("tricks", "play tricks: follow, trumps, winner by rank, hooks on void and on win",
@@ -142,19 +151,20 @@ class Tricks(Step):
 
     def enter(self, S):
         me = self.me(S, self.me_var)
-        return [self.index, 0, self.leader(S, me, None), None, 0, []]   # DONE .. PLAYED
+        return [self.index, 0, self.leader(S, me, None), None, 0, None]   # DONE .. PLAYED
 
     def observe(self, S, frame, player):
         """Public: who has played which card of the trick in progress, and who led it."""
         table = S.zone(self.table)
-        return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(frame[PLAYED], table)],
+        return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(played(frame), table)],
                 "trick_leader": frame[LEADER], "tricks_played": frame[DONE]}
 
     asks = True
 
     def asked(self, S, frame):
         table = S.zone(self.table)
-        return {"leads": not frame[PLAYED], "led": S.rules.card_labels[table[0]] if frame[PLAYED] and table else None}
+        seats = played(frame)
+        return {"leads": not seats, "led": S.rules.card_labels[table[0]] if seats and table else None}
 
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.hand))
@@ -198,11 +208,13 @@ class Tricks(Step):
                   f"        k = {g.value(self.plays)}",
                   "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
                   f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
-                  f"        frame[{ORDER}] = order = seats if k == 1 else seats * k",   # (POS 0 and PLAYED [] since enter or W)
+                  f"        frame[{ORDER}] = order = seats if k == 1 else seats * k",   # (POS 0 and PLAYED None since enter or W)
                   f"    player = order[frame[{POS}]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
         lines += self._options(g, "    ")
         lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
+                  f"        if frame[{PLAYED}] is None:   # (the seats that played are no longer the order's first ones)",
+                  f"            frame[{PLAYED}] = list(order[:frame[{POS}]])",
                   f"        frame[{POS}] += 1",
                   f"        if frame[{POS}] >= len(order):",
                   f"            W{self.index}(S, frame)",
@@ -259,7 +271,8 @@ class Tricks(Step):
         lines.append("    table.append(card)")
         if self.notify_table:
             lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
-        lines += [f"    frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
+        lines += [f"    if frame[{PLAYED}] is not None:   # (None: the order's seats up to the position played)",
+                  f"        frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
                   "    if S.kn is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.hand!r}, {owner}, {self.table!r}, None)",
                   "    if S.ev is not None:",
@@ -303,7 +316,7 @@ class Tricks(Step):
                  f"        frame[{ORDER}] = None",
                  f"        frame[{DONE}] += 1",
                  f"        frame[{POS}] = 0",
-                 f"        frame[{PLAYED}] = []",
+                 f"        frame[{PLAYED}] = None",
                  "        return"]
         if self.follow is not None:
             lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
@@ -325,7 +338,10 @@ class Tricks(Step):
                   "        if r > top:   # the highest rank; of equal ones, the first played" if self.trump is None else
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
-                  f"    winner = frame[{PLAYED}][best]",
+                  f"    seats = frame[{PLAYED}]",
+                  "    if seats is None:",
+                  f"        seats = frame[{ORDER}][:frame[{POS}]]",
+                  "    winner = seats[best]",
                   "    cards = table[:]",
                   "    win_card = table[best]",
                   "    table.clear()",
@@ -347,7 +363,7 @@ class Tricks(Step):
                   f"    frame[{LEADER}] = winner",
                   f"    frame[{ORDER}] = None",
                   f"    frame[{POS}] = 0",
-                  f"    frame[{PLAYED}] = []"]
+                  f"    frame[{PLAYED}] = None"]
         return "\n".join(lines)
 
 
