@@ -48,3 +48,24 @@ def test_the_cards_offered_are_those_that_follow(tmp_path, cards, sorted_hand, s
             follows = [c for c in hand if table and labels[c][-1] == labels[table[0]][-1]] or list(hand)
             assert list(S.dec[1]) == follows
             S.apply_index(rnd.randrange(len(S.dec[1])))
+
+
+def test_a_void_and_the_winner_found_by_the_led_cards_run_are_the_plain_reference_s(tmp_path):
+    """Where the hand is in card order, a card follows when its run (one object each value) is
+    the led card's: the voids (a hook each) and the winners are those of the plain reference."""
+    from test_flowgen import lockstep
+    game = GAME.replace("CARDS", RUNS).replace("SORTED", "true").replace(
+        "rank: rank}", "rank: rank, on_void: [{gain: {counter: voids}}]}\ncounters:\n  voids: {owner: player, start: 0}")
+    rules = load_text(tmp_path, game, "g.yaml")
+    step = next(s for s in rules.steps if s.kind == "tricks")
+    suits = rules.attr_tables["suit"]
+    assert all((step.follow_runs[a] is step.follow_runs[b]) == (suits[a] == suits[b])
+               for a in range(len(suits)) for b in range(len(suits)))
+    voids = 0
+    for seed in range(12):
+        assert lockstep(rules, 3, seed) == 15
+        S = rules.new_game(3, seed=seed)
+        while not S.over:
+            S.apply_index(0)
+        voids += sum(S.c["voids"])
+    assert voids > 0

@@ -224,9 +224,9 @@ class Tricks(Step):
                   "    return U"]
         return "\n".join(lines) + "\n\n" + self._finish_source(g)
 
-    def _options(self, g, pad, led=False):
+    def _options(self, g, pad, led=False, run=False):
         """Lines setting ``options``, the cards ``player`` may play from ``hand`` (``led``: the
-        table is known to hold the led card)."""
+        table is known to hold the led card; ``run``: and ``first, last`` are its run's)."""
         lines = []
         if self.follow_runs is not None and not g.plain:   # a hand in card order: the led value's cards are one slice
             lines += [f"table = {zone_ref(self.table)}", "if table:",
@@ -245,7 +245,7 @@ class Tricks(Step):
         else:
             lines.append("options = hand")
         if led and self.follow is not None:   # (the resolve's table, holding the card just played)
-            lines = [x[4:] for x in lines[2:-2]]
+            lines = [x[4:] for x in lines[2 + run:-2]]
         if self.playable is not None:
             lines += ["if options:",
                       f"    table = {zone_ref(self.table)}",
@@ -265,7 +265,16 @@ class Tricks(Step):
                  f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
                  f"    hands[{owner}].remove(card)",
                  f"    table = {zone_ref(self.table)}"]
-        if self.follow is not None:
+        runs = self.follow_runs is not None and not g.plain
+        again = self.asks_again and not g.plain
+        if runs:   # the led card's run, read once: the void test (one run object a value) and the next seat's slice
+            lines += ["    if table:",
+                      f"        run = {g.fn(self.follow_runs)}[table[0]]",
+                      f"        void = {g.fn(self.follow_runs)}[card] is not run",
+                      "    else:",
+                      *([f"        run = {g.fn(self.follow_runs)}[card]"] if again else []),
+                      "        void = False"]
+        elif self.follow is not None:
             lines += ["    void = False", "    if table:",
                       f"        void = {g.key(self.follow, 'card', 'table[0]')} != {g.key(self.follow, 'table[0]', 'table[0]')}"]
         lines.append("    table.append(card)")
@@ -286,7 +295,7 @@ class Tricks(Step):
         lines += [f"    frame[{POS}] = pos = pos + 1",
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
-        if self.asks_again and not g.plain:   # the next seat's question written in (R's lines) where no hook stopped it
+        if again:   # the next seat's question written in (R's lines) where no hook stopped it
             if self.on_play is not None:
                 lines.append("    elif not S.over and S.stack[-1] is frame:")
             elif self.follow is not None and self.on_void is not None:   # (a hook that ran left the trick going)
@@ -294,9 +303,17 @@ class Tricks(Step):
             else:
                 lines.append("    else:")
             pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
+            rerun = []   # (a hook that ran may have changed the table: its run read again)
+            if runs and self.on_play is not None:
+                rerun = [f"        run = {g.fn(self.follow_runs)}[table[0]]"]
+            elif runs and self.on_void is not None:
+                rerun = ["        if void:", f"            run = {g.fn(self.follow_runs)}[table[0]]"]
+            if runs:
+                rerun.append("        first, last = run")
             lines += ["        player = order[pos]",
                       f"        hand = hands[{owner}]",
-                      *self._options(g, "        ", led=True),
+                      *rerun,
+                      *self._options(g, "        ", led=True, run=runs),
                       "        if options:",
                       "            S.dec = (player, tuple(options))" if self.unique_labels else
                       "            S.dec = (player, tuple(S.rules.distinct_cards(options)))",
@@ -318,7 +335,10 @@ class Tricks(Step):
                  f"        frame[{POS}] = 0",
                  f"        frame[{PLAYED}] = None",
                  "        return"]
-        if self.follow is not None:
+        runs = self.follow_runs is not None and self.trump is None and not g.plain
+        if runs:   # following: sharing the led card's run (one object a value, _runs)
+            lines.append(f"    run = {g.fn(self.follow_runs)}[table[0]]")
+        elif self.follow is not None:
             lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
             if self.trump is not None:
                 lines += [f"    trump = {g.value(self.trump, me='None')}",
@@ -332,7 +352,9 @@ class Tricks(Step):
                       "        c = table[i]"]
         else:
             lines += ["    best = -1", "    for i, c in enumerate(table):"]
-        if self.follow is not None:
+        if runs:
+            lines += [f"        if {g.fn(self.follow_runs)}[c] is not run:", "            continue"]
+        elif self.follow is not None:
             lines += [f"        if {g.key(self.follow, 'c', 'table[0]')} != wanted:", "            continue"]
         lines += [f"        r = {g.key(self.rank, 'c', 'table[0]')}",
                   "        if r > top:   # the highest rank; of equal ones, the first played" if self.trump is None else
@@ -371,12 +393,14 @@ def _runs(follow):
     """For each card, the (first, last) card numbers of the cards sharing its ``follow`` value,
     when ``follow`` is a plain attribute whose every value is one run of consecutive card
     numbers (four suits of fifteen ranks); else None. In a hand kept in card order the cards
-    that follow a card are then one slice, found by bisection."""
+    that follow a card are then one slice, found by bisection. Each run is one tuple object,
+    shared by its cards: two cards share a value when their runs are the same object."""
     table = getattr(follow, "__self__", None)
     if type(table) is not tuple or getattr(follow, "__name__", "") != "__getitem__":
         return None
     index = attribute_index(table)
     out = []
+    one: dict = {}   # run -> the tuple its cards share
     for value in table:
         try:
             runs = index.get(value)
@@ -384,5 +408,5 @@ def _runs(follow):
             return None
         if runs is None or len(runs) != 1:
             return None
-        out.append(runs[0])
+        out.append(one.setdefault(runs[0], runs[0]))
     return tuple(out)
