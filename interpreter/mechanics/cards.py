@@ -181,7 +181,10 @@ def e_deal(fx, em, spec, path, locals, has_me):
     em.line(f"{zone} = {fx.writable(to)}")
     key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
-    count_cards(em, f"min(max(0, {k}) * len({w}), len({s}))")   # (before: the cards it deals)
+    c = em.fresh("_c")   # the cards it deals: min(max(0, k) * seats, cards there), as two tests, not two C calls
+    em.line(f"{c} = ({k} if {k} > 0 else 0) * len({w})")
+    em.line(f"if {c} > len({s}): {c} = len({s})")
+    count_cards(em, c)   # (before: the cards it deals)
     if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
         em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
     em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
@@ -190,12 +193,11 @@ def e_deal(fx, em, spec, path, locals, has_me):
         # nothing to tell card by card (no events, no knowledge, no trigger) and a zone per seat:
         # the cards dealt are the source's last ones, the first seat's every len(players)-th
         # from the top; the seats being distinct, one slice each
-        m, d, np = em.fresh("_m"), em.fresh("_d"), em.fresh("_n")
+        d, np = em.fresh("_d"), em.fresh("_n")
         em.line(f"if {g} is None and S.kn is None:")
-        em.line(f"    {m} = min(max(0, min({k}, len({s}))) * len({w}), len({s}))")
-        em.line(f"    if {m}:")
-        em.line(f"        {d} = {s}[:-{m} - 1:-1]")
-        em.line(f"        del {s}[-{m}:]")
+        em.line(f"    if {c}:")
+        em.line(f"        {d} = {s}[:-{c} - 1:-1]")
+        em.line(f"        del {s}[-{c}:]")
         em.line(f"        {np} = len({w})")
         em.line(f"        for _j, _p in enumerate({w}):")
         em.line(f"            {zone}[_p].extend({d}[_j::{np}])")
