@@ -132,15 +132,18 @@ GRID_SPLIT = (GRID.replace("  got: {owner: player}\n", "  got: {owner: player}\n
 # once for the spaces whose attribute says so (pos == 1): only the others are asked
 GRID_OR = GRID.replace('where: "taken == 0"', 'where: "taken == 0 and (pos == 1 or got < 2 + pos)"')
 
+# fractional costs: a player's coins are compared with each space's cost (no bound on them kept)
+GRID_HALF = GRID.replace('count(neighbours where taken > 0))"', 'count(neighbours where taken > 0) / 2)"')
 
-@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "grid_or", "diamonds_club"])
+
+@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "grid_or", "grid_half", "diamonds_club"])
 def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     """A local cost (it reads only spaces, neighbours, card counters and parameters) is priced
     again only around changed counters, and so are the local parts of the filter; at every grid
     decision of random games, and across clones that go different ways, the offer equals
     pricing every space from scratch."""
     import random
-    texts = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR}
+    texts = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR, "grid_half": GRID_HALF}
     r = load_text(tmp_path, texts[ruleset]) if ruleset in texts else interpreter.load(interpreter.ruleset_path(ruleset))
     step = next(s for s in r.steps if s.kind == "grid")
     assert step.local is not None and step.local.counters
