@@ -315,6 +315,18 @@ def test_pay_asks_only_real_choices_and_keeps_the_rest_payable(tmp_path):
     assert S.is_terminal() and S.c["a"][0] == 0 and S.c["joker"][0] == 0 and S.c["b"][0] == 1
 
 
+def test_pay_takes_a_team_counter_from_the_payers_team(tmp_path):
+    """A joker owned by teams: seat 2 pays from team 0's (teams [0, 2] and [1, 3]), and the
+    choice between its own counter and the team's joker is asked as for a player's."""
+    r = load_text(tmp_path, PAY.replace("players: {min: 2, max: 2}", "players: {min: 4, max: 4}\nteams: {by_players: {'4': [[0, 2], [1, 3]]}}")
+                  .replace("joker: {owner: player, start: 1}", "joker: {owner: team, start: 1}")
+                  .replace("who: 0", "who: 2"))
+    S = r.new_game(4)
+    assert S.prompt() == "pay" and S.legal_actions() == ["a", "joker"]
+    S.apply("a")
+    assert S.is_terminal() and S.c["a"][2] == 0 and S.c["joker"] == [0, 1] and S.c["b"][2] == 1
+
+
 def test_pay_offers_the_joker_or_the_counter(tmp_path):
     r = load_text(tmp_path, PAY.replace("start: 2}\n  joker", "start: 0}\n  joker").replace("joker: {owner: player, start: 1}",
                                                                                            "joker: {owner: player, start: 3}")
