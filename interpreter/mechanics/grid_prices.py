@@ -110,8 +110,9 @@ def _of_the_element(term) -> bool:
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
-    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None):
+    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
+        self.reprice = reprice      # (S, grid, getters, indexes, costs): those spaces priced into costs
         self.price_one = price_one  # (S, grid, getters, index) -> the cost of that space
         self.options = options      # (S, me, L, grid, entry, have, asked) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
@@ -149,6 +150,10 @@ class LocalPrices:
         price = (f"def _prices(S, _g, _nb, _idx):\n    return ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]\n")
         price_one = f"def _price(S, _g, _nb, _i):\n    return ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]\n"
+        # the spaces around a change priced into a copy of the costs: a plain loop, no
+        # comprehension (a function and its cells made at each call)
+        reprice = (f"def _reprice(S, _g, _nb, _idx, _costs):\n    ({cost_prelude}{bind}None)\n"
+                   f"    for _i in _idx:\n        _it = _g[_i]\n        _costs[_i] = {priced}\n")
         cost_at, where_at = locs
         counters = list(dict.fromkeys(counters))
         # the counters' values on the spaces, one flat tuple (each a C-level read of its slot)
@@ -158,14 +163,16 @@ class LocalPrices:
                        _options(rest, where_prelude, sure, namespace, where_at),
                        tuple(counters), tuple(dict.fromkeys(params)),
                        None if sure is None else generated(f"def _sure(_it):\n    return {sure}\n", namespace, where_at),
-                       generated(f"def _seen(S, _read):\n    return {seen}\n", namespace, cost_at))
+                       generated(f"def _seen(S, _read):\n    return {seen}\n", namespace, cost_at),
+                       generated(reprice, namespace, cost_at))
         except SyntaxError:
             return None
 
     @property
     def functions(self) -> tuple:
         """The functions made for this grid (listed in the ruleset's module)."""
-        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen) if fn is not None)
+        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice)
+                     if fn is not None)
 
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
@@ -262,9 +269,10 @@ class LocalPrices:
                     return _entry(seen, self.price(S, grid, layout.getters, range(n)))
                 dirty = sorted(cells)
         # the remembered lists stay as they were (another state may hold them)
-        costs, finite, bound = list(entry[1]), list(entry[2]), entry[3]
-        for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
-            costs[i] = c
+        costs, finite, bound = entry[1][:], entry[2][:], entry[3]
+        self.reprice(S, grid, layout.getters, dirty, costs)
+        for i in dirty:
+            c = costs[i]
             if c == _INF:
                 finite[i] = False
             else:
