@@ -132,15 +132,18 @@ GRID_SPLIT = (GRID.replace("  got: {owner: player}\n", "  got: {owner: player}\n
 # once for the spaces whose attribute says so (pos == 1): only the others are asked
 GRID_OR = GRID.replace('where: "taken == 0"', 'where: "taken == 0 and (pos == 1 or got < 2 + pos)"')
 
+# fractional costs: a player's coins are compared with each space's cost (no bound on them kept)
+GRID_HALF = GRID.replace('count(neighbours where taken > 0))"', 'count(neighbours where taken > 0) / 2)"')
 
-@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "grid_or", "diamonds_club"])
+
+@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "grid_or", "grid_half", "diamonds_club"])
 def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     """A local cost (it reads only spaces, neighbours, card counters and parameters) is priced
     again only around changed counters, and so are the local parts of the filter; at every grid
     decision of random games, and across clones that go different ways, the offer equals
     pricing every space from scratch."""
     import random
-    texts = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR}
+    texts = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR, "grid_half": GRID_HALF}
     r = load_text(tmp_path, texts[ruleset]) if ruleset in texts else interpreter.load(interpreter.ruleset_path(ruleset))
     step = next(s for s in r.steps if s.kind == "grid")
     assert step.local is not None and step.local.counters
@@ -310,6 +313,18 @@ def test_pay_asks_only_real_choices_and_keeps_the_rest_payable(tmp_path):
     S.apply("a")
     # the second unit can only be the joker, and the any unit only b: paid without asking
     assert S.is_terminal() and S.c["a"][0] == 0 and S.c["joker"][0] == 0 and S.c["b"][0] == 1
+
+
+def test_pay_takes_a_team_counter_from_the_payers_team(tmp_path):
+    """A joker owned by teams: seat 2 pays from team 0's (teams [0, 2] and [1, 3]), and the
+    choice between its own counter and the team's joker is asked as for a player's."""
+    r = load_text(tmp_path, PAY.replace("players: {min: 2, max: 2}", "players: {min: 4, max: 4}\nteams: {by_players: {'4': [[0, 2], [1, 3]]}}")
+                  .replace("joker: {owner: player, start: 1}", "joker: {owner: team, start: 1}")
+                  .replace("who: 0", "who: 2"))
+    S = r.new_game(4)
+    assert S.prompt() == "pay" and S.legal_actions() == ["a", "joker"]
+    S.apply("a")
+    assert S.is_terminal() and S.c["a"][2] == 0 and S.c["joker"] == [0, 1] and S.c["b"][2] == 1
 
 
 def test_pay_offers_the_joker_or_the_counter(tmp_path):

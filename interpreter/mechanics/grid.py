@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from ..expr.names import SHARED, counter_ref, own_call, var_ref
+from ..expr.names import SHARED, counter_ref, own_call, var_ref, zone_ref
 from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
 from .grid_prices import LocalPrices, generated
@@ -88,6 +88,7 @@ class Grid(AskOnce):
     who: ExprFn                         # the seat asked
     zone: ZoneFn                        # the grid
     zone_name: str
+    zone_src: str | None                # the zone's source where it is a shared zone named alone
     rows: ExprFn
     where: Callable[..., Any] | None    # f(S, me, L, card): the spaces that may be taken
     cost: Callable[..., Any]            # f(S, me, L, card): a space's price
@@ -107,6 +108,9 @@ class Grid(AskOnce):
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
         s.zone_name = ctx.zone_name(main.get("zone", "none"))
+        # a shared zone named alone is read in place in the generated question and answer
+        s.zone_src = (zone_ref(s.zone_name) if as_expr(main.get("zone", "none")).strip() == s.zone_name
+                      and ctx.names.zones.get(s.zone_name) == "none" else None)
         s.rows = ctx.expr(main.get("rows", 1), (*p, "rows"), expect=INT)
         s.where = ctx.card_filter(main["where"], (*p, "where")) if "where" in main else None
         s.cost = ctx.element_fn(main.get("cost", 0), (*p, "cost"), _LOCALS, CARD, INT)
@@ -190,11 +194,17 @@ class Grid(AskOnce):
         me = g.me(self.me_var)
         return me if bare_name(self.who.tree) == "me" and not g.plain else f"{g.fn(self.who)}(S, {me}, None)"
 
+    def _where(self, g) -> str:
+        """The grid's zone and rows as the generated code reads them: written in where they are
+        a shared zone and a bare read, else a call of their functions."""
+        zone = self.zone_src if self.zone_src is not None and not g.plain else f"{g.fn(self.zone)}(S, who, None)"
+        return f"{zone}, {g.value(self.rows, 'who')}"
+
     def flow_source(self, g):
         """The question: the spaces the seat may take and afford (from the prices kept between
         decisions when the cost is local, else priced in full), then pass; none: the seat
         passes at once. Specialised: ``me`` read where the seat is just me."""
-        k_self, at = g.step(self), f"{g.fn(self.zone)}(S, who, None), {g.fn(self.rows)}(S, who, None)"
+        k_self, at = g.step(self), self._where(g)
         assert self.pay is not None   # (None only after an error: such a ruleset is not compiled)
         lines = [f"def R{self.index}(S, frame):",
                  f"    who = {self._who(g)}",
@@ -231,8 +241,7 @@ class Grid(AskOnce):
                  "            S.ev.append({'ev': 'grid', 'who': who, 'pass': True})",
                  "        return None"]
         if self.local is not None:   # a legal option: only its price is needed
-            lines += [f"    cost = {g.fn(self.local.price_of)}(S, {g.fn(self.zone)}(S, who, None), "
-                      f"{g.fn(self.rows)}(S, who, None), card)",
+            lines += [f"    cost = {g.fn(self.local.price_of)}(S, {self._where(g)}, card)",
                       "    if cost is None:",
                       f"        cost = {k_self}.costs(S, who, card)[0][1]"]
         else:

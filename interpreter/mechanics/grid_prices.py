@@ -16,7 +16,7 @@ sharing it cannot see each other's results; it is bounded.
 """
 from __future__ import annotations
 
-from itertools import chain, compress
+from itertools import compress
 from operator import itemgetter, ne
 from typing import Callable
 
@@ -110,11 +110,13 @@ def _of_the_element(term) -> bool:
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
-    def __init__(self, price, price_one, options, counters, params, sure=None):
+    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
+        self.reprice = reprice      # (S, grid, getters, indexes, costs): those spaces priced into costs
         self.price_one = price_one  # (S, grid, getters, index) -> the cost of that space
-        self.options = options      # (S, me, L, grid, costs, have, asked) -> the spaces on offer
+        self.options = options      # (S, me, L, grid, entry, have, asked) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
+        self.seen = seen            # (S, read) -> the values of those counters on the layout's spaces
         self.params = params        # parameters the cost reads
         self.values = itemgetter(*params) if params else None   # S.p -> their values (in C; one: the value)
         self.sure = sure            # space -> whether its attributes alone pass the filter's other conjuncts
@@ -148,39 +150,48 @@ class LocalPrices:
         price = (f"def _prices(S, _g, _nb, _idx):\n    return ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]\n")
         price_one = f"def _price(S, _g, _nb, _i):\n    return ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]\n"
+        # the spaces around a change priced into a copy of the costs: a plain loop, no
+        # comprehension (a function and its cells made at each call)
+        reprice = (f"def _reprice(S, _g, _nb, _idx, _costs):\n    ({cost_prelude}{bind}None)\n"
+                   f"    for _i in _idx:\n        _it = _g[_i]\n        _costs[_i] = {priced}\n")
         cost_at, where_at = locs
+        counters = list(dict.fromkeys(counters))
+        # the counters' values on the spaces, one flat tuple (each a C-level read of its slot)
+        seen = " + ".join(f"_read({table_ref('c', name)})" for name in counters) or "()"
         try:
             return cls(generated(price, namespace, cost_at), generated(price_one, namespace, cost_at),
                        _options(rest, where_prelude, sure, namespace, where_at),
-                       tuple(dict.fromkeys(counters)), tuple(dict.fromkeys(params)),
-                       None if sure is None else generated(f"def _sure(_it):\n    return {sure}\n", namespace, where_at))
+                       tuple(counters), tuple(dict.fromkeys(params)),
+                       None if sure is None else generated(f"def _sure(_it):\n    return {sure}\n", namespace, where_at),
+                       generated(f"def _seen(S, _read):\n    return {seen}\n", namespace, cost_at),
+                       generated(reprice, namespace, cost_at))
         except SyntaxError:
             return None
 
     @property
     def functions(self) -> tuple:
         """The functions made for this grid (listed in the ruleset's module)."""
-        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure) if fn is not None)
+        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice)
+                     if fn is not None)
 
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
         prices in full, where a space the filter excludes is never priced)."""
-        layout = self._layout(S, grid, rows)
-        seen, entry = self._seen(S, layout), layout.entry
-        try:
-            if entry is None:
-                costs = self.price(S, grid, layout.getters, range(layout.n))
-            elif entry[0] == seen:
-                costs = entry[1]
-            else:
-                costs = self._update(S, grid, layout, entry, seen)
-        except RUNTIME_ERRORS:
-            return None
-        layout.entry = (seen, costs)   # one assignment: a reader never sees half of it
+        layout = self.last
+        if (layout is None or layout.rows != rows or layout.spaces != grid
+                or self.values is not None and layout.values != self.values(S.p)):
+            layout = self._layout(S, grid, rows)
+        seen, entry = self.seen(S, layout.read), layout.entry
+        if entry is None or entry[0] != seen:
+            try:
+                entry = self._priced(S, grid, layout, entry, seen)
+            except RUNTIME_ERRORS:
+                return None
+            layout.entry = entry   # one assignment: a reader never sees half of it
         asked = layout.asked
         if asked is None:
             asked = layout.asked = self._asked(layout.spaces)
-        return self.options(S, who, None, grid, costs, have, asked)
+        return self.options(S, who, None, grid, entry, have, asked)
 
     def _asked(self, spaces: list) -> tuple:
         """The indexes of ``spaces`` the rest of the filter must be asked of: those ``sure``
@@ -202,19 +213,14 @@ class LocalPrices:
         """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised.
         The space is the one being taken: the next offer looks there first for what changed."""
         try:
-            layout, i = self._layout(S, grid, rows), grid.index(space)
-            layout.taken = i
+            layout = self.last
+            if (layout is None or layout.rows != rows or layout.spaces != grid
+                    or self.values is not None and layout.values != self.values(S.p)):
+                layout = self._layout(S, grid, rows)
+            layout.taken = i = grid.index(space)
             return self.price_one(S, grid, layout.getters, i)
         except RUNTIME_ERRORS:
             return None
-
-    def _seen(self, S, layout) -> tuple:
-        """The values of the counters the prices read, on every space (one flat tuple: the
-        first counter's values space by space, then the next counter's)."""
-        c, names = S.counter, self.counters
-        if len(names) == 1:
-            return layout.read(c(names[0]))
-        return tuple(chain.from_iterable([layout.read(c(name)) for name in names]))
 
     def _layout(self, S, grid, rows):
         """The remembered record of this layout under the current parameters."""
@@ -235,33 +241,61 @@ class LocalPrices:
         self.last = layout
         return layout
 
-    def _update(self, S, grid, layout, entry, seen):
-        """The remembered costs with the spaces around every changed counter priced again."""
-        n, k, before = layout.n, layout.taken, entry[0]
+    def _priced(self, S, grid, layout, entry, seen) -> tuple:
+        """The layout's entry for the counter values ``seen``: (seen, the costs, whether each
+        cost is finite, a bound no finite cost is above or None). The remembered costs with the
+        spaces around every changed counter priced again, or all priced when there are none or
+        more than half the spaces are dirty. A player who has the bound affords every finite
+        cost: the options then need no comparison a space."""
+        n = layout.n
+        if entry is None:
+            return _entry(seen, self.price(S, grid, layout.getters, range(n)))
+        k, before = layout.taken, entry[0]
         if k is not None and len(seen) == n and seen[:k] == before[:k] and seen[k + 1:] == before[k + 1:]:
             # the usual case: one counter changed, on the space last taken (found by comparing
             # two slices in C, where finding it means comparing every value)
-            return self._repriced(S, grid, layout, entry, layout.around[k])
-        changed = list(compress(range(len(seen)), map(ne, before, seen)))   # the changed values
-        if len(changed) == 1:
-            dirty = layout.around[changed[0] % n]
+            dirty = layout.around[k]
         else:
-            shape, cells = layout.shape, set()
-            for i in changed:
-                i %= n                 # (the cell of a value)
-                cells.add(i)
-                cells.update(shape[i])
-            if 2 * len(cells) > n:
-                return self.price(S, grid, layout.getters, range(n))
-            dirty = sorted(cells)
-        return self._repriced(S, grid, layout, entry, dirty)
+            changed = list(compress(range(len(seen)), map(ne, before, seen)))   # the changed values
+            if len(changed) == 1:
+                dirty = layout.around[changed[0] % n]
+            else:
+                shape, cells = layout.shape, set()
+                for i in changed:
+                    i %= n                 # (the cell of a value)
+                    cells.add(i)
+                    cells.update(shape[i])
+                if 2 * len(cells) > n:
+                    return _entry(seen, self.price(S, grid, layout.getters, range(n)))
+                dirty = sorted(cells)
+        # the remembered lists stay as they were (another state may hold them)
+        costs, finite, bound = entry[1][:], entry[2][:], entry[3]
+        self.reprice(S, grid, layout.getters, dirty, costs)
+        for i in dirty:
+            c = costs[i]
+            if c == _INF:
+                finite[i] = False
+            else:
+                finite[i] = True
+                if bound is not None and (c.__class__ is not int or c > bound):
+                    bound = c if c.__class__ is int else None
+        return seen, costs, finite, bound
 
-    def _repriced(self, S, grid, layout, entry, dirty):
-        """The remembered costs with the spaces ``dirty`` priced again."""
-        costs = list(entry[1])   # the remembered list stays as it was (another state may hold it)
-        for i, c in zip(dirty, self.price(S, grid, layout.getters, dirty)):
-            costs[i] = c
-        return costs
+
+_INF = float("inf")   # the price of a space the filter's local part excludes (as the price functions write it)
+
+
+def _entry(seen: tuple, costs: list) -> tuple:
+    """A layout's entry for fresh ``costs`` (see LocalPrices._priced)."""
+    finite = [c != _INF for c in costs]
+    bound = 0
+    for c, ok in zip(costs, finite):
+        if ok:
+            if c.__class__ is not int:   # (a fraction or another value: compared space by space)
+                return seen, costs, finite, None
+            if c > bound:
+                bound = c
+    return seen, costs, finite, bound
 
 
 def generated(src: str, namespace, loc) -> Callable:
@@ -276,19 +310,23 @@ def generated(src: str, namespace, loc) -> Callable:
 
 
 def _options(rest: str, prelude: str, sure: str | None, namespace, loc=None) -> Callable:
-    """``(S, me, L, grid, costs, have, asked) -> the spaces on offer``: the affordable ones,
-    picked in C (``cost <= have``), that pass the rest of the filter. With ``sure`` (a condition
-    on the attributes that makes the rest hold), the rest is asked only of the spaces in
-    ``asked`` (the layout's spaces ``sure`` does not hold for)."""
-    affordable = "_compress(_g, _map(_le, _costs, _repeat(_have)))"
-    args = "S, me, L, _g, _costs, _have, _asked"
+    """``(S, me, L, grid, entry, have, asked) -> the spaces on offer``: the affordable ones
+    (``cost <= have``; all the finite ones when ``have`` reaches the entry's bound, without a
+    comparison a space), that pass the rest of the filter. With ``sure`` (a condition on the
+    attributes that makes the rest hold), the rest is asked only of the spaces in ``asked``
+    (the layout's spaces ``sure`` does not hold for)."""
+    args = "S, me, L, _g, _entry, _have, _asked"
+    # (a comprehension: an integer comparison the interpreter specialises, where map(le, ...)
+    # calls a comparison in C for each space)
+    ok = ("_entry[2] if _entry[3] is not None and _have >= _entry[3] "
+          "else [_c <= _have for _c in _entry[1]]")
     if rest == "True":
-        return generated(f"def _options({args}):\n    return list({affordable})\n", namespace, loc)
+        return generated(f"def _options({args}):\n    return list(_compress(_g, {ok}))\n", namespace, loc)
     if sure is None:
-        return generated(f"def _options({args}):\n    return ({prelude}[_it for _it in {affordable} if ({rest})],)[-1]\n",
+        return generated(f"def _options({args}):\n    return ({prelude}[_it for _it in _compress(_g, {ok}) if ({rest})],)[-1]\n",
                          namespace, loc)
     body = "\n".join([f"def _options({args}):",
-                      "    _ok = [_c <= _have for _c in _costs]",
+                      f"    _ok = {ok}",
                       "    _bound = False",
                       "    for _i in _asked:",
                       "        if _ok[_i]:",
@@ -297,6 +335,8 @@ def _options(rest: str, prelude: str, sure: str | None, namespace, loc=None) -> 
                       "                _bound = True",
                       "            _it = _g[_i]",
                       f"            if not ({rest}):",
+                      "                if _ok is _entry[2]:",
+                      "                    _ok = _ok[:]   # (the entry's own list stays as it is)",
                       "                _ok[_i] = False",
                       "    return list(_compress(_g, _ok))", ""])
     return generated(body, namespace, loc)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
 from .base import WHO, Step, step_kind
@@ -61,6 +62,12 @@ class Pay(Step):
     team: dict[str, bool]               # counter -> owned by teams
     from_unique: tuple[str, ...]
     to: dict[str, str]                  # paying counter -> the supply its units go to
+    reads: tuple[tuple[str, bool], ...]  # each unit's State slot, and whether teams own it
+    by_team: bool                       # some unit is owned by teams
+    slots: dict[str, str]               # unit -> its State slot
+    cost_at: tuple[int, ...]            # each cost's counter, as its position in units
+    joker_at: int | None                # the joker's position in units
+    from_at: tuple[int, ...]            # from_unique's positions in units
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -83,6 +90,15 @@ class Pay(Step):
         s.from_unique = tuple(dict.fromkeys(s.from_names))
         s.to = cls._destinations(ctx, main.get("to"), s.units, (*p, "to"))
         s.prompt = str(main.get("prompt", "pay"))
+        # the units as positions in a list of what the payer has (no dict a unit paid)
+        # (a name that is not a counter is reported: such a ruleset does not load)
+        s.reads = tuple((slot("c", name) if isinstance(name, str) else "", s.team[name]) for name in s.units)
+        s.by_team = any(s.team.values())
+        s.slots = {name: at for name, (at, _) in zip(s.units, s.reads)}
+        at = {name: i for i, name in enumerate(s.units)}
+        s.cost_at = tuple(at[name] for name in s.cost_names)
+        s.joker_at = at[s.joker] if s.joker is not None else None
+        s.from_at = tuple(at[name] for name in s.from_unique)
         return s
 
     @staticmethod
@@ -125,14 +141,17 @@ class Pay(Step):
     def _choices(self, S, frame):
         """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
         it and still leave the rest of the cost payable)."""
-        who, c, team = frame[PAYER], S.counter, self.team
-        have = {n: c(n)[S.tm[who] if team[n] else who] for n in self.units}
+        who = frame[PAYER]
+        team = S.tm[who] if self.by_team else None
+        have = [getattr(S, at)[team if by_team else who] for at, by_team in self.reads]   # as self.units
         k = self._owed(frame)
         if k is not None:
-            name = self.cost_names[k]
-            cands = [name] + ([self.joker] if self.joker is not None and self.joker != name else [])
-            return k, [c for c in cands if have[c] > 0 and self._feasible(frame, have, k, c)]
-        return None, [n for n in self.from_unique if have[n] > 0 and self._feasible(frame, have, None, n)]
+            i, j = self.cost_at[k], self.joker_at
+            cands: tuple[int, ...] = (i,) if j is None or j == i else (i, j)
+        else:
+            cands = self.from_at
+        units = self.units
+        return k, [units[u] for u in cands if have[u] > 0 and self._feasible(frame, have, k, u)]
 
     @staticmethod
     def _owed(frame):
@@ -142,30 +161,31 @@ class Pay(Step):
                 return k
         return None
 
-    def _feasible(self, frame, have, k, name) -> bool:
-        """Whether, after paying one unit of cost k (None: an `any` unit) with ``name``, the
-        rest can still be paid: own counters first, the joker for what they lack, then the
-        `any` units from whatever is left."""
-        have = dict(have)
-        have[name] -= 1
-        left = list(frame[LEFT])
+    def _feasible(self, frame, have, k, u) -> bool:
+        """Whether, after paying one unit of cost k (None: an `any` unit) with unit ``u`` (its
+        position in ``have``, as in self.units), the rest can still be paid: own counters first,
+        the joker for what they lack, then the `any` units from whatever is left."""
+        have = have[:]
+        have[u] -= 1
+        left = frame[LEFT]
         any_left = frame[ANY_LEFT]
         if k is None:
             any_left -= 1
         else:
+            left = left[:]
             left[k] -= 1
-        joker = self.joker
-        for cname, need in zip(self.cost_names, left):
-            own = have[cname]
+        joker = self.joker_at
+        for i, need in zip(self.cost_at, left):
+            own = have[i]
             if own >= need:
-                have[cname] = own - need
+                have[i] = own - need
             else:
                 short = need - own
-                have[cname] = 0
+                have[i] = 0
                 if joker is None or have[joker] < short:
                     return False
                 have[joker] -= short
-        return sum(map(have.__getitem__, self.from_unique)) >= any_left
+        return sum(map(have.__getitem__, self.from_at)) >= any_left
 
     def run(self, S, frame):
         if frame[PAYER] is None:
@@ -192,7 +212,9 @@ class Pay(Step):
 
     def _pay(self, S, frame, k, name):
         who = frame[PAYER]
-        S.own(name)[self._key(S, name, who)] -= 1   # (copy on write)
+        if S.sh:
+            S.own(name)   # (copy on write)
+        getattr(S, self.slots[name])[S.tm[who] if self.team[name] else who] -= 1
         to = self.to.get(name)
         if to is not None:
             S.set_counter(to, S.counter(to) + 1)
