@@ -33,7 +33,7 @@ from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.names import var_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
-from ..mechanics.base import Sequence, Step
+from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .listing import graft, module
 
@@ -80,10 +80,15 @@ class FlowSource:
         where that step's frame is a constant (nothing to raise an error located at the
         sequence), it is entered in the sequence's place: the same stack after the run, a frame
         and a call fewer. The plain reference enters every step itself."""
+        step = self._started(step)
+        return self.enter(step), self.run(step)
+
+    def _started(self, step):
+        """The step ``start`` enters for ``step`` (through sequences of one step)."""
         while (not self.plain and type(step) is Sequence and len(step.steps) == 1
                and _constant_frame(step.steps[0]) and "enter" not in step.__dict__):
             step = step.steps[0]
-        return self.enter(step), self.run(step)
+        return step
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
@@ -119,6 +124,12 @@ class FlowSource:
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
         chain no longer than the flow is deep), and the loop checks after each iteration."""
         run, push, count = self.run(step), [], f"{pad}S.steps += {1 + step.charge}"
+        started = self._started(step) if frame is None and caller is not None else None
+        if type(started) is Effects and _constant_frame(started):
+            # an effect list's run pops the frame it was given and runs the effects: its effects
+            # written here, no frame made and no call (errors located as its run locates them)
+            return [*([f"{pad}S.stack.pop()"] if tail else []), count,
+                    *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
             push, frame = [f"{pad}S.stack[-1] = f = {new}" if tail else f"{pad}S.stack.append(f := {new})"], "f"
