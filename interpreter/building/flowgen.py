@@ -186,7 +186,21 @@ class FlowSource:
         loc = getattr(fn, "loc", None)
         return f"{self.fn(fn)}" + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
 
-    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None) -> list:
+    def notes(self, fx) -> bool:
+        """Whether effect step ``fx``, written in place, can note whether it changed what the checks
+        read (``noting``): it has marks, and its list itself (mark 0) changes nothing they read."""
+        return fx.noted is not None and 0 not in fx.noted and self.inline(fx.fn)
+
+    def noting(self, fx, pad: str) -> list:
+        """Lines running effect step ``fx`` as ``effects`` does, setting ``_changed`` where a
+        change the checks can see may be made: written in place, at the start of each branch
+        of its list whose own items may make one (``fx.noted``, watch.Quiet.noted), so that a
+        branch not taken leaves the checks as they were; called, before the call unless quiet."""
+        if not self.inline(fx.fn):
+            return [*([f"{pad}_changed = True"] if not fx.quiet else []), *self.effects(fx.fn, self.me(fx.me_var), pad, fx)]
+        return self.effects(fx.fn, self.me(fx.me_var), pad, fx, noted=fx.noted or ())
+
+    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = ()) -> list:
         """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
         (name -> source; None: no locals): the ones it reads passed as its parameters
         (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
@@ -209,8 +223,11 @@ class FlowSource:
         if not self.inline(fn):
             run = [call]
         else:
+            body = list(fn.body[0])
+            for at, depth, _ in sorted((fn.marks[k] for k in noted), key=lambda m: -m[0]):   # (from the end: indexes hold)
+                body.insert(at, "    " * depth + "_changed = True")
             run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if me != "me" else []),
-                   *binds, *fn.body[0]]
+                   *binds, *body]
         if step is None:
             return [pad + line for line in run]
         handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
