@@ -10,7 +10,7 @@ from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
-from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
 from .fastpaths import faster_filter, joined_lists, member_of_joined, scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
@@ -149,6 +149,9 @@ class OperatorNodes:
         # a filter of a filter ((L where P) where Q, often through a define): one filter of L by
         # P and Q, no list in between; Q reads the element under P's name
         inner = None if self.plain else shape(src)
+        if isinstance(inner, Copy):   # a new list of a tuple's elements: the tuple walked, no copy
+            walked = reading(inner.inner, src.uses)
+            walked.binds, src, inner = src.binds, walked, None
         inner = inner if isinstance(inner, Filter) else None
         var = self.fresh() if inner is None else inner.var
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), name)))
