@@ -75,6 +75,18 @@ flow:
 """)
 
 
+def test_a_filter_walks_the_neighbours_where_they_are_and_they_stay_a_list(tmp_path):
+    from interpreter.expr import Compiler
+    r = load_text(tmp_path, HEX)
+    S = r.new_game(1)
+    walked = Compiler(r.names).compile("count(neighbors(last(spots)) where row == 2)", has_me=False)
+    plain = Compiler(r.names, plain=True).compile("count(neighbors(last(spots)) where row == 2)", has_me=False)
+    assert "list(_NB" not in walked.source and "list(_NB" in plain.source   # no copy made to walk them
+    assert walked.fn(S, None, None) == plain.fn(S, None, None) == 1         # r2x3 touches r2x1
+    value = Compiler(r.names).compile("neighbors(last(spots))", has_me=False).fn(S, None, None)
+    assert type(value) is list and value == [r.card_id("r1x2"), r.card_id("r1x4"), r.card_id("r2x1")]
+
+
 def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):
     r = load_text(tmp_path, ROOMS)
     S = r.new_game(1)

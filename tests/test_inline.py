@@ -150,3 +150,21 @@ def test_a_chance_reading_an_earlier_one_takes_it_as_a_parameter():
     assert fn.params == (name,)
     assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == ("S", "me", f"P_{name}")
     assert f"{{{name!r}:" not in rules.module_source and f"P_{name} = v0" in rules.flow_source
+
+
+def _function(source, name):
+    """The text of the generated function ``name`` in ``source``."""
+    return next(part for part in source.split("\ndef ") if part.startswith(f"{name}("))
+
+
+def test_an_attempts_effect_outcome_and_its_target_list_run_in_place():
+    from helpers import bundled
+    rules = bundled("mister_diamond")
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    touch = attempt.outcomes[0].body.steps[0]   # (set turn_over: the effect list the outcome is)
+    assert touch.kind == "effects"
+    run = _function(rules.flow_source, f"R{attempt.index}")
+    assert f"R{touch.index}(S, f)" not in run and f"{touch.loc.line}:{touch.loc.col}, written in place" in run
+    target = _function(rules.flow_source, f"R{attempt.target.index}")
+    assert "written in place" in target and "(S, actor, None)" not in target
+    # the same games as the plain reference: tests/test_flowgen.py, tests/test_trajectories.py

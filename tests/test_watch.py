@@ -133,3 +133,26 @@ def test_an_effect_that_only_reads_a_watched_zone_is_quiet(tmp_path):
     # a step that reads the market and moves a card into it is still watched
     r = load(tmp_path, 'move: {from: deck, to: market, count: "count(market)"}')
     assert quiet_flags(r) == [True, True, False, False]
+
+
+BRANCHED = 'if: "k == 2"\n        then: [{move: {from: deck, to: market, count: 1}}]'
+
+
+def test_a_branch_that_may_change_what_a_check_reads_is_noted_where_it_begins(tmp_path):
+    from test_flowgen import lockstep
+    r = load(tmp_path, BRANCHED)
+    step = [s for s in r.steps if isinstance(s, Effects)][2]
+    assert not step.quiet and step.noted == (1,)   # marks: the list (0), its then (1)
+    assert [len(writes) for _, _, writes in step.fn.marks] == [0, 1]
+    # the sequence notes the change in the branch; with the other branch taken it goes on at
+    # once, with no check: the same games, triggers and step counts as the plain reference
+    assert "_changed = False" in r.flow_source and "if _changed:" in r.flow_source
+    assert sum(lockstep(r, 2, seed) for seed in range(6)) > 30
+    fills = set()
+    for seed in range(6):
+        S = r.new_game(2, seed=seed)
+        rnd = __import__("random").Random(seed)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        fills.add(S.c["fills"])
+    assert len(fills) > 1   # (the market filled in some games, not in others: both branches ran)

@@ -390,7 +390,7 @@ class Builder(Declarations, Bounded, Elements):
                       self.triggers.enter)
         for step in self.step_list:
             if isinstance(step, Effects):
-                step.quiet = quiet.quiet(step.fn)
+                step.quiet, step.noted = quiet.quiet(step.fn), quiet.noted(step.fn)
             else:
                 step.settle(quiet, r.watched_vars)
         # invariants: conditions that must hold after every decision (checked by validate --playouts)

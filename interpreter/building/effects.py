@@ -113,6 +113,10 @@ class EffectCompiler(DeclaredEffects):
         # its statements, for a step that writes them in place (flowgen.py), and whether they bind
         # a for_each's element in L (then L must be set there, even to None)
         fn.body, fn.binds_local = (body[0], None), body[1]
+        # where its list and each branch begin, with what their own items may write: a step
+        # running it in place notes there whether a change the checks can see was made
+        # (watch.Quiet.noted, flowgen.FlowSource.noting)
+        fn.marks = body[2]
         if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
             fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
@@ -126,7 +130,7 @@ class EffectCompiler(DeclaredEffects):
         try:
             with self.access.apart(), self.access.recording() as notes:
                 self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
-                self.block(em, items, path, dict(locals or {}), has_me, first)
+                self.block(em, items, path, dict(locals or {}), has_me, first, marked=True)
             writes = compiler.writes
         finally:
             compiler.writes = outer
@@ -137,7 +141,8 @@ class EffectCompiler(DeclaredEffects):
             params = [v for k, v in params.items() if k in notes.locals]
         args = "L" if params is None else ", ".join(params)
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
-        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict)
+        marks = tuple((len(own) + at, depth - 1, tuple(writes)) for at, depth, writes in em.marks)
+        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)
@@ -161,12 +166,23 @@ class EffectCompiler(DeclaredEffects):
             em.line(self.ctx.probes.line(kind, what, path))
 
     # ------------------------------------------------------------------ statements
-    def block(self, em, items, path, locals, has_me, first=0):
+    def block(self, em, items, path, locals, has_me, first=0, marked=False):
+        """The effect list ``items``; ``marked``: a list or branch whose start is marked
+        (em.marks) with what each of its items may write, but an if or a switch, whose branches
+        are marked themselves."""
         items = items if isinstance(items, list) else [items]
+        writes: list[Access] = []
+        if marked:
+            em.marks.append((len(em.lines), em.depth, writes))
         if not items:
             em.line("pass")
         for i, item in enumerate(items, first):
-            self.item(em, item, (*path, i), locals, has_me)
+            if not marked or isinstance(item, dict) and ("if" in item or "switch" in item):
+                self.item(em, item, (*path, i), locals, has_me)
+                continue
+            with self.access.recording() as notes:
+                self.item(em, item, (*path, i), locals, has_me)
+            writes.append(notes.frozen())
 
     def item(self, em, item, path, locals, has_me):
         self.ctx.grow(path)   # (building/bounded.py)
@@ -354,7 +370,7 @@ class EffectCompiler(DeclaredEffects):
         em.depth += 1
         if probe is not None:
             self.probe(em, *probe, path)
-        self.block(em, items, path, locals, has_me)
+        self.block(em, items, path, locals, has_me, marked=True)
         em.depth -= 1
 
     def e_if(self, em, item, path, locals, has_me):

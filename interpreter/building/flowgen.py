@@ -33,7 +33,7 @@ from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.names import var_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
-from ..mechanics.base import Sequence, Step
+from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .listing import graft, module
 
@@ -80,10 +80,15 @@ class FlowSource:
         where that step's frame is a constant (nothing to raise an error located at the
         sequence), it is entered in the sequence's place: the same stack after the run, a frame
         and a call fewer. The plain reference enters every step itself."""
+        step = self._started(step)
+        return self.enter(step), self.run(step)
+
+    def _started(self, step):
+        """The step ``start`` enters for ``step`` (through sequences of one step)."""
         while (not self.plain and type(step) is Sequence and len(step.steps) == 1
                and _constant_frame(step.steps[0]) and "enter" not in step.__dict__):
             step = step.steps[0]
-        return self.enter(step), self.run(step)
+        return step
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
@@ -119,6 +124,12 @@ class FlowSource:
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
         chain no longer than the flow is deep), and the loop checks after each iteration."""
         run, push, count = self.run(step), [], f"{pad}S.steps += {1 + step.charge}"
+        started = self._started(step) if frame is None and caller is not None else None
+        if type(started) is Effects and _constant_frame(started):
+            # an effect list's run pops the frame it was given and runs the effects: its effects
+            # written here, no frame made and no call (errors located as its run locates them)
+            return [*([f"{pad}S.stack.pop()"] if tail else []), count,
+                    *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
             push, frame = [f"{pad}S.stack[-1] = f = {new}" if tail else f"{pad}S.stack.append(f := {new})"], "f"
@@ -175,7 +186,21 @@ class FlowSource:
         loc = getattr(fn, "loc", None)
         return f"{self.fn(fn)}" + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
 
-    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None) -> list:
+    def notes(self, fx) -> bool:
+        """Whether effect step ``fx``, written in place, can note whether it changed what the checks
+        read (``noting``): it has marks, and its list itself (mark 0) changes nothing they read."""
+        return fx.noted is not None and 0 not in fx.noted and self.inline(fx.fn)
+
+    def noting(self, fx, pad: str) -> list:
+        """Lines running effect step ``fx`` as ``effects`` does, setting ``_changed`` where a
+        change the checks can see may be made: written in place, at the start of each branch
+        of its list whose own items may make one (``fx.noted``, watch.Quiet.noted), so that a
+        branch not taken leaves the checks as they were; called, before the call unless quiet."""
+        if not self.inline(fx.fn):
+            return [*([f"{pad}_changed = True"] if not fx.quiet else []), *self.effects(fx.fn, self.me(fx.me_var), pad, fx)]
+        return self.effects(fx.fn, self.me(fx.me_var), pad, fx, noted=fx.noted or ())
+
+    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = ()) -> list:
         """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
         (name -> source; None: no locals): the ones it reads passed as its parameters
         (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
@@ -198,8 +223,11 @@ class FlowSource:
         if not self.inline(fn):
             run = [call]
         else:
+            body = list(fn.body[0])
+            for at, depth, _ in sorted((fn.marks[k] for k in noted), key=lambda m: -m[0]):   # (from the end: indexes hold)
+                body.insert(at, "    " * depth + "_changed = True")
             run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if me != "me" else []),
-                   *binds, *fn.body[0]]
+                   *binds, *body]
         if step is None:
             return [pad + line for line in run]
         handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else

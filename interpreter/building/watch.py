@@ -57,6 +57,17 @@ class Quiet:
             return False
         return not self._may_change(getattr(fn, "access", None), set())
 
+    def noted(self, fn) -> tuple | None:
+        """The marks of effect function ``fn`` (building/effects.py: where its list and each
+        if/switch branch begin) whose own items may change what the conditions read: a step
+        running ``fn`` in place notes there that a check is due (None: no marks, or everything
+        watched; the step then reports a change whenever ``fn`` is not quiet)."""
+        marks = getattr(fn, "marks", None)
+        if marks is None or self.watched is None:
+            return None
+        return tuple(k for k, (_, _, writes) in enumerate(marks)
+                     if any(self._may_change(a, set()) for a in writes))
+
     def _may_change(self, a: Access | None, seen: set) -> bool:
         if a is None or a.opaque or self.watched is None:   # (None: everything is watched)
             return True

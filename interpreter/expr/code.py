@@ -133,6 +133,8 @@ AnyLoop = _shape("AnyLoop", "var iter cond")
 Summed = _shape("Summed", "var iter body")
 # ``(a + b)`` of two lists.
 Join = _shape("Join", "left right")
+# ``list(inner)``: a new list of a tuple's elements (a board's neighbours); a loop walks ``inner`` itself.
+Copy = _shape("Copy", "inner")
 
 
 # ---------------------------------------------------------------------- reading shapes

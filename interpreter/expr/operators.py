@@ -10,9 +10,10 @@ from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
-from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
-from .fastpaths import faster_filter, joined_lists, member_of_joined, scan_call, scan_first
+from .fastpaths import cards_bytes, faster_filter, joined_lists, member_of_cards, member_of_joined, pure_value, \
+    scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
@@ -149,6 +150,9 @@ class OperatorNodes:
         # a filter of a filter ((L where P) where Q, often through a define): one filter of L by
         # P and Q, no list in between; Q reads the element under P's name
         inner = None if self.plain else shape(src)
+        if isinstance(inner, Copy):   # a new list of a tuple's elements: the tuple walked, no copy
+            walked = reading(inner.inner, src.uses)
+            walked.binds, src, inner = src.binds, walked, None
         inner = inner if isinstance(inner, Filter) else None
         var = self.fresh() if inner is None else inner.var
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), name)))
@@ -264,15 +268,15 @@ class OperatorNodes:
             table, zone = mapped.lookup[0], mapped.iter
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
             return (found if op == "in" else f"(not {found})"), BOOL
-        union = None if self.plain or not is_list(tb) else self._union_set(a, ta, b, tb, scope)
-        if union is not None:   # x in A + B in a loop: one set of both, a lookup per element
-            return f"({a} {op} {union})", BOOL
+        union = None if self.plain or not is_list(tb) else self._union_set(a, ta, b, tb, scope, op)
+        if union is not None:   # x in A + B in a loop: one set (or bytes) of both, a lookup per element
+            return union, BOOL
         joined = None if self.plain or not is_list(tb) else member_of_joined(a, b)
         if joined is not None:   # x in A + B: looked for in A, then in B, no list joined
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
 
-    def _union_set(self, a, ta, b, tb, scope) -> Code | None:
+    def _union_set(self, a, ta, b, tb, scope, op) -> str | None:
         """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do
         not): the lists joined as one set, built once per evaluation before it (compiler.hoist:
         plain reads of the lists cannot fail), so that each element is one lookup rather than a
@@ -283,10 +287,14 @@ class OperatorNodes:
         parts = joined_lists(b)
         if parts is None:
             return None
-        union = reading("{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
+        # cards numbered below 256 (and x read plainly): the bytes of the lists' cards
+        in_bytes = ta == CARD and elem(tb) == CARD and self.names.max_list <= 256 and pure_value(a)
+        union = reading(cards_bytes(parts) if in_bytes else "{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
         union.walks = True
         hoisted = self.hoist(union, scope, eager=True)
-        return hoisted if hoisted is not union else None
+        if hoisted is union:
+            return None
+        return member_of_cards(a, op, hoisted) if in_bytes else f"({a} {op} {hoisted})"
 
     def n_neg(self, n, scope):
         s, t = self.node(n.children[0], scope)

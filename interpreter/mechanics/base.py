@@ -385,6 +385,7 @@ class Effects(Step):
     kind = "effects"
     inline = True
     quiet = False       # True: cannot change what when-triggers and end conditions read (watch.py)
+    noted: tuple | None = None   # the marks of fn where such a change may begin (watch.Quiet.noted); None: unknown
 
     def __init__(self, fn, me_var):
         self.fn = fn
@@ -465,22 +466,31 @@ class Sequence(Step):
 
     @staticmethod
     def _segment(g, start, effects, child, last, resume):
-        out = [f"    if k == {start}:"]
+        changed = any(not fx.quiet for fx in effects)
+        # noted: whether a change the checks can see was made, noted as the effects run, where
+        # none surely makes one (FlowSource.notes); when none did, the child runs at once
+        noted = changed and all(fx.quiet or g.notes(fx) for fx in effects)
+        out = [f"    if k == {start}:", *(["        _changed = False"] if noted else [])]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
                 out.append(f"        S.steps += {fx.charge}")
-            out += [*g.effects(fx.fn, g.me(fx.me_var), "        ", fx),   # (located at the effect, not at the list)
+            out += [*(g.noting(fx, "        ") if noted else   # (located at the effect, not at the list)
+                      g.effects(fx.fn, g.me(fx.me_var), "        ", fx)),
                     "        if S.over:",
                     "            return None"]
-        changed = any(not fx.quiet for fx in effects)
         if child is None:
-            out += ["        S.stack.pop()", f"        return {'None' if changed else 'U'}"]
+            out += ["        S.stack.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
             return out
+
+        def place(new):   # the last child takes this frame's place (a tail call)
+            return [f"S.stack[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"S.stack.append(f := {new})"]
+        if noted:
+            out += ["        if _changed:", *(f"            {line}" for line in place(g.enter(child))), "            return None"]
+        changed = changed and not noted
         new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
-        if last:   # the last child takes this frame's place (a tail call)
-            out.append(f"        S.stack[-1] = f = {new}")
-        else:
-            out += [f"        frame[{NEXT}] = {resume}", f"        S.stack.append(f := {new})"]
+        out += [f"        {line}" for line in place(new)]
+        if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
+            out.append(f"        S.steps += {1 + child.charge}")
         out.append("        return None" if changed else f"        return {run}(S, f)")
         return out
 

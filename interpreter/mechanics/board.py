@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ..expr.parser import ExprError, offset_of
 from ..expr.builtins import register_builtin
+from ..expr.code import Copy, code
 from ..expr.messages import describe
 from ..expr.names import NEIGHBOURS
 from ..expr.types import BOOL, CARD, list_of
@@ -129,7 +130,7 @@ def _card_args(c, n, scope, args, kw, fname, k):
 def b_neighbors(c, n, scope, args, kw):
     _need_board(c, n)
     (p,) = _card_args(c, n, scope, args, kw, "neighbors", 1)
-    return f"list({NEIGHBOURS}[{p}])", list_of(CARD)
+    return code(f"list({NEIGHBOURS}[{p}])", Copy(f"{NEIGHBOURS}[{p}]")), list_of(CARD)
 
 
 def b_adjacent(c, n, scope, args, kw):

@@ -409,10 +409,10 @@ class _Target(Step):
         cards = f"{g.fn(self.cards)}(S, actor, None)"
         if g.plain or not _apart(self.cards.source):
             listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
-        elif isinstance(shape(self.cards.source), Join):
-            listed, ordered = [f"    options = cards = {cards}"], ["    options.sort()"]
+        elif isinstance(shape(self.cards.source), Join):   # (the list, in place: no call)
+            listed, ordered = [*g.assign(self.cards, "cards", "actor", "    "), "    options = cards"], ["    options.sort()"]
         else:
-            listed, ordered = [f"    cards = {cards}"], ["    options = sorted(cards)"]
+            listed, ordered = [*g.assign(self.cards, "cards", "actor", "    ")], ["    options = sorted(cards)"]
         return "\n".join([
             f"def R{self.index}(S, frame):",
             "    parent = S.stack[-2]",

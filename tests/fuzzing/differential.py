@@ -47,7 +47,7 @@ FAST_FORMS = {
     "a value computed once": r"for _e\d+z in \(",
     "a key looked up": r"_lookup\(", "membership without the list": r"_has_sum\(",
     "membership in joined lists": r"\b(\w+) in [\w.\[\]']+ or \1 in ",
-    "membership in a set of joined lists": r":= \{\*",
+    "membership in a set (or the bytes) of joined lists": r":= \{\*|:= bytes\(\[",
     "sums by an attribute's weights": r"_sum_bits_of\(|_sums_by\(",
 }
 
