@@ -27,7 +27,7 @@ MODULES = (
     "engine.loop", "engine.rng", "engine.state", "engine.ruleset",
     "expr.runtime",
     "mechanics.base", "mechanics.triggers", "mechanics.market", "mechanics.grid", "mechanics.grid_prices",
-    "mechanics.cards", "mechanics.counters",
+    "mechanics.cards", "mechanics.counters", "mechanics.pay", "mechanics.pick",
 )
 
 # Modules built from a Cython file of this folder instead of their .py: C arithmetic where the

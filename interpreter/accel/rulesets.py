@@ -34,7 +34,7 @@ from .build import DIRECTIVES, BuildError, compile_file, extension
 OPTIMIZE = "-O1"
 FLAGS = ("-g0",)
 # Only the functions that ran in SAMPLE decisions of random play, profiled before the first
-# compile, are compiled: the most time first, up to LINES lines of the module's source (None:
+# compile, are compiled: the most time a line first, up to LINES lines of the module's source (None:
 # every function, run or not).
 LINES: int | None = 1000
 SAMPLE = 2000
@@ -154,7 +154,7 @@ def _spaces(rules) -> list[dict]:
 
 def hot_source(rules, text: str, budget: int) -> str:
     """``text`` (the module) with only its hot functions left: those that ran in ``SAMPLE``
-    decisions of random play, profiled, the most time first (a comprehension's counted to the
+    decisions of random play, profiled, the most time a line first (a comprehension's counted to the
     function it is in), up to ``budget`` lines; the other lines blank, so that the numbers stay.
     The functions left out are free names of the compiled module: it calls them as Python."""
     import cProfile
@@ -190,7 +190,7 @@ def hot_source(rules, text: str, budget: int) -> str:
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
     kept = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
-    order = sorted(spent, key=lambda n: (-spent[n], n))
+    order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
         reached = kept.union(*(calls[c] for c in chosen))
