@@ -25,8 +25,9 @@ counts (valgrind) the env's encoder called on a state that did not change since 
 and a numpy copy of a tensor of its size: the least a fresh tensor a step costs; then the
 bare apply and the env step (as ``--instructions``), and says whether the speed clause holds:
 an env step within 2x a bare apply plus that floor. ``--parts`` also plays the env with a constant
-tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
-bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
+tensor, then with a constant tensor and mask array (one zero array, not copied, where numpy's
+constructor made the mask: what the env's own bookkeeping costs, the labels, ids, the mask's
+bytes and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
 (each side in a child process, less the same child playing no game: a figure the machine's
 load does not move). Needs the rl extra.
@@ -44,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import interpreter  # noqa: E402
 import numpy as np  # noqa: E402
 
+from interpreter.adapters import pettingzoo  # noqa: E402
 from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
 from interpreter.adapters.tensors import Encoders  # noqa: E402
 from interpreter.play.simulation.workers import settle  # noqa: E402
@@ -80,9 +82,9 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     if "tensor" in constant:              # (--parts: what the env costs without them)
         tensor = np.zeros(e.table.layout.size, np.float32)
         e._encode = Encoders(lambda seat: lambda S, p: tensor)   # (not a copy: copying is numpy's work, not the env's)
-    if "mask" in constant:
+    if "mask" in constant:                # (the mask's array not made: its bytes are still written)
         mask = np.zeros(len(e.table.actions), np.int8)
-        e._masks = lambda ids: mask
+        pettingzoo._array = lambda n, dtype, buffer: mask
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game

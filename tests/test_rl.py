@@ -356,6 +356,11 @@ def _play_keeping(env, seed, agents=None):
         order.append(agent)
         obs, reward, terminated, truncated, info = env.last()
         kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        seat = env.possible_agents.index(agent)   # the agent's own observation, as the reference encodes it
+        assert np.array_equal(obs["observation"], env.table.layout.encode(env.game_state, seat))
+        assert list(np.flatnonzero(obs["action_mask"])) == sorted(set(env.legal_ids or ()))
+        again = env.observe(agent)                # (asked again at this decision: the same arrays)
+        assert all(again[k] is obs[k] for k in obs)
         assert (reward, terminated, truncated, info) == (env._cumulative_rewards[agent], env.terminations[agent],
                                                          env.truncations[agent], env.infos[agent])
         if terminated or truncated:
