@@ -393,3 +393,17 @@ def test_pettingzoo_agent_iter_and_last_are_pettingzoos_and_what_they_returned_s
     env.reset(seed=4)                       # (a reset in the loop: the iterator follows the new game)
     assert next(steps) == env.agent_selection
     assert _play_keeping(env, 4, steps)[0] == _play_keeping(env, 4)[0]
+
+
+def test_pettingzoo_env_keeps_its_attributes_in_slots():
+    """What a step reads is in slots, not in the instance's dictionary (AECEnv's), which CPython
+    reads by a hashed lookup once it holds more than 30 keys: only the class attribute it
+    overrides (metadata) is there, and a wrapper may still set attributes of its own."""
+    env = pettingzoo.env("diamonds", players=4, params={"rounds": 1})
+    env.reset(seed=1)
+    for _ in range(5):
+        env.last()
+        env.step(env.legal_ids[0])
+    assert set(vars(env)) == {"metadata"} and env.metadata["name"] == "rulebook_diamonds_v0"
+    env.note = 1
+    assert env.note == 1
