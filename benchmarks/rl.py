@@ -288,7 +288,7 @@ def main(argv=None) -> int:
             print(f"{name}, {players} players: the encoder on an unchanged state {enc / 1e3:.1f} k instructions "
                   f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k; env step {e / 1e3:.1f} k against "
                   f"2 x apply {b / 1e3:.1f} k + the floor = {bound / 1e3:.1f} k: "
-                  + ("within" if e <= bound else f"over by {e / bound - 1:.0%}"))
+                  + (f"within by {1 - e / bound:.1%}" if e <= bound else f"over by {e / bound - 1:.1%}"))
             continue
         if a.mcts:
             print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations, chance={a.chance}) "
