@@ -124,7 +124,7 @@ class RulebookEnv(AECEnv):
         self.game_seed: int | None = None
         # the game, from reset() on (the API asks for reset() before anything else)
         self.game_state: State = None  # type: ignore[assignment]
-        self.agent_selection = self.possible_agents[0]   # (read by select_agent: whose infos to clear)
+        self.agent_selection = self.possible_agents[0]   # (read by step: whose infos to clear)
         self.agents: list[str] = []   # (one list for the env's life: agent_iter's iterators watch it)
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
@@ -190,7 +190,7 @@ class RulebookEnv(AECEnv):
             if not observe:
                 return None, 0.0, False, False, self.infos[agent]
             tensor = self._tensor
-            if tensor is None:   # (the acting seat's observation, kept until the next step: _observe_acting inline)
+            if tensor is None:   # (the acting seat's, kept until the next step: _observe_acting and _mask_of inline)
                 S = self.game_state
                 seat = S.dec[0]  # type: ignore[index]
                 tensor = self._tensor = self._encode[seat](S, seat)
