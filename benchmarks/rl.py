@@ -24,7 +24,9 @@ application of a chance outcome. ``--floor``
 counts (valgrind) the env's encoder called on a state that did not change since its last call,
 and a numpy copy of a tensor of its size: the least a fresh tensor a step costs; then the
 bare apply and the env step (as ``--instructions``), and says whether the speed clause holds:
-an env step within 2x a bare apply plus that floor. ``--parts`` also plays the env with a constant
+an env step within 2x a bare apply plus that floor. ``--in-play`` counts (valgrind) the
+encoder called in play (the acting seat's, before each move of the bare loop) and called again
+on the same state: what the floor leaves out, the encoder's work on what changed. ``--parts`` also plays the env with a constant
 tensor, then with a constant tensor and mask array (one zero array, not copied, where numpy's
 constructor made the mask: what the env's own bookkeeping costs, the labels, ids, the mask's
 bytes and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
@@ -232,6 +234,48 @@ def floor(name, players, calls=20_000) -> tuple[float, float]:
     return ((counts["encode"] - counts["none"]) / calls, (counts["copy"] - counts["none"]) / calls)
 
 
+# the encoder in play: the bare loop calling the acting seat's encoder before each move (once,
+# or twice: the second call on a state it has just encoded, what the floor measures)
+IN_PLAY = """
+import sys, random
+sys.path[:0] = [{root!r}]
+import interpreter
+from interpreter.adapters.tensors import layout
+from interpreter.play.simulation.workers import settle
+rules = interpreter.load({name!r})
+encode = layout(rules, {players}).encoder()
+
+def play(first, games, calls):
+    n = 0
+    for seed in range(first, first + games):
+        S, rnd = rules.new_game({players}, seed), random.Random(seed)
+        while not S.over:
+            seat = S.dec[0]
+            for _ in range(calls):
+                encode[seat](S, seat)
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            n += 1
+    return n
+play(10**6, 1, 2)
+settle()
+print(play(0, {games}, {calls}))
+"""
+
+
+def in_play(name, players, games) -> tuple[float, float]:
+    """Instructions a decision of the encoder called in play (the acting seat's, before each
+    move of the bare loop), and of a second call on the same state (the floor, averaged over
+    the games' states)."""
+    from instructions import instructions_of
+    root = str(Path(__file__).resolve().parent.parent)
+    per = []
+    for calls in (0, 1, 2):
+        base = instructions_of(IN_PLAY.format(root=root, name=name, players=players, games=0, calls=calls))[0]
+        total, out = instructions_of(IN_PLAY.format(root=root, name=name, players=players, games=games, calls=calls))
+        per.append((total - base) / max(1, int(out.split()[-1])))
+    return per[1] - per[0], per[2] - per[1]
+
+
 def chance_costs(name, players, games) -> dict:
     """Explicit chance, in random games played through the OpenSpiel game: chance nodes a
     game, CPU microseconds a ``chance_outcomes()`` call (asked 100 times at each node) and a
@@ -275,9 +319,16 @@ def main(argv=None) -> int:
                    help="time explicit chance instead: chance_outcomes() and an outcome applied")
     p.add_argument("--floor", action="store_true",
                    help="count the instructions of the encoder on an unchanged state and of a numpy copy instead")
+    p.add_argument("--in-play", action="store_true",
+                   help="count the encoder called in play, and called again on the same state, instead")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
+            continue
+        if a.in_play:   # what the floor leaves out: the encoder's work on what changed
+            once, again = in_play(name, players, a.games if name != "diamonds_club" else max(1, a.games // 5))
+            print(f"{name}, {players} players: the encoder in play {once / 1e3:.1f} k instructions a decision, "
+                  f"called again on the same state {again / 1e3:.1f} k: {(once - again) / 1e3:.1f} k for what changed")
             continue
         if a.floor:   # the speed clause: an env step within 2x a bare apply plus the tensor's floor
             enc, copy = floor(name, players)
