@@ -24,9 +24,12 @@ application of a chance outcome. ``--floor``
 counts (valgrind) the env's encoder called on a state that did not change since its last call,
 and a numpy copy of a tensor of its size: the least a fresh tensor a step costs; then the
 bare apply and the env step (as ``--instructions``), and says whether the speed clause holds:
-an env step within 2x a bare apply plus that floor. ``--parts`` also plays the env with a constant
-tensor, then with a constant tensor and mask (one zero array, not copied: what the env's own
-bookkeeping costs, the labels, ids and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
+an env step within 2x a bare apply plus that floor. ``--in-play`` counts (valgrind) the
+encoder called in play (the acting seat's, before each move of the bare loop) and called again
+on the same state: what the floor leaves out, the encoder's work on what changed. ``--parts`` also plays the env with a constant
+tensor, then with a constant tensor and mask array (one zero array, not copied, where numpy's
+constructor made the mask: what the env's own bookkeeping costs, the labels, ids, the mask's
+bytes and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
 (each side in a child process, less the same child playing no game: a figure the machine's
 load does not move). Needs the rl extra.
@@ -44,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import interpreter  # noqa: E402
 import numpy as np  # noqa: E402
 
+from interpreter.adapters import pettingzoo  # noqa: E402
 from interpreter.adapters.pettingzoo import env as make_env  # noqa: E402
 from interpreter.adapters.tensors import Encoders  # noqa: E402
 from interpreter.play.simulation.workers import settle  # noqa: E402
@@ -80,9 +84,9 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
     if "tensor" in constant:              # (--parts: what the env costs without them)
         tensor = np.zeros(e.table.layout.size, np.float32)
         e._encode = Encoders(lambda seat: lambda S, p: tensor)   # (not a copy: copying is numpy's work, not the env's)
-    if "mask" in constant:
+    if "mask" in constant:                # (the mask's array not made: its bytes are still written)
         mask = np.zeros(len(e.table.actions), np.int8)
-        e._masks = lambda ids: mask
+        pettingzoo._array = lambda n, dtype, buffer: mask
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game
@@ -230,6 +234,48 @@ def floor(name, players, calls=20_000) -> tuple[float, float]:
     return ((counts["encode"] - counts["none"]) / calls, (counts["copy"] - counts["none"]) / calls)
 
 
+# the encoder in play: the bare loop calling the acting seat's encoder before each move (once,
+# or twice: the second call on a state it has just encoded, what the floor measures)
+IN_PLAY = """
+import sys, random
+sys.path[:0] = [{root!r}]
+import interpreter
+from interpreter.adapters.tensors import layout
+from interpreter.play.simulation.workers import settle
+rules = interpreter.load({name!r})
+encode = layout(rules, {players}).encoder()
+
+def play(first, games, calls):
+    n = 0
+    for seed in range(first, first + games):
+        S, rnd = rules.new_game({players}, seed), random.Random(seed)
+        while not S.over:
+            seat = S.dec[0]
+            for _ in range(calls):
+                encode[seat](S, seat)
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            n += 1
+    return n
+play(10**6, 1, 2)
+settle()
+print(play(0, {games}, {calls}))
+"""
+
+
+def in_play(name, players, games) -> tuple[float, float]:
+    """Instructions a decision of the encoder called in play (the acting seat's, before each
+    move of the bare loop), and of a second call on the same state (the floor, averaged over
+    the games' states)."""
+    from instructions import instructions_of
+    root = str(Path(__file__).resolve().parent.parent)
+    per = []
+    for calls in (0, 1, 2):
+        base = instructions_of(IN_PLAY.format(root=root, name=name, players=players, games=0, calls=calls))[0]
+        total, out = instructions_of(IN_PLAY.format(root=root, name=name, players=players, games=games, calls=calls))
+        per.append((total - base) / max(1, int(out.split()[-1])))
+    return per[1] - per[0], per[2] - per[1]
+
+
 def chance_costs(name, players, games) -> dict:
     """Explicit chance, in random games played through the OpenSpiel game: chance nodes a
     game, CPU microseconds a ``chance_outcomes()`` call (asked 100 times at each node) and a
@@ -273,9 +319,16 @@ def main(argv=None) -> int:
                    help="time explicit chance instead: chance_outcomes() and an outcome applied")
     p.add_argument("--floor", action="store_true",
                    help="count the instructions of the encoder on an unchanged state and of a numpy copy instead")
+    p.add_argument("--in-play", action="store_true",
+                   help="count the encoder called in play, and called again on the same state, instead")
     a = p.parse_args(argv)
     for name, players in GAMES:
         if a.only and name != a.only:
+            continue
+        if a.in_play:   # what the floor leaves out: the encoder's work on what changed
+            once, again = in_play(name, players, a.games if name != "diamonds_club" else max(1, a.games // 5))
+            print(f"{name}, {players} players: the encoder in play {once / 1e3:.1f} k instructions a decision, "
+                  f"called again on the same state {again / 1e3:.1f} k: {(once - again) / 1e3:.1f} k for what changed")
             continue
         if a.floor:   # the speed clause: an env step within 2x a bare apply plus the tensor's floor
             enc, copy = floor(name, players)
@@ -286,7 +339,7 @@ def main(argv=None) -> int:
             print(f"{name}, {players} players: the encoder on an unchanged state {enc / 1e3:.1f} k instructions "
                   f"a call, a numpy copy of its tensor {copy / 1e3:.1f} k; env step {e / 1e3:.1f} k against "
                   f"2 x apply {b / 1e3:.1f} k + the floor = {bound / 1e3:.1f} k: "
-                  + ("within" if e <= bound else f"over by {e / bound - 1:.0%}"))
+                  + (f"within by {1 - e / bound:.1%}" if e <= bound else f"over by {e / bound - 1:.1%}"))
             continue
         if a.mcts:
             print(f"{name}, {players} players: OpenSpiel MCTSBot (100 simulations, chance={a.chance}) "

@@ -356,6 +356,11 @@ def _play_keeping(env, seed, agents=None):
         order.append(agent)
         obs, reward, terminated, truncated, info = env.last()
         kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        seat = env.possible_agents.index(agent)   # the agent's own observation, as the reference encodes it
+        assert np.array_equal(obs["observation"], env.table.layout.encode(env.game_state, seat))
+        assert list(np.flatnonzero(obs["action_mask"])) == sorted(set(env.legal_ids or ()))
+        again = env.observe(agent)                # (asked again at this decision: the same arrays)
+        assert all(again[k] is obs[k] for k in obs)
         assert (reward, terminated, truncated, info) == (env._cumulative_rewards[agent], env.terminations[agent],
                                                          env.truncations[agent], env.infos[agent])
         if terminated or truncated:
@@ -388,3 +393,17 @@ def test_pettingzoo_agent_iter_and_last_are_pettingzoos_and_what_they_returned_s
     env.reset(seed=4)                       # (a reset in the loop: the iterator follows the new game)
     assert next(steps) == env.agent_selection
     assert _play_keeping(env, 4, steps)[0] == _play_keeping(env, 4)[0]
+
+
+def test_pettingzoo_env_keeps_its_attributes_in_slots():
+    """What a step reads is in slots, not in the instance's dictionary (AECEnv's), which CPython
+    reads by a hashed lookup once it holds more than 30 keys: only the class attribute it
+    overrides (metadata) is there, and a wrapper may still set attributes of its own."""
+    env = pettingzoo.env("diamonds", players=4, params={"rounds": 1})
+    env.reset(seed=1)
+    for _ in range(5):
+        env.last()
+        env.step(env.legal_ids[0])
+    assert set(vars(env)) == {"metadata"} and env.metadata["name"] == "rulebook_diamonds_v0"
+    env.note = 1
+    assert env.note == 1

@@ -179,7 +179,7 @@ def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
     from interpreter.adapters.seat_encoder import _bring
     pos = [9 - c for c in range(10)]            # card c -> slot 9 - c
     block = bytearray(40)
-    w = [[], block, memoryview(block).cast("f"), 0]
+    w = [[], block, memoryview(block).cast("f"), 0, bytes(40)]   # (the list, its floats, their view, its sum, zeros)
 
     def hot(cards):
         return array("f", [1.0 if 9 - s in cards else 0.0 for s in range(10)]).tobytes()

@@ -98,11 +98,19 @@ def env(path, players: int | None = None, variant: str | None = None, reward: st
 
 class RulebookEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "rulebook_v0", "is_parallelizable": False}
+    # its attributes in slots, read at a fixed offset: not in the instance's dictionary (AECEnv's),
+    # which CPython 3.11 reads by a hashed lookup once it holds more than 30 keys (docs/rl.md:
+    # 3 keys more cost an env step some 4.6 k instructions)
+    __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
+                 "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
+                 "_encode", "_masks", "_zeros", "_n", "_steps", "_ids_and_labels", "_tensor", "_mask",
+                 "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
         super().__init__()
         self.table = table
-        self.metadata = {**self.metadata, "name": f"rulebook_{table.rules.name}_v0"}
+        # (metadata: a class attribute, so in the dictionary, not a slot)
+        self.metadata = {**self.metadata, "name": f"rulebook_{table.rules.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(table.players)]
         n = len(table.actions)
@@ -116,13 +124,15 @@ class RulebookEnv(AECEnv):
         self.game_seed: int | None = None
         # the game, from reset() on (the API asks for reset() before anything else)
         self.game_state: State = None  # type: ignore[assignment]
-        self.agent_selection = self.possible_agents[0]   # (read by select_agent: whose infos to clear)
+        self.agent_selection = self.possible_agents[0]   # (read by step: whose infos to clear)
         self.agents: list[str] = []   # (one list for the env's life: agent_iter's iterators watch it)
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
+        self._zeros, self._n = bytearray(n), n   # (_mask_of's, for last() inline)
         self._steps, self._ids_and_labels = table.rules.steps, table.actions.ids_and_labels
-        self._seen: tuple | None = None         # (agent, tensor, mask) last observed at this decision
+        self._tensor: np.ndarray | None = None  # the acting agent's observation at this decision, once asked
+        self._mask: np.ndarray | None = None
         self.legal_ids: tuple[int, ...] | None = None   # the legal ids in option order (None: the game is over)
 
     def observation_space(self, agent):
@@ -156,23 +166,9 @@ class RulebookEnv(AECEnv):
         self.select_agent()
 
     def select_agent(self) -> None:
-        S = self.game_state
-        self._seen = None
-        last = self.agent_selection   # (whose infos hold the labels of the last decision)
-        if S.over:
-            self.legal_ids = None
-            if last in self.infos:
-                self.infos[last] = {}
-            self._end()
-            return
-        # once a decision: the mask and step() read the ids, the labels are read from them
-        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec  # type: ignore[misc]
-        self.legal_ids, labels = self._ids_and_labels(step, S, options)
-        agent = self.agent_selection = self.possible_agents[seat]
-        infos = self.infos
-        if last is not agent and last in infos:
-            infos[last] = {}                   # (the labels of a decision that is gone)
-        infos[agent] = {"labels": labels, "prompt": step.prompt}
+        """The decision now pending on ``game_state`` (its agent, ids, labels), or the end: after
+        reset, or moves made on the engine's state directly (the gymnasium env's opponents)."""
+        self.step(None, _made=True)
 
     def _end(self) -> None:
         returns = self.table.returns(self.game_state)
@@ -189,50 +185,88 @@ class RulebookEnv(AECEnv):
     def last(self, observe: bool = True):
         """As ``AECEnv.last``: the acting agent's observation, cumulative reward, termination,
         truncation and info."""
-        agent = self.agent_selection
-        obs = None
-        if observe:
-            seen = self._seen                  # (forgotten at each step and reset)
-            if seen is None or seen[0] != agent:
-                seen = self._look(agent)
-            obs = {"observation": seen[1], "action_mask": seen[2]}
-        if self.legal_ids is not None:   # (in play: no reward yet, none terminated nor truncated: _end)
-            return obs, 0.0, False, False, self.infos[agent]
+        agent, ids = self.agent_selection, self.legal_ids
+        if ids is not None:   # in play: no reward yet, none terminated nor truncated (_end)
+            if not observe:
+                return None, 0.0, False, False, self.infos[agent]
+            tensor = self._tensor
+            if tensor is None:   # (the acting seat's, kept until the next step: _observe_acting and _mask_of inline)
+                S = self.game_state
+                seat = S.dec[0]  # type: ignore[index]
+                tensor = self._tensor = self._encode[seat](S, seat)
+                fresh = self._zeros[:]
+                for i in ids:
+                    fresh[i] = 1
+                self._mask = _array(self._n, _I8, fresh)
+            return {"observation": tensor, "action_mask": self._mask}, 0.0, False, False, self.infos[agent]
+        if not observe:
+            obs = None
+        elif self._tensor is not None:         # (asked again at this decision: the same arrays)
+            obs = {"observation": self._tensor, "action_mask": self._mask}
+        else:
+            obs = self._observe_acting()
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 
     def observe(self, agent):
-        """The seat's tensor and action mask, computed once a decision: asked again before the
-        next step (last() then observe()), it returns the same arrays."""
-        seen = self._seen
-        if seen is None or seen[0] != agent:
-            seen = self._look(agent)
-        return {"observation": seen[1], "action_mask": seen[2]}
+        """The seat's tensor and action mask, computed once a decision for the acting agent: asked
+        again before the next step (last() then observe()), it returns the same arrays."""
+        if agent != self.agent_selection:    # (a seat not acting: its mask is all zeros)
+            S, seat = self.game_state, self._seat[agent]
+            return {"observation": self._encode[seat](S, seat), "action_mask": self._masks(())}
+        if self._tensor is not None:
+            return {"observation": self._tensor, "action_mask": self._mask}
+        return self._observe_acting()
 
-    def _look(self, agent) -> tuple:
-        """(agent, tensor, mask) of the agent now, kept until the next step."""
-        S, seat = self.game_state, self._seat[agent]
-        d = S.dec
-        seen = self._seen = (agent, self._encode[seat](S, seat),
-                             self._masks(self.legal_ids if d is not None and d[0] == seat else ()))
-        return seen
+    def _observe_acting(self) -> dict:
+        """The acting agent's observation, kept (``_tensor``, ``_mask``) until the next step."""
+        S, ids = self.game_state, self.legal_ids
+        if ids is None:    # (the game is over: no seat acts)
+            seat, ids = self._seat[self.agent_selection], ()
+        else:
+            seat = S.dec[0]  # type: ignore[index]
+        tensor = self._tensor = self._encode[seat](S, seat)
+        mask = self._mask = self._masks(ids)
+        return {"observation": tensor, "action_mask": mask}
 
-    def step(self, action) -> None:
-        ids = self.legal_ids
-        if ids is None:         # the game is over: every agent is terminated (_end)
-            self._was_dead_step(action)
-            if self.agents:
-                self.agent_selection = self.agents[0]
+    def step(self, action, _made: bool = False) -> None:
+        """As ``AECEnv.step``; then the next decision worked out (its ids, the labels in the acting
+        agent's infos) or the end (the rewards). ``_made``: the move is already made on the state
+        (select_agent); the next decision only. (One method: a call less a step.)"""
+        S = self.game_state
+        if not _made:
+            ids = self.legal_ids
+            if ids is None:         # the game is over: every agent is terminated (_end)
+                self._was_dead_step(action)
+                self._tensor = None           # (the next agent's observation is its own)
+                if self.agents:
+                    self.agent_selection = self.agents[0]
+                return
+            if type(action) is not int and not is_whole(action):   # (a plain int told without a call)
+                raise ValueError(f"action {action!r} is not legal: an action is an int or a numpy integer, "
+                                 f"not {type(action).__name__}")
+            try:
+                i = ids.index(action)
+            except ValueError:
+                raise ValueError(f"action {action} is not legal for {self.agent_selection} now; "
+                                 f"legal: {ids}") from None
+            S.apply_index(i)
+        self._tensor = None
+        last, infos = self.agent_selection, self.infos   # (last: whose infos hold the labels of the last decision)
+        if S.over:
+            self.legal_ids = None
+            infos[last] = {}
+            self._end()
             return
-        if type(action) is not int and not is_whole(action):   # (a plain int told without a call)
-            raise ValueError(f"action {action!r} is not legal: an action is an int or a numpy integer, "
-                             f"not {type(action).__name__}")
-        try:
-            i = ids.index(action)
-        except ValueError:
-            raise ValueError(f"action {action} is not legal for {self.agent_selection} now; legal: {ids}") from None
-        self.game_state.apply_index(i)
-        self.select_agent()          # (rewards and their sums stay 0 until the end: nothing to clear)
+        # once a decision: the mask and step() read the ids, the labels are read from them; rewards
+        # and their sums stay 0 until the end (nothing to clear)
+        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec  # type: ignore[misc]
+        self.legal_ids, labels = self._ids_and_labels(step, S, options)
+        agent = self.possible_agents[seat]
+        if last is not agent:
+            self.agent_selection = agent
+            infos[last] = {}                   # (the labels of a decision that is gone)
+        infos[agent] = {"labels": labels, "prompt": step.prompt}
 
     def render(self):
         if self.render_mode != "ansi":

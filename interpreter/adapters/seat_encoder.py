@@ -36,22 +36,15 @@ def _onehots(count: int) -> list:
 
 def _bring(w, h: list, pos: list) -> None:
     """Make the kept block ``w`` hold the cards of ``h`` (it holds those of ``w[0]``, whose sum
-    is ``w[3]``): the cards that came when the list grew at its end (a pile taking a trick),
-    the card that left when one did (a card played from a hand: the difference of the sums,
-    checked by taking it from the kept list, the encoder's own copy), else every slot written
-    again. (Keeping the sum spares one ``sum`` a call, and removing in place a copy and a
-    search: 7.1 k instructions for a card gone from a hand of 12 became 4.4 k.)"""
-    old, view = w[0], w[2]
+    is ``w[3]``): the card that left when one did (a card played from a hand: the difference of
+    the sums, checked by taking it from the kept list, the encoder's own copy), the cards that
+    came when the list grew at its end (a pile taking a trick), else every slot written again
+    (on the zeros of ``w[4]``). (Keeping the sum spares one ``sum`` a call, and removing in
+    place a copy and a search: 7.1 k instructions for a card gone from a hand of 12 became 4.4 k.)"""
+    old = w[0]
     k, n = len(old), len(h)
-    if n > k and h[:k] == old:
-        came = h[k:]
-        for x in came:
-            view[pos[x]] = 1.0
-        old += came
-        w[3] += sum(came)
-        return
-    total = sum(h)
-    if n == k - 1:
+    if n == k - 1:   # (the most frequent: asked first)
+        total = sum(h)
         gone = w[3] - total
         try:
             old.remove(gone)
@@ -59,14 +52,22 @@ def _bring(w, h: list, pos: list) -> None:
             pass
         else:
             if old == h:
-                view[pos[gone]] = 0.0
+                w[2][pos[gone]] = 0.0
                 w[3] = total
                 return
-    block = w[1]
-    block[:] = bytes(len(block))
+    elif n > k and h[:k] == old:
+        came = h[k:]
+        view = w[2]
+        for x in came:
+            view[pos[x]] = 1.0
+        old += came
+        w[3] += sum(came)
+        return
+    w[1][:] = w[4]
+    view = w[2]
     for x in h:
         view[pos[x]] = 1.0
-    w[0], w[3] = h[:], total
+    w[0], w[3] = h[:], sum(h)
 
 
 def compile_seat(L, seat: int, team: int, kept: list):
@@ -90,14 +91,15 @@ def compile_seat(L, seat: int, team: int, kept: list):
 
     def keep(held=None):
         """A kept entry, shared by the seats' encoders: a zone's block (``held`` slots) is [the list
-        it was written from, the bytearray of its floats, a float view of it, the list's sum]
+        it was written from, the bytearray of its floats, a float view of it, the list's sum,
+        its zeros]
         (module docstring); a counter's, [the list it was written from, its bytes]."""
         if used[0] == len(kept):
             if held is None:
                 kept.append([None, b""])
             else:
                 block = bytearray(4 * held)
-                kept.append([[], block, memoryview(block).cast("f"), 0])
+                kept.append([[], block, memoryview(block).cast("f"), 0, bytes(4 * held)])
         used[0] += 1
         return used[0] - 1
 
