@@ -67,7 +67,7 @@ def _bring(w, h: list, pos: list) -> None:
     view = w[2]
     for x in h:
         view[pos[x]] = 1.0
-    w[0], w[3] = h[:], sum(h)
+    w[0], w[3] = h[:], (total if n == k - 1 else sum(h))   # (the sum known when a card went)
 
 
 def compile_seat(L, seat: int, team: int, kept: list):

@@ -212,11 +212,8 @@ class LocalPrices:
     def price_of(self, S, grid, rows, space):
         """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised.
         The space is the one being taken: the next offer looks there first for what changed."""
-        try:
-            layout = self.last
-            if (layout is None or layout.rows != rows or layout.spaces != grid
-                    or self.values is not None and layout.values != self.values(S.p)):
-                layout = self._layout(S, grid, rows)
+        try:   # (once a move: _layout's own test of the last layout is enough)
+            layout = self._layout(S, grid, rows)
             layout.taken = i = grid.index(space)
             return self.price_one(S, grid, layout.getters, i)
         except RUNTIME_ERRORS:

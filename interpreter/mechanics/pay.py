@@ -214,7 +214,7 @@ class Pay(Step):
         who = frame[PAYER]
         if S.sh:
             S.own(name)   # (copy on write)
-        getattr(S, self.slots[name])[S.tm[who] if self.team[name] else who] -= 1
+        getattr(S, self.slots[name])[self._key(S, name, who)] -= 1
         to = self.to.get(name)
         if to is not None:
             S.set_counter(to, S.counter(to) + 1)
