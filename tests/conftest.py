@@ -4,6 +4,8 @@ lists can use them too. A test that takes over 10 s on two cores is marked ``slo
 (``pytest -m "not slow"`` leaves those out; the default run keeps them)."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from helpers import run_cli
@@ -17,11 +19,18 @@ def cli(capsys):
 
 
 @pytest.fixture
+def no_plots(monkeypatch):
+    """matplotlib unimportable for one test, as where the plots extra is not installed: ``--out``
+    writes a batch's records, summary and report without drawing a plot (drawing them costs more
+    than the few games of a test about something else; the plots have tests of their own)."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+
+
+@pytest.fixture
 def example():
     """The example mechanic of docs/mechanics/adding.md (tests/example_mechanic.py: a ``vote``
     step kind and a ``halve`` effect kind), registered for one test only."""
     import importlib
-    import sys
     from pathlib import Path
 
     from interpreter.mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, STEP_KINDS

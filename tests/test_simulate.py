@@ -328,7 +328,7 @@ def test_out_writes_records_summary_and_plots(cli, tmp_path):
                                                     "win_rate.png"]
 
 
-def test_the_throughput_of_the_games_played_is_reported_but_not_stored(cli, tmp_path):
+def test_the_throughput_of_the_games_played_is_reported_but_not_stored(cli, tmp_path, no_plots):
     out = tmp_path / "speed"
     args = ["simulate", DIAMONDS, "--players", 4, "--games", 6, "--set", "rounds=1", "--workers", 1, "--out", out]
     code, stdout, err = cli(*args, "--json")
@@ -401,7 +401,7 @@ def test_an_interrupted_run_resumes_without_replaying_finished_games(rules, tmp_
     assert {k: v for k, v in resumed["summary"].items() if k != "resumed"} == full_summary
 
 
-def test_resuming_another_batch_in_the_same_folder_is_refused(cli, tmp_path):
+def test_resuming_another_batch_in_the_same_folder_is_refused(cli, tmp_path, no_plots):
     out = tmp_path / "run"
     args = ["simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1", "--workers", 1, "--json",
             "--out", out]
@@ -526,7 +526,7 @@ def test_ray_backend_gives_the_local_results(rules):
     assert remote_search["records"] == local_search["records"]
 
 
-def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, capsys):
+def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, capsys, no_plots):
     out = tmp_path / "run"
     args = ["simulate", "diamonds", "--players", "4", "--games", "5", "--set", "rounds=1", "--workers", "1",
             "--out", str(out), "--json"]

@@ -275,7 +275,7 @@ def test_the_command_writes_an_overlay_that_plays_a_report_and_a_summary(duel, t
     assert 'id="verdict"' in designer and 'id="balance"' in designer and "best" in designer and "base" in designer
 
 
-def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys):
+def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys, no_plots):
     out = tmp_path / "tuned"
     code, _, err = run_cli(capsys, "tune", "liars_dice", "--players", 2, "--param", "numdice=1|2", "--trials", 2,
                            "--games", 10, "--workers", 1, "--out", out)
