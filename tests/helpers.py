@@ -69,11 +69,15 @@ def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
     return interpreter.load(write_ruleset(folder, text, name), **options)
 
 
-@cache
 def bundled(name, variant: str | None = None):
     """A ruleset (a bundled one's name or a path) with a variant, loaded once per test run:
-    a loaded ruleset is frozen, so every test may share it."""
-    return interpreter.load(interpreter.ruleset_path(name), variant=variant)
+    a loaded ruleset is frozen, so every test may share it (a name and its file are one)."""
+    return _loaded(interpreter.ruleset_path(name).resolve(), variant)
+
+
+@cache
+def _loaded(path: Path, variant: str | None):
+    return interpreter.load(path, variant=variant)
 
 
 def write_log(path: Path, objs) -> None:
