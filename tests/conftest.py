@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from helpers import run_cli
+from helpers import run_cli, scenario_outcomes
 
 
 @pytest.fixture
@@ -24,6 +24,14 @@ def no_plots(monkeypatch):
     writes a batch's records, summary and report without drawing a plot (drawing them costs more
     than the few games of a test about something else; the plots have tests of their own)."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)
+
+
+@pytest.fixture
+def scenarios_once(monkeypatch):
+    """``rulebook test`` runs each scenario file once per test run (helpers.scenario_outcomes):
+    for the tests of what the command finds and reports, not of the scenarios themselves."""
+    from interpreter.play.checks import scenarios
+    monkeypatch.setattr(scenarios, "run_file", scenario_outcomes)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import interpreter
+from interpreter.play.checks.scenarios import run_file
 from interpreter.tools import cli
 
 
@@ -78,6 +79,18 @@ def bundled(name, variant: str | None = None):
 @cache
 def _loaded(path: Path, variant: str | None):
     return interpreter.load(path, variant=variant)
+
+
+def scenario_outcomes(path) -> list:
+    """The outcomes of a scenario file (``rulebook test``'s ``run_file``), run once per test run:
+    the bundled files are pytest cases of their game's tests and are run again through the
+    command line."""
+    return _outcomes(Path(path).resolve())
+
+
+@cache
+def _outcomes(path: Path) -> list:
+    return run_file(path)
 
 
 def write_log(path: Path, objs) -> None:

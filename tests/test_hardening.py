@@ -119,7 +119,7 @@ def test_scenario_expect_error_fails_that_scenario_only(tmp_path, capsys):
     assert "1 passed, 1 failed" in out
 
 
-def test_rulebook_test_finds_scenario_files_and_skips_rulesets(capsys):
+def test_rulebook_test_finds_scenario_files_and_skips_rulesets(capsys, scenarios_once):
     assert main(["test"]) == 0            # the bundled scenarios
     bundled = capsys.readouterr().out.strip().splitlines()[-1]
     assert main(["test", "rulesets"]) == 0   # a folder of rulesets and scenarios

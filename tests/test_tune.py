@@ -15,7 +15,7 @@ from interpreter.play.simulation.batch import Batch, play_one
 from interpreter.play.tuning import objectives as obj
 from interpreter.play.tuning.space import Dimension, overlay, overrides, parse_param, space
 from interpreter.play.tuning.study import Settings, Tuner, check_resume
-from tests.helpers import run_cli, write_ruleset
+from helpers import run_cli, write_ruleset
 
 optuna = pytest.importorskip("optuna", reason="Optuna (pip install '.[tune]') is not installed: tune cannot search")
 
