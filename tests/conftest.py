@@ -18,6 +18,25 @@ def cli(capsys):
     return lambda *argv: run_cli(capsys, *argv)
 
 
+def pytest_collection_modifyitems(items):
+    # the tests on a local Ray run last, one after another: Ray starts once for them all (some
+    # 8 s each time), and no other test forks worker processes beside its threads
+    items.sort(key=lambda item: "ray_local" in getattr(item, "fixturenames", ()))
+
+
+@pytest.fixture(scope="session")
+def ray_local():
+    """A local Ray of two CPUs, started once for the tests that use it and shut down after them
+    (skipped without the ray extra)."""
+    ray = pytest.importorskip("ray", reason="the ray extra (pip install '.[ray]') is not installed")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    if started:
+        ray.shutdown()
+
+
 @pytest.fixture
 def no_plots(monkeypatch):
     """matplotlib unimportable for one test, as where the plots extra is not installed: ``--out``

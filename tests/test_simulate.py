@@ -506,21 +506,13 @@ def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(cli, tmp_pat
 
 
 # ---------------------------------------------------------------------- Ray
-def test_ray_backend_gives_the_local_results(rules):
-    ray = pytest.importorskip("ray", reason="the ray extra (pip install '.[ray]') is not installed")
+def test_ray_backend_gives_the_local_results(rules, ray_local):
     b = batch(rules, seed=11)
     local = runs.simulate(b, 10, workers=1, rules=rules)
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     searching = batch(rules, seed=11, agents="ismcts:iterations=8,depth=4,greedy,random,random")
     local_search = runs.simulate(searching, 2, workers=1, rules=rules)
-    try:
-        remote = runs.simulate(b, 10, backend="ray")
-        remote_search = runs.simulate(searching, 2, backend="ray")   # search agents on Ray: the same moves
-    finally:
-        if started:
-            ray.shutdown()
+    remote = runs.simulate(b, 10, backend="ray")
+    remote_search = runs.simulate(searching, 2, backend="ray")   # search agents on Ray: the same moves
     assert remote["records"] == local["records"]
     assert remote["summary"] == local["summary"]
     assert remote_search["records"] == local_search["records"]

@@ -298,20 +298,12 @@ def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_the_ray_backend_plays_the_same_trials(duel):
-    ray = pytest.importorskip("ray", reason="the ray extra (pip install '.[ray]') is not installed")
+def test_the_ray_backend_plays_the_same_trials(duel, ray_local):
     path, rules = duel
     s = Settings(str(path), 2, space(rules, 2, ["edge=0..100"]), obj.parse(["balance"]), trials=3, games=20,
                  workers=1, prune=False)
     local = Tuner(rules, s).run()
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        s.backend = "ray"
-        remote = Tuner(rules, s).run()
-    finally:
-        if started:
-            ray.shutdown()
+    s.backend = "ray"
+    remote = Tuner(rules, s).run()
     assert [h["loss"] for h in remote["history"]] == [h["loss"] for h in local["history"]]
     assert remote["confirmation"]["difference"] == local["confirmation"]["difference"]
