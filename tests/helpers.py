@@ -5,6 +5,7 @@ run in-process, a game played out by always taking the first option. The fixture
 them are in conftest.py."""
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import textwrap
@@ -100,6 +101,7 @@ def write_log(path: Path, objs) -> None:
 
 def run_cli(capsys, *argv):
     """The command line run in-process: (exit code, stdout, stderr)."""
+    gc.freeze()   # what the test made so far stays out of a batch's full collection (see conftest.py)
     code = cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
