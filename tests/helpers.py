@@ -5,6 +5,7 @@ run in-process, a game played out by always taking the first option. The fixture
 them are in conftest.py."""
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import textwrap
@@ -12,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import interpreter
+from interpreter.play.checks.scenarios import run_file
 from interpreter.tools import cli
 
 
@@ -69,11 +71,27 @@ def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
     return interpreter.load(write_ruleset(folder, text, name), **options)
 
 
-@cache
 def bundled(name, variant: str | None = None):
     """A ruleset (a bundled one's name or a path) with a variant, loaded once per test run:
-    a loaded ruleset is frozen, so every test may share it."""
-    return interpreter.load(interpreter.ruleset_path(name), variant=variant)
+    a loaded ruleset is frozen, so every test may share it (a name and its file are one)."""
+    return _loaded(interpreter.ruleset_path(name).resolve(), variant)
+
+
+@cache
+def _loaded(path: Path, variant: str | None):
+    return interpreter.load(path, variant=variant)
+
+
+def scenario_outcomes(path) -> list:
+    """The outcomes of a scenario file (``rulebook test``'s ``run_file``), run once per test run:
+    the bundled files are pytest cases of their game's tests and are run again through the
+    command line."""
+    return _outcomes(Path(path).resolve())
+
+
+@cache
+def _outcomes(path: Path) -> list:
+    return run_file(path)
 
 
 def write_log(path: Path, objs) -> None:
@@ -83,6 +101,7 @@ def write_log(path: Path, objs) -> None:
 
 def run_cli(capsys, *argv):
     """The command line run in-process: (exit code, stdout, stderr)."""
+    gc.freeze()   # what the test made so far stays out of a batch's full collection (see conftest.py)
     code = cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err

@@ -18,8 +18,7 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.play.checks.scenarios import run_file
-from helpers import module_from_file
+from helpers import module_from_file, scenario_outcomes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +45,7 @@ class SeedGame:
     @cached_property
     def outcomes(self) -> list:
         """Every scenario of the game's scenario file, run (rulebook test)."""
-        return run_file(self.scenarios)
+        return scenario_outcomes(self.scenarios)
 
     def scenario_test(self):
         """A test with one case per scenario: each must pass."""

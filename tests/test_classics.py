@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import interpreter  # noqa: E402
-from interpreter.play.checks.scenarios import run_file  # noqa: E402
+from helpers import scenario_outcomes  # noqa: E402
 
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
             "oh_hell", "hearts", "euchre", "spades",   # the trick-taking twins: tests/test_classics_tricks.py
@@ -263,7 +263,7 @@ def test_every_classic_has_a_twin_a_source_and_scenarios():
 
 
 SCENARIOS = [(name, outcome) for name in CLASSICS
-             for outcome in run_file(ROOT / "rulesets" / "scenarios" / f"{name}.yaml")]
+             for outcome in scenario_outcomes(ROOT / "rulesets" / "scenarios" / f"{name}.yaml")]
 
 
 @pytest.mark.parametrize("name,outcome", SCENARIOS, ids=[f"{n}: {o.name}" for n, o in SCENARIOS])

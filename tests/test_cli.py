@@ -297,7 +297,7 @@ def test_log_for_writes_a_redacted_log(cli, tmp_path):
 
 
 # ---------------------------------------------------------------------- test and explain
-def test_scenarios_pass(cli):
+def test_scenarios_pass(cli, scenarios_once):
     path = ROOT / "rulesets" / "scenarios" / "diamonds.yaml"
     code, out, _ = cli("test", path)
     assert code == 0

@@ -8,7 +8,7 @@ import pytest
 
 import interpreter
 from interpreter.building import load
-from interpreter.play.simulation import anomalies, plots, rules_fired
+from interpreter.play.simulation import anomalies, rules_fired
 from interpreter.play.simulation.batch import Batch, play_one
 from interpreter.play.simulation.runs import simulate
 from interpreter.play.simulation.summary import summarise
@@ -169,9 +169,8 @@ def test_diamonds_club_seats_win_evenly_in_random_four_player_games():
     assert all(lo <= 0.25 <= hi for lo, hi in summary["win_rate_ci"]), summary["win_rate"]
 
 
-def test_simulate_coverage_writes_the_table_and_names_only_files_written(path, tmp_path, capsys, monkeypatch):
+def test_simulate_coverage_writes_the_table_and_names_only_files_written(path, tmp_path, capsys, no_plots):
     out = tmp_path / "run"
-    monkeypatch.setattr(plots, "_pyplot", lambda: None)   # as without matplotlib
     assert main(["simulate", str(path), "-p", "2", "-g", "20", "--coverage", "--out", str(out), "-w", "1"]) == 0
     text = capsys.readouterr().out
     assert "warning[never-fired]: trigger never_seven never fired in 20 games" in text

@@ -119,7 +119,7 @@ def test_scenario_expect_error_fails_that_scenario_only(tmp_path, capsys):
     assert "1 passed, 1 failed" in out
 
 
-def test_rulebook_test_finds_scenario_files_and_skips_rulesets(capsys):
+def test_rulebook_test_finds_scenario_files_and_skips_rulesets(capsys, scenarios_once):
     assert main(["test"]) == 0            # the bundled scenarios
     bundled = capsys.readouterr().out.strip().splitlines()[-1]
     assert main(["test", "rulesets"]) == 0   # a folder of rulesets and scenarios
@@ -145,7 +145,7 @@ def test_simulate_out_refuses_a_folder_that_is_not_a_previous_run(tmp_path, caps
     assert (out / "notes.txt").read_text() == "precious"
 
 
-def test_compare_out_keeps_every_variant_inside_it(tmp_path, capsys):
+def test_compare_out_keeps_every_variant_inside_it(tmp_path, capsys, no_plots):
     path = write_ruleset(tmp_path, GAME + 'variants:\n  "..": {description: "dots"}\n  "a/b": {}\n')
     out = tmp_path / "runs" / "cmp"
     code = main(["compare", str(path), "--variants", "base,..,a/b", "--players", "2", "--games", "2",
@@ -487,7 +487,7 @@ def test_scenarios_with_odd_numbers_fail_one_by_one(tmp_path, capsys):
         assert said in out, out
 
 
-def test_a_damaged_record_of_a_batch_is_played_again_on_resume(tmp_path, capsys):
+def test_a_damaged_record_of_a_batch_is_played_again_on_resume(tmp_path, capsys, no_plots):
     out = tmp_path / "run"
     args = ["simulate", "diamonds", "--players", "4", "--games", "3", "--set", "rounds=1", "--workers", "1",
             "--out", str(out), "--json"]

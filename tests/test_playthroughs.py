@@ -16,7 +16,6 @@ decisions and then one line a decision; the file's header says which.
 from __future__ import annotations
 
 import difflib
-import functools
 import itertools
 import re
 import sys
@@ -28,11 +27,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import interpreter  # noqa: E402
 from interpreter.loading.resources import bundled_rulesets  # noqa: E402
 from interpreter.play.agents import choose, make_agents  # noqa: E402
 from interpreter.play.logs.gamelog import events_out, logged_decision  # noqa: E402
-from helpers import update_command  # noqa: E402
+from helpers import bundled, update_command  # noqa: E402
 
 FOLDER = Path(__file__).with_name("playthroughs")
 EXAMPLES = ROOT / "docs" / "examples"
@@ -89,10 +87,8 @@ CASES = [
 ]
 
 
-@functools.lru_cache(maxsize=None)
 def load(ruleset: str, variant: str | None = None):
-    path = ROOT / ruleset if "/" in ruleset else interpreter.ruleset_path(ruleset)
-    return interpreter.load(path, variant=variant)
+    return bundled(ROOT / ruleset if "/" in ruleset else ruleset, variant)
 
 
 # ---------------------------------------------------------------------- the text

@@ -26,7 +26,7 @@ from interpreter.engine.sight import counter_seers, zone_seers
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.play.logs.redact import HIDDEN, Redactor
-from helpers import tiny_ruleset, write_log
+from helpers import bundled, tiny_ruleset, write_log
 
 HUSH = """
 game: hush
@@ -77,7 +77,6 @@ CASES = [("diamonds", None, 3, {"rounds": 1}, (1, 2)), ("diamonds", None, 4, {"r
          ("diamonds_club", None, 2, {}, (1,)), ("diamonds_club", None, 3, {}, (1,)),
          ("hush", None, 2, {}, (1, 2, 3)), ("hush", None, 3, {}, (1, 2, 3)), ("hush", None, 4, {}, (1, 2))]
 IDS = [f"{c[0]}{'-' + c[1] if c[1] else ''}-{c[2]}p" for c in CASES]
-_RULES: dict = {}
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +87,7 @@ def hush_path(tmp_path_factory):
 
 
 def load(name, variant, hush_path):
-    if (name, variant) not in _RULES:
-        _RULES[name, variant] = interpreter.load(hush_path if name == "hush" else name, variant=variant)
-    return _RULES[name, variant]
+    return bundled(hush_path if name == "hush" else name, variant)
 
 
 # ---------------------------------------------------------------------- twins

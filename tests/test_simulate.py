@@ -194,6 +194,7 @@ def test_a_batch_keeps_the_compiled_ruleset_out_of_full_garbage_collections(rule
     """Workers freeze what is alive once the ruleset is loaded (gc.freeze); the command line
     does so for the batch only and gives it back after."""
     import gc
+    gc.unfreeze()   # (conftest freezes what earlier tests left)
     assert gc.get_freeze_count() == 0
     with workers.settled():
         assert gc.get_freeze_count() > 1000             # the ruleset's functions, tables, dicts...
@@ -328,7 +329,7 @@ def test_out_writes_records_summary_and_plots(cli, tmp_path):
                                                     "win_rate.png"]
 
 
-def test_the_throughput_of_the_games_played_is_reported_but_not_stored(cli, tmp_path):
+def test_the_throughput_of_the_games_played_is_reported_but_not_stored(cli, tmp_path, no_plots):
     out = tmp_path / "speed"
     args = ["simulate", DIAMONDS, "--players", 4, "--games", 6, "--set", "rounds=1", "--workers", 1, "--out", out]
     code, stdout, err = cli(*args, "--json")
@@ -401,7 +402,7 @@ def test_an_interrupted_run_resumes_without_replaying_finished_games(rules, tmp_
     assert {k: v for k, v in resumed["summary"].items() if k != "resumed"} == full_summary
 
 
-def test_resuming_another_batch_in_the_same_folder_is_refused(cli, tmp_path):
+def test_resuming_another_batch_in_the_same_folder_is_refused(cli, tmp_path, no_plots):
     out = tmp_path / "run"
     args = ["simulate", DIAMONDS, "--players", 4, "--games", 2, "--set", "rounds=1", "--workers", 1, "--json",
             "--out", out]
@@ -506,27 +507,19 @@ def test_compare_out_keeps_each_variant_batch_the_result_and_a_plot(cli, tmp_pat
 
 
 # ---------------------------------------------------------------------- Ray
-def test_ray_backend_gives_the_local_results(rules):
-    ray = pytest.importorskip("ray", reason="the ray extra (pip install '.[ray]') is not installed")
+def test_ray_backend_gives_the_local_results(rules, ray_local):
     b = batch(rules, seed=11)
     local = runs.simulate(b, 10, workers=1, rules=rules)
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     searching = batch(rules, seed=11, agents="ismcts:iterations=8,depth=4,greedy,random,random")
     local_search = runs.simulate(searching, 2, workers=1, rules=rules)
-    try:
-        remote = runs.simulate(b, 10, backend="ray")
-        remote_search = runs.simulate(searching, 2, backend="ray")   # search agents on Ray: the same moves
-    finally:
-        if started:
-            ray.shutdown()
+    remote = runs.simulate(b, 10, backend="ray")
+    remote_search = runs.simulate(searching, 2, backend="ray")   # search agents on Ray: the same moves
     assert remote["records"] == local["records"]
     assert remote["summary"] == local["summary"]
     assert remote_search["records"] == local_search["records"]
 
 
-def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, capsys):
+def test_a_damaged_wrong_or_repeated_record_is_played_again_on_resume(tmp_path, capsys, no_plots):
     out = tmp_path / "run"
     args = ["simulate", "diamonds", "--players", "4", "--games", "5", "--set", "rounds=1", "--workers", "1",
             "--out", str(out), "--json"]

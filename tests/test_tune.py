@@ -15,7 +15,7 @@ from interpreter.play.simulation.batch import Batch, play_one
 from interpreter.play.tuning import objectives as obj
 from interpreter.play.tuning.space import Dimension, overlay, overrides, parse_param, space
 from interpreter.play.tuning.study import Settings, Tuner, check_resume
-from tests.helpers import run_cli, write_ruleset
+from helpers import run_cli, write_ruleset
 
 optuna = pytest.importorskip("optuna", reason="Optuna (pip install '.[tune]') is not installed: tune cannot search")
 
@@ -275,7 +275,7 @@ def test_the_command_writes_an_overlay_that_plays_a_report_and_a_summary(duel, t
     assert 'id="verdict"' in designer and 'id="balance"' in designer and "best" in designer and "base" in designer
 
 
-def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys):
+def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys, no_plots):
     out = tmp_path / "tuned"
     code, _, err = run_cli(capsys, "tune", "liars_dice", "--players", 2, "--param", "numdice=1|2", "--trials", 2,
                            "--games", 10, "--workers", 1, "--out", out)
@@ -298,20 +298,12 @@ def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_the_ray_backend_plays_the_same_trials(duel):
-    ray = pytest.importorskip("ray", reason="the ray extra (pip install '.[ray]') is not installed")
+def test_the_ray_backend_plays_the_same_trials(duel, ray_local):
     path, rules = duel
     s = Settings(str(path), 2, space(rules, 2, ["edge=0..100"]), obj.parse(["balance"]), trials=3, games=20,
                  workers=1, prune=False)
     local = Tuner(rules, s).run()
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        s.backend = "ray"
-        remote = Tuner(rules, s).run()
-    finally:
-        if started:
-            ray.shutdown()
+    s.backend = "ray"
+    remote = Tuner(rules, s).run()
     assert [h["loss"] for h in remote["history"]] == [h["loss"] for h in local["history"]]
     assert remote["confirmation"]["difference"] == local["confirmation"]["difference"]

@@ -25,7 +25,7 @@ from interpreter.play.logs.redact import Redactor
 from interpreter.adapters.seat_encoder import compile_seat
 from interpreter.adapters.shared_encoder import compile_shared
 from interpreter.adapters.tensors import layout
-from helpers import ONE_DECISION
+from helpers import ONE_DECISION, bundled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -115,13 +115,6 @@ def _variants(path: Path) -> list:
 RULESETS = [*sorted((ROOT / "rulesets").glob("*.yaml")), *sorted((ROOT / "docs" / "examples").glob("*.yaml"))]
 CASES = [(path, variant) for path in RULESETS for variant in _variants(path)]
 IDS = [f"{p.stem}{'-' + v if v else ''}" for p, v in CASES]
-_LOADED: dict = {}
-
-
-def load(path, variant):
-    if (path, variant) not in _LOADED:
-        _LOADED[path, variant] = interpreter.load(path, variant=variant)
-    return _LOADED[path, variant]
 
 
 @pytest.fixture(scope="module")
@@ -361,7 +354,7 @@ def play_and_check(rules, players, seed, steps=160, every=40):
 
 @pytest.mark.parametrize("path, variant", CASES, ids=IDS)
 def test_every_reader_agrees_with_the_visibility_table(path, variant):
-    rules = load(path, variant)
+    rules = bundled(path, variant)
     for players in rules.player_counts:
         play_and_check(rules, players, seed=players)
 

@@ -16,7 +16,7 @@ from interpreter.play.logs import gamelog
 from interpreter.play.logs.redact import HIDDEN
 from interpreter.errors import GameError
 from interpreter.web.games import LiveGame, NotYours
-from helpers import tiny_ruleset
+from helpers import load_text, tiny_ruleset
 
 BASE = tiny_ruleset("""
   hand: {owner: player, visible: owner}
@@ -33,9 +33,7 @@ vars:
 
 
 def load(tmp_path, body, base=BASE):
-    path = tmp_path / "vis.yaml"
-    path.write_text(textwrap.dedent(base) + textwrap.dedent(body))
-    return interpreter.load(path)
+    return load_text(tmp_path, textwrap.dedent(base) + textwrap.dedent(body), "vis.yaml")
 
 
 class Script:

@@ -744,7 +744,7 @@ def test_half_sent_requests_hold_a_bounded_number_of_threads(served):
     api = served(game, workers=4, timeout=0.2)
     held = []
     try:
-        for _ in range(50):   # each sends half a request and waits
+        for _ in range(12):   # each sends half a request and waits (three times the workers; each holds one 0.2 s)
             sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
             sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0")
             held.append(sock)
