@@ -100,7 +100,8 @@ def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
     compiler = Compiler(r.names)
     texts = ["first(pile where rank == x)", "pile where rank == x", "pile where rank == x and suit == 'A'",
              "first(pile where suit == 'B')", "pile where suit == 'B'",
-             "distinct(map(pile, to: suit))", "distinct(map(pile, to: rank))"]
+             "distinct(map(pile, to: suit))", "distinct(map(pile, to: rank))",
+             "pile where suit == 'A' and rank != x and rank > 1"]   # (every conjunct after the first kept)
     fast = {t: compiler.compile(t).fn for t in texts}
     assert all(any(f"{helper}(" in compiler.compile(t).source for helper in ("_first_sorted", "_in_sorted",
                                                                             "_distinct_sorted"))
@@ -114,6 +115,7 @@ def test_lookups_by_attribute_in_a_sorted_zone_equal_a_scan(tmp_path):
         texts[4]: lambda z, x: [c for c in z if suit[c] == "B"],
         texts[5]: lambda z, x: list(dict.fromkeys(suit[c] for c in z)),
         texts[6]: lambda z, x: list(dict.fromkeys(rank[c] for c in z)),
+        texts[7]: lambda z, x: [c for c in z if suit[c] == "A" and rank[c] != x and rank[c] > 1],
     }
     rnd = random.Random(2)
     S = r.new_game(2, seed=1)
