@@ -91,9 +91,7 @@ def step_kind(name: str, doc: str, keys: tuple[Key, ...] = ()):
     (mechanics/contract.py ``Key``: what ``check_declared`` accepts, the schema and the
     reference list)."""
     def register(cls):
-        cls.kind = name
-        cls.doc = doc
-        cls.keys = tuple(keys)
+        cls.kind, cls.doc, cls.keys = name, doc, tuple(keys)
         STEP_KINDS[name] = cls
         return cls
     return register
@@ -295,6 +293,10 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
+    def skip_source(self, g: FlowWriter, pad: str) -> list | None:
+        """Lines a sequence runs on this step's new frame ``f``, just pushed, in place of its run: they
+        return what it returns, or end where it would only pop the frame (a pick by nobody). None: run it."""
+
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
         when-triggers and end conditions can see (``quiet.quiet(fn)`` for an effect function,
@@ -331,9 +333,7 @@ class Step:
         """The compiled ``who:`` of a step that asks (default: me), and whether it is just
         ``me`` (the step then reads the acting player itself: no call per question)."""
         who = ctx.expr(value, path, has_me=scope.has_me, expect=PLAYER)
-        if bare_name(who.tree) == "me":
-            return who, True
-        return checked_seat(ctx, who), False
+        return (who, True) if bare_name(who.tree) == "me" else (checked_seat(ctx, who), False)
 
 
 def checked_seat(ctx, who):
@@ -388,8 +388,7 @@ class Effects(Step):
     noted: tuple | None = None   # the marks of fn where such a change may begin (watch.Quiet.noted); None: unknown
 
     def __init__(self, fn, me_var):
-        self.fn = fn
-        self.me_var = me_var
+        self.fn, self.me_var = fn, me_var
 
     def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
         return "\n".join([f"def R{self.index}(S, frame):", "    S.stack.pop()", *g.effects(self.fn, g.me(self.me_var), "    "),
@@ -422,10 +421,10 @@ class Sequence(Step):
             if child.inline:
                 segment.append(child)
                 continue
-            lines += self._segment(g, start, segment, child, pos == n - 1, pos + 1)
+            lines += self._segment(g, start, segment, child, pos == n - 1, pos + 1, self.charge)
             start, segment = pos + 1, []
         if segment or not self.steps:   # effects after the last child step, or nothing at all
-            lines += self._segment(g, start, segment, None, True, None)
+            lines += self._segment(g, start, segment, None, True, None, self.charge)
         lines.append(f"    return R{self.index}_any(S, frame)   # resumed at another place (a patched state)")
         return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
 
@@ -465,7 +464,7 @@ class Sequence(Step):
             "    return result"])
 
     @staticmethod
-    def _segment(g, start, effects, child, last, resume):
+    def _segment(g, start, effects, child, last, resume, charge):
         changed = any(not fx.quiet for fx in effects)
         # noted: whether a change the checks can see was made, noted as the effects run, where
         # none surely makes one (FlowSource.notes); when none did, the child runs at once
@@ -479,8 +478,7 @@ class Sequence(Step):
                     "        if S.over:",
                     "            return None"]
         if child is None:
-            out += ["        S.stack.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
-            return out
+            return [*out, "        S.stack.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
         def place(new):   # the last child takes this frame's place (a tail call)
             return [f"S.stack[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"S.stack.append(f := {new})"]
@@ -491,8 +489,12 @@ class Sequence(Step):
         out += [f"        {line}" for line in place(new)]
         if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
             out.append(f"        S.steps += {1 + child.charge}")
-        out.append("        return None" if changed else f"        return {run}(S, f)")
-        return out
+        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ")
+        if skip is None:
+            return [*out, "        return None" if changed else f"        return {run}(S, f)"]
+        # not applying: its frame popped, and the next child at once (the loop's trip counted)
+        return [*out, *skip, "        S.stack.pop()", *(["        return U"] if last else [
+            f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)", f"        k = {resume}"])]
 
     def children(self):
         return list(self.steps)

@@ -38,6 +38,7 @@ class Choose(AskOnce):
     who_me: bool                        # who is just 'me'
     options: ExprFn
     distinct: bool                      # the options never share a label
+    one_zone: bool                      # they are one zone's cards (filtered), each labelled its own way
     var: str                            # the variable the choice is stored in
     then: Callable[..., Any] | None     # effects f(S, me, L) once chosen
 
@@ -53,6 +54,8 @@ class Choose(AskOnce):
         step.options = opts
         step.distinct = opts.distinct
         step.option_type = elem(opts.type)
+        step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
+                             and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_var(main.get("as", "choice"), step.option_type, (*p, "as"))
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
@@ -74,7 +77,8 @@ class Choose(AskOnce):
                       "            S.stack.pop()",
                       "            return U",
                       *self.none_source(g, "        ")]
-        lines.append("    options = tuple(options)" if self.distinct else
+        # (no card is ever twice in a zone: one zone's cards, labelled each its own way, are distinct)
+        lines.append("    options = tuple(options)" if self.distinct or self.one_zone and not g.plain else
                      f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
         if not self.who_me:
             lines += g.assign(self.who, "who", "me", "    ")
@@ -107,6 +111,15 @@ class Choose(AskOnce):
     def settle(self, quiet, watched_vars):
         if self.var not in watched_vars and (self.then is None or quiet.quiet(self.then)):
             self.resolved = UNCHANGED
+
+
+def _one_zone(tree, zones) -> bool:
+    """Whether an expression's list is the cards of one zone (``row``, ``won[p]``), or a filter of them."""
+    while tree.data in ("where", "where_as"):
+        tree = tree.children[0]
+    if tree.data == "index":
+        tree = tree.children[0]
+    return tree.data == "name" and str(tree.children[0]) in zones
 
 
 # a simultaneous choice's frame: [step index, the seats to ask (None before the first question),

@@ -231,7 +231,7 @@ CLIENTS: dict[str, tuple[str, ...]] = {
     # building/: the builder, the compiled flow (flowgen.py), the watch (watch.py), the analyses
     "compiler": ("kind", "doc", "keys", "build", "started", "check_declared", "read_if_none", "asker", "me_var",
                  "index", "loc", "work", "charge", "inline", "children", "settle", "flow_source",
-                 "resolve_source", "fresh_frame", "if_none", "none_probe"),
+                 "resolve_source", "skip_source", "fresh_frame", "if_none", "none_probe"),
     # engine/: the loop and the State (plain steps run through these; compiled ones through the flow)
     "engine": ("enter", "run", "resolve", "no_option", "me", "reask", "asks", "option_type", "label",
                "labels", "observe", "prompt"),

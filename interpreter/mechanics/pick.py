@@ -99,8 +99,7 @@ class Pick(Step):
         s.read_if_none(ctx, main, p)
         return s
 
-    def enter(self, S):
-        return [self.index, [], None]
+    fresh_frame = ([], None)   # PICKED (replaced, never mutated: frames may share it), PICKER
 
     # run and resolve exist only as the Python the generators below write (building/flowgen.py)
     run = Step.run
@@ -112,13 +111,12 @@ class Pick(Step):
         least is reached. Specialised: a count written as a number, an ``if_none: skip`` nobody
         counts written in."""
         k_self, plain = g.step(self), g.plain
-        who = "me" if self.who_me else f"{g.fn(self.who)}(S, me, None)"
         lines = [f"def R{self.index}(S, frame):",
                  f"    picked = frame[{PICKED}]",
                  f"    who = frame[{PICKER}]",
                  "    if who is None:",
-                 f"        me = {g.me(self.me_var)}",
-                 f"        who = frame[{PICKER}] = {who}",
+                 *([f"        who = {g.me(self.me_var)}"] if self.who_me else g.assign(self.who, "who", g.me(self.me_var), "        ")),
+                 f"        frame[{PICKER}] = who",
                  "        if who is None:",
                  "            S.stack.pop()",
                  "            return U",
@@ -148,6 +146,14 @@ class Pick(Step):
         lines.append(f"    if len(picked) >= {lo if lo is not None else f'{g.fn(self.lo)}(S, who, L)'}:")
         return "\n".join([*lines, f"        options.append({DONE})", "    S.dec = (who, tuple(options))",
                           "    return U"])
+
+    def skip_source(self, g, pad):
+        """A pick by nobody (``who: "me if victim != none else none"``) costs its picker, found in
+        place: its run is called for someone."""
+        if g.plain or self.who_me:
+            return None
+        return [*g.assign(self.who, "_who", g.me(self.me_var), pad), f"{pad}if _who is not None:",
+                f"{pad}    f[{PICKER}] = _who", f"{pad}    return R{self.index}(S, f)"]
 
     def resolve_source(self, g):
         """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step."""
