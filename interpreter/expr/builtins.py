@@ -13,6 +13,7 @@ from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, 
     zone_name
 from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
+from .tallies import tallied
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
 
@@ -76,8 +77,8 @@ def b_count(c, n, scope, args, kw):
         return out, INT
     if not c.plain:   # count(L where comparisons): a loop that counts, no list built
         tests = comparison_tests(counted.var, counted.cond)
-        if tests is not None:
-            out = scan_call(c, counted.iter, tests, counting=True)
+        if tests is not None:   # (in a loop that cannot change the zone, a tally's count: tallies.py)
+            out = tallied(c, counted, tests) or scan_call(c, counted.iter, tests, counting=True)
             c.holds_loop(any_loop(counted.iter, counted.cond))   # (the filter's own loop is left out)
     return code(out, Count(counted), walks=getattr(out, "walks", False)), INT   # (count(...) > 0 asks for one: operators.n_compare)
 

@@ -153,10 +153,10 @@ def zone_name(src: Any) -> str | None:
     s = shape(src)
     if not isinstance(s, Zone) or s.per_card or shape(s.table).bound:
         return None
-    return shape(s.table).name if s.owner is None or _owner_kind(s.owner) in ("me", "int", "var") else None
+    return shape(s.table).name if s.owner is None or owner_kind(s.owner) in ("me", "int", "var") else None
 
 
-def _owner_kind(owner: Any) -> str | None:
+def owner_kind(owner: Any) -> str | None:
     s = shape(owner)
     if isinstance(s, Name):
         return "me" if s.id == "me" else "element" if s.fresh else None
@@ -176,7 +176,7 @@ def walkable(src: Any) -> bool:
         return s.what == "players"
     if not isinstance(s, Zone):
         return False
-    kind = _owner_kind(s.owner) if s.owner is not None else None
+    kind = owner_kind(s.owner) if s.owner is not None else None
     if s.per_card:
         return kind == "element"
     if s.owner is None or kind in ("me", "int", "element"):

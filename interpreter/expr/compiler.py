@@ -113,6 +113,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.made: set[str] = set()   # the element variables fresh() made
         self.bound: dict[str, str] = {}   # locals read as a plain Python name, not L['name'] (a declared
                                           # effect's parameters: building/effects.py)
+        self.tallies: list = []       # the for_each loops around, whose counts may read tallies (tallies.py)
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
     filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")

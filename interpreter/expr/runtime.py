@@ -202,6 +202,30 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
     return name, fn
 
 
+class ValueCodes(dict):
+    """An attribute's value -> its index among the attribute's values (the counts of ``_tally``);
+    any other value -> ``other``, the index of a count that stays 0."""
+    __slots__ = ("other",)
+
+    def __init__(self, codes: dict, other: int):
+        super().__init__(codes)
+        self.other = other
+
+    def __missing__(self, value):
+        return self.other
+
+
+def _tally(tallies, owner, cards, codes, n):
+    """How many of ``cards`` have each value of an attribute (``codes``: each card's value as
+    its index, of ``n``), kept in ``tallies[owner]``: ``count(ZONE where ATTR == x)`` read for
+    any x without walking the zone again (expr/tallies.py, in a loop that cannot change it)."""
+    counts = [0] * n
+    for x in cards:
+        counts[codes[x]] += 1
+    tallies[owner] = counts
+    return counts
+
+
 # first(seq where table[it] == value) as a plain loop: a third of the cost of a generator and
 # next() (a supply of 200 cards searched for one kind of card)
 _first_eq = scanner(("Eq",))[1]
@@ -345,6 +369,7 @@ HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv,
                                    _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
+HELPERS["_tally"] = _tally
 
 
 def stored_source(src: str) -> str:
