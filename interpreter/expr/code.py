@@ -117,6 +117,8 @@ Count = _shape("Count", "filter")
 # ``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup kind) when E only looks a
 # table up by the element and L is a list a plain loop may walk.
 Mapped = _shape("Mapped", "iter lookup=None")
+# ``top(L, by: K)`` or ``bottom`` (``helper`` _top or _bottom): ``iter`` the list, ``key`` the key function (Codes).
+Ranked = _shape("Ranked", "helper iter key")
 # A call lifted out of a loop (compiler.hoist): ``inner`` the call.
 Hoisted = _shape("Hoisted", "inner")
 # ``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn).
