@@ -471,7 +471,7 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
+          "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate, "int": int,
           "bytes": bytes,   # (cards as bytes: fastpaths.member_of_cards)
           "zip": zip, "filter": filter, "_INF": float("inf"),
           "_compress": compress, "_map": map, "_le": operator.le, "_repeat": repeat,   # (C-level loops: grid prices)
