@@ -10,7 +10,7 @@ import pytest
 import interpreter.building.builder as builder
 from interpreter.errors import GameError
 from interpreter.expr.compiler import Compiler
-from helpers import bundled, load_text
+from helpers import bundled, load_text, write_ruleset
 
 GAME = """
 game: t
@@ -115,3 +115,21 @@ def test_a_tally_of_no_one_fails_as_the_walk_does(tmp_path, monkeypatch):
 def test_diamonds_majorities_are_tallied(tmp_path):
     # (its games are tests/test_trajectories.py's; the loop writes counters only)
     assert "_tally(_k" in bundled("diamonds").module_source
+
+
+
+def test_a_body_compiled_again_keeps_one_coverage_counter_each(tmp_path, monkeypatch):
+    """The pile written in the loop: the body compiled a second time, without its tally, its
+    first compile's coverage counters forgotten (the same counters as the plain build's)."""
+    from interpreter.building import load
+    body = READS + "            - gather: {from: [pile], to: deck}\n"
+    path = write_ruleset(tmp_path, GAME % indented(body))
+    counted = load(path, coverage=True)
+    with monkeypatch.context() as m:
+        m.setattr(builder, "Compiler", lambda names: Compiler(names, plain=True))
+        plain = load(path, coverage=True)
+    assert "_tally(" in counted.module_source and "_tally(" not in plain.module_source
+    seen = [(p.kind, p.what, p.loc.line, p.loc.col) for p in counted.probes.items]
+    assert seen == [(p.kind, p.what, p.loc.line, p.loc.col) for p in plain.probes.items] and len(set(seen)) == len(seen)
+    same_games(counted, plain, seeds=range(2))
+    assert counted.probes.counts == plain.probes.counts and sum(counted.probes.counts) > 0
