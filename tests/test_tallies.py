@@ -133,3 +133,13 @@ def test_a_body_compiled_again_keeps_one_coverage_counter_each(tmp_path, monkeyp
     assert seen == [(p.kind, p.what, p.loc.line, p.loc.col) for p in plain.probes.items] and len(set(seen)) == len(seen)
     same_games(counted, plain, seeds=range(2))
     assert counted.probes.counts == plain.probes.counts and sum(counted.probes.counts) > 0
+
+
+def test_a_count_read_from_a_tally_is_compiled_again_where_compiles_are_reused(monkeypatch):
+    """The language server's compiler reuses an expression's compile (expr/reuse.py): not one in
+    a for_each's body, whose source names the loop's tally."""
+    from interpreter.building import load
+    from interpreter.expr.reuse import Reusing
+    monkeypatch.setattr(builder, "Compiler", Reusing)
+    first, again = load("diamonds"), load("diamonds")
+    assert "_tally(_k" in again.module_source and again.module_source == first.module_source
