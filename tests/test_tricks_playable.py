@@ -10,7 +10,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import RulesetError
-from helpers import load_text
+from helpers import bundled, load_text
 
 GAME = """
 game: hearts_lite
@@ -101,7 +101,7 @@ def test_playable_is_type_checked_and_located(tmp_path):
     assert "true/false" in info.value.message or "bool" in info.value.message
 
 
-@pytest.mark.parametrize("plays", ["4611686018427387904", "0"])
+@pytest.mark.parametrize("plays", ["4611686018427387904", "0", "61"])
 def test_a_trick_going_round_more_times_than_there_are_cards_is_a_located_error(tmp_path, plays):
     """Found by fuzzing: `plays: 4611686018427387904` built the trick's list of turns and ran
     out of memory (and `plays: 0` indexed an empty one)."""
@@ -114,3 +114,12 @@ def test_a_trick_going_round_more_times_than_there_are_cards_is_a_located_error(
         S = rules.new_game(4, 1)
         while not S.over:
             S.apply_index(0)
+
+
+def test_the_bound_of_a_tricks_plays_is_the_card_count_written_in():
+    """The cards of the game are known when it is built: the trick's check of its plays reads
+    no table (the plain reference does), and 60 plays of 60 cards are allowed (61 are not, above)."""
+    from interpreter.building.flowgen import compile_flow
+    rules = bundled("diamonds")
+    assert len(rules.card_labels) == 60 and "not 0 < k <= 60:" in rules.module_source
+    assert "not 0 < k <= len(S.rules.card_labels):" in compile_flow(rules, plain=True)[3]

@@ -18,6 +18,7 @@ from ..expr import ExprError, parse
 from ..expr.access import Access, Recorder
 from ..expr.names import owning, writable
 from ..expr.parser import offset_of, unquote
+from ..expr.tallies import Tallies
 from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
 from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
@@ -26,6 +27,7 @@ from .coverage import describe_list
 from .declared import DeclaredEffects, parameter
 from .emitter import Emitter
 from .flowgen import by_rule
+from .watch import may_write
 
 
 EFFECT_KINDS.update({
@@ -127,13 +129,14 @@ class EffectCompiler(DeclaredEffects):
         em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
+        loops, compiler.tallies = compiler.tallies, []      # (and reads no tally of its caller's loops)
         try:
             with self.access.apart(), self.access.recording() as notes:
                 self.probe(em, "effects", describe_list(path, items), (*path, first) if name == "fx" else path)
                 self.block(em, items, path, dict(locals or {}), has_me, first, marked=True)
             writes = compiler.writes
         finally:
-            compiler.writes = outer
+            compiler.writes, compiler.tallies = outer, loops
         # copy on write: the tables this function writes in place are the state's own first
         own = owning(writes)
         head = ["    L = None", *own] if params is not None and em.local_dict else own   # (a for_each's locals: a dict of its own)
@@ -419,6 +422,7 @@ class EffectCompiler(DeclaredEffects):
         inner[var] = elem(typ)
         em.local_dict = True
         em.line("L = dict(L) if L else {}")
+        at, depth = len(em.lines), em.depth
         em.line(f"for _x in {src}:")
         em.depth += 1
         self.count_step(em, path)
@@ -427,11 +431,39 @@ class EffectCompiler(DeclaredEffects):
         compiler = self.ctx.compiler
         outer = compiler.bound
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
+        loop = Tallies(var, elem(typ), em.fresh("_k"))
         try:
-            self.block(em, spec["do"], (*path, "do"), inner, has_me)
+            self.tallied(em, loop, spec["do"], (*path, "do"), inner, has_me)
         finally:
             compiler.bound = outer
         em.depth -= 1
+        for name, make in loop.made.values():   # (made before the loop, its counts read in it)
+            em.insert(at, depth, f"{name} = {make}")
+
+    def tallied(self, em, loop, items, path, locals, has_me):
+        """A for_each's body, its counts by the loop's element read from ``loop``'s tallies
+        (expr/tallies.py); compiled again without those of the zones it may write (the first
+        compile undone: its lines, diagnostics, probes and counted work)."""
+        ctx, compiler = self.ctx, self.ctx.compiler
+        probes = len(ctx.probes.items) if ctx.probes is not None else 0
+        lines, marks, diags, spent, work, errors = (len(em.lines), len(em.marks), len(ctx.diags), compiler.spent,
+                                                    ctx.work, ctx.errors)
+        compiler.tallies.append(loop)
+        try:
+            with self.access.recording() as notes:
+                self.block(em, items, path, locals, has_me)
+            named = {n: ctx.names.namespace.get(f"E_{n}") for n in self.named}
+            written = {zone for zone, _ in loop.made
+                       if may_write(notes.frozen(), zone, named, ctx.triggers.enter, ctx.triggers.live)}
+            if written:
+                del em.lines[lines:], em.marks[marks:]
+                self._forget(diags, probes)
+                compiler.spent, ctx.work, ctx.errors = spent, work, errors
+                loop.refused |= written
+                loop.made.clear()
+                self.block(em, items, path, locals, has_me)
+        finally:
+            compiler.tallies.pop()
 
     def count_step(self, em, path):
         """Emit: one more step against the game's step budget (a pass of an effect loop), so

@@ -16,6 +16,12 @@ class Emitter:
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
 
+    def insert(self, at: int, depth: int, text: str) -> None:
+        """A line put before line ``at`` (its statement's own, written after what follows it): the
+        marks of the lines after it move with them."""
+        self.lines.insert(at, "    " * depth + text)
+        self.marks = [(k + 1 if k > at else k, d, w) for k, d, w in self.marks]
+
     def fresh(self, base="_t") -> str:
         self.tmp += 1
         return f"{base}{self.tmp}"

@@ -56,9 +56,10 @@ class FlowSource:
     functions come from the same generator, so a rule is written once; tests/test_flowgen.py
     plays every ruleset both ways in lockstep."""
 
-    def __init__(self, steps, max_steps: int = 0, auto_forced: bool = False, plain: bool = False):
+    def __init__(self, steps, max_steps: int = 0, auto_forced: bool = False, plain: bool = False, cards: int = 0):
         self.steps = steps
         self.max_steps, self.auto_forced, self.plain = max_steps, auto_forced, plain
+        self.cards = cards   # (the game's: a bound written in)
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
 
@@ -341,7 +342,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     each step kind's generator with its specialisations off, or the step's own ``run`` and
     ``resolve`` methods for a kind that still has them, and the loop with every branch kept.
     ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
-    g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain)
+    g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain, len(rules.card_labels))
     sources = []
     for step in rules.steps:
         src = step.flow_source(g) if not plain or _generated_only(step, "run") else None

@@ -57,6 +57,10 @@ class Quiet:
             return False
         return not self._may_change(getattr(fn, "access", None), set())
 
+    def may_change(self, access: Access | None) -> bool:
+        """Whether code that touches ``access`` may change what the conditions read."""
+        return self._may_change(access, set())
+
     def noted(self, fn) -> tuple | None:
         """The marks of effect function ``fn`` (building/effects.py: where its list and each
         if/switch branch begin) whose own items may change what the conditions read: a step
@@ -87,3 +91,13 @@ class Quiet:
                 if fn is not None and self._may_change(getattr(fn, "access", None), seen):
                     return True
         return False
+
+
+def may_write(access: Access, zone: str, named: dict, enter: dict, built) -> bool:
+    """Whether code touching ``access`` may write ``zone``: itself, the declared effects it
+    calls (``named``: name -> function, None while being compiled) or the enter triggers of the
+    zones it fills (``enter``, triggers.Triggers.enter); the triggers of a zone not in ``built``
+    are not compiled yet (a declared effect's code, compiled first): they may write anything."""
+    unknown = object()   # (no access noted: may touch anything)
+    hooks = {z: fns if z in built else [(None, None, unknown, None)] for z, fns in enter.items()}
+    return Quiet(frozenset({("z", zone)}), named, hooks).may_change(access)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, Summed, code, lookup, lookup_table, shape, walkable, \
+from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .fastpaths import attr_equals, comparison_tests, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
+from .tallies import tallied
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
 
 
@@ -76,8 +77,8 @@ def b_count(c, n, scope, args, kw):
         return out, INT
     if not c.plain:   # count(L where comparisons): a loop that counts, no list built
         tests = comparison_tests(counted.var, counted.cond)
-        if tests is not None:
-            out = scan_call(c, counted.iter, tests, counting=True)
+        if tests is not None:   # (in a loop that cannot change the zone, a tally's count: tallies.py)
+            out = tallied(c, counted, tests) or scan_call(c, counted.iter, tests, counting=True)
             c.holds_loop(any_loop(counted.iter, counted.cond))   # (the filter's own loop is left out)
     return code(out, Count(counted), walks=getattr(out, "walks", False)), INT   # (count(...) > 0 asks for one: operators.n_compare)
 
@@ -175,8 +176,20 @@ def _extreme(fname, helper):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
         c.sized(n, c.size(args[0]))
-        return code(f"{helper}({src}, {key_fn(var, s, c.plain)})", walks=True), result
+        key = key_fn(var, s, c.plain)
+        return code(f"{helper}({src}, {key})", Ranked(helper, src, key), walks=True), result
     return build
+
+
+def b_one(c, n, scope, args, kw):
+    """one(L); one(top(L, by: K)) (or bottom) without the list of ties (runtime._sole)."""
+    check_arity(n, args, kw, "one", 1)
+    src, typ = list_arg(c, scope, args[0], "one")
+    c.sized(n, c.size(args[0]))
+    ranked = shape(src)
+    if isinstance(ranked, Ranked) and ranked.helper in ("_top", "_bottom") and not c.plain:
+        return code(f"_one{ranked.helper}({ranked.iter}, {ranked.key})", walks=True), elem(typ)
+    return f"_one({src})", elem(typ)
 
 
 def b_any_all(fname):
@@ -322,7 +335,7 @@ BUILTINS = {
     "bottom": _extreme("bottom", "_bottom"),
     "any": b_any_all("any"),
     "all": b_any_all("all"),
-    "one": _unary_list("one", "_one"),
+    "one": b_one,
     "first": b_first,
     "last": _unary_list("last", "_last"),
     "distinct": b_distinct,

@@ -117,6 +117,8 @@ Count = _shape("Count", "filter")
 # ``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup kind) when E only looks a
 # table up by the element and L is a list a plain loop may walk.
 Mapped = _shape("Mapped", "iter lookup=None")
+# ``top(L, by: K)`` or ``bottom`` (``helper`` _top or _bottom): ``iter`` the list, ``key`` the key function (Codes).
+Ranked = _shape("Ranked", "helper iter key")
 # A call lifted out of a loop (compiler.hoist): ``inner`` the call.
 Hoisted = _shape("Hoisted", "inner")
 # ``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn).
@@ -153,10 +155,10 @@ def zone_name(src: Any) -> str | None:
     s = shape(src)
     if not isinstance(s, Zone) or s.per_card or shape(s.table).bound:
         return None
-    return shape(s.table).name if s.owner is None or _owner_kind(s.owner) in ("me", "int", "var") else None
+    return shape(s.table).name if s.owner is None or owner_kind(s.owner) in ("me", "int", "var") else None
 
 
-def _owner_kind(owner: Any) -> str | None:
+def owner_kind(owner: Any) -> str | None:
     s = shape(owner)
     if isinstance(s, Name):
         return "me" if s.id == "me" else "element" if s.fresh else None
@@ -176,7 +178,7 @@ def walkable(src: Any) -> bool:
         return s.what == "players"
     if not isinstance(s, Zone):
         return False
-    kind = _owner_kind(s.owner) if s.owner is not None else None
+    kind = owner_kind(s.owner) if s.owner is not None else None
     if s.per_card:
         return kind == "element"
     if s.owner is None or kind in ("me", "int", "element"):

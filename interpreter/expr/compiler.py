@@ -113,6 +113,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.made: set[str] = set()   # the element variables fresh() made
         self.bound: dict[str, str] = {}   # locals read as a plain Python name, not L['name'] (a declared
                                           # effect's parameters: building/effects.py)
+        self.tallies: list = []       # the for_each loops around, whose counts may read tallies (tallies.py)
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
     filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")
@@ -470,7 +471,7 @@ _UNSET = _Unset()
 def base_namespace() -> dict:
     """The globals every compiled expression sees: a closed whitelist, no Python builtins."""
     ns = {"__builtins__": {}, "_U": _UNSET, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
-          "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate,
+          "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate, "int": int,
           "bytes": bytes,   # (cards as bytes: fastpaths.member_of_cards)
           "zip": zip, "filter": filter, "_INF": float("inf"),
           "_compress": compress, "_map": map, "_le": operator.le, "_repeat": repeat,   # (C-level loops: grid prices)

@@ -382,7 +382,7 @@ class NameNodes:
             if owner == "player":
                 raise ExprError(f"'{name}' belongs to each player, not to a team",
                                 offset_of(node) if node is not None else 0, code="type")
-            return f"{base}[{who_src}]", typ
+            return code(f"{base}[{who_src}]", Zone(table, who_src) if is_zone and table is not None else None), typ
         if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
             self.access.fixed("num_players")   # (the helper checks it is a seat)
             who_src = f"_seat(S, {who_src})"

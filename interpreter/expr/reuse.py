@@ -15,7 +15,8 @@ the compile puts them, or found them put by an earlier one), the state of one
 expression it leaves (a caller may compile a node of the same tree next; not the sizes of its
 nodes, which a walk of a tree sets before it reads them). A compile that a ruleset-wide budget
 (did-you-means, define expansions) cut short is not reused, nor one made in the middle of
-another (a target's lvalue, an element's filter, a define's expansion). Only the code object
+another (a target's lvalue, an element's filter, a define's expansion), nor one in a
+``for_each``'s body (which may read the loop's tallies, tallies.py). Only the code object
 is kept of a function: a reused one is made anew in the namespace of the builder asking.
 """
 from __future__ import annotations
@@ -92,7 +93,7 @@ class Reusing(Compiler):
         """What the compile of a whole expression depends on; None when it is made in the middle
         of another (its result would depend on that one too)."""
         if (self.lvalue or self._varying or self._node_access or self._define_stack or self._expansion
-                or self._uses or self._loops or not isinstance(text, str)):
+                or self._uses or self._loops or self.tallies or not isinstance(text, str)):
             return None
         key = (text, tuple((locals or {}).items()), has_me, expect, self.hoisting, self.plain, self._counter,
                self._declared(), tuple((k, v) for k, v in self.bound.items() if k in (locals or ())))

@@ -161,6 +161,26 @@ _top = _ties("_top", max)
 _bottom = _ties("_bottom", min)
 
 
+def _sole(name: str, pick):
+    """``one(top(L, by: K))`` (or bottom): the element whose key is the ``pick`` of all when no
+    other's equals it, else None, as ``_one`` of ``_ties`` gives it without building the ties;
+    every key computed first, as there (the first to fail is the same one)."""
+    def run(seq, key):
+        keys = [key(x) for x in seq]
+        if not keys:
+            return None
+        m = pick(keys)
+        if m != m or keys.count(m) != 1:   # (count finds m itself first: a NaN, equal to nothing, is no one)
+            return None
+        return seq[keys.index(m)]
+    run.__name__ = run.__qualname__ = name
+    return run
+
+
+_one_top = _sole("_one_top", max)
+_one_bottom = _sole("_one_bottom", min)
+
+
 def _one(seq):
     return seq[0] if len(seq) == 1 else None
 
@@ -200,6 +220,30 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
         exec(compile(f"def {name}(seq, {params}):\n{body}", "<runtime.scanner>", "exec"), namespace)  # noqa: S102 - a fixed template
         fn = _SCANNERS[(ops, counting)] = namespace[name]
     return name, fn
+
+
+class ValueCodes(dict):
+    """An attribute's value -> its index among the attribute's values (the counts of ``_tally``);
+    any other value -> ``other``, the index of a count that stays 0."""
+    __slots__ = ("other",)
+
+    def __init__(self, codes: dict, other: int):
+        super().__init__(codes)
+        self.other = other
+
+    def __missing__(self, value):
+        return self.other
+
+
+def _tally(tallies, owner, cards, codes, n):
+    """How many of ``cards`` have each value of an attribute (``codes``: each card's value as
+    its index, of ``n``), kept in ``tallies[owner]``: ``count(ZONE where ATTR == x)`` read for
+    any x without walking the zone again (expr/tallies.py, in a loop that cannot change it)."""
+    counts = [0] * n
+    for x in cards:
+        counts[codes[x]] += 1
+    tallies[owner] = counts
+    return counts
 
 
 # first(seq where table[it] == value) as a plain loop: a third of the cost of a generator and
@@ -341,10 +385,11 @@ RUNTIME_ERRORS = (ExprRuntimeError, ZeroDivisionError, TypeError, KeyError, Inde
                   AttributeError, OverflowError, RecursionError)
 
 HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv, _mod, _highest, _lowest, _top, _bottom,
-                                   _one, _first, _first_sorted, _in_sorted, _remove_sorted, _distinct_sorted, _last,
+                                   _one, _one_top, _one_bottom, _first, _first_sorted, _in_sorted, _remove_sorted, _distinct_sorted, _last,
                                    _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
+HELPERS["_tally"] = _tally
 
 
 def stored_source(src: str) -> str:

@@ -339,10 +339,12 @@ class Step:
 def checked_seat(ctx, who):
     """A step's ``who:`` (or a pass's ``to:``) whose value must be a seat of the game (or none):
     a number of no seat (``who: 99``) is a located runtime error, not a question to nobody.
-    Compiled again with the check inside (``_seat``), not wrapped: it runs at every question."""
-    src = f"_seat(S, {who.source})"
-    fn = ctx.compiler.to_function(src, who.source)
-    fn.source, fn.type, fn.distinct = src, who.type, who.distinct
+    Compiled again with the check inside, not wrapped: it runs at every question; as statements,
+    the test written in and ``_seat`` called only to raise its error, so that a step writing
+    them in place (building/flowgen.py ``assign``) makes no call for a seat."""
+    test = "if _who is not None and (_who.__class__ is not int or not 0 <= _who < S.n): _seat(S, _who)   # (raises)"
+    fn = ctx.compiler.to_function("_who", who.source, (f"_who = {who.source}", test))
+    fn.source, fn.type, fn.distinct, fn.access = f"_seat(S, {who.source})", who.type, who.distinct, who.access
     return fn
 
 

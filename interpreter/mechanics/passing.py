@@ -121,7 +121,7 @@ class Pass(Step):
             f"def Q{self.index}(S, frame, card):",
             f"    giver = frame[{GIVERS}][frame[{GIVER}]]",
             f"    ({own_call(zone)} if {SHARED} else {zone_ref(zone)})[{owner}].remove(card)   # (copy on write)",
-            f"    to = {g.fn(self.to)}(S, giver, None)",
+            *g.assign(self.to, "to", "giver", "    "),   # (a checked seat: mechanics/base.py)
             f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
             f"    frame[{PICKED}] += 1",
             "    if S.ev is not None:",

@@ -188,6 +188,7 @@ class Tricks(Step):
     def flow_source(self, g):
         me = g.me(self.me_var)
         hand = zone_ref(self.hand)
+        cards = "len(S.rules.card_labels)" if g.plain else g.cards   # (a trick goes round at most that many times)
         lines = [f"def R{self.index}(S, frame):",
                  f"    order = frame[{ORDER}]",
                  "    if order is None:   # a new trick",
@@ -206,8 +207,8 @@ class Tricks(Step):
                     ["        n = S.n",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        k = {g.value(self.plays)}",
-                  "        if k.__class__ is not int or not 0 < k <= len(S.rules.card_labels):",
-                  f"            {g.fn(rounds)}(k, len(S.rules.card_labels))   # (raises)",
+                  f"        if k.__class__ is not int or not 0 < k <= {cards}:",
+                  f"            {g.fn(rounds)}(k, {cards})   # (raises)",
                   f"        frame[{ORDER}] = order = seats if k == 1 else seats * k",   # (POS 0 and PLAYED None since enter or W)
                   f"    player = order[frame[{POS}]]",
                   f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
