@@ -196,9 +196,7 @@ class FlowSource:
         """Lines running effect step ``fx`` as ``effects`` does, setting ``_changed`` where a
         change the checks can see may be made: written in place, at the start of each branch
         of its list whose own items may make one (``fx.noted``, watch.Quiet.noted), so that a
-        branch not taken leaves the checks as they were; called, before the call unless quiet."""
-        if not self.inline(fx.fn):
-            return [*([f"{pad}_changed = True"] if not fx.quiet else []), *self.effects(fx.fn, self.me(fx.me_var), pad, fx)]
+        branch not taken leaves the checks as they were (a called list is quiet: Sequence._segment)."""
         return self.effects(fx.fn, self.me(fx.me_var), pad, fx, noted=fx.noted or ())
 
     def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = ()) -> list:

@@ -66,9 +66,9 @@ class Quiet:
         if/switch branch begin) whose own items may change what the conditions read: a step
         running ``fn`` in place notes there that a check is due (None: no marks, or everything
         watched; the step then reports a change whenever ``fn`` is not quiet)."""
-        marks = getattr(fn, "marks", None)
-        if marks is None or self.watched is None:
-            return None
+        marks, access = getattr(fn, "marks", None), getattr(fn, "access", None)
+        if marks is None or self.watched is None or access is None or access.opaque:   # (a condition's
+            return None                                                                  # reads are in no mark)
         return tuple(k for k, (_, _, writes) in enumerate(marks)
                      if any(self._may_change(a, set()) for a in writes))
 

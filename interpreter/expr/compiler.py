@@ -12,10 +12,9 @@ never inject code. The source is evaluated once, in a namespace without builtins
 """
 from __future__ import annotations
 
-import operator
 from contextlib import nullcontext
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import compress
 from typing import Any, Callable, Protocol
 
 from lark import Token
@@ -474,7 +473,7 @@ def base_namespace() -> dict:
           "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate, "int": int,
           "bytes": bytes,   # (cards as bytes: fastpaths.member_of_cards)
           "zip": zip, "filter": filter, "_INF": float("inf"),
-          "_compress": compress, "_map": map, "_le": operator.le, "_repeat": repeat,   # (C-level loops: grid prices)
+          "_compress": compress,   # (a C-level loop: grid prices)
           "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns

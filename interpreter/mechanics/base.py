@@ -337,11 +337,9 @@ class Step:
 
 
 def checked_seat(ctx, who):
-    """A step's ``who:`` (or a pass's ``to:``) whose value must be a seat of the game (or none):
-    a number of no seat (``who: 99``) is a located runtime error, not a question to nobody.
-    Compiled again with the check inside, not wrapped: it runs at every question; as statements,
-    the test written in and ``_seat`` called only to raise its error, so that a step writing
-    them in place (building/flowgen.py ``assign``) makes no call for a seat."""
+    """A step's ``who:`` (or a pass's ``to:``) that must be a seat (or none): ``who: 99`` is a located
+    runtime error. Compiled again as statements with the test written in (``_seat`` called only to
+    raise), so that a step writing them in place (flowgen.py ``assign``) makes no call a question."""
     test = "if _who is not None and (_who.__class__ is not int or not 0 <= _who < S.n): _seat(S, _who)   # (raises)"
     fn = ctx.compiler.to_function("_who", who.source, (f"_who = {who.source}", test))
     fn.source, fn.type, fn.distinct, fn.access = f"_seat(S, {who.source})", who.type, who.distinct, who.access

@@ -361,10 +361,8 @@ class Tricks(Step):
                   "        if r > top:   # the highest rank; of equal ones, the first played" if self.trump is None else
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
-                  f"    seats = frame[{PLAYED}]",
-                  "    if seats is None:",
-                  f"        seats = frame[{ORDER}][:frame[{POS}]]",
-                  "    winner = seats[best]",
+                  f"    seats = frame[{PLAYED}]",   # (None: the order's first seats played)
+                  f"    winner = frame[{ORDER}][best] if seats is None else seats[best]",
                   "    cards = table[:]",
                   "    win_card = table[best]",
                   "    table.clear()",
