@@ -152,3 +152,24 @@ def update_command(update, script: str) -> None:
     if "--update" not in sys.argv:
         sys.exit(f"usage: python tests/{script} --update [--accept]")
     sys.exit(update("--accept" in sys.argv))
+
+
+def calls_in_play(rules, codes, players: int, seeds) -> dict:
+    """How often each code object of ``codes`` is called (a function's ``__code__``) over random
+    games of ``rules``, one a seed (uniform random options, ``random.Random(seed)``)."""
+    import random
+    calls = dict.fromkeys(codes, 0)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in calls:
+            calls[frame.f_code] += 1
+
+    for seed in seeds:
+        S, rnd = rules.new_game(players, seed=seed), random.Random(seed)
+        sys.setprofile(profile)
+        try:
+            while not S.is_terminal():
+                S.apply_index(rnd.randrange(len(S.dec[1])))
+        finally:
+            sys.setprofile(None)
+    return calls

@@ -18,7 +18,7 @@ import pytest
 
 import interpreter
 from interpreter.building.flowgen import compile_flow
-from helpers import load_text, trick_ruleset
+from helpers import calls_in_play, load_text, trick_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
@@ -290,25 +290,10 @@ def test_a_trick_key_that_is_a_plain_attribute_is_a_table_lookup(tmp_path, follo
 def test_a_pick_asks_its_count_once_a_question():
     """A ``count:`` that is an expression bounds the pick from above and from below: its compiled
     run works it out once a question, not once for each bound; the games are the reference's."""
-    import sys
     rules = interpreter.load("diams")
     pick = next(s for s in rules.steps if s.kind == "pick" and s.lo is s.hi and s.hi.source != "1")
     count_code, run_code = pick.hi.__code__, rules.runs[pick.index].__code__
-    calls = {count_code: 0, run_code: 0}
-
-    def profile(frame, event, arg):
-        if event == "call" and frame.f_code in calls:
-            calls[frame.f_code] += 1
-
-    for seed in range(3):
-        S = rules.new_game(4, seed=seed)
-        rnd = random.Random(seed)
-        sys.setprofile(profile)
-        try:
-            while not S.is_terminal():
-                S.apply_index(rnd.randrange(len(S.dec[1])))
-        finally:
-            sys.setprofile(None)
+    calls = calls_in_play(rules, (count_code, run_code), 4, range(3))
     assert calls[run_code] > 0 and calls[count_code] <= calls[run_code], calls
     lockstep(rules, 4, 0)
 

@@ -3,12 +3,10 @@
 exactly the games of the reference (the step count included)."""
 from __future__ import annotations
 
-import random
-import sys
 
 import pytest
 
-from helpers import load_text
+from helpers import calls_in_play, load_text
 from test_flowgen import lockstep
 
 GAME = """
@@ -36,24 +34,7 @@ scoring:
 
 def _runs_called(rules, steps) -> int:
     """How often the runs of ``steps`` are called over a few random games."""
-    codes = {rules.runs[s.index].__code__ for s in steps}
-    calls = 0
-
-    def profile(frame, event, arg):
-        nonlocal calls
-        if event == "call" and frame.f_code in codes:
-            calls += 1
-
-    for seed in range(4):
-        S = rules.new_game(2, seed=seed)
-        rnd = random.Random(seed)
-        sys.setprofile(profile)
-        try:
-            while not S.is_terminal():
-                S.apply_index(rnd.randrange(len(S.dec[1])))
-        finally:
-            sys.setprofile(None)
-    return calls
+    return sum(calls_in_play(rules, {rules.runs[s.index].__code__ for s in steps}, 2, range(4)).values())
 
 
 def test_a_pick_by_nobody_is_not_run(tmp_path):
