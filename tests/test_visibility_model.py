@@ -4,7 +4,8 @@ every reader agrees with it. For every bundled ruleset and variant and the docs/
 rulesets, at every player count, over a random game: what ``observation(seat)`` shows, what
 each tensor encoder writes (the reference, the per-seat and the shared one), the tensor's
 private pieces, what a redacted log keeps of each event, what knowledge records and what a
-determinization keeps, and who can tell a choice stored in a private variable. The table
+determinization keeps, who can tell a choice stored in a private variable, and what the
+viewer's table (play/display/table.py) shows each seat and a spectator. The table
 itself is checked against the documented rules (docs/reference.md, "Zones" and "Counters
 and variables")."""
 from __future__ import annotations
@@ -21,6 +22,7 @@ import interpreter
 from interpreter.engine.sight import Choice
 from interpreter.engine.visibility import ALL, SPECTATOR, bit
 from interpreter.errors import GameError
+from interpreter.play.display.table import table_of
 from interpreter.play.logs.redact import Redactor
 from interpreter.adapters.seat_encoder import compile_seat
 from interpreter.adapters.shared_encoder import compile_shared
@@ -251,6 +253,79 @@ def check_private_pieces(L, S):
     assert private == spectator
 
 
+def _shown_labels(item) -> list | None:
+    """The card labels a viewer's zone item shows (None: only its count)."""
+    if "cards" in item:
+        return [c["label"] for c in item["cards"]]
+    if "groups" in item:
+        return [g["label"] for g in item["groups"] for _ in range(g["count"])]
+    if "cells" in item:
+        return [c["label"] for row in item["cells"] for c in row if c is not None]
+    return None
+
+
+def _viewer_items(view, S):
+    """(item, owner) for each item the viewer draws for a zone or counter: owner None for a shared
+    one, a seat or a team, or the card's key for what lies on a card."""
+    rules = S.rules
+    for item in view["shared"]:
+        if item["kind"] == "on_cards":
+            yield from ((held, key) for key, held in item["on"].items())
+        elif item["kind"] != "board":
+            yield item, None
+    for s in view["seats"]:
+        for item in s["items"]:   # a team's things sit with its one seat when teams are single seats
+            yield item, s["seat"] if rules.zone_owner.get(item["name"], rules.counter_owner.get(item["name"])) == "player" \
+                else S.tm[s["seat"]]
+    for t in view["teams"]:
+        yield from ((item, t["team"]) for item in t["items"])
+
+
+def check_viewer(S, seat, table):
+    """What the viewer's table shows ``seat`` (None: a spectator) of each zone, counter and
+    variable instance: its cards, value or variable where the table says the seat sees it, else
+    a count of cards, nothing of a counter, no variable."""
+    rules, seen = S.rules, S.rules.visibility.seen(S.members)
+    me, keys = bit(seat), {key: card for card, key in enumerate(rules.card_keys)}
+    view = table.render(S, seat)
+    drawn = set()
+    for item, owner in _viewer_items(view, S):
+        name = item["name"]
+        if name in rules.zone_owner:
+            kind = rules.zone_owner[name]
+            card = keys[owner] if kind == "card" else owner
+            cards = S.z[name] if kind == "none" else S.z[name][card]
+            shown, sees = _shown_labels(item), bool(seen.zone_seers(name, card) & me)
+            assert (shown is not None) == sees and item.get("hidden", False) != sees, (name, owner, seat)
+            assert sorted(shown or ()) == (sorted(rules.card_labels[c] for c in cards) if sees else []), (name, owner, seat)
+            assert item.get("count", len(cards)) == len(cards), (name, owner, seat)
+            for cell in (c for row in item.get("cells", ()) for c in row if c is not None):
+                for on in cell["on"]:   # the counters lying on a grid's space
+                    assert seen.counter_seers(on["counter"], 0) & me, (name, on, seat)
+            drawn.add((name, owner))
+        elif item["kind"] == "card_counter":
+            assert seen.counter_seers(name, 0) & me, (name, seat)
+            assert item["values"] == {rules.card_keys[c]: v for c, v in enumerate(S.c[name]) if v}, (name, seat)
+        elif name in rules.counter_owner:
+            value = S.c[name] if owner is None else S.c[name][owner]
+            sees = bool(seen.counter_seers(name, owner) & me)
+            assert item["value"] == (value if sees else None) and item["hidden"] != sees, (name, owner, seat)
+            drawn.add((name, owner))
+    for item in view["shared"]:   # a board's position coloured by a zone holding it that the seat sees
+        for node in item.get("nodes", ()):
+            assert not node["zone"] or seen.zone_seers(node["zone"], None) & me, (node, seat)
+    # every shared, player's and team's instance is drawn, unless the viewer hides the name
+    for name, kind in (*rules.zone_owner.items(), *rules.counter_owner.items()):
+        if kind != "card" and name not in table.hide:
+            for owner in instances(kind, S.members, 0):
+                assert (name, owner) in drawn, (name, owner, seat)
+    told = S.observation(seat)["vars"]   # (a variable's value as the observation writes it: a card's label...)
+    for name, value in view["vars"].items():
+        assert rules.visibility.var_seers(name) & me and value == told[name], (name, seat)
+    if view["prompt"] is not None:   # the options only to the seat that decides
+        assert (view["prompt"]["options"] is not None) == (seat == S.dec[0]), seat
+
+
 def counter_owner(rules, members, name, ev, key):
     if key in ev:
         return ev[key]
@@ -325,6 +400,7 @@ def play_and_check(rules, players, seed, steps=160, every=40):
     L = layout(rules, players)
     kept: list = []   # (shared by the seats' encoders, as one consumer's are)
     S = rules.new_game(players, seed, record=True, knowledge=True)
+    table = table_of(rules)
     seats = {p: compile_seat(L, p, S.tm[p], kept) for p in range(players)}
     shared = compile_shared(L)
     rnd = random.Random(seed)
@@ -337,6 +413,7 @@ def play_and_check(rules, players, seed, steps=160, every=40):
         if k % every == 0 or S.over or k == steps:
             for seat in (*range(players), None):
                 check_observation(S, seat)
+                check_viewer(S, seat, table)
             for seat in range(players):
                 for tensor in (L.encode(S, seat), seats[seat](S, seat), shared(S, seat)):
                     check_tensor(L, S, seat, np.asarray(tensor))
