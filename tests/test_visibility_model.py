@@ -109,6 +109,38 @@ scoring:
   categories: {fame: fame}
 """
 
+# a grid market with a counter on each space seen by all, one by no seat, one "by its owner" (a card: no seat)
+GRID = """
+game: grid_sight
+players: {min: 2, max: 3}
+components:
+  space: {attributes: {n: 1..6}, label: "s{n}"}
+zones:
+  market: {start: [space]}
+counters:
+  coins: {owner: player, start: 9}
+  paid: {owner: card}
+  secret: {owner: card, visible: none}
+  sealed: {owner: card, visible: owner}
+flow:
+  - repeat: 2
+    steps:
+      - turns:
+          steps:
+            - grid:
+                zone: market
+                rows: 2
+                where: "paid == 0"
+                cost: "1 + count(neighbours where paid > 0)"
+                pay: coins
+                mark: paid
+                as: bought
+                prompt: buy
+                then: [{gain: {counter: "secret[space]", amount: 2}}, {gain: {counter: "sealed[space]", amount: 3}}]
+scoring:
+  categories: {coins: coins}
+"""
+
 
 def _variants(path: Path) -> list:
     return [None, *((yaml.safe_load(path.read_text()) or {}).get("variants") or {})]
@@ -439,6 +471,14 @@ def test_every_reader_agrees_with_the_visibility_table(path, variant):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_owner_and_visibility_agree_with_the_table(every, players):
     play_and_check(every, players, seed=players, steps=400, every=7)
+
+
+def test_a_grid_shows_on_its_spaces_only_the_counters_the_table_lets_a_seat_see(tmp_path):
+    path = tmp_path / "grid_sight.yaml"
+    path.write_text(GRID)
+    grid = interpreter.load(path)
+    for players in (2, 3):
+        play_and_check(grid, players, seed=players, every=1)
 
 
 def test_the_table_follows_the_documented_rules_for_every_combination(every):
