@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.engine.sight import Choice
+from interpreter.engine.sight import Choice, reads_public
 from interpreter.engine.visibility import ALL, SPECTATOR, bit
 from interpreter.errors import GameError
 from interpreter.play.display.table import table_of
@@ -334,6 +334,9 @@ def check_viewer(S, seat, table):
             for cell in (c for row in item.get("cells", ()) for c in row if c is not None):
                 for on in cell["on"]:   # the counters lying on a grid's space
                     assert seen.counter_seers(on["counter"], 0) & me, (name, on, seat)
+                if cell["price"] is not None and (S.dec is None or seat != S.dec[0]):   # a price told to all
+                    assert all(reads_public(rules, g.price_access) for g in table.grid_steps
+                               if g.zone_name == name), (name, cell, seat)
             drawn.add((name, owner))
         elif item["kind"] == "card_counter":
             assert seen.counter_seers(name, 0) & me, (name, seat)
@@ -473,9 +476,12 @@ def test_every_owner_and_visibility_agree_with_the_table(every, players):
     play_and_check(every, players, seed=players, steps=400, every=7)
 
 
-def test_a_grid_shows_on_its_spaces_only_the_counters_the_table_lets_a_seat_see(tmp_path):
+@pytest.mark.parametrize("cost", ["1 + count(neighbours where paid > 0)", "1 + secret"])
+def test_a_grid_shows_on_its_spaces_only_the_counters_the_table_lets_a_seat_see(tmp_path, cost):
+    """A grid draws on its spaces the card counters the seat sees, and its prices to every seat only
+    where they read nothing hidden (else to the seat deciding alone)."""
     path = tmp_path / "grid_sight.yaml"
-    path.write_text(GRID)
+    path.write_text(GRID.replace("1 + count(neighbours where paid > 0)", cost))
     grid = interpreter.load(path)
     for players in (2, 3):
         play_and_check(grid, players, seed=players, every=1)
