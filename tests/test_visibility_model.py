@@ -4,7 +4,8 @@ every reader agrees with it. For every bundled ruleset and variant and the docs/
 rulesets, at every player count, over a random game: what ``observation(seat)`` shows, what
 each tensor encoder writes (the reference, the per-seat and the shared one), the tensor's
 private pieces, what a redacted log keeps of each event, what knowledge records and what a
-determinization keeps, and who can tell a choice stored in a private variable. The table
+determinization keeps, who can tell a choice stored in a private variable, and what the
+viewer's table (play/display/table.py) shows each seat and a spectator. The table
 itself is checked against the documented rules (docs/reference.md, "Zones" and "Counters
 and variables")."""
 from __future__ import annotations
@@ -18,9 +19,10 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.engine.sight import Choice
+from interpreter.engine.sight import Choice, reads_public
 from interpreter.engine.visibility import ALL, SPECTATOR, bit
 from interpreter.errors import GameError
+from interpreter.play.display.table import table_of
 from interpreter.play.logs.redact import Redactor
 from interpreter.adapters.seat_encoder import compile_seat
 from interpreter.adapters.shared_encoder import compile_shared
@@ -105,6 +107,38 @@ flow:
   - gather: {from: [hand, shut, vault], to: open}
 scoring:
   categories: {fame: fame}
+"""
+
+# a grid market with a counter on each space seen by all, one by no seat, one "by its owner" (a card: no seat)
+GRID = """
+game: grid_sight
+players: {min: 2, max: 3}
+components:
+  space: {attributes: {n: 1..6}, label: "s{n}"}
+zones:
+  market: {start: [space]}
+counters:
+  coins: {owner: player, start: 9}
+  paid: {owner: card}
+  secret: {owner: card, visible: none}
+  sealed: {owner: card, visible: owner}
+flow:
+  - repeat: 2
+    steps:
+      - turns:
+          steps:
+            - grid:
+                zone: market
+                rows: 2
+                where: "paid == 0"
+                cost: "1 + count(neighbours where paid > 0)"
+                pay: coins
+                mark: paid
+                as: bought
+                prompt: buy
+                then: [{gain: {counter: "secret[space]", amount: 2}}, {gain: {counter: "sealed[space]", amount: 3}}]
+scoring:
+  categories: {coins: coins}
 """
 
 
@@ -251,6 +285,82 @@ def check_private_pieces(L, S):
     assert private == spectator
 
 
+def _shown_labels(item) -> list | None:
+    """The card labels a viewer's zone item shows (None: only its count)."""
+    if "cards" in item:
+        return [c["label"] for c in item["cards"]]
+    if "groups" in item:
+        return [g["label"] for g in item["groups"] for _ in range(g["count"])]
+    if "cells" in item:
+        return [c["label"] for row in item["cells"] for c in row if c is not None]
+    return None
+
+
+def _viewer_items(view, S):
+    """(item, owner) for each item the viewer draws for a zone or counter: owner None for a shared
+    one, a seat or a team, or the card's key for what lies on a card."""
+    rules = S.rules
+    for item in view["shared"]:
+        if item["kind"] == "on_cards":
+            yield from ((held, key) for key, held in item["on"].items())
+        elif item["kind"] != "board":
+            yield item, None
+    for s in view["seats"]:
+        for item in s["items"]:   # a team's things sit with its one seat when teams are single seats
+            yield item, s["seat"] if rules.zone_owner.get(item["name"], rules.counter_owner.get(item["name"])) == "player" \
+                else S.tm[s["seat"]]
+    for t in view["teams"]:
+        yield from ((item, t["team"]) for item in t["items"])
+
+
+def check_viewer(S, seat, table):
+    """What the viewer's table shows ``seat`` (None: a spectator) of each zone, counter and
+    variable instance: its cards, value or variable where the table says the seat sees it, else
+    a count of cards, nothing of a counter, no variable."""
+    rules, seen = S.rules, S.rules.visibility.seen(S.members)
+    me, keys = bit(seat), {key: card for card, key in enumerate(rules.card_keys)}
+    view = table.render(S, seat)
+    drawn = set()
+    for item, owner in _viewer_items(view, S):
+        name = item["name"]
+        if name in rules.zone_owner:
+            kind = rules.zone_owner[name]
+            card = keys[owner] if kind == "card" else owner
+            cards = S.z[name] if kind == "none" else S.z[name][card]
+            shown, sees = _shown_labels(item), bool(seen.zone_seers(name, card) & me)
+            assert (shown is not None) == sees and item.get("hidden", False) != sees, (name, owner, seat)
+            assert sorted(shown or ()) == (sorted(rules.card_labels[c] for c in cards) if sees else []), (name, owner, seat)
+            assert item.get("count", len(cards)) == len(cards), (name, owner, seat)
+            for cell in (c for row in item.get("cells", ()) for c in row if c is not None):
+                for on in cell["on"]:   # the counters lying on a grid's space
+                    assert seen.counter_seers(on["counter"], 0) & me, (name, on, seat)
+                if cell["price"] is not None and (S.dec is None or seat != S.dec[0]):   # a price told to all
+                    assert all(reads_public(rules, g.price_access) for g in table.grid_steps
+                               if g.zone_name == name), (name, cell, seat)
+            drawn.add((name, owner))
+        elif item["kind"] == "card_counter":
+            assert seen.counter_seers(name, 0) & me, (name, seat)
+            assert item["values"] == {rules.card_keys[c]: v for c, v in enumerate(S.c[name]) if v}, (name, seat)
+        elif name in rules.counter_owner:
+            value = S.c[name] if owner is None else S.c[name][owner]
+            sees = bool(seen.counter_seers(name, owner) & me)
+            assert item["value"] == (value if sees else None) and item["hidden"] != sees, (name, owner, seat)
+            drawn.add((name, owner))
+    for item in view["shared"]:   # a board's position coloured by a zone holding it that the seat sees
+        for node in item.get("nodes", ()):
+            assert not node["zone"] or seen.zone_seers(node["zone"], None) & me, (node, seat)
+    # every shared, player's and team's instance is drawn, unless the viewer hides the name
+    for name, kind in (*rules.zone_owner.items(), *rules.counter_owner.items()):
+        if kind != "card" and name not in table.hide:
+            for owner in instances(kind, S.members, 0):
+                assert (name, owner) in drawn, (name, owner, seat)
+    told = S.observation(seat)["vars"]   # (a variable's value as the observation writes it: a card's label...)
+    for name, value in view["vars"].items():
+        assert rules.visibility.var_seers(name) & me and value == told[name], (name, seat)
+    if view["prompt"] is not None:   # the options only to the seat that decides
+        assert (view["prompt"]["options"] is not None) == (seat == S.dec[0]), seat
+
+
 def counter_owner(rules, members, name, ev, key):
     if key in ev:
         return ev[key]
@@ -325,6 +435,7 @@ def play_and_check(rules, players, seed, steps=160, every=40):
     L = layout(rules, players)
     kept: list = []   # (shared by the seats' encoders, as one consumer's are)
     S = rules.new_game(players, seed, record=True, knowledge=True)
+    table = table_of(rules)
     seats = {p: compile_seat(L, p, S.tm[p], kept) for p in range(players)}
     shared = compile_shared(L)
     rnd = random.Random(seed)
@@ -337,6 +448,7 @@ def play_and_check(rules, players, seed, steps=160, every=40):
         if k % every == 0 or S.over or k == steps:
             for seat in (*range(players), None):
                 check_observation(S, seat)
+                check_viewer(S, seat, table)
             for seat in range(players):
                 for tensor in (L.encode(S, seat), seats[seat](S, seat), shared(S, seat)):
                     check_tensor(L, S, seat, np.asarray(tensor))
@@ -362,6 +474,17 @@ def test_every_reader_agrees_with_the_visibility_table(path, variant):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_owner_and_visibility_agree_with_the_table(every, players):
     play_and_check(every, players, seed=players, steps=400, every=7)
+
+
+@pytest.mark.parametrize("cost", ["1 + count(neighbours where paid > 0)", "1 + secret"])
+def test_a_grid_shows_on_its_spaces_only_the_counters_the_table_lets_a_seat_see(tmp_path, cost):
+    """A grid draws on its spaces the card counters the seat sees, and its prices to every seat only
+    where they read nothing hidden (else to the seat deciding alone)."""
+    path = tmp_path / "grid_sight.yaml"
+    path.write_text(GRID.replace("1 + count(neighbours where paid > 0)", cost))
+    grid = interpreter.load(path)
+    for players in (2, 3):
+        play_and_check(grid, players, seed=players, every=1)
 
 
 def test_the_table_follows_the_documented_rules_for_every_combination(every):

@@ -51,8 +51,9 @@ class Words:
                     raw = _declared(data, "vars")[name]
                     self.types[name] = str(raw.get("type") if isinstance(raw, dict) else raw)
         shown = set(hints.get("order") or ()) | set(hints.get("collapse") or ())
-        never_seen = {name for name, decl in _declared(data, "zones").items()
-                      if isinstance(decl, dict) and decl.get("visible") == "none" and name not in shown}
+        # (as the visibility table reads ``visible:``, engine/visibility.py: not a second reading)
+        never_seen = {name for name, (visible, _kind) in rules.visibility.zones.items()
+                      if visible == "none" and name not in shown}
         self.hidden = set(hints.get("hide") or ()) | never_seen
         # a counter a scoring category counts as it stands (``points: points``, ``vault: "vault * 2"``):
         # its gain is told as points for that category
