@@ -638,3 +638,25 @@ def test_a_filter_asks_its_leading_terms_that_do_not_read_the_element_once(world
             except ExprRuntimeError as e:
                 got.append(str(e))
         assert same(got[0], got[1]), (me, got)
+
+
+def test_a_first_under_a_found_first_starts_from_it(world):
+    """``first(L where P and Q) if count(L where P) > 0 else E`` in a filter (both lifted out of
+    it): the branch reads the first element of L where P the condition found and asks it Q, the
+    scan of L by P and Q run only when it fails Q; the same values as the plain compile, with the
+    condition written each way round, for random P and Q."""
+    rnd, shortcuts = random.Random(5), 0
+    for _ in range(60):
+        p = rnd.choice(["suit == 'S'", "rank > 3", "suit != 'H' and rank < 8"])
+        q = rnd.choice(["rank > 2", "suit == 'D'", "rank <= 5 and suit != 'C'"])
+        zone = rnd.choice(["hand[me]", "table", "deck"])   # (not read by the element: lifted)
+        for form in ("first(({z} where {p}) where {q}) if count({z} where {p}) > 0 else none",
+                     "none if count({z} where {p}) == 0 else first({z} where {p} and {q})",
+                     "first({z} where {p} and {q}) if not (count({z} where {p}) == 0) else first({z})"):
+            text = f"map(players, to: {form.format(z=zone, p=p, q=q)})"
+            fast = world.compiler.compile(text, None, True)
+            shortcuts += bool(re.search(r"\((_h\w+) if \(A_\w+\[\1\] ", fast.source))
+            plain = Compiler(world.names, plain=True).compile(text, None, True)
+            for me in range(4):
+                assert same(fast.fn(world.S, me, {}), plain.fn(world.S, me, {})), text
+    assert shortcuts == 180

@@ -119,8 +119,8 @@ Count = _shape("Count", "filter")
 Mapped = _shape("Mapped", "iter lookup=None")
 # ``top(L, by: K)`` or ``bottom`` (``helper`` _top or _bottom): ``iter`` the list, ``key`` the key function (Codes).
 Ranked = _shape("Ranked", "helper iter key")
-# A call lifted out of a loop (compiler.hoist): ``inner`` the call.
-Hoisted = _shape("Hoisted", "inner")
+# A call lifted out of a loop (compiler.hoist): ``inner`` the call, ``name`` the name it is kept in once computed.
+Hoisted = _shape("Hoisted", "inner name=None")
 # ``_lookup(T)``: a key function that looks the element up in the table T (builtins.key_fn).
 KeyLookup = _shape("KeyLookup", "table")
 # ``(left OP right)``, OP a Python comparison (== != < <= > >=).
@@ -129,6 +129,12 @@ Compare = _shape("Compare", "op left right")
 BoolOp = _shape("BoolOp", "op parts")
 # ``not operand``.
 Not = _shape("Not", "operand")
+# A call of a scanner (fastpaths.scan_call) returning the first element of ``coll`` that passes ``tests``, a tuple of
+# (operator, table, value).
+Scan = _shape("Scan", "coll tests")
+# ``(value is None)`` (``present``: ``is not None``) where ``value`` is ``scan`` (a Scan Code) or that call hoisted:
+# whether ``count(L where ...)`` is 0.
+Absent = _shape("Absent", "scan value present")
 # ``any(True for var in iter if cond)``: whether some element passes.
 AnyLoop = _shape("AnyLoop", "var iter cond")
 # ``sum([body for var in iter])`` of whole numbers (builtins.b_sum).

@@ -366,7 +366,7 @@ class Compiler(NameNodes, OperatorNodes):
             self._binds += 1
             if eager:
                 self._eager[name] = src
-            hoisted = code(name if eager else f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src),
+            hoisted = code(name if eager else f"({name} if {name} is not _U else ({name} := {src}))", Hoisted(src, name),
                            loops=src.loops)
             hoisted.uses, hoisted.binds = src.uses, True
             return hoisted

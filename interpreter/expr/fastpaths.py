@@ -9,9 +9,11 @@ tested against the plain form (tests/test_expressions.py).
 """
 from __future__ import annotations
 
-from .code import Compare, Const, Join, Local, Name, Neg, Seats, Table, Var, Zone, code, conjuncts, lookup, \
+from typing import Any
+
+from .code import Absent, Compare, Const, Hoisted, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, conjuncts, lookup, \
     lookup_table, reads, shape, walkable, zone_name
-from .runtime import scanner
+from .runtime import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
 
@@ -50,7 +52,38 @@ def scan_call(c, coll: str, tests: list, counting: bool = False) -> str:
     (``counting``: the loop that counts the elements that pass)."""
     name, fn = scanner(tuple(op for op, _, _ in tests), counting)
     c.names.namespace.setdefault(name, fn)
-    return code(f"{name}({coll}, {', '.join(f'{table}, {value}' for _, table, value in tests)})", walks=True)
+    return code(f"{name}({coll}, {', '.join(f'{table}, {value}' for _, table, value in tests)})",
+                None if counting else Scan(coll, tuple(tests)), walks=True)
+
+
+def found_first(cond: Any) -> tuple | None:
+    """(name, Scan, whether the 'if' branch is the one where it is not none) when ``cond`` asks
+    whether a hoisted scan for ``first(L where P)`` found one (``count(L where P) == 0``, negated
+    or not): in the branch taken after it, that name holds its answer."""
+    s, negated = shape(cond), False
+    while isinstance(s, Not):
+        s, negated = shape(s.operand), not negated
+    if not isinstance(s, Absent):
+        return None
+    value = shape(s.value)
+    if not (isinstance(value, Hoisted) and value.name is not None and isinstance(shape(s.scan), Scan)):
+        return None
+    return value.name, shape(s.scan), s.present != negated
+
+
+def first_from(name: str, known: Any, branch: Any) -> Any:
+    """``first(L where P and Q)`` in a branch where ``name`` is known to hold ``first(L where P)``
+    (not none): that element when it passes Q too (every element before it fails P), else the
+    scan as written. Q's tests are what the scan would ask of that element first; their values
+    cannot fail (fastpaths.comparison_tests)."""
+    s = shape(branch)
+    scan = shape(s.inner) if isinstance(s, Hoisted) else s
+    k = len(known.tests)
+    if not (isinstance(scan, Scan) and scan.coll == known.coll and len(scan.tests) > k
+            and scan.tests[:k] == known.tests):
+        return branch
+    test = " and ".join(f"({table}[{name}] {SCAN_OPS[op]} {value})" for op, table, value in scan.tests[k:])
+    return f"({name} if {test} else {branch})"
 
 
 _NEGATED = {"==": "!=", "!=": "=="}   # (not so < and >=: a NaN is neither)

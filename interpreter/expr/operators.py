@@ -10,9 +10,9 @@ from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
-from .code import AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
-from .fastpaths import cards_bytes, faster_filter, joined_lists, member_of_cards, member_of_joined, pure_value, \
+from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, pure_value, \
     scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
@@ -169,7 +169,14 @@ class OperatorNodes:
         a, c, b = (self.node(x, scope) for x in n.children)
         self.expect_type(c[1], BOOL, n.children[1])
         typ = one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
-        return f"({a[0]} if {c[0]} else {b[0]})", typ
+        yes, no = a[0], b[0]
+        known = None if self.plain else found_first(c[0])
+        if known is not None:   # the branch where the condition found first(L where P) may start from it
+            if known[2]:
+                yes = first_from(known[0], known[1], yes)
+            else:
+                no = first_from(known[0], known[1], no)
+        return f"({yes} if {c[0]} else {no})", typ
 
     def n_or_(self, n, scope):
         return self._bool_op(n, scope, "or")
@@ -211,7 +218,8 @@ class OperatorNodes:
             scan = None if self.plain else scan_first(self, var, coll, cond)   # (a zone's cards are never none)
             if scan is not None:
                 self.holds_loop(any_loop(coll, cond))   # (the filter's own loop is left out)
-                test = code(f"({self.hoist(reading(scan, a.uses), scope)} {'is' if op == '==' else 'is not'} None)")
+                value = self.hoist(reading(scan, a.uses), scope)
+                test = code(f"({value} {'is' if op == '==' else 'is not'} None)", Absent(scan, value, op != "=="))
             else:
                 gen = code(f"any(True for {var} in {coll} if {cond})", AnyLoop(var, coll, cond), loops=True)
                 test = code(f"(not {gen})", Not(gen), loops=True) if op == "==" else gen
@@ -323,3 +331,4 @@ class OperatorNodes:
         return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
 
     n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
+
