@@ -331,4 +331,3 @@ class OperatorNodes:
         return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
 
     n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
-

@@ -148,7 +148,7 @@ class Pick(Step):
                           "    return U"])
 
     def skip_source(self, g, pad):
-        """A pick by nobody (``who: "me if victim != none else none"``) costs its picker, found in
+        """A pick by nobody (``who: "me if target != none else none"``) costs its picker, found in
         place: its run is called for someone."""
         if g.plain or self.who_me:
             return None
