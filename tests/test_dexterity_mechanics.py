@@ -4,6 +4,7 @@ tiles with slots refilled from a deck, stealing, and targets by player count."""
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 
@@ -292,6 +293,47 @@ def test_skill_option_validation_and_default(tmp_path):
     assert r2.new_game(1, options={"params": {"tries": 0}}).v["s0"] == 0.8
     assert r2.new_game(1, options={"params": {"tries": 0, "skill": 0.4}}).v["s0"] == 0.4
     assert r2.new_game(1, options={"params": {"tries": 0}, "skill": [0.25]}).v["s0"] == 0.25
+
+
+def test_skill_of_a_plain_seat_is_read_in_place(tmp_path):
+    """skill(me) in a roll's chance, and skill(0): the option's value for the seat, or params.skill
+    where the option is not given (or given as none), read where the expression stands: no call of
+    the helper, which a seat that may fail to be read (skill(first(...))) still calls."""
+    from interpreter.mechanics.skill import _skill
+    r = load_text(tmp_path, CHANCES.replace("vars:\n", "vars:\n  s0: {type: num, start: 0}\n").replace(
+        "flow:\n", "flow:\n  - set: {s0: \"skill(0)\"}\n"))
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is _skill.__code__:
+            calls.append(frame)
+
+    sys.setprofile(profile)
+    try:
+        default, nothing, given, params = (r.new_game(1, seed=4, options=o) for o in (
+            None, {"skill": None}, {"skill": [0.3]}, {"params": {"skill": 0.3}}))
+    finally:
+        sys.setprofile(None)
+    assert calls == []
+    assert default.c == nothing.c and given.c == params.c and default.c != given.c
+    assert (default.v["s0"], nothing.v["s0"], given.v["s0"], params.v["s0"]) == (0.8, 0.8, 0.3, 0.3)
+    r2 = load_text(tmp_path, CHANCES.replace("(1 - skill(me))", "(1 - skill(first(players)))"), name="t2.yaml")
+    sys.setprofile(profile)
+    try:
+        assert r2.new_game(1, seed=4, options={"skill": [0.3]}).c == given.c
+    finally:
+        sys.setprofile(None)
+    assert len(calls) == 100   # (params.tries rolls)
+
+
+def test_skill_of_a_seat_that_is_none(tmp_path):
+    """skill(p) of a variable p that holds none: params.skill without the option, the language's
+    error with it, as the helper gives them."""
+    r = load_text(tmp_path, CHANCES.replace("vars:\n", "vars:\n  p: player\n  s0: {type: num, start: 0}\n").replace(
+        "flow:\n", "flow:\n  - set: {s0: \"skill(p)\"}\n"))
+    assert r.new_game(1, seed=4, options={"params": {"tries": 0}}).v["s0"] == 0.8
+    with pytest.raises(GameError, match="none"):
+        r.new_game(1, seed=4, options={"params": {"tries": 0}, "skill": [0.3]})
 
 
 def test_skill_needs_a_declared_default(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from ..expr.builtins import check_arity, register_builtin
+from ..expr.fastpaths import pure_value
 from ..expr.parser import ExprError, offset_of
 from ..expr.types import NUM, PLAYER
 from ..engine.protocol import game_option
@@ -65,7 +66,11 @@ def b_skill(c, n, scope, args, kw):
     used = getattr(c, "used", None)
     if used is not None:
         used.add("params.skill")     # the default is read through the option (no unused warning)
-    return f"_skill(S, {src}, S.p['skill'])", NUM
+    if c.plain or not pure_value(src):
+        return f"_skill(S, {src}, S.p['skill'])", NUM
+    # a seat read plainly (it cannot fail: reading it only where the option is given changes
+    # nothing): _skill() written in place, no call (a roll asks it each time)
+    return f"(S.p['skill'] if S.o.get('skill') is None else S.o['skill'][{src}])", NUM
 
 
 register_builtin("skill", b_skill, {"_skill": _skill})
