@@ -336,6 +336,27 @@ def test_skill_of_a_seat_that_is_none(tmp_path):
         r.new_game(1, seed=4, options={"params": {"tries": 0}, "skill": [0.3]})
 
 
+def test_a_roll_reads_the_game_options_without_a_call(tmp_path):
+    """The roll (its step's function) tests the options it reads, resolve and a skill(me), by
+    `in`: no dict.get call, some 300 instructions each; the options, given or not, still count."""
+    r = load_text(tmp_path, CHANCES)
+    roll = f"R{next(s for s in r.steps if s.kind == 'attempt').index}"
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "c_call" and frame.f_code.co_name == roll:
+            calls.append(arg.__qualname__)
+
+    sys.setprofile(profile)
+    try:
+        games = [r.new_game(1, seed=4, options=o) for o in (None, {"resolve": "random"}, {"skill": [0.3]},
+                                                           {"resolve": None, "skill": None})]
+    finally:
+        sys.setprofile(None)
+    assert "dict.get" not in calls
+    assert games[0].c == games[1].c == games[3].c != games[2].c
+
+
 def test_skill_needs_a_declared_default(tmp_path):
     with pytest.raises(RulesetError) as e:
         load_text(tmp_path, CHANCES.replace("params: {skill: 0.8, tries: 100}", "params: {tries: 100}"))

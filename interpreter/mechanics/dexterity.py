@@ -239,7 +239,8 @@ class Attempt(Step):
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
         lines = [f"def R{self.index}(S, frame):",
                  f"    stage = frame[{STAGE}]",
-                 "    if stage == 1 and S.o.get('resolve') != 'ask':",
+                 # (the option tested without a call: most games do not give it)
+                 "    if stage == 1 and ('resolve' not in S.o or S.o['resolve'] != 'ask'):",
                  f"        actor = frame[{ACTOR}]"]
         for k, o in enumerate(self.outcomes):
             if o.cond is not None:

@@ -69,8 +69,9 @@ def b_skill(c, n, scope, args, kw):
     if c.plain or not pure_value(src):
         return f"_skill(S, {src}, S.p['skill'])", NUM
     # a seat read plainly (it cannot fail: reading it only where the option is given changes
-    # nothing): _skill() written in place, no call (a roll asks it each time)
-    return f"(S.p['skill'] if S.o.get('skill') is None else S.o['skill'][{src}])", NUM
+    # nothing): _skill() written in place, no call (a roll asks it each time; the option tested
+    # by `in`, no dict.get call: most games do not give it)
+    return f"(S.p['skill'] if 'skill' not in S.o or S.o['skill'] is None else S.o['skill'][{src}])", NUM
 
 
 register_builtin("skill", b_skill, {"_skill": _skill})
