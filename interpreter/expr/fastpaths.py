@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .code import Absent, Compare, Const, Hoisted, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, conjuncts, lookup, \
-    lookup_table, reads, shape, walkable, zone_name
+from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
+    conjuncts, lookup, lookup_table, reads, shape, walkable, zone_name
 from .runtime import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
@@ -186,7 +186,39 @@ def member_of_cards(value: str, op: str, found: str) -> str:
     (Names.max_list), looked for in ``found``, the bytes of the lists' cards (``bytes([*A, *B])``,
     built once before the loop, 60% of the cost of a set of them: `in` is one scan in C); a
     none, which no list of cards holds, is never in it. ``x`` a plain read (pure_value)."""
-    return f"({value} is not None and {value} in {found})" if op == "in" else f"({value} is None or {value} not in {found})"
+    if op == "in":
+        return code(f"({value} is not None and {value} in {found})", InBytes(value, found))
+    return code(f"({value} is None or {value} not in {found})", InBytes(value, found, True))
+
+
+def count_in_bytes(c, var: str, coll, cond) -> str | None:
+    """``count(T[i] where it in A + B)`` (or ``not in``) over a tuple of cards fixed at load (a
+    board's neighbours, code.Cards), the lists' cards the bytes ``found`` (member_of_cards): the
+    tuple read as bytes, made once at build, and its cards in ``found`` deleted in C
+    (``translate(None, found)`` deletes every byte found, so what is left is what is not in it;
+    a card twice in the tuple is counted twice, as the filter counts it). Only for ``i`` a read
+    that cannot fail (it is read twice) and a table of cards numbered below 256; else None."""
+    s, test = shape(coll), shape(cond)
+    if not (isinstance(s, Cards) and isinstance(test, InBytes) and isinstance(shape(test.value), Name)
+            and shape(test.value).id == var and cannot_fail(s.index, var)):
+        return None
+    table = bytes_table(c.names.namespace, s.table)
+    if table is None:
+        return None
+    left = f"len({table}[{s.index}].translate(None, {test.found}))"
+    return left if test.negated else f"(len({table}[{s.index}]) - {left})"
+
+
+def bytes_table(namespace: dict, name: str) -> str | None:
+    """The name of the tuple of bytes of the tuples of cards ``namespace[name]``, put in the
+    namespace once; None when a value in them is not a card numbered below 256."""
+    twin = name + "_bytes"
+    if twin not in namespace:
+        rows = namespace[name]
+        if not all(type(v) is int and 0 <= v < 256 for row in rows for v in row):
+            return None
+        namespace[twin] = tuple(bytes(row) for row in rows)
+    return twin
 
 
 def cards_bytes(parts: list) -> str:

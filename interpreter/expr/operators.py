@@ -152,6 +152,7 @@ class OperatorNodes:
         inner = None if self.plain else shape(src)
         if isinstance(inner, Copy):   # a new list of a tuple's elements: the tuple walked, no copy
             walked = reading(inner.inner, src.uses)
+            walked.shape = shape(inner.inner)   # (what is known of the tuple: fastpaths.count_in_bytes)
             walked.binds, src, inner = src.binds, walked, None
         inner = inner if isinstance(inner, Filter) else None
         var = self.fresh() if inner is None else inner.var
