@@ -3,6 +3,7 @@ everyone, attempts with declared chances (rolled or asked), per-seat skill, cont
 tiles with slots refilled from a deck, stealing, and targets by player count."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 
 import interpreter
 from interpreter.errors import GameError, RulesetError, UsageError
+from interpreter.expr.runtime import ExprRuntimeError
 from interpreter.play.agents.view import SeatView
 from helpers import load_text
 
@@ -86,6 +88,83 @@ def test_a_filter_walks_the_neighbours_where_they_are_and_they_stay_a_list(tmp_p
     assert walked.fn(S, None, None) == plain.fn(S, None, None) == 1         # r2x3 touches r2x1
     value = Compiler(r.names).compile("neighbors(last(spots))", has_me=False).fn(S, None, None)
     assert type(value) is list and value == [r.card_id("r1x2"), r.card_id("r1x4"), r.card_id("r2x1")]
+
+
+# the hexagon with its positions dealt between two zones, a and b, and a variable naming one
+HEX_ZONES = HEX.replace("  spots: {start: [spot], sorted: true}\n",
+                        "  spots: {start: [spot], sorted: true}\n  a: {}\n  b: {}\n").replace(
+    "  ok: bool\n", "  ok: bool\n  at: card\n")
+COUNTS_IN = ["count(neighbors(at) where it in a + b)", "count(neighbors(at) where it not in a + b)",
+             "count(neighbors(at) where it in a + b + a)"]   # (a card twice in the bytes looked in)
+
+
+def _fast_and_plain(r, text):
+    from interpreter.expr import Compiler
+    return (Compiler(r.names).compile(text, has_me=False), Compiler(r.names, plain=True).compile(text, has_me=False))
+
+
+@pytest.mark.parametrize("text", COUNTS_IN)
+def test_a_count_of_neighbours_in_joined_zones_reads_them_as_bytes_as_the_plain_filter_counts(tmp_path, text):
+    """count(neighbors(x) where it in A + B): the neighbours as bytes made once at build, those
+    in the zones' bytes deleted in C; the same count as the plain filter for every position and
+    every way of dealing the board between the two zones and the rest."""
+    import random
+    r = load_text(tmp_path, HEX_ZONES)
+    S = r.new_game(1)
+    fast, plain = _fast_and_plain(r, text)
+    assert ".translate(None, " in fast.source and "translate" not in plain.source, fast.source
+    rng = random.Random(7)
+    for _ in range(200):
+        cards = list(range(7))
+        rng.shuffle(cards)
+        i, j = sorted(rng.sample(range(8), 2))
+        S.z["a"], S.z["b"], S.v["at"] = cards[:i], cards[i:j], rng.randrange(7)
+        assert fast.fn(S, None, None) == plain.fn(S, None, None), (S.z["a"], S.z["b"], S.v["at"])
+
+
+def test_a_count_of_neighbours_in_bytes_counts_a_neighbour_listed_twice_twice(tmp_path):
+    """The language's boards list a neighbour once (a board is a set of adjacencies); a table
+    holding one twice is counted as the filter counts it, and a none position raises as it does."""
+    r = load_text(tmp_path, HEX_ZONES)
+    assert r.names.namespace["_NB"][0].count(1) == 1   # r0x1 and r0x3: listed once
+    S = r.new_game(1)
+    names = dataclasses.replace(r.names, namespace={**r.names.namespace, "_NB": ((1, 1, 2, 1),) + r.names.namespace["_NB"][1:]})
+    names.namespace.pop("_NB_bytes", None)
+    from interpreter.expr import Compiler
+    for text in COUNTS_IN:
+        fast, plain = Compiler(names).compile(text, has_me=False), Compiler(names, plain=True).compile(text, has_me=False)
+        assert "translate" in fast.source
+        for a, b in (([1], []), ([1], [2]), ([], [2, 1]), ([3], [4])):
+            S.z["a"], S.z["b"], S.v["at"] = a, b, 0
+            assert fast.fn(S, None, None) == plain.fn(S, None, None), (text, a, b)
+        S.v["at"] = None
+        errors = []
+        for f in (fast, plain):
+            with pytest.raises(ExprRuntimeError) as e:
+                f.fn(S, None, None)
+            errors.append(str(e.value))
+        assert errors[0] == errors[1]
+
+
+def test_a_count_of_neighbours_among_more_than_256_cards_keeps_the_filter(tmp_path):
+    """Cards numbered from 256 on do not fit a byte: the count stays the filter over a set."""
+    line = board_game("line", 1, "spot", ["{n: 1}"], "s{n}", """\
+board: {positions: spot, adjacent: "abs(a.n - b.n) == 1"}
+zones:
+  spots: {start: [spot]}
+  a: {}
+vars:
+  at: card
+flow: []
+""").replace("    cards:\n      - {n: 1}\n", "    attributes: {n: 1..300}\n")
+    r = load_text(tmp_path, line)
+    S = r.new_game(1)
+    text = "count(neighbors(at) where it in a + a)"
+    fast, plain = _fast_and_plain(r, text)
+    assert "translate" not in fast.source and "_NB_bytes" not in r.names.namespace, fast.source
+    for at, a, n in (("s300", ["s299"], 1), ("s299", ["s298", "s300", "s5"], 2), ("s299", ["s297"], 0)):
+        S.z["a"], S.v["at"] = [r.card_id(x) for x in a], r.card_id(at)
+        assert fast.fn(S, None, None) == plain.fn(S, None, None) == n
 
 
 def test_board_from_a_neighbors_attribute_is_symmetric(tmp_path):

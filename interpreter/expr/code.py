@@ -143,6 +143,11 @@ Summed = _shape("Summed", "var iter body")
 Join = _shape("Join", "left right")
 # ``list(inner)``: a new list of a tuple's elements (a board's neighbours); a loop walks ``inner`` itself.
 Copy = _shape("Copy", "inner")
+# ``table[index]``: a tuple of cards (never none) in ``table``, a tuple of them fixed at load (a board's neighbours).
+Cards = _shape("Cards", "table index")
+# ``(value is not None and value in found)`` (``negated``: ``not in``): whether the card ``value`` is one of the bytes
+# ``found``, the cards of some lists (fastpaths.member_of_cards).
+InBytes = _shape("InBytes", "value found negated=False")
 
 
 # ---------------------------------------------------------------------- reading shapes

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .code import Absent, Compare, Const, Hoisted, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, conjuncts, lookup, \
-    lookup_table, reads, shape, walkable, zone_name
+from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
+    conjuncts, lookup, lookup_table, reads, shape, walkable, zone_name
+from .parser import ExprError
 from .runtime import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
@@ -186,7 +187,39 @@ def member_of_cards(value: str, op: str, found: str) -> str:
     (Names.max_list), looked for in ``found``, the bytes of the lists' cards (``bytes([*A, *B])``,
     built once before the loop, 60% of the cost of a set of them: `in` is one scan in C); a
     none, which no list of cards holds, is never in it. ``x`` a plain read (pure_value)."""
-    return f"({value} is not None and {value} in {found})" if op == "in" else f"({value} is None or {value} not in {found})"
+    if op == "in":
+        return code(f"({value} is not None and {value} in {found})", InBytes(value, found))
+    return code(f"({value} is None or {value} not in {found})", InBytes(value, found, True))
+
+
+def count_in_bytes(c, var: str, coll, cond) -> str | None:
+    """``count(T[i] where it in A + B)`` (or ``not in``) over a tuple of cards fixed at load (a
+    board's neighbours, code.Cards), the lists' cards the bytes ``found`` (member_of_cards): the
+    tuple read as bytes, made once at build, and its cards in ``found`` deleted in C
+    (``translate(None, found)`` deletes every byte found, so what is left is what is not in it;
+    a card twice in the tuple is counted twice, as the filter counts it). Only for ``i`` a read
+    that cannot fail (it is read twice) and a table of cards numbered below 256; else None."""
+    s, test = shape(coll), shape(cond)
+    if not (isinstance(s, Cards) and isinstance(test, InBytes) and isinstance(shape(test.value), Name)
+            and shape(test.value).id == var and cannot_fail(s.index, var)):
+        return None
+    table = bytes_table(c.names.namespace, s.table)
+    if table is None:
+        return None
+    left = f"len({table}[{s.index}].translate(None, {test.found}))"
+    return left if test.negated else f"(len({table}[{s.index}]) - {left})"
+
+
+def bytes_table(namespace: dict, name: str) -> str | None:
+    """The name of the tuple of bytes of the tuples of cards ``namespace[name]``, put in the
+    namespace once; None when a value in them is not a card numbered below 256."""
+    twin = name + "_bytes"
+    if twin not in namespace:
+        rows = namespace[name]
+        if not all(type(v) is int and 0 <= v < 256 for row in rows for v in row):
+            return None
+        namespace[twin] = tuple(bytes(row) for row in rows)
+    return twin
 
 
 def cards_bytes(parts: list) -> str:
@@ -218,3 +251,23 @@ def joined_lists(lists: str) -> list | None:
 
     return parts if leaves(lists) else None
 
+
+def divided_plainly(c, text: str, tree, locals: dict | None, has_me: bool, expect: str | None, safe) -> Any:
+    """The function of an expression compiled by ``c`` (``safe``, its Compiled, whose divisions
+    are ``runtime._div``) with its divisions Python's ``/`` (a call of ``_div`` costs as much as
+    the rest of a chance's arithmetic) in a ``try``, evaluating ``safe``'s source where one
+    raises. ``_div`` is ``/`` with its errors made the language's: where ``/`` gives a value, it
+    is ``_div``'s (int / int a float in both), and where it raises (by zero, an int too large for
+    a float, a none), ``safe`` gives the language's value or error; expressions have no side
+    effects, so evaluating one anew changes nothing else. Compiled again by a compiler of its
+    own (its counts and notes are not the ruleset's: ``c``'s compile stands for both; nor is it
+    reused, expr/reuse.py); ``safe.fn`` where that fails."""
+    fast = type(c)(c.names)
+    fast.divide_plainly, fast.hoisting, fast.bound, fast.tallies = True, c.hoisting, c.bound, c.tallies
+    try:
+        statements, result = fast.compile(text, locals, has_me, expect, tree).fn.body
+        return c.function(("try:", *(f"    {line}" for line in statements), f"    _q = {result}",
+                           "except (ZeroDivisionError, OverflowError, TypeError):   # the language's division",
+                           f"    _q = {safe.source}"), "_q", text, tuple(c.scope(locals, has_me).bound.values()))
+    except ExprError:
+        return safe.fn

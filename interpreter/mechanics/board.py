@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ..expr.parser import ExprError, offset_of
 from ..expr.builtins import register_builtin
-from ..expr.code import Copy, code
+from ..expr.code import Cards, Copy, code
 from ..expr.messages import describe
 from ..expr.names import NEIGHBOURS
 from ..expr.types import BOOL, CARD, list_of
@@ -130,7 +130,8 @@ def _card_args(c, n, scope, args, kw, fname, k):
 def b_neighbors(c, n, scope, args, kw):
     _need_board(c, n)
     (p,) = _card_args(c, n, scope, args, kw, "neighbors", 1)
-    return code(f"list({NEIGHBOURS}[{p}])", Copy(f"{NEIGHBOURS}[{p}]")), list_of(CARD)
+    walked = code(f"{NEIGHBOURS}[{p}]", Cards(NEIGHBOURS, p))   # (a count of them may read them as bytes: fastpaths)
+    return code(f"list({walked})", Copy(walked)), list_of(CARD)
 
 
 def b_adjacent(c, n, scope, args, kw):
