@@ -11,7 +11,6 @@ import pytest
 from interpreter.expr import Compiler, ExprError
 from interpreter.expr.limits import MAX_COST, MAX_SOURCE
 from interpreter.expr.names import var_ref
-from interpreter.expr.reuse import Reusing
 from interpreter.expr.types import ANY, INT, NUM, PLAYER, TEAM, unify
 from helpers import load_text, tiny_ruleset
 
@@ -245,51 +244,6 @@ def test_max_and_min_of_two_plain_reads_are_a_conditional_with_the_builtins_answ
     with pytest.raises(Exception) as plain_error:
         plain.fn(S, 0, None)
     assert str(fast_error.value) == str(plain_error.value)
-
-
-DIVIDING = tiny_ruleset("""
-vars:
-  x: num
-  y: num
-flow: []
-""")
-BIG = "1" + "0" * 400   # a whole number past a float's range
-
-
-@pytest.mark.parametrize("text", [
-    "x / y", "(x + 1) / (y - 1) * 2", "x / y if y != 0 else -1", "x // y + x / y", f"{BIG} / y", f"x / {BIG}",
-    "count(deck where rank / y > x) / y", "sum(deck, by: rank / y)", "x / y / y"])
-def test_a_division_is_pythons_in_a_try_with_the_languages_value_and_error(tmp_path, text):
-    """a / b in an expression's function is Python's division, and where one raises (by zero, a
-    number too large for a float, a none) the expression is evaluated again with the language's
-    (runtime._div): the same value and type as the plain compile for every x and y (int / int a
-    float in both), the same error where it fails; its compile counts once."""
-    rules = load_text(tmp_path, DIVIDING)
-    fast, plain = Compiler(rules.names), Compiler(rules.names, plain=True)
-    f, p = fast.compile(text), plain.compile(text)
-    assert " / " in f.fn.code and "except (ZeroDivisionError" in f.fn.code and "_div(" in f.source
-    assert " / " not in p.fn.code and "except (ZeroDivisionError" not in p.fn.code
-    times = Compiler(rules.names)
-    times.compile(text.replace(" / ", " * "))   # (as many nodes, no division)
-    assert (fast.spent, fast._counter, fast.used) == (times.spent, times._counter, times.used)
-    second = Reusing(rules.names)   # a compile with divisions written plainly is never one to reuse
-    second.divide_plainly = True
-    assert " / " in second.compile(text).source
-    for _ in range(2):   # compiled, then reused: the same function, and a source with the language's division
-        reused = Reusing(rules.names).compile(text)
-        assert reused.fn.code == f.fn.code and reused.source == f.source
-    S = rules.new_game(2)
-    values = (0, 3, -2, 7, 0.0, -0.0, 2.5, 1e-300, 1e308, float("nan"), float("inf"), None, 2 ** 62, int(BIG))
-    for x, y in itertools.product(values, repeat=2):
-        S.v["x"], S.v["y"] = x, y
-        outcome = []
-        for c in (f, p):
-            try:
-                value = c.fn(S, 0, None)
-                outcome.append((repr(value), type(value)))
-            except Exception as e:   # (the language's error, the same for both)
-                outcome.append((type(e), str(e)))
-        assert outcome[0] == outcome[1], (text, x, y)
 
 
 def test_a_scanner_is_named_for_a_profile():

@@ -24,7 +24,6 @@ from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, code, conjuncts
-from .fastpaths import divided_plainly
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope, table_ref
 from .operators import OperatorNodes
@@ -114,8 +113,6 @@ class Compiler(NameNodes, OperatorNodes):
         self.bound: dict[str, str] = {}   # locals read as a plain Python name, not L['name'] (a declared
                                           # effect's parameters: building/effects.py)
         self.tallies: list = []       # the for_each loops around, whose counts may read tallies (tallies.py)
-        self.divided = False          # the expression being compiled divides (a / b)
-        self.divide_plainly = False   # a / b written as Python's division (fastpaths.divided_plainly)
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
     filters = property(lambda self: self._filters, doc="source of a filter -> its comprehension clauses")
@@ -132,12 +129,9 @@ class Compiler(NameNodes, OperatorNodes):
         """``tree``: a part of an expression already parsed (its errors' offsets are then in the
         whole expression's text; ``text`` is the part's, to name the function)."""
         tree = parse(text) if tree is None else tree
-        self.divided = False
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
         result.access = notes.frozen()
-        if self.divided and not (self.plain or self.divide_plainly):   # a / b as Python's, _div at an error
-            result.fn = divided_plainly(self, text, tree, locals, has_me, expect, result)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
@@ -284,10 +278,8 @@ class Compiler(NameNodes, OperatorNodes):
         # a def, not a lambda, so that using none as a value (first() of an empty list...) is the
         # language's runtime error rather than Python's TypeError (try costs nothing in 3.11)
         loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
-        return self.function((*first, *(loops or ())), f"{src}" if loops is None else "_ok", text, params)
-
-    def function(self, statements: tuple, result: str, text: str = "", params: tuple = ()) -> Callable:
-        """The function of ``statements`` returning ``result`` (to_function)."""
+        result = f"{src}" if loops is None else "_ok"
+        statements = (*first, *(loops or ()))
         lines = "".join(f"        {line}\n" for line in statements)
         args = ", ".join(("S", "me", *params)) if params else "S, me, L"
         body = (f"def _expr({args}):\n    try:\n{lines}        return {result}\n"
@@ -482,7 +474,7 @@ def base_namespace() -> dict:
           "bytes": bytes,   # (cards as bytes: fastpaths.member_of_cards)
           "zip": zip, "filter": filter, "_INF": float("inf"),
           "_compress": compress,   # (a C-level loop: grid prices)
-          "TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError, "OverflowError": OverflowError}   # (fastpaths.divided_plainly)
+          "TypeError": TypeError}
     ns.update(runtime.HELPERS)
     return ns
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
     conjuncts, lookup, lookup_table, reads, shape, walkable, zone_name
-from .parser import ExprError
 from .runtime import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
@@ -251,23 +250,3 @@ def joined_lists(lists: str) -> list | None:
 
     return parts if leaves(lists) else None
 
-
-def divided_plainly(c, text: str, tree, locals: dict | None, has_me: bool, expect: str | None, safe) -> Any:
-    """The function of an expression compiled by ``c`` (``safe``, its Compiled, whose divisions
-    are ``runtime._div``) with its divisions Python's ``/`` (a call of ``_div`` costs as much as
-    the rest of a chance's arithmetic) in a ``try``, evaluating ``safe``'s source where one
-    raises. ``_div`` is ``/`` with its errors made the language's: where ``/`` gives a value, it
-    is ``_div``'s (int / int a float in both), and where it raises (by zero, an int too large for
-    a float, a none), ``safe`` gives the language's value or error; expressions have no side
-    effects, so evaluating one anew changes nothing else. Compiled again by a compiler of its
-    own (its counts and notes are not the ruleset's: ``c``'s compile stands for both; nor is it
-    reused, expr/reuse.py); ``safe.fn`` where that fails."""
-    fast = type(c)(c.names)
-    fast.divide_plainly, fast.hoisting, fast.bound, fast.tallies = True, c.hoisting, c.bound, c.tallies
-    try:
-        statements, result = fast.compile(text, locals, has_me, expect, tree).fn.body
-        return c.function(("try:", *(f"    {line}" for line in statements), f"    _q = {result}",
-                           "except (ZeroDivisionError, OverflowError, TypeError):   # the language's division",
-                           f"    _q = {safe.source}"), "_q", text, tuple(c.scope(locals, has_me).bound.values()))
-    except ExprError:
-        return safe.fn

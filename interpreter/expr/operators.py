@@ -47,8 +47,6 @@ class OperatorNodes:
     # what these methods use of the Compiler (set in Compiler.__init__, documented there)
     names: Names
     plain: bool
-    divided: bool
-    divide_plainly: bool
     cost: int
     _expansions: int
     _hoisted: list[str] | None
@@ -327,10 +325,6 @@ class OperatorNodes:
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
-        if op == "/":
-            self.divided = True
-            if self.divide_plainly:   # Python's, in a try that falls back to _div (fastpaths.divided_plainly)
-                return f"({a} / {b})", NUM
         if op in ("/", "//", "%"):
             return f"_{n.data}({a}, {b})", NUM if op == "/" or NUM in (ta, tb) else INT
         if op == "*" and NUM not in (ta, tb):   # whole numbers stay within 64 bits (runtime._mul)

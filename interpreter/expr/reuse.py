@@ -16,8 +16,7 @@ expression it leaves (a caller may compile a node of the same tree next; not the
 nodes, which a walk of a tree sets before it reads them). A compile that a ruleset-wide budget
 (did-you-means, define expansions) cut short is not reused, nor one made in the middle of
 another (a target's lvalue, an element's filter, a define's expansion), nor one in a
-``for_each``'s body (which may read the loop's tallies, tallies.py), nor the second compile
-of an expression that divides (its divisions Python's: fastpaths.divided_plainly). Only the code object
+``for_each``'s body (which may read the loop's tallies, tallies.py). Only the code object
 is kept of a function: a reused one is made anew in the namespace of the builder asking.
 """
 from __future__ import annotations
@@ -94,7 +93,7 @@ class Reusing(Compiler):
         """What the compile of a whole expression depends on; None when it is made in the middle
         of another (its result would depend on that one too)."""
         if (self.lvalue or self._varying or self._node_access or self._define_stack or self._expansion
-                or self._uses or self._loops or self.tallies or self.divide_plainly or not isinstance(text, str)):
+                or self._uses or self._loops or self.tallies or not isinstance(text, str)):
             return None
         key = (text, tuple((locals or {}).items()), has_me, expect, self.hoisting, self.plain, self._counter,
                self._declared(), tuple((k, v) for k, v in self.bound.items() if k in (locals or ())))
