@@ -285,7 +285,13 @@ def test_a_module_written_for_c_with_other_functions_is_not_compiled(tmp_path, m
     python = (rules.advance, rules.runs, rules.resolves)
     assert not use_compiled(rules, lambda: "\n" + rules.module_source)
     assert "does not have the functions of the one that runs" in capsys.readouterr().err
-    assert (rules.advance, rules.runs, rules.resolves) == python and not (tmp_path / "rulebook").exists()
+
+    def fails():
+        raise KeyError("x")
+
+    assert not use_compiled(rules, fails)
+    assert "could not be written for the compiler: KeyError: 'x'); the Python one runs" in capsys.readouterr().err
+    assert (rules.advance, rules.runs, rules.resolves) == python and not (tmp_path / "rulebook" / "compiled").exists()
 
 
 SLOT_READS = """

@@ -76,7 +76,10 @@ def compiled_module(rules, written=None):
         from Cython import __version__ as cython
     except ImportError:
         raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]')") from None
-    text = rules.module_source if written is None else written()
+    try:
+        text = rules.module_source if written is None else written()
+    except Exception as e:   # (the ruleset built again in another dialect: whatever fails, Python runs)
+        raise BuildError(f"its module could not be written for the compiler: {type(e).__name__}: {e}") from None
     if text != rules.module_source and _functions(text)[0] != _functions(rules.module_source)[0]:
         raise BuildError("the module written for the compiler does not have the functions of the one that runs")
     try:
