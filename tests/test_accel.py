@@ -266,12 +266,28 @@ def test_the_module_written_for_c_is_the_one_that_runs_its_slot_reads_spelt_for_
     rules = interpreter.load(game)
     text = written_for_c(load_data(find_ruleset(game), None))
     reads = re.findall(r"_rb_get\(S, '(\w+)'\)", text)
-    assert len(reads) > 40 and {"sh", "players"} <= set(reads)
-    python = re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", text).splitlines()
+    assert len(reads) > 40 and {"sh", "players"} <= set(reads) and text.count("_rb_at(") > 10
+    python = _as_python(re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", text)).splitlines()
     lines = rules.module_source.splitlines()
     assert len(python) == len(lines)   # (but a function's heading comment, cut at its width)
     assert [a for a, b in zip(python, lines) if a != b and not a.startswith("# ")] == []
     assert interpreter.load(game).module_source == rules.module_source   # (the dialect ends with its build)
+
+
+def _as_python(text: str) -> str:
+    """``text`` with each ``_rb_at(seq, index)`` written ``seq[index]`` (but in a comment: a
+    function's heading, cut at its width)."""
+    out = []
+    for line in text.split("\n"):
+        while not line.lstrip().startswith("#") and (at := line.rfind("_rb_at(")) >= 0:   # (an inner one first)
+            depth, comma, end = 0, None, at + len("_rb_at(")
+            while depth or line[end] != ")":
+                depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(line[end], 0)
+                comma = end if line[end] == "," and not depth and comma is None else comma
+                end += 1
+            line = f"{line[:at]}{line[at + 7:comma]}[{line[comma + 2:end]}]{line[end + 1:]}"
+        out.append(line)
+    return "\n".join(out)
 
 
 @pytest.mark.skipif(not HAS_CYTHON, reason="needs Cython")
@@ -300,6 +316,9 @@ def hand(S):
 
 def hands(objects):
     return [_rb_get(S, 'z_hand') for S in objects]
+
+def item(seq, index):
+    return _rb_at(seq, index)
 """
 
 
@@ -341,6 +360,18 @@ def test_a_slot_read_in_c_reads_what_python_reads(tmp_path):
     assert [m.hand(Plain()), m.hand(Computed())] == ["a class attribute", "computed z_hand"]
     with pytest.raises(AttributeError, match="'int' object has no attribute 'z_hand'"):
         m.hand(3)
+    # an item: read at once from a list or tuple by a small whole number; else as Python reads it
+    seq, big = [10, 11, 12], 2**40
+    for items in (seq, tuple(seq), {0: "a", big: "b", True: "c"}, range(3), "abc", array.array("i", seq)):
+        for index in (0, 1, 2, -1, True, 3, big, -big, 1.0, "x"):
+            try:
+                expected = items[index]
+            except Exception as e:   # (the same error, of the same kind)
+                with pytest.raises(type(e)) as caught:
+                    m.item(items, index)
+                assert str(caught.value) == str(e), (items, index)
+            else:
+                assert m.item(items, index) == expected, (items, index)
 
 
 def _kept(hot: str) -> list[str]:

@@ -24,7 +24,7 @@ import symtable
 import tempfile
 from pathlib import Path
 
-from ..expr.names import SLOT_READ
+from ..expr.names import ITEM_READ, SLOT_READ
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, BuildError, compile_file, extension
 
@@ -39,10 +39,12 @@ FLAGS = ("-g0",)
 # every function, run or not).
 LINES: int | None = 1000
 SAMPLE = 2000
-# The module written in expr/names.py's C_SLOTS dialect reads a state's slots with SLOT_READ,
-# which this declaration (beside the module, as Cython's augmenting .pxd) makes slots.h's macro.
+# The module written in expr/names.py's C_SLOTS dialect reads a state's slots with SLOT_READ and
+# items with ITEM_READ, which this declaration (beside the module, as Cython's augmenting .pxd)
+# makes slots.h's.
 HEADER = Path(__file__).resolve().parent / "slots.h"
-DECLARED = f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET" (object, object)\n'
+DECLARED = (f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET" (object, object)\n'
+            f'    object {ITEM_READ} "rb_at" (object, object)\n')
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
@@ -104,7 +106,7 @@ def compiled_module(rules, written=None):
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
-        free = [n for n in free_names(hot) if n != SLOT_READ]   # (declared: DECLARED)
+        free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ)]   # (declared: DECLARED)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
         source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \

@@ -8,6 +8,7 @@
  * attribute assigned changes the tag). Anything else (another type, a name that is not a
  * plain slot, an empty slot, a type whose attribute lookup is its own) takes the ordinary
  * lookup, PyObject_GetAttr, with its errors: the object behaves as it does in Python.
+ * And rb_at, an item of a list or tuple read by a small index (expr/names.py item_read).
  */
 #ifndef RULEBOOK_SLOTS_H
 #define RULEBOOK_SLOTS_H
@@ -52,6 +53,31 @@ static inline PyObject *rb_get(rb_site *site, PyObject *o, PyObject *name) {
         }
     }
     return PyObject_GetAttr(o, name);   /* (an empty slot: its AttributeError) */
+}
+
+/* An item of a list or tuple read by a whole number of one digit (a seat, a card), at once;
+ * anything else (a negative or large index, out of range, another kind of sequence) as
+ * Python reads it, PyObject_GetItem, with its errors. */
+static inline PyObject *rb_at(PyObject *seq, PyObject *index) {
+    if (PyLong_CheckExact(index)) {
+#if PY_VERSION_HEX < 0x030C0000
+        Py_ssize_t digits = Py_SIZE(index);   /* (its sign and number of digits) */
+        Py_ssize_t i = digits == 1 ? (Py_ssize_t)((PyLongObject *)index)->ob_digit[0] : digits == 0 ? 0 : -1;
+#else
+        Py_ssize_t i = PyUnstable_Long_IsCompact((PyLongObject *)index)
+            ? PyUnstable_Long_CompactValue((PyLongObject *)index) : -1;
+#endif
+        PyObject *item = NULL;
+        if (i >= 0 && PyList_CheckExact(seq) && i < PyList_GET_SIZE(seq))
+            item = PyList_GET_ITEM(seq, i);
+        else if (i >= 0 && PyTuple_CheckExact(seq) && i < PyTuple_GET_SIZE(seq))
+            item = PyTuple_GET_ITEM(seq, i);
+        if (item != NULL) {
+            Py_INCREF(item);
+            return item;
+        }
+    }
+    return PyObject_GetItem(seq, index);
 }
 
 #if defined(__GNUC__) || defined(__clang__)

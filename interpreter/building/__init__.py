@@ -44,7 +44,13 @@ def written_for_c(loaded, coverage: bool = False) -> str:
     """The module of the ruleset ``loaded`` as the compiled tier compiles it: built again, its
     code written in the dialect whose reads of a state's slots compile to reads at their offsets
     (expr/names.py C_SLOTS); the same functions at the same lines as the module that runs."""
-    from ..expr.names import C_SLOTS, dialect
+    import builtins
+    from ..expr.names import C_SLOTS, dialect, dialect_helpers
     from .builder import Builder
     with dialect(C_SLOTS):
-        return Builder(loaded, coverage=coverage).build().module_source
+        builder = Builder(loaded, coverage=coverage)
+        # the dialect's reads as Python, for code that runs while the ruleset is built: as the
+        # namespace's builtins, which every exec gives it anyway (its own names are numbered
+        # by their count: the module's text must not change but for the reads)
+        builder.names.namespace["__builtins__"] = {**vars(builtins), **dialect_helpers()}
+        return builder.build().module_source

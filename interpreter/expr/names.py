@@ -38,6 +38,7 @@ SHARED = "S.sh"   # true while some table is still shared with a clone (engine/s
 # ``S.v_x = ...`` in both.
 C_SLOTS = "c-slots"
 SLOT_READ = "_rb_get"
+ITEM_READ = "_rb_at"   # (an item of a list or tuple read by a small whole number, at once)
 _dialect: ContextVar[str | None] = ContextVar("dialect", default=None)
 
 
@@ -54,6 +55,18 @@ def dialect(name: str | None):
 def state_read(attr: str) -> str:
     """Source of the state's attribute ``attr`` read as a value (never an assignment target)."""
     return f"{SLOT_READ}(S, {attr!r})" if _dialect.get() == C_SLOTS else f"S.{attr}"
+
+
+def dialect_helpers() -> dict:
+    """What the C dialect's reads are, as Python: for code of a module built in it that runs
+    while it is built (a board's adjacency, checked at load)."""
+    import operator
+    return {SLOT_READ: getattr, ITEM_READ: operator.getitem}
+
+
+def item_read(seq: str, index: str) -> str:
+    """Source of item ``index`` of ``seq`` read as a value (never an assignment target)."""
+    return f"{ITEM_READ}({seq}, {index})" if _dialect.get() == C_SLOTS else f"{seq}[{index}]"
 
 
 def reads_state(src: str) -> bool:
@@ -340,7 +353,7 @@ class NameNodes(PostfixNodes):
     def member(self, var: str, typ: str, name: str, node=None):
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
-            return code(f"A_{name}[{var}]", Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
+            return code(item_read(f"A_{name}", var), Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)
         if name in self.names.keyed:
             kind = self.names.counters[f"{name}.{self.names.keyed[name][0]}"] if self.names.keyed[name] else "none"
@@ -384,6 +397,10 @@ class NameNodes(PostfixNodes):
         base = f"S.own({key})" if self.lvalue and owned else counter_at(key)   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
 
+    def item(self, seq: str, index: str) -> str:
+        """``seq[index]``: read (item_read), or the target of a write (``lvalue``)."""
+        return f"{seq}[{index}]" if self.lvalue else item_read(seq, index)
+
     def owned(self, name, who_src, who_type, scope, node, implicit=False, base=None):
         """The value of zone/counter ``name`` owned by ``who_src`` (``base``: the source of its
         table when it is computed: a family's counter for a computed key)."""
@@ -414,7 +431,7 @@ class NameNodes(PostfixNodes):
                 raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
                                 offset_of(node) if node is not None else 0, code="type")
             if not is_zone:
-                return code(f"{base}[{who_src}]", None if table is None else
+                return code(self.item(base, who_src), None if table is None else
                             Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
             # a zone owned by each card is a dict holding only the cards' non-empty zones (a
             # clone copies a few lists, not one per card): read, a missing one is empty; as the
@@ -426,14 +443,14 @@ class NameNodes(PostfixNodes):
             if owner == "player":
                 raise ExprError(f"'{name}' belongs to each player, not to a team",
                                 offset_of(node) if node is not None else 0, code="type")
-            return code(f"{base}[{who_src}]", Zone(table, who_src) if is_zone and table is not None else None), typ
+            return code(self.item(base, who_src), Zone(table, who_src) if is_zone and table is not None else None), typ
         if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
             self.access.fixed("num_players")   # (the helper checks it is a seat)
             who_src = f"_seat(S, {who_src})"
         if owner == "team":
             self.access.fixed("team")
-            return f"{base}[{state_read('tm')}[{who_src}]]", typ
+            return self.item(base, item_read(state_read("tm"), who_src)), typ
         if table is None:
-            return f"{base}[{who_src}]", typ
-        return code(f"{base}[{who_src}]", Zone(table, who_src) if is_zone else
+            return self.item(base, who_src), typ
+        return code(self.item(base, who_src), Zone(table, who_src) if is_zone else
                     Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
