@@ -2,10 +2,12 @@
 functions compiled by Cython into an extension module, cached by its text's hash in the cache
 folder (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in
 place of the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
-``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py).
+``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py). The text compiled is the
+module written in the compiler's dialect (expr/names.py ``dialect``, building ``written_for_c``):
+its reads of the state's slots and of items, made by slots.h at their offsets.
 
 Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
-in wall time on a busy machine), once for each text (each variant, each edit), for 6 to 12%
+in wall time on a busy machine), once for each text (each variant, each edit), for 10 to 16%
 fewer instructions a game: it pays back over a long batch, not a first load
 (docs/performance.md "The compiled tier"). When it cannot be used (no C compiler, no Cython, a
 cache folder that cannot be written, a compile that fails) the reason is shown once and the
