@@ -13,7 +13,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .parser import ExprError, offset_of, parse, unquote
@@ -34,8 +33,8 @@ SHARED = "S.sh"   # true while some table is still shared with a clone (engine/s
 # The dialect the code is written in: Python's (``S.z_hand``), or C_SLOTS, that of a module the
 # compiled tier compiles (accel/rulesets.py), where a read of a state's slot is written
 # ``_rb_get(S, 'z_hand')`` and compiled to a read at the slot's offset (accel/slots.h; Cython
-# compiles ``S.z_hand`` to the generic attribute lookup). Only reads: a slot assigned whole is
-# ``S.v_x = ...`` in both.
+# compiles ``S.z_hand`` to the generic attribute lookup), and an item read ``_rb_at(seq, i)``.
+# Only reads: a slot assigned whole (``S.v_x = ...``) and a write's target are Python's in both.
 C_SLOTS = "c-slots"
 SLOT_READ = "_rb_get"
 ITEM_READ = "_rb_at"   # (an item of a list or tuple read by a small whole number, at once)
