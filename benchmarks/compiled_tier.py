@@ -3,10 +3,13 @@
 Cython (interpreter/accel/rulesets.py), its first compile timed, and instructions a game with
 and without it under valgrind (as versus_handwritten.py --instructions counts them).
 
-    python benchmarks/compiled_tier.py --game diamonds [--games 10] [--optimize 1] [--lines 1000]
+    python benchmarks/compiled_tier.py --game diamonds [--games 10] [--optimize 1] [--lines 1000] [--dialect python]
 
 The first compile's CPU time is given in two parts: this process's (the profile of random
-play that picks the hot functions, Cython, setuptools) and the C compiler's.
+play that picks the hot functions, the module written again for the compiler, Cython,
+setuptools) and the C compiler's. ``--dialect python`` compiles the module as it runs, its
+state's slots read by Cython's generic attribute lookup, instead of the C dialect the loader
+compiles (expr/names.py ``dialect``: each slot read at its offset, accel/slots.h).
 
 The compile goes to a fresh temporary cache folder, so it is a first compile; the engine's own
 modules run as this checkout has them (pure, or built by ``python -m interpreter.accel build``:
@@ -33,7 +36,10 @@ from instructions import instructions_of  # noqa: E402
 from versus_handwritten import GAMES, _child  # noqa: E402
 
 COMPILED = ("from interpreter.accel import rulesets\nrulesets.OPTIMIZE = {optimize!r}\nrulesets.LINES = {lines!r}\n"
-            "assert rulesets.use_compiled(rules)\n")
+            "from interpreter.building import written_for_c\nfrom interpreter.loading.resources import find_ruleset\n"
+            "from interpreter.loading.variants import load_data\n"
+            "written = lambda: written_for_c(load_data(find_ruleset({game!r}), None))\n"
+            "assert rulesets.use_compiled(rules, {written})\n")
 
 
 def main(argv=None) -> int:
@@ -45,6 +51,8 @@ def main(argv=None) -> int:
                     help="the C compiler's optimisation level for the module (-O0 ... -O3; default: the loader's)")
     ap.add_argument("--lines", type=int, default=None,
                     help="the most lines of hot functions compiled (0: every function; default: the loader's)")
+    ap.add_argument("--dialect", choices=("c", "python"), default="c",
+                    help="the module's text compiled: written for C (the loader's), or as it runs")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     from interpreter.accel import rulesets
@@ -57,11 +65,16 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="rulebook-cache-") as cache:
         os.environ["XDG_CACHE_HOME"] = cache   # (the children below inherit it: the module compiled here)
         os.environ.pop("RULEBOOK_NO_CACHE", None)
+        from interpreter.building import written_for_c
+        from interpreter.loading.resources import find_ruleset
+        from interpreter.loading.variants import load_data
         rules = interpreter.load(interpreter.ruleset_path(args.game))
+        written = None if args.dialect == "python" else \
+            (lambda: written_for_c(load_data(find_ruleset(args.game), None)))
         before = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         try:
-            module = rulesets.compiled_module(rules)
+            module = rulesets.compiled_module(rules, written)
         except BuildError as e:
             print(f"compiled_tier: {e}", file=sys.stderr)
             return 1
@@ -71,13 +84,15 @@ def main(argv=None) -> int:
         free = set(module.__free__)
         compiled = sorted(n for n, v in vars(module).items() if callable(v) and n not in free and not n.startswith("__"))
         counts = {}
-        for kind, extra in (("python", ""), ("compiled", COMPILED.format(optimize=args.optimize, lines=rulesets.LINES))):
+        asked = COMPILED.format(optimize=args.optimize, lines=rulesets.LINES, game=args.game,
+                                written="None" if written is None else "written")
+        for kind, extra in (("python", ""), ("compiled", asked)):
             code = {n: _child("interpreter", args.game, n, args.seed).replace("settle()\n", "settle()\n" + extra)
                     for n in (args.games, 0)}
             (full, out), (empty, _) = (instructions_of(code[n]) for n in (args.games, 0))
             counts[kind] = (full - empty) / args.games
     functions = sum(1 for node in ast.parse(rules.module_source).body if isinstance(node, ast.FunctionDef))
-    result = {"game": args.game, "optimize": args.optimize, "lines_budget": rulesets.LINES,
+    result = {"game": args.game, "dialect": args.dialect, "optimize": args.optimize, "lines_budget": rulesets.LINES,
               "lines": len(rules.module_source.splitlines()), "functions": functions, "compiled": compiled,
               "first_compile_s": round(wall, 1), "first_compile_cpu_s": round(own + cc, 1),
               "python_cython_cpu_s": round(own, 1), "c_compiler_cpu_s": round(cc, 1),
@@ -86,7 +101,7 @@ def main(argv=None) -> int:
               "ratio": round(counts["compiled"] / counts["python"], 3), "games": args.games}
     print(json.dumps(result) if args.json else
           f"{GAMES[args.game]}: {len(compiled)} of the module's {functions} functions ({result['lines']} lines) compiled"
-          f" ({args.optimize}, at most {rulesets.LINES or 'all'} lines) in {wall:.1f} s: {own + cc:.1f} s of CPU, {own:.1f} s the profile,"
+          f" ({args.optimize}, at most {rulesets.LINES or 'all'} lines, {args.dialect} dialect) in {wall:.1f} s: {own + cc:.1f} s of CPU, {own:.1f} s the profile,"
           f" Cython and setuptools, {cc:.1f} s the C compiler; "
           f"{counts['python'] / 1e6:.2f} M instructions a game as Python, {counts['compiled'] / 1e6:.2f} M "
           f"compiled ({result['ratio']:.3f}x, {args.games} games)")

@@ -211,12 +211,22 @@ def test_a_ruleset_module_not_compiled_says_why_once(tmp_path, monkeypatch, caps
 @pytest.mark.slow   # (a first compile: some 10 s of CPU)
 @can_compile
 def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, monkeypatch, capsys):
-    from interpreter.accel.rulesets import use_compiled
+    from interpreter.accel import rulesets
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
-    rules = interpreter.load("kuhn_poker")
-    assert use_compiled(rules)
+    compiled_texts = []
+    compile_file = rulesets.compile_file
+
+    def spy(source, *args, **kw):
+        compiled_texts.append((source.read_text(), source.with_suffix(".pxd").read_text()))
+        return compile_file(source, *args, **kw)
+
+    monkeypatch.setattr(rulesets, "compile_file", spy)
+    rules = interpreter.load("kuhn_poker", compiled=True)
     assert "rulebook: compiling kuhn_poker's module to C, once" in capsys.readouterr().err   # (said: it takes a while)
+    # what was compiled: the module written in the C dialect (its slot reads, slots.h's macro)
+    (text, declared), = compiled_texts
+    assert "_rb_get(S, '" in text and '"RB_GET"' in declared and "_rb_get" not in rules.module_source
     assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
     module = rules.advance.__globals__
     compiled = [fn for fn in rules.runs if not isinstance(fn, types.FunctionType)]
@@ -226,8 +236,7 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     cached = list((tmp_path / "rulebook" / "compiled").iterdir())
     assert len(cached) == 1
     assert _final_states(rules) == _final_states(interpreter.load("kuhn_poker"))
-    again = interpreter.load("kuhn_poker")
-    assert use_compiled(again)   # from the cache: nothing compiled, the same file
+    again = interpreter.load("kuhn_poker", compiled=True)   # from the cache: nothing compiled, the same file
     assert not capsys.readouterr().err
     assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
     # two Rulesets of one text in a process: each its own namespace, neither runs the other's
@@ -243,6 +252,126 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     asked = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True,
                            env={**env, "RULEBOOK_COMPILED": "1"})
     assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not asked.stderr
+
+
+@pytest.mark.parametrize("game", ["diamonds", "diams", "mister_diamond", "diamonds_club", "hearts"])
+def test_the_module_written_for_c_is_the_one_that_runs_its_slot_reads_spelt_for_c(game):
+    """The compiled tier compiles the ruleset's module built again in the C dialect: the same
+    text but each read of a state's slot (``S.z_hand``, ``S.sh``, ``S.players``), which reads at
+    the slot's offset there (accel/slots.h); the module that runs is not changed by it."""
+    import re
+    from interpreter.building import written_for_c
+    from interpreter.loading.resources import find_ruleset
+    from interpreter.loading.variants import load_data
+    rules = interpreter.load(game)
+    text = written_for_c(load_data(find_ruleset(game), None))
+    reads = re.findall(r"_rb_get\(S, '(\w+)'\)", text)
+    assert len(reads) > 40 and {"sh", "players"} <= set(reads) and text.count("_rb_at(") > 10
+    python = _as_python(re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", text)).splitlines()
+    lines = rules.module_source.splitlines()
+    assert len(python) == len(lines)   # (but a function's heading comment, cut at its width)
+    assert [a for a, b in zip(python, lines) if a != b and not a.startswith("# ")] == []
+    assert interpreter.load(game).module_source == rules.module_source   # (the dialect ends with its build)
+
+
+def _as_python(text: str) -> str:
+    """``text`` with each ``_rb_at(seq, index)`` written ``seq[index]`` (but in a comment: a
+    function's heading, cut at its width)."""
+    out = []
+    for line in text.split("\n"):
+        while not line.lstrip().startswith("#") and (at := line.rfind("_rb_at(")) >= 0:   # (an inner one first)
+            depth, comma, end = 0, None, at + len("_rb_at(")
+            while depth or line[end] != ")":
+                depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(line[end], 0)
+                comma = end if line[end] == "," and not depth and comma is None else comma
+                end += 1
+            line = f"{line[:at]}{line[at + 7:comma]}[{line[comma + 2:end]}]{line[end + 1:]}"
+        out.append(line)
+    return "\n".join(out)
+
+
+@pytest.mark.skipif(not HAS_CYTHON, reason="needs Cython")
+def test_a_module_written_for_c_with_other_functions_is_not_compiled(tmp_path, monkeypatch, capsys):
+    """The hot functions are chosen by their lines in the module that runs: a text written for
+    the compiler whose functions are elsewhere is refused before anything is compiled."""
+    from interpreter.accel.rulesets import use_compiled
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    rules = interpreter.load("tic_tac_toe")
+    python = (rules.advance, rules.runs, rules.resolves)
+    assert not use_compiled(rules, lambda: "\n" + rules.module_source)
+    assert "does not have the functions of the one that runs" in capsys.readouterr().err
+
+    def fails():
+        raise KeyError("x")
+
+    assert not use_compiled(rules, fails)
+    assert "could not be written for the compiler: KeyError: 'x'); the Python one runs" in capsys.readouterr().err
+    assert (rules.advance, rules.runs, rules.resolves) == python and not (tmp_path / "rulebook" / "compiled").exists()
+
+
+SLOT_READS = """
+def hand(S):
+    return _rb_get(S, 'z_hand')
+
+def hands(objects):
+    return [_rb_get(S, 'z_hand') for S in objects]
+
+def item(seq, index):
+    return _rb_at(seq, index)
+"""
+
+
+@pytest.mark.slow   # (a small compile)
+@can_compile
+def test_a_slot_read_in_c_reads_what_python_reads(tmp_path):
+    """accel/slots.h: a read at the slot's offset, cached at each place for the type it saw while
+    the type is unchanged; anything else read as Python reads it, with Python's errors."""
+    from interpreter.accel.build import compile_file
+    from interpreter.accel.rulesets import DECLARED, HEADER
+    (tmp_path / "slot_reads.py").write_text(SLOT_READS)
+    (tmp_path / "slot_reads.pxd").write_text(DECLARED)
+    m = module_from_file("slot_reads", compile_file(tmp_path / "slot_reads.py", "slot_reads", tmp_path,
+                                                    include=(str(HEADER.parent),)))
+    A = type("A", (), {"__slots__": ("z_hand", "y")})
+    B = type("B", (A,), {"__slots__": ("a", "b", "c")})   # (the same slot, read through a subclass)
+    C = type("C", (), {"__slots__": ("a", "b", "z_hand")})   # (another offset)
+    objects = [A(), B(), C(), A(), C()]
+    for i, o in enumerate(objects):
+        o.z_hand = [i]
+    assert m.hands(objects) == [[0], [1], [2], [3], [4]] and m.hand(objects[2]) == [2]
+    del objects[3].z_hand
+    with pytest.raises(AttributeError) as python:
+        _ = objects[3].z_hand
+    with pytest.raises(AttributeError) as c:
+        m.hand(objects[3])
+    assert str(c.value) == str(python.value)
+    assert m.hand(objects[0]) == [0]
+    A.z_hand = property(lambda self: "a property")   # (the type changed: the slot is no longer what is read)
+    assert m.hand(objects[0]) == "a property" and m.hand(objects[1]) == "a property"
+
+    class Plain:
+        z_hand = "a class attribute"
+
+    class Computed:
+        def __getattr__(self, name):
+            return f"computed {name}"
+
+    assert [m.hand(Plain()), m.hand(Computed())] == ["a class attribute", "computed z_hand"]
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'z_hand'"):
+        m.hand(3)
+    # an item: read at once from a list or tuple by a small whole number; else as Python reads it
+    seq, big = [10, 11, 12], 2**40
+    for items in (seq, tuple(seq), {0: "a", big: "b", True: "c"}, range(3), "abc", array.array("i", seq)):
+        for index in (0, 1, 2, -1, True, 3, big, -big, 1.0, "x"):
+            try:
+                expected = items[index]
+            except Exception as e:   # (the same error, of the same kind)
+                with pytest.raises(type(e)) as caught:
+                    m.item(items, index)
+                assert str(caught.value) == str(e), (items, index)
+            else:
+                assert m.item(items, index) == expected, (items, index)
 
 
 def _kept(hot: str) -> list[str]:

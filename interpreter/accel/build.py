@@ -76,15 +76,17 @@ def build(modules=MODULES, tool: str = "cython", jobs: int = 2, verbose: bool = 
 
 
 def compile_file(source: Path, name: str, folder: Path, flags: tuple[str, ...] = ("-O2", "-g0"),
-                 verbose: bool = False) -> Path:
+                 verbose: bool = False, include: tuple[str, ...] = ()) -> Path:
     """Compile one Python file as the top-level extension module ``name``, written into
     ``folder`` (a ruleset's module, rulesets.py; a copy of an engine module, in the tests).
-    ``flags``: the C compiler's, after Python's own (of two optimisation levels the last counts)."""
+    ``flags``: the C compiler's, after Python's own (of two optimisation levels the last counts);
+    ``include``: folders of the C headers it includes."""
     if compiler() is None:
         raise BuildError("no C compiler found (install gcc, or set CC)")
     Extension = _setuptools().Extension
     with tempfile.TemporaryDirectory(prefix="rulebook-build-") as tmp:
-        extensions = _cythonized([Extension(name, [str(source)], extra_compile_args=list(flags))], tmp, verbose)
+        extensions = _cythonized([Extension(name, [str(source)], include_dirs=list(include),
+                                            extra_compile_args=list(flags))], tmp, verbose)
         _build_ext(extensions, tmp, 1, verbose, {"": str(folder)})
     found = extension(folder, name)
     if found is None:

@@ -2,10 +2,12 @@
 functions compiled by Cython into an extension module, cached by its text's hash in the cache
 folder (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in
 place of the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
-``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py).
+``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py). The text compiled is the
+module written in the compiler's dialect (expr/names.py ``dialect``, building ``written_for_c``):
+its reads of the state's slots and of items, made by slots.h at their offsets.
 
 Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
-in wall time on a busy machine), once for each text (each variant, each edit), for 6 to 12%
+in wall time on a busy machine), once for each text (each variant, each edit), for 10 to 16%
 fewer instructions a game: it pays back over a long batch, not a first load
 (docs/performance.md "The compiled tier"). When it cannot be used (no C compiler, no Cython, a
 cache folder that cannot be written, a compile that fails) the reason is shown once and the
@@ -24,6 +26,7 @@ import symtable
 import tempfile
 from pathlib import Path
 
+from ..expr.names import ITEM_READ, SLOT_READ
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, BuildError, compile_file, extension
 
@@ -38,15 +41,23 @@ FLAGS = ("-g0",)
 # every function, run or not).
 LINES: int | None = 1000
 SAMPLE = 2000
+# The module written in expr/names.py's C_SLOTS dialect reads a state's slots with SLOT_READ and
+# items with ITEM_READ, which this declaration (beside the module, as Cython's augmenting .pxd)
+# makes slots.h's.
+HEADER = Path(__file__).resolve().parent / "slots.h"
+DECLARED = (f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET" (object, object)\n'
+            f'    object {ITEM_READ} "rb_at" (object, object)\n')
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
 
-def use_compiled(rules) -> bool:
+def use_compiled(rules, written=None) -> bool:
     """Run ``rules``' flow (its game loop, each step's run and resolve) from its compiled module,
-    compiling it first when it is not cached. False, with the reason shown once, when it cannot."""
+    compiling it first when it is not cached. False, with the reason shown once, when it cannot.
+    ``written``: what gives the module's text written for the compiler (the C_SLOTS dialect,
+    building/__init__.py); None: its text as it runs, ``rules.module_source``."""
     try:
-        module = compiled_module(rules)
+        module = compiled_module(rules, written)
         names = _globals_of(rules, module)
     except BuildError as e:
         _say(str(e))
@@ -61,15 +72,26 @@ def use_compiled(rules) -> bool:
     return True
 
 
-def compiled_module(rules):
-    """The extension module of ``rules.module_source``, from the cache or compiled now."""
+def compiled_module(rules, written=None):
+    """The extension module of ``rules.module_source`` (or of the text ``written()`` gives, the
+    same module in another dialect: the same functions at the same lines), from the cache or
+    compiled now."""
     try:
         from Cython import __version__ as cython
     except ImportError:
         raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]')") from None
-    text = rules.module_source
-    key = hashlib.sha256("\n".join([text, cython, sys.version, repr(sorted(DIRECTIVES.items())), OPTIMIZE,
-                                    *FLAGS, repr(LINES), repr(SAMPLE)]).encode()).hexdigest()
+    try:
+        text = rules.module_source if written is None else written()
+    except Exception as e:   # (the ruleset built again in another dialect: whatever fails, Python runs)
+        raise BuildError(f"its module could not be written for the compiler: {type(e).__name__}: {e}") from None
+    if text != rules.module_source and _functions(text)[0] != _functions(rules.module_source)[0]:
+        raise BuildError("the module written for the compiler does not have the functions of the one that runs")
+    try:
+        header = HEADER.read_text()
+    except OSError as e:
+        raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
+    key = hashlib.sha256("\n".join([text, DECLARED, header, cython, sys.version, repr(sorted(DIRECTIVES.items())),
+                                    OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE)]).encode()).hexdigest()
     name = f"rulebook_{key[:24]}"
     place = cache_file("compiled")
     if place is None:
@@ -85,8 +107,8 @@ def compiled_module(rules):
         # (a command asked for it with RULEBOOK_COMPILED=1 would otherwise seem to hang)
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
-        hot = text if LINES is None else hot_source(rules, text, LINES)
-        free = free_names(hot)
+        hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
+        free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ)]   # (declared: DECLARED)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
         source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
@@ -94,7 +116,8 @@ def compiled_module(rules):
         with tempfile.TemporaryDirectory(prefix="rulebook-ruleset-") as tmp:
             src = Path(tmp) / f"{name}.py"
             src.write_text(source)
-            built = compile_file(src, name, Path(tmp), (OPTIMIZE, *FLAGS))
+            (Path(tmp) / f"{name}.pxd").write_text(DECLARED)
+            built = compile_file(src, name, Path(tmp), (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
             try:
                 os.replace(built, folder / built.name)   # (whole or not at all: another process may load it)
             except OSError as e:
@@ -152,14 +175,10 @@ def _spaces(rules) -> list[dict]:
     return spaces + [rules.names.namespace]
 
 
-def hot_source(rules, text: str, budget: int) -> str:
-    """``text`` (the module) with only its hot functions left: those that ran in ``SAMPLE``
-    decisions of random play, profiled, the most time a line first (a comprehension's counted to the
-    function it is in), up to ``budget`` lines; the other lines blank, so that the numbers stay.
-    The functions left out are free names of the compiled module: it calls them as Python."""
-    import cProfile
-    # the module's functions, their lines and the names they use, from its compiled code (the
-    # top-level functions' code, and the code each holds: a comprehension's, a lambda's)
+def _functions(text: str) -> tuple[dict, dict]:
+    """A module's functions: {name: (first line, last line)}, {name: the names it uses}, from
+    its compiled code (the top-level functions' code, and the code each holds: a
+    comprehension's, a lambda's)."""
     defs, calls = {}, {}
     for code in compile(text, "<module>", "exec").co_consts:
         if hasattr(code, "co_firstlineno"):
@@ -170,6 +189,17 @@ def hot_source(rules, text: str, budget: int) -> str:
                 used.update(c.co_names)
                 inner += [k for k in c.co_consts if hasattr(k, "co_firstlineno")]
             defs[code.co_name], calls[code.co_name] = (code.co_firstlineno, last), used
+    return defs, calls
+
+
+def hot_source(rules, text: str, budget: int, written: str | None = None) -> str:
+    """``text`` (the module; or ``written``, the same module in another dialect) with only its
+    hot functions left: those that ran in ``SAMPLE`` decisions of random play, profiled, the
+    most time a line first (a comprehension's counted to the function it is in), up to
+    ``budget`` lines; the other lines blank, so that the numbers stay. The functions left out
+    are free names of the compiled module: it calls them as Python."""
+    import cProfile
+    defs, calls = _functions(text)
     profile = cProfile.Profile()
     try:
         profile.runcall(_play, rules)
@@ -203,8 +233,9 @@ def hot_source(rules, text: str, budget: int) -> str:
     # a function left out that the flow's namespaces do not hold (run by the engine from elsewhere,
     # as a ruleset's setup is) is compiled with the functions that call it
     spaces = _spaces(rules)
+    out = (text if written is None else written).splitlines()
     while True:
-        hot = "\n".join(line if i in lines else "" for i, line in enumerate(text.splitlines()))
+        hot = "\n".join(line if i in lines else "" for i, line in enumerate(out))
         missing = [n for n in free_names(hot) if n in defs and all(n not in ns for ns in spaces)]
         if not missing:
             return hot

@@ -35,5 +35,22 @@ def load(path, variant: str | None = None, coverage: bool = False, compiled: boo
     rules = Builder(loaded, coverage=coverage).build().freeze()
     if compiled or (compiled is None and not coverage and os.environ.get("RULEBOOK_COMPILED") == "1"):
         from ..accel.rulesets import use_compiled
-        use_compiled(rules)   # (when it cannot, the reason is shown once and the Python flow runs)
+        # (when it cannot, the reason is shown once and the Python flow runs)
+        use_compiled(rules, lambda: written_for_c(loaded, coverage))
     return rules
+
+
+def written_for_c(loaded, coverage: bool = False) -> str:
+    """The module of the ruleset ``loaded`` as the compiled tier compiles it: built again, its
+    code written in the dialect whose reads of a state's slots compile to reads at their offsets
+    (expr/names.py C_SLOTS); the same functions at the same lines as the module that runs."""
+    import builtins
+    from ..expr.names import C_SLOTS, dialect, dialect_helpers
+    from .builder import Builder
+    with dialect(C_SLOTS):
+        builder = Builder(loaded, coverage=coverage)
+        # the dialect's reads as Python, for code that runs while the ruleset is built: as the
+        # namespace's builtins, which every exec gives it anyway (its own names are numbered
+        # by their count: the module's text must not change but for the reads)
+        builder.names.namespace["__builtins__"] = {**vars(builtins), **dialect_helpers()}
+        return builder.build().module_source

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..expr import ExprError
-from ..expr.names import Scope
+from ..expr.names import Scope, reads_state
 from ..expr.parser import as_expr, parse
 from ..expr.types import BOOL, CARD
 from ..loading.kept import compiled
@@ -48,7 +48,7 @@ class Elements:
         attribute = self._plain_attribute(tree, set())
         if attribute is not None:
             return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
-        if "S." not in src and "L[" not in src:   # the card's attributes and constants only
+        if not reads_state(src) and "L[" not in src:   # the card's attributes and constants only
             return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
         body = f"def _key(S, me, L, _it):\n    return {src}\n"
         local: dict = {}

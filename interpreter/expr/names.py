@@ -1,23 +1,26 @@
 """What an expression may name, and how each name resolves: declared zones, counters,
 variables, parameters and defines, the constants, locals, and the element of a filter.
 
-``NameNodes`` holds the compiler's methods for the nodes that name things (``x``, ``x.y``,
-``x[i]``); ``Scope`` is what is in scope at a node.
+``NameNodes`` holds the compiler's methods for the nodes that name things (``x``; with
+postfix.py's, ``x.y`` and ``x[i]``); ``Scope`` is what is in scope at a node. The functions
+below spell every read and write of the state's tables in generated code, in Python's dialect
+or the compiled tier's (``dialect``).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from lark import Tree
 
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .parser import ExprError, offset_of, parse, unquote
+from .postfix import PostfixNodes
 from .access import Recorder
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
 from .runtime import list_bound
-from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, list_of, map_value
+from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 
 
 # How generated code names the state's tables: every read or write of a zone, counter or
@@ -26,6 +29,48 @@ from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, lis
 # (engine/layout.py): generated code reads ``S.z_hand``; one named when the code runs is read
 # through the state's tables by name (``S.c[...]``, ``S.var(...)``).
 SHARED = "S.sh"   # true while some table is still shared with a clone (engine/state.py State.clone)
+
+# The dialect the code is written in: Python's (``S.z_hand``), or C_SLOTS, that of a module the
+# compiled tier compiles (accel/rulesets.py), where a read of a state's slot is written
+# ``_rb_get(S, 'z_hand')`` and compiled to a read at the slot's offset (accel/slots.h; Cython
+# compiles ``S.z_hand`` to the generic attribute lookup), and an item read ``_rb_at(seq, i)``.
+# Only reads: a slot assigned whole (``S.v_x = ...``) and a write's target are Python's in both.
+C_SLOTS = "c-slots"
+SLOT_READ = "_rb_get"
+ITEM_READ = "_rb_at"   # (an item of a list or tuple read by a small whole number, at once)
+_dialect: ContextVar[str | None] = ContextVar("dialect", default=None)
+
+
+@contextmanager
+def dialect(name: str | None):
+    """Write the code generated inside the block in dialect ``name`` (C_SLOTS; None: Python)."""
+    token = _dialect.set(name)
+    try:
+        yield
+    finally:
+        _dialect.reset(token)
+
+
+def state_read(attr: str) -> str:
+    """Source of the state's attribute ``attr`` read as a value (never an assignment target)."""
+    return f"{SLOT_READ}(S, {attr!r})" if _dialect.get() == C_SLOTS else f"S.{attr}"
+
+
+def dialect_helpers() -> dict:
+    """What the C dialect's reads are, as Python: for code of a module built in it that runs
+    while it is built (a board's adjacency, checked at load)."""
+    import operator
+    return {SLOT_READ: getattr, ITEM_READ: operator.getitem}
+
+
+def item_read(seq: str, index: str) -> str:
+    """Source of item ``index`` of ``seq`` read as a value (never an assignment target)."""
+    return f"{ITEM_READ}({seq}, {index})" if _dialect.get() == C_SLOTS else f"{seq}[{index}]"
+
+
+def reads_state(src: str) -> bool:
+    """Whether generated source ``src`` (an expression's, in either dialect) names the state."""
+    return "S." in src or f"{SLOT_READ}(S," in src
 
 
 def slot(kind: str, name: str) -> str:
@@ -39,7 +84,13 @@ def slot(kind: str, name: str) -> str:
 
 
 def table_ref(kind: str, name: str) -> str:
-    """Source of the table ``name`` of ``kind`` (z zone, c counter, v variable, p parameter)."""
+    """Source of the table ``name`` of ``kind`` (z zone, c counter, v variable, p parameter),
+    read (its items may be assigned: ``table_target`` for the table itself)."""
+    return f"{state_read('p')}[{name!r}]" if kind == "p" else state_read(slot(kind, name))
+
+
+def table_target(kind: str, name: str) -> str:
+    """Source of the table ``name`` of ``kind`` as ``table_ref``, one that may be assigned whole."""
     return f"S.p[{name!r}]" if kind == "p" else f"S.{slot(kind, name)}"
 
 
@@ -49,14 +100,15 @@ def zone_ref(name: str) -> str:
 
 
 def counter_ref(name: str) -> str:
-    """Source of counter ``name``: its value, or its list of values per owner."""
-    return table_ref("c", name)
+    """Source of counter ``name``: its value, or its list of values per owner (an assignment
+    target too)."""
+    return table_target("c", name)
 
 
 def var_ref(name: str) -> str:
     """Source of variable ``name`` (an assignment target too; a when-trigger's memory is none
     until first checked)."""
-    return table_ref("v", name)
+    return table_target("v", name)
 
 
 def counter_at(key_src: str) -> str:
@@ -80,11 +132,11 @@ def writable(name: str, is_zone: bool = True, writes: set | None = None) -> str:
     first if it is still shared with a clone (copy on write, engine/state.py ``State.own``).
     ``writes``: the set of tables the generated function owns at its top (``owning``), where the
     name is added and the source is the plain table; else the check is written in place."""
-    table = zone_ref(name) if is_zone else counter_ref(name)
+    table = table_ref("z" if is_zone else "c", name)   # (its items are written, not the table)
     if writes is not None:
         writes.add(name)
         return table
-    return f"({table} if {name!r} not in {SHARED} else {own_call(name)})"
+    return f"({table} if {name!r} not in {state_read('sh')} else {own_call(name)})"
 
 
 def owning(names, pad: str = "    ") -> list[str]:
@@ -92,7 +144,7 @@ def owning(names, pad: str = "    ") -> list[str]:
     clone, each is this state's own (copied on write) from then on."""
     if not any(names):
         return []
-    return [f"{pad}if {SHARED}: " + "; ".join(own_call(n) for n in sorted(n for n in names if n))]
+    return [f"{pad}if {state_read('sh')}: " + "; ".join(own_call(n) for n in sorted(n for n in names if n))]
 
 
 @dataclass
@@ -121,12 +173,12 @@ class Names:
 ME = code("me", Name("me"))   # the acting player, as an owner the compiler passes itself
 NEIGHBOURS = "_NB"   # the namespace's table of a board's neighbours, set by a board (mechanics/board.py)
 
-CONSTANTS = {
-    "me": (ME, PLAYER),
-    "players": ("S.players", list_of(PLAYER)),
-    "teams": ("S.teams", list_of(TEAM)),
-    "num_players": ("S.n", INT),
-    "num_teams": ("len(S.teams)", INT),
+CONSTANTS = {   # name -> (its source, written when it is compiled: in the dialect; its type)
+    "me": (lambda: ME, PLAYER),
+    "players": (lambda: state_read("players"), list_of(PLAYER)),
+    "teams": (lambda: state_read("teams"), list_of(TEAM)),
+    "num_players": (lambda: state_read("n"), INT),
+    "num_teams": (lambda: f"len({state_read('teams')})", INT),
 }
 
 
@@ -143,8 +195,10 @@ class Scope:
         return Scope(self.locals, self.has_me, [*self.elements, (var, typ)], named, self.bound)
 
 
-class NameNodes:
+class NameNodes(PostfixNodes):
     """Compiler methods for names, attributes and indexing (mixed into Compiler)."""
+
+    acting = ME   # (for PostfixNodes)
 
     # what these methods use of the Compiler (set in Compiler.__init__, documented there)
     names: Names
@@ -216,14 +270,14 @@ class NameNodes:
             else:
                 self.access.fixed(name)
             src, typ = CONSTANTS[name]
-            return code(src, Name("me") if name == "me" else Seats(name) if name in ("players", "teams") else None), typ
+            return code(src(), Name("me") if name == "me" else Seats(name) if name in ("players", "teams") else None), typ
         names = self.names
         if name in names.vars:
             self.used.add(name)
             self.access.read("v", name)
             if is_list(names.vars[name]) or names.vars[name] == ANY:   # as long as _stored lets it be
                 self.sized(node, list_bound(names.max_list))
-            return code(var_ref(name), Var(name)), names.vars[name]
+            return code(table_ref("v", name), Var(name)), names.vars[name]   # (read: never a target here)
         if name in names.zones or name in names.counters:
             self.used.add(name)
             return self.owned(name, ME, PLAYER, scope, node, implicit=True)
@@ -298,7 +352,7 @@ class NameNodes:
     def member(self, var: str, typ: str, name: str, node=None):
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
-            return code(f"A_{name}[{var}]", Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
+            return code(item_read(f"A_{name}", var), Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)
         if name in self.names.keyed:
             kind = self.names.counters[f"{name}.{self.names.keyed[name][0]}"] if self.names.keyed[name] else "none"
@@ -342,6 +396,10 @@ class NameNodes:
         base = f"S.own({key})" if self.lvalue and owned else counter_at(key)   # (a write: see writable)
         return self.owned(first, who_src, who_type, scope, node, implicit, base=base)
 
+    def item(self, seq: str, index: str) -> str:
+        """``seq[index]``: read (item_read), or the target of a write (``lvalue``)."""
+        return f"{seq}[{index}]" if self.lvalue else item_read(seq, index)
+
     def owned(self, name, who_src, who_type, scope, node, implicit=False, base=None):
         """The value of zone/counter ``name`` owned by ``who_src`` (``base``: the source of its
         table when it is computed: a family's counter for a computed key)."""
@@ -355,6 +413,8 @@ class NameNodes:
             base = writable(name, is_zone, self.writes)   # the target of a write: this state's own list
             if self.writes is not None:   # (owned from the function's top: the plain table)
                 table = code(base, Table(kind, name, False))
+        if base is None and self.lvalue and owner == "none":   # a shared counter assigned: the slot itself
+            base = table_target(kind, name)
         if base is None:
             base = table = self.table(kind, name)
         typ = list_of(CARD) if is_zone else INT
@@ -370,7 +430,7 @@ class NameNodes:
                 raise ExprError(f"'{name}' belongs to each card: write {name}[c] or c.{name} with a card c",
                                 offset_of(node) if node is not None else 0, code="type")
             if not is_zone:
-                return code(f"{base}[{who_src}]", None if table is None else
+                return code(self.item(base, who_src), None if table is None else
                             Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
             # a zone owned by each card is a dict holding only the cards' non-empty zones (a
             # clone copies a few lists, not one per card): read, a missing one is empty; as the
@@ -382,117 +442,14 @@ class NameNodes:
             if owner == "player":
                 raise ExprError(f"'{name}' belongs to each player, not to a team",
                                 offset_of(node) if node is not None else 0, code="type")
-            return code(f"{base}[{who_src}]", Zone(table, who_src) if is_zone and table is not None else None), typ
+            return code(self.item(base, who_src), Zone(table, who_src) if is_zone and table is not None else None), typ
         if who_type != PLAYER:   # a whole number, not known to be a seat: checked when evaluated
             self.access.fixed("num_players")   # (the helper checks it is a seat)
             who_src = f"_seat(S, {who_src})"
         if owner == "team":
             self.access.fixed("team")
-            return f"{base}[S.tm[{who_src}]]", typ
+            return self.item(base, item_read(state_read("tm"), who_src)), typ
         if table is None:
-            return f"{base}[{who_src}]", typ
-        return code(f"{base}[{who_src}]", Zone(table, who_src) if is_zone else
+            return self.item(base, who_src), typ
+        return code(self.item(base, who_src), Zone(table, who_src) if is_zone else
                     Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
-
-    # postfix
-    def n_attr(self, n, scope):
-        target, attr = n.children
-        attr = str(attr)
-        if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "params" \
-                and "params" not in scope.locals:
-            if attr not in self.names.params:
-                hint = did_you_mean(attr, self.names.params)
-                raise ExprError(f"unknown parameter '{attr}'", offset_of(n.children[1]),
-                                f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
-            self.used.add("params." + attr)
-            self.access.fixed("params." + attr)
-            if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
-                self.sized(n, self.names.param_sizes[attr])
-            return self.table("p", attr), self.names.params[attr]
-        src, typ = self.node(target, scope)
-        if typ == ANY:
-            typ = CARD if attr in self.names.attrs else PLAYER
-        found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr, n.children[1])
-        if found is None:
-            pool = self.names.attrs if typ == CARD else [*self.names.zones, *self.names.counters]
-            hint = did_you_mean(attr, pool)
-            raise ExprError(f"{typ} has no attribute '{attr}'", offset_of(n.children[1]),
-                            f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
-        return found
-
-    def n_index(self, n, scope):
-        target, index = n.children
-        family = self._family_index(target, index, scope, n)
-        if family is not None:
-            return family
-        isrc, itype = self.node(index, scope)
-        if isinstance(target, Tree) and target.data == "name":
-            name = str(target.children[0])
-            shadowed = name in scope.locals or any(name == "it" for _ in scope.elements)
-            owner = self.names.zones.get(name) or self.names.counters.get(name)
-            if owner == "none" and name in self.names.counters and not shadowed:
-                raise ExprError(f"'{name}' is a shared counter, a number: it cannot be indexed",
-                                offset_of(index), code="type")
-            if not shadowed and owner is not None and owner != "none":   # a shared zone indexes as a list
-                self.used.add(name)
-                want = (CARD, ANY) if owner == "card" else (PLAYER, TEAM, INT, ANY)
-                if itype not in want:
-                    raise ExprError(f"'{name}[...]' needs a {'card' if owner == 'card' else 'player'}, got {itype}",
-                                    offset_of(index), code="type")
-                return self.owned(name, isrc, itype, scope, n)
-        src, typ = self.node(target, scope)
-        if is_map(typ):   # a map parameter: the value of one key
-            keys = self.names.param_keys.get(str(target.children[1])) if getattr(target, "data", None) == "attr" else None
-            if itype not in (STR, ANY):
-                literal = str(index.children[0]) if getattr(index, "data", None) == "int_" else None
-                hint = (f"its keys are text: params.{target.children[1]}['{literal}']"
-                        if literal and keys and literal in keys else None)
-                raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), hint, code="type")
-            if getattr(index, "data", None) == "string" and keys is not None:   # the keys are fixed: check one written
-                key = unquote(str(index.children[0]))
-                if key not in keys:
-                    close = self.suggest(key, keys)
-                    raise ExprError(f"the map has no key '{key}' (its keys: {', '.join(keys)})", offset_of(index),
-                                    f"did you mean '{close}'?" if close else None, code="unknown-name")
-            return f"_mapget({src}, {isrc})", map_value(typ)
-        if not is_list(typ) and typ != ANY:
-            raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")
-        if itype not in (INT, PLAYER, TEAM, ANY):
-            raise ExprError(f"a list index must be a whole number, got {itype}", offset_of(index), code="type")
-        return f"_at({src}, {isrc})", elem(typ)
-
-    def _family_index(self, target, index, scope, n):
-        """``tokens[k]`` (the acting player's), ``tokens[p]`` (p's values), ``tokens[p][k]`` and
-        ``p.tokens[k]`` for a counter family; None for anything else."""
-        keyed = self.names.keyed
-        if not keyed or not isinstance(target, Tree):
-            return None
-        if target.data == "name" and str(target.children[0]) in keyed and str(target.children[0]) not in scope.locals:
-            name = str(target.children[0])
-            if self._is_key(index, scope):
-                return self.family_member(name, index, ME, PLAYER, scope, n, implicit=True)
-            osrc, otype = self.node(index, scope)
-            if otype not in (PLAYER, TEAM, INT, CARD, ANY):
-                raise ExprError(f"'{name}[...]' needs a key (a str) or an owner, got {otype}", offset_of(index),
-                                code="type")
-            return self.family(name, osrc, otype, scope, n)
-        if target.data == "index" and isinstance(target.children[0], Tree) and target.children[0].data == "name" \
-                and str(target.children[0].children[0]) in keyed and self._is_key(index, scope):
-            name = str(target.children[0].children[0])
-            osrc, otype = self.node(target.children[1], scope)
-            return self.family_member(name, index, osrc, otype, scope, n)
-        if target.data == "attr" and str(target.children[1]) in keyed and self._is_key(index, scope):
-            osrc, otype = self.node(target.children[0], scope)
-            return self.family_member(str(target.children[1]), index, f"({osrc})", otype, scope, n)
-        return None
-
-    def _is_key(self, node, scope) -> bool:
-        """Whether an index is a family's key (a str, or a value of no known type: checked as a
-        key when read), not an owner."""
-        if getattr(node, "data", None) == "string":
-            return True
-        saved, self._hoisted = (self.cost, self._expansions, self._hoisted), None   # compiled for its type only
-        try:
-            return self.node(node, scope)[1] in (STR, ANY)
-        finally:
-            self.cost, self._expansions, self._hoisted = saved
