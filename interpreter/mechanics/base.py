@@ -21,10 +21,11 @@ STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
 IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition holds", place="beside"),
            Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
-# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
-# step that pushes a child's frame having changed nothing runs the child's run at once and
-# returns its result: the loop would run it next with no check between, so this saves a trip
-# through the loop. (Only down the flow: such calls nest no deeper than the flow.)
+# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A step that
+# pushes a child's frame having changed nothing runs the child's run at once (a trip through the loop
+# saved: only down the flow, so such calls nest no deeper than the flow); a sequence goes on to its next
+# child in the same call when that one ends at once, or does not apply, having changed nothing (its
+# frame on top again, nothing asked: the loop's next trip, counted).
 SECTIONS: dict = {}
 
 
@@ -184,10 +185,9 @@ class Step:
     price_access = None
 
     def layout(self, S, seat, prices=True) -> dict | None:
-        """How a viewer may draw what this step works on, for ``seat`` (None: a spectator):
-        ``{"grid": ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid (no
-        prices unless ``prices``), or None. Read by the web viewer (interpreter/web/); never by
-        the game."""
+        """How a viewer may draw what this step works on, for ``seat`` (None: a spectator): ``{"grid":
+        ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid (no prices unless
+        ``prices``), or None. Read by the web viewer (interpreter/web/); never by the game."""
         return None
 
     def option_notes(self, S, options) -> list | None:
@@ -222,8 +222,8 @@ class Step:
         return S.rules.label(value, self.option_type)
 
     def labels_cards(self) -> bool:
-        """Whether this step's options are cards labelled by the cards' own labels (its labels
-        read the card table: the action space then maps a card to its id directly)."""
+        """Whether its options are cards labelled by the cards' own labels (its labels read the card
+        table: the action space then maps a card to its id directly)."""
         return self.option_type == CARD and type(self).label is Step.label and type(self).labels is Step.labels
 
     def labels(self, S, options) -> list[str]:
@@ -241,9 +241,8 @@ class Step:
         return [self.label(S, o) for o in options]
 
     def named(self, S, frame, value) -> list:
-        """What the label of option ``value`` names that a seat may not see (engine/sight.py):
-        card ids and ``(counter, owner)`` pairs. By default the card of a card option, the
-        cards of a list."""
+        """What the label of option ``value`` names that a seat may not see (engine/sight.py): card
+        ids and ``(counter, owner)`` pairs. By default the card of a card option, the cards of a list."""
         t = self.option_type
         if t == CARD:
             return [value] if type(value) is int and value >= 0 else []   # (not a 'done' or 'pass')
@@ -284,9 +283,8 @@ class Step:
         return None
 
     def flow_source(self, g: FlowWriter) -> str | None:
-        """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
-        in the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or
-        None: the engine calls run() itself."""
+        """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place in
+        the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or None."""
         return None
 
     def resolve_source(self, g: FlowWriter) -> str | None:
@@ -359,8 +357,7 @@ class AskOnce(Step):
     fresh_frame = (None,)
 
     def none_source(self, g, pad: str) -> list:
-        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts
-        written in."""
+        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
         if self.if_none == "skip" and self.none_probe is None and not g.plain:
             return [f"{pad}S.stack.pop()", f"{pad}return U"]
         return [f"{pad}return {g.step(self)}.no_option(S)"]
@@ -490,11 +487,13 @@ class Sequence(Step):
         if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
             out.append(f"        S.steps += {1 + child.charge}")
         skip = None if changed or run != g.run(child) else child.skip_source(g, "        ")
-        if skip is None:
-            return [*out, "        return None" if changed else f"        return {run}(S, f)"]
-        # not applying: its frame popped, and the next child at once (the loop's trip counted)
-        return [*out, *skip, "        S.stack.pop()", *(["        return U"] if last else [
-            f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)", f"        k = {resume}"])]
+        if changed or last:
+            return [*out, "        return None" if changed else f"        return {run}(S, f)"] if skip is None else [
+                *out, *skip, "        S.stack.pop()", "        return U"]
+        gone = [f"        changed = {run}(S, f)", "        if S.dec is not None or changed is not U or S.stack[-1] is not "
+                "frame or S.over:", "            return changed"] if skip is None else [*skip, "        S.stack.pop()"]
+        return [*out, *gone, f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)",
+                f"        k = {resume if skip else f'frame[{NEXT}]'}"]   # (the top comment: the loop's next trip)
 
     def children(self):
         return list(self.steps)

@@ -1,0 +1,68 @@
+"""A sequence whose child step ends at once having changed nothing (a choose with no option to
+offer, skipped) goes on to its next child in the same call: the loop's next trip written in,
+counted alike. It plays exactly the games of the reference (the step count included)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import load_text
+from test_flowgen import lockstep
+
+GAME = """
+game: goes_on
+players: {min: 2, max: 2}
+vars:
+  x: int
+  y: int
+flow:
+  - repeat: 4
+    steps:
+      - choose: {who: 0, options: "[0, 1]", as: x}
+      - choose: {who: 1, options: "%s", as: y}
+      - set: {y: 0}
+      - choose: {who: 1, options: "[4, 5]", as: x}
+scoring:
+  categories: {x: "x + y"}
+"""
+
+
+def _sequence_runs(rules, seed: int) -> tuple[int, int]:
+    """(the calls of the repeat's body's run, the decisions) over one random game, its setup included."""
+    import sys
+    body = next(s for s in rules.steps if s.kind == "steps" and len(s.steps) == 4)
+    code, calls = rules.runs[body.index].__code__, [0]
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is code:
+            calls[0] += 1
+
+    rnd, decisions = random.Random(seed), 0
+    sys.setprofile(profile)
+    try:
+        S = rules.new_game(2, seed=seed)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            decisions += 1
+    finally:
+        sys.setprofile(None)
+    return calls[0], decisions
+
+
+def test_a_sequence_goes_on_after_a_child_that_ends_at_once(tmp_path):
+    """The middle choose never has an option: the body's run is called once a question (at the
+    pass's start, then after the first answer, asking the last choose itself), not once more
+    by the loop after the skipped choose."""
+    rules = load_text(tmp_path, GAME % "[2, 3] where it > 5")
+    for seed in range(3):
+        calls, decisions = _sequence_runs(rules, seed)
+        assert decisions == 8 and calls == decisions
+        assert lockstep(rules, 2, seed) == decisions
+
+
+@pytest.mark.parametrize("options", ["[2, 3] if x == 1 else []", "[2, 3] where it > 5 or x == 1"])
+def test_a_sequence_going_on_or_not_plays_as_the_reference(tmp_path, options):
+    rules = load_text(tmp_path, GAME % options)
+    for seed in range(6):
+        assert lockstep(rules, 2, seed) > 0
