@@ -28,10 +28,11 @@ scoring:
 """
 
 
-def _sequence_runs(rules, seed: int) -> tuple[int, int]:
-    """(the calls of the repeat's body's run, the decisions) over one random game, its setup included."""
+def _calls(rules, kind: str, length: int, seed: int) -> tuple[int, int]:
+    """(the calls of the run of the step of ``kind`` with ``length`` children, the decisions) over
+    one random game of two players, its setup included."""
     import sys
-    body = next(s for s in rules.steps if s.kind == "steps" and len(s.steps) == 4)
+    body = next(s for s in rules.steps if s.kind == kind and len(s.children()) == length)
     code, calls = rules.runs[body.index].__code__, [0]
 
     def profile(frame, event, arg):
@@ -56,7 +57,7 @@ def test_a_sequence_goes_on_after_a_child_that_ends_at_once(tmp_path):
     by the loop after the skipped choose."""
     rules = load_text(tmp_path, GAME % "[2, 3] where it > 5")
     for seed in range(3):
-        calls, decisions = _sequence_runs(rules, seed)
+        calls, decisions = _calls(rules, "steps", 4, seed)
         assert decisions == 8 and calls == decisions
         assert lockstep(rules, 2, seed) == decisions
 
@@ -66,3 +67,31 @@ def test_a_sequence_going_on_or_not_plays_as_the_reference(tmp_path, options):
     rules = load_text(tmp_path, GAME % options)
     for seed in range(6):
         assert lockstep(rules, 2, seed) > 0
+
+
+TURNS = """
+game: turn_body
+players: {min: 2, max: 3}
+vars:
+  x: int
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - set: {x: 0}
+        - choose: {options: "[1, 2]", as: x}
+%s
+scoring:
+  categories: {x: "x"}
+"""
+
+
+@pytest.mark.parametrize("end", ["", "end_when: ['x == 5']"])
+def test_a_turn_enters_its_effects_and_step_itself(tmp_path, end):
+    """A body of effects then one step: each turn runs the effects and enters the step in its
+    place, without calling the body's run (where an end condition reads what the effects set, the
+    loop runs the step after its check); the same games as the reference."""
+    rules = load_text(tmp_path, TURNS % end)
+    for seed in range(3):
+        assert _calls(rules, "steps", 2, seed) == (0, 6)
+        assert lockstep(rules, 2, seed) == 6

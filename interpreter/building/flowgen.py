@@ -109,8 +109,19 @@ class FlowSource:
     def enters(self, step, pad: str) -> list:
         """Lines that push a new frame of ``step``'s and run it at once (``start``), returning
         what it reports: a run whose own work changed nothing but frames."""
+        seq, lines = self._started(step), []
+        if not self.plain and type(seq) is Sequence and "enter" not in seq.__dict__ and len(seq.steps) > 1 and all(
+                c.inline for c in seq.steps[:-1]) and not seq.steps[-1].inline:
+            # effects then one step: the effects written here, the step entered in the sequence's
+            # place (its run's first branch: the same stack after it, a frame and a call fewer)
+            for fx in seq.steps[:-1]:
+                lines += [*([f"{pad}S.steps += {fx.charge}"] if fx.charge else []),
+                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), f"{pad}if S.over:", f"{pad}    return None"]
+            step = seq.steps[-1]
+            if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
+                return [*lines, f"{pad}S.stack.append({self.enter(step)})", f"{pad}return None"]
         new, run = self.start(step)
-        return [f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
+        return [*lines, f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
         """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
