@@ -291,9 +291,9 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def skip_source(self, g: FlowWriter, pad: str) -> list | None:
-        """Lines a sequence runs on this step's new frame ``f``, just pushed, in place of its run: they
-        return what it returns, or end where it would only pop the frame (a pick by nobody). None: run it."""
+    def skip_source(self, g: FlowWriter, pad: str, push: list) -> list | None:
+        """Lines a sequence runs in place of this step's run: they push its frame (``push``: as ``f``) and
+        return what the run returns, or end where it would only pop it (a pick by nobody). None: run it."""
 
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
@@ -483,15 +483,16 @@ class Sequence(Step):
             out += ["        if _changed:", *(f"            {line}" for line in place(g.enter(child))), "            return None"]
         changed = changed and not noted
         new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
-        out += [f"        {line}" for line in place(new)]
+        *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
+        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ", [push])
+        out += [f"        {line}" for line in (*mark, *([push] if skip is None else []))]
         if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
             out.append(f"        S.steps += {1 + child.charge}")
-        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ")
         if changed or last:
             return [*out, "        return None" if changed else f"        return {run}(S, f)"] if skip is None else [
                 *out, *skip, "        S.stack.pop()", "        return U"]
         gone = [f"        changed = {run}(S, f)", "        if S.dec is not None or changed is not U or S.stack[-1] is not "
-                "frame or S.over:", "            return changed"] if skip is None else [*skip, "        S.stack.pop()"]
+                "frame or S.over:", "            return changed"] if skip is None else skip
         return [*out, *gone, f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)",
                 f"        k = {resume if skip else f'frame[{NEXT}]'}"]   # (the top comment: the loop's next trip)
 
