@@ -251,24 +251,23 @@ class FlowSource:
         """Lines setting ``target`` to the value of compiled expression ``fn`` for the seat ``me``
         with the locals ``L`` (``form``: what is done with the value, ``float({})``; ``values``:
         name -> source of the locals of one compiled ``by_name``, its parameters): written in
-        (``value``), or its statements in place where ``inline`` says (binding ``me``, its
+        (``value``), or its statements in place where ``inline`` says (binding ``me`` if it reads it, its
         parameters or ``L`` if it reads a local, and its own ``_``-names: a caller uses neither
         ``me`` nor ``L`` in another meaning), inside the handler its function has (none used as
         a value is the language's error), or a call."""
-        params = getattr(fn, "params", None)
+        params, access = getattr(fn, "params", None), getattr(fn, "access", None)
+        # (``me`` bound only for an expression that reads it, as its compiler noted: expr/access.py)
+        bind_me = [f"me = {me}"] if me != "me" and (access is None or access.opaque or access.me) else []
         if params is not None and values is not None:
             args = [values[k] for k in params]
             if not self.inline(fn):
                 call = f"{self.fn(fn)}(S, {me}, {', '.join(args)})"
                 return [f"{pad}{target} = {form.format(call)}"]
-            binds = [*([f"me = {me}"] if me != "me" else []),
-                     *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
+            binds = [*bind_me, *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
         elif self._bare(fn) or not self.inline(fn):
             return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
         else:
-            access = getattr(fn, "access", None)
-            binds = [*([f"me = {me}"] if me != "me" else []),
-                     *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
+            binds = [*bind_me, *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
         statements, result = fn.body
         return [f"{pad}try:   # {self._heading(fn)}, written in place",
                 *(f"{pad}    {line}" for line in (*binds, *statements, f"{target} = {result}")),
