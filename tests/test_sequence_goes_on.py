@@ -28,12 +28,13 @@ scoring:
 """
 
 
-def _calls(rules, kind: str, length: int, seed: int) -> tuple[int, int]:
-    """(the calls of the run of the step of ``kind`` with ``length`` children, the decisions) over
-    one random game of two players, its setup included."""
+def _calls(rules, kind: str | None, length: int, seed: int) -> tuple[int, int]:
+    """(the calls of the run of the step of ``kind`` with ``length`` children, or with ``kind``
+    None of the game loop, the decisions) over one random game of two players, its setup included."""
     import sys
-    body = next(s for s in rules.steps if s.kind == kind and len(s.children()) == length)
-    code, calls = rules.runs[body.index].__code__, [0]
+    code = rules.advance.__code__ if kind is None else rules.runs[next(
+        s for s in rules.steps if s.kind == kind and len(s.children()) == length).index].__code__
+    calls = [0]
 
     def profile(frame, event, arg):
         if event == "call" and frame.f_code is code:
@@ -95,3 +96,13 @@ def test_a_turn_enters_its_effects_and_step_itself(tmp_path, end):
     for seed in range(3):
         assert _calls(rules, "steps", 2, seed) == (0, 6)
         assert lockstep(rules, 2, seed) == 6
+
+
+def test_an_answer_that_changes_nothing_goes_on_in_its_sequence(tmp_path):
+    """A choose answered, before its sequence's last step, with nothing a check reads changed: its
+    resolve runs the sequence at once, which asks the next question; the game loop runs only
+    where a pass of the repeat ends (the last choose's answer) and at the start."""
+    rules = load_text(tmp_path, GAME % "[2, 3]")
+    for seed in range(3):
+        assert _calls(rules, None, 0, seed) == (1 + 4, 12)
+        assert lockstep(rules, 2, seed) == 12
