@@ -36,6 +36,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .listing import graft, module
+from .trips import up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
 # function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
@@ -148,7 +149,8 @@ class FlowSource:
         if caller is not None:
             return [*push, count, f"{pad}return {run}(S, {frame})"]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
-                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
+                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)",
+                 *(up_source(self, step, pad) if asked else [])]   # (then the loop's trips up the flow)
         if asked:
             pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
             lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
