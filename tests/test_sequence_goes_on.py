@@ -106,3 +106,36 @@ def test_an_answer_that_changes_nothing_goes_on_in_its_sequence(tmp_path):
     for seed in range(3):
         assert _calls(rules, None, 0, seed) == (1 + 4, 12)
         assert lockstep(rules, 2, seed) == 12
+
+
+UP = """
+game: up
+players: {min: 2, max: 2}
+vars:
+  x: int
+  y: int
+flow:
+  - repeat: 4
+    steps:
+      - choose: {who: 0, options: "[0, 1]", as: x}
+      - choose: {who: 1, options: "%s", as: y}
+scoring:
+  categories: {x: "x + y"}
+"""
+
+
+def test_an_answer_goes_on_up_the_flow_to_the_next_question(tmp_path):
+    """The first choose answered, the second has nothing to offer: the pass is over, and the
+    resolve goes on up to the repeat (its frame on top), whose next pass asks: the game loop
+    runs only when the game is set up and at its end (no frame left)."""
+    rules = load_text(tmp_path, UP % "[2, 3] where it > 5")
+    for seed in range(3):
+        assert _calls(rules, None, 0, seed) == (2, 4)
+        assert lockstep(rules, 2, seed) == 4
+
+
+@pytest.mark.parametrize("options", ["[2, 3] where it > 5 or x == 1", "[2, 3]"])
+def test_going_on_up_the_flow_or_not_plays_as_the_reference(tmp_path, options):
+    rules = load_text(tmp_path, UP % options)
+    for seed in range(6):
+        assert lockstep(rules, 2, seed) > 0

@@ -31,7 +31,7 @@ def up_source(g, step, pad: str) -> list:
     above = [] if g.plain else ancestors(g, step)
     if not above:
         return []
-    lines = [f"{pad}while changed is U and S.dec is None and not S.over and S.stack:",
+    lines = [f"{pad}while S.dec is None and changed is U and not S.over and S.stack:",
              f"{pad}    top = S.stack[-1]",
              f"{pad}    i = top[0]"]
     for k, a in enumerate(above):
