@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from helpers import calls_in_play, load_text
+from helpers import load_text
 from test_flowgen import lockstep
 
 GAME = """
@@ -139,24 +139,3 @@ def test_going_on_up_the_flow_or_not_plays_as_the_reference(tmp_path, options):
     rules = load_text(tmp_path, UP % options)
     for seed in range(6):
         assert lockstep(rules, 2, seed) > 0
-
-
-@pytest.mark.parametrize("options", ["[2, 3] where it > 5", "[2, 3]", "[2, 3] where it > 5 or x == 1"])
-def test_a_choose_in_a_sequence_asks_from_the_sequences_function(tmp_path, options):
-    """A choose its sequence runs at once is asked (or found not to apply) in the sequence's own
-    function: no choose's run is ever called; the same games as the reference."""
-    rules = load_text(tmp_path, GAME % options)
-    runs = {rules.runs[s.index].__code__ for s in rules.steps if s.kind == "choose"}
-    assert len(runs) == 3
-    for seed in range(3):
-        assert sum(calls_in_play(rules, runs, 2, [seed]).values()) == 0
-        assert lockstep(rules, 2, seed) > 0
-
-
-def test_an_error_in_a_choose_asked_in_place_is_located_at_it(tmp_path):
-    import interpreter
-    rules = load_text(tmp_path, GAME % "[2, 3] where 6 // (x - 1) > 0")
-    S = rules.new_game(2, seed=0)
-    with pytest.raises(interpreter.GameError) as e:
-        S.apply_index(1)   # x = 1: 6 // 0
-    assert "in choose:" in str(e.value) and "g.yaml:11" in str(e.value)

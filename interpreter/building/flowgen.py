@@ -36,7 +36,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .listing import graft, module
-from .trips import asks_again, up_source
+from .trips import up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
 # function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
@@ -155,13 +155,6 @@ class FlowSource:
             pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
             lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
         return [*lines, f"{pad}return changed"]
-
-    def at_step(self, step, lines: list, pad: str) -> list:
-        """``lines`` (at ``pad``, indented one more) with an error in them located at ``step``: a step's
-        own work written where its frame is not on the stack (a sequence finding that it does not apply)."""
-        return [f"{pad}try:", *lines, f"{pad}except Exception as e:   # (located at the step, its frame not made)",
-                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {self.step(step)}",
-                f"{pad}    raise"]
 
     def key(self, fn, card: str, led: str = "None") -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's
@@ -375,7 +368,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
             g.ns[f"Q{step.index}"] = step.resolve
         else:
             if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
-                src += "\n" + asks_again(rules, step)
+                src += "\n" + _asks_again(rules, step)
             sources.append(src)
     sources.append(_advance_source(rules, g, plain))
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
@@ -410,6 +403,24 @@ def _generated_only(step, method: str) -> bool:
     """Whether ``step``'s kind defines ``run`` (or ``resolve``) only by its generator: no method
     of its own to be the reference (the base class's raises)."""
     return getattr(type(step), method) is getattr(Step, method)
+
+
+def _asks_again(rules, step) -> str:
+    """The end of a compiled resolve whose step stays on top and asks the next question (a
+    trick's next card) when no check can see what the answer changed: the game loop's next
+    iteration written in (run the step, count it, hand the decision back), so that a decision
+    costs one call instead of a trip through the loop. The loop takes over wherever it would
+    do something else: the game over, another frame on top, no decision asked, a forced move."""
+    pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if rules.auto_forced else "")
+    return "\n".join(["    if S.over or S.stack[-1] is not frame:",
+                      "        return None",
+                      f"    changed = R{step.index}(S, frame)",
+                      f"    S.steps += {1 + step.charge}",
+                      f"    if S.steps > {rules.max_steps}:",
+                      "        _over_budget(S)",
+                      f"    if {pending}:",
+                      "        return ASKED",
+                      "    return changed"])
 
 
 def _advance_source(rules, g, plain: bool = False) -> str:

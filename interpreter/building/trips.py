@@ -1,5 +1,4 @@
-"""The game loop's next trips written into a resolve: the same step asking again (a trick's
-next card, ``asks_again``), or up the flow (``FlowSource.next_step``, ``up_source``).
+"""The game loop's next trips written into a resolve, up the flow (``FlowSource.next_step``).
 
 A resolve that runs its step's next run at once (an attempt's roll after its target, a
 sequence after a choice) may find that run done, having changed nothing a check reads and
@@ -41,21 +40,3 @@ def up_source(g, step, pad: str) -> list:
                   f"{pad}        S.steps += {1 + a.charge}"]
     return [*lines, f"{pad}    else:", f"{pad}        break",
             f"{pad}    if S.steps > {g.max_steps}:", f"{pad}        _over_budget(S)"]
-
-
-def asks_again(rules, step) -> str:
-    """The end of a compiled resolve whose step stays on top and asks the next question (a
-    trick's next card) when no check can see what the answer changed: the game loop's next
-    iteration written in (run the step, count it, hand the decision back), so that a decision
-    costs one call instead of a trip through the loop. The loop takes over wherever it would
-    do something else: the game over, another frame on top, no decision asked, a forced move."""
-    pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if rules.auto_forced else "")
-    return "\n".join(["    if S.over or S.stack[-1] is not frame:",
-                      "        return None",
-                      f"    changed = R{step.index}(S, frame)",
-                      f"    S.steps += {1 + step.charge}",
-                      f"    if S.steps > {rules.max_steps}:",
-                      "        _over_budget(S)",
-                      f"    if {pending}:",
-                      "        return ASKED",
-                      "    return changed"])

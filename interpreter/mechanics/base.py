@@ -356,17 +356,22 @@ class AskOnce(Step):
     run = Step.run
     fresh_frame = (None,)
 
-    def asked_source(self, g, pad: str = "    ", push: tuple = ()) -> list:
-        """The end of the run, once ``who`` and ``options`` (a tuple) are known: the question; no
-        option for a seat, ``if_none`` (specialised: a skip nobody counts is not applying); no seat,
-        the step does not apply: its frame popped. ``push``: the lines making its frame ``f``, by a
-        sequence running it in its own function, which goes on where it does not apply."""
-        frame, made = ("f", [f"{pad}    {x}" for x in push]) if push else ("frame", [])
-        skip = self.if_none == "skip" and self.none_probe is None and not g.plain
-        return [f"{pad}if who is not None and options:", *made, f"{pad}    {frame}[{SEAT_ASKED}] = who",
-                f"{pad}    S.dec = (who, options)", f"{pad}    return U",
-                *([] if skip else [f"{pad}if who is not None:", *made, f"{pad}    return {g.step(self)}.no_option(S)"]),
-                *([] if push else [f"{pad}S.stack.pop()", f"{pad}return U"])]
+    def none_source(self, g, pad: str) -> list:
+        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
+        if self.if_none == "skip" and self.none_probe is None and not g.plain:
+            return [f"{pad}S.stack.pop()", f"{pad}return U"]
+        return [f"{pad}return {g.step(self)}.no_option(S)"]
+
+    def asked_source(self, g) -> list:
+        """The end of the run, once ``who`` and ``options`` (a tuple) are known: no seat, the
+        step does not apply; no option, ``if_none``; else the question."""
+        return ["    if who is None:   # nobody is asked: the step does not apply",
+                "        S.stack.pop()",
+                "        return U",
+                "    if not options:", *self.none_source(g, "        "),
+                f"    frame[{SEAT_ASKED}] = who",
+                "    S.dec = (who, options)",
+                "    return U"]
 
     def reask(self, S, frame):
         frame[SEAT_ASKED] = None

@@ -67,21 +67,22 @@ class Choose(AskOnce):
     def flow_source(self, g):
         """The question: the options, then the seat asked (no seat: the step does not apply; no
         option: ``if_none``)."""
-        return "\n".join([f"def R{self.index}(S, frame):", *self._found(g, "    "), *self.asked_source(g)])
-
-    def skip_source(self, g, pad, push):
-        """Its run written in its sequence's function (an error in it located at the choose): its frame
-        made only to ask (``push``), the sequence going on where it does not apply."""
-        return None if g.plain else [*g.at_step(self, self._found(g, pad + "    "), pad),
-                                     *self.asked_source(g, pad, tuple(push))]
-
-    def _found(self, g, pad: str) -> list:
-        """Lines finding the ``options`` (a tuple, once each) and the seat asked, ``who``."""
-        lines = [f"{pad}me = {g.me(self.me_var)}", *g.assign(self.options, "options", "me", pad)]
+        lines = [f"def R{self.index}(S, frame):",
+                 f"    me = {g.me(self.me_var)}",
+                 *g.assign(self.options, "options", "me", "    ")]
+        if self.who_me:   # nothing to choose from: the step is skipped
+            lines += ["    who = me",
+                      "    if not options:",
+                      "        if who is None:",
+                      "            S.stack.pop()",
+                      "            return U",
+                      *self.none_source(g, "        ")]
         # (no card is ever twice in a zone: one zone's cards, labelled each its own way, are distinct)
-        lines.append(f"{pad}options = tuple(options)" if self.distinct or self.one_zone and not g.plain else
-                     f"{pad}options = tuple(S.rules.distinct(options, {self.option_type!r})) if options else ()")
-        return lines + ([f"{pad}who = me"] if self.who_me else g.assign(self.who, "who", "me", pad))
+        lines.append("    options = tuple(options)" if self.distinct or self.one_zone and not g.plain else
+                     f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
+        if not self.who_me:
+            lines += g.assign(self.who, "who", "me", "    ")
+        return "\n".join([*lines, *self.asked_source(g)])
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""

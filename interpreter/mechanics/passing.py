@@ -104,7 +104,7 @@ class Pass(Step):
 
     # ------------------------------------------------------------------ resolve, written once (building/flowgen.py)
     asks_again = False   # whether no check can see the card leaving the hand (settle): the
-                         # compiled resolve then asks the next card itself (building/trips.py asks_again)
+                         # compiled resolve then asks the next card itself (flowgen's _asks_again)
 
     def settle(self, quiet, watched_vars):
         self.asks_again = quiet.watched is not None and ("z", self.zone) not in quiet.watched

@@ -152,8 +152,10 @@ class Pick(Step):
         place (an error in it located at the pick): its frame is pushed and its run called for someone."""
         if g.plain or self.who_me:
             return None
-        return [*g.at_step(self, g.assign(self.who, "_who", g.me(self.me_var), pad + "    "), pad),
-                f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push),
+        return [f"{pad}try:", *g.assign(self.who, "_who", g.me(self.me_var), pad + "    "),
+                f"{pad}except Exception as e:   # (located at the pick, its frame not pushed yet)",
+                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",
+                f"{pad}    raise", f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push),
                 f"{pad}    f[{PICKER}] = _who", f"{pad}    return R{self.index}(S, f)"]
 
     def resolve_source(self, g):
