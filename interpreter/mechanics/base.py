@@ -21,11 +21,10 @@ STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
 IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition holds", place="beside"),
            Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
-# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A step that
-# pushes a child's frame having changed nothing runs the child's run at once (a trip through the loop
-# saved: only down the flow, so such calls nest no deeper than the flow); a sequence goes on to its next
-# child in the same call when that one ends at once, or does not apply, having changed nothing (its
-# frame on top again, nothing asked: the loop's next trip, counted).
+# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
+# step that pushes a child's frame having changed nothing runs the child's run at once and
+# returns its result: the loop would run it next with no check between, so this saves a trip
+# through the loop. (Only down the flow: such calls nest no deeper than the flow.)
 SECTIONS: dict = {}
 
 
@@ -488,13 +487,11 @@ class Sequence(Step):
         out += [f"        {line}" for line in (*mark, *([push] if skip is None else []))]
         if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
             out.append(f"        S.steps += {1 + child.charge}")
-        if changed or last:
-            return [*out, "        return None" if changed else f"        return {run}(S, f)"] if skip is None else [
-                *out, *skip, "        S.stack.pop()", "        return U"]
-        gone = [f"        changed = {run}(S, f)", "        if S.dec is not None or changed is not U or S.stack[-1] is not "
-                "frame or S.over:", "            return changed"] if skip is None else skip
-        return [*out, *gone, f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)",
-                f"        k = {resume if skip else f'frame[{NEXT}]'}"]   # (the top comment: the loop's next trip)
+        if skip is None:
+            return [*out, "        return None" if changed else f"        return {run}(S, f)"]
+        # not applying: the next child at once (the loop's trip counted), or this frame popped if last
+        return [*out, *skip, *(["        S.stack.pop()", "        return U"] if last else [
+            f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)", f"        k = {resume}"])]
 
     def children(self):
         return list(self.steps)
