@@ -1,7 +1,7 @@
 """What a decision pays between its answer and the next question, where the flow is known: a
-turn's body of effects then one step entered by the turn itself, a choose's answer that changes
-nothing running its sequence from the resolve, and a resolve going on up the flow to the next
-question. Each plays exactly the games of the reference (the step count included)."""
+turn's body of effects then one step entered by the turn itself, a resolve going on up the
+flow to the next question. Each plays exactly the games of the reference (the step count
+included)."""
 from __future__ import annotations
 
 import random
@@ -88,44 +88,36 @@ def test_a_turn_enters_its_effects_and_step_itself(tmp_path, end):
         assert lockstep(rules, 2, seed) == 6
 
 
-def test_an_answer_that_changes_nothing_goes_on_in_its_sequence(tmp_path):
-    """A choose answered, before its sequence's last step, with nothing a check reads changed: its
-    resolve runs the sequence at once, which asks the next question; the game loop runs only
-    where a pass of the repeat ends (the last choose's answer) and at the start."""
-    rules = load_text(tmp_path, GAME % "[2, 3]")
-    for seed in range(3):
-        assert _calls(rules, None, 0, seed) == (1 + 4, 12)
-        assert lockstep(rules, 2, seed) == 12
-
-
 UP = """
 game: up
 players: {min: 2, max: 2}
 vars:
   x: int
-  y: int
 flow:
   - repeat: 4
     steps:
-      - choose: {who: 0, options: "[0, 1]", as: x}
-      - choose: {who: 1, options: "%s", as: y}
+      - branch:
+          who: 0
+          options:
+            one: {steps: [{set: {x: 1}}]}
+            two: {steps: [{set: {x: 2}}, %s]}
 scoring:
-  categories: {x: "x + y"}
+  categories: {x: "x"}
 """
 
 
 def test_an_answer_goes_on_up_the_flow_to_the_next_question(tmp_path):
-    """The first choose answered, the second has nothing to offer: the pass is over, and the
+    """A branch answered, its steps done at once having changed nothing a check reads: the
     resolve goes on up to the repeat (its frame on top), whose next pass asks: the game loop
     runs only when the game is set up and at its end (no frame left)."""
-    rules = load_text(tmp_path, UP % "[2, 3] where it > 5")
+    rules = load_text(tmp_path, UP % "{set: {x: 3}}")
     for seed in range(3):
         assert _calls(rules, None, 0, seed) == (2, 4)
         assert lockstep(rules, 2, seed) == 4
 
 
-@pytest.mark.parametrize("options", ["[2, 3] where it > 5 or x == 1", "[2, 3]"])
-def test_going_on_up_the_flow_or_not_plays_as_the_reference(tmp_path, options):
-    rules = load_text(tmp_path, UP % options)
+@pytest.mark.parametrize("more", ["{choose: {who: 1, options: '[2, 3]', as: x}}", "{end_game: {}}"])
+def test_going_on_up_the_flow_or_not_plays_as_the_reference(tmp_path, more):
+    rules = load_text(tmp_path, UP % more)
     for seed in range(6):
         assert lockstep(rules, 2, seed) > 0

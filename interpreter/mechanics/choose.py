@@ -15,7 +15,7 @@ from ..expr.types import CARD, PLAYER, elem, list_of
 from ..expr.names import var_ref
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
-from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Sequence, Step, step_kind
+from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
 
 if TYPE_CHECKING:
@@ -89,20 +89,7 @@ class Choose(AskOnce):
         lines = [f"def Q{self.index}(S, frame, value):", f"    {var_ref(self.var)} = value"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
-        unchanged = self.resolved is UNCHANGED
-        return "\n".join([*lines, "    S.stack.pop()", *(self._goes_up(g) if unchanged else []),
-                          f"    return {'U' if unchanged else 'None'}"])
-
-    def _goes_up(self, g) -> list:
-        """Where this step is a sequence's child before its last (the sequence's frame then the one
-        below its own), the end of an answer that changed nothing a check reads: the sequence run
-        at once, as the loop's next trip would run it (``next_step``: counted, a decision it asks
-        ending the resolve). Nothing in the plain reference."""
-        parent = None if g.plain else next((s for s in g.steps if type(s) is Sequence and self in s.steps[:-1]), None)
-        if parent is None:
-            return []
-        return [f"    if S.stack and not S.over and S.stack[-1][0] == {parent.index}:",
-                *g.next_step(None, parent, "S.stack[-1]", "        ", asked=True)]
+        return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
 
     def choice_var(self):
         return self.var

@@ -351,7 +351,6 @@ class FlowWriter(Protocol):
     max_steps: int
     auto_forced: bool
     cards: int          # the cards of the game (known when built: written in)
-    steps: Any          # the ruleset's steps, by index (a step's place in the flow)
 
     def fn(self, fn) -> str: ...
     def run(self, step) -> str: ...
