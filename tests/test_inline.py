@@ -168,3 +168,25 @@ def test_an_attempts_effect_outcome_and_its_target_list_run_in_place():
     target = _function(rules.flow_source, f"R{attempt.target.index}")
     assert "written in place" in target and "(S, actor, None)" not in target
     # the same games as the plain reference: tests/test_flowgen.py, tests/test_trajectories.py
+
+
+@pytest.mark.parametrize("cond,reads_me", [("n > 1", False), ("n > 1 or me == 5", True)])
+def test_a_condition_in_place_binds_me_only_where_it_reads_it(tmp_path, cond, reads_me):
+    """A loop's condition written in place in a turn binds the acting seat only where it reads it
+    (as its compiler noted); the games are the reference's."""
+    from test_flowgen import lockstep
+    rules = two_seats(tmp_path, "binds", f"""vars:
+  n: {{type: int, start: 0}}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - set: {{n: 0}}
+        - until: "{cond}"
+          steps: [{{choose: {{options: "[1, 2]", as: n}}}}]
+""")
+    loop = next(s for s in rules.steps if s.kind == "until")
+    run = _function(rules.flow_source, f"R{loop.index}")
+    assert "written in place" in run and ("me = " in run) == reads_me
+    for seed in range(3):
+        assert lockstep(rules, 2, seed) > 0

@@ -66,3 +66,28 @@ def test_a_picker_of_no_seat_is_the_error_at_the_pick(tmp_path):
         for _ in range(20):
             S.apply_index(len(S.dec[1]) - 1)   # x = 1
     assert "in pick: there is no player 5" in str(e.value) and "prompt: middle" in str(e.value)
+
+
+def test_a_pick_by_nobody_makes_no_frame(tmp_path):
+    """Found in place not to apply, between two steps or as the last one, a pick puts no frame
+    on the stack (made only for someone)."""
+    import random
+    rules = load_text(tmp_path, GAME % ("1 if x == 7 else none", "0 if count(pool) > 99 else none"))
+    picks = {s.index for s in rules.steps if s.kind == "pick"}
+    pushed = []
+
+    class Stack(list):   # (the stack the generated code pushes frames on)
+        def append(self, frame):
+            pushed.append(frame[0])
+            super().append(frame)
+
+        def __setitem__(self, i, frame):
+            pushed.append(frame[0])
+            super().__setitem__(i, frame)
+
+    for seed in range(3):
+        S, rnd = rules.new_game(2, seed=seed), random.Random(seed)
+        S.stack = Stack(S.stack)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        assert pushed and not picks & set(pushed)

@@ -118,6 +118,28 @@ def test_counterclockwise_turns_with_from_and_rounds(tmp_path, engine):
     assert engine(r).new_game(3).v["order"] == [1, 0, 2, 1, 0, 2]
 
 
+@pytest.mark.parametrize("players, start, order", [(3, "0", [0, 1, 2] * 3), (4, "2", [2, 3, 0, 1] * 3),
+                                                    (3, "5", [2, 0, 1] * 3), (3, "x // 3", [0, 1, 2, 1, 2, 0, 2, 0, 1])])
+def test_clockwise_turns_start_each_lap_at_from(tmp_path, engine, players, start, order):
+    """Each lap goes round the table from ``from:`` as it stands then (one more than the seats:
+    round again), the lap's order a table's rotation where every seat takes a turn, the order's
+    method called only for the first lap (at the step's start)."""
+    import sys
+    from interpreter.mechanics.flow import Turns
+    r = load(tmp_path, f"""
+    flow:
+      - turns: {{from: "{start}", rounds: 3, steps: [{{set: {{order: "order + [me]", x: "x + 1"}}}}]}}
+    """)
+    ran, calls = engine(r), []
+    sys.setprofile(lambda frame, event, arg: calls.append(1) if event == "call" and frame.f_code is Turns.order.__code__
+                   else None)
+    try:
+        S = ran.new_game(players)
+    finally:
+        sys.setprofile(None)
+    assert S.v["order"] == order and len(calls) == (1 if ran is r else 3)
+
+
 # ---------------------------------------------------------------------- tricks
 TRICKS = tiny_ruleset("""
   hand: {owner: player, visible: owner}

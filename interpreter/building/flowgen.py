@@ -36,6 +36,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .listing import graft, module
+from .trips import up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
 # function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
@@ -109,8 +110,19 @@ class FlowSource:
     def enters(self, step, pad: str) -> list:
         """Lines that push a new frame of ``step``'s and run it at once (``start``), returning
         what it reports: a run whose own work changed nothing but frames."""
+        seq, lines = self._started(step), []
+        if not self.plain and type(seq) is Sequence and "enter" not in seq.__dict__ and len(seq.steps) > 1 and all(
+                c.inline for c in seq.steps[:-1]) and not seq.steps[-1].inline:
+            # effects then one step: the effects written here, the step entered in the sequence's
+            # place (its run's first branch: the same stack after it, a frame and a call fewer)
+            for fx in seq.steps[:-1]:
+                lines += [*([f"{pad}S.steps += {fx.charge}"] if fx.charge else []),
+                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), f"{pad}if S.over:", f"{pad}    return None"]
+            step = seq.steps[-1]
+            if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
+                return [*lines, f"{pad}S.stack.append({self.enter(step)})", f"{pad}return None"]
         new, run = self.start(step)
-        return [f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
+        return [*lines, f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
         """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
@@ -137,7 +149,8 @@ class FlowSource:
         if caller is not None:
             return [*push, count, f"{pad}return {run}(S, {frame})"]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
-                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)"]
+                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)",
+                 *(up_source(self, step, pad) if asked else [])]   # (then the loop's trips up the flow)
         if asked:
             pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
             lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
@@ -240,24 +253,23 @@ class FlowSource:
         """Lines setting ``target`` to the value of compiled expression ``fn`` for the seat ``me``
         with the locals ``L`` (``form``: what is done with the value, ``float({})``; ``values``:
         name -> source of the locals of one compiled ``by_name``, its parameters): written in
-        (``value``), or its statements in place where ``inline`` says (binding ``me``, its
+        (``value``), or its statements in place where ``inline`` says (binding ``me`` if it reads it, its
         parameters or ``L`` if it reads a local, and its own ``_``-names: a caller uses neither
         ``me`` nor ``L`` in another meaning), inside the handler its function has (none used as
         a value is the language's error), or a call."""
-        params = getattr(fn, "params", None)
+        params, access = getattr(fn, "params", None), getattr(fn, "access", None)
+        # (``me`` bound only for an expression that reads it, as its compiler noted: expr/access.py)
+        bind_me = [f"me = {me}"] if me != "me" and (access is None or access.opaque or access.me) else []
         if params is not None and values is not None:
             args = [values[k] for k in params]
             if not self.inline(fn):
                 call = f"{self.fn(fn)}(S, {me}, {', '.join(args)})"
                 return [f"{pad}{target} = {form.format(call)}"]
-            binds = [*([f"me = {me}"] if me != "me" else []),
-                     *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
+            binds = [*bind_me, *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
         elif self._bare(fn) or not self.inline(fn):
             return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
         else:
-            access = getattr(fn, "access", None)
-            binds = [*([f"me = {me}"] if me != "me" else []),
-                     *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
+            binds = [*bind_me, *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
         statements, result = fn.body
         return [f"{pad}try:   # {self._heading(fn)}, written in place",
                 *(f"{pad}    {line}" for line in (*binds, *statements, f"{target} = {result}")),

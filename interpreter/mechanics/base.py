@@ -184,10 +184,9 @@ class Step:
     price_access = None
 
     def layout(self, S, seat, prices=True) -> dict | None:
-        """How a viewer may draw what this step works on, for ``seat`` (None: a spectator):
-        ``{"grid": ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid (no
-        prices unless ``prices``), or None. Read by the web viewer (interpreter/web/); never by
-        the game."""
+        """How a viewer may draw what this step works on, for ``seat`` (None: a spectator): ``{"grid":
+        ZONE, "rows": R, "prices": {card: cost}}`` for a market laid as a grid (no prices unless
+        ``prices``), or None. Read by the web viewer (interpreter/web/); never by the game."""
         return None
 
     def option_notes(self, S, options) -> list | None:
@@ -222,8 +221,8 @@ class Step:
         return S.rules.label(value, self.option_type)
 
     def labels_cards(self) -> bool:
-        """Whether this step's options are cards labelled by the cards' own labels (its labels
-        read the card table: the action space then maps a card to its id directly)."""
+        """Whether its options are cards labelled by the cards' own labels (its labels read the card
+        table: the action space then maps a card to its id directly)."""
         return self.option_type == CARD and type(self).label is Step.label and type(self).labels is Step.labels
 
     def labels(self, S, options) -> list[str]:
@@ -241,9 +240,8 @@ class Step:
         return [self.label(S, o) for o in options]
 
     def named(self, S, frame, value) -> list:
-        """What the label of option ``value`` names that a seat may not see (engine/sight.py):
-        card ids and ``(counter, owner)`` pairs. By default the card of a card option, the
-        cards of a list."""
+        """What the label of option ``value`` names that a seat may not see (engine/sight.py): card
+        ids and ``(counter, owner)`` pairs. By default the card of a card option, the cards of a list."""
         t = self.option_type
         if t == CARD:
             return [value] if type(value) is int and value >= 0 else []   # (not a 'done' or 'pass')
@@ -284,18 +282,17 @@ class Step:
         return None
 
     def flow_source(self, g: FlowWriter) -> str | None:
-        """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place
-        in the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or
-        None: the engine calls run() itself."""
+        """The source of ``def R<index>(S, frame)``, this step's run() specialised to its place in
+        the ruleset (building/flowgen.py; ``g`` names its children's functions and frames), or None."""
         return None
 
     def resolve_source(self, g: FlowWriter) -> str | None:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def skip_source(self, g: FlowWriter, pad: str) -> list | None:
-        """Lines a sequence runs on this step's new frame ``f``, just pushed, in place of its run: they
-        return what it returns, or end where it would only pop the frame (a pick by nobody). None: run it."""
+    def skip_source(self, g: FlowWriter, pad: str, push: list) -> list | None:
+        """Lines a sequence runs in place of this step's run: they push its frame (``push``: as ``f``) and
+        return what the run returns, or end where it would only pop it (a pick by nobody). None: run it."""
 
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
@@ -359,8 +356,7 @@ class AskOnce(Step):
     fresh_frame = (None,)
 
     def none_source(self, g, pad: str) -> list:
-        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts
-        written in."""
+        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
         if self.if_none == "skip" and self.none_probe is None and not g.plain:
             return [f"{pad}S.stack.pop()", f"{pad}return U"]
         return [f"{pad}return {g.step(self)}.no_option(S)"]
@@ -486,14 +482,15 @@ class Sequence(Step):
             out += ["        if _changed:", *(f"            {line}" for line in place(g.enter(child))), "            return None"]
         changed = changed and not noted
         new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
-        out += [f"        {line}" for line in place(new)]
+        *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
+        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ", [push])
+        out += [f"        {line}" for line in (*mark, *([push] if skip is None else []))]
         if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
             out.append(f"        S.steps += {1 + child.charge}")
-        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ")
         if skip is None:
             return [*out, "        return None" if changed else f"        return {run}(S, f)"]
-        # not applying: its frame popped, and the next child at once (the loop's trip counted)
-        return [*out, *skip, "        S.stack.pop()", *(["        return U"] if last else [
+        # not applying: the next child at once (the loop's trip counted), or this frame popped if last
+        return [*out, *skip, *(["        S.stack.pop()", "        return U"] if last else [
             f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)", f"        k = {resume}"])]
 
     def children(self):

@@ -10,6 +10,7 @@ from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import var_ref
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
 from .contract import Key, players_key, key_names
+from .tricks import MAX_ROTATED, rotations
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -155,6 +156,8 @@ class Turns(Step):
     var: str                # the variable holding the turn's player
     body: Step              # the steps each turn runs
 
+    rotations: tuple | None = None   # the seats' orders from each first seat (tricks.rotations), where they are all a lap takes
+
     def __init__(self):
         self.start = self.who = self.sort_by = self.until = self.skip = None
         self.rounds = None
@@ -186,6 +189,8 @@ class Turns(Step):
             step.until = ctx.expr(spec["until"], (*p, "until"), has_me=has_me, expect=BOOL)
         if "skip" in spec:
             step.skip = ctx.expr(spec["skip"], (*p, "skip"), has_me=True, expect=BOOL)
+        if step.who is None and step.sort_by is None and step.clockwise and ctx.names.max_players <= MAX_ROTATED:
+            step.rotations = rotations(ctx.names.max_players)   # (each lap's order: a table's, written in)
         body_spec = spec.get("steps", rest.get("steps", []))
         body_path = (*p, "steps") if "steps" in spec else (*path, "steps")
         step.body = ctx.steps(body_spec, body_path, inner)
@@ -236,7 +241,7 @@ class Turns(Step):
                   f"            if (frame[{LAP_LIMIT}] is not None and frame[{LAPS}] >= frame[{LAP_LIMIT}]) or not seq:",
                   "                S.stack.pop()",
                   "                return None",
-                  f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)",
+                  *self._lap_source(g),
                   "            pos = 0",
                   "        player = seq[pos]",
                   f"        frame[{POS}] = pos + 1"]
@@ -248,6 +253,16 @@ class Turns(Step):
         else:
             lines += g.enters(self.body, "        ")
         return "\n".join(lines)
+
+    def _lap_source(self, g) -> list:
+        """The seats' order for a new lap. Specialised: round the table from the first seat, every
+        seat in turn, the table's rotation (a tuple: frame contents are replaced, never mutated)."""
+        if self.rotations is None or g.plain:
+            return [f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)"]
+        first = "0" if self.start is None else g.value(self.start, g.me(self.me_var))
+        return [f"            first = {first}",   # (not a whole number: the order's own error)
+                f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[S.n][first % S.n] if first.__class__ is int "
+                f"else {g.fn(self.order)}(S)"]
 
     def children(self):
         return [self.body]

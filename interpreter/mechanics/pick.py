@@ -147,12 +147,15 @@ class Pick(Step):
         return "\n".join([*lines, f"        options.append({DONE})", "    S.dec = (who, tuple(options))",
                           "    return U"])
 
-    def skip_source(self, g, pad):
+    def skip_source(self, g, pad, push):
         """A pick by nobody (``who: "me if target != none else none"``) costs its picker, found in
-        place: its run is called for someone."""
+        place (an error in it located at the pick): its frame is pushed and its run called for someone."""
         if g.plain or self.who_me:
             return None
-        return [*g.assign(self.who, "_who", g.me(self.me_var), pad), f"{pad}if _who is not None:",
+        return [f"{pad}try:", *g.assign(self.who, "_who", g.me(self.me_var), pad + "    "),
+                f"{pad}except Exception as e:   # (located at the pick, its frame not pushed yet)",
+                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",
+                f"{pad}    raise", f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push),
                 f"{pad}    f[{PICKER}] = _who", f"{pad}    return R{self.index}(S, f)"]
 
     def resolve_source(self, g):

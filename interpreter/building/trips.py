@@ -1,0 +1,42 @@
+"""The game loop's next trips written into a resolve, up the flow (``FlowSource.next_step``).
+
+A resolve that runs its step's next run at once (an attempt's roll after its target, a
+sequence after a choice) may find that run done, having changed nothing a check reads and
+asked nothing: its frame removed, the one on top now an ancestor's (the frames on the stack
+are those of steps each inside the one below it, some left out where a step took its
+parent's place). The loop would run that frame next, with no check between; the resolve runs
+it instead, by name, while the frame on top is one of its step's ancestors', and hands the
+loop only a change, a decision, the end of the game or a frame it does not expect: one call
+each where the loop's trip costs a generic call and its tests, and no loop at all when the
+flow goes on to the next question."""
+from __future__ import annotations
+
+
+def ancestors(g, step) -> list:
+    """The steps ``step`` is inside, nearest first, that keep a frame of their own (no effect list,
+    no sequence whose one step takes its place: ``FlowSource.start``)."""
+    parent = {c.index: s for s in g.steps for c in s.children()}
+    out, at = [], parent.get(step.index)
+    while at is not None:
+        if not at.inline and g.start(at)[1] == g.run(at):
+            out.append(at)
+        at = parent.get(at.index)
+    return out
+
+
+def up_source(g, step, pad: str) -> list:
+    """Lines after ``changed = R<step>(...)`` in a resolve (the trip counted): each ancestor's
+    frame found on top run at once, counted and checked against the budget as the loop does,
+    while nothing changed, nothing is asked and the game goes on. None in the plain reference."""
+    above = [] if g.plain else ancestors(g, step)
+    if not above:
+        return []
+    lines = [f"{pad}while S.dec is None and changed is U and not S.over and S.stack:",
+             f"{pad}    top = S.stack[-1]",
+             f"{pad}    i = top[0]"]
+    for k, a in enumerate(above):
+        lines += [f"{pad}    {'elif' if k else 'if'} i == {a.index}:",
+                  f"{pad}        changed = {g.run(a)}(S, top)",
+                  f"{pad}        S.steps += {1 + a.charge}"]
+    return [*lines, f"{pad}    else:", f"{pad}        break",
+            f"{pad}    if S.steps > {g.max_steps}:", f"{pad}        _over_budget(S)"]
