@@ -101,9 +101,13 @@ scoring:
 """
 
 
-def test_a_rank_reads_the_led_card_and_parameters(tmp_path):
-    """No follow: any card may be played; one off the led suit counts for nothing."""
-    rules = load_text(tmp_path, LED % "rank + params.bonus if suit == led.suit else 0", "led.yaml")
+@pytest.mark.parametrize("rank", ["rank + params.bonus if suit == led.suit else 0",
+                                  "rank if suit == led.suit else 0"], ids=["parameter", "led-only"])
+def test_a_rank_reads_the_led_card_and_parameters(tmp_path, rank):
+    """No follow: any card may be played; one off the led suit counts for nothing. A key that
+    reads the led card and nothing of the state is still called with the led card (what a key
+    reads is noted while its names are resolved, not looked for in its code)."""
+    rules = load_text(tmp_path, LED % rank, "led.yaml")
     from test_flowgen import reference
     for r in (rules, reference(rules)):
         S = r.new_game(3, seed=0)

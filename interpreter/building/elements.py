@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..expr import ExprError
-from ..expr.names import Scope, reads_state
+from ..expr.names import Scope
 from ..expr.parser import as_expr, parse
 from ..expr.types import BOOL, CARD
 from ..loading.kept import compiled
@@ -31,7 +31,8 @@ class Elements:
         tree = None
         try:
             tree = parse(text)
-            src, typ = self.compiler.node(tree, Scope(dict(locals or {}), False, [("_it", CARD)]))
+            with self.compiler.access.recording() as notes:
+                src, typ = self.compiler.node(tree, Scope(dict(locals or {}), False, [("_it", CARD)]))
         except ExprError as e:
             if self._reads_me(tree, locals):
                 self.error("a trick's key is the same for every seat: it cannot read 'me' (nor a counter "
@@ -48,7 +49,8 @@ class Elements:
         attribute = self._plain_attribute(tree, set())
         if attribute is not None:
             return self.names.namespace["A_" + attribute].__getitem__   # a plain attribute: a tuple lookup
-        if not reads_state(src) and "L[" not in src:   # the card's attributes and constants only
+        seen = notes.frozen()   # what the key reads, noted while its names were resolved
+        if not (seen.reads or seen.fixed or seen.locals or seen.me or seen.opaque):   # the card's attributes and constants only
             return eval("lambda _it: " + src, self.names.namespace)  # noqa: S307 - generated source
         body = f"def _key(S, me, L, _it):\n    return {src}\n"
         local: dict = {}

@@ -68,11 +68,6 @@ def item_read(seq: str, index: str) -> str:
     return f"{ITEM_READ}({seq}, {index})" if _dialect.get() == C_SLOTS else f"{seq}[{index}]"
 
 
-def reads_state(src: str) -> bool:
-    """Whether generated source ``src`` (an expression's, in either dialect) names the state."""
-    return "S." in src or f"{SLOT_READ}(S," in src
-
-
 def slot(kind: str, name: str) -> str:
     """The State attribute holding zone (z), counter (c) or variable (v) ``name``, one name to
     one attribute: ``z_hand``; a family's counter ``tokens.gold`` as ``k6_tokens_gold`` (the
