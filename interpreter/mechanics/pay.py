@@ -145,12 +145,19 @@ class Pay(Step):
         team = S.tm[who] if self.by_team else None
         have = [getattr(S, at)[team if by_team else who] for at, by_team in self.reads]   # as self.units
         k = self._owed(frame)
+        units = self.units
         if k is not None:
             i, j = self.cost_at[k], self.joker_at
             cands: tuple[int, ...] = (i,) if j is None or j == i else (i, j)
+        elif not any(frame[LEFT]) and min(have, default=0) >= 0:
+            # an `any` unit with every cost paid and nothing negative: _feasible's cost loop
+            # changes nothing, and a unit paid from `from` leaves the rest payable whichever
+            # pays it exactly when they add up to what is owed (one sum, not one _feasible a unit)
+            if sum(map(have.__getitem__, self.from_at)) < frame[ANY_LEFT]:
+                return k, []
+            return k, [units[u] for u in self.from_at if have[u] > 0]
         else:
             cands = self.from_at
-        units = self.units
         return k, [units[u] for u in cands if have[u] > 0 and self._feasible(frame, have, k, u)]
 
     @staticmethod
