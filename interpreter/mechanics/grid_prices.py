@@ -112,7 +112,8 @@ class LocalPrices:
 
     def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
-        self.reprice = reprice      # (S, grid, getters, indexes, costs): those spaces priced into costs
+        self.reprice = reprice      # (S, grid, getters, indexes, costs, finite, bound) -> the bound, those spaces
+                                    #   priced into costs (and finite) in one loop
         self.price_one = price_one  # (S, grid, getters, index) -> the cost of that space
         self.options = options      # (S, me, L, grid, entry, have, asked) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
@@ -150,10 +151,22 @@ class LocalPrices:
         price = (f"def _prices(S, _g, _nb, _idx):\n    return ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]\n")
         price_one = f"def _price(S, _g, _nb, _i):\n    return ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]\n"
-        # the spaces around a change priced into a copy of the costs: a plain loop, no
-        # comprehension (a function and its cells made at each call)
-        reprice = (f"def _reprice(S, _g, _nb, _idx, _costs):\n    ({cost_prelude}{bind}None)\n"
-                   f"    for _i in _idx:\n        _it = _g[_i]\n        _costs[_i] = {priced}\n")
+        # the spaces around a change priced into copies of the costs and of which are finite,
+        # the bound kept (_entry's), in one plain loop: no comprehension (a function and its
+        # cells made at each call), no second loop over the spaces
+        reprice = "\n".join([
+            "def _reprice(S, _g, _nb, _idx, _costs, _finite, _bound):",
+            f"    ({cost_prelude}{bind}None)",
+            "    for _i in _idx:",
+            "        _it = _g[_i]",
+            f"        _costs[_i] = _c = {priced}",
+            "        if _c == _INF:",
+            "            _finite[_i] = False",
+            "        else:",
+            "            _finite[_i] = True",
+            "            if _bound is not None and (_c.__class__ is not int or _c > _bound):",
+            "                _bound = _c if _c.__class__ is int else None",
+            "    return _bound", ""])
         cost_at, where_at = locs
         counters = list(dict.fromkeys(counters))
         # the counters' values on the spaces, one flat tuple (each a C-level read of its slot)
@@ -266,17 +279,8 @@ class LocalPrices:
                     return _entry(seen, self.price(S, grid, layout.getters, range(n)))
                 dirty = sorted(cells)
         # the remembered lists stay as they were (another state may hold them)
-        costs, finite, bound = entry[1][:], entry[2][:], entry[3]
-        self.reprice(S, grid, layout.getters, dirty, costs)
-        for i in dirty:
-            c = costs[i]
-            if c == _INF:
-                finite[i] = False
-            else:
-                finite[i] = True
-                if bound is not None and (c.__class__ is not int or c > bound):
-                    bound = c if c.__class__ is int else None
-        return seen, costs, finite, bound
+        costs, finite = entry[1][:], entry[2][:]
+        return seen, costs, finite, self.reprice(S, grid, layout.getters, dirty, costs, finite, entry[3])
 
 
 _INF = float("inf")   # the price of a space the filter's local part excludes (as the price functions write it)
