@@ -110,7 +110,7 @@ def _of_the_element(term) -> bool:
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
-    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None):
+    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None, unsure=None):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
         self.reprice = reprice      # (S, grid, getters, indexes, costs, finite, bound) -> the bound, those spaces
                                     #   priced into costs (and finite) in one loop
@@ -121,6 +121,7 @@ class LocalPrices:
         self.params = params        # parameters the cost reads
         self.values = itemgetter(*params) if params else None   # S.p -> their values (in C; one: the value)
         self.sure = sure            # space -> whether its attributes alone pass the filter's other conjuncts
+        self.unsure = unsure        # spaces -> the indexes of those sure does not hold for (one comprehension)
         self.memo: dict = {}        # (layout, rows, parameter values) -> its _Layout record
         self.last = None            # the record used last (a layout stays for a whole round)
         self.step = None            # the grid step these are the prices of (set by it)
@@ -177,15 +178,18 @@ class LocalPrices:
                        tuple(counters), tuple(dict.fromkeys(params)),
                        None if sure is None else generated(f"def _sure(_it):\n    return {sure}\n", namespace, where_at),
                        generated(f"def _seen(S, _read):\n    return {seen}\n", namespace, cost_at),
-                       generated(reprice, namespace, cost_at))
+                       generated(reprice, namespace, cost_at),
+                       None if sure is None else generated(
+                           f"def _unsure(_g):\n    return tuple([_i for _i, _it in enumerate(_g) if not ({sure})])\n",
+                           namespace, where_at))
         except SyntaxError:
             return None
 
     @property
     def functions(self) -> tuple:
         """The functions made for this grid (listed in the ruleset's module)."""
-        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice)
-                     if fn is not None)
+        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice,
+                                   self.unsure) if fn is not None)
 
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
@@ -212,6 +216,10 @@ class LocalPrices:
         sure = self.sure
         if sure is None:
             return tuple(range(len(spaces)))
+        try:   # (a layout's spaces in one call; where sure raises, space by space)
+            return self.unsure(spaces)
+        except RUNTIME_ERRORS:
+            pass
         out = []
         for i, space in enumerate(spaces):
             try:
