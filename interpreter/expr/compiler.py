@@ -372,6 +372,14 @@ class Compiler(NameNodes, OperatorNodes):
             return hoisted
         return src
 
+    def unhoist(self, src: Code) -> None:
+        """``src``, a call just lifted (``hoist``), is dropped from the code (a rewrite keeps its
+        inner call instead): its name, the last lifted, is no longer bound before the expression."""
+        name = src.shape.name
+        if self._hoisted and self._hoisted[-1] == name:
+            self._hoisted.pop()
+            self._eager.pop(name, None)
+
     def filter_source(self, var: str, src: Code, cond: Code) -> str:
         """``[var for var in src if cond]``. Specialised, the leading terms of ``cond`` that do
         not read the element are asked once, at the first element, as the plain filter first
