@@ -350,6 +350,7 @@ BUILTINS = {
 }
 
 
+CORE = frozenset(BUILTINS)       # the language's own built-ins (the others a mechanic added: register_builtin)
 DISTINCT_BUILTINS: set = {"keys"}   # built-ins whose results never hold two values with the same label
 VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
 

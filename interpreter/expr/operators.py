@@ -9,7 +9,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
-from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
+from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, pure_value, \
@@ -126,6 +126,8 @@ class OperatorNodes:
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
         if fname in SEES_STATE:
             self.access.anything()
+        if fname not in CORE:
+            self.access.helper(fname)
         src, typ = builtin(self, n, scope, args, kwargs)
         if fname in WALKS:   # a mechanic's helper
             src = code(src, like=src, walks=True)
