@@ -16,7 +16,9 @@ sharing it cannot see each other's results; it is bounded.
 
 When, besides, neither the cost nor the filter's local part reads a card attribute or calls a
 mechanic's built-in (the record's ``attributes``, ``helpers``), a space's cost depends on its
-place in the grid and the counter values around it, not on which cards lie there: the costs
+place in the grid and the counter values around it, not on which cards lie there (the language
+neither orders nor adds cards, and equality or membership among a grid's spaces follows their
+places: a card is never twice in a zone): the costs
 first worked out for a grid of that shape under those parameters (a round's market, its
 counters all 0) are a new layout's at once, and where its counter values are the same (the
 next round's market), nothing is priced.
