@@ -22,7 +22,8 @@ affordability in the condition that offers the action.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Callable
 
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
@@ -63,6 +64,7 @@ class Pay(Step):
     from_unique: tuple[str, ...]
     to: dict[str, str]                  # paying counter -> the supply its units go to
     reads: tuple[tuple[str, bool], ...]  # each unit's State slot, and whether teams own it
+    tables: Callable                    # S -> each unit's counter (its list), as units: one C-level call
     by_team: bool                       # some unit is owned by teams
     slots: dict[str, str]               # unit -> its State slot
     cost_at: tuple[int, ...]            # each cost's counter, as its position in units
@@ -94,6 +96,8 @@ class Pay(Step):
         # (a name that is not a counter is reported: such a ruleset does not load)
         s.reads = tuple((slot("c", name) if isinstance(name, str) else "", s.team[name]) for name in s.units)
         s.by_team = any(s.team.values())
+        at_ = [at for at, _ in s.reads]
+        s.tables = attrgetter(*at_) if len(at_) > 1 else lambda S: tuple(getattr(S, at) for at in at_)
         s.slots = {name: at for name, (at, _) in zip(s.units, s.reads)}
         at = {name: i for i, name in enumerate(s.units)}
         s.cost_at = tuple(at[name] for name in s.cost_names)
@@ -142,9 +146,16 @@ class Pay(Step):
         """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
         it and still leave the rest of the cost payable)."""
         who = frame[PAYER]
-        team = S.tm[who] if self.by_team else None
-        have = [getattr(S, at)[team if by_team else who] for at, by_team in self.reads]   # as self.units
-        k = self._owed(frame)
+        if self.by_team:
+            team = S.tm[who]
+            have = [t[team if by_team else who] for t, (_, by_team) in zip(self.tables(S), self.reads)]   # as self.units
+        else:
+            have = [t[who] for t in self.tables(S)]
+        k = None   # (_owed, in place)
+        for i, left in enumerate(frame[LEFT]):
+            if left > 0:
+                k = i
+                break
         units = self.units
         if k is not None:
             i, j = self.cost_at[k], self.joker_at
