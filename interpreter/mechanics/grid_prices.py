@@ -250,11 +250,16 @@ class LocalPrices:
 
     def price_of(self, S, grid, rows, space):
         """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised.
-        The space is the one being taken: the next offer looks there first for what changed."""
-        try:   # (once a move: _layout's own test of the last layout is enough)
-            layout = self._layout(S, grid, rows)
-            layout.taken = i = grid.index(space)
-            return self.price_one(S, grid, layout.getters, i)
+        The space is the one being taken: the last layout, of the grid's shape, looks there first
+        for what changed at the next offer (a hint the offer checks: the grid is not compared
+        here, a price reading only the grid, its shape and the state)."""
+        try:
+            i = grid.index(space)
+            last = self.last
+            if last is not None and last.n == len(grid) and last.rows == rows:
+                last.taken = i
+                return self.price_one(S, grid, last.getters, i)
+            return self.price_one(S, grid, neighbour_getters(len(grid), rows), i)
         except RUNTIME_ERRORS:
             return None
 
