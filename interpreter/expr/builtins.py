@@ -251,8 +251,8 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
-    if inner is not None:
-        out = f"[{s} for {var} in {inner.iter} if ({inner.cond})]"   # (an if-else needs its parentheses)
+    if inner is not None:   # (the filter's leading terms that do not read the element: asked once)
+        out = c.filter_source(var, inner.iter, inner.cond, s)
     else:
         out = f"[{s} for {var} in {src}]"
     table = lookup(s, var)
