@@ -376,23 +376,25 @@ def test_pay_more_than_owned_is_a_located_runtime_error(tmp_path):
 
 
 
-def test_pay_an_any_unit_offers_what_the_unit_by_unit_check_offers(tmp_path, monkeypatch):
+@pytest.mark.parametrize("froms", ["[a, b, joker]", "[joker, b]"])   # every unit in order (their sum), or some
+def test_pay_an_any_unit_offers_what_the_unit_by_unit_check_offers(tmp_path, monkeypatch, froms):
     """Once the costs are paid, an `any` unit's choices are those the rest stays payable after
     (Pay._feasible of each counter, the reference), found by one sum: negative counters and
     units owed beyond what is held included."""
     from itertools import product
 
     from interpreter.mechanics.pay import ANY_LEFT, LEFT, PAYER, Pay
-    r = load_text(tmp_path, PAY)
+    r = load_text(tmp_path, PAY.replace("from: [a, b, joker]", f"from: {froms}"))
     S = r.new_game(2)
     step = next(s for s in r.steps if isinstance(s, Pay))
+    assert step.from_all is (froms == "[a, b, joker]")
     reference = Pay._feasible
     asked: list = []
     monkeypatch.setattr(Pay, "_feasible", lambda *args: asked.append(args) or reference(*args))
     for a, b, joker, owed in product((-1, 0, 1, 2), (0, 2), (-1, 0, 3), (1, 2, 4, 6)):
         S.c["a"][0], S.c["b"][0], S.c["joker"][0] = a, b, joker
         frame = [step.index, 0, [0], owed]
-        have = [a, b, joker]   # as step.units
+        have = [{"a": a, "b": b, "joker": joker}[u] for u in step.units]
         expected = [step.units[u] for u in step.from_at if have[u] > 0 and reference(step, frame, have, None, u)]
         asked.clear()
         assert step._choices(S, frame) == (None, expected), (a, b, joker, owed)

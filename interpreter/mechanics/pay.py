@@ -70,6 +70,7 @@ class Pay(Step):
     cost_at: tuple[int, ...]            # each cost's counter, as its position in units
     joker_at: int | None                # the joker's position in units
     from_at: tuple[int, ...]            # from_unique's positions in units
+    from_all: bool                      # they are every unit, in order: what may pay is sum(have)
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -103,6 +104,7 @@ class Pay(Step):
         s.cost_at = tuple(at[name] for name in s.cost_names)
         s.joker_at = at[s.joker] if s.joker is not None else None
         s.from_at = tuple(at[name] for name in s.from_unique)
+        s.from_all = s.from_at == tuple(range(len(s.units)))
         return s
 
     @staticmethod
@@ -164,7 +166,7 @@ class Pay(Step):
             # an `any` unit with every cost paid and nothing negative: _feasible's cost loop
             # changes nothing, and a unit paid from `from` leaves the rest payable whichever
             # pays it exactly when they add up to what is owed (one sum, not one _feasible a unit)
-            if sum(map(have.__getitem__, self.from_at)) < frame[ANY_LEFT]:
+            if self._payable(have) < frame[ANY_LEFT]:
                 return k, []
             return k, [units[u] for u in self.from_at if have[u] > 0]
         else:
@@ -203,7 +205,11 @@ class Pay(Step):
                 if joker is None or have[joker] < short:
                     return False
                 have[joker] -= short
-        return sum(map(have.__getitem__, self.from_at)) >= any_left
+        return self._payable(have) >= any_left
+
+    def _payable(self, have) -> int:
+        """How many units what may pay an `any` unit holds (``have`` as self.units)."""
+        return sum(have) if self.from_all else sum(map(have.__getitem__, self.from_at))
 
     def run(self, S, frame):
         if frame[PAYER] is None:
@@ -232,7 +238,7 @@ class Pay(Step):
         who = frame[PAYER]
         if S.sh:
             S.own(name)   # (copy on write)
-        getattr(S, self.slots[name])[self._key(S, name, who)] -= 1
+        getattr(S, self.slots[name])[S.tm[who] if self.team.get(name) else who] -= 1   # (_key, in place)
         to = self.to.get(name)
         if to is not None:
             S.set_counter(to, S.counter(to) + 1)
