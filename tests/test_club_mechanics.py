@@ -135,18 +135,26 @@ GRID_OR = GRID.replace('where: "taken == 0"', 'where: "taken == 0 and (pos == 1 
 # fractional costs: a player's coins are compared with each space's cost (no bound on them kept)
 GRID_HALF = GRID.replace('count(neighbours where taken > 0))"', 'count(neighbours where taken > 0) / 2)"')
 
+# a cost, or a local part of the filter, that reads a card attribute: priced for the cards where they lie
+GRID_POS = GRID.replace('cost: "1 + (', 'cost: "pos + (')
+GRID_FACE = GRID.replace('where: "taken == 0"', "where: \"taken == 0 and face == 'A'\"")
+GRIDS = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR, "grid_half": GRID_HALF, "grid_pos": GRID_POS,
+         "grid_face": GRID_FACE}
 
-@pytest.mark.parametrize("ruleset", ["grid", "grid_split", "grid_or", "grid_half", "diamonds_club"])
+
+@pytest.mark.parametrize("ruleset", [*GRIDS, "diamonds_club"])
 def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
     """A local cost (it reads only spaces, neighbours, card counters and parameters) is priced
     again only around changed counters, and so are the local parts of the filter; at every grid
-    decision of random games, and across clones that go different ways, the offer equals
-    pricing every space from scratch."""
+    decision of random games (each game a new layout, Diamonds Club's each round), and across
+    clones that go different ways, the offer equals pricing every space from scratch."""
     import random
-    texts = {"grid": GRID, "grid_split": GRID_SPLIT, "grid_or": GRID_OR, "grid_half": GRID_HALF}
+    texts = GRIDS
     r = load_text(tmp_path, texts[ruleset]) if ruleset in texts else interpreter.load(interpreter.ruleset_path(ruleset))
     step = next(s for s in r.steps if s.kind == "grid")
     assert step.local is not None and step.local.counters
+    # no card attribute read by the cost nor the filter's local part: prices kept by place
+    assert step.local.anywhere is (ruleset not in ("grid_pos", "grid_face"))
     if ruleset == "grid_split":
         assert step.local.counters == ("taken", "blocked")
     # the spaces whose attributes alone pass the rest of the filter (animal == '-', pos == 1)
@@ -166,6 +174,29 @@ def test_remembered_grid_prices_equal_prices_from_scratch(tmp_path, ruleset):
                 S = branches.pop(rnd.randrange(len(branches)))   # jump back: other counter values
                 engine.reask(S)
     assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset, by_place", [("diamonds_club", True), ("grid", True), ("grid_pos", False)])
+def test_a_new_layout_is_priced_in_full_only_where_its_cards_matter(tmp_path, ruleset, by_place):
+    """A cost and a local filter that read no card attribute give each layout of a grid's shape
+    the prices first worked out for that shape (counters all 0: a new round's, a new game's):
+    Diamonds Club's three games of nine rounds price a whole market once, where a cost that
+    reads an attribute prices each layout met anew."""
+    import random
+    r = load_text(tmp_path, GRIDS[ruleset]) if ruleset in GRIDS else interpreter.load(interpreter.ruleset_path(ruleset))
+    step = next(s for s in r.steps if s.kind == "grid")
+    calls = []   # a layout priced with nothing to start from
+    priced = step.local._priced
+    step.local._priced = lambda S, grid, layout, entry, seen: (calls.append(grid[:]) if entry is None else None,
+                                                                 priced(S, grid, layout, entry, seen))[1]
+    rnd, layouts = random.Random(5), set()
+    for seed in range(3 if ruleset == "diamonds_club" else 12):
+        S = r.new_game(r.max_players, seed=seed)
+        while not S.is_terminal():
+            if r.steps[S.stack[-1][0]] is step:
+                layouts.add(tuple(S.z["market"]))
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    assert len(layouts) >= 5 and len(calls) == (1 if by_place else len(layouts))
 
 
 @pytest.mark.parametrize("where, sure", [
@@ -342,6 +373,33 @@ def test_pay_more_than_owned_is_a_located_runtime_error(tmp_path):
     r = load_text(tmp_path, PAY.replace("any: 1", "any: 5"))
     with pytest.raises(GameError, match="cannot pay"):
         r.new_game(2)
+
+
+
+@pytest.mark.parametrize("froms", ["[a, b, joker]", "[joker, b]"])   # every unit in order (their sum), or some
+def test_pay_an_any_unit_offers_what_the_unit_by_unit_check_offers(tmp_path, monkeypatch, froms):
+    """Once the costs are paid, an `any` unit's choices are those the rest stays payable after
+    (Pay._feasible of each counter, the reference), found by one sum: negative counters and
+    units owed beyond what is held included."""
+    from itertools import product
+
+    from interpreter.mechanics.pay import ANY_LEFT, LEFT, PAYER, Pay
+    r = load_text(tmp_path, PAY.replace("from: [a, b, joker]", f"from: {froms}"))
+    S = r.new_game(2)
+    step = next(s for s in r.steps if isinstance(s, Pay))
+    assert step.from_all is (froms == "[a, b, joker]")
+    reference = Pay._feasible
+    asked: list = []
+    monkeypatch.setattr(Pay, "_feasible", lambda *args: asked.append(args) or reference(*args))
+    for a, b, joker, owed in product((-1, 0, 1, 2), (0, 2), (-1, 0, 3), (1, 2, 4, 6)):
+        S.c["a"][0], S.c["b"][0], S.c["joker"][0] = a, b, joker
+        frame = [step.index, 0, [0], owed]
+        have = [{"a": a, "b": b, "joker": joker}[u] for u in step.units]
+        expected = [step.units[u] for u in step.from_at if have[u] > 0 and reference(step, frame, have, None, u)]
+        asked.clear()
+        assert step._choices(S, frame) == (None, expected), (a, b, joker, owed)
+        assert not asked or min(have) < 0   # (the unit-by-unit check only where a counter is negative)
+    assert frame[PAYER] == 0 and frame[LEFT] == [0] and frame[ANY_LEFT] == 6   # (the frame as given)
 
 
 SETS = """

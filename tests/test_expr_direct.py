@@ -127,6 +127,16 @@ def test_what_is_computed_once_is_what_walks_a_list(tmp_path, by, hoisted):
     assert bool(re.search(r"_h\d+ := _U", src)) is hoisted, src
 
 
+
+@pytest.mark.parametrize("test", ["count(pile where rank > 2) == 0", "count(pile where rank > 2) > 0"])
+def test_a_count_asked_about_zero_binds_only_the_scan_that_answers_it(rules, test):
+    """``count(L where P) == 0`` in a by: is answered by a scan for the first element that
+    passes, lifted: the lifted count it replaces is bound to nothing before the expression."""
+    src = Compiler(rules.names).compile(f"sum(deck, by: 1 if {test} else 0)", has_me=True).source
+    bound = re.findall(r"(_h\d+) := _U", src)
+    assert len(bound) == 1 and src.count(bound[0]) > 1, src
+
+
 # ---------------------------------------------------------------------- worst-case cost
 def test_a_filter_body_counts_once_per_element_of_its_list(rules):
     """Each node counts one; a body counts once per element of a range (its length)."""

@@ -622,6 +622,9 @@ def test_doc_example(world, expr, shown):
     ("hand where rank > 2 and count(table) > 1", False),             # the first term reads the card
     ("hand where 10 / (count(table) - 2) > 1 and rank > 2", True),   # raises at the first card: not of an empty hand
     ("(hand where false) where 10 / (count(table) - 2) > 1", True),  # false first: nothing after it asked
+    ("map(hand where count(table) > 1 and rank > 2, to: rank)", True),   # a map of a filter likewise
+    ("map(hand where 10 / (count(table) - 2) > 1, to: rank * 2)", True),
+    ("map(hand where rank > 2 and count(table) > 1, to: rank)", False),
 ])
 def test_a_filter_asks_its_leading_terms_that_do_not_read_the_element_once(world, text, once):
     """The leading terms of a filter's condition that do not read the element are asked once,

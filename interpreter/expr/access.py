@@ -11,7 +11,9 @@ Names are ``(kind, name)`` with kind ``z`` (zone), ``c`` (counter: a family's ar
 played: its parameters (``params.NAME``) and its seats (``players``, ``num_players``, ``teams``,
 ``num_teams``, ``team``: a seat's team). ``me``: it reads the acting seat. ``locals``: the local
 bindings (``card``, an effect's parameters...) it reads. ``opaque``: the code hands the whole state to a helper that may read or change
-anything, or reaches a table by a name computed when it runs: any name may be touched.
+anything, or reaches a table by a name computed when it runs: any name may be touched. ``attributes``: the card
+attributes it reads (noted where a name is resolved to one); ``helpers``: the built-ins a mechanic added that it calls
+(what they read of a card, its number included, is theirs to know).
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ class Access:
     fixed: frozenset[str] = frozenset()          # parameters and seats it reads
     me: bool = False                             # it reads the acting seat
     locals: frozenset[str] = frozenset()         # local bindings it reads
+    attributes: frozenset[str] = frozenset()     # card attributes it reads
+    helpers: frozenset[str] = frozenset()        # built-ins a mechanic added that it calls
 
     @property
     def names(self) -> frozenset[Name]:
@@ -54,11 +58,13 @@ class _Notes:
     fixed: set = field(default_factory=set)
     me: bool = False
     locals: set = field(default_factory=set)
+    attributes: set = field(default_factory=set)
+    helpers: set = field(default_factory=set)
 
     def frozen(self) -> Access:
         return Access(frozenset(self.reads), frozenset(self.writes), frozenset(self.calls),
                       frozenset(self.zones_entered), self.opaque, frozenset(self.fixed), self.me,
-                      frozenset(self.locals))
+                      frozenset(self.locals), frozenset(self.attributes), frozenset(self.helpers))
 
 
 class Recorder:
@@ -122,6 +128,14 @@ class Recorder:
     def local(self, name: str) -> None:
         """A local binding."""
         self._note("locals", name)
+
+    def attribute(self, name: str) -> None:
+        """A card attribute."""
+        self._note("attributes", name)
+
+    def helper(self, name: str) -> None:
+        """A built-in a mechanic added (module docstring: ``helpers``)."""
+        self._note("helpers", name)
 
     def anything(self) -> None:
         """The code may touch any name (module docstring: ``opaque``)."""

@@ -254,8 +254,8 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
-    if inner is not None:
-        out = f"[{s} for {var} in {inner.iter} if ({inner.cond})]"   # (an if-else needs its parentheses)
+    if inner is not None:   # (the filter's leading terms that do not read the element: asked once)
+        out = c.filter_source(var, inner.iter, inner.cond, s)
     else:
         out = f"[{s} for {var} in {src}]"
     table = lookup(s, var)
@@ -353,6 +353,7 @@ BUILTINS = {
 }
 
 
+CORE = frozenset(BUILTINS)       # the language's own built-ins (the others a mechanic added: register_builtin)
 DISTINCT_BUILTINS: set = {"keys"}   # built-ins whose results never hold two values with the same label
 VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
 

@@ -372,20 +372,29 @@ class Compiler(NameNodes, OperatorNodes):
             return hoisted
         return src
 
-    def filter_source(self, var: str, src: Code, cond: Code) -> str:
-        """``[var for var in src if cond]``. Specialised, the leading terms of ``cond`` that do
-        not read the element are asked once, at the first element, as the plain filter first
-        asks them (so never of an empty list, and their errors raised as it raises them); the
-        element is then asked only the rest."""
+    def unhoist(self, src: Code) -> None:
+        """``src``, a call just lifted (``hoist``), is dropped from the code (a rewrite keeps its
+        inner call instead): its name, the last lifted, is no longer bound before the expression."""
+        name = src.shape.name
+        if self._hoisted and self._hoisted[-1] == name:
+            self._hoisted.pop()
+            self._eager.pop(name, None)
+
+    def filter_source(self, var: str, src: Code, cond: Code, body: str | None = None) -> str:
+        """``[var for var in src if cond]`` (``body``: ``[body for ...]``, a map of the filter).
+        Specialised, the leading terms of ``cond`` that do not read the element are asked once,
+        at the first element, as the plain filter first asks them (so never of an empty list, and
+        their errors raised as it raises them); the element is then asked only the rest."""
         terms = conjuncts(cond)
         k = 0
         while not self.plain and k < len(terms) and isinstance(terms[k], Code) and var not in terms[k].uses:
             k += 1
+        out = var if body is None else body
         if k == 0:
-            return f"[{var} for {var} in {src} if {cond}]"
+            return f"[{out} for {var} in {src} if {cond if body is None else f'({cond})'}]"
         whole, rest = self.fresh(), " and ".join(f"({t})" for t in terms[k:])
         once = " and ".join(f"({t})" for t in terms[:k])
-        return f"[{var} for {whole} in ({src},) if not {whole} or ({once}) for {var} in {whole}{' if ' + rest if rest else ''}]"
+        return f"[{out} for {whole} in ({src},) if not {whole} or ({once}) for {var} in {whole}{' if ' + rest if rest else ''}]"
 
     def _invariant(self, src: Code, scope) -> bool:
         """Worth hoisting: the call holds a loop or is a helper that walks a list (``loops``,

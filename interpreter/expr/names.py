@@ -347,6 +347,7 @@ class NameNodes(PostfixNodes):
     def member(self, var: str, typ: str, name: str, node=None):
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
+            self.access.attribute(name)
             return code(item_read(f"A_{name}", var), Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)
         if name in self.names.keyed:

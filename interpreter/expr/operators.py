@@ -9,7 +9,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
-from .builtins import BUILTINS, MEMBERSHIP, SEES_STATE, WALKS, call_args
+from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
     shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, pure_value, \
@@ -57,7 +57,8 @@ class OperatorNodes:
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def fresh(self) -> str: ...
         def hoist(self, src: Code, scope: Scope, eager: bool = False) -> Code: ...
-        def filter_source(self, var: str, src: Code, cond: Code) -> str: ...
+        def unhoist(self, src: Code) -> None: ...
+        def filter_source(self, var: str, src: Code, cond: Code, body: str | None = None) -> str: ...
         def holds_loop(self, loops: bool) -> None: ...
         def expect_type(self, typ: str, expect: str, node: Any) -> None: ...
         def add_cost(self, operations: int, node: Any) -> None: ...
@@ -125,6 +126,8 @@ class OperatorNodes:
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(fname))
         if fname in SEES_STATE:
             self.access.anything()
+        if fname not in CORE:
+            self.access.helper(fname)
         src, typ = builtin(self, n, scope, args, kwargs)
         if fname in WALKS:   # a mechanic's helper
             src = code(src, like=src, walks=True)
@@ -216,6 +219,8 @@ class OperatorNodes:
         if isinstance(counted, Count) and isinstance(zero, Const) and type(zero.value) is int and zero.value == 0 \
                 and op in (">", "!=", "=="):
             var, coll, cond = counted.filter.var, counted.filter.iter, counted.filter.cond
+            if hoisted:   # the lifted count is written no more: its name bound to nothing
+                self.unhoist(a)
             scan = None if self.plain else scan_first(self, var, coll, cond)   # (a zone's cards are never none)
             if scan is not None:
                 self.holds_loop(any_loop(coll, cond))   # (the filter's own loop is left out)

@@ -199,6 +199,10 @@ class Reusing(Compiler):
             record.fixed(what)
         for name in a.locals:
             record.local(name)
+        for name in a.attributes:
+            record.attribute(name)
+        for name in a.helpers:
+            record.helper(name)
         if a.me:
             record.me()
         if a.opaque:

@@ -13,6 +13,15 @@ the filter read is the compiler's record of them (expr/access.py, and the bindin
 prelude, expr/code.py ``Prelude``), never their text. The memo maps (layout,
 parameters, counter values) to costs, a pure function of its key, so games, clones and players
 sharing it cannot see each other's results; it is bounded.
+
+When, besides, neither the cost nor the filter's local part reads a card attribute or calls a
+mechanic's built-in (the record's ``attributes``, ``helpers``), a space's cost depends on its
+place in the grid and the counter values around it, not on which cards lie there (the language
+neither orders nor adds cards, and equality or membership among a grid's spaces follows their
+places: a card is never twice in a zone): the costs
+first worked out for a grid of that shape under those parameters (a round's market, its
+counters all 0) are a new layout's at once, and where its counter values are the same (the
+next round's market), nothing is priced.
 """
 from __future__ import annotations
 
@@ -63,24 +72,27 @@ def _split_filter(names, where, prelude):
     """(the conjuncts of the filter that read only the space, its card-owned counters and
     parameters, joined; the other conjuncts, joined; the tables the first ones read, as
     (bound name, kind, name); a condition on the space's attributes alone that makes every
-    other conjunct hold, or None). "True" stands for no conjunct."""
+    other conjunct hold, or None; whether the first ones read no card attribute nor call a
+    mechanic's built-in). "True" stands for no conjunct."""
     found = shape(prelude)
     if not isinstance(found, Prelude):
-        return "True", where, [], None
+        return "True", where, [], None, True
     tables = [t for t in found.tables if t[1] == "p" or t[1] == "c" and names.counters.get(t[2]) == "card"]
     kept: list[str] = []
     rest: list = []
     read: set = set()
+    cards: set = set()   # the attributes and mechanics' built-ins the local part reads
     for part in conjuncts(where) if isinstance(where, Code) else []:   # (not Code: no filter, "True")
         access = part.access
         if access is not None and not part.binds and _reads_only(access, tables):
             kept.append(f"({part})")
             read |= access.reads | {("p", f[len("params."):]) for f in access.fixed}
+            cards |= access.attributes | access.helpers
         else:
             rest.append(part)
     used = [t for t in tables if (t[1], t[2]) in read]
     return (" and ".join(kept) or "True", " and ".join(f"({part})" for part in rest) or "True", used,
-            _sure(rest))
+            _sure(rest), not cards)
 
 
 def _sure(parts) -> str | None:
@@ -110,9 +122,11 @@ def _of_the_element(term) -> bool:
 class LocalPrices:
     """Costs of a grid's spaces kept between decisions; see the module docstring."""
 
-    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None):
+    def __init__(self, price, price_one, options, counters, params, sure=None, seen=None, reprice=None, unsure=None,
+                 anywhere=False):
         self.price = price          # (S, grid, getters, indexes) -> the costs of those spaces
-        self.reprice = reprice      # (S, grid, getters, indexes, costs): those spaces priced into costs
+        self.reprice = reprice      # (S, grid, getters, indexes, costs, finite, bound) -> the bound, those spaces
+                                    #   priced into costs (and finite) in one loop
         self.price_one = price_one  # (S, grid, getters, index) -> the cost of that space
         self.options = options      # (S, me, L, grid, entry, have, asked) -> the spaces on offer
         self.counters = counters    # card-owned counters the cost reads
@@ -120,7 +134,10 @@ class LocalPrices:
         self.params = params        # parameters the cost reads
         self.values = itemgetter(*params) if params else None   # S.p -> their values (in C; one: the value)
         self.sure = sure            # space -> whether its attributes alone pass the filter's other conjuncts
+        self.unsure = unsure        # spaces -> the indexes of those sure does not hold for (one comprehension)
         self.memo: dict = {}        # (layout, rows, parameter values) -> its _Layout record
+        self.anywhere = anywhere    # the costs depend on the spaces' places, not on which cards they are
+        self.fresh: dict = {}       # (cells, rows, parameter values) -> the entry first priced in full (anywhere)
         self.last = None            # the record used last (a layout stays for a whole round)
         self.step = None            # the grid step these are the prices of (set by it)
 
@@ -142,7 +159,9 @@ class LocalPrices:
         tables = _local_tables(names, cost_prelude)
         if tables is None or not _reads_only(shape(cost_prelude).access, tables, frozenset({"neighbours"})):
             return None   # hoisted calls, or reads of the game beyond counters and parameters
-        kept, rest, where_tables, sure = _split_filter(names, where, where_prelude)
+        kept, rest, where_tables, sure, plain_kept = _split_filter(names, where, where_prelude)
+        read = shape(cost_prelude).access
+        anywhere = plain_kept and not (read.attributes or read.helpers)   # (module docstring)
         counters = [name for _, kind, name in tables + where_tables if kind == "c"]
         params = [name for _, kind, name in tables + where_tables if kind == "p"]
         bind = "".join(f"({bound} := {table_ref(kind, name)}), " for bound, kind, name in where_tables)
@@ -150,10 +169,22 @@ class LocalPrices:
         price = (f"def _prices(S, _g, _nb, _idx):\n    return ({cost_prelude}{bind}"
                  f"[{priced} for _i in _idx for _it in (_g[_i],)],)[-1]\n")
         price_one = f"def _price(S, _g, _nb, _i):\n    return ({cost_prelude}{bind}(_it := _g[_i]), {priced})[-1]\n"
-        # the spaces around a change priced into a copy of the costs: a plain loop, no
-        # comprehension (a function and its cells made at each call)
-        reprice = (f"def _reprice(S, _g, _nb, _idx, _costs):\n    ({cost_prelude}{bind}None)\n"
-                   f"    for _i in _idx:\n        _it = _g[_i]\n        _costs[_i] = {priced}\n")
+        # the spaces around a change priced into copies of the costs and of which are finite,
+        # the bound kept (_entry's), in one plain loop: no comprehension (a function and its
+        # cells made at each call), no second loop over the spaces
+        reprice = "\n".join([
+            "def _reprice(S, _g, _nb, _idx, _costs, _finite, _bound):",
+            f"    ({cost_prelude}{bind}None)",
+            "    for _i in _idx:",
+            "        _it = _g[_i]",
+            f"        _costs[_i] = _c = {priced}",
+            "        if _c == _INF:",
+            "            _finite[_i] = False",
+            "        else:",
+            "            _finite[_i] = True",
+            "            if _bound is not None and (_c.__class__ is not int or _c > _bound):",
+            "                _bound = _c if _c.__class__ is int else None",
+            "    return _bound", ""])
         cost_at, where_at = locs
         counters = list(dict.fromkeys(counters))
         # the counters' values on the spaces, one flat tuple (each a C-level read of its slot)
@@ -164,15 +195,19 @@ class LocalPrices:
                        tuple(counters), tuple(dict.fromkeys(params)),
                        None if sure is None else generated(f"def _sure(_it):\n    return {sure}\n", namespace, where_at),
                        generated(f"def _seen(S, _read):\n    return {seen}\n", namespace, cost_at),
-                       generated(reprice, namespace, cost_at))
+                       generated(reprice, namespace, cost_at),
+                       None if sure is None else generated(
+                           f"def _unsure(_g):\n    return tuple([_i for _i, _it in enumerate(_g) if not ({sure})])\n",
+                           namespace, where_at),
+                       anywhere)
         except SyntaxError:
             return None
 
     @property
     def functions(self) -> tuple:
         """The functions made for this grid (listed in the ruleset's module)."""
-        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice)
-                     if fn is not None)
+        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice,
+                                   self.unsure) if fn is not None)
 
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
@@ -199,6 +234,10 @@ class LocalPrices:
         sure = self.sure
         if sure is None:
             return tuple(range(len(spaces)))
+        try:   # (a layout's spaces in one call; where sure raises, space by space)
+            return self.unsure(spaces)
+        except RUNTIME_ERRORS:
+            pass
         out = []
         for i, space in enumerate(spaces):
             try:
@@ -211,11 +250,16 @@ class LocalPrices:
 
     def price_of(self, S, grid, rows, space):
         """The cost of one space on offer (as ``offer`` priced it), or None if pricing raised.
-        The space is the one being taken: the next offer looks there first for what changed."""
-        try:   # (once a move: _layout's own test of the last layout is enough)
-            layout = self._layout(S, grid, rows)
-            layout.taken = i = grid.index(space)
-            return self.price_one(S, grid, layout.getters, i)
+        The space is the one being taken: the last layout, of the grid's shape, looks there first
+        for what changed at the next offer (a hint the offer checks: the grid is not compared
+        here, a price reading only the grid, its shape and the state)."""
+        try:
+            i = grid.index(space)
+            last = self.last
+            if last is not None and last.n == len(grid) and last.rows == rows:
+                last.taken = i
+                return self.price_one(S, grid, last.getters, i)
+            return self.price_one(S, grid, neighbour_getters(len(grid), rows), i)
         except RUNTIME_ERRORS:
             return None
 
@@ -235,6 +279,9 @@ class LocalPrices:
             if len(self.memo) >= MAX_LAYOUTS:
                 self.memo.clear()
             self.memo[key] = layout = _Layout(key[0], rows, values)
+            if self.anywhere:   # the prices of another layout of its shape (module docstring)
+                layout.shape_key = (layout.n, rows, key[2])
+                layout.entry = self.fresh.get(layout.shape_key)
         self.last = layout
         return layout
 
@@ -246,7 +293,12 @@ class LocalPrices:
         cost: the options then need no comparison a space."""
         n = layout.n
         if entry is None:
-            return _entry(seen, self.price(S, grid, layout.getters, range(n)))
+            entry = _entry(seen, self.price(S, grid, layout.getters, range(n)))
+            if layout.shape_key is not None and layout.shape_key not in self.fresh:
+                if len(self.fresh) >= MAX_LAYOUTS:
+                    self.fresh.clear()
+                self.fresh[layout.shape_key] = entry
+            return entry
         k, before = layout.taken, entry[0]
         if k is not None and len(seen) == n and seen[:k] == before[:k] and seen[k + 1:] == before[k + 1:]:
             # the usual case: one counter changed, on the space last taken (found by comparing
@@ -266,17 +318,8 @@ class LocalPrices:
                     return _entry(seen, self.price(S, grid, layout.getters, range(n)))
                 dirty = sorted(cells)
         # the remembered lists stay as they were (another state may hold them)
-        costs, finite, bound = entry[1][:], entry[2][:], entry[3]
-        self.reprice(S, grid, layout.getters, dirty, costs)
-        for i in dirty:
-            c = costs[i]
-            if c == _INF:
-                finite[i] = False
-            else:
-                finite[i] = True
-                if bound is not None and (c.__class__ is not int or c > bound):
-                    bound = c if c.__class__ is int else None
-        return seen, costs, finite, bound
+        costs, finite = entry[1][:], entry[2][:]
+        return seen, costs, finite, self.reprice(S, grid, layout.getters, dirty, costs, finite, entry[3])
 
 
 _INF = float("inf")   # the price of a space the filter's local part excludes (as the price functions write it)
@@ -344,7 +387,8 @@ class _Layout:
     its spaces, and ``entry``: the counter values it was last priced with and the costs. The
     costs are a pure function of the layout, the parameters and the counter values, so states
     sharing a record (clones, games of one process) cannot see each other's results."""
-    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry", "asked", "taken")
+    __slots__ = ("spaces", "rows", "values", "n", "shape", "around", "getters", "read", "entry", "asked", "taken",
+                 "shape_key")
 
     def __init__(self, spaces: tuple, rows: int, values: tuple):
         self.spaces, self.rows, self.values = list(spaces), rows, values   # what it is the record of
@@ -359,3 +403,4 @@ class _Layout:
         self.entry = None
         self.asked: tuple | None = None   # the spaces the rest of the filter is asked of (LocalPrices.sure)
         self.taken: int | None = None     # the index of the space last taken (where to look first for a change)
+        self.shape_key: tuple | None = None   # its key among LocalPrices.fresh (anywhere)

@@ -22,7 +22,8 @@ affordability in the condition that offers the action.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Callable
 
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
@@ -63,11 +64,13 @@ class Pay(Step):
     from_unique: tuple[str, ...]
     to: dict[str, str]                  # paying counter -> the supply its units go to
     reads: tuple[tuple[str, bool], ...]  # each unit's State slot, and whether teams own it
+    tables: Callable                    # S -> each unit's counter (its list), as units: one C-level call
     by_team: bool                       # some unit is owned by teams
     slots: dict[str, str]               # unit -> its State slot
     cost_at: tuple[int, ...]            # each cost's counter, as its position in units
     joker_at: int | None                # the joker's position in units
     from_at: tuple[int, ...]            # from_unique's positions in units
+    from_all: bool                      # they are every unit, in order: what may pay is sum(have)
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -94,11 +97,14 @@ class Pay(Step):
         # (a name that is not a counter is reported: such a ruleset does not load)
         s.reads = tuple((slot("c", name) if isinstance(name, str) else "", s.team[name]) for name in s.units)
         s.by_team = any(s.team.values())
+        at_ = [at for at, _ in s.reads]
+        s.tables = attrgetter(*at_) if len(at_) > 1 else lambda S: tuple(getattr(S, at) for at in at_)
         s.slots = {name: at for name, (at, _) in zip(s.units, s.reads)}
         at = {name: i for i, name in enumerate(s.units)}
         s.cost_at = tuple(at[name] for name in s.cost_names)
         s.joker_at = at[s.joker] if s.joker is not None else None
         s.from_at = tuple(at[name] for name in s.from_unique)
+        s.from_all = s.from_at == tuple(range(len(s.units)))
         return s
 
     @staticmethod
@@ -142,15 +148,29 @@ class Pay(Step):
         """(what is being paid: a cost index or None for an `any` unit, the counters that may pay
         it and still leave the rest of the cost payable)."""
         who = frame[PAYER]
-        team = S.tm[who] if self.by_team else None
-        have = [getattr(S, at)[team if by_team else who] for at, by_team in self.reads]   # as self.units
-        k = self._owed(frame)
+        if self.by_team:
+            team = S.tm[who]
+            have = [t[team if by_team else who] for t, (_, by_team) in zip(self.tables(S), self.reads)]   # as self.units
+        else:
+            have = [t[who] for t in self.tables(S)]
+        k = None   # (_owed, in place)
+        for i, left in enumerate(frame[LEFT]):
+            if left > 0:
+                k = i
+                break
+        units = self.units
         if k is not None:
             i, j = self.cost_at[k], self.joker_at
             cands: tuple[int, ...] = (i,) if j is None or j == i else (i, j)
+        elif not any(frame[LEFT]) and min(have, default=0) >= 0:
+            # an `any` unit with every cost paid and nothing negative: _feasible's cost loop
+            # changes nothing, and a unit paid from `from` leaves the rest payable whichever
+            # pays it exactly when they add up to what is owed (one sum, not one _feasible a unit)
+            if self._payable(have) < frame[ANY_LEFT]:
+                return k, []
+            return k, [units[u] for u in self.from_at if have[u] > 0]
         else:
             cands = self.from_at
-        units = self.units
         return k, [units[u] for u in cands if have[u] > 0 and self._feasible(frame, have, k, u)]
 
     @staticmethod
@@ -185,7 +205,11 @@ class Pay(Step):
                 if joker is None or have[joker] < short:
                     return False
                 have[joker] -= short
-        return sum(map(have.__getitem__, self.from_at)) >= any_left
+        return self._payable(have) >= any_left
+
+    def _payable(self, have) -> int:
+        """How many units what may pay an `any` unit holds (``have`` as self.units)."""
+        return sum(have) if self.from_all else sum(map(have.__getitem__, self.from_at))
 
     def run(self, S, frame):
         if frame[PAYER] is None:
@@ -214,7 +238,7 @@ class Pay(Step):
         who = frame[PAYER]
         if S.sh:
             S.own(name)   # (copy on write)
-        getattr(S, self.slots[name])[self._key(S, name, who)] -= 1
+        getattr(S, self.slots[name])[S.tm[who] if self.team.get(name) else who] -= 1   # (_key, in place)
         to = self.to.get(name)
         if to is not None:
             S.set_counter(to, S.counter(to) + 1)
