@@ -369,6 +369,7 @@ def _play_keeping(env, seed, agents=None):
         S = env.game_state   # the decision's ids and labels, as the action space gives them one by one
         assert env.legal_ids == env.table.actions.ids(S)
         assert info["labels"] == tuple(S.legal_actions()) == env.table.actions.labels_of(env.legal_ids)
+        assert info["prompt"] == S.rules.steps[S.stack[-1][0]].prompt and len(info) == 2
         env.step(env.legal_ids[rnd.randrange(len(env.legal_ids))])
     return order, kept
 

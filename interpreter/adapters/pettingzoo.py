@@ -103,7 +103,7 @@ class RulebookEnv(AECEnv):
     # 3 keys more cost an env step some 4.6 k instructions)
     __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
                  "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
-                 "_encode", "_masks", "_zeros", "_n", "_steps", "_ids_and_labels", "_tensor", "_mask",
+                 "_encode", "_masks", "_zeros", "_n", "_prompts", "_ids_and_labels", "_tensor", "_mask",
                  "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
@@ -130,7 +130,10 @@ class RulebookEnv(AECEnv):
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
         self._zeros, self._n = bytearray(n), n   # (_mask_of's, for last() inline)
-        self._steps, self._ids_and_labels = table.rules.steps, table.actions.ids_and_labels
+        # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
+        # instructions a read, where this list's item costs a tenth)
+        self._prompts = [step.prompt for step in table.rules.steps]
+        self._ids_and_labels = table.actions.ids_and_labels
         self._tensor: np.ndarray | None = None  # the acting agent's observation at this decision, once asked
         self._mask: np.ndarray | None = None
         self.legal_ids: tuple[int, ...] | None = None   # the legal ids in option order (None: the game is over)
@@ -260,13 +263,13 @@ class RulebookEnv(AECEnv):
             return
         # once a decision: the mask and step() read the ids, the labels are read from them; rewards
         # and their sums stay 0 until the end (nothing to clear)
-        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec  # type: ignore[misc]
-        self.legal_ids, labels = self._ids_and_labels(step, S, options)
+        at, (seat, options) = S.stack[-1][0], S.dec  # type: ignore[misc]
+        self.legal_ids, labels = self._ids_and_labels(at, S, options)
         agent = self.possible_agents[seat]
         if last is not agent:
             self.agent_selection = agent
             infos[last] = {}                   # (the labels of a decision that is gone)
-        infos[agent] = {"labels": labels, "prompt": step.prompt}
+        infos[agent] = {"labels": labels, "prompt": self._prompts[at]}
 
     def render(self):
         if self.render_mode != "ansi":
@@ -334,8 +337,8 @@ class RulebookParallelEnv(ParallelEnv):
         self._actors = {}
         if S.dec is None:
             return
-        step = self.table.rules.steps[S.stack[-1][0]]
         frame = S.stack[-1]
+        step = self.table.rules.steps[frame[0]]
         seats = [S.dec[0]]
         if isinstance(step, Simultaneous) and frame[1] is not None:
             seats = frame[1][frame[2]:]           # (the state stays as it is until all have chosen)
@@ -343,7 +346,7 @@ class RulebookParallelEnv(ParallelEnv):
             # (a chooser with nothing to choose is skipped by the rules: it does not act)
             opts = S.dec[1] if seat == S.dec[0] else step.options_of(S, seat)
             if opts:
-                self._actors[seat] = ids_of(step, S, opts)
+                self._actors[seat] = ids_of(frame[0], S, opts)
 
     def _observe(self) -> dict:
         self._find_actors()
