@@ -27,8 +27,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from itertools import compress, repeat, takewhile
-from operator import attrgetter, truth
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -67,16 +66,13 @@ def _mask_of(n: int):
     return mask
 
 
-_SELECTED = attrgetter("agent_selection")
-
-
 class _AgentIter:
     """``agent_iter``'s iterable, as PettingZoo's (``agent_selection`` while any agent is left, at
-    most ``max_iter`` times), its iterator a chain of C iterators: ``agent_selection`` read by
-    ``map``, kept by ``compress`` while ``takewhile`` finds the env's ``agents`` list (the same
-    list object for the env's life: reset refills it) not empty. PettingZoo's iterator is a
-    Python ``__next__``, called from C: about 500 instructions a step more than this one
-    (valgrind: 1.3 k against 0.8 k, ``next`` included)."""
+    most ``max_iter`` times), its iterator a generator that watches the env's ``agents`` list
+    (the same list object for the env's life: reset refills it). PettingZoo's iterator is a
+    Python ``__next__``, called from C: 1.3 k instructions a step (valgrind, ``next``
+    included), a chain of C iterators (``map`` reading ``agent_selection``, ``compress``,
+    ``takewhile``) 0.7 k, this generator's resumption 0.47 k."""
     __slots__ = ("env", "max_iter")
 
     def __init__(self, env, max_iter: int):
@@ -84,8 +80,15 @@ class _AgentIter:
 
     def __iter__(self):
         e, n = self.env, self.max_iter
-        alive = repeat(e.agents, n) if n < sys.maxsize else repeat(e.agents)
-        return compress(map(_SELECTED, repeat(e)), takewhile(truth, alive))
+        agents = e.agents
+        if n >= sys.maxsize:   # (no cap: the loop as short as it can be)
+            while agents:
+                yield e.agent_selection
+            return
+        for _ in repeat(None, n):
+            if not agents:
+                return
+            yield e.agent_selection
 
 
 def global_state(encode, S, players: int) -> np.ndarray:
