@@ -408,3 +408,25 @@ def test_pettingzoo_env_keeps_its_attributes_in_slots():
     assert set(vars(env)) == {"metadata"} and env.metadata["name"] == "rulebook_diamonds_v0"
     env.note = 1
     assert env.note == 1
+
+
+def test_pettingzoo_infos_of_agents_not_acting_are_one_read_only_empty_dict():
+    """The agents not acting share one empty info, which refuses writes (no write shows in
+    another agent's info); the acting agent's info is its own, and one kept by a learner stays
+    as it was returned."""
+    env = pettingzoo.env("diamonds", players=4, params={"rounds": 1})
+    env.reset(seed=2)
+    kept = []
+    for _ in range(12):
+        obs, _, _, _, info = env.last()
+        kept.append((info, dict(info), info["labels"]))
+        others = [env.infos[a] for a in env.agents if a != env.agent_selection]
+        assert all(isinstance(i, dict) and i == {} for i in others) and len({id(i) for i in others}) == 1
+        assert info["labels"] and info is not others[0]
+        for write in (lambda i: i.__setitem__("x", 1), lambda i: i.update(x=1), lambda i: i.setdefault("x"),
+                      lambda i: i.pop("x", None), lambda i: i.clear()):
+            with pytest.raises(TypeError, match="the info of an agent not acting is empty and read-only"):
+                write(others[0])
+        assert others[0] == {} and dict(others[0]) == {}
+        env.step(env.legal_ids[0])
+    assert all(info == copy and info["labels"] is labels for info, copy, labels in kept)
