@@ -430,3 +430,21 @@ def test_pettingzoo_infos_of_agents_not_acting_are_one_read_only_empty_dict():
         assert others[0] == {} and dict(others[0]) == {}
         env.step(env.legal_ids[0])
     assert all(info == copy and info["labels"] is labels for info, copy, labels in kept)
+
+
+@pytest.mark.parametrize("n", [63, pettingzoo.KEPT_MASK, pettingzoo.KEPT_MASK + 1, 4788])
+def test_pettingzoo_masks_are_fresh_arrays_of_their_ids_alone(n):
+    """A mask is the decision's ids set, a fresh writable int8 array: one returned earlier keeps
+    its ids after later masks (kept bytes copied in a small space, fresh bytes in a large one)."""
+    mask_of, rnd = pettingzoo._mask_of(n), random.Random(n)
+    made = []
+    for k in (1, 5, 0, 3, n // 2):
+        ids = tuple(rnd.sample(range(n), k))
+        m = mask_of(ids)
+        assert m.dtype == np.int8 and m.shape == (n,) and m.flags.writeable
+        assert not any(np.shares_memory(m, other) for other, _ in made)
+        made.append((m, ids))
+    for m, ids in made:
+        assert sorted(np.flatnonzero(m)) == sorted(ids)
+    made[0][0][:] = 1                       # (writing into one leaves the next alone)
+    assert not mask_of(()).any()

@@ -46,24 +46,36 @@ _I8 = np.dtype(np.int8)
 _array = np.ndarray
 
 
+# actions: a space this small has its masks copied from kept bytes, a larger one's made over fresh
+# bytes (the copy and the clearing each go over all the bytes: even at 611, 0.6 k more at 4,788)
+KEPT_MASK = 512
+
+
 def _mask_of(n: int):
     """The action mask of a decision's ids: a fresh int8 array each call (the consumer may write
-    into it). The ids are set in kept bytes viewed by a kept array, which numpy copies, then the
-    bytes are cleared: ``ndarray.copy`` costs some 1.8 k instructions (valgrind), where fresh
-    bytes (a slice of kept zeros, 0.6 k) and numpy's constructor over them (2.1 k) cost 2.7 k;
-    clearing the 63 bytes of Diamonds' space costs 0.5 k. Cheaper than numpy's own zeros and
-    index assignment for the few ids a decision offers, and than keeping masks by their ids (in
+    into it). In a small space the ids are set in kept bytes viewed by a kept array, which numpy
+    copies, then the bytes are cleared: ``ndarray.copy`` costs some 1.8 k instructions
+    (valgrind), where fresh bytes (a slice of kept zeros, 0.6 k) and numpy's constructor over
+    them (2.1 k) cost 2.7 k; clearing the 63 bytes of Diamonds' space costs 0.5 k. In a large
+    one, the fresh bytes viewed by the constructor. Cheaper than numpy's own zeros and index
+    assignment for the few ids a decision offers, and than keeping masks by their ids (in
     random play most sets are new)."""
     kept, zeros = bytearray(n), bytearray(n)   # (a bytearray: bytes would be copied into one first, 0.9 k)
     view = _array(n, _I8, kept)
 
-    def mask(ids) -> np.ndarray:
+    def small(ids) -> np.ndarray:
         for i in ids:     # (the ids are the action space's: each in range)
             kept[i] = 1
         out = view.copy()
         kept[:] = zeros
         return out
-    return mask
+
+    def large(ids) -> np.ndarray:
+        fresh = zeros[:]
+        for i in ids:
+            fresh[i] = 1
+        return _array(n, _I8, fresh)
+    return small if n <= KEPT_MASK else large
 
 
 class _NoInfo(dict):
@@ -123,7 +135,7 @@ class RulebookEnv(AECEnv):
     # 3 keys more cost an env step some 4.6 k instructions)
     __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
                  "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
-                 "_encode", "_masks", "_kept", "_view", "_zeros", "_prompts", "_ids_and_labels", "_tensor", "_mask",
+                 "_encode", "_masks", "_kept", "_view", "_zeros", "_n", "_prompts", "_ids_and_labels", "_tensor", "_mask",
                  "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
@@ -149,8 +161,8 @@ class RulebookEnv(AECEnv):
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
-        self._kept = bytearray(n)    # (as _mask_of's, for last() inline)
-        self._view, self._zeros = _array(n, _I8, self._kept), bytearray(n)
+        self._kept, self._zeros, self._n = bytearray(n), bytearray(n), n   # (as _mask_of's, for last() inline)
+        self._view = _array(n, _I8, self._kept) if n <= KEPT_MASK else None
         # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
         # instructions a read, where this list's item costs a tenth)
         self._prompts = [step.prompt for step in table.rules.steps]
@@ -218,11 +230,18 @@ class RulebookEnv(AECEnv):
                 S = self.game_state
                 seat = S.dec[0]  # type: ignore[index]
                 tensor = self._tensor = self._encode[seat](S, seat)
-                kept = self._kept
-                for i in ids:
-                    kept[i] = 1
-                self._mask = self._view.copy()
-                kept[:] = self._zeros
+                view = self._view
+                if view is not None:   # (a small space)
+                    kept = self._kept
+                    for i in ids:
+                        kept[i] = 1
+                    self._mask = view.copy()
+                    kept[:] = self._zeros
+                else:
+                    fresh = self._zeros[:]
+                    for i in ids:
+                        fresh[i] = 1
+                    self._mask = _array(self._n, _I8, fresh)
             return {"observation": tensor, "action_mask": self._mask}, 0.0, False, False, self.infos[agent]
         if not observe:
             obs = None
