@@ -56,10 +56,10 @@ def _mask_of(n: int):
     into it). In a small space the ids are set in kept bytes viewed by a kept array, which numpy
     copies, then the bytes are cleared: ``ndarray.copy`` costs some 1.8 k instructions
     (valgrind), where fresh bytes (a slice of kept zeros, 0.6 k) and numpy's constructor over
-    them (2.1 k) cost 2.7 k; clearing the 63 bytes of Diamonds' space costs 0.5 k. In a large
-    one, the fresh bytes viewed by the constructor. Cheaper than numpy's own zeros and index
-    assignment for the few ids a decision offers, and than keeping masks by their ids (in
-    random play most sets are new)."""
+    them (2.1 k) cost 2.7 k; clearing 63 bytes costs 0.5 k. In a large one, the fresh bytes
+    viewed by the constructor. Cheaper than numpy's own zeros and index assignment for the few
+    ids a decision offers, and than keeping masks by their ids (in random play most sets are
+    new)."""
     kept, zeros = bytearray(n), bytearray(n)   # (a bytearray: bytes would be copied into one first, 0.9 k)
     view = _array(n, _I8, kept)
 
@@ -81,7 +81,7 @@ def _mask_of(n: int):
 class _NoInfo(dict):
     """The info of an agent not acting: empty, one object shared by those agents, which refuses
     to be written (so that no write shows in another agent's info, and a learner that kept it
-    sees it unchanged). A fresh ``{}`` a step cost some 280 instructions (valgrind, Diamonds)."""
+    sees it unchanged). A fresh ``{}`` a step cost some 280 instructions (valgrind)."""
     __slots__ = ()
 
     def _refuse(self, *args, **kwargs):
