@@ -28,8 +28,8 @@ an env step within 2x a bare apply plus that floor; and the same with the encode
 (``--in-play``: the floor plus its work on what changed) in the floor's place. ``--in-play`` counts (valgrind) the
 encoder called in play (the acting seat's, before each move of the bare loop) and called again
 on the same state: what the floor leaves out, the encoder's work on what changed. ``--parts`` also plays the env with a constant
-tensor, then with a constant tensor and mask array (one zero array, not copied, where numpy's
-constructor made the mask: what the env's own bookkeeping costs, the labels, ids, the mask's
+tensor, then with a constant tensor and mask array (one zero array, where numpy copied the
+mask's kept bytes or made an array over fresh ones: what the env's own bookkeeping costs, the labels, ids, the mask's
 bytes and PettingZoo's protocol). ``--reference`` has the env encode with the reference encoder (``TensorLayout.encode``)
 instead of its own. ``--instructions`` counts machine instructions under valgrind instead
 (each side in a child process, less the same child playing no game: a figure the machine's
@@ -42,6 +42,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -87,7 +88,10 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
         e._encode = Encoders(lambda seat: lambda S, p: tensor)   # (not a copy: copying is numpy's work, not the env's)
     if "mask" in constant:                # (the mask's array not made: its bytes are still written)
         mask = np.zeros(len(e.table.actions), np.int8)
-        pettingzoo._array = lambda n, dtype, buffer: mask
+        if e._view is not None:           # (a small space: numpy's copy of the kept bytes)
+            e._view = SimpleNamespace(copy=lambda: mask)
+        else:                             # (a large one: numpy's constructor over fresh bytes)
+            pettingzoo._array = lambda n, dtype, buffer: mask
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game

@@ -369,6 +369,7 @@ def _play_keeping(env, seed, agents=None):
         S = env.game_state   # the decision's ids and labels, as the action space gives them one by one
         assert env.legal_ids == env.table.actions.ids(S)
         assert info["labels"] == tuple(S.legal_actions()) == env.table.actions.labels_of(env.legal_ids)
+        assert info["prompt"] == S.rules.steps[S.stack[-1][0]].prompt and len(info) == 2
         env.step(env.legal_ids[rnd.randrange(len(env.legal_ids))])
     return order, kept
 
@@ -407,3 +408,43 @@ def test_pettingzoo_env_keeps_its_attributes_in_slots():
     assert set(vars(env)) == {"metadata"} and env.metadata["name"] == "rulebook_diamonds_v0"
     env.note = 1
     assert env.note == 1
+
+
+def test_pettingzoo_infos_of_agents_not_acting_are_one_read_only_empty_dict():
+    """The agents not acting share one empty info, which refuses writes (no write shows in
+    another agent's info); the acting agent's info is its own, and one kept by a learner stays
+    as it was returned."""
+    env = pettingzoo.env("diamonds", players=4, params={"rounds": 1})
+    env.reset(seed=2)
+    kept = []
+    for _ in range(12):
+        obs, _, _, _, info = env.last()
+        kept.append((info, dict(info), info["labels"]))
+        others = [env.infos[a] for a in env.agents if a != env.agent_selection]
+        assert all(isinstance(i, dict) and i == {} for i in others) and len({id(i) for i in others}) == 1
+        assert info["labels"] and info is not others[0]
+        for write in (lambda i: i.__setitem__("x", 1), lambda i: i.update(x=1), lambda i: i.setdefault("x"),
+                      lambda i: i.pop("x", None), lambda i: i.clear()):
+            with pytest.raises(TypeError, match="the info of an agent not acting is empty and read-only"):
+                write(others[0])
+        assert others[0] == {} and dict(others[0]) == {}
+        env.step(env.legal_ids[0])
+    assert all(info == copy and info["labels"] is labels for info, copy, labels in kept)
+
+
+@pytest.mark.parametrize("n", [63, pettingzoo.KEPT_MASK, pettingzoo.KEPT_MASK + 1, 4788])
+def test_pettingzoo_masks_are_fresh_arrays_of_their_ids_alone(n):
+    """A mask is the decision's ids set, a fresh writable int8 array: one returned earlier keeps
+    its ids after later masks (kept bytes copied in a small space, fresh bytes in a large one)."""
+    mask_of, rnd = pettingzoo._mask_of(n), random.Random(n)
+    made = []
+    for k in (1, 5, 0, 3, n // 2):
+        ids = tuple(rnd.sample(range(n), k))
+        m = mask_of(ids)
+        assert m.dtype == np.int8 and m.shape == (n,) and m.flags.writeable
+        assert not any(np.shares_memory(m, other) for other, _ in made)
+        made.append((m, ids))
+    for m, ids in made:
+        assert sorted(np.flatnonzero(m)) == sorted(ids)
+    made[0][0][:] = 1                       # (writing into one leaves the next alone)
+    assert not mask_of(()).any()

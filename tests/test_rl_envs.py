@@ -171,7 +171,7 @@ def test_the_gymnasium_env_works_out_ids_and_labels_for_the_learners_decisions_o
     env = gym_adapter.env("diamonds", players=3, seat=1, params={"rounds": 1})
     asked = []
     real = env.aec._ids_and_labels
-    env.aec._ids_and_labels = lambda step, S, options: asked.append(S.dec[0]) or real(step, S, options)
+    env.aec._ids_and_labels = lambda at, S, options: asked.append(S.dec[0]) or real(at, S, options)
     obs, _ = env.reset(seed=3)
     asked.clear()                      # (reset's own: the game's first decision, whoever's)
     rng, terminated, mine = np.random.default_rng(3), False, 0
@@ -186,5 +186,4 @@ def test_ids_and_labels_of_a_decision_with_no_option_are_empty():
     env = pettingzoo.env("diamonds", players=3, params={"rounds": 1})
     env.reset(seed=1)
     S = env.game_state
-    step = env.table.rules.steps[S.stack[-1][0]]
-    assert env.table.actions.ids_and_labels(step, S, []) == ((), ())
+    assert env.table.actions.ids_and_labels(S.stack[-1][0], S, []) == ((), ())

@@ -17,7 +17,7 @@ at the end (``reward="win"``: 1/k to each of k winners; ``"score"``: the final s
 each later ``reset()`` draws its game's seed (a first ``reset()`` with no seed draws one from
 the system's entropy), as gymnasium's environments do; ``game_seed`` is the seed of the game
 being played (``rulebook play ... --seed`` plays it again). ``infos[agent]`` holds the labels
-and prompt of the agent to act, and is empty for the others. ``render_mode="ansi"`` renders
+and prompt of the agent to act, and is empty for the others (one read-only empty dict, shared). ``render_mode="ansi"`` renders
 the acting seat's view as text. ``state()`` is the global state (``state_space``): every
 seat's tensor, one after another; ``game_state`` is the engine's ``State``.
 ``parallel_env(...)`` is a ``ParallelEnv`` of the same game (RulebookParallelEnv).
@@ -27,8 +27,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from itertools import compress, repeat, takewhile
-from operator import attrgetter, truth
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,35 +46,61 @@ _I8 = np.dtype(np.int8)
 _array = np.ndarray
 
 
+# actions: a space this small has its masks copied from kept bytes, a larger one's made over fresh
+# bytes (the copy and the clearing each go over all the bytes: even at 611, 0.6 k more at 4,788)
+KEPT_MASK = 512
+
+
 def _mask_of(n: int):
     """The action mask of a decision's ids: a fresh int8 array each call (the consumer may write
-    into it), written as bytes and viewed by numpy. Cheaper than numpy's own zeros and index
-    assignment for the few ids a decision offers, and than keeping masks by their ids (in
-    random play most sets are new). The fresh bytes are a slice of kept zeros (valgrind: 650
-    instructions for 63 actions, where ``bytearray(63)`` costs 1,010; for 4,788 actions the
-    copy costs 2.4 k, ``bytearray(n)`` 6.6 k). The array is made by ``ndarray``'s constructor
-    over the bytes (some 2.1 k), some 500 instructions cheaper than ``frombuffer`` (its shape
-    an int: a tuple costs 200 more)."""
-    zeros = bytearray(n)
+    into it). In a small space the ids are set in kept bytes viewed by a kept array, which numpy
+    copies, then the bytes are cleared: ``ndarray.copy`` costs some 1.8 k instructions
+    (valgrind), where fresh bytes (a slice of kept zeros, 0.6 k) and numpy's constructor over
+    them (2.1 k) cost 2.7 k; clearing 63 bytes costs 0.5 k. In a large one, the fresh bytes
+    viewed by the constructor. Cheaper than numpy's own zeros and index assignment for the few
+    ids a decision offers, and than keeping masks by their ids (in random play most sets are
+    new)."""
+    kept, zeros = bytearray(n), bytearray(n)   # (a bytearray: bytes would be copied into one first, 0.9 k)
+    view = _array(n, _I8, kept)
 
-    def mask(ids) -> np.ndarray:
+    def small(ids) -> np.ndarray:
+        for i in ids:     # (the ids are the action space's: each in range)
+            kept[i] = 1
+        out = view.copy()
+        kept[:] = zeros
+        return out
+
+    def large(ids) -> np.ndarray:
         fresh = zeros[:]
         for i in ids:
             fresh[i] = 1
         return _array(n, _I8, fresh)
-    return mask
+    return small if n <= KEPT_MASK else large
 
 
-_SELECTED = attrgetter("agent_selection")
+class _NoInfo(dict):
+    """The info of an agent not acting: empty, one object shared by those agents, which refuses
+    to be written (so that no write shows in another agent's info, and a learner that kept it
+    sees it unchanged). A fresh ``{}`` a step cost some 280 instructions (valgrind)."""
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("the info of an agent not acting is empty and read-only (one object shared by "
+                        "those agents): dict(info) is a copy to write into")
+
+    __setitem__ = __delitem__ = __ior__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
+
+
+NO_INFO = _NoInfo()
 
 
 class _AgentIter:
     """``agent_iter``'s iterable, as PettingZoo's (``agent_selection`` while any agent is left, at
-    most ``max_iter`` times), its iterator a chain of C iterators: ``agent_selection`` read by
-    ``map``, kept by ``compress`` while ``takewhile`` finds the env's ``agents`` list (the same
-    list object for the env's life: reset refills it) not empty. PettingZoo's iterator is a
-    Python ``__next__``, called from C: about 500 instructions a step more than this one
-    (valgrind: 1.3 k against 0.8 k, ``next`` included)."""
+    most ``max_iter`` times), its iterator a generator that watches the env's ``agents`` list
+    (the same list object for the env's life: reset refills it). PettingZoo's iterator is a
+    Python ``__next__``, called from C: 1.3 k instructions a step (valgrind, ``next``
+    included), a chain of C iterators (``map`` reading ``agent_selection``, ``compress``,
+    ``takewhile``) 0.7 k, this generator's resumption 0.47 k."""
     __slots__ = ("env", "max_iter")
 
     def __init__(self, env, max_iter: int):
@@ -83,8 +108,15 @@ class _AgentIter:
 
     def __iter__(self):
         e, n = self.env, self.max_iter
-        alive = repeat(e.agents, n) if n < sys.maxsize else repeat(e.agents)
-        return compress(map(_SELECTED, repeat(e)), takewhile(truth, alive))
+        agents = e.agents
+        if n >= sys.maxsize:   # (no cap: the loop as short as it can be)
+            while agents:
+                yield e.agent_selection
+            return
+        for _ in repeat(None, n):
+            if not agents:
+                return
+            yield e.agent_selection
 
 
 def global_state(encode, S, players: int) -> np.ndarray:
@@ -103,7 +135,7 @@ class RulebookEnv(AECEnv):
     # 3 keys more cost an env step some 4.6 k instructions)
     __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
                  "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
-                 "_encode", "_masks", "_zeros", "_n", "_steps", "_ids_and_labels", "_tensor", "_mask",
+                 "_encode", "_masks", "_kept", "_view", "_zeros", "_n", "_prompts", "_ids_and_labels", "_tensor", "_mask",
                  "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
@@ -129,8 +161,12 @@ class RulebookEnv(AECEnv):
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
-        self._zeros, self._n = bytearray(n), n   # (_mask_of's, for last() inline)
-        self._steps, self._ids_and_labels = table.rules.steps, table.actions.ids_and_labels
+        self._kept, self._zeros, self._n = bytearray(n), bytearray(n), n   # (as _mask_of's, for last() inline)
+        self._view = _array(n, _I8, self._kept) if n <= KEPT_MASK else None
+        # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
+        # instructions a read, where this list's item costs a tenth)
+        self._prompts = [step.prompt for step in table.rules.steps]
+        self._ids_and_labels = table.actions.ids_and_labels
         self._tensor: np.ndarray | None = None  # the acting agent's observation at this decision, once asked
         self._mask: np.ndarray | None = None
         self.legal_ids: tuple[int, ...] | None = None   # the legal ids in option order (None: the game is over)
@@ -162,7 +198,7 @@ class RulebookEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: NO_INFO for a in self.agents}
         self.select_agent()
 
     def select_agent(self) -> None:
@@ -194,10 +230,18 @@ class RulebookEnv(AECEnv):
                 S = self.game_state
                 seat = S.dec[0]  # type: ignore[index]
                 tensor = self._tensor = self._encode[seat](S, seat)
-                fresh = self._zeros[:]
-                for i in ids:
-                    fresh[i] = 1
-                self._mask = _array(self._n, _I8, fresh)
+                view = self._view
+                if view is not None:   # (a small space)
+                    kept = self._kept
+                    for i in ids:
+                        kept[i] = 1
+                    self._mask = view.copy()
+                    kept[:] = self._zeros
+                else:
+                    fresh = self._zeros[:]
+                    for i in ids:
+                        fresh[i] = 1
+                    self._mask = _array(self._n, _I8, fresh)
             return {"observation": tensor, "action_mask": self._mask}, 0.0, False, False, self.infos[agent]
         if not observe:
             obs = None
@@ -255,18 +299,18 @@ class RulebookEnv(AECEnv):
         last, infos = self.agent_selection, self.infos   # (last: whose infos hold the labels of the last decision)
         if S.over:
             self.legal_ids = None
-            infos[last] = {}
+            infos[last] = NO_INFO
             self._end()
             return
         # once a decision: the mask and step() read the ids, the labels are read from them; rewards
         # and their sums stay 0 until the end (nothing to clear)
-        step, (seat, options) = self._steps[S.stack[-1][0]], S.dec  # type: ignore[misc]
-        self.legal_ids, labels = self._ids_and_labels(step, S, options)
+        at, (seat, options) = S.stack[-1][0], S.dec  # type: ignore[misc]
+        self.legal_ids, labels = self._ids_and_labels(at, S, options)
         agent = self.possible_agents[seat]
         if last is not agent:
             self.agent_selection = agent
-            infos[last] = {}                   # (the labels of a decision that is gone)
-        infos[agent] = {"labels": labels, "prompt": step.prompt}
+            infos[last] = NO_INFO              # (the labels of a decision that is gone)
+        infos[agent] = {"labels": labels, "prompt": self._prompts[at]}
 
     def render(self):
         if self.render_mode != "ansi":
@@ -334,8 +378,8 @@ class RulebookParallelEnv(ParallelEnv):
         self._actors = {}
         if S.dec is None:
             return
-        step = self.table.rules.steps[S.stack[-1][0]]
         frame = S.stack[-1]
+        step = self.table.rules.steps[frame[0]]
         seats = [S.dec[0]]
         if isinstance(step, Simultaneous) and frame[1] is not None:
             seats = frame[1][frame[2]:]           # (the state stays as it is until all have chosen)
@@ -343,7 +387,7 @@ class RulebookParallelEnv(ParallelEnv):
             # (a chooser with nothing to choose is skipped by the rules: it does not act)
             opts = S.dec[1] if seat == S.dec[0] else step.options_of(S, seat)
             if opts:
-                self._actors[seat] = ids_of(step, S, opts)
+                self._actors[seat] = ids_of(frame[0], S, opts)
 
     def _observe(self) -> dict:
         self._find_actors()
