@@ -70,7 +70,7 @@ class Pay(Step):
     cost_at: tuple[int, ...]            # each cost's counter, as its position in units
     joker_at: int | None                # the joker's position in units
     from_at: tuple[int, ...]            # from_unique's positions in units
-    from_all: bool                      # they are every unit, in order: what may pay is sum(have)
+    from_all: bool                      # they are every unit: what may pay is sum(have)
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -104,7 +104,7 @@ class Pay(Step):
         s.cost_at = tuple(at[name] for name in s.cost_names)
         s.joker_at = at[s.joker] if s.joker is not None else None
         s.from_at = tuple(at[name] for name in s.from_unique)
-        s.from_all = s.from_at == tuple(range(len(s.units)))
+        s.from_all = len(s.from_at) == len(s.units)   # (from_unique has no repeats: every unit, in some order)
         return s
 
     @staticmethod
