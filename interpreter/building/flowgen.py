@@ -112,7 +112,7 @@ class FlowSource:
         what it reports: a run whose own work changed nothing but frames."""
         seq, lines = self._started(step), []
         if not self.plain and type(seq) is Sequence and "enter" not in seq.__dict__ and len(seq.steps) > 1 and all(
-                c.inline for c in seq.steps[:-1]) and not seq.steps[-1].inline:
+                c.inline for c in seq.steps[:-1]) and not seq.steps[-1].inline and _constant_frame(seq.steps[-1]):
             # effects then one step: the effects written here, the step entered in the sequence's
             # place (its run's first branch: the same stack after it, a frame and a call fewer)
             for fx in seq.steps[:-1]:
