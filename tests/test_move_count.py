@@ -132,3 +132,26 @@ def test_a_one_card_move_takes_its_card_alone(tmp_path, record):
         code = step.fn.__code__
         assert "extend" not in code.co_names
         assert "FOR_ITER" not in {i.opname for i in dis.get_instructions(code)}
+
+
+TOP = tiny_ruleset("""
+  pile: {}
+  spare: {}
+flow:
+  - move: {from: deck, to: pile, count: 1}
+  - move: {from: spare, to: pile, count: 1}
+  - choose: {who: 0, options: "[1]", as: n, prompt: go}
+vars:
+  n: int
+""", game="mv")
+
+
+def test_a_move_of_the_top_card_pops_it(tmp_path):
+    """``count: 1`` takes the source's top card (its last), none from an empty one (no event),
+    without slicing the pile."""
+    rules = load_text(tmp_path, TOP, "mv.yaml")
+    S = rules.new_game(2, seed=0, record=True)   # (unshuffled: the deck is the cards in id order)
+    assert S.z["pile"] == [9] and S.z["deck"] == list(range(9)) and S.z["spare"] == []
+    assert [(e["from"], e["cards"]) for e in S.ev if e["ev"] == "move"] == [("deck", [9])]
+    for step in (s for s in rules.steps if s.kind == "effects"):
+        assert "BUILD_SLICE" not in {i.opname for i in dis.get_instructions(step.fn.__code__)}

@@ -119,6 +119,10 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         if fx.ctx.probes is not None:   # coverage: the zone held fewer cards than asked for
             em.line(f"if len({s}) < ({n}): {fx.ctx.probes.line('ran_out', f'move from {sname} ran out', path)}")
         const = shape(n)
+        if isinstance(const, Const) and type(const.value) is int and const.value == 1:   # the top card: no slices
+            em.line(f"{cs} = [{s}.pop()] if {s} else []")
+            count_cards(em, moved)
+            return _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, None)
         if isinstance(const, Const) and type(const.value) is int and const.value >= 0:   # no min() and max() calls
             em.line(f"{k} = {const.value} if len({s}) > {const.value} else len({s})")
         else:
@@ -129,6 +133,12 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         em.line(f"{cs} = {s}[:]")
         em.line(f"{s}.clear()")
     count_cards(em, moved)
+    _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one)
+
+
+def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None:
+    """Emit the rest of a move, its cards ``cs`` taken out of their source: into the zone ``d``,
+    known, told, its triggers called (``one``: the local holding the one card moved, or None)."""
     bottom = spec.get("bottom")
     if bottom and dname and fx.ctx.zone_sorted(dname):
         fx.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
