@@ -3,6 +3,8 @@ holds fewer); a bare zone as the list with count: is refused, located (its first
 bottom, while count: alone takes the top)."""
 from __future__ import annotations
 
+import dis
+
 import pytest
 
 import interpreter
@@ -102,3 +104,54 @@ def test_a_listed_card_not_in_the_source_is_a_located_error(tmp_path):
     with pytest.raises(interpreter.GameError) as e:
         rules.new_game(2, seed=0)
     assert e.value.loc is not None
+
+
+ONE = tiny_ruleset("""
+  pile: {}
+  kept: {sorted: true}
+flow:
+  - move: {from: deck, to: kept, cards: "[last(deck)]"}
+  - move: {from: deck, to: kept, cards: "[first(deck)]"}
+  - move: {from: kept, to: pile, cards: "[last(kept)]"}
+  - choose: {who: 0, options: "[1]", as: n, prompt: go}
+vars:
+  n: int
+""", game="mv")
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_one_card_move_takes_its_card_alone(tmp_path, record):
+    """A one-card move (``[card]``) holds its card in a local, into a sorted zone or not: the
+    same cards and the same events (a list of one card), no list made nor walked otherwise."""
+    rules = load_text(tmp_path, ONE, "mv.yaml")
+    S = rules.new_game(2, seed=0, record=record, knowledge=record)   # (unshuffled: cards in id order)
+    assert S.z["kept"] == [0] and S.z["pile"] == [9] and S.z["deck"] == list(range(1, 9))
+    if record:
+        assert [e["cards"] for e in S.ev if e["ev"] == "move"] == [[9], [0], [9]]
+    for step in (s for s in rules.steps if s.kind == "effects"):
+        code = step.fn.__code__
+        assert "extend" not in code.co_names
+        assert "FOR_ITER" not in {i.opname for i in dis.get_instructions(code)}
+
+
+TOP = tiny_ruleset("""
+  pile: {}
+  spare: {}
+flow:
+  - move: {from: deck, to: pile, count: 1}
+  - move: {from: spare, to: pile, count: 1}
+  - choose: {who: 0, options: "[1]", as: n, prompt: go}
+vars:
+  n: int
+""", game="mv")
+
+
+def test_a_move_of_the_top_card_pops_it(tmp_path):
+    """``count: 1`` takes the source's top card (its last), none from an empty one (no event),
+    without slicing the pile."""
+    rules = load_text(tmp_path, TOP, "mv.yaml")
+    S = rules.new_game(2, seed=0, record=True)   # (unshuffled: the deck is the cards in id order)
+    assert S.z["pile"] == [9] and S.z["deck"] == list(range(9)) and S.z["spare"] == []
+    assert [(e["from"], e["cards"]) for e in S.ev if e["ev"] == "move"] == [("deck", [9])]
+    for step in (s for s in rules.steps if s.kind == "effects"):
+        assert "BUILD_SLICE" not in {i.opname for i in dis.get_instructions(step.fn.__code__)}

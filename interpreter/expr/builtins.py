@@ -9,7 +9,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
-from .code import AnyLoop, any_loop, Count, Filter, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
+from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .fastpaths import attr_equals, comparison_tests, count_in_bytes, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
@@ -74,7 +74,7 @@ def b_count(c, n, scope, args, kw):
     counted = shape(inner)
     if not isinstance(counted, Filter):
         c.holds_loop(getattr(src, "loops", False))   # (a map's loop is left out)
-        return out, INT
+        return (code(out, Size(src)) if zone_name(src) else out), INT   # (compared with 0: operators.n_compare)
     if not c.plain:   # count(L where comparisons): a loop that counts, no list built
         tests = comparison_tests(counted.var, counted.cond)
         if tests is not None:   # (in a loop that cannot change the zone, a tally's count: tallies.py)

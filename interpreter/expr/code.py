@@ -114,6 +114,8 @@ Lookup = _shape("Lookup", "table index kind")
 Filter = _shape("Filter", "var iter cond")
 # ``count(L where C)``: ``filter`` the Filter counted.
 Count = _shape("Count", "filter")
+# ``len(L)`` of a zone's list read from the state (``iter``: never none, a list).
+Size = _shape("Size", "iter")
 # ``map(L, to: E)``: ``iter`` the list mapped (as many elements); ``lookup`` (table, Lookup kind) when E only looks a
 # table up by the element and L is a list a plain loop may walk.
 Mapped = _shape("Mapped", "iter lookup=None")

@@ -10,7 +10,7 @@ from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
-from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, code, reading, \
+from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, code, reading, \
     shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, pure_value, \
     scan_call, scan_first
@@ -216,6 +216,10 @@ class OperatorNodes:
         hoisted = isinstance(shape(a), Hoisted)   # count(...) lifted out of a filter
         counted = shape(shape(a).inner if hoisted else a)
         zero = shape(b)
+        if isinstance(shape(a), Size) and not self.plain and isinstance(zero, Const) and type(zero.value) is int \
+                and zero.value == 0 and op in (">", "!=", "=="):   # a zone's list empty or not: its truth, no len()
+            empty = code(f"(not {shape(a).iter})", Not(shape(a).iter))
+            return (empty if op == "==" else code(f"(not {empty})", Not(empty))), BOOL
         if isinstance(counted, Count) and isinstance(zero, Const) and type(zero.value) is int and zero.value == 0 \
                 and op in (">", "!=", "=="):
             var, coll, cond = counted.filter.var, counted.filter.iter, counted.filter.cond

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
-from ..expr.types import BOOL, INT, PLAYER
+from ..expr.types import BOOL, INT, PLAYER, is_list
 from ..expr.names import zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
@@ -42,13 +42,13 @@ def e_move(fx, em, spec, path, locals, has_me):
     _move(fx, em, spec, path, locals, has_me, {})
 
 
-def _listed(value) -> int | None:
-    """How many items the list display ``value`` is (``[spot]``: 1), or None: another expression."""
+def _listed(value) -> tuple | None:
+    """The items of the list display ``value`` (``[spot]``: one), or None: another expression."""
     try:
         tree = parse(as_expr(value))
     except ExprError:
         return None    # reported by the move itself
-    return len([c for c in tree.children if c is not None]) if tree.data == "list_" else None
+    return tuple(c for c in tree.children if c is not None) if tree.data == "list_" else None
 
 
 def _branch(value):
@@ -84,21 +84,28 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     em.line(f"{s} = {src}")
     em.line(f"{d} = {dst}")
     moved = f"len({cs})"
+    one = None   # a one-card move's card, held in a local: no list made unless something is told
     if "cards" in spec:
-        csrc, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
-        listed = None if "count" in spec else _listed(spec["cards"])
+        csrc, ctype = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+        items = None if "count" in spec else _listed(spec["cards"])
+        listed = None if items is None else len(items)
         if "count" in spec:   # the first N of these cards (all of them when they are fewer)
             n, _ = fx.expr(spec["count"], (*path, "count"), locals, has_me, INT)
             em.line(f"{cs} = list({csrc})[:max(0, {n})]")
+        elif items is not None and len(items) == 1 and is_list(ctype):   # ``[spot]``: its item alone (checked as the list above)
+            card, _ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, None, tree=items[0])
+            em.line(f"{cs} = {card}")
+            one, cs = cs, f"[{cs}]"   # (the list made only where the move is told)
+            moved = "1"
         elif listed is not None:   # a list display (``[spot]``): a new list of known length
             em.line(f"{cs} = {csrc}")
             moved = str(listed)
         else:
             em.line(f"{cs} = list({csrc})")
-        if listed == 1 and sname and fx.ctx.zone_sorted(sname):   # (in card order: found by bisection)
-            em.line(f"_remove_sorted({s}, {cs}[0])")
-        elif listed == 1:   # (a C call costs as much as the rest of a one-card move)
-            em.line(f"{s}.remove({cs}[0])")
+        if one is not None and sname and fx.ctx.zone_sorted(sname):   # (in card order: found by bisection)
+            em.line(f"_remove_sorted({s}, {one})")
+        elif one is not None:   # (a C call costs as much as the rest of a one-card move)
+            em.line(f"{s}.remove({one})")
         elif listed is not None and listed < 8:
             em.line(f"for _x in {cs}: {s}.remove(_x)")
         else:
@@ -112,6 +119,10 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         if fx.ctx.probes is not None:   # coverage: the zone held fewer cards than asked for
             em.line(f"if len({s}) < ({n}): {fx.ctx.probes.line('ran_out', f'move from {sname} ran out', path)}")
         const = shape(n)
+        if isinstance(const, Const) and type(const.value) is int and const.value == 1:   # the top card: no slices
+            em.line(f"{cs} = [{s}.pop()] if {s} else []")
+            count_cards(em, moved)
+            return _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, None)
         if isinstance(const, Const) and type(const.value) is int and const.value >= 0:   # no min() and max() calls
             em.line(f"{k} = {const.value} if len({s}) > {const.value} else len({s})")
         else:
@@ -122,6 +133,12 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         em.line(f"{cs} = {s}[:]")
         em.line(f"{s}.clear()")
     count_cards(em, moved)
+    _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one)
+
+
+def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None:
+    """Emit the rest of a move, its cards ``cs`` taken out of their source: into the zone ``d``,
+    known, told, its triggers called (``one``: the local holding the one card moved, or None)."""
     bottom = spec.get("bottom")
     if bottom and dname and fx.ctx.zone_sorted(dname):
         fx.ctx.warn(f"zone '{dname}' is kept sorted: bottom: has no effect on where the cards go",
@@ -129,12 +146,17 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         bottom = False
     if bottom:
         em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
+    elif one is not None and dname and fx.ctx.zone_sorted(dname):
+        em.line(f"_insort({d}, {one})")
+    elif one is not None:
+        em.line(f"{d}.append({one})")
     else:
         put(fx, em, d, cs, dname)
-    knowing(em, cs, sname, sowner, dname, downer)
+    maybe_empty = None if one is not None else cs
+    knowing(em, cs, sname, sowner, dname, downer, maybe_empty)
     fx.ctx.flows(sname, dname)
     fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
-                 f"{owner_key('to', downer)}'cards': {cs}}}", cs)   # no empty moves
+                 f"{owner_key('to', downer)}'cards': {cs}}}", maybe_empty)   # no empty moves
     # the zone's triggers after the move is told: what they do (take the card out again) comes after it
     notify(fx, em, dname, cs, downer)
 
@@ -320,11 +342,12 @@ def notify(fx, em, zone_name, cards_var, owner):
         fx.access.enter(zone_name)
 
 
-def knowing(em, cards_var, src, src_owner, dst, dst_owner) -> None:
+def knowing(em, cards_var, src, src_owner, dst, dst_owner, unless_empty) -> None:
     """Emit: tell the seats' knowledge of hidden cards about the move (engine/knowledge.py),
-    when the game keeps it."""
+    when the game keeps it (``unless_empty``: not when that list is empty)."""
     if src and dst:
-        em.line(f"if S.kn is not None and {cards_var}: _know(S, {cards_var}, {src!r}, "
+        when = f" and {unless_empty}" if unless_empty else ""
+        em.line(f"if S.kn is not None{when}: _know(S, {cards_var}, {src!r}, "
                 f"{src_owner[0] if src_owner else None}, {dst!r}, {dst_owner[0] if dst_owner else None})")
 
 
