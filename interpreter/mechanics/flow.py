@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expr.types import BOOL, INT, PLAYER
-from ..expr.names import var_ref
+from ..expr.names import state_read, var_ref
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -259,9 +259,11 @@ class Turns(Step):
         seat in turn, the table's rotation (a tuple: frame contents are replaced, never mutated)."""
         if self.rotations is None or g.plain:
             return [f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)"]
-        first = "0" if self.start is None else g.value(self.start, g.me(self.me_var))
-        return [f"            first = {first}",   # (not a whole number: the order's own error)
-                f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[S.n][first % S.n] if first.__class__ is int "
+        n = state_read("n")
+        if self.start is None:
+            return [f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][0]"]
+        return [f"            first = {g.value(self.start, g.me(self.me_var))}",   # (not a whole number: the order's own error)
+                f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][first % {n}] if first.__class__ is int "
                 f"else {g.fn(self.order)}(S)"]
 
     def children(self):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import UsageError
 from ..expr.builtins import check_arity, register_builtin
 from ..expr.fastpaths import pure_value
+from ..expr.names import state_read, table_ref
 from ..expr.parser import ExprError, offset_of
 from ..expr.types import NUM, PLAYER
 from ..engine.protocol import game_option
@@ -71,7 +72,8 @@ def b_skill(c, n, scope, args, kw):
     # a seat read plainly (it cannot fail: reading it only where the option is given changes
     # nothing): _skill() written in place, no call (a roll asks it each time; the option tested
     # by `in`, no dict.get call: most games do not give it)
-    return f"(S.p['skill'] if 'skill' not in S.o or S.o['skill'] is None else S.o['skill'][{src}])", NUM
+    p, o = table_ref("p", "skill"), state_read("o")
+    return f"({p} if 'skill' not in {o} or {o}['skill'] is None else {o}['skill'][{src}])", NUM
 
 
 register_builtin("skill", b_skill, {"_skill": _skill})

@@ -21,6 +21,7 @@ may be played (hearts not yet broken, yet a hand of hearts only).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import cache
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.runtime import ExprRuntimeError, attribute_index
@@ -50,6 +51,7 @@ def rounds(plays, cards: int) -> int:
 MAX_ROTATED = 16   # the most seats whose orders from each leader are kept (rotations)
 
 
+@cache   # (one table for every step and ruleset: one name in a module's namespace)
 def rotations(most: int) -> tuple:
     """For n = 0 .. ``most`` seats, the order of play from each leader (``[n][leader]``: the
     seats from the leader on, then those before): tuples, so a trick's frame holds one
