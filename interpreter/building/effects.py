@@ -289,7 +289,7 @@ class EffectCompiler(DeclaredEffects):
         if pool[name] in ("player", "team") or any_owner and pool[name] == "card":
             by_team = (pool[name] == "team") if pool[name] != "card" else None
             if tree.data == "name":
-                owner = ("S.tm[me]" if by_team else "me", by_team)
+                owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
             else:
                 key_node = tree.children[1] if tree.data == "index" else tree.children[0]
                 try:
@@ -298,7 +298,7 @@ class EffectCompiler(DeclaredEffects):
                     self.ctx.expr_error(e, path)
                     return "_dummy[0]", None, None
                 if by_team and key_type != TEAM:   # (a card-owned zone's key is its card)
-                    key_src = f"S.tm[{key_src}]"
+                    key_src = item_read(state_read("tm"), key_src)
                 owner = (key_src, by_team)
         return src, name, owner
 
@@ -342,10 +342,10 @@ class EffectCompiler(DeclaredEffects):
             if kind in ("player", "team"):
                 by_team = kind == "team"
                 if owner_node is None:
-                    owner = ("S.tm[me]" if by_team else "me", by_team)
+                    owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
                 else:
                     osrc, otype = compiler.node(owner_node, scope)
-                    owner = (f"S.tm[{osrc}]" if by_team and otype != TEAM else osrc, by_team)
+                    owner = (item_read(state_read("tm"), osrc) if by_team and otype != TEAM else osrc, by_team)
         except ExprError as e:
             self.ctx.expr_error(e, path)
             return "_dummy[0]", None, None

@@ -163,7 +163,7 @@ class FlowSource:
         local ``led`` (the source of the led card), anything else a call on the card."""
         table = getattr(fn, "__self__", None)
         if not self.plain and type(table) is tuple and getattr(fn, "__name__", "") == "__getitem__":
-            return f"{self.fn(table)}[{card}]"
+            return item_read(self.fn(table), card)
         if getattr(fn, "reads_state", False):
             return f"{self.fn(fn)}(S, None, {{'led': {led}}}, {card})"
         return f"{self.fn(fn)}({card})"
