@@ -266,8 +266,9 @@ def test_the_module_written_for_c_is_the_one_that_runs_its_slot_reads_spelt_for_
     rules = interpreter.load(game)
     text = written_for_c(load_data(find_ruleset(game), None))
     reads = re.findall(r"_rb_get\(S, '(\w+)'\)", text)
-    assert len(reads) > 40 and {"sh", "players"} <= set(reads) and text.count("_rb_at(") > 10
-    python = _as_python(re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", text)).splitlines()
+    assert len(reads) > 40 and {"sh", "players", "over", "dec", "steps"} <= set(reads) and text.count("_rb_at(") > 10
+    python = _as_python(re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", text))
+    python = re.sub(r"S\.(\w+) = S\.\1 \+ ", r"S.\1 += ", python).splitlines()   # (a count: names.state_add)
     lines = rules.module_source.splitlines()
     assert len(python) == len(lines)   # (but a function's heading comment, cut at its width)
     assert [a for a, b in zip(python, lines) if a != b and not a.startswith("# ")] == []

@@ -7,7 +7,7 @@ module written in the compiler's dialect (expr/names.py ``dialect``, building ``
 its reads of the state's slots and of items, made by slots.h at their offsets.
 
 Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
-in wall time on a busy machine), once for each text (each variant, each edit), for 10 to 16%
+in wall time on a busy machine), once for each text (each variant, each edit), for 12 to 22%
 fewer instructions a game: it pays back over a long batch, not a first load
 (docs/performance.md "The compiled tier"). When it cannot be used (no C compiler, no Cython, a
 cache folder that cannot be written, a compile that fails) the reason is shown once and the

@@ -16,7 +16,7 @@ from lark import Tree
 
 from ..expr import ExprError, parse
 from ..expr.access import Access, Recorder
-from ..expr.names import owning, writable
+from ..expr.names import item_read, owning, state_add, state_read, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.tallies import Tallies
 from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
@@ -289,7 +289,7 @@ class EffectCompiler(DeclaredEffects):
         if pool[name] in ("player", "team") or any_owner and pool[name] == "card":
             by_team = (pool[name] == "team") if pool[name] != "card" else None
             if tree.data == "name":
-                owner = ("S.tm[me]" if by_team else "me", by_team)
+                owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
             else:
                 key_node = tree.children[1] if tree.data == "index" else tree.children[0]
                 try:
@@ -298,7 +298,7 @@ class EffectCompiler(DeclaredEffects):
                     self.ctx.expr_error(e, path)
                     return "_dummy[0]", None, None
                 if by_team and key_type != TEAM:   # (a card-owned zone's key is its card)
-                    key_src = f"S.tm[{key_src}]"
+                    key_src = item_read(state_read("tm"), key_src)
                 owner = (key_src, by_team)
         return src, name, owner
 
@@ -342,10 +342,10 @@ class EffectCompiler(DeclaredEffects):
             if kind in ("player", "team"):
                 by_team = kind == "team"
                 if owner_node is None:
-                    owner = ("S.tm[me]" if by_team else "me", by_team)
+                    owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
                 else:
                     osrc, otype = compiler.node(owner_node, scope)
-                    owner = (f"S.tm[{osrc}]" if by_team and otype != TEAM else osrc, by_team)
+                    owner = (item_read(state_read("tm"), osrc) if by_team and otype != TEAM else osrc, by_team)
         except ExprError as e:
             self.ctx.expr_error(e, path)
             return "_dummy[0]", None, None
@@ -363,7 +363,8 @@ class EffectCompiler(DeclaredEffects):
     def event(self, em, payload: str, unless_empty: str | None = None) -> None:
         """Log an event when the game records them (``unless_empty``: not when that list is empty)."""
         when = f" and {unless_empty}" if unless_empty else ""
-        em.line(f"if S.ev is not None{when}: S.ev.append({payload})")
+        ev = state_read("ev")
+        em.line(f"if {ev} is not None{when}: {ev}.append({payload})")
 
     # ------------------------------------------------------------------ control
     def indented(self, em, header, items, path, locals, has_me, probe: tuple[str, str] | None = None):
@@ -471,15 +472,15 @@ class EffectCompiler(DeclaredEffects):
         ns = self.ctx.names.namespace
         loc = f"_loc{len(ns)}"
         ns[loc] = self.ctx.smap.loc(path)
-        em.line("S.steps += 1")
-        em.line(f"if S.steps > S.rules.max_steps: _over_budget(S, {loc})")
+        em.line(state_add("steps", 1))
+        em.line(f"if {state_read('steps')} > {state_read('rules')}.max_steps: _over_budget(S, {loc})")
 
     def e_with_player(self, em, spec, path, locals, has_me):
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)
         saved, w = em.fresh("_me"), em.fresh("_w")
         em.line(f"{w} = {who}" if who == "me" else f"{w} = {'_team' if typ == TEAM else '_seat'}(S, {who})")   # (checked)
         if typ == TEAM:   # a team acts through its first member
-            em.line(f"{w} = None if {w} is None else S.members[{w}][0]")
+            em.line(f"{w} = None if {w} is None else {item_read(state_read('members'), w)}[0]")
         em.line(f"if {w} is not None:")
         em.depth += 1
         em.line(f"{saved} = me")

@@ -30,13 +30,13 @@ from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.reuse import global_names
 from ..expr.runtime import RUNTIME_ERRORS
-from ..expr.names import var_ref
+from ..expr.names import item_read, state_add, state_read, table_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .listing import graft, module
-from .trips import up_source
+from .trips import pending, up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
 # function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
@@ -94,7 +94,7 @@ class FlowSource:
 
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
-        return "None" if var is None else var_ref(var)
+        return "None" if var is None else table_ref("v", var)
 
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""
@@ -116,13 +116,14 @@ class FlowSource:
             # effects then one step: the effects written here, the step entered in the sequence's
             # place (its run's first branch: the same stack after it, a frame and a call fewer)
             for fx in seq.steps[:-1]:
-                lines += [*([f"{pad}S.steps += {fx.charge}"] if fx.charge else []),
-                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), f"{pad}if S.over:", f"{pad}    return None"]
+                lines += [*([f"{pad}{state_add('steps', fx.charge)}"] if fx.charge else []),
+                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), f"{pad}if {state_read('over')}:",
+                          f"{pad}    return None"]
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
-                return [*lines, f"{pad}S.stack.append({self.enter(step)})", f"{pad}return None"]
+                return [*lines, f"{pad}{state_read('stack')}.append({self.enter(step)})", f"{pad}return None"]
         new, run = self.start(step)
-        return [*lines, f"{pad}S.stack.append(f := {new})", f"{pad}return {run}(S, f)"]
+        return [*lines, f"{pad}{state_read('stack')}.append(f := {new})", f"{pad}return {run}(S, f)"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
         """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
@@ -136,24 +137,24 @@ class FlowSource:
         the caller's own when the caller returns) and checked only in a resolve, which nothing
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
         chain no longer than the flow is deep), and the loop checks after each iteration."""
-        run, push, count = self.run(step), [], f"{pad}S.steps += {1 + step.charge}"
+        run, push, count = self.run(step), [], f"{pad}{state_add('steps', 1 + step.charge)}"
         started = self._started(step) if frame is None and caller is not None else None
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
             # written here, no frame made and no call (errors located as its run locates them)
-            return [*([f"{pad}S.stack.pop()"] if tail else []), count,
+            return [*([f"{pad}{state_read('stack')}.pop()"] if tail else []), count,
                     *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
-            push, frame = [f"{pad}S.stack[-1] = f = {new}" if tail else f"{pad}S.stack.append(f := {new})"], "f"
+            stack = state_read("stack")
+            push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
             return [*push, count, f"{pad}return {run}(S, {frame})"]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
-                 f"{pad}if S.steps > {self.max_steps}:", f"{pad}    _over_budget(S)",
+                 f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)",
                  *(up_source(self, step, pad) if asked else [])]   # (then the loop's trips up the flow)
         if asked:
-            pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if self.auto_forced else "")
-            lines += [f"{pad}if changed is U and {pending}:", f"{pad}    return ASKED"]
+            lines += [f"{pad}if changed is U and {pending(self.auto_forced)}:", f"{pad}    return ASKED"]
         return [*lines, f"{pad}return changed"]
 
     def key(self, fn, card: str, led: str = "None") -> str:
@@ -162,7 +163,7 @@ class FlowSource:
         local ``led`` (the source of the led card), anything else a call on the card."""
         table = getattr(fn, "__self__", None)
         if not self.plain and type(table) is tuple and getattr(fn, "__name__", "") == "__getitem__":
-            return f"{self.fn(table)}[{card}]"
+            return item_read(self.fn(table), card)
         if getattr(fn, "reads_state", False):
             return f"{self.fn(fn)}(S, None, {{'led': {led}}}, {card})"
         return f"{self.fn(fn)}({card})"
@@ -411,14 +412,14 @@ def _asks_again(rules, step) -> str:
     iteration written in (run the step, count it, hand the decision back), so that a decision
     costs one call instead of a trip through the loop. The loop takes over wherever it would
     do something else: the game over, another frame on top, no decision asked, a forced move."""
-    pending = "S.dec is not None" + (" and len(S.dec[1]) > 1" if rules.auto_forced else "")
-    return "\n".join(["    if S.over or S.stack[-1] is not frame:",
+    over, stack, steps = state_read("over"), state_read("stack"), state_read("steps")
+    return "\n".join([f"    if {over} or {stack}[-1] is not frame:",
                       "        return None",
                       f"    changed = R{step.index}(S, frame)",
-                      f"    S.steps += {1 + step.charge}",
-                      f"    if S.steps > {rules.max_steps}:",
+                      f"    {state_add('steps', 1 + step.charge)}",
+                      f"    if {steps} > {rules.max_steps}:",
                       "        _over_budget(S)",
-                      f"    if {pending}:",
+                      f"    if {pending(rules.auto_forced)}:",
                       "        return ASKED",
                       "    return changed"])
 
@@ -439,15 +440,17 @@ def _advance_source(rules, g, plain: bool = False) -> str:
     watch = bool(rules.triggers.when)
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
-    lines = ["def advance(S, changed=True):", "    stack = S.stack", "    runs = RUNS"]
+    # (the state's reads in the compiler's dialect: expr/names.py state_read)
+    over, dec, steps = state_read("over"), state_read("dec"), state_read("steps")
+    lines = ["def advance(S, changed=True):", f"    stack = {state_read('stack')}", "    runs = RUNS"]
     if plain:
         lines.append("    budget, ENDS, auto, checks, CHARGES = S.rules.loop")
-    lines += ["    try:", "        while not S.over:"]
+    lines += ["    try:", f"        while not {over}:"]
     if plain or watch or rules.end_checks:
         lines.append("            if changed and checks:" if plain else "            if changed:")
         if watch:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
             lines += [*rules.triggers.watch_source(g, " " * 16, plain),
-                      "                if S.over:",
+                      f"                if {over}:",
                       "                    break"]
         if plain:
             lines += ["                try:",
@@ -458,7 +461,7 @@ def _advance_source(rules, g, plain: bool = False) -> str:
                       "                except _RUNTIME_ERRORS as e:",
                       "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
                       "                    raise",
-                      "                if S.over:",
+                      f"                if {over}:",
                       "                    break"]
         for k, check in enumerate(() if plain else rules.end_checks):   # each asked in turn, no loop over them
             g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
@@ -469,9 +472,10 @@ def _advance_source(rules, g, plain: bool = False) -> str:
                       "                except _RUNTIME_ERRORS as e:",
                       f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
                       "                    raise"]
-    lines.append("            if S.dec is not None:")
+    lines.append(f"            if {dec} is not None:")
     if plain or rules.auto_forced:   # a decision with one option is no decision
-        lines += ["                if auto and len(S.dec[1]) == 1:" if plain else "                if len(S.dec[1]) == 1:",
+        lines += [f"                if auto and len({item_read(dec, '1')}) == 1:" if plain else
+                  f"                if len({item_read(dec, '1')}) == 1:",
                   "                    changed = _forced(S, stack[-1])",
                   "                    continue"]
     lines += ["                break",
@@ -480,16 +484,16 @@ def _advance_source(rules, g, plain: bool = False) -> str:
               "                break",
               "            frame = stack[-1]"]
     if set(charges) == {1} and not plain:
-        lines += ["            changed = runs[frame[0]](S, frame) is not U",
-                  "            S.steps += 1"]
+        lines += [f"            changed = {item_read('runs', item_read('frame', '0'))}(S, frame) is not U",
+                  f"            {state_add('steps', 1)}"]
     else:
-        lines += ["            i = frame[0]",
-                  "            changed = runs[i](S, frame) is not U",
-                  "            S.steps += CHARGES[i]"]
-    lines += ["            if S.steps > budget:" if plain else f"            if S.steps > {rules.max_steps}:",
+        lines += [f"            i = {item_read('frame', '0')}",
+                  f"            changed = {item_read('runs', 'i')}(S, frame) is not U",
+                  f"            {state_add('steps', item_read('CHARGES', 'i'))}"]
+    lines += [f"            if {steps} > budget:" if plain else f"            if {steps} > {rules.max_steps}:",
               "                _over_budget(S)",
               "    except _RUNTIME_ERRORS as e:",
               "        raise _located(S, e) from None",
-              "    if S.over:",
+              f"    if {over}:",
               "        S.dec = None"]
     return "\n".join(lines)

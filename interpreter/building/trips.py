@@ -11,6 +11,15 @@ each where the loop's trip costs a generic call and its tests, and no loop at al
 flow goes on to the next question."""
 from __future__ import annotations
 
+from ..expr.names import item_read, state_add, state_read
+
+
+def pending(auto_forced: bool) -> str:
+    """The test that a decision is pending (one of a single option is none, where forced moves
+    are played: ``auto_forced``)."""
+    dec = state_read("dec")
+    return f"{dec} is not None" + (f" and len({item_read(dec, '1')}) > 1" if auto_forced else "")
+
 
 def ancestors(g, step) -> list:
     """The steps ``step`` is inside, nearest first, that keep a frame of their own (no effect list,
@@ -31,12 +40,14 @@ def up_source(g, step, pad: str) -> list:
     above = [] if g.plain else ancestors(g, step)
     if not above:
         return []
-    lines = [f"{pad}while S.dec is None and changed is U and not S.over and S.stack:",
-             f"{pad}    top = S.stack[-1]",
+    # (the state's reads in the compiler's dialect: expr/names.py state_read)
+    stack, steps = state_read("stack"), state_read("steps")
+    lines = [f"{pad}while {state_read('dec')} is None and changed is U and not {state_read('over')} and {stack}:",
+             f"{pad}    top = {stack}[-1]",
              f"{pad}    i = top[0]"]
     for k, a in enumerate(above):
         lines += [f"{pad}    {'elif' if k else 'if'} i == {a.index}:",
                   f"{pad}        changed = {g.run(a)}(S, top)",
-                  f"{pad}        S.steps += {1 + a.charge}"]
+                  f"{pad}        {state_add('steps', 1 + a.charge)}"]
     return [*lines, f"{pad}    else:", f"{pad}        break",
-            f"{pad}    if S.steps > {g.max_steps}:", f"{pad}        _over_budget(S)"]
+            f"{pad}    if {steps} > {g.max_steps}:", f"{pad}        _over_budget(S)"]

@@ -56,6 +56,14 @@ def state_read(attr: str) -> str:
     return f"{SLOT_READ}(S, {attr!r})" if _dialect.get() == C_SLOTS else f"S.{attr}"
 
 
+def state_add(attr: str, amount) -> str:
+    """Source of the statement adding ``amount`` to the state's attribute ``attr`` (a count, the
+    step budget's): in the C dialect its read is ``state_read``'s, the write Python's."""
+    if _dialect.get() == C_SLOTS:
+        return f"S.{attr} = {state_read(attr)} + {amount}"
+    return f"S.{attr} += {amount}"
+
+
 def dialect_helpers() -> dict:
     """What the C dialect's reads are, as Python: for code of a module built in it that runs
     while it is built (a board's adjacency, checked at load)."""
@@ -65,7 +73,9 @@ def dialect_helpers() -> dict:
 
 def item_read(seq: str, index: str) -> str:
     """Source of item ``index`` of ``seq`` read as a value (never an assignment target)."""
-    return f"{ITEM_READ}({seq}, {index})" if _dialect.get() == C_SLOTS else f"{seq}[{index}]"
+    # (a literal index Cython compiles to a list's or tuple's item at once already)
+    literal = index.isdigit()
+    return f"{ITEM_READ}({seq}, {index})" if _dialect.get() == C_SLOTS and not literal else f"{seq}[{index}]"
 
 
 def slot(kind: str, name: str) -> str:

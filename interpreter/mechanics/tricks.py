@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
-from ..expr.names import owning, zone_ref
+from ..expr.names import item_read, owning, state_add, state_read, zone_ref
 from ..engine.knowledge import know
 from .base import Step, step_kind
 from .contract import Key, players_key
@@ -264,18 +264,19 @@ class Tricks(Step):
                  *owning({self.hand, self.table}),   # (written in place below)
                  f"    pos = frame[{POS}]",
                  f"    order = frame[{ORDER}]",
-                 "    player = order[pos]",
+                 f"    player = {item_read('order', 'pos')}",   # (reads in the compiler's dialect: expr/names.py)
                  f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
-                 f"    hands[{owner}].remove(card)",
+                 f"    {item_read('hands', owner)}.remove(card)",
                  f"    table = {zone_ref(self.table)}"]
         runs = self.follow_runs is not None and not g.plain
         again = self.asks_again and not g.plain
+        runs_of = g.fn(self.follow_runs) if runs else ""
         if runs:   # the led card's run, read once: the void test (one run object a value) and the next seat's slice
             lines += ["    if table:",
-                      f"        run = {g.fn(self.follow_runs)}[table[0]]",
-                      f"        void = {g.fn(self.follow_runs)}[card] is not run",
+                      f"        run = {item_read(runs_of, 'table[0]')}",
+                      f"        void = {item_read(runs_of, 'card')} is not run",
                       "    else:",
-                      *([f"        run = {g.fn(self.follow_runs)}[card]"] if again else []),
+                      *([f"        run = {item_read(runs_of, 'card')}"] if again else []),
                       "        void = False"]
         elif self.follow is not None:
             lines += ["    void = False", "    if table:",
@@ -285,10 +286,10 @@ class Tricks(Step):
             lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
         lines += [f"    if frame[{PLAYED}] is not None:   # (None: the order's seats up to the position played)",
                   f"        frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
-                  "    if S.kn is not None:",
+                  f"    if {state_read('kn')} is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.hand!r}, {owner}, {self.table!r}, None)",
-                  "    if S.ev is not None:",
-                  f"        S.ev.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
+                  f"    if {state_read('ev')} is not None:",
+                  f"        {state_read('ev')}.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
         hook = {"card": "card", "led": "table[0]", "trick": "table[:]", "tricks_played": f"frame[{DONE}]"}
         if self.on_play is not None:
@@ -313,22 +314,22 @@ class Tricks(Step):
                 rerun = ["        if void:", f"            run = {g.fn(self.follow_runs)}[table[0]]"]
             if runs:
                 rerun.append("        first, last = run")
-            lines += ["        player = order[pos]",
-                      f"        hand = hands[{owner}]",
+            lines += [f"        player = {item_read('order', 'pos')}",
+                      f"        hand = {item_read('hands', owner)}",
                       *rerun,
                       *self._options(g, "        ", led=True, run=runs),
                       "        if options:",
                       "            S.dec = (player, tuple(options))" if self.unique_labels else
                       "            S.dec = (player, tuple(S.rules.distinct_cards(options)))",
-                      f"            S.steps += {1 + self.charge}",
-                      f"            if S.steps > {g.max_steps}:",
+                      f"            {state_add('steps', 1 + self.charge)}",
+                      f"            if {state_read('steps')} > {g.max_steps}:",
                       "                _over_budget(S)",
                       f"            {pending}"]
         return "\n".join(lines)
 
     def _finish_source(self, g):
         """finish() specialised: the winner found in one pass over the trick."""
-        owner = "S.tm[winner]" if self.collect_by_team else "winner"
+        owner = item_read(state_read("tm"), "winner") if self.collect_by_team else "winner"
         lines = [f"def W{self.index}(S, frame):",
                  *owning({self.table, self.collect}),   # (written in place below)
                  f"    table = {zone_ref(self.table)}",
@@ -352,7 +353,7 @@ class Tricks(Step):
         if self.trump is None:   # the led card takes part: the best so far, the others compared with it
             lines += [f"    best, top = 0, {g.key(self.rank, 'table[0]', 'table[0]')}",
                       "    for i in range(1, len(table)):",
-                      "        c = table[i]"]
+                      f"        c = {item_read('table', 'i')}"]
         else:
             lines += ["    best = -1", "    for i, c in enumerate(table):"]
         if runs:
@@ -374,10 +375,10 @@ class Tricks(Step):
             lines.append("    zone.sort()")
         if self.notify_collect:
             lines.append(f"    S.rules.triggers.entered(S, {self.collect!r}, {owner}, {self.collect_by_team}, cards, winner)")
-        lines += ["    if S.kn is not None:",
+        lines += [f"    if {state_read('kn')} is not None:",
                   f"        {g.fn(know)}(S, cards, {self.table!r}, None, {self.collect!r}, {owner})",
-                  "    if S.ev is not None:",
-                  f"        S.ev.append({{'ev': 'trick', 'winner': winner, 'from': {self.table!r}, 'to': {self.collect!r}, "
+                  f"    if {state_read('ev')} is not None:",
+                  f"        {state_read('ev')}.append({{'ev': 'trick', 'winner': winner, 'from': {self.table!r}, 'to': {self.collect!r}, "
                   f"'to_owner': {owner}, 'cards': cards}})"]
         if self.on_win is not None:
             hook = {"card": "win_card", "led": "cards[0]", "trick": "cards", "tricks_played": f"frame[{DONE}]"}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
-from ..expr.names import var_ref
+from ..expr.names import table_ref, var_ref
 from ..expr.reuse import global_names
 from .contract import TRIGGER_KEYS, key_names, required_names
 
@@ -196,10 +196,10 @@ class Triggers:
                       "except Exception as e:",
                       f"    raise _T.failed(e, {k})",
                       "if h:",
-                      f"    if {var_ref(key)} is not True:",
+                      f"    if {table_ref('v', key)} is not True:",   # (read: in the compiler's dialect)
                       f"        {var_ref(key)} = True",
                       *([f"        {fire}"] if fire is not None else []),
-                      f"elif {var_ref(key)} is not False:",
+                      f"elif {table_ref('v', key)} is not False:",
                       f"    {var_ref(key)} = False"]
         return [pad + line for line in lines]
 
