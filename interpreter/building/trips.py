@@ -24,7 +24,9 @@ def pending(auto_forced: bool) -> str:
 def ancestors(g, step) -> list:
     """The steps ``step`` is inside, nearest first, that keep a frame of their own (no effect list,
     no sequence whose one step takes its place: ``FlowSource.start``)."""
-    parent = {c.index: s for s in g.steps for c in s.children()}
+    parent = g.__dict__.get("parent_of")
+    if parent is None:   # (made once a module: a resolve that asks asks for its ancestors)
+        parent = g.parent_of = {c.index: s for s in g.steps for c in s.children()}
     out, at = [], parent.get(step.index)
     while at is not None:
         if not at.inline and g.start(at)[1] == g.run(at):
