@@ -84,8 +84,6 @@ def compiled_module(rules, written=None):
         text = rules.module_source if written is None else written()
     except Exception as e:   # (the ruleset built again in another dialect: whatever fails, Python runs)
         raise BuildError(f"its module could not be written for the compiler: {type(e).__name__}: {e}") from None
-    if text != rules.module_source and _functions(text)[0] != _functions(rules.module_source)[0]:
-        raise BuildError("the module written for the compiler does not have the functions of the one that runs")
     try:
         header = HEADER.read_text()
     except OSError as e:
@@ -98,6 +96,10 @@ def compiled_module(rules, written=None):
         raise BuildError("the cache folder ($XDG_CACHE_HOME/rulebook, else ~/.cache/rulebook) cannot be written"
                          " or is not this user's alone")
     folder = Path(place)
+    # (checked before a text is compiled, so a cached module's was: a load does not ask again)
+    if extension(folder, name) is None and text != rules.module_source \
+            and _functions(text)[0] != _functions(rules.module_source)[0]:
+        raise BuildError("the module written for the compiler does not have the functions of the one that runs")
     try:
         folder.mkdir(mode=0o700, exist_ok=True)
     except OSError as e:
