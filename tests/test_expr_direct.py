@@ -283,3 +283,44 @@ def test_a_card_looked_for_in_zones_joined_is_found_in_the_bytes_of_their_cards(
         assert form in fast.source and "bytes(" not in plain.source, fast.source
         expected = plain_value if form == "bytes([" else plain_value * 40
         assert fast.fn(S, 0, None) == plain.fn(S, 0, None) == expected
+
+
+# ---------------------------------------------------------------------- x in map(a card's zone, to: attr)
+ON_TABLES = """
+game: pt
+players: {min: 2, max: 2}
+components:
+  table: {cards: [{t: a}, {t: b}, {t: c}, {t: d}], label: "{t}"}
+  piece: {attributes: {seat: 0..1}, copies: 2, label: "piece{seat}"}
+zones:
+  tables: {start: [table]}
+  box: {start: [piece]}
+  on: {owner: card}
+flow: []
+"""
+
+
+@pytest.mark.parametrize("op", ["in", "not in"])
+def test_a_seat_looked_for_in_a_cards_zone_calls_no_scan_where_the_zone_is_missing_or_empty(tmp_path, op):
+    """``me in map(on, to: seat)`` of each table (a zone per card: a missing entry or an empty
+    list for most): no scan called for those, the same answers as the plain compile's."""
+    rules = load_text(tmp_path, ON_TABLES)
+    S = rules.new_game(2, seed=1)
+    a, b, c, _ = S.z["tables"]
+    mine, other = (next(x for x in S.z["box"] if rules.card_labels[x] == f"piece{seat}") for seat in (0, 1))
+    S.z["on"].update({b: [], c: [other, mine]})   # a: no entry, b: empty, c: both seats, d: none
+    text = f"map(tables where me {op} map(on, to: seat), to: t)"
+    fast = Compiler(rules.names).compile(text, has_me=True)
+    plain = Compiler(rules.names, plain=True).compile(text, has_me=True)
+    ns, calls = rules.names.namespace, []
+    scans = {name: fn for name, fn in ns.items() if name.startswith("_scan_")}
+    for name, fn in scans.items():
+        ns[name] = (lambda f: lambda *args: calls.append(args) or f(*args))(fn)
+    try:
+        for me in (0, 1):
+            assert fast.fn(S, me, None) == plain.fn(S, me, None) == (["c"] if op == "in" else ["a", "b", "d"])
+        calls.clear()
+        fast.fn(S, 0, None)
+        assert len(calls) == 1, calls   # table c's pieces only
+    finally:
+        ns.update(scans)

@@ -10,8 +10,8 @@ from ..errors import did_you_mean
 from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
-from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, code, reading, \
-    shape
+from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
+    reading, shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, pure_value, \
     scan_call, scan_first
 from .parser import ExprError, offset_of, unquote
@@ -285,6 +285,12 @@ class OperatorNodes:
             # of these types no value is a NaN, the one thing `in` finds and `==` does not)
             table, zone = mapped.lookup[0], mapped.iter
             found = f"({scan_call(self, zone, [('Eq', table, a)])} is not None)"
+            owned = shape(zone)
+            if isinstance(owned, Zone) and owned.per_card and pure_value(owned.owner) and pure_value(a):
+                # a card's zone, mostly missing or empty (pieces on a table): no call for those
+                cards, owner = owned.table, owned.owner
+                scan = scan_call(self, f"{cards}[{owner}]", [('Eq', table, a)])
+                found = f"(({scan} is not None) if {owner} in {cards} and {cards}[{owner}] else False)"
             return (found if op == "in" else f"(not {found})"), BOOL
         union = None if self.plain or not is_list(tb) else self._union_set(a, ta, b, tb, scope, op)
         if union is not None:   # x in A + B in a loop: one set (or bytes) of both, a lookup per element
