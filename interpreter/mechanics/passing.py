@@ -90,7 +90,7 @@ class Pass(Step):
         return [f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
                 f"    zone = {zone_ref(self.zone)}",
                 f"    while frame[{GIVER}] < len(givers):",
-                f"        giver = givers[frame[{GIVER}]]",
+                f"        giver = {item_read('givers', f'frame[{GIVER}]')}",
                 f"        hand = {hand}",
                 f"        if frame[{PICKED}] < count and hand:",
                 "            S.dec = (giver, tuple(hand))" if self.unique_labels and not g.plain else
@@ -119,7 +119,7 @@ class Pass(Step):
                  if self.asks_again and not g.plain else [])
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
-            f"    giver = frame[{GIVERS}][frame[{GIVER}]]",
+            f"    giver = {item_read(f'frame[{GIVERS}]', f'frame[{GIVER}]')}",
             f"    ({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}].remove(card)   # (copy on write)",
             *g.assign(self.to, "to", "giver", "    "),   # (a checked seat: mechanics/base.py)
             f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",

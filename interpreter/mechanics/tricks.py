@@ -365,9 +365,9 @@ class Tricks(Step):
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
                   f"    seats = frame[{PLAYED}]",   # (None: the order's first seats played)
-                  f"    winner = frame[{ORDER}][best] if seats is None else seats[best]",
+                  f"    winner = {item_read(f'frame[{ORDER}]', 'best')} if seats is None else {item_read('seats', 'best')}",
                   "    cards = table[:]",
-                  "    win_card = table[best]",
+                  f"    win_card = {item_read('table', 'best')}",
                   "    table.clear()",
                   f"    zone = {zone_ref(self.collect)}[{owner}]",
                   "    zone.extend(cards)"]
