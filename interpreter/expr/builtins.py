@@ -11,6 +11,7 @@ from lark import Tree
 from . import runtime
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
+from .names import item_read, state_read
 from .fastpaths import attr_equals, comparison_tests, count_in_bytes, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
 from .tallies import tallied
@@ -271,7 +272,7 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
         parts = [c.node(a, scope) for a in args]
         for (_, t), a in zip(parts, args):
             c.expect_type(t, PLAYER, a)
-        return template.format(*[s for s, _ in parts], k=parts[1][0] if len(parts) > 1 else "1"), result
+        return template.format(*[s for s, _ in parts], k=parts[1][0] if len(parts) > 1 else "1", n=state_read("n")), result
     return build
 
 
@@ -287,7 +288,7 @@ def _of_player(fname, template, result, reads=None):
             raise ExprError(f"{fname}() takes a player, got {t}", offset_of(args[0]), code="type")
         if t != PLAYER:
             c.access.fixed("num_players")   # (_seat checks it is a seat)
-        return template.format(s if t == PLAYER else f"_seat(S, {s})"), result
+        return template(s if t == PLAYER else f"_seat(S, {s})"), result
     return build
 
 
@@ -344,10 +345,10 @@ BUILTINS = {
     "distinct": b_distinct,
     "map": b_map,
     "abs": b_abs,
-    "left": _seat("left", "((({0}) + {k}) % S.n)", lo=1, hi=2),
-    "right": _seat("right", "((({0}) - {k}) % S.n)", lo=1, hi=2),
-    "team": _of_player("team", "S.tm[{0}]", TEAM, reads="team"),
-    "partner": _of_player("partner", "_partner(S, {0})", PLAYER, reads="team"),
+    "left": _seat("left", "((({0}) + {k}) % {n})", lo=1, hi=2),
+    "right": _seat("right", "((({0}) - {k}) % {n})", lo=1, hi=2),
+    "team": _of_player("team", lambda p: item_read(state_read("tm"), p), TEAM, reads="team"),
+    "partner": _of_player("partner", lambda p: f"_partner(S, {p})", PLAYER, reads="team"),
     "members": b_members,
     "keys": b_keys,
 }

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
-from ..expr.names import var_at
+from ..expr.names import state_add, state_read, var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
@@ -337,7 +337,7 @@ def checked_seat(ctx, who):
     """A step's ``who:`` (or a pass's ``to:``) that must be a seat (or none): ``who: 99`` is a located
     runtime error. Compiled again as statements with the test written in (``_seat`` called only to
     raise), so that a step writing them in place (flowgen.py ``assign``) makes no call a question."""
-    test = "if _who is not None and (_who.__class__ is not int or not 0 <= _who < S.n): _seat(S, _who)   # (raises)"
+    test = f"if _who is not None and (_who.__class__ is not int or not 0 <= _who < {state_read('n')}): _seat(S, _who)   # (raises)"
     fn = ctx.compiler.to_function("_who", who.source, (f"_who = {who.source}", test))
     fn.source, fn.type, fn.distinct, fn.access = f"_seat(S, {who.source})", who.type, who.distinct, who.access
     return fn
@@ -358,14 +358,14 @@ class AskOnce(Step):
     def none_source(self, g, pad: str) -> list:
         """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
         if self.if_none == "skip" and self.none_probe is None and not g.plain:
-            return [f"{pad}S.stack.pop()", f"{pad}return U"]
+            return [f"{pad}{state_read('stack')}.pop()", f"{pad}return U"]
         return [f"{pad}return {g.step(self)}.no_option(S)"]
 
     def asked_source(self, g) -> list:
         """The end of the run, once ``who`` and ``options`` (a tuple) are known: no seat, the
         step does not apply; no option, ``if_none``; else the question."""
         return ["    if who is None:   # nobody is asked: the step does not apply",
-                "        S.stack.pop()",
+                f"        {state_read('stack')}.pop()",
                 "        return U",
                 "    if not options:", *self.none_source(g, "        "),
                 f"    frame[{SEAT_ASKED}] = who",
@@ -387,7 +387,7 @@ class Effects(Step):
         self.fn, self.me_var = fn, me_var
 
     def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
-        return "\n".join([f"def R{self.index}(S, frame):", "    S.stack.pop()", *g.effects(self.fn, g.me(self.me_var), "    "),
+        return "\n".join([f"def R{self.index}(S, frame):", f"    {state_read('stack')}.pop()", *g.effects(self.fn, g.me(self.me_var), "    "),
                           f"    return {'U' if self.quiet else 'None'}"])
 
 
@@ -438,7 +438,7 @@ class Sequence(Step):
             "        i += 1",
             "        if child.inline:",
             "            if child.charge:   # costly effects count against the budget (engine/loop.py)",
-            "                S.steps += child.charge",
+            f"                {state_add('steps', 'child.charge')}",
             "            if not child.quiet:   # a quiet effect leaves the checks as they were",
             "                result = None",
             "            try:",
@@ -447,16 +447,16 @@ class Sequence(Step):
             "                if getattr(e, 'rulebook_step', None) is None:",
             "                    e.rulebook_step = child",
             "                raise",
-            "            if S.over:",
+            f"            if {state_read('over')}:",
             "                return None",
             "            continue",
             "        if i == n:   # the last child takes this frame's place (a tail call)",
-            "            S.stack[-1] = f = child.enter(S)",
+            f"            {state_read('stack')}[-1] = f = child.enter(S)",
             "        else:",
             f"            frame[{NEXT}] = i",
-            "            S.stack.append(f := child.enter(S))",
-            "        return S.rules.runs[child.index](S, f) if result is U else result",
-            "    S.stack.pop()",
+            f"            {state_read('stack')}.append(f := child.enter(S))",
+            f"        return {state_read('rules')}.runs[child.index](S, f) if result is U else result",
+            f"    {state_read('stack')}.pop()",
             "    return result"])
 
     @staticmethod
@@ -468,16 +468,17 @@ class Sequence(Step):
         out = [f"    if k == {start}:", *(["        _changed = False"] if noted else [])]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
-                out.append(f"        S.steps += {fx.charge}")
+                out.append(f"        {state_add('steps', fx.charge)}")
             out += [*(g.noting(fx, "        ") if noted else   # (located at the effect, not at the list)
                       g.effects(fx.fn, g.me(fx.me_var), "        ", fx)),
-                    "        if S.over:",
+                    f"        if {state_read('over')}:",
                     "            return None"]
         if child is None:
-            return [*out, "        S.stack.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
+            return [*out, f"        {state_read('stack')}.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
         def place(new):   # the last child takes this frame's place (a tail call)
-            return [f"S.stack[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"S.stack.append(f := {new})"]
+            stack = state_read("stack")
+            return [f"{stack}[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
         if noted:
             out += ["        if _changed:", *(f"            {line}" for line in place(g.enter(child))), "            return None"]
         changed = changed and not noted
@@ -486,12 +487,13 @@ class Sequence(Step):
         skip = None if changed or run != g.run(child) else child.skip_source(g, "        ", [push])
         out += [f"        {line}" for line in (*mark, *([push] if skip is None else []))]
         if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
-            out.append(f"        S.steps += {1 + child.charge}")
+            out.append(f"        {state_add('steps', 1 + child.charge)}")
         if skip is None:
             return [*out, "        return None" if changed else f"        return {run}(S, f)"]
         # not applying: the next child at once (the loop's trip counted), or this frame popped if last
-        return [*out, *skip, *(["        S.stack.pop()", "        return U"] if last else [
-            f"        S.steps += {1 + charge}", f"        if S.steps > {g.max_steps}: _over_budget(S)", f"        k = {resume}"])]
+        return [*out, *skip, *([f"        {state_read('stack')}.pop()", "        return U"] if last else [
+            f"        {state_add('steps', 1 + charge)}", f"        if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
+            f"        k = {resume}"])]
 
     def children(self):
         return list(self.steps)

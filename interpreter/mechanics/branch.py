@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..expr.names import state_read
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
 from .base import IF_NONE_KEY, WHO, AskOnce, Step, step_kind
@@ -100,14 +101,14 @@ class Branch(AskOnce):
         (the game loop's next iteration written in: the answer changed nothing a check reads),
         asking their first question in the same call."""
         lines = [f"def Q{self.index}(S, frame, value):",
-                 "    if S.ev is not None:",
-                 f"        S.ev.append({{'ev': 'branch', 'option': {tuple(self.names)!r}[value]}})"]
+                 f"    if {state_read('ev')} is not None:",
+                 f"        {state_read('ev')}.append({{'ev': 'branch', 'option': {tuple(self.names)!r}[value]}})"]
         last = len(self.bodies) - 1
         for k, body in enumerate(self.bodies):
             pad = "    " if last == 0 else "        "
             if last:
                 lines.append("    else:" if k == last else f"    {'if' if k == 0 else 'elif'} value == {k}:")
-            lines += [f"{pad}S.stack[-1] = f = {g.enter(body)}",
+            lines += [f"{pad}{state_read('stack')}[-1] = f = {g.enter(body)}",
                       *([f"{pad}return U"] if g.plain else g.next_step(None, body, "f", pad, asked=True))]
         return "\n".join(lines)
 

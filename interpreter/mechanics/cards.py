@@ -16,7 +16,7 @@ from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER, is_list
-from ..expr.names import zone_ref
+from ..expr.names import item_read, state_add, state_read, zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
 
@@ -201,7 +201,7 @@ def e_deal(fx, em, spec, path, locals, has_me):
         em.line(f"{w} = {w}[{i}:] + {w}[:{i}]")
     zone = em.fresh("_z")
     em.line(f"{zone} = {fx.writable(to)}")
-    key = "S.tm[_p]" if fx.ctx.names.zones[to] == "team" else "_p"
+    key = item_read(state_read("tm"), "_p") if fx.ctx.names.zones[to] == "team" else "_p"
     em.line(f"{k} = {n}")
     c = em.fresh("_c")   # the cards it deals: min(max(0, k) * seats, cards there), as two tests, not two C calls
     em.line(f"{c} = ({k} if {k} > 0 else 0) * len({w})")
@@ -209,14 +209,14 @@ def e_deal(fx, em, spec, path, locals, has_me):
     count_cards(em, c)   # (before: the cards it deals)
     if fx.ctx.probes is not None:   # coverage: the source held fewer cards than the deal asks for
         em.line(f"if len({s}) < {k} * len({w}): {fx.ctx.probes.line('ran_out', f'deal from {sname} ran out', path)}")
-    em.line(f"{g} = [] if S.ev is not None else None   # (seat, card) dealt, for the events")
+    em.line(f"{g} = [] if {state_read('ev')} is not None else None   # (seat, card) dealt, for the events")
     pad = ""
     if key == "_p" and every_seat and to not in fx.ctx.triggers.enter and sname != to:
         # nothing to tell card by card (no events, no knowledge, no trigger) and a zone per seat:
         # the cards dealt are the source's last ones, the first seat's every len(players)-th
         # from the top; the seats being distinct, one slice each
         d, np = em.fresh("_d"), em.fresh("_n")
-        em.line(f"if {g} is None and S.kn is None:")
+        em.line(f"if {g} is None and {state_read('kn')} is None:")
         em.line(f"    if {c}:")
         em.line(f"        {d} = {s}[:-{c} - 1:-1]")
         em.line(f"        del {s}[-{c}:]")
@@ -231,14 +231,14 @@ def e_deal(fx, em, spec, path, locals, has_me):
     em.line(f"{pad}        if {s}:")
     em.line(f"{pad}            _x = {s}.pop()")
     em.line(f"{pad}            {zone}[{key}].append(_x)")
-    em.line(f"{pad}            if S.kn is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
+    em.line(f"{pad}            if {state_read('kn')} is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
             f"{to!r}, {key})")
     event = (f"{{'ev': 'deal', 'from': {sname!r}, {owner_key('from', sowner)}'to': {to!r}, 'to_owner': {key}, "
              f"'cards': %s}}")
     if to in fx.ctx.triggers.enter:
         # each card told as it arrives, before what its zone's triggers do with it (a log never
         # shows a card leave before it came)
-        em.line(f"{pad}            if S.ev is not None: S.ev.append({event % '[_x]'})")
+        em.line(f"{pad}            if {state_read('ev')} is not None: {state_read('ev')}.append({event % '[_x]'})")
         live = fx.ctx.triggers.live_name(fx.ctx.names.namespace, to)
         call = f"_triggers.entered(S, {to!r}, {key}, {fx.ctx.names.zones[to] == 'team'}, [_x], me)"
         em.line(f"{pad}            {call}" if live is None else f"{pad}            if _x in {live}: {call}")
@@ -249,9 +249,9 @@ def e_deal(fx, em, spec, path, locals, has_me):
         em.line(f"for _h in {zone}: _h.sort()")
     if to not in fx.ctx.triggers.enter:
         # one event per player dealt to, naming its cards (a redacted log hides them from others)
-        em.line("if S.ev is not None:")
+        em.line(f"if {state_read('ev')} is not None:")
         em.line(f"    for _p in {w}:")
-        em.line(f"        S.ev.append({event % f'[_x for _q, _x in {g} if _q == _p]'})")
+        em.line(f"        {state_read('ev')}.append({event % f'[_x for _q, _x in {g} if _q == _p]'})")
 
 
 def _every_seat(value, locals) -> bool:
@@ -282,7 +282,7 @@ def e_gather(fx, em, spec, path, locals, has_me):
         if dname:   # who knows where the cards went (engine/knowledge.py), zone by zone
             each = {"none": f"((None, {zone_ref(zname)}),)", "card": f"{zone_ref(zname)}.items()"}.get(
                 owned, f"enumerate({zone_ref(zname)})")
-            em.line("if S.kn is not None:")
+            em.line(f"if {state_read('kn')} is not None:")
             em.line(f"    for _o, _h in {each}: _know(S, _h, {zname!r}, _o, {dname!r}, "
                     f"{downer[0] if downer else None})")
         if owned == "none":
@@ -307,7 +307,7 @@ def count_cards(em, count: str) -> None:
     """Emit: ``count`` more units against the game's step budget, for an effect whose work
     grows with the cards (or counter values) it handles: a shuffle, move, deal, gather or
     reset of n of them costs n (checked after the step, as every step is: engine/loop.py)."""
-    em.line(f"S.steps += {count}")
+    em.line(state_add("steps", count))
 
 
 def take_out(zone: list, cards: list) -> None:
@@ -347,7 +347,7 @@ def knowing(em, cards_var, src, src_owner, dst, dst_owner, unless_empty) -> None
     when the game keeps it (``unless_empty``: not when that list is empty)."""
     if src and dst:
         when = f" and {unless_empty}" if unless_empty else ""
-        em.line(f"if S.kn is not None{when}: _know(S, {cards_var}, {src!r}, "
+        em.line(f"if {state_read('kn')} is not None{when}: _know(S, {cards_var}, {src!r}, "
                 f"{src_owner[0] if src_owner else None}, {dst!r}, {dst_owner[0] if dst_owner else None})")
 
 

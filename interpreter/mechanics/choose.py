@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, PLAYER, elem, list_of
-from ..expr.names import var_ref
+from ..expr.names import state_read, var_ref
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
 from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
@@ -74,12 +74,12 @@ class Choose(AskOnce):
             lines += ["    who = me",
                       "    if not options:",
                       "        if who is None:",
-                      "            S.stack.pop()",
+                      f"            {state_read('stack')}.pop()",
                       "            return U",
                       *self.none_source(g, "        ")]
         # (no card is ever twice in a zone: one zone's cards, labelled each its own way, are distinct)
         lines.append("    options = tuple(options)" if self.distinct or self.one_zone and not g.plain else
-                     f"    options = tuple(S.rules.distinct(options, {self.option_type!r}))")
+                     f"    options = tuple({state_read('rules')}.distinct(options, {self.option_type!r}))")
         if not self.who_me:
             lines += g.assign(self.who, "who", "me", "    ")
         return "\n".join([*lines, *self.asked_source(g)])
@@ -89,7 +89,7 @@ class Choose(AskOnce):
         lines = [f"def Q{self.index}(S, frame, value):", f"    {var_ref(self.var)} = value"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
-        return "\n".join([*lines, "    S.stack.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
+        return "\n".join([*lines, f"    {state_read('stack')}.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
 
     def choice_var(self):
         return self.var

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..expr.runtime import stored_source
 from ..expr.types import INT, NUM
-from ..expr.names import counter_ref
+from ..expr.names import counter_ref, table_ref
 from .base import effect_kind
 from .contract import Key
 from .cards import count_cards, owner_key
@@ -119,6 +119,6 @@ def e_reset(fx, em, spec, path, locals, has_me):
             if counters[one] == "none":
                 em.line(f"{counter_ref(one)} = {src}")
             else:
-                em.line(f"{counter_ref(one)} = [{src}] * len({counter_ref(one)})")
-                count_cards(em, f"len({counter_ref(one)})")   # (a counter owned by each card: one value a card)
+                em.line(f"{counter_ref(one)} = [{src}] * len({table_ref('c', one)})")
+                count_cards(em, f"len({table_ref('c', one)})")   # (a counter owned by each card: one value a card)
     fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")

@@ -45,7 +45,7 @@ from ..expr.fastpaths import joined_lists
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import var_ref
+from ..expr.names import state_read, var_ref
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -240,7 +240,7 @@ class Attempt(Step):
         lines = [f"def R{self.index}(S, frame):",
                  f"    stage = frame[{STAGE}]",
                  # (the option tested without a call: most games do not give it)
-                 "    if stage == 1 and ('resolve' not in S.o or S.o['resolve'] != 'ask'):",
+                 f"    if stage == 1 and ('resolve' not in {state_read('o')} or {state_read('o')}['resolve'] != 'ask'):",
                  f"        actor = frame[{ACTOR}]"]
         for k, o in enumerate(self.outcomes):
             if o.cond is not None:
@@ -284,20 +284,20 @@ class Attempt(Step):
         def told(k, pad):   # the outcome's name and, when recorded, its events
             name = None if k is None else self.outcomes[k].name
             return ([f"{pad}{var_ref(self.var)} = {name!r}"] if self.var is not None else []) + [
-                f"{pad}if S.ev is not None:", f"{pad}    {k_self}.told(S, actor, {k}, ({probs}))"]
+                f"{pad}if {state_read('ev')} is not None:", f"{pad}    {k_self}.told(S, actor, {k}, ({probs}))"]
         for k, o in enumerate(self.outcomes):
             pad = "            "
             lines += [f"        {'if' if k == 0 else 'elif'} p{k} > 0 and u < (acc := acc + p{k}):", *told(k, pad)]
             if self.outcome_seen is UNCHANGED:   # nothing to check: the loop would run the steps next
                 lines += g.next_step(self, o.body, None, pad, tail=True)
             else:
-                lines += [f"{pad}S.stack[-1] = {g.enter(o.body)}", f"{pad}return None"]
+                lines += [f"{pad}{state_read('stack')}[-1] = {g.enter(o.body)}", f"{pad}return None"]
         seen = "U" if self.outcome_seen is UNCHANGED else "None"
-        lines += [*told(None, "        "), "        S.stack.pop()   # no outcome: the attempt is done",
+        lines += [*told(None, "        "), f"        {state_read('stack')}.pop()   # no outcome: the attempt is done",
                   f"        return {seen}"]
         lines += [*self._start_source(g, me),
                   "    if stage > 2:   # nothing to attempt",
-                  "        S.stack.pop()",
+                  f"        {state_read('stack')}.pop()",
                   "        return U",
                   f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
         return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
@@ -309,14 +309,14 @@ class Attempt(Step):
         lines = ["    if stage == 0:",
                  f"        actor = {who}",
                  "        if actor is None:",
-                 "            S.stack.pop()",
+                 f"            {state_read('stack')}.pop()",
                  "            return U",
                  f"        frame[{ACTOR}] = actor",
                  f"        frame[{STAGE}] = 1"]
         if self.target is None:
             return [*lines, "        return U"]
         if plain:
-            return [*lines, f"        S.stack.append({g.enter(self.target)})", "        return U"]
+            return [*lines, f"        {state_read('stack')}.append({g.enter(self.target)})", "        return U"]
         # nothing changed: the loop would ask the target next
         return [*lines, *g.next_step(self, self.target, None, "        ")]
 
@@ -332,9 +332,9 @@ class Attempt(Step):
                   f"    outcomes = {k_self}.outcomes",
                   "    probs = None   # (asked at the table: no roll)",
                   "    if stage == 1:",
-                  "        if S.o.get('resolve', 'random') == 'ask':",
+                  f"        if {state_read('o')}.get('resolve', 'random') == 'ask':",
                   f"            frame[{STAGE}] = 2",
-                  f"            S.stack.append({g.enter(self.report)})",
+                  f"            {state_read('stack')}.append({g.enter(self.report)})",
                   "            return U",
                   f"        probs = {k_self}.chances(S, actor)",
                   f"        u = {g.fn(uniform)}(S)",
@@ -351,14 +351,14 @@ class Attempt(Step):
                   f"        k = frame[{CHOSEN}]"]
         if self.var is not None:
             lines.append(f"        {var_ref(self.var)} = None if k is None else outcomes[k].name")
-        lines += ["        if S.ev is not None:",
+        lines += [f"        if {state_read('ev')} is not None:",
                   f"            {k_self}.told(S, actor, k, probs)",
                   "        if k is None:",
-                  "            S.stack.pop()",
+                  f"            {state_read('stack')}.pop()",
                   "        else:   # the outcome's steps take the attempt's place",
-                  "            S.stack[-1] = outcomes[k].body.enter(S)",
+                  f"            {state_read('stack')}[-1] = outcomes[k].body.enter(S)",
                   f"        return {'U' if self.outcome_seen is UNCHANGED else 'None'}",
-                  "    S.stack.pop()   # 9 (nothing to attempt)",
+                  f"    {state_read('stack')}.pop()   # 9 (nothing to attempt)",
                   "    return U"]
         return "\n".join(lines)
 
@@ -416,16 +416,16 @@ class _Target(Step):
             listed, ordered = [*g.assign(self.cards, "cards", "actor", "    ")], ["    options = sorted(cards)"]
         return "\n".join([
             f"def R{self.index}(S, frame):",
-            "    parent = S.stack[-2]",
+            f"    parent = {state_read('stack')}[-2]",
             "    actor = parent[2]",
             *listed,
             "    if not cards:",
             "        parent[1] = 9",
-            "        S.stack.pop()",
+            f"        {state_read('stack')}.pop()",
             "        return U",
             *ordered,
             "    S.dec = (actor, tuple(options))" if self.unique_labels and not g.plain else
-            "    S.dec = (actor, tuple(options) if S.rules.unique_labels else tuple(S.rules.distinct_cards(options)))",
+            f"    S.dec = (actor, tuple(options) if {state_read('rules')}.unique_labels else tuple({state_read('rules')}.distinct_cards(options)))",
             "    return U"])
 
     def resolve_source(self, g):
@@ -433,12 +433,12 @@ class _Target(Step):
         reads the target, the attempt's roll follows at once (the game loop's next iteration
         written in), except in the plain reference."""
         lines = [f"def Q{self.index}(S, frame, card):",
-                 "    stack = S.stack",
+                 f"    stack = {state_read('stack')}",
                  "    stack.pop()",
                  f"    {var_ref(self.var)} = card",
                  "    parent = stack[-1]",
-                 "    if S.ev is not None:",
-                 "        S.ev.append({'ev': 'target', 'who': parent[2], 'card': S.rules.card_labels[card]})"]
+                 f"    if {state_read('ev')} is not None:",
+                 f"        {state_read('ev')}.append({{'ev': 'target', 'who': parent[2], 'card': {state_read('rules')}.card_labels[card]}})"]
         if self.resolved is not UNCHANGED:
             return "\n".join([*lines, "    return None"])
         if g.plain:

@@ -33,7 +33,7 @@ class Phase(Step):
                           "    if len(frame) == 1:",
                           "        frame.append(1)",
                           *g.enters(self.body, "        "),
-                          "    S.stack.pop()",
+                          f"    {state_read('stack')}.pop()",
                           "    return U"])
 
     def children(self):
@@ -76,13 +76,13 @@ class Repeat(Step):
         lines = [f"def R{self.index}(S, frame):",
                  f"    k = frame[{DONE}]",
                  f"    if k >= frame[{TIMES}]:",
-                 "        S.stack.pop()",
+                 f"        {state_read('stack')}.pop()",
                  "        return U",
                  f"    frame[{DONE}] = k + 1"]
         if self.var is not None:
             lines.append(f"    {var_ref(self.var)} = k + 1")
             if self.watched:   # the loop checks, then runs the body
-                return "\n".join([*lines, f"    S.stack.append({g.enter(self.body)})", "    return None"])
+                return "\n".join([*lines, f"    {state_read('stack')}.append({g.enter(self.body)})", "    return None"])
         return "\n".join([*lines, *g.enters(self.body, "    ")])
 
     def children(self):
@@ -106,7 +106,7 @@ class _Loop(Step):
         return "\n".join([f"def R{self.index}(S, frame):",
                           *g.assign(self.cond, "holds", g.me(self.me_var), "    "),
                           f"    if {'holds' if self.negate else 'not holds'}:",
-                          "        S.stack.pop()",
+                          f"        {state_read('stack')}.pop()",
                           "        return U",
                           *g.enters(self.body, "    ")])
 
@@ -232,14 +232,14 @@ class Turns(Step):
         if self.until is not None:
             lines += [*g.assign(self.until, "over", "me" if self.me_var is not None else "None", "        "),
                       "        if over:",
-                      "            S.stack.pop()",
+                      f"            {state_read('stack')}.pop()",
                       "            return None"]
         lines += [f"        seq = frame[{ORDER}]",
                   f"        pos = frame[{POS}]",
                   "        if pos >= len(seq):",
                   f"            frame[{LAPS}] += 1",
                   f"            if (frame[{LAP_LIMIT}] is not None and frame[{LAPS}] >= frame[{LAP_LIMIT}]) or not seq:",
-                  "                S.stack.pop()",
+                  f"                {state_read('stack')}.pop()",
                   "                return None",
                   *self._lap_source(g),
                   "            pos = 0",
@@ -249,7 +249,7 @@ class Turns(Step):
             lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
         lines.append(f"        {var_ref(self.var)} = player")
         if self.watched:   # the loop checks, then runs the body
-            lines += [f"        S.stack.append({g.enter(self.body)})", "        return None"]
+            lines += [f"        {state_read('stack')}.append({g.enter(self.body)})", "        return None"]
         else:
             lines += g.enters(self.body, "        ")
         return "\n".join(lines)
@@ -298,8 +298,8 @@ class Conditional(Step):
         if self.orelse is not None:
             lines += ["        frame.append(1)", *g.enters(self.orelse, "        ")]
         else:
-            lines += ["        S.stack.pop()", "        return U"]
-        lines += ["    S.stack.pop()", "    return U"]
+            lines += [f"        {state_read('stack')}.pop()", "        return U"]
+        lines += [f"    {state_read('stack')}.pop()", "    return U"]
         return "\n".join(lines)
 
     def children(self):

@@ -10,7 +10,7 @@ from bisect import insort
 from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
-from ..expr.names import SHARED, own_call, zone_ref
+from ..expr.names import item_read, own_call, state_add, state_read, zone_ref
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
@@ -77,24 +77,24 @@ class Pass(Step):
             f"def R{self.index}(S, frame):",
             *self._next_card(g, "U"),
             f"    {g.step(self)}.deliver(S, frame[{PENDING}])",
-            "    S.stack.pop()",
+            f"    {state_read('stack')}.pop()",
             "    return None"])
 
     def _next_card(self, g, asked: str, charge: bool = False) -> list:
         """Lines that ask the next card of the first giver with cards left to give, returning
         ``asked``, and fall through when every giver has given (``charge``: the question
         counted against the budget, as the loop's iteration it replaces would be)."""
-        hand = "zone[S.tm[giver]]" if self.by_team else "zone[giver]"
-        count = [f"            S.steps += {1 + self.charge}", f"            if S.steps > {g.max_steps}:",
+        hand = f"zone[{item_read(state_read('tm'), 'giver')}]" if self.by_team else "zone[giver]"
+        count = [f"            {state_add('steps', 1 + self.charge)}", f"            if {state_read('steps')} > {g.max_steps}:",
                  "                _over_budget(S)"] if charge else []
         return [f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
                 f"    zone = {zone_ref(self.zone)}",
                 f"    while frame[{GIVER}] < len(givers):",
-                f"        giver = givers[frame[{GIVER}]]",
+                f"        giver = {item_read('givers', f'frame[{GIVER}]')}",
                 f"        hand = {hand}",
                 f"        if frame[{PICKED}] < count and hand:",
                 "            S.dec = (giver, tuple(hand))" if self.unique_labels and not g.plain else
-                "            S.dec = (giver, tuple(S.rules.distinct_cards(hand)))",
+                f"            S.dec = (giver, tuple({state_read('rules')}.distinct_cards(hand)))",
                 *count,
                 f"            return {asked}",
                 f"        frame[{GIVER}] += 1",
@@ -112,20 +112,20 @@ class Pass(Step):
     def resolve_source(self, g):
         """Take a card given: its only definition (flowgen adds the next question asked at once
         when asks_again, unless plain)."""
-        zone, owner = self.zone, "S.tm[giver]" if self.by_team else "giver"
+        zone, owner = self.zone, item_read(state_read("tm"), "giver") if self.by_team else "giver"
         # where no check can see the card leave (asks_again), the next card is asked here, and
         # only the delivery left to the run that flowgen's end of the resolve calls
-        again = (self._next_card(g, "ASKED" if not g.auto_forced else "ASKED if len(S.dec[1]) > 1 else U", True)
+        again = (self._next_card(g, "ASKED" if not g.auto_forced else f"ASKED if len({state_read('dec')}[1]) > 1 else U", True)
                  if self.asks_again and not g.plain else [])
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
-            f"    giver = frame[{GIVERS}][frame[{GIVER}]]",
-            f"    ({own_call(zone)} if {SHARED} else {zone_ref(zone)})[{owner}].remove(card)   # (copy on write)",
+            f"    giver = {item_read(f'frame[{GIVERS}]', f'frame[{GIVER}]')}",
+            f"    ({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}].remove(card)   # (copy on write)",
             *g.assign(self.to, "to", "giver", "    "),   # (a checked seat: mechanics/base.py)
             f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
             f"    frame[{PICKED}] += 1",
-            "    if S.ev is not None:",
-            f"        S.ev.append({{'ev': 'pass', 'who': giver, 'from': {zone!r}, 'from_owner': {owner}, "
+            f"    if {state_read('ev')} is not None:",
+            f"        {state_read('ev')}.append({{'ev': 'pass', 'who': giver, 'from': {zone!r}, 'from_owner': {owner}, "
             "'for': to, 'cards': [card]})",
             *again])
 

@@ -20,7 +20,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
-from ..expr.names import SHARED, own_call
+from ..expr.names import own_call, state_read
 from ..engine.knowledge import know
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
@@ -118,7 +118,7 @@ class Pick(Step):
                  *([f"        who = {g.me(self.me_var)}"] if self.who_me else g.assign(self.who, "who", g.me(self.me_var), "        ")),
                  f"        frame[{PICKER}] = who",
                  "        if who is None:",
-                 "            S.stack.pop()",
+                 f"            {state_read('stack')}.pop()",
                  "            return U",
                  "    L = {'picked': picked}"]
         if self.hi is not None:
@@ -127,19 +127,19 @@ class Pick(Step):
                 lines += [f"    hi = {g.fn(self.hi)}(S, who, L)", "    if hi is not None and len(picked) >= hi:"]
             else:
                 lines.append(f"    if len(picked) >= {hi}:")
-            lines += ["        S.stack.pop()", "        return U"]
+            lines += [f"        {state_read('stack')}.pop()", "        return U"]
         lines.append(f"    src = {g.fn(self.src)}(S, who, L)")
         # (no filter: the zone itself, specialised: distinct_cards below makes the list of options)
         lines.append(f"    allowed = {g.fn(self.where)}(S, who, L, src)" if self.where is not None else
                      "    allowed = list(src)" if plain else "    allowed = src")
         skip = self.if_none == "skip" and self.none_probe is None and not plain
         lines += ["    if not allowed:",
-                  *(["        S.stack.pop()", "        return U"] if skip else
+                  *([f"        {state_read('stack')}.pop()", "        return U"] if skip else
                     ["        if not picked:   # nothing to pick at all (after some picks, the pick is just over)",
                      f"            return {k_self}.no_option(S)",
-                     "        S.stack.pop()",
+                     f"        {state_read('stack')}.pop()",
                      "        return U"]),
-                  "    options = S.rules.distinct_cards(allowed)"]
+                  f"    options = {state_read('rules')}.distinct_cards(allowed)"]
         lo: int | str | None = _number(self.lo, plain)
         if lo is None and self.lo is self.hi and not plain:   # a count: its value is asked once (hi above)
             lo = "hi"
@@ -164,11 +164,11 @@ class Pick(Step):
         assert self.src.zone is not None and self.dst.zone is not None   # (a pick moves between named zones)
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    if card == {DONE}:",
-                 "        S.stack.pop()",
+                 f"        {state_read('stack')}.pop()",
                  "        return U",
                  f"    who = frame[{PICKER}]",
                  f"    L = {{'picked': frame[{PICKED}]}}",
-                 f"    if {SHARED}:   # copy on write: the two zones this state's own before they change",
+                 f"    if {state_read('sh')}:   # copy on write: the two zones this state's own before they change",
                  f"        {own_call(self.src.zone)}",
                  f"        {own_call(self.dst.zone)}",
                  f"    {src}(S, who, L).remove(card)",
@@ -178,12 +178,12 @@ class Pick(Step):
             pad = "    " if self.live is None or g.plain else "        "
             lines += [*([f"    if card in {g.fn(self.live)}:"] if pad != "    " else []),
                       f"{pad}owner, by_team = {g.fn(self.dst_owner)}(S, who, L)",
-                      f"{pad}S.rules.triggers.entered(S, {self.dst_name!r}, owner, by_team, [card], who)"]
+                      f"{pad}{state_read('rules')}.triggers.entered(S, {self.dst_name!r}, owner, by_team, [card], who)"]
         lines += [f"    frame[{PICKED}] = [*frame[{PICKED}], card]   # replace, never mutate",
-                  "    if S.kn is not None:",
+                  f"    if {state_read('kn')} is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.src_name!r}, {src_at}(S, who, L)[0], {self.dst_name!r}, "
                   f"{dst_at}(S, who, L)[0])",
-                  "    if S.ev is not None:",
+                  f"    if {state_read('ev')} is not None:",
                   f"        ev = {{'ev': 'pick', 'who': who, 'from': {self.src_name!r}, 'to': {self.dst_name!r}, "
                   "'cards': [card]}",
                   f"        owner = {src_at}(S, who, L)[0]",
@@ -192,7 +192,7 @@ class Pick(Step):
                   f"        owner = {dst_at}(S, who, L)[0]",
                   "        if owner is not None:",
                   "            ev['to_owner'] = owner",
-                  "        S.ev.append(ev)"]
+                  f"        {state_read('ev')}.append(ev)"]
         if self.then is not None:
             lines += g.effects(self.then, "who", "    ", self, {"card": "card", "picked": f"frame[{PICKED}]"})
         return "\n".join([*lines, "    return None"])

@@ -190,30 +190,30 @@ class Tricks(Step):
     def flow_source(self, g):
         me = g.me(self.me_var)
         hand = zone_ref(self.hand)
-        cards = "len(S.rules.card_labels)" if g.plain else g.cards   # (a trick goes round at most that many times)
+        cards = f"len({state_read('rules')}.card_labels)" if g.plain else g.cards   # (a trick goes round at most that many times)
         lines = [f"def R{self.index}(S, frame):",
                  f"    order = frame[{ORDER}]",
                  "    if order is None:   # a new trick",
                  f"        leader = frame[{LEADER}]",
                  f"        me = {me}"]
-        over = f"not {hand}[{'S.tm[leader]' if self.hand_by_team else 'leader'}]"
+        over = f"not {hand}[{item_read(state_read('tm'), 'leader') if self.hand_by_team else 'leader'}]"
         if self.count is not None:
             over = f"frame[{DONE}] >= {g.value(self.count)} or {over}"
         lines += [f"        if {over}:",
-                  "            S.stack.pop()",
+                  f"            {state_read('stack')}.pop()",
                   "            return U",
-                  *([f"        seats = {g.fn(self.rotations)}[S.n][leader]   # (0..n-1 from the leader on)"]
+                  *([f"        seats = {g.fn(self.rotations)}[{state_read('n')}][leader]   # (0..n-1 from the leader on)"]
                     if self.rotations is not None and not g.plain else
                     ["        seats = S.players[leader:] + S.players[:leader]   # (0..n-1 from the leader on)"]
                     if bare_name(self.players.tree) == "players" and not g.plain else
-                    ["        n = S.n",
+                    [f"        n = {state_read('n')}",
                      f"        seats = sorted({g.fn(self.players)}(S, me, None), key=lambda q: (q - leader) % n)"]),
                   f"        k = {g.value(self.plays)}",
                   f"        if k.__class__ is not int or not 0 < k <= {cards}:",
                   f"            {g.fn(rounds)}(k, {cards})   # (raises)",
                   f"        frame[{ORDER}] = order = seats if k == 1 else seats * k",   # (POS 0 and PLAYED None since enter or W)
                   f"    player = order[frame[{POS}]]",
-                  f"    hand = {hand}[{'S.tm[player]' if self.hand_by_team else 'player'}]"]
+                  f"    hand = {hand}[{item_read(state_read('tm'), 'player') if self.hand_by_team else 'player'}]"]
         lines += self._options(g, "    ")
         lines += ["    if not options:   # nothing left to play: the trick goes on without this seat",
                   f"        if frame[{PLAYED}] is None:   # (the seats that played are no longer the order's first ones)",
@@ -223,7 +223,7 @@ class Tricks(Step):
                   f"            W{self.index}(S, frame)",
                   "        return None",
                   "    S.dec = (player, tuple(options))" if self.unique_labels else
-                  "    S.dec = (player, tuple(S.rules.distinct_cards(options)))",
+                  f"    S.dec = (player, tuple({state_read('rules')}.distinct_cards(options)))",
                   "    return U"]
         return "\n".join(lines) + "\n\n" + self._finish_source(g)
 
@@ -259,7 +259,7 @@ class Tricks(Step):
         return [pad + x for x in lines]
 
     def resolve_source(self, g):
-        owner = "S.tm[player]" if self.hand_by_team else "player"
+        owner = item_read(state_read("tm"), "player") if self.hand_by_team else "player"
         lines = [f"def Q{self.index}(S, frame, card):",
                  *owning({self.hand, self.table}),   # (written in place below)
                  f"    pos = frame[{POS}]",
@@ -283,7 +283,7 @@ class Tricks(Step):
                       f"        void = {g.key(self.follow, 'card', 'table[0]')} != {g.key(self.follow, 'table[0]', 'table[0]')}"]
         lines.append("    table.append(card)")
         if self.notify_table:
-            lines.append(f"    S.rules.triggers.entered(S, {self.table!r}, None, False, [card], player)")
+            lines.append(f"    {state_read('rules')}.triggers.entered(S, {self.table!r}, None, False, [card], player)")
         lines += [f"    if frame[{PLAYED}] is not None:   # (None: the order's seats up to the position played)",
                   f"        frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
                   f"    if {state_read('kn')} is not None:",
@@ -301,9 +301,9 @@ class Tricks(Step):
                   f"        W{self.index}(S, frame)"]
         if again:   # the next seat's question written in (R's lines) where no hook stopped it
             if self.on_play is not None:
-                lines.append("    elif not S.over and S.stack[-1] is frame:")
+                lines.append(f"    elif not {state_read('over')} and {state_read('stack')}[-1] is frame:")
             elif self.follow is not None and self.on_void is not None:   # (a hook that ran left the trick going)
-                lines.append("    elif not void or not S.over and S.stack[-1] is frame:")
+                lines.append(f"    elif not void or not {state_read('over')} and {state_read('stack')}[-1] is frame:")
             else:
                 lines.append("    else:")
             pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
@@ -320,7 +320,7 @@ class Tricks(Step):
                       *self._options(g, "        ", led=True, run=runs),
                       "        if options:",
                       "            S.dec = (player, tuple(options))" if self.unique_labels else
-                      "            S.dec = (player, tuple(S.rules.distinct_cards(options)))",
+                      f"            S.dec = (player, tuple({state_read('rules')}.distinct_cards(options)))",
                       f"            {state_add('steps', 1 + self.charge)}",
                       f"            if {state_read('steps')} > {g.max_steps}:",
                       "                _over_budget(S)",
@@ -365,16 +365,16 @@ class Tricks(Step):
                   "        if best < 0 or r > top:   # the highest rank; of equal ones, the first played",
                   "            best, top = i, r",
                   f"    seats = frame[{PLAYED}]",   # (None: the order's first seats played)
-                  f"    winner = frame[{ORDER}][best] if seats is None else seats[best]",
+                  f"    winner = {item_read(f'frame[{ORDER}]', 'best')} if seats is None else {item_read('seats', 'best')}",
                   "    cards = table[:]",
-                  "    win_card = table[best]",
+                  f"    win_card = {item_read('table', 'best')}",
                   "    table.clear()",
                   f"    zone = {zone_ref(self.collect)}[{owner}]",
                   "    zone.extend(cards)"]
         if self.collect_sorted:
             lines.append("    zone.sort()")
         if self.notify_collect:
-            lines.append(f"    S.rules.triggers.entered(S, {self.collect!r}, {owner}, {self.collect_by_team}, cards, winner)")
+            lines.append(f"    {state_read('rules')}.triggers.entered(S, {self.collect!r}, {owner}, {self.collect_by_team}, cards, winner)")
         lines += [f"    if {state_read('kn')} is not None:",
                   f"        {g.fn(know)}(S, cards, {self.table!r}, None, {self.collect!r}, {owner})",
                   f"    if {state_read('ev')} is not None:",

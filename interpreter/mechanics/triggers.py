@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
-from ..expr.names import table_ref, var_ref
+from ..expr.names import state_read, table_ref, var_ref
 from ..expr.reuse import global_names
 from .contract import TRIGGER_KEYS, key_names, required_names
 
@@ -182,7 +182,7 @@ class Triggers:
                           f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
                           "except Exception as e:",
                           f"    raise _T.failed(e, {k})",
-                          f"before = {var_ref(key)} or [False] * S.n",
+                          f"before = {var_ref(key)} or [False] * {state_read('n')}",
                           f"{var_ref(key)} = now"]
                 if fire is not None:
                     lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
