@@ -268,10 +268,9 @@ def test_the_module_written_for_c_is_the_one_that_runs_its_slot_reads_spelt_for_
     reads = re.findall(r"_rb_get\(S, '(\w+)'\)", text)
     assert len(reads) > 40 and {"sh", "players", "over", "dec", "steps"} <= set(reads) and text.count("_rb_at(") > 10
     # the flow's own reads too (the steps' generators, a built-in's): none left in Python's
-    # spelling, which Cython compiles to the generic attribute lookup (but a grid's step's,
-    # mechanics/grid.py, Diamonds Club's)
+    # spelling, which Cython compiles to the generic attribute lookup
     left = re.findall(r"\bS\.(stack|over|ev|kn|rules|n|tm|sh|dec|o)\b(?!\s*=[^=])", text)
-    assert left == [] if game != "diamonds_club" else len(left) <= 11
+    assert left == []
     python = _as_python(re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", text))
     python = re.sub(r"S\.(\w+) = S\.\1 \+ ", r"S.\1 += ", python).splitlines()   # (a count: names.state_add)
     lines = rules.module_source.splitlines()

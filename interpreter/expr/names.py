@@ -28,7 +28,6 @@ from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 # (tests/test_architecture.py). Each table has a slot of its own on the ruleset's State class
 # (engine/layout.py): generated code reads ``S.z_hand``; one named when the code runs is read
 # through the state's tables by name (``S.c[...]``, ``S.var(...)``).
-SHARED = "S.sh"   # true while some table is still shared with a clone (engine/state.py State.clone)
 
 # The dialect the code is written in: Python's (``S.z_hand``), or C_SLOTS, that of a module the
 # compiled tier compiles (accel/rulesets.py), where a read of a state's slot is written

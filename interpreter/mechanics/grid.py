@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from ..expr.names import SHARED, counter_ref, own_call, var_ref, zone_ref
+from ..expr.names import counter_ref, item_read, own_call, state_read, var_ref, zone_ref
 from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
 from .grid_prices import LocalPrices, generated
@@ -206,13 +206,14 @@ class Grid(AskOnce):
         passes at once. Specialised: ``me`` read where the seat is just me."""
         k_self, at = g.step(self), self._where(g)
         assert self.pay is not None   # (None only after an error: such a ruleset is not compiled)
+        stack, team = state_read("stack"), item_read(state_read("tm"), "who")   # (the compiler's dialect)
         lines = [f"def R{self.index}(S, frame):",
                  f"    who = {self._who(g)}",
                  "    if who is None:",
-                 "        S.stack.pop()",
+                 f"        {stack}.pop()",
                  "        return None"]
         if self.local is not None:
-            key = "S.tm[who]" if self.pay_team else "who"
+            key = team if self.pay_team else "who"
             lines += [f"    options = {g.fn(self.local.offer)}(S, who, {at}, {counter_ref(self.pay)}[{key}])",
                       "    if options is None:",
                       f"        options = [card for card, _ in {k_self}.costs(S, who)]"]
@@ -220,7 +221,7 @@ class Grid(AskOnce):
             lines.append(f"    options = [card for card, _ in {k_self}.costs(S, who)]")
         lines += ["    if not options:   # nothing affordable: the player passes",
                   f"        {var_ref(self.var)} = None",
-                  "        S.stack.pop()",
+                  f"        {stack}.pop()",
                   "        return None"]
         if self.can_pass:
             lines.append(f"    options.append({PASS})")
@@ -232,13 +233,14 @@ class Grid(AskOnce):
         the variable none."""
         k_self = g.step(self)
         assert self.pay is not None   # (as in flow_source)
+        stack, ev, team = state_read("stack"), state_read("ev"), item_read(state_read("tm"), "who")
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    who = frame[{SEAT_ASKED}]",
                  f"    if card == {PASS}:",
-                 "        S.stack.pop()",
+                 f"        {stack}.pop()",
                  f"        {var_ref(self.var)} = None",
-                 "        if S.ev is not None:",
-                 "            S.ev.append({'ev': 'grid', 'who': who, 'pass': True})",
+                 f"        if {ev} is not None:",
+                 f"            {ev}.append({{'ev': 'grid', 'who': who, 'pass': True}})",
                  "        return None"]
         if self.local is not None:   # a legal option: only its price is needed
             lines += [f"    cost = {g.fn(self.local.price_of)}(S, {self._where(g)}, card)",
@@ -246,19 +248,19 @@ class Grid(AskOnce):
                       f"        cost = {k_self}.costs(S, who, card)[0][1]"]
         else:
             lines.append(f"    cost = {k_self}.costs(S, who, card)[0][1]")
-        lines += [f"    if {SHARED}:   # copy on write: the counters this state's own before they change",
+        lines += [f"    if {state_read('sh')}:   # copy on write: the counters this state's own before they change",
                   f"        {own_call(self.pay)}"]
         if self.mark is not None:
             lines.append(f"        {own_call(self.mark)}")
-        lines.append(f"    {counter_ref(self.pay)}[{'S.tm[who]' if self.pay_team else 'who'}] -= cost")
+        lines.append(f"    {counter_ref(self.pay)}[{team if self.pay_team else 'who'}] -= cost")
         if self.mark is not None:
             lines.append(f"    {counter_ref(self.mark)}[card] = cost")
         lines += [f"    {var_ref(self.var)} = card",
-                  "    if S.ev is not None:",
-                  "        S.ev.append({'ev': 'grid', 'who': who, 'space': S.rules.card_labels[card], 'cost': cost})"]
+                  f"    if {ev} is not None:",
+                  f"        {ev}.append({{'ev': 'grid', 'who': who, 'space': {state_read('rules')}.card_labels[card], 'cost': cost}})"]
         if self.then is not None:
             lines += g.effects(self.then, "who", "    ", self, {"space": "card"})
-        return "\n".join([*lines, "    S.stack.pop()   # answered: the step is done (no second run just to pop it)",
+        return "\n".join([*lines, f"    {stack}.pop()   # answered: the step is done (no second run just to pop it)",
                           "    return None"])
 
     def reask(self, S, frame):
