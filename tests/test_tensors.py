@@ -193,8 +193,9 @@ def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
 
 def test_a_long_lists_changes_are_found_from_its_common_start():
     """The incremental encoder's diffs (adapters/shared_encoder.py): the first difference of two
-    lists by bisection, the cards that went or came in one run (or else the sets'
-    difference), and a list of values brought up to date run by run, in place."""
+    lists by bisection, the cards that went or came (a few, one at a time, or in one run, or
+    else the sets' difference), the memo's list brought up to date in place, and a list of
+    values brought up to date run by run, in place."""
     from array import array
     from interpreter.adapters.shared_encoder import RUN, _changed_cards, _first_difference, _sync_values
     rnd = random.Random(3)
@@ -214,9 +215,15 @@ def test_a_long_lists_changes_are_found_from_its_common_start():
              supply[1:],  [900] + supply[:-1],         # one gone (the front), one come, one gone
              supply[:30] + [supply[31], supply[30]] + supply[32:100] + supply[101:],   # swap + gone
              supply[:10] + [900] + supply[11:100] + supply[101:],   # one replaced early, one gone later
-             supply[:60] + [900] + supply[60:120] + [supply[121], supply[120]] + supply[122:]]   # come + swap
+             supply[:60] + [900] + supply[60:120] + [supply[121], supply[120]] + supply[122:],   # come + swap
+             supply[:7] + [900] + supply[7:50] + [901, 902] + supply[50:] + [903],   # a few come apart
+             supply[:7] + supply[8:50] + supply[52:140] + supply[141:],   # a few gone apart
+             supply[:3] + supply[4:] + [supply[3]],   # one moved: as many, not the same order
+             supply[:9] + [900] + supply[10:70] + supply[71:] + [901]]   # one replaced, one gone, one come
     for new in cases:
-        assert set(_changed_cards(new, supply)) == set(new) ^ set(supply)
+        old = supply[:]
+        assert set(_changed_cards(new, old)) == set(new) ^ set(supply)
+        assert old == new and old is not new   # (the memo's list brought up to date in place)
     size = 3 * RUN + 5
     values = [rnd.randrange(3) for _ in range(size)]
     A = array("f", bytes(4 * (size + 10)))

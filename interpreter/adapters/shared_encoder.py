@@ -85,23 +85,50 @@ def _sync_values(a, off: int, size: int, memo: list, new: list) -> None:
             runs[r] = got
 
 
+FEW = 8   # cards: as many gone (or come) as this are found one at a time
+
+
 def _changed_cards(new: list, old: list):
     """The cards in one of two different lists and not in the other (a zone's lists: each card
-    at most once): after the lists' common start, the one run of cards that went or came when
-    the rest is the same (a card taken from a supply, cards put on its end); else the lists'
-    symmetric difference as sets (which costs about 600 instructions a card of 150)."""
+    at most once), ``old`` (the memo's, a list of its own) brought up to date in place. Up to
+    FEW cards gone, or come, wherever they are: each at the first place the lists differ,
+    found by a bisection of single cards (valid when no card moved within the list) and
+    removed from (or put into) ``old`` in place, the result checked by one list comparison
+    (undone if it fails): a card taken from a supply or a few put back cost a few hundred
+    instructions each and no slice. Else after the lists' common start, the one run of cards
+    that went or came when the rest is the same; else the lists' symmetric difference as sets
+    (which costs about 600 instructions a card of 150)."""
     k, n = len(old), len(new)
-    if n == k - 1 or n == k + 1:   # one card gone or come (a card taken from a supply): its place
-        longer, shorter = (old, new) if n < k else (new, old)   # by bisection of single cards,
-        lo, hi = 0, len(shorter)   # valid if the lists agree before it and are shifted by one
-        while lo < hi:             # after it, which the two slice compares then check
-            mid = (lo + hi) >> 1
-            if shorter[mid] == longer[mid]:
-                lo = mid + 1
+    if 0 < abs(n - k) <= FEW:
+        done: list = []   # (place, card): in order
+        gone = n < k
+        while len(old) != n:
+            lo, hi = 0, min(len(old), n)
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if new[mid] == old[mid]:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if gone:
+                done.append((lo, old.pop(lo)))
             else:
-                hi = mid
-        if shorter[lo:] == longer[lo + 1:] and shorter[:lo] == longer[:lo]:
-            return longer[lo:lo + 1]
+                old.insert(lo, new[lo])
+                done.append((lo, new[lo]))
+        if old == new:
+            return [x for _, x in done]
+        for at, x in reversed(done):   # (cards moved within the list too: undone)
+            if gone:
+                old.insert(at, x)
+            else:
+                del old[at]
+    changed = _changed_run(new, old, k, n)
+    old[:] = new
+    return changed
+
+
+def _changed_run(new: list, old: list, k: int, n: int):
+    """(_changed_cards) the one run of cards gone or come, else the sets' difference."""
     i = _first_difference(new, old, 0, min(k, n))
     if n < k:
         if new[i:] == old[i + k - n:]:
@@ -124,11 +151,13 @@ class _Zeros(dict):
 
 
 def _flip(q: str, h: str, old: str, indent: str, hot: int, end: int) -> list:
-    """Make the block of A at hot..end hold the cards of ``h`` (it holds those of ``old``): a
-    short list is written again in full, a long one flips the cards that came or went."""
+    """Make the block of A at hot..end hold the cards of ``h`` (it holds those of ``old``, a memo's
+    list, brought up to date in place): a short list is written again in full, a long one flips
+    the cards that came or went."""
     return [f"{indent}if len({h}) < {SHORT}:",
             f"{indent}    a[{hot}:{end}] = Z[{end - hot}]",
             f"{indent}    for x in {h}: a[{q}[x]] = 1.0",
+            f"{indent}    {old}[:] = {h}",
             f"{indent}else:",
             f"{indent}    for x in CHANGED({h}, {old}):",
             f"{indent}        q = {q}[x]",
@@ -199,15 +228,14 @@ def compile_shared(L):
             body += [f"    h = {zone_ref(name)}",
                      f"    if h != m[{k}]:",
                      f"        a[{sz}] = len(h)",
-                     *_flip(f"Q{z}_0", "h", f"m[{k}]", "        ", hot, sz),
-                     f"        m[{k}] = h[:]"]
+                     *_flip(f"Q{z}_0", "h", f"m[{k}]", "        ", hot, sz)]
             continue
         owners = len(blocks)
         sizes = ", ".join(f"a[{sz}]" for _, _, sz in blocks) + ("," if owners == 1 else "")
         if not some:
             body.append(f"    {sizes} = map(len, {zone_ref(name)})")
             continue
-        k = slot([[]] * owners)
+        k = slot([[] for _ in range(owners)])   # (each owner's list its own: brought up to date in place)
         body += [f"    zl = {zone_ref(name)}",
                  f"    if zl != m[{k}]:",
                  f"        o = m[{k}]",
@@ -215,7 +243,6 @@ def compile_shared(L):
         for j, hot, sz in blocks:
             body += [f"        if zl[{j}] != o[{j}]:",
                      *_flip(f"Q{z}_{j}", f"zl[{j}]", f"o[{j}]", "            ", hot, sz)]
-        body.append(f"        m[{k}] = list(map(list.copy, zl))")
     for name, kind, offset, seen in L.counters:
         owners = {"none": 1, "player": n, "team": teams, "card": ncards}[kind]
         if not any(seen):
