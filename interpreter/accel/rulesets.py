@@ -26,7 +26,7 @@ import symtable
 import tempfile
 from pathlib import Path
 
-from ..expr.names import ITEM_READ, SLOT_READ
+from ..expr.names import ITEM_READ, SLOT_READ, SLOT_WRITE
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, BuildError, compile_file, extension
 
@@ -46,7 +46,8 @@ SAMPLE = 2000
 # makes slots.h's.
 HEADER = Path(__file__).resolve().parent / "slots.h"
 DECLARED = (f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET" (object, object)\n'
-            f'    object {ITEM_READ} "rb_at" (object, object)\n')
+            f'    object {ITEM_READ} "rb_at" (object, object)\n'
+            f'    int {SLOT_WRITE} "RB_SET" (object, object, object) except -1\n')
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
@@ -110,7 +111,7 @@ def compiled_module(rules, written=None):
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
-        free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ)]   # (declared: DECLARED)
+        free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ, SLOT_WRITE)]   # (declared: DECLARED)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
         source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \

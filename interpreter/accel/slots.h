@@ -8,6 +8,8 @@
  * attribute assigned changes the tag). Anything else (another type, a name that is not a
  * plain slot, an empty slot, a type whose attribute lookup is its own) takes the ordinary
  * lookup, PyObject_GetAttr, with its errors: the object behaves as it does in Python.
+ * rb_set writes a slot the same way (expr/names.py state_write: _rb_set(S, 'v_x', value)),
+ * where the type's attribute assignment is the generic one; anything else as Python assigns.
  * And rb_at, an item of a list or tuple read by a small index (expr/names.py item_read).
  */
 #ifndef RULEBOOK_SLOTS_H
@@ -23,13 +25,15 @@ typedef struct {
 } rb_site;
 
 /* Find where `name` lives in instances of o's type; false when it is not a plain slot
- * (or the type has no version tag to watch it by). */
-static int rb_resolve(rb_site *site, PyObject *o, PyObject *name) {
+ * (or the type has no version tag to watch it by, or reads or writes it (`writing`) by a
+ * method of its own). */
+static int rb_resolve(rb_site *site, PyObject *o, PyObject *name, int writing) {
     PyTypeObject *tp = Py_TYPE(o);
     PyObject *descr;
     PyMemberDef *member;
     site->tag = 0;
-    if (tp->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name))
+    if (tp->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name)
+            || (writing && tp->tp_setattro != PyObject_GenericSetAttr))
         return 0;
     descr = _PyType_Lookup(tp, name);   /* (borrowed; assigns the type a version tag) */
     if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type)
@@ -45,7 +49,7 @@ static int rb_resolve(rb_site *site, PyObject *o, PyObject *name) {
 
 static inline PyObject *rb_get(rb_site *site, PyObject *o, PyObject *name) {
     PyTypeObject *tp = Py_TYPE(o);
-    if ((tp == site->type && site->tag != 0 && tp->tp_version_tag == site->tag) || rb_resolve(site, o, name)) {
+    if ((tp == site->type && site->tag != 0 && tp->tp_version_tag == site->tag) || rb_resolve(site, o, name, 0)) {
         PyObject *value = *(PyObject **)((char *)o + site->offset);
         if (value != NULL) {
             Py_INCREF(value);
@@ -53,6 +57,20 @@ static inline PyObject *rb_get(rb_site *site, PyObject *o, PyObject *name) {
         }
     }
     return PyObject_GetAttr(o, name);   /* (an empty slot: its AttributeError) */
+}
+
+/* o.name = value: at the slot's offset, as rb_get reads it; else PyObject_SetAttr. */
+static inline int rb_set(rb_site *site, PyObject *o, PyObject *name, PyObject *value) {
+    PyTypeObject *tp = Py_TYPE(o);
+    if ((tp == site->type && site->tag != 0 && tp->tp_version_tag == site->tag) || rb_resolve(site, o, name, 1)) {
+        PyObject **at = (PyObject **)((char *)o + site->offset);
+        PyObject *old = *at;
+        Py_INCREF(value);
+        *at = value;
+        Py_XDECREF(old);   /* (last: the old value's finalizer may run any code) */
+        return 0;
+    }
+    return PyObject_SetAttr(o, name, value);
 }
 
 /* An item of a list or tuple read by a whole number of one digit (a seat, a card), at once;
@@ -83,8 +101,10 @@ static inline PyObject *rb_at(PyObject *seq, PyObject *index) {
 #if defined(__GNUC__) || defined(__clang__)
 /* one cache for each place that reads (a static of its own at each expansion) */
 #define RB_GET(o, name) __extension__ ({ static rb_site rb_site_; rb_get(&rb_site_, (o), (name)); })
+#define RB_SET(o, name, value) __extension__ ({ static rb_site rb_site_; rb_set(&rb_site_, (o), (name), (value)); })
 #else
 #define RB_GET(o, name) PyObject_GetAttr((o), (name))
+#define RB_SET(o, name, value) PyObject_SetAttr((o), (name), (value))
 #endif
 
 #endif

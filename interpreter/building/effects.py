@@ -16,7 +16,7 @@ from lark import Tree
 
 from ..expr import ExprError, parse
 from ..expr.access import Access, Recorder
-from ..expr.names import item_read, owning, state_add, state_read, writable
+from ..expr.names import item_read, owning, state_add, state_read, state_write, writable
 from ..expr.parser import offset_of, unquote
 from ..expr.tallies import Tallies
 from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
@@ -491,5 +491,5 @@ class EffectCompiler(DeclaredEffects):
 
     def e_end_game(self, em, spec, path, locals, has_me):
         self.ctx.has_end_game = True
-        em.line("S.over = True")
+        em.line(state_write("over", "True"))
         self.event(em, "{'ev': 'end_game'}")

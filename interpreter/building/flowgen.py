@@ -30,7 +30,7 @@ from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.reuse import global_names
 from ..expr.runtime import RUNTIME_ERRORS
-from ..expr.names import item_read, state_add, state_read, table_ref
+from ..expr.names import item_read, state_add, state_read, state_write, table_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
@@ -456,7 +456,7 @@ def _advance_source(rules, g, plain: bool = False) -> str:
             lines += ["                try:",
                       "                    for check in ENDS:",
                       "                        if check(S, None, None):",
-                      "                            S.over = True",
+                      f"                            {state_write('over', 'True')}",
                       "                            break",
                       "                except _RUNTIME_ERRORS as e:",
                       "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
@@ -467,7 +467,7 @@ def _advance_source(rules, g, plain: bool = False) -> str:
             g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
             lines += ["                try:",
                       f"                    if END{k}(S, None, None):",
-                      "                        S.over = True",
+                      f"                        {state_write('over', 'True')}",
                       "                        break",
                       "                except _RUNTIME_ERRORS as e:",
                       f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
@@ -480,7 +480,7 @@ def _advance_source(rules, g, plain: bool = False) -> str:
                   "                    continue"]
     lines += ["                break",
               "            if not stack:",
-              "                S.over = True",
+              f"                {state_write('over', 'True')}",
               "                break",
               "            frame = stack[-1]"]
     if set(charges) == {1} and not plain:
@@ -495,5 +495,5 @@ def _advance_source(rules, g, plain: bool = False) -> str:
               "    except _RUNTIME_ERRORS as e:",
               "        raise _located(S, e) from None",
               f"    if {over}:",
-              "        S.dec = None"]
+              f"        {state_write('dec', 'None')}"]
     return "\n".join(lines)

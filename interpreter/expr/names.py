@@ -37,6 +37,7 @@ from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 C_SLOTS = "c-slots"
 SLOT_READ = "_rb_get"
 ITEM_READ = "_rb_at"   # (an item of a list or tuple read by a small whole number, at once)
+SLOT_WRITE = "_rb_set"   # (a slot assigned whole)
 _dialect: ContextVar[str | None] = ContextVar("dialect", default=None)
 
 
@@ -55,19 +56,25 @@ def state_read(attr: str) -> str:
     return f"{SLOT_READ}(S, {attr!r})" if _dialect.get() == C_SLOTS else f"S.{attr}"
 
 
+def state_write(attr: str, value: str) -> str:
+    """Source of the statement assigning the source ``value`` to the state's attribute ``attr``
+    (a slot assigned whole: ``S.dec = ...``, ``S.v_x = ...``)."""
+    return f"{SLOT_WRITE}(S, {attr!r}, {value})" if _dialect.get() == C_SLOTS else f"S.{attr} = {value}"
+
+
 def state_add(attr: str, amount) -> str:
     """Source of the statement adding ``amount`` to the state's attribute ``attr`` (a count, the
-    step budget's): in the C dialect its read is ``state_read``'s, the write Python's."""
+    step budget's), read and written as ``state_read`` and ``state_write`` spell them."""
     if _dialect.get() == C_SLOTS:
-        return f"S.{attr} = {state_read(attr)} + {amount}"
+        return state_write(attr, f"{state_read(attr)} + {amount}")
     return f"S.{attr} += {amount}"
 
 
 def dialect_helpers() -> dict:
-    """What the C dialect's reads are, as Python: for code of a module built in it that runs
-    while it is built (a board's adjacency, checked at load)."""
+    """What the C dialect's reads and writes are, as Python: for code of a module built in it
+    that runs while it is built (a board's adjacency, checked at load)."""
     import operator
-    return {SLOT_READ: getattr, ITEM_READ: operator.getitem}
+    return {SLOT_READ: getattr, ITEM_READ: operator.getitem, SLOT_WRITE: setattr}
 
 
 def item_read(seq: str, index: str) -> str:
@@ -113,6 +120,11 @@ def var_ref(name: str) -> str:
     """Source of variable ``name`` (an assignment target too; a when-trigger's memory is none
     until first checked)."""
     return table_target("v", name)
+
+
+def var_write(name: str, value: str) -> str:
+    """Source of the statement setting variable ``name`` to the source ``value``."""
+    return state_write(slot("v", name), value)
 
 
 def counter_at(key_src: str) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
-from ..expr.names import state_add, state_read, var_at
+from ..expr.names import state_add, state_read, state_write, var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
@@ -369,7 +369,7 @@ class AskOnce(Step):
                 "        return U",
                 "    if not options:", *self.none_source(g, "        "),
                 f"    frame[{SEAT_ASKED}] = who",
-                "    S.dec = (who, options)",
+                f"    {state_write('dec', '(who, options)')}",
                 "    return U"]
 
     def reask(self, S, frame):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, PLAYER, elem, list_of
-from ..expr.names import state_read, var_ref
+from ..expr.names import state_read, var_write
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
 from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
@@ -86,7 +86,7 @@ class Choose(AskOnce):
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
-        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_ref(self.var)} = value"]
+        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, 'value')}"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         return "\n".join([*lines, f"    {state_read('stack')}.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])

@@ -45,7 +45,7 @@ from ..expr.fastpaths import joined_lists
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import state_read, var_ref
+from ..expr.names import state_read, state_write, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -283,7 +283,7 @@ class Attempt(Step):
 
         def told(k, pad):   # the outcome's name and, when recorded, its events
             name = None if k is None else self.outcomes[k].name
-            return ([f"{pad}{var_ref(self.var)} = {name!r}"] if self.var is not None else []) + [
+            return ([f"{pad}{var_write(self.var, repr(name))}"] if self.var is not None else []) + [
                 f"{pad}if {state_read('ev')} is not None:", f"{pad}    {k_self}.told(S, actor, {k}, ({probs}))"]
         for k, o in enumerate(self.outcomes):
             pad = "            "
@@ -350,7 +350,7 @@ class Attempt(Step):
                   "    if stage == 2:",
                   f"        k = frame[{CHOSEN}]"]
         if self.var is not None:
-            lines.append(f"        {var_ref(self.var)} = None if k is None else outcomes[k].name")
+            lines.append(f"        {var_write(self.var, 'None if k is None else outcomes[k].name')}")
         lines += [f"        if {state_read('ev')} is not None:",
                   f"            {k_self}.told(S, actor, k, probs)",
                   "        if k is None:",
@@ -414,6 +414,9 @@ class _Target(Step):
             listed, ordered = [*g.assign(self.cards, "cards", "actor", "    "), "    options = cards"], ["    options.sort()"]
         else:
             listed, ordered = [*g.assign(self.cards, "cards", "actor", "    ")], ["    options = sorted(cards)"]
+        rules = state_read("rules")
+        asked = "(actor, tuple(options))" if self.unique_labels and not g.plain else \
+            f"(actor, tuple(options) if {rules}.unique_labels else tuple({rules}.distinct_cards(options)))"
         return "\n".join([
             f"def R{self.index}(S, frame):",
             f"    parent = {state_read('stack')}[-2]",
@@ -424,8 +427,7 @@ class _Target(Step):
             f"        {state_read('stack')}.pop()",
             "        return U",
             *ordered,
-            "    S.dec = (actor, tuple(options))" if self.unique_labels and not g.plain else
-            f"    S.dec = (actor, tuple(options) if {state_read('rules')}.unique_labels else tuple({state_read('rules')}.distinct_cards(options)))",
+            f"    {state_write('dec', asked)}",
             "    return U"])
 
     def resolve_source(self, g):
@@ -435,7 +437,7 @@ class _Target(Step):
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    stack = {state_read('stack')}",
                  "    stack.pop()",
-                 f"    {var_ref(self.var)} = card",
+                 f"    {var_write(self.var, 'card')}",
                  "    parent = stack[-1]",
                  f"    if {state_read('ev')} is not None:",
                  f"        {state_read('ev')}.append({{'ev': 'target', 'who': parent[2], 'card': {state_read('rules')}.card_labels[card]}})"]

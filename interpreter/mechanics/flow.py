@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expr.types import BOOL, INT, PLAYER
-from ..expr.names import state_read, var_ref
+from ..expr.names import state_read, var_ref, var_write
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -80,7 +80,7 @@ class Repeat(Step):
                  "        return U",
                  f"    frame[{DONE}] = k + 1"]
         if self.var is not None:
-            lines.append(f"    {var_ref(self.var)} = k + 1")
+            lines.append(f"    {var_write(self.var, 'k + 1')}")
             if self.watched:   # the loop checks, then runs the body
                 return "\n".join([*lines, f"    {state_read('stack')}.append({g.enter(self.body)})", "    return None"])
         return "\n".join([*lines, *g.enters(self.body, "    ")])
@@ -247,7 +247,7 @@ class Turns(Step):
                   f"        frame[{POS}] = pos + 1"]
         if self.skip is not None:
             lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
-        lines.append(f"        {var_ref(self.var)} = player")
+        lines.append(f"        {var_write(self.var, 'player')}")
         if self.watched:   # the loop checks, then runs the body
             lines += [f"        {state_read('stack')}.append({g.enter(self.body)})", "        return None"]
         else:

@@ -10,7 +10,7 @@ from bisect import insort
 from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
-from ..expr.names import item_read, own_call, state_add, state_read, zone_ref
+from ..expr.names import item_read, own_call, state_add, state_read, state_write, zone_ref
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
@@ -87,14 +87,15 @@ class Pass(Step):
         hand = f"zone[{item_read(state_read('tm'), 'giver')}]" if self.by_team else "zone[giver]"
         count = [f"            {state_add('steps', 1 + self.charge)}", f"            if {state_read('steps')} > {g.max_steps}:",
                  "                _over_budget(S)"] if charge else []
+        offered = "(giver, tuple(hand))" if self.unique_labels and not g.plain else \
+            f"(giver, tuple({state_read('rules')}.distinct_cards(hand)))"
         return [f"    givers, count = frame[{GIVERS}], frame[{COUNT}]",
                 f"    zone = {zone_ref(self.zone)}",
                 f"    while frame[{GIVER}] < len(givers):",
                 f"        giver = {item_read('givers', f'frame[{GIVER}]')}",
                 f"        hand = {hand}",
                 f"        if frame[{PICKED}] < count and hand:",
-                "            S.dec = (giver, tuple(hand))" if self.unique_labels and not g.plain else
-                f"            S.dec = (giver, tuple({state_read('rules')}.distinct_cards(hand)))",
+                f"            {state_write('dec', offered)}",
                 *count,
                 f"            return {asked}",
                 f"        frame[{GIVER}] += 1",

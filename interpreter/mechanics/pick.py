@@ -20,7 +20,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
-from ..expr.names import own_call, state_read
+from ..expr.names import own_call, state_read, state_write
 from ..engine.knowledge import know
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
@@ -144,7 +144,7 @@ class Pick(Step):
         if lo is None and self.lo is self.hi and not plain:   # a count: its value is asked once (hi above)
             lo = "hi"
         lines.append(f"    if len(picked) >= {lo if lo is not None else f'{g.fn(self.lo)}(S, who, L)'}:")
-        return "\n".join([*lines, f"        options.append({DONE})", "    S.dec = (who, tuple(options))",
+        return "\n".join([*lines, f"        options.append({DONE})", f"    {state_write('dec', '(who, tuple(options))')}",
                           "    return U"])
 
     def skip_source(self, g, pad, push):

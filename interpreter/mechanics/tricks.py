@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
-from ..expr.names import item_read, owning, state_add, state_read, zone_ref
+from ..expr.names import item_read, owning, state_add, state_read, state_write, zone_ref
 from ..engine.knowledge import know
 from .base import Step, step_kind
 from .contract import Key, players_key
@@ -222,10 +222,14 @@ class Tricks(Step):
                   f"        if frame[{POS}] >= len(order):",
                   f"            W{self.index}(S, frame)",
                   "        return None",
-                  "    S.dec = (player, tuple(options))" if self.unique_labels else
-                  f"    S.dec = (player, tuple({state_read('rules')}.distinct_cards(options)))",
+                  f"    {state_write('dec', self._offered())}",
                   "    return U"]
         return "\n".join(lines) + "\n\n" + self._finish_source(g)
+
+    def _offered(self) -> str:
+        """Source of the question asked of ``player`` with ``options``."""
+        return "(player, tuple(options))" if self.unique_labels else \
+            f"(player, tuple({state_read('rules')}.distinct_cards(options)))"
 
     def _options(self, g, pad, led=False, run=False):
         """Lines setting ``options``, the cards ``player`` may play from ``hand`` (``led``: the
@@ -319,8 +323,7 @@ class Tricks(Step):
                       *rerun,
                       *self._options(g, "        ", led=True, run=runs),
                       "        if options:",
-                      "            S.dec = (player, tuple(options))" if self.unique_labels else
-                      f"            S.dec = (player, tuple({state_read('rules')}.distinct_cards(options)))",
+                      f"            {state_write('dec', self._offered())}",
                       f"            {state_add('steps', 1 + self.charge)}",
                       f"            if {state_read('steps')} > {g.max_steps}:",
                       "                _over_budget(S)",

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..errors import raised_in, tag_origin
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
-from ..expr.names import state_read, table_ref, var_ref
+from ..expr.names import state_read, table_ref, var_ref, var_write
 from ..expr.reuse import global_names
 from .contract import TRIGGER_KEYS, key_names, required_names
 
@@ -183,7 +183,7 @@ class Triggers:
                           "except Exception as e:",
                           f"    raise _T.failed(e, {k})",
                           f"before = {var_ref(key)} or [False] * {state_read('n')}",
-                          f"{var_ref(key)} = now"]
+                          var_write(key, "now")]
                 if fire is not None:
                     lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
                 continue
@@ -197,10 +197,10 @@ class Triggers:
                       f"    raise _T.failed(e, {k})",
                       "if h:",
                       f"    if {table_ref('v', key)} is not True:",   # (read: in the compiler's dialect)
-                      f"        {var_ref(key)} = True",
+                      f"        {var_write(key, 'True')}",
                       *([f"        {fire}"] if fire is not None else []),
                       f"elif {table_ref('v', key)} is not False:",
-                      f"    {var_ref(key)} = False"]
+                      f"    {var_write(key, 'False')}"]
         return [pad + line for line in lines]
 
     def _chain(self, S):
