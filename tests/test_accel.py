@@ -228,6 +228,9 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     (text, declared), = compiled_texts
     assert "_rb_get(S, '" in text and '"RB_GET"' in declared and "_rb_get" not in rules.module_source
     assert not isinstance(rules.advance, types.FunctionType)   # (the generated loop, compiled)
+    # and a decision taken: each state's apply_index, compiled (with its reads and writes)
+    assert not isinstance(rules.apply_index, types.FunctionType) and "_rb_set(S, 'dec', None)" in text
+    assert type(rules.new_game(2, seed=1)).apply_index is rules.apply_index
     module = rules.advance.__globals__
     compiled = [fn for fn in rules.runs if not isinstance(fn, types.FunctionType)]
     assert compiled and all(module[fn.__name__] is fn for fn in compiled)
@@ -431,14 +434,15 @@ def _kept(hot: str) -> list[str]:
 
 def test_only_the_hot_functions_are_compiled_at_their_own_lines():
     """The module compiled keeps whole functions, at the lines `rulebook compile` numbers: those
-    random play ran that the compiled loop, runs and resolves reach, within the budget of lines."""
+    random play ran that the compiled loop, a decision's apply_index, runs and resolves reach,
+    within the budget of lines."""
     import ast
     from interpreter.accel.rulesets import hot_source
     rules = interpreter.load("kuhn_poker")
     text = rules.module_source
     lines = text.splitlines()
     defs = {n.name: n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
-    entries = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
+    entries = {fn.__name__ for fn in (rules.advance, rules.apply_index, *rules.runs, *rules.resolves)}
     for budget in (10**6, 60, 0):
         hot = hot_source(rules, text, budget).split("\n")
         assert len(hot) == len(lines) and all(h in ("", line) for h, line in zip(hot, lines))
@@ -447,7 +451,7 @@ def test_only_the_hot_functions_are_compiled_at_their_own_lines():
         called = {x.id for n in kept for x in ast.walk(defs[n]) if isinstance(x, ast.Name)}
         assert all(n in entries or n in called for n in kept), kept
         if budget == 10**6:   # (all that ran: the same whatever the profile's times; a smaller budget's depend on them)
-            assert "advance" in kept
+            assert {"advance", "apply_index"} <= set(kept)
     whole = _kept(hot_source(rules, text, 10**6))
     assert len(_kept(hot_source(rules, text, 60))) < len(whole) < len(defs)   # (a step never run: left out)
 

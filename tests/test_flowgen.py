@@ -18,6 +18,8 @@ import pytest
 
 import interpreter
 from interpreter.building.flowgen import compile_flow
+from interpreter.engine.layout import Layout
+from interpreter.engine.state import State
 from helpers import calls_in_play, load_text, trick_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,10 +32,12 @@ def reference(rules):
     """The same ruleset run by the reference loop and the steps' plain functions (each kind's
     generator with its specialisations off, or its own methods where it still has them)."""
     ref = copy.copy(rules)
-    runs, resolves, advance, *_ = compile_flow(rules, plain=True)
+    runs, resolves, advance, apply_index, *_ = compile_flow(rules, plain=True)
     assert advance is not rules.advance and advance.__code__.co_filename.startswith("<")   # generated, as the fast one
-    for name, value in (("runs", runs), ("resolves", resolves), ("advance", advance)):
+    for name, value in (("runs", runs), ("resolves", resolves), ("advance", advance), ("apply_index", apply_index)):
         object.__setattr__(ref, name, value)
+    object.__setattr__(ref, "layout", Layout(State, ref))   # (its states' class: the reference's apply_index)
+    ref.layout.cls.apply_index = apply_index
     return ref
 
 

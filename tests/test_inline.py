@@ -72,7 +72,7 @@ def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(
     from interpreter.building.flowgen import compile_flow
     rules = two_seats(tmp_path, "looping", LOOPING)
     assert "# F" in rules.flow_source and "looping.yaml:13:9, written in place" in rules.flow_source
-    assert "written in place" not in compile_flow(rules, plain=True)[3]   # (the reference calls each function)
+    assert "written in place" not in compile_flow(rules, plain=True)[4]   # (the reference calls each function)
     S = rules.new_game(2, seed=1)
     S.apply_index(1)                                    # n = 1: three passes, then the end
     assert (S.v["n"], S.v["left"], S.v["gone"], S.is_terminal()) == (10, 0, True, True)

@@ -96,3 +96,15 @@ def test_a_clone_copies_every_slot_and_shares_the_lists_until_written(rules):
     C.own("deck").pop()
     assert len(C.zone("deck")) == len(S.zone("deck")) - 1
     assert interpreter.engine.state.from_dict(rules, json.loads(S.to_json())).digest() == S.digest()
+
+
+def test_each_state_takes_a_decision_by_its_rulesets_own_apply_index():
+    """A decision's apply_index is written for each ruleset beside its game loop (building/
+    decision.py) and is its State class's method: the same generated module, no call between."""
+    rules = interpreter.load("diamonds")
+    S = rules.new_game(4, seed=1)
+    assert type(S).apply_index is rules.apply_index
+    assert rules.apply_index.__code__.co_filename == rules.advance.__code__.co_filename
+    assert rules.apply_index.__globals__["advance"] is rules.advance
+    other = interpreter.load("hearts")
+    assert type(other.new_game(4, seed=1)).apply_index is other.apply_index is not rules.apply_index

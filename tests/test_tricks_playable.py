@@ -122,4 +122,4 @@ def test_the_bound_of_a_tricks_plays_is_the_card_count_written_in():
     from interpreter.building.flowgen import compile_flow
     rules = bundled("diamonds")
     assert len(rules.card_labels) == 60 and "not 0 < k <= 60:" in rules.module_source
-    assert "not 0 < k <= len(S.rules.card_labels):" in compile_flow(rules, plain=True)[3]
+    assert "not 0 < k <= len(S.rules.card_labels):" in compile_flow(rules, plain=True)[4]

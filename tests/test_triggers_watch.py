@@ -41,7 +41,7 @@ def test_the_loop_checks_when_triggers_by_code_written_for_the_ruleset(tmp_path)
     threes = rules.triggers.when[0][1]
     loop = rules.flow_source[rules.flow_source.index("def advance("):]
     assert threes.source in loop                                   # written in, not called
-    plain = compile_flow(rules, plain=True)[3]
+    plain = compile_flow(rules, plain=True)[4]
     assert threes.source not in plain[plain.index("def advance("):]   # the reference calls it
     calls = []
 

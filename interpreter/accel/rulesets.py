@@ -68,8 +68,11 @@ def use_compiled(rules, written=None) -> bool:
     runs = tuple(ns.get(f"R{s.index}", fn) for s, fn in zip(rules.steps, rules.runs))
     ns["RUNS"] = runs
     resolves = tuple(ns.get(f"Q{s.index}", fn) for s, fn in zip(rules.steps, rules.resolves))
-    for key, value in (("runs", runs), ("resolves", resolves), ("advance", ns.get("advance", rules.advance))):
+    ns["RESOLVES"] = resolves
+    for key, value in (("runs", runs), ("resolves", resolves), ("advance", ns.get("advance", rules.advance)),
+                       ("apply_index", ns.get("apply_index", rules.apply_index))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
+    rules.layout.cls.apply_index = rules.apply_index   # (its states' own: engine/ruleset.py freeze)
     return True
 
 
@@ -222,7 +225,7 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             spent[owner] = spent.get(owner, 0.0) + row[2]   # (its own time)
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
-    kept = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
+    kept = {fn.__name__ for fn in (rules.advance, rules.apply_index, *rules.runs, *rules.resolves)}
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     while True:   # the hottest function reached that fits in what is left of the budget, in turn

@@ -34,6 +34,7 @@ from ..expr.names import item_read, state_add, state_read, state_write, table_re
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
+from .decision import apply_index_source
 from .declared import parameter
 from .listing import graft, module
 from .trips import pending, up_source
@@ -348,7 +349,7 @@ def _renamed(code, name: str):
 
 def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
-    ``advance(S, changed=True)``; the generated source of the flow; the text executed: the
+    ``advance(S, changed=True)``; a decision taken, ``apply_index(S, i)``; the generated source of the flow; the text executed: the
     ruleset's whole module, listing.py, or the plain flow alone). ``plain``: the reference (FlowSource):
     each step kind's generator with its specialisations off, or the step's own ``run`` and
     ``resolve`` methods for a kind that still has them, and the loop with every branch kept.
@@ -371,9 +372,9 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
             if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
                 src += "\n" + _asks_again(rules, step)
             sources.append(src)
-    sources.append(_advance_source(rules, g, plain))
+    sources += [_advance_source(rules, g, plain), apply_index_source()]
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
-                _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules)
+                _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules, _checked_index=loop.checked_index)
     source = "\n\n".join(sources) + "\n"
     text, functions = (source, {}) if plain else module(rules, g.named(), source)
     filename = f"<{'flow' if plain else 'module'} {rules.name}{' ' + rules.variant if rules.variant else ''}>"
@@ -388,9 +389,9 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
                 code = getattr(g.ns.get(f"{prefix}{step.index}"), "__code__", None)
                 if code is not None and code.co_filename == filename:   # (generated here, not a method)
                     by_rule(g.ns[f"{prefix}{step.index}"], step.loc, text, lines)
-    runs = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
-    g.ns["RUNS"] = runs
-    out = (runs, tuple(g.ns[f"Q{s.index}"] for s in rules.steps), g.ns["advance"], source, text)
+    runs = g.ns["RUNS"] = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
+    resolves = g.ns["RESOLVES"] = tuple(g.ns[f"Q{s.index}"] for s in rules.steps)
+    out = (runs, resolves, g.ns["advance"], g.ns["apply_index"], source, text)
     return (*out, g.named()) if names else out
 
 

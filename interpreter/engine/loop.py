@@ -13,7 +13,6 @@ import operator
 from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
-from .protocol import ASKED, UNCHANGED
 from .sight import Choice
 
 
@@ -70,7 +69,7 @@ def apply(S, action) -> None:
     if isinstance(action, int) and not isinstance(action, bool):
         if not 0 <= action < len(options):
             raise GameError(f"action index {action} is out of range (0..{len(options) - 1})")
-        apply_index(S, action)
+        S.apply_index(action)
         return
     labels = S.legal_actions()
     try:
@@ -78,33 +77,13 @@ def apply(S, action) -> None:
     except ValueError:
         shown = ", ".join(labels[:20]) + (" ..." if len(labels) > 20 else "")
         raise GameError(f"illegal action {action!r} for seat {S.dec[0]} at '{S.prompt()}'; legal: {shown}") from None
-    apply_index(S, i)
+    S.apply_index(i)
 
 
-def apply_index(S, i: int):
-    """Take option ``i`` of the pending decision (the fast path for agents and playouts);
-    returns S (it is also ``State.apply_index`` itself: no extra call per decision)."""
-    try:   # (the checks an index needs cost nothing when it is a plain one in range)
-        value = S.dec[1][i]
-        if i < 0:
-            raise IndexError
-    except (TypeError, IndexError):
-        i = _checked_index(S, i)   # (the error, or an index of another integer type)
-        value = S.dec[1][i]
-    frame = S.stack[-1]
-    S.dec = None
-    try:   # (S.rules read where used: a local costs more than it spares, the loop seldom runs)
-        changed = S.rules.resolves[frame[0]](S, frame, value)
-    except RUNTIME_ERRORS as e:
-        raise located(S, e) from None
-    if changed is not ASKED:
-        S.rules.advance(S, changed is not UNCHANGED)   # the loop, compiled for the ruleset (building/flowgen.py)
-    return S
-
-
-def _checked_index(S, i) -> int:
+def checked_index(S, i) -> int:
     """An action index that is not a plain int in range, or no decision pending: the index as
-    an int (numpy integers and other __index__ types are fine), or the error."""
+    an int (numpy integers and other __index__ types are fine), or the error (the ruleset's
+    ``apply_index``, building/decision.py, asks it of any index but a plain one in range)."""
     if S.dec is None:
         raise GameError("the game is over: no action can be applied" if S.over else "no decision is pending") from None
     if type(i) is not int:

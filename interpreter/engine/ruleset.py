@@ -102,6 +102,7 @@ class Ruleset:
     runs: tuple                    # each step's compiled run function (building/flowgen.py)
     resolves: tuple                # each step's resolve function
     advance: Callable              # the game loop: runs until a decision or the end
+    apply_index: Callable          # a decision taken, then the loop (building/decision.py): each State's own
     flow_source: str               # the generated source of the flow
     module_source: str             # all the ruleset's generated code, as it runs (building/listing.py)
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
@@ -118,6 +119,8 @@ class Ruleset:
         charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
         object.__setattr__(self, "layout", Layout(State, self))
+        if "apply_index" in self.__dict__:   # (each state takes its decisions by its ruleset's: no call between)
+            self.layout.cls.apply_index = self.apply_index
         object.__setattr__(self, "_frozen", True)
         return self
 

@@ -100,8 +100,11 @@ class State:
         engine.apply(self, action)
         return self
 
-    # take option i of the pending decision; mutates and returns self
-    apply_index = engine.apply_index
+    def apply_index(self, i: int) -> "State":
+        """Take option ``i`` of the pending decision (the fast path for agents and playouts);
+        mutates and returns self. Each ruleset's State class has its own in place of this one,
+        written for its rules beside its game loop (building/decision.py)."""
+        return self.rules.apply_index(self, i)
 
     def is_terminal(self) -> bool:
         return self.over
