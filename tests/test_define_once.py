@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from interpreter.errors import RulesetError
 from interpreter.expr import Compiler, ExprError
+from interpreter.expr.limits import MAX_SOURCE
 from helpers import load_text, tiny_ruleset
 
 GAME = tiny_ruleset("""
@@ -83,3 +85,32 @@ def test_an_error_in_a_define_used_twice_is_located_at_its_first_use(rules):
     with pytest.raises(ExprError) as e:
         Compiler(rules.names).compile("x + broken + broken", has_me=True)
     assert e.value.offset == 4 and "in define 'broken'" in e.value.message and "nosuch" in e.value.message
+
+
+def test_an_expression_the_holding_makes_too_long_is_compiled_without_it(tmp_path):
+    """``e + e`` whose plain code is just under MAX_SOURCE characters: the held form, longer by
+    its wrapping, would pass it, so the expression compiles as it did before the holding."""
+    def length(n):   # e: n x (lists of 500, through a define, then the rest), and e + e's plain code
+        m, k = divmod(n, 500)
+        text = GAME.replace("  both:", f'  f: "{XS(500)}"\n  e: "{"f + " * m}{XS(k)}"\n  both:')
+        try:
+            rules = load_text(tmp_path, text)
+            return rules, len(Compiler(rules.names, plain=True).compile("e + e").source)
+        except (RulesetError, ExprError):   # (too large)
+            return None, MAX_SOURCE + 1
+
+    lo, hi = 1000, 20000
+    while lo < hi:   # the most x for which e + e fits
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if length(mid)[1] <= MAX_SOURCE else (lo, mid - 1)
+    rules, size = length(lo)
+    assert MAX_SOURCE - 60 < size <= MAX_SOURCE
+    fast = Compiler(rules.names).compile("e + e")
+    S = rules.new_game(players=2, seed=1)
+    assert "_d0" not in fast.source and fast.fn(S, 0, {}) == [0] * (2 * lo)
+    shorter = length(lo - 100)[0]   # (room for the wrapping: held)
+    assert "_d0" in Compiler(shorter.names).compile("e + e").source
+
+
+def XS(k):
+    return "[" + ", ".join(["x"] * k) + "]"

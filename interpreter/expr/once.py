@@ -12,9 +12,12 @@ expression, ``(_d0 or _d0.append(X) or _d0)[0]``, not bound with ``:=`` as a lif
 define is used anywhere, and Python refuses ``:=`` in a comprehension's iterable (``D where P``,
 ``[D] where P``) and binds it in a generated lambda's own scope.
 
-Only a define whose code is no construct its uses rewrite is held so (a filter, a count, a
-scan's test are fused into what uses them: ``first(D where P)`` stops at the first element), and
-only one that costs more than the binding.
+Only a define the expression names twice in its own text is held so (not one used twice inside
+another define's text: the code a define expands to is bounded on its own, names.py, and the
+wrapping would count against it), only one whose code is no construct its uses rewrite (a
+filter, a count, a scan's test are fused into what uses them: ``first(D where P)`` stops at the
+first element), and only one that costs more than the holding. An expression that the holding
+makes too long is compiled without it (compiler.py, as when Python refuses its code).
 """
 from __future__ import annotations
 
@@ -22,41 +25,25 @@ from collections import Counter
 from typing import Any, Callable
 
 from .code import Join, code, shape
-from .parser import ExprError, parse
 
 WORTH = 8   # the operations (compiler.cost) a define's expansion must count to be held
 
 
 def expansions(tree: Any, defines: dict) -> Counter:
-    """How many places of the expression ``tree`` use each define, a define's own text counted
-    once however often it is used (held, its uses run it once; None: no tree, none). A name that
-    a local or an element's attribute hides is counted too: a define counted twice and used once
-    is held to no gain, never wrongly."""
-    counts: Counter = Counter()
-
-    def walk(t: Any) -> None:
-        for n in t.iter_subtrees_topdown():
-            name = str(n.children[0]) if n.data == "name" and n.children else None
-            if name in defines:
-                counts[name] += 1
-                if counts[name] == 1:   # (its text: once, so a cycle ends too; the compile reports it)
-                    try:
-                        walk(parse(defines[name]))
-                    except ExprError:   # (its use reports it)
-                        pass
-
-    if tree is not None:
-        walk(tree)
-    return counts
+    """How many times the expression ``tree`` names each define in its own text (None: no
+    tree, none). A name that a local or an element's attribute hides is counted too: a define
+    counted twice and used once is held to no gain, never wrongly."""
+    return Counter(str(n.children[0]) for n in (tree.iter_subtrees() if tree is not None else ())
+                   if n.data == "name" and n.children and str(n.children[0]) in defines)
 
 
 def held(c: Any, name: str, scope: Any, node: Any, expand: Callable) -> tuple[Any, str]:
     """The code and type of a use of the define ``name`` (``expand``, names.py ``define``), read
     from the name that holds its value in this evaluation when that is worth it (module
     docstring)."""
-    cost = c.cost
+    cost, top = c.cost, not c._define_stack
     src, typ = expand(name, scope, node)
-    if (c._hoisted is None or c._defined[name] < 2 or c.cost - cost < WORTH * c._mult
+    if (not top or c._hoisted is None or c._defined[name] < 2 or c.cost - cost < WORTH * c._mult
             or not (shape(src) is None or isinstance(shape(src), Join))
             or any(var in src.uses for var, _ in scope.elements)
             or any(v in src.uses for v in c._varying)):
