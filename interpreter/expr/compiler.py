@@ -26,7 +26,6 @@ from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, code, conjuncts
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope, table_ref
-from .once import expansions, held
 from .operators import OperatorNodes
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
@@ -148,12 +147,13 @@ class Compiler(NameNodes, OperatorNodes):
         params = tuple(scope.bound.values())
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}
-        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(tree), 1, ""
+        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
         try:
             src, typ = self.node(tree, scope)
             if expect is not None:
                 self.expect_type(typ, expect, tree)
-            if prelude := self.prelude():
+            prelude = self.prelude()
+            if prelude:
                 hoisted_src = "(" + prelude + src + ")[-1]"   # an expression, for code that embeds it
                 try:
                     return Compiled(hoisted_src, typ, self.to_function(src, text, self.prelude_lines(), params),
@@ -205,8 +205,8 @@ class Compiler(NameNodes, OperatorNodes):
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
-    def _binding_lists(self, tree=None) -> tuple[list[str] | None, dict[tuple[str, str], str] | None]:
-        self._eager, self._held, self._defined = {}, {}, expansions(tree, self.names.defines)   # (once.py)
+    def _binding_lists(self) -> tuple[list[str] | None, dict[tuple[str, str], str] | None]:
+        self._eager = {}
         return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
@@ -252,7 +252,7 @@ class Compiler(NameNodes, OperatorNodes):
         scope = self.scope(locals, has_me, [(var, element)], bound)
         self._expansions = 0
         self.cost, self._mult, self._sizes = 0, 1, {}   # per element, as element_fn
-        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(tree), 0, tag
+        self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 0, tag
         self._varying = tuple(f"L[{name!r}]" for name in varying)
         self._node_access = True
         try:
@@ -305,9 +305,6 @@ class Compiler(NameNodes, OperatorNodes):
             raise ExprError(f"expected a list, got {typ}", offset_of(node), code="type")
         if expect == PLAYER and typ not in (PLAYER, INT, TEAM, ANY, NONE):
             raise ExprError(f"expected a player, got {typ}", offset_of(node), code="type")
-
-    def define(self, name, scope, node):   # (once.py: a define expanded twice in an expression is computed once)
-        return held(self, name, scope, node, super().define)
 
     def fresh(self) -> str:
         self._counter += 1
