@@ -51,7 +51,8 @@ class _Bounds:
     ``length`` (a list's elements), ``chars`` (a string's characters); None: not known."""
 
     def __init__(self, names: Any, locals: set):
-        self.names, self.locals, self.defines = names, locals, []
+        self.names, self.locals = names, locals
+        self.defines: list[str] = []   # the defines being measured (a cycle is measured as unknown)
 
     def _name(self, n: Tree) -> str | None:
         """The define a bare name stands for, if it is one (not hidden by a local)."""
@@ -97,7 +98,7 @@ class _Bounds:
                 return self.length(args[0])
             if fname in ("min", "max") and len(args) >= 2:
                 bounds = [self.number(a) for a in args]
-                return None if None in bounds else max(bounds)
+                return max(b for b in bounds if b is not None) if None not in bounds else None
             if fname == "abs" and len(args) == 1:
                 return self.number(args[0])
         return None
