@@ -392,9 +392,9 @@ HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_tally"] = _tally
 
 
-def stored_source(src: str, within: bool = False) -> str:
+def stored_source(src: str) -> str:
     """The source of a value to store or add, checked against the language's bounds when it is
-    not a small literal (``_stored``) nor known to be within them (``within``: bounds.py)."""
-    if within or src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
+    not a small literal (``_stored``)."""
+    if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
         return src
     return f"_stored({src}, _LIST_BOUND)"

@@ -7,7 +7,6 @@ of a list (chance).
 """
 from __future__ import annotations
 
-from ..expr.bounds import within
 from ..expr.runtime import stored_source
 from ..expr.types import INT, can_grow, fits
 from ..expr.names import var_ref
@@ -34,8 +33,7 @@ def e_set(fx, em, spec, path, locals, has_me):
         want = fx.ctx.names.vars[var]
         if not fits(typ, want):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-        checked = stored_source(src, within(text, typ, fx.ctx.names, locals)) if can_grow(typ) else src
-        em.line(f"{var_ref(var)} = {checked}")
+        em.line(f"{var_ref(var)} = {stored_source(src) if can_grow(typ) else src}")
         fx.access.write("v", var)
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
 
@@ -52,8 +50,8 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     dst, name, owner = fx.target_owner(key, path, locals, has_me, "counter", any_owner=True)
     if name is None:
         return
-    src, typ = fx.expr(text, path, locals, has_me, INT)
-    em.line(f"{dst} = {stored_source(src, within(text, typ, fx.ctx.names, locals))}")
+    src, _ = fx.expr(text, path, locals, has_me, INT)
+    em.line(f"{dst} = {stored_source(src)}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
