@@ -69,7 +69,35 @@ def use_compiled(rules, written=None) -> bool:
     resolves = tuple(ns.get(f"Q{s.index}", fn) for s, fn in zip(rules.steps, rules.resolves))
     for key, value in (("runs", runs), ("resolves", resolves), ("advance", ns.get("advance", rules.advance))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
+    spaces = _spaces(rules)
+    for step in _taking(rules):   # the generated functions a step's own code calls (a grid's prices)
+        step.put_compiled(lambda fn: ns.get(_name(fn, spaces), fn))
     return True
+
+
+def _taking(rules) -> list:
+    """The steps whose own code calls generated functions they hold, which take the compiled
+    module's in their place (``put_compiled(compiled)``: a grid's prices, mechanics/grid.py)."""
+    return [s for s in rules.steps if callable(getattr(s, "put_compiled", None))]
+
+
+def _taken(rules) -> list:
+    """The functions those steps would take (each asked with the identity, which changes none)."""
+    found: list = []
+
+    def noted(fn):
+        found.append(fn)
+        return fn
+    for step in _taking(rules):
+        step.put_compiled(noted)
+    return found
+
+
+def _name(fn, spaces) -> str | None:
+    """The name a generated function has in the ruleset's module (its code's, listing.py graft),
+    if the module's namespace holds it under that name."""
+    name = getattr(getattr(fn, "__code__", None), "co_name", None)
+    return name if name is not None and any(ns.get(name) is fn for ns in spaces) else None
 
 
 def compiled_module(rules, written=None):
@@ -222,6 +250,7 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
     kept = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
+    kept |= {_name(fn, _spaces(rules)) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
