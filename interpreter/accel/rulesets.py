@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from ..expr.names import ITEM_READ, SLOT_READ
+from ..expr.runtime import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, BuildError, compile_file, extension
 
@@ -117,7 +118,8 @@ def compiled_module(rules, written=None):
     except OSError as e:
         raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
     key = hashlib.sha256("\n".join([text, DECLARED, header, cython, sys.version, repr(sorted(DIRECTIVES.items())),
-                                    OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE)]).encode()).hexdigest()
+                                    OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE),
+                                    *(scanner_text("_", ("Eq",), c, _item) for c in (False, True))]).encode()).hexdigest()
     name = f"rulebook_{key[:24]}"
     place = cache_file("compiled")
     if place is None:
@@ -138,6 +140,7 @@ def compiled_module(rules, written=None):
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
+        hot += _helpers(rules, hot, _item if written is not None else None)
         free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ)]   # (declared: DECLARED)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
@@ -166,6 +169,26 @@ def compiled_module(rules, written=None):
     if not isinstance(module.__dict__.get("__free__"), tuple):
         raise BuildError(f"{found} is not a ruleset's module of this version (delete it)")
     return module
+
+
+def _item(table: str, x: str) -> str:
+    return f"{ITEM_READ}({table}, {x})"   # (the dialect's read of an item: slots.h)
+
+
+def _helpers(rules, hot: str, item) -> str:
+    """The defs of the engine's helpers made from a template (expr/runtime.py ``scanner``: the
+    loops of ``first(L where ...)`` and ``count(L where ...)``) that the hot functions call, to
+    be compiled with them (``item``: how they read an item; None: as Python does), at the end
+    of the module's text, so that the lines above keep their numbers: the module then calls
+    them in C, where the helpers made when the engine loads run as Python."""
+    spaces = _spaces(rules)
+    out = []
+    for name in free_names(hot):
+        made = made_by_scanner(next((ns[name] for ns in spaces if name in ns), None))
+        if made is not None:
+            ops, counting = made
+            out.append(scanner_text(name, ops, counting) if item is None else scanner_text(name, ops, counting, item))
+    return "".join(f"\n\n{text}" for text in out)
 
 
 def _load(name: str, path: Path):
