@@ -1,8 +1,7 @@
 """What a ruleset's compiled module reaches beyond the flow (accel/rulesets.py): the generated
 functions a step's own code calls (a grid's prices, mechanics/grid_prices.py, called from the
-step's offer) and the setup (called by the engine's new_game) are among the functions chosen,
-and taken from it; the engine's helpers made from a template (expr/runtime.py's scanners) that
-the chosen functions call are compiled with them."""
+step's offer) are among the functions chosen, and taken from it; the engine's helpers made from
+a template (expr/runtime.py's scanners) that the chosen functions call are compiled with them."""
 from __future__ import annotations
 
 import types
@@ -12,8 +11,6 @@ import pytest
 from helpers import load_text
 from test_accel import _final_states, can_compile, _kept
 from test_club_mechanics import GRID
-
-GRID = GRID.replace("flow:\n", "setup: [{set: {side: \"'A'\"}}]\nflow:\n", 1)   # (a setup: the engine's new_game calls it)
 
 
 def _grid(rules):
@@ -26,7 +23,6 @@ def test_a_grids_prices_are_among_the_hot_functions_compiled(tmp_path):
     kept = set(_kept(hot_source(rules, rules.module_source, 10**6)))
     prices = {fn.__code__.co_name for fn in _grid(rules).local.functions}
     assert prices and prices & kept, (prices, kept)
-    assert "setup" in kept
 
 
 @pytest.mark.slow   # (a small first compile)
@@ -42,7 +38,6 @@ def test_a_grids_prices_run_compiled_and_play_the_same_games(tmp_path, monkeypat
     module = rules.advance.__globals__
     assert any(not isinstance(fn, types.FunctionType) and module[fn.__name__] is fn for fn in now)
     assert all(fn is old or fn.__name__ == old.__code__.co_name for fn, old in zip(now, python))
-    assert not isinstance(rules.setup, types.FunctionType) and module["setup"] is rules.setup
     assert _final_states(rules) == _final_states(load_text(tmp_path, GRID, "pure.yaml"))
     # the cost's count of neighbours, a scanner, compiled with the module that calls it
     assert "_count_gt" in rules.module_source and not isinstance(module["_count_gt"], types.FunctionType)

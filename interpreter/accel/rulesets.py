@@ -73,8 +73,6 @@ def use_compiled(rules, written=None) -> bool:
     spaces = _spaces(rules)
     for step in _taking(rules):   # the generated functions a step's own code calls (a grid's prices)
         step.put_compiled(lambda fn: ns.get(_name(fn, spaces), fn))
-    # the setup, which the engine's new_game calls (and nothing in the module)
-    object.__setattr__(rules, "setup", ns.get(_name(rules.setup, spaces), rules.setup))
     return True
 
 
@@ -275,7 +273,7 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
     kept = {fn.__name__ for fn in (rules.advance, *rules.runs, *rules.resolves)}
-    kept |= {_name(fn, _spaces(rules)) for fn in (*_taken(rules), rules.setup)} - {None}   # (and what else calls them)
+    kept |= {_name(fn, _spaces(rules)) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
