@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from ..expr.names import ITEM_READ, SLOT_READ, SLOT_WRITE
+from ..expr.runtime import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
 from .build import DIRECTIVES, BuildError, compile_file, extension
 
@@ -73,7 +74,35 @@ def use_compiled(rules, written=None) -> bool:
                        ("apply_index", ns.get("apply_index", rules.apply_index))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
     rules.layout.cls.apply_index = rules.apply_index   # (its states' own: engine/ruleset.py freeze)
+    spaces = _spaces(rules)
+    for step in _taking(rules):   # the generated functions a step's own code calls (a grid's prices)
+        step.put_compiled(lambda fn: ns.get(_name(fn, spaces), fn))
     return True
+
+
+def _taking(rules) -> list:
+    """The steps whose own code calls generated functions they hold, which take the compiled
+    module's in their place (``put_compiled(compiled)``: a grid's prices, mechanics/grid.py)."""
+    return [s for s in rules.steps if callable(getattr(s, "put_compiled", None))]
+
+
+def _taken(rules) -> list:
+    """The functions those steps would take (each asked with the identity, which changes none)."""
+    found: list = []
+
+    def noted(fn):
+        found.append(fn)
+        return fn
+    for step in _taking(rules):
+        step.put_compiled(noted)
+    return found
+
+
+def _name(fn, spaces) -> str | None:
+    """The name a generated function has in the ruleset's module (its code's, listing.py graft),
+    if the module's namespace holds it under that name."""
+    name = getattr(getattr(fn, "__code__", None), "co_name", None)
+    return name if name is not None and any(ns.get(name) is fn for ns in spaces) else None
 
 
 def compiled_module(rules, written=None):
@@ -93,7 +122,8 @@ def compiled_module(rules, written=None):
     except OSError as e:
         raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
     key = hashlib.sha256("\n".join([text, DECLARED, header, cython, sys.version, repr(sorted(DIRECTIVES.items())),
-                                    OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE)]).encode()).hexdigest()
+                                    OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE),
+                                    *(scanner_text("_", ("Eq",), c, _item) for c in (False, True))]).encode()).hexdigest()
     name = f"rulebook_{key[:24]}"
     place = cache_file("compiled")
     if place is None:
@@ -114,6 +144,7 @@ def compiled_module(rules, written=None):
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
+        hot += _helpers(rules, hot, _item if written is not None else None)
         free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ, SLOT_WRITE)]   # (declared: DECLARED)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
@@ -142,6 +173,26 @@ def compiled_module(rules, written=None):
     if not isinstance(module.__dict__.get("__free__"), tuple):
         raise BuildError(f"{found} is not a ruleset's module of this version (delete it)")
     return module
+
+
+def _item(table: str, x: str) -> str:
+    return f"{ITEM_READ}({table}, {x})"   # (the dialect's read of an item: slots.h)
+
+
+def _helpers(rules, hot: str, item) -> str:
+    """The defs of the engine's helpers made from a template (expr/runtime.py ``scanner``: the
+    loops of ``first(L where ...)`` and ``count(L where ...)``) that the hot functions call, to
+    be compiled with them (``item``: how they read an item; None: as Python does), at the end
+    of the module's text, so that the lines above keep their numbers: the module then calls
+    them in C, where the helpers made when the engine loads run as Python."""
+    spaces = _spaces(rules)
+    out = []
+    for name in free_names(hot):
+        made = made_by_scanner(next((ns[name] for ns in spaces if name in ns), None))
+        if made is not None:
+            ops, counting = made
+            out.append(scanner_text(name, ops, counting) if item is None else scanner_text(name, ops, counting, item))
+    return "".join(f"\n\n{text}" for text in out)
 
 
 def _load(name: str, path: Path):
@@ -226,6 +277,7 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
     kept = {fn.__name__ for fn in (rules.advance, rules.apply_index, *rules.runs, *rules.resolves)}
+    kept |= {_name(fn, _spaces(rules)) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     while True:   # the hottest function reached that fits in what is left of the budget, in turn

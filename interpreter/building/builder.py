@@ -310,6 +310,8 @@ class Builder(Declarations, Bounded, Elements):
         r.description = d.get("description", "")
         r.path, r.variant, r.hash = self.loaded.path, self.loaded.variant, self.loaded.hash
         r.data = d
+        limits = d.get("limits") or {}   # (before the effects: their loops count against it, effects.count_step)
+        self.max_steps = min(int(limits.get("steps", DEFAULT_MAX_STEPS)), MAX_STEP_BUDGET)   # (the schema says so)
         players = d.get("players") or {}
         r.min_players, r.max_players = int(players.get("min", 1)), int(players.get("max", players.get("min", 1)))
         if r.min_players > r.max_players:
@@ -400,8 +402,7 @@ class Builder(Declarations, Bounded, Elements):
         r.scoring = Scoring.build(self, d.get("scoring") or {})
         # how good a position is for a seat, for the search agents (play/agents/evaluation.py)
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
-        limits = d.get("limits") or {}
-        r.max_steps = min(int(limits.get("steps", DEFAULT_MAX_STEPS)), MAX_STEP_BUDGET)   # (the schema says so)
+        r.max_steps = self.max_steps
         for step in self.step_list:   # one run of a step that may cost the game's whole budget: refused now
             if step.charge > r.max_steps:
                 self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "

@@ -473,7 +473,7 @@ class EffectCompiler(DeclaredEffects):
         loc = f"_loc{len(ns)}"
         ns[loc] = self.ctx.smap.loc(path)
         em.line(state_add("steps", 1))
-        em.line(f"if {state_read('steps')} > {state_read('rules')}.max_steps: _over_budget(S, {loc})")
+        em.line(f"if {state_read('steps')} > {self.ctx.max_steps}: _over_budget(S, {loc})")   # (the flow's too)
 
     def e_with_player(self, em, spec, path, locals, has_me):
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)

@@ -209,17 +209,32 @@ def scanner(ops: tuple, counting: bool = False) -> tuple:
     fn = _SCANNERS.get((ops, counting))
     name = ("_count_" if counting else "_scan_") + "_".join(op.lower() for op in ops)
     if fn is None:
-        params = ", ".join(f"t{i}, v{i}" for i in range(len(ops)))
-        test = " and ".join(f"t{i}[x] {SCAN_OPS[op]} v{i}" for i, op in enumerate(ops))
-        if counting:
-            body = f"    n = 0\n    for x in seq:\n        if {test}:\n            n += 1\n    return n\n"
-        else:
-            body = f"    for x in seq:\n        if {test}:\n            return x\n    return None\n"
         namespace: dict = {"__builtins__": {}}
         # (named for a profile: expr/runtime.py's scanner, not <string>)
-        exec(compile(f"def {name}(seq, {params}):\n{body}", "<runtime.scanner>", "exec"), namespace)  # noqa: S102 - a fixed template
+        exec(compile(scanner_text(name, ops, counting), "<runtime.scanner>", "exec"), namespace)  # noqa: S102 - a fixed template
         fn = _SCANNERS[(ops, counting)] = namespace[name]
     return name, fn
+
+
+def _subscript(table: str, x: str) -> str:
+    return f"{table}[{x}]"
+
+
+def scanner_text(name: str, ops: tuple, counting: bool, item=_subscript) -> str:
+    """The def of the scanner ``name`` (``scanner``), its items read as ``item`` spells them
+    (the compiled tier's dialect reads them at their offsets: accel/rulesets.py)."""
+    params = ", ".join(f"t{i}, v{i}" for i in range(len(ops)))
+    test = " and ".join(f"{item(f't{i}', 'x')} {SCAN_OPS[op]} v{i}" for i, op in enumerate(ops))
+    if counting:
+        body = f"    n = 0\n    for x in seq:\n        if {test}:\n            n += 1\n    return n\n"
+    else:
+        body = f"    for x in seq:\n        if {test}:\n            return x\n    return None\n"
+    return f"def {name}(seq, {params}):\n{body}"
+
+
+def made_by_scanner(fn) -> tuple | None:
+    """The (ops, counting) a scanner function was made from (``scanner``), or None: not one."""
+    return next((key for key, made in _SCANNERS.items() if made is fn), None)
 
 
 class ValueCodes(dict):

@@ -102,6 +102,12 @@ class Grid(AskOnce):
     local: LocalPrices | None           # the cost's prices when it is local
     pricing: tuple = ()                 # the functions of local's prices (listed in the ruleset's module)
 
+    def put_compiled(self, compiled) -> None:
+        """Its prices' functions, which its own code calls (not the flow), from the ruleset's
+        compiled module (accel/rulesets.py use_compiled): ``compiled(fn)``, fn compiled."""
+        if self.local is not None:
+            self.local.put_compiled(compiled)
+
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)

@@ -203,11 +203,19 @@ class LocalPrices:
         except SyntaxError:
             return None
 
+    _MADE = ("price", "price_one", "options", "sure", "seen", "reprice", "unsure")   # its generated functions
+
     @property
     def functions(self) -> tuple:
         """The functions made for this grid (listed in the ruleset's module)."""
-        return tuple(fn for fn in (self.price, self.price_one, self.options, self.sure, self.seen, self.reprice,
-                                   self.unsure) if fn is not None)
+        return tuple(fn for fn in (getattr(self, attr) for attr in self._MADE) if fn is not None)
+
+    def put_compiled(self, compiled) -> None:
+        """Each of its functions replaced by ``compiled(fn)``: the ruleset's compiled module's
+        (accel/rulesets.py use_compiled), the same function compiled."""
+        for attr in self._MADE:
+            if getattr(self, attr) is not None:
+                setattr(self, attr, compiled(getattr(self, attr)))
 
     def offer(self, S, who, grid, rows, have):
         """The spaces ``who`` may take and afford, or None if pricing raised (the caller then
