@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..expr.runtime import stored_source
 from ..expr.types import INT, NUM
-from ..expr.names import counter_ref, table_ref
+from ..expr.names import slot, state_write, table_ref
 from .base import effect_kind
 from .contract import Key
 from .cards import count_cards, owner_key
@@ -117,8 +117,8 @@ def e_reset(fx, em, spec, path, locals, has_me):
             src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
             fx.access.write("c", one)
             if counters[one] == "none":
-                em.line(f"{counter_ref(one)} = {src}")
+                em.line(state_write(slot("c", one), src))
             else:
-                em.line(f"{counter_ref(one)} = [{src}] * len({table_ref('c', one)})")
+                em.line(state_write(slot("c", one), f"[{src}] * len({table_ref('c', one)})"))
                 count_cards(em, f"len({table_ref('c', one)})")   # (a counter owned by each card: one value a card)
     fx.event(em, f"{{'ev': 'reset', 'counters': {list(names)!r}}}")

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
-from ..expr.names import counter_ref, item_read, own_call, state_read, var_ref, zone_ref
+from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
 from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
 from .contract import Key
 from .grid_prices import LocalPrices, generated
@@ -226,12 +226,12 @@ class Grid(AskOnce):
         else:
             lines.append(f"    options = [card for card, _ in {k_self}.costs(S, who)]")
         lines += ["    if not options:   # nothing affordable: the player passes",
-                  f"        {var_ref(self.var)} = None",
+                  f"        {var_write(self.var, 'None')}",
                   f"        {stack}.pop()",
                   "        return None"]
         if self.can_pass:
             lines.append(f"    options.append({PASS})")
-        return "\n".join([*lines, f"    frame[{SEAT_ASKED}] = who", "    S.dec = (who, tuple(options))",
+        return "\n".join([*lines, f"    frame[{SEAT_ASKED}] = who", f"    {state_write('dec', '(who, tuple(options))')}",
                           "    return U   # asking changes nothing the checks read"])
 
     def resolve_source(self, g):
@@ -244,7 +244,7 @@ class Grid(AskOnce):
                  f"    who = frame[{SEAT_ASKED}]",
                  f"    if card == {PASS}:",
                  f"        {stack}.pop()",
-                 f"        {var_ref(self.var)} = None",
+                 f"        {var_write(self.var, 'None')}",
                  f"        if {ev} is not None:",
                  f"            {ev}.append({{'ev': 'grid', 'who': who, 'pass': True}})",
                  "        return None"]
@@ -261,7 +261,7 @@ class Grid(AskOnce):
         lines.append(f"    {counter_ref(self.pay)}[{team if self.pay_team else 'who'}] -= cost")
         if self.mark is not None:
             lines.append(f"    {counter_ref(self.mark)}[card] = cost")
-        lines += [f"    {var_ref(self.var)} = card",
+        lines += [f"    {var_write(self.var, 'card')}",
                   f"    if {ev} is not None:",
                   f"        {ev}.append({{'ev': 'grid', 'who': who, 'space': {state_read('rules')}.card_labels[card], 'cost': cost}})"]
         if self.then is not None:
