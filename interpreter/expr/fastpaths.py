@@ -13,6 +13,7 @@ from typing import Any
 
 from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
     conjuncts, lookup, lookup_table, reads, shape, walkable, zone_name
+from .names import item_read, record_read
 from .runtime import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
@@ -224,6 +225,28 @@ def bytes_table(namespace: dict, name: str) -> str | None:
 def cards_bytes(parts: list) -> str:
     """The bytes of the cards of the lists ``parts`` (member_of_cards)."""
     return "bytes([" + ", ".join(f"*{part}" for part in parts) + "])"
+
+
+def shared_zones(lists) -> list | None:
+    """The names of the shared zones ``lists`` reads, one zone or several joined (``A + B``),
+    each read plainly (a table bound before a loop too); None for any other list."""
+    names = []
+    for part in (joined_lists(lists) or [lists]) if isinstance(shape(lists), Join) else [lists]:
+        s = shape(part)
+        table = shape(s.table) if isinstance(s, Zone) and s.owner is None and not s.per_card else None
+        if not isinstance(table, Table) or table.kind != "z" or table.tagged:
+            return None
+        names.append(table.name)
+    return names
+
+
+def member_of_record(value: str, op: str, codes: tuple) -> str:
+    """``x in A + B`` (or ``not in``) for a card ``x`` (a plain read: pure_value) and shared zones
+    whose cards the record of each card's zone keeps (``codes``: theirs, engine/layout.py): one
+    item of the record read, where the list would be walked. A none is in no zone."""
+    at = item_read(record_read(), value)
+    test = f"{at} == {codes[0]}" if len(codes) == 1 else f"{at} in {codes!r}"
+    return f"({value} is not None and {test})" if op == "in" else f"({value} is None or not {test})"
 
 
 def member_of_joined(value: str, lists: str) -> str | None:
