@@ -24,7 +24,6 @@ def expected(S) -> list:
     for name, code in names.recorded.items():
         for card in S.zone(name):
             assert at[card] == 0, f"card {S.rules.card_labels[card]} in two recorded zones"
-            assert card in names.held[name], f"{S.rules.card_labels[card]} in '{name}', which cannot hold it"
             at[card] = code
     return at
 

@@ -52,13 +52,13 @@ def _dummy(S, me=None, L=None, *rest):
 
 
 class Builder(Declarations, Bounded, Elements):
-    def __init__(self, loaded, coverage: bool = False, record: tuple = ({}, {})):
+    def __init__(self, loaded, coverage: bool = False, record: dict | None = None):
         self.loaded = loaded
         self.data = loaded.data
         self.smap = loaded.smap
         self.diags: list[Diagnostic] = []
         self.names = Names(namespace=base_namespace())
-        self.names.recorded, self.names.held = record   # (building/record.py)
+        self.names.recorded = record or {}   # (building/record.py)
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
         self.names.namespace["_insort"] = insort
         self.names.namespace["_take_out"] = take_out
@@ -446,8 +446,8 @@ class Builder(Declarations, Bounded, Elements):
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
             raise RulesetError(sorted(self.diags, key=order))
-        record = None if self.names.recorded else recordable(self.names, r.zone_holds, r.cards)
-        if record and record[0]:   # built again, its moves keeping the record the rules read
+        record = None if self.names.recorded else recordable(self.names)
+        if record:   # built again, its moves keeping the record the rules read
             again = Builder(self.loaded, self.probes is not None, record)
             if "__builtins__" in self.names.namespace:   # (the compiled tier's reads: building/__init__.py)
                 again.names.namespace["__builtins__"] = self.names.namespace["__builtins__"]

@@ -1,8 +1,7 @@
 """Which shared zones keep a record of each card's zone (``S.at``: engine/layout.py ``reindex``).
 
 A first build notes, as it compiles (never from the generated text): the shared zones a card
-is looked for in (``x in Z``, ``x in A + B``: expr/operators.py) or offered from in card order
-(an attempt's target, mechanics/dexterity.py), in ``Names.asked``; and the zones a writer that
+is looked for in (``x in Z``, ``x in A + B``: expr/operators.py), in ``Names.asked``; and the zones a writer that
 keeps no record moves cards into or out of (any but a ``move``, mechanics/cards.py: a deal, a
 gather, a pick, a pass, a trick, as each notes its ``flows``), in ``Names.unkept``. A zone is
 recorded when each move into or out of it keeps the record: every card starts in one zone at most (building/declarations.py) and
@@ -13,10 +12,7 @@ a ruleset with none is built once, its state has no record and its code reads no
 from __future__ import annotations
 
 
-def recordable(names, zone_holds: dict, cards) -> tuple[dict, dict]:
-    """(zone -> its code, zone -> the cards it may hold in id order) of the zones to record."""
+def recordable(names) -> dict:
+    """Zone -> its code of the zones to record."""
     zones = {z for z in names.asked if names.zones.get(z) == "none"} - names.unkept   # (a deal, a pick...)
-    codes = {z: i + 1 for i, z in enumerate(sorted(zones))}
-    held = {z: tuple(sorted(c for comp in zone_holds.get(z, ()) for c in cards.by_component.get(comp, ())))
-            for z in codes}
-    return codes, held
+    return {z: i + 1 for i, z in enumerate(sorted(zones))}

@@ -240,13 +240,26 @@ def shared_zones(lists) -> list | None:
     return names
 
 
-def member_of_record(value: str, op: str, codes: tuple) -> str:
+def member_of_record(names, value: str, op: str, zones: list) -> str:
     """``x in A + B`` (or ``not in``) for a card ``x`` (a plain read: pure_value) and shared zones
-    whose cards the record of each card's zone keeps (``codes``: theirs, engine/layout.py): one
-    item of the record read, where the list would be walked. A none is in no zone."""
+    whose cards the record of each card's zone keeps (engine/layout.py): one item of the record
+    read, where the list would be walked. A none is in no zone."""
+    codes = record_codes(names.recorded, zones)
     at = item_read(record_read(), value)
-    test = f"{at} == {codes[0]}" if len(codes) == 1 else f"{at} in {codes!r}"
+    if type(codes) is tuple:
+        name = "_IN_" + "_".join(str(k) for k, inside in enumerate(codes) if inside)
+        names.namespace[name] = codes
+        test = item_read(name, at)
+    else:
+        test = f"{at} == {codes}"
     return f"({value} is not None and {test})" if op == "in" else f"({value} is None or not {test})"
+
+
+def record_codes(recorded: dict, zones: list) -> int | tuple:
+    """The code of ``zones`` in the record when they are one zone, else a table of bools by code
+    saying which are theirs (an item of a tuple costs less than a search of the codes)."""
+    codes = {recorded[z] for z in zones}
+    return min(codes) if len(codes) == 1 else tuple(k in codes for k in range(len(recorded) + 1))
 
 
 def member_of_joined(value: str, lists: str) -> str | None:

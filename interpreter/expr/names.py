@@ -186,13 +186,11 @@ class Names:
     string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
     str_concat: bool = False                        # some expression joins strings (then strings are unbounded)
     # the record of each card's zone (engine/layout.py reindex): shared zone -> its code in
-    # ``S.at``; the zones a card is looked for in (``x in Z``, a union offered in card order) and
-    # those a writer that keeps no record moves cards into or out of, noted by a first build
+    # ``S.at``; the zones a card is looked for in (``x in Z``) and those a writer that keeps no record moves cards into or out of, noted by a first build
     # (building/record.py)
     recorded: dict = field(default_factory=dict)
     asked: set = field(default_factory=set)
     unkept: set = field(default_factory=set)
-    held: dict = field(default_factory=dict)   # a recorded zone -> the cards it may hold, in id order
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]

@@ -282,7 +282,7 @@ class OperatorNodes:
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
             self.names.asked.update(zones)
             if not self.plain and pure_value(a) and all(z in self.names.recorded for z in zones):
-                return member_of_record(a, op, tuple(sorted({self.names.recorded[z] for z in zones}))), BOOL
+                return member_of_record(self.names, a, op, zones), BOOL
         mapped = shape(b)
         if isinstance(mapped, Mapped) and mapped.lookup is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
             # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the

@@ -41,11 +41,11 @@ from typing import Any
 from lark import Tree
 
 from ..expr.code import Join, shape, zone_name
-from ..expr.fastpaths import joined_lists, shared_zones
+from ..expr.fastpaths import joined_lists
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import item_read, record_read, state_read, var_ref
+from ..expr.names import state_read, var_ref
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -370,8 +370,6 @@ class _Target(Step):
     cards: Any                      # the expression of the cards that may be named
     var: str                        # the variable the card named is stored in
     unique_labels: bool             # no two cards share a label: the cards are the options
-    record: tuple | None = None     # the codes of the shared zones offered, all recorded (building/record.py)
-    held: tuple = ()                # then the cards those zones may hold, in id order
 
     @classmethod
     def make(cls, ctx, spec, path, scope):
@@ -383,12 +381,6 @@ class _Target(Step):
         t.cards = ctx.expr(spec.get("from", "[]"), (*path, "from"), has_me=True, expect="list")
         if is_list(t.cards.type) and elem(t.cards.type) not in (CARD, ANY, NONE):
             ctx.error(f"target from: expected a list of cards, got {t.cards.type}", (*path, "from"), "type")
-        zones = shared_zones(t.cards.source)
-        if zones is not None:   # offered in card order: the record of each card's zone spares the sort
-            ctx.names.asked.update(zones)
-            if all(z in ctx.names.recorded for z in zones):
-                t.record = tuple(sorted({ctx.names.recorded[z] for z in zones}))
-                t.held = tuple(sorted({c for z in zones for c in ctx.names.held[z]}))
         t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
         t.prompt = str(spec.get("prompt", t.var))
         t.unique_labels = ctx.unique_labels
@@ -416,12 +408,7 @@ class _Target(Step):
         zones, and none in none: every move takes its cards out of their source), a joined
         list (a new one) in place; where no two cards share a label, the cards are the options."""
         cards = f"{g.fn(self.cards)}(S, actor, None)"
-        if not g.plain and self.record is not None:   # the cards those zones may hold, by their record
-            codes, at = self.record, item_read("at", "_c")
-            test = f"{at} == {codes[0]}" if len(codes) == 1 else f"{at} in {codes!r}"
-            listed = [f"    at = {record_read()}", f"    cards = [_c for _c in {g.fn(self.held)} if {test}]"]
-            ordered = ["    options = cards"]
-        elif g.plain or not _apart(self.cards.source):
+        if g.plain or not _apart(self.cards.source):
             listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
         elif isinstance(shape(self.cards.source), Join):   # (the list, in place: no call)
             listed, ordered = [*g.assign(self.cards, "cards", "actor", "    "), "    options = cards"], ["    options.sort()"]
