@@ -171,3 +171,35 @@ def test_a_zone_some_other_writer_moves_cards_in_or_out_of_is_not_recorded(tmp_p
     rules = load_text(tmp_path, tiny_ruleset(text, game="moves", attributes="n: 1..12", label="c{n}"))
     assert "a" not in rules.names.recorded and rules.names.recorded   # (the others still are)
     _games(rules, range(10))
+
+
+NEIGHBOURS_IN = ["count(neighbors(spot) where it in occupied)", "count(neighbors(spot) where it in fake_spots)",
+                 "count(neighbors(spot) where it not in fake_spots + real_spots + known_fakes)",
+                 "count(neighbors(spot) where it not in known_fakes)", "count(neighbors(spot) where it in fake_spots + real_spots)"]
+
+
+def test_a_count_of_neighbours_in_recorded_zones_reads_their_codes_as_the_plain_filter_counts():
+    """count(neighbors(x) where it in A + B) of recorded zones: the neighbours' codes taken from
+    the record by one getter made at build (a slice of it for a position of one neighbour or
+    none) and one code counted; the same count as the plain filter for every position, a card
+    with no neighbours (a tile) and a neighbour listed alone, along random games."""
+    import dataclasses
+    rules = bundled("mister_diamond")
+    rows = rules.names.namespace["_NB"]
+    lone = next(i for i, row in enumerate(rows) if row)   # (a position given one neighbour)
+    names = dataclasses.replace(rules.names, namespace={**rules.names.namespace, "_NB": (
+        *rows[:lone], rows[lone][:1], *rows[lone + 1:])})
+    names.namespace.pop("_NB_get", None)
+    for table in (rules.names, names):
+        compiled = [(Compiler(table).compile(t, has_me=False), Compiler(table, plain=True).compile(t, has_me=False))
+                    for t in NEIGHBOURS_IN]
+        assert [".count(" in fast.source for fast, _ in compiled] == [True, True, True, True, False]
+        assert not any("S.at" in plain.source for _, plain in compiled)
+        S = rules.new_game(4, 5)
+        rnd = random.Random(5)
+        while not S.over:
+            for spot in range(len(rules.card_labels)):
+                S.v["spot"] = spot
+                for fast, plain in compiled:
+                    assert fast.fn(S, None, None) == plain.fn(S, None, None), (fast.source, spot)
+            S.apply_index(rnd.randrange(len(S.dec[1])))
