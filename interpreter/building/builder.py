@@ -39,7 +39,7 @@ from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
 from .declared import parameter
-from .record import recordable
+from .record import decided, recordable
 from .flowgen import by_rule, compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
@@ -58,7 +58,8 @@ class Builder(Declarations, Bounded, Elements):
         self.smap = loaded.smap
         self.diags: list[Diagnostic] = []
         self.names = Names(namespace=base_namespace())
-        self.names.recorded = record or {}   # (building/record.py)
+        self.names.recorded = record if record is not None else decided(loaded) or {}   # (building/record.py)
+        self._decided = record is not None or decided(loaded) is not None
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
         self.names.namespace["_insort"] = insort
         self.names.namespace["_take_out"] = take_out
@@ -446,7 +447,7 @@ class Builder(Declarations, Bounded, Elements):
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
             raise RulesetError(sorted(self.diags, key=order))
-        record = None if self.names.recorded else recordable(self.names)
+        record = None if self._decided else recordable(self.names, self.loaded)
         if record:   # built again, its moves keeping the record the rules read
             again = Builder(self.loaded, self.probes is not None, record)
             if "__builtins__" in self.names.namespace:   # (the compiled tier's reads: building/__init__.py)

@@ -7,12 +7,24 @@ gather, a pick, a pass, a trick, as each notes its ``flows``), in ``Names.unkept
 recorded when each move into or out of it keeps the record: every card starts in one zone at most (building/declarations.py) and
 every move takes its cards out of their source, so no card is in two recorded zones at once.
 The ruleset is then built again with those zones recorded (``Names.recorded``: a code each);
-a ruleset with none is built once, its state has no record and its code reads none.
+a ruleset with none is built once, its state has no record and its code reads none. What was
+decided is kept by the ruleset's content hash, so a process loading it again builds it once.
 """
 from __future__ import annotations
 
+_DECIDED: dict = {}   # a ruleset's content hash (its variant's included) -> the zones it records
+_KEPT = 4096          # rulesets decided before the store is emptied (a fuzz campaign loads thousands)
 
-def recordable(names) -> dict:
-    """Zone -> its code of the zones to record."""
+
+def decided(loaded) -> dict | None:
+    """The zones recorded for ``loaded`` (a loaded ruleset) as decided before, or None."""
+    return _DECIDED.get(loaded.hash)
+
+
+def recordable(names, loaded) -> dict:
+    """Zone -> its code of the zones to record (kept for ``loaded``: decided)."""
     zones = {z for z in names.asked if names.zones.get(z) == "none"} - names.unkept   # (a deal, a pick...)
-    return {z: i + 1 for i, z in enumerate(sorted(zones))}
+    if len(_DECIDED) >= _KEPT:
+        _DECIDED.clear()
+    _DECIDED[loaded.hash] = out = {z: i + 1 for i, z in enumerate(sorted(zones))}
+    return out
