@@ -39,7 +39,6 @@ from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
 from .declared import parameter
-from .record import decided, recordable
 from .flowgen import by_rule, compile_flow
 from .watch import EVERYTHING, Quiet, watched
 
@@ -52,14 +51,14 @@ def _dummy(S, me=None, L=None, *rest):
 
 
 class Builder(Declarations, Bounded, Elements):
-    def __init__(self, loaded, coverage: bool = False, record: dict | None = None):
+    def __init__(self, loaded, coverage: bool = False, record: dict | None = None, deciding=None):
         self.loaded = loaded
         self.data = loaded.data
         self.smap = loaded.smap
         self.diags: list[Diagnostic] = []
         self.names = Names(namespace=base_namespace())
-        self.names.recorded = record if record is not None else decided(loaded) or {}   # (building/record.py)
-        self._decided = record is not None or decided(loaded) is not None
+        self.names.recorded = record or {}   # (building/record.py: deciding(names), whether to build again)
+        self.deciding = deciding
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
         self.names.namespace["_insort"] = insort
         self.names.namespace["_take_out"] = take_out
@@ -447,12 +446,8 @@ class Builder(Declarations, Bounded, Elements):
         r.warnings = [x for x in self.diags if x.severity == "warning"]
         if errors:
             raise RulesetError(sorted(self.diags, key=order))
-        record = None if self._decided else recordable(self.names, self.loaded)
-        if record:   # built again, its moves keeping the record the rules read
-            again = Builder(self.loaded, self.probes is not None, record)
-            if "__builtins__" in self.names.namespace:   # (the compiled tier's reads: building/__init__.py)
-                again.names.namespace["__builtins__"] = self.names.namespace["__builtins__"]
-            return again.build()
+        if self.deciding is not None and self.deciding(self.names):
+            return r   # (built again, its moves keeping the record the rules read: building/record.py)
         r.probes = self.probes
         if self.probes is not None:
             instrument_steps(self.probes, r.steps, (Sequence, Effects))

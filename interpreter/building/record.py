@@ -8,7 +8,9 @@ recorded when each move into or out of it keeps the record: every card starts in
 every move takes its cards out of their source, so no card is in two recorded zones at once.
 The ruleset is then built again with those zones recorded (``Names.recorded``: a code each);
 a ruleset with none is built once, its state has no record and its code reads none. What was
-decided is kept by the ruleset's content hash, so a process loading it again builds it once.
+decided is kept by the ruleset's content hash, so a process loading it again builds it once
+(``built``, as ``interpreter.load`` builds; a Builder made otherwise, the editor's checks, records
+none).
 """
 from __future__ import annotations
 
@@ -16,9 +18,23 @@ _DECIDED: dict = {}   # a ruleset's content hash (its variant's included) -> the
 _KEPT = 4096          # rulesets decided before the store is emptied (a fuzz campaign loads thousands)
 
 
-def decided(loaded) -> dict | None:
-    """The zones recorded for ``loaded`` (a loaded ruleset) as decided before, or None."""
-    return _DECIDED.get(loaded.hash)
+def built(loaded, coverage: bool = False, prepare=None):
+    """The Ruleset of ``loaded`` with the zones it records: a first build decides them where they
+    were not decided before (``prepare(builder)``: called before each build)."""
+    from .builder import Builder
+
+    def build(record, deciding):
+        builder = Builder(loaded, coverage, record, deciding)
+        if prepare is not None:
+            prepare(builder)
+        return builder.build()
+
+    record = _DECIDED.get(loaded.hash)
+    if record is not None:
+        return build(record, None)
+    rules = build(None, lambda names: recordable(names, loaded))   # (not generated where zones are to be recorded)
+    record = _DECIDED.get(loaded.hash)
+    return build(record, None) if record else rules
 
 
 def recordable(names, loaded) -> dict:
