@@ -26,13 +26,13 @@ def load(path, variant: str | None = None, coverage: bool = False, compiled: boo
     ``compiled``: run the flow from the ruleset's module compiled to C and cached (accel/rulesets.py;
     a first compile takes 4.5 to 8.5 s of CPU for a seed ruleset, docs/performance.md); None: when
     the environment has ``RULEBOOK_COMPILED=1``."""
-    from .builder import Builder   # (the mechanics register themselves when the builder loads)
+    from .record import built   # (the mechanics register themselves when the builder loads)
     if not isinstance(path, (str, PathLike)) or not str(path).strip():
         raise UsageError(f"a ruleset is a file's path or a bundled ruleset's name, not {path!r}")
     if variant is not None and (not isinstance(variant, (str, PathLike)) or not str(variant).strip()):
         raise UsageError(f"a variant is the name of one under variants: or a file's path, not {variant!r}")
     loaded = load_data(find_ruleset(path), variant)
-    rules = Builder(loaded, coverage=coverage).build().freeze()
+    rules = built(loaded, coverage).freeze()   # (with the zones it records: building/record.py)
     if compiled or (compiled is None and not coverage and os.environ.get("RULEBOOK_COMPILED") == "1"):
         from ..accel.rulesets import use_compiled
         # (when it cannot, the reason is shown once and the Python flow runs)
@@ -46,11 +46,10 @@ def written_for_c(loaded, coverage: bool = False) -> str:
     (expr/names.py C_SLOTS); the same functions at the same lines as the module that runs."""
     import builtins
     from ..expr.names import C_SLOTS, dialect, dialect_helpers
-    from .builder import Builder
+    from .record import built
     with dialect(C_SLOTS):
-        builder = Builder(loaded, coverage=coverage)
         # the dialect's reads as Python, for code that runs while the ruleset is built: as the
         # namespace's builtins, which every exec gives it anyway (its own names are numbered
         # by their count: the module's text must not change but for the reads)
-        builder.names.namespace["__builtins__"] = {**vars(builtins), **dialect_helpers()}
-        return builder.build().module_source
+        return built(loaded, coverage, lambda builder: builder.names.namespace.update(
+            __builtins__={**vars(builtins), **dialect_helpers()})).module_source

@@ -258,10 +258,13 @@ class Declarations:
     def zone_sorted(self, name):
         return bool((self.zone_decl.get(name) or {}).get("sorted", False))
 
-    def flows(self, src, dst) -> None:
-        """Record that some step or effect may move cards from zone ``src`` to zone ``dst``."""
+    def flows(self, src, dst, kept: bool = False) -> None:
+        """Record that some step or effect may move cards from zone ``src`` to zone ``dst``
+        (``kept``: writing each card's zone where it is recorded, as a move does: building/record.py)."""
         if isinstance(src, str) and isinstance(dst, str):
             self.zone_flows.add((src, dst))
+        if not kept:
+            self.names.unkept.update((src, dst))
 
     def zone_holds(self) -> dict:
         """zone -> the components its cards can be: what it ``holds:`` where it says so, else

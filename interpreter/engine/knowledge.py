@@ -33,6 +33,7 @@ only by public moves).
 from __future__ import annotations
 
 from ..errors import GameError
+from .layout import reindex
 from .loop import reask
 from .rng import seed_state
 from .sight import place_of
@@ -193,6 +194,7 @@ def _dealt(S, seat: int, rng):
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
     rules.keep_sorted(D)
+    reindex(D)   # (each card's zone, where the ruleset records it)
     # the game's seed and RNG would deal every hidden card again, and the chance to come: the
     # world gets its own, a secret of the searcher's generator (a whole number within 63 bits,
     # as a saved state's seed must be)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..expr.names import counter_ref, slot, var_ref, zone_ref
+from ..expr.names import RECORD, counter_ref, slot, var_ref, zone_ref
 
 
 class Tables(dict):
@@ -22,6 +22,8 @@ class Tables(dict):
         S, at = self._at
         setattr(S, at[name], value)   # (a name the ruleset does not declare: KeyError)
         dict.__setitem__(self, name, value)
+        if name in S.rules.names.recorded and at[name] == slot("z", name):   # a recorded zone replaced
+            reindex(S)
 
     def update(self, *args, **kw) -> None:   # type: ignore[override]
         for name, value in dict(*args, **kw).items():
@@ -49,7 +51,11 @@ class Layout:
         self.vars = {name: slot("v", name) for name in (*rules.names.vars, *memory)}
         self.memory = frozenset(memory)   # absent (none) until first checked
         self.of = {**self.zones, **self.counters}   # a zone's or counter's slot (State.own)
-        slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values())
+        self.recorded = rules.names.recorded   # zone -> its code in the record of each card's zone
+        record = ("at",) if self.recorded else ()
+        if record:
+            self.of[RECORD] = "at"
+        slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values(), *record)
         self.cls: Any = type(base.__name__, (base,), {"__slots__": slots, "__module__": base.__module__})
         self._write(shapes, rules.shared_on_clone)
 
@@ -72,6 +78,7 @@ class Layout:
                  *(f"    new.{a} = {{c: part[:] for c, part in self.{a}.items() if part}}" if name in card
                    else f"    new.{a} = self.{a}"
                    for name, a in (*self.zones.items(), *self.counters.items(), *self.vars.items())),
+                 *(["    new.at = self.at"] if self.recorded else []),   # (shared as a zone is: RECORD in sh)
                  "    return new"]
         for kind, at in (("zones", self.zones), ("counters", self.counters), ("vars", self.vars)):
             ref = {"zones": zone_ref, "counters": counter_ref, "vars": var_ref}[kind]
@@ -89,3 +96,21 @@ class Layout:
         self.zones_of: Callable = space["zones_of"]
         self.counters_of: Callable = space["counters_of"]
         self.vars_of: Callable = space["vars_of"]
+
+
+def reindex(S) -> None:
+    """The record of each card's zone (``S.at``, where the ruleset keeps one: building/record.py)
+    made again from the recorded zones: card -> its zone's code, 0 in none. The one rebuild,
+    after any writer that is no move (a game's start, a state loaded, a determinization, a
+    scenario's setup); a move keeps it itself."""
+    recorded = S.rules.names.recorded
+    if not recorded:
+        return
+    at = [0] * len(S.rules.card_labels)
+    for name, code in recorded.items():
+        zone = getattr(S, slot("z", name))   # (None: a state being filled, zone by zone)
+        # its cards as the list holds them, its own reading not asked (a chance adapter's pile
+        # of shuffled cards draws their order when read: adapters/chance.py)
+        for card in list.__iter__(zone or []):
+            at[card] = code
+    S.at = at   # (a new list: a clone's is its own; RECORD left in S.sh costs one copy at most)

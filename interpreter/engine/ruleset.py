@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
-from .layout import Layout
+from .layout import Layout, reindex
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -180,6 +180,7 @@ class Ruleset:
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
             S.set_var(name, fn(S, None, None))
+        reindex(S)   # (each card's zone, where the ruleset records it)
 
     @property
     def player_counts(self) -> list[int]:

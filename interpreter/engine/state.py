@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from . import loop as engine
+from ..expr.names import RECORD
 from .layout import Tables
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class State:
     ev: list | None                # the events since the caller last took them, when recording
     kn: dict | None                # card -> the seats that know where it is (engine/knowledge.py), if kept
     sh: set                        # zones and counters still shared with a clone (copied on write)
+    at: list                       # card -> its zone's code, where the ruleset keeps a record (engine/layout.py reindex)
 
     # ------------------------------------------------------------------ the tables by name
     # (engine/layout.py: a dict read from the slots, its assignments written to them)
@@ -167,6 +169,8 @@ class State:
                 setattr(self, at[name], list(map(list.copy, getattr(self, at[name]))))
         for name in self.rules.owned_counters:
             setattr(self, at[name], getattr(self, at[name])[:])
+        if RECORD in sh:   # the record of each card's zone (engine/layout.py reindex)
+            setattr(self, at[RECORD], self.at[:])   # (a slot of the ruleset's State class alone)
         sh.clear()
         return self
 

@@ -12,7 +12,7 @@ from . import runtime
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .names import item_read, state_read
-from .fastpaths import attr_equals, comparison_tests, count_in_bytes, negated, scan_call, scan_first
+from .fastpaths import attr_equals, comparison_tests, count_in_bytes, count_in_record, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
 from .tallies import tallied
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
@@ -81,7 +81,8 @@ def b_count(c, n, scope, args, kw):
         if tests is not None:   # (in a loop that cannot change the zone, a tally's count: tallies.py)
             out = tallied(c, counted, tests) or scan_call(c, counted.iter, tests, counting=True)
             c.holds_loop(any_loop(counted.iter, counted.cond))   # (the filter's own loop is left out)
-        elif (in_bytes := count_in_bytes(c, counted.var, counted.iter, counted.cond)) is not None:
+        elif (in_bytes := count_in_record(c, counted.var, counted.iter, counted.cond)
+              or count_in_bytes(c, counted.var, counted.iter, counted.cond)) is not None:
             out = in_bytes   # (cards of a tuple looked for in bytes: no loop)
             c.holds_loop(any_loop(counted.iter, counted.cond))
     return code(out, Count(counted), walks=getattr(out, "walks", False)), INT   # (count(...) > 0 asks for one: operators.n_compare)

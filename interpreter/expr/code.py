@@ -150,6 +150,9 @@ Cards = _shape("Cards", "table index")
 # ``(value is not None and value in found)`` (``negated``: ``not in``): whether the card ``value`` is one of the bytes
 # ``found``, the cards of some lists (fastpaths.member_of_cards).
 InBytes = _shape("InBytes", "value found negated=False")
+# ``(value is not None and <its code in the record> ...)`` (``negated``: ``not in``): whether the card ``value`` is in
+# recorded zones, ``codes`` theirs (fastpaths.record_codes: a code, or a tuple of bools by code).
+InRecord = _shape("InRecord", "value codes negated=False")
 
 
 # ---------------------------------------------------------------------- reading shapes

@@ -9,10 +9,12 @@ tested against the plain form (tests/test_expressions.py).
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
+from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, InRecord, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
     conjuncts, lookup, lookup_table, reads, shape, walkable, zone_name
+from .names import item_read, record_read
 from .runtime import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
@@ -209,6 +211,34 @@ def count_in_bytes(c, var: str, coll, cond) -> str | None:
     return left if test.negated else f"(len({table}[{s.index}]) - {left})"
 
 
+def count_in_record(c, var: str, coll, cond) -> str | None:
+    """``count(T[i] where it in A + B)`` (or ``not in``) over a tuple of cards fixed at load (a
+    board's neighbours, code.Cards) and recorded zones (member_of_record): the codes of the
+    tuple's cards read from the record in one C call (an ``itemgetter`` made at build for each
+    tuple) and counted in C, ``T_get[i](S.at).count(k)``, or ``len(T[i])`` less the count of the
+    one code outside them (0, in no recorded zone, where the zones are all those recorded). Only
+    where one code's count answers and for ``i`` a read that cannot fail (it is read twice);
+    else None."""
+    s, test = shape(coll), shape(cond)
+    if not (isinstance(s, Cards) and isinstance(test, InRecord) and isinstance(shape(test.value), Name)
+            and shape(test.value).id == var and cannot_fail(s.index, var)):
+        return None
+    inside = {test.codes} if type(test.codes) is int else {k for k, x in enumerate(test.codes) if x}
+    outside = set(range(len(c.names.recorded) + 1)) - inside
+    if test.negated:
+        inside, outside = outside, inside
+    if min(len(inside), len(outside)) != 1:
+        return None
+    twin = s.table + "_get"
+    if twin not in c.names.namespace:   # (a getter of one item gives the item: a slice of the record there)
+        c.names.namespace[twin] = tuple(itemgetter(*row) if len(row) > 1 else itemgetter(slice(row[0], row[0] + 1) if row else slice(0))
+                                        for row in c.names.namespace[s.table])
+    codes = f"{item_read(twin, s.index)}({record_read()})"
+    if len(inside) == 1:
+        return f"{codes}.count({min(inside)})"
+    return f"(len({item_read(s.table, s.index)}) - {codes}.count({min(outside)}))"
+
+
 def bytes_table(namespace: dict, name: str) -> str | None:
     """The name of the tuple of bytes of the tuples of cards ``namespace[name]``, put in the
     namespace once; None when a value in them is not a card numbered below 256."""
@@ -224,6 +254,42 @@ def bytes_table(namespace: dict, name: str) -> str | None:
 def cards_bytes(parts: list) -> str:
     """The bytes of the cards of the lists ``parts`` (member_of_cards)."""
     return "bytes([" + ", ".join(f"*{part}" for part in parts) + "])"
+
+
+def shared_zones(lists) -> list | None:
+    """The names of the shared zones ``lists`` reads, one zone or several joined (``A + B``),
+    each read plainly (a table bound before a loop too); None for any other list."""
+    names = []
+    for part in (joined_lists(lists) or [lists]) if isinstance(shape(lists), Join) else [lists]:
+        s = shape(part)
+        table = shape(s.table) if isinstance(s, Zone) and s.owner is None and not s.per_card else None
+        if not isinstance(table, Table) or table.kind != "z" or table.tagged:
+            return None
+        names.append(table.name)
+    return names
+
+
+def member_of_record(names, value: str, op: str, zones: list) -> str:
+    """``x in A + B`` (or ``not in``) for a card ``x`` (a plain read: pure_value) and shared zones
+    whose cards the record of each card's zone keeps (engine/layout.py): one item of the record
+    read, where the list would be walked. A none is in no zone."""
+    codes = record_codes(names.recorded, zones)
+    at = item_read(record_read(), value)
+    if type(codes) is tuple:
+        name = "_IN_" + "_".join(str(k) for k, inside in enumerate(codes) if inside)
+        names.namespace[name] = codes
+        test = item_read(name, at)
+    else:
+        test = f"{at} == {codes}"
+    text = f"({value} is not None and {test})" if op == "in" else f"({value} is None or not {test})"
+    return code(text, InRecord(value, codes, op != "in"))
+
+
+def record_codes(recorded: dict, zones: list) -> int | tuple:
+    """The code of ``zones`` in the record when they are one zone, else a table of bools by code
+    saying which are theirs (an item of a tuple costs less than a search of the codes)."""
+    codes = {recorded[z] for z in zones}
+    return min(codes) if len(codes) == 1 else tuple(k in codes for k in range(len(recorded) + 1))
 
 
 def member_of_joined(value: str, lists: str) -> str | None:

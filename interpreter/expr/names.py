@@ -155,6 +155,22 @@ def writable(name: str, is_zone: bool = True, writes: set | None = None) -> str:
     return f"({table} if {name!r} not in {state_read('sh')} else {own_call(name)})"
 
 
+RECORD = "@"   # the record of each card's zone (Names.recorded) in ``S.sh``/``S.own``: no zone's name
+
+
+def record_read() -> str:
+    """Source of the record of each card's zone (``S.at``: card -> its zone's code, 0 none)."""
+    return state_read("at")
+
+
+def record_writable(writes: set | None) -> str:
+    """Source of the record (record_read) to write into, this state's own (as ``writable``)."""
+    if writes is not None:
+        writes.add(RECORD)
+        return "S.at"
+    return f"(S.at if {RECORD!r} not in {state_read('sh')} else {own_call(RECORD)})"
+
+
 def owning(names, pad: str = "    ") -> list[str]:
     """The line a generated function starts with to write the tables ``names`` in place: after a
     clone, each is this state's own (copied on write) from then on."""
@@ -181,6 +197,12 @@ class Names:
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
     string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
     str_concat: bool = False                        # some expression joins strings (then strings are unbounded)
+    # the record of each card's zone (engine/layout.py reindex): shared zone -> its code in
+    # ``S.at``; the zones a card is looked for in (``x in Z``) and those a writer that keeps no record moves cards into or out of, noted by a first build
+    # (building/record.py)
+    recorded: dict = field(default_factory=dict)
+    asked: set = field(default_factory=set)
+    unkept: set = field(default_factory=set)
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]

@@ -12,8 +12,8 @@ from .access import Recorder
 from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
     reading, shape
-from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, pure_value, \
-    scan_call, scan_first
+from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, \
+    member_of_record, pure_value, scan_call, scan_first, shared_zones
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
@@ -278,6 +278,11 @@ class OperatorNodes:
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
+        zones = shared_zones(b) if ta == CARD and is_list(tb) else None
+        if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
+            self.names.asked.update(zones)
+            if not self.plain and pure_value(a) and all(z in self.names.recorded for z in zones):
+                return member_of_record(self.names, a, op, zones), BOOL
         mapped = shape(b)
         if isinstance(mapped, Mapped) and mapped.lookup is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
             # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the

@@ -16,7 +16,7 @@ from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER, is_list
-from ..expr.names import item_read, state_add, state_read, zone_ref
+from ..expr.names import item_read, record_writable, state_add, state_read, zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
 
@@ -152,9 +152,13 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
         em.line(f"{d}.append({one})")
     else:
         put(fx, em, d, cs, dname)
+    recorded = fx.ctx.names.recorded
+    if sname in recorded or dname in recorded:   # each card's zone, where the rules ask it
+        at, to = record_writable(fx.ctx.compiler.writes), recorded.get(dname, 0)
+        em.line(f"{at}[{one}] = {to}" if one is not None else f"for _x in {cs}: {at}[_x] = {to}")
     maybe_empty = None if one is not None else cs
     knowing(em, cs, sname, sowner, dname, downer, maybe_empty)
-    fx.ctx.flows(sname, dname)
+    fx.ctx.flows(sname, dname, kept=True)   # (the record kept above: building/record.py)
     fx.event(em, f"{{'ev': 'move', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
                  f"{owner_key('to', downer)}'cards': {cs}}}", maybe_empty)   # no empty moves
     # the zone's triggers after the move is told: what they do (take the card out again) comes after it

@@ -14,6 +14,7 @@ import json
 import random
 
 from interpreter.engine.state import from_dict
+from interpreter.expr.names import RECORD
 from interpreter.errors import RulebookError
 
 
@@ -33,7 +34,10 @@ class Frozen(list):
 
 def freeze(S, C) -> int:
     """Replace every list ``S`` and its clone ``C`` share by one frozen list (in both)."""
-    for name in S.sh:
+    for name in sorted(S.sh, key=lambda name: name == RECORD):   # (the record last: a zone written remakes it)
+        if name == RECORD:   # the record of each card's zone (engine/layout.py reindex)
+            S.at = C.at = Frozen(S.at)
+            continue
         zone = name in S.z
         value = (S.z if zone else S.c)[name]
         if zone and S.rules.zone_owner[name] != "none":

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...engine import loop as engine
+from ...engine.layout import reindex
 from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
 from ...expr import Compiler, ExprError, parse
 from ...expr.messages import describe
@@ -399,6 +400,7 @@ def patch(S, spec: dict) -> None:
             if home is not None and home not in patched:
                 S.z[home].append(c)
         rules.keep_sorted(S)   # a zone declared sorted stays in card order, whatever the patch listed
+        reindex(S)   # (each card's zone, where the ruleset records it: written in place above)
     for name, value in (spec.get("counters") or {}).items():
         if name not in S.c:
             raise UsageError(f"patch: unknown counter '{name}'")
