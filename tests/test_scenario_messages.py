@@ -107,3 +107,27 @@ def test_deal_sets_an_opening_hand_before_the_steps_that_read_it(tmp_path):
     assert dealt.ok, dealt.message
     assert patched.ok, patched.message   # a patch comes after: the lead was already decided
     assert not too_many.ok and too_many.message == "the game could not start: deal: hand[0] is dealt 3 cards, not 4"
+
+
+def test_a_patched_variable_is_held_to_its_type_and_a_card_is_named_by_its_label(tmp_path):
+    """A patch writes a state from outside, as a saved state does: its variables are checked as
+    a saved state's are (the code that reads a card variable trusts it to be a card that exists:
+    a recorded zone's membership reads an item by it), and a card may be named by its label."""
+    run = tmp_path / "s.yaml"
+    cases = {
+        "spot: a1": None,
+        "spot: g4": None,
+        "spot: 99": "patch: variable 'spot': no card 99 (there are 58)",
+        "spot: -3": "patch: variable 'spot': no card -3 (there are 58)",
+        "spot: zz": "patch: variable 'spot': expected a whole number, got 'zz'",
+        "turn_over: 3": "patch: variable 'turn_over': expected true or false, got 3",
+        "victim: 4": "patch: variable 'victim': no player 4 (there are 4)",
+    }
+    for given, message in cases.items():
+        run.write_text("ruleset: mister_diamond\nscenarios:\n"
+                       f"  - {{name: x, players: 4, seed: 1, patch: {{vars: {{{given}}}}}, expect: ['spot in real_spots + fake_spots']}}\n")
+        [o] = run_file(run)
+        if message is None:
+            assert o.ok, (given, o.message)
+        else:
+            assert not o.ok and o.message == message, (given, o.message)

@@ -137,6 +137,23 @@ def _check_flow(rules, d: dict, players: int) -> None:
     _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
 
 
+def _sizes(rules, players: int, teams: int) -> dict:
+    """How many there are of each thing a whole number names, and a list's longest."""
+    return {PLAYER: players, TEAM: teams, CARD: len(rules.card_labels), "list": list_bound(len(rules.card_labels))}
+
+
+def var_problem(S, name: str, value) -> str | None:
+    """What is wrong with ``value`` as the value of ``S``'s variable ``name`` (its declared
+    type; a seat, team or card that exists), or None: what a saved state's variables are held
+    to, for a state written from outside it (a scenario's patch)."""
+    try:
+        _check_value(value, S.rules.names.vars.get(name, ANY), f"variable '{name}'",
+                     _sizes(S.rules, S.n, len(S.members)))
+    except _Bad as e:
+        return str(e)
+    return None
+
+
 def check(rules, d) -> None:
     """Raise _Bad for the first field of a saved state that does not fit ``rules``."""
     _need(isinstance(d, dict) and "format" in d, "expected the JSON object State.to_json() writes")
@@ -165,8 +182,7 @@ def check(rules, d) -> None:
     _check_counters(rules, d, n_owners)
     vars_ = d["vars"]
     _need(isinstance(vars_, dict) and set(vars_) == set(template.v), "vars: expected exactly the ruleset's variables")
-    sizes = {PLAYER: players, TEAM: len(template.members), CARD: len(rules.card_labels),
-             "list": list_bound(len(rules.card_labels))}
+    sizes = _sizes(rules, players, len(template.members))
     for name, value in vars_.items():
         _check_value(value, rules.names.vars.get(name, ANY), f"vars.{name}", sizes)
     _check_flow(rules, d, players)

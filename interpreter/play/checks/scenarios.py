@@ -39,10 +39,12 @@ from pathlib import Path
 
 from ...engine import loop as engine
 from ...engine.layout import reindex
+from ...engine.saved import var_problem
 from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
 from ...expr import Compiler, ExprError, parse
 from ...expr.messages import describe
 from ...expr.runtime import RUNTIME_ERRORS
+from ...expr.types import CARD
 from ...building import load
 from ...loading.resources import ruleset_path
 from ...loading.source import load_file
@@ -425,5 +427,10 @@ def patch(S, spec: dict) -> None:
     for name, value in (spec.get("vars") or {}).items():
         if name not in S.v:
             raise UsageError(f"patch: unknown variable '{name}'")
+        if rules.names.vars.get(name) == CARD and isinstance(value, str) and value in ids:
+            value = ids[value]   # a card by its label
+        problem = var_problem(S, name, value)
+        if problem is not None:   # (the code that reads it trusts its type: a card is one that exists)
+            raise UsageError(f"patch: {problem}")
         S.v[name] = value
     engine.reask(S)
