@@ -102,15 +102,17 @@ def _move(fx, em, spec, path, locals, has_me, parts):
             moved = str(listed)
         else:
             em.line(f"{cs} = list({csrc})")
-        if one is not None and sname and fx.ctx.zone_sorted(sname):   # (in card order: found by bisection)
-            em.line(f"_remove_sorted({s}, {one})")
-        elif one is not None:   # (a C call costs as much as the rest of a one-card move)
-            em.line(f"{s}.remove({one})")
+        # a zone in card order: each card found by bisection (_remove_sorted), not by comparing
+        # every card before it; otherwise list.remove (a C call costs as much as the rest of a
+        # one-card move)
+        remove = "_remove_sorted({}, {})" if sname and fx.ctx.zone_sorted(sname) else "{}.remove({})"
+        if one is not None:
+            em.line(remove.format(s, one))
         elif listed is not None and listed < 8:
-            em.line(f"for _x in {cs}: {s}.remove(_x)")
+            em.line(f"for _x in {cs}: {remove.format(s, '_x')}")
         else:
             em.line(f"if len({cs}) < 8:   # (a few cards: removed in place, no call)")
-            em.line(f"    for _x in {cs}: {s}.remove(_x)")
+            em.line(f"    for _x in {cs}: {remove.format(s, '_x')}")
             em.line("else:")
             em.line(f"    _take_out({s}, {cs})")
     elif "count" in spec:
