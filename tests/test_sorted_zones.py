@@ -171,3 +171,44 @@ def test_a_card_taken_out_of_a_sorted_zone_by_bisection_as_list_remove_takes_it(
             else:
                 _remove_sorted(mine, card)
             assert mine == theirs
+
+
+LONG_PILE = """
+  pile: {visible: all%s}
+  table: {visible: all}
+setup:
+  - move: {from: deck, to: pile, count: 40}
+flow:
+  - move: {from: pile, to: table, cards: "[first(pile where rank == 3), last(pile), first(pile)]"}
+  - move: {from: pile, to: table, cards: "pile where rank == 5"}
+  - choose: {who: 0, options: "[1]", as: x}
+  - move: {from: pile, to: table, cards: "%s"}
+vars:
+  x: int
+scoring:
+  categories: {n: "count(table)"}
+"""
+
+
+def test_a_few_cards_taken_out_of_a_long_sorted_zone_as_list_remove_takes_them(tmp_path):
+    """Past 24 cards, a few cards moved out of a sorted zone are found by bisection (mechanics/
+    cards.py LONG): the cards named leave, the zone stays in order, and a card that is not
+    there fails as it does from a zone not sorted (list.remove)."""
+    from interpreter.errors import GameError
+    base = tiny_ruleset(attributes="suit: [A, B], rank: 1..20")
+    taken, errors = [], []
+    for sort in (", sorted: true", ""):
+        ok = load(tmp_path, LONG_PILE % (sort, "[first(pile where rank == 7)]"), base)
+        assert ("_remove_sorted" in ok.module_source) == bool(sort)
+        S = ok.new_game(2, seed=1)
+        assert len(S.z["pile"]) == 35 and (in_order(S) or not sort)
+        S.apply_index(0)
+        assert len(S.z["pile"]) == 34
+        taken.append([ok.card_labels[c] for c in S.z["table"]])
+        bad = load(tmp_path, LONG_PILE % (sort, "[first(table), first(pile)]"), base)
+        S = bad.new_game(2, seed=1)
+        with pytest.raises(GameError) as e:
+            S.apply_index(0)
+        errors.append(e.value.message)
+    assert taken[0] == ["3A", "20B", "1A", "5A", "5B", "7A"] and len(set(taken[1])) == 6
+    assert errors[0] == errors[1] and "out of range" in errors[0]

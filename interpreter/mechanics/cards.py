@@ -20,6 +20,8 @@ from ..expr.names import item_read, record_writable, state_add, state_read, zone
 from .base import effect_kind
 from .contract import Key, players_key
 
+LONG = 24   # a sorted zone's length past which a card is found by bisection rather than list.remove
+
 
 @effect_kind("move", "move cards from one zone to another",
              keys=(Key("from", "zone", "where the cards come from (ZONE_A if CONDITION else ZONE_B: either)", required=True),
@@ -102,15 +104,18 @@ def _move(fx, em, spec, path, locals, has_me, parts):
             moved = str(listed)
         else:
             em.line(f"{cs} = list({csrc})")
-        if one is not None and sname and fx.ctx.zone_sorted(sname):   # (in card order: found by bisection)
-            em.line(f"_remove_sorted({s}, {one})")
-        elif one is not None:   # (a C call costs as much as the rest of a one-card move)
-            em.line(f"{s}.remove({one})")
+        # a zone in card order: a card found by bisection (_remove_sorted), not by comparing
+        # every card before it, where the zone is long (a supply; a hand's few are compared at
+        # once, in C); otherwise list.remove (a C call costs as much as the rest of a one-card move)
+        sort = sname and fx.ctx.zone_sorted(sname)
+        remove = f"_remove_sorted({s}, _x) if len({s}) > {LONG} else {s}.remove(_x)" if sort else f"{s}.remove(_x)"
+        if one is not None:
+            em.line(f"_remove_sorted({s}, {one})" if sort else f"{s}.remove({one})")
         elif listed is not None and listed < 8:
-            em.line(f"for _x in {cs}: {s}.remove(_x)")
+            em.line(f"for _x in {cs}: {remove}")
         else:
             em.line(f"if len({cs}) < 8:   # (a few cards: removed in place, no call)")
-            em.line(f"    for _x in {cs}: {s}.remove(_x)")
+            em.line(f"    for _x in {cs}: {remove}")
             em.line("else:")
             em.line(f"    _take_out({s}, {cs})")
     elif "count" in spec:
