@@ -142,6 +142,8 @@ def cache_key(rules, dialect: bool = True) -> str:
         header = HEADER.read_text()
     except OSError as e:
         raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
+    # (were two builds of one module ever written apart, either compiled text would do for both:
+    # the dialect's reads mean what Python's do, dialect_helpers)
     written = ("written for C by the engine " + engine_fingerprint()) if dialect else "as it runs"
     return hashlib.sha256("\n".join([rules.module_source, written, DECLARED, header, cython, sys.version,
                                      repr(sorted(DIRECTIVES.items())), OPTIMIZE, *FLAGS, repr(LINES),
