@@ -12,14 +12,27 @@ starting the interpreter cancel out). ``--simulate`` counts the games of ``ruleb
 instead (``simulate.play_one``: random agents, a record per game). Fewer instructions is faster; the ratio between two
 counts is a good estimate of the ratio between their speeds. Needs valgrind (Debian package
 ``valgrind``); runs about 50 times slower than the games themselves.
+
+Every counted child (here, and in the benchmarks that count with ``instructions_of``) finds
+the same cache folder: one of this benchmark's own (unless ``XDG_CACHE_HOME`` names one, as
+loading.py's and compiled_tier.py's do), which no other process writes, and in which the same
+code has run once, uncounted, just before. In the user's own folder, shared with every other
+rulebook process, the list of rulesets that passed the schema (read whole at each load) grows
+between two children, some 1.8 k instructions a load for each line, and is cut to its last
+lines past 4,000, which may drop the ruleset's own (its check paid again, some 200 M): either
+moves the difference of two children, so a figure a decision (Diamonds' encoder in play read
+31.1 k alone, 28.5 k after the other children of ``rl.py --floor``). And the first child in
+an empty folder would pay for the grammar's tables and the schema's check.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -59,9 +72,10 @@ def count(args, games: int) -> tuple[int, int]:
     return instructions, int(out.split()[-1])
 
 
-def instructions_of(code: str) -> tuple[int, str]:
-    """(instructions, its standard output) of ``python -c code`` under valgrind, hash seed fixed."""
-    counts, out = _cachegrind(code, "--cache-sim=no")
+def instructions_of(code: str, warm: bool = True) -> tuple[int, str]:
+    """(instructions, its standard output) of ``python -c code`` under valgrind, hash seed fixed,
+    run once uncounted first unless ``warm`` is false (the module docstring)."""
+    counts, out = _cachegrind(code, "--cache-sim=no", warm=warm)
     return counts["I refs"], out
 
 
@@ -70,17 +84,33 @@ _COUNTERS = {"I refs": r"I\s+refs", "I1 misses": r"I1\s+misses", "D1 misses": r"
              "LL misses": r"LL\s+misses", "branches": r"Branches", "mispredicts": r"Mispredicts"}
 
 
-def counters_of(code: str) -> tuple[dict, str]:
+def counters_of(code: str, warm: bool = True) -> tuple[dict, str]:
     """(cachegrind's counters, standard output) of ``python -c code`` with its cache and branch
     simulations on: instructions, first-level instruction and data cache misses, last-level
     misses, branches and mispredicted branches (conditional and indirect together)."""
-    return _cachegrind(code, "--cache-sim=yes", "--branch-sim=yes")
+    return _cachegrind(code, "--cache-sim=yes", "--branch-sim=yes", warm=warm)
 
 
-def _cachegrind(code: str, *options: str) -> tuple[dict, str]:
+_OWN: list[str] = []   # this benchmark's cache folder, made at its first child
+
+
+def _own_cache() -> str:
+    if not _OWN:
+        _OWN.append(tempfile.mkdtemp(prefix="rulebook-instructions-"))
+        atexit.register(shutil.rmtree, _OWN[0], True)
+    return _OWN[0]
+
+
+def _cachegrind(code: str, *options: str, warm: bool = True) -> tuple[dict, str]:
     # hash seed fixed; idle BLAS threads spin; a child writing .pyc files would spare the next one
     # the compiling (the first child, the baseline, paying it), so neither writes them
     env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
+    if "XDG_CACHE_HOME" not in os.environ:   # (the module docstring: a folder no other process writes)
+        env["XDG_CACHE_HOME"] = _own_cache()
+    if warm:   # what the code writes in the cache folder on a first run, written before it is counted
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"the games failed:\n{done.stderr[-2000:]}")
     done = subprocess.run(["valgrind", "--tool=cachegrind", *options, "--cachegrind-out-file=/dev/null",
                            sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:

@@ -87,11 +87,12 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
         tensor = np.zeros(e.table.layout.size, np.float32)
         e._encode = Encoders(lambda seat: lambda S, p: tensor)   # (not a copy: copying is numpy's work, not the env's)
     if "mask" in constant:                # (the mask's array not made: its bytes are still written)
-        mask = np.zeros(len(e.table.actions), np.int8)
-        if e._view is not None:           # (a small space: numpy's copy of the kept bytes)
-            e._view = SimpleNamespace(copy=lambda: mask)
-        else:                             # (a large one: numpy's constructor over fresh bytes)
-            pettingzoo._array = lambda n, dtype, buffer: mask
+        n = len(e.table.actions)
+        mask = np.zeros(n, np.int8)
+        # _mask_of's arrays: a small space's copied from a kept view, a large one's over fresh bytes
+        made = SimpleNamespace(copy=lambda: mask) if n <= pettingzoo.KEPT_MASK else mask
+        pettingzoo._array = lambda n, dtype, buffer: made
+        e._masks = pettingzoo._mask_of(n)
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game

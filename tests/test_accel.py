@@ -222,8 +222,13 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
         return compile_file(source, *args, **kw)
 
     monkeypatch.setattr(rulesets, "compile_file", spy)
+    building = sys.modules["interpreter.building"]
+    writes = []   # the ruleset built again in the C dialect: only to compile it
+    written_for_c = building.written_for_c
+    monkeypatch.setattr(building, "written_for_c", lambda *a, **kw: writes.append(1) or written_for_c(*a, **kw))
     rules = interpreter.load("kuhn_poker", compiled=True)
     assert "rulebook: compiling kuhn_poker's module to C, once" in capsys.readouterr().err   # (said: it takes a while)
+    assert len(writes) == 1
     # what was compiled: the module written in the C dialect (its slot reads, slots.h's macro)
     (text, declared), = compiled_texts
     assert "_rb_get(S, '" in text and '"RB_GET"' in declared and "_rb_get" not in rules.module_source
@@ -249,12 +254,51 @@ def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, 
     third = interpreter.load("kuhn_poker", compiled=True)   # (the switch: from the cache)
     assert not isinstance(third.advance, types.FunctionType)
     assert list((tmp_path / "rulebook" / "compiled").iterdir()) == cached
+    assert len(writes) == 1   # (a cached module is found by its key: the ruleset not built again)
+    # an engine whose code writes the dialect otherwise: another key, the module written again
+    # (its compile stopped here: what it would be given is the text just written)
+    monkeypatch.setattr(rulesets, "engine_fingerprint", lambda: "0" * 64)
+    monkeypatch.setattr(rulesets, "compile_file", lambda *a, **kw: (_ for _ in ()).throw(rulesets.BuildError("stopped")))
+    monkeypatch.setattr(rulesets, "_said", set())   # (a reason is shown once a process)
+    assert isinstance(interpreter.load("kuhn_poker", compiled=True).advance, types.FunctionType)
+    assert len(writes) == 2 and "(stopped); the Python one runs" in capsys.readouterr().err
     play = ("-m", "interpreter", "play", "kuhn_poker", "--players", "2", "--seed", "5", "--json")
     env = {**_env(), "XDG_CACHE_HOME": str(tmp_path)}
     pure = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True, env=env)
     asked = subprocess.run([sys.executable, *play], cwd=ROOT, capture_output=True, text=True,
                            env={**env, "RULEBOOK_COMPILED": "1"})
     assert pure.returncode == asked.returncode == 0 and pure.stdout == asked.stdout and not asked.stderr
+
+
+@pytest.mark.skipif(not HAS_CYTHON, reason="needs Cython")
+def test_the_compiled_module_s_key_is_what_its_text_is_written_from(tmp_path, monkeypatch, capsys):
+    """The cache's key is the module that runs and the engine's code that writes it in the C
+    dialect (its fingerprint), not the text written: a ruleset loaded again has the same key,
+    another module or another engine another; the text is written only when no module of the
+    key is cached (here none is: the compile is stopped once given the text)."""
+    from interpreter.accel import rulesets
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    rules = interpreter.load("tic_tac_toe")
+    key = rulesets.cache_key(rules)
+    assert rulesets.cache_key(interpreter.load("tic_tac_toe")) == key
+    assert rulesets.cache_key(interpreter.load("kuhn_poker")) != key
+    plain = rulesets.cache_key(rules, dialect=False)   # (the module as it runs, compiled as it is)
+    assert plain != key
+    fingerprint = rulesets.engine_fingerprint()
+    assert len(fingerprint) == 64 and rulesets.engine_fingerprint() == fingerprint
+    monkeypatch.setattr(rulesets, "engine_fingerprint", lambda: "0" * 64)
+    assert rulesets.cache_key(rules) != key and rulesets.cache_key(rules, dialect=False) == plain
+    given, writes = [], []
+
+    def stop(source, *args, **kw):
+        given.append(source.read_text())
+        raise rulesets.BuildError("stopped")
+
+    monkeypatch.setattr(rulesets, "compile_file", stop)
+    monkeypatch.setattr(rulesets, "_said", set())   # (a reason is shown once a process)
+    assert not rulesets.use_compiled(rules, lambda: writes.append(1) or rules.module_source.replace("S.", "S ."))
+    assert len(writes) == 1 and "S ." in given[0] and "(stopped); the Python one runs" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("game", ["diamonds", "diams", "mister_diamond", "diamonds_club", "hearts"])

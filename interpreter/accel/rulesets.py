@@ -1,10 +1,11 @@
 """A ruleset's generated module (building/listing.py, what ``rulebook compile`` prints), its hot
-functions compiled by Cython into an extension module, cached by its text's hash in the cache
-folder (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in
-place of the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
+functions compiled by Cython into an extension module, cached in the cache folder
+(``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in place of
+the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
 ``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py). The text compiled is the
 module written in the compiler's dialect (expr/names.py ``dialect``, building ``written_for_c``):
-its reads of the state's slots and of items, made by slots.h at their offsets.
+its reads of the state's slots and of items, made by slots.h at their offsets. The cache's key
+is what determines that text (``cache_key``), so a cached module is loaded without writing it.
 
 Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
 in wall time on a busy machine), once for each text (each variant, each edit), for 12 to 22%
@@ -29,6 +30,7 @@ from pathlib import Path
 from ..expr.names import ITEM_READ, SLOT_READ, SLOT_WRITE
 from ..expr.runtime import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
+from . import PACKAGE, digest
 from .build import DIRECTIVES, BuildError, compile_file, extension
 
 # The first compile's time is most of a first load's: the C compiler's, in proportion to the
@@ -109,37 +111,21 @@ def compiled_module(rules, written=None):
     """The extension module of ``rules.module_source`` (or of the text ``written()`` gives, the
     same module in another dialect: the same functions at the same lines), from the cache or
     compiled now."""
-    try:
-        from Cython import __version__ as cython
-    except ImportError:
-        raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]')") from None
-    try:
-        text = rules.module_source if written is None else written()
-    except Exception as e:   # (the ruleset built again in another dialect: whatever fails, Python runs)
-        raise BuildError(f"its module could not be written for the compiler: {type(e).__name__}: {e}") from None
-    try:
-        header = HEADER.read_text()
-    except OSError as e:
-        raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
-    key = hashlib.sha256("\n".join([text, DECLARED, header, cython, sys.version, repr(sorted(DIRECTIVES.items())),
-                                    OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE),
-                                    *(scanner_text("_", ("Eq",), c, _item) for c in (False, True))]).encode()).hexdigest()
-    name = f"rulebook_{key[:24]}"
+    name = f"rulebook_{cache_key(rules, written is not None)[:24]}"
     place = cache_file("compiled")
     if place is None:
         raise BuildError("the cache folder ($XDG_CACHE_HOME/rulebook, else ~/.cache/rulebook) cannot be written"
                          " or is not this user's alone")
     folder = Path(place)
-    # (checked before a text is compiled, so a cached module's was: a load does not ask again)
-    if extension(folder, name) is None and text != rules.module_source \
-            and _functions(text)[0] != _functions(rules.module_source)[0]:
-        raise BuildError("the module written for the compiler does not have the functions of the one that runs")
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-    except OSError as e:
-        raise BuildError(f"cannot make the cache folder {folder}: {e.strerror}") from None
     found = extension(folder, name)
     if found is None:
+        text = _written(rules, written)
+        if text != rules.module_source and _functions(text)[0] != _functions(rules.module_source)[0]:
+            raise BuildError("the module written for the compiler does not have the functions of the one that runs")
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+        except OSError as e:
+            raise BuildError(f"cannot make the cache folder {folder}: {e.strerror}") from None
         # (a command asked for it with RULEBOOK_COMPILED=1 would otherwise seem to hang)
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
@@ -193,6 +179,55 @@ def _helpers(rules, hot: str, item) -> str:
             ops, counting = made
             out.append(scanner_text(name, ops, counting) if item is None else scanner_text(name, ops, counting, item))
     return "".join(f"\n\n{text}" for text in out)
+
+
+def cache_key(rules, dialect: bool = True) -> str:
+    """The key of ``rules``' compiled module in the cache: what determines the text compiled.
+    Written in the compiler's dialect (``dialect``), that text is the module that runs
+    (``rules.module_source``) with its reads spelt otherwise by the engine's code, so the module's
+    text and the engine's (``engine_fingerprint``) stand for it, and a cached module is found
+    without the ruleset built again to write it; then the header and declaration it is compiled
+    with, Cython's and Python's versions and the settings."""
+    try:
+        from Cython import __version__ as cython
+    except ImportError:
+        raise BuildError("Cython is not installed (pip install 'rulebook-engine[fast]')") from None
+    try:
+        header = HEADER.read_text()
+    except OSError as e:
+        raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
+    # (were two builds of one module ever written apart, either compiled text would do for both:
+    # the dialect's reads mean what Python's do, dialect_helpers)
+    written = ("written for C by the engine " + engine_fingerprint()) if dialect else "as it runs"
+    return hashlib.sha256("\n".join([rules.module_source, written, DECLARED, header, cython, sys.version,
+                                     repr(sorted(DIRECTIVES.items())), OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE),
+                                     *(scanner_text("_", ("Eq",), c, _item) for c in (False, True))]).encode()).hexdigest()
+
+
+_fingerprint: list[str] = []   # (the package's sources read once a process)
+
+
+def engine_fingerprint() -> str:
+    """The SHA-256 of the interpreter package's Python sources, which write a module in the
+    compiler's dialect (every mechanic's code generation, expr/names.py's spelling): an edit of
+    any of them may change the text compiled for the same module, so it changes the key."""
+    if not _fingerprint:
+        found = digest(sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")))
+        if found is None:
+            raise BuildError(f"cannot read the engine's sources in {PACKAGE}")
+        _fingerprint.append(found)
+    return _fingerprint[0]
+
+
+def _written(rules, written) -> str:
+    """The text to compile: ``written()``'s, the ruleset built again in the compiler's dialect
+    (only when no module of its key is cached), else the module that runs."""
+    if written is None:
+        return rules.module_source
+    try:
+        return written()
+    except Exception as e:   # (the ruleset built again in another dialect: whatever fails, Python runs)
+        raise BuildError(f"its module could not be written for the compiler: {type(e).__name__}: {e}") from None
 
 
 def _load(name: str, path: Path):

@@ -135,7 +135,7 @@ class RulebookEnv(AECEnv):
     # 3 keys more cost an env step some 4.6 k instructions)
     __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
                  "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
-                 "_encode", "_masks", "_kept", "_view", "_zeros", "_n", "_prompts", "_ids_and_labels", "_tensor", "_mask",
+                 "_encode", "_masks", "_prompts", "_ids_and_labels", "_tensor", "_mask",
                  "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
@@ -161,8 +161,6 @@ class RulebookEnv(AECEnv):
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         self._masks = _mask_of(n)
-        self._kept, self._zeros, self._n = bytearray(n), bytearray(n), n   # (as _mask_of's, for last() inline)
-        self._view = _array(n, _I8, self._kept) if n <= KEPT_MASK else None
         # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
         # instructions a read, where this list's item costs a tenth)
         self._prompts = [step.prompt for step in table.rules.steps]
@@ -226,22 +224,11 @@ class RulebookEnv(AECEnv):
             if not observe:
                 return None, 0.0, False, False, self.infos[agent]
             tensor = self._tensor
-            if tensor is None:   # (the acting seat's, kept until the next step: _observe_acting and _mask_of inline)
+            if tensor is None:   # (the acting seat's, kept until the next step: _observe_acting inline)
                 S = self.game_state
                 seat = S.dec[0]  # type: ignore[index]
                 tensor = self._tensor = self._encode[seat](S, seat)
-                view = self._view
-                if view is not None:   # (a small space)
-                    kept = self._kept
-                    for i in ids:
-                        kept[i] = 1
-                    self._mask = view.copy()
-                    kept[:] = self._zeros
-                else:
-                    fresh = self._zeros[:]
-                    for i in ids:
-                        fresh[i] = 1
-                    self._mask = _array(self._n, _I8, fresh)
+                self._mask = self._masks(ids)
             return {"observation": tensor, "action_mask": self._mask}, 0.0, False, False, self.infos[agent]
         if not observe:
             obs = None
