@@ -203,3 +203,29 @@ def test_a_count_of_neighbours_in_recorded_zones_reads_their_codes_as_the_plain_
                 for fast, plain in compiled:
                     assert fast.fn(S, None, None) == plain.fn(S, None, None), (fast.source, spot)
             S.apply_index(rnd.randrange(len(S.dec[1])))
+
+
+def test_a_start_value_may_look_a_card_up_in_a_recorded_zone(tmp_path):
+    """A counter's or a variable's start is worked out once the zones are filled and recorded:
+    a start that looks a card up in a recorded zone reads the record made for the new game."""
+    text = interpreter.ruleset_path("mister_diamond").read_text()
+    text = text.replace("counters:\n", "counters:\n  held: {start: \"count(real_spots + empty_spots where it in real_spots)\"}\n", 1)
+    text = text.replace("vars:\n", "vars:\n  first_real: {type: card, start: \"first(fake_spots + real_spots where it in real_spots)\"}\n", 1)
+    rules = load_text(tmp_path, text, "md.yaml")
+    assert "real_spots" in rules.names.recorded
+    S = rules.new_game(4, seed=1)
+    assert S.c["held"] == 42 and S.v["first_real"] == 0
+    check(S)
+
+
+def test_a_card_variable_written_by_name_is_a_card_that_exists():
+    """The tables by name check what generated code trusts: a card variable names a card (the
+    record is read by it) or none."""
+    from interpreter.errors import UsageError
+    S = interpreter.load("mister_diamond").new_game(4, seed=1)
+    S.v["spot"] = 5
+    S.v["spot"] = None
+    for bad, said in ((99, "no card 99"), (-1, "no card -1"), ("a1", "expected a whole number")):
+        with pytest.raises(UsageError, match=said):
+            S.v["spot"] = bad
+    assert S.v["spot"] is None

@@ -198,10 +198,12 @@ def cache_key(rules, dialect: bool = True) -> str:
         raise BuildError(f"cannot read {HEADER}: {e.strerror}") from None
     # (were two builds of one module ever written apart, either compiled text would do for both:
     # the dialect's reads mean what Python's do, dialect_helpers)
-    written = ("written for C by the engine " + engine_fingerprint()) if dialect else "as it runs"
-    return hashlib.sha256("\n".join([rules.module_source, written, DECLARED, header, cython, sys.version,
-                                     repr(sorted(DIRECTIVES.items())), OPTIMIZE, *FLAGS, repr(LINES), repr(SAMPLE),
-                                     *(scanner_text("_", ("Eq",), c, _item) for c in (False, True))]).encode()).hexdigest()
+    # (the engine's sources in either dialect: the helpers compiled with the module are written
+    # from its templates, expr/runtime.py scanner_text)
+    written = "written for C" if dialect else "as it runs"
+    return hashlib.sha256("\n".join([rules.module_source, written, engine_fingerprint(), DECLARED, header, cython,
+                                     sys.version, repr(sorted(DIRECTIVES.items())), OPTIMIZE, *FLAGS, repr(LINES),
+                                     repr(SAMPLE)]).encode()).hexdigest()
 
 
 _fingerprint: list[str] = []   # (the package's sources read once a process)
@@ -315,6 +317,10 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
     kept |= {_name(fn, _spaces(rules)) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
+    for name in ("apply_index", "advance"):   # (first: the compiled loop runs behind the compiled apply_index)
+        if name in defs and len(lines) + defs[name][1] - defs[name][0] + 1 <= budget:
+            chosen.add(name)
+            lines.update(range(defs[name][0] - 1, defs[name][1]))
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
         reached = kept.union(*(calls[c] for c in chosen))
         fits = [n for n in order if n not in chosen and n in reached

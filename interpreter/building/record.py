@@ -32,9 +32,9 @@ def built(loaded, coverage: bool = False, prepare=None):
     record = _DECIDED.get(loaded.hash)
     if record is not None:
         return build(record, None)
-    rules = build(None, lambda names: recordable(names, loaded))   # (not generated where zones are to be recorded)
-    record = _DECIDED.get(loaded.hash)
-    return build(record, None) if record else rules
+    decided: dict = {}   # (this build's decision: the store may be emptied by another load meanwhile)
+    rules = build(None, lambda names: decided.update(recordable(names, loaded)) or decided)   # (not generated where zones are to be recorded)
+    return build(decided, None) if decided else rules
 
 
 def recordable(names, loaded) -> dict:

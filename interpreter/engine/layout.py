@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..errors import UsageError
 from ..expr.names import RECORD, counter_ref, slot, var_ref, zone_ref
+from ..expr.types import CARD
+from .values import var_problem
 
 
 class Tables(dict):
@@ -20,6 +23,11 @@ class Tables(dict):
 
     def __setitem__(self, name, value) -> None:
         S, at = self._at
+        # (a card variable is trusted to name a card: a recorded zone's membership reads by it)
+        if at is S.rules.layout.vars and S.rules.names.vars.get(name) == CARD and value is not None:
+            problem = var_problem(S, name, value)
+            if problem is not None:
+                raise UsageError(problem)
         setattr(S, at[name], value)   # (a name the ruleset does not declare: KeyError)
         dict.__setitem__(self, name, value)
         if name in S.rules.names.recorded and at[name] == slot("z", name):   # a recorded zone replaced

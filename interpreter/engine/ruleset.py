@@ -175,12 +175,12 @@ class Ruleset:
                 setattr(S, at[name], {})
             else:
                 setattr(S, at[name], [[] for _ in range(self._owners(S, owner))])
+        reindex(S)   # (each card's zone, where the ruleset records it: a start value may look a card up)
         for name, owner in self.counter_owner.items():
             start = self.counter_start[name](S, None, None)
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
             S.set_var(name, fn(S, None, None))
-        reindex(S)   # (each card's zone, where the ruleset records it)
 
     @property
     def player_counts(self) -> list[int]:

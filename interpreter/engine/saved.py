@@ -13,62 +13,17 @@ fails, when the game goes on, as a located runtime error).
 from __future__ import annotations
 
 import json
-import math
 
 from ..errors import GameError, RulebookError
-from ..expr.runtime import MAX_INT, MAX_STORED, RUNTIME_ERRORS, list_bound
-from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
+from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
+from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from .state import FORMAT, from_dict
+from .values import Bad as _Bad, check_value as _check_value, need as _need, sizes_of as _sizes, whole as _int
 
 FIELDS = ("format", "ruleset", "hash", "seed", "players", "teams", "params", "options", "zones",
           "counters", "vars", "rng", "stack", "decision", "over", "steps", "known")
 MAX_STEPS = 10 ** 12   # steps a saved game may have run (far above any budget)
-
-
-class _Bad(Exception):
-    """A field that does not fit (the message names it)."""
-
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _need(ok: object, what: str) -> None:   # (ok: read for its truth)
-    if not ok:
-        raise _Bad(what)
-
-
-def _check_value(v, typ: str, where: str, sizes: dict, depth: int = 0) -> None:
-    """A variable's value fits its declared type (None fits any: not set yet)."""
-    if v is None or typ == NONE:
-        return
-    if is_list(typ) or (typ == ANY and isinstance(v, list)):
-        _need(isinstance(v, list) and len(v) <= sizes.get("list", MAX_STORED), f"{where}: expected a list")
-        _need(depth < 8, f"{where}: nested too deeply")
-        for x in v:
-            _check_value(x, elem(typ) if is_list(typ) else ANY, where, sizes, depth + 1)
-        return
-    if typ == BOOL:
-        _need(isinstance(v, bool), f"{where}: expected true or false, got {v!r}")
-    elif typ == STR:
-        _need(isinstance(v, str) and len(v) <= MAX_STORED, f"{where}: expected a string")
-    elif typ == NUM:
-        _need(_number(v), f"{where}: expected a number (a whole one within 2^63, or finite), got {v!r}")
-    elif typ == ANY:
-        _need(isinstance(v, (bool, str)) or _number(v), f"{where}: not a value of the language: {v!r}")
-        _need(not isinstance(v, str) or len(v) <= MAX_STORED, f"{where}: the string is too long")
-    else:   # int and the whole numbers that name things: players, teams, cards
-        _need(_int(v) and abs(v) <= MAX_INT, f"{where}: expected a whole number, got {v!r}")
-        if typ in sizes:
-            _need(0 <= v < sizes[typ], f"{where}: no {typ} {v} (there are {sizes[typ]})")
-
-
-def _number(v) -> bool:
-    """A number the language holds: a whole one within 64 bits, or a finite fraction."""
-    if isinstance(v, bool):
-        return False
-    return (isinstance(v, int) and abs(v) <= MAX_INT) or (isinstance(v, float) and math.isfinite(v))
 
 
 def _check_zones(rules, d: dict, n_owners: dict) -> None:
@@ -135,23 +90,6 @@ def _check_flow(rules, d: dict, players: int) -> None:
                         f"stack, and step {stack[-1][0]} ({top.kind}) asks none")
     _need(not (d["over"] and dec is not None), "decision: a finished game has no pending decision")
     _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
-
-
-def _sizes(rules, players: int, teams: int) -> dict:
-    """How many there are of each thing a whole number names, and a list's longest."""
-    return {PLAYER: players, TEAM: teams, CARD: len(rules.card_labels), "list": list_bound(len(rules.card_labels))}
-
-
-def var_problem(S, name: str, value) -> str | None:
-    """What is wrong with ``value`` as the value of ``S``'s variable ``name`` (its declared
-    type; a seat, team or card that exists), or None: what a saved state's variables are held
-    to, for a state written from outside it (a scenario's patch)."""
-    try:
-        _check_value(value, S.rules.names.vars.get(name, ANY), f"variable '{name}'",
-                     _sizes(S.rules, S.n, len(S.members)))
-    except _Bad as e:
-        return str(e)
-    return None
 
 
 def check(rules, d) -> None:

@@ -32,8 +32,9 @@ from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 # The dialect the code is written in: Python's (``S.z_hand``), or C_SLOTS, that of a module the
 # compiled tier compiles (accel/rulesets.py), where a read of a state's slot is written
 # ``_rb_get(S, 'z_hand')`` and compiled to a read at the slot's offset (accel/slots.h; Cython
-# compiles ``S.z_hand`` to the generic attribute lookup), and an item read ``_rb_at(seq, i)``.
-# Only reads: a slot assigned whole (``S.v_x = ...``) and a write's target are Python's in both.
+# compiles ``S.z_hand`` to the generic attribute lookup), an item read ``_rb_at(seq, i)``, and a
+# slot assigned whole ``_rb_set(S, 'v_x', value)`` (state_write); an item's assignment keeps
+# Python's spelling, its table read as state_read reads it.
 C_SLOTS = "c-slots"
 SLOT_READ = "_rb_get"
 ITEM_READ = "_rb_at"   # (an item of a list or tuple read by a small whole number, at once)
@@ -167,8 +168,8 @@ def record_writable(writes: set | None) -> str:
     """Source of the record (record_read) to write into, this state's own (as ``writable``)."""
     if writes is not None:
         writes.add(RECORD)
-        return "S.at"
-    return f"(S.at if {RECORD!r} not in {state_read('sh')} else {own_call(RECORD)})"
+        return record_read()
+    return f"({record_read()} if {RECORD!r} not in {state_read('sh')} else {own_call(RECORD)})"
 
 
 def owning(names, pad: str = "    ") -> list[str]:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ...engine import loop as engine
 from ...engine.layout import reindex
-from ...engine.saved import var_problem
+from ...engine.values import var_problem
 from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
 from ...expr import Compiler, ExprError, parse
 from ...expr.messages import describe
