@@ -229,3 +229,22 @@ def test_a_card_variable_written_by_name_is_a_card_that_exists():
         with pytest.raises(UsageError, match=said):
             S.v["spot"] = bad
     assert S.v["spot"] is None
+
+
+def test_a_load_makes_the_record_once_for_all_the_zones_it_writes(monkeypatch):
+    """A saved state's zones are written through the tables by name together (Tables.update):
+    the record is made again once, not once for each recorded zone, and is right."""
+    from interpreter.engine import layout
+    rules = interpreter.load("mister_diamond")
+    S = rules.new_game(4, seed=2)
+    for _ in range(5):
+        S.apply_index(0)
+    made = []
+    real = layout.reindex
+    monkeypatch.setattr(layout, "reindex", lambda S: made.append(1) or real(S))
+    loaded = from_dict(rules, json.loads(S.to_json()))
+    assert len(rules.names.recorded) > 1 and len(made) == 1
+    check(loaded)
+    loaded.z["known_fakes"] = list(loaded.z["known_fakes"])   # (one zone written by name: made again too)
+    assert len(made) == 2
+    check(loaded)

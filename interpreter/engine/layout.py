@@ -22,6 +22,16 @@ class Tables(dict):
     _at: tuple   # (the state, name -> its slot)
 
     def __setitem__(self, name, value) -> None:
+        if self._put(name, value):
+            reindex(self._at[0])
+
+    def update(self, *args, **kw) -> None:   # type: ignore[override]
+        replaced = [self._put(name, value) for name, value in dict(*args, **kw).items()]
+        if any(replaced):   # (the record made again once, however many recorded zones a load writes)
+            reindex(self._at[0])
+
+    def _put(self, name, value) -> bool:
+        """Write the slot of ``name``; whether it is a recorded zone's (the record to make again)."""
         S, at = self._at
         # (a card variable is trusted to name a card: a recorded zone's membership reads by it)
         if at is S.rules.layout.vars and S.rules.names.vars.get(name) == CARD and value is not None:
@@ -30,12 +40,7 @@ class Tables(dict):
                 raise UsageError(problem)
         setattr(S, at[name], value)   # (a name the ruleset does not declare: KeyError)
         dict.__setitem__(self, name, value)
-        if name in S.rules.names.recorded and at[name] == slot("z", name):   # a recorded zone replaced
-            reindex(S)
-
-    def update(self, *args, **kw) -> None:   # type: ignore[override]
-        for name, value in dict(*args, **kw).items():
-            self[name] = value
+        return name in S.rules.names.recorded and at[name] == slot("z", name)
 
     def __reduce__(self):   # a copy (copy, deepcopy, pickle) is plain data: a dict
         return (dict, (dict(self),))
