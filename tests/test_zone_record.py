@@ -1,8 +1,10 @@
 """The record of each card's zone (``S.at``: engine/layout.py ``reindex``, building/record.py):
 for the shared zones the rules look a card up in, card -> its zone's code, kept by every move
-and made again by every other writer. It must always equal what the zones say: checked after
-every decision of random games of every bundled ruleset that records a zone, after a
-determinization, a load, a scenario's patch and a clone written on, and for each form of move."""
+and made again by every other writer; and the views (``S.vw``), each the cards of a union of
+recorded zones a target offers, in card order. They must always equal what the zones say:
+checked after every decision of random games of every bundled ruleset that records a zone,
+after a determinization, a load, a scenario's patch and a clone written on, and for each form
+of move."""
 from __future__ import annotations
 
 import json
@@ -30,6 +32,8 @@ def expected(S) -> list:
 
 def check(S) -> None:
     assert list(S.at) == expected(S)
+    views = S.rules.names.views
+    assert (list(map(list, S.vw)) if views else []) == [sorted(c for z in union for c in S.zone(z)) for union in views]
 
 
 def _bundled() -> list:
@@ -108,6 +112,8 @@ MOVES = """
   hand: {owner: player}
 vars:
   x: card
+  y: card
+  z: card
   k: int
   seen: bool
   t: {type: int, start: 0}
@@ -118,6 +124,12 @@ flow:
         - set: {t: "t + 1"}
         - set: {x: "last(deck + a + b + c)"}
         - set: {seen: "x in a or x not in b + c or x in deck + out"}
+        - attempt:
+            target: {from: "c + a", as: y, prompt: take}
+            outcomes: {took: {chance: rest}}
+        - attempt:
+            target: {from: "b + out + deck", as: z, prompt: take}
+            outcomes: {took: {chance: rest}}
         - choose: {options: "[1, 2, 3, 4, 5, 6, 7, 8, 9]", as: k}
         - switch: k
           cases:
@@ -139,10 +151,18 @@ def _moves(tmp_path):
     return load_text(tmp_path, tiny_ruleset(MOVES, game="moves", attributes="n: 1..12", label="c{n}"))
 
 
+def _offers_its_view(S, rnd) -> None:
+    """A target's options are its union's cards in card order, as the plain reference offers them."""
+    step = S.rules.steps[S.stack[-1][0]]
+    if step.kind == "attempt.target":
+        assert S.dec[1] == tuple(sorted(c for z in S.rules.names.views[step.view] for c in S.zone(z)))
+
+
 def test_every_form_of_move_keeps_the_record(tmp_path):
     rules = _moves(tmp_path)
     assert set(rules.names.recorded) == {"a", "b", "c", "deck", "out"}
-    _games(rules, range(30))
+    assert rules.names.views == (("a", "c"), ("b", "deck", "out"))
+    _games(rules, range(30), _offers_its_view)
 
 
 def test_a_card_looked_up_in_recorded_zones_is_found_as_the_lists_find_it(tmp_path):
@@ -163,6 +183,14 @@ def test_a_card_looked_up_in_recorded_zones_is_found_as_the_lists_find_it(tmp_pa
             break
 
 
+def test_the_zones_of_a_union_a_target_offers_are_recorded_though_no_card_is_looked_up_in_them(tmp_path):
+    from helpers import tiny_ruleset
+    text = MOVES.replace('        - set: {seen: "x in a or x not in b + c or x in deck + out"}\n', "")
+    rules = load_text(tmp_path, tiny_ruleset(text, game="moves", attributes="n: 1..12", label="c{n}"))
+    assert set(rules.names.recorded) == {"a", "b", "c", "deck", "out"} and len(rules.names.views) == 2
+    _games(rules, range(10), _offers_its_view)
+
+
 @pytest.mark.parametrize("writer", ["deal: {from: a, to: hand, count: 1}", "gather: {from: [a, hand], to: deck}",
                                     "pick: {from: a, to: hand, count: 1, prompt: pick}"])
 def test_a_zone_some_other_writer_moves_cards_in_or_out_of_is_not_recorded(tmp_path, writer):
@@ -170,6 +198,8 @@ def test_a_zone_some_other_writer_moves_cards_in_or_out_of_is_not_recorded(tmp_p
     from helpers import tiny_ruleset
     rules = load_text(tmp_path, tiny_ruleset(text, game="moves", attributes="n: 1..12", label="c{n}"))
     assert "a" not in rules.names.recorded and rules.names.recorded   # (the others still are)
+    # (c + a: no view, its options sorted at each ask; a gather into the deck leaves b + out + deck none either)
+    assert rules.names.views == ((("b", "deck", "out"),) if "deck" in rules.names.recorded else ())
     _games(rules, range(10))
 
 
@@ -248,3 +278,39 @@ def test_a_load_makes_the_record_once_for_all_the_zones_it_writes(monkeypatch):
     loaded.z["known_fakes"] = list(loaded.z["known_fakes"])   # (one zone written by name: made again too)
     assert len(made) == 2
     check(loaded)
+
+
+def test_mister_diamond_offers_the_view_of_its_hidden_positions():
+    """The attempt's target, fake_spots + real_spots, reads their view (S.vw), kept by the moves;
+    the plain reference joins and sorts them; a ruleset with no union offered has no slot."""
+    from interpreter.building.flowgen import FlowSource
+    rules = bundled("mister_diamond")
+    assert rules.names.views == (("fake_spots", "real_spots"),)
+    target = next(step for step in rules.steps if step.kind == "attempt.target")
+    assert target.view == 0
+    fast, plain = (target.flow_source(FlowSource(rules.steps, plain=p)) for p in (False, True))
+    assert "S.vw[0]" in fast and "sort" not in fast and "S.vw" not in plain and "sorted(" in plain
+    assert "vw" not in bundled("diamonds").layout.slots and "vw" not in bundled("diamonds_club").layout.slots
+
+
+@pytest.mark.parametrize("own_all", [False, True])
+def test_a_clone_written_on_both_sides_keeps_each_its_views(own_all):
+    """A clone shares the views as it shares the zones (copied on write: each view's list, by
+    State.own or at once by own_all): both states played on apart keep each their own."""
+    rules = bundled("mister_diamond")
+    changed = 0
+    for seed in range(4):
+        S = rules.new_game(4, seed)
+        rnd = random.Random(seed)
+        while not S.over:
+            C = S.clone()
+            if own_all:
+                C.own_all()
+            before = list(S.vw[0])
+            for T in (C, S):
+                for _ in range(3):
+                    if not T.over:
+                        T.apply_index(rnd.randrange(len(T.dec[1])))
+                check(T)
+            changed += C.vw[0] != before
+    assert changed > 10   # (the clones took positions out of the view)

@@ -17,7 +17,7 @@ from ..errors import Diagnostic, RulesetError, key_hint
 from ..expr import Compiler, ExprError, Names
 from ..expr.access import NOTHING
 from ..expr.compiler import ExprFn, ZoneFn, base_namespace
-from ..expr.names import RECORD
+from ..expr.names import RECORD, VIEWS
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr, parse
 from ..expr.runtime import attribute_index, list_bound
@@ -51,13 +51,14 @@ def _dummy(S, me=None, L=None, *rest):
 
 
 class Builder(Declarations, Bounded, Elements):
-    def __init__(self, loaded, coverage: bool = False, record: dict | None = None, deciding=None):
+    def __init__(self, loaded, coverage: bool = False, record: dict | None = None, deciding=None, views: tuple = ()):
         self.loaded = loaded
         self.data = loaded.data
         self.smap = loaded.smap
         self.diags: list[Diagnostic] = []
         self.names = Names(namespace=base_namespace())
         self.names.recorded = record or {}   # (building/record.py: deciding(names), whether to build again)
+        self.names.views = views
         self.deciding = deciding
         self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
         self.names.namespace["_insort"] = insort
@@ -424,7 +425,8 @@ class Builder(Declarations, Bounded, Elements):
         # copied on write after a clone (engine/state.py): the lists of zones and owned counters
         r.card_zones = tuple(z for z, shape in r.zone_shapes if shape == 2)
         r.shared_on_clone = frozenset((*(z for z, shape in r.zone_shapes if shape != 2), *r.owned_counters,
-                                       *((RECORD,) if self.names.recorded else ())))   # (engine/layout.py reindex)
+                                       *((RECORD,) if self.names.recorded else ()),
+                                       *((VIEWS,) if self.names.views else ())))   # (engine/layout.py reindex)
         per_card = [c for c, o in self.names.counters.items() if o == "card"]
         if len(per_card) * len(r.card_labels) > MAX_CARD_COUNTERS:   # each game holds them all, each clone copies them
             self.error(f"{len(per_card)} counters owned by each of {len(r.card_labels):,} cards make "

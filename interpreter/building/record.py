@@ -11,36 +11,52 @@ a ruleset with none is built once, its state has no record and its code reads no
 decided is kept by the ruleset's content hash, so a process loading it again builds it once
 (``built``, as ``interpreter.load`` builds; a Builder made otherwise, the editor's checks, records
 none).
+
+The first build notes too the unions of shared zones a target offers (``target: {from: A + B}``,
+mechanics/dexterity.py), in ``Names.unions``. Where all of a union's zones may be recorded, they
+are, and the union is a view (``Names.views``; ``S.vw``, engine/layout.py ``reindex``): its
+cards in card order, kept by every move into or out of it (mechanics/cards.py), offered as
+they are instead of joined and sorted at every ask.
 """
 from __future__ import annotations
 
-_DECIDED: dict = {}   # a ruleset's content hash (its variant's included) -> the zones it records
+_DECIDED: dict = {}   # a ruleset's content hash (its variant's included) -> (the zones it records, its views)
 _KEPT = 4096          # rulesets decided before the store is emptied (a fuzz campaign loads thousands)
 
 
 def built(loaded, coverage: bool = False, prepare=None):
-    """The Ruleset of ``loaded`` with the zones it records: a first build decides them where they
-    were not decided before (``prepare(builder)``: called before each build)."""
+    """The Ruleset of ``loaded`` with the zones it records and its views: a first build decides
+    them where they were not decided before (``prepare(builder)``: called before each build)."""
     from .builder import Builder
 
-    def build(record, deciding):
-        builder = Builder(loaded, coverage, record, deciding)
+    def build(decision, deciding):
+        builder = Builder(loaded, coverage, decision[0], deciding, decision[1])
         if prepare is not None:
             prepare(builder)
         return builder.build()
 
-    record = _DECIDED.get(loaded.hash)
-    if record is not None:
-        return build(record, None)
-    decided: dict = {}   # (this build's decision: the store may be emptied by another load meanwhile)
-    rules = build(None, lambda names: decided.update(recordable(names, loaded)) or decided)   # (not generated where zones are to be recorded)
-    return build(decided, None) if decided else rules
+    decision = _DECIDED.get(loaded.hash)
+    if decision is not None:
+        return build(decision, None)
+    decided: list = []   # (this build's decision: the store may be emptied by another load meanwhile)
+
+    def deciding(names) -> bool:   # (whether to build again: then not generated)
+        decided.append(recordable(names, loaded))
+        return bool(decided[0][0])
+
+    rules = build(({}, ()), deciding)
+    return build(decided[0], None) if decided and decided[0][0] else rules
 
 
-def recordable(names, loaded) -> dict:
-    """Zone -> its code of the zones to record (kept for ``loaded``: decided)."""
-    zones = {z for z in names.asked if names.zones.get(z) == "none"} - names.unkept   # (a deal, a pick...)
+def recordable(names, loaded) -> tuple:
+    """(zone -> its code of the zones to record, the views: each a union's zones) for ``loaded``,
+    kept: decided. A union is a view where each of its zones may be recorded; its zones are
+    recorded then, asked or not."""
+    fit = {z for z in (*names.asked, *(z for union in names.unions for z in union))
+           if names.zones.get(z) == "none"} - names.unkept   # (a deal, a pick...)
+    views = tuple(sorted(union for union in names.unions if fit.issuperset(union)))
+    zones = {z for z in names.asked if z in fit} | {z for union in views for z in union}
     if len(_DECIDED) >= _KEPT:
         _DECIDED.clear()
-    _DECIDED[loaded.hash] = out = {z: i + 1 for i, z in enumerate(sorted(zones))}
+    _DECIDED[loaded.hash] = out = ({z: i + 1 for i, z in enumerate(sorted(zones))}, views)
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import UsageError
-from ..expr.names import RECORD, counter_ref, slot, var_ref, zone_ref
+from ..expr.names import RECORD, VIEWS, counter_ref, slot, var_ref, zone_ref
 from ..expr.types import CARD
 from .values import var_problem
 
@@ -65,9 +65,12 @@ class Layout:
         self.memory = frozenset(memory)   # absent (none) until first checked
         self.of = {**self.zones, **self.counters}   # a zone's or counter's slot (State.own)
         self.recorded = rules.names.recorded   # zone -> its code in the record of each card's zone
-        record = ("at",) if self.recorded else ()
-        if record:
+        self.views = rules.names.views   # each a union of recorded zones, kept in card order (S.vw)
+        record = (*(("at",) if self.recorded else ()), *(("vw",) if self.views else ()))
+        if self.recorded:
             self.of[RECORD] = "at"
+        if self.views:
+            self.of[VIEWS] = "vw"
         slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values(), *record)
         self.cls: Any = type(base.__name__, (base,), {"__slots__": slots, "__module__": base.__module__})
         self._write(shapes, rules.shared_on_clone)
@@ -92,6 +95,7 @@ class Layout:
                    else f"    new.{a} = self.{a}"
                    for name, a in (*self.zones.items(), *self.counters.items(), *self.vars.items())),
                  *(["    new.at = self.at"] if self.recorded else []),   # (shared as a zone is: RECORD in sh)
+                 *(["    new.vw = self.vw"] if self.views else []),   # (VIEWS in sh: State.own copies each view)
                  "    return new"]
         for kind, at in (("zones", self.zones), ("counters", self.counters), ("vars", self.vars)):
             ref = {"zones": zone_ref, "counters": counter_ref, "vars": var_ref}[kind]
@@ -113,9 +117,10 @@ class Layout:
 
 def reindex(S) -> None:
     """The record of each card's zone (``S.at``, where the ruleset keeps one: building/record.py)
-    made again from the recorded zones: card -> its zone's code, 0 in none. The one rebuild,
+    made again from the recorded zones: card -> its zone's code, 0 in none; and the views
+    (``S.vw``), each the cards of a union of recorded zones in card order. The one rebuild,
     after any writer that is no move (a game's start, a state loaded, a determinization, a
-    scenario's setup); a move keeps it itself."""
+    scenario's setup); a move keeps them itself."""
     recorded = S.rules.names.recorded
     if not recorded:
         return
@@ -127,3 +132,7 @@ def reindex(S) -> None:
         for card in list.__iter__(zone or []):
             at[card] = code
     S.at = at   # (a new list: a clone's is its own; RECORD left in S.sh costs one copy at most)
+    views = S.rules.names.views
+    if views:   # (new lists too)
+        S.vw = [sorted(card for name in zones for card in list.__iter__(getattr(S, slot("z", name)) or []))
+                for zones in views]

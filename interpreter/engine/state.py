@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from . import loop as engine
-from ..expr.names import RECORD
+from ..expr.names import RECORD, VIEWS
 from .layout import Tables
 
 if TYPE_CHECKING:
@@ -47,6 +47,7 @@ class State:
     kn: dict | None                # card -> the seats that know where it is (engine/knowledge.py), if kept
     sh: set                        # zones and counters still shared with a clone (copied on write)
     at: list                       # card -> its zone's code, where the ruleset keeps a record (engine/layout.py reindex)
+    vw: list                       # the views: each union's cards in card order, where it keeps any (likewise)
 
     # ------------------------------------------------------------------ the tables by name
     # (engine/layout.py: a dict read from the slots, its assignments written to them)
@@ -149,7 +150,9 @@ class State:
             return getattr(self, at)
         self.sh.discard(name)
         table = getattr(self, at)
-        table = table[:] if self.rules.zone_owner.get(name, "none") == "none" else list(map(list.copy, table))
+        # (a zone per player or team, and the views, a list of lists: each list copied)
+        table = table[:] if self.rules.zone_owner.get(name, "none") == "none" and name != VIEWS \
+            else list(map(list.copy, table))
         setattr(self, at, table)
         return table
 
@@ -171,6 +174,8 @@ class State:
             setattr(self, at[name], getattr(self, at[name])[:])
         if RECORD in sh:   # the record of each card's zone (engine/layout.py reindex)
             setattr(self, at[RECORD], self.at[:])   # (a slot of the ruleset's State class alone)
+        if VIEWS in sh:
+            setattr(self, at[VIEWS], list(map(list.copy, self.vw)))
         sh.clear()
         return self
 

@@ -156,20 +156,23 @@ def writable(name: str, is_zone: bool = True, writes: set | None = None) -> str:
     return f"({table} if {name!r} not in {state_read('sh')} else {own_call(name)})"
 
 
-RECORD = "@"   # the record of each card's zone (Names.recorded) in ``S.sh``/``S.own``: no zone's name
+# the record of each card's zone (Names.recorded), the views of unions of recorded zones
+# (Names.views), in ``S.sh``/``S.own``: no zone's name
+RECORD, VIEWS = "@", "%"
 
 
-def record_read() -> str:
-    """Source of the record of each card's zone (``S.at``: card -> its zone's code, 0 none)."""
-    return state_read("at")
+def record_read(key: str = RECORD) -> str:
+    """Source of the record of each card's zone (``S.at``: card -> its zone's code, 0 none), or
+    of the views (VIEWS: ``S.vw``, each the cards of a union of recorded zones in card order)."""
+    return state_read("at" if key == RECORD else "vw")
 
 
-def record_writable(writes: set | None) -> str:
-    """Source of the record (record_read) to write into, this state's own (as ``writable``)."""
+def record_writable(writes: set | None, key: str = RECORD) -> str:
+    """Source of the record (record_read: ``key``'s) to write into, this state's own (as ``writable``)."""
     if writes is not None:
-        writes.add(RECORD)
-        return record_read()
-    return f"({record_read()} if {RECORD!r} not in {state_read('sh')} else {own_call(RECORD)})"
+        writes.add(key)
+        return record_read(key)
+    return f"({record_read(key)} if {key!r} not in {state_read('sh')} else {own_call(key)})"
 
 
 def owning(names, pad: str = "    ") -> list[str]:
@@ -204,6 +207,8 @@ class Names:
     recorded: dict = field(default_factory=dict)
     asked: set = field(default_factory=set)
     unkept: set = field(default_factory=set)
+    views: tuple = ()   # each a union of recorded zones a target offers, S.vw[i] (reindex; the moves keep it)
+    unions: set = field(default_factory=set)   # the unions of shared zones targets offer (noted by a first build)
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]

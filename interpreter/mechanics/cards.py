@@ -16,7 +16,7 @@ from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER, is_list
-from ..expr.names import item_read, record_writable, state_add, state_read, zone_ref
+from ..expr.names import VIEWS, item_read, record_writable, state_add, state_read, zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
 
@@ -161,6 +161,11 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
     if sname in recorded or dname in recorded:   # each card's zone, where the rules ask it
         at, to = record_writable(fx.ctx.compiler.writes), recorded.get(dname, 0)
         em.line(f"{at}[{one}] = {to}" if one is not None else f"for _x in {cs}: {at}[_x] = {to}")
+    for i, union in enumerate(fx.ctx.names.views):   # each view (a union of recorded zones) the cards leave or enter
+        if (sname in union) != (dname in union):
+            keep = "_remove_sorted" if sname in union else "_insort"
+            view = item_read(record_writable(fx.ctx.compiler.writes, VIEWS), str(i))
+            em.line(f"{keep}({view}, {one})" if one is not None else f"for _x in {cs}: {keep}({view}, _x)")
     maybe_empty = None if one is not None else cs
     knowing(em, cs, sname, sowner, dname, downer, maybe_empty)
     fx.ctx.flows(sname, dname, kept=True)   # (the record kept above: building/record.py)

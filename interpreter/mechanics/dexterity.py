@@ -41,11 +41,11 @@ from typing import Any
 from lark import Tree
 
 from ..expr.code import Join, shape, zone_name
-from ..expr.fastpaths import joined_lists
+from ..expr.fastpaths import joined_lists, shared_zones
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import state_read, state_write, var_write
+from ..expr.names import VIEWS, item_read, record_read, state_read, state_write, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -384,8 +384,14 @@ class _Target(Step):
         t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
         t.prompt = str(spec.get("prompt", t.var))
         t.unique_labels = ctx.unique_labels
+        zones = shared_zones(t.cards.source) if isinstance(shape(t.cards.source), Join) else None
+        if zones is not None and len(set(zones)) == len(zones):   # a union of shared zones: a view, where recorded
+            union = tuple(sorted(zones))
+            ctx.names.unions.add(union)   # (building/record.py)
+            t.view = ctx.names.views.index(union) if union in ctx.names.views else None
         return ctx.add(t, path)
 
+    view = None         # the index of the view (S.vw) of the union of zones it offers, if one is kept
     attempt = None      # the attempt it belongs to (build)
     resolved = None     # UNCHANGED when no check reads the target's variable (settle)
 
@@ -406,10 +412,13 @@ class _Target(Step):
         """The cards offered once each (no none), in id order. Specialised: the cards of one
         zone, or of different zones joined, are sorted as they are (no card is ever in two
         zones, and none in none: every move takes its cards out of their source), a joined
-        list (a new one) in place; where no two cards share a label, the cards are the options."""
+        list (a new one) in place; a union of zones kept as a view (building/record.py) as the view
+        holds it, in card order; where no two cards share a label, the cards are the options."""
         cards = f"{g.fn(self.cards)}(S, actor, None)"
         if g.plain or not _apart(self.cards.source):
             listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
+        elif self.view is not None:   # (copied below: the moves change the view in place)
+            listed, ordered = [f"    cards = options = {item_read(record_read(VIEWS), str(self.view))}"], []
         elif isinstance(shape(self.cards.source), Join):   # (the list, in place: no call)
             listed, ordered = [*g.assign(self.cards, "cards", "actor", "    "), "    options = cards"], ["    options.sort()"]
         else:

@@ -14,7 +14,7 @@ import json
 import random
 
 from interpreter.engine.state import from_dict
-from interpreter.expr.names import RECORD
+from interpreter.expr.names import RECORD, VIEWS
 from interpreter.errors import RulebookError
 
 
@@ -34,9 +34,12 @@ class Frozen(list):
 
 def freeze(S, C) -> int:
     """Replace every list ``S`` and its clone ``C`` share by one frozen list (in both)."""
-    for name in sorted(S.sh, key=lambda name: name == RECORD):   # (the record last: a zone written remakes it)
+    for name in sorted(S.sh, key=lambda name: name in (RECORD, VIEWS)):   # (the record last: a zone written remakes it)
         if name == RECORD:   # the record of each card's zone (engine/layout.py reindex)
             S.at = C.at = Frozen(S.at)
+            continue
+        if name == VIEWS:   # the views of unions of recorded zones (likewise)
+            S.vw = C.vw = Frozen(Frozen(view) for view in S.vw)
             continue
         zone = name in S.z
         value = (S.z if zone else S.c)[name]
