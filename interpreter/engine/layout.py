@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import UsageError
-from ..expr.names import RECORD, VIEWS, counter_ref, slot, var_ref, zone_ref
+from ..expr.names import RECORD, RECORD_SLOTS, counter_ref, slot, var_ref, zone_ref
 from ..expr.types import CARD
 from .values import var_problem
 
@@ -66,16 +66,14 @@ class Layout:
         self.of = {**self.zones, **self.counters}   # a zone's or counter's slot (State.own)
         self.recorded = rules.names.recorded   # zone -> its code in the record of each card's zone
         self.views = rules.names.views   # each a union of recorded zones, kept in card order (S.vw)
-        record = (*(("at",) if self.recorded else ()), *(("vw",) if self.views else ()))
-        if self.recorded:
-            self.of[RECORD] = "at"
-        if self.views:
-            self.of[VIEWS] = "vw"
-        slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values(), *record)
+        # the record's and the views' slots, where the ruleset keeps them (shared as a zone is on clone)
+        kept = {key: a for key, a in RECORD_SLOTS.items() if (self.recorded if key == RECORD else self.views)}
+        self.of.update(kept)
+        slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values(), *kept.values())
         self.cls: Any = type(base.__name__, (base,), {"__slots__": slots, "__module__": base.__module__})
-        self._write(shapes, rules.shared_on_clone)
+        self._write(shapes, rules.shared_on_clone, kept)
 
-    def _write(self, shapes: tuple, shared: frozenset) -> None:
+    def _write(self, shapes: tuple, shared: frozenset, kept: dict) -> None:
         """The functions this layout writes out by name: ``clone`` (every slot copied: the lists
         shared, copied on write; a zone owned by each card copied now; see State.clone) and the
         dicts of the tables by name (``zones_of``, ``counters_of``, ``vars_of``; a when-trigger's
@@ -94,8 +92,7 @@ class Layout:
                  *(f"    new.{a} = {{c: part[:] for c, part in self.{a}.items() if part}}" if name in card
                    else f"    new.{a} = self.{a}"
                    for name, a in (*self.zones.items(), *self.counters.items(), *self.vars.items())),
-                 *(["    new.at = self.at"] if self.recorded else []),   # (shared as a zone is: RECORD in sh)
-                 *(["    new.vw = self.vw"] if self.views else []),   # (VIEWS in sh: State.own copies each view)
+                 *(f"    new.{a} = self.{a}" for a in kept.values()),   # (in sh: State.own copies them on write)
                  "    return new"]
         for kind, at in (("zones", self.zones), ("counters", self.counters), ("vars", self.vars)):
             ref = {"zones": zone_ref, "counters": counter_ref, "vars": var_ref}[kind]

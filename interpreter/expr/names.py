@@ -157,14 +157,14 @@ def writable(name: str, is_zone: bool = True, writes: set | None = None) -> str:
 
 
 # the record of each card's zone (Names.recorded), the views of unions of recorded zones
-# (Names.views), in ``S.sh``/``S.own``: no zone's name
+# (Names.views): their keys in ``S.sh``/``S.own`` (no zone's name) -> their State slots
 RECORD, VIEWS = "@", "%"
+RECORD_SLOTS = {RECORD: "at", VIEWS: "vw"}
 
 
 def record_read(key: str = RECORD) -> str:
-    """Source of the record of each card's zone (``S.at``: card -> its zone's code, 0 none), or
-    of the views (VIEWS: ``S.vw``, each the cards of a union of recorded zones in card order)."""
-    return state_read("at" if key == RECORD else "vw")
+    """Source of the record (``S.at``: card -> its zone's code, 0 none), or the views (``S.vw``)."""
+    return state_read(RECORD_SLOTS[key])
 
 
 def record_writable(writes: set | None, key: str = RECORD) -> str:
