@@ -27,6 +27,7 @@ import symtable
 import tempfile
 from pathlib import Path
 
+from ..expr.cdialect import CALLS, LIST_TAKE, SORTED_PUT, SORTED_TAKE
 from ..expr.names import ITEM_READ, SLOT_READ, SLOT_WRITE
 from ..expr.runtime import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
@@ -50,7 +51,10 @@ SAMPLE = 2000
 HEADER = Path(__file__).resolve().parent / "slots.h"
 DECLARED = (f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET" (object, object)\n'
             f'    object {ITEM_READ} "rb_at" (object, object)\n'
-            f'    int {SLOT_WRITE} "RB_SET" (object, object, object) except -1\n')
+            f'    int {SLOT_WRITE} "RB_SET" (object, object, object) except -1\n'
+            f'    int {SORTED_TAKE} "rb_take_sorted" (object, object, object) except -1\n'
+            f'    int {SORTED_PUT} "rb_insort" (object, object, object) except -1\n'
+            f'    int {LIST_TAKE} "rb_remove" (object, object) except -1\n')
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
@@ -131,7 +135,7 @@ def compiled_module(rules, written=None):
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
         hot += _helpers(rules, hot, _item if written is not None else None)
-        free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ, SLOT_WRITE)]   # (declared: DECLARED)
+        free = [n for n in free_names(hot) if n not in CALLS]   # (declared: DECLARED)
         # the free names declared at the end (Cython refuses a global it never sees assigned;
         # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
         source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \

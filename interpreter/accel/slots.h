@@ -1,5 +1,5 @@
 /* The compiled tier's reads of a State's slots (interpreter/accel/rulesets.py compiles a
- * ruleset's module with it; expr/names.py writes the reads as _rb_get(S, 'z_hand')).
+ * ruleset's module with it; expr/cdialect.py names the calls: _rb_get(S, 'z_hand')).
  *
  * Cython compiles S.z_hand to the type's generic attribute lookup, every time: the type's
  * method cache, the slot's descriptor, its checks. Here each place that reads a slot keeps
@@ -10,7 +10,8 @@
  * lookup, PyObject_GetAttr, with its errors: the object behaves as it does in Python.
  * rb_set writes a slot the same way (expr/names.py state_write: _rb_set(S, 'v_x', value)),
  * where the type's attribute assignment is the generic one; anything else as Python assigns.
- * And rb_at, an item of a list or tuple read by a small index (expr/names.py item_read).
+ * And rb_at, an item of a list or tuple read by a small index (expr/cdialect.py item_read);
+ * rb_take_sorted, rb_insort and rb_remove, a card moved (below).
  */
 #ifndef RULEBOOK_SLOTS_H
 #define RULEBOOK_SLOTS_H
@@ -73,22 +74,36 @@ static inline int rb_set(rb_site *site, PyObject *o, PyObject *name, PyObject *v
     return PyObject_SetAttr(o, name, value);
 }
 
+/* Whether o is a whole number of one digit (of either sign: a seat, a card) of exactly the int
+ * type, and its value then. */
+static inline int rb_small(PyObject *o, Py_ssize_t *value) {
+    if (!PyLong_CheckExact(o))
+        return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    {
+        Py_ssize_t digits = Py_SIZE(o);   /* (its sign and number of digits) */
+        if (digits < -1 || digits > 1)
+            return 0;
+        *value = digits == 0 ? 0 : digits * (Py_ssize_t)((PyLongObject *)o)->ob_digit[0];
+    }
+#else
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)o))
+        return 0;
+    *value = PyUnstable_Long_CompactValue((PyLongObject *)o);
+#endif
+    return 1;
+}
+
 /* An item of a list or tuple read by a whole number of one digit (a seat, a card), at once;
  * anything else (a negative or large index, out of range, another kind of sequence) as
  * Python reads it, PyObject_GetItem, with its errors. */
 static inline PyObject *rb_at(PyObject *seq, PyObject *index) {
-    if (PyLong_CheckExact(index)) {
-#if PY_VERSION_HEX < 0x030C0000
-        Py_ssize_t digits = Py_SIZE(index);   /* (its sign and number of digits) */
-        Py_ssize_t i = digits == 1 ? (Py_ssize_t)((PyLongObject *)index)->ob_digit[0] : digits == 0 ? 0 : -1;
-#else
-        Py_ssize_t i = PyUnstable_Long_IsCompact((PyLongObject *)index)
-            ? PyUnstable_Long_CompactValue((PyLongObject *)index) : -1;
-#endif
+    Py_ssize_t i;
+    if (rb_small(index, &i) && i >= 0) {
         PyObject *item = NULL;
-        if (i >= 0 && PyList_CheckExact(seq) && i < PyList_GET_SIZE(seq))
+        if (PyList_CheckExact(seq) && i < PyList_GET_SIZE(seq))
             item = PyList_GET_ITEM(seq, i);
-        else if (i >= 0 && PyTuple_CheckExact(seq) && i < PyTuple_GET_SIZE(seq))
+        else if (PyTuple_CheckExact(seq) && i < PyTuple_GET_SIZE(seq))
             item = PyTuple_GET_ITEM(seq, i);
         if (item != NULL) {
             Py_INCREF(item);
@@ -96,6 +111,81 @@ static inline PyObject *rb_at(PyObject *seq, PyObject *index) {
         }
     }
     return PyObject_GetItem(seq, index);
+}
+
+/* The moves of cards (expr/cdialect.py sorted_take, sorted_put, list_take), in a list of whole
+ * numbers of one digit compared by their values in C, where Python would call int's comparison
+ * through the generic protocol: ints compared have no side effects, so where anything else is
+ * met (another kind of card or list, an item that is no such number) the move starts again as
+ * Python makes it, `python` (expr/runtime.py _remove_sorted, bisect.insort) or list.remove,
+ * with its errors. */
+
+/* Where the card `card` goes in a list kept in order, as bisect_left (right: bisect_right)
+ * finds it; -1 where an item compared is not a whole number of one digit. */
+static Py_ssize_t rb_bisect(PyObject *list, Py_ssize_t card, int right) {
+    Py_ssize_t lo = 0, hi = PyList_GET_SIZE(list), mid, value;
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+        if (!rb_small(PyList_GET_ITEM(list, mid), &value))
+            return -1;
+        if (right ? card < value : !(value < card))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static int rb_python(PyObject *python, PyObject *seq, PyObject *card) {
+    PyObject *done = PyObject_CallFunctionObjArgs(python, seq, card, NULL);
+    if (done == NULL)
+        return -1;
+    Py_DECREF(done);
+    return 0;
+}
+
+/* _remove_sorted(seq, card): the card found by bisection and deleted. */
+static int rb_take_sorted(PyObject *seq, PyObject *card, PyObject *python) {
+    Py_ssize_t c, i, value;
+    if (PyList_CheckExact(seq) && rb_small(card, &c) && (i = rb_bisect(seq, c, 0)) >= 0
+            && i < PyList_GET_SIZE(seq) && rb_small(PyList_GET_ITEM(seq, i), &value) && value == c)
+        return PyList_SetSlice(seq, i, i + 1, NULL);
+    return rb_python(python, seq, card);   /* (not there too: list.remove's error) */
+}
+
+/* bisect.insort(seq, card): after the cards equal to it. */
+static int rb_insort(PyObject *seq, PyObject *card, PyObject *python) {
+    Py_ssize_t c, i;
+    if (PyList_CheckExact(seq) && rb_small(card, &c) && (i = rb_bisect(seq, c, 1)) >= 0)
+        return PyList_Insert(seq, i, card);
+    return rb_python(python, seq, card);
+}
+
+/* seq.remove(card): the first item that is the card, or a number of one digit equal to it;
+ * at another item (which Python compares by its own __eq__), or none found, list.remove. */
+static int rb_remove(PyObject *seq, PyObject *card) {
+    static PyObject *name = NULL;
+    PyObject *done;
+    Py_ssize_t c, i, value;
+    if (PyList_CheckExact(seq)) {
+        int small = rb_small(card, &c);
+        for (i = 0; i < PyList_GET_SIZE(seq); i++) {
+            PyObject *item = PyList_GET_ITEM(seq, i);
+            if (item == card)
+                return PyList_SetSlice(seq, i, i + 1, NULL);
+            if (!small || !rb_small(item, &value))
+                break;
+            if (value == c)
+                return PyList_SetSlice(seq, i, i + 1, NULL);
+        }
+    }
+    if (name == NULL && (name = PyUnicode_InternFromString("remove")) == NULL)
+        return -1;
+    done = PyObject_CallMethodOneArg(seq, name, card);
+    if (done == NULL)
+        return -1;
+    Py_DECREF(done);
+    return 0;
 }
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -4,12 +4,10 @@ variables, parameters and defines, the constants, locals, and the element of a f
 ``NameNodes`` holds the compiler's methods for the nodes that name things (``x``; with
 postfix.py's, ``x.y`` and ``x[i]``); ``Scope`` is what is in scope at a node. The functions
 below spell every read and write of the state's tables in generated code, in Python's dialect
-or the compiled tier's (``dialect``).
+or the compiled tier's (cdialect.py).
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +16,8 @@ from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGG
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
+from .cdialect import C_SLOTS as C_SLOTS, ITEM_READ as ITEM_READ, SLOT_READ, SLOT_WRITE, dialect as dialect, in_c
+from .cdialect import dialect_helpers as dialect_helpers, item_read   # (the dialect's own: cdialect.py)
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
 from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
@@ -27,62 +27,27 @@ from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 # variable, and every copy-on-write check, is spelled by these functions and nowhere else
 # (tests/test_architecture.py). Each table has a slot of its own on the ruleset's State class
 # (engine/layout.py): generated code reads ``S.z_hand``; one named when the code runs is read
-# through the state's tables by name (``S.c[...]``, ``S.var(...)``).
-
-# The dialect the code is written in: Python's (``S.z_hand``), or C_SLOTS, that of a module the
-# compiled tier compiles (accel/rulesets.py), where a read of a state's slot is written
-# ``_rb_get(S, 'z_hand')`` and compiled to a read at the slot's offset (accel/slots.h; Cython
-# compiles ``S.z_hand`` to the generic attribute lookup), an item read ``_rb_at(seq, i)``, and a
-# slot assigned whole ``_rb_set(S, 'v_x', value)`` (state_write); an item's assignment keeps
-# Python's spelling, its table read as state_read reads it.
-C_SLOTS = "c-slots"
-SLOT_READ = "_rb_get"
-ITEM_READ = "_rb_at"   # (an item of a list or tuple read by a small whole number, at once)
-SLOT_WRITE = "_rb_set"   # (a slot assigned whole)
-_dialect: ContextVar[str | None] = ContextVar("dialect", default=None)
-
-
-@contextmanager
-def dialect(name: str | None):
-    """Write the code generated inside the block in dialect ``name`` (C_SLOTS; None: Python)."""
-    token = _dialect.set(name)
-    try:
-        yield
-    finally:
-        _dialect.reset(token)
+# through the state's tables by name (``S.c[...]``, ``S.var(...)``). In the compiled tier's
+# dialect (cdialect.py) a slot is read and written by the calls slots.h makes.
 
 
 def state_read(attr: str) -> str:
     """Source of the state's attribute ``attr`` read as a value (never an assignment target)."""
-    return f"{SLOT_READ}(S, {attr!r})" if _dialect.get() == C_SLOTS else f"S.{attr}"
+    return f"{SLOT_READ}(S, {attr!r})" if in_c() else f"S.{attr}"
 
 
 def state_write(attr: str, value: str) -> str:
     """Source of the statement assigning the source ``value`` to the state's attribute ``attr``
     (a slot assigned whole: ``S.dec = ...``, ``S.v_x = ...``)."""
-    return f"{SLOT_WRITE}(S, {attr!r}, {value})" if _dialect.get() == C_SLOTS else f"S.{attr} = {value}"
+    return f"{SLOT_WRITE}(S, {attr!r}, {value})" if in_c() else f"S.{attr} = {value}"
 
 
 def state_add(attr: str, amount) -> str:
     """Source of the statement adding ``amount`` to the state's attribute ``attr`` (a count, the
     step budget's), read and written as ``state_read`` and ``state_write`` spell them."""
-    if _dialect.get() == C_SLOTS:
+    if in_c():
         return state_write(attr, f"{state_read(attr)} + {amount}")
     return f"S.{attr} += {amount}"
-
-
-def dialect_helpers() -> dict:
-    """What the C dialect's reads and writes are, as Python: for code of a module built in it
-    that runs while it is built (a board's adjacency, checked at load)."""
-    import operator
-    return {SLOT_READ: getattr, ITEM_READ: operator.getitem, SLOT_WRITE: setattr}
-
-
-def item_read(seq: str, index: str) -> str:
-    """Source of item ``index`` of ``seq`` read as a value (never an assignment target)."""
-    # (a literal index Cython compiles to a list's or tuple's item at once already)
-    literal = index.isdigit()
-    return f"{ITEM_READ}({seq}, {index})" if _dialect.get() == C_SLOTS and not literal else f"{seq}[{index}]"
 
 
 def slot(kind: str, name: str) -> str:

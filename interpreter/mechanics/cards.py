@@ -16,6 +16,7 @@ from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER, is_list
+from ..expr.cdialect import list_take, sorted_put, sorted_take
 from ..expr.names import VIEWS, item_read, record_writable, state_add, state_read, zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
@@ -108,9 +109,9 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         # every card before it, where the zone is long (a supply; a hand's few are compared at
         # once, in C); otherwise list.remove (a C call costs as much as the rest of a one-card move)
         sort = sname and fx.ctx.zone_sorted(sname)
-        remove = f"_remove_sorted({s}, _x) if len({s}) > {LONG} else {s}.remove(_x)" if sort else f"{s}.remove(_x)"
+        remove = f"{sorted_take(s, '_x')} if len({s}) > {LONG} else {list_take(s, '_x')}" if sort else list_take(s, "_x")
         if one is not None:
-            em.line(f"_remove_sorted({s}, {one})" if sort else f"{s}.remove({one})")
+            em.line(sorted_take(s, one) if sort else list_take(s, one))
         elif listed is not None and listed < 8:
             em.line(f"for _x in {cs}: {remove}")
         else:
@@ -152,7 +153,7 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
     if bottom:
         em.line(f"{d}[0:0] = {cs}[::-1]")   # under the pile: the first card moved ends lowest
     elif one is not None and dname and fx.ctx.zone_sorted(dname):
-        em.line(f"_insort({d}, {one})")
+        em.line(sorted_put(d, one))
     elif one is not None:
         em.line(f"{d}.append({one})")
     else:
@@ -163,9 +164,9 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
         em.line(f"{at}[{one}] = {to}" if one is not None else f"for _x in {cs}: {at}[_x] = {to}")
     for i, union in enumerate(fx.ctx.names.views):   # each view (a union of recorded zones) the cards leave or enter
         if (sname in union) != (dname in union):
-            keep = "_remove_sorted" if sname in union else "_insort"
+            keep = sorted_take if sname in union else sorted_put
             view = item_read(record_writable(fx.ctx.compiler.writes, VIEWS), str(i))
-            em.line(f"{keep}({view}, {one})" if one is not None else f"for _x in {cs}: {keep}({view}, _x)")
+            em.line(keep(view, one) if one is not None else f"for _x in {cs}: {keep(view, '_x')}")
     maybe_empty = None if one is not None else cs
     knowing(em, cs, sname, sowner, dname, downer, maybe_empty)
     fx.ctx.flows(sname, dname, kept=True)   # (the record kept above: building/record.py)
@@ -338,7 +339,7 @@ def put(fx, em, dst_var, cards_var, zone_name):
     """Emit: the cards into the zone (in order, or where a sorted zone keeps them); its enter
     triggers are the caller's to call (``notify``), once the move is told."""
     if zone_name and fx.ctx.zone_sorted(zone_name):
-        em.line(f"for _x in {cards_var}: _insort({dst_var}, _x)")
+        em.line(f"for _x in {cards_var}: {sorted_put(dst_var, '_x')}")
     else:
         em.line(f"{dst_var}.extend({cards_var})")
 
