@@ -74,32 +74,27 @@ static inline int rb_set(rb_site *site, PyObject *o, PyObject *name, PyObject *v
     return PyObject_SetAttr(o, name, value);
 }
 
-/* Whether o is a whole number of one digit (of either sign: a seat, a card) of exactly the int
- * type, and its value then. */
-static inline int rb_small(PyObject *o, Py_ssize_t *value) {
+/* The value of o where it is a whole number of one digit of exactly the int type and not
+ * negative (a seat, a card); else -1. */
+static inline Py_ssize_t rb_index(PyObject *o) {
     if (!PyLong_CheckExact(o))
-        return 0;
+        return -1;
 #if PY_VERSION_HEX < 0x030C0000
     {
         Py_ssize_t digits = Py_SIZE(o);   /* (its sign and number of digits) */
-        if (digits < -1 || digits > 1)
-            return 0;
-        *value = digits == 0 ? 0 : digits * (Py_ssize_t)((PyLongObject *)o)->ob_digit[0];
+        return digits == 1 ? (Py_ssize_t)((PyLongObject *)o)->ob_digit[0] : digits == 0 ? 0 : -1;
     }
 #else
-    if (!PyUnstable_Long_IsCompact((PyLongObject *)o))
-        return 0;
-    *value = PyUnstable_Long_CompactValue((PyLongObject *)o);
+    return PyUnstable_Long_IsCompact((PyLongObject *)o) ? PyUnstable_Long_CompactValue((PyLongObject *)o) : -1;
 #endif
-    return 1;
 }
 
 /* An item of a list or tuple read by a whole number of one digit (a seat, a card), at once;
  * anything else (a negative or large index, out of range, another kind of sequence) as
  * Python reads it, PyObject_GetItem, with its errors. */
 static inline PyObject *rb_at(PyObject *seq, PyObject *index) {
-    Py_ssize_t i;
-    if (rb_small(index, &i) && i >= 0) {
+    Py_ssize_t i = rb_index(index);
+    if (i >= 0) {
         PyObject *item = NULL;
         if (PyList_CheckExact(seq) && i < PyList_GET_SIZE(seq))
             item = PyList_GET_ITEM(seq, i);
@@ -113,9 +108,9 @@ static inline PyObject *rb_at(PyObject *seq, PyObject *index) {
     return PyObject_GetItem(seq, index);
 }
 
-/* The moves of cards (expr/cdialect.py sorted_take, sorted_put, list_take), in a list of whole
- * numbers of one digit compared by their values in C, where Python would call int's comparison
- * through the generic protocol: ints compared have no side effects, so where anything else is
+/* The moves of cards (expr/cdialect.py sorted_take, sorted_put, list_take): in a list of
+ * rb_index's numbers, compared by their values in C, where Python would call int's comparison
+ * through the generic protocol. Ints compared have no side effects, so where anything else is
  * met (another kind of card or list, an item that is no such number) the move starts again as
  * Python makes it, `python` (expr/runtime.py _remove_sorted, bisect.insort) or list.remove,
  * with its errors. */
@@ -126,9 +121,9 @@ static Py_ssize_t rb_bisect(PyObject *list, Py_ssize_t card, int right) {
     Py_ssize_t lo = 0, hi = PyList_GET_SIZE(list), mid, value;
     while (lo < hi) {
         mid = lo + (hi - lo) / 2;
-        if (!rb_small(PyList_GET_ITEM(list, mid), &value))
+        if ((value = rb_index(PyList_GET_ITEM(list, mid))) < 0)
             return -1;
-        if (right ? card < value : !(value < card))
+        if (right ? card < value : card <= value)
             hi = mid;
         else
             lo = mid + 1;
@@ -146,17 +141,17 @@ static int rb_python(PyObject *python, PyObject *seq, PyObject *card) {
 
 /* _remove_sorted(seq, card): the card found by bisection and deleted. */
 static int rb_take_sorted(PyObject *seq, PyObject *card, PyObject *python) {
-    Py_ssize_t c, i, value;
-    if (PyList_CheckExact(seq) && rb_small(card, &c) && (i = rb_bisect(seq, c, 0)) >= 0
-            && i < PyList_GET_SIZE(seq) && rb_small(PyList_GET_ITEM(seq, i), &value) && value == c)
+    Py_ssize_t c = rb_index(card), i;
+    if (c >= 0 && PyList_CheckExact(seq) && (i = rb_bisect(seq, c, 0)) >= 0
+            && i < PyList_GET_SIZE(seq) && rb_index(PyList_GET_ITEM(seq, i)) == c)
         return PyList_SetSlice(seq, i, i + 1, NULL);
     return rb_python(python, seq, card);   /* (not there too: list.remove's error) */
 }
 
 /* bisect.insort(seq, card): after the cards equal to it. */
 static int rb_insort(PyObject *seq, PyObject *card, PyObject *python) {
-    Py_ssize_t c, i;
-    if (PyList_CheckExact(seq) && rb_small(card, &c) && (i = rb_bisect(seq, c, 1)) >= 0)
+    Py_ssize_t c = rb_index(card), i;
+    if (c >= 0 && PyList_CheckExact(seq) && (i = rb_bisect(seq, c, 1)) >= 0)
         return PyList_Insert(seq, i, card);
     return rb_python(python, seq, card);
 }
@@ -166,14 +161,13 @@ static int rb_insort(PyObject *seq, PyObject *card, PyObject *python) {
 static int rb_remove(PyObject *seq, PyObject *card) {
     static PyObject *name = NULL;
     PyObject *done;
-    Py_ssize_t c, i, value;
+    Py_ssize_t c = rb_index(card), i, value;
     if (PyList_CheckExact(seq)) {
-        int small = rb_small(card, &c);
         for (i = 0; i < PyList_GET_SIZE(seq); i++) {
             PyObject *item = PyList_GET_ITEM(seq, i);
             if (item == card)
                 return PyList_SetSlice(seq, i, i + 1, NULL);
-            if (!small || !rb_small(item, &value))
+            if (c < 0 || (value = rb_index(item)) < 0)
                 break;
             if (value == c)
                 return PyList_SetSlice(seq, i, i + 1, NULL);
