@@ -5,6 +5,7 @@ the same items left in the same places, the same comparisons made, the same erro
 from __future__ import annotations
 
 import bisect
+import builtins
 import importlib.util
 import random
 import re
@@ -17,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interpreter  # noqa: E402
 from interpreter.accel.build import compiler  # noqa: E402
-from interpreter.expr.cdialect import C_SLOTS, dialect, list_take, sorted_put, sorted_take  # noqa: E402
+from interpreter.expr.cdialect import C_SLOTS, dialect, dialect_helpers, list_take, sorted_put, sorted_take  # noqa: E402
 from interpreter.expr.runtime import HELPERS  # noqa: E402
 from helpers import module_from_file  # noqa: E402
 
@@ -147,6 +148,15 @@ def test_a_move_is_written_for_c_only_in_the_dialect():
     assert "_rb_take_sorted(seq, card, _remove_sorted)" in text and "_rb_insort(seq, card, _insort)" in text
     assert [sorted_take("s", "x"), sorted_put("s", "x"), list_take("s", "x")] == [
         "_remove_sorted(s, x)", "_insort(s, x)", "s.remove(x)"]
+    # as Python, for the C dialect's code that runs while a ruleset is built (cdialect.dialect_helpers)
+    ns: dict = {"__builtins__": {**vars(builtins), **dialect_helpers()}}
+    exec(text.replace("_remove_sorted = _insort = None", ""), ns)
+    ns.update(_remove_sorted=HELPERS["_remove_sorted"], _insort=bisect.insort)
+    seq = [1, 3, 3, 7, 9]
+    ns["take_sorted"](seq, 3), ns["put_sorted"](seq, 4), ns["take"](seq, 9)
+    assert seq == [1, 3, 4, 7]
+    with pytest.raises(ValueError, match=r"list.remove\(x\): x not in list"):
+        ns["take_sorted"](seq, 5)
     from interpreter.building import written_for_c
     from interpreter.loading.resources import find_ruleset
     from interpreter.loading.variants import load_data
