@@ -17,14 +17,17 @@ ruleset runs as built.
 from __future__ import annotations
 
 import builtins
+import dis
 import hashlib
 import importlib.util
+import inspect
 import os
 import random
 import shutil
 import sys
 import symtable
 import tempfile
+import types
 from pathlib import Path
 
 from ..expr.names import ITEM_READ, SLOT_READ, SLOT_WRITE
@@ -51,6 +54,14 @@ HEADER = Path(__file__).resolve().parent / "slots.h"
 DECLARED = (f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET" (object, object)\n'
             f'    object {ITEM_READ} "rb_at" (object, object)\n'
             f'    int {SLOT_WRITE} "RB_SET" (object, object, object) except -1\n')
+# What Cython refuses as cpdef: a function holding a closure ("closures inside cpdef functions
+# not yet supported": a lambda, a generator expression, a def; a comprehension is inlined), a
+# generator, *args or **kwargs, and the words its parser reserves as a parameter's name
+_INLINED = ("<listcomp>", "<setcomp>", "<dictcomp>")
+_NOT_CPDEF = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
+              | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+_STORES = ("STORE_NAME", "STORE_GLOBAL", "DELETE_NAME", "DELETE_GLOBAL")   # (a def's own included)
+_CYTHON_WORDS = frozenset(("include", "ctypedef", "cdef", "cpdef", "cimport", "DEF", "IF", "ELIF", "ELSE"))
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
@@ -130,17 +141,11 @@ def compiled_module(rules, written=None):
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
-        hot += _helpers(rules, hot, _item if written is not None else None)
-        free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ, SLOT_WRITE)]   # (declared: DECLARED)
-        # the free names declared at the end (Cython refuses a global it never sees assigned;
-        # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
-        source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
-            (" = ".join(free) + " = None\n" if free else "") + f"__free__ = {tuple(free)!r}\n"
+        source = compiled_text(rules, hot, written is not None)
         with tempfile.TemporaryDirectory(prefix="rulebook-ruleset-") as tmp:
             src = Path(tmp) / f"{name}.py"
             src.write_text(source)
-            (Path(tmp) / f"{name}.pxd").write_text(DECLARED)
-            built = compile_file(src, name, Path(tmp), (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
+            built = _compile(src, name, direct_calls(source, _spaces(rules)))
             try:
                 os.replace(built, folder / built.name)   # (whole or not at all: another process may load it)
             except OSError as e:
@@ -161,6 +166,32 @@ def compiled_module(rules, written=None):
     return module
 
 
+def compiled_text(rules, hot: str, dialect: bool) -> str:
+    """The text Cython compiles: ``hot`` (the functions chosen; in the compiler's dialect when
+    ``dialect``), the helpers they call, and the names the loader sets."""
+    hot += _helpers(rules, hot, _item if dialect else None)
+    free = [n for n in free_names(hot) if n not in (SLOT_READ, ITEM_READ, SLOT_WRITE)]   # (declared: DECLARED)
+    # the free names declared at the end (Cython refuses a global it never sees assigned;
+    # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
+    return hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
+        (" = ".join(free) + " = None\n" if free else "") + f"__free__ = {tuple(free)!r}\n"
+
+
+def _compile(src: Path, name: str, direct: str) -> Path:
+    """``src`` compiled with its declaration beside it (DECLARED, and ``direct``: the functions
+    it calls in C, direct_calls), or without ``direct`` if that fails (a call Cython cannot
+    bind, a C function Cython writes wrong: the calls then go through Python, as they run)."""
+    pxd = src.with_suffix(".pxd")
+    pxd.write_text(DECLARED + direct)
+    try:
+        return compile_file(src, name, src.parent, (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
+    except BuildError:
+        if not direct:
+            raise
+    pxd.write_text(DECLARED)
+    return compile_file(src, name, src.parent, (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
+
+
 def _item(table: str, x: str) -> str:
     return f"{ITEM_READ}({table}, {x})"   # (the dialect's read of an item: slots.h)
 
@@ -179,6 +210,66 @@ def _helpers(rules, hot: str, item) -> str:
             ops, counting = made
             out.append(scanner_text(name, ops, counting) if item is None else scanner_text(name, ops, counting, item))
     return "".join(f"\n\n{text}" for text in out)
+
+
+def direct_calls(text: str, spaces: list[dict]) -> str:
+    """The lines of the augmenting .pxd (beside DECLARED) that make cpdef the functions of
+    ``text`` (the module compiled) that its functions name, so that Cython calls them in C
+    rather than through Python's call protocol (each keeps a Python wrapper: the module's
+    namespace, RUNS and RESOLVES hold it). Only those Cython takes as cpdef (``_NOT_CPDEF``),
+    never assigned but by their def, whose defaults are known: those of the function of that
+    name and parameters in ``spaces``, the namespaces the module's functions run in. (A call
+    by name Cython cannot bind at compile time is its error: compiled_module then compiles
+    the module without these lines.)"""
+    module = compile(text, "<module>", "exec")
+    defs = {c.co_name: c for c in module.co_consts if isinstance(c, types.CodeType)}
+    named: set[str] = set()
+    stored = [i.argval for i in dis.get_instructions(module) if i.opname in _STORES]
+    for code in defs.values():
+        for c in _within(code):
+            named.update(c.co_names)
+            stored += [i.argval for i in dis.get_instructions(c) if i.opname in _STORES]
+    out = []
+    for name in sorted(named.intersection(defs)):
+        code = defs[name]
+        params = code.co_varnames[:code.co_argcount]
+        running = next((ns[name] for ns in spaces if name in ns), None)
+        running_code = getattr(running, "__code__", None)
+        if code.co_flags & _NOT_CPDEF or code.co_posonlyargcount or code.co_kwonlyargcount or stored.count(name) > 1 \
+                or _CYTHON_WORDS.intersection(params) or any(c.co_name not in _INLINED for c in _within(code)[1:]) \
+                or running_code is None or running_code.co_varnames[:running_code.co_argcount] != params:
+            continue
+        optional = len(params) - len(getattr(running, "__defaults__", None) or ())
+        if _unread(code).intersection(params[optional:]):
+            continue
+        declared = ", ".join(f"object {p}" + ("=*" if i >= optional else "") for i, p in enumerate(params))
+        out.append(f"cpdef object {name}({declared})\n")
+    return "".join(out)
+
+
+def _unread(code) -> set[str]:
+    """The local names ``code`` assigns and never reads: Cython 3.3 writes C that does not compile
+    for such a parameter with a default in a cpdef function (it drops the variable, not its
+    default's reference count)."""
+    written: set[str] = set()
+    read: set[str] = set()
+    for i in dis.get_instructions(code):
+        names = i.argval if isinstance(i.argval, tuple) else (i.argval,)   # (3.13's LOAD_FAST_LOAD_FAST)
+        if i.opname in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF"):
+            written.update(names)
+        elif i.opname.startswith("LOAD_"):
+            read.update(names)
+    return written - read
+
+
+def _within(code) -> list:
+    """``code`` and the code it holds (a comprehension's, a lambda's, a def's), all the way down."""
+    found, todo = [], [code]
+    while todo:
+        c = todo.pop()
+        found.append(c)
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return found
 
 
 def cache_key(rules, dialect: bool = True) -> str:
