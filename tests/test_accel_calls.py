@@ -175,6 +175,16 @@ scoring:
 """
 
 
+def test_a_function_the_loop_calls_by_another_name_is_among_the_hot_functions(tmp_path):
+    """The flow's END0 is the module's end_when_0: the compiled loop reaches it by that name."""
+    from test_accel import _kept
+    from interpreter.accel.rulesets import _spaces, hot_source
+    rules = load_text(tmp_path, CALLS)
+    assert any(ns.get("END0") is ns.get("end_when_0") is not None for ns in _spaces(rules))
+    kept = _kept(hot_source(rules, rules.module_source, 10**6))
+    assert "advance" in kept and "end_when_0" in kept and "END0" not in kept
+
+
 @pytest.mark.slow   # (a small first compile)
 @can_compile
 def test_a_compiled_module_calls_its_runs_in_c_and_plays_the_same_games(tmp_path, monkeypatch):
@@ -200,6 +210,9 @@ def test_a_compiled_module_calls_its_runs_in_c_and_plays_the_same_games(tmp_path
     for name in declared:   # (each keeps its Python wrapper, in the module's namespace)
         assert not isinstance(module[name], types.FunctionType) and callable(module[name])
     assert all(fn is module.get(fn.__name__) for fn in rules.runs if fn.__name__ in declared)
+    # the end condition, which the loop calls by another name (END0), compiled and bound to it
+    assert "def end_when_0(" in text and module["END0"] is module["end_when_0"]
+    assert not isinstance(module["END0"], types.FunctionType)
     assert _final_states(rules) == _final_states(load_text(tmp_path, CALLS, "pure.yaml"))
 
 

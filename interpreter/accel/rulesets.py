@@ -77,8 +77,13 @@ def use_compiled(rules, written=None) -> bool:
     except BuildError as e:
         _say(str(e))
         return False
+    spaces = _spaces(rules)   # (the Python functions': before the compiled ones take their place)
     module.__dict__.update(names)
     ns = module.__dict__
+    for name, value in names.items():   # a name standing for a function compiled here (END0: an end condition)
+        target = _name(value, spaces)
+        if target is not None and target in ns and target not in ns["__free__"]:
+            ns[name] = ns[target]
     runs = tuple(ns.get(f"R{s.index}", fn) for s, fn in zip(rules.steps, rules.runs))
     ns["RUNS"] = runs
     resolves = tuple(ns.get(f"Q{s.index}", fn) for s, fn in zip(rules.steps, rules.resolves))
@@ -87,7 +92,6 @@ def use_compiled(rules, written=None) -> bool:
                        ("apply_index", ns.get("apply_index", rules.apply_index))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
     rules.layout.cls.apply_index = rules.apply_index   # (its states' own: engine/ruleset.py freeze)
-    spaces = _spaces(rules)
     for step in _taking(rules):   # the generated functions a step's own code calls (a grid's prices)
         step.put_compiled(lambda fn: ns.get(_name(fn, spaces), fn))
     return True
@@ -404,8 +408,9 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             spent[owner] = spent.get(owner, 0.0) + row[2]   # (its own time)
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
+    spaces = _spaces(rules)
     kept = {fn.__name__ for fn in (rules.advance, rules.apply_index, *rules.runs, *rules.resolves)}
-    kept |= {_name(fn, _spaces(rules)) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
+    kept |= {_name(fn, spaces) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     for name in ("apply_index", "advance"):   # (first: the compiled loop runs behind the compiled apply_index)
@@ -414,6 +419,7 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             lines.update(range(defs[name][0] - 1, defs[name][1]))
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
         reached = kept.union(*(calls[c] for c in chosen))
+        reached |= {_aliased(n, spaces, defs) for n in reached} - {None}   # (use_compiled binds the alias)
         fits = [n for n in order if n not in chosen and n in reached
                 and len(lines) + defs[n][1] - defs[n][0] + 1 <= budget]
         if not fits:
@@ -422,7 +428,6 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
         lines.update(range(defs[fits[0]][0] - 1, defs[fits[0]][1]))
     # a function left out that the flow's namespaces do not hold (run by the engine from elsewhere,
     # as a ruleset's setup is) is compiled with the functions that call it
-    spaces = _spaces(rules)
     out = (text if written is None else written).splitlines()
     while True:
         hot = "\n".join(line if i in lines else "" for i, line in enumerate(out))
@@ -431,6 +436,15 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             return hot
         for name in missing:
             lines.update(range(defs[name][0] - 1, defs[name][1]))
+
+
+def _aliased(name: str, spaces: list[dict], defs) -> str | None:
+    """The function of the module (one of ``defs``) that ``name``, a name of another, stands for
+    in the namespaces (the flow's ``END0``: an end condition's ``end_when_0``), if any."""
+    if name in defs:
+        return None
+    target = _name(next((ns[name] for ns in spaces if name in ns), None), spaces)
+    return target if target in defs else None
 
 
 def _play(rules) -> None:
