@@ -58,7 +58,7 @@ def other_params(S):
     return S
 
 def unread(S, changed=True):
-    changed = S
+    changed = S.changed   # (an attribute of the name: no read of the parameter)
     return None
 
 def never_named(S):
@@ -134,10 +134,11 @@ def test_cython_takes_what_is_declared_and_refuses_what_is_left_out(tmp_path):
         assert done.returncode != 0, refused
 
 
-SEED_GAMES = ("diamonds", "diams", "mister_diamond", "diamonds_club")
+# the seed games, and a game of no end condition (its loop's ``changed`` assigned, never read)
+SEED_GAMES = ("diamonds", "diams", "mister_diamond", "diamonds_club", "kuhn_poker")
 
 
-@pytest.mark.slow   # (Cython over the four seed games' whole modules: some 20 s)
+@pytest.mark.slow   # (Cython over the seed games' whole modules: some 20 s)
 @pytest.mark.skipif(not HAS_CYTHON, reason="needs Cython")
 @pytest.mark.parametrize("game", SEED_GAMES)
 def test_a_seed_game_s_whole_module_compiles_with_its_calls_direct(tmp_path, game):
@@ -151,7 +152,7 @@ def test_a_seed_game_s_whole_module_compiles_with_its_calls_direct(tmp_path, gam
     rules = interpreter.load(interpreter.ruleset_path(game))
     text = compiled_text(rules, written_for_c(load_data(find_ruleset(game), None)), True)
     declared = direct_calls(text, _spaces(rules))
-    assert sum(name.startswith("R") for name in _declared(declared)) >= 5, declared
+    assert sum(name.startswith("R") for name in _declared(declared)) >= 3, declared
     done = _cython(tmp_path, text, DECLARED + declared)
     assert done.returncode == 0, done.stderr[-2000:]
 

@@ -63,6 +63,8 @@ _INLINED = ("<listcomp>", "<setcomp>", "<dictcomp>")
 _NOT_CPDEF = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
               | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
 _STORES = ("STORE_NAME", "STORE_GLOBAL", "DELETE_NAME", "DELETE_GLOBAL")   # (a def's own included)
+_LOCAL_READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_FAST_LOAD_FAST", "LOAD_CLOSURE",
+                "LOAD_DEREF")   # (a local's reads, in the bytecode of 3.11 to 3.13)
 _CYTHON_WORDS = frozenset(("include", "ctypedef", "cdef", "cpdef", "cimport", "DEF", "IF", "ELIF", "ELSE"))
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
@@ -263,7 +265,7 @@ def _unread(code) -> set[str]:
         names = i.argval if isinstance(i.argval, tuple) else (i.argval,)   # (3.13's LOAD_FAST_LOAD_FAST)
         if i.opname in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF"):
             written.update(names)
-        elif i.opname.startswith("LOAD_"):
+        elif i.opname in _LOCAL_READS:
             read.update(names)
     return written - read
 
