@@ -6,6 +6,8 @@ the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, o
 module written in the compiler's dialect (expr/names.py ``dialect``, building ``written_for_c``):
 its reads of the state's slots and of items, made by slots.h at their offsets. The cache's key
 is what determines that text (``cache_key``), so a cached module is loaded without writing it.
+The functions it names in its own functions are declared cpdef beside it (``direct_calls``):
+Cython calls them in C, not through Python's call protocol.
 
 Off by default: a first compile of a seed ruleset takes 4 to 10 s of CPU (several times that
 in wall time on a busy machine), once for each text (each variant, each edit), for 12 to 22%
@@ -17,14 +19,17 @@ ruleset runs as built.
 from __future__ import annotations
 
 import builtins
+import dis
 import hashlib
 import importlib.util
+import inspect
 import os
 import random
 import shutil
 import sys
 import symtable
 import tempfile
+import types
 from pathlib import Path
 
 from ..expr.cdialect import CALLS, LIST_TAKE, SORTED_PUT, SORTED_TAKE
@@ -55,6 +60,16 @@ DECLARED = (f'cdef extern from "{HEADER.name}":\n    object {SLOT_READ} "RB_GET"
             f'    int {SORTED_TAKE} "rb_take_sorted" (object, object, object) except -1\n'
             f'    int {SORTED_PUT} "rb_insort" (object, object, object) except -1\n'
             f'    int {LIST_TAKE} "rb_remove" (object, object) except -1\n')
+# What Cython refuses as cpdef: a function holding a closure ("closures inside cpdef functions
+# not yet supported": a lambda, a generator expression, a def; a comprehension is inlined), a
+# generator, *args or **kwargs, and the words its parser reserves as a parameter's name
+_INLINED = ("<listcomp>", "<setcomp>", "<dictcomp>")
+_NOT_CPDEF = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
+              | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+_STORES = ("STORE_NAME", "STORE_GLOBAL", "DELETE_NAME", "DELETE_GLOBAL")   # (a def's own included)
+_LOCAL_READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_FAST_LOAD_FAST", "LOAD_CLOSURE",
+                "LOAD_DEREF")   # (a local's reads, in the bytecode of 3.11 to 3.13)
+_CYTHON_WORDS = frozenset(("include", "ctypedef", "cdef", "cpdef", "cimport", "DEF", "IF", "ELIF", "ELSE"))
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
 
@@ -70,8 +85,13 @@ def use_compiled(rules, written=None) -> bool:
     except BuildError as e:
         _say(str(e))
         return False
+    spaces = _spaces(rules)   # (the Python functions': before the compiled ones take their place)
     module.__dict__.update(names)
     ns = module.__dict__
+    for name, value in names.items():   # a name standing for a function compiled here (END0: an end condition)
+        target = _name(value, spaces)
+        if target is not None and target in ns and target not in ns["__free__"]:
+            ns[name] = ns[target]
     runs = tuple(ns.get(f"R{s.index}", fn) for s, fn in zip(rules.steps, rules.runs))
     ns["RUNS"] = runs
     resolves = tuple(ns.get(f"Q{s.index}", fn) for s, fn in zip(rules.steps, rules.resolves))
@@ -80,7 +100,6 @@ def use_compiled(rules, written=None) -> bool:
                        ("apply_index", ns.get("apply_index", rules.apply_index))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
     rules.layout.cls.apply_index = rules.apply_index   # (its states' own: engine/ruleset.py freeze)
-    spaces = _spaces(rules)
     for step in _taking(rules):   # the generated functions a step's own code calls (a grid's prices)
         step.put_compiled(lambda fn: ns.get(_name(fn, spaces), fn))
     return True
@@ -134,17 +153,11 @@ def compiled_module(rules, written=None):
         print(f"rulebook: compiling {getattr(rules, 'name', 'the ruleset')}'s module to C, once (seconds to minutes;"
               f" cached in {folder})", file=sys.stderr)
         hot = text if LINES is None else hot_source(rules, rules.module_source, LINES, text)
-        hot += _helpers(rules, hot, _item if written is not None else None)
-        free = [n for n in free_names(hot) if n not in CALLS]   # (declared: DECLARED)
-        # the free names declared at the end (Cython refuses a global it never sees assigned;
-        # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
-        source = hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
-            (" = ".join(free) + " = None\n" if free else "") + f"__free__ = {tuple(free)!r}\n"
+        source = compiled_text(rules, hot, written is not None)
         with tempfile.TemporaryDirectory(prefix="rulebook-ruleset-") as tmp:
             src = Path(tmp) / f"{name}.py"
             src.write_text(source)
-            (Path(tmp) / f"{name}.pxd").write_text(DECLARED)
-            built = compile_file(src, name, Path(tmp), (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
+            built = _compile(src, name, direct_calls(source, _spaces(rules)))
             try:
                 os.replace(built, folder / built.name)   # (whole or not at all: another process may load it)
             except OSError as e:
@@ -165,6 +178,32 @@ def compiled_module(rules, written=None):
     return module
 
 
+def compiled_text(rules, hot: str, dialect: bool) -> str:
+    """The text Cython compiles: ``hot`` (the functions chosen; in the compiler's dialect when
+    ``dialect``), the helpers they call, and the names the loader sets."""
+    hot += _helpers(rules, hot, _item if dialect else None)
+    free = [n for n in free_names(hot) if n not in CALLS]   # (declared: DECLARED)
+    # the free names declared at the end (Cython refuses a global it never sees assigned;
+    # use_compiled sets them): the lines above keep the numbers `rulebook compile` shows
+    return hot + "\n\n# names the loader sets (interpreter/accel/rulesets.py)\n" + \
+        (" = ".join(free) + " = None\n" if free else "") + f"__free__ = {tuple(free)!r}\n"
+
+
+def _compile(src: Path, name: str, direct: str) -> Path:
+    """``src`` compiled with its declaration beside it (DECLARED, and ``direct``: the functions
+    it calls in C, direct_calls), or without ``direct`` if that fails (a call Cython cannot
+    bind, a C function Cython writes wrong: the calls then go through Python, as they run)."""
+    pxd = src.with_suffix(".pxd")
+    pxd.write_text(DECLARED + direct)
+    try:
+        return compile_file(src, name, src.parent, (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
+    except BuildError:
+        if not direct:
+            raise
+    pxd.write_text(DECLARED)
+    return compile_file(src, name, src.parent, (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
+
+
 def _item(table: str, x: str) -> str:
     return f"{ITEM_READ}({table}, {x})"   # (the dialect's read of an item: slots.h)
 
@@ -183,6 +222,66 @@ def _helpers(rules, hot: str, item) -> str:
             ops, counting = made
             out.append(scanner_text(name, ops, counting) if item is None else scanner_text(name, ops, counting, item))
     return "".join(f"\n\n{text}" for text in out)
+
+
+def direct_calls(text: str, spaces: list[dict]) -> str:
+    """The lines of the augmenting .pxd (beside DECLARED) that make cpdef the functions of
+    ``text`` (the module compiled) that its functions name, so that Cython calls them in C
+    rather than through Python's call protocol (each keeps a Python wrapper: the module's
+    namespace, RUNS and RESOLVES hold it). Only those Cython takes as cpdef (``_NOT_CPDEF``),
+    never assigned but by their def, whose defaults are known: those of the function of that
+    name and parameters in ``spaces``, the namespaces the module's functions run in. (A call
+    by name Cython cannot bind at compile time is its error: compiled_module then compiles
+    the module without these lines.)"""
+    module = compile(text, "<module>", "exec")
+    defs = {c.co_name: c for c in module.co_consts if isinstance(c, types.CodeType)}
+    named: set[str] = set()
+    stored = [i.argval for i in dis.get_instructions(module) if i.opname in _STORES]
+    for code in defs.values():
+        for c in _within(code):
+            named.update(c.co_names)
+            stored += [i.argval for i in dis.get_instructions(c) if i.opname in _STORES]
+    out = []
+    for name in sorted(named.intersection(defs)):
+        code = defs[name]
+        params = code.co_varnames[:code.co_argcount]
+        running = next((ns[name] for ns in spaces if name in ns), None)
+        running_code = getattr(running, "__code__", None)
+        if code.co_flags & _NOT_CPDEF or code.co_posonlyargcount or code.co_kwonlyargcount or stored.count(name) > 1 \
+                or _CYTHON_WORDS.intersection(params) or any(c.co_name not in _INLINED for c in _within(code)[1:]) \
+                or running_code is None or running_code.co_varnames[:running_code.co_argcount] != params:
+            continue
+        optional = len(params) - len(getattr(running, "__defaults__", None) or ())
+        if _unread(code).intersection(params[optional:]):
+            continue
+        declared = ", ".join(f"object {p}" + ("=*" if i >= optional else "") for i, p in enumerate(params))
+        out.append(f"cpdef object {name}({declared})\n")
+    return "".join(out)
+
+
+def _unread(code) -> set[str]:
+    """The local names ``code`` assigns and never reads: Cython 3.3 writes C that does not compile
+    for such a parameter with a default in a cpdef function (it drops the variable, not its
+    default's reference count)."""
+    written: set[str] = set()
+    read: set[str] = set()
+    for i in dis.get_instructions(code):
+        names = i.argval if isinstance(i.argval, tuple) else (i.argval,)   # (3.13's LOAD_FAST_LOAD_FAST)
+        if i.opname in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF"):
+            written.update(names)
+        elif i.opname in _LOCAL_READS:
+            read.update(names)
+    return written - read
+
+
+def _within(code) -> list:
+    """``code`` and the code it holds (a comprehension's, a lambda's, a def's), all the way down."""
+    found, todo = [], [code]
+    while todo:
+        c = todo.pop()
+        found.append(c)
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return found
 
 
 def cache_key(rules, dialect: bool = True) -> str:
@@ -317,8 +416,9 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             spent[owner] = spent.get(owner, 0.0) + row[2]   # (its own time)
     # a compiled function runs only where use_compiled puts it in place (the loop, a step's run
     # or resolve) or where another compiled function calls it: one of these, or nothing
+    spaces = _spaces(rules)
     kept = {fn.__name__ for fn in (rules.advance, rules.apply_index, *rules.runs, *rules.resolves)}
-    kept |= {_name(fn, _spaces(rules)) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
+    kept |= {_name(fn, spaces) for fn in _taken(rules)} - {None}   # (and what steps call themselves)
     order = sorted(spent, key=lambda n: (-spent[n] / (defs[n][1] - defs[n][0] + 1), n))   # (the most time a line first)
     lines, chosen = set[int](), set[str]()
     for name in ("apply_index", "advance"):   # (first: the compiled loop runs behind the compiled apply_index)
@@ -327,6 +427,7 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             lines.update(range(defs[name][0] - 1, defs[name][1]))
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
         reached = kept.union(*(calls[c] for c in chosen))
+        reached |= {_aliased(n, spaces, defs) for n in reached} - {None}   # (use_compiled binds the alias)
         fits = [n for n in order if n not in chosen and n in reached
                 and len(lines) + defs[n][1] - defs[n][0] + 1 <= budget]
         if not fits:
@@ -335,7 +436,6 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
         lines.update(range(defs[fits[0]][0] - 1, defs[fits[0]][1]))
     # a function left out that the flow's namespaces do not hold (run by the engine from elsewhere,
     # as a ruleset's setup is) is compiled with the functions that call it
-    spaces = _spaces(rules)
     out = (text if written is None else written).splitlines()
     while True:
         hot = "\n".join(line if i in lines else "" for i, line in enumerate(out))
@@ -344,6 +444,15 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
             return hot
         for name in missing:
             lines.update(range(defs[name][0] - 1, defs[name][1]))
+
+
+def _aliased(name: str, spaces: list[dict], defs) -> str | None:
+    """The function of the module (one of ``defs``) that ``name``, a name of another, stands for
+    in the namespaces (the flow's ``END0``: an end condition's ``end_when_0``), if any."""
+    if name in defs:
+        return None
+    target = _name(next((ns[name] for ns in spaces if name in ns), None), spaces)
+    return target if target in defs else None
 
 
 def _play(rules) -> None:
