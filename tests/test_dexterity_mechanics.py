@@ -436,6 +436,25 @@ def test_a_roll_reads_the_game_options_without_a_call(tmp_path):
     assert games[0].c == games[1].c == games[3].c != games[2].c
 
 
+def test_the_options_a_roll_reads_still_count_after_a_save_and_a_load(tmp_path):
+    """The roll tests the options' truth before it looks one up (most games give none): a skill
+    per seat, alone or beside another option, and resolve: ask, are still read seat by seat once
+    the state is saved and loaded again."""
+    r = load_text(tmp_path, HIDDEN.replace('"1 if spot in traps else 0"', '"skill(me)"'))
+    for options in ({"skill": [1.0, 0.0]}, {"skill": [1.0, 0.0], "resolve": "random"}):
+        S = r.new_game(2, seed=3, options=options)
+        S.apply(r.card_labels[S.z["traps"][0]])          # seat 0, skill 1: the trap springs
+        assert S.v["result"] == "trap" and S.current_player() == 1
+        T = r.state_from_json(S.to_json())
+        assert T.o == options
+        T.apply(r.card_labels[T.z["pool"][0]])           # seat 1, skill 0: never
+        assert T.v["result"] == "fine" and T.z["shown"] == S.z["shown"] and len(T.z["gone"]) == 1
+    S = r.new_game(2, seed=3, options={"resolve": "ask"})
+    T = r.state_from_json(S.to_json())
+    T.apply(r.card_labels[T.z["traps"][0]])
+    assert T.prompt() == "outcome" and T.legal_actions() == ["trap", "fine"]
+
+
 def test_skill_needs_a_declared_default(tmp_path):
     with pytest.raises(RulesetError) as e:
         load_text(tmp_path, CHANCES.replace("params: {skill: 0.8, tries: 100}", "params: {tries: 100}"))

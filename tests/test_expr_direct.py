@@ -324,3 +324,45 @@ def test_a_seat_looked_for_in_a_cards_zone_calls_no_scan_where_the_zone_is_missi
         assert len(calls) == 1, calls   # table c's pieces only
     finally:
         ns.update(scans)
+
+
+def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rules):
+    """An expression that is a division is Python's ``a / b`` in a try, and ``_div`` (the
+    language's division) is called only where it raises: the same value and type, or the same
+    error (by zero, even of none; too large for a float; not numbers), as the plain reference,
+    which calls ``_div``, and no call where it divides."""
+    import sys
+    from interpreter.expr.messages import describe
+    from interpreter.expr.runtime import _div
+    text = "a / b"
+    fast = Compiler(rules.names).compile(text, locals={"a": ANY, "b": ANY})
+    plain = Compiler(rules.names, plain=True).compile(text, locals={"a": ANY, "b": ANY})
+    S, calls = rules.new_game(2), []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is _div.__code__:
+            calls.append(frame)
+
+    big = 10 ** 400
+    for a, b, divides in ((7, 2, True), (2 ** 60 + 1, 3, True), (1.5, 0.5, True), (-0.0, 3, True), (True, 2, True),
+                          (1e308, 1e-10, True), (5, 0, False), (5, 0.0, False), (5, False, False), (None, 0, False),
+                          (None, 2, False), (2, None, False), (big, 3, False), (big, 1.5, False), (1.5, big, False),
+                          (-big, 7, False)):
+        L = {"a": a, "b": b}
+        try:
+            want: object = plain.fn(S, 0, L)
+        except Exception as e:   # noqa: BLE001 - whatever it raises, the fast one must raise alike
+            want = e
+        del calls[:]
+        sys.setprofile(profile)
+        try:
+            got: object = fast.fn(S, 0, L)
+        except Exception as e:   # noqa: BLE001
+            got = e
+        finally:
+            sys.setprofile(None)
+        if isinstance(want, Exception):
+            assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (a, b, got)
+        else:
+            assert repr(got) == repr(want) and type(got) is type(want), (a, b)
+        assert (calls == []) == divides, (a, b)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import interpreter
 from interpreter.expr.parser import parse
 from interpreter.mechanics.dexterity import _plain_uses
@@ -75,3 +77,37 @@ def test_a_rolls_total_and_rest_are_added_up_without_builtin_calls():
     assert len(rolls) > 20
     for *others, rest in rolls:
         assert rest == max(0.0, 1.0 - sum(others)) and type(rest) is float
+
+
+def test_a_chance_that_divides_divides_in_place_and_by_zero_is_still_the_located_error(tmp_path):
+    """The touch chance divides by a parameter without calling the language's division (the roll
+    asks it every time), and the same chance divided by zero is still its runtime error, at the
+    attempt, as the helper raised it."""
+    import sys
+    from helpers import load_text
+    from interpreter.errors import GameError
+    from interpreter.expr.runtime import _div
+    text = open(interpreter.ruleset_path("mister_diamond")).read()
+    rules = load_text(tmp_path, text, "md.yaml")
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is _div.__code__:
+            calls.append(frame)
+
+    S = rules.new_game(4, seed=5, record=True)
+    rnd = random.Random(5)
+    sys.setprofile(profile)
+    try:
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    finally:
+        sys.setprofile(None)
+    assert sum(1 for e in S.ev if e["ev"] == "roll") > 20 and calls == []
+    S = rules.new_game(4, seed=5, options={"params": {"max_neighbours": 0}})
+    rnd = random.Random(5)
+    with pytest.raises(GameError) as raised:
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    said = str(raised.value)
+    assert "md.yaml:" in said and "in attempt: division by zero" in said, said

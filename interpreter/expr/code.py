@@ -91,6 +91,8 @@ Prelude = _shape("Prelude", "tables hoisted access=None")
 Const = _shape("Const", "value")
 # ``-x`` (``operand`` a Code).
 Neg = _shape("Neg", "operand")
+# ``a / b`` (``_div(a, b)``; ``left``, ``right`` Codes): operators.divided writes it as statements.
+Quotient = _shape("Quotient", "left right")
 # A bare name: ``me``, or an element variable (``fresh``: one the compiler made, ``_eN``).
 Name = _shape("Name", "id fresh=False")
 # A local binding, ``L['name']``.

@@ -26,7 +26,7 @@ from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, code, conjuncts
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope, table_ref
-from .operators import OperatorNodes
+from .operators import OperatorNodes, divided
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_numeric
@@ -280,6 +280,8 @@ class Compiler(NameNodes, OperatorNodes):
         loops = None if self.plain else as_statements(src, "_ok")   # any() as a loop (statements.py)
         result = f"{src}" if loops is None else "_ok"
         statements = (*first, *(loops or ()))
+        if not self.plain:   # a division as statements, no call (operators.divided)
+            statements, result = divided(src, statements, result)
         lines = "".join(f"        {line}\n" for line in statements)
         args = ", ".join(("S", "me", *params)) if params else "S, me, L"
         body = (f"def _expr({args}):\n    try:\n{lines}        return {result}\n"

@@ -11,7 +11,7 @@ from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
-    reading, shape
+    Quotient, reading, shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, \
     member_of_record, pure_value, scan_call, scan_first, shared_zones
 from .parser import ExprError, offset_of, unquote
@@ -345,10 +345,26 @@ class OperatorNodes:
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
-        if op in ("/", "//", "%"):
-            return f"_{n.data}({a}, {b})", NUM if op == "/" or NUM in (ta, tb) else INT
+        if op == "/":
+            return code(f"_div({a}, {b})", Quotient(a, b)), NUM
+        if op in ("//", "%"):
+            return f"_{n.data}({a}, {b})", NUM if NUM in (ta, tb) else INT
         if op == "*" and NUM not in (ta, tb):   # whole numbers stay within 64 bits (runtime._mul)
             return f"_mul({a}, {b})", INT
         return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
 
     n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
+
+
+def divided(src: Any, statements: tuple, result: str) -> tuple[tuple, str]:
+    """An expression's function body (its ``statements``, the value ``result`` it returns) where
+    the expression ``src`` is a division, ``a / b``: Python's division in a ``try``, and
+    ``runtime._div`` called only where it raises (by zero, too large for a float, not numbers),
+    to raise the language's error as it did: the same value and the same error as ``_div(a,
+    b)``, ``a`` then ``b`` evaluated once each, without a call (some 600 instructions, a roll's
+    chance asks one)."""
+    s = shape(src)
+    if not isinstance(s, Quotient) or result != src:
+        return statements, result
+    return (*statements, f"_qa = {s.left}", f"_qb = {s.right}", "try:", "    _qv = _qa / _qb",
+            "except _DIV_ERRORS:", "    _qv = _div(_qa, _qb)"), "_qv"

@@ -41,6 +41,9 @@ def _dividing(name: str, op, by_zero: str):
 
 
 _div = _dividing("_div", operator.truediv, "division by zero")
+# what Python's own ``a / b`` raises where ``_div`` raises the language's error, or its own
+# TypeError (operators.divided: then ``_div`` is called to raise it)
+_DIV_ERRORS = (ZeroDivisionError, OverflowError, TypeError)
 _floordiv = _dividing("_floordiv", operator.floordiv, "division by zero")
 _mod = _dividing("_mod", operator.mod, "modulo by zero")
 
@@ -405,6 +408,7 @@ HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_tally"] = _tally
+HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
 
 
 def stored_source(src: str) -> str:

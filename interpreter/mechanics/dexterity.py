@@ -235,12 +235,12 @@ class Attempt(Step):
         is the whole of the plain reference (``g.plain``)."""
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
-        k_self, me, n = g.step(self), g.me(self.me_var), len(self.outcomes)
+        k_self, me, n, opts = g.step(self), g.me(self.me_var), len(self.outcomes), state_read("o")
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
         lines = [f"def R{self.index}(S, frame):",
                  f"    stage = frame[{STAGE}]",
-                 # (the option tested without a call: most games do not give it)
-                 f"    if stage == 1 and ('resolve' not in {state_read('o')} or {state_read('o')}['resolve'] != 'ask'):",
+                 # (the option tested without a call, the options' truth first: most games give none)
+                 f"    if stage == 1 and (not {opts} or 'resolve' not in {opts} or {opts}['resolve'] != 'ask'):",
                  f"        actor = frame[{ACTOR}]"]
         for k, o in enumerate(self.outcomes):
             if o.cond is not None:

@@ -70,10 +70,10 @@ def b_skill(c, n, scope, args, kw):
     if c.plain or not pure_value(src):
         return f"_skill(S, {src}, S.p['skill'])", NUM
     # a seat read plainly (it cannot fail: reading it only where the option is given changes
-    # nothing): _skill() written in place, no call (a roll asks it each time; the option tested
-    # by `in`, no dict.get call: most games do not give it)
+    # nothing): _skill() written in place, no call (a roll asks it each time; the options tested
+    # by their truth first, then by `in`, no dict.get call: most games give none)
     p, o = table_ref("p", "skill"), state_read("o")
-    return f"({p} if 'skill' not in {o} or {o}['skill'] is None else {o}['skill'][{src}])", NUM
+    return f"({p} if not {o} or 'skill' not in {o} or {o}['skill'] is None else {o}['skill'][{src}])", NUM
 
 
 register_builtin("skill", b_skill, {"_skill": _skill})
