@@ -124,8 +124,19 @@ class FlowSource:
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
                 return [*lines, f"{pad}{state_read('stack')}.append({self.enter(step)})", f"{pad}return None"]
-        new, run = self.start(step)
-        return [*lines, f"{pad}{state_read('stack')}.append(f := {new})", f"{pad}return {run}(S, f)"]
+        new, _ = self.start(step)
+        return [*lines, f"{pad}{state_read('stack')}.append(f := {new})", *self.run_new(self._started(step), "f", pad)]
+
+    def run_new(self, step, frame: str, pad: str) -> list:
+        """Lines that run ``frame``, a new frame of ``step``'s just pushed, and return what the run
+        reports: its run called, or where its kind writes the run of a new frame as lines
+        (``entry_source(g, frame, pad)``: a loop's test, an attempt's start, a target's question,
+        each its run's own lines, ending in a return) those lines in place, no call. A step's
+        entries nest (a turn's `until`, its attempt and the attempt's target, in the turn's
+        function): each ends the function, so none reads a local the next one sets."""
+        entry = None if self.plain else getattr(step, "entry_source", None)
+        lines = entry(self, frame, pad) if entry is not None else None
+        return lines if lines is not None else [f"{pad}return {self.run(step)}(S, {frame})"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
         """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
@@ -151,7 +162,7 @@ class FlowSource:
             stack = state_read("stack")
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
-            return [*push, count, f"{pad}return {run}(S, {frame})"]
+            return [*push, count, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)",
                  *(up_source(self, step, pad) if asked else [])]   # (then the loop's trips up the flow)
