@@ -21,7 +21,7 @@ import interpreter
 from interpreter.building.flowgen import compile_flow
 from interpreter.engine.layout import Layout
 from interpreter.engine.state import State
-from helpers import calls_in_play, load_text, trick_ruleset
+from helpers import bundled, calls_in_play, load_text, trick_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
@@ -441,3 +441,12 @@ def test_a_new_frame_runs_in_place_where_it_is_pushed_as_the_reference(tmp_path,
     if cards == "board":
         for seed in range(8):
             lockstep(rules, 2, seed)
+
+
+def test_a_decision_runs_the_game_loop_in_its_own_function():
+    """``apply_index`` has the game loop's lines written in (building/decision.py): after a
+    decision whose resolve did not ask the next question itself (Mister Diamond's tile chosen),
+    no call of ``advance``; the lockstep tests above play it against the reference."""
+    rules = bundled("mister_diamond")
+    code = rules.advance.__code__
+    assert calls_in_play(rules, {code}, 4, range(2)) == {code: 0}

@@ -37,7 +37,7 @@ from ..mechanics.base import Effects, Sequence, Step
 from .decision import apply_index_source
 from .declared import parameter
 from .listing import graft, module
-from .gameloop import advance_source, asks_again
+from .gameloop import advance_source, asks_again, loop_lines
 from .trips import pending, up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
@@ -384,7 +384,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
             if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
                 src += "\n" + asks_again(rules, step)
             sources.append(src)
-    sources += [advance_source(rules, g, plain), apply_index_source()]
+    sources += [advance_source(rules, g, plain), apply_index_source(loop_lines(rules, g, plain))]
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules, _checked_index=loop.checked_index)
     source = "\n\n".join(sources) + "\n"

@@ -38,12 +38,18 @@ def advance_source(rules, g, plain: bool = False) -> str:
     triggers' check written in; ``plain``:
     the reference, every branch kept, the constants read from ``S.rules.loop`` and each
     trigger's condition called by its function."""
+    return "\n".join(["def advance(S, changed=True):", *loop_lines(rules, g, plain)])
+
+
+def loop_lines(rules, g, plain: bool = False) -> list:
+    """The game loop's body (advance_source), as lines: also written into ``apply_index``
+    (building/decision.py), a call fewer a decision that does not ask its next question itself."""
     watch = bool(rules.triggers.when)
     charges = tuple(1 + s.charge for s in rules.steps)
     g.ns["CHARGES"] = charges
     # (the state's reads in the compiler's dialect: expr/names.py state_read)
     over, dec, steps = state_read("over"), state_read("dec"), state_read("steps")
-    lines = ["def advance(S, changed=True):", f"    stack = {state_read('stack')}", "    runs = RUNS"]
+    lines = [f"    stack = {state_read('stack')}", "    runs = RUNS"]
     if plain:
         lines.append("    budget, ENDS, auto, checks, CHARGES = S.rules.loop")
     lines += ["    try:", f"        while not {over}:"]
@@ -97,4 +103,4 @@ def advance_source(rules, g, plain: bool = False) -> str:
               "        raise _located(S, e) from None",
               f"    if {over}:",
               f"        {state_write('dec', 'None')}"]
-    return "\n".join(lines)
+    return lines
