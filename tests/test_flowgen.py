@@ -450,3 +450,21 @@ def test_a_decision_runs_the_game_loop_in_its_own_function():
     rules = bundled("mister_diamond")
     code = rules.advance.__code__
     assert calls_in_play(rules, {code}, 4, range(2)) == {code: 0}
+
+
+def test_a_frame_never_written_is_a_tuple_and_plays_the_same_saved():
+    """A loop's and a target's frames are constant tuples in the compiled flow (no list made,
+    ``frame_read_only``), lists in the reference and once saved and read back: the same state,
+    and the same game from there."""
+    rules = bundled("mister_diamond")
+    S, rnd = rules.new_game(4, seed=5), random.Random(5)
+    kinds = {rules.steps[f[0]].kind: type(f) for f in S.stack}
+    assert kinds["until"] is tuple and kinds["attempt.target"] is tuple, kinds
+    assert all(type(f) is list for f in reference(rules).new_game(4, seed=5).stack)
+    back = rules.state_from_json(S.to_json())
+    assert all(type(f) is list for f in back.stack) and back == S
+    while not S.is_terminal():
+        i = rnd.randrange(len(S.dec[1]))
+        S.apply_index(i)
+        back.apply_index(i)
+        assert back.to_json() == S.to_json()

@@ -72,8 +72,13 @@ class FlowSource:
 
     def enter(self, step) -> str:
         """An expression that makes ``step``'s new frame: a list display where its kind's frames
-        start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter."""
+        start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter. A
+        kind whose frame is never written (``frame_read_only``: a loop's, a target's) gets a
+        constant tuple, no list made; not in the plain reference (a saved state's frames are
+        lists again, and behave the same)."""
         if _constant_frame(step):
+            if not self.plain and getattr(step, "frame_read_only", False):
+                return repr((step.index, *step.fresh_frame))
             return repr([step.index, *step.fresh_frame])
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"

@@ -304,8 +304,7 @@ class Attempt(Step):
 
     def entry_source(self, g, frame: str, pad: str, plain: bool = False) -> list:
         """Stage 0 (a new frame: also written where one is pushed, FlowSource.run_new): the actor
-        found (none: nothing to attempt), then the target asked. The specialised code reads
-        ``me`` itself where the actor is just me."""
+        found (none: nothing to attempt; just me: read in place), then the target asked."""
         me = g.me(self.me_var)
         who = me if not plain and bare_name(self.who.tree) == "me" else f"{g.fn(self.who)}(S, {me}, None)"
         lines = [f"{pad}actor = {who}",
@@ -402,6 +401,7 @@ class _Target(Step):
             self.resolved = UNCHANGED
 
     asks = True
+    frame_read_only = True   # (its question and answer write the attempt's frame, not its own)
     # (labels: the card's own, Step.labels reading the table for the whole list at once)
 
     def choice_var(self):

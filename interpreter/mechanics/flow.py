@@ -91,6 +91,7 @@ class Repeat(Step):
 
 class _Loop(Step):
     negate = False
+    frame_read_only = True   # (its run reads nothing of its frame: FlowSource.enter makes a tuple)
 
     def __init__(self, cond, body, me_var):
         self.cond, self.body, self.me_var = cond, body, me_var
