@@ -423,12 +423,14 @@ def _function(source: str, name: str) -> str:
 @pytest.mark.parametrize("cards", ["board", "board where n / (count(board) - 3) > -100"], ids=["plays", "fails"])
 def test_a_new_frame_runs_in_place_where_it_is_pushed_as_the_reference(tmp_path, cards):
     """A turn's `until`, its attempt's start and the attempt's target question run in the turn's
-    own function (FlowSource.run_new), no call of theirs: the same games as the reference, and
-    an error raised in place (a division by 0 in the target's cards) located at the same step."""
+    own function (FlowSource.run_new), no call of theirs, the question reading the attempt's frame
+    and actor as its start left them: the same games as the reference, and an error raised in
+    place (a division by 0 in the target's cards) located at the same step."""
     rules = load_text(tmp_path, ENTRIES % cards, "entries.yaml")
     turns, until, attempt = (next(s for s in rules.steps if s.kind == k) for k in ("turns", "until", "attempt"))
     body = _function(rules.flow_source, f"R{turns.index}")
     assert f"R{until.index}(" not in body and f"R{attempt.index}(" not in body and "S.dec = " in body, body
+    assert "stack[-2]" not in body, body   # (the target's question reads the attempt's frame where it was made)
     errors = []
     for r in (rules, reference(rules)):
         S = r.new_game(2, seed=0)

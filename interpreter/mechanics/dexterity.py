@@ -45,7 +45,7 @@ from ..expr.fastpaths import joined_lists, shared_zones
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import VIEWS, item_read, record_read, state_read, state_write, var_write
+from ..expr.names import VIEWS, item_read, record_read, state_add, state_read, state_write, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -305,20 +305,17 @@ class Attempt(Step):
     def entry_source(self, g, frame: str, pad: str, plain: bool = False) -> list:
         """Stage 0 (a new frame: also written where one is pushed, FlowSource.run_new): the actor
         found (none: nothing to attempt; just me: read in place), then the target asked."""
-        me = g.me(self.me_var)
+        me, stack = g.me(self.me_var), state_read("stack")
         who = me if not plain and bare_name(self.who.tree) == "me" else f"{g.fn(self.who)}(S, {me}, None)"
-        lines = [f"{pad}actor = {who}",
-                 f"{pad}if actor is None:",
-                 f"{pad}    {state_read('stack')}.pop()",
-                 f"{pad}    return U",
-                 f"{pad}{frame}[{ACTOR}] = actor",
-                 f"{pad}{frame}[{STAGE}] = 1"]
+        lines = [f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    {stack}.pop()", f"{pad}    return U",
+                 f"{pad}{frame}[{ACTOR}] = actor", f"{pad}{frame}[{STAGE}] = 1"]
         if self.target is None:
             return [*lines, f"{pad}return U"]
         if plain:
-            return [*lines, f"{pad}{state_read('stack')}.append({g.enter(self.target)})", f"{pad}return U"]
-        # nothing changed: the loop would ask the target next
-        return [*lines, *g.next_step(self, self.target, None, pad)]
+            return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}return U"]
+        # nothing changed: the loop would ask the target next (its trip counted), here, reading this frame and actor
+        return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}{state_add('steps', 1 + self.target.charge)}",
+                *self.target.entry_source(g, "", pad, parent=frame)]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
@@ -413,8 +410,9 @@ class _Target(Step):
     def flow_source(self, g):
         return "\n".join([f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")])
 
-    def entry_source(self, g, frame: str, pad: str) -> list:
-        """The cards offered once each (no none), in id order. Specialised: the cards of one
+    def entry_source(self, g, frame: str, pad: str, parent: str | None = None) -> list:
+        """The cards offered once each (no none), in id order (``parent``: the local holding the
+        attempt's frame, its actor in ``actor``, where the attempt asks; else read from the stack). Specialised: the cards of one
         zone, or of different zones joined, are sorted as they are (no card is ever in two
         zones, and none in none: every move takes its cards out of their source), a joined
         list (a new one) in place; a union of zones kept as a view (building/record.py) as the view
@@ -431,11 +429,8 @@ class _Target(Step):
         rules = state_read("rules")
         asked = "(actor, tuple(options))" if self.unique_labels and not g.plain else \
             f"(actor, tuple(options) if {rules}.unique_labels else tuple({rules}.distinct_cards(options)))"
-        return [f"{pad}parent = {state_read('stack')}[-2]",
-                f"{pad}actor = parent[2]",
-                *listed,
-                f"{pad}if not cards:",
-                f"{pad}    parent[1] = 9",
+        head = [f"{pad}parent = {state_read('stack')}[-2]", f"{pad}actor = parent[{ACTOR}]"] if parent is None else []
+        return [*head, *listed, f"{pad}if not cards:", f"{pad}    {parent or 'parent'}[{STAGE}] = 9",
                 f"{pad}    {state_read('stack')}.pop()",
                 f"{pad}    return U",
                 *ordered,
