@@ -9,6 +9,7 @@ The two must agree on every state after every decision (the step count included)
 options offered and on the events logged."""
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -20,7 +21,7 @@ import interpreter
 from interpreter.building.flowgen import compile_flow
 from interpreter.engine.layout import Layout
 from interpreter.engine.state import State
-from helpers import calls_in_play, load_text, trick_ruleset
+from helpers import bundled, calls_in_play, load_text, trick_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
@@ -381,3 +382,91 @@ def test_an_attempt_target_from_zones_is_offered_as_the_reference(tmp_path, sour
         options = S.dec[1]
         assert len(set(options)) == len(options) and None not in options and list(options) == sorted(options)
         S.apply_index(0)
+
+
+ENTRIES = """
+game: entries
+players: {min: 2, max: 2}
+params: {skill: 0.7}
+components:
+  spots:
+    attributes: {n: 1..6}
+zones:
+  board: {owner: none, visible: all, start: [spots]}
+  taken: {owner: player, visible: all}
+vars:
+  pick: card
+  done: bool
+flow:
+  - turns:
+      from: 0
+      until: "count(board) == 0"
+      steps:
+        - set: {done: false}
+        - until: "done or count(board) == 0"
+          steps:
+            - attempt:
+                target: {from: "%s", as: pick}
+                outcomes:
+                  slip: {chance: "1 - skill(me)", steps: [{set: {done: true}}]}
+                  take: {chance: rest, steps: [{move: {from: board, to: taken, cards: "[pick]"}}]}
+scoring:
+  categories: {taken: "count(taken)"}
+"""
+
+
+def _function(source: str, name: str) -> str:
+    """The text of generated function ``name`` in ``source``."""
+    return next(part for part in source.split("\ndef ") if part.startswith(f"{name}("))
+
+
+@pytest.mark.parametrize("cards", ["board", "board where n / (count(board) - 3) > -100"], ids=["plays", "fails"])
+def test_a_new_frame_runs_in_place_where_it_is_pushed_as_the_reference(tmp_path, cards):
+    """A turn's `until`, its attempt's start and the attempt's target question run in the turn's
+    own function (FlowSource.run_new), no call of theirs, the question reading the attempt's frame
+    and actor as its start left them: the same games as the reference, and an error raised in
+    place (a division by 0 in the target's cards) located at the same step."""
+    rules = load_text(tmp_path, ENTRIES % cards, "entries.yaml")
+    turns, until, attempt = (next(s for s in rules.steps if s.kind == k) for k in ("turns", "until", "attempt"))
+    body = _function(rules.flow_source, f"R{turns.index}")
+    assert f"R{until.index}(" not in body and f"R{attempt.index}(" not in body and "S.dec = " in body, body
+    assert "stack[-2]" not in body, body   # (the target's question reads the attempt's frame where it was made)
+    errors = []
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError) if cards != "board" else contextlib.nullcontext() as e:
+            while not S.is_terminal():
+                S.apply_index(0)
+        errors.append(None if e is None else str(e.value))
+    assert errors[0] == errors[1] and (errors[0] is None) == (cards == "board")
+    assert errors[0] is None or "in attempt.target:" in errors[0] and "by zero" in errors[0], errors
+    if cards == "board":
+        for seed in range(8):
+            lockstep(rules, 2, seed)
+
+
+def test_a_decision_runs_the_game_loop_in_its_own_function():
+    """``apply_index`` has the game loop's lines written in (building/decision.py): after a
+    decision whose resolve did not ask the next question itself (Mister Diamond's tile chosen),
+    no call of ``advance``; the lockstep tests above play it against the reference."""
+    rules = bundled("mister_diamond")
+    code = rules.advance.__code__
+    assert calls_in_play(rules, {code}, 4, range(2)) == {code: 0}
+
+
+def test_a_frame_never_written_is_a_tuple_and_plays_the_same_saved():
+    """A loop's and a target's frames are constant tuples in the compiled flow (no list made,
+    ``frame_read_only``), lists in the reference and once saved and read back: the same state,
+    and the same game from there."""
+    rules = bundled("mister_diamond")
+    S, rnd = rules.new_game(4, seed=5), random.Random(5)
+    kinds = {rules.steps[f[0]].kind: type(f) for f in S.stack}
+    assert kinds["until"] is tuple and kinds["attempt.target"] is tuple, kinds
+    assert all(type(f) is list for f in reference(rules).new_game(4, seed=5).stack)
+    back = rules.state_from_json(S.to_json())
+    assert all(type(f) is list for f in back.stack) and back == S
+    while not S.is_terminal():
+        i = rnd.randrange(len(S.dec[1]))
+        S.apply_index(i)
+        back.apply_index(i)
+        assert back.to_json() == S.to_json()

@@ -108,11 +108,29 @@ scoring:
 
 def test_an_answer_goes_on_up_the_flow_to_the_next_question(tmp_path):
     """A branch answered, its steps done at once having changed nothing a check reads: the
-    resolve goes on up to the repeat (its frame on top), whose next pass asks: the game loop
-    runs only when the game is set up and at its end (no frame left)."""
+    resolve goes on up to the repeat (its frame on top), whose next pass asks (``ASKED``): the
+    game loop runs only when the game is set up (``advance``) and at its end (no frame left:
+    the loop's lines written in ``apply_index``)."""
+    import sys
+    from interpreter.engine.protocol import ASKED
     rules = load_text(tmp_path, UP % "{set: {x: 3}}")
+    code = rules.resolves[next(s for s in rules.steps if s.kind == "branch").index].__code__
+    asked: list = []
+
+    def profile(frame, event, arg):
+        if event == "return" and frame.f_code is code:
+            asked.append(arg is ASKED)
     for seed in range(3):
-        assert _calls(rules, None, 0, seed) == (2, 4)
+        asked.clear()
+        sys.setprofile(profile)
+        try:
+            S, rnd = rules.new_game(2, seed=seed), random.Random(seed)
+            while not S.is_terminal():
+                S.apply_index(rnd.randrange(len(S.dec[1])))
+        finally:
+            sys.setprofile(None)
+        assert asked == [True, True, True, False]
+        assert _calls(rules, None, 0, seed) == (1, 4)
         assert lockstep(rules, 2, seed) == 4
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 from ..expr.names import item_read, state_read, state_write
 
 
-def apply_index_source() -> str:
+def apply_index_source(loop: list) -> str:
     """Take option ``i`` of the pending decision; returns S. The checks an index needs cost
     nothing when it is a plain one in range: anything else (no decision pending, a negative
-    or out-of-range index, a numpy integer) is ``_checked_index``'s (engine/loop.py)."""
+    or out-of-range index, a numpy integer) is ``_checked_index``'s (engine/loop.py). Where the
+    resolve did not ask the next question itself, the game loop runs: ``loop``, the lines of
+    ``advance``'s body (building/gameloop.py), written in here (a call fewer a decision)."""
     dec, stack = state_read("dec"), state_read("stack")
     return "\n".join([
         "def apply_index(S, i):",
@@ -31,6 +33,8 @@ def apply_index_source() -> str:
         f"        changed = {item_read('RESOLVES', item_read('frame', '0'))}(S, frame, value)",
         "    except _RUNTIME_ERRORS as e:",
         "        raise _located(S, e) from None",
-        "    if changed is not ASKED:",
-        "        advance(S, changed is not U)",
+        "    if changed is ASKED:",
+        "        return S",
+        "    changed = changed is not U",
+        *loop,
         "    return S"])

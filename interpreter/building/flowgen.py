@@ -30,13 +30,14 @@ from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.reuse import global_names
 from ..expr.runtime import RUNTIME_ERRORS
-from ..expr.names import item_read, state_add, state_read, state_write, table_ref
+from ..expr.names import item_read, state_add, state_read, table_ref
 from ..errors import tag_origin
 from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .decision import apply_index_source
 from .declared import parameter
 from .listing import graft, module
+from .gameloop import advance_source, asks_again, loop_lines
 from .trips import pending, up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
@@ -71,8 +72,13 @@ class FlowSource:
 
     def enter(self, step) -> str:
         """An expression that makes ``step``'s new frame: a list display where its kind's frames
-        start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter."""
+        start as constants (``Step.enter``, from ``fresh_frame``), else a call of its enter. A
+        kind whose frame is never written (``frame_read_only``: a loop's, a target's) gets a
+        constant tuple, no list made; not in the plain reference (a saved state's frames are
+        lists again, and behave the same)."""
         if _constant_frame(step):
+            if not self.plain and getattr(step, "frame_read_only", False):
+                return repr((step.index, *step.fresh_frame))
             return repr([step.index, *step.fresh_frame])
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
@@ -123,8 +129,19 @@ class FlowSource:
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
                 return [*lines, f"{pad}{state_read('stack')}.append({self.enter(step)})", f"{pad}return None"]
-        new, run = self.start(step)
-        return [*lines, f"{pad}{state_read('stack')}.append(f := {new})", f"{pad}return {run}(S, f)"]
+        new, _ = self.start(step)
+        return [*lines, f"{pad}{state_read('stack')}.append(f := {new})", *self.run_new(self._started(step), "f", pad)]
+
+    def run_new(self, step, frame: str, pad: str) -> list:
+        """Lines that run ``frame``, a new frame of ``step``'s just pushed, and return what the run
+        reports: its run called, or where its kind writes the run of a new frame as lines
+        (``entry_source(g, frame, pad)``: a loop's test, an attempt's start, a target's question,
+        each its run's own lines, ending in a return) those lines in place, no call. A step's
+        entries nest (a turn's `until`, its attempt and the attempt's target, in the turn's
+        function): each ends the function, so none reads a local the next one sets."""
+        entry = None if self.plain else getattr(step, "entry_source", None)
+        lines = entry(self, frame, pad) if entry is not None else None
+        return lines if lines is not None else [f"{pad}return {self.run(step)}(S, {frame})"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
         """Lines that run ``step``'s frame at once, as the game loop's next iteration would,
@@ -150,7 +167,7 @@ class FlowSource:
             stack = state_read("stack")
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
-            return [*push, count, f"{pad}return {run}(S, {frame})"]
+            return [*push, count, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)",
                  *(up_source(self, step, pad) if asked else [])]   # (then the loop's trips up the flow)
@@ -370,9 +387,9 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
             g.ns[f"Q{step.index}"] = step.resolve
         else:
             if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
-                src += "\n" + _asks_again(rules, step)
+                src += "\n" + asks_again(rules, step)
             sources.append(src)
-    sources += [_advance_source(rules, g, plain), apply_index_source()]
+    sources += [advance_source(rules, g, plain), apply_index_source(loop_lines(rules, g, plain))]
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules, _checked_index=loop.checked_index)
     source = "\n\n".join(sources) + "\n"
@@ -405,96 +422,3 @@ def _generated_only(step, method: str) -> bool:
     """Whether ``step``'s kind defines ``run`` (or ``resolve``) only by its generator: no method
     of its own to be the reference (the base class's raises)."""
     return getattr(type(step), method) is getattr(Step, method)
-
-
-def _asks_again(rules, step) -> str:
-    """The end of a compiled resolve whose step stays on top and asks the next question (a
-    trick's next card) when no check can see what the answer changed: the game loop's next
-    iteration written in (run the step, count it, hand the decision back), so that a decision
-    costs one call instead of a trip through the loop. The loop takes over wherever it would
-    do something else: the game over, another frame on top, no decision asked, a forced move."""
-    over, stack, steps = state_read("over"), state_read("stack"), state_read("steps")
-    return "\n".join([f"    if {over} or {stack}[-1] is not frame:",
-                      "        return None",
-                      f"    changed = R{step.index}(S, frame)",
-                      f"    {state_add('steps', 1 + step.charge)}",
-                      f"    if {steps} > {rules.max_steps}:",
-                      "        _over_budget(S)",
-                      f"    if {pending(rules.auto_forced)}:",
-                      "        return ASKED",
-                      "    return changed"])
-
-
-def _advance_source(rules, g, plain: bool = False) -> str:
-    """The game loop, ``advance(S, changed=True)``: run the flow until a decision is pending or
-    the game is over. Triggers and end conditions are checked whenever the state may have
-    changed: on entry (after a decision was applied) and after every step that does not report
-    UNCHANGED (``changed=False``: only frames changed, so not before the first step). Every step
-    run counts against the step budget (a step whose expressions may cost more counts more), and
-    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
-
-    Written for this ruleset, without the branches it cannot take (no triggers, no end
-    conditions, no forced moves, every step charged one), its budget and its ``when:``
-    triggers' check written in; ``plain``:
-    the reference, every branch kept, the constants read from ``S.rules.loop`` and each
-    trigger's condition called by its function."""
-    watch = bool(rules.triggers.when)
-    charges = tuple(1 + s.charge for s in rules.steps)
-    g.ns["CHARGES"] = charges
-    # (the state's reads in the compiler's dialect: expr/names.py state_read)
-    over, dec, steps = state_read("over"), state_read("dec"), state_read("steps")
-    lines = ["def advance(S, changed=True):", f"    stack = {state_read('stack')}", "    runs = RUNS"]
-    if plain:
-        lines.append("    budget, ENDS, auto, checks, CHARGES = S.rules.loop")
-    lines += ["    try:", f"        while not {over}:"]
-    if plain or watch or rules.end_checks:
-        lines.append("            if changed and checks:" if plain else "            if changed:")
-        if watch:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
-            lines += [*rules.triggers.watch_source(g, " " * 16, plain),
-                      f"                if {over}:",
-                      "                    break"]
-        if plain:
-            lines += ["                try:",
-                      "                    for check in ENDS:",
-                      "                        if check(S, None, None):",
-                      f"                            {state_write('over', 'True')}",
-                      "                            break",
-                      "                except _RUNTIME_ERRORS as e:",
-                      "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
-                      "                    raise",
-                      f"                if {over}:",
-                      "                    break"]
-        for k, check in enumerate(() if plain else rules.end_checks):   # each asked in turn, no loop over them
-            g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
-            lines += ["                try:",
-                      f"                    if END{k}(S, None, None):",
-                      f"                        {state_write('over', 'True')}",
-                      "                        break",
-                      "                except _RUNTIME_ERRORS as e:",
-                      f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
-                      "                    raise"]
-    lines.append(f"            if {dec} is not None:")
-    if plain or rules.auto_forced:   # a decision with one option is no decision
-        lines += [f"                if auto and len({item_read(dec, '1')}) == 1:" if plain else
-                  f"                if len({item_read(dec, '1')}) == 1:",
-                  "                    changed = _forced(S, stack[-1])",
-                  "                    continue"]
-    lines += ["                break",
-              "            if not stack:",
-              f"                {state_write('over', 'True')}",
-              "                break",
-              "            frame = stack[-1]"]
-    if set(charges) == {1} and not plain:
-        lines += [f"            changed = {item_read('runs', item_read('frame', '0'))}(S, frame) is not U",
-                  f"            {state_add('steps', 1)}"]
-    else:
-        lines += [f"            i = {item_read('frame', '0')}",
-                  f"            changed = {item_read('runs', 'i')}(S, frame) is not U",
-                  f"            {state_add('steps', item_read('CHARGES', 'i'))}"]
-    lines += [f"            if {steps} > budget:" if plain else f"            if {steps} > {rules.max_steps}:",
-              "                _over_budget(S)",
-              "    except _RUNTIME_ERRORS as e:",
-              "        raise _located(S, e) from None",
-              f"    if {over}:",
-              f"        {state_write('dec', 'None')}"]
-    return "\n".join(lines)

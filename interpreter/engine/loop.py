@@ -4,7 +4,7 @@ Each running step has a frame on ``S.stack``: ``[step_index, ...its own data]``.
 ``run(S, frame)`` either pushes a child frame, pops its own, or asks a decision by setting
 ``S.dec = (player, options)``. ``resolve(S, frame, option)`` takes the answer. The loop that
 runs steps until a decision is pending, ``S.rules.advance``, is written for each ruleset by
-building/flowgen.py (``_advance_source``).
+building/gameloop.py (``advance_source``).
 """
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ from ..expr.fastpaths import joined_lists, shared_zones
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import VIEWS, item_read, record_read, state_read, state_write, var_write
+from ..expr.names import VIEWS, item_read, record_read, state_add, state_read, state_write, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -235,7 +235,7 @@ class Attempt(Step):
         is the whole of the plain reference (``g.plain``)."""
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
-        k_self, me, n, opts = g.step(self), g.me(self.me_var), len(self.outcomes), state_read("o")
+        k_self, n, opts = g.step(self), len(self.outcomes), state_read("o")
         probs = ", ".join(f"p{k}" for k in range(n)) + ("," if n == 1 else "")
         lines = [f"def R{self.index}(S, frame):",
                  f"    stage = frame[{STAGE}]",
@@ -295,30 +295,27 @@ class Attempt(Step):
         seen = "U" if self.outcome_seen is UNCHANGED else "None"
         lines += [*told(None, "        "), f"        {state_read('stack')}.pop()   # no outcome: the attempt is done",
                   f"        return {seen}"]
-        lines += [*self._start_source(g, me),
+        lines += ["    if stage == 0:", *self.entry_source(g, "frame", "        "),
                   "    if stage > 2:   # nothing to attempt",
                   f"        {state_read('stack')}.pop()",
                   "        return U",
                   f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
         return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
 
-    def _start_source(self, g, me: str, plain: bool = False) -> list:
-        """Stage 0: the actor found (none: nothing to attempt), then the target asked. The
-        specialised code reads ``me`` itself where the actor is just me."""
+    def entry_source(self, g, frame: str, pad: str, plain: bool = False) -> list:
+        """Stage 0 (a new frame: also written where one is pushed, FlowSource.run_new): the actor
+        found (none: nothing to attempt; just me: read in place), then the target asked."""
+        me, stack = g.me(self.me_var), state_read("stack")
         who = me if not plain and bare_name(self.who.tree) == "me" else f"{g.fn(self.who)}(S, {me}, None)"
-        lines = ["    if stage == 0:",
-                 f"        actor = {who}",
-                 "        if actor is None:",
-                 f"            {state_read('stack')}.pop()",
-                 "            return U",
-                 f"        frame[{ACTOR}] = actor",
-                 f"        frame[{STAGE}] = 1"]
+        lines = [f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    {stack}.pop()", f"{pad}    return U",
+                 f"{pad}{frame}[{ACTOR}] = actor", f"{pad}{frame}[{STAGE}] = 1"]
         if self.target is None:
-            return [*lines, "        return U"]
+            return [*lines, f"{pad}return U"]
         if plain:
-            return [*lines, f"        {state_read('stack')}.append({g.enter(self.target)})", "        return U"]
-        # nothing changed: the loop would ask the target next
-        return [*lines, *g.next_step(self, self.target, None, "        ")]
+            return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}return U"]
+        # nothing changed: the loop would ask the target next (its trip counted), here, reading this frame and actor
+        return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}{state_add('steps', 1 + self.target.charge)}",
+                *self.target.entry_source(g, "", pad, parent=frame)]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the
@@ -326,8 +323,9 @@ class Attempt(Step):
         or nothing to attempt (9, or a number above 2). Only frames, the RNG and the outcome's
         variable change here: the outcome's steps run in frames of their own and report their
         own changes."""
-        k_self, me = g.step(self), g.me(self.me_var)
-        lines = [f"def {name}(S, frame):", f"    stage = frame[{STAGE}]", *self._start_source(g, me, plain=True),
+        k_self = g.step(self)
+        lines = [f"def {name}(S, frame):", f"    stage = frame[{STAGE}]", "    if stage == 0:",
+                 *self.entry_source(g, "frame", "        ", plain=True),
                  f"    actor = frame[{ACTOR}]",
                   f"    outcomes = {k_self}.outcomes",
                   "    probs = None   # (asked at the table: no roll)",
@@ -400,6 +398,7 @@ class _Target(Step):
             self.resolved = UNCHANGED
 
     asks = True
+    frame_read_only = True   # (its question and answer write the attempt's frame, not its own)
     # (labels: the card's own, Step.labels reading the table for the whole list at once)
 
     def choice_var(self):
@@ -409,35 +408,34 @@ class _Target(Step):
         return V.labels(spec.get("from", "[]"), CARD)
 
     def flow_source(self, g):
-        """The cards offered once each (no none), in id order. Specialised: the cards of one
+        return "\n".join([f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")])
+
+    def entry_source(self, g, frame: str, pad: str, parent: str | None = None) -> list:
+        """The cards offered once each (no none), in id order (``parent``: the local holding the
+        attempt's frame, its actor in ``actor``, where the attempt asks; else read from the stack). Specialised: the cards of one
         zone, or of different zones joined, are sorted as they are (no card is ever in two
         zones, and none in none: every move takes its cards out of their source), a joined
         list (a new one) in place; a union of zones kept as a view (building/record.py) as the view
         holds it, in card order; where no two cards share a label, the cards are the options."""
         cards = f"{g.fn(self.cards)}(S, actor, None)"
         if g.plain or not _apart(self.cards.source):
-            listed, ordered = [f"    cards = set({cards})", "    cards.discard(None)"], ["    options = sorted(cards)"]
+            listed, ordered = [f"{pad}cards = set({cards})", f"{pad}cards.discard(None)"], [f"{pad}options = sorted(cards)"]
         elif self.view is not None:   # (copied below: the moves change the view in place)
-            listed, ordered = [f"    cards = options = {item_read(record_read(VIEWS), str(self.view))}"], []
+            listed, ordered = [f"{pad}cards = options = {item_read(record_read(VIEWS), str(self.view))}"], []
         elif isinstance(shape(self.cards.source), Join):   # (the list, in place: no call)
-            listed, ordered = [*g.assign(self.cards, "cards", "actor", "    "), "    options = cards"], ["    options.sort()"]
+            listed, ordered = [*g.assign(self.cards, "cards", "actor", pad), f"{pad}options = cards"], [f"{pad}options.sort()"]
         else:
-            listed, ordered = [*g.assign(self.cards, "cards", "actor", "    ")], ["    options = sorted(cards)"]
+            listed, ordered = [*g.assign(self.cards, "cards", "actor", pad)], [f"{pad}options = sorted(cards)"]
         rules = state_read("rules")
         asked = "(actor, tuple(options))" if self.unique_labels and not g.plain else \
             f"(actor, tuple(options) if {rules}.unique_labels else tuple({rules}.distinct_cards(options)))"
-        return "\n".join([
-            f"def R{self.index}(S, frame):",
-            f"    parent = {state_read('stack')}[-2]",
-            "    actor = parent[2]",
-            *listed,
-            "    if not cards:",
-            "        parent[1] = 9",
-            f"        {state_read('stack')}.pop()",
-            "        return U",
-            *ordered,
-            f"    {state_write('dec', asked)}",
-            "    return U"])
+        head = [f"{pad}parent = {state_read('stack')}[-2]", f"{pad}actor = parent[{ACTOR}]"] if parent is None else []
+        return [*head, *listed, f"{pad}if not cards:", f"{pad}    {parent or 'parent'}[{STAGE}] = 9",
+                f"{pad}    {state_read('stack')}.pop()",
+                f"{pad}    return U",
+                *ordered,
+                f"{pad}{state_write('dec', asked)}",
+                f"{pad}return U"]
 
     def resolve_source(self, g):
         """Take the target named (written once: this is its only definition); when no check

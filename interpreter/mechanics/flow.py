@@ -91,6 +91,7 @@ class Repeat(Step):
 
 class _Loop(Step):
     negate = False
+    frame_read_only = True   # (its run reads nothing of its frame: FlowSource.enter makes a tuple)
 
     def __init__(self, cond, body, me_var):
         self.cond, self.body, self.me_var = cond, body, me_var
@@ -103,12 +104,16 @@ class _Loop(Step):
         return cls(cond, body, scope.me_var)
 
     def flow_source(self, g):
-        return "\n".join([f"def R{self.index}(S, frame):",
-                          *g.assign(self.cond, "holds", g.me(self.me_var), "    "),
-                          f"    if {'holds' if self.negate else 'not holds'}:",
-                          f"        {state_read('stack')}.pop()",
-                          "        return U",
-                          *g.enters(self.body, "    ")])
+        return "\n".join([f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")])
+
+    def entry_source(self, g, frame: str, pad: str) -> list:
+        """The run's lines, which read nothing of the frame: also written where a new frame of the
+        loop is pushed (FlowSource.run_new), no call."""
+        return [*g.assign(self.cond, "holds", g.me(self.me_var), pad),
+                f"{pad}if {'holds' if self.negate else 'not holds'}:",
+                f"{pad}    {state_read('stack')}.pop()",
+                f"{pad}    return U",
+                *g.enters(self.body, pad)]
 
     def children(self):
         return [self.body]

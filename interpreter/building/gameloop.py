@@ -1,0 +1,106 @@
+"""The game loop written for a ruleset, ``advance(S, changed=True)``, and the end of a resolve
+that asks its step's next question itself (``asks_again``): the loop's next iteration written in.
+building/flowgen.py puts both in the ruleset's module beside the steps' functions."""
+from __future__ import annotations
+
+from ..expr.names import item_read, state_add, state_read, state_write
+from .trips import pending
+
+
+def asks_again(rules, step) -> str:
+    """The end of a compiled resolve whose step stays on top and asks the next question (a
+    trick's next card) when no check can see what the answer changed: the game loop's next
+    iteration written in (run the step, count it, hand the decision back), so that a decision
+    costs one call instead of a trip through the loop. The loop takes over wherever it would
+    do something else: the game over, another frame on top, no decision asked, a forced move."""
+    over, stack, steps = state_read("over"), state_read("stack"), state_read("steps")
+    return "\n".join([f"    if {over} or {stack}[-1] is not frame:",
+                      "        return None",
+                      f"    changed = R{step.index}(S, frame)",
+                      f"    {state_add('steps', 1 + step.charge)}",
+                      f"    if {steps} > {rules.max_steps}:",
+                      "        _over_budget(S)",
+                      f"    if {pending(rules.auto_forced)}:",
+                      "        return ASKED",
+                      "    return changed"])
+
+
+def advance_source(rules, g, plain: bool = False) -> str:
+    """The game loop, ``advance(S, changed=True)``: run the flow until a decision is pending or
+    the game is over. Triggers and end conditions are checked whenever the state may have
+    changed: on entry (after a decision was applied) and after every step that does not report
+    UNCHANGED (``changed=False``: only frames changed, so not before the first step). Every step
+    run counts against the step budget (a step whose expressions may cost more counts more), and
+    so does every pass of a ``for_each`` effect (effects.py), so no flow runs forever.
+
+    Written for this ruleset, without the branches it cannot take (no triggers, no end
+    conditions, no forced moves, every step charged one), its budget and its ``when:``
+    triggers' check written in; ``plain``:
+    the reference, every branch kept, the constants read from ``S.rules.loop`` and each
+    trigger's condition called by its function."""
+    return "\n".join(["def advance(S, changed=True):", *loop_lines(rules, g, plain)])
+
+
+def loop_lines(rules, g, plain: bool = False) -> list:
+    """The game loop's body (advance_source), as lines: also written into ``apply_index``
+    (building/decision.py), a call fewer a decision that does not ask its next question itself."""
+    watch = bool(rules.triggers.when)
+    charges = tuple(1 + s.charge for s in rules.steps)
+    g.ns["CHARGES"] = charges
+    # (the state's reads in the compiler's dialect: expr/names.py state_read)
+    over, dec, steps = state_read("over"), state_read("dec"), state_read("steps")
+    lines = [f"    stack = {state_read('stack')}", "    runs = RUNS"]
+    if plain:
+        lines.append("    budget, ENDS, auto, checks, CHARGES = S.rules.loop")
+    lines += ["    try:", f"        while not {over}:"]
+    if plain or watch or rules.end_checks:
+        lines.append("            if changed and checks:" if plain else "            if changed:")
+        if watch:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
+            lines += [*rules.triggers.watch_source(g, " " * 16, plain),
+                      f"                if {over}:",
+                      "                    break"]
+        if plain:
+            lines += ["                try:",
+                      "                    for check in ENDS:",
+                      "                        if check(S, None, None):",
+                      f"                            {state_write('over', 'True')}",
+                      "                            break",
+                      "                except _RUNTIME_ERRORS as e:",
+                      "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
+                      "                    raise",
+                      f"                if {over}:",
+                      "                    break"]
+        for k, check in enumerate(() if plain else rules.end_checks):   # each asked in turn, no loop over them
+            g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
+            lines += ["                try:",
+                      f"                    if END{k}(S, None, None):",
+                      f"                        {state_write('over', 'True')}",
+                      "                        break",
+                      "                except _RUNTIME_ERRORS as e:",
+                      f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
+                      "                    raise"]
+    lines.append(f"            if {dec} is not None:")
+    if plain or rules.auto_forced:   # a decision with one option is no decision
+        lines += [f"                if auto and len({item_read(dec, '1')}) == 1:" if plain else
+                  f"                if len({item_read(dec, '1')}) == 1:",
+                  "                    changed = _forced(S, stack[-1])",
+                  "                    continue"]
+    lines += ["                break",
+              "            if not stack:",
+              f"                {state_write('over', 'True')}",
+              "                break",
+              "            frame = stack[-1]"]
+    if set(charges) == {1} and not plain:
+        lines += [f"            changed = {item_read('runs', item_read('frame', '0'))}(S, frame) is not U",
+                  f"            {state_add('steps', 1)}"]
+    else:
+        lines += [f"            i = {item_read('frame', '0')}",
+                  f"            changed = {item_read('runs', 'i')}(S, frame) is not U",
+                  f"            {state_add('steps', item_read('CHARGES', 'i'))}"]
+    lines += [f"            if {steps} > budget:" if plain else f"            if {steps} > {rules.max_steps}:",
+              "                _over_budget(S)",
+              "    except _RUNTIME_ERRORS as e:",
+              "        raise _located(S, e) from None",
+              f"    if {over}:",
+              f"        {state_write('dec', 'None')}"]
+    return lines
