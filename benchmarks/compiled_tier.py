@@ -9,7 +9,7 @@ The first compile's CPU time is given in two parts: this process's (the profile 
 play that picks the hot functions, the module written again for the compiler, Cython,
 setuptools) and the C compiler's. ``--dialect python`` compiles the module as it runs, its
 state's slots read by Cython's generic attribute lookup, instead of the C dialect the loader
-compiles (expr/names.py ``dialect``: each slot read at its offset, accel/slots.h).
+compiles (expr/cdialect.py ``dialect``: each slot read at its offset, accel/slots.h).
 
 The compile goes to a fresh temporary cache folder, so it is a first compile; the engine's own
 modules run as this checkout has them (pure, or built by ``python -m interpreter.accel build``:

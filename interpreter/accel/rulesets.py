@@ -3,7 +3,7 @@ functions compiled by Cython into an extension module, cached in the cache folde
 (``$XDG_CACHE_HOME/rulebook/compiled``), and its game loop, runs and resolves put in place of
 the Python ones (``use_compiled``), when asked: ``load(path, compiled=True)``, or
 ``RULEBOOK_COMPILED=1`` in the environment (building/__init__.py). The text compiled is the
-module written in the compiler's dialect (expr/names.py ``dialect``, building ``written_for_c``):
+module written in the compiler's dialect (expr/cdialect.py ``dialect``, building ``written_for_c``):
 its reads of the state's slots and of items, made by slots.h at their offsets. The cache's key
 is what determines that text (``cache_key``), so a cached module is loaded without writing it.
 The functions it names in its own functions are declared cpdef beside it (``direct_calls``):
@@ -32,8 +32,7 @@ import tempfile
 import types
 from pathlib import Path
 
-from ..expr.cdialect import CALLS, LIST_TAKE, SORTED_PUT, SORTED_TAKE
-from ..expr.names import ITEM_READ, SLOT_READ, SLOT_WRITE
+from ..expr.cdialect import CALLS, ITEM_READ, LIST_TAKE, SLOT_READ, SLOT_WRITE, SORTED_PUT, SORTED_TAKE
 from ..expr.runtime import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
 from . import PACKAGE, digest
@@ -50,7 +49,7 @@ FLAGS = ("-g0",)
 # every function, run or not).
 LINES: int | None = 1000
 SAMPLE = 2000
-# The module written in expr/names.py's C_SLOTS dialect reads a state's slots with SLOT_READ and
+# The module written in expr/cdialect.py's C_SLOTS dialect reads a state's slots with SLOT_READ and
 # items with ITEM_READ, which this declaration (beside the module, as Cython's augmenting .pxd)
 # makes slots.h's.
 HEADER = Path(__file__).resolve().parent / "slots.h"
@@ -67,8 +66,6 @@ _INLINED = ("<listcomp>", "<setcomp>", "<dictcomp>")
 _NOT_CPDEF = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
               | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
 _STORES = ("STORE_NAME", "STORE_GLOBAL", "DELETE_NAME", "DELETE_GLOBAL")   # (a def's own included)
-_LOCAL_READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_FAST_LOAD_FAST", "LOAD_CLOSURE",
-                "LOAD_DEREF")   # (a local's reads, in the bytecode of 3.11 to 3.13)
 _CYTHON_WORDS = frozenset(("include", "ctypedef", "cdef", "cpdef", "cimport", "DEF", "IF", "ELIF", "ELSE"))
 _said: set[str] = set()     # the reasons already shown in this process (each once)
 _loaded: set[str] = set()   # the modules loaded from the cache in this process
@@ -197,9 +194,11 @@ def _compile(src: Path, name: str, direct: str) -> Path:
     pxd.write_text(DECLARED + direct)
     try:
         return compile_file(src, name, src.parent, (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
-    except BuildError:
+    except BuildError as e:
         if not direct:
             raise
+        # (shown: a module cached so is slower, and the failure may not have been the calls')
+        print(f"rulebook: compiled again with its calls through Python ({e})", file=sys.stderr)
     pxd.write_text(DECLARED)
     return compile_file(src, name, src.parent, (OPTIMIZE, *FLAGS), include=(str(HEADER.parent),))
 
@@ -239,7 +238,7 @@ def direct_calls(text: str, spaces: list[dict]) -> str:
     stored = [i.argval for i in dis.get_instructions(module) if i.opname in _STORES]
     for code in defs.values():
         for c in _within(code):
-            named.update(c.co_names)
+            named.update(i.argval for i in dis.get_instructions(c) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME"))
             stored += [i.argval for i in dis.get_instructions(c) if i.opname in _STORES]
     out = []
     for name in sorted(named.intersection(defs)):
@@ -266,10 +265,13 @@ def _unread(code) -> set[str]:
     written: set[str] = set()
     read: set[str] = set()
     for i in dis.get_instructions(code):
-        names = i.argval if isinstance(i.argval, tuple) else (i.argval,)   # (3.13's LOAD_FAST_LOAD_FAST)
-        if i.opname in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF"):
+        op, names = i.opname, i.argval if isinstance(i.argval, tuple) else (i.argval,)   # (3.13's pairs)
+        if op == "STORE_FAST_LOAD_FAST":   # (3.13: one written, then one read)
+            written.add(names[0])
+            read.update(names[1:])
+        elif op.startswith(("STORE_FAST", "DELETE_FAST")) or op == "STORE_DEREF":
             written.update(names)
-        elif i.opname in _LOCAL_READS:
+        elif op.startswith("LOAD_FAST") or op in ("LOAD_CLOSURE", "LOAD_DEREF"):   # (3.14's LOAD_FAST_BORROW too)
             read.update(names)
     return written - read
 
@@ -425,9 +427,10 @@ def hot_source(rules, text: str, budget: int, written: str | None = None) -> str
         if name in defs and len(lines) + defs[name][1] - defs[name][0] + 1 <= budget:
             chosen.add(name)
             lines.update(range(defs[name][0] - 1, defs[name][1]))
+    aliases = {n: a for n in set().union(*calls.values()) if (a := _aliased(n, spaces, defs)) is not None}
     while True:   # the hottest function reached that fits in what is left of the budget, in turn
         reached = kept.union(*(calls[c] for c in chosen))
-        reached |= {_aliased(n, spaces, defs) for n in reached} - {None}   # (use_compiled binds the alias)
+        reached |= {aliases[n] for n in reached if n in aliases}   # (use_compiled binds the alias)
         fits = [n for n in order if n not in chosen and n in reached
                 and len(lines) + defs[n][1] - defs[n][0] + 1 <= budget]
         if not fits:

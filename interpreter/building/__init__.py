@@ -43,9 +43,9 @@ def load(path, variant: str | None = None, coverage: bool = False, compiled: boo
 def written_for_c(loaded, coverage: bool = False) -> str:
     """The module of the ruleset ``loaded`` as the compiled tier compiles it: built again, its
     code written in the dialect whose reads of a state's slots compile to reads at their offsets
-    (expr/names.py C_SLOTS); the same functions at the same lines as the module that runs."""
+    (expr/cdialect.py C_SLOTS); the same functions at the same lines as the module that runs."""
     import builtins
-    from ..expr.names import C_SLOTS, dialect, dialect_helpers
+    from ..expr.cdialect import C_SLOTS, dialect, dialect_helpers
     from .record import built
     with dialect(C_SLOTS):
         # the dialect's reads as Python, for code that runs while the ruleset is built: as the

@@ -16,8 +16,7 @@ from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGG
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
-from .cdialect import C_SLOTS as C_SLOTS, ITEM_READ as ITEM_READ, SLOT_READ, SLOT_WRITE, dialect as dialect, in_c
-from .cdialect import dialect_helpers as dialect_helpers, item_read   # (the dialect's own: cdialect.py)
+from .cdialect import SLOT_READ, SLOT_WRITE, in_c, item_read   # (the dialect's own: cdialect.py)
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
 from .runtime import list_bound
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
