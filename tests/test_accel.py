@@ -328,7 +328,7 @@ def test_the_module_written_for_c_is_the_one_that_runs_its_slot_reads_spelt_for_
     python = re.sub(r"S\.(\w+) = S\.\1 \+ ", r"S.\1 += ", python)   # (a count: names.state_add)
     # a card moved (cdialect.py sorted_take, sorted_put, list_take), given the Python it stands for
     python = re.sub(r"_rb_(?:take_sorted|insort)\((\S+?), (\w+), (\w+)\)", r"\3(\1, \2)", python)
-    python = re.sub(r"_rb_remove\((\S+?), (\w+)\)", r"\1.remove(\2)", python).splitlines()
+    python = re.sub(r"_rb_remove\((.+), (\w+)\)", r"\1.remove(\2)", python).splitlines()   # (a list spelt with spaces too)
     lines = rules.module_source.splitlines()
     assert len(python) == len(lines)   # (but a function's heading comment, cut at its width)
     assert [a for a, b in zip(python, lines) if a != b and not a.startswith("# ")] == []

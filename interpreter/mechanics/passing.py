@@ -10,6 +10,7 @@ from bisect import insort
 from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
+from ..expr.cdialect import list_take
 from ..expr.names import item_read, own_call, state_add, state_read, state_write, zone_ref
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
@@ -118,10 +119,11 @@ class Pass(Step):
         # only the delivery left to the run that flowgen's end of the resolve calls
         again = (self._next_card(g, "ASKED" if not g.auto_forced else f"ASKED if len({state_read('dec')}[1]) > 1 else U", True)
                  if self.asks_again and not g.plain else [])
+        held = f"({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}]"
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
             f"    giver = {item_read(f'frame[{GIVERS}]', f'frame[{GIVER}]')}",
-            f"    ({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}].remove(card)   # (copy on write)",
+            f"    {list_take(held, 'card')}   # (copy on write)",
             *g.assign(self.to, "to", "giver", "    "),   # (a checked seat: mechanics/base.py)
             f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
             f"    frame[{PICKED}] += 1",

@@ -20,6 +20,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, INT, list_of
+from ..expr.cdialect import list_take
 from ..expr.names import own_call, state_read, state_write
 from ..engine.knowledge import know
 from .base import IF_NONE_KEY, WHO, Step, step_kind
@@ -171,7 +172,7 @@ class Pick(Step):
                  f"    if {state_read('sh')}:   # copy on write: the two zones this state's own before they change",
                  f"        {own_call(self.src.zone)}",
                  f"        {own_call(self.dst.zone)}",
-                 f"    {src}(S, who, L).remove(card)",
+                 f"    {list_take(f'{src}(S, who, L)', 'card')}",
                  f"    dst = {dst}(S, who, L)",
                  f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)"]
         if self.notify:   # (specialised: asked only for a card that may fire a hook, decided per card)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
+from ..expr.cdialect import list_take
 from ..expr.names import item_read, owning, state_add, state_read, state_write, zone_ref
 from ..engine.knowledge import know
 from .base import Step, step_kind
@@ -270,7 +271,7 @@ class Tricks(Step):
                  f"    order = frame[{ORDER}]",
                  f"    player = {item_read('order', 'pos')}",   # (reads in the compiler's dialect: expr/names.py)
                  f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
-                 f"    {item_read('hands', owner)}.remove(card)",
+                 f"    {list_take(item_read('hands', owner), 'card')}",
                  f"    table = {zone_ref(self.table)}"]
         runs = self.follow_runs is not None and not g.plain
         again = self.asks_again and not g.plain
