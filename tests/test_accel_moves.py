@@ -21,6 +21,7 @@ from interpreter.accel.build import compiler  # noqa: E402
 from interpreter.expr.cdialect import C_SLOTS, dialect, dialect_helpers, list_take, sorted_put, sorted_take  # noqa: E402
 from interpreter.expr.runtime import HELPERS  # noqa: E402
 from helpers import module_from_file  # noqa: E402
+from test_accel import _final_states  # noqa: E402
 
 can_compile = pytest.mark.skipif(importlib.util.find_spec("Cython") is None or compiler() is None,
                                  reason="needs Cython and a C compiler")
@@ -168,17 +169,6 @@ def test_a_move_is_written_for_c_only_in_the_dialect():
         assert "_remove_sorted(" in interpreter.load(game).module_source
 
 
-def _final_states(rules, games: int = 12) -> list:
-    rnd = random.Random(3)
-    out = []
-    for seed in range(games):
-        S = rules.new_game(rules.player_counts[0], seed=seed)
-        while not S.is_terminal():
-            S.apply_index(rnd.randrange(len(S.dec[1])))
-        out.append((S.scores(), S.z, S.c, S.v, S.rng))
-    return out
-
-
 @pytest.mark.slow   # (a first compile of a seed game's module)
 @can_compile
 def test_a_game_whose_moves_run_in_c_plays_the_same_games(tmp_path, monkeypatch):
@@ -198,4 +188,4 @@ def test_a_game_whose_moves_run_in_c_plays_the_same_games(tmp_path, monkeypatch)
     assert all(f"{call}(" in text for call in ("_rb_take_sorted", "_rb_insort", "_rb_remove"))
     module = rules.advance.__globals__
     assert not {"_rb_take_sorted", "_rb_insort", "_rb_remove"} & set(module)   # (C's: no Python names)
-    assert _final_states(rules) == _final_states(interpreter.load("mister_diamond"))
+    assert _final_states(rules, 12) == _final_states(interpreter.load("mister_diamond"), 12)
