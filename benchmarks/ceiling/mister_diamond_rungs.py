@@ -415,11 +415,11 @@ class Rung3(Rung2):
     __slots__ = ()
 
     def apply_index(self, i: int):
-        try:
+        try:  # [try]
             value = self.dec[1][i]
             if i < 0:
                 raise IndexError(i)
-        except (TypeError, IndexError):
+        except (TypeError, IndexError):  # [try]
             raise RulesetError(f"no option {i!r} among the decision's {len(self.dec[1])}") from None
         self.dec = None
         pc = self.pc
@@ -435,9 +435,9 @@ class Rung3(Rung2):
 
     def _turn(self):
         """turns, until count(real_spots) == 0 (MD-5); its first step: set turn_over false."""
-        try:
+        try:  # [try]
             done = not self.z_real_spots
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "flow, until") from None
         if done:
             self.over = True
@@ -452,9 +452,9 @@ class Rung3(Rung2):
         self.steps += 1  # [steps]
         if self.steps > LIMIT:  # [steps]
             self.over_budget()
-        try:
+        try:  # [try]
             done = self.v_turn_over or not self.z_real_spots
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "until") from None
         options = self.vw[0]
         if done or not options:
@@ -468,21 +468,21 @@ class Rung3(Rung2):
         me = self.v_turn_player
         if self.ev is not None:  # [ev]
             self.ev.append({"ev": "target", "who": me, "card": spot})
-        try:
+        try:  # [try]
             c1 = len(self.z_fake_spots) > 0
             c2 = len(self.z_real_spots) > 0
             o = self.o
             skill = self.p["skill"] if not o or o.get("skill") is None else o["skill"][me]
             touch = (1 - skill) * (len(NB[spot]) - NB_GET[spot](self.at).count(EMPTY)) / self.p["max_neighbours"]
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "touch_chance") from None
         p = float(touch)
         p0 = p if 0.0 < p <= 1.0 else 0.0 if p == 0.0 else self._clamped("touch", p)
         p1 = 0.0
         if c1:
-            try:
+            try:  # [try]
                 p = (1 - touch) if (self.v_spot is not None and self.at[self.v_spot] == FAKE) else 0
-            except RUNTIME_ERRORS as e:
+            except RUNTIME_ERRORS as e:  # [try]
                 raise located(e, "outcome fake, chance") from None
             p = float(p)
             p1 = p if 0.0 < p <= 1.0 else 0.0 if p == 0.0 else self._clamped("fake", p)
@@ -496,27 +496,30 @@ class Rung3(Rung2):
         u = uniform(self)
         acc = 0.0
         if p0 > 0 and u < (acc := acc + p0):
-            self._told("touch")
+            self.v_result = "touch"
+            if self.ev is not None:  # [ev]
+                self.ev.append({"ev": "attempt", "outcome": "touch"})
             self.v_turn_over = True
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "set", "var": "turn_over", "value": True})
         elif p1 > 0 and u < (acc := acc + p1):
-            self._told("fake")
+            self.v_result = "fake"
+            if self.ev is not None:  # [ev]
+                self.ev.append({"ev": "attempt", "outcome": "fake"})
             self._reveal_fake()
             self.v_turn_over = True
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "set", "var": "turn_over", "value": True})
         elif p2 > 0 and u < (acc := acc + p2):
-            self._told("clean")
+            self.v_result = "clean"
+            if self.ev is not None:  # [ev]
+                self.ev.append({"ev": "attempt", "outcome": "clean"})
             return self._clean()
         else:
-            self._told(None)
+            self.v_result = None
+            if self.ev is not None:  # [ev]
+                self.ev.append({"ev": "attempt", "outcome": None})
         self._attempt()
-
-    def _told(self, outcome):
-        self.v_result = outcome
-        if self.ev is not None:  # [ev]
-            self.ev.append({"ev": "attempt", "outcome": outcome})
 
     def _clamped(self, name, p):
         if not -EPS <= p <= 1 + EPS:
@@ -547,10 +550,10 @@ class Rung3(Rung2):
         if spot is not None and self.at[spot] == FAKE:   # confirm_real (resolve: ask)
             self._swap(spot, self.z_fake_spots, self.z_real_spots, REAL)
         self._move_hidden(spot, self.z_real_spots, self.z_empty_spots, EMPTY, "empty_spots")
-        try:
+        try:  # [try]
             filled = self.c_filled
             options = [t for t in self.z_row if filled[t] < SLOTS[t]]
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "choose, options") from None
         if not options:
             return self._completed()
@@ -565,9 +568,9 @@ class Rung3(Rung2):
     def _completed(self):
         """if filled[tile] >= tile.slots: the tile is won; then the steal (MD-4, MD-6)."""
         me = self.v_turn_player
-        try:
+        try:  # [try]
             full = self.c_filled[self.v_tile] >= SLOTS[self.v_tile]
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "if") from None
         if full:
             self._move(self.v_tile, self.z_row, self.z_won[me], "won")
@@ -579,11 +582,11 @@ class Rung3(Rung2):
         self.v_victim = None
         if self.ev is not None:  # [ev]
             self.ev.append({"ev": "set", "var": "victim", "value": None})
-        try:
+        try:  # [try]
             won, tile = self.z_won, self.v_tile
             victims = [q for q in range(self.n) if q != me and any(not STEAL[t] for t in won[q])] \
                 if STEAL[tile] and tile in won[me] else ()
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "choose, options") from None
         if victims:
             self.pc = STEAL_FROM
@@ -597,12 +600,12 @@ class Rung3(Rung2):
 
     def _pick(self):
         """pick: who is me if victim != none, from won[victim] where not steal, one tile."""
-        try:
+        try:  # [try]
             who = self.v_turn_player if self.v_victim is not None else None
             if who is None:
                 return self._flip()
             options = [t for t in self.z_won[self.v_victim] if not STEAL[t]]
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "pick") from None
         if not options:
             return self._flip()
@@ -616,7 +619,7 @@ class Rung3(Rung2):
 
     def _ended(self):
         """end_when: any(players, by: sum(won, by: value) >= params.target), after won changed."""
-        try:
+        try:  # [try]
             won, target = self.z_won, self.p["target"]
             for q in range(self.n):
                 total = 0
@@ -625,15 +628,15 @@ class Rung3(Rung2):
                 if total >= target:
                     self.over = True
                     return True
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "end_when") from None
         return False
 
     def _flip(self):
         """if tile in won: a tile from the deck replaces it; the last tile flipped ends the game."""
-        try:
+        try:  # [try]
             won = self.v_tile in self.z_won[self.v_turn_player]
-        except RUNTIME_ERRORS as e:
+        except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "if") from None
         if won:
             if self.z_deck:
@@ -647,23 +650,37 @@ class Rung3(Rung2):
 RUNGS = {1: Rung1, 2: Rung2, 3: Rung3}
 
 
-def variant(rung: int, drop: tuple = ()) -> type:
+def variant(rung: int, drop: tuple = (), replace: tuple = ()) -> type:
     """Rung ``rung``'s class with the lines marked ``# [NAME]`` for each NAME of ``drop`` taken out,
-    each with the block it opens: the rung without those features (for benchmarks/ceiling.py)."""
-    if not drop:
+    each with the block it opens, and each (old, new) text of ``replace`` replaced (it must be
+    there): the rung without those features (for benchmarks/ceiling.py)."""
+    if not drop and not replace:
         return RUNGS[rung]
-    lines, out, skip = Path(__file__).read_text().splitlines(), [], None
+    text = Path(__file__).read_text()
+    for old, new in replace:
+        if old not in text:
+            raise ValueError(f"no {old!r} in {Path(__file__).name} to replace")
+        text = text.replace(old, new)
+    lines, out, skip, unwrap = text.splitlines(), [], None, None
     for line in lines:
         indent = len(line) - len(line.lstrip())
         if skip is not None:
             if line.strip() and indent > skip:
                 continue
             skip = None
+        if unwrap is not None:   # the block of a try taken out: its statements one level up
+            if line.strip() and indent > unwrap:
+                out.append(line[4:])
+                continue
+            unwrap = None
         if any(line.rstrip().endswith(f"# [{name}]") for name in drop):
-            skip = indent
+            if line.strip().startswith("try:"):
+                unwrap = indent
+            else:   # (an except clause goes with its try)
+                skip = indent
             continue
         out.append(line)
-    name = f"ceiling_rungs_without_{'_'.join(drop)}"
+    name = f"ceiling_rungs_variant_{len(sys.modules)}"
     module = type(sys)(name)
     module.__file__ = __file__
     sys.modules[name] = module
