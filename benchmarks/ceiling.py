@@ -3,6 +3,7 @@
 benchmarks/ceiling/mister_diamond_rungs.py and of the interpreter, on the same games.
 
     python benchmarks/ceiling.py [--games 20] [--seed 1] [--parts] [--json]
+    python benchmarks/ceiling.py --opcodes RUNG     # Python opcodes a decision, by function
 
 Each rung is Mister Diamond written by hand, adding one thing the engine's contract asks for:
 rung 0 the plain program (tests/oracles/mister_diamond_handwritten.py), rung 1 resumable
@@ -64,6 +65,8 @@ PARTS = [
        "p1 = p"),
       ('        if total > 1 + EPS:\n            raise RulesetError(f"the chances of the outcomes add up to {total:g}, more than 1")\n',
        ""))),
+    (3, "the place's options: the row, not `row where filled < slots`", (),
+     (("options = [t for t in self.z_row if filled[t] < SLOTS[t]]", "options = self.z_row"),)),
     (3, "the attempt as rung 2 writes it (one test, then the record)", (),
      (("    def _take(self, spot):\n        \"\"\"The attempt's", "    def _take_as_written(self, spot):\n        \"\"\"The"),)),
 ]
@@ -95,13 +98,35 @@ def per_game(rung, games: int, seed: int, **kw) -> tuple[float, float]:
     return (full - empty) / games, int(out.split()[-1]) / games
 
 
+def opcodes(rung: int, games: int, seed: int, top: int) -> str:
+    """Python opcodes a decision of a rung, by function (benchmarks/opcodes.py's tracer: what
+    ``benchmarks/opcodes.py --ruleset rulesets/mister_diamond.yaml`` gives the interpreter)."""
+    sys.path[:0] = [str(RUNGS_DIR)]
+    import mister_diamond_rungs as M
+    from opcodes import counter
+    counts, tracer = counter()
+    sys.settrace(tracer)
+    try:
+        decisions = M.play_rung0(games, seed) if rung == 0 else M.play(M.RUNGS[rung], games, seed)
+    finally:
+        sys.settrace(None)
+    rows = [f"{NAMES[rung]}: {sum(counts.values()) / decisions:.0f} opcodes a decision ({games} games, seed {seed})"]
+    rows += [f"{n / decisions:8.1f}  {key}" for key, n in counts.most_common(top)]
+    return "\n".join(rows)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--parts", action="store_true", help="also count each rung with one feature taken out")
+    ap.add_argument("--opcodes", type=int, choices=(0, 1, 2, 3), metavar="RUNG",
+                    help="Python opcodes a decision of this rung by function instead (no valgrind)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.opcodes is not None:
+        print(opcodes(args.opcodes, args.games, args.seed, 14))
+        return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
