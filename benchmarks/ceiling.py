@@ -40,6 +40,7 @@ NAMES = {0: "rung 0: the plain program", 1: "rung 1: + resumable", 2: "rung 2: +
 
 # (rung, what is taken out, lines marked, texts replaced)
 PARTS = [
+    (0, "its shuffles in plain Python (engine/rng.py's instead)", ("shuffle",), ()),
     (1, "options handed over as the list, not copied to a tuple", (),
      (("tuple(self.hidden)", "self.hidden"), ("tuple(self.row)", "self.row"))),
     (2, "no step budget", ("steps",), ()),
@@ -83,9 +84,10 @@ def child(rung: int | str, games: int, seed: int, drop=(), replace=(), setup_onl
                 "for g in range({games}): rules.new_game(4, seed={seed} + g)\n"
                 "print(0)\n").format(root=str(HERE.parent), games=games, seed=seed)
     if rung == 0:
+        head = HEAD + ("M.shuffle_as_the_engine()\n" if "shuffle" in drop else "")
         if setup_only:
-            return HEAD + f"for g in range({games}): M.Game(4, {seed} + g)\nprint(0)\n"
-        return HEAD + f"print(M.play_rung0({games}, {seed}))\n"
+            return head + f"for g in range({games}): M.Game(4, {seed} + g)\nprint(0)\n"
+        return head + f"print(M.play_rung0({games}, {seed}))\n"
     new = f"M.variant({rung}, {tuple(drop)!r}, {tuple(replace)!r})"
     if setup_only:
         return HEAD + f"cls = {new}\nfor g in range({games}): cls(4, {seed} + g)\nprint(0)\n"

@@ -85,6 +85,24 @@ def play_rung0(games: int, seed: int) -> int:
     return decisions
 
 
+class _Drawn:
+    """What engine/rng.py's shuffle reads and writes: the RNG's state as ``rng``."""
+    __slots__ = ("rng",)
+
+
+def _engine_shuffle(dice, items) -> None:
+    box = _Drawn()
+    box.rng = dice.state
+    shuffle(box, items)
+    dice.state = box.rng
+
+
+def shuffle_as_the_engine() -> None:
+    """Rung 0's shuffles drawn as engine/rng.py draws them, in lanes of one integer: the same
+    permutations and the same state after (for benchmarks/ceiling.py: what its shuffle costs)."""
+    hw.SplitMix64.shuffle = _engine_shuffle
+
+
 def _winners(points: list) -> list:
     best = max(points)
     return [p for p, x in enumerate(points) if x == best]
