@@ -77,3 +77,49 @@ def test_the_compiler_notes_the_shapes_it_writes():
     assert isinstance(s, BoolOp) and s.op == "and" and isinstance(s.parts[1].shape, Not)
     lines = as_statements(src, "_ok")
     assert lines is not None and any(line.startswith("for ") for line in lines)
+
+
+def _filter(rng):
+    """A random filter of the list ``a`` (or none, ``n``) by a condition on its element ``x`` and
+    the number ``k``, written as compiler.filter_source writes it, with its shape."""
+    from interpreter.expr.code import Filter
+    lst = rng.choice(["a", "a", "n"])
+    rest = rng.choice([f"(x > {rng.randint(0, 6)})", "(x != k)", "(10 // x > 1)", ""])
+    once = rng.choice(["", "(k > 1)", "(10 // k > 2)"])
+    if not once:
+        rest = rest or "True"
+        return code(f"[x for x in {lst} if {rest}]", Filter("x", code(lst), code(rest), ("", rest)))
+    where = f" if {rest}" if rest else ""
+    text = f"[x for w in ({lst},) if not w or ({once}) for x in w{where}]"
+    return code(text, Filter("x", code(lst), code(f"{once} and {rest}" if rest else once), (once, rest)))
+
+
+def _outcome(run, *args):
+    try:
+        return run(*args)
+    except (TypeError, ZeroDivisionError) as e:   # (the same error, raised at the same element)
+        return type(e)
+
+
+def test_a_filter_written_as_a_loop_gives_the_comprehension_s_list_and_errors():
+    rng = random.Random(9)
+    for _ in range(300):
+        src = _filter(rng)
+        lines = as_statements(src, "_ok")
+        assert lines is not None and not any("[" in line and " for " in line for line in lines)
+        for _ in range(5):
+            env = {"a": [rng.randint(0, 6) for _ in range(rng.randint(0, 5))], "n": None, "k": rng.randint(0, 4)}
+            expected = _outcome(eval, src, dict(env))   # noqa: S307 - test code (its globals: a comprehension's scope)
+            assert _outcome(_run, lines, env) == expected, (src, env)
+
+
+def test_the_compiler_notes_a_filter_it_writes_as_a_comprehension():
+    names = Names(zones={"hand": "player", "pile": "none"}, attrs={"rank": "int"}, vars={"k": "int"})
+    src = compile_expression("pile where rank > k", names).source
+    assert src.shape.split == ("", str(src.shape.cond))
+    src = compile_expression("pile where k > 2 and rank > k", names).source   # (k > 2 asked once)
+    once, rest = src.shape.split
+    assert "rank" not in once and "A_rank" in rest
+    from interpreter.expr.compiler import Compiler
+    plain = Compiler(names, plain=True).compile("pile where rank > k").source
+    assert plain.shape.split is None   # (the plain reference keeps the comprehension)

@@ -112,8 +112,9 @@ Seats = _shape("Seats", "what")
 # (state: ``S.c['x']``), looked up by ``index`` (a Code).
 Lookup = _shape("Lookup", "table index kind")
 # ``L where C`` as the compiler wrote it (a comprehension or a faster form): its element variable, the list it walks and
-# its condition (Codes).
-Filter = _shape("Filter", "var iter cond")
+# its condition (Codes); ``split``: (the terms asked once, the terms asked of each element), joined, when it is written as
+# the comprehension of compiler.filter_source (statements.py writes the same loop as statements), else None.
+Filter = _shape("Filter", "var iter cond split=None")
 # ``count(L where C)``: ``filter`` the Filter counted.
 Count = _shape("Count", "filter")
 # ``len(L)`` of a zone's list read from the state (``iter``: never none, a list).
@@ -165,6 +166,18 @@ def conjuncts(src: Any, op: str = "and") -> list:
     if isinstance(s, BoolOp) and s.op == op:
         return [term for part in s.parts for term in conjuncts(part, op)]
     return [src]
+
+
+def filter_split(var: str, cond: Any, plain: bool) -> tuple[str, str]:
+    """``cond`` of a filter of element ``var`` as (its leading terms that do not read the element,
+    asked once; the rest), each joined by ``and`` ("": none). Plain: nothing asked once."""
+    terms = conjuncts(cond)
+    k = 0
+    while not plain and k < len(terms) and isinstance(terms[k], Code) and var not in terms[k].uses:
+        k += 1
+    if k == 0:
+        return "", str(cond)
+    return " and ".join(f"({t})" for t in terms[:k]), " and ".join(f"({t})" for t in terms[k:])
 
 
 def zone_name(src: Any) -> str | None:

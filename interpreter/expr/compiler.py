@@ -23,7 +23,7 @@ from ..loading.kept import compiled
 from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
-from .code import Code, Hoisted, Prelude, Table, code, conjuncts
+from .code import Code, Hoisted, Prelude, Table, code, filter_split
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope, table_ref
 from .operators import OperatorNodes, divided
@@ -387,15 +387,11 @@ class Compiler(NameNodes, OperatorNodes):
         Specialised, the leading terms of ``cond`` that do not read the element are asked once,
         at the first element, as the plain filter first asks them (so never of an empty list, and
         their errors raised as it raises them); the element is then asked only the rest."""
-        terms = conjuncts(cond)
-        k = 0
-        while not self.plain and k < len(terms) and isinstance(terms[k], Code) and var not in terms[k].uses:
-            k += 1
+        once, rest = filter_split(var, cond, self.plain)
         out = var if body is None else body
-        if k == 0:
+        if not once:
             return f"[{out} for {var} in {src} if {cond if body is None else f'({cond})'}]"
-        whole, rest = self.fresh(), " and ".join(f"({t})" for t in terms[k:])
-        once = " and ".join(f"({t})" for t in terms[:k])
+        whole = self.fresh()
         return f"[{out} for {whole} in ({src},) if not {whole} or ({once}) for {var} in {whole}{' if ' + rest if rest else ''}]"
 
     def _invariant(self, src: Code, scope) -> bool:

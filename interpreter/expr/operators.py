@@ -11,7 +11,7 @@ from . import runtime
 from .access import Recorder
 from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
-    Quotient, reading, shape
+    Quotient, filter_split, reading, shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, \
     member_of_record, pure_value, scan_call, scan_first, shared_zones
 from .parser import ExprError, offset_of, unquote
@@ -166,8 +166,9 @@ class OperatorNodes:
             src, first_cond = inner.iter, inner.cond
             csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
         out = None if self.plain else faster_filter(self.names.sorted_zones, var, src, csrc, self.fresh())
+        split = None if out or self.plain else filter_split(var, csrc, self.plain)   # (the comprehension's parts)
         out = out or self.filter_source(var, src, csrc)
-        return code(out, Filter(var, src, csrc), loops=True), typ   # (count(...) > 0 as any(...), first(L where ...))
+        return code(out, Filter(var, src, csrc, split), loops=True), typ   # (count(...) > 0 as any(...), first(L where ...))
 
     def n_cond(self, n, scope):
         a, c, b = (self.node(x, scope) for x in n.children)
