@@ -58,7 +58,15 @@ def _bring(w, h: list, pos: list) -> None:
                 w[2][pos[gone]] = 0.0
                 w[3] = total
                 return
-    elif n == k + 1:   # (a card put anywhere; at the end too: no slice made)
+    elif n > k and h[:k] == old:   # (before one card put anywhere: a pile growing at its end costs no search)
+        came = h[k:]
+        view = w[2]
+        for x in came:
+            view[pos[x]] = 1.0
+        old += came
+        w[3] += sum(came)
+        return
+    elif n == k + 1:
         total = sum(h)
         came = total - w[3]
         try:
@@ -71,19 +79,11 @@ def _bring(w, h: list, pos: list) -> None:
                 w[2][pos[came]] = 1.0
                 w[3] = total
                 return
-    elif n > k and h[:k] == old:
-        came = h[k:]
-        view = w[2]
-        for x in came:
-            view[pos[x]] = 1.0
-        old += came
-        w[3] += sum(came)
-        return
     w[1][:] = w[4]
     view = w[2]
     for x in h:
         view[pos[x]] = 1.0
-    w[0], w[3] = h[:], (total if abs(n - k) == 1 else sum(h))   # (the sum known when one card went or came)
+    w[0], w[3] = h[:], (total if n == k - 1 or n == k + 1 else sum(h))   # (the sum known when one card went or came)
 
 
 FEW = 8   # values: as many changed are written one by one, more the whole list again
