@@ -191,6 +191,57 @@ def test_a_kept_block_is_brought_up_to_date_by_what_came_or_went():
         assert bytes(block) == hot(h) and w[0] == h and w[0] is not h, h
 
 
+def test_a_kept_block_takes_one_card_put_anywhere_in_place():
+    """``_bring``: one card come anywhere in a long zone (a sorted zone taking one; at the front,
+    the middle, the end) is put in the kept list itself, not a copy; a list one longer that is
+    not the kept one and a card (a card swapped too) is written again."""
+    from array import array
+    from interpreter.adapters.seat_encoder import _bring
+    pos = [9 - c for c in range(10)]
+    block = bytearray(40)
+    w = [[], block, memoryview(block).cast("f"), 0, bytearray(40)]
+    _bring(w, [2, 4, 6, 8], pos)
+    kept = w[0]
+    for h in ([2, 3, 4, 6, 8], [0, 2, 3, 4, 6, 8], [0, 2, 3, 4, 6, 8, 9]):
+        _bring(w, h, pos)
+        assert w[0] is kept and w[0] == h and w[0] is not h and w[3] == sum(h)
+        assert bytes(block) == array("f", [1.0 if 9 - s in h else 0.0 for s in range(10)]).tobytes(), h
+    for h in ([0, 2, 3, 4, 6, 9, 8, 1], [0, 2, 3, 4, 6, 9, 7, 1, 5]):   # (a swap and one come; the sums' difference in h)
+        _bring(w, h, pos)
+        assert w[0] == h and w[0] is not h and w[3] == sum(h)
+        assert bytes(block) == array("f", [1.0 if 9 - s in h else 0.0 for s in range(10)]).tobytes(), h
+
+
+def test_a_counter_owned_by_each_card_writes_the_values_that_changed():
+    """``_recount``: the kept floats of a counter owned by each card hold the counter's values
+    after each change: one value or a few changed are written one by one in the kept list itself;
+    many changed, or a value that is not a whole number in 0..255 (negative, large, a num), the
+    whole list again."""
+    from array import array
+    from interpreter.adapters.seat_encoder import FEW, _recount
+    n = 40
+    block = bytearray(4 * n)
+    w = [None, block, memoryview(block).cast("f"), None]
+    x = [0] * n
+    _recount(w, x)
+    kept = w[0]
+    steps = [(0, 1), (39, 3), (17, 255), (17, 0), (5, True)]
+    for i, v in steps:
+        x = x[:]
+        x[i] = v
+        _recount(w, x)
+        assert w[0] is kept and w[0] == x and w[0] is not x, (i, v)
+        assert bytes(block) == array("f", x).tobytes(), (i, v)
+    x = x[:]
+    x[2], x[30] = 7, 9   # two at once
+    _recount(w, x)
+    assert w[0] is kept and bytes(block) == array("f", x).tobytes()
+    for x in ([3] * (FEW + 1) + [0] * (n - FEW - 1), [1] * n, [-1] + [0] * (n - 1), [0] * (n - 1) + [256],
+              [0.5] + [0] * (n - 1), [0] * n, [2] * n):
+        _recount(w, x)
+        assert w[0] == x and w[0] is not x and bytes(block) == array("f", x).tobytes(), x
+
+
 def test_a_long_lists_changes_are_found_from_its_common_start():
     """The incremental encoder's diffs (adapters/shared_encoder.py): the first difference of two
     lists by bisection, the cards that went or came (a few, one at a time, or in one run, or

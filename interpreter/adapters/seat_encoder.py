@@ -6,10 +6,11 @@ chosen from a table) are "Ns" fields, everything between them pad bytes, which t
 writes as zeros (nothing is cleared first; no array, memoryview or numpy view is made a call).
 A long zone's multi-hot is a kept block (a bytearray shared by the encoders of one consumer's
 seats, with the list it was written from), brought up to date when the zone's list differs:
-the cards that came when the list grew at its end, the one that left when one did, else
-every slot again (``_bring``). Written after the packing, slot by slot: a short list (a copy
-and a comparison cost more than writing it) and a zone owned by each card. A counter of every
-seat is kept packed while unchanged, shared by the seats' encoders (its values in absolute
+the cards that came when the list grew at its end, the one that left or came when one did,
+else every slot again (``_bring``). Written after the packing, slot by slot: a short list (a
+copy and a comparison cost more than writing it) and a zone owned by each card. A counter
+owned by each card is a kept block too, its values that changed written (``_recount``). A
+counter of every seat is kept packed while unchanged, shared by the seats' encoders (its values in absolute
 order twice: a seat's own order starts at its first value); six variables or more are kept
 packed while unchanged too (in the seat's own memo, M:
 their order is the seat's). The seat's relative owners are constants.
@@ -37,10 +38,12 @@ def _onehots(count: int) -> list:
 def _bring(w, h: list, pos: list) -> None:
     """Make the kept block ``w`` hold the cards of ``h`` (it holds those of ``w[0]``, whose sum
     is ``w[3]``): the card that left when one did (a card played from a hand: the difference of
-    the sums, checked by taking it from the kept list, the encoder's own copy), the cards that
-    came when the list grew at its end (a pile taking a trick), else every slot written again
-    (on the zeros of ``w[4]``). (Keeping the sum spares one ``sum`` a call, and removing in
-    place a copy and a search: 7.1 k instructions for a card gone from a hand of 12 became 4.4 k.)"""
+    the sums, checked by taking it from the kept list, the encoder's own copy), the card that
+    came when one did (the difference of the sums, put in the kept list where ``h`` has it:
+    at its end without a search, a pile taking one; anywhere, a sorted zone), the cards that came when the list grew at its end (a pile taking a
+    trick), else every slot written again (on the zeros of ``w[4]``). (Keeping the sum spares
+    one ``sum`` a call, and removing in place a copy and a search: 7.1 k instructions for a
+    card gone from a hand of 12 became 4.4 k.)"""
     old = w[0]
     k, n = len(old), len(h)
     if n == k - 1:   # (the most frequent: asked first)
@@ -55,6 +58,20 @@ def _bring(w, h: list, pos: list) -> None:
                 w[2][pos[gone]] = 0.0
                 w[3] = total
                 return
+    elif n == k + 1:   # (one card put anywhere: at the end, no search)
+        total = sum(h)
+        came = total - w[3]
+        if h[-1] == came:
+            old.append(came)
+        else:
+            try:
+                old.insert(h.index(came), came)
+            except ValueError:
+                pass
+        if old == h:
+            w[2][pos[came]] = 1.0
+            w[3] = total
+            return
     elif n > k and h[:k] == old:
         came = h[k:]
         view = w[2]
@@ -67,7 +84,36 @@ def _bring(w, h: list, pos: list) -> None:
     view = w[2]
     for x in h:
         view[pos[x]] = 1.0
-    w[0], w[3] = h[:], (total if n == k - 1 else sum(h))   # (the sum known when a card went)
+    w[0], w[3] = h[:], (total if n == k - 1 or n == k + 1 else sum(h))   # (the sum known when one card went or came)
+
+
+FEW = 8   # values: as many changed are written one by one, more the whole list again
+
+
+def _recount(w, x: list) -> None:
+    """Make the kept bytes ``w[1]`` of a counter owned by each card hold the values of ``x`` (they
+    hold those of ``w[0]``). Made from a list, ``array('f', x)`` costs some 400 instructions a
+    value (23.5 k for 58) and ``struct`` 210; ``bytes(x)`` 60 (whole numbers 0..255 only), so
+    the values changed are found as the bytes that differ from those of ``w[0]`` (kept as one
+    int, ``w[3]``: the highest set bit of the xor names the last), and each written alone
+    through the float view ``w[2]``. Else (a value out of a byte, or many changed: a new game)
+    the whole list written again."""
+    try:
+        now = int.from_bytes(bytes(x), "little")
+    except (TypeError, ValueError):   # (a value that is no whole number in 0..255)
+        now = None
+    was, old = w[3], w[0]
+    if now is not None and was is not None:
+        diff, view = now ^ was, w[2]
+        for _ in range(FEW):
+            i = (diff.bit_length() - 1) >> 3
+            view[i] = old[i] = x[i]
+            diff &= (1 << 8 * i) - 1   # (the bytes below the one written)
+            if not diff:
+                w[3] = now
+                return
+    w[1][:] = array("f", x)
+    w[0], w[3] = x[:], now
 
 
 def compile_seat(L, seat: int, team: int, kept: list):
@@ -79,7 +125,7 @@ def compile_seat(L, seat: int, team: int, kept: list):
     ns = {"array": array, "float": float, "t": memoryview(buffer), "K": kept, "ASK": L.ask_slot,
           "MOVE": [movers[(w - seat) % n] for w in range(n)] + [movers[n]],   # [-1]: nobody
           "PROMPT": _onehots(asking + 1), "COPY": np.frombuffer(buffer, F32).copy, "M": [],
-          "BRING": _bring}
+          "BRING": _bring, "RECOUNT": _recount}
     pre = ["    d = S.dec"]   # (each table read from its slot: expr/names.py)
     post: list = []
     # (offset in floats, bytes, format code, source of the value)
@@ -89,13 +135,18 @@ def compile_seat(L, seat: int, team: int, kept: list):
                f"PROMPT[ASK.get(S.stack[-1][0], {asking}) if d is not None else {asking}]")]
     used = [0]
 
-    def keep(held=None):
+    def keep(held=None, counter=None):
         """A kept entry, shared by the seats' encoders: a zone's block (``held`` slots) is [the list
         it was written from, the bytearray of its floats, a float view of it, the list's sum,
         its zeros]
-        (module docstring); a counter's, [the list it was written from, its bytes]."""
+        (module docstring); a counter's of every seat, [the list it was written from, its bytes];
+        a counter's owned by each card (``counter`` values), [the list, the bytearray of its
+        floats, a float view of it, the list's bytes as an int or None] (``_recount``)."""
         if used[0] == len(kept):
-            if held is None:
+            if counter is not None:
+                block = bytearray(4 * counter)
+                kept.append([None, block, memoryview(block).cast("f"), None])
+            elif held is None:
                 kept.append([None, b""])
             else:
                 block = bytearray(4 * held)
@@ -155,12 +206,11 @@ def compile_seat(L, seat: int, team: int, kept: list):
             fields.append((offset, 4, "f", counter_ref(name)))
             continue
         pre.append(f"    {x} = {counter_ref(name)}")
-        if kind == "card":   # one value per card, kept as bytes while unchanged
-            m = keep()
+        if kind == "card":   # one value per card, kept as bytes, the values changed written (_recount)
+            m = keep(counter=len(L.rules.card_labels))
             pre += [f"    w = K[{m}]",
                     f"    if {x} != w[0]:",
-                    f"        w[0] = {x}[:]",
-                    f"        w[1] = array('f', {x}).tobytes()",
+                    f"        RECOUNT(w, {x})",
                     f"    {x} = w[1]"]
             size = 4 * len(L.rules.card_labels)
             fields.append((offset, size, f"{size}s", x))
