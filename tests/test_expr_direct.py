@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from interpreter.accel import loaded
 from interpreter.expr import Compiler, ExprError
 from interpreter.expr.limits import MAX_COST, MAX_SOURCE
 from interpreter.expr.names import var_ref
@@ -338,6 +339,7 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
     fast = Compiler(rules.names).compile(text, locals={"a": ANY, "b": ANY})
     plain = Compiler(rules.names, plain=True).compile(text, locals={"a": ANY, "b": ANY})
     S, calls = rules.new_game(2), []
+    watched = not loaded()["expr.runtime"]   # (the compiled tier runs expr/runtime.py as C)
 
     def profile(frame, event, arg):
         if event == "call" and frame.f_code is _div.__code__:
@@ -365,4 +367,4 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
             assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (a, b, got)
         else:
             assert repr(got) == repr(want) and type(got) is type(want), (a, b)
-        assert (calls == []) == divides, (a, b)
+        assert not watched or (calls == []) == divides, (a, b)   # (compiled, _div runs as C: no call seen)
