@@ -161,6 +161,23 @@ def _env() -> dict:
     return {k: v for k, v in os.environ.items() if k != "CC"}
 
 
+def compiles_noted(monkeypatch, tmp_path) -> list:
+    """A cache folder of the test's own, and each compile of a ruleset's module noted in the list
+    returned: (the text compiled, the .pxd beside it)."""
+    from interpreter.accel import rulesets
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    noted: list = []
+    compile_file = rulesets.compile_file
+
+    def spy(source, *args, **kw):
+        noted.append((source.read_text(), source.with_suffix(".pxd").read_text()))
+        return compile_file(source, *args, **kw)
+
+    monkeypatch.setattr(rulesets, "compile_file", spy)
+    return noted
+
+
 def _final_states(rules, games: int = 20) -> list:
     rnd = random.Random(3)
     out = []
@@ -212,16 +229,7 @@ def test_a_ruleset_module_not_compiled_says_why_once(tmp_path, monkeypatch, caps
 @can_compile
 def test_a_compiled_ruleset_module_plays_the_same_games_and_is_cached(tmp_path, monkeypatch, capsys):
     from interpreter.accel import rulesets
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
-    compiled_texts = []
-    compile_file = rulesets.compile_file
-
-    def spy(source, *args, **kw):
-        compiled_texts.append((source.read_text(), source.with_suffix(".pxd").read_text()))
-        return compile_file(source, *args, **kw)
-
-    monkeypatch.setattr(rulesets, "compile_file", spy)
+    compiled_texts = compiles_noted(monkeypatch, tmp_path)
     building = sys.modules["interpreter.building"]
     writes = []   # the ruleset built again in the C dialect: only to compile it
     written_for_c = building.written_for_c

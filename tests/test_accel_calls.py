@@ -11,7 +11,7 @@ import types
 import pytest
 
 from helpers import load_text
-from test_accel import HAS_CYTHON, _final_states, _ruleset_modules_not_asked_for, can_compile  # noqa: F401
+from test_accel import HAS_CYTHON, _final_states, compiles_noted, _ruleset_modules_not_asked_for, can_compile  # noqa: F401
 
 MODULE = '''
 def entry(S, frame):
@@ -200,16 +200,7 @@ def test_a_function_the_loop_calls_by_another_name_is_among_the_hot_functions(tm
 @can_compile
 def test_a_compiled_module_calls_its_runs_in_c_and_plays_the_same_games(tmp_path, monkeypatch):
     from interpreter.accel import rulesets
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
-    written = []
-    compile_file = rulesets.compile_file
-
-    def spy(source, *args, **kw):
-        written.append((source.read_text(), source.with_suffix(".pxd").read_text()))
-        return compile_file(source, *args, **kw)
-
-    monkeypatch.setattr(rulesets, "compile_file", spy)
+    written = compiles_noted(monkeypatch, tmp_path)
     rules = load_text(tmp_path, CALLS)
     assert rulesets.use_compiled(rules)
     (text, pxd), = written
@@ -235,21 +226,13 @@ def test_declarations_cython_refuses_leave_the_calls_through_python(tmp_path, mo
     parameter more than it has) is no compile error for the user: the module is compiled
     again without those declarations, says so, and plays the same games."""
     from interpreter.accel import rulesets
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    compiled = compiles_noted(monkeypatch, tmp_path)
     direct_calls = rulesets.direct_calls
     monkeypatch.setattr(rulesets, "direct_calls",
                         lambda text, spaces: direct_calls(text, spaces).replace("object frame)", "object frame, object x)"))
-    declarations = []
-    compile_file = rulesets.compile_file
-
-    def spy(source, *args, **kw):
-        declarations.append(source.with_suffix(".pxd").read_text())
-        return compile_file(source, *args, **kw)
-
-    monkeypatch.setattr(rulesets, "compile_file", spy)
     rules = load_text(tmp_path, CALLS)
     assert rulesets.use_compiled(rules)
+    declarations = [pxd for _, pxd in compiled]
     said = capsys.readouterr().err
     assert "is not used" not in said and "compiled again with its calls through Python (" in said   # (shown: a slower module)
     assert len(declarations) == 2 and "object x)" in declarations[0] and "cpdef" not in declarations[1]
