@@ -13,8 +13,13 @@ tests/test_mister_diamond_lockstep.py replay the engine's games with them). Both
 process, alternating, ``--repeat`` times (median of each), so that the machine's load falls on
 both alike; the ratio of the two times per game is the figure. ``--instructions`` counts
 machine instructions per game of both under valgrind instead (deterministic; see
-instructions.py), and per decision (each side plays its own random games, of lengths that
-differ: over Mister Diamond's 10 games by a tenth, so its ratio a decision is the figure); with ``--hardware``, also cachegrind's simulated cache misses and
+instructions.py), and per decision. Both sides choose alike: game ``g`` takes each option at random
+from its own ``random.Random(seed + g)`` (``interpreted``, as the programs' ``choose`` does), and
+its chance from the seed ``seed + g``; where a program asks the same decisions with the same
+options as the ruleset (Mister Diamond: every game), the two sides play the very same games and
+the ratio a game compares like with like. Where they differ (the other three number or order
+some options their own way), each side plays its own random games and a game's length differs
+a little between them (the decisions a game are printed, side by side). With ``--hardware``, also cachegrind's simulated cache misses and
 mispredicted branches a game (up to 200 games): where the wall-time ratio departs from the
 instructions' one. ``--by-prompt`` counts Python opcodes (deterministic, no valgrind) per
 decision of each prompt, on each side: the work a decision's answer sets going, up to the next
@@ -30,6 +35,7 @@ import argparse
 import collections
 import importlib
 import json
+import random
 import shutil
 import statistics
 import sys
@@ -43,11 +49,23 @@ sys.path[:0] = [str(ROOT), str(HERE), str(ORACLES)]
 
 import interpreter  # noqa: E402
 from interpreter.play.simulation.workers import settle  # noqa: E402
-from playouts import playouts  # noqa: E402
 
 
 GAMES = {"diamonds": "Diamonds", "diams": "Diam's", "diamonds_club": "Diamonds Club",   # with a hand-written program
          "mister_diamond": "Mister Diamond"}
+
+
+def interpreted(rules, games: int, seed: int) -> dict:
+    """Random games of the interpreter chosen as the hand-written programs choose: game ``g``
+    from the seed ``seed + g``, each option drawn by its own ``random.Random(seed + g)``."""
+    start = time.perf_counter()
+    decisions = 0
+    for g in range(games):
+        S, rnd = rules.new_game(4, seed=seed + g), random.Random(seed + g)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            decisions += 1
+    return {"seconds": time.perf_counter() - start, "decisions": decisions}
 
 
 def handwritten(game_name: str, games: int, seed: int) -> dict:
@@ -64,7 +82,6 @@ def handwritten(game_name: str, games: int, seed: int) -> dict:
 def by_prompt(game: str, games: int, seed: int) -> dict:
     """prompt -> {"decisions": [interpreter, hand-written] a game, "opcodes": [each] a decision},
     each side's opcodes counted by opcodes.py's tracer and given to the prompt last asked."""
-    import random
     from opcodes import counter
     rules = interpreter.load(interpreter.ruleset_path(game))
     Game = importlib.import_module(f"{game}_handwritten").Game
@@ -126,11 +143,11 @@ def _prompt_rows(table: dict, name: str, games: int) -> str:
 def wall(game: str, games: int, repeat: int, seed: int) -> dict:
     rules = interpreter.load(interpreter.ruleset_path(game))
     settle()
-    playouts(rules, 4, max(1, games // 10), seed)   # warm-up, both
+    interpreted(rules, max(1, games // 10), seed)   # warm-up, both
     handwritten(game, max(1, games // 10), seed)
     ours, theirs = [], []
     for _ in range(repeat):
-        ours.append(playouts(rules, 4, games, seed)["seconds"] / games)
+        ours.append(interpreted(rules, games, seed)["seconds"] / games)
         theirs.append(handwritten(game, games, seed)["seconds"] / games)
     a, b = statistics.median(ours), statistics.median(theirs)
     return {"interpreter_ms_per_game": round(a * 1e3, 3), "handwritten_ms_per_game": round(b * 1e3, 3),
@@ -139,10 +156,10 @@ def wall(game: str, games: int, repeat: int, seed: int) -> dict:
 
 CHILD = {
     "interpreter": ("import sys; sys.path[:0] = [{root!r}, {bench!r}]\n"
-                    "import interpreter\nfrom playouts import playouts\n"
+                    "import interpreter\nfrom versus_handwritten import interpreted\n"
                     "from interpreter.play.simulation.workers import settle\n"
                     "rules = interpreter.load(interpreter.ruleset_path({game!r})); settle()\n"
-                    "print(playouts(rules, 4, {games}, {seed})['decisions'] if {games} else 0)\n"),
+                    "print(interpreted(rules, {games}, {seed})['decisions'] if {games} else 0)\n"),
     "handwritten": ("import sys; sys.path[:0] = [{ref!r}]\n"
                     "from {game}_handwritten import Game\n"
                     "decisions = 0\n"
@@ -159,8 +176,8 @@ def _child(kind: str, game: str, games: int, seed: int) -> str:
 
 
 def instructions(kind: str, game: str, games: int, seed: int) -> tuple[float, float]:
-    """(instructions a game, decisions a game) of one side: each side plays its own random games,
-    so a game's length differs between the two (a few games of Mister Diamond: by 10%)."""
+    """(instructions a game, decisions a game) of one side (the same games on both sides where
+    the program asks as the ruleset does: the module docstring)."""
     from instructions import instructions_of   # (benchmarks/instructions.py: the same child settings)
     (full, out), (empty, _) = (instructions_of(_child(kind, game, n, seed)) for n in (games, 0))
     return (full - empty) / games, int(out.split()[-1]) / games
@@ -176,7 +193,8 @@ def counters(kind: str, game: str, games: int, seed: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=sorted(GAMES), default="diamonds")
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", type=int, default=None,
+                    help="games a side (400; under --instructions 10, and with --hardware at most 200)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead")
@@ -188,7 +206,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     name = GAMES[args.game]
     if args.by_prompt:
-        games = min(args.games, 20)
+        games = min(args.games or 20, 20)
         result = by_prompt(args.game, games, args.seed)
         print(json.dumps(result) if args.json else _prompt_rows(result, name, games))
         return 0
@@ -196,7 +214,7 @@ def main(argv=None) -> int:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
     if args.instructions and args.hardware:
-        games = min(args.games, 200)
+        games = min(args.games or 10, 200)
         a, b = (counters(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter": {k: round(v) for k, v in a.items()},
                   "handwritten": {k: round(v) for k, v in b.items()}, "games": games,
@@ -205,7 +223,7 @@ def main(argv=None) -> int:
                 if min(a[k], b[k]) >= 100]   # (last-level misses: a few a game, noise)
         text = "\n".join([f"{name}, 4 players, a game ({games} games each): interpreter, hand-written, ratio", *rows])
     elif args.instructions:
-        games = min(args.games, 10)
+        games = args.games or 10
         (a, da), (b, db) = (instructions(kind, args.game, games, args.seed) for kind in ("interpreter", "handwritten"))
         result = {"interpreter_instructions_per_game": round(a), "handwritten_instructions_per_game": round(b),
                   "ratio": round(a / b, 2), "games": games, "decisions_per_game": [da, db],
@@ -214,6 +232,7 @@ def main(argv=None) -> int:
                 f"{b / 1e6:.2f} M: {a / b:.2f}x ({games} games each); a decision: "
                 f"{a / da / 1e3:.1f} k ({da:.1f} a game), {b / db / 1e3:.1f} k ({db:.1f}): {a / da / (b / db):.2f}x")
     else:
+        args.games = args.games or 400
         result = wall(args.game, args.games, args.repeat, args.seed)
         text = (f"{name}, 4 players: interpreter {result['interpreter_ms_per_game']} ms/game, hand-written "
                 f"{result['handwritten_ms_per_game']} ms/game: {result['ratio']}x "

@@ -52,3 +52,26 @@ def test_opcodes_are_compared_with_the_handwritten_program_by_prompt():
     assert {"draw", "action", "give", "take"} <= {p for p, row in table.items() if min(row["decisions"]) > 0}
     text = versus_handwritten._prompt_rows(versus_handwritten.by_prompt("diamonds", 1, 3), "Diamonds", 1)
     assert "(any)" in text and "play" in text   # the Diamonds program names no prompts: one row
+
+
+def test_mister_diamond_is_measured_on_the_same_games_on_both_sides():
+    """benchmarks/versus_handwritten.py chooses as the hand-written programs do (game g: its own
+    random.Random(seed + g)); Mister Diamond's program asks the ruleset's decisions with the
+    same options, so each game is the same game on both sides: as long, with the same scores."""
+    sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests" / "oracles")]
+    try:
+        import versus_handwritten
+        from mister_diamond_handwritten import Game
+    finally:
+        del sys.path[:2]
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    for g in range(5):
+        ours = versus_handwritten.interpreted(rules, 1, 40 + g)["decisions"]
+        theirs = Game(4, 40 + g)
+        scores = theirs.play()
+        assert ours == theirs.decisions > 10
+        S = rules.new_game(4, seed=40 + g)
+        rnd = versus_handwritten.random.Random(40 + g)
+        while not S.over:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        assert list(S.scores()) == scores
