@@ -288,10 +288,12 @@ class FlowSource:
         elif self._bare(fn) or not self.inline(fn):
             return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
         else:
-            binds = [*bind_me, *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
+            # (``L`` only for one that reads a local: the one way an expression's code names it, expr/names.py)
+            binds = [*bind_me, *([f"L = {L}"] if L != "L" and (access is None or access.locals) else [])]
         statements, result = fn.body
+        kept = [f"{target} = {result}"] if result != target else []   # (its statements set it already)
         return [f"{pad}try:   # {self._heading(fn)}, written in place",
-                *(f"{pad}    {line}" for line in (*binds, *statements, f"{target} = {result}")),
+                *(f"{pad}    {line}" for line in (*binds, *statements, *kept)),
                 f"{pad}except TypeError as e:", f"{pad}    raise _none_used(e)",
                 *([f"{pad}{target} = {form.format(target)}"] if form != "{}" else [])]   # (outside: its own errors)
 
