@@ -28,12 +28,13 @@ KEPT = [
     ("changed", "changed = ", "the game loop keeps what a run reports, read by end conditions a ruleset may not have "
                               "(building/gameloop.py)"),
     ("_r", "for _r in range(", "a deal's rounds counted by a for loop, which binds its variable (mechanics/cards.py)"),
-    ("void", "void = ", "a trick's test of a void seat, read on the paths where hooks run (mechanics/tricks.py)"),
-    ("win_card", "win_card = ", "a trick's winning card, read where hooks may (mechanics/tricks.py)"),
+    ("void", "void = ", "a trick's test of a seat's void, which no hook of the ruleset reads (mechanics/tricks.py)"),
+    ("win_card", "win_card = ", "a trick's winning card, which no hook of the ruleset reads (mechanics/tricks.py)"),
     ("f", " := ", "a frame pushed and named where the path after it returns (flowgen.py enters/next_step)"),
     ("acc", "acc := acc + ", "an attempt's last chance added up as the others are (mechanics/dexterity.py)"),
     ("_", "for card, _ in ", "a pair unpacked (mechanics/grid.py)"),
-    ("_g4", "_g4 = [] if S.ev", "a deal's events, for a deal that tells them card by card (mechanics/cards.py)"),
+    ("_g4", "_g4 = [] if S.ev", "a deal's (seat, card) list for its events, made where a zone's triggers have "
+                                "them told card by card (mechanics/cards.py)"),
     ("_t0", "((_t0 := S.c_coins_on)", "one prelude for a grid's price and filter, bound for both "
                                       "(mechanics/grid_prices.py)"),
     ("me", "me = None", "a step's own seat, bound for the code it writes (mechanics: choose, pay)"),
