@@ -12,12 +12,9 @@ owns the constructs that structure a list: ``if``, ``switch``, ``for_each``, ``w
 """
 from __future__ import annotations
 
-from lark import Tree
 
-from ..expr import ExprError, parse
 from ..expr.access import Access, Recorder
 from ..expr.names import item_read, owning, state_add, state_read, state_write, writable
-from ..expr.parser import offset_of, unquote
 from ..expr.tallies import Tallies
 from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
 from ..loading.kept import compiled
@@ -25,6 +22,7 @@ from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
 from .declared import DeclaredEffects, parameter
+from .targets import Targets
 from .emitter import Emitter
 from .flowgen import by_rule
 from .watch import may_write
@@ -49,21 +47,15 @@ EFFECT_KEYS.update({
 })
 
 
-class CounterName(str):
-    """The name of a counter as an effect logs it: its text is the family's name; a family's counter for
-    a computed key is known only when the effect runs, so its repr (what the event line writes) is ``source``."""
-    source: str | None   # the Python computing the counter's name (None: a plain name, its repr its own)
-
-    def __new__(cls, text, source=None):
-        obj = super().__new__(cls, text)
-        obj.source = source
-        return obj
-
-    def __repr__(self):
-        return self.source if self.source is not None else super().__repr__()
+# The effect kinds of the mechanics (mechanics/*.py) whose lines name the acting seat (``me``) only
+# where it is noted: in their expressions and targets (expr/access.py), as the seat a zone's enter
+# triggers run as, and in their events (``event``). Any other kind's lines, a mechanic's added
+# later, show's (``_show(S, me, ...)``), may name it themselves: it is noted as read.
+ACTOR_NOTED = frozenset({"move", "shuffle", "deal", "gather", "gain", "lose", "transfer", "reset", "advance",
+                         "set", "random"})
 
 
-class EffectCompiler(DeclaredEffects):
+class EffectCompiler(DeclaredEffects, Targets):
     """Compiles effect lists for one ruleset; ``ctx`` is the ruleset compiler (errors, expressions)."""
 
     def __init__(self, ctx):
@@ -119,6 +111,9 @@ class EffectCompiler(DeclaredEffects):
         # running it in place notes there whether a change the checks can see was made
         # (watch.Quiet.noted, flowgen.FlowSource.noting)
         fn.marks = body[2]
+        # where each event's line begins its append (line, column): a step writing the list in place
+        # without binding ``me`` binds it there, for the payload (flowgen.FlowSource.effects)
+        fn.events = body[3]
         if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
             fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
@@ -145,7 +140,8 @@ class EffectCompiler(DeclaredEffects):
         args = "L" if params is None else ", ".join(params)
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
         marks = tuple((len(own) + at, depth - 1, tuple(writes)) for at, depth, writes in em.marks)
-        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks)
+        events = tuple((len(own) + at, column - 4) for at, column in em.events)
+        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks, events)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)
@@ -215,9 +211,11 @@ class EffectCompiler(DeclaredEffects):
         if method is not None:   # a construct of the effect language itself
             return method(em, spec, path, locals, has_me)
         if kind in EFFECT_EMITTERS:
+            if kind not in ACTOR_NOTED:   # (its lines may name the acting seat themselves)
+                self.access.me()
             return EFFECT_EMITTERS[kind](self, em, spec, path, locals, has_me)
         if kind in self.named:
-            return self.call(em, kind, spec, path, locals, has_me)
+            return self.call(em, kind, spec, path, locals, has_me)   # (called as me: Access.actor)
         if kind in STEP_KINDS:   # a step where only effects can run (a hook, a trigger, a choice's then)
             self.ctx.error(f"'{kind}' is a step, and only effects can run here: steps go in a flow list "
                            "(flow:, steps:), where an if: may hold them in its then/else", path, "step",
@@ -229,130 +227,6 @@ class EffectCompiler(DeclaredEffects):
         c = self.ctx.expr(text, path, locals, has_me, expect, tree)
         return c.source, c.type
 
-    def target(self, text, path, locals, has_me, want):
-        """A zone or counter written as NAME, NAME[owner] or owner.NAME -> (python lvalue, name)."""
-        src, name, _ = self.target_owner(text, path, locals, has_me, want)
-        return src, name
-
-    def target_owner(self, text, path, locals, has_me, want, any_owner=False, tree=None):
-        """As target(), plus the Python source of its owner: (seat or team source, is_team) or None.
-        ``any_owner``: a zone owned by each card has an owner too, (card source, None). ``tree``:
-        the target as a part of the expression at ``path``, already parsed (a branch of an if)."""
-        names = self.ctx.names
-        pool = names.counters if want == "counter" else names.zones
-        if tree is not None:
-            text = str(text)[tree.meta.start_pos:tree.meta.end_pos]
-        else:
-            try:
-                tree = parse(str(text))
-            except ExprError as e:
-                self.ctx.expr_error(e, path)
-                return "_dummy[0]", None, None
-        if want == "counter" and names.keyed:
-            member = self._family_target(tree, text, path, locals, has_me)
-            if member is not None:
-                return member
-        node = tree
-        if isinstance(node, Tree) and node.data == "index":
-            node = node.children[0]
-        if isinstance(node, Tree) and node.data == "attr":
-            name = str(node.children[1])
-        elif isinstance(node, Tree) and node.data == "name":
-            name = str(node.children[0])
-        else:
-            self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type",
-                           offset=offset_of(tree))
-            return "_dummy[0]", None, None
-        if name in names.keyed:
-            self.ctx.error(f"'{name}' is a family of counters: name one, {name}[KEY] (its keys: "
-                           f"{', '.join(names.keyed[name])})", path, "type", offset=offset_of(node))
-            return "_dummy[0]", None, None
-        if name not in pool:
-            self.ctx.unknown(want, name, pool, path, offset=offset_of(node))
-            return "_dummy[0]", None, None
-        before = len(self.ctx.diags)
-        src, _ = self.expr(str(text), path, locals, has_me, tree=tree)
-        if len(self.ctx.diags) > before:   # reported (e.g. 'me' where no player acts): no lvalue
-            return "_dummy[0]", None, None
-        # checked; now the plain subscript an assignment needs (compile() may put a prelude first)
-        self.ctx.compiler.cost = 0
-        self.ctx.compiler.lvalue = True
-        try:
-            src, _ = self.ctx.compiler.node(tree, self.ctx.compiler.scope(locals, has_me))
-        except ExprError as e:    # reported once already (a broken define is reported where first used)
-            if not any(d.severity == "error" for d in self.ctx.diags):
-                self.ctx.expr_error(e, path)
-            return "_dummy[0]", None, None
-        finally:
-            self.ctx.compiler.lvalue = False
-        owner = None
-        if pool[name] in ("player", "team") or any_owner and pool[name] == "card":
-            by_team = (pool[name] == "team") if pool[name] != "card" else None
-            if tree.data == "name":
-                owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
-            else:
-                key_node = tree.children[1] if tree.data == "index" else tree.children[0]
-                try:
-                    key_src, key_type = self.ctx.compiler.node(key_node, self.ctx.compiler.scope(locals, has_me))
-                except ExprError as e:
-                    self.ctx.expr_error(e, path)
-                    return "_dummy[0]", None, None
-                if by_team and key_type != TEAM:   # (a card-owned zone's key is its card)
-                    key_src = item_read(state_read("tm"), key_src)
-                owner = (key_src, by_team)
-        return src, name, owner
-
-    def _family_target(self, tree, text, path, locals, has_me):
-        """A counter of a family as a target: ``tokens[k]``, ``tokens[p][k]`` or ``p.tokens[k]`` ->
-        (lvalue source, its name: a CounterName whose repr is the source of the name when the
-        key is computed, owner); None when the target is not one."""
-        names = self.ctx.names
-        if not (isinstance(tree, Tree) and tree.data == "index"):
-            return None
-        inner, key = tree.children
-        if isinstance(inner, Tree) and inner.data == "name" and str(inner.children[0]) in names.keyed:
-            family, owner_node = str(inner.children[0]), None
-        elif isinstance(inner, Tree) and inner.data == "index" and getattr(inner.children[0], "data", None) == "name" \
-                and str(inner.children[0].children[0]) in names.keyed:
-            family, owner_node = str(inner.children[0].children[0]), inner.children[1]
-        elif isinstance(inner, Tree) and inner.data == "attr" and str(inner.children[1]) in names.keyed:
-            family, owner_node = str(inner.children[1]), inner.children[0]
-        else:
-            return None
-        keys = names.keyed[family]
-        kind = names.counters.get(f"{family}.{keys[0]}", "none") if keys else "none"
-        before = len(self.ctx.diags)
-        self.expr(str(text), path, locals, has_me, tree=tree)   # checked, errors located
-        if len(self.ctx.diags) > before:
-            return "_dummy[0]", None, None
-        scope = self.ctx.compiler.scope(locals, has_me)
-        compiler = self.ctx.compiler
-        compiler.cost, compiler.lvalue = 0, True
-        try:
-            src, typ = compiler.node(tree, scope)
-            if typ != INT:   # the whole family for an owner (tokens[p]): not one counter
-                raise ExprError(f"'{family}[...]' here names one counter of the family: {family}[KEY] or "
-                                f"{family}[p][KEY]", offset_of(tree), code="type")
-            if getattr(key, "data", None) == "string":
-                name = CounterName(f"{family}.{unquote(key.children[0])}")
-            else:
-                ksrc, _ = compiler.node(key, scope)
-                name = CounterName(family, f"_ckey({family!r}, {tuple(keys)!r}, {ksrc})")
-            owner = None
-            if kind in ("player", "team"):
-                by_team = kind == "team"
-                if owner_node is None:
-                    owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
-                else:
-                    osrc, otype = compiler.node(owner_node, scope)
-                    owner = (item_read(state_read("tm"), osrc) if by_team and otype != TEAM else osrc, by_team)
-        except ExprError as e:
-            self.ctx.expr_error(e, path)
-            return "_dummy[0]", None, None
-        finally:
-            compiler.lvalue = False
-        return src, name, owner
-
     def name(self, value, path, what="name"):
         """A declared name written in YAML: a plain identifier, or None (after an error)."""
         if isinstance(value, str) and value.isidentifier():
@@ -361,10 +235,13 @@ class EffectCompiler(DeclaredEffects):
         return None
 
     def event(self, em, payload: str, unless_empty: str | None = None) -> None:
-        """Log an event when the game records them (``unless_empty``: not when that list is empty)."""
+        """Log an event when the game records them (``unless_empty``: not when that list is empty).
+        Where its append begins is noted (``em.events``): the payload may name ``me``."""
         when = f" and {unless_empty}" if unless_empty else ""
         ev = state_read("ev")
-        em.line(f"if {ev} is not None{when}: {ev}.append({payload})")
+        head = f"{'    ' * em.depth}if {ev} is not None{when}: "
+        em.events.append((len(em.lines), len(head)))
+        em.line(head.lstrip() + f"{ev}.append({payload})")
 
     # ------------------------------------------------------------------ control
     def indented(self, em, header, items, path, locals, has_me, probe: tuple[str, str] | None = None):
@@ -409,6 +286,7 @@ class EffectCompiler(DeclaredEffects):
         if var is None:
             return
         if var == "me":
+            self.access.me()   # (kept, and given back after the loop)
             saved = em.fresh("_me")
             em.line(f"{saved} = me")
             em.line(f"for me in {src}:")
@@ -449,6 +327,7 @@ class EffectCompiler(DeclaredEffects):
         probes = len(ctx.probes.items) if ctx.probes is not None else 0
         lines, marks, diags, spent, work, errors = (len(em.lines), len(em.marks), len(ctx.diags), compiler.spent,
                                                     ctx.work, ctx.errors)
+        events = len(em.events)
         compiler.tallies.append(loop)
         try:
             with self.access.recording() as notes:
@@ -457,7 +336,7 @@ class EffectCompiler(DeclaredEffects):
             written = {zone for zone, _ in loop.made
                        if may_write(notes.frozen(), zone, named, ctx.triggers.enter, ctx.triggers.live)}
             if written:
-                del em.lines[lines:], em.marks[marks:]
+                del em.lines[lines:], em.marks[marks:], em.events[events:]
                 self._forget(diags, probes)
                 compiler.spent, ctx.work, ctx.errors = spent, work, errors
                 loop.refused |= written
@@ -478,6 +357,7 @@ class EffectCompiler(DeclaredEffects):
     def e_with_player(self, em, spec, path, locals, has_me):
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)
         saved, w = em.fresh("_me"), em.fresh("_w")
+        self.access.me()   # (kept, and given back after the list)
         em.line(f"{w} = {who}" if who == "me" else f"{w} = {'_team' if typ == TEAM else '_seat'}(S, {who})")   # (checked)
         if typ == TEAM:   # a team acts through its first member
             em.line(f"{w} = None if {w} is None else {item_read(state_read('members'), w)}[0]")

@@ -12,6 +12,7 @@ class Emitter:
         # (line index, depth, what its items write) where the list and each if/switch branch
         # begin (EffectCompiler.block): its direct items, those of an if or switch inside not
         self.marks: list[tuple[int, int, list]] = []
+        self.events: list[tuple[int, int]] = []   # (line index, column) where an event's append begins
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -21,6 +22,7 @@ class Emitter:
         marks of the lines after it move with them."""
         self.lines.insert(at, "    " * depth + text)
         self.marks = [(k + 1 if k > at else k, d, w) for k, d, w in self.marks]
+        self.events = [(k + 1 if k >= at else k, c) for k, c in self.events]
 
     def fresh(self, base="_t") -> str:
         self.tmp += 1

@@ -241,24 +241,27 @@ class FlowSource:
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
         as the running step."""
-        params = getattr(fn, "params", None)
+        params, access = getattr(fn, "params", None), getattr(fn, "access", None)
         L = "None" if values is None else self.locals(fn, values)
         if params is not None:   # (what the compiler named them, as declared effects' parameters)
             binds = [f"{parameter(k, list(values or ()).index(k))} = {(values or {})[k]}" for k in params]
             call = f"{self.fn(fn)}(S, {me}{''.join(', ' + (values or {})[k] for k in params)})"
-        else:
-            access = getattr(fn, "access", None)
-            local = getattr(fn, "binds_local", True) or access is None or access.locals or access.opaque
+        else:   # (``L`` named only where a local is read, expr/names.py, or a for_each binds one)
+            local = getattr(fn, "binds_local", True) or access is None or access.locals
             binds = [f"L = {L}"] if local else []
             call = f"{self.fn(fn)}(S, {me}, {L})"
         if not self.inline(fn):
             run = [call]
         else:
             body = list(fn.body[0])
+            # ``me`` bound where the code asks for it (expr/access.py ``actor``); else only in an
+            # event's branch, for its payload (taken when events are recorded)
+            actor = me != "me" and (access is None or access.actor or not hasattr(fn, "events"))
+            for at, column in getattr(fn, "events", ()) if me != "me" and not actor else ():
+                body[at] = f"{body[at][:column]}me = {me}; {body[at][column:]}"
             for at, depth, _ in sorted((fn.marks[k] for k in noted), key=lambda m: -m[0]):   # (from the end: indexes hold)
                 body.insert(at, "    " * depth + "_changed = True")
-            run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if me != "me" else []),
-                   *binds, *body]
+            run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds, *body]
         if step is None:
             return [pad + line for line in run]
         handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
@@ -288,10 +291,12 @@ class FlowSource:
         elif self._bare(fn) or not self.inline(fn):
             return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
         else:
-            binds = [*bind_me, *([f"L = {L}"] if L != "L" and (access is None or access.locals or access.opaque) else [])]
+            # (``L`` only for one that reads a local: the one way an expression's code names it, expr/names.py)
+            binds = [*bind_me, *([f"L = {L}"] if L != "L" and (access is None or access.locals) else [])]
         statements, result = fn.body
+        kept = [f"{target} = {result}"] if result != target else []   # (its statements set it already)
         return [f"{pad}try:   # {self._heading(fn)}, written in place",
-                *(f"{pad}    {line}" for line in (*binds, *statements, f"{target} = {result}")),
+                *(f"{pad}    {line}" for line in (*binds, *statements, *kept)),
                 f"{pad}except TypeError as e:", f"{pad}    raise _none_used(e)",
                 *([f"{pad}{target} = {form.format(target)}"] if form != "{}" else [])]   # (outside: its own errors)
 

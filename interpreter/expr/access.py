@@ -39,6 +39,13 @@ class Access:
     helpers: frozenset[str] = frozenset()        # built-ins a mechanic added that it calls
 
     @property
+    def actor(self) -> bool:
+        """Whether its code may name the acting seat, ``me``: it reads it, hands it on (a declared
+        effect called, a zone's enter triggers run as it), or may touch anything. (An effect's
+        events, whose payloads may name it too, are not counted: building/effects.py ``event``.)"""
+        return self.me or self.opaque or bool(self.calls or self.zones_entered)
+
+    @property
     def names(self) -> frozenset[Name]:
         """Every name it reads or writes."""
         return self.reads | self.writes

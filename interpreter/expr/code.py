@@ -200,6 +200,17 @@ def owner_kind(owner: Any) -> str | None:
     return None
 
 
+def bound_tables(src: Any) -> list:
+    """The names of the tables bound before a loop that the list ``src`` reads: a shared zone's,
+    or each of zones joined (``A + B``)."""
+    s = shape(src)
+    if isinstance(s, Join):
+        return bound_tables(s.left) + bound_tables(s.right)
+    if isinstance(s, Zone) and s.owner is None:
+        return bound_tables(s.table)
+    return [str(src)] if isinstance(s, Table) and s.bound else []
+
+
 def walkable(src: Any) -> bool:
     """A list a plain loop may walk: a zone read from the state or from a table bound before the
     loop (shared, or of ``me``, a seat number, a variable's seat (unbound only), or an element of

@@ -23,12 +23,12 @@ from ..loading.kept import compiled
 from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
-from .code import Code, Hoisted, Prelude, Table, code, filter_split
+from .code import Code, Hoisted, Prelude, Table, bound_tables, code, filter_split
 from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope, table_ref
 from .operators import OperatorNodes, divided
 from .parser import ExprError, offset_of, parse
-from .statements import as_statements
+from .statements import as_statements, plain_offers, shared_offers
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_numeric
 
 
@@ -92,6 +92,7 @@ class Compiler(NameNodes, OperatorNodes):
         self._eager: dict[str, str] = {}            # of those, the ones computed before the expression: their code
         self._tables: dict[tuple[str, str], str] | None = None  # (kind z/c/p, name) read in loops -> a bound name
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
+        self._asked: dict[str, int] = {}  # a bound table's name -> how often the code kept asks for it (release)
         self._tag = ""                # tells apart the names of expressions compiled to run together
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
@@ -191,7 +192,7 @@ class Compiler(NameNodes, OperatorNodes):
             return None
         finally:
             self._hoisted = self._tables = None
-        tests = [f"        {line}" for line in (_plain_offers(conds) if self.plain else _shared_offers(conds))]
+        tests = [f"        {line}" for line in (plain_offers(conds) if self.plain else shared_offers(conds))]
         body = "\n".join(["def _expr(S, me, L):", "    try:", *first, "        _r = []", *tests,
                           "        return tuple(_r)", "    except TypeError as e:", "        raise _none_used(e)", ""])
         if len(body) > MAX_SOURCE * max(1, len(texts)):
@@ -206,14 +207,18 @@ class Compiler(NameNodes, OperatorNodes):
             return None
 
     def _binding_lists(self) -> tuple[list[str] | None, dict[tuple[str, str], str] | None]:
-        self._eager = {}
+        self._eager, self._asked = {}, {}
         return ([], {}) if self.hoisting and not self.plain else (None, None)
 
     def _bindings(self) -> list[tuple[str, str]]:
         """(name, source) a compiled expression binds first: each table it reads in a loop (once,
-        so the loop reads a local), then each hoisted call as not computed yet."""
-        return ([(bound, table_ref(kind, name)) for (kind, name), bound in (self._tables or {}).items()]
+        so the loop reads a local; not one that the code kept no longer asks for: ``release``), then
+        each hoisted call as not computed yet."""
+        return ([(bound, table_ref(kind, name)) for (kind, name), bound in self._asked_tables()]
                 + [(h, self._eager.get(h, "_U")) for h in (self._hoisted or ())])
+
+    def _asked_tables(self) -> list:
+        return [(key, bound) for key, bound in (self._tables or {}).items() if self._asked.get(bound, 0) > 0]
 
     def prelude_lines(self) -> list[str]:
         """The bindings as statements (the body of a generated function)."""
@@ -222,7 +227,7 @@ class Compiler(NameNodes, OperatorNodes):
     def prelude(self, access: Access | None = None) -> Code:
         """The bindings as an expression prefix, for code that embeds the expression; its shape
         says what they bind (code.Prelude), with ``access``, what the expression reads."""
-        tables = tuple((bound, kind, name) for (kind, name), bound in (self._tables or {}).items())
+        tables = tuple((bound, kind, name) for (kind, name), bound in self._asked_tables())
         return code("".join(f"({name} := {src}), " for name, src in self._bindings()),
                     Prelude(tables, tuple(self._hoisted or ()), access))
 
@@ -236,7 +241,15 @@ class Compiler(NameNodes, OperatorNodes):
         bound = self._tables.get((kind, name))
         if bound is None:
             bound = self._tables[kind, name] = f"_t{self._tag}{len(self._tables)}"
+        self._asked[bound] = self._asked.get(bound, 0) + 1
         return code(bound, Table(kind, name, True, bool(self._tag)))
+
+    def release(self, src: Code) -> None:
+        """``src``, a list a rewrite leaves out of its code (zones read from the record instead:
+        operators.py), asks once fewer for each table it read bound before the loop: one that
+        no code kept asks for is not bound (``_bindings``)."""
+        for bound in bound_tables(src):
+            self._asked[bound] = self._asked.get(bound, 1) - 1
 
     def compile_element(self, text: str, locals: dict | None = None, has_me: bool = True,
                         element: str = CARD, expect: str | None = None, var: str = "_it",
@@ -425,45 +438,6 @@ class Compiler(NameNodes, OperatorNodes):
             return compile_body()
         finally:
             self._mult = saved
-
-
-def _plain_offers(conds: list) -> list[str]:
-    """The lines of compile_offers' body that ask each condition in turn."""
-    lines: list[str] = []
-    for i, pre, test in conds:
-        lines += pre
-        lines.append(f"_r.append({i})" if test is None else f"if {test}: _r.append({i})")
-    return lines
-
-
-def _shared_offers(conds: list) -> list[str]:
-    """compile_offers' lines with each distinct condition asked once (conditions have no side
-    effects): a run of options under the same condition is added at once, and a condition
-    asked again further on reads a local (a branch offering two options on one condition)."""
-    keys = [(pre, test) for _, pre, test in conds]
-    held: dict = {}   # a condition asked again later -> the local holding its answer
-    lines: list[str] = []
-    k = 0
-    while k < len(conds):
-        run = [conds[k][0]]
-        while k + len(run) < len(conds) and keys[k + len(run)] == keys[k]:
-            run.append(conds[k + len(run)][0])
-        key = keys[k]
-        pre, test = key
-        add = f"_r.append({run[0]})" if len(run) == 1 else f"_r += {tuple(run)!r}"
-        if test is None:
-            lines.append(add)
-        elif key in held:
-            lines.append(f"if {held[key]}: {add}")
-        else:
-            lines += pre
-            if key in keys[k + len(run):]:
-                held[key] = f"_ask{len(held)}"
-                lines.append(f"{held[key]} = {test}")
-                test = held[key]
-            lines.append(f"if {test}: {add}")
-        k += len(run)
-    return lines
 
 
 class _Unset:

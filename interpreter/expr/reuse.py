@@ -142,7 +142,7 @@ class Reusing(Compiler):
         return _Compile(
             outcome, tuple(getattr(self, k) - counted[k] for k in _COUNTED),
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
-             self._tag) if parsed else None,
+             self._tag, dict(self._asked)) if parsed else None,
             (*(frozenset(getattr(self, k) - grown[k]) for k in _GROWN), frozenset(self.names.string_literals - literals)),
             {k: v for k, v in ns.items() if k not in namespace or k in calls},
             self.names.str_concat and not joins, access, access != NOTHING,
@@ -178,7 +178,8 @@ class Reusing(Compiler):
             self.names.str_concat = True
         if entry.left is not None:
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
-             self._tag) = entry.left
+             self._tag, asked) = entry.left
+            self._asked = dict(asked)
             self._sizes = {}
         if entry.noted:
             self._noted(entry.access)

@@ -110,3 +110,42 @@ def _added_up(src, pad: str, lines: list[str]) -> str:
               f"{pad}for {total.var} in {total.iter}:",
               f"{pad}    {name} += {total.body}"]
     return name if rest is None else f"({name}{rest})"
+
+
+def plain_offers(conds: list) -> list[str]:
+    """The lines of compile_offers' body that ask each condition in turn."""
+    lines: list[str] = []
+    for i, pre, test in conds:
+        lines += pre
+        lines.append(f"_r.append({i})" if test is None else f"if {test}: _r.append({i})")
+    return lines
+
+
+def shared_offers(conds: list) -> list[str]:
+    """compile_offers' lines with each distinct condition asked once (conditions have no side
+    effects): a run of options under the same condition is added at once, and a condition
+    asked again further on reads a local (a branch offering two options on one condition)."""
+    keys = [(pre, test) for _, pre, test in conds]
+    held: dict = {}   # a condition asked again later -> the local holding its answer
+    lines: list[str] = []
+    k = 0
+    while k < len(conds):
+        run = [conds[k][0]]
+        while k + len(run) < len(conds) and keys[k + len(run)] == keys[k]:
+            run.append(conds[k + len(run)][0])
+        key = keys[k]
+        pre, test = key
+        add = f"_r.append({run[0]})" if len(run) == 1 else f"_r += {tuple(run)!r}"
+        if test is None:
+            lines.append(add)
+        elif key in held:
+            lines.append(f"if {held[key]}: {add}")
+        else:
+            lines += pre
+            if key in keys[k + len(run):]:
+                held[key] = f"_ask{len(held)}"
+                lines.append(f"{held[key]} = {test}")
+                test = held[key]
+            lines.append(f"if {test}: {add}")
+        k += len(run)
+    return lines

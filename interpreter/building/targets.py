@@ -1,0 +1,160 @@
+"""The targets of effects: a zone or a counter an effect writes, named as ``NAME``, ``NAME[owner]``
+or ``owner.NAME`` (a family's counter ``tokens[k]``), compiled to the Python that can be assigned and
+the source of its owner. Mixed into the EffectCompiler (building/effects.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Tree
+
+from ..expr import ExprError, parse
+from ..expr.names import item_read, state_read
+from ..expr.parser import offset_of, unquote
+from ..expr.types import INT, TEAM
+
+
+class CounterName(str):
+    """The name of a counter as an effect logs it: its text is the family's name; a family's counter for
+    a computed key is known only when the effect runs, so its repr (what the event line writes) is ``source``."""
+    source: str | None   # the Python computing the counter's name (None: a plain name, its repr its own)
+
+    def __new__(cls, text, source=None):
+        obj = super().__new__(cls, text)
+        obj.source = source
+        return obj
+
+    def __repr__(self):
+        return self.source if self.source is not None else super().__repr__()
+
+
+class Targets:
+    """EffectCompiler methods (building/effects.py) compiling the zone or counter an effect writes."""
+    ctx: Any       # (the EffectCompiler's: the ruleset compiler)
+    expr: Any      # (the EffectCompiler's: an expression -> (source, type))
+    access: Any    # (the EffectCompiler's: where what a function touches is noted)
+
+    def target(self, text, path, locals, has_me, want):
+        """A zone or counter written as NAME, NAME[owner] or owner.NAME -> (python lvalue, name)."""
+        src, name, _ = self.target_owner(text, path, locals, has_me, want)
+        return src, name
+
+    def target_owner(self, text, path, locals, has_me, want, any_owner=False, tree=None):
+        """As target(), plus the Python source of its owner: (seat or team source, is_team) or None.
+        ``any_owner``: a zone owned by each card has an owner too, (card source, None). ``tree``:
+        the target as a part of the expression at ``path``, already parsed (a branch of an if)."""
+        names = self.ctx.names
+        pool = names.counters if want == "counter" else names.zones
+        if tree is not None:
+            text = str(text)[tree.meta.start_pos:tree.meta.end_pos]
+        else:
+            try:
+                tree = parse(str(text))
+            except ExprError as e:
+                self.ctx.expr_error(e, path)
+                return "_dummy[0]", None, None
+        if want == "counter" and names.keyed:
+            member = self._family_target(tree, text, path, locals, has_me)
+            if member is not None:
+                return member
+        node = tree
+        if isinstance(node, Tree) and node.data == "index":
+            node = node.children[0]
+        if isinstance(node, Tree) and node.data == "attr":
+            name = str(node.children[1])
+        elif isinstance(node, Tree) and node.data == "name":
+            name = str(node.children[0])
+        else:
+            self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type",
+                           offset=offset_of(tree))
+            return "_dummy[0]", None, None
+        if name in names.keyed:
+            self.ctx.error(f"'{name}' is a family of counters: name one, {name}[KEY] (its keys: "
+                           f"{', '.join(names.keyed[name])})", path, "type", offset=offset_of(node))
+            return "_dummy[0]", None, None
+        if name not in pool:
+            self.ctx.unknown(want, name, pool, path, offset=offset_of(node))
+            return "_dummy[0]", None, None
+        before = len(self.ctx.diags)
+        src, _ = self.expr(str(text), path, locals, has_me, tree=tree)
+        if len(self.ctx.diags) > before:   # reported (e.g. 'me' where no player acts): no lvalue
+            return "_dummy[0]", None, None
+        # checked; now the plain subscript an assignment needs (compile() may put a prelude first)
+        self.ctx.compiler.cost = 0
+        self.ctx.compiler.lvalue = True
+        try:
+            src, _ = self.ctx.compiler.node(tree, self.ctx.compiler.scope(locals, has_me))
+        except ExprError as e:    # reported once already (a broken define is reported where first used)
+            if not any(d.severity == "error" for d in self.ctx.diags):
+                self.ctx.expr_error(e, path)
+            return "_dummy[0]", None, None
+        finally:
+            self.ctx.compiler.lvalue = False
+        owner = None
+        if pool[name] in ("player", "team") or any_owner and pool[name] == "card":
+            by_team = (pool[name] == "team") if pool[name] != "card" else None
+            if tree.data == "name":
+                self.access.me()   # (the acting seat's)
+                owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
+            else:
+                key_node = tree.children[1] if tree.data == "index" else tree.children[0]
+                try:
+                    key_src, key_type = self.ctx.compiler.node(key_node, self.ctx.compiler.scope(locals, has_me))
+                except ExprError as e:
+                    self.ctx.expr_error(e, path)
+                    return "_dummy[0]", None, None
+                if by_team and key_type != TEAM:   # (a card-owned zone's key is its card)
+                    key_src = item_read(state_read("tm"), key_src)
+                owner = (key_src, by_team)
+        return src, name, owner
+
+    def _family_target(self, tree, text, path, locals, has_me):
+        """A counter of a family as a target: ``tokens[k]``, ``tokens[p][k]`` or ``p.tokens[k]`` ->
+        (lvalue source, its name: a CounterName whose repr is the source of the name when the
+        key is computed, owner); None when the target is not one."""
+        names = self.ctx.names
+        if not (isinstance(tree, Tree) and tree.data == "index"):
+            return None
+        inner, key = tree.children
+        if isinstance(inner, Tree) and inner.data == "name" and str(inner.children[0]) in names.keyed:
+            family, owner_node = str(inner.children[0]), None
+        elif isinstance(inner, Tree) and inner.data == "index" and getattr(inner.children[0], "data", None) == "name" \
+                and str(inner.children[0].children[0]) in names.keyed:
+            family, owner_node = str(inner.children[0].children[0]), inner.children[1]
+        elif isinstance(inner, Tree) and inner.data == "attr" and str(inner.children[1]) in names.keyed:
+            family, owner_node = str(inner.children[1]), inner.children[0]
+        else:
+            return None
+        keys = names.keyed[family]
+        kind = names.counters.get(f"{family}.{keys[0]}", "none") if keys else "none"
+        before = len(self.ctx.diags)
+        self.expr(str(text), path, locals, has_me, tree=tree)   # checked, errors located
+        if len(self.ctx.diags) > before:
+            return "_dummy[0]", None, None
+        scope = self.ctx.compiler.scope(locals, has_me)
+        compiler = self.ctx.compiler
+        compiler.cost, compiler.lvalue = 0, True
+        try:
+            src, typ = compiler.node(tree, scope)
+            if typ != INT:   # the whole family for an owner (tokens[p]): not one counter
+                raise ExprError(f"'{family}[...]' here names one counter of the family: {family}[KEY] or "
+                                f"{family}[p][KEY]", offset_of(tree), code="type")
+            if getattr(key, "data", None) == "string":
+                name = CounterName(f"{family}.{unquote(key.children[0])}")
+            else:
+                ksrc, _ = compiler.node(key, scope)
+                name = CounterName(family, f"_ckey({family!r}, {tuple(keys)!r}, {ksrc})")
+            owner = None
+            if kind in ("player", "team"):
+                by_team = kind == "team"
+                if owner_node is None:
+                    self.access.me()
+                    owner = (item_read(state_read("tm"), "me") if by_team else "me", by_team)
+                else:
+                    osrc, otype = compiler.node(owner_node, scope)
+                    owner = (item_read(state_read("tm"), osrc) if by_team and otype != TEAM else osrc, by_team)
+        except ExprError as e:
+            self.ctx.expr_error(e, path)
+            return "_dummy[0]", None, None
+        finally:
+            compiler.lvalue = False
+        return src, name, owner
