@@ -217,3 +217,34 @@ def test_an_effect_binds_me_only_where_its_code_reads_it(tmp_path):
     S = rules.new_game(2, 0, record=True)
     S.apply_index(0)
     assert [e["who"] for e in S.ev if e["ev"] == "show"] == [0, 1] and S.current_player() == 1   # (seat 1 is shown to, then shows)
+
+
+SEAT_SET = tiny_ruleset("""
+  hand: {owner: player, visible: owner}
+counters:
+  pot: {owner: none}
+vars:
+  x: int
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - set: {turn_player: 1, pot: "pot + 1"}
+        - if: "x > 1"
+          then:
+            - random: {var: turn_player, from: players}
+            - gain: {counter: pot}
+""", players=(2, 2), card="card", attributes="n: 1..9", label="c{n}")
+
+
+def test_a_list_that_sets_the_acting_seat_s_variable_logs_the_seat_it_started_as(tmp_path):
+    """An effect list run as ``turn_player`` that sets ``turn_player`` (a set, a random draw),
+    then logs an event naming its seat: the event names the seat the list started as, as the
+    plain reference's does (``me`` is bound before the list, not in the event's branch)."""
+    rules = load_text(tmp_path, SEAT_SET)
+    for seed in range(8):   # (events compared after every decision with the plain reference's)
+        assert lockstep(rules, 2, seed) > 0
+    S = rules.new_game(2, 0, record=True)
+    S.apply_index(0)   # (seat 0 chose: its set logs the pot gained as seat 0, then seat 1 plays)
+    assert [e["who"] for e in S.ev if e["ev"] == "set_counter"] == [0]

@@ -254,9 +254,12 @@ class FlowSource:
             run = [call]
         else:
             body = list(fn.body[0])
-            # ``me`` bound where the code asks for it (expr/access.py ``actor``); else only in an
-            # event's branch, for its payload (taken when events are recorded)
-            actor = me != "me" and (access is None or access.actor or not hasattr(fn, "events"))
+            # ``me`` bound where the code asks for it (expr/access.py ``actor``), or where the list
+            # sets the variable it is read from (an event after that names the seat the list
+            # started as); else only in an event's branch, for its payload (taken when events are
+            # recorded)
+            actor = me != "me" and (access is None or access.actor or not hasattr(fn, "events") or any(
+                kind == "v" and me == self.me(name) for kind, name in access.writes))
             for at, column in getattr(fn, "events", ()) if me != "me" and not actor else ():
                 body[at] = f"{body[at][:column]}me = {me}; {body[at][column:]}"
             for at, depth, _ in sorted((fn.marks[k] for k in noted), key=lambda m: -m[0]):   # (from the end: indexes hold)
