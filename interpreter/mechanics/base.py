@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
-from ..expr.names import state_add, state_read, state_write, var_at
+from ..expr.names import state_add, state_read, var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
@@ -290,9 +290,11 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def skip_source(self, g: FlowWriter, pad: str, push: list) -> list | None:
-        """Lines a sequence runs in place of this step's run: they push its frame (``push``: as ``f``) and
-        return what the run returns, or end where it would only pop it (a pick by nobody). None: run it."""
+    def skip_source(self, g: FlowWriter, pad: str, push) -> list | None:
+        """Lines a sequence runs in place of this step's run: they push its frame (``push(slots)``: the
+        lines pushing a new frame of the step's holding ``slots``, the sources of the values after its
+        index, as ``f``) and return what the run returns, or end where it would only pop it (a pick by
+        nobody). None: run it."""
 
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
@@ -321,6 +323,12 @@ class Step:
     def children(self) -> list["Step"]:
         return []
 
+    def takes_place(self, child) -> bool:
+        """Whether a frame of ``child`` (one of ``children()``) takes the place of this step's frame,
+        which is then never beneath it (a sequence's last step, an attempt's outcome, a branch's
+        alternative: building/trips.py climbs past it)."""
+        return False
+
     @staticmethod
     def me(S, scope_var):
         return S.var(scope_var) if scope_var is not None else None
@@ -341,39 +349,6 @@ def checked_seat(ctx, who):
     fn = ctx.compiler.to_function("_who", who.source, (f"_who = {who.source}", test))
     fn.source, fn.type, fn.distinct, fn.access = f"_seat(S, {who.source})", who.type, who.distinct, who.access
     return fn
-
-
-SEAT_ASKED = 1   # the slot of a step's frame holding the seat it asked (None before asking)
-
-
-class AskOnce(Step):
-    """A step that asks one question and is done once it is answered (choose, branch).
-    Frame: [index, SEAT_ASKED]. Its run exists only as the Python its kind's generator writes
-    (``flow_source``, ending with ``asked_source``); its resolve removes the frame (no second
-    run just to pop it)."""
-    asks = True
-    run = Step.run
-    fresh_frame = (None,)
-
-    def none_source(self, g, pad: str) -> list:
-        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
-        if self.if_none == "skip" and self.none_probe is None and not g.plain:
-            return [f"{pad}{state_read('stack')}.pop()", f"{pad}return U"]
-        return [f"{pad}return {g.step(self)}.no_option(S)"]
-
-    def asked_source(self, g) -> list:
-        """The end of the run, once ``who`` and ``options`` (a tuple) are known: no seat, the
-        step does not apply; no option, ``if_none``; else the question."""
-        return ["    if who is None:   # nobody is asked: the step does not apply",
-                f"        {state_read('stack')}.pop()",
-                "        return U",
-                "    if not options:", *self.none_source(g, "        "),
-                f"    frame[{SEAT_ASKED}] = who",
-                f"    {state_write('dec', '(who, options)')}",
-                "    return U"]
-
-    def reask(self, S, frame):
-        frame[SEAT_ASKED] = None
 
 
 class Effects(Step):
@@ -479,15 +454,21 @@ class Sequence(Step):
         def place(new):   # the last child takes this frame's place (a tail call)
             stack = state_read("stack")
             return [f"{stack}[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
-        if noted:
-            out += ["        if _changed:", *(f"            {line}" for line in place(g.enter(child))), "            return None"]
-        changed = changed and not noted
-        new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
+        unchanged = not changed or noted
+        new, run = g.start(child) if unchanged else (g.enter(child), None)   # (changed: the loop checks first)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
-        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ", [push])
-        out += [f"        {line}" for line in (*mark, *([push] if skip is None else []))]
-        if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
+        skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
+            g, "        ", lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
+        out += [f"        {line}" for line in mark]
+        if noted:   # (a change the checks can see: the loop checks first; else the loop's trip to the child,
+            # which the plain reference takes, counted alike)
+            out += ([f"        {push}", "        if _changed:", "            return None"] if skip is None and run == g.run(child)
+                    else ["        if _changed:", f"            {place(g.enter(child))[-1]}", "            return None",
+                          *([f"        {push}"] if skip is None else [])])
             out.append(f"        {state_add('steps', 1 + child.charge)}")
+        elif skip is None:
+            out.append(f"        {push}")
+        changed = changed and not noted
         if skip is None:
             return [*out, "        return None" if changed else f"        return {run}(S, f)"]
         # not applying: the next child at once (the loop's trip counted), or this frame popped if last
@@ -497,3 +478,6 @@ class Sequence(Step):
 
     def children(self):
         return list(self.steps)
+
+    def takes_place(self, child):
+        return bool(self.steps) and self.steps[-1] is child
