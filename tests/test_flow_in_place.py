@@ -124,3 +124,15 @@ def test_a_climb_passes_the_frames_taken_in_place():
     assert [a.kind for a in ancestors(g, attempt)] == ["until", "turns"]
     place = next(s for s in rules.steps if s.kind == "choose" and s.prompt == "place")
     assert [a.kind for a in ancestors(g, place)] == ["steps", "until", "turns"]
+
+
+def test_a_new_sequence_runs_where_it_is_entered():
+    """A sequence entered and run at once (an attempt's outcome) has its first branch written
+    where its frame is pushed: Mister Diamond's fake outcome, two effects, never calls its run."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    fake = next(o.body for o in attempt.outcomes if o.name == "fake")
+    assert len(fake.steps) == 2 and calls_in_play(rules, {rules.runs[fake.index].__code__}, 4, range(3)) == {
+        rules.runs[fake.index].__code__: 0}
+    for seed in range(3):
+        assert lockstep(rules, 4, seed) > 0

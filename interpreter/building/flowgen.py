@@ -146,7 +146,8 @@ class FlowSource:
         """Lines that run ``frame``, a new frame of ``step``'s just pushed, and return what the run
         reports: its run called, or where its kind writes the run of a new frame as lines
         (``entry_source(g, frame, pad)``: a loop's test, an attempt's start, a target's question,
-        each its run's own lines, ending in a return) those lines in place, no call. A step's
+        a sequence's first branch, each its run's own lines, ending in a return) those lines in
+        place, no call. A step's
         entries nest (a turn's `until`, its attempt and the attempt's target, in the turn's
         function): each ends the function, so none reads a local the next one sets. ``push``: the
         frame is not pushed yet, and the entry of a kind that ``pushes_late`` pushes it itself

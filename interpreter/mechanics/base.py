@@ -434,47 +434,61 @@ class Sequence(Step):
             f"    {state_read('stack')}.pop()",
             "    return result"])
 
+    def entry_source(self, g, frame: str, pad: str) -> list | None:
+        """A new frame's run (FlowSource.run_new): its first branch, the effects up to the first
+        child step and that step entered, written where the frame is pushed (``frame``); where
+        the child does not apply, the run called from the next place. None in the plain reference."""
+        if g.plain:
+            return None
+        first = next((k for k, c in enumerate(self.steps) if not c.inline), None)
+        effects, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
+        return self._segment(g, 0, effects, child, first is None or first == len(self.steps) - 1,
+                             None if first is None else first + 1, self.charge, pad, frame, self.index)
+
     @staticmethod
-    def _segment(g, start, effects, child, last, resume, charge):
+    def _segment(g, start, effects, child, last, resume, charge, pad="        ", frame="frame", entry=None):
+        """The branch of the run resuming at ``start`` (``entry``: the sequence's index, written
+        where its new frame ``frame`` is pushed: no branch, and a child not applying ends in a
+        call of the run from the next place)."""
         changed = any(not fx.quiet for fx in effects)
         # noted: whether a change the checks can see was made, noted as the effects run, where
         # none surely makes one (FlowSource.notes); when none did, the child runs at once
         noted = changed and all(fx.quiet or g.notes(fx) for fx in effects)
-        out = [f"    if k == {start}:", *(["        _changed = False"] if noted else [])]
+        out = [*([f"    if k == {start}:"] if entry is None else []), *([f"{pad}_changed = False"] if noted else [])]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
-                out.append(f"        {state_add('steps', fx.charge)}")
-            out += [*(g.noting(fx, "        ") if noted else   # (located at the effect, not at the list)
-                      g.effects(fx.fn, g.me(fx.me_var), "        ", fx)),
-                    f"        if {state_read('over')}:",
-                    "            return None"]
+                out.append(f"{pad}{state_add('steps', fx.charge)}")
+            out += [*(g.noting(fx, pad) if noted else   # (located at the effect, not at the list)
+                      g.effects(fx.fn, g.me(fx.me_var), pad, fx)),
+                    f"{pad}if {state_read('over')}:",
+                    f"{pad}    return None"]
         if child is None:
-            return [*out, f"        {state_read('stack')}.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
+            return [*out, f"{pad}{state_read('stack')}.pop()", f"{pad}return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
         def place(new):   # the last child takes this frame's place (a tail call)
             stack = state_read("stack")
-            return [f"{stack}[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
+            return [f"{stack}[-1] = f = {new}"] if last else [f"{frame}[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
         unchanged = not changed or noted
         new, run = g.start(child) if unchanged else (g.enter(child), None)   # (changed: the loop checks first)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
         skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
-            g, "        ", lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
-        out += [f"        {line}" for line in mark]
+            g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
+        out += [f"{pad}{line}" for line in mark]
         if noted:   # (a change the checks can see: the loop checks first; else the loop's trip to the child,
             # which the plain reference takes, counted alike)
-            out += ([f"        {push}", "        if _changed:", "            return None"] if skip is None and run == g.run(child)
-                    else ["        if _changed:", f"            {place(g.enter(child))[-1]}", "            return None",
-                          *([f"        {push}"] if skip is None else [])])
-            out.append(f"        {state_add('steps', 1 + child.charge)}")
+            out += ([f"{pad}{push}", f"{pad}if _changed:", f"{pad}    return None"] if skip is None and run == g.run(child)
+                    else [f"{pad}if _changed:", f"{pad}    {place(g.enter(child))[-1]}", f"{pad}    return None",
+                          *([f"{pad}{push}"] if skip is None else [])])
+            out.append(f"{pad}{state_add('steps', 1 + child.charge)}")
         elif skip is None:
-            out.append(f"        {push}")
+            out.append(f"{pad}{push}")
         changed = changed and not noted
         if skip is None:
-            return [*out, "        return None" if changed else f"        return {run}(S, f)"]
+            return [*out, f"{pad}return None" if changed else f"{pad}return {run}(S, f)"]
         # not applying: the next child at once (the loop's trip counted), or this frame popped if last
-        return [*out, *skip, *([f"        {state_read('stack')}.pop()", "        return U"] if last else [
-            f"        {state_add('steps', 1 + charge)}", f"        if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
-            f"        k = {resume}"])]
+        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [
+            f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
+            f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 
     def children(self):
         return list(self.steps)
