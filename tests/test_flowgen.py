@@ -365,7 +365,7 @@ def test_a_branch_answered_runs_its_alternative_at_once(tmp_path, extra):
 def test_an_attempt_target_from_zones_is_offered_as_the_reference(tmp_path, source, apart):
     """The cards of one zone, or of different zones joined, are offered sorted as they are;
     any other list once each, without none, as the plain reference offers them."""
-    from interpreter.mechanics.dexterity import _apart
+    from interpreter.mechanics.attempt_target import apart_zones
     text = (ATTEMPTS % "").replace("target: {from: board, as: pick}", f"target: {{from: '{source}', as: pick}}")
     text = text.replace("  taken: {owner: player, visible: all}",
                         "  taken: {owner: player, visible: all}\n  aside: {owner: none, visible: all}")
@@ -373,7 +373,7 @@ def test_an_attempt_target_from_zones_is_offered_as_the_reference(tmp_path, sour
                         "take: {chance: rest, if: \"count(board) > 2\", steps: [{move: {from: board, to: aside, count: 1}}]}")
     rules = load_text(tmp_path, text, "attempts.yaml")
     target = next(s for s in rules.steps if s.kind == "attempt.target")
-    assert _apart(target.cards.source) is apart
+    assert apart_zones(target.cards.source) is apart
     for seed in range(6):
         played = lockstep(rules, 2, seed)
         assert played > 0

@@ -38,7 +38,7 @@ from .decision import apply_index_source
 from .declared import parameter
 from .listing import graft, module
 from .gameloop import advance_source, asks_again, loop_lines
-from .trips import pending, up_source
+from .trips import climb_source, pending, up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
 # function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
@@ -82,6 +82,11 @@ class FlowSource:
             return repr([step.index, *step.fresh_frame])
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
+
+    def constant(self, step) -> bool:
+        """Whether ``step``'s new frames are constants (a list display of its index and its
+        ``fresh_frame``), so that generated code may write one with other values in its slots."""
+        return _constant_frame(step)
 
     def start(self, step) -> tuple[str, str]:
         """(a new frame, the run to call on it) for ``step`` entered and run at once. A sequence
@@ -130,17 +135,26 @@ class FlowSource:
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
                 return [*lines, f"{pad}{state_read('stack')}.append({self.enter(step)})", f"{pad}return None"]
         new, _ = self.start(step)
-        return [*lines, f"{pad}{state_read('stack')}.append(f := {new})", *self.run_new(self._started(step), "f", pad)]
+        started, stack = self._started(step), state_read("stack")
+        if not self.plain and getattr(started, "pushes_late", False) and _constant_frame(started):
+            # (its entry pushes the frame itself, once its slots hold their values: no frame patched)
+            return [*lines, *self.run_new(started, "f", pad, lambda slots: [
+                f"{pad}{stack}.append(f := [{started.index}, {', '.join(slots)}])"])]
+        return [*lines, f"{pad}{stack}.append(f := {new})", *self.run_new(started, "f", pad)]
 
-    def run_new(self, step, frame: str, pad: str) -> list:
+    def run_new(self, step, frame: str, pad: str, push=None) -> list:
         """Lines that run ``frame``, a new frame of ``step``'s just pushed, and return what the run
         reports: its run called, or where its kind writes the run of a new frame as lines
         (``entry_source(g, frame, pad)``: a loop's test, an attempt's start, a target's question,
-        each its run's own lines, ending in a return) those lines in place, no call. A step's
+        a sequence's first branch, each its run's own lines, ending in a return) those lines in
+        place, no call. A step's
         entries nest (a turn's `until`, its attempt and the attempt's target, in the turn's
-        function): each ends the function, so none reads a local the next one sets."""
+        function): each ends the function, so none reads a local the next one sets. ``push``: the
+        frame is not pushed yet, and the entry of a kind that ``pushes_late`` pushes it itself
+        (``push(slots)``: the lines pushing a new frame of the step's holding ``slots``, the sources
+        of the values after its index, as ``frame``) once its slots hold their values."""
         entry = None if self.plain else getattr(step, "entry_source", None)
-        lines = entry(self, frame, pad) if entry is not None else None
+        lines = (entry(self, frame, pad) if push is None else entry(self, frame, pad, push=push)) if entry is not None else None
         return lines if lines is not None else [f"{pad}return {self.run(step)}(S, {frame})"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:
@@ -169,11 +183,17 @@ class FlowSource:
         if caller is not None:
             return [*push, count, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
-                 f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)",
-                 *(up_source(self, step, pad) if asked else [])]   # (then the loop's trips up the flow)
-        if asked:
-            lines += [f"{pad}if changed is U and {pending(self.auto_forced)}:", f"{pad}    return ASKED"]
+                 f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
+        if asked:   # (then the loop's trips up the flow, where it has any)
+            return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {pending(self.auto_forced)}:",
+                                                          f"{pad}    return ASKED", f"{pad}return changed"])]
         return [*lines, f"{pad}return changed"]
+
+    def climb(self, step, pad: str) -> list:
+        """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
+        and asked nothing: the loop's next trips, up the flow, written in (building/trips.py); none
+        in the plain reference or where the step has no ancestor."""
+        return climb_source(self, step, pad)
 
     def key(self, fn, card: str, led: str = "None") -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's

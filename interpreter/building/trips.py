@@ -13,6 +13,11 @@ from __future__ import annotations
 
 from ..expr.names import item_read, state_add, state_read
 
+# The most ancestors' frames a resolve runs at once (the nearest): each is some 50 bytecodes
+# written in, and the farther ones (a round's, a phase's) are seldom reached from a question;
+# beyond them the loop runs the flow.
+CLIMB = 3
+
 
 def pending(auto_forced: bool) -> str:
     """The test that a decision is pending (one of a single option is none, where forced moves
@@ -22,34 +27,58 @@ def pending(auto_forced: bool) -> str:
 
 
 def ancestors(g, step) -> list:
-    """The steps ``step`` is inside, nearest first, that keep a frame of their own (no effect list,
-    no sequence whose one step takes its place: ``FlowSource.start``)."""
+    """The steps ``step`` is inside, nearest first, whose frame may be on the stack beneath its own:
+    no effect list, no sequence whose one step takes its place (``FlowSource.start``), and no
+    sequence entered on its last child, which took the sequence's place (a tail call)."""
     parent = g.__dict__.get("parent_of")
     if parent is None:   # (made once a module: a resolve that asks asks for its ancestors)
         parent = g.parent_of = {c.index: s for s in g.steps for c in s.children()}
-    out, at = [], parent.get(step.index)
+    out, child, at = [], step, parent.get(step.index)
     while at is not None:
-        if not at.inline and g.start(at)[1] == g.run(at):
+        if not at.inline and g.start(at)[1] == g.run(at) and not at.takes_place(child):
             out.append(at)
-        at = parent.get(at.index)
+        child, at = at, parent.get(at.index)
     return out
 
 
 def up_source(g, step, pad: str) -> list:
-    """Lines after ``changed = R<step>(...)`` in a resolve (the trip counted): each ancestor's
-    frame found on top run at once, counted and checked against the budget as the loop does,
-    while nothing changed, nothing is asked and the game goes on. None in the plain reference."""
-    above = [] if g.plain else ancestors(g, step)
+    """Lines after ``changed = R<step>(...)`` in a resolve (the trip counted), to its end: each
+    ancestor's frame found on top, nearest first, run at once, counted and checked against the
+    budget as the loop does, while nothing changed, nothing is asked and the game goes on; the
+    loop is handed a change, a decision, the end of the game, or a frame it runs next (one not
+    expected there, or past the nearest ``CLIMB``). None in the plain reference, or where the
+    step has no ancestor (the resolve then ends as the loop's next trip would begin)."""
+    above = [] if g.plain else ancestors(g, step)[:CLIMB]
+    return _chain(g, above, pad, after_run=True) if above else []
+
+
+def climb_source(g, step, pad: str) -> list:
+    """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
+    and asked nothing: the loop's next trips up the flow written in as ``up_source`` writes
+    them, from the frame on top. None in the plain reference, or where the step has no ancestor."""
+    above = [] if g.plain else ancestors(g, step)[:CLIMB]
     if not above:
         return []
+    stack = state_read("stack")
+    return [f"{pad}if {state_read('over')} or not {stack}:", f"{pad}    return U",
+            f"{pad}top = {stack}[-1]", *_chain(g, above, pad, after_run=False)]
+
+
+def _chain(g, above: list, pad: str, after_run: bool) -> list:
+    """``above``'s frames, each run where it is found on top (``top``), in turn, one test of its
+    index each, no loop (``after_run``: first, what the run just made hands back)."""
     # (the state's reads in the compiler's dialect: expr/names.py state_read)
-    stack, steps = state_read("stack"), state_read("steps")
-    lines = [f"{pad}while {state_read('dec')} is None and changed is U and not {state_read('over')} and {stack}:",
-             f"{pad}    top = {stack}[-1]",
-             f"{pad}    i = top[0]"]
+    stack, steps, dec = state_read("stack"), state_read("steps"), state_read("dec")
+    asked = f"ASKED if len({item_read(dec, '1')}) > 1 else U" if g.auto_forced else "ASKED"
+    back = [f"{pad}if changed is not U:", f"{pad}    return changed",
+            f"{pad}if {dec} is not None:", f"{pad}    return {asked}",
+            f"{pad}if {state_read('over')} or not {stack}:", f"{pad}    return U",
+            f"{pad}top = {stack}[-1]"]
+    lines = list(back) if after_run else []
     for k, a in enumerate(above):
-        lines += [f"{pad}    {'elif' if k else 'if'} i == {a.index}:",
-                  f"{pad}        changed = {g.run(a)}(S, top)",
-                  f"{pad}        {state_add('steps', 1 + a.charge)}"]
-    return [*lines, f"{pad}    else:", f"{pad}        break",
-            f"{pad}    if {steps} > {g.max_steps}:", f"{pad}        _over_budget(S)"]
+        lines += [f"{pad}if top[0] == {a.index}:",
+                  f"{pad}    changed = {g.run(a)}(S, top)",
+                  f"{pad}    {state_add('steps', 1 + a.charge)}",
+                  f"{pad}    if {steps} > {g.max_steps}:", f"{pad}        _over_budget(S)",
+                  *(f"    {line}" for line in (back if k < len(above) - 1 else back[:-1]))]
+    return [*lines, f"{pad}return U   # (a frame the loop runs next)"]

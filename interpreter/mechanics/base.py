@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, list_of
-from ..expr.names import state_add, state_read, state_write, var_at
+from ..expr.names import state_add, state_read, var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
 STEP_KINDS: dict[str, type[Step]] = {}
@@ -290,9 +290,11 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def skip_source(self, g: FlowWriter, pad: str, push: list) -> list | None:
-        """Lines a sequence runs in place of this step's run: they push its frame (``push``: as ``f``) and
-        return what the run returns, or end where it would only pop it (a pick by nobody). None: run it."""
+    def skip_source(self, g: FlowWriter, pad: str, push) -> list | None:
+        """Lines a sequence runs in place of this step's run: they push its frame (``push(slots)``: the
+        lines pushing a new frame of the step's holding ``slots``, the sources of the values after its
+        index, as ``f``) and return what the run returns, or end where it would only pop it (a pick by
+        nobody). None: run it."""
 
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
@@ -321,6 +323,12 @@ class Step:
     def children(self) -> list["Step"]:
         return []
 
+    def takes_place(self, child) -> bool:
+        """Whether a frame of ``child`` (one of ``children()``) takes the place of this step's frame,
+        which is then never beneath it (a sequence's last step, an attempt's outcome, a branch's
+        alternative: building/trips.py climbs past it)."""
+        return False
+
     @staticmethod
     def me(S, scope_var):
         return S.var(scope_var) if scope_var is not None else None
@@ -341,39 +349,6 @@ def checked_seat(ctx, who):
     fn = ctx.compiler.to_function("_who", who.source, (f"_who = {who.source}", test))
     fn.source, fn.type, fn.distinct, fn.access = f"_seat(S, {who.source})", who.type, who.distinct, who.access
     return fn
-
-
-SEAT_ASKED = 1   # the slot of a step's frame holding the seat it asked (None before asking)
-
-
-class AskOnce(Step):
-    """A step that asks one question and is done once it is answered (choose, branch).
-    Frame: [index, SEAT_ASKED]. Its run exists only as the Python its kind's generator writes
-    (``flow_source``, ending with ``asked_source``); its resolve removes the frame (no second
-    run just to pop it)."""
-    asks = True
-    run = Step.run
-    fresh_frame = (None,)
-
-    def none_source(self, g, pad: str) -> list:
-        """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
-        if self.if_none == "skip" and self.none_probe is None and not g.plain:
-            return [f"{pad}{state_read('stack')}.pop()", f"{pad}return U"]
-        return [f"{pad}return {g.step(self)}.no_option(S)"]
-
-    def asked_source(self, g) -> list:
-        """The end of the run, once ``who`` and ``options`` (a tuple) are known: no seat, the
-        step does not apply; no option, ``if_none``; else the question."""
-        return ["    if who is None:   # nobody is asked: the step does not apply",
-                f"        {state_read('stack')}.pop()",
-                "        return U",
-                "    if not options:", *self.none_source(g, "        "),
-                f"    frame[{SEAT_ASKED}] = who",
-                f"    {state_write('dec', '(who, options)')}",
-                "    return U"]
-
-    def reask(self, S, frame):
-        frame[SEAT_ASKED] = None
 
 
 class Effects(Step):
@@ -459,41 +434,64 @@ class Sequence(Step):
             f"    {state_read('stack')}.pop()",
             "    return result"])
 
+    def entry_source(self, g, frame: str, pad: str) -> list | None:
+        """A new frame's run (FlowSource.run_new): its first branch, the effects up to the first
+        child step and that step entered, written where the frame is pushed (``frame``); where
+        the child does not apply, the run called from the next place. None in the plain reference."""
+        if g.plain:
+            return None
+        first = next((k for k, c in enumerate(self.steps) if not c.inline), None)
+        effects, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
+        return self._segment(g, 0, effects, child, first is None or first == len(self.steps) - 1,
+                             None if first is None else first + 1, self.charge, pad, frame, self.index)
+
     @staticmethod
-    def _segment(g, start, effects, child, last, resume, charge):
+    def _segment(g, start, effects, child, last, resume, charge, pad="        ", frame="frame", entry=None):
+        """The branch of the run resuming at ``start`` (``entry``: the sequence's index, written
+        where its new frame ``frame`` is pushed: no branch, and a child not applying ends in a
+        call of the run from the next place)."""
         changed = any(not fx.quiet for fx in effects)
         # noted: whether a change the checks can see was made, noted as the effects run, where
         # none surely makes one (FlowSource.notes); when none did, the child runs at once
         noted = changed and all(fx.quiet or g.notes(fx) for fx in effects)
-        out = [f"    if k == {start}:", *(["        _changed = False"] if noted else [])]
+        out = [*([f"    if k == {start}:"] if entry is None else []), *([f"{pad}_changed = False"] if noted else [])]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
-                out.append(f"        {state_add('steps', fx.charge)}")
-            out += [*(g.noting(fx, "        ") if noted else   # (located at the effect, not at the list)
-                      g.effects(fx.fn, g.me(fx.me_var), "        ", fx)),
-                    f"        if {state_read('over')}:",
-                    "            return None"]
+                out.append(f"{pad}{state_add('steps', fx.charge)}")
+            out += [*(g.noting(fx, pad) if noted else   # (located at the effect, not at the list)
+                      g.effects(fx.fn, g.me(fx.me_var), pad, fx)),
+                    f"{pad}if {state_read('over')}:",
+                    f"{pad}    return None"]
         if child is None:
-            return [*out, f"        {state_read('stack')}.pop()", f"        return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
+            return [*out, f"{pad}{state_read('stack')}.pop()", f"{pad}return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
         def place(new):   # the last child takes this frame's place (a tail call)
             stack = state_read("stack")
-            return [f"{stack}[-1] = f = {new}"] if last else [f"frame[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
-        if noted:
-            out += ["        if _changed:", *(f"            {line}" for line in place(g.enter(child))), "            return None"]
-        changed = changed and not noted
-        new, run = (g.enter(child), None) if changed else g.start(child)   # (changed: the loop checks first)
+            return [f"{stack}[-1] = f = {new}"] if last else [f"{frame}[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
+        unchanged = not changed or noted
+        new, run = g.start(child) if unchanged else (g.enter(child), None)   # (changed: the loop checks first)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
-        skip = None if changed or run != g.run(child) else child.skip_source(g, "        ", [push])
-        out += [f"        {line}" for line in (*mark, *([push] if skip is None else []))]
-        if noted:   # (the loop's trip to the child, which the plain reference takes: counted alike)
-            out.append(f"        {state_add('steps', 1 + child.charge)}")
+        skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
+            g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
+        out += [f"{pad}{line}" for line in mark]
+        if noted:   # (a change the checks can see: the loop checks first; else the loop's trip to the child,
+            # which the plain reference takes, counted alike)
+            out += ([f"{pad}{push}", f"{pad}if _changed:", f"{pad}    return None"] if skip is None and run == g.run(child)
+                    else [f"{pad}if _changed:", f"{pad}    {place(g.enter(child))[-1]}", f"{pad}    return None",
+                          *([f"{pad}{push}"] if skip is None else [])])
+            out.append(f"{pad}{state_add('steps', 1 + child.charge)}")
+        elif skip is None:
+            out.append(f"{pad}{push}")
+        changed = changed and not noted
         if skip is None:
-            return [*out, "        return None" if changed else f"        return {run}(S, f)"]
+            return [*out, f"{pad}return None" if changed else f"{pad}return {run}(S, f)"]
         # not applying: the next child at once (the loop's trip counted), or this frame popped if last
-        return [*out, *skip, *([f"        {state_read('stack')}.pop()", "        return U"] if last else [
-            f"        {state_add('steps', 1 + charge)}", f"        if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
-            f"        k = {resume}"])]
+        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [
+            f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
+            f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 
     def children(self):
         return list(self.steps)
+
+    def takes_place(self, child):
+        return bool(self.steps) and self.steps[-1] is child

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.names import state_read
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, STR
-from .base import IF_NONE_KEY, WHO, AskOnce, Step, step_kind
+from .ask_once import AskOnce
+from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key, key_names
 
 if TYPE_CHECKING:
@@ -129,3 +130,6 @@ class Branch(AskOnce):
 
     def children(self):
         return list(self.bodies)
+
+    def takes_place(self, child):
+        return True   # (the chosen steps take the branch's place)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.types import CARD, PLAYER, elem, list_of
-from ..expr.names import state_read, var_write
+from ..expr.names import state_read, state_write, var_write
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
-from .base import IF_NONE_KEY, SEAT_ASKED, WHO, AskOnce, Step, step_kind
+from .ask_once import SEAT_ASKED, AskOnce
+from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
 
 if TYPE_CHECKING:
@@ -66,30 +67,63 @@ class Choose(AskOnce):
 
     def flow_source(self, g):
         """The question: the options, then the seat asked (no seat: the step does not apply; no
-        option: ``if_none``)."""
+        option: ``if_none``). Asked of ``me``, the seat is tested once and the options once."""
         lines = [f"def R{self.index}(S, frame):",
                  f"    me = {g.me(self.me_var)}",
                  *g.assign(self.options, "options", "me", "    ")]
-        if self.who_me:   # nothing to choose from: the step is skipped
-            lines += ["    who = me",
-                      "    if not options:",
-                      "        if who is None:",
-                      f"            {state_read('stack')}.pop()",
-                      "            return U",
-                      *self.none_source(g, "        ")]
-        # (no card is ever twice in a zone: one zone's cards, labelled each its own way, are distinct)
-        lines.append("    options = tuple(options)" if self.distinct or self.one_zone and not g.plain else
-                     f"    options = tuple({state_read('rules')}.distinct(options, {self.option_type!r}))")
-        if not self.who_me:
-            lines += g.assign(self.who, "who", "me", "    ")
+        if self.who_me:
+            asked = f"(me, {self._offered(g, 'options')})"
+            return "\n".join([*lines,
+                              "    if me is None:   # nobody is asked: the step does not apply",
+                              f"        {state_read('stack')}.pop()",
+                              "        return U",
+                              "    if not options:", *self.none_source(g, "        "),
+                              f"    frame[{SEAT_ASKED}] = me",
+                              f"    {state_write('dec', asked)}",
+                              "    return U"])
+        lines.append(f"    options = {self._offered(g, 'options')}")
+        lines += g.assign(self.who, "who", "me", "    ")
         return "\n".join([*lines, *self.asked_source(g)])
+
+    def _offered(self, g, options: str) -> str:
+        """The options offered, as a tuple (each label once). Specialised: no card is ever twice in a
+        zone, so one zone's cards, labelled each its own way, are distinct."""
+        if self.distinct or self.one_zone and not g.plain:
+            return f"tuple({options})"
+        return f"tuple({state_read('rules')}.distinct({options}, {self.option_type!r}))"
+
+    def skip_source(self, g, pad, push):
+        """In its sequence's function (not in the plain reference): the options and the seat found in
+        place (an error in them located at the choose), the frame made only to ask (``push``: the lines
+        pushing a new frame of these slots as ``f``); with no seat or no option, where nothing counts
+        it (``if_none: skip``), nothing is pushed and the sequence goes on."""
+        if g.plain or self.if_none != "skip" or self.none_probe is not None:
+            return None
+        me = g.me(self.me_var)
+        who = "_asked"
+        found = [*g.assign(self.options, "_options", me, pad + "    ")]
+        if self.who_me:
+            who = me
+        else:
+            found += g.assign(self.who, "_asked", me, pad + "    ")
+        asked = f"({who}, {self._offered(g, '_options')})"
+        return [f"{pad}try:", *found,
+                f"{pad}except Exception as e:   # (located at the choose, its frame not pushed yet)",
+                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",
+                f"{pad}    raise",
+                f"{pad}if _options and {who} is not None:",
+                *(f"{pad}    {line}" for line in push([who])),
+                f"{pad}    {state_write('dec', asked)}",
+                f"{pad}    return U"]
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
         lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, 'value')}"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
-        return "\n".join([*lines, f"    {state_read('stack')}.pop()", f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])
+        lines.append(f"    {state_read('stack')}.pop()")
+        climb = g.climb(self, "    ") if self.resolved is UNCHANGED else []   # (the flow goes on up to its next question)
+        return "\n".join([*lines, *(climb or [f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])])
 
     def choice_var(self):
         return self.var

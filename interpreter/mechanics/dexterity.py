@@ -40,16 +40,15 @@ from typing import Any
 
 from lark import Tree
 
-from ..expr.code import Join, shape, zone_name
-from ..expr.fastpaths import joined_lists, shared_zones
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
-from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, elem, is_list
-from ..expr.names import VIEWS, item_read, record_read, state_add, state_read, state_write, var_write
+from ..expr.types import BOOL, NUM, PLAYER, STR
+from ..expr.names import state_add, state_read, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
-from .contract import Key, key_names, required_names
+from .contract import Key, key_names
+from .attempt_target import ACTOR, CHOSEN, STAGE, TARGET_KEYS, Target
 
 REST = "rest"
 EPS = 1e-9
@@ -58,10 +57,6 @@ OUTCOME_KEYS = (Key("chance", "expression: number, or rest", "its probability; r
                 Key("if", "condition", "it can happen only while it holds"),
                 Key("steps", "steps", "what follows it"),
                 Key("doc", "text", "what it is, for people"))
-TARGET_KEYS = (Key("from", "expression: list", "what may be aimed at (me = the actor)", required=True),
-               Key("as", "variable name", "the variable holding what was aimed at", required=True),
-               Key("prompt", "text", "the decision's name", default="the variable's name"),
-               Key("doc", "text", "what it is, for people"))
 
 
 # ---------------------------------------------------------------------- the step
@@ -92,8 +87,6 @@ def _plain_uses(tree, name: str) -> int:
     return -1 if -1 in uses else sum(uses)
 
 
-# the slots of an attempt's frame: [step index, stage, the acting seat, the outcome chosen]
-STAGE, ACTOR, CHOSEN = 1, 2, 3
 
 
 @step_kind("attempt", "a dexterity event: outcomes with chances from expressions (rolled, or asked at a real table)",
@@ -110,7 +103,7 @@ class Attempt(Step):
     attempt is done once they start): no trip through the loop to pop it after them."""
     who: Any                        # the acting seat's expression
     var: str | None                 # the variable the outcome's name is stored in (`as:`)
-    target: _Target | None          # the step naming what is attempted, if any
+    target: Target | None          # the step naming what is attempted, if any
     outcomes: list[_Outcome]        # in order: each with its chance, condition and steps
     report: _Report                 # the question asked when the outcome is reported at the table
 
@@ -124,7 +117,7 @@ class Attempt(Step):
             s.var = ctx.declare_var(s.var, STR, (*p, "as"))
         s.target = None
         if "target" in main:
-            s.target = _Target.make(ctx, main["target"], (*p, "target"), scope)
+            s.target = Target.make(ctx, main["target"], (*p, "target"), scope)
         s.outcomes = []
         outcomes = main.get("outcomes") or {}
         if not isinstance(outcomes, dict) or not outcomes:
@@ -178,6 +171,9 @@ class Attempt(Step):
 
     def children(self):
         return [o.body for o in self.outcomes]
+
+    def takes_place(self, child):
+        return True   # (the outcome's steps take the attempt's place)
 
     # ------------------------------------------------------------------ running
     def possible(self, S, actor):
@@ -302,13 +298,24 @@ class Attempt(Step):
                   f"    return R{self.index}_any(S, frame)   # resolve: ask, or an outcome reported"]
         return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
 
-    def entry_source(self, g, frame: str, pad: str, plain: bool = False) -> list:
+    pushes_late = True   # (its entry pushes a new frame once the actor is known: FlowSource.run_new)
+
+    def entry_source(self, g, frame: str, pad: str, plain: bool = False, push=None) -> list:
         """Stage 0 (a new frame: also written where one is pushed, FlowSource.run_new): the actor
-        found (none: nothing to attempt; just me: read in place), then the target asked."""
+        found (none: nothing to attempt; just me: read in place), then the target asked. ``push``:
+        the frame is not pushed yet: it is pushed with its stage and actor (who is just me: nothing
+        to raise before), none where there is no actor."""
         me, stack = g.me(self.me_var), state_read("stack")
-        who = me if not plain and bare_name(self.who.tree) == "me" else f"{g.fn(self.who)}(S, {me}, None)"
-        lines = [f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    {stack}.pop()", f"{pad}    return U",
-                 f"{pad}{frame}[{ACTOR}] = actor", f"{pad}{frame}[{STAGE}] = 1"]
+        bare = not plain and bare_name(self.who.tree) == "me"
+        who = me if bare else f"{g.fn(self.who)}(S, {me}, None)"
+        if push is not None and bare:
+            slots = [repr(v) for v in self.fresh_frame]
+            slots[STAGE - 1], slots[ACTOR - 1] = "1", "actor"
+            lines = [f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    return U", *push(slots)]
+        else:
+            lines = [*(push([repr(v) for v in self.fresh_frame]) if push is not None else []),
+                     f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    {stack}.pop()", f"{pad}    return U",
+                     f"{pad}{frame}[{ACTOR}] = actor", f"{pad}{frame}[{STAGE}] = 1"]
         if self.target is None:
             return [*lines, f"{pad}return U"]
         if plain:
@@ -359,107 +366,6 @@ class Attempt(Step):
                   f"    {state_read('stack')}.pop()   # 9 (nothing to attempt)",
                   "    return U"]
         return "\n".join(lines)
-
-
-class _Target(Step):
-    """The actor names what they attempt: a card among a list, offered in id order."""
-    kind = "attempt.target"
-    option_type = CARD
-    cards: Any                      # the expression of the cards that may be named
-    var: str                        # the variable the card named is stored in
-    unique_labels: bool             # no two cards share a label: the cards are the options
-
-    @classmethod
-    def make(cls, ctx, spec, path, scope):
-        if not isinstance(spec, dict):
-            ctx.error(f"target takes a mapping ({', '.join(key_names(TARGET_KEYS))})", path, "step")
-            spec = {}
-        ctx.check_keys(spec, key_names(TARGET_KEYS), path, required=required_names(TARGET_KEYS))
-        t = cls()
-        t.cards = ctx.expr(spec.get("from", "[]"), (*path, "from"), has_me=True, expect="list")
-        if is_list(t.cards.type) and elem(t.cards.type) not in (CARD, ANY, NONE):
-            ctx.error(f"target from: expected a list of cards, got {t.cards.type}", (*path, "from"), "type")
-        t.var = ctx.declare_var(spec.get("as", "target"), CARD, (*path, "as"))
-        t.prompt = str(spec.get("prompt", t.var))
-        t.unique_labels = ctx.unique_labels
-        zones = shared_zones(t.cards.source) if isinstance(shape(t.cards.source), Join) else None
-        if zones is not None and len(set(zones)) == len(zones):   # a union of shared zones: a view, where recorded
-            union = tuple(sorted(zones))
-            ctx.names.unions.add(union)   # (building/record.py)
-            t.view = ctx.names.views.index(union) if union in ctx.names.views else None
-        return ctx.add(t, path)
-
-    view = None         # the index of the view (S.vw) of the union of zones it offers, if one is kept
-    attempt = None      # the attempt it belongs to (build)
-    resolved = None     # UNCHANGED when no check reads the target's variable (settle)
-
-    def settle(self, quiet, watched_vars):
-        if self.var not in watched_vars:
-            self.resolved = UNCHANGED
-
-    asks = True
-    frame_read_only = True   # (its question and answer write the attempt's frame, not its own)
-    # (labels: the card's own, Step.labels reading the table for the whole list at once)
-
-    def choice_var(self):
-        return self.var
-
-    def vocabulary(self, V, spec):
-        return V.labels(spec.get("from", "[]"), CARD)
-
-    def flow_source(self, g):
-        return "\n".join([f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")])
-
-    def entry_source(self, g, frame: str, pad: str, parent: str | None = None) -> list:
-        """The cards offered once each (no none), in id order (``parent``: the local holding the
-        attempt's frame, its actor in ``actor``, where the attempt asks; else read from the stack). Specialised: the cards of one
-        zone, or of different zones joined, are sorted as they are (no card is ever in two
-        zones, and none in none: every move takes its cards out of their source), a joined
-        list (a new one) in place; a union of zones kept as a view (building/record.py) as the view
-        holds it, in card order; where no two cards share a label, the cards are the options."""
-        cards = f"{g.fn(self.cards)}(S, actor, None)"
-        if g.plain or not _apart(self.cards.source):
-            listed, ordered = [f"{pad}cards = set({cards})", f"{pad}cards.discard(None)"], [f"{pad}options = sorted(cards)"]
-        elif self.view is not None:   # (copied below: the moves change the view in place)
-            listed, ordered = [f"{pad}cards = options = {item_read(record_read(VIEWS), str(self.view))}"], []
-        elif isinstance(shape(self.cards.source), Join):   # (the list, in place: no call)
-            listed, ordered = [*g.assign(self.cards, "cards", "actor", pad), f"{pad}options = cards"], [f"{pad}options.sort()"]
-        else:
-            listed, ordered = [*g.assign(self.cards, "cards", "actor", pad)], [f"{pad}options = sorted(cards)"]
-        rules = state_read("rules")
-        asked = "(actor, tuple(options))" if self.unique_labels and not g.plain else \
-            f"(actor, tuple(options) if {rules}.unique_labels else tuple({rules}.distinct_cards(options)))"
-        head = [f"{pad}parent = {state_read('stack')}[-2]", f"{pad}actor = parent[{ACTOR}]"] if parent is None else []
-        return [*head, *listed, f"{pad}if not cards:", f"{pad}    {parent or 'parent'}[{STAGE}] = 9",
-                f"{pad}    {state_read('stack')}.pop()",
-                f"{pad}    return U",
-                *ordered,
-                f"{pad}{state_write('dec', asked)}",
-                f"{pad}return U"]
-
-    def resolve_source(self, g):
-        """Take the target named (written once: this is its only definition); when no check
-        reads the target, the attempt's roll follows at once (the game loop's next iteration
-        written in), except in the plain reference."""
-        lines = [f"def Q{self.index}(S, frame, card):",
-                 f"    stack = {state_read('stack')}",
-                 "    stack.pop()",
-                 f"    {var_write(self.var, 'card')}",
-                 "    parent = stack[-1]",
-                 f"    if {state_read('ev')} is not None:",
-                 f"        {state_read('ev')}.append({{'ev': 'target', 'who': parent[2], 'card': {state_read('rules')}.card_labels[card]}})"]
-        if self.resolved is not UNCHANGED:
-            return "\n".join([*lines, "    return None"])
-        if g.plain:
-            return "\n".join([*lines, "    return U"])
-        return "\n".join([*lines, *g.next_step(None, self.attempt, "parent", "    ", asked=True)])
-
-
-def _apart(src) -> bool:
-    """Whether the list ``src`` compiles to is one zone's cards, or those of different zones
-    joined (``A + B``): then it holds no card twice and no none."""
-    names = [zone_name(part) for part in joined_lists(src) or [src]]
-    return None not in names and len(set(names)) == len(names)
 
 
 class _Report(Step):

@@ -30,7 +30,8 @@ from ..expr.builtins import check_arity, list_arg, register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
-from .base import SEAT_ASKED, WHO, AskOnce, Step, step_kind
+from .ask_once import SEAT_ASKED, AskOnce
+from .base import WHO, Step, step_kind
 from .contract import Key
 from .grid_prices import LocalPrices, generated
 from .grid_shape import adjacency, neighbour_getters, neighbours_at

@@ -156,8 +156,8 @@ class Pick(Step):
         return [f"{pad}try:", *g.assign(self.who, "_who", g.me(self.me_var), pad + "    "),
                 f"{pad}except Exception as e:   # (located at the pick, its frame not pushed yet)",
                 f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",
-                f"{pad}    raise", f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push),
-                f"{pad}    f[{PICKER}] = _who", f"{pad}    return R{self.index}(S, f)"]
+                f"{pad}    raise", f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push(["[]", "_who"])),
+                f"{pad}    return R{self.index}(S, f)"]
 
     def resolve_source(self, g):
         """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step."""

@@ -1,0 +1,138 @@
+"""Less flow between two questions (docs/performance.md "Less flow a decision"): a ``choose`` in a
+sequence asked from the sequence's own function, its frame made only to ask; an answer that
+changed nothing a check reads running the flow on up to the next question in the resolve
+(building/trips.py); an attempt's frame pushed once its actor is known. Each plays exactly the
+games of the plain reference (the step count and the saved state included)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import interpreter
+from interpreter.building.flowgen import FlowSource
+from interpreter.building.trips import ancestors
+from interpreter.engine.protocol import ASKED, UNCHANGED
+from helpers import calls_in_play, load_text
+from test_flowgen import lockstep, reference
+
+GAME = """
+game: choose_in_place
+players: {min: 2, max: 3}
+components:
+  chips:
+    attributes: {n: 1..9}
+zones:
+  pool: {owner: none, visible: all, start: [chips]}
+  mine: {owner: player, visible: all}
+vars:
+  x: int
+  y: int
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - set: {x: 0, y: 0}
+        - choose: {options: "[1, 2, 3]", as: x, prompt: first}
+        - move: {from: pool, to: mine, count: 1}
+        - choose: {options: "%s", as: y, prompt: second}
+        - choose: {who: "%s", options: "[4, 5]", as: y, prompt: third}
+        - set: {x: 0}
+scoring:
+  categories: {chips: "count(mine)"}
+"""
+
+
+def _chooses(rules) -> list:
+    return [s for s in rules.steps if s.kind == "choose"]
+
+
+@pytest.mark.parametrize("second,third", [
+    ("[1, 2] where it > x", "me"),                       # asked, or nothing to offer after x = 2, 3
+    ("[7] where x == 9", "0 if x == 1 else none"),       # never offered; the third asked of seat 0 or nobody
+    ("[x, 8]", "none"),
+])
+def test_a_choose_in_a_sequence_is_asked_from_it(tmp_path, second, third):
+    """Asked from its sequence's function, a choose's run is never called, and with nothing to
+    offer (or nobody to ask) the sequence goes on at once: the same games as the reference."""
+    rules = load_text(tmp_path, GAME % (second, third))
+    chooses = _chooses(rules)
+    assert len(chooses) == 3
+    runs = {rules.runs[s.index].__code__ for s in chooses}
+    assert sum(calls_in_play(rules, runs, 2, range(4)).values()) == 0
+    for seed in range(6):
+        assert lockstep(rules, 2 + seed % 2, seed) > 0
+
+
+def test_an_error_in_the_options_is_located_at_the_choose(tmp_path):
+    """Found in the sequence's function, before its frame is pushed, the options' error is still
+    the choose's (as its own run locates it)."""
+    rules = load_text(tmp_path, GAME % ("[1, 2] where it > 6 / (x - 1)", "me"))
+    said = []
+    for game in (rules, reference(rules)):
+        S = game.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError) as e:
+            S.apply_index(0)   # x = 1: a division by zero in the second's options
+        said.append(str(e.value))
+    assert "in choose: division by zero" in said[0] and "prompt: second" in said[0] and said[0] == said[1]
+
+
+def test_an_answer_runs_the_flow_up_to_the_next_question(tmp_path):
+    """The answer to the first choose changes nothing a check reads: its resolve runs its sequence
+    on (the move, the next question) and reports it asked (ASKED: the game loop has nothing to do),
+    where the reference leaves the rest to the loop."""
+    rules = load_text(tmp_path, GAME % ("[1, 2] where it > x", "me"))
+    for game, asked in ((rules, ASKED), (reference(rules), UNCHANGED)):
+        S = game.new_game(2, seed=1)
+        frame, value = S.stack[-1], S.dec[1][0]
+        S.dec = None
+        assert game.resolves[frame[0]](S, frame, value) is asked
+    a, b = rules.new_game(2, seed=1), reference(rules).new_game(2, seed=1)
+    a.apply_index(0)
+    b.apply_index(0)
+    assert a.to_json() == b.to_json() and a.dec is not None
+
+
+def test_an_attempt_frame_is_pushed_with_its_actor():
+    """Where a turn's ``until`` enters the attempt, its frame is made with its stage and actor, not
+    made blank and filled in after; a saved state shows it as ever."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    pushed = []
+
+    class Stack(list):   # (the stack the generated code pushes frames on: each frame as pushed)
+        def append(self, frame):
+            pushed.append(list(frame))
+            super().append(frame)
+
+    S, rnd = rules.new_game(4, seed=3), random.Random(3)
+    S.stack = Stack(S.stack)
+    for _ in range(40):
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+    made = [f for f in pushed if f[0] == attempt.index]
+    assert made and all(f[1] == 1 and f[2] is not None for f in made)
+    for seed in range(3):
+        assert lockstep(rules, 4, seed) > 0
+
+
+def test_a_climb_passes_the_frames_taken_in_place():
+    """The steps a resolve climbs to, nearest first, leave out a sequence on its last step and an
+    attempt's outcome (their frames took the place of the ancestor's, decided on the step tree)."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    g = FlowSource(rules.steps)
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    assert [a.kind for a in ancestors(g, attempt)] == ["until", "turns"]
+    place = next(s for s in rules.steps if s.kind == "choose" and s.prompt == "place")
+    assert [a.kind for a in ancestors(g, place)] == ["steps", "until", "turns"]
+
+
+def test_a_new_sequence_runs_where_it_is_entered():
+    """A sequence entered and run at once (an attempt's outcome) has its first branch written
+    where its frame is pushed: Mister Diamond's fake outcome, two effects, never calls its run."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    attempt = next(s for s in rules.steps if s.kind == "attempt")
+    fake = next(o.body for o in attempt.outcomes if o.name == "fake")
+    assert len(fake.steps) == 2 and calls_in_play(rules, {rules.runs[fake.index].__code__}, 4, range(3)) == {
+        rules.runs[fake.index].__code__: 0}
+    for seed in range(3):
+        assert lockstep(rules, 4, seed) > 0
