@@ -31,6 +31,8 @@ KEPT = [
     ("void", "void = ", "a trick's test of a seat's void, which no hook of the ruleset reads (mechanics/tricks.py)"),
     ("win_card", "win_card = ", "a trick's winning card, which no hook of the ruleset reads (mechanics/tricks.py)"),
     ("f", " := ", "a frame pushed and named where the path after it returns (flowgen.py enters/next_step)"),
+    ("f", "[-1] = f = [", "a frame put in its parent's place and named, where the step's run written after it "
+                          "in place reads its values from locals (flowgen.py next_step, Sequence.entry_source)"),
     ("acc", "acc := acc + ", "an attempt's last chance added up as the others are (mechanics/dexterity.py)"),
     ("_", "for card, _ in ", "a pair unpacked (mechanics/grid.py)"),
     ("_g4", "_g4 = [] if S.ev", "a deal's (seat, card) list for its events, made where a zone's triggers have "
@@ -176,7 +178,8 @@ def test_the_touch_chance_binds_no_table_it_no_longer_reads():
     card's zone: the zones' tables, once bound before the count's loop, are not bound at all."""
     text = bundled("mister_diamond").module_source
     roll = text[text.index("def R17("):text.index("def R17_any(")]
-    assert "_t0 = " not in roll and "L = None" not in roll
+    chance = roll[:roll.index("p = float(")]   # (the touch chance, computed first: the outcomes follow)
+    assert "_qa = " in chance and "_t0 = " not in chance and "L = None" not in chance
     assert "_who = _who" not in text
 
 
