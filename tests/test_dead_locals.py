@@ -203,7 +203,7 @@ flow:
 def test_an_effect_binds_me_only_where_its_code_reads_it(tmp_path):
     """Effects written in place in a turn: ``me`` is bound in an event's branch alone for the set
     (its code does not read it), up front for the show (a kind whose own line names it:
-    building/effects.py ACTOR_NOTED) and the move (into the acting seat's hand); the events name
+    not registered seat_noted: mechanics/base.py effect_kind) and the move (into the acting seat's hand); the events name
     the seat whose turn it is, as the plain reference's do."""
     rules = load_text(tmp_path, TURNS)
     text = rules.module_source

@@ -18,7 +18,7 @@ from ..expr.names import item_read, owning, state_add, state_read, state_write, 
 from ..expr.tallies import Tallies
 from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
 from ..loading.kept import compiled
-from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, IF_KEYS, STEP_KINDS, checked_mapping
+from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, EFFECT_SEAT_NOTED, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
 from .declared import DeclaredEffects, parameter
@@ -45,14 +45,6 @@ EFFECT_KEYS.update({
     "with_player": (Key("who", "expression: player or team", "who me is (a team: its first member)", required=True),
                     Key("do", "effects", "run with me = who", required=True)),
 })
-
-
-# The effect kinds of the mechanics (mechanics/*.py) whose lines name the acting seat (``me``) only
-# where it is noted: in their expressions and targets (expr/access.py), as the seat a zone's enter
-# triggers run as, and in their events (``event``). Any other kind's lines, a mechanic's added
-# later, show's (``_show(S, me, ...)``), may name it themselves: it is noted as read.
-ACTOR_NOTED = frozenset({"move", "shuffle", "deal", "gather", "gain", "lose", "transfer", "reset", "advance",
-                         "set", "random"})
 
 
 class EffectCompiler(DeclaredEffects, Targets):
@@ -211,7 +203,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         if method is not None:   # a construct of the effect language itself
             return method(em, spec, path, locals, has_me)
         if kind in EFFECT_EMITTERS:
-            if kind not in ACTOR_NOTED:   # (its lines may name the acting seat themselves)
+            if kind not in EFFECT_SEAT_NOTED:   # (its lines may name the acting seat themselves: effect_kind)
                 self.access.me()
             return EFFECT_EMITTERS[kind](self, em, spec, path, locals, has_me)
         if kind in self.named:

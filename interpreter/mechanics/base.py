@@ -45,9 +45,10 @@ EFFECT_EMITTERS: dict = {}          # effect kind -> the function that emits its
 # effect kind -> its table of keys (contract.Key); a kind whose value is not a mapping of
 # fixed keys (shuffle: a zone, set: variables) has none
 EFFECT_KEYS: dict[str, tuple[Key, ...]] = {}
+EFFECT_SEAT_NOTED: set[str] = set()   # kinds whose lines name ``me`` only where noted (effect_kind)
 
 
-def effect_kind(name: str, doc: str, keys: tuple[Key, ...] | None = None):
+def effect_kind(name: str, doc: str, keys: tuple[Key, ...] | None = None, seat_noted: bool = False):
     """Register an effect kind from a mechanic's own module.
 
     The function is called as ``fn(fx, em, spec, path, locals, has_me)`` at compile time and
@@ -55,10 +56,12 @@ def effect_kind(name: str, doc: str, keys: tuple[Key, ...] | None = None):
     (mechanics/contract.py ``EffectContext``; ``fx.access`` is where it notes what its lines
     touch beyond its expressions and targets: expr/access.py). With ``keys``, the effect is a
     mapping of those keys, checked before ``fn`` is called (``fn`` is not called when they are
-    wrong)."""
+    wrong). ``seat_noted``: its lines name ``me`` only where it is noted (expressions, targets,
+    events, enter triggers); else written in place ``me`` is bound first (flowgen.py effects)."""
     def register(fn):
         EFFECT_KINDS[name] = doc
         EFFECT_EMITTERS[name] = fn
+        EFFECT_SEAT_NOTED.update([name] if seat_noted else [])
         if keys is not None:
             EFFECT_KEYS[name] = tuple(keys)
         return fn

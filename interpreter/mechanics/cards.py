@@ -29,7 +29,7 @@ LONG = 24   # a sorted zone's length past which a card is found by bisection rat
                    Key("to", "zone", "where they go", required=True),
                    Key("cards", "expression: list of cards", "which cards (default: all, or the top count:)"),
                    Key("count", "expression: int", "how many from the top (with cards: the first N of them)"),
-                   Key("bottom", "bool", "put them under the pile", default=False)))
+                   Key("bottom", "bool", "put them under the pile", default=False)), seat_noted=True)
 def e_move(fx, em, spec, path, locals, has_me):
     if "cards" in spec and "count" in spec:
         try:
@@ -176,7 +176,7 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
     notify(fx, em, dname, cs, downer)
 
 
-@effect_kind("shuffle", "shuffle a zone (chance)")
+@effect_kind("shuffle", "shuffle a zone (chance)", seat_noted=True)
 def e_shuffle(fx, em, spec, path, locals, has_me):
     src, name = fx.target(spec, path, locals, has_me, "zone")
     z = em.fresh("_z")
@@ -193,7 +193,7 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
                    Key("to", "zone name", "a zone owned by each player or team", required=True),
                    Key("count", "expression: int", "cards to each player", required=True),
                    players_key("who is dealt to"),
-                   Key("start", "expression: player", "the first dealt to (default: the first of players)")))
+                   Key("start", "expression: player", "the first dealt to (default: the first of players)")), seat_noted=True)
 def e_deal(fx, em, spec, path, locals, has_me):
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
     to = declared(fx, spec["to"], (*path, "to"), "zone", fx.ctx.names.zones)
@@ -280,7 +280,7 @@ def _every_seat(value, locals) -> bool:
 
 @effect_kind("gather", "move every card of some zones (all owners) into one zone",
              keys=(Key("from", "zone names", "a zone or a list of zones, every owner's", required=True),
-                   Key("to", "zone", "where all their cards go", required=True)))
+                   Key("to", "zone", "where all their cards go", required=True)), seat_noted=True)
 def e_gather(fx, em, spec, path, locals, has_me):
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
     froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]

@@ -61,7 +61,7 @@ def counter_event(fx, em, kind: str, name, owner, a: str) -> None:
 @effect_kind("gain", "add to a counter (optionally taken from a limited supply counter)",
              keys=(Key("counter", "counter", "the counter to add to", required=True),
                    AMOUNT,
-                   Key("from", "counter", "a limited supply: gives what it has")))
+                   Key("from", "counter", "a limited supply: gives what it has")), seat_noted=True)
 def e_gain(fx, em, spec, path, locals, has_me):
     dst, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
     if "from" in spec:   # a limited supply gives what it has
@@ -77,7 +77,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
 @effect_kind("lose", "remove from a counter, never below zero (optionally returned to a supply)",
              keys=(Key("counter", "counter", "the counter to take from (never below zero)", required=True),
                    AMOUNT,
-                   Key("to", "counter", "the supply it returns to")))
+                   Key("to", "counter", "the supply it returns to")), seat_noted=True)
 def e_lose(fx, em, spec, path, locals, has_me):
     src, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
     dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
@@ -88,7 +88,7 @@ def e_lose(fx, em, spec, path, locals, has_me):
 @effect_kind("transfer", "move up to an amount from one counter to another",
              keys=(Key("from", "counter", "where the amount comes from", required=True),
                    Key("to", "counter", "where it goes", required=True),
-                   Key("amount", "expression: int", "at most this much", default=1)))
+                   Key("amount", "expression: int", "at most this much", default=1)), seat_noted=True)
 def e_transfer(fx, em, spec, path, locals, has_me):
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter", any_owner=True)
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter", any_owner=True)
@@ -98,7 +98,7 @@ def e_transfer(fx, em, spec, path, locals, has_me):
                  f"{owner_key('to', downer)}'who': me, 'amount': {a}}}")
 
 
-@effect_kind("reset", "set counters (every owner's) back to their start values")
+@effect_kind("reset", "set counters (every owner's) back to their start values", seat_noted=True)
 def e_reset(fx, em, spec, path, locals, has_me):
     names = spec if isinstance(spec, list) else [spec]
     counters = fx.ctx.names.counters

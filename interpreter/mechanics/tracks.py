@@ -24,7 +24,7 @@ from ..expr.names import counter_ref
              keys=(Key("counter", "counter", "the piece's position", required=True),
                    Key("by", "expression: int", "spaces to move (never backwards)", default=1),
                    Key("max", "expression: int", "the last space"),
-                   Key("stack", "counter", "the order of arrival on a space (same owners as counter)")))
+                   Key("stack", "counter", "the order of arrival on a space (same owners as counter)")), seat_noted=True)
 def e_advance(fx, em, spec, path, locals, has_me):
     dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
     by, _ = fx.expr(spec.get("by", 1), (*path, "by"), locals, has_me, INT)

@@ -15,7 +15,7 @@ from .contract import Key
 from .cards import declared, owner_key
 
 
-@effect_kind("set", "set variables to the values of expressions")
+@effect_kind("set", "set variables to the values of expressions", seat_noted=True)
 def e_set(fx, em, spec, path, locals, has_me):
     if not isinstance(spec, dict) or not spec:
         fx.ctx.error("set takes a mapping of variable: expression", path, "effect")
@@ -57,7 +57,7 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
 
 @effect_kind("random", "set a variable to a random element of a list (chance)",
              keys=(Key("var", "variable name", "the variable set", required=True),
-                   Key("from", "expression: list", "the elements, one drawn at random (none: empty)", required=True)))
+                   Key("from", "expression: list", "the elements, one drawn at random (none: empty)", required=True)), seat_noted=True)
 def e_random(fx, em, spec, path, locals, has_me):
     var = declared(fx, spec["var"], (*path, "var"), "variable", fx.ctx.names.vars)
     if var is None:
