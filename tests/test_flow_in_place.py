@@ -13,7 +13,7 @@ import interpreter
 from interpreter.building.flowgen import FlowSource
 from interpreter.building.trips import ancestors
 from interpreter.engine.protocol import ASKED, UNCHANGED
-from helpers import calls_in_play, load_text
+from helpers import calls_in_play, load_text, tiny_ruleset
 from test_flowgen import lockstep, reference
 
 GAME = """
@@ -136,3 +136,58 @@ def test_a_new_sequence_runs_where_it_is_entered():
         rules.runs[fake.index].__code__: 0}
     for seed in range(3):
         assert lockstep(rules, 4, seed) > 0
+
+
+FORCED = tiny_ruleset("""  hand: {owner: player, visible: owner}
+auto_forced: true
+vars:
+  x: card
+  y: int
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - move: {from: deck, to: hand, count: 1}
+        - choose: {options: "hand", as: x}
+        - set: {x: none}
+        - choose: {options: "[1, 2]", as: y}
+""")
+
+
+def test_a_forced_answer_runs_no_flow_on_in_its_resolve(tmp_path):
+    """With forced moves (auto_forced), a resolve runs its own step alone: the forced move's event
+    tells who may see it from that step's events only, and counts its step before the flow goes
+    on (engine/loop.py forced), as the plain reference does; no budget reached at another place."""
+    rules = load_text(tmp_path, FORCED)
+    assert "top = S.stack[-1]" not in rules.module_source   # (no climb written anywhere)
+    for seed in range(6):
+        assert lockstep(rules, 2, seed) > 0
+    S = rules.new_game(2, seed=0, record=True)
+    forced = [e for e in S.ev if e["ev"] == "forced"]
+    assert forced and all("seen_by" not in e for e in forced)   # (the set after it is no one's secret)
+    (tmp_path / "b").mkdir()
+    budget = load_text(tmp_path / "b", FORCED.replace("auto_forced: true", "auto_forced: true\nlimits: {steps: 12}"))
+    for g in (budget, reference(budget)):
+        with pytest.raises(interpreter.BudgetExceeded):
+            S = g.new_game(2, seed=0)
+            while not S.over:
+                S.apply_index(0)
+
+
+def test_a_choice_of_another_seat_with_none_for_options_raises_as_the_reference_does(tmp_path):
+    """A choose asked of a seat other than ``me``, in a sequence, whose options are none: the
+    options are made a tuple before the seat is found, so the error is raised, at the choose,
+    not the step skipped as if it had nothing to offer."""
+    rules = load_text(tmp_path, tiny_ruleset("""vars:
+  x: "list[int]"
+  y: int
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: y}
+  - choose: {who: 1, options: "x", as: y}
+  - choose: {who: 0, options: "[3, 4]", as: y}
+"""))
+    for g in (rules, reference(rules)):
+        S = g.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError, match="in choose: a list was needed, got none") as e:
+            S.apply_index(0)
+        assert "g.yaml:12:5" in str(e.value)   # (the second choose)

@@ -62,6 +62,10 @@ class FlowSource:
     def __init__(self, steps, max_steps: int = 0, auto_forced: bool = False, plain: bool = False, cards: int = 0):
         self.steps = steps
         self.max_steps, self.auto_forced, self.plain = max_steps, auto_forced, plain
+        # whether a resolve may run the flow on past its own step (the loop's next trips written
+        # in): not in the plain reference, nor where a forced move may call it (engine/loop.py
+        # forced: its event's seen_by and its step count come between the resolve and what follows)
+        self.runs_on = not plain and not auto_forced
         self.cards = cards   # (the game's: a bound written in)
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
@@ -414,7 +418,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
         if src is None:
             g.ns[f"Q{step.index}"] = step.resolve
         else:
-            if not plain and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
+            if g.runs_on and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
                 src += "\n" + asks_again(rules, step)
             sources.append(src)
     sources += [advance_source(rules, g, plain), apply_index_source(loop_lines(rules, g, plain))]

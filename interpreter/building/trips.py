@@ -46,17 +46,19 @@ def up_source(g, step, pad: str) -> list:
     ancestor's frame found on top, nearest first, run at once, counted and checked against the
     budget as the loop does, while nothing changed, nothing is asked and the game goes on; the
     loop is handed a change, a decision, the end of the game, or a frame it runs next (one not
-    expected there, or past the nearest ``CLIMB``). None in the plain reference, or where the
+    expected there, or past the nearest ``CLIMB``). None where no resolve runs the flow on
+    (``FlowSource.runs_on``: the plain reference, a ruleset with forced moves), or where the
     step has no ancestor (the resolve then ends as the loop's next trip would begin)."""
-    above = [] if g.plain else ancestors(g, step)[:CLIMB]
+    above = ancestors(g, step)[:CLIMB] if g.runs_on else []
     return _chain(g, above, pad, after_run=True) if above else []
 
 
 def climb_source(g, step, pad: str) -> list:
     """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
     and asked nothing: the loop's next trips up the flow written in as ``up_source`` writes
-    them, from the frame on top. None in the plain reference, or where the step has no ancestor."""
-    above = [] if g.plain else ancestors(g, step)[:CLIMB]
+    them, from the frame on top. None where no resolve runs the flow on (``FlowSource.runs_on``),
+    or where the step has no ancestor."""
+    above = ancestors(g, step)[:CLIMB] if g.runs_on else []
     if not above:
         return []
     stack = state_read("stack")

@@ -111,7 +111,7 @@ class Target(Step):
                  f"        {state_read('ev')}.append({{'ev': 'target', 'who': parent[2], 'card': {state_read('rules')}.card_labels[card]}})"]
         if self.resolved is not UNCHANGED:
             return "\n".join([*lines, "    return None"])
-        if g.plain:
+        if not g.runs_on:
             return "\n".join([*lines, "    return U"])
         return "\n".join([*lines, *g.next_step(None, self.attempt, "parent", "    ", asked=True)])
 

@@ -110,7 +110,7 @@ class Branch(AskOnce):
             if last:
                 lines.append("    else:" if k == last else f"    {'if' if k == 0 else 'elif'} value == {k}:")
             lines += [f"{pad}{state_read('stack')}[-1] = f = {g.enter(body)}",
-                      *([f"{pad}return U"] if g.plain else g.next_step(None, body, "f", pad, asked=True))]
+                      *([f"{pad}return U"] if not g.runs_on else g.next_step(None, body, "f", pad, asked=True))]
         return "\n".join(lines)
 
     def label(self, S, value):

@@ -103,10 +103,11 @@ class Choose(AskOnce):
         who = "_asked"
         found = [*g.assign(self.options, "_options", me, pad + "    ")]
         if self.who_me:
-            who = me
-        else:
-            found += g.assign(self.who, "_asked", me, pad + "    ")
-        asked = f"({who}, {self._offered(g, '_options')})"
+            who, offered = me, self._offered(g, "_options")
+        else:   # (the options made a tuple before the seat is found, as the run does: a none raises)
+            found += [f"{pad}    _options = {self._offered(g, '_options')}", *g.assign(self.who, "_asked", me, pad + "    ")]
+            offered = "_options"
+        asked = f"({who}, {offered})"
         return [f"{pad}try:", *found,
                 f"{pad}except Exception as e:   # (located at the choose, its frame not pushed yet)",
                 f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",

@@ -118,7 +118,7 @@ class Pass(Step):
         # where no check can see the card leave (asks_again), the next card is asked here, and
         # only the delivery left to the run that flowgen's end of the resolve calls
         again = (self._next_card(g, "ASKED" if not g.auto_forced else f"ASKED if len({state_read('dec')}[1]) > 1 else U", True)
-                 if self.asks_again and not g.plain else [])
+                 if self.asks_again and g.runs_on else [])
         held = f"({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}]"
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",

@@ -274,7 +274,7 @@ class Tricks(Step):
                  f"    {list_take(item_read('hands', owner), 'card')}",
                  f"    table = {zone_ref(self.table)}"]
         runs = self.follow_runs is not None and not g.plain
-        again = self.asks_again and not g.plain
+        again = self.asks_again and g.runs_on
         runs_of = g.fn(self.follow_runs) if runs else ""
         if runs:   # the led card's run, read once: the void test (one run object a value) and the next seat's slice
             lines += ["    if table:",
