@@ -1,0 +1,49 @@
+"""A game's start, kept: the state a new game of a ruleset starts from before its setup runs
+(blank() and the ruleset's _fill(): every zone, counter and variable at its start value)
+depends on the number of players, the parameters and the options alone, never on the seed
+(no start value can read the RNG or the seed). ``Ruleset.new_game`` keeps it by those
+(``Ruleset._starts``) and gives each game a copy of its own (engine/layout.py ``fresh``)."""
+from __future__ import annotations
+
+UNSET = object()   # what plain_copy() gives for a value that is not plain data
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def plain_copy(value, depth: int = 0):
+    """A copy of a value of plain data (dicts, lists, text, numbers, yes/no, none, each of that
+    type exactly) as new objects, or ``UNSET`` for any other value."""
+    if value.__class__ in _PLAIN:
+        return value
+    if depth < 100:
+        if value.__class__ is list:
+            out = [plain_copy(v, depth + 1) for v in value]
+            return UNSET if UNSET in out else out
+        if value.__class__ is dict:
+            pairs = [(plain_copy(k, depth + 1), plain_copy(v, depth + 1)) for k, v in value.items()]
+            return UNSET if any(UNSET in pair for pair in pairs) else dict(pairs)
+    return UNSET
+
+
+def keeps_start(S) -> bool:
+    """Whether a start (a state after blank() and _fill()) may be kept and copied for each game:
+    not when a variable's start value is, or holds, one of the start's mutable lists (a zone's,
+    an owned counter's, the record's or a view's): a variable started as a zone is that zone
+    as the setup changes it, which a copy would not be."""
+    layout = S.rules.layout
+    mutable = {id(getattr(S, a)) for a in layout.of.values()}
+    for name, shape in S.rules.zone_shapes:
+        if shape:   # (a list per player or team, a dict of lists per card)
+            table = getattr(S, layout.zones[name])
+            mutable.update(map(id, table.values() if shape == 2 else table))
+    if layout.views:
+        mutable.update(map(id, S.vw))
+    values = [getattr(S, a) for a in layout.vars.values()]
+    while values:
+        value = values.pop()
+        if value.__class__ is list or value.__class__ is dict:
+            if id(value) in mutable:
+                return False
+            values += value.values() if value.__class__ is dict else value
+    return True
