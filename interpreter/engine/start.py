@@ -5,7 +5,10 @@ depends on the number of players, the parameters and the options alone, never on
 (``Ruleset._starts``) and gives each game a copy of its own (engine/layout.py ``fresh``)."""
 from __future__ import annotations
 
+from ..expr.types import BOOL, CARD, INT, NUM, PLAYER, STR, TEAM
+
 UNSET = object()   # what plain_copy() gives for a value that is not plain data
+_SCALARS = frozenset({INT, NUM, BOOL, STR, CARD, PLAYER, TEAM})   # the types of a variable that holds no list
 
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -30,8 +33,13 @@ def keeps_start(S) -> bool:
     """Whether a start (a state after blank() and _fill()) may be kept and copied for each game:
     not when a variable's start value is, or holds, one of the start's mutable lists (a zone's,
     an owned counter's, the record's or a view's): a variable started as a zone is that zone
-    as the setup changes it, which a copy would not be."""
-    layout = S.rules.layout
+    as the setup changes it, which a copy would not be. Only the variables whose declared type
+    may hold a list (a list, a map, any) and that have a start value are looked at."""
+    rules = S.rules
+    held = [name for name in rules.var_start if rules.names.vars.get(name) not in _SCALARS]
+    if not held:   # (a whole number, a card, a text...: no list)
+        return True
+    layout = rules.layout
     mutable = {id(getattr(S, a)) for a in layout.of.values()}
     for name, shape in S.rules.zone_shapes:
         if shape:   # (a list per player or team, a dict of lists per card)
@@ -39,7 +47,7 @@ def keeps_start(S) -> bool:
             mutable.update(map(id, table.values() if shape == 2 else table))
     if layout.views:
         mutable.update(map(id, S.vw))
-    values = [getattr(S, a) for a in layout.vars.values()]
+    values = [getattr(S, layout.vars[name]) for name in held]
     while values:
         value = values.pop()
         if value.__class__ is list or value.__class__ is dict:
