@@ -197,3 +197,13 @@ def test_a_copy_of_a_ruleset_starts_its_own_games():
     assert other._starts == {} and rules._starts
     S = other.new_game(4, seed=1)
     assert S.rules is other and other._starts[4].rules is other and rules._starts[4].rules is rules
+
+
+def test_a_value_given_of_no_plain_type_starts_its_game_filled_afresh():
+    class Ratio(float):   # (a float of another class, as numpy's: kept by no start)
+        pass
+    rules = interpreter.load("mister_diamond")
+    S = rules.new_game(4, seed=2, options={"params": {"skill": Ratio(0.5)}})
+    assert type(S.p["skill"]) is Ratio and not rules._starts
+    T = rules.new_game(4, seed=2, options={"params": {"skill": 0.5}})
+    assert S.to_json() == T.to_json() and len(rules._starts) == 1

@@ -189,16 +189,17 @@ class Ruleset:
         for name, check in GAME_OPTIONS.items():
             if options.get(name) is not None:
                 options[name] = check(self, players, options[name])
+        key: Any = players   # (no options given: the parameters are the ruleset's own values)
         if given:   # (the values the caller gave copied: the start kept is its own)
-            params, options = plain_copy(params), plain_copy(options)
-            key = UNSET if UNSET in (params, options) else repr((players, params, options))
-        else:   # (the parameters are the ruleset's own values)
-            key = players
+            copies = plain_copy(params), plain_copy(options)
+            key = UNSET if UNSET in copies else repr((players, *copies))
         start = self._starts.get(key)
         if start is None:
             members = self.team_members(players)
             if key is UNSET or self.probes is not None:   # (coverage counts each game's evaluations)
                 return params, options, members
+            if given:
+                params, options = copies
             start = blank(self, players, 0, params, options, members)
             engine.run_setup(start, self._fill, None)
             if not keeps_start(start):
