@@ -29,10 +29,11 @@ import interpreter
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
 from interpreter.play.simulation.workers import settle
 settle()
+options = {options}
 for seed in range({before}):
-    rules.new_game({players}, seed=1000 + seed)
+    rules.new_game({players}, seed=1000 + seed, options=options)
 for seed in range({games}):
-    rules.new_game({players}, seed=seed)
+    rules.new_game({players}, seed=seed, options=options)
 print(0)
 """
 
@@ -40,16 +41,18 @@ print(0)
 def main(argv=None) -> int:
     ap = arguments(__doc__.splitlines()[0], 20)
     ap.add_argument("--first", action="store_true", help="count the first game of the process alone")
+    ap.add_argument("--options", type=json.loads, default=None,
+                    help='new_game\'s options, as JSON: \'{"params": {}}\' (as rulebook simulate and the RL adapters give them)')
     args = ap.parse_args(argv)
     before, games = (0, 1) if args.first else (1, args.games)
 
     def count(n: int) -> int:
         code = CHILD.format(root=str(ROOT), ruleset=args.ruleset, variant=args.variant, players=args.players,
-                            before=before, games=n)
+                            before=before, games=n, options=repr(args.options))
         return instructions_of(code)[0]
 
     each = (count(games) - count(0)) / games
-    result = {"ruleset": args.ruleset, "players": args.players, "games": games, "first": args.first,
+    result = {"ruleset": args.ruleset, "players": args.players, "games": games, "first": args.first, "options": args.options,
               "instructions_per_new_game": round(each)}
     print(json.dumps(result) if args.json else
           f"{Path(args.ruleset).stem}, {args.players} players: {each / 1e3:,.1f} k instructions "

@@ -145,6 +145,12 @@ def test_games_from_one_start_share_no_list_and_never_write_it(path):
     rules._starts.clear()
 
 
+def _kept(rules) -> int:
+    """The starts a ruleset keeps (each under the key of its checked values, and of the options
+    as given)."""
+    return len({id(start) for start in rules._starts.values()})
+
+
 def test_a_variable_started_as_a_zone_is_that_zone_as_the_setup_changes_it(tmp_path):
     # the start is not kept: a copy of it would hold the variable to the start's own deck,
     # unshuffled, where each game's variable is that game's deck
@@ -164,12 +170,12 @@ def test_a_start_holds_its_own_copy_of_the_values_given():
     given.append(3)   # (the caller's list, changed after the game started)
     T = rules.new_game(4, seed=1, options={"params": {"pass_options": [1, 2]}})
     assert S.p["pass_options"] == T.p["pass_options"] == [1, 2]
-    assert len(rules._starts) == 1
+    assert _kept(rules) == 1
     # a value given as text (--set) is the value it reads as; another value, another start
     assert rules.new_game(4, seed=1, options={"params": {"pass_options": "[1, 2]"}}).to_json() == S.to_json()
-    assert len(rules._starts) == 1
+    assert _kept(rules) == 1
     rules.new_game(4, seed=1, options={"params": {"pass_options": [2, 1]}})
-    assert len(rules._starts) == 2
+    assert _kept(rules) == 2
 
 
 def test_the_arguments_are_checked_at_every_game_and_the_starts_bounded():
@@ -206,4 +212,23 @@ def test_a_value_given_of_no_plain_type_starts_its_game_filled_afresh():
     S = rules.new_game(4, seed=2, options={"params": {"skill": Ratio(0.5)}})
     assert type(S.p["skill"]) is Ratio and not rules._starts
     T = rules.new_game(4, seed=2, options={"params": {"skill": 0.5}})
-    assert S.to_json() == T.to_json() and len(rules._starts) == 1
+    assert S.to_json() == T.to_json() and _kept(rules) == 1
+
+
+def test_options_given_again_find_their_start_and_changed_options_are_checked_again():
+    rules = interpreter.load("mister_diamond")
+    given = {"params": {"fakes": 14}, "skill": "0.5,0.6,0.7,0.8"}
+    S = rules.new_game(4, seed=1, options=given)
+    assert rules._starts.get(repr((4, given))) is rules._starts[repr((4, S.p, S.o))]   # (the checked values' start)
+    assert rules.new_game(4, seed=1, options=given).to_json() == S.to_json()
+    given["params"]["fakes"] = 15   # (the caller's dict changed: another key, checked again)
+    assert rules.new_game(4, seed=1, options=given).p["fakes"] == 15
+    given["params"]["fakes"] = "many"
+    with pytest.raises(UsageError, match="expects int"):
+        rules.new_game(4, seed=1, options=given)
+    looped: list = []
+    looped.append(looped)
+    with pytest.raises(UsageError, match="holds itself"):
+        rules.new_game(4, seed=1, options={"params": {"fakes": looped}})
+    with pytest.raises(UsageError, match="whole number, not True"):   # (players checked before any start is found)
+        rules.new_game(True, seed=1, options={"params": {"fakes": 14}, "skill": "0.5,0.6,0.7,0.8"})

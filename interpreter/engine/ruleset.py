@@ -11,7 +11,7 @@ from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
-from .start import UNSET, keeps_start, plain_copy
+from .start import UNSET, given_key, keeps_start, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -142,8 +142,12 @@ class Ruleset:
         ``record``: start with ``S.ev = []`` so the events of the setup are collected too.
         ``knowledge``: keep what each seat knows of the hidden cards' places, for
         ``State.determinize`` (engine/knowledge.py)."""
-        start = self._starts.get(players) if type(players) is int and (
-            options is None or options.__class__ is dict and not options) else None
+        start = None
+        if type(players) is int:   # (a start found: the players and the options were checked once)
+            if options is None or options.__class__ is dict and not options:
+                start = self._starts.get(players)
+            elif options.__class__ is dict:
+                start = self._starts.get(given_key(players, options))
         if start is None or type(seed) is not int or not -MAX_INT <= seed <= MAX_INT:
             start = self._start(players, seed, options)   # (the arguments checked: any error raised)
             seed = int(seed)
@@ -207,6 +211,10 @@ class Ruleset:
             if len(self._starts) >= 16:   # (a few by ruleset: parameters and options vary)
                 self._starts.clear()
             self._starts[key] = start
+        if given:   # (the same options given again find it at once: given_key)
+            raw = given_key(players, given)
+            if raw is not None and key is not UNSET:
+                self._starts[raw] = start
         return start
 
     def _fill(self, S):

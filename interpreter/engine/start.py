@@ -29,6 +29,27 @@ def plain_copy(value, depth: int = 0):
     return UNSET
 
 
+def given_key(players: int, options: dict) -> str | None:
+    """new_game's options as the caller gave them, as a key of the start their checked values
+    found (``Ruleset._starts``): their ``repr`` when they are plain data of a few hundred values
+    at most (a list that holds itself, or a long one, is looked at by the checks each time);
+    else None. The checks and the parameters' resolution give the same for the same data."""
+    todo, seen = [options], 0
+    while todo:
+        value = todo.pop()
+        seen += 1
+        if seen > 400:
+            return None
+        if value.__class__ is dict:
+            todo += value
+            todo += value.values()
+        elif value.__class__ is list:
+            todo += value
+        elif value.__class__ not in _PLAIN:
+            return None
+    return repr((players, options))
+
+
 def keeps_start(S) -> bool:
     """Whether a start (a state after blank() and _fill()) may be kept and copied for each game:
     not when a variable's start value is, or holds, one of the start's mutable lists (a zone's,
