@@ -232,3 +232,10 @@ def test_options_given_again_find_their_start_and_changed_options_are_checked_ag
         rules.new_game(4, seed=1, options={"params": {"fakes": looped}})
     with pytest.raises(UsageError, match="whole number, not True"):   # (players checked before any start is found)
         rules.new_game(True, seed=1, options={"params": {"fakes": 14}, "skill": "0.5,0.6,0.7,0.8"})
+
+
+def test_the_starts_stay_few_however_the_same_options_are_written():
+    rules = interpreter.load("mister_diamond")
+    games = {rules.new_game(4, seed=1, options={"params": {"fakes": " " * k + "14"}}).to_json()
+             for k in range(40)}   # (one checked value, forty texts of it)
+    assert 0 < len(rules._starts) <= 17 and len(games) == 1

@@ -208,14 +208,16 @@ class Ruleset:
             engine.run_setup(start, self._fill, None)
             if not keeps_start(start):
                 start = (params, options, members)
-            if len(self._starts) >= 16:   # (a few by ruleset: parameters and options vary)
-                self._starts.clear()
-            self._starts[key] = start
-        if given:   # (the same options given again find it at once: given_key)
-            raw = given_key(players, given)
-            if raw is not None and key is not UNSET:
-                self._starts[raw] = start
+            self._keep(key, start)
+        raw = given_key(players, given) if given else None
+        if raw is not None:   # (the same options given again find it at once)
+            self._keep(raw, start)
         return start
+
+    def _keep(self, key, start) -> None:
+        if len(self._starts) >= 16:   # (a few by ruleset: parameters and options vary)
+            self._starts.clear()
+        self._starts[key] = start
 
     def _fill(self, S):
         at = self.layout.zones
