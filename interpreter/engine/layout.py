@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import UsageError
-from ..expr.names import RECORD, RECORD_SLOTS, counter_ref, slot, var_ref, zone_ref
+from ..expr.names import RECORD, RECORD_SLOTS, VIEWS, counter_ref, slot, var_ref, zone_ref
 from ..expr.types import CARD
 from .values import var_problem
 
@@ -66,19 +66,21 @@ class Layout:
         self.of = {**self.zones, **self.counters}   # a zone's or counter's slot (State.own)
         self.recorded = rules.names.recorded   # zone -> its code in the record of each card's zone
         self.views = rules.names.views   # each a union of recorded zones, kept in card order (S.vw)
+        self.recorded_slots = tuple((self.zones[name], code) for name, code in self.recorded.items())
+        self.view_slots = tuple(tuple(self.zones[name] for name in zones) for zones in self.views)
         # the record's and the views' slots, where the ruleset keeps them (shared as a zone is on clone)
         kept = {key: a for key, a in RECORD_SLOTS.items() if (self.recorded if key == RECORD else self.views)}
         self.of.update(kept)
         slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values(), *kept.values())
         self.cls: Any = type(base.__name__, (base,), {"__slots__": slots, "__module__": base.__module__})
-        self._write(shapes, rules.shared_on_clone, kept)
+        self._write(shapes, rules.shared_on_clone, rules.owned_counters, kept)
 
-    def _write(self, shapes: tuple, shared: frozenset, kept: dict) -> None:
+    def _write(self, shapes: tuple, shared: frozenset, owned: tuple, kept: dict) -> None:
         """The functions this layout writes out by name: ``clone`` (every slot copied: the lists
-        shared, copied on write; a zone owned by each card copied now; see State.clone) and the
-        dicts of the tables by name (``zones_of``, ``counters_of``, ``vars_of``; a when-trigger's
-        memory only once checked)."""
-        card = {name for name, shape in shapes if shape == 2}
+        shared, copied on write; a zone owned by each card copied now; see State.clone),
+        ``fresh`` (a new game from the start a ruleset keeps: engine/ruleset.py ``new_game``) and
+        the dicts of the tables by name (``zones_of``, ``counters_of``, ``vars_of``; a
+        when-trigger's memory only once checked)."""
         lines = ["def clone(self):",
                  "    new = new_state(cls)",
                  "    new.rules, new.seed, new.n, new.players = self.rules, self.seed, self.n, self.players",
@@ -89,10 +91,18 @@ class Layout:
                  "    new.kn = None if self.kn is None else self.kn.copy()",
                  "    self.sh = set(shared)",
                  "    new.sh = set(shared)",
-                 *(f"    new.{a} = {{c: part[:] for c, part in self.{a}.items() if part}}" if name in card
-                   else f"    new.{a} = self.{a}"
-                   for name, a in (*self.zones.items(), *self.counters.items(), *self.vars.items())),
-                 *(f"    new.{a} = self.{a}" for a in kept.values()),   # (in sh: State.own copies them on write)
+                 *self._copies(shapes, owned, kept, shared=True),
+                 "    return new",
+                 # a game of this seed at its start: its tables as the start's (every list its
+                 # own: nothing shared, nothing in sh), no frame yet; the RNG, ev and kn its caller's
+                 "def fresh(self, seed):",
+                 "    new = new_state(cls)",
+                 "    new.rules, new.seed, new.n, new.players = self.rules, seed, self.n, self.players",
+                 "    new.teams, new.tm, new.members, new.p, new.o = self.teams, self.tm, self.members, self.p.copy(), self.o.copy()",
+                 "    new.rng, new.stack, new.dec, new.over, new.steps = 0, [], None, False, 0",
+                 "    new.ev = new.kn = None",
+                 "    new.sh = set()",
+                 *self._copies(shapes, owned, kept, shared=False),
                  "    return new"]
         for kind, at in (("zones", self.zones), ("counters", self.counters), ("vars", self.vars)):
             ref = {"zones": zone_ref, "counters": counter_ref, "vars": var_ref}[kind]
@@ -107,9 +117,31 @@ class Layout:
                        "ZONES": self.zones, "COUNTERS": self.counters, "VARS": self.vars}
         exec(compile("\n".join(lines) + "\n", "<layout>", "exec"), space)  # noqa: S102 - written from the names
         self.cls.clone = space["clone"]
+        self.fresh: Callable = space["fresh"]
         self.zones_of: Callable = space["zones_of"]
         self.counters_of: Callable = space["counters_of"]
         self.vars_of: Callable = space["vars_of"]
+
+    def _copies(self, shapes: tuple, owned: tuple, kept: dict, shared: bool) -> list:
+        """The lines copying each table's slot from ``self`` to ``new``: a zone owned by each card
+        copied now; the other zones, the owned counters, the record and the views shared (a
+        clone's: copied on write, State.own) or copied now (``shared`` false; a zone per player
+        or team and the views are lists of lists, each list copied); a shared counter's value and
+        a variable's as they are (values never mutated in place)."""
+        out = []
+        for name, shape in shapes:
+            a = self.zones[name]
+            out.append(f"    new.{a} = {{c: part[:] for c, part in self.{a}.items() if part}}" if shape == 2
+                       else f"    new.{a} = self.{a}" if shared
+                       else f"    new.{a} = list(map(list.copy, self.{a}))" if shape == 1
+                       else f"    new.{a} = self.{a}[:]")
+        out += [f"    new.{a} = self.{a}" if shared or name not in owned else f"    new.{a} = self.{a}[:]"
+                for name, a in self.counters.items()]
+        out += [f"    new.{a} = self.{a}" for a in self.vars.values()]
+        out += [f"    new.{a} = self.{a}" if shared
+                else f"    new.{a} = list(map(list.copy, self.{a}))" if key == VIEWS
+                else f"    new.{a} = self.{a}[:]" for key, a in kept.items()]
+        return out
 
 
 def reindex(S) -> None:
@@ -118,18 +150,17 @@ def reindex(S) -> None:
     (``S.vw``), each the cards of a union of recorded zones in card order. The one rebuild,
     after any writer that is no move (a game's start, a state loaded, a determinization, a
     scenario's setup); a move keeps them itself."""
-    recorded = S.rules.names.recorded
-    if not recorded:
+    layout = S.rules.layout
+    if not layout.recorded:
         return
     at = [0] * len(S.rules.card_labels)
-    for name, code in recorded.items():
-        zone = getattr(S, slot("z", name))   # (None: a state being filled, zone by zone)
+    for a, code in layout.recorded_slots:
+        zone = getattr(S, a)   # (None: a state being filled, zone by zone)
         # its cards as the list holds them, its own reading not asked (a chance adapter's pile
         # of shuffled cards draws their order when read: adapters/chance.py)
         for card in list.__iter__(zone or []):
             at[card] = code
     S.at = at   # (a new list: a clone's is its own; RECORD left in S.sh costs one copy at most)
-    views = S.rules.names.views
-    if views:   # (new lists too)
-        S.vw = [sorted(card for name in zones for card in list.__iter__(getattr(S, slot("z", name)) or []))
-                for zones in views]
+    if layout.views:   # (new lists too)
+        S.vw = [sorted([card for a in slots for card in list.__iter__(getattr(S, a) or [])])
+                for slots in layout.view_slots]

@@ -48,10 +48,12 @@ def over_budget(S, loc=None):
 
 
 def run_setup(S, fill, setup) -> None:
-    """Fill a new game's zones, counters and variables and run its setup effects; a runtime
-    error there is a located GameError like any other."""
+    """Fill a new game's zones, counters and variables (``fill``, unless None: a state copied
+    from its start) and run its setup effects; a runtime error there is a located GameError
+    like any other."""
     try:
-        fill(S)
+        if fill is not None:
+            fill(S)
         if setup is not None:
             try:
                 setup(S, None, None)

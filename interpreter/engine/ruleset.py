@@ -11,6 +11,7 @@ from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
+from .start import UNSET, given_key, keeps_start, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -107,6 +108,7 @@ class Ruleset:
     module_source: str             # all the ruleset's generated code, as it runs (building/listing.py)
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
     layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
+    _starts: dict                  # a game's start before its setup, by new_game's arguments (engine/start.py)
 
     def __setattr__(self, key, value):
         if getattr(self, "_frozen", False):
@@ -119,10 +121,19 @@ class Ruleset:
         charges = tuple(1 + s.charge for s in self.steps)
         object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
         object.__setattr__(self, "layout", Layout(State, self))
+        object.__setattr__(self, "_starts", {})
         if "apply_index" in self.__dict__:   # (each state takes its decisions by its ruleset's: no call between)
             self.layout.cls.apply_index = self.apply_index
         object.__setattr__(self, "_frozen", True)
         return self
+
+    def __copy__(self):
+        """A copy (a test runs one with other functions: its reference's loop) keeps no start of
+        this ruleset's: each state it starts is its own (new_game)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.__dict__["_starts"] = {}
+        return new
 
     # ------------------------------------------------------------------ games
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False,
@@ -131,6 +142,36 @@ class Ruleset:
         ``record``: start with ``S.ev = []`` so the events of the setup are collected too.
         ``knowledge``: keep what each seat knows of the hidden cards' places, for
         ``State.determinize`` (engine/knowledge.py)."""
+        start = None
+        if type(players) is int:   # (a start found: the players and the options were checked once)
+            if options is None or options.__class__ is dict and not options:
+                start = self._starts.get(players)
+            elif options.__class__ is dict:
+                start = self._starts.get(given_key(players, options))
+        if start is None or type(seed) is not int or not -MAX_INT <= seed <= MAX_INT:
+            start = self._start(players, seed, options)   # (the arguments checked: any error raised)
+            seed = int(seed)
+        if start.__class__ is tuple:   # (no start kept for these: the state filled by its own)
+            params, options, members = start
+            S, fill = blank(self, players, seed, params, options.copy(), members), self._fill
+        else:
+            S, fill = self.layout.fresh(start, seed), None
+        S.rng = rng.seed_state(seed)
+        if record:
+            S.ev = []
+        if knowledge or self.shows:
+            S.kn = {}
+        engine.run_setup(S, fill, self.setup)
+        S.stack.append(self.steps[self.root].enter(S))
+        self.advance(S)
+        return S
+
+    def _start(self, players, seed, options):
+        """The arguments of new_game checked, and the state a game of them starts from before its
+        setup (blank() and _fill(): its tables at their start values), which depends on the
+        players, the parameters and the options alone: kept (``_starts``, a few by ruleset) and
+        copied for each game (``layout.fresh``); or, when a start may not be kept, the arguments
+        of blank() for new_game to fill a state of its own (``keeps_start``)."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise UsageError(f"the number of players is a whole number, not {players!r}")
         if players not in self.player_counts:
@@ -142,7 +183,7 @@ class Ruleset:
             raise UsageError(f"a seed is a whole number within 64 bits (-2^63 .. 2^63 - 1), not {seed}")
         if options is not None and not isinstance(options, dict):
             raise UsageError(f"game options are a mapping such as {{'params': {{...}}}}, not {options!r}")
-        options = dict(options or {})
+        given, options = options, dict(options or {})
         unknown = sorted(set(options) - {"params", *GAME_OPTIONS})
         if unknown:
             raise UsageError(f"unknown game option '{unknown[0]}' (options: {', '.join(['params', *GAME_OPTIONS])})")
@@ -152,16 +193,31 @@ class Ruleset:
         for name, check in GAME_OPTIONS.items():
             if options.get(name) is not None:
                 options[name] = check(self, players, options[name])
-        S = blank(self, players, int(seed), params, options, self.team_members(players))
-        S.rng = rng.seed_state(seed)
-        if record:
-            S.ev = []
-        if knowledge or self.shows:
-            S.kn = {}
-        engine.run_setup(S, self._fill, self.setup)
-        S.stack.append(self.steps[self.root].enter(S))
-        self.advance(S)
-        return S
+        key: Any = players   # (no options given: the parameters are the ruleset's own values)
+        if given:   # (the values the caller gave copied: the start kept is its own)
+            copies = plain_copy(params), plain_copy(options)
+            key = UNSET if UNSET in copies else repr((players, *copies))
+        start = self._starts.get(key)
+        if start is None:
+            members = self.team_members(players)
+            if key is UNSET or self.probes is not None:   # (coverage counts each game's evaluations)
+                return params, options, members
+            if given:
+                params, options = copies
+            start = blank(self, players, 0, params, options, members)
+            engine.run_setup(start, self._fill, None)
+            if not keeps_start(start):
+                start = (params, options, members)
+            self._keep(key, start)
+        raw = given_key(players, given) if given else None
+        if raw is not None:   # (the same options given again find it at once)
+            self._keep(raw, start)
+        return start
+
+    def _keep(self, key, start) -> None:
+        if len(self._starts) >= 16:   # (a few by ruleset: parameters and options vary)
+            self._starts.clear()
+        self._starts[key] = start
 
     def _fill(self, S):
         at = self.layout.zones

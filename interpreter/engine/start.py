@@ -1,0 +1,78 @@
+"""A game's start, kept: the state a new game of a ruleset starts from before its setup runs
+(blank() and the ruleset's _fill(): every zone, counter and variable at its start value)
+depends on the number of players, the parameters and the options alone, never on the seed
+(no start value can read the RNG or the seed). ``Ruleset.new_game`` keeps it by those
+(``Ruleset._starts``) and gives each game a copy of its own (engine/layout.py ``fresh``)."""
+from __future__ import annotations
+
+from ..expr.types import BOOL, CARD, INT, NUM, PLAYER, STR, TEAM
+
+UNSET = object()   # what plain_copy() gives for a value that is not plain data
+_SCALARS = frozenset({INT, NUM, BOOL, STR, CARD, PLAYER, TEAM})   # the types of a variable that holds no list
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def plain_copy(value, depth: int = 0):
+    """A copy of a value of plain data (dicts, lists, text, numbers, yes/no, none, each of that
+    type exactly) as new objects, or ``UNSET`` for any other value."""
+    if value.__class__ in _PLAIN:
+        return value
+    if depth < 100:
+        if value.__class__ is list:
+            out = [plain_copy(v, depth + 1) for v in value]
+            return UNSET if UNSET in out else out
+        if value.__class__ is dict:
+            pairs = [(plain_copy(k, depth + 1), plain_copy(v, depth + 1)) for k, v in value.items()]
+            return UNSET if any(UNSET in pair for pair in pairs) else dict(pairs)
+    return UNSET
+
+
+def given_key(players: int, options: dict) -> str | None:
+    """new_game's options as the caller gave them, as a key of the start their checked values
+    found (``Ruleset._starts``): their ``repr`` when they are plain data of a few hundred values
+    at most (a list that holds itself, or a long one, is looked at by the checks each time);
+    else None. The checks and the parameters' resolution give the same for the same data."""
+    todo, seen = [options], 0
+    while todo:
+        value = todo.pop()
+        seen += 1
+        if seen > 400:
+            return None
+        if value.__class__ is dict:
+            todo += value
+            todo += value.values()
+        elif value.__class__ is list:
+            todo += value
+        elif value.__class__ not in _PLAIN:
+            return None
+    return repr((players, options))
+
+
+def keeps_start(S) -> bool:
+    """Whether a start (a state after blank() and _fill()) may be kept and copied for each game:
+    not when a variable's start value is, or holds, one of the start's mutable lists (a zone's,
+    an owned counter's, the record's or a view's): a variable started as a zone is that zone
+    as the setup changes it, which a copy would not be. Only the variables whose declared type
+    may hold a list (a list, a map, any) and that have a start value are looked at."""
+    rules = S.rules
+    held = [name for name in rules.var_start if rules.names.vars.get(name) not in _SCALARS]
+    if not held:   # (a whole number, a card, a text...: no list)
+        return True
+    layout = rules.layout
+    mutable = {id(getattr(S, a)) for a in layout.of.values()}
+    for name, shape in S.rules.zone_shapes:
+        if shape:   # (a list per player or team, a dict of lists per card)
+            table = getattr(S, layout.zones[name])
+            mutable.update(map(id, table.values() if shape == 2 else table))
+    if layout.views:
+        mutable.update(map(id, S.vw))
+    values = [getattr(S, layout.vars[name]) for name in held]
+    while values:
+        value = values.pop()
+        if value.__class__ is list or value.__class__ is dict:
+            if id(value) in mutable:
+                return False
+            values += value.values() if value.__class__ is dict else value
+    return True

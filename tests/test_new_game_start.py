@@ -1,0 +1,241 @@
+"""A game's start kept (engine/start.py): ``new_game`` fills a ruleset's zones, counters and
+variables once per number of players, parameters and options, and gives each game a copy of that
+start (engine/layout.py ``fresh``). On every bundled ruleset, with events recorded or knowledge
+kept, with parameters and options given, a game from the kept start is the game filled afresh
+(the path new_game takes where no start is kept): the same state, events and play; games from
+one start share no list with it or with each other, and none writes it."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from fuzzing.clones import Frozen
+from helpers import ONE_DECISION, load_text, tiny_ruleset
+from interpreter.engine import ruleset as ruleset_module
+from interpreter.engine.state import State
+from interpreter.errors import UsageError
+
+ROOT = Path(__file__).resolve().parent.parent
+PATHS = sorted(str(p) for p in ROOT.glob("rulesets/*.yaml"))
+MODES = [{}, {"record": True}, {"knowledge": True}, {"record": True, "knowledge": True}]
+
+
+def _options(rules, players: int) -> list:
+    """No options; a parameter given its own value (the start kept by the options' text); an
+    option of the engine's (skill, one number for every seat)."""
+    out: list = [None, {"skill": 0.75}]
+    if rules.params_decl:
+        name, value = next(iter(rules.resolve_params(players, {}).items()))
+        out.append({"params": {name: value}})
+    return out
+
+
+def _trace(S, seed: int, decisions: int = 40) -> list:
+    """The state and its events at the start, then after each of a random game's decisions."""
+    out = [S.to_json(), json.dumps(S.ev, sort_keys=True, default=str)]
+    rnd = random.Random(seed)
+    for _ in range(decisions):
+        if S.over:
+            break
+        if S.ev is not None:
+            S.ev = []
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+        out += [S.to_json(), json.dumps(S.ev, sort_keys=True, default=str)]
+    return out
+
+
+def _games(rules) -> list:
+    out = []
+    for players in rules.player_counts[:3]:
+        for seed in (0, 5):
+            for mode in MODES:
+                for options in _options(rules, players):
+                    S = rules.new_game(players, seed=seed, options=options, **mode)
+                    out.append(((players, seed, tuple(mode), repr(options)), _trace(S, seed)))
+    return out
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[Path(p).stem for p in PATHS])
+def test_a_game_from_the_kept_start_is_the_game_filled_afresh(path, monkeypatch):
+    rules = interpreter.load(path)
+    kept = _games(rules)
+    starts = rules._starts
+    assert starts and all(isinstance(start, State) for start in starts.values()), "no start kept"
+    assert len(starts) == len({key for key in starts if not isinstance(key, int)}) + len(rules.player_counts[:3])
+    monkeypatch.setattr(ruleset_module, "keeps_start", lambda S: False)   # each game filled by itself
+    starts.clear()
+    afresh = _games(rules)
+    assert all(isinstance(start, tuple) for start in starts.values())
+    for (case, a), (_, b) in zip(kept, afresh):
+        assert a == b, f"{Path(path).stem} {case}: a game from the kept start differs"
+    starts.clear()
+
+
+def _lists(S) -> dict:
+    """id -> list or dict for every list and dict a state's tables hold (zones, counters, the
+    record, the views) and its parameters' and options' dicts."""
+    out = {id(S.p): S.p, id(S.o): S.o}
+    todo = [getattr(S, a) for a in S.rules.layout.of.values()]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, (list, dict)):
+            out[id(value)] = value
+            todo += value.values() if isinstance(value, dict) else value
+    return out
+
+
+def _freeze(S) -> None:
+    """Every list of the start's tables made one that refuses any change."""
+    layout = S.rules.layout
+    for name, shape in S.rules.zone_shapes:
+        a = layout.zones[name]
+        table = getattr(S, a)
+        if shape == 0:
+            setattr(S, a, Frozen(table))
+        elif shape == 1:
+            setattr(S, a, Frozen(Frozen(part) for part in table))
+    for name in S.rules.owned_counters:
+        a = layout.counters[name]
+        setattr(S, a, Frozen(getattr(S, a)))
+    if layout.recorded:
+        S.at = Frozen(S.at)
+    if layout.views:
+        S.vw = Frozen(Frozen(view) for view in S.vw)
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[Path(p).stem for p in PATHS])
+def test_games_from_one_start_share_no_list_and_never_write_it(path):
+    rules = interpreter.load(path)
+    players = rules.player_counts[-1]
+    first = rules.new_game(players, seed=1)
+    start = rules._starts[players]
+    assert isinstance(start, State)
+    second = rules.new_game(players, seed=1)
+    assert second.to_json() == first.to_json()
+    mine, yours, its = _lists(first), _lists(second), _lists(start)
+    assert not set(mine) & set(yours) and not set(mine) & set(its) and not set(yours) & set(its)
+
+    # one game's lists changed in place: the other game, and the next game, are as they were
+    before = second.to_json()
+    for value in mine.values():
+        if isinstance(value, list):
+            value.append(0)
+        else:
+            value["x"] = 1
+    assert second.to_json() == before
+    assert rules.new_game(players, seed=1).to_json() == before
+
+    # no game from it writes the start (a frozen list raises at once) and each plays as before
+    _freeze(start)
+    for seed in range(3):
+        S, T = rules.new_game(players, seed=seed), rules.new_game(players, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(200):
+            if S.over:
+                break
+            i = rnd.randrange(len(S.dec[1]))
+            S.apply_index(i)
+            T.apply_index(i)
+        assert S.to_json() == T.to_json()
+    rules._starts.clear()
+
+
+def _kept(rules) -> int:
+    """The starts a ruleset keeps (each under the key of its checked values, and of the options
+    as given)."""
+    return len({id(start) for start in rules._starts.values()})
+
+
+def test_a_variable_started_as_a_zone_is_that_zone_as_the_setup_changes_it(tmp_path):
+    # the start is not kept: a copy of it would hold the variable to the start's own deck,
+    # unshuffled, where each game's variable is that game's deck
+    rules = load_text(tmp_path, tiny_ruleset("setup:\n  - shuffle: deck\n" + ONE_DECISION.replace(
+        "vars:\n  x: int\n", "vars:\n  x: int\n  dealt: {type: \"list[card]\", start: \"deck\"}\n")))
+    for seed in (1, 2, 3):
+        S = rules.new_game(2, seed=seed)
+        assert S.v["dealt"] is S.z["deck"]
+    assert isinstance(rules._starts[2], tuple)
+    assert rules.new_game(2, seed=1).z["deck"] != rules.new_game(2, seed=2).z["deck"]
+
+
+def test_a_start_holds_its_own_copy_of_the_values_given():
+    rules = interpreter.load("diamonds")
+    given = [1, 2]
+    S = rules.new_game(4, seed=1, options={"params": {"pass_options": given}})
+    given.append(3)   # (the caller's list, changed after the game started)
+    T = rules.new_game(4, seed=1, options={"params": {"pass_options": [1, 2]}})
+    assert S.p["pass_options"] == T.p["pass_options"] == [1, 2]
+    assert _kept(rules) == 1
+    # a value given as text (--set) is the value it reads as; another value, another start
+    assert rules.new_game(4, seed=1, options={"params": {"pass_options": "[1, 2]"}}).to_json() == S.to_json()
+    assert _kept(rules) == 1
+    rules.new_game(4, seed=1, options={"params": {"pass_options": [2, 1]}})
+    assert _kept(rules) == 2
+
+
+def test_the_arguments_are_checked_at_every_game_and_the_starts_bounded():
+    rules = interpreter.load("mister_diamond")
+    rules.new_game(4, seed=1)
+    for args, kw, message in [((True,), {}, "whole number, not True"), ((4.0,), {}, "whole number, not 4.0"),
+                              ((9,), {}, "not 9"), ((4,), {"seed": True}, "a seed is a whole number"),
+                              ((4,), {"seed": 2 ** 63}, "within 64 bits"), ((4,), {"seed": "1"}, "not '1'"),
+                              ((4,), {"options": {"params": {"fakes": "many"}}}, "expects int"),
+                              ((4,), {"options": {"colour": 1}}, "unknown game option 'colour'"),
+                              ((4,), {"options": []}, "game options are a mapping")]:
+        with pytest.raises(UsageError, match=message):
+            rules.new_game(*args, **kw)
+    assert rules.new_game(4, seed=-(2 ** 63 - 1)).seed == -(2 ** 63 - 1)
+    for fakes in range(1, 30):
+        rules.new_game(4, seed=1, options={"params": {"fakes": fakes}})
+    assert 0 < len(rules._starts) <= 16
+
+
+def test_a_copy_of_a_ruleset_starts_its_own_games():
+    # (tests/test_flowgen.py's reference is a copy with the reference loop: its games must be its own)
+    rules = interpreter.load("mister_diamond")
+    rules.new_game(4, seed=1)
+    other = copy.copy(rules)
+    assert other._starts == {} and rules._starts
+    S = other.new_game(4, seed=1)
+    assert S.rules is other and other._starts[4].rules is other and rules._starts[4].rules is rules
+
+
+def test_a_value_given_of_no_plain_type_starts_its_game_filled_afresh():
+    class Ratio(float):   # (a float of another class, as numpy's: kept by no start)
+        pass
+    rules = interpreter.load("mister_diamond")
+    S = rules.new_game(4, seed=2, options={"params": {"skill": Ratio(0.5)}})
+    assert type(S.p["skill"]) is Ratio and not rules._starts
+    T = rules.new_game(4, seed=2, options={"params": {"skill": 0.5}})
+    assert S.to_json() == T.to_json() and _kept(rules) == 1
+
+
+def test_options_given_again_find_their_start_and_changed_options_are_checked_again():
+    rules = interpreter.load("mister_diamond")
+    given = {"params": {"fakes": 14}, "skill": "0.5,0.6,0.7,0.8"}
+    S = rules.new_game(4, seed=1, options=given)
+    assert rules._starts.get(repr((4, given))) is rules._starts[repr((4, S.p, S.o))]   # (the checked values' start)
+    assert rules.new_game(4, seed=1, options=given).to_json() == S.to_json()
+    given["params"]["fakes"] = 15   # (the caller's dict changed: another key, checked again)
+    assert rules.new_game(4, seed=1, options=given).p["fakes"] == 15
+    given["params"]["fakes"] = "many"
+    with pytest.raises(UsageError, match="expects int"):
+        rules.new_game(4, seed=1, options=given)
+    looped: list = []
+    looped.append(looped)
+    with pytest.raises(UsageError, match="holds itself"):
+        rules.new_game(4, seed=1, options={"params": {"fakes": looped}})
+    with pytest.raises(UsageError, match="whole number, not True"):   # (players checked before any start is found)
+        rules.new_game(True, seed=1, options={"params": {"fakes": 14}, "skill": "0.5,0.6,0.7,0.8"})
+
+
+def test_the_starts_stay_few_however_the_same_options_are_written():
+    rules = interpreter.load("mister_diamond")
+    games = {rules.new_game(4, seed=1, options={"params": {"fakes": " " * k + "14"}}).to_json()
+             for k in range(40)}   # (one checked value, forty texts of it)
+    assert 0 < len(rules._starts) <= 17 and len(games) == 1
