@@ -350,6 +350,7 @@ class FlowWriter(Protocol):
     plain: bool         # write the reference: every specialisation off
     max_steps: int
     auto_forced: bool
+    runs_on: bool       # a resolve may run the flow on past its own step (not plain, no forced moves)
     cards: int          # the cards of the game (known when built: written in)
 
     def fn(self, fn) -> str: ...
