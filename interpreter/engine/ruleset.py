@@ -8,7 +8,7 @@ from typing import Any, Callable
 from . import loop as engine, rng
 from ..errors import UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
-from ..expr.runtime import MAX_INT
+from ..expr.runtime import MAX_INT, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
 from .start import UNSET, given_key, keeps_start, plain_copy
@@ -236,7 +236,8 @@ class Ruleset:
             start = self.counter_start[name](S, None, None)
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
-            S.set_var(name, fn(S, None, None))
+            value = fn(S, None, None)   # (a list its own copy, not a zone's list: expr/runtime.py _stored)
+            S.set_var(name, owned(value) if value.__class__ is list else value)
 
     @property
     def player_counts(self) -> list[int]:

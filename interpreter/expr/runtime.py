@@ -57,12 +57,15 @@ def _mul(a, b):
     return r
 
 
-def _stored(v, longest=MAX_STORED_LIST):
+def _stored(v, longest=MAX_STORED_LIST, deep=False):
     """A value about to be stored in a variable or added to a counter, within the bounds that
     keep a game's values small whatever a ruleset repeats: whole numbers of 64 bits, strings of
     MAX_STORED characters, lists of ``longest`` elements (doubling a list at every step would
     fill the memory). ``longest`` is the ruleset's list_bound(): what its cost model assumes
-    a list variable holds."""
+    a list variable holds. A list stored is the variable's own copy: a zone's list, which a move
+    changes in place, read bare (``set: {seen: deck}``) would otherwise change with the zone,
+    where a value of the language never changes (``deep``: a list whose elements may be lists,
+    each copied too: ``owned``)."""
     c = v.__class__
     if c is int:
         if -MAX_INT - 1 <= v <= MAX_INT:
@@ -72,14 +75,25 @@ def _stored(v, longest=MAX_STORED_LIST):
         if -_MAX_FLOAT <= v <= _MAX_FLOAT:
             return v
         raise ExprRuntimeError(f"a number beyond the language's bounds (an overflow to {v})")
-    if c is list and len(v) > longest:
-        raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
+    if c is list:
+        if len(v) > longest:
+            raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
+        return owned(v) if deep else v[:]
     if c is str and len(v) > MAX_STORED:
         raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
     return v
 
 
 _MAX_FLOAT = sys.float_info.max
+
+
+def owned(v: list) -> list:
+    """A copy of list ``v`` and of every list in it, at any depth (a variable's own value)."""
+    out = v[:]
+    for i, x in enumerate(out):
+        if x.__class__ is list:
+            out[i] = owned(x)
+    return out
 
 
 def list_bound(cards: int) -> int:
@@ -407,13 +421,14 @@ HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv,
                                    _distinct, _partner, _members, _seat, _card, _team, _none_used, _lookup, _mul,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
+HELPERS["_owned"] = owned
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
 
 
-def stored_source(src: str) -> str:
+def stored_source(src: str, deep: bool = False) -> str:
     """The source of a value to store or add, checked against the language's bounds when it is
-    not a small literal (``_stored``)."""
+    not a small literal (``_stored``; ``deep``: a list whose elements may be lists)."""
     if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
         return src
-    return f"_stored({src}, _LIST_BOUND)"
+    return f"_stored({src}, _LIST_BOUND{', True' if deep else ''})"

@@ -74,6 +74,11 @@ def fits(value: str, declared: str) -> bool:
     return False
 
 
+def nests(typ: str) -> bool:
+    """A value of this type may hold a list inside it (a list of lists, or anything)."""
+    return typ == ANY or is_list(typ) and (elem(typ) == ANY or is_list(elem(typ)))
+
+
 def can_grow(typ: str) -> bool:
     """Values of this type could grow without bound if stored again and again, or a number
     overflow to an infinity (docs/language.md §1): stored through ``_stored``'s checks."""

@@ -8,7 +8,7 @@ of a list (chance).
 from __future__ import annotations
 
 from ..expr.runtime import stored_source
-from ..expr.types import INT, can_grow, fits
+from ..expr.types import INT, can_grow, fits, nests
 from ..expr.names import var_ref, var_write
 from .base import effect_kind
 from .contract import Key
@@ -33,7 +33,7 @@ def e_set(fx, em, spec, path, locals, has_me):
         want = fx.ctx.names.vars[var]
         if not fits(typ, want):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-        em.line(var_write(var, stored_source(src) if can_grow(typ) else src))
+        em.line(var_write(var, stored_source(src, nests(typ)) if can_grow(typ) else src))
         fx.access.write("v", var)
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
 
@@ -65,6 +65,10 @@ def e_random(fx, em, spec, path, locals, has_me):
     src, typ = fx.expr(spec["from"], (*path, "from"), locals, has_me, "list")
     t = em.fresh()
     em.line(f"{t} = {src}")
-    em.line(var_write(var, f"{t}[_below(S, len({t}))] if {t} else None"))
+    drawn = f"{t}[_below(S, len({t}))]"
+    if nests(typ):   # (a list drawn from a list of lists: its own copy, as set stores it)
+        d = em.fresh()
+        drawn = f"(_owned({d}) if ({d} := {drawn}).__class__ is list else {d})"
+    em.line(var_write(var, f"{drawn} if {t} else None"))
     fx.access.write("v", var)
     fx.event(em, f"{{'ev': 'random', 'var': {var!r}, 'value': {var_ref(var)}}}")
