@@ -151,16 +151,17 @@ def _kept(rules) -> int:
     return len({id(start) for start in rules._starts.values()})
 
 
-def test_a_variable_started_as_a_zone_is_that_zone_as_the_setup_changes_it(tmp_path):
-    # the start is not kept: a copy of it would hold the variable to the start's own deck,
-    # unshuffled, where each game's variable is that game's deck
+def test_a_variable_started_as_a_zone_holds_the_zone_s_cards_as_the_game_starts(tmp_path):
+    # a variable's start value is its own copy (expr/runtime.py owned), the deck's cards before
+    # the setup shuffles it, in each game; the start is kept, each game's variable its own list
     rules = load_text(tmp_path, tiny_ruleset("setup:\n  - shuffle: deck\n" + ONE_DECISION.replace(
         "vars:\n  x: int\n", "vars:\n  x: int\n  dealt: {type: \"list[card]\", start: \"deck\"}\n")))
-    for seed in (1, 2, 3):
-        S = rules.new_game(2, seed=seed)
-        assert S.v["dealt"] is S.z["deck"]
-    assert isinstance(rules._starts[2], tuple)
-    assert rules.new_game(2, seed=1).z["deck"] != rules.new_game(2, seed=2).z["deck"]
+    games = [rules.new_game(2, seed=seed) for seed in (1, 2, 3)]
+    for S in games:
+        assert S.v["dealt"] is not S.z["deck"] and S.v["dealt"] == sorted(S.z["deck"]) != S.z["deck"]
+    assert not isinstance(rules._starts[2], tuple)
+    assert games[0].v["dealt"] is not games[1].v["dealt"]
+    assert games[0].z["deck"] != games[1].z["deck"]
 
 
 def test_a_start_holds_its_own_copy_of_the_values_given():
@@ -239,3 +240,34 @@ def test_the_starts_stay_few_however_the_same_options_are_written():
     games = {rules.new_game(4, seed=1, options={"params": {"fakes": " " * k + "14"}}).to_json()
              for k in range(40)}   # (one checked value, forty texts of it)
     assert 0 < len(rules._starts) <= 17 and len(games) == 1
+
+
+def test_a_game_s_seats_parameters_options_and_variables_are_its_own(tmp_path):
+    """What a game holds of its start (the seats, the teams, the parameters and options with the
+    lists in them, a variable's list) is its own: a holder changing one game's in place changes
+    neither the next game of the same arguments nor the start they are copied from."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    given = {"params": {"fakes": 14}, "skill": 0.5}
+    A = rules.new_game(4, seed=3, options=copy.deepcopy(given))
+    A.players.append(4)
+    A.teams.append(4)
+    A.o["skill"][0] = 0.0
+    A.to_dict()["params"]["fakes"] = 1
+    B = rules.new_game(4, seed=3, options=copy.deepcopy(given))
+    assert B.players == [0, 1, 2, 3] and B.teams == [0, 1, 2, 3] and B.o["skill"] == [0.5] * 4
+    assert B.p["fakes"] == 14
+    listed = load_text(tmp_path, tiny_ruleset(ONE_DECISION.replace(
+        "vars:\n  x: int\n", "vars:\n  x: int\n  l: {type: \"list[int]\", start: \"[1, 2]\"}\n")))
+    C = listed.new_game(2, seed=1)
+    C.v["l"].append(99)
+    assert listed.new_game(2, seed=1).v["l"] == [1, 2]
+
+
+def test_an_option_python_cannot_write_is_refused_as_any_other():
+    """An integer of more digits than Python writes out (repr refuses it) is no key of a kept
+    start: the checks refuse it with a clear error, as they always did."""
+    rules = interpreter.load(interpreter.ruleset_path("goofspiel"))
+    with pytest.raises(UsageError):
+        rules.new_game(2, options={"params": {"num_cards": 10 ** 5000}})
+    with pytest.raises(UsageError, match="unknown game option 'bogus'"):
+        rules.new_game(2, options={"bogus": 10 ** 5000})

@@ -12,6 +12,8 @@ from typing import Any, Callable
 from ..errors import UsageError
 from ..expr.names import RECORD, RECORD_SLOTS, VIEWS, counter_ref, slot, var_ref, zone_ref
 from ..expr.types import CARD
+from ..expr.runtime import owned as owned_list
+from .start import SCALARS, own_values
 from .values import var_problem
 
 
@@ -62,6 +64,7 @@ class Layout:
         self.counters = {name: slot("c", name) for name in rules.counter_owner}
         memory = tuple(when[4] for when in rules.triggers.when)   # the when-triggers' last values
         self.vars = {name: slot("v", name) for name in (*rules.names.vars, *memory)}
+        self.var_types = dict(rules.names.vars)   # (a memory's none: a value of any type)
         self.memory = frozenset(memory)   # absent (none) until first checked
         self.of = {**self.zones, **self.counters}   # a zone's or counter's slot (State.own)
         self.recorded = rules.names.recorded   # zone -> its code in the record of each card's zone
@@ -97,8 +100,11 @@ class Layout:
                  # own: nothing shared, nothing in sh), no frame yet; the RNG, ev and kn its caller's
                  "def fresh(self, seed):",
                  "    new = new_state(cls)",
-                 "    new.rules, new.seed, new.n, new.players = self.rules, seed, self.n, self.players",
-                 "    new.teams, new.tm, new.members, new.p, new.o = self.teams, self.tm, self.members, self.p.copy(), self.o.copy()",
+                 # (the seats, the parameters, the options and the variables' values each game's own,
+                 # as a game filled afresh has them: nothing one game's holder changes reaches another)
+                 "    new.rules, new.seed, new.n, new.players = self.rules, seed, self.n, self.players[:]",
+                 "    new.teams, new.tm, new.members = self.teams[:], self.tm, self.members",
+                 "    new.p, new.o = own_values(self.p), own_values(self.o)",
                  "    new.rng, new.stack, new.dec, new.over, new.steps = 0, [], None, False, 0",
                  "    new.ev = new.kn = None",
                  "    new.sh = set()",
@@ -114,6 +120,7 @@ class Layout:
                       f"    t._at = (S, {kind.upper()})",
                       "    return t"]
         space: dict = {"new_state": object.__new__, "cls": self.cls, "shared": shared, "Tables": Tables,
+                       "own_values": own_values, "_owned": owned_list,
                        "ZONES": self.zones, "COUNTERS": self.counters, "VARS": self.vars}
         exec(compile("\n".join(lines) + "\n", "<layout>", "exec"), space)  # noqa: S102 - written from the names
         self.cls.clone = space["clone"]
@@ -137,7 +144,8 @@ class Layout:
                        else f"    new.{a} = self.{a}[:]")
         out += [f"    new.{a} = self.{a}" if shared or name not in owned else f"    new.{a} = self.{a}[:]"
                 for name, a in self.counters.items()]
-        out += [f"    new.{a} = self.{a}" for a in self.vars.values()]
+        out += [f"    new.{a} = self.{a}" if shared or self.var_types.get(name) in SCALARS
+                else f"    new.{a} = _owned(v) if (v := self.{a}).__class__ is list else v" for name, a in self.vars.items()]
         out += [f"    new.{a} = self.{a}" if shared
                 else f"    new.{a} = list(map(list.copy, self.{a}))" if key == VIEWS
                 else f"    new.{a} = self.{a}[:]" for key, a in kept.items()]

@@ -5,10 +5,18 @@ depends on the number of players, the parameters and the options alone, never on
 (``Ruleset._starts``) and gives each game a copy of its own (engine/layout.py ``fresh``)."""
 from __future__ import annotations
 
+from ..expr.runtime import owned
 from ..expr.types import BOOL, CARD, INT, NUM, PLAYER, STR, TEAM
 
 UNSET = object()   # what plain_copy() gives for a value that is not plain data
-_SCALARS = frozenset({INT, NUM, BOOL, STR, CARD, PLAYER, TEAM})   # the types of a variable that holds no list
+SCALARS = frozenset({INT, NUM, BOOL, STR, CARD, PLAYER, TEAM})   # the types of a variable that holds no list
+
+
+def own_values(table: dict) -> dict:
+    """A copy of a game's parameters or options, each list or mapping in it a new one (its keys
+    the same objects: the parameters' are interned, engine/state.py ``interned``)."""
+    return {k: owned(v) if v.__class__ is list else own_values(v) if v.__class__ is dict else v
+            for k, v in table.items()}
 
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -47,7 +55,10 @@ def given_key(players: int, options: dict) -> str | None:
             todo += value
         elif value.__class__ not in _PLAIN:
             return None
-    return repr((players, options))
+    try:
+        return repr((players, options))
+    except ValueError:   # (an integer of more digits than Python writes: the checks say what is wrong)
+        return None
 
 
 def keeps_start(S) -> bool:
@@ -57,7 +68,7 @@ def keeps_start(S) -> bool:
     as the setup changes it, which a copy would not be. Only the variables whose declared type
     may hold a list (a list, a map, any) and that have a start value are looked at."""
     rules = S.rules
-    held = [name for name in rules.var_start if rules.names.vars.get(name) not in _SCALARS]
+    held = [name for name in rules.var_start if rules.names.vars.get(name) not in SCALARS]
     if not held:   # (a whole number, a card, a text...: no list)
         return True
     layout = rules.layout
