@@ -38,7 +38,7 @@ from .decision import apply_index_source
 from .declared import parameter
 from .listing import graft, module
 from .gameloop import advance_source, asks_again, loop_lines
-from .trips import climb_source, pending, up_source
+from .trips import climb_source, up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
 # function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
@@ -189,7 +189,7 @@ class FlowSource:
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:   # (then the loop's trips up the flow, where it has any)
-            return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {pending(self.auto_forced)}:",
+            return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {state_read('dec')} is not None:",
                                                           f"{pad}    return ASKED", f"{pad}return changed"])]
         return [*lines, f"{pad}return changed"]
 

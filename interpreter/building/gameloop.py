@@ -4,7 +4,6 @@ building/flowgen.py puts both in the ruleset's module beside the steps' function
 from __future__ import annotations
 
 from ..expr.names import item_read, state_add, state_read, state_write
-from .trips import pending
 
 
 def asks_again(rules, step) -> str:
@@ -20,7 +19,7 @@ def asks_again(rules, step) -> str:
                       f"    {state_add('steps', 1 + step.charge)}",
                       f"    if {steps} > {rules.max_steps}:",
                       "        _over_budget(S)",
-                      f"    if {pending(rules.auto_forced)}:",
+                      f"    if {state_read('dec')} is not None:",   # (no forced move calls it: FlowSource.runs_on)
                       "        return ASKED",
                       "    return changed"])
 

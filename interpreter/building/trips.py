@@ -11,19 +11,12 @@ each where the loop's trip costs a generic call and its tests, and no loop at al
 flow goes on to the next question."""
 from __future__ import annotations
 
-from ..expr.names import item_read, state_add, state_read
+from ..expr.names import state_add, state_read
 
 # The most ancestors' frames a resolve runs at once (the nearest): each is some 50 bytecodes
 # written in, and the farther ones (a round's, a phase's) are seldom reached from a question;
 # beyond them the loop runs the flow.
 CLIMB = 3
-
-
-def pending(auto_forced: bool) -> str:
-    """The test that a decision is pending (one of a single option is none, where forced moves
-    are played: ``auto_forced``)."""
-    dec = state_read("dec")
-    return f"{dec} is not None" + (f" and len({item_read(dec, '1')}) > 1" if auto_forced else "")
 
 
 def ancestors(g, step) -> list:
@@ -71,9 +64,8 @@ def _chain(g, above: list, pad: str, after_run: bool) -> list:
     index each, no loop (``after_run``: first, what the run just made hands back)."""
     # (the state's reads in the compiler's dialect: expr/names.py state_read)
     stack, steps, dec = state_read("stack"), state_read("steps"), state_read("dec")
-    asked = f"ASKED if len({item_read(dec, '1')}) > 1 else U" if g.auto_forced else "ASKED"
     back = [f"{pad}if changed is not U:", f"{pad}    return changed",
-            f"{pad}if {dec} is not None:", f"{pad}    return {asked}",
+            f"{pad}if {dec} is not None:", f"{pad}    return ASKED",   # (no forced move runs this: runs_on)
             f"{pad}if {state_read('over')} or not {stack}:", f"{pad}    return U",
             f"{pad}top = {stack}[-1]"]
     lines = list(back) if after_run else []

@@ -117,8 +117,7 @@ class Pass(Step):
         zone, owner = self.zone, item_read(state_read("tm"), "giver") if self.by_team else "giver"
         # where no check can see the card leave (asks_again), the next card is asked here, and
         # only the delivery left to the run that flowgen's end of the resolve calls
-        again = (self._next_card(g, "ASKED" if not g.auto_forced else f"ASKED if len({state_read('dec')}[1]) > 1 else U", True)
-                 if self.asks_again and g.runs_on else [])
+        again = self._next_card(g, "ASKED", True) if self.asks_again and g.runs_on else []
         held = f"({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}]"
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",

@@ -311,7 +311,7 @@ class Tricks(Step):
                 lines.append(f"    elif not void or not {state_read('over')} and {state_read('stack')}[-1] is frame:")
             else:
                 lines.append("    else:")
-            pending = "return ASKED" if not g.auto_forced else "return ASKED if len(options) > 1 else U"
+            pending = "return ASKED"   # (again: no forced move calls this resolve, FlowSource.runs_on)
             rerun = []   # (a hook that ran may have changed the table: its run read again)
             if runs and self.on_play is not None:
                 rerun = [f"        run = {g.fn(self.follow_runs)}[table[0]]"]
