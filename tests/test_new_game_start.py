@@ -67,7 +67,7 @@ def test_a_game_from_the_kept_start_is_the_game_filled_afresh(path, monkeypatch)
     starts = rules._starts
     assert starts and all(isinstance(start, State) for start in starts.values()), "no start kept"
     assert len(starts) == len({key for key in starts if not isinstance(key, int)}) + len(rules.player_counts[:3])
-    monkeypatch.setattr(ruleset_module, "keeps_start", lambda S: False)   # each game filled by itself
+    monkeypatch.setattr(ruleset_module, "KEEP_STARTS", False)   # each game filled by itself
     starts.clear()
     afresh = _games(rules)
     assert all(isinstance(start, tuple) for start in starts.values())

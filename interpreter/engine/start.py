@@ -60,30 +60,3 @@ def given_key(players: int, options: dict) -> str | None:
     except ValueError:   # (an integer of more digits than Python writes: the checks say what is wrong)
         return None
 
-
-def keeps_start(S) -> bool:
-    """Whether a start (a state after blank() and _fill()) may be kept and copied for each game:
-    not when a variable's start value is, or holds, one of the start's mutable lists (a zone's,
-    an owned counter's, the record's or a view's): a variable started as a zone is that zone
-    as the setup changes it, which a copy would not be. Only the variables whose declared type
-    may hold a list (a list, a map, any) and that have a start value are looked at."""
-    rules = S.rules
-    held = [name for name in rules.var_start if rules.names.vars.get(name) not in SCALARS]
-    if not held:   # (a whole number, a card, a text...: no list)
-        return True
-    layout = rules.layout
-    mutable = {id(getattr(S, a)) for a in layout.of.values()}
-    for name, shape in S.rules.zone_shapes:
-        if shape:   # (a list per player or team, a dict of lists per card)
-            table = getattr(S, layout.zones[name])
-            mutable.update(map(id, table.values() if shape == 2 else table))
-    if layout.views:
-        mutable.update(map(id, S.vw))
-    values = [getattr(S, layout.vars[name]) for name in held]
-    while values:
-        value = values.pop()
-        if value.__class__ is list or value.__class__ is dict:
-            if id(value) in mutable:
-                return False
-            values += value.values() if value.__class__ is dict else value
-    return True
