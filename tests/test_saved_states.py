@@ -184,3 +184,20 @@ def test_a_states_parameters_are_keyed_by_the_names_the_generated_code_writes():
     rules, S = _played("diamonds_club", 3, 30)
     for state in (S, S.clone(), rules.state_from_json(S.to_json())):
         assert state.p and all(sys.intern(k) is k for k in state.p)
+
+
+@pytest.mark.parametrize("name", ["diamonds", "mister_diamond", "diams"])
+def test_a_state_saved_at_its_step_budget_loads_and_fails_as_the_original(name):
+    """A game may stand at a decision with exactly its budget of steps run (the budget is
+    exceeded past it): saved there, it loads, and its next move fails alike."""
+    rules, S = _played(name, 4, 5)
+    S.steps = rules.max_steps
+    back = rules.state_from_json(S.to_json())
+    assert back == S and back.legal_actions() == S.legal_actions()
+    errors = []
+    for state in (S, back):
+        with pytest.raises(GameError) as info:
+            while not state.over:
+                state.apply_index(0)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "budget" in errors[0]

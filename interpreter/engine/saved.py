@@ -139,6 +139,7 @@ def _recheck_decision(S, saved) -> None:
     if S.dec is None:
         return
     probe = S.clone()
+    probe.steps = 0   # (the probe's count is not the state's: one saved near its budget still loads)
     reask(probe)
     asked = None if probe.dec is None else [probe.dec[0], list(probe.dec[1])]
     _need(json.dumps(asked) == json.dumps(saved),
