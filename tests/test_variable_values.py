@@ -42,3 +42,38 @@ def test_the_same_games_as_the_reference(tmp_path):
     rules = load_text(tmp_path, GAME)
     for seed in range(3):
         assert lockstep(rules, 2, seed) > 0
+
+
+CHOSEN = tiny_ruleset("""  a: {visible: all}
+  b: {visible: all}
+vars:
+  pile: "list[card]"
+  piles: any
+  each: any
+setup:
+  - move: {from: deck, to: a, count: 2}
+  - move: {from: deck, to: b, count: 2}
+flow:
+  - choose: {who: 0, options: "[a, b]", as: pile}
+  - choose: {who: 1, options: "[[a, b]]", as: piles}
+  - choose: {options: "[a, b]", as: each, simultaneous: true}
+  - move: {from: deck, to: a, count: 1}
+""", card="card", attributes="n: 1..6", label="c{n}", seen="all")
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_zone_chosen_as_an_option_is_stored_as_the_variables_own_copy(tmp_path, plain):
+    """An option may be a zone's list: the answer stored is a copy (deep for a list of lists),
+    so the move after the choice leaves the variables as chosen, and a clone plays alike."""
+    rules = load_text(tmp_path, CHOSEN)
+    game = reference(rules) if plain else rules
+    S, other = game.new_game(2, seed=1), game.new_game(2, seed=1)
+    clone = other.clone()   # (a clone's first write copies the zone: its variables kept apart anyway)
+    for state in (S, clone):
+        while not state.over:
+            state.apply_index(0)
+    a = S.z["a"]
+    assert len(a) == 3
+    assert len(S.v["pile"]) == len(S.v["piles"][0]) == len(S.v["each"][0]) == len(S.v["each"][1]) == 2
+    assert all(v is not a for v in (S.v["pile"], S.v["piles"][0], S.v["each"][0], S.v["each"][1]))
+    assert clone.v == S.v

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.types import CARD, PLAYER, elem, list_of
+from ..expr.runtime import HELPERS, list_bound, owned, stored_source
+from ..expr.types import ANY, CARD, PLAYER, elem, is_list, list_of, nests
 from ..expr.names import state_read, state_write, var_write
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
@@ -119,7 +120,7 @@ class Choose(AskOnce):
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
-        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, 'value')}"]
+        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, _stored_answer(g, self.option_type))}"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")
@@ -146,6 +147,15 @@ class Choose(AskOnce):
     def settle(self, quiet, watched_vars):
         if self.var not in watched_vars and (self.then is None or quiet.quiet(self.then)):
             self.resolved = UNCHANGED
+
+
+def _stored_answer(g, typ: str) -> str:
+    """The answer as the variable stores it: a list its own copy, within the language's bounds, as
+    ``set`` stores one (an option may be a zone's list, which later moves change in place)."""
+    if not (is_list(typ) or typ == ANY):
+        return "value"
+    g.bind({"_stored": HELPERS["_stored"], "_LIST_BOUND": list_bound(g.cards)})
+    return stored_source("value", nests(typ))
 
 
 def _one_zone(tree, zones) -> bool:
@@ -224,7 +234,7 @@ class Simultaneous(Step):
     def resolve(self, S, frame, value):
         seat = frame[SEATS][frame[POS]]
         choices = list(frame[CHOICES])
-        choices[seat] = value
+        choices[seat] = owned(value) if value.__class__ is list else value   # (its own copy: _stored_answer)
         frame[CHOICES] = choices
         frame[POS] += 1
         return UNCHANGED         # held in the frame: nothing a check can read has changed
