@@ -113,6 +113,14 @@ class FlowSource:
         """The acting player in a scope whose ``me`` is variable ``var``."""
         return "None" if var is None else table_ref("v", var)
 
+    def checks(self, charge: int, pad: str, ended: list, guard: str | None = None) -> list | None:
+        """Lines asking, where a run of a frame resumed by its own trip (counted ``1 + charge``)
+        made a change they can see (``guard``: the run's note that it did), the checks the game
+        loop would ask next (``ended``: the lines handing the loop the game as it would stand, once
+        one ended it or the budget is past), so that the run goes on in place (building/gameloop.py
+        in_place); None where the loop asks them."""
+        return None if self.rules is None else in_place(self.rules, self, charge, pad, ended, guard)
+
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
@@ -193,14 +201,6 @@ class FlowSource:
             return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {state_read('dec')} is not None:",
                                                           f"{pad}    return ASKED", f"{pad}return changed"])]
         return [*lines, f"{pad}return changed"]
-
-    def checks(self, charge: int, pad: str, ended: list, guard: str | None = None) -> list | None:
-        """Lines asking, where a run of a frame resumed by its own trip (counted ``1 + charge``)
-        made a change they can see (``guard``: the run's note that it did), the checks the game
-        loop would ask next (``ended``: the lines handing the loop the game as it would stand, once
-        one ended it or the budget is past), so that the run goes on in place (building/gameloop.py
-        in_place); None where the loop asks them."""
-        return None if self.rules is None else in_place(self.rules, self, charge, pad, ended, guard)
 
     def climb(self, step, pad: str) -> list:
         """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
