@@ -37,7 +37,7 @@ from ..mechanics.base import Effects, Sequence, Step
 from .decision import apply_index_source
 from .declared import parameter
 from .listing import graft, module
-from .gameloop import advance_source, asks_again, loop_lines
+from .gameloop import advance_source, asks_again, in_place, loop_lines
 from .trips import climb_source, up_source
 
 # The most statements of an effect list's or an expression's body written in place in a step's
@@ -67,6 +67,7 @@ class FlowSource:
         # forced: its event's seen_by and its step count come between the resolve and what follows)
         self.runs_on = not plain and not auto_forced
         self.cards = cards   # (the game's: a bound written in)
+        self.rules = None    # (the ruleset whose loop's checks a run may ask in place: compile_flow)
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
 
@@ -111,6 +112,14 @@ class FlowSource:
     def me(self, var) -> str:
         """The acting player in a scope whose ``me`` is variable ``var``."""
         return "None" if var is None else table_ref("v", var)
+
+    def checks(self, charge: int, pad: str, ended: list, guard: str | None = None) -> list | None:
+        """Lines asking, where a run of a frame resumed by its own trip (counted ``1 + charge``)
+        made a change they can see (``guard``: the run's note that it did), the checks the game
+        loop would ask next (``ended``: the lines handing the loop the game as it would stand, once
+        one ended it or the budget is past), so that the run goes on in place (building/gameloop.py
+        in_place); None where the loop asks them."""
+        return None if self.rules is None else in_place(self.rules, self, charge, pad, ended, guard)
 
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""
@@ -404,6 +413,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     ``resolve`` methods for a kind that still has them, and the loop with every branch kept.
     ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
     g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain, len(rules.card_labels))
+    g.rules = rules
     sources = []
     for step in rules.steps:
         src = step.flow_source(g) if not plain or _generated_only(step, "run") else None

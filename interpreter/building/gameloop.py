@@ -40,6 +40,46 @@ def advance_source(rules, g, plain: bool = False) -> str:
     return "\n".join(["def advance(S, changed=True):", *loop_lines(rules, g, plain)])
 
 
+def check_lines(rules, g, pad: str, ended: list, plain: bool = False) -> list:
+    """The checks the game loop asks after a change, indented by ``pad``: the ``when:`` triggers'
+    check (mechanics/triggers.py, written for the ruleset) and the end conditions, each asked in
+    turn (``plain``: called from ``S.rules.loop`` in a loop over them), an end condition's error
+    tagged as its own. ``ended``: the lines run once a check ended the game (``S.over`` set):
+    the loop's ``break``, or where a run asks them in place (``in_place``) what hands the loop
+    back the game as it would stand."""
+    over, inner = state_read("over"), pad + "        "
+    lines = []
+    if rules.triggers.when:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
+        lines += [*rules.triggers.watch_source(g, pad, plain), f"{pad}if {over}:", *(f"{pad}    {e}" for e in ended)]
+    if plain:
+        lines += [f"{pad}try:", f"{pad}    for check in ENDS:", f"{pad}        if check(S, None, None):",
+                  f"{inner}    {state_write('over', 'True')}", f"{inner}    break",
+                  f"{pad}except _RUNTIME_ERRORS as e:",
+                  f"{pad}    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))", f"{pad}    raise",
+                  f"{pad}if {over}:", *(f"{pad}    {e}" for e in ended)]
+    for k, check in enumerate(() if plain else rules.end_checks):   # each asked in turn, no loop over them
+        g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
+        lines += [f"{pad}try:", f"{pad}    if END{k}(S, None, None):", f"{pad}        {state_write('over', 'True')}",
+                  *(f"{pad}        {e}" for e in ended),
+                  f"{pad}except _RUNTIME_ERRORS as e:", f"{pad}    _tag_origin(e, 'end_when', END{k}_LOC)", f"{pad}    raise"]
+    return lines
+
+
+def in_place(rules, g, charge: int, pad: str, ended: list, guard: str | None = None) -> list | None:
+    """The checks the loop would ask next written where a run of a frame resumed by its own trip
+    (counted ``1 + charge`` by its caller once it returns) made a change they can see (``guard``:
+    where the run notes whether it did, ``_changed``), so that it goes on in place (mechanics/base.py
+    Sequence) with the loop's next trip: first the budget as the loop checks it after the run's
+    trip (past it, ``ended``: the loop counts the trip and stops the game at the same step), then
+    ``check_lines``. None where the loop asks them: in the plain reference, and where the ruleset
+    has ``when:`` triggers (a trigger fired may push frames, which the loop runs next)."""
+    if g.plain or rules.triggers.when:
+        return None
+    inner = pad if guard is None else pad + "    "
+    return [f"{pad}if {state_read('steps')} > {rules.max_steps - 1 - charge}:", *(f"{pad}    {e}" for e in ended),
+            *([] if guard is None else [f"{pad}if {guard}:"]), *check_lines(rules, g, inner, ended)]
+
+
 def loop_lines(rules, g, plain: bool = False) -> list:
     """The game loop's body (advance_source), as lines: also written into ``apply_index``
     (building/decision.py), a call fewer a decision that does not ask its next question itself."""
@@ -54,30 +94,7 @@ def loop_lines(rules, g, plain: bool = False) -> list:
     lines += ["    try:", f"        while not {over}:"]
     if plain or watch or rules.end_checks:
         lines.append("            if changed and checks:" if plain else "            if changed:")
-        if watch:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
-            lines += [*rules.triggers.watch_source(g, " " * 16, plain),
-                      f"                if {over}:",
-                      "                    break"]
-        if plain:
-            lines += ["                try:",
-                      "                    for check in ENDS:",
-                      "                        if check(S, None, None):",
-                      f"                            {state_write('over', 'True')}",
-                      "                            break",
-                      "                except _RUNTIME_ERRORS as e:",
-                      "                    _tag_origin(e, 'end_when', _rules.end_locs.get(id(check)))",
-                      "                    raise",
-                      f"                if {over}:",
-                      "                    break"]
-        for k, check in enumerate(() if plain else rules.end_checks):   # each asked in turn, no loop over them
-            g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
-            lines += ["                try:",
-                      f"                    if END{k}(S, None, None):",
-                      f"                        {state_write('over', 'True')}",
-                      "                        break",
-                      "                except _RUNTIME_ERRORS as e:",
-                      f"                    _tag_origin(e, 'end_when', END{k}_LOC)",
-                      "                    raise"]
+        lines += check_lines(rules, g, " " * 16, ["break"], plain)
     lines.append(f"            if {dec} is not None:")
     if plain or rules.auto_forced:   # a decision with one option is no decision
         lines += [f"                if auto and len({item_read(dec, '1')}) == 1:" if plain else

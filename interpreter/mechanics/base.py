@@ -471,23 +471,23 @@ class Sequence(Step):
         def place(new):   # the last child takes this frame's place (a tail call)
             stack = state_read("stack")
             return [f"{stack}[-1] = f = {new}"] if last else [f"{frame}[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
-        unchanged = not changed or noted
-        new, run = g.start(child) if unchanged else (g.enter(child), None)   # (changed: the loop checks first)
+        asked = changed and entry is None and start > 0 and g.checks(charge, pad, []) is not None   # (resumed by its trip)
+        unchanged = not changed or noted or asked   # (else the loop checks first; asked: here, FlowSource.checks)
+        new, run = g.start(child) if unchanged else (g.enter(child), None)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
         skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
             g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
         out += [f"{pad}{line}" for line in mark]
-        if noted:   # (a change the checks can see: the loop checks first; else the loop's trip to the child,
-            # which the plain reference takes, counted alike)
-            out += ([f"{pad}{push}", f"{pad}if _changed:", f"{pad}    return None"] if skip is None and run == g.run(child)
-                    else [f"{pad}if _changed:", f"{pad}    {place(g.enter(child))[-1]}", f"{pad}    return None",
-                          *([f"{pad}{push}"] if skip is None else [])])
-            out.append(f"{pad}{state_add('steps', 1 + child.charge)}")
+        if noted or asked:   # (the checks, here or the loop's; then its trip to the child, which the reference takes, counted)
+            first = skip is None and run == g.run(child)   # (the frame the loop finds pushed before the checks)
+            back = [*([] if first else [place(g.enter(child))[-1]]), "return None"]   # (the loop's stand then)
+            out += [*([f"{pad}{push}"] if first else []), *(g.checks(charge, pad, back, "_changed" if noted else None)
+                                                            if asked else [f"{pad}if _changed:", *(f"{pad}    {x}" for x in back)]),
+                    *([f"{pad}{push}"] if not first and skip is None else []), f"{pad}{state_add('steps', 1 + child.charge)}"]
         elif skip is None:
             out.append(f"{pad}{push}")
-        changed = changed and not noted
         if skip is None:
-            return [*out, f"{pad}return None" if changed else f"{pad}return {run}(S, f)"]
+            return [*out, f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
         # not applying: the next child at once (the loop's trip counted), or this frame popped if last
         return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [
             f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
