@@ -104,16 +104,36 @@ class _Loop(Step):
         return cls(cond, body, scope.me_var)
 
     def flow_source(self, g):
-        return "\n".join([f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")])
+        run = [f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")]
+        if not g.runs_on:
+            return "\n".join(run)
+        # a new pass alone, for a climb that tested the condition itself (climb_source)
+        return "\n".join([*run, "", f"def {self._pass(g)}(S, frame):", *g.enters(self.body, "    ")])
 
     def entry_source(self, g, frame: str, pad: str) -> list:
         """The run's lines, which read nothing of the frame: also written where a new frame of the
         loop is pushed (FlowSource.run_new), no call."""
-        return [*g.assign(self.cond, "holds", g.me(self.me_var), pad),
-                f"{pad}if {'holds' if self.negate else 'not holds'}:",
+        return [*self._test(g, pad),
                 f"{pad}    {state_read('stack')}.pop()",
                 f"{pad}    return U",
                 *g.enters(self.body, pad)]
+
+    def _test(self, g, pad: str) -> list:
+        """The condition, and the test that the loop is done (its body follows)."""
+        return [*g.assign(self.cond, "holds", g.me(self.me_var), pad),
+                f"{pad}if {'holds' if self.negate else 'not holds'}:"]
+
+    def _pass(self, g) -> str:
+        return f"{g.run(self)}_pass"
+
+    def climb_source(self, g, frame: str, pad: str, done: list, ran: list) -> list:
+        """The run of ``frame``, a frame of this loop found on top by a resolve going up the flow
+        (building/trips.py), written there: its test in place; where the loop is done, its frame
+        removed, then ``done`` (it changed, asked and ended nothing); else a new pass, its body
+        entered by a call of the run's own lines after the test (``R<i>_pass``, no second
+        test), ``changed`` what it reports, then ``ran``. ``done`` and ``ran``: lines at ``pad``."""
+        return [*self._test(g, pad), f"{pad}    {state_read('stack')}.pop()", *(f"    {line}" for line in done),
+                f"{pad}else:", f"{pad}    changed = {self._pass(g)}(S, {frame})", *(f"    {line}" for line in ran)]
 
     def children(self):
         return [self.body]
