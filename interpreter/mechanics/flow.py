@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_read, var_ref, var_write
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
@@ -285,8 +286,11 @@ class Turns(Step):
         if self.rotations is None or g.plain:
             return [f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)"]
         n = state_read("n")
-        if self.start is None:
-            return [f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][0]"]
+        first = shape(self.start.source) if self.start is not None else Const(0)
+        if isinstance(first, Const) and type(first.value) is int:   # (a whole number written: its rotation)
+            at = "0" if first.value == 0 else f"{first.value} % {n}"
+            return [f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][{at}]"]
+        assert self.start is not None
         return [f"            first = {g.value(self.start, g.me(self.me_var))}",   # (not a whole number: the order's own error)
                 f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][first % {n}] if first.__class__ is int "
                 f"else {g.fn(self.order)}(S)"]
