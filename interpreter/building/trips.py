@@ -61,7 +61,10 @@ def climb_source(g, step, pad: str) -> list:
 
 def _chain(g, above: list, pad: str, after_run: bool) -> list:
     """``above``'s frames, each run where it is found on top (``top``), in turn, one test of its
-    index each, no loop (``after_run``: first, what the run just made hands back)."""
+    index each, no loop (``after_run``: first, what the run just made hands back). A kind that
+    writes its run there (``climb_source``: a loop's test) says when its frame is done having
+    changed, asked and ended nothing: the climb then goes on with no test of those. After the
+    last, a game over or an empty stack would return U as the chain's end does: not tested."""
     # (the state's reads in the compiler's dialect: expr/names.py state_read)
     stack, steps, dec = state_read("stack"), state_read("steps"), state_read("dec")
     back = [f"{pad}if changed is not U:", f"{pad}    return changed",
@@ -70,9 +73,15 @@ def _chain(g, above: list, pad: str, after_run: bool) -> list:
             f"{pad}top = {stack}[-1]"]
     lines = list(back) if after_run else []
     for k, a in enumerate(above):
-        lines += [f"{pad}if top[0] == {a.index}:",
-                  f"{pad}    changed = {g.run(a)}(S, top)",
-                  f"{pad}    {state_add('steps', 1 + a.charge)}",
-                  f"{pad}    if {steps} > {g.max_steps}:", f"{pad}        _over_budget(S)",
-                  *(f"    {line}" for line in (back if k < len(above) - 1 else back[:-1]))]
+        last = k == len(above) - 1
+        count = [f"{pad}{state_add('steps', 1 + a.charge)}",
+                 f"{pad}if {steps} > {g.max_steps}:", f"{pad}    _over_budget(S)"]
+        ran = [*count, *(back[:-3] if last else back)]
+        resume = None if g.plain else getattr(a, "climb_source", None)
+        if resume is None:
+            body = [f"{pad}changed = {g.run(a)}(S, top)", *ran]
+        else:   # (done: the game still on, as tested before it; the next frame's test follows)
+            done = [*count, *([] if last else [f"{pad}if not {stack}:", f"{pad}    return U", f"{pad}top = {stack}[-1]"])]
+            body = resume(g, "top", pad, done, ran)
+        lines += [f"{pad}if top[0] == {a.index}:", *(f"    {line}" for line in body)]
     return [*lines, f"{pad}return U   # (a frame the loop runs next)"]

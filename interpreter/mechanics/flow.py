@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_read, var_ref, var_write
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
@@ -104,16 +105,36 @@ class _Loop(Step):
         return cls(cond, body, scope.me_var)
 
     def flow_source(self, g):
-        return "\n".join([f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")])
+        run = [f"def R{self.index}(S, frame):", *self.entry_source(g, "frame", "    ")]
+        if not g.runs_on:
+            return "\n".join(run)
+        # a new pass alone, for a climb that tested the condition itself (climb_source)
+        return "\n".join([*run, "", f"def {self._pass(g)}(S, frame):", *g.enters(self.body, "    ")])
 
     def entry_source(self, g, frame: str, pad: str) -> list:
         """The run's lines, which read nothing of the frame: also written where a new frame of the
         loop is pushed (FlowSource.run_new), no call."""
-        return [*g.assign(self.cond, "holds", g.me(self.me_var), pad),
-                f"{pad}if {'holds' if self.negate else 'not holds'}:",
+        return [*self._test(g, pad),
                 f"{pad}    {state_read('stack')}.pop()",
                 f"{pad}    return U",
                 *g.enters(self.body, pad)]
+
+    def _test(self, g, pad: str) -> list:
+        """The condition, and the test that the loop is done (its body follows)."""
+        return [*g.assign(self.cond, "holds", g.me(self.me_var), pad),
+                f"{pad}if {'holds' if self.negate else 'not holds'}:"]
+
+    def _pass(self, g) -> str:
+        return f"{g.run(self)}_pass"
+
+    def climb_source(self, g, frame: str, pad: str, done: list, ran: list) -> list:
+        """The run of ``frame``, a frame of this loop found on top by a resolve going up the flow
+        (building/trips.py), written there: its test in place; where the loop is done, its frame
+        removed, then ``done`` (it changed, asked and ended nothing); else a new pass, its body
+        entered by a call of the run's own lines after the test (``R<i>_pass``, no second
+        test), ``changed`` what it reports, then ``ran``. ``done`` and ``ran``: lines at ``pad``."""
+        return [*self._test(g, pad), f"{pad}    {state_read('stack')}.pop()", *(f"    {line}" for line in done),
+                f"{pad}else:", f"{pad}    changed = {self._pass(g)}(S, {frame})", *(f"    {line}" for line in ran)]
 
     def children(self):
         return [self.body]
@@ -265,8 +286,11 @@ class Turns(Step):
         if self.rotations is None or g.plain:
             return [f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)"]
         n = state_read("n")
-        if self.start is None:
-            return [f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][0]"]
+        first = shape(self.start.source) if self.start is not None else Const(0)
+        if isinstance(first, Const) and type(first.value) is int:   # (a whole number written: its rotation)
+            at = "0" if first.value == 0 else f"{first.value} % {n}"
+            return [f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][{at}]"]
+        assert self.start is not None
         return [f"            first = {g.value(self.start, g.me(self.me_var))}",   # (not a whole number: the order's own error)
                 f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][first % {n}] if first.__class__ is int "
                 f"else {g.fn(self.order)}(S)"]
