@@ -116,7 +116,7 @@ class EffectCompiler(DeclaredEffects, Targets):
 
     def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access, tuple]:
         """(the function's source, what it touches, (its statements unindented, whether they bind
-        a local in ``L``))."""
+        a local in ``L``, its marks, its events, its calls of declared effects: compile))."""
         em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
