@@ -23,6 +23,7 @@ class DeclaredEffects:
     ctx: Any                   # (the EffectCompiler's: the ruleset compiler)
     named: dict                # name -> (params: dict name->type, body, path)
     weight: dict               # declared effect -> worst-case operations of one call
+    sites: dict                # declared effect -> the paths of the items calling it
     _compiling: list           # the declared effects being compiled (a call of one of them is a cycle)
     _done: set                 # those compiled
     compile: Any               # (the EffectCompiler's: an effect list -> its function)
@@ -93,6 +94,10 @@ class DeclaredEffects:
                 continue   # a misspelt argument: reported once, with its did-you-mean
             self.ctx.error(f"effect '{name}' needs argument '{k}'", path, "missing-key")
         self.compile_named(name)
+        fn = self.ctx.names.namespace.get(f"E_{name}")
+        if hasattr(fn, "body"):   # (where it is called from: flowgen.FlowSource.effects writes one called once in place)
+            fn.sites = self.sites.setdefault(name, set())
+            fn.sites.add(tuple(path))
         self.access.call(name)
         self.ctx.compiler.used.add(name)
         self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
@@ -103,4 +108,6 @@ class DeclaredEffects:
             args = [given.get(k, "None") for k in params]   # (a missing one was reported: never runs)
         else:
             args = [f"{parameter(k, list(params).index(k))}={src}" for k, src in parts]
+        em.calls.append((len(em.lines), em.depth, name, tuple((parameter(k, list(params).index(k)), src)
+                                                               for k, src in parts if k in params)))
         em.line(f"E_{name}(S, me{''.join(', ' + a for a in args)})")

@@ -56,6 +56,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         self._compiling: list[str] = []
         self._done: set[str] = set()
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
+        self.sites: dict[str, set] = {}    # declared effect -> the paths of the items calling it (call)
 
     # ------------------------------------------------------------------ entry points
     def compile(self, items, path, locals=None, has_me=True, name="fx", first=0, params=None, by_name=False):
@@ -106,13 +107,16 @@ class EffectCompiler(DeclaredEffects, Targets):
         # where each event's line begins its append (line, column): a step writing the list in place
         # without binding ``me`` binds it there, for the payload (flowgen.FlowSource.effects)
         fn.events = body[3]
+        # where it calls a declared effect (line, depth, name, its parameters bound as written): a
+        # step writing the list in place may write the effect's body there (FlowSource.effects)
+        fn.calls = body[4]
         if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
             fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
 
     def _source(self, items, path, locals, has_me, name, first, params=None) -> tuple[str, Access, tuple]:
         """(the function's source, what it touches, (its statements unindented, whether they bind
-        a local in ``L``))."""
+        a local in ``L``, its marks, its events, its calls of declared effects: compile))."""
         em = Emitter()
         compiler = self.ctx.compiler
         outer, compiler.writes = compiler.writes, set()   # (a named effect compiled meanwhile has its own)
@@ -133,7 +137,9 @@ class EffectCompiler(DeclaredEffects, Targets):
         src = f"def {name}(S, me{', ' + args if args else ''}):\n" + ("\n".join([*head, *em.lines]) or "    pass") + "\n"
         marks = tuple((len(own) + at, depth - 1, tuple(writes)) for at, depth, writes in em.marks)
         events = tuple((len(own) + at, column - 4) for at, column in em.events)
-        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks, events)
+        calls = tuple((len(own) + at, depth - 1, *rest) for at, depth, *rest in em.calls)
+        return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks, events,
+                                     calls)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)
@@ -319,7 +325,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         probes = len(ctx.probes.items) if ctx.probes is not None else 0
         lines, marks, diags, spent, work, errors = (len(em.lines), len(em.marks), len(ctx.diags), compiler.spent,
                                                     ctx.work, ctx.errors)
-        events = len(em.events)
+        events, calls = len(em.events), len(em.calls)
         compiler.tallies.append(loop)
         try:
             with self.access.recording() as notes:
@@ -328,7 +334,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             written = {zone for zone, _ in loop.made
                        if may_write(notes.frozen(), zone, named, ctx.triggers.enter, ctx.triggers.live)}
             if written:
-                del em.lines[lines:], em.marks[marks:], em.events[events:]
+                del em.lines[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
                 self._forget(diags, probes)
                 compiler.spent, ctx.work, ctx.errors = spent, work, errors
                 loop.refused |= written

@@ -13,6 +13,9 @@ class Emitter:
         # begin (EffectCompiler.block): its direct items, those of an if or switch inside not
         self.marks: list[tuple[int, int, list]] = []
         self.events: list[tuple[int, int]] = []   # (line index, column) where an event's append begins
+        # (line index, depth, name, its parameters bound: (Python name, source) as written) of each
+        # line calling a declared effect (declared.py call): a step may write its body there instead
+        self.calls: list[tuple[int, int, str, tuple]] = []
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -23,6 +26,7 @@ class Emitter:
         self.lines.insert(at, "    " * depth + text)
         self.marks = [(k + 1 if k > at else k, d, w) for k, d, w in self.marks]
         self.events = [(k + 1 if k >= at else k, c) for k, c in self.events]
+        self.calls = [(k + 1 if k >= at else k, d, name, args) for k, d, name, args in self.calls]
 
     def fresh(self, base="_t") -> str:
         self.tmp += 1

@@ -247,10 +247,11 @@ class FlowSource:
         names = {k: fn.__globals__[k] for k in global_names(code) if k in fn.__globals__}
         return not LATE_BOUND & names.keys() and self.bind(names)
 
-    def _heading(self, fn) -> str:
-        """Where a body written in place comes from (the function it is listed as, and its rule)."""
+    def _heading(self, fn, name: str | None = None) -> str:
+        """Where a body written in place comes from (the function it is listed as, ``name`` if
+        given, and its rule)."""
         loc = getattr(fn, "loc", None)
-        return f"{self.fn(fn)}" + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
+        return (name or self.fn(fn)) + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
 
     def notes(self, fx) -> bool:
         """Whether effect step ``fx``, written in place, can note whether it changed what the checks
@@ -270,7 +271,8 @@ class FlowSource:
         (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
         are written in place where ``inline`` says (binding ``me``, its parameters or ``L``, and
         the names the effect compiler made fresh in it, all ``_``-prefixed: the caller uses none
-        of them, nor ``me`` or ``L`` in another meaning), else it is called. ``step``: the step
+        of them, nor ``me`` or ``L`` in another meaning), with the bodies of the declared effects
+        it calls where ``declared`` says, else it is called. ``step``: the step
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
         as the running step."""
@@ -286,18 +288,27 @@ class FlowSource:
         if not self.inline(fn):
             run = [call]
         else:
-            body = list(fn.body[0])
+            declared = self.declared(fn)
             # ``me`` bound where the code asks for it (expr/access.py ``actor``), or where the list
             # sets the variable it is read from (an event after that names the seat the list
             # started as); else only in an event's branch, for its payload (taken when events are
-            # recorded)
-            actor = me != "me" and (access is None or access.actor or not hasattr(fn, "events") or any(
-                kind == "v" and me == self.me(name) for kind, name in access.writes))
+            # recorded). A declared effect written in (``declared``) asks as its own code does.
+            both = (access, *(e.access for e in declared.values())) if access is not None else ()
+            actor = me != "me" and (access is None or not hasattr(fn, "events") or any(
+                a.me or a.opaque or a.zones_entered or a.calls - (declared.keys() if a is access else set())
+                for a in both) or any(kind == "v" and me == self.me(name) for a in both for kind, name in a.writes))
+            # its lines, each in a list of its own (the lines that take its place, a declared effect's
+            # body, or come before it): the positions its compiler noted hold
+            body = [[line] for line in (*fn.body[0], "")]
             for at, column in getattr(fn, "events", ()) if me != "me" and not actor else ():
-                body[at] = f"{body[at][:column]}me = {me}; {body[at][column:]}"
-            for at, depth, _ in sorted((fn.marks[k] for k in noted), key=lambda m: -m[0]):   # (from the end: indexes hold)
-                body.insert(at, "    " * depth + "_changed = True")
-            run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds, *body]
+                body[at][0] = f"{body[at][0][:column]}me = {me}; {body[at][0][column:]}"
+            for at, depth, name, args in getattr(fn, "calls", ()):
+                if name in declared:
+                    body[at] = self._declared(declared[name], "    " * depth, args, None if actor else me)
+            for at, depth, _ in (fn.marks[k] for k in noted):
+                body[at].insert(0, "    " * depth + "_changed = True")
+            run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds,
+                   *(line for lines in body for line in lines if line)]
         if step is None:
             return [pad + line for line in run]
         handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
@@ -305,6 +316,35 @@ class FlowSource:
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
                 f"{pad}    {handler}", f"{pad}    raise"]
+
+    def declared(self, fn) -> dict:
+        """The declared effects that effect list ``fn``, written in place, has written where it calls
+        them (name -> the effect's function; none in the plain reference): each called from one
+        place in the ruleset or short (INLINE_LINES), binding no local of ``L`` and no name ``fn``
+        binds (their locals as compiled apart), its globals put in the module's namespace."""
+        out: dict = {}
+        ours = set(fn.__code__.co_varnames) - {"S", "me", "L"}
+        for name in () if self.plain else {name for _, _, name, _ in getattr(fn, "calls", ())}:
+            effect = fn.__globals__.get(f"E_{name}")
+            body, code = getattr(effect, "body", None), getattr(effect, "__code__", None)
+            if body is None or code is None or getattr(effect, "binds_local", True) or not hasattr(effect, "access") \
+                    or len(getattr(effect, "sites", ())) != 1 and len(body[0]) > INLINE_LINES:
+                continue
+            theirs = set(code.co_varnames) - {"S", "me"}
+            names = {k: effect.__globals__[k] for k in global_names(code) if k in effect.__globals__}
+            if not ("L" in theirs or theirs & ours or LATE_BOUND & names.keys()) and self.bind(names):
+                out[name] = effect
+        return out
+
+    def _declared(self, effect, pad: str, args: tuple, me: str | None) -> list:
+        """Declared effect ``effect``'s body written where it is called (at ``pad``): its parameters
+        bound to the arguments (``args``: (parameter, source) as written, evaluated in that order as
+        the call's were), then its statements (``me``: the seat to bind in an event's branch)."""
+        body = list(effect.body[0])
+        for at, column in effect.events if me is not None and not effect.access.actor else ():
+            body[at] = f"{body[at][:column]}me = {me}; {body[at][column:]}"
+        return [f"{pad}# {self._heading(effect, effect.__name__)}, written in place",
+                *(f"{pad}{p} = {src}" for p, src in args), *(pad + line for line in body)]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
                values: dict | None = None) -> list:

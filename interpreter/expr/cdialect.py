@@ -68,6 +68,19 @@ def sorted_take(seq: str, card: str) -> str:
     return f"{SORTED_TAKE}({seq}, {card}, _remove_sorted)" if in_c() else f"_remove_sorted({seq}, {card})"
 
 
+def sorted_take_inline(seq: str, card: str, at: str, bound: str | None = None) -> str:
+    """Source of the statement taking ``card`` out of the list ``seq`` kept in card order as
+    ``_remove_sorted`` does, its bisection written in: no call of it (a Python call costs as much as
+    the rest), one line as the call is (the dialects' texts keep the same lines). ``at``: a fresh
+    local for the place; ``bound``: one the list is read into (``seq`` a read, not a local: read
+    again where the card is not found, for list.remove's error). In C_SLOTS ``sorted_take``'s call."""
+    if in_c():
+        return sorted_take(seq, card)
+    v = bound or seq
+    return (f"{v}.pop({at}) if {card}.__class__ is int and ({at} := _bisect_left({f'({bound} := {seq})' if bound else seq}, "
+            f"{card})) < len({v}) and {v}[{at}] == {card} else {seq}.remove({card})   # (not there: list.remove's error)")
+
+
 def sorted_put(seq: str, card: str) -> str:
     """Source of the statement putting ``card`` into the list ``seq`` kept in card order, after
     any equal to it (``_insort``: bisect.insort)."""

@@ -16,7 +16,7 @@ from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, INT, PLAYER, is_list
-from ..expr.cdialect import list_take, sorted_put, sorted_take
+from ..expr.cdialect import list_take, sorted_put, sorted_take, sorted_take_inline
 from ..expr.names import VIEWS, item_read, record_writable, state_add, state_read, zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
@@ -110,8 +110,8 @@ def _move(fx, em, spec, path, locals, has_me, parts):
         # once, in C); otherwise list.remove (a C call costs as much as the rest of a one-card move)
         sort = sname and fx.ctx.zone_sorted(sname)
         remove = f"{sorted_take(s, '_x')} if len({s}) > {LONG} else {list_take(s, '_x')}" if sort else list_take(s, "_x")
-        if one is not None:
-            em.line(sorted_take(s, one) if sort else list_take(s, one))
+        if one is not None:   # (a sorted zone's bisection written in: no call)
+            em.line(sorted_take_inline(s, one, em.fresh("_i")) if sort else list_take(s, one))
         elif listed is not None and listed < 8:
             em.line(f"for _x in {cs}: {remove}")
         else:
@@ -166,7 +166,10 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
         if (sname in union) != (dname in union):
             keep = sorted_take if sname in union else sorted_put
             view = item_read(record_writable(fx.ctx.compiler.writes, VIEWS), str(i))
-            em.line(keep(view, one) if one is not None else f"for _x in {cs}: {keep(view, '_x')}")
+            if one is not None and sname in union:   # (its bisection written in: no call)
+                em.line(sorted_take_inline(view, one, em.fresh("_i"), em.fresh("_v")))
+            else:
+                em.line(keep(view, one) if one is not None else f"for _x in {cs}: {keep(view, '_x')}")
     maybe_empty = None if one is not None else cs
     knowing(em, cs, sname, sowner, dname, downer, maybe_empty)
     fx.ctx.flows(sname, dname, kept=True)   # (the record kept above: building/record.py)
