@@ -17,6 +17,7 @@ import interpreter
 from fuzzing.clones import Frozen
 from helpers import ONE_DECISION, load_text, tiny_ruleset
 from interpreter.engine import ruleset as ruleset_module
+from interpreter.engine.start import Kept, own_values
 from interpreter.engine.state import State
 from interpreter.errors import UsageError
 
@@ -271,3 +272,46 @@ def test_an_option_python_cannot_write_is_refused_as_any_other():
         rules.new_game(2, options={"params": {"num_cards": 10 ** 5000}})
     with pytest.raises(UsageError, match="unknown game option 'bogus'"):
         rules.new_game(2, options={"bogus": 10 ** 5000})
+
+
+def _walk(value) -> dict:
+    """id -> each list and dict in ``value``, at any depth."""
+    out, todo = {}, [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (list, dict)):
+            out[id(v)] = v
+            todo += v.values() if isinstance(v, dict) else v
+    return out
+
+
+def test_a_kept_start_s_values_are_copied_as_own_values_copies_them():
+    """A start's parameters and options (engine/start.py Kept) give each game the copy
+    ``own_values`` makes, by copiers chosen once from each value's shape: equal, a plain dict,
+    the same key objects, and no list or mapping shared with the start or another game (a dict
+    inside a list stays shared, as ``owned`` leaves it)."""
+    table = {"n": 1, "x": 0.5, "text": "a", "none": None, "empty": [], "flat": [1, 2, "b"], "rows": [[1], [2, 3], []],
+             "mixed": [1, [2, [3]], "c"], "deep": [[[1]], [2]], "map": {"a": [1], "b": {"c": [[2]]}}, "maps": [{"d": 1}]}
+    kept = Kept(table)
+    games = [kept.own(), kept.own()]
+    for mine, other in (games, games[::-1]):
+        assert mine == own_values(table) == table and type(mine) is dict
+        assert all(a is b for a, b in zip(mine, table))
+        held = _walk(mine)
+        shared = set(held) & (set(_walk(table)) | set(_walk(other)))
+        assert all(held[i] == {"d": 1} for i in shared)
+    assert Kept({"n": 1}).copies == () and kept.own() is not kept.own()
+
+
+def test_a_game_from_a_start_holds_its_start_s_values_as_the_start_filled_them():
+    """A game's copy of its start writes a variable with no start value as none and a shared
+    zone with no start components as a new empty list (engine/layout.py fresh): as the start
+    holds them, whatever a holder did to an earlier game's."""
+    rules = interpreter.load("mister_diamond")
+    first = rules.new_game(4, seed=1)
+    start = rules._starts[4]
+    assert start.z_known_fakes == [] and start.v_spot is None and isinstance(start.p, Kept)
+    first.z_known_fakes.append(0)
+    second = rules.new_game(4, seed=1)
+    assert second.z_known_fakes == [] and second.z_known_fakes is not start.z_known_fakes
+    assert second.v_spot is None and type(second.p) is dict and second.p == start.p

@@ -11,7 +11,7 @@ from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
-from .start import UNSET, given_key, plain_copy
+from .start import UNSET, Kept, given_key, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -211,6 +211,7 @@ class Ruleset:
                 params, options = copies
             start = blank(self, players, 0, params, options, members)
             engine.run_setup(start, self._fill, None)
+            start.p, start.o = Kept(start.p), Kept(start.o)   # (each game copies them: layout.py fresh)
             self._keep(key, start)
         raw = given_key(players, given) if given else None
         if raw is not None:   # (the same options given again find it at once)
