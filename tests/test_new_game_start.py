@@ -19,7 +19,7 @@ from helpers import ONE_DECISION, load_text, tiny_ruleset
 from interpreter.engine import ruleset as ruleset_module
 from interpreter.engine.start import Kept, own_values
 from interpreter.engine.state import State
-from interpreter.errors import UsageError
+from interpreter.errors import GameError, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = sorted(str(p) for p in ROOT.glob("rulesets/*.yaml"))
@@ -315,3 +315,28 @@ def test_a_game_from_a_start_holds_its_start_s_values_as_the_start_filled_them()
     second = rules.new_game(4, seed=1)
     assert second.z_known_fakes == [] and second.z_known_fakes is not start.z_known_fakes
     assert second.v_spot is None and type(second.p) is dict and second.p == start.p
+
+
+def test_a_game_starts_unchecked_only_where_its_start_says_the_end_is_not_reached(tmp_path):
+    """Where the setup cannot change what the end conditions read and no when-trigger keeps what
+    it saw, a start is kept only if every end condition says no of it, and its games take their
+    first step with no check (engine/ruleset.py ``_calm``): a start whose end holds, or whose
+    condition fails, is not kept, and each of its games is checked as it starts, as before."""
+    end = 'end_when:\n  - "num_players == 2"\n'
+    rules = load_text(tmp_path, tiny_ruleset(ONE_DECISION + end, players=(2, 3)))
+    assert rules._calm
+    for _ in range(2):
+        S, T = rules.new_game(2, seed=1), rules.new_game(3, seed=1)
+        assert S.over and S.dec is None and not T.over and T.dec is not None
+    assert 2 not in rules._starts and isinstance(rules._starts[3], State)
+    # (a setup that writes what the condition reads: every game checked as it starts)
+    written = load_text(tmp_path, tiny_ruleset("setup:\n  - set: {x: 1}\n" + ONE_DECISION + 'end_when:\n  - "x == 1"\n'),
+                        name="w.yaml")
+    assert not written._calm and all(written.new_game(2, seed=s).over for s in (1, 1, 2))
+    assert isinstance(written._starts[2], State)
+    failing = load_text(tmp_path, tiny_ruleset(ONE_DECISION + 'end_when:\n  - "1 // (num_players - 2) == 0"\n',
+                                               players=(2, 3)), name="f.yaml")
+    for _ in range(2):
+        with pytest.raises(GameError, match="end_when"):
+            failing.new_game(2, seed=1)
+    assert 2 not in failing._starts and not failing.new_game(3, seed=1).over
