@@ -183,7 +183,8 @@ class Ruleset:
         setup (blank() and _fill(): its tables at their start values), which depends on the
         players, the parameters and the options alone: kept (``_starts``, a few by ruleset) and
         copied for each game (``layout.fresh``); or, when a start is not kept (``KEEP_STARTS``
-        off, a coverage build, values given of no plain type), the arguments of blank() for
+        off, a coverage build, values given of no plain type, a start an end condition may end
+        where its games would start unchecked: ``_calm``), the arguments of blank() for
         new_game to fill a state of its own."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise UsageError(f"the number of players is a whole number, not {players!r}")
