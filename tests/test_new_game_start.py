@@ -81,12 +81,19 @@ def _lists(S) -> dict:
     """id -> list or dict for every list and dict a state's tables hold (zones, counters, the
     record, the views) and its parameters' and options' dicts."""
     out = {id(S.p): S.p, id(S.o): S.o}
-    todo = [getattr(S, a) for a in S.rules.layout.of.values()]
+    for a in S.rules.layout.of.values():
+        out.update(_walk(getattr(S, a)))
+    return out
+
+
+def _walk(value) -> dict:
+    """id -> each list and dict in ``value``, at any depth."""
+    out, todo = {}, [value]
     while todo:
-        value = todo.pop()
-        if isinstance(value, (list, dict)):
-            out[id(value)] = value
-            todo += value.values() if isinstance(value, dict) else value
+        v = todo.pop()
+        if isinstance(v, (list, dict)):
+            out[id(v)] = v
+            todo += v.values() if isinstance(v, dict) else v
     return out
 
 
@@ -272,17 +279,6 @@ def test_an_option_python_cannot_write_is_refused_as_any_other():
         rules.new_game(2, options={"params": {"num_cards": 10 ** 5000}})
     with pytest.raises(UsageError, match="unknown game option 'bogus'"):
         rules.new_game(2, options={"bogus": 10 ** 5000})
-
-
-def _walk(value) -> dict:
-    """id -> each list and dict in ``value``, at any depth."""
-    out, todo = {}, [value]
-    while todo:
-        v = todo.pop()
-        if isinstance(v, (list, dict)):
-            out[id(v)] = v
-            todo += v.values() if isinstance(v, dict) else v
-    return out
 
 
 def test_a_kept_start_s_values_are_copied_as_own_values_copies_them():
