@@ -8,7 +8,9 @@ Two children under cachegrind, each loading the ruleset and starting one game fi
 1000: the first game of its players, parameters and options keeps their start, docs/architecture.md
 "The State"); then one starts ``--games`` more (seeds 0, 1, ...), the other none: the difference
 divided by the games is a new game's cost. ``--first`` counts the first game alone instead (the
-first child starts one game, the second none).
+first child starts one game, the second none). ``--no-gc``: the garbage collector off in both
+children (its passes fall at other games from one build to the next, a few percent either way
+on Diamonds Club: compare two builds with it).
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ import interpreter
 rules = interpreter.load(interpreter.ruleset_path({ruleset!r}), variant={variant!r})
 from interpreter.play.simulation.workers import settle
 settle()
-options = {options}
+{nogc}options = {options}
 for seed in range({before}):
     rules.new_game({players}, seed=1000 + seed, options=options)
 for seed in range({games}):
@@ -43,12 +45,14 @@ def main(argv=None) -> int:
     ap.add_argument("--first", action="store_true", help="count the first game of the process alone")
     ap.add_argument("--options", type=json.loads, default=None,
                     help='new_game\'s options, as JSON: \'{"params": {}}\' (as rulebook simulate and the RL adapters give them)')
+    ap.add_argument("--no-gc", action="store_true", help="the garbage collector off in the children (steadier figures)")
     args = ap.parse_args(argv)
     before, games = (0, 1) if args.first else (1, args.games)
 
     def count(n: int) -> int:
         code = CHILD.format(root=str(ROOT), ruleset=args.ruleset, variant=args.variant, players=args.players,
-                            before=before, games=n, options=repr(args.options))
+                            before=before, games=n, options=repr(args.options),
+                            nogc="import gc\ngc.disable()\n" if args.no_gc else "")
         return instructions_of(code)[0]
 
     each = (count(games) - count(0)) / games

@@ -17,8 +17,9 @@ import interpreter
 from fuzzing.clones import Frozen
 from helpers import ONE_DECISION, load_text, tiny_ruleset
 from interpreter.engine import ruleset as ruleset_module
+from interpreter.engine.start import Kept, own_values
 from interpreter.engine.state import State
-from interpreter.errors import UsageError
+from interpreter.errors import GameError, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = sorted(str(p) for p in ROOT.glob("rulesets/*.yaml"))
@@ -80,12 +81,19 @@ def _lists(S) -> dict:
     """id -> list or dict for every list and dict a state's tables hold (zones, counters, the
     record, the views) and its parameters' and options' dicts."""
     out = {id(S.p): S.p, id(S.o): S.o}
-    todo = [getattr(S, a) for a in S.rules.layout.of.values()]
+    for a in S.rules.layout.of.values():
+        out.update(_walk(getattr(S, a)))
+    return out
+
+
+def _walk(value) -> dict:
+    """id -> each list and dict in ``value``, at any depth."""
+    out, todo = {}, [value]
     while todo:
-        value = todo.pop()
-        if isinstance(value, (list, dict)):
-            out[id(value)] = value
-            todo += value.values() if isinstance(value, dict) else value
+        v = todo.pop()
+        if isinstance(v, (list, dict)):
+            out[id(v)] = v
+            todo += v.values() if isinstance(v, dict) else v
     return out
 
 
@@ -271,3 +279,60 @@ def test_an_option_python_cannot_write_is_refused_as_any_other():
         rules.new_game(2, options={"params": {"num_cards": 10 ** 5000}})
     with pytest.raises(UsageError, match="unknown game option 'bogus'"):
         rules.new_game(2, options={"bogus": 10 ** 5000})
+
+
+def test_a_kept_start_s_values_are_copied_as_own_values_copies_them():
+    """A start's parameters and options (engine/start.py Kept) give each game the copy
+    ``own_values`` makes, by copiers chosen once from each value's shape: equal, a plain dict,
+    the same key objects, and no list or mapping shared with the start or another game (a dict
+    inside a list stays shared, as ``owned`` leaves it)."""
+    table = {"n": 1, "x": 0.5, "text": "a", "none": None, "empty": [], "flat": [1, 2, "b"], "rows": [[1], [2, 3], []],
+             "mixed": [1, [2, [3]], "c"], "deep": [[[1]], [2]], "map": {"a": [1], "b": {"c": [[2]]}}, "maps": [{"d": 1}]}
+    kept = Kept(table)
+    games = [kept.own(), kept.own()]
+    for mine, other in (games, games[::-1]):
+        assert mine == own_values(table) == table and type(mine) is dict
+        assert all(a is b for a, b in zip(mine, table))
+        held = _walk(mine)
+        shared = set(held) & (set(_walk(table)) | set(_walk(other)))
+        assert all(held[i] == {"d": 1} for i in shared)
+    assert Kept({"n": 1}).copies == () and kept.own() is not kept.own()
+
+
+def test_a_game_from_a_start_holds_its_start_s_values_as_the_start_filled_them():
+    """A game's copy of its start writes a variable with no start value as none and a shared
+    zone with no start components as a new empty list (engine/layout.py fresh): as the start
+    holds them, whatever a holder did to an earlier game's."""
+    rules = interpreter.load("mister_diamond")
+    first = rules.new_game(4, seed=1)
+    start = rules._starts[4]
+    assert start.z_known_fakes == [] and start.v_spot is None and isinstance(start.p, Kept)
+    first.z_known_fakes.append(0)
+    second = rules.new_game(4, seed=1)
+    assert second.z_known_fakes == [] and second.z_known_fakes is not start.z_known_fakes
+    assert second.v_spot is None and type(second.p) is dict and second.p == start.p
+
+
+def test_a_game_starts_unchecked_only_where_its_start_says_the_end_is_not_reached(tmp_path):
+    """Where the setup cannot change what the end conditions read and no when-trigger keeps what
+    it saw, a start is kept only if every end condition says no of it, and its games take their
+    first step with no check (engine/ruleset.py ``_calm``): a start whose end holds, or whose
+    condition fails, is not kept, and each of its games is checked as it starts, as before."""
+    end = 'end_when:\n  - "num_players == 2"\n'
+    rules = load_text(tmp_path, tiny_ruleset(ONE_DECISION + end, players=(2, 3)))
+    assert rules._calm
+    for _ in range(2):
+        S, T = rules.new_game(2, seed=1), rules.new_game(3, seed=1)
+        assert S.over and S.dec is None and not T.over and T.dec is not None
+    assert 2 not in rules._starts and isinstance(rules._starts[3], State)
+    # (a setup that writes what the condition reads: every game checked as it starts)
+    written = load_text(tmp_path, tiny_ruleset("setup:\n  - set: {x: 1}\n" + ONE_DECISION + 'end_when:\n  - "x == 1"\n'),
+                        name="w.yaml")
+    assert not written._calm and all(written.new_game(2, seed=s).over for s in (1, 1, 2))
+    assert isinstance(written._starts[2], State)
+    failing = load_text(tmp_path, tiny_ruleset(ONE_DECISION + 'end_when:\n  - "1 // (num_players - 2) == 0"\n',
+                                               players=(2, 3)), name="f.yaml")
+    for _ in range(2):
+        with pytest.raises(GameError, match="end_when"):
+            failing.new_game(2, seed=1)
+    assert 2 not in failing._starts and not failing.new_game(3, seed=1).over

@@ -399,6 +399,7 @@ class Builder(Declarations, Bounded, Elements):
                 step.quiet, step.noted = quiet.quiet(step.fn), quiet.noted(step.fn)
             else:
                 step.settle(quiet, r.watched_vars)
+        r.setup_quiet = r.setup is None or quiet.quiet(r.setup)   # (engine/ruleset.py: a start's first check)
         # invariants: conditions that must hold after every decision (checked by validate --playouts)
         r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
                               self.smap.loc(("invariants", i)))

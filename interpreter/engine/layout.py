@@ -13,7 +13,7 @@ from ..errors import UsageError
 from ..expr.names import RECORD, RECORD_SLOTS, VIEWS, counter_ref, slot, var_ref, zone_ref
 from ..expr.types import CARD
 from ..expr.runtime import owned as owned_list
-from .start import SCALARS, own_values
+from .start import SCALARS
 from .values import var_problem
 
 
@@ -76,6 +76,11 @@ class Layout:
         self.of.update(kept)
         slots = self.slots = (*self.zones.values(), *self.counters.values(), *self.vars.values(), *kept.values())
         self.cls: Any = type(base.__name__, (base,), {"__slots__": slots, "__module__": base.__module__})
+        # what every start holds the same (engine/ruleset.py _fill): a variable with no start value
+        # none, a shared zone with no start components empty (``fresh`` writes them so)
+        self.none_at_start = frozenset(name for name in self.vars if name not in rules.var_start)
+        self.empty_at_start = frozenset(name for name, shape in shapes if shape == 0
+                                        and not (rules.zone_decl[name] or {}).get("start"))
         self._write(shapes, rules.shared_on_clone, rules.owned_counters, kept)
 
     def _write(self, shapes: tuple, shared: frozenset, owned: tuple, kept: dict) -> None:
@@ -104,7 +109,7 @@ class Layout:
                  # as a game filled afresh has them: nothing one game's holder changes reaches another)
                  "    new.rules, new.seed, new.n, new.players = self.rules, seed, self.n, self.players[:]",
                  "    new.teams, new.tm, new.members = self.teams[:], self.tm, self.members",
-                 "    new.p, new.o = own_values(self.p), own_values(self.o)",
+                 "    new.p, new.o = self.p.own(), self.o.own()",   # (a start's are start.py Kept)
                  "    new.rng, new.stack, new.dec, new.over, new.steps = 0, [], None, False, 0",
                  "    new.ev = new.kn = None",
                  "    new.sh = set()",
@@ -120,7 +125,7 @@ class Layout:
                       f"    t._at = (S, {kind.upper()})",
                       "    return t"]
         space: dict = {"new_state": object.__new__, "cls": self.cls, "shared": shared, "Tables": Tables,
-                       "own_values": own_values, "_owned": owned_list,
+                       "_owned": owned_list,
                        "ZONES": self.zones, "COUNTERS": self.counters, "VARS": self.vars}
         exec(compile("\n".join(lines) + "\n", "<layout>", "exec"), space)  # noqa: S102 - written from the names
         self.cls.clone = space["clone"]
@@ -141,10 +146,12 @@ class Layout:
             out.append(f"    new.{a} = {{c: part[:] for c, part in self.{a}.items() if part}}" if shape == 2
                        else f"    new.{a} = self.{a}" if shared
                        else f"    new.{a} = list(map(list.copy, self.{a}))" if shape == 1
+                       else f"    new.{a} = []" if name in self.empty_at_start
                        else f"    new.{a} = self.{a}[:]")
         out += [f"    new.{a} = self.{a}" if shared or name not in owned else f"    new.{a} = self.{a}[:]"
                 for name, a in self.counters.items()]
-        out += [f"    new.{a} = self.{a}" if shared or self.var_types.get(name) in SCALARS
+        out += [f"    new.{a} = self.{a}" if shared or self.var_types.get(name) in SCALARS and name not in self.none_at_start
+                else f"    new.{a} = None" if name in self.none_at_start
                 else f"    new.{a} = _owned(v) if (v := self.{a}).__class__ is list else v" for name, a in self.vars.items()]
         out += [f"    new.{a} = self.{a}" if shared
                 else f"    new.{a} = list(map(list.copy, self.{a}))" if key == VIEWS

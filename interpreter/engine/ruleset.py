@@ -8,10 +8,10 @@ from typing import Any, Callable
 from . import loop as engine, rng
 from ..errors import UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
-from ..expr.runtime import MAX_INT, owned
+from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
-from .start import UNSET, given_key, plain_copy
+from .start import UNSET, Kept, given_key, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -93,6 +93,7 @@ class Ruleset:
     namespace: dict                # what generated code reads by name
     effect_names: list             # the declared effects
     setup: Callable                # the `setup:` effects, run by new_game
+    setup_quiet: bool              # the setup cannot change what end conditions and when-triggers read (building/watch.py)
     steps: tuple                   # every step, by index (frames name their step by it)
     root: int                      # the index of the flow's outermost step
     end_checks: list               # the compiled `end_when:` conditions
@@ -113,6 +114,7 @@ class Ruleset:
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
     layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
     _starts: dict                  # a game's start before its setup, by new_game's arguments (engine/start.py)
+    _calm: bool                    # a kept start's games need no check before their first step (_start; freeze)
 
     def __setattr__(self, key, value):
         if getattr(self, "_frozen", False):
@@ -126,6 +128,10 @@ class Ruleset:
         object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
         object.__setattr__(self, "layout", Layout(State, self))
         object.__setattr__(self, "_starts", {})
+        # the checks before a game's first step say what they say of its start where its setup
+        # cannot change what they read and no when-trigger keeps what it saw: a start kept only
+        # where they say no (_start), its games start with no check
+        object.__setattr__(self, "_calm", bool(self.end_checks) and not self.triggers.when and self.setup_quiet)
         if "apply_index" in self.__dict__:   # (each state takes its decisions by its ruleset's: no call between)
             self.layout.cls.apply_index = self.apply_index
         object.__setattr__(self, "_frozen", True)
@@ -158,8 +164,10 @@ class Ruleset:
         if start.__class__ is tuple:   # (no start kept for these: the state filled by its own)
             params, options, members = start
             S, fill = blank(self, players, seed, params, options.copy(), members), self._fill
+            changed = True
         else:
             S, fill = self.layout.fresh(start, seed), None
+            changed = not self._calm
         S.rng = rng.seed_state(seed)
         if record:
             S.ev = []
@@ -167,7 +175,7 @@ class Ruleset:
             S.kn = {}
         engine.run_setup(S, fill, self.setup)
         S.stack.append(self.steps[self.root].enter(S))
-        self.advance(S)
+        self.advance(S, changed)
         return S
 
     def _start(self, players, seed, options):
@@ -175,7 +183,8 @@ class Ruleset:
         setup (blank() and _fill(): its tables at their start values), which depends on the
         players, the parameters and the options alone: kept (``_starts``, a few by ruleset) and
         copied for each game (``layout.fresh``); or, when a start is not kept (``KEEP_STARTS``
-        off, a coverage build, values given of no plain type), the arguments of blank() for
+        off, a coverage build, values given of no plain type, a start an end condition may end
+        where its games would start unchecked: ``_calm``), the arguments of blank() for
         new_game to fill a state of its own."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise UsageError(f"the number of players is a whole number, not {players!r}")
@@ -211,11 +220,21 @@ class Ruleset:
                 params, options = copies
             start = blank(self, players, 0, params, options, members)
             engine.run_setup(start, self._fill, None)
+            if self._calm and not self._ends_not(start):   # (its games each checked as they start)
+                return params, options, members
+            start.p, start.o = Kept(start.p), Kept(start.o)   # (each game copies them: layout.py fresh)
             self._keep(key, start)
         raw = given_key(players, given) if given else None
         if raw is not None:   # (the same options given again find it at once)
             self._keep(raw, start)
         return start
+
+    def _ends_not(self, start) -> bool:
+        """Whether every end condition says no of a start (a runtime error: not known)."""
+        try:
+            return not any(check(start, None, None) for check in self.end_checks)
+        except RUNTIME_ERRORS:
+            return False
 
     def _keep(self, key, start) -> None:
         if len(self._starts) >= 16:   # (a few by ruleset: parameters and options vary)
