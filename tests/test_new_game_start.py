@@ -336,3 +336,18 @@ def test_a_game_starts_unchecked_only_where_its_start_says_the_end_is_not_reache
         with pytest.raises(GameError, match="end_when"):
             failing.new_game(2, seed=1)
     assert 2 not in failing._starts and not failing.new_game(3, seed=1).over
+
+
+def test_a_game_over_at_its_start_holds_its_own_parameters(tmp_path):
+    """A start whose end condition holds is not kept (its games each checked as they start): its
+    games still get their own parameters, never the ruleset's declared values, so a caller
+    writing one game's parameters changes no other game and no kept start."""
+    rules = load_text(tmp_path, tiny_ruleset("params:\n  L: [1, 2]\n" + ONE_DECISION +
+                                             'end_when:\n  - "num_players == 2 and count(params.L) > 0"\n',
+                                             players=(2, 3)))
+    rules.new_game(3, seed=1)
+    over = rules.new_game(2, seed=1)
+    assert over.over and over.p["L"] == [1, 2] and over.p["L"] is not rules.params_decl["L"]
+    over.to_dict()["params"]["L"].append(99)
+    assert rules.new_game(3, seed=1).p["L"] == [1, 2] and rules.new_game(2, seed=1).p["L"] == [1, 2]
+    assert rules.params_decl["L"] == [1, 2]

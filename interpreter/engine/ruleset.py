@@ -11,7 +11,7 @@ from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
-from .start import UNSET, Kept, given_key, plain_copy
+from .start import UNSET, Kept, given_key, own_values, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .visibility import Visibility
@@ -162,8 +162,8 @@ class Ruleset:
             start = self._start(players, seed, options)   # (the arguments checked: any error raised)
             seed = int(seed)
         if start.__class__ is tuple:   # (no start kept for these: the state filled by its own)
-            params, options, members = start
-            S, fill = blank(self, players, seed, params, options.copy(), members), self._fill
+            params, options, members = start   # (the game's own copies: the parameters may be the ruleset's)
+            S, fill = blank(self, players, seed, own_values(params), own_values(options), members), self._fill
             changed = True
         else:
             S, fill = self.layout.fresh(start, seed), None
