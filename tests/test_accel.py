@@ -336,6 +336,7 @@ def test_the_module_written_for_c_is_the_one_that_runs_its_slot_reads_spelt_for_
     python = _as_python(re.sub(r"_rb_get\(S, '(\w+)'\)", r"S.\1", python))
     python = re.sub(r"S\.(\w+) = S\.\1 \+ ", r"S.\1 += ", python)   # (a count: names.state_add)
     # a card moved (cdialect.py sorted_take, sorted_put, list_take), given the Python it stands for
+    python = re.sub(r"^(\s*)_i\d+ = (?:_v\d+ = )?None; ", r"\1", python, flags=re.M)   # (sorted_take_inline's locals)
     python = re.sub(r"_rb_(?:take_sorted|insort)\((\S+?), (\w+), (\w+)\)", r"\3(\1, \2)", python)
     python = re.sub(r"_rb_remove\((.+), (\w+)\)", r"\1.remove(\2)", python).splitlines()   # (a list spelt with spaces too)
     # (a card out of a sorted list: in Python its bisection written in, cdialect.sorted_take_inline, one line too)

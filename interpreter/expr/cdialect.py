@@ -73,9 +73,11 @@ def sorted_take_inline(seq: str, card: str, at: str, bound: str | None = None) -
     ``_remove_sorted`` does, its bisection written in: no call of it (a Python call costs as much as
     the rest), one line as the call is (the dialects' texts keep the same lines). ``at``: a fresh
     local for the place; ``bound``: one the list is read into (``seq`` a read, not a local: read
-    again where the card is not found, for list.remove's error). In C_SLOTS ``sorted_take``'s call."""
+    again where the card is not found, for list.remove's error). In C_SLOTS ``sorted_take``'s call,
+    the same locals bound (to none) before it: a function binds the same names in both dialects, so
+    what is decided on a compiled function's locals (FlowSource.declared) is decided alike."""
     if in_c():
-        return sorted_take(seq, card)
+        return f"{at} = {f'{bound} = ' if bound else ''}None; {sorted_take(seq, card)}"
     v = bound or seq
     return (f"{v}.pop({at}) if {card}.__class__ is int and ({at} := _bisect_left({f'({bound} := {seq})' if bound else seq}, "
             f"{card})) < len({v}) and {v}[{at}] == {card} else {seq}.remove({card})   # (not there: list.remove's error)")
