@@ -28,7 +28,7 @@ import json
 import random
 import sys
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -175,6 +175,9 @@ class RulebookEnv(AECEnv):
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
         # a small space's mask bytes (None in a large one): last() sets and copies them itself
         parts = _mask_bytes(n)
+        self._mbytes: Any
+        self._mview: Any
+        self._mzeros: Any
         self._mbytes, self._mview, self._mzeros = parts or (None, None, None)
         self._masks = _mask_of(n, parts)
         # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
