@@ -148,7 +148,7 @@ class RulebookEnv(AECEnv):
     # 3 keys more cost an env step some 4.6 k instructions)
     __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
                  "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
-                 "_encode", "_masks", "_mbytes", "_mview", "_mzeros", "_prompts", "_ids_and_labels", "_tensor", "_mask",
+                 "_encode", "_masks", "_mbytes", "_mview", "_mzeros", "_prompts", "_deciders", "_tensor", "_mask",
                  "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
@@ -183,7 +183,7 @@ class RulebookEnv(AECEnv):
         # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
         # instructions a read, where this list's item costs a tenth)
         self._prompts = [step.prompt for step in table.rules.steps]
-        self._ids_and_labels = table.actions.ids_and_labels
+        self._deciders = table.actions.deciders   # (a decision's ids and labels, by its step's index)
         self._tensor: np.ndarray | None = None  # the acting agent's observation at this decision, once asked
         self._mask: np.ndarray | None = None
         self.legal_ids: tuple[int, ...] | None = None   # the legal ids in option order (None: the game is over)
@@ -320,7 +320,7 @@ class RulebookEnv(AECEnv):
         # once a decision: the mask and step() read the ids, the labels are read from them; rewards
         # and their sums stay 0 until the end (nothing to clear)
         at, (seat, options) = S.stack[-1][0], S.dec  # type: ignore[misc]
-        self.legal_ids, labels = self._ids_and_labels(at, S, options)
+        self.legal_ids, labels = self._deciders[at](S, options)
         agent = self.possible_agents[seat]
         if last is not agent:
             self.agent_selection = agent
