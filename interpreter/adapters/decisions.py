@@ -20,6 +20,11 @@ def deciders(steps, index: dict, by_card, card_ids: dict, card_labels: dict) -> 
 
 
 def _cards(ids: dict, labels: dict):
+    if ids and None not in ids and len(ids) == max(ids) + 1:
+        # (every card 0..n-1 in the space, no "none" option: the tables as lists by card, whose items
+        # itemgetter reads cheaper than a dict's: 4.0 k against 4.6 k for ids and labels of 10 options)
+        ids, labels = [ids[c] for c in range(len(ids))], [labels[c] for c in range(len(ids))]  # type: ignore[assignment]
+
     def decide(state, options) -> tuple[tuple, tuple]:
         if len(options) > 1:
             get = itemgetter(*options)
@@ -41,3 +46,4 @@ def _labelled(labels_of, index: dict):
         key = keys[0]
         return (index[key],), (key,)
     return decide
+
