@@ -46,4 +46,3 @@ def _labelled(labels_of, index: dict):
         key = keys[0]
         return (index[key],), (key,)
     return decide
-
