@@ -92,7 +92,9 @@ def _with_env(name, players, games, reference=False, warm=False, constant=()):
         # _mask_of's arrays: a small space's copied from a kept view, a large one's over fresh bytes
         made = SimpleNamespace(copy=lambda: mask) if n <= pettingzoo.KEPT_MASK else mask
         pettingzoo._array = lambda n, dtype, buffer: made
-        e._masks = pettingzoo._mask_of(n)
+        parts = pettingzoo._mask_bytes(n)   # (last() makes a small space's mask itself, from these)
+        e._mbytes, e._mview, e._mzeros = parts or (None, None, None)
+        e._masks = pettingzoo._mask_of(n, parts)
     e.reset(seed=10**6)                   # nor the encoder's first call (it compiles code)
     e.last()
     if warm:                              # nor (counting instructions) a whole first game

@@ -170,8 +170,10 @@ def test_the_gymnasium_env_works_out_ids_and_labels_for_the_learners_decisions_o
     # only the learner's decisions (and the end) are worked out
     env = gym_adapter.env("diamonds", players=3, seat=1, params={"rounds": 1})
     asked = []
-    real = env.aec._ids_and_labels
-    env.aec._ids_and_labels = lambda at, S, options: asked.append(S.dec[0]) or real(at, S, options)
+
+    def counted(decide):
+        return lambda S, options: asked.append(S.dec[0]) or decide(S, options)
+    env.aec._deciders = tuple(map(counted, env.aec._deciders))   # (each step's: the env reads them by index)
     obs, _ = env.reset(seed=3)
     asked.clear()                      # (reset's own: the game's first decision, whoever's)
     rng, terminated, mine = np.random.default_rng(3), False, 0

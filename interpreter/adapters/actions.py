@@ -28,6 +28,7 @@ from ..errors import Diagnostic, RulebookError
 from ..expr.parser import as_expr, parse, unquote
 from ..expr.builtins import VOCABULARIES
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list
+from .decisions import deciders
 
 MAX_ACTIONS = 100_000
 LISTABLE_HINT = ("offer values the declarations bound: a range of literals or parameters, filtered by the "
@@ -46,6 +47,7 @@ class ActionSpace:
     card_ids: dict = field(default_factory=dict)   # card (None: "none") -> the id of its label, those in the space
     by_card: frozenset = frozenset()   # the steps whose options are labelled as plain cards
     card_labels: dict = field(default_factory=dict)   # card (None: "none") -> its label, as card_ids
+    deciders: tuple = field(default=(), compare=False, repr=False)   # step index -> its decisions' ids and labels
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -73,17 +75,9 @@ class ActionSpace:
         return itemgetter(*keys)(table) if len(keys) > 1 else tuple(map(table.__getitem__, keys))
 
     def ids_and_labels(self, at: int, state, options) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        """``ids_of`` and the ids' labels at once (the env asks both each decision): a card step's
-        options read both tables with one ``itemgetter``; another step's labels are its options'."""
-        cards = at in self.by_card
-        keys = options if cards else state.rules.steps[at].labels(state, options)
-        if len(keys) > 1:
-            get = itemgetter(*keys)
-            return (get(self.card_ids), get(self.card_labels)) if cards else (get(self.index), tuple(keys))
-        if not keys:   # (no option: nothing to name)
-            return (), ()
-        key = keys[0]   # (one option: itemgetter of one key gives the value, not a tuple)
-        return ((self.card_ids[key],), (self.card_labels[key],)) if cards else ((self.index[key],), (key,))
+        """``ids_of`` and the ids' labels at once (the env asks both each decision): the function
+        of the step of index ``at`` (adapters/decisions.py)."""
+        return self.deciders[at](state, options)
 
     def labels_of(self, ids) -> tuple[str, ...]:   # (a decision's ids, in their order)
         return itemgetter(*ids)(self.labels) if len(ids) > 1 else tuple(map(self.labels.__getitem__, ids))
@@ -148,7 +142,9 @@ def _build(rules, players: int, params: dict) -> ActionSpace:
     card_ids: dict[int | None, int] = {card: index[label] for card, label in enumerate(rules.card_labels) if label in index}
     if "none" in index:   # (a card step's "no card" option, labelled so)
         card_ids[None] = index["none"]
-    return ActionSpace(ordered, index, card_ids, by_card, {card: ordered[i] for card, i in card_ids.items()})
+    card_labels = {card: ordered[i] for card, i in card_ids.items()}
+    return ActionSpace(ordered, index, card_ids, by_card, card_labels,
+                       deciders(rules.steps, index, by_card, card_ids, card_labels))
 
 
 class Domains:

@@ -28,7 +28,7 @@ import json
 import random
 import sys
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -51,7 +51,17 @@ _array = np.ndarray
 KEPT_MASK = 512
 
 
-def _mask_of(n: int):
+def _mask_bytes(n: int):
+    """A small space's kept mask bytes, an int8 array over them and their zeros (None in a large
+    space): ``_mask_of``'s, and ``RulebookEnv.last``'s, which makes the acting agent's mask in its
+    own body (a call less a decision: 0.4 k instructions, valgrind)."""
+    if n > KEPT_MASK:
+        return None
+    kept = bytearray(n)   # (a bytearray: bytes would be copied into one first, 0.9 k)
+    return kept, _array(n, _I8, kept), bytearray(n)
+
+
+def _mask_of(n: int, parts=None):
     """The action mask of a decision's ids: a fresh int8 array each call (the consumer may write
     into it). In a small space the ids are set in kept bytes viewed by a kept array, which numpy
     copies, then the bytes are cleared: ``ndarray.copy`` costs some 1.8 k instructions
@@ -59,23 +69,26 @@ def _mask_of(n: int):
     them (2.1 k) cost 2.7 k; clearing 63 bytes costs 0.5 k. In a large one, the fresh bytes
     viewed by the constructor. Cheaper than numpy's own zeros and index assignment for the few
     ids a decision offers, and than keeping masks by their ids (in random play most sets are
-    new)."""
-    kept, zeros = bytearray(n), bytearray(n)   # (a bytearray: bytes would be copied into one first, 0.9 k)
-    view = _array(n, _I8, kept)
+    new). ``parts``: the kept bytes, view and zeros (``_mask_bytes``) to share."""
+    parts = parts or _mask_bytes(n)
+    if parts is None:
+        zeros = bytearray(n)
+
+        def large(ids) -> np.ndarray:
+            fresh = zeros[:]
+            for i in ids:
+                fresh[i] = 1
+            return _array(n, _I8, fresh)
+        return large
+    kept, view, clear = parts
 
     def small(ids) -> np.ndarray:
         for i in ids:     # (the ids are the action space's: each in range)
             kept[i] = 1
         out = view.copy()
-        kept[:] = zeros
+        kept[:] = clear
         return out
-
-    def large(ids) -> np.ndarray:
-        fresh = zeros[:]
-        for i in ids:
-            fresh[i] = 1
-        return _array(n, _I8, fresh)
-    return small if n <= KEPT_MASK else large
+    return small
 
 
 class _NoInfo(dict):
@@ -135,7 +148,7 @@ class RulebookEnv(AECEnv):
     # 3 keys more cost an env step some 4.6 k instructions)
     __slots__ = ("table", "render_mode", "possible_agents", "agents", "agent_selection", "_obs_spaces",
                  "state_space", "_global", "_act_spaces", "_seeds", "game_seed", "game_state", "_seat",
-                 "_encode", "_masks", "_prompts", "_ids_and_labels", "_tensor", "_mask",
+                 "_encode", "_masks", "_mbytes", "_mview", "_mzeros", "_prompts", "_deciders", "_tensor", "_mask",
                  "legal_ids", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def __init__(self, table: Table, render_mode: str | None = None):
@@ -160,11 +173,17 @@ class RulebookEnv(AECEnv):
         self.agents: list[str] = []   # (one list for the env's life: agent_iter's iterators watch it)
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self._encode = table.layout.encoder()   # this env's own: it keeps what it wrote last
-        self._masks = _mask_of(n)
+        # a small space's mask bytes (None in a large one): last() sets and copies them itself
+        parts = _mask_bytes(n)
+        self._mbytes: Any
+        self._mview: Any
+        self._mzeros: Any
+        self._mbytes, self._mview, self._mzeros = parts or (None, None, None)
+        self._masks = _mask_of(n, parts)
         # each step's prompt by its index (a step's attribute is read by a hashed lookup: some 350
         # instructions a read, where this list's item costs a tenth)
         self._prompts = [step.prompt for step in table.rules.steps]
-        self._ids_and_labels = table.actions.ids_and_labels
+        self._deciders = table.actions.deciders   # (a decision's ids and labels, by its step's index)
         self._tensor: np.ndarray | None = None  # the acting agent's observation at this decision, once asked
         self._mask: np.ndarray | None = None
         self.legal_ids: tuple[int, ...] | None = None   # the legal ids in option order (None: the game is over)
@@ -228,8 +247,17 @@ class RulebookEnv(AECEnv):
                 S = self.game_state
                 seat = S.dec[0]  # type: ignore[index]
                 tensor = self._tensor = self._encode[seat](S, seat)
-                self._mask = self._masks(ids)
-            return {"observation": tensor, "action_mask": self._mask}, 0.0, False, False, self.infos[agent]
+                kept = self._mbytes
+                if kept is not None:   # (a small space: _mask_of's small inline)
+                    for i in ids:
+                        kept[i] = 1
+                    mask = self._mask = self._mview.copy()
+                    kept[:] = self._mzeros
+                else:
+                    mask = self._mask = self._masks(ids)
+            else:
+                mask = self._mask
+            return {"observation": tensor, "action_mask": mask}, 0.0, False, False, self.infos[agent]
         if not observe:
             obs = None
         elif self._tensor is not None:         # (asked again at this decision: the same arrays)
@@ -292,7 +320,7 @@ class RulebookEnv(AECEnv):
         # once a decision: the mask and step() read the ids, the labels are read from them; rewards
         # and their sums stay 0 until the end (nothing to clear)
         at, (seat, options) = S.stack[-1][0], S.dec  # type: ignore[misc]
-        self.legal_ids, labels = self._ids_and_labels(at, S, options)
+        self.legal_ids, labels = self._deciders[at](S, options)
         agent = self.possible_agents[seat]
         if last is not agent:
             self.agent_selection = agent
