@@ -73,3 +73,17 @@ def test_the_envs_mask_made_in_last_is_the_legal_ids_alone_and_fresh(name, playe
         mask[:] = 1    # (a consumer may write into it: the next mask is its own)
         e.step(e.legal_ids[rnd.randrange(len(e.legal_ids))])
     assert all(not np.shares_memory(a, b) for (a, _), (b, _) in zip(made, made[1:]))
+
+
+def test_a_deep_copied_env_has_masks_of_its_own():
+    """A deep copy of the env (a learner's lookahead) makes its masks over bytes of its own: its
+    last() mask is its legal ids, step after step, and the original's stays its own."""
+    import copy
+    e = pettingzoo.env("diamonds", players=4)
+    e.reset(seed=1)
+    c = copy.deepcopy(e)
+    for env in (c, e, c):
+        mask = env.last()[0]["action_mask"]
+        assert mask.sum() == len(env.legal_ids) > 0 and all(mask[i] == 1 for i in env.legal_ids)
+        env.step(env.legal_ids[0])
+    assert c.last()[0]["action_mask"].sum() == len(c.legal_ids)

@@ -24,6 +24,7 @@ seat's tensor, one after another; ``game_state`` is the engine's ``State``.
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 import sys
@@ -187,6 +188,20 @@ class RulebookEnv(AECEnv):
         self._tensor: np.ndarray | None = None  # the acting agent's observation at this decision, once asked
         self._mask: np.ndarray | None = None
         self.legal_ids: tuple[int, ...] | None = None   # the legal ids in option order (None: the game is over)
+
+    def __deepcopy__(self, memo):
+        """A deep copy with mask bytes of its own: a copied numpy view is no longer a view of the
+        copied bytes (last() would set the bytes and copy a view of others: all zeros)."""
+        new = self.__class__.__new__(self.__class__)
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        for name in self.__slots__:
+            if hasattr(self, name):
+                setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        parts = _mask_bytes(len(self.table.actions))
+        new._mbytes, new._mview, new._mzeros = parts or (None, None, None)
+        new._masks = _mask_of(len(self.table.actions), parts)
+        return new
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
