@@ -39,7 +39,7 @@ from .declared import parameter
 from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
 from .listing import graft, module
 from .gameloop import advance_source, asks_again, in_place, loop_lines
-from .trips import climb_source, up_source
+from .trips import climb_source, own_trips, up_source
 
 
 
@@ -113,6 +113,10 @@ class FlowSource:
         one ended it or the budget is past), so that the run goes on in place (building/gameloop.py
         in_place); None where the loop asks them."""
         return None if self.rules is None else in_place(self.rules, self, charge, pad, ended, guard)
+
+    def own_trips(self, step) -> bool:
+        """Whether every trip that may run a new frame of ``step`` is counted as its own (trips.py)."""
+        return own_trips(self, step)
 
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""
