@@ -10,6 +10,7 @@ reference's; an effect's error raised later is raised where the reference raises
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,18 @@ def test_every_budget_stops_where_the_reference_stops(tmp_path, parent, change, 
             kinds.add(got[2])
     assert "BudgetExceeded" in kinds
 
+
+def test_an_attempt_stops_where_the_reference_stops(tmp_path):
+    """Mister Diamond's attempt (charged 347 for its chances) runs its outcome's steps at once, and
+    its target is asked at once by the ``until`` around it (both counted ahead of the trip running
+    them: FlowSource.ahead): every budget from 348 to 460 steps stops the game at the same
+    decision, step count and error as the reference, the first within the attempt's trip."""
+    text = (Path(__file__).parent.parent / "rulesets" / "mister_diamond.yaml").read_text()
+    stopped = set()
+    for budget in range(348, 461):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), text + f"\nlimits: {{steps: {budget}}}\n")
+        got = played(rules, 0, 3)
+        assert got == played(reference(rules), 0, 3), budget
+        stopped.add(got[:3])
+    assert {(0, 429, "BudgetExceeded"), (1, 430, "BudgetExceeded")} <= {s[:3] for s in stopped}

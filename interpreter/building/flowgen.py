@@ -39,7 +39,7 @@ from .declared import parameter
 from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
 from .listing import graft, module
 from .gameloop import advance_source, asks_again, in_place, loop_lines
-from .trips import climb_source, own_trips, up_source
+from .trips import climb_source, own_trips, trip_charges, up_source
 
 
 
@@ -178,8 +178,10 @@ class FlowSource:
         The budget: the iteration written in is counted here (``1 + charge``; the loop counts
         the caller's own when the caller returns) and checked only in a resolve, which nothing
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
-        chain no longer than the flow is deep), and the loop checks after each iteration."""
+        chain no longer than the flow is deep), and the loop checks after each iteration; a run
+        counts it ``ahead``, handing the loop the frame where its own trip may pass the budget."""
         run, push, count = self.run(step), [], f"{pad}{state_add('steps', 1 + step.charge)}"
+        ahead = self.ahead(caller, step.charge, pad) if caller is not None else [count]
         started = self._started(step) if frame is None and caller is not None else None
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
@@ -191,13 +193,24 @@ class FlowSource:
             stack = state_read("stack")
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
-            return [*push, count, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
+            return [*push, *ahead, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:   # (then the loop's trips up the flow, where it has any)
             return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {state_read('dec')} is not None:",
                                                           f"{pad}    return ASKED", f"{pad}return changed"])]
         return [*lines, f"{pad}return changed"]
+
+    def ahead(self, step, charge: int, pad: str) -> list:
+        """Lines counting the loop's next trip (``1 + charge``: a step entered and run at once by
+        ``step``'s run, which changed nothing a check reads) ahead of the trip running that run,
+        which the loop counts once it returns: first, where that trip counted may pass the budget
+        (the most a trip running ``step``'s code is charged: trips.py ``trip_charges``), the frame
+        handed to the loop (``return U``), which stops the game there as the reference's loop does."""
+        count = f"{pad}{state_add('steps', 1 + charge)}"
+        if self.plain:
+            return [count]
+        return [f"{pad}if {state_read('steps')} > {self.max_steps - 1 - max(trip_charges(self, step))}:", f"{pad}    return U", count]
 
     def climb(self, step, pad: str) -> list:
         """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
