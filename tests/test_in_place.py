@@ -1,7 +1,7 @@
 """Work written where it is done, no call: a card taken out of a zone kept in card order (or out of
 a view) by its bisection written in (expr/cdialect.py ``sorted_take_inline``), and a declared
-effect's body written where a step writes the list calling it (building/flowgen.py
-``FlowSource.declared``). Each does what the call did: the same items left, the same errors, the
+effect's body written where a step writes the list calling it (building/inlined.py
+``declared_in``). Each does what the call did: the same items left, the same errors, the
 same games as the plain reference."""
 from __future__ import annotations
 

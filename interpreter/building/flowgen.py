@@ -36,18 +36,11 @@ from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .decision import apply_index_source
 from .declared import parameter
+from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
 from .listing import graft, module
 from .gameloop import advance_source, asks_again, in_place, loop_lines
-from .trips import climb_source, up_source
+from .trips import climb_source, own_trips, trip_charges, up_source
 
-# The most statements of an effect list's or an expression's body written in place in a step's
-# function (FlowSource.effects, assign); a longer one stays a function, called. 40, or no limit,
-# ran the seed games in as many instructions, within the runs' noise, for modules up to 9%
-# longer (docs/performance.md).
-INLINE_LINES = 12
-# Namespace entries replaced after the build (a scenario's rigged deal, coverage's counters):
-# code reading one stays in the function that reads it from the namespace, never a copy.
-LATE_BOUND = frozenset({"_shuffle", "_cov"})
 
 
 class FlowSource:
@@ -121,6 +114,10 @@ class FlowSource:
         in_place); None where the loop asks them."""
         return None if self.rules is None else in_place(self.rules, self, charge, pad, ended, guard)
 
+    def own_trips(self, step) -> bool:
+        """Whether every trip that may run a new frame of ``step`` is counted as its own (trips.py)."""
+        return own_trips(self, step)
+
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
@@ -181,8 +178,10 @@ class FlowSource:
         The budget: the iteration written in is counted here (``1 + charge``; the loop counts
         the caller's own when the caller returns) and checked only in a resolve, which nothing
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
-        chain no longer than the flow is deep), and the loop checks after each iteration."""
+        chain no longer than the flow is deep), and the loop checks after each iteration; a run
+        counts it ``ahead``, handing the loop the frame where its own trip may pass the budget."""
         run, push, count = self.run(step), [], f"{pad}{state_add('steps', 1 + step.charge)}"
+        ahead = self.ahead(caller, step.charge, pad) if caller is not None else [count]
         started = self._started(step) if frame is None and caller is not None else None
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
@@ -194,13 +193,24 @@ class FlowSource:
             stack = state_read("stack")
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
-            return [*push, count, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
+            return [*push, *ahead, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:   # (then the loop's trips up the flow, where it has any)
             return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {state_read('dec')} is not None:",
                                                           f"{pad}    return ASKED", f"{pad}return changed"])]
         return [*lines, f"{pad}return changed"]
+
+    def ahead(self, step, charge: int, pad: str) -> list:
+        """Lines counting the loop's next trip (``1 + charge``: a step entered and run at once by
+        ``step``'s run, which changed nothing a check reads) ahead of the trip running that run,
+        which the loop counts once it returns: first, where that trip counted may pass the budget
+        (the most a trip running ``step``'s code is charged: trips.py ``trip_charges``), the frame
+        handed to the loop (``return U``), which stops the game there as the reference's loop does."""
+        count = f"{pad}{state_add('steps', 1 + charge)}"
+        if self.plain:
+            return [count]
+        return [f"{pad}if {state_read('steps')} > {self.max_steps - 1 - max(trip_charges(self, step))}:", f"{pad}    return U", count]
 
     def climb(self, step, pad: str) -> list:
         """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
@@ -272,7 +282,7 @@ class FlowSource:
         are written in place where ``inline`` says (binding ``me``, its parameters or ``L``, and
         the names the effect compiler made fresh in it, all ``_``-prefixed: the caller uses none
         of them, nor ``me`` or ``L`` in another meaning), with the bodies of the declared effects
-        it calls where ``declared`` says, else it is called. ``step``: the step
+        it calls where ``declared_in`` says (building/inlined.py), else it is called. ``step``: the step
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
         as the running step."""
@@ -288,7 +298,7 @@ class FlowSource:
         if not self.inline(fn):
             run = [call]
         else:
-            declared = self.declared(fn)
+            declared = declared_in(self, fn)
             # ``me`` bound where the code asks for it (expr/access.py ``actor``), or where the list
             # sets the variable it is read from (an event after that names the seat the list
             # started as); else only in an event's branch, for its payload (taken when events are
@@ -304,7 +314,9 @@ class FlowSource:
                 body[at][0] = f"{body[at][0][:column]}me = {me}; {body[at][0][column:]}"
             for at, depth, name, args in getattr(fn, "calls", ()):
                 if name in declared:
-                    body[at] = self._declared(declared[name], "    " * depth, args, None if actor else me)
+                    effect = declared[name]
+                    body[at] = written_in(effect, self._heading(effect, effect.__name__), "    " * depth, args,
+                                          None if actor else me)
             for at, depth, _ in (fn.marks[k] for k in noted):
                 body[at].insert(0, "    " * depth + "_changed = True")
             run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds,
@@ -316,35 +328,6 @@ class FlowSource:
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
                 f"{pad}    {handler}", f"{pad}    raise"]
-
-    def declared(self, fn) -> dict:
-        """The declared effects that effect list ``fn``, written in place, has written where it calls
-        them (name -> the effect's function; none in the plain reference): each called from one
-        place in the ruleset or short (INLINE_LINES), binding no local of ``L`` and no name ``fn``
-        binds (their locals as compiled apart), its globals put in the module's namespace."""
-        out: dict = {}
-        ours = set(fn.__code__.co_varnames) - {"S", "me", "L"}
-        for name in () if self.plain else {name for _, _, name, _ in getattr(fn, "calls", ())}:
-            effect = fn.__globals__.get(f"E_{name}")
-            body, code = getattr(effect, "body", None), getattr(effect, "__code__", None)
-            if body is None or code is None or getattr(effect, "binds_local", True) or not hasattr(effect, "access") \
-                    or len(getattr(effect, "sites", ())) != 1 and len(body[0]) > INLINE_LINES:
-                continue
-            theirs = set(code.co_varnames) - {"S", "me"}
-            names = {k: effect.__globals__[k] for k in global_names(code) if k in effect.__globals__}
-            if not ("L" in theirs or theirs & ours or LATE_BOUND & names.keys()) and self.bind(names):
-                out[name] = effect
-        return out
-
-    def _declared(self, effect, pad: str, args: tuple, me: str | None) -> list:
-        """Declared effect ``effect``'s body written where it is called (at ``pad``): its parameters
-        bound to the arguments (``args``: (parameter, source) as written, evaluated in that order as
-        the call's were), then its statements (``me``: the seat to bind in an event's branch)."""
-        body = list(effect.body[0])
-        for at, column in effect.events if me is not None and not effect.access.actor else ():
-            body[at] = f"{body[at][:column]}me = {me}; {body[at][column:]}"
-        return [f"{pad}# {self._heading(effect, effect.__name__)}, written in place",
-                *(f"{pad}{p} = {src}" for p, src in args), *(pad + line for line in body)]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
                values: dict | None = None) -> list:

@@ -19,13 +19,35 @@ from ..expr.names import state_add, state_read
 CLIMB = 3
 
 
+def parents(g) -> dict:
+    """Each step's index -> the step it is inside (made once a module)."""
+    parent = g.__dict__.get("parent_of")
+    if parent is None:
+        parent = g.parent_of = {c.index: s for s in g.steps for c in s.children()}
+    return parent
+
+
+def trip_charges(g, step) -> set:
+    """The charges of the trips that may run a new frame of ``step`` (the loop counts ``1 +``
+    each): its own, the loop's trip to the frame, and those of the steps it is inside, any of
+    which may run it at once (a loop re-testing its condition, an ``if:``, an attempt's outcome,
+    a sequence entering it) in a trip of its own or of a step it is inside."""
+    parent, out, at = parents(g), {step.charge}, step
+    while (at := parent.get(at.index)) is not None:
+        out.add(at.charge)
+    return out
+
+
+def own_trips(g, step) -> bool:
+    """Whether every trip that may run a new frame of ``step`` is counted as its own (``trip_charges``)."""
+    return trip_charges(g, step) == {step.charge}
+
+
 def ancestors(g, step) -> list:
     """The steps ``step`` is inside, nearest first, whose frame may be on the stack beneath its own:
     no effect list, no sequence whose one step takes its place (``FlowSource.start``), and no
     sequence entered on its last child, which took the sequence's place (a tail call)."""
-    parent = g.__dict__.get("parent_of")
-    if parent is None:   # (made once a module: a resolve that asks asks for its ancestors)
-        parent = g.parent_of = {c.index: s for s in g.steps for c in s.children()}
+    parent = parents(g)
     out, child, at = [], step, parent.get(step.index)
     while at is not None:
         if not at.inline and g.start(at)[1] == g.run(at) and not at.takes_place(child):

@@ -390,12 +390,12 @@ class Sequence(Step):
         if g.plain:
             return self._plain_source(g, f"R{self.index}")
         lines = [f"def R{self.index}(S, frame):", f"    k = frame[{NEXT}]"]
-        n, start, segment = len(self.steps), 0, []
+        n, start, segment, own = len(self.steps), 0, [], g.own_trips(self)
         for pos, child in enumerate(self.steps):
             if child.inline:
                 segment.append(child)
                 continue
-            lines += self._segment(g, start, segment, child, pos == n - 1, pos + 1, self.charge)
+            lines += self._segment(g, start, segment, child, pos == n - 1, pos + 1, self.charge, own=own or start > 0)
             start, segment = pos + 1, []
         if segment or not self.steps:   # effects after the last child step, or nothing at all
             lines += self._segment(g, start, segment, None, True, None, self.charge)
@@ -446,14 +446,15 @@ class Sequence(Step):
         first = next((k for k, c in enumerate(self.steps) if not c.inline), None)
         effects, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
         return self._segment(g, 0, effects, child, first is None or first == len(self.steps) - 1,
-                             None if first is None else first + 1, self.charge, pad, frame, self.index)
+                             None if first is None else first + 1, self.charge, pad, frame, self.index, g.own_trips(self))
 
     @staticmethod
-    def _segment(g, start, effects, child, last, resume, charge, pad="        ", frame="frame", entry=None):
+    def _segment(g, start, effects, child, last, resume, charge, pad="        ", frame="frame", entry=None, own=True):
         """The branch of the run resuming at ``start`` (``entry``: the sequence's index, written
         where its new frame ``frame`` is pushed: no branch, and a child not applying ends in a
-        call of the run from the next place)."""
-        changed = any(not fx.quiet for fx in effects)
+        call of the run from the next place; ``own``: the trip running it is counted as the sequence's
+        own, ``1 + charge``, FlowSource.own_trips: else that child hands the loop the frame)."""
+        changed, stack = any(not fx.quiet for fx in effects), state_read("stack")
         # noted: whether a change the checks can see was made, noted as the effects run, where
         # none surely makes one (FlowSource.notes); when none did, the child runs at once
         noted = changed and all(fx.quiet or g.notes(fx) for fx in effects)
@@ -469,7 +470,6 @@ class Sequence(Step):
             return [*out, f"{pad}{state_read('stack')}.pop()", f"{pad}return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
         def place(new):   # the last child takes this frame's place (a tail call)
-            stack = state_read("stack")
             return [f"{stack}[-1] = f = {new}"] if last else [f"{frame}[{NEXT}] = {resume}", f"{stack}.append(f := {new})"]
         asked = changed and entry is None and start > 0 and g.checks(charge, pad, []) is not None   # (resumed by its trip)
         unchanged = not changed or noted or asked   # (else the loop checks first; asked: here, FlowSource.checks)
@@ -488,8 +488,8 @@ class Sequence(Step):
             out.append(f"{pad}{push}")
         if skip is None:
             return [*out, f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
-        # not applying: the next child at once (the loop's trip counted), or this frame popped if last
-        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [
+        # not applying: this frame popped if last, else the next child at once (own: the loop's trip counted)
+        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
             f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
             f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 

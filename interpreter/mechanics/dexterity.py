@@ -43,7 +43,7 @@ from lark import Tree
 from ..expr.parser import bare_name
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, NUM, PLAYER, STR
-from ..expr.names import state_add, state_read, var_write
+from ..expr.names import state_read, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
@@ -321,7 +321,7 @@ class Attempt(Step):
         if plain:
             return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}return U"]
         # nothing changed: the loop would ask the target next (its trip counted), here, reading this frame and actor
-        return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}{state_add('steps', 1 + self.target.charge)}",
+        return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", *g.ahead(self, self.target.charge, pad),
                 *self.target.entry_source(g, "", pad, parent=frame)]
 
     def _plain_source(self, g, name):

@@ -1,0 +1,140 @@
+"""The step budget counted as the loop counts it where a charged step (a ``while`` re-testing a
+costly condition, an ``if:`` with a costly condition, turns with a costly ``until``) runs a
+sequence at once: the loop counts that step's trip, ``1 + charge``, once the call returns, not
+the sequence's own. A child of the sequence found not to apply (a choose with nothing to offer)
+then hands the loop the sequence's frame (mechanics/base.py ``Sequence._segment``) instead of
+counting the trip as the sequence's and going on; the checks asked in place (building/gameloop.py
+``in_place``) are then only asked in the sequence's own trips. Every budget stops the game at the
+same decision, with the same error, the same message and the same step count as the plain
+reference's; an effect's error raised later is raised where the reference raises it."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from helpers import load_text
+from test_flowgen import reference
+
+HEAD = """
+game: budget_counted
+players: {min: 2, max: 2}
+components:
+  chips:
+    attributes: {n: 1..9, m: 1..9}
+zones:
+  pool: {owner: none, visible: all, start: [chips]}
+  mine: {owner: player, visible: all}
+vars:
+  x: int
+  y: int
+  z: int
+"""
+COSTLY = "count(pool where n + m > 2) > 0"   # (81 chips: a charge of some units)
+# the sequence run at once by its charged parent: a choose that never applies (skipped), a change
+# the end condition reads (surely made, or noted inside an if), and a choose whose options raise
+# once z is 2 (an error the reference never reaches where the budget ran out first)
+BODY = """{pad}{first}
+{pad}{then}
+{pad}- set: {{z: "z + 1"}}
+{pad}- choose: {{options: "[4, 5] where 10 / (2 - z) != 0", as: y, prompt: second}}
+{pad}- set: {{x: "y - 2"}}"""
+NEVER = '- choose: {{options: "[4, 5] where x == 9", as: y, prompt: never}}'
+MOVE = "- move: {{from: pool, to: mine, count: 1}}"
+NOTED = '- if: "z < 99"\n{pad}  then: [{{move: {{from: pool, to: mine, count: 1}}}}]'
+WHILE = """flow:
+  - turns:
+      rounds: 40
+      steps:
+        - choose: {{options: "[1, 2, 3]", as: x, prompt: first}}
+        - set: {{z: 0}}
+        - while: "x == 3 and {costly}"
+          steps:
+{body}"""
+IF = """flow:
+  - set: {{z: 0}}
+  - turns:
+      rounds: 40
+      steps:
+        - move: {{from: pool, to: mine, count: 1}}
+        - if: "{costly}"
+          then:
+{body}"""
+UNTIL = """flow:
+  - set: {{z: 0}}
+  - turns:
+      until: "x == 1 and {costly}"
+      steps:
+        - choose: {{options: "[1, 2, 3]", as: x, prompt: first}}
+        - move: {{from: pool, to: mine, count: 1}}
+        - turns:
+            until: "x == 2 or not {costly}"
+            steps:
+{body}"""
+TAIL = """end_when:
+  - "count(pool) < 60"
+limits: {{steps: {budget}}}
+scoring:
+  categories: {{chips: "count(mine)"}}
+"""
+PARENTS = {"while": (WHILE, 12), "if": (IF, 12), "until": (UNTIL, 14)}
+
+
+def text(parent: str, change: str, budget: int, first: bool = False) -> str:
+    flow, indent = PARENTS[parent]
+    pad = " " * indent
+    never, change = NEVER.format(pad=pad), change.format(pad=pad)
+    body = BODY.format(pad=pad, first=change if first else never, then=never if first else change)
+    return HEAD + flow.format(costly=COSTLY, body=body) + "\n" + TAIL.format(budget=budget)
+
+
+def played(rules, seed: int, players: int = 2) -> tuple:
+    """Random decisions until the game ends or raises: (decisions, steps, the error's kind and
+    text, or the final state)."""
+    rnd, k, S = random.Random(seed), 0, None
+    try:
+        S = rules.new_game(players, seed=seed)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+            k += 1
+    except interpreter.GameError as e:
+        return k, S.steps if S is not None else None, type(e).__name__, str(e)
+    return k, S.steps, None, S.to_json()
+
+
+@pytest.mark.parametrize("first", [False, True], ids=["skipped-first", "change-first"])
+@pytest.mark.parametrize("change", [MOVE, NOTED], ids=["changed", "noted"])
+@pytest.mark.parametrize("parent", sorted(PARENTS))
+def test_every_budget_stops_where_the_reference_stops(tmp_path, parent, change, first):
+    """Every budget from 5 (the parent's charge, 4, and one) to 90 steps, three games each: the same decisions, step count, error
+    and message as the reference (the charged parent's trip counted before the budget is tested)."""
+    rules = load_text(tmp_path, text(parent, change, 10 ** 6, first))
+    assert any(s.charge and s.kind in ("while", "if", "turns") for s in rules.steps)   # (a charged parent)
+    kinds = set()
+    for budget in range(5, 91):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), text(parent, change, budget, first))
+        ref = reference(rules)
+        for seed in range(3):
+            got = played(rules, seed)
+            assert got == played(ref, seed), (budget, seed)
+            kinds.add(got[2])
+    assert "BudgetExceeded" in kinds
+
+
+def test_an_attempt_stops_where_the_reference_stops(tmp_path):
+    """Mister Diamond's attempt (charged 347 for its chances) runs its outcome's steps at once, and
+    its target is asked at once by the ``until`` around it (both counted ahead of the trip running
+    them: FlowSource.ahead): every budget from 348 to 460 steps stops the game at the same
+    decision, step count and error as the reference, the first within the attempt's trip."""
+    text = (Path(__file__).parent.parent / "rulesets" / "mister_diamond.yaml").read_text()
+    stopped = set()
+    for budget in range(348, 461):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), text + f"\nlimits: {{steps: {budget}}}\n")
+        got = played(rules, 0, 3)
+        assert got == played(reference(rules), 0, 3), budget
+        stopped.add(got[:3])
+    assert {(0, 429, "BudgetExceeded"), (1, 430, "BudgetExceeded")} <= {s[:3] for s in stopped}
