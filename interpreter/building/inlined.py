@@ -23,14 +23,14 @@ def declared_in(g, fn) -> dict:
     and no name ``fn`` binds (their locals as compiled apart), its globals put in the module's
     namespace."""
     out: dict = {}
-    ours = set(fn.__code__.co_varnames) - {"S", "me", "L"}
+    ours = {*fn.__code__.co_varnames, *fn.__code__.co_cellvars} - {"S", "me", "L"}   # (a comprehension's too)
     for name in () if g.plain else {name for _, _, name, _ in getattr(fn, "calls", ())}:
         effect = fn.__globals__.get(f"E_{name}")
         body, code = getattr(effect, "body", None), getattr(effect, "__code__", None)
         if body is None or code is None or getattr(effect, "binds_local", True) or not hasattr(effect, "access") \
                 or len(getattr(effect, "sites", ())) != 1 and len(body[0]) > INLINE_LINES:
             continue
-        theirs = set(code.co_varnames) - {"S", "me"}
+        theirs = {*code.co_varnames, *code.co_cellvars} - {"S", "me"}
         names = {k: effect.__globals__[k] for k in global_names(code) if k in effect.__globals__}
         if not ("L" in theirs or theirs & ours or LATE_BOUND & names.keys()) and g.bind(names):
             out[name] = effect
