@@ -138,3 +138,32 @@ def test_an_attempt_stops_where_the_reference_stops(tmp_path):
         assert got == played(reference(rules), 0, 3), budget
         stopped.add(got[:3])
     assert {(0, 429, "BudgetExceeded"), (1, 430, "BudgetExceeded")} <= {s[:3] for s in stopped}
+
+
+UNCHANGED = """flow:
+  - set: {{z: 0}}
+  - turns:
+      rounds: 40
+      steps:
+        - move: {{from: pool, to: mine, count: 1}}
+{wrap}{pad}- if: "z > 99"
+{pad}  then: [{{move: {{from: pool, to: mine, count: 1}}}}]
+{pad}- choose: {{options: "[4, 5] where 10 / (7 - z) != 0", as: y, prompt: second}}
+{pad}- set: {{z: "z + 1"}}
+"""
+
+
+@pytest.mark.parametrize("charged", [False, True], ids=["own-trip", "charged-parent"])
+def test_a_noted_change_not_made_counts_the_trip_where_the_reference_does(tmp_path, charged):
+    """A sequence whose effects may change what a check reads (an ``if`` effect) and did not:
+    the next step runs at once, the trip running the sequence tested against the budget first (its
+    own, or the charged parent's that ran it at once); every budget stops where the reference stops,
+    and an error raised after it counts the steps the reference counts."""
+    wrap = f'        - if: "{COSTLY}"\n          then:\n' if charged else ""
+    flow = UNCHANGED.format(wrap=wrap, pad=" " * (12 if charged else 8))
+    for budget in [*range(4, 60), 10 ** 6]:
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), HEAD + flow + TAIL.format(budget=budget).replace("< 60", "< 50"))
+        ref = reference(rules)
+        for seed in range(2):
+            assert played(rules, seed) == played(ref, seed), (budget, seed)

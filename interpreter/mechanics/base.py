@@ -16,24 +16,22 @@ _CARDS = list_of(CARD)
 WHO = Key("who", "expression: player", "who is asked", default="me")
 IF_NONE_KEY = Key("if_none", "skip, pass or end_game", "what happens when there is nothing to offer", default="skip")
 STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
-# an if's keys, beside its own: an effect (building/effects.py), or a step when they hold steps
-# (flow.py Conditional)
+# an if's keys, beside its own: an effect (building/effects.py), or a step when they hold steps (flow.py Conditional)
 IF_KEYS = (Key("then", "effects (in a flow: steps)", "run when the condition holds", place="beside"),
            Key("else", "effects (in a flow: steps)", "run when it does not", place="beside"))
 
-# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A
-# step that pushes a child's frame having changed nothing runs the child's run at once and
-# returns its result: the loop would run it next with no check between, so this saves a trip
-# through the loop. (Only down the flow: such calls nest no deeper than the flow.)
+# UNCHANGED (engine/protocol.py) is what run() returns when it changed nothing but frames. A step that pushes a
+# child's frame having changed nothing runs the child's run at once and returns its result: the loop would run it
+# next with no check between, so this saves a trip through the loop. (Only down the flow: no deeper than the flow.)
 SECTIONS: dict = {}
 
 
 def section_kind(name: str):
     """Register the compiler of a top-level ruleset key owned by a mechanic's module.
 
-    ``fn(ctx, spec, path, ruleset)`` runs once the cards are built (their attribute tables are
-    known) and before zones, expressions and steps compile; it may add names to
-    ``ctx.names.namespace`` for its built-in functions. The key must also be in the schema."""
+    ``fn(ctx, spec, path, ruleset)`` runs once the cards are built (their attribute tables are known) and before
+    zones, expressions and steps compile; it may add names to ``ctx.names.namespace`` for its built-in functions.
+    The key must also be in the schema."""
     def register(fn):
         SECTIONS[name] = fn
         return fn
@@ -42,8 +40,8 @@ def section_kind(name: str):
 
 EFFECT_KINDS: dict[str, str] = {}   # effect kind -> its one-line doc (schema, docs, did-you-mean)
 EFFECT_EMITTERS: dict = {}          # effect kind -> the function that emits its Python lines
-# effect kind -> its table of keys (contract.Key); a kind whose value is not a mapping of
-# fixed keys (shuffle: a zone, set: variables) has none
+# effect kind -> its table of keys (contract.Key); a kind whose value is not a mapping of fixed keys (shuffle: a
+# zone, set: variables) has none
 EFFECT_KEYS: dict[str, tuple[Key, ...]] = {}
 EFFECT_SEAT_NOTED: set[str] = set()   # kinds whose lines name ``me`` only where noted (effect_kind)
 
@@ -177,13 +175,13 @@ class Step:
         """What this running step adds to ``player``'s observation (public or theirs only)."""
         return None
 
-    # True on a step whose question is what happened at a real table (a dexterity attempt's
-    # outcome under resolve: ask), not a choice: `play --resolve ask` asks it of the person at
-    # the terminal whatever agent holds the seat (play/agents/registry.py, TableReporter).
+    # True on a step whose question is what happened at a real table (a dexterity attempt's outcome under
+    # resolve: ask), not a choice: `play --resolve ask` asks it of the person at the terminal whatever agent
+    # holds the seat (play/agents/registry.py, TableReporter).
     reports = False
 
-    # what a layout's prices read (an expr.access.Access: the viewer shows them to a seat only
-    # when it sees all of it, or decides now); None: unknown
+    # what a layout's prices read (an expr.access.Access: the viewer shows them to a seat only when it sees all of
+    # it, or decides now); None: unknown
     price_access = None
 
     def layout(self, S, seat, prices=True) -> dict | None:
@@ -409,11 +407,8 @@ class Sequence(Step):
             f"def {name}(S, frame):",
             f"    steps = {g.fn(self.steps)}",
             f"    i = frame[{NEXT}]",
-            "    n = len(steps)",
-            "    result = U",
-            "    while i < n:",
-            "        child = steps[i]",
-            "        i += 1",
+            "    n = len(steps)", "    result = U",
+            "    while i < n:", "        child = steps[i]", "        i += 1",
             "        if child.inline:",
             "            if child.charge:   # costly effects count against the budget (engine/loop.py)",
             f"                {state_add('steps', 'child.charge')}",
@@ -481,9 +476,14 @@ class Sequence(Step):
         if noted or asked:   # (the checks, here or the loop's; then its trip to the child, which the reference takes, counted)
             first = skip is None and run == g.run(child)   # (the frame the loop finds pushed before the checks)
             back = [*([] if first else [place(g.enter(child))[-1]]), "return None"]   # (the loop's stand then)
+            late = [] if skip is None else [place(g.enter(child))[-1]]   # (the child's frame, where not pushed)
             out += [*([f"{pad}{push}"] if first else []), *(g.checks(charge, pad, back, "_changed" if noted else None)
                                                             if asked else [f"{pad}if _changed:", *(f"{pad}    {x}" for x in back)]),
-                    *([f"{pad}{push}"] if not first and skip is None else []), f"{pad}{state_add('steps', 1 + child.charge)}"]
+                    *([f"{pad}{push}"] if not first and skip is None else []), *([] if asked else [   # (nothing changed:
+                        # the running trip tested first, its own; any other's, the loop counts: the frame handed back)
+                        f"{pad}if {state_read('steps')} > {g.max_steps - 1 - charge}:", *(f"{pad}    {x}" for x in late),
+                        f"{pad}    return U"] if own else [*(f"{pad}{x}" for x in late), f"{pad}return U"]),
+                    f"{pad}{state_add('steps', 1 + child.charge)}"]
         elif skip is None:
             out.append(f"{pad}{push}")
         if skip is None:
