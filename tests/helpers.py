@@ -157,13 +157,20 @@ def update_command(update, script: str) -> None:
 def calls_in_play(rules, codes, players: int, seeds) -> dict:
     """How often each code object of ``codes`` is called (a function's ``__code__``) over random
     games of ``rules``, one a seed (uniform random options, ``random.Random(seed)``)."""
-    import random
     calls = dict.fromkeys(codes, 0)
 
     def profile(frame, event, arg):
         if event == "call" and frame.f_code in calls:
             calls[frame.f_code] += 1
 
+    played_profiled(rules, profile, players, seeds)
+    return calls
+
+
+def played_profiled(rules, profile, players: int, seeds) -> None:
+    """Random games of ``rules``, one a seed (uniform random options, ``random.Random(seed)``),
+    each decision applied under ``sys.setprofile(profile)``."""
+    import random
     for seed in seeds:
         S, rnd = rules.new_game(players, seed=seed), random.Random(seed)
         sys.setprofile(profile)
@@ -172,4 +179,3 @@ def calls_in_play(rules, codes, players: int, seeds) -> dict:
                 S.apply_index(rnd.randrange(len(S.dec[1])))
         finally:
             sys.setprofile(None)
-    return calls

@@ -5,12 +5,10 @@ end); where it is not, a new pass entered by ``R<i>_pass``. Each plays exactly t
 plain reference: states, events, step counts, errors and their places, the budget."""
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 import interpreter
-from helpers import load_text, tiny_ruleset
+from helpers import load_text, played_profiled, tiny_ruleset
 from test_flowgen import lockstep, reference
 
 LOOP = tiny_ruleset("""vars:
@@ -33,7 +31,6 @@ scoring:
 
 def _callers(rules, code, players: int, seeds) -> dict:
     """The callers' code names of ``code`` over random games, one a seed: how often each."""
-    import random
     seen: dict = {}
 
     def profile(frame, event, arg):
@@ -41,14 +38,7 @@ def _callers(rules, code, players: int, seeds) -> dict:
             name = frame.f_back.f_code.co_name
             seen[name] = seen.get(name, 0) + 1
 
-    for seed in seeds:
-        S, rnd = rules.new_game(players, seed=seed), random.Random(seed)
-        sys.setprofile(profile)
-        try:
-            while not S.is_terminal():
-                S.apply_index(rnd.randrange(len(S.dec[1])))
-        finally:
-            sys.setprofile(None)
+    played_profiled(rules, profile, players, seeds)
     return seen
 
 
