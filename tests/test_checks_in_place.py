@@ -130,6 +130,34 @@ def test_an_end_condition_error_is_located_at_it(tmp_path):
     assert kind == "GameError" and "in end_when: division by zero" in text and "g.yaml:" in text
 
 
+def test_an_end_condition_raising_in_place_leaves_the_state_the_loop_leaves(tmp_path):
+    """Raised where the sequence asks it, the error leaves the state as the loop's check leaves it:
+    the sequence's trip counted and the next step's frame on the stack, as in the reference."""
+    from helpers import tiny_ruleset
+    rules = load_text(tmp_path, tiny_ruleset("""vars:
+  x: {type: int, start: 0}
+  z: {type: int, start: 0}
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - choose: {options: "[1, 5]", as: x}
+        - set: {z: "z + x"}
+        - choose: {options: "[0, 1]", as: x}
+end_when:
+  - "6 / (z - 5) > 7"
+scoring:
+  categories: {z: "z"}
+"""))
+    stood = []
+    for game in (rules, reference(rules)):
+        S = game.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError, match="division by zero"):
+            S.apply_index(1)
+        stood.append((S.steps, S.stack, S.dec))
+    assert stood[0] == stood[1]
+
+
 @pytest.mark.parametrize("effect", [IF_MOVE, MOVE], ids=["noted", "changed"])
 def test_a_step_entered_after_the_checks_plays_the_same_games(tmp_path, effect):
     """After the checks asked in place, a loop entered and run at once (its frame pushed before the

@@ -40,13 +40,14 @@ def advance_source(rules, g, plain: bool = False) -> str:
     return "\n".join(["def advance(S, changed=True):", *loop_lines(rules, g, plain)])
 
 
-def check_lines(rules, g, pad: str, ended: list, plain: bool = False) -> list:
+def check_lines(rules, g, pad: str, ended: list, plain: bool = False, failed: tuple = ()) -> list:
     """The checks the game loop asks after a change, indented by ``pad``: the ``when:`` triggers'
     check (mechanics/triggers.py, written for the ruleset) and the end conditions, each asked in
     turn (``plain``: called from ``S.rules.loop`` in a loop over them), an end condition's error
     tagged as its own. ``ended``: the lines run once a check ended the game (``S.over`` set):
     the loop's ``break``, or where a run asks them in place (``in_place``) what hands the loop
-    back the game as it would stand."""
+    back the game as it would stand; ``failed``: the lines leaving the state as the loop's would
+    stand when an end condition raises there."""
     over, inner = state_read("over"), pad + "        "
     lines = []
     if rules.triggers.when:   # the triggers' check written for the ruleset, in place (mechanics/triggers.py)
@@ -61,7 +62,8 @@ def check_lines(rules, g, pad: str, ended: list, plain: bool = False) -> list:
         g.ns[f"END{k}"], g.ns[f"END{k}_LOC"] = check, rules.end_locs.get(id(check))
         lines += [f"{pad}try:", f"{pad}    if END{k}(S, None, None):", f"{pad}        {state_write('over', 'True')}",
                   *(f"{pad}        {e}" for e in ended),
-                  f"{pad}except _RUNTIME_ERRORS as e:", f"{pad}    _tag_origin(e, 'end_when', END{k}_LOC)", f"{pad}    raise"]
+                  f"{pad}except _RUNTIME_ERRORS as e:", *(f"{pad}    {x}" for x in failed),
+                  f"{pad}    _tag_origin(e, 'end_when', END{k}_LOC)", f"{pad}    raise"]
     return lines
 
 
@@ -76,8 +78,10 @@ def in_place(rules, g, charge: int, pad: str, ended: list, guard: str | None = N
     if g.plain or rules.triggers.when:
         return None
     inner = pad if guard is None else pad + "    "
+    # (an end condition raising: the state as the loop's, the run's trip counted; ``ended`` ends in its return)
+    failed = (*ended[:-1], state_add("steps", 1 + charge))
     return [f"{pad}if {state_read('steps')} > {rules.max_steps - 1 - charge}:", *(f"{pad}    {e}" for e in ended),
-            *([] if guard is None else [f"{pad}if {guard}:"]), *check_lines(rules, g, inner, ended)]
+            *([] if guard is None else [f"{pad}if {guard}:"]), *check_lines(rules, g, inner, ended, failed=failed)]
 
 
 def loop_lines(rules, g, plain: bool = False) -> list:
