@@ -13,7 +13,7 @@ interpreter running the ruleset (its generated module, ``python -m interpreter c
 play the same 4-player games: each decision a random option drawn from one
 ``random.Random(seed)``, as benchmarks/playouts.py plays the engine (rung 0's choices are drawn
 from that stream too), so the ratios compare the same work. Counted by valgrind as
-benchmarks/instructions.py counts (``instructions_of``): a child with N games less one with none,
+benchmarks/instructions.py counts (``per_game``): a child with N games less one with none,
 divided by N; the setup (a new game, no decision) is counted apart the same way, the rest of a
 game is its play. ``--parts`` also counts each rung with one feature taken out (``variant``: the
 lines marked for it, or a text replaced), so the ladder's steps are split into measured parts.
@@ -30,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE)]
 
-from instructions import instructions_of  # noqa: E402  (the same child settings as instructions.py)
+from instructions import per_game as instructions_per_game  # noqa: E402  (the same child settings as instructions.py)
 from versus_handwritten import _child  # noqa: E402  (the interpreter's child: playouts.py's games)
 
 RUNGS_DIR = HERE / "ceiling"
@@ -96,8 +96,7 @@ def child(rung: int | str, games: int, seed: int, drop=(), replace=(), setup_onl
 
 def per_game(rung, games: int, seed: int, **kw) -> tuple[float, float]:
     """(instructions a game, decisions a game)."""
-    (full, out), (empty, _) = (instructions_of(child(rung, n, seed, **kw)) for n in (games, 0))
-    return (full - empty) / games, int(out.split()[-1]) / games
+    return instructions_per_game(lambda n: child(rung, n, seed, **kw), games)
 
 
 def opcodes(rung: int, games: int, seed: int, top: int) -> str:

@@ -79,6 +79,14 @@ def instructions_of(code: str, warm: bool = True) -> tuple[int, str]:
     return counts["I refs"], out
 
 
+def per_game(code, games: int) -> tuple[float, float]:
+    """(instructions a game, decisions a game) of ``code(n)``, the source of a child that plays n
+    games and prints its decisions last: the child of ``games`` games less the one of none (the
+    loading and the interpreter's start cancel out), divided by ``games``."""
+    (full, out), (empty, _) = (instructions_of(code(n)) for n in (games, 0))
+    return (full - empty) / games, int(out.split()[-1]) / games
+
+
 # what cachegrind's summary names, as counters_of() gives them
 _COUNTERS = {"I refs": r"I\s+refs", "I1 misses": r"I1\s+misses", "D1 misses": r"D1\s+misses",
              "LL misses": r"LL\s+misses", "branches": r"Branches", "mispredicts": r"Mispredicts"}

@@ -178,9 +178,8 @@ def _child(kind: str, game: str, games: int, seed: int) -> str:
 def instructions(kind: str, game: str, games: int, seed: int) -> tuple[float, float]:
     """(instructions a game, decisions a game) of one side (the same games on both sides where
     the program asks as the ruleset does: the module docstring)."""
-    from instructions import instructions_of   # (benchmarks/instructions.py: the same child settings)
-    (full, out), (empty, _) = (instructions_of(_child(kind, game, n, seed)) for n in (games, 0))
-    return (full - empty) / games, int(out.split()[-1]) / games
+    from instructions import per_game   # (benchmarks/instructions.py: the same child settings)
+    return per_game(lambda n: _child(kind, game, n, seed), games)
 
 
 def counters(kind: str, game: str, games: int, seed: int) -> dict:

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""What the generated module's bookkeeping costs: a ruleset's games counted by valgrind with one
+kind of bookkeeping line taken out of its module, against the module as it is.
+
+    python benchmarks/module_parts.py [--game mister_diamond] [--games 10] [--seed 1] [--only PART]
+
+The games are those of ``versus_handwritten.py --instructions`` (the interpreter's side: game
+``g`` from the seed ``seed + g``, each option drawn by its own ``random.Random(seed + g)``), so a
+part's figure reads against the hand-written program's. Each variant is the module's source with
+a text replaced before it is compiled (``building/flowgen.py``'s ``compiled``, patched in the
+child): a what-if, not an engine (without its budget a game that never ends would hang), so it
+only runs games that never reach the budget, and each variant must play the same games (the
+same decisions a game; a variant that does not is reported and not counted). The parts:
+
+- ``counts``: every ``S.steps += n`` (the step budget's counts: a trip of the loop, a card moved);
+- ``tests``: every test of the budget (``if S.steps > n``);
+- ``budget``: both;
+- ``hooks``: the tests of the event record, the knowledge record and copy-on-write
+  (``S.ev``, ``S.kn``, ``S.sh``: none is on in these games, so the lines they guard never run).
+
+Counted as benchmarks/instructions.py counts (``per_game``): a child with N games less one with
+none, divided by N, each variant with its own pair of children (its module compiled in both).
+Needs valgrind; about 30 s a part.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE)]
+
+from instructions import per_game as instructions_per_game  # noqa: E402  (the same child settings as instructions.py)
+from versus_handwritten import _child  # noqa: E402  (the interpreter's games of versus_handwritten)
+
+# part -> ((regular expression, replacement), ...) applied to the module's source
+PARTS = {
+    "counts": ((r"S\.steps \+= [^\n;]+", "pass"),),
+    "tests": ((r"if S\.steps > \d+:", "if False:"),),
+    "budget": ((r"S\.steps \+= [^\n;]+", "pass"), (r"if S\.steps > \d+:", "if False:")),
+    "hooks": ((r"if S\.ev is not None", "if False"), (r"if S\.kn is not None", "if False"),
+              (r"if S\.sh:", "if False:")),
+}
+
+PATCH = """
+import re
+import interpreter.building.flowgen as _flowgen
+_compiled, _replaced = _flowgen.compiled, {replaced!r}
+def _variant(source, filename, mode):
+    if filename.startswith("<module "):
+        for pattern, text in _replaced:
+            source = re.sub(pattern, text, source)
+    return _compiled(source, filename, mode)
+_flowgen.compiled = _variant
+"""
+
+
+def child(game: str, games: int, seed: int, replaced: tuple) -> str:
+    """The interpreter's child of versus_handwritten.py, its module's source ``replaced``."""
+    code = _child("interpreter", game, games, seed)
+    head, sep, rest = code.partition("import interpreter\n")
+    return head + sep + PATCH.format(replaced=replaced) + rest
+
+
+def per_game(game: str, games: int, seed: int, replaced: tuple) -> tuple[float, float]:
+    """(instructions a game, decisions a game) of the games with the module's source ``replaced``."""
+    return instructions_per_game(lambda n: child(game, n, seed, replaced), games)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="mister_diamond", help="a bundled ruleset (mister_diamond)")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", choices=sorted(PARTS), action="append", help="count this part only (repeatable)")
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    base, decisions = per_game(args.game, args.games, args.seed, ())
+    print(f"{args.game}, 4 players, {args.games} games (seed {args.seed}), {decisions:.1f} decisions a game")
+    print(f"{'the module as it is':34s} {base / 1e3:10.1f} k instructions a game")
+    for name in args.only or list(PARTS):
+        count, seen = per_game(args.game, args.games, args.seed, PARTS[name])
+        if seen != decisions:
+            print(f"{'without its ' + name:34s} plays other games ({seen:.1f} decisions a game): not counted")
+            continue
+        print(f"{'without its ' + name:34s} {count / 1e3:10.1f} k   {(base - count) / 1e3:7.1f} k  "
+              f"{(base - count) / base:6.1%} of the game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
