@@ -110,6 +110,9 @@ class EffectCompiler(DeclaredEffects, Targets):
         # where it calls a declared effect (line, depth, name, its parameters bound as written): a
         # step writing the list in place may write the effect's body there (FlowSource.effects)
         fn.calls = body[4]
+        # whether running it may end the game: a step running it tests ``S.over`` after it only then
+        # (flowgen.FlowSource.ended)
+        fn.ends = self.may_end(access)
         if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
             fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
@@ -140,6 +143,18 @@ class EffectCompiler(DeclaredEffects, Targets):
         calls = tuple((len(own) + at, depth - 1, *rest) for at, depth, *rest in em.calls)
         return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks, events,
                                      calls)
+
+    def may_end(self, access: Access) -> bool:
+        """Whether code touching ``access`` may end the game: it has an ``end_game`` (in any
+        branch), may touch anything, calls a declared effect that may (``ends``, each compiled
+        before its callers), or fills a zone whose enter triggers may or are not all compiled
+        yet (a declared effect's or a trigger's own code, compiled first)."""
+        if access.ends or access.opaque:
+            return True
+        ns, triggers = self.ctx.names.namespace, self.ctx.triggers
+        return any(getattr(ns.get(f"E_{name}"), "ends", True) for name in access.calls) or any(
+            zone not in triggers.live or any(fn is not None and getattr(fn, "ends", True) for _, _, fn, _ in
+                                             triggers.enter.get(zone, ())) for zone in access.zones_entered)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)
@@ -369,5 +384,6 @@ class EffectCompiler(DeclaredEffects, Targets):
 
     def e_end_game(self, em, spec, path, locals, has_me):
         self.ctx.has_end_game = True
+        self.access.end()   # (what it may do: compile's ``ends``)
         em.line(state_write("over", "True"))
         self.event(em, "{'ev': 'end_game'}")

@@ -139,8 +139,7 @@ class FlowSource:
             # place (its run's first branch: the same stack after it, a frame and a call fewer)
             for fx in seq.steps[:-1]:
                 lines += [*([f"{pad}{state_add('steps', fx.charge)}"] if fx.charge else []),
-                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), f"{pad}if {state_read('over')}:",
-                          f"{pad}    return None"]
+                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), *self.ended(fx.fn, pad)]
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
                 return [*lines, f"{pad}{state_read('stack')}.append({self.enter(step)})", f"{pad}return None"]
@@ -212,11 +211,12 @@ class FlowSource:
             return [count]
         return [f"{pad}if {state_read('steps')} > {self.max_steps - 1 - max(trip_charges(self, step))}:", f"{pad}    return U", count]
 
-    def climb(self, step, pad: str) -> list:
+    def climb(self, step, pad: str, ended: bool = True) -> list:
         """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
         and asked nothing: the loop's next trips, up the flow, written in (building/trips.py); none
-        in the plain reference or where the step has no ancestor."""
-        return climb_source(self, step, pad)
+        in the plain reference or where the step has no ancestor (``ended``: the resolve ran code
+        that may have ended the game, ``may_end``)."""
+        return climb_source(self, step, pad, ended)
 
     def key(self, fn, card: str, led: str = "None") -> str:
         """A card key (``ctx.card_key``) applied to ``card``: a plain attribute is its table's
@@ -262,6 +262,16 @@ class FlowSource:
         given, and its rule)."""
         loc = getattr(fn, "loc", None)
         return (name or self.fn(fn)) + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
+
+    def may_end(self, fn) -> bool:
+        """Whether running effect list ``fn`` may end the game (its compiler's ``ends``); always
+        in the plain reference."""
+        return self.plain or getattr(fn, "ends", True)
+
+    def ended(self, fn, pad: str) -> list:
+        """Lines ending a run, as the reference does, where effect list ``fn``, just run, ended the
+        game; none where it cannot (``may_end``)."""
+        return [f"{pad}if {state_read('over')}:", f"{pad}    return None"] if self.may_end(fn) else []
 
     def notes(self, fx) -> bool:
         """Whether effect step ``fx``, written in place, can note whether it changed what the checks

@@ -68,16 +68,17 @@ def up_source(g, step, pad: str) -> list:
     return _chain(g, above, pad, after_run=True) if above else []
 
 
-def climb_source(g, step, pad: str) -> list:
+def climb_source(g, step, pad: str, ended: bool = True) -> list:
     """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads
     and asked nothing: the loop's next trips up the flow written in as ``up_source`` writes
-    them, from the frame on top. None where no resolve runs the flow on (``FlowSource.runs_on``),
-    or where the step has no ancestor."""
+    them, from the frame on top (the game's end tested first where the resolve's code may have
+    ended it, ``ended``: a resolve starts with the game going). None where no resolve runs the
+    flow on (``FlowSource.runs_on``), or where the step has no ancestor."""
     above = ancestors(g, step)[:CLIMB] if g.runs_on else []
     if not above:
         return []
     stack = state_read("stack")
-    return [f"{pad}if {state_read('over')} or not {stack}:", f"{pad}    return U",
+    return [f"{pad}if {state_read('over') + ' or ' if ended or g.plain else ''}not {stack}:", f"{pad}    return U",
             f"{pad}top = {stack}[-1]", *_chain(g, above, pad, after_run=False)]
 
 

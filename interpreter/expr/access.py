@@ -10,7 +10,7 @@ Names are ``(kind, name)`` with kind ``z`` (zone), ``c`` (counter: a family's ar
 ``v`` (variable). ``fixed``: what else of a game it reads, which nothing changes while it is
 played: its parameters (``params.NAME``) and its seats (``players``, ``num_players``, ``teams``,
 ``num_teams``, ``team``: a seat's team). ``me``: it reads the acting seat. ``locals``: the local
-bindings (``card``, an effect's parameters...) it reads. ``opaque``: the code hands the whole state to a helper that may read or change
+bindings (``card``, an effect's parameters...) it reads. ``ends``: it ends the game (``end_game``). ``opaque``: the code hands the whole state to a helper that may read or change
 anything, or reaches a table by a name computed when it runs: any name may be touched. ``attributes``: the card
 attributes it reads (noted where a name is resolved to one); ``helpers``: the built-ins a mechanic added that it calls
 (what they read of a card, its number included, is theirs to know).
@@ -37,6 +37,7 @@ class Access:
     locals: frozenset[str] = frozenset()         # local bindings it reads
     attributes: frozenset[str] = frozenset()     # card attributes it reads
     helpers: frozenset[str] = frozenset()        # built-ins a mechanic added that it calls
+    ends: bool = False                           # it ends the game (end_game)
 
     @property
     def actor(self) -> bool:
@@ -67,11 +68,12 @@ class _Notes:
     locals: set = field(default_factory=set)
     attributes: set = field(default_factory=set)
     helpers: set = field(default_factory=set)
+    ends: bool = False
 
     def frozen(self) -> Access:
         return Access(frozenset(self.reads), frozenset(self.writes), frozenset(self.calls),
                       frozenset(self.zones_entered), self.opaque, frozenset(self.fixed), self.me,
-                      frozenset(self.locals), frozenset(self.attributes), frozenset(self.helpers))
+                      frozenset(self.locals), frozenset(self.attributes), frozenset(self.helpers), self.ends)
 
 
 class Recorder:
@@ -143,6 +145,10 @@ class Recorder:
     def helper(self, name: str) -> None:
         """A built-in a mechanic added (module docstring: ``helpers``)."""
         self._note("helpers", name)
+
+    def end(self) -> None:
+        """The code ends the game (module docstring: ``ends``)."""
+        self._note("ends")
 
     def anything(self) -> None:
         """The code may touch any name (module docstring: ``opaque``)."""

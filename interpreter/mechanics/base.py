@@ -458,9 +458,7 @@ class Sequence(Step):
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
                 out.append(f"{pad}{state_add('steps', fx.charge)}")
             out += [*(g.noting(fx, pad) if noted else   # (located at the effect, not at the list)
-                      g.effects(fx.fn, g.me(fx.me_var), pad, fx)),
-                    f"{pad}if {state_read('over')}:",
-                    f"{pad}    return None"]
+                      g.effects(fx.fn, g.me(fx.me_var), pad, fx)), *g.ended(fx.fn, pad)]
         if child is None:
             return [*out, f"{pad}{state_read('stack')}.pop()", f"{pad}return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 

@@ -124,7 +124,8 @@ class Choose(AskOnce):
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")
-        climb = g.climb(self, "    ") if self.resolved is UNCHANGED else []   # (the flow goes on up to its next question)
+        # (the flow goes on up to its next question; the game's end tested where ``then`` may end it)
+        climb = g.climb(self, "    ", self.then is not None and g.may_end(self.then)) if self.resolved is UNCHANGED else []
         return "\n".join([*lines, *(climb or [f"    return {'U' if self.resolved is UNCHANGED else 'None'}"])])
 
     def choice_var(self):

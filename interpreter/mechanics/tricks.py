@@ -305,10 +305,13 @@ class Tricks(Step):
                   "    if pos >= len(order):",
                   f"        W{self.index}(S, frame)"]
         if again:   # the next seat's question written in (R's lines) where no hook stopped it
+            ran = [fn for fn in (self.on_play, self.on_void if self.follow is not None else None) if fn is not None]
+            # (a hook that ran left the trick going: the game not ended, where one may end it)
+            going = f"{'not ' + state_read('over') + ' and ' if any(map(g.may_end, ran)) else ''}{state_read('stack')}[-1] is frame"
             if self.on_play is not None:
-                lines.append(f"    elif not {state_read('over')} and {state_read('stack')}[-1] is frame:")
-            elif self.follow is not None and self.on_void is not None:   # (a hook that ran left the trick going)
-                lines.append(f"    elif not void or not {state_read('over')} and {state_read('stack')}[-1] is frame:")
+                lines.append(f"    elif {going}:")
+            elif self.follow is not None and self.on_void is not None:
+                lines.append(f"    elif not void or {going}:")
             else:
                 lines.append("    else:")
             pending = "return ASKED"   # (again: no forced move calls this resolve, FlowSource.runs_on)
