@@ -191,3 +191,42 @@ flow:
         with pytest.raises(interpreter.GameError, match="in choose: a list was needed, got none") as e:
             S.apply_index(0)
         assert "g.yaml:12:5" in str(e.value)   # (the second choose)
+
+
+RAISING = tiny_ruleset("""  mine: {owner: player, visible: all}
+vars:
+  x: {type: int, start: 0}
+  z: {type: int, start: 0}
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - choose: {options: "[1, 5]", as: x}
+        - set: {z: "z + x"}
+        - %s
+%s
+scoring:
+  categories: {z: "z"}
+""")
+
+
+@pytest.mark.parametrize("step", [
+    'choose: {options: "[[0, 1], [1, 2]][z]", as: x}',        # the options raise (z = 5)
+    'choose: {who: "[0, 1][z]", options: "[0, 1]", as: x}',   # the seat asked raises
+    'pick: {from: deck, to: mine, who: "[0, 1][z]", count: 1}',
+], ids=["choose-options", "choose-who", "pick-who"])
+@pytest.mark.parametrize("after", ["        - set: {z: 0}", ""], ids=["then-more", "last"])
+def test_an_error_found_in_place_leaves_the_frame_the_reference_pushed(tmp_path, step, after):
+    """A step asked from its sequence's function (Step.skip_source) whose options or seat raise:
+    the same error at the same place, and the state as the reference's run leaves it, the step's
+    new frame pushed (in the sequence's place where it is the last) before the error."""
+    rules = load_text(tmp_path, RAISING % (step, after))
+    stood = []
+    for game in (rules, reference(rules)):
+        S = game.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError, match="index 5 is out of range") as e:
+            S.apply_index(1)   # x = 5: z = 5
+        stood.append((str(e.value), S.steps, S.stack, S.dec, S.to_dict()))
+    assert stood[0] == stood[1]
+    assert stood[0][2][-1][0] == [s for s in rules.steps if s.kind == step.split(":")[0]][-1].index   # (its frame)
+    assert "g.yaml:17:11" in stood[0][0]

@@ -122,6 +122,15 @@ class FlowSource:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
 
+    def found(self, step, lines: list, pad: str, push) -> list:
+        """``lines`` (at ``pad`` + 4) finding in place what ``step``'s run finds first (Step.skip_source),
+        before its frame is pushed: an error in them located at ``step``, its new frame pushed first
+        (``push(slots)``), as the reference's run leaves the stack (the try costs nothing)."""
+        fresh = push([repr(v) for v in step.fresh_frame])
+        return [f"{pad}try:", *lines, f"{pad}except Exception as e:",
+                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {self.step(step)}",
+                *(f"{pad}    {line}" for line in fresh), f"{pad}    raise"]
+
     def _name(self, obj, prefix: str) -> str:
         name = self._named.get(id(obj))
         if name is None:
