@@ -15,23 +15,10 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from helpers import load_text
+from helpers import chips_game, load_text
 from test_flowgen import ATTEMPTS, reference
 
-HEAD = """
-game: budget_counted
-players: {min: 2, max: 2}
-components:
-  chips:
-    attributes: {n: 1..9, m: 1..9}
-zones:
-  pool: {owner: none, visible: all, start: [chips]}
-  mine: {owner: player, visible: all}
-vars:
-  x: int
-  y: int
-  z: int
-"""
+HEAD = chips_game("", game="budget_counted", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z")
 COSTLY = "count(pool where n + m > 2) > 0"   # (81 chips: a charge of some units)
 # the sequence run at once by its charged parent: a choose that never applies (skipped), a change
 # the end condition reads (surely made, or noted inside an if), and a choose whose options raise

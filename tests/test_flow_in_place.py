@@ -13,22 +13,10 @@ import interpreter
 from interpreter.building.flowgen import FlowSource
 from interpreter.building.trips import ancestors
 from interpreter.engine.protocol import ASKED, UNCHANGED
-from helpers import calls_in_play, load_text, tiny_ruleset
+from helpers import calls_in_play, chips_game, load_text, tiny_ruleset
 from test_flowgen import lockstep, reference
 
-GAME = """
-game: choose_in_place
-players: {min: 2, max: 3}
-components:
-  chips:
-    attributes: {n: 1..9}
-zones:
-  pool: {owner: none, visible: all, start: [chips]}
-  mine: {owner: player, visible: all}
-vars:
-  x: int
-  y: int
-flow:
+GAME = chips_game("""flow:
   - turns:
       rounds: 3
       steps:
@@ -40,7 +28,7 @@ flow:
         - set: {x: 0}
 scoring:
   categories: {chips: "count(mine)"}
-"""
+""", game="choose_in_place")
 
 
 def _chooses(rules) -> list:
@@ -193,29 +181,22 @@ flow:
         assert "g.yaml:12:5" in str(e.value)   # (the second choose)
 
 
-RAISING = tiny_ruleset("""  mine: {owner: player, visible: all}
-vars:
-  x: {type: int, start: 0}
-  z: {type: int, start: 0}
-flow:
-  - turns:
-      rounds: 3
-      steps:
-        - choose: {options: "[1, 5]", as: x}
-        - set: {z: "z + x"}
-        - %s
+RAISING = chips_game("""flow:
+  - choose: {who: 0, options: "[1, 5]", as: x}
+  - set: {z: "z + x"}
+  - %s
 %s
 scoring:
   categories: {z: "z"}
-""")
+""", game="raising", players=(2, 2), ints="x z", start=0)
 
 
 @pytest.mark.parametrize("step", [
-    'choose: {options: "[[0, 1], [1, 2]][z]", as: x}',        # the options raise (z = 5)
+    'choose: {who: 1, options: "[[0, 1], [1, 2]][z]", as: x}',   # the options raise (z = 5)
     'choose: {who: "[0, 1][z]", options: "[0, 1]", as: x}',   # the seat asked raises
-    'pick: {from: deck, to: mine, who: "[0, 1][z]", count: 1}',
+    'pick: {from: pool, to: mine, who: "[0, 1][z]", count: 1}',
 ], ids=["choose-options", "choose-who", "pick-who"])
-@pytest.mark.parametrize("after", ["        - set: {z: 0}", ""], ids=["then-more", "last"])
+@pytest.mark.parametrize("after", ["  - set: {z: 0}", ""], ids=["then-more", "last"])
 def test_an_error_found_in_place_leaves_the_frame_the_reference_pushed(tmp_path, step, after):
     """A step asked from its sequence's function (Step.skip_source) whose options or seat raise:
     the same error at the same place, and the state as the reference's run leaves it, the step's
@@ -229,4 +210,4 @@ def test_an_error_found_in_place_leaves_the_frame_the_reference_pushed(tmp_path,
         stood.append((str(e.value), S.steps, S.stack, S.dec, S.to_dict()))
     assert stood[0] == stood[1]
     assert stood[0][2][-1][0] == [s for s in rules.steps if s.kind == step.split(":")[0]][-1].index   # (its frame)
-    assert "g.yaml:17:11" in stood[0][0]
+    assert "g.yaml:15:5" in stood[0][0]
