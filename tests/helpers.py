@@ -1,7 +1,8 @@
 """Helpers the test files share, importable anywhere (module constants, parametrize lists):
-a small ruleset's YAML built from its few parts, a ruleset written from YAML text and loaded,
-a game log written from its lines, a bundled ruleset loaded once, the command line
-run in-process, a game played out by always taking the first option. The fixtures built on
+a small ruleset's YAML built from its few parts (a card game's, a chips game's, int variables),
+a ruleset written from YAML text and loaded, a game log written from its lines, a bundled
+ruleset loaded once, the command line run in-process, a game played out by always taking the
+first option. The fixtures built on
 them are in conftest.py."""
 from __future__ import annotations
 
@@ -36,6 +37,25 @@ def tiny_ruleset(rest: str = "", *, game: str = "t", players: tuple = (2, 2), ca
     return (f"game: {game}\nplayers: {{min: {players[0]}, max: {players[1]}}}\ncomponents:\n"
             f"  {card}: {{attributes: {{{attributes}}}, label: \"{label}\"}}\n"
             f"zones:\n  {deck}: {{start: [{card}]{visible}}}\n") + rest.removeprefix("\n")
+
+
+def chips_game(rest: str, *, game: str, players: tuple = (2, 3), attributes: str = "n: 1..9", ints: str = "x y",
+               start: int | None = None) -> str:
+    """A small ruleset's YAML for the tests of the compiled flow against its reference (checks and
+    budgets counted in place, a choose asked in place): its name, its seats (min, max), chips of
+    ``attributes`` all in a shared pool and each seat's ``mine`` (both visible to all), and an int
+    variable each of the names in ``ints`` (starting at ``start``, where given); ``rest`` (the
+    flow, end conditions, scoring...) goes on from there as written."""
+    return (f"game: {game}\nplayers: {{min: {players[0]}, max: {players[1]}}}\ncomponents:\n  chips:\n"
+            f"    attributes: {{{attributes}}}\nzones:\n  pool: {{owner: none, visible: all, start: [chips]}}\n"
+            "  mine: {owner: player, visible: all}\n" + int_vars(ints, start) + rest.removeprefix("\n"))
+
+
+def int_vars(names: str = "x y", start: int | None = None) -> str:
+    """A ruleset's ``vars:`` block: an int variable each of ``names`` (split at spaces), starting
+    at ``start`` where given (else none)."""
+    typ = "int" if start is None else f"{{type: int, start: {start}}}"
+    return "vars:\n" + "".join(f"  {v}: {typ}\n" for v in names.split())
 
 
 # the flow of a ruleset whose play does not matter to its test: seat 0 answers once, none scores

@@ -15,23 +15,10 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from helpers import load_text
-from test_flowgen import reference
+from helpers import chips_game, load_text
+from test_flowgen import ATTEMPTS, reference
 
-HEAD = """
-game: budget_counted
-players: {min: 2, max: 2}
-components:
-  chips:
-    attributes: {n: 1..9, m: 1..9}
-zones:
-  pool: {owner: none, visible: all, start: [chips]}
-  mine: {owner: player, visible: all}
-vars:
-  x: int
-  y: int
-  z: int
-"""
+HEAD = chips_game("", game="budget_counted", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z")
 COSTLY = "count(pool where n + m > 2) > 0"   # (81 chips: a charge of some units)
 # the sequence run at once by its charged parent: a choose that never applies (skipped), a change
 # the end condition reads (surely made, or noted inside an if), and a choose whose options raise
@@ -90,17 +77,17 @@ def text(parent: str, change: str, budget: int, first: bool = False) -> str:
     return HEAD + flow.format(costly=COSTLY, body=body) + "\n" + TAIL.format(budget=budget)
 
 
-def played(rules, seed: int, players: int = 2) -> tuple:
+def played(rules, seed: int, players: int = 2, options: dict | None = None) -> tuple:
     """Random decisions until the game ends or raises: (decisions, steps, the error's kind and
-    text, or the final state)."""
+    text, or None, and the state then)."""
     rnd, k, S = random.Random(seed), 0, None
     try:
-        S = rules.new_game(players, seed=seed)
+        S = rules.new_game(players, seed=seed, options=options)
         while not S.is_terminal():
             S.apply_index(rnd.randrange(len(S.dec[1])))
             k += 1
     except interpreter.GameError as e:
-        return k, S.steps if S is not None else None, type(e).__name__, str(e)
+        return k, S.steps if S is not None else None, type(e).__name__, str(e), S and S.to_json()
     return k, S.steps, None, S.to_json()
 
 
@@ -167,3 +154,26 @@ def test_a_noted_change_not_made_counts_the_trip_where_the_reference_does(tmp_pa
         ref = reference(rules)
         for seed in range(2):
             assert played(rules, seed) == played(ref, seed), (budget, seed)
+
+
+@pytest.mark.parametrize("body", ["effects", "choose"])
+def test_an_outcome_run_at_once_stops_where_the_reference_stops(tmp_path, body):
+    """An attempt's roll runs its outcome's steps at once (FlowSource.next_step), their trip counted
+    ahead of the roll's (FlowSource.ahead): an effect list (``set:``, ``move:``) written into the
+    roll, or a step entered in its one-step sequence's place (a choose). Where the roll's trip may
+    pass the budget, the outcome's frame is handed to the loop first (the effects not run), the
+    sequence's as the reference's loop finds it: every budget from 2 to 60 stops the game at the
+    same decision, with the same step count, error and state (the stack) as the reference."""
+    text = ATTEMPTS if body == "effects" else ATTEMPTS.replace(
+        """steps: [{set: {result: "'halfway'"}}]""", """steps: [{choose: {options: "['a', 'b']", as: result}}]""")
+    stopped = set()
+    for budget in range(2, 61):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), text % f"limits: {{steps: {budget}}}")
+        assert rules.steps[-4].kind == "attempt" and rules.steps[-4].outcomes[-1].body.steps[0].kind == "effects"
+        ref = reference(rules)
+        for seed in range(4):
+            got = played(rules, seed, options={"resolve": "random"})
+            assert got == played(ref, seed, options={"resolve": "random"}), (budget, seed)
+            stopped.add(got[2])
+    assert "BudgetExceeded" in stopped and None in stopped

@@ -11,22 +11,10 @@ import random
 import pytest
 
 import interpreter
-from helpers import calls_in_play, load_text
+from helpers import calls_in_play, chips_game, load_text
 from test_flowgen import lockstep, reference
 
-GAME = """
-game: checks_in_place
-players: {min: 2, max: 3}
-components:
-  chips:
-    attributes: {n: 1..9}
-zones:
-  pool: {owner: none, visible: all, start: [chips]}
-  mine: {owner: player, visible: all}
-vars:
-  x: int
-  y: int
-flow:
+GAME = chips_game("""flow:
   - turns:
       rounds: 20
       steps:
@@ -39,7 +27,7 @@ end_when:
 %s
 scoring:
   categories: {chips: "count(mine)"}
-"""
+""", game="checks_in_place")
 # the change the end condition reads: inside an if (noted as it runs), or surely made
 IF_MOVE = """        - if: "x >= 2"
           then: [{move: {from: pool, to: mine, count: 1}}]"""
@@ -133,11 +121,8 @@ def test_an_end_condition_error_is_located_at_it(tmp_path):
 def test_an_end_condition_raising_in_place_leaves_the_state_the_loop_leaves(tmp_path):
     """Raised where the sequence asks it, the error leaves the state as the loop's check leaves it:
     the sequence's trip counted and the next step's frame on the stack, as in the reference."""
-    from helpers import tiny_ruleset
-    rules = load_text(tmp_path, tiny_ruleset("""vars:
-  x: {type: int, start: 0}
-  z: {type: int, start: 0}
-flow:
+    from helpers import int_vars, tiny_ruleset
+    rules = load_text(tmp_path, tiny_ruleset(int_vars("x z", start=0) + """flow:
   - turns:
       rounds: 3
       steps:

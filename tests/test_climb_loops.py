@@ -8,13 +8,10 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from helpers import load_text, played_profiled, tiny_ruleset
+from helpers import int_vars, load_text, played_profiled, tiny_ruleset
 from test_flowgen import lockstep, reference
 
-LOOP = tiny_ruleset("""vars:
-  x: int
-  y: int
-flow:
+LOOP = tiny_ruleset(int_vars() + """flow:
   - turns:
       rounds: 3
       steps:

@@ -13,22 +13,10 @@ import interpreter
 from interpreter.building.flowgen import FlowSource
 from interpreter.building.trips import ancestors
 from interpreter.engine.protocol import ASKED, UNCHANGED
-from helpers import calls_in_play, load_text, tiny_ruleset
+from helpers import calls_in_play, chips_game, load_text, tiny_ruleset
 from test_flowgen import lockstep, reference
 
-GAME = """
-game: choose_in_place
-players: {min: 2, max: 3}
-components:
-  chips:
-    attributes: {n: 1..9}
-zones:
-  pool: {owner: none, visible: all, start: [chips]}
-  mine: {owner: player, visible: all}
-vars:
-  x: int
-  y: int
-flow:
+GAME = chips_game("""flow:
   - turns:
       rounds: 3
       steps:
@@ -40,7 +28,7 @@ flow:
         - set: {x: 0}
 scoring:
   categories: {chips: "count(mine)"}
-"""
+""", game="choose_in_place")
 
 
 def _chooses(rules) -> list:
@@ -191,3 +179,35 @@ flow:
         with pytest.raises(interpreter.GameError, match="in choose: a list was needed, got none") as e:
             S.apply_index(0)
         assert "g.yaml:12:5" in str(e.value)   # (the second choose)
+
+
+RAISING = chips_game("""flow:
+  - choose: {who: 0, options: "[1, 5]", as: x}
+  - set: {z: "z + x"}
+  - %s
+%s
+scoring:
+  categories: {z: "z"}
+""", game="raising", players=(2, 2), ints="x z", start=0)
+
+
+@pytest.mark.parametrize("step", [
+    'choose: {who: 1, options: "[[0, 1], [1, 2]][z]", as: x}',   # the options raise (z = 5)
+    'choose: {who: "[0, 1][z]", options: "[0, 1]", as: x}',   # the seat asked raises
+    'pick: {from: pool, to: mine, who: "[0, 1][z]", count: 1}',
+], ids=["choose-options", "choose-who", "pick-who"])
+@pytest.mark.parametrize("after", ["  - set: {z: 0}", ""], ids=["then-more", "last"])
+def test_an_error_found_in_place_leaves_the_frame_the_reference_pushed(tmp_path, step, after):
+    """A step asked from its sequence's function (Step.skip_source) whose options or seat raise:
+    the same error at the same place, and the state as the reference's run leaves it, the step's
+    new frame pushed (in the sequence's place where it is the last) before the error."""
+    rules = load_text(tmp_path, RAISING % (step, after))
+    stood = []
+    for game in (rules, reference(rules)):
+        S = game.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError, match="index 5 is out of range") as e:
+            S.apply_index(1)   # x = 5: z = 5
+        stood.append((str(e.value), S.steps, S.stack, S.dec, S.to_dict()))
+    assert stood[0] == stood[1]
+    assert stood[0][2][-1][0] == [s for s in rules.steps if s.kind == step.split(":")[0]][-1].index   # (its frame)
+    assert "g.yaml:15:5" in stood[0][0]

@@ -122,6 +122,13 @@ class FlowSource:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
 
+    def found(self, step, lines: list, pad: str, push) -> list:
+        """``lines`` (at ``pad`` + 4) finding in place what ``step``'s run finds first (Step.skip_source),
+        before its frame is pushed: an error in them located at ``step``, its new frame pushed first
+        (``push(slots)``), as the reference's run leaves the stack (the try costs nothing)."""
+        return [f"{pad}try:", *lines, f"{pad}except Exception as e:", f"{pad}    if getattr(e, 'rulebook_step', None) is None:",
+                f"{pad}        e.rulebook_step = {self.step(step)}", *(f"{pad}    {line}" for line in push([repr(v) for v in step.fresh_frame])), f"{pad}    raise"]
+
     def _name(self, obj, prefix: str) -> str:
         name = self._named.get(id(obj))
         if name is None:
@@ -179,17 +186,19 @@ class FlowSource:
         may follow: a run is called by the loop, or by a run the loop called, down the flow (a
         chain no longer than the flow is deep), and the loop checks after each iteration; a run
         counts it ``ahead``, handing the loop the frame where its own trip may pass the budget."""
-        run, push, count = self.run(step), [], f"{pad}{state_add('steps', 1 + step.charge)}"
-        ahead = self.ahead(caller, step.charge, pad) if caller is not None else [count]
+        run, push, count, stack = self.run(step), [], f"{pad}{state_add('steps', 1 + step.charge)}", state_read("stack")
         started = self._started(step) if frame is None and caller is not None else None
+        # (handed to the loop, the frame is the one the reference's loop finds: step's own, not the one started)
+        hand = f"{stack}[-1] = {self.enter(step)}" if started is not None and started is not step else ""
+        ahead = self.ahead(caller, step.charge, pad, hand) if caller is not None else [count]
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
-            # written here, no frame made and no call (errors located as its run locates them)
-            return [*([f"{pad}{state_read('stack')}.pop()"] if tail else []), count,
+            # written here, no frame made and no call (errors located as its run locates them), its
+            # trip counted ahead, the frame pushed only where it is handed to the loop (tail: popped first)
+            return [*([f"{pad}{stack}.pop()"] if tail else []), *self.ahead(caller, step.charge, pad, f"{stack}.append({self.enter(step)})"),
                     *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
-            stack = state_read("stack")
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
             return [*push, *ahead, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
@@ -200,16 +209,17 @@ class FlowSource:
                                                           f"{pad}    return ASKED", f"{pad}return changed"])]
         return [*lines, f"{pad}return changed"]
 
-    def ahead(self, step, charge: int, pad: str) -> list:
+    def ahead(self, step, charge: int, pad: str, hand: str = "") -> list:
         """Lines counting the loop's next trip (``1 + charge``: a step entered and run at once by
         ``step``'s run, which changed nothing a check reads) ahead of the trip running that run,
         which the loop counts once it returns: first, where that trip counted may pass the budget
         (the most a trip running ``step``'s code is charged: trips.py ``trip_charges``), the frame
-        handed to the loop (``return U``), which stops the game there as the reference's loop does."""
-        count = f"{pad}{state_add('steps', 1 + charge)}"
+        handed to the loop (``return U``; ``hand``: a line pushing it first, where it is not yet),
+        which stops the game there as the reference's loop does."""
         if self.plain:
-            return [count]
-        return [f"{pad}if {state_read('steps')} > {self.max_steps - 1 - max(trip_charges(self, step))}:", f"{pad}    return U", count]
+            return [f"{pad}{state_add('steps', 1 + charge)}"]
+        return [f"{pad}if {state_read('steps')} > {self.max_steps - 1 - max(trip_charges(self, step))}:",
+                *([f"{pad}    {hand}"] if hand else []), f"{pad}    return U", f"{pad}{state_add('steps', 1 + charge)}"]
 
     def climb(self, step, pad: str, ended: bool = True) -> list:
         """Lines ending a resolve that removed ``step``'s frame, having changed nothing a check reads

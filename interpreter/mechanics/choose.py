@@ -109,10 +109,7 @@ class Choose(AskOnce):
             found += [f"{pad}    _options = {self._offered(g, '_options')}", *g.assign(self.who, "_asked", me, pad + "    ")]
             offered = "_options"
         asked = f"({who}, {offered})"
-        return [f"{pad}try:", *found,
-                f"{pad}except Exception as e:   # (located at the choose, its frame not pushed yet)",
-                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",
-                f"{pad}    raise",
+        return [*g.found(self, found, pad, push),
                 f"{pad}if _options and {who} is not None:",
                 *(f"{pad}    {line}" for line in push([who])),
                 f"{pad}    {state_write('dec', asked)}",

@@ -153,10 +153,8 @@ class Pick(Step):
         place (an error in it located at the pick): its frame is pushed and its run called for someone."""
         if g.plain or self.who_me:
             return None
-        return [f"{pad}try:", *g.assign(self.who, "_who", g.me(self.me_var), pad + "    "),
-                f"{pad}except Exception as e:   # (located at the pick, its frame not pushed yet)",
-                f"{pad}    if getattr(e, 'rulebook_step', None) is None:", f"{pad}        e.rulebook_step = {g.step(self)}",
-                f"{pad}    raise", f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push(["[]", "_who"])),
+        return [*g.found(self, g.assign(self.who, "_who", g.me(self.me_var), pad + "    "), pad, push),
+                f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push(["[]", "_who"])),
                 f"{pad}    return R{self.index}(S, f)"]
 
     def resolve_source(self, g):
