@@ -39,7 +39,8 @@ from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
 from .declared import parameter
-from .flowgen import by_rule, compile_flow
+from .flowgen import compile_flow
+from .rulelines import by_rule
 from .watch import EVERYTHING, Quiet, watched
 
 DEFAULT_MAX_STEPS = key_named(LIMITS_KEYS, "steps").default   # about 5 s of the costliest steps; the largest seed game uses ~48,000

@@ -24,7 +24,7 @@ from .coverage import describe_list
 from .declared import DeclaredEffects, parameter
 from .targets import Targets
 from .emitter import Emitter
-from .flowgen import by_rule
+from .rulelines import by_rule
 from .watch import may_write
 
 

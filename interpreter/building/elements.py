@@ -10,7 +10,7 @@ from ..expr.names import Scope
 from ..expr.parser import as_expr, parse
 from ..expr.types import BOOL, CARD
 from ..loading.kept import compiled
-from .flowgen import by_rule
+from .rulelines import by_rule
 
 
 class Elements:

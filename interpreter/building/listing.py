@@ -6,7 +6,7 @@ building/effects.py), and the flow as one function per step and the game loop
 names it (``F3``) and headed by the rule it comes from (``my_game.yaml:163:9``); flowgen.py
 executes that text once, and every function object the steps, triggers and tables hold takes
 its code from it (``graft``), so that the text anyone reads, profiles or diffs is what runs.
-Each function's code is named by its rule's line (``<my_game.yaml:163>``, flowgen.by_rule), with
+Each function's code is named by its rule's line (``<my_game.yaml:163>``, rulelines.by_rule), with
 the module's text behind that name for tracebacks.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def graft(functions: dict, ns: dict, by_rule) -> None:
     place in it the declared effects)."""
     for name, fn in functions.items():
         fn.__code__ = ns[name].__code__   # (same parameters, no closure: a top-level def each)
-        by_rule(fn, getattr(fn, "loc", None))   # (flowgen.by_rule: its code named by its rule's line)
+        by_rule(fn, getattr(fn, "loc", None))   # (rulelines.by_rule: its code named by its rule's line)
         ns[name] = fn
 
 
