@@ -954,3 +954,26 @@ def test_a_broken_define_in_a_counter_target_is_reported_not_raised(tmp_path):
     """
     with pytest.raises(RulesetError, match="unknown name 'nosuch'"):
         load(tmp_path, r_text)
+
+
+def test_a_gather_into_a_zone_it_gathers_from_keeps_that_zones_cards(tmp_path):
+    """``gather: {from: [hand, pile], to: pile}`` moves the hands' cards to pile, whose own stay
+    (a warning says so: gathering it changes nothing), and an owner's zone gathered into from
+    every owner's keeps its own cards and gets the others'; no card is lost (before, the zone
+    gathered into was extended by itself and emptied)."""
+    rules = load(tmp_path, """
+    flow:
+      - deal: {from: deck, to: hand, count: 2}
+      - move: {from: deck, to: pile, count: 3}
+      - gather: {from: [hand, pile], to: pile}
+      - deal: {from: deck, to: hand, count: 1}
+      - gather: {from: hand, to: "hand[1]"}
+      - choose: {who: 0, options: "[1, 2]", as: x}
+    """, name="g.yaml")
+    assert [d.message for d in rules.warnings if "gathered into" in d.message] == [
+        "zone 'pile' is the zone gathered into: its cards stay where they are"]
+    S = rules.new_game(2, seed=0)
+    zones = S.to_dict()["zones"]
+    assert len(zones["pile"]) == 3 + 4 and len(zones["deck"]) == 10 - 4 - 3 - 2
+    assert zones["hand"][0] == [] and len(zones["hand"][1]) == 2
+    assert sorted(zones["deck"] + zones["pile"] + zones["hand"][1]) == list(range(10))

@@ -58,3 +58,42 @@ def test_only_a_card_that_may_fire_a_hook_is_told_to_its_zone(tmp_path):
         total_calls, total_fired = total_calls + len(calls), total_fired + fired
         lockstep(rules, 2, seed)
     assert total_fired > 0
+
+
+
+GATHERED = """
+triggers:
+  fives:
+    on_enter: pile
+    if: "card.rank == 5"
+    do: [{set: {x: "x + 1"}}]
+  any:
+    on_enter: pile
+    do: [{set: {x: "x + 100"}}]
+flow:
+  - repeat: 2
+    steps:
+      - deal: {from: deck, to: hand, count: 2}
+      - pick: {who: 0, from: hand, to: pile, count: 1}
+      - gather: {from: hand, to: pile}          # every hand's cards enter pile
+      - gather: {from: pile, to: deck}
+"""
+
+
+def test_a_gather_fires_the_enter_triggers_of_the_zone_its_cards_enter(tmp_path):
+    """docs/reference.md: an on_enter trigger runs when a card enters its zone, by a gather too,
+    each card gathered as a move of it would (before, a gather fired none)."""
+    rules = load(tmp_path, GATHERED)
+    fives_seen = 0
+    for seed in range(8):
+        S = rules.new_game(2, seed=seed, record=True)
+        while not S.is_terminal():
+            S.apply_index(0)
+        entered = [e["cards"] for e in S.ev if e.get("to") == "pile" and e.get("ev") in ("gather", "pick")]
+        cards = [c for cs in entered for c in cs]
+        assert [len(cs) for cs in entered] == [1, 3, 1, 3]   # a round: one picked, three gathered
+        fives = sum(1 for c in cards if rules.card_labels[c].startswith("5"))
+        assert S.v["x"] == 100 * len(cards) + fives
+        fives_seen += fives
+        lockstep(rules, 2, seed)
+    assert fives_seen > 0

@@ -283,7 +283,8 @@ def _every_seat(value, locals) -> bool:
 
 @effect_kind("gather", "move every card of some zones (all owners) into one zone",
              keys=(Key("from", "zone names", "a zone or a list of zones, every owner's", required=True),
-                   Key("to", "zone", "where all their cards go", required=True)), seat_noted=True)
+                   Key("to", "zone", "where all their cards go (its on_enter triggers run for each card that comes; "
+                       "a zone gathered into keeps its own cards)", required=True)), seat_noted=True)
 def e_gather(fx, em, spec, path, locals, has_me):
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
     froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
@@ -295,30 +296,42 @@ def e_gather(fx, em, spec, path, locals, has_me):
         if declared(fx, zname, zpath, "zone", fx.ctx.names.zones) is None:
             continue
         owned = fx.ctx.names.zones[zname]
+        # the zone gathered into, among those gathered from, keeps its cards where they are
+        # (extended by itself, then emptied, it would lose them)
+        if owned == "none" and zname == dname:
+            fx.ctx.warn(f"zone '{zname}' is the zone gathered into: its cards stay where they are", zpath, "unused")
+            continue
         fx.ctx.flows(zname, dname)
         fx.access.write("z", zname)   # (emptied below)
+        others = f" if _h is not {d}" if zname == dname else ""   # (an owner's zone gathered into)
         if dname:   # who knows where the cards went (engine/knowledge.py), zone by zone
             each = {"none": f"((None, {zone_ref(zname)}),)", "card": f"{zone_ref(zname)}.items()"}.get(
                 owned, f"enumerate({zone_ref(zname)})")
             em.line(f"if {state_read('kn')} is not None:")
             em.line(f"    for _o, _h in {each}: _know(S, _h, {zname!r}, _o, {dname!r}, "
-                    f"{downer[0] if downer else None})")
+                    f"{downer[0] if downer else None}){others and f'{others} else None'}")
         if owned == "none":
             em.line(f"{d}.extend({zone_ref(zname)}); {fx.writable(zname)}.clear()")
-        else:
-            # filter(None, ...) skips the empty ones in C; a zone per card is a dict of the cards'
-            # non-empty zones: emptied, it drops them
-            if fx.ctx.names.zones[zname] == "card":
-                em.line(f"for _k in sorted({zone_ref(zname)}): {d}.extend({zone_ref(zname)}[_k])   # (in card order)")
-                em.line(f"{zone_ref(zname)}.clear()")
-            else:
-                em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
+        elif fx.ctx.names.zones[zname] == "card":
+            # a zone per card is a dict of the cards' non-empty zones: emptied, it drops them
+            em.line(f"for _k in sorted({zone_ref(zname)}): {d}.extend({zone_ref(zname)}[_k])   # (in card order)")
+            em.line(f"{zone_ref(zname)}.clear()")
+        elif others:   # the other owners' cards come to the one gathered into
+            em.line(f"for _h in [_h for _h in {fx.writable(zname)} if _h and _h is not {d}]: {d}.extend(_h); _h.clear()")
+        else:   # (filter(None, ...) skips the empty ones in C)
+            em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
     count_cards(em, f"len({d}) - {n0}")
     gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
+    came = None
+    if dname in fx.ctx.triggers.enter:   # (the cards that came, in gathering order, for its triggers)
+        came = em.fresh("_g")
+        em.line(f"{came} = {d}[{n0}:]")
     fx.event(em, f"{{'ev': 'gather', 'from': {gathered!r}, 'to': {dname!r}, {owner_key('to', downer)}"
-                 f"'cards': {d}[{n0}:]}}")   # (before a sort: the cards that came, in gathering order)
+                 f"'cards': {came or f'{d}[{n0}:]'}}}")   # (before a sort: the cards that came, in gathering order)
     if dname and fx.ctx.zone_sorted(dname):
         em.line(f"{d}.sort()")
+    if came is not None:   # the zone's triggers, each card entering as a move's do, after the gather is told
+        notify(fx, em, dname, came, downer)
 
 
 def count_cards(em, count: str) -> None:

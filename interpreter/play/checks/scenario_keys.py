@@ -14,7 +14,8 @@ PATCH_KEYS: tuple[Key, ...] = (
     Key("counters", "mapping COUNTER: values",
         "One number for every owner, a list of one per owner, or {owner: number} for some; a family's "
         "counters by their names (metal.gold)."),
-    Key("vars", "mapping VARIABLE: value", "Variables' values (a card by its label, a seat by its number)."))
+    Key("vars", "mapping VARIABLE: value", "Variables' values (a card by its label, a seat by its number), "
+        "each checked against its declared type as a saved state's are (a card, seat or team that exists)."))
 
 ACTION_KEYS: tuple[Key, ...] = (
     Key("seat", "seat", "The seat that must be asked; the scenario fails if another is."),
