@@ -185,9 +185,11 @@ class FlowSource:
         started = self._started(step) if frame is None and caller is not None else None
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
-            # written here, no frame made and no call (errors located as its run locates them)
-            return [*([f"{pad}{state_read('stack')}.pop()"] if tail else []), count,
-                    *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
+            # written here, no frame made and no call (errors located as its run locates them);
+            # where the running trip may pass the budget, the reference's frame handed to the loop (``ahead``)
+            hand = f"{pad}    {state_read('stack')}{'[-1] = ' if tail else '.append('}{self.enter(step)}{'' if tail else ')'}"
+            return [*([ahead[0], hand, *ahead[1:-1]] if len(ahead) > 1 else []), *([f"{pad}{state_read('stack')}.pop()"] if tail else []),
+                    count, *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
             stack = state_read("stack")
