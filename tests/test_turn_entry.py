@@ -34,7 +34,7 @@ setup:
 flow:
   - turns:
       from: {start}
-      until: "count(board) == 0"
+{laps}      until: "count(board) == 0"
       steps:
         - set: {{done: "{done}", k: "k + 1"}}
 {more}        - until: "{cond}"
@@ -49,7 +49,7 @@ limits: {{steps: {budget}}}
 scoring:
   categories: {{taken: "count(taken)"}}
 """
-PLAIN = dict(start="0", done="false", more="", cond="done or count(board) == 0", who="me", budget=10 ** 6)
+PLAIN = dict(start="0", laps="", done="false", more="", cond="done or count(board) == 0", who="me", budget=10 ** 6)
 # the until done at once every third turn (its condition tested before any frame is pushed)
 AT_ONCE = dict(PLAIN, done="k % 3 == 0")
 # an actor none now and then (its frames pushed as the reference's stand: the until's)
@@ -57,7 +57,8 @@ NOBODY = dict(PLAIN, who="\"none if count(board) % 4 == 0 and k % 2 == 0 else me
 # the turns' player written before the until: its none test kept (none where it is)
 WRITTEN = dict(PLAIN, more="        - set: {turn_player: \"none if count(board) == 5 else me\"}\n")
 CASES = {"plain": PLAIN, "at-once": AT_ONCE, "nobody": NOBODY, "written": WRITTEN,
-         "from-2": dict(AT_ONCE, start="2"), "from-var": dict(PLAIN, start="k")}
+         "from-2": dict(AT_ONCE, start="2"), "from-var": dict(PLAIN, start="k"),
+         "rounds": dict(PLAIN, start="5", laps="      rounds: \"k + 2\"\n")}
 
 
 def ruleset(tmp_path, case: dict, **changes):
@@ -91,6 +92,8 @@ def test_a_turns_entry_plays_as_the_reference(tmp_path, case):
     assert "S.dec = " in body and body.count("S.stack.extend(") == 1, body
     # the actor's none test only where the actor may be none there
     assert ("actor is None" in body) == (case in ("nobody", "written")), body
+    # the first lap's order from the table where the first seat is a whole number
+    assert (f"E{turns.index}(" in rules.flow_source) == (case == "from-var")
     ref = reference(rules)
     for players in (2, 3, 4):
         for seed in range(3):

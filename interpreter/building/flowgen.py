@@ -81,6 +81,9 @@ class FlowSource:
             if not self.plain and getattr(step, "frame_read_only", False):
                 return repr((step.index, *step.fresh_frame))
             return repr([step.index, *step.fresh_frame])
+        made = getattr(step, "enter_source", None) if not self.plain and "enter" not in step.__dict__ else None
+        if made is not None and (made := made(self)) is not None:   # (a kind's new frame written as a display)
+            return made
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
 

@@ -316,6 +316,15 @@ class Turns(Step):
         n = state_read("n")
         return f"{g.fn(self.rotations)}[{n}][{'0' if first.value == 0 else f'{first.value} % {n}'}]"
 
+    def enter_source(self, g) -> str | None:
+        """A new frame as a list display (FlowSource.enter), its first lap's order the table's
+        rotation (``_rotation``: no list made), where there is one; else None (``enter``)."""
+        order = self._rotation(g)
+        if order is None:
+            return None
+        laps = g.value(self.rounds, g.me(self.me_var)) if self.rounds is not None else "None" if self.until is not None else "1"
+        return f"[{self.index}, {order}, 0, 0, {laps}]"
+
     def children(self):
         return [self.body]
 
