@@ -9,7 +9,7 @@ that push pushes first what the reference has pushed by then (``Late.before``), 
 at a decision, at a budget's stop and after an error is the reference's."""
 from __future__ import annotations
 
-from ..expr.code import Name, Var, shape
+from ..expr.code import Name, shape
 from ..expr.names import state_read
 
 
@@ -40,12 +40,10 @@ class Late:
         return Late((*self.outer, own), self.seats)
 
     def seat(self, fn, me_var: str | None) -> bool:
-        """Whether compiled expression ``fn``, evaluated as the seat ``me_var`` holds, is a bare
-        read (expr/code.py shapes) of a variable known here to hold a seat: ``me`` read from such
-        a variable, or the variable itself."""
+        """Whether compiled expression ``fn``, evaluated as the seat ``me_var`` holds, is ``me`` read
+        bare (expr/code.py shapes) from a variable known here to hold a seat."""
         form = shape(getattr(fn, "source", None))
-        read = me_var if isinstance(form, Name) and form.id == "me" else form.name if isinstance(form, Var) else None
-        return read is not None and read in self.seats
+        return isinstance(form, Name) and form.id == "me" and me_var in self.seats
 
     def after(self, fn) -> Late:
         """As it stands after effect list ``fn`` ran in place: its frames pushed already (none
