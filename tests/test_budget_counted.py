@@ -177,3 +177,46 @@ def test_an_outcome_run_at_once_stops_where_the_reference_stops(tmp_path, body):
             assert got == played(ref, seed, options={"resolve": "random"}), (budget, seed)
             stopped.add(got[2])
     assert "BudgetExceeded" in stopped and None in stopped
+
+
+OUTCOMES = """flow:
+  - turns:
+      until: "count(pool) < 70"
+      steps:
+        - attempt:
+            target: {{from: "pool", as: pick}}
+            outcomes:
+              slip: {{chance: "1 - skill(me)", steps: [{{set: {{z: 1}}}}]}}
+              take: {{chance: rest, steps: [{{move: {{from: pool, to: mine, cards: "[pick]"}}}}]}}
+limits: {{steps: {budget}}}
+scoring:
+  categories: {{chips: "count(mine)"}}
+"""
+
+
+def test_an_attempts_outcome_of_effects_stops_where_the_reference_stops(tmp_path):
+    """An outcome whose steps are effects alone, written into the attempt's roll (run at once, no
+    frame made), where the trip rolling may pass the budget hands the loop the outcome's frame as
+    the reference has it: every budget stops the game with the same step count, message and state
+    (before, the effects ran and were counted past the budget)."""
+    head = HEAD.replace("vars:", "params: {skill: 0.5}\nvars:\n  pick: card")
+    for budget in range(1, 60):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), head + OUTCOMES.format(budget=budget))
+        ref = reference(rules)
+        for seed in range(3):
+            got = played(rules, seed)
+            assert got == played(ref, seed), (budget, seed)
+            assert stand(rules, seed) == stand(ref, seed), (budget, seed)
+
+
+def stand(rules, seed: int) -> str | None:
+    """The state as it stands once a random game ends or raises (None: its new game raised)."""
+    rnd, S = random.Random(seed), None
+    try:
+        S = rules.new_game(2, seed=seed)
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    except interpreter.GameError:
+        pass
+    return None if S is None else S.to_json()

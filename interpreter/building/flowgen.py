@@ -34,6 +34,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
 from .decision import apply_index_source
 from .declared import parameter
+from .late import Late
 from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
 from .listing import graft, module
 from .rulelines import by_rule, relocated
@@ -63,6 +64,8 @@ class FlowSource:
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
 
+    late = Late   # (what the lines before an entry leave to it: building/late.py)
+
     def run(self, step) -> str:
         """The name of ``step``'s run function."""
         return f"R{step.index}"
@@ -77,6 +80,9 @@ class FlowSource:
             if not self.plain and getattr(step, "frame_read_only", False):
                 return repr((step.index, *step.fresh_frame))
             return repr([step.index, *step.fresh_frame])
+        made = getattr(step, "enter_source", None) if not self.plain and "enter" not in step.__dict__ else None
+        if made is not None and (made := made(self)) is not None:   # (a kind's new frame written as a display)
+            return made
         self.ns[f"E{step.index}"] = step.enter
         return f"E{step.index}(S)"
 
@@ -135,41 +141,43 @@ class FlowSource:
             self.ns[name] = obj
         return name
 
-    def enters(self, step, pad: str) -> list:
-        """Lines that push a new frame of ``step``'s and run it at once (``start``), returning
-        what it reports: a run whose own work changed nothing but frames."""
+    def enters(self, step, pad: str, late: Late | None = None) -> list:
+        """Lines that push a new frame of ``step``'s and run it at once (``start``), returning what it
+        reports: a run whose own work changed nothing but frames. ``late``: what the lines before
+        leave to it (building/late.py: frames not pushed yet, variables known to hold a seat)."""
         seq, lines = self._started(step), []
         if not self.plain and type(seq) is Sequence and "enter" not in seq.__dict__ and len(seq.steps) > 1 and all(
                 c.inline for c in seq.steps[:-1]) and not seq.steps[-1].inline and _constant_frame(seq.steps[-1]):
             # effects then one step: the effects written here, the step entered in the sequence's
             # place (its run's first branch: the same stack after it, a frame and a call fewer)
+            if late is not None:   # (an effect may raise: the frames pushed before it runs)
+                lines += late.before(pad)
             for fx in seq.steps[:-1]:
                 lines += [*([f"{pad}{state_add('steps', fx.charge)}"] if fx.charge else []),
                           *self.effects(fx.fn, self.me(fx.me_var), pad, fx), *self.ended(fx.fn, pad)]
+                late = late and late.after(fx.fn)
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
                 return [*lines, f"{pad}{state_read('stack')}.append({self.enter(step)})", f"{pad}return None"]
         new, _ = self.start(step)
         started, stack = self._started(step), state_read("stack")
         if not self.plain and getattr(started, "pushes_late", False) and _constant_frame(started):
-            # (its entry pushes the frame itself, once its slots hold their values: no frame patched)
-            return [*lines, *self.run_new(started, "f", pad, lambda slots: [
-                f"{pad}{stack}.append(f := [{started.index}, {', '.join(slots)}])"])]
-        return [*lines, f"{pad}{stack}.append(f := {new})", *self.run_new(started, "f", pad)]
+            # (its entry pushes the frame itself, once its tests are passed and its slots hold their values)
+            return [*lines, *self.run_new(started, "f", pad, late or Late())]
+        return [*lines, *(late.push(pad, f"(f := {new})") if late is not None else [f"{pad}{stack}.append(f := {new})"]),
+                *self.run_new(started, "f", pad)]
 
-    def run_new(self, step, frame: str, pad: str, push=None) -> list:
+    def run_new(self, step, frame: str, pad: str, late: Late | None = None) -> list:
         """Lines that run ``frame``, a new frame of ``step``'s just pushed, and return what the run
         reports: its run called, or where its kind writes the run of a new frame as lines
         (``entry_source(g, frame, pad)``: a loop's test, an attempt's start, a target's question,
         a sequence's first branch, each its run's own lines, ending in a return) those lines in
-        place, no call. A step's
-        entries nest (a turn's `until`, its attempt and the attempt's target, in the turn's
-        function): each ends the function, so none reads a local the next one sets. ``push``: the
-        frame is not pushed yet, and the entry of a kind that ``pushes_late`` pushes it itself
-        (``push(slots)``: the lines pushing a new frame of the step's holding ``slots``, the sources
-        of the values after its index, as ``frame``) once its slots hold their values."""
+        place, no call. A step's entries nest (a turn's `until`, its attempt and the attempt's
+        target, in the turn's function): each ends the function, so none reads a local the next one
+        sets. ``late``: the frame not pushed yet: the entry of a kind that ``pushes_late`` pushes it
+        (building/late.py)."""
         entry = None if self.plain else getattr(step, "entry_source", None)
-        lines = (entry(self, frame, pad) if push is None else entry(self, frame, pad, push=push)) if entry is not None else None
+        lines = (entry(self, frame, pad) if late is None else entry(self, frame, pad, late=late)) if entry is not None else None
         return lines if lines is not None else [f"{pad}return {self.run(step)}(S, {frame})"]
 
     def next_step(self, caller, step, frame: str | None, pad: str, asked: bool = False, tail: bool = False) -> list:

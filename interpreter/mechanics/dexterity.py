@@ -300,29 +300,34 @@ class Attempt(Step):
 
     pushes_late = True   # (its entry pushes a new frame once the actor is known: FlowSource.run_new)
 
-    def entry_source(self, g, frame: str, pad: str, plain: bool = False, push=None) -> list:
+    def entry_source(self, g, frame: str, pad: str, plain: bool = False, late=None) -> list:
         """Stage 0 (a new frame: also written where one is pushed, FlowSource.run_new): the actor
-        found (none: nothing to attempt; just me: read in place), then the target asked. ``push``:
-        the frame is not pushed yet: it is pushed with its stage and actor (who is just me: nothing
-        to raise before), none where there is no actor."""
+        found (none: nothing to attempt; just me: read in place), then the target asked. ``late``:
+        the frame is not pushed yet (building/late.py): it is pushed with its stage and actor (who
+        is just me: nothing to raise before), and its target's frame, with the frames ``late``
+        holds, in one go; none but those where there is no actor, a test left out where the actor
+        is a variable known to hold a seat."""
         me, stack = g.me(self.me_var), state_read("stack")
         bare = not plain and bare_name(self.who.tree) == "me"
         who = me if bare else f"{g.fn(self.who)}(S, {me}, None)"
-        if push is not None and bare:
+        above = () if self.target is None or plain else (g.enter(self.target),)
+        if late is not None and bare:
             slots = [repr(v) for v in self.fresh_frame]
             slots[STAGE - 1], slots[ACTOR - 1] = "1", "actor"
-            lines = [f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    return U", *push(slots)]
+            some = [] if late.seat(self.who, self.me_var) else [f"{pad}if actor is None:", *late.before(pad + "    "),
+                                                               f"{pad}    return U"]
+            lines = [f"{pad}actor = {who}", *some, *late.push(pad, f"({frame} := [{self.index}, {', '.join(slots)}])", *above)]
         else:
-            lines = [*(push([repr(v) for v in self.fresh_frame]) if push is not None else []),
+            own = f"({frame} := {[self.index, *self.fresh_frame]!r})"
+            lines = [*(late.push(pad, own) if late is not None else []),
                      f"{pad}actor = {who}", f"{pad}if actor is None:", f"{pad}    {stack}.pop()", f"{pad}    return U",
-                     f"{pad}{frame}[{ACTOR}] = actor", f"{pad}{frame}[{STAGE}] = 1"]
+                     f"{pad}{frame}[{ACTOR}] = actor", f"{pad}{frame}[{STAGE}] = 1", *(f"{pad}{stack}.append({f})" for f in above)]
         if self.target is None:
             return [*lines, f"{pad}return U"]
         if plain:
             return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", f"{pad}return U"]
         # nothing changed: the loop would ask the target next (its trip counted), here, reading this frame and actor
-        return [*lines, f"{pad}{stack}.append({g.enter(self.target)})", *g.ahead(self, self.target.charge, pad),
-                *self.target.entry_source(g, "", pad, parent=frame)]
+        return [*lines, *g.ahead(self, self.target.charge, pad), *self.target.entry_source(g, "", pad, parent=frame)]
 
     def _plain_source(self, g, name):
         """Any stage of an attempt: the actor found and the target asked (0), the roll, or the

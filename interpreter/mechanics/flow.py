@@ -111,13 +111,27 @@ class _Loop(Step):
         # a new pass alone, for a climb that tested the condition itself (climb_source)
         return "\n".join([*run, "", f"def {self._pass(g)}(S, frame):", *g.enters(self.body, "    ")])
 
-    def entry_source(self, g, frame: str, pad: str) -> list:
+    pushes_late = True   # (a new frame's entry pushes it once the loop is not done: FlowSource.run_new)
+
+    def entry_source(self, g, frame: str, pad: str, late=None) -> list:
         """The run's lines, which read nothing of the frame: also written where a new frame of the
-        loop is pushed (FlowSource.run_new), no call."""
-        return [*self._test(g, pad),
-                f"{pad}    {state_read('stack')}.pop()",
-                f"{pad}    return U",
-                *g.enters(self.body, pad)]
+        loop is pushed (FlowSource.run_new), no call. ``late``: the frame not pushed yet
+        (building/late.py): the condition tested first, where it reads no frame (its compiler's
+        record complete), its frame pushed with those of the body's entry; where it raises, the frames
+        pushed then, as the reference stands, and where the loop is done, none."""
+        stack = state_read("stack")
+        access = getattr(self.cond, "access", None)
+        if late is not None and (access is None or access.opaque):
+            late, lines = None, late.push(pad, f"({frame} := {g.enter(self)})")
+        else:
+            lines = []
+        if late is None:
+            return [*lines, *self._test(g, pad), f"{pad}    {stack}.pop()", f"{pad}    return U", *g.enters(self.body, pad)]
+        own = g.enter(self)
+        *test, done = self._test(g, pad + "    ")
+        return [f"{pad}try:", *test, f"{pad}except BaseException:   # (the reference's stand: the frame pushed)",
+                *late.push(pad + "    ", own), f"{pad}    raise", done[4:], *late.before(pad + "    "), f"{pad}    return U",
+                *g.enters(self.body, pad, late.inside(own))]
 
     def _test(self, g, pad: str) -> list:
         """The condition, and the test that the loop is done (its body follows)."""
@@ -276,8 +290,8 @@ class Turns(Step):
         lines.append(f"        {var_write(self.var, 'player')}")
         if self.watched:   # the loop checks, then runs the body
             lines += [f"        {state_read('stack')}.append({g.enter(self.body)})", "        return None"]
-        else:
-            lines += g.enters(self.body, "        ")
+        else:   # (the body entered knowing the player a seat, as the order holds only seats)
+            lines += g.enters(self.body, "        ", g.late((), frozenset((self.var,))))
         return "\n".join(lines)
 
     def _lap_source(self, g) -> list:
@@ -285,15 +299,31 @@ class Turns(Step):
         seat in turn, the table's rotation (a tuple: frame contents are replaced, never mutated)."""
         if self.rotations is None or g.plain:
             return [f"            frame[{ORDER}] = seq = {g.fn(self.order)}(S)"]
-        n = state_read("n")
-        first = shape(self.start.source) if self.start is not None else Const(0)
-        if isinstance(first, Const) and type(first.value) is int:   # (a whole number written: its rotation)
-            at = "0" if first.value == 0 else f"{first.value} % {n}"
-            return [f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][{at}]"]
+        n, order = state_read("n"), self._rotation(g)
+        if order is not None:
+            return [f"            frame[{ORDER}] = seq = {order}"]
         assert self.start is not None
         return [f"            first = {g.value(self.start, g.me(self.me_var))}",   # (not a whole number: the order's own error)
                 f"            frame[{ORDER}] = seq = {g.fn(self.rotations)}[{n}][first % {n}] if first.__class__ is int "
                 f"else {g.fn(self.order)}(S)"]
+
+    def _rotation(self, g) -> str | None:
+        """The seats' order round the table from the first seat, as the table's rotation, where the
+        first seat is a whole number written (None elsewhere, and in the plain reference)."""
+        first = shape(self.start.source) if self.start is not None else Const(0)
+        if self.rotations is None or g.plain or not (isinstance(first, Const) and type(first.value) is int):
+            return None
+        n = state_read("n")
+        return f"{g.fn(self.rotations)}[{n}][{'0' if first.value == 0 else f'{first.value} % {n}'}]"
+
+    def enter_source(self, g) -> str | None:
+        """A new frame as a list display (FlowSource.enter), its first lap's order the table's
+        rotation (``_rotation``: no list made), where there is one; else None (``enter``)."""
+        order = self._rotation(g)
+        if order is None:
+            return None
+        laps = g.value(self.rounds, g.me(self.me_var)) if self.rounds is not None else "None" if self.until is not None else "1"
+        return f"[{self.index}, {order}, 0, 0, {laps}]"
 
     def children(self):
         return [self.body]
