@@ -6,10 +6,14 @@ reference, which tests after every effect: the same states after every decision,
 left on the stack where a game ended included."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
+import interpreter
+
 from helpers import load_text, trick_ruleset
-from test_flowgen import lockstep
+from test_flowgen import lockstep, reference
 
 # an end_game in a turn's first effects, in a declared effect called from the turn's steps, in
 # an attempt's outcome, in the enter trigger of a zone an outcome fills, in an if: between a
@@ -136,3 +140,76 @@ def test_a_choice_going_on_up_the_flow_tests_the_end_only_after_a_then_that_may_
     assert climb == ("    if S.over or not S.stack:" if where else "    if not S.stack:")
     for seed in range(6):
         lockstep(rules, 2 + seed % 2, seed)
+
+
+# the end reached through a chain the analysis follows: a zone's trigger filling another zone
+# whose trigger ends the game, a declared effect calling one that fills it, a for_each filling it
+CHAINS = """
+game: chain
+players: {min: 2, max: 3}
+components:
+  spots:
+    attributes: {n: 1..9}
+zones:
+  board: {owner: none, visible: all, start: [spots]}
+  a: {owner: none, visible: all}
+  b: {owner: none, visible: all}
+vars:
+  x: int
+effects:
+  inner: [{move: {from: board, to: b, count: 1}}]
+  outer: [inner]
+triggers:
+  to_b:
+    on_enter: a
+    do: [{move: {from: a, to: b, count: 1}}]
+  ends:
+    on_enter: b
+    if: "count(b) >= %(enough)s"
+    do: [end_game]
+flow:
+  - turns:
+      from: 0
+      until: "count(board) == 0"
+      steps:
+        - %(fills)s
+        - set: {x: 2}
+        - choose: {who: me, options: "[1, 2]", as: x}
+"""
+
+
+@pytest.mark.parametrize("fills", ["move: {from: board, to: a, count: 1}", "outer",
+                                   "for_each: {in: '[1, 2]', as: k, do: [{move: {from: board, to: b, count: 1}}]}"])
+def test_an_end_reached_through_triggers_or_declared_effects_is_tested_after_the_effect(tmp_path, fills):
+    rules = load_text(tmp_path, CHAINS % {"fills": fills, "enough": 3})
+    for seed in range(4):
+        for players in (2, 3):
+            lockstep(rules, players, seed)
+    S = rules.new_game(2, seed=0)
+    while not S.is_terminal():
+        S.apply_index(0)
+    assert len(S.to_dict()["zones"]["board"]) > 0   # (ended by the trigger, not by the board emptied)
+
+
+def _until_error(rules, seed: int):
+    """The error and the state a random game of two raises with (it must raise)."""
+    rnd, S = random.Random(seed), rules.new_game(2, seed=seed)
+    try:
+        while not S.is_terminal():
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    except interpreter.GameError as e:
+        return str(e), S.to_json()
+    raise AssertionError("the game did not raise")
+
+
+def test_an_effect_written_into_a_turns_entry_raising_leaves_the_references_state(tmp_path):
+    """The turn's first effects, written where the turn begins (FlowSource.enters), raising: the
+    same error, located at the same rule, and the same stack (the turn's sequence's frame on it,
+    as the reference's sequence has it) as the reference."""
+    fills = "move: {from: board, to: b, count: 1}\n        - set: {x: \"[1, 2, 3][count(b)]\"}"
+    rules = load_text(tmp_path, CHAINS % {"fills": fills, "enough": 99})
+    ref = reference(rules)
+    for seed in range(3):
+        got = _until_error(rules, seed)
+        assert got == _until_error(ref, seed)
+        assert "index" in got[0] and "g.yaml:30" in got[0], got[0]

@@ -152,9 +152,10 @@ class FlowSource:
             # place (its run's first branch: the same stack after it, a frame and a call fewer)
             if late is not None:   # (an effect may raise: the frames pushed before it runs)
                 lines += late.before(pad)
-            for fx in seq.steps[:-1]:
+            own = self.enter(seq)   # (the sequence's frame, which the reference has on the stack where
+            for fx in seq.steps[:-1]:   # an effect raises or ends the game: pushed there)
                 lines += [*([f"{pad}{state_add('steps', fx.charge)}"] if fx.charge else []),
-                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx), *self.ended(fx.fn, pad)]
+                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx, frame=own), *self.ended(fx.fn, pad, own)]
                 late = late and late.after(fx.fn)
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
@@ -285,10 +286,12 @@ class FlowSource:
         in the plain reference."""
         return self.plain or getattr(fn, "ends", True)
 
-    def ended(self, fn, pad: str) -> list:
+    def ended(self, fn, pad: str, frame: str = "") -> list:
         """Lines ending a run, as the reference does, where effect list ``fn``, just run, ended the
-        game; none where it cannot (``may_end``)."""
-        return [f"{pad}if {state_read('over')}:", f"{pad}    return None"] if self.may_end(fn) else []
+        game; none where it cannot (``may_end``). ``frame``: the source of a frame the reference
+        has on the stack there and these lines have not pushed (pushed first)."""
+        push = [f"{pad}    {state_read('stack')}.append({frame})"] if frame else []
+        return [f"{pad}if {state_read('over')}:", *push, f"{pad}    return None"] if self.may_end(fn) else []
 
     def notes(self, fx) -> bool:
         """Whether effect step ``fx``, written in place, can note whether it changed what the checks
@@ -302,7 +305,8 @@ class FlowSource:
         branch not taken leaves the checks as they were (a called list is quiet: Sequence._segment)."""
         return self.effects(fx.fn, self.me(fx.me_var), pad, fx, noted=fx.noted or ())
 
-    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = ()) -> list:
+    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = (),
+                frame: str = "") -> list:
         """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
         (name -> source; None: no locals): the ones it reads passed as its parameters
         (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
@@ -312,7 +316,7 @@ class FlowSource:
         it calls where ``declared_in`` says (building/inlined.py), else it is called. ``step``: the step
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
-        as the running step."""
+        as the running step. ``frame``: as ``ended``'s, pushed by the handler before it raises."""
         params, access = getattr(fn, "params", None), getattr(fn, "access", None)
         L = "None" if values is None else self.locals(fn, values)
         if params is not None:   # (what the compiler named them, as declared effects' parameters)
@@ -354,7 +358,7 @@ class FlowSource:
                    f"if getattr(e, 'rulebook_step', None) is None:\n{pad}        e.rulebook_step = {self.step(step)}")
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
-                f"{pad}    {handler}", f"{pad}    raise"]
+                f"{pad}    {handler}", *([f"{pad}    {state_read('stack')}.append({frame})"] if frame else []), f"{pad}    raise"]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
                values: dict | None = None) -> list:
