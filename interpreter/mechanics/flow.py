@@ -128,15 +128,21 @@ class _Loop(Step):
         if late is None:
             return [*lines, *self._test(g, pad), f"{pad}    {stack}.pop()", f"{pad}    return U", *g.enters(self.body, pad)]
         own = g.enter(self)
-        *test, done = self._test(g, pad + "    ")
-        return [f"{pad}try:", *test, f"{pad}except BaseException:   # (the reference's stand: the frame pushed)",
-                *late.push(pad + "    ", own), f"{pad}    raise", done[4:], *late.before(pad + "    "), f"{pad}    return U",
+        return [f"{pad}try:", *self._holds(g, pad + "    "), f"{pad}except BaseException:   # (the reference's stand: the frame pushed)",
+                *late.push(pad + "    ", own), f"{pad}    raise", self._done(pad), *late.before(pad + "    "), f"{pad}    return U",
                 *g.enters(self.body, pad, late.inside(own))]
 
     def _test(self, g, pad: str) -> list:
         """The condition, and the test that the loop is done (its body follows)."""
-        return [*g.assign(self.cond, "holds", g.me(self.me_var), pad),
-                f"{pad}if {'holds' if self.negate else 'not holds'}:"]
+        return [*self._holds(g, pad), self._done(pad)]
+
+    def _holds(self, g, pad: str) -> list:
+        """The condition's value, as ``holds``."""
+        return g.assign(self.cond, "holds", g.me(self.me_var), pad)
+
+    def _done(self, pad: str) -> str:
+        """The test that the loop is done, ``holds`` known (its body follows)."""
+        return f"{pad}if {'holds' if self.negate else 'not holds'}:"
 
     def _pass(self, g) -> str:
         return f"{g.run(self)}_pass"
