@@ -177,3 +177,26 @@ def test_an_outcome_run_at_once_stops_where_the_reference_stops(tmp_path, body):
             assert got == played(ref, seed, options={"resolve": "random"}), (budget, seed)
             stopped.add(got[2])
     assert "BudgetExceeded" in stopped and None in stopped
+
+
+@pytest.mark.parametrize("body", [
+    '[{for_each: {in: "[1, 2, 3, 4, 5]", as: k, do: [{set: {z: "z + k"}}]}}]',
+    '[{for_each: {in: "[1, 2, 3]", as: k, do: [{set: {z: "z + k"}}]}}, {choose: {options: "[1, 2]", as: x}}]',
+], ids=["for_each", "for_each-then-choose"])
+def test_a_for_each_in_an_outcome_of_a_charged_attempt_stops_where_the_reference_stops(tmp_path, body):
+    """A ``for_each`` (each pass counted and tested against the budget, at the for_each) in an
+    outcome run at once by a roll charged for its chances: the roll's trip counted before the
+    outcome's steps run, as the reference's loop counts it, so that every budget from 12 to 90
+    stops the game at the same pass, step count and state."""
+    from test_flow_in_place import CHARGED_CHANCE, OUTCOMES
+    stopped = set()
+    for budget in range(12, 91):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), OUTCOMES % (CHARGED_CHANCE, body, f"limits: {{steps: {budget}}}"))
+        assert next(s for s in rules.steps if s.kind == "attempt").charge > 0
+        ref = reference(rules)
+        for seed in range(4):
+            got = played(rules, seed, options={"resolve": "random"})
+            assert got == played(ref, seed, options={"resolve": "random"}), (budget, seed)
+            stopped.add(got[2])
+    assert "BudgetExceeded" in stopped

@@ -136,3 +136,19 @@ def test_a_choice_going_on_up_the_flow_tests_the_end_only_after_a_then_that_may_
     assert climb == ("    if S.over or not S.stack:" if where else "    if not S.stack:")
     for seed in range(6):
         lockstep(rules, 2 + seed % 2, seed)
+
+
+@pytest.mark.parametrize("place", ["outcome", "while", "turns"])
+def test_a_game_ended_by_a_one_effect_list_body_leaves_its_frame(tmp_path, place):
+    """An ``end_game`` in an effect list that is a whole body (an attempt's outcome, a ``while``'s or
+    a ``turns``'s steps), written or run in the body's place (FlowSource.next_step, start): the
+    body's sequence frame is left on the stack where the game ended, as the reference leaves it
+    (a finished game's saved state is compared whole)."""
+    from test_flow_in_place import LOOPS, ONE_EFFECT_BODY, OUTCOMES, played_states
+    from test_flowgen import reference
+    text = (OUTCOMES % ("0.3", "[{end_game: {}}]", "") if place == "outcome" else
+            ONE_EFFECT_BODY % (LOOPS[place] % "{end_game: {}}"))
+    rules = load_text(tmp_path, text)
+    got = played_states(rules, range(6), {"resolve": "random"})
+    assert got == played_states(reference(rules), range(6), {"resolve": "random"})
+    assert all(error is None for _, error, _, _ in got)

@@ -38,7 +38,7 @@ from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
 from .listing import graft, module
 from .rulelines import by_rule, relocated
 from .gameloop import advance_source, asks_again, in_place, loop_lines
-from .trips import climb_source, own_trips, trip_charges, up_source
+from .trips import climb_source, own_trips, parents, trip_charges, up_source
 
 
 
@@ -189,18 +189,33 @@ class FlowSource:
         started = self._started(step) if frame is None and caller is not None else None
         # (handed to the loop, the frame is the one the reference's loop finds: step's own, not the one started)
         hand = f"{stack}[-1] = {self.enter(step)}" if started is not None and started is not step else ""
-        ahead = self.ahead(caller, step.charge, pad, hand) if caller is not None else [count]
+        # the step's trip counted ahead of the caller's, whose frame was resumed by its own trip (the
+        # reference's loop counts it before the step's run): where that run raises, the caller's
+        # counted instead (``failed``); where it may test the budget (a for_each's pass), the
+        # caller's counted ahead and the step's once it returns (``later``)
+        differ = 0 if caller is None or self.plain else caller.charge - step.charge
+        later = -differ if differ and self.tests_budget(step) else 0
+        failed = differ + later
+        ahead = self.ahead(caller, step.charge - later, pad, hand) if caller is not None else [count]
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
-            # written here, no frame made and no call (errors located as its run locates them), its
-            # trip counted ahead, the frame pushed only where it is handed to the loop (tail: popped first)
-            return [*([f"{pad}{stack}.pop()"] if tail else []), *self.ahead(caller, step.charge, pad, f"{stack}.append({self.enter(step)})"),
-                    *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
+            # written here, no frame made and no call, its trip counted ahead; an error in them is
+            # located at the list, and where one is raised or the list ends the game, the frame the
+            # reference's run leaves is pushed (its sequence's, ``placed``), as where it is handed
+            # to the loop (tail: popped first)
+            left = [f"{stack}.append({self.enter(step)})"] if started is not step else []
+            return [*([f"{pad}{stack}.pop()"] if tail else []), *self.ahead(caller, step.charge - later, pad, f"{stack}.append({self.enter(step)})"),
+                    *([f"{pad}{state_add('steps', started.charge)}"] if started.charge else []),
+                    *self.effects(started.fn, self.me(started.me_var), pad, started, failed=[
+                        *([state_add("steps", failed)] if failed else []), *left]),
+                    *([f"{pad}{state_add('steps', later)}"] if later else []), *self.ended(started.fn, pad, left),
+                    f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
-            return [*push, *ahead, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
+            ran = self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"]
+            return [*push, *ahead, *(self.recounted(ran, pad, failed, later) if failed or later else ran)]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:   # (then the loop's trips up the flow, where it has any)
@@ -277,10 +292,32 @@ class FlowSource:
         in the plain reference."""
         return self.plain or getattr(fn, "ends", True)
 
-    def ended(self, fn, pad: str) -> list:
+    def ended(self, fn, pad: str, left: list | tuple = ()) -> list:
         """Lines ending a run, as the reference does, where effect list ``fn``, just run, ended the
-        game; none where it cannot (``may_end``)."""
-        return [f"{pad}if {state_read('over')}:", f"{pad}    return None"] if self.may_end(fn) else []
+        game (``left``: the lines leaving the frames the reference's run leaves); none where it
+        cannot (``may_end``)."""
+        return [f"{pad}if {state_read('over')}:", *(f"{pad}    {x}" for x in left), f"{pad}    return None"] if self.may_end(fn) else []
+
+    def recounted(self, lines: list, pad: str, failed: int = 0, later: int = 0) -> list:
+        """``lines`` (at ``pad``, ending in returns: a step's runs, at once) with the step count put
+        right after them: ``failed`` added where they raise, ``later`` where they return (the try
+        costs nothing when nothing is raised)."""
+        return [f"{pad}try:", *(f"    {x}" for x in lines), f"{pad}except BaseException:",
+                f"{pad}    {state_add('steps', failed - later)}", f"{pad}    raise",
+                *([f"{pad}finally:", f"{pad}    {state_add('steps', later)}"] if later else [])]
+
+    def tests_budget(self, step) -> bool:
+        """Whether a run of ``step`` or of a step inside it may test the budget itself: an effect
+        list (or hook) it holds may count a pass of a for_each (``counts``, building/effects.py)."""
+        return any(getattr(v, "counts", False) for v in vars(step).values()) or any(
+            self.tests_budget(c) for c in step.children())
+
+    def placed(self, step):
+        """The sequence whose new frames effect list ``step``'s frame stands in place of (``start``:
+        a sequence of that one list), where its run leaves that sequence's frame on an error or
+        an end; None elsewhere (its own frame, as in the plain reference)."""
+        seq = parents(self).get(step.index)
+        return seq if type(seq) is Sequence and self._started(seq) is step else None
 
     def notes(self, fx) -> bool:
         """Whether effect step ``fx``, written in place, can note whether it changed what the checks
@@ -294,7 +331,8 @@ class FlowSource:
         branch not taken leaves the checks as they were (a called list is quiet: Sequence._segment)."""
         return self.effects(fx.fn, self.me(fx.me_var), pad, fx, noted=fx.noted or ())
 
-    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = ()) -> list:
+    def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = (),
+                failed: list | tuple = ()) -> list:
         """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
         (name -> source; None: no locals): the ones it reads passed as its parameters
         (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
@@ -304,7 +342,7 @@ class FlowSource:
         it calls where ``declared_in`` says (building/inlined.py), else it is called. ``step``: the step
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
-        as the running step."""
+        as the running step. ``failed``: lines run before an error in them goes on (with ``step``)."""
         params, access = getattr(fn, "params", None), getattr(fn, "access", None)
         L = "None" if values is None else self.locals(fn, values)
         if params is not None:   # (what the compiler named them, as declared effects' parameters)
@@ -346,7 +384,7 @@ class FlowSource:
                    f"if getattr(e, 'rulebook_step', None) is None:\n{pad}        e.rulebook_step = {self.step(step)}")
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
-                f"{pad}    {handler}", f"{pad}    raise"]
+                f"{pad}    {handler}", *(f"{pad}    {x}" for x in failed), f"{pad}    raise"]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
                values: dict | None = None) -> list:

@@ -362,9 +362,12 @@ class Effects(Step):
     def __init__(self, fn, me_var):
         self.fn, self.me_var = fn, me_var
 
-    def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
-        return "\n".join([f"def R{self.index}(S, frame):", f"    {state_read('stack')}.pop()", *g.effects(self.fn, g.me(self.me_var), "    "),
-                          f"    return {'U' if self.quiet else 'None'}"])
+    def flow_source(self, g):   # (an effect list that is a whole body: its run, written once; in its
+        # one-step sequence's place, FlowSource.placed, its errors located at it and an error or an end leaving that frame)
+        seq, stack = g.placed(self), state_read("stack")
+        left = [] if seq is None else [f"{stack}.append({g.enter(seq)})"]
+        return "\n".join([f"def R{self.index}(S, frame):", f"    {stack}.pop()", *g.effects(self.fn, g.me(self.me_var), "    ", *(
+            () if seq is None else (self,)), failed=left), *(g.ended(self.fn, "    ", left) if left else []), f"    return {'U' if self.quiet else 'None'}"])
 
 
 NEXT = 1   # the slot of a sequence's frame holding the position of the next child to run
@@ -433,9 +436,8 @@ class Sequence(Step):
             "    return result"])
 
     def entry_source(self, g, frame: str, pad: str) -> list | None:
-        """A new frame's run (FlowSource.run_new): its first branch, the effects up to the first
-        child step and that step entered, written where the frame is pushed (``frame``); where
-        the child does not apply, the run called from the next place. None in the plain reference."""
+        """A new frame's run (FlowSource.run_new): its first branch, written where the frame is pushed
+        (``frame``; a child not applying: the run called from the next place). None in the plain reference."""
         if g.plain:
             return None
         first = next((k for k, c in enumerate(self.steps) if not c.inline), None)
@@ -450,15 +452,13 @@ class Sequence(Step):
         call of the run from the next place; ``own``: the trip running it is counted as the sequence's
         own, ``1 + charge``, FlowSource.own_trips: else that child hands the loop the frame)."""
         changed, stack = any(not fx.quiet for fx in effects), state_read("stack")
-        # noted: whether a change the checks can see was made, noted as the effects run, where
-        # none surely makes one (FlowSource.notes); when none did, the child runs at once
+        # noted: a change the checks see noted as made (FlowSource.notes); none made: the child at once
         noted = changed and all(fx.quiet or g.notes(fx) for fx in effects)
         out = [*([f"    if k == {start}:"] if entry is None else []), *([f"{pad}_changed = False"] if noted else [])]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
                 out.append(f"{pad}{state_add('steps', fx.charge)}")
-            out += [*(g.noting(fx, pad) if noted else   # (located at the effect, not at the list)
-                      g.effects(fx.fn, g.me(fx.me_var), pad, fx)), *g.ended(fx.fn, pad)]
+            out += [*(g.noting(fx, pad) if noted else g.effects(fx.fn, g.me(fx.me_var), pad, fx)), *g.ended(fx.fn, pad)]
         if child is None:
             return [*out, f"{pad}{state_read('stack')}.pop()", f"{pad}return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
@@ -484,10 +484,12 @@ class Sequence(Step):
                     f"{pad}{state_add('steps', 1 + child.charge)}"]
         elif skip is None:
             out.append(f"{pad}{push}")
+        failed = charge - child.charge if noted or asked else 0   # (the child's trip counted ahead raising: this run's)
         if skip is None:
-            return [*out, f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
+            ran = [f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
+            return [*out, *(g.recounted(ran, pad, failed) if failed else ran)]
         # not applying: this frame popped if last, else the next child at once (own: the loop's trip counted)
-        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
+        return [*out, *(g.recounted(skip, pad, failed) if failed else skip), *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
             f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
             f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 
