@@ -121,12 +121,13 @@ class FlowSource:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
 
-    def found(self, step, lines: list, pad: str, push) -> list:
+    def found(self, step, lines: list, pad: str, push, failed: int = 0) -> list:
         """``lines`` (at ``pad`` + 4) finding in place what ``step``'s run finds first (Step.skip_source),
         before its frame is pushed: an error in them located at ``step``, its new frame pushed first
-        (``push(slots)``), as the reference's run leaves the stack (the try costs nothing)."""
+        (``push(slots)``) and ``failed`` added to the step count, as the reference's run leaves the state."""
         return [f"{pad}try:", *lines, f"{pad}except Exception as e:", f"{pad}    if getattr(e, 'rulebook_step', None) is None:",
-                f"{pad}        e.rulebook_step = {self.step(step)}", *(f"{pad}    {line}" for line in push([repr(v) for v in step.fresh_frame])), f"{pad}    raise"]
+                f"{pad}        e.rulebook_step = {self.step(step)}", *(f"{pad}    {line}" for line in push([repr(v) for v in step.fresh_frame])),
+                *([f"{pad}    {state_add('steps', failed)}"] if failed else []), f"{pad}    raise"]
 
     def _name(self, obj, prefix: str) -> str:
         name = self._named.get(id(obj))
@@ -307,8 +308,7 @@ class FlowSource:
                 *([f"{pad}finally:", f"{pad}    {state_add('steps', later)}"] if later else [])]
 
     def tests_budget(self, step) -> bool:
-        """Whether a run of ``step`` or of a step inside it may test the budget itself: an effect
-        list (or hook) it holds may count a pass of a for_each (``counts``, building/effects.py)."""
+        """Whether a run of ``step`` or of one inside may test the budget: a for_each's pass (effects.py ``counts``)."""
         return any(getattr(v, "counts", False) for v in vars(step).values()) or any(
             self.tests_budget(c) for c in step.children())
 

@@ -291,11 +291,11 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def skip_source(self, g: FlowWriter, pad: str, push) -> list | None:
+    def skip_source(self, g: FlowWriter, pad: str, push, failed: int = 0) -> list | None:
         """Lines a sequence runs in place of this step's run: they push its frame (``push(slots)``: the
         lines pushing a new frame of the step's holding ``slots``, the sources of the values after its
         index, as ``f``) and return what the run returns, or end where it would only pop it (a pick by
-        nobody). None: run it."""
+        nobody; ``failed``: steps added where they raise, FlowSource.found). None: run it."""
 
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
@@ -468,8 +468,9 @@ class Sequence(Step):
         unchanged = not changed or noted or asked   # (else the loop checks first; asked: here, FlowSource.checks)
         new, run = g.start(child) if unchanged else (g.enter(child), None)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
+        failed = charge - child.charge if noted or asked else 0   # (the child's trip counted ahead raising: this run's)
         skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
-            g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
+            g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:], failed)
         out += [f"{pad}{line}" for line in mark]
         if noted or asked:   # (the checks, here or the loop's; then its trip to the child, which the reference takes, counted)
             first = skip is None and run == g.run(child)   # (the frame the loop finds pushed before the checks)
@@ -484,12 +485,11 @@ class Sequence(Step):
                     f"{pad}{state_add('steps', 1 + child.charge)}"]
         elif skip is None:
             out.append(f"{pad}{push}")
-        failed = charge - child.charge if noted or asked else 0   # (the child's trip counted ahead raising: this run's)
         if skip is None:
             ran = [f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
             return [*out, *(g.recounted(ran, pad, failed) if failed else ran)]
         # not applying: this frame popped if last, else the next child at once (own: the loop's trip counted)
-        return [*out, *(g.recounted(skip, pad, failed) if failed else skip), *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
+        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
             f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
             f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 
