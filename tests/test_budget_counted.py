@@ -200,3 +200,18 @@ def test_a_for_each_in_an_outcome_of_a_charged_attempt_stops_where_the_reference
             assert got == played(ref, seed, options={"resolve": "random"}), (budget, seed)
             stopped.add(got[2])
     assert "BudgetExceeded" in stopped
+
+
+def test_a_costly_effect_list_outcome_written_into_the_roll_counts_its_charge(tmp_path):
+    """An outcome of one costly effect list (charged for its expression), written into the roll
+    (FlowSource.next_step): its charge counted as the reference's sequence counts it, so a whole
+    game ends with the reference's step count and every budget stops where the reference stops."""
+    from test_flow_in_place import OUTCOMES
+    body = '[{set: {x: "count(board where n + m > 2 and n * m < 50 and n != m)"}}]'
+    for budget in [*range(10, 40), 10 ** 6]:
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), OUTCOMES % ("0.3", body, f"limits: {{steps: {budget}}}"))
+        assert any(s.kind == "effects" and s.charge for s in rules.steps)
+        ref = reference(rules)
+        for seed in range(4):
+            assert played(rules, seed, options={"resolve": "random"}) == played(ref, seed, options={"resolve": "random"}), (budget, seed)
