@@ -215,3 +215,39 @@ def test_a_costly_effect_list_outcome_written_into_the_roll_counts_its_charge(tm
         ref = reference(rules)
         for seed in range(4):
             assert played(rules, seed, options={"resolve": "random"}) == played(ref, seed, options={"resolve": "random"}), (budget, seed)
+
+
+CHECKED_THEN_FOR_EACH = chips_game("""flow:
+  - turns:
+      rounds: 6
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - set: {z: "z + x"}
+        - if: "count(pool where n + m > 2 and n * m < 60 and n != m + 1) > 0"
+          then:
+            - for_each: {in: "[1, 2, 3, 4, 5]", as: k, do: [{set: {y: "y + k"}}]}
+            - choose: {options: "[1, 2]", as: y}
+            - set: {x: 0}
+end_when: ["z > 90"]
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+""", game="checked_then_for_each", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+def test_a_for_each_in_a_charged_step_run_after_the_checks_stops_where_the_reference_stops(tmp_path):
+    """A charged ``if`` run at once by its sequence after a change an end condition reads (its trip
+    counted ahead of the checks: Sequence._segment), whose body's ``for_each`` counts and tests each
+    pass: the sequence's trip counted ahead, the ``if``'s once it returns, so that every budget from
+    15 to 129 stops the game at the same pass, step count and state as the reference."""
+    stopped = set()
+    for budget in range(15, 130):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), CHECKED_THEN_FOR_EACH % budget)
+        assert next(s for s in rules.steps if s.kind == "if").charge > 0
+        ref = reference(rules)
+        for seed in range(4):
+            got = played(rules, seed)
+            assert got == played(ref, seed), (budget, seed)
+            stopped.add(got[2])
+    assert "BudgetExceeded" in stopped

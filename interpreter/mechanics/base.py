@@ -436,14 +436,13 @@ class Sequence(Step):
             "    return result"])
 
     def entry_source(self, g, frame: str, pad: str) -> list | None:
-        """A new frame's run (FlowSource.run_new): its first branch, written where the frame is pushed
-        (``frame``; a child not applying: the run called from the next place). None in the plain reference."""
+        """A new frame's run (FlowSource.run_new): its first branch, where the frame is pushed (``frame``). None: plain."""
         if g.plain:
             return None
         first = next((k for k, c in enumerate(self.steps) if not c.inline), None)
-        effects, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
-        return self._segment(g, 0, effects, child, first is None or first == len(self.steps) - 1,
-                             None if first is None else first + 1, self.charge, pad, frame, self.index, g.own_trips(self))
+        fx, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
+        return self._segment(g, 0, fx, child, first is None or first == len(self.steps) - 1, None if first is None else first + 1,
+                             self.charge, pad, frame, self.index, g.own_trips(self))
 
     @staticmethod
     def _segment(g, start, effects, child, last, resume, charge, pad="        ", frame="frame", entry=None, own=True):
@@ -468,7 +467,9 @@ class Sequence(Step):
         unchanged = not changed or noted or asked   # (else the loop checks first; asked: here, FlowSource.checks)
         new, run = g.start(child) if unchanged else (g.enter(child), None)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
-        failed = charge - child.charge if noted or asked else 0   # (the child's trip counted ahead raising: this run's)
+        # (the child's trip counted ahead: raising, this run's instead; testing the budget, as FlowSource.next_step)
+        later = child.charge - charge if (noted or asked) and charge != child.charge and g.tests_budget(child) else 0
+        failed = (charge - child.charge if noted or asked else 0) + later
         skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
             g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:], failed)
         out += [f"{pad}{line}" for line in mark]
@@ -482,14 +483,14 @@ class Sequence(Step):
                         # the running trip tested first, its own; any other's, the loop counts: the frame handed back)
                         f"{pad}if {state_read('steps')} > {g.max_steps - 1 - charge}:", *(f"{pad}    {x}" for x in late),
                         f"{pad}    return U"] if own else [*(f"{pad}{x}" for x in late), f"{pad}return U"]),
-                    f"{pad}{state_add('steps', 1 + child.charge)}"]
+                    f"{pad}{state_add('steps', 1 + child.charge - later)}"]
         elif skip is None:
             out.append(f"{pad}{push}")
         if skip is None:
             ran = [f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
-            return [*out, *(g.recounted(ran, pad, failed) if failed else ran)]
+            return [*out, *(g.recounted(ran, pad, failed, later) if failed or later else ran)]
         # not applying: this frame popped if last, else the next child at once (own: the loop's trip counted)
-        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
+        return [*out, *(g.recounted(skip, pad, 0, later) if later else skip), *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
             f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
             f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 
