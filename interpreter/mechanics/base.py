@@ -362,8 +362,7 @@ class Effects(Step):
     def __init__(self, fn, me_var):
         self.fn, self.me_var = fn, me_var
 
-    def flow_source(self, g):   # (an effect list that is a whole body: its run, written once; in its
-        # one-step sequence's place, FlowSource.placed, its errors located at it and an error or an end leaving that frame)
+    def flow_source(self, g):   # (a whole body's run; in its one-step sequence's place, located at it, leaving that frame: g.placed)
         seq, stack = g.placed(self), state_read("stack")
         left = [] if seq is None else [f"{stack}.append({g.enter(seq)})"]
         return "\n".join([f"def R{self.index}(S, frame):", f"    {stack}.pop()", *g.effects(self.fn, g.me(self.me_var), "    ", *(
