@@ -220,3 +220,77 @@ def stand(rules, seed: int) -> str | None:
     except interpreter.GameError:
         pass
     return None if S is None else S.to_json()
+
+
+@pytest.mark.parametrize("body", [
+    '[{for_each: {in: "[1, 2, 3, 4, 5]", as: k, do: [{set: {z: "z + k"}}]}}]',
+    '[{for_each: {in: "[1, 2, 3]", as: k, do: [{set: {z: "z + k"}}]}}, {choose: {options: "[1, 2]", as: x}}]',
+], ids=["for_each", "for_each-then-choose"])
+def test_a_for_each_in_an_outcome_of_a_charged_attempt_stops_where_the_reference_stops(tmp_path, body):
+    """A ``for_each`` (each pass counted and tested against the budget, at the for_each) in an
+    outcome run at once by a roll charged for its chances: the roll's trip counted before the
+    outcome's steps run, as the reference's loop counts it, so that every budget from 12 to 90
+    stops the game at the same pass, step count and state."""
+    from test_flow_in_place import CHARGED_CHANCE, OUTCOMES
+    stopped = set()
+    for budget in range(12, 91):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), OUTCOMES % (CHARGED_CHANCE, body, f"limits: {{steps: {budget}}}"))
+        assert next(s for s in rules.steps if s.kind == "attempt").charge > 0
+        ref = reference(rules)
+        for seed in range(4):
+            got = played(rules, seed, options={"resolve": "random"})
+            assert got == played(ref, seed, options={"resolve": "random"}), (budget, seed)
+            stopped.add(got[2])
+    assert "BudgetExceeded" in stopped
+
+
+def test_a_costly_effect_list_outcome_written_into_the_roll_counts_its_charge(tmp_path):
+    """An outcome of one costly effect list (charged for its expression), written into the roll
+    (FlowSource.next_step): its charge counted as the reference's sequence counts it, so a whole
+    game ends with the reference's step count and every budget stops where the reference stops."""
+    from test_flow_in_place import OUTCOMES
+    body = '[{set: {x: "count(board where n + m > 2 and n * m < 50 and n != m)"}}]'
+    for budget in [*range(10, 40), 10 ** 6]:
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), OUTCOMES % ("0.3", body, f"limits: {{steps: {budget}}}"))
+        assert any(s.kind == "effects" and s.charge for s in rules.steps)
+        ref = reference(rules)
+        for seed in range(4):
+            assert played(rules, seed, options={"resolve": "random"}) == played(ref, seed, options={"resolve": "random"}), (budget, seed)
+
+
+CHECKED_THEN_FOR_EACH = chips_game("""flow:
+  - turns:
+      rounds: 6
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - set: {z: "z + x"}
+        - if: "count(pool where n + m > 2 and n * m < 60 and n != m + 1) > 0"
+          then:
+            - for_each: {in: "[1, 2, 3, 4, 5]", as: k, do: [{set: {y: "y + k"}}]}
+            - choose: {options: "[1, 2]", as: y}
+            - set: {x: 0}
+end_when: ["z > 90"]
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+""", game="checked_then_for_each", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+def test_a_for_each_in_a_charged_step_run_after_the_checks_stops_where_the_reference_stops(tmp_path):
+    """A charged ``if`` run at once by its sequence after a change an end condition reads (its trip
+    counted ahead of the checks: Sequence._segment), whose body's ``for_each`` counts and tests each
+    pass: the sequence's trip counted ahead, the ``if``'s once it returns, so that every budget from
+    15 to 129 stops the game at the same pass, step count and state as the reference."""
+    stopped = set()
+    for budget in range(15, 130):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), CHECKED_THEN_FOR_EACH % budget)
+        assert next(s for s in rules.steps if s.kind == "if").charge > 0
+        ref = reference(rules)
+        for seed in range(4):
+            got = played(rules, seed)
+            assert got == played(ref, seed), (budget, seed)
+            stopped.add(got[2])
+    assert "BudgetExceeded" in stopped

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.building.flowgen import compile_flow
+from interpreter.building.flowmodule import compile_flow
 from interpreter.building.listing import listing
 from interpreter.expr.names import var_ref
 from interpreter.tools.cli import main

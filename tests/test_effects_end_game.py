@@ -213,3 +213,19 @@ def test_an_effect_written_into_a_turns_entry_raising_leaves_the_references_stat
         got = _until_error(rules, seed)
         assert got == _until_error(ref, seed)
         assert "index" in got[0] and "g.yaml:30" in got[0], got[0]
+
+
+@pytest.mark.parametrize("place", ["outcome", "while", "turns"])
+def test_a_game_ended_by_a_one_effect_list_body_leaves_its_frame(tmp_path, place):
+    """An ``end_game`` in an effect list that is a whole body (an attempt's outcome, a ``while``'s or
+    a ``turns``'s steps), written or run in the body's place (FlowSource.next_step, start): the
+    body's sequence frame is left on the stack where the game ended, as the reference leaves it
+    (a finished game's saved state is compared whole)."""
+    from test_flow_in_place import LOOPS, ONE_EFFECT_BODY, OUTCOMES, played_states
+    from test_flowgen import reference
+    text = (OUTCOMES % ("0.3", "[{end_game: {}}]", "") if place == "outcome" else
+            ONE_EFFECT_BODY % (LOOPS[place] % "{end_game: {}}"))
+    rules = load_text(tmp_path, text)
+    got = played_states(rules, range(6), {"resolve": "random"})
+    assert got == played_states(reference(rules), range(6), {"resolve": "random"})
+    assert all(error is None for _, error, _, _ in got)

@@ -215,3 +215,160 @@ def test_an_error_found_in_place_leaves_the_frame_the_reference_pushed(tmp_path,
     assert stood[0] == stood[1]
     assert stood[0][2][-1][0] == [s for s in rules.steps if s.kind == step.split(":")[0]][-1].index   # (its frame)
     assert "g.yaml:15:5" in stood[0][0]
+
+
+RAISING_IN_TURNS = chips_game("""flow:
+  - turns:
+      rounds: 2
+      steps:
+        - choose: {options: "[1, 5]", as: x}
+        - set: {z: "z + x"}
+        - %s
+%s
+scoring:
+  categories: {z: "z"}
+""", game="raising_in_turns", players=(2, 2), ints="x z", start=0)
+
+
+@pytest.mark.parametrize("step", [
+    'choose: {options: "[[0, 1], [1, 2]][z]", as: x}',   # the options raise (z = 5)
+    'choose: {who: "[me, none][z]", options: "[0, 1]", as: x}',   # the seat asked raises
+    'pick: {from: pool, to: mine, who: "[me, none][z]", count: 1}',
+], ids=["choose-options", "choose-who", "pick-who"])
+@pytest.mark.parametrize("after", ["        - set: {z: 0}", ""], ids=["then-more", "last"])
+def test_an_error_found_in_place_inside_turns_leaves_the_reference_state(tmp_path, step, after):
+    """As above, inside a ``turns`` whose choose asks the default seat (``me``): the same error,
+    step count and stack as the reference's."""
+    rules = load_text(tmp_path, RAISING_IN_TURNS % (step, after))
+    stood = []
+    for game in (rules, reference(rules)):
+        S = game.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError, match="index 5 is out of range") as e:
+            S.apply_index(1)   # x = 5: z = 5
+        stood.append((str(e.value), S.steps, S.dec, S.to_json()))
+    assert stood[0] == stood[1]
+    assert "g.yaml:18:11" in stood[0][0]
+
+
+CHARGED_CHOOSE = chips_game("""flow:
+  - turns:
+      rounds: 6
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - set: {z: "z + x"}
+        - choose: {options: "[1, 2] where count(pool where n + m > 2 and n * m < 60) > 0 and 10 / (2 - z) != 0", as: y}
+        %s
+end_when: ["z > 90"]
+scoring:
+  categories: {chips: "count(mine)"}
+""", game="charged_choose", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+@pytest.mark.parametrize("after", ["- set: {y: 0}", ""], ids=["then-more", "last"])
+def test_an_error_found_in_place_after_a_checked_change_counts_the_reference_steps(tmp_path, after):
+    """A charged choose found in place after a change an end condition reads: its trip is counted
+    ahead of the checks, but where its options raise the reference has counted only the
+    sequence's trip (the choose's never ends): the same step count, error and stack."""
+    rules = load_text(tmp_path, CHARGED_CHOOSE % after)
+    assert [s for s in rules.steps if s.kind == "choose"][-1].charge > 0
+    stood = []
+    for game in (rules, reference(rules)):
+        S = game.new_game(2, seed=0)
+        with pytest.raises(interpreter.GameError, match="division by zero") as e:
+            S.apply_index(1)   # x = 2: z = 2
+        stood.append((str(e.value), S.steps, S.to_json()))   # (the stack as a saved state holds it)
+    assert stood[0] == stood[1]
+
+
+OUTCOMES = """
+game: outcomes_raising
+players: {min: 2, max: 2}
+components:
+  spots:
+    attributes: {n: 1..6, m: 1..9}
+zones:
+  board: {owner: none, visible: all, start: [spots]}
+  taken: {owner: player, visible: all}
+vars:
+  result: str
+  x: {type: int, start: 0}
+  z: {type: int, start: 0}
+flow:
+  - turns:
+      from: 0
+      until: "count(board) < 20"
+      steps:
+        - choose: {options: "[1, 2]", as: z}
+        - attempt:
+            as: result
+            outcomes:
+              slip: {chance: "%s", steps: [{move: {from: board, to: taken, count: 1}}]}
+              half: {chance: "0.5", steps: %s}
+              take: {chance: rest, steps: [{move: {from: board, to: taken, count: 1}}]}
+%s
+scoring:
+  categories: {taken: "count(taken)"}
+"""
+CHARGED_CHANCE = "0.3 if count(board where n + m > 2 and n * m < 60 and n != m + 1) > 0 else 0.2"
+OUTCOME_BODIES = {
+    "effects": '[{set: {x: "[1, 2][x + 5]"}}]',
+    "effects-more": '[{set: {z: 1}}, {set: {x: "[1, 2][x + 5]"}}]',
+    "choose": '[{choose: {options: "[[1, 2]][x + 5]", as: x}}]',
+    "choose-then": '[{choose: {options: "[[1, 2]][x + 5]", as: x}}, {set: {z: 1}}]',
+    "pick-who": '[{pick: {from: board, to: taken, count: 1, who: "[0, 1][x + 5]"}}, {set: {z: 1}}]',
+}
+
+
+def played_states(rules, seeds, options=None) -> list:
+    """Random games, each until it ends or raises: (decisions, the error's text, steps, the saved
+    state: ``to_json``, whose frames are lists, a constant frame's tuple too)."""
+    out = []
+    for seed in seeds:
+        rnd, k, S = random.Random(seed), 0, rules.new_game(2, seed=seed, options=options)
+        try:
+            while not S.is_terminal():
+                S.apply_index(rnd.randrange(len(S.dec[1])))
+                k += 1
+            out.append((k, None, S.steps, S.to_json()))
+        except interpreter.GameError as e:
+            out.append((k, str(e), S.steps, S.to_json()))
+    return out
+
+
+@pytest.mark.parametrize("charged", [False, True], ids=["uncharged", "charged"])
+@pytest.mark.parametrize("body", sorted(OUTCOME_BODIES))
+def test_an_error_in_an_outcome_run_at_once_leaves_the_reference_state(tmp_path, body, charged):
+    """An attempt's outcome run at once from its roll (FlowSource.next_step; an effect list
+    written into the roll) whose steps raise: the error located where the reference locates it
+    (at the effect), the outcome's sequence frame on the stack and the attempt's trip counted
+    (charged for its chances, or not) as the reference leaves them."""
+    rules = load_text(tmp_path, OUTCOMES % (CHARGED_CHANCE if charged else "0.3", OUTCOME_BODIES[body], ""))
+    assert bool(rules.steps[-4].charge if rules.steps[-4].kind == "attempt" else
+                next(s for s in rules.steps if s.kind == "attempt").charge) == charged
+    got = played_states(rules, range(4), {"resolve": "random"})
+    assert got == played_states(reference(rules), range(4), {"resolve": "random"})
+    assert all(error is not None for _, error, _, _ in got)
+
+
+ONE_EFFECT_BODY = chips_game("""flow:
+  - turns:
+      rounds: 3
+      steps:
+        - choose: {options: "[1, 2, 3]", as: x}
+        - move: {from: pool, to: mine, count: 1}
+        - %s
+scoring:
+  categories: {chips: "count(mine)"}
+""", game="one_effect_body", players=(2, 2), ints="x z", start=0)
+LOOPS = {"while": 'while: "x == 3 and z < 1"\n          steps: [%s]', "turns": "turns:\n            rounds: 1\n            steps: [%s]"}
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_an_error_in_a_body_of_one_effect_list_is_located_at_the_effect(tmp_path, loop):
+    """A ``while``'s or ``turns``'s body of one effect list, run as that list in the body's place
+    (FlowSource.start): its error located at the effect ("in effects"), the body's frame left on
+    the stack, as the reference leaves them."""
+    rules = load_text(tmp_path, ONE_EFFECT_BODY % (LOOPS[loop] % '{set: {z: "[1, 2][x + 5]"}}'))
+    got = played_states(rules, range(6))
+    assert got == played_states(reference(rules), range(6))
+    assert any(error is not None and "in effects" in error for _, error, _, _ in got)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.building.flowgen import compile_flow
+from interpreter.building.flowmodule import compile_flow
 from interpreter.engine.layout import Layout
 from interpreter.engine.state import State
 from helpers import bundled, calls_in_play, load_text, trick_ruleset

@@ -69,7 +69,7 @@ flow:
 
 
 def test_an_effect_list_runs_in_place_where_its_errors_and_frames_name_its_rule(tmp_path):
-    from interpreter.building.flowgen import compile_flow
+    from interpreter.building.flowmodule import compile_flow
     rules = two_seats(tmp_path, "looping", LOOPING)
     assert "# F" in rules.flow_source and "looping.yaml:13:9, written in place" in rules.flow_source
     assert "written in place" not in compile_flow(rules, plain=True)[4]   # (the reference calls each function)

@@ -119,7 +119,7 @@ def test_a_trick_going_round_more_times_than_there_are_cards_is_a_located_error(
 def test_the_bound_of_a_tricks_plays_is_the_card_count_written_in():
     """The cards of the game are known when it is built: the trick's check of its plays reads
     no table (the plain reference does), and 60 plays of 60 cards are allowed (61 are not, above)."""
-    from interpreter.building.flowgen import compile_flow
+    from interpreter.building.flowmodule import compile_flow
     rules = bundled("diamonds")
     assert len(rules.card_labels) == 60 and "not 0 < k <= 60:" in rules.module_source
     assert "not 0 < k <= len(S.rules.card_labels):" in compile_flow(rules, plain=True)[4]

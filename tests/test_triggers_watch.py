@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from interpreter.building.flowgen import compile_flow
+from interpreter.building.flowmodule import compile_flow
 from interpreter.errors import GameError
 from test_flowgen import lockstep, reference
 from test_mechanics import load

@@ -39,7 +39,7 @@ from .declarations import Declarations
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
 from .declared import parameter
-from .flowgen import compile_flow
+from .flowmodule import compile_flow
 from .rulelines import by_rule
 from .watch import EVERYTHING, Quiet, watched
 

@@ -113,6 +113,9 @@ class EffectCompiler(DeclaredEffects, Targets):
         # whether running it may end the game: a step running it tests ``S.over`` after it only then
         # (flowgen.FlowSource.ended)
         fn.ends = self.may_end(access)
+        # whether running it may count a pass against the budget and test it (a for_each): a step
+        # running it tests the budget at the count the reference has then (flowgen.FlowSource.next_step)
+        fn.counts = body[5] or self.may_end(access, "counts")
         if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
             fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
@@ -142,18 +145,19 @@ class EffectCompiler(DeclaredEffects, Targets):
         events = tuple((len(own) + at, column - 4) for at, column in em.events)
         calls = tuple((len(own) + at, depth - 1, *rest) for at, depth, *rest in em.calls)
         return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks, events,
-                                     calls)
+                                     calls, em.counts)
 
-    def may_end(self, access: Access) -> bool:
+    def may_end(self, access: Access, what: str = "ends") -> bool:
         """Whether code touching ``access`` may end the game: it has an ``end_game`` (in any
         branch), may touch anything, calls a declared effect that may (``ends``, each compiled
         before its callers), or fills a zone whose enter triggers may or are not all compiled
-        yet (a declared effect's or a trigger's own code, compiled first)."""
-        if access.ends or access.opaque:
+        yet (a declared effect's or a trigger's own code, compiled first). ``what="counts"``:
+        whether the code it runs elsewhere (those effects, those triggers) may count against the budget."""
+        if what == "ends" and access.ends or access.opaque:
             return True
         ns, triggers = self.ctx.names.namespace, self.ctx.triggers
-        return any(getattr(ns.get(f"E_{name}"), "ends", True) for name in access.calls) or any(
-            zone not in triggers.live or any(fn is not None and getattr(fn, "ends", True) for _, _, fn, _ in
+        return any(getattr(ns.get(f"E_{name}"), what, True) for name in access.calls) or any(
+            zone not in triggers.live or any(fn is not None and getattr(fn, what, True) for _, _, fn, _ in
                                              triggers.enter.get(zone, ())) for zone in access.zones_entered)
 
     @property
@@ -364,6 +368,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         ns = self.ctx.names.namespace
         loc = f"_loc{len(ns)}"
         ns[loc] = self.ctx.smap.loc(path)
+        em.counts = True
         em.line(state_add("steps", 1))
         em.line(f"if {state_read('steps')} > {self.ctx.max_steps}: _over_budget(S, {loc})")   # (the flow's too)
 

@@ -9,6 +9,7 @@ class Emitter:
         self.depth = 1
         self.tmp = 0
         self.local_dict = False   # the lines bind a local in ``L`` (a for_each): L must be a dict
+        self.counts = False   # the lines count a pass against the step budget and test it (a for_each)
         # (line index, depth, what its items write) where the list and each if/switch branch
         # begin (EffectCompiler.block): its direct items, those of an if or switch inside not
         self.marks: list[tuple[int, int, list]] = []

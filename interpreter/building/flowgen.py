@@ -21,25 +21,17 @@ expects), ``U`` UNCHANGED.
 """
 from __future__ import annotations
 
-import linecache
 
-from ..engine import loop
 from ..engine.protocol import ASKED, UNCHANGED
 from ..expr.code import Const, Seats, Table, Var, shape
 from ..expr.reuse import global_names
-from ..expr.runtime import RUNTIME_ERRORS
 from ..expr.names import item_read, state_add, state_read, table_ref
-from ..errors import tag_origin
-from ..loading.kept import compiled
 from ..mechanics.base import Effects, Sequence, Step
-from .decision import apply_index_source
 from .declared import parameter
 from .late import Late
 from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
-from .listing import graft, module
-from .rulelines import by_rule, relocated
-from .gameloop import advance_source, asks_again, in_place, loop_lines
-from .trips import climb_source, own_trips, trip_charges, up_source
+from .gameloop import in_place
+from .trips import climb_source, own_trips, parents, trip_charges, up_source
 
 
 
@@ -127,12 +119,13 @@ class FlowSource:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
 
-    def found(self, step, lines: list, pad: str, push) -> list:
+    def found(self, step, lines: list, pad: str, push, failed: int = 0) -> list:
         """``lines`` (at ``pad`` + 4) finding in place what ``step``'s run finds first (Step.skip_source),
         before its frame is pushed: an error in them located at ``step``, its new frame pushed first
-        (``push(slots)``), as the reference's run leaves the stack (the try costs nothing)."""
+        (``push(slots)``) and ``failed`` added to the step count, as the reference's run leaves the state."""
         return [f"{pad}try:", *lines, f"{pad}except Exception as e:", f"{pad}    if getattr(e, 'rulebook_step', None) is None:",
-                f"{pad}        e.rulebook_step = {self.step(step)}", *(f"{pad}    {line}" for line in push([repr(v) for v in step.fresh_frame])), f"{pad}    raise"]
+                f"{pad}        e.rulebook_step = {self.step(step)}", *(f"{pad}    {line}" for line in push([repr(v) for v in step.fresh_frame])),
+                *([f"{pad}    {state_add('steps', failed)}"] if failed else []), f"{pad}    raise"]
 
     def _name(self, obj, prefix: str) -> str:
         name = self._named.get(id(obj))
@@ -152,10 +145,10 @@ class FlowSource:
             # place (its run's first branch: the same stack after it, a frame and a call fewer)
             if late is not None:   # (an effect may raise: the frames pushed before it runs)
                 lines += late.before(pad)
-            own = self.enter(seq)   # (the sequence's frame, which the reference has on the stack where
-            for fx in seq.steps[:-1]:   # an effect raises or ends the game: pushed there)
+            own = [f"{state_read('stack')}.append({self.enter(seq)})"]   # (the sequence's frame, which the
+            for fx in seq.steps[:-1]:   # reference has on the stack where an effect raises or ends the game)
                 lines += [*([f"{pad}{state_add('steps', fx.charge)}"] if fx.charge else []),
-                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx, frame=own), *self.ended(fx.fn, pad, own)]
+                          *self.effects(fx.fn, self.me(fx.me_var), pad, fx, failed=own), *self.ended(fx.fn, pad, own)]
                 late = late and late.after(fx.fn)
             step = seq.steps[-1]
             if not all(fx.quiet for fx in seq.steps[:-1]):   # (a change the checks can see: the loop checks first)
@@ -198,18 +191,33 @@ class FlowSource:
         started = self._started(step) if frame is None and caller is not None else None
         # (handed to the loop, the frame is the one the reference's loop finds: step's own, not the one started)
         hand = f"{stack}[-1] = {self.enter(step)}" if started is not None and started is not step else ""
-        ahead = self.ahead(caller, step.charge, pad, hand) if caller is not None else [count]
+        # the step's trip counted ahead of the caller's, whose frame was resumed by its own trip (the
+        # reference's loop counts it before the step's run): where that run raises, the caller's
+        # counted instead (``failed``); where it may test the budget (a for_each's pass), the
+        # caller's counted ahead and the step's once it returns (``later``)
+        differ = 0 if caller is None or self.plain else caller.charge - step.charge
+        later = -differ if differ and self.tests_budget(step) else 0
+        failed = differ + later
+        ahead = self.ahead(caller, step.charge - later, pad, hand) if caller is not None else [count]
         if type(started) is Effects and _constant_frame(started):
             # an effect list's run pops the frame it was given and runs the effects: its effects
-            # written here, no frame made and no call (errors located as its run locates them), its
-            # trip counted ahead, the frame pushed only where it is handed to the loop (tail: popped first)
-            return [*([f"{pad}{stack}.pop()"] if tail else []), *self.ahead(caller, step.charge, pad, f"{stack}.append({self.enter(step)})"),
-                    *self.effects(started.fn, self.me(started.me_var), pad), f"{pad}return {'U' if started.quiet else 'None'}"]
+            # written here, no frame made and no call, its trip counted ahead; an error in them is
+            # located at the list, and where one is raised or the list ends the game, the frame the
+            # reference's run leaves is pushed (its sequence's, ``placed``), as where it is handed
+            # to the loop (tail: popped first)
+            left = [f"{stack}.append({self.enter(step)})"] if started is not step else []
+            return [*([f"{pad}{stack}.pop()"] if tail else []), *self.ahead(caller, step.charge - later, pad, f"{stack}.append({self.enter(step)})"),
+                    *([f"{pad}{state_add('steps', started.charge)}"] if started.charge else []),
+                    *self.effects(started.fn, self.me(started.me_var), pad, started, failed=[
+                        *([state_add("steps", failed)] if failed else []), *left]),
+                    *([f"{pad}{state_add('steps', later)}"] if later else []), *self.ended(started.fn, pad, left),
+                    f"{pad}return {'U' if started.quiet else 'None'}"]
         if frame is None:
             new, run = self.start(step)
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
         if caller is not None:
-            return [*push, *ahead, *(self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"])]
+            ran = self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"]
+            return [*push, *ahead, *(self.recounted(ran, pad, failed, later) if failed or later else ran)]
         lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:   # (then the loop's trips up the flow, where it has any)
@@ -286,12 +294,31 @@ class FlowSource:
         in the plain reference."""
         return self.plain or getattr(fn, "ends", True)
 
-    def ended(self, fn, pad: str, frame: str = "") -> list:
+    def ended(self, fn, pad: str, left: list | tuple = ()) -> list:
         """Lines ending a run, as the reference does, where effect list ``fn``, just run, ended the
-        game; none where it cannot (``may_end``). ``frame``: the source of a frame the reference
-        has on the stack there and these lines have not pushed (pushed first)."""
-        push = [f"{pad}    {state_read('stack')}.append({frame})"] if frame else []
-        return [f"{pad}if {state_read('over')}:", *push, f"{pad}    return None"] if self.may_end(fn) else []
+        game (``left``: the lines leaving the frames the reference's run leaves); none where it
+        cannot (``may_end``)."""
+        return [f"{pad}if {state_read('over')}:", *(f"{pad}    {x}" for x in left), f"{pad}    return None"] if self.may_end(fn) else []
+
+    def recounted(self, lines: list, pad: str, failed: int = 0, later: int = 0) -> list:
+        """``lines`` (at ``pad``, ending in returns: a step's runs, at once) with the step count put
+        right after them: ``failed`` added where they raise, ``later`` where they return (the try
+        costs nothing when nothing is raised)."""
+        return [f"{pad}try:", *(f"    {x}" for x in lines), f"{pad}except BaseException:",
+                f"{pad}    {state_add('steps', failed - later)}", f"{pad}    raise",
+                *([f"{pad}finally:", f"{pad}    {state_add('steps', later)}"] if later else [])]
+
+    def tests_budget(self, step) -> bool:
+        """Whether a run of ``step`` or of one inside may test the budget: a for_each's pass (effects.py ``counts``)."""
+        return any(getattr(v, "counts", False) for v in vars(step).values()) or any(
+            self.tests_budget(c) for c in step.children())
+
+    def placed(self, step):
+        """The sequence whose new frames effect list ``step``'s frame stands in place of (``start``:
+        a sequence of that one list), where its run leaves that sequence's frame on an error or
+        an end; None elsewhere (its own frame, as in the plain reference)."""
+        seq = parents(self).get(step.index)
+        return seq if type(seq) is Sequence and self._started(seq) is step else None
 
     def notes(self, fx) -> bool:
         """Whether effect step ``fx``, written in place, can note whether it changed what the checks
@@ -306,7 +333,7 @@ class FlowSource:
         return self.effects(fx.fn, self.me(fx.me_var), pad, fx, noted=fx.noted or ())
 
     def effects(self, fn, me: str, pad: str, step=None, values: dict | None = None, noted: tuple = (),
-                frame: str = "") -> list:
+                failed: list | tuple = ()) -> list:
         """Lines running effect list ``fn`` as the seat ``me`` with a hook's locals ``values``
         (name -> source; None: no locals): the ones it reads passed as its parameters
         (``fn.params``, a hook compiled ``by_name``), else as ``L`` (``locals``). Its statements
@@ -316,7 +343,7 @@ class FlowSource:
         it calls where ``declared_in`` says (building/inlined.py), else it is called. ``step``: the step
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
-        as the running step. ``frame``: as ``ended``'s, pushed by the handler before it raises."""
+        as the running step. ``failed``: lines run before an error in them goes on (with ``step``)."""
         params, access = getattr(fn, "params", None), getattr(fn, "access", None)
         L = "None" if values is None else self.locals(fn, values)
         if params is not None:   # (what the compiler named them, as declared effects' parameters)
@@ -358,7 +385,7 @@ class FlowSource:
                    f"if getattr(e, 'rulebook_step', None) is None:\n{pad}        e.rulebook_step = {self.step(step)}")
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
-                f"{pad}    {handler}", *([f"{pad}    {state_read('stack')}.append({frame})"] if frame else []), f"{pad}    raise"]
+                f"{pad}    {handler}", *(f"{pad}    {x}" for x in failed), f"{pad}    raise"]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
                values: dict | None = None) -> list:
@@ -413,62 +440,7 @@ class FlowSource:
         return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}
 
 
-def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
-    """(the run and the resolve function of each step, by index; the game loop
-    ``advance(S, changed=True)``; a decision taken, ``apply_index(S, i)``; the generated source of the flow; the text executed: the
-    ruleset's whole module, listing.py, or the plain flow alone). ``plain``: the reference (FlowSource):
-    each step kind's generator with its specialisations off, or the step's own ``run`` and
-    ``resolve`` methods for a kind that still has them, and the loop with every branch kept.
-    ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
-    g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain, len(rules.card_labels))
-    g.rules = rules
-    sources = []
-    for step in rules.steps:
-        src = step.flow_source(g) if not plain or _generated_only(step, "run") else None
-        if src is None:
-            g.ns[f"R{step.index}"] = step.run
-        else:
-            sources.append(src)
-        if "resolve" in step.__dict__ or (plain and not _generated_only(step, "resolve")):
-            src = None   # (coverage wraps resolve)
-        else:
-            src = step.resolve_source(g)
-        if src is None:
-            g.ns[f"Q{step.index}"] = step.resolve
-        else:
-            if g.runs_on and getattr(step, "asks_again", False) and "enter" not in step.__dict__:
-                src += "\n" + asks_again(rules, step)
-            sources.append(src)
-    sources += [advance_source(rules, g, plain), apply_index_source(loop_lines(rules, g, plain))]
-    g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
-                _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules, _checked_index=loop.checked_index)
-    source = "\n\n".join(sources) + "\n"
-    text, functions = (source, {}) if plain else module(rules, g.named(), source)
-    filename = f"<{'flow' if plain else 'module'} {rules.name}{' ' + rules.variant if rules.variant else ''}>"
-    # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
-    lines = text.splitlines(True)
-    linecache.cache[filename] = (len(text), None, lines, filename)
-    exec(compiled(text, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked rules
-    if not plain:   # each function named by its rule's line (a profile then says which runs)
-        graft(functions, g.ns, lambda fn, loc: by_rule(fn, loc, text, lines))
-        for step in rules.steps:
-            for prefix in ("R", "Q", "W"):
-                code = getattr(g.ns.get(f"{prefix}{step.index}"), "__code__", None)
-                if code is not None and code.co_filename == filename:   # (generated here, not a method)
-                    by_rule(g.ns[f"{prefix}{step.index}"], step.loc, text, lines)
-    runs = g.ns["RUNS"] = tuple(g.ns[f"R{s.index}"] for s in rules.steps)
-    resolves = g.ns["RESOLVES"] = tuple(g.ns[f"Q{s.index}"] for s in rules.steps)
-    out = (runs, resolves, g.ns["advance"], g.ns["apply_index"], source, text)
-    return (*out, g.named()) if names else out
-
-
 def _constant_frame(step) -> bool:
     """Whether ``step``'s new frames are constants (``Step.fresh_frame``), written as a list
     display; not where coverage wraps the step's own enter (it counts the entries)."""
     return "enter" not in step.__dict__ and type(step).enter is Step.enter
-
-
-def _generated_only(step, method: str) -> bool:
-    """Whether ``step``'s kind defines ``run`` (or ``resolve``) only by its generator: no method
-    of its own to be the reference (the base class's raises)."""
-    return getattr(type(step), method) is getattr(Step, method)

@@ -291,11 +291,11 @@ class Step:
         """The source of ``def Q<index>(S, frame, value)``, resolve() specialised, or None."""
         return None
 
-    def skip_source(self, g: FlowWriter, pad: str, push) -> list | None:
+    def skip_source(self, g: FlowWriter, pad: str, push, failed: int = 0) -> list | None:
         """Lines a sequence runs in place of this step's run: they push its frame (``push(slots)``: the
         lines pushing a new frame of the step's holding ``slots``, the sources of the values after its
         index, as ``f``) and return what the run returns, or end where it would only pop it (a pick by
-        nobody). None: run it."""
+        nobody; ``failed``: steps added where they raise, FlowSource.found). None: run it."""
 
     def settle(self, quiet, watched_vars) -> None:
         """Once the whole ruleset is built: learn which of this step's own changes the
@@ -362,9 +362,11 @@ class Effects(Step):
     def __init__(self, fn, me_var):
         self.fn, self.me_var = fn, me_var
 
-    def flow_source(self, g):   # (an effect list that is a whole body: its run, written once)
-        return "\n".join([f"def R{self.index}(S, frame):", f"    {state_read('stack')}.pop()", *g.effects(self.fn, g.me(self.me_var), "    "),
-                          f"    return {'U' if self.quiet else 'None'}"])
+    def flow_source(self, g):   # (a whole body's run; in its one-step sequence's place, located at it, leaving that frame: g.placed)
+        seq, stack = g.placed(self), state_read("stack")
+        left = [] if seq is None else [f"{stack}.append({g.enter(seq)})"]
+        return "\n".join([f"def R{self.index}(S, frame):", f"    {stack}.pop()", *g.effects(self.fn, g.me(self.me_var), "    ", *(
+            () if seq is None else (self,)), failed=left), *(g.ended(self.fn, "    ", left) if left else []), f"    return {'U' if self.quiet else 'None'}"])
 
 
 NEXT = 1   # the slot of a sequence's frame holding the position of the next child to run
@@ -433,15 +435,13 @@ class Sequence(Step):
             "    return result"])
 
     def entry_source(self, g, frame: str, pad: str) -> list | None:
-        """A new frame's run (FlowSource.run_new): its first branch, the effects up to the first
-        child step and that step entered, written where the frame is pushed (``frame``); where
-        the child does not apply, the run called from the next place. None in the plain reference."""
+        """A new frame's run (FlowSource.run_new): its first branch, where the frame is pushed (``frame``). None: plain."""
         if g.plain:
             return None
         first = next((k for k, c in enumerate(self.steps) if not c.inline), None)
-        effects, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
-        return self._segment(g, 0, effects, child, first is None or first == len(self.steps) - 1,
-                             None if first is None else first + 1, self.charge, pad, frame, self.index, g.own_trips(self))
+        fx, child = (self.steps, None) if first is None else (self.steps[:first], self.steps[first])
+        return self._segment(g, 0, fx, child, first is None or first == len(self.steps) - 1, None if first is None else first + 1,
+                             self.charge, pad, frame, self.index, g.own_trips(self))
 
     @staticmethod
     def _segment(g, start, effects, child, last, resume, charge, pad="        ", frame="frame", entry=None, own=True):
@@ -450,15 +450,13 @@ class Sequence(Step):
         call of the run from the next place; ``own``: the trip running it is counted as the sequence's
         own, ``1 + charge``, FlowSource.own_trips: else that child hands the loop the frame)."""
         changed, stack = any(not fx.quiet for fx in effects), state_read("stack")
-        # noted: whether a change the checks can see was made, noted as the effects run, where
-        # none surely makes one (FlowSource.notes); when none did, the child runs at once
+        # noted: a change the checks see noted as made (FlowSource.notes); none made: the child at once
         noted = changed and all(fx.quiet or g.notes(fx) for fx in effects)
         out = [*([f"    if k == {start}:"] if entry is None else []), *([f"{pad}_changed = False"] if noted else [])]
         for fx in effects:
             if fx.charge:   # costly effects count against the budget (engine/loop.py)
                 out.append(f"{pad}{state_add('steps', fx.charge)}")
-            out += [*(g.noting(fx, pad) if noted else   # (located at the effect, not at the list)
-                      g.effects(fx.fn, g.me(fx.me_var), pad, fx)), *g.ended(fx.fn, pad)]
+            out += [*(g.noting(fx, pad) if noted else g.effects(fx.fn, g.me(fx.me_var), pad, fx)), *g.ended(fx.fn, pad)]
         if child is None:
             return [*out, f"{pad}{state_read('stack')}.pop()", f"{pad}return {'None if _changed else U' if noted else 'None' if changed else 'U'}"]
 
@@ -468,8 +466,11 @@ class Sequence(Step):
         unchanged = not changed or noted or asked   # (else the loop checks first; asked: here, FlowSource.checks)
         new, run = g.start(child) if unchanged else (g.enter(child), None)
         *mark, push = place(new)   # (a child that may not apply pushes its frame only where it does)
+        # (the child's trip counted ahead: raising, this run's instead; testing the budget, as FlowSource.next_step)
+        later = child.charge - charge if (noted or asked) and charge != child.charge and g.tests_budget(child) else 0
+        failed = (charge - child.charge if noted or asked else 0) + later
         skip = None if not unchanged or run != g.run(child) or not g.constant(child) else child.skip_source(
-            g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:])
+            g, pad, lambda slots: place(f"[{child.index}, {', '.join(slots)}]")[-1:], failed)
         out += [f"{pad}{line}" for line in mark]
         if noted or asked:   # (the checks, here or the loop's; then its trip to the child, which the reference takes, counted)
             first = skip is None and run == g.run(child)   # (the frame the loop finds pushed before the checks)
@@ -481,13 +482,14 @@ class Sequence(Step):
                         # the running trip tested first, its own; any other's, the loop counts: the frame handed back)
                         f"{pad}if {state_read('steps')} > {g.max_steps - 1 - charge}:", *(f"{pad}    {x}" for x in late),
                         f"{pad}    return U"] if own else [*(f"{pad}{x}" for x in late), f"{pad}return U"]),
-                    f"{pad}{state_add('steps', 1 + child.charge)}"]
+                    f"{pad}{state_add('steps', 1 + child.charge - later)}"]
         elif skip is None:
             out.append(f"{pad}{push}")
         if skip is None:
-            return [*out, f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
+            ran = [f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
+            return [*out, *(g.recounted(ran, pad, failed, later) if failed or later else ran)]
         # not applying: this frame popped if last, else the next child at once (own: the loop's trip counted)
-        return [*out, *skip, *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
+        return [*out, *(g.recounted(skip, pad, 0, later) if later else skip), *([f"{pad}{state_read('stack')}.pop()", f"{pad}return U"] if last else [f"{pad}return U"] if not own else [
             f"{pad}{state_add('steps', 1 + charge)}", f"{pad}if {state_read('steps')} > {g.max_steps}: _over_budget(S)",
             f"{pad}k = {resume}" if entry is None else f"{pad}return R{entry}(S, {frame})"])]
 

@@ -93,7 +93,7 @@ class Choose(AskOnce):
             return f"tuple({options})"
         return f"tuple({state_read('rules')}.distinct({options}, {self.option_type!r}))"
 
-    def skip_source(self, g, pad, push):
+    def skip_source(self, g, pad, push, failed=0):
         """In its sequence's function (not in the plain reference): the options and the seat found in
         place (an error in them located at the choose), the frame made only to ask (``push``: the lines
         pushing a new frame of these slots as ``f``); with no seat or no option, where nothing counts
@@ -109,7 +109,7 @@ class Choose(AskOnce):
             found += [f"{pad}    _options = {self._offered(g, '_options')}", *g.assign(self.who, "_asked", me, pad + "    ")]
             offered = "_options"
         asked = f"({who}, {offered})"
-        return [*g.found(self, found, pad, push),
+        return [*g.found(self, found, pad, push, failed),
                 f"{pad}if _options and {who} is not None:",
                 *(f"{pad}    {line}" for line in push([who])),
                 f"{pad}    {state_write('dec', asked)}",

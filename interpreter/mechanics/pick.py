@@ -148,14 +148,15 @@ class Pick(Step):
         return "\n".join([*lines, f"        options.append({DONE})", f"    {state_write('dec', '(who, tuple(options))')}",
                           "    return U"])
 
-    def skip_source(self, g, pad, push):
+    def skip_source(self, g, pad, push, failed=0):
         """A pick by nobody (``who: "me if target != none else none"``) costs its picker, found in
         place (an error in it located at the pick): its frame is pushed and its run called for someone."""
         if g.plain or self.who_me:
             return None
-        return [*g.found(self, g.assign(self.who, "_who", g.me(self.me_var), pad + "    "), pad, push),
+        ran = [f"{pad}    return R{self.index}(S, f)"]
+        return [*g.found(self, g.assign(self.who, "_who", g.me(self.me_var), pad + "    "), pad, push, failed),
                 f"{pad}if _who is not None:", *(f"{pad}    {line}" for line in push(["[]", "_who"])),
-                f"{pad}    return R{self.index}(S, f)"]
+                *(g.recounted(ran, pad + "    ", failed) if failed else ran)]
 
     def resolve_source(self, g):
         """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step."""
