@@ -7,7 +7,7 @@ kind of bookkeeping line taken out of its module, against the module as it is.
 The games are those of ``versus_handwritten.py --instructions`` (the interpreter's side: game
 ``g`` from the seed ``seed + g``, each option drawn by its own ``random.Random(seed + g)``), so a
 part's figure reads against the hand-written program's. Each variant is the module's source with
-a text replaced before it is compiled (``building/flowgen.py``'s ``compiled``, patched in the
+a text replaced before it is compiled (``building/flowmodule.py``'s ``compiled``, patched in the
 child): a what-if, not an engine (without its budget a game that never ends would hang), so it
 only runs games that never reach the budget, and each variant must play the same games (the
 same decisions a game; a variant that does not is reported and not counted). The parts:
@@ -46,14 +46,14 @@ PARTS = {
 
 PATCH = """
 import re
-import interpreter.building.flowgen as _flowgen
-_compiled, _replaced = _flowgen.compiled, {replaced!r}
+import interpreter.building.flowmodule as _flowmodule
+_compiled, _replaced = _flowmodule.compiled, {replaced!r}
 def _variant(source, filename, mode):
     if filename.startswith("<module "):
         for pattern, text in _replaced:
             source = re.sub(pattern, text, source)
     return _compiled(source, filename, mode)
-_flowgen.compiled = _variant
+_flowmodule.compiled = _variant
 """
 
 
