@@ -294,3 +294,48 @@ def test_a_for_each_in_a_charged_step_run_after_the_checks_stops_where_the_refer
             assert got == played(ref, seed), (budget, seed)
             stopped.add(got[2])
     assert "BudgetExceeded" in stopped
+
+
+COSTLY_BODY = """
+game: costly_body
+players: {min: 2, max: 2}
+components:
+  spots:
+    attributes: {n: 1..6, m: 1..9}
+zones:
+  board: {owner: none, visible: all, start: [spots]}
+  taken: {owner: player, visible: all}
+vars:
+  x: {type: int, start: 0}
+  z: {type: int, start: 0}
+flow:
+  - turns:
+      from: 0
+      until: "count(board) < 10"
+      steps:
+        - choose: {options: "[1, 2, 3]", as: x}
+        - move: {from: board, to: taken, count: 1}
+        - %s
+%s
+scoring:
+  categories: {taken: "count(taken)"}
+"""
+COSTLY_SET = '{set: {z: "z + count(board where n + m > 2 and n * m < 60 and n != m + 1)"}}'
+
+
+@pytest.mark.parametrize("body", ["phase: p\n          steps: [%s]", "repeat: 2\n          steps: [%s]",
+                                  'while: "x == 3 and z < 80"\n          steps: [%s]',
+                                  "turns:\n            rounds: 1\n            steps: [%s]"],
+                         ids=["phase", "repeat", "while", "turns"])
+def test_a_body_of_one_costly_effect_list_run_at_once_counts_its_charge(tmp_path, body):
+    """A loop's or phase's body of one costly effect list, run at once where its frame is pushed
+    (FlowSource.enters, the list in its one-step sequence's place): its charge counted as the
+    reference's sequence counts it (before, never: a whole game 181 steps against 586), and
+    every budget stops the game where the reference's does."""
+    for limit in ["", *(f"limits: {{steps: {n}}}" for n in range(12, 100, 9))]:
+        (tmp_path / (limit[-4:-1].strip() or "none")).mkdir()
+        rules = load_text(tmp_path / (limit[-4:-1].strip() or "none"), COSTLY_BODY % (body % COSTLY_SET, limit))
+        assert any(s.kind == "effects" and s.charge for s in rules.steps)
+        ref = reference(rules)
+        for seed in range(2):
+            assert played(rules, seed) == played(ref, seed), (limit, seed)

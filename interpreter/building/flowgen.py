@@ -158,7 +158,9 @@ class FlowSource:
         if not self.plain and getattr(started, "pushes_late", False) and _constant_frame(started):
             # (its entry pushes the frame itself, once its tests are passed and its slots hold their values)
             return [*lines, *self.run_new(started, "f", pad, late or Late())]
-        return [*lines, *(late.push(pad, f"(f := {new})") if late is not None else [f"{pad}{stack}.append(f := {new})"]),
+        # (an effect list in its one-step sequence's place counts its charge, as that sequence's run does)
+        charged = [f"{pad}{state_add('steps', started.charge)}"] if started is not step and type(started) is Effects and started.charge else []
+        return [*lines, *charged, *(late.push(pad, f"(f := {new})") if late is not None else [f"{pad}{stack}.append(f := {new})"]),
                 *self.run_new(started, "f", pad)]
 
     def run_new(self, step, frame: str, pad: str, late: Late | None = None) -> list:
