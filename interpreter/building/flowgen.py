@@ -147,7 +147,7 @@ class FlowSource:
                 lines += late.before(pad)
             own = [f"{state_read('stack')}.append({self.enter(seq)})"]   # (the sequence's frame, which the
             for fx in seq.steps[:-1]:   # reference has on the stack where an effect raises or ends the game)
-                lines += [*([f"{pad}{state_add('steps', fx.charge)}"] if fx.charge else []),
+                lines += [*self.charged(fx.charge, pad),
                           *self.effects(fx.fn, self.me(fx.me_var), pad, fx, failed=own), *self.ended(fx.fn, pad, own)]
                 late = late and late.after(fx.fn)
             step = seq.steps[-1]
@@ -159,7 +159,7 @@ class FlowSource:
             # (its entry pushes the frame itself, once its tests are passed and its slots hold their values)
             return [*lines, *self.run_new(started, "f", pad, late or Late())]
         # (an effect list in its one-step sequence's place counts its charge, as that sequence's run does)
-        charged = [f"{pad}{state_add('steps', started.charge)}"] if started is not step and type(started) is Effects and started.charge else []
+        charged = self.charged(started.charge, pad) if started is not step and type(started) is Effects else []
         return [*lines, *charged, *(late.push(pad, f"(f := {new})") if late is not None else [f"{pad}{stack}.append(f := {new})"]),
                 *self.run_new(started, "f", pad)]
 
@@ -209,7 +209,7 @@ class FlowSource:
             # to the loop (tail: popped first)
             left = [f"{stack}.append({self.enter(step)})"] if started is not step else []
             return [*([f"{pad}{stack}.pop()"] if tail else []), *self.ahead(caller, step.charge - later, pad, f"{stack}.append({self.enter(step)})"),
-                    *([f"{pad}{state_add('steps', started.charge)}"] if started.charge else []),
+                    *self.charged(started.charge, pad),
                     *self.effects(started.fn, self.me(started.me_var), pad, started, failed=[
                         *([state_add("steps", failed)] if failed else []), *left]),
                     *([f"{pad}{state_add('steps', later)}"] if later else []), *self.ended(started.fn, pad, left),
@@ -290,6 +290,11 @@ class FlowSource:
         given, and its rule)."""
         loc = getattr(fn, "loc", None)
         return (name or self.fn(fn)) + (f": {str(loc.path).rsplit('/', 1)[-1]}:{loc.line}:{loc.col}" if loc else "")
+
+    def charged(self, charge: int, pad: str) -> list:
+        """The line counting an inline effect list's ``charge`` against the budget, as a
+        sequence's run counts its inline child's; none for none."""
+        return [f"{pad}{state_add('steps', charge)}"] if charge else []
 
     def may_end(self, fn) -> bool:
         """Whether running effect list ``fn`` may end the game (its compiler's ``ends``); always
