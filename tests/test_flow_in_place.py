@@ -1,8 +1,9 @@
-"""Less flow between two questions (docs/performance.md "Less flow a decision"): a ``choose`` in a
-sequence asked from the sequence's own function, its frame made only to ask; an answer that
-changed nothing a check reads running the flow on up to the next question in the resolve
-(building/trips.py); an attempt's frame pushed once its actor is known. Each plays exactly the
-games of the plain reference (the step count and the saved state included)."""
+"""Less flow between two questions (docs/performance.md "The execution model", "The flow, and the
+protocol between the loop and the steps"): a ``choose`` in a sequence asked from the sequence's own
+function, its frame made only to ask; an answer that changed nothing a check reads running the flow
+on up to the next question in the resolve (building/trips.py); an attempt's frame pushed once its
+actor is known. Each plays exactly the games of the plain reference (the step count and the saved
+state included)."""
 from __future__ import annotations
 
 import random
