@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Long fuzz campaigns: mutated rulesets, and random expressions against the reference compile.
+"""Long fuzz campaigns: mutated rulesets, random expressions against the reference compile, and
+mutated rulesets played by their module and its plain reference in lockstep.
 
-    python benchmarks/fuzz.py --rulesets 100000 --expressions 20000 --seed 1 [--jobs 2] [--out fuzz-failures/]
+    python benchmarks/fuzz.py --rulesets 100000 --expressions 20000 --lockstep 5000 --seed 1 [--jobs 2] [--out fuzz-failures/]
     python benchmarks/fuzz.py --replay fuzz-failures/ruleset-1-4711
 
 A mutated ruleset must load and play 200 random decisions, or fail with a RulebookError
 (tests/fuzzing/rulesets.py); an expression must give what the reference compile gives on
 every state of the fixture world (tests/fuzzing/differential.py), and so must a branch's
-conditions compiled together (one set of 1 to 4 conditions for every 4 expressions). Each
+conditions compiled together (one set of 1 to 4 conditions for every 4 expressions); a
+lockstep case (one data mutation half the time, a small step budget two times in three) must
+play alike in the ruleset's generated module and in its plain reference, errors and budget
+stops included (tests/fuzzing/lockstep.py). Each
 case is a function of (seed, kind, index) and runs in a worker process under a time bound
 (``--timeout``, 10 s of processor time): past it the case is a hang. A failing case is written to ``--out``
 (the files of a ruleset, or the expression, with what went wrong) and ``--replay`` runs it
@@ -35,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))   # the generators: tests/fuzzing/
 
 from fuzzing.limits import Hang, time_limit  # noqa: E402
+from fuzzing.lockstep import Mismatch, make_lockstep_case, run_lockstep  # noqa: E402
 from fuzzing.rulesets import make_case, run_case  # noqa: E402
 
 FAILURES = ("crash", "hang", "mismatch")
@@ -80,6 +85,19 @@ class Runner:
         except BaseException:   # noqa: BLE001 - anything else is what the fuzzer looks for
             return {"verdict": "crash", "detail": traceback.format_exc(limit=-12), "case": _case_data(case)}
 
+    def lockstep(self, rnd) -> dict:
+        case = make_lockstep_case(rnd)
+        folder = self.tmp / "case"
+        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            return {"verdict": run_lockstep(case, folder)}
+        except Hang:
+            raise
+        except Mismatch as e:
+            return {"verdict": "mismatch", "detail": str(e), "case": _case_data(case)}
+        except BaseException:   # noqa: BLE001 - anything else is what the fuzzer looks for
+            return {"verdict": "crash", "detail": traceback.format_exc(limit=-12), "case": _case_data(case)}
+
     def expression(self, rnd) -> dict:
         from fuzzing.expressions import ExprGen
         v = self.world.check(ExprGen(rnd).expression())
@@ -109,9 +127,9 @@ def _worker(conn, seed: int, timeout: float) -> None:
 
 
 # ---------------------------------------------------------------------- the campaign
-def jobs(rulesets: int, expressions: int):
+def jobs(rulesets: int, expressions: int, lockstep: int = 0):
     """The cases, kinds interleaved in proportion (a run stopped early has some of each)."""
-    counts = {"ruleset": rulesets, "expression": expressions, "branch": expressions // 4}
+    counts = {"ruleset": rulesets, "expression": expressions, "branch": expressions // 4, "lockstep": lockstep}
     order = sorted(((i + 0.5) / n, kind, i) for kind, n in counts.items() for i in range(n))
     return [(kind, i) for _, kind, i in order]
 
@@ -177,8 +195,9 @@ def save_failure(out: Path, seed: int, result: dict) -> Path:
     JSON file with the expression."""
     out.mkdir(parents=True, exist_ok=True)
     name = f"{result['kind']}-{seed}-{result['index']}"
-    if result["kind"] == "ruleset":
-        case = result.get("case") or _case_data(make_case(random.Random(f"{seed}:ruleset:{result['index']}")))
+    if result["kind"] in ("ruleset", "lockstep"):
+        make = make_case if result["kind"] == "ruleset" else make_lockstep_case
+        case = result.get("case") or _case_data(make(random.Random(f"{seed}:{result['kind']}:{result['index']}")))
         folder = out / name
         folder.mkdir(exist_ok=True)
         for file, text in case["files"].items():
@@ -216,11 +235,13 @@ def replay(path: Path, timeout: float) -> int:
         case = Case(files, info["main"], info["variant"], info["seed"], info["mutations"])
         try:
             with time_limit(timeout):
-                verdict = run_case(case, runner.tmp / "case")
+                verdict = (run_lockstep if info.get("kind") == "lockstep" else run_case)(case, runner.tmp / "case")
         except Hang:
             verdict = "hang"
+        except Mismatch as e:
+            verdict = f"mismatch: {e}"
         print(f"{path}: {verdict} (was {info['verdict']})")
-        return 1 if verdict in FAILURES else 0
+        return 1 if verdict.split(":")[0] in FAILURES else 0
     info = json.loads(path.read_text(encoding="utf-8"))
     with time_limit(timeout):
         v = runner.world.check(info["text"]) if "text" in info else runner.world.check_offers(info["texts"])
@@ -236,7 +257,8 @@ def report(counts: Counter, args, seconds: float) -> str:
     total = sum(counts.values())
     failed = {f: sum(c for (_, v), c in counts.items() if v == f) for f in FAILURES}
     return (f"fuzz, seed {args.seed}, {args.jobs} jobs: {part('ruleset', 'mutated rulesets')}; "
-            f"{part('expression', 'expressions')}; {part('branch', 'branch condition sets')}\n"
+            f"{part('expression', 'expressions')}; {part('branch', 'branch condition sets')}; "
+            f"{part('lockstep', 'lockstep games')}\n"
             f"{failed['crash']} crashes, {failed['hang']} hangs, {failed['mismatch']} mismatches; "
             f"{total} cases in {seconds:.1f} s, {total / max(seconds, 1e-9):.1f} cases/s")
 
@@ -245,6 +267,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rulesets", type=int, default=1000, help="mutated rulesets to play")
     ap.add_argument("--expressions", type=int, default=2000, help="random expressions to check")
+    ap.add_argument("--lockstep", type=int, default=0,
+                    help="mutated rulesets played by their module and its plain reference in lockstep")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=max(1, multiprocessing.cpu_count()))
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds a case may take")
@@ -258,7 +282,7 @@ def main(argv=None) -> int:
     counts: Counter = Counter()
     saved: list = []
     slowest = [0.0, None]
-    total = args.rulesets + args.expressions + args.expressions // 4
+    total = args.rulesets + args.expressions + args.expressions // 4 + args.lockstep
     shown = [time.perf_counter()]
 
     def record(result):
@@ -279,7 +303,7 @@ def main(argv=None) -> int:
     pool = Pool(args.jobs, args.seed, args.timeout)
     interrupted = False
     try:
-        pool.run(jobs(args.rulesets, args.expressions), record)
+        pool.run(jobs(args.rulesets, args.expressions, args.lockstep), record)
     except KeyboardInterrupt:
         interrupted = True
     finally:

@@ -10,7 +10,6 @@ options offered and on the events logged."""
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import random
 from pathlib import Path
@@ -18,28 +17,13 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.building.flowmodule import compile_flow
-from interpreter.engine.layout import Layout
-from interpreter.engine.state import State
+from fuzzing.lockstep import reference
 from helpers import bundled, calls_in_play, load_text, trick_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("diamonds", None), ("diamonds", "teams"), ("diamonds", "two_player"), ("diams", None),
             ("mister_diamond", None), ("diamonds_club", None)]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
-
-
-def reference(rules):
-    """The same ruleset run by the reference loop and the steps' plain functions (each kind's
-    generator with its specialisations off, or its own methods where it still has them)."""
-    ref = copy.copy(rules)
-    runs, resolves, advance, apply_index, *_ = compile_flow(rules, plain=True)
-    assert advance is not rules.advance and advance.__code__.co_filename.startswith("<")   # generated, as the fast one
-    for name, value in (("runs", runs), ("resolves", resolves), ("advance", advance), ("apply_index", apply_index)):
-        object.__setattr__(ref, name, value)
-    object.__setattr__(ref, "layout", Layout(State, ref))   # (its states' class: the reference's apply_index)
-    ref.layout.cls.apply_index = apply_index
-    return ref
 
 
 def lockstep(rules, players: int, seed: int, decisions: int = 10_000) -> int:
