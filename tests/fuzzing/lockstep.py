@@ -3,7 +3,8 @@ specialisation on) and by its plain reference (the same generators with their sp
 off, ``compile_flow(rules, plain=True)``). The two must agree after every decision on the state
 (its step count and stack of frames included), the options and the events; where one raises a
 GameError the other must raise the same error with the same message at the same decision and
-stand in the same state. A case is a mutated copy of a bundled ruleset or example
+stand in the same state. The events and knowledge hooks are on or off, and both games are cloned
+at a random decision and played on as clones (their tables shared until written). A case is a mutated copy of a bundled ruleset or example
 (``rulesets.make_case``) given a small step budget half the time, so that the budget stops
 games mid-flow at every kind of place: the contract the generator's in-place runs keep with the
 loop (docs/architecture.md, "The compiled flow"), which hand-written tests check one shape at a
@@ -77,9 +78,9 @@ def _step(S, i: int):
     return None
 
 
-def _start(rules, players: int, seed: int):
+def _start(rules, players: int, seed: int, record: bool, knowledge: bool):
     try:
-        return rules.new_game(players, seed=seed, record=True), None
+        return rules.new_game(players, seed=seed, record=record, knowledge=knowledge), None
     except GameError as e:
         return None, (type(e).__name__, str(e))
 
@@ -103,7 +104,10 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
     ref = reference(rules)
     rnd = random.Random(case.seed)
     players = rnd.choice(sorted(rules.player_counts))
-    (a, err), (b, ref_err) = _start(rules, players, case.seed), _start(ref, players, case.seed)
+    # the hooks on or off (their code paths differ), and a clone played on from some decision
+    # (its tables shared until written: the copy-on-write paths)
+    record, knowledge, cloned = rnd.random() < 0.5, rnd.random() < 0.3, rnd.randrange(2 * decisions)
+    (a, err), (b, ref_err) = (_start(r, players, case.seed, record, knowledge) for r in (rules, ref))
     played = 0
     while True:
         if err != ref_err:
@@ -125,6 +129,10 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
             return "played"
         if a.legal_actions() != b.legal_actions():
             raise Mismatch(f"the options differ after {played} decisions")
+        if played == cloned:
+            a, b = a.clone(), b.clone()
+            if record:   # (a clone records nothing: State.clone)
+                a.ev, b.ev = [], []
         i = rnd.randrange(len(a.dec[1]))
         err, ref_err = _step(a, i), _step(b, i)
         played += 1
