@@ -78,9 +78,9 @@ def _step(S, i: int):
     return None
 
 
-def _start(rules, players: int, seed: int, record: bool, knowledge: bool):
+def _start(rules, players: int, seed: int, record: bool, knowledge: bool, options: dict | None):
     try:
-        return rules.new_game(players, seed=seed, record=record, knowledge=knowledge), None
+        return rules.new_game(players, seed=seed, options=options, record=record, knowledge=knowledge), None
     except GameError as e:
         return None, (type(e).__name__, str(e))
 
@@ -107,7 +107,9 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
     # the hooks on or off (their code paths differ), and a clone played on from some decision
     # (its tables shared until written: the copy-on-write paths)
     record, knowledge, cloned = rnd.random() < 0.5, rnd.random() < 0.3, rnd.randrange(2 * decisions)
-    (a, err), (b, ref_err) = (_start(r, players, case.seed, record, knowledge) for r in (rules, ref))
+    # an attempt's outcome said by the table (the game option resolve: ask) a time in four
+    options = {"resolve": "ask"} if rnd.random() < 0.25 else None
+    (a, err), (b, ref_err) = (_start(r, players, case.seed, record, knowledge, options) for r in (rules, ref))
     played = 0
     while True:
         if err != ref_err:
