@@ -51,6 +51,22 @@ def test_a_saved_state_keeps_the_map_and_its_decision(rules):
     assert T == S and T.legal_actions() == S.legal_actions()
 
 
+def test_a_loaded_state_lists_a_maps_keys_in_the_order_written(rules):
+    """JSON sorts a mapping's keys; a loaded state's map keeps the order written, so an error
+    listing the keys reads the same as in the game it was saved from (found by the fuzzer's
+    clone check: a clone and a saved copy of it stopped with two texts)."""
+    S = rules.new_game(2, seed=1)
+    T = rules.state_from_json(S.to_json())
+    assert list(T.p["price"]) == list(S.p["price"]) == ["red", "green", "blue"]
+    read = Compiler(rules.names).compile("params.price[first(['pink'])]", has_me=False).fn
+    errors = []
+    for state in (S, T):
+        with pytest.raises(ExprRuntimeError) as info:
+            read(state, None, None)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "(its keys: red, green, blue)" in errors[0]
+
+
 def test_an_override_must_give_the_same_keys_and_kinds(rules):
     S = rules.new_game(2, seed=1, options={"params": {"price": {"red": 11, "green": 1, "blue": 1}}})
     assert S.legal_actions() == ["green", "blue"]

@@ -230,6 +230,15 @@ def interned(table: dict) -> dict:
     return {sys.intern(k): v for k, v in table.items()}
 
 
+def _keys_as_written(rules, params: dict) -> dict:
+    """A saved state's parameters with each map's keys in the order the ruleset writes them, as
+    a game's are (JSON sorts a mapping's keys): what lists a map's keys (a runtime error) reads
+    the same after a load."""
+    written = rules.names.param_keys
+    return {k: {key: v[key] for key in written[k]} if k in written and isinstance(v, dict) and set(v) == set(written[k])
+            else v for k, v in params.items()}
+
+
 def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
     """A State with the per-game constants filled in and nothing else."""
     s = rules.layout.cls.__new__(rules.layout.cls)
@@ -251,7 +260,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 
 
 def from_dict(rules, d: dict) -> State:
-    s = blank(rules, d["players"], d["seed"], d["params"], d["options"], d["teams"])
+    s = blank(rules, d["players"], d["seed"], _keys_as_written(rules, d["params"]), d["options"], d["teams"])
     s.z.update({name: {int(card): list(part) for card, part in zone.items()} if isinstance(zone, dict) else zone
                 for name, zone in d["zones"].items()})   # (a zone per card: JSON wrote its keys as text)
     s.c.update(d["counters"])   # (each written to its slot: engine/layout.py Tables)
