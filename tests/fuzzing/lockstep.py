@@ -81,7 +81,7 @@ def _step(S, i: int):
 def _start(rules, players: int, seed: int, record: bool, knowledge: bool, options: dict | None):
     try:
         return rules.new_game(players, seed=seed, options=options, record=record, knowledge=knowledge), None
-    except GameError as e:
+    except RulebookError as e:   # (a runtime error of the setup, or a UsageError: a parameter with no value for the players)
         return None, (type(e).__name__, str(e))
 
 
