@@ -16,8 +16,11 @@ from that stream too), so the ratios compare the same work. Counted by valgrind 
 benchmarks/instructions.py counts (``per_game``): a child with N games less one with none,
 divided by N; the setup (a new game, no decision) is counted apart the same way, the rest of a
 game is its play. ``--parts`` also counts each rung with one feature taken out (``variant``: the
-lines marked for it, or a text replaced), so the ladder's steps are split into measured parts.
-Needs valgrind; some three minutes (``--parts``: five more).
+lines marked for it, or a text replaced), so the ladder's steps are split into measured parts,
+and rung 3 with the interpreter's protocol added (``ADDS``: its module's frames pushed, read and
+popped, and its trips counted and tested against the budget, where its module does: the lines
+marked ``# [+NAME]``), what that protocol costs at the ceiling.
+Needs valgrind; some three minutes (``--parts``: eight more).
 """
 from __future__ import annotations
 
@@ -73,7 +76,15 @@ PARTS = [
 ]
 
 
-def child(rung: int | str, games: int, seed: int, drop=(), replace=(), setup_only=False) -> str:
+# (what is added to rung 3, the lines marked # [+NAME] made code)
+ADDS = [
+    ("the interpreter's frames (pushed, read and popped where its module does)", ("frames",)),
+    ("the interpreter's trip counts and budget tests (the contract's exact count)", ("trips",)),
+    ("both: the interpreter's protocol on rung 3's code", ("frames", "trips")),
+]
+
+
+def child(rung: int | str, games: int, seed: int, drop=(), replace=(), setup_only=False, add=()) -> str:
     """The code of a child process playing ``games`` games of ``rung`` (or the interpreter)."""
     if rung == "interpreter":
         if not setup_only:
@@ -88,7 +99,7 @@ def child(rung: int | str, games: int, seed: int, drop=(), replace=(), setup_onl
         if setup_only:
             return head + f"for g in range({games}): M.Game(4, {seed} + g)\nprint(0)\n"
         return head + f"print(M.play_rung0({games}, {seed}))\n"
-    new = f"M.variant({rung}, {tuple(drop)!r}, {tuple(replace)!r})"
+    new = f"M.variant({rung}, {tuple(drop)!r}, {tuple(replace)!r}, {tuple(add)!r})"
     if setup_only:
         return HEAD + f"cls = {new}\nfor g in range({games}): cls(4, {seed} + g)\nprint(0)\n"
     return HEAD + f"print(M.play({new}, {games}, {seed}))\n"
@@ -160,6 +171,14 @@ def main(argv=None) -> int:
             cost = ladder[rung][0] - n
             rows.append(f"rung {rung}, {what:62s} {n / 1e6:7.3f} M {cost / 1e3:+7.1f}k")
             result["parts"].append({"rung": rung, "without": what, "instructions": round(n), "cost": round(cost)})
+        rows.append("")
+        rows.append("Rung 3 with the interpreter's protocol added: instructions a game, the ratio to rung 0, and what it adds")
+        result["adds"] = []
+        for what, add in ADDS:
+            n, _ = per_game(3, g, s, add=add)
+            rows.append(f"rung 3 + {what:74s} {n / 1e6:7.3f} M {n / base:5.2f}x {(n - ladder[3][0]) / 1e3:+7.1f}k")
+            result["adds"].append({"with": what, "instructions": round(n), "ratio": round(n / base, 3),
+                                   "cost": round(n - ladder[3][0])})
     print(json.dumps(result) if args.json else "\n".join(rows))
     return 0
 

@@ -227,7 +227,7 @@ class Rung1:
 class Rung2:
     """Rung 1 on the engine's data model."""
 
-    __slots__ = ("n", "p", "o", "skill", "target", "rng", "pc", "dec", "over", "steps", "ev", "kn", "sh",
+    __slots__ = ("n", "p", "o", "skill", "target", "rng", "pc", "dec", "over", "steps", "ev", "kn", "sh", "stack",
                  "z_real_spots", "z_fake_spots", "z_known_fakes", "z_empty_spots", "z_deck", "z_row", "z_won",
                  "c_filled", "v_turn_over", "v_spot", "v_tile", "v_victim", "v_turn_player", "v_result",
                  "at", "vw")
@@ -265,6 +265,7 @@ class Rung2:
         self.steps += 2 * N_SPOTS + FAKES + 2 * FACE_UP
         self.v_turn_player = 0
         self.pc = TAKE
+        #+ self.stack = [[22, 0], [21, None, 0, 0, None]]  # [+frames]
         self._turn()
 
     def own(self, name: str):
@@ -440,6 +441,8 @@ class Rung3(Rung2):
         except (TypeError, IndexError):  # [try]
             raise RulesetError(f"no option {i!r} among the decision's {len(self.dec[1])}") from None
         self.dec = None
+        #+ frame = self.stack[-1]  # [+frames]
+        #+ frame[0] == 1  # [+frames]
         pc = self.pc
         if pc == TAKE:
             self._take(value)
@@ -463,10 +466,15 @@ class Rung3(Rung2):
         self.v_turn_over = False
         if self.ev is not None:  # [ev]
             self.ev.append({"ev": "set", "var": "turn_over", "value": False})
+        #+ t = self.stack[-1]  # [+frames]
+        #+ t[2] = t[2] + 1  # [+frames]
+        #+ self.stack.append((19,))  # [+frames]
         self._attempt()
 
     def _attempt(self):
         """until turn_over or count(real_spots) == 0: attempt, its target from hidden_pieces."""
+        #+ top = self.stack[-1]  # [+frames]
+        #+ top[0] == 19  # [+frames]
         self.steps += 1  # [steps]
         if self.steps > LIMIT:  # [steps]
             self.over_budget()
@@ -476,12 +484,22 @@ class Rung3(Rung2):
             raise located(e, "until") from None
         options = self.vw[0]
         if done or not options:
+            #+ self.stack.pop()  # [+frames]
+            #+ self.steps += 1  # [+trips]
+            #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
             return self._end_turn()
+        #+ self.stack.extend(([17, 1, self.v_turn_player, None], (1,)))  # [+frames]
+        #+ if self.steps > LIMIT - 348: pass  # [+trips]
+        #+ self.steps += 1  # [+trips]
+        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
         self.pc = TAKE
         self.dec = (self.v_turn_player, tuple(options))
 
     def _take(self, spot):
         """The attempt's roll: each outcome's chance as the ruleset writes it, made a probability."""
+        #+ self.stack.pop()  # [+frames]
+        #+ frame = self.stack[-1]  # [+frames]
+        #+ frame[1] == 1 and frame[2]  # [+frames]
         self.v_spot = spot
         me = self.v_turn_player
         if self.ev is not None:  # [ev]
@@ -514,6 +532,9 @@ class Rung3(Rung2):
         u = uniform(self)
         acc = 0.0
         if p0 > 0 and u < (acc := acc + p0):
+            #+ self.stack.pop()  # [+frames]
+            #+ if self.steps > LIMIT - 348: pass  # [+trips]
+            #+ self.steps += 1  # [+trips]
             self.v_result = "touch"
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": "touch"})
@@ -521,6 +542,9 @@ class Rung3(Rung2):
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "set", "var": "turn_over", "value": True})
         elif p1 > 0 and u < (acc := acc + p1):
+            #+ self.stack[-1] = [6, 0]  # [+frames]
+            #+ if self.steps > LIMIT - 348: pass  # [+trips]
+            #+ self.steps += 1  # [+trips]
             self.v_result = "fake"
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": "fake"})
@@ -528,15 +552,22 @@ class Rung3(Rung2):
             self.v_turn_over = True
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "set", "var": "turn_over", "value": True})
+            #+ self.stack.pop()  # [+frames]
         elif p2 > 0 and u < (acc := acc + p2):
+            #+ self.stack[-1] = [15, 0]  # [+frames]
+            #+ if self.steps > LIMIT - 348: pass  # [+trips]
+            #+ self.steps += 1  # [+trips]
             self.v_result = "clean"
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": "clean"})
             return self._clean()
         else:
+            #+ self.stack.pop()  # [+frames]
             self.v_result = None
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": None})
+        #+ self.steps += 348  # [+trips]
+        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
         self._attempt()
 
     def _clamped(self, name, p):
@@ -573,12 +604,19 @@ class Rung3(Rung2):
             options = [t for t in self.z_row if filled[t] < SLOTS[t]]
         except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "choose, options") from None
+        #+ self.stack[-1][1] = 3  # [+frames]
         if not options:
             return self._completed()
+        #+ self.stack.append([9, self.v_turn_player])  # [+frames]
+        #+ self.steps += 348  # [+trips]
+        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
         self.pc = PLACE
         self.dec = (self.v_turn_player, tuple(options))
 
     def _place(self, tile):
+        #+ self.stack.pop()  # [+frames]
+        #+ top = self.stack[-1]  # [+frames]
+        #+ top[0] == 15 and top[1]  # [+frames]
         self.v_tile = tile
         self._gain(tile)
         self._completed()
@@ -600,6 +638,9 @@ class Rung3(Rung2):
         self.v_victim = None
         if self.ev is not None:  # [ev]
             self.ev.append({"ev": "set", "var": "victim", "value": None})
+        #+ self.stack[-1][1] = 6  # [+frames]
+        #+ if self.steps > LIMIT - 1: pass  # [+trips]
+        #+ self.steps += 9  # [+trips]
         try:  # [try]
             won, tile = self.z_won, self.v_tile
             victims = [q for q in range(self.n) if q != me and any(not STEAL[t] for t in won[q])] \
@@ -607,17 +648,22 @@ class Rung3(Rung2):
         except RUNTIME_ERRORS as e:  # [try]
             raise located(e, "choose, options") from None
         if victims:
+            #+ self.stack.append([12, me])  # [+frames]
             self.pc = STEAL_FROM
             self.dec = (me, tuple(victims))
             return
+        #+ self.steps += 1  # [+trips]
+        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
         self._pick()
 
     def _steal_from(self, q):
+        #+ self.stack.pop()  # [+frames]
         self.v_victim = q
         self._pick()
 
     def _pick(self):
         """pick: who is me if victim != none, from won[victim] where not steal, one tile."""
+        #+ self.stack[-1][1] = 7  # [+frames]
         try:  # [try]
             who = self.v_turn_player if self.v_victim is not None else None
             if who is None:
@@ -627,10 +673,12 @@ class Rung3(Rung2):
             raise located(e, "pick") from None
         if not options:
             return self._flip()
+        #+ self.stack.append([13, [], who])  # [+frames]
         self.pc = STEAL_TILE
         self.dec = (who, tuple(options))
 
     def _steal(self, tile):
+        #+ self.stack.pop()  # [+frames]
         self._move(tile, self.z_won[self.v_victim], self.z_won[self.v_turn_player], "won")
         if not self._ended():
             self._flip()
@@ -652,6 +700,8 @@ class Rung3(Rung2):
 
     def _flip(self):
         """if tile in won: a tile from the deck replaces it; the last tile flipped ends the game."""
+        #+ self.steps += 1  # [+trips]
+        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
         try:  # [try]
             won = self.v_tile in self.z_won[self.v_turn_player]
         except RUNTIME_ERRORS as e:  # [try]
@@ -662,19 +712,29 @@ class Rung3(Rung2):
             if not self.z_deck:
                 self.over = True
                 return
+        #+ self.stack.pop()  # [+frames]
+        #+ self.steps += 1  # [+trips]
+        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
         self._attempt()
 
 
 RUNGS = {1: Rung1, 2: Rung2, 3: Rung3}
 
 
-def variant(rung: int, drop: tuple = (), replace: tuple = ()) -> type:
+def variant(rung: int, drop: tuple = (), replace: tuple = (), add: tuple = ()) -> type:
     """Rung ``rung``'s class with the lines marked ``# [NAME]`` for each NAME of ``drop`` taken out,
-    each with the block it opens, and each (old, new) text of ``replace`` replaced (it must be
-    there): the rung without those features (for benchmarks/ceiling.py)."""
-    if not drop and not replace:
+    each with the block it opens, each (old, new) text of ``replace`` replaced (it must be
+    there), and the comments ``#+ CODE  # [+NAME]`` for each NAME of ``add`` made code: the rung
+    without those features, or with the interpreter's own (for benchmarks/ceiling.py)."""
+    if not drop and not replace and not add:
         return RUNGS[rung]
     text = Path(__file__).read_text()
+    for name in add:
+        marker = f"  # [+{name}]"
+        if marker not in text:
+            raise ValueError(f"no line marked {marker.strip()!r} in {Path(__file__).name}")
+        text = "\n".join(line.replace("#+ ", "", 1).replace(marker, "") if line.endswith(marker) else line
+                         for line in text.splitlines())
     for old, new in replace:
         if old not in text:
             raise ValueError(f"no {old!r} in {Path(__file__).name} to replace")
