@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
-from ..expr.names import state_read, var_ref, var_write
+from ..expr.names import state_add, state_read, var_ref, var_write
 from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -291,8 +291,13 @@ class Turns(Step):
                   "            pos = 0",
                   "        player = seq[pos]",
                   f"        frame[{POS}] = pos + 1"]
-        if self.skip is not None:
-            lines += [f"        if {g.fn(self.skip)}(S, player, None):", "            continue"]
+        if self.skip is not None:   # (a turn skipped counts as the turn's trip would: every seat
+            # skipped lap after lap, with laps or an until that never ends them, meets the budget)
+            lines += [f"        if {g.fn(self.skip)}(S, player, None):",
+                      f"            {state_add('steps', 1 + self.charge)}",
+                      f"            if {state_read('steps')} > {g.max_steps}:",
+                      "                _over_budget(S)",
+                      "            continue"]
         lines.append(f"        {var_write(self.var, 'player')}")
         if self.watched:   # the loop checks, then runs the body
             lines += [f"        {state_read('stack')}.append({g.enter(self.body)})", "        return None"]
