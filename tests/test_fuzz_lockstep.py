@@ -58,3 +58,25 @@ def test_a_module_that_counts_otherwise_is_caught(tmp_path, monkeypatch):
     case = Case({source.name: source.read_text(encoding="utf-8")}, source.name, seed=1)
     with pytest.raises(Mismatch, match="the states differ after 1 decisions"):
         run_lockstep(case, tmp_path)
+
+
+def test_a_write_into_a_table_shared_with_a_clone_is_caught(tmp_path, monkeypatch):
+    """A planted fault: the module's states never take their own copy of a table before writing
+    it (State.own), so a clone's moves land in the original too; the lockstep keeps the originals
+    and finds them changed."""
+    import fuzzing.lockstep as lockstep
+    load = lockstep.interpreter.load
+
+    def planted(*args, **kw):
+        rules = load(*args, **kw)
+
+        def own(S, name):   # (no copy: the list stays shared with the clone)
+            S.sh.discard(name)
+            return getattr(S, S.rules.layout.of[name])
+        monkeypatch.setattr(rules.layout.cls, "own", own)
+        return rules
+    monkeypatch.setattr(lockstep.interpreter, "load", planted)
+    source = next(p for p in SOURCES if p.name == "mister_diamond.yaml")
+    case = Case({source.name: source.read_text(encoding="utf-8")}, source.name, seed=1)
+    with pytest.raises(Mismatch, match="playing the clone changed the module's original"):
+        run_lockstep(case, tmp_path)

@@ -85,6 +85,14 @@ def _start(rules, players: int, seed: int, record: bool, knowledge: bool, option
         return None, (type(e).__name__, str(e))
 
 
+def _unchanged(origins: tuple, played: int) -> None:
+    """The states a clone was made of, as they were then: a table written in place without its
+    own copy first (``State.own``) shows here, in the state the clone shared it with."""
+    for (S, then), who in zip(origins, ("module", "reference")):
+        if S.to_json() != then:
+            raise Mismatch(f"playing the clone changed the {who}'s original, {played} decisions in")
+
+
 def _verdict(err: tuple) -> str:
     return "budget" if err[0] == "BudgetExceeded" else "game-error"
 
@@ -110,8 +118,9 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
     # an attempt's outcome said by the table (the game option resolve: ask) a time in four
     options = {"resolve": "ask"} if rnd.random() < 0.25 else None
     (a, err), (b, ref_err) = (_start(r, players, case.seed, record, knowledge, options) for r in (rules, ref))
-    played = 0
+    played, origins = 0, ()
     while True:
+        _unchanged(origins, played)
         if err != ref_err:
             raise Mismatch(f"after {played} decisions: the module {err or 'raised nothing'}, "
                            f"the reference {ref_err or 'raised nothing'}")
@@ -131,7 +140,8 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
             return "played"
         if a.legal_actions() != b.legal_actions():
             raise Mismatch(f"the options differ after {played} decisions")
-        if played == cloned:
+        if played == cloned:   # (the originals kept: playing a clone must leave them as they were)
+            origins = tuple((S, S.to_json()) for S in (a, b))
             a, b = a.clone(), b.clone()
             if record:   # (a clone records nothing: State.clone)
                 a.ev, b.ev = [], []
