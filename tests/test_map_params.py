@@ -67,6 +67,23 @@ def test_a_loaded_state_lists_a_maps_keys_in_the_order_written(rules):
     assert errors[0] == errors[1] and "(its keys: red, green, blue)" in errors[0]
 
 
+@pytest.mark.parametrize("price,players", [
+    ("{by_players: {2: {red: 2, green: 3, blue: 1}, 3: {blue: 1, red: 2, green: 3}}}", 3),   # another order for 3
+    ("{by_players: {3: {blue: 1, red: 2, green: 3}}, default: {red: 2, green: 3, blue: 1}}", 2),
+])
+def test_a_loaded_state_keeps_the_order_its_players_map_has(tmp_path, price, players):
+    """The order of the map a game of these players has (its by_players entry, or its default),
+    not the first one written; and a map nested in a map keeps its order too."""
+    text = GAME.replace("  price: {value: {red: 2, green: 3, blue: 1}}",
+                        f"  price: {price}\n  nest: {{value: {{z: {{y: 1, x: 2}}, a: {{y: 3, x: 4}}}}}}")
+    text = text.replace("players: {min: 2, max: 2}", "players: {min: 2, max: 3}")
+    rules = load_text(tmp_path, text, "g.yaml")
+    S = rules.new_game(players, seed=1)
+    T = rules.state_from_json(S.to_json())
+    assert list(T.p["price"]) == list(S.p["price"]) and list(T.p["nest"]["z"]) == list(S.p["nest"]["z"]) == ["y", "x"]
+    assert list(T.p["nest"]) == ["z", "a"]
+
+
 def test_an_override_must_give_the_same_keys_and_kinds(rules):
     S = rules.new_game(2, seed=1, options={"params": {"price": {"red": 11, "green": 1, "blue": 1}}})
     assert S.legal_actions() == ["green", "blue"]
