@@ -475,8 +475,8 @@ class Rung3(Rung2):
         """until turn_over or count(real_spots) == 0: attempt, its target from hidden_pieces."""
         #+ top = self.stack[-1]  # [+frames]
         #+ top[0] == 19  # [+frames]
-        self.steps += 1  # [steps]
-        if self.steps > LIMIT:  # [steps]
+        self.steps += 1  # [steps] [-trips]
+        if self.steps > LIMIT:  # [steps] [-trips]
             self.over_budget()
         try:  # [try]
             done = self.v_turn_over or not self.z_real_spots
@@ -486,12 +486,12 @@ class Rung3(Rung2):
         if done or not options:
             #+ self.stack.pop()  # [+frames]
             #+ self.steps += 1  # [+trips]
-            #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+            #+ if self.steps > 500000: self.over_budget()  # [+trips]
             return self._end_turn()
         #+ self.stack.extend(([17, 1, self.v_turn_player, None], (1,)))  # [+frames]
-        #+ if self.steps > LIMIT - 348: pass  # [+trips]
+        #+ if self.steps > 499652: pass  # [+trips]
         #+ self.steps += 1  # [+trips]
-        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+        #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self.pc = TAKE
         self.dec = (self.v_turn_player, tuple(options))
 
@@ -533,7 +533,7 @@ class Rung3(Rung2):
         acc = 0.0
         if p0 > 0 and u < (acc := acc + p0):
             #+ self.stack.pop()  # [+frames]
-            #+ if self.steps > LIMIT - 348: pass  # [+trips]
+            #+ if self.steps > 499652: pass  # [+trips]
             #+ self.steps += 1  # [+trips]
             self.v_result = "touch"
             if self.ev is not None:  # [ev]
@@ -543,7 +543,7 @@ class Rung3(Rung2):
                 self.ev.append({"ev": "set", "var": "turn_over", "value": True})
         elif p1 > 0 and u < (acc := acc + p1):
             #+ self.stack[-1] = [6, 0]  # [+frames]
-            #+ if self.steps > LIMIT - 348: pass  # [+trips]
+            #+ if self.steps > 499652: pass  # [+trips]
             #+ self.steps += 1  # [+trips]
             self.v_result = "fake"
             if self.ev is not None:  # [ev]
@@ -555,7 +555,7 @@ class Rung3(Rung2):
             #+ self.stack.pop()  # [+frames]
         elif p2 > 0 and u < (acc := acc + p2):
             #+ self.stack[-1] = [15, 0]  # [+frames]
-            #+ if self.steps > LIMIT - 348: pass  # [+trips]
+            #+ if self.steps > 499652: pass  # [+trips]
             #+ self.steps += 1  # [+trips]
             self.v_result = "clean"
             if self.ev is not None:  # [ev]
@@ -567,7 +567,7 @@ class Rung3(Rung2):
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": None})
         #+ self.steps += 348  # [+trips]
-        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+        #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self._attempt()
 
     def _clamped(self, name, p):
@@ -609,7 +609,7 @@ class Rung3(Rung2):
             return self._completed()
         #+ self.stack.append([9, self.v_turn_player])  # [+frames]
         #+ self.steps += 348  # [+trips]
-        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+        #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self.pc = PLACE
         self.dec = (self.v_turn_player, tuple(options))
 
@@ -639,7 +639,7 @@ class Rung3(Rung2):
         if self.ev is not None:  # [ev]
             self.ev.append({"ev": "set", "var": "victim", "value": None})
         #+ self.stack[-1][1] = 6  # [+frames]
-        #+ if self.steps > LIMIT - 1: pass  # [+trips]
+        #+ if self.steps > 499999: pass  # [+trips]
         #+ self.steps += 9  # [+trips]
         try:  # [try]
             won, tile = self.z_won, self.v_tile
@@ -653,7 +653,7 @@ class Rung3(Rung2):
             self.dec = (me, tuple(victims))
             return
         #+ self.steps += 1  # [+trips]
-        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+        #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self._pick()
 
     def _steal_from(self, q):
@@ -701,7 +701,7 @@ class Rung3(Rung2):
     def _flip(self):
         """if tile in won: a tile from the deck replaces it; the last tile flipped ends the game."""
         #+ self.steps += 1  # [+trips]
-        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+        #+ if self.steps > 500000: self.over_budget()  # [+trips]
         try:  # [try]
             won = self.v_tile in self.z_won[self.v_turn_player]
         except RUNTIME_ERRORS as e:  # [try]
@@ -714,11 +714,17 @@ class Rung3(Rung2):
                 return
         #+ self.stack.pop()  # [+frames]
         #+ self.steps += 1  # [+trips]
-        #+ if self.steps > LIMIT: self.over_budget()  # [+trips]
+        #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self._attempt()
 
 
 RUNGS = {1: Rung1, 2: Rung2, 3: Rung3}
+
+
+def _marks(line: str) -> list:
+    """The markers ``[NAME]`` (``[steps]``, ``[-trips]``) a line's closing comment holds."""
+    comment = line.rstrip().rpartition("# ")[2] if "# [" in line else ""
+    return comment.split() if comment.startswith("[") else []
 
 
 def variant(rung: int, drop: tuple = (), replace: tuple = (), add: tuple = ()) -> type:
@@ -729,12 +735,13 @@ def variant(rung: int, drop: tuple = (), replace: tuple = (), add: tuple = ()) -
     if not drop and not replace and not add:
         return RUNGS[rung]
     text = Path(__file__).read_text()
-    for name in add:
+    for name in add:   # (and the lines marked [-NAME], which the added ones stand for, taken out)
         marker = f"  # [+{name}]"
         if marker not in text:
             raise ValueError(f"no line marked {marker.strip()!r} in {Path(__file__).name}")
         text = "\n".join(line.replace("#+ ", "", 1).replace(marker, "") if line.endswith(marker) else line
                          for line in text.splitlines())
+    drop = (*drop, *(f"-{name}" for name in add))
     for old, new in replace:
         if old not in text:
             raise ValueError(f"no {old!r} in {Path(__file__).name} to replace")
@@ -751,7 +758,7 @@ def variant(rung: int, drop: tuple = (), replace: tuple = (), add: tuple = ()) -
                 out.append(line[4:])
                 continue
             unwrap = None
-        if any(line.rstrip().endswith(f"# [{name}]") for name in drop):
+        if any(f"[{name}]" in _marks(line) for name in drop):
             if line.strip().startswith("try:"):
                 unwrap = indent
             else:   # (an except clause goes with its try)
