@@ -388,11 +388,12 @@ class FlowSource:
                    *(line for lines in body for line in lines if line)]
         if step is None:
             return [pad + line for line in run]
-        handler = (f"_relocated(e, {self.step(step)}, {self.fn(fn)})" if len(run) > 1 else
-                   f"if getattr(e, 'rulebook_step', None) is None:\n{pad}        e.rulebook_step = {self.step(step)}")
+        # (one line each: a caller may indent these lines again)
+        handler = ([f"_relocated(e, {self.step(step)}, {self.fn(fn)})"] if len(run) > 1 else
+                   ["if getattr(e, 'rulebook_step', None) is None:", f"    e.rulebook_step = {self.step(step)}"])
         return [f"{pad}try:", *(f"{pad}    {line}" for line in run),
                 f"{pad}except Exception as e:   # located at the step the effect belongs to",
-                f"{pad}    {handler}", *(f"{pad}    {x}" for x in failed), f"{pad}    raise"]
+                *(f"{pad}    {x}" for x in handler), *(f"{pad}    {x}" for x in failed), f"{pad}    raise"]
 
     def assign(self, fn, target: str, me: str, pad: str, L: str = "None", form: str = "{}",
                values: dict | None = None) -> list:
