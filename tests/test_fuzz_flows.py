@@ -1,9 +1,9 @@
 """Small valid rulesets with random flows (tests/fuzzing/flows.py) play alike in their generated
 module and in its plain reference (tests/fuzzing/lockstep.py): sequences, turns, loops, ifs,
-phases, chooses, picks, attempts and effect lists nested at random, with costly conditions,
-expressions that raise now and then, end conditions, triggers and small step budgets. Fixed
-seeds: the same cases every run; `python benchmarks/fuzz.py --flows N` runs long campaigns
-(docs/fuzzing.md)."""
+phases, chooses, branches, picks, attempts and effect lists (declared effects among them) nested
+at random, with costly conditions, expressions that raise now and then, end conditions, triggers
+and small step budgets. Fixed seeds: the same cases every run; `python benchmarks/fuzz.py
+--flows N` runs long campaigns (docs/fuzzing.md)."""
 from __future__ import annotations
 
 import collections
@@ -62,7 +62,7 @@ def test_the_flows_hold_the_specialised_constructs(tmp_path):
         loaded += 1
         charged += any(s.charge > 0 for s in rules.steps)
     assert loaded >= 48 and charged >= 5, (loaded, charged)
-    for what in ("attempt", "costly", "raising", "end_game", "end_when", "for_each", "if-step", "loop",
-                 "pool-loop", "triggers", "turns", "who-none"):
+    for what in ("attempt", "branch", "costly", "declared", "raising", "end_game", "end_when", "for_each", "if-step",
+                 "loop", "pool-loop", "triggers", "turns", "who-none"):
         assert seen[what] >= 3, (what, seen)
     assert sum(n for w, n in seen.items() if w.startswith("budget ")) >= 30

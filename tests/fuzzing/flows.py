@@ -2,8 +2,9 @@
 (attributes n and m, a shared ``pool``, a shared ``heap`` and each seat's ``mine``, int variables
 x y z, a counter ``points`` of each seat) whose ``flow:`` is a random tree of the constructs the
 flow's generators specialise: sequences, ``turns`` (rounds or until), ``while``/``until``/
-``repeat``, ``if`` steps, ``phase``, ``choose``, ``pick``, ``attempt`` with outcomes, and effect
-lists (``set``, ``move``, ``gain``/``lose``, ``for_each``, ``if`` of effects, ``end_game``). Costly
+``repeat``, ``if`` steps, ``phase``, ``choose``, ``branch``, ``pick``, ``attempt`` with outcomes, and
+effect lists (``set``, ``move``, ``gain``/``lose``, ``for_each``, ``if`` of effects, ``end_game``, declared
+effects). Costly
 conditions carry a budget charge, an expression raises now and then (``10 / (2 - z)``), and
 ``end_when:``, triggers and a step budget come sometimes. Every loop is bounded: by a variable of
 its own that its body counts up, or by the pool, which only empties (cards go pool -> mine ->
@@ -18,6 +19,12 @@ import yaml
 
 from .rulesets import _DUMPER, Case
 
+# declared effects: with a parameter, moving cards, acting for the seat (called in turns only)
+DECLARED = {"bump": {"params": {"k": "int"}, "do": [{"set": {"x": "(x + k) % 5"}},
+                                                      {"if": "x == 3", "then": [{"set": {"z": "(z + 1) % 4"}}]}]},
+            "shift": {"do": [{"move": {"from": "pool", "to": "heap", "count": 1}}, {"set": {"y": "y + 1"}}]},
+            "award": {"do": [{"gain": {"counter": "points", "amount": 1}},
+                             {"if": "points > 3", "then": [{"set": {"y": "10 // (2 - z)"}}]}]}}
 BUDGETS = (5, 8, 13, 20, 40, 80, 150, 300, 600, 1200, 2500, 4000)
 # conditions that cost more than a step's free work: the step carrying them is charged
 COSTLY = ("count(pool where n + m > 2) > 0", "count(pool where n * m > 3 and n + m < 17) > 1",
@@ -59,9 +66,9 @@ class FlowGen:
 
     def effect(self, in_turn: bool, depth: int = 0) -> dict:
         rnd = self.rnd
-        kinds = ["set", "set", "move", "move", "for_each", "if", "end_game"]
+        kinds = ["set", "set", "move", "move", "for_each", "if", "end_game", "declared"]
         if in_turn:
-            kinds += ["gain", "lose", "move_mine"]
+            kinds += ["gain", "lose", "move_mine", "declared"]
         kind = rnd.choice(kinds if depth < 2 else [k for k in kinds if k not in ("for_each", "if")])
         if kind == "set":
             var = rnd.choice("xyz")
@@ -88,6 +95,10 @@ class FlowGen:
             else:
                 move["count"] = 1
             return {"move": move}
+        if kind == "declared":   # a declared effect (DECLARED), written in where it is called
+            self.what.add("declared")
+            name = rnd.choice(["bump", "shift"] + (["award"] if in_turn else []))
+            return {"bump": {"k": rnd.choice([1, 2, "y % 3"])}} if name == "bump" else name
         if kind == "gain":
             return {"gain": {"counter": "points", "amount": rnd.choice([1, 2, "x % 3"])}}
         if kind == "lose":
@@ -175,8 +186,8 @@ class FlowGen:
         if rnd.random() < 0.6:
             step["target"] = {"from": "pool where n > 2" if rnd.random() < 0.5 else "pool", "as": "c"}
             self.decisions += 1
-        if not in_turn:
-            step["who"] = rnd.choice(["0", "1"])
+        if not in_turn or rnd.random() < 0.2:
+            step["who"] = rnd.choice(["0", "1", "none if x > 1 else 1"])
         chance = rnd.choice(["0.3", "0.5", "0.2 if x > 1 else 0.4",
                              "0.3 if " + rnd.choice(COSTLY) + " else 0.1"])
         outcomes: dict = {"slip": {"chance": chance}}
@@ -203,6 +214,26 @@ class FlowGen:
         outcomes["take"] = take
         step["outcomes"] = outcomes
         return {"attempt": step}
+
+    def branch(self, depth: int, in_turn: bool) -> dict:
+        rnd = self.rnd
+        self.what.add("branch")
+        self.decisions += 1
+        options: dict = {}
+        for name in rnd.sample(["draw", "score", "wait", "think"], rnd.randint(1, 3)):
+            option: dict = {}
+            if rnd.random() < 0.5:
+                option["if"] = self.cond(in_turn)
+            if rnd.random() < 0.7:
+                option["steps"] = (self.steps(depth + 1, in_turn) if depth < 3 and rnd.random() < 0.5
+                                   else self.effects(in_turn))
+            options[name] = option
+        step: dict = {"options": options}
+        if not in_turn:
+            step["who"] = rnd.choice(["0", "1"])
+        if rnd.random() < 0.4:
+            step["if_none"] = rnd.choice(["skip", "end_game"])
+        return {"branch": step}
 
     def bounded(self, body: list, in_turn: bool) -> tuple:
         """A loop's bound: (the effects before it, its key and value, the body with its count
@@ -233,7 +264,7 @@ class FlowGen:
         as one list)."""
         rnd = self.rnd
         heavy = depth < 4 and self.decisions < 30
-        kinds = ["effect", "effect", "choose", "choose", "pick", "attempt"]
+        kinds = ["effect", "effect", "choose", "choose", "pick", "attempt", "branch"]
         if heavy:
             kinds += ["loop", "loop", "if", "phase", "repeat"] + ([] if in_turn else ["turns", "turns"])
         kind = rnd.choice(kinds)
@@ -245,6 +276,8 @@ class FlowGen:
             return self.pick(in_turn)
         if kind == "attempt":
             return self.attempt(in_turn)
+        if kind == "branch":
+            return self.branch(depth, in_turn)
         if kind == "phase":
             return {"phase": rnd.choice(["early", "late"]), "steps": self.steps(depth + 1, in_turn)}
         if kind == "if":
@@ -297,7 +330,7 @@ class FlowGen:
                       "counters": {"points": {"owner": "player"}},
                       "vars": {**{v: {"type": "int", "start": 0} for v in "xyz"}, "r": "str", "c": "card",
                                **{f"l{i}": {"type": "int", "start": 0} for i in range(self.loops)}},
-                      "flow": flow}
+                      "effects": DECLARED, "flow": flow}
         if rnd.random() < 0.35:
             self.what.add("end_when")
             data["end_when"] = [rnd.choice(["x > 3 and y > 2", "count(heap) > 9", "z == 3", "y > 5",
