@@ -2,7 +2,7 @@
 """Long fuzz campaigns: mutated rulesets, random expressions against the reference compile, and
 mutated rulesets played by their module and its plain reference in lockstep.
 
-    python benchmarks/fuzz.py --rulesets 100000 --expressions 20000 --lockstep 5000 --seed 1 [--jobs 2] [--out fuzz-failures/]
+    python benchmarks/fuzz.py --rulesets 100000 --expressions 20000 --lockstep 5000 --flows 5000 --seed 1 [--jobs 2] [--out fuzz-failures/]
     python benchmarks/fuzz.py --replay fuzz-failures/ruleset-1-4711
 
 A mutated ruleset must load and play 200 random decisions, or fail with a RulebookError
@@ -11,7 +11,8 @@ every state of the fixture world (tests/fuzzing/differential.py), and so must a 
 conditions compiled together (one set of 1 to 4 conditions for every 4 expressions); a
 lockstep case (one data mutation half the time, a small step budget two times in three) must
 play alike in the ruleset's generated module and in its plain reference, errors and budget
-stops included (tests/fuzzing/lockstep.py). Each
+stops included (tests/fuzzing/lockstep.py), and so must a small valid ruleset with a random flow
+(tests/fuzzing/flows.py: the constructs the flow's generators specialise, nested). Each
 case is a function of (seed, kind, index) and runs in a worker process under a time bound
 (``--timeout``, 10 s of processor time): past it the case is a hang. A failing case is written to ``--out``
 (the files of a ruleset, or the expression, with what went wrong) and ``--replay`` runs it
@@ -39,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))   # the generators: tests/fuzzing/
 
 from fuzzing.limits import Hang, time_limit  # noqa: E402
+from fuzzing.flows import make_flow_case  # noqa: E402
 from fuzzing.lockstep import Mismatch, make_lockstep_case, run_lockstep  # noqa: E402
 from fuzzing.rulesets import make_case, run_case  # noqa: E402
 
@@ -85,8 +87,8 @@ class Runner:
         except BaseException:   # noqa: BLE001 - anything else is what the fuzzer looks for
             return {"verdict": "crash", "detail": traceback.format_exc(limit=-12), "case": _case_data(case)}
 
-    def lockstep(self, rnd) -> dict:
-        case = make_lockstep_case(rnd)
+    def lockstep(self, rnd, make=make_lockstep_case) -> dict:
+        case = make(rnd)
         folder = self.tmp / "case"
         shutil.rmtree(folder, ignore_errors=True)
         try:
@@ -97,6 +99,9 @@ class Runner:
             return {"verdict": "mismatch", "detail": str(e), "case": _case_data(case)}
         except BaseException:   # noqa: BLE001 - anything else is what the fuzzer looks for
             return {"verdict": "crash", "detail": traceback.format_exc(limit=-12), "case": _case_data(case)}
+
+    def flow(self, rnd) -> dict:
+        return self.lockstep(rnd, make_flow_case)
 
     def expression(self, rnd) -> dict:
         from fuzzing.expressions import ExprGen
@@ -127,9 +132,10 @@ def _worker(conn, seed: int, timeout: float) -> None:
 
 
 # ---------------------------------------------------------------------- the campaign
-def jobs(rulesets: int, expressions: int, lockstep: int = 0):
+def jobs(rulesets: int, expressions: int, lockstep: int = 0, flows: int = 0):
     """The cases, kinds interleaved in proportion (a run stopped early has some of each)."""
-    counts = {"ruleset": rulesets, "expression": expressions, "branch": expressions // 4, "lockstep": lockstep}
+    counts = {"ruleset": rulesets, "expression": expressions, "branch": expressions // 4, "lockstep": lockstep,
+              "flow": flows}
     order = sorted(((i + 0.5) / n, kind, i) for kind, n in counts.items() for i in range(n))
     return [(kind, i) for _, kind, i in order]
 
@@ -190,13 +196,16 @@ class Pool:
                 w["proc"].kill()
 
 
+MAKERS = {"ruleset": make_case, "lockstep": make_lockstep_case, "flow": make_flow_case}   # kinds of files
+
+
 def save_failure(out: Path, seed: int, result: dict) -> Path:
     """Write a failing case where it can be replayed: a folder with the ruleset's files, or a
     JSON file with the expression."""
     out.mkdir(parents=True, exist_ok=True)
     name = f"{result['kind']}-{seed}-{result['index']}"
-    if result["kind"] in ("ruleset", "lockstep"):
-        make = make_case if result["kind"] == "ruleset" else make_lockstep_case
+    if result["kind"] in MAKERS:
+        make = MAKERS[result["kind"]]
         case = result.get("case") or _case_data(make(random.Random(f"{seed}:{result['kind']}:{result['index']}")))
         folder = out / name
         folder.mkdir(exist_ok=True)
@@ -235,7 +244,7 @@ def replay(path: Path, timeout: float) -> int:
         case = Case(files, info["main"], info["variant"], info["seed"], info["mutations"])
         try:
             with time_limit(timeout):
-                verdict = (run_lockstep if info.get("kind") == "lockstep" else run_case)(case, runner.tmp / "case")
+                verdict = (run_lockstep if info.get("kind") in ("lockstep", "flow") else run_case)(case, runner.tmp / "case")
         except Hang:
             verdict = "hang"
         except Mismatch as e:
@@ -258,9 +267,15 @@ def report(counts: Counter, args, seconds: float) -> str:
     failed = {f: sum(c for (_, v), c in counts.items() if v == f) for f in FAILURES}
     return (f"fuzz, seed {args.seed}, {args.jobs} jobs: {part('ruleset', 'mutated rulesets')}; "
             f"{part('expression', 'expressions')}; {part('branch', 'branch condition sets')}; "
-            f"{part('lockstep', 'lockstep games')}\n"
+            f"{part('lockstep', 'lockstep games')}; {part('flow', 'random flows')}{_loaded(counts)}\n"
             f"{failed['crash']} crashes, {failed['hang']} hangs, {failed['mismatch']} mismatches; "
             f"{total} cases in {seconds:.1f} s, {total / max(seconds, 1e-9):.1f} cases/s")
+
+
+def _loaded(counts: Counter) -> str:
+    """The share of random flows that load (the rest are refused by the loader)."""
+    n = sum(c for (k, _), c in counts.items() if k == "flow")
+    return f", {1 - counts[('flow', 'refused')] / n:.1%} loaded" if n else ""
 
 
 def main(argv=None) -> int:
@@ -269,6 +284,8 @@ def main(argv=None) -> int:
     ap.add_argument("--expressions", type=int, default=2000, help="random expressions to check")
     ap.add_argument("--lockstep", type=int, default=0,
                     help="mutated rulesets played by their module and its plain reference in lockstep")
+    ap.add_argument("--flows", type=int, default=0,
+                    help="small rulesets with random flows played by their module and its plain reference in lockstep")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=max(1, multiprocessing.cpu_count()))
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds a case may take")
@@ -282,7 +299,7 @@ def main(argv=None) -> int:
     counts: Counter = Counter()
     saved: list = []
     slowest = [0.0, None]
-    total = args.rulesets + args.expressions + args.expressions // 4 + args.lockstep
+    total = args.rulesets + args.expressions + args.expressions // 4 + args.lockstep + args.flows
     shown = [time.perf_counter()]
 
     def record(result):
@@ -303,7 +320,7 @@ def main(argv=None) -> int:
     pool = Pool(args.jobs, args.seed, args.timeout)
     interrupted = False
     try:
-        pool.run(jobs(args.rulesets, args.expressions, args.lockstep), record)
+        pool.run(jobs(args.rulesets, args.expressions, args.lockstep, args.flows), record)
     except KeyboardInterrupt:
         interrupted = True
     finally:

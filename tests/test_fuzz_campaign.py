@@ -60,7 +60,9 @@ def test_a_mismatch_is_saved_with_its_expression(fuzz, monkeypatch, tmp_path, ca
     assert saved["verdict"] == "mismatch" and saved["detail"] == "planted" and saved["text"]
 
 
-def test_a_lockstep_mismatch_is_saved_and_replayed(fuzz, monkeypatch, tmp_path, capsys):
+@pytest.mark.parametrize("kind,flag,label", [("lockstep", "--lockstep", "lockstep games"),
+                                             ("flow", "--flows", "random flows")])
+def test_a_lockstep_mismatch_is_saved_and_replayed(fuzz, monkeypatch, tmp_path, capsys, kind, flag, label):
     if sys.platform == "win32":
         pytest.skip("the planted failures reach the workers by fork")
     real = fuzz.run_lockstep
@@ -71,14 +73,14 @@ def test_a_lockstep_mismatch_is_saved_and_replayed(fuzz, monkeypatch, tmp_path, 
         return real(case, folder, decisions)
     monkeypatch.setattr(fuzz, "run_lockstep", planted)
     out = tmp_path / "failures"
-    code = fuzz.main(["--rulesets", "0", "--expressions", "0", "--lockstep", "6", "--seed", "2", "--jobs", "1",
+    code = fuzz.main(["--rulesets", "0", "--expressions", "0", flag, "6", "--seed", "2", "--jobs", "1",
                       "--out", str(out)])
     shown = capsys.readouterr().out
     saved = sorted(out.iterdir()) if out.exists() else []
-    assert code == (1 if saved else 0) and "6 lockstep games" in shown
+    assert code == (1 if saved else 0) and f"6 {label}" in shown
     assert saved, "no case of an even seed among six"   # (the seeds are drawn: six give some even one)
     info = json.loads((saved[0] / "case.json").read_text())
-    assert info["kind"] == "lockstep" and info["verdict"] == "mismatch" and "planted" in info["detail"]
+    assert info["kind"] == kind and info["verdict"] == "mismatch" and "planted" in info["detail"]
     assert f"0 crashes, 0 hangs, {len(saved)} mismatches" in shown
     assert (saved[0] / info["main"]).exists()
     monkeypatch.setattr(fuzz, "run_lockstep", real)   # replayed with the real runner: the module agrees

@@ -1,0 +1,68 @@
+"""Small valid rulesets with random flows (tests/fuzzing/flows.py) play alike in their generated
+module and in its plain reference (tests/fuzzing/lockstep.py): sequences, turns, loops, ifs,
+phases, chooses, branches, picks, attempts and effect lists (declared effects among them) nested
+at random, with costly conditions, expressions that raise now and then, end conditions, triggers
+and small step budgets. Fixed seeds: the same cases every run; `python benchmarks/fuzz.py
+--flows N` runs long campaigns (docs/fuzzing.md)."""
+from __future__ import annotations
+
+import collections
+import random
+
+import pytest
+
+import interpreter
+from fuzzing.flows import make_flow_case
+from fuzzing.limits import Hang, time_limit
+from fuzzing.lockstep import run_lockstep
+from interpreter.errors import RulebookError
+
+CASE_SECONDS = 20
+SEEDS, CASES = 4, 30
+
+
+def _campaign(seed: int, folder, cases: int = CASES) -> collections.Counter:
+    outcomes = collections.Counter()
+    for i in range(cases):
+        case = make_flow_case(random.Random(f"flows:{seed}:{i}"))
+        try:
+            with time_limit(CASE_SECONDS):
+                outcomes[run_lockstep(case, folder / str(i))] += 1
+        except Hang:
+            pytest.fail(f"case flows:{seed}:{i} ({case.mutations}) ran past {CASE_SECONDS} s")
+    return outcomes
+
+
+@pytest.mark.parametrize("seed", range(SEEDS))
+def test_random_flows_play_alike_in_the_module_and_its_reference(tmp_path, seed):
+    outcomes = _campaign(seed, tmp_path)
+    assert outcomes["refused"] <= CASES // 5, outcomes   # at least 80% load
+    assert outcomes["played"] >= CASES // 2, outcomes
+
+
+def test_the_campaign_stops_games_on_budgets_and_errors(tmp_path):
+    """Among the seeded cases some games stop on the step budget and some on a runtime error
+    of the rules, both at the same decision and in the same state both ways."""
+    outcomes = _campaign(SEEDS + 1, tmp_path, 40)
+    assert outcomes["budget"] >= 3 and outcomes["game-error"] >= 1, outcomes
+
+
+def test_the_flows_hold_the_specialised_constructs(tmp_path):
+    """The cases load (most of them), hold each construct the generators specialise, and some
+    step carries a budget charge for its costly expressions."""
+    seen, loaded, charged = collections.Counter(), 0, 0
+    for i in range(60):
+        case = make_flow_case(random.Random(f"shapes:{i}"))
+        seen.update(case.mutations[0].split(", "))
+        (tmp_path / case.main).write_text(case.files[case.main], encoding="utf-8")
+        try:
+            rules = interpreter.load(tmp_path / case.main)
+        except RulebookError:
+            continue
+        loaded += 1
+        charged += any(s.charge > 0 for s in rules.steps)
+    assert loaded >= 48 and charged >= 5, (loaded, charged)
+    for what in ("attempt", "branch", "costly", "declared", "raising", "end_game", "end_when", "for_each", "if-step",
+                 "loop", "pool-loop", "triggers", "turns", "who-none"):
+        assert seen[what] >= 3, (what, seen)
+    assert sum(n for w, n in seen.items() if w.startswith("budget ")) >= 30
