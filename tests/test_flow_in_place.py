@@ -433,9 +433,6 @@ scoring:
 """, game="when_then_if", players=(2, 2), ints="y z", start=0)
 
 
-@pytest.mark.xfail(strict=True, reason="a branch of an if effect run in place notes no change where the reference "
-                                       "checks after the step: a when trigger's flag, stale since it fired, is "
-                                       "refreshed in the reference only")
 @pytest.mark.parametrize("then", ['[{set: {y: "y"}}]', "[award]"], ids=["writes-y", "calls-an-empty-effect"])
 def test_a_when_trigger_is_checked_after_an_if_effect_as_in_the_reference(tmp_path, then):
     rules = load_text(tmp_path, WHEN_THEN_IF % then)

@@ -395,9 +395,10 @@ class Builder(Declarations, Bounded, Elements):
         # steps and effects that cannot change what those conditions read need no check after them
         quiet = Quiet(names, {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named},
                       self.triggers.enter)
+        stale = any(quiet.may_change(getattr(w[2], "access", None)) for w in self.triggers.when)   # (a when-trigger's flag left stale by its effects till the next check: none spared)
         for step in self.step_list:
             if isinstance(step, Effects):
-                step.quiet, step.noted = quiet.quiet(step.fn), quiet.noted(step.fn)
+                step.quiet, step.noted = quiet.quiet(step.fn), None if stale else quiet.noted(step.fn)
             else:
                 step.settle(quiet, r.watched_vars)
         r.setup_quiet = r.setup is None or quiet.quiet(r.setup)   # (engine/ruleset.py: a start's first check)
