@@ -77,22 +77,17 @@ class Runner:
         return result
 
     def ruleset(self, rnd) -> dict:
-        case = make_case(rnd)
-        folder = self.tmp / "case"
-        shutil.rmtree(folder, ignore_errors=True)
-        try:
-            return {"verdict": run_case(case, folder)}
-        except Hang:
-            raise
-        except BaseException:   # noqa: BLE001 - anything else is what the fuzzer looks for
-            return {"verdict": "crash", "detail": traceback.format_exc(limit=-12), "case": _case_data(case)}
+        return self._played(make_case(rnd), lambda case, folder: run_case(case, folder))
 
     def lockstep(self, rnd, make=make_lockstep_case) -> dict:
-        case = make(rnd)
+        return self._played(make(rnd), lambda case, folder: run_lockstep(case, folder))
+
+    def _played(self, case, run) -> dict:
+        """The verdict of ``run`` on ``case``'s files, a mismatch's or a crash's with the case."""
         folder = self.tmp / "case"
         shutil.rmtree(folder, ignore_errors=True)
         try:
-            return {"verdict": run_lockstep(case, folder)}
+            return {"verdict": run(case, folder)}
         except Hang:
             raise
         except Mismatch as e:

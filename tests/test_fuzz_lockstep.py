@@ -38,45 +38,42 @@ def test_the_cases_stop_games_on_their_budget():
     assert any(any(": budget" not in m for m in c.mutations) for c in cases if c.mutations)   # data mutations too
 
 
-def test_a_module_that_counts_otherwise_is_caught(tmp_path, monkeypatch):
-    """A planted fault: the module counts one step more at each decision; the lockstep sees it
-    at the first decision."""
+def _planted(monkeypatch, plant) -> Case:
+    """A case of Mister Diamond, seed 1, whose module's state class gets the methods ``plant``
+    makes of it (a fault planted; the reference keeps its own class)."""
     import fuzzing.lockstep as lockstep
     load = lockstep.interpreter.load
 
     def planted(*args, **kw):
         rules = load(*args, **kw)
-        apply = rules.layout.cls.apply_index
+        for name, method in plant(rules.layout.cls).items():
+            monkeypatch.setattr(rules.layout.cls, name, method)
+        return rules
+    monkeypatch.setattr(lockstep.interpreter, "load", planted)
+    source = next(p for p in SOURCES if p.name == "mister_diamond.yaml")
+    return Case({source.name: source.read_text(encoding="utf-8")}, source.name, seed=1)
+
+
+def test_a_module_that_counts_otherwise_is_caught(tmp_path, monkeypatch):
+    """A planted fault: the module counts one step more at each decision; the lockstep sees it
+    at the first decision."""
+    def plant(cls):
+        apply = cls.apply_index
 
         def counted(S, i):
             S.steps += 1
             return apply(S, i)
-        monkeypatch.setattr(rules.layout.cls, "apply_index", counted)
-        return rules
-    monkeypatch.setattr(lockstep.interpreter, "load", planted)
-    source = next(p for p in SOURCES if p.name == "mister_diamond.yaml")
-    case = Case({source.name: source.read_text(encoding="utf-8")}, source.name, seed=1)
+        return {"apply_index": counted}
     with pytest.raises(Mismatch, match="the states differ after 1 decisions"):
-        run_lockstep(case, tmp_path)
+        run_lockstep(_planted(monkeypatch, plant), tmp_path)
 
 
 def test_a_write_into_a_table_shared_with_a_clone_is_caught(tmp_path, monkeypatch):
     """A planted fault: the module's states never take their own copy of a table before writing
     it (State.own), so a clone's moves land in the original too; the lockstep keeps the originals
     and finds them changed."""
-    import fuzzing.lockstep as lockstep
-    load = lockstep.interpreter.load
-
-    def planted(*args, **kw):
-        rules = load(*args, **kw)
-
-        def own(S, name):   # (no copy: the list stays shared with the clone)
-            S.sh.discard(name)
-            return getattr(S, S.rules.layout.of[name])
-        monkeypatch.setattr(rules.layout.cls, "own", own)
-        return rules
-    monkeypatch.setattr(lockstep.interpreter, "load", planted)
-    source = next(p for p in SOURCES if p.name == "mister_diamond.yaml")
-    case = Case({source.name: source.read_text(encoding="utf-8")}, source.name, seed=1)
+    def own(S, name):   # (no copy: the list stays shared with the clone)
+        S.sh.discard(name)
+        return getattr(S, S.rules.layout.of[name])
     with pytest.raises(Mismatch, match="playing the clone changed the module's original"):
-        run_lockstep(case, tmp_path)
+        run_lockstep(_planted(monkeypatch, lambda cls: {"own": own}), tmp_path)
