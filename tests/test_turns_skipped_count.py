@@ -42,6 +42,8 @@ def test_every_seat_skipped_lap_after_lap_meets_the_budget(tmp_path, laps):
             S.apply_index(0)   # x = 1: every seat skipped from now on
         assert type(e.value).__name__ == "BudgetExceeded"
         assert S.steps == 2001
+        # (located at the running step, the turns, as docs/reference.md says of a game over budget)
+        assert (e.value.loc.line, e.value.loc.col) == (11, 5), e.value.loc
 
 
 def test_a_skipped_turn_counts_the_steps_charge(tmp_path):

@@ -39,8 +39,11 @@ def forced(S, frame) -> bool:
 
 
 def over_budget(S, loc=None):
-    """Stop a game past its step budget (``loc``: the effect loop that took the last step)."""
+    """Stop a game past its step budget, located at ``loc`` (the effect loop that took the last
+    step), else at the running step: the frame on top."""
     budget = S.rules.max_steps
+    if loc is None and S.stack:
+        loc = S.rules.steps[S.stack[-1][0]].loc
     raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (a step whose "
                          "expressions may take more than 100 operations counts one more per hundred, and a shuffle, "
                          "move, deal, gather or reset one more per card); does the "
