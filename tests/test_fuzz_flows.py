@@ -13,7 +13,7 @@ import pytest
 
 import interpreter
 from fuzzing.flows import make_flow_case
-from fuzzing.limits import Hang, time_limit
+from fuzzing.limits import bounded_campaign
 from fuzzing.lockstep import run_lockstep
 from interpreter.errors import RulebookError
 
@@ -22,15 +22,7 @@ SEEDS, CASES = 4, 30
 
 
 def _campaign(seed: int, folder, cases: int = CASES) -> collections.Counter:
-    outcomes = collections.Counter()
-    for i in range(cases):
-        case = make_flow_case(random.Random(f"flows:{seed}:{i}"))
-        try:
-            with time_limit(CASE_SECONDS):
-                outcomes[run_lockstep(case, folder / str(i))] += 1
-        except Hang:
-            pytest.fail(f"case flows:{seed}:{i} ({case.mutations}) ran past {CASE_SECONDS} s")
-    return outcomes
+    return bounded_campaign(make_flow_case, run_lockstep, f"flows:{seed}", cases, folder, CASE_SECONDS)
 
 
 @pytest.mark.parametrize("seed", range(SEEDS))

@@ -6,12 +6,11 @@ error at the same decision, and the same state after it. Fixed seeds: the same c
 `python benchmarks/fuzz.py --lockstep N` runs long campaigns (docs/fuzzing.md)."""
 from __future__ import annotations
 
-import collections
 import random
 
 import pytest
 
-from fuzzing.limits import Hang, time_limit
+from fuzzing.limits import bounded_campaign
 from fuzzing.lockstep import Mismatch, make_lockstep_case, run_lockstep
 from fuzzing.rulesets import SOURCES, Case
 
@@ -20,14 +19,7 @@ CASE_SECONDS = 20
 
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_rulesets_play_alike_in_the_module_and_its_reference(tmp_path, seed):
-    outcomes = collections.Counter()
-    for i in range(30):
-        case = make_lockstep_case(random.Random(f"lockstep:{seed}:{i}"))
-        try:
-            with time_limit(CASE_SECONDS):
-                outcomes[run_lockstep(case, tmp_path / str(i))] += 1
-        except Hang:
-            pytest.fail(f"case lockstep:{seed}:{i} ({case.main}, {case.mutations}) ran past {CASE_SECONDS} s")
+    outcomes = bounded_campaign(make_lockstep_case, run_lockstep, f"lockstep:{seed}", 30, tmp_path, CASE_SECONDS)
     assert outcomes["played"] + outcomes["budget"] + outcomes["game-error"] >= 8, outcomes
 
 

@@ -6,13 +6,12 @@ a located RulebookError, each within a time bound. Fixed seeds: the same cases e
 benchmarks/fuzz.py runs long campaigns (docs/fuzzing.md)."""
 from __future__ import annotations
 
-import collections
 import random
 import time
 
 import pytest
 
-from fuzzing.limits import Hang, time_limit
+from fuzzing.limits import Hang, bounded_campaign, time_limit
 from fuzzing.rulesets import SOURCES, make_case, run_case
 
 CASE_SECONDS = 10
@@ -20,14 +19,7 @@ CASE_SECONDS = 10
 
 @pytest.mark.parametrize("seed", range(8))
 def test_mutated_rulesets_load_or_fail_cleanly(tmp_path, seed):
-    outcomes = collections.Counter()
-    for i in range(25):
-        case = make_case(random.Random(f"test:{seed}:{i}"))
-        try:
-            with time_limit(CASE_SECONDS):
-                outcomes[run_case(case, tmp_path / str(i))] += 1
-        except Hang:
-            pytest.fail(f"case test:{seed}:{i} ({case.main}, {case.mutations}) ran past {CASE_SECONDS} s")
+    outcomes = bounded_campaign(make_case, run_case, f"test:{seed}", 25, tmp_path, CASE_SECONDS)
     assert outcomes["played"] + outcomes["game-error"] >= 2, outcomes   # some still load and play
 
 

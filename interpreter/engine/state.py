@@ -231,7 +231,7 @@ def interned(table: dict) -> dict:
     return {sys.intern(k): v for k, v in table.items()}
 
 
-def _keys_as_written(rules, players: int, params: dict) -> dict:
+def _keys_in_game_order(rules, players: int, params: dict) -> dict:
     """A saved state's parameters with each map's keys (nested ones too) in the order a game of
     these players has them, its defaults' (JSON sorts a mapping's keys; an override is checked
     into its default's order, ruleset.check_param): what lists a map's keys (a runtime error)
@@ -271,7 +271,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 
 
 def from_dict(rules, d: dict) -> State:
-    s = blank(rules, d["players"], d["seed"], _keys_as_written(rules, d["players"], d["params"]), d["options"], d["teams"])
+    s = blank(rules, d["players"], d["seed"], _keys_in_game_order(rules, d["players"], d["params"]), d["options"], d["teams"])
     s.z.update({name: {int(card): list(part) for card, part in zone.items()} if isinstance(zone, dict) else zone
                 for name, zone in d["zones"].items()})   # (a zone per card: JSON wrote its keys as text)
     s.c.update(d["counters"])   # (each written to its slot: engine/layout.py Tables)

@@ -4,8 +4,11 @@ The bound is processor time (the process's, user and system), not wall-clock tim
 case is judged by its own work and not by what else the machine runs."""
 from __future__ import annotations
 
+import collections
+import random
 import signal
 from contextlib import contextmanager
+from pathlib import Path
 
 
 class Hang(BaseException):
@@ -25,3 +28,18 @@ def time_limit(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+
+
+def bounded_campaign(make, run, label: str, cases: int, folder: Path, seconds: float) -> collections.Counter:
+    """A seeded campaign of the suite: case i made by ``make(random.Random(f"{label}:{i}"))`` and
+    run by ``run(case, folder / str(i))`` under a bound of ``seconds``; the count of each verdict.
+    A case past its bound fails the campaign, named so that it can be made again."""
+    outcomes: collections.Counter = collections.Counter()
+    for i in range(cases):
+        case = make(random.Random(f"{label}:{i}"))
+        try:
+            with time_limit(seconds):
+                outcomes[run(case, folder / str(i))] += 1
+        except Hang:
+            raise AssertionError(f"case {label}:{i} ({case.main}, {case.mutations}) ran past {seconds} s") from None
+    return outcomes
