@@ -51,6 +51,16 @@ def chips_game(rest: str, *, game: str, players: tuple = (2, 3), attributes: str
             "  mine: {owner: player, visible: all}\n" + int_vars(ints, start) + rest.removeprefix("\n"))
 
 
+def spots_game(rest: str, *, game: str, extra_vars: str = "") -> str:
+    """A small two-seat ruleset's YAML for the tests of attempts and budgets against the reference:
+    spots (n: 1..6, m: 1..9: a costly filter over them charges its step) on a shared ``board``,
+    each seat's ``taken``, int variables x and z starting at 0 after ``extra_vars`` (lines of
+    ``vars:``); ``rest`` (the flow...) goes on from there as written."""
+    return ("game: %s\nplayers: {min: 2, max: 2}\ncomponents:\n  spots:\n    attributes: {n: 1..6, m: 1..9}\n"
+            "zones:\n  board: {owner: none, visible: all, start: [spots]}\n  taken: {owner: player, visible: all}\n"
+            "vars:\n%s  x: {type: int, start: 0}\n  z: {type: int, start: 0}\n" % (game, extra_vars)) + rest.removeprefix("\n")
+
+
 def int_vars(names: str = "x y", start: int | None = None) -> str:
     """A ruleset's ``vars:`` block: an int variable each of ``names`` (split at spaces), starting
     at ``start`` where given (else none)."""

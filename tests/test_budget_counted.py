@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from helpers import chips_game, load_text
+from helpers import chips_game, load_text, spots_game
 from test_flowgen import ATTEMPTS, reference
 
 HEAD = chips_game("", game="budget_counted", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z")
@@ -296,18 +296,7 @@ def test_a_for_each_in_a_charged_step_run_after_the_checks_stops_where_the_refer
     assert "BudgetExceeded" in stopped
 
 
-COSTLY_BODY = """
-game: costly_body
-players: {min: 2, max: 2}
-components:
-  spots:
-    attributes: {n: 1..6, m: 1..9}
-zones:
-  board: {owner: none, visible: all, start: [spots]}
-  taken: {owner: player, visible: all}
-vars:
-  x: {type: int, start: 0}
-  z: {type: int, start: 0}
+COSTLY_BODY = spots_game("""
 flow:
   - turns:
       from: 0
@@ -319,7 +308,7 @@ flow:
 %s
 scoring:
   categories: {taken: "count(taken)"}
-"""
+""", game="costly_body")
 COSTLY_SET = '{set: {z: "z + count(board where n + m > 2 and n * m < 60 and n != m + 1)"}}'
 
 

@@ -14,7 +14,7 @@ import interpreter
 from interpreter.building.flowgen import FlowSource
 from interpreter.building.trips import ancestors
 from interpreter.engine.protocol import ASKED, UNCHANGED
-from helpers import calls_in_play, chips_game, load_text, tiny_ruleset
+from helpers import calls_in_play, chips_game, load_text, spots_game, tiny_ruleset
 from test_flowgen import lockstep, reference
 from fuzzing.lockstep import run_lockstep
 from fuzzing.rulesets import Case
@@ -283,19 +283,7 @@ def test_an_error_found_in_place_after_a_checked_change_counts_the_reference_ste
     assert stood[0] == stood[1]
 
 
-OUTCOMES = """
-game: outcomes_raising
-players: {min: 2, max: 2}
-components:
-  spots:
-    attributes: {n: 1..6, m: 1..9}
-zones:
-  board: {owner: none, visible: all, start: [spots]}
-  taken: {owner: player, visible: all}
-vars:
-  result: str
-  x: {type: int, start: 0}
-  z: {type: int, start: 0}
+OUTCOMES = spots_game("""
 flow:
   - turns:
       from: 0
@@ -311,7 +299,7 @@ flow:
 %s
 scoring:
   categories: {taken: "count(taken)"}
-"""
+""", game="outcomes_raising", extra_vars="  result: str\n")
 CHARGED_CHANCE = "0.3 if count(board where n + m > 2 and n * m < 60 and n != m + 1) > 0 else 0.2"
 OUTCOME_BODIES = {
     "effects": '[{set: {x: "[1, 2][x + 5]"}}]',
