@@ -138,3 +138,18 @@ def test_a_map_read_with_a_key_it_cannot_have_is_a_located_error(tmp_path, keys,
     [d] = info.value.diagnostics
     line = next(i for i, t in enumerate(text.split("\n")) if "lose:" in t) + 1
     assert (d.message, d.hint, d.loc.line) == (message, hint, line)
+
+
+VARIED = GAME.replace("players: {min: 2, max: 2}", "players: {min: 2, max: 3}").replace(
+    "  price: {value: {red: 2, green: 3, blue: 1}}",
+    "  price: {by_players: {2: {red: 2, green: 3}, 3: {blue: 1, red: 2, green: 3}}}")
+
+
+def test_keys_of_a_map_by_players_are_the_keys_of_the_games_map(tmp_path):
+    """Each player count's map has its own keys, in the order written: a 3-player game is
+    offered blue as well."""
+    rules = load_text(tmp_path, VARIED, "g.yaml")
+    keys = Compiler(rules.names).compile("keys(params.price)", has_me=False).fn
+    two, three = rules.new_game(2, seed=1), rules.new_game(3, seed=1)
+    assert keys(two, None, None) == ["red", "green"] and two.legal_actions() == ["red", "green"]
+    assert keys(three, None, None) == ["blue", "red", "green"] and three.legal_actions() == ["blue", "red", "green"]

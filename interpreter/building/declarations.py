@@ -79,8 +79,8 @@ class Declarations:
                     self.names.params[name] = ANY
             else:
                 self.names.params[name] = unify([_type_of_value(v) for v in vals])
-            if is_map(self.names.params[name]):   # keys(params.NAME): in the order written, not the saved
-                self.names.param_keys[name] = tuple(vals[0])   # state's (JSON sorts a mapping's keys)
+            if is_map(self.names.params[name]):   # keys(params.NAME): each map's in the order written (the
+                self.names.param_keys[name] = tuple(dict.fromkeys(tuple(v) for v in vals))   # game's, not JSON's)
             if isinstance(value, dict):
                 self._param_bounds(name, value, vals)
             out[name] = value

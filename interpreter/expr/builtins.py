@@ -315,9 +315,11 @@ def b_keys(c, n, scope, args, kw):
         return repr(list(c.names.keyed[name])), list_of(STR)
     if name is None or name not in c.names.all_names():
         src, typ = c.node(a, scope)
-        if is_map(typ):   # a map parameter's keys, in the order written (a saved state sorts them)
-            order = c.names.param_keys.get(str(a.children[1])) if a.data == "attr" else None
-            return (repr(list(order)) if order else f"sorted({src})"), list_of(STR)
+        if is_map(typ):   # a map parameter's keys, in the order its map for this game is written
+            orders = c.names.param_keys.get(str(a.children[1])) if a.data == "attr" else None
+            if orders is not None and len(orders) == 1:   # the same for every player count: a constant
+                return repr(list(orders[0])), list_of(STR)
+            return (f"list({src})" if orders else f"sorted({src})"), list_of(STR)   # (a state keeps the order)
     raise ExprError("keys() takes a counter family (counters: {NAME: {keys: [...]}}) or a map parameter",
                     offset_of(a), code="type")
 

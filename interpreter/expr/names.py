@@ -153,7 +153,9 @@ class Names:
     zones: dict = field(default_factory=dict)      # name -> owner: "none" | "player" | "team"
     counters: dict = field(default_factory=dict)   # name -> owner
     keyed: dict = field(default_factory=dict)      # a counter family's name -> its keys (counters NAME.KEY)
-    param_keys: dict = field(default_factory=dict)  # a map parameter's name -> its keys, as written
+    # a map parameter's name -> the key orders of its maps (by_players, default), each as written:
+    # one when every player count's map has the same keys in the same order (keys() a constant)
+    param_keys: dict = field(default_factory=dict)
     vars: dict = field(default_factory=dict)       # name -> type
     params: dict = field(default_factory=dict)     # name -> type
     param_sizes: dict = field(default_factory=dict)   # name -> the most elements its value may hold
@@ -176,6 +178,12 @@ class Names:
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
+
+    def map_keys(self, param: str) -> tuple | None:
+        """Every key a map parameter's map has for some player count, first written first (None:
+        not a map parameter)."""
+        orders = self.param_keys.get(param)
+        return None if orders is None else tuple(dict.fromkeys(k for order in orders for k in order))
 
 
 ME = code("me", Name("me"))   # the acting player, as an owner the compiler passes itself

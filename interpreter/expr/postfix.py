@@ -86,17 +86,19 @@ class PostfixNodes:
                 return self.owned(name, isrc, itype, scope, n)
         src, typ = self.node(target, scope)
         if is_map(typ):   # a map parameter: the value of one key
-            keys = self.names.param_keys.get(str(target.children[1])) if getattr(target, "data", None) == "attr" else None
+            param = str(target.children[1]) if getattr(target, "data", None) == "attr" else ""
+            keys = self.names.map_keys(param)   # (those of every player count's map)
             if itype not in (STR, ANY):
                 literal = str(index.children[0]) if getattr(index, "data", None) == "int_" else None
                 hint = (f"its keys are text: params.{target.children[1]}['{literal}']"
                         if literal and keys and literal in keys else None)
                 raise ExprError(f"a map is read by key (a str), got {itype}", offset_of(index), hint, code="type")
-            if getattr(index, "data", None) == "string" and keys is not None:   # the keys are fixed: check one written
+            if getattr(index, "data", None) == "string" and keys is not None:   # a key written: one of some map
                 key = unquote(str(index.children[0]))
                 if key not in keys:
                     close = self.suggest(key, keys)
-                    raise ExprError(f"the map has no key '{key}' (its keys: {', '.join(keys)})", offset_of(index),
+                    anywhere = " for any player count" if len(self.names.param_keys[param]) > 1 else ""
+                    raise ExprError(f"the map has no key '{key}'{anywhere} (its keys: {', '.join(keys)})", offset_of(index),
                                     f"did you mean '{close}'?" if close else None, code="unknown-name")
             return f"_mapget({src}, {isrc})", map_value(typ)
         if not is_list(typ) and typ != ANY:

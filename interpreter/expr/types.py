@@ -47,6 +47,8 @@ def unify(types) -> str:
         return NUM if NUM in ts else INT
     if all(is_list(t) for t in ts):
         return list_of(unify(elem(t) for t in ts))
+    if all(is_map(t) for t in ts):
+        return map_of(unify(map_value(t) for t in ts))
     return ANY
 
 

@@ -122,7 +122,7 @@ def _names(ctx: Context, checked: Checked) -> list[types.CompletionItem]:
     indexed = _INDEXED.search(text)
     if indexed:   # params.MAP[ or FAMILY[: the keys, quoted
         name = indexed.group("owner")
-        keys = names.param_keys.get(name[7:]) if name.startswith("params.") else names.keyed.get(name)
+        keys = names.map_keys(name[7:]) if name.startswith("params.") else names.keyed.get(name)
         if keys:
             quote = "" if indexed.group("quote") else "'"
             return [_item(f"{quote}{k}{quote}", Kind.EnumMember, f"a key of {name}") for k in keys]
