@@ -145,11 +145,104 @@ VARIED = GAME.replace("players: {min: 2, max: 2}", "players: {min: 2, max: 3}").
     "  price: {by_players: {2: {red: 2, green: 3}, 3: {blue: 1, red: 2, green: 3}}}")
 
 
-def test_keys_of_a_map_by_players_are_the_keys_of_the_games_map(tmp_path):
+def _price(by_players: str, text: str = VARIED) -> str:
+    return text.replace("{by_players: {2: {red: 2, green: 3}, 3: {blue: 1, red: 2, green: 3}}}", by_players)
+
+
+def _keys(rules, players: int) -> tuple:
+    """keys(params.price) in a game of these players, and what its first choice offers."""
+    S = rules.new_game(players, seed=1)
+    return Compiler(rules.names).compile("keys(params.price)", has_me=False).fn(S, None, None), S.legal_actions()
+
+
+@pytest.mark.parametrize("price,two,three", [
+    ("{by_players: {2: {red: 2, green: 3}, 3: {blue: 1, red: 2, green: 3}}}", ["red", "green"], ["blue", "red", "green"]),
+    ("{by_players: {2: {red: 2, green: 3, blue: 1}, 3: {blue: 1, red: 2, green: 3}}}",   # the same keys, another order
+     ["red", "green", "blue"], ["blue", "red", "green"]),
+    ("{by_players: {3: {blue: 1, red: 2}}, default: {red: 2, green: 3}}", ["red", "green"], ["blue", "red"]),
+    ("{by_players: {2: {red: 2, green: 3}, 3: {red: 2.5, green: 3}}}", ["red", "green"], ["red", "green"]),  # int, num
+])
+def test_keys_of_a_map_by_players_are_the_keys_of_the_games_map(tmp_path, price, two, three):
     """Each player count's map has its own keys, in the order written: a 3-player game is
-    offered blue as well."""
+    offered blue as well (it was offered the first map's keys). Maps of whole numbers and of
+    numbers are maps of numbers (they were of any type, which keys() refused)."""
+    rules = load_text(tmp_path, _price(price).replace("amount: \"params.price[c]\"", "amount: \"1\""))
+    assert _keys(rules, 2) == (two, two) and _keys(rules, 3) == (three, three)
+    assert rules.names.params["price"] == ("map[num]" if "2.5" in price else "map[int]")
+
+
+def test_keys_of_a_map_the_same_for_every_player_count_are_a_constant(tmp_path):
+    """The common case stays a constant list in the generated code; keys that vary read the game's map."""
+    same = load_text(tmp_path, _price("{by_players: {2: {red: 2, green: 3}, 3: {red: 1, green: 1}}}"), "s.yaml")
+    assert Compiler(same.names).compile("keys(params.price)").source == "['red', 'green']"
+    varied = load_text(tmp_path, VARIED, "v.yaml")
+    assert Compiler(varied.names).compile("keys(params.price)").source == "list(S.p['price'])"
+
+
+def test_a_key_one_player_counts_map_lacks_is_a_located_runtime_error(tmp_path):
+    """params.price['blue'] loads (a 3-player game's map has it); a 2-player game that reads it
+    stops with an error at the step, naming the keys its map has."""
+    rules = load_text(tmp_path, VARIED.replace("params.price[c]", "params.price['blue']"), "g.yaml")
+    three = rules.new_game(3, seed=1)
+    three.apply("red")
+    assert three.c["coins"] == [9, 10, 10]
+    two = rules.new_game(2, seed=1)
+    with pytest.raises(interpreter.GameError) as info:
+        two.apply("red")
+    line = next(i for i, t in enumerate(VARIED.split("\n")) if "lose:" in t) + 1
+    assert "'blue' is not a key of the map (its keys: red, green)" in str(info.value)
+    assert f"g.yaml:{line}:" in str(info.value)
+
+
+def test_a_key_no_player_counts_map_has_is_a_load_error(tmp_path):
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, VARIED.replace("params.price[c]", "params.price['bleu']"), "g.yaml")
+    [d] = info.value.diagnostics
+    assert (d.message, d.hint) == ("the map has no key 'bleu' for any player count (its keys: red, green, blue)",
+                                   "did you mean 'blue'?")
+
+
+def test_a_loaded_state_offers_its_player_counts_keys(tmp_path):
     rules = load_text(tmp_path, VARIED, "g.yaml")
     keys = Compiler(rules.names).compile("keys(params.price)", has_me=False).fn
-    two, three = rules.new_game(2, seed=1), rules.new_game(3, seed=1)
-    assert keys(two, None, None) == ["red", "green"] and two.legal_actions() == ["red", "green"]
-    assert keys(three, None, None) == ["blue", "red", "green"] and three.legal_actions() == ["blue", "red", "green"]
+    for players, want in ((2, ["red", "green"]), (3, ["blue", "red", "green"])):
+        T = rules.state_from_json(rules.new_game(players, seed=1).to_json())
+        assert keys(T, None, None) == T.legal_actions() == want
+
+
+def test_an_override_gives_its_player_counts_keys(tmp_path):
+    rules = load_text(tmp_path, VARIED, "g.yaml")
+    price = {"green": 1, "red": 1, "blue": 1}
+    S = rules.new_game(3, seed=1, options={"params": {"price": price}})
+    assert S.legal_actions() == ["blue", "red", "green"]   # (in the order of the map it replaces)
+    with pytest.raises(UsageError) as info:
+        rules.new_game(2, seed=1, options={"params": {"price": price}})
+    assert "is a map with the keys red, green, got green, red, blue" in info.value.message
+
+
+def test_a_variant_that_adds_a_key_for_one_player_count(tmp_path):
+    """A variant merges into the map it changes: here the 3-player map gains a key, so the
+    player counts' keys differ from then on."""
+    base = _price("{by_players: {2: {red: 2, green: 3}, 3: {red: 2, green: 3}}}")
+    text = base + "variants:\n  rainbow:\n    params: {price: {by_players: {3: {blue: 1}}}}\n"
+    plain, rainbow = load_text(tmp_path, text, "g.yaml"), load_text(tmp_path, text, "g.yaml", variant="rainbow")
+    assert _keys(plain, 3) == (["red", "green"], ["red", "green"])
+    assert _keys(rainbow, 2) == (["red", "green"], ["red", "green"])
+    assert _keys(rainbow, 3) == (["red", "green", "blue"], ["red", "green", "blue"])
+
+
+def test_a_maps_key_read_as_an_attribute_is_a_located_error(tmp_path):
+    text = VARIED.replace("params.price[c]", "params.price.blue")
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, text, "g.yaml")
+    [d] = info.value.diagnostics
+    assert (d.message, d.hint) == ("a map is read by key, not as an attribute: 'blue'", "write params.price['blue']")
+
+
+def test_a_tuned_key_is_one_of_its_player_counts_map(tmp_path):
+    from interpreter.play.tuning.space import space
+    rules = load_text(tmp_path, VARIED, "g.yaml")
+    [d] = space(rules, 3, ["price.blue=1..3"])
+    assert (d.param, d.key, d.low, d.high) == ("price", "blue", 1, 3)
+    with pytest.raises(UsageError, match=r"the map 'price' has the keys red, green$"):
+        space(rules, 2, ["price.blue=1..3"])

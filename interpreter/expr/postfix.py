@@ -54,6 +54,10 @@ class PostfixNodes:
                 self.sized(n, self.names.param_sizes[attr])
             return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
+        if is_map(typ):   # params.price.red: a map has keys, not attributes
+            read = f"params.{target.children[1]}" if getattr(target, "data", None) == "attr" else ""
+            raise ExprError(f"a map is read by key, not as an attribute: '{attr}'", offset_of(n.children[1]),
+                            f"write {read}['{attr}']", code="type", span=len(attr))
         if typ == ANY:
             typ = CARD if attr in self.names.attrs else PLAYER
         found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr, n.children[1])
