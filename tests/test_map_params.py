@@ -246,3 +246,35 @@ def test_a_tuned_key_is_one_of_its_player_counts_map(tmp_path):
     assert (d.param, d.key, d.low, d.high) == ("price", "blue", 1, 3)
     with pytest.raises(UsageError, match=r"the map 'price' has the keys red, green$"):
         space(rules, 2, ["price.blue=1..3"])
+
+
+NESTED = GAME.replace("  price: {value: {red: 2, green: 3, blue: 1}}",
+                      "  price: {value: {red: 2, green: 3, blue: 1}}\n  nest: {value: {z: {y: 1, x: 2}, a: {y: 3, x: 4}}}")
+
+
+def test_keys_of_a_map_in_a_map_keep_the_order_written(tmp_path):
+    """(they were sorted)"""
+    rules = load_text(tmp_path, NESTED, "g.yaml")
+    keys = Compiler(rules.names).compile("keys(params.nest['z'])", has_me=False).fn
+    assert keys(rules.new_game(2, seed=1), None, None) == ["y", "x"]
+
+
+def test_an_override_of_a_map_in_a_map_is_checked_into_its_order(tmp_path):
+    """A map in the map an override gives has the same keys, in the order of the one it
+    replaces: a saved game reloads with the same order (it kept the override's, and a reload
+    the default's: the two listed the keys apart)."""
+    rules = load_text(tmp_path, NESTED, "g.yaml")
+    c = Compiler(rules.names)
+    keys, read = (c.compile(text, has_me=False).fn for text in ("keys(params.nest['z'])", "params.nest['z'][first(['w'])]"))
+    S = rules.new_game(2, seed=1, options={"params": {"nest": {"z": {"x": 5, "y": 6}, "a": {"x": 7, "y": 8}}}})
+    T = rules.state_from_json(S.to_json())
+    assert S.p["nest"] == {"z": {"x": 5, "y": 6}, "a": {"x": 7, "y": 8}}
+    assert keys(S, None, None) == keys(T, None, None) == ["y", "x"]
+    for state in (S, T):
+        with pytest.raises(ExprRuntimeError, match=r"\(its keys: y, x\)$"):
+            read(state, None, None)
+    for nest, message in (({"z": {"q": 1}, "a": {"y": 3, "x": 4}}, "parameter 'nest': z is a map with the keys y, x, got q"),
+                          ({"z": {"y": "s", "x": 2}, "a": {"y": 3, "x": 4}}, "parameter 'nest': z.y is a int, got 's'")):
+        with pytest.raises(UsageError) as info:
+            rules.new_game(2, seed=1, options={"params": {"nest": nest}})
+        assert info.value.message == message

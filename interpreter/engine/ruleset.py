@@ -451,6 +451,22 @@ def _parse_value(name: str, want: str, text: str):
         raise UsageError(f"parameter '{name}' expects {want}, got {text!r}") from None
 
 
+def _map_like(name, value: dict, current: dict, path: tuple = ()) -> dict:
+    """A map override like the map it replaces: the same keys, each value of the same kind (a
+    map in it alike), in its key order (what lists a map's keys reads the same after a load)."""
+    where = f"parameter '{name}'" + (f": {'.'.join(path)}" if path else "")
+    if set(value) != set(current):
+        raise UsageError(f"{where} is a map with the keys {', '.join(current)}, "
+                         f"got {', '.join(map(str, value)) or 'none'}")
+    out = {}
+    for k in current:
+        kind = param_type(None, current[k])
+        if kind is not None and not _is_a(value[k], kind):
+            raise UsageError(f"parameter '{name}': {'.'.join((*path, k))} is a {kind}, got {value[k]!r}")
+        out[k] = _map_like(name, value[k], current[k], (*path, k)) if kind == "map" else value[k]
+    return out
+
+
 def check_param(name, value, spec, current):
     """An override (a string from --set, or a Python value) checked against the parameter's
     type, bounds and choices; UsageError with the reason otherwise."""
@@ -461,15 +477,8 @@ def check_param(name, value, spec, current):
     if want is not None:
         if not _is_a(value, want):
             raise UsageError(f"parameter '{name}' expects {want}, got {value!r}")
-        if want == "map" and isinstance(current, dict):   # the same keys, values like the default's
-            if set(value) != set(current):
-                raise UsageError(f"parameter '{name}' is a map with the keys {', '.join(current)}, "
-                                 f"got {', '.join(map(str, value)) or 'none'}")
-            for k, v in value.items():
-                kind = param_type(None, current[k])
-                if kind is not None and not _is_a(v, kind):
-                    raise UsageError(f"parameter '{name}': {k} is a {kind}, got {v!r}")
-            value = {k: value[k] for k in current}   # in the default's key order
+        if want == "map" and isinstance(current, dict):
+            value = _map_like(name, value, current)
         if want == "list" and isinstance(current, list) and current:   # elements like the default's
             kind = param_type(None, current[0])
             bad = next((v for v in value if kind is not None and not _is_a(v, kind)), _UNSET)

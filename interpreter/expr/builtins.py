@@ -306,7 +306,8 @@ def b_members(c, n, scope, args, kw):
 
 
 def b_keys(c, n, scope, args, kw):
-    """keys(FAMILY): the keys of a counter family, in their order (a constant list)."""
+    """keys(FAMILY): the keys of a counter family, in their order (a constant list); keys(MAP):
+    a map parameter's, in the order the game's map is written."""
     check_arity(n, args, kw, "keys", 1)
     a = args[0]
     name = str(a.children[0]) if isinstance(a, Tree) and a.data == "name" else None
@@ -319,7 +320,7 @@ def b_keys(c, n, scope, args, kw):
             orders = c.names.param_keys.get(str(a.children[1])) if a.data == "attr" else None
             if orders is not None and len(orders) == 1:   # the same for every player count: a constant
                 return repr(list(orders[0])), list_of(STR)
-            return (f"list({src})" if orders else f"sorted({src})"), list_of(STR)   # (a state keeps the order)
+            return f"list({src})", list_of(STR)   # (a game's maps, nested ones too, keep the order written)
     raise ExprError("keys() takes a counter family (counters: {NAME: {keys: [...]}}) or a map parameter",
                     offset_of(a), code="type")
 
