@@ -13,7 +13,7 @@ written from the Rulebook state; and it counts, from the Rulebook events, how of
 fired (a lap skipping the house sown from, a capture of 2, of 3, of several houses, a grand
 slam left uncaptured, the must-feed rule, each way the game ends, a draw): the suite requires each to
 fire at least once. ``OWARE_GAMES=200 python -m pytest tests/test_classics_oware.py -q``
-plays more games per case (the suite: 30) and prints the counts.
+plays more games per case (the suite: 30); ``benchmarks/classics_oware.py`` prints the counts.
 """
 from __future__ import annotations
 
@@ -135,14 +135,19 @@ RULES = ["lap", "capture of 2", "capture of 3", "capture of several houses", "gr
          "end: a repeated position", "end: more than half the seeds", "end: no move", "draw"]
 
 
+def rule_counts(twin: Twin, games: int) -> Counter:
+    """Seeds 1..games of a twin replayed board by board (board_replay): how often each rule fired."""
+    rules = interpreter.load(interpreter.ruleset_path("oware"))
+    game = pyspiel.load_game("oware", twin.os_params(2))
+    counts: Counter = Counter()
+    for seed in range(1, games + 1):
+        board_replay(rules, game, seed, counts)
+    return counts
+
+
 def test_the_board_agrees_at_every_decision_and_every_rule_fires():
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
-    rules = interpreter.load(interpreter.ruleset_path("oware"))
-    counts: Counter = Counter()
-    for twin in TWINS:
-        game = pyspiel.load_game("oware", twin.os_params(2))
-        for seed in range(1, GAMES + 1):
-            board_replay(rules, game, seed, counts)
+    counts = sum((rule_counts(twin, GAMES) for twin in TWINS), Counter())
     print(dict(counts))
     assert counts["game"] == GAMES * len(TWINS)
     assert [r for r in RULES if counts[r] == 0] == []
