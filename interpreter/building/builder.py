@@ -114,7 +114,7 @@ class Builder(Declarations, Bounded, Elements):
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = self.compiler.suggest(str(name), candidates)
         if kind == "key":   # a mapping's few keys: say which are accepted
-            hint = key_hint(close, list(candidates))
+            hint = key_hint(close, list(candidates), name)
         else:
             hint = f"did you mean '{close}'?" if close else None
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
