@@ -92,3 +92,18 @@ def test_a_real_mistake_in_a_define_is_still_reported_where_it_is_written(tmp_pa
         interpreter.load(path)
     assert info.value.message == "count() needs a list, got int"
     assert info.value.loc.line == path.read_text().splitlines().index('  bad: "count(3) > 0"') + 1
+
+
+def test_a_define_over_a_card_define_is_checked_where_it_is_used(tmp_path):
+    """A define built on another define that reads a card's attributes means nothing where it is
+    written either: it was refused there (`in define 'high': unknown name 'rank'`); it is checked
+    at its uses, as the define it builds on."""
+    game = GAME.replace('  of_a: "suit == \'A\'"', '  of_a: "suit == \'A\'"\n  high_a: "high and of_a"')
+    rules = load_text(tmp_path, game % "count(deck where high_a)", "g.yaml")
+    S = rules.new_game(2, seed=4)
+    assert S.v["n"] == sum(1 for c in S.z["deck"] if rank(rules, c) > 3 and rules.card_labels[c].endswith("A")) > 0
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, game % "1 if high_a else 0", "g.yaml")
+    d = info.value.diagnostics[0]
+    assert d.message == "in define 'high_a': in define 'high': unknown name 'rank'"
+    assert d.loc.line == (game % "").splitlines().index('  - set: {n: ""}') + 1

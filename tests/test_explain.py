@@ -211,3 +211,12 @@ flow:
     assert "| draw pile (`deck`) | shared |" in text and "| hand | each player |" in text   # untitled: its name
     assert "- cards to deal: `n_give` (int), starts at `2`" in text
     assert words("deck") == "deck"   # the titles hold only while a ruleset is explained
+
+
+def test_a_filter_s_and_of_an_or_keeps_its_grouping(tricks):
+    """`A and (B or C)` and `(A or B) and C` in a filter read apart, as outside one: the clauses
+    were joined flat, both reading "whose rank is more than 1 and whose suit is "H" or ..."."""
+    one = tricks.phrase("count(hand where rank > 1 and (suit == 'H' or rank > 3))")
+    other = tricks.phrase("count(hand where (rank > 1 and suit == 'H') or rank > 3)")
+    assert one == 'the number of cards in your hand whose rank is more than 1 and (whose suit is "H" or whose rank is more than 3)'
+    assert other == 'the number of cards in your hand (whose rank is more than 1 and whose suit is "H") or whose rank is more than 3'

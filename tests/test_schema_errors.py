@@ -60,6 +60,26 @@ def test_unknown_key_without_suggestion_lists_allowed_keys():
     assert d.hint == "accepted keys: min, max"
 
 
+def test_a_text_cut_at_a_comma_is_told_to_be_quoted():
+    """In a flow mapping a comma ends a value: `{min: 2, max: 4, the most seats}` makes a key of
+    `the most seats`; a key with a space is no misspelling, and the hint says to quote the text."""
+    [d] = check("game: x\nflow: []\nplayers: {min: 2, max: 4, the most seats}\n")
+    assert d.message == "unknown key 'the most seats'" and d.loc == L(3, 27)
+    assert d.hint == ("a comma inside { } ends the text before it: put a text holding a comma in quotes "
+                      "(accepted keys: min, max)")
+
+
+def test_a_ruleset_s_text_cut_at_a_comma_is_told_to_be_quoted(tmp_path):
+    import interpreter
+    path = tmp_path / "g.yaml"
+    path.write_text("game: g\nplayers: {min: 2, max: 2}\ncomponents:\n  cards: {attributes: {rank: 1..3}, label: \"{rank}\"}\n"
+                    "zones:\n  deck: {start: [cards], doc: the deck, face down}\nflow: []\n")
+    with pytest.raises(RulebookError) as info:
+        interpreter.load(path)
+    d = info.value.diagnostics[0]
+    assert d.message == "unknown key 'face down'" and d.hint.startswith("a comma inside { } ends the text before it")
+
+
 def test_missing_required_key_at_the_mapping():
     [d] = check("game: x\nplayers: {min: 1}\n")
     assert (d.code, d.message, d.loc) == ("missing-key", "missing required key 'flow'", L(1, 1))

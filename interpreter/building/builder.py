@@ -114,7 +114,7 @@ class Builder(Declarations, Bounded, Elements):
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = self.compiler.suggest(str(name), candidates)
         if kind == "key":   # a mapping's few keys: say which are accepted
-            hint = key_hint(close, list(candidates))
+            hint = key_hint(close, list(candidates), name)
         else:
             hint = f"did you mean '{close}'?" if close else None
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
@@ -353,9 +353,9 @@ class Builder(Declarations, Bounded, Elements):
             before = len(self.diags)
             self.expr(self.names.defines[name], ("define", name))
             found = self.diags[before:]
-            if found and all(x.message.startswith("unknown name '") for x in found):
-                # a bare name that means nothing on its own (a card's attribute, `it`, a hook's
-                # `card`) may mean something where the define is used: it is checked there
+            if found and all(x.message.split("': ")[-1].startswith("unknown name '") for x in found):
+                # a bare name meaning nothing on its own (a card's attribute, `it`, a hook's `card`),
+                # here or in a define it uses, may mean something where the define is used: checked there
                 del self.diags[before:]
             elif found:   # reported at the define: not again at each use
                 self._bad_defines[f"in define '{name}': {self.diags[-1].message}"] = name

@@ -167,7 +167,7 @@ def _diagnose(error, smap: SourceMap) -> Iterator[Diagnostic]:
 def _unknown_key(key, known, loc) -> Diagnostic:
     """The did-you-mean goes in the hint, as for every other unknown name, with the keys
     accepted there when they are few enough to read."""
-    return Diagnostic(f"unknown key '{key}'", loc, "unknown-key", hint=key_hint(did_you_mean(str(key), known), known),
+    return Diagnostic(f"unknown key '{key}'", loc, "unknown-key", hint=key_hint(did_you_mean(str(key), known), known, key),
                       span=len(str(key)))
 
 

@@ -188,8 +188,9 @@ class Phraser:
     # ------------------------------------------------------------------ relative clauses
     def relative(self, t) -> str:
         """A condition on the innermost element as a relative clause."""
-        if isinstance(t, Tree) and t.data in ("and_", "or_"):
-            return f" {t.data[:-1]} ".join(self.relative(c) for c in t.children)
+        if isinstance(t, Tree) and t.data in ("and_", "or_"):   # "A and (B or C)" keeps its grouping, as _bool
+            return f" {t.data[:-1]} ".join(f"({self.relative(c)})" if isinstance(c, Tree) and c.data in ("and_", "or_")
+                                           and c.data != t.data else self.relative(c) for c in t.children)
         if isinstance(t, Tree) and t.data in ("compare", "in_", "not_in"):
             left, right = t.children[0], t.children[-1]
             subject = self.element_part(left)
