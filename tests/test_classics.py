@@ -36,7 +36,8 @@ from helpers import scenario_outcomes  # noqa: E402
 
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
             "oh_hell", "hearts", "euchre", "spades",   # the trick-taking twins: tests/test_classics_tricks.py
-            "crazy_eights", "love_letter", "six_nimmt"]  # the card classics: tests/test_classics_cards.py
+            "crazy_eights", "love_letter", "six_nimmt",  # the card classics: tests/test_classics_cards.py
+            "oware"]  # a classic with a file of its own: tests/test_classics_oware.py
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
@@ -254,8 +255,10 @@ def test_twin_plays_as_openspiel(twin, n):
 
 def test_every_classic_has_a_twin_a_source_and_scenarios():
     from test_classics_tricks import TWINS as TRICK_TWINS
-    from test_classics_cards import REFEREED, TWINS as CARD_TWINS   # (both import this module)
-    assert sorted({twin.ruleset for twin in TWINS + TRICK_TWINS + CARD_TWINS} | set(REFEREED)) == sorted(CLASSICS)
+    from test_classics_cards import REFEREED, TWINS as CARD_TWINS   # (all three import this module)
+    from test_classics_oware import TWINS as OWARE_TWINS
+    twins = TWINS + TRICK_TWINS + CARD_TWINS + OWARE_TWINS
+    assert sorted({twin.ruleset for twin in twins} | set(REFEREED)) == sorted(CLASSICS)
     for name in CLASSICS:
         rules = interpreter.load(interpreter.ruleset_path(name))
         assert "Source of rules" in rules.data["description"], name
@@ -271,7 +274,8 @@ def test_scenario(name, outcome):
     assert outcome.ok, f"{outcome.loc}: {outcome.message}"
 
 
-SEARCH_PARAMS = {"goofspiel": {"num_cards": 5}, "oh_hell": {"num_tricks": 4}, "six_nimmt": {"target": 20}}   # shorter games
+SEARCH_PARAMS = {"goofspiel": {"num_cards": 5}, "oh_hell": {"num_tricks": 4}, "six_nimmt": {"target": 20},   # shorter games
+                 "oware": {"num_houses_per_player": 3, "num_seeds_per_house": 3}}
 
 
 @pytest.mark.parametrize("name", CLASSICS)

@@ -5,7 +5,8 @@ in OpenSpiel's ``oware`` with the same ``num_houses_per_player`` and ``num_seeds
 as tests/test_classics.py does for the other classics (its ``Twin`` records and ``replay``):
 the same moves offered to the same player at every decision, the same returns at the end.
 Oware has no chance. Each rule is also proved on a scripted game by
-``rulesets/scenarios/oware.yaml``, which runs without OpenSpiel.
+``rulesets/scenarios/oware.yaml``, which tests/test_classics.py runs with the other classics' scenarios
+(and its search agents' game).
 
 A second replay compares the whole board at every decision: OpenSpiel's observation string
 (``"<player to move> | <stores> | <seeds of houses 0 .. 2H-1>"``) against the same string
@@ -24,9 +25,7 @@ from collections import Counter
 import pytest
 
 import interpreter
-import test_classics
-from helpers import scenario_outcomes
-from test_classics import GAMES, ROOT, Twin, cases, plays_as_openspiel, win_loss
+from test_classics import GAMES, Twin, cases, plays_as_openspiel, win_loss
 
 try:
     import pyspiel
@@ -151,22 +150,3 @@ def test_the_board_agrees_at_every_decision_and_every_rule_fires():
     print(dict(counts))
     assert counts["game"] == GAMES * len(TWINS)
     assert [r for r in RULES if counts[r] == 0] == []
-
-
-def test_the_search_agents_play_it(monkeypatch):
-    """ismcts against greedy, as for every classic (tests/test_classics.py), on a board of 3
-    houses of 3 seeds: a whole game of the published board takes the search seconds."""
-    monkeypatch.setitem(test_classics.SEARCH_PARAMS, "oware", {"num_houses_per_player": 3, "num_seeds_per_house": 3})
-    test_classics.test_the_search_agents_play_each_classic("oware")
-
-
-SCENARIOS = scenario_outcomes(ROOT / "rulesets" / "scenarios" / "oware.yaml")
-
-
-@pytest.mark.parametrize("outcome", SCENARIOS, ids=[o.name for o in SCENARIOS])
-def test_scenario(outcome):
-    assert outcome.ok, f"{outcome.loc}: {outcome.message}"
-
-
-def test_it_names_its_source_of_rules():
-    assert "Source of rules" in interpreter.load(interpreter.ruleset_path("oware")).data["description"]
