@@ -126,6 +126,8 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
         agents = make_agents(batch.agents, batch.players, seed)
         S = rules.new_game(batch.players, seed, batch.options(), record=cov is not None,
                            knowledge=needs_knowledge(agents))
+        if cov is not None:
+            cov.started(S)
         blind = [_blind(a) for a in agents]
         sign = -1 if getattr(rules.scoring, "lowest_wins", False) else 1
         members = S.members

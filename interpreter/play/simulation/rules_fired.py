@@ -14,7 +14,10 @@ events). ``report()`` adds the records of a batch up:
   say ``if_none:`` (an author who writes it meant it), with the games they happened in;
 - ``gaps``: zones that received cards of a component in the batch but never some of its
   labels (only where at least two of its labels came and at most half are missing): a
-  bonus card never awarded, a building never turned over to a forest.
+  bonus card never awarded, a building never turned over to a forest. A zone that received
+  cards only before a game's first decision is not checked: what the setup puts there (the
+  cards a smaller table leaves out, a hand dealt once) is its choice, not a rule that failed
+  to fire.
 """
 from __future__ import annotations
 
@@ -23,11 +26,16 @@ from collections import Counter
 
 class GameCoverage:
     """The coverage of one game: made before the game starts (``new_game(..., record=True)``,
-    so that its events give the cards' moves), ``finish(S)`` at its end."""
+    so that its events give the cards' moves), ``started(S)`` once it is set up, ``finish(S)``
+    at its end."""
 
     def __init__(self, rules):
         self.rules = rules
         self.before = list(rules.probes.counts)
+        self.setup = 0   # the events of the setup: those before the first decision
+
+    def started(self, S) -> None:
+        self.setup = len(S.ev or ())
 
     def finish(self, S) -> dict:
         probes = self.rules.probes
@@ -39,12 +47,15 @@ class GameCoverage:
                     fired[i] = fired.get(i, 0) + 1
         labels, kinds = self.rules.card_labels, self.rules.cards.kinds
         entered: set[str] = set()
-        for ev in S.ev or ():
+        in_play: set[str] = set()   # the zones that received cards after the setup
+        for k, ev in enumerate(S.ev or ()):
             to = ev.get("to")
             if isinstance(to, str) and isinstance(ev.get("cards"), (list, tuple)):
                 entered.update(f"{to}|{kinds[c]}|{labels[c]}" for c in ev["cards"] if isinstance(c, int))
+                if k >= self.setup:
+                    in_play.add(to)
         S.ev = None
-        return {"p": {str(i): n for i, n in sorted(fired.items())}, "e": sorted(entered)}
+        return {"p": {str(i): n for i, n in sorted(fired.items())}, "e": sorted(entered), "z": sorted(in_play)}
 
 
 DETECTORS = ("ran_out", "no_option")   # points that watch for a problem, not rules meant to fire
@@ -56,6 +67,7 @@ def report(rules, records: list[dict]) -> dict:
     games = [0] * len(probes)
     total = [0] * len(probes)
     entered: Counter = Counter()
+    in_play: set | None = set()   # the zones that received cards in play (None: a record does not say)
     played = 0
     for rec in records:
         cov = rec.get("coverage")
@@ -66,18 +78,20 @@ def report(rules, records: list[dict]) -> dict:
             games[int(i)] += 1
             total[int(i)] += n
         entered.update(cov.get("e", ()))
+        if in_play is not None:
+            in_play = in_play | set(cov["z"]) if "z" in cov else None
     table = [{"kind": p.kind, "what": p.what, "loc": str(p.loc) if p.loc else None, "games": g, "count": c}
              for p, g, c in zip(probes, games, total)]
     never = [row for row in table if row["games"] == 0 and row["kind"] not in DETECTORS]
     ran_out = [row for row in table if row["games"] > 0 and row["kind"] == "ran_out"]
     no_option = [row for row in table if row["games"] > 0 and row["kind"] == "no_option"]
     return {"games": played, "probes": table, "never": never, "ran_out": ran_out, "no_option": no_option,
-            "gaps": _gaps(rules, entered, played, rules.probes.smap)}
+            "gaps": _gaps(rules, entered, played, rules.probes.smap, in_play)}
 
 
-def _gaps(rules, entered: Counter, played: int, smap=None) -> list[dict]:
+def _gaps(rules, entered: Counter, played: int, smap=None, in_play: set | None = None) -> list[dict]:
     """Zones that took cards of a component but never some of that component's labels, each
-    located at the zone's declaration."""
+    located at the zone's declaration; of the zones in ``in_play`` only, when it is given."""
     labels_of: dict = {}
     for c, kind in enumerate(rules.cards.kinds):
         labels_of.setdefault(kind, set()).add(rules.card_labels[c])
@@ -87,6 +101,8 @@ def _gaps(rules, entered: Counter, played: int, smap=None) -> list[dict]:
         came.setdefault((zone, kind), set()).add(label)
     out = []
     for (zone, kind), labels in sorted(came.items()):
+        if in_play is not None and zone not in in_play:
+            continue
         missing = sorted(labels_of.get(kind, set()) - labels)
         if len(labels) >= 2 and missing and len(missing) <= len(labels_of[kind]) / 2:
             loc = smap.key_loc(("zones", zone)) if smap is not None else None
