@@ -307,11 +307,11 @@ def _compare(p, t):
             return f"there are no {noun.many()}" if op in ("==", "<=") else f"there is {noun.many('at least one')}"
         return f"there {'is' if n == '1' else 'are'} {COUNT_OPS[op]} {noun.many(n)}"
     if isinstance(right, Tree) and right.data == "none" and op in ("==", "!="):
-        return f"{_operand(p, left)} is {'' if op == '==' else 'not '}none"
+        return _be(_operand(p, left), f"is {'' if op == '==' else 'not '}none")
     yes = p.flag(left, op, right)
     if yes is not None:
-        return f"{_operand(p, left)} is {yes}"   # "your protection is yes", not "is 1"
-    return f"{_operand(p, left)} {OPS[op]} {_operand(p, right)}"
+        return _be(_operand(p, left), f"is {yes}")   # "your protection is yes", not "is 1"
+    return _be(_operand(p, left), f"{OPS[op]} {_operand(p, right)}")
 
 
 def _in(p, t):
@@ -319,9 +319,14 @@ def _in(p, t):
     verb = "is not" if t.data == "not_in" else "is"
     if isinstance(right, Noun):
         zone = right.tail[4:] if right.tail.startswith(" in ") and not right.head and right.kind == "card" else None
-        return f"{_operand(p, a)} {verb} in {zone or right.the()}" if zone or right.head else \
-            f"{_operand(p, a)} {verb} one of {right.the()}"
-    return f"{_operand(p, a)} {verb} in {right}"
+        return _be(_operand(p, a), f"{verb} in {zone or right.the()}" if zone or right.head else
+                   f"{verb} one of {right.the()}")
+    return _be(_operand(p, a), f"{verb} in {right}")
+
+
+def _be(subject: str, predicate: str) -> str:
+    """``subject predicate``, the verb agreeing with "you": "you are not one of...", not "you is"."""
+    return f"{subject} {'are' + predicate[2:] if subject == 'you' and predicate.startswith('is ') else predicate}"
 
 
 def _arith(p, t):
