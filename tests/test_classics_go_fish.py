@@ -70,7 +70,7 @@ def twin(players: tuple[int, ...], **params) -> Twin:
 
 SMALL = {"ranks": 4, "suits": 2, "initial_cards": 3}     # books in the deal, a pool soon empty
 TWINS = [
-    twin((2, 3, 5)),                                         # OpenSpiel's defaults
+    twin((2, 3, 5, 10)),                                     # OpenSpiel's defaults
     twin((2,), **SMALL),
     twin((3, 4), ranks=8, suits=2, initial_cards=2),
     twin((3,), ranks=8, suits=2, initial_cards=2, ask_after_empty_draw=False),
@@ -145,8 +145,8 @@ def test_twin_plays_as_openspiel(twin, n):
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: the twin cannot be replayed")
     rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
     game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
-    for seed in range(1, GAMES + 1):
-        replay(twin, n, seed, Recording(rules), game)
+    results = [replay(twin, n, seed, Recording(rules), game) for seed in range(1, GAMES + 1)]
+    print(f"{case_id(twin, n)}: {len(results)} games agree, {sum(d for d, _ in results)} decisions")
 
 
 def test_every_rule_fires_in_the_twins_games():
@@ -170,6 +170,7 @@ def test_every_rule_fires_in_the_twins_games():
               "the game ends: a player went out (end_on_first_out)", "the game ends: every card in a book",
               "returns: no winner", "returns: all tie", "returns: one winner", "returns: a shared win",
               "returns: the player out first wins on fewer books"}
+    print("every case:", dict(sorted(total.items())))
     assert not wanted - set(total), f"never fired: {sorted(wanted - set(total))}"
 
 
