@@ -61,6 +61,14 @@ def test_you_takes_are_not_is(tricks):
     assert tricks.phrase("dealer == me") == "the dealer is you"
 
 
+def test_a_filter_naming_its_element_reads_as_a_filter(tricks):
+    """``L as x where C`` is phrased as ``L where C`` is, x named where a filter within reads it
+    (it was left as code)."""
+    assert tricks.phrase("hand as c where c.rank > 3") == "the cards in your hand (each *c*) whose rank is more than 3"
+    assert tricks.phrase("hand as c where count(table where suit == c.suit) > 0") == (
+        "the cards in your hand (each *c*) for which there is at least one card in the table with the same suit as *c*")
+
+
 def test_comparisons_of_counts_read_as_there_are(tricks):
     assert tricks.phrase("count(hand) == 0") == "there are no cards in your hand"
     assert tricks.phrase("count(won) > 0") == "there is at least one card in your won"

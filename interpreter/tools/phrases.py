@@ -53,6 +53,7 @@ class Phraser:
         self.params = dict((getattr(rules, "data", {}) or {}).get("params") or {})
         self.flags = words_of(rules).flags if getattr(rules, "data", None) is not None else set()
         self.scopes: list[str] = []       # element kinds of the enclosing filters, innermost last
+        self.aliases: dict[str, int] = {}  # an `L as x where C` filter's x: the depth of its scope
         self.locals: set[str] = set()
         self._src = ""
         self._open: set[str] = set()      # defines being phrased (a define of a define...)
@@ -127,6 +128,8 @@ class Phraser:
 
     # ------------------------------------------------------------------ names
     def name(self, n: str):
+        if n in self.aliases:   # the element itself in its filter's condition; named in a filter within
+            return self.name("it") if self.aliases[n] == len(self.scopes) else f"*{n}*"
         for kind in reversed(self.scopes):
             owner = self.counters.get(n, self.zones.get(n))
             if kind == "card" and (n in self.attrs or owner == "card"):
@@ -237,12 +240,14 @@ class Phraser:
         """``rank`` or ``it.rank`` of the innermost element: "rank"; ``it``: "it"; else None."""
         if not self.scopes or not isinstance(t, Tree):
             return None
-        kind = self.scopes[-1]
+        kind, here = self.scopes[-1], ("it",) + tuple(a for a, d in self.aliases.items() if d == len(self.scopes))
         if t.data == "attr" and isinstance(t.children[0], Tree) and t.children[0].data == "name" \
-                and str(t.children[0].children[0]) == "it":
+                and str(t.children[0].children[0]) in here:
             return str(t.children[1])
         n = str(t.children[0]) if t.data == "name" else None
-        if n == "it" or (kind == "card" and (n in self.attrs or self.counters.get(n) == "card")):
+        if n in here:
+            return "it"
+        if (kind == "card" and (n in self.attrs or self.counters.get(n) == "card")):
             return n
         return n if kind in ("player", "team") and self.counters.get(n) in ("player", "team") else None
 
@@ -289,6 +294,17 @@ def _index(p, t):
 def _where(p, t):
     noun, rel = p.filtered(t.children[0], lambda: p.relative(t.children[1]))
     return noun.more(" " + rel)
+
+
+def _where_as(p, t):
+    """``L as x where C``: C of each element, called x in the filters within C."""
+    name = str(t.children[1])
+    p.aliases[name] = len(p.scopes) + 1
+    try:
+        noun, rel = p.filtered(t.children[0], lambda: p.relative(t.children[2]))
+    finally:
+        del p.aliases[name]
+    return noun.more(f" (each *{name}*) {rel}")
 
 
 def _bool(p, t):
@@ -381,7 +397,7 @@ def _call(p, t):
 _NODES = {"name": lambda p, t: p.name(str(t.children[0])), "int_": lambda p, t: str(t.children[0]),
           "float_": lambda p, t: str(t.children[0]), "string": lambda p, t: '"' + str(t.children[0])[1:-1] + '"',
           "true": lambda p, t: "true", "false": lambda p, t: "false", "none": lambda p, t: "none",
-          "attr": _attr, "index": _index, "where": _where,
+          "attr": _attr, "index": _index, "where": _where, "where_as": _where_as,
           "cond": _cond,
           "or_": _bool, "and_": _bool, "not_": lambda p, t: f"not {p.s(t.children[0])}", "compare": _compare,
           "in_": _in, "not_in": _in, "neg": lambda p, t: f"minus {p.s(t.children[0])}", "list_": _list,
