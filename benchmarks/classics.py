@@ -92,10 +92,12 @@ def arguments(doc: str, games_help: str, seconds: float, seconds_help: str):
     return ap.parse_args()
 
 
-def proved(twin, games: int):
+def proved(twin, games: int, wrap=None):
     """(case name, the replays of seeds 1..games in OpenSpiel: (decisions, returns) each) for each
-    player count of a twin (test_classics.replay: an AssertionError names a game that differs)."""
+    player count of a twin (test_classics.replay: an AssertionError names a game that differs);
+    ``wrap``: what the loaded ruleset is wrapped in for the replay (Go Fish's records its games' events)."""
     rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    rules = wrap(rules) if wrap else rules
     for n in twin.players:
         game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
         yield twins.case_id(twin, n), [twins.replay(twin, n, seed, rules, game) for seed in range(1, games + 1)]

@@ -53,6 +53,22 @@ def test_a_count_of_a_filtered_zone_reads_as_a_number_of_cards(tricks):
     assert text == "the number of cards in your hand with the same suit as the led card"
 
 
+def test_you_takes_are_not_is(tricks):
+    """A comparison or a membership whose subject is you agrees with it (it read "you is")."""
+    assert tricks.phrase("me == dealer") == "you are the dealer"
+    assert tricks.phrase("me != dealer") == "you are not the dealer"
+    assert tricks.phrase("me in [0, 1]") == "you are in [0, 1]"
+    assert tricks.phrase("dealer == me") == "the dealer is you"
+
+
+def test_a_filter_naming_its_element_reads_as_a_filter(tricks):
+    """``L as x where C`` is phrased as ``L where C`` is, x named where a filter within reads it
+    (it was left as code)."""
+    assert tricks.phrase("hand as c where c.rank > 3") == "the cards in your hand (each *c*) whose rank is more than 3"
+    assert tricks.phrase("hand as c where count(table where suit == c.suit) > 0") == (
+        "the cards in your hand (each *c*) for which there is at least one card in the table with the same suit as *c*")
+
+
 def test_comparisons_of_counts_read_as_there_are(tricks):
     assert tricks.phrase("count(hand) == 0") == "there are no cards in your hand"
     assert tricks.phrase("count(won) > 0") == "there is at least one card in your won"

@@ -144,3 +144,16 @@ def test_diamonds_holds_its_invariants(capsys):
     assert len(rules.invariants) >= 3
     assert playouts(rules, games=2, players=[3, 6], seed=11).ok
     assert main(["validate", "diamonds", "--playouts", "1", "--players", "4"]) == 0
+
+
+def test_cli_set_plays_the_random_games_with_a_parameter(faulty, capsys):
+    """validate --playouts --set NAME=VALUE: the random games play with the parameter set (the
+    rules it turns on fire), and each replay command carries it; a parameter the ruleset refuses,
+    or --set without --playouts, is a usage error."""
+    assert main(["validate", str(faulty), "--playouts", "2", "--players", "2", "--set", "limit=1"]) == 1
+    out, err = capsys.readouterr()
+    assert f"{faulty}: failed: 2 playout problems; 2 random games" in out   # the leaky variant's invariant
+    assert f"replay: rulebook play {faulty} --players 2 --seed 0 --set limit=1" in err
+    assert main(["validate", str(faulty), "--playouts", "1", "--set", "limt=1"]) == 2
+    assert "unknown parameter 'limt' (did you mean 'limit'?)" in capsys.readouterr().err
+    assert main(["validate", str(faulty), "--set", "limit=1"]) == 2

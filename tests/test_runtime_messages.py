@@ -9,6 +9,8 @@ import pytest
 from interpreter.expr.messages import describe
 from interpreter.expr.runtime import ExprRuntimeError
 
+TAKEN = ("a card to take from a zone is not in it (a card lying elsewhere, or none: the last() of an empty zone, "
+         "a variable not set yet...)")
 NONE_HINT = " (a value is none: the first() of an empty list, a variable not set yet, no partner...)"
 
 
@@ -38,6 +40,7 @@ def raised(fn):
     (lambda: (3).rank, "int has no attribute 'rank'"),
     (lambda: None.rank, "none has no attribute 'rank'" + NONE_HINT),
     (lambda: int("x"), "a value is out of range for this operation"),
+    (lambda: [].remove(None), TAKEN),
     (lambda: len(5), "a value has the wrong type for this operation"),
     (lambda: len(None), "a value is none where a number, card or player was needed (the first() of an empty "
                         "list, a variable not set yet, no partner...)"),
@@ -65,3 +68,33 @@ def test_a_product_of_whole_numbers_must_stay_within_64_bits():
     for a, b in ((-(2 ** 63) - 1, 1), (2 ** 63, 1), (2 ** 32, 2 ** 32)):
         with pytest.raises(ExprRuntimeError, match=r"^a whole number beyond 64 bits \(-2\^63 \.\. 2\^63-1\)$"):
             _mul(a, b)
+
+
+def test_a_move_of_a_card_not_in_its_zone_says_so_at_the_move(tmp_path):
+    """Drawing the last() of an empty pool moves none: the error names the move's mistake, located
+    at the move (it read "a value is out of range for this operation")."""
+    from helpers import load_text
+    from interpreter.errors import GameError
+    rules = load_text(tmp_path, """
+        game: t
+        players: {min: 2, max: 2}
+        components:
+          cards: {attributes: {rank: 1..10}, label: "c{rank}"}
+        zones:
+          deck: {start: [cards], visible: none}
+          hand: {owner: player}
+        vars:
+          drawn: card
+          n: int
+        flow:
+          - repeat: 11
+            steps:
+              - set: {drawn: "last(deck)"}
+              - move: {from: deck, to: "hand[0]", cards: "[drawn]"}
+              - choose: {who: 0, options: "[1]", as: n, prompt: go}
+        """)
+    S = rules.new_game(2, 1)
+    with pytest.raises(GameError) as raised_:
+        for _ in range(11):
+            S.apply("1")
+    assert TAKEN in str(raised_.value) and "g.yaml:16:" in str(raised_.value)

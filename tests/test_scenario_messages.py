@@ -109,6 +109,20 @@ def test_deal_sets_an_opening_hand_before_the_steps_that_read_it(tmp_path):
     assert not too_many.ok and too_many.message == "the game could not start: deal: hand[0] is dealt 3 cards, not 4"
 
 
+def test_deal_sets_an_opening_hand_when_the_setup_leaves_cards_out_of_the_shuffle(tmp_path):
+    """A deck shuffled after some cards were set aside (a smaller deck, Crazy Eights' second
+    pack): deal: relabels only the cards it places and those they displace, all in the deck
+    shuffled (it relabelled cards up the whole card table, and refused: "not dealt from one
+    shuffled zone")."""
+    boxed = LEAD.replace("flow:\n  - shuffle: deck", "flow:\n  - move: {from: deck, to: pile, cards: \"deck where n > 1 and n < 5\"}"
+                         "\n  - shuffle: deck").replace("count: 3}", "count: 2}")
+    dealt, = _run(tmp_path, (
+        "  - {name: dealt, players: 3, seed: 1, deal: {hand: {2: [c1, c9]}}, current: 2,\n"
+        "     expect: ['first == 2', 'count(hand[2] where n == 9) == 1', 'count(pile) == 3 and count(deck) == 0']}\n"),
+        boxed)
+    assert dealt.ok, dealt.message
+
+
 def test_a_patched_variable_is_held_to_its_type_and_a_card_is_named_by_its_label(tmp_path):
     """A patch writes a state from outside, as a saved state does: its variables are checked as
     a saved state's are (the code that reads a card variable trusts it to be a card that exists:

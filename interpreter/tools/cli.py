@@ -1,6 +1,6 @@
 """The ``rulebook`` command line (``python -m interpreter`` is the same).
 
-    rulebook validate PATH... [--json] [--strict] [--playouts N [--players P] [--seed S]]
+    rulebook validate PATH... [--json] [--strict] [--playouts N [--players P] [--seed S] [--set NAME=VALUE ...]]
     rulebook play PATH --players N [--seed S] [--variant V] [--agents a,b,...] [--set NAME=VALUE ...]
                   [--skill X,Y,...] [--resolve random|ask] [--log F.jsonl [--log-for SEAT]] [--json] [--quiet]
     rulebook replay F.jsonl [--ruleset PATH]

@@ -53,6 +53,7 @@ class Phraser:
         self.params = dict((getattr(rules, "data", {}) or {}).get("params") or {})
         self.flags = words_of(rules).flags if getattr(rules, "data", None) is not None else set()
         self.scopes: list[str] = []       # element kinds of the enclosing filters, innermost last
+        self.aliases: dict[str, int] = {}  # an `L as x where C` filter's x: the depth of its scope
         self.locals: set[str] = set()
         self._src = ""
         self._open: set[str] = set()      # defines being phrased (a define of a define...)
@@ -127,6 +128,8 @@ class Phraser:
 
     # ------------------------------------------------------------------ names
     def name(self, n: str):
+        if n in self.aliases:   # the element itself in its filter's condition; named in a filter within
+            return self.name("it") if self.aliases[n] == len(self.scopes) else f"*{n}*"
         for kind in reversed(self.scopes):
             owner = self.counters.get(n, self.zones.get(n))
             if kind == "card" and (n in self.attrs or owner == "card"):
@@ -238,12 +241,14 @@ class Phraser:
         """``rank`` or ``it.rank`` of the innermost element: "rank"; ``it``: "it"; else None."""
         if not self.scopes or not isinstance(t, Tree):
             return None
-        kind = self.scopes[-1]
+        kind, here = self.scopes[-1], ("it",) + tuple(a for a, d in self.aliases.items() if d == len(self.scopes))
         if t.data == "attr" and isinstance(t.children[0], Tree) and t.children[0].data == "name" \
-                and str(t.children[0].children[0]) == "it":
+                and str(t.children[0].children[0]) in here:
             return str(t.children[1])
         n = str(t.children[0]) if t.data == "name" else None
-        if n == "it" or (kind == "card" and (n in self.attrs or self.counters.get(n) == "card")):
+        if n in here:
+            return "it"
+        if (kind == "card" and (n in self.attrs or self.counters.get(n) == "card")):
             return n
         return n if kind in ("player", "team") and self.counters.get(n) in ("player", "team") else None
 
@@ -292,6 +297,17 @@ def _where(p, t):
     return noun.more(" " + rel)
 
 
+def _where_as(p, t):
+    """``L as x where C``: C of each element, called x in the filters within C."""
+    name = str(t.children[1])
+    p.aliases[name] = len(p.scopes) + 1
+    try:
+        noun, rel = p.filtered(t.children[0], lambda: p.relative(t.children[2]))
+    finally:
+        del p.aliases[name]
+    return noun.more(f" (each *{name}*) {rel}")
+
+
 def _bool(p, t):
     word = t.data[:-1]
     return f" {word} ".join(f"({p.s(c)})" if isinstance(c, Tree) and c.data in ("or_", "and_") and c.data != t.data
@@ -308,11 +324,11 @@ def _compare(p, t):
             return f"there are no {noun.many()}" if op in ("==", "<=") else f"there is {noun.many('at least one')}"
         return f"there {'is' if n == '1' else 'are'} {COUNT_OPS[op]} {noun.many(n)}"
     if isinstance(right, Tree) and right.data == "none" and op in ("==", "!="):
-        return f"{_operand(p, left)} is {'' if op == '==' else 'not '}none"
+        return _be(_operand(p, left), f"is {'' if op == '==' else 'not '}none")
     yes = p.flag(left, op, right)
     if yes is not None:
-        return f"{_operand(p, left)} is {yes}"   # "your protection is yes", not "is 1"
-    return f"{_operand(p, left)} {OPS[op]} {_operand(p, right)}"
+        return _be(_operand(p, left), f"is {yes}")   # "your protection is yes", not "is 1"
+    return _be(_operand(p, left), f"{OPS[op]} {_operand(p, right)}")
 
 
 def _in(p, t):
@@ -320,9 +336,14 @@ def _in(p, t):
     verb = "is not" if t.data == "not_in" else "is"
     if isinstance(right, Noun):
         zone = right.tail[4:] if right.tail.startswith(" in ") and not right.head and right.kind == "card" else None
-        return f"{_operand(p, a)} {verb} in {zone or right.the()}" if zone or right.head else \
-            f"{_operand(p, a)} {verb} one of {right.the()}"
-    return f"{_operand(p, a)} {verb} in {right}"
+        return _be(_operand(p, a), f"{verb} in {zone or right.the()}" if zone or right.head else
+                   f"{verb} one of {right.the()}")
+    return _be(_operand(p, a), f"{verb} in {right}")
+
+
+def _be(subject: str, predicate: str) -> str:
+    """``subject predicate``, the verb agreeing with "you": "you are not one of...", not "you is"."""
+    return f"{subject} {'are' + predicate[2:] if subject == 'you' and predicate.startswith('is ') else predicate}"
 
 
 def _arith(p, t):
@@ -377,7 +398,7 @@ def _call(p, t):
 _NODES = {"name": lambda p, t: p.name(str(t.children[0])), "int_": lambda p, t: str(t.children[0]),
           "float_": lambda p, t: str(t.children[0]), "string": lambda p, t: '"' + str(t.children[0])[1:-1] + '"',
           "true": lambda p, t: "true", "false": lambda p, t: "false", "none": lambda p, t: "none",
-          "attr": _attr, "index": _index, "where": _where,
+          "attr": _attr, "index": _index, "where": _where, "where_as": _where_as,
           "cond": _cond,
           "or_": _bool, "and_": _bool, "not_": lambda p, t: f"not {p.s(t.children[0])}", "compare": _compare,
           "in_": _in, "not_in": _in, "neg": lambda p, t: f"minus {p.s(t.children[0])}", "list_": _list,

@@ -12,6 +12,7 @@ from ..errors import RulebookError, UsageError
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
+from .args import parse_sets
 from ..loading.variants import Distinct, load_data
 
 
@@ -31,6 +32,9 @@ def add_validate(p: argparse.ArgumentParser) -> None:
                         "runtime errors and broken invariants, each with its seed")
     p.add_argument("--players", "-p", type=int, help="with --playouts: only this player count")
     p.add_argument("--seed", "-s", type=int, default=0, help="with --playouts: the first seed (default 0)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="with --playouts: override a parameter in the random games (repeatable), so that "
+                        "rules a parameter turns on are played too")
     p.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
 
 
@@ -59,8 +63,8 @@ def cmd_validate(args) -> int:
                               "rules": vrules if keep else None})
             except RulebookError as e:
                 files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
-    if args.playouts < 0 or (args.players is not None and not args.playouts):
-        raise UsageError("--playouts takes a number of games; --players needs --playouts")
+    if args.playouts < 0 or ((args.players is not None or getattr(args, "sets", None)) and not args.playouts):
+        raise UsageError("--playouts takes a number of games; --players and --set need --playouts")
     if args.playouts:
         _playouts(files, args)
     strict = getattr(args, "strict", False)
@@ -153,6 +157,9 @@ def _playouts(files: list, args) -> None:
     """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
     from ..play.checks.playouts import playouts
     from ..play.simulation.workers import settled
+    sets = parse_sets(getattr(args, "sets", None) or [])
+    options = {"params": sets} if sets else None
+    again = "".join(f" --set {item}" for item in getattr(args, "sets", None) or [])   # (in each replay command)
     for f in files:
         rules = f.get("rules")
         if rules is None:
@@ -162,9 +169,11 @@ def _playouts(files: list, args) -> None:
                 raise UsageError(f"{rules.name} is for {rules.players_text()} players, not {args.players}")
             continue   # a variant for other player counts
         rules = load(find_ruleset(f["path"]), f["variant"], coverage=True)   # the same games, counted
+        if sets:   # a name or a value the ruleset refuses is the command's mistake, not a refused count
+            rules.resolve_params(args.players or rules.player_counts[0], sets)
         with settled():   # the compiled ruleset out of full garbage collections (play/simulation/workers.py)
-            report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed)
-        problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"])} for p in report.problems]
+            report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed, options)
+        problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"]) + again} for p in report.problems]
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
                          "refused": {str(n): why for n, why in report.refused.items()},
                          **findings(rules, report.records)}

@@ -236,9 +236,12 @@ def _new_game(rules, players: int, seed: int, options: dict, deal):
         slots = [c for c in have if c not in want]
         for w in want:
             perm[w if w in have else slots.pop(0)] = w
-    free = [c for c in range(len(rules.card_labels)) if c not in perm]    # cards not yet sent anywhere
-    spare = [c for c in range(len(rules.card_labels)) if c not in wanted]  # cards not yet arriving
-    perm.update(zip(free, spare))   # the rest arrive where they were, or where a wanted card was
+    # a card the seed dealt to a wanted place, and not wanted there, takes the place a wanted card
+    # left: the cards relabelled are only those, so all lie in the zone shuffled (not a card a
+    # setup set aside, nor one of another component)
+    left = sorted(w for w in wanted if w not in perm)     # wanted cards dealt elsewhere by the seed
+    displaced = sorted(a for a in perm if a not in wanted)
+    perm.update(zip(left, displaced))
     moves = {a: b for a, b in perm.items() if a != b}
     namespace = rules.names.namespace
     shuffle = namespace["_shuffle"]
