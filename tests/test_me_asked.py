@@ -202,3 +202,21 @@ def test_the_module_plays_as_its_reference(tmp_path, flow):
             a.apply_index(i)
             b.apply_index(i)
         assert b.is_terminal() and a.to_json() == b.to_json()
+
+
+def test_explain_words_what_a_step_asked_of_another_seat_reads_as_that_seat_s(tmp_path):
+    """``rulebook explain``: "their hand" where the seat asked is another than the acting player,
+    its then: "as that player"; a branch's alternatives, run where it stands, keep "your"."""
+    from interpreter.tools.explain import explain
+    r = load(tmp_path, turn_of_seat_0("""
+        - choose: {who: "left(me)", options: hand, as: spot, then: [{move: {from: hand, to: pile, cards: "[spot]"}}]}
+        - branch:
+            who: "left(me)"
+            options: {a: {if: "count(hand) > 1", steps: [{move: {from: hand, to: pile, count: 1}}]}, b: {}}
+        - pick: {from: hand, to: pile, count: 1}
+    """))
+    text = explain(r)
+    assert "The player on your left chooses the spot from the cards in their hand." in text
+    assert "Then, as that player:\n" in text and "if there is more than 1 card in their hand:\n" in text
+    assert "- Move the top card of your hand to the pile." in text
+    assert "You pick 1 of the cards in your hand" in text
