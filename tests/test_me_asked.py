@@ -121,6 +121,16 @@ def test_a_grid_prices_its_spaces_for_the_seat_asked(tmp_path):
     assert S.c["points"] == [5, 3, 5]
 
 
+def test_a_grid_labels_its_spaces_by_its_rows_for_the_seat_asked(tmp_path):
+    r = load(tmp_path, turn_of_seat_0("""
+        - grid: {who: "left(me)", zone: deck, rows: "me + 1", where: "rank == 1", cost: 0, pay: points, as: spot}
+    """), deal=False)
+    S = r.new_game(3)
+    deck = S.z["deck"]
+    assert S.legal_actions() == [f"c{i // 2 + 1}r{i % 2 + 1}:{r.card_labels[c]}" for i, c in enumerate(deck)
+                                 if r.card_labels[c].startswith("1")] + ["pass"]
+
+
 def test_a_pay_owes_what_its_costs_give_for_the_payer(tmp_path):
     r = load(tmp_path, turn_of_seat_0("- pay: {who: \"left(me)\", costs: {gold: \"me + 1\"}, joker: joker}"), deal=False)
     S = r.new_game(3)
