@@ -8,8 +8,9 @@
           market: {steps: [...]}
           pass:   {}                  # an alternative that does nothing
 
-The options whose ``if`` holds are offered, labelled by their names, in declaration order.
-With none, the step is skipped. (This is how a turn offers its "moves".)
+The options whose ``if`` holds for the seat asked (``me`` = ``who``) are offered, labelled by
+their names, in declaration order; the chosen one's steps run as where the branch stands. With
+none, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 

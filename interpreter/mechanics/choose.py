@@ -1,4 +1,5 @@
-"""choose: one player picks one value from a list; the value goes into a variable.
+"""choose: one player picks one value from a list; the value goes into a variable. The options
+and ``then`` are the seat asked's (``me`` = ``who``, which is read where the step stands).
 
 With ``simultaneous: true``, several players (``who:`` a list, default every player) choose at
 once, none seeing what the others chose: each is asked in turn on the same state (nothing
