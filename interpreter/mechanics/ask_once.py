@@ -23,12 +23,13 @@ class AskOnce(Step):
             return [f"{pad}{state_read('stack')}.pop()", f"{pad}return U"]
         return [f"{pad}return {g.step(self)}.no_option(S)"]
 
-    def asked_source(self, g) -> list:
-        """The end of the run, once ``who`` and ``options`` (a tuple) are known: no seat, the
-        step does not apply; no option, ``if_none``; else the question."""
+    def asked_source(self, g, found: list | tuple = ()) -> list:
+        """The end of the run, once ``who`` and ``options`` (a tuple) are known (``found``: the
+        lines finding the options, for the seat ``who`` once it is someone, where they read the
+        seat asked): no seat, the step does not apply; no option, ``if_none``; else the question."""
         return ["    if who is None:   # nobody is asked: the step does not apply",
                 f"        {state_read('stack')}.pop()",
-                "        return U",
+                "        return U", *found,
                 "    if not options:", *self.none_source(g, "        "),
                 f"    frame[{SEAT_ASKED}] = who",
                 f"    {state_write('dec', '(who, options)')}",

@@ -13,7 +13,7 @@ STEP_KINDS: dict[str, type[Step]] = {}
 IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
 _CARDS = list_of(CARD)
 # keys several step kinds share (their tables: step_kind(keys=))
-WHO = Key("who", "expression: player", "who is asked", default="me")
+WHO = Key("who", "expression: player", "who is asked (me: as where the step stands)", default="me")
 IF_NONE_KEY = Key("if_none", "skip, pass or end_game", "what happens when there is nothing to offer", default="skip")
 STEPS_BESIDE = Key("steps", "steps", "the steps inside", place="beside")
 # an if's keys, beside its own: an effect (building/effects.py), or a step when they hold steps (flow.py Conditional)

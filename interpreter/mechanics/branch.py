@@ -8,8 +8,9 @@
           market: {steps: [...]}
           pass:   {}                  # an alternative that does nothing
 
-The options whose ``if`` holds are offered, labelled by their names, in declaration order.
-With none, the step is skipped. (This is how a turn offers its "moves".)
+The options whose ``if`` holds for the seat asked (``me`` = ``who``) are offered, labelled by
+their names, in declaration order; the chosen one's steps run as where the branch stands. With
+none, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ from .contract import Key, key_names
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
-OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (default: always)"),
-               Key("steps", "steps", "what the alternative does"),
+OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (me = the seat asked; default: always)"),
+               Key("steps", "steps", "what the alternative does (me: as where the branch stands)"),
                Key("doc", "text", "what it is, for people"))
 
 
@@ -53,6 +54,7 @@ class Branch(AskOnce):
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []
+        has_me = scope.has_me or not s.who_me   # the conditions are the seat asked's (me = who)
         texts = []   # the conditions' texts (None: always offered), for compile_offers
         options = main.get("options") or {}
         if not isinstance(options, dict) or not options:
@@ -66,13 +68,13 @@ class Branch(AskOnce):
                 opt = {}
             ctx.check_keys(opt, key_names(OPTION_KEYS), op)
             s.names.append(str(name))
-            s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=scope.has_me, expect=BOOL) if "if" in opt else None)
+            s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=has_me, expect=BOOL) if "if" in opt else None)
             texts.append(opt.get("if"))
             s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
             offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
-                                                      scope.has_me, f"branch {s.prompt}")
+                                                      has_me, f"branch {s.prompt}")
             if offers is not None:   # (headed and named by the options' YAML line: building/listing.py)
                 offers.loc = ctx.smap.loc((*p, "options"))
             s.offers = offers
@@ -80,19 +82,22 @@ class Branch(AskOnce):
         return s
 
     def flow_source(self, g):
-        """The question: the seat asked, then the options whose condition holds (all of them in
-        one call). Specialised: options without conditions written as the tuple they are."""
-        me = g.me(self.me_var)
+        """The question: the seat asked (none: the step does not apply), then the options whose
+        condition holds for it (me = that seat; all of them in one call). Specialised: options
+        without conditions written as the tuple they are."""
+        me, seat = g.me(self.me_var), "me" if self.who_me else "who"
         lines = [f"def R{self.index}(S, frame):", f"    me = {me}",
                  f"    who = {'me' if self.who_me else f'{g.fn(self.who)}(S, me, None)'}"]
         if self.offers is not None:   # every condition in one call
-            lines.append(f"    options = {g.fn(self.offers)}(S, me, None)")
+            found = [f"    options = {g.fn(self.offers)}(S, {seat}, None)"]
         elif all(c is None for c in self.conds) and not g.plain:
-            lines.append(f"    options = {tuple(range(len(self.conds)))!r}")
+            found = [f"    options = {tuple(range(len(self.conds)))!r}"]
         else:
-            lines.append(f"    options = tuple(i for i, c in enumerate({g.step(self)}.conds) "
-                         "if c is None or c(S, me, None))")
-        return "\n".join([*lines, *self.asked_source(g)])
+            found = [f"    options = tuple(i for i, c in enumerate({g.step(self)}.conds) "
+                     f"if c is None or c(S, {seat}, None))"]
+        if self.who_me:   # (me is the seat: the options found before it is tested, in one place)
+            return "\n".join([*lines, *found, *self.asked_source(g)])
+        return "\n".join([*lines, *self.asked_source(g, found)])
 
     # resolve exists only as the Python its generator writes (building/flowgen.py)
     resolve = Step.resolve

@@ -1,4 +1,5 @@
-"""choose: one player picks one value from a list; the value goes into a variable.
+"""choose: one player picks one value from a list; the value goes into a variable. The options
+and ``then`` are the seat asked's (``me`` = ``who``, which is read where the step stands).
 
 With ``simultaneous: true``, several players (``who:`` a list, default every player) choose at
 once, none seeing what the others chose: each is asked in turn on the same state (nothing
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 @step_kind("choose", "a player picks one option from a list; the choice is stored in a variable",
            keys=(WHO,
-          Key("options", "expression: list", "the options, labelled by their values", required=True),
+          Key("options", "expression: list", "the options, labelled by their values (me = the seat asked)",
+              required=True),
           Key("as", "variable name", "the variable the choice is stored in (simultaneous: list[T], one a seat)",
               required=True),
           Key("prompt", "text", "the decision's name", default="the variable's name"),
@@ -52,7 +54,9 @@ class Choose(AskOnce):
         if "simultaneous" in main and main["simultaneous"] is not False:
             ctx.error(f"simultaneous is true or false, got {main['simultaneous']!r}", (*p, "simultaneous"), "type")
         step.who, step.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
-        opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me, expect="list")
+        # the options are the seat asked's (me = who; who itself is read where the step stands)
+        opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me or not step.who_me,
+                        expect="list")
         step.options = opts
         step.distinct = opts.distinct
         step.option_type = elem(opts.type)
@@ -67,14 +71,13 @@ class Choose(AskOnce):
     resolve = Step.resolve   # (written once, by resolve_source)
 
     def flow_source(self, g):
-        """The question: the options, then the seat asked (no seat: the step does not apply; no
-        option: ``if_none``). Asked of ``me``, the seat is tested once and the options once."""
+        """The question: the seat asked (none: the step does not apply), then its options (me =
+        that seat; none: ``if_none``). Asked of ``me``, the seat is tested once and the options once."""
         lines = [f"def R{self.index}(S, frame):",
-                 f"    me = {g.me(self.me_var)}",
-                 *g.assign(self.options, "options", "me", "    ")]
+                 f"    me = {g.me(self.me_var)}"]
         if self.who_me:
             asked = f"(me, {self._offered(g, 'options')})"
-            return "\n".join([*lines,
+            return "\n".join([*lines, *g.assign(self.options, "options", "me", "    "),
                               "    if me is None:   # nobody is asked: the step does not apply",
                               f"        {state_read('stack')}.pop()",
                               "        return U",
@@ -82,9 +85,8 @@ class Choose(AskOnce):
                               f"    frame[{SEAT_ASKED}] = me",
                               f"    {state_write('dec', asked)}",
                               "    return U"])
-        lines.append(f"    options = {self._offered(g, 'options')}")
-        lines += g.assign(self.who, "who", "me", "    ")
-        return "\n".join([*lines, *self.asked_source(g)])
+        found = [*g.assign(self.options, "options", "who", "    "), f"    options = {self._offered(g, 'options')}"]
+        return "\n".join([*lines, *g.assign(self.who, "who", "me", "    "), *self.asked_source(g, found)])
 
     def _offered(self, g, options: str) -> str:
         """The options offered, as a tuple (each label once). Specialised: no card is ever twice in a
@@ -94,23 +96,24 @@ class Choose(AskOnce):
         return f"tuple({state_read('rules')}.distinct({options}, {self.option_type!r}))"
 
     def skip_source(self, g, pad, push, failed=0):
-        """In its sequence's function (not in the plain reference): the options and the seat found in
+        """In its sequence's function (not in the plain reference): the seat and its options found in
         place (an error in them located at the choose), the frame made only to ask (``push``: the lines
         pushing a new frame of these slots as ``f``); with no seat or no option, where nothing counts
         it (``if_none: skip``), nothing is pushed and the sequence goes on."""
         if g.plain or self.if_none != "skip" or self.none_probe is not None:
             return None
         me = g.me(self.me_var)
-        who = "_asked"
-        found = [*g.assign(self.options, "_options", me, pad + "    ")]
         if self.who_me:
-            who, offered = me, self._offered(g, "_options")
-        else:   # (the options made a tuple before the seat is found, as the run does: a none raises)
-            found += [f"{pad}    _options = {self._offered(g, '_options')}", *g.assign(self.who, "_asked", me, pad + "    ")]
-            offered = "_options"
+            found = [*g.assign(self.options, "_options", me, pad + "    ")]
+            who, offered, test = me, self._offered(g, "_options"), f"_options and {me} is not None"
+        else:   # (the seat first, then its options, as the run finds them: none asked, no option)
+            found = [*g.assign(self.who, "_asked", me, pad + "    "), f"{pad}    if _asked is not None:",
+                     *g.assign(self.options, "_options", "_asked", pad + "        "),
+                     f"{pad}        _options = {self._offered(g, '_options')}"]
+            who, offered, test = "_asked", "_options", "_asked is not None and _options"
         asked = f"({who}, {offered})"
         return [*g.found(self, found, pad, push, failed),
-                f"{pad}if _options and {who} is not None:",
+                f"{pad}if {test}:",
                 *(f"{pad}    {line}" for line in push([who])),
                 f"{pad}    {state_write('dec', asked)}",
                 f"{pad}    return U"]

@@ -325,8 +325,9 @@ class Grid(AskOnce):
         """c<column>r<row>:<card> for each space, or pass: from a table of the grid's labels,
         kept while the grid and its layout are the same (a grid changes by one space a purchase,
         and is labelled each decision)."""
-        grid = self.zone(S, S.dec[0] if S.dec else None, None)
-        rows = self.rows(S, None, None) or 1
+        seat = S.dec[0] if S.dec else None   # (the seat asked: me, as where the options were found)
+        grid = self.zone(S, seat, None)
+        rows = self.rows(S, seat, None) or 1
         kept = self.__dict__.get("_kept_labels")
         if kept is None or kept[0] != rows or kept[1] != grid:
             at = self._positions(rows, len(grid))

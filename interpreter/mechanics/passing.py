@@ -28,7 +28,8 @@ GIVER, PICKED, PENDING, GIVERS, COUNT = 1, 2, 3, 4, 5
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player",
            keys=(Key("from", "zone", "a zone owned by each player: where the cards are given from", required=True),
           Key("to", "expression: player", "who receives a giver's cards (me = the giver)", required=True),
-          Key("count", "expression: int", "cards each player gives", required=True),
+          Key("count", "expression: int", "cards each player gives (read once, me: as where the step stands)",
+              required=True),
           Key("into", "zone", "the receiver's zone they land in", default="from"),
           players_key("who gives"),
           Key("prompt", "text", "the decision's name", default="pass")))

@@ -2,7 +2,9 @@
 
 One function per step or effect kind (``_KINDS``, a dispatch table) turns the kind's data into
 a sentence, one Markdown bullet, with the steps or effects it holds as bullets below; its
-expressions read as phrases (phrases.py). "You" is the acting player (``me``). A kind without
+expressions read as phrases (phrases.py). "You" is the acting player (``me``); in what a step
+asked of another seat reads for it, that seat ("their hand"), and its ``then:`` runs "as that
+player" (docs/reference.md "Flow and steps"). A kind without
 a sentence (added later), or a step of an unexpected shape, reads as its name and its data in
 backticks, so nothing is ever silently left out.
 """
@@ -96,6 +98,28 @@ class Sentences:
         return f"{'You' if subject == 'you' else _cap(subject)} {verb if subject == 'you' else plural}"
 
 
+def asked(m) -> tuple:
+    """For a step that asks the seat ``m['who']``: how to word what it reads for that seat (you:
+    the seat asked, "their hand" where it is another than the acting player), and the heading of
+    its ``then:`` ("as that player" there)."""
+    who = m.get("who")
+    if who in (None, "me") or (_guarded(who) or ("",))[0].strip() == "me":
+        return (lambda text: text), "then"
+    return _theirs, "then, as that player"
+
+
+def _theirs(text: str) -> str:
+    """A phrase's "you" and "your" (words of their own, punctuation aside) as "they" and "their"."""
+    out = []
+    for word in text.split(" "):
+        core = word.strip("()[],.:;*")
+        out.append(word.replace(core, THEIRS[core]) if core in THEIRS else word)
+    return " ".join(out)
+
+
+THEIRS = {"you": "they", "your": "their"}
+
+
 def quoted(lines: list[str], doc, depth: int) -> list[str]:
     """A step's bullets with its ``doc:`` (the rulebook's own sentence) quoted first below it."""
     if not isinstance(doc, str) or not doc.strip():
@@ -186,8 +210,8 @@ def _choose(ex, m, rest, depth, loc):
                 f"{var} from {options}; the choices are revealed together")
         then = "then, for each chooser (as that player)"
     else:
-        head = ex.who(m.get("who"), loc, "choose", "chooses") + f" {var} from {options}"
-        then = "then"
+        theirs, then = asked(m)
+        head = ex.who(m.get("who"), loc, "choose", "chooses") + f" {var} from {theirs(options)}"
     if m.get("if_none"):
         head += f" (with nothing to choose, {IF_NONE.get(m['if_none'], m['if_none']).format(var=var)})"
     if not m.get("then"):
@@ -197,9 +221,10 @@ def _choose(ex, m, rest, depth, loc):
 
 def _branch(ex, m, rest, depth, loc):
     out = [_bullet(depth, ex.who(m.get("who"), loc, "choose", "chooses") + " one of:")]
+    theirs = asked(m)[0]   # (the conditions; an alternative's steps run as before it)
     for name, opt in (m.get("options") or {}).items():
         opt = opt if isinstance(opt, dict) else {}
-        cond = f", if {ex.p(opt['if'], loc)}" if "if" in opt else ""
+        cond = f", if {theirs(ex.p(opt['if'], loc))}" if "if" in opt else ""
         if opt.get("steps"):
             out += quoted(ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
         else:
@@ -222,12 +247,14 @@ def _pick(ex, m, rest, depth, loc):
         many = f"between {ex.p(m.get('min', 0), loc)} and {ex.p(m['max'], loc)} of"
     else:
         many = f"at least {ex.p(m.get('min', 0), loc)} of"
-    head = (ex.who(m.get("who"), loc, "pick", "picks") + f" {many} {src.the() if src else ex.p(m.get('from'))}"
-            f", one at a time, into {ex.ph.zone(m.get('to'), loc)}")
+    theirs, then = asked(m)
+    head = ex.who(m.get("who"), loc, "pick", "picks") + theirs(
+        f" {many} {src.the() if src else ex.p(m.get('from'))}, one at a time, into {ex.ph.zone(m.get('to'), loc)}")
     if m.get("if_none"):
         head += f" (with nothing to pick, {IF_NONE.get(m['if_none'], m['if_none']).format(var='nothing')})"
     out = [_bullet(depth, head + ".")]
-    return out + (ex.block("after each card picked (*card*)", m["then"], depth + 1, loc) if m.get("then") else [])
+    each = "after each card picked (*card*)" + then[4:]
+    return out + (ex.block(each, m["then"], depth + 1, loc) if m.get("then") else [])
 
 
 def _pass(ex, m, rest, depth, loc):
@@ -270,7 +297,8 @@ def _tricks(ex, m, rest, depth, loc):
 
 
 def _grid(ex, m, rest, depth, loc):
-    head = (ex.who(m.get("who"), loc, "take", "takes") + f" a space of {ex.ph.zone(m.get('zone'), loc)}"
+    theirs, then = asked(m)
+    head = (ex.who(m.get("who"), loc, "take", "takes") + f" a space of {theirs(ex.ph.zone(m.get('zone'), loc))}"
             + (" (passing is allowed)" if m.get("pass", True) else "") + ":")
     lines = [f"The spaces are laid out in {ex.p(m.get('rows', 1), loc)} rows, column by column."]
     if "where" in m:
@@ -280,16 +308,17 @@ def _grid(ex, m, rest, depth, loc):
     if m.get("mark"):
         lines.append(f"The cost paid is kept on the space's {words(m['mark'])}.")
     lines.append(f"{_cap(ex.p(m.get('as', 'space'), loc))} is the space taken (none after passing).")
-    out = [_bullet(depth, head)] + [_bullet(depth + 1, line) for line in lines]
-    return out + (ex.block("then", m["then"], depth + 1, loc) if m.get("then") else [])
+    out = [_bullet(depth, head)] + [_bullet(depth + 1, _cap(theirs(line))) for line in lines]
+    return out + (ex.block(then, m["then"], depth + 1, loc) if m.get("then") else [])
 
 
 def _pay(ex, m, rest, depth, loc):
-    costs = [f"{ex.p(v, loc)} {words(k)}" for k, v in (m.get("costs") or {}).items()]
+    theirs = asked(m)[0]
+    costs = [f"{theirs(ex.p(v, loc))} {words(k)}" for k, v in (m.get("costs") or {}).items()]
     head = ex.who(m.get("who"), loc, "pay", "pays") + " " + (", ".join(costs) or "nothing specific")
     if m.get("any"):
         froms = ", ".join(words(f) for f in (m.get("from") or list(m.get("costs") or {})))
-        head += f", and {ex.p(m['any'], loc)} more of any of {froms}"
+        head += f", and {theirs(ex.p(m['any'], loc))} more of any of {froms}"
     if m.get("joker"):
         head += f"; {words(m['joker'])} may stand in for any unit"
     head += f"; paid units go to {_v(m['to'])}" if m.get("to") else ""
@@ -297,17 +326,17 @@ def _pay(ex, m, rest, depth, loc):
 
 
 def _attempt(ex, m, rest, depth, loc):
-    head = ex.who(m.get("who"), loc, "make", "makes") + " an attempt"
+    head, theirs = ex.who(m.get("who"), loc, "make", "makes") + " an attempt", asked(m)[0]
     target = m.get("target")
     if isinstance(target, dict):
-        head += f", first naming {ex.p(target.get('as'), loc)} from {ex.p(target.get('from'), loc)}"
+        head += f", first naming {ex.p(target.get('as'), loc)} from {theirs(ex.p(target.get('from'), loc))}"
     out = quoted([_bullet(depth, head + ". What happens (rolled, or told by the table):")],
                  target.get("doc") if isinstance(target, dict) else None, depth)
     for name, o in (m.get("outcomes") or {}).items():
         o = o if isinstance(o, dict) else {}
         chance = o.get("chance")
-        chance = "the chance left" if chance == "rest" else ex.p(chance, loc)
-        cond = f", possible only if {ex.p(o['if'], loc)}" if "if" in o else ""
+        chance = "the chance left" if chance == "rest" else theirs(ex.p(chance, loc))
+        cond = f", possible only if {theirs(ex.p(o['if'], loc))}" if "if" in o else ""
         out += quoted(ex.block(f"**{name}** (chance: {chance}{cond})", o.get("steps") or [], depth + 1, loc),
                       o.get("doc"), depth + 1)
     return out
