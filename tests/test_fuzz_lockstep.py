@@ -101,3 +101,21 @@ def test_a_move_that_forgets_the_record_in_both_is_caught(tmp_path, monkeypatch,
     with pytest.raises(Mismatch, match=r"stale in both after \d+ decisions: "
                        + ("card" if kept == "record" else "the view of fake_spots \\+ real_spots")):
         run_lockstep(_planted(monkeypatch, lambda cls: {}), tmp_path)
+
+
+def test_a_clone_that_forgets_a_shared_table_is_caught_at_once(tmp_path, monkeypatch):
+    """A planted fault: the module's clone shares the record of each card's zone with its
+    original without naming it in its ``sh``; caught at the clone, before a write lands in the
+    original."""
+    from interpreter.expr.names import RECORD
+
+    def plant(cls):
+        clone = cls.clone
+
+        def forgetful(S):
+            C = clone(S)
+            C.sh.discard(RECORD)
+            return C
+        return {"clone": forgetful}
+    with pytest.raises(Mismatch, match=r"the module's clone holds the lists of the record as the other does, not named in its sh"):
+        run_lockstep(_planted(monkeypatch, plant), tmp_path)

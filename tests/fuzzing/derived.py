@@ -17,6 +17,8 @@ Every slot of a State (engine/state.py, and the slots engine/layout.py adds for 
 """
 from __future__ import annotations
 
+from interpreter.expr.names import RECORD, VIEWS
+
 
 def derived(S) -> tuple:
     """The record and the views of ``S`` as plain lists (None where the ruleset keeps none)."""
@@ -87,13 +89,14 @@ def _lists(value) -> list:
 
 
 def unshared(S, T) -> list:
-    """The tables whose list (or one list of them: a zone per owner or card) ``S`` holds as ``T``
-    does without naming them in ``S.sh``: ``S`` would write ``T``'s in place."""
+    """The tables (by name; the record and the views so called) whose list, or one list of them
+    (a zone per owner or card), ``S`` holds as ``T`` does without naming them in ``S.sh``: ``S``
+    would write ``T``'s in place."""
     out = []
     for name, a in S.rules.layout.of.items():
         if name in S.sh:
             continue
         theirs = {id(part) for part in _lists(getattr(T, a))}
         if any(id(part) in theirs for part in _lists(getattr(S, a))):
-            out.append(name)
+            out.append({RECORD: "the record", VIEWS: "the views"}.get(name, name))
     return out
