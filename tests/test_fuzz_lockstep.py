@@ -99,7 +99,7 @@ def test_a_move_that_forgets_the_record_in_both_is_caught(tmp_path, monkeypatch,
     monkeypatch.setattr(cards, "record_writable", lambda writes, k=RECORD: (
         ("S.at[:]" if k == RECORD else "[view[:] for view in S.vw]") if k == key else write(writes, k)))
     with pytest.raises(Mismatch, match=r"stale in both after \d+ decisions: "
-                       + ("card" if kept == "record" else "the view of fake_spots \\+ real_spots")):
+                       + ("card" if kept == "record" else "the view of fake_spots \\+ real_spots holds \\S+, not in its zones")):
         run_lockstep(_planted(monkeypatch, lambda cls: {}), tmp_path)
 
 

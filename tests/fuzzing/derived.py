@@ -60,20 +60,27 @@ def stale(S) -> str | None:
     derived from, in words, or None."""
     rules = S.rules
     if rules.names.recorded:
-        at = record(S)
+        try:
+            at = record(S)
+        except AssertionError as e:   # (a card in two recorded zones)
+            return str(e)
         if not isinstance(S.at, list) or len(S.at) != len(at):
             return f"the record is {S.at!r}, not a list of {len(at)} cards"
         if S.at != at:
             card = next(c for c, (x, y) in enumerate(zip(S.at, at)) if x != y)
             zone = {code: name for name, code in rules.names.recorded.items()}
             return (f"card {rules.card_labels[card]} is in {zone.get(at[card], 'no recorded zone')}, "
-                    f"the record says {zone.get(S.at[card], 'none')}")
+                    f"the record says {zone.get(S.at[card], 'no recorded zone')}")
     if rules.names.views and list(map(list, S.vw)) != views(S):
         wanted = views(S)
         i = next((i for i, (x, y) in enumerate(zip(S.vw, wanted)) if list(x) != y), len(wanted))
         if i == len(wanted):
             return f"{len(S.vw)} views kept, not {len(wanted)}"
-        return f"the view of {' + '.join(rules.names.views[i])} holds {list(S.vw[i])}, its zones {wanted[i]}"
+        held, labels = list(S.vw[i]), rules.card_labels
+        extra, missing = sorted(set(held) - set(wanted[i])), sorted(set(wanted[i]) - set(held))
+        said = [*([f"holds {', '.join(labels[c] for c in extra)}, not in its zones"] if extra else []),
+                *([f"lacks {', '.join(labels[c] for c in missing)}, in its zones"] if missing else [])]
+        return f"the view of {' + '.join(rules.names.views[i])} " + (" and ".join(said) or f"holds its cards out of order: {held}")
     if not S.sh <= rules.shared_on_clone:
         return f"sh names {sorted(S.sh - rules.shared_on_clone)}, no table a clone shares"
     return seats(S)
