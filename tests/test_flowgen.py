@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
+from fuzzing.derived import derived, stale
 from fuzzing.lockstep import reference
 from helpers import bundled, calls_in_play, load_text, trick_ruleset
 
@@ -27,13 +28,16 @@ EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 
 
 def lockstep(rules, players: int, seed: int, decisions: int = 10_000) -> int:
-    """Play one random game both ways, comparing after every decision; the decisions played."""
+    """Play one random game both ways, comparing after every decision (the tables each state
+    derives from its zones checked against them too: tests/fuzzing/derived.py); the decisions played."""
     ref = reference(rules)
     a = rules.new_game(players, seed=seed, record=True)
     b = ref.new_game(players, seed=seed, record=True)
     rnd = random.Random(seed)
     for played in range(decisions):
+        assert stale(a) is None and stale(b) is None, (played, stale(a), stale(b))   # (the record, the views)
         assert a.to_json() == b.to_json(), f"states differ after {played} decisions"
+        assert derived(a) == derived(b), f"records or views differ after {played} decisions"
         assert a.ev == b.ev, f"events differ after {played} decisions"
         if a.is_terminal():
             assert b.is_terminal()

@@ -41,8 +41,9 @@ def test_the_campaign_stops_games_on_budgets_and_errors(tmp_path):
 
 def test_the_flows_hold_the_specialised_constructs(tmp_path):
     """The cases load (most of them), hold each construct the generators specialise, and some
-    step carries a budget charge for its costly expressions."""
-    seen, loaded, charged = collections.Counter(), 0, 0
+    step carries a budget charge for its costly expressions; some keep a record of each card's
+    zone and views (building/record.py), which the lockstep checks against the zones."""
+    seen, loaded, charged, recorded, views = collections.Counter(), 0, 0, 0, 0
     for i in range(60):
         case = make_flow_case(random.Random(f"shapes:{i}"))
         seen.update(case.mutations[0].split(", "))
@@ -53,8 +54,9 @@ def test_the_flows_hold_the_specialised_constructs(tmp_path):
             continue
         loaded += 1
         charged += any(s.charge > 0 for s in rules.steps)
-    assert loaded >= 48 and charged >= 5, (loaded, charged)
+        recorded, views = recorded + bool(rules.names.recorded), views + bool(rules.names.views)
+    assert loaded >= 48 and charged >= 5 and recorded >= 6 and views >= 2, (loaded, charged, recorded, views)
     for what in ("attempt", "branch", "costly", "declared", "raising", "end_game", "end_when", "for_each", "if-step",
-                 "loop", "pool-loop", "triggers", "turns", "who-none"):
+                 "loop", "pool-loop", "triggers", "turns", "union", "who-none"):
         assert seen[what] >= 3, (what, seen)
     assert sum(n for w, n in seen.items() if w.startswith("budget ")) >= 30

@@ -69,3 +69,53 @@ def test_a_write_into_a_table_shared_with_a_clone_is_caught(tmp_path, monkeypatc
         return getattr(S, S.rules.layout.of[name])
     with pytest.raises(Mismatch, match="playing the clone changed the module's original"):
         run_lockstep(_planted(monkeypatch, lambda cls: {"own": own}), tmp_path)
+
+
+def test_a_module_whose_moves_leave_the_record_stale_is_caught(tmp_path, monkeypatch):
+    """A planted fault: the module's decisions leave the record of each card's zone as it was
+    before their moves (the reference keeps it); the lockstep sees it at the first decision that
+    moves a card between recorded zones, before anything reads it."""
+    def plant(cls):
+        apply = cls.apply_index
+
+        def forgetful(S, i):
+            kept = S.at[:]
+            apply(S, i)
+            S.at = kept
+            return S
+        return {"apply_index": forgetful}
+    with pytest.raises(Mismatch, match=r"stale in the module after \d+ decisions: card \S+ is in "):
+        run_lockstep(_planted(monkeypatch, plant), tmp_path)
+
+
+@pytest.mark.parametrize("kept", ["record", "views"])
+def test_a_move_that_forgets_the_record_in_both_is_caught(tmp_path, monkeypatch, kept):
+    """A planted fault in the generator both sides share (mechanics/cards.py): every move writes
+    the record of each card's zone, or the views, into a copy thrown away. The module and its
+    reference agree, both wrong; each state checked against its zones shows it."""
+    import interpreter.mechanics.cards as cards
+    from interpreter.expr.names import RECORD, VIEWS
+    write, key = cards.record_writable, {"record": RECORD, "views": VIEWS}[kept]
+    monkeypatch.setattr(cards, "record_writable", lambda writes, k=RECORD: (
+        ("S.at[:]" if k == RECORD else "[view[:] for view in S.vw]") if k == key else write(writes, k)))
+    with pytest.raises(Mismatch, match=r"stale in both after \d+ decisions: "
+                       + ("card" if kept == "record" else "the view of fake_spots \\+ real_spots holds \\S+, not in its zones")):
+        run_lockstep(_planted(monkeypatch, lambda cls: {}), tmp_path)
+
+
+def test_a_clone_that_forgets_a_shared_table_is_caught_at_once(tmp_path, monkeypatch):
+    """A planted fault: the module's clone shares the record of each card's zone with its
+    original without naming it in its ``sh``; caught at the clone, before a write lands in the
+    original."""
+    from interpreter.expr.names import RECORD
+
+    def plant(cls):
+        clone = cls.clone
+
+        def forgetful(S):
+            C = clone(S)
+            C.sh.discard(RECORD)
+            return C
+        return {"clone": forgetful}
+    with pytest.raises(Mismatch, match=r"the module's clone holds the lists of the record as the other does, not named in its sh"):
+        run_lockstep(_planted(monkeypatch, plant), tmp_path)

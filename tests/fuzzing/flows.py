@@ -29,7 +29,7 @@ BUDGETS = (5, 8, 13, 20, 40, 80, 150, 300, 600, 1200, 2500, 4000)
 # conditions that cost more than a step's free work: the step carrying them is charged
 COSTLY = ("count(pool where n + m > 2) > 0", "count(pool where n * m > 3 and n + m < 17) > 1",
           "sum(map(pool, to: n + m)) > 40", "any(pool, by: n + m == 9)")
-CHEAP = ("x > 1", "y < 2", "z == 1", "x + y > 2", "count(pool) > 10", "count(mine) > 0", "points > 1",
+CHEAP = ("x > 1", "y < 2", "z == 1", "x + y > 2", "count(pool) > 10", "count(mine) > 0", "points > 1", "c in heap",
          "z != 2", "x == y")
 RAISING = ("10 / (2 - z) > 3", "x + 10 / (2 - z) < 6", "[1, 2, 3][x] > 1", "10 // (y - 2) < 4")
 
@@ -184,7 +184,10 @@ class FlowGen:
         self.decisions += 1
         step: dict = {"as": "r"} if rnd.random() < 0.6 else {}
         if rnd.random() < 0.6:
-            step["target"] = {"from": "pool where n > 2" if rnd.random() < 0.5 else "pool", "as": "c"}
+            r = rnd.random()   # (a union of shared zones: a view where both are recorded, building/record.py)
+            step["target"] = {"from": "pool where n > 2" if r < 0.4 else "pool" if r < 0.7 else "pool + heap", "as": "c"}
+            if r >= 0.7:
+                self.what.add("union")
             self.decisions += 1
         if not in_turn or rnd.random() < 0.2:
             step["who"] = rnd.choice(["0", "1", "none if x > 1 else 1"])

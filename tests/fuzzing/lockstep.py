@@ -3,8 +3,12 @@ specialisation on) and by its plain reference (the same generators with their sp
 off, ``compile_flow(rules, plain=True)``). The two must agree after every decision on the state
 (its step count and stack of frames included), the options and the events; where one raises a
 GameError the other must raise the same error with the same message at the same decision and
-stand in the same state. The events and knowledge hooks are on or off, and both games are cloned
-at a random decision and played on as clones (their tables shared until written). A case is a mutated copy of a bundled ruleset or example
+stand in the same state. What a state keeps besides the data ``to_json`` writes (the record of
+each card's zone, the views, the seats' lists: tests/fuzzing/derived.py) must be alike too and
+what its zones and members say, in both: a stale record written the same way by both is caught
+at the decision that left it, not where something reads it. The events and knowledge hooks are on or off, and both games are cloned
+at a random decision and played on as clones (their tables shared until written: a list a clone
+holds as its original does must be named in the ``sh`` of each). A case is a mutated copy of a bundled ruleset or example
 (``rulesets.make_case``) given a small step budget half the time, so that the budget stops
 games mid-flow at every kind of place: the contract the generator's in-place runs keep with the
 loop (docs/architecture.md, "The compiled flow"), which hand-written tests check one shape at a
@@ -23,6 +27,7 @@ from interpreter.building.flowmodule import compile_flow
 from interpreter.engine.layout import Layout
 from interpreter.engine.state import State
 from interpreter.errors import GameError, RulebookError
+from .derived import derived, stale, unshared
 from .rulesets import _DUMPER, SOURCES, Case, _data, mutate_data
 
 BUDGETS = (3, 5, 8, 13, 20, 40, 80, 150, 300, 600, 1200, 2500, 5000, 10000, 20000)
@@ -85,12 +90,27 @@ def _start(rules, players: int, seed: int, record: bool, knowledge: bool, option
         return None, (type(e).__name__, str(e))
 
 
-def _unchanged(origins: tuple, played: int) -> None:
-    """The states a clone was made of, as they were then: a table written in place without its
-    own copy first (``State.own``) shows here, in the state the clone shared it with."""
-    for (S, then), who in zip(origins, ("module", "reference")):
-        if S.to_json() != then:
+def _unchanged(origins: tuple, clones: tuple, played: int) -> None:
+    """The states a clone was made of, as they were then (their record and views too): a table
+    written in place without its own copy first (``State.own``) shows here, in the state the
+    clone shared it with; and no list is held by a clone and its original without being named
+    in the ``sh`` of each (which a write would take in place)."""
+    for (S, then, kept), C, who in zip(origins, clones, ("module", "reference")):
+        if S.to_json() != then or derived(S) != kept:
             raise Mismatch(f"playing the clone changed the {who}'s original, {played} decisions in")
+        for X, Y, whose in ((C, S, "clone"), (S, C, "original")):
+            if names := unshared(X, Y):
+                raise Mismatch(f"the {who}'s {whose} holds the lists of {', '.join(names)} as the other does, "
+                               f"not named in its sh, {played} decisions in")
+
+
+def _derived_alike(a, b, played: int) -> None:
+    """The record, the views and the seats' lists of each state what its data say
+    (tests/fuzzing/derived.py): alike where the data are."""
+    problems = stale(a), stale(b)
+    if any(problems):
+        who = "both" if all(problems) else "the module" if problems[0] else "the reference"
+        raise Mismatch(f"a derived table is stale in {who} after {played} decisions: {problems[0] or problems[1]}")
 
 
 def _verdict(err: tuple) -> str:
@@ -120,7 +140,9 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
     (a, err), (b, ref_err) = (_start(r, players, case.seed, record, knowledge, options) for r in (rules, ref))
     played, origins = 0, ()
     while True:
-        _unchanged(origins, played)
+        _unchanged(origins, (a, b), played)
+        if a is not None and b is not None:   # (first: a stale record read may have made the games differ)
+            _derived_alike(a, b, played)
         if err != ref_err:
             raise Mismatch(f"after {played} decisions: the module {err or 'raised nothing'}, "
                            f"the reference {ref_err or 'raised nothing'}")
@@ -128,6 +150,8 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
             return _verdict(err)
         if a.to_json() != b.to_json():
             raise Mismatch(f"the states differ after {played} decisions{' and an error' if err else ''}")
+        if derived(a) != derived(b):
+            raise Mismatch(f"the record or the views differ after {played} decisions")
         if a.ev != b.ev:
             raise Mismatch(f"the events differ after {played} decisions")
         if err:
@@ -141,10 +165,12 @@ def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
         if a.legal_actions() != b.legal_actions():
             raise Mismatch(f"the options differ after {played} decisions")
         if played == cloned:   # (the originals kept: playing a clone must leave them as they were)
-            origins = tuple((S, S.to_json()) for S in (a, b))
+            origins = tuple((S, S.to_json(), derived(S)) for S in (a, b))
             a, b = a.clone(), b.clone()
             if record:   # (a clone records nothing: State.clone)
                 a.ev, b.ev = [], []
+            _derived_alike(a, b, played)
+            _unchanged(origins, (a, b), played)
         i = rnd.randrange(len(a.dec[1]))
         err, ref_err = _step(a, i), _step(b, i)
         played += 1
