@@ -65,3 +65,35 @@ def test_a_product_of_whole_numbers_must_stay_within_64_bits():
     for a, b in ((-(2 ** 63) - 1, 1), (2 ** 63, 1), (2 ** 32, 2 ** 32)):
         with pytest.raises(ExprRuntimeError, match=r"^a whole number beyond 64 bits \(-2\^63 \.\. 2\^63-1\)$"):
             _mul(a, b)
+
+
+NOT_THERE = ("a card is not in the zone it is taken from (it lies in another zone, or is none: the first() of "
+             "an empty list, a variable not set yet...)")
+
+
+@pytest.mark.parametrize("sorted_pile", [False, True])
+@pytest.mark.parametrize("cards", ["[first(deck)]", "[c]", "deck", "deck where rank > 1"])
+def test_a_move_of_a_card_that_is_not_in_its_zone_says_so(tmp_path, sorted_pile, cards):
+    """A move takes its cards out of its from: zone; a card lying elsewhere (or none) was said
+    "a value is out of range for this operation". One card, a few, many (taken out in one pass),
+    from a zone in card order (found by bisection) or not: each is said the same, at the move."""
+    from helpers import load_text
+    from interpreter.errors import GameError
+    rules = load_text(tmp_path, f"""
+        game: t
+        players: {{min: 1, max: 1}}
+        components:
+          cards: {{attributes: {{rank: 1..12}}, label: "c{{rank}}"}}
+        zones:
+          deck: {{start: [cards]}}
+          pile: {{sorted: {str(sorted_pile).lower()}}}
+        vars:
+          c: card
+        flow:
+          - move: {{from: deck, to: pile, count: 1}}
+          - move: {{from: pile, to: deck, cards: "{cards}"}}
+          - choose: {{who: 0, options: deck, as: c}}
+        """)
+    with pytest.raises(GameError) as caught:
+        rules.new_game(1, 1)
+    assert caught.value.message == f"in effects: {NOT_THERE}" and caught.value.loc.line == 13
