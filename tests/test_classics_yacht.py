@@ -7,6 +7,7 @@ its scenarios (rulesets/scenarios/yacht.yaml) and a game with the search agents.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from collections import Counter
@@ -17,6 +18,7 @@ import pytest
 import interpreter
 from helpers import scenario_outcomes
 from test_classics import Twin, attr, cards, case_id, plays_as_openspiel, win_loss
+from test_classics import test_the_search_agents_play_each_classic as search_agents_play
 
 try:
     import pyspiel
@@ -92,13 +94,16 @@ def yacht(players: tuple[int, ...], **params) -> Twin:
 
 # each case with its games in the suite: enough for every rule to fire (the rare ones where
 # few faces or six dice make them common; test_the_replayed_games_exercise_every_rule)
+# each case with its games in the suite (YACHT_GAMES=N: N each); the turns' rules fire in them
+# (test_the_replayed_games_exercise_every_rule), and few faces or six dice bring the rarer
+# scores (five alike, the full houses of six dice)
 TWINS = [(yacht((1, 2, 3)), 5),
          (yacht((2,), sort_dice=True), 5),
          (yacht((2,), rolls_per_turn=1), 5), (yacht((2,), rolls_per_turn=2, sort_dice=True), 5),
          (yacht((2,), dice_sides=3, rolls_per_turn=4), 5),
-         (yacht((2,), num_dice=6, dice_sides=2), 10),                     # yachts, the full houses
-         (yacht((2,), num_dice=6), 7),                                    # a large straight
-         (yacht((2,), num_dice=6, dice_sides=5, sort_dice=True), 6),      # small straights
+         (yacht((2,), num_dice=6, dice_sides=2), 5),
+         (yacht((1,), num_dice=6), 3),
+         (yacht((2,), num_dice=6, dice_sides=5, sort_dice=True), 6),
          (yacht((2,), num_dice=3, dice_sides=8), 6)]
 CASES = [(twin, n, int(os.environ.get("YACHT_GAMES", games))) for twin, games in TWINS for n in twin.players]
 
@@ -108,57 +113,118 @@ def test_twin_plays_as_openspiel(twin, n, games):
     plays_as_openspiel(twin, n, games)
 
 
-# ---------------------------------------------------------------------- the rules exercised
+# ---------------------------------------------------------------------- the rules of a turn
 CATEGORIES = ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes", "Chance", "Four of a Kind", "Full House",
               "Small Straight", "Large Straight", "Yacht"]
-RULES = ([f"{c}: scores" for c in CATEGORIES] + [f"{c}: nothing" for c in CATEGORIES if c != "Chance"]
-         + [f"Full House: {shape}" for shape in ("three and two", "five alike", "three and three", "four and two")]
-         + ["Four of a Kind: four alike, nothing with fewer than 3 faces", "keep all before the last roll",
-            "reroll some dice", "reroll every die", "score after the last roll", "a turn of one roll",
-            "dice sorted after a roll", "solo: the score over the most possible", "a tie"])
+TURN_RULES = ([f"{c} chosen" for c in CATEGORIES]
+              + ["keep all before the last roll", "reroll some dice", "reroll every die", "score after the last roll",
+                 "a turn of one roll", "dice sorted after a roll", "solo: the score over the most possible",
+                 "a tie", "a single winner"])
 
 
 def rules_fired(twin: Twin, n: int, seed: int, rules) -> Counter:
-    """The rules a replayed game exercised, by name: the game test_classics.replay plays for this
-    twin, player count and seed (the same seeded choices), played again in Rulebook alone."""
+    """The rules of a turn a replayed game exercised, by name: the game test_classics.replay
+    plays for this twin, player count and seed (the same seeded choices), in Rulebook alone."""
     rng, fired = random.Random(seed), Counter()
     S = rules.new_game(n, seed, {"params": dict(twin.params)})
     kept = False
     while not S.is_terminal():
         labels, seat, prompt = S.legal_actions(), S.current_player(), S.prompt()
         label = rng.choice(labels)
-        faces = dice(rules, S)
         S.apply(label)
         if prompt == "reroll":
             kept = label == "Keep all"
             fired["keep all before the last roll" if kept else
-                  "reroll every die" if label.count(",") == len(faces) - 1 else "reroll some dice"] += 1
+                  "reroll every die" if label.count(",") == S.p["num_dice"] - 1 else "reroll some dice"] += 1
             if not kept and S.p["sort_dice"] and S.current_player() == seat:
                 fired["dice sorted after a roll"] += dice(rules, S) == sorted(dice(rules, S))
             continue
         if not kept:
             fired["a turn of one roll" if S.p["rolls_per_turn"] == 1 else "score after the last roll"] += 1
         kept = False
-        value = S.counter(f"sheet.{label.lower().replace(' ', '_')}")[seat]
-        fired[f"{label}: {'scores' if value else 'nothing'}"] += 1
-        alike = sorted(Counter(faces).values(), reverse=True) + [0]
-        if label == "Full House" and value:
-            fired["Full House: " + ("five alike" if alike[0] >= 5 else "three and three" if alike[:2] == [3, 3]
-                                    else "four and two" if alike[:2] == [4, 2] else "three and two")] += 1
-        if label == "Four of a Kind" and alike[0] >= 4 and not value:
-            fired["Four of a Kind: four alike, nothing with fewer than 3 faces"] += 1
-    if n == 1:
-        fired["solo: the score over the most possible"] += 1
-    elif len(S.winners()) > 1:
-        fired["a tie"] += 1
+        fired[f"{label} chosen"] += 1
+    fired["solo: the score over the most possible" if n == 1 else "a tie" if len(S.winners()) > 1
+          else "a single winner"] += 1
     return fired
 
 
-def test_the_replayed_games_exercise_every_rule():
-    """Each rule fired in the games the suite replays: each category scoring and not, each shape
-    of a full house, OpenSpiel's four of a kind of two faces, each move, the sorted dice..."""
+def test_the_replayed_games_exercise_every_rule_of_a_turn():
+    """Each rule of a turn fired in the games the suite replays: each move, each way a turn
+    ends, the sorted dice, each category chosen, a tie, a solo game's returns."""
     rules = interpreter.load(interpreter.ruleset_path("yacht"))
     total = sum((rules_fired(twin, n, seed, rules) for twin, n, games in CASES for seed in range(1, games + 1)),
                 Counter())
-    assert set(total) <= set(RULES), sorted(set(total) - set(RULES))
-    assert not [r for r in RULES if not total[r]], [r for r in RULES if not total[r]]
+    assert set(total) <= set(TURN_RULES), sorted(set(total) - set(TURN_RULES))
+    assert [r for r in TURN_RULES if not total[r]] == []
+
+
+# ---------------------------------------------------------------------- every roll, every category
+# Random play rarely scores a straight or a yacht, so the scores are proved on their own: for
+# every roll there is (each multiset of faces) and each category, the roll is patched into
+# Rulebook's cup and given to OpenSpiel's first chance node, both keep all and score in that
+# category, and the category's score must be the same (OpenSpiel's from its state's text).
+OS_NAMES = ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes", "Chance", "4Kind", "Full", "SmStr", "LgStr", "Yacht"]
+SCORE_RULES = ([f"{c}: scores" for c in CATEGORIES] + [f"{c}: nothing" for c in CATEGORIES if c != "Chance"]
+               + [f"Full House: {shape}" for shape in ("three and two", "five alike", "three and three",
+                                                       "four and two")]
+               + ["Four of a Kind: four alike, nothing with fewer than 3 faces"])
+TABLES = [{}, {"num_dice": 6}, {"num_dice": 5, "dice_sides": 2}, {"num_dice": 4, "dice_sides": 5},
+          {"num_dice": 3, "dice_sides": 8}]
+
+
+def os_score(os_state, category: int) -> int:
+    """The score of a category on OpenSpiel's sheet of a solo game (its state's text)."""
+    line = next(x for x in str(os_state).splitlines() if x.startswith(f"  {OS_NAMES[category]}: "))
+    return int(line.split(": ")[1])
+
+
+def scores_of_every_roll(params: dict) -> Counter:
+    """Every roll scored in every category in both engines (an AssertionError at the first
+    difference); the scoring rules that fired, counted."""
+    from interpreter.play.checks.scenarios import patch
+    pytest.importorskip("pyspiel")
+    rules = interpreter.load(interpreter.ruleset_path("yacht"))
+    game = pyspiel.load_game("yacht", {"players": 1, **params})
+    n, sides = game.get_parameters()["num_dice"], game.get_parameters()["dice_sides"]
+    fired = Counter()
+    for faces in itertools.combinations_with_replacement(range(1, sides + 1), n):
+        S = rules.new_game(1, 1, {"params": params})
+        patch(S, {"zones": {"cup": [f"{i}:{f}" for i, f in enumerate(faces)]}})
+        S.apply("Keep all")
+        os_state = game.new_initial_state()
+        os_state.apply_action(sum((f - 1) * sides ** i for i, f in enumerate(faces)))
+        os_state.apply_action(0)                                        # keep all
+        alike = sorted(Counter(faces).values(), reverse=True) + [0]
+        for c, name in enumerate(CATEGORIES):
+            ours, theirs = S.clone(), os_state.clone()
+            ours.apply(name)
+            theirs.apply_action((1 << n) + c)
+            value = ours.counter(f"sheet.{name.lower().replace(' ', '_')}")[0]
+            assert value == os_score(theirs, c), f"{faces} in {name}: {value} in Rulebook, {os_score(theirs, c)}"
+            fired[f"{name}: {'scores' if value else 'nothing'}"] += 1
+            if name == "Full House" and value:
+                fired["Full House: " + ("five alike" if alike[0] >= 5 else "three and three" if alike[:2] == [3, 3]
+                                        else "four and two" if alike[:2] == [4, 2] else "three and two")] += 1
+            if name == "Four of a Kind" and alike[0] >= 4 and not value:
+                fired["Four of a Kind: four alike, nothing with fewer than 3 faces"] += 1
+    return fired
+
+
+def test_every_roll_scores_as_in_openspiel_in_every_category():
+    total = sum((scores_of_every_roll(params) for params in TABLES), Counter())
+    assert set(total) <= set(SCORE_RULES), sorted(set(total) - set(SCORE_RULES))
+    assert [r for r in SCORE_RULES if not total[r]] == []
+
+
+# ---------------------------------------------------------------------- each rule, scripted
+SCENARIOS = scenario_outcomes(ROOT / "rulesets" / "scenarios" / "yacht.yaml")
+
+
+@pytest.mark.parametrize("outcome", SCENARIOS, ids=[o.name for o in SCENARIOS])
+def test_scenario(outcome):
+    assert outcome.ok, f"{outcome.loc}: {outcome.message}"
+
+
+def test_the_search_agents_play_yacht():
+    """ismcts against greedy, as tests/test_classics.py plays every classic."""
+    search_agents_play("yacht")
