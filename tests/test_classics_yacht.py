@@ -1,9 +1,11 @@
-"""Yacht against OpenSpiel's ``yacht``, game by game (the machinery of tests/test_classics.py,
-imported: a twin and its replay), with a count of the rules the replayed games exercised, and
-its scenarios (rulesets/scenarios/yacht.yaml) and a game with the search agents.
+"""Yacht against OpenSpiel's ``yacht`` (the machinery of tests/test_classics.py, imported: a twin
+and its replay): seeded games replayed in both, with a count of the rules of a turn they
+exercised; every roll scored in every category in both (random play seldom scores a straight or
+a yacht), with a count of the scoring rules; its scenarios (rulesets/scenarios/yacht.yaml); a
+game of the search agents. Without OpenSpiel, the scenarios and the search agents still run.
 
-    python -m pytest tests/test_classics_yacht.py -q              # 4 games a case
-    YACHT_GAMES=200 python -m pytest tests/test_classics_yacht.py -q   # more, on demand
+    python -m pytest tests/test_classics_yacht.py -q                  # 3 to 6 games a case
+    YACHT_GAMES=200 python -m pytest tests/test_classics_yacht.py -q  # 200 a case, on demand
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import pytest
 
 import interpreter
 from helpers import scenario_outcomes
-from test_classics import Twin, attr, cards, case_id, plays_as_openspiel, win_loss
+from test_classics import NO_OPENSPIEL, Twin, attr, cards, case_id, plays_as_openspiel, win_loss
 from test_classics import test_the_search_agents_play_each_classic as search_agents_play
 
 try:
@@ -182,7 +184,7 @@ def scores_of_every_roll(params: dict) -> Counter:
     """Every roll scored in every category in both engines (an AssertionError at the first
     difference); the scoring rules that fired, counted."""
     from interpreter.play.checks.scenarios import patch
-    pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     rules = interpreter.load(interpreter.ruleset_path("yacht"))
     game = pyspiel.load_game("yacht", {"players": 1, **params})
     n, sides = game.get_parameters()["num_dice"], game.get_parameters()["dice_sides"]
