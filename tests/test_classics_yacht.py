@@ -230,3 +230,12 @@ def test_scenario(outcome):
 def test_the_search_agents_play_yacht():
     """ismcts against greedy, as tests/test_classics.py plays every classic."""
     search_agents_play("yacht")
+
+
+def test_explain_names_the_score_sheet_in_its_table():
+    """A family's keys are among its notes: in the name's cell, the sheet's twelve keys made the
+    row too long, and the cell moved to a note, the row left without its name."""
+    from interpreter.tools.explain import explain
+    text = explain(interpreter.load(interpreter.ruleset_path("yacht")))
+    assert "| score sheet (`sheet`) | each player | 0 | everyone | see note 1 |" in text
+    assert "1. notes of score sheet (`sheet`): one per key: [ones, twos," in text
