@@ -69,7 +69,9 @@ def _teams(decl) -> str:
 
 
 def _v(value) -> str:
-    """A value as inline text."""
+    """A value as inline text (none as the language writes it, not Python's None)."""
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
