@@ -227,8 +227,11 @@ def test_scenario(outcome):
     assert outcome.ok, f"{outcome.loc}: {outcome.message}"
 
 
-def test_the_search_agents_play_yacht():
-    """ismcts against greedy, as tests/test_classics.py plays every classic."""
+def test_the_search_agents_play_yacht(monkeypatch):
+    """ismcts against greedy, as tests/test_classics.py plays every classic, in a shorter game
+    as it plays some (one roll a turn: greedy tries every reroll's outcomes, 32 a decision)."""
+    import test_classics
+    monkeypatch.setitem(test_classics.SEARCH_PARAMS, "yacht", {"rolls_per_turn": 1})
     search_agents_play("yacht")
 
 
