@@ -414,7 +414,7 @@ class Builder(Declarations, Bounded, Elements):
             if step.charge > r.max_steps:
                 self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "
                            f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): "
-                           f"{heavy(step.calls)}", step.path, "limit", key=True)
+                           f"{heavy(getattr(step, 'calls', False))}", step.path, "limit", key=True)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)
