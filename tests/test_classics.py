@@ -37,7 +37,7 @@ from helpers import scenario_outcomes  # noqa: E402
 CLASSICS = ["kuhn_poker", "leduc_poker", "goofspiel", "tic_tac_toe", "liars_dice", "connect_four",
             "oh_hell", "hearts", "euchre", "spades",   # the trick-taking twins: tests/test_classics_tricks.py
             "crazy_eights", "love_letter", "six_nimmt",  # the card classics: tests/test_classics_cards.py
-            "oware", "go_fish"]  # classics with a file of their own: tests/test_classics_oware.py, _go_fish.py
+            "oware", "go_fish", "yacht"]  # each with a file of its own: tests/test_classics_oware.py ...
 NO_OPENSPIEL = "OpenSpiel (the `rl` extra: pip install open_spiel) is not installed: the twins cannot be replayed"
 
 GAMES = 30   # seeded games per twin and player count in the suite (benchmarks/classics.py: 200)
@@ -258,7 +258,8 @@ def test_every_classic_has_a_twin_a_source_and_scenarios():
     from test_classics_cards import REFEREED, TWINS as CARD_TWINS   # (all three import this module)
     from test_classics_go_fish import TWINS as GO_FISH_TWINS
     from test_classics_oware import TWINS as OWARE_TWINS
-    twins = TWINS + TRICK_TWINS + CARD_TWINS + OWARE_TWINS + GO_FISH_TWINS
+    from test_classics_yacht import TWINS as YACHT_TWINS
+    twins = TWINS + TRICK_TWINS + CARD_TWINS + OWARE_TWINS + GO_FISH_TWINS + [twin for twin, _ in YACHT_TWINS]
     assert sorted({twin.ruleset for twin in twins} | set(REFEREED)) == sorted(CLASSICS)
     for name in CLASSICS:
         rules = interpreter.load(interpreter.ruleset_path(name))
@@ -276,7 +277,8 @@ def test_scenario(name, outcome):
 
 
 SEARCH_PARAMS = {"goofspiel": {"num_cards": 5}, "oh_hell": {"num_tricks": 4}, "six_nimmt": {"target": 20},   # shorter games
-                 "oware": {"num_houses_per_player": 3, "num_seeds_per_house": 3}}
+                 "oware": {"num_houses_per_player": 3, "num_seeds_per_house": 3},
+                 "yacht": {"rolls_per_turn": 1}}   # (greedy tries every reroll's outcomes: 32 a decision)
 
 
 @pytest.mark.parametrize("name", CLASSICS)

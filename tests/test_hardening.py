@@ -392,6 +392,7 @@ def test_effects_calling_effects_count_every_call_against_the_budget(tmp_path, c
     assert main(["validate", str(deep)]) == 1
     err = capsys.readouterr().err
     assert "error[limit]: this step may take about" in err and "more than the game's whole step budget" in err
+    assert "declared effects calling each other several times multiply" in err and "nested filters" not in err
     assert "deep.yaml:46:5" in err     # the flow's call of e39
     rules = interpreter.load(write_ruleset(tmp_path, _doubling(12), "twelve.yaml"))
     step = next(s for s in rules.steps if s.charge)
@@ -558,3 +559,23 @@ def test_a_variants_dollar_key_stands_alone_in_its_mapping(tmp_path, overlay, ke
     with pytest.raises(RulesetError, match=rf"'\{key}' stands alone in its mapping .*here beside {beside}") as e:
         interpreter.load(path)
     assert e.value.loc.path.endswith("v.yaml") and e.value.loc.line == 2
+
+
+def test_a_step_heavy_by_its_own_filters_is_told_why_not_blamed_on_effects(tmp_path, capsys):
+    # no declared effect here: the weight is its nested filters, each list at its longest (a
+    # range whose bounds are computed counts 10,000 elements, a list variable too)
+    path = write_ruleset(tmp_path, """
+        game: heavy
+        players: {min: 1, max: 1}
+        params: {n: 5}
+        vars: {x: {type: int, start: 0}, dice: {type: "list[int]", start: "[1, 2]"}}
+        flow:
+          - set: {x: "count((0..params.n) as k where count((0..params.n) as v where count(dice where it <= v) > k) > 0)"}
+        scoring: {categories: {p: x}}
+        """, "heavy.yaml")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "heavy.yaml:7:5: error[limit]: this step may take about" in err
+    assert ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
+            "a list variable or a range of computed bounds 10,000 elements") in err
+    assert "declared effects" not in err

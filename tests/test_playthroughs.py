@@ -83,6 +83,7 @@ CASES = [
     Case("six_nimmt", agents="random", params={"target": 10}, full=20, note="a target of 10 bullheads instead of 66"),
     Case("oware", agents="random", full=12),
     Case("go_fish", agents="random", full=20),
+    Case("yacht", agents="random", full=12),
     Case("docs/examples/little_tricks.yaml", params={"rounds": 1}, note=ONE_ROUND),
     Case("docs/examples/little_tricks_trumps.yaml", params={"rounds": 1}, note=ONE_ROUND),
     Case("docs/examples/sealed_bids.yaml", agents="random"),

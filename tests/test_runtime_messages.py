@@ -9,8 +9,8 @@ import pytest
 from interpreter.expr.messages import describe
 from interpreter.expr.runtime import ExprRuntimeError
 
-TAKEN = ("a card to take from a zone is not in it (a card lying elsewhere, or none: the last() of an empty zone, "
-         "a variable not set yet...)")
+NOT_THERE = ("a card is not in the zone it is taken from (it lies in another zone, or is none: the first() of "
+             "an empty list, a variable not set yet...)")
 NONE_HINT = " (a value is none: the first() of an empty list, a variable not set yet, no partner...)"
 
 
@@ -40,7 +40,7 @@ def raised(fn):
     (lambda: (3).rank, "int has no attribute 'rank'"),
     (lambda: None.rank, "none has no attribute 'rank'" + NONE_HINT),
     (lambda: int("x"), "a value is out of range for this operation"),
-    (lambda: [].remove(None), TAKEN),
+    (lambda: [].remove(None), NOT_THERE),
     (lambda: len(5), "a value has the wrong type for this operation"),
     (lambda: len(None), "a value is none where a number, card or player was needed (the first() of an empty "
                         "list, a variable not set yet, no partner...)"),
@@ -70,6 +70,34 @@ def test_a_product_of_whole_numbers_must_stay_within_64_bits():
             _mul(a, b)
 
 
+@pytest.mark.parametrize("sorted_pile", [False, True])
+@pytest.mark.parametrize("cards", ["[first(deck)]", "[c]", "deck", "deck where rank > 1"])
+def test_a_move_of_a_card_that_is_not_in_its_zone_says_so(tmp_path, sorted_pile, cards):
+    """A move takes its cards out of its from: zone; a card lying elsewhere (or none) was said
+    "a value is out of range for this operation". One card, a few, many (taken out in one pass),
+    from a zone in card order (found by bisection) or not: each is said the same, at the move."""
+    from helpers import load_text
+    from interpreter.errors import GameError
+    rules = load_text(tmp_path, f"""
+        game: t
+        players: {{min: 1, max: 1}}
+        components:
+          cards: {{attributes: {{rank: 1..12}}, label: "c{{rank}}"}}
+        zones:
+          deck: {{start: [cards]}}
+          pile: {{sorted: {str(sorted_pile).lower()}}}
+        vars:
+          c: card
+        flow:
+          - move: {{from: deck, to: pile, count: 1}}
+          - move: {{from: pile, to: deck, cards: "{cards}"}}
+          - choose: {{who: 0, options: deck, as: c}}
+        """)
+    with pytest.raises(GameError) as caught:
+        rules.new_game(1, 1)
+    assert caught.value.message == f"in effects: {NOT_THERE}" and caught.value.loc.line == 13
+
+
 def test_a_move_of_a_card_not_in_its_zone_says_so_at_the_move(tmp_path):
     """Drawing the last() of an empty pool moves none: the error names the move's mistake, located
     at the move (it read "a value is out of range for this operation")."""
@@ -97,4 +125,4 @@ def test_a_move_of_a_card_not_in_its_zone_says_so_at_the_move(tmp_path):
     with pytest.raises(GameError) as raised_:
         for _ in range(11):
             S.apply("1")
-    assert TAKEN in str(raised_.value) and "g.yaml:16:" in str(raised_.value)
+    assert NOT_THERE in str(raised_.value) and "g.yaml:16:" in str(raised_.value)

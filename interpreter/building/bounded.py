@@ -41,3 +41,13 @@ class Bounded:
 
 def order(d: Diagnostic):
     return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
+
+
+def heavy(calls: bool) -> str:
+    """Why a step's worst case is large, for the error refusing a step that may cost the game's
+    whole budget a run: the declared effects it calls, or its expressions' nested filters,
+    weighed by the longest their lists can be (docs/language.md, Limits)."""
+    if calls:
+        return "declared effects calling each other several times multiply"
+    return ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
+            "a list variable or a range of computed bounds 10,000 elements")

@@ -32,7 +32,7 @@ from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
-from .bounded import Bounded, order
+from .bounded import Bounded, heavy, order
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -295,12 +295,12 @@ class Builder(Declarations, Bounded, Elements):
         """Build a step (``build(*args)``) and set its ``work``: the worst-case operations of the expressions it
         evaluates itself (the steps inside it have their own), which it counts against the
         game's budget each time it runs (engine/loop.py)."""
-        spent, inner = self.compiler.spent, self._inner_spent
+        spent, inner, called = self.compiler.spent, self._inner_spent, self.compiler.called
         self._inner_spent = 0
         step = build(*args)
         total = self.compiler.spent - spent
-        if step is not None:
-            step.work = max(0, total - self._inner_spent)
+        if step is not None:   # (calls: whether it, or a step inside it, calls declared effects)
+            step.work, step.calls = max(0, total - self._inner_spent), self.compiler.called > called
             step.charge = step.work // STEP_WORK_UNIT
         self._inner_spent = inner + total
         return step
@@ -413,8 +413,8 @@ class Builder(Declarations, Bounded, Elements):
         for step in self.step_list:   # one run of a step that may cost the game's whole budget: refused now
             if step.charge > r.max_steps:
                 self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "
-                           f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): declared "
-                           "effects calling each other several times multiply", step.path, "limit", key=True)
+                           f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): "
+                           f"{heavy(getattr(step, 'calls', False))}", step.path, "limit", key=True)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)

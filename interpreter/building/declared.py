@@ -101,6 +101,7 @@ class DeclaredEffects:
         self.access.call(name)
         self.ctx.compiler.used.add(name)
         self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
+        self.ctx.compiler.called += CALL_WORK + self.weight.get(name, 0)
         # its parameters in their declared order; as keywords where the arguments are written in
         # another (each evaluated in the order written, so the first to fail is the one it was)
         given = dict(parts)

@@ -86,6 +86,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.total_expansions = 0     # over every expression this compiler compiles (a ruleset's)
         self.suggestion_work = 0      # names compared for did-you-means so far (names.suggest)
         self.spent = 0                # worst-case operations of everything compiled (step weights)
+        self.called = 0               # of those, the calls of declared effects (building/declared.py)
         self.used: set[str] = set()   # declared names some expression refers to (unused-name warnings)
         self.cost = 0                 # worst-case operations of the expression being compiled
         self._hoisted: list[str] | None = None      # names of loop-invariant calls lifted out of filters

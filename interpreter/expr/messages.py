@@ -75,8 +75,8 @@ def describe(e: Exception) -> str:
                    "a variable not set yet, no partner...)"
         return "a value has the wrong type for this operation"
     if isinstance(e, ValueError):
-        if text == "list.remove(x): x not in list":   # (a move, deal, pick... taking a card out of a zone)
-            return ("a card to take from a zone is not in it (a card lying elsewhere, or none: the "
-                    "last() of an empty zone, a variable not set yet...)")
+        if text == "list.remove(x): x not in list":   # (a card taken out of a zone: mechanics/cards.py)
+            return ("a card is not in the zone it is taken from (it lies in another zone, or is none: "
+                    "the first() of an empty list, a variable not set yet...)")
         return "a value is out of range for this operation"
     return f"{type(e).__name__}: {text}"

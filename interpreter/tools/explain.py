@@ -69,7 +69,9 @@ def _teams(decl) -> str:
 
 
 def _v(value) -> str:
-    """A value as inline text."""
+    """A value as inline text (none as the language writes it, not Python's None)."""
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
@@ -234,10 +236,12 @@ def _zones(ex, rules, zones):
 
 def _counters(ex, rules, counters):
     decls = {name: decl if isinstance(decl, dict) else {"start": decl} for name, decl in counters.items()}
-    rows = [[_named(name, decl) + (f" (one per key: {_v(decl['keys'])})" if "keys" in decl else ""),
-             OWNER.get(decl.get("owner", "none"), decl.get("owner")),
+    # (a family's keys among its notes: a long list of keys in the name's cell would be moved to
+    # a note, and the row lose its name)
+    rows = [[_named(name, decl), OWNER.get(decl.get("owner", "none"), decl.get("owner")),
              _start(ex, name, decl.get("start", 0)), SEEN_BY.get(decl.get("visible", "all"), ""),
-             _note(ex, "counters", name, decl)]
+             "; ".join(x for x in (f"one per key: {_v(decl['keys'])}" if "keys" in decl else "",
+                                   _note(ex, "counters", name, decl)) if x)]
             for name, decl in decls.items()]   # (a bare value is the start: `tricks: 3`)
     return _table(["counter", "owner", "start", "seen by", "notes"], rows)
 
