@@ -115,7 +115,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = self.compiler.suggest(str(name), candidates)
         if kind == "key":   # a mapping's few keys: say which are accepted
-            hint = key_hint(close, list(candidates), name)
+            hint = key_hint(close, list(candidates), self.smap.bare_key(path))
         else:
             hint = f"did you mean '{close}'?" if close else None
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
