@@ -152,16 +152,17 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return found[0] if found else None
 
 
-def key_hint(close, known, key=None) -> str | None:
+def key_hint(close, known, cut=False) -> str | None:
     """The hint for an unknown key: 'did you mean X?' and the keys accepted there (when at
-    most 12, a list one can read), or whichever of the two there is. A key with a space is the
-    rest of a text cut at a comma (`{doc: houses, in order}`): the hint says to quote it."""
+    most 12, a list one can read), or whichever of the two there is. ``cut``: the key has no
+    value inside { } (loading/source.py SourceMap.bare_key), the rest of a text cut at a comma
+    (`{doc: the deck, face down}`): with no close key, the hint says to quote the text."""
     accepted = ", ".join(known) if known and len(known) <= 12 else None
-    if " " in str(key or ""):
-        quote = "a comma inside { } ends the text before it: put a text holding a comma in quotes"
-        return quote + (f" (accepted keys: {accepted})" if accepted else "")
     if close:
         return f"did you mean '{close}'?" + (f" (accepted keys: {accepted})" if accepted else "")
+    if cut:
+        quote = "a comma inside { } ends the text before it: put a text holding a comma in quotes"
+        return quote + (f" (accepted keys: {accepted})" if accepted else "")
     return f"accepted keys: {accepted}" if accepted else None
 
 

@@ -107,3 +107,17 @@ def test_a_define_over_a_card_define_is_checked_where_it_is_used(tmp_path):
     d = info.value.diagnostics[0]
     assert d.message == "in define 'high_a': in define 'high': unknown name 'rank'"
     assert d.loc.line == (game % "").splitlines().index('  - set: {n: ""}') + 1
+
+
+@pytest.mark.parametrize("extra, use", [('high_a: "high and of_a"', "1 if high else 0"),
+                                        ('o2: "own_rank > 3"', "own_rank + 1")])
+def test_a_define_over_a_card_define_leaves_the_other_s_wrong_use_reported(tmp_path, extra, use):
+    """Checking the define built on another (put off to its uses) leaves no trace: the other
+    define's own use where no card is in scope is still an error there (it was silenced, validate
+    said ok and the value was None at run time)."""
+    game = GAME.replace('  led_high: "led.rank > 3"', f'  led_high: "led.rank > 3"\n  {extra}')
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, game % use, "g.yaml")
+    errors = [d for d in info.value.diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["unknown-name"]
+    assert errors[0].loc.line == (game % "").splitlines().index('  - set: {n: ""}') + 1

@@ -235,4 +235,35 @@ def test_a_filter_s_and_of_an_or_keeps_its_grouping(tricks):
     one = tricks.phrase("count(hand where rank > 1 and (suit == 'H' or rank > 3))")
     other = tricks.phrase("count(hand where (rank > 1 and suit == 'H') or rank > 3)")
     assert one == 'the number of cards in your hand whose rank is more than 1 and (whose suit is "H" or whose rank is more than 3)'
-    assert other == 'the number of cards in your hand (whose rank is more than 1 and whose suit is "H") or whose rank is more than 3'
+    # a group first reads after "for which", not straight after the noun (an aside, there)
+    assert other == 'the number of cards in your hand for which (its rank is more than 1 and its suit is "H") or its rank is more than 3'
+
+
+@pytest.mark.parametrize("text, expected", [
+    # not over a group keeps the group, in a filter and outside one (it was joined flat)
+    ("count(hand where not (rank > 1 or suit == 'H'))",
+     'the number of cards in your hand for which not (its rank is more than 1 or its suit is "H")'),
+    ("count(hand where rank > 1 and not (suit == 'H' or rank > 3))",
+     'the number of cards in your hand whose rank is more than 1 and for which not (its suit is "H" or its rank '
+     'is more than 3)'),
+    ("count(hand) > 1 and not (count(deck) > 2 or count(won) > 3)",
+     "there is more than 1 card in your hand and not (there are more than 2 cards in the deck or there are more "
+     "than 3 cards in your won)"),
+    ("not (count(deck) > 2)", "not there are more than 2 cards in the deck"),
+    # a filter's own group inside an operand: the operand in parentheses
+    ("count(hand where rank > 1 and (suit == 'H' or rank > 3)) > 0 or count(deck) > 0",
+     '(there is at least one card in your hand whose rank is more than 1 and (whose suit is "H" or whose rank is '
+     'more than 3)) or there is at least one card in the deck'),
+    ("count(hand where rank > 1 or (suit == 'H' and count(deck where rank > 3 and suit == 'S') > 0))",
+     'the number of cards in your hand whose rank is more than 1 or (whose suit is "H" and (for which there is at '
+     'least one card in the deck whose rank is more than 3 and whose suit is "S"))'),
+    # conditions compared: each in parentheses, its verb apart from the comparison's (Euchre's may_bid)
+    ("(count(deck) > 2) == (count(won) > 3)",
+     "(there are more than 2 cards in the deck) is (there are more than 3 cards in your won)"),
+    # `a or b or c` (parsed (a or b) or c) is one list of operands
+    ("count(hand where (rank > 1 and suit == 'H') or (rank > 2 and suit == 'S') or rank > 3)",
+     'the number of cards in your hand for which (its rank is more than 1 and its suit is "H") or (its rank is '
+     'more than 2 and its suit is "S") or its rank is more than 3'),
+])
+def test_and_or_not_keep_their_grouping(tricks, text, expected):
+    assert tricks.phrase(text) == expected

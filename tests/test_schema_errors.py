@@ -80,6 +80,29 @@ def test_a_ruleset_s_text_cut_at_a_comma_is_told_to_be_quoted(tmp_path):
     assert d.message == "unknown key 'face down'" and d.hint.startswith("a comma inside { } ends the text before it")
 
 
+RULESET = ("game: g\nplayers: {min: 2, max: 2}\ncomponents:\n  cards: {attributes: {rank: 1..3}, label: \"{rank}\"}\n"
+           "zones:\n  deck: {start: [cards]%s}\ncounters:\n  points: {owner: player}\nflow:%s\n%s")
+
+
+@pytest.mark.parametrize("deck, flow, top, key, hint", [
+    # a key with no value in { }: the rest of a text cut at a comma, in one word too
+    (", doc: the deck, faceup", " []", "", "faceup", "a comma inside { } ends the text before it"),
+    # a key with a value, or in a block mapping, is no cut text: its did-you-mean, or the accepted keys
+    ("", " []", "end when: [\"true\"]\n", "end when", "did you mean 'end_when'?"),
+    ("", "\n  - gain: {counter: points, amount: 1, to whom: me}", "", "to whom", "accepted keys: counter, amount"),
+    # with no value in { } but a close key: the did-you-mean
+    (", doc: the deck, sortd", " []", "", "sortd", "did you mean 'sorted'?"),
+])
+def test_the_quote_hint_is_for_a_key_with_no_value_in_braces(tmp_path, deck, flow, top, key, hint):
+    import interpreter
+    path = tmp_path / "g.yaml"
+    path.write_text(RULESET % (deck, flow, top))
+    with pytest.raises(RulebookError) as info:
+        interpreter.load(path)
+    [d] = [d for d in info.value.diagnostics if d.code == "unknown-key"]
+    assert d.message == f"unknown key '{key}'" and d.hint.startswith(hint)
+
+
 def test_missing_required_key_at_the_mapping():
     [d] = check("game: x\nplayers: {min: 1}\n")
     assert (d.code, d.message, d.loc) == ("missing-key", "missing required key 'flow'", L(1, 1))

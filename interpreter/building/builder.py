@@ -36,6 +36,7 @@ from .bounded import Bounded, heavy, order
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
+from .defines import Defines
 from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
 from .declared import parameter
@@ -51,7 +52,7 @@ def _dummy(S, me=None, L=None, *rest):
     return None
 
 
-class Builder(Declarations, Bounded, Elements):
+class Builder(Declarations, Bounded, Elements, Defines):
     def __init__(self, loaded, coverage: bool = False, record: dict | None = None, deciding=None, views: tuple = ()):
         self.loaded = loaded
         self.data = loaded.data
@@ -80,7 +81,7 @@ class Builder(Declarations, Bounded, Elements):
         self._cycles: set = set()  # cycles of defines already reported
         self._once: set = set()    # messages of whole-ruleset limits already reported
         self._inner_spent = 0      # compiled cost of the steps inside the one being built (_weighed)
-        self._bad_defines: dict = {}  # message an erroneous define gives at each use -> its name
+        self.start_defines()       # (building/defines.py)
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
         self.shows = False         # set when a show effect is compiled (mechanics/show.py)
@@ -114,7 +115,7 @@ class Builder(Declarations, Bounded, Elements):
     def unknown(self, kind, name, candidates, path, key=False, offset=None):
         close = self.compiler.suggest(str(name), candidates)
         if kind == "key":   # a mapping's few keys: say which are accepted
-            hint = key_hint(close, list(candidates), name)
+            hint = key_hint(close, list(candidates), self.smap.bare_key(path))
         else:
             hint = f"did you mean '{close}'?" if close else None
         self.error(f"unknown {kind} '{name}'", path, "unknown-name" if kind != "key" else "unknown-key",
@@ -126,13 +127,8 @@ class Builder(Declarations, Bounded, Elements):
             if cycle in self._cycles:
                 return
             self._cycles.add(cycle)
-        if e.message in self._bad_defines:
+        if self.told_already(e):   # a define's error (building/defines.py)
             return
-        if e.message.startswith("in define '") and e.code == "unknown-name":
-            # a define's name that means nothing at its uses: reported at the first use only
-            if e.message in self._once:
-                return
-            self._once.add(e.message)
         if getattr(e, "once", False):   # a whole-ruleset limit: reported where it was first met
             if e.message in self._once:
                 return
@@ -348,17 +344,7 @@ class Builder(Declarations, Bounded, Elements):
         self.declare_zones(d.get("zones") or {}, r)
         self.declare_counters(d.get("counters") or {}, r)
         self.declare_vars(d.get("vars") or {})
-        self.names.defines = {k: as_expr(v) for k, v in (d.get("define") or {}).items()}
-        for name in self.names.defines:
-            before = len(self.diags)
-            self.expr(self.names.defines[name], ("define", name))
-            found = self.diags[before:]
-            if found and all(x.message.split("': ")[-1].startswith("unknown name '") for x in found):
-                # a bare name meaning nothing on its own (a card's attribute, `it`, a hook's `card`),
-                # here or in a define it uses, may mean something where the define is used: checked there
-                del self.diags[before:]
-            elif found:   # reported at the define: not again at each use
-                self._bad_defines[f"in define '{name}': {self.diags[-1].message}"] = name
+        self.check_defines(d.get("define") or {})
         self.triggers.declare_zones(d.get("triggers"))
         for name, spec in (d.get("effects") or {}).items():
             if name in EFFECT_KINDS or name in STEP_KINDS:

@@ -132,7 +132,7 @@ def _diagnose(error, smap: SourceMap) -> Iterator[Diagnostic]:
         else:  # which keys were unevaluated is only known to jsonschema: it quotes them
             extra = [k for k in inst if repr(k) in error.message]
         for key in extra:
-            yield _unknown_key(key, known, smap.key_loc(path + (key,)))
+            yield _unknown_key(key, known, smap, path + (key,))
         if extra:
             return
     if kind == "required" and isinstance(inst, dict):
@@ -164,12 +164,11 @@ def _diagnose(error, smap: SourceMap) -> Iterator[Diagnostic]:
     yield Diagnostic(_short_text(msg), loc, "schema", span=span)
 
 
-def _unknown_key(key, known, loc) -> Diagnostic:
+def _unknown_key(key, known, smap: SourceMap, path: tuple) -> Diagnostic:
     """The did-you-mean goes in the hint, as for every other unknown name, with the keys
     accepted there when they are few enough to read."""
-    return Diagnostic(f"unknown key '{key}'", loc, "unknown-key", hint=key_hint(did_you_mean(str(key), known), known, key),
-                      span=len(str(key)))
-
+    hint = key_hint(did_you_mean(str(key), known), known, smap.bare_key(path))
+    return Diagnostic(f"unknown key '{key}'", smap.key_loc(path), "unknown-key", hint=hint, span=len(str(key)))
 
 
 def _diagnose_alternatives(error, smap: SourceMap) -> Iterator[Diagnostic]:
@@ -199,7 +198,7 @@ def _diagnose_alternatives(error, smap: SourceMap) -> Iterator[Diagnostic]:
         path = tuple(error.absolute_path)
         unknown = [k for k in error.instance if k not in known]
         for key in unknown:
-            yield _unknown_key(key, known, smap.key_loc(path + (key,)))
+            yield _unknown_key(key, known, smap, path + (key,))
         if unknown:
             return
     yield from _diagnose(best_match(context), smap)

@@ -180,6 +180,14 @@ class SourceMap:
             return None
         return entry.file.location(entry.key if exact and entry.key is not None else entry.start)
 
+    def bare_key(self, path: Sequence) -> bool:
+        """Whether the key at ``path`` is written with no value inside { } (``{doc: the deck,
+        faceup}``): most likely the rest of a text a comma cut, not a key misspelt."""
+        path = tuple(path)
+        entry, parent = self._entries.get(path), self._entries.get(path[:-1]) if path else None
+        return (entry is not None and parent is not None and entry.style == "" and entry.start == entry.end
+                and parent.style == _COLLECTION and parent.file.text[parent.start:parent.start + 1] == "{")
+
     def span(self, path: Sequence) -> int:
         """Length of a scalar's text on its first line (a caret width); 1 for the rest."""
         entry, exact = self._find(path)

@@ -30,6 +30,7 @@ OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">":
 COUNT_OPS = dict(zip(OPS, ("exactly", "not exactly", "fewer than", "at most", "more than", "at least")))
 ARITH = {"add": ("plus", 1), "sub": ("minus", 1), "mul": ("times", 2), "div": ("divided by", 2),
          "floordiv": ("divided by (rounded down)", 2), "mod": ("modulo", 2)}
+CONDITIONS = ("compare", "in_", "not_in", "and_", "or_", "not_")   # nodes that read as a clause
 OWNER_WORD = {"player": "your", "team": "your team's", "card": "its"}
 
 
@@ -191,9 +192,10 @@ class Phraser:
     # ------------------------------------------------------------------ relative clauses
     def relative(self, t) -> str:
         """A condition on the innermost element as a relative clause."""
-        if isinstance(t, Tree) and t.data in ("and_", "or_"):   # "A and (B or C)" keeps its grouping, as _bool
-            return f" {t.data[:-1]} ".join(f"({self.relative(c)})" if isinstance(c, Tree) and c.data in ("and_", "or_")
-                                           and c.data != t.data else self.relative(c) for c in t.children)
+        if isinstance(t, Tree) and t.data in ("and_", "or_"):
+            if _grouped(_operands(t)[0], t.data):   # "for which (A or B) and C": no group straight after a noun
+                return f"for which {_logic(self, t, self.s)}"
+            return _logic(self, t, self.relative)
         if isinstance(t, Tree) and t.data in ("compare", "in_", "not_in"):
             left, right = t.children[0], t.children[-1]
             subject = self.element_part(left)
@@ -308,10 +310,31 @@ def _where_as(p, t):
     return noun.more(f" (each *{name}*) {rel}")
 
 
-def _bool(p, t):
-    word = t.data[:-1]
-    return f" {word} ".join(f"({p.s(c)})" if isinstance(c, Tree) and c.data in ("or_", "and_") and c.data != t.data
-                            else p.s(c) for c in t.children)
+def _logic(p, t, part) -> str:
+    """``and`` / ``or`` / ``not`` in words, each operand phrased by ``part`` (``p.s``, or
+    ``p.relative`` in a filter's clause) and put in parentheses when its words would run into
+    the others' (``_grouped``)."""
+    if t.data == "not_":
+        c = t.children[0]
+        return f"not ({part(c)})" if _grouped(c, None) else f"not {part(c)}"
+    return f" {t.data[:-1]} ".join(f"({part(c)})" if _grouped(c, t.data) else part(c) for c in _operands(t))
+
+
+def _operands(t) -> list:
+    """The operands of an ``and`` (an ``or``), those of an operand of the same kind with them:
+    ``a or b or c`` parses as ``(a or b) or c``, and reads as one list."""
+    return [x for c in t.children for x in (_operands(c) if isinstance(c, Tree) and c.data == t.data else [c])]
+
+
+def _grouped(c, kind) -> bool:
+    """Whether the operand ``c`` of an ``and`` / ``or`` (``kind``; None: of a ``not``) keeps
+    parentheses: a group of the other kind (any, under ``not``), a conditional, or an operand
+    holding a group of its own (a filter's clause: "(there is a card whose A or whose B) and C")."""
+    if not isinstance(c, Tree) or c.data == "not_":
+        return False
+    if c.data in ("and_", "or_"):
+        return c.data != kind
+    return c.data == "cond" or any(x.data in ("and_", "or_") for x in c.iter_subtrees())
 
 
 def _compare(p, t):
@@ -366,13 +389,16 @@ def _cond(p, t):
     rule; as B it chains ("..., else 2 if n is 5, else 1")."""
     a, c, b = t.children
     # a sum as A keeps its parentheses too: "1000 plus X if C" would read as 1000 plus (X if C)
-    value = f"({p.s(a)})" if getattr(a, "data", None) in ARITH else _operand(p, a)
-    return f"{value} if {_operand(p, c)}, else {p.s(b)}"
+    value = f"({p.s(a)})" if getattr(a, "data", None) in ARITH else _operand(p, a, compared=False)
+    return f"{value} if {_operand(p, c, compared=False)}, else {p.s(b)}"
 
 
-def _operand(p, x) -> str:
-    """An operand in words, a conditional in parentheses (its commas would swallow the rest)."""
-    return f"({p.s(x)})" if getattr(x, "data", None) == "cond" else p.s(x)
+def _operand(p, x, compared=True) -> str:
+    """An operand in words, a conditional in parentheses (its commas would swallow the rest), and
+    one of a comparison that is a condition ("(the passes is less than 4) is (it is ...)": its
+    verb would run into the comparison's)."""
+    data = getattr(x, "data", None)
+    return f"({p.s(x)})" if data == "cond" or compared and data in CONDITIONS else p.s(x)
 
 
 def _list(p, t):
@@ -400,7 +426,8 @@ _NODES = {"name": lambda p, t: p.name(str(t.children[0])), "int_": lambda p, t: 
           "true": lambda p, t: "true", "false": lambda p, t: "false", "none": lambda p, t: "none",
           "attr": _attr, "index": _index, "where": _where, "where_as": _where_as,
           "cond": _cond,
-          "or_": _bool, "and_": _bool, "not_": lambda p, t: f"not {p.s(t.children[0])}", "compare": _compare,
+          "or_": lambda p, t: _logic(p, t, p.s), "and_": lambda p, t: _logic(p, t, p.s),
+          "not_": lambda p, t: _logic(p, t, p.s), "compare": _compare,
           "in_": _in, "not_in": _in, "neg": lambda p, t: f"minus {p.s(t.children[0])}", "list_": _list,
           "range": lambda p, t: Noun("number", "value", f" from {p.s(t.children[0])} to {p.s(t.children[1])}"),
           **{k: _arith for k in ARITH}, "call": _call}
