@@ -391,6 +391,14 @@ def test_a_set_maps_keys_are_text_as_written():
         rules.new_game(4, seed=1, options={"params": {"rank_of": {2: 2}}})
 
 
+def test_a_nested_maps_key_read_as_an_attribute_has_a_hint_of_the_whole_read(tmp_path):
+    text = NESTED.replace("params.price[c]", "params.nest['z'].y")
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, text, "g.yaml")
+    [d] = info.value.diagnostics
+    assert (d.message, d.hint) == ("a map is read by key, not as an attribute: 'y'", "write params.nest['z']['y']")
+
+
 def test_an_empty_map_for_one_player_count_is_a_map(tmp_path):
     rules = load_text(tmp_path, _price("{by_players: {2: {}, 3: {blue: 1, red: 2}}}").replace(
         "amount: \"params.price[c]\"", "amount: \"1\""), "g.yaml")
@@ -400,3 +408,9 @@ def test_an_empty_map_for_one_player_count_is_a_map(tmp_path):
     alone = load_text(tmp_path, GAME.replace("{red: 2, green: 3, blue: 1}", "{}").replace(
         "amount: \"params.price[c]\"", "amount: \"1\""), "e.yaml")
     assert alone.names.params["price"] == "map[any]"
+
+
+def test_keys_of_a_define_holding_a_map(tmp_path):
+    rules = load_text(tmp_path, VARIED.replace("vars:", "define:\n  pr: \"params.price\"\nvars:")
+                      .replace("keys(params.price) where", "keys(pr) where"), "g.yaml")
+    assert [rules.new_game(n, seed=1).legal_actions() for n in (2, 3)] == [["red", "green"], ["blue", "red", "green"]]
