@@ -278,3 +278,139 @@ def test_an_override_of_a_map_in_a_map_is_checked_into_its_order(tmp_path):
         with pytest.raises(UsageError) as info:
             rules.new_game(2, seed=1, options={"params": {"nest": nest}})
         assert info.value.message == message
+
+
+LISTED = GAME.replace("  price: {value: {red: 2, green: 3, blue: 1}}",
+                      "  price: {value: {red: 2, green: 3, blue: 1}}\n  tiers: {value: [{red: 2, green: 3, blue: 1}]}\n"
+                      "  deep: {value: {a: [{y: 1, x: 2}]}}\n  more: {type: list, value: []}").replace(
+    "keys(params.price) where params.price[it] <= coins", "keys(params.tiers[0]) + keys(params.deep['a'][0])").replace(
+    "params.price[c]", "count(params.more)")
+
+
+@pytest.mark.parametrize("given", [
+    {},
+    {"tiers": [{"blue": 1, "red": 2, "green": 3}, {"green": 1, "red": 1, "blue": 1}],   # (a second: like the first)
+     "deep": {"a": [{"x": 5, "y": 6}]}, "more": [{"b": 1, "a": 2}]},   # (a map replacing none: its keys sorted)
+])
+def test_a_map_at_any_depth_keeps_its_order_after_a_reload(tmp_path, given):
+    """A map in a list (in a map) lists its keys in the order written, in a game and after a
+    reload (JSON sorts them: a reload stopped with 'not the decision its step asks'); an
+    override's maps take the order of those they replace."""
+    rules = load_text(tmp_path, LISTED, "g.yaml")
+    c = Compiler(rules.names)
+    S = rules.new_game(2, seed=1, options={"params": given})
+    T = rules.state_from_json(S.to_json())
+    assert T == S and T.legal_actions() == S.legal_actions() == ["red", "green", "blue", "y", "x"]
+    for state in (S, T):
+        assert [list(m) for m in state.p["more"]] == ([["a", "b"]] if given else [])
+        assert [list(t) for t in state.p["tiers"]] == [["red", "green", "blue"]] * len(state.p["tiers"])
+        assert c.compile("keys(params.deep['a'][0])", has_me=False).fn(state, None, None) == ["y", "x"]
+
+
+@pytest.mark.parametrize("given,message", [
+    ({"tiers": [{"red": 2}]}, "parameter 'tiers': 0 is a map with the keys red, green, blue, got red"),
+    ({"tiers": [{"red": 2, "green": 3, "blue": 1}, {"red": "x", "green": 3, "blue": 1}]},
+     "parameter 'tiers': 1.red is a int, got 'x'"),
+    ({"deep": {"a": [{"y": 1}]}}, "parameter 'deep': a.0 is a map with the keys y, x, got y"),
+    ({"deep": {"a": [3]}}, "parameter 'deep': a.0 is a map, got 3"),
+    ({"tiers": [4]}, "parameter 'tiers' is a list of map, got 4 in it"),
+])
+def test_an_override_is_checked_like_the_value_it_replaces_at_every_level(tmp_path, given, message):
+    rules = load_text(tmp_path, LISTED, "g.yaml")
+    with pytest.raises(UsageError) as info:
+        rules.new_game(2, seed=1, options={"params": given})
+    assert info.value.message == message
+
+
+def test_an_override_of_a_map_of_numbers_takes_a_fraction_for_every_player_count(tmp_path):
+    """The values' kind is the parameter's type (here map[num], a 3-player game's 2.5), not
+    that of the map of this player count (whole numbers): 2.5 was refused for 2 players."""
+    rules = load_text(tmp_path, _price("{by_players: {2: {red: 2, green: 3}, 3: {red: 2.5, green: 3}}}")
+                      .replace("amount: \"params.price[c]\"", "amount: \"1\""), "g.yaml")
+    S = rules.new_game(2, seed=1, options={"params": {"price": {"green": 1, "red": 2.5}}})
+    assert S.p["price"] == {"red": 2.5, "green": 1} and list(S.p["price"]) == ["red", "green"]
+    assert rules.state_from_json(S.to_json()) == S
+    with pytest.raises(UsageError, match=r"parameter 'price': red is a num, got 'x'$"):
+        rules.new_game(2, seed=1, options={"params": {"price": {"green": 1, "red": "x"}}})
+
+
+OUTSIDE = _price("{by_players: {2: {red: 2, green: 3}, 3: {red: 2, green: 3}, 7: {red: 1, green: 1, gold: 1}}}")
+
+
+def test_a_by_players_entry_no_game_plays_is_a_located_warning_and_gives_no_keys(tmp_path):
+    """A 7-player map of a 2-3 player game: a warning at its entry, and its keys are none a
+    game has (params.price['gold'] loaded, and failed in every game)."""
+    rules = load_text(tmp_path, OUTSIDE, "g.yaml")
+    [w] = [d for d in rules.warnings if d.code == "params"]
+    line = next(i for i, t in enumerate(OUTSIDE.split("\n")) if "gold" in t) + 1
+    assert (w.message, w.loc.line, w.loc.col) == (
+        "parameter 'price': no game of this ruleset has 7 players (its games: 2 to 3)", line,
+        OUTSIDE.split("\n")[line - 1].index("7:") + 1)
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, OUTSIDE.replace("params.price[c]", "params.price['gold']"), "g.yaml")
+    assert [d.message for d in info.value.diagnostics if d.severity == "error"] == [
+        "the map has no key 'gold' (its keys: red, green)"]
+
+
+def test_an_entry_a_variant_plays_is_no_warning():
+    """Diamonds' rounds for 2 players: its two_player variant's."""
+    from helpers import bundled
+    assert not [d for d in bundled("diamonds").warnings if d.code == "params"]
+
+
+def test_a_playable_count_with_no_value_is_a_load_error(tmp_path):
+    text = _price("{by_players: {2: {red: 2, green: 3}}}").replace("max: 3}", "max: 4}")
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, text, "g.yaml")
+    [d] = info.value.diagnostics
+    assert (d.message, d.hint) == ("parameter 'price' has no value for 3, 4 players (by_players: 2)",
+                                   "give it a default: for the other player counts")
+    assert d.loc.line == next(i for i, t in enumerate(text.split("\n")) if "price:" in t) + 1
+
+
+def test_an_action_space_lists_the_keys_of_its_player_counts_map(tmp_path):
+    from interpreter.adapters.actions import action_space
+    rules = load_text(tmp_path, VARIED, "g.yaml")
+    assert sorted(action_space(rules, 2).labels) == ["green", "red"]
+    assert sorted(action_space(rules, 3).labels) == ["blue", "green", "red"]
+
+
+RANKS = "{2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 11, Q: 12, K: 13, A: 14}"
+
+
+def test_a_set_maps_keys_are_text_as_written():
+    """YAML reads `2:` as a whole number; a --set value's keys are text as a ruleset's are
+    (it was refused: 'keys 2, 3, ..., got 2, 3, ...')."""
+    from helpers import bundled
+    rules = bundled("spades")
+    S = rules.new_game(4, seed=1, options={"params": {"rank_of": RANKS}})
+    assert S.p["rank_of"] == rules.new_game(4, seed=1).p["rank_of"] and list(S.p["rank_of"])[:2] == ["2", "3"]
+    with pytest.raises(UsageError, match=r"expects map, got .*: the key '2' is written twice$"):
+        rules.new_game(4, seed=1, options={"params": {"rank_of": RANKS.replace("3: 3", "'2': 3")}})
+    with pytest.raises(UsageError, match=r"a map's keys are text, got 2 \(write '2'\)$"):
+        rules.new_game(4, seed=1, options={"params": {"rank_of": {2: 2}}})
+
+
+def test_a_nested_maps_key_read_as_an_attribute_has_a_hint_of_the_whole_read(tmp_path):
+    text = NESTED.replace("params.price[c]", "params.nest['z'].y")
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, text, "g.yaml")
+    [d] = info.value.diagnostics
+    assert (d.message, d.hint) == ("a map is read by key, not as an attribute: 'y'", "write params.nest['z']['y']")
+
+
+def test_an_empty_map_for_one_player_count_is_a_map(tmp_path):
+    rules = load_text(tmp_path, _price("{by_players: {2: {}, 3: {blue: 1, red: 2}}}").replace(
+        "amount: \"params.price[c]\"", "amount: \"1\""), "g.yaml")
+    assert rules.names.params["price"] == "map[int]"
+    keys = Compiler(rules.names).compile("keys(params.price)", has_me=False).fn
+    assert [keys(rules.new_game(n, seed=1), None, None) for n in (2, 3)] == [[], ["blue", "red"]]
+    alone = load_text(tmp_path, GAME.replace("{red: 2, green: 3, blue: 1}", "{}").replace(
+        "amount: \"params.price[c]\"", "amount: \"1\""), "e.yaml")
+    assert alone.names.params["price"] == "map[any]"
+
+
+def test_keys_of_a_define_holding_a_map(tmp_path):
+    rules = load_text(tmp_path, VARIED.replace("vars:", "define:\n  pr: \"params.price\"\nvars:")
+                      .replace("keys(params.price) where", "keys(pr) where"), "g.yaml")
+    assert [rules.new_game(n, seed=1).legal_actions() for n in (2, 3)] == [["red", "green"], ["blue", "red", "green"]]

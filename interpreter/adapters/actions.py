@@ -24,7 +24,8 @@ from operator import itemgetter
 
 from lark import Tree
 
-from ..errors import Diagnostic, RulebookError
+from ..engine.params import value_for
+from ..errors import Diagnostic, RulebookError, UsageError
 from ..expr.parser import as_expr, parse, unquote
 from ..expr.builtins import VOCABULARIES
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list
@@ -354,16 +355,11 @@ class Domains:
         spec = self.rules.params_decl.get(name)
         if spec is None:
             return None
-        if name in self.params:   # the game's value, with the declared choices
-            vals = [self.params[name], *(spec.get("choices") or () if isinstance(spec, dict) else ())]
-        elif isinstance(spec, dict) and "by_players" in spec:
-            vals = list((spec.get("by_players") or {}).values()) + ([spec["default"]] if "default" in spec else [])
-        elif isinstance(spec, dict):
-            vals = [spec.get("default", spec.get("value"))]
-            if "choices" in spec:
-                vals += list(spec["choices"])
-        else:
-            vals = [spec]
+        try:   # the game's value (the one given, else its own for these players), and the declared choices
+            vals = [self.params[name] if name in self.params else value_for(name, spec, self.players),
+                    *(spec.get("choices") or () if isinstance(spec, dict) else ())]
+        except UsageError:   # (no value for these players: no game of them)
+            return None
         out = set()
         for v in vals:
             if element:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine.knowledge import know
 from ..engine.loop import over_budget
+from ..engine.params import reachable_counts, sized_values
 from ..engine.rng import below, shuffle
 from ..engine.visibility import Visibility
 from ..errors import Diagnostic, RulesetError, key_hint
@@ -320,7 +321,8 @@ class Builder(Declarations, Bounded, Elements, Defines):
                        "players")
         r.teams_decl = d.get("teams")
         self.check_teams(r.teams_decl, r.min_players, r.max_players)
-        r.params_decl = self.params(d.get("params") or {})
+        r.params_decl = self.params(d.get("params") or {}, r.player_counts,
+                                    None if r.variant else reachable_counts(d))
         cards, tables, indexes = self.card_tables(d.get("components") or {}, self.error)
         r.cards = cards
         r.card_labels = tuple(cards.labels)
@@ -333,7 +335,8 @@ class Builder(Declarations, Bounded, Elements, Defines):
         self.names.max_list = max(len(cards), r.max_players, 1)
         # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
         # a longer value given to a game is refused (Ruleset.resolve_params)
-        self.names.param_sizes = {name: max([self.names.max_list, PARAM_LIST_FLOOR, *map(len, _sized_values(spec))])
+        self.names.param_sizes = {name: max([self.names.max_list, PARAM_LIST_FLOOR,
+                                             *map(len, sized_values(name, spec, r.player_counts))])
                                   for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.max_players = max(r.max_players, 1)
@@ -473,14 +476,3 @@ def holds_steps(item) -> bool:
 
 
 PARAM_LIST_FLOOR = 64   # elements a list parameter may hold whatever the ruleset's size
-
-
-def _sized_values(spec) -> list:
-    """The list and map values a parameter's declaration names (default, per player count,
-    choices)."""
-    if isinstance(spec, dict):
-        values = [spec.get("default"), spec.get("value"), *(spec.get("by_players") or {}).values(),
-                  *(spec.get("choices") or ())]
-    else:
-        values = [spec]
-    return [v for v in values if isinstance(v, (list, dict))]

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.ruleset import plain_value, check_param
-from ..expr.types import ANY, BOOL, INT, NUM, STR, is_map, list_of, map_of, parse_type, unify
+from ..engine.params import by_players, check_param, plain_value, settled, type_of_value, values_over
+from ..expr.types import ANY, is_map, list_of, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 
 if TYPE_CHECKING:
@@ -51,17 +51,17 @@ class Declarations:
             if "params." + name not in used:
                 self.warn(f"parameter '{name}' is declared but never used", ("params", name))
 
-    def params(self, spec):
+    def params(self, spec, counts: list, reachable: set | None) -> dict:
+        """Each parameter's type, from its values in games of ``counts`` players (the playable
+        ones: engine/params.py), and its map keys; a playable count with no value is an error,
+        a ``by_players:`` entry for a count no game of the ruleset plays (``reachable``: those
+        of it and of its variants; None: not checked here) a warning."""
         out = {}
         for name, value in spec.items():
-            if isinstance(value, dict):
-                if "by_players" in value:
-                    table = value["by_players"] or {}
-                    vals = list(table.values()) + ([value["default"]] if "default" in value else [])
-                else:
-                    vals = [value["default"] if "default" in value else value.get("value")]
-            else:
-                vals = [value]
+            table = by_players(value)
+            if table is not None:
+                self._param_counts(name, value, table, counts, reachable)
+            vals = values_over(name, value, counts)
             declared = value.get("type") if isinstance(value, dict) else None
             if declared is None:   # plain data, as a log and a saved state hold it (check_param says so of the rest)
                 try:
@@ -78,13 +78,27 @@ class Declarations:
                     self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
                     self.names.params[name] = ANY
             else:
-                self.names.params[name] = unify([_type_of_value(v) for v in vals])
+                self.names.params[name] = settled(unify([type_of_value(v) for v in vals]))
             if is_map(self.names.params[name]):   # keys(params.NAME): each map's in the order written (the
                 self.names.param_keys[name] = tuple(dict.fromkeys(tuple(v) for v in vals))   # game's, not JSON's)
             if isinstance(value, dict):
                 self._param_bounds(name, value, vals)
             out[name] = value
         return out
+
+    def _param_counts(self, name, spec, table: dict, counts: list, reachable: set | None) -> None:
+        missing = [n for n in counts if str(n) not in table]
+        if missing and "default" not in spec:
+            self.error(f"parameter '{name}' has no value for {', '.join(map(str, missing))} players "
+                       f"(by_players: {', '.join(table) or 'none'})", ("params", name, "by_players"), "params",
+                       "give it a default: for the other player counts")
+        for key in table if reachable is not None else ():
+            if not (str(key).isdigit() and int(key) in (reachable or ())):
+                have = sorted(reachable or ())
+                have_text = (f"{have[0]} to {have[-1]}" if have == list(range(have[0], have[-1] + 1))
+                             else ", ".join(map(str, have))) if have else "none"
+                self.warn(f"parameter '{name}': no game of this ruleset has {key} players (its games: {have_text})",
+                          ("params", name, "by_players", key), "params")
 
     def check_teams(self, decl, lo: int, hi: int) -> None:
         """teams: {by_players: {N: [[seat, ...], ...]}}: for each count N between players min
@@ -287,19 +301,3 @@ class Declarations:
 
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _type_of_value(v):
-    if isinstance(v, bool):
-        return BOOL
-    if isinstance(v, int):
-        return INT
-    if isinstance(v, float):
-        return NUM
-    if isinstance(v, str):
-        return STR
-    if isinstance(v, list):
-        return list_of(unify([_type_of_value(x) for x in v]) if v else ANY)
-    if isinstance(v, dict) and v and all(isinstance(k, str) for k in v):   # any text key: "2" as well as T
-        return map_of(unify([_type_of_value(x) for x in v.values()]))   # values by key: params.price[k]
-    return ANY

@@ -1,16 +1,14 @@
 """The compiled, immutable Ruleset and the start of a game."""
 from __future__ import annotations
 
-import json
-import math
 from typing import Any, Callable
 
 from . import loop as engine, rng
 from ..errors import UsageError
-from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
+from .params import check_param, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
@@ -265,11 +263,7 @@ class Ruleset:
     def player_counts(self) -> list[int]:
         """The player counts a game can have: min to max, and only those with teams declared
         when the ruleset has teams (a teams variant for 4 or 6 players refuses 5)."""
-        counts = range(self.min_players, self.max_players + 1)
-        decl = self.teams_decl
-        if isinstance(decl, dict) and isinstance(decl.get("by_players"), dict):
-            return [n for n in counts if str(n) in decl["by_players"]]
-        return list(counts)
+        return playable_counts(self.min_players, self.max_players, self.teams_decl)
 
     def players_text(self) -> str:
         """'3 to 6', '2', or '4 or 6': the player counts in words."""
@@ -285,26 +279,15 @@ class Ruleset:
         return {"player": S.n, "team": len(S.members), "card": len(self.card_labels)}[owner]
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
-        out = {}
-        for name, spec in self.params_decl.items():
-            if isinstance(spec, dict) and "by_players" in spec:
-                table = spec["by_players"] or {}
-                if str(players) in table:
-                    out[name] = table[str(players)]
-                elif "default" in spec:
-                    out[name] = spec["default"]
-                else:
-                    raise UsageError(f"parameter '{name}' has no value for {players} players")
-            elif isinstance(spec, dict):
-                out[name] = spec["default"] if "default" in spec else spec.get("value")
-            else:
-                out[name] = spec
+        """Each parameter's value in a game of ``players``: its own (engine/params.py), or the
+        override given for it, checked."""
+        out = {name: value_for(name, spec, players) for name, spec in self.params_decl.items()}
         for name, value in overrides.items():
             if name not in out:
                 from ..errors import did_you_mean
                 close = did_you_mean(name, out)
                 raise UsageError(f"unknown parameter '{name}'" + (f" (did you mean '{close}'?)" if close else ""))
-            out[name] = check_param(name, value, self.params_decl[name], out[name])
+            out[name] = check_param(name, value, self.params_decl[name], out[name], self.names.params.get(name))
             most = self.names.param_sizes.get(name)
             if isinstance(out[name], (list, dict)) and most is not None and len(out[name]) > most:
                 raise UsageError(f"parameter '{name}' holds at most {most:,} elements in this ruleset "
@@ -402,97 +385,3 @@ class Ruleset:
 
 # option types whose values (whole numbers, strings, players, teams, yes/no, none) have distinct labels
 _BY_VALUE = frozenset({INT, STR, PLAYER, TEAM, BOOL})
-_PY_TYPES = {"int": (int,), "num": (int, float), "bool": (bool,), "str": (str,), "list": (list,), "map": (dict,)}
-
-
-_UNSET = object()
-
-
-def _is_a(value, want: str) -> bool:
-    if want in ("int", "num") and (isinstance(value, bool) or
-                                   (isinstance(value, float) and not math.isfinite(value))):
-        return False
-    return isinstance(value, _PY_TYPES.get(want, (object,)))
-
-
-def param_type(spec, current) -> str | None:
-    """The declared type of a parameter, else the type of its default value (None: any)."""
-    if isinstance(spec, dict) and spec.get("type"):
-        return str(spec["type"])
-    for t, py in (("bool", bool), ("int", int), ("num", float), ("str", str), ("list", list), ("map", dict)):
-        if isinstance(current, py):
-            return t
-    return None
-
-
-def plain_value(name: str, value) -> None:
-    """A parameter's value is plain JSON data, as a log and a saved state hold it: no NaN or
-    infinity, no date, bytes or set (YAML gives them), no list that holds itself (an alias)."""
-    try:
-        json.dumps(value, allow_nan=False)
-    except (ValueError, TypeError, RecursionError) as e:
-        why = "a list or map that holds itself" if "ircular" in str(e) else \
-            "NaN or an infinity" if isinstance(e, ValueError) else f"a value of no JSON type ({e})"
-        raise UsageError(f"parameter '{name}': {why} is not a value a game can hold") from None
-
-
-def _parse_value(name: str, want: str, text: str):
-    """A --set value as JSON (1e3, [1, 2]) or else as YAML flow syntax ([D, H], {a: 1})."""
-    try:
-        return json_loads(text)
-    except JSONInputError:
-        pass
-    import yaml
-    if too_deep(text):
-        raise UsageError(f"parameter '{name}' expects {want}: the value nests too deeply")
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise UsageError(f"parameter '{name}' expects {want}, got {text!r}") from None
-
-
-def _map_like(name, value: dict, current: dict, path: tuple = ()) -> dict:
-    """A map override like the map it replaces: the same keys, each value of the same kind (a
-    map in it alike), in its key order (what lists a map's keys reads the same after a load)."""
-    where = f"parameter '{name}'" + (f": {'.'.join(path)}" if path else "")
-    if set(value) != set(current):
-        raise UsageError(f"{where} is a map with the keys {', '.join(current)}, "
-                         f"got {', '.join(map(str, value)) or 'none'}")
-    out = {}
-    for k in current:
-        kind = param_type(None, current[k])
-        if kind is not None and not _is_a(value[k], kind):
-            raise UsageError(f"parameter '{name}': {'.'.join((*path, k))} is a {kind}, got {value[k]!r}")
-        out[k] = _map_like(name, value[k], current[k], (*path, k)) if kind == "map" else value[k]
-    return out
-
-
-def check_param(name, value, spec, current):
-    """An override (a string from --set, or a Python value) checked against the parameter's
-    type, bounds and choices; UsageError with the reason otherwise."""
-    want = param_type(spec, current)
-    if isinstance(value, str) and want not in ("str", None):
-        value = _parse_value(name, want, value)
-    plain_value(name, value)
-    if want is not None:
-        if not _is_a(value, want):
-            raise UsageError(f"parameter '{name}' expects {want}, got {value!r}")
-        if want == "map" and isinstance(current, dict):
-            value = _map_like(name, value, current)
-        if want == "list" and isinstance(current, list) and current:   # elements like the default's
-            kind = param_type(None, current[0])
-            bad = next((v for v in value if kind is not None and not _is_a(v, kind)), _UNSET)
-            if bad is not _UNSET:
-                raise UsageError(f"parameter '{name}' is a list of {kind}, got {bad!r} in it")
-    if isinstance(spec, dict):
-        lo, hi = (b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
-                  for b in (spec.get("min"), spec.get("max")))   # a bad bound is refused at load
-        if (lo is not None or hi is not None) and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
-            raise UsageError(f"parameter '{name}' expects a number, got {value!r}")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            bounds = (f"between {lo} and {hi}" if lo is not None and hi is not None
-                      else f"at least {lo}" if lo is not None else f"at most {hi}")
-            raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
-        if "choices" in spec and value not in spec["choices"]:
-            raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
-    return value

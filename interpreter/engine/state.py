@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from . import loop as engine
 from ..expr.names import RECORD, VIEWS
 from .layout import Tables
-from ..errors import RulebookError
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -231,25 +230,6 @@ def interned(table: dict) -> dict:
     return {sys.intern(k): v for k, v in table.items()}
 
 
-def _keys_in_game_order(rules, players: int, params: dict) -> dict:
-    """A saved state's parameters with each map's keys (nested ones too) in the order a game of
-    these players has them, its defaults' (JSON sorts a mapping's keys; an override is checked
-    into its default's order, ruleset.check_param): what lists a map's keys (a runtime error)
-    reads the same after a load."""
-    try:
-        defaults = rules.resolve_params(players, {})
-    except RulebookError:   # (no value for these players: the saved state's check says so)
-        return params
-    return _ordered(params, defaults)
-
-
-def _ordered(value, like):
-    if value.__class__ is not dict or like.__class__ is not dict:
-        return value
-    keys = [k for k in like if k in value] + [k for k in value if k not in like]
-    return {k: _ordered(value[k], like.get(k)) for k in keys}
-
-
 def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
     """A State with the per-game constants filled in and nothing else."""
     s = rules.layout.cls.__new__(rules.layout.cls)
@@ -271,7 +251,8 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
 
 
 def from_dict(rules, d: dict) -> State:
-    s = blank(rules, d["players"], d["seed"], _keys_in_game_order(rules, d["players"], d["params"]), d["options"], d["teams"])
+    # (the parameters checked as a new game's are: each map's keys in the order a game of these players has them)
+    s = blank(rules, d["players"], d["seed"], rules.resolve_params(d["players"], d["params"]), d["options"], d["teams"])
     s.z.update({name: {int(card): list(part) for card, part in zone.items()} if isinstance(zone, dict) else zone
                 for name, zone in d["zones"].items()})   # (a zone per card: JSON wrote its keys as text)
     s.c.update(d["counters"])   # (each written to its slot: engine/layout.py Tables)

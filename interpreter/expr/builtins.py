@@ -314,10 +314,12 @@ def b_keys(c, n, scope, args, kw):
     if name in c.names.keyed:
         c.used.add(name)
         return repr(list(c.names.keyed[name])), list_of(STR)
-    if name is None or name not in c.names.all_names():
+    if name is None or name not in c.names.all_names() or name in c.names.defines:   # (a define: where used)
         src, typ = c.node(a, scope)
         if is_map(typ):   # a map parameter's keys, in the order its map for this game is written
-            orders = c.names.param_keys.get(str(a.children[1])) if a.data == "attr" else None
+            param = a.data == "attr" and getattr(a.children[0], "data", None) == "name" \
+                and str(a.children[0].children[0]) == "params"
+            orders = c.names.param_keys.get(str(a.children[1])) if param else None
             if orders is not None and len(orders) == 1:   # the same for every player count: a constant
                 return repr(list(orders[0])), list_of(STR)
             return f"list({src})", list_of(STR)   # (a game's maps, nested ones too, keep the order written)

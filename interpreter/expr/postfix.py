@@ -55,9 +55,10 @@ class PostfixNodes:
             return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
         if is_map(typ):   # params.price.red: a map has keys, not attributes
-            read = f"params.{target.children[1]}" if getattr(target, "data", None) == "attr" else ""
+            read = _written(target)
             raise ExprError(f"a map is read by key, not as an attribute: '{attr}'", offset_of(n.children[1]),
-                            f"write {read}['{attr}']", code="type", span=len(attr))
+                            f"write {read}['{attr}']" if read else f"read it by key: ['{attr}']",
+                            code="type", span=len(attr))
         if typ == ANY:
             typ = CARD if attr in self.names.attrs else PLAYER
         found = self.member(f"({src})" if not src.isidentifier() else src, typ, attr, n.children[1])
@@ -146,3 +147,18 @@ class PostfixNodes:
             return self.node(node, scope)[1] in (STR, ANY)
         finally:
             self.cost, self._expansions, self._hoisted = saved
+
+
+def _written(n) -> str | None:
+    """The text of a name, an attribute or an index of literals or names (``params.nest['a']``),
+    as a hint writes it again; None for anything else."""
+    kind = n.data if isinstance(n, Tree) else None
+    if kind == "name":
+        return str(n.children[0])
+    if kind in ("string", "int_"):
+        text = unquote(str(n.children[0])) if kind == "string" else None
+        return str(n.children[0]) if text is None else f'"{text}"' if "'" in text else f"'{text}'"
+    if kind not in ("attr", "index"):
+        return None
+    target, key = _written(n.children[0]), str(n.children[1]) if kind == "attr" else _written(n.children[1])
+    return None if target is None or key is None else f"{target}.{key}" if kind == "attr" else f"{target}[{key}]"

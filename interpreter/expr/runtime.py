@@ -107,7 +107,7 @@ def _mapget(m, k):
         return m[k]
     except (KeyError, TypeError):
         shown = k if isinstance(k, str) else repr(k)
-        raise ExprRuntimeError(f"'{shown}' is not a key of the map (its keys: {', '.join(m)})") from None
+        raise ExprRuntimeError(f"'{shown}' is not a key of the map (" + (f"its keys: {', '.join(m)})" if m else "it has none)")) from None
 
 
 def _ckey(name, keys, k):

@@ -2,7 +2,7 @@
 
     --param NAME=LO..HI         whole numbers LO to HI (``LO..HI:STEP`` a step)
     --param NAME=LO..HI         real numbers when LO or HI is written with a point (0.5..2.0)
-    --param NAME=A|B|C          one of these values (each read as JSON, else YAML: [1, 2]|[1, 2, 3])
+    --param NAME=A|B|C          one of these values (each read as --set reads a value: [1, 2]|[1, 2, 3])
     --param MAP.KEY=...         one key of a map parameter
 
 Without ``--param``, every declared parameter with ``min`` and ``max`` (or ``choices``) is
@@ -15,8 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
+from ...engine.params import Unreadable, read_value
 from ...errors import UsageError, did_you_mean
 
 
@@ -59,12 +58,9 @@ class Dimension:
 
 def _value(text: str) -> Any:
     try:
-        return json.loads(text)
-    except ValueError:
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError:
-            raise UsageError(f"--param: cannot read the value {text!r}") from None
+        return read_value(text)   # (as --set reads it)
+    except Unreadable as e:
+        raise UsageError(f"--param: cannot read the value {text!r}" + (f": {e}" if str(e) else "")) from None
 
 
 def _number(text: str, spec: str) -> float:

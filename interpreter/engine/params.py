@@ -1,0 +1,253 @@
+"""A ruleset's parameters: the value one has for a game of N players (its ``by_players:``
+entry, else its ``default:``), its values over the player counts a game can have (what its
+type and the checks at load read), and the check of a value given for one (``--set``,
+``new_game``'s options, a saved state's): of the parameter's type at every level, each map
+with the keys of the map it replaces, in that map's order (so a game and its reload list a
+map's keys alike)."""
+from __future__ import annotations
+
+import json
+import math
+
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import ScalarNode
+
+from ..errors import UsageError
+from ..expr.types import ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, unify
+from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
+
+
+def playable_counts(lo: int, hi: int, teams_decl) -> list[int]:
+    """The player counts a game can have: min to max, and only those with teams declared when
+    teams are declared by player count (a teams variant for 4 or 6 players refuses 5)."""
+    counts = range(lo, hi + 1)
+    if isinstance(teams_decl, dict) and isinstance(teams_decl.get("by_players"), dict):
+        return [n for n in counts if str(n) in teams_decl["by_players"]]
+    return list(counts)
+
+
+def reachable_counts(data: dict) -> set:
+    """The player counts some game of a ruleset has: its own, and those of the variants it
+    declares (each overlay's players: merged into the ruleset's, its teams: or the ruleset's)."""
+    def counts(players, teams) -> list:
+        lo, hi = players.get("min", 1), players.get("max", players.get("min", 1))
+        ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
+        return playable_counts(lo, hi, teams) if ok else []
+    players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
+    out = set(counts(players, data.get("teams")))
+    variants = data.get("variants")
+    for overlay in (variants.values() if isinstance(variants, dict) else ()):
+        own = overlay.get("players", {}) if isinstance(overlay, dict) else None
+        if isinstance(own, dict):
+            out |= set(counts({**players, **own}, overlay.get("teams", data.get("teams"))))
+    return out
+
+
+def by_players(spec) -> dict | None:
+    """A parameter's values by player count (its ``by_players:``), None when it has none."""
+    return (spec.get("by_players") or {}) if isinstance(spec, dict) and "by_players" in spec else None
+
+
+def value_for(name: str, spec, players: int):
+    """The parameter's value in a game of ``players``: its entry for that count, else its
+    default (UsageError when it has neither)."""
+    table = by_players(spec)
+    if table is not None:
+        if str(players) in table:
+            return table[str(players)]
+        if "default" in spec:
+            return spec["default"]
+        raise UsageError(f"parameter '{name}' has no value for {players} players")
+    if isinstance(spec, dict):
+        return spec["default"] if "default" in spec else spec.get("value")
+    return spec
+
+
+def values_over(name: str, spec, counts) -> list:
+    """The values the parameter takes in games of these player counts, each once, in count
+    order (a count with no value left out: the load reports it; no counts at all, as when
+    min is above max, an error of its own: every value written)."""
+    table = by_players(spec)
+    if table is None or not counts:
+        return [value_for(name, spec, 0)] if table is None else [*table.values(), *(
+            [spec["default"]] if "default" in spec else [])]
+    out: dict = {}
+    for n in counts:
+        try:
+            v = value_for(name, spec, n)
+        except UsageError:
+            continue
+        out.setdefault(id(v), v)
+    return list(out.values())
+
+
+def sized_values(name: str, spec, counts) -> list:
+    """The list and map values a parameter's declaration gives games of these player counts,
+    and its choices: what bounds the length of a value given for it (builder.py)."""
+    choices = spec.get("choices") or () if isinstance(spec, dict) else ()
+    return [v for v in (*values_over(name, spec, counts), *choices) if isinstance(v, (list, dict))]
+
+
+def type_of_value(v) -> str:
+    """The type a parameter's value gives its expressions (an empty map: a map of nothing yet,
+    which a map joins; ``settled`` makes it a map of anything when nothing does)."""
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, float):
+        return NUM
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, list):
+        return list_of(unify([type_of_value(x) for x in v]) if v else ANY)
+    if isinstance(v, dict) and all(isinstance(k, str) for k in v):   # any text key: "2" as well as T
+        return map_of(unify([type_of_value(x) for x in v.values()]) if v else NONE)   # values by key
+    return ANY
+
+
+def settled(typ: str) -> str:
+    """A type with its maps of nothing (empty maps no other map joined) maps of anything."""
+    return typ.replace(f"[{NONE}]", f"[{ANY}]")
+
+
+def param_type(spec, current) -> str | None:
+    """The declared type of a parameter, else the type of its default value (None: any)."""
+    if isinstance(spec, dict) and spec.get("type"):
+        return str(spec["type"])
+    for t, py in (("bool", bool), ("int", int), ("num", float), ("str", str), ("list", list), ("map", dict)):
+        if isinstance(current, py):
+            return t
+    return None
+
+
+def plain_value(name: str, value) -> None:
+    """A parameter's value is plain JSON data, as a log and a saved state hold it: no NaN or
+    infinity, no date, bytes or set (YAML gives them), no list that holds itself (an alias)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as e:
+        why = "a list or map that holds itself" if "ircular" in str(e) else \
+            "NaN or an infinity" if isinstance(e, ValueError) else f"a value of no JSON type ({e})"
+        raise UsageError(f"parameter '{name}': {why} is not a value a game can hold") from None
+
+
+class _TextKeys(yaml.SafeLoader):
+    """YAML as ``yaml.safe_load`` reads it, except that a mapping's keys are text as written,
+    as in a ruleset (``{2: 2, T: 10}``: the keys '2' and 'T'; ``true:`` is 'true')."""
+
+    def construct_mapping(self, node, deep=False):
+        explicit = [k for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"]
+        self.flatten_mapping(node)   # (merge keys first, the keys written after them)
+        merged = len(node.value) - len(explicit)
+        out: dict = {}
+        for i, (key_node, value_node) in enumerate(node.value):
+            if not isinstance(key_node, ScalarNode):
+                raise ConstructorError(None, None, "a map's key is a plain value, not a list or map",
+                                       key_node.start_mark)
+            key = key_node.value
+            if i >= merged and key in out and key in {k.value for k in explicit[:i - merged]}:
+                raise ConstructorError(None, None, f"the key '{key}' is written twice", key_node.start_mark)
+            out[key] = self.construct_object(value_node, deep=deep)
+        return out
+
+
+class Unreadable(ValueError):
+    """A value that is neither JSON nor YAML: its text says why, when more than that."""
+
+
+def read_value(text: str):
+    """A value written on a command line: JSON (1e3, [1, 2]), or else YAML flow syntax
+    ([D, H], {a: 1}) with a map's keys text as written; Unreadable otherwise."""
+    try:
+        return json_loads(text)
+    except JSONInputError:
+        pass
+    if too_deep(text):
+        raise Unreadable("the value nests too deeply")
+    try:
+        return yaml.load(text, Loader=_TextKeys)   # (a SafeLoader: plain data only)
+    except ConstructorError as e:
+        raise Unreadable(e.problem or "") from None   # (a key: what of it)
+    except yaml.YAMLError:
+        raise Unreadable("") from None
+
+
+def _kind(typ: str) -> str:
+    return "list" if is_list(typ) else "map" if is_map(typ) else typ
+
+
+def _fits(value, typ: str) -> bool:
+    if typ in (INT, NUM):
+        return (isinstance(value, (int, float) if typ == NUM else int) and not isinstance(value, bool)
+                and (not isinstance(value, float) or math.isfinite(value)))
+    if typ == BOOL:
+        return isinstance(value, bool)
+    if typ == STR:
+        return isinstance(value, str)
+    return isinstance(value, list) if is_list(typ) else isinstance(value, dict) if is_map(typ) else True
+
+
+def _like(name: str, value, current, typ: str, path: tuple):   # (path: keys and list indexes)
+    """``value`` checked against the type ``typ`` and the value ``current`` it replaces: a map
+    has the keys of the map it replaces, in its order (keys sorted where none is replaced, as a
+    saved game holds them); a list's elements are each like the one at their place (beyond its
+    end, like its first)."""
+    at = ".".join(map(str, path))
+    if not (_fits(value, typ) or (value is None and current is None)):
+        if not path:
+            raise UsageError(f"parameter '{name}' expects {_kind(typ)}, got {value!r}")
+        if len(path) == 1 and isinstance(path[0], int):   # (an element of the list)
+            raise UsageError(f"parameter '{name}' is a list of {_kind(typ)}, got {value!r} in it")
+        raise UsageError(f"parameter '{name}': {at} is a {_kind(typ)}, got {value!r}")
+    if isinstance(value, dict):
+        odd = next((k for k in value if not isinstance(k, str)), None)
+        if odd is not None:
+            raise UsageError(f"parameter '{name}'{': ' + at if at else ''}: a map's keys are text, "
+                             f"got {odd!r} (write '{json.dumps(odd)}')")
+        if isinstance(current, dict):
+            if set(value) != set(current):
+                raise UsageError(f"parameter '{name}'{': ' + at if at else ''} is a map with the keys "
+                                 f"{', '.join(current)}, got {', '.join(value) or 'none'}")
+            keys = list(current)
+        else:
+            keys, current = sorted(value), {}
+        return {k: _like(name, value[k], current.get(k), map_value(typ), (*path, k)) for k in keys}
+    if isinstance(value, list):
+        was = current if isinstance(current, list) else []
+        return [_like(name, v, was[i] if i < len(was) else (was[0] if was else None), elem(typ), (*path, i))
+                for i, v in enumerate(value)]
+    return value
+
+
+def check_param(name, value, spec, current, typ: str | None = None):
+    """An override (a string from --set, or a Python value) checked against the parameter's
+    type (``typ``, the type its values give its expressions; else the declared one, or its
+    current value's), bounds and choices, and the value it replaces (``_like``); the value,
+    its maps in the order of those it replaces; UsageError with the reason otherwise."""
+    want = param_type(spec, current)
+    if isinstance(value, str) and want not in ("str", None):
+        try:
+            value = read_value(value)
+        except Unreadable as e:
+            why = str(e)
+            raise UsageError(f"parameter '{name}' expects {want}" + (f": {why}" if "nests" in why else
+                                                                     f", got {value!r}" + (f": {why}" if why else ""))) from None
+    plain_value(name, value)
+    if typ is None:
+        declared = str(spec["type"]) if isinstance(spec, dict) and spec.get("type") else None
+        typ = list_of(ANY) if declared == "list" else declared or settled(type_of_value(current))
+    value = _like(name, value, current, typ, ())
+    if isinstance(spec, dict):
+        lo, hi = (b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
+                  for b in (spec.get("min"), spec.get("max")))   # a bad bound is refused at load
+        if (lo is not None or hi is not None) and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
+            raise UsageError(f"parameter '{name}' expects a number, got {value!r}")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            bounds = (f"between {lo} and {hi}" if lo is not None and hi is not None
+                      else f"at least {lo}" if lo is not None else f"at most {hi}")
+            raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
+        if "choices" in spec and value not in spec["choices"]:
+            raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
+    return value
