@@ -28,6 +28,25 @@ def _binds(tree, name: str) -> bool:
     return any(t.data == "where_as" and str(t.children[1]) == name for t in tree.iter_subtrees())
 
 
+# the defines last asked about, their number, and the names any of them gives with 'as': a
+# ruleset's many unknown names (bare attributes in defines, checked where they are written) ask
+# once, and walk the defines only for a name one of them gives
+_GIVEN: tuple = (None, -1, frozenset())
+
+
+def _given_in_defines(defines: dict) -> frozenset:
+    global _GIVEN
+    if _GIVEN[0] is not defines or _GIVEN[1] != len(defines):
+        given = set()
+        for text in defines.values():
+            try:
+                given |= {str(t.children[1]) for t in parse(text).iter_subtrees() if t.data == "where_as"}
+            except ExprError:
+                continue
+        _GIVEN = (defines, len(defines), frozenset(given))
+    return _GIVEN[2]
+
+
 def _in_defines(tree, name: str, defines: dict, seen: set) -> str | None:
     """The define (used by ``tree``, directly or through others) that names its elements ``name``."""
     for t in tree.iter_subtrees():
@@ -60,7 +79,7 @@ def out_of_scope(name: str, node, root, defines: dict) -> ExprError | None:
                          "elsewhere there is no one element to name: read what you need inside the filter, "
                          "or in a by: or to: over it ('it' is the element there)",
                          code="unknown-name", span=len(name))
-    define = _in_defines(root, name, defines, set())
+    define = _in_defines(root, name, defines, set()) if name in _given_in_defines(defines) else None
     if define is not None:
         return ExprError(f"'{name}' is out of scope here: 'as {name}' is written inside define '{define}', "
                          "and a name given with 'as' does not reach outside its define", offset_of(node),
