@@ -122,6 +122,27 @@ def test_a_gap_is_located_at_its_zone_and_never_says_card_cards(tmp_path, capsys
     assert "card cards" not in err
 
 
+def test_a_finding_alike_at_several_player_counts_is_one_line_naming_them(tmp_path, capsys):
+    # Yacht's ten player counts printed the same warning ten times; --json keeps one entry a count
+    p = write_ruleset(tmp_path, GAPPY.replace("max: 2", "max: 5"), "g.yaml")
+    assert main(["validate", str(p), "--playouts", "5"]) == 0
+    out, err = capsys.readouterr()
+    gap = "zone low received cards of 'card' but never k4, k5, k6 in 5 games"
+    assert [line for line in err.splitlines() if "warning[gap]" in line] == [f"{p}:7:3: warning[gap]: 2-5 players: {gap}"]
+    assert out.startswith(f"{p}: ok, 1 warning; 20 random games")
+    assert main(["validate", str(p), "--playouts", "5", "--json"]) == 0
+    [report] = json.loads(capsys.readouterr().out)["files"]
+    found = report["playouts"]["anomalies"]
+    assert [(a["players"], a["message"]) for a in found] == [(n, gap) for n in (2, 3, 4, 5)]
+    assert report["warnings"] == 1   # (as the text counts them)
+
+
+def test_player_counts_read_as_ranges():
+    from interpreter.tools.validate import counts_text
+    assert [counts_text(c) for c in ([4], [2, 3], [2, 3, 5], list(range(2, 11)), [4, 2, 3, 6], [1, 2, 4, 5, 6, 8])] == \
+        ["4", "2, 3", "2, 3, 5", "2-10", "2-4, 6", "1, 2, 4-6, 8"]
+
+
 def aside_game(first: str) -> str:
     """Cards k4-k6 put aside (half the labels: a gap's share) at the setup or after a decision."""
     return tiny_ruleset(f"""

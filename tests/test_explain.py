@@ -69,6 +69,17 @@ def test_a_filter_naming_its_element_reads_as_a_filter(tricks):
         "the cards in your hand (each *c*) for which there is at least one card in the table with the same suit as *c*")
 
 
+def test_an_element_named_with_as_reads_as_the_element_in_a_by_over_its_filter(tricks):
+    """The name reaches a by: or to: over the filter, and a filter chained to it: there it is the
+    element ("its rank"), as in the filter's own condition (it read "the rank of c")."""
+    assert tricks.phrase("sum(hand as c where rank > 1, by: c.rank * 2)") == \
+        tricks.phrase("sum(hand where rank > 1, by: rank * 2)").replace("your hand", "your hand (each *c*)")
+    assert tricks.phrase("hand as c where rank > 1 where c.rank < 5") == \
+        "the cards in your hand (each *c*) whose rank is more than 1 whose rank is less than 5"
+    assert tricks.phrase("any(hand as c where rank > 1, by: count(table where suit == c.suit) > 0)").endswith(
+        "with the same suit as *c*")
+
+
 def test_comparisons_of_counts_read_as_there_are(tricks):
     assert tricks.phrase("count(hand) == 0") == "there are no cards in your hand"
     assert tricks.phrase("count(won) > 0") == "there is at least one card in your won"

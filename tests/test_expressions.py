@@ -152,6 +152,24 @@ def test_case(world, case):
     check(world, case)
 
 
+VALUES = [c for c in CASES if "value" in c]
+
+
+@pytest.fixture(scope="module")
+def plain_world(world):
+    """The same world, its expressions compiled by the reference compile (``plain=True``)."""
+    plain = object.__new__(World)
+    plain.__dict__.update(world.__dict__, compiler=Compiler(world.names, plain=True))
+    return plain
+
+
+@pytest.mark.parametrize("case", VALUES, ids=[c["expr"][:60] for c in VALUES])
+def test_case_in_the_reference_compile(plain_world, case):
+    """Every value of the table is the reference compile's too (names given with 'as' in a by:
+    or to: included: its element is not the fused filter's there)."""
+    check(plain_world, case)
+
+
 def test_limits_match_the_table():
     """The table and docs/language.md state the limits; keep them honest if they change."""
     assert (MAX_LENGTH, MAX_DEPTH, MAX_RANGE, MAX_SOURCE, MAX_EXPANSIONS, MAX_COST) == \

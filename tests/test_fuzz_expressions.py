@@ -60,6 +60,20 @@ def test_random_expressions_agree_with_the_reference_compile(world):
     assert set(forms) == set(FAST_FORMS) | {"loops as statements"}, forms   # each fast path was checked
 
 
+def test_elements_named_with_as_agree_with_the_reference_compile(world):
+    """Filters that name their element (`L as x1 where C`), the name read in C, in filters within
+    it and in the by: or to: of a call over the filter (the optimised map fuses the filter, the
+    reference does not): every name is in scope where the generator writes it, and both compiles
+    agree."""
+    gen = ExprGen(random.Random(20261207), named=True)
+    verdicts = [world.check(gen.expression()) for _ in range(400)]
+    bad = [f"{v.kind}: {v.text}\n{v.detail}" for v in verdicts if v.kind in ("mismatch", "crash")
+           or v.kind == "compile-error" and v.detail.startswith("unknown-name")]
+    assert not bad, "\n\n".join(bad[:3])
+    keyed = [v for v in verdicts if v.kind == "agree" and re.search(r" as (x\d+) where .*(by|to): .*\b\1\b", v.text)]
+    assert len(keyed) >= 10, len(keyed)
+
+
 def test_branch_conditions_compiled_together_agree_with_the_reference_compile(world):
     """compile_offers (a branch's conditions in one function, the tables bound once even
     outside loops) gives the indexes of the conditions the reference compile says hold."""

@@ -112,7 +112,7 @@ def test_docs_errors_md_quotes_the_corpus():
     import re
     doc = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
     stems = {p.stem for p in [*ERRORS, *WARNINGS]}
-    for name in set(re.findall(r"`(?:warnings/)?(\d\d_[a-z_]+)`", doc)):
+    for name in set(re.findall(r"`(?:warnings/)?(\d{2,3}_[a-z_]+)`", doc)):
         assert name in stems, f"docs/errors.md names {name}, which is not in the corpus"
     for block in re.findall(r"```text\n(tests/golden/.*?)```", doc, re.S):
         path = ROOT / block.split(":", 1)[0]

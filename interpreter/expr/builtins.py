@@ -11,6 +11,7 @@ from lark import Tree
 from . import runtime
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
+from .named import element_names
 from .names import item_read, state_read
 from .fastpaths import attr_equals, comparison_tests, count_in_bytes, count_in_record, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
@@ -54,11 +55,14 @@ def _key_table(var: str, src: str, plain: bool) -> str | None:
 def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
     """Compile ``by: expr`` with the list element bound; returns (var, src, type).
     ``lam``: the body becomes a lambda's, so nothing inside may be hoisted; a builder that puts
-    the body in a comprehension passes lam=False. ``var``: the element's name (default: a new one)."""
+    the body in a comprehension passes lam=False. ``var``: the element's name (default: a new one).
+    ``coll``: the list's node; the names its filters give the element with ``as`` are the
+    element's in the body too (expr/named.py)."""
     var = var or c.fresh()
     if lam:
         c.lambda_vars.add(var)
-    body = lambda: c.node(kwargs[key], scope.with_element(var, elem(typ)))  # noqa: E731
+    inner = scope.with_element(var, elem(typ), element_names(coll))
+    body = lambda: c.node(kwargs[key], inner)  # noqa: E731
     s, t = c.in_loop(coll, body) if coll is not None else body()
     if lam and _key_table(var, s, c.plain) is None:
         c.holds_loop(True)   # key_fn writes the body as a lambda

@@ -82,6 +82,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.plain = plain
         self._counter = 0
         self._define_stack: list[str] = []
+        self._root = None             # the tree of the expression being compiled (expr/named.py)
         self._expansions = 0
         self.total_expansions = 0     # over every expression this compiler compiles (a ruleset's)
         self.suggestion_work = 0      # names compared for did-you-means so far (names.suggest)
@@ -353,6 +354,8 @@ class Compiler(NameNodes, OperatorNodes):
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         binds = self._binds
+        if not self._uses:   # the expression's own tree, not a node in it
+            self._root = n
         self._uses.append(set())
         self._loops.append(False)
         try:

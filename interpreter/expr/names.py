@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
+from .named import out_of_scope
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
@@ -203,11 +204,11 @@ class Scope:
 
     def __init__(self, locals, has_me, elements, named=None, bound=None):
         self.locals, self.has_me, self.elements = locals, has_me, elements
-        self.named = named or {}   # an element's own name (L as x where ...) -> (var, type)
+        self.named = named or {}   # an element's own names (L as x where ...: expr/named.py) -> (var, type)
         self.bound = bound or {}   # a local read as this Python source instead of L['name'] (compile_element)
 
-    def with_element(self, var, typ, name=None):
-        named = {**self.named, name: (var, typ)} if name else self.named
+    def with_element(self, var, typ, names=()):
+        named = {**self.named, **{name: (var, typ) for name in names}} if names else self.named
         return Scope(self.locals, self.has_me, [*self.elements, (var, typ)], named, self.bound)
 
 
@@ -226,6 +227,7 @@ class NameNodes(PostfixNodes):
     _expansion: int
     _expansions_made: int
     _define_stack: list[str]
+    _root: Any
     _hoisted: list[str] | None
     made: set[str]
     lvalue: bool
@@ -304,6 +306,9 @@ class NameNodes(PostfixNodes):
             return self.define(name, scope, node)
         if name == "params":
             raise ExprError("write params.NAME to use a parameter", offset_of(node), code="unknown-name")
+        elsewhere = out_of_scope(name, node, self._root, names.defines)   # a name given with 'as' elsewhere
+        if elsewhere is not None:
+            raise elsewhere
         candidates = [*names.all_names(), *scope.locals, "params"]
         if scope.elements:
             candidates += ["it", *names.attrs]

@@ -14,6 +14,7 @@ from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy,
     Quotient, filter_split, reading, shape
 from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, \
     member_of_record, pure_value, scan_call, scan_first, shared_zones
+from .named import element_names
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
@@ -147,6 +148,8 @@ class OperatorNodes:
         return self.n_where(n, scope, (coll, cond), name)
 
     def n_where(self, n, scope, parts=None, name=None):
+        """``L where C`` (``name``: the element's own name, L as name where C); C reads the element
+        under the names the filters L is chained to give it too (expr/named.py)."""
         coll, cond = parts or n.children
         src, typ = self.node(coll, scope)
         if not is_list(typ):
@@ -160,7 +163,8 @@ class OperatorNodes:
             walked.binds, src, inner = src.binds, walked, None
         inner = inner if isinstance(inner, Filter) else None
         var = self.fresh() if inner is None else inner.var
-        csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), name)))
+        names = (*element_names(coll), name) if name else element_names(coll)
+        csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), names)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
         if inner is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from lark import Tree
 
+from ..expr.named import element_names
 from ..expr.parser import ExprError, parse
 from ..play.display.words import is_plural, words_of
 from .call_phrases import CALLS
@@ -255,13 +256,17 @@ class Phraser:
         return n if kind in ("player", "team") and self.counters.get(n) in ("player", "team") else None
 
     def filtered(self, t, fn):
-        """``(noun of list t, fn())``, fn run in the scope of the list's elements."""
+        """``(noun of list t, fn())``, fn run in the scope of the list's elements (under the names
+        the list's filters give them with ``as`` too: expr/named.py)."""
         noun = self.as_noun(t)
         self.scopes.append(noun.kind)
+        aliases = dict(self.aliases)
+        self.aliases.update(dict.fromkeys(element_names(t), len(self.scopes)))
         try:
             return noun, fn()
         finally:
             self.scopes.pop()
+            self.aliases = aliases
 
 
 # ---------------------------------------------------------------------- one function per node kind

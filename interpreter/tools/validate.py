@@ -84,9 +84,9 @@ def cmd_validate(args) -> int:
         for d in f["diagnostics"]:
             _err(d.format())
         played = f.get("playouts") or {}
-        for a in played.get("anomalies", []):
+        for counts, a in _grouped(played.get("anomalies", [])):
             where = f"{a['loc']}: " if a.get("loc") else f"{name}: "
-            _err(f"{where}{a.get('severity', 'warning')}[{a['kind']}]: {a['players']} players: {a['message']}"
+            _err(f"{where}{a.get('severity', 'warning')}[{a['kind']}]: {counts_text(counts)} players: {a['message']}"
                  + (f"\n  hint: {a['hint']}" if a.get("hint") else ""))
         _never_fired(name, played)
         for p in played.get("problems", []):   # last, above the summary: what fails the file
@@ -110,12 +110,33 @@ def _plural(form: str, n: int, word: str) -> str:
     return form.format(f"{n} {word}{'s' if n != 1 else ''}") if n else ""
 
 
+def _grouped(anomalies: list) -> list[tuple[list[int], dict]]:
+    """The anomalies as printed: one that says the same at the same place for several player
+    counts is one, with those counts (in the order first met)."""
+    groups: dict = {}
+    for a in anomalies:
+        key = (a.get("loc"), a.get("severity", "warning"), a["kind"], a["message"], a.get("hint"))
+        groups.setdefault(key, ([], a))[0].append(a["players"])
+    return list(groups.values())
+
+
+def counts_text(counts: list[int]) -> str:
+    """Player counts in a line: '4', '2, 3, 5', '2-10', '2-4, 6' (a run of three or more as a range)."""
+    runs: list[list[int]] = []
+    for n in sorted(set(counts)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
 def _count_warnings(f: dict) -> int:
     """The warnings printed for a file: its diagnostics', its playouts' anomalies (those that
-    are not errors) and the rules no random game fired."""
+    are not errors; the same for several player counts is one) and the rules no random game fired."""
     played = f.get("playouts") or {}
     return (sum(1 for d in f["diagnostics"] if d.severity == "warning")
-            + sum(1 for a in played.get("anomalies", []) if a.get("severity", "warning") == "warning")
+            + sum(1 for _, a in _grouped(played.get("anomalies", [])) if a.get("severity", "warning") == "warning")
             + (len(played.get("never_fired", [])) if played.get("coverage_games") else 0))
 
 
@@ -128,7 +149,7 @@ def _verdict(f: dict, strict: bool) -> str:
     what = [_plural("{}", errors, "error")] if errors else []
     if errors and f["diagnostics"][-1].message == STOPPED:
         what = [f"{errors - 1} errors, and more not checked"]
-    ran_out = sum(1 for a in played.get("anomalies", []) if a.get("severity") == "error")
+    ran_out = sum(1 for _, a in _grouped(played.get("anomalies", [])) if a.get("severity") == "error")
     what += [_plural("{}", ran_out, "error")] if ran_out else []
     what += [_plural("{}", len(played.get("problems", [])), "playout problem")] if played.get("problems") else []
     if strict and f["warnings"]:

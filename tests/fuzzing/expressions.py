@@ -10,7 +10,9 @@ of such filters over zones (two of them kept sorted), filters of filters and of 
 not read the element (computed once), `x in sums(...)`.
 
 Inside a filter the generator knows the elements in scope (innermost last), so it names their
-members bare (`rank`, `score`...) as a ruleset would, the outer ones too.
+members bare (`rank`, `score`...) as a ruleset would, the outer ones too. With ``named=True``
+it also names some filters' elements with `as` (`L as x1 where C`, `map(L as x1 where C, to:
+x1.rank)`) and reads them by that name inside, in a `by:` or `to:` over the filter too.
 """
 from __future__ import annotations
 
@@ -58,10 +60,21 @@ OWNED_ZONES = ("hand", "won", "pile", "under")
 ORDER = ["<", "<=", ">", ">=", "==", "!="]
 
 
+class Named(str):
+    """An element in scope (its type, as the others) that a filter also named with ``as``."""
+    name: str
+
+    def __new__(cls, typ: str, name: str):
+        out = super().__new__(cls, typ)
+        out.name = name
+        return out
+
+
 class ExprGen:
-    def __init__(self, rnd: random.Random, depth: int = 4, locals: bool = True):
+    def __init__(self, rnd: random.Random, depth: int = 4, locals: bool = True, named: bool = False):
         self.r, self.depth = rnd, depth
         self.locals = locals   # off: no use of LOCALS (a branch's conditions have none)
+        self.named, self.names = named, 0   # named: some filters name their element (x1, x2...)
 
     def expression(self) -> str:
         if self.r.random() < 0.1:   # a condition as a whole expression: loops as statements
@@ -83,6 +96,9 @@ class ExprGen:
         options = list(LEAVES[t])
         for e in env:            # members of the elements in scope, named bare
             options += [name for name, mt in MEMBERS.get(e, {}).items() if mt == t] * 2
+            if isinstance(e, Named):   # and read off the element's name
+                options += [f"{e.name}.{name}" for name, mt in MEMBERS.get(e, {}).items() if mt == t] * 2
+                options += [e.name] * 2 if e == t else []
         if env and env[-1] == t:
             options += ["it"] * 3
         text = self.pick(self.fitting(options, env))
@@ -111,10 +127,22 @@ class ExprGen:
         """A list of type ``lt`` and the scope inside a filter of it."""
         return self.gen(lt, d, env), (*env, ELEMENT[lt])
 
-    def test(self, lt: str, d: int, env: tuple) -> str:
+    def element(self, lt: str) -> str:
+        """The element of a list of type ``lt`` in a filter: at times (``named``) named with ``as``."""
+        if self.named and self.r.random() < 0.5:
+            self.names += 1
+            return Named(ELEMENT[lt], f"x{self.names}")
+        return ELEMENT[lt]
+
+    def filter_of(self, coll: str, lt: str, d: int, env: tuple, element: str) -> str:
+        """``coll where C``, or ``coll as x where C`` for an element named x."""
+        name = f" as {element.name}" if isinstance(element, Named) else ""
+        return f"{coll}{name} where {self.test(lt, d, env, element)}"
+
+    def test(self, lt: str, d: int, env: tuple, element: str | None = None) -> str:
         """A condition about an element of ``lt``: often a conjunction of comparisons of its
         members with plain values (what the plain loops take), else any condition."""
-        inner = (*env, ELEMENT[lt])
+        inner = (*env, element or ELEMENT[lt])
         members = [(n, mt) for n, mt in MEMBERS.get(ELEMENT[lt], {}).items() if mt in PLAIN_VALUES]
         if ELEMENT[lt] in PLAIN_VALUES:
             members.append(("it", ELEMENT[lt]))
@@ -144,13 +172,16 @@ def _call(fname, t):
 def _filtered(lt):
     def form(g, d, e):
         coll = g.gen(lt, d, e)
-        return f"{coll} where {g.test(lt, d, e)}"
+        return g.filter_of(coll, lt, d, e, g.element(lt))
     return form
 
 
 def _keyed(fname, lt, key_t, key="by"):
     def form(g, d, e):
         coll, inner = g.within(lt, d, e)
+        element = g.element(lt)
+        if isinstance(element, Named):   # a filter naming its element, read by: that name in the key too
+            coll, inner = g.filter_of(f"({coll})", lt, d, e, element), (*e, element)
         return f"{fname}({coll}, {key}: {g.sub(key_t, d, inner)})"
     return form
 
