@@ -237,15 +237,26 @@ def cases(twins: list[Twin]) -> list:
     return [pytest.param(twin, n, id=case_id(twin, n)) for twin in twins for n in twin.players]
 
 
-def plays_as_openspiel(twin: Twin, n: int, games: int = GAMES) -> None:
+def plays_as_openspiel(twin: Twin, n: int, games: int = GAMES, rules=None,
+                       unplayed: Callable[[int], bool] | None = None,
+                       one_result: bool = False) -> list[tuple[int, tuple]]:
     """``games`` seeded games of the twin at ``n`` players, each replayed in OpenSpiel (replay
-    checks every decision and the returns); the games must not all end alike."""
+    checks every decision and the returns); each game has a decision, but for the seeds
+    ``unplayed`` accepts (a game its rules end before any), and the games do not all end
+    alike (unless ``one_result``: rules whose every game has the same returns; then they do
+    not all last as long). ``rules``: the loaded ruleset (or a wrapper of it). Returns the
+    replays' results."""
     pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
-    rules = interpreter.load(interpreter.ruleset_path(twin.ruleset))
+    rules = rules or interpreter.load(interpreter.ruleset_path(twin.ruleset))
     game = pyspiel.load_game(twin.openspiel, twin.os_params(n))
     results = [replay(twin, n, seed, rules, game) for seed in range(1, games + 1)]
-    assert all(decisions > 0 for decisions, _ in results)
-    assert len({returns for _, returns in results}) > 1    # the games did not all end alike
+    assert all(decisions > 0 or (unplayed is not None and unplayed(seed))
+               for seed, (decisions, _) in enumerate(results, 1)), "a game without a decision"
+    if one_result:
+        assert len({returns for _, returns in results}) == 1 and len({d for d, _ in results}) > 1
+    else:
+        assert len({returns for _, returns in results}) > 1    # the games did not all end alike
+    return results
 
 
 @pytest.mark.parametrize("twin,n", cases(TWINS))

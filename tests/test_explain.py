@@ -98,6 +98,21 @@ def test_players_functions_and_parameters_read_as_words(tricks):
     assert tricks.phrase("sum(won, by: rank) * 2") == "the total rank of the cards in your won times 2"
 
 
+def test_the_players_so_many_seats_away_read_as_players(tricks):
+    """``map(A..B, to: left(X, it))`` is the players 1 to B seats to the left of X, a list of
+    players (a filter reads them as players); it read "the first value in the player it seats
+    to the left of the dealer for each number from 1 to ..."."""
+    assert tricks.phrase("map(1..3, to: left(dealer, it))") == "the players 1 to 3 seats to the left of the dealer"
+    assert tricks.phrase("first(map(1..num_players, to: right(me, it)) where tricks == 0)") == (
+        "the first player 1 to the number of players seats to the right of you with no tricks")
+    assert tricks.phrase("first(map(1..num_players, to: left(dealer, it)) where count(hand[it]) > 0)") == (
+        "the first player 1 to the number of players seats to the left of the dealer for which there is at "
+        "least one card in the hand of the player")
+    assert tricks.phrase("map([1, 3], to: left(dealer, it))") == (
+        "the player that many seats to the left of the dealer for each entry in [1, 3]")
+    assert tricks.phrase("left(dealer, 2)") == "the player 2 seats to the left of the dealer"
+
+
 def test_what_cannot_be_phrased_stays_as_code(tricks):
     assert tricks.phrase("bids[(me - left(dealer)) % num_players]") == "`bids[(me - left(dealer)) % num_players]`"
     assert tricks.phrase("count(") == "`count(`"          # not an expression: shown whole

@@ -157,3 +157,46 @@ def test_cli_set_plays_the_random_games_with_a_parameter(faulty, capsys):
     assert main(["validate", str(faulty), "--playouts", "1", "--set", "limt=1"]) == 2
     assert "unknown parameter 'limt' (did you mean 'limit'?)" in capsys.readouterr().err
     assert main(["validate", str(faulty), "--set", "limit=1"]) == 2
+
+
+LIST_PARAM = """\
+game: picks
+players: {min: 2, max: 2}
+params:
+  picks: {type: list, default: [1, 2]}
+  label: {type: str, default: "x"}
+vars:
+  n: int
+flow:
+  - choose: {who: 0, options: "params.picks", as: n, prompt: go}
+  - set: {n: "n // (n - 3)"}
+"""
+
+
+def test_the_replay_command_pastes_back_as_it_was_given(tmp_path, capsys):
+    """The printed replay command is shell-quoted: split as a shell splits it, it gives the CLI
+    the same arguments (a list value with a space, a path with a space), and it replays the
+    crash; --json records the parameters set in the summary (overrides) too."""
+    import json
+    import shlex
+    from interpreter.tools.cli import build_parser
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    path = folder / "picks.yaml"
+    path.write_text(LIST_PARAM, encoding="utf-8")
+    sets = ["picks=[3, 3]", "label=it's"]
+    argv = ["validate", str(path), "--playouts", "1", "--seed", "4"] + [a for s in sets for a in ("--set", s)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    [line] = [x for x in err.splitlines() if "replay:" in x]
+    words = shlex.split(line.split("replay: ", 1)[1])
+    assert words[0] == "rulebook"
+    args = build_parser().parse_args(words[1:])
+    assert (args.command, args.path, args.players, args.seed, args.sets) == ("play", str(path), 2, 4, sets)
+    assert main(words[1:]) == 1 and "division by zero" in capsys.readouterr().err
+    assert main(argv + ["--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["overrides"] == {"picks": "[3, 3]", "label": "it's"}
+    assert report["files"][0]["playouts"]["problems"][0]["replay"] == line.split("replay: ", 1)[1]
+    assert main(["validate", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overrides"] == {}

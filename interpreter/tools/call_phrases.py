@@ -75,6 +75,9 @@ def _any_all(quantifier):
 def _map(p, args, kw):
     if len(args) != 1 or set(kw) != {"to"}:
         raise Unphrasable
+    away = _seats_away(p, args[0], kw["to"])
+    if away is not None:
+        return away
     noun, to = p.filtered(args[0], lambda: p.s(kw["to"]))
     bare = _bare(kw["to"])
     if bare is not None and noun.kind == "card" and bare in p.attrs:
@@ -82,13 +85,30 @@ def _map(p, args, kw):
     return Noun("value", "value", head=f"{to} for {noun.each()}")
 
 
+def _seats_away(p, numbers, to) -> Noun | None:
+    """``map(A..B, to: left(X, it))``: the players so many seats to the left of X, "the
+    players 1 to 4 seats to the left of the dealer" (in seat order: the first of them is the
+    nearest); None for another map."""
+    if not (isinstance(numbers, Tree) and numbers.data == "range" and isinstance(to, Tree) and to.data == "call"
+            and str(to.children[0]) in ("left", "right") and len(to.children) > 1):
+        return None
+    seat_args = to.children[1].children
+    if len(seat_args) != 2 or any(isinstance(a, Tree) and a.data == "kwarg" for a in seat_args) \
+            or not (isinstance(seat_args[1], Tree) and seat_args[1].data == "name" and str(seat_args[1].children[0]) == "it"):
+        return None
+    lo, hi = (p.s(n) for n in numbers.children)
+    who = p.s(seat_args[0])
+    return Noun("player", "player", f" {lo} to {hi} seats to the {to.children[0]} of {who}")
+
+
 def _seat(side):
     def call(p, args, kw):
         if not args or len(args) > 2 or kw:
             raise Unphrasable
         who = p.s(args[0])
-        if len(args) == 2:
-            return f"the player {p.s(args[1])} seats to the {side} of {who}"
+        if len(args) == 2:   # (so many seats as an element of a list: "that many")
+            many = p.s(args[1])
+            return f"the player {'that many' if many == 'it' else many} seats to the {side} of {who}"
         return f"the player on your {side}" if who == "you" else f"the player on the {side} of {who}"
     return call
 

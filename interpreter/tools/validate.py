@@ -74,7 +74,7 @@ def cmd_validate(args) -> int:
             f["ok"] = False   # --strict: a warning fails the file
     bad = any(not f["ok"] for f in files)
     if args.json:
-        _out(json.dumps({"ok": not bad, "strict": strict,
+        _out(json.dumps({"ok": not bad, "strict": strict, "overrides": parse_sets(getattr(args, "sets", None) or []),
                          "files": [{**{k: v for k, v in f.items() if k != "rules"},
                                     "diagnostics": [d.to_dict() for d in f["diagnostics"]]} for f in files]},
                         indent=2))
@@ -178,9 +178,9 @@ def _playouts(files: list, args) -> None:
     """Play random games on every ruleset (and variant) that loaded; a problem fails the file."""
     from ..play.checks.playouts import playouts
     from ..play.simulation.workers import settled
-    sets = parse_sets(getattr(args, "sets", None) or [])
+    items = getattr(args, "sets", None) or []   # (in each replay command, as given)
+    sets = parse_sets(items)
     options = {"params": sets} if sets else None
-    again = "".join(f" --set {item}" for item in getattr(args, "sets", None) or [])   # (in each replay command)
     for f in files:
         rules = f.get("rules")
         if rules is None:
@@ -194,7 +194,7 @@ def _playouts(files: list, args) -> None:
             rules.resolve_params(args.players or rules.player_counts[0], sets)
         with settled():   # the compiled ruleset out of full garbage collections (play/simulation/workers.py)
             report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed, options)
-        problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"]) + again} for p in report.problems]
+        problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"], items)} for p in report.problems]
         f["playouts"] = {"games": report.games, "decisions": report.decisions, "problems": problems,
                          "refused": {str(n): why for n, why in report.refused.items()},
                          **findings(rules, report.records)}

@@ -23,6 +23,7 @@ coverage and anomaly reports (play/simulation/rules_fired.py, play/simulation/an
 """
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from ...errors import BudgetExceeded, GameError, Location, UsageError
@@ -42,10 +43,14 @@ class Problem:
     message: str
     loc: Location | None = None
 
-    def command(self, path: str, variant: str | None = None) -> str:
-        """The command that replays the game."""
-        v = f" --variant {variant}" if variant else ""
-        return f"rulebook play {path} --players {self.players} --seed {self.seed}{v}"
+    def command(self, path: str, variant: str | None = None, sets: list[str] | tuple = ()) -> str:
+        """The command that replays the game (``sets``: the ``--set NAME=VALUE`` items the games
+        were played with), each argument shell-quoted so that it pastes back as it is."""
+        argv = ["rulebook", "play", path, "--players", str(self.players), "--seed", str(self.seed)]
+        argv += ["--variant", variant] if variant else []
+        for item in sets:
+            argv += ["--set", item]
+        return shlex.join(argv)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "players": self.players, "seed": self.seed, "decisions": self.decisions,
