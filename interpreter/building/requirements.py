@@ -42,8 +42,11 @@ def requirements(ctx, spec, r) -> tuple:
         out.append(Requirement(fn, text, message, ctx.smap.loc((*path, "if")), tuple(reads)))
     r.requires = tuple(out)
     if not failed:   # (a requirement that did not compile would fail every count)
+        counts: dict = {}   # requirement -> the player counts whose defaults fail it, and why (the first's)
         for req, n, why in default_failures(r):
-            ctx.diags.append(_warning(req, n, why))
+            counts.setdefault(req, ([], why))[0].append(n)
+        for req, (ns, why) in counts.items():
+            ctx.diags.append(_warning(req, ns, why))
     return r.requires
 
 
@@ -74,6 +77,7 @@ def _at(text: str, name: str) -> int:
     return k if k >= 0 else len(text)
 
 
-def _warning(req: Requirement, players: int, why: str):
-    return Diagnostic(f"a game of {players} players with the default values is refused: {why}", req.loc, "requires",
+def _warning(req: Requirement, counts: list, why: str):
+    said = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return Diagnostic(f"a game of {said} players with the default values is refused: {why}", req.loc, "requires",
                       "warning", f"it requires {req.text}; give such a game other values (--set), or change the defaults")
