@@ -232,3 +232,13 @@ def test_the_reference_quotes_the_refusal_of_its_example(tmp_path):
     section = (DOCS / "reference.md").read_text().split("## Requirements", 1)[1]
     quoted = re.search(r"```text\n(.*?)```", section, re.S).group(1)
     assert quoted == f"error[{d.code}]: {d.message}\n  hint: {d.hint}\n"
+
+
+def test_the_language_server_shows_the_warning_and_the_error(tmp_path):
+    from interpreter.lsp import checking
+    path = write_ruleset(tmp_path, DEAL, "deal.yaml")
+    assert checking.check(str(path), {}).diagnostics == []
+    found = checking.check(str(path), {str(path): DEAL.replace("default: 2,", "default: 3,")}).diagnostics
+    assert [(d.code, d.severity, d.loc.line) for d in found] == [("requires", "warning", 11)]
+    found = checking.check(str(path), {str(path): DEAL.replace("num_players * params", "count(hand[0]) * params")}).diagnostics
+    assert [(d.code, d.severity, d.loc.line, d.loc.col) for d in found] == [("requires", "error", 11, 17)]
