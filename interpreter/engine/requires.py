@@ -29,10 +29,10 @@ class Requirement(NamedTuple):
 class Seats:
     """What a requirement may read of a game about to start: its seats, teams, parameters and
     options (the names a blank state gives them, engine/state.py ``blank``)."""
-    __slots__ = ("n", "players", "members", "teams", "tm", "p", "o")
+    __slots__ = ("rules", "n", "players", "members", "teams", "tm", "p", "o")
 
-    def __init__(self, players: int, params: dict, options: dict, members):
-        self.n, self.players, self.p, self.o = players, list(range(players)), params, options
+    def __init__(self, rules, players: int, params: dict, options: dict, members):
+        self.rules, self.n, self.players, self.p, self.o = rules, players, list(range(players)), params, options
         self.members = tuple(tuple(m) for m in members)
         self.teams = list(range(len(self.members)))
         tm = [0] * players
@@ -42,13 +42,13 @@ class Seats:
         self.tm = tuple(tm)
 
 
-def unmet(requirements, players: int, params: dict, options: dict, members) -> tuple[Requirement, str] | None:
-    """The first requirement a game of these values does not meet, with why: its message, or
-    what went wrong evaluating it (a runtime error: the game is refused too)."""
-    if not requirements:
+def unmet(rules, players: int, params: dict, options: dict, members) -> tuple[Requirement, str] | None:
+    """The first requirement of ``rules`` a game of these values does not meet, with why: its
+    message, or what went wrong evaluating it (a runtime error: the game is refused too)."""
+    if not rules.requires:
         return None
-    seats = Seats(players, params, options, members)
-    for req in requirements:
+    seats = Seats(rules, players, params, options, members)
+    for req in rules.requires:
         try:
             met = req.fn(seats, None, None)
         except RUNTIME_ERRORS as e:
@@ -60,7 +60,7 @@ def unmet(requirements, players: int, params: dict, options: dict, members) -> t
 
 def check(rules, players: int, params: dict, options: dict, members) -> None:
     """Refuse (``Refused``) a game of ``rules`` with these values that fails a requirement."""
-    found = unmet(rules.requires, players, params, options, members)
+    found = unmet(rules, players, params, options, members)
     if found is None:
         return
     req, why = found
@@ -79,7 +79,7 @@ def default_failures(rules) -> list[tuple[Requirement, int, str]]:
             params, members = rules.resolve_params(n, {}), rules.team_members(n)
         except UsageError:   # a count without a parameter's value or teams: refused for that already
             continue
-        found = unmet(rules.requires, n, params, {}, members)
+        found = unmet(rules, n, params, {}, members)
         if found is not None:
             out.append((found[0], n, found[1]))
     return out
