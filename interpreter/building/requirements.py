@@ -22,7 +22,8 @@ STATE_HINT = ("a requirement reads only params, num_players, players, teams and 
 def requirements(ctx, spec, r) -> tuple:
     """The compiled requirements of ``spec`` (the ``requires:`` list; its shape is the schema's
     to check), with their errors and their warnings said to ``ctx``."""
-    out, failed = [], False
+    out: list = []
+    failed = False
     for i, entry in enumerate(spec or ()):
         if not isinstance(entry, dict) or "if" not in entry or not isinstance(entry.get("message"), str):
             failed = True   # (the schema says what is wrong)
@@ -41,7 +42,8 @@ def requirements(ctx, spec, r) -> tuple:
         reads = sorted(fn.access.fixed, key=lambda name: (_at(text, name), name))
         out.append(Requirement(fn, text, message, ctx.smap.loc((*path, "if")), tuple(reads)))
     r.requires = tuple(out)
-    if not failed:   # (a requirement that did not compile would fail every count)
+    if not failed and not any(d.severity == "error" for d in ctx.diags):   # (a requirement, parameter or team
+        # that did not compile would give warnings of no meaning)
         counts: dict = {}   # requirement -> the player counts whose defaults fail it, and why (the first's)
         for req, n, why in default_failures(r):
             counts.setdefault(req, ([], why))[0].append(n)
