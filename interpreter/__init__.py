@@ -16,7 +16,8 @@ if (Path(__file__).parent / "accel" / "built" / "manifest.txt").is_file():
     from .accel import install
     install()
 
-from .errors import BudgetExceeded, Diagnostic, GameError, Location, ReplayError, RulebookError, RulesetError, UsageError
+from .errors import (BudgetExceeded, Diagnostic, GameError, Location, Refused, ReplayError, RulebookError, RulesetError,
+                     UsageError)
 
 __version__ = "0.1.0"
 
@@ -47,5 +48,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
 
 
-__all__ = ["load", "ruleset_path", "Ruleset", "State", "RulebookError", "RulesetError", "UsageError", "GameError",
+__all__ = ["load", "ruleset_path", "Ruleset", "State", "RulebookError", "RulesetError", "UsageError", "Refused", "GameError",
            "BudgetExceeded", "ReplayError", "Diagnostic", "Location"]

@@ -118,6 +118,12 @@ class UsageError(RulebookError):
     exit_code = 2
 
 
+class Refused(UsageError):
+    """A game that a requirement of the ruleset (``requires:``) refuses for its parameters, options
+    and player count, located at the requirement (CLI exit 2, as a player count it is not for)."""
+    default_code = "requires"
+
+
 class GameError(RulebookError):
     """A runtime problem in a game: an illegal action, a runtime expression error..."""
     default_code = "game"

@@ -22,6 +22,7 @@ from collections import Counter
 import pytest
 
 import interpreter
+from interpreter.errors import Refused
 from test_classics import GAMES as SUITE_GAMES, Twin, attr, case_id, cases, plays_as_openspiel, win_loss
 
 try:
@@ -195,3 +196,26 @@ def test_every_rule_fires_in_the_twins_games():
               "returns: the player out first wins on fewer books"}
     print("every case:", dict(sorted(total.items())))
     assert not wanted - set(total), f"never fired: {sorted(wanted - set(total))}"
+
+
+# a deck smaller than the deal, and one just big enough: (players, parameters)
+TOO_SMALL = [(3, {"ranks": 2, "suits": 4, "initial_cards": 3}), (10, {"ranks": 2, "suits": 2}),
+             (2, {"ranks": 13, "suits": 1}), (4, {"ranks": 3, "suits": 3, "initial_cards": 3})]
+
+
+@pytest.mark.parametrize("n,params", TOO_SMALL, ids=[f"{n}p-{p}" for n, p in TOO_SMALL])
+def test_a_deck_smaller_than_the_deal_is_refused_where_openspiel_never_deals_it(n, params):
+    """Where the deck is smaller than the deal, OpenSpiel's deal never ends (its last chance node
+    has no outcome, or every card is booked) before any player moves: the ruleset refuses those
+    parameters (requires:)."""
+    rules = interpreter.load(interpreter.ruleset_path("go_fish"))
+    with pytest.raises(Refused, match="too small to deal initial_cards cards to each player"):
+        rules.new_game(n, 1, {"params": params})
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    game = pyspiel.load_game("go_fish", {"players": n, **params})
+    for seed in range(GAMES):
+        rnd, state = random.Random(seed), game.new_initial_state()
+        while state.is_chance_node() and state.chance_outcomes():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        assert state.is_terminal() or state.is_chance_node(), f"seed {seed}: a player has a move"

@@ -89,7 +89,7 @@ def test_the_keys_section_follows_a_table_that_changes():
 
 
 @pytest.mark.parametrize("name", ["zone", "counter", "variable", "parameter", "scoring", "trigger",
-                                  "board"])
+                                  "board", "requirement"])
 def test_the_keys_of_each_section_are_the_generated_ones(name):
     """The tables of the keys of a zone, a counter, a variable, scoring:, a trigger and board: are written from the tables the
     schema is (mechanics/contract.py): run ``python -m interpreter.tools.schema_gen`` after changing one."""

@@ -2,6 +2,8 @@
 what the when-triggers and end conditions read, the engine skips those checks; the others still
 run. What each function touches is noted while it is compiled (interpreter/expr/access.py)."""
 
+import pytest
+
 import interpreter
 from interpreter.expr.access import Access
 from interpreter.expr.compiler import compile_expression
@@ -70,14 +72,36 @@ def test_each_function_carries_what_it_reads_writes_calls_and_enters(tmp_path):
     assert back.names == {("z", "market"), ("z", "deck")}
 
 
-def test_a_helper_handed_the_state_or_a_computed_counter_may_touch_anything():
+@pytest.fixture
+def peek():
+    """A built-in ``peek(x)`` whose helper is handed the state, registered as a mechanic would
+    register it (and taken out again)."""
+    from interpreter.expr import builtins, runtime
+    from interpreter.expr.types import NUM
+
+    def _peek(S, x):
+        return x
+
+    def b_peek(c, n, scope, args, kw):
+        return f"_peek(S, {c.node(args[0], scope)[0]})", NUM
+    builtins.register_builtin("peek", b_peek, {"_peek": _peek})
+    yield
+    del builtins.BUILTINS["peek"], runtime.HELPERS["_peek"]
+    builtins.SEES_STATE.discard("peek")
+    builtins.WALKS.discard("peek")
+
+
+def test_a_helper_handed_the_state_or_a_computed_counter_may_touch_anything(peek):
     names = Names(vars={"k": "int"}, counters={"gems.red": "none", "gems.blue": "none"},
                   keyed={"gems": ["red", "blue"]}, params={"skill": "num"})
     assert compile_expression("k + gems['red']", names).access == Access(
         reads=frozenset({("v", "k"), ("c", "gems.red")}))
     assert compile_expression("gems['r' + 'ed']", names).access.opaque   # (a key computed when it runs)
     assert not compile_expression("left(0) + partner(0)", names).access.opaque   # (helpers that check a seat)
-    assert compile_expression("skill(0) > 0.5", names).access.opaque   # (a mechanic's helper given S)
+    assert compile_expression("peek(0) > 0.5", names).access.opaque   # (a mechanic's helper given S)
+    # (unless its mechanic says what the helper reads: skill() reads the option and the parameter)
+    assert compile_expression("skill(0) > 0.5", names).access == Access(
+        fixed=frozenset({"params.skill", "options.skill"}), helpers=frozenset({"skill"}))
     fixed = compile_expression("left(0) + team(1) + count(players) + params.skill", names).access
     assert fixed.fixed == {"num_players", "team", "players", "params.skill"} and not fixed.names
     assert watched([Access(reads=frozenset({("z", "market")})), Access(reads=frozenset({("v", "k")}))]) \

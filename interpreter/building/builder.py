@@ -42,6 +42,7 @@ from .effects import EFFECT_KINDS, EffectCompiler
 from .elements import Elements
 from .declared import parameter
 from .flowmodule import compile_flow
+from .requirements import requirements
 from .rulelines import by_rule
 from .watch import EVERYTHING, Quiet, watched
 
@@ -391,10 +392,9 @@ class Builder(Declarations, Bounded, Elements, Defines):
             else:
                 step.settle(quiet, r.watched_vars)
         r.setup_quiet = r.setup is None or quiet.quiet(r.setup)   # (engine/ruleset.py: a start's first check)
-        # invariants: conditions that must hold after every decision (checked by validate --playouts)
-        r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c),
-                              self.smap.loc(("invariants", i)))
-                             for i, c in enumerate(d.get("invariants") or []))
+        r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c), self.smap.loc(("invariants", i)))
+                             for i, c in enumerate(d.get("invariants") or []))   # (checked by validate --playouts)
+        requirements(self, d.get("requires"), r)   # what a game must meet to start (r.requires)
         r.scoring = Scoring.build(self, d.get("scoring") or {})
         # how good a position is for a seat, for the search agents (play/agents/evaluation.py)
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None

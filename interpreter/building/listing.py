@@ -108,7 +108,8 @@ def _at(step) -> str:
 
 def _elsewhere(rules):
     """(a name, a generated function) the flow does not call by name: those the steps' own
-    methods call (a market's price, a choice's options), triggers, scoring, end conditions."""
+    methods call (a market's price, a choice's options), triggers, scoring, end conditions,
+    invariants and requirements."""
     for step in rules.steps:
         for attr, value in sorted(vars(step).items()):
             for k, fn in enumerate(_functions(value)):
@@ -119,6 +120,9 @@ def _elsewhere(rules):
     for k, (fn, _, _) in enumerate(rules.invariants):
         if _listable(fn):
             yield f"invariant_{k}", fn
+    for k, req in enumerate(rules.requires):
+        if _listable(req.fn):
+            yield f"requirement_{k}", req.fn
     if _listable(rules.heuristic):
         yield "heuristic", rules.heuristic
     for name in rules.effect_names:   # declared effects, which effect lists call by name

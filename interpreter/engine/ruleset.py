@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import loop as engine, rng
+from . import loop as engine, requires as requirements, rng
 from ..errors import UsageError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
@@ -99,6 +99,7 @@ class Ruleset:
     triggers: Any                  # the triggers (mechanics/triggers.py)
     watched_vars: frozenset        # variables that when-triggers and end conditions read
     invariants: tuple              # (condition, its text, its location): checked by validate --playouts
+    requires: tuple                # the requirements a game must meet to start (engine/requires.py Requirement)
     scoring: Any                   # scores, winners, breakdown (mechanics/scoring.py)
     heuristic: Callable | None     # a position's worth for the search agents, if declared
     max_steps: int                 # the game's step budget
@@ -212,6 +213,7 @@ class Ruleset:
         start = self._starts.get(key)
         if start is None:
             members = self.team_members(players)
+            requirements.check(self, players, params, options, members)   # (a start kept: met)
             if key is UNSET or self.probes is not None or not KEEP_STARTS:   # (coverage counts each game's evaluations)
                 return params, options, members
             if given:

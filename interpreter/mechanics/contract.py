@@ -15,7 +15,8 @@ mechanics use nothing outside them, and that the classes behind them have every 
 ``ZONE_KEYS``, ``COUNTER_KEYS`` and ``VAR_KEYS`` are the same for an entry of ``zones:``,
 ``counters:`` and ``vars:`` (there the schema checks the keys, written from the table), and
 ``SCORING_KEYS``, ``TRIGGER_KEYS`` and ``BOARD_KEYS`` are the keys the builder and the schema
-check in ``scoring:``, a trigger and ``board:``; ``PARAM_KEYS`` a parameter's (the schema's).
+check in ``scoring:``, a trigger and ``board:``; ``PARAM_KEYS`` a parameter's (the schema's);
+``REQUIRE_KEYS`` an entry of ``requires:``.
 Imports nothing of the package: every stage may read it.
 """
 from __future__ import annotations
@@ -224,6 +225,16 @@ VIEW_KEYS: tuple[Key, ...] = (
             json={"type": "string"}),
         Key("y", "attribute", "The number attribute giving each position's y.", required=True,
             json={"type": "string"}))))
+
+
+REQUIRE_KEYS: tuple[Key, ...] = (
+    Key("if", "expression: bool",
+        "The condition a game must meet to start: it reads the parameters, num_players, players, teams and the "
+        "game's options (skill()), never the state (no zone, counter or variable: it is checked before the setup).",
+        required=True, json={"type": ["string", "boolean"]}),
+    Key("message", "text",
+        "What the refusal says, as written (plain text: no {...} in it).", required=True,
+        json={"type": "string", "minLength": 1}))
 
 
 # --------------------------------------------------------------------- who calls a step's members

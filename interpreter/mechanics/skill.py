@@ -67,6 +67,8 @@ def b_skill(c, n, scope, args, kw):
     used = getattr(c, "used", None)
     if used is not None:
         used.add("params.skill")     # the default is read through the option (no unused warning)
+    c.access.fixed("params.skill")   # what it reads: values fixed before the game starts (not opaque:
+    c.access.fixed("options.skill")  # register_builtin below), so a requirement may read it (requires:)
     if c.plain or not pure_value(src):
         return f"_skill(S, {src}, S.p['skill'])", NUM
     # a seat read plainly (it cannot fail: reading it only where the option is given changes
@@ -76,4 +78,4 @@ def b_skill(c, n, scope, args, kw):
     return f"({p} if not {o} or 'skill' not in {o} or {o}['skill'] is None else {o}['skill'][{src}])", NUM
 
 
-register_builtin("skill", b_skill, {"_skill": _skill})
+register_builtin("skill", b_skill, {"_skill": _skill}, sees_state=False)   # (_skill reads S.o and S.p only)

@@ -3,9 +3,9 @@
 Everything comes from the ruleset's merged data (``rules.data``), its card table and names,
 and the YAML source's comments, so the text always says what the engine runs. Sections:
 title and description, players, components, zones, counters, variables, parameters (their
-comments or ``doc:`` as the meaning; a table per player count where they vary), definitions,
-setup, the flow, named effects, triggers, the end of the game, scoring and tie-breaks,
-variants. The output is deterministic.
+comments or ``doc:`` as the meaning; a table per player count where they vary), requirements,
+definitions, setup, the flow, named effects, triggers, the end of the game, scoring and
+tie-breaks, variants. The output is deterministic.
 
 Steps, effects and triggers read as sentences (sentences.py), their expressions as phrases
 (phrases.py); what has no words reads as its data in backticks, so nothing is left out.
@@ -382,6 +382,12 @@ def _scoring(ex, rules, scoring):
     return out
 
 
+def _requires(ex, rules, requires):
+    """Each requirement in words, with what a game that fails it is told."""
+    return [f"- The game requires that {ex.ph.phrase(r['if'])}; a game that does not is refused: {_prose(r['message'])}."
+            for r in requires]
+
+
 def _variants(ex, rules, variants):
     out = []
     for name, spec in variants.items():
@@ -395,6 +401,7 @@ def _variants(ex, rules, variants):
 # the body from the key's value. A section whose key is absent or empty is left out.
 SECTIONS = (("components", "Components", _components), ("zones", "Zones", _zones),
             ("counters", "Counters", _counters), ("vars", "Variables", _vars), ("params", "Parameters", _params),
+            ("requires", "Requirements", _requires),
             ("define", "Definitions", _defines), ("setup", "Setup", _steps), ("flow", "Flow", _steps),
             ("effects", "Effects", _effects), ("triggers", "Triggers", _triggers), (None, "End of the game", _end),
             ("scoring", "Scoring", _scoring), ("variants", "Variants", _variants))

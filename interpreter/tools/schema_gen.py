@@ -8,7 +8,7 @@ reference's "Keys of each kind" (docs/reference.md, between its ``keys`` markers
 schema documents the keys and does not check them: the builder does, with located errors.
 
 The keys of an entry of ``zones:``, ``counters:``, ``vars:``, ``params:`` and ``triggers:``,
-and of ``scoring:``, ``board:``, ``players:``, ``teams:``, ``limits:`` and ``view:`` (contract.py ``ZONE_KEYS``...) are written into the schema,
+and of ``scoring:``, ``board:``, ``players:``, ``teams:``, ``limits:``, ``view:`` and ``requires:`` (contract.py ``ZONE_KEYS``...) are written into the schema,
 which checks them (a misspelt key: a located error with a did-you-mean), and into the
 reference's table between that section's markers. Run ``python -m interpreter.tools.schema_gen``
 after adding a kind or a key; tests/test_schema_gen.py and tests/test_reference_complete.py
@@ -26,8 +26,8 @@ from ..loading.resources import resource_dir
 from ..mechanics import STEP_KINDS
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS
 from ..play.checks.scenario_keys import ACTION_KEYS, SCENARIO_KEYS
-from ..mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, LIMITS_KEYS, PARAM_KEYS, PLAYERS_KEYS, SCORING_KEYS,
-                                  TEAMS_KEYS, TRIGGER_KEYS, VAR_KEYS, VIEW_KEYS, ZONE_KEYS, required_names)
+from ..mechanics.contract import (BOARD_KEYS, COUNTER_KEYS, LIMITS_KEYS, PARAM_KEYS, PLAYERS_KEYS, REQUIRE_KEYS,
+                                  SCORING_KEYS, TEAMS_KEYS, TRIGGER_KEYS, VAR_KEYS, VIEW_KEYS, ZONE_KEYS, required_names)
 
 KEYS_START = "<!-- keys: written by python -m interpreter.tools.schema_gen from each kind's table of keys -->"
 KEYS_END = "<!-- /keys -->"
@@ -132,7 +132,7 @@ def _with_entry_keys(section: dict, keys, *where) -> dict:
 # where each section's mapping of keys sits in its schema (a counter's: a number, or a mapping)
 ENTRY_KEYS = {"scoring": (SCORING_KEYS, ()), "board": (BOARD_KEYS, ()), "players": (PLAYERS_KEYS, ()),
               "teams": (TEAMS_KEYS, ()), "limits": (LIMITS_KEYS, ()), "view": (VIEW_KEYS, ()),
-              "triggers": (TRIGGER_KEYS, ("additionalProperties",)),
+              "triggers": (TRIGGER_KEYS, ("additionalProperties",)), "requires": (REQUIRE_KEYS, ("items",)),
               "params": (PARAM_KEYS, ("additionalProperties", "anyOf", 1)),
               "zones": (ZONE_KEYS, ("additionalProperties",)),
               "counters": (COUNTER_KEYS, ("additionalProperties", "anyOf", 1)),
@@ -179,7 +179,8 @@ def keys_reference() -> str:
 
 SECTION_TABLES = {"zone": ZONE_KEYS, "counter": COUNTER_KEYS, "variable": VAR_KEYS, "scoring": SCORING_KEYS,
                   "trigger": TRIGGER_KEYS, "board": BOARD_KEYS, "parameter": PARAM_KEYS, "players": PLAYERS_KEYS,
-                  "teams": TEAMS_KEYS, "limits": LIMITS_KEYS, "view": VIEW_KEYS, "scenario": SCENARIO_KEYS,
+                  "teams": TEAMS_KEYS, "limits": LIMITS_KEYS, "view": VIEW_KEYS, "requirement": REQUIRE_KEYS,
+                  "scenario": SCENARIO_KEYS,
                   "scenario action": ACTION_KEYS}
 
 

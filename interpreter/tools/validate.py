@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..building import load
-from ..errors import RulebookError, UsageError
+from ..errors import GameError, RulebookError, UsageError
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
@@ -192,6 +192,8 @@ def _playouts(files: list, args) -> None:
         rules = load(find_ruleset(f["path"]), f["variant"], coverage=True)   # the same games, counted
         if sets:   # a name or a value the ruleset refuses is the command's mistake, not a refused count
             rules.resolve_params(args.players or rules.player_counts[0], sets)
+        if args.players is not None and f["variant"] is None:   # so is a game its requirements refuse (requires:)
+            _refused_at_once(rules, args.players, args.seed, options)
         with settled():   # the compiled ruleset out of full garbage collections (play/simulation/workers.py)
             report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed, options)
         problems = [{**p.to_dict(), "replay": p.command(f["path"], f["variant"], items)} for p in report.problems]
@@ -200,6 +202,15 @@ def _playouts(files: list, args) -> None:
                          **findings(rules, report.records)}
         if problems or any(a.get("severity") == "error" for a in f["playouts"]["anomalies"]):
             f["ok"] = False
+
+
+def _refused_at_once(rules, players: int, seed: int, options) -> None:
+    """Raise the refusal (Refused) of the games a requirement of ``rules`` refuses; a game that
+    starts with a runtime error is left to the playouts, which report it with its seed."""
+    try:
+        rules.new_game(players, seed, options)
+    except GameError:
+        pass
 
 
 def findings(rules, records: dict) -> dict:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Callable
 
 from ...engine import rng
-from ...errors import UsageError
-from ..simulation.batch import Batch
+from ...errors import Refused, UsageError
+from ..simulation.batch import Batch, check_batch
 from ..simulation.summary import compare, summarise
 from ..simulation.workers import played
 from . import objectives as obj
@@ -104,7 +104,7 @@ class Tuner:
         """The games of a batch with these parameters; with an Optuna ``trial``, the loss is
         reported after each chunk and a hopeless trial pruned."""
         batch = replace(self.base_batch, params=params, seed=seed)
-        self.rules.resolve_params(self.s.players, params)   # refuse values the ruleset refuses, before playing
+        check_batch(self.rules, batch)   # refuse values the ruleset refuses (requires: too), before playing
         chunks = max(1, min(self.s.chunks, games)) if trial is not None else 1
         bounds = [round(games * k / chunks) for k in range(chunks + 1)]
         out: list[dict] = []
@@ -128,7 +128,12 @@ class Tuner:
             for key in ("params", "parts", "failed", "summary"):
                 trial.set_user_attr(key, same.user_attrs.get(key))
             return same.value
-        records = self.records(params, self.s.seed, self.s.games, trial)
+        try:
+            records = self.records(params, self.s.seed, self.s.games, trial)
+        except Refused as e:   # values a requirement refuses (requires:): no game to play, the trial pruned
+            trial.set_user_attr("params", params)
+            trial.set_user_attr("refused", e.message)
+            raise _optuna().TrialPruned() from None
         parts = obj.parts(self.s.objectives, records, self.s.players, self.ctx)
         trial.set_user_attr("params", params)
         trial.set_user_attr("parts", parts)
@@ -190,13 +195,16 @@ class Tuner:
         optuna = _optuna()
         complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
         if not complete:
-            raise UsageError("no trial completed: every one was pruned or failed")
+            refused = [t.user_attrs["refused"] for t in study.trials if t.user_attrs.get("refused")]
+            raise UsageError("no trial completed: every one was pruned or failed"
+                             + (f" ({len(refused)} refused by a requirement of the ruleset: {refused[-1]})" if refused else ""))
         best = min(complete, key=lambda t: (t.value, t.number))
         history = [{"number": t.number, "state": t.state.name.lower(), "loss": t.value,
                     "repeat_of": t.user_attrs.get("repeat_of"),
                     "values": {d.name: d.value_of(t.params) for d in self.s.dims if d.name in t.params},
                     "params": t.user_attrs.get("params"), "parts": t.user_attrs.get("parts"),
-                    "failed": t.user_attrs.get("failed"), "summary": t.user_attrs.get("summary")}
+                    "failed": t.user_attrs.get("failed"), "summary": t.user_attrs.get("summary"),
+                    "refused": t.user_attrs.get("refused")}
                    for t in study.trials]
         confirmation = self.confirm(best.user_attrs["params"])
         return {"ruleset": self.rules.name, "players": self.s.players, "agents": self.s.agents,

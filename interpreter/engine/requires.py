@@ -1,0 +1,103 @@
+"""A ruleset's requirements (``requires:``): the conditions on a game's parameters, options and
+player count that it must meet to start.
+
+Each requirement is checked when a game starts (``Ruleset._start``: after its parameters, options
+and teams are resolved, before its setup), and a game that fails one is refused as a player count
+the ruleset is not for is: a ``Refused`` (a UsageError) saying its message, located at the
+requirement. Its condition reads nothing of a game's state (building/requirements.py refuses one
+that does), so it is evaluated on ``Seats``: the few values of a game that are fixed before it
+starts. The same evaluation gives ``validate`` its warning for a player count whose default
+values already fail one (``default_failures``).
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from ..errors import Location, Refused, UsageError
+from ..expr.messages import describe
+from ..expr.runtime import RUNTIME_ERRORS
+
+
+class Requirement(NamedTuple):
+    fn: Callable                # the compiled condition, f(S, me, L)
+    text: str                   # its text, as written
+    message: str                # what a refusal says
+    loc: Location | None        # where it is written
+    reads: tuple                # what it reads of a game (num_players, params.NAME...), in the order written
+
+
+class Seats:
+    """What a requirement may read of a game about to start: its seats, teams, parameters and
+    options (the names a blank state gives them, engine/state.py ``blank``)."""
+    __slots__ = ("rules", "n", "players", "members", "teams", "tm", "p", "o")
+
+    def __init__(self, rules, players: int, params: dict, options: dict, members):
+        self.rules, self.n, self.players, self.p, self.o = rules, players, list(range(players)), params, options
+        self.members = tuple(tuple(m) for m in members)
+        self.teams = list(range(len(self.members)))
+        tm = [0] * players
+        for t, ms in enumerate(self.members):
+            for seat in ms:
+                tm[seat] = t
+        self.tm = tuple(tm)
+
+
+def unmet(rules, players: int, params: dict, options: dict, members) -> tuple[Requirement, str] | None:
+    """The first requirement of ``rules`` a game of these values does not meet, with why: its
+    message, or what went wrong evaluating it (a runtime error: the game is refused too)."""
+    if not rules.requires:
+        return None
+    seats = Seats(rules, players, params, options, members)
+    for req in rules.requires:
+        try:
+            met = req.fn(seats, None, None)
+        except RUNTIME_ERRORS as e:
+            return req, f"its condition could not be evaluated: {describe(e)}"
+        if not met:
+            return req, req.message
+    return None
+
+
+def check(rules, players: int, params: dict, options: dict, members) -> None:
+    """Refuse (``Refused``) a game of ``rules`` with these values that fails a requirement."""
+    found = unmet(rules, players, params, options, members)
+    if found is None:
+        return
+    req, why = found
+    variant = f" (variant {rules.variant})" if rules.variant else ""
+    here = _values(req, players, params)
+    raise Refused(f"{rules.name}{variant} refuses this game: {why}", req.loc,
+                  hint=f"it requires {req.text}" + (f"; here {here}" if here else ""))
+
+
+def default_failures(rules) -> list[tuple[Requirement, int, str]]:
+    """(requirement, player count, why) for each player count whose default values (no
+    parameter given, no option) fail a requirement: the first it fails."""
+    out = []
+    for n in rules.player_counts:
+        try:
+            params, members = rules.resolve_params(n, {}), rules.team_members(n)
+        except UsageError:   # a count without a parameter's value or teams: refused for that already
+            continue
+        found = unmet(rules, n, params, {}, members)
+        if found is not None:
+            out.append((found[0], n, found[1]))
+    return out
+
+
+def _values(req: Requirement, players: int, params: dict) -> str:
+    """The values a requirement read of the game refused: "num_players is 10, params.ranks is 2"."""
+    shown = []
+    for name in req.reads:
+        if name == "num_players":
+            shown.append(f"num_players is {players}")
+        elif name.startswith("params.") and name[len("params."):] in params:
+            shown.append(f"{name} is {_plain(params[name[len('params.'):]])}")
+    return ", ".join(shown)
+
+
+def _plain(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
