@@ -106,11 +106,13 @@ class Choose(AskOnce):
         if self.who_me:
             found = [*g.assign(self.options, "_options", me, pad + "    ")]
             who, offered, test = me, self._offered(g, "_options"), f"_options and {me} is not None"
-        else:   # (the seat first, then its options, as the run finds them: none asked, no option)
+        else:   # (the seat first, then its options, as the run finds them: none asked, no option; the
+            # seat tested once, where nobody asked leaves no option)
             found = [*g.assign(self.who, "_asked", me, pad + "    "), f"{pad}    if _asked is not None:",
                      *g.assign(self.options, "_options", "_asked", pad + "        "),
-                     f"{pad}        _options = {self._offered(g, '_options')}"]
-            who, offered, test = "_asked", "_options", "_asked is not None and _options"
+                     f"{pad}        _options = {self._offered(g, '_options')}",
+                     f"{pad}    else:", f"{pad}        _options = ()"]
+            who, offered, test = "_asked", "_options", "_options"
         asked = f"({who}, {offered})"
         return [*g.found(self, found, pad, push, failed),
                 f"{pad}if {test}:",
