@@ -109,15 +109,22 @@ def asked(m) -> tuple:
 
 
 def _theirs(text: str) -> str:
-    """A phrase's "you" and "your" (words of their own, punctuation aside) as "they" and "their"."""
+    """A phrase's "you" and "your" (words of their own, punctuation aside) as "they" (the subject
+    of a verb: "they are", "they cannot afford"), "them" (an object: "other than them", "them plus
+    1") and "their"."""
     out = []
-    for word in text.split(" "):
+    words = text.split(" ")
+    for i, word in enumerate(words):
         core = word.strip("()[],.:;*")
-        out.append(word.replace(core, THEIRS[core]) if core in THEIRS else word)
+        if core == "you":
+            subject = i + 1 < len(words) and word == core and words[i + 1] in SUBJECT_VERBS
+            out.append(word.replace(core, "they" if subject else "them"))
+        else:
+            out.append(word.replace(core, "their") if core == "your" else word)
     return " ".join(out)
 
 
-THEIRS = {"you": "they", "your": "their"}
+SUBJECT_VERBS = frozenset({"are", "can", "cannot", "have", "hold", "may", "must", "do"})   # "you" before them: "they"
 
 
 def quoted(lines: list[str], doc, depth: int) -> list[str]:
@@ -207,7 +214,7 @@ def _choose(ex, m, rest, depth, loc):
     if m.get("simultaneous") is True:
         who = ex.ph.noun(m.get("who", "players"), loc)
         head = (f"{_cap(who.the()) if who else 'The players'} each choose, at once and in secret, "
-                f"{var} from {options}; the choices are revealed together")
+                f"{var} from {_theirs(options)}; the choices are revealed together")
         then = "then, for each chooser (as that player)"
     else:
         theirs, then = asked(m)
