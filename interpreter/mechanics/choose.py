@@ -6,7 +6,7 @@ once, none seeing what the others chose: each is asked in turn on the same state
 changes until all have chosen), the choices are held in the step's frame, hidden from the other
 seats (an observation shows who has chosen, not what; a log redacted for another seat shows
 "?"), then revealed together into the variable, a list with one value per seat (none for a
-seat that did not choose), and ``then`` runs once per chooser with ``me`` = that chooser.
+seat that did not choose), and ``then`` runs once per seat that chose, with ``me`` = that seat.
 """
 from __future__ import annotations
 
@@ -223,15 +223,19 @@ class Simultaneous(Step):
                 return UNCHANGED
             frame[POS] += 1            # nothing to choose from: this seat's choice is none
         choices = list(frame[CHOICES])      # every seat has chosen: revealed together
+        # (then: for each seat that chose; one whose choice is none may have had no option, which the
+        # state as it was asked, unchanged until the reveal, tells)
+        then = self.then
+        chose = [] if then is None else [seat for seat in seats if choices[seat] is not None or self.options_of(S, seat)]
         S.stack.pop()
         S.set_var(self.var, choices)
         if S.ev is not None:
             S.ev.append({"ev": "reveal", "var": self.var, "value": choices})
         if S.kn is not None and self.option_type == CARD and S.rules.visibility.var_public(self.var):
             tell(S, [c for c in choices if c is not None], (1 << S.n) - 1)   # every seat knows where they lie
-        if self.then is not None:
-            for seat in seats:
-                self.then(S, seat, None)
+        if then is not None:
+            for seat in chose:
+                then(S, seat, None)
         return None
 
     def resolve(self, S, frame, value):
