@@ -228,12 +228,13 @@ def _choose(ex, m, rest, depth, loc):
 
 def _branch(ex, m, rest, depth, loc):
     out = [_bullet(depth, ex.who(m.get("who"), loc, "choose", "chooses") + " one of:")]
-    theirs = asked(m)[0]   # (the conditions; an alternative's steps run as before it)
+    theirs, then = asked(m)   # (the conditions read for the seat asked; the chosen steps run as it)
+    steps_as = then[4:]
     for name, opt in (m.get("options") or {}).items():
         opt = opt if isinstance(opt, dict) else {}
         cond = f", if {theirs(ex.p(opt['if'], loc))}" if "if" in opt else ""
         if opt.get("steps"):
-            out += quoted(ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
+            out += quoted(ex.block(f"**{name}**{cond}{steps_as}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
         else:
             out += quoted([_bullet(depth + 1, f"**{name}**{cond}: nothing.")], opt.get("doc"), depth + 1)
     if m.get("if_none"):
