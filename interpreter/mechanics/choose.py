@@ -108,10 +108,10 @@ class Choose(AskOnce):
             who, offered, test = me, self._offered(g, "_options"), f"_options and {me} is not None"
         else:   # (the seat first, then its options, as the run finds them: none asked, no option; the
             # seat tested once, where nobody asked leaves no option)
-            found = [*g.assign(self.who, "_asked", me, pad + "    "), f"{pad}    if _asked is not None:",
+            found = [*g.assign(self.who, "_asked", me, pad + "    "), f"{pad}    if _asked is None:",
+                     f"{pad}        _options = ()", f"{pad}    else:   # (last: no jump after it)",
                      *g.assign(self.options, "_options", "_asked", pad + "        "),
-                     f"{pad}        _options = {self._offered(g, '_options')}",
-                     f"{pad}    else:", f"{pad}        _options = ()"]
+                     f"{pad}        _options = {self._offered(g, '_options')}"]
             who, offered, test = "_asked", "_options", "_options"
         asked = f"({who}, {offered})"
         return [*g.found(self, found, pad, push, failed),
@@ -225,17 +225,17 @@ class Simultaneous(Step):
         choices = list(frame[CHOICES])      # every seat has chosen: revealed together
         # (then: for each seat that chose; one whose choice is none may have had no option, which the
         # state as it was asked, unchanged until the reveal, tells)
-        then = self.then
-        chose = [] if then is None else [seat for seat in seats if choices[seat] is not None or self.options_of(S, seat)]
+        chose = seats if self.then is None or None not in choices else [
+            seat for seat in seats if choices[seat] is not None or self.options_of(S, seat)]
         S.stack.pop()
         S.set_var(self.var, choices)
         if S.ev is not None:
             S.ev.append({"ev": "reveal", "var": self.var, "value": choices})
         if S.kn is not None and self.option_type == CARD and S.rules.visibility.var_public(self.var):
             tell(S, [c for c in choices if c is not None], (1 << S.n) - 1)   # every seat knows where they lie
-        if then is not None:
+        if self.then is not None:
             for seat in chose:
-                then(S, seat, None)
+                self.then(S, seat, None)
         return None
 
     def resolve(self, S, frame, value):
