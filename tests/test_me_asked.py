@@ -218,19 +218,20 @@ def test_a_simultaneous_choice_offers_each_chooser_its_own_options(tmp_path):
 
 
 def test_a_simultaneous_choice_s_then_runs_only_for_the_seats_that_chose(tmp_path):
-    """A seat with no option chooses nothing (its none) and its then: does not run; an option
-    read again after the reveal would differ (the options read the variable revealed into)."""
+    """A seat with no option chooses nothing (its none) and its then: does not run; a seat that
+    chose the option none does run it. (Its options read again after the reveal would differ:
+    they read the variable revealed into.)"""
     r = load(tmp_path, """
-        - choose: {options: "[] if me == 1 or bids != none else [me]", as: bids, simultaneous: true,
+        - choose: {options: "[] if me == 1 or bids != none else [none, me]", as: bids, simultaneous: true,
                    then: [{gain: {counter: points, amount: 10}}]}
     """, deal=False)
     for rules in (r, reference(r)):
         S = rules.new_game(3)
-        assert S.current_player() == 0 and S.legal_actions() == ["0"]
-        S.apply("0")
+        assert S.current_player() == 0 and S.legal_actions() == ["none", "0"]
+        S.apply("none")
         assert S.current_player() == 2
         S.apply("2")
-        assert S.is_terminal() and S.v["bids"] == [0, None, 2] and S.c["points"] == [15, 5, 15]
+        assert S.is_terminal() and S.v["bids"] == [None, None, 2] and S.c["points"] == [15, 5, 15]
 
 
 def test_a_trick_offers_each_player_the_cards_playable_for_it(tmp_path):
