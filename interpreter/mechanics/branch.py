@@ -9,25 +9,27 @@
           pass:   {}                  # an alternative that does nothing
 
 The options whose ``if`` holds for the seat asked (``me`` = ``who``) are offered, labelled by
-their names, in declaration order; the chosen one's steps run as where the branch stands. With
-none, the step is skipped. (This is how a turn offers its "moves".)
+their names, in declaration order; the chosen one's steps run for the seat that chose: where
+``who`` is another than ``me`` (or ``as:`` is written), that seat is held in the variable ``as``
+(default ``chooser``), ``me`` in those steps, as a turn's player is in its steps. With none, the
+step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.names import state_read
+from ..expr.names import state_read, var_write
 from ..expr.parser import as_expr
-from ..expr.types import BOOL, STR
-from .ask_once import AskOnce
-from .base import IF_NONE_KEY, WHO, Step, step_kind
+from ..expr.types import BOOL, PLAYER, STR
+from .ask_once import SEAT_ASKED, AskOnce
+from .base import IF_NONE_KEY, WHO, Step, StepScope, step_kind
 from .contract import Key, key_names
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (me = the seat asked; default: always)"),
-               Key("steps", "steps", "what the alternative does (me: as where the branch stands)"),
+               Key("steps", "steps", "what the alternative does (me = the seat that chose)"),
                Key("doc", "text", "what it is, for people"))
 
 
@@ -36,6 +38,8 @@ OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds
           Key("prompt", "text", "the decision's name", default="action"),
           Key("options", "mapping", "the alternatives, offered by name while their if holds", required=True,
               keys=OPTION_KEYS, named=True),
+          Key("as", "variable name", "the variable holding the seat that chose, me in the alternative's steps "
+              "(declared where who is not me or as is written)", default="chooser"),
           IF_NONE_KEY))
 class Branch(AskOnce):
     option_type = STR
@@ -47,6 +51,8 @@ class Branch(AskOnce):
     conds: list[ExprFn | None]
     bodies: list[Step]
     offers: Callable[..., Any] | None   # all the conditions in one call: f(S, me, L) -> indexes that hold
+    var: str | None                     # the variable holding the seat that chose (None: me is that seat)
+    watched = False                     # whether a trigger or end condition reads it (settle)
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -55,6 +61,10 @@ class Branch(AskOnce):
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []
         has_me = scope.has_me or not s.who_me   # the conditions are the seat asked's (me = who)
+        s.var = None   # the alternatives' steps run for the seat that chose: me = this variable
+        if not s.who_me or "as" in main:
+            s.var = ctx.declare_var(main.get("as", "chooser"), PLAYER, (*p, "as"))
+        inner = scope if s.var is None else StepScope(s.var)
         texts = []   # the conditions' texts (None: always offered), for compile_offers
         options = main.get("options") or {}
         if not isinstance(options, dict) or not options:
@@ -70,7 +80,7 @@ class Branch(AskOnce):
             s.names.append(str(name))
             s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=has_me, expect=BOOL) if "if" in opt else None)
             texts.append(opt.get("if"))
-            s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), scope))
+            s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), inner))
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
             offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
@@ -102,20 +112,28 @@ class Branch(AskOnce):
     # resolve exists only as the Python its generator writes (building/flowgen.py)
     resolve = Step.resolve
 
+    def settle(self, quiet, watched_vars):
+        self.watched = self.var is not None and self.var in watched_vars
+
     def resolve_source(self, g):
-        """The chosen alternative's steps take the branch's place. Specialised: they run at once
-        (the game loop's next iteration written in: the answer changed nothing a check reads),
-        asking their first question in the same call."""
+        """The seat that chose into ``as`` (where there is one), then the chosen alternative's steps
+        take the branch's place. Specialised: they run at once (the game loop's next iteration
+        written in: the answer changed nothing a check reads), asking their first question in the
+        same call; where a check reads ``as``, the loop checks first."""
         lines = [f"def Q{self.index}(S, frame, value):",
                  f"    if {state_read('ev')} is not None:",
                  f"        {state_read('ev')}.append({{'ev': 'branch', 'option': {tuple(self.names)!r}[value]}})"]
+        if self.var is not None:
+            lines.append(f"    {var_write(self.var, f'frame[{SEAT_ASKED}]')}")
         last = len(self.bodies) - 1
         for k, body in enumerate(self.bodies):
             pad = "    " if last == 0 else "        "
             if last:
                 lines.append("    else:" if k == last else f"    {'if' if k == 0 else 'elif'} value == {k}:")
+            at_once = g.runs_on and not self.watched
             lines += [f"{pad}{state_read('stack')}[-1] = f = {g.enter(body)}",
-                      *([f"{pad}return U"] if not g.runs_on else g.next_step(None, body, "f", pad, asked=True))]
+                      *([f"{pad}return {'None' if self.watched else 'U'}"] if not at_once
+                        else g.next_step(None, body, "f", pad, asked=True))]
         return "\n".join(lines)
 
     def label(self, S, value):

@@ -6,7 +6,7 @@ once, none seeing what the others chose: each is asked in turn on the same state
 changes until all have chosen), the choices are held in the step's frame, hidden from the other
 seats (an observation shows who has chosen, not what; a log redacted for another seat shows
 "?"), then revealed together into the variable, a list with one value per seat (none for a
-seat that did not choose), and ``then`` runs once per chooser with ``me`` = that chooser.
+seat that did not choose), and ``then`` runs once per seat that chose, with ``me`` = that seat.
 """
 from __future__ import annotations
 
@@ -106,11 +106,13 @@ class Choose(AskOnce):
         if self.who_me:
             found = [*g.assign(self.options, "_options", me, pad + "    ")]
             who, offered, test = me, self._offered(g, "_options"), f"_options and {me} is not None"
-        else:   # (the seat first, then its options, as the run finds them: none asked, no option)
-            found = [*g.assign(self.who, "_asked", me, pad + "    "), f"{pad}    if _asked is not None:",
+        else:   # (the seat first, then its options, as the run finds them: none asked, no option; the
+            # seat tested once, where nobody asked leaves no option)
+            found = [*g.assign(self.who, "_asked", me, pad + "    "), f"{pad}    if _asked is None:",
+                     f"{pad}        _options = ()", f"{pad}    else:   # (last: no jump after it)",
                      *g.assign(self.options, "_options", "_asked", pad + "        "),
                      f"{pad}        _options = {self._offered(g, '_options')}"]
-            who, offered, test = "_asked", "_options", "_asked is not None and _options"
+            who, offered, test = "_asked", "_options", "_options"
         asked = f"({who}, {offered})"
         return [*g.found(self, found, pad, push, failed),
                 f"{pad}if {test}:",
@@ -221,6 +223,10 @@ class Simultaneous(Step):
                 return UNCHANGED
             frame[POS] += 1            # nothing to choose from: this seat's choice is none
         choices = list(frame[CHOICES])      # every seat has chosen: revealed together
+        # (then: for each seat that chose; one whose choice is none may have had no option, which the
+        # state as it was asked, unchanged until the reveal, tells)
+        chose = seats if self.then is None or None not in choices else [
+            seat for seat in seats if choices[seat] is not None or self.options_of(S, seat)]
         S.stack.pop()
         S.set_var(self.var, choices)
         if S.ev is not None:
@@ -228,7 +234,7 @@ class Simultaneous(Step):
         if S.kn is not None and self.option_type == CARD and S.rules.visibility.var_public(self.var):
             tell(S, [c for c in choices if c is not None], (1 << S.n) - 1)   # every seat knows where they lie
         if self.then is not None:
-            for seat in seats:
+            for seat in chose:
                 self.then(S, seat, None)
         return None
 

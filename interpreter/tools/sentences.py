@@ -109,15 +109,22 @@ def asked(m) -> tuple:
 
 
 def _theirs(text: str) -> str:
-    """A phrase's "you" and "your" (words of their own, punctuation aside) as "they" and "their"."""
+    """A phrase's "you" and "your" (words of their own, punctuation aside) as "they" (the subject
+    of a verb: "they are", "they cannot afford"), "them" (an object: "other than them", "them plus
+    1") and "their"."""
     out = []
-    for word in text.split(" "):
+    words = text.split(" ")
+    for i, word in enumerate(words):
         core = word.strip("()[],.:;*")
-        out.append(word.replace(core, THEIRS[core]) if core in THEIRS else word)
+        if core == "you":
+            subject = i + 1 < len(words) and word == core and words[i + 1] in SUBJECT_VERBS
+            out.append(word.replace(core, "they" if subject else "them"))
+        else:
+            out.append(word.replace(core, "their") if core == "your" else word)
     return " ".join(out)
 
 
-THEIRS = {"you": "they", "your": "their"}
+SUBJECT_VERBS = frozenset({"are", "can", "cannot", "have", "hold", "may", "must", "do"})   # "you" before them: "they"
 
 
 def quoted(lines: list[str], doc, depth: int) -> list[str]:
@@ -207,7 +214,7 @@ def _choose(ex, m, rest, depth, loc):
     if m.get("simultaneous") is True:
         who = ex.ph.noun(m.get("who", "players"), loc)
         head = (f"{_cap(who.the()) if who else 'The players'} each choose, at once and in secret, "
-                f"{var} from {options}; the choices are revealed together")
+                f"{var} from {_theirs(options)}; the choices are revealed together")
         then = "then, for each chooser (as that player)"
     else:
         theirs, then = asked(m)
@@ -221,12 +228,13 @@ def _choose(ex, m, rest, depth, loc):
 
 def _branch(ex, m, rest, depth, loc):
     out = [_bullet(depth, ex.who(m.get("who"), loc, "choose", "chooses") + " one of:")]
-    theirs = asked(m)[0]   # (the conditions; an alternative's steps run as before it)
+    theirs, then = asked(m)   # (the conditions read for the seat asked; the chosen steps run as it)
+    steps_as = then[4:]
     for name, opt in (m.get("options") or {}).items():
         opt = opt if isinstance(opt, dict) else {}
         cond = f", if {theirs(ex.p(opt['if'], loc))}" if "if" in opt else ""
         if opt.get("steps"):
-            out += quoted(ex.block(f"**{name}**{cond}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
+            out += quoted(ex.block(f"**{name}**{cond}{steps_as}", opt["steps"], depth + 1, loc), opt.get("doc"), depth + 1)
         else:
             out += quoted([_bullet(depth + 1, f"**{name}**{cond}: nothing.")], opt.get("doc"), depth + 1)
     if m.get("if_none"):
