@@ -141,4 +141,4 @@ def test_explain_says_a_choice_is_simultaneous_and_a_counter_a_family(capsys):
     out = capsys.readouterr().out
     assert "The players each choose, at once and in secret, the bid from" in out
     assert "the choices are revealed together" in out
-    assert "metal (one per key: params.metals)" in out
+    assert "| metal | each player | 0 | everyone | one per key: params.metals;" in out   # (a family, in the counters table)
