@@ -41,6 +41,7 @@ class Problem:
     decisions: int        # decisions made before the problem showed
     message: str
     loc: Location | None = None
+    calls: tuple = ()     # an error inside a declared effect: where it was called, the nearest first
 
     def command(self, path: str, variant: str | None = None) -> str:
         """The command that replays the game."""
@@ -49,7 +50,8 @@ class Problem:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "players": self.players, "seed": self.seed, "decisions": self.decisions,
-                "message": self.message, "loc": str(self.loc) if self.loc else None}
+                "message": self.message, "loc": str(self.loc) if self.loc else None,
+                **({"calls": [str(at) for at in self.calls]} if self.calls else {})}
 
 
 @dataclass
@@ -95,8 +97,8 @@ def play_one(rules, players: int, seed: int, options: dict | None = None, record
     agents = [RandomAgent(agent_seed(seed, seat), seat) for seat in range(players)]   # (as `rulebook play` seeds them)
     decisions = 0
 
-    def problem(kind, message, loc=None):
-        return Problem(kind, players, seed, decisions, message, loc), decisions
+    def problem(kind, message, loc=None, calls=()):
+        return Problem(kind, players, seed, decisions, message, loc, calls), decisions
 
     try:
         cov = GameCoverage(rules) if rules.probes is not None else None
@@ -125,7 +127,7 @@ def play_one(rules, players: int, seed: int, options: dict | None = None, record
     except BudgetExceeded as e:
         return problem("budget", e.message, e.loc)
     except GameError as e:
-        return problem("error", e.message, e.loc)
+        return problem("error", e.message, e.loc, e.calls)
 
 
 def _broken_invariant(rules, S):
