@@ -257,11 +257,39 @@ def test_docs_errors_md_quotes_these_messages(tmp_path, monkeypatch, capsys):
     assert "```text\n" + problem + "\n```" in doc
 
 
+def test_a_loop_compiled_again_without_its_tallies_keeps_its_lines_items(tmp_path):
+    """A for_each whose body writes the zone it counts is compiled twice (building/effects.py
+    ``tallied``): the lines of the first compile are dropped with their items, so the items
+    of the lines after it are theirs."""
+    text = HEAD + """effects:
+  draw:
+    - for_each:
+        in: "[1, 2]"
+        as: r
+        do:
+          - set: {x: "x + count(pool where rank == r)"}
+          - move: {from: pool, to: hand, cards: "pool where rank == r and x > 100"}
+    - set: {drawn: "last(pool)"}
+    - move: {from: pool, to: hand, cards: "[drawn]"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - draw
+        - choose: {options: "hand", as: drawn, prompt: look}
+"""
+    _, loc, _ = located(load_text(tmp_path, text))
+    assert loc == at(text, 'move: {from: pool, to: hand, cards: "[drawn]"}', tmp_path / "g.yaml")
+
+
 @pytest.mark.parametrize("name", BUNDLED)
 def test_every_effect_list_written_in_place_is_found_in_the_module(name):
     """Each effect list the flow generator writes in place is in the module's text as it wrote
-    it (its lines are found by its heading comment when an error is located there)."""
+    it (its lines are found by its heading comment when an error is located there), and each
+    compiled effect list has an item (or none) for each line of its code."""
     lines = bundled(name).effect_lines
+    for fn in lines.functions:
+        assert len(fn.lines) == fn.code.count("\n") and len(fn.owners) == len(fn.body[0])
     text = [x.strip() for x in lines.text.split("\n")]
     for run, _ in lines.written:
         flat = [x.strip() for line in run for x in line.split("\n")]

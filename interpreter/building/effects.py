@@ -363,7 +363,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             written = {zone for zone, _ in loop.made
                        if may_write(notes.frozen(), zone, named, ctx.triggers.enter, ctx.triggers.live)}
             if written:
-                del em.lines[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
+                del em.lines[lines:], em.owners[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
                 self._forget(diags, probes)
                 compiler.spent, ctx.work, ctx.errors = spent, work, errors
                 loop.refused |= written
