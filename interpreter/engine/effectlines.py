@@ -20,10 +20,13 @@ MODULE = "__rulebook_module__"
 class EffectLines:
     """The lines of one ruleset's generated effect code, each with the effect items it comes from."""
 
-    def __init__(self, functions, ns: dict, text: str, written: list):
+    def __init__(self, functions, ns: dict, text: str, written: list, listed=frozenset()):
         self.functions = functions   # every compiled effect list (fn.lines, fn.effect)
-        self.ns = ns                 # the module's globals: the frames running its code have them
+        # the module's globals, which the frames running its code have; and those of the compiled
+        # tier's module (accel/rulesets.py), the same text compiled, whose frames are at its lines
+        self.spaces = [ns]
         self.text, self.written = text, written
+        self.listed = listed         # id() of the effect lists whose code is the module's (listing.py graft)
         self._module: dict | None = None   # line of the module -> its items (made at the first error)
 
     def chain(self, e: BaseException, part=None) -> list:
@@ -42,7 +45,7 @@ class EffectLines:
                 k = tb.tb_lineno - code.co_firstlineno
                 loc = fn.lines[k] if 0 <= k < len(fn.lines) else None
                 parts.append(() if loc is None else ((loc, getattr(fn, "effect", None)),))
-            elif below and frame.f_globals.get(MODULE, frame.f_globals) is self.ns:
+            elif below and any(frame.f_globals.get(MODULE, frame.f_globals) is ns for ns in self.spaces):
                 parts.append(self.module_lines().get(tb.tb_lineno, ()))
             tb = tb.tb_next
         found: list = []
@@ -54,15 +57,17 @@ class EffectLines:
         return found
 
     def module_lines(self) -> dict:
-        """Each line of the module (from 1) in an effect list written in place -> its items: each
-        list's lines found where its heading comment is."""
+        """Each line of the module (from 1) in an effect list -> its items: a list's own function
+        from its def (for a frame of the compiled tier, which runs the module's text compiled), a
+        list written in place where its heading comment is."""
         if self._module is None:
+            self._module = {fn.__code__.co_firstlineno + k: ((loc, getattr(fn, "effect", None)),)
+                            for fn in self.functions if id(fn) in self.listed for k, loc in enumerate(fn.lines) if loc}
             lines = [x.strip() for x in self.text.split("\n")]
             headings: dict = {}
             for k, x in enumerate(lines):
                 if x.startswith("# ") and x.endswith(", written in place"):
                     headings.setdefault(x, []).append(k)
-            self._module = {}
             for run, items in self.written:
                 flat = [(x.strip(), at) for line, at in zip(run, items) for x in line.split("\n")]
                 for k in headings.get(flat[0][0], ()) if flat else ():
