@@ -45,6 +45,9 @@ class Diagnostic:
     severity: str = "error"   # "error" or "warning"
     hint: str | None = None
     span: int = 1             # caret length
+    # the items that called the declared effect it arose in, the nearest first (a runtime error
+    # inside a declared effect: engine/effectlines.py), each shown as "called from LOC: its line"
+    calls: tuple = ()
 
     def format(self) -> str:
         head = f"{self.severity}[{self.code}]: {self.message}"
@@ -62,6 +65,7 @@ class Diagnostic:
             pad = "".join("\t" if c == "\t" else " " for c in src[:col - 1]).ljust(col - 1)
             width = max(1, min(self.span, len(src) - col + 1))
             out += ["    " + src, "    " + pad + "^" * width]
+        out += [f"  {called_from(at)}" for at in self.calls]
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
@@ -70,7 +74,16 @@ class Diagnostic:
         loc = self.loc
         return {"path": loc.path if loc else None, "line": loc.line if loc else None,
                 "col": loc.col if loc else None, "severity": self.severity,
-                "code": self.code, "message": self.message, "hint": self.hint}
+                "code": self.code, "message": self.message, "hint": self.hint,
+                **({"calls": [str(at) for at in self.calls]} if self.calls else {})}
+
+
+def called_from(loc: Location | str) -> str:
+    """A call site as an error names it: ``called from g.yaml:12:7: - draw`` (its line, if known;
+    ``loc``: a Location, or one as text)."""
+    path, line = (loc.path, loc.line) if isinstance(loc, Location) else (str(loc).rsplit(":", 2) + ["", ""])[:2]
+    src = source_line(path, int(line)) if str(line).isdigit() else None
+    return f"called from {loc}" + (f": {src.strip()}" if src and src.strip() else "")
 
 
 QUOTE_WIDTH = 160   # characters of a source line quoted under a diagnostic
@@ -83,10 +96,10 @@ class RulebookError(Exception):
 
     def __init__(self, message_or_diagnostics: str | Diagnostic | Iterable[Diagnostic],
                  loc: Location | None = None, code: str | None = None,
-                 hint: str | None = None, span: int = 1):
+                 hint: str | None = None, span: int = 1, calls: tuple = ()):
         m = message_or_diagnostics
         if isinstance(m, str):
-            diags = [Diagnostic(m, loc, code or self.default_code, hint=hint, span=span)]
+            diags = [Diagnostic(m, loc, code or self.default_code, hint=hint, span=span, calls=calls)]
         elif isinstance(m, Diagnostic):
             diags = [m]
         else:
@@ -98,6 +111,11 @@ class RulebookError(Exception):
     @property
     def loc(self) -> Location | None:
         return self.diagnostics[0].loc if self.diagnostics else None
+
+    @property
+    def calls(self) -> tuple:
+        """Where the declared effect the error arose in was called from, the nearest first (Diagnostic.calls)."""
+        return self.diagnostics[0].calls if self.diagnostics else ()
 
     @property
     def message(self) -> str:
@@ -177,11 +195,14 @@ def unknown_name_message(kind: str, name: str, candidates: Iterable[str]) -> tup
     return f"unknown {kind} '{name}'", (f"did you mean '{close}'?" if close else None)
 
 
-def tag_origin(e: BaseException, what: str, loc) -> None:
+def tag_origin(e: BaseException, what: str, loc, part=None) -> None:
     """Note on a runtime error the rule part it arose in (``what``: "trigger closing_card",
-    "end_when"...), unless a more precise part already did: the engine reports it there."""
+    "end_when"...), unless a more precise part already did: the engine reports it there.
+    ``part``: its compiled function, when known (what ran below it is what the error arose in:
+    engine/effectlines.py)."""
     if getattr(e, "rulebook_where", None) is None:
         e.rulebook_where = (what, loc)   # type: ignore[attr-defined]  # (our note, on any exception)
+        e.rulebook_part = part   # type: ignore[attr-defined]
 
 
 def raised_in(e: BaseException, part) -> bool:

@@ -97,6 +97,8 @@ def use_compiled(rules, written=None) -> bool:
                        ("apply_index", ns.get("apply_index", rules.apply_index))):
         object.__setattr__(rules, key, value)   # (a frozen Ruleset: the same functions, compiled)
     rules.layout.cls.apply_index = rules.apply_index   # (its states' own: engine/ruleset.py freeze)
+    if getattr(rules, "effect_lines", None) is not None:   # (its frames run the module's text at its lines)
+        rules.effect_lines.spaces.append(ns)
     for step in _taking(rules):   # the generated functions a step's own code calls (a grid's prices)
         step.put_compiled(lambda fn: ns.get(_name(fn, spaces), fn))
     return True

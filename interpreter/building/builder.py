@@ -460,7 +460,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
 
     def generate(self, r) -> None:
         """The ruleset's generated flow code (a checker that wants only the diagnostics skips it)."""
-        r.runs, r.resolves, r.advance, r.apply_index, r.flow_source, r.module_source = compile_flow(r)
+        r.runs, r.resolves, r.advance, r.apply_index, r.flow_source, r.module_source = compile_flow(r, lists=self.fx.functions)
 
 
 def holds_steps(item) -> bool:

@@ -62,6 +62,8 @@ class DeclaredEffects:
         self.weight[name] = compiler.spent - spent
         compiler.spent = spent
         self._compiling.pop()
+        if fn is not None:   # (its items' locations name the effect they belong to: engine/effectlines.py)
+            fn.effect = name
         self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, *args: None)
         self._done.add(name)
 

@@ -23,7 +23,7 @@ from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
 from .declared import DeclaredEffects, parameter
 from .targets import Targets
-from .emitter import Emitter
+from .emitter import Emitter, per_line
 from .rulelines import by_rule
 from .watch import may_write
 
@@ -57,6 +57,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         self._done: set[str] = set()
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
         self.sites: dict[str, set] = {}    # declared effect -> the paths of the items calling it (call)
+        self.functions: list = []          # every effect list compiled (engine/effectlines.py maps their lines)
 
     # ------------------------------------------------------------------ entry points
     def compile(self, items, path, locals=None, has_me=True, name="fx", first=0, params=None, by_name=False):
@@ -116,6 +117,10 @@ class EffectCompiler(DeclaredEffects, Targets):
         # whether running it may count a pass against the budget and test it (a for_each): a step
         # running it tests the budget at the count the reference has then (flowgen.FlowSource.next_step)
         fn.counts = body[5] or self.may_end(access, "counts")
+        # where each statement of its body comes from (the location of its effect item), and each line
+        # of its code from the def: a runtime error's line names the item that failed (engine/effectlines.py)
+        fn.owners, fn.lines = body[6], body[7]
+        self.functions.append(fn)
         if isinstance(params, dict):   # (a hook's: the locals it reads, in their order)
             fn.params = tuple(k for k in params if k in access.locals)
         return by_rule(fn, fn.loc, src)
@@ -144,8 +149,10 @@ class EffectCompiler(DeclaredEffects, Targets):
         marks = tuple((len(own) + at, depth - 1, tuple(writes)) for at, depth, writes in em.marks)
         events = tuple((len(own) + at, column - 4) for at, column in em.events)
         calls = tuple((len(own) + at, depth - 1, *rest) for at, depth, *rest in em.calls)
+        owners = (None,) * len(own) + tuple(em.owners)   # (the item of each statement, and of each line from the def)
+        lines = (None,) * (1 + len(head) - len(own)) + per_line((*own, *em.lines), owners)
         return src, notes.frozen(), (tuple(line[4:] for line in (*own, *em.lines)), em.local_dict, marks, events,
-                                     calls, em.counts)
+                                     calls, em.counts, owners, lines)
 
     def may_end(self, access: Access, what: str = "ends") -> bool:
         """Whether code touching ``access`` may end the game: it has an ``end_game`` (in any
@@ -192,13 +199,16 @@ class EffectCompiler(DeclaredEffects, Targets):
             em.marks.append((len(em.lines), em.depth, writes))
         if not items:
             em.line("pass")
+        outer = em.item
         for i, item in enumerate(items, first):
+            em.item = self.ctx.smap.key_loc((*path, i))   # (its lines name it: Emitter.owners)
             if not marked or isinstance(item, dict) and ("if" in item or "switch" in item):
                 self.item(em, item, (*path, i), locals, has_me)
                 continue
             with self.access.recording() as notes:
                 self.item(em, item, (*path, i), locals, has_me)
             writes.append(notes.frozen())
+        em.item = outer
 
     def item(self, em, item, path, locals, has_me):
         self.ctx.grow(path)   # (building/bounded.py)
@@ -353,7 +363,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             written = {zone for zone, _ in loop.made
                        if may_write(notes.frozen(), zone, named, ctx.triggers.enter, ctx.triggers.live)}
             if written:
-                del em.lines[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
+                del em.lines[lines:], em.owners[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
                 self._forget(diags, probes)
                 compiler.spent, ctx.work, ctx.errors = spent, work, errors
                 loop.refused |= written

@@ -17,14 +17,20 @@ class Emitter:
         # (line index, depth, name, its parameters bound: (Python name, source) as written) of each
         # line calling a declared effect (declared.py call): a step may write its body there instead
         self.calls: list[tuple[int, int, str, tuple]] = []
+        # the location of the effect item each line comes from (``item``: the one being written), the
+        # innermost: a runtime error's line names the item that failed (engine/effectlines.py)
+        self.owners: list = []
+        self.item = None
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
+        self.owners.append(self.item)
 
     def insert(self, at: int, depth: int, text: str) -> None:
         """A line put before line ``at`` (its statement's own, written after what follows it): the
         marks of the lines after it move with them."""
         self.lines.insert(at, "    " * depth + text)
+        self.owners.insert(at, self.item)
         self.marks = [(k + 1 if k > at else k, d, w) for k, d, w in self.marks]
         self.events = [(k + 1 if k >= at else k, c) for k, c in self.events]
         self.calls = [(k + 1 if k >= at else k, d, name, args) for k, d, name, args in self.calls]
@@ -32,3 +38,8 @@ class Emitter:
     def fresh(self, base="_t") -> str:
         self.tmp += 1
         return f"{base}{self.tmp}"
+
+
+def per_line(statements, owners) -> tuple:
+    """``owners`` (one for each of ``statements``) repeated for each line of its statement."""
+    return tuple(x for text, at in zip(statements, owners) for x in (at,) * (text.count("\n") + 1))

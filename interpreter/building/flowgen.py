@@ -29,7 +29,7 @@ from ..expr.names import item_read, state_add, state_read, table_ref
 from ..mechanics.base import Effects, Sequence, Step
 from .declared import parameter
 from .late import Late
-from .inlined import INLINE_LINES, LATE_BOUND, declared_in, written_in
+from .inlined import INLINE_LINES, LATE_BOUND, declared_in, items_of, written_in
 from .gameloop import in_place
 from .trips import climb_source, own_trips, parents, trip_charges, up_source
 
@@ -55,6 +55,9 @@ class FlowSource:
         self.rules = None    # (the ruleset whose loop's checks a run may ask in place: compile_flow)
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
+        # the effect lists written in place: (their lines, the effect items each comes from), where
+        # a runtime error's line in the module names the item that failed (engine/effectlines.py)
+        self.written: list = []
 
     late = Late   # (what the lines before an entry leave to it: building/late.py)
 
@@ -375,6 +378,8 @@ class FlowSource:
             # its lines, each in a list of its own (the lines that take its place, a declared effect's
             # body, or come before it): the positions its compiler noted hold
             body = [[line] for line in (*fn.body[0], "")]
+            # (beside each line, the effect items it comes from, the outermost first: engine/effectlines.py)
+            owners = [[items_of(fn, at)] for at in range(len(body))]
             for at, column in getattr(fn, "events", ()) if me != "me" and not actor else ():
                 body[at][0] = f"{body[at][0][:column]}me = {me}; {body[at][0][column:]}"
             for at, depth, name, args in getattr(fn, "calls", ()):
@@ -382,10 +387,15 @@ class FlowSource:
                     effect = declared[name]
                     body[at] = written_in(effect, self._heading(effect, effect.__name__), "    " * depth, args,
                                           None if actor else me)
+                    owners[at] = [(), *(owners[at][0] for _ in args),
+                                  *(owners[at][0] + items_of(effect, k) for k in range(len(effect.body[0])))]
             for at, depth, _ in (fn.marks[k] for k in noted):
                 body[at].insert(0, "    " * depth + "_changed = True")
-            run = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds,
-                   *(line for lines in body for line in lines if line)]
+                owners[at].insert(0, ())
+            head = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds]
+            kept = [(line, at) for lines, ats in zip(body, owners) for line, at in zip(lines, ats) if line]
+            run = [*head, *(line for line, _ in kept)]
+            self.written.append((tuple(run), ((),) * len(head) + tuple(at for _, at in kept)))
         if step is None:
             return [pad + line for line in run]
         # (each line its own: a caller may indent them all further)

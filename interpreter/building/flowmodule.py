@@ -7,6 +7,7 @@ from __future__ import annotations
 import linecache
 
 from ..engine import loop
+from ..engine.effectlines import EffectLines
 from ..errors import tag_origin
 from ..expr.runtime import RUNTIME_ERRORS
 from ..loading.kept import compiled
@@ -18,13 +19,15 @@ from .listing import graft, module
 from .rulelines import by_rule, relocated
 
 
-def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
+def compile_flow(rules, plain: bool = False, names: bool = False, lists=()) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
     ``advance(S, changed=True)``; a decision taken, ``apply_index(S, i)``; the generated source of the flow; the text executed: the
     ruleset's whole module, listing.py, or the plain flow alone). ``plain``: the reference (FlowSource):
     each step kind's generator with its specialisations off, or the step's own ``run`` and
     ``resolve`` methods for a kind that still has them, and the loop with every branch kept.
-    ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py)."""
+    ``names``: one more item, what the source calls each F<n> and K<n> (building/listing.py).
+    ``lists``: the ruleset's compiled effect lists, whose lines locate a runtime error in a
+    declared effect with those of the module's effects written in place (``rules.effect_lines``)."""
     g = FlowSource(rules.steps, rules.max_steps, rules.auto_forced, plain, len(rules.card_labels))
     g.rules = rules
     sources = []
@@ -55,6 +58,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False) -> tuple:
     linecache.cache[filename] = (len(text), None, lines, filename)
     exec(compiled(text, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked rules
     if not plain:   # each function named by its rule's line (a profile then says which runs)
+        rules.effect_lines = EffectLines(tuple(lists), g.ns, text, g.written, frozenset(map(id, functions.values())))
         graft(functions, g.ns, lambda fn, loc: by_rule(fn, loc, text, lines))
         for step in rules.steps:
             for prefix in ("R", "Q", "W"):

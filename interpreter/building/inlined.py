@@ -47,3 +47,12 @@ def written_in(effect, heading: str, pad: str, args: tuple, me: str | None) -> l
         body[at] = f"{body[at][:column]}me = {me}; {body[at][column:]}"
     return [f"{pad}# {heading}, written in place",
             *(f"{pad}{p} = {src}" for p, src in args), *(pad + line for line in body)]
+
+
+def items_of(fn, at: int) -> tuple:
+    """The effect items statement ``at`` of effect list ``fn``'s body comes from, the outermost
+    first: ((its item's location, the declared effect it belongs to or None),); none for a
+    statement of no item (or past the last)."""
+    owners = getattr(fn, "owners", ())
+    loc = owners[at] if at < len(owners) else None
+    return () if loc is None else ((loc, getattr(fn, "effect", None)),)

@@ -8,6 +8,7 @@ import linecache
 import sys
 from typing import Any
 
+from ..engine.effectlines import MODULE
 from ..loading.kept import compiled
 
 
@@ -29,7 +30,8 @@ def relocated(e: Any, step, fn) -> None:   # (e: an exception, given the attribu
         return
     code = compiled("\n" * (tb.tb_lineno - 1) + "raise _e", rule_name(loc), "exec")
     try:   # (a frame of that name raising at that line: the one way to make a traceback's entry)
-        exec(code.replace(co_name=tb.tb_frame.f_code.co_name), {"_e": e})  # noqa: S102 - a fixed raise
+        # (its globals name the module's: the entry stands for a line of it, engine/effectlines.py)
+        exec(code.replace(co_name=tb.tb_frame.f_code.co_name), {"_e": e, MODULE: tb.tb_frame.f_globals})  # noqa: S102 - a fixed raise
     except BaseException:
         here = sys.exc_info()[2]   # (this frame's entry, then the one made, then the old ones)
         named = here.tb_next if here is not None else None

@@ -102,7 +102,9 @@ def checked_index(S, i) -> int:
 
 
 def located(S, e: Exception) -> GameError:
-    """A runtime error as a GameError located at the step (or inline effect) that raised it.
+    """A runtime error as a GameError located at the step (or inline effect) that raised it; one
+    inside a declared effect at the item of its body that failed, with the items that called it
+    (engine/effectlines.py).
     Its message never names the seed (a secret: it is shown to seats, in logs and the web
     table); whoever plays the game knows the seed and reports it beside the message."""
     where = getattr(e, "rulebook_where", None)
@@ -110,6 +112,11 @@ def located(S, e: Exception) -> GameError:
     if step is None and S.stack:
         step = S.rules.steps[S.stack[-1][0]]
     what = describe(e)
+    lines = getattr(S.rules, "effect_lines", None)   # (None: a ruleset not built with its module)
+    items = lines.chain(e, getattr(e, "rulebook_part", None)) if lines is not None else ()
+    if items and items[-1][1] is not None:   # inside a declared effect: at its item, with where it was called
+        return GameError(f"in effect {items[-1][1]}: {what}", loc=items[-1][0], code="runtime",
+                         calls=tuple(loc for loc, _ in reversed(items[:-1])))
     if where is not None:   # a trigger, an end condition: not the step that was running
         return GameError(f"in {where[0]}: {what}", loc=where[1], code="runtime")
     kind = step.kind if step is not None else "?"

@@ -110,6 +110,7 @@ class Ruleset:
     apply_index: Callable          # a decision taken, then the loop (building/decision.py): each State's own
     flow_source: str               # the generated source of the flow
     module_source: str             # all the ruleset's generated code, as it runs (building/listing.py)
+    effect_lines: Any              # the effect items its effect code's lines come from (engine/effectlines.py)
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
     layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
     _starts: dict                  # a game's start before its setup, by new_game's arguments (engine/start.py)

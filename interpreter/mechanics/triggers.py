@@ -153,7 +153,7 @@ class Triggers:
         for part in (cond, fn):
             origin = self.origins.get(id(part))
             if origin is not None and raised_in(e, part):
-                tag_origin(e, origin[0], origin[1])
+                tag_origin(e, origin[0], origin[1], part)
                 return True
         return False
 

@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..building import load
-from ..errors import GameError, RulebookError, UsageError
+from ..errors import GameError, RulebookError, UsageError, called_from
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
@@ -92,7 +92,8 @@ def cmd_validate(args) -> int:
         for p in played.get("problems", []):   # last, above the summary: what fails the file
             after = f"after {p['decisions']} decision{'s' if p['decisions'] != 1 else ''}"
             _err(f"{name}: {p['kind']}: {p['players']} players, seed {p['seed']}, {after}: "
-                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "") + f"\n    replay: {p['replay']}")
+                 f"{p['message']}" + (f"\n    at {p['loc']}" if p["loc"] else "")
+                 + "".join(f"\n    {called_from(c)}" for c in p.get("calls", ())) + f"\n    replay: {p['replay']}")
         if f["ok"] and "same_as" in f:
             _out(f"{name}: ok (the same rules as " + (f"variant {f['same_as']})" if f["same_as"] else "the ruleset)"))
         else:

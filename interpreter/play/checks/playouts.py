@@ -42,6 +42,7 @@ class Problem:
     decisions: int        # decisions made before the problem showed
     message: str
     loc: Location | None = None
+    calls: tuple = ()     # an error inside a declared effect: where it was called, the nearest first
 
     def command(self, path: str, variant: str | None = None, sets: list[str] | tuple = ()) -> str:
         """The command that replays the game (``sets``: the ``--set NAME=VALUE`` items the games
@@ -54,7 +55,8 @@ class Problem:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "players": self.players, "seed": self.seed, "decisions": self.decisions,
-                "message": self.message, "loc": str(self.loc) if self.loc else None}
+                "message": self.message, "loc": str(self.loc) if self.loc else None,
+                **({"calls": [str(at) for at in self.calls]} if self.calls else {})}
 
 
 @dataclass
@@ -100,8 +102,8 @@ def play_one(rules, players: int, seed: int, options: dict | None = None, record
     agents = [RandomAgent(agent_seed(seed, seat), seat) for seat in range(players)]   # (as `rulebook play` seeds them)
     decisions = 0
 
-    def problem(kind, message, loc=None):
-        return Problem(kind, players, seed, decisions, message, loc), decisions
+    def problem(kind, message, loc=None, calls=()):
+        return Problem(kind, players, seed, decisions, message, loc, calls), decisions
 
     try:
         cov = GameCoverage(rules) if rules.probes is not None else None
@@ -130,7 +132,7 @@ def play_one(rules, players: int, seed: int, options: dict | None = None, record
     except BudgetExceeded as e:
         return problem("budget", e.message, e.loc)
     except GameError as e:
-        return problem("error", e.message, e.loc)
+        return problem("error", e.message, e.loc, e.calls)
 
 
 def _broken_invariant(rules, S):

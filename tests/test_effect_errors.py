@@ -1,0 +1,363 @@
+"""A runtime error inside a declared effect is located at the item of the effect's body that
+failed, with the items that called the effect (the nearest first), whether the effect's body
+is written in place in a step's function or called, at any depth of effects calling effects,
+alike in the generated module and in its plain reference (engine/effectlines.py)."""
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+from fuzzing.lockstep import reference
+import interpreter
+from helpers import bundled, load_text, write_ruleset
+from interpreter.building import flowgen, inlined
+from interpreter.errors import GameError, Location
+from interpreter.tools.cli import main
+from test_accel import can_compile, compiles_noted, _ruleset_modules_not_asked_for  # noqa: F401
+
+BUNDLED = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
+
+HEAD = """game: g
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {rank: 1..2}, label: "c{rank}"}
+zones:
+  pool: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+vars:
+  drawn: card
+counters:
+  x: 0
+"""
+
+# draw takes the pool's last card: the third draw finds the pool empty (two cards)
+DRAW = HEAD + """effects:
+  draw:
+    - set: {drawn: "last(pool)"}
+    - move: {from: pool, to: hand, cards: "[drawn]"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - draw
+        - choose: {options: "hand", as: drawn, prompt: look}
+"""
+
+# draw calls take, whose move inside an if fails
+DEEP = HEAD + """effects:
+  take:
+    - set: {drawn: "last(pool)"}
+    - if: "x >= 0"
+      then:
+        - move: {from: pool, to: hand, cards: "[drawn]"}
+  draw:
+    - set: {x: "x + 1"}
+    - take
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - draw
+        - choose: {options: "hand", as: drawn, prompt: look}
+"""
+
+
+def at(text: str, needle: str, path) -> Location:
+    """Where ``needle`` first stands in ``text`` (the file at ``path``)."""
+    before = text[:text.index(needle)]
+    return Location(str(path), before.count("\n") + 1, len(before) - before.rfind("\n"))
+
+
+def failed(rules, seed: int = 0) -> GameError:
+    """The GameError a game of random decisions ends in."""
+    rnd = random.Random(seed)
+    with pytest.raises(GameError) as raised:
+        S = rules.new_game(2, seed=seed)
+        for _ in range(40):
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+    return raised.value
+
+
+def located(rules) -> tuple:
+    """(message, location, call sites) of the error a game ends in, checked the same in the plain reference."""
+    e, ref = failed(rules), failed(reference(rules))
+    assert (str(e), e.loc, e.calls) == (str(ref), ref.loc, ref.calls)
+    return e.message, e.loc, e.calls
+
+
+@pytest.fixture
+def called(monkeypatch):
+    """Every effect list called as a function, none written in place."""
+    monkeypatch.setattr(inlined, "INLINE_LINES", -1)
+    monkeypatch.setattr(flowgen, "INLINE_LINES", -1)
+
+
+def test_an_error_in_a_declared_effect_written_in_place_is_located_at_its_item(tmp_path):
+    rules = load_text(tmp_path, DRAW)
+    first = at(DRAW, "set: {drawn", "g.yaml")
+    assert f"E_draw: {first}, written in place" in rules.module_source   # (its body in the step's function)
+    message, loc, calls = located(rules)
+    assert message.startswith("in effect draw: a card is not in the zone it is taken from")
+    assert loc == at(DRAW, "move: {from: pool", tmp_path / "g.yaml")
+    assert calls == (at(DRAW, "draw\n        - choose", tmp_path / "g.yaml"),)
+
+
+def test_an_error_in_a_declared_effect_called_is_located_at_its_item(tmp_path, called):
+    rules = load_text(tmp_path, DRAW)
+    assert "written in place" not in rules.module_source and "E_draw(S, me)" in rules.module_source
+    _, loc, calls = located(rules)
+    assert loc == at(DRAW, "move: {from: pool", tmp_path / "g.yaml")
+    assert calls == (at(DRAW, "draw\n        - choose", tmp_path / "g.yaml"),)
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_an_effect_called_by_an_effect_names_both_calls_the_nearest_first(tmp_path, monkeypatch, inline):
+    if not inline:
+        monkeypatch.setattr(inlined, "INLINE_LINES", -1)
+        monkeypatch.setattr(flowgen, "INLINE_LINES", -1)
+    rules = load_text(tmp_path, DEEP)
+    assert (f"E_draw: {at(DEEP, 'set: {x:', 'g.yaml')}, written in place" in rules.module_source) == inline
+    message, loc, calls = located(rules)
+    path = tmp_path / "g.yaml"
+    assert message.startswith("in effect take: ")
+    assert loc == at(DEEP, "move: {from: pool", path)   # (inside the if: the innermost item)
+    assert calls == (at(DEEP, "take\nflow", path), at(DEEP, "draw\n        - choose", path))
+
+
+def test_the_message_quotes_the_failing_line_and_each_call(tmp_path):
+    rules = load_text(tmp_path, DEEP)
+    text = str(failed(rules))
+    path = tmp_path / "g.yaml"
+    move, take, draw = (at(DEEP, x, path) for x in ("move: {from: pool", "take\nflow", "draw\n        - choose"))
+    assert text.split("\n") == [
+        f"{move}: error[runtime]: in effect take: a card is not in the zone it is taken from (it lies in "
+        "another zone, or is none: the first() of an empty list, a variable not set yet...)",
+        '            - move: {from: pool, to: hand, cards: "[drawn]"}',
+        "              ^",
+        f"  called from {take}: - take",
+        f"  called from {draw}: - draw"]
+
+
+def test_an_argument_that_fails_is_located_at_the_call_inside_the_effect(tmp_path):
+    text = HEAD + """effects:
+  inner:
+    params: {n: int}
+    do:
+      - set: {x: "x + n"}
+  outer:
+    - set: {x: "x + 1"}
+    - inner: {n: "10 // (x - 1)"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - outer
+        - choose: {options: "[1, 2]", as: drawn, prompt: pick}
+"""
+    message, loc, calls = located(load_text(tmp_path, text.replace("as: drawn", "as: y")))
+    assert message == "in effect outer: division by zero"
+    assert loc == at(text, "inner: {n:", tmp_path / "g.yaml")
+    assert calls == (at(text, "outer\n        - choose", tmp_path / "g.yaml"),)
+
+
+@pytest.mark.parametrize("caller", ["hook", "trigger", "setup"])
+def test_a_declared_effect_called_from_a_hook_a_trigger_or_the_setup_names_that_call(tmp_path, caller):
+    effects = """effects:
+  draw:
+    - set: {drawn: "last(pool)"}
+    - move: {from: pool, to: hand, cards: "[drawn]"}
+"""
+    flow = {
+        "hook": """flow:
+  - turns:
+      rounds: 3
+      steps:
+        - choose: {options: "[1, 2]", as: y, prompt: pick, then: [draw]}
+""",
+        "trigger": """triggers:
+  more:
+    on_enter: hand
+    do: [draw]
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - choose: {options: "[1]", as: y, prompt: go}
+        - move: {from: pool, to: hand, count: 1}
+""",
+        "setup": """setup:   # (no player acts: draw's move to hand, a zone of each player's, fails)
+  - set: {x: 1}
+  - draw
+flow:
+  - choose: {who: 0, options: "[1]", as: y, prompt: go}
+"""}[caller]
+    text = HEAD + effects + flow
+    path = tmp_path / "g.yaml"
+    rules = load_text(tmp_path, text)
+    e, ref = failed(rules), failed(reference(rules))
+    assert (str(ref), ref.calls) == (str(e), e.calls)
+    assert e.message.startswith("in effect draw: ")
+    assert e.loc == at(text, "move: {from: pool, to: hand, cards", path)
+    call = {"hook": "draw]}", "trigger": "draw]\nflow", "setup": "draw\nflow"}[caller]
+    assert e.calls == (at(text, call, path),)
+
+
+def test_an_error_outside_declared_effects_is_located_at_its_step_as_before(tmp_path):
+    text = HEAD + """flow:
+  - turns:
+      rounds: 2
+      steps:
+        - if: "x >= 0"
+          then:
+            - set: {drawn: "last(pool)"}
+            - move: {from: pool, to: hand, cards: "[drawn]"}
+        - choose: {options: "hand", as: drawn, prompt: look}
+"""
+    message, loc, calls = located(load_text(tmp_path, text))
+    assert message.startswith("in effects: ") and calls == ()
+    assert loc == at(text, 'if: "x >= 0"', tmp_path / "g.yaml")
+
+
+def test_the_call_sites_travel_with_the_error(tmp_path):
+    e = failed(load_text(tmp_path, DEEP))
+    again = pickle.loads(pickle.dumps(e))   # (a worker process's error)
+    assert (again.loc, again.calls, str(again)) == (e.loc, e.calls, str(e))
+    d = e.diagnostics[0].to_dict()
+    assert (d["line"], d["col"]) == (e.loc.line, e.loc.col) and d["calls"] == [str(at) for at in e.calls]
+    assert len(e.calls) == 2
+    assert "calls" not in GameError("no decision is pending").diagnostics[0].to_dict()
+
+
+def test_validate_playouts_names_the_failing_item_and_its_calls(tmp_path, capsys):
+    path = tmp_path / "g.yaml"
+    path.write_text(DEEP)
+    move, take, draw = (at(DEEP, x, path) for x in ("move: {from: pool", "take\nflow", "draw\n        - choose"))
+    assert main(["validate", str(path), "--playouts", "1"]) == 1
+    err = capsys.readouterr().err
+    assert (f"in effect take: a card is not in the zone it is taken from (it lies in another zone, or is none: "
+            f"the first() of an empty list, a variable not set yet...)\n    at {move}\n"
+            f"    called from {take}: - take\n    called from {draw}: - draw\n    replay: ") in err
+    assert main(["validate", str(path), "--playouts", "1", "--json"]) == 1
+    problem = json.loads(capsys.readouterr().out)["files"][0]["playouts"]["problems"][0]
+    assert problem["loc"] == str(move) and problem["calls"] == [str(take), str(draw)]
+
+
+def test_docs_errors_md_quotes_these_messages(tmp_path, monkeypatch, capsys):
+    """docs/errors.md's examples of an error inside a declared effect are what `play` and
+    `validate --playouts` print for DEEP saved as draws.yaml."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "errors.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    Path("draws.yaml").write_text(DEEP)
+    assert main(["play", "draws.yaml", "--players", "2", "--seed", "0"]) == 1
+    assert "```text\n" + capsys.readouterr().err.split("\n\n")[-1] in doc   # (after the game's lines)
+    assert main(["validate", "draws.yaml", "--playouts", "1"]) == 1
+    problem = capsys.readouterr().err.rstrip("\n")
+    assert "```text\n" + problem + "\n```" in doc
+
+
+def test_a_loop_compiled_again_without_its_tallies_keeps_its_lines_items(tmp_path):
+    """A for_each whose body writes the zone it counts is compiled twice (building/effects.py
+    ``tallied``): the lines of the first compile are dropped with their items, so the items
+    of the lines after it are theirs."""
+    text = HEAD + """effects:
+  draw:
+    - for_each:
+        in: "[1, 2]"
+        as: r
+        do:
+          - set: {x: "x + count(pool where rank == r)"}
+          - move: {from: pool, to: hand, cards: "pool where rank == r and x > 100"}
+    - set: {drawn: "last(pool)"}
+    - move: {from: pool, to: hand, cards: "[drawn]"}
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - draw
+        - choose: {options: "hand", as: drawn, prompt: look}
+"""
+    _, loc, _ = located(load_text(tmp_path, text))
+    assert loc == at(text, 'move: {from: pool, to: hand, cards: "[drawn]"}', tmp_path / "g.yaml")
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_effect_list_written_in_place_is_found_in_the_module(name):
+    """Each effect list the flow generator writes in place is in the module's text as it wrote
+    it (its lines are found by its heading comment when an error is located there), and each
+    compiled effect list has an item (or none) for each line of its code."""
+    lines = bundled(name).effect_lines
+    for fn in lines.functions:
+        assert len(fn.lines) == fn.code.count("\n") and len(fn.owners) == len(fn.body[0])
+    text = [x.strip() for x in lines.text.split("\n")]
+    for run, _ in lines.written:
+        flat = [x.strip() for line in run for x in line.split("\n")]
+        assert any(text[k:k + len(flat)] == flat for k, x in enumerate(text) if x == flat[0]), run[0]
+    assert len(lines.module_lines()) >= len(lines.written)
+
+
+def test_a_trigger_condition_failing_below_a_declared_effect_is_located_at_the_trigger(tmp_path):
+    """The move of a declared effect fires a trigger whose condition fails: the error is the
+    trigger's (errors.tag_origin), not the effect's, whose frames are above the condition's."""
+    text = HEAD + """zones:
+  side: {visible: all}
+effects:
+  grab:
+    - move: {from: pool, to: side, count: 1}
+triggers:
+  more:
+    on_enter: side
+    if: "10 // (x - x) > 0"
+    do: [{set: {x: 1}}]
+flow:
+  - turns:
+      rounds: 2
+      steps:
+        - grab
+        - choose: {options: "[1]", as: y, prompt: go}
+"""
+    text = text.replace("zones:\n  side: {visible: all}\n", "").replace(
+        "  hand: {owner: player, visible: owner}\n", "  hand: {owner: player, visible: owner}\n  side: {visible: all}\n")
+    message, loc, calls = located(load_text(tmp_path, text))
+    assert message == "in trigger more: division by zero" and calls == ()
+    assert loc.line == at(text, "10 // (x - x)", tmp_path / "g.yaml").line
+
+
+CHECKED = HEAD.replace("vars:\n  drawn: card\n", "vars:\n  last: {type: int, start: 0}\n  pick: {type: int, start: 0}\n") + """effects:
+  take:
+    - if: "pick == 7 and last == 7"
+      then:
+        - set: {x: "10 // (pick - last)"}
+  check:
+    - take
+    - set: {last: pick}
+flow:
+  - turns:
+      rounds: 1000
+      steps:
+        - choose: {options: "0..999", as: pick, prompt: pick}
+        - check
+"""
+
+
+@can_compile
+def test_the_compiled_tier_locates_an_error_in_a_declared_effect_alike(tmp_path, monkeypatch):
+    """The compiled tier's frames run the module's text at its lines (accel/rulesets.py): an
+    error in a declared effect it runs is located as in the Python module. (Only two 7s in a row
+    fail: the random play that profiles the module before its compile does not.)"""
+    compiles_noted(monkeypatch, tmp_path)
+    path = write_ruleset(tmp_path, CHECKED)
+    said = []
+    for compiled in (True, False):
+        rules = interpreter.load(path, compiled=compiled)
+        assert (type(rules.advance).__name__ == "cython_function_or_method") == compiled
+        S = rules.new_game(2, seed=0)
+        S.apply("7")
+        with pytest.raises(GameError) as raised:
+            S.apply("7")
+        said.append((str(raised.value), raised.value.calls))
+    assert said[0] == said[1] and said[0][0].split("\n")[0].endswith("in effect take: division by zero")
+    assert said[0][1] == (at(CHECKED, "take\n    - set", path), at(CHECKED, "check\n", path))
