@@ -50,4 +50,5 @@ def heavy(calls: bool) -> str:
     if calls:
         return "declared effects calling each other several times multiply"
     return ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
-            "a list variable or a range of computed bounds 10,000 elements")
+            "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
+            "read what declares none)")

@@ -340,7 +340,7 @@ class Builder(Declarations, Bounded, Elements):
         self.names.param_sizes = {name: max([self.names.max_list, PARAM_LIST_FLOOR, *map(len, _sized_values(spec))])
                                   for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
-        self.names.max_players = max(r.max_players, 1)
+        self.names.min_players, self.names.max_players = r.min_players, max(r.max_players, 1)
         r.attr_tables = tables
         for key, section in SECTIONS.items():   # top-level keys owned by mechanic modules
             if key in d:
