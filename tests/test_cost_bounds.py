@@ -13,7 +13,8 @@ import pytest
 import interpreter
 from interpreter.expr import Compiler
 from interpreter.expr.runtime import MAX_RANGE
-from helpers import load_text, tiny_ruleset
+from interpreter.tools.cli import main
+from helpers import load_text, tiny_ruleset, write_ruleset
 
 GAME = tiny_ruleset("""
   pile: {}
@@ -134,3 +135,30 @@ def test_the_bounds_are_what_a_game_can_be_given(rules):
         rules.new_game(2, 0, {"params": {"pick": 17}})
     with pytest.raises(interpreter.UsageError):
         rules.new_game(6)
+
+
+# ---------------------------------------------------------------------- validate warns of a costly step
+HEAVY = """
+game: heavy
+players: {min: 1, max: 1}
+params: {n: {type: int, default: 5, min: 1, max: %s}}
+vars: {x: {type: int, start: 0}}
+flow:
+  - set: {x: "count((1..params.n) as k where count((1..params.n) as v where v > k) > 0)"}
+scoring: {categories: {p: x}}
+"""
+
+
+def test_validate_warns_at_a_step_whose_run_may_cost_more_than_a_hundredth_of_the_budget(tmp_path, capsys):
+    # 100 x 100 comparisons (3 operations each): about 30,000 operations, 300 of a 20,000 budget
+    path = write_ruleset(tmp_path, HEAVY % 100 + "limits: {steps: 20000}\n", "heavy.yaml")
+    step = next(s for s in interpreter.load(path).steps if s.charge)
+    assert step.charge * 100 > 20_000
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr()
+    assert (f"heavy.yaml:7:5: warning[cost]: this step may count {1 + step.charge:,} steps of the game's budget "
+            "of 20,000 each time it runs") in out.out + out.err
+    # the same step with the parameter bounded lower, or under the default budget: no warning
+    for text in (HEAVY % 10 + "limits: {steps: 20000}\n", HEAVY % 100):
+        rules = interpreter.load(write_ruleset(tmp_path, text, "light.yaml"))
+        assert not [w for w in rules.warnings if w.code == "cost"]
