@@ -126,6 +126,23 @@ flow: []
     assert walks(rules, "first(deck).marks", form) == 30 > walks(rules, "deck", form) == 2
 
 
+def test_a_function_s_list_is_as_long_as_it_can_return(rules, tmp_path, monkeypatch):
+    """combos() returns at most MAX_COMBOS sets, groups() no more groups than elements, keys() of a
+    map parameter as many keys as its maps have (an override keeps them), of a counter family
+    its keys: each may be longer than the game's cards (10 here), the default of other lists."""
+    import interpreter.mechanics.market as market
+    monkeypatch.setattr(market, "MAX_COMBOS", 7)
+    many = load_text(tmp_path, GAME.replace(
+        "  free: 6\n", "  free: 6\n  price: {value: {" + ", ".join(f"k{i}: {i}" for i in range(20)) + "}}\n").replace(
+        "vars:\n", "counters:\n  gems: {keys: [" + ", ".join(f"g{i}" for i in range(15)) + "]}\nvars:\n"), "many.yaml")
+    S = many.new_game(2)
+    for text, bound in (("combos(deck, by: rank, total: 6)", 7), ("groups(deck, by: rank)", 10),
+                        ("keys(params.price)", 20), ("keys(gems)", 15)):
+        measured = Compiler(many.names).compile(f"count({text})", has_me=True).fn(S, 0, {})
+        assert measured <= walks(many, text) == bound, text
+        assert measured == bound or text.startswith("groups")
+
+
 def test_the_bounds_are_what_a_game_can_be_given(rules):
     """What the spans assume is what a game refuses beyond: an override past max: or outside
     choices:, or a player count outside players:."""
