@@ -563,7 +563,7 @@ def test_a_variants_dollar_key_stands_alone_in_its_mapping(tmp_path, overlay, ke
 
 def test_a_step_heavy_by_its_own_filters_is_told_why_not_blamed_on_effects(tmp_path, capsys):
     # no declared effect here: the weight is its nested filters, each list at its longest (a
-    # range whose bounds are computed counts 10,000 elements, a list variable too)
+    # range whose end reads a parameter without min: or max: counts 10,000 elements, a list variable too)
     path = write_ruleset(tmp_path, """
         game: heavy
         players: {min: 1, max: 1}
@@ -577,5 +577,6 @@ def test_a_step_heavy_by_its_own_filters_is_told_why_not_blamed_on_effects(tmp_p
     err = capsys.readouterr().err
     assert "heavy.yaml:7:5: error[limit]: this step may take about" in err
     assert ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
-            "a list variable or a range of computed bounds 10,000 elements") in err
+            "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
+            "read what declares none)") in err
     assert "declared effects" not in err

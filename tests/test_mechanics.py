@@ -1,6 +1,7 @@
 """Each generic mechanism on its own, on tiny rulesets written for the test."""
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -845,6 +846,24 @@ def test_values_that_would_grow_without_bound_stop_with_a_located_error(tmp_path
           - for_each: {{in: players, as: me, do: [{{{effect}}}]}}
     """)
     with pytest.raises(GameError, match=words) as e:
+        r.new_game(2)
+    assert e.value.loc is not None and e.value.loc.line > 1
+
+
+@pytest.mark.parametrize("typ, start, words", [
+    ("list[list[int]]", "[[1]]", "a list of lists holding more than 10000 elements in all"),
+    ("list[str]", "['ab']", "a string of 131072 characters, more than 100000"),
+])
+def test_a_list_or_string_doubled_inside_a_list_stops_with_a_located_error(tmp_path, typ, start, words):
+    """As one doubled outright: a variable's value holds no more elements than a variable may
+    hold, at all depths together, and no longer string (each step counted one, the copies grew
+    to gigabytes within 40 steps)."""
+    r = load(tmp_path, """
+    flow:
+      - repeat: 40
+        steps: [{set: {w: "[first(w) + first(w)]"}}]
+    """, base=BASE.replace("vars:\n", f'vars:\n  w: {{type: "{typ}", start: "{start}"}}\n'))
+    with pytest.raises(GameError, match=re.escape(words)) as e:
         r.new_game(2)
     assert e.value.loc is not None and e.value.loc.line > 1
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..errors import Diagnostic, RulesetError
+from ..expr.limits import STEP_WORK_UNIT
 from ..loading.source import MAX_ERRORS, stopped_at
 
 # a step or an effect counts PART_WORK (about 0.5 ms and 40 KB to compile), a character of an
@@ -13,6 +14,7 @@ from ..loading.source import MAX_ERRORS, stopped_at
 # seconds and gigabytes (the largest seed game: 159 steps and effects, 6,600 characters, about 22,500)
 MAX_BUILD_WORK = 200_000
 PART_WORK = 100
+HEAVY_SHARE = 100   # a step one run of which may count more than 1/HEAVY_SHARE of the step budget is warned of
 
 
 class Bounded:
@@ -32,6 +34,24 @@ class Bounded:
                        "limit", hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
             raise RulesetError(sorted(self.diags, key=order))
 
+    def weigh(self, steps, budget: int) -> None:
+        """Refuse a step one run of which may cost more than the game's whole step budget
+        (``budget``, limits.steps); warn of one whose run alone may count more than 1/HEAVY_SHARE
+        of it: a game running it a hundred times would stop (the designer learns it now, not
+        when a long game runs out)."""
+        for step in steps:
+            why = heavy(getattr(step, "calls", False))
+            if step.charge > budget:
+                self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "
+                           f"step budget of {budget:,} steps ({STEP_WORK_UNIT} operations each): {why}", step.path,
+                           "limit", key=True)
+            elif step.charge * HEAVY_SHARE > budget:
+                self.error(f"this step may count {1 + step.charge:,} steps of the game's budget of {budget:,} each "
+                           f"time it runs (about {step.work:,} operations at worst), more than 1/{HEAVY_SHARE} of it: "
+                           f"a game running it {budget // (1 + step.charge) + 1:,} times stops; {why}", step.path,
+                           "cost", hint="bound what its lists read (min: and max: of the parameters a range's ends "
+                           "read), compute less in one step, or raise limits.steps", key=True, severity="warning")
+
     def count_error(self, loc) -> None:
         """Count one more error, about to be reported at ``loc``."""
         self.errors += 1
@@ -50,4 +70,5 @@ def heavy(calls: bool) -> str:
     if calls:
         return "declared effects calling each other several times multiply"
     return ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
-            "a list variable or a range of computed bounds 10,000 elements")
+            "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
+            "read what declares none)")

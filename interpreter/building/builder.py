@@ -33,7 +33,7 @@ from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
-from .bounded import Bounded, heavy, order
+from .bounded import Bounded, order
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -340,7 +340,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
                                              *map(len, sized_values(name, spec, r.player_counts))])
                                   for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
-        self.names.max_players = max(r.max_players, 1)
+        self.names.min_players, self.names.max_players = r.min_players, max(r.max_players, 1)
         r.attr_tables = tables
         for key, section in SECTIONS.items():   # top-level keys owned by mechanic modules
             if key in d:
@@ -399,11 +399,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
         # how good a position is for a seat, for the search agents (play/agents/evaluation.py)
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         r.max_steps = self.max_steps
-        for step in self.step_list:   # one run of a step that may cost the game's whole budget: refused now
-            if step.charge > r.max_steps:
-                self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "
-                           f"step budget of {r.max_steps:,} steps ({STEP_WORK_UNIT} operations each): "
-                           f"{heavy(getattr(step, 'calls', False))}", step.path, "limit", key=True)
+        self.weigh(self.step_list, r.max_steps)   # (a step too costly for the budget: refused, or a warning)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)

@@ -4,6 +4,7 @@ for declarations nothing uses, and the lookups the mechanics make of them while 
 (``declare_var``, ``owned_zone``, ``shared_zone``, the zones cards may flow between)."""
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
@@ -83,6 +84,9 @@ class Declarations:
                 self.names.param_keys[name] = tuple(dict.fromkeys(tuple(v) for v in vals))   # game's, not JSON's)
             if isinstance(value, dict):
                 self._param_bounds(name, value, vals)
+            span = param_span(value, vals)
+            if span is not None:
+                self.names.param_spans[name] = span
             out[name] = value
         return out
 
@@ -297,6 +301,23 @@ class Declarations:
                     holds[dst] |= more
                     changed = True
         return {z: frozenset(h) for z, h in holds.items()}
+
+
+def param_span(spec, values: list) -> tuple | None:
+    """(least, greatest) a number parameter can be in any game: its values written (``values``) and
+    what an override may give, which its min: and max: and choices: bound (Ruleset.resolve_params
+    refuses the rest); an end no declaration bounds is infinite. None: not a number parameter."""
+    choices = spec.get("choices") if isinstance(spec, dict) else None
+    if not values or not all(_is_number(v) for v in [*values, *(choices or ())]):
+        return None
+    bounds = [spec.get(k) if isinstance(spec, dict) and _is_number(spec.get(k)) else None for k in ("min", "max")]
+    if choices:   # (an override is one of them, and within min: and max:)
+        given = (min(choices), max(choices))
+    else:
+        given = (-math.inf, math.inf)
+    lo = given[0] if bounds[0] is None else max(bounds[0], given[0])
+    hi = given[1] if bounds[1] is None else min(bounds[1], given[1])
+    return min(lo, *values), max(hi, *values)
 
 
 def _is_number(v) -> bool:

@@ -317,6 +317,7 @@ def b_keys(c, n, scope, args, kw):
     name = str(a.children[0]) if isinstance(a, Tree) and a.data == "name" else None
     if name in c.names.keyed:
         c.used.add(name)
+        c.sized(n, len(c.names.keyed[name]))
         return repr(list(c.names.keyed[name])), list_of(STR)
     if name is None or name not in c.names.all_names() or name in c.names.defines:   # (a define: where used)
         src, typ = c.node(a, scope)
@@ -324,6 +325,7 @@ def b_keys(c, n, scope, args, kw):
             param = a.data == "attr" and getattr(a.children[0], "data", None) == "name" \
                 and str(a.children[0].children[0]) == "params"
             orders = c.names.param_keys.get(str(a.children[1])) if param else None
+            c.sized(n, max(map(len, orders or ()), default=c.size(a)))   # (an override keeps its keys)
             if orders is not None and len(orders) == 1:   # the same for every player count: a constant
                 return repr(list(orders[0])), list_of(STR)
             return f"list({src})", list_of(STR)   # (a game's maps, nested ones too, keep the order written)

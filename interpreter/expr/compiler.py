@@ -99,7 +99,8 @@ class Compiler(NameNodes, OperatorNodes):
         self.lambda_vars: set = set() # element variables bound by a generated lambda
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
-        self._sizes: dict = {}        # (expansion, id(list node)) -> the most elements it can have
+        self._sizes: dict = {}        # (expansion, id(list node)) -> the most elements it can have;
+                                      # (expansion, id(number node), SPAN) -> its least and greatest value
         self._expansion = 0           # which expansion of a define is being compiled (0: none): a
         self._expansions_made = 0     # define's tree is shared (parse), its names may resolve
                                       # otherwise at another use, so its sizes are kept per use
@@ -435,6 +436,16 @@ class Compiler(NameNodes, OperatorNodes):
     def sized(self, n, bound: int) -> None:
         self._sizes[self._expansion, id(n)] = max(1, bound)
 
+    def span(self, n) -> tuple | None:
+        """(least, greatest) a number node can be in any game (either end may be infinite), where
+        what it reads declares it: a literal, num_players, a parameter with min:/max: or choices:,
+        sums and products of those (operators.py); None: not known."""
+        return self._sizes.get((self._expansion, id(n), SPAN))
+
+    def spanned(self, n, span: tuple | None) -> None:
+        if span is not None:
+            self._sizes[self._expansion, id(n), SPAN] = span
+
     def in_loop(self, coll_node, compile_body):
         saved = self._mult
         self._mult = saved * self.size(coll_node)
@@ -442,6 +453,9 @@ class Compiler(NameNodes, OperatorNodes):
             return compile_body()
         finally:
             self._mult = saved
+
+
+SPAN = "span"   # (the key of a number node's span among the facts of the nodes, Compiler._sizes)
 
 
 class _Unset:

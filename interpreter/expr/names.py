@@ -165,6 +165,9 @@ class Names:
     namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)
     max_list: int = 100                            # the longest a zone can be (the number of cards)
     max_players: int = 64                          # the longest the list of players or teams can be
+    min_players: int = 1                           # the fewest players a game can have
+    param_spans: dict = field(default_factory=dict)   # a number parameter -> (least, greatest) it can be in a game
+    attr_sizes: dict = field(default_factory=dict)    # a card attribute of lists -> the longest of them
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
     string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
     str_concat: bool = False                        # some expression joins strings (then strings are unbounded)
@@ -176,6 +179,13 @@ class Names:
     unkept: set = field(default_factory=set)
     views: tuple = ()   # each a union of recorded zones a target offers, S.vw[i] (reindex; the moves keep it)
     unions: set = field(default_factory=set)   # the unions of shared zones targets offer (noted by a first build)
+
+    def attr_size(self, attr: str) -> int | None:
+        """The longest list a card's attribute ``attr`` holds (None: it holds no list)."""
+        if attr not in self.attr_sizes:
+            lists = [len(v) for v in self.namespace.get(f"A_{attr}", ()) if isinstance(v, list)]
+            self.attr_sizes[attr] = max(lists, default=None)
+        return self.attr_sizes[attr]
 
     def all_names(self):
         return [*self.zones, *self.counters, *self.vars, *self.defines, *CONSTANTS]
@@ -237,6 +247,9 @@ class NameNodes(PostfixNodes):
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def sized(self, n: Any, bound: int) -> None: ...
+        def size(self, n: Any) -> int: ...
+        def span(self, n: Any) -> tuple | None: ...
+        def spanned(self, n: Any, span: tuple | None) -> None: ...
         def table(self, kind: str, name: str) -> Code: ...
         def uses(self, what: str) -> None: ...
 
@@ -283,6 +296,8 @@ class NameNodes(PostfixNodes):
                 raise ExprError("'me' has no meaning here: no player is acting", offset_of(node), code="unknown-name")
             if name in ("players", "teams"):
                 self.sized(node, self.names.max_players)
+            if name == "num_players":
+                self.spanned(node, (self.names.min_players, self.names.max_players))
             if name == "me":
                 self.access.me()
             else:
@@ -356,6 +371,7 @@ class NameNodes(PostfixNodes):
         try:
             tree = parse(self.names.defines[name])
             src, typ = self.node(tree, scope)
+            size, span = self.size(tree), self.span(tree)
             if len(src) > MAX_SOURCE:
                 raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
         except ExprError as e:
@@ -368,12 +384,17 @@ class NameNodes(PostfixNodes):
         finally:
             self._define_stack.pop()
             self._expansion = outer
+        self.sized(node, size)   # (its use is what its tree is: as long, as large)
+        self.spanned(node, span)
         return code(f"({src})", like=src), typ
 
     def member(self, var: str, typ: str, name: str, node=None):
         """``name`` read off an element of type ``typ`` (card attribute, or a player's value)."""
         if typ == CARD and name in self.names.attrs:
             self.access.attribute(name)
+            longest = self.names.attr_size(name)
+            if longest is not None:   # (a list: as long as the longest a card has)
+                self.sized(node, longest)
             return code(item_read(f"A_{name}", var), Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)
         if name in self.names.keyed:

@@ -2,6 +2,7 @@
 ``if``/``else``, ``and``/``or``/``not``, comparisons, ``in``, arithmetic and calls."""
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from lark import Tree
@@ -66,12 +67,15 @@ class OperatorNodes:
         def add_cost(self, operations: int, node: Any) -> None: ...
         def size(self, n: Any) -> int: ...
         def sized(self, n: Any, bound: int) -> None: ...
+        def span(self, n: Any) -> tuple | None: ...
+        def spanned(self, n: Any, span: tuple | None) -> None: ...
         def in_loop(self, coll_node: Any, compile_body: Callable[[], Any]) -> Any: ...
         def name_taken(self, name: str, scope: Scope) -> str | None: ...
 
     # literals
     def n_int_(self, n, scope):
         value = int(n.children[0])
+        self.spanned(n, (value, value))
         return code(repr(value), Const(value)), INT
 
     def n_float_(self, n, scope):
@@ -106,11 +110,15 @@ class OperatorNodes:
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if t not in (INT, PLAYER, TEAM, ANY):
                 raise ExprError(f"a range needs whole numbers, got {t}", offset_of(c), code="type")
-        lo, hi = n.children
-        if all(isinstance(x, Tree) and x.data == "int_" for x in (lo, hi)):
-            self.sized(n, int(hi.children[0]) - int(lo.children[0]) + 1)
-        else:
+        # as long as its ends can be apart: literals, or what num_players and parameters declare
+        # (a range longer than MAX_RANGE is a runtime error, and one of fractions a type error)
+        lo, hi = self.span(n.children[0]), self.span(n.children[1])
+        if lo is None or hi is None or not (-math.inf < lo[0] and hi[1] < math.inf):
             self.sized(n, runtime.MAX_RANGE)
+        elif all(isinstance(x, Tree) and x.data == "int_" for x in n.children):
+            self.sized(n, hi[1] - lo[0] + 1)
+        else:
+            self.sized(n, min(runtime.MAX_RANGE, math.floor(hi[1]) - math.ceil(lo[0]) + 1))
         return f"_range({a}, {b})", list_of(INT)
 
     def n_call(self, n, scope):
@@ -179,6 +187,10 @@ class OperatorNodes:
         a, c, b = (self.node(x, scope) for x in n.children)
         self.expect_type(c[1], BOOL, n.children[1])
         typ = one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
+        yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
+        self.sized(n, max(self.size(yes_node), self.size(no_node)))
+        one, other = self.span(yes_node), self.span(no_node)
+        self.spanned(n, one and other and (min(one[0], other[0]), max(one[1], other[1])))
         yes, no = a[0], b[0]
         known = None if self.plain else found_first(c[0])
         if known is not None:   # the branch where the condition found first(L where P) may start from it
@@ -335,6 +347,8 @@ class OperatorNodes:
     def n_neg(self, n, scope):
         s, t = self.node(n.children[0], scope)
         self.expect_type(t, NUM, n.children[0])
+        span = self.span(n.children[0])
+        self.spanned(n, span and (-span[1], -span[0]))
         return code(f"(-{s})", Neg(s)), NUM if t == NUM else INT
 
     def _arith(self, n, scope):
@@ -352,6 +366,7 @@ class OperatorNodes:
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
+        self.spanned(n, spans(op, self.span(n.children[0]), self.span(n.children[1])))
         if op == "/":
             return code(f"_div({a}, {b})", Quotient(a, b)), NUM
         if op in ("//", "%"):
@@ -361,6 +376,19 @@ class OperatorNodes:
         return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
 
     n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
+
+
+def spans(op: str, a: tuple | None, b: tuple | None) -> tuple | None:
+    """The span of ``x op y`` for x in span ``a`` and y in ``b`` (+, - and *; None for the others:
+    not known). Infinite ends stand for no bound: a product with 0 is 0 whatever the other is."""
+    if a is None or b is None or op not in ("+", "-", "*"):
+        return None
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    products = [0 if x == 0 or y == 0 else x * y for x in a for y in b]
+    return min(products), max(products)
 
 
 def divided(src: Any, statements: tuple, result: str) -> tuple[tuple, str]:

@@ -32,6 +32,8 @@ class PostfixNodes:
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py, names.py)
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
         def sized(self, n: Any, bound: int) -> None: ...
+        def size(self, n: Any) -> int: ...
+        def spanned(self, n: Any, span: tuple | None) -> None: ...
         def table(self, kind: str, name: str) -> Code: ...
         def suggest(self, name: str, candidates) -> str | None: ...
         def member(self, var: str, typ: str, name: str, node=None): ...
@@ -52,6 +54,7 @@ class PostfixNodes:
             self.access.fixed("params." + attr)
             if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
                 self.sized(n, self.names.param_sizes[attr])
+            self.spanned(n, self.names.param_spans.get(attr))   # (a number's least and greatest)
             return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
         if is_map(typ):   # params.price.red: a map has keys, not attributes
@@ -67,6 +70,7 @@ class PostfixNodes:
             hint = did_you_mean(attr, pool)
             raise ExprError(f"{typ} has no attribute '{attr}'", offset_of(n.children[1]),
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
+        self.sized(n, self.size(n.children[1]))   # (a card's list attribute: as long as member() says)
         return found
 
     def n_index(self, n, scope):

@@ -65,7 +65,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     a list variable holds. A list stored is the variable's own copy: a zone's list, which a move
     changes in place, read bare (``set: {seen: deck}``) would otherwise change with the zone,
     where a value of the language never changes (``deep``: a list whose elements may be lists,
-    each copied too: ``owned``)."""
+    each copied too, or strings: ``owned``, every depth within ``longest`` elements in all)."""
     c = v.__class__
     if c is int:
         if -MAX_INT - 1 <= v <= MAX_INT:
@@ -78,7 +78,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     if c is list:
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
-        return owned(v) if deep else v[:]
+        return owned(v, [longest - len(v), longest]) if deep else v[:]
     if c is str and len(v) > MAX_STORED:
         raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
     return v
@@ -87,12 +87,23 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
 _MAX_FLOAT = sys.float_info.max
 
 
-def owned(v: list) -> list:
-    """A copy of list ``v`` and of every list in it, at any depth (a variable's own value)."""
+def owned(v: list, room: list | None = None) -> list:
+    """A copy of list ``v`` and of every list in it, at any depth (a variable's own value).
+    ``room``: [how many more elements the lists in it may hold, all depths together, and how
+    many in all] (a value to store: a list or a string doubled inside a list at every step would
+    fill the memory as surely as one doubled outright), counted down, each string in it checked
+    against MAX_STORED; ExprRuntimeError past either."""
     out = v[:]
     for i, x in enumerate(out):
         if x.__class__ is list:
-            out[i] = owned(x)
+            if room is not None:
+                room[0] -= len(x)
+                if room[0] < 0:
+                    raise ExprRuntimeError(f"a list of lists holding more than {room[1]} elements in all "
+                                           "(a variable may hold)")
+            out[i] = owned(x, room)
+        elif room is not None and x.__class__ is str and len(x) > MAX_STORED:
+            raise ExprRuntimeError(f"a string of {len(x)} characters, more than {MAX_STORED} (a variable may hold)")
     return out
 
 

@@ -81,6 +81,12 @@ def nests(typ: str) -> bool:
     return typ == ANY or is_list(typ) and (elem(typ) == ANY or is_list(elem(typ)))
 
 
+def holds_growing(typ: str) -> bool:
+    """A value of this type may hold a list or a string inside it: stored, each is checked
+    against the bounds of a variable's value (runtime._stored ``deep``)."""
+    return nests(typ) or is_list(typ) and elem(typ) == STR
+
+
 def can_grow(typ: str) -> bool:
     """Values of this type could grow without bound if stored again and again, or a number
     overflow to an infinity (docs/language.md §1): stored through ``_stored``'s checks."""

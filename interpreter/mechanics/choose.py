@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.runtime import HELPERS, list_bound, owned, stored_source
-from ..expr.types import ANY, CARD, PLAYER, elem, is_list, list_of, nests
+from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_of
 from ..expr.names import state_read, state_write, var_write
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
@@ -158,7 +158,7 @@ def _stored_answer(g, typ: str) -> str:
     if not (is_list(typ) or typ == ANY):
         return "value"
     g.bind({"_stored": HELPERS["_stored"], "_LIST_BOUND": list_bound(g.cards)})
-    return stored_source("value", nests(typ))
+    return stored_source("value", holds_growing(typ))
 
 
 def _one_zone(tree, zones) -> bool:

@@ -327,6 +327,7 @@ def b_combos(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     weights = _weights(c, key)
+    c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
     if weights is not None and elem(typ) == CARD and not any(v.__class__ is float for v in c.names.namespace[table]):
         return f"_combos_by(S, {src}, {table}, {weights}, {tsrc})", list_of(typ)   # (no call a card)
     return f"_combos(S, {src}, {key}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
@@ -366,6 +367,7 @@ def b_groups(c, n, scope, args, kw):
     var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
+    c.sized(n, c.size(args[0]))   # (no more groups than elements)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 

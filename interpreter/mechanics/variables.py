@@ -8,7 +8,7 @@ of a list (chance).
 from __future__ import annotations
 
 from ..expr.runtime import stored_source
-from ..expr.types import INT, can_grow, fits, nests
+from ..expr.types import INT, can_grow, fits, holds_growing, nests
 from ..expr.names import var_ref, var_write
 from .base import effect_kind
 from .contract import Key
@@ -33,7 +33,7 @@ def e_set(fx, em, spec, path, locals, has_me):
         want = fx.ctx.names.vars[var]
         if not fits(typ, want):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-        em.line(var_write(var, stored_source(src, nests(typ)) if can_grow(typ) else src))
+        em.line(var_write(var, stored_source(src, holds_growing(typ)) if can_grow(typ) else src))
         fx.access.write("v", var)
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
 

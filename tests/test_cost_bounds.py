@@ -1,0 +1,181 @@
+"""The worst-case cost of an expression (docs/reference.md "Limits", docs/security.md) weighs
+each list at the longest it can be; where the ruleset declares a bound, that bound. Each bound
+is checked to be an upper bound: the expression run at its worst (every parameter at each end
+its declaration allows, every player count) never walks a longer list than its cost assumed,
+and where the bound is tight the cost is exactly that of the same expression over a literal
+list of the length measured."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import interpreter
+from interpreter.expr import Compiler
+from interpreter.expr.runtime import MAX_RANGE
+from interpreter.tools.cli import main
+from helpers import load_text, tiny_ruleset, write_ruleset
+
+GAME = tiny_ruleset("""
+  pile: {}
+vars:
+  x: {type: int, start: 0}
+params:
+  n: {type: int, default: 3, min: 0, max: 40}
+  lo: {type: int, default: 2, min: -5, max: 9}
+  hi: {type: int, default: 7, min: 3, max: 12}
+  top: {type: int, default: 4, max: 30}
+  pick: {default: 2, choices: [1, 2, 16]}
+  free: 6
+  by_count: {by_players: {"2": 3, "3": 5}, default: 4}
+define:
+  last: "params.n + 1"
+  big: "1..500"
+  seats: "players where it != 0"
+flow: []
+""", players=(2, 5))
+
+# the extremes each parameter can take in a game (its declared ends, its choices)
+ENDS = {"n": (0, 40), "lo": (-5, 9), "hi": (3, 12), "top": (30,), "pick": (1, 2, 16)}
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    return load_text(tmp_path_factory.mktemp("cost"), GAME, "cost.yaml")
+
+
+def cost(rules, text: str) -> int:
+    c = Compiler(rules.names)
+    c.compile(text, has_me=True)
+    return c.cost
+
+
+def walks(rules, text: str, form: str = "count(({}) where x > 0{})") -> int:
+    """How many times the cost of a filter over the list ``text`` counts its body: the cost of
+    four operations more in the body (``and x > 0``), over four."""
+    one, more = (cost(rules, form.format(text, extra)) for extra in ("", " and x > 0"))
+    assert (more - one) % 4 == 0
+    return (more - one) // 4
+
+
+def longest(rules, text: str) -> int:
+    """The longest list ``text`` gives over every player count and every extreme of the parameters."""
+    fn = Compiler(rules.names).compile(f"count({text})", has_me=True).fn
+    most = 0
+    for players in rules.player_counts:
+        for values in itertools.product(*ENDS.values()):
+            S = rules.new_game(players, 0, {"params": dict(zip(ENDS, values))})
+            most = max(most, fn(S, 0, {}))
+    return most
+
+
+@pytest.mark.parametrize("text, tight", [
+    ("0..params.n", True), ("params.lo..params.hi", True), ("1..num_players", True), ("0..params.n * 2 - 1", True),
+    ("-params.n..params.n", True), ("0..last", True), ("0..params.top", True), ("-params.top..0", True),
+    ("1..params.pick", True), ("params.lo..(params.n if x > 0 else num_players)", False),
+    ("(0..params.n) where it > x", False), ("num_players..params.hi * num_players", False),
+])
+def test_a_range_whose_ends_read_declared_bounds_costs_its_longest_and_no_less(rules, text, tight):
+    measured = longest(rules, text)
+    assert 0 < measured < MAX_RANGE
+    # never fewer walks of a filter's body than the list measured at its longest; exactly that
+    # many where the ends can both be at their extremes in one game
+    assert walks(rules, text) == measured if tight else walks(rules, text) > measured
+
+
+@pytest.mark.parametrize("text", ["0..params.free", "0..params.by_count", "params.top..0", "0..x",
+                                  "1..count(deck)"])
+def test_a_range_whose_end_reads_what_declares_no_bound_counts_max_range(rules, text):
+    """A parameter without min:/max: can be given any value (--set), a variable any value it is set
+    to: such an end leaves the range at the longest the language lets it be."""
+    assert walks(rules, text) == MAX_RANGE
+
+
+def test_a_define_is_costed_as_what_it_expands_to(rules):
+    """A define's list is as long as its expression's (a range of 500 here, more than the game's
+    10 cards: it was counted as a zone, 10, below what it costs)."""
+    assert walks(rules, "big") == longest(rules, "big") == 500
+    assert walks(rules, "seats") == walks(rules, "players where it != 0") == 5
+
+
+def test_a_list_of_either_branch_is_as_long_as_the_longer(rules):
+    assert walks(rules, "1..50 if x > 0 else []") == walks(rules, "[] if x > 0 else 1..50") == 50
+    assert walks(rules, "[1] if x > 0 else []") == 1
+
+
+def test_a_card_s_list_attribute_is_as_long_as_the_longest_a_card_holds(tmp_path):
+    """Two cards, one of whose attribute lists has 30 elements: a zone counts 2, the list 30."""
+    rules = load_text(tmp_path, """
+game: l
+players: {min: 2, max: 2}
+components:
+  token:
+    cards: [{name: a, marks: [1, 2]}, {name: b, marks: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+                                                        19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]}]
+    label: "{name}"
+zones:
+  deck: {start: [token]}
+vars:
+  x: {type: int, start: 0}
+flow: []
+""", "l.yaml")
+    S = rules.new_game(2)
+    fn = Compiler(rules.names).compile("max(map(deck, to: count(marks)))", has_me=True).fn
+    assert fn(S, 0, {}) == 30
+    form = "any({}, by: x > 0{})"   # (an attribute of lists of several lengths is of any type: no where)
+    assert walks(rules, "first(deck).marks", form) == 30 > walks(rules, "deck", form) == 2
+
+
+def test_a_function_s_list_is_as_long_as_it_can_return(rules, tmp_path, monkeypatch):
+    """combos() returns at most MAX_COMBOS sets, groups() no more groups than elements, keys() of a
+    map parameter as many keys as its maps have (an override keeps them), of a counter family
+    its keys: each may be longer than the game's cards (10 here), the default of other lists."""
+    import interpreter.mechanics.market as market
+    monkeypatch.setattr(market, "MAX_COMBOS", 7)
+    many = load_text(tmp_path, GAME.replace(
+        "  free: 6\n", "  free: 6\n  price: {value: {" + ", ".join(f"k{i}: {i}" for i in range(20)) + "}}\n").replace(
+        "vars:\n", "counters:\n  gems: {keys: [" + ", ".join(f"g{i}" for i in range(15)) + "]}\nvars:\n"), "many.yaml")
+    S = many.new_game(2)
+    for text, bound in (("combos(deck, by: rank, total: 6)", 7), ("groups(deck, by: rank)", 10),
+                        ("keys(params.price)", 20), ("keys(gems)", 15)):
+        measured = Compiler(many.names).compile(f"count({text})", has_me=True).fn(S, 0, {})
+        assert measured <= walks(many, text) == bound, text
+        assert measured == bound or text.startswith("groups")
+
+
+def test_the_bounds_are_what_a_game_can_be_given(rules):
+    """What the spans assume is what a game refuses beyond: an override past max: or outside
+    choices:, or a player count outside players:."""
+    with pytest.raises(interpreter.UsageError, match="between 0 and 40"):
+        rules.new_game(2, 0, {"params": {"n": 41}})
+    with pytest.raises(interpreter.UsageError, match="one of 1, 2, 16"):
+        rules.new_game(2, 0, {"params": {"pick": 17}})
+    with pytest.raises(interpreter.UsageError):
+        rules.new_game(6)
+
+
+# ---------------------------------------------------------------------- validate warns of a costly step
+HEAVY = """
+game: heavy
+players: {min: 1, max: 1}
+params: {n: {type: int, default: 5, min: 1, max: %s}}
+vars: {x: {type: int, start: 0}}
+flow:
+  - set: {x: "count((1..params.n) as k where count((1..params.n) as v where v > k) > 0)"}
+scoring: {categories: {p: x}}
+"""
+
+
+def test_validate_warns_at_a_step_whose_run_may_cost_more_than_a_hundredth_of_the_budget(tmp_path, capsys):
+    # 100 x 100 comparisons (3 operations each): about 30,000 operations, 300 of a 20,000 budget
+    path = write_ruleset(tmp_path, HEAVY % 100 + "limits: {steps: 20000}\n", "heavy.yaml")
+    step = next(s for s in interpreter.load(path).steps if s.charge)
+    assert step.charge * 100 > 20_000
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr()
+    assert (f"heavy.yaml:7:5: warning[cost]: this step may count {1 + step.charge:,} steps of the game's budget "
+            "of 20,000 each time it runs") in out.out + out.err
+    # the same step with the parameter bounded lower, or under the default budget: no warning
+    for text in (HEAVY % 10 + "limits: {steps: 20000}\n", HEAVY % 100):
+        rules = interpreter.load(write_ruleset(tmp_path, text, "light.yaml"))
+        assert not [w for w in rules.warnings if w.code == "cost"]
