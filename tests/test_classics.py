@@ -191,8 +191,8 @@ def replay(twin: Twin, n: int, seed: int, rules=None, game=None) -> tuple[int, t
     while True:
         while os_state.is_chance_node():
             outcome = twin.chance(rules, S, os_state)
-            legal = [a for a, _ in os_state.chance_outcomes()]
-            check(outcome in legal, twin, n, seed, f"chance outcome {outcome} not among {legal}")
+            legal = os_state.legal_actions()    # the chance outcomes' actions (fast: 248,832 of a 12-face Yacht roll)
+            check(outcome in legal, twin, n, seed, f"chance outcome {outcome} not among {legal[:20]}... ({len(legal)})")
             os_state.apply_action(outcome)
         if S.is_terminal():
             break

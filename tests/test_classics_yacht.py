@@ -9,6 +9,7 @@ a game of the search agents run with the other classics' in tests/test_classics.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import random
@@ -92,11 +93,9 @@ def yacht(players: tuple[int, ...], **params) -> Twin:
                 yacht_action, yacht_returns, params=dict(params))
 
 
-# each case with its games in the suite: enough for every rule to fire (the rare ones where
-# few faces or six dice make them common; test_the_replayed_games_exercise_every_rule)
 # each case with its games in the suite (YACHT_GAMES=N: N each); the turns' rules fire in them
-# (test_the_replayed_games_exercise_every_rule), and few faces or six dice bring the rarer
-# scores (five alike, the full houses of six dice)
+# (test_the_replayed_games_exercise_every_rule), few faces or six dice bring the rarer scores
+# (five alike, the full houses of six dice), and twelve faces the faces past six on five dice
 TWINS = [(yacht((1, 2, 3)), 5),
          (yacht((2,), sort_dice=True), 5),
          (yacht((2,), rolls_per_turn=1), 5), (yacht((2,), rolls_per_turn=2, sort_dice=True), 5),
@@ -104,7 +103,7 @@ TWINS = [(yacht((1, 2, 3)), 5),
          (yacht((2,), num_dice=6, dice_sides=2), 5),
          (yacht((1,), num_dice=6), 3),
          (yacht((2,), num_dice=6, dice_sides=5, sort_dice=True), 6),
-         (yacht((2,), num_dice=3, dice_sides=8), 6)]
+         (yacht((2,), num_dice=3, dice_sides=8), 6), (yacht((2,), dice_sides=12), 4)]
 CASES = [(twin, n, int(os.environ.get("YACHT_GAMES", games))) for twin, games in TWINS for n in twin.players]
 
 
@@ -167,9 +166,13 @@ OS_NAMES = ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes", "Chance", "4Kin
 SCORE_RULES = ([f"{c}: scores" for c in CATEGORIES] + [f"{c}: nothing" for c in CATEGORIES if c != "Chance"]
                + [f"Full House: {shape}" for shape in ("three and two", "five alike", "three and three",
                                                        "four and two")]
-               + ["Four of a Kind: four alike, nothing with fewer than 3 faces"])
+               + ["Four of a Kind: four alike, nothing with fewer than 3 faces"]
+               + [f"{c}: alike past six" for c in ("Four of a Kind", "Full House", "Yacht")]
+               + ["Large Straight: nothing, five faces from 2 with one past six"])
+# the faces past six on four dice or more: the alike categories of faces 7 to 12, and a
+# straight that is not one (2, 3, 4, 5, 7)
 TABLES = [{}, {"num_dice": 6}, {"num_dice": 5, "dice_sides": 2}, {"num_dice": 4, "dice_sides": 5},
-          {"num_dice": 3, "dice_sides": 8}]
+          {"num_dice": 3, "dice_sides": 8}, {"num_dice": 5, "dice_sides": 8}, {"num_dice": 5, "dice_sides": 12}]
 
 
 def os_score(os_state, category: int) -> int:
@@ -178,9 +181,11 @@ def os_score(os_state, category: int) -> int:
     return int(line.split(": ")[1])
 
 
-def scores_of_every_roll(params: dict) -> Counter:
-    """Every roll scored in every category in both engines (an AssertionError at the first
-    difference); the scoring rules that fired, counted."""
+@functools.cache
+def scores_of_every_roll(table: int) -> Counter:
+    """Every roll scored in every category in both engines, with the parameters TABLES[table]
+    (an AssertionError at the first difference); the scoring rules that fired, counted."""
+    params = TABLES[table]
     from interpreter.play.checks.scenarios import patch
     pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     rules = interpreter.load(interpreter.ruleset_path("yacht"))
@@ -195,6 +200,7 @@ def scores_of_every_roll(params: dict) -> Counter:
         os_state.apply_action(sum((f - 1) * sides ** i for i, f in enumerate(faces)))
         os_state.apply_action(0)                                        # keep all
         alike = sorted(Counter(faces).values(), reverse=True) + [0]
+        past_six = any(f > 6 and k >= 3 for f, k in Counter(faces).items())    # three alike at least
         for c, name in enumerate(CATEGORIES):
             ours, theirs = S.clone(), os_state.clone()
             ours.apply(name)
@@ -207,11 +213,21 @@ def scores_of_every_roll(params: dict) -> Counter:
                                         else "four and two" if alike[:2] == [4, 2] else "three and two")] += 1
             if name == "Four of a Kind" and alike[0] >= 4 and not value:
                 fired["Four of a Kind: four alike, nothing with fewer than 3 faces"] += 1
+            if name in ("Four of a Kind", "Full House", "Yacht") and value and past_six:
+                fired[f"{name}: alike past six"] += 1
+            if name == "Large Straight" and len({f for f in faces if f >= 2}) == 5 and max(faces) > 6:
+                fired["Large Straight: nothing, five faces from 2 with one past six"] += 1
     return fired
 
 
-def test_every_roll_scores_as_in_openspiel_in_every_category():
-    total = sum((scores_of_every_roll(params) for params in TABLES), Counter())
+@pytest.mark.parametrize("table", range(len(TABLES)), ids=["-".join(f"{k}={v}" for k, v in t.items()) or "default" for t in TABLES])
+def test_every_roll_scores_as_in_openspiel_in_every_category(table):
+    scores_of_every_roll(table)
+
+
+def test_every_scoring_rule_is_compared():
+    """Each scoring rule fired in the rolls the tables compare (each table's once a run)."""
+    total = sum((scores_of_every_roll(t) for t in range(len(TABLES))), Counter())
     assert set(total) <= set(SCORE_RULES), sorted(set(total) - set(SCORE_RULES))
     assert [r for r in SCORE_RULES if not total[r]] == []
 

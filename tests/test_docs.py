@@ -72,3 +72,14 @@ def test_reference_scenario_example_passes(tmp_path):
     (tmp_path / "s.yaml").write_text(block)
     outcomes = run_file(tmp_path / "s.yaml")
     assert outcomes and all(o.ok for o in outcomes), [o.message for o in outcomes]
+
+
+def test_the_classics_table_counts_each_files_lines():
+    """docs/games.md's table: a row for each bundled ruleset but the seed games, its lines those
+    of the file (what wc -l counts)."""
+    root = DOCS.parent
+    rows = re.findall(r"^\| [^|]+ \| `(rulesets/[a-z_]+\.yaml)` \| [^|]+ \| (\d+) \|", (DOCS / "games.md").read_text(), re.M)
+    assert {f: int(n) for f, n in rows} == {f: len((root / f).read_text().splitlines()) for f, _ in rows}
+    seeds = {"diamonds", "diams", "mister_diamond", "diamonds_club"}
+    assert sorted(f for f, _ in rows) == sorted(f"rulesets/{p.name}" for p in (root / "rulesets").glob("*.yaml")
+                                                if p.stem not in seeds)

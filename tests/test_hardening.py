@@ -580,3 +580,49 @@ def test_a_step_heavy_by_its_own_filters_is_told_why_not_blamed_on_effects(tmp_p
             "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
             "read what declares none)") in err
     assert "declared effects" not in err
+
+
+HEAVY_FILTER = "count(deck as a where count(deck where rank > a.rank) > 3)"   # 60 x 60 cards: about 14,700 operations
+HEAVY = """
+    game: heavy
+    players: {min: 1, max: 1}
+    limits: {steps: 20}
+    components:
+      c: {attributes: {rank: 1..60}, label: "c{rank}"}
+    zones:
+      deck: {start: [c]}
+    vars: {x: {type: int, start: 0}}
+    effects:
+      bump:
+        do:
+          - set: {x: "x + 1"}
+      tally:
+        do:
+          - set: {x: "%s"}
+      twice: [tally, tally]
+    flow:
+      - %s
+    scoring: {categories: {p: x}}
+    """
+
+
+@pytest.mark.parametrize("step", [f'if: "{HEAVY_FILTER} > 0"\n        then: [bump]', f'set: {{x: "{HEAVY_FILTER}"}}'])
+def test_a_step_heavy_by_its_own_filters_is_told_so_though_it_calls_a_light_effect(tmp_path, capsys, step):
+    # the light call of bump (about 55 operations) is not what weighs: the cause named is the filter's
+    path = write_ruleset(tmp_path, HEAVY % ("x", step), "heavy.yaml")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "heavy.yaml:19:5: error[limit]: this step may take about" in err
+    assert "nested filters multiply, each list weighed at its longest" in err and "declared effects" not in err
+
+
+@pytest.mark.parametrize("step,through", [("tally", ""), ("twice", " (through 'twice')")])
+def test_a_step_heavy_by_a_filter_in_an_effect_it_calls_is_located_at_the_filter(tmp_path, capsys, step, through):
+    # the error is at the expression that weighs (line 16, in tally), the step calling it named;
+    # called twice, the filter still weighs most (each run of it alone more than the budget)
+    path = write_ruleset(tmp_path, HEAVY % (HEAVY_FILTER, step), "heavy.yaml")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert (f"heavy.yaml:16:18: error[limit]: the step at line 19, calling effect '{step}', may take about ") in err
+    assert (f"; this expression of effect 'tally'{through} alone about 14,") in err
+    assert "nested filters multiply, each list weighed at its longest" in err and "declared effects" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -90,11 +91,21 @@ def test_the_game_type_says_what_the_reward_makes_the_game(name, players, params
 DERIVED = {"euchre", "goofspiel", "hearts", "kuhn_poker", "oh_hell", "spades", "diamonds"}
 
 
+# docs/rl.md's table of each bundled ruleset's max_game_length: name -> (players, bound, from)
+LENGTHS = {m[0]: (int(m[1]), int(m[2]), m[3]) for m in re.findall(
+    r"^\| ([a-z_]+) \| (\d+) \| (\d+) \| (flow|random games) \|", (ROOT / "docs" / "rl.md").read_text(), re.M)}
+
+
+def test_the_docs_give_every_bundled_rulesets_max_game_length():
+    assert sorted(LENGTHS) == BUNDLED
+
+
 @pytest.mark.parametrize("name", BUNDLED)
 def test_max_game_length_is_a_bound_no_random_game_exceeds(name):
     from interpreter.adapters.length import LENGTH_GAMES, LENGTH_MARGIN, derived, longest
     game = pyspiel.load_game(f"rulebook_{name}")
     bound = game.max_game_length()
+    assert LENGTHS.get(name) == (game.num_players(), bound, game.table.length_from)   # (docs/rl.md's row)
     if name in DERIVED:    # from the flow: no game played to find it, and not absurdly loose
         assert game.table.length_from == "flow" and bound == derived(game.table) < game.table.rules.max_steps
         assert bound <= 10 * longest(game.table, range(LENGTH_GAMES))

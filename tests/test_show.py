@@ -138,7 +138,7 @@ def test_explain_says_who_is_shown_the_cards(peek):
 def test_show_takes_cards(tmp_path):
     with pytest.raises(RulesetError) as err:
         load_text(tmp_path, PEEK.replace('show: {cards: "hand[1]"', 'show: {cards: "players"'), name="p.yaml")
-    assert "show takes a list of cards, got list[player]" in str(err.value)
+    assert "expected a list of cards (list[card]), got list[player]" in str(err.value)
 
 
 def test_show_is_for_one_seat_not_a_team(tmp_path):

@@ -3,7 +3,7 @@
 with the errors so far: going on would do the very work the limits bound."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import Diagnostic, RulesetError
 from ..expr.limits import STEP_WORK_UNIT
@@ -17,12 +17,20 @@ PART_WORK = 100
 HEAVY_SHARE = 100   # a step one run of which may count more than 1/HEAVY_SHARE of the step budget is warned of
 
 
+# the costliest expression compiled in what is being weighed (a step, a declared effect): its
+# worst-case operations, its path, and the declared effects it is reached through, outermost first
+HEAVIEST: tuple = (0, (), ())
+
+
 class Bounded:
-    """The counts of a Builder (building/builder.py): the work and the errors so far."""
+    """The counts of a Builder (building/builder.py): the work and the errors so far, and the
+    costliest expression of the step being weighed (``heaviest``: why a step weighs that much)."""
     work = 0
     errors = 0
+    heaviest = HEAVIEST
     diags: list[Diagnostic]     # (the Builder's: the errors and warnings so far)
     error: Callable[..., None]  # (the Builder's: report an error at a path)
+    smap: Any                   # (the Builder's: where each path is in the source)
 
     def grow(self, path, work: int = PART_WORK) -> None:
         """Count the work of a step, an effect or an expression about to be compiled."""
@@ -34,23 +42,36 @@ class Bounded:
                        "limit", hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
             raise RulesetError(sorted(self.diags, key=order))
 
-    def weigh(self, steps, budget: int) -> None:
+    def weigh_steps(self, steps, budget: int) -> None:
         """Refuse a step one run of which may cost more than the game's whole step budget
         (``budget``, limits.steps); warn of one whose run alone may count more than 1/HEAVY_SHARE
         of it: a game running it a hundred times would stop (the designer learns it now, not
         when a long game runs out)."""
         for step in steps:
-            why = heavy(getattr(step, "calls", False))
             if step.charge > budget:
-                self.error(f"this step may take about {step.work:,} operations a run, more than the game's whole "
-                           f"step budget of {budget:,} steps ({STEP_WORK_UNIT} operations each): {why}", step.path,
-                           "limit", key=True)
+                self.too_costly(step, budget)
             elif step.charge * HEAVY_SHARE > budget:
                 self.error(f"this step may count {1 + step.charge:,} steps of the game's budget of {budget:,} each "
                            f"time it runs (about {step.work:,} operations at worst), more than 1/{HEAVY_SHARE} of it: "
-                           f"a game running it {budget // (1 + step.charge) + 1:,} times stops; {why}", step.path,
-                           "cost", hint="bound what its lists read (min: and max: of the parameters a range's ends "
-                           "read), compute less in one step, or raise limits.steps", key=True, severity="warning")
+                           f"a game running it {budget // (1 + step.charge) + 1:,} times stops; {cause(step)}",
+                           step.path, "cost", hint="bound what its lists read (min: and max: of the parameters a "
+                           "range's ends read), compute less in one step, or raise limits.steps", key=True,
+                           severity="warning")
+
+    def weigh(self, cost: int, path) -> None:
+        """Note an expression's worst-case operations, compiled at ``path``."""
+        if cost > self.heaviest[0]:
+            self.heaviest = (cost, tuple(path), ())
+
+    def reached(self, heaviest: tuple, name: str) -> None:
+        """Note a call of declared effect ``name``, whose costliest expression is ``heaviest``."""
+        if heaviest[0] > self.heaviest[0]:
+            self.heaviest = (heaviest[0], heaviest[1], (name, *heaviest[2]))
+
+    def too_costly(self, step, budget: int) -> None:
+        """Refuse a step whose one run may cost more than the game's whole budget."""
+        message, path = heavy(step, budget, self.smap)
+        self.error(message, path, "limit", key=path is step.path)
 
     def count_error(self, loc) -> None:
         """Count one more error, about to be reported at ``loc``."""
@@ -63,12 +84,33 @@ def order(d: Diagnostic):
     return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
 
-def heavy(calls: bool) -> str:
-    """Why a step's worst case is large, for the error refusing a step that may cost the game's
-    whole budget a run: the declared effects it calls, or its expressions' nested filters,
-    weighed by the longest their lists can be (docs/language.md, Limits)."""
-    if calls:
+def heavy(step, budget: int, smap) -> tuple[str, tuple]:
+    """The error refusing a step whose one run may cost more than the game's whole budget (its
+    ``work`` more than ``budget`` steps), and where it is: named by what weighs most
+    (docs/security.md, limits.steps). An expression that alone may take half the budget: its nested
+    filters, each list weighed at its longest, located at it when it is in a declared effect the
+    step calls (the step named as the context); else the calls, when they make half the step's
+    work: declared effects calling each other several times; else the step's own expressions."""
+    cost, where, through = step.heaviest
+    said = (f"about {step.work:,} operations a run, more than the game's whole step budget of {budget:,} steps "
+            f"({STEP_WORK_UNIT} operations each)")
+    if cost * 2 < budget * STEP_WORK_UNIT or not through:
+        return f"this step may take {said}: {cause(step)}", step.path
+    at, here = smap.key_loc(step.path), smap.loc(where)
+    named = f"line {at.line}" if at and here and at.path == here.path else str(at)
+    calls = " (through " + ", ".join(f"'{n}'" for n in through[:-1]) + ")" if len(through) > 1 else ""
+    return (f"the step at {named}, calling effect '{through[0]}', may take {said}; this expression of effect "
+            f"'{through[-1]}'{calls} alone about {cost:,}: {FILTERS}"), where
+
+
+FILTERS = ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
+           "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
+           "read what declares none)")
+
+
+def cause(step) -> str:
+    """What makes a step's worst case large: the declared effects it calls, when they make half
+    its work, else its expressions' nested filters."""
+    if step.called * 2 >= step.work:
         return "declared effects calling each other several times multiply"
-    return ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
-            "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
-            "read what declares none)")
+    return FILTERS

@@ -33,7 +33,7 @@ from ..mechanics.flow import Conditional
 from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
-from .bounded import Bounded, order
+from .bounded import HEAVIEST, Bounded, order
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -82,7 +82,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
         self._started: dict = {}   # component -> the zone its cards start in
         self._cycles: set = set()  # cycles of defines already reported
         self._once: set = set()    # messages of whole-ruleset limits already reported
-        self._inner_spent = 0      # compiled cost of the steps inside the one being built (_weighed)
+        self._inner_spent = (0, 0)   # compiled cost of the steps inside the one being built, and of their calls (_weighed)
         self.start_defines()       # (building/defines.py)
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
@@ -173,7 +173,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
         ``.params`` naming them), as a hook's (building/effects.py)."""
         text = as_expr(value)
         self.grow(path, len(text))
-        outer = self.compiler.bound
+        outer, spent = self.compiler.bound, self.compiler.spent
         if by_name:
             self.compiler.bound = {k: parameter(k, i) for i, k in enumerate(locals or {})}
         try:
@@ -182,6 +182,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
             fn.source, fn.type, fn.distinct, fn.access = c.source, c.type, c.distinct, c.access
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
+            self.weigh(self.compiler.spent - spent, path)
             by_rule(fn, fn.loc)
             if by_name:
                 fn.params = tuple(locals or ())
@@ -293,14 +294,14 @@ class Builder(Declarations, Bounded, Elements, Defines):
         """Build a step (``build(*args)``) and set its ``work``: the worst-case operations of the expressions it
         evaluates itself (the steps inside it have their own), which it counts against the
         game's budget each time it runs (engine/loop.py)."""
-        spent, inner, called = self.compiler.spent, self._inner_spent, self.compiler.called
-        self._inner_spent = 0
+        spent, called, inner, heaviest = self.compiler.spent, self.compiler.called, self._inner_spent, self.heaviest
+        self._inner_spent, self.heaviest = (0, 0), HEAVIEST
         step = build(*args)
-        total = self.compiler.spent - spent
-        if step is not None:   # (calls: whether it, or a step inside it, calls declared effects)
-            step.work, step.calls = max(0, total - self._inner_spent), self.compiler.called > called
-            step.charge = step.work // STEP_WORK_UNIT
-        self._inner_spent = inner + total
+        total, calls = self.compiler.spent - spent, self.compiler.called - called
+        if step is not None:   # (called: the part of its work its calls of declared effects make; bounded.py)
+            step.work, step.called = max(0, total - self._inner_spent[0]), max(0, calls - self._inner_spent[1])
+            step.charge, step.heaviest = step.work // STEP_WORK_UNIT, self.heaviest
+        self._inner_spent, self.heaviest = (inner[0] + total, inner[1] + calls), heaviest
         return step
 
     # ------------------------------------------------------------------ the whole ruleset
@@ -399,7 +400,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
         # how good a position is for a seat, for the search agents (play/agents/evaluation.py)
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         r.max_steps = self.max_steps
-        self.weigh(self.step_list, r.max_steps)   # (a step too costly for the budget: refused, or a warning)
+        self.weigh_steps(self.step_list, r.max_steps)   # (a step too costly for the budget: refused, or a warning)
         r.auto_forced = bool(d.get("auto_forced", False))
         r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import did_you_mean
+from .bounded import HEAVIEST
 from ..expr.types import ANY, fits, parse_type
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
@@ -23,6 +24,7 @@ class DeclaredEffects:
     ctx: Any                   # (the EffectCompiler's: the ruleset compiler)
     named: dict                # name -> (params: dict name->type, body, path)
     weight: dict               # declared effect -> worst-case operations of one call
+    heaviest: dict             # declared effect -> its costliest expression, its calls' included (bounded.py)
     sites: dict                # declared effect -> the paths of the items calling it
     _compiling: list           # the declared effects being compiled (a call of one of them is a cycle)
     _done: set                 # those compiled
@@ -52,15 +54,16 @@ class DeclaredEffects:
         params, body, path = self.named[name]
         self._compiling.append(name)
         compiler = self.ctx.compiler
-        spent, outer = compiler.spent, compiler.bound
+        spent, outer, heaviest = compiler.spent, compiler.bound, self.ctx.heaviest
+        self.ctx.heaviest = HEAVIEST
         # its arguments are its parameters, read by name (not a dict: building one costs more than the call)
         compiler.bound = {p: parameter(p, k) for k, p in enumerate(params)}
         try:
             fn = self.compile(body, path, params, True, name=f"E_{name}", params=list(compiler.bound.values()))
         finally:
             compiler.bound = outer
-        self.weight[name] = compiler.spent - spent
-        compiler.spent = spent
+        self.weight[name], self.heaviest[name] = compiler.spent - spent, self.ctx.heaviest
+        compiler.spent, self.ctx.heaviest = spent, heaviest
         self._compiling.pop()
         if fn is not None:   # (its items' locations name the effect they belong to: engine/effectlines.py)
             fn.effect = name
@@ -104,6 +107,7 @@ class DeclaredEffects:
         self.ctx.compiler.used.add(name)
         self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
         self.ctx.compiler.called += CALL_WORK + self.weight.get(name, 0)
+        self.ctx.reached(self.heaviest.get(name, HEAVIEST), name)
         # its parameters in their declared order; as keywords where the arguments are written in
         # another (each evaluated in the order written, so the first to fail is the one it was)
         given = dict(parts)

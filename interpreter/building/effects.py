@@ -56,6 +56,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         self._compiling: list[str] = []
         self._done: set[str] = set()
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
+        self.heaviest: dict[str, tuple] = {}   # declared effect -> its costliest expression (bounded.py HEAVIEST)
         self.sites: dict[str, set] = {}    # declared effect -> the paths of the items calling it (call)
         self.functions: list = []          # every effect list compiled (engine/effectlines.py maps their lines)
 
@@ -352,8 +353,8 @@ class EffectCompiler(DeclaredEffects, Targets):
         compile undone: its lines, diagnostics, probes and counted work)."""
         ctx, compiler = self.ctx, self.ctx.compiler
         probes = len(ctx.probes.items) if ctx.probes is not None else 0
-        lines, marks, diags, spent, work, errors = (len(em.lines), len(em.marks), len(ctx.diags), compiler.spent,
-                                                    ctx.work, ctx.errors)
+        lines, marks, diags, spent, called, work, errors = (len(em.lines), len(em.marks), len(ctx.diags),
+                                                            compiler.spent, compiler.called, ctx.work, ctx.errors)
         events, calls = len(em.events), len(em.calls)
         compiler.tallies.append(loop)
         try:
@@ -365,7 +366,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             if written:
                 del em.lines[lines:], em.owners[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
                 self._forget(diags, probes)
-                compiler.spent, ctx.work, ctx.errors = spent, work, errors
+                compiler.spent, compiler.called, ctx.work, ctx.errors = spent, called, work, errors
                 loop.refused |= written
                 loop.made.clear()
                 self.block(em, items, path, locals, has_me)

@@ -29,7 +29,7 @@ from .names import NameNodes, Names, Scope, table_ref
 from .operators import OperatorNodes, divided
 from .parser import ExprError, offset_of, parse
 from .statements import as_statements, plain_offers, shared_offers
-from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, is_list, is_numeric
+from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, TEAM, elem, fits, is_list, is_numeric
 
 
 class ExprFn(Protocol):
@@ -321,6 +321,10 @@ class Compiler(NameNodes, OperatorNodes):
             raise ExprError(f"expected a number, got {typ}", offset_of(node), code="type")
         if expect == "list" and not is_list(typ) and typ != ANY:
             raise ExprError(f"expected a list, got {typ}", offset_of(node), code="type")
+        if is_list(expect) and not (typ == ANY or is_list(typ) and fits(typ, expect)):   # list[card]: no ids as numbers
+            raise ExprError(f"expected a list of {elem(expect)}s ({expect}), got {typ}", offset_of(node), code="type",
+                            hint="a number is no card: cards come from zones ('deck where rank == 3') and card "
+                                 "variables" if elem(expect) == CARD and is_list(typ) and is_numeric(elem(typ)) else None)
         if expect == PLAYER and typ not in (PLAYER, INT, TEAM, ANY, NONE):
             raise ExprError(f"expected a player, got {typ}", offset_of(node), code="type")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..expr import ExprError, parse
 from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
-from ..expr.types import BOOL, INT, PLAYER, is_list
+from ..expr.types import BOOL, CARD, INT, PLAYER, is_list, list_of
 from ..expr.cdialect import list_take, sorted_put, sorted_take, sorted_take_inline
 from ..expr.names import VIEWS, item_read, record_writable, state_add, state_read, zone_ref
 from .base import effect_kind
@@ -89,7 +89,7 @@ def _move(fx, em, spec, path, locals, has_me, parts):
     moved = f"len({cs})"
     one = None   # a one-card move's card, held in a local: no list made unless something is told
     if "cards" in spec:
-        csrc, ctype = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
+        csrc, ctype = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, list_of(CARD))
         items = None if "count" in spec else _listed(spec["cards"])
         listed = None if items is None else len(items)
         if "count" in spec:   # the first N of these cards (all of them when they are fewer)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..engine.knowledge import tell
 from ..engine.sight import place_of
-from ..expr.types import CARD, PLAYER, TEAM, fits, list_of
+from ..expr.types import CARD, PLAYER, TEAM, list_of
 from .base import effect_kind
 from .contract import Key
 
@@ -40,9 +40,7 @@ def show(S, me, to, cards) -> None:
              keys=(Key("cards", "expression: list of cards", "the cards shown", required=True),
                    Key("to", "expression: player", "the one seat they are shown to (none: nobody)", required=True)))
 def e_show(fx, em, spec, path, locals, has_me):
-    cards, typ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, "list")
-    if not fits(typ, list_of(CARD)):
-        fx.ctx.error(f"show takes a list of cards, got {typ}", (*path, "cards"), "type")
+    cards, typ = fx.expr(spec["cards"], (*path, "cards"), locals, has_me, list_of(CARD))
     to, who = fx.expr(spec["to"], (*path, "to"), locals, has_me, PLAYER)
     if who == TEAM:
         fx.ctx.error("show is for one seat: to: a player, not a team (show each member in a for_each)",

@@ -8,7 +8,7 @@ of a list (chance).
 from __future__ import annotations
 
 from ..expr.runtime import stored_source
-from ..expr.types import INT, can_grow, fits, holds_growing, nests
+from ..expr.types import INT, can_grow, elem, fits, holds_growing, nests
 from ..expr.names import var_ref, var_write
 from .base import effect_kind
 from .contract import Key
@@ -63,6 +63,9 @@ def e_random(fx, em, spec, path, locals, has_me):
     if var is None:
         return
     src, typ = fx.expr(spec["from"], (*path, "from"), locals, has_me, "list")
+    if not fits(elem(typ), fx.ctx.names.vars[var]):
+        fx.ctx.error(f"variable '{var}' is declared {fx.ctx.names.vars[var]}, got an element of {typ}",
+                     (*path, "from"), "type")
     t = em.fresh()
     em.line(f"{t} = {src}")
     drawn = f"{t}[_below(S, len({t}))]"
