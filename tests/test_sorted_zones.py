@@ -211,4 +211,4 @@ def test_a_few_cards_taken_out_of_a_long_sorted_zone_as_list_remove_takes_them(t
             S.apply_index(0)
         errors.append(e.value.message)
     assert taken[0] == ["3A", "20B", "1A", "5A", "5B", "7A"] and len(set(taken[1])) == 6
-    assert errors[0] == errors[1] and "out of range" in errors[0]
+    assert errors[0] == errors[1] and "a card is not in the zone it is taken from" in errors[0]
