@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (me = the seat asked; default: always)"),
-               Key("steps", "steps", "what the alternative does (me = the seat that chose)"),
+               Key("steps", "steps", "what the alternative does (me = the seat that chose, held in as; without as: "
+                   "as before the branch)"),
                Key("doc", "text", "what it is, for people"))
 
 
