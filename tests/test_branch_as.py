@@ -192,3 +192,10 @@ def test_explain_words_a_bracketed_you_before_a_verb_as_they(tmp_path):
     from interpreter.tools.explain import explain
     r = load(tmp_path, "- branch: {who: \"left(me)\", options: {a: {if: \"(me == 1 or me == 2) and count(hand) > 0\"}}}")
     assert "**a**, if (they are 1 or they are 2) and there is at least one card in their hand: nothing." in explain(r)
+
+
+def test_a_declared_variable_is_no_name_of_the_language_nor_a_define(tmp_path):
+    with pytest.raises(RulesetError, match="'none' is a name of the expression language, not a variable name"):
+        load(tmp_path, "- set: {x: 1}", "  none: int\n")
+    with pytest.raises(RulesetError, match="g.yaml:16:6: error\\[duplicate\\]: 'y' is already a variable"):
+        load(tmp_path, "- set: {x: 1}", "define:\n  y: \"1\"\n")
