@@ -84,10 +84,11 @@ def test_a_choose_asked_of_nobody_does_not_read_its_options(tmp_path):
 
 def test_a_branch_offers_the_alternatives_whose_condition_holds_for_the_seat_asked(tmp_path):
     """Its conditions read me as the seat asked; the chosen alternative's steps run for the seat
-    that chose (me = ``as``, default chooser)."""
+    that chose (me = ``as``)."""
     r = load(tmp_path, turn_of_seat_0("""
         - branch:
             who: "left(me)"
+            as: chooser
             options:
               mine:    {if: "me == 0", steps: [{gain: {counter: points}}]}
               yours:   {if: "me == 1", steps: [{gain: {counter: points, amount: 10}}]}
@@ -132,7 +133,7 @@ def test_a_branch_s_chooser_read_by_an_end_condition_is_checked_before_its_steps
     """The seat that chose is a variable like any other: an end condition reading it is checked
     once it is set, before the chosen steps run, in the module as in its reference."""
     text = BASE + "flow:\n" + DEALT + textwrap.indent(turn_of_seat_0("""
-        - branch: {who: "left(me)", options: {a: {steps: [{gain: {counter: points}}]}, b: {}}}
+        - branch: {who: "left(me)", as: chooser, options: {a: {steps: [{gain: {counter: points}}]}, b: {}}}
     """), "  ") + "end_when: [\"chooser == 1\"]\n"
     r = load_text(tmp_path, text)
     for rules in (r, reference(r)):
@@ -253,6 +254,7 @@ FLOWS = [   # (each a shuffled deal, so that seeds deal differently)
       - choose: {who: "none if y == 1 else right(me)", options: "[me, count(hand)]", as: x, prompt: second}
       - branch:
           who: "left(me)"
+          as: taker
           options:
             a: {if: "me == 1 and count(hand) > 1", steps: [{gain: {counter: points}},
                                                            {choose: {options: "[me, count(hand)]", as: x, prompt: nested}}]}
@@ -300,6 +302,7 @@ def test_explain_words_what_a_step_asked_of_another_seat_reads_as_that_seat_s(tm
         - choose: {who: "left(me)", options: hand, as: spot, then: [{move: {from: hand, to: pile, cards: "[spot]"}}]}
         - branch:
             who: "left(me)"
+            as: giver
             options: {a: {if: "count(hand) > 1 and me != 2", steps: [{move: {from: hand, to: pile, count: 1}}]}, b: {}}
         - choose: {who: "left(me)", options: "players where it != me", as: q}
         - choose: {who: "left(me)", options: "hand where rank == me + 1", as: spot}
@@ -309,7 +312,7 @@ def test_explain_words_what_a_step_asked_of_another_seat_reads_as_that_seat_s(tm
     text = explain(r)
     assert "The player on your left chooses the spot from the cards in their hand." in text
     assert "Then, as that player:\n" in text
-    assert "if there is more than 1 card in their hand and they are not 2, as that player:\n" in text
+    assert "if there is more than 1 card in their hand and they are not 2, as that player (*giver*):\n" in text
     assert "- Move the top card of your hand to the pile." in text
     assert "from the players other than them." in text and "whose rank is them plus 1." in text
     assert "each choose, at once and in secret, the picks from the cards in their hand;" in text

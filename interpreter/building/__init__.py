@@ -2,7 +2,8 @@
 
 builder.py assembles the Ruleset and is the context every mechanic compiles against;
 declarations.py checks the declared names; components.py builds the card table; effects.py
-compiles effect lists; watch.py finds the effects that need no checks after them;
+compiles effect lists; watch.py finds the effects that need no checks after them; seats.py
+builds the steps run as a seat a variable holds (a branch's as:);
 analysis.py checks the flow statically. Imports every stage below it.
 
 ``load(path, variant)`` is the whole pipeline up to here: the file (or a bundled ruleset's

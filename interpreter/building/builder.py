@@ -44,7 +44,8 @@ from .declared import parameter
 from .flowmodule import compile_flow
 from .requirements import requirements
 from .rulelines import by_rule
-from .watch import EVERYTHING, Quiet, watched
+from .seats import Seats
+from .watch import EVERYTHING, Quiet, reads_seat, watched
 
 DEFAULT_MAX_STEPS = key_named(LIMITS_KEYS, "steps").default   # about 5 s of the costliest steps; the largest seed game uses ~48,000
 MAX_CARD_COUNTERS = 2_000_000   # values of counters owned by cards, in one game
@@ -54,7 +55,7 @@ def _dummy(S, me=None, L=None, *rest):
     return None
 
 
-class Builder(Declarations, Bounded, Elements, Defines):
+class Builder(Declarations, Bounded, Elements, Defines, Seats):
     def __init__(self, loaded, coverage: bool = False, record: dict | None = None, deciding=None, views: tuple = ()):
         self.loaded = loaded
         self.data = loaded.data
@@ -79,6 +80,7 @@ class Builder(Declarations, Bounded, Elements, Defines):
         self.zone_decl: dict = {}
         self.counter_decl: dict = {}
         self.var_decl: dict = {}
+        self.var_writers: list = []   # (variable, path) of each declaration, in order (declare_var)
         self._started: dict = {}   # component -> the zone its cards start in
         self._cycles: set = set()  # cycles of defines already reported
         self._once: set = set()    # messages of whole-ruleset limits already reported
@@ -288,6 +290,8 @@ class Builder(Declarations, Bounded, Elements, Defines):
 
     def _effects_step(self, item, path, scope, i):
         fn = self.fx.compile([item], path, None, scope.has_me, first=i)
+        if fn is not None and reads_seat(getattr(fn, "access", NOTHING), {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named}):
+            self.compiler.access.me()   # (its list's own record is apart: building/seats.py)
         return None if fn is None else Effects(fn, scope.me_var)
 
     def _weighed(self, build, *args):

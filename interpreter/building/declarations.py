@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
 from ..engine.params import by_players, check_param, plain_value, settled, type_of_value, values_over
+from ..expr.names import LANGUAGE_NAMES
 from ..expr.types import ANY, is_map, list_of, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 
@@ -27,6 +28,7 @@ class Declarations:
     zone_decl: dict
     counter_decl: dict
     var_decl: dict
+    var_writers: list
     _started: dict
     zone_flows: set
     error: Callable[..., None]
@@ -241,10 +243,18 @@ class Declarations:
     # ------------------------------------------------------------------ names the mechanics declare and look up
     def declare_var(self, name, typ, path) -> str:
         """Declare a variable; returns the name to use (a placeholder after an error, so that
-        the build can go on and report the rest)."""
+        the build can go on and report the rest). Each declaration is noted in ``var_writers``
+        (the name and its path, in the order met: a step's ``as:`` writes its variable)."""
         if not isinstance(name, str) or not name.isidentifier():
             self.error(f"'{name}' is not a valid variable name", path, "name")
             return "_not_a_name"
+        if name in LANGUAGE_NAMES:
+            self.error(f"'{name}' is a name of the expression language, not a variable name", path, "name",
+                       "choose another name")
+            return "_not_a_name"
+        if name in self.names.defines:
+            self.error(f"'{name}' is already a define", path, "duplicate")
+        self.var_writers.append((name, tuple(path)))
         old = self.names.vars.get(name)
         if old is not None and old != typ and ANY not in (old, typ):
             self.error(f"variable '{name}' is already a {old}, not a {typ}", path, "type")

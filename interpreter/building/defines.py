@@ -23,6 +23,7 @@ class Defines:
     diags: list[Diagnostic]        # (the Builder's: the errors and warnings so far)
     errors: int                    # (building/bounded.py: the errors counted so far)
     expr: Callable[..., Any]       # (the Builder's: compile an expression at a path)
+    error: Callable[..., None]     # (the Builder's: report an error at a path)
 
     def start_defines(self) -> None:
         """No define checked yet (the Builder's start)."""
@@ -33,6 +34,8 @@ class Defines:
         """Declare the ruleset's defines and check each where it is written."""
         self.names.defines = {k: as_expr(v) for k, v in defines.items()}
         for name, text in self.names.defines.items():
+            if name in self.names.vars:   # (the variables are declared first: building/declarations.py declare_var)
+                self.error(f"'{name}' is already a variable", ("define", name), "duplicate")
             before, told, errors = len(self.diags), set(self._told), self.errors
             self.expr(text, ("define", name))
             found = self.diags[before:]

@@ -93,11 +93,22 @@ class Quiet:
         return False
 
 
-def may_write(access: Access, zone: str, named: dict, enter: dict, built) -> bool:
-    """Whether code touching ``access`` may write ``zone``: itself, the declared effects it
-    calls (``named``: name -> function, None while being compiled) or the enter triggers of the
-    zones it fills (``enter``, triggers.Triggers.enter); the triggers of a zone not in ``built``
-    are not compiled yet (a declared effect's code, compiled first): they may write anything."""
+def may_write(access: Access, zone: str, named: dict, enter: dict, built, kind: str = "z") -> bool:
+    """Whether code touching ``access`` may write ``zone`` (``kind`` v: the variable so named):
+    itself, the declared effects it calls (``named``: name -> function, None while being
+    compiled) or the enter triggers of the zones it fills (``enter``, triggers.Triggers.enter);
+    the triggers of a zone not in ``built`` are not compiled yet (a declared effect's code,
+    compiled first): they may write anything."""
     unknown = object()   # (no access noted: may touch anything)
     hooks = {z: fns if z in built else [(None, None, unknown, None)] for z, fns in enter.items()}
-    return Quiet(frozenset({("z", zone)}), named, hooks).may_change(access)
+    return Quiet(frozenset({(kind, zone)}), named, hooks).may_change(access)
+
+
+def reads_seat(access: Access | None, named: dict, seen: frozenset = frozenset()) -> bool:
+    """Whether code touching ``access`` may read the acting seat, ``me``: it reads it, may touch
+    anything, fills a zone (whose enter triggers run as it) or calls a declared effect that may
+    (``named``: name -> function; Access.actor, the declared effects' own code read)."""
+    if access is None or access.me or access.opaque or access.zones_entered:
+        return True
+    return any(reads_seat(getattr(named.get(name), "access", None), named, seen | {name})
+               for name in access.calls if name not in seen)

@@ -100,8 +100,9 @@ def step_kind(name: str, doc: str, keys: tuple[Key, ...] = ()):
 
 @dataclass(frozen=True)
 class StepScope:
-    """What the steps at one place in the flow can name: who 'me' is (a variable), locals."""
+    """What the steps at one place can name: who 'me' is (a variable: the last of the enclosing ``seats``)."""
     me_var: str | None = None
+    seats: tuple[str, ...] = ()
 
     @property
     def has_me(self) -> bool:
@@ -407,8 +408,7 @@ class Sequence(Step):
         located at its effect), the first child step entered, and run at once if nothing changed."""
         return "\n".join([
             f"def {name}(S, frame):",
-            f"    steps = {g.fn(self.steps)}",
-            f"    i = frame[{NEXT}]",
+            f"    steps = {g.fn(self.steps)}", f"    i = frame[{NEXT}]",
             "    n = len(steps)", "    result = U",
             "    while i < n:", "        child = steps[i]", "        i += 1",
             "        if child.inline:",

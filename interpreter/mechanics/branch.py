@@ -9,10 +9,12 @@
           pass:   {}                  # an alternative that does nothing
 
 The options whose ``if`` holds for the seat asked (``me`` = ``who``) are offered, labelled by
-their names, in declaration order; the chosen one's steps run for the seat that chose: where
-``who`` is another than ``me`` (or ``as:`` is written), that seat is held in the variable ``as``
-(default ``chooser``), ``me`` in those steps, as a turn's player is in its steps. With none, the
-step is skipped. (This is how a turn offers its "moves".)
+their names, in declaration order; the chosen one's steps run for the seat that chose: with
+``as: NAME``, that seat is held in the variable NAME, ``me`` in those steps, as a turn's player is
+in its steps. A branch whose ``who`` is another than ``me`` and whose steps read ``me`` must write
+``as:`` (without, they would act for the seat before the branch); NAME is no other name, nor the
+seat an enclosing turns or branch holds, and nothing in the steps writes it (building/seats.py).
+With none offered, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds (me = the seat asked; default: always)"),
-               Key("steps", "steps", "what the alternative does (me = the seat that chose)"),
+               Key("steps", "steps", "what the alternative does (me = the seat that chose, held in as; without as: "
+                   "as before the branch)"),
                Key("doc", "text", "what it is, for people"))
 
 
@@ -39,7 +42,7 @@ OPTION_KEYS = (Key("if", "condition", "the alternative is offered while it holds
           Key("options", "mapping", "the alternatives, offered by name while their if holds", required=True,
               keys=OPTION_KEYS, named=True),
           Key("as", "variable name", "the variable holding the seat that chose, me in the alternative's steps "
-              "(declared where who is not me or as is written)", default="chooser"),
+              "(required where who is not me and the steps read me)"),
           IF_NONE_KEY))
 class Branch(AskOnce):
     option_type = STR
@@ -61,11 +64,11 @@ class Branch(AskOnce):
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []
         has_me = scope.has_me or not s.who_me   # the conditions are the seat asked's (me = who)
-        s.var = None   # the alternatives' steps run for the seat that chose: me = this variable
-        if not s.who_me or "as" in main:
-            s.var = ctx.declare_var(main.get("as", "chooser"), PLAYER, (*p, "as"))
-        inner = scope if s.var is None else StepScope(s.var)
+        # the alternatives' steps run for the seat that chose: me = this variable (None: as before the branch)
+        s.var = cls.declare_as(ctx, main["as"], PLAYER, (*p, "as"), scope) if "as" in main else None
+        inner = scope if s.var is None else StepScope(s.var, (*scope.seats, s.var))
         texts = []   # the conditions' texts (None: always offered), for compile_offers
+        reads_me = False   # whether the alternatives' steps read me
         options = main.get("options") or {}
         if not isinstance(options, dict) or not options:
             ctx.error("options is a mapping NAME: {if: CONDITION, steps: [...]}", (*p, "options"), "step")
@@ -80,7 +83,14 @@ class Branch(AskOnce):
             s.names.append(str(name))
             s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=has_me, expect=BOOL) if "if" in opt else None)
             texts.append(opt.get("if"))
-            s.bodies.append(ctx.steps(opt.get("steps") or [], (*op, "steps"), inner))
+            body, reads = ctx.steps_as(lambda: ctx.steps(opt.get("steps") or [], (*op, "steps"), inner),  # noqa: B023
+                                       s.var, (*p, "as"))
+            s.bodies.append(body)
+            reads_me = reads_me or reads
+        if reads_me and s.var is None and not s.who_me:
+            ctx.error("this branch asks another seat than me, and its alternatives' steps read me: write as: NAME, "
+                      "a variable holding the seat that chose (me in those steps)", (*p, "who"), "missing-key",
+                      "as: NAME beside who: (a name of your own, e.g. as: chooser)")
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
             offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],

@@ -62,7 +62,7 @@ class Choose(AskOnce):
         step.option_type = elem(opts.type)
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
-        step.var = ctx.declare_var(main.get("as", "choice"), step.option_type, (*p, "as"))
+        step.var = cls.declare_as(ctx, main.get("as", "choice"), step.option_type, (*p, "as"), scope)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         step.read_if_none(ctx, main, p)
@@ -196,7 +196,7 @@ class Simultaneous(Step):
         step.who = ctx.expr(main.get("who", "players"), (*p, "who"), has_me=scope.has_me, expect=list_of(PLAYER))
         step.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
         step.option_type = elem(step.options.type)
-        step.var = ctx.declare_var(main.get("as", "choice"), list_of(step.option_type), (*p, "as"))
+        step.var = AskOnce.declare_as(ctx, main.get("as", "choice"), list_of(step.option_type), (*p, "as"), scope)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         if "if_none" in main:

@@ -226,7 +226,7 @@ class Turns(Step):
             step.who = ctx.expr(spec["players"], (*p, "players"), has_me=has_me, expect="list")
         var = ctx.declare_var(spec.get("as", "turn_player"), PLAYER, (*p, "as"))
         step.var = var
-        inner = StepScope(var)
+        inner = StepScope(var, (*scope.seats, var))
         if "sort_by" in spec:
             step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
         if "rounds" in spec:
@@ -239,7 +239,8 @@ class Turns(Step):
             step.rotations = rotations(ctx.names.max_players)   # (each lap's order: a table's, written in)
         body_spec = spec.get("steps", rest.get("steps", []))
         body_path = (*p, "steps") if "steps" in spec else (*path, "steps")
-        step.body = ctx.steps(body_spec, body_path, inner)
+        with ctx.compiler.access.apart():   # (what the steps read of me is the turn's player: expr/access.py)
+            step.body = ctx.steps(body_spec, body_path, inner)
         return step
 
     def settle(self, quiet, watched_vars):

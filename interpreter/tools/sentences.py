@@ -117,7 +117,7 @@ def _theirs(text: str) -> str:
     for i, word in enumerate(words):
         core = word.strip("()[],.:;*")
         if core == "you":
-            subject = i + 1 < len(words) and word == core and words[i + 1] in SUBJECT_VERBS
+            subject = i + 1 < len(words) and word.lstrip("([") == core and words[i + 1] in SUBJECT_VERBS
             out.append(word.replace(core, "they" if subject else "them"))
         else:
             out.append(word.replace(core, "their") if core == "your" else word)
@@ -228,8 +228,8 @@ def _choose(ex, m, rest, depth, loc):
 
 def _branch(ex, m, rest, depth, loc):
     out = [_bullet(depth, ex.who(m.get("who"), loc, "choose", "chooses") + " one of:")]
-    theirs, then = asked(m)   # (the conditions read for the seat asked; the chosen steps run as it)
-    steps_as = then[4:]
+    theirs, then = asked(m)   # (the conditions read for the seat asked; the chosen steps run as it, with as:)
+    steps_as = f"{then[4:]} (*{m['as']}*)" if m.get("as") and then[4:] else ""
     for name, opt in (m.get("options") or {}).items():
         opt = opt if isinstance(opt, dict) else {}
         cond = f", if {theirs(ex.p(opt['if'], loc))}" if "if" in opt else ""

@@ -1,0 +1,201 @@
+"""A branch's ``as:`` (docs/reference.md "branch"): the variable naming the seat that chose, ``me``
+in the chosen alternative's steps. Written where ``who`` is another than ``me`` and the steps
+read ``me``; a name of its own, which nothing in the steps writes; nested branches each hold
+their own seat. In the module as in its plain reference."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from fuzzing.lockstep import reference
+from helpers import load_text, tiny_ruleset
+from interpreter.errors import RulesetError
+
+BASE = tiny_ruleset("""
+  hand: {owner: player, visible: all, sorted: true}
+  pile: {visible: all}
+counters:
+  points: {owner: player, start: 5}
+  pot: {start: 0}
+vars:
+  x: {type: int, start: 0}
+  y: {type: int, start: 0}
+""", players=(3, 3))
+
+
+def text(steps: str, extra: str = "", after: str = "") -> str:
+    """``steps`` in seat 0's turn only (me = 0 where they stand), after a deal of 3 cards each."""
+    return (BASE + extra + "flow:\n  - deal: {from: deck, to: hand, count: 3}\n"
+            + "  - turns:\n      skip: \"me != 0\"\n      steps:\n" + textwrap.indent(textwrap.dedent(steps), "        ")
+            + after)
+
+
+def load(tmp_path, steps: str, extra: str = "", after: str = ""):
+    return load_text(tmp_path, text(steps, extra, after))
+
+
+def error(tmp_path, steps: str, extra: str = "") -> str:
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, steps, extra)
+    return str(e.value)
+
+
+NESTED = """
+- branch:
+    who: "left(me)"
+    as: {outer}
+    options:
+      a:
+        steps:
+          - branch:
+              who: "left(me)"
+              as: {inner}
+              options: {{b: {{steps: [{{set: {{x: me}}}}]}}}}
+          - set: {{y: me}}
+"""
+
+
+def test_nested_branches_each_hold_their_own_seat(tmp_path):
+    """Outer asked of seat 1, inner of the left of the outer's me (2): the inner steps' me is 2,
+    the outer steps' me after the inner branch is 1 again."""
+    r = load(tmp_path, NESTED.format(outer="first", inner="second"))
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.current_player() == 1 and S.legal_actions() == ["a"]
+        S.apply("a")
+        assert S.current_player() == 2 and S.legal_actions() == ["b"]
+        S.apply("b")
+        assert (S.v["x"], S.v["y"], S.v["first"], S.v["second"]) == (2, 1, 1, 2) and S.is_terminal()
+
+
+def test_a_branch_inside_a_nested_turns_leaves_the_outer_seat_alone(tmp_path):
+    r = load(tmp_path, """
+        - branch:
+            who: "left(me)"
+            as: first
+            options:
+              a:
+                steps:
+                  - turns:
+                      players: "[2]"
+                      as: inner_turn
+                      steps:
+                        - branch: {who: "left(me)", as: second, options: {b: {steps: [{set: {x: me}}]}}}
+                  - set: {y: me}
+    """)
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        S.apply("a")
+        assert S.current_player() == 0   # (the left of seat 2)
+        S.apply("b")
+        assert (S.v["x"], S.v["y"]) == (0, 1) and S.is_terminal()
+
+
+def test_as_written_with_who_me_holds_the_seat_asked(tmp_path):
+    r = load(tmp_path, "- branch: {as: mover, options: {a: {steps: [{set: {x: \"mover + 10\"}}]}}}")
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        S.apply("a")
+        assert S.v["mover"] == 0 and S.v["x"] == 10 and S.is_terminal()
+
+
+def test_steps_that_do_not_read_me_need_no_as(tmp_path):
+    r = load(tmp_path, "- branch: {who: \"left(me)\", options: {a: {steps: [{gain: {counter: pot}}]}, b: {}}}")
+    S = r.new_game(3)
+    assert S.current_player() == 1
+    S.apply("a")
+    assert S.c["pot"] == 1 and S.is_terminal()
+
+
+def test_sibling_branches_may_share_a_name(tmp_path):
+    r = load(tmp_path, """
+        - branch: {who: "left(me)", as: giver, options: {a: {steps: [{set: {x: me}}]}}}
+        - branch: {who: "right(me)", as: giver, options: {a: {steps: [{set: {y: me}}]}}}
+    """)
+    S = r.new_game(3)
+    S.apply("a")
+    S.apply("a")
+    assert (S.v["x"], S.v["y"], S.v["giver"]) == (1, 2, 2) and S.is_terminal()
+
+
+@pytest.mark.parametrize("steps", ["[{set: {x: me}}]", "[{gain: {counter: points}}]",
+                                   "[{move: {from: hand, to: pile, count: 1}}]", "[{set: {x: mine}}]",
+                                   "[{choose: {options: \"[1, 2]\", as: x}}]", "[{if: \"me == 1\", then: [{end_game: {}}]}]",
+                                   "[{branch: {who: \"left(me)\", as: inner, options: {b: {}}}}]"])
+def test_without_as_steps_reading_me_are_a_located_error_at_who(tmp_path, steps):
+    """Directly, through a counter or zone of the acting player's, a define, a step asking me by
+    default, an if holding steps, a nested branch asking the left of me."""
+    message = error(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: {steps}}}, b: {{}}}}}}",
+                    "define:\n  mine: \"me + 1\"\n")
+    assert "g.yaml:22:25: error[missing-key]: this branch asks another seat than me, and its alternatives' " \
+           "steps read me: write as: NAME" in message
+    assert "hint: as: NAME beside who:" in message
+
+
+@pytest.mark.parametrize("name, says", [
+    ("me", "'me' is a name of the expression language"), ("none", "'none' is a name of the expression language"),
+    ("players", "'players' is a name of the expression language"), ("it", "'it' is a name of the expression language"),
+    ("hand", "'hand' is already a zone or counter"), ("points", "'points' is already a zone or counter"),
+    ("mine", "'mine' is already a define"), ("x", "variable 'x' is already a int, not a player"),
+    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns or branch)"),
+])
+def test_as_names_a_variable_of_its_own(tmp_path, name, says):
+    message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: {name}, options: {{a: {{steps: [{{set: {{y: me}}}}]}}}}}}",
+                    "define:\n  mine: \"me + 1\"\n")
+    assert "g.yaml:22:41: error[" in message and says in message
+
+
+def test_as_is_not_the_seat_an_enclosing_branch_holds(tmp_path):
+    message = error(tmp_path, NESTED.format(outer="first", inner="first"))
+    assert message.startswith(str(tmp_path / "g.yaml") + ":29:27: error[name]: 'first' holds the seat me stands for here")
+    assert message.count("error[") == 1
+
+
+WRITTEN = "23:41: error[name]: 'giver' holds the seat that chose, me in the steps: "
+
+
+@pytest.mark.parametrize("steps, says", [
+    ("[{set: {giver: 2}}]", WRITTEN + "an effect at line 23 writes it"),
+    ("[{hand_over: {}}]", WRITTEN + "an effect at line 23 writes it"),
+    ("[{turns: {players: \"[2]\", as: giver, steps: []}}]", WRITTEN + "a step's as: at line 23 writes it"),
+    ("[{choose: {options: players, as: giver}}]", "23:102: error[name]: 'giver' holds the seat me stands for here"),
+])
+def test_nothing_in_the_steps_writes_the_seat(tmp_path, steps, says):
+    """An effect (or a declared effect it calls), a step's as: (a turns; a choice's is told where it is)."""
+    message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: giver, options: {{a: {{steps: {steps}}}}}}}",
+                    "  giver: player\neffects:\n  hand_over: {do: [{set: {giver: 0}}]}\n")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":" + says) and message.count("error[") == 1
+
+
+def test_a_choose_s_as_is_no_name_of_the_language_nor_the_turn_s_seat(tmp_path):
+    assert "'none' is a name of the expression language" in error(tmp_path, "- choose: {options: players, as: none}")
+    assert "'turn_player' holds the seat me stands for here" in error(
+        tmp_path, "- choose: {options: players, as: turn_player}")
+
+
+def test_a_trigger_reads_the_seat_declared_in_vars(tmp_path):
+    """Triggers are compiled before the flow: they read a step's variable once vars: declares it."""
+    trigger = "triggers:\n  chosen: {when: \"giver == 1\", do: [{gain: {counter: pot, amount: 7}}]}\n"
+    steps = "- branch: {who: \"left(me)\", as: giver, options: {a: {steps: [{set: {x: me}}]}}}"
+    with pytest.raises(RulesetError, match="unknown name 'giver'"):
+        load(tmp_path, steps, trigger)
+    r = load(tmp_path, steps, "  giver: player\n" + trigger)
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        S.apply("a")
+        assert S.v["x"] == 1 and S.c["pot"] == 7 and S.is_terminal()
+
+
+def test_explain_words_a_bracketed_you_before_a_verb_as_they(tmp_path):
+    """The conditions read for the seat asked: "(you are 1" reads "(they are 1", not "(them are"."""
+    from interpreter.tools.explain import explain
+    r = load(tmp_path, "- branch: {who: \"left(me)\", options: {a: {if: \"(me == 1 or me == 2) and count(hand) > 0\"}}}")
+    assert "**a**, if (they are 1 or they are 2) and there is at least one card in their hand: nothing." in explain(r)
+
+
+def test_a_declared_variable_is_no_name_of_the_language_nor_a_define(tmp_path):
+    with pytest.raises(RulesetError, match="'none' is a name of the expression language, not a variable name"):
+        load(tmp_path, "- set: {x: 1}", "  none: int\n")
+    with pytest.raises(RulesetError, match="g.yaml:16:6: error\\[duplicate\\]: 'y' is already a variable"):
+        load(tmp_path, "- set: {x: 1}", "define:\n  y: \"1\"\n")
