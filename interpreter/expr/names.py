@@ -207,9 +207,8 @@ CONSTANTS = {   # name -> (its source, written when it is compiled: in the diale
     "num_players": (lambda: state_read("n"), INT),
     "num_teams": (lambda: f"len({state_read('teams')})", INT),
 }
-# the names an expression reads as the language's own (its words, constants and elements): never a variable's
 LANGUAGE_NAMES = frozenset({"where", "as", "if", "else", "or", "and", "not", "in", "true", "false", "none",
-                            "it", "params", *CONSTANTS})
+                            "it", "params", *CONSTANTS})   # the language's own words and constants: never a variable's
 
 
 class Scope:
