@@ -58,7 +58,8 @@ def compile_flow(rules, plain: bool = False, names: bool = False, lists=()) -> t
     linecache.cache[filename] = (len(text), None, lines, filename)
     exec(compiled(text, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked rules
     if not plain:   # each function named by its rule's line (a profile then says which runs)
-        rules.effect_lines = EffectLines(tuple(lists), g.ns, text, g.written, frozenset(map(id, functions.values())))
+        if not getattr(rules, "_frozen", False):   # (a built ruleset keeps its own: a listing compiles it again)
+            rules.effect_lines = EffectLines(tuple(lists), g.ns, text, g.written, frozenset(map(id, functions.values())))
         graft(functions, g.ns, lambda fn, loc: by_rule(fn, loc, text, lines))
         for step in rules.steps:
             for prefix in ("R", "Q", "W"):
