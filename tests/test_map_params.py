@@ -427,3 +427,39 @@ def test_an_override_of_an_empty_map_or_a_nested_value_names_it_plainly(tmp_path
         with pytest.raises(UsageError) as info:
             rules.new_game(2, seed=1, options={"params": given})
         assert info.value.message == message
+
+
+TABLED = GAME.replace("players: {min: 2, max: 2}", "players: {min: 2, max: 3}").replace(
+    "  price: {value: {red: 2, green: 3, blue: 1}}", "  price: {by_players: {2: {red: 2}, 3: {red: 1}, 5: {red: 1}}}")
+
+
+def test_a_variants_own_entry_for_a_count_it_has_not_is_a_located_warning(tmp_path):
+    """A variant's by_players entries are checked against its own games (they were never
+    checked); the ruleset's 5 is no warning: the variant 'big' has games of 5."""
+    text = TABLED + ("variants:\n  small:\n    players: {max: 2}\n    params:\n      price: {by_players: {2: {red: 1}, 3: {red: 3}}}\n"
+                     "  big:\n    players: {max: 5}\n    params:\n      price: {by_players: {4: {red: 1}}, default: {red: 2}}\n")
+    rules = load_text(tmp_path, text, "g.yaml")
+    [w] = [d for d in rules.warnings if d.code == "params"]
+    line = text.split("\n").index("      price: {by_players: {2: {red: 1}, 3: {red: 3}}}") + 1
+    assert (w.message, w.loc.line, w.loc.col) == (
+        "parameter 'price': no game of variant small has 3 players (its games: 2)", line, 41)
+
+
+def test_an_entry_not_written_plainly_is_a_warning(tmp_path):
+    """02: counted as reachable (2 players), and no game reads it: a 2-player game reads 2."""
+    rules = load_text(tmp_path, TABLED.replace("2: {red: 2}", "02: {red: 2}").replace("5: {red: 1}", "2: {red: 2}"), "g.yaml")
+    assert [d.message for d in rules.warnings if d.code == "params"] == [
+        "parameter 'price': no game reads the entry 02 (a game of 2 players reads the entry 2)"]
+
+
+def test_validate_drops_a_bases_warning_for_an_entry_a_file_extending_it_reads(tmp_path, capsys):
+    """base.yaml (2-3 players) gives a value for 5, which big.yaml (extends it, up to 5 players)
+    reads: validated together, --strict passes (it failed on the base's warning)."""
+    from helpers import run_cli
+    base = tmp_path / "base.yaml"
+    base.write_text(TABLED.replace("3: {red: 1}, 5:", "3: {red: 1}, 4: {red: 1}, 5:"))
+    (tmp_path / "big.yaml").write_text("extends: base.yaml\nplayers: {max: 5}\n")
+    code, out, err = run_cli(capsys, "validate", "--strict", base, tmp_path / "big.yaml")
+    assert code == 0 and out.endswith("2 checked: ok\n") and not err
+    code, out, err = run_cli(capsys, "validate", "--strict", base)
+    assert code == 1 and "no game of this ruleset has 5 players" in err

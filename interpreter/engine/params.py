@@ -24,20 +24,49 @@ def playable_counts(lo: int, hi: int, teams_decl) -> list[int]:
     return list(counts)
 
 
-def reachable_counts(data: dict) -> set:
-    """The player counts some game of a ruleset has: its own, and those of the variants it
-    declares (each overlay's players: merged into the ruleset's, its teams: or the ruleset's)."""
-    def counts(players, teams) -> list:
-        lo, hi = players.get("min", 1), players.get("max", players.get("min", 1))
-        ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
-        return playable_counts(lo, hi, teams) if ok else []
+def _counts(players: dict, teams) -> list:
+    lo, hi = players.get("min", 1), players.get("max", players.get("min", 1))
+    ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
+    return playable_counts(lo, hi, teams) if ok else []
+
+
+def variant_counts(data: dict) -> dict:
+    """The player counts of the games of each variant a ruleset declares (its overlay's
+    players: merged into the ruleset's, its teams: or the ruleset's), by variant name."""
     players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
-    out = set(counts(players, data.get("teams")))
     variants = data.get("variants")
-    for overlay in (variants.values() if isinstance(variants, dict) else ()):
+    out = {}
+    for name, overlay in (variants.items() if isinstance(variants, dict) else ()):
         own = overlay.get("players", {}) if isinstance(overlay, dict) else None
         if isinstance(own, dict):
-            out |= set(counts({**players, **own}, overlay.get("teams", data.get("teams"))))
+            out[name] = _counts({**players, **own}, overlay.get("teams", data.get("teams")))
+    return out
+
+
+def reachable_counts(data: dict) -> set:
+    """The player counts some game of a ruleset has: its own, and those of the variants it
+    declares (``variant_counts``)."""
+    players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
+    return set(_counts(players, data.get("teams"))).union(*variant_counts(data).values())
+
+
+def read_entry(key) -> bool:
+    """Whether a ``by_players:`` key is one a game reads: a player count as written plainly
+    (``2``; ``02`` is read by no game: a game of 2 players reads the entry ``2``)."""
+    return str(key).isdigit() and str(int(key)) == str(key)
+
+
+def reached_entries(data: dict, smap) -> set:
+    """Where each ``by_players:`` entry of a ruleset's parameters that one of its games reads is
+    written: (resolved file path, line, column) of its key (validate: an entry of a base that a
+    file extending it reads is no warning of the base's)."""
+    from pathlib import Path
+    reachable, out = reachable_counts(data), set()
+    for name, spec in (data.get("params") or {}).items():
+        for key in by_players(spec) or ():
+            loc = smap.key_loc(("params", name, "by_players", key)) if read_entry(key) and int(key) in reachable else None
+            if loc is not None:
+                out.add((str(Path(loc.path).resolve()), loc.line, loc.col))
     return out
 
 
