@@ -72,8 +72,13 @@ requires:
 flow: []
 """, players=(2, 3)))
     rules.new_game(2, options={"skill": [0.5, 0.1]})
-    with pytest.raises(Refused, match="the first seat plays at half its skill at least"):
+    with pytest.raises(Refused, match="the first seat plays at half its skill at least") as info:
         rules.new_game(2, options={"skill": [0.4, 1.0]})
+    # the hint gives the values skill() read: the option's (it gave the unused default, params.skill is 1.0)
+    assert info.value.diagnostics[0].hint == "it requires skill(0) >= 0.5; here the option skill is [0.4, 1.0]"
+    with pytest.raises(Refused) as info:
+        rules.new_game(2, options={"params": {"skill": 0.25}})
+    assert info.value.diagnostics[0].hint == "it requires skill(0) >= 0.5; here params.skill is 0.25"
 
 
 def test_a_requirement_that_cannot_be_evaluated_refuses_the_game(tmp_path):
