@@ -198,16 +198,18 @@ def test_every_rule_fires_in_the_twins_games():
     assert not wanted - set(total), f"never fired: {sorted(wanted - set(total))}"
 
 
-# a deck smaller than the deal, and one just big enough: (players, parameters)
+# decks smaller than the deal: (players, parameters); OpenSpiel's deal of the first and the last
+# stops at a chance node with no outcome, of the other two books every card and ends the game
 TOO_SMALL = [(3, {"ranks": 2, "suits": 4, "initial_cards": 3}), (10, {"ranks": 2, "suits": 2}),
              (2, {"ranks": 13, "suits": 1}), (4, {"ranks": 3, "suits": 3, "initial_cards": 3})]
 
 
 @pytest.mark.parametrize("n,params", TOO_SMALL, ids=[f"{n}p-{p}" for n, p in TOO_SMALL])
-def test_a_deck_smaller_than_the_deal_is_refused_where_openspiel_never_deals_it(n, params):
-    """Where the deck is smaller than the deal, OpenSpiel's deal never ends (its last chance node
-    has no outcome, or every card is booked) before any player moves: the ruleset refuses those
-    parameters (requires:)."""
+def test_a_deck_smaller_than_the_deal_is_refused_where_no_player_moves_in_openspiel(n, params):
+    """Where the deck is smaller than the deal, no player moves in OpenSpiel: its deal stops at a
+    chance node with no outcome, or books every card and ends the game (seat 0 winning). The
+    ruleset refuses those parameters (requires:): for a deal that ends the game, a deviation
+    (docs/games.md)."""
     rules = interpreter.load(interpreter.ruleset_path("go_fish"))
     with pytest.raises(Refused, match="too small to deal initial_cards cards to each player"):
         rules.new_game(n, 1, {"params": params})

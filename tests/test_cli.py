@@ -181,6 +181,26 @@ def test_set_reads_json_or_yaml_flow_values(cli):
     assert code == 2 and "expects list" in err
 
 
+@pytest.mark.parametrize("value,why", [
+    ("rounds=2001-13-45", "expects int, got '2001-13-45'"),   # (a date to YAML 1.1: ValueError)
+    ("majority_order=[!!int x]", "'x' is not a valid int (at character 8)"),
+    ("rounds=" + "- " * 3000 + "1", "expects int: the value nests too deeply"),   # (RecursionError)
+    ("majority_order=!!python/tuple [1]", "tag '!!python/tuple' not allowed"),
+])
+def test_a_bad_set_value_is_a_usage_error_naming_the_parameter(cli, value, why):
+    """A value that does not read, or reads as what no ruleset can hold, exits 2 naming the
+    parameter (it was an internal error)."""
+    code, _, err = cli("play", "diamonds", "-p", "4", "--set", value)
+    assert code == 2 and f"parameter '{value.partition('=')[0]}'" in err and why in err, err
+    assert "internal error" not in err
+
+
+def test_set_reads_a_value_as_a_ruleset_reads_it(cli):
+    """yes, no and 0x10 are text in a ruleset and in --set alike (--set read no as false)."""
+    flow = play_json(cli, "-p", "4", "--set", "majority_order=[no, yes, 0x10, 2001-01-01]")
+    assert flow["params"]["majority_order"] == ["no", "yes", "0x10", "2001-01-01"]
+
+
 def test_set_rounds_changes_the_game_length(cli):
     full = play_json(cli, "-p", "4")
     short = play_json(cli, "-p", "4", "--set", "rounds=1")

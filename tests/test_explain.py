@@ -124,6 +124,25 @@ def explained(tmp_path, text: str, name: str = "g.yaml") -> str:
     return explain(load_text(tmp_path, text, name))
 
 
+def test_parameters_by_player_count_have_a_column_for_each_count_a_game_has(tmp_path):
+    """Teams for 4 and 6 players: no game has 5, and no column says so (a "5 players" column was
+    shown, read off by_players over min..max)."""
+    text = explained(tmp_path, """\
+game: g
+players: {min: 4, max: 6}
+teams:
+  by_players:
+    4: [[0, 2], [1, 3]]
+    6: [[0, 2, 4], [1, 3, 5]]
+params:
+  hand: {by_players: {4: 7, 5: 6, 6: 5}}
+vars: {x: int}
+flow:
+  - choose: {who: 0, options: '[params.hand]', as: x}
+""")
+    assert "| parameter | 4 players | 6 players | meaning |\n|---|---|---|---|\n| hand | 7 | 5 |  |" in text
+
+
 def test_parameters_take_their_meaning_from_comments_and_doc(tmp_path):
     text = explained(tmp_path, """\
 game: g

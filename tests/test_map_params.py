@@ -92,7 +92,7 @@ def test_an_override_must_give_the_same_keys_and_kinds(rules):
     assert "is a map with the keys red, green, blue, got red" in info.value.message
     with pytest.raises(UsageError) as info:
         rules.new_game(2, seed=1, options={"params": {"price": {"red": "x", "green": 1, "blue": 1}}})
-    assert "red is a int, got 'x'" in info.value.message
+    assert "price['red'] is an int, got 'x'" in info.value.message
 
 
 def test_a_key_the_map_does_not_have(rules):
@@ -273,8 +273,8 @@ def test_an_override_of_a_map_in_a_map_is_checked_into_its_order(tmp_path):
     for state in (S, T):
         with pytest.raises(ExprRuntimeError, match=r"\(its keys: y, x\)$"):
             read(state, None, None)
-    for nest, message in (({"z": {"q": 1}, "a": {"y": 3, "x": 4}}, "parameter 'nest': z is a map with the keys y, x, got q"),
-                          ({"z": {"y": "s", "x": 2}, "a": {"y": 3, "x": 4}}, "parameter 'nest': z.y is a int, got 's'")):
+    for nest, message in (({"z": {"q": 1}, "a": {"y": 3, "x": 4}}, "parameter 'nest': nest['z'] is a map with the keys y, x, got q"),
+                          ({"z": {"y": "s", "x": 2}, "a": {"y": 3, "x": 4}}, "parameter 'nest': nest['z']['y'] is an int, got 's'")):
         with pytest.raises(UsageError) as info:
             rules.new_game(2, seed=1, options={"params": {"nest": nest}})
         assert info.value.message == message
@@ -308,11 +308,11 @@ def test_a_map_at_any_depth_keeps_its_order_after_a_reload(tmp_path, given):
 
 
 @pytest.mark.parametrize("given,message", [
-    ({"tiers": [{"red": 2}]}, "parameter 'tiers': 0 is a map with the keys red, green, blue, got red"),
+    ({"tiers": [{"red": 2}]}, "parameter 'tiers': tiers[0] is a map with the keys red, green, blue, got red"),
     ({"tiers": [{"red": 2, "green": 3, "blue": 1}, {"red": "x", "green": 3, "blue": 1}]},
-     "parameter 'tiers': 1.red is a int, got 'x'"),
-    ({"deep": {"a": [{"y": 1}]}}, "parameter 'deep': a.0 is a map with the keys y, x, got y"),
-    ({"deep": {"a": [3]}}, "parameter 'deep': a.0 is a map, got 3"),
+     "parameter 'tiers': tiers[1]['red'] is an int, got 'x'"),
+    ({"deep": {"a": [{"y": 1}]}}, "parameter 'deep': deep['a'][0] is a map with the keys y, x, got y"),
+    ({"deep": {"a": [3]}}, "parameter 'deep': deep['a'][0] is a map, got 3"),
     ({"tiers": [4]}, "parameter 'tiers' is a list of map, got 4 in it"),
 ])
 def test_an_override_is_checked_like_the_value_it_replaces_at_every_level(tmp_path, given, message):
@@ -330,7 +330,7 @@ def test_an_override_of_a_map_of_numbers_takes_a_fraction_for_every_player_count
     S = rules.new_game(2, seed=1, options={"params": {"price": {"green": 1, "red": 2.5}}})
     assert S.p["price"] == {"red": 2.5, "green": 1} and list(S.p["price"]) == ["red", "green"]
     assert rules.state_from_json(S.to_json()) == S
-    with pytest.raises(UsageError, match=r"parameter 'price': red is a num, got 'x'$"):
+    with pytest.raises(UsageError, match=r"parameter 'price': price\['red'\] is a num, got 'x'$"):
         rules.new_game(2, seed=1, options={"params": {"price": {"green": 1, "red": "x"}}})
 
 
@@ -385,7 +385,7 @@ def test_a_set_maps_keys_are_text_as_written():
     rules = bundled("spades")
     S = rules.new_game(4, seed=1, options={"params": {"rank_of": RANKS}})
     assert S.p["rank_of"] == rules.new_game(4, seed=1).p["rank_of"] and list(S.p["rank_of"])[:2] == ["2", "3"]
-    with pytest.raises(UsageError, match=r"expects map, got .*: the key '2' is written twice$"):
+    with pytest.raises(UsageError, match=r"expects map, got .*: duplicate key '2' \(at character 8\)$"):
         rules.new_game(4, seed=1, options={"params": {"rank_of": RANKS.replace("3: 3", "'2': 3")}})
     with pytest.raises(UsageError, match=r"a map's keys are text, got 2 \(write '2'\)$"):
         rules.new_game(4, seed=1, options={"params": {"rank_of": {2: 2}}})
@@ -414,3 +414,52 @@ def test_keys_of_a_define_holding_a_map(tmp_path):
     rules = load_text(tmp_path, VARIED.replace("vars:", "define:\n  pr: \"params.price\"\nvars:")
                       .replace("keys(params.price) where", "keys(pr) where"), "g.yaml")
     assert [rules.new_game(n, seed=1).legal_actions() for n in (2, 3)] == [["red", "green"], ["blue", "red", "green"]]
+
+
+def test_an_override_of_an_empty_map_or_a_nested_value_names_it_plainly(tmp_path):
+    """An empty map is "an empty map" (it read "the keys , got a"), a nested value's place is
+    written as an expression reads it, nested[0][0] (it read "0.0 is a int")."""
+    text = GAME.replace("  price: {value: {red: 2, green: 3, blue: 1}}",
+                        "  price: {value: {red: 2, green: 3, blue: 1}}\n  none: {value: {}}\n  nested: {value: [[1, 2], [3]]}")
+    rules = load_text(tmp_path, text, "g.yaml")
+    for given, message in (({"none": "{a: 1}"}, "parameter 'none' is an empty map, got a"),
+                           ({"nested": "[[1.5]]"}, "parameter 'nested': nested[0][0] is an int, got 1.5")):
+        with pytest.raises(UsageError) as info:
+            rules.new_game(2, seed=1, options={"params": given})
+        assert info.value.message == message
+
+
+TABLED = GAME.replace("players: {min: 2, max: 2}", "players: {min: 2, max: 3}").replace(
+    "  price: {value: {red: 2, green: 3, blue: 1}}", "  price: {by_players: {2: {red: 2}, 3: {red: 1}, 5: {red: 1}}}")
+
+
+def test_a_variants_own_entry_for_a_count_it_has_not_is_a_located_warning(tmp_path):
+    """A variant's by_players entries are checked against its own games (they were never
+    checked); the ruleset's 5 is no warning: the variant 'big' has games of 5."""
+    text = TABLED + ("variants:\n  small:\n    players: {max: 2}\n    params:\n      price: {by_players: {2: {red: 1}, 3: {red: 3}}}\n"
+                     "  big:\n    players: {max: 5}\n    params:\n      price: {by_players: {4: {red: 1}}, default: {red: 2}}\n")
+    rules = load_text(tmp_path, text, "g.yaml")
+    [w] = [d for d in rules.warnings if d.code == "params"]
+    line = text.split("\n").index("      price: {by_players: {2: {red: 1}, 3: {red: 3}}}") + 1
+    assert (w.message, w.loc.line, w.loc.col) == (
+        "parameter 'price': no game of variant small has 3 players (its games: 2)", line, 41)
+
+
+def test_an_entry_not_written_plainly_is_a_warning(tmp_path):
+    """02: counted as reachable (2 players), and no game reads it: a 2-player game reads 2."""
+    rules = load_text(tmp_path, TABLED.replace("2: {red: 2}", "02: {red: 2}").replace("5: {red: 1}", "2: {red: 2}"), "g.yaml")
+    assert [d.message for d in rules.warnings if d.code == "params"] == [
+        "parameter 'price': no game reads the entry 02 (a game of 2 players reads the entry 2)"]
+
+
+def test_validate_drops_a_bases_warning_for_an_entry_a_file_extending_it_reads(tmp_path, capsys):
+    """base.yaml (2-3 players) gives a value for 5, which big.yaml (extends it, up to 5 players)
+    reads: validated together, --strict passes (it failed on the base's warning)."""
+    from helpers import run_cli
+    base = tmp_path / "base.yaml"
+    base.write_text(TABLED.replace("3: {red: 1}, 5:", "3: {red: 1}, 4: {red: 1}, 5:"))
+    (tmp_path / "big.yaml").write_text("extends: base.yaml\nplayers: {max: 5}\n")
+    code, out, err = run_cli(capsys, "validate", "--strict", base, tmp_path / "big.yaml")
+    assert code == 0 and out.endswith("2 checked: ok\n") and not err
+    code, out, err = run_cli(capsys, "validate", "--strict", base)
+    assert code == 1 and "no game of this ruleset has 5 players" in err

@@ -72,8 +72,13 @@ requires:
 flow: []
 """, players=(2, 3)))
     rules.new_game(2, options={"skill": [0.5, 0.1]})
-    with pytest.raises(Refused, match="the first seat plays at half its skill at least"):
+    with pytest.raises(Refused, match="the first seat plays at half its skill at least") as info:
         rules.new_game(2, options={"skill": [0.4, 1.0]})
+    # the hint gives the values skill() read: the option's (it gave the unused default, params.skill is 1.0)
+    assert info.value.diagnostics[0].hint == "it requires skill(0) >= 0.5; here the option skill is [0.4, 1.0]"
+    with pytest.raises(Refused) as info:
+        rules.new_game(2, options={"params": {"skill": 0.25}})
+    assert info.value.diagnostics[0].hint == "it requires skill(0) >= 0.5; here params.skill is 0.25"
 
 
 def test_a_requirement_that_cannot_be_evaluated_refuses_the_game(tmp_path):
@@ -161,7 +166,29 @@ def test_the_command_line_refuses_the_game_with_exit_2(tmp_path, capsys):
         assert err.startswith(f"{path}:11:10: error[requires]: deal refuses this game: the deck of 10 cards")
         assert "Traceback" not in err
     code, out, err = run_cli(capsys, "validate", path, "--playouts", "2", "--set", "hand_size=4")
-    assert code == 0 and "(3, 4 players refused by the ruleset)" in out   # every count: those it can play
+    assert code == 0 and "(3, 4 players refused by the ruleset)" in out   # every count: those it can play (2)
+
+
+def test_validate_fails_a_file_whose_every_player_count_is_refused(tmp_path, capsys):
+    """Nothing played is nothing checked: the file fails (it said "ok; 0 random games")."""
+    path = write_ruleset(tmp_path, DEAL, "deal.yaml")
+    code, out, err = run_cli(capsys, "validate", path, "--playouts", "2", "--set", "hand_size=6")
+    assert code == 1 and out.strip() == (f"{path}: failed: 1 error; 0 random games, 0 decisions "
+                                         "(2, 3, 4 players refused by the ruleset)")
+    assert err.startswith("error[requires]: no random game played: every player count (2-4) is refused: "
+                          "deal refuses this game: the deck of 10 cards")
+    code, out, _ = run_cli(capsys, "validate", path, "--playouts", "2", "--set", "hand_size=6", "--json")
+    assert code == 1 and json.loads(out)["ok"] is False
+
+
+def test_validate_players_refuses_the_game_a_variant_refuses_as_play_does(tmp_path, capsys):
+    text = DEAL + "variants:\n  big:\n    params:\n      hand_size: {type: int, default: 4, min: 1, max: 10}\n"
+    path = write_ruleset(tmp_path, text, "deal.yaml")
+    for command in (["play", path, "--players", "3", "--variant", "big"],
+                    ["validate", path, "--playouts", "2", "--players", "3"]):
+        code, _, err = run_cli(capsys, *command)
+        assert code == 2 and err.startswith(f"{path}:11:10: error[requires]: deal (variant big) refuses this game"), command
+    assert run_cli(capsys, "validate", path, "--playouts", "2", "--players", "2")[0] == 0
 
 
 def test_explain_says_the_requirements(tmp_path):

@@ -148,6 +148,18 @@ def test_param_specs(duel):
             parse_param(spec, defaults)
 
 
+def test_a_choice_is_read_as_set_reads_it(duel):
+    """A date is text, a bad tag a usage error (both crashed: ValueError); the check of the
+    space then refuses the text where the ruleset wants a list."""
+    path, rules = duel
+    defaults = rules.resolve_params(2, {})
+    assert parse_param("tosses=2001-13-45|[1]", defaults).choices == ("2001-13-45", [1])
+    with pytest.raises(UsageError, match=r"--param: cannot read the value '\[!!int x\]': 'x' is not a valid int"):
+        parse_param("tosses=[!!int x]|[1]", defaults)
+    with pytest.raises(UsageError, match="nests too deeply"):
+        parse_param("tosses=" + "- " * 3000 + "1|[1]", defaults)
+
+
 def test_without_param_the_declared_ranges_and_choices_are_searched(duel):
     _, rules = duel
     names = [(d.name, d.kind) for d in space(rules, 2, [])]

@@ -32,6 +32,7 @@ import tempfile
 import types
 from pathlib import Path
 
+from ..engine.requires import default_failures
 from ..expr.cdialect import CALLS, ITEM_READ, LIST_TAKE, SLOT_READ, SLOT_WRITE, SORTED_PUT, SORTED_TAKE
 from ..expr.runtime import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
@@ -462,12 +463,14 @@ def _aliased(name: str, spaces: list[dict], defs) -> str | None:
 
 def _play(rules) -> None:
     """``SAMPLE`` decisions of uniformly random play, game after game (seeded: the same games
-    each time)."""
+    each time), of the middle player count, else the nearest its requirements accept."""
     rnd = random.Random(0)
-    counts = rules.player_counts
+    counts, refused = rules.player_counts, {n for _, n, _ in default_failures(rules)}   # (requires:)
+    accepted = [n for n in counts if n not in refused] or counts   # the middle count, else the nearest accepted
+    players = min(accepted, key=lambda n: abs(counts.index(n) - len(counts) // 2))
     decisions = seed = 0
     while decisions < SAMPLE:
-        S = rules.new_game(counts[len(counts) // 2], seed=seed)
+        S = rules.new_game(players, seed=seed)
         while not S.over and decisions < SAMPLE:
             S.apply_index(rnd.randrange(len(S.dec[1])))
             decisions += 1

@@ -329,6 +329,8 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.check_teams(r.teams_decl, r.min_players, r.max_players)
         r.params_decl = self.params(d.get("params") or {}, r.player_counts,
                                     None if r.variant else reachable_counts(d))
+        if not r.variant:
+            self.variant_params(d)
         cards, tables, indexes = self.card_tables(d.get("components") or {}, self.error)
         r.cards = cards
         r.card_labels = tuple(cards.labels)

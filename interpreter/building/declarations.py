@@ -8,7 +8,8 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import by_players, check_param, plain_value, settled, type_of_value, values_over
+from ..engine.params import (by_players, check_param, plain_value, read_entry, settled, type_of_value, values_over,
+                             variant_counts)
 from ..expr.names import LANGUAGE_NAMES
 from ..expr.types import ANY, is_map, list_of, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
@@ -99,12 +100,32 @@ class Declarations:
                        f"(by_players: {', '.join(table) or 'none'})", ("params", name, "by_players"), "params",
                        "give it a default: for the other player counts")
         for key in table if reachable is not None else ():
-            if not (str(key).isdigit() and int(key) in (reachable or ())):
-                have = sorted(reachable or ())
-                have_text = (f"{have[0]} to {have[-1]}" if have == list(range(have[0], have[-1] + 1))
-                             else ", ".join(map(str, have))) if have else "none"
-                self.warn(f"parameter '{name}': no game of this ruleset has {key} players (its games: {have_text})",
-                          ("params", name, "by_players", key), "params")
+            self._unread_entry(name, key, reachable or set(), ("params", name, "by_players", key), "this ruleset")
+
+    def variant_params(self, data: dict) -> None:
+        """Each ``by_players:`` entry a variant declared in the ruleset writes itself, checked
+        against the player counts of that variant's games, as the ruleset's are against its own."""
+        for variant, counts in variant_counts(data).items():
+            params = data["variants"][variant].get("params")
+            for name, spec in (params.items() if isinstance(params, dict) else ()):
+                table = by_players(spec)
+                for key in table if isinstance(table, dict) else ():
+                    self._unread_entry(name, key, set(counts), ("variants", variant, "params", name, "by_players", key),
+                                       f"variant {variant}")
+
+    def _unread_entry(self, name: str, key, reachable: set, path: tuple, whose: str) -> None:
+        """A warning at a ``by_players:`` entry no game reads: a count none of ``whose`` games has
+        (``reachable``), or one not written plainly (``02``)."""
+        if read_entry(key) and int(key) in reachable:
+            return
+        if str(key).isdigit() and int(key) in reachable:
+            self.warn(f"parameter '{name}': no game reads the entry {key} (a game of {int(key)} players reads "
+                      f"the entry {int(key)})", path, "params")
+            return
+        have = sorted(reachable)
+        have_text = (f"{have[0]} to {have[-1]}" if len(have) > 1 and have == list(range(have[0], have[-1] + 1))
+                     else ", ".join(map(str, have))) if have else "none"
+        self.warn(f"parameter '{name}': no game of {whose} has {key} players (its games: {have_text})", path, "params")
 
     def check_teams(self, decl, lo: int, hi: int) -> None:
         """teams: {by_players: {N: [[seat, ...], ...]}}: for each count N between players min

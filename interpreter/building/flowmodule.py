@@ -19,7 +19,7 @@ from .listing import graft, module
 from .rulelines import by_rule, relocated
 
 
-def compile_flow(rules, plain: bool = False, names: bool = False, lists=()) -> tuple:
+def compile_flow(rules, plain: bool = False, names: bool = False, lists=None) -> tuple:
     """(the run and the resolve function of each step, by index; the game loop
     ``advance(S, changed=True)``; a decision taken, ``apply_index(S, i)``; the generated source of the flow; the text executed: the
     ruleset's whole module, listing.py, or the plain flow alone). ``plain``: the reference (FlowSource):
@@ -58,7 +58,7 @@ def compile_flow(rules, plain: bool = False, names: bool = False, lists=()) -> t
     linecache.cache[filename] = (len(text), None, lines, filename)
     exec(compiled(text, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked rules
     if not plain:   # each function named by its rule's line (a profile then says which runs)
-        if not getattr(rules, "_frozen", False):   # (a built ruleset keeps its own: a listing compiles it again)
+        if lists is not None:   # (the builder's compile; a listing's of a built ruleset leaves its own)
             rules.effect_lines = EffectLines(tuple(lists), g.ns, text, g.written, frozenset(map(id, functions.values())))
         graft(functions, g.ns, lambda fn, loc: by_rule(fn, loc, text, lines))
         for step in rules.steps:

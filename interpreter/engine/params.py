@@ -9,13 +9,10 @@ from __future__ import annotations
 import json
 import math
 
-import yaml
-from yaml.constructor import ConstructorError
-from yaml.nodes import ScalarNode
-
-from ..errors import UsageError
+from ..errors import RulesetError, UsageError
 from ..expr.types import ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, unify
-from ..loading.jsondata import JSONInputError, loads as json_loads, too_deep
+from ..loading.jsondata import JSONInputError, loads as json_loads
+from ..loading.source import load_yaml
 
 
 def playable_counts(lo: int, hi: int, teams_decl) -> list[int]:
@@ -27,20 +24,49 @@ def playable_counts(lo: int, hi: int, teams_decl) -> list[int]:
     return list(counts)
 
 
-def reachable_counts(data: dict) -> set:
-    """The player counts some game of a ruleset has: its own, and those of the variants it
-    declares (each overlay's players: merged into the ruleset's, its teams: or the ruleset's)."""
-    def counts(players, teams) -> list:
-        lo, hi = players.get("min", 1), players.get("max", players.get("min", 1))
-        ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
-        return playable_counts(lo, hi, teams) if ok else []
+def _counts(players: dict, teams) -> list:
+    lo, hi = players.get("min", 1), players.get("max", players.get("min", 1))
+    ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
+    return playable_counts(lo, hi, teams) if ok else []
+
+
+def variant_counts(data: dict) -> dict:
+    """The player counts of the games of each variant a ruleset declares (its overlay's
+    players: merged into the ruleset's, its teams: or the ruleset's), by variant name."""
     players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
-    out = set(counts(players, data.get("teams")))
     variants = data.get("variants")
-    for overlay in (variants.values() if isinstance(variants, dict) else ()):
+    out = {}
+    for name, overlay in (variants.items() if isinstance(variants, dict) else ()):
         own = overlay.get("players", {}) if isinstance(overlay, dict) else None
         if isinstance(own, dict):
-            out |= set(counts({**players, **own}, overlay.get("teams", data.get("teams"))))
+            out[name] = _counts({**players, **own}, overlay.get("teams", data.get("teams")))
+    return out
+
+
+def reachable_counts(data: dict) -> set:
+    """The player counts some game of a ruleset has: its own, and those of the variants it
+    declares (``variant_counts``)."""
+    players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
+    return set(_counts(players, data.get("teams"))).union(*variant_counts(data).values())
+
+
+def read_entry(key) -> bool:
+    """Whether a ``by_players:`` key is one a game reads: a player count as written plainly
+    (``2``; ``02`` is read by no game: a game of 2 players reads the entry ``2``)."""
+    return str(key).isdigit() and str(int(key)) == str(key)
+
+
+def reached_entries(data: dict, smap) -> set:
+    """Where each ``by_players:`` entry of a ruleset's parameters that one of its games reads is
+    written: (resolved file path, line, column) of its key (validate: an entry of a base that a
+    file extending it reads is no warning of the base's)."""
+    from pathlib import Path
+    reachable, out = reachable_counts(data), set()
+    for name, spec in (data.get("params") or {}).items():
+        for key in by_players(spec) or ():
+            loc = smap.key_loc(("params", name, "by_players", key)) if read_entry(key) and int(key) in reachable else None
+            if loc is not None:
+                out.add((str(Path(loc.path).resolve()), loc.line, loc.col))
     return out
 
 
@@ -133,45 +159,30 @@ def plain_value(name: str, value) -> None:
         raise UsageError(f"parameter '{name}': {why} is not a value a game can hold") from None
 
 
-class _TextKeys(yaml.SafeLoader):
-    """YAML as ``yaml.safe_load`` reads it, except that a mapping's keys are text as written,
-    as in a ruleset (``{2: 2, T: 10}``: the keys '2' and 'T'; ``true:`` is 'true')."""
-
-    def construct_mapping(self, node, deep=False):
-        explicit = [k for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"]
-        self.flatten_mapping(node)   # (merge keys first, the keys written after them)
-        merged = len(node.value) - len(explicit)
-        out: dict = {}
-        for i, (key_node, value_node) in enumerate(node.value):
-            if not isinstance(key_node, ScalarNode):
-                raise ConstructorError(None, None, "a map's key is a plain value, not a list or map",
-                                       key_node.start_mark)
-            key = key_node.value
-            if i >= merged and key in out and key in {k.value for k in explicit[:i - merged]}:
-                raise ConstructorError(None, None, f"the key '{key}' is written twice", key_node.start_mark)
-            out[key] = self.construct_object(value_node, deep=deep)
-        return out
-
-
 class Unreadable(ValueError):
     """A value that is neither JSON nor YAML: its text says why, when more than that."""
 
 
 def read_value(text: str):
-    """A value written on a command line: JSON (1e3, [1, 2]), or else YAML flow syntax
-    ([D, H], {a: 1}) with a map's keys text as written; Unreadable otherwise."""
+    """A value written on a command line: JSON (1e3, [1, 2]), or else YAML read as a ruleset is
+    (loading/source.py: flow syntax [D, H], {a: 1}; a map's keys text as written; ``yes``, ``no``
+    and dates text; plain data only, nesting bounded); Unreadable otherwise."""
     try:
         return json_loads(text)
     except JSONInputError:
         pass
-    if too_deep(text):
-        raise Unreadable("the value nests too deeply")
     try:
-        return yaml.load(text, Loader=_TextKeys)   # (a SafeLoader: plain data only)
-    except ConstructorError as e:
-        raise Unreadable(e.problem or "") from None   # (a key: what of it)
-    except yaml.YAMLError:
-        raise Unreadable("") from None
+        return load_yaml(text, "<value>")[0]
+    except RulesetError as e:
+        if e.diagnostics[0].code == "limit" and "nest" in e.message:
+            raise Unreadable("the value nests too deeply") from None
+        at = e.loc.col if e.loc is not None and e.loc.line == 1 and e.loc.col > 1 else None
+        raise Unreadable(e.message + (f" (at character {at})" if at else "")) from None
+
+
+def _a(kind: str) -> str:
+    """A kind with its article: an int, a map."""
+    return ("an " if kind[:1] in "aeiou" else "a ") + kind
 
 
 def _kind(typ: str) -> str:
@@ -194,22 +205,22 @@ def _like(name: str, value, current, typ: str, path: tuple):   # (path: keys and
     has the keys of the map it replaces, in its order (keys sorted where none is replaced, as a
     saved game holds them); a list's elements are each like the one at their place (beyond its
     end, like its first)."""
-    at = ".".join(map(str, path))
+    at = name + "".join(f"[{k}]" if isinstance(k, int) else f"[{k!r}]" for k in path)   # nested[0][0]
     if not (_fits(value, typ) or (value is None and current is None)):
         if not path:
             raise UsageError(f"parameter '{name}' expects {_kind(typ)}, got {value!r}")
         if len(path) == 1 and isinstance(path[0], int):   # (an element of the list)
             raise UsageError(f"parameter '{name}' is a list of {_kind(typ)}, got {value!r} in it")
-        raise UsageError(f"parameter '{name}': {at} is a {_kind(typ)}, got {value!r}")
+        raise UsageError(f"parameter '{name}': {at} is {_a(_kind(typ))}, got {value!r}")
+    where = f"parameter '{name}'" + (f": {at}" if path else "")
     if isinstance(value, dict):
         odd = next((k for k in value if not isinstance(k, str)), None)
         if odd is not None:
-            raise UsageError(f"parameter '{name}'{': ' + at if at else ''}: a map's keys are text, "
-                             f"got {odd!r} (write '{json.dumps(odd)}')")
+            raise UsageError(f"{where}: a map's keys are text, got {odd!r} (write '{json.dumps(odd)}')")
         if isinstance(current, dict):
             if set(value) != set(current):
-                raise UsageError(f"parameter '{name}'{': ' + at if at else ''} is a map with the keys "
-                                 f"{', '.join(current)}, got {', '.join(value) or 'none'}")
+                had = f"a map with the keys {', '.join(current)}" if current else "an empty map"
+                raise UsageError(f"{where} is {had}, got {', '.join(value) or 'none'}")
             keys = list(current)
         else:
             keys, current = sorted(value), {}

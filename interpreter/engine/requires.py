@@ -65,7 +65,7 @@ def check(rules, players: int, params: dict, options: dict, members) -> None:
         return
     req, why = found
     variant = f" (variant {rules.variant})" if rules.variant else ""
-    here = _values(req, players, params)
+    here = _values(req, players, params, options)
     raise Refused(f"{rules.name}{variant} refuses this game: {why}", req.loc,
                   hint=f"it requires {req.text}" + (f"; here {here}" if here else ""))
 
@@ -85,14 +85,21 @@ def default_failures(rules) -> list[tuple[Requirement, int, str]]:
     return out
 
 
-def _values(req: Requirement, players: int, params: dict) -> str:
-    """The values a requirement read of the game refused: "num_players is 10, params.ranks is 2"."""
+def _values(req: Requirement, players: int, params: dict, options: dict) -> str:
+    """The values a requirement read of the game refused: "num_players is 10, params.ranks is 2";
+    an option given in place of the parameter that is its default (``skill()``: the option skill,
+    else params.skill) as the option: "the option skill is [0.4, 1.0]"."""
+    given = {name[len("options."):] for name in req.reads
+             if name.startswith("options.") and (options or {}).get(name[len("options."):]) is not None}
     shown = []
     for name in req.reads:
+        kind, _, key = name.partition(".")
         if name == "num_players":
             shown.append(f"num_players is {players}")
-        elif name.startswith("params.") and name[len("params."):] in params:
-            shown.append(f"{name} is {_plain(params[name[len('params.'):]])}")
+        elif kind == "params" and key in params and key not in given:
+            shown.append(f"{name} is {_plain(params[key])}")
+        elif kind == "options" and key in given:
+            shown.append(f"the option {key} is {_plain(options[key])}")
     return ", ".join(shown)
 
 

@@ -16,6 +16,7 @@ import re
 import textwrap
 from pathlib import Path
 
+from ..engine.params import read_entry
 from ..errors import LINE_BREAK, RulebookError
 from ..loading.variants import load_data
 from ..play.display.words import words_of
@@ -290,8 +291,9 @@ def _params(ex, rules, params):
     if fixed:
         out += _table(["parameter", "value", "allowed", "meaning"], fixed)
     if varying:
+        playable = set(rules.player_counts)   # (a count teams: leaves out is no game's: engine/params.py)
         counts = sorted({int(k) for s, _ in varying.values() for k in (s["by_players"] or {})
-                         if str(k).isdigit() and rules.min_players <= int(k) <= rules.max_players})
+                         if read_entry(k) and int(k) in playable})
         has_default = any("default" in s for s, _ in varying.values())
         head = ["parameter"] + [f"{n} players" for n in counts] + (["otherwise"] if has_default else []) + ["meaning"]
         rows = []

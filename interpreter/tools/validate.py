@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..building import load
-from ..errors import GameError, RulebookError, UsageError, called_from
+from ..errors import Diagnostic, GameError, RulebookError, UsageError, called_from
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
 from .args import parse_sets
 from ..loading.variants import Distinct, load_data
+from ..engine.params import reached_entries
 
 
 def _out(text: str = "") -> None:
@@ -39,7 +41,8 @@ def add_validate(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_validate(args) -> int:
-    files = []
+    files: list = []
+    reached: set = set()   # the by_players: entries some game of a ruleset checked reads
     for raw in args.paths:
         path = find_ruleset(raw)
         try:
@@ -48,6 +51,7 @@ def cmd_validate(args) -> int:
             files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
             continue
         keep = bool(args.playouts)   # compiled rulesets are kept only to be played
+        reached |= reached_entries(rules.data, load_data(path).smap)
         files.append({"path": raw, "variant": None, "ok": True, "diagnostics": warnings_of(rules),
                       "rules": rules if keep else None})
         distinct = Distinct(rules.data)   # a variant that changes nothing is not compiled again
@@ -63,6 +67,7 @@ def cmd_validate(args) -> int:
                               "rules": vrules if keep else None})
             except RulebookError as e:
                 files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
+    _read_by_extensions(files, reached)
     if args.playouts < 0 or ((args.players is not None or getattr(args, "sets", None)) and not args.playouts):
         raise UsageError("--playouts takes a number of games; --players and --set need --playouts")
     if args.playouts:
@@ -104,6 +109,16 @@ def cmd_validate(args) -> int:
         verdict = f"failed ({failed} of {len(files)})" if failed else "ok" + _plural(", {}", warnings, "warning")
         _out(f"{len(files)} checked: {verdict}")
     return 1 if bad else 0
+
+
+def _read_by_extensions(files: list, reached: set) -> None:
+    """A base's warning of a by_players: entry no game of it reads is none when a ruleset
+    checked with it, one that extends it, has games that read it (base.yaml big.yaml)."""
+    def read(d) -> bool:
+        return (d.code == "params" and d.severity == "warning" and d.loc is not None
+                and (str(Path(d.loc.path).resolve()), d.loc.line, d.loc.col) in reached)
+    for f in files:
+        f["diagnostics"] = [d for d in f["diagnostics"] if not read(d)]
 
 
 def _plural(form: str, n: int, word: str) -> str:
@@ -193,7 +208,7 @@ def _playouts(files: list, args) -> None:
         rules = load(find_ruleset(f["path"]), f["variant"], coverage=True)   # the same games, counted
         if sets:   # a name or a value the ruleset refuses is the command's mistake, not a refused count
             rules.resolve_params(args.players or rules.player_counts[0], sets)
-        if args.players is not None and f["variant"] is None:   # so is a game its requirements refuse (requires:)
+        if args.players is not None:   # so is a game its requirements refuse (requires:), as play refuses it
             _refused_at_once(rules, args.players, args.seed, options)
         with settled():   # the compiled ruleset out of full garbage collections (play/simulation/workers.py)
             report = playouts(rules, args.playouts, [args.players] if args.players else None, args.seed, options)
@@ -202,6 +217,12 @@ def _playouts(files: list, args) -> None:
                          "refused": {str(n): why for n, why in report.refused.items()},
                          **findings(rules, report.records)}
         if problems or any(a.get("severity") == "error" for a in f["playouts"]["anomalies"]):
+            f["ok"] = False
+        if report.refused and not report.games:   # nothing played: no check passed, the file fails
+            why = next(iter(report.refused.values()))
+            f["diagnostics"] = [*f["diagnostics"], Diagnostic(
+                f"no random game played: every player count ({counts_text(list(report.refused))}) is refused: {why}",
+                None, "requires")]
             f["ok"] = False
 
 
