@@ -246,10 +246,13 @@ class NameNodes(PostfixNodes):
         return self.resolve_name(name, scope, n)
 
     def name_taken(self, name: str, scope: "Scope") -> str | None:
-        """What a name already means, for a new one that would hide it (``as x``); else None."""
+        """What a name already means, for a new one that would hide it (``as x``); else None.
+        Another element's name is hidden (the inner one wins in its own filter: expr/named.py),
+        and so is a local where a define is expanded (a define's names are its own: they never clash
+        with the names around a use of it)."""
         names = self.names
-        for what, pool in (("the element", ("it", "params")), ("a constant", CONSTANTS),
-                           ("an element's name", scope.named), ("a local name", scope.locals),
+        local = {} if self._define_stack else scope.locals
+        for what, pool in (("the element", ("it", "params")), ("a constant", CONSTANTS), ("a local name", local),
                            ("a variable", names.vars), ("a zone", names.zones), ("a counter", names.counters),
                            ("a counter family", names.keyed), ("a define", names.defines),
                            ("a card attribute", names.attrs)):
