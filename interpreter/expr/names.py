@@ -227,7 +227,7 @@ class NameNodes(PostfixNodes):
     _expansion: int
     _expansions_made: int
     _define_stack: list[str]
-    _root: Any
+    _roots: list
     _hoisted: list[str] | None
     made: set[str]
     lvalue: bool
@@ -309,7 +309,7 @@ class NameNodes(PostfixNodes):
             return self.define(name, scope, node)
         if name == "params":
             raise ExprError("write params.NAME to use a parameter", offset_of(node), code="unknown-name")
-        elsewhere = out_of_scope(name, node, self._root, names.defines)   # a name given with 'as' elsewhere
+        elsewhere = out_of_scope(name, node, self._roots, names.defines)   # a name given with 'as' elsewhere
         if elsewhere is not None:
             raise elsewhere
         candidates = [*names.all_names(), *scope.locals, "params"]
@@ -356,8 +356,10 @@ class NameNodes(PostfixNodes):
         outer = self._expansion          # (the sizes of this use's nodes: see Compiler.size)
         self._expansions_made += 1
         self._expansion = self._expansions_made
+        roots = len(self._roots)
         try:
             tree = parse(self.names.defines[name])
+            self._roots.append(tree)   # (a name given with 'as' out of its reach: told as in the define)
             src, typ = self.node(tree, scope)
             if len(src) > MAX_SOURCE:
                 raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
@@ -370,6 +372,7 @@ class NameNodes(PostfixNodes):
             raise ExprError(f"in define '{name}': {e.message}", offset_of(node), e.hint, e.code) from None
         finally:
             self._define_stack.pop()
+            del self._roots[roots:]
             self._expansion = outer
         return code(f"({src})", like=src), typ
 
