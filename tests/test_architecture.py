@@ -276,6 +276,7 @@ READS_OTHER_TEXT = {
     "tools.web": "a host name given on the command line",
     "tools.explain": "whitespace in a ruleset's text",
     "tools.batches": "a batch's names, made file names",
+    "lsp.as_names": "an expression being written in an editor's buffer (it need not parse): its brackets, commas and `as x where`",
     "lsp.checking": "an editor's buffer: whether it starts a ruleset (game: or extends:)",
     "lsp.completion": "the text before the cursor in an editor's buffer; the reference's signatures",
     "lsp.diagnostics": "a diagnostic's hint (did you mean 'X'?)",

@@ -121,3 +121,33 @@ def test_a_define_over_a_card_define_leaves_the_other_s_wrong_use_reported(tmp_p
     errors = [d for d in info.value.diagnostics if d.severity == "error"]
     assert [d.code for d in errors] == ["unknown-name"]
     assert errors[0].loc.line == (game % "").splitlines().index('  - set: {n: ""}') + 1
+
+
+def test_a_define_s_name_out_of_its_filter_is_reported_once_at_the_define(tmp_path):
+    """A define whose 'as' name is read after its filter is told at the define, and not again at
+    each use (it was, the second time as if the name came from another define)."""
+    game = GAME.replace('  of_a: "suit == \'A\'"', '  of_a: "suit == \'A\'"\n  bad: "count(hand as c where rank > 1) + c.rank"')
+    game = game.replace("categories: {points: points}", 'categories: {points: "points + bad", more: "bad * 2"}')
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, game % "0", "g.yaml")
+    errors = [d for d in info.value.diagnostics if d.severity == "error"]
+    assert [d.message.split(":")[0] for d in errors] == ["'c' is out of scope here"], errors
+    assert "names the elements of its filter only" in errors[0].message
+    assert errors[0].loc.line == (game % "").splitlines().index('  bad: "count(hand as c where rank > 1) + c.rank"') + 1
+
+
+def test_a_long_chain_of_defines_parses_each_define_once(tmp_path, monkeypatch):
+    """A name read in a chain of defines, one of which gives that name with 'as' (each define
+    checked where it is written asks which of the defines it uses gives it): each define is
+    parsed once for that, not once per define above it in the chain (1,200 of them gave an
+    internal error, RecursionError, and 800 took seconds)."""
+    from interpreter.expr import named
+    parsed = []
+    monkeypatch.setattr(named, "parse", lambda text: parsed.append(text) or interpreter.expr.parser.parse(text))
+    chain = "\n".join(f'  d{i}: "card.rank + d{i - 1}"' for i in range(1, 1500))
+    game = GAME.replace('  of_a: "suit == \'A\'"', f'  of_a: "suit == \'A\'"\n  z: "deck as card where true"\n'
+                        f'  d0: "card.rank"\n{chain}')
+    rules = load_text(tmp_path, game % "count(z)", "g.yaml")
+    S = rules.new_game(2, seed=4)
+    assert S.v["n"] == len(S.z["deck"]) > 0
+    assert 1500 < len(parsed) < 1600, len(parsed)

@@ -80,6 +80,29 @@ def test_an_element_named_with_as_reads_as_the_element_in_a_by_over_its_filter(t
         "with the same suit as *c*")
 
 
+def test_a_chained_or_nested_filter_giving_a_name_again_reads_in_words(tricks):
+    """A filter chained to one of the same name (``L as w where C as w where D``: the same
+    elements, named once) and a nested filter hiding an outer name read in words: no internal
+    error (the inner name's end removed the outer one), and the outer name is back after it."""
+    assert tricks.phrase("won as w where rank > 3 as w where w.rank < 6") == \
+        "the cards in your won (each *w*) whose rank is more than 3 whose rank is less than 6"
+    assert tricks.phrase("hand as c where count(table as c where c.rank > 3) > 0 and c.rank > 4") == \
+        tricks.phrase("hand as c where count(table as d where d.rank > 3) > 0 and c.rank > 4").replace("*d*", "*c*")
+
+
+@pytest.mark.parametrize("call, bare", [
+    ("highest(hand as c where true, by: c.rank)", "highest(hand as c where true, by: rank)"),
+    ("bottom(hand as c where true, by: c.rank)", "bottom(hand as c where true, by: rank)"),
+    ("max(hand as c where true, by: c.rank)", "max(hand as c where true, by: rank)"),
+    ("groups(hand as c where true, by: c.suit)", "groups(hand as c where true, by: suit)"),
+    ("map(hand as q where true, to: q.rank)", "map(hand as q where true, to: rank)"),
+    ("highest(hand, by: it.rank)", "highest(hand, by: rank)")])
+def test_an_element_s_own_attribute_in_a_by_reads_as_the_attribute(tricks, call, bare):
+    """``by: c.rank`` (``c`` the element) reads as ``by: rank``: "with the highest rank", not
+    "with the highest its rank"."""
+    assert tricks.phrase(call) == tricks.phrase(bare) and " its " not in tricks.phrase(call)
+
+
 def test_comparisons_of_counts_read_as_there_are(tricks):
     assert tricks.phrase("count(hand) == 0") == "there are no cards in your hand"
     assert tricks.phrase("count(won) > 0") == "there is at least one card in your won"

@@ -63,8 +63,8 @@ def test_random_expressions_agree_with_the_reference_compile(world):
 def test_elements_named_with_as_agree_with_the_reference_compile(world):
     """Filters that name their element (`L as x1 where C`), the name read in C, in filters within
     it and in the by: or to: of a call over the filter (the optimised map fuses the filter, the
-    reference does not): every name is in scope where the generator writes it, and both compiles
-    agree."""
+    reference does not), at times a name given again within its own reach (it hides the outer
+    one there): every name is in scope where the generator writes it, and both compiles agree."""
     gen = ExprGen(random.Random(20261207), named=True)
     verdicts = [world.check(gen.expression()) for _ in range(400)]
     bad = [f"{v.kind}: {v.text}\n{v.detail}" for v in verdicts if v.kind in ("mismatch", "crash")
@@ -72,6 +72,8 @@ def test_elements_named_with_as_agree_with_the_reference_compile(world):
     assert not bad, "\n\n".join(bad[:3])
     keyed = [v for v in verdicts if v.kind == "agree" and re.search(r" as (x\d+) where .*(by|to): .*\b\1\b", v.text)]
     assert len(keyed) >= 10, len(keyed)
+    again = [v for v in verdicts if v.kind == "agree" and any(n > 1 for n in collections.Counter(re.findall(r" as (x\d+) ", v.text)).values())]
+    assert len(again) >= 10, len(again)
 
 
 def test_branch_conditions_compiled_together_agree_with_the_reference_compile(world):

@@ -144,6 +144,35 @@ async def test_completion_inside_an_expression_lists_the_zones_parameters_and_fu
     assert set(after) == {"num_cards"} and "cards in each suit" in after["num_cards"].documentation.value
 
 
+async def test_an_element_named_with_as_is_offered_and_explained_within_its_reach(client, tmp_path):
+    """Completion offers an element's name given with `as` where it reaches (its filter, a
+    by: or to: over it; the inner of two of the same name), not after its filter; hover says
+    what it names, at the name and where it is given."""
+    expr = "sum(won as w where rank > 3, by: w.rank + count(table as w where w.rank > 1)) + count(won)"
+    text = (ROOT / "docs" / "examples" / "little_tricks.yaml").read_text().replace(
+        "categories: {points: score}", f'categories:\n    points: score\n    heavy: "{expr}"', 1)
+    assert expr in text
+    path = tmp_path / "tricks.yaml"
+    path.write_text(text)
+    uri = _open(client, path)
+    assert [d for d in await _diagnostics(client, uri) if d.severity == types.DiagnosticSeverity.Error] == []
+    in_by = await _complete(client, uri, _find(text, "w.rank + count", skip=0))
+    assert in_by["w"].detail == "element of won (as w)"
+    inner = await _complete(client, uri, _find(text, "w.rank > 1", skip=0))
+    assert inner["w"].detail == "element of table (as w)"
+    after = await _complete(client, uri, _find(text, "won)\"", skip=0))
+    assert "w" not in after and "won" in after
+
+    async def hover(pos):
+        result = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=pos))
+        return result.contents.value if result else None
+
+    assert "each element of `won`" in await hover(_find(text, "w.rank + count", skip=0))
+    assert "each element of `won`" in await hover(_find(text, "won as w where", skip=7))
+    assert "each element of `table`" in await hover(_find(text, "w.rank > 1", skip=0))
+
+
 async def test_completion_of_keys_follows_the_step_kind(client, tmp_path):
     text = GOOF.replace("          prompt: bid\n", "          pro\n")
     path = tmp_path / "goof.yaml"

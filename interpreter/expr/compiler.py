@@ -82,7 +82,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.plain = plain
         self._counter = 0
         self._define_stack: list[str] = []
-        self._root = None             # the tree of the expression being compiled (expr/named.py)
+        self._roots: list = []        # the tree being compiled, then the defines' expanded in it (expr/named.py)
         self._expansions = 0
         self.total_expansions = 0     # over every expression this compiler compiles (a ruleset's)
         self.suggestion_work = 0      # names compared for did-you-means so far (names.suggest)
@@ -360,7 +360,7 @@ class Compiler(NameNodes, OperatorNodes):
                             "(nested filters over long lists); simplify it", offset_of(n), code="limit")
         binds = self._binds
         if not self._uses:   # the expression's own tree, not a node in it
-            self._root = n
+            self._roots = [n]
         self._uses.append(set())
         self._loops.append(False)
         try:

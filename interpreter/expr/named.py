@@ -5,8 +5,11 @@ to it (``L as x where C where D``: the same elements), and in the per-element ke
 (``by:``, ``to:``) of a call whose list argument is written that way (``map(L as x where C,
 to: x.rank)``). Not beyond: not after the filter, not in a call's other arguments (``total:``),
 and not out of a define that writes one (a define is its value: the names it gives stay inside).
+A name given inside another's reach hides it there (the inner binding wins in its own filter).
 """
 from __future__ import annotations
+
+from collections import deque
 
 from lark import Tree
 
@@ -24,62 +27,81 @@ def element_names(node) -> tuple[str, ...]:
     return tuple(reversed(names))
 
 
-def _binds(tree, name: str) -> bool:
-    return any(t.data == "where_as" and str(t.children[1]) == name for t in tree.iter_subtrees())
+def _given(tree) -> set[str]:
+    """The names ``tree`` gives with 'as'."""
+    return {str(t.children[1]) for t in tree.iter_subtrees() if t.data == "where_as"}
 
 
-# the defines last asked about, their number, and the names any of them gives with 'as': a
-# ruleset's many unknown names (bare attributes in defines, checked where they are written) ask
-# once, and walk the defines only for a name one of them gives
-_GIVEN: tuple = (None, -1, frozenset())
+def _used(tree, defines: dict) -> list[str]:
+    """The defines ``tree`` names, each once, in the order the tree is walked."""
+    return list(dict.fromkeys(str(t.children[0]) for t in tree.iter_subtrees()
+                              if t.data == "name" and str(t.children[0]) in defines))
 
 
-def _given_in_defines(defines: dict) -> frozenset:
-    global _GIVEN
-    if _GIVEN[0] is not defines or _GIVEN[1] != len(defines):
-        given = set()
-        for text in defines.values():
+class _Defines:
+    """What a ruleset's defines give with 'as' and which they use, each parsed once; for a name,
+    the define each define reaches that gives it (one walk of the defines, without recursion:
+    a chain of defines of any length is linear)."""
+
+    def __init__(self, defines: dict):
+        self.users: dict[str, list[str]] = {}   # define -> the defines that use it
+        self.gives: dict[str, set[str]] = {}    # define -> the names it gives with 'as'
+        for name, text in defines.items():
             try:
-                given |= {str(t.children[1]) for t in parse(text).iter_subtrees() if t.data == "where_as"}
+                tree = parse(text)
             except ExprError:
                 continue
-        _GIVEN = (defines, len(defines), frozenset(given))
-    return _GIVEN[2]
+            self.gives[name] = _given(tree)
+            for used in _used(tree, defines):
+                self.users.setdefault(used, []).append(name)
+        self.given = set().union(*self.gives.values())
+        self._giver: dict[str, dict[str, str]] = {}
+
+    def giver(self, name: str) -> dict[str, str]:
+        """define -> a define it is or uses (directly or through others) that gives ``name``."""
+        if name not in self._giver:
+            found = {d: d for d, names in self.gives.items() if name in names}
+            todo = deque(found)
+            while todo:   # the defines using one that reaches a giver reach it too
+                d = todo.popleft()
+                for user in self.users.get(d, ()):
+                    if user not in found:
+                        found[user] = found[d]
+                        todo.append(user)
+            self._giver[name] = found
+        return self._giver[name]
 
 
-def _in_defines(tree, name: str, defines: dict, seen: set) -> str | None:
-    """The define (used by ``tree``, directly or through others) that names its elements ``name``."""
-    for t in tree.iter_subtrees():
-        if t.data != "name":
-            continue
-        used = str(t.children[0])
-        if used in defines and used not in seen:
-            seen.add(used)
-            try:
-                inner = parse(defines[used])
-            except ExprError:
-                continue
-            if _binds(inner, name):
-                return used
-            found = _in_defines(inner, name, defines, seen)
-            if found is not None:
-                return found
-    return None
+# the defines last asked about, their number, and what is known of them: a ruleset's many unknown
+# names (bare attributes in defines, checked where they are written) parse its defines once
+_KNOWN: tuple = (None, -1, None)
 
 
-def out_of_scope(name: str, node, root, defines: dict) -> ExprError | None:
+def _known(defines: dict) -> _Defines:
+    global _KNOWN
+    if _KNOWN[0] is not defines or _KNOWN[1] != len(defines):
+        _KNOWN = (defines, len(defines), _Defines(defines))
+    return _KNOWN[2]
+
+
+def out_of_scope(name: str, node, roots, defines: dict) -> ExprError | None:
     """The error for ``name`` read at ``node`` where it means nothing, if it is a name given with
-    ``as`` elsewhere in the expression ``root`` or in a define it uses; else None."""
-    if not isinstance(root, Tree):
-        return None
-    if _binds(root, name):
+    ``as`` elsewhere in the expression being compiled or in a define it uses; else None.
+    ``roots``: the expression's tree, then the trees of the defines expanded to reach ``node``
+    (the innermost, the text ``node`` is in, last)."""
+    roots = [r for r in reversed(roots) if isinstance(r, Tree)]
+    if any(name in _given(root) for root in roots):
         return ExprError(f"'{name}' is out of scope here: 'as {name}' names the elements of its filter only "
                          "in its condition, in filters chained to it and in the by: or to: of a call whose "
                          "list it is", offset_of(node),
                          "elsewhere there is no one element to name: read what you need inside the filter, "
                          "or in a by: or to: over it ('it' is the element there)",
                          code="unknown-name", span=len(name))
-    define = _in_defines(root, name, defines, set()) if name in _given_in_defines(defines) else None
+    known = _known(defines)
+    if name not in known.given:
+        return None
+    giver = known.giver(name)
+    define = next((giver[d] for root in roots for d in _used(root, defines) if d in giver), None)
     if define is not None:
         return ExprError(f"'{name}' is out of scope here: 'as {name}' is written inside define '{define}', "
                          "and a name given with 'as' does not reach outside its define", offset_of(node),

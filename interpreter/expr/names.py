@@ -239,7 +239,7 @@ class NameNodes(PostfixNodes):
     _expansion: int
     _expansions_made: int
     _define_stack: list[str]
-    _root: Any
+    _roots: list
     _hoisted: list[str] | None
     made: set[str]
     lvalue: bool
@@ -261,10 +261,13 @@ class NameNodes(PostfixNodes):
         return self.resolve_name(name, scope, n)
 
     def name_taken(self, name: str, scope: "Scope") -> str | None:
-        """What a name already means, for a new one that would hide it (``as x``); else None."""
+        """What a name already means, for a new one that would hide it (``as x``); else None.
+        Another element's name is hidden (the inner one wins in its own filter: expr/named.py),
+        and so is a local where a define is expanded (a define's names are its own: they never clash
+        with the names around a use of it)."""
         names = self.names
-        for what, pool in (("the element", ("it", "params")), ("a constant", CONSTANTS),
-                           ("an element's name", scope.named), ("a local name", scope.locals),
+        local = {} if self._define_stack else scope.locals
+        for what, pool in (("the element", ("it", "params")), ("a constant", CONSTANTS), ("a local name", local),
                            ("a variable", names.vars), ("a zone", names.zones), ("a counter", names.counters),
                            ("a counter family", names.keyed), ("a define", names.defines),
                            ("a card attribute", names.attrs)):
@@ -323,7 +326,7 @@ class NameNodes(PostfixNodes):
             return self.define(name, scope, node)
         if name == "params":
             raise ExprError("write params.NAME to use a parameter", offset_of(node), code="unknown-name")
-        elsewhere = out_of_scope(name, node, self._root, names.defines)   # a name given with 'as' elsewhere
+        elsewhere = out_of_scope(name, node, self._roots, names.defines)   # a name given with 'as' elsewhere
         if elsewhere is not None:
             raise elsewhere
         candidates = [*names.all_names(), *scope.locals, "params"]
@@ -370,8 +373,10 @@ class NameNodes(PostfixNodes):
         outer = self._expansion          # (the sizes of this use's nodes: see Compiler.size)
         self._expansions_made += 1
         self._expansion = self._expansions_made
+        roots = len(self._roots)
         try:
             tree = parse(self.names.defines[name])
+            self._roots.append(tree)   # (a name given with 'as' out of its reach: told as in the define)
             src, typ = self.node(tree, scope)
             size, span = self.size(tree), self.span(tree)
             if len(src) > MAX_SOURCE:
@@ -385,6 +390,7 @@ class NameNodes(PostfixNodes):
             raise ExprError(f"in define '{name}': {e.message}", offset_of(node), e.hint, e.code) from None
         finally:
             self._define_stack.pop()
+            del self._roots[roots:]
             self._expansion = outer
         self.sized(node, size)   # (its use is what its tree is: as long, as large)
         self.spanned(node, span)

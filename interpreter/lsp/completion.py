@@ -1,7 +1,7 @@
 """Completion: at a key, the keys accepted there (as the builder checks them, else the
 schema); at a value, the schema's choices, or inside an expression the names in scope:
 zones, counters and their keys, variables, defines, constants, the locals of that place,
-parameters (after ``params.``) and map keys, card attributes and their values, functions."""
+the elements named with ``as`` there (lsp/as_names.py), parameters (after ``params.``) and map keys, card attributes and their values, functions."""
 from __future__ import annotations
 
 import re
@@ -14,6 +14,7 @@ from ..expr.builtins import BUILTINS
 from ..expr.names import CONSTANTS
 from ..loading.schema import load_schema
 from .checking import Checked
+from .as_names import names_at
 from .hover import function_doc, key_doc
 from .positions import Context
 
@@ -148,6 +149,7 @@ def _names(ctx: Context, checked: Checked) -> list[types.CompletionItem]:
     out += [_item(d, Kind.Constant, f"define: {src}") for d, src in names.defines.items()]
     out += [_item(c, Kind.Keyword, str(t)) for c, (_, t) in CONSTANTS.items()]
     out += [_item(n, Kind.Variable, "local") for n in _locals((*ctx.path, ctx.key), checked)]
+    out += [_item(n, Kind.Variable, f"element of {listed} (as {n})") for n, listed in names_at(text).items()]
     if any(w in text for w in ELEMENT_WORDS):
         out.append(_item("it", Kind.Keyword, "the element of where / by: / to:"))
     out.append(_item("params", Kind.Module, "the parameters: params.NAME"))

@@ -19,7 +19,7 @@ from pygls.lsp.server import LanguageServer
 
 from ..loading.source import read_file
 from ..errors import RulebookError
-from . import completion, diagnostics, hover, navigation
+from . import as_names, completion, diagnostics, hover, navigation
 from .checking import Checked, check, settle
 from .quick import quick
 from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
@@ -243,7 +243,8 @@ def on_hover(ls: RulebookServer, params: types.HoverParams):
     elif line_text[start + len(word):].lstrip().startswith(":") and not line_text[:start].endswith("params."):
         doc = hover.key_doc(word, ctx.path if ctx.at_key else (*ctx.path, ctx.key))
     else:
-        doc = hover.name_doc(word, ctx, ls.named.get(path, checked), line_text[:start].endswith("params."))
+        doc = None if ctx.at_key else as_names.name_doc(ctx.before[:max(0, len(ctx.before) - (col - start))], word)
+        doc = doc or hover.name_doc(word, ctx, ls.named.get(path, checked), line_text[:start].endswith("params."))
         offset = sum(len(x) + 1 for x in text.split("\n")[:line]) + col
         typed = hover.expression_type(checked, text, offset)   # (also where the word is no name)
         doc = f"{doc}\n\n{typed}" if doc and typed else doc or typed

@@ -12,6 +12,18 @@ def _bare(t):
     return str(t.children[0]) if isinstance(t, Tree) and t.data == "name" else None
 
 
+def _keyed(p, items, body):
+    """``(noun of the list items, the body's name, the body in words)``, the body (a ``by:`` or
+    ``to:``) read in the elements' scope; its name: a bare name's, or the attribute an element
+    reads of itself (``it.rank``, ``c.rank`` where ``c`` names it: "rank", never "its rank"),
+    else None."""
+    def read():
+        own = p.element_part(body) if isinstance(body, Tree) and body.data == "attr" else None
+        return own or _bare(body), p.s(body)
+    noun, (bare, said) = p.filtered(items, read)
+    return noun, bare, said
+
+
 def _of_list(fn, keys=("by",)):
     """A function of one list and an optional element expression (``by:``): ``fn(p, noun, by)``,
     ``by`` in words ("rank" for a bare name, else its phrase in the elements' scope)."""
@@ -21,8 +33,8 @@ def _of_list(fn, keys=("by",)):
         body = kw.get(keys[0])
         if body is None:
             return fn(p, p.as_noun(args[0]), None)
-        noun, by = p.filtered(args[0], lambda: p.s(body))
-        return fn(p, noun, words(_bare(body)) if _bare(body) is not None else by)
+        noun, bare, by = _keyed(p, args[0], body)
+        return fn(p, noun, words(bare) if bare is not None else by)
     return call
 
 
@@ -78,8 +90,7 @@ def _map(p, args, kw):
     away = _seats_away(p, args[0], kw["to"])
     if away is not None:
         return away
-    noun, to = p.filtered(args[0], lambda: p.s(kw["to"]))
-    bare = _bare(kw["to"])
+    noun, bare, to = _keyed(p, args[0], kw["to"])
     if bare is not None and noun.kind == "card" and bare in p.attrs:
         return Noun(words(bare), "value", f" of {noun.each()}")
     return Noun("value", "value", head=f"{to} for {noun.each()}")
@@ -132,8 +143,8 @@ def _parts(template, keys):
     def call(p, args, kw):
         if len(args) != 1 or set(kw) != set(keys):
             raise Unphrasable
-        noun, by = p.filtered(args[0], lambda: p.s(kw["by"]))
-        by = words(_bare(kw["by"])) if _bare(kw["by"]) else by
+        noun, bare, by = _keyed(p, args[0], kw["by"])
+        by = words(bare) if bare else by
         singular, tail = template
         return Noun(singular, "value", tail.format(by=by, list=noun.many(), total=p.s(kw.get("total", by))))
     return call

@@ -306,13 +306,14 @@ def _where(p, t):
 
 def _where_as(p, t):
     """``L as x where C``: C of each element, called x in the filters within C."""
-    name = str(t.children[1])
-    p.aliases[name] = len(p.scopes) + 1
+    name, aliases = str(t.children[1]), dict(p.aliases)
+    p.aliases[name] = len(p.scopes) + 1   # (an outer element of the same name hidden here)
     try:
         noun, rel = p.filtered(t.children[0], lambda: p.relative(t.children[2]))
     finally:
-        del p.aliases[name]
-    return noun.more(f" (each *{name}*) {rel}")
+        p.aliases = aliases
+    named = name in element_names(t.children[0])   # (L as x where C as x where D: named once)
+    return noun.more(f" {rel}" if named else f" (each *{name}*) {rel}")
 
 
 def _logic(p, t, part) -> str:

@@ -12,7 +12,8 @@ not read the element (computed once), `x in sums(...)`.
 Inside a filter the generator knows the elements in scope (innermost last), so it names their
 members bare (`rank`, `score`...) as a ruleset would, the outer ones too. With ``named=True``
 it also names some filters' elements with `as` (`L as x1 where C`, `map(L as x1 where C, to:
-x1.rank)`) and reads them by that name inside, in a `by:` or `to:` over the filter too.
+x1.rank)`) and reads them by that name inside, in a `by:` or `to:` over the filter too; at times
+it gives a name in scope again (the inner element hides the outer one in its filter).
 """
 from __future__ import annotations
 
@@ -94,9 +95,9 @@ class ExprGen:
 
     def leaf(self, t: str, env: tuple) -> str:
         options = list(LEAVES[t])
-        for e in env:            # members of the elements in scope, named bare
+        for i, e in enumerate(env):   # members of the elements in scope, named bare
             options += [name for name, mt in MEMBERS.get(e, {}).items() if mt == t] * 2
-            if isinstance(e, Named):   # and read off the element's name
+            if isinstance(e, Named) and not _hidden(e, env[i + 1:]):   # and read off its name
                 options += [f"{e.name}.{name}" for name, mt in MEMBERS.get(e, {}).items() if mt == t] * 2
                 options += [e.name] * 2 if e == t else []
         if env and env[-1] == t:
@@ -127,9 +128,13 @@ class ExprGen:
         """A list of type ``lt`` and the scope inside a filter of it."""
         return self.gen(lt, d, env), (*env, ELEMENT[lt])
 
-    def element(self, lt: str) -> str:
-        """The element of a list of type ``lt`` in a filter: at times (``named``) named with ``as``."""
+    def element(self, lt: str, env: tuple = ()) -> str:
+        """The element of a list of type ``lt`` in a filter: at times (``named``) named with ``as``,
+        at times by the name of an element in scope ``env`` (it hides that one in its filter)."""
         if self.named and self.r.random() < 0.5:
+            outer = [e.name for e in env if isinstance(e, Named)]
+            if outer and self.r.random() < 0.5:
+                return Named(ELEMENT[lt], self.pick(outer))
             self.names += 1
             return Named(ELEMENT[lt], f"x{self.names}")
         return ELEMENT[lt]
@@ -161,6 +166,11 @@ _LOCAL = re.compile(r"\b(%s)\b" % "|".join(LOCALS))
 _PLAYERS_OWN = re.compile(r"(?<![.\w])(score|hand|won|high|total|wealth)\b(?!\[)")
 
 
+def _hidden(e: Named, inner: tuple) -> bool:
+    """Whether an element of ``inner`` (the scopes within ``e``'s) gives ``e``'s name again."""
+    return any(isinstance(f, Named) and f.name == e.name for f in inner)
+
+
 def _bin(t, ops):
     return lambda g, d, e: f"{g.sub(t, d, e)} {g.pick(ops)} {g.sub(t, d, e)}"
 
@@ -172,14 +182,14 @@ def _call(fname, t):
 def _filtered(lt):
     def form(g, d, e):
         coll = g.gen(lt, d, e)
-        return g.filter_of(coll, lt, d, e, g.element(lt))
+        return g.filter_of(coll, lt, d, e, g.element(lt, e))
     return form
 
 
 def _keyed(fname, lt, key_t, key="by"):
     def form(g, d, e):
         coll, inner = g.within(lt, d, e)
-        element = g.element(lt)
+        element = g.element(lt, e)
         if isinstance(element, Named):   # a filter naming its element, read by: that name in the key too
             coll, inner = g.filter_of(f"({coll})", lt, d, e, element), (*e, element)
         return f"{fname}({coll}, {key}: {g.sub(key_t, d, inner)})"
