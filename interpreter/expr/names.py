@@ -154,9 +154,7 @@ class Names:
     zones: dict = field(default_factory=dict)      # name -> owner: "none" | "player" | "team"
     counters: dict = field(default_factory=dict)   # name -> owner
     keyed: dict = field(default_factory=dict)      # a counter family's name -> its keys (counters NAME.KEY)
-    # a map parameter's name -> the key orders of its maps (by_players, default), each as written:
-    # one when every player count's map has the same keys in the same order (keys() a constant)
-    param_keys: dict = field(default_factory=dict)
+    param_keys: dict = field(default_factory=dict)   # a map parameter -> its maps' key orders as written (one: keys() a constant)
     vars: dict = field(default_factory=dict)       # name -> type
     params: dict = field(default_factory=dict)     # name -> type
     param_sizes: dict = field(default_factory=dict)   # name -> the most elements its value may hold
@@ -171,12 +169,9 @@ class Names:
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
     string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
     str_concat: bool = False                        # some expression joins strings (then strings are unbounded)
-    # the record of each card's zone (engine/layout.py reindex): shared zone -> its code in
-    # ``S.at``; the zones a card is looked for in (``x in Z``) and those a writer that keeps no record moves cards into or out of, noted by a first build
-    # (building/record.py)
-    recorded: dict = field(default_factory=dict)
-    asked: set = field(default_factory=set)
-    unkept: set = field(default_factory=set)
+    recorded: dict = field(default_factory=dict)   # shared zone -> its code in S.at, the record of each card's zone
+    asked: set = field(default_factory=set)   # the zones a card is looked for in (x in Z): noted by a first build
+    unkept: set = field(default_factory=set)  # those a writer keeping no record moves cards in or out (building/record.py)
     views: tuple = ()   # each a union of recorded zones a target offers, S.vw[i] (reindex; the moves keep it)
     unions: set = field(default_factory=set)   # the unions of shared zones targets offer (noted by a first build)
 
@@ -261,10 +256,8 @@ class NameNodes(PostfixNodes):
         return self.resolve_name(name, scope, n)
 
     def name_taken(self, name: str, scope: "Scope") -> str | None:
-        """What a name already means, for a new one that would hide it (``as x``); else None.
-        Another element's name is hidden (the inner one wins in its own filter: expr/named.py),
-        and so is a local where a define is expanded (a define's names are its own: they never clash
-        with the names around a use of it)."""
+        """What a name already means, for a new one that would hide it (``as x``); else None. An outer
+        element's name is hidden (expr/named.py), and a local where a define is expanded (its names are its own)."""
         names = self.names
         local = {} if self._define_stack else scope.locals
         for what, pool in (("the element", ("it", "params")), ("a constant", CONSTANTS), ("a local name", local),
