@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
 from ..expr.code import KeyLookup, shape
+from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
@@ -327,6 +328,7 @@ def b_combos(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     weights = _weights(c, key)
+    innered(c, n, deepest(c, [args[0]]))   # (a set: some of the list's elements)
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
     if weights is not None and elem(typ) == CARD and not any(v.__class__ is float for v in c.names.namespace[table]):
         return f"_combos_by(S, {src}, {table}, {weights}, {tsrc})", list_of(typ)   # (no call a card)
@@ -348,7 +350,16 @@ def _sums_args(c, n, scope, args, kw):
 def b_sums(c, n, scope, args, kw):
     src, key = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
+    c.sized(n, sums_bound(c.size(args[0]), None if weights is None else c.names.namespace[weights]))
     return (f"_sums({src}, {key})" if weights is None else f"_sums_by({src}, {weights})"), list_of(INT)
+
+
+def sums_bound(items: int, weights: tuple | None) -> int:
+    """The most totals sums() returns of a list of ``items`` values: distinct whole numbers
+    from 1 to MAX_SUM, one per non-empty sub-multiset at most (2^items - 1), and none past
+    ``items`` times the largest weight when the values are an attribute's (``weights``)."""
+    most = MAX_SUM if items >= 17 else min(MAX_SUM, 2 ** items - 1)
+    return min(most, items * max(weights, default=0)) if weights is not None else most
 
 
 def m_sums(c, n, scope):
@@ -368,6 +379,7 @@ def b_groups(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
+    innered(c, n, deepest(c, [args[0]]))   # (nor more elements in a group)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 
