@@ -241,6 +241,11 @@ def test_sums_is_as_long_as_the_totals_it_can_return(nested):
     assert walks(nested, "sums([1, 2, 3])") == 7   # (2^3 - 1 sub-multisets)
     assert sums_bound(150, (0, 150)) == 150 * 150 and sums_bound(1000, (1000,)) == MAX_SUM
     assert sums_bound(10, (1, 2, 3)) == 30 and sums_bound(3, (1000,)) == 7
+    for text in ("sums(deck, by: rank)", "sums(deck, by: it.rank)"):   # 10 cards of rank 1..5: 50 at most
+        assert walks(nested, text) == 50
+        plain = Compiler(nested.names, plain=True)
+        plain.compile(f"count(({text}) where x > 0)", has_me=True)
+        assert plain.cost == cost(nested, f"count(({text}) where x > 0)")   # the reference bounds it alike
     S = nested.new_game(2)
     S.v["s"] = list(range(1, 151))
     fn = Compiler(nested.names).compile("count(sums(s))", has_me=True).fn
