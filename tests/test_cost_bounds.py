@@ -179,3 +179,74 @@ def test_validate_warns_at_a_step_whose_run_may_cost_more_than_a_hundredth_of_th
     for text in (HEAVY % 10 + "limits: {steps: 20000}\n", HEAVY % 100):
         rules = interpreter.load(write_ruleset(tmp_path, text, "light.yaml"))
         assert not [w for w in rules.warnings if w.code == "cost"]
+
+
+NESTED = tiny_ruleset("""
+  pile: {}
+vars:
+  x: {type: int, start: 0}
+  s: {type: "list[int]", start: []}
+  w: {type: "list[list[int]]", start: []}
+  t: {type: "list[str]", start: []}
+params:
+  grid: {value: [[1, 2], [3]]}
+  m: {value: {a: [1, 2, 3]}}
+  mm: {value: {a: {k0: 0, k1: 1, k2: 2}}}
+flow: []
+""", players=(2, 2))
+
+
+@pytest.fixture(scope="module")
+def nested(tmp_path_factory):
+    return load_text(tmp_path_factory.mktemp("nested"), NESTED, "nested.yaml")
+
+
+@pytest.mark.parametrize("text, bound", [
+    ("w[0]", 10_000), ("first(w)", 10_000), ("last(w)", 10_000), ("first(w where count(it) > 0)", 10_000),
+    ("params.grid[0]", 64), ("params.m['a']", 64), ("keys(params.mm['a'])", 64),
+    ("first(groups(s, by: it % 2))", 10_000), ("first(map(players, to: s + s))", 20_000),
+    ("first([s + s, s])", 20_000), ("([s + s] if x > 0 else w)[0]", 20_000)])
+def test_an_element_of_a_list_of_lists_is_as_long_as_a_list_inside_it_can_be(nested, text, bound):
+    assert walks(nested, text) == bound
+
+
+def test_an_element_named_in_a_filter_over_a_list_of_lists_is_as_long_as_its_lists(nested):
+    """w as a: each a may hold 10,000 numbers, so a filter over a inside one over w may take
+    10,000 x 10,000 operations: refused (it was costed as a zone's few cards)."""
+    for text in ("count(w as a where count(a where x > 0) > 0)", "count(w where count(it where x > 0) > 0)",
+                 "count(groups(s, by: 0) as g where count(g where x > 0) > 0)"):
+        with pytest.raises(interpreter.expr.parser.ExprError, match="more than 1,000,000 operations"):
+            cost(nested, text)
+
+
+def test_a_list_parameter_s_inner_lists_are_held_to_its_bound(nested):
+    nested.new_game(2, 0, {"params": {"grid": [list(range(64))]}})
+    with pytest.raises(interpreter.UsageError, match="parameter 'grid' holds at most 64 elements"):
+        nested.new_game(2, 0, {"params": {"grid": [list(range(3000))]}})
+    with pytest.raises(interpreter.UsageError, match="parameter 'm' holds at most 64 elements"):
+        nested.new_game(2, 0, {"params": {"m": {"a": list(range(65))}}})
+
+
+def test_an_element_of_a_list_of_lists_walks_no_more_than_its_bound(nested):
+    """Measured: w[0] holding 3,000 numbers walks 3,000 elements, within the 10,000 assumed."""
+    S = nested.new_game(2)
+    S.v["w"] = [list(range(3000))]
+    fn = Compiler(nested.names).compile("count(w[0] where x >= 0)", has_me=True).fn
+    assert fn(S, 0, {}) == 3000 <= walks(nested, "w[0]")
+
+
+def test_sums_is_as_long_as_the_totals_it_can_return(nested):
+    from interpreter.mechanics.market import MAX_SUM, sums_bound
+    assert walks(nested, "sums(s)") == MAX_SUM   # (10,000 values: any total up to MAX_SUM)
+    assert walks(nested, "sums([1, 2, 3])") == 7   # (2^3 - 1 sub-multisets)
+    assert sums_bound(150, (0, 150)) == 150 * 150 and sums_bound(1000, (1000,)) == MAX_SUM
+    assert sums_bound(10, (1, 2, 3)) == 30 and sums_bound(3, (1000,)) == 7
+    for text in ("sums(deck, by: rank)", "sums(deck, by: it.rank)"):   # 10 cards of rank 1..5: 50 at most
+        assert walks(nested, text) == 50
+        plain = Compiler(nested.names, plain=True)
+        plain.compile(f"count(({text}) where x > 0)", has_me=True)
+        assert plain.cost == cost(nested, f"count(({text}) where x > 0)")   # the reference bounds it alike
+    S = nested.new_game(2)
+    S.v["s"] = list(range(1, 151))
+    fn = Compiler(nested.names).compile("count(sums(s))", has_me=True).fn
+    assert fn(S, 0, {}) == 150 * 151 // 2 <= walks(nested, "sums(s)")

@@ -579,9 +579,9 @@ def test_a_step_heavy_by_its_own_filters_is_told_why_not_blamed_on_effects(tmp_p
     assert main(["validate", str(path)]) == 1
     err = capsys.readouterr().err
     assert "heavy.yaml:7:5: error[limit]: this step may take about" in err
-    assert ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
-            "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
-            "read what declares none)") in err
+    assert ("each list its filters walk is weighed at its longest, and nested filters multiply: a zone as many "
+            "cards as the game has, a list variable 10,000 elements (a list inside one too), a range as its "
+            "ends' declared bounds allow (10,000 where they read what declares none)") in err
     assert "declared effects" not in err
 
 
@@ -616,7 +616,7 @@ def test_a_step_heavy_by_its_own_filters_is_told_so_though_it_calls_a_light_effe
     assert main(["validate", str(path)]) == 1
     err = capsys.readouterr().err
     assert "heavy.yaml:19:5: error[limit]: this step may take about" in err
-    assert "nested filters multiply, each list weighed at its longest" in err and "declared effects" not in err
+    assert "each list its filters walk is weighed at its longest" in err and "declared effects" not in err
 
 
 @pytest.mark.parametrize("step,through", [("tally", ""), ("twice", " (through 'twice')")])
@@ -628,4 +628,4 @@ def test_a_step_heavy_by_a_filter_in_an_effect_it_calls_is_located_at_the_filter
     err = capsys.readouterr().err
     assert (f"heavy.yaml:16:18: error[limit]: the step at line 19, calling effect '{step}', may take about ") in err
     assert (f"; this expression of effect 'tally'{through} alone about 14,") in err
-    assert "nested filters multiply, each list weighed at its longest" in err and "declared effects" not in err
+    assert "each list its filters walk is weighed at its longest" in err and "declared effects" not in err

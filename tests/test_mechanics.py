@@ -868,6 +868,39 @@ def test_a_list_or_string_doubled_inside_a_list_stops_with_a_located_error(tmp_p
     assert e.value.loc is not None and e.value.loc.line > 1
 
 
+@pytest.mark.parametrize("typ, start, words", [
+    ("list[int]", "[1]", "a list of 16384 elements, more than 10000"),
+    ("str", "'a'", "a string of 131072 characters, more than 100000"),
+    ("list[list[int]]", "[[1]]", "a list of lists holding more than 10000 elements in all"),
+])
+def test_a_value_drawn_by_random_is_held_to_what_set_stores(tmp_path, typ, start, words):
+    """random: stores what it draws as set: does: a list or a string doubled in the list it
+    draws from stops at a variable's bounds (it grew to a million elements in 20 steps)."""
+    r = load(tmp_path, """
+    flow:
+      - repeat: 20
+        steps: [{random: {var: w, from: "[w + w]"}}]
+    """.replace("[w + w]", "[w + w]" if typ != "list[list[int]]" else "[[first(w) + first(w)]]"),
+             base=BASE.replace("vars:\n", f'vars:\n  w: {{type: "{typ}", start: "{start}"}}\n'))
+    with pytest.raises(GameError, match=re.escape(words)) as e:
+        r.new_game(2)
+    assert e.value.loc is not None and e.value.loc.line > 1
+
+
+def test_the_strings_of_a_list_hold_a_bounded_number_of_characters_in_all(tmp_path):
+    """Each string of a list[str] within MAX_STORED, and all of them within MAX_STORED_TEXT
+    (10,000 strings of 100,000 characters were 10^9 characters)."""
+    r = load(tmp_path, """
+    flow:
+      - set: {t: "map(1..2000, to: 'a')"}
+      - repeat: 12
+        steps: [{set: {t: "map(t, to: it + it)"}}]
+    """, base=BASE.replace("vars:\n", 'vars:\n  t: {type: "list[str]", start: "[]"}\n'))
+    with pytest.raises(GameError, match="strings of more than 1000000 characters in all") as e:
+        r.new_game(2)
+    assert e.value.loc is not None and e.value.loc.line > 1
+
+
 def test_values_within_bounds_are_stored_as_they_are(tmp_path):
     r = load(tmp_path, """
     flow:

@@ -201,3 +201,30 @@ def test_a_state_saved_at_its_step_budget_loads_and_fails_as_the_original(name):
                 state.apply_index(0)
         errors.append(str(info.value))
     assert errors[0] == errors[1] and "budget" in errors[0]
+
+
+@pytest.mark.parametrize("value, words", [
+    ([list(range(6000)), list(range(6000))], "holds more than a variable may, in all"),   # 12,000 elements
+    ([list(range(4999)), list(range(4999))], None),   # 2 + 9,998 = 10,000 in all: as play allows
+])
+def test_a_saved_list_of_lists_is_held_to_what_play_lets_a_variable_hold_in_all(tmp_path, value, words):
+    """Each list within the bound was not enough: 10,000 lists of 10,000 (play refuses a value
+    holding more than 10,000 elements at all depths together, runtime.owned)."""
+    from helpers import load_text, tiny_ruleset
+    rules = load_text(tmp_path, tiny_ruleset("""
+  pile: {}
+vars:
+  w: {type: "list[list[int]]", start: []}
+  t: {type: "list[str]", start: []}
+flow: []
+""", players=(2, 2)), "nested.yaml")
+    d = json.loads(rules.new_game(2).to_json())
+    d["vars"]["w"] = value
+    if words is None:
+        assert rules.state_from_json(json.dumps(d)).v["w"] == value
+    else:
+        with pytest.raises(GameError, match=words):
+            rules.state_from_json(json.dumps(d))
+    d["vars"]["w"], d["vars"]["t"] = [], ["a" * 100_000] * 11   # 1,100,000 characters in all
+    with pytest.raises(GameError, match="holds more than a variable may, in all"):
+        rules.state_from_json(json.dumps(d))

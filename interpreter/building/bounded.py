@@ -54,8 +54,9 @@ class Bounded:
                 self.error(f"this step may count {1 + step.charge:,} steps of the game's budget of {budget:,} each "
                            f"time it runs (about {step.work:,} operations at worst), more than 1/{HEAVY_SHARE} of it: "
                            f"a game running it {budget // (1 + step.charge) + 1:,} times stops; {cause(step)}",
-                           step.path, "cost", hint="bound what its lists read (min: and max: of the parameters a "
-                           "range's ends read), compute less in one step, or raise limits.steps", key=True,
+                           step.path, "cost", hint="bound what its lists read (a zone holds the game's cards, a list "
+                           "variable is weighed at 10,000; min: and max: of the parameters a range's ends read), "
+                           "compute less in one step, or raise limits.steps", key=True,
                            severity="warning")
 
     def weigh(self, cost: int, path) -> None:
@@ -103,9 +104,9 @@ def heavy(step, budget: int, smap) -> tuple[str, tuple]:
             f"'{through[-1]}'{calls} alone about {cost:,}: {FILTERS}"), where
 
 
-FILTERS = ("nested filters multiply, each list weighed at its longest: a zone as many cards as the game has, "
-           "a list variable 10,000 elements, a range as its ends' declared bounds allow (10,000 where they "
-           "read what declares none)")
+FILTERS = ("each list its filters walk is weighed at its longest, and nested filters multiply: a zone as many "
+           "cards as the game has, a list variable 10,000 elements (a list inside one too), a range as its "
+           "ends' declared bounds allow (10,000 where they read what declares none)")
 
 
 def cause(step) -> str:

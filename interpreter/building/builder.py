@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine.knowledge import know
 from ..engine.loop import over_budget
-from ..engine.params import reachable_counts, sized_values
+from ..engine.params import longest, reachable_counts, sized_values
 from ..engine.rng import below, shuffle
 from ..engine.visibility import Visibility
 from ..errors import Diagnostic, RulesetError, key_hint
@@ -344,7 +344,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
         # a longer value given to a game is refused (Ruleset.resolve_params)
         self.names.param_sizes = {name: max([self.names.max_list, PARAM_LIST_FLOOR,
-                                             *map(len, sized_values(name, spec, r.player_counts))])
+                                             *map(longest, sized_values(name, spec, r.player_counts))])
                                   for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.min_players, self.names.max_players = r.min_players, max(r.max_players, 1)

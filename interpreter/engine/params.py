@@ -115,6 +115,18 @@ def sized_values(name: str, spec, counts) -> list:
     return [v for v in (*values_over(name, spec, counts), *choices) if isinstance(v, (list, dict))]
 
 
+def longest(v) -> int:
+    """The most elements any list or map in ``v`` holds, ``v`` itself or one inside it at any
+    depth (0: none): what a parameter's value is checked against (Ruleset.resolve_params)."""
+    most, todo = 0, [v]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (list, dict)):
+            most = max(most, len(x))
+            todo.extend(x.values() if isinstance(x, dict) else x)
+    return most
+
+
 def type_of_value(v) -> str:
     """The type a parameter's value gives its expressions (an empty map: a map of nothing yet,
     which a map joins; ``settled`` makes it a map of anything when nothing does)."""

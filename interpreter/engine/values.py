@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..expr.runtime import MAX_INT, MAX_STORED, list_bound
+from ..expr.runtime import MAX_INT, MAX_STORED, MAX_STORED_TEXT, list_bound
 from ..expr.types import ANY, BOOL, CARD, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
 
 
@@ -28,6 +28,8 @@ def check_value(v, typ: str, where: str, sizes: dict, depth: int = 0) -> None:
     if is_list(typ) or (typ == ANY and isinstance(v, list)):
         need(isinstance(v, list) and len(v) <= sizes.get("list", MAX_STORED), f"{where}: expected a list")
         need(depth < 8, f"{where}: nested too deeply")
+        if depth == 0:   # (what a stored value may hold in all, as play checks it: runtime.owned)
+            need(within(v, sizes.get("list", MAX_STORED)), f"{where}: the list holds more than a variable may, in all")
         for x in v:
             check_value(x, elem(typ) if is_list(typ) else ANY, where, sizes, depth + 1)
         return
@@ -44,6 +46,21 @@ def check_value(v, typ: str, where: str, sizes: dict, depth: int = 0) -> None:
         need(whole(v) and abs(v) <= MAX_INT, f"{where}: expected a whole number, got {v!r}")
         if typ in sizes:
             need(0 <= v < sizes[typ], f"{where}: no {typ} {v} (there are {sizes[typ]})")
+
+
+def within(v: list, longest: int) -> bool:
+    """Whether the lists in ``v``, ``v`` too, hold at most ``longest`` elements together and the
+    strings in them at most MAX_STORED_TEXT characters together (runtime._stored's bounds)."""
+    elements, text, todo = 0, 0, [v]
+    while todo:
+        x = todo.pop()
+        elements += len(x)
+        for y in x:
+            if isinstance(y, list):
+                todo.append(y)
+            elif isinstance(y, str):
+                text += len(y)
+    return elements <= longest and text <= MAX_STORED_TEXT
 
 
 def number(v) -> bool:

@@ -12,6 +12,7 @@ from . import runtime
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .named import element_names
+from .nesting import bind_element, deepest, element_of, innered
 from .names import item_read, state_read
 from .fastpaths import attr_equals, comparison_tests, count_in_bytes, count_in_record, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
@@ -61,6 +62,8 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
     var = var or c.fresh()
     if lam:
         c.lambda_vars.add(var)
+    if coll is not None:
+        bind_element(c, var, coll, typ)
     inner = scope.with_element(var, elem(typ), element_names(coll))
     body = lambda: c.node(kwargs[key], inner)  # noqa: E731
     s, t = c.in_loop(coll, body) if coll is not None else body()
@@ -97,7 +100,7 @@ def b_first(c, n, scope, args, kw):
     first(ZONE where ATTR == X), X not reading the element, is a plain loop (``_first_eq``)."""
     check_arity(n, args, kw, "first", 1)
     src, typ = list_arg(c, scope, args[0], "first")
-    c.sized(n, c.size(args[0]))
+    element_of(c, n, args[0], elem(typ))
     typ, found = elem(typ), shape(src)
     if isinstance(found, Filter):
         var, coll, cond = found.var, found.iter, found.cond
@@ -185,6 +188,8 @@ def _extreme(fname, helper):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
         result = elem(typ) if fname in ("highest", "lowest") else typ
         c.sized(n, c.size(args[0]))
+        if result != typ:
+            element_of(c, n, args[0], result)
         key = key_fn(var, s, c.plain)
         return code(f"{helper}({src}, {key})", Ranked(helper, src, key), walks=True), result
     return build
@@ -194,7 +199,7 @@ def b_one(c, n, scope, args, kw):
     """one(L); one(top(L, by: K)) (or bottom) without the list of ties (runtime._sole)."""
     check_arity(n, args, kw, "one", 1)
     src, typ = list_arg(c, scope, args[0], "one")
-    c.sized(n, c.size(args[0]))
+    element_of(c, n, args[0], elem(typ))
     ranked = shape(src)
     if isinstance(ranked, Ranked) and ranked.helper in ("_top", "_bottom") and not c.plain:
         return code(f"_one{ranked.helper}({ranked.iter}, {ranked.key})", walks=True), elem(typ)
@@ -231,6 +236,8 @@ def _unary_list(fname, helper, result_elem=True):
         check_arity(n, args, kw, fname, 1)
         src, typ = list_arg(c, scope, args[0], fname)
         c.sized(n, c.size(args[0]))
+        if result_elem:
+            element_of(c, n, args[0], elem(typ))
         return f"{helper}({src})", elem(typ) if result_elem else typ
     return build
 
@@ -260,6 +267,7 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
+    innered(c, n, deepest(c, [kw["to"]]))   # (its elements: what to: gives, each)
     if inner is not None:   # (the filter's leading terms that do not read the element: asked once)
         out = c.filter_source(var, inner.iter, inner.cond, s)
     else:

@@ -450,6 +450,14 @@ class Compiler(NameNodes, OperatorNodes):
         if span is not None:
             self._sizes[self._expansion, id(n), SPAN] = span
 
+    def fact(self, n, kind: str, anywhere: bool = False):
+        """What is known of node ``n`` besides (``kind``: expr/nesting.py's), None: nothing;
+        ``anywhere``: of a name (an element's), the same in a define's expansion."""
+        return self._sizes.get((kind, n) if anywhere else (self._expansion, id(n), kind))
+
+    def know(self, n, kind: str, value, anywhere: bool = False) -> None:
+        self._sizes[(kind, n) if anywhere else (self._expansion, id(n), kind)] = value
+
     def in_loop(self, coll_node, compile_body):
         saved = self._mult
         self._mult = saved * self.size(coll_node)

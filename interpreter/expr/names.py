@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .named import out_of_scope
+from .nesting import element_read, recorded, resized
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
@@ -253,7 +254,7 @@ class NameNodes(PostfixNodes):
     # names
     def n_name(self, n, scope):
         name = str(n.children[0])
-        return self.resolve_name(name, scope, n)
+        return element_read(self, n, self.resolve_name(name, scope, n))   # (an element: as long as its lists)
 
     def name_taken(self, name: str, scope: "Scope") -> str | None:
         """What a name already means, for a new one that would hide it (``as x``); else None. An outer
@@ -371,7 +372,7 @@ class NameNodes(PostfixNodes):
             tree = parse(self.names.defines[name])
             self._roots.append(tree)   # (a name given with 'as' out of its reach: told as in the define)
             src, typ = self.node(tree, scope)
-            size, span = self.size(tree), self.span(tree)
+            size, span, deep = self.size(tree), self.span(tree), recorded(self, tree)
             if len(src) > MAX_SOURCE:
                 raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
         except ExprError as e:
@@ -385,7 +386,7 @@ class NameNodes(PostfixNodes):
             self._define_stack.pop()
             del self._roots[roots:]
             self._expansion = outer
-        self.sized(node, size)   # (its use is what its tree is: as long, as large)
+        resized(self, node, size, deep)   # (its use is what its tree is: as long, as large)
         self.spanned(node, span)
         return code(f"({src})", like=src), typ
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from lark import Tree
 
 from ..errors import did_you_mean
-from . import runtime
+from . import nesting, runtime
 from .access import Recorder
 from .builtins import BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
@@ -103,6 +103,7 @@ class OperatorNodes:
         items = [self.node(c, scope) for c in n.children if c is not None]
         typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
         self.sized(n, len(items))
+        nesting.innered(self, n, nesting.deepest(self, [c for c in n.children if c is not None]))
         return "[" + ", ".join(s for s, _ in items) + "]", typ
 
     def n_range(self, n, scope):
@@ -139,6 +140,8 @@ class OperatorNodes:
         if fname not in CORE:
             self.access.helper(fname)
         src, typ = builtin(self, n, scope, args, kwargs)
+        if nesting.recorded(self, n) is None and args:   # (a list of lists built of its arguments' elements)
+            nesting.innered(self, n, max(nesting.inner(self, a) for a in args))
         if fname in WALKS:   # a mechanic's helper
             src = code(src, like=src, walks=True)
         return src, typ
@@ -172,9 +175,11 @@ class OperatorNodes:
         inner = inner if isinstance(inner, Filter) else None
         var = self.fresh() if inner is None else inner.var
         names = (*element_names(coll), name) if name else element_names(coll)
+        nesting.bind_element(self, var, coll, typ)
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), names)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
+        nesting.innered(self, n, nesting.inner(self, coll))
         if inner is not None:
             src, first_cond = inner.iter, inner.cond
             csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
@@ -189,6 +194,7 @@ class OperatorNodes:
         typ = one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
         yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
         self.sized(n, max(self.size(yes_node), self.size(no_node)))
+        nesting.innered(self, n, max(nesting.inner(self, yes_node), nesting.inner(self, no_node)))
         one, other = self.span(yes_node), self.span(no_node)
         self.spanned(n, one and other and (min(one[0], other[0]), max(one[1], other[1])))
         yes, no = a[0], b[0]
@@ -356,6 +362,7 @@ class OperatorNodes:
         op = _ARITH[n.data]
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
+            nesting.innered(self, n, max(nesting.inner(self, x) for x in n.children[:2]))
             self.add_cost(self.size(n), n)   # a new list of both
             return code(f"({a} + {b})", Join(a, b)), list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from ..errors import did_you_mean
+from .nesting import element_of, innered
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, map_value
 
@@ -54,6 +55,7 @@ class PostfixNodes:
             self.access.fixed("params." + attr)
             if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
                 self.sized(n, self.names.param_sizes[attr])
+                innered(self, n, self.names.param_sizes[attr])   # (so is each list or map inside it)
             self.spanned(n, self.names.param_spans.get(attr))   # (a number's least and greatest)
             return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
@@ -109,11 +111,13 @@ class PostfixNodes:
                     anywhere = " for any player count" if len(self.names.param_keys[param]) > 1 else ""
                     raise ExprError(f"the map has no key '{key}'{anywhere} (its keys: {', '.join(keys)})", offset_of(index),
                                     f"did you mean '{close}'?" if close else None, code="unknown-name")
+            element_of(self, n, target, map_value(typ))
             return f"_mapget({src}, {isrc})", map_value(typ)
         if not is_list(typ) and typ != ANY:
             raise ExprError(f"cannot index a {typ}", offset_of(index), code="type")
         if itype not in (INT, PLAYER, TEAM, ANY):
             raise ExprError(f"a list index must be a whole number, got {itype}", offset_of(index), code="type")
+        element_of(self, n, target, elem(typ))
         return f"_at({src}, {isrc})", elem(typ)
 
     def _family_index(self, target, index, scope, n):

@@ -7,6 +7,7 @@ MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
 MAX_STORED = 100_000    # characters of a string stored in a variable
 MAX_STORED_LIST = 10_000   # elements of a list stored in a variable (or the number of cards, if more)
+MAX_STORED_TEXT = 1_000_000   # characters of all the strings inside a list stored in a variable, together
 
 
 class ExprRuntimeError(Exception):
@@ -78,7 +79,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     if c is list:
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
-        return owned(v, [longest - len(v), longest]) if deep else v[:]
+        return owned(v, [longest - len(v), longest, MAX_STORED_TEXT]) if deep else v[:]
     if c is str and len(v) > MAX_STORED:
         raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
     return v
@@ -89,10 +90,11 @@ _MAX_FLOAT = sys.float_info.max
 
 def owned(v: list, room: list | None = None) -> list:
     """A copy of list ``v`` and of every list in it, at any depth (a variable's own value).
-    ``room``: [how many more elements the lists in it may hold, all depths together, and how
-    many in all] (a value to store: a list or a string doubled inside a list at every step would
-    fill the memory as surely as one doubled outright), counted down, each string in it checked
-    against MAX_STORED; ExprRuntimeError past either."""
+    ``room``: [how many more elements the lists in it may hold, all depths together, how many
+    in all, and how many more characters its strings may hold together] (a value to store: a
+    list or a string doubled inside a list at every step would fill the memory as surely as one
+    doubled outright), counted down, each string in it checked against MAX_STORED and all of
+    them against MAX_STORED_TEXT; ExprRuntimeError past any."""
     out = v[:]
     for i, x in enumerate(out):
         if x.__class__ is list:
@@ -102,8 +104,13 @@ def owned(v: list, room: list | None = None) -> list:
                     raise ExprRuntimeError(f"a list of lists holding more than {room[1]} elements in all "
                                            "(a variable may hold)")
             out[i] = owned(x, room)
-        elif room is not None and x.__class__ is str and len(x) > MAX_STORED:
-            raise ExprRuntimeError(f"a string of {len(x)} characters, more than {MAX_STORED} (a variable may hold)")
+        elif room is not None and x.__class__ is str:
+            if len(x) > MAX_STORED:
+                raise ExprRuntimeError(f"a string of {len(x)} characters, more than {MAX_STORED} (a variable may hold)")
+            room[2] -= len(x)
+            if room[2] < 0:
+                raise ExprRuntimeError(f"a list holding strings of more than {MAX_STORED_TEXT} characters in all "
+                                       "(a variable may hold)")
     return out
 
 

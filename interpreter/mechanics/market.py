@@ -33,8 +33,11 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
+from lark import Tree
+
 from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
 from ..expr.code import KeyLookup, shape
+from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
@@ -327,6 +330,7 @@ def b_combos(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     weights = _weights(c, key)
+    innered(c, n, deepest(c, [args[0]]))   # (a set: some of the list's elements)
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
     if weights is not None and elem(typ) == CARD and not any(v.__class__ is float for v in c.names.namespace[table]):
         return f"_combos_by(S, {src}, {table}, {weights}, {tsrc})", list_of(typ)   # (no call a card)
@@ -334,27 +338,47 @@ def b_combos(c, n, scope, args, kw):
 
 
 def _sums_args(c, n, scope, args, kw):
-    """(source of the list, source of the key) of a sums() call, checked."""
+    """(source of the list, source of the key, the list's type) of a sums() call, checked."""
     check_arity(n, args, kw, "sums", 1, kw=("by",))
     src, typ = list_arg(c, scope, args[0], "sums")
     if "by" in kw:
         var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
         c.expect_type(t, NUM, kw["by"])
-        return src, key_fn(var, s, c.plain)
+        return src, key_fn(var, s, c.plain), typ
     c.expect_type(elem(typ), NUM, args[0])
-    return src, "lambda _x: _x"
+    return src, "lambda _x: _x", typ
 
 
 def b_sums(c, n, scope, args, kw):
-    src, key = _sums_args(c, n, scope, args, kw)
+    src, key, typ = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
+    c.sized(n, sums_bound(c.size(args[0]), _attribute_weights(c, typ, kw.get("by"))))
     return (f"_sums({src}, {key})" if weights is None else f"_sums_by({src}, {weights})"), list_of(INT)
+
+
+def sums_bound(items: int, weights: tuple | None) -> int:
+    """The most totals sums() returns of a list of ``items`` values: distinct whole numbers
+    from 1 to MAX_SUM, one per non-empty sub-multiset at most (2^items - 1), and none past
+    ``items`` times the largest weight when the values are an attribute's (``weights``)."""
+    most = MAX_SUM if items >= 17 else min(MAX_SUM, 2 ** items - 1)
+    return min(most, items * max(weights, default=0)) if weights is not None else most
+
+
+def _attribute_weights(c, typ: str, by) -> tuple | None:
+    """The weights of the card attribute that ``by:`` names bare over a list of cards (None:
+    any other by:), read off the tree: the reference compile bounds sums() as the optimised."""
+    target = by.children[0] if isinstance(by, Tree) and by.data == "attr" else None
+    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "it":   # (by: it.rank)
+        by = Tree("name", [by.children[1]])
+    attr = str(by.children[0]) if isinstance(by, Tree) and by.data == "name" else None
+    table = c.names.namespace.get(f"A_{attr}") if elem(typ) == CARD and attr in c.names.attrs else None
+    return weights_of(table) if type(table) is tuple else None
 
 
 def m_sums(c, n, scope):
     """``x in sums(L, by: K)``: a bit test on the reachable totals, no list built."""
     args, kw = call_args(n)
-    src, key = _sums_args(c, n, scope, args, kw)
+    src, key, _ = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
     return "_has_sum", (f"_sum_bits({src}, {key})" if weights is None else f"_sum_bits_of({src}, {weights})")
 
@@ -368,6 +392,7 @@ def b_groups(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
+    innered(c, n, deepest(c, [args[0]]))   # (nor more elements in a group)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 

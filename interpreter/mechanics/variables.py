@@ -8,7 +8,7 @@ of a list (chance).
 from __future__ import annotations
 
 from ..expr.runtime import stored_source
-from ..expr.types import INT, can_grow, elem, fits, holds_growing, nests
+from ..expr.types import INT, can_grow, elem, fits, holds_growing
 from ..expr.names import var_ref, var_write
 from .base import effect_kind
 from .contract import Key
@@ -69,9 +69,8 @@ def e_random(fx, em, spec, path, locals, has_me):
     t = em.fresh()
     em.line(f"{t} = {src}")
     drawn = f"{t}[_below(S, len({t}))]"
-    if nests(typ):   # (a list drawn from a list of lists: its own copy, as set stores it)
-        d = em.fresh()
-        drawn = f"(_owned({d}) if ({d} := {drawn}).__class__ is list else {d})"
+    if can_grow(elem(typ)):   # (checked and copied as set stores a value: a list of lists its own copy)
+        drawn = stored_source(drawn, holds_growing(elem(typ)))
     em.line(var_write(var, f"{drawn} if {t} else None"))
     fx.access.write("v", var)
     fx.event(em, f"{{'ev': 'random', 'var': {var!r}, 'value': {var_ref(var)}}}")

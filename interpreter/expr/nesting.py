@@ -1,0 +1,72 @@
+"""The longest list inside a list of lists (or a map), as the cost model bounds it.
+
+A node of a list's type has a size (Compiler.size: the most elements it can have); a list of
+lists, or a map, also has a depth bound here: the most elements any list or map inside it can
+have, at any depth. An element taken out of it (``L[i]``, ``first(L)``, ``params.m['k']``,
+the ``it`` or ``as`` name of a filter over it) is as long as that. Unrecorded, it is what a
+list variable may hold at every depth together (runtime.list_bound; a parameter's own is
+recorded where it is read), so each node that builds longer inner lists records its own:
+a list written out, a map(), groups(), a join, and what only passes them on.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .runtime import list_bound
+from .types import ANY, elem, is_list, is_map
+
+INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
+
+
+def recorded(c: Any, n: Any) -> int | None:
+    return c.fact(n, INNER)
+
+
+def inner(c: Any, n: Any) -> int:
+    """The most elements any list inside the value of node ``n`` can have."""
+    found = recorded(c, n)
+    return list_bound(c.names.max_list) if found is None else found
+
+
+def innered(c: Any, n: Any, bound: int) -> None:
+    c.know(n, INNER, max(1, bound))
+
+
+def deepest(c: Any, nodes) -> int:
+    """The longest list in any of these lists or inside them (items of a list written out,
+    the value of a map(), ...)."""
+    return max((max(c.size(x), inner(c, x)) for x in nodes), default=1)
+
+
+def may_hold_lists(typ: str) -> bool:
+    return typ == ANY or is_list(typ) or is_map(typ)
+
+
+def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
+    """Node ``n`` is an element (of type ``typ``) of the list or map ``coll``."""
+    if may_hold_lists(typ):
+        c.sized(n, inner(c, coll))
+        innered(c, n, inner(c, coll))
+
+
+def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:
+    """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s): what it is read as."""
+    if may_hold_lists(elem(typ)):
+        c.know(var, "element", inner(c, coll), anywhere=True)
+
+
+def element_read(c: Any, n: Any, found: tuple) -> tuple:
+    """``found``, what name node ``n`` reads (its source and type), sized when it is an element
+    bound above (``it``, or a name given with ``as``)."""
+    bound = c.fact(str(found[0]), "element", anywhere=True)
+    if bound is not None:
+        c.sized(n, bound)
+        innered(c, n, bound)
+    return found
+
+
+def resized(c: Any, n: Any, size: int, deep: int | None) -> None:
+    """Node ``n`` is as long as ``size``, and what is inside it as ``deep`` (None: unrecorded)."""
+    c.sized(n, size)
+    if deep is not None:
+        innered(c, n, deep)
