@@ -16,6 +16,7 @@ from typing import Callable, NamedTuple
 from ..errors import Location, Refused, UsageError
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
+from .state import team_of_seat
 
 
 class Requirement(NamedTuple):
@@ -35,11 +36,7 @@ class Seats:
         self.rules, self.n, self.players, self.p, self.o = rules, players, list(range(players)), params, options
         self.members = tuple(tuple(m) for m in members)
         self.teams = list(range(len(self.members)))
-        tm = [0] * players
-        for t, ms in enumerate(self.members):
-            for seat in ms:
-                tm[seat] = t
-        self.tm = tuple(tm)
+        self.tm = team_of_seat(self.members, players)
 
 
 def unmet(rules, players: int, params: dict, options: dict, members) -> tuple[Requirement, str] | None:

@@ -230,6 +230,15 @@ def interned(table: dict) -> dict:
     return {sys.intern(k): v for k, v in table.items()}
 
 
+def team_of_seat(members: tuple, n: int) -> tuple:
+    """Each seat's team, from the teams' members."""
+    tm = [0] * n
+    for t, ms in enumerate(members):
+        for seat in ms:
+            tm[seat] = t
+    return tuple(tm)
+
+
 def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
     """A State with the per-game constants filled in and nothing else."""
     s = rules.layout.cls.__new__(rules.layout.cls)
@@ -237,11 +246,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple)
     s.players = list(range(n))   # values of the language: lists (`players + [me]`), never mutated
     s.members = tuple(tuple(m) for m in members)
     s.teams = list(range(len(s.members)))
-    tm = [0] * n
-    for t, ms in enumerate(s.members):
-        for p in ms:
-            tm[p] = t
-    s.tm = tuple(tm)
+    s.tm = team_of_seat(s.members, n)
     s.p, s.o = interned(params), options
     for at in rules.layout.slots:   # (filled by the ruleset's setup, or from_dict; a trigger's memory none)
         setattr(s, at, None)
