@@ -435,3 +435,29 @@ def test_effect_lines_keep_no_copy_of_the_lines_written_in_place():
         assert not any(isinstance(x, str) for at in items for x in at)
     kept = [at for *_, items in lines.written for at in items if at]
     assert len({id(at) for at in kept}) == len(set(kept))   # (equal items held once)
+
+
+def test_a_game_log_error_line_names_the_calls_and_an_old_one_still_replays(tmp_path, capsys):
+    """The error line of a game stopped inside a declared effect keeps its call sites beside
+    its location (``calls``, the nearest first); a log without them (an older one) replays."""
+    path, log = tmp_path / "g.yaml", tmp_path / "g.jsonl"
+    path.write_text(DEEP)
+    assert main(["play", str(path), "--players", "2", "--seed", "0", "--log", str(log)]) == 1
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    error = lines[-1]
+    move, take, draw = (at(DEEP, x, path) for x in ("move: {from: pool", "take\nflow", "draw\n        - choose"))
+    assert error["type"] == "error" and error["loc"] == str(move) and error["calls"] == [str(take), str(draw)]
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    del error["calls"]
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["replay", str(log)]) == 0
+
+
+def test_an_error_line_outside_declared_effects_has_no_calls(tmp_path):
+    path, log = tmp_path / "g.yaml", tmp_path / "g.jsonl"
+    inline = '        - set: {drawn: "last(pool)"}\n        - move: {from: pool, to: hand, cards: "[drawn]"}\n'
+    path.write_text(DEEP.replace("        - draw\n", inline))   # (the effects of draw and take in the flow)
+    assert main(["play", str(path), "--players", "2", "--seed", "0", "--log", str(log)]) == 1
+    error = json.loads(log.read_text().splitlines()[-1])
+    assert error["type"] == "error" and error["loc"] and "calls" not in error

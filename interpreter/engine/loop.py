@@ -8,8 +8,8 @@ building/gameloop.py (``advance_source``).
 """
 from __future__ import annotations
 
+import inspect
 import operator
-import sys
 
 from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.messages import describe
@@ -47,7 +47,7 @@ def over_budget(S, loc=None):
     if loc is None and S.stack:
         loc = S.rules.steps[S.stack[-1][0]].loc
     elif loc is not None and (lines := getattr(S.rules, "effect_lines", None)) is not None:
-        items = lines.chain_here(sys._getframe(1))
+        items = lines.chain_here(inspect.currentframe())
         if items and items[-1][1] is not None:
             calls = tuple(at for at, _ in reversed(items[:-1]))
     raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (a step whose "
