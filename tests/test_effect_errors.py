@@ -293,9 +293,8 @@ def test_every_effect_list_written_in_place_is_found_in_the_module(name):
     for fn in lines.functions:
         assert len(fn.lines) == fn.code.count("\n") and len(fn.owners) == len(fn.body[0])
     text = [x.strip() for x in lines.text.split("\n")]
-    for run, _ in lines.written:
-        flat = [x.strip() for line in run for x in line.split("\n")]
-        assert any(text[k:k + len(flat)] == flat for k, x in enumerate(text) if x == flat[0]), run[0]
+    for heading, n, digest, items in lines.written:   # (a digest of its lines, not a copy: EffectLines)
+        assert len(items) == n and any(hash(tuple(text[k:k + n])) == digest for k, x in enumerate(text) if x == heading)
     assert len(lines.module_lines()) >= len(lines.written)
 
 
@@ -361,3 +360,104 @@ def test_the_compiled_tier_locates_an_error_in_a_declared_effect_alike(tmp_path,
         said.append((str(raised.value), raised.value.calls))
     assert said[0] == said[1] and said[0][0].split("\n")[0].endswith("in effect take: division by zero")
     assert said[0][1] == (at(CHECKED, "take\n    - set", path), at(CHECKED, "check\n", path))
+
+
+# a for_each in spin, called by work, called by the flow, runs past the step budget
+SPINS = HEAD + """limits: {steps: 3000}
+effects:
+  spin:
+    - for_each:
+        in: "0..100"
+        as: r
+        do:
+          - set: {x: "x + r"}
+  work:
+    - spin
+flow:
+  - turns:
+      rounds: 100
+      steps:
+        - work
+        - choose: {options: "hand", as: drawn, prompt: look}
+"""
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_budget_stop_inside_a_declared_effect_names_its_calls(tmp_path, monkeypatch, inline):
+    """The step budget stops a game in a declared effect's for_each: located at the loop, with
+    the items that called the effect, the nearest first, as a runtime error there is."""
+    if not inline:
+        monkeypatch.setattr(inlined, "INLINE_LINES", -1)
+        monkeypatch.setattr(flowgen, "INLINE_LINES", -1)
+    rules = load_text(tmp_path, SPINS)
+    assert ("written in place" in rules.module_source) == inline
+    message, loc, calls = located(rules)
+    path = tmp_path / "g.yaml"
+    assert message.startswith("the game exceeded its step budget of 3,000 steps")
+    assert loc == at(SPINS, 'in: "0..100"', path)   # (the loop that took the last step)
+    assert calls == (at(SPINS, "spin\nflow", path), at(SPINS, "work\n        - choose", path))
+    e = failed(rules)
+    assert type(e).__name__ == "BudgetExceeded" and f"called from {calls[1]}: - work" in str(e)
+
+
+def test_a_budget_stop_outside_declared_effects_names_no_calls(tmp_path):
+    rules = load_text(tmp_path, SPINS.replace("        - work\n", "        - for_each: {in: \"0..100\", as: r, do: [{set: {x: \"x + r\"}}]}\n"))
+    e = failed(rules)
+    assert e.message.startswith("the game exceeded its step budget") and e.calls == ()
+
+
+def test_effect_lines_tell_functions_of_equal_code_apart(tmp_path):
+    """Two effect lists whose code is alike (Python compares code objects by value, their file
+    names aside) are told apart by identity: the error is at the item of the one that ran."""
+    from interpreter.engine.effectlines import EffectLines
+    source = "def body(S):\n    return 1 // S\n"
+    functions = []
+    for name in ("a", "b"):
+        ns: dict = {}
+        exec(compile(source, f"<{name}>", "exec"), ns)  # noqa: S102 - the test's own text
+        fn = ns["body"]
+        fn.lines, fn.effect = (None, Location("g.yaml", ord(name), 1)), name
+        functions.append(fn)
+    assert functions[0].__code__ == functions[1].__code__
+    lines = EffectLines(tuple(functions), {}, "", [])
+    with pytest.raises(ZeroDivisionError) as raised:
+        functions[0](0)
+    assert lines.chain(raised.value) == [(Location("g.yaml", ord("a"), 1), "a")]
+
+
+def test_effect_lines_keep_no_copy_of_the_lines_written_in_place():
+    """Each run written in place is kept as the lookup needs it (its heading, length, a digest
+    and its lines' items, equal items one tuple), not as a second copy of its text."""
+    lines = bundled("mister_diamond").effect_lines
+    assert lines.written
+    for heading, n, digest, items in lines.written:
+        assert isinstance(heading, str) and isinstance(n, int) and isinstance(digest, int) and len(items) == n
+        assert not any(isinstance(x, str) for at in items for x in at)
+    kept = [at for *_, items in lines.written for at in items if at]
+    assert len({id(at) for at in kept}) == len(set(kept))   # (equal items held once)
+
+
+def test_a_game_log_error_line_names_the_calls_and_an_old_one_still_replays(tmp_path, capsys):
+    """The error line of a game stopped inside a declared effect keeps its call sites beside
+    its location (``calls``, the nearest first); a log without them (an older one) replays."""
+    path, log = tmp_path / "g.yaml", tmp_path / "g.jsonl"
+    path.write_text(DEEP)
+    assert main(["play", str(path), "--players", "2", "--seed", "0", "--log", str(log)]) == 1
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    error = lines[-1]
+    move, take, draw = (at(DEEP, x, path) for x in ("move: {from: pool", "take\nflow", "draw\n        - choose"))
+    assert error["type"] == "error" and error["loc"] == str(move) and error["calls"] == [str(take), str(draw)]
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    del error["calls"]
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["replay", str(log)]) == 0
+
+
+def test_an_error_line_outside_declared_effects_has_no_calls(tmp_path):
+    path, log = tmp_path / "g.yaml", tmp_path / "g.jsonl"
+    inline = '        - set: {drawn: "last(pool)"}\n        - move: {from: pool, to: hand, cards: "[drawn]"}\n'
+    path.write_text(DEEP.replace("        - draw\n", inline))   # (the effects of draw and take in the flow)
+    assert main(["play", str(path), "--players", "2", "--seed", "0", "--log", str(log)]) == 1
+    error = json.loads(log.read_text().splitlines()[-1])
+    assert error["type"] == "error" and error["loc"] and "calls" not in error

@@ -1,8 +1,9 @@
 """Small valid rulesets with random flows (tests/fuzzing/flows.py) play alike in their generated
 module and in its plain reference (tests/fuzzing/lockstep.py): sequences, turns, loops, ifs,
-phases, chooses, branches, picks, attempts and effect lists (declared effects among them) nested
-at random, with costly conditions, expressions that raise now and then, end conditions, triggers
-and small step budgets. Fixed seeds: the same cases every run; `python benchmarks/fuzz.py
+phases, chooses, branches, picks, attempts and effect lists (declared effects among them, some
+calling others) nested at random, with costly conditions, expressions that raise now and then
+(inside declared effects too: located at the item that failed and the items that called it, both
+ways alike), end conditions, triggers and small step budgets. Fixed seeds: the same cases every run; `python benchmarks/fuzz.py
 --flows N` runs long campaigns (docs/fuzzing.md)."""
 from __future__ import annotations
 
@@ -30,13 +31,15 @@ def test_random_flows_play_alike_in_the_module_and_its_reference(tmp_path, seed)
     outcomes = _campaign(seed, tmp_path)
     assert outcomes["refused"] <= CASES // 5, outcomes   # at least 80% load
     assert outcomes["played"] >= CASES // 2, outcomes
+    assert outcomes["effect-error"] >= 1, outcomes   # an error inside a declared effect, located alike
 
 
 def test_the_campaign_stops_games_on_budgets_and_errors(tmp_path):
     """Among the seeded cases some games stop on the step budget and some on a runtime error
-    of the rules, both at the same decision and in the same state both ways."""
+    of the rules, inside a declared effect or not, both at the same decision and in the same
+    state both ways (and at the same item, called from the same items)."""
     outcomes = _campaign(SEEDS + 1, tmp_path, 40)
-    assert outcomes["budget"] >= 3 and outcomes["game-error"] >= 1, outcomes
+    assert outcomes["budget"] >= 3 and outcomes["game-error"] >= 1 and outcomes["effect-error"] >= 1, outcomes
 
 
 def test_the_flows_hold_the_specialised_constructs(tmp_path):
@@ -57,6 +60,6 @@ def test_the_flows_hold_the_specialised_constructs(tmp_path):
         recorded, views = recorded + bool(rules.names.recorded), views + bool(rules.names.views)
     assert loaded >= 48 and charged >= 5 and recorded >= 6 and views >= 2, (loaded, charged, recorded, views)
     for what in ("attempt", "branch", "costly", "declared", "raising", "end_game", "end_when", "for_each", "if-step",
-                 "loop", "pool-loop", "triggers", "turns", "union", "who-none"):
+                 "loop", "nested", "pool-loop", "triggers", "turns", "union", "who-none"):
         assert seen[what] >= 3, (what, seen)
     assert sum(n for w, n in seen.items() if w.startswith("budget ")) >= 30

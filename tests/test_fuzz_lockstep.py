@@ -20,7 +20,7 @@ CASE_SECONDS = 20
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_rulesets_play_alike_in_the_module_and_its_reference(tmp_path, seed):
     outcomes = bounded_campaign(make_lockstep_case, run_lockstep, f"lockstep:{seed}", 30, tmp_path, CASE_SECONDS)
-    assert outcomes["played"] + outcomes["budget"] + outcomes["game-error"] >= 8, outcomes
+    assert outcomes["played"] + outcomes["budget"] + outcomes["game-error"] + outcomes["effect-error"] >= 8, outcomes
 
 
 def test_the_cases_stop_games_on_their_budget():

@@ -5,9 +5,10 @@ the line of a template that failed and the includes above it.
 Nothing is noted while a game runs. Each compiled effect list knows from its load which item
 each line of its code comes from (``fn.lines``, from its def; ``fn.effect``: the declared effect
 it is the body of, building/effects.py), and the ruleset's module which item each line of an
-effect list written in place in a step's function comes from (``written``: its lines and, beside
-each, the items, the outermost first, building/flowgen.py ``FlowSource.effects``). A traceback
-names the line each frame was at: the innermost item found is the one that failed, and while it
+effect list written in place in a step's function comes from (``written``: each run's heading,
+its length and a digest of its lines, and beside each line the items, the outermost first,
+building/flowgen.py ``FlowSource.effects``). A traceback (or, for the step budget's stop, the
+stack) names the line each frame was at: the innermost item found is the one that failed, and while it
 belongs to a declared effect, the next frame out names the item that called that effect.
 """
 from __future__ import annotations
@@ -25,7 +26,11 @@ class EffectLines:
         # the module's globals, which the frames running its code have; and those of the compiled
         # tier's module (accel/rulesets.py), the same text compiled, whose frames are at its lines
         self.spaces = [ns]
-        self.text, self.written = text, written
+        self.text = text
+        # each run written in place as the lookup needs it, not a second copy of its lines: its
+        # heading, its number of lines, a digest of them, and its lines' items (where some)
+        same: dict = {}   # (equal items held once: a run's lines of one item have alike ones)
+        self.written = [_digest(run, items, same) for run, items in written]
         self.listed = listed         # id() of the effect lists whose code is the module's (listing.py graft)
         self._module: dict | None = None   # line of the module -> its items (made at the first error)
 
@@ -34,20 +39,37 @@ class EffectLines:
         first: the item that failed, after the items calling the declared effects it is in (none
         where the error arose in no effect list). ``part``: the compiled rule it was noted in
         (errors.tag_origin); only what ran below it counts."""
-        codes = {getattr(fn, "__code__", None): fn for fn in self.functions}
-        origin = getattr(getattr(part, "fn", part), "__code__", None)
-        parts, tb, below = [], e.__traceback__, origin is None
+        entries, tb = [], e.__traceback__
         while tb is not None:
-            frame, code = tb.tb_frame, tb.tb_frame.f_code
+            entries.append((tb.tb_frame, tb.tb_lineno))
+            tb = tb.tb_next
+        origin = getattr(getattr(part, "fn", part), "__code__", None)
+        return self._items(entries, origin)
+
+    def chain_here(self, frame) -> list:
+        """``chain`` of the code running at ``frame`` and the frames that called it (an error not
+        raised yet: the step budget's, engine/loop.py over_budget)."""
+        entries = []
+        while frame is not None:
+            entries.append((frame, frame.f_lineno))
+            frame = frame.f_back
+        return self._items(entries[::-1], None)
+
+    def _items(self, entries: list, origin) -> list:
+        """``chain`` of the frames ``entries``, (frame, its line), the outermost first."""
+        # (by identity: code objects compare by value, file name aside, so two alike would be one)
+        codes = {id(fn.__code__): fn for fn in self.functions if hasattr(fn, "__code__")}
+        parts, below = [], origin is None
+        for frame, line in entries:
+            code = frame.f_code
             below = below or code is origin
-            fn = codes.get(code) if below and tb.tb_lineno is not None else None
+            fn = codes.get(id(code)) if below and line is not None else None
             if fn is not None:
-                k = tb.tb_lineno - code.co_firstlineno
+                k = line - code.co_firstlineno
                 loc = fn.lines[k] if 0 <= k < len(fn.lines) else None
                 parts.append(() if loc is None else ((loc, getattr(fn, "effect", None)),))
             elif below and any(frame.f_globals.get(MODULE, frame.f_globals) is ns for ns in self.spaces):
-                parts.append(self.module_lines().get(tb.tb_lineno, ()))
-            tb = tb.tb_next
+                parts.append(self.module_lines().get(line, ()))
         found: list = []
         for items in reversed(parts):   # the innermost item, then out while it is in a declared effect
             if items and (not found or found[0][1] is not None):
@@ -68,9 +90,16 @@ class EffectLines:
             for k, x in enumerate(lines):
                 if x.startswith("# ") and x.endswith(", written in place"):
                     headings.setdefault(x, []).append(k)
-            for run, items in self.written:
-                flat = [(x.strip(), at) for line, at in zip(run, items) for x in line.split("\n")]
-                for k in headings.get(flat[0][0], ()) if flat else ():
-                    if all(k + j < len(lines) and lines[k + j] == x for j, (x, _) in enumerate(flat)):
-                        self._module.update((k + 1 + j, at) for j, (_, at) in enumerate(flat) if at)
+            for heading, n, digest, items in self.written:
+                for k in headings.get(heading, ()):
+                    if hash(tuple(lines[k:k + n])) == digest:
+                        self._module.update((k + 1 + j, at) for j, at in enumerate(items) if at)
         return self._module
+
+
+def _digest(run: tuple, items: tuple, same: dict) -> tuple:
+    """A run written in place (its lines, beside each the items it comes from), as the lookup
+    matches it against the module's lines: (its heading, its number of lines, the hash of the
+    lines stripped, the items of each line, equal ones one tuple held in ``same``)."""
+    flat = [(x.strip(), same.setdefault(at, at)) for line, at in zip(run, items) for x in line.split("\n")]
+    return (flat[0][0] if flat else None, len(flat), hash(tuple(x for x, _ in flat)), tuple(at for _, at in flat))

@@ -8,6 +8,7 @@ building/gameloop.py (``advance_source``).
 """
 from __future__ import annotations
 
+import inspect
 import operator
 
 from ..errors import BudgetExceeded, GameError, tag_origin
@@ -40,14 +41,19 @@ def forced(S, frame) -> bool:
 
 def over_budget(S, loc=None):
     """Stop a game past its step budget, located at ``loc`` (the effect loop that took the last
-    step), else at the running step: the frame on top."""
-    budget = S.rules.max_steps
+    step; inside a declared effect, with the items that called it, as ``located`` says), else at
+    the running step: the frame on top."""
+    budget, calls = S.rules.max_steps, ()
     if loc is None and S.stack:
         loc = S.rules.steps[S.stack[-1][0]].loc
+    elif loc is not None and (lines := getattr(S.rules, "effect_lines", None)) is not None:
+        items = lines.chain_here(inspect.currentframe())
+        if items and items[-1][1] is not None:
+            calls = tuple(at for at, _ in reversed(items[:-1]))
     raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (a step whose "
                          "expressions may take more than 100 operations counts one more per hundred, and a shuffle, "
                          "move, deal, gather or reset one more per card); does the "
-                         "flow ever end? raise limits.steps if the game is just long", loc=loc)
+                         "flow ever end? raise limits.steps if the game is just long", loc=loc, calls=calls)
 
 
 def run_setup(S, fill, setup) -> None:

@@ -24,7 +24,17 @@ DECLARED = {"bump": {"params": {"k": "int"}, "do": [{"set": {"x": "(x + k) % 5"}
                                                       {"if": "x == 3", "then": [{"set": {"z": "(z + 1) % 4"}}]}]},
             "shift": {"do": [{"move": {"from": "pool", "to": "heap", "count": 1}}, {"set": {"y": "y + 1"}}]},
             "award": {"do": [{"gain": {"counter": "points", "amount": 1}},
-                             {"if": "points > 3", "then": [{"set": {"y": "10 // (2 - z)"}}]}]}}
+                             {"if": "points > 3", "then": [{"set": {"y": "10 // (2 - z)"}}]}]},
+            # effects calling effects, with items that raise often (a division by 3 - x, x moved by
+            # bump; a move of a card not in the zone it is taken from): an error inside a declared
+            # effect, located at its item and the items that called it, both ways alike
+            "relay": {"params": {"k": "int"}, "do": [{"bump": {"k": "k"}}, {"set": {"y": "y + 12 // (3 - x)"}}]},
+            "cascade": {"do": ["shift", {"if": "y % 2 == 0", "then": [{"relay": {"k": "1 + y % 3"}}]}]},
+            "fetch": {"do": [{"set": {"c": "first(heap) if z == 1 else last(pool)"}},
+                             {"move": {"from": "pool", "to": "heap", "cards": "[c]"}}]},
+            "sweep": {"do": [{"for_each": {"in": "heap where n < 3", "as": "it",
+                                           "do": [{"relay": {"k": "it.n"}}, "fetch"]}}]}}
+NESTED = ("relay", "cascade", "fetch", "sweep")
 BUDGETS = (5, 8, 13, 20, 40, 80, 150, 300, 600, 1200, 2500, 4000)
 # conditions that cost more than a step's free work: the step carrying them is charged
 COSTLY = ("count(pool where n + m > 2) > 0", "count(pool where n * m > 3 and n + m < 17) > 1",
@@ -97,7 +107,11 @@ class FlowGen:
             return {"move": move}
         if kind == "declared":   # a declared effect (DECLARED), written in where it is called
             self.what.add("declared")
-            name = rnd.choice(["bump", "shift"] + (["award"] if in_turn else []))
+            name = rnd.choice(["bump", "shift"] + (["award"] if in_turn else []) + ["nested"])
+            if name == "nested":   # an effect calling effects
+                self.what.add("nested")
+                name = rnd.choice(NESTED)
+                return {"relay": {"k": rnd.choice([1, 2])}} if name == "relay" else name
             return {"bump": {"k": rnd.choice([1, 2, "y % 3"])}} if name == "bump" else name
         if kind == "gain":
             return {"gain": {"counter": "points", "amount": rnd.choice([1, 2, "x % 3"])}}

@@ -74,12 +74,18 @@ def make_lockstep_case(rnd: random.Random) -> Case:
     return case
 
 
+def _error(e: RulebookError) -> tuple:
+    """What both ways must raise alike: the error's kind, its text, its location and the items
+    that called the declared effect it arose in (its text quotes them too: said here outright)."""
+    return type(e).__name__, str(e), e.loc, e.calls
+
+
 def _step(S, i: int):
-    """Apply option ``i``: None, or the GameError raised (its kind and text)."""
+    """Apply option ``i``: None, or the GameError raised (``_error``)."""
     try:
         S.apply_index(i)
     except GameError as e:
-        return type(e).__name__, str(e)
+        return _error(e)
     return None
 
 
@@ -87,7 +93,7 @@ def _start(rules, players: int, seed: int, record: bool, knowledge: bool, option
     try:
         return rules.new_game(players, seed=seed, options=options, record=record, knowledge=knowledge), None
     except RulebookError as e:   # (a runtime error of the setup, or a UsageError: a parameter with no value for the players)
-        return None, (type(e).__name__, str(e))
+        return None, _error(e)
 
 
 def _unchanged(origins: tuple, clones: tuple, played: int) -> None:
@@ -114,13 +120,18 @@ def _derived_alike(a, b, played: int) -> None:
 
 
 def _verdict(err: tuple) -> str:
-    return "budget" if err[0] == "BudgetExceeded" else "game-error"
+    """"budget", or "effect-error" (a runtime error inside a declared effect: at its item, with
+    the items that called it), or "game-error" (any other)."""
+    if err[0] == "BudgetExceeded":
+        return "budget"
+    return "effect-error" if err[3] else "game-error"
 
 
 def run_lockstep(case: Case, folder: Path, decisions: int = 200) -> str:
     """Load the case in ``folder`` and play one game both ways: "played", "budget" (both
-    stopped by the step budget at the same place), "game-error" (both raised the same other
-    GameError) or "refused" (the ruleset does not load). Raises Mismatch where
+    stopped by the step budget at the same place), "effect-error" (both raised the same error
+    inside a declared effect, at the same item called from the same items), "game-error" (both
+    raised the same other GameError) or "refused" (the ruleset does not load). Raises Mismatch where
     the two differ; any other exception propagates (a crash)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in case.files.items():

@@ -13,9 +13,12 @@ A log (format 2) is one JSON object per line:
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
 A game that stops on an error (a runtime error of the rules, a step budget exceeded) ends
-with the decision that raised it instead of a result, so the failure is kept and replays:
+with the decision that raised it instead of a result, so the failure is kept and replays
+(``calls``, only for an error inside a declared effect: the items that called it, the nearest
+first, as the error's diagnostic names them):
 
     {"type": "error", "n": 7, "seat": 0, "prompt": "pick", "action": "1", "message": "...", "loc": "f.yaml:14:15"}
+    {"type": "error", ..., "loc": "f.yaml:30:7", "calls": ["f.yaml:22:7", "f.yaml:41:11"]}
 
 A game stopped before its end (``rulebook serve --log`` stopped by Ctrl-C or a terminate
 signal) ends with a line that says so, so that its decisions replay and can be viewed:
@@ -105,7 +108,8 @@ def logged_decision(rules, S, i: int, n: int):
         S.apply_index(i)
     except RulebookError as e:
         return ({"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": label, "message": e.message,
-                 "loc": str(e.loc) if e.loc else None, **seen_field(choice)}, e)
+                 "loc": str(e.loc) if e.loc else None, **({"calls": [str(at) for at in e.calls]} if e.calls else {}),
+                 **seen_field(choice)}, e)
     return ({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": label,
              "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)}, None)
 
