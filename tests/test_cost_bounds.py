@@ -219,6 +219,18 @@ def test_an_element_named_in_a_filter_over_a_list_of_lists_is_as_long_as_its_lis
             cost(nested, text)
 
 
+@pytest.mark.parametrize("text, bound", [
+    ("[[1, 2], [3]][0]", 2), ("[players][0]", 64), ("first(groups(pile, by: 0))", 100),
+    ("first(combos(pile, by: 1, total: 5))", 100), ("first([s + s, s])", 20_000)])
+def test_an_element_of_a_list_of_flat_lists_is_as_long_as_they_are(nested, text, bound):
+    """The lists inside a list written out, groups() or combos() of a zone, are as long as the
+    flat lists they are made of: what a zone's card or a number holds adds nothing (they were
+    each weighed 10,000, the bound of what a list variable holds at every depth, and a filter over
+    a zone's groups inside another was refused)."""
+    assert walks(nested, text) <= bound
+    cost(nested, "count(groups(pile, by: 0) as g where count(g as a where count(g where it != a) > 0) > 0)")
+
+
 def test_a_list_parameter_s_inner_lists_are_held_to_its_bound(nested):
     nested.new_game(2, 0, {"params": {"grid": [list(range(64))]}})
     with pytest.raises(interpreter.UsageError, match="parameter 'grid' holds at most 64 elements"):

@@ -267,7 +267,7 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
-    innered(c, n, deepest(c, [kw["to"]]))   # (its elements: what to: gives, each)
+    innered(c, n, deepest(c, [(kw["to"], t)]))   # (its elements: what to: gives, each)
     if inner is not None:   # (the filter's leading terms that do not read the element: asked once)
         out = c.filter_source(var, inner.iter, inner.cond, s)
     else:

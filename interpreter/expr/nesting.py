@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .runtime import list_bound
-from .types import ANY, elem, is_list, is_map
+from .types import ANY, elem, is_list, is_map, map_value
 
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
 
@@ -32,14 +32,21 @@ def innered(c: Any, n: Any, bound: int) -> None:
     c.know(n, INNER, max(1, bound))
 
 
-def deepest(c: Any, nodes) -> int:
-    """The longest list in any of these lists or inside them (items of a list written out,
-    the value of a map(), ...)."""
-    return max((max(c.size(x), inner(c, x)) for x in nodes), default=1)
+def deepest(c: Any, typed) -> int:
+    """The longest list in any of these values or inside them (items of a list written out,
+    the value of a map(), ...), given as (node, its type): a value that is no list or map adds
+    nothing, and one whose elements hold no lists (a zone, ``[1, 2]``, ``players``) its own length."""
+    return max((max(c.size(x) if may_hold_lists(t) else 1, inner(c, x) if holds_lists(t) else 1)
+                for x, t in typed), default=1)
 
 
 def may_hold_lists(typ: str) -> bool:
     return typ == ANY or is_list(typ) or is_map(typ)
+
+
+def holds_lists(typ: str) -> bool:
+    """Whether a value of type ``typ`` may have lists or maps among its elements (or values)."""
+    return typ == ANY or may_hold_lists(elem(typ) if is_list(typ) else map_value(typ) if is_map(typ) else "")
 
 
 def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
@@ -70,3 +77,4 @@ def resized(c: Any, n: Any, size: int, deep: int | None) -> None:
     c.sized(n, size)
     if deep is not None:
         innered(c, n, deep)
+

@@ -103,7 +103,7 @@ class OperatorNodes:
         items = [self.node(c, scope) for c in n.children if c is not None]
         typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
         self.sized(n, len(items))
-        nesting.innered(self, n, nesting.deepest(self, [c for c in n.children if c is not None]))
+        nesting.innered(self, n, nesting.deepest(self, zip([c for c in n.children if c is not None], [t for _, t in items])))
         return "[" + ", ".join(s for s, _ in items) + "]", typ
 
     def n_range(self, n, scope):

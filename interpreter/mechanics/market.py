@@ -330,7 +330,7 @@ def b_combos(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     weights = _weights(c, key)
-    innered(c, n, deepest(c, [args[0]]))   # (a set: some of the list's elements)
+    innered(c, n, deepest(c, [(args[0], typ)]))   # (a set: some of the list's elements)
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
     if weights is not None and elem(typ) == CARD and not any(v.__class__ is float for v in c.names.namespace[table]):
         return f"_combos_by(S, {src}, {table}, {weights}, {tsrc})", list_of(typ)   # (no call a card)
@@ -392,7 +392,7 @@ def b_groups(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
-    innered(c, n, deepest(c, [args[0]]))   # (nor more elements in a group)
+    innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 
