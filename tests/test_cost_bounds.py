@@ -262,3 +262,70 @@ def test_sums_is_as_long_as_the_totals_it_can_return(nested):
     S.v["s"] = list(range(1, 151))
     fn = Compiler(nested.names).compile("count(sums(s))", has_me=True).fn
     assert fn(S, 0, {}) == 150 * 151 // 2 <= walks(nested, "sums(s)")
+
+
+def bound_locals(folder, flow: str, effects: str = "{}"):
+    """A ruleset whose flow fills s with 9,999 numbers and w with [s] (a list of lists holds
+    10,000 numbers in all), then runs ``flow`` (a
+    step; ``effects``: its declared effects), and that flow's last step."""
+    rules = load_text(folder, tiny_ruleset(f"""
+  mine: {{owner: player}}
+vars:
+  x: {{type: int, start: 0}}
+  s: {{type: "list[int]", start: []}}
+  w: {{type: "list[list[int]]", start: []}}
+effects: {effects}
+flow:
+  - set: {{s: "1..9999"}}
+  - set: {{w: "[s]"}}
+  - {flow}
+scoring: {{categories: {{p: x}}}}
+"""), "locals.yaml")
+    return rules, [s for s in rules.steps if tuple(getattr(s, "path", ()))[:2] == ("flow", 2)][0]
+
+
+@pytest.mark.parametrize("effects, flow", [
+    ('{f: {params: {L: "list[int]"}, do: [{set: {x: "count(L as i where count(L as j where j % 7 == i % 5 + x) == 5)"}}]}}',
+     "f: {L: s}"),
+    ("{}", 'for_each: {in: w, as: a, do: [{set: {x: "count(a as i where count(a as j where j % 7 == i % 5 + x) == 5)"}}]}')])
+def test_a_list_a_declared_effect_or_a_for_each_binds_is_as_long_as_a_list_variable(tmp_path, effects, flow):
+    """A list given to a declared effect, or an element of a for_each over a list of lists, may be
+    any list variable (10,000 numbers): a filter over it inside another is refused (they were
+    weighed as a zone's few cards, charged nothing, and ran for 13 s and 1.7 s)."""
+    with pytest.raises(interpreter.RulesetError, match="more than the game's whole step budget"):
+        bound_locals(tmp_path, flow, effects)
+
+
+@pytest.mark.parametrize("effects, call", [   # (@: where the body grows by four operations)
+    ('{f: {params: {L: "list[int]"}, do: [{set: {x: "count(L where x >= 0@)"}}]}}', "f: {L: s}"),
+    ("{}", 'for_each: {in: w, as: a, do: [{set: {x: "count(a where x >= 0@)"}}]}')])
+def test_a_bound_local_walked_once_is_charged_its_bound_and_walks_no_more(tmp_path, effects, call):
+    """Measured: the list walked holds 9,999 numbers, within the 10,000 its read is weighed."""
+    (rules, one), (_, more) = (bound_locals(tmp_path, call.replace("@", extra), effects.replace("@", extra))
+                               for extra in ("", " and x > 0"))
+    walked = (more.work - one.work) // 4
+    assert walked == 10_000
+    assert rules.new_game(2).v["x"] == 9_999 < walked
+
+
+def test_a_local_a_mechanism_binds_is_as_long_as_a_zone(tmp_path):
+    """A pick's cards picked so far are weighed as a zone (the number of cards), as before: only
+    a binder of a list that may be any list variable's bounds it at 10,000."""
+    def weighed(listed: str) -> int:
+        pick = f'pick: {{who: 0, from: deck, to: mine, where: "count({listed} where rank > x@) >= 0", min: 0, max: 1}}'
+        one, more = (bound_locals(tmp_path, pick.replace("@", extra))[1].work for extra in ("", " and x > 0"))
+        return (more - one) // 4
+    assert weighed("picked") == weighed("deck") == 10 * weighed("[1]")
+
+
+def test_a_compile_kept_for_reuse_is_reused_only_under_the_same_bounds_of_its_locals(rules):
+    """The language server's compiler reuses a compile of the same text and locals: not one made
+    where the binder bounded a local otherwise (it would be weighed as the other was)."""
+    from interpreter.expr.reuse import Reusing
+    walked = []
+    for sizes in ({}, {"L": 10_000}, {}, {"L": 10_000}):
+        c = Reusing(rules.names)
+        c.local_sizes = sizes
+        c.compile("count(L where x > 0)", {"L": "list[int]"})
+        walked.append(c.cost)
+    assert walked[0] == walked[2] < walked[1] == walked[3]

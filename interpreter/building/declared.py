@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import did_you_mean
 from .bounded import HEAVIEST
+from ..expr.nesting import local_bounds
 from ..expr.types import ANY, fits, parse_type
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
@@ -54,14 +55,15 @@ class DeclaredEffects:
         params, body, path = self.named[name]
         self._compiling.append(name)
         compiler = self.ctx.compiler
-        spent, outer, heaviest = compiler.spent, compiler.bound, self.ctx.heaviest
+        spent, outer, sizes, heaviest = compiler.spent, compiler.bound, compiler.local_sizes, self.ctx.heaviest
         self.ctx.heaviest = HEAVIEST
         # its arguments are its parameters, read by name (not a dict: building one costs more than the call)
         compiler.bound = {p: parameter(p, k) for k, p in enumerate(params)}
+        compiler.local_sizes = local_bounds(compiler, params)   # (a list given may be any list variable)
         try:
             fn = self.compile(body, path, params, True, name=f"E_{name}", params=list(compiler.bound.values()))
         finally:
-            compiler.bound = outer
+            compiler.bound, compiler.local_sizes = outer, sizes
         self.weight[name], self.heaviest[name] = compiler.spent - spent, self.ctx.heaviest
         compiler.spent, self.ctx.heaviest = spent, heaviest
         self._compiling.pop()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..expr.access import Access, Recorder
 from ..expr.names import item_read, owning, state_add, state_read, state_write, writable
+from ..expr.nesting import local_bounds
 from ..expr.tallies import Tallies
 from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
 from ..loading.kept import compiled
@@ -336,13 +337,14 @@ class EffectCompiler(DeclaredEffects, Targets):
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         em.line(f"L[{var!r}] = _x")
         compiler = self.ctx.compiler
-        outer = compiler.bound
+        outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
+        compiler.local_sizes = {**{k: v for k, v in sizes.items() if k != var}, **local_bounds(compiler, {var: elem(typ)})}
         loop = Tallies(var, elem(typ), em.fresh("_k"))
         try:
             self.tallied(em, loop, spec["do"], (*path, "do"), inner, has_me)
         finally:
-            compiler.bound = outer
+            compiler.bound, compiler.local_sizes = outer, sizes
         em.depth -= 1
         for name, make in loop.made.values():   # (made before the loop, its counts read in it)
             em.insert(at, depth, f"{name} = {make}")

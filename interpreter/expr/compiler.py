@@ -116,6 +116,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.made: set[str] = set()   # the element variables fresh() made
         self.bound: dict[str, str] = {}   # locals read as a plain Python name, not L['name'] (a declared
                                           # effect's parameters: building/effects.py)
+        self.local_sizes: dict[str, int] = {}   # the locals whose binder bounds them -> that bound (nesting.py)
         self.tallies: list = []       # the for_each loops around, whose counts may read tallies (tallies.py)
 
     # the shapes of what was compiled so far, which the built-in functions (builtins.py) read and add to
@@ -140,10 +141,10 @@ class Compiler(NameNodes, OperatorNodes):
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
               bound: dict | None = None) -> Scope:
-        """The scope of an expression with these locals: those of them that are parameters of the
-        function being built (``self.bound``) read by name, the others from ``L``."""
+        """The scope of an expression with these locals: those that are parameters of the function
+        being built (``self.bound``) read by name, the others from ``L``; sized as ``local_sizes`` says."""
         params = {k: v for k, v in self.bound.items() if k in (locals or ())}
-        return Scope(dict(locals or {}), has_me, elements or [], bound={**params, **(bound or {})})
+        return Scope(dict(locals or {}), has_me, elements or [], None, {**params, **(bound or {})}, self.local_sizes)
 
     def _compile(self, text: str, tree, locals: dict | None, has_me: bool, expect: str | None) -> Compiled:
         scope = self.scope(locals, has_me)

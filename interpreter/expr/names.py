@@ -2,7 +2,7 @@
 variables, parameters and defines, the constants, locals, and the element of a filter.
 
 ``NameNodes`` holds the compiler's methods for the nodes that name things (``x``; with
-postfix.py's, ``x.y`` and ``x[i]``); ``Scope`` is what is in scope at a node. The functions
+postfix.py's, ``x.y`` and ``x[i]``); ``Scope`` (scope.py) is what is in scope at a node. The functions
 below spell every read and write of the state's tables in generated code, in Python's dialect
 or the compiled tier's (cdialect.py).
 """
@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .named import out_of_scope
-from .nesting import element_read, recorded, resized
+from .nesting import element_read, local_read, recorded, resized
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
 from .cdialect import SLOT_READ, SLOT_WRITE, in_c, item_read   # (the dialect's own: cdialect.py)
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
 from .runtime import list_bound
+from .scope import Scope
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 
 
@@ -207,19 +208,6 @@ LANGUAGE_NAMES = frozenset({"where", "as", "if", "else", "or", "and", "not", "in
                             "it", "params", *CONSTANTS})   # the language's own words and constants: never a variable's
 
 
-class Scope:
-    __slots__ = ("locals", "has_me", "elements", "named", "bound")
-
-    def __init__(self, locals, has_me, elements, named=None, bound=None):
-        self.locals, self.has_me, self.elements = locals, has_me, elements
-        self.named = named or {}   # an element's own names (L as x where ...: expr/named.py) -> (var, type)
-        self.bound = bound or {}   # a local read as this Python source instead of L['name'] (compile_element)
-
-    def with_element(self, var, typ, names=()):
-        named = {**self.named, **{name: (var, typ) for name in names}} if names else self.named
-        return Scope(self.locals, self.has_me, [*self.elements, (var, typ)], named, self.bound)
-
-
 class NameNodes(PostfixNodes):
     """Compiler methods for names, attributes and indexing (mixed into Compiler)."""
 
@@ -256,7 +244,7 @@ class NameNodes(PostfixNodes):
         name = str(n.children[0])
         return element_read(self, n, self.resolve_name(name, scope, n))   # (an element: as long as its lists)
 
-    def name_taken(self, name: str, scope: "Scope") -> str | None:
+    def name_taken(self, name: str, scope: Scope) -> str | None:
         """What a name already means, for a new one that would hide it (``as x``); else None. An outer
         element's name is hidden (expr/named.py), and a local where a define is expanded (its names are its own)."""
         names = self.names
@@ -269,7 +257,7 @@ class NameNodes(PostfixNodes):
                 return what if name != "params" else "the parameters"
         return None
 
-    def resolve_name(self, name: str, scope: "Scope", node) -> tuple[str, str]:
+    def resolve_name(self, name: str, scope: Scope, node) -> tuple[str, str]:
         # 0. an element named with 'as' (L as x where ...)
         if name in scope.named:
             var, typ = scope.named[name]
@@ -288,6 +276,7 @@ class NameNodes(PostfixNodes):
         if name in scope.locals:
             self.access.local(name)
             self.uses(f"L[{name!r}]")   # (compiler._varying: a local that changes with the element)
+            local_read(self, node, scope, name)
             return code(scope.bound.get(name) or f"L[{name!r}]", Local(name)), scope.locals[name]
         # 3. constants
         if name in CONSTANTS:

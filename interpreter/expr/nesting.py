@@ -7,6 +7,11 @@ the ``it`` or ``as`` name of a filter over it) is as long as that. Unrecorded, i
 list variable may hold at every depth together (runtime.list_bound; a parameter's own is
 recorded where it is read), so each node that builds longer inner lists records its own:
 a list written out, a map(), groups(), a join, and what only passes them on.
+
+A local that may hold lists is as long as its binder says (``local_bounds``: a declared
+effect's parameter, a for_each's element: what a list variable may hold, as an argument or an
+element may be one); a local a mechanism binds (a pick's cards, a board's neighbours, a trick's
+led card) is as long as a zone.
 """
 from __future__ import annotations
 
@@ -78,3 +83,18 @@ def resized(c: Any, n: Any, size: int, deep: int | None) -> None:
     if deep is not None:
         innered(c, n, deep)
 
+
+
+def local_bounds(c: Any, locals: dict) -> dict:
+    """The most elements each of the ``locals`` (name -> type) a binder makes may hold, for those
+    that may hold lists (``Compiler.local_sizes``): what a list variable may hold, at every depth
+    (the argument of a declared effect, an element of a for_each over a list of lists, may be one)."""
+    return {name: list_bound(c.names.max_list) for name, typ in locals.items() if may_hold_lists(typ)}
+
+
+def local_read(c: Any, n: Any, scope: Any, name: str) -> None:
+    """Node ``n`` reads local ``name``: as long as its binder recorded in ``scope`` (else unsized:
+    as long as a zone)."""
+    bound = scope.sizes.get(name)
+    if bound is not None:
+        c.sized(n, bound)

@@ -3,9 +3,9 @@ again and again (the language server checks it at every pause in typing, and bui
 its variants too): most expressions of a check were compiled, with the same declarations, by
 the check before.
 
-An expression's compile is a pure function of its text, its locals, ``has_me``, ``expect``,
-what the ruleset declares (``Names``: zones, counters, parameters, attributes, defines...),
-the tables of the namespace a compile reads (each card attribute's values, a board's
+An expression's compile is a pure function of its text, its locals (and the bounds their binder
+gave them: ``local_sizes``), ``has_me``, ``expect``, what the ruleset declares (``Names``:
+zones, counters, parameters, attributes, defines...), the tables of the namespace a compile reads (each card attribute's values, a board's
 neighbours: mechanics' functions derive tables from them or need them), the compiler's mode
 (``hoisting``, ``plain``) and the number of element variables made so far (their names are in
 the code). What it does besides its result is recorded with it and done again when it is
@@ -96,7 +96,8 @@ class Reusing(Compiler):
                 or self._uses or self._loops or self.tallies or not isinstance(text, str)):
             return None
         key = (text, tuple((locals or {}).items()), has_me, expect, self.hoisting, self.plain, self._counter,
-               self._declared(), tuple((k, v) for k, v in self.bound.items() if k in (locals or ())))
+               self._declared(), tuple((k, v) for k, v in self.bound.items() if k in (locals or ())),
+               tuple((k, v) for k, v in self.local_sizes.items() if k in (locals or ())))
         try:
             hash(key)
         except TypeError:   # (a local's type that is not a plain value)
