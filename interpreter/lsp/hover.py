@@ -32,6 +32,7 @@ def reference() -> tuple[dict, dict, dict]:
     keys: dict[str, list] = {}
     sections: dict[str, str] = {}
     functions: dict[str, str] = {}
+    told: set[str] = set()   # the functions language.md has told
     for name in ("reference.md", "language.md"):
         try:
             text = (docs_dir() / name).read_text(encoding="utf-8")
@@ -60,8 +61,10 @@ def reference() -> tuple[dict, dict, dict]:
             entry = f"**{heading}**\n\n{header}\n|{'|'.join('---' for _ in cells)}|\n{line}"
             for ticked in _TICKED.findall(cells[0]):
                 fn = re.match(r"^(\w+)\(", ticked)
-                if fn:
-                    functions.setdefault(fn.group(1), entry)
+                if fn and fn.group(1) not in told:   # (a function's row in language.md, its reference, first)
+                    if name == "language.md":
+                        told.add(fn.group(1))
+                    functions[fn.group(1)] = entry if name == "language.md" else functions.get(fn.group(1), entry)
                 elif re.fullmatch(r"[\w$]+", ticked):
                     keys.setdefault(ticked, []).append((heading.lower(), entry))
         if heading and body:
