@@ -528,22 +528,9 @@ def test_the_profile_plays_a_player_count_the_requirements_accept(tmp_path):
     """A deal of 4 cards each from 10: the middle count (3) is refused with the default values, so
     the profile plays 2 players (it gave up: 'its random play ... failed: ... refuses this game')."""
     from interpreter.accel.rulesets import hot_source
-    from helpers import load_text, tiny_ruleset
-    rules = load_text(tmp_path, tiny_ruleset("""
-  hand: {owner: player, visible: owner}
-params:
-  hand_size: {type: int, default: 4}
-requires:
-  - {if: "num_players * params.hand_size <= 10", message: the deck is too small}
-vars:
-  played: card
-flow:
-  - deal: {from: deck, to: hand, count: params.hand_size}
-  - turns:
-      steps:
-        - choose: {options: hand, as: played}
-        - move: {from: hand, to: deck, cards: "[played]"}
-""", game="deal", players=(2, 4)))
+    from helpers import load_text
+    from test_requires import DEAL
+    rules = load_text(tmp_path, DEAL.replace("default: 2,", "default: 4,"))   # (3 x 4 cards: more than the 10)
     assert "apply_index" in _kept(hot_source(rules, rules.module_source, 10**6))
 
 

@@ -263,23 +263,14 @@ def test_a_loop_compiled_again_without_its_tallies_keeps_its_lines_items(tmp_pat
     """A for_each whose body writes the zone it counts is compiled twice (building/effects.py
     ``tallied``): the lines of the first compile are dropped with their items, so the items
     of the lines after it are theirs."""
-    text = HEAD + """effects:
-  draw:
+    text = DRAW.replace("  draw:\n", """  draw:
     - for_each:
         in: "[1, 2]"
         as: r
         do:
           - set: {x: "x + count(pool where rank == r)"}
           - move: {from: pool, to: hand, cards: "pool where rank == r and x > 100"}
-    - set: {drawn: "last(pool)"}
-    - move: {from: pool, to: hand, cards: "[drawn]"}
-flow:
-  - turns:
-      rounds: 2
-      steps:
-        - draw
-        - choose: {options: "hand", as: drawn, prompt: look}
-"""
+""", 1)   # (DRAW's effect with a loop before it)
     _, loc, _ = located(load_text(tmp_path, text))
     assert loc == at(text, 'move: {from: pool, to: hand, cards: "[drawn]"}', tmp_path / "g.yaml")
 
