@@ -276,17 +276,37 @@ def test_a_loop_compiled_again_without_its_tallies_keeps_its_lines_items(tmp_pat
 
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_every_effect_list_written_in_place_is_found_in_the_module(name):
-    """Each effect list the flow generator writes in place is in the module's text as it wrote
-    it (its lines are found by its heading comment when an error is located there), and each
-    compiled effect list has an item (or none) for each line of its code."""
-    lines = bundled(name).effect_lines
+def test_every_effect_list_written_in_place_is_placed_at_its_heading(name):
+    """The line of the module each effect list the flow generator writes in place is noted on,
+    as the module is put together (flowgen.unmarked), is its heading comment, and every heading of
+    a list written in place in a step's function is noted (those of the declared effects written
+    inside one are in its lines); each compiled effect list has an item (or none) for each line of
+    its code."""
+    rules = bundled(name)
+    lines = rules.effect_lines
     for fn in lines.functions:
         assert len(fn.lines) == fn.code.count("\n") and len(fn.owners) == len(fn.body[0])
-    text = [x.strip() for x in lines.text.split("\n")]
-    for heading, n, digest, items in lines.written:   # (a digest of its lines, not a copy: EffectLines)
-        assert len(items) == n and any(hash(tuple(text[k:k + n])) == digest for k, x in enumerate(text) if x == heading)
-    assert len(lines.module_lines()) >= len(lines.written)
+    text = rules.module_source.split("\n")
+    assert lines.in_place and "\x00" not in rules.module_source
+    inside = {first + k for first, items in lines.in_place for k in range(1, len(items))}
+    headings = {k + 1 for k, x in enumerate(text) if x.strip().startswith("# ") and x.endswith(", written in place")}
+    assert sorted(first for first, _ in lines.in_place) == sorted(headings - inside)
+    for first, items in lines.in_place:
+        assert items[0] == () and first + len(items) - 1 <= len(text) and any(items)
+    assert len(lines.module_lines()) >= len(lines.in_place)
+
+
+def test_the_marks_of_the_lists_written_in_place_are_read_off_by_line():
+    """``unmarked`` takes the marks out of the flow as its generators wrote it, each noted at the
+    line it is on, a piece of several lines counted as such, the text otherwise as it was."""
+    mark = flowgen.MARK
+    source = f"def R0(S, frame):\n    # F1: g.yaml:3:5, written in place{mark}1{mark}\n    x = 1\n" \
+             f"    if x:\n        y = 2\n        # F0: g.yaml:2:5, written in place{mark}0{mark}\n" \
+             f"        # F1: g.yaml:3:5, written in place{mark}1{mark}\n    return None\n"
+    text, marks = flowgen.unmarked(source)
+    assert text == source.replace(f"{mark}1{mark}", "").replace(f"{mark}0{mark}", "")
+    assert marks == [(1, 1), (5, 0), (6, 1)]
+    assert flowgen.unmarked("def f():\n    return 1\n") == ("def f():\n    return 1\n", [])
 
 
 def test_a_trigger_condition_failing_below_a_declared_effect_is_located_at_the_trigger(tmp_path):
@@ -410,21 +430,21 @@ def test_effect_lines_tell_functions_of_equal_code_apart(tmp_path):
         fn.lines, fn.effect = (None, Location("g.yaml", ord(name), 1)), name
         functions.append(fn)
     assert functions[0].__code__ == functions[1].__code__
-    lines = EffectLines(tuple(functions), {}, "", [])
+    lines = EffectLines(tuple(functions), {})
     with pytest.raises(ZeroDivisionError) as raised:
         functions[0](0)
     assert lines.chain(raised.value) == [(Location("g.yaml", ord("a"), 1), "a")]
 
 
 def test_effect_lines_keep_no_copy_of_the_lines_written_in_place():
-    """Each run written in place is kept as the lookup needs it (its heading, length, a digest
-    and its lines' items, equal items one tuple), not as a second copy of its text."""
+    """Each run written in place is kept as the lookup needs it (the line of the module its
+    heading is on and its lines' items, equal items one tuple), not as a copy of its text."""
     lines = bundled("mister_diamond").effect_lines
-    assert lines.written
-    for heading, n, digest, items in lines.written:
-        assert isinstance(heading, str) and isinstance(n, int) and isinstance(digest, int) and len(items) == n
+    assert lines.in_place and not hasattr(lines, "text")
+    for first, items in lines.in_place:
+        assert isinstance(first, int) and first > 0 and isinstance(items, tuple)
         assert not any(isinstance(x, str) for at in items for x in at)
-    kept = [at for *_, items in lines.written for at in items if at]
+    kept = [at for _, items in lines.in_place for at in items if at]
     assert len({id(at) for at in kept}) == len(set(kept))   # (equal items held once)
 
 

@@ -55,9 +55,11 @@ class FlowSource:
         self.rules = None    # (the ruleset whose loop's checks a run may ask in place: compile_flow)
         self.ns: dict = {"U": UNCHANGED, "ASKED": ASKED}
         self._named: dict = {}   # id(object) -> its name (one name each)
-        # the effect lists written in place: (their lines, the effect items each comes from), where
-        # a runtime error's line in the module names the item that failed (engine/effectlines.py)
+        # the effect lists written in place, by number: the effect items each of its lines comes
+        # from, from its heading (which carries the number, MARK), where a runtime error's line in
+        # the module names the item that failed (engine/effectlines.py; ``unmarked`` says where each is)
         self.written: list = []
+        self._items: dict = {}   # (equal items held once: a run's lines of one item have alike ones)
 
     late = Late   # (what the lines before an entry leave to it: building/late.py)
 
@@ -353,7 +355,9 @@ class FlowSource:
         it calls where ``declared_in`` says (building/inlined.py), else it is called. ``step``: the step
         an error inside is located at (a handler around it says so, naming the traceback's
         entry by the effect's rule as the called function's frame was named); None: located
-        as the running step. ``failed``: lines run before an error in them goes on (with ``step``)."""
+        as the running step. ``failed``: lines run before an error in them goes on (with ``step``).
+        A list written in place is headed by a comment carrying its number (MARK): the lines go
+        into the step's source as given, indented further as need be, one line each."""
         params, access = getattr(fn, "params", None), getattr(fn, "access", None)
         L = "None" if values is None else self.locals(fn, values)
         if params is not None:   # (what the compiler named them, as declared effects' parameters)
@@ -392,10 +396,14 @@ class FlowSource:
             for at, depth, _ in (fn.marks[k] for k in noted):
                 body[at].insert(0, "    " * depth + "_changed = True")
                 owners[at].insert(0, ())
-            head = [f"# {self._heading(fn)}, written in place", *([f"me = {me}"] if actor else []), *binds]
-            kept = [(line, at) for lines, ats in zip(body, owners) for line, at in zip(lines, ats) if line]
-            run = [*head, *(line for line, _ in kept)]
-            self.written.append((tuple(run), ((),) * len(head) + tuple(at for _, at in kept)))
+            # (its heading marked with its number: the module's writer notes on which line it lands)
+            head = [f"# {self._heading(fn)}, written in place{MARK}{len(self.written)}{MARK}",
+                    *([f"me = {me}"] if actor else []), *binds]
+            kept = [*((line, ()) for line in head), *((line, at) for lines, ats in zip(body, owners)
+                                                       for line, at in zip(lines, ats) if line)]
+            run = [line for line, _ in kept]
+            # (each line's items, a statement of several lines giving each of them its own)
+            self.written.append(tuple(self._items.setdefault(at, at) for line, at in kept for _ in range(line.count("\n") + 1)))
         if step is None:
             return [pad + line for line in run]
         # (each line its own: a caller may indent them all further)
@@ -456,6 +464,25 @@ class FlowSource:
     def named(self) -> dict:
         """Each F<n> and K<n> the source calls -> what it stands for, in the order given."""
         return {name: self.ns[name] for name in sorted(self._named.values(), key=lambda n: (n[0], int(n[1:])))}
+
+
+# What ends the heading comment of an effect list written in place, around its number in
+# ``FlowSource.written``: a character no generated line holds (Python compiles no text holding
+# it, and a value's repr escapes it), taken out of the text, the line noted, by ``unmarked``.
+MARK = "\x00"
+
+
+def unmarked(source: str) -> tuple[str, list]:
+    """(``source``, the flow as the steps' generators wrote it, without the marks of its effect
+    lists written in place; [(the line of the text, from 0, each mark is on, the number it
+    carries)]): the lines counted as the pieces between the marks are put together."""
+    pieces = source.split(MARK)
+    text, marks, line = [pieces[0]], [], pieces[0].count("\n")
+    for k in range(1, len(pieces) - 1, 2):
+        marks.append((line, int(pieces[k])))
+        text.append(pieces[k + 1])
+        line += pieces[k + 1].count("\n")
+    return "".join(text), marks
 
 
 def _constant_frame(step) -> bool:

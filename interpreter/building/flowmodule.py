@@ -13,7 +13,7 @@ from ..expr.runtime import RUNTIME_ERRORS
 from ..loading.kept import compiled
 from ..mechanics.base import Step
 from .decision import apply_index_source
-from .flowgen import FlowSource
+from .flowgen import FlowSource, unmarked
 from .gameloop import advance_source, asks_again, loop_lines
 from .listing import graft, module
 from .rulelines import by_rule, relocated
@@ -50,8 +50,9 @@ def compile_flow(rules, plain: bool = False, names: bool = False, lists=None) ->
     sources += [advance_source(rules, g, plain), apply_index_source(loop_lines(rules, g, plain))]
     g.ns.update(_located=loop.located, _over_budget=loop.over_budget, _forced=loop.forced, _relocated=relocated,
                 _RUNTIME_ERRORS=RUNTIME_ERRORS, _tag_origin=tag_origin, _rules=rules, _checked_index=loop.checked_index)
-    source = "\n\n".join(sources) + "\n"
-    text, functions = (source, {}) if plain else module(rules, g.named(), source)
+    # (the effect lists written in place: where each one's heading is, from the flow's first line)
+    source, marks = unmarked("\n\n".join(sources) + "\n")
+    text, functions, first = (source, {}, 1) if plain else module(rules, g.named(), source)
     filename = f"<{'flow' if plain else 'module'} {rules.name}{' ' + rules.variant if rules.variant else ''}>"
     # tracebacks and profilers show the generated lines (as Jinja2 does for its templates)
     lines = text.splitlines(True)
@@ -59,7 +60,8 @@ def compile_flow(rules, plain: bool = False, names: bool = False, lists=None) ->
     exec(compiled(text, filename, "exec"), g.ns)  # noqa: S102 - generated from the checked rules
     if not plain:   # each function named by its rule's line (a profile then says which runs)
         if lists is not None:   # (the builder's compile; a listing's of a built ruleset leaves its own)
-            rules.effect_lines = EffectLines(tuple(lists), g.ns, text, g.written, frozenset(map(id, functions.values())))
+            rules.effect_lines = EffectLines(tuple(lists), g.ns, tuple((first + line, g.written[k]) for line, k in marks),
+                                             frozenset(map(id, functions.values())))
         graft(functions, g.ns, lambda fn, loc: by_rule(fn, loc, text, lines))
         for step in rules.steps:
             for prefix in ("R", "Q", "W"):

@@ -17,9 +17,10 @@ def listing(rules) -> str:
     return rules.module_source
 
 
-def module(rules, named: dict, flow_source: str) -> tuple[str, dict]:
+def module(rules, named: dict, flow_source: str) -> tuple[str, dict, int]:
     """(the module's text: a header, every generated function, then the flow; its name -> the
-    function object written under it). ``named``: what the flow calls each F<n> and K<n>."""
+    function object written under it; the line of the module, from 1, the flow's first line is
+    on, counted as the text is put together). ``named``: what the flow calls each F<n> and K<n>."""
     parts = [_header(rules)]
     functions: dict = {}
     listed: set[int] = set()
@@ -35,9 +36,8 @@ def module(rules, named: dict, flow_source: str) -> tuple[str, dict]:
             listed.add(id(obj))
             functions[_identifier(where)] = obj
             parts.append(_function(where, obj))
-    parts.append("# ---------------------------------------------------------------- the flow\n\n"
-                 + flow_source.rstrip() + "\n")
-    return "\n\n".join(parts), functions
+    before = "\n\n".join(parts) + "\n\n# ---------------------------------------------------------------- the flow\n\n"
+    return before + flow_source.rstrip() + "\n", functions, before.count("\n") + 1
 
 
 def graft(functions: dict, ns: dict, by_rule) -> None:

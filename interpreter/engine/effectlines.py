@@ -5,11 +5,13 @@ the line of a template that failed and the includes above it.
 Nothing is noted while a game runs. Each compiled effect list knows from its load which item
 each line of its code comes from (``fn.lines``, from its def; ``fn.effect``: the declared effect
 it is the body of, building/effects.py), and the ruleset's module which item each line of an
-effect list written in place in a step's function comes from (``written``: each run's heading,
-its length and a digest of its lines, and beside each line the items, the outermost first,
-building/flowgen.py ``FlowSource.effects``). A traceback (or, for the step budget's stop, the
-stack) names the line each frame was at: the innermost item found is the one that failed, and while it
-belongs to a declared effect, the next frame out names the item that called that effect.
+effect list written in place in a step's function comes from, as its writer noted them: each
+run's items by line (building/flowgen.py ``FlowSource.written``) and the line of the module its
+heading landed on, counted as the module was put together (flowgen.py ``unmarked``, listing.py
+``module``), as Jinja2's code generator notes each template line's code line as it writes it; no
+text is read back. A traceback (or, for the step budget's stop, the stack) names the line each
+frame was at: the innermost item found is the one that failed, and while it belongs to a
+declared effect, the next frame out names the item that called that effect.
 """
 from __future__ import annotations
 
@@ -21,16 +23,14 @@ MODULE = "__rulebook_module__"
 class EffectLines:
     """The lines of one ruleset's generated effect code, each with the effect items it comes from."""
 
-    def __init__(self, functions, ns: dict, text: str, written: list, listed=frozenset()):
+    def __init__(self, functions, ns: dict, in_place: tuple = (), listed=frozenset()):
         self.functions = functions   # every compiled effect list (fn.lines, fn.effect)
         # the module's globals, which the frames running its code have; and those of the compiled
         # tier's module (accel/rulesets.py), the same text compiled, whose frames are at its lines
         self.spaces = [ns]
-        self.text = text
-        # each run written in place as the lookup needs it, not a second copy of its lines: its
-        # heading, its number of lines, a digest of them, and its lines' items (where some)
-        same: dict = {}   # (equal items held once: a run's lines of one item have alike ones)
-        self.written = [_digest(run, items, same) for run, items in written]
+        # each run written in place: (the line of the module its heading is on, from 1; the items of
+        # each of its lines from there, the outermost first, none for a line of no item)
+        self.in_place = in_place
         self.listed = listed         # id() of the effect lists whose code is the module's (listing.py graft)
         self._module: dict | None = None   # line of the module -> its items (made at the first error)
 
@@ -81,25 +81,10 @@ class EffectLines:
     def module_lines(self) -> dict:
         """Each line of the module (from 1) in an effect list -> its items: a list's own function
         from its def (for a frame of the compiled tier, which runs the module's text compiled), a
-        list written in place where its heading comment is."""
+        list written in place from its heading's line."""
         if self._module is None:
             self._module = {fn.__code__.co_firstlineno + k: ((loc, getattr(fn, "effect", None)),)
                             for fn in self.functions if id(fn) in self.listed for k, loc in enumerate(fn.lines) if loc}
-            lines = [x.strip() for x in self.text.split("\n")]
-            headings: dict = {}
-            for k, x in enumerate(lines):
-                if x.startswith("# ") and x.endswith(", written in place"):
-                    headings.setdefault(x, []).append(k)
-            for heading, n, digest, items in self.written:
-                for k in headings.get(heading, ()):
-                    if hash(tuple(lines[k:k + n])) == digest:
-                        self._module.update((k + 1 + j, at) for j, at in enumerate(items) if at)
+            for first, items in self.in_place:
+                self._module.update((first + k, at) for k, at in enumerate(items) if at)
         return self._module
-
-
-def _digest(run: tuple, items: tuple, same: dict) -> tuple:
-    """A run written in place (its lines, beside each the items it comes from), as the lookup
-    matches it against the module's lines: (its heading, its number of lines, the hash of the
-    lines stripped, the items of each line, equal ones one tuple held in ``same``)."""
-    flat = [(x.strip(), same.setdefault(at, at)) for line, at in zip(run, items) for x in line.split("\n")]
-    return (flat[0][0] if flat else None, len(flat), hash(tuple(x for x, _ in flat)), tuple(at for _, at in flat))
