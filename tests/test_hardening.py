@@ -82,6 +82,14 @@ def test_an_option_string_holding_a_line_break_is_refused_for_what_it_is(tmp_pat
     assert d.message == "a string cannot hold a line break (a label or a text is one line)" and d.loc.line == 16
 
 
+def test_a_nul_in_an_expression_is_text_like_any_other(tmp_path):
+    # a YAML "\\0" puts a NUL in an expression's text, which its code object is named after:
+    # compile() refused that name, and validate stopped on an internal error
+    path = write_ruleset(tmp_path, GAME.replace('options: "[1, 2]"', 'options: "[\'a\\0b\', \'c\']"'))
+    S = interpreter.load(path).new_game(2)
+    assert S.legal_actions() == ["a\x00b", "c"]
+
+
 def test_an_unknown_escape_is_a_located_error(tmp_path):
     path = write_ruleset(tmp_path, GAME.replace('options: "[1, 2]"', """options: "['a\\\\qb']\""""))
     with pytest.raises(RulesetError) as e:

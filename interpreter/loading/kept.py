@@ -64,5 +64,7 @@ _code = Kept(4_000_000)   # (source, file name, mode) -> its code object (about 
 def compiled(source: str, filename: str, mode: str):
     """``compile(source, filename, mode)``, kept: generated sources repeat (an effect list
     written the same in two places, every variant of a ruleset), and a code object is
-    immutable, so one serves every namespace it is run in."""
+    immutable, so one serves every namespace it is run in. A NUL in the file name (an
+    expression's text, which a YAML escape can put one in) is written out: compile() refuses it."""
+    filename = filename.replace("\x00", "\\x00")
     return _code.get((source, filename, mode), lambda: compile(source, filename, mode), len(source))
