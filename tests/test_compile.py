@@ -89,7 +89,7 @@ def test_compile_prints_or_writes_the_module(tmp_path, capsys):
 
 
 def test_a_profile_names_the_rules_running_by_their_yaml_lines():
-    """Generated functions carry their rule's place as their file name (``<diams.yaml:144>``),
+    """Generated functions carry their rule's place as their file name (``<diams.yaml:164>``),
     so a profile or a traceback says which line of the ruleset runs, not which generated text."""
     import cProfile
     import pstats

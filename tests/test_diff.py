@@ -22,7 +22,7 @@ def changes(path, variant):
 def test_two_player_changes_players_and_plays_per_trick():
     assert changes(DIAMONDS, "two_player") == [
         ("players", "changed", {"min": 3, "max": 6}, {"min": 2, "max": 2}),
-        ("params.plays_per_trick", "changed", 1, 2),
+        ("params.plays_per_trick.default", "changed", 1, 2),
     ]
     assert diff(DIAMONDS, "two_player")[1].startswith("DI-8")
 
@@ -30,7 +30,7 @@ def test_two_player_changes_players_and_plays_per_trick():
 def test_teams_changes_a_define_and_adds_teams():
     got = changes(DIAMONDS, "teams")
     assert ("define.pass_target", "changed", "left(me)", "partner(me)") in got
-    assert ("params.start_showroom", "changed", 3, 6) in got
+    assert ("params.start_showroom.default", "changed", 3, 6) in got
     assert ("players.min", "changed", 3, 4) in got
     [teams] = [c for c in got if c[0] == "teams"]
     assert teams[1] == "added" and teams[3]["by_players"]["4"] == [[0, 2], [1, 3]]
@@ -43,7 +43,7 @@ def test_text_output(capsys):
         "diamonds -> variant two_player\n"
         "  DI-8: two players, each plays two cards per trick (leader, other, leader, other).\n"
         "  ~ players: {min: 3, max: 6} -> {min: 2, max: 2}\n"
-        "  ~ params.plays_per_trick: 1 -> 2\n"
+        "  ~ params.plays_per_trick.default: 1 -> 2\n"
         "2 changes\n")
 
 

@@ -166,6 +166,23 @@ flow:
     assert "| parameter | 4 players | 6 players | meaning |\n|---|---|---|---|\n| hand | 7 | 5 |  |" in text
 
 
+def test_parameters_by_player_count_show_what_they_allow_when_one_declares_it(tmp_path):
+    """A parameter by player count that declares its type and bounds shows them as the others do,
+    in an "allowed" column the table has only when one of its parameters declares something."""
+    text = explained(tmp_path, """\
+game: g
+players: {min: 2, max: 3}
+params:
+  hand: {type: int, by_players: {2: 7}, default: 5, min: 1, max: 9, doc: cards dealt to each player}
+  deck: {by_players: {2: 30, 3: 40}}
+vars: {x: int}
+flow:
+  - choose: {who: 0, options: '[params.hand, params.deck]', as: x}
+""")
+    assert ("| parameter | 2 players | 3 players | otherwise | allowed | meaning |\n|---|---|---|---|---|---|\n"
+            "| hand | 7 | — | 5 | int, 1..9 | cards dealt to each player |\n| deck | 30 | 40 | — |  |  |") in text
+
+
 def test_parameters_take_their_meaning_from_comments_and_doc(tmp_path):
     text = explained(tmp_path, """\
 game: g

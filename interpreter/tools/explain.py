@@ -277,14 +277,7 @@ def _params(ex, rules, params):
             varying[name] = (spec, meaning)
         elif isinstance(spec, dict):
             value = spec["default"] if "default" in spec else spec.get("value")
-            allowed = []
-            if spec.get("type"):
-                allowed.append(str(spec["type"]))
-            if "min" in spec or "max" in spec:
-                allowed.append(f"{_v(spec.get('min', ''))}..{_v(spec.get('max', ''))}")
-            if "choices" in spec:
-                allowed.append(" / ".join(_v(c) for c in spec["choices"]))
-            fixed.append([name, _v(value), ", ".join(allowed), meaning])
+            fixed.append([name, _v(value), _allowed(spec), meaning])
         else:
             fixed.append([name, _v(spec), "", meaning])
     out = ["Change one for a game with `--set NAME=VALUE`.", ""]
@@ -295,18 +288,32 @@ def _params(ex, rules, params):
         counts = sorted({int(k) for s, _ in varying.values() for k in (s["by_players"] or {})
                          if read_entry(k) and int(k) in playable})
         has_default = any("default" in s for s, _ in varying.values())
-        head = ["parameter"] + [f"{n} players" for n in counts] + (["otherwise"] if has_default else []) + ["meaning"]
+        bounded = any(_allowed(s) for s, _ in varying.values())   # (a column only when one is declared)
+        head = ["parameter"] + [f"{n} players" for n in counts] + (["otherwise"] if has_default else []) + \
+            (["allowed"] if bounded else []) + ["meaning"]
         rows = []
         for name, (spec, meaning) in varying.items():
             table = {str(k): v for k, v in (spec["by_players"] or {}).items()}
             row = [name] + [_v(table[str(n)]) if str(n) in table else "—" for n in counts]
             if has_default:
                 row.append(_v(spec["default"]) if "default" in spec else "—")
-            rows.append(row + [meaning])
+            rows.append(row + ([_allowed(spec)] if bounded else []) + [meaning])
         if fixed:
             out.append("")
         out += ["By player count:", ""] + _table(head, rows)
     return out
+
+
+def _allowed(spec: dict) -> str:
+    """What a declared parameter may be given (its type, min..max, choices): empty if undeclared."""
+    allowed = []
+    if spec.get("type"):
+        allowed.append(str(spec["type"]))
+    if "min" in spec or "max" in spec:
+        allowed.append(f"{_v(spec.get('min', ''))}..{_v(spec.get('max', ''))}")
+    if "choices" in spec:
+        allowed.append(" / ".join(_v(c) for c in spec["choices"]))
+    return ", ".join(allowed)
 
 
 def _defines(ex, rules, defines):

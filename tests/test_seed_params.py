@@ -1,0 +1,144 @@
+"""The four seed games' parameters are declared options (type, bounds, doc): a value out of range
+given with --set is refused before the game (exit 2, naming the parameter and its bounds), and the
+combinations the rules cannot play (a deal larger than the deck, a track longer than its tables...)
+are refused by their ``requires:`` entry, at its place in the ruleset, while the defaults of every
+player count and variant start."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter.errors import Refused
+
+SEEDS = ("diamonds", "diams", "mister_diamond", "diamonds_club")
+
+# (game, players, variant, --set value, what the error says)
+OUT_OF_RANGE = [
+    ("diamonds", 4, None, "rounds=-3", "parameter 'rounds' must be between 1 and 20, got -3"),
+    ("diamonds", 4, None, "rounds=21", "parameter 'rounds' must be between 1 and 20, got 21"),
+    ("diamonds", 3, None, "hand_size=31", "parameter 'hand_size' must be between 0 and 30, got 31"),
+    ("diamonds", 2, "two_player", "plays_per_trick=0", "parameter 'plays_per_trick' must be between 1 and 30, got 0"),
+    ("diamonds", 4, "teams", "start_showroom=-1", "parameter 'start_showroom' must be at least 0, got -1"),
+    ("diamonds", 4, None, "hand_size=2.5", "parameter 'hand_size' expects int, got 2.5"),
+    ("diams", 3, None, "rounds=0", "parameter 'rounds' must be between 1 and 10, got 0"),
+    ("diams", 3, None, "market_size=0", "parameter 'market_size' must be between 1 and 53, got 0"),
+    ("diams", 3, None, "hand_limit=0", "parameter 'hand_limit' must be between 1 and 53, got 0"),
+    ("diams", 3, "closing_last", "closing_last=3", "parameter 'closing_last' expects bool, got 3"),
+    ("diams", 3, None, "purity_bonus=-5", "parameter 'purity_bonus' must be at least 0, got -5"),
+    ("mister_diamond", 3, None, "skill=5", "parameter 'skill' must be between 0 and 1, got 5"),
+    ("mister_diamond", 3, None, "fakes=42", "parameter 'fakes' must be between 0 and 41, got 42"),
+    ("mister_diamond", 3, None, "face_up=0", "parameter 'face_up' must be between 1 and 15, got 0"),
+    ("mister_diamond", 4, None, "target=0", "parameter 'target' must be between 1000 and 23000, got 0"),
+    ("diamonds_club", 2, None, "market_rows=0", "parameter 'market_rows' must be between 1 and 12, got 0"),
+    ("diamonds_club", 2, None, "start_gems=-1", "parameter 'start_gems' must be at least 0, got -1"),
+    ("diamonds_club", 3, "cost_by_coins", "building_vp=-4", "parameter 'building_vp' must be at least 0, got -4"),
+    ("diamonds_club", 3, "cost_by_coins", "cost_by_coins=yes", "parameter 'cost_by_coins' expects bool, got 'yes'"),
+]
+
+
+def _args(game, players, variant, sets):
+    args = ["play", game, "--players", players, "--quiet"]
+    for s in sets:
+        args += ["--set", s]
+    return args + (["--variant", variant] if variant else [])
+
+
+@pytest.mark.parametrize("game,players,variant,value,message", OUT_OF_RANGE,
+                         ids=[f"{g}-{v.partition('=')[0]}" for g, _, _, v, _ in OUT_OF_RANGE])
+def test_a_value_out_of_range_is_refused_naming_the_parameter(cli, game, players, variant, value, message):
+    code, out, err = cli(*_args(game, players, variant, [value]))
+    assert code == 2 and message in err and out == "", err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+# (game, players, variant, --set values refused, what the requirement says, values just met)
+IMPOSSIBLE = [
+    ("diamonds", 6, None, ["hand_size=11"], "the deck of 60 cards is too small to deal hand_size cards",
+     ["hand_size=10"]),
+    ("diamonds", 2, "two_player", ["hand_size=31"], "must be between 0 and 30", ["hand_size=30"]),
+    ("diamonds", 3, None, ["pass_options=[]"], "pass_options must offer the start player", ["pass_options=[4]"]),
+    ("diamonds", 3, None, ["pass_options=[0, 2]"], "pass_options must offer the start player", ["pass_options=[1, 2]"]),
+    ("diams", 5, None, ["deal=7"], "the draw pile is too small", ["deal=6"]),
+    ("diams", 3, None, ["bottom_part=40"], "the draw pile is too small", ["bottom_part=40", "market_size=1"]),
+    ("diams", 5, "closing_last", ["deal=10"], "the draw pile is too small", ["deal=9"]),
+    ("diams", 3, None, ["collection_points=[[1]]"], "collection_points needs a row for each collection size",
+     ["collection_points=" + str([[0] * 10] * 6)]),
+    ("diams", 5, None, ["rank_tokens=[4, 3, 2, 1]"], "rank_tokens needs the tokens of every rank",
+     ["rank_tokens=[5, 4, 3, 2, 1]"]),
+    ("diamonds_club", 2, None, ["track_last=5"], "each need a value for every space of the development tracks",
+     ["track_last=3"]),
+    ("diamonds_club", 2, None, ["money_vp=[0, 0, 1]"], "each need a value for every space of the development tracks",
+     ["money_vp=[0, 0, 1]", "track_last=2"]),
+    ("diamonds_club", 4, None, ["hat_last=3"], "the start player track is too short", ["hat_last=4"]),
+    ("diamonds_club", 4, None, ["boards=[red, red, white, blue]"], "a different player board",
+     ["boards=[blue, bronze, white, red]"]),
+    ("diamonds_club", 2, "cost_by_coins", ["boards=[red, green]"], "a different player board", ["boards=[red, blue]"]),
+]
+
+
+@pytest.mark.parametrize("game,players,variant,refused,message,met", IMPOSSIBLE,
+                         ids=[f"{g}-{'+'.join(s.partition('=')[0] for s in r)}-{i}"
+                              for i, (g, _, _, r, _, _) in enumerate(IMPOSSIBLE)])
+def test_an_impossible_combination_is_refused_before_the_game(cli, game, players, variant, refused, message, met):
+    code, out, err = cli(*_args(game, players, variant, refused))
+    assert code == 2 and message in err and out == "", err
+    assert "Traceback" not in err and "internal error" not in err
+    if "error[requires]" in err:      # located at its requirement, the values read in the hint
+        assert f"rulesets/{game}.yaml:" in err and " refuses this game: " in err and "hint: it requires" in err
+    rules = interpreter.load(game, variant=variant)
+    S = rules.new_game(players, seed=1, options={"params": dict(s.split("=", 1) for s in met)})
+    assert not S.is_terminal()
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_the_defaults_start_for_every_player_count_and_variant(game):
+    base = interpreter.load(game)
+    for variant in (None, *(base.data.get("variants") or {})):
+        rules = interpreter.load(game, variant=variant)
+        for n in rules.player_counts:
+            S = rules.new_game(n, seed=3)
+            assert not S.is_terminal(), (game, variant, n)
+
+
+def test_a_variant_keeps_the_declaration_of_the_parameter_it_changes():
+    two = interpreter.load("diamonds", variant="two_player")
+    assert two.params_decl["plays_per_trick"]["default"] == 2 and two.new_game(2, 1).p["plays_per_trick"] == 2
+    with pytest.raises(interpreter.UsageError, match="'plays_per_trick' must be between 1 and 30"):
+        two.new_game(2, 1, options={"params": {"plays_per_trick": 31}})
+    teams = interpreter.load("diamonds", variant="teams")
+    assert teams.new_game(4, 1).p["start_showroom"] == 6
+    assert interpreter.load("diams", variant="closing_last").new_game(3, 1).p["closing_last"] is True
+    assert interpreter.load("diamonds_club", variant="cost_by_coins").new_game(3, 1).p["cost_by_coins"] is True
+
+
+def test_new_game_refuses_an_impossible_combination_with_its_message():
+    with pytest.raises(Refused, match="the deck of 60 cards is too small"):
+        interpreter.load("diamonds").new_game(6, 1, options={"params": {"hand_size": 11}})
+    with pytest.raises(Refused, match="the start player track is too short"):
+        interpreter.load("diamonds_club").new_game(3, 1, options={"params": {"hat_last": 2}})
+
+
+def test_explain_lists_the_options_with_their_bounds_and_docs(cli):
+    code, out, _ = cli("explain", "diamonds")
+    assert code == 0
+    assert "| hand_size | 10 | int, 0..30 | cards dealt to each player every round, from the 60-card deck |" in out
+    assert "| rounds | 6 | 4 | 5 | 6 | int, 1..20 | rounds in a game" in out     # by player count, bounded
+    assert "the deck of 60 cards is too small to deal hand_size cards to each player" in out
+    code, out, _ = cli("explain", "mister_diamond")
+    assert "| skill | 0.8 | num, 0..1 |" in out and "| target | 10000 | 10000 | 7000 | 7000 | 7000 | int, 1000..23000 |" in out
+
+
+def test_a_file_extending_a_seed_game_keeps_a_declaration_by_its_default(tmp_path):
+    """docs/reference.md, Parameters: an overlay's `{default: V}` merges into the declaration (the
+    bounds still hold); a bare value replaces the declaration (its type alone is checked)."""
+    kept, bare = tmp_path / "kept.yaml", tmp_path / "bare.yaml"
+    kept.write_text("extends: diamonds\nparams: {hand_size: {default: 8}}\n", encoding="utf-8")
+    bare.write_text("extends: diamonds\nparams: {hand_size: 8}\n", encoding="utf-8")
+    rules = interpreter.load("diamonds", variant=str(kept))
+    assert rules.new_game(4, 1).p["hand_size"] == 8 and rules.params_decl["hand_size"]["max"] == 30
+    with pytest.raises(interpreter.UsageError, match="'hand_size' must be between 0 and 30"):
+        rules.new_game(3, 1, options={"params": {"hand_size": 31}})
+    loose = interpreter.load("diamonds", variant=str(bare))
+    assert loose.params_decl["hand_size"] == 8
+    with pytest.raises(Refused, match="the deck of 60 cards is too small"):   # (the requirement still holds)
+        loose.new_game(3, 1, options={"params": {"hand_size": 31}})
