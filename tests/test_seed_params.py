@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter.errors import Refused
+from interpreter.errors import Refused, RulesetError
 
 SEEDS = ("diamonds", "diams", "mister_diamond", "diamonds_club")
 
@@ -128,17 +128,23 @@ def test_explain_lists_the_options_with_their_bounds_and_docs(cli):
     assert "| skill | 0.8 | num, 0..1 |" in out and "| target | 10000 | 10000 | 7000 | 7000 | 7000 | int, 1000..23000 |" in out
 
 
-def test_a_file_extending_a_seed_game_keeps_a_declaration_by_its_default(tmp_path):
-    """docs/reference.md, Parameters: an overlay's `{default: V}` merges into the declaration (the
-    bounds still hold); a bare value replaces the declaration (its type alone is checked)."""
-    kept, bare = tmp_path / "kept.yaml", tmp_path / "bare.yaml"
+def test_a_file_extending_a_seed_game_keeps_a_declaration_by_a_value_or_its_default(tmp_path):
+    """docs/reference.md, Parameters: an overlay's `{default: V}` merges into the declaration,
+    and a bare value is the parameter's value for every player count: either way the
+    declaration keeps its type, bounds and doc (the bounds still hold, and an out-of-bounds
+    value is located in the overlay)."""
+    kept, bare, bad = tmp_path / "kept.yaml", tmp_path / "bare.yaml", tmp_path / "bad.yaml"
     kept.write_text("extends: diamonds\nparams: {hand_size: {default: 8}}\n", encoding="utf-8")
-    bare.write_text("extends: diamonds\nparams: {hand_size: 8}\n", encoding="utf-8")
-    rules = interpreter.load("diamonds", variant=str(kept))
-    assert rules.new_game(4, 1).p["hand_size"] == 8 and rules.params_decl["hand_size"]["max"] == 30
-    with pytest.raises(interpreter.UsageError, match="'hand_size' must be between 0 and 30"):
-        rules.new_game(3, 1, options={"params": {"hand_size": 31}})
-    loose = interpreter.load("diamonds", variant=str(bare))
-    assert loose.params_decl["hand_size"] == 8
-    with pytest.raises(Refused, match="the deck of 60 cards is too small"):   # (the requirement still holds)
-        loose.new_game(3, 1, options={"params": {"hand_size": 31}})
+    bare.write_text("extends: diamonds\nparams: {hand_size: 8, rounds: 2}\n", encoding="utf-8")
+    bad.write_text("extends: diamonds\nparams:\n  rounds: 21\n", encoding="utf-8")
+    for path in (kept, bare):
+        rules = interpreter.load("diamonds", variant=str(path))
+        assert rules.new_game(4, 1).p["hand_size"] == 8 and rules.params_decl["hand_size"]["max"] == 30
+        with pytest.raises(interpreter.UsageError, match="'hand_size' must be between 0 and 30"):
+            rules.new_game(3, 1, options={"params": {"hand_size": 31}})
+    rules = interpreter.load("diamonds", variant=str(bare))
+    assert [rules.new_game(n, 1).p["rounds"] for n in (3, 4, 5, 6)] == [2, 2, 2, 2]   # (by_players gone)
+    assert rules.params_decl["rounds"]["min"] == 1 and "by_players" not in rules.params_decl["rounds"]
+    with pytest.raises(RulesetError) as e:
+        interpreter.load("diamonds", variant=str(bad))
+    assert "'rounds' must be between 1 and 20, got 21" in str(e.value) and "bad.yaml:3:11" in str(e.value)

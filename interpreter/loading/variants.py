@@ -246,7 +246,31 @@ def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
     mmap = SourceMap.overlay(base_map, top_map)
     if plans:
         mmap = SourceMap(mmap.path, patches.remap(base_map.entries(), top_map.entries(), mmap.entries(), plans))
+    _bare_values_set_defaults(base, overlay, merged, mmap)
     return merged, mmap
+
+
+_VALUE_KEYS = ("by_players", "value", "default")
+
+
+def _bare_values_set_defaults(base, overlay, merged, mmap: SourceMap) -> None:
+    """A bare value over a declared parameter (``rounds: 2`` over ``{type: int, min: 1, ...}``)
+    is its value for every player count: the declaration keeps its type, bounds and doc, so
+    ``--set`` and the value itself are still checked (located at the overlay's value)."""
+    declared, given = base.get("params"), overlay.get("params")
+    if not isinstance(given, dict) or not isinstance(declared, dict) or not isinstance(merged.get("params"), dict):
+        return
+    for name, value in given.items():
+        spec = declared.get(name)
+        if isinstance(value, dict) or not isinstance(spec, dict):
+            continue
+        merged["params"][name] = {**{k: v for k, v in spec.items() if k not in _VALUE_KEYS}, "default": value}
+        entries = mmap.entries()
+        for path in [p for p in entries if p[:2] == ("params", name) and len(p) > 2]:
+            if path[2] in _VALUE_KEYS:
+                del entries[path]
+        if ("params", name) in entries:
+            entries[("params", name, "default")] = entries[("params", name)]
 
 
 def _known_params(base, overlay, top_map: SourceMap) -> None:
