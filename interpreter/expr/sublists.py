@@ -1,0 +1,80 @@
+"""``subsets(L)``, ``subsets(L, size: K)``: every sub-list of a list, for a choice among them
+("which dice to roll again": ``choose: {options: "subsets(0..4)"}``, each option labelled by its
+elements joined with ``+``, the empty one ``[]``).
+
+A sub-list keeps the elements of ``L`` it takes in their order, and the sub-lists come in the
+order of the bitmask of the positions they take: ``[]``, ``[a]``, ``[b]``, ``[a, b]``, ``[c]``...
+(with ``size: K``, those of K elements, in the same order). They are of positions, not of values:
+a list with repeats gives repeated sub-lists (a choose offers each label once).
+
+Bounded as every list the language makes: at most MAX_SUBSETS sub-lists, holding at most
+MAX_SUBSET_ELEMENTS elements together, else a runtime error (located at the expression) before
+any is made; so ``subsets(L)`` of more than 13 elements is refused. The cost model counts the
+result as long as it can be (2^n for n elements of ``L``, capped) and each sub-list as long as
+``L`` (at most 13 without ``size:``; at most K with it, where K's span is known).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+from . import runtime
+from .arity import check_arity, list_arg
+from . import nesting
+from .nesting import innered
+from .runtime import ExprRuntimeError
+from .parser import ExprError, offset_of
+from .types import NONE, NUM, is_numeric, list_of
+
+MAX_SUBSETS = 10_000            # the most sub-lists subsets() makes
+MAX_SUBSET_ELEMENTS = 100_000   # the most elements its sub-lists hold together
+_LONGEST = MAX_SUBSETS.bit_length() - 1   # the longest list all of whose sub-lists are at most MAX_SUBSETS (13)
+
+
+def _subsets(items, size=None):
+    n = len(items)
+    if size is not None and not 0 <= size <= n:
+        return []
+    many = (1 << n if n <= _LONGEST + 1 else MAX_SUBSETS + 1) if size is None else comb(n, size)
+    held = many * (n // 2 if size is None else size)   # (without size: half the elements on average)
+    if many > MAX_SUBSETS or held > MAX_SUBSET_ELEMENTS:
+        what = "" if size is None else f" of {size}"
+        raise ExprRuntimeError(f"subsets(){what} of a list of {n} elements: more than {MAX_SUBSETS:,} sub-lists "
+                               f"(or {MAX_SUBSET_ELEMENTS:,} elements in all)")
+    items = list(items)
+    if size is None:   # each element doubles the sub-lists: those without it, then each with it
+        out: list = [[]]
+        for x in items:
+            out += [s + [x] for s in out]
+        return out
+    # in bitmask order: by the last position taken, then the one before...: the combinations of
+    # the positions from the last down, in reverse
+    chosen = list(combinations(range(n - 1, -1, -1), size))
+    return [[items[i] for i in reversed(c)] for c in reversed(chosen)]
+
+
+def b_subsets(c, n, scope, args, kw):
+    check_arity(n, args, kw, "subsets", 1, kw=("size",))
+    src, typ = list_arg(c, scope, args[0], "subsets")
+    longest = c.size(args[0])
+    most, inner = 2 ** min(longest, _LONGEST + 1), min(longest, _LONGEST)
+    if "size" in kw:
+        ksrc, ktype = c.node(kw["size"], scope)
+        if ktype == NUM or not is_numeric(ktype) and ktype != NONE:
+            raise ExprError(f"subsets() needs a whole number for size:, got {ktype}", offset_of(kw["size"]), code="type")
+        lo, hi = c.span(kw["size"]) or (0, longest)
+        lo, hi = max(0, lo), min(longest, hi)   # (sizes outside 0..n make no sub-list)
+        ks = range(int(lo), int(hi) + 1) if hi - lo <= 64 else range(0)
+        most = max((comb(longest, k) for k in ks), default=1) if ks else MAX_SUBSETS
+        inner = int(hi) if hi >= 0 else 1
+        out = f"_subsets({src}, {ksrc})"
+    else:
+        out = f"_subsets({src})"
+    bound = min(MAX_SUBSETS, most)
+    c.sized(n, bound)
+    innered(c, n, max(inner, nesting.inner(c, args[0]) if nesting.holds_lists(typ) else 1))
+    c.add_cost(bound, n)   # (the sub-lists made)
+    return out, list_of(typ)
+
+
+runtime.HELPERS["_subsets"] = _subsets

@@ -1,0 +1,67 @@
+"""text(x) and subsets(L) in a game: a choose offers the sub-lists of a list as options, labelled
+by their elements joined with + (the empty one []); a label or a message says a number as text;
+too many sub-lists is a runtime error located at the rule; the cost model bounds a filter over
+them at load (docs/language.md §6, docs/reference.md Limits)."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import GameError, RulesetError
+from helpers import load_text, tiny_ruleset
+
+KEEP = tiny_ruleset("""
+  hand: {owner: player, visible: owner}
+vars:
+  kept: "list[card]"
+  said: str
+flow:
+  - deal: {from: deck, to: hand, count: 3}
+  - choose: {who: 0, options: "subsets(hand)", as: kept, prompt: keep}
+  - set: {said: "text(count(kept)) + ' kept of ' + text(count(hand[0])) + ', the first ' + text(first(kept))"}
+""", game="keep")
+
+
+def test_a_choose_offers_every_sub_list_labelled_by_its_elements(tmp_path):
+    rules = load_text(tmp_path, KEEP)
+    S = rules.new_game(2, seed=3)
+    a, b, c = (rules.card_labels[x] for x in S.z["hand"][0])
+    assert S.legal_actions() == ["[]", a, b, f"{a}+{b}", c, f"{a}+{c}", f"{b}+{c}", f"{a}+{b}+{c}"]
+    S.apply(f"{a}+{c}")
+    assert [rules.card_labels[x] for x in S.v["kept"]] == [a, c]
+    assert S.v["said"] == f"2 kept of 3, the first {a}"
+
+
+def test_the_empty_sub_list_is_an_option_labelled_as_an_empty_list(tmp_path):
+    rules = load_text(tmp_path, KEEP)
+    S = rules.new_game(2, seed=3)
+    S.apply("[]")
+    assert S.v["kept"] == [] and S.v["said"] == "0 kept of 3, the first none"
+
+
+def test_too_many_sub_lists_is_a_runtime_error_at_the_rule(tmp_path):
+    rules = load_text(tmp_path, KEEP.replace("count: 3}", "count: 14}").replace("rank: 1..5", "rank: 1..14"))
+    with pytest.raises(GameError) as info:
+        rules.new_game(2, seed=3)
+    e = info.value
+    assert "subsets() of a list of 14 elements: more than 10,000 sub-lists" in e.message
+    assert (e.loc.line, e.loc.col) == (13, 5)   # (the choose)
+
+
+def test_a_filter_over_the_sub_lists_is_bounded_at_load(tmp_path):
+    ok = KEEP.replace('"subsets(hand)"', '"subsets(hand) where sum(it, by: rank) >= 5"')
+    assert load_text(tmp_path, ok, "ok.yaml").new_game(2, seed=3).legal_actions()
+    nested = KEEP.replace('"subsets(hand)"', '"subsets(hand) where count(subsets(deck) where count(it) == 2) > 0"')
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, nested, "nested.yaml")
+    d = next(d for d in info.value.diagnostics if d.severity == "error")
+    assert d.code == "limit" and "more than 1,000,000 operations" in d.message and (d.loc.line, d.loc.col) == (13, 58)
+
+
+def test_a_wrong_argument_is_a_located_error_at_load(tmp_path):
+    bad = KEEP.replace("text(count(kept))", "text(kept)")
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, bad)
+    d = info.value.diagnostics[0]
+    assert d.code == "type" and "text() writes a number" in d.message and (d.loc.line, d.loc.col) == (14, 23)
+
+
