@@ -65,3 +65,20 @@ def test_a_wrong_argument_is_a_located_error_at_load(tmp_path):
     assert d.code == "type" and "text() writes a number" in d.message and (d.loc.line, d.loc.col) == (14, 23)
 
 
+
+
+def test_options_of_numbers_and_of_texts_made_with_text(tmp_path):
+    rules = load_text(tmp_path, tiny_ruleset("""
+vars:
+  rolled: "list[int]"
+  asked: str
+flow:
+  - choose: {who: 0, options: "subsets(0..2)", as: rolled, prompt: roll}
+  - choose: {who: 1, options: "map(1..count(rolled) + 1, to: 'take ' + text(it))", as: asked, prompt: take}
+""", game="dice"))
+    S = rules.new_game(2, seed=1)
+    assert S.legal_actions() == ["[]", "0", "1", "0+1", "2", "0+2", "1+2", "0+1+2"]
+    S.apply("0+2")
+    assert S.v["rolled"] == [0, 2] and S.legal_actions() == ["take 1", "take 2", "take 3"]
+    S.apply("take 3")
+    assert S.v["asked"] == "take 3"
