@@ -246,6 +246,8 @@ def test_explain_says_the_requirements(tmp_path):
     assert ("## Requirements\n\n- The game requires that the number of players times `hand_size` (2) is at most "
             "10; a game that does not is refused: the deck of 10 cards is too small to deal a hand to each "
             "player.\n") in text.replace("\n  ", " ")
+    placed_text = explain(deal_rules(tmp_path, placed('"{num_players} hands of {params.hand_size}, {{so}}"')))
+    assert "is refused: `{num_players}` hands of `{params.hand_size}`, {so}.\n" in placed_text.replace("\n  ", " ")
 
 
 def test_a_saved_state_of_a_refused_combination_does_not_load(tmp_path):
