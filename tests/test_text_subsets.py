@@ -82,3 +82,43 @@ flow:
     assert S.v["rolled"] == [0, 2] and S.legal_actions() == ["take 1", "take 2", "take 3"]
     S.apply("take 3")
     assert S.v["asked"] == "take 3"
+
+
+ROLLS = tiny_ruleset("""
+vars:
+  rolled: "list[int]"
+  n: {type: int, start: 0}
+flow:
+  - repeat: 3
+    steps:
+      - choose: {who: 0, options: "subsets(0..4)", as: rolled, prompt: roll}
+      - choose: {who: 1, options: "subsets(0..3 where it != 2, size: 2)", as: rolled, prompt: pairs}
+      - set: {n: "n + count(rolled)"}
+scoring: {categories: {p: n}}
+""", game="rolls")
+
+
+def test_the_rl_action_space_holds_every_sub_list_of_a_range(tmp_path):
+    """A choice among the sub-lists of a range (filtered or not) has a fixed action space: the
+    labels of every sub-list of the values the range can hold (the pairs of 0, 1 and 3 among them); every option of every decision of
+    random games is in it."""
+    import random
+
+    from interpreter.adapters.actions import action_space, space_warning
+    rules = load_text(tmp_path, ROLLS)
+    assert space_warning(rules) is None
+    space = action_space(rules, 2)
+    assert len(space) == 32 and {"[]", "0+1+2+3+4", "0+1", "1+3"} <= set(space.labels)
+    for seed in range(5):
+        S, rnd = rules.new_game(2, seed=seed), random.Random(seed)
+        while not S.over:
+            ids = space.ids(S)
+            assert space.labels_of(ids) == tuple(S.legal_actions())
+            S.apply(rnd.randrange(len(ids)))
+
+
+def test_the_sub_lists_of_a_zone_have_no_fixed_action_space(tmp_path):
+    """A zone's cards come in any order: their sub-lists' labels cannot be listed in advance."""
+    from interpreter.adapters.actions import space_warning
+    d = space_warning(load_text(tmp_path, KEEP))
+    assert d is not None and "cannot be listed in advance" in d.message and d.loc.line == 13

@@ -18,7 +18,7 @@ from .nesting import bind_element, deepest, element_of, innered
 from .names import item_read, state_read
 from .fastpaths import attr_equals, comparison_tests, count_in_bytes, count_in_record, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
-from .sublists import b_subsets
+from .sublists import b_subsets, v_subsets
 from .tallies import tallied
 from .textual import b_text
 from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_map, is_numeric, list_of, unify
@@ -363,7 +363,7 @@ BUILTINS = {
 
 CORE = frozenset(BUILTINS)       # the language's own built-ins (the others a mechanic added: register_builtin)
 DISTINCT_BUILTINS: set = {"keys"}   # built-ins whose results never hold two values with the same label
-VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
+VOCABULARIES: dict = {"subsets": v_subsets}   # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
 
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)

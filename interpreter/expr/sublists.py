@@ -11,12 +11,14 @@ Bounded as every list the language makes: at most MAX_SUBSETS sub-lists, holding
 MAX_SUBSET_ELEMENTS elements together, else a runtime error (located at the expression) before
 any is made; so ``subsets(L)`` of more than 13 elements is refused. The cost model counts the
 result as long as it can be (2^n for n elements of ``L``, capped) and each sub-list as long as
-``L`` (at most 13 without ``size:``; at most K with it, where K's span is known).
+``L`` (at most 13 without ``size:``; at most K with it, where K's span is known). A choice among
+the sub-lists of a range has a fixed action space for the RL adapters (``v_subsets``).
 """
 from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from typing import Any
 
 from . import runtime
 from .arity import check_arity, list_arg
@@ -24,7 +26,7 @@ from . import nesting
 from .nesting import innered
 from .runtime import ExprRuntimeError
 from .parser import ExprError, offset_of
-from .types import NONE, NUM, is_numeric, list_of
+from .types import INT, NONE, NUM, is_numeric, list_of
 
 MAX_SUBSETS = 10_000            # the most sub-lists subsets() makes
 MAX_SUBSET_ELEMENTS = 100_000   # the most elements its sub-lists hold together
@@ -75,6 +77,28 @@ def b_subsets(c, n, scope, args, kw):
     innered(c, n, max(inner, nesting.inner(c, args[0]) if nesting.holds_lists(typ) else 1))
     c.add_cost(bound, n)   # (the sub-lists made)
     return out, list_of(typ)
+
+
+def v_subsets(V, args, kwargs):
+    """The labels of every sub-list subsets() can make (the fixed action space of a choice among
+    them, adapters/actions.py), where its list holds whole numbers in one order in every game:
+    a range, filtered or not. Each sub-list of a range's values is then one of the sub-lists of
+    all the values it can hold, in ascending order; a size: is one of the values its expression
+    can take. None where they are more than MAX_SUBSETS, or not known."""
+    coll: Any = args[0] if len(args) == 1 else None
+    while getattr(coll, "data", None) in ("where", "where_as"):
+        coll = coll.children[0]
+    values = V.elems(coll) if getattr(coll, "data", None) == "range" else None
+    sizes = V.dom(kwargs["size"]) if "size" in kwargs else None
+    if values is None or "size" in kwargs and (sizes is None or not all(type(k) is int for k in sizes)):
+        return None
+    ordered = sorted(values)
+    n = len(ordered)
+    many = sum(comb(n, k) for k in sizes if 0 <= k <= n) if sizes is not None else 1 << min(n, _LONGEST + 1)
+    if many > MAX_SUBSETS:
+        return None
+    made = _subsets(ordered) if sizes is None else [s for k in sorted(sizes) for s in _subsets(ordered, k)]
+    return [V.rules.label(s, list_of(INT)) for s in made]
 
 
 runtime.HELPERS["_subsets"] = _subsets
