@@ -14,7 +14,7 @@ from ..engine.requires import Placeholder, Requirement, default_failures
 from ..errors import Diagnostic
 from ..expr.parser import as_expr, offset_of
 from ..expr.textual import WRITES, has_text
-from ..expr.types import BOOL, CARD
+from ..expr.types import ANY, BOOL, CARD
 
 KINDS = {"z": "the zone", "c": "the counter", "v": "the variable"}
 STATE_HINT = ("a requirement reads only params, num_players, players, teams and the game's options: a condition "
@@ -98,7 +98,7 @@ def _placeholder(ctx, message: str, start: int, end: int, path) -> Placeholder |
         _stateless(ctx, fn, path)
     if len(ctx.diags) == before and not has_text(fn.type):
         ctx.error(f"a placeholder is written as text() writes it: {WRITES}, got {fn.type}", path, "type",
-                  "a placeholder says one value: {count(L)}, {first(L)}...",
+                  "a placeholder says one value: {count(L)}, {first(L)}..." if fn.type != ANY else None,
                   offset=start, span=end - start)
     return Placeholder(fn, fn.type == CARD, message[start:end].strip()) if len(ctx.diags) == before else None
 

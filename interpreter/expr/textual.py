@@ -5,14 +5,14 @@ requirement's message fills in its ``{expr}`` placeholders with it (engine/requi
 number (a player, a team) is its digits, a fraction its shortest decimal (``3.5``; a whole one
 without ``.0``), a condition ``true`` or ``false``, a text itself, a card its label, ``none``
 ``none``. A list or a map is refused at load (its elements are written one by one:
-``map(L, to: text(it))``).
+``map(L, to: text(it))``), and so is a value of no known type (``any``).
 """
 from __future__ import annotations
 
 from . import runtime
 from .arity import check_arity
 from .parser import ExprError, offset_of
-from .types import CARD, STR, is_list, is_map
+from .types import ANY, CARD, STR, is_list, is_map
 
 
 def as_text(value, labels=None) -> str:
@@ -39,8 +39,9 @@ def _card_text(S, card) -> str:
 
 
 def has_text(typ: str) -> bool:
-    """Whether values of type ``typ`` are written as text (a list or a map is not)."""
-    return not (is_list(typ) or is_map(typ))
+    """Whether values of type ``typ`` are written as text (a list or a map is not, nor a value
+    whose type is not known: a card there would be written as its number)."""
+    return not (is_list(typ) or is_map(typ) or typ == ANY)
 
 
 WRITES = "a number, a condition, a text, a card, a player or a team"   # (what has_text accepts, in words)
@@ -50,7 +51,8 @@ def text_source(src: str, typ: str, node) -> str:
     """The source of ``src`` (of type ``typ``) written as text; ExprError (at ``node``) for a
     type that has no text (a list, a map)."""
     if not has_text(typ):
-        hint = "write each element's: map(L, to: text(it))" if is_list(typ) else None
+        hint = "write each element's: map(L, to: text(it))" if is_list(typ) else \
+            "declare its type (a variable's type:, a parameter's)" if typ == ANY else None
         raise ExprError(f"text() writes {WRITES}, got {typ}", offset_of(node), hint, code="type")
     return f"_card_text(S, {src})" if typ == CARD else f"_text({src})"
 
