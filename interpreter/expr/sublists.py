@@ -20,12 +20,11 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
-from . import runtime
+from . import nesting, runtime
 from .arity import check_arity, list_arg
-from . import nesting
 from .nesting import innered
-from .runtime import ExprRuntimeError
 from .parser import ExprError, offset_of
+from .runtime import ExprRuntimeError
 from .types import INT, NONE, NUM, is_numeric, list_of
 
 MAX_SUBSETS = 10_000            # the most sub-lists subsets() makes
@@ -38,7 +37,7 @@ def _subsets(items, size=None):
     if size is not None and not 0 <= size <= n:
         return []
     many = (1 << n if n <= _LONGEST + 1 else MAX_SUBSETS + 1) if size is None else comb(n, size)
-    held = many * (n // 2 if size is None else size)   # (without size: half the elements on average)
+    held = many * n // 2 if size is None else many * size   # (without size: each element in half of them)
     if many > MAX_SUBSETS or held > MAX_SUBSET_ELEMENTS:
         what = "" if size is None else f" of {size}"
         raise ExprRuntimeError(f"subsets(){what} of a list of {n} elements: more than {MAX_SUBSETS:,} sub-lists "
