@@ -12,7 +12,7 @@ import pytest
 
 import interpreter
 from interpreter.expr import Compiler
-from interpreter.expr.runtime import MAX_RANGE
+from interpreter.expr.runtime import MAX_RANGE, ExprRuntimeError
 from interpreter.tools.cli import main
 from helpers import load_text, tiny_ruleset, write_ruleset
 
@@ -141,6 +141,31 @@ def test_a_function_s_list_is_as_long_as_it_can_return(rules, tmp_path, monkeypa
         measured = Compiler(many.names).compile(f"count({text})", has_me=True).fn(S, 0, {})
         assert measured <= walks(many, text) == bound, text
         assert measured == bound or text.startswith("groups")
+
+
+def test_subsets_is_as_long_as_the_sub_lists_it_can_make(rules):
+    """subsets(L) of a list of n elements makes 2^n sub-lists, of n elements at most (13: more is
+    a runtime error); with size: K, n-choose-K of K elements, the most over the sizes K's
+    declaration allows (params.pick: 1, 2 or 16 of the 10 cards). Each bound is reached, or is
+    an upper bound of what each game's value makes."""
+    for text, bound, inner in (("subsets(deck)", 1024, 10), ("subsets(deck, size: 2)", 45, 2),
+                               ("subsets(deck, size: params.pick)", 252, 10), ("subsets(1..20, size: 1)", 20, 1)):
+        assert walks(rules, text) == bound and walks(rules, f"first({text})") == inner, text
+        for pick in ENDS["pick"]:
+            game = rules.new_game(2, 0, {"params": {"pick": pick}})   # (the deck holds the 10 cards)
+            made = Compiler(rules.names).compile(text, has_me=True).fn(game, 0, {})
+            assert len(made) <= bound and max(map(len, made), default=0) <= inner, (text, pick)
+            assert len(made) == bound or "params" in text
+    # 1..params.n, n up to 40: 2^n sub-lists of n up to n = 13, a runtime error beyond
+    assert walks(rules, "subsets(1..params.n)") == 10_000 and walks(rules, "first(subsets(1..params.n))") == 13
+    for n, made in ((13, 8192), (14, None)):
+        fn = Compiler(rules.names).compile("count(subsets(1..params.n))", has_me=True).fn
+        game = rules.new_game(2, 0, {"params": {"n": n}})
+        if made is None:
+            with pytest.raises(ExprRuntimeError, match="more than 10,000 sub-lists"):
+                fn(game, 0, {})
+        else:
+            assert fn(game, 0, {}) == made
 
 
 def test_the_bounds_are_what_a_game_can_be_given(rules):

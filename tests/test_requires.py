@@ -124,12 +124,61 @@ flow:
     assert "params, num_players" in d.hint
 
 
-def test_a_message_is_plain_text(tmp_path):
+PLACED = "message: the deck of 10 cards is too small to deal a hand to each player"
+
+
+def placed(message: str) -> str:
+    """DEAL with its requirement's message written as ``message`` (a YAML scalar)."""
+    return DEAL.replace(PLACED, f"message: {message}")
+
+
+def test_a_message_fills_in_its_placeholders_with_their_values_as_text(tmp_path):
+    rules = deal_rules(tmp_path, placed('"{num_players} hands of {params.hand_size} cards take '
+                                        '{num_players * params.hand_size} cards (of 10 / 4: {10 / 4}), {{so}} {num_players > 5}"'))
+    with pytest.raises(Refused) as info:
+        rules.new_game(3, options={"params": {"hand_size": 4}})
+    assert info.value.message == "deal refuses this game: 3 hands of 4 cards take 12 cards (of 10 / 4: 2.5), {so} false"
+    with pytest.raises(Refused) as info:   # (other values, other text)
+        rules.new_game(2, options={"params": {"hand_size": 6}})
+    assert "2 hands of 6 cards take 12 cards" in info.value.message
+
+
+def test_a_message_says_the_defaults_failure_in_validate(tmp_path):
+    rules = deal_rules(tmp_path, placed('"{num_players} hands of {params.hand_size}"').replace("default: 2,", "default: 3,"))
+    [w] = [d for d in rules.warnings if d.code == "requires"]
+    assert w.message == "a game of 4 players with the default values is refused: 4 hands of 3"
+
+
+def test_a_placeholder_that_stops_is_left_as_written_and_its_error_said(tmp_path):
+    rules = deal_rules(tmp_path, placed('"{params.hand_size // (num_players - 3)} each"'))
+    with pytest.raises(Refused) as info:
+        rules.new_game(3, options={"params": {"hand_size": 4}})
+    assert info.value.message == ("deal refuses this game: {params.hand_size // (num_players - 3)} each "
+                                  "({params.hand_size // (num_players - 3)} could not be evaluated: division by zero)")
+
+
+@pytest.mark.parametrize("message,error,code,col", [
+    ('"deal {params.hand_siz} each"', "unknown parameter 'hand_siz'", "unknown-name", 29),
+    ('"deal {count(deck)} cards"', "it cannot read the zone 'deck'", "requires", 28),
+    ('"deal {players}"', "a placeholder is written as text() writes it: a number, a condition, a text, a card, "
+                         "a player or a team, got list[player]", "type", 22),
+    ('"deal {1 + } x"', "unexpected end of expression", "expr-syntax", 25),
+    ('"a { b"', "a '{' with no '}' after it", "requires", 18),
+    ('"a } b"', "a '}' with no '{' before it", "requires", 18),
+    ('"a {  } b"', "an empty {}: nothing to fill in", "requires", 18),
+])
+def test_a_bad_placeholder_is_an_error_located_in_the_message(tmp_path, message, error, code, col):
     with pytest.raises(RulesetError) as info:
-        deal_rules(tmp_path, DEAL.replace("message: the deck of 10 cards is too small to deal a hand to each player",
-                                          "message: 'the deck is too small to deal {params.hand_size} cards each'"))
-    [d] = info.value.diagnostics
-    assert d.code == "requires" and "plain text" in d.message and d.loc.line == 12
+        deal_rules(tmp_path, placed(message))
+    [d] = [d for d in info.value.diagnostics if d.severity == "error"]
+    assert error in d.message and d.code == code and (d.loc.line, d.loc.col) == (12, col), d
+
+
+def test_braces_written_twice_are_braces(tmp_path):
+    rules = deal_rules(tmp_path, placed('"a {{b}} c }}{{"'))
+    with pytest.raises(Refused) as info:
+        rules.new_game(3, options={"params": {"hand_size": 4}})
+    assert info.value.message == "deal refuses this game: a {b} c }{"
 
 
 @pytest.mark.parametrize("entry,message", [
@@ -197,6 +246,8 @@ def test_explain_says_the_requirements(tmp_path):
     assert ("## Requirements\n\n- The game requires that the number of players times `hand_size` (2) is at most "
             "10; a game that does not is refused: the deck of 10 cards is too small to deal a hand to each "
             "player.\n") in text.replace("\n  ", " ")
+    placed_text = explain(deal_rules(tmp_path, placed('"{num_players} hands of {params.hand_size}, {{so}}"')))
+    assert "is refused: `{num_players}` hands of `{params.hand_size}`, {so}.\n" in placed_text.replace("\n  ", " ")
 
 
 def test_a_saved_state_of_a_refused_combination_does_not_load(tmp_path):
@@ -213,9 +264,10 @@ def test_go_fish_refuses_a_deck_smaller_than_the_deal():
     assert not rules.warnings   # its defaults deal 10 players 50 of 52 cards
     rules.new_game(2, options={"params": {"ranks": 4, "suits": 2, "initial_cards": 4}})   # 8 cards for 8
     rules.new_game(10)
-    for players, params in ((2, {"ranks": 4, "suits": 2, "initial_cards": 5}), (10, {"ranks": 2, "suits": 2}),
-                            (2, {"suits": 1})):
-        with pytest.raises(Refused, match="the deck .* is too small to deal initial_cards cards to each player"):
+    for players, params, said in ((2, {"ranks": 4, "suits": 2, "initial_cards": 5}, "8 cards is too small to deal 5 to each of 2"),
+                                  (10, {"ranks": 2, "suits": 2}, "4 cards is too small to deal 5 to each of 10"),
+                                  (2, {"suits": 1}, "13 cards is too small to deal 7 to each of 2")):
+        with pytest.raises(Refused, match=f"go_fish refuses this game: the deck of {said} players\n"):
             rules.new_game(players, options={"params": params})
 
 
@@ -251,14 +303,20 @@ def test_the_reference_quotes_the_refusal_of_its_example(tmp_path):
     import yaml
     from interpreter.loading.variants import merge
     from test_docs import DOCS, EXAMPLES, SKELETON
-    [block] = [b for b, _ in EXAMPLES if "requires:" in b]
-    path = write_ruleset(tmp_path, yaml.safe_dump(merge(SKELETON, yaml.safe_load(block)), sort_keys=False), "example.yaml")
-    with pytest.raises(Refused) as info:
-        interpreter.load(path).new_game(3, options={"params": {"hand_size": "4"}})
-    d = info.value.diagnostics[0]
+    block, placed = [b for b, _ in EXAMPLES if "requires:" in b]
+    said = []
+    for k, text in enumerate((block, placed)):
+        path = write_ruleset(tmp_path, yaml.safe_dump(merge(SKELETON, yaml.safe_load(text)), sort_keys=False), f"e{k}.yaml")
+        with pytest.raises(Refused) as info:
+            interpreter.load(path).new_game(3, options={"params": {"hand_size": "4"}})
+        said.append(info.value.diagnostics[0])
+    d = said[0]
     section = (DOCS / "reference.md").read_text().split("## Requirements", 1)[1]
     quoted = re.search(r"```text\n(.*?)```", section, re.S).group(1)
     assert quoted == f"error[{d.code}]: {d.message}\n  hint: {d.hint}\n"
+    # the example of placeholders: the message it quotes
+    message = said[1].message.split("refuses this game: ", 1)[1]
+    assert f"refuses `--players 3 --set hand_size=4` with `{message}`" in section.replace("\n", " ")
 
 
 def test_the_language_server_shows_the_warning_and_the_error(tmp_path):

@@ -123,6 +123,9 @@ def _elsewhere(rules):
     for k, req in enumerate(rules.requires):
         if _listable(req.fn):
             yield f"requirement_{k}", req.fn
+        for j, piece in enumerate(p for p in req.pieces if not isinstance(p, str)):
+            if _listable(piece.fn):
+                yield f"requirement_{k}_message_{j}", piece.fn
     if _listable(rules.heuristic):
         yield "heuristic", rules.heuristic
     for name in rules.effect_names:   # declared effects, which effect lists call by name

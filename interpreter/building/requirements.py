@@ -4,15 +4,17 @@ Each entry is ``{if: CONDITION, message: TEXT}``. The condition is checked befor
 setup (engine/requires.py), so it may read what is fixed before then (the parameters,
 ``num_players``, ``players``, ``teams``, the game's options through ``skill()``) and nothing of
 the state: one that reads a zone, a counter or a variable is an error located at that name.
-The message is plain text, as written; braces in it are refused (nothing fills them in).
-A player count whose default values already fail a requirement is a warning at the requirement.
+The message is text with ``{expr}`` placeholders, each an expression of the same reach compiled
+and checked here (a bad one is an error located in the message), written as text() writes its
+value when the requirement fails (``{{`` and ``}}`` are braces). A player count whose default values already fail a requirement is a warning at the requirement.
 """
 from __future__ import annotations
 
-from ..engine.requires import Requirement, default_failures
+from ..engine.requires import Placeholder, Requirement, default_failures
 from ..errors import Diagnostic
 from ..expr.parser import as_expr, offset_of
-from ..expr.types import BOOL
+from ..expr.textual import WRITES, has_text
+from ..expr.types import ANY, BOOL, CARD
 
 KINDS = {"z": "the zone", "c": "the counter", "v": "the variable"}
 STATE_HINT = ("a requirement reads only params, num_players, players, teams and the game's options: a condition "
@@ -34,13 +36,11 @@ def requirements(ctx, spec, r) -> tuple:
         if len(ctx.diags) == before:
             _stateless(ctx, fn, (*path, "if"))
         message = entry["message"]
-        if "{" in message or "}" in message:
-            ctx.error("a requirement's message is plain text: nothing fills in {...}", (*path, "message"), "requires",
-                      "write the values in words: the refusal's hint gives the values the condition read")
+        pieces = _pieces(ctx, message, (*path, "message"))
         failed = failed or len(ctx.diags) > before
         text = as_expr(entry["if"])
         reads = sorted(fn.access.fixed, key=lambda name: (_at(text, name), name))
-        out.append(Requirement(fn, text, message, ctx.smap.loc((*path, "if")), tuple(reads)))
+        out.append(Requirement(fn, text, message, ctx.smap.loc((*path, "if")), tuple(reads), pieces))
     r.requires = tuple(out)
     if not failed and not any(d.severity == "error" for d in ctx.diags):   # (a requirement, parameter or team
         # that did not compile would give warnings of no meaning)
@@ -50,6 +50,57 @@ def requirements(ctx, spec, r) -> tuple:
         for req, (ns, why) in counts.items():
             ctx.diags.append(_warning(req, ns, why))
     return r.requires
+
+
+def _pieces(ctx, message: str, path) -> tuple:
+    """The message as its pieces: text, and a ``Placeholder`` for each ``{expr}`` in it, compiled
+    (``{{`` and ``}}`` are braces); its errors said to ``ctx``, located in the message."""
+    pieces: list = []
+    text, i = "", 0
+    while i < len(message):
+        ch = message[i]
+        if ch in "{}" and message[i + 1:i + 2] == ch:   # {{ or }}: a brace
+            text, i = text + ch, i + 2
+            continue
+        if ch == "}":
+            ctx.error("a '}' with no '{' before it", path, "requires", "write }} for a brace in the text",
+                      offset=i)
+            return ()
+        if ch != "{":
+            text, i = text + ch, i + 1
+            continue
+        end = message.find("}", i + 1)
+        if end < 0:
+            ctx.error("a '{' with no '}' after it", path, "requires",
+                      "write {expr} to say a value, or {{ for a brace", offset=i)
+            return ()
+        if not message[i + 1:end].strip():
+            ctx.error("an empty {}: nothing to fill in", path, "requires",
+                      "write an expression in it ({num_players}), or {{}} for braces", offset=i, span=end - i + 1)
+            return ()
+        if text:
+            pieces.append(text)
+        text = ""
+        placeholder = _placeholder(ctx, message, i + 1, end, path)
+        if placeholder is None:
+            return ()
+        pieces.append(placeholder)
+        i = end + 1
+    return (*pieces, text) if text else tuple(pieces)
+
+
+def _placeholder(ctx, message: str, start: int, end: int, path) -> Placeholder | None:
+    """The placeholder ``message[start:end]`` compiled (None after an error), its errors located
+    in the message: the expression is compiled behind as many spaces as come before it."""
+    before = len(ctx.diags)
+    fn = ctx.expr(" " * start + message[start:end], path, has_me=False)
+    if len(ctx.diags) == before:
+        _stateless(ctx, fn, path)
+    if len(ctx.diags) == before and not has_text(fn.type):
+        ctx.error(f"a placeholder is written as text() writes it: {WRITES}, got {fn.type}", path, "type",
+                  "a placeholder says one value: {count(L)}, {first(L)}..." if fn.type != ANY else None,
+                  offset=start, span=end - start)
+    return Placeholder(fn, fn.type == CARD, message[start:end].strip()) if len(ctx.diags) == before else None
 
 
 def _stateless(ctx, fn, path) -> None:

@@ -16,15 +16,23 @@ from typing import Callable, NamedTuple
 from ..errors import Location, Refused, UsageError
 from ..expr.messages import describe
 from ..expr.runtime import RUNTIME_ERRORS
+from ..expr.textual import as_text
 from .state import team_of_seat
+
+
+class Placeholder(NamedTuple):
+    fn: Callable                # the compiled expression of a {expr} in a message, f(S, me, L)
+    card: bool                  # its value is a card (written as its label)
+    text: str                   # the expression, as written
 
 
 class Requirement(NamedTuple):
     fn: Callable                # the compiled condition, f(S, me, L)
     text: str                   # its text, as written
-    message: str                # what a refusal says
+    message: str                # what a refusal says, as written ({expr} placeholders in it)
     loc: Location | None        # where it is written
     reads: tuple                # what it reads of a game (num_players, params.NAME...), in the order written
+    pieces: tuple = ()          # the message: its texts, and a Placeholder for each {expr} (building/requirements.py)
 
 
 class Seats:
@@ -51,8 +59,25 @@ def unmet(rules, players: int, params: dict, options: dict, members) -> tuple[Re
         except RUNTIME_ERRORS as e:
             return req, f"its condition could not be evaluated: {describe(e)}"
         if not met:
-            return req, req.message
+            return req, said(req, seats)
     return None
+
+
+def said(req: Requirement, seats: Seats) -> str:
+    """The message of a requirement a game fails, its placeholders filled in with their values
+    as text() writes them; one that stops with a runtime error is left as written, and the error
+    said after the message."""
+    out, failed = [], ""
+    for piece in req.pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        try:
+            out.append(as_text(piece.fn(seats, None, None), seats.rules.card_labels if piece.card else None))
+        except RUNTIME_ERRORS as e:
+            out.append("{" + piece.text + "}")
+            failed = failed or f" ({{{piece.text}}} could not be evaluated: {describe(e)})"
+    return "".join(out) + failed
 
 
 def check(rules, players: int, params: dict, options: dict, members) -> None:

@@ -351,9 +351,9 @@ class Ruleset:
             return f"{'team' if typ == TEAM else 'p'}{value}" if value is not None else "none"
         if typ == BOOL:
             return "yes" if value else "no"
-        if is_list(typ) and isinstance(value, (list, tuple)):
+        if is_list(typ) and isinstance(value, (list, tuple)):   # its elements' labels joined with +, [] when none
             of = elem(typ)   # (once, not per element)
-            return "+".join([self.label(v, of) for v in value])
+            return "+".join([self.label(v, of) for v in value]) if value else "[]"
         return str(value)
 
     def distinct(self, options, typ):

@@ -1,5 +1,6 @@
 """The built-in functions: count, sum, min/max, highest/lowest, top/bottom, any/all, one,
-first/last, distinct, map, abs, left/right, team, partner, members; and ``register_builtin``
+first/last, distinct, map, abs, left/right, team, partner, members, keys, text (textual.py),
+subsets (sublists.py); and ``register_builtin``
 for the functions a mechanic adds (combos(), neighbors(), skill()...).
 
 Each built-in is ``build(compiler, node, scope, args, kwargs) -> (python source, type)``.
@@ -9,6 +10,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
+from .arity import check_arity, list_arg
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
 from .named import element_names
@@ -16,30 +18,13 @@ from .nesting import bind_element, deepest, element_of, innered
 from .names import item_read, state_read
 from .fastpaths import attr_equals, comparison_tests, count_in_bytes, count_in_record, negated, scan_call, scan_first
 from .parser import ExprError, offset_of
+from .sublists import b_subsets, v_subsets
 from .tallies import tallied
-from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_list, is_map, is_numeric, list_of, unify
+from .textual import b_text
+from .types import ANY, BOOL, INT, NUM, PLAYER, STR, TEAM, NONE, elem, is_map, is_numeric, list_of, unify
 
 
 # ---------------------------------------------------------------------- built-in functions
-def check_arity(n, args, kwargs, fname, lo, hi=None, kw=()):
-    hi = lo if hi is None else hi
-    if not lo <= len(args) <= hi:
-        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise ExprError(f"{fname}() takes {want} argument{'s' if hi != 1 else ''}, got {len(args)}",
-                        offset_of(n), code="arity")
-    for k in kwargs:
-        if k not in kw:
-            hint = f"it accepts {', '.join(k2 + ':' for k2 in kw)}" if kw else "it takes no named arguments"
-            raise ExprError(f"{fname}() has no argument '{k}:'", offset_of(kwargs[k]), hint, code="arity")
-
-
-def list_arg(c, scope, node, fname):
-    src, typ = c.node(node, scope)
-    if not is_list(typ) and typ != ANY:
-        raise ExprError(f"{fname}() needs a list, got {typ}", offset_of(node), code="type")
-    return src, typ
-
-
 def key_fn(var: str, src: str, plain: bool = False) -> str:
     """The source of a one-argument key function: the table's own lookup (a C-level call) when
     the key only looks an attribute (or a table bound before) up by the element; else (or
@@ -371,12 +356,14 @@ BUILTINS = {
     "partner": _of_player("partner", lambda p: f"_partner(S, {p})", PLAYER, reads="team"),
     "members": b_members,
     "keys": b_keys,
+    "text": b_text,
+    "subsets": b_subsets,
 }
 
 
 CORE = frozenset(BUILTINS)       # the language's own built-ins (the others a mechanic added: register_builtin)
 DISTINCT_BUILTINS: set = {"keys"}   # built-ins whose results never hold two values with the same label
-VOCABULARIES: dict = {}          # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
+VOCABULARIES: dict = {"subsets": v_subsets}   # built-in -> fn(domains, args, kwargs): the labels of the lists it makes
 
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)

@@ -237,7 +237,7 @@ class Step:
             return [table[o] if o is not None else "none" for o in options]
         if self.option_type == _CARDS and type(self).label is Step.label:   # lists of cards ("c4+c2")
             table, label = S.rules.card_labels, S.rules.label
-            return ["+".join([table[c] for c in o]) if type(o) is list and None not in o else label(o, _CARDS)
+            return ["+".join([table[c] for c in o]) if type(o) is list and o and None not in o else label(o, _CARDS)
                     for o in options]
         return [self.label(S, o) for o in options]
 

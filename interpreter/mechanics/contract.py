@@ -233,7 +233,8 @@ REQUIRE_KEYS: tuple[Key, ...] = (
         "game's options (skill()), never the state (no zone, counter or variable: it is checked before the setup).",
         required=True, json={"type": ["string", "boolean"]}),
     Key("message", "text",
-        "What the refusal says, as written (plain text: no {...} in it).", required=True,
+        "What the refusal says: text, each {expr} in it filled in with the value of the expression (which reads what "
+        "the condition may read) as text() writes it; {{ and }} are braces.", required=True,
         json={"type": "string", "minLength": 1}))
 
 

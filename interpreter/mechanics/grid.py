@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.builtins import check_arity, list_arg, register_builtin
+from ..expr.arity import check_arity, list_arg
+from ..expr.builtins import register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 from lark import Tree
 
-from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
+from ..expr.arity import check_arity, list_arg
+from ..expr.builtins import call_args, key_fn, keyed_arg, register_builtin
 from ..expr.code import KeyLookup, shape
 from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of

@@ -8,7 +8,8 @@ ruleset's ``params.skill``, which a ruleset using ``skill()`` must declare.
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..expr.builtins import check_arity, register_builtin
+from ..expr.arity import check_arity
+from ..expr.builtins import register_builtin
 from ..expr.fastpaths import pure_value
 from ..expr.names import state_read, table_ref
 from ..expr.parser import ExprError, offset_of

@@ -150,6 +150,14 @@ def _parts(template, keys):
     return call
 
 
+def _subsets(p, args, kw):
+    """subsets(L): "the sub-lists of L"; with size: K, "the sub-lists of K of L"."""
+    if len(args) != 1 or set(kw) - {"size"}:
+        raise Unphrasable
+    size = f" of {p.s(kw['size'])}" if "size" in kw else ""
+    return Noun("sub-list", "value", f"{size} of {p.as_noun(args[0]).many()}")
+
+
 def _first(noun) -> str:
     """"the first card in your hand"; of a zone titled as one card ("public card"), that card."""
     where = noun.in_phrase()
@@ -172,4 +180,5 @@ CALLS = {"count": _of_list(lambda p, noun, by: f"the number of {noun.many()}"), 
           "neighbors": _simple(" next to {}", 1, noun=True), "adjacent": _simple("{} is next to {}", 2),
           "sums": _parts(("total", " of {by} that some of {list} add up to"), ("by",)),
           "combos": _parts(("set", " of {list} whose {by} adds up to {total}"), ("by", "total")),
-          "groups": _parts(("group", " of {list} with the same {by}"), ("by",))}
+          "groups": _parts(("group", " of {list} with the same {by}"), ("by",)),
+          "text": _simple("{} as text", 1), "subsets": _subsets}

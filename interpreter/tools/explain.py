@@ -392,9 +392,16 @@ def _scoring(ex, rules, scoring):
 
 
 def _requires(ex, rules, requires):
-    """Each requirement in words, with what a game that fails it is told."""
-    return [f"- The game requires that {ex.ph.phrase(r['if'])}; a game that does not is refused: {_prose(r['message'])}."
-            for r in requires]
+    """Each requirement in words, with what a game that fails it is told (its placeholders as
+    written, in code: what fills them in is said when a game fails it)."""
+    compiled = getattr(rules, "requires", ())
+    said = [_said(req.pieces) for req in compiled] if len(compiled) == len(requires) else [None] * len(requires)
+    return [f"- The game requires that {ex.ph.phrase(r['if'])}; a game that does not is refused: "
+            f"{_prose(told if told is not None else r['message'])}." for r, told in zip(requires, said)]
+
+
+def _said(pieces) -> str:
+    return "".join(p if isinstance(p, str) else f"`{{{p.text}}}`" for p in pieces)
 
 
 def _variants(ex, rules, variants):

@@ -1,0 +1,124 @@
+"""text(x) and subsets(L) in a game: a choose offers the sub-lists of a list as options, labelled
+by their elements joined with + (the empty one []); a label or a message says a number as text;
+too many sub-lists is a runtime error located at the rule; the cost model bounds a filter over
+them at load (docs/language.md §6, docs/reference.md Limits)."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import GameError, RulesetError
+from helpers import load_text, tiny_ruleset
+
+KEEP = tiny_ruleset("""
+  hand: {owner: player, visible: owner}
+vars:
+  kept: "list[card]"
+  said: str
+flow:
+  - deal: {from: deck, to: hand, count: 3}
+  - choose: {who: 0, options: "subsets(hand)", as: kept, prompt: keep}
+  - set: {said: "text(count(kept)) + ' kept of ' + text(count(hand[0])) + ', the first ' + text(first(kept))"}
+""", game="keep")
+
+
+def test_a_choose_offers_every_sub_list_labelled_by_its_elements(tmp_path):
+    rules = load_text(tmp_path, KEEP)
+    S = rules.new_game(2, seed=3)
+    a, b, c = (rules.card_labels[x] for x in S.z["hand"][0])
+    assert S.legal_actions() == ["[]", a, b, f"{a}+{b}", c, f"{a}+{c}", f"{b}+{c}", f"{a}+{b}+{c}"]
+    S.apply(f"{a}+{c}")
+    assert [rules.card_labels[x] for x in S.v["kept"]] == [a, c]
+    assert S.v["said"] == f"2 kept of 3, the first {a}"
+
+
+def test_the_empty_sub_list_is_an_option_labelled_as_an_empty_list(tmp_path):
+    rules = load_text(tmp_path, KEEP)
+    S = rules.new_game(2, seed=3)
+    S.apply("[]")
+    assert S.v["kept"] == [] and S.v["said"] == "0 kept of 3, the first none"
+
+
+def test_too_many_sub_lists_is_a_runtime_error_at_the_rule(tmp_path):
+    rules = load_text(tmp_path, KEEP.replace("count: 3}", "count: 14}").replace("rank: 1..5", "rank: 1..14"))
+    with pytest.raises(GameError) as info:
+        rules.new_game(2, seed=3)
+    e = info.value
+    assert "subsets() of a list of 14 elements: more than 10,000 sub-lists" in e.message
+    assert (e.loc.line, e.loc.col) == (13, 5)   # (the choose)
+
+
+def test_a_filter_over_the_sub_lists_is_bounded_at_load(tmp_path):
+    ok = KEEP.replace('"subsets(hand)"', '"subsets(hand) where sum(it, by: rank) >= 5"')
+    assert load_text(tmp_path, ok, "ok.yaml").new_game(2, seed=3).legal_actions()
+    nested = KEEP.replace('"subsets(hand)"', '"subsets(hand) where count(subsets(deck) where count(it) == 2) > 0"')
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, nested, "nested.yaml")
+    d = next(d for d in info.value.diagnostics if d.severity == "error")
+    assert d.code == "limit" and "more than 1,000,000 operations" in d.message and (d.loc.line, d.loc.col) == (13, 58)
+
+
+def test_a_wrong_argument_is_a_located_error_at_load(tmp_path):
+    bad = KEEP.replace("text(count(kept))", "text(kept)")
+    with pytest.raises(RulesetError) as info:
+        load_text(tmp_path, bad)
+    d = info.value.diagnostics[0]
+    assert d.code == "type" and "text() writes a number" in d.message and (d.loc.line, d.loc.col) == (14, 23)
+
+
+
+
+def test_options_of_numbers_and_of_texts_made_with_text(tmp_path):
+    rules = load_text(tmp_path, tiny_ruleset("""
+vars:
+  rolled: "list[int]"
+  asked: str
+flow:
+  - choose: {who: 0, options: "subsets(0..2)", as: rolled, prompt: roll}
+  - choose: {who: 1, options: "map(1..count(rolled) + 1, to: 'take ' + text(it))", as: asked, prompt: take}
+""", game="dice"))
+    S = rules.new_game(2, seed=1)
+    assert S.legal_actions() == ["[]", "0", "1", "0+1", "2", "0+2", "1+2", "0+1+2"]
+    S.apply("0+2")
+    assert S.v["rolled"] == [0, 2] and S.legal_actions() == ["take 1", "take 2", "take 3"]
+    S.apply("take 3")
+    assert S.v["asked"] == "take 3"
+
+
+ROLLS = tiny_ruleset("""
+vars:
+  rolled: "list[int]"
+  n: {type: int, start: 0}
+flow:
+  - repeat: 3
+    steps:
+      - choose: {who: 0, options: "subsets(0..4)", as: rolled, prompt: roll}
+      - choose: {who: 1, options: "subsets(0..3 where it != 2, size: 2)", as: rolled, prompt: pairs}
+      - set: {n: "n + count(rolled)"}
+scoring: {categories: {p: n}}
+""", game="rolls")
+
+
+def test_the_rl_action_space_holds_every_sub_list_of_a_range(tmp_path):
+    """A choice among the sub-lists of a range (filtered or not) has a fixed action space: the
+    labels of every sub-list of the values the range can hold (the pairs of 0, 1 and 3 among them); every option of every decision of
+    random games is in it."""
+    import random
+
+    from interpreter.adapters.actions import action_space, space_warning
+    rules = load_text(tmp_path, ROLLS)
+    assert space_warning(rules) is None
+    space = action_space(rules, 2)
+    assert len(space) == 32 and {"[]", "0+1+2+3+4", "0+1", "1+3"} <= set(space.labels)
+    for seed in range(5):
+        S, rnd = rules.new_game(2, seed=seed), random.Random(seed)
+        while not S.over:
+            ids = space.ids(S)
+            assert space.labels_of(ids) == tuple(S.legal_actions())
+            S.apply(rnd.randrange(len(ids)))
+
+
+def test_the_sub_lists_of_a_zone_have_no_fixed_action_space(tmp_path):
+    """A zone's cards come in any order: their sub-lists' labels cannot be listed in advance."""
+    from interpreter.adapters.actions import space_warning
+    d = space_warning(load_text(tmp_path, KEEP))
+    assert d is not None and "cannot be listed in advance" in d.message and d.loc.line == 13
