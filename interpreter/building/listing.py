@@ -123,6 +123,9 @@ def _elsewhere(rules):
     for k, req in enumerate(rules.requires):
         if _listable(req.fn):
             yield f"requirement_{k}", req.fn
+    for zone, fn in getattr(rules, "zone_max", {}).items():   # (a zone's max: called by the guards that check it)
+        if _listable(fn):
+            yield f"max_{zone}", fn
     if _listable(rules.heuristic):
         yield "heuristic", rules.heuristic
     for name in rules.effect_names:   # declared effects, which effect lists call by name

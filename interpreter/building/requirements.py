@@ -32,7 +32,7 @@ def requirements(ctx, spec, r) -> tuple:
         before = len(ctx.diags)
         fn = ctx.expr(entry["if"], (*path, "if"), has_me=False, expect=BOOL)
         if len(ctx.diags) == before:
-            _stateless(ctx, fn, (*path, "if"))
+            stateless(ctx, fn, (*path, "if"))
         message = entry["message"]
         if "{" in message or "}" in message:
             ctx.error("a requirement's message is plain text: nothing fills in {...}", (*path, "message"), "requires",
@@ -52,16 +52,17 @@ def requirements(ctx, spec, r) -> tuple:
     return r.requires
 
 
-def _stateless(ctx, fn, path) -> None:
-    """An error at the first thing of the state ``fn`` reads, if it reads any."""
+def stateless(ctx, fn, path, thing: str = "a requirement", hint: str = STATE_HINT, code: str = "requires") -> None:
+    """An error at the first thing of the state ``fn`` (``thing``: a requirement, a zone's max)
+    reads, if it reads any: it is evaluated before the game's setup."""
     access = fn.access
     state = sorted(access.reads)
     if not state and not access.opaque and not access.calls:
         return
     what = f"{KINDS[state[0][0]]} '{state[0][1]}'" if state else "the game's state"
     offset = _name_offset(fn.tree, state[0][1].split(".")[0]) if state else None
-    ctx.error(f"a requirement is checked before the game's setup: it cannot read {what}", path, "requires",
-              STATE_HINT, offset=offset, span=len(state[0][1].split(".")[0]) if offset is not None else 1)
+    ctx.error(f"{thing} is checked before the game's setup: it cannot read {what}", path, code,
+              hint, offset=offset, span=len(state[0][1].split(".")[0]) if offset is not None else 1)
 
 
 def _name_offset(tree, name: str) -> int | None:
