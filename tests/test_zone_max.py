@@ -194,3 +194,33 @@ def test_a_zone_without_max_compiles_to_the_same_code(tmp_path):
     assert [line for line in capped[:listed] + capped[end + 1:] if "zone_max[" not in line] == without
     for name in ("hearts", "diamonds"):   # (a trick's steps, and a pass: nothing named for a check either)
         assert "capacity" not in bundled(name).module_source and "_full" not in bundled(name).module_source
+
+
+def test_a_scenario_patch_over_the_max_fails_its_scenario(tmp_path):
+    from interpreter.play.checks.scenarios import run_one
+    rules = load_text(tmp_path, CAPPED)
+    ok = run_one(rules, {"patch": {"zones": {"hand": {0: ["c1", "c2", "c3"]}}}, "expect": ["count(hand[0]) == 3"]}, "ok")
+    assert ok.ok, ok.message
+    with pytest.raises(UsageError) as caught:   # (run_file: the scenario failed, with this message)
+        run_one(rules, {"patch": {"zones": {"hand": {0: ["c1", "c2", "c3", "c4"]}}}}, "over")
+    assert caught.value.message == "patch: hand[0]: 4 cards, more than the zone's max (3)"
+
+
+def test_the_plain_reference_stops_where_the_generated_code_does(tmp_path):
+    """The lockstep reference (each kind's generator with its specialisations off) writes the
+    same checks: the same error, at the same place."""
+    from fuzzing.lockstep import reference
+    rules = load_text(tmp_path, CAPPED)
+    errors = []
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, 0)
+        errors.append(_raised(lambda S=S: [S.apply("1") for _ in range(2)]))
+    assert [(e.message, e.loc.line) for e in errors] == [
+        ("in effects: zone hand[0] would hold 4 cards, more than its max: 3", 18)] * 2
+
+
+def test_explain_notes_the_max(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "explain", write_ruleset(tmp_path, CAPPED))
+    assert code == 0
+    assert "| hand | each player | its owner | holds at most `limit` (3) cards each |" in out
+    assert "| pile | shared | everyone | holds at most 2 cards |" in out

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..errors import Refused
 from ..expr.messages import describe
+from ..expr.names import state_read
 from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
 
 
@@ -57,7 +58,7 @@ def guard(cap, zone: str, held: str, owner: str = "None", pad: str = "", g=None)
     if cap is None:
         return []
     full = "_full" if g is None else g.fn(over)
-    limit = str(cap) if type(cap) is int else f"S.rules.zone_max[{zone!r}](S, None, None)"
+    limit = str(cap) if type(cap) is int else f"{state_read('rules')}.zone_max[{zone!r}](S, None, None)"
     return [f"{pad}if len({held}) > {limit}: {full}(S, {zone!r}, {owner}, len({held}))"]
 
 
