@@ -224,3 +224,32 @@ def test_explain_notes_the_max(tmp_path, capsys):
     assert code == 0
     assert "| hand | each player | its owner | holds at most `limit` (3) cards each |" in out
     assert "| pile | shared | everyone | holds at most 2 cards |" in out
+
+
+CARDS_AND_TEAMS = """game: cardz
+players: {min: 2, max: 2}
+teams: {by_players: {2: [[0, 1]]}}
+components:
+  card: {attributes: {rank: 1..6}, label: "c{rank}"}
+zones:
+  deck: {start: [card], visible: none}
+  under: {owner: card, max: 1}
+  pile: {owner: team, max: 3}
+vars:
+  n: int
+flow:
+  - move: {from: deck, to: "under[first(deck)]", count: 1}
+  - deal: {from: deck, to: pile, count: DEALT}
+  - move: {from: deck, to: "under[last(deck)]", count: 2}
+  - choose: {who: 0, options: "[1]", as: n}
+scoring: {categories: {c: "0"}}
+"""
+
+
+@pytest.mark.parametrize("dealt, said", [(1, "zone under[c3] would hold 2 cards, more than its max: 1"),
+                                         (2, "zone pile[0] would hold 4 cards, more than its max: 3")])
+def test_the_error_names_the_instance_that_filled_up_a_cards_and_a_teams(tmp_path, dealt, said):
+    """The instance is named as it was filled (found by identity), not by its owner's expression
+    evaluated again (under[last(deck)] after the move reads another card)."""
+    rules = load_text(tmp_path, CARDS_AND_TEAMS.replace("DEALT", str(dealt)))
+    assert _raised(lambda: rules.new_game(2, 0)).message == f"in effects: {said}"

@@ -36,30 +36,35 @@ def named(S, zone: str, owner) -> str:
     return f"{zone}[{owner}]"
 
 
-def over(S, zone: str, owner, held: int) -> None:
-    """Stop the game: an instance of ``zone`` holds ``held`` cards, more than its max (the
-    generated guard's error, located at the step or effect that filled it)."""
-    raise ExprRuntimeError(f"zone {named(S, zone, owner)} would hold {held} cards, more than its max: "
+def over(S, zone: str, cards: list) -> None:
+    """Stop the game: ``cards``, the list of an instance of ``zone``, holds more than its max (the
+    generated guard's error, located at the step or effect that filled it). The instance is
+    found by identity: its owner's expression, evaluated again, may read what the move changed."""
+    table, owner = S.zone(zone), None
+    if table is not cards:
+        owner = next((k for k, part in (table.items() if isinstance(table, dict) else enumerate(table))
+                      if part is cards), None)
+    raise ExprRuntimeError(f"zone {named(S, zone, owner)} would hold {len(cards)} cards, more than its max: "
                            f"{most(S, zone)}")
 
 
-def check(S, zone: str, owner, held: int) -> None:
-    """``over`` when ``held`` is more than ``zone``'s max (a step's Python, after it puts cards in)."""
-    if held > most(S, zone):
-        over(S, zone, owner, held)
+def check(S, zone: str, cards: list) -> None:
+    """``over`` when ``cards`` (an instance of ``zone``) holds more than its max (a step's Python,
+    after it puts cards in)."""
+    if len(cards) > most(S, zone):
+        over(S, zone, cards)
 
 
-def guard(cap, zone: str, held: str, owner: str = "None", pad: str = "", g=None) -> list:
+def guard(cap, zone: str, held: str, pad: str = "", g=None) -> list:
     """Lines of generated code checking the list ``held`` (source) of ``zone`` against its max,
     ``cap`` (the builder's ``zone_max``: its number, written in; an expression's text: its
-    compiled value, ``Ruleset.zone_max``, called; None: no max, and no line at all). ``owner``:
-    the source of the instance's owner; ``g``: the FlowWriter of a step's own code, which names
-    ``over`` there (an effect's code: ``_full``)."""
+    compiled value, ``Ruleset.zone_max``, called; None: no max, and no line at all). ``g``: the
+    FlowWriter of a step's own code, which names ``over`` there (an effect's code: ``_full``)."""
     if cap is None:
         return []
     full = "_full" if g is None else g.fn(over)
     limit = str(cap) if type(cap) is int else f"{state_read('rules')}.zone_max[{zone!r}](S, None, None)"
-    return [f"{pad}if len({held}) > {limit}: {full}(S, {zone!r}, {owner}, len({held}))"]
+    return [f"{pad}if len({held}) > {limit}: {full}(S, {zone!r}, {held})"]
 
 
 def starts(rules, seats) -> None:

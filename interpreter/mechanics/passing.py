@@ -162,7 +162,7 @@ class Pass(Step):
         for giver, to, card in pending:
             put(zone[S.tm[to]] if by_team else zone[to], card)
             if self.into_max is not None:
-                check(S, self.into, S.tm[to] if by_team else to, len(zone[S.tm[to]] if by_team else zone[to]))
+                check(S, self.into, zone[S.tm[to]] if by_team else zone[to])
             if notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
             if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)

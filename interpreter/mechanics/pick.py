@@ -177,7 +177,7 @@ class Pick(Step):
                  f"    {list_take(f'{src}(S, who, L)', 'card')}",
                  f"    dst = {dst}(S, who, L)",
                  f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)",
-                 *guard(self.dst_max, self.dst_name, "dst", f"{dst_at}(S, who, L)[0]", "    ", g=g)]
+                 *guard(self.dst_max, self.dst_name, "dst", "    ", g)]
         if self.notify:   # (specialised: asked only for a card that may fire a hook, decided per card)
             pad = "    " if self.live is None or g.plain else "        "
             lines += [*([f"    if card in {g.fn(self.live)}:"] if pad != "    " else []),

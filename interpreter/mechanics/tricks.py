@@ -290,7 +290,7 @@ class Tricks(Step):
         elif self.follow is not None:
             lines += ["    void = False", "    if table:",
                       f"        void = {g.key(self.follow, 'card', 'table[0]')} != {g.key(self.follow, 'table[0]', 'table[0]')}"]
-        lines += ["    table.append(card)", *guard(self.table_max, self.table, "table", pad="    ", g=g)]
+        lines += ["    table.append(card)", *guard(self.table_max, self.table, "table", "    ", g)]
         if self.notify_table:
             lines.append(f"    {state_read('rules')}.triggers.entered(S, {self.table!r}, None, False, [card], player)")
         lines += [f"    if frame[{PLAYED}] is not None:   # (None: the order's seats up to the position played)",
@@ -381,7 +381,7 @@ class Tricks(Step):
                   f"    win_card = {item_read('table', 'best')}",
                   "    table.clear()",
                   f"    zone = {zone_ref(self.collect)}[{owner}]",
-                  "    zone.extend(cards)", *guard(self.collect_max, self.collect, "zone", owner, "    ", g=g)]
+                  "    zone.extend(cards)", *guard(self.collect_max, self.collect, "zone", "    ", g)]
         if self.collect_sorted:
             lines.append("    zone.sort()")
         if self.notify_collect:
