@@ -136,6 +136,15 @@ def test_start_cards_over_the_max(tmp_path):
     rules.new_game(2, 0, {"params": {"limit": 4}})   # 10 within 10
 
 
+def test_the_cli_refuses_a_game_whose_start_cards_exceed_its_max(tmp_path, capsys):
+    over = CAPPED.replace("pile: {max: 2}", "pile: {max: \"params.limit + 6\", start: [card]}").replace(
+        "deck: {start: [card], visible: none}", "deck: {visible: none}")
+    path = write_ruleset(tmp_path, over)
+    code, _, err = run_cli(capsys, "play", path, "-p", "2")
+    assert code == 2 and "g.yaml:10:15: error[capacity]: zone 'pile' starts with 10 cards, more than its max: 9" in err
+    assert run_cli(capsys, "play", path, "-p", "2", "--set", "limit=4")[0] == 0
+
+
 @pytest.mark.parametrize("value, message", [
     ("count(deck)", "a zone's max is checked before the game's setup: it cannot read the zone 'deck'"),
     ("-1", "-1 is less than the minimum of 0"),
