@@ -129,6 +129,9 @@ def test_start_cards_over_the_max(tmp_path):
     with pytest.raises(RulesetError) as caught:   # a number: at load
         load_text(tmp_path, over)
     assert "zone 'pile' starts with 10 cards, more than its max: 9" in str(caught.value)
+    with pytest.raises(RulesetError) as caught:   # an expression of one value in every game: the same
+        load_text(tmp_path, over.replace("max: 9,", "max: \"num_players * 4\","))
+    assert "zone 'pile' starts with 10 cards, more than its max: 8" in str(caught.value)
     rules = load_text(tmp_path, over.replace("max: 9,", "max: \"params.limit + 6\","))
     assert any("a game of 2 players with the default values is refused" in w.message for w in rules.warnings)
     with pytest.raises(UsageError, match=r"zone 'pile' starts with 10 cards, more than its max: 9"):

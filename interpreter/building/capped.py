@@ -6,7 +6,8 @@ variable is an error located at that name, as a requirement's is (building/requi
 A number under the cards a shared zone starts with is an error at load; an expression's value
 is checked when each game starts. The most the zone can hold in any game, where it is known
 (the number; an expression's greatest value, where everything it reads declares its bounds:
-``Compiler.span``), bounds the zone's length for the cost model (``Names.zone_sizes``).
+``Compiler.span``), bounds the zone's length for the cost model (``Names.zone_sizes``); an
+expression whose value is known at load (``2 * 3``) is written in as its number.
 """
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def zone_caps(ctx, r) -> None:
         if len(ctx.diags) > before:
             continue
         span = ctx.compiler.span(tree)
+        if type(value) is not int and span is not None and span[0] == span[1] and type(span[0]) is int:
+            value = span[0]   # (the same in every game of the ruleset: "2 * 3", num_players of one count)
         most = value if type(value) is int else span[1] if span is not None and span[1] != float("inf") else None
         ctx.zone_caps[name] = value if type(value) is int else as_expr(value)
         r.zone_max[name] = fn

@@ -169,8 +169,8 @@ def state_from_json(rules, text: str):
         check(rules, d)
         S = from_dict(rules, d)
         rules.keep_sorted(S)
-        if rules.zone_max:   # (each zone within its max: engine/capacity.py)
-            _need(overfull(S) is None, str(overfull(S)))
+        over = overfull(S) if rules.zone_max else None   # (each zone within its max: engine/capacity.py)
+        _need(over is None, str(over))
         _recheck_decision(S, d["decision"])
     except _Bad as e:
         raise GameError(f"not a saved state of {rules.name}: {e}") from None
