@@ -27,8 +27,8 @@ WHAT = ("a zone's max is evaluated before the game's setup: it reads only params
 
 def zone_caps(ctx, r) -> None:
     """Compile every zone's ``max:``: ``ctx.zone_caps`` (zone -> its number, or its expression's
-    text: what the generated guards write, engine/capacity.py ``guard``), ``r.zone_max`` (zone -> f(S, None, None)),
-    ``r.zone_max_locs``, and the cost model's bounds (``ctx.names.zone_sizes``)."""
+    text: what the generated guards write, engine/capacity.py ``guard``), ``r.zone_max`` (zone ->
+    f(S, None, None)), ``r.zone_max_locs``, and the cost model's bounds (``ctx.names.zone_sizes``)."""
     r.zone_max, r.zone_max_locs = {}, {}
     for name, decl in ctx.zone_decl.items():
         if not isinstance(decl, dict) or decl.get("max") is None:
@@ -61,7 +61,7 @@ def zone_caps(ctx, r) -> None:
             ctx.names.zone_sizes[name] = max(0, int(most))
         started = sum(len(r.cards.by_component.get(c, ())) for c in decl.get("start") or ())
         if type(value) is int and started > value:
-            ctx.error(f"zone '{name}' starts with {started} cards, more than its max: {value}", path, "type",
+            ctx.error(f"zone '{name}' starts with {started} cards, more than its max: {value}", path, "capacity",
                       "raise max:, or start fewer cards here")
     if r.zone_max:
         ctx.names.namespace["_full"] = over
