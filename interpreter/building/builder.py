@@ -34,6 +34,7 @@ from ..mechanics.scoring import Scoring
 from ..mechanics.triggers import Triggers
 from .analysis import check_flow
 from .bounded import HEAVIEST, Bounded, order
+from .capped import start_warnings, zone_caps
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -90,6 +91,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.has_end_game = False  # set when an end_game effect is compiled
         self.shows = False         # set when a show effect is compiled (mechanics/show.py)
         self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
+        self.zone_caps: dict = {}   # zone -> its max: a number, or its expression's text (building/capped.py)
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, message, path, code="ruleset", hint=None, key=False, severity="error", offset=None, span=1):
@@ -356,6 +358,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.declare_counters(d.get("counters") or {}, r)
         self.declare_vars(d.get("vars") or {})
         self.check_defines(d.get("define") or {})
+        zone_caps(self, r)   # each zone's max: (before any expression reads a zone: its length bounded)
         self.triggers.declare_zones(d.get("triggers"))
         for name, spec in (d.get("effects") or {}).items():
             if name in EFFECT_KINDS or name in STEP_KINDS:
@@ -436,6 +439,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         r.zone_holds = self.zone_holds()
         r.zone_holds_declared = frozenset(z for z, d in self.zone_decl.items() if isinstance(d, dict) and "holds" in d)
         r.sorted_zones = tuple(z for z in self.names.zones if self.zone_sorted(z))
+        start_warnings(self, r)   # (a zone's max that refuses a game of the default values)
         r.effect_names = list(self.fx.named)
         if not any(x.severity == "error" for x in self.diags):
             check_flow(self, root, bool(d.get("end_when")) or self.has_end_game)

@@ -32,6 +32,7 @@ class Declarations:
     var_writers: list
     _started: dict
     zone_flows: set
+    zone_caps: dict
     error: Callable[..., None]
     warn: Callable[..., None]
     unknown: Callable[..., None]
@@ -306,6 +307,11 @@ class Declarations:
 
     def zone_sorted(self, name):
         return bool((self.zone_decl.get(name) or {}).get("sorted", False))
+
+    def zone_max(self, name):
+        """The zone's ``max:`` as the guards write it (engine/capacity.py ``guard``): its number, its
+        expression's text (evaluated for each game), or None (no max: no guard)."""
+        return self.zone_caps.get(name)
 
     def flows(self, src, dst, kept: bool = False) -> None:
         """Record that some step or effect may move cards from zone ``src`` to zone ``dst``

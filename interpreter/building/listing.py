@@ -126,6 +126,9 @@ def _elsewhere(rules):
         for j, piece in enumerate(p for p in req.pieces if not isinstance(p, str)):
             if _listable(piece.fn):
                 yield f"requirement_{k}_message_{j}", piece.fn
+    for zone, fn in getattr(rules, "zone_max", {}).items():   # (a zone's max: called by the guards that check it)
+        if _listable(fn):
+            yield f"max_{zone}", fn
     if _listable(rules.heuristic):
         yield "heuristic", rules.heuristic
     for name in rules.effect_names:   # declared effects, which effect lists call by name

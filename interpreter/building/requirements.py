@@ -34,7 +34,7 @@ def requirements(ctx, spec, r) -> tuple:
         before = len(ctx.diags)
         fn = ctx.expr(entry["if"], (*path, "if"), has_me=False, expect=BOOL)
         if len(ctx.diags) == before:
-            _stateless(ctx, fn, (*path, "if"))
+            stateless(ctx, fn, (*path, "if"))
         message = entry["message"]
         pieces = _pieces(ctx, message, (*path, "message"))
         failed = failed or len(ctx.diags) > before
@@ -95,7 +95,7 @@ def _placeholder(ctx, message: str, start: int, end: int, path) -> Placeholder |
     before = len(ctx.diags)
     fn = ctx.expr(" " * start + message[start:end], path, has_me=False)
     if len(ctx.diags) == before:
-        _stateless(ctx, fn, path)
+        stateless(ctx, fn, path)
     if len(ctx.diags) == before and not has_text(fn.type):
         ctx.error(f"a placeholder is written as text() writes it: {WRITES}, got {fn.type}", path, "type",
                   "a placeholder says one value: {count(L)}, {first(L)}..." if fn.type != ANY else None,
@@ -103,16 +103,17 @@ def _placeholder(ctx, message: str, start: int, end: int, path) -> Placeholder |
     return Placeholder(fn, fn.type == CARD, message[start:end].strip()) if len(ctx.diags) == before else None
 
 
-def _stateless(ctx, fn, path) -> None:
-    """An error at the first thing of the state ``fn`` reads, if it reads any."""
+def stateless(ctx, fn, path, thing: str = "a requirement", hint: str = STATE_HINT, code: str = "requires") -> None:
+    """An error at the first thing of the state ``fn`` (``thing``: a requirement, a zone's max)
+    reads, if it reads any: it is evaluated before the game's setup."""
     access = fn.access
     state = sorted(access.reads)
     if not state and not access.opaque and not access.calls:
         return
     what = f"{KINDS[state[0][0]]} '{state[0][1]}'" if state else "the game's state"
     offset = _name_offset(fn.tree, state[0][1].split(".")[0]) if state else None
-    ctx.error(f"a requirement is checked before the game's setup: it cannot read {what}", path, "requires",
-              STATE_HINT, offset=offset, span=len(state[0][1].split(".")[0]) if offset is not None else 1)
+    ctx.error(f"{thing} is checked before the game's setup: it cannot read {what}", path, code,
+              hint, offset=offset, span=len(state[0][1].split(".")[0]) if offset is not None else 1)
 
 
 def _name_offset(tree, name: str) -> int | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import loop as engine, requires as requirements, rng
+from . import capacity, loop as engine, requires as requirements, rng
 from ..errors import UsageError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
@@ -74,6 +74,8 @@ class Ruleset:
     zone_holds: dict               # zone -> the components it can hold (determinization deals by it)
     zone_holds_declared: frozenset # zones whose `holds:` is declared, not inferred
     sorted_zones: tuple            # zones kept in card order
+    zone_max: dict                 # zone -> its max: f(S, None, None), the most cards an instance holds (engine/capacity.py)
+    zone_max_locs: dict            # zone -> where its max: is written
     card_zones: tuple              # zones owned by each card (copied at clone, not on write)
     shown_labels: dict             # a long public zone's labels while its cards stay (engine/observation.py)
     board: dict                    # a board's positions and neighbours, for viewers (mechanics/board.py)
@@ -215,6 +217,8 @@ class Ruleset:
         if start is None:
             members = self.team_members(players)
             requirements.check(self, players, params, options, members)   # (a start kept: met)
+            if self.zone_max:   # (each zone's max a whole number, its start cards within it)
+                capacity.starts(self, requirements.Seats(self, players, params, options, members))
             if key is UNSET or self.probes is not None or not KEEP_STARTS:   # (coverage counts each game's evaluations)
                 return params, options, members
             if given:

@@ -169,6 +169,7 @@ class Names:
     param_spans: dict = field(default_factory=dict)   # a number parameter -> (least, greatest) it can be in a game
     attr_sizes: dict = field(default_factory=dict)    # a card attribute of lists -> the longest of them
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
+    zone_sizes: dict = field(default_factory=dict)  # zone -> the most cards its max: lets it hold in any game
     string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
     str_concat: bool = False                        # some expression joins strings (then strings are unbounded)
     recorded: dict = field(default_factory=dict)   # shared zone -> its code in S.at, the record of each card's zone
@@ -443,6 +444,8 @@ class NameNodes(PostfixNodes):
         kind, table = "z" if is_zone else "c", None
         if base is None:
             (self.access.write if self.lvalue else self.access.read)(kind, name)
+        if is_zone and node is not None and name in names.zone_sizes:   # (its max: lets it hold no more)
+            self.sized(node, names.zone_sizes[name])
         if base is None and self.lvalue and (owner != "card" if is_zone else owner != "none"):
             base = writable(name, is_zone, self.writes)   # the target of a write: this state's own list
             if self.writes is not None:   # (owned from the function's top: the plain table)

@@ -17,6 +17,7 @@ from ..expr.code import Const, shape
 from ..expr.parser import as_expr, bare_name
 from ..expr.types import BOOL, CARD, INT, PLAYER, is_list, list_of
 from ..expr.cdialect import list_take, sorted_put, sorted_take, sorted_take_inline
+from ..engine.capacity import guard
 from ..expr.names import VIEWS, item_read, record_writable, state_add, state_read, zone_ref
 from .base import effect_kind
 from .contract import Key, players_key
@@ -158,6 +159,8 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
         em.line(f"{d}.append({one})")
     else:
         put(fx, em, d, cs, dname)
+    for line in guard(fx.ctx.zone_max(dname), dname, d):
+        em.line(line)
     recorded = fx.ctx.names.recorded
     if sname in recorded or dname in recorded:   # each card's zone, where the rules ask it
         at, to = record_writable(fx.ctx.compiler.writes), recorded.get(dname, 0)
@@ -241,6 +244,8 @@ def e_deal(fx, em, spec, path, locals, has_me):
         em.line(f"        {np} = len({w})")
         em.line(f"        for _j, _p in enumerate({w}):")
         em.line(f"            {zone}[_p].extend({d}[_j::{np}])")
+        for line in guard(fx.ctx.zone_max(to), to, f"{zone}[_p]", "            "):
+            em.line(line)
         em.line("else:")
         pad = "    "
     # a round deals at least one card while the source lasts: no more rounds than its cards
@@ -249,6 +254,8 @@ def e_deal(fx, em, spec, path, locals, has_me):
     em.line(f"{pad}        if {s}:")
     em.line(f"{pad}            _x = {s}.pop()")
     em.line(f"{pad}            {zone}[{key}].append(_x)")
+    for line in guard(fx.ctx.zone_max(to), to, f"{zone}[{key}]", f"{pad}            "):
+        em.line(line)
     em.line(f"{pad}            if {state_read('kn')} is not None: _know(S, (_x,), {sname!r}, {sowner[0] if sowner else None}, "
             f"{to!r}, {key})")
     event = (f"{{'ev': 'deal', 'from': {sname!r}, {owner_key('from', sowner)}'to': {to!r}, 'to_owner': {key}, "
@@ -320,6 +327,8 @@ def e_gather(fx, em, spec, path, locals, has_me):
             em.line(f"for _h in [_h for _h in {fx.writable(zname)} if _h and _h is not {d}]: {d}.extend(_h); _h.clear()")
         else:   # (filter(None, ...) skips the empty ones in C)
             em.line(f"for _h in filter(None, {fx.writable(zname)}): {d}.extend(_h); _h.clear()")
+    for line in guard(fx.ctx.zone_max(dname), dname, d):
+        em.line(line)
     count_cards(em, f"len({d}) - {n0}")
     gathered = [z for z in froms if isinstance(z, str) and z in fx.ctx.names.zones]
     came = None

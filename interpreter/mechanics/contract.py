@@ -112,6 +112,12 @@ ZONE_KEYS: tuple[Key, ...] = (
         "The components whose cards this zone can ever hold: a determinization (docs/agents.md) deals only "
         "those into it, and validate --playouts checks it; without it, inferred from the start cards and "
         "the moves that can bring cards into it.", json=_NAMES),
+    Key("max", "integer, or expression of parameters",
+        "The most cards one instance of it may hold: a move, deal, gather, pick, pass or trick that puts more "
+        "in stops the game with an error naming it, a saved or patched state holding more is refused, and "
+        "the cost model counts it as holding no more. An expression (params.NAME, num_players) is evaluated "
+        "as each game starts; start: cards over it refuse the game (over a max known at load: an error there).",
+        json={"type": ["integer", "string"], "minimum": 0}),
     _DOC, _TITLE)
 
 COUNTER_KEYS: tuple[Key, ...] = (
@@ -288,6 +294,7 @@ class BuildContext(Protocol):
     def zone_owner_fn(self, value, path, locals=..., any_owner: bool = ...) -> Any: ...
     def zone_name(self, value) -> Any: ...
     def zone_sorted(self, name) -> bool: ...
+    def zone_max(self, name) -> Any: ...   # its max: as guards write it (engine/capacity.py), or None
     def owned_zone(self, value, path) -> Any: ...
     def shared_zone(self, value, path) -> Any: ...
     def flows(self, src, dst) -> None: ...

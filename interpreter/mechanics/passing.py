@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..expr.types import CARD, INT, PLAYER
 from ..expr.cdialect import list_take
 from ..expr.names import item_read, own_call, state_add, state_read, state_write, zone_ref
+from ..engine.capacity import check
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
@@ -44,6 +45,7 @@ class Pass(Step):
     count: ExprFn               # cards each giver passes
     who: ExprFn                 # the givers
     sorted_into: bool           # into is kept in card order
+    into_max: int | str | None  # into's max: (engine/capacity.py), or None
     notify: bool                # into has enter triggers
     by_team: bool               # the giving zone is a team's
     unique_labels: bool         # no two cards share a label: a hand's cards are its options
@@ -59,6 +61,7 @@ class Pass(Step):
         step.who = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=scope.has_me, expect="list")
         step.prompt = str(main.get("prompt", "pass"))
         step.sorted_into = ctx.zone_sorted(step.into)
+        step.into_max = ctx.zone_max(step.into)
         step.notify = step.into in ctx.triggers.enter
         step.by_team = ctx.names.zones.get(step.zone) == "team"   # (the giving zone is a team's)
         step.unique_labels = ctx.unique_labels
@@ -158,6 +161,8 @@ class Pass(Step):
         put = insort if self.sorted_into else list.append
         for giver, to, card in pending:
             put(zone[S.tm[to]] if by_team else zone[to], card)
+            if self.into_max is not None:
+                check(S, self.into, zone[S.tm[to]] if by_team else zone[to])
             if notify:
                 S.rules.triggers.entered(S, self.into, S.tm[to] if by_team else to, by_team, [card], to)
             if S.kn is not None:   # the giver knows where it went (engine/knowledge.py)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.types import CARD, INT, list_of
 from ..expr.cdialect import list_take
 from ..expr.names import own_call, state_read, state_write
+from ..engine.capacity import guard
 from ..engine.knowledge import know
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
@@ -59,6 +60,7 @@ class Pick(Step):
     src_name: str
     dst_name: str
     dst_sorted: bool                    # dst is kept in card order
+    dst_max: int | str | None           # dst's max: (engine/capacity.py guard), or None
     dst_owner: Callable[..., Any]       # zone_owner_fn: f(S, me, L) -> (owner, ...)
     src_at: Callable[..., Any]
     dst_at: Callable[..., Any]
@@ -78,6 +80,7 @@ class Pick(Step):
         s.dst = ctx.zone_ref(main.get("to"), (*p, "to"), _LOCALS)
         s.dst_name = ctx.zone_name(main.get("to"))
         s.dst_sorted = ctx.zone_sorted(s.dst_name)
+        s.dst_max = ctx.zone_max(s.dst_name)
         s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
         # for the events: each zone's name and owner (a card-owned zone's card too)
         s.src_name = ctx.zone_name(main.get("from"))
@@ -173,7 +176,8 @@ class Pick(Step):
                  f"        {own_call(self.dst.zone)}",
                  f"    {list_take(f'{src}(S, who, L)', 'card')}",
                  f"    dst = {dst}(S, who, L)",
-                 f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)"]
+                 f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)",
+                 *guard(self.dst_max, self.dst_name, "dst", "    ", g)]
         if self.notify:   # (specialised: asked only for a card that may fire a hook, decided per card)
             pad = "    " if self.live is None or g.plain else "        "
             lines += [*([f"    if card in {g.fn(self.live)}:"] if pad != "    " else []),

@@ -29,6 +29,7 @@ from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.cdialect import list_take
 from ..expr.names import item_read, owning, state_add, state_read, state_write, zone_ref
+from ..engine.capacity import guard
 from ..engine.knowledge import know
 from .base import Step, step_kind
 from .contract import Key, players_key
@@ -116,6 +117,8 @@ class Tricks(Step):
     notify_table: bool                      # the table (collect) zone has enter triggers
     notify_collect: bool
     collect_sorted: bool                    # the collect zone is kept in card order
+    table_max: int | str | None             # the table's and the collect zone's max: (engine/capacity.py guard)
+    collect_max: int | str | None
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
@@ -144,6 +147,7 @@ class Tricks(Step):
         s.notify_table = s.table in ctx.triggers.enter
         s.notify_collect = s.collect in ctx.triggers.enter
         s.collect_sorted = bool(s.collect) and ctx.zone_sorted(s.collect)
+        s.table_max, s.collect_max = ctx.zone_max(s.table), ctx.zone_max(s.collect)
         s.follow_runs = _runs(s.follow) if ctx.zone_sorted(s.hand) else None
         if bare_name(s.players.tree) == "players" and ctx.names.max_players <= MAX_ROTATED:
             s.rotations = rotations(ctx.names.max_players)
@@ -286,7 +290,7 @@ class Tricks(Step):
         elif self.follow is not None:
             lines += ["    void = False", "    if table:",
                       f"        void = {g.key(self.follow, 'card', 'table[0]')} != {g.key(self.follow, 'table[0]', 'table[0]')}"]
-        lines.append("    table.append(card)")
+        lines += ["    table.append(card)", *guard(self.table_max, self.table, "table", "    ", g)]
         if self.notify_table:
             lines.append(f"    {state_read('rules')}.triggers.entered(S, {self.table!r}, None, False, [card], player)")
         lines += [f"    if frame[{PLAYED}] is not None:   # (None: the order's seats up to the position played)",
@@ -377,7 +381,7 @@ class Tricks(Step):
                   f"    win_card = {item_read('table', 'best')}",
                   "    table.clear()",
                   f"    zone = {zone_ref(self.collect)}[{owner}]",
-                  "    zone.extend(cards)"]
+                  "    zone.extend(cards)", *guard(self.collect_max, self.collect, "zone", "    ", g)]
         if self.collect_sorted:
             lines.append("    zone.sort()")
         if self.notify_collect:

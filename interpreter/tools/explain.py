@@ -228,6 +228,10 @@ def _zones(ex, rules, zones):
             notes.append("starts with " + ", ".join(str(s) for s in decl["start"]))
         if decl.get("sorted"):
             notes.append("kept sorted")
+        if decl.get("max") is not None:   # (a number, or an expression of the parameters: in words)
+            cap = decl["max"]
+            notes.append(f"holds at most {cap if type(cap) is int else ex.ph.phrase(str(cap))} "
+                         f"card{'' if cap == 1 else 's'}{'' if decl.get('owner', 'none') == 'none' else ' each'}")
         if _note(ex, "zones", name, decl):
             notes.append(_note(ex, "zones", name, decl))
         rows.append([_named(name, decl), OWNER.get(decl.get("owner", "none"), decl.get("owner")),

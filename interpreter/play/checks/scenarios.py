@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...engine import loop as engine
+from ...engine.capacity import overfull
 from ...engine.layout import reindex
 from ...engine.values import var_problem
 from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
@@ -405,6 +406,9 @@ def patch(S, spec: dict) -> None:
             if home is not None and home not in patched:
                 S.z[home].append(c)
         rules.keep_sorted(S)   # a zone declared sorted stays in card order, whatever the patch listed
+        over = overfull(S)   # a zone's max: holds in a patched state as in a loaded one
+        if over is not None:
+            raise UsageError(f"patch: {over[len('zones.'):]}")
         reindex(S)   # (each card's zone, where the ruleset records it: written in place above)
     for name, value in (spec.get("counters") or {}).items():
         if name not in S.c:
