@@ -3,7 +3,7 @@
 and everyone's after it, on the state or on a clone of it, finds them as they were, and can
 not change them. A question may offer a list the state keeps (a zone, a view such as Mister
 Diamond's hidden positions) which the answer then writes in place: the options handed over must
-not be that list (docs/performance.md "Tried and dropped": the options copied to a tuple)."""
+not be that list (docs/performance.md "Tried and dropped": a question's options handed over)."""
 from __future__ import annotations
 
 import random
