@@ -16,7 +16,12 @@ same decisions a game; a variant that does not is reported and not counted). The
 - ``tests``: every test of the budget (``if S.steps > n``);
 - ``budget``: both;
 - ``hooks``: the tests of the event record, the knowledge record and copy-on-write
-  (``S.ev``, ``S.kn``, ``S.sh``: none is on in these games, so the lines they guard never run).
+  (``S.ev``, ``S.kn``, ``S.sh``: none is on in these games, so the lines they guard never run);
+- ``knowledge``: the knowledge record's tests alone (``S.kn``), each followed by the event
+  record's at a move: the bound of what one test for the two at a move could spare;
+- ``tuple``: the options of a question copied to a tuple (``S.dec = (seat, tuple(options))``),
+  the list handed over as it is: the bound of what a question handing over its options could
+  spare (unsafe: a reader keeping the options would see the list change).
 
 Counted as benchmarks/instructions.py counts (``per_game``): a child with N games less one with
 none, divided by N, each variant with its own pair of children (its module compiled in both).
@@ -42,6 +47,8 @@ PARTS = {
     "budget": ((r"S\.steps \+= [^\n;]+", "pass"), (r"if S\.steps > \d+:", "if False:")),
     "hooks": ((r"if S\.ev is not None", "if False"), (r"if S\.kn is not None", "if False"),
               (r"if S\.sh:", "if False:")),
+    "knowledge": ((r"if S\.kn is not None", "if False"),),
+    "tuple": ((r"S\.dec = \((\w+), tuple\((\w+)\)\)", r"S.dec = (\1, \2)"),),
 }
 
 PATCH = """
