@@ -24,19 +24,16 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 
         hand where quality in sums(market, by: quality)
 
-``groups(LIST, by: KEY)``
-    The elements of LIST grouped by KEY, as ``list[list[T]]``, in order of first
-    appearance. It compares elements with one another without nesting two ``where``
-    (whose ``it`` would be the inner element):
-
-        map(groups(hand, by: quality) where count(it) >= 3, to: first(it).quality)
+(``groups(LIST, by: KEY)``, which a market's rules use too, is in groups.py.)
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from lark import Tree
 
-from ..expr.builtins import call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
-from ..expr.code import KeyLookup, shape
+from ..expr.builtins import ASKED, call_args, check_arity, key_fn, keyed_arg, list_arg, looked_up, register_builtin
+from ..expr.named import element_names
 from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
@@ -47,6 +44,12 @@ MAX_GROUPS = 400          # distinct elements combos() considers (the backtracki
 MAX_SUM = 100_000         # the largest total sums() tracks, and combos() reaches by bitset
 MAX_SEARCH = 200_000      # branches combos() may try when totals are too large for a bitset
 _ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
+# the work sums() is weighed (sums_work; docs/reference.md "Limits"), in the cost model's operations
+# (one: an element a filter's test runs on, about 5 ns here); each measured with room to spare
+VALUE_WORK = 20      # a value's turn of the loop, beyond its by: (measured 8 to 20)
+BITS_PER_OP = 128    # bits of a bitset an operation shifts, ors or masks (measured 200 to 300)
+TOTAL_WORK = 32      # a total found in the bitset's digits and listed (measured 4 to 28)
+_INF = float("inf")
 
 
 def _combos(S, items, key, total, cards: bool):
@@ -228,7 +231,7 @@ def _sum_bits_of(items, weights) -> int:
 def _weights(c, key: str) -> str | None:
     """The name of the weights table of a key ``_lookup(A_attr)`` (made once per ruleset), or
     None for any other key."""
-    looked = _looked_up(key)
+    looked = looked_up(key)
     table = None if looked is None or not looked.startswith("A_") else c.names.namespace.get(looked)
     if type(table) is not tuple:
         return None
@@ -242,13 +245,6 @@ def weights_of(table: tuple) -> tuple:
     """An attribute's table with each value that no sum or set takes (not a whole number from
     1 to MAX_SUM) written as 0."""
     return tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
-
-
-def _looked_up(key: str) -> str | None:
-    """The table a key function only looks up by the element (``_lookup(T)``, builtins.key_fn,
-    as its shape says: expr/code.py), or None for any other key."""
-    s = shape(key)
-    return s.table if isinstance(s, KeyLookup) else None
 
 
 def _sums(items, key):
@@ -265,11 +261,21 @@ def _sums_of_bits(bits: int) -> list:
     out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
     if out is None:
         digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
-        out = [t for t, d in enumerate(digits) if d == "1" and t]
+        if digits.count("1", 1) * 3 > len(digits):   # many totals: every digit picked or not in C
+            out = list(compress(range(1, len(digits)), digits.encode().translate(_BIT_VALUES)[1:]))
+        else:   # few: found one after the other (the work is the totals', the digits scanned in C)
+            out, find = [], digits.find
+            t = find("1", 1)
+            while t > 0:
+                out.append(t)
+                t = find("1", t + 1)
         if len(_SUMS_OF_BITS) >= 4096:
             _SUMS_OF_BITS.clear()
         _SUMS_OF_BITS[bits] = out
     return out[:]
+
+
+_BIT_VALUES = bytes.maketrans(b"01", b"\0\1")   # (a binary digit's character -> its value)
 
 
 def _has_sum(bits: int, x) -> bool:
@@ -289,34 +295,6 @@ def _has_sum(bits: int, x) -> bool:
 _SUMS_OF_BITS: dict = {}    # reachable-sums bitset -> the sorted totals
 
 
-def _groups(items, key):
-    out: dict = {}
-    for x in items:
-        k = key(x)
-        try:
-            out.setdefault(k, []).append(x)
-        except TypeError:                       # an unhashable key (a list): compare by value
-            out.setdefault(repr(k), []).append(x)
-    return list(out.values())
-
-
-def _groups_by(items, table):
-    """_groups() for a key that only looks a table up by the element (an attribute): the same
-    groups, without a key call an element."""
-    out: dict = {}
-    try:
-        for x in items:
-            k = table[x]
-            group = out.get(k)
-            if group is None:
-                out[k] = [x]
-            else:
-                group.append(x)
-    except TypeError:   # an unhashable value (or a lookup that fails): the general way says which
-        return _groups(items, table.__getitem__)
-    return list(out.values())
-
-
 def b_combos(c, n, scope, args, kw):
     check_arity(n, args, kw, "combos", 1, kw=("by", "total"))
     for k in ("by", "total"):
@@ -328,7 +306,7 @@ def b_combos(c, n, scope, args, kw):
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
     key = key_fn(var, s, c.plain)
-    table = _looked_up(key)
+    table = looked_up(key)
     weights = _weights(c, key)
     innered(c, n, deepest(c, [(args[0], typ)]))   # (a set: some of the list's elements)
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
@@ -352,23 +330,57 @@ def _sums_args(c, n, scope, args, kw):
 def b_sums(c, n, scope, args, kw):
     src, key, typ = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
-    c.sized(n, sums_bound(c.size(args[0]), _attribute_weights(c, typ, kw.get("by"))))
+    items, largest = c.size(args[0]), _largest(c, typ, kw.get("by"), args[0])
+    c.sized(n, sums_bound(items, largest))
+    c.add_cost(sums_work(items, largest, listed=not c.fact(n, ASKED)), n,
+               f"sums() of up to {items:,} values of up to {largest:,}: the bitset of their totals")
     return (f"_sums({src}, {key})" if weights is None else f"_sums_by({src}, {weights})"), list_of(INT)
 
 
-def sums_bound(items: int, weights: tuple | None) -> int:
-    """The most totals sums() returns of a list of ``items`` values: distinct whole numbers
-    from 1 to MAX_SUM, one per non-empty sub-multiset at most (2^items - 1), and none past
-    ``items`` times the largest weight when the values are an attribute's (``weights``)."""
+def sums_bound(items: int, largest: int) -> int:
+    """The most totals sums() returns of a list of ``items`` values none of which it takes past
+    ``largest``: distinct whole numbers from 1 to MAX_SUM, one per non-empty sub-multiset at
+    most (2^items - 1), and none past ``items`` times the largest value."""
     most = MAX_SUM if items >= 17 else min(MAX_SUM, 2 ** items - 1)
-    return min(most, items * max(weights, default=0)) if weights is not None else most
+    return min(most, items * largest)
 
 
-def _attribute_weights(c, typ: str, by) -> tuple | None:
-    """The weights of the card attribute that ``by:`` names bare over a list of cards (None:
-    any other by:), read off the tree: the reference compile bounds sums() as the optimised."""
+def sums_work(items: int, largest: int, listed: bool) -> int:
+    """The most operations sums() of a list of ``items`` values none of which it takes past
+    ``largest`` does beyond its by: (_sum_bits): a value's turn (VALUE_WORK), and its shift and
+    or of the bitset of the totals so far, as wide as they reach (up to 64 values unmasked, the
+    mask after them; beyond 64 values kept to MAX_SUM bits and masked at each), BITS_PER_OP bits
+    an operation; ``listed``: the bitset's digits scanned (a quarter of an operation each) and
+    each total it can return listed, TOTAL_WORK each (``x in sums(...)``, a bit test, lists none:
+    _sums_of_bits)."""
+    v, short = min(max(largest, 0), MAX_SUM), min(items, 64)
+    shifted = v * short * (short + 1) + short * v       # (two passes of widths v, 2v, ..., then the mask)
+    if items > 64:
+        under = min(items, MAX_SUM // v) if v else items   # (values before the totals reach MAX_SUM)
+        shifted = max(shifted, 3 * (v * under * (under + 1) // 2 + (items - under) * MAX_SUM + items * v))
+    work = items * VALUE_WORK + shifted // BITS_PER_OP
+    return work + min(MAX_SUM, items * v) // 4 + sums_bound(items, v) * TOTAL_WORK if listed else work
+
+
+def _largest(c, typ: str, by, coll) -> int:
+    """The largest value sums() of a list of type ``typ`` takes (it takes none past MAX_SUM): of
+    a card attribute ``by:`` reads of the element (of list ``coll``), its largest whole value; of
+    a ``by:`` whose values the ruleset bounds (a parameter's max:, a literal...: its span,
+    operators.py), its greatest."""
+    weights = _attribute_weights(c, typ, by, coll)
+    if weights is not None:
+        return max(weights, default=0)
+    span = c.span(by) if by is not None else None
+    top = span[1] if span is not None else _INF
+    return MAX_SUM if top >= MAX_SUM else max(0, int(top))
+
+
+def _attribute_weights(c, typ: str, by, coll) -> tuple | None:
+    """The weights of the card attribute that ``by:`` reads of the element of a list of cards
+    (``coll``), bare or of a name it goes by (None: any other by:), read off the tree: the
+    reference compile bounds sums() as the optimised."""
     target = by.children[0] if isinstance(by, Tree) and by.data == "attr" else None
-    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "it":   # (by: it.rank)
+    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in ("it", *element_names(coll)):   # (it.rank)
         by = Tree("name", [by.children[1]])
     attr = str(by.children[0]) if isinstance(by, Tree) and by.data == "name" else None
     table = c.names.namespace.get(f"A_{attr}") if elem(typ) == CARD and attr in c.names.attrs else None
@@ -381,19 +393,6 @@ def m_sums(c, n, scope):
     src, key, _ = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
     return "_has_sum", (f"_sum_bits({src}, {key})" if weights is None else f"_sum_bits_of({src}, {weights})")
-
-
-def b_groups(c, n, scope, args, kw):
-    check_arity(n, args, kw, "groups", 1, kw=("by",))
-    if "by" not in kw:
-        raise ExprError("groups() needs by:", offset_of(n), code="arity")
-    src, typ = list_arg(c, scope, args[0], "groups")
-    var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
-    key = key_fn(var, s, c.plain)
-    table = _looked_up(key)
-    c.sized(n, c.size(args[0]))   # (no more groups than elements)
-    innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)
-    return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 
 def v_combos(V, args, kwargs):
@@ -449,4 +448,3 @@ register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)
-register_builtin("groups", b_groups, {"_groups": _groups, "_groups_by": _groups_by})
