@@ -238,7 +238,7 @@ def test_groups_by_an_attribute_gives_the_general_answer():
     its order: values that compare equal (1, 1.0, yes) are one group, none is a value, an
     unhashable value goes the general way (by its text), a failing lookup raises the same error."""
     import random
-    from interpreter.mechanics.groups import _groups, _groups_by
+    from interpreter.mechanics.market import _groups, _groups_by
     rnd = random.Random(3)
     pool = [1, 2, 3, 1.0, True, False, None, "a", "b", 0]
     for _ in range(300):

@@ -48,13 +48,6 @@ def key_fn(var: str, src: str, plain: bool = False) -> str:
     return code(f"_lookup({table})", KeyLookup(table)) if table is not None else f"lambda {var}: {src}"
 
 
-def looked_up(key: str) -> str | None:
-    """The table a key function only looks up by the element (``_lookup(T)``, builtins.key_fn,
-    as its shape says: expr/code.py), or None for any other key."""
-    s = shape(key)
-    return s.table if isinstance(s, KeyLookup) else None
-
-
 def _key_table(var: str, src: str, plain: bool) -> str | None:
     """The table key_fn looks the element up in (None: it writes a lambda)."""
     return None if plain else lookup_table(src, var, attributes_or_bound=True)
@@ -423,7 +416,8 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
     removing duplicates). ``member(compiler, node, scope) -> (test, source)``: how to answer
     ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
     ``x in f(...)`` for every x (the call node ``x in`` reads has the fact ``ASKED``, in the
-    reference compile too, so that ``build`` may weigh only the test). ``vocabulary(domains, args, kwargs) -> labels | None``: the
+    reference compile too, so that ``build`` may weigh only the test).
+    ``vocabulary(domains, args, kwargs) -> labels | None``: the
     labels of every list it can return (the fixed action space of a choice among them,
     adapters/actions.py). ``sees_state``: its code hands the state to a helper that may read or
     change any zone, counter or variable (expr/access.py: opaque); None: whenever one of its

@@ -11,7 +11,7 @@ from .base import STEP_KINDS, Step, Sequence, StepScope, step_kind
 from . import counters, variables, cards, show  # noqa: F401  (registration: the effect kinds)
 from . import flow, choose, branch, pick, passing, tricks  # noqa: F401  (registration)
 from . import board, skill, dexterity  # noqa: F401  (registration: board:, neighbors(), skill(), attempt)
-from . import market, groups  # noqa: F401  (registration: combos(), sums(); groups())
+from . import market  # noqa: F401  (registration: combos(), sums(), groups())
 from . import grid, pay, tracks  # noqa: F401  (registration: grid, pay, advance, grid_neighbours())
 
 __all__ = ["STEP_KINDS", "Step", "Sequence", "StepScope", "step_kind"]

@@ -24,7 +24,12 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 
         hand where quality in sums(market, by: quality)
 
-(``groups(LIST, by: KEY)``, which a market's rules use too, is in groups.py.)
+``groups(LIST, by: KEY)``
+    The elements of LIST grouped by KEY, as ``list[list[T]]``, in order of first
+    appearance. It compares elements with one another without nesting two ``where``
+    (whose ``it`` would be the inner element):
+
+        map(groups(hand, by: quality) where count(it) >= 3, to: first(it).quality)
 """
 from __future__ import annotations
 
@@ -32,12 +37,14 @@ from itertools import compress
 
 from lark import Tree
 
-from ..expr.builtins import ASKED, call_args, check_arity, key_fn, keyed_arg, list_arg, looked_up, register_builtin
+from ..expr.builtins import ASKED, call_args, check_arity, key_fn, keyed_arg, list_arg, register_builtin
+from ..expr.code import KeyLookup, shape
 from ..expr.named import element_names
 from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
+from .market_actions import v_combos
 
 MAX_COMBOS = 10_000       # the most sets combos() returns
 MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
@@ -231,7 +238,7 @@ def _sum_bits_of(items, weights) -> int:
 def _weights(c, key: str) -> str | None:
     """The name of the weights table of a key ``_lookup(A_attr)`` (made once per ruleset), or
     None for any other key."""
-    looked = looked_up(key)
+    looked = _looked_up(key)
     table = None if looked is None or not looked.startswith("A_") else c.names.namespace.get(looked)
     if type(table) is not tuple:
         return None
@@ -245,6 +252,13 @@ def weights_of(table: tuple) -> tuple:
     """An attribute's table with each value that no sum or set takes (not a whole number from
     1 to MAX_SUM) written as 0."""
     return tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
+
+
+def _looked_up(key: str) -> str | None:
+    """The table a key function only looks up by the element (``_lookup(T)``, builtins.key_fn,
+    as its shape says: expr/code.py), or None for any other key."""
+    s = shape(key)
+    return s.table if isinstance(s, KeyLookup) else None
 
 
 def _sums(items, key):
@@ -295,6 +309,34 @@ def _has_sum(bits: int, x) -> bool:
 _SUMS_OF_BITS: dict = {}    # reachable-sums bitset -> the sorted totals
 
 
+def _groups(items, key):
+    out: dict = {}
+    for x in items:
+        k = key(x)
+        try:
+            out.setdefault(k, []).append(x)
+        except TypeError:                       # an unhashable key (a list): compare by value
+            out.setdefault(repr(k), []).append(x)
+    return list(out.values())
+
+
+def _groups_by(items, table):
+    """_groups() for a key that only looks a table up by the element (an attribute): the same
+    groups, without a key call an element."""
+    out: dict = {}
+    try:
+        for x in items:
+            k = table[x]
+            group = out.get(k)
+            if group is None:
+                out[k] = [x]
+            else:
+                group.append(x)
+    except TypeError:   # an unhashable value (or a lookup that fails): the general way says which
+        return _groups(items, table.__getitem__)
+    return list(out.values())
+
+
 def b_combos(c, n, scope, args, kw):
     check_arity(n, args, kw, "combos", 1, kw=("by", "total"))
     for k in ("by", "total"):
@@ -306,7 +348,7 @@ def b_combos(c, n, scope, args, kw):
     tsrc, ttype = c.node(kw["total"], scope)
     c.expect_type(ttype, NUM, kw["total"])
     key = key_fn(var, s, c.plain)
-    table = looked_up(key)
+    table = _looked_up(key)
     weights = _weights(c, key)
     innered(c, n, deepest(c, [(args[0], typ)]))   # (a set: some of the list's elements)
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
@@ -395,51 +437,17 @@ def m_sums(c, n, scope):
     return "_has_sum", (f"_sum_bits({src}, {key})" if weights is None else f"_sum_bits_of({src}, {weights})")
 
 
-def v_combos(V, args, kwargs):
-    """The labels of every set combos() can return: the multisets of the cards the list can hold
-    whose ``by`` attribute adds up to a total ``total`` can take (adapters/actions.py)."""
-    by, total = kwargs.get("by"), kwargs.get("total")
-    if not args or by is None or total is None or getattr(by, "data", None) != "name":
-        return None
-    cards, totals = V.elems(args[0]), V.dom(total)
-    attr = str(by.children[0])
-    table = V.rules.attr_tables.get(attr)
-    if cards is None or totals is None or table is None:
-        return None
-    groups: dict = {}
-    labels = V.rules.card_labels
-    for c in cards:
-        v = table[c]
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
-            g = groups.setdefault(labels[c], [v, labels[c], 0])
-            g[2] += 1
-    ordered = sorted((tuple(g) for g in groups.values()), key=lambda g: (-g[0], g[1]))   # as _combos walks them
-    whole = {int(t) for t in totals if isinstance(t, (int, float)) and not isinstance(t, bool) and t > 0
-             and float(t).is_integer()}
-    if not all(isinstance(g[0], int) for g in ordered) or len(whole) != len(totals - {None}):
-        return None
-    return ["+".join(m) for m in multisets(ordered, whole)]
-
-
-def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
-    """Every multiset of ``groups`` ((value, label, copies), in the order combos() takes them)
-    whose values add up to one of ``totals``, as lists of labels in combos()' order."""
-    out: list = []
-    target = max(totals) if totals else 0
-
-    def walk(i, total, taken):
-        if i == len(groups):
-            if total in totals and taken:
-                out.append(taken)
-            return
-        if len(out) > limit:
-            return
-        v, label, copies = groups[i]
-        for k in range(min(copies, (target - total) // v), -1, -1):   # more of the larger values first
-            walk(i + 1, total + k * v, taken + [label] * k)
-
-    walk(0, 0, [])
-    return out
+def b_groups(c, n, scope, args, kw):
+    check_arity(n, args, kw, "groups", 1, kw=("by",))
+    if "by" not in kw:
+        raise ExprError("groups() needs by:", offset_of(n), code="arity")
+    src, typ = list_arg(c, scope, args[0], "groups")
+    var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
+    key = key_fn(var, s, c.plain)
+    table = _looked_up(key)
+    c.sized(n, c.size(args[0]))   # (no more groups than elements)
+    innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)
+    return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
 
 register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by},
@@ -448,3 +456,4 @@ register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_
 register_builtin("sums", b_sums, {"_sums": _sums, "_sum_bits": _sum_bits, "_has_sum": _has_sum,
                                   "_sums_by": _sums_by, "_sum_bits_of": _sum_bits_of},
                  distinct=True, member=m_sums)
+register_builtin("groups", b_groups, {"_groups": _groups, "_groups_by": _groups_by})
