@@ -367,6 +367,7 @@ VOCABULARIES: dict = {"subsets": v_subsets}   # built-in -> fn(domains, args, kw
 
 
 MEMBERSHIP: dict = {}            # built-in -> fn(compiler, call node, scope) -> (test helper, source of its set)
+ASKED = "asked"   # (the fact of a call node of MEMBERSHIP's that is ``x in`` its list: no list is built)
 SEES_STATE: set = set()          # built-ins whose code hands the state to a helper that may touch any name
 WALKS: set = set()               # built-ins whose code calls a helper a mechanic added (one that walks a list)
 
@@ -401,7 +402,9 @@ def register_builtin(name: str, build, helpers: dict | None = None, distinct: bo
     ``distinct``: its list never holds two values with the same label (a choose over it skips
     removing duplicates). ``member(compiler, node, scope) -> (test, source)``: how to answer
     ``x in f(...)`` without building the list: ``test(value of source, x)`` must equal
-    ``x in f(...)`` for every x. ``vocabulary(domains, args, kwargs) -> labels | None``: the
+    ``x in f(...)`` for every x (the call node ``x in`` reads has the fact ``ASKED``, in the
+    reference compile too, so that ``build`` may weigh only the test).
+    ``vocabulary(domains, args, kwargs) -> labels | None``: the
     labels of every list it can return (the fixed action space of a choice among them,
     adapters/actions.py). ``sees_state``: its code hands the state to a helper that may read or
     change any zone, counter or variable (expr/access.py: opaque); None: whenever one of its

@@ -426,13 +426,13 @@ class Compiler(NameNodes, OperatorNodes):
                 and not any(v in src.uses for v in self._varying)
                 and not any(var in src.uses for var, _ in scope.elements))
 
-    def add_cost(self, operations: int, node) -> None:
+    def add_cost(self, operations: int, node, why: str = "nested filters over long lists") -> None:
         """Count work a construct does beyond one operation (joining two lists copies both)."""
         self.cost += self._mult * operations
         self.spent += self._mult * operations
         if self.cost > MAX_COST:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
-                            "(nested filters over long lists); simplify it", offset_of(node), code="limit")
+                            f"({why}); simplify it", offset_of(node), code="limit")
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
     def size(self, n) -> int:

@@ -33,21 +33,31 @@ see docs/mechanics/diams.md). What the language lacked is here, as built-in func
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from lark import Tree
 
 from ..expr.arity import check_arity, list_arg
-from ..expr.builtins import call_args, key_fn, keyed_arg, register_builtin
+from ..expr.builtins import ASKED, call_args, key_fn, keyed_arg, register_builtin
 from ..expr.code import KeyLookup, shape
+from ..expr.named import element_names
 from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
+from .market_actions import v_combos
 
 MAX_COMBOS = 10_000       # the most sets combos() returns
 MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
 MAX_SUM = 100_000         # the largest total sums() tracks, and combos() reaches by bitset
 MAX_SEARCH = 200_000      # branches combos() may try when totals are too large for a bitset
 _ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
+# the work sums() is weighed (sums_work; docs/reference.md "Limits"), in the cost model's operations
+# (one: an element a filter's test runs on, about 5 ns here); each measured with room to spare
+VALUE_WORK = 20      # a value's turn of the loop, beyond its by: (measured 8 to 20)
+BITS_PER_OP = 128    # bits of a bitset an operation shifts, ors or masks (measured 200 to 300)
+TOTAL_WORK = 32      # a total found in the bitset's digits and listed (measured 4 to 28)
+_INF = float("inf")
 
 
 def _combos(S, items, key, total, cards: bool):
@@ -266,11 +276,21 @@ def _sums_of_bits(bits: int) -> list:
     out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
     if out is None:
         digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
-        out = [t for t, d in enumerate(digits) if d == "1" and t]
+        if digits.count("1", 1) * 3 > len(digits):   # many totals: every digit picked or not in C
+            out = list(compress(range(1, len(digits)), digits.encode().translate(_BIT_VALUES)[1:]))
+        else:   # few: found one after the other (the work is the totals', the digits scanned in C)
+            out, find = [], digits.find
+            t = find("1", 1)
+            while t > 0:
+                out.append(t)
+                t = find("1", t + 1)
         if len(_SUMS_OF_BITS) >= 4096:
             _SUMS_OF_BITS.clear()
         _SUMS_OF_BITS[bits] = out
     return out[:]
+
+
+_BIT_VALUES = bytes.maketrans(b"01", b"\0\1")   # (a binary digit's character -> its value)
 
 
 def _has_sum(bits: int, x) -> bool:
@@ -353,23 +373,57 @@ def _sums_args(c, n, scope, args, kw):
 def b_sums(c, n, scope, args, kw):
     src, key, typ = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
-    c.sized(n, sums_bound(c.size(args[0]), _attribute_weights(c, typ, kw.get("by"))))
+    items, largest = c.size(args[0]), _largest(c, typ, kw.get("by"), args[0])
+    c.sized(n, sums_bound(items, largest))
+    c.add_cost(sums_work(items, largest, listed=not c.fact(n, ASKED)), n,
+               f"sums() of up to {items:,} values of up to {largest:,}: the bitset of their totals")
     return (f"_sums({src}, {key})" if weights is None else f"_sums_by({src}, {weights})"), list_of(INT)
 
 
-def sums_bound(items: int, weights: tuple | None) -> int:
-    """The most totals sums() returns of a list of ``items`` values: distinct whole numbers
-    from 1 to MAX_SUM, one per non-empty sub-multiset at most (2^items - 1), and none past
-    ``items`` times the largest weight when the values are an attribute's (``weights``)."""
+def sums_bound(items: int, largest: int) -> int:
+    """The most totals sums() returns of a list of ``items`` values none of which it takes past
+    ``largest``: distinct whole numbers from 1 to MAX_SUM, one per non-empty sub-multiset at
+    most (2^items - 1), and none past ``items`` times the largest value."""
     most = MAX_SUM if items >= 17 else min(MAX_SUM, 2 ** items - 1)
-    return min(most, items * max(weights, default=0)) if weights is not None else most
+    return min(most, items * largest)
 
 
-def _attribute_weights(c, typ: str, by) -> tuple | None:
-    """The weights of the card attribute that ``by:`` names bare over a list of cards (None:
-    any other by:), read off the tree: the reference compile bounds sums() as the optimised."""
+def sums_work(items: int, largest: int, listed: bool) -> int:
+    """The most operations sums() of a list of ``items`` values none of which it takes past
+    ``largest`` does beyond its by: (_sum_bits): a value's turn (VALUE_WORK), and its shift and
+    or of the bitset of the totals so far, as wide as they reach (up to 64 values unmasked, the
+    mask after them; beyond 64 values kept to MAX_SUM bits and masked at each), BITS_PER_OP bits
+    an operation; ``listed``: the bitset's digits scanned (a quarter of an operation each) and
+    each total it can return listed, TOTAL_WORK each (``x in sums(...)``, a bit test, lists none:
+    _sums_of_bits)."""
+    v, short = min(max(largest, 0), MAX_SUM), min(items, 64)
+    shifted = v * short * (short + 1) + short * v       # (two passes of widths v, 2v, ..., then the mask)
+    if items > 64:
+        under = min(items, MAX_SUM // v) if v else items   # (values before the totals reach MAX_SUM)
+        shifted = max(shifted, 3 * (v * under * (under + 1) // 2 + (items - under) * MAX_SUM + items * v))
+    work = items * VALUE_WORK + shifted // BITS_PER_OP
+    return work + min(MAX_SUM, items * v) // 4 + sums_bound(items, v) * TOTAL_WORK if listed else work
+
+
+def _largest(c, typ: str, by, coll) -> int:
+    """The largest value sums() of a list of type ``typ`` takes (it takes none past MAX_SUM): of
+    a card attribute ``by:`` reads of the element (of list ``coll``), its largest whole value; of
+    a ``by:`` whose values the ruleset bounds (a parameter's max:, a literal...: its span,
+    operators.py), its greatest."""
+    weights = _attribute_weights(c, typ, by, coll)
+    if weights is not None:
+        return max(weights, default=0)
+    span = c.span(by) if by is not None else None
+    top = span[1] if span is not None else _INF
+    return MAX_SUM if top >= MAX_SUM else max(0, int(top))
+
+
+def _attribute_weights(c, typ: str, by, coll) -> tuple | None:
+    """The weights of the card attribute that ``by:`` reads of the element of a list of cards
+    (``coll``), bare or of a name it goes by (None: any other by:), read off the tree: the
+    reference compile bounds sums() as the optimised."""
     target = by.children[0] if isinstance(by, Tree) and by.data == "attr" else None
-    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) == "it":   # (by: it.rank)
+    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in ("it", *element_names(coll)):   # (it.rank)
         by = Tree("name", [by.children[1]])
     attr = str(by.children[0]) if isinstance(by, Tree) and by.data == "name" else None
     table = c.names.namespace.get(f"A_{attr}") if elem(typ) == CARD and attr in c.names.attrs else None
@@ -395,53 +449,6 @@ def b_groups(c, n, scope, args, kw):
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
     innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
-
-
-def v_combos(V, args, kwargs):
-    """The labels of every set combos() can return: the multisets of the cards the list can hold
-    whose ``by`` attribute adds up to a total ``total`` can take (adapters/actions.py)."""
-    by, total = kwargs.get("by"), kwargs.get("total")
-    if not args or by is None or total is None or getattr(by, "data", None) != "name":
-        return None
-    cards, totals = V.elems(args[0]), V.dom(total)
-    attr = str(by.children[0])
-    table = V.rules.attr_tables.get(attr)
-    if cards is None or totals is None or table is None:
-        return None
-    groups: dict = {}
-    labels = V.rules.card_labels
-    for c in cards:
-        v = table[c]
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
-            g = groups.setdefault(labels[c], [v, labels[c], 0])
-            g[2] += 1
-    ordered = sorted((tuple(g) for g in groups.values()), key=lambda g: (-g[0], g[1]))   # as _combos walks them
-    whole = {int(t) for t in totals if isinstance(t, (int, float)) and not isinstance(t, bool) and t > 0
-             and float(t).is_integer()}
-    if not all(isinstance(g[0], int) for g in ordered) or len(whole) != len(totals - {None}):
-        return None
-    return ["+".join(m) for m in multisets(ordered, whole)]
-
-
-def multisets(groups: list, totals: set, limit: int = 100_000) -> list[list]:
-    """Every multiset of ``groups`` ((value, label, copies), in the order combos() takes them)
-    whose values add up to one of ``totals``, as lists of labels in combos()' order."""
-    out: list = []
-    target = max(totals) if totals else 0
-
-    def walk(i, total, taken):
-        if i == len(groups):
-            if total in totals and taken:
-                out.append(taken)
-            return
-        if len(out) > limit:
-            return
-        v, label, copies = groups[i]
-        for k in range(min(copies, (target - total) // v), -1, -1):   # more of the larger values first
-            walk(i + 1, total + k * v, taken + [label] * k)
-
-    walk(0, 0, [])
-    return out
 
 
 register_builtin("combos", b_combos, {"_combos": _combos, "_combos_by": _combos_by},
