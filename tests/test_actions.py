@@ -51,7 +51,7 @@ def test_a_steps_labels_are_its_options_labelled_one_by_one(name, variant):
         S = rules.new_game(rules.player_counts[0], 0)
         label = rules.card_labels
         assert cards.labels(S, [[0, 1], (1, 0), [None, 2], []]) == [
-            f"{label[0]}+{label[1]}", f"{label[1]}+{label[0]}", f"none+{label[2]}", ""]
+            f"{label[0]}+{label[1]}", f"{label[1]}+{label[0]}", f"none+{label[2]}", "[]"]   # (an empty list: [])
 
 
 def test_the_action_space_is_the_same_in_another_process():
