@@ -477,6 +477,8 @@ def unmarked(source: str) -> tuple[str, list]:
     lists written in place; [(the line of the text, from 0, each mark is on, the number it
     carries)]): the lines counted as the pieces between the marks are put together."""
     pieces = source.split(MARK)
+    if len(pieces) % 2 == 0 or not all(pieces[k].isdigit() for k in range(1, len(pieces), 2)):
+        raise AssertionError("a mark of an effect list written in place is not whole")   # (internal)
     text, marks, line = [pieces[0]], [], pieces[0].count("\n")
     for k in range(1, len(pieces) - 1, 2):
         marks.append((line, int(pieces[k])))
