@@ -158,11 +158,11 @@ WRITTEN = "23:41: error[name]: 'giver' holds the seat that chose, me in the step
 @pytest.mark.parametrize("steps, says", [
     ("[{set: {giver: 2}}]", WRITTEN + "an effect at line 23 writes it"),
     ("[{hand_over: {}}]", WRITTEN + "an effect at line 23 writes it"),
-    ("[{turns: {players: \"[2]\", as: giver, steps: []}}]", WRITTEN + "a step's as: at line 23 writes it"),
+    ("[{turns: {players: \"[2]\", as: giver, steps: []}}]", "23:99: error[name]: 'giver' holds the seat me stands for here"),
     ("[{choose: {options: players, as: giver}}]", "23:102: error[name]: 'giver' holds the seat me stands for here"),
 ])
 def test_nothing_in_the_steps_writes_the_seat(tmp_path, steps, says):
-    """An effect (or a declared effect it calls), a step's as: (a turns; a choice's is told where it is)."""
+    """An effect (or a declared effect it calls); a step's as: (a turns', a choice's) is told where it is."""
     message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: giver, options: {{a: {{steps: {steps}}}}}}}",
                     "  giver: player\neffects:\n  hand_over: {do: [{set: {giver: 0}}]}\n")
     assert message.startswith(str(tmp_path / "g.yaml") + ":" + says) and message.count("error[") == 1
@@ -221,6 +221,27 @@ def test_steps_asking_a_seat_of_their_own_read_its_me_not_the_branch_s(tmp_path,
         while not S.is_terminal():
             assert S.current_player() == 2
             S.apply(S.legal_actions()[0])
+
+
+def test_a_turns_as_is_not_the_seat_an_enclosing_turns_holds(tmp_path):
+    """Written (turn_player, or a branch's name) or left to its default inside another turns."""
+    message = error(tmp_path, "- turns: {players: \"[1]\", as: turn_player, steps: [{set: {x: me}}]}")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":20:39: error[name]: 'turn_player' holds the seat me "
+                              "stands for here (the variable of an enclosing turns, branch or attempt)")
+    message = error(tmp_path, "- turns: {players: \"[1]\", steps: [{set: {x: me}}]}")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":20:11: error[missing-key]: this turns stands where "
+                              "turn_player holds the seat me stands for (an enclosing turns'): write as: NAME")
+    assert "hint: as: NAME (a name of your own" in message and message.count("error[") == 1
+
+
+def test_a_turns_inside_another_with_a_name_of_its_own_leaves_the_outer_seat_alone(tmp_path):
+    r = load(tmp_path, """
+        - turns: {players: "[1, 2]", as: inner, steps: [{set: {x: "x * 10 + me"}}]}
+        - set: {y: me}
+    """)
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert (S.v["x"], S.v["y"], S.v["inner"]) == (12, 0, 2) and S.is_terminal()
 
 
 @pytest.mark.parametrize("who", ["me if x == 0 else none", "none if x == 1 else me"])
