@@ -203,7 +203,7 @@ def test_a_declared_variable_is_no_name_of_the_language_nor_a_define(tmp_path):
 
 @pytest.mark.parametrize("steps", [
     "[{choose: {who: 2, options: hand, as: c}}]", "[{branch: {who: 2, options: {b: {if: \"me == 2\"}}}}]",
-    "[{pick: {who: 2, from: hand, to: pile, count: 1}}]",
+    "[{pick: {who: 2, from: hand, to: pile, count: 1}}]", "[{attempt: {who: 2, outcomes: {b: {chance: \"skill(me)\"}}}}]",
     "[{pay: {who: 2, costs: {points: \"me\"}}}]", "[{pass: {from: hand, players: \"[2]\", count: 1, to: \"right(me)\"}}]",
     "[{grid: {who: 2, zone: deck, rows: 2, where: \"rank == me\", cost: me, pay: points, as: spot}}]",
     "[{tricks: {hand: hand, table: pile, collect: hand, leader: 2, players: \"[2]\", rank: rank, count: 1, "
