@@ -138,7 +138,7 @@ def test_without_as_steps_reading_me_are_a_located_error_at_who(tmp_path, steps)
     ("players", "'players' is a name of the expression language"), ("it", "'it' is a name of the expression language"),
     ("hand", "'hand' is already a zone or counter"), ("points", "'points' is already a zone or counter"),
     ("mine", "'mine' is already a define"), ("x", "variable 'x' is already a int, not a player"),
-    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns or branch)"),
+    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns, branch or attempt)"),
 ])
 def test_as_names_a_variable_of_its_own(tmp_path, name, says):
     message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: {name}, options: {{a: {{steps: [{{set: {{y: me}}}}]}}}}}}",
@@ -158,11 +158,11 @@ WRITTEN = "23:41: error[name]: 'giver' holds the seat that chose, me in the step
 @pytest.mark.parametrize("steps, says", [
     ("[{set: {giver: 2}}]", WRITTEN + "an effect at line 23 writes it"),
     ("[{hand_over: {}}]", WRITTEN + "an effect at line 23 writes it"),
-    ("[{turns: {players: \"[2]\", as: giver, steps: []}}]", WRITTEN + "a step's as: at line 23 writes it"),
+    ("[{turns: {players: \"[2]\", as: giver, steps: []}}]", "23:99: error[name]: 'giver' holds the seat me stands for here"),
     ("[{choose: {options: players, as: giver}}]", "23:102: error[name]: 'giver' holds the seat me stands for here"),
 ])
 def test_nothing_in_the_steps_writes_the_seat(tmp_path, steps, says):
-    """An effect (or a declared effect it calls), a step's as: (a turns; a choice's is told where it is)."""
+    """An effect (or a declared effect it calls); a step's as: (a turns', a choice's) is told where it is."""
     message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: giver, options: {{a: {{steps: {steps}}}}}}}",
                     "  giver: player\neffects:\n  hand_over: {do: [{set: {giver: 0}}]}\n")
     assert message.startswith(str(tmp_path / "g.yaml") + ":" + says) and message.count("error[") == 1
@@ -199,3 +199,59 @@ def test_a_declared_variable_is_no_name_of_the_language_nor_a_define(tmp_path):
         load(tmp_path, "- set: {x: 1}", "  none: int\n")
     with pytest.raises(RulesetError, match="g.yaml:16:6: error\\[duplicate\\]: 'y' is already a variable"):
         load(tmp_path, "- set: {x: 1}", "define:\n  y: \"1\"\n")
+
+
+@pytest.mark.parametrize("steps", [
+    "[{choose: {who: 2, options: hand, as: c}}]", "[{branch: {who: 2, options: {b: {if: \"me == 2\"}}}}]",
+    "[{pick: {who: 2, from: hand, to: pile, count: 1}}]", "[{attempt: {who: 2, outcomes: {b: {chance: \"skill(me)\"}}}}]",
+    "[{pay: {who: 2, costs: {points: \"me\"}}}]", "[{pass: {from: hand, players: \"[2]\", count: 1, to: \"right(me)\"}}]",
+    "[{grid: {who: 2, zone: deck, rows: 2, where: \"rank == me\", cost: me, pay: points, as: spot}}]",
+    "[{tricks: {hand: hand, table: pile, collect: hand, leader: 2, players: \"[2]\", rank: rank, count: 1, "
+    "playable: \"rank > me - 5\"}}]",
+])
+def test_steps_asking_a_seat_of_their_own_read_its_me_not_the_branch_s(tmp_path, steps):
+    """A step whose who: is its own (2) reads me, in what it reads for the seat it asks, as that
+    seat: the branch's steps read no me of the branch's, so it needs no as:. Seat 1 takes a, seat 2
+    is asked next."""
+    r = load(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: {steps}}}}}}}", "params:\n  skill: 1\n")
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.current_player() == 1 and S.legal_actions() == ["a"]
+        S.apply("a")
+        while not S.is_terminal():
+            assert S.current_player() == 2
+            S.apply(S.legal_actions()[0])
+
+
+def test_a_turns_as_is_not_the_seat_an_enclosing_turns_holds(tmp_path):
+    """Written (turn_player, or a branch's name) or left to its default inside another turns."""
+    message = error(tmp_path, "- turns: {players: \"[1]\", as: turn_player, steps: [{set: {x: me}}]}")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":20:39: error[name]: 'turn_player' holds the seat me "
+                              "stands for here (the variable of an enclosing turns, branch or attempt)")
+    message = error(tmp_path, "- turns: {players: \"[1]\", steps: [{set: {x: me}}]}")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":20:11: error[missing-key]: this turns stands where "
+                              "turn_player holds the seat me stands for (an enclosing turns'): write as: NAME")
+    assert "hint: as: NAME (a name of your own" in message and message.count("error[") == 1
+
+
+def test_a_turns_inside_another_with_a_name_of_its_own_leaves_the_outer_seat_alone(tmp_path):
+    r = load(tmp_path, """
+        - turns: {players: "[1, 2]", as: inner, steps: [{set: {x: "x * 10 + me"}}]}
+        - set: {y: me}
+    """)
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert (S.v["x"], S.v["y"], S.v["inner"]) == (12, 0, 2) and S.is_terminal()
+
+
+@pytest.mark.parametrize("who", ["me if x == 0 else none", "none if x == 1 else me"])
+def test_a_who_asking_no_seat_but_me_needs_no_as(tmp_path, who):
+    """me or none, or a choice of such: the steps read the me of the seat asked, if any."""
+    r = load(tmp_path, f"- branch: {{who: \"{who}\", options: {{a: {{steps: [{{set: {{y: \"me + 1\"}}}}]}}}}}}")
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.current_player() == 0 and S.legal_actions() == ["a"]
+        S.apply("a")
+        assert S.v["y"] == 1 and S.is_terminal()
+    message = error(tmp_path, "- branch: {who: \"me if x == 0 else 1\", options: {a: {steps: [{set: {y: me}}]}}}")
+    assert "g.yaml:20:25: error[missing-key]: this branch asks another seat than me" in message

@@ -58,6 +58,7 @@ UNTIL = """flow:
         - move: {{from: pool, to: mine, count: 1}}
         - turns:
             until: "x == 2 or not {costly}"
+            as: inner
             steps:
 {body}"""
 TAIL = """end_when:
@@ -314,7 +315,7 @@ COSTLY_SET = '{set: {z: "z + count(board where n + m > 2 and n * m < 60 and n !=
 
 @pytest.mark.parametrize("body", ["phase: p\n          steps: [%s]", "repeat: 2\n          steps: [%s]",
                                   'while: "x == 3 and z < 80"\n          steps: [%s]',
-                                  "turns:\n            rounds: 1\n            steps: [%s]"],
+                                  "turns:\n            rounds: 1\n            as: inner\n            steps: [%s]"],
                          ids=["phase", "repeat", "while", "turns"])
 def test_a_body_of_one_costly_effect_list_run_at_once_counts_its_charge(tmp_path, body):
     """A loop's or phase's body of one costly effect list, run at once where its frame is pushed

@@ -351,7 +351,7 @@ ONE_EFFECT_BODY = chips_game("""flow:
 scoring:
   categories: {chips: "count(mine)"}
 """, game="one_effect_body", players=(2, 2), ints="x z", start=0)
-LOOPS = {"while": 'while: "x == 3 and z < 1"\n          steps: [%s]', "turns": "turns:\n            rounds: 1\n            steps: [%s]"}
+LOOPS = {"while": 'while: "x == 3 and z < 1"\n          steps: [%s]', "turns": "turns:\n            rounds: 1\n            as: inner\n            steps: [%s]"}
 
 
 @pytest.mark.parametrize("loop", sorted(LOOPS))

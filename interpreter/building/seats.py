@@ -1,20 +1,33 @@
-"""Steps that run as a seat held in a variable (a branch's ``as:``: docs/reference.md "branch").
-Mixed into the Builder (building/builder.py).
+"""Steps that run as a seat held in a variable (a turns' ``as:``, a branch's, an attempt's
+``actor:``: docs/reference.md "branch"), and what a step reads for the seat it asks. Mixed into
+the Builder (building/builder.py).
 
 What steps read of ``me`` and which variables they write are the facts the compilers noted while
 building them (expr/access.py), never their text: an expression naming ``me`` (or a zone or
 counter of the acting seat's, or a define that does) notes it where it is compiled; an effect
 step notes it when its list may read the seat (watch.py ``reads_seat``); the steps of a nested
 ``turns``, or of a branch holding its own seat, read theirs, not the enclosing ones' (``apart``).
-A variable is written by a step declaring it (``declare_var``: a step's ``as:``) or by an effect
-that may write it (watch.py ``may_write``).
+What a step reads for another seat than ``me``, the seat it asks (``asking``: its options,
+conditions, zones, costs, chances), reads that seat's ``me``, not the enclosing steps'. A variable
+is written by a step declaring it (``declare_var``: a step's ``as:``) or by an effect that may
+write it (watch.py ``may_write``).
 """
 from __future__ import annotations
 
 from contextlib import nullcontext
 from typing import Any, Callable
 
+from lark import Tree
+
+from ..expr.parser import ExprError, as_expr, bare_name, parse
 from .watch import may_write
+
+
+def _only_me(tree) -> bool:
+    """Whether an expression's tree is me, none, or X if C else Y of such."""
+    if bare_name(tree) == "me" or isinstance(tree, Tree) and tree.data == "none":
+        return True
+    return isinstance(tree, Tree) and tree.data == "cond" and _only_me(tree.children[0]) and _only_me(tree.children[2])
 
 
 class Seats:
@@ -26,11 +39,39 @@ class Seats:
     smap: Any
     var_writers: list
     error: Callable[..., None]
+    declare_var: Callable[..., str]
 
-    def steps_as(self, build: Callable[[], Any], var: str | None, path) -> tuple[Any, bool]:
+    def declare_as(self, name, typ, path, scope) -> str:
+        """The variable of a step's ``as:`` (``declare_var``), which must not be one holding the
+        seat ``me`` stands for where the step is (an enclosing turns' or branch's, an attempt's
+        actor): writing it would change who ``me`` is for the rest of their steps."""
+        if name in scope.seats:   # (told here, not again as written inside the enclosing step: not declared)
+            self.error(f"'{name}' holds the seat me stands for here (the variable of an enclosing turns, "
+                       "branch or attempt): writing it would change who me is", path, "name", "choose another name")
+            return name
+        return self.declare_var(name, typ, path)
+
+    @staticmethod
+    def only_me(who) -> bool:
+        """Whether a step's ``who:`` (as written) asks no seat but ``me``: ``me``, or ``none``, or
+        a choice of such (``me if victim != none else none``). (An expression that does not parse
+        is reported where it is compiled.)"""
+        try:
+            return _only_me(parse(as_expr(who)))
+        except ExprError:
+            return True
+
+    def asking(self, who):
+        """Where what a step reads for the seat it asks is compiled: where that seat may be another
+        than ``me`` (``who``, as written, is not ``only_me``; None: each of several seats), a ``me``
+        read there is that seat's, not noted as the enclosing steps' (``steps_as``)."""
+        return nullcontext() if who is not None and self.only_me(who) else self.compiler.access.asked()
+
+    def steps_as(self, build: Callable[[], Any], var: str | None, path, seat: str = "the seat that chose") -> tuple[Any, bool]:
         """``build()`` (the steps that run as the seat in ``var``, declared; None: as where they
         stand) and whether they read ``me``. With ``var``, a step's ``as:`` or an effect inside
-        them writing it is an error located at ``path`` (``me`` would change under them)."""
+        them writing it is an error located at ``path`` (``me`` would change under them), which
+        names what ``var`` holds: ``seat``."""
         access = self.compiler.access
         writers, functions = len(self.var_writers), len(self.fx.functions)
         with access.apart() if var is not None else nullcontext(), access.recording() as notes:
@@ -46,6 +87,6 @@ class Seats:
                 loc = getattr(fn, "loc", None)
                 where = f"an effect at line {loc.line}" if loc is not None else "an effect"
             if where:
-                self.error(f"'{var}' holds the seat that chose, me in the steps: {where} writes it there, "
+                self.error(f"'{var}' holds {seat}, me in the steps: {where} writes it there, "
                            "which would change who me is under them", path, "name", "choose another name")
         return built, notes.me

@@ -80,10 +80,13 @@ class Recorder:
     """Where the compilers note what the code they emit touches. Each function being compiled
     opens a record (``recording``); a note goes to every record open, so an effect list's
     record holds what the expressions inside it touch. ``apart`` starts a function compiled
-    meanwhile on its own (a declared effect compiled at its first call): its notes stay its own."""
+    meanwhile on its own (a declared effect compiled at its first call): its notes stay its own.
+    ``asked``: the code compiled meanwhile reads ``me`` as the seat a step asks, another than the
+    acting seat of the records open (building/seats.py ``asking``): its ``me`` is not theirs."""
 
     def __init__(self) -> None:
         self._open: list[_Notes] = []
+        self._me_from = 0   # the records from this one on are those whose me is the acting seat
 
     @contextmanager
     def recording(self) -> Iterator[_Notes]:
@@ -96,11 +99,20 @@ class Recorder:
 
     @contextmanager
     def apart(self) -> Iterator[None]:
-        outer, self._open = self._open, []
+        outer, self._open, me_from, self._me_from = self._open, [], self._me_from, 0
         try:
             yield
         finally:
-            self._open = outer
+            self._open, self._me_from = outer, me_from
+
+    @contextmanager
+    def asked(self) -> Iterator[None]:
+        """A ``me`` read meanwhile is noted in the records opened meanwhile only (class docstring)."""
+        outer, self._me_from = self._me_from, len(self._open)
+        try:
+            yield
+        finally:
+            self._me_from = outer
 
     def read(self, kind: str, name: str) -> None:
         for notes in self._open:
@@ -131,8 +143,9 @@ class Recorder:
         self._note("fixed", what)
 
     def me(self) -> None:
-        """The acting seat."""
-        self._note("me")
+        """The acting seat (of the records open since ``asked``, where it is another seat)."""
+        for notes in self._open[self._me_from:]:
+            notes.me = True
 
     def local(self, name: str) -> None:
         """A local binding."""

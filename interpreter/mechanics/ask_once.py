@@ -17,17 +17,6 @@ class AskOnce(Step):
     run = Step.run
     fresh_frame = (None,)
 
-    @staticmethod
-    def declare_as(ctx, name, typ, path, scope) -> str:
-        """The variable of the step's ``as:`` (ctx.declare_var), which must not be one holding the
-        seat ``me`` stands for where the step is (an enclosing turns' or branch's): writing it would
-        change who ``me`` is for the rest of their steps."""
-        if name in scope.seats:   # (told here, not again as written inside the enclosing branch: not declared)
-            ctx.error(f"'{name}' holds the seat me stands for here (the variable of an enclosing turns or "
-                      "branch): writing it would change who me is", path, "name", "choose another name")
-            return name
-        return ctx.declare_var(name, typ, path)
-
     def none_source(self, g, pad: str) -> list:
         """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""
         if self.if_none == "skip" and self.none_probe is None and not g.plain:

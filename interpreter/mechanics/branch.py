@@ -13,7 +13,7 @@ their names, in declaration order; the chosen one's steps run for the seat that 
 ``as: NAME``, that seat is held in the variable NAME, ``me`` in those steps, as a turn's player is
 in its steps. A branch whose ``who`` is another than ``me`` and whose steps read ``me`` must write
 ``as:`` (without, they would act for the seat before the branch); NAME is no other name, nor the
-seat an enclosing turns or branch holds, and nothing in the steps writes it (building/seats.py).
+seat an enclosing turns, branch or attempt holds, and nothing in the steps writes it (building/seats.py).
 With none offered, the step is skipped. (This is how a turn offers its "moves".)
 """
 from __future__ import annotations
@@ -60,12 +60,13 @@ class Branch(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
-        s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
+        who = main.get("who", "me")
+        s.who, s.who_me = cls.asker(ctx, who, (*p, "who"), scope)
         s.prompt = str(main.get("prompt", "action"))
         s.names, s.conds, s.bodies = [], [], []
         has_me = scope.has_me or not s.who_me   # the conditions are the seat asked's (me = who)
         # the alternatives' steps run for the seat that chose: me = this variable (None: as before the branch)
-        s.var = cls.declare_as(ctx, main["as"], PLAYER, (*p, "as"), scope) if "as" in main else None
+        s.var = ctx.declare_as(main["as"], PLAYER, (*p, "as"), scope) if "as" in main else None
         inner = scope if s.var is None else StepScope(s.var, (*scope.seats, s.var))
         texts = []   # the conditions' texts (None: always offered), for compile_offers
         reads_me = False   # whether the alternatives' steps read me
@@ -81,20 +82,22 @@ class Branch(AskOnce):
                 opt = {}
             ctx.check_keys(opt, key_names(OPTION_KEYS), op)
             s.names.append(str(name))
-            s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=has_me, expect=BOOL) if "if" in opt else None)
+            with ctx.asking(who):
+                s.conds.append(ctx.expr(opt["if"], (*op, "if"), has_me=has_me, expect=BOOL) if "if" in opt else None)
             texts.append(opt.get("if"))
             body, reads = ctx.steps_as(lambda: ctx.steps(opt.get("steps") or [], (*op, "steps"), inner),  # noqa: B023
                                        s.var, (*p, "as"))
             s.bodies.append(body)
             reads_me = reads_me or reads
-        if reads_me and s.var is None and not s.who_me:
+        if reads_me and s.var is None and not ctx.only_me(who):
             ctx.error("this branch asks another seat than me, and its alternatives' steps read me: write as: NAME, "
                       "a variable holding the seat that chose (me in those steps)", (*p, "who"), "missing-key",
                       "as: NAME beside who: (a name of your own, e.g. as: chooser)")
         s.offers = None   # all the conditions in one call (None if there are none, or on errors)
         if any(t is not None for t in texts):
-            offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
-                                                      has_me, f"branch {s.prompt}")
+            with ctx.asking(who):
+                offers: Any = ctx.compiler.compile_offers([None if t is None else as_expr(t) for t in texts],
+                                                          has_me, f"branch {s.prompt}")
             if offers is not None:   # (headed and named by the options' YAML line: building/listing.py)
                 offers.loc = ctx.smap.loc((*p, "options"))
             s.offers = offers

@@ -55,14 +55,15 @@ class Choose(AskOnce):
             ctx.error(f"simultaneous is true or false, got {main['simultaneous']!r}", (*p, "simultaneous"), "type")
         step.who, step.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
         # the options are the seat asked's (me = who; who itself is read where the step stands)
-        opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me or not step.who_me,
-                        expect="list")
+        with ctx.asking(main.get("who", "me")):
+            opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=scope.has_me or not step.who_me,
+                            expect="list")
         step.options = opts
         step.distinct = opts.distinct
         step.option_type = elem(opts.type)
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
-        step.var = cls.declare_as(ctx, main.get("as", "choice"), step.option_type, (*p, "as"), scope)
+        step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         step.read_if_none(ctx, main, p)
@@ -194,9 +195,10 @@ class Simultaneous(Step):
         step = cls()
         step.me_var = scope.me_var
         step.who = ctx.expr(main.get("who", "players"), (*p, "who"), has_me=scope.has_me, expect=list_of(PLAYER))
-        step.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
+        with ctx.asking(None):   # (each seat's options: me = that seat)
+            step.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
         step.option_type = elem(step.options.type)
-        step.var = AskOnce.declare_as(ctx, main.get("as", "choice"), list_of(step.option_type), (*p, "as"), scope)
+        step.var = ctx.declare_as(main.get("as", "choice"), list_of(step.option_type), (*p, "as"), scope)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         if "if_none" in main:

@@ -7,6 +7,7 @@
           as: spot                             #   order never tells which zone a card came from
           prompt: try
         as: result                             # optional: a str variable set to the outcome's name
+        actor: thrower                         # optional: the seat that attempted, me in the outcomes' steps
         prompt: what happened                  # the question when the table is asked (resolve: ask)
         outcomes:                              # in order; each has chance, if, steps
           miss:  {chance: "1 - skill(me)", steps: [...]}
@@ -28,7 +29,10 @@ How an attempt is resolved is the game option ``resolve`` (``new_game(options=..
   the options (chances are not consulted). This is for a game played with the physical
   components, Rulebook keeping the state and the score.
 
-Then the chosen outcome's steps run (they may ask decisions, set variables to end a loop...).
+Then the chosen outcome's steps run (they may ask decisions, set variables to end a loop...):
+with ``actor: NAME``, for the seat that attempted, held in the variable NAME, ``me`` in those
+steps, as a branch's ``as:`` holds the seat that chose (mechanics/branch.py, and the same rules:
+required where ``who`` is another than ``me`` and the steps read ``me``; building/seats.py).
 
 Per-seat skill: ``skill(p)`` is seat p's skill, a number in [0, 1]: the game option
 ``skill`` (a list, one per seat, or one number for all; ``--skill 0.9,0.6``), or else the
@@ -46,7 +50,7 @@ from ..expr.types import BOOL, NUM, PLAYER, STR
 from ..expr.names import state_read, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
-from .base import WHO, Step, step_kind
+from .base import WHO, Step, StepScope, step_kind
 from .contract import Key, key_names
 from .attempt_target import ACTOR, CHOSEN, STAGE, TARGET_KEYS, Target
 
@@ -55,7 +59,8 @@ EPS = 1e-9
 OUTCOME_KEYS = (Key("chance", "expression: number, or rest", "its probability; rest: what the others leave",
                    default=REST),
                 Key("if", "condition", "it can happen only while it holds"),
-                Key("steps", "steps", "what follows it"),
+                Key("steps", "steps", "what follows it (me = the seat that attempted, held in actor; without actor: "
+                    "as before the attempt)"),
                 Key("doc", "text", "what it is, for people"))
 
 
@@ -93,6 +98,8 @@ def _plain_uses(tree, name: str) -> int:
            keys=(WHO,
           Key("target", "mapping", "a card aimed at first, chosen from a zone", keys=TARGET_KEYS),
           Key("as", "variable name", "the variable holding the outcome's name"),
+          Key("actor", "variable name", "the variable holding the seat that attempted, me in the outcomes' steps "
+              "(required where who is not me and the steps read me)"),
           Key("prompt", "text", "the question when the outcome is asked at the table", default="outcome"),
           Key("outcomes", "mapping", "the outcomes and their chances (one may be rest)", required=True,
               keys=OUTCOME_KEYS, named=True),
@@ -103,6 +110,7 @@ class Attempt(Step):
     attempt is done once they start): no trip through the loop to pop it after them."""
     who: Any                        # the acting seat's expression
     var: str | None                 # the variable the outcome's name is stored in (`as:`)
+    actor: str | None               # the variable holding the seat that attempted (`actor:`; None: me is as before)
     target: Target | None          # the step naming what is attempted, if any
     outcomes: list[_Outcome]        # in order: each with its chance, condition and steps
     report: _Report                 # the question asked when the outcome is reported at the table
@@ -110,14 +118,19 @@ class Attempt(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
-        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        who = main.get("who", "me")   # (the target, chances and ifs read the seat asked's me: ctx.asking)
+        s.who = ctx.expr(who, (*p, "who"), has_me=scope.has_me, expect=PLAYER)
         s.prompt = str(main.get("prompt", "outcome"))
         s.var = main.get("as")
         if s.var is not None:
             s.var = ctx.declare_var(s.var, STR, (*p, "as"))
+        # the outcomes' steps run for the seat that attempted: me = this variable (None: as before the attempt)
+        s.actor = ctx.declare_as(main["actor"], PLAYER, (*p, "actor"), scope) if "actor" in main else None
+        inner = scope if s.actor is None else StepScope(s.actor, (*scope.seats, s.actor))
         s.target = None
         if "target" in main:
-            s.target = Target.make(ctx, main["target"], (*p, "target"), scope)
+            with ctx.asking(who):
+                s.target = Target.make(ctx, main["target"], (*p, "target"), scope)
         s.outcomes = []
         outcomes = main.get("outcomes") or {}
         if not isinstance(outcomes, dict) or not outcomes:
@@ -125,6 +138,7 @@ class Attempt(Step):
                       (*p, "outcomes"), "step")
             outcomes = {}
         rests = []
+        reads_me = False   # whether the outcomes' steps read me
         for name, spec in outcomes.items():
             op = (*p, "outcomes", name)
             if not isinstance(spec, dict):
@@ -133,13 +147,19 @@ class Attempt(Step):
             raw = spec.get("chance", REST)
             if raw == REST:
                 rests.append(name)
-                chance = None
-            else:
-                chance = ctx.expr(raw, (*op, "chance"), has_me=True, expect=NUM)
-            cond = ctx.expr(spec["if"], (*op, "if"), has_me=True, expect=BOOL) if "if" in spec else None
-            body = ctx.steps(spec.get("steps") or [], (*op, "steps"), scope)
+            with ctx.asking(who):   # (the seat asked's chance and condition)
+                chance = None if raw == REST else ctx.expr(raw, (*op, "chance"), has_me=True, expect=NUM)
+                cond = ctx.expr(spec["if"], (*op, "if"), has_me=True, expect=BOOL) if "if" in spec else None
+            body, reads = ctx.steps_as(lambda: ctx.steps(spec.get("steps") or [], (*op, "steps"), inner),  # noqa: B023
+                                       s.actor, (*p, "actor"), "the seat that attempted")
+            reads_me = reads_me or reads
             s.outcomes.append(_Outcome(str(name), chance, cond, body))
-        s._share_chances(ctx, outcomes, p)
+        if reads_me and s.actor is None and not ctx.only_me(who):
+            ctx.error("this attempt asks another seat than me, and its outcomes' steps read me: write actor: NAME, "
+                      "a variable holding the seat that attempted (me in those steps)", (*p, "who"), "missing-key",
+                      "actor: NAME beside who: (a name of your own, e.g. actor: thrower)")
+        with ctx.asking(who):
+            s._share_chances(ctx, outcomes, p)
         if len(rests) > 1:
             ctx.error(f"only one outcome may have chance: rest (here: {', '.join(map(str, rests))})",
                       (*p, "outcomes"), "step", key=True)
@@ -216,10 +236,10 @@ class Attempt(Step):
             S.ev.append({"ev": "roll", "who": actor, "chances": {o.name: p for o, p in zip(self.outcomes, probs)}})
         S.ev.append({"ev": "attempt", "who": actor, "outcome": None if k is None else self.outcomes[k].name})
 
-    outcome_seen = None     # UNCHANGED when no check reads the outcome's variable (settle)
+    outcome_seen = None     # UNCHANGED when no check reads the outcome's variable nor the actor's (settle)
 
     def settle(self, quiet, watched_vars):
-        if self.var is None or self.var not in watched_vars:
+        if all(v is None or v not in watched_vars for v in (self.var, self.actor)):
             self.outcome_seen = UNCHANGED
 
     # ------------------------------------------------------------------ run, written once (building/flowgen.py)
@@ -277,9 +297,10 @@ class Attempt(Step):
         # the outcome drawn, and at once what it does: its name, its events, its steps
         lines += [f"        u = {g.fn(uniform)}(S)", "        acc = 0.0"]
 
-        def told(k, pad):   # the outcome's name and, when recorded, its events
+        def told(k, pad):   # the outcome's name, the seat that attempted and, when recorded, its events
             name = None if k is None else self.outcomes[k].name
-            return ([f"{pad}{var_write(self.var, repr(name))}"] if self.var is not None else []) + [
+            return ([f"{pad}{var_write(self.var, repr(name))}"] if self.var is not None else []) + (
+                [f"{pad}{var_write(self.actor, 'actor')}"] if self.actor is not None else []) + [
                 f"{pad}if {state_read('ev')} is not None:", f"{pad}    {k_self}.told(S, actor, {k}, ({probs}))"]
         for k, o in enumerate(self.outcomes):
             pad = "            "
@@ -361,6 +382,8 @@ class Attempt(Step):
                   f"        k = frame[{CHOSEN}]"]
         if self.var is not None:
             lines.append(f"        {var_write(self.var, 'None if k is None else outcomes[k].name')}")
+        if self.actor is not None:
+            lines.append(f"        {var_write(self.actor, 'actor')}")
         lines += [f"        if {state_read('ev')} is not None:",
                   f"            {k_self}.told(S, actor, k, probs)",
                   "        if k is None:",

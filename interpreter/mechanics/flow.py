@@ -224,7 +224,14 @@ class Turns(Step):
         step.clockwise = order != "counterclockwise"
         if "players" in spec:
             step.who = ctx.expr(spec["players"], (*p, "players"), has_me=has_me, expect="list")
-        var = ctx.declare_var(spec.get("as", "turn_player"), PLAYER, (*p, "as"))
+        var = spec.get("as", "turn_player")
+        if "as" not in spec and var in scope.seats:   # (a turns inside another: the default is taken)
+            ctx.error("this turns stands where turn_player holds the seat me stands for (an enclosing turns'): "
+                      "write as: NAME, a variable of its own holding its player (the default, turn_player, would "
+                      "change who me is there)", p, "missing-key", "as: NAME (a name of your own, e.g. as: inner_player)",
+                      key=True)
+        else:
+            var = ctx.declare_as(var, PLAYER, (*p, "as"), scope)
         step.var = var
         inner = StepScope(var, (*scope.seats, var))
         if "sort_by" in spec:

@@ -114,25 +114,26 @@ class Grid(AskOnce):
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
-        s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
-        s.zone_name = ctx.zone_name(main.get("zone", "none"))
-        # a shared zone named alone is read in place in the generated question and answer
-        s.zone_src = (zone_ref(s.zone_name) if as_expr(main.get("zone", "none")).strip() == s.zone_name
-                      and ctx.names.zones.get(s.zone_name) == "none" else None)
-        s.rows = ctx.expr(main.get("rows", 1), (*p, "rows"), expect=INT)
-        s.where = ctx.card_filter(main["where"], (*p, "where")) if "where" in main else None
-        s.cost = ctx.element_fn(main.get("cost", 0), (*p, "cost"), _LOCALS, CARD, INT)
-        s.pay, s.pay_team = cls._counter(ctx, main.get("pay"), (*p, "pay"), ("player", "team"))
-        s.mark = None
-        if "mark" in main:
-            s.mark, _ = cls._counter(ctx, main["mark"], (*p, "mark"), ("card",))
-        s.var = ctx.declare_var(main.get("as", "space"), CARD, (*p, "as"))
-        ctx.compiler.used.add(s.var)
-        s.can_pass = bool(main.get("pass", True))
-        s.prompt = str(main.get("prompt", "take"))
-        s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
-        with ctx.compiler.access.recording() as reads:
-            s.batch, s.local, src = cls._batch(ctx, main, p)
+        with ctx.asking(main.get("who", "me")):   # (the zone, costs and then: the seat asked's)
+            s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
+            s.zone_name = ctx.zone_name(main.get("zone", "none"))
+            # a shared zone named alone is read in place in the generated question and answer
+            s.zone_src = (zone_ref(s.zone_name) if as_expr(main.get("zone", "none")).strip() == s.zone_name
+                          and ctx.names.zones.get(s.zone_name) == "none" else None)
+            s.rows = ctx.expr(main.get("rows", 1), (*p, "rows"), expect=INT)
+            s.where = ctx.card_filter(main["where"], (*p, "where")) if "where" in main else None
+            s.cost = ctx.element_fn(main.get("cost", 0), (*p, "cost"), _LOCALS, CARD, INT)
+            s.pay, s.pay_team = cls._counter(ctx, main.get("pay"), (*p, "pay"), ("player", "team"))
+            s.mark = None
+            if "mark" in main:
+                s.mark, _ = cls._counter(ctx, main["mark"], (*p, "mark"), ("card",))
+            s.var = ctx.declare_var(main.get("as", "space"), CARD, (*p, "as"))
+            ctx.compiler.used.add(s.var)
+            s.can_pass = bool(main.get("pass", True))
+            s.prompt = str(main.get("prompt", "take"))
+            s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
+            with ctx.compiler.access.recording() as reads:
+                s.batch, s.local, src = cls._batch(ctx, main, p)
         if s.local is not None:
             s.local.step = s
             s.pricing = s.local.functions   # (listed in the module under their rules' lines)

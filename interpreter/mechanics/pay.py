@@ -81,8 +81,9 @@ class Pay(Step):
             ctx.error("costs is a mapping counter: amount", (*p, "costs"), "step")
             costs = {}
         s.cost_names = [cls._counter(ctx, k, (*p, "costs", k)) for k in costs]
-        s.cost_fns = [ctx.expr(v, (*p, "costs", k), has_me=True, expect=INT) for k, v in costs.items()]
-        s.any = ctx.expr(main.get("any", 0), (*p, "any"), has_me=True, expect=INT)
+        with ctx.asking(main.get("who", "me")):   # (the costs: the payer's)
+            s.cost_fns = [ctx.expr(v, (*p, "costs", k), has_me=True, expect=INT) for k, v in costs.items()]
+            s.any = ctx.expr(main.get("any", 0), (*p, "any"), has_me=True, expect=INT)
         froms = main.get("from", list(costs))
         if not isinstance(froms, list):
             froms = [froms]

@@ -75,31 +75,32 @@ class Pick(Step):
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
         s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)
-        # zones are evaluated with me = the picker
-        s.src = ctx.zone_ref(main.get("from"), (*p, "from"), _LOCALS)
-        s.dst = ctx.zone_ref(main.get("to"), (*p, "to"), _LOCALS)
-        s.dst_name = ctx.zone_name(main.get("to"))
-        s.dst_sorted = ctx.zone_sorted(s.dst_name)
-        s.dst_max = ctx.zone_max(s.dst_name)
-        s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
-        # for the events: each zone's name and owner (a card-owned zone's card too)
-        s.src_name = ctx.zone_name(main.get("from"))
-        ctx.flows(s.src_name, s.dst_name)
-        s.src_at = ctx.zone_owner_fn(main.get("from"), (*p, "from"), _LOCALS, any_owner=True)
-        s.dst_at = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS, any_owner=True)
-        s.notify = s.dst_name in ctx.triggers.enter
-        s.live = ctx.triggers.live.get(s.dst_name)   # (the triggers are built before the flow)
-        s.where = None
-        if "where" in main:
-            s.where = ctx.card_selector(main["where"], (*p, "where"), _LOCALS)
-        if "count" in main:
-            c = ctx.expr(main["count"], (*p, "count"), has_me=True, expect=INT)
-            s.lo, s.hi = c, c
-        else:
-            s.lo = ctx.expr(main.get("min", 0), (*p, "min"), has_me=True, expect=INT)
-            s.hi = ctx.expr(main["max"], (*p, "max"), has_me=True, expect=INT) if "max" in main else None
-        s.prompt = str(main.get("prompt", "pick"))
-        s.then = ctx.effects(main.get("then"), (*p, "then"), {"card": CARD, **_LOCALS}, True, by_name=True)
+        with ctx.asking(main.get("who", "me")):   # (the zones, filter, counts and then: the picker's)
+            # zones are evaluated with me = the picker
+            s.src = ctx.zone_ref(main.get("from"), (*p, "from"), _LOCALS)
+            s.dst = ctx.zone_ref(main.get("to"), (*p, "to"), _LOCALS)
+            s.dst_name = ctx.zone_name(main.get("to"))
+            s.dst_sorted = ctx.zone_sorted(s.dst_name)
+            s.dst_max = ctx.zone_max(s.dst_name)
+            s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
+            # for the events: each zone's name and owner (a card-owned zone's card too)
+            s.src_name = ctx.zone_name(main.get("from"))
+            ctx.flows(s.src_name, s.dst_name)
+            s.src_at = ctx.zone_owner_fn(main.get("from"), (*p, "from"), _LOCALS, any_owner=True)
+            s.dst_at = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS, any_owner=True)
+            s.notify = s.dst_name in ctx.triggers.enter
+            s.live = ctx.triggers.live.get(s.dst_name)   # (the triggers are built before the flow)
+            s.where = None
+            if "where" in main:
+                s.where = ctx.card_selector(main["where"], (*p, "where"), _LOCALS)
+            if "count" in main:
+                c = ctx.expr(main["count"], (*p, "count"), has_me=True, expect=INT)
+                s.lo, s.hi = c, c
+            else:
+                s.lo = ctx.expr(main.get("min", 0), (*p, "min"), has_me=True, expect=INT)
+                s.hi = ctx.expr(main["max"], (*p, "max"), has_me=True, expect=INT) if "max" in main else None
+            s.prompt = str(main.get("prompt", "pick"))
+            s.then = ctx.effects(main.get("then"), (*p, "then"), {"card": CARD, **_LOCALS}, True, by_name=True)
         s.read_if_none(ctx, main, p)
         return s
 

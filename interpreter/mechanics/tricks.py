@@ -136,7 +136,8 @@ class Tricks(Step):
         s.follow = ctx.card_key(main["follow"], (*p, "follow"), _KEY_LOCALS) if "follow" in main else None
         s.trump = ctx.expr(main["trump"], (*p, "trump"), has_me=has_me) if "trump" in main else None
         s.rank = ctx.card_key(main.get("rank", "0"), (*p, "rank"), _KEY_LOCALS)
-        s.playable = ctx.card_selector(main["playable"], (*p, "playable"), _PLAYABLE_LOCALS) if "playable" in main else None
+        with ctx.asking(None):   # (each player's: me = that player)
+            s.playable = ctx.card_selector(main["playable"], (*p, "playable"), _PLAYABLE_LOCALS) if "playable" in main else None
         s.on_play = ctx.effects(main.get("on_play"), (*p, "on_play"), _HOOK_LOCALS, True, by_name=True)
         s.on_void = ctx.effects(main.get("on_void"), (*p, "on_void"), _HOOK_LOCALS, True, by_name=True)
         s.on_win = ctx.effects(main.get("on_win"), (*p, "on_win"), _HOOK_LOCALS, True, by_name=True)

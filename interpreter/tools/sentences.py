@@ -334,7 +334,8 @@ def _pay(ex, m, rest, depth, loc):
 
 
 def _attempt(ex, m, rest, depth, loc):
-    head, theirs = ex.who(m.get("who"), loc, "make", "makes") + " an attempt", asked(m)[0]
+    (head, (theirs, then)) = ex.who(m.get("who"), loc, "make", "makes") + " an attempt", asked(m)
+    steps_as = f"{then[4:]} (*{m['actor']}*)" if m.get("actor") and then[4:] else ""   # (as a branch's as:)
     target = m.get("target")
     if isinstance(target, dict):
         head += f", first naming {ex.p(target.get('as'), loc)} from {theirs(ex.p(target.get('from'), loc))}"
@@ -345,7 +346,7 @@ def _attempt(ex, m, rest, depth, loc):
         chance = o.get("chance")
         chance = "the chance left" if chance == "rest" else theirs(ex.p(chance, loc))
         cond = f", possible only if {theirs(ex.p(o['if'], loc))}" if "if" in o else ""
-        out += quoted(ex.block(f"**{name}** (chance: {chance}{cond})", o.get("steps") or [], depth + 1, loc),
+        out += quoted(ex.block(f"**{name}** (chance: {chance}{cond}){steps_as}", o.get("steps") or [], depth + 1, loc),
                       o.get("doc"), depth + 1)
     return out
 

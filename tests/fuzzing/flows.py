@@ -205,6 +205,8 @@ class FlowGen:
             self.decisions += 1
         if not in_turn or rnd.random() < 0.2:
             step["who"] = rnd.choice(["0", "1", "none if x > 1 else 1"])
+            if in_turn:   # (its outcomes' steps may read me: they act for the seat that attempted)
+                step["actor"] = "thrower"
         chance = rnd.choice(["0.3", "0.5", "0.2 if x > 1 else 0.4",
                              "0.3 if " + rnd.choice(COSTLY) + " else 0.1"])
         outcomes: dict = {"slip": {"chance": chance}}
