@@ -265,3 +265,41 @@ def test_the_error_names_the_instance_that_filled_up_a_cards_and_a_teams(tmp_pat
     evaluated again (under[last(deck)] after the move reads another card)."""
     rules = load_text(tmp_path, CARDS_AND_TEAMS.replace("DEALT", str(dealt)))
     assert _raised(lambda: rules.new_game(2, 0)).message == f"in effects: {said}"
+
+
+PICKED = """game: pk
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {rank: 1..10}, label: "c{rank}"}
+zones:
+  deck: {start: [card], visible: all}
+  hand: {owner: player, visible: all, max: 2, sorted: true}
+counters:
+  entered: {owner: player}
+triggers:
+  counted:
+    on_enter: hand
+    do: [{gain: {counter: entered}}]
+vars:
+  n: int
+flow:
+  - pick: {who: 0, from: FROM, to: TO, count: 4}
+  - choose: {who: 0, options: "[1]", as: n}
+scoring:
+  categories:
+    cards: "count(hand)"
+"""
+
+
+@pytest.mark.parametrize("to", ['"players[1].hand"', '"(hand[1])"', '"hand[1]"', '"(players[1]).hand"'])
+def test_a_pick_to_a_zone_named_through_an_expression_is_its_zone(tmp_path, to):
+    """A pick's zones are the zones their references name, however written: the pick stops at
+    the max, keeps the zone in order, runs its on_enter triggers, and its events name it."""
+    rules = load_text(tmp_path, PICKED.replace("FROM", '"(deck)"').replace("TO", to))
+    S = rules.new_game(2, 0, record=True)
+    S.apply("c5")
+    S.apply("c2")
+    assert S.z["hand"][1] == [1, 4] and S.c["entered"] == [0, 2]   # (c2 before c5: sorted)
+    assert [(e["from"], e["to"], e["to_owner"]) for e in S.ev if e["ev"] == "pick"] == [("deck", "hand", 1)] * 2
+    e = _raised(lambda: S.apply("c7"))
+    assert e.message == "in pick: zone hand[1] would hold 3 cards, more than its max: 2" and e.loc.line == 17

@@ -24,6 +24,7 @@ from operator import itemgetter
 
 from lark import Tree
 
+from ..building.targets import zone_named
 from ..engine.params import value_for
 from ..errors import Diagnostic, RulebookError, UsageError
 from ..expr.parser import as_expr, parse, unquote
@@ -174,17 +175,11 @@ class Domains:
 
     def zone_cards(self, zone) -> set:
         """The cards a zone (a name, or a reference such as hand[p]) can hold."""
-        name = self._zone_name(zone)
+        name = zone_named(zone)
         if name not in self.rules.zone_holds:
             return set(range(len(self.rules.card_labels)))
         kinds = self.rules.zone_holds[name]
         return {c for c, k in enumerate(self.rules.cards.kinds) if k in kinds}
-
-    @staticmethod
-    def _zone_name(zone) -> str:
-        text = as_expr(zone).strip()
-        head = text.split("[")[0]
-        return head.rsplit(".", 1)[-1].strip()
 
     def labels(self, text, typ: str) -> list[str] | None:
         """The labels of the elements of a list expression of type ``typ`` (its element type)."""

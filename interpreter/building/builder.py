@@ -46,6 +46,7 @@ from .flowmodule import compile_flow
 from .requirements import requirements
 from .rulelines import by_rule
 from .seats import Seats
+from .targets import zone_named
 from .watch import EVERYTHING, Quiet, reads_seat, watched
 
 DEFAULT_MAX_STEPS = key_named(LIMITS_KEYS, "steps").default   # about 5 s of the costliest steps; the largest seed game uses ~48,000
@@ -234,13 +235,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         fn = eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - generated source
         return lambda S, me, L: (fn(S, me, L), by_team)
 
-    @staticmethod
-    def zone_name(value):
-        """The zone named by a zone reference (NAME, NAME[...] or x.NAME)."""
-        text = as_expr(value).strip()
-        if "." in text.split("[")[0]:
-            return text.split("[")[0].rsplit(".", 1)[1].strip()
-        return text.split("[")[0].strip()
+    zone_name = staticmethod(zone_named)   # (the zone a reference names, as zone_ref finds it)
 
     def effects(self, items, path, locals=None, has_me=True, first=0, by_name=False):
         """``by_name``: a hook that only generated code calls, its locals its parameters (EffectCompiler.compile)."""

@@ -9,7 +9,7 @@ from lark import Tree
 
 from ..expr import ExprError, parse
 from ..expr.names import item_read, state_read
-from ..expr.parser import offset_of, unquote
+from ..expr.parser import as_expr, offset_of, unquote
 from ..expr.types import INT, TEAM
 
 
@@ -25,6 +25,29 @@ class CounterName(str):
 
     def __repr__(self):
         return self.source if self.source is not None else super().__repr__()
+
+
+def named(tree) -> tuple[Any, str | None]:
+    """The node of a reference (parsed) that names its zone or counter, and that name: ``NAME``,
+    ``NAME[owner]``, ``owner.NAME`` (``players[1].hand``: hand), in brackets or not; (the
+    reference, None) when it is none of those."""
+    node = tree.children[0] if isinstance(tree, Tree) and tree.data == "index" else tree
+    if isinstance(node, Tree) and node.data == "attr":
+        return node, str(node.children[1])
+    if isinstance(node, Tree) and node.data == "name":
+        return node, str(node.children[0])
+    return node, None
+
+
+
+def zone_named(value) -> str | None:
+    """The zone a zone reference (its text) names, as a step's ``zone_ref`` finds it: ``hand``
+    for ``hand``, ``hand[1]``, ``(hand[1])``, ``players[1].hand``; None when it names none (the
+    reference's compile says why)."""
+    try:
+        return named(parse(as_expr(value)))[1]
+    except ExprError:
+        return None
 
 
 class Targets:
@@ -56,14 +79,8 @@ class Targets:
             member = self._family_target(tree, text, path, locals, has_me)
             if member is not None:
                 return member
-        node = tree
-        if isinstance(node, Tree) and node.data == "index":
-            node = node.children[0]
-        if isinstance(node, Tree) and node.data == "attr":
-            name = str(node.children[1])
-        elif isinstance(node, Tree) and node.data == "name":
-            name = str(node.children[0])
-        else:
+        node, name = named(tree)
+        if name is None:
             self.ctx.error(f"expected a {want} (NAME, NAME[player] or player.NAME)", path, "type",
                            offset=offset_of(tree))
             return "_dummy[0]", None, None
