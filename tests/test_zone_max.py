@@ -5,6 +5,7 @@ model counts the zone as holding no more; and a zone without max: compiles to th
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -199,11 +200,12 @@ def test_a_zone_without_max_compiles_to_the_same_code(tmp_path):
         return rules.module_source.split('"""', 2)[2].splitlines()   # (after the header: its hash)
     without = body(load_text(tmp_path, CAPPED.replace(", max: params.limit", "").replace("{max: 2}", "{}")))
     capped = body(load_text(tmp_path, CAPPED.replace("{max: 2}", "{}")))
-    guards = [line for line in capped if "zone_max[" in line]
-    assert guards and all("_full(S, 'hand', " in line for line in guards)   # (the deal's, the move's)
+    guards = [line for line in capped if "S.cap[" in line]   # (the max in the game, evaluated as it starts)
+    assert guards and all(re.fullmatch(r" *if len\(([\w\[\]]+)\) > S\.cap\['hand'\]: _full\(S, 'hand', \1\)", line)
+                          for line in guards)   # (the deal's, the move's)
     listed = capped.index("def max_hand(S, me, L):") - 1
     end = next(i for i in range(listed + 2, len(capped)) if not capped[i].startswith(" "))
-    assert [line for line in capped[:listed] + capped[end + 1:] if "zone_max[" not in line] == without
+    assert [line for line in capped[:listed] + capped[end + 1:] if "S.cap[" not in line] == without
     for name in ("hearts", "diamonds"):   # (a trick's steps, and a pass: nothing named for a check either)
         assert "capacity" not in bundled(name).module_source and "_full" not in bundled(name).module_source
 
@@ -303,3 +305,25 @@ def test_a_pick_to_a_zone_named_through_an_expression_is_its_zone(tmp_path, to):
     assert [(e["from"], e["to"], e["to_owner"]) for e in S.ev if e["ev"] == "pick"] == [("deck", "hand", 1)] * 2
     e = _raised(lambda: S.apply("c7"))
     assert e.message == "in pick: zone hand[1] would hold 3 cards, more than its max: 2" and e.loc.line == 17
+
+
+def test_an_expression_max_is_evaluated_once_as_a_game_starts(tmp_path):
+    """A max: is a value of the game, kept as it starts (S.cap): no move, clone or check evaluates
+    it again; a kept start's games share it; a game of other values, or a state loaded, has its own."""
+    rules = load_text(tmp_path, CAPPED)
+    calls = []
+    compiled = rules.zone_max["hand"]
+    rules.zone_max["hand"] = lambda S, me, L: calls.append(S.p["limit"]) or compiled(S, me, L)
+    S = rules.new_game(2, 0)
+    S.clone().apply("1")
+    S.apply("1")
+    assert calls == [3] and S.cap == {"hand": 3, "pile": 2}
+    with pytest.raises(GameError, match="more than its max: 3"):
+        S.apply("1")
+    rules.new_game(2, 1).apply("1")                    # (its start kept: the same values)
+    T = rules.new_game(2, 0, {"params": {"limit": 6}})
+    T.apply("2")
+    assert calls == [3, 6] and T.cap["hand"] == 6
+    d = json.loads(T.to_json())
+    assert "cap" not in d                               # (a saved state holds its values, not their max)
+    assert rules.state_from_json(json.dumps(d)).cap["hand"] == 6 and calls == [3, 6, 6]

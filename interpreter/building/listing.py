@@ -126,7 +126,7 @@ def _elsewhere(rules):
         for j, piece in enumerate(p for p in req.pieces if not isinstance(p, str)):
             if _listable(piece.fn):
                 yield f"requirement_{k}_message_{j}", piece.fn
-    for zone, fn in getattr(rules, "zone_max", {}).items():   # (a zone's max: called by the guards that check it)
+    for zone, fn in getattr(rules, "zone_max", {}).items():   # (a zone's max: evaluated as a game starts)
         if _listable(fn):
             yield f"max_{zone}", fn
     if _listable(rules.heuristic):

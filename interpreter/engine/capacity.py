@@ -2,8 +2,10 @@
 
 ``max:`` is a whole number, or an expression of what is fixed before a game starts (the
 parameters, ``num_players``: building/capped.py refuses one that reads the state), evaluated
-for each game (``Ruleset.zone_max``: zone -> its compiled value, ``f(S, None, None)``). It is
-enforced in three places, each defined here once:
+once for each game's values as it starts (``starts``: ``Ruleset.zone_max``, zone -> its compiled
+value ``f(S, None, None)``, called; the values kept in the state, ``S.cap``: zone -> its max,
+shared by the games of the same start and by clones, never written). It is enforced in three
+places, each defined here once:
 
 - while a game runs: every writer that puts cards into a zone (a move, deal, gather, pick, pass,
   a trick played or collected) checks the zone it filled, in the generated code ``guard`` writes
@@ -12,7 +14,8 @@ enforced in three places, each defined here once:
 - when a game starts (``starts``): a max that is not a whole number of 0 or more, or a shared
   zone whose ``start:`` cards are more than its max, refuses the game, located at the ``max:``
   (a literal max under the start's cards is an error at load already);
-- when a state is loaded or patched (``overfull``): a zone holding more is refused.
+- when a state is loaded (``loaded``: its maxes evaluated for its values, as a game's start
+  does) or patched (``overfull``): a zone holding more is refused.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
 
 def most(S, zone: str) -> int:
     """The most cards an instance of ``zone`` may hold in the game of ``S``."""
-    return S.rules.zone_max[zone](S, None, None)
+    return S.cap[zone]
 
 
 def named(S, zone: str, owner) -> str:
@@ -58,18 +61,20 @@ def check(S, zone: str, cards: list) -> None:
 def guard(cap, zone: str, held: str, pad: str = "", g=None) -> list:
     """Lines of generated code checking the list ``held`` (source) of ``zone`` against its max,
     ``cap`` (the builder's ``zone_max``: its number, written in; an expression's text: its
-    compiled value, ``Ruleset.zone_max``, called; None: no max, and no line at all). ``g``: the
+    value in the game, ``S.cap``, read; None: no max, and no line at all). ``g``: the
     FlowWriter of a step's own code, which names ``over`` there (an effect's code: ``_full``)."""
     if cap is None:
         return []
     full = "_full" if g is None else g.fn(over)
-    limit = str(cap) if type(cap) is int else f"{state_read('rules')}.zone_max[{zone!r}](S, None, None)"
+    limit = str(cap) if type(cap) is int else f"{state_read('cap')}[{zone!r}]"
     return [f"{pad}if len({held}) > {limit}: {full}(S, {zone!r}, {held})"]
 
 
-def starts(rules, seats) -> None:
-    """Refuse a game whose zones' maxes are not whole numbers of 0 or more, or whose shared zone
-    starts with more cards than its max (``seats``: engine/requires.py ``Seats``)."""
+def starts(rules, seats) -> dict:
+    """Each zone's max in a game of ``seats`` (engine/requires.py ``Seats``, or a blank state):
+    zone -> its value, what the game keeps (``S.cap``). Refused: a game whose zones' maxes are
+    not whole numbers of 0 or more, or whose shared zone starts with more cards than its max."""
+    out = {}
     for zone, fn in rules.zone_max.items():
         loc = rules.zone_max_locs.get(zone)
         try:
@@ -82,6 +87,18 @@ def starts(rules, seats) -> None:
             started = sum(len(rules.cards.by_component[c]) for c in (rules.zone_decl[zone] or {}).get("start") or ())
             if started > cap:
                 raise Refused(f"zone '{zone}' starts with {started} cards, more than its max: {cap}", loc, "capacity")
+        out[zone] = cap
+    return out
+
+
+def loaded(S) -> str | None:
+    """A loaded state's maxes (``S.cap``) evaluated for its values, as its game's start did, and
+    what it holds beyond one (``overfull``); or why its values give no game: None when it fits."""
+    try:
+        S.cap = starts(S.rules, S)
+    except Refused as e:
+        return e.message
+    return overfull(S)
 
 
 def overfull(S) -> str | None:

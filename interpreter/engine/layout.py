@@ -93,6 +93,7 @@ class Layout:
                  "    new = new_state(cls)",
                  "    new.rules, new.seed, new.n, new.players = self.rules, self.seed, self.n, self.players",
                  "    new.teams, new.tm, new.members, new.p, new.o = self.teams, self.tm, self.members, self.p, self.o",
+                 "    new.cap = self.cap",
                  "    new.rng, new.dec, new.over, new.steps = self.rng, self.dec, self.over, self.steps",
                  "    new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated",
                  "    new.ev = None",
@@ -110,6 +111,7 @@ class Layout:
                  "    new.rules, new.seed, new.n, new.players = self.rules, seed, self.n, self.players[:]",
                  "    new.teams, new.tm, new.members = self.teams[:], self.tm, self.members",
                  "    new.p, new.o = self.p.own(), self.o.own()",   # (a start's are start.py Kept)
+                 "    new.cap = self.cap",   # (never written: the start's, evaluated once for its values)
                  "    new.rng, new.stack, new.dec, new.over, new.steps = 0, [], None, False, 0",
                  "    new.ev = new.kn = None",
                  "    new.sh = set()",

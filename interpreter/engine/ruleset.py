@@ -74,7 +74,8 @@ class Ruleset:
     zone_holds: dict               # zone -> the components it can hold (determinization deals by it)
     zone_holds_declared: frozenset # zones whose `holds:` is declared, not inferred
     sorted_zones: tuple            # zones kept in card order
-    zone_max: dict                 # zone -> its max: f(S, None, None), the most cards an instance holds (engine/capacity.py)
+    zone_max: dict                 # zone -> its max: f(S, None, None), the most cards an instance holds, evaluated
+                                   # as a game starts (engine/capacity.py starts: a state's S.cap)
     zone_max_locs: dict            # zone -> where its max: is written
     card_zones: tuple              # zones owned by each card (copied at clone, not on write)
     shown_labels: dict             # a long public zone's labels while its cards stay (engine/observation.py)
@@ -164,8 +165,8 @@ class Ruleset:
             start = self._start(players, seed, options)   # (the arguments checked: any error raised)
             seed = int(seed)
         if start.__class__ is tuple:   # (no start kept for these: the state filled by its own)
-            params, options, members = start   # (the game's own copies: the parameters may be the ruleset's)
-            S, fill = blank(self, players, seed, own_values(params), own_values(options), members), self._fill
+            params, options, members, cap = start   # (the game's own copies: the parameters may be the ruleset's)
+            S, fill = blank(self, players, seed, own_values(params), own_values(options), members, cap), self._fill
             changed = True
         else:
             S, fill = self.layout.fresh(start, seed), None
@@ -217,16 +218,17 @@ class Ruleset:
         if start is None:
             members = self.team_members(players)
             requirements.check(self, players, params, options, members)   # (a start kept: met)
-            if self.zone_max:   # (each zone's max a whole number, its start cards within it)
-                capacity.starts(self, requirements.Seats(self, players, params, options, members))
+            cap = None   # (each zone's max a whole number, its start cards within it: their values kept)
+            if self.zone_max:
+                cap = capacity.starts(self, requirements.Seats(self, players, params, options, members))
             if key is UNSET or self.probes is not None or not KEEP_STARTS:   # (coverage counts each game's evaluations)
-                return params, options, members
+                return params, options, members, cap
             if given:
                 params, options = copies
-            start = blank(self, players, 0, params, options, members)
+            start = blank(self, players, 0, params, options, members, cap)
             engine.run_setup(start, self._fill, None)
             if self._calm and not self._ends_not(start):   # (its games each checked as they start)
-                return params, options, members
+                return params, options, members, cap
             start.p, start.o = Kept(start.p), Kept(start.o)   # (each game copies them: layout.py fresh)
             self._keep(key, start)
         raw = given_key(players, given) if given else None

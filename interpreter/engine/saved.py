@@ -18,7 +18,7 @@ from ..errors import GameError, RulebookError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
 from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
-from .capacity import overfull
+from .capacity import loaded
 from .state import FORMAT, from_dict
 from .values import Bad as _Bad, check_value as _check_value, need as _need, sizes_of as _sizes, whole as _int
 
@@ -169,7 +169,7 @@ def state_from_json(rules, text: str):
         check(rules, d)
         S = from_dict(rules, d)
         rules.keep_sorted(S)
-        over = overfull(S) if rules.zone_max else None   # (each zone within its max: engine/capacity.py)
+        over = loaded(S) if rules.zone_max else None   # (each zone within its max: engine/capacity.py)
         _need(over is None, str(over))
         _recheck_decision(S, d["decision"])
     except _Bad as e:

@@ -24,7 +24,7 @@ FORMAT = 1
 class State:
     """One game in progress. The short names are read by generated code at every step."""
 
-    __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o",
+    __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o", "cap",
                  "rng", "stack", "dec", "over", "steps", "ev", "kn", "sh")
     # --- fixed for the game
     rules: Ruleset                 # the compiled rules (behaviour, not data)
@@ -36,6 +36,8 @@ class State:
     members: tuple[tuple[int, ...], ...]   # team -> its seats
     p: dict                        # parameter values in effect
     o: dict                        # game options in effect (skill, resolve...)
+    cap: dict | None               # zone -> its max: in this game, evaluated as it starts (engine/capacity.py);
+                                   # None where no zone has one
     # --- what changes: each zone, counter and variable in a slot of the ruleset's State class
     # (engine/layout.py), and these
     rng: int                       # the RNG's state (engine/rng.py): a secret, like the seed
@@ -239,15 +241,16 @@ def team_of_seat(members: tuple, n: int) -> tuple:
     return tuple(tm)
 
 
-def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple) -> State:
-    """A State with the per-game constants filled in and nothing else."""
+def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple, cap: dict | None = None) -> State:
+    """A State with the per-game constants filled in and nothing else (``cap``: the zones' maxes
+    for these values, engine/capacity.py ``starts``)."""
     s = rules.layout.cls.__new__(rules.layout.cls)
     s.rules, s.seed, s.n = rules, seed, n
     s.players = list(range(n))   # values of the language: lists (`players + [me]`), never mutated
     s.members = tuple(tuple(m) for m in members)
     s.teams = list(range(len(s.members)))
     s.tm = team_of_seat(s.members, n)
-    s.p, s.o = interned(params), options
+    s.p, s.o, s.cap = interned(params), options, cap
     for at in rules.layout.slots:   # (filled by the ruleset's setup, or from_dict; a trigger's memory none)
         setattr(s, at, None)
     s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None
