@@ -309,7 +309,7 @@ def test_a_pick_to_a_zone_named_through_an_expression_is_its_zone(tmp_path, to):
 
 def test_an_expression_max_is_evaluated_once_as_a_game_starts(tmp_path):
     """A max: is a value of the game, kept as it starts (S.cap): no move, clone or check evaluates
-    it again; a kept start's games share it; a game of other values, or a state loaded, has its own."""
+    it again; a kept start's games share it, and a state loaded has its values' (a new game's of them)."""
     rules = load_text(tmp_path, CAPPED)
     calls = []
     compiled = rules.zone_max["hand"]
@@ -326,4 +326,41 @@ def test_an_expression_max_is_evaluated_once_as_a_game_starts(tmp_path):
     assert calls == [3, 6] and T.cap["hand"] == 6
     d = json.loads(T.to_json())
     assert "cap" not in d                               # (a saved state holds its values, not their max)
-    assert rules.state_from_json(json.dumps(d)).cap["hand"] == 6 and calls == [3, 6, 6]
+    assert rules.state_from_json(json.dumps(d)).cap["hand"] == 6 and calls == [3, 6]   # (its values' start)
+    d["params"]["limit"] = 5
+    d["zones"]["hand"][0] = d["zones"]["hand"][0][:5]
+    assert rules.state_from_json(json.dumps(d)).cap["hand"] == 5 and calls == [3, 6, 5]
+
+
+@pytest.mark.parametrize("value, message", [
+    ('"0 - 1"', "g.yaml:9:46: error[capacity]: max: is a whole number of 0 or more, got -1"),
+    ('"-1"', "g.yaml:9:46: error[capacity]: max: is a whole number of 0 or more, got -1"),
+    ('"params.limit - 10"', "g.yaml:9:46: error[capacity]: max: is a whole number of 0 or more, and params.limit - 10 "
+                            "is at most -4 in every game"),
+    ('"3.0"', "g.yaml:9:46: error[type]: a zone's max is a whole number of cards, got num"),
+    ('"num_players / 2"', "g.yaml:9:46: error[type]: a zone's max is a whole number of cards, got num"),
+    ('"first(players)"', "g.yaml:9:46: error[type]: a zone's max is a whole number of cards, got player"),
+])
+def test_a_max_no_game_can_have_is_an_error_at_load(tmp_path, value, message):
+    """Less than 0 once reduced, or in every game (its span), or not a whole number by its type:
+    refused at load, located at the max:, not a warning for each player count (nor a start
+    cards' message for a zone that starts with none)."""
+    with pytest.raises(RulesetError) as caught:
+        load_text(tmp_path, CAPPED.replace("max: params.limit", f"max: {value}"))
+    assert str(caught.value).splitlines()[0].endswith(message)
+    assert len(caught.value.diagnostics) == 1
+
+
+def test_a_max_under_0_in_some_games_refuses_those_as_they_start(tmp_path, capsys):
+    """A max of the parameters that may be less than 0 (params.limit - 1, limit 0..6) refuses the
+    games whose values make it so, located at the max: (exit 2); the others are played."""
+    path = write_ruleset(tmp_path, CAPPED.replace("max: params.limit", "max: 'params.limit - 1'"))
+    code, out, err = run_cli(capsys, "play", path, "-p", "2", "--set", "limit=0")
+    assert code == 2 and "Traceback" not in out + err
+    assert "g.yaml:9:46: error[capacity]: zone 'hand': its max is -1, not a whole number of 0 or more" in err
+    rules = load_text(tmp_path, CAPPED.replace("max: params.limit", "max: 'params.limit - 1'"))
+    assert rules.new_game(2, 0, {"params": {"limit": 4}}).cap["hand"] == 3
+    d = json.loads(rules.new_game(2, 0).to_json())
+    d["params"]["limit"] = 0                            # (a state whose values give no game)
+    with pytest.raises(GameError, match=r"not a saved state of capped: params, options: zone 'hand': its max is -1, not a"):
+        rules.state_from_json(json.dumps(d))

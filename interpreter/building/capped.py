@@ -18,7 +18,7 @@ from ..engine.requires import Seats
 from ..errors import Diagnostic, Refused, UsageError
 from ..expr import ExprError, parse
 from ..expr.parser import as_expr
-from ..expr.types import INT
+from ..expr.types import ANY, INT, NUM
 from .requirements import stateless
 
 WHAT = ("a zone's max is evaluated before the game's setup: it reads only params, num_players and "
@@ -48,9 +48,16 @@ def zone_caps(ctx, r) -> None:
         fn = ctx.expr(value, path, has_me=False, expect=INT, tree=tree)
         if len(ctx.diags) == before:
             stateless(ctx, fn, path, "a zone's max", WHAT, "capacity")
+        if len(ctx.diags) == before and fn.type not in (INT, ANY):   # (a number of another type: refused in every game)
+            ctx.error(f"a zone's max is a whole number of cards, got {fn.type}", path, "type",
+                      "// divides to a whole number: num_players // 2" if fn.type == NUM else None)
         if len(ctx.diags) > before:
             continue
         span = ctx.compiler.span(tree)
+        if span is not None and span[1] < 0:   # (less than 0 in every game: "0 - 1", params.n - 9 where n <= 6)
+            ctx.error("max: is a whole number of 0 or more, " + (f"got {span[1]}" if span[0] == span[1] else
+                      f"and {as_expr(value).strip()} is at most {span[1]} in every game"), path, "capacity")
+            continue
         if type(value) is not int and span is not None and span[0] == span[1] and type(span[0]) is int:
             value = span[0]   # (the same in every game of the ruleset: "2 * 3", num_players of one count)
         most = value if type(value) is int else span[1] if span is not None and span[1] != float("inf") else None

@@ -14,8 +14,8 @@ places, each defined here once:
 - when a game starts (``starts``): a max that is not a whole number of 0 or more, or a shared
   zone whose ``start:`` cards are more than its max, refuses the game, located at the ``max:``
   (a literal max under the start's cards is an error at load already);
-- when a state is loaded (``loaded``: its maxes evaluated for its values, as a game's start
-  does) or patched (``overfull``): a zone holding more is refused.
+- when a state is loaded (its maxes a new game's of its values: engine/saved.py) or patched
+  (``overfull``): a zone holding more is refused.
 """
 from __future__ import annotations
 
@@ -82,7 +82,8 @@ def starts(rules, seats) -> dict:
         except RUNTIME_ERRORS as e:
             raise Refused(f"zone '{zone}': its max could not be evaluated: {describe(e)}", loc, "capacity") from None
         if type(cap) is not int or cap < 0:
-            raise Refused(f"zone '{zone}': its max is {cap!r}, not a whole number of 0 or more", loc, "capacity")
+            raise Refused(f"zone '{zone}': its max is {'none' if cap is None else repr(cap)}, not a whole number of 0 "
+                          "or more", loc, "capacity")
         if rules.zone_owner[zone] == "none":
             started = sum(len(rules.cards.by_component[c]) for c in (rules.zone_decl[zone] or {}).get("start") or ())
             if started > cap:
@@ -90,15 +91,6 @@ def starts(rules, seats) -> dict:
         out[zone] = cap
     return out
 
-
-def loaded(S) -> str | None:
-    """A loaded state's maxes (``S.cap``) evaluated for its values, as its game's start did, and
-    what it holds beyond one (``overfull``); or why its values give no game: None when it fits."""
-    try:
-        S.cap = starts(S.rules, S)
-    except Refused as e:
-        return e.message
-    return overfull(S)
 
 
 def overfull(S) -> str | None:

@@ -18,7 +18,7 @@ from ..errors import GameError, RulebookError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
 from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
-from .capacity import loaded
+from .capacity import overfull
 from .state import FORMAT, from_dict
 from .values import Bad as _Bad, check_value as _check_value, need as _need, sizes_of as _sizes, whole as _int
 
@@ -93,8 +93,9 @@ def _check_flow(rules, d: dict, players: int) -> None:
     _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
 
 
-def check(rules, d) -> None:
-    """Raise _Bad for the first field of a saved state that does not fit ``rules``."""
+def check(rules, d):
+    """Raise _Bad for the first field of a saved state that does not fit ``rules``; else a new
+    game of its values (what they give: its zones' maxes, ``S.cap``)."""
     _need(isinstance(d, dict) and "format" in d, "expected the JSON object State.to_json() writes")
     _need(d["format"] == FORMAT, f"format {d['format']!r} is not {FORMAT}")
     missing = [k for k in FIELDS if k not in d]
@@ -132,6 +133,7 @@ def check(rules, d) -> None:
             _need(isinstance(key, str) and key.isdigit() and int(key) < len(rules.card_labels),
                   f"known: no card {key!r}")
             _need(_int(mask) and 0 <= mask < 2 ** players, f"known[{key}]: expected a bitmask of seats")
+    return template
 
 
 def _recheck_decision(S, saved) -> None:
@@ -166,10 +168,9 @@ def state_from_json(rules, text: str):
         raise GameError(f"this state was saved with another version of ruleset '{rules.name}' (hash "
                         f"{str(d.get('hash'))[:12]}, now {rules.hash[:12]}): its zones and flow may not fit")
     try:
-        check(rules, d)
-        S = from_dict(rules, d)
+        S = from_dict(rules, d, check(rules, d).cap)   # (the maxes of its values: a new game's of them)
         rules.keep_sorted(S)
-        over = loaded(S) if rules.zone_max else None   # (each zone within its max: engine/capacity.py)
+        over = overfull(S) if rules.zone_max else None   # (each zone within its max: engine/capacity.py)
         _need(over is None, str(over))
         _recheck_decision(S, d["decision"])
     except _Bad as e:

@@ -258,9 +258,11 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple,
     return s
 
 
-def from_dict(rules, d: dict) -> State:
-    # (the parameters checked as a new game's are: each map's keys in the order a game of these players has them)
-    s = blank(rules, d["players"], d["seed"], rules.resolve_params(d["players"], d["params"]), d["options"], d["teams"])
+def from_dict(rules, d: dict, cap: dict | None = None) -> State:
+    # (the parameters checked as a new game's are: each map's keys in the order a game of these players has them;
+    # cap: the zones' maxes in a game of them, engine/capacity.py)
+    s = blank(rules, d["players"], d["seed"], rules.resolve_params(d["players"], d["params"]), d["options"], d["teams"],
+              cap)
     s.z.update({name: {int(card): list(part) for card, part in zone.items()} if isinstance(zone, dict) else zone
                 for name, zone in d["zones"].items()})   # (a zone per card: JSON wrote its keys as text)
     s.c.update(d["counters"])   # (each written to its slot: engine/layout.py Tables)
