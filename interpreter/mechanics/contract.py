@@ -116,7 +116,8 @@ ZONE_KEYS: tuple[Key, ...] = (
         "The most cards one instance of it may hold: a move, deal, gather, pick, pass or trick that puts more "
         "in stops the game with an error naming it, a saved or patched state holding more is refused, and "
         "the cost model counts it as holding no more. An expression (params.NAME, num_players) is evaluated "
-        "as each game starts; start: cards over it refuse the game (over a max known at load: an error there).",
+        "once as each game starts; start: cards over it refuse the game (over a max known at load: an error "
+        "there), and so does a value under 0 (under 0 in every game, or not of type int: an error at load).",
         json={"type": ["integer", "string"], "minimum": 0}),
     _DOC, _TITLE)
 
