@@ -39,7 +39,6 @@ def named(tree) -> tuple[Any, str | None]:
     return node, None
 
 
-
 def zone_named(value) -> str | None:
     """The zone a zone reference (its text) names, as a step's ``zone_ref`` finds it: ``hand``
     for ``hand``, ``hand[1]``, ``(hand[1])``, ``players[1].hand``; None when it names none (the

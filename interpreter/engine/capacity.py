@@ -71,8 +71,8 @@ def guard(cap, zone: str, held: str, pad: str = "", g=None) -> list:
 
 
 def starts(rules, seats) -> dict:
-    """Each zone's max in a game of ``seats`` (engine/requires.py ``Seats``, or a blank state):
-    zone -> its value, what the game keeps (``S.cap``). Refused: a game whose zones' maxes are
+    """Each zone's max in a game of ``seats`` (engine/requires.py ``Seats``): zone -> its value,
+    what the game keeps (``S.cap``). Refused: a game whose zones' maxes are
     not whole numbers of 0 or more, or whose shared zone starts with more cards than its max."""
     out = {}
     for zone, fn in rules.zone_max.items():
@@ -90,7 +90,6 @@ def starts(rules, seats) -> dict:
                 raise Refused(f"zone '{zone}' starts with {started} cards, more than its max: {cap}", loc, "capacity")
         out[zone] = cap
     return out
-
 
 
 def overfull(S) -> str | None:
