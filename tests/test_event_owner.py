@@ -18,6 +18,7 @@ ZONES = tiny_ruleset("""
   hand: {owner: player, visible: all}
   table: {visible: all}
   under: {owner: card, visible: all}
+  secret: {owner: player, visible: owner}
 counters:
   score: {owner: player, start: 0}
   pos: {owner: player, start: 0}
@@ -31,6 +32,9 @@ STEPS = {
   - move: {from: deck, to: "under[last(table)]", count: 1}
   - move: {from: "under[last(table)]", to: table}
   - move: {from: deck, to: "hand[0 if count(hand[0]) == 0 else 1]", count: 1}
+""",
+    "knowledge": """  - move: {from: deck, to: "secret[0]", count: 2}
+  - move: {from: "secret[0]", to: "secret[1 if count(secret[0]) == 2 else 0]", count: 1}
 """,
     "deal": """  - deal: {from: deck, to: hand, count: 1}
   - move: {from: deck, to: "under[last(hand[0])]", count: 4}
@@ -100,6 +104,17 @@ def test_a_move_logs_the_zones_its_cards_left_and_went_to_as_they_were(tmp_path)
         {"ev": "move", "from": "under", "from_owner": "c5", "to": "table", "cards": ["c4"]},  # (not c4: the table's last after)
         {"ev": "move", "from": "deck", "to": "hand", "to_owner": 0, "cards": ["c3"]}]
     assert under(S, "c6") == ["c6"] and under(S, "c5") == [] and [len(h) for h in S.z["hand"]] == [1, 0]
+
+
+def test_the_knowledge_of_a_move_is_of_the_zone_the_cards_went_to(tmp_path):
+    # seat 0 sees its card go from its hidden hand to seat 1's: it knows where that card is
+    # (told that it went to its own hand, it would know nothing of it)
+    rules = game(tmp_path, STEPS["knowledge"])
+    S = rules.new_game(2, seed=0, record=True, knowledge=True)
+    assert events(S)[-1] == {"ev": "move", "from": "secret", "from_owner": 0, "to": "secret", "to_owner": 1,
+                             "cards": ["c5"]}
+    c5, c6 = (S.rules.card_labels.index(c) for c in ("c5", "c6"))
+    assert S.z["secret"] == [[c6], [c5]] and S.kn == {c6: 0b10, c5: 0b01}
 
 
 def test_a_deal_from_a_zone_its_cards_change_logs_that_zone(tmp_path):
