@@ -91,7 +91,7 @@ class Vote(Step):
 @effect_kind("halve", "halve a counter, rounding down", keys=HALVE_KEYS)
 def e_halve(fx, em, spec, path, locals, has_me):
     """Emit the lines of ``halve``: its keys were checked against HALVE_KEYS already."""
-    dst, name, _ = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    dst, name, _ = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", em=em)
     em.line(f"{dst} = {dst} // 2")
     fx.event(em, f"{{'ev': 'halve', 'counter': {name!r}, 'who': me}}")
 

@@ -40,6 +40,7 @@ from .coverage import Probes, instrument_steps
 from .declarations import Declarations
 from .defines import Defines
 from .effects import EFFECT_KINDS, EffectCompiler
+from .emitter import Emitter
 from .elements import Elements
 from .declared import parameter
 from .flowmodule import compile_flow
@@ -219,21 +220,27 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         fn.zone = name
         return fn
 
-    def zone_owner_fn(self, value, path, locals=None, any_owner=False):
-        """``f(S, me, L) -> (owner, by_team)`` for a zone reference (owner None when shared;
-        ``any_owner``: a zone owned by each card gives (card, None) too). The reference's errors
-        are reported by ``zone_ref``, not again here."""
+    def zone_at_fn(self, value, path, locals=None):
+        """``f(S, me, L) -> (list, owner)`` for a zone reference: its list (as zone_ref's) and its
+        owner (a seat, a team, a card; None when shared), the owner evaluated once and the list
+        the owner's (Targets.target_owner ``em``). Its errors are reported by ``zone_ref``."""
+        none: Any = lambda S, me, L: ([], None)   # noqa: E731
         if value is None and tuple(path) in self.missing:
-            return lambda S, me, L: (None, False)
-        before = len(self.diags)
-        _, name, owner = self.fx.target_owner(as_expr(value), path, dict(locals or {}), True, "zone",
-                                              any_owner=any_owner)
+            return none
+        before, em = len(self.diags), Emitter()
+        outer, self.compiler.writes = self.compiler.writes, set()   # (as zone_ref's: the step owns it)
+        try:
+            src, name, owner = self.fx.target_owner(as_expr(value), path, dict(locals or {}), True, "zone",
+                                                    any_owner=True, em=em)
+        finally:
+            self.compiler.writes = outer
         del self.diags[before:]
-        if owner is None:
-            return lambda S, me, L: (None, False)
-        src, by_team = owner
-        fn = eval("lambda S, me, L: " + src, self.names.namespace)  # noqa: S307 - generated source
-        return lambda S, me, L: (fn(S, me, L), by_team)
+        if name is None:
+            return none
+        made: dict = {}
+        exec(compiled("\n".join(["def _at(S, me, L):", *em.lines, f"    return {src}, {owner[0] if owner else None}"]),
+                      f"<zone {as_expr(value)[:60]}>", "exec"), self.names.namespace, made)  # noqa: S102 - generated source
+        return made["_at"]
 
     zone_name = staticmethod(zone_named)   # (the zone a reference names, as zone_ref finds it)
 

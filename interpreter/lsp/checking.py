@@ -102,7 +102,7 @@ def _noting(method: str):
 
 
 # the BuildContext's ways (mechanics/contract.py) to read a zone or an expression over a card
-for _method in ("zone_ref", "zone_owner_fn", "owned_zone", "shared_zone", "card_filter", "card_selector",
+for _method in ("zone_ref", "zone_at_fn", "owned_zone", "shared_zone", "card_filter", "card_selector",
                 "card_key", "element_fn"):
     setattr(Recording, _method, _noting(_method))
 

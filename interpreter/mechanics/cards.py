@@ -80,12 +80,15 @@ def _move(fx, em, spec, path, locals, has_me, parts):
                 _move(fx, em, spec, path, locals, has_me, {**parts, side: part})
                 em.depth -= 1
             return
+    # each zone and its owner evaluated once, before the cards move: where they go is where the
+    # event, the knowledge and the triggers say they went
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True,
-                                         tree=parts.get("from"))
-    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True,
-                                         tree=parts.get("to"))
-    s, d, cs = em.fresh("_s"), em.fresh("_d"), em.fresh("_c")
+                                         tree=parts.get("from"), em=em)
+    s = em.fresh("_s")
     em.line(f"{s} = {src}")
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True,
+                                         tree=parts.get("to"), em=em)
+    d, cs = em.fresh("_d"), em.fresh("_c")
     em.line(f"{d} = {dst}")
     moved = f"len({cs})"
     one = None   # a one-card move's card, held in a local: no list made unless something is told
@@ -201,7 +204,7 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
                    players_key("who is dealt to"),
                    Key("start", "expression: player", "the first dealt to (default: the first of players)")), seat_noted=True)
 def e_deal(fx, em, spec, path, locals, has_me):
-    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True)
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True, em=em)
     to = declared(fx, spec["to"], (*path, "to"), "zone", fx.ctx.names.zones)
     if to is None:
         return
@@ -293,7 +296,7 @@ def _every_seat(value, locals) -> bool:
                    Key("to", "zone", "where all their cards go (its on_enter triggers run for each card that comes; "
                        "a zone gathered into keeps its own cards)", required=True)), seat_noted=True)
 def e_gather(fx, em, spec, path, locals, has_me):
-    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True)
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "zone", any_owner=True, em=em)
     froms = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
     d, n0 = em.fresh("_d"), em.fresh("_n")
     em.line(f"{d} = {dst}")

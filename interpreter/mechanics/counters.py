@@ -47,9 +47,10 @@ def amount_of(fx, spec, path, locals, has_me) -> str:
     return amount
 
 
-def counter_and_amount(fx, spec, path, locals, has_me) -> tuple:
-    """A gain's or a lose's compiled ``counter:`` (its source, name and owner) and ``amount:``."""
-    target = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True)
+def counter_and_amount(fx, em, spec, path, locals, has_me) -> tuple:
+    """A gain's or a lose's compiled ``counter:`` (its source, name and owner: its owner evaluated
+    once, by ``em``'s lines) and ``amount:``."""
+    target = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True, em=em)
     return (*target, amount_of(fx, spec, path, locals, has_me))
 
 
@@ -63,9 +64,9 @@ def counter_event(fx, em, kind: str, name, owner, a: str) -> None:
                    AMOUNT,
                    Key("from", "counter", "a limited supply: gives what it has")), seat_noted=True)
 def e_gain(fx, em, spec, path, locals, has_me):
-    dst, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
+    dst, name, owner, amount = counter_and_amount(fx, em, spec, path, locals, has_me)
     if "from" in spec:   # a limited supply gives what it has
-        src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter")
+        src, _ = fx.target(spec["from"], (*path, "from"), locals, has_me, "counter", em=em)
         a = take(em, amount, src, dst)
     else:
         a = em.fresh("_a")
@@ -79,8 +80,8 @@ def e_gain(fx, em, spec, path, locals, has_me):
                    AMOUNT,
                    Key("to", "counter", "the supply it returns to")), seat_noted=True)
 def e_lose(fx, em, spec, path, locals, has_me):
-    src, name, owner, amount = counter_and_amount(fx, spec, path, locals, has_me)
-    dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter")[0] if "to" in spec else None
+    src, name, owner, amount = counter_and_amount(fx, em, spec, path, locals, has_me)
+    dst = fx.target(spec["to"], (*path, "to"), locals, has_me, "counter", em=em)[0] if "to" in spec else None
     a = take(em, amount, src, dst)
     counter_event(fx, em, "lose", name, owner, a)
 
@@ -90,8 +91,8 @@ def e_lose(fx, em, spec, path, locals, has_me):
                    Key("to", "counter", "where it goes", required=True),
                    Key("amount", "expression: int", "at most this much", default=1)), seat_noted=True)
 def e_transfer(fx, em, spec, path, locals, has_me):
-    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter", any_owner=True)
-    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter", any_owner=True)
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter", any_owner=True, em=em)
+    dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter", any_owner=True, em=em)
     amount = amount_of(fx, spec, path, locals, has_me)
     a = take(em, amount, src, dst)
     fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "

@@ -61,9 +61,9 @@ class Pick(Step):
     dst_name: str
     dst_sorted: bool                    # dst is kept in card order
     dst_max: int | str | None           # dst's max: (engine/capacity.py guard), or None
-    dst_owner: Callable[..., Any]       # zone_owner_fn: f(S, me, L) -> (owner, ...)
-    src_at: Callable[..., Any]
+    src_at: Callable[..., Any]          # zone_at_fn: f(S, me, L) -> (the zone's list, its owner or None)
     dst_at: Callable[..., Any]
+    dst_by: str                         # dst's owners: none, player, team or card
     notify: bool                        # dst has enter triggers
     live: frozenset | None              # the cards that may fire one (None: any card)
     where: Callable[..., list] | None   # f(S, me, L, cards) -> the cards that may be picked
@@ -82,12 +82,13 @@ class Pick(Step):
             s.dst_name = ctx.zone_name(main.get("to"))
             s.dst_sorted = ctx.zone_sorted(s.dst_name)
             s.dst_max = ctx.zone_max(s.dst_name)
-            s.dst_owner = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS)
-            # for the events: each zone's name and owner (a card-owned zone's card too)
+            # each zone with its owner (a card-owned zone's card too), evaluated once before a card
+            # moves: the zones written, the knowledge, the triggers and the event all name them
             s.src_name = ctx.zone_name(main.get("from"))
             ctx.flows(s.src_name, s.dst_name)
-            s.src_at = ctx.zone_owner_fn(main.get("from"), (*p, "from"), _LOCALS, any_owner=True)
-            s.dst_at = ctx.zone_owner_fn(main.get("to"), (*p, "to"), _LOCALS, any_owner=True)
+            s.src_at = ctx.zone_at_fn(main.get("from"), (*p, "from"), _LOCALS)
+            s.dst_at = ctx.zone_at_fn(main.get("to"), (*p, "to"), _LOCALS)
+            s.dst_by = ctx.names.zones.get(s.dst_name, "none")
             s.notify = s.dst_name in ctx.triggers.enter
             s.live = ctx.triggers.live.get(s.dst_name)   # (the triggers are built before the flow)
             s.where = None
@@ -163,8 +164,9 @@ class Pick(Step):
                 *(g.recounted(ran, pad + "    ", failed) if failed else ran)]
 
     def resolve_source(self, g):
-        """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step."""
-        src, dst, src_at, dst_at = (g.fn(f) for f in (self.src, self.dst, self.src_at, self.dst_at))
+        """A card picked: moved, then ``then`` with ``card`` and ``picked``; ``done`` ends the step.
+        Both zones and their owners are found before the card moves (zone_at_fn)."""
+        src_at, dst_at = g.fn(self.src_at), g.fn(self.dst_at)
         assert self.src.zone is not None and self.dst.zone is not None   # (a pick moves between named zones)
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    if card == {DONE}:",
@@ -175,28 +177,26 @@ class Pick(Step):
                  f"    if {state_read('sh')}:   # copy on write: the two zones this state's own before they change",
                  f"        {own_call(self.src.zone)}",
                  f"        {own_call(self.dst.zone)}",
-                 f"    {list_take(f'{src}(S, who, L)', 'card')}",
-                 f"    dst = {dst}(S, who, L)",
+                 f"    src, src_owner = {src_at}(S, who, L)",
+                 f"    dst, dst_owner = {dst_at}(S, who, L)",
+                 f"    {list_take('src', 'card')}",
                  f"    {g.fn(insort)}(dst, card)" if self.dst_sorted else "    dst.append(card)",
                  *guard(self.dst_max, self.dst_name, "dst", "    ", g)]
         if self.notify:   # (specialised: asked only for a card that may fire a hook, decided per card)
             pad = "    " if self.live is None or g.plain else "        "
             lines += [*([f"    if card in {g.fn(self.live)}:"] if pad != "    " else []),
-                      f"{pad}owner, by_team = {g.fn(self.dst_owner)}(S, who, L)",
-                      f"{pad}{state_read('rules')}.triggers.entered(S, {self.dst_name!r}, owner, by_team, [card], who)"]
+                      f"{pad}{state_read('rules')}.triggers.entered(S, {self.dst_name!r}, "   # (a card's zone: no owner)
+                      f"{'dst_owner' if self.dst_by in ('player', 'team') else None}, {self.dst_by == 'team'}, [card], who)"]
         lines += [f"    frame[{PICKED}] = [*frame[{PICKED}], card]   # replace, never mutate",
                   f"    if {state_read('kn')} is not None:",
-                  f"        {g.fn(know)}(S, (card,), {self.src_name!r}, {src_at}(S, who, L)[0], {self.dst_name!r}, "
-                  f"{dst_at}(S, who, L)[0])",
+                  f"        {g.fn(know)}(S, (card,), {self.src_name!r}, src_owner, {self.dst_name!r}, dst_owner)",
                   f"    if {state_read('ev')} is not None:",
                   f"        ev = {{'ev': 'pick', 'who': who, 'from': {self.src_name!r}, 'to': {self.dst_name!r}, "
                   "'cards': [card]}",
-                  f"        owner = {src_at}(S, who, L)[0]",
-                  "        if owner is not None:",
-                  "            ev['from_owner'] = owner",
-                  f"        owner = {dst_at}(S, who, L)[0]",
-                  "        if owner is not None:",
-                  "            ev['to_owner'] = owner",
+                  "        if src_owner is not None:",
+                  "            ev['from_owner'] = src_owner",
+                  "        if dst_owner is not None:",
+                  "            ev['to_owner'] = dst_owner",
                   f"        {state_read('ev')}.append(ev)"]
         if self.then is not None:
             lines += g.effects(self.then, "who", "    ", self, {"card": "card", "picked": f"frame[{PICKED}]"})

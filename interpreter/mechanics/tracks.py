@@ -26,7 +26,7 @@ from ..expr.names import counter_ref
                    Key("max", "expression: int", "the last space"),
                    Key("stack", "counter", "the order of arrival on a space (same owners as counter)")), seat_noted=True)
 def e_advance(fx, em, spec, path, locals, has_me):
-    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter")
+    dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", em=em)
     by, _ = fx.expr(spec.get("by", 1), (*path, "by"), locals, has_me, INT)
     old, new = em.fresh("_o"), em.fresh("_n")
     em.line(f"{old} = {dst}")

@@ -47,7 +47,7 @@ def _names_counter(fx, key) -> bool:
 
 def _set_counter(fx, em, key, text, path, locals, has_me):
     """``set: {coins: 0}``: a counter to a value (a whole number), logged as a set_counter event."""
-    dst, name, owner = fx.target_owner(key, path, locals, has_me, "counter", any_owner=True)
+    dst, name, owner = fx.target_owner(key, path, locals, has_me, "counter", any_owner=True, em=em)
     if name is None:
         return
     src, _ = fx.expr(text, path, locals, has_me, INT)
