@@ -159,3 +159,13 @@ def test_diams_trades_never_reach_the_cap_and_are_charged_what_they_count():
     assert 150_000 < most < MAX_SEARCH_WORK   # (187,462; 200 random games: at most 111,986)
     trades = [s.work for s in rules.steps if s.kind == "choose" and "trade" in map(str, getattr(s, "path", ()))]
     assert max(trades) >= most   # (the choice among the sets; the other, of the card given, asks sums())
+
+
+def test_lists_of_lists_compared_are_charged_what_they_hold_together(tmp_path):
+    """Two lists of lists compared walk every element inside them, up to the shorter's end: a list
+    variable holds 10,000 at every depth together (not 10,000 lists of 10,000), so comparing two
+    loads, charged for those; a list of lists built from others is as long as its lists allow."""
+    text = RULES.replace('  x: {type: int, start: 0}', '  x: {type: int, start: 0}\n  w: {type: "list[list[int]]", start: []}')
+    rules = load_text(tmp_path, text, "l.yaml")
+    assert N * WALK_WORK <= charged(rules, "(1 if w == w else 0)") < 2 * N * WALK_WORK
+    assert charged(rules, "(1 if [s, t] == [t, s] else 0)") >= 2 * N * WALK_WORK   # (2 lists of up to 10,000)

@@ -23,9 +23,13 @@ LOOPED = "looped"   # (the fact of a list node a filter, by: or to: walks: a ran
 
 def elements(c: Any, n: Any, typ: str, deep: bool = True) -> int:
     """The most elements a walk of list node ``n`` (of type ``typ``) reads: its own, and where
-    its elements may be lists compared or hashed as wholes (``deep``), every element inside them."""
+    its elements may be lists compared or hashed as wholes (``deep``), every element inside them
+    (no more than its value holds at every depth together, where that is known: a list variable's)."""
     own = c.size(n)
-    return own * nesting.inner(c, n) if deep and nesting.holds_lists(typ) else own
+    if not (deep and nesting.holds_lists(typ)):
+        return own
+    total = c.fact(n, nesting.TOTAL)
+    return own * nesting.inner(c, n) if total is None else min(total, own * nesting.inner(c, n))
 
 
 def walked(c: Any, n: Any, count: int, per: int, what: str) -> None:
