@@ -190,23 +190,22 @@ def _combos_whole(values, members, total):
 
     def walk(i, remaining, taken):     # take some of a group j >= i after the cards taken, then go on after it
         nonlocal left
-        skipped = i
+        spent = i   # (the turns counted since the last test of left: counted out at each set made, and at the end)
         while values[i] > remaining:   # (by decreasing value: none of these fits; some later one does)
             i += 1
-        left -= MADE_WORK + (i - skipped) * turn
+        spent = MADE_WORK + (i - spent) * turn
         for j in range(i, n):
             v = values[j]
             after = reach[j + 1]
             k = remaining // v
             if k > sizes[j]:
                 k = sizes[j]
-            left -= (k + 1) * turn
-            if left < 0:
-                _searched(total)
+            spent += (k + 1) * turn
             while k:                    # more of the larger values first
                 rest = remaining - k * v
                 if after >> rest & 1:   # (a new list a step: no method call to grow and cut one)
-                    left -= MADE_WORK + COPY_WORK * (len(taken) + k)   # (the set so far copied, with these k)
+                    left -= spent + MADE_WORK + COPY_WORK * (len(taken) + k)   # (the set so far copied, with these k)
+                    spent = 0
                     if left < 0:
                         _searched(total)
                     if rest:
@@ -217,7 +216,10 @@ def _combos_whole(values, members, total):
                         return
                 k -= 1
             if not after >> remaining & 1:     # nothing after group j makes the rest: none of j taken is a dead end
-                return
+                break
+        left -= spent
+        if left < 0:
+            _searched(total)
 
     walk(0, total, [])
     _counted(left)

@@ -25,18 +25,21 @@ _INF = float("inf")
 
 
 def search_bound(items: int, reached: int) -> int:
-    """The most work combos()' search of a list of ``items`` elements counts (MAX_SEARCH_WORK at
-    most: past it the search stops with an error), with totals up to ``reached`` (its bit tests'
-    width): its bitsets built (a turn a count of a group, at most two an element); at most
-    2^(items + 1) calls (a call a choice of how many of a group to take, after each choice
-    before it: twice the sub-multisets at most), each counted twice (the general way counts
-    the turn of its caller's loop), turning at most three times an element (the groups skipped
-    and looked at, the counts tried) and making at most a set an element, of up to ``items``."""
-    if items > 24:
-        return MAX_SEARCH_WORK
+    """The most work combos()' search of a list of ``items`` elements does, as it counts it: up
+    to MAX_SEARCH_WORK, past which it stops at its next test, with at most one call's turns
+    counted since the last (three an element at most: the groups skipped and looked at, the
+    counts tried, each with a bit test of bitsets up to ``reached`` bits); or, for a short list,
+    all a search can count: its bitsets built (at most two turns an element), at most
+    2^(items + 1) calls (a choice of how many of a group to take, after each choice before it:
+    twice the sub-multisets at most), each counted twice (the general way counts its caller's
+    turn too), turning at most three times an element and making at most a set an element, of
+    up to ``items`` elements."""
     turn = TURN_WORK + reached // BITS_PER_OP
+    capped = MAX_SEARCH_WORK + 3 * items * turn
+    if items > 24:
+        return capped
     per_call = 3 * MADE_WORK + 3 * items * turn + items * (MADE_WORK + COPY_WORK * items)
-    return min(MAX_SEARCH_WORK, 2 * items * turn + 2 ** (items + 1) * per_call)
+    return min(capped, 2 * items * turn + 2 ** (items + 1) * per_call)
 
 
 def sums_bound(items: int, largest: int) -> int:
