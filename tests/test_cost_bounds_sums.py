@@ -13,7 +13,7 @@ import pytest
 import interpreter
 from interpreter.expr import Compiler
 from interpreter.mechanics import market
-from interpreter.mechanics.market import BITS_PER_OP, MAX_SUM, TOTAL_WORK, VALUE_WORK
+from interpreter.mechanics.market_costs import BITS_PER_OP, MAX_SUM, TOTAL_WORK, VALUE_WORK
 from helpers import load_text
 
 

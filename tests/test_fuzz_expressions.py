@@ -47,6 +47,30 @@ def test_the_reference_compile_writes_no_faster_form(world):
     assert {name for key, name in seen if key == "fast"} == set(FAST_FORMS), seen
 
 
+def test_the_reference_compile_charges_as_the_optimised(world):
+    """Each expression's worst-case cost (its charge: docs/reference.md "Limits") is decided from
+    its tree, never from the faster form written: the walks of lists (expr/walks.py), sums() and
+    combos() too, so a step weighs the same whichever compile runs it."""
+    gen = ExprGen(random.Random(7))
+    texts = [c["expr"] for c in TABLE["cases"] if "error" not in c] + [gen.expression() for _ in range(400)]
+    texts += ["max(map(hand, to: rank)) + sum(hand, by: rank)", "count(1..num_players) + count(distinct(players))",
+              "count(top(hand, by: rank)) + count(groups(hand, by: rank))", "1 if hand == deck else 0"]
+    charged = 0
+    for text in texts:
+        costs = []
+        for plain in (False, True):
+            compiler = Compiler(world.rules.names, plain=plain)
+            try:
+                compiler.compile(text, LOCALS, True)
+            except ExprError:
+                continue
+            costs.append(compiler.cost)
+        if costs:
+            assert len(costs) == 2 and costs[0] == costs[1], text
+            charged += 1
+    assert charged >= 300
+
+
 def test_random_expressions_agree_with_the_reference_compile(world):
     verdicts = campaign(world, seed=20261201, n=700)
     kinds = collections.Counter(v.kind for v in verdicts)

@@ -323,8 +323,8 @@ def test_combos_of_a_huge_total_is_bounded(tmp_path, monkeypatch):
     S = rules.new_game(2)
     S.apply_index(0)
     assert S.v["c"] == []   # more than all the values together: nothing, at once
-    monkeypatch.setattr(market, "MAX_SEARCH", 5000)
-    with pytest.raises(GameError, match="combos\\(\\) tried more than 5,000 ways"):
+    monkeypatch.setattr(market, "MAX_SEARCH_WORK", 5000)
+    with pytest.raises(GameError, match="combos\\(\\) searched more than 5,000 operations"):
         rules.new_game(2, options={"params": {"t": 100000000000001}}).apply_index(0)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import runtime
+from .walks import RANK_WORK, WALK_WORK, walked
 from .arity import check_arity, list_arg
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
     zone_name
@@ -108,6 +109,7 @@ def b_first(c, n, scope, args, kw):
 def b_sum(c, n, scope, args, kw):
     check_arity(n, args, kw, "sum", 1, kw=("by",))
     src, typ = list_arg(c, scope, args[0], "sum")
+    walked(c, n, c.size(args[0]), WALK_WORK, "sum()")   # (sum() of the list, or of its by: values)
     if "by" in kw:
         var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
         c.expect_type(t, NUM, kw["by"])
@@ -147,6 +149,7 @@ def _minmax(fname):
             return f"{fname}({', '.join(s for s, _ in parts)})", typ
         check_arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = list_arg(c, scope, args[0], fname)
+        walked(c, n, c.size(args[0]), WALK_WORK, f"{fname}()")   # (of the list, or of its by: values)
         if "by" in kw:
             var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, NUM, kw["by"])
@@ -162,6 +165,7 @@ def _extreme(fname, helper):
     def build(c, n, scope, args, kw):
         check_arity(n, args, kw, fname, 1, kw=("by",))
         src, typ = list_arg(c, scope, args[0], fname)
+        walked(c, n, c.size(args[0]), RANK_WORK, f"{fname}()")   # (its helper's loop, a key call an element)
         if "by" not in kw:
             if not is_numeric(elem(typ)):
                 raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
@@ -208,6 +212,7 @@ def b_any_all(fname):
             loop = code(f"any(True for {var} in {src} if not ({s}))", AnyLoop(var, src, f"not ({s})"), loops=True)
             return code(f"(not {loop})", Not(loop), loops=True), BOOL
         if elem(typ) == BOOL:
+            walked(c, n, c.size(args[0]), WALK_WORK, f"{fname}()")
             return f"{fname}({src})", BOOL
         # a list of things: any = not empty, all = always (vacuous) -> only any makes sense
         if fname == "all":
@@ -311,6 +316,7 @@ def b_keys(c, n, scope, args, kw):
     if name in c.names.keyed:
         c.used.add(name)
         c.sized(n, len(c.names.keyed[name]))
+        walked(c, n, c.size(n), WALK_WORK, "keys()")
         return repr(list(c.names.keyed[name])), list_of(STR)
     if name is None or name not in c.names.all_names() or name in c.names.defines:   # (a define: where used)
         src, typ = c.node(a, scope)
@@ -319,6 +325,7 @@ def b_keys(c, n, scope, args, kw):
                 and str(a.children[0].children[0]) == "params"
             orders = c.names.param_keys.get(str(a.children[1])) if param else None
             c.sized(n, max(map(len, orders or ()), default=c.size(a)))   # (an override keeps its keys)
+            walked(c, n, c.size(n), WALK_WORK, "keys()")
             if orders is not None and len(orders) == 1:   # the same for every player count: a constant
                 return repr(list(orders[0])), list_of(STR)
             return f"list({src})", list_of(STR)   # (a game's maps, nested ones too, keep the order written)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .named import out_of_scope
-from .nesting import element_read, local_read, recorded, resized
+from .nesting import element_read, local_read, recorded, resized, totalled
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
@@ -299,6 +299,7 @@ class NameNodes(PostfixNodes):
             self.access.read("v", name)
             if is_list(names.vars[name]) or names.vars[name] == ANY:   # as long as _stored lets it be
                 self.sized(node, list_bound(names.max_list))
+                totalled(self, node, list_bound(names.max_list))   # (at every depth together: walks.py)
             return code(table_ref("v", name), Var(name)), names.vars[name]   # (read: never a target here)
         if name in names.zones or name in names.counters:
             self.used.add(name)

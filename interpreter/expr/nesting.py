@@ -21,6 +21,7 @@ from .runtime import list_bound
 from .types import ANY, elem, is_list, is_map, map_value
 
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
+TOTAL = "total"   # (the most elements a node's value holds at every depth together, where known: a list variable's)
 
 
 def recorded(c: Any, n: Any) -> int | None:
@@ -31,6 +32,12 @@ def inner(c: Any, n: Any) -> int:
     """The most elements any list inside the value of node ``n`` can have."""
     found = recorded(c, n)
     return list_bound(c.names.max_list) if found is None else found
+
+
+def totalled(c: Any, n: Any, bound: int) -> None:
+    """Node ``n``'s value holds at most ``bound`` elements at every depth together (a list
+    variable's, as _stored keeps them): what a walk through them all reads at most (walks.py)."""
+    c.know(n, TOTAL, bound)
 
 
 def innered(c: Any, n: Any, bound: int) -> None:

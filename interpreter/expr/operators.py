@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from lark import Tree
 
 from ..errors import did_you_mean
-from . import nesting, runtime
+from . import nesting, runtime, walks
 from .access import Recorder
 from .builtins import ASKED, BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
@@ -70,6 +70,7 @@ class OperatorNodes:
         def span(self, n: Any) -> tuple | None: ...
         def spanned(self, n: Any, span: tuple | None) -> None: ...
         def know(self, n: Any, kind: str, value: Any, anywhere: bool = False) -> None: ...
+        def fact(self, n: Any, kind: str, anywhere: bool = False) -> Any: ...
         def in_loop(self, coll_node: Any, compile_body: Callable[[], Any]) -> Any: ...
         def name_taken(self, name: str, scope: Scope) -> str | None: ...
 
@@ -121,6 +122,8 @@ class OperatorNodes:
             self.sized(n, hi[1] - lo[0] + 1)
         else:
             self.sized(n, min(runtime.MAX_RANGE, math.floor(hi[1]) - math.ceil(lo[0]) + 1))
+        if not self.fact(n, walks.LOOPED):   # (its list is built: where a loop walks it, counted with the loop's turns)
+            walks.walked(self, n, self.size(n), walks.WALK_WORK, "a range")
         return f"_range({a}, {b})", list_of(INT)
 
     def n_call(self, n, scope):
@@ -140,6 +143,8 @@ class OperatorNodes:
             self.access.anything()
         if fname not in CORE:
             self.access.helper(fname)
+        if args and ("by" in kwargs or "to" in kwargs):   # (its list walked by the loop of its by: or to:)
+            self.know(args[0], walks.LOOPED, True)
         src, typ = builtin(self, n, scope, args, kwargs)
         if nesting.recorded(self, n) is None and args:   # (a list of lists built of its arguments' elements)
             nesting.innered(self, n, max(nesting.inner(self, a) for a in args))
@@ -163,6 +168,7 @@ class OperatorNodes:
         """``L where C`` (``name``: the element's own name, L as name where C); C reads the element
         under the names the filters L is chained to give it too (expr/named.py)."""
         coll, cond = parts or n.children
+        self.know(coll, walks.LOOPED, True)
         src, typ = self.node(coll, scope)
         if not is_list(typ):
             raise ExprError(f"'where' filters a list, got {typ}", offset_of(coll), code="type")
@@ -237,6 +243,9 @@ class OperatorNodes:
                                 offset_of(n.children[2]), code="type")
         elif not comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
+        elif is_list(ta) and is_list(tb):   # two lists compared element by element, up to the shorter's end
+            left, right = (walks.elements(self, c, t) for c, t in ((n.children[0], ta), (n.children[2], tb)))
+            walks.walked(self, n, min(left, right), walks.WALK_WORK, f"'{op}' of two lists")
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
         hoisted = isinstance(shape(a), Hoisted)   # count(...) lifted out of a filter
         counted = shape(shape(a).inner if hoisted else a)

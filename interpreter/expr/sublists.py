@@ -26,6 +26,7 @@ from .nesting import innered
 from .parser import ExprError, offset_of
 from .runtime import ExprRuntimeError
 from .types import INT, NONE, NUM, is_numeric, list_of
+from .walks import WALK_WORK, walked
 
 MAX_SUBSETS = 10_000            # the most sub-lists subsets() makes
 MAX_SUBSET_ELEMENTS = 100_000   # the most elements its sub-lists hold together
@@ -75,6 +76,7 @@ def b_subsets(c, n, scope, args, kw):
     c.sized(n, bound)
     innered(c, n, max(inner, nesting.inner(c, args[0]) if nesting.holds_lists(typ) else 1))
     c.add_cost(bound, n)   # (the sub-lists made)
+    walked(c, n, min(MAX_SUBSET_ELEMENTS, bound * inner), WALK_WORK, "subsets()")   # (the elements they hold)
     return out, list_of(typ)
 
 

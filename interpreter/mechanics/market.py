@@ -35,29 +35,21 @@ from __future__ import annotations
 
 from itertools import compress
 
-from lark import Tree
-
 from ..expr.arity import check_arity, list_arg
 from ..expr.builtins import ASKED, call_args, key_fn, keyed_arg, register_builtin
 from ..expr.code import KeyLookup, shape
-from ..expr.named import element_names
 from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
+from ..expr.walks import GROUP_WORK, walked
 from .market_actions import v_combos
+from .market_costs import BITS_PER_OP, COPY_WORK, MADE_WORK, MAX_SEARCH_WORK, MAX_SUM, TURN_WORK, largest_value, search_bound, \
+    sums_bound, sums_work, weights_of
 
 MAX_COMBOS = 10_000       # the most sets combos() returns
 MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
-MAX_SUM = 100_000         # the largest total sums() tracks, and combos() reaches by bitset
-MAX_SEARCH = 200_000      # branches combos() may try when totals are too large for a bitset
 _ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
-# the work sums() is weighed (sums_work; docs/reference.md "Limits"), in the cost model's operations
-# (one: an element a filter's test runs on, about 5 ns here); each measured with room to spare
-VALUE_WORK = 20      # a value's turn of the loop, beyond its by: (measured 8 to 20)
-BITS_PER_OP = 128    # bits of a bitset an operation shifts, ors or masks (measured 200 to 300)
-TOTAL_WORK = 32      # a total found in the bitset's digits and listed (measured 4 to 28)
-_INF = float("inf")
 
 
 def _combos(S, items, key, total, cards: bool):
@@ -92,14 +84,17 @@ def _combos(S, items, key, total, cards: bool):
     out: list = []
     taken: list = []
     eps = 1e-9
-    tried = [0]
+    left = MAX_SEARCH_WORK   # (the search's work still allowed: a turn a call, an element a set made)
 
     def walk(i, remaining):
-        tried[0] += 1
-        if tried[0] > MAX_SEARCH:   # large totals of many values: bounded like any expression
-            raise ExprRuntimeError(f"combos() tried more than {MAX_SEARCH:,} ways to reach {total}")
+        nonlocal left
+        left -= 2 * MADE_WORK   # (the call, and its turn of the caller's loop)
+        if left < 0:   # large totals of many values: bounded like any expression
+            _searched(total)
         if abs(remaining) < eps:
-            out.append([x for part in taken for x in part])
+            made = [x for part in taken for x in part]
+            left -= MADE_WORK + COPY_WORK * len(made)
+            out.append(made)
             return
         if i == len(groups) or reach[i] < remaining - eps or len(out) >= MAX_COMBOS:
             return
@@ -108,6 +103,7 @@ def _combos(S, items, key, total, cards: bool):
         most = min(len(members), remaining // v if whole else int((remaining + eps) // v))
         for k in range(most, -1, -1):          # more of the larger values first
             if k:
+                left -= TURN_WORK + COPY_WORK * k
                 taken.append(members[:k])
             walk(i + 1, remaining - k * v)
             if k:
@@ -116,6 +112,7 @@ def _combos(S, items, key, total, cards: bool):
                 return
 
     walk(0, total)
+    _counted(left)
     return out
 
 
@@ -165,6 +162,11 @@ def _combos_whole(values, members, total):
     mask = (1 << (total + 1)) - 1
     reach = [0] * (n + 1)                    # reach[i]: bit t set when groups i.. can make t
     reach[n] = 1
+    # the search's work still allowed (MAX_SEARCH_WORK), counted as it goes: a turn (of a loop
+    # below, or a call) and its shift or bit test of a bitset up to the total's bits, and each
+    # element of each set made
+    turn = TURN_WORK + total // BITS_PER_OP
+    left = MAX_SEARCH_WORK
     for i in range(n - 1, -1, -1):
         v = values[i]
         below = reach[i + 1]
@@ -172,6 +174,9 @@ def _combos_whole(values, members, total):
         most = total // v
         if most > sizes[i]:
             most = sizes[i]
+        left -= (most + 1) * turn
+        if left < 0:
+            _searched(total)
         shift = 0
         while most:
             shift += v
@@ -180,20 +185,29 @@ def _combos_whole(values, members, total):
         reach[i] = acc & mask
     out: list = []
     if not reach[0] >> total & 1:
+        _counted(left)
         return out
 
     def walk(i, remaining, taken):     # take some of a group j >= i after the cards taken, then go on after it
+        nonlocal left
+        spent = i   # (the turns counted since the last test of left: counted out at each set made, and at the end)
         while values[i] > remaining:   # (by decreasing value: none of these fits; some later one does)
             i += 1
+        spent = MADE_WORK + (i - spent) * turn
         for j in range(i, n):
             v = values[j]
             after = reach[j + 1]
             k = remaining // v
             if k > sizes[j]:
                 k = sizes[j]
+            spent += (k + 1) * turn
             while k:                    # more of the larger values first
                 rest = remaining - k * v
                 if after >> rest & 1:   # (a new list a step: no method call to grow and cut one)
+                    left -= spent + MADE_WORK + COPY_WORK * (len(taken) + k)   # (the set so far copied, with these k)
+                    spent = 0
+                    if left < 0:
+                        _searched(total)
                     if rest:
                         walk(j + 1, rest, taken + members[j][:k])
                     else:
@@ -202,10 +216,26 @@ def _combos_whole(values, members, total):
                         return
                 k -= 1
             if not after >> remaining & 1:     # nothing after group j makes the rest: none of j taken is a dead end
-                return
+                break
+        left -= spent
+        if left < 0:
+            _searched(total)
 
     walk(0, total, [])
+    _counted(left)
     return out
+
+
+searched = 0   # the work the last search counted (what benchmarks/walk_costs.py and the tests read)
+
+
+def _counted(left: int) -> None:
+    global searched
+    searched = MAX_SEARCH_WORK - left
+
+
+def _searched(total):
+    raise ExprRuntimeError(f"combos() searched more than {MAX_SEARCH_WORK:,} operations' worth of ways to reach {total}")
 
 
 def _sum_bits(items, key) -> int:
@@ -247,12 +277,6 @@ def _weights(c, key: str) -> str | None:
     if name not in c.names.namespace:
         c.names.namespace[name] = weights_of(table)
     return name
-
-
-def weights_of(table: tuple) -> tuple:
-    """An attribute's table with each value that no sum or set takes (not a whole number from
-    1 to MAX_SUM) written as 0."""
-    return tuple(v if v.__class__ is int and 0 < v <= MAX_SUM else 0 for v in table)
 
 
 def _looked_up(key: str) -> str | None:
@@ -353,6 +377,11 @@ def b_combos(c, n, scope, args, kw):
     weights = _weights(c, key)
     innered(c, n, deepest(c, [(args[0], typ)]))   # (a set: some of the list's elements)
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
+    items = c.size(args[0])
+    walked(c, n, items, GROUP_WORK, "combos()")   # (each element put in its group, as groups() does)
+    reached = min(MAX_SUM, items * largest_value(c, typ, kw["by"], args[0]))
+    c.add_cost(search_bound(items, reached), n, f"combos() of up to {items:,} elements: its search, counted as it "
+               f"runs, up to {MAX_SEARCH_WORK:,} operations")
     if weights is not None and elem(typ) == CARD and not any(v.__class__ is float for v in c.names.namespace[table]):
         return f"_combos_by(S, {src}, {table}, {weights}, {tsrc})", list_of(typ)   # (no call a card)
     return f"_combos(S, {src}, {key}, {tsrc}, {elem(typ) == CARD})", list_of(typ)
@@ -373,61 +402,11 @@ def _sums_args(c, n, scope, args, kw):
 def b_sums(c, n, scope, args, kw):
     src, key, typ = _sums_args(c, n, scope, args, kw)
     weights = _weights(c, key)
-    items, largest = c.size(args[0]), _largest(c, typ, kw.get("by"), args[0])
+    items, largest = c.size(args[0]), largest_value(c, typ, kw.get("by"), args[0])
     c.sized(n, sums_bound(items, largest))
     c.add_cost(sums_work(items, largest, listed=not c.fact(n, ASKED)), n,
                f"sums() of up to {items:,} values of up to {largest:,}: the bitset of their totals")
     return (f"_sums({src}, {key})" if weights is None else f"_sums_by({src}, {weights})"), list_of(INT)
-
-
-def sums_bound(items: int, largest: int) -> int:
-    """The most totals sums() returns of a list of ``items`` values none of which it takes past
-    ``largest``: distinct whole numbers from 1 to MAX_SUM, one per non-empty sub-multiset at
-    most (2^items - 1), and none past ``items`` times the largest value."""
-    most = MAX_SUM if items >= 17 else min(MAX_SUM, 2 ** items - 1)
-    return min(most, items * largest)
-
-
-def sums_work(items: int, largest: int, listed: bool) -> int:
-    """The most operations sums() of a list of ``items`` values none of which it takes past
-    ``largest`` does beyond its by: (_sum_bits): a value's turn (VALUE_WORK), and its shift and
-    or of the bitset of the totals so far, as wide as they reach (up to 64 values unmasked, the
-    mask after them; beyond 64 values kept to MAX_SUM bits and masked at each), BITS_PER_OP bits
-    an operation; ``listed``: the bitset's digits scanned (a quarter of an operation each) and
-    each total it can return listed, TOTAL_WORK each (``x in sums(...)``, a bit test, lists none:
-    _sums_of_bits)."""
-    v, short = min(max(largest, 0), MAX_SUM), min(items, 64)
-    shifted = v * short * (short + 1) + short * v       # (two passes of widths v, 2v, ..., then the mask)
-    if items > 64:
-        under = min(items, MAX_SUM // v) if v else items   # (values before the totals reach MAX_SUM)
-        shifted = max(shifted, 3 * (v * under * (under + 1) // 2 + (items - under) * MAX_SUM + items * v))
-    work = items * VALUE_WORK + shifted // BITS_PER_OP
-    return work + min(MAX_SUM, items * v) // 4 + sums_bound(items, v) * TOTAL_WORK if listed else work
-
-
-def _largest(c, typ: str, by, coll) -> int:
-    """The largest value sums() of a list of type ``typ`` takes (it takes none past MAX_SUM): of
-    a card attribute ``by:`` reads of the element (of list ``coll``), its largest whole value; of
-    a ``by:`` whose values the ruleset bounds (a parameter's max:, a literal...: its span,
-    operators.py), its greatest."""
-    weights = _attribute_weights(c, typ, by, coll)
-    if weights is not None:
-        return max(weights, default=0)
-    span = c.span(by) if by is not None else None
-    top = span[1] if span is not None else _INF
-    return MAX_SUM if top >= MAX_SUM else max(0, int(top))
-
-
-def _attribute_weights(c, typ: str, by, coll) -> tuple | None:
-    """The weights of the card attribute that ``by:`` reads of the element of a list of cards
-    (``coll``), bare or of a name it goes by (None: any other by:), read off the tree: the
-    reference compile bounds sums() as the optimised."""
-    target = by.children[0] if isinstance(by, Tree) and by.data == "attr" else None
-    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in ("it", *element_names(coll)):   # (it.rank)
-        by = Tree("name", [by.children[1]])
-    attr = str(by.children[0]) if isinstance(by, Tree) and by.data == "name" else None
-    table = c.names.namespace.get(f"A_{attr}") if elem(typ) == CARD and attr in c.names.attrs else None
-    return weights_of(table) if type(table) is tuple else None
 
 
 def m_sums(c, n, scope):
@@ -446,6 +425,7 @@ def b_groups(c, n, scope, args, kw):
     var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
+    walked(c, n, c.size(args[0]), GROUP_WORK, "groups()")
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
     innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)

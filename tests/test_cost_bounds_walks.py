@@ -1,0 +1,172 @@
+"""A built-in that walks its whole list in C or in a helper's loop (max(L), sum(L), top(L, by: K),
+groups(L, by: K), a range built, two lists compared...) is weighed per element of its list at its
+longest (expr/walks.py), and combos()' search counts its work as it runs, stops past
+MAX_SEARCH_WORK and is weighed the smaller of that and a static bound (mechanics/market.py).
+
+Each walk's charge is checked against the elements it reads, counted as it runs on the worst list
+(a list variable of 10,000 values, its bound), at the operations per element
+``python benchmarks/walk_costs.py`` measures (one operation: one of a filter's body, about 5 ns).
+They were charged about one operation a call: ``max(s)`` 2 for 10,000 elements, so that
+``s where max(s) > it`` ran 10^8 C steps for a charge of 10^4."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import interpreter
+from interpreter.expr import Compiler
+from interpreter.expr.walks import GROUP_WORK, RANK_WORK, WALK_WORK
+from interpreter.mechanics import market
+from interpreter.mechanics.market_costs import MAX_SEARCH_WORK, MAX_SUM, TURN_WORK, search_bound
+from helpers import load_text, tiny_ruleset
+
+N = 10_000   # (a list variable's bound: the worst list the step can be given)
+RULES = tiny_ruleset(f"""params:
+  n: {{type: int, default: {N}, min: 1, max: {N}}}
+  m: {{type: int, default: 5000, min: 1, max: 5000}}
+vars:
+  s: {{type: "list[int]", start: []}}
+  t: {{type: "list[int]", start: []}}
+  x: {{type: int, start: 0}}
+flow:
+  - set: {{x: "0"}}
+scoring: {{categories: {{p: x}}}}
+""")
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    return load_text(tmp_path_factory.mktemp("walks"), RULES, "w.yaml")
+
+
+class Counted(list):
+    """A list that counts the elements read out of it (every walk in C reads through its iterator)."""
+    reads = 0
+
+    def __iter__(self):
+        for x in list.__iter__(self):
+            Counted.reads += 1
+            yield x
+
+
+def charged(rules, text: str, plain: bool = False) -> int:
+    c = Compiler(rules.names, plain=plain)
+    c.compile(text, has_me=True)
+    return c.cost
+
+
+# (the form; the operations an element read costs, as walk_costs.py measures them (its element's
+# time over an operation's), the most of both compiles, rounded up)
+@pytest.mark.parametrize("text, per_read", [
+    ("max(s)", 2.4), ("min(s)", 2.3), ("sum(s)", 1.0), ("max(s, by: it)", 4.3), ("sum(s, by: it)", 4.0),
+    ("highest(s, by: it)", 14.5), ("count(top(s, by: it))", 14.5),   # (top reads each element twice)
+    ("(1 if any(map(s, to: it < 0)) else 0)", 4.2)])
+def test_a_walk_is_charged_for_each_element_it_reads(rules, text, per_read):
+    S = rules.new_game(2)
+    S.v["s"] = Counted(random.Random(1).randrange(10 ** 6) for _ in range(N))
+    for plain in (False, True):
+        fn = Compiler(rules.names, plain=plain).compile(text, has_me=True)
+        Counted.reads = 0
+        fn(S, 0, None)
+        assert N <= Counted.reads <= 2 * N
+        assert charged(rules, text, plain) >= max(Counted.reads * per_read, N)   # (it was charged 2 to 6)
+
+
+def test_a_range_built_is_charged_for_its_elements_unless_a_loop_walks_it(rules):
+    """count(1..n) builds a list of n numbers (2.2 operations each); a filter, by: or to: over a
+    range counts the building with its turns, each at least an operation."""
+    S = rules.new_game(2)
+    built = Compiler(rules.names).compile("count(1..params.n)", has_me=True)(S, 0, None)
+    assert built == N and charged(rules, "count(1..params.n)") >= built * 2.2
+    assert charged(rules, "count(1..params.n)") - charged(rules, "params.n") >= N * WALK_WORK
+    looped = charged(rules, "count((1..params.n) where it > 0)") - charged(rules, "count(s where it > 0)")
+    assert 0 < looped < 10   # (the range's ends, no element)
+
+
+def test_groups_and_two_lists_compared_are_charged_per_element(rules, tmp_path):
+    """groups() puts each element in its group (95 operations an element measured, with a group
+    made for each); == walks both lists up to the shorter's end (0.12 an element); groups() of
+    a list variable (10,000 elements, about 5 ms) is refused."""
+    assert charged(rules, "count(groups(1..params.m, by: it))") >= 5_000 * 95
+    assert charged(rules, "(1 if s == t else 0)") >= N * 0.12 * 10
+    with pytest.raises(interpreter.RulesetError, match="groups\\(\\) walks up to 10,000 elements"):
+        load_text(tmp_path, RULES.replace('x: "0"', 'x: "count(groups(s, by: it))"'), "g.yaml")
+
+
+def test_a_walk_inside_a_filter_is_charged_for_each_element_of_the_filter(tmp_path):
+    """max(s) inside a filter over s walks s once per element: 10^8 elements, refused at load
+    where the filter is, naming the walk; over the ten cards of a deck it loads, charged ten walks
+    of ten."""
+    text = RULES.replace('x: "0"', 'x: "count(s where max(s) > it)"')
+    with pytest.raises(interpreter.RulesetError) as e:
+        load_text(tmp_path, text, "f.yaml")
+    assert "f.yaml:" in str(e.value) and "max() walks up to 10,000 elements" in str(e.value)
+    rules = load_text(tmp_path, RULES, "g.yaml")
+    assert charged(rules, "count(deck where max(map(deck, to: rank)) > rank)") >= 10 * 10 * WALK_WORK
+    assert RANK_WORK > WALK_WORK and GROUP_WORK > RANK_WORK
+
+
+# ---------------------------------------------------------------- combos()
+def _labels(labels):
+    return type("State", (), {"rules": type("Rules", (), {"card_labels": labels})})
+
+
+def test_a_search_past_its_cap_stops_with_a_located_error(tmp_path):
+    """1,000 cards by 1 in 25 groups, total 999: 10,000 sets of about 1,000 cards each (about
+    10^7 elements copied; 100,000 cards in 400 groups ran 54 s). The search stops past
+    MAX_SEARCH_WORK, at the step's line, at once: its charge is what it may count."""
+    rules = load_text(tmp_path, tiny_ruleset("""vars:
+  x: {type: int, start: 0}
+flow:
+  - set: {x: "count(combos(deck, by: 1, total: 999))"}
+scoring: {categories: {p: x}}
+""", attributes="g: 1..25, k: 1..40", label="g{g}"), "c.yaml")
+    step = next(s for s in rules.steps if s.kind == "effects")
+    assert step.work >= MAX_SEARCH_WORK + 1_000 * GROUP_WORK
+    with pytest.raises(interpreter.GameError, match="combos\\(\\) searched more than 250,000 operations") as e:
+        rules.new_game(2)
+    assert "c.yaml:" in str(e.value)
+
+
+@pytest.mark.parametrize("fractions", [False, True], ids=["whole values", "fractions"])
+def test_the_static_bound_covers_every_search_of_a_short_list(fractions):
+    """Each search of up to 7 elements (values 1 to 6, each total they can make and one past it)
+    counts no more than search_bound, what combos() of a list that short is weighed: both ways
+    of the search (a bitset of whole totals, backtracking over fractions)."""
+    rnd = random.Random(4)
+    for _ in range(300):
+        n = rnd.randrange(1, 8)
+        values = [rnd.randrange(1, 7) + (0.5 if fractions else 0) for _ in range(n)]
+        labels = [f"c{rnd.randrange(4)}-{v}" for v in values]   # (repeats grouped)
+        for total in {*(sum(rnd.sample(values, rnd.randrange(1, n + 1))) for _ in range(6)), sum(values) + 1}:
+            market.searched = 0   # (a total out of reach returns before any search)
+            market._combos(_labels(labels), list(range(n)), values.__getitem__, total, True)
+            assert market.searched <= search_bound(n, min(MAX_SUM, int(n * max(values)) + 1)), (values, total)
+    assert search_bound(6, 10) == MAX_SEARCH_WORK + 3 * 6 * TURN_WORK > 2 * search_bound(4, 10)
+
+
+def test_diams_trades_never_reach_the_cap_and_are_charged_what_they_count():
+    """The most a Diam's trade can search: every diamond (50) on the market, each total a card
+    given can ask (1 to 10); the trade's step is charged at least that."""
+    rules = interpreter.load("rulesets/diams.yaml")
+    S = rules.new_game(4, seed=1)
+    quality = rules.names.namespace["A_quality"]
+    S.z["market"] = [c for c, q in enumerate(quality) if isinstance(q, int)]
+    most = 0
+    for total in range(1, 11):
+        Compiler(rules.names).compile(f"count(combos(market, by: quality, total: {total}))", has_me=True)(S, 0, None)
+        most = max(most, market.searched)
+    assert 150_000 < most < MAX_SEARCH_WORK   # (187,462; 200 random games: at most 111,986)
+    trades = [s.work for s in rules.steps if s.kind == "choose" and "trade" in map(str, getattr(s, "path", ()))]
+    assert max(trades) >= most   # (the choice among the sets; the other, of the card given, asks sums())
+
+
+def test_lists_of_lists_compared_are_charged_what_they_hold_together(tmp_path):
+    """Two lists of lists compared walk every element inside them, up to the shorter's end: a list
+    variable holds 10,000 at every depth together (not 10,000 lists of 10,000), so comparing two
+    loads, charged for those; a list of lists built from others is as long as its lists allow."""
+    text = RULES.replace('  x: {type: int, start: 0}', '  x: {type: int, start: 0}\n  w: {type: "list[list[int]]", start: []}')
+    rules = load_text(tmp_path, text, "l.yaml")
+    assert N * WALK_WORK <= charged(rules, "(1 if w == w else 0)") < 2 * N * WALK_WORK
+    assert charged(rules, "(1 if [s, t] == [t, s] else 0)") >= 2 * N * WALK_WORK   # (2 lists of up to 10,000)
