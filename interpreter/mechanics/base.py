@@ -428,8 +428,8 @@ class Sequence(Step):
             f"            {state_read('stack')}[-1] = f = child.enter(S)",
             "        else:", f"            frame[{NEXT}] = i",
             f"            {state_read('stack')}.append(f := child.enter(S))",
-            "        if result is not U:   # (the loop checks first, then runs it)", "            return result",
-            f"        {state_add('steps', 'child.charge if child.entry_charged else 0')}   # (run at once: building/trips.py at_once)",
+            "        if result is not U:   # (the loop checks first; else run at once, charged: building/trips.py at_once)",
+            "            return result", f"        {state_add('steps', '(child.charge if child.entry_charged else 0)')}",
             f"        return {state_read('rules')}.runs[child.index](S, f)",
             f"    {state_read('stack')}.pop()",
             "    return result"])
