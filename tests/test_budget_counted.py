@@ -6,7 +6,9 @@ then hands the loop the sequence's frame (mechanics/base.py ``Sequence._segment`
 counting the trip as the sequence's and going on; the checks asked in place (building/gameloop.py
 ``in_place``) are then only asked in the sequence's own trips. Every budget stops the game at the
 same decision, with the same error, the same message and the same step count as the plain
-reference's; an effect's error raised later is raised where the reference raises it."""
+reference's; an effect's error raised later is raised where the reference raises it. A step its
+parent starts at once (a choose asked in its sequence's place, a branch, a one-step body's step)
+counts its charge there, as the reference's sequence counts it (building/trips.py ``at_once``)."""
 from __future__ import annotations
 
 import random
