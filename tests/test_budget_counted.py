@@ -6,7 +6,9 @@ then hands the loop the sequence's frame (mechanics/base.py ``Sequence._segment`
 counting the trip as the sequence's and going on; the checks asked in place (building/gameloop.py
 ``in_place``) are then only asked in the sequence's own trips. Every budget stops the game at the
 same decision, with the same error, the same message and the same step count as the plain
-reference's; an effect's error raised later is raised where the reference raises it."""
+reference's; an effect's error raised later is raised where the reference raises it. A step its
+parent starts at once (a choose asked in its sequence's place, a branch, a one-step body's step)
+counts its charge there, as the reference's sequence counts it (building/trips.py ``at_once``)."""
 from __future__ import annotations
 
 import random
@@ -125,7 +127,8 @@ def test_an_attempt_stops_where_the_reference_stops(tmp_path):
         got = played(rules, 0, 3)
         assert got == played(reference(rules), 0, 3), budget
         stopped.add(got[:3])
-    assert {(0, 429, "BudgetExceeded"), (1, 430, "BudgetExceeded")} <= {s[:3] for s in stopped}
+    # (its outcome's choose, charged 1, run at once, counts it: 429 and 430 before it did)
+    assert {(0, 430, "BudgetExceeded"), (1, 431, "BudgetExceeded")} <= {s[:3] for s in stopped}
 
 
 UNCHANGED = """flow:
@@ -329,3 +332,80 @@ def test_a_body_of_one_costly_effect_list_run_at_once_counts_its_charge(tmp_path
         ref = reference(rules)
         for seed in range(2):
             assert played(rules, seed) == played(ref, seed), (limit, seed)
+
+
+# steps that their parent starts at once (no trip of the loop's of their own), each charged: a choose
+# asked in its sequence's place, an ``if`` never taken, a branch after a quiet ``set``, a choose in
+# the one-step body of a ``while`` and of a branch's alternative (FlowSource.enters, next_step)
+AT_ONCE = chips_game("""flow:
+  - turns:
+      rounds: 8
+      steps:
+        - choose: {options: "[1, 2, 3] if count(pool where n + m > 2 and n != m) > 0 else [4]", as: x, prompt: first}
+        - if: "count(pool where n + m > 40 and n != m) > 0"
+          then: [{set: {z: 0}}]
+        - set: {z: "z + count(pool where n * m > 6 and n != m)"}
+        - branch:
+            prompt: act
+            options:
+              take: {if: "count(pool where n + m > x and n != m) > 0", steps: [{move: {from: pool, to: mine, count: 1}}]}
+              more: {if: "count(pool where n * m > x and n != m) > 1", steps: [{choose: {options: "[1, 2] if count(pool where n > m) > 0 else [3]", as: y, prompt: more}}]}
+              rest: {}
+        - while: "y == 1 and count(pool where n + m > 3) > 0"
+          steps:
+            - choose: {options: "[1, 2] if count(pool where n > m + 1) > 0 else [3]", as: y, prompt: again}
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+""", game="at_once", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+def test_a_step_run_at_once_counts_its_charge_each_run(tmp_path):
+    """A choose, set, choose (each charged), the first choose asked in its sequence's place and the
+    second run at once after the quiet ``set``: each choose's options count their charge where they
+    are found, as the set's do (before, only the set's were: 10 steps for this game's 22)."""
+    flow = chips_game("""flow:
+  - choose: {who: "first(players)", options: "[1, 2] if count(pool where n + m > 2) > 0 and count(pool where n > m) > 0 else [3]", as: x}
+  - set: {y: "count(pool where n + m > 2) + count(pool where n + m > 3)"}
+  - choose: {who: "first(players)", options: "[1, 2] if count(pool where n + m > 2) > 0 and count(pool where n > m) > 0 else [3]", as: y}
+scoring:
+  categories: {chips: "count(mine)"}
+""", game="three_charged", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y", start=0)
+    rules = load_text(tmp_path, flow)
+    first, setting, second = rules.steps[:3]
+    assert (first.kind, setting.kind, second.kind) == ("choose", "effects", "choose") and all(
+        s.charge for s in (first, setting, second))
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, seed=0)
+        assert S.steps == 1 + first.charge   # (the flow's trip, and the choose it runs at once)
+        S.apply_index(0)
+        S.apply_index(0)
+        assert S.is_terminal() and S.steps == 2 + first.charge + setting.charge + second.charge
+
+
+def test_the_steps_a_parent_runs_at_once_stop_where_the_reference_stops(tmp_path):
+    """Every fourth budget from 30 (the branch's charge, 29, and one) to 230 stops a game of steps run at once (AT_ONCE) at the same decision,
+    step count, error and state as the plain reference; a whole game counts each choose's charge
+    each time it is asked at least, and each run of the branch's."""
+    rules = load_text(tmp_path, AT_ONCE % 10 ** 6)
+    first = next(s for s in rules.steps if s.kind == "choose" and s.prompt == "first")
+    branch = next(s for s in rules.steps if s.kind == "branch")
+    assert first.charge and branch.charge and all(s.charge for s in rules.steps if s.kind in ("choose", "if", "while"))
+    for seed in range(3):   # (every turn asks 'first' once and runs the branch once)
+        rnd, S, asked = random.Random(seed), rules.new_game(2, seed=seed), 0
+        while not S.is_terminal():
+            asked += S.prompt() == "first"
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        assert asked == 16 and S.steps > asked * (first.charge + branch.charge)
+        assert played(rules, seed) == played(reference(rules), seed)
+    stopped = set()
+    for budget in range(30, 231, 4):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), AT_ONCE % budget)
+        ref = reference(rules)
+        for seed in range(2):
+            got = played(rules, seed)
+            assert got == played(ref, seed), (budget, seed)
+            assert stand(rules, seed) == stand(ref, seed), (budget, seed)
+            stopped.add(got[2])
+    assert "BudgetExceeded" in stopped

@@ -31,7 +31,7 @@ from .declared import parameter
 from .late import Late
 from .inlined import INLINE_LINES, LATE_BOUND, declared_in, items_of, written_in
 from .gameloop import in_place
-from .trips import climb_source, own_trips, parents, trip_charges, up_source
+from .trips import at_once, climb_source, own_trips, parents, trip_charges, up_source
 
 
 
@@ -120,6 +120,10 @@ class FlowSource:
         """Whether every trip that may run a new frame of ``step`` is counted as its own (trips.py)."""
         return own_trips(self, step)
 
+    def at_once(self, step, trip: bool = False) -> int:
+        """What ``step`` started and run at once counts beyond the loop's trips (trips.py)."""
+        return at_once(step, self._started(step), trip)
+
     def step(self, step) -> str:
         """A name for the step object itself (an inline effect list has no index of its own)."""
         return self._name(step, "K")
@@ -162,10 +166,9 @@ class FlowSource:
         started, stack = self._started(step), state_read("stack")
         if not self.plain and getattr(started, "pushes_late", False) and _constant_frame(started):
             # (its entry pushes the frame itself, once its tests are passed and its slots hold their values)
-            return [*lines, *self.run_new(started, "f", pad, late or Late())]
-        # (an effect list in its one-step sequence's place counts its charge, as that sequence's run does)
-        charged = self.charged(started.charge, pad) if started is not step and type(started) is Effects else []
-        return [*lines, *charged, *(late.push(pad, f"(f := {new})") if late is not None else [f"{pad}{stack}.append(f := {new})"]),
+            return [*lines, *self.charged(self.at_once(step), pad), *self.run_new(started, "f", pad, late or Late())]
+        # (each step run at once counts its charge, as the reference's sequence counts its children's)
+        return [*lines, *self.charged(self.at_once(step), pad), *(late.push(pad, f"(f := {new})") if late is not None else [f"{pad}{stack}.append(f := {new})"]),
                 *self.run_new(started, "f", pad)]
 
     def run_new(self, step, frame: str, pad: str, late: Late | None = None) -> list:
@@ -222,10 +225,12 @@ class FlowSource:
         if frame is None:
             new, run = self.start(step)
             push, frame = [f"{pad}{stack}[-1] = f = {new}" if tail else f"{pad}{stack}.append(f := {new})"], "f"
+        # (the steps its frame's run starts at once, through sequences of one step, count their charges)
+        inner = self.charged(self.at_once(step, trip=True), pad) if push else []
         if caller is not None:
             ran = self.run_new(self._started(step), frame, pad) if push else [f"{pad}return {run}(S, {frame})"]
-            return [*push, *ahead, *(self.recounted(ran, pad, failed, later) if failed or later else ran)]
-        lines = [*push, f"{pad}changed = {run}(S, {frame})", count,
+            return [*push, *ahead, *inner, *(self.recounted(ran, pad, failed, later) if failed or later else ran)]
+        lines = [*push, *inner, f"{pad}changed = {run}(S, {frame})", count,
                  f"{pad}if {state_read('steps')} > {self.max_steps}:", f"{pad}    _over_budget(S)"]
         if asked:   # (then the loop's trips up the flow, where it has any)
             return [*lines, *(up_source(self, step, pad) or [f"{pad}if changed is U and {state_read('dec')} is not None:",

@@ -38,6 +38,18 @@ def trip_charges(g, step) -> set:
     return out
 
 
+def at_once(step, started, trip: bool = False) -> int:
+    """What a run of ``step`` pushed and run at once by the step it is inside counts beyond the
+    loop's trips, ``started`` the step it starts at once in turn (``FlowSource.start``: through
+    sequences of one step; else ``step``): the charge of each, as the reference's sequence counts
+    the charge of a child it runs at once (mechanics/base.py ``Sequence``), so that a step's
+    expressions count each time they are found; not ``step``'s own where its run is the loop's
+    trip (``trip``: counted ``1 + charge`` there), nor that of a kind whose new frame's run does not
+    compute what it is charged for (``entry_charged``: an attempt's, which asks its target first)."""
+    return (0 if trip or not step.entry_charged else step.charge) + (
+        started.charge if started is not step and started.entry_charged else 0)
+
+
 def own_trips(g, step) -> bool:
     """Whether every trip that may run a new frame of ``step`` is counted as its own (``trip_charges``)."""
     return trip_charges(g, step) == {step.charge}

@@ -121,6 +121,7 @@ class Step:
     index = -1
     work = 0            # worst-case operations of its own expressions (building/builder.py _weighed)
     charge = 0          # budget units a run costs beyond one: work // STEP_WORK_UNIT
+    entry_charged = True   # a new frame's run computes what it is charged for (run at once too: trips.py at_once)
     if_none = "skip"    # what happens when it has no option to offer (IF_NONE)
     none_probe = None   # the coverage counter of those times, when if_none was not declared
 
@@ -422,15 +423,14 @@ class Sequence(Step):
             "                if getattr(e, 'rulebook_step', None) is None:",
             "                    e.rulebook_step = child",
             "                raise",
-            f"            if {state_read('over')}:",
-            "                return None",
-            "            continue",
+            f"            if {state_read('over')}:", "                return None", "            continue",
             "        if i == n:   # the last child takes this frame's place (a tail call)",
             f"            {state_read('stack')}[-1] = f = child.enter(S)",
-            "        else:",
-            f"            frame[{NEXT}] = i",
+            "        else:", f"            frame[{NEXT}] = i",
             f"            {state_read('stack')}.append(f := child.enter(S))",
-            f"        return {state_read('rules')}.runs[child.index](S, f) if result is U else result",
+            "        if result is not U:   # (the loop checks first; else run at once, charged: building/trips.py at_once)",
+            "            return result", f"        {state_add('steps', '(child.charge if child.entry_charged else 0)')}",
+            f"        return {state_read('rules')}.runs[child.index](S, f)",
             f"    {state_read('stack')}.pop()",
             "    return result"])
 
@@ -482,9 +482,9 @@ class Sequence(Step):
                         # the running trip tested first, its own; any other's, the loop counts: the frame handed back)
                         f"{pad}if {state_read('steps')} > {g.max_steps - 1 - charge}:", *(f"{pad}    {x}" for x in late),
                         f"{pad}    return U"] if own else [*(f"{pad}{x}" for x in late), f"{pad}return U"]),
-                    f"{pad}{state_add('steps', 1 + child.charge - later)}"]
-        elif skip is None:
-            out.append(f"{pad}{push}")
+                    f"{pad}{state_add('steps', 1 + child.charge - later + g.at_once(child, trip=True))}"]
+        else:   # (run at once: its charge counted, as the reference's run counts it)
+            out += [*(g.charged(g.at_once(child), pad) if unchanged else []), *([f"{pad}{push}"] if skip is None else [])]
         if skip is None:
             ran = [f"{pad}return None" if not unchanged else f"{pad}return {run}(S, f)"]
             return [*out, *(g.recounted(ran, pad, failed, later) if failed or later else ran)]

@@ -320,6 +320,7 @@ class Attempt(Step):
         return "\n".join(lines) + "\n\n" + self._plain_source(g, f"R{self.index}_any")
 
     pushes_late = True   # (its entry pushes a new frame once the actor is known: FlowSource.run_new)
+    entry_charged = False   # (a new frame's run finds the actor and asks the target: its chances, charged, are rolled in a trip of its own)
 
     def entry_source(self, g, frame: str, pad: str, plain: bool = False, late=None) -> list:
         """Stage 0 (a new frame: also written where one is pushed, FlowSource.run_new): the actor
