@@ -29,6 +29,9 @@ OUT_OF_RANGE = [
     ("mister_diamond", 3, None, "fakes=42", "parameter 'fakes' must be between 0 and 41, got 42"),
     ("mister_diamond", 3, None, "face_up=0", "parameter 'face_up' must be between 1 and 15, got 0"),
     ("mister_diamond", 4, None, "target=0", "parameter 'target' must be between 1000 and 23000, got 0"),
+    # MD-1, MD-2: a position has up to 6 neighbours, so a smaller divisor makes a chance above 1, 0 none at all
+    ("mister_diamond", 3, None, "max_neighbours=5", "parameter 'max_neighbours' must be at least 6, got 5"),
+    ("mister_diamond", 3, None, "max_neighbours=0", "parameter 'max_neighbours' must be at least 6, got 0"),
     ("diamonds_club", 2, None, "market_rows=0", "parameter 'market_rows' must be between 1 and 12, got 0"),
     ("diamonds_club", 2, None, "start_gems=-1", "parameter 'start_gems' must be at least 0, got -1"),
     ("diamonds_club", 3, "cost_by_coins", "building_vp=-4", "parameter 'building_vp' must be at least 0, got -4"),
@@ -58,6 +61,10 @@ IMPOSSIBLE = [
     ("diamonds", 2, "two_player", ["hand_size=31"], "must be between 0 and 30", ["hand_size=30"]),
     ("diamonds", 3, None, ["pass_options=[]"], "pass_options must offer the start player", ["pass_options=[4]"]),
     ("diamonds", 3, None, ["pass_options=[0, 2]"], "pass_options must offer the start player", ["pass_options=[1, 2]"]),
+    # more cards than a hand holds; with no cards dealt (hand_size 0, the DI-2 scenarios) any number passes none
+    ("diamonds", 3, None, ["pass_options=[15]"], "at most hand_size", ["pass_options=[15]", "hand_size=15"]),
+    ("diamonds", 4, "teams", ["pass_options=[1, 11]"], "at most hand_size", ["pass_options=[1, 10]"]),
+    ("diamonds", 3, None, ["pass_options=[4]", "hand_size=3"], "at most hand_size", ["pass_options=[4]", "hand_size=0"]),
     ("diams", 5, None, ["deal=7"], "the draw pile is too small", ["deal=6"]),
     ("diams", 3, None, ["bottom_part=40"], "the draw pile is too small", ["bottom_part=40", "market_size=1"]),
     ("diams", 5, "closing_last", ["deal=10"], "the draw pile is too small", ["deal=9"]),
@@ -73,6 +80,14 @@ IMPOSSIBLE = [
     ("diamonds_club", 4, None, ["boards=[red, red, white, blue]"], "a different player board",
      ["boards=[blue, bronze, white, red]"]),
     ("diamonds_club", 2, "cost_by_coins", ["boards=[red, green]"], "a different player board", ["boards=[red, blue]"]),
+    # the seats use the first boards: each name once, each a board, enough for the players
+    ("diamonds_club", 2, None, ['boards=["red", "red", "white"]'], "a different player board",
+     ["boards=[red, white, blue]"]),
+    ("diamonds_club", 2, None, ["boards=[red, white, purple]"], "a different player board", ["boards=[red, white]"]),
+    ("diamonds_club", 3, None, ["boards=[red, white]"], "a different player board", ["boards=[red, white, bronze]"]),
+    ("diamonds_club", 2, None, ["tracks=[forest, tech, gold]"], "tracks must name development tracks",
+     ["tracks=[money, forest]"]),
+    ("diamonds_club", 3, None, ["tracks=[forest, forest]"], "tracks must name development tracks", ["tracks=[forest]"]),
 ]
 
 
