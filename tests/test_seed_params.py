@@ -10,6 +10,8 @@ import pytest
 import interpreter
 from interpreter.errors import Refused, RulesetError
 
+from helpers import ONE_DECISION, tiny_ruleset
+
 SEEDS = ("diamonds", "diams", "mister_diamond", "diamonds_club")
 
 # (game, players, variant, --set value, what the error says)
@@ -163,3 +165,57 @@ def test_a_file_extending_a_seed_game_keeps_a_declaration_by_a_value_or_its_defa
     with pytest.raises(RulesetError) as e:
         interpreter.load("diamonds", variant=str(bad))
     assert "'rounds' must be between 1 and 20, got 21" in str(e.value) and "bad.yaml:3:11" in str(e.value)
+
+
+def _diagnostics(path) -> list:
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(str(path))
+    return e.value.diagnostics
+
+
+def test_a_bare_value_of_the_wrong_type_is_one_error_at_the_overlay(tmp_path):
+    """A bare value that does not fit the declaration is reported once, at the overlay's value:
+    not again at the base's min:/max: as if the base's declaration were wrong, with or without a
+    type: in it (without one, the type of the value it replaces)."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: diamonds\nparams:\n  hand_size: ten\n", encoding="utf-8")
+    [d] = _diagnostics(bad)
+    assert d.message == "parameter 'hand_size' expects int, got 'ten'" and (d.loc.path, d.loc.line, d.loc.col) == (
+        str(bad), 3, 14)
+    (tmp_path / "base.yaml").write_text(tiny_ruleset("params:\n  n: {default: 3, min: 1, max: 9}\n" + ONE_DECISION),
+                                        encoding="utf-8")
+    for value, message in (("abc", "parameter 'n' expects int, got 'abc'"),
+                           ("2.5", "parameter 'n' expects int, got 2.5"),
+                           ("12", "parameter 'n' must be between 1 and 9, got 12")):
+        bad.write_text(f"extends: base.yaml\nparams:\n  n: {value}\n", encoding="utf-8")
+        [d] = _diagnostics(bad)
+        assert d.message == message and (d.loc.path, d.loc.line, d.loc.col) == (str(bad), 3, 6)
+    bad.write_text("extends: base.yaml\nparams:\n  n: 7\n", encoding="utf-8")
+    assert interpreter.load(str(bad)).new_game(2, 1).p["n"] == 7
+
+
+def test_a_bare_map_over_a_map_parameter_is_its_new_value_checked_as_set_checks_it(tmp_path):
+    """A mapping with none of a declaration's keys, over a map parameter, is the map's new value
+    (not keys merged into the declaration: "unknown key 'C'"), checked like --set: the keys of
+    the map it replaces, put in that map's order; another shape (a map with other keys, a
+    number, a list) is an error at the overlay, not one at run time at the base's rule."""
+    names = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    new = tmp_path / "new.yaml"
+    new.write_text("extends: euchre\nparams:\n  suit_name: {S: spades, H: hearts, D: diamonds, C: clubs}\n",
+                   encoding="utf-8")
+    rules = interpreter.load(str(new))
+    value = rules.new_game(4, 1).p["suit_name"]
+    assert value == names and list(value) == ["C", "D", "H", "S"]                 # the base's order
+    assert rules.new_game(4, 1, options={"params": {"suit_name": dict(names, S="pikes")}}).p["suit_name"]["S"] == "pikes"
+    assert interpreter.load("euchre", variant=str(new)).new_game(4, 1).p["suit_name"] == names   # as a variant file
+    for value, message in (("{C: clubs}", "parameter 'suit_name' is a map with the keys C, D, H, S, got C"),
+                           ("3", "parameter 'suit_name' expects map, got 3"),
+                           ("[C, D]", "parameter 'suit_name' expects map, got ['C', 'D']"),
+                           ("{C: 1, D: 2, H: 3, S: 4}", "parameter 'suit_name': suit_name['C'] is a str, got 1")):
+        new.write_text(f"extends: euchre\nparams:\n  suit_name: {value}\n", encoding="utf-8")
+        [d] = _diagnostics(new)
+        assert d.message == message and (d.loc.path, d.loc.line, d.loc.col) == (str(new), 3, 14), d
+    # a mapping with a declaration's keys still merges into the declaration
+    new.write_text("extends: euchre\nparams:\n  suit_name: {doc: the suits' names}\n", encoding="utf-8")
+    rules = interpreter.load(str(new))
+    assert rules.params_decl["suit_name"]["doc"] == "the suits' names" and rules.new_game(4, 1).p["suit_name"]["C"] == "Clubs"
