@@ -219,3 +219,18 @@ def test_a_bare_map_over_a_map_parameter_is_its_new_value_checked_as_set_checks_
     new.write_text("extends: euchre\nparams:\n  suit_name: {doc: the suits' names}\n", encoding="utf-8")
     rules = interpreter.load(str(new))
     assert rules.params_decl["suit_name"]["doc"] == "the suits' names" and rules.new_game(4, 1).p["suit_name"]["C"] == "Clubs"
+
+
+def test_a_number_written_as_text_in_a_ruleset_is_text(tmp_path):
+    """A ruleset's value is data, not a command line's text: "8" for an int parameter is refused
+    at load (the base's declaration or an overlay's bare value), not read as 8 by the check and
+    then added to a number at run time; --set hand_size=8 is still read."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('extends: diamonds\nparams:\n  hand_size: "8"\n', encoding="utf-8")
+    [d] = _diagnostics(bad)
+    assert d.message == "parameter 'hand_size' expects int, got '8'" and (d.loc.line, d.loc.col) == (3, 14)
+    base = tmp_path / "base.yaml"
+    base.write_text(tiny_ruleset('params:\n  n: {type: int, default: "8"}\n' + ONE_DECISION), encoding="utf-8")
+    [d] = _diagnostics(base)
+    assert d.message == "parameter 'n' expects int, got '8'" and (d.loc.path, d.loc.line) == (str(base), 8)
+    assert interpreter.load("diamonds").new_game(3, 1, options={"params": {"hand_size": "8"}}).p["hand_size"] == 8

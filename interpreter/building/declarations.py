@@ -83,7 +83,7 @@ class Declarations:
                 try:
                     self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
                     for v in vals:   # the defaults must fit their own declaration
-                        check_param(name, v, value, v)
+                        check_param(name, v, value, v, read=False)
                 except (ValueError, UsageError) as e:
                     self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
                     self.names.params[name] = ANY
@@ -110,7 +110,7 @@ class Declarations:
         olds = values_over(name, replaced, counts)
         typ = None if replaced.get("type") or not olds else settled(unify([type_of_value(v) for v in olds]))
         try:
-            checked = [check_param(name, spec["default"], spec, old, typ) for old in olds]
+            checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
         except UsageError as e:
             self.count_error(loc)
             self.diags.append(Diagnostic(e.message, loc, "type"))
