@@ -10,6 +10,8 @@ import pytest
 import interpreter
 from interpreter.errors import Refused, RulesetError
 
+from helpers import ONE_DECISION, tiny_ruleset
+
 SEEDS = ("diamonds", "diams", "mister_diamond", "diamonds_club")
 
 # (game, players, variant, --set value, what the error says)
@@ -29,6 +31,9 @@ OUT_OF_RANGE = [
     ("mister_diamond", 3, None, "fakes=42", "parameter 'fakes' must be between 0 and 41, got 42"),
     ("mister_diamond", 3, None, "face_up=0", "parameter 'face_up' must be between 1 and 15, got 0"),
     ("mister_diamond", 4, None, "target=0", "parameter 'target' must be between 1000 and 23000, got 0"),
+    # MD-1, MD-2: a position has up to 6 neighbours, so a smaller divisor makes a chance above 1, 0 none at all
+    ("mister_diamond", 3, None, "max_neighbours=5", "parameter 'max_neighbours' must be at least 6, got 5"),
+    ("mister_diamond", 3, None, "max_neighbours=0", "parameter 'max_neighbours' must be at least 6, got 0"),
     ("diamonds_club", 2, None, "market_rows=0", "parameter 'market_rows' must be between 1 and 12, got 0"),
     ("diamonds_club", 2, None, "start_gems=-1", "parameter 'start_gems' must be at least 0, got -1"),
     ("diamonds_club", 3, "cost_by_coins", "building_vp=-4", "parameter 'building_vp' must be at least 0, got -4"),
@@ -58,6 +63,10 @@ IMPOSSIBLE = [
     ("diamonds", 2, "two_player", ["hand_size=31"], "must be between 0 and 30", ["hand_size=30"]),
     ("diamonds", 3, None, ["pass_options=[]"], "pass_options must offer the start player", ["pass_options=[4]"]),
     ("diamonds", 3, None, ["pass_options=[0, 2]"], "pass_options must offer the start player", ["pass_options=[1, 2]"]),
+    # more cards than a hand holds; with no cards dealt (hand_size 0, the DI-2 scenarios) any number passes none
+    ("diamonds", 3, None, ["pass_options=[15]"], "at most hand_size", ["pass_options=[15]", "hand_size=15"]),
+    ("diamonds", 4, "teams", ["pass_options=[1, 11]"], "at most hand_size", ["pass_options=[1, 10]"]),
+    ("diamonds", 3, None, ["pass_options=[4]", "hand_size=3"], "at most hand_size", ["pass_options=[4]", "hand_size=0"]),
     ("diams", 5, None, ["deal=7"], "the draw pile is too small", ["deal=6"]),
     ("diams", 3, None, ["bottom_part=40"], "the draw pile is too small", ["bottom_part=40", "market_size=1"]),
     ("diams", 5, "closing_last", ["deal=10"], "the draw pile is too small", ["deal=9"]),
@@ -73,6 +82,14 @@ IMPOSSIBLE = [
     ("diamonds_club", 4, None, ["boards=[red, red, white, blue]"], "a different player board",
      ["boards=[blue, bronze, white, red]"]),
     ("diamonds_club", 2, "cost_by_coins", ["boards=[red, green]"], "a different player board", ["boards=[red, blue]"]),
+    # the seats use the first boards: each name once, each a board, enough for the players
+    ("diamonds_club", 2, None, ['boards=["red", "red", "white"]'], "a different player board",
+     ["boards=[red, white, blue]"]),
+    ("diamonds_club", 2, None, ["boards=[red, white, purple]"], "a different player board", ["boards=[red, white]"]),
+    ("diamonds_club", 3, None, ["boards=[red, white]"], "a different player board", ["boards=[red, white, bronze]"]),
+    ("diamonds_club", 2, None, ["tracks=[forest, tech, gold]"], "tracks must name development tracks",
+     ["tracks=[money, forest]"]),
+    ("diamonds_club", 3, None, ["tracks=[forest, forest]"], "tracks must name development tracks", ["tracks=[forest]"]),
 ]
 
 
@@ -148,3 +165,72 @@ def test_a_file_extending_a_seed_game_keeps_a_declaration_by_a_value_or_its_defa
     with pytest.raises(RulesetError) as e:
         interpreter.load("diamonds", variant=str(bad))
     assert "'rounds' must be between 1 and 20, got 21" in str(e.value) and "bad.yaml:3:11" in str(e.value)
+
+
+def _diagnostics(path) -> list:
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(str(path))
+    return e.value.diagnostics
+
+
+def test_a_bare_value_of_the_wrong_type_is_one_error_at_the_overlay(tmp_path):
+    """A bare value that does not fit the declaration is reported once, at the overlay's value:
+    not again at the base's min:/max: as if the base's declaration were wrong, with or without a
+    type: in it (without one, the type of the value it replaces)."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: diamonds\nparams:\n  hand_size: ten\n", encoding="utf-8")
+    [d] = _diagnostics(bad)
+    assert d.message == "parameter 'hand_size' expects int, got 'ten'" and (d.loc.path, d.loc.line, d.loc.col) == (
+        str(bad), 3, 14)
+    (tmp_path / "base.yaml").write_text(tiny_ruleset("params:\n  n: {default: 3, min: 1, max: 9}\n" + ONE_DECISION),
+                                        encoding="utf-8")
+    for value, message in (("abc", "parameter 'n' expects int, got 'abc'"),
+                           ("2.5", "parameter 'n' expects int, got 2.5"),
+                           ("12", "parameter 'n' must be between 1 and 9, got 12")):
+        bad.write_text(f"extends: base.yaml\nparams:\n  n: {value}\n", encoding="utf-8")
+        [d] = _diagnostics(bad)
+        assert d.message == message and (d.loc.path, d.loc.line, d.loc.col) == (str(bad), 3, 6)
+    bad.write_text("extends: base.yaml\nparams:\n  n: 7\n", encoding="utf-8")
+    assert interpreter.load(str(bad)).new_game(2, 1).p["n"] == 7
+
+
+def test_a_bare_map_over_a_map_parameter_is_its_new_value_checked_as_set_checks_it(tmp_path):
+    """A mapping with none of a declaration's keys, over a map parameter, is the map's new value
+    (not keys merged into the declaration: "unknown key 'C'"), checked like --set: the keys of
+    the map it replaces, put in that map's order; another shape (a map with other keys, a
+    number, a list) is an error at the overlay, not one at run time at the base's rule."""
+    names = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    new = tmp_path / "new.yaml"
+    new.write_text("extends: euchre\nparams:\n  suit_name: {S: spades, H: hearts, D: diamonds, C: clubs}\n",
+                   encoding="utf-8")
+    rules = interpreter.load(str(new))
+    value = rules.new_game(4, 1).p["suit_name"]
+    assert value == names and list(value) == ["C", "D", "H", "S"]                 # the base's order
+    assert rules.new_game(4, 1, options={"params": {"suit_name": dict(names, S="pikes")}}).p["suit_name"]["S"] == "pikes"
+    assert interpreter.load("euchre", variant=str(new)).new_game(4, 1).p["suit_name"] == names   # as a variant file
+    for value, message in (("{C: clubs}", "parameter 'suit_name' is a map with the keys C, D, H, S, got C"),
+                           ("3", "parameter 'suit_name' expects map, got 3"),
+                           ("[C, D]", "parameter 'suit_name' expects map, got ['C', 'D']"),
+                           ("{C: 1, D: 2, H: 3, S: 4}", "parameter 'suit_name': suit_name['C'] is a str, got 1")):
+        new.write_text(f"extends: euchre\nparams:\n  suit_name: {value}\n", encoding="utf-8")
+        [d] = _diagnostics(new)
+        assert d.message == message and (d.loc.path, d.loc.line, d.loc.col) == (str(new), 3, 14), d
+    # a mapping with a declaration's keys still merges into the declaration
+    new.write_text("extends: euchre\nparams:\n  suit_name: {doc: the suits' names}\n", encoding="utf-8")
+    rules = interpreter.load(str(new))
+    assert rules.params_decl["suit_name"]["doc"] == "the suits' names" and rules.new_game(4, 1).p["suit_name"]["C"] == "Clubs"
+
+
+def test_a_number_written_as_text_in_a_ruleset_is_text(tmp_path):
+    """A ruleset's value is data, not a command line's text: "8" for an int parameter is refused
+    at load (the base's declaration or an overlay's bare value), not read as 8 by the check and
+    then added to a number at run time; --set hand_size=8 is still read."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('extends: diamonds\nparams:\n  hand_size: "8"\n', encoding="utf-8")
+    [d] = _diagnostics(bad)
+    assert d.message == "parameter 'hand_size' expects int, got '8'" and (d.loc.line, d.loc.col) == (3, 14)
+    base = tmp_path / "base.yaml"
+    base.write_text(tiny_ruleset('params:\n  n: {type: int, default: "8"}\n' + ONE_DECISION), encoding="utf-8")
+    [d] = _diagnostics(base)
+    assert d.message == "parameter 'n' expects int, got '8'" and (d.loc.path, d.loc.line) == (str(base), 8)
+    assert interpreter.load("diamonds").new_game(3, 1, options={"params": {"hand_size": "8"}}).p["hand_size"] == 8

@@ -16,6 +16,7 @@ from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 
 if TYPE_CHECKING:
     from ..expr import Compiler, Names
+    from ..loading.variants import Loaded
     from .effects import EffectCompiler
 
 
@@ -33,7 +34,9 @@ class Declarations:
     _started: dict
     zone_flows: set
     zone_caps: dict
+    loaded: Loaded
     error: Callable[..., None]
+    count_error: Callable[..., None]
     warn: Callable[..., None]
     unknown: Callable[..., None]
 
@@ -63,6 +66,8 @@ class Declarations:
         of it and of its variants; None: not checked here) a warning."""
         out = {}
         for name, value in spec.items():
+            if name in self.loaded.bare:
+                value = self._bare_value(name, value, counts)
             table = by_players(value)
             if table is not None:
                 self._param_counts(name, value, table, counts, reachable)
@@ -78,7 +83,7 @@ class Declarations:
                 try:
                     self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
                     for v in vals:   # the defaults must fit their own declaration
-                        check_param(name, v, value, v)
+                        check_param(name, v, value, v, read=False)
                 except (ValueError, UsageError) as e:
                     self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
                     self.names.params[name] = ANY
@@ -93,6 +98,24 @@ class Declarations:
                 self.names.param_spans[name] = span
             out[name] = value
         return out
+
+    def _bare_value(self, name, spec: dict, counts: list) -> dict:
+        """The declaration of a parameter an overlay gave a bare value (loading/variants.py),
+        that value checked as ``--set`` checks an override: against the declaration's type,
+        bounds and choices and each value it replaced (in games of ``counts`` players), of
+        their type where the declaration names none; its maps put in the order of those
+        replaced. After an error, located at the overlay's value, the declaration it replaced
+        (so the rules that read the parameter are checked against the type they were written for)."""
+        replaced, loc = self.loaded.bare[name]
+        olds = values_over(name, replaced, counts)
+        typ = None if replaced.get("type") or not olds else settled(unify([type_of_value(v) for v in olds]))
+        try:
+            checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
+        except UsageError as e:
+            self.count_error(loc)
+            self.diags.append(Diagnostic(e.message, loc, "type"))
+            return replaced
+        return {**spec, "default": checked[0]} if checked else spec
 
     def _param_counts(self, name, spec, table: dict, counts: list, reachable: set | None) -> None:
         missing = [n for n in counts if str(n) not in table]

@@ -244,13 +244,15 @@ def _like(name: str, value, current, typ: str, path: tuple):   # (path: keys and
     return value
 
 
-def check_param(name, value, spec, current, typ: str | None = None):
+def check_param(name, value, spec, current, typ: str | None = None, read: bool = True):
     """An override (a string from --set, or a Python value) checked against the parameter's
     type (``typ``, the type its values give its expressions; else the declared one, or its
     current value's), bounds and choices, and the value it replaces (``_like``); the value,
-    its maps in the order of those it replaces; UsageError with the reason otherwise."""
+    its maps in the order of those it replaces; UsageError with the reason otherwise.
+    ``read``: a string where the type is not text is read as a value written on a command
+    line (not for a value a ruleset writes: its ``"8"`` is text)."""
     want = param_type(spec, current)
-    if isinstance(value, str) and want not in ("str", None):
+    if read and isinstance(value, str) and want not in ("str", None):
         try:
             value = read_value(value)
         except Unreadable as e:

@@ -13,6 +13,7 @@ import hashlib
 import json
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Diagnostic, RulesetError, UsageError, did_you_mean
@@ -29,10 +30,15 @@ MAX_VARIANTS = 16   # variants declared inside one ruleset file (validate compil
 
 
 class Loaded:
-    """Merged ruleset data, where each part came from, and the variant applied."""
+    """Merged ruleset data, where each part came from, and the variant applied; ``bare``: the
+    declared parameters an overlay gave a bare value, by name: the declaration it replaced the
+    value of, and where the overlay writes it (building/declarations.py checks the value against
+    the values it replaced, as ``--set`` is)."""
 
-    def __init__(self, data: dict, smap: SourceMap, path: str, variant: str | None, text_hash: str):
+    def __init__(self, data: dict, smap: SourceMap, path: str, variant: str | None, text_hash: str,
+                 bare: dict | None = None):
         self.data, self.smap, self.path, self.variant, self.hash = data, smap, path, variant, text_hash
+        self.bare: dict = bare or {}
 
 
 def data_key(data) -> str:
@@ -63,7 +69,7 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
     if variant is not None and not str(variant).strip():   # ("": a mistake, never "no variant")
         raise UsageError("a variant is the name of one under variants: or a file's path, not ''")
     path = Path(path)
-    data, smap, digest = _load_chain(path, allowed_roots, 0)
+    data, smap, digest, bare = _load_chain(path, allowed_roots, 0)
     declared = data.get("variants") if isinstance(data, dict) else None
     if isinstance(declared, dict) and len(declared) > MAX_VARIANTS:
         raise RulesetError(f"{len(declared)} variants declared in one ruleset (limit {MAX_VARIANTS})",
@@ -71,9 +77,9 @@ def load_data(path, variant: str | None = None, allowed_roots=None, keep_ids: bo
                            hint="validate compiles each one: put the others in variant files (extends: this ruleset)")
     applied = None
     if variant:
-        data, smap, digest, applied = _apply_variant(data, smap, digest, path, variant, allowed_roots)
+        data, smap, digest, applied, bare = _apply_variant(data, smap, digest, path, variant, allowed_roots, bare)
     # (a copy either way: the data read may be kept for the next load, see _read)
-    return Loaded(patches.strip_ids(data, strip=not keep_ids), smap, str(path), applied, digest)
+    return Loaded(patches.strip_ids(data, strip=not keep_ids), smap, str(path), applied, digest, bare)
 
 
 # Texts read in place of the files at their (resolved) paths: an editor's unsaved buffers (interpreter/lsp/)
@@ -124,18 +130,18 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
         if not passed[0]:
             _schema(data, smap)
             passed[0] = True
-        return data, smap, digest
+        return data, smap, digest, {}
     base_path = _resolve_extends(path, data["extends"], smap, allowed_roots)
     chain = (*chain, path.resolve())
     if base_path in chain:
         loop = " -> ".join(p.name for p in (*chain[chain.index(base_path):], base_path))
         raise RulesetError(f"extends: '{data['extends']}' makes a cycle ({loop})", smap.loc(("extends",)),
                            "extends", span=len(str(data["extends"])))
-    base, base_map, base_digest = _load_chain(base_path, allowed_roots, depth + 1, chain)
+    base, base_map, base_digest, bare = _load_chain(base_path, allowed_roots, depth + 1, chain)
     overlay = {k: v for k, v in data.items() if k != "extends"}
-    merged, mmap = _overlaid(base, base_map, overlay, smap)
+    merged, mmap, bare = _overlaid(base, base_map, overlay, smap, bare)
     _schema(merged, mmap)
-    return merged, mmap, hashlib.sha256((base_digest + digest).encode()).hexdigest()
+    return merged, mmap, hashlib.sha256((base_digest + digest).encode()).hexdigest(), bare
 
 
 def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
@@ -163,27 +169,27 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     return base
 
 
-def _apply_variant(data, smap, digest, path, variant, allowed_roots):
+def _apply_variant(data, smap, digest, path, variant, allowed_roots, bare):
     named = data.get("variants") or {}
     if variant in named:
         overlay = named[variant] or {}
         if not isinstance(overlay, dict):
             raise RulesetError(f"variant '{variant}' must be a mapping", smap.loc(("variants", variant)), "schema")
         overlay = {k: v for k, v in overlay.items() if k != "description"}
-        merged, mmap = _overlaid(data, smap, overlay, smap.subtree(("variants", variant)))
+        merged, mmap, bare = _overlaid(data, smap, overlay, smap.subtree(("variants", variant)), bare)
         _schema(merged, mmap)
-        return merged, mmap, hashlib.sha256(f"{digest}:{variant}".encode()).hexdigest(), variant
+        return merged, mmap, hashlib.sha256(f"{digest}:{variant}".encode()).hexdigest(), variant, bare
     vpath = Path(variant)
     if vpath.suffix in (".yaml", ".yml") or vpath.exists():
         if not vpath.is_file():
             raise RulesetError(f"variant file '{variant}' not found", code="variant")
         vdata, vmap, vdigest, _ = _read(vpath)
         if "extends" in vdata:   # a variant file names its base itself
-            merged, mmap, vdigest = _load_chain(vpath, allowed_roots, 0)
-            return merged, mmap, vdigest, str(vpath)
-        merged, mmap = _overlaid(data, smap, vdata, vmap)
+            merged, mmap, vdigest, bare = _load_chain(vpath, allowed_roots, 0)
+            return merged, mmap, vdigest, str(vpath), bare
+        merged, mmap, bare = _overlaid(data, smap, vdata, vmap, bare)
         _schema(merged, mmap)
-        return merged, mmap, hashlib.sha256((digest + vdigest).encode()).hexdigest(), str(vpath)
+        return merged, mmap, hashlib.sha256((digest + vdigest).encode()).hexdigest(), str(vpath), bare
     hint = did_you_mean(variant, named)
     known = ", ".join(named) or "none"
     where = smap.key_loc(("variants",)) if "variants" in data else None   # where the names are declared
@@ -234,9 +240,10 @@ def _alone(value: dict, path: tuple) -> None:
                                  f"here beside {', '.join(str(k) for k in value if k != special[0])}", path)
 
 
-def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
-    """``overlay`` merged into ``base``, and the source map of the result (each entry of a
-    patched list located where it is written: the base's file or the overlay's)."""
+def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap, bare: dict):
+    """``overlay`` merged into ``base``, the source map of the result (each entry of a patched
+    list located where it is written: the base's file or the overlay's), and ``bare`` (the
+    base's, see Loaded) with the bare values the overlay gives."""
     _known_params(base, overlay, top_map)
     plans: list = []
     try:
@@ -246,31 +253,60 @@ def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap):
     mmap = SourceMap.overlay(base_map, top_map)
     if plans:
         mmap = SourceMap(mmap.path, patches.remap(base_map.entries(), top_map.entries(), mmap.entries(), plans))
-    _bare_values_set_defaults(base, overlay, merged, mmap)
-    return merged, mmap
+    return merged, mmap, _bare_values_set_defaults(base, overlay, merged, mmap, top_map, bare)
 
 
 _VALUE_KEYS = ("by_players", "value", "default")
 
 
-def _bare_values_set_defaults(base, overlay, merged, mmap: SourceMap) -> None:
+def _bare_values_set_defaults(base, overlay, merged, mmap: SourceMap, top_map: SourceMap, bare: dict) -> dict:
     """A bare value over a declared parameter (``rounds: 2`` over ``{type: int, min: 1, ...}``)
     is its value for every player count: the declaration keeps its type, bounds and doc, so
-    ``--set`` and the value itself are still checked (located at the overlay's value)."""
+    ``--set`` and the value itself are still checked (located at the overlay's value). Over a
+    map parameter, a mapping with none of a declaration's keys is such a value too (``_bare``).
+    The parameters given bare values: these, and those of ``bare`` whose value the overlay
+    leaves (a mapping merged in that gives none of by_players, value, default: a ``doc:``, a
+    ``max:``); one it gives a value otherwise, replaces or removes is one no longer."""
     declared, given = base.get("params"), overlay.get("params")
     if not isinstance(given, dict) or not isinstance(declared, dict) or not isinstance(merged.get("params"), dict):
-        return
+        return bare
+    bare = dict(bare)
     for name, value in given.items():
         spec = declared.get(name)
-        if isinstance(value, dict) or not isinstance(spec, dict):
+        if not isinstance(spec, dict) or not _bare(value, spec):
+            if not (isinstance(value, dict) and isinstance(spec, dict) and not set(value) & {*_VALUE_KEYS, *_SPECIAL}):
+                bare.pop(name, None)
             continue
-        merged["params"][name] = {**{k: v for k, v in spec.items() if k not in _VALUE_KEYS}, "default": value}
+        merged["params"][name] = {**{k: v for k, v in spec.items() if k not in _VALUE_KEYS}, "default": _plain(value)}
+        bare[name] = (spec, top_map.loc(("params", name)))
         entries = mmap.entries()
         for path in [p for p in entries if p[:2] == ("params", name) and len(p) > 2]:
             if path[2] in _VALUE_KEYS:
                 del entries[path]
+        for path in [p for p in top_map.entries() if p[:2] == ("params", name) and len(p) > 2 and p in entries]:
+            entries[("params", name, "default") + path[2:]] = entries.pop(path)   # (a map's or list's parts)
         if ("params", name) in entries:
             entries[("params", name, "default")] = entries[("params", name)]
+    return bare
+
+
+def _bare(value, spec: dict) -> bool:
+    """Whether an overlay's ``value`` for a parameter the base declares (``spec``) is its value
+    rather than part of a declaration to merge into ``spec``: anything but a mapping, and over
+    a map parameter (one with a map among its values) a mapping with none of a declaration's
+    keys (nor ``$replace``, ``$remove``, ``$patch``)."""
+    if not isinstance(value, dict):
+        return True
+    table = spec.get("by_players")
+    values = [spec.get("default"), spec.get("value"), *(table.values() if isinstance(table, dict) else ())]
+    return any(isinstance(v, dict) for v in values) and not set(value) & {*_declaration_keys(), *_SPECIAL}
+
+
+@lru_cache(maxsize=1)
+def _declaration_keys() -> frozenset:
+    """The keys of a parameter's declaration, as the schema writes them (by_players, default, ...)."""
+    forms = load_schema()["properties"]["params"]["additionalProperties"]["anyOf"]
+    return frozenset(k for form in forms for k in form.get("properties", ()))
 
 
 def _known_params(base, overlay, top_map: SourceMap) -> None:
