@@ -122,3 +122,26 @@ def test_the_sub_lists_of_a_zone_have_no_fixed_action_space(tmp_path):
     from interpreter.adapters.actions import space_warning
     d = space_warning(load_text(tmp_path, KEEP))
     assert d is not None and "cannot be listed in advance" in d.message and d.loc.line == 13
+
+
+def test_a_size_that_is_none_is_a_runtime_error_not_every_sub_list(tmp_path):
+    """subsets(L, size: K) with K none (a variable not set yet) would make every sub-list, 2^n,
+    where the cost model charged n-choose-K: none used as a value, as a none list is, located at
+    the rule; a size written none is refused at load."""
+    game = tiny_ruleset("""
+vars:
+  bid: int
+  rolled: "list[int]"
+flow:
+  - choose: {who: 0, options: "subsets(1..13, size: bid)", as: rolled, prompt: roll}
+""", game="bids")
+    with pytest.raises(GameError) as info:
+        load_text(tmp_path, game).new_game(2, seed=1)
+    assert "none used as a value" in info.value.message and info.value.loc.line == 11
+    with pytest.raises(RulesetError) as refused:
+        load_text(tmp_path, game.replace("size: bid", "size: none"), "none.yaml")
+    d = refused.value.diagnostics[0]
+    assert d.code == "type" and "subsets() needs a whole number for size:, got none" in d.message
+    assert load_text(tmp_path, game.replace("bid: int", "bid: {type: int, start: 12}"), "set.yaml").new_game(
+        2, seed=1).legal_actions() == ["1+2+3+4+5+6+7+8+9+10+11+12", *(
+            "+".join(str(x) for x in range(1, 14) if x != skip) for skip in range(12, 0, -1))]

@@ -421,12 +421,15 @@ def _members(S, t):
     return list(S.members[t])
 
 
+def none_used() -> ExprRuntimeError:
+    """The language's error for none used as a value (a number, a list...)."""
+    return ExprRuntimeError("none used as a value (the first() of an empty list, a variable not set yet, "
+                            "no partner...): check it with '!= none' first")
+
+
 def _none_used(e: TypeError) -> Exception:
     """A TypeError inside an expression: none used as a value becomes the language's error."""
-    if "NoneType" in str(e):
-        return ExprRuntimeError("none used as a value (the first() of an empty list, a variable not set yet, "
-                                "no partner...): check it with '!= none' first")
-    return e
+    return none_used() if "NoneType" in str(e) else e
 
 
 # What a compiled rule may raise when the state does not fit it (none used as a number, an
