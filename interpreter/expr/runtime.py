@@ -75,7 +75,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     if c is float:   # finite, as a log and a saved state hold numbers (NaN fails both tests)
         if -_MAX_FLOAT <= v <= _MAX_FLOAT:
             return v
-        raise ExprRuntimeError(f"a number beyond the language's bounds (an overflow to {v})")
+        raise beyond_bounds(v)
     if c is list:
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
@@ -419,6 +419,11 @@ def _partner(S, p):
 
 def _members(S, t):
     return list(S.members[t])
+
+
+def beyond_bounds(v: float) -> ExprRuntimeError:
+    """The language's error for a number it cannot hold: an overflow to an infinity (or NaN)."""
+    return ExprRuntimeError(f"a number beyond the language's bounds (an overflow to {v})")
 
 
 def none_used() -> ExprRuntimeError:
