@@ -145,3 +145,18 @@ flow:
     assert load_text(tmp_path, game.replace("bid: int", "bid: {type: int, start: 12}"), "set.yaml").new_game(
         2, seed=1).legal_actions() == ["1+2+3+4+5+6+7+8+9+10+11+12", *(
             "+".join(str(x) for x in range(1, 14) if x != skip) for skip in range(12, 0, -1))]
+
+
+def test_distinct_removes_repeated_sub_lists_by_value(tmp_path):
+    """distinct() of a list of lists compares them by their elements, first occurrences kept
+    (a list cannot be hashed: it failed at run time after loading)."""
+    rules = load_text(tmp_path, tiny_ruleset("""
+vars:
+  picked: "list[int]"
+  kinds: {type: int, start: 0}
+flow:
+  - set: {kinds: "count(distinct(subsets([1, 1, 2])))"}
+  - choose: {who: 0, options: "distinct(subsets([1, 1]))", as: picked, prompt: p}
+""", game="dis"))
+    S = rules.new_game(2, seed=1)
+    assert S.v["kinds"] == 6 and S.legal_actions() == ["[]", "1", "1+1"]

@@ -406,7 +406,26 @@ def _last(seq):
 
 
 def _distinct(seq):
-    return list(dict.fromkeys(seq))
+    try:
+        return list(dict.fromkeys(seq))
+    except TypeError:   # lists (of lists...): compared by value, first occurrences kept
+        seen: set = set()
+        out = []
+        for x in seq:
+            key = _by_value(x)
+            if key not in seen:
+                seen.add(key)
+                out.append(x)
+        return out
+
+
+def _by_value(x):
+    """A hashable stand-in for a value that holds lists or maps, equal where the values are equal."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_by_value(v) for v in x)
+    if isinstance(x, dict):
+        return frozenset((k, _by_value(v)) for k, v in x.items())
+    return x
 
 
 def _partner(S, p):
