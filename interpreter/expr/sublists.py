@@ -5,7 +5,7 @@ elements joined with ``+``, the empty one ``[]``).
 A sub-list keeps the elements of ``L`` it takes in their order, and the sub-lists come in the
 order of the bitmask of the positions they take: ``[]``, ``[a]``, ``[b]``, ``[a, b]``, ``[c]``...
 (with ``size: K``, those of K elements, in the same order). They are of positions, not of values:
-a list with repeats gives repeated sub-lists (a choose offers each label once).
+a list with repeats gives repeated sub-lists (a choose offers each label once: engine/labels.py).
 
 Bounded as every list the language makes: at most MAX_SUBSETS sub-lists, holding at most
 MAX_SUBSET_ELEMENTS elements together, else a runtime error (located at the expression) before
