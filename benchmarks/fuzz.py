@@ -100,7 +100,7 @@ class Runner:
 
     def expression(self, rnd) -> dict:
         from fuzzing.expressions import ExprGen
-        v = self.world.check(ExprGen(rnd).expression())
+        v = self.world.check(ExprGen(rnd, extra=True).expression())
         return {"verdict": v.kind, "detail": v.detail, "text": v.text, "raw": v.raw_errors[:3]}
 
     def branch(self, rnd) -> dict:
@@ -215,7 +215,7 @@ def save_failure(out: Path, seed: int, result: dict) -> Path:
             rnd = random.Random(f"{seed}:{result['kind']}:{result['index']}")
             from fuzzing.expressions import ExprGen
             if result["kind"] == "expression":
-                result["text"] = ExprGen(rnd).expression()
+                result["text"] = ExprGen(rnd, extra=True).expression()
             else:
                 gen = ExprGen(rnd, locals=False)
                 result["texts"] = [gen.condition() for _ in range(rnd.randint(1, 4))]

@@ -84,6 +84,19 @@ def test_random_expressions_agree_with_the_reference_compile(world):
     assert set(forms) == set(FAST_FORMS) | {"loops as statements"}, forms   # each fast path was checked
 
 
+def test_text_and_sub_lists_agree_with_the_reference_compile(world):
+    """text() and subsets() (ExprGen(extra=True): a form table of their own, so the campaign above
+    draws as it did and sees every faster form), read back by count, first, in, distinct...: both
+    compiles agree, and every runtime error is one of the language's."""
+    gen = ExprGen(random.Random(20261208), extra=True)
+    verdicts = [world.check(gen.expression()) for _ in range(300)]
+    bad = [f"{v.kind}: {v.text}\n{v.detail}" for v in verdicts if v.kind in ("mismatch", "crash") or v.raw_errors]
+    assert not bad, "\n\n".join(bad[:3])
+    agreed = [v.text for v in verdicts if v.kind == "agree"]
+    assert sum("subsets(" in t for t in agreed) >= 40 and sum("text(" in t for t in agreed) >= 20, len(agreed)
+    assert any("size:" in t for t in agreed) and any("distinct(subsets(" in t for t in agreed)
+
+
 def test_elements_named_with_as_agree_with_the_reference_compile(world):
     """Filters that name their element (`L as x1 where C`), the name read in C, in filters within
     it and in the by: or to: of a call over the filter (the optimised map fuses the filter, the

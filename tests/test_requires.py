@@ -181,6 +181,24 @@ def test_braces_written_twice_are_braces(tmp_path):
     assert info.value.message == "deal refuses this game: a {b} c }{"
 
 
+@pytest.mark.parametrize("message,said", [
+    ("\"{'}'} {'{}'} {'a}' + text(num_players)}\"", "} {} a}3"),
+    ("""'{"}"} {"it''s}"}'""", "} it's}"),
+    ("""'{''a\\''}'' + ''b''}'""", "a'}b"),   # (an escaped quote does not end the string)
+])
+def test_a_brace_in_a_placeholders_string_is_the_strings(tmp_path, message, said):
+    """A placeholder ends at its first } outside a string ({'}'} was cut at the quote's })."""
+    rules = deal_rules(tmp_path, placed(message))
+    with pytest.raises(Refused) as info:
+        rules.new_game(3, options={"params": {"hand_size": 4}})
+    assert info.value.message == f"deal refuses this game: {said}"
+
+
+def test_a_string_left_open_in_a_placeholder_leaves_it_unclosed(tmp_path):
+    with pytest.raises(RulesetError, match="a '{' with no '}' after it"):
+        deal_rules(tmp_path, placed(""""a {'b} c" """))
+
+
 @pytest.mark.parametrize("entry,message", [
     ("{if: \"num_players > 1\"}", "missing required key 'message'"),
     ("{if: \"num_players > 1\", message: x, why: y}", "unknown key 'why'"),

@@ -122,3 +122,91 @@ def test_the_sub_lists_of_a_zone_have_no_fixed_action_space(tmp_path):
     from interpreter.adapters.actions import space_warning
     d = space_warning(load_text(tmp_path, KEEP))
     assert d is not None and "cannot be listed in advance" in d.message and d.loc.line == 13
+
+
+def test_a_size_that_is_none_is_a_runtime_error_not_every_sub_list(tmp_path):
+    """subsets(L, size: K) with K none (a variable not set yet) would make every sub-list, 2^n,
+    where the cost model charged n-choose-K: none used as a value, as a none list is, located at
+    the rule; a size written none is refused at load."""
+    game = tiny_ruleset("""
+vars:
+  bid: int
+  rolled: "list[int]"
+flow:
+  - choose: {who: 0, options: "subsets(1..13, size: bid)", as: rolled, prompt: roll}
+""", game="bids")
+    with pytest.raises(GameError) as info:
+        load_text(tmp_path, game).new_game(2, seed=1)
+    assert "none used as a value" in info.value.message and info.value.loc.line == 11
+    with pytest.raises(RulesetError) as refused:
+        load_text(tmp_path, game.replace("size: bid", "size: none"), "none.yaml")
+    d = refused.value.diagnostics[0]
+    assert d.code == "type" and "subsets() needs a whole number for size:, got none" in d.message
+    assert load_text(tmp_path, game.replace("bid: int", "bid: {type: int, start: 12}"), "set.yaml").new_game(
+        2, seed=1).legal_actions() == ["1+2+3+4+5+6+7+8+9+10+11+12", *(
+            "+".join(str(x) for x in range(1, 14) if x != skip) for skip in range(12, 0, -1))]
+
+
+def test_distinct_removes_repeated_sub_lists_by_value(tmp_path):
+    """distinct() of a list of lists compares them by their elements, first occurrences kept
+    (a list cannot be hashed: it failed at run time after loading)."""
+    rules = load_text(tmp_path, tiny_ruleset("""
+vars:
+  picked: "list[int]"
+  kinds: {type: int, start: 0}
+flow:
+  - set: {kinds: "count(distinct(subsets([1, 1, 2])))"}
+  - choose: {who: 0, options: "distinct(subsets([1, 1]))", as: picked, prompt: p}
+""", game="dis"))
+    S = rules.new_game(2, seed=1)
+    assert S.v["kinds"] == 6 and S.legal_actions() == ["[]", "1", "1+1"]
+
+
+def test_lists_are_labelled_in_one_pass_as_they_are_one_by_one(tmp_path):
+    """Ruleset.labels labels each value once for all the options (a choose over subsets(0..12)
+    labelled each element of each of 8,192 lists): the labels are those of Ruleset.label, and one
+    option per label is kept, the first, as one by one."""
+    import random
+
+    from interpreter.expr.types import BOOL, CARD, INT, NUM, PLAYER, STR, list_of
+    rules = load_text(tmp_path, tiny_ruleset("flow: []\n", attributes="suit: [A, B], rank: 1..2", label="{rank}"))
+    rnd = random.Random(5)
+    pools = {INT: [0, 1, 12, -3, None], STR: ["a", "b", "none", None, ""], CARD: [0, 1, 2, 3, None],
+             PLAYER: [0, 1, None], BOOL: [True, False], NUM: [1, 1.0, 2.5, None]}
+    for of, pool in pools.items():
+        typ = list_of(of)
+        for _ in range(40):
+            opts = [[rnd.choice(pool) for _ in range(rnd.randint(0, 3))] for _ in range(rnd.randint(0, 6))]
+            if rnd.random() < 0.2:
+                opts.append(None)
+            assert rules.labels(opts, typ) == [rules.label(o, typ) for o in opts], (typ, opts)
+            seen, expected = set(), []
+            for o in opts:
+                if rules.label(o, typ) not in seen:
+                    seen.add(rules.label(o, typ))
+                    expected.append(o)
+            assert rules.distinct(opts, typ) == expected, (typ, opts)
+    nested = [[[1, 2], [3]], [[1, 2], [3]], [], [[]]]
+    assert rules.labels(nested, "list[list[int]]") == ["1+2+3", "1+2+3", "[]", "[]"]
+    assert rules.distinct([[0], [1], [2]], list_of(CARD)) == [[0], [1]]   # (cards 0 and 2 alike: 1A, 1B)
+
+
+def test_two_different_lists_that_share_a_label_are_a_runtime_error(tmp_path):
+    """A choice is made by its label: ['a', 'b'] and ['a+b'] (or [] and ['[]']) cannot both be
+    offered, and keeping one would hide the other; lists whose elements are labelled alike one by
+    one (alike cards, none and 'none') are one option."""
+    game = tiny_ruleset("""
+vars:
+  picked: "list[str]"
+flow:
+  - choose: {who: 0, options: "subsets(['a+b', 'a', 'b'])", as: picked, prompt: p}
+""", game="lab")
+    with pytest.raises(GameError) as info:
+        load_text(tmp_path, game).new_game(2, seed=1)
+    e = info.value
+    assert "the options ['a+b'] and ['a', 'b'] share the label 'a+b'" in e.message and e.loc.line == 10
+    with pytest.raises(GameError, match=r"the options \[\] and \['\[\]'\] share the label '\[\]'"):
+        load_text(tmp_path, game.replace("'a+b'", "'[]'"), "empty.yaml").new_game(2, seed=1)
+    S = load_text(tmp_path, game.replace("'a+b', 'a', 'b'", "'none', 'a', t").replace("vars:\n", "vars:\n  t: str\n"),
+                  "none.yaml").new_game(2, seed=1)   # (t not set: none)
+    assert S.legal_actions() == ["[]", "none", "a", "none+a", "none+none", "a+none", "none+a+none"]

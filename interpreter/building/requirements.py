@@ -6,7 +6,8 @@ setup (engine/requires.py), so it may read what is fixed before then (the parame
 the state: one that reads a zone, a counter or a variable is an error located at that name.
 The message is text with ``{expr}`` placeholders, each an expression of the same reach compiled
 and checked here (a bad one is an error located in the message), written as text() writes its
-value when the requirement fails (``{{`` and ``}}`` are braces). A player count whose default values already fail a requirement is a warning at the requirement.
+value when the requirement fails (``{{`` and ``}}`` are braces; a ``}`` in a string of a
+placeholder is the string's). A player count whose default values already fail a requirement is a warning at the requirement.
 """
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def _pieces(ctx, message: str, path) -> tuple:
         if ch != "{":
             text, i = text + ch, i + 1
             continue
-        end = message.find("}", i + 1)
+        end = _closing(message, i + 1)
         if end < 0:
             ctx.error("a '{' with no '}' after it", path, "requires",
                       "write {expr} to say a value, or {{ for a brace", offset=i)
@@ -87,6 +88,25 @@ def _pieces(ctx, message: str, path) -> tuple:
         pieces.append(placeholder)
         i = end + 1
     return (*pieces, text) if text else tuple(pieces)
+
+
+def _closing(message: str, start: int) -> int:
+    """Where the placeholder begun at ``start`` ends: its first ``}`` outside a string literal
+    (``{'}'}`` says a brace; the language has no braces but in its strings); -1 where none does."""
+    quote, i = None, start
+    while i < len(message):
+        ch = message[i]
+        if quote is not None:
+            if ch == "\\":
+                i += 1   # (an escaped character: a quote that does not end the string)
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "}":
+            return i
+        i += 1
+    return -1
 
 
 def _placeholder(ctx, message: str, start: int, end: int, path) -> Placeholder | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import capacity, loop as engine, requires as requirements, rng
+from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
@@ -362,10 +362,19 @@ class Ruleset:
             return "+".join([self.label(v, of) for v in value]) if value else "[]"
         return str(value)
 
+    def labels(self, options, typ) -> list[str]:
+        """The labels of options of type ``typ`` (lists: in one join each, engine/labels.py)."""
+        if is_list(typ):
+            return labels.labels(self, options, typ)
+        return [self.label(o, typ) for o in options]
+
     def distinct(self, options, typ):
-        """Options with the same label are one option (identical cards are interchangeable)."""
+        """Options with the same label are one option (identical cards are interchangeable); two
+        lists whose elements differ but share a label are a runtime error (engine/labels.py)."""
         if typ == CARD:
             return self.distinct_cards(options)
+        if is_list(typ):
+            return labels.distinct(self, options, typ)
         if typ in _BY_VALUE:   # their labels are one-to-one with their values: no labelling needed
             out = list(dict.fromkeys(options))
             if typ != STR or None not in out or "none" not in out:   # (none and the text "none" share a label)

@@ -8,14 +8,14 @@ from .types import ANY, is_list
 
 def check_arity(n, args, kwargs, fname, lo, hi=None, kw=()):
     hi = lo if hi is None else hi
+    for k in kwargs:   # (first: text(x: 1) names its x:, not the argument it lacks)
+        if k not in kw:
+            hint = f"it accepts {', '.join(k2 + ':' for k2 in kw)}" if kw else "it takes no named arguments"
+            raise ExprError(f"{fname}() has no argument '{k}:'", offset_of(kwargs[k]), hint, code="arity")
     if not lo <= len(args) <= hi:
         want = f"{lo}" if lo == hi else f"{lo} to {hi}"
         raise ExprError(f"{fname}() takes {want} argument{'s' if hi != 1 else ''}, got {len(args)}",
                         offset_of(n), code="arity")
-    for k in kwargs:
-        if k not in kw:
-            hint = f"it accepts {', '.join(k2 + ':' for k2 in kw)}" if kw else "it takes no named arguments"
-            raise ExprError(f"{fname}() has no argument '{k}:'", offset_of(kwargs[k]), hint, code="arity")
 
 
 def list_arg(c, scope, node, fname):

@@ -75,7 +75,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     if c is float:   # finite, as a log and a saved state hold numbers (NaN fails both tests)
         if -_MAX_FLOAT <= v <= _MAX_FLOAT:
             return v
-        raise ExprRuntimeError(f"a number beyond the language's bounds (an overflow to {v})")
+        raise beyond_bounds(v)
     if c is list:
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
@@ -406,7 +406,26 @@ def _last(seq):
 
 
 def _distinct(seq):
-    return list(dict.fromkeys(seq))
+    try:
+        return list(dict.fromkeys(seq))
+    except TypeError:   # lists (of lists...): compared by value, first occurrences kept
+        seen: set = set()
+        out = []
+        for x in seq:
+            key = _by_value(x)
+            if key not in seen:
+                seen.add(key)
+                out.append(x)
+        return out
+
+
+def _by_value(x):
+    """A hashable stand-in for a value that holds lists or maps, equal where the values are equal."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_by_value(v) for v in x)
+    if isinstance(x, dict):
+        return frozenset((k, _by_value(v)) for k, v in x.items())
+    return x
 
 
 def _partner(S, p):
@@ -421,12 +440,20 @@ def _members(S, t):
     return list(S.members[t])
 
 
+def beyond_bounds(v: float) -> ExprRuntimeError:
+    """The language's error for a number it cannot hold: an overflow to an infinity (or NaN)."""
+    return ExprRuntimeError(f"a number beyond the language's bounds (an overflow to {v})")
+
+
+def none_used() -> ExprRuntimeError:
+    """The language's error for none used as a value (a number, a list...)."""
+    return ExprRuntimeError("none used as a value (the first() of an empty list, a variable not set yet, "
+                            "no partner...): check it with '!= none' first")
+
+
 def _none_used(e: TypeError) -> Exception:
     """A TypeError inside an expression: none used as a value becomes the language's error."""
-    if "NoneType" in str(e):
-        return ExprRuntimeError("none used as a value (the first() of an empty list, a variable not set yet, "
-                                "no partner...): check it with '!= none' first")
-    return e
+    return none_used() if "NoneType" in str(e) else e
 
 
 # What a compiled rule may raise when the state does not fit it (none used as a number, an

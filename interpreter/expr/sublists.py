@@ -5,7 +5,7 @@ elements joined with ``+``, the empty one ``[]``).
 A sub-list keeps the elements of ``L`` it takes in their order, and the sub-lists come in the
 order of the bitmask of the positions they take: ``[]``, ``[a]``, ``[b]``, ``[a, b]``, ``[c]``...
 (with ``size: K``, those of K elements, in the same order). They are of positions, not of values:
-a list with repeats gives repeated sub-lists (a choose offers each label once).
+a list with repeats gives repeated sub-lists (a choose offers each label once: engine/labels.py).
 
 Bounded as every list the language makes: at most MAX_SUBSETS sub-lists, holding at most
 MAX_SUBSET_ELEMENTS elements together, else a runtime error (located at the expression) before
@@ -25,7 +25,7 @@ from .arity import check_arity, list_arg
 from .nesting import innered
 from .parser import ExprError, offset_of
 from .runtime import ExprRuntimeError
-from .types import INT, NONE, NUM, is_numeric, list_of
+from .types import INT, NUM, is_numeric, list_of
 from .walks import WALK_WORK, walked
 
 MAX_SUBSETS = 10_000            # the most sub-lists subsets() makes
@@ -33,9 +33,16 @@ MAX_SUBSET_ELEMENTS = 100_000   # the most elements its sub-lists hold together
 _LONGEST = MAX_SUBSETS.bit_length() - 1   # the longest list all of whose sub-lists are at most MAX_SUBSETS (13)
 
 
-def _subsets(items, size=None):
+_ALL = object()   # (no size: every sub-list)
+
+
+def _subsets(items, size=_ALL):
     n = len(items)
-    if size is not None and not 0 <= size <= n:
+    if size is _ALL:
+        size = None
+    elif size is None:   # (a size: that is none: not every sub-list, which the cost model does not count)
+        raise runtime.none_used()
+    elif not 0 <= size <= n:
         return []
     many = (1 << n if n <= _LONGEST + 1 else MAX_SUBSETS + 1) if size is None else comb(n, size)
     held = many * n // 2 if size is None else many * size   # (without size: each element in half of them)
@@ -62,7 +69,7 @@ def b_subsets(c, n, scope, args, kw):
     most, inner = 2 ** min(longest, _LONGEST + 1), min(longest, _LONGEST)
     if "size" in kw:
         ksrc, ktype = c.node(kw["size"], scope)
-        if ktype == NUM or not is_numeric(ktype) and ktype != NONE:
+        if not is_numeric(ktype) or ktype == NUM:
             raise ExprError(f"subsets() needs a whole number for size:, got {ktype}", offset_of(kw["size"]), code="type")
         lo, hi = c.span(kw["size"]) or (0, longest)
         lo, hi = max(0, lo), min(longest, hi)   # (sizes outside 0..n make no sub-list)

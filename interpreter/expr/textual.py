@@ -2,16 +2,21 @@
 
 ``as_text`` is the one way a value is written: text() calls it when a game runs, and a
 requirement's message fills in its ``{expr}`` placeholders with it (engine/requires.py). A whole
-number (a player, a team) is its digits, a fraction its shortest decimal (``3.5``; a whole one
-without ``.0``), a condition ``true`` or ``false``, a text itself, a card its label, ``none``
-``none``. A list or a map is refused at load (its elements are written one by one:
-``map(L, to: text(it))``), and so is a value of no known type (``any``).
+number (a player, a team) is its digits, a fraction the shortest decimal that reads back as it
+(``3.5``, ``0.30000000000000004`` for ``0.1 + 0.2``, ``2.5e-30`` for a tiny one; a whole one
+without ``.0``; an overflow to an infinity is a runtime error, as storing it is), a condition
+``true`` or ``false``, a text itself, a card its label, ``none`` ``none``. A list or a map is
+refused at load (its elements are written one by one: ``map(L, to: text(it))``), and so is a
+value of no known type (``any``).
 """
 from __future__ import annotations
+
+from math import isfinite
 
 from . import runtime
 from .arity import check_arity
 from .parser import ExprError, offset_of
+from .runtime import beyond_bounds
 from .types import ANY, CARD, STR, is_list, is_map
 
 
@@ -25,7 +30,9 @@ def as_text(value, labels=None) -> str:
         return value
     if labels is not None:
         return labels[value]
-    if isinstance(value, float):
+    if isinstance(value, float):   # (an overflow to inf or nan is no number of the language)
+        if not isfinite(value):
+            raise beyond_bounds(value)
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
-from ..expr.types import CARD, PLAYER, list_of
+from ..expr.types import CARD, PLAYER, is_list, list_of
 from ..expr.names import state_add, state_read, var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
 
@@ -236,10 +236,8 @@ class Step:
             if None not in options:   # (a comprehension: a tuple's __getitem__ through map costs twice as much)
                 return [table[o] for o in options]
             return [table[o] if o is not None else "none" for o in options]
-        if self.option_type == _CARDS and type(self).label is Step.label:   # lists of cards ("c4+c2")
-            table, label = S.rules.card_labels, S.rules.label
-            return ["+".join([table[c] for c in o]) if type(o) is list and o and None not in o else label(o, _CARDS)
-                    for o in options]
+        if is_list(self.option_type) and type(self).label is Step.label:   # lists ("c4+c2"): joined in one pass
+            return S.rules.labels(options, self.option_type)
         return [self.label(S, o) for o in options]
 
     def named(self, S, frame, value) -> list:

@@ -72,8 +72,10 @@ class Named(str):
 
 
 class ExprGen:
-    def __init__(self, rnd: random.Random, depth: int = 4, locals: bool = True, named: bool = False):
+    def __init__(self, rnd: random.Random, depth: int = 4, locals: bool = True, named: bool = False,
+                 extra: bool = False):
         self.r, self.depth = rnd, depth
+        self.forms = {t: FORMS[t] + EXTRA_FORMS.get(t, []) for t in FORMS} if extra else FORMS   # (extra: text(), subsets())
         self.locals = locals   # off: no use of LOCALS (a branch's conditions have none)
         self.named, self.names = named, 0   # named: some filters name their element (x1, x2...)
 
@@ -91,7 +93,7 @@ class ExprGen:
         r = self.r
         if depth <= 0 or r.random() < 0.2:
             return self.leaf(t, env)
-        return f"({self.pick(FORMS[t])(self, depth - 1, env)})"   # (`where` binds loosest)
+        return f"({self.pick(self.forms[t])(self, depth - 1, env)})"   # (`where` binds loosest)
 
     def leaf(self, t: str, env: tuple) -> str:
         options = list(LEAVES[t])
@@ -358,4 +360,57 @@ FORMS = {
              lambda g, d, e: f"distinct(map({g.pick(g.fitting(ZONES, e))}, to: {g.pick(['suit', 'kind'])}))"],
     "lnum": [_keyed("map", "lcard", "num", "to"), _literal("num"), _filtered("lnum")],
     "lbool": [_keyed("map", "lplayer", "bool", "to"), _keyed("map", "lcard", "bool", "to"), _literal("bool")],
+}
+
+
+# text() and subsets(), drawn with ExprGen(extra=True) only: a table of their own, so that the seeded
+# campaigns of the other forms draw as they did (each of them sees every faster form)
+SMALL_LISTS = {"lint": ["1..4", "[1, 1, 2]", "bids", "params.sizes", "[]", "0..k", "map(table, to: rank)"],
+               "lcard": ["table", "hand[who]", "[c0, chosen]", "table + [c0]", "won"],
+               "lstr": ["['H', 'S']", "params.order", "map(table, to: suit)"],
+               "lplayer": ["players", "[me, leader]"]}   # (a few elements: 2^n sub-lists at most)
+
+
+def _small(g, lt, d, e):
+    """A list of type ``lt`` that holds a few elements (a leaf of SMALL_LISTS, at times filtered)."""
+    coll = g.pick(g.fitting(SMALL_LISTS[lt], e))
+    return f"({coll} where {g.test(lt, d, e)})" if g.r.random() < 0.3 else f"({coll})"
+
+
+def _subsets(lt):
+    """subsets(L) or subsets(L, size: K) of a small list: a list of lists of ``lt``."""
+    def form(g, d, e):
+        size = f", size: {g.pick(['0', '1', '2', '-1', 'k', 'bid', 'round'] + [g.sub('int', min(d, 1), e)])}" \
+            if g.r.random() < 0.5 else ""
+        return f"subsets({_small(g, lt, d, e)}{size})"
+    return form
+
+
+def _of_sublists(lt, shape):
+    """``shape`` (with {S} for a subsets() of a small list of ``lt``, {T} for a test of an element
+    of it, {E} for a value of ``lt``'s element) read back as a scalar or a list the others take."""
+    def form(g, d, e):
+        sub = _subsets(lt)(g, d, e)
+        inner = (*e, lt)   # (a sub-list in scope: `it` is a list)
+        return shape.format(S=sub, T=f"count(it) {g.pick(ORDER)} {g.sub('int', min(d, 1), inner)}",
+                            E=g.sub(ELEMENT[lt], min(d, 1), e))
+    return form
+
+
+def _text(t):
+    return lambda g, d, e: f"text({g.sub(t, d, e)})"
+
+
+EXTRA_FORMS = {
+    "str": [_text("int"), _text("num"), _text("bool"), _text("str"), _text("card"), _text("player"), _text("team"),
+            lambda g, d, e: f"text({g.sub('int', d, e)}) + ' ' + text({g.sub('card', d, e)})"],
+    "int": [_of_sublists("lint", "count({S})"), _of_sublists("lcard", "count({S} where {T})"),
+            _of_sublists("lint", "sum(map({S}, to: count(it)))"), _of_sublists("lstr", "count(distinct({S}))"),
+            _of_sublists("lint", "sum(first({S}))"), _of_sublists("lplayer", "count(last({S}))")],
+    "bool": [_of_sublists("lint", "[] in {S}"), _of_sublists("lcard", "any({S}, by: count(it) > 1)"),
+             _of_sublists("lint", "[{E}] in {S}"), _of_sublists("lstr", "{S} == [[]]")],
+    "lint": [_of_sublists("lint", "first({S})"), _of_sublists("lint", "highest({S} where {T}, by: sum(it))")],
+    "lcard": [_of_sublists("lcard", "last({S})"), _of_sublists("lcard", "{S}[{E}.rank % 2]")],
+    "lstr": [_of_sublists("lstr", "first(distinct({S}) where {T})"),
+             lambda g, d, e: f"map({g.sub('lint', d, e)}, to: text(it))"],
 }

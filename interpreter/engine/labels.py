@@ -1,0 +1,85 @@
+"""The labels of a decision's options that are lists, and one option per label among them
+(Ruleset.labels and Ruleset.distinct; docs/reference.md "choose").
+
+A list is labelled by its elements' labels joined with ``+`` (``[]`` when it is empty). Lists
+whose elements are labelled alike, one by one, are one option (alike cards are interchangeable;
+none and the text ``none`` share a label): the first is kept. Two lists whose elements' labels
+differ but join into one label (``['a', 'b']`` and ``['a+b']``, ``['[]']`` and ``[]``) cannot
+both be offered, as a choice is made by its label: that is a runtime error naming both, where
+keeping one would hide the other.
+
+Whole numbers, seats, teams and yes/no are labelled one to one (and never with a ``+``): lists
+of them are compared by value, with no label made. A list of such scalars, or of texts or cards,
+is labelled in one join, each of its values labelled once for all the options.
+"""
+from __future__ import annotations
+
+from itertools import chain
+
+from ..expr.runtime import ExprRuntimeError
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, elem, is_list
+
+_PLAIN = frozenset({INT, PLAYER, TEAM, BOOL})   # one label a value, none holding a "+"
+_TABLED = _PLAIN | {STR, CARD}                   # one label a value (not num: 1 and 1.0 are one key)
+
+
+def labels(rules, options, typ: str) -> list:
+    """The labels of ``options``, lists of type ``typ``: where their elements are scalars labelled
+    one to one, each value is labelled once and every list joined from a table."""
+    if elem(typ) in _TABLED:
+        try:
+            table = {v: rules.label(v, elem(typ)) for v in set(chain.from_iterable(options))}
+        except TypeError:   # (an option that is none)
+            pass
+        else:
+            get = table.__getitem__
+            return ["+".join(map(get, o)) if o else "[]" for o in options]
+    return [rules.label(o, typ) for o in options]
+
+
+def distinct(rules, options, typ: str) -> list:
+    """One option per label among ``options``, lists of type ``typ``, the first of each kept;
+    ExprRuntimeError where two lists whose elements differ share a label."""
+    of = elem(typ)
+    if of in _PLAIN:
+        try:
+            if len(dict.fromkeys(map(tuple, options))) == len(options):   # (no two alike: the usual case)
+                return list(options)
+            firsts: dict = {}
+            for o in options:
+                firsts.setdefault(tuple(o), o)
+            return list(firsts.values())
+        except TypeError:   # (an option that is none: labelled as one)
+            pass
+    kept: dict = {}   # label -> (the labels of its elements, the first option so labelled)
+    for o in options:
+        key = _key(rules, o, typ)
+        shown = _label(key)
+        first = kept.setdefault(shown, (key, o))[0]
+        if first != key and isinstance(first, tuple) and isinstance(key, tuple):   # (not a none among lists)
+            raise ExprRuntimeError(f"the options {_shown(first)} and {_shown(key)} share the label {shown!r}: "
+                                   "a choice is made by its label, so one would hide the other")
+    return [o for _, o in kept.values()]
+
+
+def _key(rules, value, typ):
+    """The labels of a value's elements, nested as the value is (a scalar: its label)."""
+    if is_list(typ) and isinstance(value, (list, tuple)):
+        of = elem(typ)
+        if of in (STR, CARD) and None not in value:   # (a text is its label; a card's, read from the table)
+            return tuple(value) if of == STR else tuple([rules.card_labels[c] for c in value])
+        return tuple([_key(rules, v, of) for v in value])
+    return rules.label(value, typ)
+
+
+def _label(key) -> str:
+    """The label of a value of this key (Ruleset.label's)."""
+    if isinstance(key, tuple):
+        return "+".join([_label(k) for k in key]) if key else "[]"
+    return key
+
+
+def _shown(key) -> str:
+    if isinstance(key, tuple):
+        return "[" + ", ".join(_shown(k) for k in key) + "]"
+    return repr(key)
