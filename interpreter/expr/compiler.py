@@ -24,7 +24,7 @@ from . import runtime
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, bound_tables, code, filter_split
-from .limits import MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
+from .limits import LONGEST, MAX_COST, MAX_EXPANSIONS, MAX_SOURCE  # noqa: F401 (the limits, importable from here)
 from .names import NameNodes, Names, Scope, table_ref
 from .operators import OperatorNodes, divided
 from .parser import ExprError, offset_of, parse
@@ -358,7 +358,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.spent += self._mult
         if self.cost > MAX_COST:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
-                            "(nested filters over long lists); simplify it", offset_of(n), code="limit")
+                            "(nested filters over long lists); simplify it", offset_of(n), LONGEST, code="limit")
         binds = self._binds
         if not self._uses:   # the expression's own tree, not a node in it
             self._roots = [n]
@@ -432,7 +432,7 @@ class Compiler(NameNodes, OperatorNodes):
         self.spent += self._mult * operations
         if self.cost > MAX_COST:
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
-                            f"({why}); simplify it", offset_of(node), code="limit")
+                            f"({why}); simplify it", offset_of(node), LONGEST, code="limit")
 
     # worst-case cost: the body of a filter or a by: runs once per element of its list
     def size(self, n) -> int:

@@ -1,6 +1,10 @@
 """The compile-time limits of the expression language (docs/language.md, docs/security.md)."""
 
 MAX_COST = 1_000_000   # worst-case operations of one expression (nested filters multiply)
+# (the hint of the error past MAX_COST: what bounds a list's length in the worst case)
+LONGEST = ("each list is counted at the longest it can be in any game: a zone as every card unless it "
+           "declares max:, a range as far as its parameters' declared min:/max: allow "
+           "(docs/reference.md, Limits)")
 MAX_SOURCE = 50_000   # characters of generated Python for one expression, defines expanded
 MAX_EXPANSIONS = 500  # uses of defines expanded in one expression (defines using defines multiply)
 MAX_RULESET_EXPANSIONS = 5_000   # uses of defines expanded in a whole ruleset (the bundled ones: at most 64)
