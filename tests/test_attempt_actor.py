@@ -128,3 +128,20 @@ def test_a_who_asking_no_seat_but_me_needs_no_actor(tmp_path):
     for rules in (r, reference(r)):
         S = rules.new_game(3)
         assert S.c["points"] == [6, 5, 5] and S.is_terminal()
+
+
+def test_a_turns_in_the_outcome_reads_each_seat_s_me_in_skip_and_sort_by(tmp_path):
+    """A turns' skip: and sort_by: read me as each seat in turn, not the attempt's: no actor: is
+    needed. Seat 0 (6 points) is skipped, seats 2 then 1 (sorted by me, highest first) gain."""
+    r = load_text(tmp_path, text("""
+        - gain: {counter: points}
+        - attempt:
+            who: "left(me)"
+            outcomes:
+              hit:
+                steps:
+                  - turns: {as: q, skip: "points > 5", sort_by: me, steps: [{gain: {counter: points}}, {set: {x: "x * 10 + me"}}]}
+    """))
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.c["points"] == [6, 6, 6] and S.v["x"] == 21 and S.is_terminal()

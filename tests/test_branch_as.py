@@ -255,3 +255,22 @@ def test_a_who_asking_no_seat_but_me_needs_no_as(tmp_path, who):
         assert S.v["y"] == 1 and S.is_terminal()
     message = error(tmp_path, "- branch: {who: \"me if x == 0 else 1\", options: {a: {steps: [{set: {y: me}}]}}}")
     assert "g.yaml:20:25: error[missing-key]: this branch asks another seat than me" in message
+
+
+def test_a_turns_in_the_steps_reads_each_seat_s_me_in_skip_and_sort_by(tmp_path):
+    """A turns' skip: and sort_by: read me as each seat in turn, not the branch's: no as: is
+    needed. Seat 0 (6 points) is skipped, seats 2 then 1 (sorted by me, highest first) gain."""
+    r = load(tmp_path, """
+        - gain: {counter: points}
+        - branch:
+            who: "left(me)"
+            options:
+              a:
+                steps:
+                  - turns: {as: q, skip: "points > 5", sort_by: me, steps: [{gain: {counter: points}}, {set: {x: "x * 10 + me"}}]}
+    """)
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.current_player() == 1 and S.legal_actions() == ["a"]
+        S.apply("a")
+        assert S.c["points"] == [6, 6, 6] and S.v["x"] == 21 and S.is_terminal()

@@ -235,13 +235,15 @@ class Turns(Step):
         step.var = var
         inner = StepScope(var, (*scope.seats, var))
         if "sort_by" in spec:
-            step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
+            with ctx.asking(None):   # (each seat's key: me = that seat)
+                step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
         if "rounds" in spec:
             step.rounds = ctx.expr(spec["rounds"], (*p, "rounds"), has_me=has_me, expect=INT)
         if "until" in spec:
             step.until = ctx.expr(spec["until"], (*p, "until"), has_me=has_me, expect=BOOL)
         if "skip" in spec:
-            step.skip = ctx.expr(spec["skip"], (*p, "skip"), has_me=True, expect=BOOL)
+            with ctx.asking(None):   # (each seat's: me = that seat)
+                step.skip = ctx.expr(spec["skip"], (*p, "skip"), has_me=True, expect=BOOL)
         if step.who is None and step.sort_by is None and step.clockwise and ctx.names.max_players <= MAX_ROTATED:
             step.rotations = rotations(ctx.names.max_players)   # (each lap's order: a table's, written in)
         body_spec = spec.get("steps", rest.get("steps", []))
