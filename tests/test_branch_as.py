@@ -274,3 +274,21 @@ def test_a_turns_in_the_steps_reads_each_seat_s_me_in_skip_and_sort_by(tmp_path)
         assert S.current_player() == 1 and S.legal_actions() == ["a"]
         S.apply("a")
         assert S.c["points"] == [6, 6, 6] and S.v["x"] == 21 and S.is_terminal()
+
+
+@pytest.mark.parametrize("effect, points", [
+    ("{for_each: {in: players, as: me, do: [{gain: {counter: points}}]}}", [6, 6, 6]),
+    ("{with_player: {who: 2, do: [{gain: {counter: points}}, bonus]}}", [5, 5, 16]),
+])
+def test_an_effect_setting_me_in_the_steps_reads_its_own_seat(tmp_path, effect, points):
+    """for_each as: me and with_player (a declared effect called there too) read the branch's me
+    only in their in: or who:: no as: is needed."""
+    r = load(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: [{effect}]}}}}}}",
+             "effects:\n  bonus: {do: [{gain: {counter: points, amount: 10}}]}\n")
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        S.apply("a")
+        assert S.c["points"] == points and S.is_terminal()
+    message = error(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: [{effect}, {{set: {{y: me}}}}]}}}}}}",
+                    "effects:\n  bonus: {do: []}\n")
+    assert "error[missing-key]: this branch asks another seat than me" in message

@@ -6,7 +6,8 @@ What steps read of ``me`` and which variables they write are the facts the compi
 building them (expr/access.py), never their text: an expression naming ``me`` (or a zone or
 counter of the acting seat's, or a define that does) notes it where it is compiled; an effect
 step notes it when its list may read the seat (watch.py ``reads_seat``); the steps of a nested
-``turns``, or of a branch holding its own seat, read theirs, not the enclosing ones' (``apart``).
+``turns``, or of a branch holding its own seat, read theirs, not the enclosing ones' (``apart``),
+and so do the effects a ``with_player`` or a ``for_each`` as ``me`` runs (expr/access.py ``keeps_me``).
 What a step reads for another seat than ``me``, the seat it asks (``asking``: its options,
 conditions, zones, costs, chances), reads that seat's ``me``, not the enclosing steps'. A variable
 is written by a step declaring it (``declare_var``: a step's ``as:``) or by an effect that may
