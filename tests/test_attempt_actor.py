@@ -172,3 +172,14 @@ def test_an_effect_setting_me_in_the_outcome_reads_its_own_seat(tmp_path, effect
 def test_an_effect_setting_me_reads_the_attempt_s_me_in_its_in_or_who_and_after_it(tmp_path, effect):
     message = error(tmp_path, f"- attempt: {{who: \"left(me)\", outcomes: {{hit: {{steps: [{effect}]}}}}}}")
     assert "g.yaml:20:26: error[missing-key]: this attempt asks another seat than me" in message
+
+
+def test_a_turns_in_the_outcome_names_the_actor_holding_turn_player(tmp_path):
+    """The inner turns' default, turn_player, is the attempt's actor: the error names what holds it."""
+    flow = ("flow:\n  - attempt: {who: 1, actor: turn_player, outcomes: {hit: {steps: [{turns: {steps: "
+            "[{gain: {counter: points}}]}}]}}}\n")
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, BASE + flow)
+    assert str(e.value).startswith(str(tmp_path / "g.yaml") + ":16:69: error[missing-key]: this turns stands where "
+                                   "turn_player holds the seat me stands for (the actor: of an enclosing attempt): "
+                                   "write as: NAME")

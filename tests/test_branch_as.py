@@ -138,7 +138,7 @@ def test_without_as_steps_reading_me_are_a_located_error_at_who(tmp_path, steps)
     ("players", "'players' is a name of the expression language"), ("it", "'it' is a name of the expression language"),
     ("hand", "'hand' is already a zone or counter"), ("points", "'points' is already a zone or counter"),
     ("mine", "'mine' is already a define"), ("x", "variable 'x' is already a int, not a player"),
-    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns, branch or attempt)"),
+    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns)"),
 ])
 def test_as_names_a_variable_of_its_own(tmp_path, name, says):
     message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: {name}, options: {{a: {{steps: [{{set: {{y: me}}}}]}}}}}}",
@@ -148,7 +148,8 @@ def test_as_names_a_variable_of_its_own(tmp_path, name, says):
 
 def test_as_is_not_the_seat_an_enclosing_branch_holds(tmp_path):
     message = error(tmp_path, NESTED.format(outer="first", inner="first"))
-    assert message.startswith(str(tmp_path / "g.yaml") + ":29:27: error[name]: 'first' holds the seat me stands for here")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":29:27: error[name]: 'first' holds the seat me stands for here "
+                              "(the as: of an enclosing branch)")
     assert message.count("error[") == 1
 
 
@@ -227,10 +228,11 @@ def test_a_turns_as_is_not_the_seat_an_enclosing_turns_holds(tmp_path):
     """Written (turn_player, or a branch's name) or left to its default inside another turns."""
     message = error(tmp_path, "- turns: {players: \"[1]\", as: turn_player, steps: [{set: {x: me}}]}")
     assert message.startswith(str(tmp_path / "g.yaml") + ":20:39: error[name]: 'turn_player' holds the seat me "
-                              "stands for here (the variable of an enclosing turns, branch or attempt)")
+                              "stands for here (the variable of an enclosing turns)")
     message = error(tmp_path, "- turns: {players: \"[1]\", steps: [{set: {x: me}}]}")
     assert message.startswith(str(tmp_path / "g.yaml") + ":20:11: error[missing-key]: this turns stands where "
-                              "turn_player holds the seat me stands for (an enclosing turns'): write as: NAME")
+                              "turn_player holds the seat me stands for (the variable of an enclosing turns): "
+                              "write as: NAME")
     assert "hint: as: NAME (a name of your own" in message and message.count("error[") == 1
 
 
@@ -292,3 +294,13 @@ def test_an_effect_setting_me_in_the_steps_reads_its_own_seat(tmp_path, effect, 
     message = error(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: [{effect}, {{set: {{y: me}}}}]}}}}}}",
                     "effects:\n  bonus: {do: []}\n")
     assert "error[missing-key]: this branch asks another seat than me" in message
+
+
+def test_a_turns_in_the_steps_names_the_branch_holding_turn_player(tmp_path):
+    """The inner turns' default, turn_player, is the branch's as: the error names what holds it."""
+    flow = "flow:\n  - branch: {who: 1, as: turn_player, options: {a: {steps: [{turns: {steps: [{gain: {counter: points}}]}}]}}}\n"
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, BASE + flow)
+    assert str(e.value).startswith(str(tmp_path / "g.yaml") + ":16:62: error[missing-key]: this turns stands where "
+                                   "turn_player holds the seat me stands for (the as: of an enclosing branch): "
+                                   "write as: NAME")

@@ -47,8 +47,8 @@ class Seats:
         seat ``me`` stands for where the step is (an enclosing turns' or branch's, an attempt's
         actor): writing it would change who ``me`` is for the rest of their steps."""
         if name in scope.seats:   # (told here, not again as written inside the enclosing step: not declared)
-            self.error(f"'{name}' holds the seat me stands for here (the variable of an enclosing turns, "
-                       "branch or attempt): writing it would change who me is", path, "name", "choose another name")
+            self.error(f"'{name}' holds the seat me stands for here ({scope.holder(name)}): "
+                       "writing it would change who me is", path, "name", "choose another name")
             return name
         return self.declare_var(name, typ, path)
 
