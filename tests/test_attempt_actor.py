@@ -128,3 +128,58 @@ def test_a_who_asking_no_seat_but_me_needs_no_actor(tmp_path):
     for rules in (r, reference(r)):
         S = rules.new_game(3)
         assert S.c["points"] == [6, 5, 5] and S.is_terminal()
+
+
+def test_a_turns_in_the_outcome_reads_each_seat_s_me_in_skip_and_sort_by(tmp_path):
+    """A turns' skip: and sort_by: read me as each seat in turn, not the attempt's: no actor: is
+    needed. Seat 0 (6 points) is skipped, seats 2 then 1 (sorted by me, highest first) gain."""
+    r = load_text(tmp_path, text("""
+        - gain: {counter: points}
+        - attempt:
+            who: "left(me)"
+            outcomes:
+              hit:
+                steps:
+                  - turns: {as: q, skip: "points > 5", sort_by: me, steps: [{gain: {counter: points}}, {set: {x: "x * 10 + me"}}]}
+    """))
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.c["points"] == [6, 6, 6] and S.v["x"] == 21 and S.is_terminal()
+
+
+@pytest.mark.parametrize("effect", [
+    "{for_each: {in: players, as: me, do: [{gain: {counter: points}}]}}",
+    "{with_player: {who: 2, do: [{gain: {counter: points}}, bonus]}}",
+])
+def test_an_effect_setting_me_in_the_outcome_reads_its_own_seat(tmp_path, effect):
+    """for_each as: me and with_player set me for the effects they run (a declared effect called
+    there, a zone's enter triggers, run as that seat too) and give it back: they read the
+    attempt's me only in their in: or who:, so no actor: is needed."""
+    extra = ("effects:\n  bonus: {do: [{gain: {counter: points, amount: 10}}]}\n"
+             "triggers:\n  landed: {on_enter: pile, do: [{gain: {counter: points, amount: 100}}]}\n")
+    steps = f"[{effect}, {{with_player: {{who: 1, do: [{{move: {{from: deck, to: pile, count: 1}}}}]}}}}]"
+    r = load_text(tmp_path, text(f"- attempt: {{who: \"left(me)\", outcomes: {{hit: {{steps: {steps}}}}}}}", extra))
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.c["points"] == ([6, 106, 6] if "for_each" in effect else [5, 105, 16]) and S.is_terminal()
+
+
+@pytest.mark.parametrize("effect", [
+    "{for_each: {in: \"players where it != me\", as: me, do: [{gain: {counter: points}}]}}",
+    "{with_player: {who: \"left(me)\", do: [{gain: {counter: points}}]}}",
+    "{with_player: {who: 2, do: []}}, {gain: {counter: points}}",
+])
+def test_an_effect_setting_me_reads_the_attempt_s_me_in_its_in_or_who_and_after_it(tmp_path, effect):
+    message = error(tmp_path, f"- attempt: {{who: \"left(me)\", outcomes: {{hit: {{steps: [{effect}]}}}}}}")
+    assert "g.yaml:20:26: error[missing-key]: this attempt asks another seat than me" in message
+
+
+def test_a_turns_in_the_outcome_names_the_actor_holding_turn_player(tmp_path):
+    """The inner turns' default, turn_player, is the attempt's actor: the error names what holds it."""
+    flow = ("flow:\n  - attempt: {who: 1, actor: turn_player, outcomes: {hit: {steps: [{turns: {steps: "
+            "[{gain: {counter: points}}]}}]}}}\n")
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, BASE + flow)
+    assert str(e.value).startswith(str(tmp_path / "g.yaml") + ":16:69: error[missing-key]: this turns stands where "
+                                   "turn_player holds the seat me stands for (the actor: of an enclosing attempt): "
+                                   "write as: NAME")

@@ -138,7 +138,7 @@ def test_without_as_steps_reading_me_are_a_located_error_at_who(tmp_path, steps)
     ("players", "'players' is a name of the expression language"), ("it", "'it' is a name of the expression language"),
     ("hand", "'hand' is already a zone or counter"), ("points", "'points' is already a zone or counter"),
     ("mine", "'mine' is already a define"), ("x", "variable 'x' is already a int, not a player"),
-    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns, branch or attempt)"),
+    ("turn_player", "'turn_player' holds the seat me stands for here (the variable of an enclosing turns)"),
 ])
 def test_as_names_a_variable_of_its_own(tmp_path, name, says):
     message = error(tmp_path, f"- branch: {{who: \"left(me)\", as: {name}, options: {{a: {{steps: [{{set: {{y: me}}}}]}}}}}}",
@@ -148,7 +148,8 @@ def test_as_names_a_variable_of_its_own(tmp_path, name, says):
 
 def test_as_is_not_the_seat_an_enclosing_branch_holds(tmp_path):
     message = error(tmp_path, NESTED.format(outer="first", inner="first"))
-    assert message.startswith(str(tmp_path / "g.yaml") + ":29:27: error[name]: 'first' holds the seat me stands for here")
+    assert message.startswith(str(tmp_path / "g.yaml") + ":29:27: error[name]: 'first' holds the seat me stands for here "
+                              "(the as: of an enclosing branch)")
     assert message.count("error[") == 1
 
 
@@ -227,10 +228,11 @@ def test_a_turns_as_is_not_the_seat_an_enclosing_turns_holds(tmp_path):
     """Written (turn_player, or a branch's name) or left to its default inside another turns."""
     message = error(tmp_path, "- turns: {players: \"[1]\", as: turn_player, steps: [{set: {x: me}}]}")
     assert message.startswith(str(tmp_path / "g.yaml") + ":20:39: error[name]: 'turn_player' holds the seat me "
-                              "stands for here (the variable of an enclosing turns, branch or attempt)")
+                              "stands for here (the variable of an enclosing turns)")
     message = error(tmp_path, "- turns: {players: \"[1]\", steps: [{set: {x: me}}]}")
     assert message.startswith(str(tmp_path / "g.yaml") + ":20:11: error[missing-key]: this turns stands where "
-                              "turn_player holds the seat me stands for (an enclosing turns'): write as: NAME")
+                              "turn_player holds the seat me stands for (the variable of an enclosing turns): "
+                              "write as: NAME")
     assert "hint: as: NAME (a name of your own" in message and message.count("error[") == 1
 
 
@@ -255,3 +257,50 @@ def test_a_who_asking_no_seat_but_me_needs_no_as(tmp_path, who):
         assert S.v["y"] == 1 and S.is_terminal()
     message = error(tmp_path, "- branch: {who: \"me if x == 0 else 1\", options: {a: {steps: [{set: {y: me}}]}}}")
     assert "g.yaml:20:25: error[missing-key]: this branch asks another seat than me" in message
+
+
+def test_a_turns_in_the_steps_reads_each_seat_s_me_in_skip_and_sort_by(tmp_path):
+    """A turns' skip: and sort_by: read me as each seat in turn, not the branch's: no as: is
+    needed. Seat 0 (6 points) is skipped, seats 2 then 1 (sorted by me, highest first) gain."""
+    r = load(tmp_path, """
+        - gain: {counter: points}
+        - branch:
+            who: "left(me)"
+            options:
+              a:
+                steps:
+                  - turns: {as: q, skip: "points > 5", sort_by: me, steps: [{gain: {counter: points}}, {set: {x: "x * 10 + me"}}]}
+    """)
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        assert S.current_player() == 1 and S.legal_actions() == ["a"]
+        S.apply("a")
+        assert S.c["points"] == [6, 6, 6] and S.v["x"] == 21 and S.is_terminal()
+
+
+@pytest.mark.parametrize("effect, points", [
+    ("{for_each: {in: players, as: me, do: [{gain: {counter: points}}]}}", [6, 6, 6]),
+    ("{with_player: {who: 2, do: [{gain: {counter: points}}, bonus]}}", [5, 5, 16]),
+])
+def test_an_effect_setting_me_in_the_steps_reads_its_own_seat(tmp_path, effect, points):
+    """for_each as: me and with_player (a declared effect called there too) read the branch's me
+    only in their in: or who:: no as: is needed."""
+    r = load(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: [{effect}]}}}}}}",
+             "effects:\n  bonus: {do: [{gain: {counter: points, amount: 10}}]}\n")
+    for rules in (r, reference(r)):
+        S = rules.new_game(3)
+        S.apply("a")
+        assert S.c["points"] == points and S.is_terminal()
+    message = error(tmp_path, f"- branch: {{who: \"left(me)\", options: {{a: {{steps: [{effect}, {{set: {{y: me}}}}]}}}}}}",
+                    "effects:\n  bonus: {do: []}\n")
+    assert "error[missing-key]: this branch asks another seat than me" in message
+
+
+def test_a_turns_in_the_steps_names_the_branch_holding_turn_player(tmp_path):
+    """The inner turns' default, turn_player, is the branch's as: the error names what holds it."""
+    flow = "flow:\n  - branch: {who: 1, as: turn_player, options: {a: {steps: [{turns: {steps: [{gain: {counter: points}}]}}]}}}\n"
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, BASE + flow)
+    assert str(e.value).startswith(str(tmp_path / "g.yaml") + ":16:62: error[missing-key]: this turns stands where "
+                                   "turn_player holds the seat me stands for (the as: of an enclosing branch): "
+                                   "write as: NAME")

@@ -63,3 +63,11 @@ def test_the_flows_hold_the_specialised_constructs(tmp_path):
                  "loop", "nested", "pool-loop", "triggers", "turns", "union", "who-none"):
         assert seen[what] >= 3, (what, seen)
     assert sum(n for w, n in seen.items() if w.startswith("budget ")) >= 30
+
+
+def test_a_turns_reading_each_seat_s_me_in_a_branch_s_alternative_loads(tmp_path):
+    """A case holding, in a branch's alternative, a turns whose skip: reads points (each seat's
+    me, not the branch's) and an attempt with an actor: loads and plays alike both ways."""
+    case = make_flow_case(random.Random("rv54"))
+    assert "skip: points > 2" in case.files[case.main]
+    assert run_lockstep(case, tmp_path) != "refused"

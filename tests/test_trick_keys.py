@@ -135,3 +135,34 @@ def test_a_key_that_reads_the_state_is_listed_under_its_rule(naming):
     text = listing(naming)
     assert "naming.yaml:28:15  (trump if left_bower else suit)\ndef F" in text
     assert "(S, None, {'led': table[0]}, c)" in text
+
+
+def test_a_trump_reads_me_as_where_the_trick_stands(tmp_path):
+    """The trump is read once a trick, as a trick's count is, with me where the step stands (here
+    the turn's player, seat 1: trump A), not for no seat: seat 1, void in B, trumps both tricks."""
+    text = """
+    game: me_trump
+    players: {min: 2, max: 2}
+    components:
+      cards: {attributes: {suit: [A, B], rank: 1..5}, label: "{rank}{suit}"}
+    zones:
+      deck: {start: [cards], visible: none}
+      hand: {owner: player, visible: all}
+      pile: {visible: all}
+      won: {owner: player, visible: all}
+    flow:
+      - move: {from: deck, to: "hand[0]", cards: "deck where suit == 'B' and rank <= 2"}
+      - move: {from: deck, to: "hand[1]", cards: "deck where suit == 'A' and rank <= 2"}
+      - turns:
+          skip: "me != 1"
+          steps:
+            - tricks: {hand: hand, table: pile, collect: won, leader: 0, follow: suit, rank: rank,
+                       trump: "'A' if me == 1 else 'B'"}
+    """
+    rules = load_text(tmp_path, text, "trump.yaml")
+    from test_flowgen import reference
+    for r in (rules, reference(rules)):
+        S = r.new_game(2)
+        for card in ("1B", "1A", "2A", "2B"):   # seat 1 wins the first trick with 1A, and leads the second
+            S.apply(card)
+        assert [labels(r, w) for w in S.z["won"]] == [[], ["1A", "1B", "2A", "2B"]] and S.is_terminal()

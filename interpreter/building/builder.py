@@ -294,7 +294,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
 
     def _effects_step(self, item, path, scope, i):
         fn = self.fx.compile([item], path, None, scope.has_me, first=i)
-        if fn is not None and reads_seat(getattr(fn, "access", NOTHING), {n: self.names.namespace.get(f"E_{n}") for n in self.fx.named}):
+        if fn is not None and reads_seat(getattr(fn, "access", NOTHING)):
             self.compiler.access.me()   # (its list's own record is apart: building/seats.py)
         return None if fn is None else Effects(fn, scope.me_var)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import did_you_mean
 from .bounded import HEAVIEST
+from .watch import reads_seat
 from ..expr.nesting import local_bounds
 from ..expr.types import ANY, fits, parse_type
 
@@ -106,6 +107,8 @@ class DeclaredEffects:
             fn.sites = self.sites.setdefault(name, set())
             fn.sites.add(tuple(path))
         self.access.call(name)
+        if reads_seat(getattr(fn, "access", None)):   # (called as me: it reads the seat it runs as)
+            self.access.me()
         self.ctx.compiler.used.add(name)
         self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
         self.ctx.compiler.called += CALL_WORK + self.weight.get(name, 0)

@@ -315,14 +315,15 @@ class EffectCompiler(DeclaredEffects, Targets):
         if var is None:
             return
         if var == "me":
-            self.access.me()   # (kept, and given back after the loop)
+            self.access.keeps()   # (kept, and given back after the loop: the body reads each element's me)
             saved = em.fresh("_me")
             em.line(f"{saved} = me")
             em.line(f"for me in {src}:")
             em.depth += 1
             self.count_step(em, path)
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
-            self.block(em, spec["do"], (*path, "do"), locals, True)
+            with self.access.asked():
+                self.block(em, spec["do"], (*path, "do"), locals, True)
             em.depth -= 1
             em.line(f"me = {saved}")
             return
@@ -388,7 +389,7 @@ class EffectCompiler(DeclaredEffects, Targets):
     def e_with_player(self, em, spec, path, locals, has_me):
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)
         saved, w = em.fresh("_me"), em.fresh("_w")
-        self.access.me()   # (kept, and given back after the list)
+        self.access.keeps()   # (kept, and given back after the list: the list reads who's me)
         em.line(f"{w} = {who}" if who == "me" else f"{w} = {'_team' if typ == TEAM else '_seat'}(S, {who})")   # (checked)
         if typ == TEAM:   # a team acts through its first member
             em.line(f"{w} = None if {w} is None else {item_read(state_read('members'), w)}[0]")
@@ -396,7 +397,8 @@ class EffectCompiler(DeclaredEffects, Targets):
         em.depth += 1
         em.line(f"{saved} = me")
         em.line(f"me = {w}")
-        self.block(em, spec["do"], (*path, "do"), locals, True)
+        with self.access.asked():
+            self.block(em, spec["do"], (*path, "do"), locals, True)
         em.line(f"me = {saved}")
         em.depth -= 1
 

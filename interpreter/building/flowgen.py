@@ -382,7 +382,7 @@ class FlowSource:
             # recorded). A declared effect written in (``declared``) asks as its own code does.
             both = (access, *(e.access for e in declared.values())) if access is not None else ()
             actor = me != "me" and (access is None or not hasattr(fn, "events") or any(
-                a.me or a.opaque or a.zones_entered or a.calls - (declared.keys() if a is access else set())
+                a.me or a.keeps_me or a.opaque or a.zones_entered or a.calls - (declared.keys() if a is access else set())
                 for a in both) or any(kind == "v" and me == self.me(name) for a in both for kind, name in a.writes))
             # its lines, each in a list of its own (the lines that take its place, a declared effect's
             # body, or come before it): the positions its compiler noted hold

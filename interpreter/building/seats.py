@@ -6,7 +6,8 @@ What steps read of ``me`` and which variables they write are the facts the compi
 building them (expr/access.py), never their text: an expression naming ``me`` (or a zone or
 counter of the acting seat's, or a define that does) notes it where it is compiled; an effect
 step notes it when its list may read the seat (watch.py ``reads_seat``); the steps of a nested
-``turns``, or of a branch holding its own seat, read theirs, not the enclosing ones' (``apart``).
+``turns``, or of a branch holding its own seat, read theirs, not the enclosing ones' (``apart``),
+and so do the effects a ``with_player`` or a ``for_each`` as ``me`` runs (expr/access.py ``keeps_me``).
 What a step reads for another seat than ``me``, the seat it asks (``asking``: its options,
 conditions, zones, costs, chances), reads that seat's ``me``, not the enclosing steps'. A variable
 is written by a step declaring it (``declare_var``: a step's ``as:``) or by an effect that may
@@ -46,8 +47,8 @@ class Seats:
         seat ``me`` stands for where the step is (an enclosing turns' or branch's, an attempt's
         actor): writing it would change who ``me`` is for the rest of their steps."""
         if name in scope.seats:   # (told here, not again as written inside the enclosing step: not declared)
-            self.error(f"'{name}' holds the seat me stands for here (the variable of an enclosing turns, "
-                       "branch or attempt): writing it would change who me is", path, "name", "choose another name")
+            self.error(f"'{name}' holds the seat me stands for here ({scope.holder(name)}): "
+                       "writing it would change who me is", path, "name", "choose another name")
             return name
         return self.declare_var(name, typ, path)
 

@@ -104,11 +104,8 @@ def may_write(access: Access, zone: str, named: dict, enter: dict, built, kind: 
     return Quiet(frozenset({(kind, zone)}), named, hooks).may_change(access)
 
 
-def reads_seat(access: Access | None, named: dict, seen: frozenset = frozenset()) -> bool:
-    """Whether code touching ``access`` may read the acting seat, ``me``: it reads it, may touch
-    anything, fills a zone (whose enter triggers run as it) or calls a declared effect that may
-    (``named``: name -> function; Access.actor, the declared effects' own code read)."""
-    if access is None or access.me or access.opaque or access.zones_entered:
-        return True
-    return any(reads_seat(getattr(named.get(name), "access", None), named, seen | {name})
-               for name in access.calls if name not in seen)
+def reads_seat(access: Access | None) -> bool:
+    """Whether code touching ``access`` may read the seat it runs as, ``me``: it reads it (itself,
+    or in a declared effect it calls or the enter triggers of a zone it fills: Access ``me``), or
+    may touch anything; None (nothing noted): it may."""
+    return access is None or access.me or access.opaque

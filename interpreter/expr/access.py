@@ -9,8 +9,11 @@ facts, never the generated text.
 Names are ``(kind, name)`` with kind ``z`` (zone), ``c`` (counter: a family's are NAME.KEY) or
 ``v`` (variable). ``fixed``: what else of a game it reads, which nothing changes while it is
 played: its parameters (``params.NAME``) and its seats (``players``, ``num_players``, ``teams``,
-``num_teams``, ``team``: a seat's team). ``me``: it reads the acting seat. ``locals``: the local
-bindings (``card``, an effect's parameters...) it reads. ``ends``: it ends the game (``end_game``). ``opaque``: the code hands the whole state to a helper that may read or change
+``num_teams``, ``team``: a seat's team). ``me``: it reads the seat it runs as, or hands it to code
+that may (a declared effect that reads it, a zone's enter triggers); ``keeps_me``: it sets ``me``
+for a list inside it and gives the seat back after (``with_player``, ``for_each`` as ``me``: what
+that list reads is its own seat's). ``locals``: the local bindings (``card``, an effect's
+parameters...) it reads. ``ends``: it ends the game (``end_game``). ``opaque``: the code hands the whole state to a helper that may read or change
 anything, or reaches a table by a name computed when it runs: any name may be touched. ``attributes``: the card
 attributes it reads (noted where a name is resolved to one); ``helpers``: the built-ins a mechanic added that it calls
 (what they read of a card, its number included, is theirs to know).
@@ -38,13 +41,15 @@ class Access:
     attributes: frozenset[str] = frozenset()     # card attributes it reads
     helpers: frozenset[str] = frozenset()        # built-ins a mechanic added that it calls
     ends: bool = False                           # it ends the game (end_game)
+    keeps_me: bool = False                       # it sets me for a list inside it, and gives it back
 
     @property
     def actor(self) -> bool:
-        """Whether its code may name the acting seat, ``me``: it reads it, hands it on (a declared
-        effect called, a zone's enter triggers run as it), or may touch anything. (An effect's
-        events, whose payloads may name it too, are not counted: building/effects.py ``event``.)"""
-        return self.me or self.opaque or bool(self.calls or self.zones_entered)
+        """Whether its code may name the acting seat, ``me``: it reads it, keeps it (``keeps_me``),
+        hands it on (a declared effect called, a zone's enter triggers run as it), or may touch
+        anything. (An effect's events, whose payloads may name it too, are not counted:
+        building/effects.py ``event``.)"""
+        return self.me or self.keeps_me or self.opaque or bool(self.calls or self.zones_entered)
 
     @property
     def names(self) -> frozenset[Name]:
@@ -69,11 +74,13 @@ class _Notes:
     attributes: set = field(default_factory=set)
     helpers: set = field(default_factory=set)
     ends: bool = False
+    keeps_me: bool = False
 
     def frozen(self) -> Access:
         return Access(frozenset(self.reads), frozenset(self.writes), frozenset(self.calls),
                       frozenset(self.zones_entered), self.opaque, frozenset(self.fixed), self.me,
-                      frozenset(self.locals), frozenset(self.attributes), frozenset(self.helpers), self.ends)
+                      frozenset(self.locals), frozenset(self.attributes), frozenset(self.helpers), self.ends,
+                      self.keeps_me)
 
 
 class Recorder:
@@ -81,8 +88,9 @@ class Recorder:
     opens a record (``recording``); a note goes to every record open, so an effect list's
     record holds what the expressions inside it touch. ``apart`` starts a function compiled
     meanwhile on its own (a declared effect compiled at its first call): its notes stay its own.
-    ``asked``: the code compiled meanwhile reads ``me`` as the seat a step asks, another than the
-    acting seat of the records open (building/seats.py ``asking``): its ``me`` is not theirs."""
+    ``asked``: the code compiled meanwhile reads ``me`` as the seat a step asks (building/seats.py
+    ``asking``), or one an effect sets (``keeps``), another than the acting seat of the records
+    open: its ``me`` is not theirs."""
 
     def __init__(self) -> None:
         self._open: list[_Notes] = []
@@ -127,8 +135,10 @@ class Recorder:
             notes.calls.add(effect)
 
     def enter(self, zone: str) -> None:
+        """A zone filled: its enter triggers run as the acting seat (``me``)."""
         for notes in self._open:
             notes.zones_entered.add(zone)
+        self.me()
 
     def _note(self, field: str, item: object = True) -> None:
         """ITEM added to every open record's set FIELD; a flag FIELD (no ITEM) raised."""
@@ -146,6 +156,11 @@ class Recorder:
         """The acting seat (of the records open since ``asked``, where it is another seat)."""
         for notes in self._open[self._me_from:]:
             notes.me = True
+
+    def keeps(self) -> None:
+        """The code sets ``me`` for a list inside it and gives it back after (module docstring):
+        it names the seat, without reading it; the list is compiled ``asked``."""
+        self._note("keeps_me")
 
     def local(self, name: str) -> None:
         """A local binding."""

@@ -1,13 +1,12 @@
 """The Step base class, the registries of step, effect and section kinds, and Sequence (a list of steps)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, is_list, list_of
 from ..expr.names import state_add, state_read, var_at
 from .contract import BuildContext, FlowWriter, Key, RunState, key_names, required_names
+from .step_scope import StepScope
 
 STEP_KINDS: dict[str, type[Step]] = {}
 IF_NONE = ("skip", "pass", "end_game")   # what a step with no option to offer does (Step.no_option)
@@ -96,17 +95,6 @@ def step_kind(name: str, doc: str, keys: tuple[Key, ...] = ()):
         STEP_KINDS[name] = cls
         return cls
     return register
-
-
-@dataclass(frozen=True)
-class StepScope:
-    """What the steps at one place can name: who 'me' is (a variable: the last of the enclosing ``seats``)."""
-    me_var: str | None = None
-    seats: tuple[str, ...] = ()
-
-    @property
-    def has_me(self) -> bool:
-        return self.me_var is not None
 
 
 class Step:

@@ -24,7 +24,7 @@ from ..expr.names import state_read, var_write
 from ..expr.parser import as_expr
 from ..expr.types import BOOL, PLAYER, STR
 from .ask_once import SEAT_ASKED, AskOnce
-from .base import IF_NONE_KEY, WHO, Step, StepScope, step_kind
+from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key, key_names
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ class Branch(AskOnce):
         has_me = scope.has_me or not s.who_me   # the conditions are the seat asked's (me = who)
         # the alternatives' steps run for the seat that chose: me = this variable (None: as before the branch)
         s.var = ctx.declare_as(main["as"], PLAYER, (*p, "as"), scope) if "as" in main else None
-        inner = scope if s.var is None else StepScope(s.var, (*scope.seats, s.var))
+        inner = scope if s.var is None else scope.within(s.var, "the as: of an enclosing branch")
         texts = []   # the conditions' texts (None: always offered), for compile_offers
         reads_me = False   # whether the alternatives' steps read me
         options = main.get("options") or {}

@@ -50,7 +50,7 @@ from ..expr.types import BOOL, NUM, PLAYER, STR
 from ..expr.names import state_read, var_write
 from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
-from .base import WHO, Step, StepScope, step_kind
+from .base import WHO, Step, step_kind
 from .contract import Key, key_names
 from .attempt_target import ACTOR, CHOSEN, STAGE, TARGET_KEYS, Target
 
@@ -126,7 +126,7 @@ class Attempt(Step):
             s.var = ctx.declare_var(s.var, STR, (*p, "as"))
         # the outcomes' steps run for the seat that attempted: me = this variable (None: as before the attempt)
         s.actor = ctx.declare_as(main["actor"], PLAYER, (*p, "actor"), scope) if "actor" in main else None
-        inner = scope if s.actor is None else StepScope(s.actor, (*scope.seats, s.actor))
+        inner = scope if s.actor is None else scope.within(s.actor, "the actor: of an enclosing attempt")
         s.target = None
         if "target" in main:
             with ctx.asking(who):

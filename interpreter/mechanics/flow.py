@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_add, state_read, var_ref, var_write
-from .base import IF_KEYS, STEPS_BESIDE, Step, StepScope, step_kind
+from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
 
@@ -226,22 +226,24 @@ class Turns(Step):
             step.who = ctx.expr(spec["players"], (*p, "players"), has_me=has_me, expect="list")
         var = spec.get("as", "turn_player")
         if "as" not in spec and var in scope.seats:   # (a turns inside another: the default is taken)
-            ctx.error("this turns stands where turn_player holds the seat me stands for (an enclosing turns'): "
+            ctx.error(f"this turns stands where turn_player holds the seat me stands for ({scope.holder(var)}): "
                       "write as: NAME, a variable of its own holding its player (the default, turn_player, would "
                       "change who me is there)", p, "missing-key", "as: NAME (a name of your own, e.g. as: inner_player)",
                       key=True)
         else:
             var = ctx.declare_as(var, PLAYER, (*p, "as"), scope)
         step.var = var
-        inner = StepScope(var, (*scope.seats, var))
+        inner = scope.within(var, "the variable of an enclosing turns")
         if "sort_by" in spec:
-            step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
+            with ctx.asking(None):   # (each seat's key: me = that seat)
+                step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
         if "rounds" in spec:
             step.rounds = ctx.expr(spec["rounds"], (*p, "rounds"), has_me=has_me, expect=INT)
         if "until" in spec:
             step.until = ctx.expr(spec["until"], (*p, "until"), has_me=has_me, expect=BOOL)
         if "skip" in spec:
-            step.skip = ctx.expr(spec["skip"], (*p, "skip"), has_me=True, expect=BOOL)
+            with ctx.asking(None):   # (each seat's: me = that seat)
+                step.skip = ctx.expr(spec["skip"], (*p, "skip"), has_me=True, expect=BOOL)
         if step.who is None and step.sort_by is None and step.clockwise and ctx.names.max_players <= MAX_ROTATED:
             step.rotations = rotations(ctx.names.max_players)   # (each lap's order: a table's, written in)
         body_spec = spec.get("steps", rest.get("steps", []))

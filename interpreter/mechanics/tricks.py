@@ -357,7 +357,7 @@ class Tricks(Step):
         elif self.follow is not None:
             lines.append(f"    wanted = {g.key(self.follow, 'table[0]', 'table[0]')}")
             if self.trump is not None:
-                lines += [f"    trump = {g.value(self.trump, me='None')}",
+                lines += [f"    trump = {g.value(self.trump, g.me(self.me_var))}",   # (me: where the step stands)
                           "    for c in table:",
                           f"        if {g.key(self.follow, 'c', 'table[0]')} == trump:",
                           "            wanted = trump",
