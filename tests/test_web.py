@@ -291,7 +291,7 @@ def test_the_api_serves_the_page_the_views_and_nothing_else(served, tmp_path):
 
 def test_the_api_plays_a_live_game(served):
     rules = interpreter.load("diamonds")
-    game = LiveGame(rules, 3, 1, "human,random,random", {"params": {"hand_size": 2, "rounds": 1}})
+    game = LiveGame(rules, 3, 1, "human,random,random", {"params": {"hand_size": 2, "rounds": 1, "pass_options": [1, 2]}})
     api = served(game)
     status, body = api("/api/view?at=-1&seat=all")
     assert status == 403 and "only for reading a log" in json.loads(body)["error"]
