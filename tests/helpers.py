@@ -78,6 +78,22 @@ scoring:
 """
 
 
+def three_seats() -> str:
+    """``tiny_ruleset``'s YAML for three seats, with a sorted hand each, a shared pile, points
+    (5 each), a pot and two int variables x and y: the game the tests of the seat an asking step
+    stands for (branch ``as:``, attempt ``actor:``) go on from (their ``flow:``)."""
+    return tiny_ruleset("""
+  hand: {owner: player, visible: all, sorted: true}
+  pile: {visible: all}
+counters:
+  points: {owner: player, start: 5}
+  pot: {start: 0}
+vars:
+  x: {type: int, start: 0}
+  y: {type: int, start: 0}
+""", players=(3, 3))
+
+
 def points_race(more_steps: str = "", zones: str = "") -> str:
     """A small game's YAML (``tiny_ruleset``'s, cards n 1..6, two or three seats): in turn each
     seat chooses 1 or 2 (as x) and gains a point, until one has 3; ``zones`` go on from the deck,

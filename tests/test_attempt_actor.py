@@ -10,19 +10,10 @@ import textwrap
 import pytest
 
 from fuzzing.lockstep import reference
-from helpers import load_text, tiny_ruleset
+from helpers import load_text, three_seats
 from interpreter.errors import RulesetError
 
-BASE = tiny_ruleset("""
-  hand: {owner: player, visible: all, sorted: true}
-  pile: {visible: all}
-counters:
-  points: {owner: player, start: 5}
-  pot: {start: 0}
-vars:
-  x: {type: int, start: 0}
-  y: {type: int, start: 0}
-""", players=(3, 3))
+BASE = three_seats()   # (helpers.py: a sorted hand each, a pile, points, a pot, x and y)
 
 
 def text(steps: str, extra: str = "") -> str:
