@@ -123,11 +123,14 @@ class Declarations:
         that value checked as ``--set`` checks an override: against the declaration's type,
         bounds and choices and each value it replaced (in games of ``counts`` players), of
         their type where the declaration names none; its maps put in the order of those
-        replaced. After an error, located at the overlay's value, the declaration it replaced
-        (so the rules that read the parameter are checked against the type they were written for)."""
+        replaced. Where it replaced none (a ``by_players:`` with no entry for those counts, no
+        ``default:``), against the type and bounds of any value of the declaration, as written.
+        After an error, located at the overlay's value, the declaration it replaced (so the rules
+        that read the parameter are checked against the type they were written for; one of its
+        values its default where it has none for those counts: no second error)."""
         replaced, loc = self.loaded.bare[name]
         olds = values_over(name, replaced, counts)
-        every = olds or values_over(name, replaced, [])   # (none for these counts: the type of any)
+        every, typ = olds or values_over(name, replaced, []), None   # (none for these counts: any one's type)
         try:
             typ = declared_type(replaced, every) or (settled(unify([type_of_value(v) for v in every])) if every else None)
             checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
@@ -137,7 +140,7 @@ class Declarations:
             self.count_error(loc)
             self.diags.append(Diagnostic(e.message if isinstance(e, UsageError) else str(e), loc, "type",
                                          hint=quoted_number(spec["default"], typ)))
-            return replaced if olds or not every else {**replaced, "default": every[0]}   # (no second error)
+            return replaced if olds or not every else {**replaced, "default": every[0]}
         return {**spec, "default": checked[0]} if checked else spec
 
     def _param_counts(self, name, spec, table: dict, counts: list, reachable: set | None) -> None:
