@@ -144,6 +144,26 @@ def test_as_is_not_the_seat_an_enclosing_branch_holds(tmp_path):
     assert message.count("error[") == 1
 
 
+UNDER_BRANCH = "- branch: {{who: \"left(me)\", as: q, options: {{a: {{steps: [{step}]}}}}}}"
+
+
+@pytest.mark.parametrize("step, says", [
+    ("{turns: {as: turn_player, players: \"[me]\", steps: [{gain: {counter: points}}]}}",
+     "20:79: error[name]: 'turn_player' is the variable of an enclosing turns: writing it would change who me is"),
+    ("{choose: {who: me, options: \"[1, 2]\", as: turn_player}}",
+     "20:108: error[name]: 'turn_player' is the variable of an enclosing turns: writing it would change who me is"),
+    ("{turns: {players: \"[me]\", steps: [{gain: {counter: points}}]}}",
+     "20:67: error[missing-key]: this turns stands where turn_player is the variable of an enclosing turns: "
+     "write as: NAME"),
+])
+def test_the_seat_of_a_turns_outside_a_branch_is_not_said_to_be_me(tmp_path, step, says):
+    """Under a branch's as: q, me stands for q: the enclosing turns' variable is named as what it
+    is, not as the seat me stands for."""
+    message = error(tmp_path, UNDER_BRANCH.format(step=step))
+    assert message.startswith(str(tmp_path / "g.yaml") + ":" + says) and message.count("error[") == 1
+    assert "me stands for" not in message
+
+
 WRITTEN = "23:41: error[name]: 'giver' holds the seat that chose, me in the steps: "
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter.errors import Refused, RulesetError
+from interpreter.errors import Refused, RulesetError, UsageError
 
 from helpers import ONE_DECISION, tiny_ruleset
 
@@ -230,7 +230,81 @@ def test_a_number_written_as_text_in_a_ruleset_is_text(tmp_path):
     [d] = _diagnostics(bad)
     assert d.message == "parameter 'hand_size' expects int, got '8'" and (d.loc.line, d.loc.col) == (3, 14)
     base = tmp_path / "base.yaml"
-    base.write_text(tiny_ruleset('params:\n  n: {type: int, default: "8"}\n' + ONE_DECISION), encoding="utf-8")
-    [d] = _diagnostics(base)
-    assert d.message == "parameter 'n' expects int, got '8'" and (d.loc.path, d.loc.line) == (str(base), 8)
+    for decl, at in (('{type: int, default: "8"}', '"8"'), ('{type: num, value: "8.5"}', '"8.5"'),
+                     ('{type: int, default: 5, by_players: {"2": "8"}}', '"8"')):   # (located at the value, an entry)
+        base.write_text(tiny_ruleset(f"params:\n  n: {decl}\n" + ONE_DECISION), encoding="utf-8")
+        [d] = _diagnostics(base)
+        assert d.message == f"parameter 'n' expects {decl[7:10]}, got {at[1:-1]!r}", d
+        assert (d.loc.path, d.loc.line, d.loc.col) == (str(base), 8, len("  n: ") + decl.index(at) + 1), d
+        assert d.hint == "a number is written without quotes"
+    base.write_text(tiny_ruleset('params:\n  n: {type: int, default: 8}\n' + ONE_DECISION), encoding="utf-8")
+    bad.write_text('extends: base.yaml\nparams:\n  n: "9"\n', encoding="utf-8")   # (an overlay's: the hint too)
+    [d] = _diagnostics(bad)
+    assert d.message == "parameter 'n' expects int, got '9'" and d.hint == "a number is written without quotes"
     assert interpreter.load("diamonds").new_game(3, 1, options={"params": {"hand_size": "8"}}).p["hand_size"] == 8
+
+
+
+def test_a_bare_value_for_counts_the_base_gives_no_value_is_checked_against_its_values(tmp_path):
+    """A variant playing player counts the base's by_players: does not cover: its bare value is
+    checked against the declaration's bounds and the type of any of the base's values, one error
+    at the overlay (not two at the base's min:/max: and one at the rule reading it)."""
+    base = tiny_ruleset('vars:\n  x: {type: int, start: 0}\nparams:\n  n: {by_players: {"2": 1, "3": 2}, min: 0, max: 3}\n'
+                        'flow:\n  - set: {x: "x + params.n"}\n', players=(2, 3))
+    for value, message in (("abc", "parameter 'n' expects int, got 'abc'"),
+                           ("9", "parameter 'n' must be between 0 and 3, got 9")):
+        path = tmp_path / "v.yaml"
+        path.write_text(base + f"variants:\n  four: {{players: {{min: 4, max: 4}}, params: {{n: {value}}}}}\n",
+                        encoding="utf-8")
+        with pytest.raises(RulesetError) as e:
+            interpreter.load(str(path), variant="four")
+        [d] = e.value.diagnostics
+        assert d.message == message and (d.loc.line, d.loc.col) == (14, 49), d
+    path.write_text(base + "variants:\n  four: {players: {min: 4, max: 4}, params: {n: 3}}\n", encoding="utf-8")
+    assert interpreter.load(str(path), variant="four").new_game(4, 1).v["x"] == 3
+
+
+LISTED = tiny_ruleset('vars:\n  x: {type: int, start: 0}\nparams:\n  n: {type: list, default: [1, 2]}\n'
+                      'flow:\n  - set: {x: "x + sum(params.n)"}\n')
+
+
+def test_a_list_parameter_is_a_list_of_its_elements_type(tmp_path, cli):
+    """type: list is a list of what its default's elements are, as an undeclared list is: an
+    overlay's value, a --set or a new game's option with other elements is refused at once (it
+    was refused at run time, '+' cannot combine int and str)."""
+    path = tmp_path / "g.yaml"
+    path.write_text(LISTED + 'variants:\n  text: {params: {n: ["3"]}}\n  more: {params: {n: [3, 4, 5]}}\n',
+                    encoding="utf-8")
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(str(path), variant="text")
+    [d] = e.value.diagnostics
+    assert d.message == "parameter 'n' is a list of int, got '3' in it" and (d.loc.line, d.loc.col) == (14, 22), d
+    assert interpreter.load(str(path), variant="more").new_game(2, 1).v["x"] == 12
+    rules = interpreter.load(str(path))
+    assert rules.names.params["n"] == "list[int]" and rules.new_game(2, 1, options={"params": {"n": [4]}}).v["x"] == 4
+    for given in (["3"], '["3"]', [[1]]):
+        with pytest.raises(UsageError, match="parameter 'n' is a list of int, got .* in it"):
+            rules.new_game(2, 1, options={"params": {"n": given}})
+    code, out, err = cli("play", str(path), "--players", "2", "--quiet", "--set", 'n=["3"]')
+    assert code == 2 and "parameter 'n' is a list of int, got '3' in it" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("default, message, at", [
+    ('[1, "2"]', "parameter 'n' is a list of int, got '2' in it", '"2"'),
+    ('[[1], ["a"]]', "parameter 'n': n[1][0] is an int, got 'a'", '["a"]'),
+    ('[{a: 1}, {a: x}]', "parameter 'n': n[1]['a'] is an int, got 'x'", "{a: x}"),
+    ('[1, true]', "parameter 'n' is a list of int, got True in it", "true"),
+])
+def test_a_list_parameter_mixing_types_is_an_error_at_its_element(tmp_path, default, message, at):
+    """A list declared type: list holds elements of one type, at every depth, as a list the
+    language writes does ([1, 2.5] is a list of num, [[], [1]] a list of lists of int)."""
+    path = tmp_path / "g.yaml"
+    path.write_text(LISTED.replace("[1, 2]}", default + "}").replace("sum(params.n)", "count(params.n)"), encoding="utf-8")
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(str(path))
+    [d] = e.value.diagnostics
+    col = len("  n: {type: list, default: ") + default.index(at) + 1   # (the element that does not fit)
+    assert d.message == message and (d.loc.line, d.loc.col) == (10, col) and d.hint == "a list's elements are of one type", d
+    for fine, typ in (("[1, 2.5]", "list[num]"), ("[[], [1]]", "list[list[int]]"), ("[]", "list[any]")):
+        path.write_text(LISTED.replace("[1, 2]}", fine + "}").replace("sum(params.n)", "count(params.n)"), encoding="utf-8")
+        assert interpreter.load(str(path)).names.params["n"] == typ

@@ -8,10 +8,10 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, plain_value, read_entry, settled, type_of_value, values_over,
-                             variant_counts)
+from ..engine.params import (by_players, check_param, declared_type, mixed, plain_value, quoted_number, read_entry,
+                             settled, type_of_value, values_over, variant_counts)
 from ..expr.names import LANGUAGE_NAMES
-from ..expr.types import ANY, is_map, list_of, parse_type, unify
+from ..expr.types import ANY, is_map, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 
 if TYPE_CHECKING:
@@ -80,13 +80,7 @@ class Declarations:
                 except UsageError as e:
                     self.error(e.message, ("params", name), "type")
             if declared is not None:
-                try:
-                    self.names.params[name] = parse_type(str(declared)) if declared != "list" else list_of(ANY)
-                    for v in vals:   # the defaults must fit their own declaration
-                        check_param(name, v, value, v, read=False)
-                except (ValueError, UsageError) as e:
-                    self.error(str(e.message if isinstance(e, UsageError) else e), ("params", name), "type")
-                    self.names.params[name] = ANY
+                self._declared(name, value, vals)
             else:
                 self.names.params[name] = settled(unify([type_of_value(v) for v in vals]))
             if is_map(self.names.params[name]):   # keys(params.NAME): each map's in the order written (the
@@ -99,22 +93,54 @@ class Declarations:
             out[name] = value
         return out
 
+    def _declared(self, name, spec: dict, vals: list) -> None:
+        """The type a parameter declares (``type:``), its values (``vals``) checked against it
+        and its bounds and choices, and a list's elements of one type (``type: list``): an error
+        at the value written (its ``by_players:`` entry, its ``default:``...), any after it
+        (none: the declaration) of the type ANY."""
+        try:
+            typ = self.names.params[name] = declared_type(spec, vals) or ANY
+        except ValueError as e:
+            self.error(str(e), ("params", name), "type")
+            self.names.params[name] = ANY
+            return
+        for v in vals:   # the defaults must fit their own declaration
+            at = _written_at(name, spec, v)
+            found = mixed(name, v) if spec["type"] == "list" else None
+            if found is not None:
+                self.error(found[1], (*at, *found[0]), "type", "a list's elements are of one type")
+                self.names.params[name] = ANY
+                return
+            try:
+                check_param(name, v, spec, v, typ, read=False)
+            except UsageError as e:
+                self.error(e.message, at, "type", quoted_number(v, typ))
+                self.names.params[name] = ANY
+                return
+
     def _bare_value(self, name, spec: dict, counts: list) -> dict:
         """The declaration of a parameter an overlay gave a bare value (loading/variants.py),
         that value checked as ``--set`` checks an override: against the declaration's type,
         bounds and choices and each value it replaced (in games of ``counts`` players), of
         their type where the declaration names none; its maps put in the order of those
-        replaced. After an error, located at the overlay's value, the declaration it replaced
-        (so the rules that read the parameter are checked against the type they were written for)."""
+        replaced. Where it replaced none (a ``by_players:`` with no entry for those counts, no
+        ``default:``), against the type and bounds of any value of the declaration, as written.
+        After an error, located at the overlay's value, the declaration it replaced (so the rules
+        that read the parameter are checked against the type they were written for; one of its
+        values its default where it has none for those counts: no second error)."""
         replaced, loc = self.loaded.bare[name]
         olds = values_over(name, replaced, counts)
-        typ = None if replaced.get("type") or not olds else settled(unify([type_of_value(v) for v in olds]))
+        every, typ = olds or values_over(name, replaced, []), None   # (none for these counts: any one's type)
         try:
+            typ = declared_type(replaced, every) or (settled(unify([type_of_value(v) for v in every])) if every else None)
             checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
-        except UsageError as e:
+            if not olds:   # (as written: no value replaced whose order it takes)
+                check_param(name, spec["default"], spec, None, typ, read=False)
+        except (ValueError, UsageError) as e:
             self.count_error(loc)
-            self.diags.append(Diagnostic(e.message, loc, "type"))
-            return replaced
+            self.diags.append(Diagnostic(e.message if isinstance(e, UsageError) else str(e), loc, "type",
+                                         hint=quoted_number(spec["default"], typ)))
+            return replaced if olds or not every else {**replaced, "default": every[0]}
         return {**spec, "default": checked[0]} if checked else spec
 
     def _param_counts(self, name, spec, table: dict, counts: list, reachable: set | None) -> None:
@@ -361,6 +387,16 @@ class Declarations:
                     holds[dst] |= more
                     changed = True
         return {z: frozenset(h) for z, h in holds.items()}
+
+
+def _written_at(name: str, spec: dict, value) -> tuple:
+    """Where a value of a parameter's declaration (one ``values_over`` gives) is written: its
+    ``by_players:`` entry, its ``default:`` or ``value:`` (the declaration, were it none)."""
+    table = by_players(spec) or {}
+    key = next((k for k, v in table.items() if v is value), None)
+    if key is not None:
+        return ("params", name, "by_players", key)
+    return next((("params", name, k) for k in ("default", "value") if k in spec and spec[k] is value), ("params", name))
 
 
 def param_span(spec, values: list) -> tuple | None:

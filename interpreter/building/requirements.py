@@ -70,7 +70,10 @@ def _pieces(ctx, message: str, path) -> tuple:
         if ch != "{":
             text, i = text + ch, i + 1
             continue
-        end = _closing(message, i + 1)
+        end, quote = _closing(message, i + 1)
+        if end < 0 and quote >= 0:   # a string never closed: the expression's error, at its quote
+            _placeholder(ctx, message, i + 1, len(message), path)
+            return ()
         if end < 0:
             ctx.error("a '{' with no '}' after it", path, "requires",
                       "write {expr} to say a value, or {{ for a brace", offset=i)
@@ -90,10 +93,11 @@ def _pieces(ctx, message: str, path) -> tuple:
     return (*pieces, text) if text else tuple(pieces)
 
 
-def _closing(message: str, start: int) -> int:
+def _closing(message: str, start: int) -> tuple[int, int]:
     """Where the placeholder begun at ``start`` ends: its first ``}`` outside a string literal
-    (``{'}'}`` says a brace; the language has no braces but in its strings); -1 where none does."""
-    quote, i = None, start
+    (``{'}'}`` says a brace; the language has no braces but in its strings), -1 where none does;
+    and where a string it leaves open begins (-1: none)."""
+    quote, opened, i = None, -1, start
     while i < len(message):
         ch = message[i]
         if quote is not None:
@@ -102,11 +106,11 @@ def _closing(message: str, start: int) -> int:
             elif ch == quote:
                 quote = None
         elif ch in "'\"":
-            quote = ch
+            quote, opened = ch, i
         elif ch == "}":
-            return i
+            return i, -1
         i += 1
-    return -1
+    return -1, opened if quote is not None else -1
 
 
 def _placeholder(ctx, message: str, start: int, end: int, path) -> Placeholder | None:

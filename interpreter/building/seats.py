@@ -44,11 +44,11 @@ class Seats:
 
     def declare_as(self, name, typ, path, scope) -> str:
         """The variable of a step's ``as:`` (``declare_var``), which must not be one holding the
-        seat ``me`` stands for where the step is (an enclosing turns' or branch's, an attempt's
+        seat ``me`` stands for in an enclosing step (an enclosing turns' or branch's, an attempt's
         actor): writing it would change who ``me`` is for the rest of their steps."""
         if name in scope.seats:   # (told here, not again as written inside the enclosing step: not declared)
-            self.error(f"'{name}' holds the seat me stands for here ({scope.holder(name)}): "
-                       "writing it would change who me is", path, "name", "choose another name")
+            self.error(f"'{name}' {scope.holding(name, ' here')}: writing it would change who me is",
+                       path, "name", "choose another name")
             return name
         return self.declare_var(name, typ, path)
 

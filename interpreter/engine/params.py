@@ -10,7 +10,8 @@ import json
 import math
 
 from ..errors import RulesetError, UsageError
-from ..expr.types import ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, unify
+from ..expr.types import (ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, parse_type,
+                          unify)
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from ..loading.source import load_yaml
 
@@ -150,6 +151,60 @@ def settled(typ: str) -> str:
     return typ.replace(f"[{NONE}]", f"[{ANY}]")
 
 
+def declared_type(spec, values) -> str | None:
+    """The type a parameter's ``type:`` gives its expressions, None where it names none: ``list``,
+    a list of what its values' elements are (as a list parameter's type is where none is
+    declared: [1, 2] a list of int); ValueError for a type the language does not have."""
+    declared = spec.get("type") if isinstance(spec, dict) else None
+    if not declared:
+        return None
+    if declared != "list":
+        return parse_type(str(declared))
+    typ = unify([type_of_value(v) for v in values if isinstance(v, list)])
+    return settled(typ) if is_list(typ) else list_of(ANY)
+
+
+def _shape(v) -> str:
+    """The type of a value with an empty list or map (or null) of any type that joins it."""
+    if isinstance(v, list):
+        return list_of(unify([_shape(x) for x in v]))
+    if isinstance(v, dict):
+        return map_of(unify([_shape(x) for x in v.values()]))
+    return NONE if v is None else type_of_value(v)
+
+
+def mixed(name: str, value, path: tuple = ()) -> tuple[tuple, str] | None:
+    """Where a list in ``value`` (at any depth) mixes elements of types no list the language
+    writes mixes ([1, "2"], [[1], ["a"]]; [1, 2.5] is a list of num) and why: (the path of the
+    first element that does not fit those before it, the message); None where none does."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, x in items:
+        inner = mixed(name, x, (*path, k))
+        if inner is not None:
+            return inner
+    joined = NONE
+    for i, x in enumerate(value if isinstance(value, list) else ()):
+        shape = _shape(x)
+        both = unify([joined, shape])
+        if ANY in both and ANY not in joined and ANY not in shape:
+            try:
+                _like(name, x, None, settled(joined), (*path, i))
+            except UsageError as e:
+                return (*path, i), e.message
+            return (*path, i), f"parameter '{name}': a list mixes {settled(joined)} and {settled(shape)}"
+        joined = both
+    return None
+
+
+def quoted_number(value, typ: str | None) -> str | None:
+    """The hint for text written where a number is wanted that reads as one (``"8"``)."""
+    try:
+        number = isinstance(value, str) and "_" not in value and math.isfinite(float(value))
+    except ValueError:
+        number = False
+    return "a number is written without quotes" if number and typ in (INT, NUM) else None
+
+
 def param_type(spec, current) -> str | None:
     """The declared type of a parameter, else the type of its default value (None: any)."""
     if isinstance(spec, dict) and spec.get("type"):
@@ -261,8 +316,7 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
                                                                      f", got {value!r}" + (f": {why}" if why else ""))) from None
     plain_value(name, value)
     if typ is None:
-        declared = str(spec["type"]) if isinstance(spec, dict) and spec.get("type") else None
-        typ = list_of(ANY) if declared == "list" else declared or settled(type_of_value(current))
+        typ = declared_type(spec, [current]) or settled(type_of_value(current))
     value = _like(name, value, current, typ, ())
     if isinstance(spec, dict):
         lo, hi = (b if isinstance(b, (int, float)) and not isinstance(b, bool) else None

@@ -226,7 +226,7 @@ class Turns(Step):
             step.who = ctx.expr(spec["players"], (*p, "players"), has_me=has_me, expect="list")
         var = spec.get("as", "turn_player")
         if "as" not in spec and var in scope.seats:   # (a turns inside another: the default is taken)
-            ctx.error(f"this turns stands where turn_player holds the seat me stands for ({scope.holder(var)}): "
+            ctx.error(f"this turns stands where turn_player {scope.holding(var)}: "
                       "write as: NAME, a variable of its own holding its player (the default, turn_player, would "
                       "change who me is there)", p, "missing-key", "as: NAME (a name of your own, e.g. as: inner_player)",
                       key=True)

@@ -25,3 +25,11 @@ class StepScope:
     def holder(self, var: str) -> str:
         """What holds the seat in ``var``, one of ``seats`` (the innermost, were it twice)."""
         return self.holders[len(self.seats) - 1 - self.seats[::-1].index(var)]
+
+    def holding(self, var: str, here: str = "") -> str:
+        """What ``var`` (one of ``seats``) holds, as an error says it: the seat me stands for
+        (``here``: where that is said), and what holds it, where ``var`` is ``me_var``; else only
+        what holds it (a turns' variable inside a branch's as:, me being the branch's seat there)."""
+        if var == self.me_var:
+            return f"holds the seat me stands for{here} ({self.holder(var)})"
+        return f"is {self.holder(var)}"
