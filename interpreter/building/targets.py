@@ -191,8 +191,10 @@ class Targets:
         try:   # its owner and its key, each evaluated once (target_owner's em)
             osrc = otype = ksrc = None
             if owner_node is not None:
-                at = (0, 1) if inner.data == "index" else (0, 0)
+                at, spent, cost = (0, 1) if inner.data == "index" else (0, 0), compiler.spent, compiler.cost
                 osrc, otype = compiler.node(owner_node, scope)
+                if kind not in ("player", "team"):   # (weighed once, in the target: no owner asked of a card's)
+                    compiler.spent, compiler.cost = spent, cost
                 written, osrc = self._once(em, written, at, osrc, otype, scope, varies)
             if getattr(key, "data", None) != "string":
                 ksrc, ktype = compiler.node(key, scope)
