@@ -354,3 +354,25 @@ def test_a_compile_kept_for_reuse_is_reused_only_under_the_same_bounds_of_its_lo
         c.compile("count(L where x > 0)", {"L": "list[int]"})
         walked.append(c.cost)
     assert walked[0] == walked[2] < walked[1] == walked[3]
+
+
+# ---------------------------------------------------------------------- a family's counter as a target
+FAMILY = tiny_ruleset("""
+  table: {visible: all}
+counters:
+  marks: {owner: card, keys: [a, b], start: 0}
+  pmarks: {owner: player, keys: [a, b], start: 0}
+flow:
+  - move: {from: deck, to: table, count: 4}
+  - gain: {counter: "marks[first(deck where rank > count(table where rank > count(deck where rank > 3)))]['a']"}
+  - gain: {counter: "pmarks[count(deck where rank > count(table where rank > count(deck where rank > 3))) % 2]['a']"}
+scoring: {categories: {n: "count(table)"}}
+""")
+
+
+def test_a_family_counter_s_owner_is_weighed_where_it_is_asked(tmp_path):
+    # the same costly owner (nested filters over the ten cards) weighed twice, as the target is
+    # checked and written, and for a player's family once more, as its event's owner is asked
+    # (a card's family names none): weighing a card's thrice charged it 106
+    rules = load_text(tmp_path, FAMILY)
+    assert [s.charge for s in rules.steps if s.charge] == [71, 106]

@@ -51,6 +51,10 @@ STEPS = {
         - pick: {from: deck, to: "hand[0 if count(hand[0]) < 2 else 1]", count: 1}
         - pick: {from: deck, to: "under[last(deck)]", count: 1}
 """,
+    "deal_triggered": """  - set: {v: "last(deck)"}
+  - move: {from: deck, to: "under[v]", count: 4}
+  - deal: {from: "under[v]", to: hand, count: 1}
+""",
     "pass": """  - deal: {from: deck, to: hand, count: 2}
   - pass: {from: hand, count: 1, to: "me if count(hand) == 2 else left(me)"}
 """,
@@ -63,14 +67,25 @@ STEPS = {
   - gain: {counter: "gems[1]['a' if gems[1]['a'] == 0 else 'b']"}
 """,
 }
+# what a flow above declares besides its zones and counters
+DECLARED = {
+    # a card entering a hand points v at the deck's top card
+    "deal_triggered": """vars:
+  v: card
+triggers:
+  moved:
+    on_enter: hand
+    do: [{set: {v: "last(deck)"}}]
+""",
+}
 
 
-def game(tmp_path, steps: str):
-    return load_text(tmp_path, text(steps))
+def game(tmp_path, name: str):
+    return load_text(tmp_path, text(name))
 
 
-def text(steps: str) -> str:
-    return ZONES + "flow:\n" + steps + SCORING
+def text(name: str) -> str:
+    return ZONES + DECLARED.get(name, "") + "flow:\n" + STEPS[name] + SCORING
 
 
 def events(S) -> list:
@@ -95,7 +110,7 @@ def under(S, card: str) -> list:
 
 
 def test_a_move_logs_the_zones_its_cards_left_and_went_to_as_they_were(tmp_path):
-    rules = game(tmp_path, STEPS['move'])
+    rules = game(tmp_path, "move")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     assert events(S) == [
         {"ev": "move", "from": "deck", "to": "under", "to_owner": "c6", "cards": ["c6"]},   # (under the top as it was)
@@ -109,7 +124,7 @@ def test_a_move_logs_the_zones_its_cards_left_and_went_to_as_they_were(tmp_path)
 def test_the_knowledge_of_a_move_is_of_the_zone_the_cards_went_to(tmp_path):
     # seat 0 sees its card go from its hidden hand to seat 1's: it knows where that card is
     # (told that it went to its own hand, it would know nothing of it)
-    rules = game(tmp_path, STEPS["knowledge"])
+    rules = game(tmp_path, "knowledge")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     assert events(S)[-1] == {"ev": "move", "from": "secret", "from_owner": 0, "to": "secret", "to_owner": 1,
                              "cards": ["c5"]}
@@ -119,23 +134,36 @@ def test_the_knowledge_of_a_move_is_of_the_zone_the_cards_went_to(tmp_path):
 
 def test_a_deal_from_a_zone_its_cards_change_logs_that_zone(tmp_path):
     # the source is under seat 0's last card; dealt one, seat 0's last card is another
-    rules = game(tmp_path, STEPS['deal'])
+    rules = game(tmp_path, "deal")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     dealt = [ev for ev in events(S) if ev["ev"] == "deal" and ev["from"] == "under"]
     assert [(ev["from_owner"], ev["to_owner"], ev["cards"]) for ev in dealt] == [("c6", 0, ["c1"]), ("c6", 1, ["c2"])]
     assert under(S, "c6") == ["c4", "c3"]
 
 
+def test_a_deal_whose_triggers_change_its_source_s_owner_logs_the_zone_each_card_came_from(tmp_path):
+    # v points at c6, four cards go under it; the hand's trigger points v at c2 after the first
+    # card dealt: the second still comes from under c6, and its event says so
+    rules = game(tmp_path, "deal_triggered")
+    S = rules.new_game(2, seed=0, record=True, knowledge=True)
+    dealt = [ev for ev in events(S) if ev["ev"] == "deal"]
+    assert [(ev["from_owner"], ev["to_owner"], ev["cards"]) for ev in dealt] == [("c6", 0, ["c3"]), ("c6", 1, ["c4"])]
+    assert under(S, "c6") == ["c6", "c5"] and S.rules.card_labels[S.v["v"]] == "c2"
+    # the knowledge hook and the event of each card read the owner bound before the first, not v
+    assert "_know(S, (_x,), 'under', S.v_v" not in rules.module_source
+    assert "'from_owner': S.v_v" not in rules.module_source and "'from_owner': _o" in rules.module_source
+
+
 def test_a_gather_logs_the_zone_it_filled_as_it_was(tmp_path):
     # gathered, the table is empty: its first card as it was names the zone the cards went to
-    rules = game(tmp_path, STEPS['gather'])
+    rules = game(tmp_path, "gather")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     assert events(S)[-1] == {"ev": "gather", "from": ["table"], "to": "under", "to_owner": "c6", "cards": ["c6", "c5"]}
     assert under(S, "c6") == ["c6", "c5"] and S.z["table"] == []
 
 
 def test_a_pick_finds_where_the_card_goes_before_it_moves_and_logs_it(tmp_path):
-    rules = game(tmp_path, STEPS['pick'])
+    rules = game(tmp_path, "pick")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     S.apply("c4")   # into seat 0's hand (it held one card before)
     S.apply("c3")   # under c3, the deck's last card before it moved
@@ -148,7 +176,7 @@ def test_a_pick_finds_where_the_card_goes_before_it_moves_and_logs_it(tmp_path):
 def test_a_pass_logs_the_seat_its_cards_went_to(tmp_path):
     # the receiver is read once, after the card leaves the giver's hand: the same seat is told
     # and dealt to
-    rules = game(tmp_path, STEPS['pass'])
+    rules = game(tmp_path, "pass")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     while not S.is_terminal():
         S.apply_index(0)
@@ -158,7 +186,7 @@ def test_a_pass_logs_the_seat_its_cards_went_to(tmp_path):
 
 
 def test_counter_effects_log_the_counter_they_changed(tmp_path):
-    rules = game(tmp_path, STEPS['counters'])
+    rules = game(tmp_path, "counters")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     assert [{k: v for k, v in ev.items() if k != "who"} for ev in S.ev] == [
         {"ev": "set_counter", "counter": "score", "owner": 0, "value": 5},
@@ -173,7 +201,7 @@ def test_counter_effects_log_the_counter_they_changed(tmp_path):
 
 
 def test_each_owner_is_evaluated_once_in_the_generated_code(tmp_path):
-    rules = game(tmp_path, "  - move: {from: deck, to: \"under[last(deck)]\", count: 1}\n")
+    rules = load_text(tmp_path, ZONES + "flow:\n  - move: {from: deck, to: \"under[last(deck)]\", count: 1}\n" + SCORING)
     body = rules.module_source.split("def F0(")[1].split("\ndef ")[0]
     assert body.count("_last(") == 1
 
@@ -183,5 +211,5 @@ def test_the_generated_module_and_its_plain_reference_play_alike(tmp_path, name)
     # each flow above played both ways in lockstep: states, options, events (knowledge on or off)
     rnd = random.Random(7)
     for k in range(4):
-        case = Case({"g.yaml": text(STEPS[name])}, "g.yaml", seed=rnd.randrange(1 << 30))
+        case = Case({"g.yaml": text(name)}, "g.yaml", seed=rnd.randrange(1 << 30))
         assert run_lockstep(case, tmp_path / str(k)) == "played"

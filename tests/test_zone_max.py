@@ -364,3 +364,15 @@ def test_a_max_under_0_in_some_games_refuses_those_as_they_start(tmp_path, capsy
     d["params"]["limit"] = 0                            # (a state whose values give no game)
     with pytest.raises(GameError, match=r"not a saved state of capped: params, options: zone 'hand': its max is -1, not a"):
         rules.state_from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("value", ["min(params.limit, 0 - 1)", "params.limit // 10 - 1"])
+def test_a_max_under_0_that_load_cannot_bound_refuses_every_game_as_it_starts(tmp_path, value):
+    """Load bounds a max through numbers, num_players, the parameters' declared bounds, +, -, *
+    and if ... else alone: a max under 0 in every game through min() or // loads (validate warns
+    of each player count) and each game is refused as it starts, located at the max:."""
+    rules = load_text(tmp_path, CAPPED.replace("max: params.limit", f"max: '{value}'"))
+    assert any("a game of 2 players with the default values is refused" in w.message for w in rules.warnings)
+    for limit in (0, 6):
+        with pytest.raises(UsageError, match=r"g.yaml:9:46: error\[capacity\]: zone 'hand': its max is -1, not a whole"):
+            rules.new_game(2, 0, {"params": {"limit": limit}})

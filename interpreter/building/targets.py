@@ -62,14 +62,16 @@ class Targets:
         src, name, _ = self.target_owner(text, path, locals, has_me, want, em=em)
         return src, name
 
-    def target_owner(self, text, path, locals, has_me, want, any_owner=False, tree=None, em=None):
+    def target_owner(self, text, path, locals, has_me, want, any_owner=False, tree=None, em=None, varies=False):
         """As target(), plus the Python source of its owner: (seat or team source, is_team) or None.
         ``any_owner``: a zone owned by each card has an owner too, (card source, None). ``tree``:
         the target as a part of the expression at ``path``, already parsed (a branch of an if).
         ``em``: the emitter of the effect writing it, where the owner (and a family's key) is
         evaluated once, into a local, before the write: the target and the owner are both that
         value (an event, the knowledge, the triggers name where the write went, not where the
-        expression points after it; a target that reads what the write changes is not asked again)."""
+        expression points after it; a target that reads what the write changes is not asked again).
+        ``varies``: the effect runs what may set a variable before its last use of the owner (a
+        zone's ``on_enter`` triggers, between the cards of a deal): a variable is bound too."""
         names = self.ctx.names
         pool = names.counters if want == "counter" else names.zones
         if tree is not None:
@@ -81,7 +83,7 @@ class Targets:
                 self.ctx.expr_error(e, path)
                 return "_dummy[0]", None, None
         if want == "counter" and names.keyed:
-            member = self._family_target(tree, text, path, locals, has_me, em)
+            member = self._family_target(tree, text, path, locals, has_me, em, varies)
             if member is not None:
                 return member
         node, name = named(tree)
@@ -112,7 +114,7 @@ class Targets:
                 return "_dummy[0]", None, None
             if not owned:   # (weighed as before: a card's zone with no owner asked weighs its key once)
                 self.ctx.compiler.spent = spent
-            written, key_src = self._once(em, tree, at, key_src, key_type, scope)
+            written, key_src = self._once(em, tree, at, key_src, key_type, scope, varies)
         # checked; now the plain subscript an assignment needs (compile() may put a prelude first)
         self.ctx.compiler.cost = 0
         self.ctx.compiler.lvalue = True
@@ -136,13 +138,13 @@ class Targets:
                 owner = (key_src, by_team)
         return src, name, owner
 
-    def _once(self, em, tree, at, src, typ, scope):
+    def _once(self, em, tree, at, src, typ, scope, varies=False):
         """The part of ``tree`` at ``at`` (child indexes), compiled to ``src`` of type ``typ``,
         evaluated once: given an emitter, a local bound to it before the target is written,
         and ``tree`` with that local in its place (``scope`` names it) -> (tree, its source).
-        A local, a parameter, ``me``, a constant or a variable (no write of a zone or a counter
-        changes it) is itself already."""
-        if em is None or isinstance(shape(src), (Const, Local, Name, Var)):
+        A local, a parameter, ``me`` or a constant is itself already, and so is a variable (no
+        write of a zone or a counter changes it) unless ``varies`` (target_owner's)."""
+        if em is None or isinstance(shape(src), (Const, Local, Name) if varies else (Const, Local, Name, Var)):
             return tree, src
         local = em.fresh("_o")
         em.line(f"{local} = {src}")
@@ -161,7 +163,7 @@ class Targets:
             compiler.node(tree, scope)
         return out
 
-    def _family_target(self, tree, text, path, locals, has_me, em=None):
+    def _family_target(self, tree, text, path, locals, has_me, em=None, varies=False):
         """A counter of a family as a target: ``tokens[k]``, ``tokens[p][k]`` or ``p.tokens[k]`` ->
         (lvalue source, its name: a CounterName whose repr is the source of the name when the
         key is computed, owner); None when the target is not one."""
@@ -189,12 +191,14 @@ class Targets:
         try:   # its owner and its key, each evaluated once (target_owner's em)
             osrc = otype = ksrc = None
             if owner_node is not None:
-                at = (0, 1) if inner.data == "index" else (0, 0)
+                at, spent, cost = (0, 1) if inner.data == "index" else (0, 0), compiler.spent, compiler.cost
                 osrc, otype = compiler.node(owner_node, scope)
-                written, osrc = self._once(em, written, at, osrc, otype, scope)
+                if kind not in ("player", "team"):   # (weighed once, in the target: no owner asked of a card's)
+                    compiler.spent, compiler.cost = spent, cost
+                written, osrc = self._once(em, written, at, osrc, otype, scope, varies)
             if getattr(key, "data", None) != "string":
                 ksrc, ktype = compiler.node(key, scope)
-                written, ksrc = self._once(em, written, (1,), ksrc, ktype, scope)
+                written, ksrc = self._once(em, written, (1,), ksrc, ktype, scope, varies)
             compiler.cost, compiler.lvalue = 0, True
             src, typ = self._lvalue(tree, written, scope)
             if typ != INT:   # the whole family for an owner (tokens[p]): not one counter

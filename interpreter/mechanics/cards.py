@@ -204,7 +204,11 @@ def e_shuffle(fx, em, spec, path, locals, has_me):
                    players_key("who is dealt to"),
                    Key("start", "expression: player", "the first dealt to (default: the first of players)")), seat_noted=True)
 def e_deal(fx, em, spec, path, locals, has_me):
-    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True, em=em)
+    # (the zone dealt to's triggers, run after each card, may set a variable the source's owner
+    # reads: the next card's event and knowledge name the zone it came from all the same)
+    varies = isinstance(spec["to"], str) and spec["to"] in fx.ctx.triggers.enter
+    src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "zone", any_owner=True, em=em,
+                                         varies=varies)
     to = declared(fx, spec["to"], (*path, "to"), "zone", fx.ctx.names.zones)
     if to is None:
         return
