@@ -24,8 +24,8 @@ COMPARE_CHARS = 128  # characters a comparison reads an operation beyond its own
 SEARCH_WORK = 1    # operations a character of both strings a search ('in' of a string) is charged: measured 0.4 to 0.7
 WRITE_WORK = 64    # operations text() of a whole number, a condition, a card... is charged: measured 13 to 46
 FRACTION_WORK = 320   # text() of a number that may be a fraction (its shortest decimal found): measured 185 to 234
-WIDEST = 24        # the most characters text() writes a number, a condition, none, a player or a team as
-                   # (-1.7976931348623157e+308; whole numbers are at most 20)
+WIDEST = 20        # the most characters text() writes a whole number, a condition, none, a player or a team as
+WIDEST_NUMBER = 310   # ... a number that may be a fraction: a whole one is written without .0 (-1.79e308, 309 digits)
 
 CHARS = "chars"    # (the key of a string node's bound among the facts of the nodes, Compiler.fact)
 _LONGEST = ("longest", "text")   # (the longest string the expression has built so far)
@@ -74,7 +74,7 @@ def written(c: Any, n: Any, arg: Any, typ: str) -> None:
         return
     c.add_cost(FRACTION_WORK if typ in (NUM, ANY) else WRITE_WORK, n, "text() writes a value")
     if typ != CARD:   # (a card: its label, as long as a variable's text may be)
-        charsed(c, n, WIDEST)
+        charsed(c, n, WIDEST_NUMBER if typ in (NUM, ANY) else WIDEST)
 
 
 def attribute(c: Any, n: Any, attr: str) -> None:
