@@ -262,6 +262,8 @@ def test_strings_compared_or_searched_are_charged_per_character(tmp_path):
     assert charged(rules, "(1 if u == v else 0)") >= MAX_STORED * 0.004
     assert charged(rules, "(1 if 'ab' in u else 0)") < MAX_STORED * 1.1
     assert charged(rules, "count(deck where suit == u)") == charged(rules, "count(deck where suit == 'x')")
+    assert charged(rules, "count(deck as c where c.suit == u)") == charged(rules, "count(deck as c where c.suit == 'x')")
+    assert charged(rules, "count(deck where u == v)") >= 10 * MAX_STORED // 128   # (without an attribute: as stored)
     for value in (-2 ** 63, 2 ** 63 - 1, True, False, None):
         assert len(as_text(value)) <= WIDEST
     for value in (-1.7976931348623157e+308, -2.2250738585072014e-308, -5e-324, -0.30000000000000004):

@@ -316,7 +316,7 @@ class OperatorNodes:
         if tb == STR and ta not in (STR, ANY):
             raise ExprError(f"'{op}' with a str on its right needs a str on its left, got {ta}",
                             offset_of(n.children[0]), code="type")
-        if tb == STR:   # a string looked for inside another
+        if tb == STR or tb == ANY and ta in (STR, ANY):   # a string looked for inside another (or may be)
             texts.searched(self, n, n.children[0], right, op)
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
