@@ -9,8 +9,8 @@ longest a variable may store (MAX_STORED), or the longest string the expression 
 where that is longer (an element of a list of strings joined there). The constants are the most
 measured over strings of 10 to 400,000 characters (``python benchmarks/walk_costs.py --text``)
 with room to spare: a join 0.11 operations a character (0.9 at 10 characters, with the call's
-own), a comparison 0.6 at most, a search 0.7 (linear at worst: Python switches to the two-way
-search where the simple one would be slow).
+own), a comparison 0.6 at most, a search up to 14 where the needle is long and nearly the
+text (3.4 for a needle of at most 100 characters).
 """
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ from .types import ANY, CARD, NUM, STR
 
 JOIN_CHARS = 4      # characters a join copies an operation beyond its own (measured 9 past 1,000)
 COMPARE_CHARS = 128  # characters a comparison reads an operation beyond its own (measured 250 to 330 past 1,000)
-SEARCH_WORK = 1    # operations a character of both strings a search ('in' of a string) is charged: measured 0.4 to 0.7
+SEARCH_WORK = 16   # operations a character of both strings a search ('in' of a string) is charged: measured up to 14
+                   # (a needle of 99% of the text, all but one character alike: 14 ms for 100,000 characters)
+SHORT_SEARCH_WORK = 4   # ... where the needle has at most SHORT_NEEDLE characters: measured up to 3.4
+SHORT_NEEDLE = 100
 WRITE_WORK = 64    # operations text() of a whole number, a condition, a card... is charged: measured 13 to 46
 FRACTION_WORK = 320   # text() of a number that may be a fraction (its shortest decimal found): measured 185 to 234
 WIDEST = 20        # the most characters text() writes a whole number, a condition, none, a player or a team as
@@ -64,7 +67,8 @@ def compared(c: Any, n: Any, left: Any, right: Any, op: str) -> None:
 def searched(c: Any, n: Any, needle: Any, hay: Any, op: str) -> None:
     """Node ``n`` looks for the string of ``needle`` inside that of ``hay``: both read."""
     both = chars(c, needle) + chars(c, hay)
-    c.add_cost(both * SEARCH_WORK, n, f"'{op}' searches strings of up to {both:,} characters")
+    per = SHORT_SEARCH_WORK if chars(c, needle) <= SHORT_NEEDLE else SEARCH_WORK
+    c.add_cost(both * per, n, f"'{op}' searches strings of up to {both:,} characters")
 
 
 def written(c: Any, n: Any, arg: Any, typ: str) -> None:
