@@ -269,6 +269,10 @@ def test_strings_compared_or_searched_are_charged_per_character(tmp_path):
     assert charged(rules, "count(deck where suit == u)") == charged(rules, "count(deck where suit == 'x')")
     assert charged(rules, "count(deck as c where c.suit == u)") == charged(rules, "count(deck as c where c.suit == 'x')")
     assert charged(rules, "count(deck where u == v)") >= 10 * MAX_STORED // 128   # (without an attribute: as stored)
+    for element in ("first(map(deck, to: suit))", "last(['ab', 'cd'])", "distinct(map(deck, to: suit))[1]"):
+        assert charged(rules, f"(1 if {element} in u else 0)") < MAX_STORED * 4 + 100   # (a short needle)
+    assert charged(rules, "count(['ab', 'cd'] where it in u)") < 2 * (MAX_STORED * 4 + 100)   # (it: of the list)
+    assert charged(rules, "(1 if u in 'ab' else 0)") < 100   # (a needle longer than the text: no search)
     for value in (-2 ** 63, 2 ** 63 - 1, True, False, None):
         assert len(as_text(value)) <= WIDEST
     for value in (-1.7976931348623157e+308, -2.2250738585072014e-308, -5e-324, -0.30000000000000004):

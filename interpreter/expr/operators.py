@@ -107,6 +107,8 @@ class OperatorNodes:
         typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
         self.sized(n, len(items))
         nesting.innered(self, n, nesting.deepest(self, zip([c for c in n.children if c is not None], [t for _, t in items])))
+        if elem(typ) == STR:   # (the longest of its strings)
+            texts.holds(self, n, max((texts.chars(self, c) for c in n.children if c is not None), default=0))
         return "[" + ", ".join(s for s, _ in items) + "]", typ
 
     def n_range(self, n, scope):
@@ -188,6 +190,7 @@ class OperatorNodes:
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
         nesting.innered(self, n, nesting.inner(self, coll))
+        texts.holds_of(self, n, [coll])
         if inner is not None:
             src, first_cond = inner.iter, inner.cond
             csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
@@ -203,6 +206,7 @@ class OperatorNodes:
         yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
         self.sized(n, max(self.size(yes_node), self.size(no_node)))
         nesting.innered(self, n, max(nesting.inner(self, yes_node), nesting.inner(self, no_node)))
+        texts.holds_of(self, n, [yes_node, no_node])
         one, other = self.span(yes_node), self.span(no_node)
         self.spanned(n, one and other and (min(one[0], other[0]), max(one[1], other[1])))
         if typ == STR:
@@ -384,6 +388,7 @@ class OperatorNodes:
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
             nesting.innered(self, n, max(nesting.inner(self, x) for x in n.children[:2]))
+            texts.holds_of(self, n, n.children[:2])
             self.add_cost(self.size(n), n)   # a new list of both
             return code(f"({a} + {b})", Join(a, b)), list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:

@@ -4,9 +4,11 @@ Joining two strings copies both, comparing them reads up to the shorter's end, a
 one inside the other reads both: work per character, done in C (docs/reference.md "Limits").
 Each string node has a bound in characters: a literal its own length, ``a + b`` the sum of
 theirs, ``text(x)`` the widest that x's type is written as, an ``if`` ... ``else`` the longer
-branch, and any other (a text variable, a parameter, an element of a list, a card's label) the
-longest a variable may store (MAX_STORED), or the longest string the expression built before it
-where that is longer (an element of a list of strings joined there). The constants are the most
+branch, an element of a list whose strings are known (INSIDE: a literal list, a map() to
+strings, what passes them on) the longest of them, and any other (a text variable, a
+parameter, an element of another list, a card's label) the longest a variable may store
+(MAX_STORED), or the longest string the expression built before it where that is longer (an
+element of a list of strings joined there). The constants are the most
 measured over strings of 10 to 400,000 characters (``python benchmarks/walk_costs.py --text``)
 with room to spare: a join 0.11 operations a character (0.9 at 10 characters, with the call's
 own), a comparison 0.6 at most, a search up to 14 where the needle is long and nearly the
@@ -31,6 +33,7 @@ WIDEST = 20        # the most characters text() writes a whole number, a conditi
 WIDEST_NUMBER = 310   # ... a number that may be a fraction: a whole one is written without .0 (-1.79e308, 309 digits)
 
 CHARS = "chars"    # (the key of a string node's bound among the facts of the nodes, Compiler.fact)
+INSIDE = "text inside"   # (... of the longest string inside a list node, where known)
 _LONGEST = ("longest", "text")   # (the longest string the expression has built so far)
 
 
@@ -65,9 +68,11 @@ def compared(c: Any, n: Any, left: Any, right: Any, op: str) -> None:
 
 
 def searched(c: Any, n: Any, needle: Any, hay: Any, op: str) -> None:
-    """Node ``n`` looks for the string of ``needle`` inside that of ``hay``: both read."""
-    both = chars(c, needle) + chars(c, hay)
-    per = SHORT_SEARCH_WORK if chars(c, needle) <= SHORT_NEEDLE else SEARCH_WORK
+    """Node ``n`` looks for the string of ``needle`` inside that of ``hay``: both read (a needle
+    longer than the text is no search: as long as the text at most)."""
+    longest = min(chars(c, needle), chars(c, hay))
+    both = longest + chars(c, hay)
+    per = SHORT_SEARCH_WORK if longest <= SHORT_NEEDLE else SEARCH_WORK
     c.add_cost(both * per, n, f"'{op}' searches strings of up to {both:,} characters")
 
 
@@ -94,6 +99,24 @@ def kept(c: Any, n: Any, bound: int | None) -> None:
     """Node ``n`` is what another node whose bound is ``bound`` (None: unrecorded) gives (a define's use)."""
     if bound is not None:
         charsed(c, n, bound)
+
+
+def inside(c: Any, n: Any) -> int | None:
+    """The longest string inside list node ``n``, where known (None: as any string)."""
+    return c.fact(n, INSIDE)
+
+
+def holds(c: Any, n: Any, bound: int | None) -> None:
+    """List node ``n`` holds strings of at most ``bound`` characters (None: not known)."""
+    if bound is not None:
+        c.know(n, INSIDE, bound)
+
+
+def holds_of(c: Any, n: Any, parts: list) -> None:
+    """List node ``n`` holds the strings of list nodes ``parts`` (the longest of theirs, known where all are)."""
+    found = [inside(c, p) for p in parts]
+    known = [x for x in found if x is not None]
+    holds(c, n, max(known, default=0) if len(known) == len(found) else None)
 
 
 def either(c: Any, n: Any, yes: Any, no: Any) -> None:
