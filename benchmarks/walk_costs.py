@@ -7,6 +7,8 @@ into its time).
     python benchmarks/walk_costs.py              # each walk: operations per element, both compiles
     python benchmarks/walk_costs.py --combos     # combos()' searches: time per operation counted
     python benchmarks/walk_costs.py --diams 200  # the most work a search counted in 200 Diam's games
+    python benchmarks/walk_costs.py --nested     # distinct() and 'in' over lists of lists: per element inside
+    python benchmarks/walk_costs.py --text       # strings joined, compared, searched, written: per character
 
 A constant is sound where each walk's operations per element stay under it, and the search's
 weights where its time per operation counted stays under an operation's.
@@ -24,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import interpreter  # noqa: E402
-from interpreter.expr import Compiler  # noqa: E402
+from interpreter.expr import Compiler, compiler  # noqa: E402
 from interpreter.mechanics import market  # noqa: E402
 
 N = 10_000   # (the list variable s, as long as the cost model weighs it)
@@ -46,6 +48,9 @@ vars:
   s: {{type: "list[int]", start: []}}
   t: {{type: "list[int]", start: []}}
   x: {{type: int, start: 0}}
+  ss: {{type: "list[list[int]]", start: []}}
+  u: {{type: str, start: "''"}}
+  v: {{type: str, start: "''"}}
 flow:
   - set: {{x: "0"}}
 scoring: {{categories: {{p: x}}}}
@@ -63,6 +68,17 @@ def best_time(fn, reps: int = 10) -> float:
 
 
 def walks() -> None:
+    S, run, op = _setup()
+    for text, elements in WALKS:
+        for plain in (True, False):
+            seconds, cost = run(text, plain)
+            print(f"{text:42} {'plain' if plain else 'fast '}  {seconds / op / elements:7.2f} operations an element, "
+                  f"charged {cost / elements:7.2f} (work / charge {seconds / op / cost:.2f})")
+
+
+def _setup():
+    """A game of the walks' ruleset (s and t 10,000 values), a runner of an expression (its best
+    time and its charge) and an operation's time."""
     folder = Path(tempfile.mkdtemp())
     (folder / "w.yaml").write_text(RULES)
     rules = interpreter.load(str(folder / "w.yaml"))
@@ -72,18 +88,71 @@ def walks() -> None:
     S.v["t"] = list(S.v["s"])
 
     def run(text: str, plain: bool) -> tuple[float, int]:
+        compiler.MAX_COST = 10 ** 12   # (what a walk of a list variable is charged, where it is refused)
         c = Compiler(rules.names, plain=plain)
         f = c.compile(text, has_me=True)
-        return best_time(lambda: f(S, 0, None)), c.cost
+        return best_time(lambda: f(S, 0, None), 3), c.cost
 
     seconds, cost = run("count(s where it > 3)", True)
     op = seconds / cost
     print(f"an operation: {op * 1e9:.2f} ns (count(s where it > 3) over {N:,} values, charged {cost:,})")
-    for text, elements in WALKS:
+    return S, run, op
+
+
+def _report(S, run, op, cases) -> None:
+    """Each (expression, what it reads, setting up the game's values) in both compiles."""
+    for text, units, what, setup in cases:
+        setup(S)
         for plain in (True, False):
             seconds, cost = run(text, plain)
-            print(f"{text:42} {'plain' if plain else 'fast '}  {seconds / op / elements:7.2f} operations an element, "
-                  f"charged {cost / elements:7.2f} (work / charge {seconds / op / cost:.2f})")
+            print(f"{text:46} {what:26} {'plain' if plain else 'fast '}  {seconds / op / units:7.3f} operations "
+                  f"each (work / charge {seconds / op / cost:.2f})")
+
+
+def nested() -> None:
+    """distinct() of lists (each copied and hashed, a key made for each list) and a list looked
+    for among lists equal to it but for their last element, lists of 1 to 9,999 (operations per
+    element inside, or per list for lists of 1)."""
+    S, run, op = _setup()
+    rnd, cases = random.Random(2), []
+    for width in (1, 10, 100, 1_000, 9_999):
+        count = N // (width + 1)   # (the lists and what they hold, 10,000 in all: a list variable's bound)
+
+        def lists(S, width=width, count=count, same=False):
+            row = [rnd.randrange(10 ** 6) for _ in range(width)]
+            S.v["ss"] = [list(row) if same else [rnd.randrange(10 ** 6) for _ in range(width)] for _ in range(count)]
+            S.v["s"] = row[:-1] + [-1]
+
+        cases += [("count(distinct(ss))", count * width, f"{count:,} lists of {width:,}", lists),
+                  ("count(distinct(ss))", count * width, f"{count:,} equal lists of {width:,}",
+                   lambda S, f=lists: f(S, same=True)),
+                  ("(1 if s in ss else 0)", count * width, f"{count:,} near lists of {width:,}",
+                   lambda S, f=lists: f(S, same=True))]
+    _report(S, run, op, cases)
+
+
+def text() -> None:
+    """Strings of 10 to 100,000 characters joined, compared when equal (not the same string),
+    looked for (needles of the kinds the search is slowest on: of 98 characters, and of 99% of
+    the text) and a number written (operations per character of the text, or per number)."""
+    S, run, op = _setup()
+    cases = []
+    for width in (10, 1_000, 100_000):
+        def strings(S, width=width):
+            S.v["u"], S.v["v"] = "ab" * (width // 2), "".join(["ab"] * (width // 2))
+            S.v["x"] = 0
+
+        def needle(S, width=width, long=False):   # (a needle all but one character alike, as long as 99% of the text)
+            S.v["u"], S.v["v"] = "a" * width, "a" * ((width * 99 // 100 if long else min(width, 98)) - 2) + "ba"
+
+        cases += [("count(map(1..4, to: (u if it > 0 else v) + v) where it == v)", 4 * 2 * width, f"joins of {width:,}", strings),
+                  ("count((1..4) where u == v)", 4 * width, f"comparisons of {width:,}", strings),
+                  ("count((1..4) where u < v)", 4 * width, f"orders of {width:,}", strings),
+                  ("count((1..4) where v in u)", 4 * width, f"searches in {width:,}", needle),
+                  ("count((1..4) where v in u)", 4 * width, f"long needles in {width:,}",
+                   lambda S, f=needle: f(S, long=True))]
+    cases.append(("count(s where text(it) == u)", N, "numbers written", lambda S: S.v.update(u="x")))
+    _report(S, run, op, cases)
 
 
 class _Labels:
@@ -149,8 +218,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--combos", action="store_true", help="combos()' searches: time per operation counted")
     ap.add_argument("--diams", type=int, metavar="GAMES", help="the most work a search counted in random Diam's games")
+    ap.add_argument("--nested", action="store_true", help="distinct() and 'in' over lists of lists")
+    ap.add_argument("--text", action="store_true", help="strings joined, compared, searched and written")
     args = ap.parse_args(argv)
-    if args.diams:
+    if args.nested:
+        nested()
+    elif args.text:
+        text()
+    elif args.diams:
         diams(args.diams)
     elif args.combos:
         combos()

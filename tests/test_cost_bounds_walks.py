@@ -16,7 +16,11 @@ import pytest
 
 import interpreter
 from interpreter.expr import Compiler
-from interpreter.expr.walks import GROUP_WORK, RANK_WORK, WALK_WORK
+from interpreter.expr.parser import ExprError
+from interpreter.expr.runtime import MAX_STORED
+from interpreter.expr.texts import WIDEST, WIDEST_NUMBER
+from interpreter.expr.textual import as_text
+from interpreter.expr.walks import GROUP_WORK, HASH_WORK, RANK_WORK, WALK_WORK
 from interpreter.mechanics import market
 from interpreter.mechanics.market_costs import MAX_SEARCH_WORK, MAX_SUM, TURN_WORK, search_bound
 from helpers import load_text, tiny_ruleset
@@ -170,3 +174,127 @@ def test_lists_of_lists_compared_are_charged_what_they_hold_together(tmp_path):
     rules = load_text(tmp_path, text, "l.yaml")
     assert N * WALK_WORK <= charged(rules, "(1 if w == w else 0)") < 2 * N * WALK_WORK
     assert charged(rules, "(1 if [s, t] == [t, s] else 0)") >= 2 * N * WALK_WORK   # (2 lists of up to 10,000)
+
+
+# ---------------------------------------------------------------- lists of lists
+NESTED = RULES.replace('  x: {type: int, start: 0}', '  x: {type: int, start: 0}\n  w: {type: "list[list[int]]", start: []}')
+
+
+class Tally(int):
+    """A number that counts the comparisons it is in (two lists compared in C compare each pair)."""
+    calls = 0
+
+    def __eq__(self, other):
+        Tally.calls += 1
+        return int(self) == int(other)
+
+    __hash__ = int.__hash__
+
+
+def test_distinct_of_lists_of_lists_is_charged_for_each_element_inside(tmp_path):
+    """distinct() keys each list by value: every element inside read (2 to 4 operations each,
+    walk_costs.py --nested) and a key made for each list (53 to 82). It was charged once per list:
+    distinct(map(1..n, to: t)) 10,006 for 10^8 elements inside (20.7 s); now refused, naming it."""
+    rules = load_text(tmp_path, NESTED, "d.yaml")
+    S = rules.new_game(2)
+    rows = [Counted(random.Random(k).randrange(10 ** 6) for _ in range(99)) for k in range(100)]
+    S.v["w"] = rows   # (10,000 lists and elements together: a list variable's bound)
+    for plain in (False, True):
+        Counted.reads = 0
+        assert Compiler(rules.names, plain=plain).compile("count(distinct(w))", has_me=True)(S, 0, None) == 100
+        assert Counted.reads == 9_900
+        assert charged(rules, "count(distinct(w))", plain) >= 100 * 82 + Counted.reads * 4
+    assert charged(rules, "count(distinct(map(1..10, to: t)))") >= 10 * N * HASH_WORK   # (it was 16)
+    assert charged(rules, "count(distinct(s))") < 10   # (a flat list: hashed in C, not charged)
+    for text in ("count(distinct(map(1..params.n, to: t)))", "count(distinct(subsets(map(1..13, to: t))))"):
+        with pytest.raises(interpreter.RulesetError, match="distinct\\(\\) walks"):
+            load_text(tmp_path, NESTED.replace('x: "0"', f'x: "{text}"'), "r.yaml")
+
+
+def test_a_list_looked_for_among_lists_is_charged_for_each_element_compared(tmp_path):
+    """s in L (L a list of lists) compares s with each list in C, up to the first difference: at
+    worst every element inside (1.1 to 3.2 operations each). It was charged once: s in map(1..n,
+    to: t) 10,009 for 10^8 comparisons (3.9 s); now refused."""
+    rules = load_text(tmp_path, NESTED, "i.yaml")
+    S = rules.new_game(2)
+    S.v["t"] = [Tally(k) for k in range(N)]
+    S.v["s"] = [Tally(k) for k in range(N - 1)] + [Tally(-1)]   # (equal to t but for the last)
+    text = "(1 if s in map(1..10, to: t) else 0)"
+    for plain in (False, True):
+        Tally.calls = 0
+        assert Compiler(rules.names, plain=plain).compile(text, has_me=True)(S, 0, None) == 0
+        assert Tally.calls == 10 * N
+        assert charged(rules, text, plain) >= Tally.calls * 3.2   # (it was 19)
+    with pytest.raises(interpreter.RulesetError, match="'in' of a list of lists walks up to 100,000,000"):
+        load_text(tmp_path, NESTED.replace('x: "0"', 'x: "(1 if s in map(1..params.n, to: t) else 0)"'), "r.yaml")
+
+
+# ---------------------------------------------------------------- strings
+TEXTS = RULES.replace('  x: {type: int, start: 0}', """  x: {type: int, start: 0}
+  u: {type: str, start: "''"}
+  v: {type: str, start: "''"}""")
+
+
+def test_a_string_built_is_charged_for_its_characters(tmp_path):
+    """'+' copies both strings (a text variable holds up to MAX_STORED characters): charged per
+    character of the string it builds at its longest (9 characters an operation measured, charged
+    1 for 4); strings built longer than a variable holds are counted at their own length where
+    read again. (u + u + u + u + text(it)) == u in a filter over s was charged 120,003 for 10^4
+    strings of 400,000 characters (10.2 s); now refused, naming the join."""
+    rules = load_text(tmp_path, TEXTS, "j.yaml")
+    S = rules.new_game(2)
+    S.v["u"] = "a" * MAX_STORED
+    built = Compiler(rules.names).compile("map(1..3, to: u + text(it))", has_me=True)(S, 0, None)
+    assert charged(rules, "map(1..3, to: u + text(it))") >= sum(map(len, built)) / 9
+    assert charged(rules, "(1 if first(map(1..3, to: u + u)) == v else 0)") >= charged(rules, "(1 if u + u == v else 0)")
+    for text, why in (("count(s where (u + u + u + u + text(it)) == u)", "'\\+' builds a string of up to 200,000"),
+                      ("count(distinct(map(1..params.n, to: u + u + u + text(it))))", "'\\+' builds a string"),
+                      ("count(s where text(it) in u)", "'in' searches strings of up to 100,020 characters")):
+        with pytest.raises(interpreter.RulesetError, match=why):
+            load_text(tmp_path, TEXTS.replace('x: "0"', f'x: "{text}"'), "r.yaml")
+
+
+def test_strings_compared_or_searched_are_charged_per_character(tmp_path):
+    """== reads up to the shorter's end (0.003 operations a character measured), a search both
+    strings (up to 2.9 for a needle of at most 100 characters, 14 for a needle nearly as long as
+    the text), each string at its bound: a literal its length, a card's attribute its longest
+    value, text() its widest."""
+    rules = load_text(tmp_path, TEXTS.replace("suit: [A, B]", "suit: [Diamonds, Hearts]"), "c.yaml")
+    with pytest.raises(ExprError, match="'in' searches strings of up to 200,000"):   # (about 28 ms at worst)
+        charged(rules, "(1 if v in u else 0)")
+    assert charged(rules, "(1 if text(x) + 'x' in u else 0)") >= (MAX_STORED + WIDEST + 1) * 2.9
+    assert charged(rules, "(1 if 'ab' in u else 0)") >= MAX_STORED * 2.9
+    assert charged(rules, "(1 if u == v else 0)") >= MAX_STORED * 0.004
+    assert charged(rules, "(1 if 'ab' in u else 0)") < MAX_STORED * 14
+    assert charged(rules, "count(deck where suit == u)") == charged(rules, "count(deck where suit == 'x')")
+    assert charged(rules, "count(deck as c where c.suit == u)") == charged(rules, "count(deck as c where c.suit == 'x')")
+    assert charged(rules, "count(deck where u == v)") >= 10 * MAX_STORED // 128   # (without an attribute: as stored)
+    for element in ("first(map(deck, to: suit))", "last(['ab', 'cd'])", "distinct(map(deck, to: suit))[1]"):
+        assert charged(rules, f"(1 if {element} in u else 0)") < MAX_STORED * 4 + 100   # (a short needle)
+    assert charged(rules, "count(['ab', 'cd'] where it in u)") < 2 * (MAX_STORED * 4 + 100)   # (it: of the list)
+    assert charged(rules, "(1 if u in 'ab' else 0)") < 100   # (a needle longer than the text: no search)
+    for value in (-2 ** 63, 2 ** 63 - 1, True, False, None):
+        assert len(as_text(value)) <= WIDEST
+    for value in (-1.7976931348623157e+308, -2.2250738585072014e-308, -5e-324, -0.30000000000000004):
+        assert len(as_text(value)) <= WIDEST_NUMBER   # (a whole fraction: its 309 digits)
+
+
+# ---------------------------------------------------------------- the sums() memo
+def test_the_sums_memo_is_bounded_by_the_elements_it_holds(monkeypatch):
+    """_sums_of_bits remembers the totals of each bitset, shared by every game of a process: kept
+    by the number of elements (4,096 entries of any length grew a process to 1.98 GB), the
+    oldest forgotten first, one larger than the bound not kept, each answer a copy."""
+    monkeypatch.setattr(market, "MAX_MEMO_ELEMENTS", 1_000)
+    monkeypatch.setattr(market, "_SUMS_OF_BITS", {})
+    monkeypatch.setattr(market, "_memo_elements", 0)
+    for k in range(1, 60):
+        bits = (1 << (50 + k)) - 1   # (every total 1 .. 49 + k reachable)
+        assert market._sums_of_bits(bits) == list(range(1, 50 + k))
+        kept = market._SUMS_OF_BITS
+        assert sum(w for _, w in kept.values()) == market._memo_elements <= 1_000
+        assert bits in kept
+    assert (1 << 51) - 1 not in kept and len(kept) < 15
+    huge = (1 << 5_000) - 1
+    assert len(market._sums_of_bits(huge)) == 4_999 and huge not in market._SUMS_OF_BITS
+    market._sums_of_bits((1 << 109) - 1).append(0)   # (the caller's copy)
+    assert market._sums_of_bits((1 << 109) - 1) == list(range(1, 109))

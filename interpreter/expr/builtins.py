@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lark import Tree
 
-from . import runtime
+from . import runtime, texts, walks
 from .walks import RANK_WORK, WALK_WORK, walked
 from .arity import check_arity, list_arg
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
@@ -238,6 +238,8 @@ def b_distinct(c, n, scope, args, kw):
     check_arity(n, args, kw, "distinct", 1)
     src, typ = list_arg(c, scope, args[0], "distinct")
     c.sized(n, c.size(args[0]))
+    walks.keyed(c, n, args[0], typ, "distinct()")   # (a flat list: hashed in C, uncharged, docs/reference.md)
+    texts.holds_of(c, n, [args[0]])
     mapped = shape(src)
     if isinstance(mapped, Mapped) and mapped.lookup is not None and mapped.lookup[1] == "attr" \
             and zone_name(mapped.iter) in c.names.sorted_zones:
@@ -258,6 +260,8 @@ def b_map(c, n, scope, args, kw):
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
     innered(c, n, deepest(c, [(kw["to"], t)]))   # (its elements: what to: gives, each)
+    if t == STR:
+        texts.holds(c, n, texts.chars(c, kw["to"]))
     if inner is not None:   # (the filter's leading terms that do not read the element: asked once)
         out = c.filter_source(var, inner.iter, inner.cond, s)
     else:

@@ -22,6 +22,7 @@ from .cdialect import SLOT_READ, SLOT_WRITE, in_c, item_read   # (the dialect's 
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
 from .runtime import list_bound
 from .scope import Scope
+from . import texts
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 
 
@@ -168,6 +169,7 @@ class Names:
     min_players: int = 1                           # the fewest players a game can have
     param_spans: dict = field(default_factory=dict)   # a number parameter -> (least, greatest) it can be in a game
     attr_sizes: dict = field(default_factory=dict)    # a card attribute of lists -> the longest of them
+    attr_chars: dict = field(default_factory=dict)    # a card attribute of strings -> the longest of them (texts.py)
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)
     zone_sizes: dict = field(default_factory=dict)  # zone -> the most cards its max: lets it hold in any game
     string_literals: set = field(default_factory=set)  # every string the expressions write (adapters/actions.py)
@@ -363,7 +365,7 @@ class NameNodes(PostfixNodes):
             tree = parse(self.names.defines[name])
             self._roots.append(tree)   # (a name given with 'as' out of its reach: told as in the define)
             src, typ = self.node(tree, scope)
-            size, span, deep = self.size(tree), self.span(tree), recorded(self, tree)
+            size, span, deep, chars = self.size(tree), self.span(tree), recorded(self, tree), texts.recorded(self, tree)
             if len(src) > MAX_SOURCE:
                 raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
         except ExprError as e:
@@ -379,6 +381,7 @@ class NameNodes(PostfixNodes):
             self._expansion = outer
         resized(self, node, size, deep)   # (its use is what its tree is: as long, as large)
         self.spanned(node, span)
+        texts.kept(self, node, chars)
         return code(f"({src})", like=src), typ
 
     def member(self, var: str, typ: str, name: str, node=None):
@@ -388,6 +391,8 @@ class NameNodes(PostfixNodes):
             longest = self.names.attr_size(name)
             if longest is not None:   # (a list: as long as the longest a card has)
                 self.sized(node, longest)
+            if self.names.attrs[name] == STR and node is not None:   # (as long as the longest a card has)
+                texts.attribute(self, node, name)
             return code(item_read(f"A_{name}", var), Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)
         if name in self.names.keyed:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import texts
 from .runtime import list_bound
-from .types import ANY, elem, is_list, is_map, map_value
+from .types import ANY, STR, elem, is_list, is_map, map_value
 
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
 TOTAL = "total"   # (the most elements a node's value holds at every depth together, where known: a list variable's)
@@ -63,6 +64,8 @@ def holds_lists(typ: str) -> bool:
 
 def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
     """Node ``n`` is an element (of type ``typ``) of the list or map ``coll``."""
+    if typ == STR:
+        texts.kept(c, n, texts.inside(c, coll))
     if may_hold_lists(typ):
         c.sized(n, inner(c, coll))
         innered(c, n, inner(c, coll))
@@ -72,6 +75,7 @@ def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:
     """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s): what it is read as."""
     if may_hold_lists(elem(typ)):
         c.know(var, "element", inner(c, coll), anywhere=True)
+    c.know(var, texts.INSIDE, texts.inside(c, coll) if elem(typ) == STR else None, anywhere=True)
 
 
 def element_read(c: Any, n: Any, found: tuple) -> tuple:
@@ -81,6 +85,7 @@ def element_read(c: Any, n: Any, found: tuple) -> tuple:
     if bound is not None:
         c.sized(n, bound)
         innered(c, n, bound)
+    texts.kept(c, n, c.fact(str(found[0]), texts.INSIDE, anywhere=True))
     return found
 
 

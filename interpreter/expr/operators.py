@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from lark import Tree
 
 from ..errors import did_you_mean
-from . import nesting, runtime, walks
+from . import nesting, runtime, texts, walks
 from .access import Recorder
 from .builtins import ASKED, BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
@@ -90,6 +90,7 @@ class OperatorNodes:
     def n_string(self, n, scope):
         text = unquote(n.children[0])
         self.names.string_literals.add(text)
+        texts.charsed(self, n, len(text))
         return code(repr(text), Const(text)), STR
 
     def n_true(self, n, scope):
@@ -106,6 +107,8 @@ class OperatorNodes:
         typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
         self.sized(n, len(items))
         nesting.innered(self, n, nesting.deepest(self, zip([c for c in n.children if c is not None], [t for _, t in items])))
+        if elem(typ) == STR:   # (the longest of its strings)
+            texts.holds(self, n, max((texts.chars(self, c) for c in n.children if c is not None), default=0))
         return "[" + ", ".join(s for s, _ in items) + "]", typ
 
     def n_range(self, n, scope):
@@ -187,6 +190,7 @@ class OperatorNodes:
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
         nesting.innered(self, n, nesting.inner(self, coll))
+        texts.holds_of(self, n, [coll])
         if inner is not None:
             src, first_cond = inner.iter, inner.cond
             csrc = code(f"({first_cond}) and ({csrc})", BoolOp("and", (first_cond, csrc)))
@@ -202,8 +206,11 @@ class OperatorNodes:
         yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
         self.sized(n, max(self.size(yes_node), self.size(no_node)))
         nesting.innered(self, n, max(nesting.inner(self, yes_node), nesting.inner(self, no_node)))
+        texts.holds_of(self, n, [yes_node, no_node])
         one, other = self.span(yes_node), self.span(no_node)
         self.spanned(n, one and other and (min(one[0], other[0]), max(one[1], other[1])))
+        if typ == STR:
+            texts.either(self, n, yes_node, no_node)
         yes, no = a[0], b[0]
         known = None if self.plain else found_first(c[0])
         if known is not None:   # the branch where the condition found first(L where P) may start from it
@@ -246,6 +253,8 @@ class OperatorNodes:
         elif is_list(ta) and is_list(tb):   # two lists compared element by element, up to the shorter's end
             left, right = (walks.elements(self, c, t) for c, t in ((n.children[0], ta), (n.children[2], tb)))
             walks.walked(self, n, min(left, right), walks.WALK_WORK, f"'{op}' of two lists")
+        if STR in (ta, tb) and {ta, tb} <= {STR, ANY}:   # two strings compared character by character
+            texts.compared(self, n, n.children[0], n.children[2], op)
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
         hoisted = isinstance(shape(a), Hoisted)   # count(...) lifted out of a filter
         counted = shape(shape(a).inner if hoisted else a)
@@ -311,9 +320,13 @@ class OperatorNodes:
         if tb == STR and ta not in (STR, ANY):
             raise ExprError(f"'{op}' with a str on its right needs a str on its left, got {ta}",
                             offset_of(n.children[0]), code="type")
+        if tb == STR or tb == ANY and ta in (STR, ANY):   # a string looked for inside another (or may be)
+            texts.searched(self, n, n.children[0], right, op)
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
+        if is_list(tb) and nesting.holds_lists(tb):   # each list inside compared, as == compares two
+            walks.walked(self, n, walks.elements(self, right, tb), walks.WALK_WORK, f"'{op}' of a list of lists")
         zones = shared_zones(b) if ta == CARD and is_list(tb) else None
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
             self.names.asked.update(zones)
@@ -375,10 +388,12 @@ class OperatorNodes:
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
             nesting.innered(self, n, max(nesting.inner(self, x) for x in n.children[:2]))
+            texts.holds_of(self, n, n.children[:2])
             self.add_cost(self.size(n), n)   # a new list of both
             return code(f"({a} + {b})", Join(a, b)), list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:
             self.names.str_concat = True
+            texts.joined(self, n, n.children[0], n.children[1])
             return f"({a} + {b})", STR
         if op == "+" and ANY in (ta, tb):   # (values of unknown type: they may be strings)
             self.names.str_concat = True

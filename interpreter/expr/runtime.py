@@ -422,7 +422,12 @@ def _distinct(seq):
 def _by_value(x):
     """A hashable stand-in for a value that holds lists or maps, equal where the values are equal."""
     if isinstance(x, (list, tuple)):
-        return tuple(_by_value(v) for v in x)
+        flat = tuple(x)
+        try:   # (a list of plain values: copied and hashed in C, about 2 operations an element)
+            hash(flat)
+            return flat
+        except TypeError:
+            return tuple(_by_value(v) for v in x)
     if isinstance(x, dict):
         return frozenset((k, _by_value(v)) for k, v in x.items())
     return x

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from math import isfinite
 
-from . import runtime
+from . import runtime, texts
 from .arity import check_arity
 from .parser import ExprError, offset_of
 from .runtime import beyond_bounds
@@ -38,6 +38,8 @@ def as_text(value, labels=None) -> str:
 
 
 def _text(value) -> str:
+    if value.__class__ is int:   # (the most written: no test of the others first)
+        return str(value)
     return as_text(value)
 
 
@@ -68,6 +70,7 @@ def b_text(c, n, scope, args, kw):
     check_arity(n, args, kw, "text", 1)
     src, typ = c.node(args[0], scope)
     out = text_source(src, typ, args[0])
+    texts.written(c, n, args[0], typ)
     if typ != STR:
         c.names.str_concat = True   # (a text no literal writes: the strings of the game are unbounded)
     return out, STR

@@ -297,21 +297,32 @@ def _sums_by(items, weights):
 
 
 def _sums_of_bits(bits: int) -> list:
-    out = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
-    if out is None:
-        digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
-        if digits.count("1", 1) * 3 > len(digits):   # many totals: every digit picked or not in C
-            out = list(compress(range(1, len(digits)), digits.encode().translate(_BIT_VALUES)[1:]))
-        else:   # few: found one after the other (the work is the totals', the digits scanned in C)
-            out, find = [], digits.find
-            t = find("1", 1)
-            while t > 0:
-                out.append(t)
-                t = find("1", t + 1)
-        if len(_SUMS_OF_BITS) >= 4096:
-            _SUMS_OF_BITS.clear()
-        _SUMS_OF_BITS[bits] = out
+    kept = _SUMS_OF_BITS.get(bits)   # a market's few values give few distinct bitsets: remember them
+    if kept is not None:
+        return kept[0][:]
+    digits = bin(bits)[:1:-1]             # digit t is 1 when the total t is reachable
+    if digits.count("1", 1) * 3 > len(digits):   # many totals: every digit picked or not in C
+        out = list(compress(range(1, len(digits)), digits.encode().translate(_BIT_VALUES)[1:]))
+    else:   # few: found one after the other (the work is the totals', the digits scanned in C)
+        out, find = [], digits.find
+        t = find("1", 1)
+        while t > 0:
+            out.append(t)
+            t = find("1", t + 1)
+    _remember(bits, out, len(out) + len(digits) // 64 + 1)
     return out[:]
+
+
+def _remember(bits: int, out: list, weight: int) -> None:
+    """Keeps ``out`` for ``bits``, counted as ``weight`` elements (its totals and the key's
+    machine words), the oldest forgotten first while all kept count more than MAX_MEMO_ELEMENTS."""
+    global _memo_elements
+    if weight > MAX_MEMO_ELEMENTS:
+        return
+    _memo_elements += weight
+    _SUMS_OF_BITS[bits] = (out, weight)
+    while _memo_elements > MAX_MEMO_ELEMENTS:
+        _memo_elements -= _SUMS_OF_BITS.pop(next(iter(_SUMS_OF_BITS)))[1]
 
 
 _BIT_VALUES = bytes.maketrans(b"01", b"\0\1")   # (a binary digit's character -> its value)
@@ -331,7 +342,11 @@ def _has_sum(bits: int, x) -> bool:
 
 # The memo holds answers of a pure function (the same input always gives the same output), so
 # sharing it between rulesets, games and states cannot change a result.
-_SUMS_OF_BITS: dict = {}    # reachable-sums bitset -> the sorted totals
+# It is bounded by the elements it holds, not by its entries: a ruleset's totals may each be
+# tens of thousands long (up to MAX_SUM), and 4,096 of them grew a process to 2 GB.
+MAX_MEMO_ELEMENTS = 1_000_000   # totals (and the keys' machine words) the memo keeps, all games together
+_SUMS_OF_BITS: dict = {}    # reachable-sums bitset -> (the sorted totals, the elements they count)
+_memo_elements = 0          # what the entries of _SUMS_OF_BITS count together
 
 
 def _groups(items, key):
