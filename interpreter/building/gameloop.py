@@ -3,6 +3,7 @@ that asks its step's next question itself (``asks_again``): the loop's next iter
 building/flowgen.py puts both in the ruleset's module beside the steps' functions."""
 from __future__ import annotations
 
+from ..expr.limits import STEP_WORK_UNIT
 from ..expr.names import item_read, state_add, state_read, state_write
 
 
@@ -38,6 +39,20 @@ def advance_source(rules, g, plain: bool = False) -> str:
     the reference, every branch kept, the constants read from ``S.rules.loop`` and each
     trigger's condition called by its function."""
     return "\n".join(["def advance(S, changed=True):", *loop_lines(rules, g, plain)])
+
+
+def checks_charge(rules) -> int:
+    """What every step counts against the budget, beyond its own charge, for the checks the game
+    loop may ask after it: the worst-case operations of the end conditions and ``when:``
+    triggers' conditions (a per-player one's for each seat of the largest game) over 100, none
+    where they cost less. A game asks them after a step that may have changed what they read,
+    and after a decision's answer (a question a step asked): no oftener than twice a step, and
+    a step of the game's own is counted wherever it runs, in its own trip or at once in its
+    parent's. Counted by the step rather than where a check is asked, so the generated module,
+    which skips a check where it knows nothing it reads changed, counts what the reference counts."""
+    work = sum(check.work for check in rules.end_checks) + sum(
+        cond.work * (rules.max_players if per else 1) for _, cond, _, per, _ in rules.triggers.when)
+    return work // STEP_WORK_UNIT
 
 
 def check_lines(rules, g, pad: str, ended: list, plain: bool = False, failed: tuple = ()) -> list:
