@@ -414,9 +414,9 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         r.max_steps = self.max_steps
         self.weigh_steps(self.step_list, r.max_steps)   # (a step too costly for the budget: refused, or a warning)
-        checked = checks_charge(r)   # (what the checks the loop may ask after a step cost: gameloop.py)
+        checked = checks_charge(r)   # (what the checks the loop may ask after a step cost: gameloop.py, not a sequence's nor an effect list's)
         for step in self.step_list:
-            step.charge += 0 if isinstance(step, Sequence) else checked
+            step.charge += 0 if isinstance(step, (Sequence, Effects)) else checked
         r.auto_forced = bool(d.get("auto_forced", False))
         r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)

@@ -42,14 +42,16 @@ def advance_source(rules, g, plain: bool = False) -> str:
 
 
 def checks_charge(rules) -> int:
-    """What every step counts against the budget, beyond its own charge, for the checks the game
-    loop may ask after it: the worst-case operations of the end conditions and ``when:``
-    triggers' conditions (a per-player one's for each seat of the largest game) over 100, none
-    where they cost less. A game asks them after a step that may have changed what they read,
-    and after a decision's answer (a question a step asked): no oftener than twice a step, and
-    a step of the game's own is counted wherever it runs, in its own trip or at once in its
-    parent's. Counted by the step rather than where a check is asked, so the generated module,
-    which skips a check where it knows nothing it reads changed, counts what the reference counts."""
+    """What every step but a sequence or an effect list counts against the budget, beyond its own
+    charge, for the checks the game loop may ask after it (builder.py adds it to their charge):
+    the worst-case operations of the end conditions and ``when:`` triggers' conditions (a
+    per-player one's for each seat of the largest game) over 100, none where they cost less. The
+    loop asks them after a trip that may have changed what they read and after a decision's
+    answer; a trip runs such a step (counted wherever it runs, in its own trip or at once in
+    its parent's), or resumes a sequence after one of them ended, or runs the effect list that
+    one started: a few checks at most for each step counted. Counted by the step rather than
+    where a check is asked, so that the generated module, which skips a check where it knows
+    nothing it reads changed, counts what the plain reference counts."""
     work = sum(check.work for check in rules.end_checks) + sum(
         cond.work * (rules.max_players if per else 1) for _, cond, _, per, _ in rules.triggers.when)
     return work // STEP_WORK_UNIT
