@@ -481,7 +481,7 @@ def test_a_costly_check_is_counted_each_time_it_is_asked(tmp_path, kind):
     assert got == played(rules, 0, 3) and got[2] is None
     assert times >= 30 and got[1] >= times * cost
     assert played(cheap, 0, 3)[1] < 1000 < times * cost   # (nothing counted for a cheap one)
-    stopped = set()
+    stopped, lines = set(), set()
     for budget in range(2000, 27001, 500):
         (tmp_path / str(budget)).mkdir()
         rules = load_text(tmp_path / str(budget), checked_game(kind, budget))
@@ -489,7 +489,11 @@ def test_a_costly_check_is_counted_each_time_it_is_asked(tmp_path, kind):
         assert got == played(rules, 1, 3), budget
         assert got[2] == "BudgetExceeded" and got[1] >= times * cost, budget
         stopped.add(got[0])
+        lines.add(int(got[3].split(":")[1]))
     assert len(stopped) > 5   # (at several decisions of the game)
+    if kind == "on_enter":   # (stopped at the if: where it passed the budget)
+        text = checked_game(kind, 0).splitlines()
+        assert text.index(f'    if: "{CHECKED}"') + 1 in lines
 
 
 def test_cheap_checks_add_nothing_to_the_generated_code():

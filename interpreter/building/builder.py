@@ -197,7 +197,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
-            fn.source, fn.type, fn.distinct, fn.tree, fn.access = "None", ANY, False, None, NOTHING
+            fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
         finally:
             self.compiler.bound = outer
         return fn
