@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """What each step of the bundled rulesets counts against the step budget beyond one a run (its
-``charge``: its own expressions' worst-case operations over 100, docs/reference.md "Limits").
+``charge``: its own expressions' worst-case operations over 100, and, but on a sequence or an
+effect list, those of the end conditions and when: triggers' conditions asked after it where
+they cost more than 100 together: building/gameloop.py checks_charge; docs/reference.md "Limits").
 
     python benchmarks/step_charges.py [--all] [--json FILE] [--against FILE] [--games N]
 

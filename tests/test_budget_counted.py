@@ -12,6 +12,7 @@ counts its charge there, as the reference's sequence counts it (building/trips.p
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,18 +118,20 @@ def test_every_budget_stops_where_the_reference_stops(tmp_path, parent, change, 
 def test_an_attempt_stops_where_the_reference_stops(tmp_path):
     """Mister Diamond's attempt (charged 347 for its chances) runs its outcome's steps at once, and
     its target is asked at once by the ``until`` around it (both counted ahead of the trip running
-    them: FlowSource.ahead): every budget from 348 to 460 steps stops the game at the same
-    decision, step count and error as the reference, the first within the attempt's trip."""
+    them: FlowSource.ahead): every budget from 450 to 562 steps stops the game at the same
+    decision, step count and error as the reference, the first within the attempt's trip (every
+    step but a sequence or an effect list counts 17 more for the end condition: building/gameloop.py
+    checks_charge)."""
     text = (Path(__file__).parent.parent / "rulesets" / "mister_diamond.yaml").read_text()
     stopped = set()
-    for budget in range(348, 461):
+    for budget in range(450, 563):
         (tmp_path / str(budget)).mkdir()
         rules = load_text(tmp_path / str(budget), text + f"\nlimits: {{steps: {budget}}}\n")
         got = played(rules, 0, 3)
         assert got == played(reference(rules), 0, 3), budget
         stopped.add(got[:3])
-    # (its outcome's choose, charged 1, run at once, counts it: 429 and 430 before it did)
-    assert {(0, 430, "BudgetExceeded"), (1, 431, "BudgetExceeded")} <= {s[:3] for s in stopped}
+    # (its outcome's choose, run at once, counts its charge: the second decision asked at 515)
+    assert {(0, 495, "BudgetExceeded"), (0, 515, "BudgetExceeded"), (1, 516, "BudgetExceeded")} <= {s[:3] for s in stopped}
 
 
 UNCHANGED = """flow:
@@ -409,3 +412,100 @@ def test_the_steps_a_parent_runs_at_once_stop_where_the_reference_stops(tmp_path
             assert stand(rules, seed) == stand(ref, seed), (budget, seed)
             stopped.add(got[2])
     assert "BudgetExceeded" in stopped
+
+
+# ---------------------------------------------------------------------- the checks asked after a step
+# a condition never true whose nested filter over the 81 chips may cost some 20,000 operations
+# (a charge of some 200 units); the flow changes what it reads at every step
+CHECKED = "count(pool as a where count(pool as b where a.n < b.m) > x) == 12345 + x"
+CHECKS = {"end_when": 'end_when: ["{cond}"]',
+          "when": "triggers:\n  t:\n    when: \"{cond}\"\n    per_player: true\n    do: [{{set: {{z: \"z + 1\"}}}}]",
+          "on_enter": "triggers:\n  t:\n    on_enter: mine\n    if: \"{cond}\"\n    do: [{{set: {{z: \"z + 1\"}}}}]"}
+CHECKED_FLOW = """flow:
+  - turns:
+      rounds: 30
+      steps:
+        - choose: {{options: "[1, 2, 3]", as: y, prompt: first}}
+        - set: {{x: "x + y"}}
+        - move: {{from: pool, to: mine, count: 2}}
+{check}
+limits: {{steps: {budget}}}
+scoring:
+  categories: {{chips: "count(mine)"}}
+"""
+
+
+def checked_game(kind: str, budget: int, cond: str = CHECKED) -> str:
+    """A game of 30 rounds for 2 or 3 seats asking ``cond`` as ``kind`` says (CHECKS), its budget ``budget``."""
+    return chips_game(CHECKED_FLOW.format(check=CHECKS[kind].format(cond=cond), budget=budget),
+                      game="checked", players=(2, 3), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+def asked(rules, seed: int, cond) -> tuple:
+    """``played`` (random decisions), and how many times ``cond`` (a compiled condition) ran."""
+    calls = [0]
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is cond.__code__:
+            calls[0] += 1
+    sys.setprofile(profile)
+    try:
+        got = played(rules, seed, 3)
+    finally:
+        sys.setprofile(None)
+    return got, calls[0]
+
+
+def condition(rules, kind: str):
+    """The compiled condition a ``checked_game`` of ``kind`` asks."""
+    if kind == "end_when":
+        return rules.end_checks[0]
+    return rules.triggers.when[0][1] if kind == "when" else rules.triggers.enter["mine"][0][1]
+
+
+@pytest.mark.parametrize("kind", sorted(CHECKS))
+def test_a_costly_check_is_counted_each_time_it_is_asked(tmp_path, kind):
+    """An end condition, a when: trigger's condition (per player: for each seat) and an enter
+    trigger's if:, each costing some 200 units: a whole game counts each time the reference asks
+    it (the generated module asks it no oftener), the same steps as the reference; every budget
+    (every 500th from 2,000 to 27,000 steps) stops the game at the same decision, count, error and
+    state in both, having counted each time it asked the condition. The same game with a cheap
+    condition counts none of it."""
+    rules = load_text(tmp_path, checked_game(kind, 10 ** 6))
+    cost = condition(rules, kind).work // 100
+    assert cost > 150
+    (tmp_path / "cheap").mkdir()
+    cheap = load_text(tmp_path / "cheap", checked_game(kind, 10 ** 6, "x == 12345"))
+    ref = reference(rules)
+    got, times = asked(ref, 0, condition(rules, kind))
+    assert got == played(rules, 0, 3) and got[2] is None
+    assert times >= 30 and got[1] >= times * cost
+    assert played(cheap, 0, 3)[1] < 1000 < times * cost   # (nothing counted for a cheap one)
+    stopped, lines = set(), set()
+    for budget in range(2000, 27001, 500):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), checked_game(kind, budget))
+        got, times = asked(reference(rules), 1, condition(rules, kind))
+        assert got == played(rules, 1, 3), budget
+        assert got[2] == "BudgetExceeded" and got[1] >= times * cost, budget
+        stopped.add(got[0])
+        lines.add(int(got[3].split(":")[1]))
+    assert len(stopped) > 5   # (at several decisions of the game)
+    if kind == "on_enter":   # (stopped at the if: where it passed the budget)
+        text = checked_game(kind, 0).splitlines()
+        assert text.index(f'    if: "{CHECKED}"') + 1 in lines
+
+
+def test_cheap_checks_add_nothing_to_the_generated_code():
+    """The bundled games' end conditions and when: triggers cost less than 100 operations but
+    Mister Diamond's (the sum over its seats' won tiles: 17 units on each step but a sequence or an
+    effect list), and no enter trigger's
+    condition is asked at entry: no step counts more for them, and no line counts nothing."""
+    from interpreter.building.gameloop import checks_charge
+    root = Path(__file__).parent.parent / "rulesets"
+    for path in sorted(root.glob("*.yaml")):
+        rules = interpreter.load(str(path))
+        assert checks_charge(rules) == (17 if path.stem == "mister_diamond" else 0), path.stem
+        assert "S.steps += 0\n" not in rules.module_source
+        assert all(table is not None or cond is None or cond.work < 100
+                   for hooks in rules.triggers.enter.values() for _, cond, _, table in hooks)

@@ -44,6 +44,7 @@ from .emitter import Emitter
 from .elements import Elements
 from .declared import parameter
 from .flowmodule import compile_flow
+from .gameloop import checks_charge
 from .requirements import requirements
 from .rulelines import by_rule
 from .seats import Seats
@@ -188,14 +189,15 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             fn.source, fn.type, fn.distinct, fn.access = c.source, c.type, c.distinct, c.access
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
-            self.weigh(self.compiler.spent - spent, path)
+            fn.work = self.compiler.spent - spent   # its worst-case operations (a check's charge: building/gameloop.py)
+            self.weigh(fn.work, path)
             by_rule(fn, fn.loc)
             if by_name:
                 fn.params = tuple(locals or ())
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
-            fn.source, fn.type, fn.distinct, fn.tree, fn.access = "None", ANY, False, None, NOTHING
+            fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
         finally:
             self.compiler.bound = outer
         return fn
@@ -412,6 +414,9 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         r.max_steps = self.max_steps
         self.weigh_steps(self.step_list, r.max_steps)   # (a step too costly for the budget: refused, or a warning)
+        checked = checks_charge(r)   # (what the checks the loop may ask after a step cost: gameloop.py, not a sequence's nor an effect list's)
+        for step in self.step_list:
+            step.charge += 0 if isinstance(step, (Sequence, Effects)) else checked
         r.auto_forced = bool(d.get("auto_forced", False))
         r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)

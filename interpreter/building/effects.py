@@ -161,13 +161,13 @@ class EffectCompiler(DeclaredEffects, Targets):
         branch), may touch anything, calls a declared effect that may (``ends``, each compiled
         before its callers), or fills a zone whose enter triggers may or are not all compiled
         yet (a declared effect's or a trigger's own code, compiled first). ``what="counts"``:
-        whether the code it runs elsewhere (those effects, those triggers) may count against the budget."""
+        whether the code it runs elsewhere (those effects, those triggers, their costly
+        conditions) may count against the budget."""
         if what == "ends" and access.ends or access.opaque:
             return True
         ns, triggers = self.ctx.names.namespace, self.ctx.triggers
         return any(getattr(ns.get(f"E_{name}"), what, True) for name in access.calls) or any(
-            zone not in triggers.live or any(fn is not None and getattr(fn, what, True) for _, _, fn, _ in
-                                             triggers.enter.get(zone, ())) for zone in access.zones_entered)
+            zone not in triggers.live or triggers.hooks_may(zone, what) for zone in access.zones_entered)
 
     @property
     def access(self) -> Recorder:   # where an effect kind notes what its lines touch (expr/access.py)

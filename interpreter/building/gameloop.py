@@ -3,6 +3,7 @@ that asks its step's next question itself (``asks_again``): the loop's next iter
 building/flowgen.py puts both in the ruleset's module beside the steps' functions."""
 from __future__ import annotations
 
+from ..expr.limits import STEP_WORK_UNIT
 from ..expr.names import item_read, state_add, state_read, state_write
 
 
@@ -38,6 +39,22 @@ def advance_source(rules, g, plain: bool = False) -> str:
     the reference, every branch kept, the constants read from ``S.rules.loop`` and each
     trigger's condition called by its function."""
     return "\n".join(["def advance(S, changed=True):", *loop_lines(rules, g, plain)])
+
+
+def checks_charge(rules) -> int:
+    """What every step but a sequence or an effect list counts against the budget, beyond its own
+    charge, for the checks the game loop may ask after it (builder.py adds it to their charge):
+    the worst-case operations of the end conditions and ``when:`` triggers' conditions (a
+    per-player one's for each seat of the largest game) over 100, none where they cost less. The
+    loop asks them after a trip that may have changed what they read and after a decision's
+    answer; a trip runs such a step (counted wherever it runs, in its own trip or at once in
+    its parent's), or resumes a sequence after one of them ended, or runs the effect list that
+    one started: a few checks at most for each step counted. Counted by the step rather than
+    where a check is asked, so that the generated module, which skips a check where it knows
+    nothing it reads changed, counts what the plain reference counts."""
+    work = sum(check.work for check in rules.end_checks) + sum(
+        cond.work * (rules.max_players if per else 1) for _, cond, _, per, _ in rules.triggers.when)
+    return work // STEP_WORK_UNIT
 
 
 def check_lines(rules, g, pad: str, ended: list, plain: bool = False, failed: tuple = ()) -> list:

@@ -214,7 +214,9 @@ LIMITS_KEYS: tuple[Key, ...] = (
     Key("steps", "integer 1..10,000,000",
         "The step budget of one game. Every step run counts one, and so does every pass of a for_each effect and every turn a turns step skips. "
         "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "
-        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles (docs/security.md).",
+        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles. The end conditions and "
+        "when: triggers' conditions (a per-player one for each seat) count their cost the same way on every step run (but a sequence or an effect list), "
+        "and an on_enter trigger's if: its own each time it is asked (docs/security.md).",
         default=500_000, json={"type": "integer", "minimum": 1, "maximum": MAX_STEP_BUDGET}),)
 
 VIEW_KEYS: tuple[Key, ...] = (

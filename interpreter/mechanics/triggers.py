@@ -19,7 +19,9 @@ than MAX_CHAIN is a runtime error.
 """
 from __future__ import annotations
 
+from ..engine.loop import over_budget
 from ..errors import raised_in, tag_origin
+from ..expr.limits import STEP_WORK_UNIT
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD
 from ..expr.names import state_read, table_ref, var_ref, var_write
@@ -172,7 +174,9 @@ class Triggers:
         fired on the rising edge (it holds now and did not: False, or never checked), in the
         declared order. A game's condition is written in where its record allows; ``plain``
         (the reference loop): each called by its function. The names they use: ``_T`` these
-        triggers, F<n> their functions; and locals ``h``, ``now``, ``before``, ``p``."""
+        triggers, F<n> their functions; and locals ``h``, ``now``, ``before``, ``p``. (What the
+        conditions cost is counted by the trips after which the loop asks them: building/gameloop.py
+        ``checks_charge``.)"""
         g.bind({"_T": self})
         lines: list[str] = []
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
@@ -203,6 +207,14 @@ class Triggers:
                       f"    {var_write(key, 'False')}"]
         return [pad + line for line in lines]
 
+    def hooks_may(self, zone: str, what: str) -> bool:
+        """Whether a card entering ``zone`` may run code that ``what`` (an effect function's
+        attribute: ``ends`` the game, ``counts`` against the budget), its hooks' effects
+        unknown counted as may; a costly condition asked at entry (``_charged``) counts."""
+        return any(fn is not None and (getattr(fn, what, True) or what == "counts" and table is None
+                                       and cond is not None and cond.work >= STEP_WORK_UNIT)
+                   for _, cond, fn, table in self.enter.get(zone, ()))
+
     def _chain(self, S):
         self.depth += 1
         if self.depth > MAX_CHAIN:
@@ -224,9 +236,21 @@ def _inline(g, cond) -> str | None:
 
 
 def _run_hooks(S, who, hooks, cards) -> None:
-    """Each of ``hooks`` whose condition holds, for each card that entered (``card`` its local)."""
+    """Each of ``hooks`` whose condition holds, for each card that entered (``card`` its local);
+    a condition asked that may cost more than 100 operations counted against the step budget
+    first, as a step's expressions are (``_charged``)."""
     for card in cards:   # a list made for this call by the move (hooks cannot change it)
         L = {"card": card}
         for _, cond, fn, table in hooks:
-            if fn is not None and (table[card] if table is not None else cond is None or cond(S, who, L)):
+            if fn is not None and (table[card] if table is not None else cond is None or (
+                    cond.work < STEP_WORK_UNIT or _charged(S, cond)) and cond(S, who, L)):
                 fn(S, who, L)
+
+
+def _charged(S, cond) -> bool:
+    """Count an enter trigger's costly ``if:`` against the step budget (its worst-case operations
+    over 100), the game stopped at the condition past it; True."""
+    S.steps += cond.work // STEP_WORK_UNIT
+    if S.steps > S.rules.max_steps:
+        over_budget(S, S.rules.triggers.origins[id(cond)][1])
+    return True
