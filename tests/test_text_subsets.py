@@ -210,3 +210,23 @@ flow:
     S = load_text(tmp_path, game.replace("'a+b', 'a', 'b'", "'none', 'a', t").replace("vars:\n", "vars:\n  t: str\n"),
                   "none.yaml").new_game(2, seed=1)   # (t not set: none)
     assert S.legal_actions() == ["[]", "none", "a", "none+a", "none+none", "a+none", "none+a+none"]
+
+
+def test_a_cards_text_is_as_long_as_the_longest_label(tmp_path):
+    # text(card) writes its label, whose length is known at load: comparing two inside a filter
+    # over another is weighed by that (a few characters), not as a variable's text (100,000),
+    # which refused it as past MAX_COST
+    rules = load_text(tmp_path, tiny_ruleset("""
+  hand: {owner: player, visible: owner}
+vars:
+  n: {type: int, start: 0}
+flow:
+  - deal: {from: deck, to: hand, count: 3}
+  - set: {n: "count(hand[0] as a where count(hand[0] as b where text(a) < text(b)) > 0)"}
+  - set: {n: "n + count(hand[0] where 'A' in text(it))"}
+scoring: {categories: {p: n}}
+""", game="labels"))
+    assert max(s.charge for s in rules.steps) < 1_000
+    S = rules.new_game(2, seed=1)
+    hand = [rules.card_labels[c] for c in S.z["hand"][0]]
+    assert S.is_terminal() and S.v["n"] == len(hand) - 1 + sum("A" in h for h in hand)

@@ -346,6 +346,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             self.names.namespace["A_" + attr] = values
             self.names.namespace["I_" + attr] = indexes[attr]
         self.names.attrs = dict(cards.attr_types)
+        self.names.attr_chars[" label"] = max(map(len, cards.labels), default=0)   # (text() of a card: texts.py)
         self.names.max_list = max(len(cards), r.max_players, 1)
         # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
         # a longer value given to a game is refused (Ruleset.resolve_params)

@@ -82,7 +82,9 @@ def written(c: Any, n: Any, arg: Any, typ: str) -> None:
         charsed(c, n, chars(c, arg))
         return
     c.add_cost(FRACTION_WORK if typ in (NUM, ANY) else WRITE_WORK, n, "text() writes a value")
-    if typ != CARD:   # (a card: its label, as long as a variable's text may be)
+    if typ == CARD:   # (a card: its label, as long as the longest the game's cards have)
+        charsed(c, n, c.names.attr_chars.get(" label", MAX_STORED))
+    else:
         charsed(c, n, WIDEST_NUMBER if typ in (NUM, ANY) else WIDEST)
 
 
