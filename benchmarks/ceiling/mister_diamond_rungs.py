@@ -485,12 +485,12 @@ class Rung3(Rung2):
         options = self.vw[0]
         if done or not options:
             #+ self.stack.pop()  # [+frames]
-            #+ self.steps += 1  # [+trips]
+            #+ self.steps += 18  # [+trips]
             #+ if self.steps > 500000: self.over_budget()  # [+trips]
             return self._end_turn()
         #+ self.stack.extend(([17, 1, self.v_turn_player, None], (1,)))  # [+frames]
-        #+ if self.steps > 499652: pass  # [+trips]
-        #+ self.steps += 1  # [+trips]
+        #+ if self.steps > 499635: pass  # [+trips]
+        #+ self.steps += 18  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self.pc = TAKE
         self.dec = (self.v_turn_player, tuple(options))
@@ -533,8 +533,8 @@ class Rung3(Rung2):
         acc = 0.0
         if p0 > 0 and u < (acc := acc + p0):
             #+ self.stack.pop()  # [+frames]
-            #+ if self.steps > 499652: pass  # [+trips]
-            #+ self.steps += 1  # [+trips]
+            #+ if self.steps > 499635: pass  # [+trips]
+            #+ self.steps += 18  # [+trips]
             self.v_result = "touch"
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": "touch"})
@@ -543,8 +543,8 @@ class Rung3(Rung2):
                 self.ev.append({"ev": "set", "var": "turn_over", "value": True})
         elif p1 > 0 and u < (acc := acc + p1):
             #+ self.stack[-1] = [6, 0]  # [+frames]
-            #+ if self.steps > 499652: pass  # [+trips]
-            #+ self.steps += 1  # [+trips]
+            #+ if self.steps > 499635: pass  # [+trips]
+            #+ self.steps += 18  # [+trips]
             self.v_result = "fake"
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": "fake"})
@@ -555,8 +555,8 @@ class Rung3(Rung2):
             #+ self.stack.pop()  # [+frames]
         elif p2 > 0 and u < (acc := acc + p2):
             #+ self.stack[-1] = [15, 0]  # [+frames]
-            #+ if self.steps > 499652: pass  # [+trips]
-            #+ self.steps += 1  # [+trips]
+            #+ if self.steps > 499635: pass  # [+trips]
+            #+ self.steps += 18  # [+trips]
             self.v_result = "clean"
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": "clean"})
@@ -566,7 +566,7 @@ class Rung3(Rung2):
             self.v_result = None
             if self.ev is not None:  # [ev]
                 self.ev.append({"ev": "attempt", "outcome": None})
-        #+ self.steps += 348  # [+trips]
+        #+ self.steps += 365  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self._attempt()
 
@@ -608,7 +608,7 @@ class Rung3(Rung2):
         if not options:
             return self._completed()
         #+ self.stack.append([9, self.v_turn_player])  # [+frames]
-        #+ self.steps += 348  # [+trips]
+        #+ self.steps += 365  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self.pc = PLACE
         self.dec = (self.v_turn_player, tuple(options))
@@ -639,8 +639,8 @@ class Rung3(Rung2):
         if self.ev is not None:  # [ev]
             self.ev.append({"ev": "set", "var": "victim", "value": None})
         #+ self.stack[-1][1] = 6  # [+frames]
-        #+ if self.steps > 499999: pass  # [+trips]
-        #+ self.steps += 9  # [+trips]
+        #+ if self.steps > 499982: pass  # [+trips]
+        #+ self.steps += 26  # [+trips]
         try:  # [try]
             won, tile = self.z_won, self.v_tile
             victims = [q for q in range(self.n) if q != me and any(not STEAL[t] for t in won[q])] \
@@ -652,7 +652,7 @@ class Rung3(Rung2):
             self.pc = STEAL_FROM
             self.dec = (me, tuple(victims))
             return
-        #+ self.steps += 1  # [+trips]
+        #+ self.steps += 18  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self._pick()
 
@@ -700,7 +700,7 @@ class Rung3(Rung2):
 
     def _flip(self):
         """if tile in won: a tile from the deck replaces it; the last tile flipped ends the game."""
-        #+ self.steps += 1  # [+trips]
+        #+ self.steps += 18  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         try:  # [try]
             won = self.v_tile in self.z_won[self.v_turn_player]
@@ -713,7 +713,7 @@ class Rung3(Rung2):
                 self.over = True
                 return
         #+ self.stack.pop()  # [+frames]
-        #+ self.steps += 1  # [+trips]
+        #+ self.steps += 18  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         self._attempt()
 
