@@ -5,27 +5,12 @@ own, which nothing in the steps writes). Rolled or told by the table; in the mod
 plain reference."""
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from fuzzing.lockstep import reference
-from helpers import load_text, three_seats
+from helpers import load_text
+from test_branch_as import BASE, error, text   # (the same game and flow: a branch's as: is actor:'s model)
 from interpreter.errors import RulesetError
-
-BASE = three_seats()   # (helpers.py: a sorted hand each, a pile, points, a pot, x and y)
-
-
-def text(steps: str, extra: str = "") -> str:
-    """``steps`` in seat 0's turn only (me = 0 where they stand), after a deal of 3 cards each."""
-    return (BASE + extra + "flow:\n  - deal: {from: deck, to: hand, count: 3}\n"
-            + "  - turns:\n      skip: \"me != 0\"\n      steps:\n" + textwrap.indent(textwrap.dedent(steps), "        "))
-
-
-def error(tmp_path, steps: str, extra: str = "") -> str:
-    with pytest.raises(RulesetError) as e:
-        load_text(tmp_path, text(steps, extra))
-    return str(e.value)
 
 
 THROW = """
