@@ -174,15 +174,15 @@ def test_a_pick_finds_where_the_card_goes_before_it_moves_and_logs_it(tmp_path):
 
 
 def test_a_pass_logs_the_seat_its_cards_went_to(tmp_path):
-    # the receiver is read once, after the card leaves the giver's hand: the same seat is told
-    # and dealt to
+    # the receiver is read once a giver, before its card leaves its hand (two held: me): the same
+    # seat is told and dealt to
     rules = game(tmp_path, "pass")
     S = rules.new_game(2, seed=0, record=True, knowledge=True)
     while not S.is_terminal():
         S.apply_index(0)
     passed = [(ev["who"], ev["for"]) for ev in S.ev if ev["ev"] == "pass"]
     received = [(ev["from_seat"], ev["to_owner"]) for ev in S.ev if ev["ev"] == "receive"]
-    assert passed == received == [(0, 1), (1, 0)] and [len(h) for h in S.z["hand"]] == [2, 2]
+    assert passed == received == [(0, 0), (1, 1)] and [len(h) for h in S.z["hand"]] == [2, 2]
 
 
 def test_counter_effects_log_the_counter_they_changed(tmp_path):

@@ -28,7 +28,8 @@ GIVER, PICKED, PENDING, GIVERS, COUNT = 1, 2, 3, 4, 5
 
 @step_kind("pass", "every player picks COUNT cards from a zone; all are delivered together to a target player",
            keys=(Key("from", "zone", "a zone owned by each player: where the cards are given from", required=True),
-          Key("to", "expression: player", "who receives a giver's cards (me = the giver)", required=True),
+          Key("to", "expression: player", "who receives a giver's cards (me = the giver; read once a giver, "
+              "before its first card leaves)", required=True),
           Key("count", "expression: int", "cards each player gives (read once, me: as where the step stands)",
               required=True),
           Key("into", "zone", "the receiver's zone they land in", default="from"),
@@ -124,11 +125,16 @@ class Pass(Step):
         # only the delivery left to the run that flowgen's end of the resolve calls
         again = self._next_card(g, "ASKED", True) if self.asks_again and g.runs_on else []
         held = f"({own_call(zone)} if {state_read('sh')} else {zone_ref(zone)})[{owner}]"
+        # the receiver is read once a giver, before its first card leaves its zone (the seat its
+        # first card went to, the last put aside, after that): where the write goes is found first
         return "\n".join([
             f"def Q{self.index}(S, frame, card):",
             f"    giver = {item_read(f'frame[{GIVERS}]', f'frame[{GIVER}]')}",
+            f"    if frame[{PICKED}]:",
+            f"        to = frame[{PENDING}][-1][1]",
+            "    else:",
+            *g.assign(self.to, "to", "giver", "        "),   # (a checked seat: mechanics/base.py)
             f"    {list_take(held, 'card')}   # (copy on write)",
-            *g.assign(self.to, "to", "giver", "    "),   # (a checked seat: mechanics/base.py)
             f"    frame[{PENDING}] = frame[{PENDING}] + [[giver, to, card]]   # replace, never mutate (cheap clones)",
             f"    frame[{PICKED}] += 1",
             f"    if {state_read('ev')} is not None:",
@@ -140,8 +146,9 @@ class Pass(Step):
         return V.card_labels(V.zone_cards(self.zone))
 
     def asked(self, S, frame):
-        giver = frame[GIVERS][frame[GIVER]]
-        return {"count": frame[COUNT] - frame[PICKED], "of": frame[COUNT], "to": self.to(S, giver, None)}
+        giver = frame[GIVERS][frame[GIVER]]   # (its receiver as the resolve reads it: once a giver)
+        to = frame[PENDING][-1][1] if frame[PICKED] else self.to(S, giver, None)
+        return {"count": frame[COUNT] - frame[PICKED], "of": frame[COUNT], "to": to}
 
     def hidden_cards(self, S, frame, player):
         """The cards others have put aside and not yet passed: only their givers know them."""
