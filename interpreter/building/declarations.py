@@ -8,8 +8,8 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, declared_type, mixed, plain_value, quoted_number, read_entry,
-                             settled, type_of_value, values_over, variant_counts)
+from ..engine.params import (by_players, check_param, declared_type, misfit, mixed, plain_value, quoted_number,
+                             read_entry, settled, shape_of, type_of_value, values_over, variant_counts)
 from ..expr.names import LANGUAGE_NAMES
 from ..expr.types import ANY, is_map, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
@@ -79,14 +79,20 @@ class Declarations:
                         plain_value(name, v)
                 except UsageError as e:
                     self.error(e.message, ("params", name), "type")
+                else:   # its lists' elements of one type, as a declared list's (_declared), and its values
+                    if self._uniform(name, value, vals):
+                        self._one_type(name, value, vals)
             if declared is not None:
                 self._declared(name, value, vals)
             else:
                 self.names.params[name] = settled(unify([type_of_value(v) for v in vals]))
+                if isinstance(value, dict):
+                    self._within(name, value, vals)
             if is_map(self.names.params[name]):   # keys(params.NAME): each map's in the order written (the
                 self.names.param_keys[name] = tuple(dict.fromkeys(tuple(v) for v in vals))   # game's, not JSON's)
             if isinstance(value, dict):
                 self._param_bounds(name, value, vals)
+                self._choices(name, value, vals)
             span = param_span(value, vals)
             if span is not None:
                 self.names.param_spans[name] = span
@@ -106,9 +112,7 @@ class Declarations:
             return
         for v in vals:   # the defaults must fit their own declaration
             at = _written_at(name, spec, v)
-            found = mixed(name, v) if spec["type"] == "list" else None
-            if found is not None:
-                self.error(found[1], (*at, *found[0]), "type", "a list's elements are of one type")
+            if spec["type"] == "list" and not self._uniform(name, spec, [v]):
                 self.names.params[name] = ANY
                 return
             try:
@@ -116,6 +120,40 @@ class Declarations:
             except UsageError as e:
                 self.error(e.message, at, "type", quoted_number(v, typ))
                 self.names.params[name] = ANY
+                return
+
+    def _uniform(self, name, spec, vals: list) -> bool:
+        """Whether each list in the values (``vals``) of parameter ``name`` has elements of one type
+        at every depth (engine/params.py ``mixed``); else an error at the first element that does
+        not fit those before it, in the value written (its ``by_players:`` entry, ``default:``...)."""
+        for v in vals:
+            found = mixed(name, v)
+            if found is not None:
+                self.error(found[1], (*_written_at(name, spec, v), *found[0]), "type", "a list's elements are of one type")
+                return False
+        return True
+
+    def _one_type(self, name, spec, vals: list) -> None:
+        """An undeclared parameter's values for each player count (``vals``) of one type, the type
+        its expressions read (``mixed``'s rule: 1 and 2.5 are numbers); else an error at the first
+        that does not fit those before it."""
+        i = misfit(vals)
+        if i is not None:
+            self.error(f"parameter '{name}' is {shape_of(vals[:i])} for other player counts, got {vals[i]!r}",
+                       _written_at(name, spec, vals[i]), "type", "a parameter has one type in every game")
+
+    def _within(self, name, spec: dict, vals: list) -> None:
+        """An undeclared parameter's values (no ``type:``) within its ``min:`` and ``max:`` (where
+        they and its values are numbers: else _param_bounds says why) and among its ``choices:``,
+        as a declared one's are (_declared): an error at the first value that is not."""
+        numbers = all(_is_number(v) for v in vals)
+        rest = {k: spec[k] for k in ("min", "max", "choices") if k in spec and (
+            isinstance(spec[k], list) if k == "choices" else numbers and _is_number(spec[k]))}
+        for v in vals if rest else ():
+            try:
+                check_param(name, v, rest, v, self.names.params[name], read=False)
+            except UsageError as e:
+                self.error(e.message, _written_at(name, spec, v), "type")
                 return
 
     def _bare_value(self, name, spec: dict, counts: list) -> dict:
@@ -219,6 +257,28 @@ class Declarations:
             elif not all(_is_number(v) for v in values if v is not None):
                 self.error(f"{bound}: bounds a number parameter, and '{name}' is not a number",
                            ("params", name, bound), "type", "remove the bound, or use choices: for a list of values")
+
+    def _choices(self, name, spec: dict, vals: list) -> None:
+        """Each of ``choices:`` a value the parameter may take: of its type (declared, else its
+        values'), its lists' elements of one type, within its ``min:`` and ``max:``; an error at
+        the first that is not (a bound that is no number, or of no number parameter: _param_bounds)."""
+        choices, typ = spec.get("choices"), self.names.params[name]
+        numbers = all(_is_number(v) for v in vals if v is not None)
+        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and _is_number(v)}
+        for i, choice in enumerate(choices if isinstance(choices, list) else ()):
+            try:
+                plain_value(name, choice)
+                found = mixed(name, choice)
+                if found is not None:
+                    self.error(found[1], ("params", name, "choices", i, *found[0]), "type",
+                               "a list's elements are of one type")
+                    return
+                check_param(name, choice, rest, choice, typ, read=False)
+            except UsageError as e:
+                self.error(f"choices: {e.message}", ("params", name, "choices", i), "type",
+                           quoted_number(choice, typ) or "each choice is a value the parameter may take: of its type, "
+                                                          "within its min: and max:")
+                return
 
     def declare_zones(self, zones, r):
         for name, decl in zones.items():
@@ -392,6 +452,8 @@ class Declarations:
 def _written_at(name: str, spec: dict, value) -> tuple:
     """Where a value of a parameter's declaration (one ``values_over`` gives) is written: its
     ``by_players:`` entry, its ``default:`` or ``value:`` (the declaration, were it none)."""
+    if not isinstance(spec, dict):   # (a bare value: the declaration is the value)
+        return ("params", name)
     table = by_players(spec) or {}
     key = next((k for k, v in table.items() if v is value), None)
     if key is not None:

@@ -182,18 +182,34 @@ def mixed(name: str, value, path: tuple = ()) -> tuple[tuple, str] | None:
         inner = mixed(name, x, (*path, k))
         if inner is not None:
             return inner
+    i = misfit(value) if isinstance(value, list) else None
+    if i is None:
+        return None
+    joined, x = shape_of(value[:i]), value[i]
+    try:
+        _like(name, x, None, joined, (*path, i))
+    except UsageError as e:
+        return (*path, i), e.message
+    return (*path, i), f"parameter '{name}': a list mixes {joined} and {settled(_shape(x))}"
+
+
+def misfit(values: list) -> int | None:
+    """The index of the first of ``values`` whose type does not join the types of those before
+    it (1 and 2.5 join as num, [] and [1] as a list of int; 1 and "a", [1] and ["a"] do not); None
+    where all join."""
     joined = NONE
-    for i, x in enumerate(value if isinstance(value, list) else ()):
+    for i, x in enumerate(values):
         shape = _shape(x)
         both = unify([joined, shape])
         if ANY in both and ANY not in joined and ANY not in shape:
-            try:
-                _like(name, x, None, settled(joined), (*path, i))
-            except UsageError as e:
-                return (*path, i), e.message
-            return (*path, i), f"parameter '{name}': a list mixes {settled(joined)} and {settled(shape)}"
+            return i
         joined = both
     return None
+
+
+def shape_of(values: list) -> str:
+    """The type values of one type join in (``misfit``), its empty maps maps of anything."""
+    return settled(unify([_shape(x) for x in values]))
 
 
 def quoted_number(value, typ: str | None) -> str | None:

@@ -193,7 +193,8 @@ PARAM_KEYS: tuple[Key, ...] = (
         choices=("int", "num", "bool", "str", "list")),
     Key("min", "number", "The least value it may take (--set is checked).", json={"type": "number"}),
     Key("max", "number", "The greatest value it may take (--set is checked).", json={"type": "number"}),
-    Key("choices", "list", "The only values it may take (--set is checked).", json={"type": "array"}))
+    Key("choices", "list", "The only values it may take (--set is checked): each of its type, within min: and max:.",
+        json={"type": "array"}))
 
 # the keys of ``players:``, ``teams:``, ``limits:`` and ``view:`` (one mapping each): the schema
 # checks them (written from these tables), the builder reads them, the reference shows them
