@@ -66,8 +66,8 @@ def test_a_costly_do_exhausts_the_budget_at_the_count_it_fires_with(tmp_path, ki
     lets the game start, the count 3 + fires x 332 + 1; module and reference alike. A cheap do:
     counts nothing (4 steps), as every do: did before; no step is charged more for it."""
     text = at_start(kind, 10 ** 6)
-    rules = load_text(tmp_path, text)
-    charge = effects(rules, kind).work // 100
+    costly = load_text(tmp_path, text)
+    charge = effects(costly, kind).work // 100
     assert charge == 332
     do_line = text.splitlines().index(f'    do: [{{set: {{y: "{COSTLY}"}}}}]') + 1
     step_line = text.splitlines().index('        - choose: {options: "[1, 2]", as: x}') + 1
@@ -86,7 +86,7 @@ def test_a_costly_do_exhausts_the_budget_at_the_count_it_fires_with(tmp_path, ki
     cheap = load_text(tmp_path / "cheap", at_start(kind, 10 ** 6, "x + 1"))
     assert effects(cheap, kind).work < 100 and started(cheap, 2) == (4, None)
     # (compiled before the flow: no step's charge holds the do:'s work)
-    assert [s.charge for s in load_text(tmp_path, text).steps] == [s.charge for s in cheap.steps]
+    assert [s.charge for s in costly.steps] == [s.charge for s in cheap.steps]
 
 
 # a when: trigger fires as x turns 1 (per player: for each seat), an on_enter trigger for each chip
