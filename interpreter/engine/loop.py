@@ -52,7 +52,7 @@ def over_budget(S, loc=None):
             calls = tuple(at for at, _ in reversed(items[:-1]))
     raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (a step whose "
                          "expressions may take more than 100 operations counts one more per hundred, and so do "
-                         "the end conditions and triggers' conditions asked after it, and a shuffle, "
+                         "the end conditions and triggers' conditions asked after it and the triggers' effects, and a shuffle, "
                          "move, deal, gather or reset one more per card); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc, calls=calls)
 

@@ -217,7 +217,8 @@ LIMITS_KEYS: tuple[Key, ...] = (
         "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "
         "shuffle, move, deal, gather or reset one more per card (or counter value) it handles. The end conditions and "
         "when: triggers' conditions (a per-player one for each seat) count their cost the same way on every step run (but a sequence or an effect list), "
-        "and an on_enter trigger's if: its own each time it is asked (docs/security.md).",
+        "an on_enter trigger's if: its own each time it is asked, and a trigger's do: its own each time it fires "
+        "(docs/security.md).",
         default=500_000, json={"type": "integer", "minimum": 1, "maximum": MAX_STEP_BUDGET}),)
 
 VIEW_KEYS: tuple[Key, ...] = (

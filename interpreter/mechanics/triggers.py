@@ -99,7 +99,7 @@ class Triggers:
                 zones = t["on_enter"] if isinstance(t["on_enter"], list) else [t["on_enter"]]
                 locals_ = {"card": CARD}
                 cond = ctx.expr(t["if"], (*path, "if"), locals_, True, BOOL) if "if" in t else None
-                fn = ctx.effects(t.get("do"), (*path, "do"), locals_, True)
+                fn = _weighed(ctx, t.get("do"), (*path, "do"), locals_, True)
                 self._origin(name, cond, ctx.smap.loc((*path, "if")), fn, ctx.smap.loc((*path, "do")))
                 for z in zones:
                     if not isinstance(z, str) or z not in ctx.names.zones:
@@ -111,7 +111,7 @@ class Triggers:
                 cond = ctx.expr(t["when"], (*path, "when"), None, per, BOOL)
                 if "if" in t:
                     ctx.error("a when: trigger has its condition in when:", (*path, "if"), "schema", key=True)
-                fn = ctx.effects(t.get("do"), (*path, "do"), None, per)
+                fn = _weighed(ctx, t.get("do"), (*path, "do"), None, per)
                 self._origin(name, cond, ctx.smap.loc((*path, "when")), fn, ctx.smap.loc((*path, "do")))
                 self.when.append((name, cond, fn, per, f"_when_{len(self.when)}"))
 
@@ -135,6 +135,12 @@ class Triggers:
     def fire(self, S, fn, me) -> None:
         """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
         self._guarded(S, ((None, None, fn, None),), fn, S, me, None)
+
+    def fire_charged(self, S, fn, me) -> None:
+        """``fire``, effects that may cost more than 100 operations (``work``) counted against the
+        step budget first (``_charged``): what ``watch_source`` writes for them."""
+        _charged(S, fn)
+        self.fire(S, fn, me)
 
     def _guarded(self, S, hooks, run, *args) -> None:
         """``run(*args)``, one link further down the chain of triggers; an error it raises is noted
@@ -176,11 +182,12 @@ class Triggers:
         (the reference loop): each called by its function. The names they use: ``_T`` these
         triggers, F<n> their functions; and locals ``h``, ``now``, ``before``, ``p``. (What the
         conditions cost is counted by the trips after which the loop asks them: building/gameloop.py
-        ``checks_charge``.)"""
+        ``checks_charge``; what costly effects cost, each time they fire: ``fire_charged``.)"""
         g.bind({"_T": self})
         lines: list[str] = []
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
-            fire = None if fn is None else f"_T.fire(S, {g.fn(fn)}, {'p' if per else 'None'})"
+            how = "fire_charged" if fn is not None and fn.work >= STEP_WORK_UNIT else "fire"   # (a costly do: counted)
+            fire = None if fn is None else f"_T.{how}(S, {g.fn(fn)}, {'p' if per else 'None'})"
             if per:
                 lines += ["try:",
                           f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
@@ -210,9 +217,11 @@ class Triggers:
     def hooks_may(self, zone: str, what: str) -> bool:
         """Whether a card entering ``zone`` may run code that ``what`` (an effect function's
         attribute: ``ends`` the game, ``counts`` against the budget), its hooks' effects
-        unknown counted as may; a costly condition asked at entry (``_charged``) counts."""
-        return any(fn is not None and (getattr(fn, what, True) or what == "counts" and table is None
-                                       and cond is not None and cond.work >= STEP_WORK_UNIT)
+        unknown counted as may; costly effects, and a costly condition asked at entry, count
+        (``_charged``)."""
+        return any(fn is not None and (getattr(fn, what, True) or what == "counts" and (
+            fn.work >= STEP_WORK_UNIT
+            or table is None and cond is not None and cond.work >= STEP_WORK_UNIT))
                    for _, cond, fn, table in self.enter.get(zone, ()))
 
     def _chain(self, S):
@@ -235,22 +244,36 @@ def _inline(g, cond) -> str | None:
     return source
 
 
+def _weighed(ctx, items, path, locals_, has_me):
+    """A trigger's ``do:`` compiled (None for none), its ``work`` the worst-case operations of its
+    expressions and of the declared effects it calls (the compiler's count while it compiles:
+    triggers compile before the flow, so no step's charge holds it); counted each time it
+    fires where that may be more than 100 (``_charged``)."""
+    spent = ctx.compiler.spent
+    fn = ctx.effects(items, path, locals_, has_me)
+    if fn is not None:
+        fn.work = ctx.compiler.spent - spent
+    return fn
+
+
 def _run_hooks(S, who, hooks, cards) -> None:
     """Each of ``hooks`` whose condition holds, for each card that entered (``card`` its local);
-    a condition asked that may cost more than 100 operations counted against the step budget
-    first, as a step's expressions are (``_charged``)."""
+    a condition asked, and effects run, that may cost more than 100 operations counted against
+    the step budget first, as a step's expressions are (``_charged``)."""
     for card in cards:   # a list made for this call by the move (hooks cannot change it)
         L = {"card": card}
         for _, cond, fn, table in hooks:
             if fn is not None and (table[card] if table is not None else cond is None or (
                     cond.work < STEP_WORK_UNIT or _charged(S, cond)) and cond(S, who, L)):
+                if fn.work >= STEP_WORK_UNIT:
+                    _charged(S, fn)
                 fn(S, who, L)
 
 
-def _charged(S, cond) -> bool:
-    """Count an enter trigger's costly ``if:`` against the step budget (its worst-case operations
-    over 100), the game stopped at the condition past it; True."""
-    S.steps += cond.work // STEP_WORK_UNIT
+def _charged(S, part) -> bool:
+    """Count a trigger's costly ``if:`` or ``do:`` (``part``) against the step budget (its
+    worst-case operations over 100), the game stopped at it where that passes the budget; True."""
+    S.steps += part.work // STEP_WORK_UNIT
     if S.steps > S.rules.max_steps:
-        over_budget(S, S.rules.triggers.origins[id(cond)][1])
+        over_budget(S, S.rules.triggers.origins[id(part)][1])
     return True

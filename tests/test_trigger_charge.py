@@ -1,0 +1,188 @@
+"""A trigger's ``do:`` counted against the step budget each time it fires (mechanics/triggers.py
+``_charged``): effects whose expressions may cost more than 100 operations count one more per
+hundred, a ``when:`` trigger's (``fire_charged``, per player: for each seat it fires for) and an
+``on_enter`` trigger's (for each card that fires it), the budget tested there and the game
+stopped at the trigger's ``do:``; the generated module counts what the plain reference counts,
+also where a step writes in place an effect list that fills the zone (``hooks_may``). Cheap
+effects, every bundled game's, add no code."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from fuzzing.lockstep import reference
+from helpers import chips_game, load_text
+from test_budget_counted import played
+
+# a nested filter over the 81 chips: some 33,000 operations, a charge of 332 units
+COSTLY = "count(pool as a where count(pool as b where a.n < b.m) > x)"
+TRIGGERS = {"when": 'when: "x == 0"', "per_player": 'when: "x == 0"\n    per_player: true', "on_enter": "on_enter: mine"}
+# setup moves 3 chips into seat 0's mine (3 steps, one a card: the on_enter trigger fires for each)
+# while x is 0 (a when: trigger fires at the game's first check, before the flow's first step)
+AT_START = """setup: [{{move: {{from: pool, to: "mine[0]", count: 3}}}}]
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - choose: {{options: "[1, 2]", as: x}}
+triggers:
+  t:
+    {trigger}
+    do: [{{set: {{y: "{do}"}}}}]
+limits: {{steps: {budget}}}
+scoring:
+  categories: {{chips: "count(mine)"}}
+"""
+
+
+def at_start(kind: str, budget: int, do: str = COSTLY) -> str:
+    return chips_game(AT_START.format(trigger=TRIGGERS[kind], do=do, budget=budget), game="trigger_charge",
+                      players=(2, 3), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+def effects(rules, kind: str):
+    """The compiled ``do:`` of the one trigger of a game of ``kind``."""
+    return rules.triggers.enter["mine"][0][2] if kind == "on_enter" else rules.triggers.when[0][2]
+
+
+def started(rules, players: int) -> tuple:
+    """A new game's step count, or the error it stopped with (its kind and line)."""
+    try:
+        return rules.new_game(players, seed=0).steps, None
+    except interpreter.GameError as e:
+        return None, (type(e).__name__, e.loc.line)
+
+
+@pytest.mark.parametrize("kind", sorted(TRIGGERS))
+def test_a_costly_do_exhausts_the_budget_at_the_count_it_fires_with(tmp_path, kind):
+    """Setup counts 3; the trigger then fires once (when:), once for each seat (per_player: 2 or
+    3) or once for each of the 3 chips (on_enter), each firing counting the do:'s work over 100
+    (332) before it runs: the budget one short of 3 + fires x 332 stops the game at the trigger's
+    do:, that budget itself at the flow's first step, the choose (its trip counts one more), and one more
+    lets the game start, the count 3 + fires x 332 + 1; module and reference alike. A cheap do:
+    counts nothing (4 steps), as every do: did before; no step is charged more for it."""
+    text = at_start(kind, 10 ** 6)
+    costly = load_text(tmp_path, text)
+    charge = effects(costly, kind).work // 100
+    assert charge == 332
+    do_line = text.splitlines().index(f'    do: [{{set: {{y: "{COSTLY}"}}}}]') + 1
+    step_line = text.splitlines().index('        - choose: {options: "[1, 2]", as: x}') + 1
+    for players in (2, 3):
+        fires = {"when": 1, "per_player": players, "on_enter": 3}[kind]
+        full = 3 + fires * charge
+        for budget, expected in ((charge - 1, (None, ("BudgetExceeded", do_line))),
+                                 (full - 1, (None, ("BudgetExceeded", do_line))),
+                                 (full, (None, ("BudgetExceeded", step_line))),
+                                 (full + 1, (full + 1, None))):
+            folder = tmp_path / f"{players}-{budget}"
+            folder.mkdir(exist_ok=True)
+            rules = load_text(folder, at_start(kind, budget))
+            assert started(rules, players) == expected == started(reference(rules), players), (players, budget)
+    (tmp_path / "cheap").mkdir()
+    cheap = load_text(tmp_path / "cheap", at_start(kind, 10 ** 6, "x + 1"))
+    assert effects(cheap, kind).work < 100 and started(cheap, 2) == (4, None)
+    # (compiled before the flow: no step's charge holds the do:'s work)
+    assert [s.charge for s in costly.steps] == [s.charge for s in cheap.steps]
+
+
+# a when: trigger fires as x turns 1 (per player: for each seat), an on_enter trigger for each chip
+# moved into mine (one or two a turn); a costly if: runs at once after a change the end
+# condition reads (a charged step: Sequence._segment), and, where it holds, the move into mine in place
+IN_PLAY = """flow:
+  - turns:
+      rounds: 6
+      steps:
+        - choose: {{options: "[1, 2]", as: x}}
+        - set: {{z: "z + x"}}
+        - if: "count(pool where n + m > 2 and n * m < 60 and n != m + 1) > 0"
+          then:
+            - move: {{from: pool, to: mine, count: "x"}}
+            - choose: {{options: "[1, 2]", as: y}}
+            - set: {{x: 0}}
+triggers:
+  t:
+    {trigger}
+    do: [{{set: {{y: "{do}"}}}}]
+end_when: ["z > 90"]
+limits: {{steps: {budget}}}
+scoring:
+  categories: {{chips: "count(mine)"}}
+"""
+PLAYED = {"when": 'when: "x == 1"', "per_player": 'when: "x == 1"\n    per_player: true', "on_enter": "on_enter: mine"}
+
+
+PLAYED_DO = "count(pool where n + m > 2 and n * m < 60 and n != m + 1)"   # (1,380 operations: 13 units)
+
+
+def in_play(kind: str, budget: int, do: str = PLAYED_DO) -> str:
+    return chips_game(IN_PLAY.format(trigger=PLAYED[kind], do=do, budget=budget), game="trigger_in_play", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z",
+                      start=0)
+
+
+def fired(rules, cheap, seed: int, fn) -> tuple:
+    """The same random decisions (seeded) in a game of ``rules`` and of ``cheap``: how many steps
+    more the first counts, and how many times its trigger's ``do:``, ``fn``, ran."""
+    calls, rnd = [0], random.Random(seed)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is fn.__code__:
+            calls[0] += 1
+    S, C = rules.new_game(2, seed=seed), cheap.new_game(2, seed=seed)
+    sys.setprofile(profile)
+    try:
+        while not S.is_terminal():
+            k = rnd.randrange(len(S.dec[1]))
+            S.apply_index(k)
+            C.apply_index(k)
+    finally:
+        sys.setprofile(None)
+    assert C.is_terminal()
+    return S.steps - C.steps, calls[0]
+
+
+@pytest.mark.parametrize("kind", sorted(PLAYED))
+def test_every_budget_stops_where_the_reference_stops(tmp_path, kind):
+    """A do: of 13 units fired as the game goes: a whole game counts 13 more each time it
+    fires than with a cheap do:, and every budget from 15 to 199 stops the game at the same
+    decision, count, error and state as the reference, several at the trigger's do: (an
+    on_enter trigger's fired from the move a step writes in place, which tests the budget
+    after it as the reference does: with ``hooks_may`` blind to it, the module stopped elsewhere
+    at 313 of the 740)."""
+    rules = load_text(tmp_path, in_play(kind, 10 ** 6))
+    fn = effects(rules, kind)
+    assert fn.work // 100 == 13
+    (tmp_path / "cheap").mkdir()
+    cheap = load_text(tmp_path / "cheap", in_play(kind, 10 ** 6, "x"))
+    assert effects(cheap, kind).work < 100
+    if kind == "on_enter":
+        assert rules.triggers.hooks_may("mine", "counts") and not cheap.triggers.hooks_may("mine", "counts")
+    do_line = in_play(kind, 0).splitlines().index(f'    do: [{{set: {{y: "{PLAYED_DO}"}}}}]') + 1
+    for seed in range(3):
+        got, fires = fired(rules, cheap, seed, fn)
+        assert fires > 3 and got == fires * 13, seed
+    lines = set()
+    for budget in range(15, 200):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), in_play(kind, budget))
+        ref = reference(rules)
+        for seed in range(4):
+            got = played(rules, seed)
+            assert got == played(ref, seed), (budget, seed)
+            if got[2] == "BudgetExceeded":
+                lines.add(int(got[3].split(":")[1]))
+    assert do_line in lines and len(lines) > 1
+
+
+def test_cheap_trigger_effects_add_nothing_to_the_generated_code():
+    """No bundled game's trigger effects may cost 100 operations: none is charged, and the
+    generated module fires every when: trigger as before."""
+    root = Path(__file__).parent.parent / "rulesets"
+    for path in sorted(root.glob("*.yaml")):
+        rules = interpreter.load(str(path))
+        fns = [w[2] for w in rules.triggers.when] + [h[2] for hooks in rules.triggers.enter.values() for h in hooks]
+        assert all(fn is None or fn.work < 100 for fn in fns), path.stem
+        assert "fire_charged" not in rules.module_source, path.stem
