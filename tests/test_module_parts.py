@@ -44,3 +44,28 @@ def test_a_variant_that_changes_the_games_is_seen():
     diamond is left) plays other games."""
     replaced = ((r"u = F\d+\(S\)", "u = 0.999"),)
     assert played(replaced) != played(())
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(loaded()["engine.state"], reason="the compiled tier's module is written in its C dialect")
+def test_a_module_edited_by_hand_is_the_one_played_and_a_stale_copy_refused(tmp_path):
+    """``--module GENERATED EDITED``: the edited text is what the child runs (an edit that changes
+    the draws plays other games; the collector off changes none), and a copy made from another
+    text than the module the child generates is refused rather than measured."""
+    source = interpreter.load(interpreter.ruleset_path("mister_diamond")).module_source
+    generated, edited, stale = tmp_path / "generated.py", tmp_path / "edited.py", tmp_path / "stale.py"
+    generated.write_text(source)
+    edited.write_text(re.sub(r"u = F\d+\(S\)", "u = 0.999", source))
+    stale.write_text(source + "\n# another build\n")
+    base = played(())
+    same = _run(module_parts.child("mister_diamond", 2, 1, (), (str(generated), str(generated)), no_gc=True))
+    assert same.returncode == 0, same.stderr[-2000:]
+    assert same.stdout.split()[-1] == base
+    other = _run(module_parts.child("mister_diamond", 2, 1, (), (str(generated), str(edited))))
+    assert other.returncode == 0, other.stderr[-2000:]
+    assert other.stdout.split()[-1] != base
+    refused = _run(module_parts.child("mister_diamond", 2, 1, (), (str(stale), str(edited))))
+    assert refused.returncode != 0 and "not the one the edited copy was made from" in refused.stderr
