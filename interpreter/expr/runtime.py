@@ -81,8 +81,14 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
         return owned(v, [longest - len(v), longest, MAX_STORED_TEXT]) if deep else v[:]
     if c is str and len(v) > MAX_STORED:
-        raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
+        raise too_long(v)
     return v
+
+
+def too_long(v: str) -> ExprRuntimeError:
+    """The error of a string longer than a variable, or a local (building/declared.py
+    ``bound_local``), may hold."""
+    return ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable or a local may hold)")
 
 
 _MAX_FLOAT = sys.float_info.max
@@ -106,7 +112,7 @@ def owned(v: list, room: list | None = None) -> list:
             out[i] = owned(x, room)
         elif room is not None and x.__class__ is str:
             if len(x) > MAX_STORED:
-                raise ExprRuntimeError(f"a string of {len(x)} characters, more than {MAX_STORED} (a variable may hold)")
+                raise too_long(x)
             room[2] -= len(x)
             if room[2] < 0:
                 raise ExprRuntimeError(f"a list holding strings of more than {MAX_STORED_TEXT} characters in all "
