@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import pytest
 
+import interpreter
 from helpers import chips_game, load_text
 from interpreter.building.listing import listing
+from interpreter.expr import Compiler
+from interpreter.expr.parser import ExprError
 from interpreter.expr.runtime import MAX_STORED
 from test_budget_counted import played
 from test_flowgen import reference
@@ -117,3 +120,84 @@ def test_repeated_tripling_is_stopped_before_it_grows(tmp_path):
     decisions, _, kind, message, _ = outcome(rules)
     assert kind == "GameError" and "a string of 147456 characters" in message   # (16,384 x 9, in e1's call of e2)
     assert "g.yaml:20:" in message.splitlines()[0] and "in effect e1" in message
+
+
+# ---------------------------------------------------------------- text parameters
+PARAMS = chips_game("", game="text_params", players=(2, 2), attributes="suit: [red, blue, green], n: 1..9") + """params:
+  name: %s
+  free: "red"
+  many: ["red"]
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {options: "mine where suit in params.name", as: picked, prompt: first}
+scoring:
+  categories: {chips: "count(mine)"}
+%s"""
+SEARCHED = "count(pool where suit in params.name)"
+
+
+def charged(rules, text: str) -> int:
+    c = Compiler(rules.names)
+    c.compile(text, has_me=True)
+    return c.cost
+
+
+def params_game(path, spec: str, rest: str = "", **options):
+    path.mkdir(exist_ok=True)
+    return load_text(path, PARAMS % (spec, rest), **options)
+
+
+def test_a_text_parameter_searched_is_weighed_at_its_declared_bound(tmp_path):
+    """'suit in params.name' over the pool: refused with the parameter weighed at 100,000
+    characters, charged as a search of a literal as long as its longest choice, or as its
+    max_length:, where it declares one (the smaller where both)."""
+    with pytest.raises(interpreter.RulesetError, match="'in' searches strings of up to 100,005 characters"):
+        params_game(tmp_path / "free", '{type: str, default: "red blue"}')
+    bounded = params_game(tmp_path / "max", '{type: str, default: "red blue", max_length: 40}')
+    assert charged(bounded, SEARCHED) == charged(bounded, "count(pool where suit in '%s')" % ("x" * 40))
+    chosen = params_game(tmp_path / "choices", '{type: str, default: "red blue", choices: ["red blue", "green"]}')
+    assert charged(chosen, SEARCHED) == charged(chosen, "count(pool where suit in 'red blue')")
+    both = params_game(tmp_path / "both", '{type: str, default: "red", choices: ["red", "green"], max_length: 90}')
+    assert charged(both, SEARCHED) == charged(both, "count(pool where suit in 'green')")
+    with pytest.raises(ExprError, match="100,005 characters"):   # (no bound declared)
+        charged(bounded, "count(pool where suit in params.free)")
+
+
+def test_an_override_keeps_the_declared_length(tmp_path):
+    """--set, new_game's options and a saved state are checked against max_length:, as against
+    max:; any parameter's value is refused holding a string longer than a variable may."""
+    rules = params_game(tmp_path, '{type: str, default: "red blue", max_length: 10}')
+    assert rules.new_game(2, seed=1, options={"params": {"name": "red green"}}).p["name"] == "red green"
+    with pytest.raises(interpreter.UsageError, match="parameter 'name' has at most 10 characters, got 14"):
+        rules.new_game(2, options={"params": {"name": "red blue green"}})
+    for name, value in (("free", "x" * (MAX_STORED + 1)), ("many", ["red", "x" * (MAX_STORED + 1)])):
+        with pytest.raises(interpreter.UsageError, match=f"parameter '{name}' holds a string of 100,001 characters"):
+            rules.new_game(2, options={"params": {name: value}})
+    assert rules.new_game(2, options={"params": {"free": "x" * MAX_STORED}}).p["free"] == "x" * MAX_STORED
+    S = rules.new_game(2, seed=3, options={"params": {"name": "green"}})
+    assert rules.state_from_json(S.to_json()).p["name"] == "green"
+    with pytest.raises(interpreter.GameError, match="at most 10 characters"):
+        rules.state_from_json(S.to_json().replace('"green"', '"green green green"'))
+
+
+def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
+    """A default longer than max_length:, or max_length: on a parameter that is not text, is an
+    error at the value (at the key); a variant's value is checked against it, and a variant that
+    raises it raises the weight with it."""
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:\d+:\d+: error\[type\]: parameter 'name' has at most 4"):
+        params_game(tmp_path / "long", '{type: str, default: "red blue", max_length: 4}')
+    with pytest.raises(interpreter.RulesetError, match="max_length: bounds a text parameter, and 'name' is not text"):
+        params_game(tmp_path / "int", '{type: int, default: 3, max_length: 4}')
+    with pytest.raises(interpreter.RulesetError, match="parameter 'name' holds a string of 100,001 characters"):
+        params_game(tmp_path / "huge", '"%s"' % ("x" * (MAX_STORED + 1)))   # (declared or not)
+    variants = """variants:
+  long: {params: {name: "red blue green"}}
+  wider: {params: {name: {max_length: 80}}}
+"""
+    spec = '{type: str, default: "red blue", max_length: 10}'
+    with pytest.raises(interpreter.RulesetError, match="parameter 'name' has at most 10 characters, got 14"):
+        params_game(tmp_path / "v1", spec, variants, variant="long")
+    wider = params_game(tmp_path / "v2", spec, variants, variant="wider")
+    assert charged(wider, SEARCHED) == charged(wider, "count(pool where suit in '%s')" % ("x" * 80))

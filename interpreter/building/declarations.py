@@ -8,9 +8,10 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, declared_type, mixed, plain_value, quoted_number, read_entry,
-                             settled, type_of_value, values_over, variant_counts)
+from ..engine.params import (by_players, check_param, declared_type, longest_text, mixed, plain_value, quoted_number,
+                             read_entry, settled, type_of_value, values_over, variant_counts)
 from ..expr.names import LANGUAGE_NAMES
+from ..expr.runtime import MAX_STORED
 from ..expr.types import ANY, is_map, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 
@@ -77,6 +78,7 @@ class Declarations:
                 try:
                     for v in vals:
                         plain_value(name, v)
+                        longest_text(name, v)
                 except UsageError as e:
                     self.error(e.message, ("params", name), "type")
             if declared is not None:
@@ -90,6 +92,9 @@ class Declarations:
             span = param_span(value, vals)
             if span is not None:
                 self.names.param_spans[name] = span
+            chars = param_chars(value, vals)
+            if chars is not None:
+                self.names.param_chars[name] = chars
             out[name] = value
         return out
 
@@ -210,7 +215,10 @@ class Declarations:
                            "every seat plays in exactly one team")
 
     def _param_bounds(self, name, spec, values) -> None:
-        """min: and max: bound a number parameter, with numbers."""
+        """min: and max: bound a number parameter, with numbers; max_length: a text parameter."""
+        if "max_length" in spec and not all(isinstance(v, str) for v in values if v is not None):
+            self.error(f"max_length: bounds a text parameter, and '{name}' is not text",
+                       ("params", name, "max_length"), "type", "remove the bound")
         for bound in ("min", "max"):
             if bound not in spec:
                 continue
@@ -414,6 +422,19 @@ def param_span(spec, values: list) -> tuple | None:
     lo = given[0] if bounds[0] is None else max(bounds[0], given[0])
     hi = given[1] if bounds[1] is None else min(bounds[1], given[1])
     return min(lo, *values), max(hi, *values)
+
+
+def param_chars(spec, values: list) -> int | None:
+    """The most characters a text parameter can have in any game: its longest choice, or its
+    max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the values
+    written included. None: not a text parameter, or one no declaration bounds (MAX_STORED)."""
+    if not isinstance(spec, dict) or not values or not all(isinstance(v, str) for v in values):
+        return None
+    choices, most = spec.get("choices"), spec.get("max_length")
+    bounds = [max(map(len, choices))] if choices and all(isinstance(c, str) for c in choices) else []
+    if isinstance(most, int) and not isinstance(most, bool) and 0 <= most <= MAX_STORED:
+        bounds.append(most)
+    return max(min(bounds), *map(len, values)) if bounds else None
 
 
 def _is_number(v) -> bool:

@@ -10,6 +10,7 @@ import json
 import math
 
 from ..errors import RulesetError, UsageError
+from ..expr.runtime import MAX_STORED
 from ..expr.types import (ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, parse_type,
                           unify)
 from ..loading.jsondata import JSONInputError, loads as json_loads
@@ -329,4 +330,21 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
             raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
         if "choices" in spec and value not in spec["choices"]:
             raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
+        most = spec.get("max_length")
+        if isinstance(most, int) and isinstance(value, str) and len(value) > most:   # (a bad bound is refused at load)
+            raise UsageError(f"parameter '{name}' has at most {most:,} characters, got {len(value):,}")
+    longest_text(name, value)
     return value
+
+
+def longest_text(name: str, value) -> None:
+    """A parameter's value holds no string (nor key) longer than a variable may (MAX_STORED): its
+    expressions weigh each at that at most (expr/texts.py); UsageError otherwise."""
+    todo = [value]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, str) and len(x) > MAX_STORED:
+            raise UsageError(f"parameter '{name}' holds a string of {len(x):,} characters, more than "
+                             f"{MAX_STORED:,} (a variable may hold)")
+        if isinstance(x, (list, dict)):
+            todo.extend([*x, *x.values()] if isinstance(x, dict) else x)

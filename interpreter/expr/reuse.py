@@ -112,7 +112,8 @@ class Reusing(Compiler):
             self._attrs = (n.attrs, (*("A_" + a for a in n.attrs), NEIGHBOURS))
         tables = tuple(map(ns.get, self._attrs[1]))
         declared = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.attrs,
-                    n.defines, n.max_list, n.max_players, n.min_players, n.param_spans, n.zone_sizes, n.sorted_zones)
+                    n.defines, n.max_list, n.max_players, n.min_players, n.param_spans, n.param_chars, n.zone_sizes,
+                    n.sorted_zones)
         if (declared, tables) != self._seen:   # (the tables: the same objects, mostly, never changed)
             self._seen = (copy.deepcopy(declared), tables)
             text = repr((*declared[:-1], sorted(n.sorted_zones), [_digest(t) for t in tables]))
