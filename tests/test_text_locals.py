@@ -45,6 +45,9 @@ EFFECTS = """effects:
   listed:
     params: {vs: "list[str]"}
     do: [{set: {z: "count(vs)"}}]
+  loose:
+    params: {v: any}
+    do: [{inner: {v: "v + v"}}]
 """
 SEARCH = "[{set: {z: \"z + (1 if 'ab' in t else 0)\"}}]"
 
@@ -62,12 +65,13 @@ def outcome(rules) -> tuple:
 
 @pytest.mark.parametrize("item, line", [
     ('outer: {v: "u"}', 20),                 # (called with u: inner is given u + u, 131,072 characters)
-    ('inner: {v: "u + u"}', 30),
-    ('listed: {vs: "[u + u]"}', 30),
-    ('for_each: {in: "[u + u]", as: t, do: %s}' % SEARCH, 30),
-    ('for_each: {in: "[[u, u + u]]", as: t, do: [{set: {z: "count(t)"}}]}', 30),
-    ('for_each: {in: "[u]", as: s, do: [{for_each: {in: "[s + s]", as: t, do: %s}}]}' % SEARCH, 30),
-], ids=["effect-in-effect", "effect", "effect-list", "for_each", "for_each-nested-list", "for_each-in-for_each"])
+    ('loose: {v: "u"}', 26),                 # (two values of any type joined: weighed as strings)
+    ('inner: {v: "u + u"}', 33),
+    ('listed: {vs: "[u + u]"}', 33),
+    ('for_each: {in: "[u + u]", as: t, do: %s}' % SEARCH, 33),
+    ('for_each: {in: "[[u, u + u]]", as: t, do: [{set: {z: "count(t)"}}]}', 33),
+    ('for_each: {in: "[u]", as: s, do: [{for_each: {in: "[s + s]", as: t, do: %s}}]}' % SEARCH, 33),
+], ids=["effect-in-effect", "effect-of-any", "effect", "effect-list", "for_each", "for_each-nested-list", "for_each-in-for_each"])
 def test_a_longer_text_bound_to_a_local_stops_the_game_at_its_item(tmp_path, item, line):
     """A value that may hold more than MAX_STORED characters, bound to a local: a runtime error
     at the item binding it (the call, the for_each), in both compiles, on the first decision."""
