@@ -205,3 +205,18 @@ def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
         params_game(tmp_path / "v1", spec, variants, variant="long")
     wider = params_game(tmp_path / "v2", spec, variants, variant="wider")
     assert charged(wider, SEARCHED) == charged(wider, "count(pool where suit in '%s')" % ("x" * 80))
+
+
+@pytest.mark.parametrize("use, given, error", [
+    ("v % 1", "'%9999999d'", "'%' needs numbers, got str"),   # (a 10,000,000-character string, formatted)
+    ("v * 100000", "u", "'*' needs numbers, got str"),        # (u repeated)
+    ("1 - v", "[1, 2]", "'-' needs numbers, got list"),
+    ("v * 100000 + v % 7", "7", None),
+])
+def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use, given, error):
+    """A value of type any given to '*' or '%' is checked to be a number first: a string would
+    be repeated or formatted into a string of any length, which nothing weighs or stores."""
+    effect = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "count([%s, 1])"}}]\n' % use
+    rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)).replace("1..16", "1..2"))
+    got = outcome(rules)
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
