@@ -4,12 +4,12 @@ for declarations nothing uses, and the lookups the mechanics make of them while 
 (``declare_var``, ``owned_zone``, ``shared_zone``, the zones cards may flow between)."""
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, declared_type, misfit, mixed, plain_value, quoted_number,
-                             read_entry, settled, shape_of, type_of_value, values_over, variant_counts)
+from ..engine.params import (by_players, check_param, declared_type, is_number, longest_text, misfit, mixed,
+                             param_chars, param_span, plain_value, quoted_number, read_entry, settled, shape_of,
+                             type_of_value, values_over, variant_counts)
 from ..expr.names import LANGUAGE_NAMES
 from ..expr.types import ANY, is_map, parse_type, unify
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
@@ -77,6 +77,7 @@ class Declarations:
                 try:
                     for v in vals:
                         plain_value(name, v)
+                        longest_text(name, v)
                 except UsageError as e:
                     self.error(e.message, ("params", name), "type")
                 else:   # its lists' elements of one type, as a declared list's (_declared), and its values
@@ -96,6 +97,9 @@ class Declarations:
             span = param_span(value, vals)
             if span is not None:
                 self.names.param_spans[name] = span
+            chars = param_chars(value, vals)
+            if chars is not None:
+                self.names.param_chars[name] = chars
             out[name] = value
         return out
 
@@ -146,9 +150,9 @@ class Declarations:
         """An undeclared parameter's values (no ``type:``) within its ``min:`` and ``max:`` (where
         they and its values are numbers: else _param_bounds says why) and among its ``choices:``,
         as a declared one's are (_declared): an error at the first value that is not."""
-        numbers = all(_is_number(v) for v in vals)
+        numbers = all(is_number(v) for v in vals)
         rest = {k: spec[k] for k in ("min", "max", "choices") if k in spec and (
-            isinstance(spec[k], list) if k == "choices" else numbers and _is_number(spec[k]))}
+            isinstance(spec[k], list) if k == "choices" else numbers and is_number(spec[k]))}
         for v in vals if rest else ():
             try:
                 check_param(name, v, rest, v, self.names.params[name], read=False)
@@ -248,13 +252,16 @@ class Declarations:
                            "every seat plays in exactly one team")
 
     def _param_bounds(self, name, spec, values) -> None:
-        """min: and max: bound a number parameter, with numbers."""
+        """min: and max: bound a number parameter, with numbers; max_length: a text parameter."""
+        if "max_length" in spec and not all(isinstance(v, str) for v in values if v is not None):
+            self.error(f"max_length: bounds a text parameter, and '{name}' is not text",
+                       ("params", name, "max_length"), "type", "remove the bound")
         for bound in ("min", "max"):
             if bound not in spec:
                 continue
-            if not _is_number(spec[bound]):
+            if not is_number(spec[bound]):
                 self.error(f"{bound}: takes a number, got {spec[bound]!r}", ("params", name, bound), "type")
-            elif not all(_is_number(v) for v in values if v is not None):
+            elif not all(is_number(v) for v in values if v is not None):
                 self.error(f"{bound}: bounds a number parameter, and '{name}' is not a number",
                            ("params", name, bound), "type", "remove the bound, or use choices: for a list of values")
 
@@ -263,8 +270,8 @@ class Declarations:
         values'), its lists' elements of one type, within its ``min:`` and ``max:``; an error at
         the first that is not (a bound that is no number, or of no number parameter: _param_bounds)."""
         choices, typ = spec.get("choices"), self.names.params[name]
-        numbers = all(_is_number(v) for v in vals if v is not None)
-        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and _is_number(v)}
+        numbers = all(is_number(v) for v in vals if v is not None)
+        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and is_number(v)}
         for i, choice in enumerate(choices if isinstance(choices, list) else ()):
             try:
                 plain_value(name, choice)
@@ -459,24 +466,3 @@ def _written_at(name: str, spec: dict, value) -> tuple:
     if key is not None:
         return ("params", name, "by_players", key)
     return next((("params", name, k) for k in ("default", "value") if k in spec and spec[k] is value), ("params", name))
-
-
-def param_span(spec, values: list) -> tuple | None:
-    """(least, greatest) a number parameter can be in any game: its values written (``values``) and
-    what an override may give, which its min: and max: and choices: bound (Ruleset.resolve_params
-    refuses the rest); an end no declaration bounds is infinite. None: not a number parameter."""
-    choices = spec.get("choices") if isinstance(spec, dict) else None
-    if not values or not all(_is_number(v) for v in [*values, *(choices or ())]):
-        return None
-    bounds = [spec.get(k) if isinstance(spec, dict) and _is_number(spec.get(k)) else None for k in ("min", "max")]
-    if choices:   # (an override is one of them, and within min: and max:)
-        given = (min(choices), max(choices))
-    else:
-        given = (-math.inf, math.inf)
-    lo = given[0] if bounds[0] is None else max(bounds[0], given[0])
-    hi = given[1] if bounds[1] is None else min(bounds[1], given[1])
-    return min(lo, *values), max(hi, *values)
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)

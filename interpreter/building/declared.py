@@ -9,7 +9,8 @@ from ..errors import did_you_mean
 from .bounded import HEAVIEST
 from .watch import reads_seat
 from ..expr.nesting import local_bounds
-from ..expr.types import ANY, fits, parse_type
+from ..expr.runtime import MAX_STORED, stored_source
+from ..expr.types import ANY, fits, holds_growing, parse_type
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
 
@@ -19,6 +20,15 @@ def parameter(name: str, k: int) -> str:
     name no generated code uses otherwise (``_p<k>`` for one that is no identifier: an
     expression cannot read it anyway, and user text never reaches code but as a repr)."""
     return f"P_{name}" if isinstance(name, str) and name.isidentifier() else f"_p{k}"
+
+
+def bound_local(src: str, typ: str, chars: int) -> str:
+    """The source of a value of type ``typ`` bound to a local (a declared effect's argument, a
+    for_each's element), where the longest string it is or holds is ``chars``: its reads weigh a
+    string at MAX_STORED characters at most (expr/texts.py), so a value that may hold a longer one
+    is checked where it is bound, as a variable's value is (``_stored``: a runtime error located
+    at the item); any other is bound as it is, no check."""
+    return stored_source(src, holds_growing(typ)) if chars > MAX_STORED else src
 
 
 class DeclaredEffects:
@@ -91,7 +101,8 @@ class DeclaredEffects:
                 self.ctx.error(f"effect '{name}' has no argument '{k}'", (*path, k), "unknown-name",
                                f"did you mean '{close}'?" if close else takes, key=True, span=len(str(k)))
                 continue
-            src, typ = self.expr(v, (*path, k), locals, has_me)
+            given = self.ctx.expr(v, (*path, k), locals, has_me)
+            src, typ = bound_local(given.source, given.type, given.chars), given.type
             if not fits(typ, params[k]):
                 self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
                                "type")

@@ -22,7 +22,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, EFFECT_SEAT_NOTED, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
-from .declared import DeclaredEffects, parameter
+from .declared import DeclaredEffects, bound_local, parameter
 from .targets import Targets
 from .emitter import Emitter, per_line
 from .rulelines import by_rule
@@ -310,7 +310,8 @@ class EffectCompiler(DeclaredEffects, Targets):
                           ("case", f"switch {str(item['switch'])[:50]}: default"))
 
     def e_for_each(self, em, spec, path, locals, has_me):
-        src, typ = self.expr(spec["in"], (*path, "in"), locals, has_me, "list")
+        given = self.ctx.expr(spec["in"], (*path, "in"), locals, has_me, "list")
+        src, typ = given.source, given.type
         var = self.name(spec.get("as", "it"), (*path, "as"), "name for the element")
         if var is None:
             return
@@ -336,7 +337,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         em.depth += 1
         self.count_step(em, path)
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
-        em.line(f"L[{var!r}] = _x")
+        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars)}")
         compiler = self.ctx.compiler
         outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)

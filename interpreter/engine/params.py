@@ -10,6 +10,7 @@ import json
 import math
 
 from ..errors import RulesetError, UsageError
+from ..expr.runtime import MAX_STORED
 from ..expr.types import (ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, parse_type,
                           unify)
 from ..loading.jsondata import JSONInputError, loads as json_loads
@@ -345,4 +346,56 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
             raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
         if "choices" in spec and value not in spec["choices"]:
             raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
+        most = spec.get("max_length")
+        if isinstance(most, int) and isinstance(value, str) and len(value) > most:   # (a bad bound is refused at load)
+            raise UsageError(f"parameter '{name}' has at most {most:,} characters, got {len(value):,}")
+    longest_text(name, value)
     return value
+
+
+def longest_text(name: str, value) -> None:
+    """A parameter's value holds no string (nor key) longer than a variable may (MAX_STORED): its
+    expressions weigh each at that at most (expr/texts.py); UsageError otherwise."""
+    todo = [value]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, str) and len(x) > MAX_STORED:
+            raise UsageError(f"parameter '{name}' holds a string of {len(x):,} characters, more than "
+                             f"{MAX_STORED:,} (a variable may hold)")
+        if isinstance(x, (list, dict)):
+            todo.extend([*x, *x.values()] if isinstance(x, dict) else x)
+
+
+# the bounds the cost model reads of a parameter (building/declarations.py, expr/postfix.py)
+def param_span(spec, values: list) -> tuple | None:
+    """(least, greatest) a number parameter can be in any game: its values written (``values``) and
+    what an override may give, which its min: and max: and choices: bound (Ruleset.resolve_params
+    refuses the rest); an end no declaration bounds is infinite. None: not a number parameter."""
+    choices = spec.get("choices") if isinstance(spec, dict) else None
+    if not values or not all(is_number(v) for v in [*values, *(choices or ())]):
+        return None
+    bounds = [spec.get(k) if isinstance(spec, dict) and is_number(spec.get(k)) else None for k in ("min", "max")]
+    if choices:   # (an override is one of them, and within min: and max:)
+        given = (min(choices), max(choices))
+    else:
+        given = (-math.inf, math.inf)
+    lo = given[0] if bounds[0] is None else max(bounds[0], given[0])
+    hi = given[1] if bounds[1] is None else min(bounds[1], given[1])
+    return min(lo, *values), max(hi, *values)
+
+
+def param_chars(spec, values: list) -> int | None:
+    """The most characters a text parameter can have in any game: its longest choice, or its
+    max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the values
+    written included. None: not a text parameter, or one no declaration bounds (MAX_STORED)."""
+    if not isinstance(spec, dict) or not values or not all(isinstance(v, str) for v in values):
+        return None
+    choices, most = spec.get("choices"), spec.get("max_length")
+    bounds = [max(map(len, choices))] if choices and all(isinstance(c, str) for c in choices) else []
+    if isinstance(most, int) and not isinstance(most, bool) and 0 <= most <= MAX_STORED:
+        bounds.append(most)
+    return max(min(bounds), *map(len, values)) if bounds else None
+
+
+def is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 from lark import Token
 
 from ..loading.kept import compiled
-from . import runtime
+from . import runtime, texts
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, bound_tables, code, filter_split
@@ -41,6 +41,7 @@ class ExprFn(Protocol):
     distinct: bool
     tree: Any        # its parse tree (None if it did not compile): what analyses of it read
     access: Access   # what it reads of the state (expr/access.py)
+    chars: int       # the longest string its value is or holds (Compiled.chars)
 
     def __call__(self, S: Any, me: Any = None, L: Any = None) -> Any: ...
 
@@ -60,6 +61,7 @@ class Compiled:
     fn: Callable
     distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
     access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
+    chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -136,7 +138,7 @@ class Compiler(NameNodes, OperatorNodes):
         tree = parse(text) if tree is None else tree
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
-        result.access = notes.frozen()
+        result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
@@ -331,9 +333,8 @@ class Compiler(NameNodes, OperatorNodes):
 
     def fresh(self) -> str:
         self._counter += 1
-        var = f"_e{self._counter}"
-        self.made.add(var)
-        return var
+        self.made.add(f"_e{self._counter}")
+        return f"_e{self._counter}"
 
     def uses(self, what: str) -> None:
         """The node being compiled reads an element variable (or a local that changes with it)."""
@@ -460,8 +461,7 @@ class Compiler(NameNodes, OperatorNodes):
         self._sizes[(kind, n) if anywhere else (self._expansion, id(n), kind)] = value
 
     def in_loop(self, coll_node, compile_body):
-        saved = self._mult
-        self._mult = saved * self.size(coll_node)
+        saved, self._mult = self._mult, self._mult * self.size(coll_node)
         try:
             return compile_body()
         finally:

@@ -168,6 +168,7 @@ class Names:
     max_players: int = 64                          # the longest the list of players or teams can be
     min_players: int = 1                           # the fewest players a game can have
     param_spans: dict = field(default_factory=dict)   # a number parameter -> (least, greatest) it can be in a game
+    param_chars: dict = field(default_factory=dict)   # a text parameter -> the most characters it may have (texts.py)
     attr_sizes: dict = field(default_factory=dict)    # a card attribute of lists -> the longest of them
     attr_chars: dict = field(default_factory=dict)    # a card attribute of strings -> the longest of them (texts.py)
     sorted_zones: set = field(default_factory=set)  # zones declared sorted: true (always in card order)

@@ -397,9 +397,15 @@ class OperatorNodes:
             return f"({a} + {b})", STR
         if op == "+" and ANY in (ta, tb):   # (values of unknown type: they may be strings)
             self.names.str_concat = True
+            if ta == tb == ANY:   # (two strings joined, as far as the cost model knows: weighed so, of any type)
+                texts.joined(self, n, n.children[0], n.children[1])
+                return f"({a} + {b})", ANY
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
+        if ANY in (ta, tb):   # (a value of unknown type used as a number: checked, so no string or list is made)
+            self.names.namespace.setdefault("_num", runtime.CHECKS["_num"])
+            a, b = (as_number(x, op) if t == ANY else x for x, t in ((a, ta), (b, tb)))
         self.spanned(n, spans(op, self.span(n.children[0]), self.span(n.children[1])))
         if op == "/":
             return code(f"_div({a}, {b})", Quotient(a, b)), NUM
@@ -410,6 +416,14 @@ class OperatorNodes:
         return f"({a} {op} {b})", NUM if NUM in (ta, tb) else INT
 
     n_add = n_sub = n_mul = n_div = n_floordiv = n_mod = _arith
+
+
+def as_number(x: Code, op: str) -> Code:
+    """``x``, a value of type any, checked to be a number before ``op`` uses it (runtime._num):
+    what it reads and binds as ``x``, no shape of its own."""
+    out = code(f"_num({x}, {op!r})", like=x)
+    out.shape = None
+    return out
 
 
 def spans(op: str, a: tuple | None, b: tuple | None) -> tuple | None:

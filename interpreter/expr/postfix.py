@@ -58,6 +58,7 @@ class PostfixNodes:
                 self.sized(n, self.names.param_sizes[attr])
                 innered(self, n, self.names.param_sizes[attr])   # (so is each list or map inside it)
             self.spanned(n, self.names.param_spans.get(attr))   # (a number's least and greatest)
+            texts.kept(self, n, self.names.param_chars.get(attr))   # (a text's longest: its choices', its max_length:)
             return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
         if is_map(typ):   # params.price.red: a map has keys, not attributes

@@ -46,7 +46,7 @@ _GROWN = ("used", "made", "lambda_vars")
 @dataclass
 class _Compile:
     """One compile: its outcome and what it did besides (module docstring)."""
-    outcome: tuple | ExprError   # (source, type, distinct, access, code object, its def's text, its body) or the error
+    outcome: tuple | ExprError   # (source, type, distinct, access, code object, its def's text, its body, chars) or the error
     counted: tuple               # how much it added to each of _COUNTED
     left: tuple | None           # the values it left of the state of one expression (None: nothing compiled)
     grown: tuple                 # what it added to each of _GROWN, and to the string literals
@@ -112,7 +112,8 @@ class Reusing(Compiler):
             self._attrs = (n.attrs, (*("A_" + a for a in n.attrs), NEIGHBOURS))
         tables = tuple(map(ns.get, self._attrs[1]))
         declared = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.attrs,
-                    n.defines, n.max_list, n.max_players, n.min_players, n.param_spans, n.zone_sizes, n.sorted_zones)
+                    n.defines, n.max_list, n.max_players, n.min_players, n.param_spans, n.param_chars, n.zone_sizes,
+                    n.sorted_zones)
         if (declared, tables) != self._seen:   # (the tables: the same objects, mostly, never changed)
             self._seen = (copy.deepcopy(declared), tables)
             text = repr((*declared[:-1], sorted(n.sorted_zones), [_digest(t) for t in tables]))
@@ -134,7 +135,7 @@ class Reusing(Compiler):
             try:
                 c = super().compile(text, locals, has_me, expect)
                 fn: Any = c.fn   # (to_function's: it carries its def's text)
-                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code, fn.body)
+                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code, fn.body, c.chars)
             except ExprError as e:
                 outcome = e.with_traceback(None)
         access = notes.frozen()
@@ -213,11 +214,11 @@ class Reusing(Compiler):
     def _outcome(self, entry: _Compile) -> Compiled:
         if isinstance(entry.outcome, ExprError):
             raise copy.copy(entry.outcome)   # (a copy: whoever catches it may add to it)
-        source, typ, distinct, access, code, text, body = entry.outcome
+        source, typ, distinct, access, code, text, body, chars = entry.outcome
         assert isinstance(code, CodeType)
         fn: Any = FunctionType(code, self.names.namespace, code.co_name)   # (what exec of its def makes)
         fn.code, fn.body = text, body
-        return Compiled(source, typ, fn, distinct, access)
+        return Compiled(source, typ, fn, distinct, access, chars)
 
 
 def global_names(code: CodeType) -> set[str]:

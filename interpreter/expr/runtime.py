@@ -58,6 +58,14 @@ def _mul(a, b):
     return r
 
 
+def _num(v, op):
+    """A value of type any that ``op`` (``-``, ``*``, ``/``, ``//``, ``%``) uses as a number: a string or a list is
+    an error, not repeated by ``*`` or formatted by ``%`` whatever the length made (none fails as before)."""
+    if v.__class__ in (int, float, bool) or v is None:
+        return v
+    raise ExprRuntimeError(f"'{op}' needs numbers, got {'map' if v.__class__ is dict else type(v).__name__}")
+
+
 def _stored(v, longest=MAX_STORED_LIST, deep=False):
     """A value about to be stored in a variable or added to a counter, within the bounds that
     keep a game's values small whatever a ruleset repeats: whole numbers of 64 bits, strings of
@@ -81,8 +89,14 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
         return owned(v, [longest - len(v), longest, MAX_STORED_TEXT]) if deep else v[:]
     if c is str and len(v) > MAX_STORED:
-        raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
+        raise too_long(v)
     return v
+
+
+def too_long(v: str) -> ExprRuntimeError:
+    """The error of a string longer than a variable, or a local (building/declared.py
+    ``bound_local``), may hold."""
+    return ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable or a local may hold)")
 
 
 _MAX_FLOAT = sys.float_info.max
@@ -106,7 +120,7 @@ def owned(v: list, room: list | None = None) -> list:
             out[i] = owned(x, room)
         elif room is not None and x.__class__ is str:
             if len(x) > MAX_STORED:
-                raise ExprRuntimeError(f"a string of {len(x)} characters, more than {MAX_STORED} (a variable may hold)")
+                raise too_long(x)
             room[2] -= len(x)
             if room[2] < 0:
                 raise ExprRuntimeError(f"a list holding strings of more than {MAX_STORED_TEXT} characters in all "
@@ -474,6 +488,7 @@ HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_owned"] = owned
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
+CHECKS = {"_num": _num}   # (put in the namespace by the code that calls them: operators.py as_number)
 HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written in: cdialect.sorted_take_inline)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .runtime import MAX_STORED
-from .types import ANY, CARD, NUM, STR
+from .types import ANY, CARD, NUM, STR, elem, holds_growing, is_list
 
 JOIN_CHARS = 4      # characters a join copies an operation beyond its own (measured 9 past 1,000)
 COMPARE_CHARS = 128  # characters a comparison reads an operation beyond its own (measured 250 to 330 past 1,000)
@@ -119,6 +119,17 @@ def holds_of(c: Any, n: Any, parts: list) -> None:
     found = [inside(c, p) for p in parts]
     known = [x for x in found if x is not None]
     holds(c, n, max(known, default=0) if len(known) == len(found) else None)
+
+
+def widest(c: Any, n: Any, typ: str) -> int:
+    """The longest string the value of node ``n``, of type ``typ``, is or holds (0: none). A
+    local it is bound to is read as MAX_STORED at most: past that, the binder checks it
+    (building/effects.py ``bound_local``)."""
+    if typ == STR:
+        return chars(c, n)
+    if is_list(typ) and elem(typ) == STR and inside(c, n) is not None:
+        return inside(c, n) or 0
+    return max(MAX_STORED, c.fact(*_LONGEST, anywhere=True) or 0) if holds_growing(typ) else 0
 
 
 def either(c: Any, n: Any, yes: Any, no: Any) -> None:

@@ -309,7 +309,7 @@ def _params(ex, rules, params):
 
 
 def _allowed(spec: dict) -> str:
-    """What a declared parameter may be given (its type, min..max, choices): empty if undeclared."""
+    """What a declared parameter may be given (its type, min..max, choices, max_length): empty if undeclared."""
     allowed = []
     if spec.get("type"):
         allowed.append(str(spec["type"]))
@@ -317,6 +317,8 @@ def _allowed(spec: dict) -> str:
         allowed.append(f"{_v(spec.get('min', ''))}..{_v(spec.get('max', ''))}")
     if "choices" in spec:
         allowed.append(" / ".join(_v(c) for c in spec["choices"]))
+    if "max_length" in spec:
+        allowed.append(f"at most {_v(spec['max_length'])} characters")
     return ", ".join(allowed)
 
 

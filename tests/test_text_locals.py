@@ -1,0 +1,222 @@
+"""Texts bound to locals, and text parameters, within the bounds the cost model weighs them at.
+
+An expression reading a local (a declared effect's parameter, a for_each's element) weighs a
+string in it at MAX_STORED characters at most (interpreter/expr/texts.py), as it weighs a text
+variable, whose value is checked as it is stored. A value that may hold a longer string (``v + v``
+of a text parameter) is checked where it is bound, with the same located runtime error, in the
+generated module and its plain reference alike; a value that cannot (``v``, a literal, a number)
+is bound as it is, no code added. A text parameter is weighed at its longest choice, or at its
+declared ``max_length:``, which an override must keep (docs/reference.md, "Parameters").
+"""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from helpers import chips_game, load_text
+from interpreter.building.listing import listing
+from interpreter.expr import Compiler
+from interpreter.expr.parser import ExprError
+from interpreter.expr.runtime import MAX_STORED
+from test_budget_counted import played
+from test_flowgen import reference
+
+# u doubled 16 times (65,536 characters: a text variable may hold it), then bound to a local
+HEAD = chips_game("", game="text_locals", players=(2, 2)) + """  u: {type: str, start: "'a'"}
+  z: {type: int, start: 0}
+"""
+FLOW = """flow:
+  - for_each: {in: "1..16", as: k, do: [{set: {u: "u + u"}}]}
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {options: "[1, 2]", as: x, prompt: first}
+        - %s
+scoring:
+  categories: {chips: "count(mine)"}
+"""
+EFFECTS = """effects:
+  inner:
+    params: {v: str}
+    do: [{set: {z: "z + (1 if 'ab' in v else 0)"}}]
+  outer:
+    params: {v: str}
+    do: [{inner: {v: "v + v"}}]
+  listed:
+    params: {vs: "list[str]"}
+    do: [{set: {z: "count(vs)"}}]
+  loose:
+    params: {v: any}
+    do: [{inner: {v: "v + v"}}]
+"""
+SEARCH = "[{set: {z: \"z + (1 if 'ab' in t else 0)\"}}]"
+
+
+def game(tmp_path, item: str, effects: bool = True):
+    return load_text(tmp_path, HEAD + (EFFECTS if effects else "") + FLOW % item)
+
+
+def outcome(rules) -> tuple:
+    """The game played (seed 0), by the module and by its plain reference: both the same."""
+    got = played(rules, 0)
+    assert got == played(reference(rules), 0)
+    return got
+
+
+@pytest.mark.parametrize("item, line", [
+    ('outer: {v: "u"}', 20),                 # (called with u: inner is given u + u, 131,072 characters)
+    ('loose: {v: "u"}', 26),                 # (two values of any type joined: weighed as strings)
+    ('inner: {v: "u + u"}', 33),
+    ('listed: {vs: "[u + u]"}', 33),
+    ('for_each: {in: "[u + u]", as: t, do: %s}' % SEARCH, 33),
+    ('for_each: {in: "[[u, u + u]]", as: t, do: [{set: {z: "count(t)"}}]}', 33),
+    ('for_each: {in: "[u]", as: s, do: [{for_each: {in: "[s + s]", as: t, do: %s}}]}' % SEARCH, 33),
+], ids=["effect-in-effect", "effect-of-any", "effect", "effect-list", "for_each", "for_each-nested-list", "for_each-in-for_each"])
+def test_a_longer_text_bound_to_a_local_stops_the_game_at_its_item(tmp_path, item, line):
+    """A value that may hold more than MAX_STORED characters, bound to a local: a runtime error
+    at the item binding it (the call, the for_each), in both compiles, on the first decision."""
+    decisions, _, kind, message, _ = outcome(game(tmp_path, item))
+    assert (decisions, kind) == (0, "GameError")
+    assert f"g.yaml:{line}:" in message.splitlines()[0]
+    assert f"a string of 131072 characters, more than {MAX_STORED}" in message
+
+
+@pytest.mark.parametrize("item", [
+    'outer: {v: "\'ab\'"}',
+    'inner: {v: "u"}',
+    'listed: {vs: "[u, u]"}',
+    'for_each: {in: "[u, \'ab\']", as: t, do: %s}' % SEARCH,
+])
+def test_a_text_the_model_bounds_is_bound_with_no_check(tmp_path, item):
+    """A value whose strings are at most MAX_STORED characters (a variable's, a literal): bound as
+    it is, the game plays to its end in both compiles, and its module holds no check of it."""
+    rules = game(tmp_path, item)
+    assert outcome(rules)[2] is None
+    checks = [line.strip() for line in listing(rules).splitlines() if "_stored(" in line]
+    # (only a variable's value is checked, and outer's argument of inner, v + v, where it is written)
+    assert all(line.startswith("S.v_") or "_stored((P_v + P_v)" in line for line in checks), checks
+
+
+def test_the_check_is_written_only_where_a_longer_text_may_be_bound(tmp_path):
+    """The bound is what the binding expression may build: u + u checked, u not."""
+    text = listing(game(tmp_path, 'for_each: {in: "[u, u + u]", as: t, do: %s}' % SEARCH))
+    assert "L['t'] = _stored(_x, _LIST_BOUND)" in text
+    (tmp_path / "bare").mkdir(), (tmp_path / "literal").mkdir()
+    assert listing(game(tmp_path / "bare", 'inner: {v: "u"}')).count("_stored(") == \
+        listing(game(tmp_path / "literal", 'inner: {v: "\'ab\'"}')).count("_stored(")
+
+
+def test_repeated_tripling_is_stopped_before_it_grows(tmp_path):
+    """The review's repro, shrunk: effects calling each other with v + v + v (each copy three
+    times longer) stop at the first call past MAX_STORED, not hundreds of megabytes later."""
+    chain = """effects:
+  e2:
+    params: {v: str}
+    do: [{set: {z: "z + (1 if 'ab' in v else 0)"}}]
+  e1:
+    params: {v: str}
+    do: [{e2: {v: "v + v + v"}}]
+  e0:
+    params: {v: str}
+    do: [{e1: {v: "v + v + v"}}]
+"""
+    rules = load_text(tmp_path, HEAD + chain + (FLOW % 'e0: {v: "u"}').replace("1..16", "1..14"))
+    decisions, _, kind, message, _ = outcome(rules)
+    assert kind == "GameError" and "a string of 147456 characters" in message   # (16,384 x 9, in e1's call of e2)
+    assert "g.yaml:20:" in message.splitlines()[0] and "in effect e1" in message
+
+
+# ---------------------------------------------------------------- text parameters
+PARAMS = chips_game("", game="text_params", players=(2, 2), attributes="suit: [red, blue, green], n: 1..9") + """params:
+  name: %s
+  free: "red"
+  many: ["red"]
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {options: "mine where suit in params.name", as: picked, prompt: first}
+scoring:
+  categories: {chips: "count(mine)"}
+%s"""
+SEARCHED = "count(pool where suit in params.name)"
+
+
+def charged(rules, text: str) -> int:
+    c = Compiler(rules.names)
+    c.compile(text, has_me=True)
+    return c.cost
+
+
+def params_game(path, spec: str, rest: str = "", **options):
+    path.mkdir(exist_ok=True)
+    return load_text(path, PARAMS % (spec, rest), **options)
+
+
+def test_a_text_parameter_searched_is_weighed_at_its_declared_bound(tmp_path):
+    """'suit in params.name' over the pool: refused with the parameter weighed at 100,000
+    characters, charged as a search of a literal as long as its longest choice, or as its
+    max_length:, where it declares one (the smaller where both)."""
+    with pytest.raises(interpreter.RulesetError, match="'in' searches strings of up to 100,005 characters"):
+        params_game(tmp_path / "free", '{type: str, default: "red blue"}')
+    bounded = params_game(tmp_path / "max", '{type: str, default: "red blue", max_length: 40}')
+    assert charged(bounded, SEARCHED) == charged(bounded, "count(pool where suit in '%s')" % ("x" * 40))
+    chosen = params_game(tmp_path / "choices", '{type: str, default: "red blue", choices: ["red blue", "green"]}')
+    assert charged(chosen, SEARCHED) == charged(chosen, "count(pool where suit in 'red blue')")
+    both = params_game(tmp_path / "both", '{type: str, default: "red", choices: ["red", "green"], max_length: 90}')
+    assert charged(both, SEARCHED) == charged(both, "count(pool where suit in 'green')")
+    with pytest.raises(ExprError, match="100,005 characters"):   # (no bound declared)
+        charged(bounded, "count(pool where suit in params.free)")
+
+
+def test_an_override_keeps_the_declared_length(tmp_path):
+    """--set, new_game's options and a saved state are checked against max_length:, as against
+    max:; any parameter's value is refused holding a string longer than a variable may."""
+    rules = params_game(tmp_path, '{type: str, default: "red blue", max_length: 10}')
+    assert rules.new_game(2, seed=1, options={"params": {"name": "red green"}}).p["name"] == "red green"
+    with pytest.raises(interpreter.UsageError, match="parameter 'name' has at most 10 characters, got 14"):
+        rules.new_game(2, options={"params": {"name": "red blue green"}})
+    for name, value in (("free", "x" * (MAX_STORED + 1)), ("many", ["red", "x" * (MAX_STORED + 1)])):
+        with pytest.raises(interpreter.UsageError, match=f"parameter '{name}' holds a string of 100,001 characters"):
+            rules.new_game(2, options={"params": {name: value}})
+    assert rules.new_game(2, options={"params": {"free": "x" * MAX_STORED}}).p["free"] == "x" * MAX_STORED
+    S = rules.new_game(2, seed=3, options={"params": {"name": "green"}})
+    assert rules.state_from_json(S.to_json()).p["name"] == "green"
+    with pytest.raises(interpreter.GameError, match="at most 10 characters"):
+        rules.state_from_json(S.to_json().replace('"green"', '"green green green"'))
+
+
+def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
+    """A default longer than max_length:, or max_length: on a parameter that is not text, is an
+    error at the value (at the key); a variant's value is checked against it, and a variant that
+    raises it raises the weight with it."""
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:\d+:\d+: error\[type\]: parameter 'name' has at most 4"):
+        params_game(tmp_path / "long", '{type: str, default: "red blue", max_length: 4}')
+    with pytest.raises(interpreter.RulesetError, match="max_length: bounds a text parameter, and 'name' is not text"):
+        params_game(tmp_path / "int", '{type: int, default: 3, max_length: 4}')
+    with pytest.raises(interpreter.RulesetError, match="parameter 'name' holds a string of 100,001 characters"):
+        params_game(tmp_path / "huge", '"%s"' % ("x" * (MAX_STORED + 1)))   # (declared or not)
+    variants = """variants:
+  long: {params: {name: "red blue green"}}
+  wider: {params: {name: {max_length: 80}}}
+"""
+    spec = '{type: str, default: "red blue", max_length: 10}'
+    with pytest.raises(interpreter.RulesetError, match="parameter 'name' has at most 10 characters, got 14"):
+        params_game(tmp_path / "v1", spec, variants, variant="long")
+    wider = params_game(tmp_path / "v2", spec, variants, variant="wider")
+    assert charged(wider, SEARCHED) == charged(wider, "count(pool where suit in '%s')" % ("x" * 80))
+
+
+@pytest.mark.parametrize("use, given, error", [
+    ("v % 1", "'%9999999d'", "'%' needs numbers, got str"),   # (a 10,000,000-character string, formatted)
+    ("v * 100000", "u", "'*' needs numbers, got str"),        # (u repeated)
+    ("1 - v", "[1, 2]", "'-' needs numbers, got list"),
+    ("v * 100000 + v % 7", "7", None),
+])
+def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use, given, error):
+    """A value of type any given to '*' or '%' is checked to be a number first: a string would
+    be repeated or formatted into a string of any length, which nothing weighs or stores."""
+    effect = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "count([%s, 1])"}}]\n' % use
+    rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)).replace("1..16", "1..2"))
+    got = outcome(rules)
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
