@@ -336,7 +336,7 @@ class OperatorNodes:
             walks.walked(self, n, walks.elements(self, right, tb), walks.WALK_WORK, f"'{op}' of a list of lists")
         as_set = False
         if is_list(tb) and not nesting.holds_lists(tb) and not asked:   # (the test of a MEMBERSHIP call: its own)
-            as_set = self._kept_as_set(right, b, ta in _HASHED and elem(tb) in _HASHED, scope)
+            as_set = self._kept_as_set(a, right, b, ta in _HASHED and elem(tb) in _HASHED, scope)
             self._looked_up(n, right, as_set, op)
         zones = shared_zones(b) if ta == CARD and is_list(tb) else None
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
@@ -368,14 +368,14 @@ class OperatorNodes:
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
 
-    def _kept_as_set(self, coll, found, hashed: bool, scope) -> bool:
-        """Whether ``x in L`` (``coll``: flat list L's node, ``found`` its code, ``hashed``: of
-        values whose equality agrees with their hash) looks in a set of L built once per
-        evaluation: asked in a loop (not a key written as a lambda), L reading neither its element
-        nor a local that changes with it, L longer than ``walks.SET_LEAST``. Decided from the tree
-        and the sizes, alike in both compiles (the optimised one builds the set: _in_set)."""
+    def _kept_as_set(self, x, coll, found, hashed: bool, scope) -> bool:
+        """Whether ``x in L`` (x's code, L's node and code, ``hashed``: of values whose equality
+        agrees with their hash) looks in a set of L built once per evaluation: x asked of the
+        element of a loop (not a key written as a lambda), L reading neither it nor a local that
+        changes with it, L longer than ``walks.SET_LEAST``. Decided from the tree and the sizes,
+        alike in both compiles (the optimised one builds the set: _in_set)."""
         elements = [var for var, _ in scope.elements]
-        return (hashed and bool(elements) and self.hoisting and self.size(coll) > walks.SET_LEAST
+        return (hashed and any(var in x.uses for var in elements) and self.hoisting and self.size(coll) > walks.SET_LEAST
                 and not any(var in self.lambda_vars or var in found.uses for var in elements)
                 and not any(v in found.uses for v in self._varying))
 
