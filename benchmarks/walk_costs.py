@@ -9,6 +9,7 @@ into its time).
     python benchmarks/walk_costs.py --diams 200  # the most work a search counted in 200 Diam's games
     python benchmarks/walk_costs.py --nested     # distinct() and 'in' over lists of lists: per element inside
     python benchmarks/walk_costs.py --text       # strings joined, compared, searched, written: per character
+    python benchmarks/walk_costs.py --flat       # distinct() and 'in' over flat lists, a set looked in from a loop
 
 A constant is sound where each walk's operations per element stay under it, and the search's
 weights where its time per operation counted stays under an operation's.
@@ -49,6 +50,7 @@ vars:
   t: {{type: "list[int]", start: []}}
   x: {{type: int, start: 0}}
   ss: {{type: "list[list[int]]", start: []}}
+  ls: {{type: "list[str]", start: []}}
   u: {{type: str, start: "''"}}
   v: {{type: str, start: "''"}}
 flow:
@@ -155,6 +157,35 @@ def text() -> None:
     _report(S, run, op, cases)
 
 
+def flat() -> None:
+    """distinct() of 10,000 numbers or strings (each hashed into a dict) and x in L of them
+    (each compared up to the end: none found), and a set of L built once and looked in for each
+    element of a filter (the optimised compile's form: count(s where it in t))."""
+    S, run, op = _setup()
+    rnd = random.Random(3)
+
+    def numbers(S):
+        S.v["s"] = [rnd.randrange(10 ** 6) for _ in range(N)]
+        S.v["t"] = [rnd.randrange(10 ** 6) for _ in range(N)]
+
+    def strings(S):
+        S.v["ls"] = [f"w{rnd.randrange(10 ** 9):012d}" for _ in range(N)]   # (13 characters, as the needle)
+
+    def sets(S, f=numbers):
+        f(S)
+        S.v["x"] = 0
+
+    cases = [("count(distinct(s))", N, "numbers", numbers), ("(1 if -1 in s else 0)", N, "numbers", numbers),
+             ("count(distinct(ls))", N, "strings", strings), ("(1 if 'w99999999999x' in ls else 0)", N, "strings", strings)]
+    _report(S, run, op, cases)
+    for label, setup in (("numbers", sets),):
+        setup(S)
+        seconds, cost = run("count(s where it in t)", False)
+        looked, _ = run("count(s where it > 3)", False)
+        print(f"{'count(s where it in t)':46} {label:26} fast   {(seconds - looked) / op / N:7.3f} operations "
+              f"an element of t (built once) and a lookup (work / charge {seconds / op / cost:.2f})")
+
+
 class _Labels:
     def __init__(self, labels):
         self.rules = type("Rules", (), {"card_labels": labels})
@@ -220,11 +251,14 @@ def main(argv=None) -> int:
     ap.add_argument("--diams", type=int, metavar="GAMES", help="the most work a search counted in random Diam's games")
     ap.add_argument("--nested", action="store_true", help="distinct() and 'in' over lists of lists")
     ap.add_argument("--text", action="store_true", help="strings joined, compared, searched and written")
+    ap.add_argument("--flat", action="store_true", help="distinct() and 'in' over flat lists, a set looked in")
     args = ap.parse_args(argv)
     if args.nested:
         nested()
     elif args.text:
         text()
+    elif args.flat:
+        flat()
     elif args.diams:
         diams(args.diams)
     elif args.combos:

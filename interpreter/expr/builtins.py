@@ -50,6 +50,7 @@ def keyed_arg(c, scope, kwargs, typ, key="by", coll=None, lam=True, var=None):
         c.lambda_vars.add(var)
     if coll is not None:
         bind_element(c, var, coll, typ)
+        walks.bound_over(c, var, coll, scope)
     inner = scope.with_element(var, elem(typ), element_names(coll))
     body = lambda: c.node(kwargs[key], inner)  # noqa: E731
     s, t = c.in_loop(coll, body) if coll is not None else body()
@@ -238,7 +239,8 @@ def b_distinct(c, n, scope, args, kw):
     check_arity(n, args, kw, "distinct", 1)
     src, typ = list_arg(c, scope, args[0], "distinct")
     c.sized(n, c.size(args[0]))
-    walks.keyed(c, n, args[0], typ, "distinct()")   # (a flat list: hashed in C, uncharged, docs/reference.md)
+    walks.spread_as(c, n, args[0])
+    walks.keyed(c, n, args[0], typ, "distinct()")
     texts.holds_of(c, n, [args[0]])
     mapped = shape(src)
     if isinstance(mapped, Mapped) and mapped.lookup is not None and mapped.lookup[1] == "attr" \
@@ -259,6 +261,7 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
+    walks.spread_as(c, n, args[0])
     innered(c, n, deepest(c, [(kw["to"], t)]))   # (its elements: what to: gives, each)
     if t == STR:
         texts.holds(c, n, texts.chars(c, kw["to"]))

@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 from lark import Token
 
 from ..loading.kept import compiled
-from . import runtime, texts
+from . import runtime, texts, walks
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, bound_tables, code, filter_split
@@ -98,7 +98,7 @@ class Compiler(NameNodes, OperatorNodes):
         self._tables_above = 1        # tables are named when self._mult exceeds this (inside a loop)
         self._asked: dict[str, int] = {}  # a bound table's name -> how often the code kept asks for it (release)
         self._tag = ""                # tells apart the names of expressions compiled to run together
-        self.lambda_vars: set = set() # element variables bound by a generated lambda
+        self.lambda_vars, self.spread_over = set[str](), set[str]()   # elements a generated lambda binds; whose zones a loop walks (walks.py)
         self._varying: tuple = ()     # sources of locals that change with the element (compile_element)
         self._mult = 1                # how many times the node being compiled may run
         self._sizes: dict = {}        # (expansion, id(list node)) -> the most elements it can have;
@@ -167,8 +167,8 @@ class Compiler(NameNodes, OperatorNodes):
                                     labels_distinct(tree))
                 except ExprError:   # Python refuses := in some comprehension positions: compile plainly
                     self._hoisted = self._tables = None
-                    self.cost, self._mult, self._sizes, self._expansions = 0, 1, {}, 0
-                    src, typ = self.node(tree, scope)
+                    self.cost, self._mult, self._sizes, self._expansions, self.set_cells = 0, 1, {}, 0, 0
+                    src, typ = self.with_sets(*self.node(tree, scope))   # (its sets kept without :=)
         finally:
             self._hoisted = self._tables = None
         fn = self.to_function(src, text, (), params)
@@ -453,17 +453,17 @@ class Compiler(NameNodes, OperatorNodes):
             self._sizes[self._expansion, id(n), SPAN] = span
 
     def fact(self, n, kind: str, anywhere: bool = False):
-        """What is known of node ``n`` besides (``kind``: expr/nesting.py's), None: nothing;
-        ``anywhere``: of a name (an element's), the same in a define's expansion."""
+        """What is known of node ``n`` (``kind``: nesting.py's), None: nothing; ``anywhere``: of a name, also in a define."""
         return self._sizes.get((kind, n) if anywhere else (self._expansion, id(n), kind))
 
-    def know(self, n, kind: str, value, anywhere: bool = False) -> None:
+    def know(self, n, kind: str, value, anywhere: bool = False) -> None:   # (what fact reads)
         self._sizes[(kind, n) if anywhere else (self._expansion, id(n), kind)] = value
 
     def in_loop(self, coll_node, compile_body):
-        saved, self._mult = self._mult, self._mult * self.size(coll_node)
+        saved, self._mult = self._mult, self._mult * walks.spread(self, coll_node)
         try:
-            return compile_body()
+            with walks.walking(self, coll_node):   # (a card's zone spread over a loop's cards: once)
+                return compile_body()
         finally:
             self._mult = saved
 

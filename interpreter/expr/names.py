@@ -20,6 +20,7 @@ from .postfix import PostfixNodes
 from .access import Recorder
 from .cdialect import SLOT_READ, SLOT_WRITE, in_c, item_read   # (the dialect's own: cdialect.py)
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
+from . import walks
 from .runtime import list_bound
 from .scope import Scope
 from . import texts
@@ -476,6 +477,7 @@ class NameNodes(PostfixNodes):
             if not is_zone:
                 return code(self.item(base, who_src), None if table is None else
                             Lookup(base, who_src, "bound" if table.shape.bound else "state")), typ
+            walks.owned_by(self, node, who_src)   # (the zones of a loop's cards: their share)
             # a zone owned by each card is a dict holding only the cards' non-empty zones (a
             # clone copies a few lists, not one per card): read, a missing one is empty; as the
             # target of a move (an lvalue), it is made

@@ -54,6 +54,11 @@ class OperatorNodes:
     _hoisted: list[str] | None
     _uses: list[set]
     access: Recorder
+    hoisting: bool
+    lambda_vars: set[str]
+    _varying: tuple
+    _mult: int
+    set_cells = 0   # (the sets an expression compiled without bindings keeps: _in_set, with_sets)
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
@@ -186,9 +191,11 @@ class OperatorNodes:
         var = self.fresh() if inner is None else inner.var
         names = (*element_names(coll), name) if name else element_names(coll)
         nesting.bind_element(self, var, coll, typ)
+        walks.bound_over(self, var, coll, scope)
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), names)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
+        walks.spread_as(self, n, coll)
         nesting.innered(self, n, nesting.inner(self, coll))
         texts.holds_of(self, n, [coll])
         if inner is not None:
@@ -327,12 +334,18 @@ class OperatorNodes:
                             offset_of(n.children[0]), code="type")
         if is_list(tb) and nesting.holds_lists(tb):   # each list inside compared, as == compares two
             walks.walked(self, n, walks.elements(self, right, tb), walks.WALK_WORK, f"'{op}' of a list of lists")
+        as_set = False
+        if is_list(tb) and not nesting.holds_lists(tb) and not asked:   # (the test of a MEMBERSHIP call: its own)
+            as_set = self._kept_as_set(a, right, b, ta in _HASHED and elem(tb) in _HASHED, scope)
+            self._looked_up(n, right, as_set, op)
         zones = shared_zones(b) if ta == CARD and is_list(tb) else None
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
             self.names.asked.update(zones)
             if not self.plain and pure_value(a) and all(z in self.names.recorded for z in zones):
                 self.release(b)   # (the zones' tables are not read)
                 return member_of_record(self.names, a, op, zones), BOOL
+        if as_set and not self.plain:
+            return self._in_set(n, a, ta, b, tb, scope, op), BOOL
         mapped = shape(b)
         if isinstance(mapped, Mapped) and mapped.lookup is not None and elem(tb) in (INT, STR, PLAYER, CARD, TEAM, BOOL):
             # x in map(ZONE, to: attr), the map not lifted out of a filter: look for x in the
@@ -354,6 +367,54 @@ class OperatorNodes:
         if joined is not None:   # x in A + B: looked for in A, then in B, no list joined
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
+
+    def _kept_as_set(self, x, coll, found, hashed: bool, scope) -> bool:
+        """Whether ``x in L`` (x's code, L's node and code, ``hashed``: of values whose equality
+        agrees with their hash) looks in a set of L built once per evaluation: x asked of the
+        element of a loop (not a key written as a lambda), L reading neither it nor a local that
+        changes with it, L longer than ``walks.SET_LEAST``. Decided from the tree and the sizes,
+        alike in both compiles (the optimised one builds the set: _in_set)."""
+        elements = [var for var, _ in scope.elements]
+        return (hashed and any(var in x.uses for var in elements) and self.hoisting and self.size(coll) > walks.SET_LEAST
+                and not any(var in self.lambda_vars or var in found.uses for var in elements)
+                and not any(v in found.uses for v in self._varying))
+
+    def _looked_up(self, n, coll, as_set: bool, op: str) -> None:
+        """``x in L`` over a flat list: each element compared in C (up to the one found) each
+        time it runs; kept as a set, the set built once per evaluation and a lookup each time."""
+        if not as_set:
+            walks.walked(self, n, walks.spread(self, coll), walks.WALK_WORK, f"'{op}'")
+            return
+        saved, self._mult = self._mult, 1   # (the set: built once, before the loops around)
+        try:
+            walks.walked(self, n, self.size(coll), walks.SET_WORK, f"'{op}' (a set of its list)")
+        finally:
+            self._mult = saved
+        walks.walked(self, n, 1, walks.WALK_WORK, f"'{op}'")
+
+    def _in_set(self, n, a, ta, b, tb, scope, op) -> str:
+        """``x in L`` asked in a loop of a list L that does not change with its element
+        (walks.kept_as_set): a set of L's elements (or bytes of its cards), built once per
+        evaluation (eagerly for a join of plain reads, else at its first use), a lookup each time.
+        Where it cannot be bound (Python refuses ``:=`` there) L is walked each time, charged so."""
+        union = self._union_set(a, ta, b, tb, scope, op)
+        if union is not None:
+            return union
+        made = reading("{*" + b + "}", b.uses)   # (a set display: the generated code has no builtins)
+        made.walks = True
+        if self._hoisted is None:   # (compiled without bindings, where Python refuses :=: a cell of with_sets)
+            self.set_cells += 1
+            k = self.set_cells
+            return f"({a} {op} (_sets[{k}] if {k} in _sets else _sets.setdefault({k}, {made})))"
+        return f"({a} {op} {self.hoist(made, scope)})"
+
+    def with_sets(self, src, typ) -> tuple:
+        """An expression compiled without bindings (compiler._compile), in a function given the
+        dict its sets are kept in (_in_set), one per evaluation, where it keeps any."""
+        if not self.set_cells:
+            return src, typ
+        self.set_cells = 0
+        return f"(lambda _sets: {src})({{}})", typ
 
     def _union_set(self, a, ta, b, tb, scope, op) -> str | None:
         """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from ..errors import did_you_mean
-from . import texts
+from . import texts, walks
 from .nesting import element_of, innered
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, map_value
@@ -75,6 +75,7 @@ class PostfixNodes:
             raise ExprError(f"{typ} has no attribute '{attr}'", offset_of(n.children[1]),
                             f"did you mean '{hint}'?" if hint else None, code="unknown-name", span=len(attr))
         self.sized(n, self.size(n.children[1]))   # (a card's list attribute: as long as member() says)
+        walks.spread_as(self, n, n.children[1])   # (c.zone of a loop's card c: its share of the cards)
         texts.kept(self, n, texts.recorded(self, n.children[1]))   # (a card's text attribute: as its longest)
         return found
 

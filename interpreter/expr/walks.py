@@ -5,21 +5,33 @@ its list, as a filter's body is, at a measured number of the cost model's operat
 operation of a filter's body, about 5 ns here) per element; each constant is the most measured
 over 10,000 elements (both compiles; ``python benchmarks/walk_costs.py``) with room to spare.
 The charge is decided from the tree and the sizes, never from the faster form the optimised
-compile writes, so both compiles charge alike.
+compile writes, so both compiles charge alike: ``x in L`` asked from a loop of a list L that
+does not change with its element is weighed a set of L built once and a lookup each time
+(operators._kept_as_set), which the optimised compile builds (the reference walks L each time:
+it runs no game). A zone each card of a loop over distinct cards owns is weighed its share of
+the game's cards (``owned_by``): those zones hold every card at most, together.
 """
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from lark import Tree
 
 from . import nesting
 
+SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (operators.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
 RANK_WORK = 32     # an element a helper's own loop calls a key on (highest, lowest, top, bottom): measured 8 to 21
 HASH_WORK = 8      # an element inside a list of lists distinct() keys by value (copied and hashed): measured 2 to 4
 KEY_WORK = 96      # a list distinct() keys by value (a turn of its loop, a tuple made, a set's lookup): measured 78 to 82
+FLAT_WORK = 16     # an element of a flat list distinct() keys (hashed into a dict in C): measured 4.9 to 10.5
+SET_WORK = 8       # an element of a flat list a set is built of, to look in (x in L from a loop): measured 2.1 to 3.5
 GROUP_WORK = 160   # an element put in its group (groups(), combos(): a key call, a dict lookup, a new list a group): measured 64 to 117
 
 
+SPREAD = "spread"   # (the fact of a card-owned zone read of a filter's element: (that element, its share of the cards))
+DISTINCT = "distinct"   # (the fact of an element that goes over distinct cards: how many its list may have)
 LOOPED = "looped"   # (the fact of a list node a filter, by: or to: walks: a range built there counts with the loop's turns)
 
 
@@ -44,8 +56,9 @@ def keyed(c: Any, n: Any, coll: Any, typ: str, what: str) -> None:
     """Node ``n`` keys each element of list ``coll`` (of type ``typ``) by value (distinct()): in
     a list of lists, a turn of a loop and a key made for each element, and every element inside
     them copied and hashed (each one a key of its own below the first level); a flat list is
-    hashed in C, not charged (a card-owned zone inside a filter over cards counts as every card)."""
+    each element hashed in C (``FLAT_WORK``)."""
     if not nesting.holds_lists(typ):
+        walked(c, n, spread(c, coll), FLAT_WORK, what)
         return
     own, inside, total = c.size(coll), elements(c, coll, typ), c.fact(coll, nesting.TOTAL)
     work = own * KEY_WORK + inside * (HASH_WORK if levels(typ) == 1 else KEY_WORK)
@@ -57,3 +70,60 @@ def keyed(c: Any, n: Any, coll: Any, typ: str, what: str) -> None:
 def walked(c: Any, n: Any, count: int, per: int, what: str) -> None:
     """Node ``n`` walks ``count`` elements at ``per`` operations each, each time it runs."""
     c.add_cost(count * per, n, f"{what} walks up to {count:,} elements")
+
+
+# ---------------------------------------------------------------- the zones of the cards of a loop
+def bound_over(c: Any, var: str, coll: Any, scope: Any) -> None:
+    """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s, a to:'s): where they
+    are cards, each in it once (a zone read by name, or a filter of one), a zone each of them
+    owns is spread over them (``spread``)."""
+    node = coll
+    while isinstance(node, Tree) and node.data in ("where", "where_as"):
+        node = node.children[0]
+    if isinstance(node, Tree) and node.data == "name" and str(node.children[0]) in c.names.zones \
+            and str(node.children[0]) not in scope.locals:
+        c.know(var, DISTINCT, spread(c, coll), anywhere=True)   # (the loop's turns, as in_loop counts them)
+
+
+def owned_by(c: Any, n: Any, owner: Any) -> None:
+    """Node ``n`` reads a card-owned zone of card ``owner`` (its code): where ``owner`` is
+    the element of a loop over distinct cards (``bound_over``), the zones of those cards hold
+    the game's cards together, so all the walks of it that one run of that loop makes, each
+    once, read at most every card: each is weighed its share, the cards over the loop's
+    elements (rounded up), unless inside a walk of such a zone of the same element already."""
+    var = str(owner)
+    over = c.fact(var, DISTINCT, anywhere=True)
+    if n is None or over is None or var in c.spread_over:
+        return
+    c.know(n, SPREAD, (var, min(c.size(n), -(-c.names.max_list // max(1, over)))))
+
+
+def spread(c: Any, n: Any) -> int:
+    """The elements a walk of list node ``n`` is weighed each time it runs: its size, or its
+    share of the cards where it is (or is made of, element for element) a card's zone spread over
+    the cards of a loop (``owned_by``)."""
+    found = c.fact(n, SPREAD)
+    return c.size(n) if found is None else found[1]
+
+
+def spread_as(c: Any, n: Any, coll: Any) -> None:
+    """Node ``n`` (a filter, a map(), a distinct() of ``coll``) has at most an element of
+    ``coll`` for each: spread as it is."""
+    found = c.fact(coll, SPREAD)
+    if found is not None:
+        c.know(n, SPREAD, found)
+
+
+@contextmanager
+def walking(c: Any, coll: Any) -> Iterator[None]:
+    """Compiling the body of a loop over ``coll``: a zone spread over the cards of a loop is not
+    spread again inside it (two walks nested multiply their elements, which no share bounds)."""
+    found = c.fact(coll, SPREAD)
+    if found is None or found[0] in c.spread_over:
+        yield
+        return
+    c.spread_over.add(found[0])
+    try:
+        yield
+    finally:
+        c.spread_over.discard(found[0])

@@ -47,7 +47,8 @@ FAST_FORMS = {
     "a value computed once": r"for _e\d+z in \(",
     "a key looked up": r"_lookup\(", "membership without the list": r"_has_sum\(",
     "membership in joined lists": r"\b(\w+) in [\w.\[\]']+ or \1 in ",
-    "membership in a set (or the bytes) of joined lists": r":= \{\*|:= bytes\(\[",
+    "membership in a set (or the bytes) of a list": r":= \{\*|:= bytes\(\[",
+    "membership in a set kept without bindings": r"_sets\.setdefault\(",
     "sums by an attribute's weights": r"_sum_bits_of\(|_sums_by\(",
 }
 
