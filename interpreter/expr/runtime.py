@@ -79,13 +79,21 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     if c is list:
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
-        return owned(v, [longest - len(v), longest, MAX_STORED_TEXT]) if deep else v[:]
+        if deep:
+            try:   # a list of strings (the usual deep value): every bound holds where they join
+                if len("".join(v)) <= _JOINED:   # within both bounds together, so each alone (in C)
+                    return v[:]
+            except TypeError:   # (an element that is not a string: owned's walk)
+                pass
+            return owned(v, [longest - len(v), longest, MAX_STORED_TEXT])
+        return v[:]
     if c is str and len(v) > MAX_STORED:
         raise ExprRuntimeError(f"a string of {len(v)} characters, more than {MAX_STORED} (a variable may hold)")
     return v
 
 
 _MAX_FLOAT = sys.float_info.max
+_JOINED = min(MAX_STORED, MAX_STORED_TEXT)   # strings this long together are within owned's bounds
 
 
 def owned(v: list, room: list | None = None) -> list:
