@@ -350,7 +350,10 @@ def _first_sorted(seq, table, index, value):
     """``first(seq where table[it] == value)`` for a zone kept in card order: the runs of cards
     with that value are known, so each is looked for by bisection, lowest first (the first
     found is the first in the zone). Many runs: the plain loop is cheaper."""
-    runs = _runs_with(index, value)
+    try:   # (_runs_with, in place: a Python call a move of one card)
+        runs = index.get(value, ())
+    except TypeError:
+        runs = ()
     n = len(seq)
     if len(runs) * 8 > n or not n:
         return _first_eq(seq, table, value)
