@@ -368,3 +368,45 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
         else:
             assert repr(got) == repr(want) and type(got) is type(want), (a, b)
         assert not watched or (calls == []) == divides, (a, b)   # (compiled, _div runs as C: no call seen)
+
+
+@pytest.mark.parametrize("text", ["a // 5", "a % 5", "a // 0", "a % 0", "a // b", "5 // a"])
+def test_whole_numbers_by_a_whole_number_other_than_0_divide_without_the_helper(rules, text):
+    """``a // 5`` and ``a % 5`` of whole numbers are Python's operators, which raise nothing the
+    helpers would turn into the language's error: the same value, or the same error (of none),
+    as the plain reference, which calls ``_floordiv`` or ``_mod``; by 0, or by what is not a
+    literal, the helper as before."""
+    import sys
+    from interpreter.expr.messages import describe
+    from interpreter.expr.runtime import _floordiv, _mod
+    kinds = {"a": INT, "b": INT}
+    fast = Compiler(rules.names).compile(text, locals=kinds)
+    plain = Compiler(rules.names, plain=True).compile(text, locals=kinds)
+    S, calls = rules.new_game(2), []
+    watched = not loaded()["expr.runtime"]   # (the compiled tier runs expr/runtime.py as C)
+    helpers = {_floordiv.__code__, _mod.__code__}
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in helpers:
+            calls.append(frame)
+
+    inline = text in ("a // 5", "a % 5")
+    for a, b in ((7, 2), (-7, 3), (0, -4), (2 ** 63 - 1, 7), (-2 ** 63, -1), (None, 3), (3, None), (4, 0)):
+        L = {"a": a, "b": b}
+        try:
+            want: object = plain.fn(S, 0, L)
+        except Exception as e:   # noqa: BLE001 - whatever it raises, the fast one must raise alike
+            want = e
+        del calls[:]
+        sys.setprofile(profile)
+        try:
+            got: object = fast.fn(S, 0, L)
+        except Exception as e:   # noqa: BLE001
+            got = e
+        finally:
+            sys.setprofile(None)
+        if isinstance(want, Exception):
+            assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (a, b, got)
+        else:
+            assert repr(got) == repr(want) and type(got) is type(want), (a, b)
+        assert not watched or (calls == []) == inline, (a, b)   # (compiled, the helpers run as C)

@@ -404,6 +404,11 @@ class OperatorNodes:
         if op == "/":
             return code(f"_div({a}, {b})", Quotient(a, b)), NUM
         if op in ("//", "%"):
+            by = shape(b)
+            if not self.plain and ta == tb == INT and isinstance(by, Const) and type(by.value) is int and by.value:
+                # whole numbers by a whole number other than 0: Python's operator, which then
+                # raises nothing _floordiv or _mod would turn into the language's error
+                return f"({a} {op} {b})", INT
             return f"_{n.data}({a}, {b})", NUM if NUM in (ta, tb) else INT
         if op == "*" and NUM not in (ta, tb):   # whole numbers stay within 64 bits (runtime._mul)
             return f"_mul({a}, {b})", INT
