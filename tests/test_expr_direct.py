@@ -370,6 +370,21 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
         assert not watched or (calls == []) == divides, (a, b)   # (compiled, _div runs as C: no call seen)
 
 
+
+def test_a_map_lifted_out_of_a_filter_is_looked_in_as_a_tuple_read_in_c(rules):
+    """``x in map(ZONE, to: attr)`` inside a filter, the map reading nothing of the element: the
+    zone's values lifted as one itemgetter's tuple (none, one or many cards), found as the plain
+    reference finds them in its list."""
+    texts = ["count(deck where rank in map(pile, to: rank))", "map(deck where suit not in map(pile, to: suit), to: rank)"]
+    S = rules.new_game(2, seed=1)
+    for text in texts:
+        fast = Compiler(rules.names).compile(text)
+        plain = Compiler(rules.names, plain=True).compile(text)
+        assert "_itemgetter" in fast.source and "_itemgetter" not in plain.source
+        for pile in ([], S.z_deck[:1], S.z_deck[3:4], S.z_deck[::3]):
+            S.z_pile = pile
+            assert fast(S, 0, None) == plain(S, 0, None), (text, pile)
+
 @pytest.mark.parametrize("text", ["a // 5", "a % 5", "a // 0", "a % 0", "a // b", "5 // a"])
 def test_whole_numbers_by_a_whole_number_other_than_0_divide_without_the_helper(rules, text):
     """``a // 5`` and ``a % 5`` of whole numbers are Python's operators, which raise nothing the

@@ -173,7 +173,7 @@ def pure_value(value) -> bool:
     return isinstance(s, (Name, Var))
 
 
-def _pure_list(part) -> bool:
+def pure_list(part) -> bool:
     """A list read plainly: a shared zone, a table bound before the loop, the players or teams."""
     s = shape(part)
     if isinstance(s, Zone) and s.owner is None:
@@ -312,7 +312,7 @@ def joined_lists(lists: str) -> list | None:
         if isinstance(s, Join):
             return leaves(s.left) and leaves(s.right)
         parts.append(src)
-        return _pure_list(src)
+        return pure_list(src)
 
     return parts if leaves(lists) else None
 

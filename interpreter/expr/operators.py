@@ -13,8 +13,8 @@ from .access import Recorder
 from .builtins import ASKED, BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
     Quotient, filter_split, reading, shape
-from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, \
-    member_of_record, pure_value, scan_call, scan_first, shared_zones
+from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, \
+    member_of_joined, member_of_record, pure_list, pure_value, scan_call, scan_first, shared_zones
 from .named import element_names
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
@@ -52,6 +52,7 @@ class OperatorNodes:
     cost: int
     _expansions: int
     _hoisted: list[str] | None
+    _eager: dict[str, str]
     _uses: list[set]
     access: Recorder
 
@@ -347,6 +348,9 @@ class OperatorNodes:
                 scan = scan_call(self, f"{cards}[{owner}]", [('Eq', table, a)])
                 found = f"(({scan} is not None) if {owner} in {cards} and {cards}[{owner}] else False)"
             return (found if op == "in" else f"(not {found})"), BOOL
+        values = None if self.plain else self._mapped_values(b, scope)
+        if values is not None:
+            return code(f"({a} {op} {values})", Compare(op, a, values)), BOOL
         union = None if self.plain or not is_list(tb) else self._union_set(a, ta, b, tb, scope, op)
         if union is not None:   # x in A + B in a loop: one set (or bytes) of both, a lookup per element
             return union, BOOL
@@ -354,6 +358,25 @@ class OperatorNodes:
         if joined is not None:   # x in A + B: looked for in A, then in B, no list joined
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
+
+    def _mapped_values(self, b, scope) -> Code | None:
+        """``x in map(ZONE, to: attr)`` whose map is lifted out of a filter (computed once per
+        evaluation, ``hoist``), the zone read plainly: the attribute's values of its cards lifted
+        instead as a tuple read by one ``itemgetter`` in C, not a list built by a comprehension
+        (``in`` finds in a tuple what it finds in the list). None: not such a map."""
+        lifted = shape(b)
+        if not isinstance(lifted, Hoisted) or lifted.name is None or not self._hoisted or self._hoisted[-1] != lifted.name:
+            return None
+        mapped = shape(lifted.inner)
+        if not isinstance(mapped, Mapped) or mapped.lookup is None or not pure_list(mapped.iter):
+            return None
+        zone, table = mapped.iter, mapped.lookup[0]
+        eager = lifted.name in self._eager
+        self.unhoist(b)
+        read = reading(f"(_itemgetter(*{zone})({table}) if len({zone}) > 1 else ({table}[{zone}[0]],) if {zone} else ())",
+                       lifted.inner.uses)
+        read.walks = True
+        return self.hoist(read, scope, eager=eager)
 
     def _union_set(self, a, ta, b, tb, scope, op) -> str | None:
         """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do

@@ -485,6 +485,7 @@ HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_owned"] = owned
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
+HELPERS["_itemgetter"] = operator.itemgetter   # (an attribute's values of a zone's cards, in C: operators._mapped_values)
 HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written in: cdialect.sorted_take_inline)
 
 
