@@ -1,7 +1,7 @@
 """What a ruleset's compiled module reaches beyond the flow (accel/rulesets.py): the generated
 functions a step's own code calls (a grid's prices, mechanics/grid_prices.py, called from the
 step's offer) are among the functions chosen, and taken from it; the engine's helpers made from
-a template (expr/runtime.py's scanners) that the chosen functions call are compiled with them."""
+a template (expr/scanners.py) that the chosen functions call are compiled with them."""
 from __future__ import annotations
 
 import types
@@ -45,7 +45,7 @@ def test_a_grids_prices_run_compiled_and_play_the_same_games(tmp_path, monkeypat
 
 def test_a_scanner_the_hot_functions_call_is_written_for_the_compiler_with_them(tmp_path):
     from interpreter.accel.rulesets import _helpers, _item, hot_source
-    from interpreter.expr.runtime import scanner
+    from interpreter.expr.scanners import scanner
     rules = load_text(tmp_path, GRID)
     hot = hot_source(rules, rules.module_source, 10**6)
     helpers = _helpers(rules, hot, _item)

@@ -259,10 +259,10 @@ def test_max_and_min_of_two_plain_reads_are_a_conditional_with_the_builtins_answ
 
 def test_a_scanner_is_named_for_a_profile():
     """The plain loops comparisons run as are named by where they are made (a profile then says
-    runtime.scanner, not <string>)."""
-    from interpreter.expr.runtime import scanner
+    scanners.scanner, not <string>)."""
+    from interpreter.expr.scanners import scanner
     name, fn = scanner(("Gt", "Eq"), counting=True)
-    assert name == "_count_gt_eq" and fn.__code__.co_filename == "<runtime.scanner>"
+    assert name == "_count_gt_eq" and fn.__code__.co_filename == "<scanners.scanner>"
     assert fn([0, 1, 2, 3], [0, 5, 5, 1], 2, [1, 1, 0, 1], 1) == 1
 
 
@@ -368,3 +368,60 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
         else:
             assert repr(got) == repr(want) and type(got) is type(want), (a, b)
         assert not watched or (calls == []) == divides, (a, b)   # (compiled, _div runs as C: no call seen)
+
+
+
+def test_a_map_lifted_out_of_a_filter_is_looked_in_as_a_tuple_read_in_c(rules):
+    """``x in map(ZONE, to: attr)`` inside a filter, the map reading nothing of the element: the
+    zone's values lifted as one itemgetter's tuple (none, one or many cards), found as the plain
+    reference finds them in its list."""
+    texts = ["count(deck where rank in map(pile, to: rank))", "map(deck where suit not in map(pile, to: suit), to: rank)"]
+    S = rules.new_game(2, seed=1)
+    for text in texts:
+        fast = Compiler(rules.names).compile(text)
+        plain = Compiler(rules.names, plain=True).compile(text)
+        assert "_itemgetter" in fast.source and "_itemgetter" not in plain.source
+        for pile in ([], S.z_deck[:1], S.z_deck[3:4], S.z_deck[::3]):
+            S.z_pile = pile
+            assert fast(S, 0, None) == plain(S, 0, None), (text, pile)
+
+@pytest.mark.parametrize("text", ["a // 5", "a % 5", "a // 0", "a % 0", "a // b", "5 // a"])
+def test_whole_numbers_by_a_whole_number_other_than_0_divide_without_the_helper(rules, text):
+    """``a // 5`` and ``a % 5`` of whole numbers are Python's operators, which raise nothing the
+    helpers would turn into the language's error: the same value, or the same error (of none),
+    as the plain reference, which calls ``_floordiv`` or ``_mod``; by 0, or by what is not a
+    literal, the helper as before."""
+    import sys
+    from interpreter.expr.messages import describe
+    from interpreter.expr.runtime import _floordiv, _mod
+    kinds = {"a": INT, "b": INT}
+    fast = Compiler(rules.names).compile(text, locals=kinds)
+    plain = Compiler(rules.names, plain=True).compile(text, locals=kinds)
+    S, calls = rules.new_game(2), []
+    watched = not loaded()["expr.runtime"]   # (the compiled tier runs expr/runtime.py as C)
+    helpers = {_floordiv.__code__, _mod.__code__}
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in helpers:
+            calls.append(frame)
+
+    inline = text in ("a // 5", "a % 5")
+    for a, b in ((7, 2), (-7, 3), (0, -4), (2 ** 63 - 1, 7), (-2 ** 63, -1), (None, 3), (3, None), (4, 0)):
+        L = {"a": a, "b": b}
+        try:
+            want: object = plain.fn(S, 0, L)
+        except Exception as e:   # noqa: BLE001 - whatever it raises, the fast one must raise alike
+            want = e
+        del calls[:]
+        sys.setprofile(profile)
+        try:
+            got: object = fast.fn(S, 0, L)
+        except Exception as e:   # noqa: BLE001
+            got = e
+        finally:
+            sys.setprofile(None)
+        if isinstance(want, Exception):
+            assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (a, b, got)
+        else:
+            assert repr(got) == repr(want) and type(got) is type(want), (a, b)
+        assert not watched or (calls == []) == inline, (a, b)   # (compiled, the helpers run as C)

@@ -77,3 +77,25 @@ def test_a_zone_chosen_as_an_option_is_stored_as_the_variables_own_copy(tmp_path
     assert len(S.v["pile"]) == len(S.v["piles"][0]) == len(S.v["each"][0]) == len(S.v["each"][1]) == 2
     assert all(v is not a for v in (S.v["pile"], S.v["piles"][0], S.v["each"][0], S.v["each"][1]))
     assert clone.v == S.v
+
+
+def test_a_list_of_strings_is_stored_as_a_copy_checked_in_one_join(monkeypatch):
+    """A list of strings (the usual ``deep`` value) is copied, and its strings' bounds checked,
+    without owned's walk of its elements; any other list, or strings past a bound, is walked as
+    before, with its errors."""
+    from interpreter.expr import runtime
+    texts = ["forest", "mine", "ship"]
+    walked = []
+    monkeypatch.setattr(runtime, "owned", lambda v, room=None: walked.append(v) or [list(x) if isinstance(x, list) else x for x in v])
+    kept = runtime._stored(texts, 10, True)
+    assert kept == texts and kept is not texts and not walked
+    assert runtime._stored([], 10, True) == [] and not walked
+    inner = ["a"]
+    nested = runtime._stored(["b", inner], 10, True)   # (a list inside: walked, copied)
+    assert nested == ["b", ["a"]] and nested[1] is not inner and len(walked) == 1
+    monkeypatch.undo()
+    with pytest.raises(runtime.ExprRuntimeError, match="a string of 100001 characters"):
+        runtime._stored(["a", "b" * (runtime.MAX_STORED + 1)], 10, True)
+    with pytest.raises(runtime.ExprRuntimeError, match="strings of more than 1000000 characters in all"):
+        runtime._stored(["c" * runtime.MAX_STORED] * 11, 20, True)
+    assert len(runtime._stored(["c" * runtime.MAX_STORED] * 10, 20, True)) == 10

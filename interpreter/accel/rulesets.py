@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..engine.requires import default_failures
 from ..expr.cdialect import CALLS, ITEM_READ, LIST_TAKE, SLOT_READ, SLOT_WRITE, SORTED_PUT, SORTED_TAKE
-from ..expr.runtime import made_by_scanner, scanner_text
+from ..expr.scanners import made_by_scanner, scanner_text
 from ..loading.resources import cache_file
 from . import PACKAGE, digest
 from .build import DIRECTIVES, BuildError, compile_file, extension
@@ -211,7 +211,7 @@ def _item(table: str, x: str) -> str:
 
 
 def _helpers(rules, hot: str, item) -> str:
-    """The defs of the engine's helpers made from a template (expr/runtime.py ``scanner``: the
+    """The defs of the engine's helpers made from a template (expr/scanners.py ``scanner``: the
     loops of ``first(L where ...)`` and ``count(L where ...)``) that the hot functions call, to
     be compiled with them (``item``: how they read an item; None: as Python does), at the end
     of the module's text, so that the lines above keep their numbers: the module then calls
@@ -307,7 +307,7 @@ def cache_key(rules, dialect: bool = True) -> str:
     # (were two builds of one module ever written apart, either compiled text would do for both:
     # the dialect's reads mean what Python's do, dialect_helpers)
     # (the engine's sources in either dialect: the helpers compiled with the module are written
-    # from its templates, expr/runtime.py scanner_text)
+    # from its templates, expr/scanners.py scanner_text)
     written = "written for C" if dialect else "as it runs"
     return hashlib.sha256("\n".join([rules.module_source, written, engine_fingerprint(), DECLARED, header, cython,
                                      sys.version, repr(sorted(DIRECTIVES.items())), OPTIMIZE, *FLAGS, repr(LINES),

@@ -4,7 +4,7 @@ The compiler first writes every construct the plain way (a comprehension, a gene
 these rewrites recognise the common shapes the compiler noted as it wrote them (code.py: each
 piece of source carries its shape, never parsed back) and give an equivalent that does less
 per element: ``first(ZONE where ATTR == X)`` as a loop that stops, a filter of a zone kept in
-card order as a bisection, comparisons as one generated loop (``runtime.scanner``). Each is
+card order as a bisection, comparisons as one generated loop (``scanners.scanner``). Each is
 tested against the plain form (tests/test_expressions.py).
 """
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import Any
 from .code import Absent, Cards, Compare, Const, Hoisted, InBytes, InRecord, Join, Local, Name, Neg, Not, Scan, Seats, Table, Var, Zone, code, \
     conjuncts, lookup, lookup_table, reads, shape, walkable, zone_name
 from .names import item_read, record_read
-from .runtime import SCAN_OPS, scanner
+from .scanners import SCAN_OPS, scanner
 
 _OPS = {"==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE"}   # (runtime._SCAN_OPS)
 
 
 def scan_first(c, var: str, coll: str, cond: str | None) -> str | None:
-    """``first(ZONE where T1 OP X1 and T2 OP X2 ...)`` as a call of a plain loop (runtime.scanner),
+    """``first(ZONE where T1 OP X1 and T2 OP X2 ...)`` as a call of a plain loop (scanners.scanner),
     when each test compares a table looked up by the element with a value that cannot fail and
     does not read the element (a constant, a name, a variable); else None. Evaluating those
     values once before the loop changes nothing: they have no side effects and raise nothing."""
@@ -50,7 +50,7 @@ def comparison_tests(var: str, cond: str) -> list | None:
 
 
 def scan_call(c, coll: str, tests: list, counting: bool = False) -> str:
-    """The call of runtime.scanner's loop for (operator, table, value) tests over ``coll``
+    """The call of scanners.scanner's loop for (operator, table, value) tests over ``coll``
     (``counting``: the loop that counts the elements that pass)."""
     name, fn = scanner(tuple(op for op, _, _ in tests), counting)
     c.names.namespace.setdefault(name, fn)
@@ -173,7 +173,7 @@ def pure_value(value) -> bool:
     return isinstance(s, (Name, Var))
 
 
-def _pure_list(part) -> bool:
+def pure_list(part) -> bool:
     """A list read plainly: a shared zone, a table bound before the loop, the players or teams."""
     s = shape(part)
     if isinstance(s, Zone) and s.owner is None:
@@ -312,7 +312,7 @@ def joined_lists(lists: str) -> list | None:
         if isinstance(s, Join):
             return leaves(s.left) and leaves(s.right)
         parts.append(src)
-        return _pure_list(src)
+        return pure_list(src)
 
     return parts if leaves(lists) else None
 

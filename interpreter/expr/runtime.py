@@ -3,6 +3,8 @@ import operator
 import sys
 from bisect import bisect_left, bisect_right
 
+from .scanners import scanner
+
 MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
 MAX_STORED = 100_000    # characters of a string stored in a variable
@@ -87,7 +89,14 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
     if c is list:
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
-        return owned(v, [longest - len(v), longest, MAX_STORED_TEXT]) if deep else v[:]
+        if deep:
+            try:   # a list of strings (the usual deep value): every bound holds where they join
+                if len("".join(v)) <= _JOINED:   # within both bounds together, so each alone (in C)
+                    return v[:]
+            except TypeError:   # (an element that is not a string: owned's walk)
+                pass
+            return owned(v, [longest - len(v), longest, MAX_STORED_TEXT])
+        return v[:]
     if c is str and len(v) > MAX_STORED:
         raise too_long(v)
     return v
@@ -100,6 +109,7 @@ def too_long(v: str) -> ExprRuntimeError:
 
 
 _MAX_FLOAT = sys.float_info.max
+_JOINED = min(MAX_STORED, MAX_STORED_TEXT)   # strings this long together are within owned's bounds
 
 
 def owned(v: list, room: list | None = None) -> list:
@@ -243,49 +253,6 @@ def _first(seq):
     return seq[0] if seq else None
 
 
-SCAN_OPS = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">="}
-_SCANNERS: dict = {}   # comparison operators -> the plain loop that tests them (a few per ruleset)
-
-
-def scanner(ops: tuple, counting: bool = False) -> tuple:
-    """(name, function) of a plain loop ``f(seq, t0, v0, t1, v1, ...)`` returning the first
-    ``x`` of ``seq`` with ``t0[x] OP0 v0 and t1[x] OP1 v1 ...`` (None if there is none): what
-    ``first(ZONE where A == a and B != b ...)`` asks, without a generator (a generator and
-    next() cost about twice the loop). ``counting``: the loop returns how many pass (what
-    ``count(L where ...)`` asks, without building the list). ``ops`` are names of ``ast``
-    comparison operators; the code is made from this module's own template, never from a
-    ruleset's text."""
-    fn = _SCANNERS.get((ops, counting))
-    name = ("_count_" if counting else "_scan_") + "_".join(op.lower() for op in ops)
-    if fn is None:
-        namespace: dict = {"__builtins__": {}}
-        # (named for a profile: expr/runtime.py's scanner, not <string>)
-        exec(compile(scanner_text(name, ops, counting), "<runtime.scanner>", "exec"), namespace)  # noqa: S102 - a fixed template
-        fn = _SCANNERS[(ops, counting)] = namespace[name]
-    return name, fn
-
-
-def _subscript(table: str, x: str) -> str:
-    return f"{table}[{x}]"
-
-
-def scanner_text(name: str, ops: tuple, counting: bool, item=_subscript) -> str:
-    """The def of the scanner ``name`` (``scanner``), its items read as ``item`` spells them
-    (the compiled tier's dialect reads them at their offsets: accel/rulesets.py)."""
-    params = ", ".join(f"t{i}, v{i}" for i in range(len(ops)))
-    test = " and ".join(f"{item(f't{i}', 'x')} {SCAN_OPS[op]} v{i}" for i, op in enumerate(ops))
-    if counting:
-        body = f"    n = 0\n    for x in seq:\n        if {test}:\n            n += 1\n    return n\n"
-    else:
-        body = f"    for x in seq:\n        if {test}:\n            return x\n    return None\n"
-    return f"def {name}(seq, {params}):\n{body}"
-
-
-def made_by_scanner(fn) -> tuple | None:
-    """The (ops, counting) a scanner function was made from (``scanner``), or None: not one."""
-    return next((key for key, made in _SCANNERS.items() if made is fn), None)
-
-
 class ValueCodes(dict):
     """An attribute's value -> its index among the attribute's values (the counts of ``_tally``);
     any other value -> ``other``, the index of a count that stays 0."""
@@ -356,7 +323,10 @@ def _first_sorted(seq, table, index, value):
     """``first(seq where table[it] == value)`` for a zone kept in card order: the runs of cards
     with that value are known, so each is looked for by bisection, lowest first (the first
     found is the first in the zone). Many runs: the plain loop is cheaper."""
-    runs = _runs_with(index, value)
+    try:   # (_runs_with, in place: a Python call a move of one card)
+        runs = index.get(value, ())
+    except TypeError:
+        runs = ()
     n = len(seq)
     if len(runs) * 8 > n or not n:
         return _first_eq(seq, table, value)
@@ -489,6 +459,7 @@ HELPERS["_owned"] = owned
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
 CHECKS = {"_num": _num}   # (put in the namespace by the code that calls them: operators.py as_number)
+HELPERS["_itemgetter"] = operator.itemgetter   # (an attribute's values of a zone's cards, in C: operators._mapped_values)
 HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written in: cdialect.sorted_take_inline)
 
 
