@@ -90,8 +90,10 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
         if len(v) > longest:
             raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
         if deep:
-            try:   # a list of strings (the usual deep value): every bound holds where they join
-                if len("".join(v)) <= _JOINED:   # within both bounds together, so each alone (in C)
+            try:   # a list of strings (the usual deep value): every bound holds where they join, so
+                # each alone; their lengths summed first (in C), so no join is ever longer than _JOINED
+                if sum(map(len, v)) <= _JOINED:
+                    "".join(v)   # (a TypeError unless every element is a string)
                     return v[:]
             except TypeError:   # (an element that is not a string: owned's walk)
                 pass
@@ -459,7 +461,7 @@ HELPERS["_owned"] = owned
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
 CHECKS = {"_num": _num}   # (put in the namespace by the code that calls them: operators.py as_number)
-HELPERS["_itemgetter"] = operator.itemgetter   # (an attribute's values of a zone's cards, in C: operators._mapped_values)
+HELPERS["_itemgetter"] = operator.itemgetter   # (an attribute's values of a zone's cards, in C: membership._mapped_values)
 HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written in: cdialect.sorted_take_inline)
 
 
