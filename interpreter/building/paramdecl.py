@@ -9,9 +9,9 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, declared_type, misfit, mixed, plain_value, quoted_number,
-                             read_entry, settled, shape_of, type_of_value, values_over, variant_counts)
-from ..expr.types import ANY, is_map, unify
+from ..engine.params import (by_players, check_param, declared_type, joined_type, misfit, mixed, plain_value,
+                             quoted_number, read_entry, shape_of, unlike, values_over, variant_counts)
+from ..expr.types import ANY, is_map
 
 if TYPE_CHECKING:
     from ..expr import Names
@@ -41,55 +41,61 @@ class ParamDeclarations:
             if table is not None:
                 self._param_counts(name, value, table, counts, reachable)
             vals = values_over(name, value, counts)
-            declared = value.get("type") if isinstance(value, dict) else None
-            if declared is None:   # plain data, as a log and a saved state hold it (check_param says so of the rest)
-                try:
-                    for v in vals:
-                        plain_value(name, v)
-                except UsageError as e:
-                    self.error(e.message, ("params", name), "type")
-                else:   # its lists' elements of one type, as a declared list's (_declared), and its values
-                    if self._uniform(name, value, vals):
-                        self._one_type(name, value, vals)
-            if declared is not None:
-                self._declared(name, value, vals)
-            else:
-                self.names.params[name] = settled(unify([type_of_value(v) for v in vals]))
-                if isinstance(value, dict):
-                    self._within(name, value, vals)
+            self.names.params[name] = self._checked(name, value, vals)
             if is_map(self.names.params[name]):   # keys(params.NAME): each map's in the order written (the
                 self.names.param_keys[name] = tuple(dict.fromkeys(tuple(v) for v in vals))   # game's, not JSON's)
-            if isinstance(value, dict):
-                self._param_bounds(name, value, vals)
-                self._choices(name, value, vals)
             span = param_span(value, vals)
             if span is not None:
                 self.names.param_spans[name] = span
             out[name] = value
         return out
 
-    def _declared(self, name, spec: dict, vals: list) -> None:
-        """The type a parameter declares (``type:``), its values (``vals``) checked against it
-        and its bounds and choices, and a list's elements of one type (``type: list``): an error
-        at the value written (its ``by_players:`` entry, its ``default:``...), any after it
-        (none: the declaration) of the type ANY."""
-        try:
-            typ = self.names.params[name] = declared_type(spec, vals) or ANY
+    def _checked(self, name, spec, vals: list) -> str:
+        """The type of parameter ``name``, its declaration (``spec``) and its
+        values in games of the playable player counts (``vals``) checked in turn, the first fault
+        one error where it is written and nothing after it checked (no error the side effect of
+        another): each value plain data; where it declares no type or ``type: list``, its lists'
+        elements of one type at every depth; its ``choices:`` a list of one value at least, plain
+        data, of one type where the values are; without choices, its values for the player counts
+        of one type; its type (the declared one, else its values' and choices' joined: 1 and 1.5
+        a num); each value of it, within ``min:`` and ``max:`` (where the values are numbers: a
+        null is none) and one of its choices; the bounds numbers bounding a number parameter;
+        each choice a value an override may give it in some game (``check_param``)."""
+        d = spec if isinstance(spec, dict) else {}
+        choices = d["choices"] if isinstance(d.get("choices"), list) else []
+        one_type = d.get("type") in (None, "list")
+        if not self._plain(name, spec, vals):
+            return ANY
+        try:   # (after an error, the type of its values: the rules that read it are checked against it)
+            typ = declared_type(d, vals) or joined_type(vals)
+            if not ((not one_type or self._uniform(name, spec, vals)) and self._choices_written(name, d, one_type)
+                    and (choices or not one_type or self._one_type(name, spec, vals))):
+                return typ
+            typ = declared_type(d, [*vals, *choices]) or joined_type([*vals, *choices])
         except ValueError as e:
             self.error(str(e), ("params", name), "type")
-            self.names.params[name] = ANY
-            return
-        for v in vals:   # the defaults must fit their own declaration
-            at = _written_at(name, spec, v)
-            if spec["type"] == "list" and not self._uniform(name, spec, [v]):
-                self.names.params[name] = ANY
-                return
+            return ANY
+        rest = {k: d[k] for k in ("min", "max") if _is_number(d.get(k)) and all(_is_number(v) for v in vals if v is not None)}
+        for v in vals:   # (its choices: a bound that is no number, or of no number parameter: _param_bounds)
             try:
-                check_param(name, v, spec, v, typ, read=False)
+                check_param(name, v, {**rest, **({"choices": choices} if "choices" in d else {})}, v, typ, read=False)
             except UsageError as e:
-                self.error(e.message, at, "type", quoted_number(v, typ))
-                self.names.params[name] = ANY
-                return
+                self.error(e.message, _written_at(name, spec, v), "type", quoted_number(v, typ))
+                return typ
+        if self._param_bounds(name, d, vals):
+            self._choices_fit(name, choices, rest, vals, typ)
+        return typ
+
+    def _plain(self, name, spec, vals: list) -> bool:
+        """Whether each of the values is plain data, as a log and a saved state hold it (an error
+        at the first that is not)."""
+        for v in vals:
+            try:
+                plain_value(name, v)
+            except UsageError as e:
+                self.error(e.message, _written_at(name, spec, v), "type")
+                return False
+        return True
 
     def _uniform(self, name, spec, vals: list) -> bool:
         """Whether each list in the values (``vals``) of parameter ``name`` has elements of one type
@@ -102,28 +108,42 @@ class ParamDeclarations:
                 return False
         return True
 
-    def _one_type(self, name, spec, vals: list) -> None:
-        """An undeclared parameter's values for each player count (``vals``) of one type, the type
-        its expressions read (``mixed``'s rule: 1 and 2.5 are numbers); else an error at the first
-        that does not fit those before it."""
+    def _one_type(self, name, spec, vals: list) -> bool:
+        """Whether the values for each player count (``vals``) are of one type, the type its
+        expressions read (``mixed``'s rule: 1 and 2.5 are numbers); else an error at the first that
+        does not fit those before it."""
         i = misfit(vals)
         if i is not None:
             self.error(f"parameter '{name}' is {shape_of(vals[:i])} for other player counts, got {vals[i]!r}",
                        _written_at(name, spec, vals[i]), "type", "a parameter has one type in every game")
+        return i is None
 
-    def _within(self, name, spec: dict, vals: list) -> None:
-        """An undeclared parameter's values (no ``type:``) within its ``min:`` and ``max:`` (where
-        they and its values are numbers: else _param_bounds says why) and among its ``choices:``,
-        as a declared one's are (_declared): an error at the first value that is not."""
-        numbers = all(_is_number(v) for v in vals)
-        rest = {k: spec[k] for k in ("min", "max", "choices") if k in spec and (
-            isinstance(spec[k], list) if k == "choices" else numbers and _is_number(spec[k]))}
-        for v in vals if rest else ():
+    def _choices_written(self, name, spec: dict, one_type: bool) -> bool:
+        """Whether ``choices:`` (where a list: the schema says what else is wrong) lists one value
+        at least, each plain data, and, where the parameter declares no type or ``type: list``, its
+        lists' elements of one type at every depth and the choices of one type, as its values for
+        the player counts are; else an error at the first that is not."""
+        choices = spec.get("choices")
+        if not isinstance(choices, list):
+            return True
+        if not choices:
+            self.error("choices: lists no value (a parameter with choices: takes one of them)", ("params", name, "choices"),
+                       "type", "list the values it may take, or leave choices: out")
+            return False
+        for i, choice in enumerate(choices):
             try:
-                check_param(name, v, rest, v, self.names.params[name], read=False)
+                plain_value(name, choice)
             except UsageError as e:
-                self.error(e.message, _written_at(name, spec, v), "type")
-                return
+                self.error(f"choices: {e.message}", ("params", name, "choices", i), "type")
+                return False
+            found = mixed(name, choice) if one_type else None
+            if found is not None:
+                self.error(found[1], ("params", name, "choices", i, *found[0]), "type", "a list's elements are of one type")
+                return False
+        odd = unlike(name, choices) if one_type else None
+        if odd is not None:
+            self.error(f"choices: {odd[1]}", ("params", name, "choices", odd[0]), "type", "a parameter's choices are of one type")
+        return odd is None
 
     def _bare_value(self, name, spec: dict, counts: list) -> dict:
         """The declaration of a parameter an overlay gave a bare value (loading/variants.py),
@@ -139,7 +159,9 @@ class ParamDeclarations:
         olds = values_over(name, replaced, counts)
         every, typ = olds or values_over(name, replaced, []), None   # (none for these counts: any one's type)
         try:
-            typ = declared_type(replaced, every) or (settled(unify([type_of_value(v) for v in every])) if every else None)
+            joins = [*every, *(replaced["choices"] if isinstance(replaced, dict) and isinstance(replaced.get("choices"), list)
+                               else ())]   # (the type its values and its choices give)
+            typ = declared_type(replaced, joins) or (joined_type(joins) if joins else None)
             checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
             if not olds:   # (as written: no value replaced whose order it takes)
                 check_param(name, spec["default"], spec, None, typ, read=False)
@@ -184,39 +206,39 @@ class ParamDeclarations:
                      else ", ".join(map(str, have))) if have else "none"
         self.warn(f"parameter '{name}': no game of {whose} has {key} players (its games: {have_text})", path, "params")
 
-    def _param_bounds(self, name, spec, values) -> None:
-        """min: and max: bound a number parameter, with numbers."""
+    def _param_bounds(self, name, spec: dict, values) -> bool:
+        """Whether min: and max: bound a number parameter, with numbers (else an error at the bound)."""
         for bound in ("min", "max"):
             if bound not in spec:
                 continue
             if not _is_number(spec[bound]):
                 self.error(f"{bound}: takes a number, got {spec[bound]!r}", ("params", name, bound), "type")
-            elif not all(_is_number(v) for v in values if v is not None):
+                return False
+            if not all(_is_number(v) for v in values if v is not None):
                 self.error(f"{bound}: bounds a number parameter, and '{name}' is not a number",
                            ("params", name, bound), "type", "remove the bound, or use choices: for a list of values")
+                return False
+        return True
 
-    def _choices(self, name, spec: dict, vals: list) -> None:
-        """Each of ``choices:`` a value the parameter may take: of its type (declared, else its
-        values'), its lists' elements of one type, within its ``min:`` and ``max:``; an error at
-        the first that is not (a bound that is no number, or of no number parameter: _param_bounds)."""
-        choices, typ = spec.get("choices"), self.names.params[name]
-        numbers = all(_is_number(v) for v in vals if v is not None)
-        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and _is_number(v)}
-        for i, choice in enumerate(choices if isinstance(choices, list) else ()):
-            try:
-                plain_value(name, choice)
-                found = mixed(name, choice)
-                if found is not None:
-                    self.error(found[1], ("params", name, "choices", i, *found[0]), "type",
-                               "a list's elements are of one type")
-                    return
-                check_param(name, choice, rest, choice, typ, read=False)
-            except UsageError as e:
-                self.error(f"choices: {e.message}", ("params", name, "choices", i), "type",
+    def _choices_fit(self, name, choices: list, bounds: dict, vals: list, typ: str) -> bool:
+        """Whether each choice is a value an override may give the parameter in some game, as
+        ``--set`` checks one against the value it replaces (one of ``vals``; itself where none):
+        of its type ``typ``, within its ``bounds`` (where numbers bound it), a map with the keys
+        of the map it replaces; else an error at the first that is not."""
+        for i, choice in enumerate(choices):
+            why = []
+            for v in vals or [choice]:
+                try:
+                    check_param(name, choice, bounds, v, typ, read=False)
+                    break
+                except UsageError as e:
+                    why.append(e.message)
+            else:
+                self.error(f"choices: {why[0]}", ("params", name, "choices", i), "type",
                            quoted_number(choice, typ) or "each choice is a value the parameter may take: of its type, "
                                                           "within its min: and max:")
-                return
-
+                return False
+        return True
 
 def _written_at(name: str, spec: dict, value) -> tuple:
     """Where a value of a parameter's declaration (one ``values_over`` gives) is written: its
