@@ -51,10 +51,9 @@ class ParamDeclarations:
         return out
 
     def _checked(self, name, spec, vals: list) -> str:
-        """The type of parameter ``name``, its declaration (``spec``) and its
-        values in games of the playable player counts (``vals``) checked in turn, the first fault
-        one error where it is written and nothing after it checked (no error the side effect of
-        another): each value plain data; where it declares no type or ``type: list``, its lists'
+        """The type of parameter ``name``, its declaration (``spec``) and its values in games of the
+        playable player counts (``vals``) checked in turn, the first fault one error where it is
+        written and nothing after it checked (no error the side effect of another): each value plain data; where it declares no type or ``type: list``, its lists'
         elements of one type at every depth; its ``choices:`` a list of one value at least, plain
         data, of one type where the values are; without choices, its values for the player counts
         of one type; its type (the declared one, else its values' and choices' joined: 1 and 1.5
@@ -78,7 +77,7 @@ class ParamDeclarations:
         rest = {k: d[k] for k in ("min", "max") if _is_number(d.get(k)) and all(_is_number(v) for v in vals if v is not None)}
         for v in vals:   # (its choices: a bound that is no number, or of no number parameter: _param_bounds)
             try:
-                check_param(name, v, {**rest, **({"choices": choices} if "choices" in d else {})}, v, typ, read=False)
+                check_param(name, v, {**rest, **({"choices": choices} if isinstance(d.get("choices"), list) else {})}, v, typ, read=False)
             except UsageError as e:
                 self.error(e.message, _written_at(name, spec, v), "type", quoted_number(v, typ))
                 return typ
@@ -149,7 +148,7 @@ class ParamDeclarations:
         """The declaration of a parameter an overlay gave a bare value (loading/variants.py),
         that value checked as ``--set`` checks an override: against the declaration's type,
         bounds and choices and each value it replaced (in games of ``counts`` players), of
-        their type where the declaration names none; its maps put in the order of those
+        their type and its choices' where the declaration names none; its maps put in the order of those
         replaced. Where it replaced none (a ``by_players:`` with no entry for those counts, no
         ``default:``), against the type and bounds of any value of the declaration, as written.
         After an error, located at the overlay's value, the declaration it replaced (so the rules
@@ -159,8 +158,8 @@ class ParamDeclarations:
         olds = values_over(name, replaced, counts)
         every, typ = olds or values_over(name, replaced, []), None   # (none for these counts: any one's type)
         try:
-            joins = [*every, *(replaced["choices"] if isinstance(replaced, dict) and isinstance(replaced.get("choices"), list)
-                               else ())]   # (the type its values and its choices give)
+            choices = replaced.get("choices")
+            joins = [*every, *(choices if isinstance(choices, list) else ())]   # (its values' and choices' type)
             typ = declared_type(replaced, joins) or (joined_type(joins) if joins else None)
             checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
             if not olds:   # (as written: no value replaced whose order it takes)
@@ -224,12 +223,12 @@ class ParamDeclarations:
         """Whether each choice is a value an override may give the parameter in some game, as
         ``--set`` checks one against the value it replaces (one of ``vals``; itself where none):
         of its type ``typ``, within its ``bounds`` (where numbers bound it), a map with the keys
-        of the map it replaces; else an error at the first that is not."""
+        of the map it replaces (a null: always, as a choice); else an error at the first that is not."""
         for i, choice in enumerate(choices):
             why = []
             for v in vals or [choice]:
                 try:
-                    check_param(name, choice, bounds, v, typ, read=False)
+                    check_param(name, choice, {**bounds, "choices": choices}, v, typ, read=False)
                     break
                 except UsageError as e:
                     why.append(e.message)

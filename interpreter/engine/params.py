@@ -345,6 +345,8 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
             raise UsageError(f"parameter '{name}' expects {want}" + (f": {why}" if "nests" in why else
                                                                      f", got {value!r}" + (f": {why}" if why else ""))) from None
     plain_value(name, value)
+    if value is None and isinstance(spec, dict) and isinstance(spec.get("choices"), list) and None in spec["choices"]:
+        return None   # (a null its choices name, whatever value it replaces; elsewhere only a null's: _like)
     if typ is None:
         typ = declared_type(spec, [current]) or settled(type_of_value(current))
     value = _like(name, value, current, typ, ())
