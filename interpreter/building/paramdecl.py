@@ -53,13 +53,14 @@ class ParamDeclarations:
     def _checked(self, name, spec, vals: list) -> str:
         """The type of parameter ``name``, its declaration (``spec``) and its values in games of the
         playable player counts (``vals``) checked in turn, the first fault one error where it is
-        written and nothing after it checked (no error the side effect of another): each value plain data; where it declares no type or ``type: list``, its lists'
-        elements of one type at every depth; its ``choices:`` a list of one value at least, plain
-        data, of one type where the values are; without choices, its values for the player counts
-        of one type; its type (the declared one, else its values' and choices' joined: 1 and 1.5
-        a num); each value of it, within ``min:`` and ``max:`` (where the values are numbers: a
-        null is none) and one of its choices; the bounds numbers bounding a number parameter;
-        each choice a value an override may give it in some game (``check_param``)."""
+        written and nothing after it checked (no error the side effect of another): each value
+        plain data; where it declares no type or ``type: list``, its lists' elements of one type
+        at every depth; its ``choices:`` a list of one value at least, plain data, of one type
+        where the values are; without choices, its values for the player counts of one type; its
+        type (the declared one, else its values' and choices' joined: 1 and 1.5 a num); each value
+        of it, within ``min:`` and ``max:`` (where the values are numbers: a null is none) and one
+        of its choices; the bounds numbers bounding a number parameter; each choice a value an
+        override may give it in some game (``check_param``)."""
         d = spec if isinstance(spec, dict) else {}
         choices = d["choices"] if isinstance(d.get("choices"), list) else []
         one_type = d.get("type") in (None, "list")
@@ -75,9 +76,10 @@ class ParamDeclarations:
             self.error(str(e), ("params", name), "type")
             return ANY
         rest = {k: d[k] for k in ("min", "max") if _is_number(d.get(k)) and all(_is_number(v) for v in vals if v is not None)}
-        for v in vals:   # (its choices: a bound that is no number, or of no number parameter: _param_bounds)
+        allowed = {**rest, "choices": choices} if isinstance(d.get("choices"), list) else rest
+        for v in vals:   # (a bound that is no number, or of no number parameter: _param_bounds)
             try:
-                check_param(name, v, {**rest, **({"choices": choices} if isinstance(d.get("choices"), list) else {})}, v, typ, read=False)
+                check_param(name, v, allowed, v, typ, read=False)
             except UsageError as e:
                 self.error(e.message, _written_at(name, spec, v), "type", quoted_number(v, typ))
                 return typ
@@ -148,8 +150,8 @@ class ParamDeclarations:
         """The declaration of a parameter an overlay gave a bare value (loading/variants.py),
         that value checked as ``--set`` checks an override: against the declaration's type,
         bounds and choices and each value it replaced (in games of ``counts`` players), of
-        their type and its choices' where the declaration names none; its maps put in the order of those
-        replaced. Where it replaced none (a ``by_players:`` with no entry for those counts, no
+        their type and its choices' where the declaration names none; its maps put in the order
+        of those replaced. Where it replaced none (a ``by_players:`` with no entry for those counts, no
         ``default:``), against the type and bounds of any value of the declaration, as written.
         After an error, located at the overlay's value, the declaration it replaced (so the rules
         that read the parameter are checked against the type they were written for; one of its
@@ -238,6 +240,7 @@ class ParamDeclarations:
                                                           "within its min: and max:")
                 return False
         return True
+
 
 def _written_at(name: str, spec: dict, value) -> tuple:
     """Where a value of a parameter's declaration (one ``values_over`` gives) is written: its
