@@ -224,3 +224,25 @@ def test_a_null_is_given_only_over_a_null_where_no_choice_is_null(tmp_path):
         load(tmp_path, GAME % "{default: 1}").resolve_params(2, {"n": None})
     d = error(tmp_path, "{type: bool, default: true, choices: [true, null, 1]}")
     assert d.message == "choices: parameter 'n' expects bool, got 1", d
+
+
+@pytest.mark.parametrize("decl, value, message, hint", [
+    ("{by_players: {'3': false}, default: true}", "{default: 0}", "parameter 'n' is bool for other player counts, got 0",
+     "a parameter has one type in every game"),
+    ("{default: 1, max: 1}", "{default: []}", "parameter 'n' expects a number, got []", "its max: bounds a number"),
+])
+def test_a_variants_value_at_odds_with_the_rulesets_declaration_is_the_error(tmp_path, decl, value, message, hint):
+    # (they were errors at the ruleset's by_players: entry for 3 players, 'is int ... got False',
+    # and at its max:, 'max: bounds a number parameter'); a variant file's alike
+    overlay = value.replace("{default: ", "")[:-1]
+    with pytest.raises(RulesetError) as e:
+        load(tmp_path, GAME_2_3 % decl + VARIANT % value, "v1")
+    [d] = e.value.diagnostics
+    assert (d.message, d.hint) == (message, hint) and (d.loc.line, d.loc.col) == (15, 17 + value.index(overlay)), d
+    path = write_ruleset(tmp_path, GAME_2_3 % decl)
+    file = write_ruleset(tmp_path, "extends: g.yaml\nparams:\n  n: %s\n" % value, "v.yaml")
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(str(path), variant=str(file))
+    [d] = e.value.diagnostics
+    assert d.message == message and (d.loc.path, d.loc.line, d.loc.col) == (str(file), 3, 6 + value.index(overlay)), d
+    assert interpreter.load(str(path)).names.params["n"] in ("bool", "int")   # (the ruleset alone loads)

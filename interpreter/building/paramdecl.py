@@ -6,6 +6,7 @@ warnings for ``by_players:`` entries no game reads. Mixed into Declarations
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
@@ -113,11 +114,24 @@ class ParamDeclarations:
         """Whether the values for each player count (``vals``) are of one type, the type its
         expressions read (``mixed``'s rule: 1 and 2.5 are numbers); else an error at the first that
         does not fit those before it."""
+        vals = sorted(vals, key=lambda v: self._by_variant(_written_at(name, spec, v)))   # (its own last)
         i = misfit(vals)
         if i is not None:
             self.error(f"parameter '{name}' is {shape_of(vals[:i])} for other player counts, got {vals[i]!r}",
                        _written_at(name, spec, vals[i]), "type", "a parameter has one type in every game")
         return i is None
+
+    def _by_variant(self, path: tuple) -> bool:
+        """Whether the part of the declarations at ``path`` is written by the variant applied (the
+        overlay under ``variants:``, or its file), not by the ruleset: an error a variant's value
+        causes, beside the ruleset's own, is at the variant's value."""
+        entries, variant = self.loaded.smap.entries(), self.loaded.variant
+        entry = entries.get(path)
+        if variant is None or entry is None:
+            return False
+        if variant in (self.loaded.data.get("variants") or {}):
+            return any(e is entry for p, e in entries.items() if p[:2] == ("variants", variant))
+        return Path(entry.file.path).resolve() == Path(variant).resolve()
 
     def _choices_written(self, name, spec: dict, one_type: bool) -> bool:
         """Whether ``choices:`` (where a list: the schema says what else is wrong) lists one value
@@ -215,7 +229,12 @@ class ParamDeclarations:
             if not _is_number(spec[bound]):
                 self.error(f"{bound}: takes a number, got {spec[bound]!r}", ("params", name, bound), "type")
                 return False
-            if not all(_is_number(v) for v in values if v is not None):
+            odd = next((v for v in values if v is not None and not _is_number(v)), None)
+            if odd is not None and self._by_variant(_written_at(name, spec, odd)) and not self._by_variant(("params", name, bound)):
+                self.error(f"parameter '{name}' expects a number, got {odd!r}", _written_at(name, spec, odd), "type",
+                           f"its {bound}: bounds a number")
+                return False
+            if odd is not None:
                 self.error(f"{bound}: bounds a number parameter, and '{name}' is not a number",
                            ("params", name, bound), "type", "remove the bound, or use choices: for a list of values")
                 return False
