@@ -113,8 +113,10 @@ class ParamDeclarations:
     def _one_type(self, name, spec, vals: list) -> bool:
         """Whether the values for each player count (``vals``) are of one type, the type its
         expressions read (``mixed``'s rule: 1 and 2.5 are numbers); else an error at the first that
-        does not fit those before it."""
-        vals = sorted(vals, key=lambda v: self._by_variant(_written_at(name, spec, v)))   # (its own last)
+        does not fit those before it, a variant's values after the ruleset's (``_by_variant``)."""
+        if misfit(vals) is None:
+            return True
+        vals = sorted(vals, key=lambda v: self._by_variant(_written_at(name, spec, v)))   # (a variant's last)
         i = misfit(vals)
         if i is not None:
             self.error(f"parameter '{name}' is {shape_of(vals[:i])} for other player counts, got {vals[i]!r}",
