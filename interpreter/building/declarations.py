@@ -1,18 +1,17 @@
-"""The declarations of a ruleset: parameters, zones, counters and variables, their owners and
-types checked and recorded for the compiler (names every expression may use), the warnings
-for declarations nothing uses, and the lookups the mechanics make of them while they build
-(``declare_var``, ``owned_zone``, ``shared_zone``, the zones cards may flow between)."""
+"""The declarations of a ruleset: parameters (building/paramdecl.py), zones, counters and
+variables, their owners and types checked and recorded for the compiler (names every expression
+may use), the warnings for declarations nothing uses, and the lookups the mechanics make of them
+while they build (``declare_var``, ``owned_zone``, ``shared_zone``, the zones cards may flow
+between)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, declared_type, is_number, longest_text, misfit, mixed,
-                             param_chars, param_span, plain_value, quoted_number, read_entry, settled, shape_of,
-                             type_of_value, values_over, variant_counts)
+from ..errors import Diagnostic
 from ..expr.names import LANGUAGE_NAMES
-from ..expr.types import ANY, is_map, parse_type, unify
+from ..expr.types import ANY, parse_type
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
+from .paramdecl import ParamDeclarations
 
 if TYPE_CHECKING:
     from ..expr import Compiler, Names
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
     from .effects import EffectCompiler
 
 
-class Declarations:
+class Declarations(ParamDeclarations):
     """Builder methods for the declaration sections (mixed into Builder)."""
     # the Builder's (building/builder.py), which these read and fill
     diags: list[Diagnostic]
@@ -59,166 +58,6 @@ class Declarations:
             if "params." + name not in used:
                 self.warn(f"parameter '{name}' is declared but never used", ("params", name))
 
-    def params(self, spec, counts: list, reachable: set | None) -> dict:
-        """Each parameter's type, from its values in games of ``counts`` players (the playable
-        ones: engine/params.py), and its map keys; a playable count with no value is an error,
-        a ``by_players:`` entry for a count no game of the ruleset plays (``reachable``: those
-        of it and of its variants; None: not checked here) a warning."""
-        out = {}
-        for name, value in spec.items():
-            if name in self.loaded.bare:
-                value = self._bare_value(name, value, counts)
-            table = by_players(value)
-            if table is not None:
-                self._param_counts(name, value, table, counts, reachable)
-            vals = values_over(name, value, counts)
-            declared = value.get("type") if isinstance(value, dict) else None
-            if declared is None:   # plain data, as a log and a saved state hold it (check_param says so of the rest)
-                try:
-                    for v in vals:
-                        plain_value(name, v)
-                        longest_text(name, v)
-                except UsageError as e:
-                    self.error(e.message, ("params", name), "type")
-                else:   # its lists' elements of one type, as a declared list's (_declared), and its values
-                    if self._uniform(name, value, vals):
-                        self._one_type(name, value, vals)
-            if declared is not None:
-                self._declared(name, value, vals)
-            else:
-                self.names.params[name] = settled(unify([type_of_value(v) for v in vals]))
-                if isinstance(value, dict):
-                    self._within(name, value, vals)
-            if is_map(self.names.params[name]):   # keys(params.NAME): each map's in the order written (the
-                self.names.param_keys[name] = tuple(dict.fromkeys(tuple(v) for v in vals))   # game's, not JSON's)
-            if isinstance(value, dict):
-                self._param_bounds(name, value, vals)
-                self._choices(name, value, vals)
-            span = param_span(value, vals)
-            if span is not None:
-                self.names.param_spans[name] = span
-            chars = param_chars(value, vals)
-            if chars is not None:
-                self.names.param_chars[name] = chars
-            out[name] = value
-        return out
-
-    def _declared(self, name, spec: dict, vals: list) -> None:
-        """The type a parameter declares (``type:``), its values (``vals``) checked against it
-        and its bounds and choices, and a list's elements of one type (``type: list``): an error
-        at the value written (its ``by_players:`` entry, its ``default:``...), any after it
-        (none: the declaration) of the type ANY."""
-        try:
-            typ = self.names.params[name] = declared_type(spec, vals) or ANY
-        except ValueError as e:
-            self.error(str(e), ("params", name), "type")
-            self.names.params[name] = ANY
-            return
-        for v in vals:   # the defaults must fit their own declaration
-            at = _written_at(name, spec, v)
-            if spec["type"] == "list" and not self._uniform(name, spec, [v]):
-                self.names.params[name] = ANY
-                return
-            try:
-                check_param(name, v, spec, v, typ, read=False)
-            except UsageError as e:
-                self.error(e.message, at, "type", quoted_number(v, typ))
-                self.names.params[name] = ANY
-                return
-
-    def _uniform(self, name, spec, vals: list) -> bool:
-        """Whether each list in the values (``vals``) of parameter ``name`` has elements of one type
-        at every depth (engine/params.py ``mixed``); else an error at the first element that does
-        not fit those before it, in the value written (its ``by_players:`` entry, ``default:``...)."""
-        for v in vals:
-            found = mixed(name, v)
-            if found is not None:
-                self.error(found[1], (*_written_at(name, spec, v), *found[0]), "type", "a list's elements are of one type")
-                return False
-        return True
-
-    def _one_type(self, name, spec, vals: list) -> None:
-        """An undeclared parameter's values for each player count (``vals``) of one type, the type
-        its expressions read (``mixed``'s rule: 1 and 2.5 are numbers); else an error at the first
-        that does not fit those before it."""
-        i = misfit(vals)
-        if i is not None:
-            self.error(f"parameter '{name}' is {shape_of(vals[:i])} for other player counts, got {vals[i]!r}",
-                       _written_at(name, spec, vals[i]), "type", "a parameter has one type in every game")
-
-    def _within(self, name, spec: dict, vals: list) -> None:
-        """An undeclared parameter's values (no ``type:``) within its ``min:`` and ``max:`` (where
-        they and its values are numbers: else _param_bounds says why) and among its ``choices:``,
-        as a declared one's are (_declared): an error at the first value that is not."""
-        numbers = all(is_number(v) for v in vals)
-        rest = {k: spec[k] for k in ("min", "max", "choices") if k in spec and (
-            isinstance(spec[k], list) if k == "choices" else numbers and is_number(spec[k]))}
-        for v in vals if rest else ():
-            try:
-                check_param(name, v, rest, v, self.names.params[name], read=False)
-            except UsageError as e:
-                self.error(e.message, _written_at(name, spec, v), "type")
-                return
-
-    def _bare_value(self, name, spec: dict, counts: list) -> dict:
-        """The declaration of a parameter an overlay gave a bare value (loading/variants.py),
-        that value checked as ``--set`` checks an override: against the declaration's type,
-        bounds and choices and each value it replaced (in games of ``counts`` players), of
-        their type where the declaration names none; its maps put in the order of those
-        replaced. Where it replaced none (a ``by_players:`` with no entry for those counts, no
-        ``default:``), against the type and bounds of any value of the declaration, as written.
-        After an error, located at the overlay's value, the declaration it replaced (so the rules
-        that read the parameter are checked against the type they were written for; one of its
-        values its default where it has none for those counts: no second error)."""
-        replaced, loc = self.loaded.bare[name]
-        olds = values_over(name, replaced, counts)
-        every, typ = olds or values_over(name, replaced, []), None   # (none for these counts: any one's type)
-        try:
-            typ = declared_type(replaced, every) or (settled(unify([type_of_value(v) for v in every])) if every else None)
-            checked = [check_param(name, spec["default"], spec, old, typ, read=False) for old in olds]
-            if not olds:   # (as written: no value replaced whose order it takes)
-                check_param(name, spec["default"], spec, None, typ, read=False)
-        except (ValueError, UsageError) as e:
-            self.count_error(loc)
-            self.diags.append(Diagnostic(e.message if isinstance(e, UsageError) else str(e), loc, "type",
-                                         hint=quoted_number(spec["default"], typ)))
-            return replaced if olds or not every else {**replaced, "default": every[0]}
-        return {**spec, "default": checked[0]} if checked else spec
-
-    def _param_counts(self, name, spec, table: dict, counts: list, reachable: set | None) -> None:
-        missing = [n for n in counts if str(n) not in table]
-        if missing and "default" not in spec:
-            self.error(f"parameter '{name}' has no value for {', '.join(map(str, missing))} players "
-                       f"(by_players: {', '.join(table) or 'none'})", ("params", name, "by_players"), "params",
-                       "give it a default: for the other player counts")
-        for key in table if reachable is not None else ():
-            self._unread_entry(name, key, reachable or set(), ("params", name, "by_players", key), "this ruleset")
-
-    def variant_params(self, data: dict) -> None:
-        """Each ``by_players:`` entry a variant declared in the ruleset writes itself, checked
-        against the player counts of that variant's games, as the ruleset's are against its own."""
-        for variant, counts in variant_counts(data).items():
-            params = data["variants"][variant].get("params")
-            for name, spec in (params.items() if isinstance(params, dict) else ()):
-                table = by_players(spec)
-                for key in table if isinstance(table, dict) else ():
-                    self._unread_entry(name, key, set(counts), ("variants", variant, "params", name, "by_players", key),
-                                       f"variant {variant}")
-
-    def _unread_entry(self, name: str, key, reachable: set, path: tuple, whose: str) -> None:
-        """A warning at a ``by_players:`` entry no game reads: a count none of ``whose`` games has
-        (``reachable``), or one not written plainly (``02``)."""
-        if read_entry(key) and int(key) in reachable:
-            return
-        if str(key).isdigit() and int(key) in reachable:
-            self.warn(f"parameter '{name}': no game reads the entry {key} (a game of {int(key)} players reads "
-                      f"the entry {int(key)})", path, "params")
-            return
-        have = sorted(reachable)
-        have_text = (f"{have[0]} to {have[-1]}" if len(have) > 1 and have == list(range(have[0], have[-1] + 1))
-                     else ", ".join(map(str, have))) if have else "none"
-        self.warn(f"parameter '{name}': no game of {whose} has {key} players (its games: {have_text})", path, "params")
-
     def check_teams(self, decl, lo: int, hi: int) -> None:
         """teams: {by_players: {N: [[seat, ...], ...]}}: for each count N between players min
         and max, teams that share out the seats 0..N-1, each seat in exactly one team."""
@@ -250,42 +89,6 @@ class Declarations:
                 self.error(f"teams for {n} players: seat{'s' if len(missing) > 1 else ''} "
                            f"{', '.join(map(str, missing))} in no team", path, "teams",
                            "every seat plays in exactly one team")
-
-    def _param_bounds(self, name, spec, values) -> None:
-        """min: and max: bound a number parameter, with numbers; max_length: a text parameter."""
-        if "max_length" in spec and not all(isinstance(v, str) for v in values if v is not None):
-            self.error(f"max_length: bounds a text parameter, and '{name}' is not text",
-                       ("params", name, "max_length"), "type", "remove the bound")
-        for bound in ("min", "max"):
-            if bound not in spec:
-                continue
-            if not is_number(spec[bound]):
-                self.error(f"{bound}: takes a number, got {spec[bound]!r}", ("params", name, bound), "type")
-            elif not all(is_number(v) for v in values if v is not None):
-                self.error(f"{bound}: bounds a number parameter, and '{name}' is not a number",
-                           ("params", name, bound), "type", "remove the bound, or use choices: for a list of values")
-
-    def _choices(self, name, spec: dict, vals: list) -> None:
-        """Each of ``choices:`` a value the parameter may take: of its type (declared, else its
-        values'), its lists' elements of one type, within its ``min:`` and ``max:``; an error at
-        the first that is not (a bound that is no number, or of no number parameter: _param_bounds)."""
-        choices, typ = spec.get("choices"), self.names.params[name]
-        numbers = all(is_number(v) for v in vals if v is not None)
-        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and is_number(v)}
-        for i, choice in enumerate(choices if isinstance(choices, list) else ()):
-            try:
-                plain_value(name, choice)
-                found = mixed(name, choice)
-                if found is not None:
-                    self.error(found[1], ("params", name, "choices", i, *found[0]), "type",
-                               "a list's elements are of one type")
-                    return
-                check_param(name, choice, rest, choice, typ, read=False)
-            except UsageError as e:
-                self.error(f"choices: {e.message}", ("params", name, "choices", i), "type",
-                           quoted_number(choice, typ) or "each choice is a value the parameter may take: of its type, "
-                                                          "within its min: and max:")
-                return
 
     def declare_zones(self, zones, r):
         for name, decl in zones.items():
@@ -454,15 +257,3 @@ class Declarations:
                     holds[dst] |= more
                     changed = True
         return {z: frozenset(h) for z, h in holds.items()}
-
-
-def _written_at(name: str, spec: dict, value) -> tuple:
-    """Where a value of a parameter's declaration (one ``values_over`` gives) is written: its
-    ``by_players:`` entry, its ``default:`` or ``value:`` (the declaration, were it none)."""
-    if not isinstance(spec, dict):   # (a bare value: the declaration is the value)
-        return ("params", name)
-    table = by_players(spec) or {}
-    key = next((k for k, v in table.items() if v is value), None)
-    if key is not None:
-        return ("params", name, "by_players", key)
-    return next((("params", name, k) for k in ("default", "value") if k in spec and spec[k] is value), ("params", name))

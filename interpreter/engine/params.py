@@ -147,6 +147,12 @@ def type_of_value(v) -> str:
     return ANY
 
 
+def joined_type(values: list) -> str:
+    """The type an undeclared parameter's values (and choices) give its expressions: 1 and 2.5 a
+    num, [] and [1] a list of int, a null any."""
+    return settled(unify([type_of_value(v) for v in values]))
+
+
 def settled(typ: str) -> str:
     """A type with its maps of nothing (empty maps no other map joined) maps of anything."""
     return typ.replace(f"[{NONE}]", f"[{ANY}]")
@@ -183,15 +189,23 @@ def mixed(name: str, value, path: tuple = ()) -> tuple[tuple, str] | None:
         inner = mixed(name, x, (*path, k))
         if inner is not None:
             return inner
-    i = misfit(value) if isinstance(value, list) else None
+    found = unlike(name, value, path) if isinstance(value, list) else None
+    return None if found is None else ((*path, found[0]), found[1])
+
+
+def unlike(name: str, values: list, path: tuple | None = None) -> tuple[int, str] | None:
+    """The index of the first of ``values`` (the list at ``path`` in the parameter's value; None:
+    its ``choices:``, each a value of its own) whose type does not join those before it
+    (``misfit``), and why, as an override of their type is told; None where all join."""
+    i = misfit(values)
     if i is None:
         return None
-    joined, x = shape_of(value[:i]), value[i]
+    joined, x = shape_of(values[:i]), values[i]
     try:
-        _like(name, x, None, joined, (*path, i))
+        _like(name, x, None, joined, () if path is None else (*path, i))
     except UsageError as e:
-        return (*path, i), e.message
-    return (*path, i), f"parameter '{name}': a list mixes {joined} and {settled(_shape(x))}"
+        return i, e.message
+    return i, f"parameter '{name}': {'choices mix' if path is None else 'a list mixes'} {joined} and {settled(_shape(x))}"
 
 
 def misfit(values: list) -> int | None:
@@ -332,19 +346,25 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
             raise UsageError(f"parameter '{name}' expects {want}" + (f": {why}" if "nests" in why else
                                                                      f", got {value!r}" + (f": {why}" if why else ""))) from None
     plain_value(name, value)
+    if value is None and isinstance(spec, dict) and isinstance(spec.get("choices"), list) and None in spec["choices"]:
+        return None   # (a null its choices name, whatever value it replaces; elsewhere only a null's: _like)
     if typ is None:
         typ = declared_type(spec, [current]) or settled(type_of_value(current))
     value = _like(name, value, current, typ, ())
+    found = mixed(name, value)   # (of one type at every depth, as a list the ruleset writes: [1, "a"] is not)
+    if found is not None:
+        raise UsageError(found[1])
     if isinstance(spec, dict):
         lo, hi = (b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
                   for b in (spec.get("min"), spec.get("max")))   # a bad bound is refused at load
-        if (lo is not None or hi is not None) and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        bounded = (lo is not None or hi is not None) and value is not None   # (null, no value, is no number they bound)
+        if bounded and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
             raise UsageError(f"parameter '{name}' expects a number, got {value!r}")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if bounded and ((lo is not None and value < lo) or (hi is not None and value > hi)):
             bounds = (f"between {lo} and {hi}" if lo is not None and hi is not None
                       else f"at least {lo}" if lo is not None else f"at most {hi}")
             raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
-        if "choices" in spec and value not in spec["choices"]:
+        if "choices" in spec and not any(same(value, c) for c in spec["choices"]):
             raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
         most = spec.get("max_length")
         if isinstance(most, int) and isinstance(value, str) and len(value) > most:   # (a bad bound is refused at load)
@@ -399,3 +419,15 @@ def param_chars(spec, values: list) -> int | None:
 
 def is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def same(a, b) -> bool:
+    """Whether two values are the same value of a parameter: equal, a bool equal to no number
+    (Python's True == 1: ``choices: [1, 2]`` does not hold true)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return a == b
