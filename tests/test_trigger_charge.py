@@ -1,10 +1,12 @@
-"""A trigger's ``do:`` counted against the step budget each time it fires (mechanics/triggers.py
-``_charged``): effects whose expressions may cost more than 100 operations count one more per
-hundred, a ``when:`` trigger's (``fire_charged``, per player: for each seat it fires for) and an
-``on_enter`` trigger's (for each card that fires it), the budget tested there and the game
+"""A trigger's ``do:`` counted against the step budget each time it fires, as a step run is
+(mechanics/triggers.py ``_charged``): one, and one more per hundred operations its expressions
+may cost, a ``when:`` trigger's (``fire_charged``, per player: for each seat it fires for) and
+an ``on_enter`` trigger's (for each card that fires it), the budget tested there and the game
 stopped at the trigger's ``do:``; the generated module counts what the plain reference counts,
-also where a step writes in place an effect list that fills the zone (``hooks_may``). Cheap
-effects, every bundled game's, add no code."""
+also where a step writes in place an effect list that fills the zone (``hooks_may``). A ``do:``
+whose one firing (a per_player one's for every seat of the largest game), or an asked ``if:``
+whose one asking, may cost more than the budget is refused at load, past 1/100 of it warned of
+(building/bounded.py ``weigh_triggers``)."""
 from __future__ import annotations
 
 import random
