@@ -232,7 +232,8 @@ def stand(rules, seed: int) -> str | None:
 @pytest.mark.parametrize("body", [
     '[{for_each: {in: "[1, 2, 3, 4, 5]", as: k, do: [{set: {z: "z + k"}}]}}]',
     '[{for_each: {in: "[1, 2, 3]", as: k, do: [{set: {z: "z + k"}}]}}, {choose: {options: "[1, 2]", as: x}}]',
-], ids=["for_each", "for_each-then-choose"])
+    '[{for_each: {in: "[1, 2, 3]", as: k, do: [{set: {z: "z + count(board where n + m > k and n * m < 50 and n != m)"}}]}}]',
+], ids=["for_each", "for_each-then-choose", "costly-body"])
 def test_a_for_each_in_an_outcome_of_a_charged_attempt_stops_where_the_reference_stops(tmp_path, body):
     """A ``for_each`` (each pass counted and tested against the budget, at the for_each) in an
     outcome run at once by a roll charged for its chances: the roll's trip counted before the
@@ -265,6 +266,57 @@ def test_a_costly_effect_list_outcome_written_into_the_roll_counts_its_charge(tm
         ref = reference(rules)
         for seed in range(4):
             assert played(rules, seed, options={"resolve": "random"}) == played(ref, seed, options={"resolve": "random"}), (budget, seed)
+
+
+FOR_EACH = """flow:
+  - for_each: {in: "[1, 2, 3, 4, 5]", as: %s, do: [{set: {y: "%s"}}]}
+  - choose: {who: 0, options: "[1, 2]", as: x}
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+"""
+PASS_BODY = "count(pool where n + m > k and n * m < 60 and n != m + 1)"   # (1,380 operations: 13 units)
+
+
+def test_each_pass_of_a_for_each_counts_one_and_its_bodys_charge(tmp_path):
+    """A for_each over 5 elements whose body may cost 1,380 operations (13 units): each pass counts
+    1 + 13 before its body runs, as a step run does, and the effect list's own run 1 + 13 (the
+    body's work in its charge too: one pass over-counted, never under), so the game's first
+    decision stands at 14 + 5 x 14 = 84 steps (a cheap body: 1 + 5 x 1 = 6; before, 1 + 13 + 5 = 19);
+    every budget below 83 stops the game at a pass of the for_each, 83 at the next step, as the
+    reference does, and 84 starts it."""
+    body = PASS_BODY
+
+    def game(body: str, budget: int) -> str:
+        return chips_game(FOR_EACH % ("k", body, budget), game="for_each_passes",
+                          players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+    line = next(i for i, x in enumerate(game(body, 0).splitlines(), 1) if x.startswith("  - for_each:"))
+    rules = load_text(tmp_path, game(body, 10 ** 6))
+    assert [s.charge for s in rules.steps if s.kind == "effects"] == [13]
+    assert rules.new_game(2, seed=0).steps == 84 == reference(rules).new_game(2, seed=0).steps
+    (tmp_path / "cheap").mkdir()
+    cheap = load_text(tmp_path / "cheap", game("1", 10 ** 6))
+    assert cheap.new_game(2, seed=0).steps == 6 == reference(cheap).new_game(2, seed=0).steps
+    (tmp_path / "me").mkdir()   # (as: me, over the 2 seats: 2 passes)
+    seats = load_text(tmp_path / "me", game(body, 10 ** 6).replace('in: "[1, 2, 3, 4, 5]", as: k', 'in: "players", as: me')
+                      .replace("> k", "> me"))
+    assert [s.charge for s in seats.steps if s.kind == "effects"] == [13]
+    assert seats.new_game(2, seed=0).steps == 14 + 2 * 14 == reference(seats).new_game(2, seed=0).steps
+    for budget in range(14, 85):
+        (tmp_path / str(budget)).mkdir()
+        rules = load_text(tmp_path / str(budget), game(body, budget))
+        got = [started_at(r) for r in (rules, reference(rules))]
+        # (the list's charge, 13, counted before it runs, its passes 5 x 14 as they run, its trip's
+        # one once it returns: past 83, the game stopped then, at the next step, the choose)
+        assert got[0] == got[1] == ((84, None) if budget == 84 else (None, line if budget < 83 else line + 1)), budget
+
+
+def started_at(rules) -> tuple:
+    """A new game's step count, or the line the budget stopped it at."""
+    try:
+        return rules.new_game(2, seed=0).steps, None
+    except interpreter.BudgetExceeded as e:
+        return None, e.loc.line
 
 
 CHECKED_THEN_FOR_EACH = chips_game("""flow:

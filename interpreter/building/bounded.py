@@ -3,6 +3,7 @@
 with the errors so far: going on would do the very work the limits bound."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from ..errors import Diagnostic, RulesetError
@@ -42,22 +43,43 @@ class Bounded:
                        "limit", hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
             raise RulesetError(sorted(self.diags, key=order))
 
-    def weigh_steps(self, steps, budget: int) -> None:
+    def weigh_steps(self, steps, budget: int, what: str = "this step", runs: str = "time it runs",
+                    each: str = "a run") -> None:
         """Refuse a step one run of which may cost more than the game's whole step budget
         (``budget``, limits.steps); warn of one whose run alone may count more than 1/HEAVY_SHARE
         of it: a game running it a hundred times would stop (the designer learns it now, not
-        when a long game runs out)."""
+        when a long game runs out). ``what`` names the parts weighed, ``runs`` and ``each`` when they count
+        (``weigh_triggers``: a trigger's do: or if:, each has what a step has: charge, work,
+        path, heaviest, called, and ``base``, what it counts beside its charge)."""
         for step in steps:
             if step.charge > budget:
-                self.too_costly(step, budget)
+                self.too_costly(step, budget, what, each)
             elif step.charge * HEAVY_SHARE > budget:
-                self.error(f"this step may count {1 + step.charge:,} steps of the game's budget of {budget:,} each "
-                           f"time it runs (about {step.work:,} operations at worst), more than 1/{HEAVY_SHARE} of it: "
-                           f"a game running it {budget // (1 + step.charge) + 1:,} times stops; {cause(step)}",
+                count = getattr(step, "base", 1) + step.charge
+                self.error(f"{what} may count {count:,} steps of the game's budget of {budget:,} each "
+                           f"{runs} (about {step.work:,} operations at worst), more than 1/{HEAVY_SHARE} of it: "
+                           f"a game running it {budget // count + 1:,} times stops; {cause(step)}",
                            step.path, "cost", hint="bound what its lists read (a zone holds the game's cards, a list "
                            "variable is weighed at 10,000; min: and max: of the parameters a range's ends read), "
                            "compute less in one step, or raise limits.steps", key=True,
                            severity="warning")
+
+    def weigh_triggers(self, triggers, budget: int, players: int) -> None:
+        """Weigh each trigger's ``do:`` as ``weigh_steps`` weighs a step (refused past the budget,
+        warned of past 1/HEAVY_SHARE of it), and a costly ``if:`` an ``on_enter`` trigger asks
+        at each entry (``parts``: not one decided for each card at load): one firing counts one and the do:'s charge (mechanics/triggers.py
+        ``_charged``), a per_player ``when:`` trigger's for each seat of the largest game at once."""
+        for path, part, per in triggers.parts:
+            times = players if per else 1
+            is_do = path[-1] == "do"
+            if part is None or not is_do and part.work < STEP_WORK_UNIT:
+                continue
+            weighed = SimpleNamespace(path=path, charge=times * (part.work // STEP_WORK_UNIT), work=times * part.work,
+                                      base=times if is_do else 0, called=times * getattr(part, "called", 0),
+                                      heaviest=getattr(part, "heaviest", (part.work, path, ())))
+            runs, each = (("time it fires for every seat", "a firing for every seat") if per else
+                          ("time it fires", "a firing") if is_do else ("time it is asked", "each time it is asked"))
+            self.weigh_steps((weighed,), budget, f"this trigger's {path[-1]}:", runs, each)
 
     def weigh(self, cost: int, path) -> None:
         """Note an expression's worst-case operations, compiled at ``path``."""
@@ -69,9 +91,9 @@ class Bounded:
         if heaviest[0] > self.heaviest[0]:
             self.heaviest = (heaviest[0], heaviest[1], (name, *heaviest[2]))
 
-    def too_costly(self, step, budget: int) -> None:
+    def too_costly(self, step, budget: int, what: str = "this step", each: str = "a run") -> None:
         """Refuse a step whose one run may cost more than the game's whole budget."""
-        message, path = heavy(step, budget, self.smap)
+        message, path = heavy(step, budget, self.smap, what, each)
         self.error(message, path, "limit", key=path is step.path)
 
     def count_error(self, loc) -> None:
@@ -85,7 +107,7 @@ def order(d: Diagnostic):
     return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
 
-def heavy(step, budget: int, smap) -> tuple[str, tuple]:
+def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run") -> tuple[str, tuple]:
     """The error refusing a step whose one run may cost more than the game's whole budget (its
     ``work`` more than ``budget`` steps), and where it is: named by what weighs most
     (docs/security.md, limits.steps). An expression that alone may take half the budget: its nested
@@ -93,14 +115,14 @@ def heavy(step, budget: int, smap) -> tuple[str, tuple]:
     step calls (the step named as the context); else the calls, when they make half the step's
     work: declared effects calling each other several times; else the step's own expressions."""
     cost, where, through = step.heaviest
-    said = (f"about {step.work:,} operations a run, more than the game's whole step budget of {budget:,} steps "
+    said = (f"about {step.work:,} operations {each}, more than the game's whole step budget of {budget:,} steps "
             f"({STEP_WORK_UNIT} operations each)")
     if cost * 2 < budget * STEP_WORK_UNIT or not through:
-        return f"this step may take {said}: {cause(step)}", step.path
+        return f"{what} may take {said}: {cause(step)}", step.path
     at, here = smap.key_loc(step.path), smap.loc(where)
     named = f"line {at.line}" if at and here and at.path == here.path else str(at)
     calls = " (through " + ", ".join(f"'{n}'" for n in through[:-1]) + ")" if len(through) > 1 else ""
-    return (f"the step at {named}, calling effect '{through[0]}', may take {said}; this expression of effect "
+    return (f"{what.replace('this ', 'the ', 1)} at {named}, calling effect '{through[0]}', may take {said}; this expression of effect "
             f"'{through[-1]}'{calls} alone about {cost:,}: {FILTERS}"), where
 
 

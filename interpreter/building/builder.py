@@ -415,6 +415,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         r.heuristic = self.expr(d["heuristic"], ("heuristic",), has_me=True, expect=NUM) if "heuristic" in d else None
         r.max_steps = self.max_steps
         self.weigh_steps(self.step_list, r.max_steps)   # (a step too costly for the budget: refused, or a warning)
+        self.weigh_triggers(self.triggers, r.max_steps, r.max_players)   # (and a trigger's do: or costly if:)
         checked = checks_charge(r)   # (what the checks the loop may ask after a step cost: gameloop.py, not a sequence's nor an effect list's)
         for step in self.step_list:
             step.charge += 0 if isinstance(step, (Sequence, Effects)) else checked

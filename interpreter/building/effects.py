@@ -14,6 +14,7 @@ from __future__ import annotations
 
 
 from ..expr.access import Access, Recorder
+from ..expr.limits import STEP_WORK_UNIT
 from ..expr.names import item_read, owning, state_add, state_read, state_write, writable
 from ..expr.nesting import local_bounds
 from ..expr.tallies import Tallies
@@ -321,10 +322,11 @@ class EffectCompiler(DeclaredEffects, Targets):
             em.line(f"{saved} = me")
             em.line(f"for me in {src}:")
             em.depth += 1
-            self.count_step(em, path)
+            count, spent = self.count_step(em, path), self.ctx.compiler.spent
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
             with self.access.asked():
                 self.block(em, spec["do"], (*path, "do"), locals, True)
+            self.charge_pass(em, count, self.ctx.compiler.spent - spent)
             em.depth -= 1
             em.line(f"me = {saved}")
             return
@@ -335,10 +337,10 @@ class EffectCompiler(DeclaredEffects, Targets):
         at, depth = len(em.lines), em.depth
         em.line(f"for _x in {src}:")
         em.depth += 1
-        self.count_step(em, path)
+        compiler = self.ctx.compiler
+        count, spent = self.count_step(em, path), compiler.spent
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars)}")
-        compiler = self.ctx.compiler
         outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
         compiler.local_sizes = {**{k: v for k, v in sizes.items() if k != var}, **local_bounds(compiler, {var: elem(typ)})}
@@ -347,6 +349,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             self.tallied(em, loop, spec["do"], (*path, "do"), inner, has_me)
         finally:
             compiler.bound, compiler.local_sizes = outer, sizes
+        self.charge_pass(em, count, compiler.spent - spent)
         em.depth -= 1
         for name, make in loop.made.values():   # (made before the loop, its counts read in it)
             em.insert(at, depth, f"{name} = {make}")
@@ -377,15 +380,25 @@ class EffectCompiler(DeclaredEffects, Targets):
         finally:
             compiler.tallies.pop()
 
-    def count_step(self, em, path):
+    def count_step(self, em, path) -> int:
         """Emit: one more step against the game's step budget (a pass of an effect loop), so
-        that loops nested in effects cannot run for ever either (engine.over_budget)."""
+        that loops nested in effects cannot run for ever either (engine.over_budget); the index
+        of the line counting it (``charge_pass``)."""
         ns = self.ctx.names.namespace
         loc = f"_loc{len(ns)}"
         ns[loc] = self.ctx.smap.loc(path)
         em.counts = True
         em.line(state_add("steps", 1))
         em.line(f"if {state_read('steps')} > {self.ctx.max_steps}: _over_budget(S, {loc})")   # (the flow's too)
+        return len(em.lines) - 2
+
+    def charge_pass(self, em, at: int, work: int) -> None:
+        """A pass of a for_each counts, as a step run does, one and its body's charge (``work``, the
+        worst-case operations of the body's expressions and of the declared effects it calls, over
+        STEP_WORK_UNIT), before the body runs: the line ``count_step`` wrote at ``at`` counting it.
+        (The body's work stays in the enclosing step's charge too: one pass over-counted at most.)"""
+        if work >= STEP_WORK_UNIT:
+            em.lines[at] = em.lines[at].replace(state_add("steps", 1), state_add("steps", 1 + work // STEP_WORK_UNIT))
 
     def e_with_player(self, em, spec, path, locals, has_me):
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)

@@ -215,11 +215,13 @@ TEAMS_KEYS: tuple[Key, ...] = (
 
 LIMITS_KEYS: tuple[Key, ...] = (
     Key("steps", "integer 1..10,000,000",
-        "The step budget of one game. Every step run counts one, and so does every pass of a for_each effect and every turn a turns step skips. "
+        "The step budget of one game. Every step run counts one, and so do every pass of a for_each effect, every firing of "
+        "a trigger's do: and every turn a turns step skips. "
         "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "
-        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles. The end conditions and "
+        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles; a for_each's pass and a trigger's "
+        "firing count the same for their body's and do:'s expressions. The end conditions and "
         "when: triggers' conditions (a per-player one for each seat) count their cost the same way on every step run (but a sequence or an effect list), "
-        "an on_enter trigger's if: its own each time it is asked, and a trigger's do: its own each time it fires "
+        "and an on_enter trigger's if: its own each time it is asked "
         "(docs/security.md).",
         default=500_000, json={"type": "integer", "minimum": 1, "maximum": MAX_STEP_BUDGET}),)
 

@@ -37,6 +37,8 @@ class Triggers:
         self.live: dict = {}               # zone -> the cards some hook may fire for (None: any card)
         self.when: list = []               # [(name, cond, fn, per_player)]
         self.origins: dict = {}            # id(condition or effects) -> (trigger, its location)
+        # (path, do: or if:, per player) of each part counted when it fires or is asked (bounded.py weigh_triggers)
+        self.parts: list = []
         self.depth = 0
 
     def declare_zones(self, spec: dict) -> None:
@@ -101,11 +103,13 @@ class Triggers:
                 cond = ctx.expr(t["if"], (*path, "if"), locals_, True, BOOL) if "if" in t else None
                 fn = _weighed(ctx, t.get("do"), (*path, "do"), locals_, True)
                 self._origin(name, cond, ctx.smap.loc((*path, "if")), fn, ctx.smap.loc((*path, "do")))
+                table = self._per_card(ctx, cond, ncards)
+                self.parts += [((*path, "do"), fn, False), *([((*path, "if"), cond, False)] if table is None else [])]
                 for z in zones:
                     if not isinstance(z, str) or z not in ctx.names.zones:
                         ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
                         continue
-                    self.enter.setdefault(z, []).append((name, cond, fn, self._per_card(ctx, cond, ncards)))
+                    self.enter.setdefault(z, []).append((name, cond, fn, table))
             else:
                 per = bool(t.get("per_player", False))
                 cond = ctx.expr(t["when"], (*path, "when"), None, per, BOOL)
@@ -114,6 +118,7 @@ class Triggers:
                 fn = _weighed(ctx, t.get("do"), (*path, "do"), None, per)
                 self._origin(name, cond, ctx.smap.loc((*path, "when")), fn, ctx.smap.loc((*path, "do")))
                 self.when.append((name, cond, fn, per, f"_when_{len(self.when)}"))
+                self.parts.append(((*path, "do"), fn, per))
 
     def _origin(self, name, cond, cond_loc, fn, fn_loc) -> None:
         for part, loc in ((cond, cond_loc), (fn, fn_loc)):
@@ -137,9 +142,9 @@ class Triggers:
         self._guarded(S, ((None, None, fn, None),), fn, S, me, None)
 
     def fire_charged(self, S, fn, me) -> None:
-        """``fire``, effects that may cost more than 100 operations (``work``) counted against the
-        step budget first (``_charged``): what ``watch_source`` writes for them."""
-        _charged(S, fn)
+        """``fire``, counted against the step budget first as a step run is (``_charged``: one, and
+        its effects' worst-case operations, ``work``, over 100): what ``watch_source`` writes."""
+        _charged(S, fn, 1)
         self.fire(S, fn, me)
 
     def _guarded(self, S, hooks, run, *args) -> None:
@@ -182,12 +187,11 @@ class Triggers:
         (the reference loop): each called by its function. The names they use: ``_T`` these
         triggers, F<n> their functions; and locals ``h``, ``now``, ``before``, ``p``. (What the
         conditions cost is counted by the trips after which the loop asks them: building/gameloop.py
-        ``checks_charge``; what costly effects cost, each time they fire: ``fire_charged``.)"""
+        ``checks_charge``; a firing, each time: ``fire_charged``.)"""
         g.bind({"_T": self})
         lines: list[str] = []
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
-            how = "fire_charged" if fn is not None and fn.work >= STEP_WORK_UNIT else "fire"   # (a costly do: counted)
-            fire = None if fn is None else f"_T.{how}(S, {g.fn(fn)}, {'p' if per else 'None'})"
+            fire = None if fn is None else f"_T.fire_charged(S, {g.fn(fn)}, {'p' if per else 'None'})"
             if per:
                 lines += ["try:",
                           f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
@@ -217,11 +221,9 @@ class Triggers:
     def hooks_may(self, zone: str, what: str) -> bool:
         """Whether a card entering ``zone`` may run code that ``what`` (an effect function's
         attribute: ``ends`` the game, ``counts`` against the budget), its hooks' effects
-        unknown counted as may; costly effects, and a costly condition asked at entry, count
-        (``_charged``)."""
-        return any(fn is not None and (getattr(fn, what, True) or what == "counts" and (
-            fn.work >= STEP_WORK_UNIT
-            or table is None and cond is not None and cond.work >= STEP_WORK_UNIT))
+        unknown counted as may; a hook's firing counts (``_charged``), as a costly condition asked
+        at entry does."""
+        return any(fn is not None and (getattr(fn, what, True) or what == "counts")
                    for _, cond, fn, table in self.enter.get(zone, ()))
 
     def _chain(self, S):
@@ -247,33 +249,40 @@ def _inline(g, cond) -> str | None:
 def _weighed(ctx, items, path, locals_, has_me):
     """A trigger's ``do:`` compiled (None for none), its ``work`` the worst-case operations of its
     expressions and of the declared effects it calls (the compiler's count while it compiles:
-    triggers compile before the flow, so no step's charge holds it); counted each time it
-    fires where that may be more than 100 (``_charged``)."""
-    spent = ctx.compiler.spent
-    fn = ctx.effects(items, path, locals_, has_me)
-    if fn is not None:
-        fn.work = ctx.compiler.spent - spent
+    triggers compile before the flow, so no step's charge holds it), ``called`` the part its
+    calls make and ``heaviest`` its costliest expression (a step's, building/builder.py
+    ``_weighed``: what bounded.py ``weigh_triggers`` names); counted, one and its work over 100,
+    each time it fires (``_charged``)."""
+    spent, called, outer = ctx.compiler.spent, ctx.compiler.called, ctx.heaviest
+    ctx.heaviest = (0, (), ())   # (none yet: bounded.py HEAVIEST)
+    try:
+        fn = ctx.effects(items, path, locals_, has_me)
+        if fn is not None:
+            fn.work, fn.called, fn.heaviest = ctx.compiler.spent - spent, ctx.compiler.called - called, ctx.heaviest
+    finally:
+        ctx.heaviest = outer
     return fn
 
 
 def _run_hooks(S, who, hooks, cards) -> None:
     """Each of ``hooks`` whose condition holds, for each card that entered (``card`` its local);
-    a condition asked, and effects run, that may cost more than 100 operations counted against
-    the step budget first, as a step's expressions are (``_charged``)."""
+    each firing counted against the step budget first as a step run is (one, and its effects'
+    charge), and a condition asked that may cost more than 100 operations its charge
+    (``_charged``)."""
     for card in cards:   # a list made for this call by the move (hooks cannot change it)
         L = {"card": card}
         for _, cond, fn, table in hooks:
             if fn is not None and (table[card] if table is not None else cond is None or (
                     cond.work < STEP_WORK_UNIT or _charged(S, cond)) and cond(S, who, L)):
-                if fn.work >= STEP_WORK_UNIT:
-                    _charged(S, fn)
+                _charged(S, fn, 1)
                 fn(S, who, L)
 
 
-def _charged(S, part) -> bool:
-    """Count a trigger's costly ``if:`` or ``do:`` (``part``) against the step budget (its
-    worst-case operations over 100), the game stopped at it where that passes the budget; True."""
-    S.steps += part.work // STEP_WORK_UNIT
+def _charged(S, part, base: int = 0) -> bool:
+    """Count a trigger's costly ``if:`` or its ``do:`` (``part``) against the step budget (``base``,
+    one for a firing of its ``do:``, and its worst-case operations over 100), the game stopped at
+    it where that passes the budget; True."""
+    S.steps += base + part.work // STEP_WORK_UNIT
     if S.steps > S.rules.max_steps:
         over_budget(S, S.rules.triggers.origins[id(part)][1])
     return True
