@@ -86,7 +86,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
         raise beyond_bounds(v)
     if c is list:
         if len(v) > longest:
-            raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
+            raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable or a local may hold)")
         return owned(v, [longest - len(v), longest, MAX_STORED_TEXT]) if deep else v[:]
     if c is str and len(v) > MAX_STORED:
         raise too_long(v)
