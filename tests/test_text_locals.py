@@ -346,3 +346,30 @@ def test_any_joined_twice_stops_at_the_join(tmp_path):
     decisions, _, kind, message, _ = outcome(game(tmp_path, 'loose: {v: "u"}'))
     assert (decisions, kind) == (0, "GameError") and "g.yaml:26:" in message.splitlines()[0]
     assert "'+' of two values of type any joins at most 1000 characters, got 131072" in message
+
+
+# ---------------------------------------------------------------- max_length:
+@pytest.mark.parametrize("spec, error", [
+    ('{default: "red", max_length: 2}', r"13:\d+: error\[type\]: parameter 'name' has at most 2 characters, got 3"),
+    ('{type: str, default: "red", choices: ["red", "green blue"], max_length: 4}',
+     r"13:\d+: error\[type\]: choices: parameter 'name' has at most 4 characters, got 10"),
+    ('{type: str, default: "red", max_length: 40.0}', r"13:\d+: error\[type\]: max_length: takes a whole number"),
+], ids=["untyped-default", "choice", "fraction"])
+def test_max_length_refuses_at_load_what_it_would_refuse_later(tmp_path, spec, error):
+    """A default with no type: longer than max_length: (--set of it was refused), a choice longer
+    than it, a max_length: of 40.0 (the schema's integer, then ignored): errors at load."""
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:" + error):
+        params_game(tmp_path, spec)
+
+
+def test_a_variants_max_length_is_weighed_and_located_at_the_variant(tmp_path):
+    """A variant's {max_length: 3} in place of a bare value: its expressions weigh it at 3 (as
+    --set is checked); a variant lowering max_length: below the default: the error at the variant."""
+    variants = "variants:\n  onfree: {params: {free: {max_length: 3}}}\n  lower: {params: {name: {max_length: 2}}}\n"
+    spec = '{type: str, default: "red blue", max_length: 10}'
+    onfree = params_game(tmp_path / "free", spec, variants, variant="onfree")
+    assert charged(onfree, "count(pool where suit in params.free)") == charged(onfree, "count(pool where suit in 'xyz')")
+    with pytest.raises(interpreter.UsageError, match="parameter 'free' has at most 3 characters"):
+        onfree.new_game(2, options={"params": {"free": "abcd"}})
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:25:\d+: error\[type\]: parameter 'name' has at most 2 "):
+        params_game(tmp_path / "lower", spec, variants, variant="lower")

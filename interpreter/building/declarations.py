@@ -122,6 +122,8 @@ class Declarations:
             try:
                 check_param(name, v, spec, v, typ, read=False)
             except UsageError as e:
+                if isinstance(v, str) and _whole(spec.get("max_length")) and len(v) > spec["max_length"]:
+                    at = _overlaid_bound(self.loaded.smap, name, at, "max_length")   # (a variant's lower bound: there)
                 self.error(e.message, at, "type", quoted_number(v, typ))
                 self.names.params[name] = ANY
                 return
@@ -151,8 +153,9 @@ class Declarations:
         they and its values are numbers: else _param_bounds says why) and among its ``choices:``,
         as a declared one's are (_declared): an error at the first value that is not."""
         numbers = all(is_number(v) for v in vals)
-        rest = {k: spec[k] for k in ("min", "max", "choices") if k in spec and (
-            isinstance(spec[k], list) if k == "choices" else numbers and is_number(spec[k]))}
+        rest = {k: spec[k] for k in ("min", "max", "choices", "max_length") if k in spec and (
+            isinstance(spec[k], list) if k == "choices" else _whole(spec[k]) if k == "max_length"
+            else numbers and is_number(spec[k]))}
         for v in vals if rest else ():
             try:
                 check_param(name, v, rest, v, self.names.params[name], read=False)
@@ -256,6 +259,10 @@ class Declarations:
         if "max_length" in spec and not all(isinstance(v, str) for v in values if v is not None):
             self.error(f"max_length: bounds a text parameter, and '{name}' is not text",
                        ("params", name, "max_length"), "type", "remove the bound")
+        elif isinstance(spec.get("max_length"), float):   # (40.0: the schema's integer; 40 meant, or a mistake)
+            self.error(f"max_length: takes a whole number of characters, got {spec['max_length']!r}",
+                       ("params", name, "max_length"), "type", f"write {int(spec['max_length'])}"
+                       if spec["max_length"].is_integer() else "a whole number, 0 to 100,000")
         for bound in ("min", "max"):
             if bound not in spec:
                 continue
@@ -271,7 +278,8 @@ class Declarations:
         the first that is not (a bound that is no number, or of no number parameter: _param_bounds)."""
         choices, typ = spec.get("choices"), self.names.params[name]
         numbers = all(is_number(v) for v in vals if v is not None)
-        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and is_number(v)}
+        rest = {k: v for k, v in spec.items() if k in ("min", "max") and numbers and is_number(v)
+                or k == "max_length" and _whole(v)}   # (a text choice within max_length: too)
         for i, choice in enumerate(choices if isinstance(choices, list) else ()):
             try:
                 plain_value(name, choice)
@@ -284,7 +292,7 @@ class Declarations:
             except UsageError as e:
                 self.error(f"choices: {e.message}", ("params", name, "choices", i), "type",
                            quoted_number(choice, typ) or "each choice is a value the parameter may take: of its type, "
-                                                          "within its min: and max:")
+                                                          f"within its {'max_length:' if 'characters' in e.message else 'min: and max:'}")
                 return
 
     def declare_zones(self, zones, r):
@@ -466,3 +474,18 @@ def _written_at(name: str, spec: dict, value) -> tuple:
     if key is not None:
         return ("params", name, "by_players", key)
     return next((("params", name, k) for k in ("default", "value") if k in spec and spec[k] is value), ("params", name))
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _overlaid_bound(smap, name: str, at: tuple, bound: str) -> tuple:
+    """Where an error of a value (at ``at``) past a parameter's ``bound`` is reported: at the
+    bound where an overlay (a variant) wrote it into a declaration whose value it did not write
+    (the overlay's declaration is the one the merged map names); else at the value."""
+    decl, bound_at, value_at = smap.loc(("params", name)), smap.loc(("params", name, bound)), smap.loc(at)
+    if decl is None or bound_at is None or value_at is None or bound_at.path != decl.path:
+        return at
+    overlaid = value_at.path != decl.path or (value_at.line, value_at.col) < (decl.line, decl.col)
+    return ("params", name, bound) if overlaid and (bound_at.line, bound_at.col) >= (decl.line, decl.col) else at
