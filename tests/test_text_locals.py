@@ -10,6 +10,8 @@ declared ``max_length:``, which an override must keep (docs/reference.md, "Param
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import interpreter
@@ -65,13 +67,12 @@ def outcome(rules) -> tuple:
 
 @pytest.mark.parametrize("item, line", [
     ('outer: {v: "u"}', 20),                 # (called with u: inner is given u + u, 131,072 characters)
-    ('loose: {v: "u"}', 26),                 # (two values of any type joined: weighed as strings)
     ('inner: {v: "u + u"}', 33),
     ('listed: {vs: "[u + u]"}', 33),
     ('for_each: {in: "[u + u]", as: t, do: %s}' % SEARCH, 33),
     ('for_each: {in: "[[u, u + u]]", as: t, do: [{set: {z: "count(t)"}}]}', 33),
     ('for_each: {in: "[u]", as: s, do: [{for_each: {in: "[s + s]", as: t, do: %s}}]}' % SEARCH, 33),
-], ids=["effect-in-effect", "effect-of-any", "effect", "effect-list", "for_each", "for_each-nested-list", "for_each-in-for_each"])
+], ids=["effect-in-effect", "effect", "effect-list", "for_each", "for_each-nested-list", "for_each-in-for_each"])
 def test_a_longer_text_bound_to_a_local_stops_the_game_at_its_item(tmp_path, item, line):
     """A value that may hold more than MAX_STORED characters, bound to a local: a runtime error
     at the item binding it (the call, the for_each), in both compiles, on the first decision."""
@@ -220,3 +221,155 @@ def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use,
     rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)).replace("1..16", "1..2"))
     got = outcome(rules)
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
+
+
+# ---------------------------------------------------------------- answers, seats and lists bound
+@pytest.mark.parametrize("item", [
+    'choose: {options: "[u + u]", as: u, prompt: grow}',
+    'choose: {options: "[u + u]", as: w, prompt: grow, simultaneous: true}',
+], ids=["choose", "simultaneous"])
+def test_a_chosen_text_is_held_to_a_variables_bound(tmp_path, item):
+    """choose: {options: "[u + u]", as: u} doubled u at each decision (16.7 M characters by the
+    8th, no limit met): the answer is checked as a variable's value is, a runtime error at the
+    choose as it is answered, in the module and the reference alike (a simultaneous one too)."""
+    decisions, _, kind, message, _ = outcome(game(tmp_path, item, effects=False))
+    assert (decisions, kind) == (1, "GameError")
+    assert "g.yaml:20:" in message.splitlines()[0] and "a string of 131072 characters, more than 100000" in message
+
+
+def test_a_choice_the_model_bounds_is_stored_with_no_check(tmp_path):
+    """Options that hold no string longer than a variable may ([u], a literal): stored as they
+    are, no check added to the module."""
+    (tmp_path / "u").mkdir(), (tmp_path / "literal").mkdir()
+    kept = game(tmp_path / "u", 'choose: {options: "[u, \'ab\']", as: u, prompt: grow}', effects=False)
+    assert outcome(kept)[2] is None
+    assert listing(kept).count("_stored(") == listing(
+        game(tmp_path / "literal", 'choose: {options: "[\'ab\']", as: u, prompt: grow}', effects=False)).count("_stored(")
+
+
+@pytest.mark.parametrize("listed, holds", [
+    ("[text(me) + text(me)]", "str"),   # (the review's: 13 deep, 536 M characters)
+    ("[1.5]", "num"), ("[[0, 1]]", "list[int]"), ("[true]", "bool"), ("teams", "team"),
+])
+def test_for_each_as_me_goes_over_players(tmp_path, listed, holds):
+    """for_each as: me makes each element the acting player: a list of anything else (strings
+    that grow unweighed, fractions, lists, teams) is refused at load, at in:."""
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "count(mine)"}}]}' % listed
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:33:\d+: error\[type\]: for_each as: me goes over "
+                                                       rf"players, and this list holds {re.escape(holds)}"):
+        game(tmp_path, item)
+
+
+@pytest.mark.parametrize("given, error", [
+    ("1", None), ("[1, 0]", None),
+    ("'a'", "there is no player a"), ("7", "there is no player 7"),
+])
+def test_for_each_as_me_over_values_of_any_type_checks_each_seat(tmp_path, given, error):
+    """Whole numbers are seats (a ruleset may write [0, 1]); values of type any are checked as
+    seats as the loop reaches them, in both compiles."""
+    effect = ('effects:\n  seats:\n    params: {v: any}\n    do: [{for_each: {in: "v if v == [1, 0] else [v]", as: me, '
+              'do: [{set: {z: "z + me"}}]}}]\n')
+    rules = load_text(tmp_path, HEAD + effect + (FLOW % ('seats: {v: "%s"}' % given)).replace("1..16", "1..2"))
+    got = outcome(rules)
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:17:" in got[3]), got[2:4]
+
+
+LISTS = """effects:
+  counted:
+    params: {vs: "list[int]"}
+    do: [{set: {z: "count(vs)"}}]
+"""
+
+
+def line_of(text: str, fragment: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+@pytest.mark.parametrize("item, length", [
+    ('counted: {vs: "(1..10000) + (1..10000)"}', 20000),
+    ('for_each: {in: "[(1..6000) + (1..6000)]", as: t, do: [{set: {z: "count(t)"}}]}', 12000),
+    ('doubled: {vs: "1..100"}', 12800),   # (the review's: 20 calls of vs + vs from 1..100 built 104,857,600)
+], ids=["effect", "for_each", "chain"])
+def test_a_longer_list_bound_to_a_local_stops_the_game_at_its_item(tmp_path, item, length):
+    """A list whose compiled bound is past what a list variable may hold, bound to a local (a
+    declared effect's argument, a for_each's element): checked as a variable's value is, a
+    runtime error where it is bound, in both compiles."""
+    chain = "".join('  e%d:\n    params: {vs: "list[int]"}\n    do: [{%s: {vs: "vs + vs"}}]\n'
+                    % (k, f"e{k + 1}" if k < 19 else "counted") for k in range(20))
+    text = HEAD + LISTS + chain + '  doubled:\n    params: {vs: "list[int]"}\n    do: [{e0: {vs: "vs"}}]\n' + \
+        (FLOW % item).replace("1..16", "1..1")
+    decisions, _, kind, message, _ = outcome(load_text(tmp_path, text))
+    assert (decisions, kind) == (0, "GameError")
+    assert f"a list of {length} elements, more than 10000" in message
+    where = "{e7: {vs:" if item.startswith("doubled") else "- " + item
+    assert f"g.yaml:{line_of(text, where)}:" in message.splitlines()[0]
+
+
+def test_a_list_the_model_bounds_is_bound_with_no_check(tmp_path):
+    """A list no longer than a list variable may be (10,000 here), as compiled: bound as it is."""
+    (tmp_path / "short").mkdir(), (tmp_path / "none").mkdir()
+    short = load_text(tmp_path / "short", HEAD + LISTS + FLOW % 'counted: {vs: "(1..5000) + (1..5000)"}')
+    assert outcome(short)[2] is None
+    assert listing(short).count("_stored(") == listing(
+        load_text(tmp_path / "none", HEAD + LISTS + FLOW % 'counted: {vs: "[1]"}')).count("_stored(")
+
+
+# ---------------------------------------------------------------- + of two values of type any
+ANY_EFFECT = 'effects:\n  e0:\n    params: {v: any, w: any}\n    do: [{set: {z: "%s"}}]\n'
+
+
+def test_two_numbers_of_type_any_added_in_a_filter_load(tmp_path):
+    """n < v + w over 52 cards, v and w of type any: weighed as a join of at most ANY_JOIN
+    characters or elements, not of two 100,000-character strings (refused, 2,600,000 operations)."""
+    head = chips_game("", game="any_num", players=(2, 2), attributes="n: 1..52") + "  z: {type: int, start: 0}\n"
+    flow = (FLOW % 'e0: {v: "3", w: "4"}').replace('  - for_each: {in: "1..16", as: k, do: [{set: {u: "u + u"}}]}\n', "")
+    rules = load_text(tmp_path, head + ANY_EFFECT % "count(pool where n < v + w)" + flow)
+    assert outcome(rules)[2] is None
+
+
+@pytest.mark.parametrize("given, error", [
+    ('v: "3", w: "4"', None), ('v: "\'ab\'", w: "\'cd\'"', None), ('v: "[1]", w: "[2]"', None),
+    ('v: "u", w: "\'b\'"', "joins at most 1000 characters, got 65537"),
+    ('v: "1..600", w: "1..600"', "joins at most 1000 elements, got 1200"),
+    ('v: "\'a\'", w: "1"', "'+' cannot combine"),
+])
+def test_two_values_of_type_any_join_within_the_bound(tmp_path, given, error):
+    """+ of two values of type any adds numbers, joins strings or lists of at most ANY_JOIN
+    characters or elements together (a runtime error past it, in both compiles, before the copy)."""
+    rules = load_text(tmp_path, HEAD + ANY_EFFECT % "count([v + w, 1])" + FLOW % ("e0: {%s}" % given))
+    got = outcome(rules)
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:17:" in got[3]), got[2:4]
+
+
+def test_any_joined_twice_stops_at_the_join(tmp_path):
+    """loose's v + v of u (131,072 characters) stops at the join, inside loose."""
+    decisions, _, kind, message, _ = outcome(game(tmp_path, 'loose: {v: "u"}'))
+    assert (decisions, kind) == (0, "GameError") and "g.yaml:26:" in message.splitlines()[0]
+    assert "'+' of two values of type any joins at most 1000 characters, got 131072" in message
+
+
+# ---------------------------------------------------------------- max_length:
+@pytest.mark.parametrize("spec, error", [
+    ('{default: "red", max_length: 2}', r"13:\d+: error\[type\]: parameter 'name' has at most 2 characters, got 3"),
+    ('{type: str, default: "red", choices: ["red", "green blue"], max_length: 4}',
+     r"13:\d+: error\[type\]: choices: parameter 'name' has at most 4 characters, got 10"),
+    ('{type: str, default: "red", max_length: 40.0}', r"13:\d+: error\[type\]: max_length: takes a whole number"),
+], ids=["untyped-default", "choice", "fraction"])
+def test_max_length_refuses_at_load_what_it_would_refuse_later(tmp_path, spec, error):
+    """A default with no type: longer than max_length: (--set of it was refused), a choice longer
+    than it, a max_length: of 40.0 (the schema's integer, then ignored): errors at load."""
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:" + error):
+        params_game(tmp_path, spec)
+
+
+def test_a_variants_max_length_is_weighed_and_located_at_the_variant(tmp_path):
+    """A variant's {max_length: 3} in place of a bare value: its expressions weigh it at 3 (as
+    --set is checked); a variant lowering max_length: below the default: the error at the variant."""
+    variants = "variants:\n  onfree: {params: {free: {max_length: 3}}}\n  lower: {params: {name: {max_length: 2}}}\n"
+    spec = '{type: str, default: "red blue", max_length: 10}'
+    onfree = params_game(tmp_path / "free", spec, variants, variant="onfree")
+    assert charged(onfree, "count(pool where suit in params.free)") == charged(onfree, "count(pool where suit in 'xyz')")
+    with pytest.raises(interpreter.UsageError, match="parameter 'free' has at most 3 characters"):
+        onfree.new_game(2, options={"params": {"free": "abcd"}})
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:25:\d+: error\[type\]: parameter 'name' has at most 2 "):
+        params_game(tmp_path / "lower", spec, variants, variant="lower")

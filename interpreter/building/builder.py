@@ -186,7 +186,8 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         try:
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
-            fn.source, fn.type, fn.distinct, fn.access, fn.chars = c.source, c.type, c.distinct, c.access, c.chars
+            fn.source, fn.type, fn.distinct, fn.access = c.source, c.type, c.distinct, c.access
+            fn.chars, fn.elements = c.chars, c.elements   # (what a local's binder checks: declared.py bound_local)
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             fn.work = self.compiler.spent - spent   # its worst-case operations (a check's charge: building/gameloop.py)
@@ -197,7 +198,8 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         except ExprError as e:
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
-            fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work, fn.chars = "None", ANY, False, None, NOTHING, 0, 0
+            fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
+            fn.chars, fn.elements = 0, (0, 0)
         finally:
             self.compiler.bound = outer
         return fn

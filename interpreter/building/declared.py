@@ -9,7 +9,7 @@ from ..errors import did_you_mean
 from .bounded import HEAVIEST
 from .watch import reads_seat
 from ..expr.nesting import local_bounds
-from ..expr.runtime import MAX_STORED, stored_source
+from ..expr.runtime import MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, fits, holds_growing, parse_type
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
@@ -22,13 +22,15 @@ def parameter(name: str, k: int) -> str:
     return f"P_{name}" if isinstance(name, str) and name.isidentifier() else f"_p{k}"
 
 
-def bound_local(src: str, typ: str, chars: int) -> str:
+def bound_local(src: str, typ: str, chars: int, elements: int, names: Any) -> str:
     """The source of a value of type ``typ`` bound to a local (a declared effect's argument, a
-    for_each's element), where the longest string it is or holds is ``chars``: its reads weigh a
-    string at MAX_STORED characters at most (expr/texts.py), so a value that may hold a longer one
-    is checked where it is bound, as a variable's value is (``_stored``: a runtime error located
-    at the item); any other is bound as it is, no check."""
-    return stored_source(src, holds_growing(typ)) if chars > MAX_STORED else src
+    for_each's element), where the longest string it is or holds is ``chars`` and the longest list
+    (it or one inside) ``elements``: its reads weigh a string at MAX_STORED characters at most
+    (expr/texts.py) and a list at what a list variable may hold (expr/nesting.py local_bounds), so
+    a value that may be or hold a longer one is checked where it is bound, as a variable's value is
+    (``_stored``: a runtime error located at the item); any other is bound as it is, no check."""
+    longer = chars > MAX_STORED or elements > list_bound(names.max_list)
+    return stored_source(src, holds_growing(typ)) if longer else src
 
 
 class DeclaredEffects:
@@ -102,7 +104,7 @@ class DeclaredEffects:
                                f"did you mean '{close}'?" if close else takes, key=True, span=len(str(k)))
                 continue
             given = self.ctx.expr(v, (*path, k), locals, has_me)
-            src, typ = bound_local(given.source, given.type, given.chars), given.type
+            src, typ = bound_local(given.source, given.type, given.chars, max(given.elements), self.ctx.names), given.type
             if not fits(typ, params[k]):
                 self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
                                "type")

@@ -18,7 +18,7 @@ from ..expr.limits import STEP_WORK_UNIT
 from ..expr.names import item_read, owning, state_add, state_read, state_write, writable
 from ..expr.nesting import local_bounds
 from ..expr.tallies import Tallies
-from ..expr.types import BOOL, INT, PLAYER, TEAM, elem
+from ..expr.types import ANY, BOOL, INT, NONE, PLAYER, TEAM, elem
 from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, EFFECT_SEAT_NOTED, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
@@ -43,7 +43,7 @@ EFFECT_KEYS.update({
                Key("default", "effects", "run when no case is equal", place="beside")),
     "for_each": (Key("in", "expression: list", "the elements", required=True),
                  Key("do", "effects", "run once for each element", required=True),
-                 Key("as", "name", "the local (or me) holding the element", default="it")),
+                 Key("as", "name", "the local (or me, over a list of players) holding the element", default="it")),
     "with_player": (Key("who", "expression: player or team", "who me is (a team: its first member)", required=True),
                     Key("do", "effects", "run with me = who", required=True)),
 })
@@ -316,12 +316,17 @@ class EffectCompiler(DeclaredEffects, Targets):
         var = self.name(spec.get("as", "it"), (*path, "as"), "name for the element")
         if var is None:
             return
-        if var == "me":
+        if var == "me":   # (each element a seat: a whole number, or a value of type any checked as one)
+            if elem(typ) not in (PLAYER, INT, ANY, NONE):
+                self.ctx.error(f"for_each as: me goes over players, and this list holds {elem(typ)}", (*path, "in"),
+                               "type", "give a list of players (or use as: NAME)")
             self.access.keeps()   # (kept, and given back after the loop: the body reads each element's me)
             saved = em.fresh("_me")
             em.line(f"{saved} = me")
             em.line(f"for me in {src}:")
             em.depth += 1
+            if elem(typ) == ANY:
+                em.line("me = _seat(S, me)")
             count, spent = self.count_step(em, path), self.ctx.compiler.spent
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
             with self.access.asked():
@@ -340,7 +345,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         compiler = self.ctx.compiler
         count, spent = self.count_step(em, path), compiler.spent
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
-        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars)}")
+        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, given.elements[1], self.ctx.names)}")
         outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
         compiler.local_sizes = {**{k: v for k, v in sizes.items() if k != var}, **local_bounds(compiler, {var: elem(typ)})}

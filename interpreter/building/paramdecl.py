@@ -80,14 +80,17 @@ class ParamDeclarations:
             self.error(str(e), ("params", name), "type")
             return ANY
         rest = {k: d[k] for k in ("min", "max") if is_number(d.get(k)) and all(is_number(v) for v in vals if v is not None)}
-        allowed = {**rest, "choices": choices} if isinstance(d.get("choices"), list) else dict(rest)
-        if "max_length" in d:   # (a text's: check_param says what it takes)
-            allowed["max_length"] = d["max_length"]
+        if _whole(d.get("max_length")):   # (a text's; one of another kind: _param_bounds says why)
+            rest["max_length"] = d["max_length"]
+        allowed = {**rest, "choices": choices} if isinstance(d.get("choices"), list) else rest
         for v in vals:   # (a bound that is no number, or of no number parameter: _param_bounds)
             try:
                 check_param(name, v, allowed, v, typ, read=False)
             except UsageError as e:
-                self.error(e.message, _written_at(name, spec, v), "type", quoted_number(v, typ))
+                at = _written_at(name, spec, v)
+                if isinstance(v, str) and "max_length" in allowed and len(v) > allowed["max_length"]:
+                    at = _overlaid_bound(self.loaded.smap, name, at, "max_length")   # (a variant's lower bound: there)
+                self.error(e.message, at, "type", quoted_number(v, typ))
                 return typ
         if self._param_bounds(name, d, vals):
             self._choices_fit(name, choices, rest, vals, typ)
@@ -235,6 +238,10 @@ class ParamDeclarations:
         if "max_length" in spec and not all(isinstance(v, str) for v in values if v is not None):
             self.error(f"max_length: bounds a text parameter, and '{name}' is not text",
                        ("params", name, "max_length"), "type", "remove the bound")
+        elif isinstance(spec.get("max_length"), float):   # (40.0: the schema's integer; 40 meant, or a mistake)
+            self.error(f"max_length: takes a whole number of characters, got {spec['max_length']!r}",
+                       ("params", name, "max_length"), "type", f"write {int(spec['max_length'])}"
+                       if spec["max_length"].is_integer() else "a whole number, 0 to 100,000")
         for bound in ("min", "max"):
             if bound not in spec:
                 continue
@@ -268,7 +275,7 @@ class ParamDeclarations:
             else:
                 self.error(f"choices: {why[0]}", ("params", name, "choices", i), "type",
                            quoted_number(choice, typ) or "each choice is a value the parameter may take: of its type, "
-                                                          "within its min: and max:")
+                           f"within its {'max_length:' if 'characters' in why[0] else 'min: and max:'}")
                 return False
         return True
 
@@ -283,3 +290,18 @@ def _written_at(name: str, spec: dict, value) -> tuple:
     if key is not None:
         return ("params", name, "by_players", key)
     return next((("params", name, k) for k in ("default", "value") if k in spec and spec[k] is value), ("params", name))
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _overlaid_bound(smap, name: str, at: tuple, bound: str) -> tuple:
+    """Where an error of a value (at ``at``) past a parameter's ``bound`` is reported: at the
+    bound where an overlay (a variant) wrote it into a declaration whose value it did not write
+    (the overlay's declaration is the one the merged map names); else at the value."""
+    decl, bound_at, value_at = smap.loc(("params", name)), smap.loc(("params", name, bound)), smap.loc(at)
+    if decl is None or bound_at is None or value_at is None or bound_at.path != decl.path:
+        return at
+    overlaid = value_at.path != decl.path or (value_at.line, value_at.col) < (decl.line, decl.col)
+    return ("params", name, bound) if overlaid and (bound_at.line, bound_at.col) >= (decl.line, decl.col) else at

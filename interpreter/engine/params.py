@@ -407,14 +407,16 @@ def param_span(spec, values: list) -> tuple | None:
 def param_chars(spec, values: list) -> int | None:
     """The most characters a text parameter can have in any game: its longest choice, or its
     max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the values
-    written included. None: not a text parameter, or one no declaration bounds (MAX_STORED)."""
-    if not isinstance(spec, dict) or not values or not all(isinstance(v, str) for v in values):
+    written included (none counts no character: a variant's ``{max_length: 3}`` in place of a
+    bare value). None: not a text parameter, or one no declaration bounds (MAX_STORED)."""
+    values = [v for v in values if v is not None]
+    if not isinstance(spec, dict) or not all(isinstance(v, str) for v in values) or not (values or "max_length" in spec):
         return None
     choices, most = spec.get("choices"), spec.get("max_length")
     bounds = [max(map(len, choices))] if choices and all(isinstance(c, str) for c in choices) else []
     if isinstance(most, int) and not isinstance(most, bool) and 0 <= most <= MAX_STORED:
         bounds.append(most)
-    return max(min(bounds), *map(len, values)) if bounds else None
+    return max([min(bounds), *map(len, values)]) if bounds else None
 
 
 def is_number(v) -> bool:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 from lark import Token
 
 from ..loading.kept import compiled
-from . import runtime, texts, walks
+from . import nesting, runtime, texts, walks
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, bound_tables, code, filter_split
@@ -62,6 +62,7 @@ class Compiled:
     distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
     access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
     chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
+    elements: tuple = (0, 0)  # the most elements its value has, and any list inside it (0: none; a local's binder too)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -139,6 +140,7 @@ class Compiler(NameNodes, OperatorNodes):
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
         result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
+        result.elements = nesting.lengths(self, tree, result.type)   # (what a local's binder checks)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
@@ -435,8 +437,7 @@ class Compiler(NameNodes, OperatorNodes):
             raise ExprError(f"this expression may take more than {MAX_COST:,} operations to evaluate "
                             f"({why}); simplify it", offset_of(node), LONGEST, code="limit")
 
-    # worst-case cost: the body of a filter or a by: runs once per element of its list
-    def size(self, n) -> int:
+    def size(self, n) -> int:   # (worst-case cost: the body of a filter or a by: runs once per element of its list)
         return self._sizes.get((self._expansion, id(n)), self.names.max_list)
 
     def sized(self, n, bound: int) -> None:
@@ -485,8 +486,7 @@ def base_namespace() -> dict:
           "any": any, "all": all, "next": next, "sorted": sorted, "tuple": tuple, "range": range, "list": list, "dict": dict, "enumerate": enumerate, "int": int,
           "bytes": bytes,   # (cards as bytes: fastpaths.member_of_cards)
           "zip": zip, "filter": filter, "_INF": float("inf"),
-          "_compress": compress,   # (a C-level loop: grid prices)
-          "TypeError": TypeError}
+          "TypeError": TypeError, "_compress": compress}   # (_compress: a C-level loop: grid prices)
     ns.update(runtime.HELPERS)
     return ns
 

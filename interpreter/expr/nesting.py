@@ -97,6 +97,13 @@ def resized(c: Any, n: Any, size: int, deep: int | None) -> None:
 
 
 
+def lengths(c: Any, n: Any, typ: str) -> tuple:
+    """(the most elements the value of node ``n`` has, the most any list or map inside it has): 0
+    where it is no list (holds none). What a binder of a local compares with the bound its reads
+    assume (``local_bounds``): past it, the value is checked as a variable's (building/declared.py)."""
+    return c.size(n) if may_hold_lists(typ) else 0, inner(c, n) if holds_lists(typ) else 0
+
+
 def local_bounds(c: Any, locals: dict) -> dict:
     """The most elements each of the ``locals`` (name -> type) a binder makes may hold, for those
     that may hold lists (``Compiler.local_sizes``): what a list variable may hold, at every depth

@@ -266,9 +266,9 @@ class OperatorNodes(MembershipNodes):
             return f"({a} + {b})", STR
         if op == "+" and ANY in (ta, tb):   # (values of unknown type: they may be strings)
             self.names.str_concat = True
-            if ta == tb == ANY:   # (two strings joined, as far as the cost model knows: weighed so, of any type)
-                texts.joined(self, n, n.children[0], n.children[1])
-                return f"({a} + {b})", ANY
+            if ta == tb == ANY:   # (numbers added, or strings or lists joined within texts.ANY_JOIN: texts.plus)
+                texts.any_joined(self, n)
+                return f"_plus({a}, {b})", ANY
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")

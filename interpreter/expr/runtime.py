@@ -88,7 +88,7 @@ def _stored(v, longest=MAX_STORED_LIST, deep=False):
         raise beyond_bounds(v)
     if c is list:
         if len(v) > longest:
-            raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable may hold)")
+            raise ExprRuntimeError(f"a list of {len(v)} elements, more than {longest} (a variable or a local may hold)")
         if deep:
             try:   # a list of strings (the usual deep value): every bound holds where they join, so
                 # each alone; their lengths summed first (in C), so no join is ever longer than _JOINED

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .runtime import MAX_STORED
+from .runtime import MAX_STORED, ExprRuntimeError
 from .types import ANY, CARD, NUM, STR, elem, holds_growing, is_list
 
 JOIN_CHARS = 4      # characters a join copies an operation beyond its own (measured 9 past 1,000)
@@ -31,6 +31,7 @@ WRITE_WORK = 64    # operations text() of a whole number, a condition, a card...
 FRACTION_WORK = 320   # text() of a number that may be a fraction (its shortest decimal found): measured 185 to 234
 WIDEST = 20        # the most characters text() writes a whole number, a condition, none, a player or a team as
 WIDEST_NUMBER = 310   # ... a number that may be a fraction: a whole one is written without .0 (-1.79e308, 309 digits)
+ANY_JOIN = 1_000   # the most characters or elements '+' of two values of type any joins (plus: a runtime error past it)
 
 CHARS = "chars"    # (the key of a string node's bound among the facts of the nodes, Compiler.fact)
 INSIDE = "text inside"   # (... of the longest string inside a list node, where known)
@@ -59,6 +60,26 @@ def joined(c: Any, n: Any, left: Any, right: Any) -> None:
     bound = chars(c, left) + chars(c, right)
     charsed(c, n, bound)
     c.add_cost(bound // JOIN_CHARS, n, f"'+' builds a string of up to {bound:,} characters")
+
+
+def any_joined(c: Any, n: Any) -> None:
+    """Node ``n`` is ``a + b`` of two values of type any: numbers added, or strings or lists joined,
+    up to ANY_JOIN characters or elements (``plus`` refuses more as it runs): weighed as that join
+    (a list's element an operation), not as two strings of MAX_STORED characters each."""
+    c.names.namespace.setdefault("_plus", plus)
+    charsed(c, n, ANY_JOIN)
+    c.sized(n, ANY_JOIN)
+    c.add_cost(ANY_JOIN, n, f"'+' of two values of type any joins up to {ANY_JOIN:,} characters or elements")
+
+
+def plus(a, b):
+    """``a + b`` of two values of type any (any_joined): two strings, or two lists, joined only if
+    they hold at most ANY_JOIN characters or elements together, checked before they are copied."""
+    if a.__class__ in (str, list) and b.__class__ is a.__class__ and len(a) + len(b) > ANY_JOIN:
+        what = "characters" if a.__class__ is str else "elements"
+        raise ExprRuntimeError(f"'+' of two values of type any joins at most {ANY_JOIN} {what}, got {len(a) + len(b)} "
+                               "(declare them str or list)")
+    return a + b
 
 
 def compared(c: Any, n: Any, left: Any, right: Any, op: str) -> None:

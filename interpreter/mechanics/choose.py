@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.runtime import HELPERS, list_bound, owned, stored_source
+from ..expr.runtime import HELPERS, MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_of
 from ..expr.names import state_read, state_write, var_write
 from ..engine.knowledge import tell
@@ -123,7 +123,7 @@ class Choose(AskOnce):
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
-        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, _stored_answer(g, self.option_type))}"]
+        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, _stored_answer(g, self.option_type, self.options.chars))}"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")
@@ -153,10 +153,12 @@ class Choose(AskOnce):
             self.resolved = UNCHANGED
 
 
-def _stored_answer(g, typ: str) -> str:
+def _stored_answer(g, typ: str, chars: int) -> str:
     """The answer as the variable stores it: a list its own copy, within the language's bounds, as
-    ``set`` stores one (an option may be a zone's list, which later moves change in place)."""
-    if not (is_list(typ) or typ == ANY):
+    ``set`` stores one (an option may be a zone's list, which later moves change in place); a
+    string checked where the options may hold one longer than a variable may (``chars``, the
+    longest their expression builds: ``[u + u]``, not ``[u]`` nor a literal)."""
+    if not (is_list(typ) or typ == ANY or chars > MAX_STORED):
         return "value"
     g.bind({"_stored": HELPERS["_stored"], "_LIST_BOUND": list_bound(g.cards)})
     return stored_source("value", holds_growing(typ))
@@ -170,6 +172,8 @@ def _one_zone(tree, zones) -> bool:
         tree = tree.children[0]
     return tree.data == "name" and str(tree.children[0]) in zones
 
+
+_STORED: Any = HELPERS["_stored"]   # (a variable's bounds: runtime._stored)
 
 # a simultaneous choice's frame: [step index, the seats to ask (None before the first question),
 # the position among them, the choices so far (one per seat, held hidden; replaced, never mutated)]
@@ -243,7 +247,9 @@ class Simultaneous(Step):
     def resolve(self, S, frame, value):
         seat = frame[SEATS][frame[POS]]
         choices = list(frame[CHOICES])
-        choices[seat] = owned(value) if value.__class__ is list else value   # (its own copy: _stored_answer)
+        # (its own copy, within a variable's bounds, as _stored_answer stores a choice: the options may build
+        # a longer string or list, [v[0] + v[0]])
+        choices[seat] = _STORED(value, list_bound(len(S.rules.card_labels)), True)
         frame[CHOICES] = choices
         frame[POS] += 1
         return UNCHANGED         # held in the frame: nothing a check can read has changed
