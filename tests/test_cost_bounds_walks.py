@@ -282,6 +282,24 @@ scoring: {categories: {p: x}}
 """, attributes="rank: 1..40", label="c{rank}", deck="tables")
 
 
+def test_a_set_kept_in_an_expression_compiled_on_its_own_plays(tmp_path):
+    """A list looked in from a loop inside a trick's key (an expression compiled on its own, not
+    as a step's: building/elements.py) keeps its set in a cell of its own evaluation: the game
+    plays (it stopped with a NameError of that cell), and the key is the plain reference's."""
+    from helpers import trick_ruleset
+    text = trick_ruleset(ranks=20).replace("      rank: rank\n",
+                                           "      rank: \"rank + (10 if rank in map(deck, to: rank) else 0)\"\n")
+    assert "map(deck" in text
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    rules = interpreter.load(path)
+    S, rnd, moves = rules.new_game(3, seed=1), random.Random(1), 0
+    while not S.is_terminal():
+        S.apply_index(rnd.randrange(len(S.dec[1])))
+        moves += 1
+    assert moves > 3
+
+
 def test_the_zones_of_the_cards_of_a_loop_hold_every_card_together(tmp_path):
     """A card-owned zone read of each card of a zone (or a filter of one) holds, with the others,
     at most every card: each walk of it (a filter's, a to:'s, distinct(), 'in') is weighed the

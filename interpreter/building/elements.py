@@ -32,7 +32,7 @@ class Elements:
         try:
             tree = parse(text)
             with self.compiler.access.recording() as notes:
-                src, typ = self.compiler.node(tree, Scope(dict(locals or {}), False, [("_it", CARD)]))
+                src, typ = self.compiler.with_sets(*self.compiler.node(tree, Scope(dict(locals or {}), False, [("_it", CARD)])))
         except ExprError as e:
             if self._reads_me(tree, locals):
                 self.error("a trick's key is the same for every seat: it cannot read 'me' (nor a counter "
@@ -95,7 +95,7 @@ class Elements:
         """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
         try:
             tree = parse(as_expr(value))
-            src, typ = self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)]))
+            src, typ = self.compiler.with_sets(*self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)])))
             if expect is not None:
                 self.compiler.expect_type(typ, expect, tree)
         except ExprError as e:

@@ -108,7 +108,7 @@ class Targets:
         if pool[name] != "none" and tree.data != "name":   # its owner, written: evaluated once (em)
             at, spent = (1,) if tree.data == "index" else (0,), self.ctx.compiler.spent
             try:
-                key_src, key_type = self.ctx.compiler.node(_child(tree, at), scope)
+                key_src, key_type = self.ctx.compiler.with_sets(*self.ctx.compiler.node(_child(tree, at), scope))
             except ExprError as e:
                 self.ctx.expr_error(e, path)
                 return "_dummy[0]", None, None
@@ -192,12 +192,12 @@ class Targets:
             osrc = otype = ksrc = None
             if owner_node is not None:
                 at, spent, cost = (0, 1) if inner.data == "index" else (0, 0), compiler.spent, compiler.cost
-                osrc, otype = compiler.node(owner_node, scope)
+                osrc, otype = compiler.with_sets(*compiler.node(owner_node, scope))
                 if kind not in ("player", "team"):   # (weighed once, in the target: no owner asked of a card's)
                     compiler.spent, compiler.cost = spent, cost
                 written, osrc = self._once(em, written, at, osrc, otype, scope, varies)
             if getattr(key, "data", None) != "string":
-                ksrc, ktype = compiler.node(key, scope)
+                ksrc, ktype = compiler.with_sets(*compiler.node(key, scope))
                 written, ksrc = self._once(em, written, (1,), ksrc, ktype, scope, varies)
             compiler.cost, compiler.lvalue = 0, True
             src, typ = self._lvalue(tree, written, scope)
