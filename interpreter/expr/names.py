@@ -20,10 +20,9 @@ from .postfix import PostfixNodes
 from .access import Recorder
 from .cdialect import SLOT_READ, SLOT_WRITE, in_c, item_read   # (the dialect's own: cdialect.py)
 from .code import Code, Local, Lookup, Name, Seats, Table, Var, Zone, code
-from . import walks
 from .runtime import list_bound
 from .scope import Scope
-from . import texts
+from . import texts, walks
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, is_list, list_of
 
 

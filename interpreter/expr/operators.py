@@ -13,16 +13,16 @@ from .access import Recorder
 from .builtins import ASKED, BUILTINS, CORE, MEMBERSHIP, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Mapped, Neg, Not, Size, Zone, code, \
     Quotient, filter_split, reading, shape
-from .fastpaths import cards_bytes, faster_filter, first_from, found_first, joined_lists, member_of_cards, member_of_joined, \
+from .fastpaths import faster_filter, first_from, found_first, member_of_joined, \
     member_of_record, pure_value, scan_call, scan_first, shared_zones
 from .named import element_names
 from .parser import ExprError, offset_of, unquote
+from .sets import HASHED as _HASHED, SetNodes
 from .types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_numeric, list_of, unify
 
 if TYPE_CHECKING:
     from .names import Names, Scope
 
-_HASHED = (CARD, PLAYER, INT, STR)   # types whose values are found in a set as in a list (no NaN, no list)
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
 
@@ -43,7 +43,7 @@ def comparable(a, b):
     return is_list(a) and is_list(b)
 
 
-class OperatorNodes:
+class OperatorNodes(SetNodes):
     """Compiler methods for literals, operators and calls (mixed into Compiler)."""
 
     # what these methods use of the Compiler (set in Compiler.__init__, documented there)
@@ -58,7 +58,6 @@ class OperatorNodes:
     lambda_vars: set[str]
     _varying: tuple
     _mult: int
-    set_cells = 0   # (the sets an expression compiled without bindings keeps: _in_set, with_sets)
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
@@ -367,74 +366,6 @@ class OperatorNodes:
         if joined is not None:   # x in A + B: looked for in A, then in B, no list joined
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
-
-    def _kept_as_set(self, x, coll, found, hashed: bool, scope) -> bool:
-        """Whether ``x in L`` (x's code, L's node and code, ``hashed``: of values whose equality
-        agrees with their hash) looks in a set of L built once per evaluation: x asked of the
-        element of a loop (not a key written as a lambda), L reading neither it nor a local that
-        changes with it, L longer than ``walks.SET_LEAST``. Decided from the tree and the sizes,
-        alike in both compiles (the optimised one builds the set: _in_set)."""
-        elements = [var for var, _ in scope.elements]
-        return (hashed and any(var in x.uses for var in elements) and self.hoisting and self.size(coll) > walks.SET_LEAST
-                and not any(var in self.lambda_vars or var in found.uses for var in elements)
-                and not any(v in found.uses for v in self._varying))
-
-    def _looked_up(self, n, coll, as_set: bool, op: str) -> None:
-        """``x in L`` over a flat list: each element compared in C (up to the one found) each
-        time it runs; kept as a set, the set built once per evaluation and a lookup each time."""
-        if not as_set:
-            walks.walked(self, n, walks.spread(self, coll), walks.WALK_WORK, f"'{op}'")
-            return
-        saved, self._mult = self._mult, 1   # (the set: built once, before the loops around)
-        try:
-            walks.walked(self, n, self.size(coll), walks.SET_WORK, f"'{op}' (a set of its list)")
-        finally:
-            self._mult = saved
-        walks.walked(self, n, 1, walks.WALK_WORK, f"'{op}'")
-
-    def _in_set(self, n, a, ta, b, tb, scope, op) -> str:
-        """``x in L`` asked in a loop of a list L that does not change with its element
-        (walks.kept_as_set): a set of L's elements (or bytes of its cards), built once per
-        evaluation (eagerly for a join of plain reads, else at its first use), a lookup each time.
-        Where it cannot be bound (Python refuses ``:=`` there) L is walked each time, charged so."""
-        union = self._union_set(a, ta, b, tb, scope, op)
-        if union is not None:
-            return union
-        made = reading("{*" + b + "}", b.uses)   # (a set display: the generated code has no builtins)
-        made.walks = True
-        if self._hoisted is None:   # (compiled without bindings, where Python refuses :=: a cell of with_sets)
-            self.set_cells += 1
-            k = self.set_cells
-            return f"({a} {op} (_sets[{k}] if {k} in _sets else _sets.setdefault({k}, {made})))"
-        return f"({a} {op} {self.hoist(made, scope)})"
-
-    def with_sets(self, src, typ) -> tuple:
-        """An expression compiled without bindings (compiler._compile), in a function given the
-        dict its sets are kept in (_in_set), one per evaluation, where it keeps any."""
-        if not self.set_cells:
-            return src, typ
-        self.set_cells = 0
-        return f"(lambda _sets: {src})({{}})", typ
-
-    def _union_set(self, a, ta, b, tb, scope, op) -> str | None:
-        """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do
-        not): the lists joined as one set, built once per evaluation before it (compiler.hoist:
-        plain reads of the lists cannot fail), so that each element is one lookup rather than a
-        walk through every list. Only for values whose equality agrees with their hash (cards,
-        seats, whole numbers, strings)."""
-        if ta not in _HASHED or elem(tb) not in _HASHED or not any(var in a.uses for var, _ in scope.elements):
-            return None
-        parts = joined_lists(b)
-        if parts is None:
-            return None
-        # cards numbered below 256 (and x read plainly): the bytes of the lists' cards
-        in_bytes = ta == CARD and elem(tb) == CARD and self.names.max_list <= 256 and pure_value(a)
-        union = reading(cards_bytes(parts) if in_bytes else "{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
-        union.walks = True
-        hoisted = self.hoist(union, scope, eager=True)
-        if hoisted is union:
-            return None
-        return member_of_cards(a, op, hoisted) if in_bytes else f"({a} {op} {hoisted})"
 
     def n_neg(self, n, scope):
         s, t = self.node(n.children[0], scope)

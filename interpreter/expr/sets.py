@@ -1,0 +1,103 @@
+"""The compiler's methods for ``x in L`` looked in as a set: a flat list looked in from a loop
+that does not change with its element (built once per evaluation: walks.py weighs it), and a
+join of lists looked in from a loop (one set of them all). Mixed into OperatorNodes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import walks
+from .fastpaths import cards_bytes, joined_lists, member_of_cards, pure_value
+from .code import reading
+from .types import CARD, INT, PLAYER, STR, elem
+
+if TYPE_CHECKING:
+    from .names import Names, Scope
+    from .code import Code
+
+HASHED = (CARD, PLAYER, INT, STR)   # types whose values are found in a set as in a list (no NaN, no list)
+
+
+class SetNodes:
+    """Compiler methods for membership looked up in a set (mixed into OperatorNodes)."""
+
+    names: Names
+    hoisting: bool
+    lambda_vars: set[str]
+    _varying: tuple
+    _mult: int
+    _hoisted: list[str] | None
+    set_cells = 0   # (the sets an expression compiled without bindings keeps: _in_set, with_sets)
+
+    if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
+        def hoist(self, src: Code, scope: Scope, eager: bool = False) -> Code: ...
+        def size(self, n: Any) -> int: ...
+        def add_cost(self, operations: int, node: Any, why: str = ...) -> None: ...
+        def fact(self, n: Any, kind: str, anywhere: bool = False) -> Any: ...
+
+    def _kept_as_set(self, x, coll, found, hashed: bool, scope) -> bool:
+        """Whether ``x in L`` (x's code, L's node and code, ``hashed``: of values whose equality
+        agrees with their hash) looks in a set of L built once per evaluation: x asked of the
+        element of a loop (not a key written as a lambda), L reading neither it nor a local that
+        changes with it, L longer than ``walks.SET_LEAST``. Decided from the tree and the sizes,
+        alike in both compiles (the optimised one builds the set: _in_set)."""
+        elements = [var for var, _ in scope.elements]
+        return (hashed and any(var in x.uses for var in elements) and self.hoisting and self.size(coll) > walks.SET_LEAST
+                and not any(var in self.lambda_vars or var in found.uses for var in elements)
+                and not any(v in found.uses for v in self._varying))
+
+    def _looked_up(self, n, coll, as_set: bool, op: str) -> None:
+        """``x in L`` over a flat list: each element compared in C (up to the one found) each
+        time it runs; kept as a set, the set built once per evaluation and a lookup each time."""
+        if not as_set:
+            walks.walked(self, n, walks.spread(self, coll), walks.WALK_WORK, f"'{op}'")
+            return
+        saved, self._mult = self._mult, 1   # (the set: built once, before the loops around)
+        try:
+            walks.walked(self, n, self.size(coll), walks.SET_WORK, f"'{op}' (a set of its list)")
+        finally:
+            self._mult = saved
+        walks.walked(self, n, 1, walks.WALK_WORK, f"'{op}'")
+
+    def _in_set(self, n, a, ta, b, tb, scope, op) -> str:
+        """``x in L`` asked in a loop of a list L that does not change with its element
+        (walks.kept_as_set): a set of L's elements (or bytes of its cards), built once per
+        evaluation (eagerly for a join of plain reads, else at its first use), a lookup each time.
+        Where it cannot be bound (Python refuses ``:=`` there) L is walked each time, charged so."""
+        union = self._union_set(a, ta, b, tb, scope, op)
+        if union is not None:
+            return union
+        made = reading("{*" + b + "}", b.uses)   # (a set display: the generated code has no builtins)
+        made.walks = True
+        if self._hoisted is None:   # (compiled without bindings, where Python refuses :=: a cell of with_sets)
+            self.set_cells += 1
+            k = self.set_cells
+            return f"({a} {op} (_sets[{k}] if {k} in _sets else _sets.setdefault({k}, {made})))"
+        return f"({a} {op} {self.hoist(made, scope)})"
+
+    def with_sets(self, src, typ) -> tuple:
+        """An expression compiled without bindings (compiler._compile), in a function given the
+        dict its sets are kept in (_in_set), one per evaluation, where it keeps any."""
+        if not self.set_cells:
+            return src, typ
+        self.set_cells = 0
+        return f"(lambda _sets: {src})({{}})", typ
+
+    def _union_set(self, a, ta, b, tb, scope, op) -> str | None:
+        """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do
+        not): the lists joined as one set, built once per evaluation before it (compiler.hoist:
+        plain reads of the lists cannot fail), so that each element is one lookup rather than a
+        walk through every list. Only for values whose equality agrees with their hash (cards,
+        seats, whole numbers, strings)."""
+        if ta not in HASHED or elem(tb) not in HASHED or not any(var in a.uses for var, _ in scope.elements):
+            return None
+        parts = joined_lists(b)
+        if parts is None:
+            return None
+        # cards numbered below 256 (and x read plainly): the bytes of the lists' cards
+        in_bytes = ta == CARD and elem(tb) == CARD and self.names.max_list <= 256 and pure_value(a)
+        union = reading(cards_bytes(parts) if in_bytes else "{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
+        union.walks = True
+        hoisted = self.hoist(union, scope, eager=True)
+        if hoisted is union:
+            return None
+        return member_of_cards(a, op, hoisted) if in_bytes else f"({a} {op} {hoisted})"
