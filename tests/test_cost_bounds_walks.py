@@ -273,6 +273,22 @@ def test_a_list_looked_in_from_a_loop_is_kept_as_a_set(rules):
     assert 3 <= SET_LEAST and charged(rules, short) >= N * 3 * WALK_WORK
 
 
+
+def test_a_list_built_only_to_be_looked_in_is_built_as_the_set(rules):
+    """x in map(L, to: ...) from a loop, the map lifted out of it: the set is built of the map's
+    elements directly (a set comprehension), not of a list built first and then copied; the same
+    answer as the reference, L read once an evaluation."""
+    S = rules.new_game(2)
+    S.v["t"] = Counted(range(N))
+    text = "count([1, 2, 4, 5] where it in map(t, to: it * 2))"
+    fast, plain = Compiler(rules.names), Compiler(rules.names, plain=True)
+    compiled = fast.compile(text, has_me=True)
+    assert "{*" not in compiled.source and "{_mul(" in compiled.source
+    Counted.reads = 0
+    assert compiled(S, 0, None) == 2
+    assert Counted.reads == N   # (the set: built once)
+    assert plain.compile(text, has_me=True)(S, 0, None) == 2
+
 SPREAD = tiny_ruleset("""  on: {owner: card}
 vars:
   x: {type: int, start: 0}

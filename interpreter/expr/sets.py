@@ -3,11 +3,12 @@ that does not change with its element (built once per evaluation: walks.py weigh
 join of lists looked in from a loop (one set of them all). Mixed into OperatorNodes."""
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
 from . import walks
 from .fastpaths import cards_bytes, joined_lists, member_of_cards, pure_value
-from .code import reading
+from .code import Hoisted, reading, shape
 from .types import CARD, INT, PLAYER, STR, elem
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class SetNodes:
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def hoist(self, src: Code, scope: Scope, eager: bool = False) -> Code: ...
+        def unhoist(self, src: Code) -> None: ...
         def size(self, n: Any) -> int: ...
         def add_cost(self, operations: int, node: Any, why: str = ...) -> None: ...
         def fact(self, n: Any, kind: str, anywhere: bool = False) -> Any: ...
@@ -66,13 +68,28 @@ class SetNodes:
         union = self._union_set(a, ta, b, tb, scope, op)
         if union is not None:
             return union
-        made = reading("{*" + b + "}", b.uses)   # (a set display: the generated code has no builtins)
+        made = reading(self._set_of(b), b.uses)
         made.walks = True
         if self._hoisted is None:   # (compiled without bindings, where Python refuses :=: a cell of with_sets)
             self.set_cells += 1
             k = self.set_cells
             return f"({a} {op} (_sets[{k}] if {k} in _sets else _sets.setdefault({k}, {made})))"
         return f"({a} {op} {self.hoist(made, scope)})"
+
+    def _set_of(self, b) -> str:
+        """The source of a set of list ``b``'s elements: a set display of it (the generated code
+        has no builtins), or, where ``b`` is a list display or comprehension just lifted out of the
+        loop (compiler.hoist) for this lookup alone, the same written as a set: no list built."""
+        lifted = shape(b)
+        if isinstance(lifted, Hoisted) and self._hoisted and self._hoisted[-1] == lifted.name:
+            try:
+                listed = ast.parse(str(lifted.inner).strip(), mode="eval").body
+            except SyntaxError:
+                listed = None
+            if isinstance(listed, ast.ListComp) or isinstance(listed, ast.List) and listed.elts:
+                self.unhoist(b)
+                return "{" + str(lifted.inner).strip()[1:-1] + "}"
+        return "{*" + b + "}"
 
     def with_sets(self, src, typ) -> tuple:
         """An expression compiled without bindings (compiler._compile), in a function given the
