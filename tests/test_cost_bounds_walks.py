@@ -267,8 +267,15 @@ def test_a_list_looked_in_from_a_loop_is_kept_as_a_set(rules):
     Counted.reads = 0
     assert Compiler(rules.names).compile(text, has_me=True)(S, 0, None) == N // 2
     assert Counted.reads == N   # (the set built once)
-    assert charged(rules, text) == charged(rules, text, plain=True) < N * (SET_WORK + 2 * WALK_WORK + 10)
-    assert charged(rules, text) >= N * (SET_WORK + WALK_WORK)   # (built: 2.1 to 3.5 an element measured)
+    assert charged(rules, text) == charged(rules, text, plain=True) < N * (SET_WORK + (SET_LEAST + 1) * WALK_WORK + 10)
+    assert charged(rules, text) >= N * (SET_WORK + SET_LEAST * WALK_WORK)   # (built: 2.1 to 3.5 an element measured; a lookup: a walk of up to SET_LEAST)
+    S.v["t"] = Counted(range(0, 2 * SET_LEAST, 2))   # (up to SET_LEAST at run time: the list itself looked in, no set built)
+    Counted.reads = 0
+    assert Compiler(rules.names).compile(text, has_me=True)(S, 0, None) == SET_LEAST
+    assert Counted.reads == 0   # (list.__contains__ reads no iterator; a set built of it would)
+    S.v["t"] = Counted(range(0, 2 * SET_LEAST + 2, 2))
+    assert Compiler(rules.names).compile(text, has_me=True)(S, 0, None) == SET_LEAST + 1
+    assert Counted.reads == SET_LEAST + 1   # (one longer: the set built)
     short = "count(s where it in [1, 2, 3])"   # (up to SET_LEAST: walked each time)
     assert 3 <= SET_LEAST and charged(rules, short) >= N * 3 * WALK_WORK
 
@@ -288,6 +295,25 @@ def test_a_list_built_only_to_be_looked_in_is_built_as_the_set(rules):
     assert compiled(S, 0, None) == 2
     assert Counted.reads == N   # (the set: built once)
     assert plain.compile(text, has_me=True)(S, 0, None) == 2
+
+
+def test_a_card_looked_for_in_recorded_zones_is_weighed_one_lookup():
+    """x in Z for a card x and shared zones that keep a record of each card's zone
+    (building/record.py): one item of the record read, not a walk of Z; weighed so in both
+    compiles. Mister Diamond's effects asking 'spot in real_spots' count nothing beyond their run
+    (a walk of each zone each: 5 and 3 steps); where the record is not kept, the walk is weighed."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    assert {"real_spots", "fake_spots"} <= set(rules.names.recorded)
+    charged_steps = {" ".join(map(str, s.path)): s.charge for s in rules.steps if getattr(s, "path", None)}
+    assert charged_steps["flow 0 turns steps 1 steps 0 attempt outcomes fake steps 0"] == 0
+    assert charged_steps["flow 0 turns steps 1 steps 0 attempt outcomes clean steps 0"] == 0
+    for plain in (False, True):
+        c = Compiler(rules.names, plain=plain)
+        c.compile("spot in real_spots", has_me=True)
+        assert c.cost < WALK_WORK * 10
+        c = Compiler(rules.names, plain=plain)
+        c.compile("tile in won", has_me=True)   # (a player's zone: no record, walked)
+        assert c.cost >= WALK_WORK * len(rules.card_labels)
 
 SPREAD = tiny_ruleset("""  on: {owner: card}
 vars:

@@ -333,14 +333,14 @@ class OperatorNodes(SetNodes):
                             offset_of(n.children[0]), code="type")
         if is_list(tb) and nesting.holds_lists(tb):   # each list inside compared, as == compares two
             walks.walked(self, n, walks.elements(self, right, tb), walks.WALK_WORK, f"'{op}' of a list of lists")
-        as_set = False
-        if is_list(tb) and not nesting.holds_lists(tb) and not asked:   # (the test of a MEMBERSHIP call: its own)
+        as_set, zones = False, shared_zones(b) if ta == CARD and is_list(tb) else None
+        recorded = zones is not None and pure_value(a) and all(z in self.names.recorded for z in zones)
+        if is_list(tb) and not nesting.holds_lists(tb) and not asked and not recorded:   # (a MEMBERSHIP call's test: its own)
             as_set = self._kept_as_set(a, right, b, ta in _HASHED and elem(tb) in _HASHED, scope)
             self._looked_up(n, right, as_set, op)
-        zones = shared_zones(b) if ta == CARD and is_list(tb) else None
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
             self.names.asked.update(zones)
-            if not self.plain and pure_value(a) and all(z in self.names.recorded for z in zones):
+            if not self.plain and recorded:   # (one item of the record read, weighed so in both compiles)
                 self.release(b)   # (the zones' tables are not read)
                 return member_of_record(self.names, a, op, zones), BOOL
         if as_set and not self.plain:

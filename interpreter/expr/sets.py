@@ -3,12 +3,11 @@ that does not change with its element (built once per evaluation: walks.py weigh
 join of lists looked in from a loop (one set of them all). Mixed into OperatorNodes."""
 from __future__ import annotations
 
-import ast
 from typing import TYPE_CHECKING, Any
 
 from . import walks
 from .fastpaths import cards_bytes, joined_lists, member_of_cards, pure_value
-from .code import Hoisted, reading, shape
+from .code import Hoisted, Mapped, Var, Zone, reading, shape
 from .types import CARD, INT, PLAYER, STR, elem
 
 if TYPE_CHECKING:
@@ -16,6 +15,12 @@ if TYPE_CHECKING:
     from .code import Code
 
 HASHED = (CARD, PLAYER, INT, STR)   # types whose values are found in a set as in a list (no NaN, no list)
+
+
+def keyed(values: list):
+    """What ``x in values`` looks in, once per evaluation (generated as ``_keyed``): the list
+    itself up to ``walks.SET_LEAST`` elements, else a set of them."""
+    return values if len(values) <= walks.SET_LEAST else {*values}
 
 
 class SetNodes:
@@ -58,7 +63,7 @@ class SetNodes:
             walks.walked(self, n, self.size(coll), walks.SET_WORK, f"'{op}' (a set of its list)")
         finally:
             self._mult = saved
-        walks.walked(self, n, 1, walks.WALK_WORK, f"'{op}'")
+        walks.walked(self, n, walks.SET_LEAST, walks.WALK_WORK, f"'{op}'")   # (a list that short walked: _set_of)
 
     def _in_set(self, n, a, ta, b, tb, scope, op) -> str:
         """``x in L`` asked in a loop of a list L that does not change with its element
@@ -68,28 +73,32 @@ class SetNodes:
         union = self._union_set(a, ta, b, tb, scope, op)
         if union is not None:
             return union
-        made = reading(self._set_of(b), b.uses)
+        source, eager = self._set_of(b)
+        made = reading(source, b.uses)
         made.walks = True
         if self._hoisted is None:   # (compiled without bindings, where Python refuses :=: a cell of with_sets)
             self.set_cells += 1
             k = self.set_cells
             return f"({a} {op} (_sets[{k}] if {k} in _sets else _sets.setdefault({k}, {made})))"
-        return f"({a} {op} {self.hoist(made, scope)})"
+        return f"({a} {op} {self.hoist(made, scope, eager=eager)})"
 
-    def _set_of(self, b) -> str:
-        """The source of a set of list ``b``'s elements: a set display of it (the generated code
-        has no builtins), or, where ``b`` is a list display or comprehension just lifted out of the
-        loop (compiler.hoist) for this lookup alone, the same written as a set: no list built."""
+    def _set_of(self, b) -> tuple[str, bool]:
+        """(the source of what ``x in L`` looks in, for list ``b``; whether it is bound before the
+        expression). A map() just lifted out of the loop (compiler.hoist) for this lookup alone is
+        written as a set comprehension: no list built. Else the list itself where it
+        holds up to ``walks.SET_LEAST`` elements (a set of a few costs more than their walks), a set
+        of it where longer (walks.py weighs a walk of SET_LEAST a lookup): decided before the
+        expression where the list is a variable or a shared zone read (it cannot fail), else at
+        its first use."""
         lifted = shape(b)
-        if isinstance(lifted, Hoisted) and self._hoisted and self._hoisted[-1] == lifted.name:
-            try:
-                listed = ast.parse(str(lifted.inner).strip(), mode="eval").body
-            except SyntaxError:
-                listed = None
-            if isinstance(listed, ast.ListComp) or isinstance(listed, ast.List) and listed.elts:
-                self.unhoist(b)
-                return "{" + str(lifted.inner).strip()[1:-1] + "}"
-        return "{*" + b + "}"
+        if isinstance(lifted, Hoisted) and self._hoisted and self._hoisted[-1] == lifted.name \
+                and isinstance(shape(lifted.inner), Mapped):   # (a map() is written as one comprehension: builtins.b_map)
+            self.unhoist(b)
+            return "{" + str(lifted.inner)[1:-1] + "}", False
+        if isinstance(lifted, Var) or isinstance(lifted, Zone) and lifted.owner is None and not lifted.per_card:
+            return f"({b} if len({b}) <= {walks.SET_LEAST} else {{*{b}}})", True
+        self.names.namespace.setdefault("_keyed", keyed)
+        return f"_keyed({b})", False
 
     def with_sets(self, src, typ) -> tuple:
         """An expression compiled without bindings (compiler._compile), in a function given the
