@@ -54,7 +54,8 @@ class SetNodes:
 
     def _looked_up(self, n, coll, as_set: bool, op: str) -> None:
         """``x in L`` over a flat list: each element compared in C (up to the one found) each
-        time it runs; kept as a set, the set built once per evaluation and a lookup each time."""
+        time it runs; kept as a set, the set built once per evaluation and a walk of up to
+        ``walks.SET_LEAST`` each time (the list itself is looked in where it is that short: _set_of)."""
         if not as_set:
             walks.walked(self, n, walks.spread(self, coll), walks.WALK_WORK, f"'{op}'")
             return

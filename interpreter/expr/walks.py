@@ -6,7 +6,7 @@ operation of a filter's body, about 5 ns here) per element; each constant is the
 over 10,000 elements (both compiles; ``python benchmarks/walk_costs.py``) with room to spare.
 The charge is decided from the tree and the sizes, never from the faster form the optimised
 compile writes, so both compiles charge alike: ``x in L`` asked from a loop of a list L that
-does not change with its element is weighed a set of L built once and a lookup each time
+does not change with its element is weighed a set of L built once and a walk of SET_LEAST each time
 (sets._kept_as_set), which the optimised compile builds (the reference walks L each time:
 it runs no game). A zone each card of a loop over distinct cards owns is weighed its share of
 the game's cards (``owned_by``): those zones hold every card at most, together.
