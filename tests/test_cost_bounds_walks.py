@@ -267,11 +267,53 @@ def test_a_list_looked_in_from_a_loop_is_kept_as_a_set(rules):
     Counted.reads = 0
     assert Compiler(rules.names).compile(text, has_me=True)(S, 0, None) == N // 2
     assert Counted.reads == N   # (the set built once)
-    assert charged(rules, text) == charged(rules, text, plain=True) < N * (SET_WORK + 2 * WALK_WORK + 10)
-    assert charged(rules, text) >= N * (SET_WORK + WALK_WORK)   # (built: 2.1 to 3.5 an element measured)
+    assert charged(rules, text) == charged(rules, text, plain=True) < N * (SET_WORK + (SET_LEAST + 1) * WALK_WORK + 10)
+    assert charged(rules, text) >= N * (SET_WORK + SET_LEAST * WALK_WORK)   # (built: 2.1 to 3.5 an element measured; a lookup: a walk of up to SET_LEAST)
+    S.v["t"] = Counted(range(0, 2 * SET_LEAST, 2))   # (up to SET_LEAST at run time: the list itself looked in, no set built)
+    Counted.reads = 0
+    assert Compiler(rules.names).compile(text, has_me=True)(S, 0, None) == SET_LEAST
+    assert Counted.reads == 0   # (list.__contains__ reads no iterator; a set built of it would)
+    S.v["t"] = Counted(range(0, 2 * SET_LEAST + 2, 2))
+    assert Compiler(rules.names).compile(text, has_me=True)(S, 0, None) == SET_LEAST + 1
+    assert Counted.reads == SET_LEAST + 1   # (one longer: the set built)
     short = "count(s where it in [1, 2, 3])"   # (up to SET_LEAST: walked each time)
     assert 3 <= SET_LEAST and charged(rules, short) >= N * 3 * WALK_WORK
 
+
+
+def test_a_list_built_only_to_be_looked_in_is_built_as_the_set(rules):
+    """x in map(L, to: ...) from a loop, the map lifted out of it: the set is built of the map's
+    elements directly (a set comprehension), not of a list built first and then copied; the same
+    answer as the reference, L read once an evaluation."""
+    S = rules.new_game(2)
+    S.v["t"] = Counted(range(N))
+    text = "count([1, 2, 4, 5] where it in map(t, to: it * 2))"
+    fast, plain = Compiler(rules.names), Compiler(rules.names, plain=True)
+    compiled = fast.compile(text, has_me=True)
+    assert "{*" not in compiled.source and "{_mul(" in compiled.source
+    Counted.reads = 0
+    assert compiled(S, 0, None) == 2
+    assert Counted.reads == N   # (the set: built once)
+    assert plain.compile(text, has_me=True)(S, 0, None) == 2
+
+
+def test_a_card_looked_for_in_recorded_zones_is_weighed_one_lookup():
+    """x in Z for a card x and shared zones that keep a record of each card's zone
+    (building/record.py): one item of the record read, not a walk of Z; weighed so in both
+    compiles. Mister Diamond's effects asking 'spot in real_spots' count nothing beyond their run
+    (a walk of each zone each: 5 and 3 steps); where the record is not kept, the walk is weighed."""
+    rules = interpreter.load(interpreter.ruleset_path("mister_diamond"))
+    assert {"real_spots", "fake_spots"} <= set(rules.names.recorded)
+    charged_steps = {" ".join(map(str, s.path)): s.charge for s in rules.steps if getattr(s, "path", None)}
+    assert charged_steps["flow 0 turns steps 1 steps 0 attempt outcomes fake steps 0"] == 0
+    assert charged_steps["flow 0 turns steps 1 steps 0 attempt outcomes clean steps 0"] == 0
+    for plain in (False, True):
+        c = Compiler(rules.names, plain=plain)
+        c.compile("spot in real_spots", has_me=True)
+        assert c.cost < WALK_WORK * 10
+        c = Compiler(rules.names, plain=plain)
+        c.compile("tile in won", has_me=True)   # (a player's zone: no record, walked)
+        assert c.cost >= WALK_WORK * len(rules.card_labels)
 
 SPREAD = tiny_ruleset("""  on: {owner: card}
 vars:
@@ -298,6 +340,30 @@ def test_a_set_kept_in_an_expression_compiled_on_its_own_plays(tmp_path):
         S.apply_index(rnd.randrange(len(S.dec[1])))
         moves += 1
     assert moves > 3
+
+
+@pytest.mark.parametrize("effect", ['{shuffle: "%s"}', '{move: {from: pool, to: "%s", count: 1}}',
+                                    '{move: {from: "%s", to: pool, count: 1}}'])
+def test_a_list_looked_in_inside_a_writes_target_plays(effect, tmp_path):
+    """``x in L`` inside the target of a write (a plain subscript: no cell of sets can wrap it)
+    is walked, not kept as a set: the game plays (it stopped with a NameError of that cell)."""
+    from helpers import chips_game
+    target = "mine[first(players where count(pool where n in map(pool, to: n)) > 0)]"
+    text = chips_game(f"""flow:
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {{options: "[1, 2]", as: x, prompt: first}}
+        - {effect % target}
+scoring:
+  categories: {{chips: "count(mine)"}}
+""", game="tl", players=(2, 2), attributes="n: 1..40")
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    S = interpreter.load(path).new_game(2, seed=1)
+    while not S.is_terminal():
+        S.apply_index(0)
+    assert S.over
 
 
 def test_the_zones_of_the_cards_of_a_loop_hold_every_card_together(tmp_path):

@@ -10,16 +10,16 @@ from lark import Tree
 from . import nesting, texts, walks
 from .builtins import ASKED, MEMBERSHIP
 from .code import Code, Compare, Hoisted, Mapped, Zone, code, reading, shape
-from .fastpaths import (cards_bytes, joined_lists, member_of_cards, member_of_joined, member_of_record, pure_list,
+from .fastpaths import (member_of_joined, member_of_record, pure_list,
                         pure_value, scan_call, shared_zones)
 from .parser import ExprError, offset_of
+from .sets import HASHED as _HASHED, SetNodes
 from .types import ANY, BOOL, CARD, INT, NONE, PLAYER, STR, TEAM, elem, is_list, is_numeric
 
 if TYPE_CHECKING:
     from .access import Recorder
     from .names import Names, Scope
 
-_HASHED = (CARD, PLAYER, INT, STR)   # types whose values are found in a set as in a list (no NaN, no list)
 
 
 def comparable(a, b):
@@ -30,7 +30,7 @@ def comparable(a, b):
     return is_list(a) and is_list(b)
 
 
-class MembershipNodes:
+class MembershipNodes(SetNodes):
     # what these methods (and OperatorNodes') use of the Compiler (set in Compiler.__init__, documented there)
     names: Names
     plain: bool
@@ -44,7 +44,6 @@ class MembershipNodes:
     lambda_vars: set[str]
     _varying: tuple
     _mult: int
-    set_cells = 0   # (the sets an expression compiled without bindings keeps: _in_set, with_sets)
 
     if TYPE_CHECKING:   # the Compiler's methods these call (compiler.py)
         def node(self, n: Any, scope: Scope) -> tuple[Code, str]: ...
@@ -112,14 +111,14 @@ class MembershipNodes:
                             offset_of(n.children[0]), code="type")
         if is_list(tb) and nesting.holds_lists(tb):   # each list inside compared, as == compares two
             walks.walked(self, n, walks.elements(self, right, tb), walks.WALK_WORK, f"'{op}' of a list of lists")
-        as_set = False
-        if is_list(tb) and not nesting.holds_lists(tb) and not asked:   # (the test of a MEMBERSHIP call: its own)
+        as_set, zones = False, shared_zones(b) if ta == CARD and is_list(tb) else None
+        recorded = zones is not None and pure_value(a) and all(z in self.names.recorded for z in zones)
+        if is_list(tb) and not nesting.holds_lists(tb) and not asked and not recorded:   # (a MEMBERSHIP call's test: its own)
             as_set = self._kept_as_set(a, right, b, ta in _HASHED and elem(tb) in _HASHED, scope)
             self._looked_up(n, right, as_set, op)
-        zones = shared_zones(b) if ta == CARD and is_list(tb) else None
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)
             self.names.asked.update(zones)
-            if not self.plain and pure_value(a) and all(z in self.names.recorded for z in zones):
+            if not self.plain and recorded:   # (one item of the record read, weighed so in both compiles)
                 self.release(b)   # (the zones' tables are not read)
                 return member_of_record(self.names, a, op, zones), BOOL
         if as_set and not self.plain:
@@ -149,54 +148,6 @@ class MembershipNodes:
             return (joined if op == "in" else f"(not {joined})"), BOOL
         return f"({a} {op} {b})", BOOL
 
-    def _kept_as_set(self, x, coll, found, hashed: bool, scope) -> bool:
-        """Whether ``x in L`` (x's code, L's node and code, ``hashed``: of values whose equality
-        agrees with their hash) looks in a set of L built once per evaluation: x asked of the
-        element of a loop (not a key written as a lambda), L reading neither it nor a local that
-        changes with it, L longer than ``walks.SET_LEAST``. Decided from the tree and the sizes,
-        alike in both compiles (the optimised one builds the set: _in_set)."""
-        elements = [var for var, _ in scope.elements]
-        return (hashed and any(var in x.uses for var in elements) and self.hoisting and self.size(coll) > walks.SET_LEAST
-                and not any(var in self.lambda_vars or var in found.uses for var in elements)
-                and not any(v in found.uses for v in self._varying))
-
-    def _looked_up(self, n, coll, as_set: bool, op: str) -> None:
-        """``x in L`` over a flat list: each element compared in C (up to the one found) each
-        time it runs; kept as a set, the set built once per evaluation and a lookup each time."""
-        if not as_set:
-            walks.walked(self, n, walks.spread(self, coll), walks.WALK_WORK, f"'{op}'")
-            return
-        saved, self._mult = self._mult, 1   # (the set: built once, before the loops around)
-        try:
-            walks.walked(self, n, self.size(coll), walks.SET_WORK, f"'{op}' (a set of its list)")
-        finally:
-            self._mult = saved
-        walks.walked(self, n, 1, walks.WALK_WORK, f"'{op}'")
-
-    def _in_set(self, n, a, ta, b, tb, scope, op) -> str:
-        """``x in L`` asked in a loop of a list L that does not change with its element
-        (walks.kept_as_set): a set of L's elements (or bytes of its cards), built once per
-        evaluation (eagerly for a join of plain reads, else at its first use), a lookup each time.
-        Where it cannot be bound (Python refuses ``:=`` there) L is walked each time, charged so."""
-        union = self._union_set(a, ta, b, tb, scope, op)
-        if union is not None:
-            return union
-        made = reading("{*" + b + "}", b.uses)   # (a set display: the generated code has no builtins)
-        made.walks = True
-        if self._hoisted is None:   # (compiled without bindings, where Python refuses :=: a cell of with_sets)
-            self.set_cells += 1
-            k = self.set_cells
-            return f"({a} {op} (_sets[{k}] if {k} in _sets else _sets.setdefault({k}, {made})))"
-        return f"({a} {op} {self.hoist(made, scope)})"
-
-    def with_sets(self, src, typ) -> tuple:
-        """An expression compiled without bindings (compiler._compile), in a function given the
-        dict its sets are kept in (_in_set), one per evaluation, where it keeps any."""
-        if not self.set_cells:
-            return src, typ
-        self.set_cells = 0
-        return f"(lambda _sets: {src})({{}})", typ
-
     def _mapped_values(self, b, scope) -> Code | None:
         """``x in map(ZONE, to: attr)`` whose map is lifted out of a filter (computed once per
         evaluation, ``hoist``), the zone read plainly: the attribute's values of its cards lifted
@@ -215,23 +166,3 @@ class MembershipNodes:
                        lifted.inner.uses)
         read.walks = True
         return self.hoist(read, scope, eager=eager)
-
-    def _union_set(self, a, ta, b, tb, scope, op) -> str | None:
-        """``x in A + B + C`` asked of each element of a loop (x reads the element, the lists do
-        not): the lists joined as one set, built once per evaluation before it (compiler.hoist:
-        plain reads of the lists cannot fail), so that each element is one lookup rather than a
-        walk through every list. Only for values whose equality agrees with their hash (cards,
-        seats, whole numbers, strings)."""
-        if ta not in _HASHED or elem(tb) not in _HASHED or not any(var in a.uses for var, _ in scope.elements):
-            return None
-        parts = joined_lists(b)
-        if parts is None:
-            return None
-        # cards numbered below 256 (and x read plainly): the bytes of the lists' cards
-        in_bytes = ta == CARD and elem(tb) == CARD and self.names.max_list <= 256 and pure_value(a)
-        union = reading(cards_bytes(parts) if in_bytes else "{" + ", ".join(f"*{part}" for part in parts) + "}", b.uses)
-        union.walks = True
-        hoisted = self.hoist(union, scope, eager=True)
-        if hoisted is union:
-            return None
-        return member_of_cards(a, op, hoisted) if in_bytes else f"({a} {op} {hoisted})"

@@ -6,8 +6,8 @@ operation of a filter's body, about 5 ns here) per element; each constant is the
 over 10,000 elements (both compiles; ``python benchmarks/walk_costs.py``) with room to spare.
 The charge is decided from the tree and the sizes, never from the faster form the optimised
 compile writes, so both compiles charge alike: ``x in L`` asked from a loop of a list L that
-does not change with its element is weighed a set of L built once and a lookup each time
-(membership._kept_as_set), which the optimised compile builds (the reference walks L each time:
+does not change with its element is weighed a set of L built once and a walk of SET_LEAST each time
+(sets._kept_as_set), which the optimised compile builds (the reference walks L each time:
 it runs no game). A zone each card of a loop over distinct cards owns is weighed its share of
 the game's cards (``owned_by``): those zones hold every card at most, together.
 """
@@ -20,7 +20,7 @@ from lark import Tree
 
 from . import nesting
 
-SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (operators.py)
+SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (sets.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
 RANK_WORK = 32     # an element a helper's own loop calls a key on (highest, lowest, top, bottom): measured 8 to 21
 HASH_WORK = 8      # an element inside a list of lists distinct() keys by value (copied and hashed): measured 2 to 4
