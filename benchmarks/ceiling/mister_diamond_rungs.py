@@ -640,7 +640,7 @@ class Rung3(Rung2):
             self.ev.append({"ev": "set", "var": "victim", "value": None})
         #+ self.stack[-1][1] = 6  # [+frames]
         #+ if self.steps > 499982: pass  # [+trips]
-        #+ self.steps += 26  # [+trips]
+        #+ self.steps += 39  # [+trips]
         try:  # [try]
             won, tile = self.z_won, self.v_tile
             victims = [q for q in range(self.n) if q != me and any(not STEAL[t] for t in won[q])] \
@@ -700,7 +700,7 @@ class Rung3(Rung2):
 
     def _flip(self):
         """if tile in won: a tile from the deck replaces it; the last tile flipped ends the game."""
-        #+ self.steps += 18  # [+trips]
+        #+ self.steps += 20  # [+trips]
         #+ if self.steps > 500000: self.over_budget()  # [+trips]
         try:  # [try]
             won = self.v_tile in self.z_won[self.v_turn_player]
