@@ -104,7 +104,8 @@ class Triggers:
                 fn = _weighed(ctx, t.get("do"), (*path, "do"), locals_, True)
                 self._origin(name, cond, ctx.smap.loc((*path, "if")), fn, ctx.smap.loc((*path, "do")))
                 table = self._per_card(ctx, cond, ncards)
-                self.parts += [((*path, "do"), fn, False), *([((*path, "if"), cond, False)] if table is None else [])]
+                asked = table is None and fn is not None   # (no effects: the if: is never asked)
+                self.parts += [((*path, "do"), fn, False), *([((*path, "if"), cond, False)] if asked else [])]
                 for z in zones:
                     if not isinstance(z, str) or z not in ctx.names.zones:
                         ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
