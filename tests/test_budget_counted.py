@@ -239,12 +239,18 @@ def test_a_for_each_in_an_outcome_of_a_charged_attempt_stops_where_the_reference
     """A ``for_each`` (each pass counted and tested against the budget, at the for_each) in an
     outcome run at once by a roll charged for its chances: the roll's trip counted before the
     outcome's steps run, as the reference's loop counts it, so that every budget from 12 to 90
-    stops the game at the same pass, step count and state."""
+    stops the game at the same pass, step count and state (the costly body's list: 36 steps a run
+    at worst, its 3 passes 9 each, refused at load below 35)."""
     from test_flow_in_place import CHARGED_CHANCE, OUTCOMES
     stopped = set()
     for budget in range(12, 91):
         (tmp_path / str(budget)).mkdir()
-        rules = load_text(tmp_path / str(budget), OUTCOMES % (CHARGED_CHANCE, body, f"limits: {{steps: {budget}}}"))
+        try:
+            rules = load_text(tmp_path / str(budget), OUTCOMES % (CHARGED_CHANCE, body, f"limits: {{steps: {budget}}}"))
+        except interpreter.RulesetError as e:
+            assert "count(board" in body and budget < 35 and [d.code for d in e.diagnostics if d.severity == "error"] == [
+                "limit"] and any("its for_each passes 27 of them" in d.message for d in e.diagnostics), budget
+            continue
         assert next(s for s in rules.steps if s.kind == "attempt").charge > 0
         ref = reference(rules)
         for seed in range(4):
@@ -305,11 +311,108 @@ def test_each_pass_of_a_for_each_counts_one_and_its_bodys_charge(tmp_path):
     assert seats.new_game(2, seed=0).steps == 14 + 2 * 14 == reference(seats).new_game(2, seed=0).steps
     for budget in range(14, 85):
         (tmp_path / str(budget)).mkdir()
+        if budget < 83:   # (one run may count 1 + 13 + 5 x 14 = 84: refused at load below 83, at the step)
+            with pytest.raises(interpreter.RulesetError) as e:
+                load_text(tmp_path / str(budget), game(body, budget))
+            assert [(d.code, d.loc.line) for d in e.value.diagnostics] == [("limit", line)], budget
+            continue
         rules = load_text(tmp_path / str(budget), game(body, budget))
         got = [started_at(r) for r in (rules, reference(rules))]
         # (the list's charge, 13, counted before it runs, its passes 5 x 14 as they run, its trip's
         # one once it returns: past 83, the game stopped then, at the next step, the choose)
-        assert got[0] == got[1] == ((84, None) if budget == 84 else (None, line if budget < 83 else line + 1)), budget
+        assert got[0] == got[1] == ((84, None) if budget == 84 else (None, line + 1)), budget
+    twice = game(body, 10 ** 6).replace("  - for_each:", "  - repeat: 2\n    steps:\n      - for_each:")
+    stops = set()
+    for budget in range(83, 170):   # (run twice: the second run stops at each of its passes in turn)
+        (tmp_path / f"twice-{budget}").mkdir()
+        rules = load_text(tmp_path / f"twice-{budget}", twice.replace("steps: 1000000", f"steps: {budget}"))
+        got = [started_at(r) for r in (rules, reference(rules))]
+        assert got[0] == got[1], budget
+        stops.add(got[0][1])
+    assert line + 2 in stops   # (at a pass of the for_each, now at line + 2)
+
+
+WEIGHED = """%s
+flow:
+  - for_each: {in: "%s", as: k, do: [%s]}
+  - choose: {who: 0, options: "[1, 2]", as: x}
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+"""
+PASS_SET = '{set: {y: "%s"}}' % PASS_BODY
+IN_EFFECT = ('effects:\n  each: [{for_each: {in: "[1, 2]", as: j, do: [{set: {y: "%s"}}]}}]'
+             % PASS_BODY.replace("> k", "> j"))
+
+
+@pytest.mark.parametrize("declared, over, body", [
+    ("", "1..5", PASS_SET),
+    ("", "1..3", '{for_each: {in: "[1, 2]", as: j, do: [%s]}}' % PASS_SET),
+    (IN_EFFECT, "1..3", "each")], ids=["flat", "nested", "in-a-declared-effect"])
+def test_a_for_each_is_weighed_at_load_as_its_passes_count(tmp_path, declared, over, body):
+    """A step's weight at load (what building/bounded.py weigh_steps compares with the budget) is
+    its charge and what its for_each passes may count (``pass_steps``): each of its list's elements
+    at most (a range of literals: all of them) a pass of one and its body's charge, the passes of
+    the loops in the body (a nested for_each's, a declared effect's it calls) times as many; over
+    literal lists every pass runs, so one run counts exactly 1 + charge + pass_steps, module and
+    reference alike (the first decision stands just after it). Before, the weight was the charge."""
+    rules = load_text(tmp_path, chips_game(WEIGHED % (declared, over, body, 10 ** 6), game="weighed", players=(2, 2),
+                                           attributes="n: 1..9, m: 1..9", ints="x y z", start=0))
+    step = next(s for s in rules.steps if s.kind == "effects")
+    assert step.pass_steps == {"1..5": 5 * 14, "1..3": 3 * (1 + 13 + 2 * 14) + 3 * (body == "each")}[over]
+    assert rules.new_game(2, seed=0).steps == 1 + step.charge + step.pass_steps == reference(rules).new_game(2, seed=0).steps
+
+
+def loaded(folder, text: str) -> tuple:
+    """The rules loaded from ``text`` and the (severity, code, line, message) of their cost
+    diagnostics, or None and those of the error refusing them."""
+    try:
+        rules = load_text(folder, text)
+    except interpreter.RulesetError as e:
+        return None, [(d.severity, d.code, d.loc.line, d.message) for d in e.diagnostics]
+    return rules, [(d.severity, d.code, d.loc.line, d.message) for d in rules.warnings if d.code == "cost"]
+
+
+REVIEWED = """flow:
+  - turns:
+      rounds: 2
+      steps:
+        - choose: {options: "[1, 2]", as: x}
+        - for_each: {in: "%s", as: k, do: [{set: {y: "count(pool as a where count(pool as b where a.n < b.m) > x) + k"}}]}
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+"""
+
+
+def test_a_costly_for_each_step_is_warned_and_refused_at_its_passes_weight(tmp_path):
+    """A step of a for_each over 1..50 whose body may cost some 33,300 operations (332 units): one
+    run counts 1 + 334 + 50 x 333 = 16,985 steps (it was weighed at 334: not warned at a budget of
+    40,000, where the game stopped at the third run). Refused at a budget below 16,984, at the
+    step; warned of at 16,984 and at 40,000 with that count and the runs that stop a game (3: two
+    runs, after two decisions, then the third stops it, module and reference alike). A for_each over
+    a list whose length is known only as a variable's (1..x) is weighed at one pass."""
+    def game(over: str, budget: int) -> str:
+        return chips_game(REVIEWED % (over, budget), game="reviewed", players=(2, 3),
+                          attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+    line = next(i for i, x in enumerate(game("1..50", 0).splitlines(), 1) if "- for_each:" in x)
+    for budget in (16_983, 16_984, 40_000):
+        (tmp_path / str(budget)).mkdir()
+        rules, said = loaded(tmp_path / str(budget), game("1..50", budget))
+        assert [d[:3] for d in said] == [("error" if rules is None else "warning", "limit" if rules is None else "cost",
+                                          line)], budget
+        assert "16,985 steps" in said[0][3] and "its for_each passes 16,650 of them" in said[0][3], said
+        if rules is not None:
+            step = next(s for s in rules.steps if s.pass_steps)
+            assert (step.charge, step.pass_steps) == (334, 16_650)
+    assert f"a game running it {40_000 // 16_985 + 1} times stops" in said[0][3]
+    got = [played(r, 0) for r in (rules, reference(rules))]
+    assert got[0][:3] == got[1][:3] and got[0][0] == 2 and got[0][2] == "BudgetExceeded"
+    assert ("every step run, every pass of a for_each, every firing of a trigger's do: and every turn a turns step "
+            "skips counts one" in got[0][3])   # (what counts, said where the game stops: engine/loop.py over_budget)
+    (tmp_path / "x").mkdir()
+    rules, said = loaded(tmp_path / "x", game("1..x", 10 ** 6))
+    assert said == [] and next(s for s in rules.steps if s.pass_steps).pass_steps == 1 + 332
 
 
 def started_at(rules) -> tuple:

@@ -925,23 +925,29 @@ def test_too_many_cards_is_refused_before_any_card_is_made(tmp_path, components)
 
 
 def test_loops_inside_effects_count_against_the_step_budget(tmp_path):
-    """for_each passes are steps: effects nested a thousand-fold cannot run for hours."""
+    """for_each passes are steps: effects nested a thousand-fold cannot run for hours. A step whose
+    one run may count more than the budget (100 x 100 passes: 10,500 steps) is refused at load;
+    one that fits stops the game at the pass that passes the budget, the second time it runs."""
     nested = """
     limits: {steps: STEPS}
     flow:
-      - for_each:
-          in: "1..100"
-          as: a
-          do:
-            - for_each: {in: "1..100", as: b, do: [{set: {x: "a + b"}}]}
+      - repeat: 2
+        steps:
+          - for_each:
+              in: "1..100"
+              as: a
+              do:
+                - for_each: {in: "1..100", as: b, do: [{set: {x: "a + b"}}]}
     """
-    r = load(tmp_path, nested.replace("STEPS", "5000"))
-    with pytest.raises(BudgetExceeded, match="step budget of 5,000") as e:
+    with pytest.raises(RulesetError, match="its for_each passes 10,500 of them"):
+        load(tmp_path, nested.replace("STEPS", "5000"), name="refused.yaml")
+    r = load(tmp_path, nested.replace("STEPS", "15000"))
+    with pytest.raises(BudgetExceeded, match="step budget of 15,000") as e:
         r.new_game(2)
     line = (tmp_path / "t.yaml").read_text().splitlines()[e.value.loc.line - 1]
     assert "- for_each: {in:" in line                               # located at the inner for_each
-    S = load(tmp_path, nested.replace("STEPS", "20000"), name="ok.yaml").new_game(2)
-    assert S.is_terminal() and S.v["x"] == 200 and S.steps > 10000
+    S = load(tmp_path, nested.replace("STEPS", "25000"), name="ok.yaml").new_game(2)
+    assert S.is_terminal() and S.v["x"] == 200 and S.steps > 20000
 
 
 # ---------------------------------------------------------------------- where runtime errors are reported

@@ -128,6 +128,40 @@ def test_a_costly_if_asked_at_each_entry_is_weighed_at_load(tmp_path):
     assert refused(tmp_path, game("card.n > 3", 10)) == []
 
 
+def test_a_for_each_in_a_do_is_weighed_at_its_passes(tmp_path):
+    """An on_enter trigger's do: of a for_each over 1..50 whose body may cost 332 units: one firing
+    counts 1 + 334 + 50 x 333 (its passes as they run: 16,650), module and reference alike (setup's 3
+    chips fire it 3 times), and is weighed so at load: refused at a budget of 2,000 (it was warned of
+    at 335 steps), warned of at 40,000 with that count, located at the do:."""
+    loop = f'[{{for_each: {{in: "1..50", as: k, do: [{{set: {{y: "{COSTLY}"}}}}]}}}}]'
+
+    def game(budget: int) -> str:
+        return at_start("on_enter", budget).replace(f'    do: [{{set: {{y: "{COSTLY}"}}}}]', f"    do: {loop}")
+    do_line = game(0).splitlines().index(f"    do: {loop}") + 1
+    rules = load_text(tmp_path, game(10 ** 6))
+    fn = effects(rules, "on_enter")
+    assert (fn.work // 100, fn.pass_steps) == (334, 16_650)
+    firing = 1 + 334 + 16_650
+    assert started(rules, 2) == (3 + 3 * firing + 1, None) == started(reference(rules), 2)
+    for budget, diagnostics in ((2_000, [("error", "limit", do_line)]), (firing - 2, [("error", "limit", do_line)]),
+                                (firing - 1, [("warning", "cost", do_line)]), (40_000, [("warning", "cost", do_line)])):
+        (tmp_path / str(budget)).mkdir()
+        assert refused(tmp_path / str(budget), game(budget)) == diagnostics, budget
+    with pytest.raises(interpreter.RulesetError) as e:
+        load_text(tmp_path / "2000", game(2_000))
+    assert f"this trigger's do: may count {firing:,} steps a firing (its for_each passes 16,650 of them" in str(e.value)
+
+
+def test_a_costly_if_with_no_effects_is_not_weighed(tmp_path):
+    """An on_enter trigger whose do: is empty is never asked its if: (mechanics/triggers.py
+    ``_run_hooks``): no warning of its cost, where the same if: with effects is warned of."""
+    costly = f"{COSTLY} >= 0"
+    for do, diagnostics in (("[]", []), ('[{set: {z: 1}}]', [("warning", "cost")])):
+        text = at_start("on_enter", 1_000).replace(f'    do: [{{set: {{y: "{COSTLY}"}}}}]', f'    if: "{costly}"\n    do: {do}')
+        (tmp_path / do[:2]).mkdir()
+        assert [d[:2] for d in refused(tmp_path / do[:2], text)] == diagnostics, do
+
+
 # a when: trigger fires as x turns 1 (per player: for each seat), an on_enter trigger for each chip
 # moved into mine (one or two a turn); a costly if: runs at once after a change the end
 # condition reads (a charged step: Sequence._segment), and, where it holds, the move into mine in place

@@ -28,6 +28,7 @@ class Bounded:
     costliest expression of the step being weighed (``heaviest``: why a step weighs that much)."""
     work = 0
     errors = 0
+    pass_steps = 0   # what the for_each passes compiled so far may count (building/effects.py charge_pass)
     heaviest = HEAVIEST
     diags: list[Diagnostic]     # (the Builder's: the errors and warnings so far)
     error: Callable[..., None]  # (the Builder's: report an error at a path)
@@ -48,16 +49,19 @@ class Bounded:
         """Refuse a step one run of which may cost more than the game's whole step budget
         (``budget``, limits.steps); warn of one whose run alone may count more than 1/HEAVY_SHARE
         of it: a game running it a hundred times would stop (the designer learns it now, not
-        when a long game runs out). ``what`` names the parts weighed, ``runs`` and ``each`` when they count
-        (``weigh_triggers``: a trigger's do: or if:, each has what a step has: charge, work,
-        path, heaviest, called, and ``base``, what it counts beside its charge)."""
+        when a long game runs out). A run's weight: its charge and what its for_each passes may
+        count (``pass_steps``: building/effects.py ``charge_pass``). ``what`` names the parts weighed,
+        ``runs`` and ``each`` when they count (``weigh_triggers``: a trigger's do: or if:, each has
+        what a step has: charge, work, pass_steps, path, heaviest, called, and ``base``, what it
+        counts beside its charge)."""
         for step in steps:
-            if step.charge > budget:
+            weight = step.charge + getattr(step, "pass_steps", 0)
+            if weight > budget:
                 self.too_costly(step, budget, what, each)
-            elif step.charge * HEAVY_SHARE > budget:
-                count = getattr(step, "base", 1) + step.charge
+            elif weight * HEAVY_SHARE > budget:
+                count = getattr(step, "base", 1) + weight
                 self.error(f"{what} may count {count:,} steps of the game's budget of {budget:,} each "
-                           f"{runs} (about {step.work:,} operations at worst), more than 1/{HEAVY_SHARE} of it: "
+                           f"{runs} ({counted(step)}), more than 1/{HEAVY_SHARE} of it: "
                            f"a game running it {budget // count + 1:,} times stops; {cause(step)}",
                            step.path, "cost", hint="bound what its lists read (a zone holds the game's cards, a list "
                            "variable is weighed at 10,000; min: and max: of the parameters a range's ends read), "
@@ -75,6 +79,7 @@ class Bounded:
             if part is None or not is_do and part.work < STEP_WORK_UNIT:
                 continue
             weighed = SimpleNamespace(path=path, charge=times * (part.work // STEP_WORK_UNIT), work=times * part.work,
+                                      pass_steps=times * getattr(part, "pass_steps", 0),
                                       base=times if is_do else 0, called=times * getattr(part, "called", 0),
                                       heaviest=getattr(part, "heaviest", (part.work, path, ())))
             runs, each = (("time it fires for every seat", "a firing for every seat") if per else
@@ -115,14 +120,17 @@ def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run")
     step calls (the step named as the context); else the calls, when they make half the step's
     work: declared effects calling each other several times; else the step's own expressions."""
     cost, where, through = step.heaviest
-    said = (f"about {step.work:,} operations {each}, more than the game's whole step budget of {budget:,} steps "
-            f"({STEP_WORK_UNIT} operations each)")
+    passes = getattr(step, "pass_steps", 0)
+    said = (f"take about {step.work:,} operations {each}, more than the game's whole step budget of {budget:,} steps "
+            f"({STEP_WORK_UNIT} operations each)") if not passes else (
+        f"count {getattr(step, 'base', 1) + step.charge + passes:,} steps {each} ({counted(step)}), more than the "
+        f"game's whole step budget of {budget:,} steps")
     if cost * 2 < budget * STEP_WORK_UNIT or not through:
-        return f"{what} may take {said}: {cause(step)}", step.path
+        return f"{what} may {said}: {cause(step)}", step.path
     at, here = smap.key_loc(step.path), smap.loc(where)
     named = f"line {at.line}" if at and here and at.path == here.path else str(at)
     calls = " (through " + ", ".join(f"'{n}'" for n in through[:-1]) + ")" if len(through) > 1 else ""
-    return (f"{what.replace('this ', 'the ', 1)} at {named}, calling effect '{through[0]}', may take {said}; this expression of effect "
+    return (f"{what.replace('this ', 'the ', 1)} at {named}, calling effect '{through[0]}', may {said}; this expression of effect "
             f"'{through[-1]}'{calls} alone about {cost:,}: {FILTERS}"), where
 
 
@@ -131,9 +139,23 @@ FILTERS = ("each list its filters walk is weighed at its longest, and nested fil
            "ends' declared bounds allow (10,000 where they read what declares none)")
 
 
+PASSES = ("a for_each counts each pass one and its body's charge, as many passes as its in: list may have "
+          "elements, weighed at its longest (a zone as many cards as the game has, a list variable 10,000, a range "
+          "as its ends' declared bounds allow), and for_each loops nested multiply")
+
+
+def counted(step) -> str:
+    """What a step's weight is made of: its expressions' worst-case operations, and what its for_each passes count."""
+    passes, work = getattr(step, "pass_steps", 0), f"about {step.work:,} operations at worst"
+    return f"its for_each passes {passes:,} of them, its expressions {work}" if passes else work
+
+
 def cause(step) -> str:
-    """What makes a step's worst case large: the declared effects it calls, when they make half
-    its work, else its expressions' nested filters."""
+    """What makes a step's worst case large: its for_each passes, when they make half its weight; the
+    declared effects it calls, when they make half its work; else its expressions' nested filters."""
+    passes = getattr(step, "pass_steps", 0)
+    if passes and passes >= step.charge:
+        return PASSES
     if step.called * 2 >= step.work:
         return "declared effects calling each other several times multiply"
     return FILTERS

@@ -88,7 +88,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self._started: dict = {}   # component -> the zone its cards start in
         self._cycles: set = set()  # cycles of defines already reported
         self._once: set = set()    # messages of whole-ruleset limits already reported
-        self._inner_spent = (0, 0)   # compiled cost of the steps inside the one being built, and of their calls (_weighed)
+        self._inner_spent = (0, 0, 0)   # compiled cost of the steps inside the one being built, of their calls, their passes (_weighed)
         self.start_defines()       # (building/defines.py)
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
@@ -305,15 +305,16 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
     def _weighed(self, build, *args):
         """Build a step (``build(*args)``) and set its ``work``: the worst-case operations of the expressions it
         evaluates itself (the steps inside it have their own), which it counts against the
-        game's budget each time it runs (engine/loop.py)."""
+        game's budget each time it runs (engine/loop.py); and ``pass_steps``, what its for_each passes may count."""
         spent, called, inner, heaviest = self.compiler.spent, self.compiler.called, self._inner_spent, self.heaviest
-        self._inner_spent, self.heaviest = (0, 0), HEAVIEST
+        self._inner_spent, self.heaviest, passes = (0, 0, 0), HEAVIEST, self.pass_steps
         step = build(*args)
-        total, calls = self.compiler.spent - spent, self.compiler.called - called
+        total, calls, passed = self.compiler.spent - spent, self.compiler.called - called, self.pass_steps - passes
         if step is not None:   # (called: the part of its work its calls of declared effects make; bounded.py)
             step.work, step.called = max(0, total - self._inner_spent[0]), max(0, calls - self._inner_spent[1])
             step.charge, step.heaviest = step.work // STEP_WORK_UNIT, self.heaviest
-        self._inner_spent, self.heaviest = (inner[0] + total, inner[1] + calls), heaviest
+            step.pass_steps = max(0, passed - self._inner_spent[2])
+        self._inner_spent, self.heaviest = (inner[0] + total, inner[1] + calls, inner[2] + passed), heaviest
         return step
 
     # ------------------------------------------------------------------ the whole ruleset

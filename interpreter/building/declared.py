@@ -38,6 +38,7 @@ class DeclaredEffects:
     ctx: Any                   # (the EffectCompiler's: the ruleset compiler)
     named: dict                # name -> (params: dict name->type, body, path)
     weight: dict               # declared effect -> worst-case operations of one call
+    pass_weight: dict          # declared effect -> the steps its for_each passes may count a call (effects.py charge_pass)
     heaviest: dict             # declared effect -> its costliest expression, its calls' included (bounded.py)
     sites: dict                # declared effect -> the paths of the items calling it
     _compiling: list           # the declared effects being compiled (a call of one of them is a cycle)
@@ -69,6 +70,7 @@ class DeclaredEffects:
         self._compiling.append(name)
         compiler = self.ctx.compiler
         spent, outer, sizes, heaviest = compiler.spent, compiler.bound, compiler.local_sizes, self.ctx.heaviest
+        passes = self.ctx.pass_steps
         self.ctx.heaviest = HEAVIEST
         # its arguments are its parameters, read by name (not a dict: building one costs more than the call)
         compiler.bound = {p: parameter(p, k) for k, p in enumerate(params)}
@@ -78,7 +80,8 @@ class DeclaredEffects:
         finally:
             compiler.bound, compiler.local_sizes = outer, sizes
         self.weight[name], self.heaviest[name] = compiler.spent - spent, self.ctx.heaviest
-        compiler.spent, self.ctx.heaviest = spent, heaviest
+        self.pass_weight[name] = self.ctx.pass_steps - passes
+        compiler.spent, self.ctx.heaviest, self.ctx.pass_steps = spent, heaviest, passes
         self._compiling.pop()
         if fn is not None:   # (its items' locations name the effect they belong to: engine/effectlines.py)
             fn.effect = name
@@ -125,6 +128,7 @@ class DeclaredEffects:
         self.ctx.compiler.used.add(name)
         self.ctx.compiler.spent += CALL_WORK + self.weight.get(name, 0)   # each call: part of its caller's work
         self.ctx.compiler.called += CALL_WORK + self.weight.get(name, 0)
+        self.ctx.pass_steps += self.pass_weight.get(name, 0)   # (and its for_each passes, weighed at load)
         self.ctx.reached(self.heaviest.get(name, HEAVIEST), name)
         # its parameters in their declared order; as keywords where the arguments are written in
         # another (each evaluated in the order written, so the first to fail is the one it was)

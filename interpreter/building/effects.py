@@ -17,6 +17,7 @@ from ..expr.access import Access, Recorder
 from ..expr.limits import STEP_WORK_UNIT
 from ..expr.names import item_read, owning, state_add, state_read, state_write, writable
 from ..expr.nesting import local_bounds
+from ..expr.runtime import MAX_STORED_LIST
 from ..expr.tallies import Tallies
 from ..expr.types import ANY, BOOL, INT, NONE, PLAYER, TEAM, elem
 from ..loading.kept import compiled
@@ -58,6 +59,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         self._compiling: list[str] = []
         self._done: set[str] = set()
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
+        self.pass_weight: dict[str, int] = {}   # declared effect -> the steps its for_each passes may count a call
         self.heaviest: dict[str, tuple] = {}   # declared effect -> its costliest expression (bounded.py HEAVIEST)
         self.sites: dict[str, set] = {}    # declared effect -> the paths of the items calling it (call)
         self.functions: list = []          # every effect list compiled (engine/effectlines.py maps their lines)
@@ -327,11 +329,11 @@ class EffectCompiler(DeclaredEffects, Targets):
             em.depth += 1
             if elem(typ) == ANY:
                 em.line("me = _seat(S, me)")
-            count, spent = self.count_step(em, path), self.ctx.compiler.spent
+            count, spent, passes = self.count_step(em, path), self.ctx.compiler.spent, self.ctx.pass_steps
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
             with self.access.asked():
                 self.block(em, spec["do"], (*path, "do"), locals, True)
-            self.charge_pass(em, count, self.ctx.compiler.spent - spent)
+            self.charge_pass(em, count, self.ctx.compiler.spent - spent, given.elements[0], passes)
             em.depth -= 1
             em.line(f"me = {saved}")
             return
@@ -343,7 +345,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         em.line(f"for _x in {src}:")
         em.depth += 1
         compiler = self.ctx.compiler
-        count, spent = self.count_step(em, path), compiler.spent
+        count, spent, passes = self.count_step(em, path), compiler.spent, self.ctx.pass_steps
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, given.elements[1], self.ctx.names)}")
         outer, sizes = compiler.bound, compiler.local_sizes
@@ -354,7 +356,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             self.tallied(em, loop, spec["do"], (*path, "do"), inner, has_me)
         finally:
             compiler.bound, compiler.local_sizes = outer, sizes
-        self.charge_pass(em, count, compiler.spent - spent)
+        self.charge_pass(em, count, compiler.spent - spent, given.elements[0], passes)
         em.depth -= 1
         for name, make in loop.made.values():   # (made before the loop, its counts read in it)
             em.insert(at, depth, f"{name} = {make}")
@@ -367,6 +369,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         probes = len(ctx.probes.items) if ctx.probes is not None else 0
         lines, marks, diags, spent, called, work, errors = (len(em.lines), len(em.marks), len(ctx.diags),
                                                             compiler.spent, compiler.called, ctx.work, ctx.errors)
+        passes = ctx.pass_steps
         events, calls = len(em.events), len(em.calls)
         compiler.tallies.append(loop)
         try:
@@ -378,7 +381,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             if written:
                 del em.lines[lines:], em.owners[lines:], em.marks[marks:], em.events[events:], em.calls[calls:]
                 self._forget(diags, probes)
-                compiler.spent, compiler.called, ctx.work, ctx.errors = spent, called, work, errors
+                compiler.spent, compiler.called, ctx.work, ctx.errors, ctx.pass_steps = spent, called, work, errors, passes
                 loop.refused |= written
                 loop.made.clear()
                 self.block(em, items, path, locals, has_me)
@@ -397,13 +400,22 @@ class EffectCompiler(DeclaredEffects, Targets):
         em.line(f"if {state_read('steps')} > {self.ctx.max_steps}: _over_budget(S, {loc})")   # (the flow's too)
         return len(em.lines) - 2
 
-    def charge_pass(self, em, at: int, work: int) -> None:
+    def charge_pass(self, em, at: int, work: int, size: int, passes: int) -> None:
         """A pass of a for_each counts, as a step run does, one and its body's charge (``work``, the
         worst-case operations of the body's expressions and of the declared effects it calls, over
         STEP_WORK_UNIT), before the body runs: the line ``count_step`` wrote at ``at`` counting it.
-        (The body's work stays in the enclosing step's charge too: one pass over-counted at most.)"""
+        (The body's work stays in the enclosing step's charge too: one pass over-counted at most.)
+        Weighed at load (the ruleset compiler's ``pass_steps``, ``passes`` before the body: what
+        bounded.py ``weigh_steps`` adds to a step's or a trigger's charge): ``size`` passes at most,
+        its list's bound (its elements at the longest the compiler weighs it), each counting one,
+        the body's charge and the passes of the loops in the body; a list weighed at MAX_STORED_LIST
+        or more (a list variable, a range an end of which reads what declares no bound) at one pass:
+        its real length is not known at load (docs/reference.md Limits)."""
         if work >= STEP_WORK_UNIT:
             em.lines[at] = em.lines[at].replace(state_add("steps", 1), state_add("steps", 1 + work // STEP_WORK_UNIT))
+        ctx = self.ctx
+        size = size if size < MAX_STORED_LIST else 1
+        ctx.pass_steps = passes + size * (1 + work // STEP_WORK_UNIT + ctx.pass_steps - passes)
 
     def e_with_player(self, em, spec, path, locals, has_me):
         who, typ = self.expr(spec["who"], (*path, "who"), locals, has_me, PLAYER)

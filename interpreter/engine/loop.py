@@ -50,10 +50,11 @@ def over_budget(S, loc=None):
         items = lines.chain_here(inspect.currentframe())
         if items and items[-1][1] is not None:
             calls = tuple(at for at, _ in reversed(items[:-1]))
-    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (a step whose "
-                         "expressions may take more than 100 operations counts one more per hundred, and so do "
-                         "the end conditions and triggers' conditions asked after it and the triggers' effects, and a shuffle, "
-                         "move, deal, gather or reset one more per card); does the "
+    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (every step run, every pass of a "
+                         "for_each, every firing of a trigger's do: and every turn a turns step skips counts one; a "
+                         "step, a pass and a firing one more per hundred operations their expressions may take, and "
+                         "so do the end conditions and when: triggers' conditions asked after a step and an on_enter "
+                         "trigger's if:; a shuffle, move, deal, gather or reset one more per card (or counter value) it handles); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc, calls=calls)
 
 

@@ -104,7 +104,8 @@ class Triggers:
                 fn = _weighed(ctx, t.get("do"), (*path, "do"), locals_, True)
                 self._origin(name, cond, ctx.smap.loc((*path, "if")), fn, ctx.smap.loc((*path, "do")))
                 table = self._per_card(ctx, cond, ncards)
-                self.parts += [((*path, "do"), fn, False), *([((*path, "if"), cond, False)] if table is None else [])]
+                asked = table is None and fn is not None   # (no effects: the if: is never asked)
+                self.parts += [((*path, "do"), fn, False), *([((*path, "if"), cond, False)] if asked else [])]
                 for z in zones:
                     if not isinstance(z, str) or z not in ctx.names.zones:
                         ctx.unknown("zone", z, ctx.names.zones, (*path, "on_enter"))
@@ -250,15 +251,17 @@ def _weighed(ctx, items, path, locals_, has_me):
     """A trigger's ``do:`` compiled (None for none), its ``work`` the worst-case operations of its
     expressions and of the declared effects it calls (the compiler's count while it compiles:
     triggers compile before the flow, so no step's charge holds it), ``called`` the part its
-    calls make and ``heaviest`` its costliest expression (a step's, building/builder.py
-    ``_weighed``: what bounded.py ``weigh_triggers`` names); counted, one and its work over 100,
-    each time it fires (``_charged``)."""
-    spent, called, outer = ctx.compiler.spent, ctx.compiler.called, ctx.heaviest
+    calls make, ``heaviest`` its costliest expression and ``pass_steps`` what its for_each passes
+    may count (a step's, building/builder.py ``_weighed``: what bounded.py ``weigh_triggers``
+    weighs and names); counted, one and its work over 100, each time it fires (``_charged``; the
+    passes as they run)."""
+    spent, called, outer, passes = ctx.compiler.spent, ctx.compiler.called, ctx.heaviest, ctx.pass_steps
     ctx.heaviest = (0, (), ())   # (none yet: bounded.py HEAVIEST)
     try:
         fn = ctx.effects(items, path, locals_, has_me)
         if fn is not None:
             fn.work, fn.called, fn.heaviest = ctx.compiler.spent - spent, ctx.compiler.called - called, ctx.heaviest
+            fn.pass_steps = ctx.pass_steps - passes
     finally:
         ctx.heaviest = outer
     return fn

@@ -367,8 +367,10 @@ class FlowGen:
                     triggers["many"] = {"when": "points > 2", "per_player": True,
                                         "do": [{"lose": {"counter": "points", "amount": 2}}]}
             data["triggers"] = triggers
-        if rnd.random() < 2 / 3:
-            data["limits"] = {"steps": rnd.choice(BUDGETS) + rnd.randrange(8)}
+        if rnd.random() < 2 / 3:   # (a for_each over a zone of the 81 chips may count some 80 to 400 steps a run:
+            # a step holding one is refused at load under a budget it cannot fit, so such a case's budget is 600 or more)
+            looped = "for_each" in str(data["flow"]) or "sweep" in str(data["flow"])
+            data["limits"] = {"steps": rnd.choice([b for b in BUDGETS if b >= 600 or not looped]) + rnd.randrange(8)}
             self.what.add(f"budget {data['limits']['steps']}")
         data["scoring"] = {"categories": {"p": "points", "chips": "count(mine)"}}
         return data
