@@ -345,7 +345,8 @@ class EffectCompiler(DeclaredEffects, Targets):
         compiler = self.ctx.compiler
         count, spent = self.count_step(em, path), compiler.spent
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
-        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, given.elements[1], self.ctx.names)}")
+        _, deep, _, each = given.elements   # (an element: as long as a list inside, what one holds in all)
+        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, deep, each, self.ctx.names)}")
         outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
         compiler.local_sizes = {**{k: v for k, v in sizes.items() if k != var}, **local_bounds(compiler, {var: elem(typ)})}
