@@ -276,6 +276,40 @@ def test_for_each_as_me_over_values_of_any_type_checks_each_seat(tmp_path, given
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:17:" in got[3]), got[2:4]
 
 
+@pytest.mark.parametrize("listed", ["[0, 5]", "[-1]", "[1, 0, 2]"])
+def test_for_each_as_me_over_written_numbers_no_game_seats_is_refused_at_load(tmp_path, listed):
+    """A list written out of whole numbers one of which is a seat in no game (below 0, or past
+    the most players): refused at load, at in: (over [-1] the loop acted as the last seat)."""
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "z + me"}}]}' % listed
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:33:\d+: error\[type\]: for_each as: me goes over "
+                                                       r"players, and no game has a player -?\d"):
+        game(tmp_path, item)
+
+
+@pytest.mark.parametrize("listed, error", [
+    ("0..2", "there is no player 2 (players are 0 to 1)"),   # (was: index out of range)
+    ("[z - 1]", "there is no player -1 (players are 0 to 1)"),   # (was: the last seat, silently)
+    ("[1, 0]", None), ("0..1", None),
+])
+def test_for_each_as_me_over_whole_numbers_checks_each_seat(tmp_path, listed, error):
+    """Whole numbers not written out as seats of every game are checked as seats as the loop
+    reaches them, in both compiles: a runtime error located at the for_each."""
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "z + me"}}]}' % listed
+    got = outcome(load_text(tmp_path, HEAD + (FLOW % item).replace("1..16", "1..1")))
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3]
+                                                    and "g.yaml:20:" in got[3]), got[2:4]
+
+
+def test_for_each_as_me_over_written_seats_adds_no_check(tmp_path):
+    """[0, 1] where every game has 2 players: seats in every game, bound as they are (Spades writes
+    [0, 1] for its 4 seats); 0..1, whose numbers the compiler does not read, checked each."""
+    (tmp_path / "written").mkdir(), (tmp_path / "range").mkdir()
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "z + me"}}]}'
+    written = listing(load_text(tmp_path / "written", HEAD + (FLOW % (item % "[0, 1]")).replace("1..16", "1..1")))
+    ranged = listing(load_text(tmp_path / "range", HEAD + (FLOW % (item % "0..1")).replace("1..16", "1..1")))
+    assert "_seat(" not in written and "me = _seat(S, me)" in ranged
+
+
 LISTS = """effects:
   counted:
     params: {vs: "list[int]"}

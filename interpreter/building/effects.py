@@ -23,6 +23,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, EFFECT_SEAT_NOTED, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
+from .seats import written_seats
 from .declared import DeclaredEffects, bound_local, parameter
 from .targets import Targets
 from .emitter import Emitter, per_line
@@ -325,7 +326,11 @@ class EffectCompiler(DeclaredEffects, Targets):
             em.line(f"{saved} = me")
             em.line(f"for me in {src}:")
             em.depth += 1
-            if elem(typ) == ANY:
+            seats, never = written_seats(given.tree, self.ctx.names.min_players, self.ctx.names.max_players)
+            if never is not None:
+                self.ctx.error(f"for_each as: me goes over players, and no game has a player {never}", (*path, "in"),
+                               "type", f"players are 0 to {self.ctx.names.max_players - 1} at most")
+            if elem(typ) == ANY or elem(typ) == INT and not seats:   # (each checked as a seat, as the loop reaches it)
                 em.line("me = _seat(S, me)")
             count, spent = self.count_step(em, path), self.ctx.compiler.spent
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
