@@ -10,6 +10,7 @@ declared ``max_length:``, which an override must keep (docs/reference.md, "Param
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -195,7 +196,8 @@ def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
     raises it raises the weight with it."""
     with pytest.raises(interpreter.RulesetError, match=r"g.yaml:\d+:\d+: error\[type\]: parameter 'name' has at most 4"):
         params_game(tmp_path / "long", '{type: str, default: "red blue", max_length: 4}')
-    with pytest.raises(interpreter.RulesetError, match="max_length: bounds a text parameter, and 'name' is not text"):
+    with pytest.raises(interpreter.RulesetError, match="max_length: bounds a text parameter, or the strings a list or map "
+                                                       "parameter holds, and 'name' holds values that are not strings"):
         params_game(tmp_path / "int", '{type: int, default: 3, max_length: 4}')
     with pytest.raises(interpreter.RulesetError, match="parameter 'name' holds a string of 100,001 characters"):
         params_game(tmp_path / "huge", '"%s"' % ("x" * (MAX_STORED + 1)))   # (declared or not)
@@ -464,3 +466,70 @@ def test_a_variants_max_length_is_weighed_and_located_at_the_variant(tmp_path):
         onfree.new_game(2, options={"params": {"free": "abcd"}})
     with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:25:\d+: error\[type\]: parameter 'name' has at most 2 "):
         params_game(tmp_path / "lower", spec, variants, variant="lower")
+
+
+# ---------------------------------------------------------------- max_length: of a list or map parameter's strings
+LISTED = PARAMS.replace("suit in params.name", "suit in params.name%s")
+
+
+def listed_game(path, spec: str, at: str, rest: str = "", **options):
+    path.mkdir(exist_ok=True)
+    return load_text(path, LISTED % (spec, at, rest), **options)
+
+
+@pytest.mark.parametrize("spec, at", [
+    ('{default: ["red blue"], max_length: 40}', "[0]"),
+    ('{default: {k: "red blue"}, max_length: 40}', "['k']"),
+    ('{default: [["red", "blue"]], max_length: 40}', "[0][1]"),
+], ids=["list", "map", "list-of-lists"])
+def test_max_length_bounds_the_strings_a_list_or_map_parameter_holds(tmp_path, spec, at):
+    """suit in params.m[0] of a list parameter of strings searched up to 100,005 characters (refused
+    at load), and max_length: on it was refused as 'not text': it bounds each string the parameter
+    holds at any depth, which its expressions are weighed at, and --set, a variant's value and a
+    saved state are held to it."""
+    with pytest.raises(interpreter.RulesetError, match="'in' searches strings of up to 100,005 characters"):
+        listed_game(tmp_path / "free", spec.replace(", max_length: 40", ""), at)
+    rules, wider = listed_game(tmp_path / "bounded", spec, at), listed_game(tmp_path / "wider", spec.replace("40", "80"), at)
+    searched, literal = f"count(pool where suit in params.name{at})", "count(pool where suit in '%s')"
+    assert charged(wider, searched) - charged(rules, searched) == \
+        charged(rules, literal % ("x" * 80)) - charged(rules, literal % ("x" * 40)) > 0   # (each string at max_length:)
+    value = rules.new_game(2, seed=1).p["name"]
+    longer = json.loads(json.dumps(value).replace("blue", "b" * 41))
+    with pytest.raises(interpreter.UsageError, match="parameter 'name' holds strings of at most 40 characters, got one of 4[15]"):
+        rules.new_game(2, options={"params": {"name": longer}})
+    S = rules.new_game(2, seed=3, options={"params": {"name": json.loads(json.dumps(value).replace("blue", "zzzz"))}})
+    with pytest.raises(interpreter.GameError, match="holds strings of at most 40 characters"):
+        rules.state_from_json(S.to_json().replace("zzzz", "z" * 41))
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:\d+:\d+: error\[type\]: parameter 'name' holds strings "
+                                                       "of at most 40 characters, got one of 4[15]"):
+        listed_game(tmp_path / "variant", spec, at, "variants:\n  long: {params: {name: %s}}\n"
+                    % json.dumps(longer), variant="long")
+
+
+def test_a_list_parameters_strings_are_weighed_at_its_longest_choice(tmp_path):
+    """choices: of lists of strings: each string weighed at the longest any choice holds."""
+    rules = listed_game(tmp_path, '{default: ["red"], choices: [["red"], ["green", "blue"]]}', "[0]")
+    bounded = listed_game(tmp_path / "bounded", '{default: ["red"], max_length: 5}', "[0]")
+    searched = "count(pool where suit in params.name[0])"
+    assert charged(rules, searched) == charged(bounded, searched) < 2_000   # (both 5 characters: 'green')
+
+
+def test_max_length_on_a_parameter_of_other_values_is_refused(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"13:\d+: error\[type\]: max_length: bounds a text parameter, or the "
+                                                       "strings a list or map parameter holds, and 'name' holds values that are not strings"):
+        params_game(tmp_path, '{default: [1, 2], max_length: 4}')
+
+
+def test_one_fault_of_max_length_or_choices_is_one_error_with_its_own_hint(tmp_path):
+    """max_length: 40.0 is one error (not also a cost warning of the search weighed at 100,000
+    characters); a choice of 100,001 characters is not hinted at a max_length: it does not have."""
+    with pytest.raises(interpreter.RulesetError) as fraction:
+        params_game(tmp_path / "fraction", '{type: str, default: "red", max_length: 40.0}')
+    assert [d.code for d in fraction.value.diagnostics] == ["type"], fraction.value
+    with pytest.raises(interpreter.RulesetError) as huge:
+        params_game(tmp_path / "huge", '{type: str, default: "red", choices: ["red", "%s"]}' % ("x" * (MAX_STORED + 1)))
+    first = huge.value.diagnostics[0]
+    assert "100,001 characters" in first.message and "max_length" not in (first.hint or "")
+    with pytest.raises(interpreter.RulesetError) as longer:
+        params_game(tmp_path / "longer", '{type: str, default: "red", choices: ["red", "green blue"], max_length: 4}')
+    assert "within its max_length:" in longer.value.diagnostics[0].hint

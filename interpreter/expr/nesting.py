@@ -67,6 +67,7 @@ def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
     if typ == STR:
         texts.kept(c, n, texts.inside(c, coll))
     if may_hold_lists(typ):
+        texts.holds(c, n, texts.inside(c, coll))   # (the strings of a list or map parameter's: at any depth)
         c.sized(n, inner(c, coll))
         innered(c, n, inner(c, coll))
         if c.fact(coll, TOTAL) is not None:   # (no more than the whole holds)
