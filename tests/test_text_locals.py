@@ -434,11 +434,21 @@ def test_two_values_of_type_any_join_within_the_bound(tmp_path, given, error):
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:17:" in got[3]), got[2:4]
 
 
+def test_values_declared_a_list_type_join_past_the_any_bound(tmp_path):
+    """The error's advice: the same 600-element lists given to parameters declared list[int] join
+    (1,200 elements), as lists of a declared type do."""
+    effect = ANY_EFFECT.replace("{v: any, w: any}", '{v: "list[int]", w: "list[int]"}') % "count(v + w)"
+    rules = load_text(tmp_path, HEAD + effect + FLOW % 'e0: {v: "1..600", w: "1..600"}')
+    got = outcome(rules)
+    assert got[2] is None and json.loads(got[3])["vars"]["z"] == 1200, got[2]
+
+
 def test_any_joined_twice_stops_at_the_join(tmp_path):
     """loose's v + v of u (131,072 characters) stops at the join, inside loose."""
     decisions, _, kind, message, _ = outcome(game(tmp_path, 'loose: {v: "u"}'))
     assert (decisions, kind) == (0, "GameError") and "g.yaml:26:" in message.splitlines()[0]
     assert "'+' of two values of type any joins at most 1000 characters, got 131072" in message
+    assert "(declare their type str, or a list type such as list[int], to join longer ones)" in message
 
 
 # ---------------------------------------------------------------- max_length:
