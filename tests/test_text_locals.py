@@ -10,6 +10,7 @@ declared ``max_length:``, which an override must keep (docs/reference.md, "Param
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -94,8 +95,10 @@ def test_a_text_the_model_bounds_is_bound_with_no_check(tmp_path, item):
     rules = game(tmp_path, item)
     assert outcome(rules)[2] is None
     checks = [line.strip() for line in listing(rules).splitlines() if "_stored(" in line]
-    # (only a variable's value is checked, and outer's argument of inner, v + v, where it is written)
-    assert all(line.startswith("S.v_") or "_stored((P_v + P_v)" in line for line in checks), checks
+    # (only a variable's value is checked, outer's argument of inner, v + v, where it is written, and
+    # loose's, v + v of type any: lists each holding 10,000 elements in all may hold 20,000 joined)
+    assert all(line.startswith("S.v_") or "_stored((P_v + P_v)" in line or "_stored(_plus(P_v, P_v)" in line
+               for line in checks), checks
 
 
 def test_the_check_is_written_only_where_a_longer_text_may_be_bound(tmp_path):
@@ -193,7 +196,8 @@ def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
     raises it raises the weight with it."""
     with pytest.raises(interpreter.RulesetError, match=r"g.yaml:\d+:\d+: error\[type\]: parameter 'name' has at most 4"):
         params_game(tmp_path / "long", '{type: str, default: "red blue", max_length: 4}')
-    with pytest.raises(interpreter.RulesetError, match="max_length: bounds a text parameter, and 'name' is not text"):
+    with pytest.raises(interpreter.RulesetError, match="max_length: bounds a text parameter, or the strings a list or map "
+                                                       "parameter holds, and 'name' holds values that are not strings"):
         params_game(tmp_path / "int", '{type: int, default: 3, max_length: 4}')
     with pytest.raises(interpreter.RulesetError, match="parameter 'name' holds a string of 100,001 characters"):
         params_game(tmp_path / "huge", '"%s"' % ("x" * (MAX_STORED + 1)))   # (declared or not)
@@ -274,6 +278,40 @@ def test_for_each_as_me_over_values_of_any_type_checks_each_seat(tmp_path, given
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:17:" in got[3]), got[2:4]
 
 
+@pytest.mark.parametrize("listed", ["[0, 5]", "[-1]", "[1, 0, 2]"])
+def test_for_each_as_me_over_written_numbers_no_game_seats_is_refused_at_load(tmp_path, listed):
+    """A list written out of whole numbers one of which is a seat in no game (below 0, or past
+    the most players): refused at load, at in: (over [-1] the loop acted as the last seat)."""
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "z + me"}}]}' % listed
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:33:\d+: error\[type\]: for_each as: me goes over "
+                                                       r"players, and no game has a player -?\d"):
+        game(tmp_path, item)
+
+
+@pytest.mark.parametrize("listed, error", [
+    ("0..2", "there is no player 2 (players are 0 to 1)"),   # (was: index out of range)
+    ("[z - 1]", "there is no player -1 (players are 0 to 1)"),   # (was: the last seat, silently)
+    ("[1, 0]", None), ("0..1", None),
+])
+def test_for_each_as_me_over_whole_numbers_checks_each_seat(tmp_path, listed, error):
+    """Whole numbers not written out as seats of every game are checked as seats as the loop
+    reaches them, in both compiles: a runtime error located at the for_each."""
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "z + me"}}]}' % listed
+    got = outcome(load_text(tmp_path, HEAD + (FLOW % item).replace("1..16", "1..1")))
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3]
+                                                    and "g.yaml:20:" in got[3]), got[2:4]
+
+
+def test_for_each_as_me_over_written_seats_adds_no_check(tmp_path):
+    """[0, 1] where every game has 2 players: seats in every game, bound as they are (Spades writes
+    [0, 1] for its 4 seats); 0..1, whose numbers the compiler does not read, checked each."""
+    (tmp_path / "written").mkdir(), (tmp_path / "range").mkdir()
+    item = 'for_each: {in: "%s", as: me, do: [{set: {z: "z + me"}}]}'
+    written = listing(load_text(tmp_path / "written", HEAD + (FLOW % (item % "[0, 1]")).replace("1..16", "1..1")))
+    ranged = listing(load_text(tmp_path / "range", HEAD + (FLOW % (item % "0..1")).replace("1..16", "1..1")))
+    assert "_seat(" not in written and "me = _seat(S, me)" in ranged
+
+
 LISTS = """effects:
   counted:
     params: {vs: "list[int]"}
@@ -314,6 +352,61 @@ def test_a_list_the_model_bounds_is_bound_with_no_check(tmp_path):
         load_text(tmp_path / "none", HEAD + LISTS + FLOW % 'counted: {vs: "[1]"}')).count("_stored(")
 
 
+# ---------------------------------------------------------------- values of type any nested by list elements
+def nesting_chain(depth: int, call: str) -> str:
+    """Declared effects e0 .. e<depth>, each calling the next (``call``, %s its callee) with v and
+    w in a list of two: each level doubles what they hold in all, two elements a list."""
+    last = '  e%d:\n    params: {v: any, w: any}\n    do: [{set: {z: "1 if v == w else 0"}}]\n' % depth
+    return "effects:\n" + last + "".join('  e%d:\n    params: {v: any, w: any}\n    do: [%s]\n' % (k, call % (k + 1))
+                                         for k in range(depth))
+
+
+@pytest.mark.parametrize("call, where", [
+    ('{e%d: {v: "[v, v]", w: "[w, w]"}}', "e11"),
+    ('{for_each: {in: "[[v, v]]", as: t, do: [{e%d: {v: "t", w: "t"}}]}}', "e11"),
+], ids=["argument", "for_each"])
+def test_values_of_type_any_nested_by_list_elements_stop_where_they_are_bound(tmp_path, call, where):
+    """The review's repro: [v, v] passed on 27 deep built 2^27 leaves that v == w compared (6.5 s),
+    each list built two elements. What a value of type any holds in all is not known, so where
+    one that may hold lists is bound, what it holds at every depth is checked as a variable's
+    value is (10,000 elements in all): a runtime error at the item, in both compiles."""
+    text = HEAD + nesting_chain(27, call) + (FLOW % 'e0: {v: "[1]", w: "[1]"}').replace("1..16", "1..1")
+    decisions, _, kind, message, _ = outcome(load_text(tmp_path, text))
+    assert (decisions, kind) == (0, "GameError")
+    assert "a list of lists holding more than 10000 elements in all" in message and f"in effect {where}" in message
+    assert f"g.yaml:{line_of(text, f'  {where}:') + 2}:10:" in message.splitlines()[0]   # (its do:'s item)
+
+
+def test_a_value_of_type_any_whose_total_is_known_is_bound_with_no_check(tmp_path):
+    """A variable's value (held to 10,000 elements in all as it is stored), a local passed on, an
+    element of either, a flat list or a number: bound as they are, no check added."""
+    (tmp_path / "bare").mkdir(), (tmp_path / "known").mkdir()
+    head = HEAD + '  a: {type: any, start: "[[1], [2]]"}\n'
+    effects = ('effects:\n  e1:\n    params: {v: any, w: any}\n    do: [{set: {z: "1 if v == w else 0"}}]\n'
+               '  e0:\n    params: {v: any, w: any}\n    do: [{e1: {v: "v", w: "first(v)"}}, {e1: {v: "a[0]", w: "[1, 2]"}}]\n')
+    flow = (FLOW % 'e0: {v: "a", w: "z"}').replace("1..16", "1..1")
+    known = load_text(tmp_path / "known", head + effects + flow)
+    assert outcome(known)[2] is None
+    bare = load_text(tmp_path / "bare", head + effects.replace('"first(v)"', '"1"').replace('"a[0]"', '"1"')
+                     .replace('"v", w', '"1", w') + flow.replace('"a"', '"1"'))
+    assert listing(known).count("_stored(") == listing(bare).count("_stored(")
+
+
+def test_a_comparison_of_values_of_type_any_is_weighed_at_what_a_local_holds():
+    """v == w of two locals of type any walks what they hold, 10,000 elements in all at most (as
+    their binder checks): charged as two lists that long compared, not as one operation."""
+    from interpreter.expr.nesting import local_bounds
+    from interpreter.expr.walks import WALK_WORK
+    rules = interpreter.load(interpreter.ruleset_path("kuhn_poker"))
+    weights = []
+    for text in ("1 if v == w else 0", "1 if v == 1 else 0"):
+        c = Compiler(rules.names)
+        c.local_sizes = local_bounds(c, {"v": "any", "w": "any"})
+        c.compile(text, {"v": "any", "w": "any"}, has_me=True)
+        weights.append(c.cost)
+    assert weights[0] - weights[1] == 10_000 * WALK_WORK
+
+
 # ---------------------------------------------------------------- + of two values of type any
 ANY_EFFECT = 'effects:\n  e0:\n    params: {v: any, w: any}\n    do: [{set: {z: "%s"}}]\n'
 
@@ -341,11 +434,21 @@ def test_two_values_of_type_any_join_within_the_bound(tmp_path, given, error):
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:17:" in got[3]), got[2:4]
 
 
+def test_values_declared_a_list_type_join_past_the_any_bound(tmp_path):
+    """The error's advice: the same 600-element lists given to parameters declared list[int] join
+    (1,200 elements), as lists of a declared type do."""
+    effect = ANY_EFFECT.replace("{v: any, w: any}", '{v: "list[int]", w: "list[int]"}') % "count(v + w)"
+    rules = load_text(tmp_path, HEAD + effect + FLOW % 'e0: {v: "1..600", w: "1..600"}')
+    got = outcome(rules)
+    assert got[2] is None and json.loads(got[3])["vars"]["z"] == 1200, got[2]
+
+
 def test_any_joined_twice_stops_at_the_join(tmp_path):
     """loose's v + v of u (131,072 characters) stops at the join, inside loose."""
     decisions, _, kind, message, _ = outcome(game(tmp_path, 'loose: {v: "u"}'))
     assert (decisions, kind) == (0, "GameError") and "g.yaml:26:" in message.splitlines()[0]
     assert "'+' of two values of type any joins at most 1000 characters, got 131072" in message
+    assert "(declare their type str, or a list type such as list[int], to join longer ones)" in message
 
 
 # ---------------------------------------------------------------- max_length:
@@ -373,3 +476,70 @@ def test_a_variants_max_length_is_weighed_and_located_at_the_variant(tmp_path):
         onfree.new_game(2, options={"params": {"free": "abcd"}})
     with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:25:\d+: error\[type\]: parameter 'name' has at most 2 "):
         params_game(tmp_path / "lower", spec, variants, variant="lower")
+
+
+# ---------------------------------------------------------------- max_length: of a list or map parameter's strings
+LISTED = PARAMS.replace("suit in params.name", "suit in params.name%s")
+
+
+def listed_game(path, spec: str, at: str, rest: str = "", **options):
+    path.mkdir(exist_ok=True)
+    return load_text(path, LISTED % (spec, at, rest), **options)
+
+
+@pytest.mark.parametrize("spec, at", [
+    ('{default: ["red blue"], max_length: 40}', "[0]"),
+    ('{default: {k: "red blue"}, max_length: 40}', "['k']"),
+    ('{default: [["red", "blue"]], max_length: 40}', "[0][1]"),
+], ids=["list", "map", "list-of-lists"])
+def test_max_length_bounds_the_strings_a_list_or_map_parameter_holds(tmp_path, spec, at):
+    """suit in params.m[0] of a list parameter of strings searched up to 100,005 characters (refused
+    at load), and max_length: on it was refused as 'not text': it bounds each string the parameter
+    holds at any depth, which its expressions are weighed at, and --set, a variant's value and a
+    saved state are held to it."""
+    with pytest.raises(interpreter.RulesetError, match="'in' searches strings of up to 100,005 characters"):
+        listed_game(tmp_path / "free", spec.replace(", max_length: 40", ""), at)
+    rules, wider = listed_game(tmp_path / "bounded", spec, at), listed_game(tmp_path / "wider", spec.replace("40", "80"), at)
+    searched, literal = f"count(pool where suit in params.name{at})", "count(pool where suit in '%s')"
+    assert charged(wider, searched) - charged(rules, searched) == \
+        charged(rules, literal % ("x" * 80)) - charged(rules, literal % ("x" * 40)) > 0   # (each string at max_length:)
+    value = rules.new_game(2, seed=1).p["name"]
+    longer = json.loads(json.dumps(value).replace("blue", "b" * 41))
+    with pytest.raises(interpreter.UsageError, match="parameter 'name' holds strings of at most 40 characters, got one of 4[15]"):
+        rules.new_game(2, options={"params": {"name": longer}})
+    S = rules.new_game(2, seed=3, options={"params": {"name": json.loads(json.dumps(value).replace("blue", "zzzz"))}})
+    with pytest.raises(interpreter.GameError, match="holds strings of at most 40 characters"):
+        rules.state_from_json(S.to_json().replace("zzzz", "z" * 41))
+    with pytest.raises(interpreter.RulesetError, match=r"g\.yaml:\d+:\d+: error\[type\]: parameter 'name' holds strings "
+                                                       "of at most 40 characters, got one of 4[15]"):
+        listed_game(tmp_path / "variant", spec, at, "variants:\n  long: {params: {name: %s}}\n"
+                    % json.dumps(longer), variant="long")
+
+
+def test_a_list_parameters_strings_are_weighed_at_its_longest_choice(tmp_path):
+    """choices: of lists of strings: each string weighed at the longest any choice holds."""
+    rules = listed_game(tmp_path, '{default: ["red"], choices: [["red"], ["green", "blue"]]}', "[0]")
+    bounded = listed_game(tmp_path / "bounded", '{default: ["red"], max_length: 5}', "[0]")
+    searched = "count(pool where suit in params.name[0])"
+    assert charged(rules, searched) == charged(bounded, searched) < 2_000   # (both 5 characters: 'green')
+
+
+def test_max_length_on_a_parameter_of_other_values_is_refused(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"13:\d+: error\[type\]: max_length: bounds a text parameter, or the "
+                                                       "strings a list or map parameter holds, and 'name' holds values that are not strings"):
+        params_game(tmp_path, '{default: [1, 2], max_length: 4}')
+
+
+def test_one_fault_of_max_length_or_choices_is_one_error_with_its_own_hint(tmp_path):
+    """max_length: 40.0 is one error (not also a cost warning of the search weighed at 100,000
+    characters); a choice of 100,001 characters is not hinted at a max_length: it does not have."""
+    with pytest.raises(interpreter.RulesetError) as fraction:
+        params_game(tmp_path / "fraction", '{type: str, default: "red", max_length: 40.0}')
+    assert [d.code for d in fraction.value.diagnostics] == ["type"], fraction.value
+    with pytest.raises(interpreter.RulesetError) as huge:
+        params_game(tmp_path / "huge", '{type: str, default: "red", choices: ["red", "%s"]}' % ("x" * (MAX_STORED + 1)))
+    first = huge.value.diagnostics[0]
+    assert "100,001 characters" in first.message and "max_length" not in (first.hint or "")
+    with pytest.raises(interpreter.RulesetError) as longer:
+        params_game(tmp_path / "longer", '{type: str, default: "red", choices: ["red", "green blue"], max_length: 4}')
+    assert "within its max_length:" in longer.value.diagnostics[0].hint

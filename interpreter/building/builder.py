@@ -199,7 +199,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
             fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
-            fn.chars, fn.elements = 0, (0, 0)
+            fn.chars, fn.elements = 0, (0, 0, 0, 0)
         finally:
             self.compiler.bound = outer
         return fn

@@ -24,6 +24,7 @@ from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, EFFECT_SEAT_NOTED, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
 from .coverage import describe_list
+from .seats import written_seats
 from .declared import DeclaredEffects, bound_local, parameter
 from .targets import Targets
 from .emitter import Emitter, per_line
@@ -327,7 +328,11 @@ class EffectCompiler(DeclaredEffects, Targets):
             em.line(f"{saved} = me")
             em.line(f"for me in {src}:")
             em.depth += 1
-            if elem(typ) == ANY:
+            seats, never = written_seats(given.tree, self.ctx.names.min_players, self.ctx.names.max_players)
+            if never is not None:
+                self.ctx.error(f"for_each as: me goes over players, and no game has a player {never}", (*path, "in"),
+                               "type", f"players are 0 to {self.ctx.names.max_players - 1} at most")
+            if elem(typ) == ANY or elem(typ) == INT and not seats:   # (each checked as a seat, as the loop reaches it)
                 em.line("me = _seat(S, me)")
             count, spent, passes = self.count_step(em, path), self.ctx.compiler.spent, self.ctx.pass_steps
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
@@ -347,7 +352,8 @@ class EffectCompiler(DeclaredEffects, Targets):
         compiler = self.ctx.compiler
         count, spent, passes = self.count_step(em, path), compiler.spent, self.ctx.pass_steps
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
-        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, given.elements[1], self.ctx.names)}")
+        _, deep, _, each = given.elements   # (an element: as long as a list inside, what one holds in all)
+        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, deep, each, self.ctx.names)}")
         outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
         compiler.local_sizes = {**{k: v for k, v in sizes.items() if k != var}, **local_bounds(compiler, {var: elem(typ)})}

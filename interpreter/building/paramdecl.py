@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import Diagnostic, UsageError
-from ..engine.params import (by_players, check_param, declared_type, is_number, joined_type, longest_text, misfit,
+from ..engine.params import (by_players, check_param, declared_type, held_length, held_texts, is_number, joined_type,
+                             longest_text, misfit,
                              mixed, param_chars, param_span, plain_value, quoted_number, read_entry, shape_of, unlike,
                              values_over, variant_counts)
+from ..expr.runtime import MAX_STORED
 from ..expr.types import ANY, is_map
 
 if TYPE_CHECKING:
@@ -88,7 +90,7 @@ class ParamDeclarations:
                 check_param(name, v, allowed, v, typ, read=False)
             except UsageError as e:
                 at = _written_at(name, spec, v)
-                if isinstance(v, str) and "max_length" in allowed and len(v) > allowed["max_length"]:
+                if "max_length" in allowed and held_length(v) > allowed["max_length"]:
                     at = _overlaid_bound(self.loaded.smap, name, at, "max_length")   # (a variant's lower bound: there)
                 self.error(e.message, at, "type", quoted_number(v, typ))
                 return typ
@@ -234,10 +236,10 @@ class ParamDeclarations:
 
     def _param_bounds(self, name, spec: dict, values) -> bool:
         """Whether min: and max: bound a number parameter, with numbers (else an error at the bound);
-        max_length: bounds a text parameter."""
-        if "max_length" in spec and not all(isinstance(v, str) for v in values if v is not None):
-            self.error(f"max_length: bounds a text parameter, and '{name}' is not text",
-                       ("params", name, "max_length"), "type", "remove the bound")
+        max_length: bounds a text parameter, or the strings a list or map parameter holds."""
+        if "max_length" in spec and any(held_texts(v) is None for v in values):
+            self.error(f"max_length: bounds a text parameter, or the strings a list or map parameter holds, and '{name}' "
+                       "holds values that are not strings", ("params", name, "max_length"), "type", "remove the bound")
         elif isinstance(spec.get("max_length"), float):   # (40.0: the schema's integer; 40 meant, or a mistake)
             self.error(f"max_length: takes a whole number of characters, got {spec['max_length']!r}",
                        ("params", name, "max_length"), "type", f"write {int(spec['max_length'])}"
@@ -273,9 +275,11 @@ class ParamDeclarations:
                 except UsageError as e:
                     why.append(e.message)
             else:
+                longest = held_length(choice)
+                within = ("within its max_length:" if longest > bounds.get("max_length", longest) else
+                          f"no string longer than {MAX_STORED:,} characters" if longest > MAX_STORED else "within its min: and max:")
                 self.error(f"choices: {why[0]}", ("params", name, "choices", i), "type",
-                           quoted_number(choice, typ) or "each choice is a value the parameter may take: of its type, "
-                           f"within its {'max_length:' if 'characters' in why[0] else 'min: and max:'}")
+                           quoted_number(choice, typ) or f"each choice is a value the parameter may take: of its type, {within}")
                 return False
         return True
 

@@ -24,6 +24,18 @@ from ..expr.parser import ExprError, as_expr, bare_name, parse
 from .watch import may_write
 
 
+def written_seats(tree: Any, least: int, most: int) -> tuple[bool, int | None]:
+    """Of a ``for_each`` as ``me``'s list of whole numbers: (whether it is written out of whole
+    numbers below the least player count, seats in every game: bound as they are, no check; the
+    first written number no game has a seat for: below 0, or past the most players, if any)."""
+    items = tree.children if isinstance(tree, Tree) and tree.data == "list_" else None
+    if items is None or not all(isinstance(x, Tree) and (x.data == "int_" or x.data == "neg" and isinstance(
+            x.children[0], Tree) and x.children[0].data == "int_") for x in items):
+        return False, None
+    numbers = [int(str(x.children[0])) if x.data == "int_" else -int(str(x.children[0].children[0])) for x in items]
+    return all(0 <= k < least for k in numbers), next((k for k in numbers if not 0 <= k < most), None)
+
+
 def _only_me(tree) -> bool:
     """Whether an expression's tree is me, none, or X if C else Y of such."""
     if bare_name(tree) == "me" or isinstance(tree, Tree) and tree.data == "none":

@@ -366,9 +366,10 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
             raise UsageError(f"parameter '{name}' must be {bounds}, got {value!r}")
         if "choices" in spec and not any(same(value, c) for c in spec["choices"]):
             raise UsageError(f"parameter '{name}' is one of {', '.join(map(str, spec['choices']))}, got {value!r}")
-        most = spec.get("max_length")
-        if isinstance(most, int) and isinstance(value, str) and len(value) > most:   # (a bad bound is refused at load)
-            raise UsageError(f"parameter '{name}' has at most {most:,} characters, got {len(value):,}")
+        most, longest = spec.get("max_length"), held_length(value)
+        if isinstance(most, int) and longest > most:   # (a bad bound is refused at load)
+            raise UsageError(f"parameter '{name}' has at most {most:,} characters, got {longest:,}" if isinstance(value, str)
+                             else f"parameter '{name}' holds strings of at most {most:,} characters, got one of {longest:,}")
     longest_text(name, value)
     return value
 
@@ -384,6 +385,27 @@ def longest_text(name: str, value) -> None:
                              f"{MAX_STORED:,} (a variable may hold)")
         if isinstance(x, (list, dict)):
             todo.extend([*x, *x.values()] if isinstance(x, dict) else x)
+
+
+def held_texts(value) -> list | None:
+    """The strings a parameter's value is, or holds as elements or map values at any depth (what
+    ``max_length:`` bounds; not the keys of a map); None where it is or holds another value than
+    a string or none."""
+    found, todo = [], [value]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, str):
+            found.append(x)
+        elif isinstance(x, (list, dict)):
+            todo.extend(x.values() if isinstance(x, dict) else x)
+        elif x is not None:
+            return None
+    return found
+
+
+def held_length(value) -> int:
+    """The most characters a string a parameter's value is or holds has (``held_texts``; 0: none)."""
+    return max(map(len, held_texts(value) or ()), default=0)
 
 
 # the bounds the cost model reads of a parameter (building/declarations.py, expr/postfix.py)
@@ -405,18 +427,20 @@ def param_span(spec, values: list) -> tuple | None:
 
 
 def param_chars(spec, values: list) -> int | None:
-    """The most characters a text parameter can have in any game: its longest choice, or its
-    max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the values
-    written included (none counts no character: a variant's ``{max_length: 3}`` in place of a
-    bare value). None: not a text parameter, or one no declaration bounds (MAX_STORED)."""
-    values = [v for v in values if v is not None]
-    if not isinstance(spec, dict) or not all(isinstance(v, str) for v in values) or not (values or "max_length" in spec):
+    """The most characters a text parameter, or a string a list or map parameter holds at any
+    depth (``held_texts``), can have in any game: its longest choice's (the longest string in them),
+    or its max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the
+    values written included (none counts no character: a variant's ``{max_length: 3}`` in place of
+    a bare value). None: a parameter of other values, or one no declaration bounds (MAX_STORED)."""
+    held = [held_texts(v) for v in values]
+    if not isinstance(spec, dict) or None in held or not (any(v is not None for v in values) or "max_length" in spec):
         return None
     choices, most = spec.get("choices"), spec.get("max_length")
-    bounds = [max(map(len, choices))] if choices and all(isinstance(c, str) for c in choices) else []
-    if isinstance(most, int) and not isinstance(most, bool) and 0 <= most <= MAX_STORED:
-        bounds.append(most)
-    return max([min(bounds), *map(len, values)]) if bounds else None
+    chosen = [held_texts(c) for c in choices] if isinstance(choices, list) and choices else [None]
+    bounds = [] if None in chosen else [max((len(t) for c in chosen for t in c or ()), default=0)]
+    if isinstance(most, (int, float)) and not isinstance(most, bool) and 0 <= most <= MAX_STORED:
+        bounds.append(int(most))   # (40.0, an error at load, weighed as 40: no second fault)
+    return max([min(bounds), *(len(t) for h in held for t in h or ())]) if bounds else None
 
 
 def is_number(v) -> bool:

@@ -62,7 +62,7 @@ class Compiled:
     distinct: bool = False   # its values never share a label (a range, combos()...): no need to dedupe
     access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
     chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
-    elements: tuple = (0, 0)  # the most elements its value has, and any list inside it (0: none; a local's binder too)
+    elements: tuple = (0, 0, 0, 0)  # its value's most elements, in a list inside, in all, in an element's all (nesting.lengths)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)

@@ -67,8 +67,11 @@ def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
     if typ == STR:
         texts.kept(c, n, texts.inside(c, coll))
     if may_hold_lists(typ):
+        texts.holds(c, n, texts.inside(c, coll))   # (the strings of a list or map parameter's: at any depth)
         c.sized(n, inner(c, coll))
         innered(c, n, inner(c, coll))
+        if c.fact(coll, TOTAL) is not None:   # (no more than the whole holds)
+            totalled(c, n, c.fact(coll, TOTAL))
 
 
 def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:
@@ -98,10 +101,27 @@ def resized(c: Any, n: Any, size: int, deep: int | None) -> None:
 
 
 def lengths(c: Any, n: Any, typ: str) -> tuple:
-    """(the most elements the value of node ``n`` has, the most any list or map inside it has): 0
-    where it is no list (holds none). What a binder of a local compares with the bound its reads
-    assume (``local_bounds``): past it, the value is checked as a variable's (building/declared.py)."""
-    return c.size(n) if may_hold_lists(typ) else 0, inner(c, n) if holds_lists(typ) else 0
+    """(the most elements the value of node ``n`` has, the most any list or map inside it has, the
+    most it holds at every depth together, the most an element of it does): 0 where it is no list
+    (holds none), None where no bound is known (``in_all``). What a binder of a local compares with
+    the bound its reads assume (``local_bounds``): past it, or not known, the value is checked as a
+    variable's (building/declared.py)."""
+    own, deep = c.size(n) if may_hold_lists(typ) else 0, inner(c, n) if holds_lists(typ) else 0
+    total = c.fact(n, TOTAL)
+    each = total if total is not None else in_all(deep, deep, elem(typ) if is_list(typ) else map_value(typ))
+    return own, deep, total if total is not None else in_all(own, deep, typ), each if holds_lists(typ) else deep
+
+
+def in_all(own: int, deep: int, typ: str) -> int | None:
+    """The most elements a value of type ``typ`` holds at every depth together (as _stored counts
+    them), where it has ``own`` and any list inside it ``deep``: a list of lists of lists... counted
+    level by level; None where its type does not say how deep it goes (any, a list of any)."""
+    if not holds_lists(typ):
+        return own if may_hold_lists(typ) else 0
+    levels = 0
+    while typ != ANY and holds_lists(typ):
+        typ, levels = elem(typ) if is_list(typ) else map_value(typ), levels + 1
+    return None if typ == ANY else sum(own * deep ** k for k in range(levels + 1))
 
 
 def local_bounds(c: Any, locals: dict) -> dict:
@@ -117,3 +137,4 @@ def local_read(c: Any, n: Any, scope: Any, name: str) -> None:
     bound = scope.sizes.get(name)
     if bound is not None:
         c.sized(n, bound)
+        totalled(c, n, bound)   # (at every depth together: its binder checks it, building/declared.py)

@@ -214,7 +214,8 @@ class OperatorNodes(MembershipNodes):
                                 offset_of(n.children[2]), code="type")
         elif not comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
-        elif is_list(ta) and is_list(tb):   # two lists compared element by element, up to the shorter's end
+        elif nesting.may_hold_lists(ta) and nesting.may_hold_lists(tb):   # two lists compared element by element,
+            # up to the shorter's end (values of type any too: a local's at what its binder lets it hold in all)
             left, right = (walks.elements(self, c, t) for c, t in ((n.children[0], ta), (n.children[2], tb)))
             walks.walked(self, n, min(left, right), walks.WALK_WORK, f"'{op}' of two lists")
         if STR in (ta, tb) and {ta, tb} <= {STR, ANY}:   # two strings compared character by character

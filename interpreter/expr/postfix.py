@@ -58,7 +58,9 @@ class PostfixNodes:
                 self.sized(n, self.names.param_sizes[attr])
                 innered(self, n, self.names.param_sizes[attr])   # (so is each list or map inside it)
             self.spanned(n, self.names.param_spans.get(attr))   # (a number's least and greatest)
-            texts.kept(self, n, self.names.param_chars.get(attr))   # (a text's longest: its choices', its max_length:)
+            chars = self.names.param_chars.get(attr)   # (a text's longest, or its strings': its choices', its max_length:)
+            held = is_list(self.names.params[attr]) or is_map(self.names.params[attr])
+            (texts.holds if held else texts.kept)(self, n, chars)
             return self.table("p", attr), self.names.params[attr]
         src, typ = self.node(target, scope)
         if is_map(typ):   # params.price.red: a map has keys, not attributes

@@ -128,7 +128,7 @@ def owned(v: list, room: list | None = None) -> list:
                 room[0] -= len(x)
                 if room[0] < 0:
                     raise ExprRuntimeError(f"a list of lists holding more than {room[1]} elements in all "
-                                           "(a variable may hold)")
+                                           "(a variable or a local may hold)")
             out[i] = owned(x, room)
         elif room is not None and x.__class__ is str:
             if len(x) > MAX_STORED:

@@ -78,7 +78,7 @@ def plus(a, b):
     if a.__class__ in (str, list) and b.__class__ is a.__class__ and len(a) + len(b) > ANY_JOIN:
         what = "characters" if a.__class__ is str else "elements"
         raise ExprRuntimeError(f"'+' of two values of type any joins at most {ANY_JOIN} {what}, got {len(a) + len(b)} "
-                               "(declare them str or list)")
+                               "(declare their type str, or a list type such as list[int], to join longer ones)")
     return a + b
 
 
