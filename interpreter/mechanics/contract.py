@@ -195,7 +195,8 @@ PARAM_KEYS: tuple[Key, ...] = (
     Key("max", "number", "The greatest value it may take (--set is checked).", json={"type": "number"}),
     Key("choices", "list", "The only values it may take (--set is checked): each of its type, within min: and max:.",
         json={"type": "array"}),
-    Key("max_length", "integer 0..100,000", "The most characters a text parameter, or each string a list or map parameter holds, may have (--set is checked): "
+    Key("max_length", "integer 0..100,000", "The most characters a text parameter, or each string a list or map "
+        "parameter holds, may have (--set is checked): "
         "its expressions weigh it at that, not at 100,000.", json={"type": "integer", "minimum": 0, "maximum": 100000}))
 
 # the keys of ``players:``, ``teams:``, ``limits:`` and ``view:`` (one mapping each): the schema
