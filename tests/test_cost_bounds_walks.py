@@ -366,6 +366,29 @@ scoring:
     assert S.over
 
 
+def test_a_list_variable_not_set_is_looked_in_only_where_the_reference_looks(tmp_path):
+    """A list variable looked in from a loop is read before the expression (its set made where
+    long): one that is none stays none, so a lookup the expression guards (``L != none and ...``)
+    or never reaches stops nothing, as in the plain reference (it raised before the expression)."""
+    from helpers import chips_game
+    text = chips_game("""flow:
+  - turns:
+      rounds: 1
+      steps:
+        - choose: {options: "[1, 2]", as: x, prompt: first}
+        - set: {y: "L != none and count(pool where n in L) > 0"}
+        - set: {z: "count(pool where n > 100 and n in L)"}
+scoring:
+  categories: {chips: "count(mine) + x"}
+""", game="tl", players=(2, 2), attributes="n: 1..40", ints="x z").replace("vars:\n", 'vars:\n  L: "list[int]"\n  y: bool\n', 1)
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    S = interpreter.load(path).new_game(2, seed=1)
+    while not S.is_terminal():
+        S.apply_index(0)
+    assert S.over and S.steps > 0
+
+
 def test_the_zones_of_the_cards_of_a_loop_hold_every_card_together(tmp_path):
     """A card-owned zone read of each card of a zone (or a filter of one) holds, with the others,
     at most every card: each walk of it (a filter's, a to:'s, distinct(), 'in') is weighed the

@@ -92,14 +92,16 @@ class SetNodes:
         written as a set comprehension: no list built. Else the list itself where it
         holds up to ``walks.SET_LEAST`` elements (a set of a few costs more than their walks), a set
         of it where longer (walks.py weighs a walk of SET_LEAST a lookup): decided before the
-        expression where the list is a variable or a shared zone read (it cannot fail), else at
+        expression where the list is a variable (none kept none) or a shared zone read (it cannot fail), else at
         its first use."""
         lifted = shape(b)
         if isinstance(lifted, Hoisted) and self._hoisted and self._hoisted[-1] == lifted.name \
                 and isinstance(shape(lifted.inner), Mapped):   # (a map() is written as one comprehension: builtins.b_map)
             self.unhoist(b)
             return "{" + str(lifted.inner)[1:-1] + "}", False
-        if isinstance(lifted, Var) or isinstance(lifted, Zone) and lifted.owner is None and not lifted.per_card:
+        if isinstance(lifted, Var):   # (a variable may be none: kept so, as the lookup the reference asks raises then)
+            return f"({b} if {b} is None or len({b}) <= {walks.SET_LEAST} else {{*{b}}})", True
+        if isinstance(lifted, Zone) and lifted.owner is None and not lifted.per_card:
             return f"({b} if len({b}) <= {walks.SET_LEAST} else {{*{b}}})", True
         self.names.namespace.setdefault("_keyed", keyed)
         return f"_keyed({b})", False
