@@ -287,6 +287,8 @@ class BuildContext(Protocol):
     counter_decl: dict  # counter -> its declaration
     unique_labels: bool  # every card's label is its own
     has_end_game: bool  # set by a step or effect that may end the game
+    heaviest: tuple     # the costliest expression compiled so far of what is being weighed (building/bounded.py)
+    pass_steps: int     # what the for_each passes compiled so far may count (building/effects.py charge_pass)
 
     def error(self, message: str, path, code: str = ..., hint: str | None = ..., key: bool = ...,
               severity: str = ..., offset: int | None = ..., span: int = ...) -> None: ...
