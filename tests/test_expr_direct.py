@@ -332,8 +332,6 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
     language's division) is called only where it raises: the same value and type, or the same
     error (by zero, even of none; too large for a float; not numbers), as the plain reference,
     which calls ``_div``, and no call where it divides."""
-    import sys
-    from interpreter.expr.messages import describe
     from interpreter.expr.runtime import _div
     text = "a / b"
     fast = Compiler(rules.names).compile(text, locals={"a": ANY, "b": ANY})
@@ -350,25 +348,8 @@ def test_a_division_gives_what_the_division_helper_gives_without_calling_it(rule
                           (1e308, 1e-10, True), (5, 0, False), (5, 0.0, False), (5, False, False), (None, 0, False),
                           (None, 2, False), (2, None, False), (big, 3, False), (big, 1.5, False), (1.5, big, False),
                           (-big, 7, False)):
-        L = {"a": a, "b": b}
-        try:
-            want: object = plain.fn(S, 0, L)
-        except Exception as e:   # noqa: BLE001 - whatever it raises, the fast one must raise alike
-            want = e
-        del calls[:]
-        sys.setprofile(profile)
-        try:
-            got: object = fast.fn(S, 0, L)
-        except Exception as e:   # noqa: BLE001
-            got = e
-        finally:
-            sys.setprofile(None)
-        if isinstance(want, Exception):
-            assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (a, b, got)
-        else:
-            assert repr(got) == repr(want) and type(got) is type(want), (a, b)
-        assert not watched or (calls == []) == divides, (a, b)   # (compiled, _div runs as C: no call seen)
-
+        quiet = _as_plain(plain, fast, S, {"a": a, "b": b}, calls, profile)
+        assert not watched or quiet == divides, (a, b)   # (compiled, _div runs as C: no call seen)
 
 
 def test_a_map_lifted_out_of_a_filter_is_looked_in_as_a_tuple_read_in_c(rules):
@@ -385,14 +366,13 @@ def test_a_map_lifted_out_of_a_filter_is_looked_in_as_a_tuple_read_in_c(rules):
             S.z_pile = pile
             assert fast(S, 0, None) == plain(S, 0, None), (text, pile)
 
+
 @pytest.mark.parametrize("text", ["a // 5", "a % 5", "a // 0", "a % 0", "a // b", "5 // a"])
 def test_whole_numbers_by_a_whole_number_other_than_0_divide_without_the_helper(rules, text):
     """``a // 5`` and ``a % 5`` of whole numbers are Python's operators, which raise nothing the
     helpers would turn into the language's error: the same value, or the same error (of none),
     as the plain reference, which calls ``_floordiv`` or ``_mod``; by 0, or by what is not a
     literal, the helper as before."""
-    import sys
-    from interpreter.expr.messages import describe
     from interpreter.expr.runtime import _floordiv, _mod
     kinds = {"a": INT, "b": INT}
     fast = Compiler(rules.names).compile(text, locals=kinds)
@@ -407,21 +387,29 @@ def test_whole_numbers_by_a_whole_number_other_than_0_divide_without_the_helper(
 
     inline = text in ("a // 5", "a % 5")
     for a, b in ((7, 2), (-7, 3), (0, -4), (2 ** 63 - 1, 7), (-2 ** 63, -1), (None, 3), (3, None), (4, 0)):
-        L = {"a": a, "b": b}
-        try:
-            want: object = plain.fn(S, 0, L)
-        except Exception as e:   # noqa: BLE001 - whatever it raises, the fast one must raise alike
-            want = e
-        del calls[:]
-        sys.setprofile(profile)
-        try:
-            got: object = fast.fn(S, 0, L)
-        except Exception as e:   # noqa: BLE001
-            got = e
-        finally:
-            sys.setprofile(None)
-        if isinstance(want, Exception):
-            assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (a, b, got)
-        else:
-            assert repr(got) == repr(want) and type(got) is type(want), (a, b)
-        assert not watched or (calls == []) == inline, (a, b)   # (compiled, the helpers run as C)
+        quiet = _as_plain(plain, fast, S, {"a": a, "b": b}, calls, profile)
+        assert not watched or quiet == inline, (a, b)   # (compiled, the helpers run as C)
+
+
+def _as_plain(plain, fast, S, L, calls: list, profile) -> bool:
+    """The fast expression's value (or error: its type, text and description) for locals ``L``
+    is the plain reference's; whether ``profile``, set while the fast one runs, saw no call."""
+    import sys
+    from interpreter.expr.messages import describe
+    try:
+        want: object = plain.fn(S, 0, L)
+    except Exception as e:   # noqa: BLE001 - whatever it raises, the fast one must raise alike
+        want = e
+    del calls[:]
+    sys.setprofile(profile)
+    try:
+        got: object = fast.fn(S, 0, L)
+    except Exception as e:   # noqa: BLE001
+        got = e
+    finally:
+        sys.setprofile(None)
+    if isinstance(want, Exception):
+        assert type(got) is type(want) and str(got) == str(want) and describe(got) == describe(want), (L, got)
+    else:
+        assert repr(got) == repr(want) and type(got) is type(want), L
+    return not calls
