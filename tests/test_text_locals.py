@@ -371,6 +371,7 @@ def test_values_of_type_any_nested_by_list_elements_stop_where_they_are_bound(tm
     one that may hold lists is bound, what it holds at every depth is checked as a variable's
     value is (10,000 elements in all): a runtime error at the item, in both compiles."""
     text = HEAD + nesting_chain(27, call) + (FLOW % 'e0: {v: "[1]", w: "[1]"}').replace("1..16", "1..1")
+    text += "limits: {steps: 10000000}\n"   # (each check counted where it is bound: 27 of them, some in passes)
     decisions, _, kind, message, _ = outcome(load_text(tmp_path, text))
     assert (decisions, kind) == (0, "GameError")
     assert "a list of lists holding more than 10000 elements in all" in message and f"in effect {where}" in message
@@ -390,6 +391,23 @@ def test_a_value_of_type_any_whose_total_is_known_is_bound_with_no_check(tmp_pat
     bare = load_text(tmp_path / "bare", head + effects.replace('"first(v)"', '"1"').replace('"a[0]"', '"1"')
                      .replace('"v", w', '"1", w') + flow.replace('"a"', '"1"'))
     assert listing(known).count("_stored(") == listing(bare).count("_stored(")
+
+
+def test_the_check_of_a_value_bound_to_a_local_counts_what_it_may_walk(tmp_path):
+    """A value of type any that may hold lists is checked where it is bound (copied and walked,
+    up to what a list variable holds in all): that check counts against the budget where it runs,
+    each call of the effect (a review's: 9,999 calls with [L], L of 9,000, ran 7.9 s and counted
+    21,163 steps); a value whose total is known gets no check and counts nothing more."""
+    from interpreter.expr.walks import CHECK_WORK
+    effects = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "1"}}]\n'
+    head = HEAD + '  a: {type: any, start: "[[1], [2]]"}\n' + effects
+    flow = FLOW.replace("1..16", "1..1") % 'for_each: {in: "1..5", as: k, do: [{e0: {v: "%s"}}]}'
+    (tmp_path / "checked").mkdir(), (tmp_path / "known").mkdir()
+    checked = load_text(tmp_path / "checked", head + flow % "[a]" + "limits: {steps: 5000000}\n")
+    known = load_text(tmp_path / "known", head + flow % "a" + "limits: {steps: 5000000}\n")
+    assert "_stored(" in listing(checked) and listing(known).count("_stored(") < listing(checked).count("_stored(")
+    steps = [outcome(rules)[1] for rules in (checked, known)]
+    assert steps[0] - steps[1] >= 5 * 10_000 * CHECK_WORK // 100, steps
 
 
 def test_a_comparison_of_values_of_type_any_is_weighed_at_what_a_local_holds():

@@ -9,6 +9,7 @@ from ..errors import did_you_mean
 from .bounded import HEAVIEST
 from .watch import reads_seat
 from ..expr.nesting import holds_lists, local_bounds
+from ..expr.walks import CHECK_WORK
 from ..expr.runtime import MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, fits, holds_growing, parse_type
 
@@ -22,7 +23,7 @@ def parameter(name: str, k: int) -> str:
     return f"P_{name}" if isinstance(name, str) and name.isidentifier() else f"_p{k}"
 
 
-def bound_local(src: str, typ: str, chars: int, elements: int, total: int | None, names: Any) -> str:
+def bound_local(src: str, typ: str, chars: int, elements: int, total: int | None, compiler: Any) -> str:
     """The source of a value of type ``typ`` bound to a local (a declared effect's argument, a
     for_each's element), where the longest string it is or holds is ``chars``, the longest list
     (it or one inside) ``elements``, and what it holds at every depth together ``total`` (None: not
@@ -30,10 +31,13 @@ def bound_local(src: str, typ: str, chars: int, elements: int, total: int | None
     (expr/texts.py) and a list, and what it holds in all, at what a list variable may hold
     (expr/nesting.py local_bounds), so a value that may be or hold a longer one, or more in all, is
     checked where it is bound, as a variable's value is (``_stored``: a runtime error located at
-    the item); any other is bound as it is, no check."""
-    bound = list_bound(names.max_list)
-    longer = chars > MAX_STORED or elements > bound or holds_lists(typ) and (total is None or total > bound)
-    return stored_source(src, holds_growing(typ)) if longer else src
+    the item), a list's check counted in the work of what binds it (``compiler.spent``: each
+    element it may copy and walk, ``walks.CHECK_WORK``); any other is bound as it is, no check."""
+    bound = list_bound(compiler.names.max_list)
+    lists = elements > bound or holds_lists(typ) and (total is None or total > bound)
+    if lists:   # (a list's check walks it; a string's reads its length)
+        compiler.spent += bound * CHECK_WORK
+    return stored_source(src, holds_growing(typ)) if lists or chars > MAX_STORED else src
 
 
 class DeclaredEffects:
@@ -111,7 +115,7 @@ class DeclaredEffects:
                 continue
             given = self.ctx.expr(v, (*path, k), locals, has_me)
             own, deep, total, _ = given.elements
-            src, typ = bound_local(given.source, given.type, given.chars, max(own, deep), total, self.ctx.names), given.type
+            src, typ = bound_local(given.source, given.type, given.chars, max(own, deep), total, self.ctx.compiler), given.type
             if not fits(typ, params[k]):
                 self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
                                "type")
