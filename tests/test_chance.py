@@ -225,3 +225,14 @@ def test_a_whole_zone_read_draws_every_position_and_a_deal_only_the_cards_it_tak
     nodes, z = setup("diams", 2)
     assert nodes == 1 + 15 + 37 + 15 and not any(getattr(zone, "u", 0) for zone in z.values())
     assert sum(map(len, z["hand"])) + len(z["market"]) == 9
+
+
+def test_explicit_chance_leaves_the_rulesets_built_after_it_alone():
+    """Explicit chance swaps the random source in its ruleset's own code, not in the modules of
+    the step kinds every ruleset shares: a ruleset built after it in the process is the one a
+    fresh process builds (its attempt's roll named the oracle's draw, a full test run's module
+    text differed from `rulebook compile`'s)."""
+    import interpreter
+    before = interpreter.load(interpreter.ruleset_path("mister_diamond")).module_source
+    chance.explicit(interpreter.load(interpreter.ruleset_path("mister_diamond")))
+    assert interpreter.load(interpreter.ruleset_path("mister_diamond")).module_source == before

@@ -18,6 +18,7 @@ to a generator of this module's own (a pile does not know its state).
 """
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from operator import index
 from typing import SupportsIndex
@@ -288,13 +289,21 @@ def explicit(rules) -> None:
     spaces = {id(rules.names.namespace): rules.names.namespace}
     for fn in (*rules.runs, *rules.resolves):
         ns = getattr(fn, "__globals__", None)
-        if ns is not None:
+        if ns is not None and not _a_module(ns):   # (a mechanic's own module: shared by every ruleset)
             spaces[id(ns)] = ns
     for ns in spaces.values():
         for key, value in list(ns.items()):
             new = swap.get(id(value))
             if new is not None:
                 ns[key] = new
+
+
+def _a_module(ns: dict) -> bool:
+    """Whether ``ns`` is an imported module's own namespace (a step kind's hand-written methods':
+    the source of every ruleset built after, not this ruleset's: swapped, the next one built in
+    the process would name the oracle's draw where the engine's is meant)."""
+    module = sys.modules.get(ns.get("__name__", ""))
+    return module is not None and vars(module) is ns
 
 
 def outcomes_bound(rules) -> int:
