@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TypeGuard
 
 from ..errors import RulesetError, UsageError
 from ..expr.runtime import MAX_STORED
@@ -355,10 +356,9 @@ def check_param(name, value, spec, current, typ: str | None = None, read: bool =
     if found is not None:
         raise UsageError(found[1])
     if isinstance(spec, dict):
-        lo, hi = (b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
-                  for b in (spec.get("min"), spec.get("max")))   # a bad bound is refused at load
+        lo, hi = (b if is_number(b) else None for b in (spec.get("min"), spec.get("max")))   # a bad bound is refused at load
         bounded = (lo is not None or hi is not None) and value is not None   # (null, no value, is no number they bound)
-        if bounded and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        if bounded and not is_number(value):
             raise UsageError(f"parameter '{name}' expects a number, got {value!r}")
         if bounded and ((lo is not None and value < lo) or (hi is not None and value > hi)):
             bounds = (f"between {lo} and {hi}" if lo is not None and hi is not None
@@ -438,12 +438,12 @@ def param_chars(spec, values: list) -> int | None:
     choices, most = spec.get("choices"), spec.get("max_length")
     chosen = [held_texts(c) for c in choices] if isinstance(choices, list) and choices else [None]
     bounds = [] if None in chosen else [max((len(t) for c in chosen for t in c or ()), default=0)]
-    if isinstance(most, (int, float)) and not isinstance(most, bool) and 0 <= most <= MAX_STORED:
+    if is_number(most) and 0 <= most <= MAX_STORED:
         bounds.append(int(most))   # (40.0, an error at load, weighed as 40: no second fault)
     return max([min(bounds), *(len(t) for h in held for t in h or ())]) if bounds else None
 
 
-def is_number(v) -> bool:
+def is_number(v) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
