@@ -338,7 +338,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
             with self.access.asked():
                 self.block(em, spec["do"], (*path, "do"), locals, True)
-            self.charge_pass(em, count, self.ctx.compiler.spent - spent, given.elements[0], passes)
+            self.charge_pass(em, count, self.ctx.compiler.spent - spent, given, passes)
             em.depth -= 1
             em.line(f"me = {saved}")
             return
@@ -362,7 +362,7 @@ class EffectCompiler(DeclaredEffects, Targets):
             self.tallied(em, loop, spec["do"], (*path, "do"), inner, has_me)
         finally:
             compiler.bound, compiler.local_sizes = outer, sizes
-        self.charge_pass(em, count, compiler.spent - spent, given.elements[0], passes)
+        self.charge_pass(em, count, compiler.spent - spent, given, passes)
         em.depth -= 1
         for name, make in loop.made.values():   # (made before the loop, its counts read in it)
             em.insert(at, depth, f"{name} = {make}")
@@ -406,21 +406,23 @@ class EffectCompiler(DeclaredEffects, Targets):
         em.line(f"if {state_read('steps')} > {self.ctx.max_steps}: _over_budget(S, {loc})")   # (the flow's too)
         return len(em.lines) - 2
 
-    def charge_pass(self, em, at: int, work: int, size: int, passes: int) -> None:
+    def charge_pass(self, em, at: int, work: int, given, passes: int) -> None:
         """A pass of a for_each counts, as a step run does, one and its body's charge (``work``, the
         worst-case operations of the body's expressions and of the declared effects it calls, over
         STEP_WORK_UNIT), before the body runs: the line ``count_step`` wrote at ``at`` counting it.
         (The body's work stays in the enclosing step's charge too: one pass over-counted at most.)
         Weighed at load (the ruleset compiler's ``pass_steps``, ``passes`` before the body: what
-        bounded.py ``weigh_steps`` adds to a step's or a trigger's charge): ``size`` passes at most,
-        its list's bound (its elements at the longest the compiler weighs it), each counting one,
-        the body's charge and the passes of the loops in the body; a list weighed at MAX_STORED_LIST
-        or more (a list variable, a range an end of which reads what declares no bound) at one pass:
-        its real length is not known at load (docs/reference.md Limits)."""
+        bounded.py ``weigh_steps`` adds to a step's or a trigger's charge): as many passes at most as
+        ``given``, its compiled list, has elements at the longest the compiler weighs it, each counting
+        one, the body's charge and the passes of the loops in the body. A list whose bound the ruleset
+        does not declare (``given.known``, expr/known.py: a list variable, a range an end of which reads
+        what declares no bound), weighed at MAX_STORED_LIST or more, at one pass: its real length is
+        not known at load (docs/reference.md Limits); a range of known ends, a list written out and a
+        zone at their bound, however long."""
         if work >= STEP_WORK_UNIT:
             em.lines[at] = em.lines[at].replace(state_add("steps", 1), state_add("steps", 1 + work // STEP_WORK_UNIT))
         ctx = self.ctx
-        size = size if size < MAX_STORED_LIST else 1
+        size = given.elements[0] if given.known or given.elements[0] < MAX_STORED_LIST else 1
         ctx.pass_steps = passes + size * (1 + work // STEP_WORK_UNIT + ctx.pass_steps - passes)
 
     def e_with_player(self, em, spec, path, locals, has_me):

@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 from lark import Token
 
 from ..loading.kept import compiled
-from . import nesting, runtime, texts, walks
+from . import known, nesting, runtime, texts, walks
 from .access import NOTHING, Access, Recorder
 from .builtins import labels_distinct
 from .code import Code, Hoisted, Prelude, Table, bound_tables, code, filter_split
@@ -63,6 +63,7 @@ class Compiled:
     access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
     chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
     elements: tuple = (0, 0, 0, 0)  # its value's most elements, in a list inside, in all, in an element's all (nesting.lengths)
+    known: bool = False      # its value's most elements is a bound the ruleset declares (known.py: a for_each's passes)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -140,7 +141,7 @@ class Compiler(NameNodes, OperatorNodes):
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
         result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
-        result.elements = nesting.lengths(self, tree, result.type)   # (what a local's binder checks)
+        result.elements, result.known = nesting.lengths(self, tree, result.type), known.known(self, tree)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
@@ -154,8 +155,7 @@ class Compiler(NameNodes, OperatorNodes):
         scope = self.scope(locals, has_me)
         # its locals that are bound are its function's parameters, in place of L (builder.expr by_name)
         params = tuple(scope.bound.values())
-        self._expansions = 0
-        self.cost, self._mult, self._sizes = 0, 1, {}
+        self._expansions, self.cost, self._mult, self._sizes = 0, 0, 1, {}
         self._hoisted, self._tables, self._tables_above, self._tag = *self._binding_lists(), 1, ""
         try:
             src, typ = self.node(tree, scope)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import did_you_mean
 from .limits import MAX_EXPANSIONS, MAX_RULESET_EXPANSIONS, MAX_SOURCE, MAX_SUGGESTION_WORK
 from .named import out_of_scope
-from .nesting import element_read, local_read, recorded, resized, totalled
+from .nesting import element_read, held, local_read, resized, totalled, zoned
 from .parser import ExprError, offset_of, parse, unquote
 from .postfix import PostfixNodes
 from .access import Recorder
@@ -366,7 +366,7 @@ class NameNodes(PostfixNodes):
             tree = parse(self.names.defines[name])
             self._roots.append(tree)   # (a name given with 'as' out of its reach: told as in the define)
             src, typ = self.node(tree, scope)
-            size, span, deep, chars = self.size(tree), self.span(tree), recorded(self, tree), texts.recorded(self, tree)
+            size, span, deep, chars = self.size(tree), self.span(tree), held(self, tree), texts.recorded(self, tree)
             if len(src) > MAX_SOURCE:
                 raise ExprError(f"expands to too much code (limit {MAX_SOURCE} characters)", 0, code="limit")
         except ExprError as e:
@@ -451,8 +451,8 @@ class NameNodes(PostfixNodes):
         kind, table = "z" if is_zone else "c", None
         if base is None:
             (self.access.write if self.lvalue else self.access.read)(kind, name)
-        if is_zone and node is not None and name in names.zone_sizes:   # (its max: lets it hold no more)
-            self.sized(node, names.zone_sizes[name])
+        if is_zone and node is not None:   # (as long as the cards, or as its max: lets it hold: known)
+            zoned(self, node, names.zone_sizes.get(name))
         if base is None and self.lvalue and (owner != "card" if is_zone else owner != "none"):
             base = writable(name, is_zone, self.writes)   # the target of a write: this state's own list
             if self.writes is not None:   # (owned from the function's top: the plain table)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import texts
+from .known import declared, known
 from .runtime import list_bound
 from .types import ANY, STR, elem, is_list, is_map, map_value
 
@@ -92,11 +93,28 @@ def element_read(c: Any, n: Any, found: tuple) -> tuple:
     return found
 
 
-def resized(c: Any, n: Any, size: int, deep: int | None) -> None:
-    """Node ``n`` is as long as ``size``, and what is inside it as ``deep`` (None: unrecorded)."""
+def held(c: Any, n: Any) -> tuple:
+    """What ``resized`` gives another node of node ``n``'s: its depth bound (None: unrecorded) and
+    whether its bound is declared (known.py)."""
+    return recorded(c, n), known(c, n)
+
+
+def resized(c: Any, n: Any, size: int, inside: tuple) -> None:
+    """Node ``n`` is as long as ``size``, and holds as ``inside`` says (``held`` of the node it is:
+    what is inside it as long, its bound declared alike)."""
     c.sized(n, size)
+    deep, known_bound = inside
     if deep is not None:
         innered(c, n, deep)
+    declared(c, n, known_bound)
+
+
+def zoned(c: Any, n: Any, most: int | None) -> None:
+    """Node ``n`` reads a zone: as long as the game's cards (unrecorded), or ``most`` where its
+    ``max:`` lets it hold no more; a bound the ruleset declares either way (known.py)."""
+    if most is not None:
+        c.sized(n, most)
+    declared(c, n)
 
 
 

@@ -2,13 +2,10 @@
 ``if``/``else``, ``and``/``or``/``not``, comparisons, ``in``, arithmetic and calls."""
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
-from lark import Tree
-
 from ..errors import did_you_mean
-from . import nesting, runtime, texts, walks
+from . import known, nesting, runtime, texts, walks
 from .builtins import BUILTINS, CORE, SEES_STATE, WALKS, call_args
 from .code import Absent, AnyLoop, any_loop, BoolOp, Code, Compare, Const, Copy, Count, Filter, Hoisted, Join, Neg, Not, Size, code, \
     Quotient, filter_split, reading, shape
@@ -68,6 +65,7 @@ class OperatorNodes(MembershipNodes):
         items = [self.node(c, scope) for c in n.children if c is not None]
         typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
         self.sized(n, len(items))
+        known.declared(self, n)
         nesting.innered(self, n, nesting.deepest(self, zip([c for c in n.children if c is not None], [t for _, t in items])))
         if elem(typ) == STR:   # (the longest of its strings)
             texts.holds(self, n, max((texts.chars(self, c) for c in n.children if c is not None), default=0))
@@ -79,14 +77,8 @@ class OperatorNodes(MembershipNodes):
             if t not in (INT, PLAYER, TEAM, ANY):
                 raise ExprError(f"a range needs whole numbers, got {t}", offset_of(c), code="type")
         # as long as its ends can be apart: literals, or what num_players and parameters declare
-        # (a range longer than MAX_RANGE is a runtime error, and one of fractions a type error)
-        lo, hi = self.span(n.children[0]), self.span(n.children[1])
-        if lo is None or hi is None or not (-math.inf < lo[0] and hi[1] < math.inf):
-            self.sized(n, runtime.MAX_RANGE)
-        elif all(isinstance(x, Tree) and x.data == "int_" for x in n.children):
-            self.sized(n, hi[1] - lo[0] + 1)
-        else:
-            self.sized(n, min(runtime.MAX_RANGE, math.floor(hi[1]) - math.ceil(lo[0]) + 1))
+        # (a range longer than MAX_RANGE is a runtime error, at load where it is in every game)
+        known.ranged(self, n, self.span(n.children[0]), self.span(n.children[1]))
         if not self.fact(n, walks.LOOPED):   # (its list is built: where a loop walks it, counted with the loop's turns)
             walks.walked(self, n, self.size(n), walks.WALK_WORK, "a range")
         return f"_range({a}, {b})", list_of(INT)

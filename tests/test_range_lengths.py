@@ -1,0 +1,100 @@
+"""A list's length as load knows it (expr/known.py): a ``for_each`` over a list whose bound the
+ruleset declares (a range of literal ends or of ends that declare their bounds, a list written
+out, a zone) is weighed at load at that many passes however long, so that a step whose run may
+count past the budget is refused and one past a hundredth of it warned of; a list whose length
+load cannot know (a list variable, a range an end of which reads what declares no bound) at one
+pass where its bound reaches 10,000. A range longer than ``MAX_RANGE`` in every game, which could
+never run, is an error at load located at the range."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from helpers import chips_game, load_text
+from test_budget_counted import PASS_SET, loaded
+
+LOOP = """  v: {type: "list[int]", start: "[1, 2]"}
+params:
+  n: {type: int, default: 5, min: 1, max: 20000}
+  c: {type: int, default: 5, choices: [5, 12000]}
+  u: {type: int, default: 5}
+%s
+flow:
+  - for_each: {in: "%s", as: k, do: [%s]}
+  - choose: {who: 0, options: "[1, 2]", as: x}
+limits: {steps: %d}
+scoring:
+  categories: {chips: "count(mine)"}
+"""
+
+
+def game(over: str, budget: int, body: str = PASS_SET, defines: str = "") -> str:
+    """The ruleset of a for_each over ``over`` (its vars x, y, z and the list variable v)."""
+    return chips_game(LOOP % (defines, over, body, budget), game="range_lengths", players=(2, 2),
+                      attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+
+
+def line_of(text: str, part: str) -> int:
+    return next(i for i, x in enumerate(text.splitlines(), 1) if part in x)
+
+
+# each pass counts one and its body's charge (13 units: test_budget_counted PASS_BODY)
+@pytest.mark.parametrize("over, passes", [
+    ("1..10000", 10_000),                  # literal ends
+    ("0..params.n - 1", 10_000),           # n <= 20,000: as long as MAX_RANGE lets it be
+    ("1..params.c", 10_000),               # choices: [5, 12000]
+    ("params.n..params.n + 10500", 10_000),
+    ("many", 10_000),                      # a define of a range of literal ends
+    ("v", 1),                              # a list variable: its length unknown at load
+    ("1..x", 1),                           # an end that reads a variable
+    ("1..params.u", 1)])                   # a parameter that declares no bound
+def test_a_for_each_over_a_list_of_declared_length_is_weighed_at_every_pass(tmp_path, over, passes):
+    """At a budget of 100,000 a for_each of 10,000 known passes (140,000 steps a run) is refused
+    at the for_each, and at 1,000,000 warned of (past a hundredth); before, a list weighed at
+    10,000 was weighed at one pass whatever it was, and neither happened. A list whose length load
+    cannot know stays weighed at one pass: no refusal, no warning, however costly its body."""
+    defines = 'define:\n  many: "1..10000"' if over == "many" else ""
+    text = game(over, 100_000, defines=defines)
+    line = line_of(text, "- for_each:")
+    rules, said = loaded(tmp_path, text)
+    if passes == 1:
+        assert said == [] and next(s for s in rules.steps if s.pass_steps).pass_steps == 14
+        return
+    assert rules is None and [d[:3] for d in said] == [("error", "limit", line)], said
+    assert "its for_each passes 140,000 of them" in said[0][3] and "more than the game's whole step budget" in said[0][3]
+    (tmp_path / "warned").mkdir()
+    rules, said = loaded(tmp_path / "warned", game(over, 10 ** 6, defines=defines))
+    assert [d[:3] for d in said] == [("warning", "cost", line)] and "its for_each passes 140,000 of them" in said[0][3]
+    assert next(s for s in rules.steps if s.pass_steps).pass_steps == 140_000
+
+
+def test_a_zone_is_weighed_at_every_card_it_may_hold(tmp_path):
+    """A for_each over a zone of a game of 10,000 cards: as many passes as the cards (a zone holds
+    at most every card), refused where they count past the budget; before, one pass."""
+    text = chips_game(LOOP % ("", "pool", '{set: {y: "y + k.n"}}', 5_000),
+                      game="many_cards", players=(2, 2), attributes="n: 1..10000", ints="x y z", start=0)
+    rules, said = loaded(tmp_path, text)
+    assert rules is None and [d[:3] for d in said] == [("error", "limit", line_of(text, "- for_each:"))], said
+    assert "its for_each passes 10,000 of them" in said[0][3], said
+
+
+@pytest.mark.parametrize("over, message", [
+    ("1..20000", "this range holds 20,000 numbers, and a range may hold at most 10,000"),
+    ("-5000..5000", "this range holds 10,001 numbers"),
+    ("0..params.n + 10000", "this range holds at least 10,002 numbers in every game (as its ends declare)"),
+    ("big", "this range holds 20,000 numbers")])
+def test_a_range_longer_than_a_range_may_hold_in_every_game_is_an_error_at_load(tmp_path, over, message):
+    """Such a range is a runtime error wherever it is evaluated (MAX_RANGE): refused at load,
+    located at the range (in a define, where it is declared) with the most a range may hold; before, the
+    ruleset loaded and its game stopped with the runtime error. A range that is that long only in
+    some games (``0..params.n`` with n up to 20,000) still loads."""
+    text = game(over, 10 ** 6, body='{set: {y: "k"}}', defines='define:\n  big: "1..20000"' if over == "big" else "")
+    line = line_of(text, "  big:" if over == "big" else "- for_each:")
+    with pytest.raises(interpreter.RulesetError) as e:
+        load_text(tmp_path, text)
+    assert [(d.severity, d.code, d.loc.line, d.loc.col) for d in e.value.diagnostics] == [
+        ("error", "limit", line, text.splitlines()[line - 1].index('"1..20000"' if over == "big" else f'"{over}"') + 2)]
+    assert message in e.value.diagnostics[0].message
+    (tmp_path / "fits").mkdir()
+    rules, said = loaded(tmp_path / "fits", game("0..params.n", 10 ** 7, body='{set: {y: "k"}}'))
+    assert rules is not None and said == []
