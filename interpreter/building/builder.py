@@ -187,7 +187,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
             fn.source, fn.type, fn.distinct, fn.access = c.source, c.type, c.distinct, c.access
-            fn.chars, fn.elements = c.chars, c.elements   # (what a local's binder checks: declared.py bound_local)
+            fn.chars, fn.elements, fn.proven = c.chars, c.elements, c.proven   # (what a local's binder, a store checks)
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             fn.work = self.compiler.spent - spent   # its worst-case operations (a check's charge: building/gameloop.py)
@@ -199,7 +199,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
             fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
-            fn.chars, fn.elements = 0, (0, 0, 0, 0)
+            fn.chars, fn.elements, fn.proven = 0, (0, 0, 0, 0), ANY
         finally:
             self.compiler.bound = outer
         return fn

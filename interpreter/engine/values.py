@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..expr.runtime import MAX_INT, MAX_STORED, MAX_STORED_TEXT, list_bound
+from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_TEXT, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
 
 
@@ -121,3 +121,17 @@ def var_problem(S, name: str, value) -> str | None:
         return str(e)
     return None
 
+
+def as_declared(S, name: str, value):
+    """``value``, about to be stored in ``S``'s variable ``name`` where the load cannot prove it
+    of the variable's declared type (a value of type any, a list of any: expr/types.py
+    ``unproven``), held to what a saved state's variables are (``check_value``): itself, or the
+    runtime error, located where it is stored, naming the declared type and what was given
+    (``variable 'L' is declared list[int]: expected a whole number, got [1]``). Generated code
+    calls it as ``_typed``."""
+    typ = S.rules.names.vars[name]
+    try:   # (its bounds kept by _stored, as the rule stores it: not walked again)
+        check_value(value, typ, f"variable '{name}' is declared {typ}", sizes_of(S.rules, S.n, len(S.members)), bounded=False)
+    except Bad as e:
+        raise ExprRuntimeError(str(e)) from None
+    return value

@@ -63,6 +63,7 @@ class Compiled:
     access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
     chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
     elements: tuple = (0, 0, 0, 0)  # its value's most elements, in a list inside, in all, in an element's all (nesting.lengths)
+    proven: str = ANY        # the type its value is proven of (nesting.proven: [] is of every list type)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -81,8 +82,7 @@ class Compiler(NameNodes, OperatorNodes):
     code can be checked against it on any state (tests/test_fuzz_expressions.py)."""
 
     def __init__(self, names: Names, plain: bool = False):
-        self.names = names
-        self.plain = plain
+        self.names, self.plain = names, plain
         self._counter = 0
         self._define_stack: list[str] = []
         self._roots: list = []        # the tree being compiled, then the defines' expanded in it (expr/named.py)
@@ -140,7 +140,7 @@ class Compiler(NameNodes, OperatorNodes):
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
         result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
-        result.elements = nesting.lengths(self, tree, result.type)   # (what a local's binder checks)
+        result.elements, result.proven = nesting.lengths(self, tree, result.type), nesting.proven(self, tree, result.type)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,
