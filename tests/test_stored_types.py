@@ -1,5 +1,6 @@
 """A value the load cannot prove of a variable's declared type (of type ``any``, a list of
-``any``) is checked where it is stored: by ``set``, ``random`` and a ``choose``'s answer, against what a saved state's variables are held to (engine/values.py
+``any``) is checked where it is stored: by ``set``, ``random``, a ``choose``'s answer and a
+variable's ``start``, against what a saved state's variables are held to (engine/values.py
 ``as_declared``, ``var_problem``). A value not of the type stops the game with a runtime error
 located at the store, naming the declared type and what was given, in the generated module and
 its plain reference alike; a value of the type is stored; where the load proves the type (a
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+import interpreter
 from fuzzing.lockstep import reference
 from helpers import load_text, tiny_ruleset
 from interpreter.building.listing import listing
@@ -83,3 +85,26 @@ def test_no_check_where_the_load_proves_the_type(tmp_path, item):
     text = listing(load_text(tmp_path, GAME % (NUMBERS, item)))
     assert "_typed(" not in text
 
+
+START = tiny_ruleset("""vars:
+  loose: {start: "%s"}
+  nums: {type: "list[int]", start: "loose"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: loose}
+""")
+
+
+def test_a_start_value_not_of_the_declared_type_stops_the_game_as_it_starts(tmp_path):
+    rules = load_text(tmp_path, START % LISTS)
+    with pytest.raises(interpreter.GameError) as e:
+        rules.new_game(2, seed=1)
+    first = str(e.value).splitlines()[0]
+    assert "g.yaml:9:36: error[runtime]: in the start of variable 'nums': " + NOT_INT_LISTS in first
+    (tmp_path / "numbers").mkdir()
+    assert load_text(tmp_path / "numbers", START % NUMBERS).new_game(2, seed=1).v["nums"] == list(range(1, 21))
+
+
+def test_a_start_value_of_another_type_is_an_error_at_load(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:9:\d+: error\[type\]: variable 'nums' is declared "
+                                                      r"list\[int\], got str"):
+        load_text(tmp_path, START.replace('start: "loose"', "start: \"'a'\"") % NUMBERS)

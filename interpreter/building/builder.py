@@ -385,8 +385,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name.split(".")[0], "start"),
                                            has_me=False, expect=INT)   # (a family's counters: the family's start)
                            for name, decl in self.counter_decl.items()}
-        r.var_start = {name: self.expr(decl["start"], ("vars", name, "start"), has_me=False)
-                       for name, decl in self.var_decl.items() if "start" in decl}
+        r.var_start = self.var_starts()
         r.setup = self.effects(d.get("setup"), ("setup",), has_me=False)
         r.setup_loc = self.smap.key_loc(("setup",))   # (where a runtime error of setup is reported)
         root = self.steps(d.get("flow") or [], ("flow",), StepScope(None))
