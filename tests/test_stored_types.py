@@ -108,3 +108,33 @@ def test_a_start_value_of_another_type_is_an_error_at_load(tmp_path):
     with pytest.raises(interpreter.RulesetError, match=r"g.yaml:9:\d+: error\[type\]: variable 'nums' is declared "
                                                       r"list\[int\], got str"):
         load_text(tmp_path, START.replace('start: "loose"', "start: \"'a'\"") % NUMBERS)
+
+
+COUNTER = tiny_ruleset("""counters:
+  coins: 0
+vars:
+  loose: {start: "%s"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: pick}
+  - set: {coins: "loose"}
+  - gain: {counter: coins, amount: 1}
+""")
+
+
+def test_a_counter_set_to_a_value_of_type_any_holds_a_whole_number(tmp_path):
+    """A text stops the game at the set (line 13), in both compiles; a whole number is set."""
+    rules = load_text(tmp_path, COUNTER % "'seven'")
+    got = played(rules, 0)
+    assert got == played(reference(rules), 0) and got[2] == "GameError"
+    assert "g.yaml:13:5: error[runtime]: in effects: counter 'coins' holds whole numbers: expected a whole number, " \
+           "got 'seven'" in got[3].splitlines()[0]
+    (tmp_path / "whole").mkdir()
+    rules = load_text(tmp_path / "whole", COUNTER % "3")
+    decisions, _, kind, state = played(rules, 0)
+    assert kind is None and state == played(reference(rules), 0)[3] and '"coins":4' in state
+
+
+def test_a_counter_set_to_a_fraction_is_an_error_at_load(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:13:\d+: error\[type\]: counter 'coins' holds whole "
+                                                      r"numbers, got num"):
+        load_text(tmp_path, COUNTER.replace('"loose"', '"loose / 2"') % "3")

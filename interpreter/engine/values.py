@@ -135,3 +135,13 @@ def as_declared(S, name: str, value):
     except Bad as e:
         raise ExprRuntimeError(str(e)) from None
     return value
+
+
+def as_whole(name: str, value):
+    """``value``, of type any, about to be stored in counter ``name`` (a ``set``): itself, or the
+    runtime error of one that is no whole number, as a saved state's counters are held to (``_whole``)."""
+    try:
+        check_value(value, INT, f"counter '{name}' holds whole numbers", {})
+    except Bad as e:
+        raise ExprRuntimeError(str(e)) from None
+    return value

@@ -7,9 +7,9 @@ of a list (chance).
 """
 from __future__ import annotations
 
-from ..engine.values import as_declared
+from ..engine.values import as_declared, as_whole
 from ..expr.runtime import list_bound, stored_source
-from ..expr.types import ANY, INT, can_grow, elem, fits, holds_growing, is_list, unproven
+from ..expr.types import ANY, INT, NUM, can_grow, elem, fits, holds_growing, is_list, unproven
 from ..expr.names import var_ref, var_write
 from ..expr.nesting import in_all
 from ..expr.walks import CHECK_WORK
@@ -85,8 +85,15 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     dst, name, owner = fx.target_owner(key, path, locals, has_me, "counter", any_owner=True, em=em)
     if name is None:
         return
-    src, _ = fx.expr(text, path, locals, has_me, INT)
-    em.line(f"{dst} = {stored_source(src)}")
+    given = fx.ctx.expr(text, path, locals, has_me, INT)
+    if not fits(given.type, INT):   # (a fraction)
+        fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
+                     "divide with // for a whole number" if given.type == NUM else None)
+    src = stored_source(given.source)
+    if unproven(given.proven, INT):   # (a value of type any: checked as a variable's is)
+        fx.ctx.names.namespace["_whole"] = as_whole
+        src = f"_whole({name!r}, {src})"
+    em.line(f"{dst} = {src}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
