@@ -187,7 +187,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             c = self.compiler.compile(text, locals, has_me, expect, tree)
             fn: Any = c.fn   # (a plain function: given the attributes of an ExprFn here)
             fn.source, fn.type, fn.distinct, fn.access = c.source, c.type, c.distinct, c.access
-            fn.chars, fn.elements, fn.known = c.chars, c.elements, c.known   # (a local's binder checks: declared.py bound_local)
+            fn.chars, fn.elements, fn.known, fn.proven = c.chars, c.elements, c.known, c.proven   # (what a local's binder, a store checks)
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             fn.work = self.compiler.spent - spent   # its worst-case operations (a check's charge: building/gameloop.py)
@@ -199,7 +199,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
             fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
-            fn.chars, fn.elements, fn.known = 0, (0, 0, 0, 0), False
+            fn.chars, fn.elements, fn.known, fn.proven = 0, (0, 0, 0, 0), False, ANY
         finally:
             self.compiler.bound = outer
         return fn
@@ -385,8 +385,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name.split(".")[0], "start"),
                                            has_me=False, expect=INT)   # (a family's counters: the family's start)
                            for name, decl in self.counter_decl.items()}
-        r.var_start = {name: self.expr(decl["start"], ("vars", name, "start"), has_me=False)
-                       for name, decl in self.var_decl.items() if "start" in decl}
+        r.var_start = self.var_starts()
         r.setup = self.effects(d.get("setup"), ("setup",), has_me=False)
         r.setup_loc = self.smap.key_loc(("setup",))   # (where a runtime error of setup is reported)
         root = self.steps(d.get("flow") or [], ("flow",), StepScope(None))

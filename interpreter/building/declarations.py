@@ -5,11 +5,11 @@ while they build (``declare_var``, ``owned_zone``, ``shared_zone``, the zones ca
 between)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import Diagnostic
 from ..expr.names import LANGUAGE_NAMES
-from ..expr.types import ANY, parse_type
+from ..expr.types import ANY, fits, parse_type, unproven
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 from .paramdecl import ParamDeclarations
 
@@ -38,6 +38,7 @@ class Declarations(ParamDeclarations):
     count_error: Callable[..., None]
     warn: Callable[..., None]
     unknown: Callable[..., None]
+    expr: Callable[..., Any]
 
     def unused_warnings(self, d):
         """Declarations nothing refers to are probably mistakes: warn (validate shows them)."""
@@ -180,6 +181,22 @@ class Declarations(ParamDeclarations):
                 typ = ANY
             self.declare_var(name, typ, ("vars", name))
             self.var_decl[name] = decl
+
+    def var_starts(self) -> dict:
+        """Each variable's ``start:`` compiled (a variable without one starts as none), of its declared type: an
+        error at the start where its type is not (``x: {type: int, start: "'a'"}``); where the load
+        cannot prove it of that type (a value of type any: expr/types.py ``unproven``), checked as
+        a game starts (``fn.typed``: engine/ruleset.py ``_fill``), as ``set`` checks such a value."""
+        starts = {}
+        for name, decl in self.var_decl.items():
+            if "start" not in decl:
+                continue
+            fn = starts[name] = self.expr(decl["start"], ("vars", name, "start"), has_me=False)
+            want = self.names.vars[name]
+            if not fits(fn.type, want):
+                self.error(f"variable '{name}' is declared {want}, got {fn.type}", ("vars", name, "start"), "type")
+            fn.typed = unproven(fn.proven, want)
+        return starts
 
     # ------------------------------------------------------------------ names the mechanics declare and look up
     def declare_var(self, name, typ, path) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import capacity, labels, loop as engine, requires as requirements, rng
-from ..errors import UsageError
+from ..errors import UsageError, tag_origin
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .layout import Layout, reindex
@@ -12,6 +12,7 @@ from .params import check_param, longest, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
+from .values import as_declared
 from .visibility import Visibility
 
 # whether new_game keeps a game's start and copies it (off: each game filled by itself, the
@@ -265,7 +266,12 @@ class Ruleset:
             start = self.counter_start[name](S, None, None)
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
-            value = fn(S, None, None)   # (a list its own copy, not a zone's list: expr/runtime.py _stored)
+            try:   # (a value the load cannot prove of the declared type checked: building/declarations.py)
+                value = fn(S, None, None) if not fn.typed else as_declared(S, name, fn(S, None, None))
+            except RUNTIME_ERRORS as e:
+                tag_origin(e, f"the start of variable '{name}'", fn.loc)
+                raise
+            # (a list its own copy, not a zone's list: expr/runtime.py _stored)
             S.set_var(name, owned(value) if value.__class__ is list else value)
 
     @property

@@ -64,6 +64,7 @@ class Compiled:
     chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
     elements: tuple = (0, 0, 0, 0)  # its value's most elements, in a list inside, in all, in an element's all (nesting.lengths)
     known: bool = False      # its value's most elements is a bound the ruleset declares (known.py: a for_each's passes)
+    proven: str = ANY        # the type its value is proven of (nesting.proven: [] is of every list type)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
@@ -82,8 +83,7 @@ class Compiler(NameNodes, OperatorNodes):
     code can be checked against it on any state (tests/test_fuzz_expressions.py)."""
 
     def __init__(self, names: Names, plain: bool = False):
-        self.names = names
-        self.plain = plain
+        self.names, self.plain = names, plain
         self._counter = 0
         self._define_stack: list[str] = []
         self._roots: list = []        # the tree being compiled, then the defines' expanded in it (expr/named.py)
@@ -135,13 +135,13 @@ class Compiler(NameNodes, OperatorNodes):
     # ------------------------------------------------------------------ entry points
     def compile(self, text: str, locals: dict | None = None, has_me: bool = True,
                 expect: str | None = None, tree=None) -> Compiled:
-        """``tree``: a part of an expression already parsed (its errors' offsets are then in the
-        whole expression's text; ``text`` is the part's, to name the function)."""
+        """``tree``: a part of an expression already parsed (its errors' offsets in the whole text)."""
         tree = parse(text) if tree is None else tree
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
         result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
-        result.elements, result.known = nesting.lengths(self, tree, result.type), known.known(self, tree)
+        result.elements, result.known, result.proven = (nesting.lengths(self, tree, result.type), known.known(self, tree),
+                                                        nesting.proven(self, tree, result.type))
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,

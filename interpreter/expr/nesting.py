@@ -20,9 +20,10 @@ from typing import Any
 from . import texts
 from .known import declared, known
 from .runtime import list_bound
-from .types import ANY, STR, elem, is_list, is_map, map_value
+from .types import ANY, STR, elem, is_list, is_map, map_value, unify
 
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
+PROVEN = "proven"   # (the type a node's value is proven of: ``proven``)
 TOTAL = "total"   # (the most elements a node's value holds at every depth together, where known: a list variable's)
 
 
@@ -91,6 +92,21 @@ def element_read(c: Any, n: Any, found: tuple) -> tuple:
         innered(c, n, bound)
     texts.kept(c, n, c.fact(str(found[0]), texts.INSIDE, anywhere=True))
     return found
+
+
+def proven(c: Any, n: Any, typ: str) -> str:
+    """The type node ``n``'s value (of static type ``typ``) is proven of: ``[]`` written out holds
+    nothing, so is of every list type (``list[none]``, which joins any list as none joins any
+    type), and a join of lists or an ``if`` ... ``else`` of values is of the type the proven types
+    of its parts join (``L + ([x] if C else [])`` a ``list[str]`` where ``L`` and ``x`` are, though
+    typed ``list[any]``). What a variable stores unchecked where it proves the declared type
+    (mechanics/variables.py); the static type, which the code is written from, is unchanged."""
+    return c.fact(n, PROVEN) or typ
+
+
+def proven_of(c: Any, n: Any, parts) -> None:
+    """Node ``n``'s value is one of, or joins, ``parts`` ((node, static type) each): ``proven``."""
+    c.know(n, PROVEN, unify([proven(c, x, t) for x, t in parts]))
 
 
 def held(c: Any, n: Any) -> tuple:

@@ -64,6 +64,8 @@ class OperatorNodes(MembershipNodes):
     def n_list_(self, n, scope):
         items = [self.node(c, scope) for c in n.children if c is not None]
         typ = list_of(one_type([t for _, t in items], "the items of a list", n) if items else ANY)
+        if not items:   # ([] holds nothing: proven of every list type)
+            self.know(n, nesting.PROVEN, list_of(NONE))
         self.sized(n, len(items))
         known.declared(self, n)
         nesting.innered(self, n, nesting.deepest(self, zip([c for c in n.children if c is not None], [t for _, t in items])))
@@ -160,6 +162,7 @@ class OperatorNodes(MembershipNodes):
         self.expect_type(c[1], BOOL, n.children[1])
         typ = one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
         yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
+        nesting.proven_of(self, n, ((yes_node, a[1]), (no_node, b[1])))
         self.sized(n, max(self.size(yes_node), self.size(no_node)))
         nesting.innered(self, n, max(nesting.inner(self, yes_node), nesting.inner(self, no_node)))
         texts.holds_of(self, n, [yes_node, no_node])
@@ -252,6 +255,7 @@ class OperatorNodes(MembershipNodes):
             nesting.innered(self, n, max(nesting.inner(self, x) for x in n.children[:2]))
             texts.holds_of(self, n, n.children[:2])
             self.add_cost(self.size(n), n)   # a new list of both
+            nesting.proven_of(self, n, ((n.children[0], ta), (n.children[1], tb)))
             return code(f"({a} + {b})", Join(a, b)), list_of(one_type([elem(ta), elem(tb)], "the items of joined lists", n))
         if op == "+" and ta == STR and tb == STR:
             self.names.str_concat = True

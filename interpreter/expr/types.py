@@ -76,6 +76,18 @@ def fits(value: str, declared: str) -> bool:
     return False
 
 
+def unproven(value: str, declared: str) -> bool:
+    """Whether a value of static type ``value``, which fits ``declared``, may still not be of it:
+    ``any`` where the declared type is not, at any depth of a list (``list[any]`` stored where
+    ``list[int]`` is declared). Such a value is checked where it is stored (engine/values.py
+    ``as_declared``); any other is what the load proves it."""
+    if declared == ANY:
+        return False
+    if value == ANY:
+        return True
+    return is_list(value) and is_list(declared) and unproven(elem(value), elem(declared))
+
+
 def nests(typ: str) -> bool:
     """A value of this type may hold a list inside it (a list of lists, or anything)."""
     return typ == ANY or is_list(typ) and (elem(typ) == ANY or is_list(elem(typ)))

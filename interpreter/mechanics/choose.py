@@ -16,10 +16,12 @@ from ..expr.runtime import HELPERS, MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_of
 from ..expr.names import state_read, state_write, var_write
 from ..engine.knowledge import tell
+from ..engine.values import as_declared
 from ..engine.protocol import UNCHANGED
 from .ask_once import SEAT_ASKED, AskOnce
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
+from .variables import checked, typed
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -44,6 +46,7 @@ class Choose(AskOnce):
     distinct: bool                      # the options never share a label
     one_zone: bool                      # they are one zone's cards (filtered), each labelled its own way
     var: str                            # the variable the choice is stored in
+    typed: bool                         # the answer checked against the variable's declared type (variables.checked)
     then: Callable[..., Any] | None     # effects f(S, me, L) once chosen
 
     @classmethod
@@ -64,6 +67,7 @@ class Choose(AskOnce):
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
+        step.typed = checked(ctx.names, step.var, elem(opts.proven))   # (an answer of type any: as set stores it)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         step.read_if_none(ctx, main, p)
@@ -123,7 +127,11 @@ class Choose(AskOnce):
 
     def resolve_source(self, g):
         """The answer into the variable, then ``then`` (me: the seat asked); the frame removed."""
-        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, _stored_answer(g, self.option_type, self.options.chars))}"]
+        answer = _stored_answer(g, self.option_type, self.options.chars)
+        if self.typed:
+            g.bind({"_typed": as_declared})
+            answer = typed(self.var, answer)
+        lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, answer)}"]
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")

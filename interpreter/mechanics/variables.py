@@ -7,9 +7,12 @@ of a list (chance).
 """
 from __future__ import annotations
 
-from ..expr.runtime import stored_source
-from ..expr.types import INT, can_grow, elem, fits, holds_growing
+from ..engine.values import as_declared, as_whole
+from ..expr.runtime import list_bound, stored_source
+from ..expr.types import ANY, INT, NUM, can_grow, elem, fits, holds_growing, is_list, unproven
 from ..expr.names import var_ref, var_write
+from ..expr.nesting import in_all
+from ..expr.walks import CHECK_WORK
 from .base import effect_kind
 from .contract import Key
 from .cards import declared, owner_key
@@ -29,13 +32,45 @@ def e_set(fx, em, spec, path, locals, has_me):
             fx.ctx.unknown("variable or counter", var, [*fx.ctx.names.vars, *fx.ctx.names.counters], (*path, var),
                            key=True)
             continue
-        src, typ = fx.expr(text, (*path, var), locals, has_me)
-        want = fx.ctx.names.vars[var]
+        given = fx.ctx.expr(text, (*path, var), locals, has_me)
+        src, typ, want = given.source, given.type, fx.ctx.names.vars[var]
         if not fits(typ, want):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-        em.line(var_write(var, stored_source(src, holds_growing(typ)) if can_grow(typ) else src))
+        bounded = stored_source(src, holds_growing(typ)) if can_grow(typ) else src
+        em.line(var_write(var, stored(fx, var, bounded, given.proven, given.elements[:2])))
         fx.access.write("v", var)
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
+
+
+def checked(names, var: str, typ: str) -> bool:
+    """Whether a value proven of type ``typ`` (expr/nesting.py ``proven``: its static type, or
+    what a join with ``[]`` proves) stored in variable ``var`` is checked against the variable's
+    declared type where it is stored (``typed``): where the load does not prove it of that type
+    (expr/types.py ``unproven``: a value of type any, a list of any where a list of int is declared)."""
+    return unproven(typ, names.vars.get(var, ANY))   # (a name refused: no variable, nothing to check)
+
+
+def typed(var: str, src: str) -> str:
+    """The source of value ``src`` checked as variable ``var``'s (``checked``): itself, or the runtime
+    error of a value not of its declared type, located where it is stored (engine/values.py
+    ``as_declared``, which the code that writes it puts in its namespace as ``_typed``)."""
+    return f"_typed(S, {var!r}, {src})"
+
+
+def stored(fx, var: str, src: str, typ: str, lengths: tuple) -> str:
+    """``src``, a value proven of type ``typ`` an effect stores in variable ``var``, checked where
+    ``checked`` says: the check counted in the work of the effect, for a list variable each element
+    it may walk (``walks.CHECK_WORK``, as a local's check is: building/declared.py bound_local), as
+    deep as the declared type goes, of a list of at most ``lengths[0]`` elements, any list in it
+    ``lengths[1]`` (``nesting.in_all``: what a list variable may hold where it does not say)."""
+    if not checked(fx.ctx.names, var, typ):
+        return src
+    want = fx.ctx.names.vars[var]
+    if is_list(want):
+        bound = list_bound(fx.ctx.names.max_list)
+        fx.ctx.compiler.spent += min(bound, in_all(lengths[0], lengths[1], want) or bound) * CHECK_WORK
+    fx.ctx.names.namespace["_typed"] = as_declared
+    return typed(var, src)
 
 
 def _names_counter(fx, key) -> bool:
@@ -50,8 +85,15 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     dst, name, owner = fx.target_owner(key, path, locals, has_me, "counter", any_owner=True, em=em)
     if name is None:
         return
-    src, _ = fx.expr(text, path, locals, has_me, INT)
-    em.line(f"{dst} = {stored_source(src)}")
+    given = fx.ctx.expr(text, path, locals, has_me, INT)
+    if not fits(given.type, INT):   # (a fraction)
+        fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
+                     "divide with // for a whole number" if given.type == NUM else None)
+    src = stored_source(given.source)
+    if unproven(given.proven, INT):   # (a value of type any: checked as a variable's is)
+        fx.ctx.names.namespace["_whole"] = as_whole
+        src = f"_whole({name!r}, {src})"
+    em.line(f"{dst} = {src}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
@@ -62,7 +104,8 @@ def e_random(fx, em, spec, path, locals, has_me):
     var = declared(fx, spec["var"], (*path, "var"), "variable", fx.ctx.names.vars)
     if var is None:
         return
-    src, typ = fx.expr(spec["from"], (*path, "from"), locals, has_me, "list")
+    given = fx.ctx.expr(spec["from"], (*path, "from"), locals, has_me, "list")
+    src, typ = given.source, given.type
     if not fits(elem(typ), fx.ctx.names.vars[var]):
         fx.ctx.error(f"variable '{var}' is declared {fx.ctx.names.vars[var]}, got an element of {typ}",
                      (*path, "from"), "type")
@@ -71,6 +114,7 @@ def e_random(fx, em, spec, path, locals, has_me):
     drawn = f"{t}[_below(S, len({t}))]"
     if can_grow(elem(typ)):   # (checked and copied as set stores a value: a list of lists its own copy)
         drawn = stored_source(drawn, holds_growing(elem(typ)))
+    drawn = stored(fx, var, drawn, elem(given.proven), given.elements[1:2] * 2)   # (an element: checked as set checks it)
     em.line(var_write(var, f"{drawn} if {t} else None"))
     fx.access.write("v", var)
     fx.event(em, f"{{'ev': 'random', 'var': {var!r}, 'value': {var_ref(var)}}}")

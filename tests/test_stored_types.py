@@ -1,0 +1,140 @@
+"""A value the load cannot prove of a variable's declared type (of type ``any``, a list of
+``any``) is checked where it is stored: by ``set``, ``random``, a ``choose``'s answer and a
+variable's ``start``, against what a saved state's variables are held to (engine/values.py
+``as_declared``, ``var_problem``). A value not of the type stops the game with a runtime error
+located at the store, naming the declared type and what was given, in the generated module and
+its plain reference alike; a value of the type is stored; where the load proves the type (a
+declared type, ``[]``, a list joined with ``[]``) no check is written.
+"""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from fuzzing.lockstep import reference
+from helpers import load_text, tiny_ruleset
+from interpreter.building.listing import listing
+from test_budget_counted import played
+
+# loose holds what an item sets it to; the item under test stores it (line 15), and the last
+# reads nums as a set in a loop (1..20 where it in nums), which a list of lists cannot be
+GAME = tiny_ruleset("""vars:
+  loose: any
+  nums: "list[int]"
+  n: {type: int, start: 0}
+  picked: int
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {loose: "%s"}
+  - %s
+  - set: {n: "n + count(1..20 where it in nums)"}
+scoring: {categories: {p: n}}
+""")
+LISTS, TEXT, NUMBERS = "map(1..20, to: [it])", "'seven'", "map(1..20, to: it)"
+NOT_INT_LISTS = "variable 'nums' is declared list[int]: expected a whole number, got [1]"
+NOT_INT_TEXT = "variable 'n' is declared int: expected a whole number, got 'seven'"
+
+
+def outcome(tmp_path, loose: str, item: str) -> tuple:
+    """A game (seed 0) played by the module and by its plain reference: both the same."""
+    rules = load_text(tmp_path, GAME % (loose, item))
+    got = played(rules, 0)
+    assert got == played(reference(rules), 0)
+    return got
+
+
+@pytest.mark.parametrize("loose, item, message", [
+    (LISTS, 'set: {nums: "loose"}', NOT_INT_LISTS),
+    (TEXT, 'set: {n: "loose"}', NOT_INT_TEXT),
+    (LISTS, 'set: {nums: "loose if n == 0 else []"}', NOT_INT_LISTS),
+    (LISTS, 'random: {var: nums, from: "[loose]"}', NOT_INT_LISTS),
+    (TEXT, 'random: {var: n, from: "[loose, loose]"}', NOT_INT_TEXT),
+    (TEXT, 'choose: {who: 1, options: "[loose]", as: n}', NOT_INT_TEXT),
+    (TEXT, 'set: {picked: "loose"}', "variable 'picked' is declared int: expected a whole number, got 'seven'"),
+], ids=["list-of-lists", "text-into-int", "joined-with-empty", "random-list", "random-text", "choose", "after-choose"])
+def test_a_value_not_of_the_declared_type_stops_the_game_at_its_store(tmp_path, loose, item, message):
+    """The store fails (line 15), not a later reader: the decision made before it, in both compiles."""
+    decisions, _, kind, text, _ = outcome(tmp_path, loose, item)
+    assert (kind, decisions) == ("GameError", 1 if item.startswith("choose") else 0)
+    assert "g.yaml:15:5: error[runtime]:" in text.splitlines()[0]
+    assert message in text.splitlines()[0]
+
+
+def test_a_value_of_the_declared_type_is_stored(tmp_path):
+    """A list of numbers of type any goes into the list of int, and the game plays to its end."""
+    decisions, steps, kind, state = outcome(tmp_path, NUMBERS, 'set: {nums: "loose"}')
+    assert kind is None and '"n":20' in state
+
+
+@pytest.mark.parametrize("item", ['set: {nums: "loose"}', 'random: {var: nums, from: "[loose]"}'])
+def test_the_check_is_written_where_the_type_is_not_proven(tmp_path, item):
+    assert "_typed(S, 'nums', " in listing(load_text(tmp_path, GAME % (NUMBERS, item)))
+
+
+@pytest.mark.parametrize("item", [
+    'set: {nums: "[]"}',
+    'set: {nums: "nums + ([n] if n > 0 else [])"}',
+    'set: {nums: "[] if n > 0 else [picked]"}',
+    'set: {nums: "map(1..3, to: it) + []"}',
+    'random: {var: n, from: "[]"}',
+    'set: {loose: "[[1]]"}',   # (a variable of type any holds anything)
+])
+def test_no_check_where_the_load_proves_the_type(tmp_path, item):
+    """[] holds nothing (of every list type), and a list joined with it, or chosen against it,
+    is of the other's type: no check written, as for a value of a declared type."""
+    text = listing(load_text(tmp_path, GAME % (NUMBERS, item)))
+    assert "_typed(" not in text
+
+
+START = tiny_ruleset("""vars:
+  loose: {start: "%s"}
+  nums: {type: "list[int]", start: "loose"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: loose}
+""")
+
+
+def test_a_start_value_not_of_the_declared_type_stops_the_game_as_it_starts(tmp_path):
+    rules = load_text(tmp_path, START % LISTS)
+    with pytest.raises(interpreter.GameError) as e:
+        rules.new_game(2, seed=1)
+    first = str(e.value).splitlines()[0]
+    assert "g.yaml:9:36: error[runtime]: in the start of variable 'nums': " + NOT_INT_LISTS in first
+    (tmp_path / "numbers").mkdir()
+    assert load_text(tmp_path / "numbers", START % NUMBERS).new_game(2, seed=1).v["nums"] == list(range(1, 21))
+
+
+def test_a_start_value_of_another_type_is_an_error_at_load(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:9:\d+: error\[type\]: variable 'nums' is declared "
+                                                      r"list\[int\], got str"):
+        load_text(tmp_path, START.replace('start: "loose"', "start: \"'a'\"") % NUMBERS)
+
+
+COUNTER = tiny_ruleset("""counters:
+  coins: 0
+vars:
+  loose: {start: "%s"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: pick}
+  - set: {coins: "loose"}
+  - gain: {counter: coins, amount: 1}
+""")
+
+
+def test_a_counter_set_to_a_value_of_type_any_holds_a_whole_number(tmp_path):
+    """A text stops the game at the set (line 13), in both compiles; a whole number is set."""
+    rules = load_text(tmp_path, COUNTER % "'seven'")
+    got = played(rules, 0)
+    assert got == played(reference(rules), 0) and got[2] == "GameError"
+    assert "g.yaml:13:5: error[runtime]: in effects: counter 'coins' holds whole numbers: expected a whole number, " \
+           "got 'seven'" in got[3].splitlines()[0]
+    (tmp_path / "whole").mkdir()
+    rules = load_text(tmp_path / "whole", COUNTER % "3")
+    decisions, _, kind, state = played(rules, 0)
+    assert kind is None and state == played(reference(rules), 0)[3] and '"coins":4' in state
+
+
+def test_a_counter_set_to_a_fraction_is_an_error_at_load(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:13:\d+: error\[type\]: counter 'coins' holds whole "
+                                                      r"numbers, got num"):
+        load_text(tmp_path, COUNTER.replace('"loose"', '"loose / 2"') % "3")
