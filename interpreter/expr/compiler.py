@@ -63,15 +63,15 @@ class Compiled:
     access: Access = NOTHING  # what it reads of the state, noted as it was compiled (access.py)
     chars: int = 0           # the longest string its value is or holds (texts.widest: a local's binder checks it)
     elements: tuple = (0, 0, 0, 0)  # its value's most elements, in a list inside, in all, in an element's all (nesting.lengths)
+    untyped: int = 0         # of its worst-case operations, those its comparisons of values of type any walk (walks.py)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
 
 
 class Compiler(NameNodes, OperatorNodes):
-    """Compiles expressions of one ruleset. ``locals`` maps local names to types. The node
-    methods are grouped by kind: names (names.py), literals and operators (operators.py),
-    built-in calls (builtins.py).
+    """Compiles expressions of one ruleset. ``locals`` maps local names to types. The node methods are
+    grouped by kind: names (names.py), literals and operators (operators.py), built-in calls (builtins.py).
 
     ``plain=True`` is the reference compile: every construct in the plain form the compiler
     writes first, with none of the faster forms (no calls lifted out of filters, no tables
@@ -140,7 +140,7 @@ class Compiler(NameNodes, OperatorNodes):
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
         result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
-        result.elements = nesting.lengths(self, tree, result.type)   # (what a local's binder checks)
+        result.elements, result.untyped = nesting.lengths(self, tree, result.type), walks.untyped_work(self)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,

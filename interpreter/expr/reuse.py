@@ -46,7 +46,8 @@ _GROWN = ("used", "made", "lambda_vars")
 @dataclass
 class _Compile:
     """One compile: its outcome and what it did besides (module docstring)."""
-    outcome: tuple | ExprError   # (source, type, distinct, access, code object, def's text, body, chars, elements) or the error
+    outcome: tuple | ExprError   # (source, type, distinct, access, code object, def's text, body, chars, elements,
+    #                               untyped) or the error
     counted: tuple               # how much it added to each of _COUNTED
     left: tuple | None           # the values it left of the state of one expression (None: nothing compiled)
     grown: tuple                 # what it added to each of _GROWN, and to the string literals
@@ -135,7 +136,8 @@ class Reusing(Compiler):
             try:
                 c = super().compile(text, locals, has_me, expect)
                 fn: Any = c.fn   # (to_function's: it carries its def's text)
-                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code, fn.body, c.chars, c.elements)
+                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code, fn.body, c.chars, c.elements,
+                           c.untyped)
             except ExprError as e:
                 outcome = e.with_traceback(None)
         access = notes.frozen()
@@ -214,11 +216,11 @@ class Reusing(Compiler):
     def _outcome(self, entry: _Compile) -> Compiled:
         if isinstance(entry.outcome, ExprError):
             raise copy.copy(entry.outcome)   # (a copy: whoever catches it may add to it)
-        source, typ, distinct, access, code, text, body, chars, elements = entry.outcome
+        source, typ, distinct, access, code, text, body, chars, elements, untyped = entry.outcome
         assert isinstance(code, CodeType)
         fn: Any = FunctionType(code, self.names.namespace, code.co_name)   # (what exec of its def makes)
         fn.code, fn.body = text, body
-        return Compiled(source, typ, fn, distinct, access, chars, elements)
+        return Compiled(source, typ, fn, distinct, access, chars, elements, untyped)
 
 
 def global_names(code: CodeType) -> set[str]:

@@ -85,7 +85,12 @@ def plus(a, b):
 def compared(c: Any, n: Any, left: Any, right: Any, op: str) -> None:
     """Node ``n`` compares two strings: read up to the shorter's end."""
     shorter = min(chars(c, left), chars(c, right))
-    c.add_cost(shorter // COMPARE_CHARS, n, f"'{op}' compares strings of up to {shorter:,} characters")
+    c.add_cost(compared_work(c, left, right), n, f"'{op}' compares strings of up to {shorter:,} characters")
+
+
+def compared_work(c: Any, left: Any, right: Any) -> int:
+    """The operations comparing the strings of ``left`` and ``right`` is charged (``compared``)."""
+    return min(chars(c, left), chars(c, right)) // COMPARE_CHARS
 
 
 def searched(c: Any, n: Any, needle: Any, hay: Any, op: str) -> None:
