@@ -3,8 +3,9 @@
 short (a parameter whose choices are texts or none: engine/params.py ``param_size`` and
 ``param_chars``) weighs what it can be, and only a side that may really be a list of 10,000
 elements (a variable of type any, a declared effect's parameter of type any) weighs that walk,
-for ``<`` as for ``==``. The module and the plain reference count the same steps; where the walk
-makes a step or an expression too costly, the message says to declare the type."""
+for ``<`` as for ``==``, and ``x in v`` of such a ``v`` the list or the string it may be. The
+module and the plain reference count the same steps; where the walk makes a step or an expression
+too costly, the message says to declare the type."""
 from __future__ import annotations
 
 import pytest
@@ -89,12 +90,24 @@ def test_an_untyped_variable_against_a_short_side_weighs_the_short_side(tmp_path
     assert game(tmp_path, "count(pool where params.t == a or [1, 2] != b) > 0", vars=UNTYPED).steps[0].work < 81 * 30
 
 
+def test_looking_in_a_value_of_type_any_weighs_the_list_it_may_be(tmp_path):
+    # a variable of type any may be a list of 10,000 elements, each compared with 1 (before: nothing
+    # counted), or a string of 100,000 characters searched for one (the costlier where the needle may be one)
+    assert game(tmp_path, "1 in a", vars=UNTYPED).steps[0].work >= 10_000 * 4
+    assert game(tmp_path, "'b' in a", vars=UNTYPED, name="s.yaml").steps[0].work >= 100_000 * 4
+    # a parameter bounded by its choices: no list, a text of 2 characters
+    assert charged(game(tmp_path, "1 in params.t or 'b' in params.t", name="t.yaml")) == 0
+    with pytest.raises(interpreter.RulesetError, match=r"'in' of a value of type any, which may be a list, walks up to "
+                       r"10,000 elements: declare its type \(type: int"):
+        game(tmp_path, "count(pool where it.n in a) > 0", vars=UNTYPED, name="r.yaml")
+
+
 def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_path):
     with pytest.raises(interpreter.RulesetError) as refused:
         game(tmp_path, "count(pool where a == b) > 0", vars=UNTYPED)
     limit = [d for d in refused.value.diagnostics if d.code == "limit" and d.loc.col > 11]
     assert limit and "value of type any, which may be a list" in limit[0].message
-    assert "declare the type of what is compared (type: int" in limit[0].message
+    assert "declare its type (type: int" in limit[0].message
     warned = game(tmp_path, "a == b", vars=UNTYPED, budget=20_000, name="w.yaml").warnings
     assert [w for w in warned if w.code == "cost" and "two values of type any" in w.message
             and "declare the type" in w.hint]

@@ -87,13 +87,34 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     elif walk and ANY in (lt, rt):
         before = c.cost
         c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
-                   "elements: declare the type of what is compared (type: int, list[int]...) to weigh it as such")
-        c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
+                   f"elements{DECLARE}")
+        _untyped(c, before)
     elif walk:
         walked(c, n, walk, WALK_WORK, f"'{op}' of two lists")
 
 
+def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
+    """Node ``n`` is ``x in v`` of a value ``v`` of type any (``needle``: x's node and type): a list
+    whose elements are each compared with x (every element inside them too where x may be a list,
+    as ``compared`` weighs it), or, where x may be a string, a string searched for it
+    (texts.searched): weighed the costlier way, and noted as charged for a value of type any."""
+    x, xt = needle
+    walk, before = elements(c, hay, ANY, deep=nesting.may_hold_lists(xt)), c.cost
+    if xt in (STR, ANY) and texts.search_work(c, x, hay)[1] >= walk * WALK_WORK:
+        texts.searched(c, n, x, hay, op, f" (a value of type any, which may be a string){DECLARE}")
+    else:
+        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
+                   f"elements{DECLARE}")
+    _untyped(c, before)
+
+
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
+DECLARE = ": declare its type (type: int, list[int]...) to weigh it as such"
+
+
+def _untyped(c: Any, before: int) -> None:
+    """What the expression was charged since it had ``before`` is for values of type any (``untyped_work``)."""
+    c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
 
 
 def untyped_work(c: Any) -> int:
