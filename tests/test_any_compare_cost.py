@@ -109,7 +109,7 @@ def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_pa
     assert limit and "value of type any, which may be a list" in limit[0].message
     assert "declare its type (type: int" in limit[0].message
     warned = game(tmp_path, "a == b", vars=UNTYPED, budget=20_000, name="w.yaml").warnings
-    assert [w for w in warned if w.code == "cost" and "two values of type any" in w.message
+    assert [w for w in warned if w.code == "cost" and "a value of type any compared" in w.message
             and "declare the type" in w.hint]
     # declared, they weigh what they are: no walk, no warning
     typed = game(tmp_path, "a == b", vars=UNTYPED.replace("{start", "{type: int, start"), budget=20_000,

@@ -30,7 +30,7 @@ class Bounded:
     errors = 0
     pass_steps = 0   # what the for_each passes compiled so far may count (building/effects.py charge_pass)
     heaviest = HEAVIEST
-    untyped: frozenset = frozenset()   # the paths of the expressions weighed mostly for comparing values of type any
+    untyped: frozenset = frozenset()   # the paths of the expressions weighed mostly for walks of values of type any
     diags: list[Diagnostic]     # (the Builder's: the errors and warnings so far)
     error: Callable[..., None]  # (the Builder's: report an error at a path)
     smap: Any                   # (the Builder's: where each path is in the source)
@@ -153,9 +153,9 @@ FILTERS = ("each list its filters walk is weighed at its longest, and nested fil
            "ends' declared bounds allow (10,000 where they read what declares none)")
 
 
-UNTYPED = ("a comparison of two values of type any ('==', '!=', '<'...) is weighed as a walk of the lists they may be, "
-           "up to the shorter's end: a variable or a declared effect's parameter of type any as long as a list variable "
-           "may be, 10,000 elements")
+UNTYPED = ("a value of type any compared ('==', '<'...) or looked in ('in') is weighed as a walk of the list it may be "
+           "(of two compared, up to the shorter's end): a variable or a declared effect's parameter of type any as long "
+           "as a list variable may be, 10,000 elements")
 UNTYPED_HINT = ("declare the type of the values it compares (a variable's type: int, a declared effect's params: "
                 "{n: int}, list[int] for a list) to weigh them as such")
 
