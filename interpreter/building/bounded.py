@@ -30,6 +30,7 @@ class Bounded:
     errors = 0
     pass_steps = 0   # what the for_each passes compiled so far may count (building/effects.py charge_pass)
     heaviest = HEAVIEST
+    untyped: frozenset = frozenset()   # the paths of the expressions weighed mostly for walks of values of type any
     diags: list[Diagnostic]     # (the Builder's: the errors and warnings so far)
     error: Callable[..., None]  # (the Builder's: report an error at a path)
     smap: Any                   # (the Builder's: where each path is in the source)
@@ -60,12 +61,13 @@ class Bounded:
                 self.too_costly(step, budget, what, each)
             elif weight * HEAVY_SHARE > budget:
                 count = getattr(step, "base", 1) + weight
+                untyped = self.untyped_in(step)
                 self.error(f"{what} may count {count:,} steps of the game's budget of {budget:,} each "
                            f"{runs} ({counted(step)}), more than 1/{HEAVY_SHARE} of it: "
-                           f"a game running it {budget // count + 1:,} times stops; {cause(step)}",
-                           step.path, "cost", hint="bound what its lists read (a zone holds the game's cards, a list "
-                           "variable is weighed at 10,000; min: and max: of the parameters a range's ends read), "
-                           "compute less in one step, or raise limits.steps", key=True,
+                           f"a game running it {budget // count + 1:,} times stops; {cause(step, untyped)}",
+                           step.path, "cost", hint=UNTYPED_HINT if untyped else "bound what its lists read (a zone "
+                           "holds the game's cards, a list variable is weighed at 10,000; min: and max: of the "
+                           "parameters a range's ends read), compute less in one step, or raise limits.steps", key=True,
                            severity="warning")
 
     def weigh_triggers(self, triggers, budget: int, players: int) -> None:
@@ -86,8 +88,11 @@ class Bounded:
                           ("time it fires", "a firing") if is_do else ("time it is asked", "each time it is asked"))
             self.weigh_steps((weighed,), budget, f"this trigger's {path[-1]}:", runs, each)
 
-    def weigh(self, cost: int, path) -> None:
-        """Note an expression's worst-case operations, compiled at ``path``."""
+    def weigh(self, cost: int, path, untyped: int = 0) -> None:
+        """Note an expression's worst-case operations, compiled at ``path`` (``untyped``: those its
+        comparisons of values of type any walk, expr/walks.py ``compared``)."""
+        if untyped * 2 >= cost > 0:
+            self.untyped |= {tuple(path)}
         if cost > self.heaviest[0]:
             self.heaviest = (cost, tuple(path), ())
 
@@ -98,8 +103,16 @@ class Bounded:
 
     def too_costly(self, step, budget: int, what: str = "this step", each: str = "a run") -> None:
         """Refuse a step whose one run may cost more than the game's whole budget."""
-        message, path = heavy(step, budget, self.smap, what, each)
-        self.error(message, path, "limit", key=path is step.path)
+        untyped = self.untyped_in(step)
+        message, path = heavy(step, budget, self.smap, what, each, untyped)
+        self.error(message, path, "limit", key=path is step.path, hint=UNTYPED_HINT if untyped else None)
+
+    def untyped_in(self, step) -> bool:
+        """Whether the costliest expression of ``step`` makes half its work and is weighed mostly for
+        comparing values of type any, any of which may be a list as long as a list variable: the
+        error or warning then says to declare their type."""
+        cost, where = step.heaviest[:2]
+        return where in self.untyped and cost * 2 >= step.work
 
     def count_error(self, loc) -> None:
         """Count one more error, about to be reported at ``loc``."""
@@ -112,7 +125,8 @@ def order(d: Diagnostic):
     return (d.loc.path if d.loc else "", d.loc.line if d.loc else 0, d.loc.col if d.loc else 0)
 
 
-def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run") -> tuple[str, tuple]:
+def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run",
+          untyped: bool = False) -> tuple[str, tuple]:
     """The error refusing a step whose one run may cost more than the game's whole budget (its
     ``work`` more than ``budget`` steps), and where it is: named by what weighs most
     (docs/security.md, limits.steps). An expression that alone may take half the budget: its nested
@@ -126,17 +140,24 @@ def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run")
         f"count {getattr(step, 'base', 1) + step.charge + passes:,} steps {each} ({counted(step)}), more than the "
         f"game's whole step budget of {budget:,} steps")
     if cost * 2 < budget * STEP_WORK_UNIT or not through:
-        return f"{what} may {said}: {cause(step)}", step.path
+        return f"{what} may {said}: {cause(step, untyped)}", step.path
     at, here = smap.key_loc(step.path), smap.loc(where)
     named = f"line {at.line}" if at and here and at.path == here.path else str(at)
     calls = " (through " + ", ".join(f"'{n}'" for n in through[:-1]) + ")" if len(through) > 1 else ""
     return (f"{what.replace('this ', 'the ', 1)} at {named}, calling effect '{through[0]}', may {said}; this expression of effect "
-            f"'{through[-1]}'{calls} alone about {cost:,}: {FILTERS}"), where
+            f"'{through[-1]}'{calls} alone about {cost:,}: {UNTYPED if untyped else FILTERS}"), where
 
 
 FILTERS = ("each list its filters walk is weighed at its longest, and nested filters multiply: a zone as many "
            "cards as the game has, a list variable 10,000 elements (a list inside one too), a range as its "
            "ends' declared bounds allow (10,000 where they read what declares none)")
+
+
+UNTYPED = ("a value of type any compared ('==', '<'...) or looked in ('in') is weighed as a walk of the list it may be "
+           "(of two compared, up to the shorter's end): a variable or a declared effect's parameter of type any as long "
+           "as a list variable may be, 10,000 elements")
+UNTYPED_HINT = ("declare the type of the values it compares (a variable's type: int, a declared effect's params: "
+                "{n: int}, list[int] for a list) to weigh them as such")
 
 
 PASSES = ("a for_each counts each pass one and its body's charge, as many passes as its in: list may have "
@@ -150,12 +171,14 @@ def counted(step) -> str:
     return f"its for_each passes {passes:,} of them, its expressions {work}" if passes else work
 
 
-def cause(step) -> str:
+def cause(step, untyped: bool = False) -> str:
     """What makes a step's worst case large: its for_each passes, when they make half its weight; the
-    declared effects it calls, when they make half its work; else its expressions' nested filters."""
+    declared effects it calls, when they make half its work; else its expressions' comparisons of
+    values of type any, where its costliest is weighed for them (``untyped``); else its expressions'
+    nested filters."""
     passes = getattr(step, "pass_steps", 0)
     if passes and passes >= step.charge:
         return PASSES
-    if step.called * 2 >= step.work:
+    if step.called * 2 >= step.work and not untyped:
         return "declared effects calling each other several times multiply"
-    return FILTERS
+    return UNTYPED if untyped else FILTERS

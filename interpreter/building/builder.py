@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine.knowledge import know
 from ..engine.loop import over_budget
-from ..engine.params import longest, reachable_counts, sized_values
+from ..engine.params import param_size, reachable_counts
 from ..engine.rng import below, shuffle
 from ..engine.visibility import Visibility
 from ..errors import Diagnostic, RulesetError, key_hint
@@ -191,7 +191,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             fn.tree = tree if tree is not None else parse(text)   # what analyses read (bare_name...)
             fn.loc = self.smap.loc(tuple(path))   # (building/listing.py names the rule of each function)
             fn.work = self.compiler.spent - spent   # its worst-case operations (a check's charge: building/gameloop.py)
-            self.weigh(fn.work, path)
+            self.weigh(fn.work, path, c.untyped)
             by_rule(fn, fn.loc)
             if by_name:
                 fn.params = tuple(locals or ())
@@ -353,8 +353,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.names.max_list = max(len(cards), r.max_players, 1)
         # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
         # a longer value given to a game is refused (Ruleset.resolve_params)
-        self.names.param_sizes = {name: max([self.names.max_list, PARAM_LIST_FLOOR,
-                                             *map(longest, sized_values(name, spec, r.player_counts))])
+        self.names.param_sizes = {name: param_size(name, spec, r.player_counts, max(self.names.max_list, PARAM_LIST_FLOOR))
                                   for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.min_players, self.names.max_players = r.min_players, max(r.max_players, 1)

@@ -118,6 +118,17 @@ def sized_values(name: str, spec, counts) -> list:
     return [v for v in (*values_over(name, spec, counts), *choices) if isinstance(v, (list, dict))]
 
 
+def param_size(name: str, spec, counts, floor: int) -> int:
+    """The most elements a parameter's value, and each list or map inside it at any depth, may
+    hold in a game of these player counts (what its expressions' cost bounds assume; a value given
+    to a game holding more is refused: Ruleset.resolve_params): where it declares ``choices:``, its
+    longest value or choice (a value given is one of them: 0 where none is a list or a map); else
+    that or ``floor`` (the cards, the players, 64), whichever is larger."""
+    sizes = [longest(v) for v in sized_values(name, spec, counts)]
+    chosen = isinstance(spec, dict) and isinstance(spec.get("choices"), list) and spec["choices"]
+    return max(sizes, default=0) if chosen else max([floor, *sizes])
+
+
 def longest(v) -> int:
     """The most elements any list or map in ``v`` holds, ``v`` itself or one inside it at any
     depth (0: none): what a parameter's value is checked against (Ruleset.resolve_params)."""
@@ -431,9 +442,11 @@ def param_chars(spec, values: list) -> int | None:
     depth (``held_texts``), can have in any game: its longest choice's (the longest string in them),
     or its max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the
     values written included (none counts no character: a variant's ``{max_length: 3}`` in place of
-    a bare value). None: a parameter of other values, or one no declaration bounds (MAX_STORED)."""
+    a bare value; a null whose choices are texts and nulls is as long as the longest of them). None:
+    a parameter of other values, or one no declaration bounds (MAX_STORED)."""
     held = [held_texts(v) for v in values]
-    if not isinstance(spec, dict) or None in held or not (any(v is not None for v in values) or "max_length" in spec):
+    if not isinstance(spec, dict) or None in held or not (any(v is not None for v in values) or "max_length" in spec
+                                                          or "choices" in spec):
         return None
     choices, most = spec.get("choices"), spec.get("max_length")
     chosen = [held_texts(c) for c in choices] if isinstance(choices, list) and choices else [None]

@@ -65,15 +65,15 @@ class Compiled:
     elements: tuple = (0, 0, 0, 0)  # its value's most elements, in a list inside, in all, in an element's all (nesting.lengths)
     known: bool = False      # its value's most elements is a bound the ruleset declares (known.py: a for_each's passes)
     proven: str = ANY        # the type its value is proven of (nesting.proven: [] is of every list type)
+    untyped: int = 0         # of its worst-case operations, those its comparisons of values of type any walk (walks.py)
 
     def __call__(self, S, me=None, L=None):
         return self.fn(S, me, L)
 
 
 class Compiler(NameNodes, OperatorNodes):
-    """Compiles expressions of one ruleset. ``locals`` maps local names to types. The node
-    methods are grouped by kind: names (names.py), literals and operators (operators.py),
-    built-in calls (builtins.py).
+    """Compiles expressions of one ruleset. ``locals`` maps local names to types. The node methods are
+    grouped by kind: names (names.py), literals and operators (operators.py), built-in calls (builtins.py).
 
     ``plain=True`` is the reference compile: every construct in the plain form the compiler
     writes first, with none of the faster forms (no calls lifted out of filters, no tables
@@ -139,9 +139,9 @@ class Compiler(NameNodes, OperatorNodes):
         tree = parse(text) if tree is None else tree
         with self.access.recording() as notes:
             result = self._compile(text, tree, locals, has_me, expect)
-        result.access, result.chars = notes.frozen(), texts.widest(self, tree, result.type)
-        result.elements, result.known, result.proven = (nesting.lengths(self, tree, result.type), known.known(self, tree),
-                                                        nesting.proven(self, tree, result.type))
+        t = result.type
+        result.access, result.chars, result.untyped = notes.frozen(), texts.widest(self, tree, t), walks.untyped_work(self)
+        result.elements, result.known, result.proven = nesting.lengths(self, tree, t), known.known(self, tree), nesting.proven(self, tree, t)
         return result
 
     def scope(self, locals: dict | None, has_me: bool, elements: list | None = None,

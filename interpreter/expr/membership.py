@@ -104,7 +104,9 @@ class MembershipNodes(SetNodes):
         if tb == STR and ta not in (STR, ANY):
             raise ExprError(f"'{op}' with a str on its right needs a str on its left, got {ta}",
                             offset_of(n.children[0]), code="type")
-        if tb == STR or tb == ANY and ta in (STR, ANY):   # a string looked for inside another (or may be)
+        if tb == ANY:   # a list looked in, or a string searched where the needle may be one: the costlier
+            walks.looked_in(self, n, (n.children[0], ta), right, op)
+        elif tb == STR:   # a string looked for inside another
             texts.searched(self, n, n.children[0], right, op)
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",

@@ -209,12 +209,8 @@ class OperatorNodes(MembershipNodes):
                                 offset_of(n.children[2]), code="type")
         elif not comparable(ta, tb):
             raise ExprError(f"comparing {ta} with {tb} is always false", offset_of(n.children[2]), code="type")
-        elif nesting.may_hold_lists(ta) and nesting.may_hold_lists(tb):   # two lists compared element by element,
-            # up to the shorter's end (values of type any too: a local's at what its binder lets it hold in all)
-            left, right = (walks.elements(self, c, t) for c, t in ((n.children[0], ta), (n.children[2], tb)))
-            walks.walked(self, n, min(left, right), walks.WALK_WORK, f"'{op}' of two lists")
-        if STR in (ta, tb) and {ta, tb} <= {STR, ANY}:   # two strings compared character by character
-            texts.compared(self, n, n.children[0], n.children[2], op)
+        # two lists compared element by element up to the shorter's end, two strings character by character
+        walks.compared(self, n, ((n.children[0], ta), (n.children[2], tb)), op)
         # count(X where C) compared with 0 only asks whether one element passes: stop at the first
         hoisted = isinstance(shape(a), Hoisted)   # count(...) lifted out of a filter
         counted = shape(shape(a).inner if hoisted else a)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import CodeType, FunctionType
 from typing import Any
 
@@ -46,7 +46,7 @@ _GROWN = ("used", "made", "lambda_vars")
 @dataclass
 class _Compile:
     """One compile: its outcome and what it did besides (module docstring)."""
-    outcome: tuple | ExprError   # (source, type, distinct, access, code object, def's text, body, chars, elements, known, proven) or the error
+    outcome: tuple | ExprError   # (code object, def's text, body, the Compiled's other fields by name) or the error
     counted: tuple               # how much it added to each of _COUNTED
     left: tuple | None           # the values it left of the state of one expression (None: nothing compiled)
     grown: tuple                 # what it added to each of _GROWN, and to the string literals
@@ -135,12 +135,12 @@ class Reusing(Compiler):
             try:
                 c = super().compile(text, locals, has_me, expect)
                 fn: Any = c.fn   # (to_function's: it carries its def's text)
-                outcome = (c.source, c.type, c.distinct, c.access, fn.__code__, fn.code, fn.body, c.chars, c.elements, c.known, c.proven)
+                outcome = (fn.__code__, fn.code, fn.body, {f.name: getattr(c, f.name) for f in fields(c) if f.name != "fn"})
             except ExprError as e:
                 outcome = e.with_traceback(None)
         access = notes.frozen()
         ns = self.names.namespace
-        calls = global_names(outcome[4]) if isinstance(outcome, tuple) else set()
+        calls = global_names(outcome[0]) if isinstance(outcome, tuple) else set()
         return _Compile(
             outcome, tuple(getattr(self, k) - counted[k] for k in _COUNTED),
             (self.cost, self._expansions, self._mult, self._hoisted, self._tables, self._tables_above,
@@ -214,11 +214,11 @@ class Reusing(Compiler):
     def _outcome(self, entry: _Compile) -> Compiled:
         if isinstance(entry.outcome, ExprError):
             raise copy.copy(entry.outcome)   # (a copy: whoever catches it may add to it)
-        source, typ, distinct, access, code, text, body, chars, elements, known, proven = entry.outcome
+        code, text, body, kept = entry.outcome
         assert isinstance(code, CodeType)
         fn: Any = FunctionType(code, self.names.namespace, code.co_name)   # (what exec of its def makes)
         fn.code, fn.body = text, body
-        return Compiled(source, typ, fn, distinct, access, chars, elements, known, proven)
+        return Compiled(fn=fn, **kept)
 
 
 def global_names(code: CodeType) -> set[str]:

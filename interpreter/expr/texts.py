@@ -85,16 +85,27 @@ def plus(a, b):
 def compared(c: Any, n: Any, left: Any, right: Any, op: str) -> None:
     """Node ``n`` compares two strings: read up to the shorter's end."""
     shorter = min(chars(c, left), chars(c, right))
-    c.add_cost(shorter // COMPARE_CHARS, n, f"'{op}' compares strings of up to {shorter:,} characters")
+    c.add_cost(compared_work(c, left, right), n, f"'{op}' compares strings of up to {shorter:,} characters")
 
 
-def searched(c: Any, n: Any, needle: Any, hay: Any, op: str) -> None:
+def compared_work(c: Any, left: Any, right: Any) -> int:
+    """The operations comparing the strings of ``left`` and ``right`` is charged (``compared``)."""
+    return min(chars(c, left), chars(c, right)) // COMPARE_CHARS
+
+
+def searched(c: Any, n: Any, needle: Any, hay: Any, op: str, more: str = "") -> None:
     """Node ``n`` looks for the string of ``needle`` inside that of ``hay``: both read (a needle
-    longer than the text is no search: as long as the text at most)."""
+    longer than the text is no search: as long as the text at most). ``more``: said after the
+    characters where it is too costly."""
+    both, work = search_work(c, needle, hay)
+    c.add_cost(work, n, f"'{op}' searches strings of up to {both:,} characters{more}")
+
+
+def search_work(c: Any, needle: Any, hay: Any) -> tuple[int, int]:
+    """(the characters a search of ``needle`` inside ``hay`` reads, the operations it is charged)."""
     longest = min(chars(c, needle), chars(c, hay))
     both = longest + chars(c, hay)
-    per = SHORT_SEARCH_WORK if longest <= SHORT_NEEDLE else SEARCH_WORK
-    c.add_cost(both * per, n, f"'{op}' searches strings of up to {both:,} characters")
+    return both, both * (SHORT_SEARCH_WORK if longest <= SHORT_NEEDLE else SEARCH_WORK)
 
 
 def written(c: Any, n: Any, arg: Any, typ: str) -> None:

@@ -18,7 +18,8 @@ from typing import Any, Iterator
 
 from lark import Tree
 
-from . import nesting
+from . import nesting, texts
+from .types import ANY, STR
 
 SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (sets.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
@@ -66,6 +67,60 @@ def keyed(c: Any, n: Any, coll: Any, typ: str, what: str) -> None:
     if total is not None:   # (lists and what they hold together: a list variable's, each at most a key)
         work = min(work, total * KEY_WORK)
     walked(c, n, max(own, inside), -(-work // max(own, inside)), what)
+
+
+def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
+    """Node ``n`` compares two values (``sides``: (node, type) each) with ``op``. Two lists are
+    compared in C element by element (every element inside them where they hold lists): ``==`` and
+    ``!=`` only where their lengths are equal, an order up to the shorter's end, so at most the
+    shorter side's elements are read, each side weighed at its own bound, a value of type any too
+    (a parameter's by its values and choices, engine/params.py ``param_size``; one no bound holds,
+    a variable's or a local's, as a list variable); two strings character by character (texts.compared). A value
+    of type any may be either, one at a time: two of them are weighed the costlier way. What is
+    charged because a side is of type any is noted (``untyped``): the error or warning of a
+    costly expression or step then says to declare its type."""
+    (left, lt), (right, rt) = sides
+    walk = min(elements(c, x, t) for x, t in sides) if nesting.may_hold_lists(lt) and nesting.may_hold_lists(rt) else 0
+    strings = STR in (lt, rt) and {lt, rt} <= {STR, ANY} or lt == rt == ANY
+    if strings and (not walk or texts.compared_work(c, left, right) >= walk * WALK_WORK):
+        texts.compared(c, n, left, right, op)
+    elif walk and ANY in (lt, rt):
+        before = c.cost
+        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
+                   f"elements{DECLARE}")
+        _untyped(c, before)
+    elif walk:
+        walked(c, n, walk, WALK_WORK, f"'{op}' of two lists")
+
+
+def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
+    """Node ``n`` is ``x in v`` of a value ``v`` of type any (``needle``: x's node and type): a list
+    whose elements are each compared with x (every element inside them too where x may be a list,
+    as ``compared`` weighs it), or, where x may be a string, a string searched for it
+    (texts.searched): weighed the costlier way, and noted as charged for a value of type any."""
+    x, xt = needle
+    walk, before = elements(c, hay, ANY, deep=nesting.may_hold_lists(xt)), c.cost
+    if xt in (STR, ANY) and texts.search_work(c, x, hay)[1] >= walk * WALK_WORK:
+        texts.searched(c, n, x, hay, op, f" (a value of type any, which may be a string){DECLARE}")
+    else:
+        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
+                   f"elements{DECLARE}")
+    _untyped(c, before)
+
+
+UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
+DECLARE = ": declare its type (type: int, list[int]...) to weigh it as such"
+
+
+def _untyped(c: Any, before: int) -> None:
+    """What the expression was charged since it had ``before`` is for values of type any (``untyped_work``)."""
+    c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
+
+
+def untyped_work(c: Any) -> int:
+    """The operations the expression compiled last is charged for walks of values of type any,
+    which may be lists as long as a list variable (``compared``): 0, none."""
+    return c.fact(UNTYPED, UNTYPED, anywhere=True) or 0
 
 
 def walked(c: Any, n: Any, count: int, per: int, what: str) -> None:

@@ -1,0 +1,117 @@
+"""Comparisons of values of type ``any`` weighed by what each side can be (expr/walks.py
+``compared``): two lists compared walk up to the shorter's end, so a side whose bound says it is
+short (a parameter whose choices are texts or none: engine/params.py ``param_size`` and
+``param_chars``) weighs what it can be, and only a side that may really be a list of 10,000
+elements (a variable of type any, a declared effect's parameter of type any) weighs that walk,
+for ``<`` as for ``==``, and ``x in v`` of such a ``v`` the list or the string it may be. The
+module and the plain reference count the same steps; where the walk makes a step or an expression
+too costly, the message says to declare the type."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from fuzzing.lockstep import reference
+from helpers import chips_game, load_text
+from test_budget_counted import played
+
+# 81 chips in the pool: a filter over them runs its body 81 times
+HEAD = dict(game="any_compare", players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x")
+STEP = """{params}
+flow:
+  - turns:
+      rounds: 3
+      steps:
+        - if: "{cond}"
+          then: [{{set: {{x: 1}}}}]
+        - move: {{from: pool, to: mine, count: 1}}
+limits: {{steps: {budget}}}
+scoring:
+  categories: {{chips: "count(mine)"}}
+"""
+# parameters without a type whose values are none, and whose choices are short texts or none: type any
+CHOSEN = "params:\n  t: {default: null, choices: [null, 'ab']}\n  s: {default: null, choices: ['a', null]}"
+# variables without a type (any): a set: may store a list of 10,000 elements in them
+UNTYPED = "  a: {start: 1}\n  b: {start: 2}\n"
+
+
+def game(tmp_path, cond: str, params: str = CHOSEN, vars: str = "", budget: int = 500_000, name: str = "g.yaml"):
+    """The chips game whose first step is an if: of ``cond`` (its other declarations: ``params``, lines of ``vars``)."""
+    text = chips_game(STEP.format(params=params, cond=cond, budget=budget), **HEAD)
+    return load_text(tmp_path, text.replace("vars:\n", "vars:\n" + vars, 1), name)
+
+
+def charged(rules) -> int:
+    """The charge of the ruleset's first step, the if: that compares."""
+    return rules.steps[0].charge
+
+
+def test_two_any_parameters_bounded_by_their_choices_compare_cheaply_in_a_filter(tmp_path):
+    # each side a text of at most 2 characters or none: no list, nothing to walk (before: each a
+    # list of 64 lists of 64, 16,384 operations an element, and the filter refused past 1,000,000)
+    rules = game(tmp_path, "count(pool where params.t == params.s) > 0")
+    assert rules.steps[0].work < 81 * 10 and charged(rules) <= 8
+    assert not [w for w in rules.warnings if w.code == "cost"]
+    for seed in range(3):
+        assert played(rules, seed) == played(reference(rules), seed)
+    assert rules.new_game(2, seed=0, options={"params": {"t": "ab", "s": "a"}}).p["t"] == "ab"
+    with pytest.raises(interpreter.UsageError, match="one of"):   # (a list is none of its choices)
+        rules.new_game(2, seed=0, options={"params": {"t": ["ab"] * 64}})
+
+
+def test_an_order_of_two_bounded_any_parameters_is_cheap_too(tmp_path):
+    assert charged(game(tmp_path, "params.t < params.s or params.t >= params.s")) == 0
+
+
+def test_an_any_parameter_with_no_choices_still_weighs_the_lists_a_game_may_give_it(tmp_path):
+    # a null with no choices may be given any value whose lists hold 81 elements (the cards) at any depth
+    rules = game(tmp_path, "params.q == params.r", "params:\n  q: null\n  r: null")
+    assert rules.steps[0].work >= 81 * 81 * 4
+    given = [[0] * 81] * 81
+    assert rules.new_game(2, seed=0, options={"params": {"q": given, "r": given}}).p["q"] == given
+    with pytest.raises(interpreter.UsageError, match="at most 81 elements"):
+        rules.new_game(2, seed=0, options={"params": {"q": [0] * 82}})
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", ">="])
+def test_two_untyped_variables_still_weigh_a_walk_of_a_list_variable(tmp_path, op):
+    # either may hold a list of 10,000 elements (set: can store one): Python compares two lists
+    # element by element, == up to the first difference, < as far, so the walk is weighed for
+    # every comparison (before, an order of two values of type any counted nothing)
+    rules = game(tmp_path, f"a {op} b", vars=UNTYPED)
+    assert rules.steps[0].work >= 10_000 * 4 and charged(rules) == 400
+    for seed in range(2):
+        assert played(rules, seed) == played(reference(rules), seed)
+
+
+def test_an_untyped_variable_against_a_short_side_weighs_the_short_side(tmp_path):
+    # == of two lists of unequal lengths reads none of their elements, of equal ones the shorter's
+    # (each side of type any may be a list of 10,000: 81 x 40,000 operations, refused)
+    assert game(tmp_path, "count(pool where params.t == a or [1, 2] != b) > 0", vars=UNTYPED).steps[0].work < 81 * 30
+
+
+def test_looking_in_a_value_of_type_any_weighs_the_list_it_may_be(tmp_path):
+    # a variable of type any may be a list of 10,000 elements, each compared with 1 (before: nothing
+    # counted), or a string of 100,000 characters searched for one (the costlier where the needle may be one)
+    assert game(tmp_path, "1 in a", vars=UNTYPED).steps[0].work >= 10_000 * 4
+    assert game(tmp_path, "'b' in a", vars=UNTYPED, name="s.yaml").steps[0].work >= 100_000 * 4
+    # a parameter bounded by its choices: no list, a text of 2 characters
+    assert charged(game(tmp_path, "1 in params.t or 'b' in params.t", name="t.yaml")) == 0
+    with pytest.raises(interpreter.RulesetError, match=r"'in' of a value of type any, which may be a list, walks up to "
+                       r"10,000 elements: declare its type \(type: int"):
+        game(tmp_path, "count(pool where it.n in a) > 0", vars=UNTYPED, name="r.yaml")
+
+
+def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_path):
+    with pytest.raises(interpreter.RulesetError) as refused:
+        game(tmp_path, "count(pool where a == b) > 0", vars=UNTYPED)
+    limit = [d for d in refused.value.diagnostics if d.code == "limit" and d.loc.col > 11]
+    assert limit and "value of type any, which may be a list" in limit[0].message
+    assert "declare its type (type: int" in limit[0].message
+    warned = game(tmp_path, "a == b", vars=UNTYPED, budget=20_000, name="w.yaml").warnings
+    assert [w for w in warned if w.code == "cost" and "a value of type any compared" in w.message
+            and "declare the type" in w.hint]
+    # declared, they weigh what they are: no walk, no warning
+    typed = game(tmp_path, "a == b", vars=UNTYPED.replace("{start", "{type: int, start"), budget=20_000,
+                 name="t.yaml")
+    assert charged(typed) == 0 and not [w for w in typed.warnings if w.code == "cost"]
