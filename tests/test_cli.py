@@ -351,7 +351,7 @@ def test_scenarios_pass(cli, scenarios_once):
 
 def test_failing_scenario_is_located(cli, tmp_path):
     sc = tmp_path / "s.yaml"
-    sc.write_text(f"ruleset: {DIAMONDS}\nscenarios:\n"
+    sc.write_text("ruleset: diamonds\nscenarios:\n"
                   "  - name: fine\n    players: 3\n"
                   "  - name: wrong\n    players: 3\n    over: true\n")
     code, out, _ = cli("test", sc)
@@ -377,12 +377,54 @@ def test_a_scenario_file_may_name_a_bundled_ruleset_and_a_wrong_name_is_one_loca
     assert out.strip().splitlines()[-1] == "0 passed, 1 failed"     # once for the file, not per scenario
 
 
+def test_a_scenario_file_reads_no_file_outside_its_folders(cli, tmp_path, monkeypatch):
+    """A scenario file is untrusted as a ruleset is: its ruleset: (and a scenario's variant
+    file) lies in its own folder or below, or just above it (rulesets/scenarios/ names
+    ../game.yaml), as extends: is confined; elsewhere, by path, by a link or from the working
+    folder, is a located error and the file is never read."""
+    (tmp_path / "proj" / "scenarios").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    for folder in ("proj", "elsewhere"):
+        (tmp_path / folder / "game.yaml").write_text(DIAMONDS.read_text())
+    (tmp_path / "elsewhere" / "v.yaml").write_text("params: {rounds: 1}\n")
+    (tmp_path / "proj" / "scenarios" / "v.yaml").write_text("params: {rounds: 1}\n")
+    (tmp_path / "proj" / "scenarios" / "link.yaml").symlink_to(tmp_path / "elsewhere" / "game.yaml")
+    sc = tmp_path / "proj" / "scenarios" / "s.yaml"
+    one = "scenarios:\n  - {name: a, players: 3, expect: ['true']}\n"
+    sc.write_text("ruleset: ../game.yaml\n" + one + "  - {name: b, players: 3, variant: v.yaml, expect: ['true']}\n")
+    assert cli("test", sc)[:2] == (0, "2 passed, 0 failed\n")
+    monkeypatch.chdir(tmp_path / "elsewhere")          # a name is not looked for in the working folder
+    for name in ("../../elsewhere/game.yaml", tmp_path / "elsewhere" / "game.yaml", "link.yaml", "v2.yaml"):
+        sc.write_text(f"ruleset: {name}\n" + one)
+        code, out, err = cli("test", sc)
+        said = "is neither a file beside" if name == "v2.yaml" else "is outside the folders a scenario file may name"
+        assert code == 1 and err.startswith(f"{sc}:1:10: error[io]: ruleset '{name}' {said}"), err
+    (tmp_path / "elsewhere" / "v2.yaml").write_text("params: {rounds: 1}\n")
+    for name in ("../../elsewhere/v.yaml", tmp_path / "elsewhere" / "v.yaml", "v2.yaml"):
+        sc.write_text("ruleset: ../game.yaml\nscenarios:\n"
+                      f"  - {{name: b, players: 3, variant: {name}, expect: ['true']}}\n")
+        code, out, _ = cli("test", sc)
+        said = "variant file" if name == "v2.yaml" else f"variant '{name}' is outside the folders"
+        assert code == 1 and out.startswith(f"{sc}:3:{5 if name == 'v2.yaml' else 36}: FAIL b: {said}"), out
+
+
+def test_a_loop_of_links_named_by_extends_or_a_scenario_is_a_located_error(cli, tmp_path):
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    (tmp_path / "v.yaml").write_text("extends: a.yaml\n")
+    (tmp_path / "s.yaml").write_text("ruleset: a.yaml\nscenarios:\n  - {name: x, players: 3}\n")
+    code, _, err = cli("validate", tmp_path / "v.yaml")
+    assert code == 1 and "v.yaml:1:10: error[extends]: extends: file 'a.yaml' not found" in err, err
+    code, _, err = cli("test", tmp_path / "s.yaml")
+    assert code == 1 and "s.yaml:1:10: error[io]: ruleset 'a.yaml' is neither a file beside" in err, err
+
+
 def test_a_folder_without_scenarios_is_not_a_green_run(cli, tmp_path):
     (tmp_path / "empty").mkdir()
     code, out, err = cli("test", tmp_path / "empty")
     assert code == 2 and "0 passed, 0 failed" in out and "no scenario ran" in err and "*.yaml" in err
     sc = tmp_path / "none.yaml"
-    sc.write_text(f"ruleset: {DIAMONDS}\nscenarios: []\n")
+    sc.write_text("ruleset: diamonds\nscenarios: []\n")
     code, out, err = cli("test", sc)
     assert code == 2 and "no scenario ran" in err
 
