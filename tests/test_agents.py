@@ -159,7 +159,7 @@ def test_every_agent_plays_every_seed_game(name, players):
 
 
 def test_agents_from_the_command_line(capsys, tmp_path):
-    assert main(["play", "diamonds", "-p", "3", "--set", "rounds=1", "--agents", f"{SMALL},greedy,random",
+    assert main(["play", "diamonds", "-p", "3", "--seed", "0", "--set", "rounds=1", "--agents", f"{SMALL},greedy,random",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["agents"] == ["ismcts", "greedy", "random"]

@@ -158,13 +158,13 @@ def test_play_json_keys_and_determinism(cli):
 
 
 def test_play_first_agents(cli):
-    r = play_json(cli, "-p", "3", "--agents", "first")
+    r = play_json(cli, "-p", "3", "--seed", "0", "--agents", "first")
     assert r["agents"] == ["first"] * 3
-    assert r == play_json(cli, "-p", "3", "--agents", "first,first,first")
+    assert r == play_json(cli, "-p", "3", "--seed", "0", "--agents", "first,first,first")
 
 
 def test_play_variants(cli):
-    two = play_json(cli, "-p", "2", "--variant", "two_player")
+    two = play_json(cli, "-p", "2", "--seed", "0", "--variant", "two_player")
     assert two["variant"] == "two_player" and len(two["scores"]) == 2
     teams = play_json(cli, "-p", "4", "--variant", "teams", "--seed", "2")
     assert teams["variant"] == "teams"
@@ -174,9 +174,9 @@ def test_play_variants(cli):
 
 
 def test_set_reads_json_or_yaml_flow_values(cli):
-    flow = play_json(cli, "-p", "4", "--set", "majority_order=[S, C, D, H]")
+    flow = play_json(cli, "-p", "4", "--seed", "0", "--set", "majority_order=[S, C, D, H]")
     assert flow["params"]["majority_order"] == ["S", "C", "D", "H"]
-    assert play_json(cli, "-p", "4", "--set", 'majority_order=["S", "C", "D", "H"]')["params"] == flow["params"]
+    assert play_json(cli, "-p", "4", "--seed", "0", "--set", 'majority_order=["S", "C", "D", "H"]')["params"] == flow["params"]
     code, _, err = cli("play", "diamonds", "-p", "4", "--set", "majority_order=[S, C")
     assert code == 2 and "expects list" in err
 
@@ -197,13 +197,13 @@ def test_a_bad_set_value_is_a_usage_error_naming_the_parameter(cli, value, why):
 
 def test_set_reads_a_value_as_a_ruleset_reads_it(cli):
     """yes, no and 0x10 are text in a ruleset and in --set alike (--set read no as false)."""
-    flow = play_json(cli, "-p", "4", "--set", "majority_order=[no, yes, 0x10, 2001-01-01]")
+    flow = play_json(cli, "-p", "4", "--seed", "0", "--set", "majority_order=[no, yes, 0x10, 2001-01-01]")
     assert flow["params"]["majority_order"] == ["no", "yes", "0x10", "2001-01-01"]
 
 
 def test_set_rounds_changes_the_game_length(cli):
-    full = play_json(cli, "-p", "4")
-    short = play_json(cli, "-p", "4", "--set", "rounds=1")
+    full = play_json(cli, "-p", "4", "--seed", "0")
+    short = play_json(cli, "-p", "4", "--seed", "0", "--set", "rounds=1")
     assert short["params"]["rounds"] == 1 and full["params"]["rounds"] == 4
     assert short["decisions"] < full["decisions"] / 2
 
@@ -212,16 +212,38 @@ def test_play_human_output_has_a_table(cli):
     code, out, _ = cli("play", "diamonds", "-p", "3", "--seed", "1")
     assert code == 0
     assert "showroom" in out and "safe" in out and "total" in out and "winner" in out
-    assert cli("play", "diamonds", "-p", "3", "--quiet") == (0, "", "")
+    assert cli("play", "diamonds", "-p", "3", "--seed", "0", "--quiet") == (0, "", "")
 
 
 def test_human_agent_eof_is_a_clean_usage_error(cli, monkeypatch):
     import io
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
-    code, out, err = cli("play", "diamonds", "-p", "3", "--agents", "human")
+    code, out, err = cli("play", "diamonds", "-p", "3", "--seed", "0", "--agents", "human")
     assert code == 2
     assert "end of its input" in err and "Traceback" not in err
     assert "1. 1" in out          # numbered options were shown
+
+
+def test_play_without_a_seed_draws_a_fresh_one_that_the_full_log_keeps_and_no_seat_reads(cli, tmp_path):
+    """The seed deals every hidden card (docs/security.md): without --seed a game does not get a
+    constant one a seat could try first, but one drawn at random, which the operator reads in
+    the summary and the full log's header and replays the game with, and a seat's log never holds."""
+    def played(name, *more):
+        log = tmp_path / name
+        code, out, err = cli("play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", log, *more)
+        assert code == 0, err
+        return out, [json.loads(line) for line in log.read_text().splitlines()]
+    out, first = played("a.jsonl")
+    seed = first[0]["seed"]
+    assert f", seed {seed}, " in out                          # the summary names it
+    second = played("b.jsonl")[1]
+    assert second[0]["seed"] != seed and min(seed, second[0]["seed"]) >= 2 ** 20   # two games, two seeds, none small
+    again = played("c.jsonl", "--seed", str(seed))[1]
+    assert again[1:] == first[1:] and again[0]["seed"] == seed    # the logged seed plays the same game
+    code, out, _ = cli("play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", tmp_path / "s.jsonl",
+                       "--log-for", "1", "--json")
+    mine = (tmp_path / "s.jsonl").read_text()
+    assert code == 0 and "seed" not in json.loads(mine.splitlines()[0]) and str(json.loads(out)["seed"]) not in mine
 
 
 # ---------------------------------------------------------------------- logs
@@ -238,7 +260,7 @@ def test_log_then_replay(cli, tmp_path):
 
 def test_tampered_action_names_the_line(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    cli("play", "diamonds", "-p", "4", "--seed", "0", "--set", "rounds=1", "--log", log)
     lines = log.read_text().splitlines()
     no = next(i for i, line in enumerate(lines, 1) if json.loads(line).get("prompt") == "play")
     d = json.loads(lines[no - 1])
@@ -252,7 +274,7 @@ def test_tampered_action_names_the_line(cli, tmp_path):
 
 def test_truncated_log_is_a_clean_error(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    cli("play", "diamonds", "-p", "4", "--seed", "0", "--set", "rounds=1", "--log", log)
     text = log.read_text()
     log.write_text(text[: len(text) // 2])           # cut in the middle of a line
     code, _, err = cli("replay", log)
@@ -265,7 +287,7 @@ def test_truncated_log_is_a_clean_error(cli, tmp_path):
 
 def test_changed_hash_is_a_clear_error(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log)
+    cli("play", "diamonds", "-p", "4", "--seed", "0", "--set", "rounds=1", "--log", log)
     lines = log.read_text().splitlines()
     head = json.loads(lines[0])
     head["hash"] = "0" * 64
@@ -279,7 +301,7 @@ def test_edited_ruleset_is_detected(cli, tmp_path):
     rules = tmp_path / "d.yaml"
     rules.write_text(DIAMONDS.read_text() + "\n# my copy\n")   # not the bundled ruleset's content
     log = tmp_path / "g.jsonl"
-    assert cli("play", rules, "-p", "3", "--set", "rounds=1", "--log", log)[0] == 0
+    assert cli("play", rules, "-p", "3", "--seed", "0", "--set", "rounds=1", "--log", log)[0] == 0
     assert cli("replay", log)[0] == 0
     rules.write_text(DIAMONDS.read_text() + "\n# my copy, edited\n")
     code, _, err = cli("replay", log)
@@ -300,7 +322,7 @@ def test_non_json_and_missing_logs(cli, tmp_path):
 
 def test_log_for_writes_a_redacted_log(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    assert cli("play", "diamonds", "-p", "4", "--set", "rounds=1", "--log", log, "--log-for", "0")[0] == 0
+    assert cli("play", "diamonds", "-p", "4", "--seed", "0", "--set", "rounds=1", "--log", log, "--log-for", "0")[0] == 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["redacted_for"] == 0
     passes = [d for d in lines if d.get("prompt") == "pass"]
@@ -329,7 +351,7 @@ def test_scenarios_pass(cli, scenarios_once):
 
 def test_failing_scenario_is_located(cli, tmp_path):
     sc = tmp_path / "s.yaml"
-    sc.write_text(f"ruleset: {DIAMONDS}\nscenarios:\n"
+    sc.write_text("ruleset: diamonds\nscenarios:\n"
                   "  - name: fine\n    players: 3\n"
                   "  - name: wrong\n    players: 3\n    over: true\n")
     code, out, _ = cli("test", sc)
@@ -355,12 +377,54 @@ def test_a_scenario_file_may_name_a_bundled_ruleset_and_a_wrong_name_is_one_loca
     assert out.strip().splitlines()[-1] == "0 passed, 1 failed"     # once for the file, not per scenario
 
 
+def test_a_scenario_file_reads_no_file_outside_its_folders(cli, tmp_path, monkeypatch):
+    """A scenario file is untrusted as a ruleset is: its ruleset: (and a scenario's variant
+    file) lies in its own folder or below, or just above it (rulesets/scenarios/ names
+    ../game.yaml), as extends: is confined; elsewhere, by path, by a link or from the working
+    folder, is a located error and the file is never read."""
+    (tmp_path / "proj" / "scenarios").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    for folder in ("proj", "elsewhere"):
+        (tmp_path / folder / "game.yaml").write_text(DIAMONDS.read_text())
+    (tmp_path / "elsewhere" / "v.yaml").write_text("params: {rounds: 1}\n")
+    (tmp_path / "proj" / "scenarios" / "v.yaml").write_text("params: {rounds: 1}\n")
+    (tmp_path / "proj" / "scenarios" / "link.yaml").symlink_to(tmp_path / "elsewhere" / "game.yaml")
+    sc = tmp_path / "proj" / "scenarios" / "s.yaml"
+    one = "scenarios:\n  - {name: a, players: 3, expect: ['true']}\n"
+    sc.write_text("ruleset: ../game.yaml\n" + one + "  - {name: b, players: 3, variant: v.yaml, expect: ['true']}\n")
+    assert cli("test", sc)[:2] == (0, "2 passed, 0 failed\n")
+    monkeypatch.chdir(tmp_path / "elsewhere")          # a name is not looked for in the working folder
+    for name in ("../../elsewhere/game.yaml", tmp_path / "elsewhere" / "game.yaml", "link.yaml", "v2.yaml"):
+        sc.write_text(f"ruleset: {name}\n" + one)
+        code, out, err = cli("test", sc)
+        said = "is neither a file beside" if name == "v2.yaml" else "is outside the folders a scenario file may name"
+        assert code == 1 and err.startswith(f"{sc}:1:10: error[io]: ruleset '{name}' {said}"), err
+    (tmp_path / "elsewhere" / "v2.yaml").write_text("params: {rounds: 1}\n")
+    for name in ("../../elsewhere/v.yaml", tmp_path / "elsewhere" / "v.yaml", "v2.yaml"):
+        sc.write_text("ruleset: ../game.yaml\nscenarios:\n"
+                      f"  - {{name: b, players: 3, variant: {name}, expect: ['true']}}\n")
+        code, out, _ = cli("test", sc)
+        said = "variant file" if name == "v2.yaml" else f"variant '{name}' is outside the folders"
+        assert code == 1 and out.startswith(f"{sc}:3:{5 if name == 'v2.yaml' else 36}: FAIL b: {said}"), out
+
+
+def test_a_loop_of_links_named_by_extends_or_a_scenario_is_a_located_error(cli, tmp_path):
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    (tmp_path / "v.yaml").write_text("extends: a.yaml\n")
+    (tmp_path / "s.yaml").write_text("ruleset: a.yaml\nscenarios:\n  - {name: x, players: 3}\n")
+    code, _, err = cli("validate", tmp_path / "v.yaml")
+    assert code == 1 and "v.yaml:1:10: error[extends]: extends: file 'a.yaml' not found" in err, err
+    code, _, err = cli("test", tmp_path / "s.yaml")
+    assert code == 1 and "s.yaml:1:10: error[io]: ruleset 'a.yaml' is neither a file beside" in err, err
+
+
 def test_a_folder_without_scenarios_is_not_a_green_run(cli, tmp_path):
     (tmp_path / "empty").mkdir()
     code, out, err = cli("test", tmp_path / "empty")
     assert code == 2 and "0 passed, 0 failed" in out and "no scenario ran" in err and "*.yaml" in err
     sc = tmp_path / "none.yaml"
-    sc.write_text(f"ruleset: {DIAMONDS}\nscenarios: []\n")
+    sc.write_text("ruleset: diamonds\nscenarios: []\n")
     code, out, err = cli("test", sc)
     assert code == 2 and "no scenario ran" in err
 

@@ -117,8 +117,8 @@ def test_a_log_replays_from_any_folder_for_a_bundled_and_a_user_ruleset(tmp_path
     logs = tmp_path / "logs"
     logs.mkdir()
     monkeypatch.chdir(mine.parent)
-    assert main(["play", "mine.yaml", "-p", "3", "--set", "rounds=1", "--log", str(logs / "a.jsonl"), "-q"]) == 0
-    assert main(["play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", str(logs / "b.jsonl"), "-q"]) == 0
+    assert main(["play", "mine.yaml", "-p", "3", "--seed", "0", "--set", "rounds=1", "--log", str(logs / "a.jsonl"), "-q"]) == 0
+    assert main(["play", "diamonds", "-p", "3", "--seed", "0", "--set", "rounds=1", "--log", str(logs / "b.jsonl"), "-q"]) == 0
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -189,8 +189,8 @@ def test_a_log_names_its_ruleset_relative_to_itself_and_replays_from_anywhere(tm
     logs = tmp_path / "out" / "logs"
     logs.mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "games")
-    assert main(["play", "mine.yaml", "-p", "3", "--variant", "short.yaml", "--log", str(logs / "a.jsonl"), "-q"]) == 0
-    assert main(["play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", str(logs / "b.jsonl"), "-q"]) == 0
+    assert main(["play", "mine.yaml", "-p", "3", "--seed", "0", "--variant", "short.yaml", "--log", str(logs / "a.jsonl"), "-q"]) == 0
+    assert main(["play", "diamonds", "-p", "3", "--seed", "0", "--set", "rounds=1", "--log", str(logs / "b.jsonl"), "-q"]) == 0
     a, b = (json.loads((logs / f).read_text().splitlines()[0]) for f in ("a.jsonl", "b.jsonl"))
     assert (a["path"], a["variant"]) == ("../../games/mine.yaml", "../../games/short.yaml")
     assert b["path"] is None and b["bundled"] is True
@@ -235,7 +235,7 @@ def test_a_log_file_is_never_overwritten_without_force(tmp_path, capsys):
     log = write_ruleset(tmp_path, "keep me\n", "g.jsonl")
     assert main(["play", "diamonds", "-p", "3", "--log", str(log)]) == 2
     assert "exists" in capsys.readouterr().err and log.read_text() == "keep me\n"
-    assert main(["play", "diamonds", "-p", "3", "--set", "rounds=1", "--log", str(log), "--force", "-q"]) == 0
+    assert main(["play", "diamonds", "-p", "3", "--seed", "0", "--set", "rounds=1", "--log", str(log), "--force", "-q"]) == 0
     assert log.read_text().startswith('{"type": "header"')
     with pytest.raises(UsageError):
         gamelog.play_game(interpreter.load("diamonds"), 3, 1, agents.make_agents("random", 3, 1), log=log)

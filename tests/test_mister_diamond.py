@@ -148,6 +148,6 @@ def test_play_flags_skill_and_resolve(capsys, monkeypatch):
     # ask: the person at the terminal answers the outcome questions (on stderr with --json),
     # the random agents make the other decisions; the game still ends
     monkeypatch.setattr("sys.stdin", io.StringIO("clean\n" * 500))   # every piece taken cleanly
-    assert main(["play", str(RULESET), "--players", "3", "--resolve", "ask", "--json"]) == 0
+    assert main(["play", str(RULESET), "--players", "3", "--seed", "0", "--resolve", "ask", "--json"]) == 0
     captured = capsys.readouterr()
     assert len(json.loads(captured.out)["winners"]) >= 1 and "what happened?" in captured.err

@@ -103,9 +103,8 @@ def test_a_scenario_key_is_known_from_its_table(tmp_path):
     """The scenario runner accepts what the scenario table names and refuses the rest with a
     did-you-mean; a key added to the table is accepted (the runner reads the table)."""
     from interpreter.play.checks import scenario_keys, scenarios
-    from interpreter.loading.resources import ruleset_path
     f = tmp_path / "s.yaml"
-    f.write_text(f"ruleset: {ruleset_path('diamonds')}\nscenarios:\n"
+    f.write_text("ruleset: diamonds\nscenarios:\n"
                  "  - {name: a, players: 4, seed: 1, expcet: ['true']}\n"
                  "  - {name: b, players: 4, seed: 1, expect: ['true']}\n")
     first, second = scenarios.run_file(f)

@@ -70,7 +70,7 @@ def test_resolve_ask_asks_the_person_at_the_terminal_even_with_agents(tmp_path, 
     answers = io.StringIO("2\n" * 400)                   # always the second outcome offered
     monkeypatch.setattr("sys.stdin", answers)
     log = tmp_path / "md.jsonl"
-    assert main(["play", "mister_diamond", "--players", "2", "--resolve", "ask", "--log", str(log)]) == 0
+    assert main(["play", "mister_diamond", "--players", "2", "--seed", "0", "--resolve", "ask", "--log", str(log)]) == 0
     out = capsys.readouterr().out
     asked = out.count("what happened?")
     lines = [json.loads(x) for x in log.read_text().splitlines()]

@@ -321,12 +321,40 @@ def test_view_and_serve_print_their_address_and_stop_on_ctrl_c(tmp_path, capsys,
     assert main(["view", str(path)]) == 0
     assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
     redacted = tmp_path / "mine.jsonl"
-    assert main(["play", "diams", "--players", "3", "--log", str(redacted), "--log-for", "2"]) == 0
+    assert main(["play", "diams", "--players", "3", "--seed", "0", "--log", str(redacted), "--log-for", "2"]) == 0
     capsys.readouterr()
     assert main(["view", str(redacted)]) == 0   # as seat 2 saw it
     assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
     assert main(["serve", "diamonds", "--players", "3", "--agents", "human,random,random"]) == 0
     assert "serving diamonds at http://127.0.0.1:" in capsys.readouterr().out
+
+
+def test_serve_without_a_seed_draws_one_for_the_operator_never_for_a_seat(served, capsys, monkeypatch):
+    """No --seed: a fresh seed each time (a constant one would let a seat rebuild every hand),
+    printed on the operator's stderr, the one the game is dealt with, in no answer of the API;
+    a seed given on the command line, with a human seat, is warned about (a small one is found
+    by trying)."""
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+    games = []
+    monkeypatch.setattr(server, "run", lambda game, *a: games.append(game) or 0)
+    rules = interpreter.load("diamonds")
+    seeds = []
+    for _ in range(2):
+        assert main(["serve", "diamonds", "--players", "3", "--set", "rounds=1"]) == 0
+        err = capsys.readouterr().err
+        assert "warning" not in err
+        seeds.append(int(err.split("rulebook: seed ")[1].split()[0]))
+    assert seeds[0] != seeds[1] and min(seeds) >= 2 ** 20
+    first = games[0].positions[0][1]          # the game as dealt: the printed seed's deal
+    assert first.zone("hand") == rules.new_game(3, seeds[0], {"params": {"rounds": "1"}}).zone("hand")
+    api = served(games[0])
+    answers = list(_texts_of_every_answer(api, games[0], ("0", "spectator")))
+    assert answers and not [text[:200] for text in answers if str(seeds[0]) in text]
+    assert main(["serve", "diamonds", "--players", "3", "--seed", "7"]) == 0
+    assert "warning: --seed 7 deals every hidden card" in capsys.readouterr().err
+    assert main(["serve", "diamonds", "--players", "3", "--seed", "7", "--agents", "random"]) == 0
+    assert capsys.readouterr().err == ""      # no person plays: nothing to warn of, the seed known
 
 
 def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):

@@ -28,6 +28,31 @@ def bundled_rulesets() -> list[str]:
     return sorted(p.stem for p in resource_dir("rulesets").glob("*.yaml"))
 
 
+def bundled_named(name: str) -> Path | None:
+    """The bundled ruleset a bare name names (``hearts``: no folder, no ``.yaml``), or None: a
+    name that could be a path is never looked up here, nor against the working folder."""
+    if "/" in name or "\\" in name or "\0" in name or name.endswith((".yaml", ".yml")):
+        return None
+    path = resource_dir("rulesets") / f"{name}.yaml"
+    return path.resolve() if path.is_file() else None
+
+
+def resolved(path: Path) -> Path | None:
+    """``path`` made absolute with its links followed, or None where it cannot be (a loop of
+    links, a NUL byte): such a name names no file."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def within(path: Path, folders) -> bool:
+    """Whether ``path`` (resolved) is one of ``folders`` (resolved) or lies below one: the one
+    test of a file that a ruleset or a scenario file names (``extends:``, a scenario file's
+    ``ruleset:``), which may be read only there (docs/security.md)."""
+    return any(path == f or f in path.parents for f in folders)
+
+
 def ruleset_path(name) -> Path:
     """The path itself if it exists, else the bundled ruleset of that name (its file name
     without .yaml), else the path unchanged (whoever opens it reports it missing)."""

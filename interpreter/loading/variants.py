@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, RulesetError, UsageError, did_you_mean
 from .schema import check_schema, load_schema
-from .resources import resource_dir
+from .resources import bundled_named, resolved, resource_dir, within
 from . import patches
 from .kept import Kept
 from .source import SourceMap, load_bytes, read_file
@@ -147,13 +147,12 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
 def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     if not isinstance(target, str) or not target or "\0" in target:
         raise RulesetError("extends: takes a file name (or a bundled ruleset's name)", smap.loc(("extends",)), "schema")
-    bundled = resource_dir("rulesets") / f"{target}.yaml"
-    if "/" not in target and "\\" not in target and not target.endswith((".yaml", ".yml")) \
-            and not (path.parent / target).exists() and bundled.is_file():
-        return bundled.resolve()        # extends: a bundled ruleset's name, from any folder
-    base = (path.parent / target).resolve()
+    bundled = bundled_named(target)
+    if bundled is not None and not (path.parent / target).exists():
+        return bundled        # extends: a bundled ruleset's name, from any folder
+    base = resolved(path.parent / target)
     roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
-    if not any(base == r or r in base.parents for r in roots):
+    if base is not None and not within(base, roots):
         stem = Path(target).stem
         named = f"extends: {stem} (a bundled ruleset, by its name, from any folder)" \
             if (resource_dir("rulesets") / f"{stem}.yaml").is_file() else "extends: NAME (a bundled ruleset's name: see rulebook list)"
@@ -161,7 +160,7 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
                            smap.loc(("extends",)), "extends", span=len(target),
                            hint=f"a variant file extends a ruleset in its own folder or below it "
                                 f"(extends: base.yaml), or write {named}")
-    if not base.is_file():
+    if base is None or not base.is_file():
         near = did_you_mean(target, sorted(p.name for p in path.parent.glob("*.y*ml") if p != path))
         raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends",
                            span=len(target), hint=f"did you mean '{near}'?" if near else

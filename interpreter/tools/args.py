@@ -1,7 +1,9 @@
-"""Values given on the command line, checked: ``--set NAME=VALUE`` and ``--skill X,Y,...``."""
+"""Values given on the command line, checked: ``--set NAME=VALUE``, ``--skill X,Y,...``, and a
+game's ``--seed``."""
 from __future__ import annotations
 
 import math
+import secrets
 
 from ..errors import UsageError
 
@@ -33,3 +35,11 @@ def parse_skill(text: str | None, players: int) -> tuple | None:
         raise UsageError(f"--skill gives {len(values)} values for {players} players "
                          "(give one for all seats, or one per seat)")
     return tuple(values)
+
+
+def game_seed(given: int | None) -> int:
+    """The seed of a game a seat plays (``play``, ``serve``): the one given with ``--seed``, else
+    a fresh one of 63 bits from the operating system's generator, which no seat can guess (the
+    seed deals every hidden card: docs/security.md). Batches (``simulate``, ``compare``,
+    ``tune``, ``validate --playouts``) keep a fixed default instead: they are meant to repeat."""
+    return secrets.randbits(63) if given is None else given

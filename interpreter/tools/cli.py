@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from . import batches, tune, web
 from .validate import add_validate, cmd_validate
-from .args import parse_sets
+from .args import game_seed, parse_sets
 from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
 from ..play.display.narrate import decided_text
@@ -53,7 +53,9 @@ def _err(text: str) -> None:
 def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name (see: rulebook list)")
     p.add_argument("--players", "-p", type=int, required=True, help="number of players")
-    p.add_argument("--seed", "-s", type=int, default=0, help="game seed (default 0)")
+    p.add_argument("--seed", "-s", type=int, default=None,
+                   help="game seed (default: a fresh random one, printed in the summary and --json, and kept "
+                        "in the --log header; a small seed is guessable by a seat: docs/security.md)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--agents", "-a", default="random",
                    help="comma-separated agents per seat, or one for all: random, first, greedy, rollouts, ismcts, mcts, human; parameters as ismcts:iterations=200 (default random; docs/agents.md)")
@@ -80,14 +82,15 @@ def cmd_play(args) -> int:
     if args.log_for is not None and not args.log:
         raise UsageError("--log-for needs --log F.jsonl")
     rules = load(args.path, args.variant)
+    seed = game_seed(args.seed)   # a drawn one is in the summary, --json and the --log header
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
         options["skill"] = args.skill        # checked (count, range) by new_game below
     if args.resolve is not None:
         options["resolve"] = args.resolve
     # check the player count (and the parameters) before asking agents anything
-    rules.new_game(args.players, args.seed, options)
-    agents: list[Any] = make_agents(args.agents, args.players, args.seed)   # or TableReporters (below)
+    rules.new_game(args.players, seed, options)
+    agents: list[Any] = make_agents(args.agents, args.players, seed)   # or TableReporters (below)
     for a in agents:
         if isinstance(a, HumanAgent):
             a.foreseen = foreseen   # ? says what each option would do
@@ -95,11 +98,11 @@ def cmd_play(args) -> int:
         # the table is asked what happened; the agents choose the rest (with --json, the
         # questions go to stderr so that stdout stays one JSON object)
         # (seat None: the moves told as to no seat; agents.py types HumanAgent's seat int only)
-        person = HumanAgent(args.seed, None, stdout=sys.stderr if args.json else None)
+        person = HumanAgent(seat=None, stdout=sys.stderr if args.json else None)
         agents = [TableReporter(a, person) for a in agents]
         agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
         agents[0].seated = person.seated
-    result = play_game(rules, args.players, args.seed, agents, options, log=args.log, log_for=args.log_for,
+    result = play_game(rules, args.players, seed, agents, options, log=args.log, log_for=args.log_for,
                        force=args.force)
     if args.json:
         keys = ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown",

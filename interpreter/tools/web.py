@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .args import parse_sets
+from .args import game_seed, parse_sets
 from ..building import load
 from ..errors import UsageError
 
@@ -39,7 +39,9 @@ def cmd_view(args) -> int:
 def add_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name")
     p.add_argument("--players", "-p", type=int, required=True, help="number of players")
-    p.add_argument("--seed", "-s", type=int, default=0, help="game seed (default 0)")
+    p.add_argument("--seed", "-s", type=int, default=None,
+                   help="game seed (default: a fresh random one, printed on stderr and kept in the --log header, "
+                        "never shown to a seat; a seed given here is guessable if small: docs/security.md)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--agents", "-a", default=None,
                    help="an agent per seat; the seats named human are played in the browser "
@@ -61,9 +63,17 @@ def cmd_serve(args) -> int:
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
         options["skill"] = args.skill        # checked (count, range) by new_game below
-    rules.new_game(args.players, args.seed, options)   # the player count and parameters, checked first
+    seed = game_seed(args.seed)
+    rules.new_game(args.players, seed, options)   # the player count and parameters, checked first
     agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
-    game = LiveGame(rules, args.players, args.seed, agents, options, log=args.log, force=args.force)
+    game = LiveGame(rules, args.players, seed, agents, options, log=args.log, force=args.force)
+    if args.seed is None:   # the operator's terminal, never the page: to play the same game again
+        print(f"rulebook: seed {seed} (drawn at random, shown to no seat; --seed {seed} plays this game again)",
+              file=sys.stderr, flush=True)
+    elif game.humans:
+        print(f"rulebook: warning: --seed {seed} deals every hidden card: a person at a human seat who knows or "
+              f"guesses it (a small seed is found by trying seeds until one deals their own cards) can work out "
+              f"the others'; leave --seed out to draw one at random", file=sys.stderr, flush=True)
     return run(game, host, port, sys.stdout, allow)
 
 

@@ -26,7 +26,7 @@ SCENARIO_KEYS: tuple[Key, ...] = (
     Key("rule", "text", "The rule it proves (free text: a ruling id, a rulebook sentence)."),
     Key("players", "integer", "The player count.", default="the ruleset's least"),
     Key("seed", "integer", "The game's seed.", default=0),
-    Key("variant", "name", "One of the ruleset's variants (--variant)."),
+    Key("variant", "name", "One of the ruleset's variants, or a variant file found as ruleset: is (--variant)."),
     Key("params", "mapping NAME: value", "Parameter values in effect (as --set)."),
     Key("deal", "mapping ZONE: cards",
         "Cards the opening shuffle deals to these places, written like a patch's zones; the seed's draws stay "

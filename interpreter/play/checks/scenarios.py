@@ -47,7 +47,7 @@ from ...expr.messages import describe
 from ...expr.runtime import RUNTIME_ERRORS
 from ...expr.types import CARD
 from ...building import load
-from ...loading.resources import ruleset_path
+from ...loading.resources import bundled_named, resolved, within
 from ...loading.source import load_file
 from .scenario_keys import ACTION_NAMES, PATCH_NAMES, SCENARIO_NAMES
 
@@ -80,7 +80,14 @@ def run_file(path) -> list[Outcome]:
             results.append(Outcome(name, False, *wrong))
             continue
         try:
-            variant = sc.get("variant")
+            if None not in cache:
+                cache[None] = load(base)
+            variant = _variant(path, sc.get("variant"), cache[None])
+            if variant is None and sc.get("variant") is not None:
+                results.append(Outcome(name, False, f"variant '{sc['variant']}' is outside the folders a scenario "
+                                       "file may name (its own folder or below it, or the folder just above it)",
+                                       smap.loc(("scenarios", i, "variant"))))
+                continue
             if variant not in cache:
                 cache[variant] = load(base, variant=variant)
             results.append(run_one(cache[variant], sc, name, loc))
@@ -115,16 +122,50 @@ def _unknown_key(sc: dict, path: tuple, smap):
 
 
 def _scenario_ruleset(path, name: str, smap) -> Path:
-    """The ruleset a scenario file names: a file beside it, or else a bundled ruleset's name
-    (as the command line accepts); neither is one located error for the whole file."""
-    local = (Path(path).parent / name).resolve()
+    """The ruleset a scenario file names: a file beside it (as ``_near`` allows), or else a
+    bundled ruleset's name (as the command line accepts); neither, or a path outside those
+    folders, is one located error for the whole file."""
+    local = _near(path, name)
+    if local is None:
+        stem = Path(name).stem
+        named = f"ruleset: {stem}" if bundled_named(stem) else "see rulebook list"
+        raise RulesetError(f"ruleset '{name}' is outside the folders a scenario file may name", smap.loc(("ruleset",)),
+                           "io", span=len(name), hint=f"a scenario file names a ruleset in its own folder or below it, "
+                           f"or in the folder just above it (ruleset: ../game.yaml), or a bundled ruleset by its "
+                           f"name ({named})")
     if local.is_file():
         return local
-    bundled = ruleset_path(name)
-    if "/" not in name and bundled.is_file():
-        return bundled.resolve()
+    bundled = bundled_named(name)
+    if bundled is not None:
+        return bundled
     raise RulesetError(f"ruleset '{name}' is neither a file beside this scenario file nor a bundled ruleset",
                        smap.loc(("ruleset",)), "io", span=len(name))
+
+
+def _near(path, name: str) -> Path | None:
+    """``name`` resolved from the scenario file's folder when it lies in that folder or below it
+    (``extends:``'s test, ``within``), or in the folder just above it (the layout of rulesets/
+    and rulesets/scenarios/: ``../game.yaml``); else None: a scenario file is read as untrusted
+    as a ruleset, and reads no file elsewhere (docs/security.md)."""
+    here = Path(path).resolve().parent
+    target = resolved(here / name)
+    if target is None:   # a loop of links, a NUL byte: no file, which the caller finds so
+        return here / name
+    return target if within(target, [here]) or target.parent == here.parent else None
+
+
+def _variant(path, variant, rules):
+    """A scenario's ``variant:``: a variant the ruleset declares, or else a variant file, which
+    ``_near`` finds from the scenario file (never from the working folder); None: a path outside
+    the folders it allows."""
+    if not isinstance(variant, str) or variant in (rules.data.get("variants") or {}):
+        return variant
+    near = _near(path, variant)
+    if near is None:
+        return None
+    # a name that is no file there stays a name (load says it is declared nowhere), unless the
+    # working folder holds a file of that name, which load would read
+    return str(near) if near.exists() or Path(variant).exists() else variant
 
 
 def _whole(value, what: str) -> int:
