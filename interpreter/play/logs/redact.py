@@ -9,6 +9,7 @@ from ...engine.sight import counter_seers, moved_seers, zone_seers
 from ...engine.visibility import bit
 
 HIDDEN = "?"
+UNSAID = "a runtime error (its message is in the full log only)"   # an error line without a summary
 
 
 _TABLES: WeakKeyDictionary = WeakKeyDictionary()
@@ -51,8 +52,10 @@ class Redactor:
       (where a hidden card was is not for this seat to know);
     - the header gets "redacted_for": seat and "replayable": false, and loses the game's
       ``seed`` (with it ``new_game`` would deal every hidden card again); an error line's
-      message loses the seed the engine names in it (engine/loop.py); prompts and the final
-      result (the scoring is public) are kept.
+      ``message`` (which may name a hidden card or value: "'S' is not a key of the map") becomes
+      its ``summary``, the place and kind of the error without its values (engine/loop.py
+      ``located``), its ``loc`` and ``calls`` kept; prompts and the final result (the scoring is
+      public) are kept.
 
     ``KINDS`` says which rule decides each event kind the engine emits (tests/test_redaction_leaks.py
     checks that every kind written in interpreter/ is there); a kind of a mechanic outside it is
@@ -147,7 +150,11 @@ class Redactor:
         out = {k: v for k, v in obj.items() if k != "seen_by"}
         if self._hides(obj):
             out["action"] = HIDDEN
-        if kind != "error":
+        if kind == "error":   # its values may be hidden from the seat: the place and kind only
+            summary = obj.get("summary")
+            out.pop("summary", None)
+            out["message"] = summary if isinstance(summary, str) else UNSAID
+        else:
             out["events"] = [self.event(e) for e in obj.get("events") or []]
         return out
 
