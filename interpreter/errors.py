@@ -143,8 +143,11 @@ class Refused(UsageError):
 
 
 class GameError(RulebookError):
-    """A runtime problem in a game: an illegal action, a runtime expression error..."""
+    """A runtime problem in a game: an illegal action, a runtime expression error...
+    ``summary``: for an error of the rules, its message without the values it names (where, and
+    what kind of error), which a seat is shown (play/logs/redact.py); None: not known."""
     default_code = "game"
+    summary: str | None = None
 
 
 class BudgetExceeded(GameError):

@@ -48,7 +48,7 @@ def over(S, zone: str, cards: list) -> None:
         owner = next((k for k, part in (table.items() if isinstance(table, dict) else enumerate(table))
                       if part is cards), None)
     raise ExprRuntimeError(f"zone {named(S, zone, owner)} would hold {len(cards)} cards, more than its max: "
-                           f"{most(S, zone)}")
+                           f"{most(S, zone)}", f"zone {zone} over its max")
 
 
 def check(S, zone: str, cards: list) -> None:

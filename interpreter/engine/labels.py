@@ -58,7 +58,8 @@ def distinct(rules, options, typ: str) -> list:
         first = kept.setdefault(shown, (key, o))[0]
         if first != key and isinstance(first, tuple) and isinstance(key, tuple):   # (not a none among lists)
             raise ExprRuntimeError(f"the options {_shown(first)} and {_shown(key)} share the label {shown!r}: "
-                                   "a choice is made by its label, so one would hide the other")
+                                   "a choice is made by its label, so one would hide the other",
+                                   "two options share a label")
     return [o for _, o in kept.values()]
 
 

@@ -12,7 +12,7 @@ import inspect
 import operator
 
 from ..errors import BudgetExceeded, GameError, tag_origin
-from ..expr.messages import describe
+from ..expr.messages import describe, kind_of
 from ..expr.runtime import RUNTIME_ERRORS
 from .sight import Choice
 
@@ -50,12 +50,14 @@ def over_budget(S, loc=None):
         items = lines.chain_here(inspect.currentframe())
         if items and items[-1][1] is not None:
             calls = tuple(at for at, _ in reversed(items[:-1]))
-    raise BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (every step run, every pass of a "
+    stop = BudgetExceeded(f"the game exceeded its step budget of {budget:,} steps (every step run, every pass of a "
                          "for_each, every firing of a trigger's do: and every turn a turns step skips counts one; a "
                          "step, a pass and a firing one more per hundred operations their expressions may take, and "
                          "so do the end conditions and when: triggers' conditions asked after a step and an on_enter "
                          "trigger's if:; a shuffle, move, deal, gather or reset one more per card (or counter value) it handles); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc, calls=calls)
+    stop.summary = stop.message   # (it names the ruleset's budget, no value of the game)
+    raise stop
 
 
 def run_setup(S, fill, setup) -> None:
@@ -113,23 +115,26 @@ def located(S, e: Exception) -> GameError:
     """A runtime error as a GameError located at the step (or inline effect) that raised it; one
     inside a declared effect at the item of its body that failed, with the items that called it
     (engine/effectlines.py).
-    Its message never names the seed (a secret: it is shown to seats, in logs and the web
-    table); whoever plays the game knows the seed and reports it beside the message."""
+    Its message never names the seed (a secret); it may name a card or value hidden from a seat
+    ("'S' is not a key of the map"), so its ``summary`` says where and what kind of error
+    without the values, which is what a seat is shown (play/logs/redact.py)."""
     where = getattr(e, "rulebook_where", None)
     step = getattr(e, "rulebook_step", None)
     if step is None and S.stack:
         step = S.rules.steps[S.stack[-1][0]]
-    what = describe(e)
     lines = getattr(S.rules, "effect_lines", None)   # (None: a ruleset not built with its module)
     items = lines.chain(e, getattr(e, "rulebook_part", None)) if lines is not None else ()
+    calls: tuple = ()
     if items and items[-1][1] is not None:   # inside a declared effect: at its item, with where it was called
-        return GameError(f"in effect {items[-1][1]}: {what}", loc=items[-1][0], code="runtime",
-                         calls=tuple(loc for loc, _ in reversed(items[:-1])))
-    if where is not None:   # a trigger, an end condition: not the step that was running
-        return GameError(f"in {where[0]}: {what}", loc=where[1], code="runtime")
-    kind = step.kind if step is not None else "?"
-    return GameError(f"in {kind}: {what}", loc=step.loc if step is not None else None,
-                     code="runtime")
+        place, loc = f"effect {items[-1][1]}", items[-1][0]
+        calls = tuple(at for at, _ in reversed(items[:-1]))
+    elif where is not None:   # a trigger, an end condition: not the step that was running
+        place, loc = where
+    else:
+        place, loc = (step.kind, step.loc) if step is not None else ("?", None)
+    error = GameError(f"in {place}: {describe(e)}", loc=loc, code="runtime", calls=calls)
+    error.summary = f"in {place}: {kind_of(e)}"
+    return error
 
 
 def reask(S) -> None:

@@ -33,6 +33,22 @@ def _none_hint(types: tuple[str, ...]) -> str:
             if "NoneType" in types else "")
 
 
+# what went wrong, by the error's class, without the values it names (ExprRuntimeError says its own)
+_KINDS: tuple = ((ZeroDivisionError, "division by zero"), (RecursionError, "the expression nests too deeply"),
+                 (MemoryError, "out of memory"), (OverflowError, "a number too large"),
+                 (IndexError, "an index out of range"), (KeyError, "no such entry"),
+                 ((TypeError, AttributeError), "a value of the wrong type"), (ValueError, "a value out of range"))
+
+
+def kind_of(e: Exception) -> str:
+    """What went wrong, in the words of ``describe`` but without a value of the game: what a seat
+    is told of a runtime error whose message may name a card or value hidden from it
+    (engine/loop.py ``located``, play/logs/redact.py)."""
+    if isinstance(e, ExprRuntimeError):
+        return e.kind
+    return next((said for cls, said in _KINDS if isinstance(e, cls)), "an error of the rules")
+
+
 def describe(e: Exception) -> str:
     """One line saying what went wrong, without Python's vocabulary."""
     if isinstance(e, ExprRuntimeError):

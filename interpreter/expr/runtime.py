@@ -14,7 +14,15 @@ MAX_STORED_TEXT = 1_000_000   # characters of all the strings inside a list stor
 
 class ExprRuntimeError(Exception):
     """A closed set of runtime errors: division by zero, index out of range, range too long,
-    no such player or team, a number too large for a fraction."""
+    no such player or team, a number too large for a fraction. ``kind``: what went wrong
+    without the values the message names (what a seat is told: expr/messages.py ``kind_of``)."""
+
+    kind = "a value the rules cannot use here"
+
+    def __init__(self, message: str, kind: str | None = None):
+        super().__init__(message)
+        if kind is not None:
+            self.kind = kind
 
 
 def _range(a, b):
@@ -25,7 +33,7 @@ def _range(a, b):
 
 def _at(seq, i):
     if i is None or not -len(seq) <= i < len(seq):
-        raise ExprRuntimeError(f"index {i} is out of range for a list of {len(seq)}")
+        raise ExprRuntimeError(f"index {i} is out of range for a list of {len(seq)}", "an index out of range")
     return seq[i]
 
 
@@ -34,7 +42,7 @@ def _dividing(name: str, op, by_zero: str):
     result too large for a float, is the language's error, not Python's."""
     def run(a, b):
         if b == 0:
-            raise ExprRuntimeError(by_zero)
+            raise ExprRuntimeError(by_zero, by_zero)
         try:
             return op(a, b)
         except OverflowError:
@@ -151,21 +159,22 @@ def _mapget(m, k):
         return m[k]
     except (KeyError, TypeError):
         shown = k if isinstance(k, str) else repr(k)
-        raise ExprRuntimeError(f"'{shown}' is not a key of the map (" + (f"its keys: {', '.join(m)})" if m else "it has none)")) from None
+        raise ExprRuntimeError(f"'{shown}' is not a key of the map (" + (f"its keys: {', '.join(m)})" if m else "it has none)"),
+                               "a key not in the map") from None
 
 
 def _ckey(name, keys, k):
     """The counter of family ``name`` for key ``k`` (``NAME.KEY``), ``k`` checked as one of its keys."""
     if k not in keys:
         shown = k if isinstance(k, str) else repr(k)
-        raise ExprRuntimeError(f"'{shown}' is not a key of {name} (its keys: {', '.join(keys)})")
+        raise ExprRuntimeError(f"'{shown}' is not a key of {name} (its keys: {', '.join(keys)})", f"a key not of {name}")
     return f"{name}.{k}"
 
 
 def _seat(S, p):
     """``p`` checked as a seat (for whole numbers that are not known to be players)."""
     if p is not None and not (type(p) is int and 0 <= p < S.n):
-        raise ExprRuntimeError(f"there is no player {p} (players are 0 to {S.n - 1})")
+        raise ExprRuntimeError(f"there is no player {p} (players are 0 to {S.n - 1})", "no such player")
     return p
 
 
@@ -180,7 +189,7 @@ def _card(S, c):
 def _team(S, t):
     """``t`` checked as a team index."""
     if t is not None and not (type(t) is int and 0 <= t < len(S.members)):
-        raise ExprRuntimeError(f"there is no team {t} (teams are 0 to {len(S.members) - 1})")
+        raise ExprRuntimeError(f"there is no team {t} (teams are 0 to {len(S.members) - 1})", "no such team")
     return t
 
 

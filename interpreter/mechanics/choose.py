@@ -7,6 +7,8 @@ changes until all have chosen), the choices are held in the step's frame, hidden
 seats (an observation shows who has chosen, not what; a log redacted for another seat shows
 "?"), then revealed together into the variable, a list with one value per seat (none for a
 seat that did not choose), and ``then`` runs once per seat that chose, with ``me`` = that seat.
+Revealed into a private variable (``_name``), the choices stay secret: the ``reveal`` event
+loses its value in every redacted log, as the observation never shows the variable.
 """
 from __future__ import annotations
 

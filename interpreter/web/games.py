@@ -15,7 +15,7 @@ import json
 import threading
 from typing import TYPE_CHECKING
 
-from ..errors import GameError, RulebookError
+from ..errors import GameError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
 from ..play.logs.gamelog import LogWriter, events_out, header, logged_decision, result_line
 from ..play.display.narrate import choice, event as tell_event, owners, tell, told
@@ -263,8 +263,8 @@ class LiveGame(GameView):
         S.ev = None
         self.positions.append((line, S.clone()), index)
         self._write(line)
-        if error is not None:
-            self.error = error.message if isinstance(error, RulebookError) else str(error)
+        if error is not None:   # (shown to every client: as a spectator reads the line, without its values)
+            self.error = Redactor(self.rules, None, self.members).line(line)["message"]
         if S.over or error is not None:
             if S.over:
                 self._write({"type": "result", **result_line(S, len(self.positions) - 1)})

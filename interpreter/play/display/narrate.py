@@ -180,6 +180,8 @@ class _Teller:
         if kind == "show":   # "seat 0 sees c4 in hand of seat 1"
             return f"{self.does(ev.get('shown_to'), 'see')} {self.cards(ev)} in {self.zone(ev.get('from'), ev.get('from_owner'))}"
         if kind == "reveal":   # a simultaneous choice: a value per seat ("bid revealed: you 11, seat 1 12")
+            if "value" not in ev:   # into a private variable: the choices stay secret
+                return f"{self.title(ev.get('var'))}: all have chosen, in secret"
             shown = ev.get("value")
             if isinstance(shown, list):
                 return f"{self.title(ev.get('var'))} revealed: " + (

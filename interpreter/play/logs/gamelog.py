@@ -109,6 +109,7 @@ def logged_decision(rules, S, i: int, n: int):
     except RulebookError as e:
         return ({"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": label, "message": e.message,
                  "loc": str(e.loc) if e.loc else None, **({"calls": [str(at) for at in e.calls]} if e.calls else {}),
+                 **({"summary": e.summary} if isinstance(e, GameError) and e.summary is not None else {}),
                  **seen_field(choice)}, e)
     return ({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": label,
              "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)}, None)

@@ -9,6 +9,7 @@ from ...engine.sight import counter_seers, moved_seers, zone_seers
 from ...engine.visibility import bit
 
 HIDDEN = "?"
+UNSAID = "a runtime error (its message is in the full log only)"   # an error line without a summary
 
 
 _TABLES: WeakKeyDictionary = WeakKeyDictionary()
@@ -42,18 +43,32 @@ class Redactor:
     - a counter event (gain, lose, transfer, advance, pay, set_counter) of a counter the seat may not see
       loses its amounts (a pay also the counter it chose), and so does a field a step declares
       as an amount of such a counter (``Step.event_amounts``: the cost of a grid space); a
-      ``set`` or ``random`` event of a private variable (``_name``) loses its value;
+      ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
+      loses its value (a simultaneous choice revealed into one stays secret: each seat's own
+      choice is in its own decision line, as the observation shows it until the reveal);
     - another seat's action, and a forced move's, is replaced by "?" when the seat is not
       among its ``seen_by`` (the seats that see every card and counter its option names,
       before, during or after the decision: engine/sight.py); ``seen_by`` itself is dropped
       (where a hidden card was is not for this seat to know);
     - the header gets "redacted_for": seat and "replayable": false, and loses the game's
       ``seed`` (with it ``new_game`` would deal every hidden card again); an error line's
-      message loses the seed the engine names in it (engine/loop.py); prompts and the final
-      result (the scoring is public) are kept.
+      ``message`` (which may name a hidden card or value: "'S' is not a key of the map") becomes
+      its ``summary``, the place and kind of the error without its values (engine/loop.py
+      ``located``), its ``loc`` and ``calls`` kept; prompts and the final result (the scoring is
+      public) are kept.
+
+    ``KINDS`` says which rule decides each event kind the engine emits (tests/test_redaction_leaks.py
+    checks that every kind written in interpreter/ is there); a kind of a mechanic outside it is
+    decided by the fields it has (its cards, the amounts its step declares).
     """
 
-    COUNTER_EVENTS = ("gain", "lose", "transfer", "advance", "pay", "set_counter")
+    KINDS = {**dict.fromkeys(("move", "deal", "gather", "pick", "pass", "receive", "play", "trick", "show",
+                              "target"), "cards"),
+             **dict.fromkeys(("gain", "lose", "transfer", "advance", "pay", "set_counter"), "counter"),
+             **dict.fromkeys(("set", "random", "reveal"), "variable"),
+             "roll": "roll", "forced": "forced",
+             # kept, but for the fields a step declares as amounts of a counter (Step.event_amounts)
+             **dict.fromkeys(("grid", "reset", "branch", "attempt", "end_game"), "amounts")}
     DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
             "set_counter": ("value",)}
 
@@ -82,32 +97,35 @@ class Redactor:
         return obj.get("seat") != self.seat and isinstance(seen, list) and self.seat not in seen
 
     def event(self, ev: dict) -> dict:
-        kind = ev.get("ev")
-        if kind == "forced":   # a decision the engine took: hidden as a decision is
+        kind = str(ev.get("ev"))
+        rule = self.KINDS.get(kind, "amounts")
+        if rule == "forced":   # a decision the engine took: hidden as a decision is
             out = {k: v for k, v in ev.items() if k != "seen_by"}
             return {**out, "action": HIDDEN} if self._hides(ev) else out
-        if "cards" in ev or "card" in ev:
+        if "cards" in ev or "card" in ev:   # (whatever its kind: a card named is shown by where it moves)
             if moved_seers(self.rules, self.members, ev) & self.bit:
                 return self._ordered(ev)
             out = {k: v for k, v in ev.items() if k not in ("cards", "card")}
             cards = ev.get("cards")
             out["count"] = (len(cards) if isinstance(cards, list) else 0) + (1 if "card" in ev else 0)
             return out
-        if kind in self.COUNTER_EVENTS:
+        if rule == "counter":
             sides = (("from", "from_owner"), ("to", "to_owner")) if kind == "transfer" else (("counter", "owner"),)
             hidden = any(not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) for k, o in sides)
             if hidden:   # which counter changed may stay; how much, and where a track piece is, do not
                 drop = self.DROP.get(kind, ("amount",))
                 return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True}
             return ev
+        if rule == "variable":
+            if self.rules.visibility.var_seers(ev.get("var", "")) & self.bit:
+                return ev
+            return {k: v for k, v in ev.items() if k != "value"}
+        if rule == "roll":   # a roll's chances may be computed from what no seat sees (whether
+            return {k: v for k, v in ev.items() if k != "chances"}   # a target is hidden): its outcome only
         if kind in self.amounts:
             unseen = [f for f, counters in self.amounts[kind].items()
                       if f in ev and any(not self._sees_counter(c, self._owner(c, ev, "")) for c in counters)]
             return {**{k: v for k, v in ev.items() if k not in unseen}, "hidden": True} if unseen else ev
-        if kind in ("set", "random") and not self.rules.visibility.var_seers(ev.get("var", "")) & self.bit:
-            return {k: v for k, v in ev.items() if k != "value"}
-        if kind == "roll":   # a roll's chances may be computed from what no seat sees (whether
-            return {k: v for k, v in ev.items() if k != "chances"}   # a target is hidden): its outcome only
         return ev
 
     def _ordered(self, ev: dict) -> dict:
@@ -132,7 +150,11 @@ class Redactor:
         out = {k: v for k, v in obj.items() if k != "seen_by"}
         if self._hides(obj):
             out["action"] = HIDDEN
-        if kind != "error":
+        if kind == "error":   # its values may be hidden from the seat: the place and kind only
+            summary = obj.get("summary")
+            out.pop("summary", None)
+            out["message"] = summary if isinstance(summary, str) else UNSAID
+        else:
             out["events"] = [self.event(e) for e in obj.get("events") or []]
         return out
 

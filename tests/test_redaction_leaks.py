@@ -1,0 +1,178 @@
+"""What a seat reads of a game (a log redacted for it, the web table it is shown, its
+observation) agrees with what the ruleset lets it see: the reveal of a simultaneous choice into a
+private variable, every event kind the engine emits, and a runtime error's message, which may
+name what the seat does not see (docs/security.md, "What a seat reads")."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.errors import GameError
+from interpreter.play import agents
+from interpreter.play.logs import gamelog, replay
+from interpreter.play.logs.redact import Redactor
+from interpreter.web.games import LiveGame
+from helpers import write_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+
+VOTE = """
+game: secret_vote
+players: {min: 3, max: 3}
+counters:
+  yes_votes: {start: 0}
+vars:
+  BALLOT: "list[str]"
+flow:
+  - choose: {options: "['yes', 'no']", as: BALLOT, prompt: vote, simultaneous: true}
+  - set: {yes_votes: "count(players where BALLOT[it] == 'yes')"}
+scoring:
+  categories:
+    votes: yes_votes
+"""
+
+# seat 1's first card decides which key of the map is read: a suit the map has not (S) stops the game
+LEAK = """
+game: errleak
+players: {min: 2, max: 2}
+params:
+  bonus: {value: {H: 1, D: 2}}
+components:
+  card:
+    attributes: {suit: [H, D, S], rank: 1..3}
+    label: "{rank}{suit}"
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+counters:
+  pts: {owner: player}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+flow:
+  - choose: {who: 0, options: "['go']", as: x, prompt: go}
+  - with_player:
+      who: 1
+      do: [{gain: {counter: pts, amount: "params.bonus[first(hand).suit]"}}]
+vars:
+  x: str
+scoring:
+  categories:
+    p: pts
+"""
+
+
+class _Lines(list):
+    """A log written to a list (play_game's ``log``: a text stream)."""
+
+    def write(self, text):
+        self.extend(json.loads(line) for line in text.splitlines() if line)
+
+
+def _vote(tmp_path, var):
+    return interpreter.load(write_ruleset(tmp_path, VOTE.replace("BALLOT", var), f"vote{var}.yaml"))
+
+
+def _reveals(lines):
+    return [ev for line in lines for ev in line.get("events") or () if ev.get("ev") == "reveal"]
+
+
+@pytest.mark.parametrize("var", ["_ballot", "ballot"])
+def test_a_reveal_shows_its_values_only_where_the_variable_is_seen(tmp_path, var):
+    """Revealed into a private variable, the choices stay secret: no seat's log, web table nor
+    observation holds them (each seat's own choice is in its own decision line); into a public
+    one, every seat reads them in all three."""
+    rules = _vote(tmp_path, var)
+    out = _Lines()
+    gamelog.play_game(rules, 3, 1, agents.make_agents("random", 3, 1), log=out)
+    [full] = _reveals(out)
+    assert len(full["value"]) == 3
+    public = not var.startswith("_")
+    for seat in (0, 1, 2, None):
+        red = [Redactor(rules, seat, rules.team_members(3)).line(o) for o in out]
+        [shown] = _reveals(red)
+        assert shown == (full if public else {"ev": "reveal", "var": var})
+    game = LiveGame(rules, 3, 1, "human,random,random")
+    game.act(0, 0, 0)
+    S = game.state
+    for seat in (0, None):
+        view = game.view(len(game.positions) - 1, seat)
+        texts = " ".join(e["text"] for e in view["events"])
+        assert (var in S.observation(seat)["vars"]) is public
+        assert ("seat 1 " in texts and "seat 2 " in texts) is public, texts
+        assert ("revealed" in texts) is public, texts
+
+
+def test_every_event_kind_the_engine_emits_is_decided_by_the_redactor():
+    """Each kind written as ``'ev': 'kind'`` in interpreter/ (and the counter effects' gain and
+    lose, whose kind is their effect's name) has its rule in Redactor.KINDS, and the table names
+    no kind nobody emits: a new event is not shown to seats by default."""
+    found = set()
+    for path in (ROOT / "interpreter").rglob("*.py"):
+        found |= set(re.findall(r"""["']ev["']: *["']([a-z_]+)["']""", path.read_text(encoding="utf-8")))
+    found |= {"gain", "lose"}   # (mechanics/counters.py: {'ev': kind})
+    assert found == set(Redactor.KINDS), (found ^ set(Redactor.KINDS))
+    assert set(Redactor.KINDS.values()) <= {"cards", "counter", "variable", "roll", "forced", "amounts"}
+
+
+def _leak_game(tmp_path):
+    """(the ruleset, a seed whose game stops on seat 1's hidden card)."""
+    rules = interpreter.load(write_ruleset(tmp_path, LEAK, "errleak.yaml"))
+    for seed in range(50):
+        S = rules.new_game(2, seed)
+        if rules.card_labels[S.z["hand"][1][0]].endswith("S"):
+            return rules, seed
+    raise AssertionError("no seed deals seat 1 a first card of suit S")
+
+
+def test_a_runtime_error_names_its_values_only_in_the_omniscient_log(tmp_path):
+    rules, seed = _leak_game(tmp_path)
+    out = _Lines()
+    with pytest.raises(GameError, match="'S' is not a key of the map") as raised:
+        gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed), log=out)
+    full = out[-1]
+    assert full["type"] == "error" and full["message"] == raised.value.message
+    assert full["summary"] == "in effects: a key not in the map"
+    for seat in (0, 1, None):
+        shown = Redactor(rules, seat, rules.team_members(2)).line(full)
+        assert shown["message"] == "in effects: a key not in the map" and shown["loc"] == full["loc"]
+        assert "summary" not in shown
+    red = replay.redact(out, 0, rules)
+    assert "'S'" not in json.dumps(red) and "its keys" not in json.dumps(red)
+    # a log written before the summary: the message is not shown at all
+    old = {k: v for k, v in full.items() if k != "summary"}
+    assert Redactor(rules, 0).line(old)["message"] == "a runtime error (its message is in the full log only)"
+
+
+def test_a_live_games_error_is_shown_to_its_seats_without_its_values(tmp_path):
+    rules, seed = _leak_game(tmp_path)
+    game = LiveGame(rules, 2, seed, "human,random")
+    game.act(0, 0, 0)
+    assert game.describe()["error"] == "in effects: a key not in the map"
+    for seat in (0, None):
+        view = game.view(len(game.positions) - 1, seat)
+        assert view["line"]["message"] == "in effects: a key not in the map"
+        assert "its keys" not in json.dumps(view), seat
+
+
+def test_two_options_sharing_a_label_are_summarised_without_the_labels(tmp_path):
+    """engine/labels.py names the two options (which may be a hidden hand's cards): a seat reads
+    the kind of error only."""
+    rules = interpreter.load(write_ruleset(tmp_path, """
+        game: labels
+        players: {min: 2, max: 2}
+        vars: {x: str, pick: "list[str]"}
+        flow:
+          - choose: {who: 0, options: "['go']", as: x, prompt: go}
+          - choose: {who: 1, options: "[['a+b'], ['a', 'b']]", as: pick, prompt: pick}
+        scoring: {categories: {none: "0"}}
+        """, "labels.yaml"))
+    out = _Lines()
+    with pytest.raises(GameError, match="share the label"):
+        gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=out)
+    assert out[-1]["summary"] == "in choose: two options share a label"
+    assert Redactor(rules, 1).line(out[-1])["message"] == "in choose: two options share a label"
