@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.runtime import HELPERS, MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_of
 from ..expr.names import state_read, state_write, var_write
+from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
 from ..engine.protocol import UNCHANGED
 from .ask_once import SEAT_ASKED, AskOnce
@@ -184,6 +185,8 @@ class Simultaneous(Step):
     """choose with ``simultaneous: true`` (the module docstring). Frame: [index, SEATS, POS,
     CHOICES] (the slots above)."""
     kind = "choose"
+    frame_shape = (listof("the seats to ask", seat("a seat"), none=True), whole("the position", upto=(SEATS,)),
+                   listof("the choices so far", option("a choice"), per_seat=True, none_with=SEATS))
     asks = True
     private_choice = True   # a seat cannot tell what another chose until the reveal (engine/sight.py)
 
