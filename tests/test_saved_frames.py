@@ -60,6 +60,29 @@ def test_a_frame_out_of_its_kinds_shape_is_refused_naming_the_slot(name, players
     assert info.match(words)
 
 
+def test_a_card_put_aside_that_is_also_in_a_zone_is_refused():
+    """A pass holds the cards put aside outside every zone: one edited to a card of a hand would
+    be delivered while it stays in that hand (a card in two places, as the zones' check says)."""
+    rules, d, i = _at_frame("diamonds", 4, "pass", lambda f: f[3])
+    in_hand = next(c for hand in d["zones"]["hand"] for c in hand)
+    aside = d["stack"][i][3][0]
+    for edited, card in (([aside[0], aside[1], in_hand],), in_hand), ((aside, aside), aside[2]):   # (or put aside twice)
+        d["stack"][i][3] = list(edited)
+        with pytest.raises(GameError, match=rf"stack\[{i}\]\[3\], the cards put aside \(step \d+, pass\), card: card "
+                                            rf"{card} is in two places"):
+            rules.state_from_json(json.dumps(d))
+
+
+def _placed(zones: dict) -> set:
+    """The cards in a saved state's zones."""
+    out: set = set()
+    for zone in zones.values():
+        parts = zone.values() if isinstance(zone, dict) else zone if zone and isinstance(zone[0], list) else [zone]
+        for part in parts:
+            out.update(part)
+    return out
+
+
 def test_a_frame_of_a_step_that_keeps_none_is_refused():
     rules, d, i = _at_frame("hearts", 4, "tricks")
     effects = next(s.index for s in rules.steps if s.kind == "effects")
@@ -123,8 +146,10 @@ def test_every_frame_the_engine_writes_fits_its_kinds_shape(path, variant):
         sizes = sizes_of(rules, players, len(S.members))
         for k in range(300):
             text = S.to_json()
-            for i, frame in enumerate(json.loads(text)["stack"]):
-                check_frame(rules.steps[frame[0]], frame, f"stack[{i}]", sizes)
+            d = json.loads(text)
+            placed = _placed(d["zones"])
+            for i, frame in enumerate(d["stack"]):
+                check_frame(rules.steps[frame[0]], frame, f"stack[{i}]", sizes, placed)
             if k % 25 == 0:
                 assert rules.state_from_json(text) == S
             if S.over:

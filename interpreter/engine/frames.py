@@ -33,6 +33,7 @@ class Slot:
     per_seat: bool = False           # list: exactly one element a seat
     none_with: int | None = None     # none exactly where that slot is none
     later: bool = False              # absent until the step writes it (the frame's last slots only)
+    held: bool = False               # card: one the step holds outside every zone (a pass's card put aside)
 
 
 def whole(what: str, low: int | None = 0, high: Callable[[Any], int] | None = None, upto: tuple[int, ...] = (),
@@ -44,8 +45,10 @@ def seat(what: str, none: bool = False) -> Slot:
     return Slot(what, "seat", none=none)
 
 
-def card(what: str) -> Slot:
-    return Slot(what, "card")
+def card(what: str, held: bool = False) -> Slot:
+    """A card id; ``held``: a card the step holds outside every zone, so in no zone and in no
+    other such slot (a saved state's cards sit in one place at a time)."""
+    return Slot(what, "card", held=held)
 
 
 def option(what: str) -> Slot:
@@ -61,9 +64,10 @@ def row(what: str, *items: Slot) -> Slot:
     return Slot(what, "row", of=items)
 
 
-def check_frame(step, frame: list, where: str, sizes: dict) -> None:
+def check_frame(step, frame: list, where: str, sizes: dict, placed: set) -> None:
     """Raise values.Bad naming the slot of ``frame`` (a frame of ``step``) that does not fit
-    the step's ``frame_shape`` (``sizes``: values.sizes_of, the seats and cards there are)."""
+    the step's ``frame_shape`` (``sizes``: values.sizes_of, the seats and cards there are;
+    ``placed``: the cards found in a place so far, the zones' and the held ones, added to)."""
     shape = step.frame_shape
     least = sum(1 for s in shape if not s.later)
     need(least <= len(frame) - 1 <= len(shape),
@@ -75,10 +79,10 @@ def check_frame(step, frame: list, where: str, sizes: dict) -> None:
         if slot.none_with is not None:
             need((value is None) == (frame[slot.none_with] is None),
                  f"{at}: none exactly where slot {slot.none_with} is none, got {_short(value)}")
-        _check(step, slot, value, frame, at, sizes)
+        _check(step, slot, value, frame, at, sizes, placed)
 
 
-def _check(step, slot: Slot, v, frame, at: str, sizes: dict) -> None:
+def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> None:
     if v is None and (slot.none or slot.none_with is not None):
         return
     need(v is not None or slot.kind == "option", f"{at}: expected {_described(slot)}, got none")
@@ -90,6 +94,9 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict) -> None:
     elif kind in ("seat", "card"):
         count = sizes[PLAYER if kind == "seat" else CARD]
         need(_whole(v) and 0 <= v < count, f"{at}: expected {_described(slot)} (0 to {count - 1}), got {_short(v)}")
+        if slot.held:
+            need(v not in placed, f"{at}: card {v} is in two places")
+            placed.add(v)
     elif kind == "option":
         check_value(v, step.option_type, at, sizes)
     elif kind == "list":
@@ -97,11 +104,11 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict) -> None:
         need(not slot.per_seat or len(v) == sizes[PLAYER], f"{at}: expected one value a seat ({sizes[PLAYER]}), "
                                                            f"got {len(v)}")
         for x in v:
-            _check(step, slot.of[0], x, frame, at, sizes)
+            _check(step, slot.of[0], x, frame, at, sizes, placed)
     else:   # a row
         need(isinstance(v, list) and len(v) == len(slot.of), f"{at}: expected {_described(slot)}, got {_short(v)}")
         for item, x in zip(slot.of, v):
-            _check(step, item, x, frame, f"{at}, {item.what}", sizes)
+            _check(step, item, x, frame, f"{at}, {item.what}", sizes, placed)
 
 
 def _bound(v) -> int:

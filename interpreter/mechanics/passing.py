@@ -41,7 +41,7 @@ class Pass(Step):
     """Frame: [index, GIVER, PICKED, PENDING, GIVERS, COUNT] (the slots above)."""
     frame_shape = (whole("the giver's position", upto=(GIVERS,)), whole("cards that giver picked", upto=(PENDING, COUNT)),
                    listof("the cards put aside", row("a card put aside", seat("giver"), seat("receiver", none=True),
-                                                     frames.card("card"))),
+                                                     frames.card("card", held=True))),
                    listof("the givers", seat("a seat")), whole("cards each gives", low=None))
     option_type = CARD
 
