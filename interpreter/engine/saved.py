@@ -2,16 +2,15 @@
 
 A saved state is input from outside (a file someone edited, a message from a client), so
 its shape, types and ranges are checked against the ruleset: the zones, counters and
-variables it declares, card ids that exist and sit in one place at a time (a zone, or a
-step that holds them aside), seats and teams
-of this game, whole numbers within the language's bounds, finite numbers, an RNG state of
-64 bits, and a pending decision that the flow, asked again, gives back unchanged. Anything
-else is a GameError naming the field, never a raw Python exception. Each frame of the
-running steps is held to the shape its step kind declares, slot by slot (engine/frames.py:
-a seat, a list of cards, a position within a list...), so that an observation, a
-determinization or the question shown to a person reads what it expects; a frame that fits
-but was edited into nonsense that still poses the same decision fails, when the game goes
-on, as a located runtime error.
+variables it declares, card ids that exist and sit in one place at a time (a zone, or a step
+that holds them aside), seats and teams of this game, whole numbers within the language's
+bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
+again, gives back unchanged. Anything else is a GameError naming the field, never a raw
+Python exception. Each frame of the running steps is held to the shape its step kind
+declares, slot by slot (engine/frames.py: a seat, a list of cards, a position within a
+list...), so that an observation, a determinization or the question shown to a person reads
+what it expects; a frame that fits but was edited into nonsense that still poses the same
+decision fails, when the game goes on, as a located runtime error.
 """
 from __future__ import annotations
 
