@@ -15,6 +15,7 @@ it out again, so the bundled schema and reference stay those of the bundled kind
 """
 from __future__ import annotations
 
+from interpreter.engine.frames import listof, option, seat, whole
 from interpreter.engine.protocol import UNCHANGED
 from interpreter.expr.types import elem
 from interpreter.mechanics.base import Step, effect_kind, step_kind
@@ -33,6 +34,9 @@ HALVE_KEYS = (Key("counter", "counter", "the counter halved (rounding down)", re
 @step_kind("vote", "every voter picks an option; the one with most votes is stored", keys=VOTE_KEYS)
 class Vote(Step):
     asks = True   # its options make the action space (adapters/actions.py)
+    # what each slot holds: a saved state's frame that does not fit is refused (engine/frames.py)
+    frame_shape = (whole("the voter's position", upto=(VOTERS,)), listof("the voters", seat("a voter")),
+                   listof("the votes so far", option("a vote")))
 
     @classmethod
     def build(cls, ctx, main, rest, path, scope):

@@ -98,6 +98,7 @@ def test_the_example_mechanic_builds_and_plays(example, tmp_path):
     assert S.current_player() == 0 and S.legal_actions() == ["red", "blue"] and S.prompt() == "vote"
     S.apply("blue")
     assert S.observation(2)["votes"] == ["blue"]
+    assert rules.state_from_json(S.to_json()) == S   # its frame fits the shape it declares
     S.apply("red")
     S.apply("red")
     assert S.is_terminal()

@@ -142,3 +142,45 @@ def test_explain_says_a_choice_is_simultaneous_and_a_counter_a_family(capsys):
     assert "The players each choose, at once and in secret, the bid from" in out
     assert "the choices are revealed together" in out
     assert "| metal | each player | 0 | everyone | one per key: params.metals;" in out   # (a family, in the counters table)
+
+
+NONE_IN_LIST = """
+game: none_in_list
+players: {min: 2, max: 2}
+components:
+  card:
+    attributes: {rank: 1..3}
+    label: "r{rank}"
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+vars:
+  bid: "list[card]"
+setup:
+  - move: {from: deck, to: "hand[0]", count: 2}
+flow:
+  - choose: {options: hand, as: bid, prompt: bid, simultaneous: true}
+  - choose: {who: 0, options: "['end', text(count(bid where it != none))]", as: x, prompt: finish}
+"""
+
+
+def test_a_seat_with_no_card_leaves_none_in_the_list_and_every_reader_shows_it(tmp_path):
+    """A list of cards may hold none (none joins any type: docs/language.md): seat 1 has no card to
+    choose, so its place in the list revealed is none, which the observation, the table, a log, a
+    saved state and a determinization show as none, the generated module and the plain reference alike."""
+    from fuzzing.lockstep import reference
+    from interpreter.play.display.table import table_of
+    from interpreter.play.logs.gamelog import events_out
+    rules = interpreter.load(write_ruleset(tmp_path, NONE_IN_LIST, "none_in_list.yaml"))
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, seed=1, record=True)
+        S.apply(S.legal_actions()[0])
+        card = S.v["bid"][0]
+        assert S.v["bid"] == [card, None] and S.legal_actions() == ["end", "1"]
+        label = r.card_labels[card]
+        for seat in (0, 1, None):
+            assert S.observation(seat)["vars"]["bid"] == [label, None]
+        assert table_of(r).render(S, 0)["header"][0]["text"] == f"{label} none"
+        assert events_out(r, S.ev)[-1] == {"ev": "reveal", "var": "bid", "value": [label, None]}
+        assert r.state_from_json(S.to_json()).observation(1)["vars"]["bid"] == [label, None]
+        assert S.determinize(1, random.Random(0)).v["bid"] == [card, None]

@@ -112,14 +112,17 @@ def known_cards(S, player: int) -> dict:
 
 
 def _shown(rules, name, value):
-    """A variable as a person reads it: cards by their labels."""
+    """A variable as a person reads it: cards by their labels. A list of cards may hold none
+    (``none`` joins any type: docs/language.md; a seat with no option in a simultaneous choice),
+    which stays none."""
     typ = rules.names.vars.get(name)
     if value is None:
         return None
     if typ == "card":
         return rules.card_labels[value]
     if typ == "list[card]" and isinstance(value, list):
-        return [rules.card_labels[c] for c in value]
+        labels = rules.card_labels
+        return [labels[c] if c is not None else None for c in value]
     return value
 
 

@@ -2,13 +2,15 @@
 
 A saved state is input from outside (a file someone edited, a message from a client), so
 its shape, types and ranges are checked against the ruleset: the zones, counters and
-variables it declares, card ids that exist and sit in one place at a time, seats and teams
-of this game, whole numbers within the language's bounds, finite numbers, an RNG state of
-64 bits, and a pending decision that the flow, asked again, gives back unchanged. Anything
-else is a GameError naming the field, never a raw Python exception. The frames of the
-running steps are checked to hold values of the language; what a step keeps in its frame
-beyond that is its own (a frame edited into nonsense that still poses the same decision
-fails, when the game goes on, as a located runtime error).
+variables it declares, card ids that exist and sit in one place at a time (a zone, or a step
+that holds them aside), seats and teams of this game, whole numbers within the language's
+bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
+again, gives back unchanged. Anything else is a GameError naming the field, never a raw
+Python exception. Each frame of the running steps is held to the shape its step kind
+declares, slot by slot (engine/frames.py: a seat, a list of cards, a position within a
+list...), so that an observation, a determinization or the question shown to a person reads
+what it expects; a frame that fits but was edited into nonsense that still poses the same
+decision fails, when the game goes on, as a located runtime error.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
 from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from .capacity import overfull
+from .frames import check_frame
 from .state import FORMAT, from_dict
 from .values import Bad as _Bad, check_value as _check_value, need as _need, sizes_of as _sizes, whole as _int
 
@@ -27,7 +30,8 @@ FIELDS = ("format", "ruleset", "hash", "seed", "players", "teams", "params", "op
 MAX_STEPS = 10 ** 12   # steps a saved game may have run (far above any budget)
 
 
-def _check_zones(rules, d: dict, n_owners: dict) -> None:
+def _check_zones(rules, d: dict, n_owners: dict) -> set:
+    """The cards found in the zones (each once; else Bad)."""
     zones = d["zones"]
     _need(isinstance(zones, dict) and set(zones) == set(rules.zone_owner),
           "zones: expected exactly the ruleset's zones")
@@ -56,6 +60,7 @@ def _check_zones(rules, d: dict, n_owners: dict) -> None:
                 _need(isinstance(key, str) and key.isdigit() and int(key) < n_cards,
                       f"zones.{name}: no card {key!r}")
                 cards(part, f"zones.{name}[{key}]")
+    return seen
 
 
 def _check_counters(rules, d: dict, n_owners: dict) -> None:
@@ -72,14 +77,13 @@ def _check_counters(rules, d: dict, n_owners: dict) -> None:
             _need(_int(v) and abs(v) <= MAX_INT, f"counters.{name}: expected whole numbers, got {v!r}")
 
 
-def _check_flow(rules, d: dict, players: int) -> None:
+def _check_flow(rules, d: dict, players: int, sizes: dict, placed: set) -> None:
     stack, dec = d["stack"], d["decision"]
     _need(isinstance(stack, list), "stack: expected a list of frames")
     for i, frame in enumerate(stack):
         _need(isinstance(frame, list) and frame and _int(frame[0]) and 0 <= frame[0] < len(rules.steps),
               f"stack[{i}]: expected a frame [step index, ...] of one of the {len(rules.steps)} steps")
-        for x in frame[1:]:   # what a step keeps: values of the language (each step reads its own)
-            _check_value(x, ANY, f"stack[{i}]", {})
+        check_frame(rules.steps[frame[0]], frame, f"stack[{i}]", sizes, placed)   # (its kind's shape, slot by slot)
     _need(isinstance(d["over"], bool), f"over: expected true or false, got {d['over']!r}")
     _need(_int(d["steps"]) and 0 <= d["steps"] <= MAX_STEPS, f"steps: expected a count, got {d['steps']!r}")
     if dec is not None:
@@ -118,14 +122,14 @@ def check(rules, d):
         _need(json.dumps(checked, sort_keys=True) == json.dumps(d[key], sort_keys=True),
               f"{key}: not the values a game of these players takes ({json.dumps(checked, sort_keys=True)})")
     n_owners = {"player": players, "team": len(template.members), "card": len(rules.card_labels)}
-    _check_zones(rules, d, n_owners)
+    placed = _check_zones(rules, d, n_owners)
     _check_counters(rules, d, n_owners)
     vars_ = d["vars"]
     _need(isinstance(vars_, dict) and set(vars_) == set(template.v), "vars: expected exactly the ruleset's variables")
     sizes = _sizes(rules, players, len(template.members))
     for name, value in vars_.items():
         _check_value(value, rules.names.vars.get(name, ANY), f"vars.{name}", sizes)
-    _check_flow(rules, d, players)
+    _check_flow(rules, d, players, sizes, placed)   # (a card a step holds aside is in no zone)
     known = d["known"]
     if known is not None:
         _need(isinstance(known, dict), "known: expected a mapping card id -> seats, or null")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..expr.names import state_read, state_write
+from ..engine.frames import seat
 from .base import Step
 
 SEAT_ASKED = 1   # the slot of a step's frame holding the seat it asked (None before asking)
@@ -16,6 +17,7 @@ class AskOnce(Step):
     asks = True
     run = Step.run
     fresh_frame = (None,)
+    frame_shape = (seat("the seat asked", none=True),)
 
     def none_source(self, g, pad: str) -> list:
         """Lines for a question with no option (``if_none``). Specialised: a skip nobody counts written in."""

@@ -9,6 +9,7 @@ from ..expr.code import Join, shape, zone_name
 from ..expr.fastpaths import joined_lists, shared_zones
 from ..expr.types import ANY, CARD, NONE, elem, is_list
 from ..expr.names import VIEWS, item_read, record_read, state_read, state_write, var_write
+from ..engine.frames import seat, whole
 from ..engine.protocol import UNCHANGED
 from .base import Step
 from .contract import Key, key_names, required_names
@@ -20,6 +21,8 @@ TARGET_KEYS = (Key("from", "expression: list", "what may be aimed at (me = the a
 
 # the slots of an attempt's frame: [step index, stage, the acting seat, the outcome chosen]
 STAGE, ACTOR, CHOSEN = 1, 2, 3
+FRAME_SHAPE = (whole("the stage"), seat("the acting seat", none=True),
+               whole("the outcome chosen", high=lambda s: len(s.outcomes) - 1, none=True))
 
 
 class Target(Step):

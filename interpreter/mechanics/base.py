@@ -1,6 +1,7 @@
 """The Step base class, the registries of step, effect and section kinds, and Sequence (a list of steps)."""
 from __future__ import annotations
 
+from ..engine.frames import Slot, whole
 from ..engine.protocol import UNCHANGED
 from ..expr.parser import bare_name
 from ..expr.types import CARD, PLAYER, is_list, list_of
@@ -146,6 +147,7 @@ class Step:
         return main
 
     fresh_frame: tuple = ()   # the slots of a new frame after the index, where they are constants
+    frame_shape: tuple[Slot, ...] = ()   # what each slot after the index holds (engine/frames.py): a saved frame's check
 
     def enter(self, S: RunState) -> list:
         """The frame for a new run of this step (generated code writes it as a list display)."""
@@ -365,6 +367,7 @@ class Sequence(Step):
     kind = "steps"
 
     fresh_frame = (0,)
+    frame_shape = (whole("the next child's position", high=lambda s: len(s.steps)),)
 
     def __init__(self, steps):
         self.steps = steps

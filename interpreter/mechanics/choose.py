@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.runtime import HELPERS, MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_of
 from ..expr.names import state_read, state_write, var_write
+from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
 from ..engine.values import as_declared
 from ..engine.protocol import UNCHANGED
@@ -194,6 +195,8 @@ class Simultaneous(Step):
     """choose with ``simultaneous: true`` (the module docstring). Frame: [index, SEATS, POS,
     CHOICES] (the slots above)."""
     kind = "choose"
+    frame_shape = (listof("the seats to ask", seat("a seat"), none=True), whole("the position", upto=(SEATS,)),
+                   listof("the choices so far", option("a choice"), per_seat=True, none_with=SEATS))
     asks = True
     private_choice = True   # a seat cannot tell what another chose until the reveal (engine/sight.py)
 

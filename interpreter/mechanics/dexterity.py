@@ -52,7 +52,7 @@ from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
 from .contract import Key, key_names
-from .attempt_target import ACTOR, CHOSEN, STAGE, TARGET_KEYS, Target
+from .attempt_target import ACTOR, CHOSEN, FRAME_SHAPE, STAGE, TARGET_KEYS, Target
 
 REST = "rest"
 EPS = 1e-9
@@ -188,6 +188,7 @@ class Attempt(Step):
 
     option_type = STR
     fresh_frame = (0, None, None)   # STAGE, ACTOR, CHOSEN
+    frame_shape = FRAME_SHAPE
 
     def children(self):
         return [o.body for o in self.outcomes]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_add, state_read, var_ref, var_write
+from ..engine.frames import listof, seat, whole
 from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -17,9 +18,14 @@ if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
 
 
+ENTERED = whole("its steps entered", low=1, high=lambda s: 1, later=True)   # a phase's or an if's: [index], then [index, 1]
+
+
 @step_kind("phase", "a named group of steps; the name shows in observations",
            keys=(STEPS_BESIDE,))
 class Phase(Step):
+    frame_shape = (ENTERED,)
+
     def __init__(self, name, body):
         self.name, self.body = name, body
 
@@ -48,6 +54,7 @@ DONE, TIMES = 1, 2   # a repeat's frame: [step index, passes begun, passes to ru
            keys=(STEPS_BESIDE,
           Key("as", "variable name", "counts the passes 1, 2, ...", place="beside")))
 class Repeat(Step):
+    frame_shape = (whole("passes begun"), whole("passes to run", low=None))
     me_var: str | None      # the variable holding 'me' where the step runs
 
     def __init__(self, times, var, body):
@@ -189,6 +196,8 @@ ORDER, POS, LAPS, LAP_LIMIT = 1, 2, 3, 4
           Key("steps", "steps", "each turn's steps, me = the seat", place="either")))
 class Turns(Step):
     """Frame: [index, ORDER, POS, LAPS, LAP_LIMIT] (the slots above)."""
+    frame_shape = (listof("the seats' order this lap", seat("a seat")), whole("the position", upto=(ORDER,)),
+                   whole("laps done"), whole("laps to run", low=None, none=True))
 
     watched = True      # whether a trigger or end condition reads the turn's player (settle)
     me_var: str | None      # the variable holding 'me' where the step runs
@@ -356,6 +365,7 @@ class Conditional(Step):
     of its own: the YAML is the effect's ``if / then / else``. Frame: [index] until the
     branch is entered, then [index, 1]."""
     kind = "if"
+    frame_shape = (ENTERED,)
 
     def __init__(self, cond, then, orelse, me_var):
         self.cond, self.then, self.orelse, self.me_var = cond, then, orelse, me_var

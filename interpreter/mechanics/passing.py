@@ -13,6 +13,8 @@ from ..expr.types import CARD, INT, PLAYER
 from ..expr.cdialect import list_take
 from ..expr.names import item_read, own_call, state_add, state_read, state_write, zone_ref
 from ..engine.capacity import check
+from ..engine import frames
+from ..engine.frames import listof, row, seat, whole
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
@@ -37,6 +39,10 @@ GIVER, PICKED, PENDING, GIVERS, COUNT = 1, 2, 3, 4, 5
           Key("prompt", "text", "the decision's name", default="pass")))
 class Pass(Step):
     """Frame: [index, GIVER, PICKED, PENDING, GIVERS, COUNT] (the slots above)."""
+    frame_shape = (whole("the giver's position", upto=(GIVERS,)), whole("cards that giver picked", upto=(PENDING, COUNT)),
+                   listof("the cards put aside", row("a card put aside", seat("giver"), seat("receiver", none=True),
+                                                     frames.card("card", held=True))),
+                   listof("the givers", seat("a seat")), whole("cards each gives", low=None))
     option_type = CARD
 
     me_var: str | None          # the variable holding 'me' where the step runs

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
+from ..engine.frames import listof, seat, whole
 from .base import WHO, Step, step_kind
 from .contract import Key
 
@@ -50,6 +51,8 @@ PAYER, LEFT, ANY_LEFT = 1, 2, 3
           Key("prompt", "text", "the decision's name", default="pay")))
 class Pay(Step):
     """Frame: [index, PAYER, LEFT, ANY_LEFT] (the slots above)."""
+    frame_shape = (seat("the payer", none=True), listof("units left to pay", whole("units of a cost"), none_with=PAYER),
+                   whole("units of any kind left"))
     option_type = "str"
 
     me_var: str | None                  # the variable holding 'me' where the step runs

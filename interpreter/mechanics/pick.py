@@ -23,6 +23,7 @@ from ..expr.types import CARD, INT, list_of
 from ..expr.cdialect import list_take
 from ..expr.names import own_call, state_read, state_write
 from ..engine.capacity import guard
+from ..engine.frames import card, listof, seat
 from ..engine.knowledge import know
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
@@ -106,6 +107,7 @@ class Pick(Step):
         return s
 
     fresh_frame = ([], None)   # PICKED (replaced, never mutated: frames may share it), PICKER
+    frame_shape = (listof("the cards picked so far", card("a card")), seat("the seat picking", none=True))
 
     # run and resolve exist only as the Python the generators below write (building/flowgen.py)
     run = Step.run

@@ -30,6 +30,7 @@ from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.cdialect import list_take
 from ..expr.names import item_read, owning, state_add, state_read, state_write, zone_ref
 from ..engine.capacity import guard
+from ..engine.frames import listof, seat, whole
 from ..engine.knowledge import know
 from .base import Step, step_kind
 from .contract import Key, players_key
@@ -93,6 +94,10 @@ def played(frame) -> list:
           Key("prompt", "text", "the decision's name", default="play")))
 class Tricks(Step):
     """Frame: [index, DONE, LEADER, ORDER, POS, PLAYED] (the slots above)."""
+    frame_shape = (whole("tricks done"), seat("the leader", none=True),
+                   listof("the order of seats this trick", seat("a seat"), none=True),
+                   whole("the position in that order", upto=(ORDER,)),
+                   listof("the seats that played so far", seat("a seat"), none=True))
     option_type = CARD
 
     me_var: str | None                      # the variable holding 'me' where the step runs

@@ -35,7 +35,7 @@ def _shown(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return " ".join(map(str, value)) or "-"
+        return " ".join(["none" if v is None else str(v) for v in value]) or "-"
     return str(value)
 
 

@@ -112,7 +112,7 @@ class Words:
         if isinstance(value, bool) or (name in self.flags and value in (0, 1)):
             return "yes" if value else "no"
         if isinstance(value, list):
-            return " ".join(map(str, value)) or "-"
+            return " ".join(["none" if v is None else str(v) for v in value]) or "-"
         return str(value)
 
 

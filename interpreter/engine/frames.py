@@ -1,0 +1,149 @@
+"""The shape of a running step's frame, slot by slot: each step kind declares it beside its
+slot constants (``Step.frame_shape``, interpreter/mechanics/), and a saved state's frames are
+held to it (engine/saved.py), so that what reads a frame outside the flow (an observation, a
+determinization, the question a person is shown) finds what it reads: a seat where a seat is
+kept, a list of cards where cards are, a position within the list it is a position in.
+
+A frame is ``[step index, slot 1, slot 2, ...]``; ``frame_shape`` gives slot 1 on. A slot is
+one of: a whole number in a range (``whole``), a seat (``seat``), a card (``card``), a value of
+the step's options' type (``option``), a list of one slot (``listof``: of seats, of cards...,
+or one a seat), a fixed row of slots (``row``: a card put aside with its giver and receiver).
+Any may allow none. What the flow does with values that fit (a count past its end, a seat
+whose hand is empty) is the flow's: it goes on, or fails as a located runtime error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..expr.runtime import MAX_INT
+from ..expr.types import CARD, PLAYER
+from .values import check_value, need, whole as _whole
+
+
+@dataclass(frozen=True)
+class Slot:
+    what: str                        # what the slot holds, as an error names it
+    kind: str                        # whole, seat, card, option, list, row
+    none: bool = False               # none fits too
+    low: int | None = 0              # whole: the least (None: no least)
+    high: Callable[[Any], int] | None = None   # whole: the most, a function of the step (None: 2^63)
+    upto: tuple[int, ...] = ()       # whole: at most each of these slots (a list's length, a number's value)
+    of: tuple = ()                   # list: its element's slot; row: its items' slots
+    per_seat: bool = False           # list: exactly one element a seat
+    none_with: int | None = None     # none exactly where that slot is none
+    later: bool = False              # absent until the step writes it (the frame's last slots only)
+    held: bool = False               # card: one the step holds outside every zone (a pass's card put aside)
+
+
+def whole(what: str, low: int | None = 0, high: Callable[[Any], int] | None = None, upto: tuple[int, ...] = (),
+          none: bool = False, later: bool = False) -> Slot:
+    return Slot(what, "whole", none=none, low=low, high=high, upto=upto, later=later)
+
+
+def seat(what: str, none: bool = False) -> Slot:
+    return Slot(what, "seat", none=none)
+
+
+def card(what: str, held: bool = False) -> Slot:
+    """A card id; ``held``: a card the step holds outside every zone, so in no zone and in no
+    other such slot (a saved state's cards sit in one place at a time)."""
+    return Slot(what, "card", held=held)
+
+
+def option(what: str) -> Slot:
+    """A value of the step's options' type (``option_type``), or none."""
+    return Slot(what, "option", none=True)
+
+
+def listof(what: str, item: Slot, none: bool = False, per_seat: bool = False, none_with: int | None = None) -> Slot:
+    return Slot(what, "list", none=none, of=(item,), per_seat=per_seat, none_with=none_with)
+
+
+def row(what: str, *items: Slot) -> Slot:
+    return Slot(what, "row", of=items)
+
+
+def check_frame(step, frame: list, where: str, sizes: dict, placed: set) -> None:
+    """Raise values.Bad naming the slot of ``frame`` (a frame of ``step``) that does not fit
+    the step's ``frame_shape`` (``sizes``: values.sizes_of, the seats and cards there are;
+    ``placed``: the cards found in a place so far, the zones' and the held ones, added to)."""
+    shape = step.frame_shape
+    least = sum(1 for s in shape if not s.later)
+    need(least <= len(frame) - 1 <= len(shape),
+         f"{where}: a frame of step {frame[0]} ({step.kind}) holds {_slots(least, len(shape))} after its index "
+         f"({', '.join(s.what for s in shape) or 'none'}), not {len(frame) - 1}")
+    for k, slot in enumerate(shape[:len(frame) - 1], 1):
+        at = f"{where}[{k}], {slot.what} (step {frame[0]}, {step.kind})"
+        value = frame[k]
+        if slot.none_with is not None:
+            need((value is None) == (frame[slot.none_with] is None),
+                 f"{at}: none exactly where slot {slot.none_with} is none, got {_short(value)}")
+        _check(step, slot, value, frame, at, sizes, placed)
+
+
+def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> None:
+    if v is None and (slot.none or slot.none_with is not None):
+        return
+    need(v is not None or slot.kind == "option", f"{at}: expected {_described(slot)}, got none")
+    kind = slot.kind
+    if kind == "whole":
+        low = slot.low if slot.low is not None else -MAX_INT
+        high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto)])
+        need(_whole(v) and low <= v <= high, f"{at}: expected {_described(slot)}{_range(low, high)}, got {_short(v)}")
+    elif kind in ("seat", "card"):
+        count = sizes[PLAYER if kind == "seat" else CARD]
+        need(_whole(v) and 0 <= v < count, f"{at}: expected {_described(slot)} (0 to {count - 1}), got {_short(v)}")
+        if slot.held:
+            need(v not in placed, f"{at}: card {v} is in two places")
+            placed.add(v)
+    elif kind == "option":
+        check_value(v, step.option_type, at, sizes)
+    elif kind == "list":
+        need(isinstance(v, list) and len(v) <= sizes["list"], f"{at}: expected {_described(slot)}, got {_short(v)}")
+        need(not slot.per_seat or len(v) == sizes[PLAYER], f"{at}: expected one value a seat ({sizes[PLAYER]}), "
+                                                           f"got {len(v)}")
+        for x in v:
+            _check(step, slot.of[0], x, frame, at, sizes, placed)
+    else:   # a row
+        need(isinstance(v, list) and len(v) == len(slot.of), f"{at}: expected {_described(slot)}, got {_short(v)}")
+        for item, x in zip(slot.of, v):
+            _check(step, item, x, frame, f"{at}, {item.what}", sizes, placed)
+
+
+def _bound(v) -> int:
+    """What a slot bounds another by: a list's length, a number's value (anything else: nothing)."""
+    if isinstance(v, list):
+        return len(v)
+    return v if _whole(v) else MAX_INT
+
+
+_WORDS = {"whole": "a whole number", "seat": "a seat", "card": "a card id", "option": "an option's value"}
+
+
+def _described(slot: Slot) -> str:
+    if slot.kind == "list":
+        return f"a list{' or none' if slot.none else ''}, each {_described(slot.of[0])}"
+    elif slot.kind == "row":
+        text = f"[{', '.join(s.what for s in slot.of)}]"
+    else:
+        text = _WORDS[slot.kind]
+    return f"{text} or none" if slot.none else text
+
+
+def _range(low: int, high: int) -> str:
+    if high == MAX_INT:
+        return "" if low == -MAX_INT else f" ({low} or more)"
+    return f" ({low} to {high})"
+
+
+def _slots(least: int, most: int) -> str:
+    if most == 0:
+        return "no slot"
+    count = f"{least}" if least == most else f"{least} to {most}"
+    return f"{count} slot{'' if most == 1 else 's'}"
+
+
+def _short(v) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,157 @@
+"""A saved state's frames are held to the shape their step kind declares, slot by slot
+(engine/frames.py, each kind's ``frame_shape``): a frame that does not fit is refused on load
+with an error naming the slot, so an observation or a determinization of an accepted state never
+meets a raw Python error; every frame the engine writes fits."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+import interpreter
+from interpreter.engine.frames import check_frame
+from interpreter.engine.values import sizes_of
+from interpreter.errors import GameError, RulebookError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _at_frame(name, players, kind, ready=lambda frame: True, seed=1):
+    """A saved state of ``name`` (as JSON data) with a frame of a step of ``kind`` on its stack,
+    and that frame's position."""
+    rules = interpreter.load(name)
+    for s in range(seed, seed + 20):
+        S, rnd = rules.new_game(players, seed=s), random.Random(s)
+        while not S.over:
+            d = json.loads(S.to_json())
+            for i, frame in enumerate(d["stack"]):
+                if rules.steps[frame[0]].kind == kind and ready(frame):
+                    return rules, d, i
+            S.apply_index(rnd.randrange(len(S.legal_actions())))
+    raise AssertionError(f"no {kind} frame in {name}")
+
+
+CASES = [   # (game, players, kind, frame ready, slot, value, words)
+    ("hearts", 4, "tricks", lambda f: f[4] > 0, 5, 7,   # (the red team's: observation raised TypeError)
+     r"\]\[5\], the seats that played so far \(step \d+, tricks\): expected a list or none, each a seat, got 7"),
+    ("hearts", 4, "tricks", lambda f: True, 3, [0, 9, 1, 2], r"the order of seats this trick .*a seat \(0 to 3\), got 9"),
+    ("hearts", 4, "tricks", lambda f: f[3] is not None, 4, 5, r"the position in that order .*\(0 to 4\), got 5"),
+    ("diamonds", 4, "pass", lambda f: f[3], 3, [0],   # (determinize raised TypeError)
+     r"\]\[3\], the cards put aside \(step \d+, pass\): expected \[giver, receiver, card\], got 0"),
+    ("diamonds", 4, "pass", lambda f: f[3], 3, [[0, 1, 10 ** 6]], r"the cards put aside \(step \d+, pass\), card: expected a card id \(0 to 59\), got 1000000"),
+    ("six_nimmt", 4, "choose", lambda f: f[2] > 0, 3, 7,   # (a simultaneous choice's: observation raised TypeError)
+     r"\]\[3\], the choices so far \(step \d+, choose\): expected a list, each an option's value or none, got 7"),
+    ("six_nimmt", 4, "choose", lambda f: f[2] > 0, 3, [None], r"the choices so far .*one value a seat \(4\), got 1"),
+    ("six_nimmt", 4, "choose", lambda f: f[2] > 0, 1, None, r"the choices so far .*none exactly where slot 1 is none"),
+    ("goofspiel", 2, "steps", lambda f: True, 1, 99, r"the next child's position \(step \d+, steps\): .*\(0 to \d+\)"),
+]
+
+
+@pytest.mark.parametrize("name,players,kind,ready,slot,value,words", CASES)
+def test_a_frame_out_of_its_kinds_shape_is_refused_naming_the_slot(name, players, kind, ready, slot, value, words):
+    rules, d, i = _at_frame(name, players, kind, ready)
+    rules.state_from_json(json.dumps(d))   # (as saved: it loads)
+    d["stack"][i][slot] = value
+    with pytest.raises(GameError, match=rf"not a saved state of {name}: stack\[{i}\]") as info:
+        rules.state_from_json(json.dumps(d))
+    assert info.match(words)
+
+
+def test_a_card_put_aside_that_is_also_in_a_zone_is_refused():
+    """A pass holds the cards put aside outside every zone: one edited to a card of a hand would
+    be delivered while it stays in that hand (a card in two places, as the zones' check says)."""
+    rules, d, i = _at_frame("diamonds", 4, "pass", lambda f: f[3])
+    in_hand = next(c for hand in d["zones"]["hand"] for c in hand)
+    aside = d["stack"][i][3][0]
+    for edited, card in (([aside[0], aside[1], in_hand],), in_hand), ((aside, aside), aside[2]):   # (or put aside twice)
+        d["stack"][i][3] = list(edited)
+        with pytest.raises(GameError, match=rf"stack\[{i}\]\[3\], the cards put aside \(step \d+, pass\), card: card "
+                                            rf"{card} is in two places"):
+            rules.state_from_json(json.dumps(d))
+
+
+def _placed(zones: dict) -> set:
+    """The cards in a saved state's zones."""
+    out: set = set()
+    for zone in zones.values():
+        parts = zone.values() if isinstance(zone, dict) else zone if zone and isinstance(zone[0], list) else [zone]
+        for part in parts:
+            out.update(part)
+    return out
+
+
+def test_a_frame_of_a_step_that_keeps_none_is_refused():
+    rules, d, i = _at_frame("hearts", 4, "tricks")
+    effects = next(s.index for s in rules.steps if s.kind == "effects")
+    d["stack"].insert(0, [effects, 1])
+    with pytest.raises(GameError, match=rf"stack\[0\]: a frame of step {effects} \(effects\) holds no slot after its "
+                                        r"index \(none\), not 1"):
+        rules.state_from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("diamonds", 4), ("six_nimmt", 4), ("goofspiel", 3)])
+def test_an_accepted_edited_stack_is_observed_and_determinized_without_raw_errors(name, players):
+    """One leaf of a saved stack replaced by a random value: refused, or a state every seat can
+    observe and determinize (a GameError at most), as the red team's fuzzer found it could not."""
+    rules = interpreter.load(name)
+    values = [None, True, 0, -1, 1, 2, 7, 10 ** 18, 0.5, "", "x", [], [0], [[0]], [None], {}, [1, 2, 3]]
+    rnd, accepted = random.Random(name), 0
+    for k in range(60):
+        S = rules.new_game(players, seed=k)
+        for _ in range(rnd.randrange(1, 40)):
+            if S.over:
+                break
+            S.apply_index(rnd.randrange(len(S.legal_actions())))
+        if S.over:
+            continue
+        d = json.loads(S.to_json())
+        frame = rnd.choice(d["stack"])
+        if len(frame) < 2:
+            continue
+        at = rnd.randrange(1, len(frame))
+        frame[at] = rnd.choice(values)
+        try:
+            T = rules.state_from_json(json.dumps(d))
+        except GameError:
+            continue
+        accepted += 1
+        for seat in range(players):
+            T.observation(seat)
+            try:
+                T.determinize(seat, random.Random(seat))
+            except RulebookError:
+                pass
+    assert accepted > 0   # (some edits leave a state that fits: a position, a leader changed within range)
+
+
+def _cases():
+    out = []
+    for path in sorted([*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("docs/examples/*.yaml")]):
+        declared = yaml.safe_load(path.read_text()).get("variants") or {}
+        out += [(path, variant) for variant in [None, *sorted(declared)]]
+    return out
+
+
+@pytest.mark.parametrize("path,variant", _cases(), ids=lambda c: getattr(c, "stem", None) or str(c))
+def test_every_frame_the_engine_writes_fits_its_kinds_shape(path, variant):
+    """Along random games of every bundled ruleset, variant and example, each frame saved fits
+    its kind's shape, and a state saved now and then loads back equal."""
+    rules = interpreter.load(path, variant=variant)
+    for seed in range(2):
+        players = rules.player_counts[seed % len(rules.player_counts)]
+        S, rnd = rules.new_game(players, seed=seed), random.Random(seed)
+        sizes = sizes_of(rules, players, len(S.members))
+        for k in range(300):
+            text = S.to_json()
+            d = json.loads(text)
+            placed = _placed(d["zones"])
+            for i, frame in enumerate(d["stack"]):
+                check_frame(rules.steps[frame[0]], frame, f"stack[{i}]", sizes, placed)
+            if k % 25 == 0:
+                assert rules.state_from_json(text) == S
+            if S.over:
+                break
+            S.apply_index(rnd.randrange(len(S.legal_actions())))
