@@ -12,7 +12,8 @@ A log (format 2) is one JSON object per line:
     ...
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
-A game that stops on an error (a runtime error of the rules, a step budget exceeded) ends
+A game that stops on an error (a runtime error of the rules, a step budget exceeded, more than
+``MAX_EVENTS`` events recorded since the last decision: engine/events.py) ends
 with the decision that raised it instead of a result, so the failure is kept and replays
 (``calls``, only for an error inside a declared effect: the items that called it, the nearest
 first, as the error's diagnostic names them):
