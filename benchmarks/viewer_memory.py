@@ -74,11 +74,12 @@ def main(argv=None) -> int:
         print(json.dumps(measure(args.child[0], int(args.child[1]))))
         return 0
     import interpreter
+    from interpreter.expr.limits import MAX_STEP_BUDGET
     from interpreter.play.agents import make_agents
     from interpreter.play.logs.gamelog import play_game
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.yaml"
-        steps = min(10_000_000, max(500_000, 10 * args.decisions))   # (a long game's budget)
+        steps = min(MAX_STEP_BUDGET, max(500_000, 10 * args.decisions))   # (a long game's budget)
         path.write_text(RULESET.format(cards=args.cards, rounds=args.decisions // 2, steps=steps))
         log = str(Path(tmp) / "big.jsonl")
         play_game(interpreter.load(path), 2, 1, make_agents("random", 2, 1), log=log)

@@ -304,3 +304,54 @@ def _fails(rules, seed):
     except interpreter.GameError:
         return True
     return False
+
+
+# ---------------------------------------------------------------------- the events kept between decisions
+EVENTFUL = """\
+game: eventful
+players: {min: 1, max: 1}
+counters:
+  c: 0
+vars:
+  x: int
+flow:
+  - repeat: SETUP
+    steps:
+      - gain: {counter: c}
+  - choose: {who: 0, options: "[1, 2]", as: x}
+  - repeat: 30
+    steps:
+      - gain: {counter: c}
+"""
+
+
+def test_a_recorded_game_stops_past_the_events_kept_between_two_decisions(tmp_path, monkeypatch):
+    # a log (and a live game) keeps a decision's events until its line is written: 4,000,000
+    # gains before the first decision filled 2 GB. Past MAX_EVENTS the game stops at the rule
+    # that made one more, its log's last line saying so (never an event dropped unsaid), in
+    # the generated module and the plain reference alike; a game nobody records plays on
+    from fuzzing.lockstep import reference
+    from interpreter.engine import events
+    from interpreter.errors import GameError
+    from interpreter.web.games import LiveGame
+    monkeypatch.setattr(events, "MAX_EVENTS", 20)
+    path = tmp_path / "g.yaml"
+    path.write_text(EVENTFUL.replace("SETUP", "10"))
+    rules = interpreter.load(path)
+    log = tmp_path / "g.jsonl"
+    with pytest.raises(GameError, match="more than 20 events since the last decision"):
+        gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=log)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines[1]["events"]) == 10
+    assert lines[-1]["type"] == "error" and lines[-1]["loc"] == f"{path}:14:9"
+    assert lines[-1]["message"].startswith("in effects: more than 20 events since the last decision")
+    assert replay.replay(log)["error"] == lines[-1]["message"]   # (the stop replays: the same error)
+    for way in (rules, reference(rules)):
+        line, error = gamelog.logged_decision(way, way.new_game(1, 0, record=True), 0, 1)
+        assert {k: line[k] for k in ("type", "message", "loc")} == {k: lines[-1][k] for k in ("type", "message", "loc")}
+    live = LiveGame(rules, 1, 0, "random")
+    assert "more than 20 events since the last decision" in live.error
+    assert gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0))["decisions"] == 1
+    path.write_text(EVENTFUL.replace("SETUP", "21"))   # before the first decision: the game does not start
+    with pytest.raises(GameError, match=r"g.yaml:10:9: error\[runtime\]: in effects: more than 20 events"):
+        gamelog.play_game(interpreter.load(path), 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "h.jsonl")

@@ -637,3 +637,42 @@ def test_a_step_heavy_by_a_filter_in_an_effect_it_calls_is_located_at_the_filter
     assert (f"heavy.yaml:16:18: error[limit]: the step at line 19, calling effect '{step}', may take about ") in err
     assert (f"; this expression of effect 'tally'{through} alone about 14,") in err
     assert "each list its filters walk is weighed at its longest" in err and "declared effects" not in err
+
+
+LABELS = """\
+game: labels
+players: {min: 2, max: 2}
+components:
+  card:
+    attributes: {n: 1..1000, s: [WORD]}
+    LABEL
+zones:
+  deck: {start: [card]}
+flow:
+  - pick: {who: 0, from: deck, to: deck, count: 1}
+"""
+
+
+@pytest.mark.parametrize("label", ['label: "{n}{s}{s}{kind}"', ""])
+def test_a_card_label_is_measured_before_it_is_built(tmp_path, monkeypatch, label):
+    # 1,000 cards whose label repeats a long attribute (or the default label, which writes
+    # every value): refused at the component before any label is made, not a label made for
+    # each card and the memory filled (labelbomb: 100,000 cards of 10 MB labels)
+    from interpreter.building import components
+    limit = components.MAX_LABEL
+    made = []
+    real = components._label
+    monkeypatch.setattr(components, "_label", lambda *a: made.append(a) or real(*a))
+    text = LABELS.replace("LABEL", label)
+    times = 2 if label else 1
+    # the widest label, the card numbered 1000's, with an 's' as long as may be: just the limit
+    fixed = len("1000") + len("card") if label else len("card(1000,)")
+    fits = write_ruleset(tmp_path, text.replace("WORD", "w" * ((limit - fixed) // times)))
+    assert max(map(len, interpreter.load(fits).card_labels)) == limit
+    made.clear()
+    with pytest.raises(RulesetError) as e:
+        interpreter.load(write_ruleset(tmp_path, text.replace("WORD", "w" * limit), "long.yaml"))
+    assert made == []
+    first = len("1") + len("card") if label else len("card(1,)")
+    assert f"label of card 1 of 'card' would be {times * limit + first} characters (limit {limit})" in str(e.value)
+    assert ("long.yaml:6:12: error[limit]" if label else "long.yaml:5:5: error[limit]") in str(e.value)

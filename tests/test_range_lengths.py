@@ -96,5 +96,5 @@ def test_a_range_longer_than_a_range_may_hold_in_every_game_is_an_error_at_load(
         ("error", "limit", line, text.splitlines()[line - 1].index('"1..20000"' if over == "big" else f'"{over}"') + 2)]
     assert message in e.value.diagnostics[0].message
     (tmp_path / "fits").mkdir()
-    rules, said = loaded(tmp_path / "fits", game("0..params.n", 10 ** 7, body='{set: {y: "k"}}'))
+    rules, said = loaded(tmp_path / "fits", game("0..params.n", 5 * 10 ** 6, body='{set: {y: "k"}}'))
     assert rules is not None and said == []

@@ -371,7 +371,7 @@ def test_values_of_type_any_nested_by_list_elements_stop_where_they_are_bound(tm
     one that may hold lists is bound, what it holds at every depth is checked as a variable's
     value is (10,000 elements in all): a runtime error at the item, in both compiles."""
     text = HEAD + nesting_chain(27, call) + (FLOW % 'e0: {v: "[1]", w: "[1]"}').replace("1..16", "1..1")
-    text += "limits: {steps: 10000000}\n"   # (each check counted where it is bound: 27 of them, some in passes)
+    text += "limits: {steps: 5000000}\n"   # (each check counted where it is bound: 27 of them, some in passes)
     decisions, _, kind, message, _ = outcome(load_text(tmp_path, text))
     assert (decisions, kind) == (0, "GameError")
     assert "a list of lists holding more than 10000 elements in all" in message and f"in effect {where}" in message

@@ -128,3 +128,29 @@ def test_a_move_short_in_every_game_stays_a_warning(cli, tmp_path):
     code, out, err = cli("validate", str(path), "--playouts", "3")
     assert code == 0 and "warning[ran_out]: 2, 3 players: move from deck ran out in 3 of 3 games" in err   # (alike at both counts: one line)
     assert "ok, " in last_line(out)
+
+
+def test_the_variants_of_a_ruleset_larger_than_the_kept_texts_parse_and_compile_none_again(cli, tmp_path, monkeypatch):
+    # validate builds a ruleset and each variant: a ruleset whose texts pass the stores' bound
+    # (900 expressions of 110 characters past 50,000) emptied them as each build went on, so
+    # every variant parsed and compiled every text again (16 variants: 24 s, the base 4 s).
+    # Within one ruleset's validate, what the builds made is held: each text once
+    from interpreter.expr import parser
+    from interpreter.loading import kept
+    steps = "".join(f'  - set: {{x: "max(x + params.k, x * 2 - {i}, min(x, {i}) + 1)"}}\n' for i in range(40))
+    variants = "".join(f"  v{k}: {{params: {{k: {{default: {k}}}}}}}\n" for k in range(3))
+    path = tmp_path / "many.yaml"
+    path.write_text("game: many\nplayers: {min: 1, max: 1}\nparams:\n  k: {type: int, default: 1, min: 0, max: 9}\n"
+                    "vars:\n  x: {type: int, start: 0}\nflow:\n" + steps + "variants:\n" + variants)
+    monkeypatch.setattr(parser._trees, "limit", 500)   # (a few texts: the whole ruleset's pass it)
+    monkeypatch.setattr(kept._code, "limit", 5_000)
+    parsed, compiled = [], []
+    real_parsed, real_compile = parser._parsed, compile
+    monkeypatch.setattr(parser, "_parsed", lambda text: parsed.append(text) or real_parsed(text))
+    monkeypatch.setattr(kept, "compile", lambda source, *a: compiled.append(source) or real_compile(source, *a),
+                        raising=False)
+    code, out, _ = cli("validate", path)
+    assert code == 0 and out.splitlines()[-1] == "4 checked: ok"
+    assert len(parsed) == len(set(parsed)) >= 40
+    repeated = len(compiled) - len(set(compiled))
+    assert len(set(compiled)) > 80 and repeated == 0

@@ -16,6 +16,7 @@ from ..expr.types import ANY, BOOL, INT, NUM, STR
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 MAX_CARDS = 100_000
+MAX_LABEL = 200   # characters of one card's label (docs/security.md: 100,000 such labels hold 20 MB)
 
 
 class CardTable:
@@ -103,6 +104,8 @@ def build_cards(components: dict, error) -> CardTable:
             rows.append({})
         copies = _copies(spec.get("copies", 1), error, (*path, "copies"))
         template = spec.get("label")
+        if not _labels_fit(template, name, rows, error, path):
+            return table
         for row in rows:
             for _ in range(copies):
                 card = len(table.rows)
@@ -154,6 +157,43 @@ def _copies(value, error, path) -> int:
         return value
     error(f"copies is a whole number (0 or more), got {value!r:.40}", path, "type")
     return 1
+
+
+def _labels_fit(template, name, rows, error, path) -> bool:
+    """Whether every label of these cards is at most MAX_LABEL characters, measured from the
+    lengths of its parts before any is built (else a located error): a long attribute repeated
+    by a template, or written by the default label, on every card would fill the memory."""
+    if template is not None and not isinstance(template, str):
+        return True   # _label reports the template
+    try:
+        parts = None if template is None else [(t, f) for t, f, _, _ in string.Formatter().parse(template)]
+    except ValueError:
+        return True
+    widths: dict[int, int] = {}
+
+    def width(v) -> int:   # len(str(v)), a list or a map measured once however many cards hold it
+        if isinstance(v, str):
+            return len(v)
+        if not isinstance(v, (list, dict)):
+            return len(str(v))
+        if id(v) not in widths:
+            widths[id(v)] = len(str(v))
+        return widths[id(v)]
+
+    for i, row in enumerate(rows):
+        if parts is None:
+            n = len(name) + (2 + len(row) - 1 + sum(map(width, row.values())) if row else 0)
+        else:
+            n = sum(len(text) + (0 if not field else len(name) if field == "kind" and "kind" not in row
+                                 else width(row.get(field, ""))) for text, field in parts)
+        if n > MAX_LABEL:
+            error(f"the label of card {i + 1} of '{name}' would be {n} characters (limit {MAX_LABEL})",
+                  (*path, "label") if parts is not None else path, "limit",
+                  hint="a card's label names it in actions and logs: keep long attributes out of it"
+                  if parts is not None else "without a label:, a card is named by its component and all its "
+                  "attribute values: give the component a short one, such as label: \"{rank}{suit}\"")
+            return False
+    return True
 
 
 def _label(template, name, row, error, path):

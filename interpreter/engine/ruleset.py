@@ -7,6 +7,7 @@ from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
+from .events import Events
 from .layout import Layout, reindex
 from .params import check_param, longest, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
@@ -153,7 +154,7 @@ class Ruleset:
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False,
                  knowledge: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
-        ``record``: start with ``S.ev = []`` so the events of the setup are collected too.
+        ``record``: start with ``S.ev = Events()`` so the events of the setup are collected too.
         ``knowledge``: keep what each seat knows of the hidden cards' places, for
         ``State.determinize`` (engine/knowledge.py)."""
         start = None
@@ -174,7 +175,7 @@ class Ruleset:
             changed = not self._calm
         S.rng = rng.seed_state(seed)
         if record:
-            S.ev = []
+            S.ev = Events()
         if knowledge or self.shows:
             S.kn = {}
         engine.run_setup(S, fill, self.setup)

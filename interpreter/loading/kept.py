@@ -5,14 +5,31 @@ data by its content, an expression's tree by its text, a code object by its sour
 changed by those who read it, so sharing it cannot change a result.
 
 Each store is bounded by the characters of the texts it keeps: when the next one would pass
-the bound, everything is dropped and kept again from then on (simple, and the texts of one
-ruleset fit in it many times over).
+the bound, everything is dropped and kept again from then on (simple, and the texts of most
+rulesets fit in it many times over). A store smaller than one ruleset's texts, emptied as it
+fills, would give none of them back to the ruleset's next build: ``holding()`` holds every value
+the stores make or give while it is open (``rulebook validate``, over a ruleset and its
+variants), which is no more than what each build holds in its compiled functions anyway.
 """
 from __future__ import annotations
 
 import copy
+from contextlib import contextmanager
 
 _MISSING = object()
+_held: list[dict] = []   # the open holding() scopes' values by (store, key), the innermost last
+
+
+@contextmanager
+def holding():
+    """Within it, every value a store makes or gives is held, whatever the store's bound, until
+    the scope ends: the builds of one ruleset's variants get each text's tree and code back."""
+    held: dict = {}
+    _held.append(held)
+    try:
+        yield
+    finally:
+        _held.remove(held)
 
 
 class _Failed:
@@ -35,7 +52,10 @@ class Kept:
         """The value kept for ``key``, else ``make()`` kept. An exception ``make`` raises is raised,
         and kept if it is one of ``keep_errors`` (a text that fails fails the same way each time: a
         ruleset aliasing a bad expression many times must not make it be worked through again)."""
-        value = self._values.get(key, _MISSING)
+        held = _held[-1] if _held else None
+        value = self._values.get(key, _MISSING) if held is None else held.get((self, key), _MISSING)
+        if value is _MISSING and held is not None:
+            value = self._values.get(key, _MISSING)
         if value is _MISSING:
             try:
                 value = make()
@@ -46,6 +66,8 @@ class Kept:
                 self.size = 0
             self._values[key] = value
             self.size += size
+        if held is not None:
+            held[(self, key)] = value
         if type(value) is _Failed:
             raise copy.copy(value.error)   # (a copy: whoever catches it may add to it)
         return value

@@ -215,7 +215,7 @@ TEAMS_KEYS: tuple[Key, ...] = (
             "type": "array", "items": {"type": "array", "items": {"type": "integer", "minimum": 0}}}}),)
 
 LIMITS_KEYS: tuple[Key, ...] = (
-    Key("steps", "integer 1..10,000,000",
+    Key("steps", "integer 1..5,000,000",
         "The step budget of one game. Every step run counts one, and so do every pass of a for_each effect, every firing of "
         "a trigger's do: and every turn a turns step skips. "
         "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "

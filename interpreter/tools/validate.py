@@ -14,6 +14,7 @@ from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
 from .args import parse_sets
+from ..loading.kept import holding
 from ..loading.variants import Distinct, load_data
 from ..engine.params import reached_entries
 
@@ -44,29 +45,8 @@ def cmd_validate(args) -> int:
     files: list = []
     reached: set = set()   # the by_players: entries some game of a ruleset checked reads
     for raw in args.paths:
-        path = find_ruleset(raw)
-        try:
-            rules = load(path)
-        except RulebookError as e:
-            files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
-            continue
-        keep = bool(args.playouts)   # compiled rulesets are kept only to be played
-        reached |= reached_entries(rules.data, load_data(path).smap)
-        files.append({"path": raw, "variant": None, "ok": True, "diagnostics": warnings_of(rules),
-                      "rules": rules if keep else None})
-        distinct = Distinct(rules.data)   # a variant that changes nothing is not compiled again
-        for variant in (rules.data.get("variants") or {}):
-            try:
-                same, same_as = distinct.met(variant, load_data(path, variant).data)
-                if same:
-                    files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": [],
-                                  "same_as": same_as, "rules": None})
-                    continue
-                vrules = load(path, variant=variant)
-                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": warnings_of(vrules),
-                              "rules": vrules if keep else None})
-            except RulebookError as e:
-                files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
+        with holding():   # the variants' builds get back every tree and code object the ruleset's made
+            _check(raw, files, reached, bool(args.playouts))
     _read_by_extensions(files, reached)
     if args.playouts < 0 or ((args.players is not None or getattr(args, "sets", None)) and not args.playouts):
         raise UsageError("--playouts takes a number of games; --players and --set need --playouts")
@@ -109,6 +89,34 @@ def cmd_validate(args) -> int:
         verdict = f"failed ({failed} of {len(files)})" if failed else "ok" + _plural(", {}", warnings, "warning")
         _out(f"{len(files)} checked: {verdict}")
     return 1 if bad else 0
+
+
+
+def _check(raw: str, files: list, reached: set, keep: bool) -> None:
+    """Load the ruleset ``raw`` and each of its variants, each an entry of ``files`` (``keep``:
+    with its compiled rules, to be played)."""
+    path = find_ruleset(raw)
+    try:
+        rules = load(path)
+    except RulebookError as e:
+        files.append({"path": raw, "variant": None, "ok": False, "diagnostics": e.diagnostics})
+        return
+    reached.update(reached_entries(rules.data, load_data(path).smap))
+    files.append({"path": raw, "variant": None, "ok": True, "diagnostics": warnings_of(rules),
+                  "rules": rules if keep else None})
+    distinct = Distinct(rules.data)   # a variant that changes nothing is not compiled again
+    for variant in (rules.data.get("variants") or {}):
+        try:
+            same, same_as = distinct.met(variant, load_data(path, variant).data)
+            if same:
+                files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": [],
+                              "same_as": same_as, "rules": None})
+                continue
+            vrules = load(path, variant=variant)
+            files.append({"path": raw, "variant": variant, "ok": True, "diagnostics": warnings_of(vrules),
+                          "rules": vrules if keep else None})
+        except RulebookError as e:
+            files.append({"path": raw, "variant": variant, "ok": False, "diagnostics": e.diagnostics})
 
 
 def _read_by_extensions(files: list, reached: set) -> None:

@@ -12,7 +12,8 @@ A log (format 2) is one JSON object per line:
     ...
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
-A game that stops on an error (a runtime error of the rules, a step budget exceeded) ends
+A game that stops on an error (a runtime error of the rules, a step budget exceeded, more than
+``MAX_EVENTS`` events recorded since the last decision: engine/events.py) ends
 with the decision that raised it instead of a result, so the failure is kept and replays
 (``calls``, only for an error inside a declared effect: the items that called it, the nearest
 first, as the error's diagnostic names them):
@@ -49,6 +50,7 @@ import os
 from pathlib import Path
 from typing import IO
 
+from ...engine.events import Events
 from ...engine.sight import Choice
 from ...errors import GameError, RulebookError, UsageError
 from ...loading.resources import resource_dir
@@ -103,7 +105,7 @@ def logged_decision(rules, S, i: int, n: int):
     None), or (the error line, the RulebookError) when the rules fail on it."""
     seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
     choice = Choice.pending(S, i)
-    S.ev = []
+    S.ev = Events()
     try:
         S.apply_index(i)
     except RulebookError as e:
@@ -208,7 +210,9 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
     options = dict(options or {})
     overrides = dict(options.get("params") or {})
     names = [getattr(a, "name", type(a).__name__) for a in agents]
-    S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(agents))
+    listening = [a for a in agents if hasattr(a, "hear")]   # (nothing else reads the events)
+    S = rules.new_game(players, seed, options, record=log is not None or bool(listening),
+                       knowledge=needs_knowledge(agents))
     writer = None
     if log is not None:
         if log_for is not None and not 0 <= log_for < players:

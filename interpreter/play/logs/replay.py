@@ -21,6 +21,7 @@ from ...errors import ReplayError, RulebookError, RulesetError, UsageError
 from ...loading.jsondata import JSONInputError, loads as json_loads
 from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
+from ...engine.events import Events
 from ...engine.sight import Choice
 from .gamelog import FORMAT, file_hash, events_out, is_overlay, result_line, seen_field
 from .redact import Redactor
@@ -331,9 +332,11 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
     _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail)
+    S.ev = Events()   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
+        S.ev = None
         if e.message != obj["message"]:
             fail(no, f"the decision fails again, but with another message: {e.message!r}")
         return e.message
@@ -359,7 +362,7 @@ def _replay_decision(S, rules, obj, n, no, fail) -> None:
         shown = ", ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
         fail(no, f"seat {seat} played {action!r}, which is not legal here; legal: {shown}")
     choice = Choice.pending(S, legal.index(action))
-    S.ev = []
+    S.ev = Events()
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""How long the step budget lets a game run: rulesets whose every step costs as much as one
+unit of ``limits.steps`` may (a step's own expressions up to ``STEP_WORK_UNIT`` = 100
+operations count one: a filter over a range of 25 to 30, arithmetic of about 90 operations, a
+filter over a zone's cards) or one unit each of a cheaper kind (a ``for_each`` pass, a card
+moved, a declared effect called, a trigger fired), each played until its budget stops it.
+
+    python benchmarks/budget_time.py [--units N]
+
+Prints the CPU time of a unit of each shape (N units run: 300,000 by default) and what the
+largest budget, ``MAX_STEP_BUDGET`` units of the costliest shape, takes (docs/security.md).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import interpreter  # noqa: E402
+from interpreter.errors import BudgetExceeded  # noqa: E402
+from interpreter.expr.limits import MAX_STEP_BUDGET  # noqa: E402
+
+HEAD = "game: shape\nplayers: {min: 1, max: 1}\nlimits: {steps: %d}\nvars:\n  x: {type: int, start: 0}\n"
+LOOP = "flow:\n  - repeat: 1000000000\n    steps:\n"
+ARITH = " + ".join(f"(x * {i} // 7 % 5)" for i in range(1, 16))
+SHAPES = {
+    "filter of a range of 25": LOOP + '      - set: {x: "count(1..25 where it > 3)"}\n',
+    "filter of a range of 30": LOOP + '      - set: {x: "count(1..30 where it > 3)"}\n',
+    "arithmetic, 90 operations": LOOP + f'      - set: {{x: "{ARITH}"}}\n',
+    "filter of a zone of 25 cards": "components:\n  card: {attributes: {n: 1..25}, label: \"c{n}\"}\n"
+                                    "zones:\n  a: {start: [card]}\n" + LOOP
+                                    + '      - set: {x: "count(a where n > 3)"}\n',
+    "for_each pass": LOOP + '      - for_each: {in: "1..10000", as: i, do: [{set: {x: "x + i"}}]}\n',
+    "card moved": "components:\n  card: {attributes: {n: 1..2}, label: \"c{n}\"}\nzones:\n  a: {start: [card]}\n"
+                  "  b: {}\n" + LOOP + "      - move: {from: a, to: b, count: 1}\n"
+                  "      - move: {from: b, to: a, count: 1}\n",
+    "declared effect called": "counters:\n  c: 0\neffects:\n  e1:\n    do: [{gain: {counter: c}}]\n" + LOOP
+                              + "      - e1: {}\n",
+    "trigger fired": "counters:\n  c: 0\n  d: 0\ntriggers:\n  t:\n    when: \"c > 0\"\n"
+                     "    do: [{set: {c: 0}}, {gain: {counter: d}}]\n" + LOOP + "      - gain: {counter: c}\n",
+}
+
+
+def unit_time(body: str, units: int, folder: Path) -> float:
+    """The CPU seconds of one unit of the budget, a game of this shape stopped by its budget."""
+    path = folder / "shape.yaml"
+    path.write_text(HEAD % units + body)
+    rules = interpreter.load(str(path))
+    start = time.process_time()
+    try:
+        rules.new_game(1, 0)
+    except BudgetExceeded:
+        return (time.process_time() - start) / units
+    raise SystemExit(f"{body!r}: the game ended before its budget")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--units", type=int, default=300_000, help="units of the budget each shape runs")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        times = {name: unit_time(body, args.units, Path(tmp)) for name, body in SHAPES.items()}
+    for name, t in sorted(times.items(), key=lambda kv: -kv[1]):
+        print(f"{name:>30}: {t * 1e6:.2f} us a unit")
+    worst = max(times.values())
+    print(f"the largest budget, {MAX_STEP_BUDGET:,} units of the costliest: {worst * MAX_STEP_BUDGET:.1f} s of CPU")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""The events a game records between two decisions (``S.ev``: a log's line, a live game's move,
+a coverage count), bounded: a step budget of millions of steps may make an event at each, and
+what records them keeps every one of a decision's until the decision is done (the events line,
+its ``seen_by``, a seat's redacted copy), so past ``MAX_EVENTS`` the game stops, located at the
+step or effect that made the event, never a list filling the memory nor an event dropped."""
+from __future__ import annotations
+
+from ..expr.runtime import ExprRuntimeError
+
+MAX_EVENTS = 100_000   # events recorded between two decisions (docs/security.md)
+
+
+class Events(list):
+    """``S.ev`` while a game records its events: a list whose ``append`` refuses the one past
+    ``MAX_EVENTS``, raising the runtime error the engine locates at the running rule."""
+    __slots__ = ()
+
+    def append(self, ev) -> None:
+        if len(self) >= MAX_EVENTS:
+            said = f"more than {MAX_EVENTS} events since the last decision"   # (no value of the game: a seat is told it whole)
+            raise ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps each "
+                                   f"decision's, and stops past this many", kind=said)
+        list.append(self, ev)
