@@ -23,7 +23,6 @@ the world dealt.
 from __future__ import annotations
 
 from ..expr.types import BOOL, CARD, PLAYER, TEAM
-from .state import blank
 
 
 def believed(D, seat: int, rng) -> None:
@@ -89,7 +88,6 @@ def _start(D):
     last = kept.get("last")
     if last is not None and last[0] is D.p and last[1] is D.o and last[2] is D.members:
         return last[3]
-    S = blank(rules, D.n, 0, D.p, D.o, D.members, D.cap)
-    rules._fill(S)
+    S = rules.started(D)
     kept["last"] = (D.p, D.o, D.members, S)   # (one assignment: threads read it whole)
     return S

@@ -250,6 +250,14 @@ class Ruleset:
             self._starts.clear()
         self._starts[key] = start
 
+    def started(self, S) -> State:
+        """A state of ``S``'s seats, parameters and options as a game of them starts, before its
+        setup runs: its tables at their start values, which no seed changes (engine/beliefs.py
+        reads what a seat cannot see there)."""
+        T = blank(self, S.n, 0, S.p, S.o, S.members, S.cap)
+        self._fill(T)
+        return T
+
     def _fill(self, S):
         at = self.layout.zones
         for name, owner in self.zone_owner.items():
