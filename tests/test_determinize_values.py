@@ -21,6 +21,7 @@ vars:
   _flag: bool
   _who: player
   _n: {type: int, start: 7}
+  _l: {type: "list[int]", start: "[1, 2]"}
   g: int
 components:
   chip: {attributes: {n: 1..4}, label: "c{n}"}
@@ -30,7 +31,7 @@ setup:
   - random: {var: _secret, from: "1..9"}
   - random: {var: _flag, from: "[true]"}
   - random: {var: _who, from: "[1]"}
-  - set: {secret_c: "_secret * 1", _n: "_secret"}
+  - set: {secret_c: "_secret * 1", _n: "_secret", _l: "[_secret]"}
   - for_each: {in: players, as: p, do: [{gain: {counter: "purse[p]", amount: "_secret"}}]}
   - for_each: {in: deck, as: c, do: [{set: {"marks[c]": "_secret"}}]}
 flow:
@@ -53,7 +54,8 @@ def test_a_world_holds_no_private_variable_nor_hidden_counter_of_the_true_game(t
         for seat in range(3):
             D = S.determinize(seat, random.Random(seed))
             # no declared values for an int: what the game starts with (none, or its start:)
-            assert D.v["_secret"] is None and D.v["_n"] == 7
+            assert D.v["_secret"] is None and D.v["_n"] == 7 and D.v["_l"] == [1, 2]
+            assert D.v["_l"] is not S.determinize(seat, random.Random(seed)).v["_l"]   # each world its own list
             assert D.c["secret_c"] == 0                       # a counter nobody sees: its start
             assert D.c["marks"] == [0] * 4                    # each card's, seen by no seat
             # a player's purse: its own seat's kept, the others' their start

@@ -22,6 +22,7 @@ the world dealt.
 """
 from __future__ import annotations
 
+from ..expr.runtime import owned
 from ..expr.types import BOOL, CARD, PLAYER, TEAM
 
 
@@ -77,7 +78,7 @@ def _drawn(D, typ: str, rng, start):
         return rng.randrange(len(D.members))
     if typ == CARD:
         return rng.randrange(len(D.rules.card_labels))
-    return start
+    return owned(start) if start.__class__ is list else start   # (the kept start's list: a copy)
 
 
 def _start(D):
