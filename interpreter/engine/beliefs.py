@@ -15,7 +15,7 @@ whatever it truly is:
   (counters declare no bounds to draw from).
 
 "The value the game starts with" is the one a game of the same seats, parameters and options
-holds before its setup runs (``Ruleset._fill``): it depends on no seed (engine/start.py), so a
+holds before its setup runs (``Ruleset.started``): it depends on no seed (engine/start.py), so a
 world holds the same whatever the hidden values are. A counter that the rules tie to hidden
 cards (a sum of the values in a hidden hand) is reset too, so it need not agree with the cards
 the world dealt.
