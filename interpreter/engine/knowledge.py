@@ -25,14 +25,14 @@ would deal the true hands again, and the chance to come as the real game will dr
 The result depends only on what the seat may know and on ``rng``: the cards to deal are sorted before they are
 shuffled, so two states that differ only in hidden facts give the same determinization.
 A zone that says what it ``holds`` (the components of its cards) only ever gets
-cards of those (the closing card of a pile is never dealt into a hand). Counters and variables are kept: counters hidden from a seat (``visible: owner``) keep their
-true values, so a ruleset that hides a counter which no public move explains lets
-determinized search see it (none of the bundled games does: their hidden counters change
-only by public moves).
+cards of those (the closing card of a pile is never dealt into a hand). The counters and
+variables the seat sees are kept; the others (private variables, counters hidden from it) hold
+what it may believe, never their true values (engine/beliefs.py).
 """
 from __future__ import annotations
 
 from ..errors import GameError
+from .beliefs import believed
 from .layout import reindex
 from .loop import reask
 from .rng import seed_state
@@ -191,6 +191,7 @@ def _dealt(S, seat: int, rng):
         step.put_hidden_cards(D, frame, seat, got)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
         rules.steps[frame[0]].hidden_values(D, frame, seat, rng)
+    believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
     rules.keep_sorted(D)

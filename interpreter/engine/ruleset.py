@@ -119,6 +119,7 @@ class Ruleset:
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
     layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
     _starts: dict                  # a game's start before its setup, by new_game's arguments (engine/start.py)
+    start_values: dict             # what determinizations read of the values a seat cannot see: the last game's start, what each seat misses (engine/beliefs.py)
     _calm: bool                    # a kept start's games need no check before their first step (_start; freeze)
 
     def __setattr__(self, key, value):
@@ -133,6 +134,7 @@ class Ruleset:
         object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
         object.__setattr__(self, "layout", Layout(State, self))
         object.__setattr__(self, "_starts", {})
+        object.__setattr__(self, "start_values", {})
         # the checks before a game's first step say what they say of its start where its setup
         # cannot change what they read and no when-trigger keeps what it saw: a start kept only
         # where they say no (_start), its games start with no check
@@ -249,6 +251,14 @@ class Ruleset:
         if len(self._starts) >= 16:   # (a few by ruleset: parameters and options vary)
             self._starts.clear()
         self._starts[key] = start
+
+    def started(self, S) -> State:
+        """A state of ``S``'s seats, parameters and options as a game of them starts, before its
+        setup runs: its tables at their start values, which no seed changes (engine/beliefs.py
+        reads what a seat cannot see there)."""
+        T = blank(self, S.n, 0, S.p, S.o, S.members, S.cap)
+        self._fill(T)
+        return T
 
     def _fill(self, S):
         at = self.layout.zones

@@ -32,6 +32,7 @@ from ..expr.names import item_read, owning, state_add, state_read, state_write, 
 from ..engine.capacity import guard
 from ..engine.frames import listof, seat, whole
 from ..engine.knowledge import know
+from ..engine.visibility import bit
 from .base import Step, step_kind
 from .contract import Key, players_key
 
@@ -167,17 +168,24 @@ class Tricks(Step):
         return [self.index, 0, self.leader(S, me, None), None, 0, None]   # DONE .. PLAYED
 
     def observe(self, S, frame, player):
-        """Public: who has played which card of the trick in progress, and who led it."""
+        """Who has played which card of the trick in progress, and who led it: each card by its
+        label to a seat that sees the table (its ``visible:``), else ``"?"`` (a face-down trick)."""
         table = S.zone(self.table)
-        return {"trick": [{"seat": p, "card": S.rules.card_labels[c]} for p, c in zip(played(frame), table)],
+        labels = S.rules.card_labels if self._sees_table(S, player) else None
+        return {"trick": [{"seat": p, "card": labels[c] if labels else "?"} for p, c in zip(played(frame), table)],
                 "trick_leader": frame[LEADER], "tricks_played": frame[DONE]}
+
+    def _sees_table(self, S, player) -> bool:
+        """Whether ``player`` (None: a spectator) sees the trick's table (engine/visibility.py)."""
+        return bool(S.rules.visibility.seen(S.members).zone_seers(self.table, None) & bit(player))
 
     asks = True
 
     def asked(self, S, frame):
         table = S.zone(self.table)
         seats = played(frame)
-        return {"leads": not seats, "led": S.rules.card_labels[table[0]] if seats and table else None}
+        shown = seats and table and self._sees_table(S, S.dec[0] if S.dec else None)
+        return {"leads": not seats, "led": S.rules.card_labels[table[0]] if shown else None}
 
     def vocabulary(self, V, spec):
         return V.card_labels(V.zone_cards(self.hand))

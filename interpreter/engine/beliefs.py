@@ -1,0 +1,94 @@
+"""What a determinized world (engine/knowledge.py) holds of the counters and variables its seat
+cannot see: values the seat may believe, never the true ones.
+
+The seat sees what ``observation(seat)`` shows (engine/visibility.py): a counter instance
+visible to it, and every public variable; those stay as they are. Every other value is replaced,
+whatever it truly is:
+
+- a private variable (``_name``: no seat sees one) of a type whose values the ruleset declares
+  is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
+  ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game);
+- a private variable of any other type (``int``, ``num``, ``str``, a list, ``any``): the value
+  the game starts with (its ``start:``, else none);
+- a counter instance the seat does not see (another seat's or team's ``visible: owner``, each
+  one of ``visible: none``, each card's of ``visible: owner``): the value the game starts with
+  (counters declare no bounds to draw from).
+
+"The value the game starts with" is the one a game of the same seats, parameters and options
+holds before its setup runs (``Ruleset.started``): it depends on no seed (engine/start.py), so a
+world holds the same whatever the hidden values are. A counter that the rules tie to hidden
+cards (a sum of the values in a hidden hand) is reset too, so it need not agree with the cards
+the world dealt.
+"""
+from __future__ import annotations
+
+from ..expr.runtime import owned
+from ..expr.types import BOOL, CARD, PLAYER, TEAM
+
+
+def believed(D, seat: int, rng) -> None:
+    """Replace in ``D`` (a determinization's own copy) every counter and variable ``seat`` does
+    not see by what it may believe (module docstring)."""
+    rules = D.rules
+    kept = rules.start_values
+    hidden = kept.get((D.members, seat))
+    if hidden is None:   # (found once for a team assignment and a seat)
+        hidden = kept[(D.members, seat)] = _hidden(rules, D.members, seat)
+    counters, private = hidden
+    if not counters and not private:
+        return
+    start = _start(D)
+    for at, instances in counters:
+        value = getattr(start, at)
+        if instances is None:   # every instance (a shared counter: its one value)
+            setattr(D, at, value[:] if value.__class__ is list else value)
+            continue
+        values = getattr(D, at)[:]   # (one value per player or team)
+        for i in instances:
+            values[i] = value[i]
+        setattr(D, at, values)
+    for at, typ in private:
+        setattr(D, at, _drawn(D, typ, rng, getattr(start, at)))
+
+
+def _hidden(rules, members, seat: int) -> tuple:
+    """What ``seat`` does not see: the slot of each counter hidden from it, with the instances it
+    does not see (None: all of them); the slot and type of each private variable."""
+    bit, vis, layout = 1 << seat, rules.visibility, rules.layout
+    counters: list[tuple] = []
+    for name, masks in vis.seen(members).counter.items():
+        if type(masks) is int:   # every instance alike: seen by the seat, or not one of them
+            if not masks & bit:
+                counters.append((layout.counters[name], None))
+            continue
+        unseen = tuple(i for i, m in enumerate(masks) if not m & bit)
+        if unseen:
+            counters.append((layout.counters[name], unseen))
+    private = tuple((layout.vars[name], typ) for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
+    return tuple(counters), private
+
+
+def _drawn(D, typ: str, rng, start):
+    """A value of ``typ`` drawn among the values the type declares, else ``start``."""
+    if typ == BOOL:
+        return rng.random() < 0.5
+    if typ == PLAYER:
+        return rng.randrange(D.n)
+    if typ == TEAM:
+        return rng.randrange(len(D.members))
+    if typ == CARD:
+        return rng.randrange(len(D.rules.card_labels))
+    return owned(start) if start.__class__ is list else start   # (the kept start's list: a copy)
+
+
+def _start(D):
+    """The state a game of ``D``'s seats, parameters and options holds before its setup: kept
+    by the ruleset for the last game asked of (a search determinizes one game again and again)."""
+    rules = D.rules
+    kept = rules.start_values
+    last = kept.get("last")
+    if last is not None and last[0] is D.p and last[1] is D.o and last[2] is D.members:
+        return last[3]
+    S = rules.started(D)
+    kept["last"] = (D.p, D.o, D.members, S)   # (one assignment: threads read it whole)
+    return S

@@ -1,0 +1,95 @@
+"""A determinized world holds no value its seat cannot see: private variables and hidden
+counters are drawn among the values their type declares, or are the values the game starts
+with (engine/beliefs.py), never the true ones."""
+from __future__ import annotations
+
+import random
+
+from helpers import load_text
+from interpreter.play.agents import choose, make_agents
+
+GUESS = """
+game: guess
+players: {min: 2, max: 3}
+counters:
+  hit: {owner: player}
+  secret_c: {visible: none}
+  purse: {owner: player, visible: owner, start: 3}
+  marks: {owner: card, visible: owner}
+vars:
+  _secret: int
+  _flag: bool
+  _who: player
+  _n: {type: int, start: 7}
+  _l: {type: "list[int]", start: "[1, 2]"}
+  g: int
+components:
+  chip: {attributes: {n: 1..4}, label: "c{n}"}
+zones:
+  deck: {start: [chip]}
+setup:
+  - random: {var: _secret, from: "1..9"}
+  - random: {var: _flag, from: "[true]"}
+  - random: {var: _who, from: "[1]"}
+  - set: {secret_c: "_secret * 1", _n: "_secret", _l: "[_secret]"}
+  - for_each: {in: players, as: p, do: [{gain: {counter: "purse[p]", amount: "_secret"}}]}
+  - for_each: {in: deck, as: c, do: [{set: {"marks[c]": "_secret"}}]}
+flow:
+  - choose: {who: 0, options: "1..9", as: g, prompt: guess}
+  - if: "g == _secret"
+    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
+scoring:
+  categories:
+    hits: hit
+"""
+
+
+def test_a_world_holds_no_private_variable_nor_hidden_counter_of_the_true_game(tmp_path):
+    rules = load_text(tmp_path, GUESS)
+    flags, whos = set(), set()
+    for seed in range(30):
+        S = rules.new_game(3, seed, knowledge=True)
+        secret = S.v["_secret"]
+        assert S.c["secret_c"] == secret and S.v["_flag"] is True and S.v["_who"] == 1
+        for seat in range(3):
+            D = S.determinize(seat, random.Random(seed))
+            # no declared values for an int: what the game starts with (none, or its start:)
+            assert D.v["_secret"] is None and D.v["_n"] == 7 and D.v["_l"] == [1, 2]
+            assert D.v["_l"] is not S.determinize(seat, random.Random(seed)).v["_l"]   # each world its own list
+            assert D.c["secret_c"] == 0                       # a counter nobody sees: its start
+            assert D.c["marks"] == [0] * 4                    # each card's, seen by no seat
+            # a player's purse: its own seat's kept, the others' their start
+            assert D.c["purse"] == [3 + secret if p == seat else 3 for p in range(3)]
+            assert D.c["hit"] == S.c["hit"] and D.v["g"] == S.v["g"]   # public: kept
+            assert D.observation(seat) == S.observation(seat)
+            flags.add(D.v["_flag"])
+            whos.add(D.v["_who"])
+            T = rules.state_from_json(D.to_json())            # a legal state: saved and resumed
+            assert T.digest() == D.digest()
+            D.apply_index(0)
+            assert D.is_terminal()
+    # a bool and a player are drawn among their values, whatever the true ones
+    assert flags == {False, True} and whos == {0, 1, 2}
+
+
+def test_a_world_is_the_same_whatever_the_hidden_values(tmp_path):
+    rules = load_text(tmp_path, GUESS)
+    worlds = set()
+    for seed in range(12):
+        S = rules.new_game(2, seed, knowledge=True)
+        D = S.determinize(0, random.Random(5))
+        worlds.add((D.c["purse"][1], D.c["secret_c"], D.v["_secret"], D.v["_flag"], D.v["_who"]))
+    assert worlds == {(3, 0, None, False, 1)}
+
+
+def test_search_agents_guess_a_hidden_number_no_better_than_chance(tmp_path):
+    # each agent guesses _secret (1..9) once: reading the true world, it guessed 40 of 40
+    rules = load_text(tmp_path, GUESS)
+    for spec in ("ismcts:iterations=30", "greedy:samples=2", "rollouts:n=2"):
+        hits = 0
+        for seed in range(30):
+            agent = make_agents(f"{spec},random", 2, seed)[0]
+            S = rules.new_game(2, seed, knowledge=True)
+            S.apply_index(choose(agent, S, 0))
+            hits += S.c["hit"][0]
+        assert hits <= 10, (spec, hits)   # chance: 30/9 = 3.3
