@@ -83,3 +83,14 @@ def test_the_classics_table_counts_each_files_lines():
     seeds = {"diamonds", "diams", "mister_diamond", "diamonds_club"}
     assert sorted(f for f, _ in rows) == sorted(f"rulesets/{p.name}" for p in (root / "rulesets").glob("*.yaml")
                                                 if p.stem not in seeds)
+
+
+def test_no_text_file_holds_a_merge_conflicts_markers():
+    """A merge left unresolved in a document (which no parser rejects, as it would a module's)."""
+    root = DOCS.parent
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    files = [f for d in ("docs", "rulesets", "schemas", "grammars", "interpreter", "tests", "benchmarks")
+             for f in (root / d).rglob("*") if f.suffix in (".md", ".yaml", ".yml", ".json", ".lark", ".py", ".txt")]
+    files += [root / "README.md", root / "pyproject.toml"]
+    assert len(files) > 100
+    assert [str(f.relative_to(root)) for f in files if marker.search(f.read_text(errors="replace"))] == []
