@@ -79,10 +79,10 @@ def test_a_zone_is_weighed_at_every_card_it_may_hold(tmp_path):
 
 
 @pytest.mark.parametrize("over, message", [
-    ("1..20000", "this range holds 20,000 numbers, and a range may hold at most 10,000"),
-    ("-5000..5000", "this range holds 10,001 numbers"),
-    ("0..params.n + 10000", "this range holds at least 10,002 numbers in every game (as its ends declare)"),
-    ("big", "this range holds 20,000 numbers")])
+    ("1..20000", "this range can never be built: it would hold 20,000 numbers, and a range may hold at most 10,000"),
+    ("-5000..5000", "it would hold 10,001 numbers"),
+    ("0..params.n + 10000", "it would hold at least 10,002 numbers in every game (as its ends declare)"),
+    ("big", "it would hold 20,000 numbers")])
 def test_a_range_longer_than_a_range_may_hold_in_every_game_is_an_error_at_load(tmp_path, over, message):
     """Such a range is a runtime error wherever it is evaluated (MAX_RANGE): refused at load,
     located at the range (in a define, where it is declared) with the most a range may hold; before, the
@@ -98,3 +98,41 @@ def test_a_range_longer_than_a_range_may_hold_in_every_game_is_an_error_at_load(
     (tmp_path / "fits").mkdir()
     rules, said = loaded(tmp_path / "fits", game("0..params.n", 10 ** 7, body='{set: {y: "k"}}'))
     assert rules is not None and said == []
+
+
+HUGE = "9" * 1100   # (a literal of 1,100 digits: squared three times through defines, 8,800)
+HUGE_DEFINES = f'define:\n  d0: "{HUGE}"\n  d1: "d0 * d0"\n  d2: "d1 * d1"\n  d3: "d2 * d2"'
+
+
+@pytest.mark.parametrize("over, message", [
+    ("1..d3", "this range can never be built: it would hold more than 10^15 numbers, and a range may hold at most 10,000"),
+    ("1..d3 + params.n", "it would hold more than 10^15 numbers in every game"),
+    ("1..params.f", "it would hold at least 10,001 numbers in every game (as its ends declare)")])
+def test_the_length_of_a_range_too_long_is_written_short_and_whole(tmp_path, over, message):
+    """A range whose ends make it thousands of digits long is refused with the figure cut
+    (errors.figure): before, writing it raised Python's ValueError (more than 4,300 digits), and
+    validate said "internal error". One whose end is a parameter of ``min: 10000.5`` holds at least
+    10,001 whole numbers: before, the message said "at least 10,000.5 numbers"."""
+    text = game(over, 10 ** 6, body='{set: {y: "k"}}', defines=HUGE_DEFINES).replace(
+        "  u: {type: int, default: 5}", "  u: {type: int, default: 5}\n  f: {type: int, default: 20000, min: 10000.5, max: 30000}")
+    with pytest.raises(interpreter.RulesetError) as e:
+        load_text(tmp_path, text)
+    said = e.value.diagnostics
+    assert [(d.code, d.loc.line) for d in said] == [("limit", line_of(text, "- for_each:"))], said
+    assert message in said[0].message and len(said[0].message) < 200, said[0].message
+
+
+def test_a_zone_max_under_zero_by_thousands_of_digits_is_a_located_error(tmp_path):
+    """A zone's max: under 0 in every game by a number of thousands of digits: the error writes it
+    short (building/capped.py), where writing it raised Python's ValueError (internal error)."""
+    for i, (cap, said) in enumerate([("0 - d3", "max: is a whole number of 0 or more, got less than -10^15"),
+                                     ("params.n - d3", "and params.n - d3 is less than -10^15 in every game")]):
+        text = chips_game(LOOP % (HUGE_DEFINES, "[1]", '{set: {y: "k"}}', 10 ** 6), game="huge_max",
+                          players=(2, 2), attributes="n: 1..9, m: 1..9", ints="x y z", start=0)
+        text = text.replace("pool: {owner: none, visible: all, start: [chips]}",
+                            f'pool: {{owner: none, visible: all, start: [chips], max: "{cap}"}}')
+        (tmp_path / str(i)).mkdir()
+        with pytest.raises(interpreter.RulesetError) as e:
+            load_text(tmp_path / str(i), text)
+        assert [(d.code, d.loc.line) for d in e.value.diagnostics] == [("capacity", line_of(text, "pool:"))]
+        assert said in e.value.diagnostics[0].message

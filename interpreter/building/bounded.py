@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from ..errors import Diagnostic, RulesetError
+from ..errors import Diagnostic, RulesetError, figure
 from ..expr.limits import STEP_WORK_UNIT
 from ..loading.source import MAX_ERRORS, stopped_at
 
@@ -60,7 +60,7 @@ class Bounded:
                 self.too_costly(step, budget, what, each)
             elif weight * HEAVY_SHARE > budget:
                 count = getattr(step, "base", 1) + weight
-                self.error(f"{what} may count {count:,} steps of the game's budget of {budget:,} each "
+                self.error(f"{what} may count {figure(count)} steps of the game's budget of {budget:,} each "
                            f"{runs} ({counted(step)}), more than 1/{HEAVY_SHARE} of it: "
                            f"a game running it {budget // count + 1:,} times stops; {cause(step)}",
                            step.path, "cost", hint="bound what its lists read (a zone holds the game's cards, a list "
@@ -121,9 +121,9 @@ def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run")
     work: declared effects calling each other several times; else the step's own expressions."""
     cost, where, through = step.heaviest
     passes = getattr(step, "pass_steps", 0)
-    said = (f"take about {step.work:,} operations {each}, more than the game's whole step budget of {budget:,} steps "
+    said = (f"take about {figure(step.work)} operations {each}, more than the game's whole step budget of {budget:,} steps "
             f"({STEP_WORK_UNIT} operations each)") if not passes else (
-        f"count {getattr(step, 'base', 1) + step.charge + passes:,} steps {each} ({counted(step)}), more than the "
+        f"count {figure(getattr(step, 'base', 1) + step.charge + passes)} steps {each} ({counted(step)}), more than the "
         f"game's whole step budget of {budget:,} steps")
     if cost * 2 < budget * STEP_WORK_UNIT or not through:
         return f"{what} may {said}: {cause(step)}", step.path
@@ -131,7 +131,7 @@ def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run")
     named = f"line {at.line}" if at and here and at.path == here.path else str(at)
     calls = " (through " + ", ".join(f"'{n}'" for n in through[:-1]) + ")" if len(through) > 1 else ""
     return (f"{what.replace('this ', 'the ', 1)} at {named}, calling effect '{through[0]}', may {said}; this expression of effect "
-            f"'{through[-1]}'{calls} alone about {cost:,}: {FILTERS}"), where
+            f"'{through[-1]}'{calls} alone about {figure(cost)}: {FILTERS}"), where
 
 
 FILTERS = ("each list its filters walk is weighed at its longest, and nested filters multiply: a zone as many "
@@ -146,8 +146,8 @@ PASSES = ("a for_each counts each pass one and its body's charge, as many passes
 
 def counted(step) -> str:
     """What a step's weight is made of: its expressions' worst-case operations, and what its for_each passes count."""
-    passes, work = getattr(step, "pass_steps", 0), f"about {step.work:,} operations at worst"
-    return f"its for_each passes {passes:,} of them, its expressions {work}" if passes else work
+    passes, work = getattr(step, "pass_steps", 0), f"about {figure(step.work)} operations at worst"
+    return f"its for_each passes {figure(passes)} of them, its expressions {work}" if passes else work
 
 
 def cause(step) -> str:
