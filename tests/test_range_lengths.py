@@ -1,9 +1,9 @@
 """A list's length as load knows it (expr/known.py): a ``for_each`` over a list whose bound the
 ruleset declares (a range of literal ends or of ends that declare their bounds, a list written
-out, a zone) is weighed at load at that many passes however long, so that a step whose run may
-count past the budget is refused and one past a hundredth of it warned of; a list whose length
-load cannot know (a list variable, a range an end of which reads what declares no bound) at one
-pass where its bound reaches 10,000. A range longer than ``MAX_RANGE`` in every game, which could
+out, a zone, a filter or an if/else of those...) is weighed at load at that many passes however
+long, so that a step whose run may count past the budget is refused and one past a hundredth of
+it warned of; a list whose length load cannot know (a list variable, a range an end of which
+reads what declares no bound, what is built of one) at one pass where its bound reaches 10,000. A range longer than ``MAX_RANGE`` in every game, which could
 never run, is an error at load located at the range."""
 from __future__ import annotations
 
@@ -45,15 +45,27 @@ def line_of(text: str, part: str) -> int:
     ("1..params.c", 10_000),               # choices: [5, 12000]
     ("params.n..params.n + 10500", 10_000),
     ("many", 10_000),                      # a define of a range of literal ends
+    ("(1..10000) where it > 0", 10_000),   # what is built of known lists, no longer than they are:
+    ("many where it > 0", 10_000),         # a filter, map, distinct, top, if/else of two, + of two
+    ("map(1..10000, to: it * 2)", 10_000),
+    ("distinct(1..10000)", 10_000),
+    ("top(1..10000, by: it % 3)", 10_000),
+    ("1..10000 if x == 0 else [1, 2]", 10_000),
+    ("[1, 2] + (1..9998)", 10_000),
     ("v", 1),                              # a list variable: its length unknown at load
+    ("v where it > 0", 1),                 # what is built of it, alone or with a known list
+    ("1..10000 if x == 0 else v", 1),
+    ("v + [1]", 1),
     ("1..x", 1),                           # an end that reads a variable
     ("1..params.u", 1)])                   # a parameter that declares no bound
 def test_a_for_each_over_a_list_of_declared_length_is_weighed_at_every_pass(tmp_path, over, passes):
     """At a budget of 100,000 a for_each of 10,000 known passes (140,000 steps a run) is refused
     at the for_each, and at 1,000,000 warned of (past a hundredth); before, a list weighed at
     10,000 was weighed at one pass whatever it was, and neither happened. A list whose length load
-    cannot know stays weighed at one pass: no refusal, no warning, however costly its body."""
-    defines = 'define:\n  many: "1..10000"' if over == "many" else ""
+    cannot know stays weighed at one pass: no refusal, no warning, however costly its body. A list
+    built of known ones (a filter of one, if/else of two...) is known too (before, at one pass:
+    ``(1..10000) where it > 0`` loaded and every game stopped on its budget)."""
+    defines = 'define:\n  many: "1..10000"' if over.startswith("many") else ""
     text = game(over, 100_000, defines=defines)
     line = line_of(text, "- for_each:")
     rules, said = loaded(tmp_path, text)

@@ -3,9 +3,12 @@
 The cost model bounds every list (Compiler.size). Some bounds are what the ruleset itself
 declares, so that load knows the list's length in any game to be no more: a range whose ends
 read only literals, ``num_players`` and parameters that declare their bounds (as long as its
-ends can be apart), a list written out (its items), a zone (the game's cards, or its ``max:``).
-Others stand for a length load cannot know (a list variable, what a local is given, a range an
-end of which reads what declares no bound: as long as they may be at all). A ``for_each`` is
+ends can be apart), a list written out (its items), a zone (the game's cards, or its ``max:``),
+and what is built of such lists and sized from them (``inherited``: a filter, ``map``,
+``distinct``, ``top``, ``bottom`` or ``groups`` of one, ``+`` or ``if``/``else`` of two). Others
+stand for a length load cannot know (a list variable, what a local is given, a range an end of
+which reads what declares no bound, what is built of one of these: as long as they may be at
+all). The flag is never set where the bound could be below the list's real length. A ``for_each`` is
 weighed at load as many passes as its list's bound where the bound is known, and at one pass
 where it is not and reaches ``MAX_STORED_LIST`` (building/effects.py ``charge_pass``).
 
