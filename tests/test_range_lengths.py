@@ -148,3 +148,20 @@ def test_a_zone_max_under_zero_by_thousands_of_digits_is_a_located_error(tmp_pat
             load_text(tmp_path / str(i), text)
         assert [(d.code, d.loc.line) for d in e.value.diagnostics] == [("capacity", line_of(text, "pool:"))]
         assert said in e.value.diagnostics[0].message
+
+
+def test_the_cost_message_says_a_list_variable_is_weighed_at_one_pass(tmp_path):
+    """The error and the warning of a for_each's passes say how each list is weighed: a list
+    variable at one pass (its length unknown at load), not at 10,000 passes as they said (its
+    10,000 elements are what a filter over it is weighed at, which the hint says apart)."""
+    for folder, budget in (("refused", 100_000), ("warned", 10 ** 6)):
+        (tmp_path / folder).mkdir()
+        try:
+            said = load_text(tmp_path / folder, game("1..10000", budget)).warnings
+        except interpreter.RulesetError as e:
+            said = e.diagnostics
+        (d,) = [d for d in said if d.code in ("cost", "limit")]
+        assert "but one pass over a list of 10,000 or more whose length load cannot know (a list variable" in d.message
+        assert "a list variable 10,000" not in d.message, d.message
+        assert budget == 100_000 or "a list variable is weighed at 10,000 elements in a filter and at one pass in a " \
+            "for_each" in d.hint, d.hint

@@ -64,7 +64,8 @@ class Bounded:
                            f"{runs} ({counted(step)}), more than 1/{HEAVY_SHARE} of it: "
                            f"a game running it {budget // count + 1:,} times stops; {cause(step)}",
                            step.path, "cost", hint="bound what its lists read (a zone holds the game's cards, a list "
-                           "variable is weighed at 10,000; min: and max: of the parameters a range's ends read), "
+                           "variable is weighed at 10,000 elements in a filter and at one pass in a for_each; min: "
+                           "and max: of the parameters a range's ends read), "
                            "compute less in one step, or raise limits.steps", key=True,
                            severity="warning")
 
@@ -140,8 +141,9 @@ FILTERS = ("each list its filters walk is weighed at its longest, and nested fil
 
 
 PASSES = ("a for_each counts each pass one and its body's charge, as many passes as its in: list may have "
-          "elements, weighed at its longest (a zone as many cards as the game has, a list variable 10,000, a range "
-          "as its ends' declared bounds allow), and for_each loops nested multiply")
+          "elements (a zone as many cards as the game has, a range as its ends' declared bounds allow), but one "
+          "pass over a list of 10,000 or more whose length load cannot know (a list variable, a range an end of "
+          "which reads what declares no bound), and for_each loops nested multiply")
 
 
 def counted(step) -> str:
