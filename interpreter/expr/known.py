@@ -8,9 +8,9 @@ and what is built of such lists and sized from them (``inherited``: a filter, ``
 ``distinct``, ``top``, ``bottom`` or ``groups`` of one, ``+`` or ``if``/``else`` of two). Others
 stand for a length load cannot know (a list variable, what a local is given, a range an end of
 which reads what declares no bound, what is built of one of these: as long as they may be at
-all). The flag is never set where the bound could be below the list's real length. A ``for_each`` is
-weighed at load as many passes as its list's bound where the bound is known, and at one pass
-where it is not and reaches ``MAX_STORED_LIST`` (building/effects.py ``charge_pass``).
+all). The flag is never set where the bound could be below the list's real length. A
+``for_each`` is weighed at load as many passes as its list's bound where the bound is known, and
+at one pass where it is not and reaches ``MAX_STORED_LIST`` (building/effects.py ``charge_pass``).
 
 A range longer than ``MAX_RANGE`` is a runtime error where it is evaluated; one that is that
 long in every game (``1..20000``, ``0..params.n`` where ``n`` has ``min: 20000``) is an error
