@@ -6,6 +6,7 @@ Every user-facing error is located (design principle 7): it carries a `Diagnosti
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
@@ -177,6 +178,22 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
         near = ([c for c in near if c[:1] == first] + [c for c in near if c[:1] != first])[:MAX_SUGGESTION_CANDIDATES]
     found = difflib.get_close_matches(name, near, n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+FIGURE_CAP = 10 ** 15   # (a figure past it is written as past it: figure)
+
+
+def figure(n: int | float, bound: str = "") -> str:
+    """A number in a message, with its thousands marked (``12,345``), after ``bound`` ("at least",
+    "at most": what it bounds), or past 10^15 "more than 10^15" ("less than -10^15"): a number a
+    ruleset makes (a product of defines, a span, a count of passes) can have thousands of digits,
+    more than Python writes (4,300) and than anyone reads. A bound past it the other way is
+    written by its power of ten ("at most about 10^40")."""
+    if -FIGURE_CAP <= n <= FIGURE_CAP or isinstance(n, float) and not math.isfinite(n):
+        return f"{bound} {n:,}".lstrip()
+    if bound != ("at most" if n > 0 else "at least"):
+        return "more than 10^15" if n > 0 else "less than -10^15"
+    return f"{bound} about {'-' if n < 0 else ''}10^{int(math.log10(abs(n)))}"
 
 
 def key_hint(close, known, cut=False) -> str | None:

@@ -4,7 +4,7 @@ import pickle
 import pytest
 
 from interpreter.errors import (BudgetExceeded, Diagnostic, GameError, Location, ReplayError,
-                                RulebookError, RulesetError, UsageError, did_you_mean,
+                                RulebookError, RulesetError, UsageError, did_you_mean, figure,
                                 register_source, source_line, unknown_name_message)
 
 
@@ -138,3 +138,15 @@ def test_observation_of_a_seat_that_does_not_exist_is_an_error():
     assert public["zones"]["hand"] == [len(h) for h in hands]   # a spectator counts the cards of each hand
     assert mine["zones"]["hand"] == [[S.rules.card_labels[c] for c in hands[0]], len(hands[1]), len(hands[2])]
     assert all(hands) and mine["zones"]["hand"][0] != len(hands[0])   # its owner sees its own
+
+
+@pytest.mark.parametrize("n, bound, written", [
+    (12345, "", "12,345"), (10_000.5, "", "10,000.5"), (10 ** 15, "at least", "at least 1,000,000,000,000,000"),
+    (-3, "at most", "at most -3"),
+    (10 ** 5000, "", "more than 10^15"), (10 ** 5000, "at least", "more than 10^15"),
+    (-10 ** 5000, "at most", "less than -10^15"), (10 ** 40, "at most", "at most about 10^40")],
+    ids=lambda x: x if isinstance(x, str) else "n")   # (no id of 5,000 digits: Python writes none)
+def test_a_figure_past_10_to_the_15_is_written_short(n, bound, written):
+    """A number a ruleset makes can have more digits than Python writes (4,300: ValueError, an
+    internal error in a message), and more than anyone reads: past 10^15 it is written as past it."""
+    assert figure(n, bound) == written

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from ..errors import Diagnostic, RulesetError
+from ..errors import Diagnostic, RulesetError, figure
 from ..expr.limits import STEP_WORK_UNIT
 from ..loading.source import MAX_ERRORS, stopped_at
 
@@ -62,12 +62,13 @@ class Bounded:
             elif weight * HEAVY_SHARE > budget:
                 count = getattr(step, "base", 1) + weight
                 untyped = self.untyped_in(step)
-                self.error(f"{what} may count {count:,} steps of the game's budget of {budget:,} each "
+                self.error(f"{what} may count {figure(count)} steps of the game's budget of {budget:,} each "
                            f"{runs} ({counted(step)}), more than 1/{HEAVY_SHARE} of it: "
                            f"a game running it {budget // count + 1:,} times stops; {cause(step, untyped)}",
                            step.path, "cost", hint=UNTYPED_HINT if untyped else "bound what its lists read (a zone "
-                           "holds the game's cards, a list variable is weighed at 10,000; min: and max: of the "
-                           "parameters a range's ends read), compute less in one step, or raise limits.steps", key=True,
+                           "holds the game's cards, a list variable is weighed at 10,000 elements in a filter and at "
+                           "one pass in a for_each; min: and max: of the parameters a range's ends read), compute "
+                           "less in one step, or raise limits.steps", key=True,
                            severity="warning")
 
     def weigh_triggers(self, triggers, budget: int, players: int) -> None:
@@ -135,9 +136,9 @@ def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run",
     work: declared effects calling each other several times; else the step's own expressions."""
     cost, where, through = step.heaviest
     passes = getattr(step, "pass_steps", 0)
-    said = (f"take about {step.work:,} operations {each}, more than the game's whole step budget of {budget:,} steps "
+    said = (f"take about {figure(step.work)} operations {each}, more than the game's whole step budget of {budget:,} steps "
             f"({STEP_WORK_UNIT} operations each)") if not passes else (
-        f"count {getattr(step, 'base', 1) + step.charge + passes:,} steps {each} ({counted(step)}), more than the "
+        f"count {figure(getattr(step, 'base', 1) + step.charge + passes)} steps {each} ({counted(step)}), more than the "
         f"game's whole step budget of {budget:,} steps")
     if cost * 2 < budget * STEP_WORK_UNIT or not through:
         return f"{what} may {said}: {cause(step, untyped)}", step.path
@@ -145,7 +146,7 @@ def heavy(step, budget: int, smap, what: str = "this step", each: str = "a run",
     named = f"line {at.line}" if at and here and at.path == here.path else str(at)
     calls = " (through " + ", ".join(f"'{n}'" for n in through[:-1]) + ")" if len(through) > 1 else ""
     return (f"{what.replace('this ', 'the ', 1)} at {named}, calling effect '{through[0]}', may {said}; this expression of effect "
-            f"'{through[-1]}'{calls} alone about {cost:,}: {UNTYPED if untyped else FILTERS}"), where
+            f"'{through[-1]}'{calls} alone about {figure(cost)}: {UNTYPED if untyped else FILTERS}"), where
 
 
 FILTERS = ("each list its filters walk is weighed at its longest, and nested filters multiply: a zone as many "
@@ -161,14 +162,15 @@ UNTYPED_HINT = ("declare the type of the values it compares (a variable's type: 
 
 
 PASSES = ("a for_each counts each pass one and its body's charge, as many passes as its in: list may have "
-          "elements, weighed at its longest (a zone as many cards as the game has, a list variable 10,000, a range "
-          "as its ends' declared bounds allow), and for_each loops nested multiply")
+          "elements (a zone as many cards as the game has, a range as its ends' declared bounds allow), but one "
+          "pass over a list of 10,000 or more whose length load cannot know (a list variable, a range an end of "
+          "which reads what declares no bound), and for_each loops nested multiply")
 
 
 def counted(step) -> str:
     """What a step's weight is made of: its expressions' worst-case operations, and what its for_each passes count."""
-    passes, work = getattr(step, "pass_steps", 0), f"about {step.work:,} operations at worst"
-    return f"its for_each passes {passes:,} of them, its expressions {work}" if passes else work
+    passes, work = getattr(step, "pass_steps", 0), f"about {figure(step.work)} operations at worst"
+    return f"its for_each passes {figure(passes)} of them, its expressions {work}" if passes else work
 
 
 def cause(step, untyped: bool = False) -> str:

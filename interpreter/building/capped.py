@@ -15,7 +15,7 @@ import copy
 
 from ..engine.capacity import over, starts
 from ..engine.requires import Seats
-from ..errors import Diagnostic, Refused, UsageError
+from ..errors import Diagnostic, Refused, UsageError, figure
 from ..expr import ExprError, parse
 from ..expr.parser import as_expr
 from ..expr.types import ANY, INT, NUM
@@ -55,8 +55,8 @@ def zone_caps(ctx, r) -> None:
             continue
         span = ctx.compiler.span(tree)
         if span is not None and span[1] < 0:   # (less than 0 in every game: "0 - 1", params.n - 9 where n <= 6)
-            ctx.error("max: is a whole number of 0 or more, " + (f"got {span[1]}" if span[0] == span[1] else
-                      f"and {as_expr(value).strip()} is at most {span[1]} in every game"), path, "capacity")
+            ctx.error("max: is a whole number of 0 or more, " + (f"got {figure(span[1])}" if span[0] == span[1] else
+                      f"and {as_expr(value).strip()} is {figure(span[1], 'at most')} in every game"), path, "capacity")
             continue
         if type(value) is not int and span is not None and span[0] == span[1] and type(span[0]) is int:
             value = span[0]   # (the same in every game of the ruleset: "2 * 3", num_players of one count)

@@ -416,9 +416,9 @@ class EffectCompiler(DeclaredEffects, Targets):
         ``given``, its compiled list, has elements at the longest the compiler weighs it, each counting
         one, the body's charge and the passes of the loops in the body. A list whose bound the ruleset
         does not declare (``given.known``, expr/known.py: a list variable, a range an end of which reads
-        what declares no bound), weighed at MAX_STORED_LIST or more, at one pass: its real length is
-        not known at load (docs/reference.md Limits); a range of known ends, a list written out and a
-        zone at their bound, however long."""
+        what declares no bound, what is built of one), weighed at MAX_STORED_LIST or more, at one pass:
+        its real length is not known at load (docs/reference.md Limits); a range of known ends, a list
+        written out, a zone and what is built of those (a filter of one...) at their bound, however long."""
         if work >= STEP_WORK_UNIT:
             em.lines[at] = em.lines[at].replace(state_add("steps", 1), state_add("steps", 1 + work // STEP_WORK_UNIT))
         ctx = self.ctx

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lark import Tree
 
-from . import runtime, texts, walks
+from . import known, runtime, texts, walks
 from .walks import RANK_WORK, WALK_WORK, walked
 from .arity import check_arity, list_arg
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
@@ -180,6 +180,8 @@ def _extreme(fname, helper):
         c.sized(n, c.size(args[0]))
         if result != typ:
             element_of(c, n, args[0], result)
+        else:   # (top, bottom: no longer than the list)
+            known.inherited(c, n, args[0])
         key = key_fn(var, s, c.plain)
         return code(f"{helper}({src}, {key})", Ranked(helper, src, key), walks=True), result
     return build
@@ -239,6 +241,7 @@ def b_distinct(c, n, scope, args, kw):
     check_arity(n, args, kw, "distinct", 1)
     src, typ = list_arg(c, scope, args[0], "distinct")
     c.sized(n, c.size(args[0]))
+    known.inherited(c, n, args[0])
     walks.spread_as(c, n, args[0])
     walks.keyed(c, n, args[0], typ, "distinct()")
     texts.holds_of(c, n, [args[0]])
@@ -261,6 +264,7 @@ def b_map(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, key="to", coll=args[0], lam=False,
                           var=inner.var if inner is not None else None)
     c.sized(n, c.size(args[0]))
+    known.inherited(c, n, args[0])
     walks.spread_as(c, n, args[0])
     innered(c, n, deepest(c, [(kw["to"], t)]))   # (its elements: what to: gives, each)
     if t == STR:

@@ -146,6 +146,7 @@ class OperatorNodes(MembershipNodes):
         csrc, ctyp = self.in_loop(coll, lambda: self.node(cond, scope.with_element(var, elem(typ), names)))
         self.expect_type(ctyp, BOOL, cond)
         self.sized(n, self.size(coll))
+        known.inherited(self, n, coll)   # (no longer than L: its bound declared where L's is)
         walks.spread_as(self, n, coll)
         nesting.innered(self, n, nesting.inner(self, coll))
         texts.holds_of(self, n, [coll])
@@ -164,6 +165,7 @@ class OperatorNodes(MembershipNodes):
         yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
         nesting.proven_of(self, n, ((yes_node, a[1]), (no_node, b[1])))
         self.sized(n, max(self.size(yes_node), self.size(no_node)))
+        known.inherited(self, n, yes_node, no_node)
         nesting.innered(self, n, max(nesting.inner(self, yes_node), nesting.inner(self, no_node)))
         texts.holds_of(self, n, [yes_node, no_node])
         one, other = self.span(yes_node), self.span(no_node)
@@ -171,12 +173,12 @@ class OperatorNodes(MembershipNodes):
         if typ == STR:
             texts.either(self, n, yes_node, no_node)
         yes, no = a[0], b[0]
-        known = None if self.plain else found_first(c[0])
-        if known is not None:   # the branch where the condition found first(L where P) may start from it
-            if known[2]:
-                yes = first_from(known[0], known[1], yes)
+        found = None if self.plain else found_first(c[0])
+        if found is not None:   # the branch where the condition found first(L where P) may start from it
+            if found[2]:
+                yes = first_from(found[0], found[1], yes)
             else:
-                no = first_from(known[0], known[1], no)
+                no = first_from(found[0], found[1], no)
         return f"({yes} if {c[0]} else {no})", typ
 
     def n_or_(self, n, scope):
@@ -248,6 +250,7 @@ class OperatorNodes(MembershipNodes):
         op = _ARITH[n.data]
         if op == "+" and is_list(ta) and is_list(tb):
             self.sized(n, self.size(n.children[0]) + self.size(n.children[1]))
+            known.inherited(self, n, *n.children[:2])
             nesting.innered(self, n, max(nesting.inner(self, x) for x in n.children[:2]))
             texts.holds_of(self, n, n.children[:2])
             self.add_cost(self.size(n), n)   # a new list of both

@@ -38,6 +38,7 @@ from itertools import compress
 from ..expr.arity import check_arity, list_arg
 from ..expr.builtins import ASKED, call_args, key_fn, keyed_arg, register_builtin
 from ..expr.code import KeyLookup, shape
+from ..expr.known import inherited
 from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
@@ -442,6 +443,7 @@ def b_groups(c, n, scope, args, kw):
     table = _looked_up(key)
     walked(c, n, c.size(args[0]), GROUP_WORK, "groups()")
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
+    inherited(c, n, args[0])
     innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)
     return (f"_groups({src}, {key})" if table is None else f"_groups_by({src}, {table})"), list_of(typ)
 
