@@ -676,3 +676,25 @@ def test_a_card_label_is_measured_before_it_is_built(tmp_path, monkeypatch, labe
     first = len("1") + len("card") if label else len("card(1,)")
     assert f"label of card 1 of 'card' would be {times * limit + first} characters (limit {limit})" in str(e.value)
     assert ("long.yaml:6:12: error[limit]" if label else "long.yaml:5:5: error[limit]") in str(e.value)
+
+
+def test_declared_effects_calling_one_another_deeper_than_the_limit_is_one_located_error(tmp_path):
+    """A chain of 300 declared effects, each calling the next, made validate fail with Python's
+    recursion limit ("internal error"); past MAX_CALL_DEPTH it is one located error, and a chain
+    of exactly MAX_CALL_DEPTH loads and plays."""
+    from interpreter.expr.limits import MAX_CALL_DEPTH
+
+    def chain(n):
+        body = "".join(f"  e{i}:\n    - e{i + 1}: {{}}\n" for i in range(n))
+        return ("game: deep\nplayers: {min: 1, max: 2}\nvars:\n  x: {type: int, start: 0}\neffects:\n" + body
+                + f"  e{n}:\n    - set: {{x: 7}}\nflow:\n  - e0: {{}}\n")
+    path = tmp_path / "deep.yaml"
+    path.write_text(chain(300))
+    with pytest.raises(interpreter.RulesetError) as e:
+        interpreter.load(path)
+    said = [(d.code, d.loc.line) for d in e.value.diagnostics]
+    assert said == [("limit", 2 * MAX_CALL_DEPTH + 5)]   # (the call of e32, in e31)
+    assert f"at most {MAX_CALL_DEPTH} may call one another" in e.value.diagnostics[0].message
+    path.write_text(chain(MAX_CALL_DEPTH - 1))   # (e0 ... e31 compiling, the last called by e31: 32 deep)
+    state = interpreter.load(path).new_game(1, 0)
+    assert state.over and state.var("x") == 7

@@ -9,6 +9,7 @@ from ..errors import did_you_mean
 from .bounded import HEAVIEST
 from .watch import reads_seat
 from ..expr.nesting import holds_lists, local_bounds
+from ..expr.limits import MAX_CALL_DEPTH
 from ..expr.walks import CHECK_WORK
 from ..expr.runtime import MAX_STORED, list_bound, stored_source
 from ..expr.types import ANY, fits, holds_growing, parse_type
@@ -50,6 +51,7 @@ class DeclaredEffects:
     sites: dict                # declared effect -> the paths of the items calling it
     _compiling: list           # the declared effects being compiled (a call of one of them is a cycle)
     _done: set                 # those compiled
+    _too_deep: bool            # a chain of calls past MAX_CALL_DEPTH reported
     compile: Any               # (the EffectCompiler's: an effect list -> its function)
     expr: Any                  # (the EffectCompiler's: an expression -> (source, type))
     access: Any                # (the EffectCompiler's: where what a function touches is noted)
@@ -98,6 +100,14 @@ class DeclaredEffects:
     def call(self, em, name, spec, path, locals, has_me):
         if name in self._compiling:
             self.ctx.error(f"effect '{name}' calls itself (effects may not recurse)", path, "cycle")
+            return
+        if len(self._compiling) >= MAX_CALL_DEPTH and name not in self._done:
+            if self._too_deep:   # (said once: the effects left out are compiled as chains of their own)
+                return
+            self._too_deep = True
+            self.ctx.error(f"effect '{name}' is called {MAX_CALL_DEPTH + 1} declared effects deep "
+                           f"({' -> '.join(self._compiling[:3])} -> ...): at most {MAX_CALL_DEPTH} may call one "
+                           f"another in a chain", path, "limit", hint="call the deeper effects from a shallower one")
             return
         params = self.named[name][0]
         args = spec or {}

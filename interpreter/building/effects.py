@@ -59,6 +59,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         self.named: dict = {}        # name -> (params: dict name->type, body, path)
         self._compiling: list[str] = []
         self._done: set[str] = set()
+        self._too_deep = False   # (a chain past MAX_CALL_DEPTH reported: declared.py call)
         self.weight: dict[str, int] = {}   # declared effect -> worst-case operations of one call (compile_named)
         self.pass_weight: dict[str, int] = {}   # declared effect -> the steps its for_each passes may count a call
         self.heaviest: dict[str, tuple] = {}   # declared effect -> its costliest expression (bounded.py HEAVIEST)

@@ -9,5 +9,6 @@ MAX_SOURCE = 50_000   # characters of generated Python for one expression, defin
 MAX_EXPANSIONS = 500  # uses of defines expanded in one expression (defines using defines multiply)
 MAX_RULESET_EXPANSIONS = 5_000   # uses of defines expanded in a whole ruleset (the bundled ones: at most 64)
 MAX_SUGGESTION_WORK = 1_000_000   # declared names compared with unknown ones for did-you-means, per ruleset
+MAX_CALL_DEPTH = 32   # declared effects calling one another, deepest chain (each level a few frames of the compiler's)
 STEP_WORK_UNIT = 100   # worst-case operations of a step's own expressions per unit of limits.steps it uses
 MAX_STEP_BUDGET = 5_000_000   # the most limits.steps may allow (8 to 10 s of the costliest steps: docs/security.md)
