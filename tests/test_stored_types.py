@@ -33,6 +33,8 @@ scoring: {categories: {p: n}}
 LISTS, TEXT, NUMBERS = "map(1..20, to: [it])", "'seven'", "map(1..20, to: it)"
 NOT_INT_LISTS = "variable 'nums' is declared list[int]: expected a whole number, got [1]"
 NOT_INT_TEXT = "variable 'n' is declared int: expected a whole number, got 'seven'"
+NOT_INT_ITEM = "variable 'nums' is declared list[int]: expected a whole number, got 'seven'"
+FRACTION = "variable 'n' is declared int: expected a whole number, got 2.5"
 
 
 def outcome(tmp_path, loose: str, item: str) -> tuple:
@@ -51,7 +53,18 @@ def outcome(tmp_path, loose: str, item: str) -> tuple:
     (TEXT, 'random: {var: n, from: "[loose, loose]"}', NOT_INT_TEXT),
     (TEXT, 'choose: {who: 1, options: "[loose]", as: n}', NOT_INT_TEXT),
     (TEXT, 'set: {picked: "loose"}', "variable 'picked' is declared int: expected a whole number, got 'seven'"),
-], ids=["list-of-lists", "text-into-int", "joined-with-empty", "random-list", "random-text", "choose", "after-choose"])
+    (TEXT, 'set: {n: "loose if n == 0 else 0"}', NOT_INT_TEXT),
+    ("2.5", 'set: {n: "max(loose, 1)"}', FRACTION),
+    ("2.5", 'set: {n: "n + loose"}', FRACTION),
+    ("2.5", 'set: {n: "-loose"}', FRACTION.replace("2.5", "-2.5")),
+    (TEXT, 'set: {nums: "[0, loose]"}', NOT_INT_ITEM),
+    (TEXT, 'set: {nums: "[0] + [loose]"}', NOT_INT_ITEM),
+    (TEXT, 'set: {nums: "map([0, loose], to: it) where it != 0"}', NOT_INT_ITEM),
+    (TEXT, 'set: {n: "first([loose, 0])"}', NOT_INT_TEXT),
+    (TEXT, 'choose: {who: 1, options: "[0, loose] where it != 0", as: n}', NOT_INT_TEXT),
+], ids=["list-of-lists", "text-into-int", "joined-with-empty", "random-list", "random-text", "choose", "after-choose",
+        "if-else-with-a-number", "max", "added", "negated", "list-item", "joined-item", "filtered", "first",
+        "choose-among-numbers"])
 def test_a_value_not_of_the_declared_type_stops_the_game_at_its_store(tmp_path, loose, item, message):
     """The store fails (line 15), not a later reader: the decision made before it, in both compiles."""
     decisions, _, kind, text, _ = outcome(tmp_path, loose, item)
@@ -78,6 +91,7 @@ def test_the_check_is_written_where_the_type_is_not_proven(tmp_path, item):
     'set: {nums: "map(1..3, to: it) + []"}',
     'random: {var: n, from: "[]"}',
     'set: {loose: "[[1]]"}',   # (a variable of type any holds anything)
+    'set: {n: "count([0, loose] where it == loose)"}',   # (a count is made anew: a whole number)
 ])
 def test_no_check_where_the_load_proves_the_type(tmp_path, item):
     """[] holds nothing (of every list type), and a list joined with it, or chosen against it,
