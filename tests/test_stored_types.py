@@ -152,3 +152,65 @@ def test_a_counter_set_to_a_fraction_is_an_error_at_load(tmp_path):
     with pytest.raises(interpreter.RulesetError, match=r"g.yaml:13:\d+: error\[type\]: counter 'coins' holds whole "
                                                       r"numbers, got num"):
         load_text(tmp_path, COUNTER.replace('"loose"', '"loose / 2"') % "3")
+
+
+AMOUNTS = tiny_ruleset("""counters:
+  coins: 5
+  bank: 10
+vars:
+  loose: {start: "%s"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: pick}
+  - %s
+  - gain: {counter: coins, amount: 1}
+""")
+
+
+@pytest.mark.parametrize("loose, item, got", [
+    ("2.5", 'gain: {counter: coins, amount: "loose"}', "2.5"),
+    ("2.5", 'lose: {counter: coins, amount: "loose", to: bank}', "2.5"),
+    ("2.5", 'transfer: {from: bank, to: coins, amount: "loose"}', "2.5"),
+    ("2.5", 'set: {coins: "coins + loose"}', "7.5"),
+    ("first([])", 'set: {coins: "loose"}', "none"),
+    ("first([])", 'gain: {counter: coins, amount: "loose"}', "none"),
+], ids=["gain", "lose", "transfer", "set-made-of-any", "set-none", "gain-none"])
+def test_a_counter_gains_loses_or_is_set_whole_numbers_only(tmp_path, loose, item, got):
+    """An amount of type any, or a value made of one, that is a fraction or none stops the game
+    where it is used (line 14), in both compiles: a counter never holds 7.5 or none."""
+    rules = load_text(tmp_path, AMOUNTS % (loose, item))
+    out = played(rules, 0)
+    assert out == played(reference(rules), 0) and out[2] == "GameError"
+    counter = "bank" if item.startswith("transfer") else "coins"
+    assert f"g.yaml:14:5: error[runtime]: in effects: counter '{counter}' holds whole numbers: expected a whole " \
+           f"number, got {got}" in out[3].splitlines()[0]
+
+
+STARTS = tiny_ruleset("""vars:
+  loose: {start: "'seven'"}
+counters:
+  coins: {start: "%s"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: pick}
+  - reset: coins
+""")
+
+
+@pytest.mark.parametrize("start, message", [
+    ("first([])", "counter 'coins' holds whole numbers: expected a whole number, got none"),
+    ("loose + 0", "none used as a value"),   # (the counters start before the variables)
+], ids=["none", "a-variable"])
+def test_a_counter_start_that_fails_is_located_at_its_start(tmp_path, start, message):
+    rules = load_text(tmp_path, STARTS % start)
+    with pytest.raises(interpreter.GameError) as e:
+        rules.new_game(2, seed=1)
+    assert f"g.yaml:10:18: error[runtime]: in the start of counter 'coins': {message}" in str(e.value).splitlines()[0]
+
+
+def test_a_reset_to_a_start_of_type_any_is_checked(tmp_path):
+    """A start whole as the game starts (the variables none then) and not at a reset: the same
+    check, at the reset (line 13), in both compiles."""
+    rules = load_text(tmp_path, STARTS % "3 if loose == none else loose")
+    out = played(rules, 0)
+    assert out == played(reference(rules), 0) and out[2] == "GameError"
+    assert "g.yaml:13:5: error[runtime]: in effects: counter 'coins' holds whole numbers: expected a whole number, " \
+           "got 'seven'" in out[3].splitlines()[0]

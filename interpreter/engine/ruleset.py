@@ -6,13 +6,13 @@ from typing import Any, Callable
 from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
-from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unproven
 from .layout import Layout, reindex
 from .params import check_param, longest, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
-from .values import as_declared
+from .values import as_declared, as_whole
 from .visibility import Visibility
 
 # whether new_game keeps a game's start and copies it (off: each game filled by itself, the
@@ -263,7 +263,12 @@ class Ruleset:
                 setattr(S, at[name], [[] for _ in range(self._owners(S, owner))])
         reindex(S)   # (each card's zone, where the ruleset records it: a start value may look a card up)
         for name, owner in self.counter_owner.items():
-            start = self.counter_start[name](S, None, None)
+            fn = self.counter_start[name]
+            try:   # (a value the load cannot prove a whole number checked, as a set of the counter checks it)
+                start = fn(S, None, None) if not unproven(fn.proven, INT) else as_whole(name, fn(S, None, None))
+            except RUNTIME_ERRORS as e:
+                tag_origin(e, f"the start of counter '{name}'", fn.loc)
+                raise
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
             try:   # (a value the load cannot prove of the declared type checked: building/declarations.py)

@@ -138,9 +138,12 @@ def as_declared(S, name: str, value):
 
 
 def as_whole(name: str, value):
-    """``value``, of type any, about to be stored in counter ``name`` (a ``set``): itself, or the
-    runtime error of one that is no whole number, as a saved state's counters are held to (``_whole``)."""
+    """``value``, of type any, about to be stored in counter ``name`` or added to it or taken from
+    it (a ``set``, a gain's, a lose's or a transfer's amount, its start): itself, or the runtime
+    error of one that is no whole number (none too: a counter is never none), as a saved state's
+    counters are held to (generated code calls it as ``_whole``)."""
     try:
+        need(value is not None, f"counter '{name}' holds whole numbers: expected a whole number, got none")
         check_value(value, INT, f"counter '{name}' holds whole numbers", {})
     except Bad as e:
         raise ExprRuntimeError(str(e)) from None

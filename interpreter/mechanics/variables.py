@@ -7,7 +7,7 @@ of a list (chance).
 """
 from __future__ import annotations
 
-from ..engine.values import as_declared, as_whole
+from ..engine.values import as_declared
 from ..expr.runtime import list_bound, stored_source
 from ..expr.types import ANY, INT, NUM, can_grow, elem, fits, holds_growing, is_list, unproven
 from ..expr.names import var_ref, var_write
@@ -16,6 +16,7 @@ from ..expr.walks import CHECK_WORK
 from .base import effect_kind
 from .contract import Key
 from .cards import declared, owner_key
+from .counters import whole
 
 
 @effect_kind("set", "set variables to the values of expressions", seat_noted=True)
@@ -89,11 +90,7 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     if not fits(given.type, INT):   # (a fraction)
         fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
                      "divide with // for a whole number" if given.type == NUM else None)
-    src = stored_source(given.source)
-    if unproven(given.proven, INT):   # (a value of type any: checked as a variable's is)
-        fx.ctx.names.namespace["_whole"] = as_whole
-        src = f"_whole({name!r}, {src})"
-    em.line(f"{dst} = {src}")
+    em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven)}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
