@@ -130,8 +130,15 @@ def as_declared(S, name: str, value):
     (``variable 'L' is declared list[int]: expected a whole number, got [1]``). Generated code
     calls it as ``_typed``."""
     typ = S.rules.names.vars[name]
+    return as_typed(S, typ, f"variable '{name}' is declared {typ}", value)
+
+
+def as_typed(S, typ: str, where: str, value):
+    """``value``, held to type ``typ`` where the load cannot prove it of it (``as_declared``; a
+    declared effect's argument, generated code's ``_argument``): itself, or the runtime error
+    ``where``: what does not fit."""
     try:   # (its bounds kept by _stored, as the rule stores it: not walked again)
-        check_value(value, typ, f"variable '{name}' is declared {typ}", sizes_of(S.rules, S.n, len(S.members)), bounded=False)
+        check_value(value, typ, where, sizes_of(S.rules, S.n, len(S.members)), bounded=False)
     except Bad as e:
         raise ExprRuntimeError(str(e)) from None
     return value

@@ -24,7 +24,7 @@ from ..engine.protocol import UNCHANGED
 from .ask_once import SEAT_ASKED, AskOnce
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
-from .variables import checked, typed
+from .variables import charge_check, checked, typed
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -71,6 +71,8 @@ class Choose(AskOnce):
                              and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
         step.typed = checked(ctx.names, step.var, elem(opts.proven))   # (an answer of type any: as set stores it)
+        if step.typed:   # (its check counted in the step's work, as random's of an element: variables.stored)
+            charge_check(ctx, ctx.names.vars[step.var], opts.elements[1:2] * 2)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         step.read_if_none(ctx, main, p)

@@ -60,18 +60,24 @@ def typed(var: str, src: str) -> str:
 
 def stored(fx, var: str, src: str, typ: str, lengths: tuple) -> str:
     """``src``, a value proven of type ``typ`` an effect stores in variable ``var``, checked where
-    ``checked`` says: the check counted in the work of the effect, for a list variable each element
-    it may walk (``walks.CHECK_WORK``, as a local's check is: building/declared.py bound_local), as
-    deep as the declared type goes, of a list of at most ``lengths[0]`` elements, any list in it
-    ``lengths[1]`` (``nesting.in_all``: what a list variable may hold where it does not say)."""
+    ``checked`` says: the check counted in the work of the effect (``charge_check``, of a list
+    of ``lengths``)."""
     if not checked(fx.ctx.names, var, typ):
         return src
-    want = fx.ctx.names.vars[var]
-    if is_list(want):
-        bound = list_bound(fx.ctx.names.max_list)
-        fx.ctx.compiler.spent += min(bound, in_all(lengths[0], lengths[1], want) or bound) * CHECK_WORK
+    charge_check(fx.ctx, fx.ctx.names.vars[var], lengths)
     fx.ctx.names.namespace["_typed"] = as_declared
     return typed(var, src)
+
+
+def charge_check(ctx, want: str, lengths: tuple) -> None:
+    """Count in the work of what is being compiled the check of a value against type ``want``
+    (engine/values.py ``check_value``): for a list type, each element it may walk
+    (``walks.CHECK_WORK``), as deep as the type goes, of a list of at most ``lengths[0]``
+    elements, any list in it ``lengths[1]`` (``nesting.in_all``: what a list variable may hold
+    where it does not say); a scalar's is a test, nothing to count."""
+    if is_list(want):
+        bound = list_bound(ctx.names.max_list)
+        ctx.compiler.spent += min(bound, in_all(lengths[0], lengths[1], want) or bound) * CHECK_WORK
 
 
 def _names_counter(fx, key) -> bool:
