@@ -104,7 +104,7 @@ START = tiny_ruleset("""vars:
   loose: {start: "%s"}
   nums: {type: "list[int]", start: "loose"}
 flow:
-  - choose: {who: 0, options: "[1, 2]", as: loose}
+  - choose: {who: 0, options: "[1, 2]", as: pick}
 """)
 
 

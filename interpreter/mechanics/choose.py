@@ -70,7 +70,7 @@ class Choose(AskOnce):
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
-        step.typed = checked(ctx.names, step.var, elem(opts.proven))   # (an answer of type any: as set stores it)
+        step.typed = checked(ctx, step.var, elem(opts.proven))   # (an answer of type any: as set stores it)
         if step.typed:   # (its check counted in the step's work, as random's of an element: variables.stored)
             charge_check(ctx, ctx.names.vars[step.var], opts.elements[1:2] * 2)
         step.prompt = str(main.get("prompt", step.var))

@@ -43,12 +43,17 @@ def e_set(fx, em, spec, path, locals, has_me):
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
 
 
-def checked(names, var: str, typ: str) -> bool:
+def checked(ctx, var: str, typ: str) -> bool:
     """Whether a value proven of type ``typ`` (expr/nesting.py ``proven``: its static type, or
     what a join with ``[]`` proves) stored in variable ``var`` is checked against the variable's
     declared type where it is stored (``typed``): where the load does not prove it of that type
-    (expr/types.py ``unproven``: a value of type any, a list of any where a list of int is declared)."""
-    return unproven(typ, names.vars.get(var, ANY))   # (a name refused: no variable, nothing to check)
+    (expr/types.py ``unproven``: a value of type any, a list of any where a list of int is declared).
+    A variable of type any stores it unchecked, and is noted (``ctx.any_stored``): a later ``as:``
+    may not narrow its type then (building/declarations.py ``declare_var``)."""
+    want = ctx.names.vars.get(var, ANY)   # (a name refused: no variable, nothing to check)
+    if want == ANY and var in ctx.names.vars:
+        ctx.any_stored.add(var)
+    return unproven(typ, want)
 
 
 def typed(var: str, src: str) -> str:
@@ -62,7 +67,7 @@ def stored(fx, var: str, src: str, typ: str, lengths: tuple) -> str:
     """``src``, a value proven of type ``typ`` an effect stores in variable ``var``, checked where
     ``checked`` says: the check counted in the work of the effect (``charge_check``, of a list
     of ``lengths``)."""
-    if not checked(fx.ctx.names, var, typ):
+    if not checked(fx.ctx, var, typ):
         return src
     charge_check(fx.ctx, fx.ctx.names.vars[var], lengths)
     fx.ctx.names.namespace["_typed"] = as_declared
