@@ -276,3 +276,42 @@ def test_the_check_of_a_stored_list_is_charged_alike(tmp_path, store):
         decisions, steps[typ], kind, _ = outcome_of(tmp_path / typ, CHARGED % (typ, store))
         assert kind is None
     assert steps["list[int]"] - steps["any"] == 6400
+
+
+DEEP = tiny_ruleset("""vars:
+  loose: any
+  deep: "%s"
+  n: {type: int, start: 0}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {loose: "%s"}
+  - set: {deep: "%s"}
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+""")
+
+
+@pytest.mark.parametrize("levels", [8, 9])
+@pytest.mark.parametrize("through", [True, False], ids=["through-any", "written-out"])
+def test_a_value_nests_as_deep_stored_directly_or_through_any_and_reloads(tmp_path, levels, through):
+    """Lists nested 8 levels deep are stored, written out or through a variable of type any, and
+    the saved state reloads; 9 levels deep are a runtime error at the first store of them (line
+    13), either way, in both compiles: play and a saved state hold values to one depth."""
+    literal = "[" * levels + "1" + "]" * levels
+    typ = "list[" * levels + "int" + "]" * levels
+    rules = load_text(tmp_path, DEEP % (typ, literal, "loose" if through else literal))
+    out = played(rules, 0)
+    assert out == played(reference(rules), 0)
+    if levels == 9:
+        assert out[2] == "GameError" and "g.yaml:13:5: error[runtime]: in effects: lists nested more than 8 levels " \
+                                         "deep (a variable or a local may hold)" in out[3].splitlines()[0]
+    else:
+        assert out[2] is None and rules.state_from_json(out[3]).v["deep"] == eval(literal)
+
+
+def test_a_variable_start_is_held_to_a_variables_bounds(tmp_path):
+    """A start holding more in all than a variable may (a set of it would stop the game) stops the
+    game as it starts, located at the start."""
+    rules = load_text(tmp_path, START.replace('start: "loose"', 'start: "[]"') % "map(1..200, to: map(1..200, to: it))")
+    with pytest.raises(interpreter.GameError, match=r"g.yaml:8:18: error\[runtime\]: in the start of variable "
+                                                     r"'loose': a list of lists holding more than 10000 elements"):
+        rules.new_game(2, seed=1)

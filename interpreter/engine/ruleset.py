@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
-from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
+from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, _stored, list_bound
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unproven
 from .layout import Layout, reindex
 from .params import check_param, longest, playable_counts, value_for
@@ -271,13 +271,13 @@ class Ruleset:
                 raise
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
-            try:   # (a value the load cannot prove of the declared type checked: building/declarations.py)
-                value = fn(S, None, None) if not fn.typed else as_declared(S, name, fn(S, None, None))
+            try:   # (within a variable's bounds, a list its own copy, not a zone's list, as a set stores it:
+                # expr/runtime.py _stored; a value the load cannot prove of the declared type checked: declarations.py)
+                value = _stored(fn(S, None, None), list_bound(len(self.card_labels)), True)
+                S.set_var(name, value if not fn.typed else as_declared(S, name, value))
             except RUNTIME_ERRORS as e:
                 tag_origin(e, f"the start of variable '{name}'", fn.loc)
                 raise
-            # (a list its own copy, not a zone's list: expr/runtime.py _stored)
-            S.set_var(name, owned(value) if value.__class__ is list else value)
 
     @property
     def player_counts(self) -> list[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_TEXT, list_bound
+from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_DEPTH, MAX_STORED_TEXT, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
 
 
@@ -34,8 +34,8 @@ def check_value(v, typ: str, where: str, sizes: dict, depth: int = 0, bounded: b
         longest = sizes.get("list", MAX_STORED)
         if len(v) > longest or bounded and depth == 0 and not within(v, longest):   # (what a stored value may hold in all,
             raise Bad(f"{where}: the list holds more than a variable may, in all")   # as play checks it: runtime.owned)
-        if depth >= 8:
-            raise Bad(f"{where}: nested too deeply")
+        if depth >= MAX_STORED_DEPTH:   # (as play stores it: runtime.owned)
+            raise Bad(f"{where}: lists nested more than {MAX_STORED_DEPTH} levels deep")
         inner = elem(typ) if is_list(typ) else ANY
         if not flat(v, inner, sizes):   # (else each element, to say which does not fit)
             for x in v:
