@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
-from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, _stored, list_bound
+from ..expr.runtime import HELPERS, MAX_INT, RUNTIME_ERRORS, list_bound
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unproven
 from .layout import Layout, reindex
 from .params import check_param, longest, playable_counts, value_for
@@ -14,6 +14,8 @@ from .state import State, blank
 from .protocol import GAME_OPTIONS
 from .values import as_declared, as_whole
 from .visibility import Visibility
+
+_STORED: Any = HELPERS["_stored"]   # (a variable's bounds: runtime._stored, as a set stores a value)
 
 # whether new_game keeps a game's start and copies it (off: each game filled by itself, the
 # reference tests/test_new_game_start.py plays the kept starts against)
@@ -273,7 +275,7 @@ class Ruleset:
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
             try:   # (within a variable's bounds, a list its own copy, not a zone's list, as a set stores it:
                 # expr/runtime.py _stored; a value the load cannot prove of the declared type checked: declarations.py)
-                value = _stored(fn(S, None, None), list_bound(len(self.card_labels)), True)
+                value = _STORED(fn(S, None, None), list_bound(len(self.card_labels)), True)
                 S.set_var(name, value if not fn.typed else as_declared(S, name, value))
             except RUNTIME_ERRORS as e:
                 tag_origin(e, f"the start of variable '{name}'", fn.loc)
