@@ -84,7 +84,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.counter_decl: dict = {}
         self.var_decl: dict = {}
         self.var_writers: list = []   # (variable, path) of each declaration, in order (declare_var)
-        self.any_stored: set = set()  # variables of type any a value was stored in unchecked (declare_var: kept any)
+        self.any_stored: dict = {}    # variable of type any -> the type of what was stored in it unchecked (declare_var)
         self._started: dict = {}   # component -> the zone its cards start in
         self._cycles: set = set()  # cycles of defines already reported
         self._once: set = set()    # messages of whole-ruleset limits already reported

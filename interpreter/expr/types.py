@@ -102,6 +102,12 @@ def unproven(value: str, declared: str) -> bool:
     return is_list(value) and is_list(declared) and unproven(elem(value), elem(declared))
 
 
+def proves(value: str, declared: str) -> bool:
+    """Whether a value proven of type ``value`` is, as the load proves it, of type ``declared``: it
+    fits, and holds no value of type any where ``declared`` says another (``unproven``)."""
+    return fits(value, declared) and not unproven(value, declared)
+
+
 def nests(typ: str) -> bool:
     """A value of this type may hold a list inside it (a list of lists, or anything)."""
     return typ == ANY or is_list(typ) and (elem(typ) == ANY or is_list(elem(typ)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine.values import as_declared
 from ..expr.runtime import list_bound, stored_source
-from ..expr.types import ANY, INT, NUM, can_grow, elem, fits, holds_growing, is_list, unproven
+from ..expr.types import ANY, INT, NONE, NUM, can_grow, elem, fits, holds_growing, is_list, joined, unproven
 from ..expr.names import var_ref, var_write
 from ..expr.nesting import in_all
 from ..expr.walks import CHECK_WORK
@@ -48,11 +48,12 @@ def checked(ctx, var: str, typ: str) -> bool:
     what a join with ``[]`` proves) stored in variable ``var`` is checked against the variable's
     declared type where it is stored (``typed``): where the load does not prove it of that type
     (expr/types.py ``unproven``: a value of type any, a list of any where a list of int is declared).
-    A variable of type any stores it unchecked, and is noted (``ctx.any_stored``): a later ``as:``
-    may not narrow its type then (building/declarations.py ``declare_var``)."""
+    A variable of type any stores it unchecked, and notes its type (``ctx.any_stored``: the types
+    it was stored so join): a later ``as:`` may not narrow the variable to a type it is not proven
+    of then (building/declarations.py ``declare_var``)."""
     want = ctx.names.vars.get(var, ANY)   # (a name refused: no variable, nothing to check)
     if want == ANY and var in ctx.names.vars:
-        ctx.any_stored.add(var)
+        ctx.any_stored[var] = joined([ctx.any_stored.get(var, NONE), typ])
     return unproven(typ, want)
 
 
