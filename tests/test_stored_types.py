@@ -315,3 +315,18 @@ def test_a_variable_start_is_held_to_a_variables_bounds(tmp_path):
     with pytest.raises(interpreter.GameError, match=r"g.yaml:8:18: error\[runtime\]: in the start of variable "
                                                      r"'loose': a list of lists holding more than 10000 elements"):
         rules.new_game(2, seed=1)
+
+
+@pytest.mark.parametrize("item, message", [
+    ('for_each: {in: "[0, loose]", as: x, do: [{set: {n: "x"}}]}',
+     "for_each element 'x' is read as int: expected a whole number, got 'seven'"),
+    ('choose: {options: "[loose, 0] where it != 0", as: nums, simultaneous: true}',
+     "variable 'nums' is declared list[int]: expected a whole number, got 'seven'"),
+], ids=["for_each", "simultaneous"])
+def test_an_element_or_a_simultaneous_answer_made_of_any_is_checked(tmp_path, item, message):
+    """A for_each's element of a list made of a value of type any is checked as the type its body
+    reads it as, where it is bound; a simultaneous choice's answer as the variable's element type,
+    where it is given: line 15, in both compiles."""
+    decisions, _, kind, text, _ = outcome(tmp_path, TEXT, item)
+    assert kind == "GameError" and "g.yaml:15:5: error[runtime]:" in text.splitlines()[0]
+    assert message in text.splitlines()[0]

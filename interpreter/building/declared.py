@@ -97,15 +97,16 @@ class DeclaredEffects:
         self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, *args: None)
         self._done.add(name)
 
-    def argument(self, src: str, given: Any, where: str, want: str) -> str:
-        """``src``, the value of ``given`` bound to a parameter declared ``want``: where the load
-        cannot prove it of that type (a value of type any, or made of one: expr/types.py
-        ``unproven``), checked where it is bound, as a variable's value is where it is stored
-        (engine/values.py ``as_typed``: a runtime error ``where``: what does not fit), the check
-        counted in the work of the call (mechanics/variables.py ``charge_check``)."""
-        if not unproven(given.proven, want):
+    def argument(self, src: str, proven: str, lengths: tuple, want: str, where: str) -> str:
+        """``src``, a value proven of type ``proven`` (of a list of ``lengths``: nesting.lengths)
+        bound to a local of type ``want`` (a declared effect's parameter, a for_each's element):
+        where the load cannot prove it of that type (a value of type any, or made of one:
+        expr/types.py ``unproven``), checked where it is bound, as a variable's value is where it
+        is stored (engine/values.py ``as_typed``: a runtime error ``where``: what does not fit), the
+        check counted in the work of what binds it (mechanics/variables.py ``charge_check``)."""
+        if not unproven(proven, want):
             return src
-        charge_check(self.ctx, want, given.elements[:2])
+        charge_check(self.ctx, want, lengths)
         self.ctx.names.namespace["_argument"] = as_typed
         return f"_argument(S, {want!r}, {where!r}, {src})"
 
@@ -133,8 +134,8 @@ class DeclaredEffects:
             if not fits(typ, params[k]):
                 self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
                                "type")
-            parts.append((k, self.argument(src, given, f"argument '{k}' of effect '{name}' is declared {params[k]}",
-                                           params[k])))
+            parts.append((k, self.argument(src, given.proven, given.elements[:2], params[k],
+                                           f"argument '{k}' of effect '{name}' is declared {params[k]}")))
         unknown = [k for k in args if k not in params]
         for k in missing:
             if len(missing) == 1 and len(unknown) == 1:
