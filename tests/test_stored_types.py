@@ -330,3 +330,17 @@ def test_an_element_or_a_simultaneous_answer_made_of_any_is_checked(tmp_path, it
     decisions, _, kind, text, _ = outcome(tmp_path, TEXT, item)
     assert kind == "GameError" and "g.yaml:15:5: error[runtime]:" in text.splitlines()[0]
     assert message in text.splitlines()[0]
+
+
+@pytest.mark.parametrize("loose, item, summary", [
+    (TEXT, 'set: {n: "loose"}', "in effects: a value not of its declared type"),
+    ("[[[[[[[[[1]]]]]]]]]", 'set: {nums: "loose"}', "in effects: lists nested too deeply"),
+], ids=["type", "depth"])
+def test_what_a_seat_is_told_of_a_failed_check_names_no_value(tmp_path, loose, item, summary):
+    """A seat sees a runtime error's summary only (play/logs/redact.py): the check's names its
+    kind, not the value given (which may be a card hidden from the seat)."""
+    rules = load_text(tmp_path, GAME % (loose, item))
+    S = rules.new_game(2, seed=0)
+    with pytest.raises(interpreter.GameError) as e:
+        S.apply_index(0)
+    assert e.value.summary == summary and summary not in str(e.value).splitlines()[0].split("error[runtime]: ")[1]

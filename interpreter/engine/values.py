@@ -139,8 +139,8 @@ def as_typed(S, typ: str, where: str, value):
     ``where``: what does not fit."""
     try:   # (its bounds kept by _stored, as the rule stores it: not walked again)
         check_value(value, typ, where, sizes_of(S.rules, S.n, len(S.members)), bounded=False)
-    except Bad as e:
-        raise ExprRuntimeError(str(e)) from None
+    except Bad as e:   # (what a seat is told: no value of the game, expr/messages.py kind_of)
+        raise ExprRuntimeError(str(e), "a value not of its declared type") from None
     return value
 
 
@@ -153,5 +153,5 @@ def as_whole(name: str, value):
         need(value is not None, f"counter '{name}' holds whole numbers: expected a whole number, got none")
         check_value(value, INT, f"counter '{name}' holds whole numbers", {})
     except Bad as e:
-        raise ExprRuntimeError(str(e)) from None
+        raise ExprRuntimeError(str(e), "a counter given no whole number") from None
     return value

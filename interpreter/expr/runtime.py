@@ -141,7 +141,7 @@ def owned(v: list, room: list | None = None, level: int = 1) -> list:
                                            "(a variable or a local may hold)")
                 if level >= MAX_STORED_DEPTH:
                     raise ExprRuntimeError(f"lists nested more than {MAX_STORED_DEPTH} levels deep "
-                                           "(a variable or a local may hold)")
+                                           "(a variable or a local may hold)", "lists nested too deeply")
             out[i] = owned(x, room, level + 1)
         elif room is not None and x.__class__ is str:
             if len(x) > MAX_STORED:
