@@ -344,3 +344,11 @@ def test_what_a_seat_is_told_of_a_failed_check_names_no_value(tmp_path, loose, i
     with pytest.raises(interpreter.GameError) as e:
         S.apply_index(0)
     assert e.value.summary == summary and summary not in str(e.value).splitlines()[0].split("error[runtime]: ")[1]
+
+
+def test_a_define_made_of_a_value_of_type_any_is_checked_where_it_is_stored(tmp_path):
+    """A define's use is proven of what its expression is (nesting.held): [0, loose] through a
+    define is checked as written out (line 17), in both compiles."""
+    text = GAME.replace("flow:\n", 'define:\n  both: "[0, loose]"\nflow:\n') % (TEXT, 'set: {nums: "both"}')
+    decisions, _, kind, message, _ = outcome_of(tmp_path, text)
+    assert kind == "GameError" and f"g.yaml:17:5: error[runtime]: in effects: {NOT_INT_ITEM}" in message.splitlines()[0]
