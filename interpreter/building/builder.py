@@ -69,9 +69,8 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.names.recorded = record or {}   # (building/record.py: deciding(names), whether to build again)
         self.names.views = views
         self.deciding = deciding
-        self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0]})
-        self.names.namespace["_insort"] = insort
-        self.names.namespace["_take_out"] = take_out
+        self.names.namespace.update({"_below": below, "_shuffle": shuffle, "_dummy": [0], "_insort": insort,
+                                     "_take_out": take_out})
         self.compiler = Compiler(self.names)
         self.triggers = Triggers()
         self.names.namespace["_triggers"] = self.triggers
@@ -85,6 +84,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.counter_decl: dict = {}
         self.var_decl: dict = {}
         self.var_writers: list = []   # (variable, path) of each declaration, in order (declare_var)
+        self.any_stored: dict = {}    # variable of type any -> the type of what was stored in it unchecked (declare_var)
         self._started: dict = {}   # component -> the zone its cards start in
         self._cycles: set = set()  # cycles of defines already reported
         self._once: set = set()    # messages of whole-ruleset limits already reported

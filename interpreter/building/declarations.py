@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import Diagnostic
 from ..expr.names import LANGUAGE_NAMES
-from ..expr.types import ANY, fits, parse_type, unproven
+from ..expr.types import ANY, fits, parse_type, proves, unproven
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
 from .paramdecl import ParamDeclarations
 
@@ -30,6 +30,7 @@ class Declarations(ParamDeclarations):
     counter_decl: dict
     var_decl: dict
     var_writers: list
+    any_stored: dict
     _started: dict
     zone_flows: set
     zone_caps: dict
@@ -196,6 +197,8 @@ class Declarations(ParamDeclarations):
             if not fits(fn.type, want):
                 self.error(f"variable '{name}' is declared {want}, got {fn.type}", ("vars", name, "start"), "type")
             fn.typed = unproven(fn.proven, want)
+            if want == ANY:   # (stored unchecked: a later as: may not narrow it past this, declare_var)
+                self.any_stored[name] = fn.proven
         return starts
 
     # ------------------------------------------------------------------ names the mechanics declare and look up
@@ -216,6 +219,14 @@ class Declarations(ParamDeclarations):
         old = self.names.vars.get(name)
         if old is not None and old != typ and ANY not in (old, typ):
             self.error(f"variable '{name}' is already a {old}, not a {typ}", path, "type")
+        elif old == ANY and typ != ANY and name in self.any_stored and not proves(self.any_stored[name], typ):
+            # (narrowed, a value stored before, unchecked, might not be of the type: it stays any, an
+            # error; one only read so far, or holding values of the type, is narrowed)
+            was = self.any_stored[name]
+            self.error(f"variable '{name}' holds values of type {was}, not only {typ}", path, "type",
+                       f"a value of type {was} is stored in it before this (its start, a set, a random or a "
+                       f"choose): declare it {typ} in vars: to have that value checked where it is stored")
+            typ = ANY
         if name in self.names.zones or name in self.names.counters:
             self.error(f"'{name}' is already a zone or counter", path, "duplicate")
         self.names.vars[name] = typ if old is None or old == ANY else old

@@ -12,7 +12,9 @@ from ..expr.nesting import holds_lists, local_bounds
 from ..expr.limits import MAX_CALL_DEPTH
 from ..expr.walks import CHECK_WORK
 from ..expr.runtime import MAX_STORED, list_bound, stored_source
-from ..expr.types import ANY, fits, holds_growing, parse_type
+from ..expr.types import ANY, fits, holds_growing, parse_type, unproven
+from ..engine.values import as_typed
+from ..mechanics.variables import charge_check
 
 CALL_WORK = 50   # operations a declared effect's call costs itself (about 5 us, as 50 of expressions)
 
@@ -97,6 +99,19 @@ class DeclaredEffects:
         self.ctx.names.namespace[f"E_{name}"] = fn or (lambda S, me, *args: None)
         self._done.add(name)
 
+    def argument(self, src: str, proven: str, lengths: tuple, want: str, where: str) -> str:
+        """``src``, a value proven of type ``proven`` (of a list of ``lengths``: nesting.lengths)
+        bound to a local of type ``want`` (a declared effect's parameter, a for_each's element):
+        where the load cannot prove it of that type (a value of type any, or made of one:
+        expr/types.py ``unproven``), checked where it is bound, as a variable's value is where it
+        is stored (engine/values.py ``as_typed``: a runtime error ``where``: what does not fit), the
+        check counted in the work of what binds it (mechanics/variables.py ``charge_check``)."""
+        if not unproven(proven, want):
+            return src
+        charge_check(self.ctx, want, lengths)
+        self.ctx.names.namespace["_argument"] = as_typed
+        return f"_argument(S, {want!r}, {where!r}, {src})"
+
     def call(self, em, name, spec, path, locals, has_me):
         if name in self._compiling:
             self.ctx.error(f"effect '{name}' calls itself (effects may not recurse)", path, "cycle")
@@ -129,7 +144,8 @@ class DeclaredEffects:
             if not fits(typ, params[k]):
                 self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
                                "type")
-            parts.append((k, src))
+            parts.append((k, self.argument(src, given.proven, given.elements[:2], params[k],
+                                           f"argument '{k}' of effect '{name}' is declared {params[k]}")))
         unknown = [k for k in args if k not in params]
         for k in missing:
             if len(missing) == 1 and len(unknown) == 1:

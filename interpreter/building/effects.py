@@ -354,7 +354,9 @@ class EffectCompiler(DeclaredEffects, Targets):
         count, spent, passes = self.count_step(em, path), compiler.spent, self.ctx.pass_steps
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         _, deep, _, each = given.elements   # (an element: as long as a list inside, what one holds in all)
-        em.line(f"L[{var!r}] = {bound_local('_x', elem(typ), given.chars, deep, each, self.ctx.compiler)}")
+        bound = bound_local('_x', elem(typ), given.chars, deep, each, self.ctx.compiler)   # (an element of a list made
+        # of a value of type any, [0, x], checked as the type its reads assume: declared.py argument)
+        em.line(f"L[{var!r}] = {self.argument(bound, elem(given.proven), (deep, deep), elem(typ), f'for_each element {var!r} is read as {elem(typ)}')}")
         outer, sizes = compiler.bound, compiler.local_sizes
         compiler.bound = {k: v for k, v in outer.items() if k != var}   # (the element hides a parameter)
         compiler.local_sizes = {**{k: v for k, v in sizes.items() if k != var}, **local_bounds(compiler, {var: elem(typ)})}

@@ -5,16 +5,18 @@ from typing import Any, Callable
 
 from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
-from ..expr.runtime import MAX_INT, RUNTIME_ERRORS, owned
-from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
+from ..expr.runtime import HELPERS, MAX_INT, RUNTIME_ERRORS, list_bound
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unproven
 from .events import Events
 from .layout import Layout, reindex
 from .params import check_param, longest, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
-from .values import as_declared
+from .values import as_declared, as_whole
 from .visibility import Visibility
+
+_STORED: Any = HELPERS["_stored"]   # (a variable's bounds: runtime._stored, as a set stores a value)
 
 # whether new_game keeps a game's start and copies it (off: each game filled by itself, the
 # reference tests/test_new_game_start.py plays the kept starts against)
@@ -274,16 +276,21 @@ class Ruleset:
                 setattr(S, at[name], [[] for _ in range(self._owners(S, owner))])
         reindex(S)   # (each card's zone, where the ruleset records it: a start value may look a card up)
         for name, owner in self.counter_owner.items():
-            start = self.counter_start[name](S, None, None)
+            fn = self.counter_start[name]
+            try:   # (a value the load cannot prove a whole number checked, as a set of the counter checks it)
+                start = fn(S, None, None) if not unproven(fn.proven, INT) else as_whole(name, fn(S, None, None))
+            except RUNTIME_ERRORS as e:
+                tag_origin(e, f"the start of counter '{name}'", fn.loc)
+                raise
             S.set_counter(name, start if owner == "none" else [start] * self._owners(S, owner))
         for name, fn in self.var_start.items():   # (the others none, as blank() leaves them)
-            try:   # (a value the load cannot prove of the declared type checked: building/declarations.py)
-                value = fn(S, None, None) if not fn.typed else as_declared(S, name, fn(S, None, None))
+            try:   # (within a variable's bounds, a list its own copy, not a zone's list, as a set stores it:
+                # expr/runtime.py _stored; a value the load cannot prove of the declared type checked: declarations.py)
+                value = _STORED(fn(S, None, None), list_bound(len(self.card_labels)), True)
+                S.set_var(name, value if not fn.typed else as_declared(S, name, value))
             except RUNTIME_ERRORS as e:
                 tag_origin(e, f"the start of variable '{name}'", fn.loc)
                 raise
-            # (a list its own copy, not a zone's list: expr/runtime.py _stored)
-            S.set_var(name, owned(value) if value.__class__ is list else value)
 
     @property
     def player_counts(self) -> list[int]:

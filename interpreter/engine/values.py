@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_TEXT, list_bound
+from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_DEPTH, MAX_STORED_TEXT, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
 
 
@@ -34,8 +34,8 @@ def check_value(v, typ: str, where: str, sizes: dict, depth: int = 0, bounded: b
         longest = sizes.get("list", MAX_STORED)
         if len(v) > longest or bounded and depth == 0 and not within(v, longest):   # (what a stored value may hold in all,
             raise Bad(f"{where}: the list holds more than a variable may, in all")   # as play checks it: runtime.owned)
-        if depth >= 8:
-            raise Bad(f"{where}: nested too deeply")
+        if depth >= MAX_STORED_DEPTH:   # (as play stores it: runtime.owned)
+            raise Bad(f"{where}: lists nested more than {MAX_STORED_DEPTH} levels deep")
         inner = elem(typ) if is_list(typ) else ANY
         if not flat(v, inner, sizes):   # (else each element, to say which does not fit)
             for x in v:
@@ -130,18 +130,28 @@ def as_declared(S, name: str, value):
     (``variable 'L' is declared list[int]: expected a whole number, got [1]``). Generated code
     calls it as ``_typed``."""
     typ = S.rules.names.vars[name]
+    return as_typed(S, typ, f"variable '{name}' is declared {typ}", value)
+
+
+def as_typed(S, typ: str, where: str, value):
+    """``value``, held to type ``typ`` where the load cannot prove it of it (``as_declared``; a
+    declared effect's argument, generated code's ``_argument``): itself, or the runtime error
+    ``where``: what does not fit."""
     try:   # (its bounds kept by _stored, as the rule stores it: not walked again)
-        check_value(value, typ, f"variable '{name}' is declared {typ}", sizes_of(S.rules, S.n, len(S.members)), bounded=False)
-    except Bad as e:
-        raise ExprRuntimeError(str(e)) from None
+        check_value(value, typ, where, sizes_of(S.rules, S.n, len(S.members)), bounded=False)
+    except Bad as e:   # (what a seat is told: no value of the game, expr/messages.py kind_of)
+        raise ExprRuntimeError(str(e), "a value not of its declared type") from None
     return value
 
 
 def as_whole(name: str, value):
-    """``value``, of type any, about to be stored in counter ``name`` (a ``set``): itself, or the
-    runtime error of one that is no whole number, as a saved state's counters are held to (``_whole``)."""
+    """``value``, of type any, about to be stored in counter ``name`` or added to it or taken from
+    it (a ``set``, a gain's, a lose's or a transfer's amount, its start): itself, or the runtime
+    error of one that is no whole number (none too: a counter is never none), as a saved state's
+    counters are held to (generated code calls it as ``_whole``)."""
     try:
+        need(value is not None, f"counter '{name}' holds whole numbers: expected a whole number, got none")
         check_value(value, INT, f"counter '{name}' holds whole numbers", {})
     except Bad as e:
-        raise ExprRuntimeError(str(e)) from None
+        raise ExprRuntimeError(str(e), "a counter given no whole number") from None
     return value

@@ -380,9 +380,8 @@ class Compiler(NameNodes, OperatorNodes):
             out.access = notes.frozen()
         if out.loops and self._loops:
             self._loops[-1] = True
-        if n.data == "call":
-            out = self.hoist(out, scope)
-        return out, typ
+        nesting.carried(self, n, typ)   # (made of a value of type any: proven of no type)
+        return (self.hoist(out, scope) if n.data == "call" else out), typ
 
     def hoist(self, src: Code, scope, eager: bool = False) -> Code:
         """A call that does not depend on the element of the filter around it is computed once

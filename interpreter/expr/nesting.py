@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from lark import Tree
+
 from . import texts
 from .known import declared, known
 from .runtime import list_bound
-from .types import ANY, STR, elem, is_list, is_map, map_value, unify
+from .types import ANY, STR, elem, is_list, is_map, joined, map_value
 
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
 PROVEN = "proven"   # (the type a node's value is proven of: ``proven``)
+LOOSE = "loose"     # (a node's value may be or hold a value of type any: ``carried``)
 TOTAL = "total"   # (the most elements a node's value holds at every depth together, where known: a list variable's)
 
 
@@ -99,30 +102,64 @@ def proven(c: Any, n: Any, typ: str) -> str:
     nothing, so is of every list type (``list[none]``, which joins any list as none joins any
     type), and a join of lists or an ``if`` ... ``else`` of values is of the type the proven types
     of its parts join (``L + ([x] if C else [])`` a ``list[str]`` where ``L`` and ``x`` are, though
-    typed ``list[any]``). What a variable stores unchecked where it proves the declared type
+    typed ``list[any]``; types.py ``joined``: a part of type any keeps it any). A value made of a
+    value of type any (``carried``) is proven of no type, whatever its static type says
+    (``loose if C else 0``, ``[0, loose]``, ``n + loose``, ``max(loose, 1)``: an int to the
+    compiler). What a variable stores unchecked where it proves the declared type
     (mechanics/variables.py); the static type, which the code is written from, is unchanged."""
     return c.fact(n, PROVEN) or typ
 
 
 def proven_of(c: Any, n: Any, parts) -> None:
     """Node ``n``'s value is one of, or joins, ``parts`` ((node, static type) each): ``proven``."""
-    c.know(n, PROVEN, unify([proven(c, x, t) for x, t in parts]))
+    c.know(n, PROVEN, joined([proven(c, x, t) for x, t in parts]))
+
+
+# the nodes whose value is made anew, never a part of their operands' values (a truth, a count,
+# a text, a range's whole numbers): a value of type any among their operands is not in them
+MADE = frozenset({"compare", "not_", "in_", "not_in", "range"})
+MADE_BY = frozenset({"count", "any", "all", "text", "keys"})
+
+
+def carried(c: Any, n: Any, typ: str) -> None:
+    """Node ``n`` (of static type ``typ``) compiled: where an operand's value may be or hold a value
+    of type any (``LOOSE``) and its own may carry it (an item, a branch, a sum, an element taken
+    out, what a built-in returns of its arguments: all but ``MADE``), its value is proven of no
+    type (``proven``: any), though the compiler types it by the other operands (``x if C else 0``
+    an int, as types.py ``unify`` joins any with numbers, ``n + loose`` an int): stored in a typed
+    variable, it is checked (mechanics/variables.py). Where its own proven type holds any, its
+    parents carry it."""
+    mine = c.fact(n, PROVEN)
+    if mine is None and ANY not in typ and n.data not in MADE \
+            and not (n.data == "call" and str(n.children[0]) in MADE_BY) and any(c.fact(x, LOOSE) for x in _operands(n)):
+        c.know(n, PROVEN, mine := ANY)
+    if ANY in (mine or typ):
+        c.know(n, LOOSE, True)
+
+
+def _operands(n: Any):
+    """The expression nodes of node ``n``'s operands: a call's arguments, keyword ones too."""
+    for x in n.children:
+        if isinstance(x, Tree):
+            yield from _operands(x) if x.data in ("args", "kwarg") else (x,)
 
 
 def held(c: Any, n: Any) -> tuple:
-    """What ``resized`` gives another node of node ``n``'s: its depth bound (None: unrecorded) and
-    whether its bound is declared (known.py)."""
-    return recorded(c, n), known(c, n)
+    """What ``resized`` gives another node of node ``n``'s: its depth bound (None: unrecorded),
+    whether its bound is declared (known.py) and the type it is proven of (None: its static type)."""
+    return recorded(c, n), known(c, n), c.fact(n, PROVEN)
 
 
 def resized(c: Any, n: Any, size: int, inside: tuple) -> None:
     """Node ``n`` is as long as ``size``, and holds as ``inside`` says (``held`` of the node it is:
-    what is inside it as long, its bound declared alike)."""
+    what is inside it as long, its bound declared alike, proven of the same type)."""
     c.sized(n, size)
-    deep, known_bound = inside
+    deep, known_bound, typ = inside
     if deep is not None:
         innered(c, n, deep)
     declared(c, n, known_bound)
+    if typ is not None:
+        c.know(n, PROVEN, typ)
 
 
 def zoned(c: Any, n: Any, most: int | None) -> None:

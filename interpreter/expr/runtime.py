@@ -10,6 +10,7 @@ MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (6
 MAX_STORED = 100_000    # characters of a string stored in a variable
 MAX_STORED_LIST = 10_000   # elements of a list stored in a variable (or the number of cards, if more)
 MAX_STORED_TEXT = 1_000_000   # characters of all the strings inside a list stored in a variable, together
+MAX_STORED_DEPTH = 8   # levels of lists a value stored in a variable nests (a list of lists: 2)
 
 
 class ExprRuntimeError(Exception):
@@ -122,13 +123,14 @@ _MAX_FLOAT = sys.float_info.max
 _JOINED = min(MAX_STORED, MAX_STORED_TEXT)   # strings this long together are within owned's bounds
 
 
-def owned(v: list, room: list | None = None) -> list:
+def owned(v: list, room: list | None = None, level: int = 1) -> list:
     """A copy of list ``v`` and of every list in it, at any depth (a variable's own value).
     ``room``: [how many more elements the lists in it may hold, all depths together, how many
     in all, and how many more characters its strings may hold together] (a value to store: a
     list or a string doubled inside a list at every step would fill the memory as surely as one
     doubled outright), counted down, each string in it checked against MAX_STORED and all of
-    them against MAX_STORED_TEXT; ExprRuntimeError past any."""
+    them against MAX_STORED_TEXT, and the lists nested at most MAX_STORED_DEPTH levels (``level``:
+    ``v``'s), as a saved state's variables are (engine/values.py); ExprRuntimeError past any."""
     out = v[:]
     for i, x in enumerate(out):
         if x.__class__ is list:
@@ -137,7 +139,10 @@ def owned(v: list, room: list | None = None) -> list:
                 if room[0] < 0:
                     raise ExprRuntimeError(f"a list of lists holding more than {room[1]} elements in all "
                                            "(a variable or a local may hold)")
-            out[i] = owned(x, room)
+                if level >= MAX_STORED_DEPTH:
+                    raise ExprRuntimeError(f"lists nested more than {MAX_STORED_DEPTH} levels deep "
+                                           "(a variable or a local may hold)", "lists nested too deeply")
+            out[i] = owned(x, room, level + 1)
         elif room is not None and x.__class__ is str:
             if len(x) > MAX_STORED:
                 raise too_long(x)

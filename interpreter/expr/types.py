@@ -52,6 +52,20 @@ def unify(types) -> str:
     return ANY
 
 
+def joined(types) -> str:
+    """The type a value that is one of, or joins, values proven of ``types`` is proven of: as
+    ``unify``, but any is never a number here (a branch of type any may hold a string, where
+    ``unify`` makes ``x if C else 0`` an int): a part of type any, at any depth, stays any."""
+    ts = {t for t in types if t != NONE}
+    if ANY in ts:
+        return ANY
+    if len(ts) > 1 and all(is_list(t) for t in ts):
+        return list_of(joined(elem(t) for t in ts))
+    if len(ts) > 1 and all(is_map(t) for t in ts):
+        return map_of(joined(map_value(t) for t in ts))
+    return unify(ts)
+
+
 def parse_type(text: str) -> str:
     """A type written in a ruleset (``int``, ``list[card]``...); ValueError when unknown."""
     t = text.strip()
@@ -86,6 +100,12 @@ def unproven(value: str, declared: str) -> bool:
     if value == ANY:
         return True
     return is_list(value) and is_list(declared) and unproven(elem(value), elem(declared))
+
+
+def proves(value: str, declared: str) -> bool:
+    """Whether a value proven of type ``value`` is, as the load proves it, of type ``declared``: it
+    fits, and holds no value of type any where ``declared`` says another (``unproven``)."""
+    return fits(value, declared) and not unproven(value, declared)
 
 
 def nests(typ: str) -> bool:

@@ -19,12 +19,12 @@ from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_o
 from ..expr.names import state_read, state_write, var_write
 from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
-from ..engine.values import as_declared
+from ..engine.values import as_declared, as_typed
 from ..engine.protocol import UNCHANGED
 from .ask_once import SEAT_ASKED, AskOnce
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
-from .variables import checked, typed
+from .variables import charge_check, checked, typed
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -70,7 +70,9 @@ class Choose(AskOnce):
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
-        step.typed = checked(ctx.names, step.var, elem(opts.proven))   # (an answer of type any: as set stores it)
+        step.typed = checked(ctx, step.var, elem(opts.proven))   # (an answer of type any: as set stores it)
+        if step.typed:   # (its check counted in the step's work, as random's of an element: variables.stored)
+            charge_check(ctx, ctx.names.vars[step.var], opts.elements[1:2] * 2)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         step.read_if_none(ctx, main, p)
@@ -204,6 +206,7 @@ class Simultaneous(Step):
     who: ExprFn                         # the seats asked
     options: ExprFn
     var: str                            # the variable the choices (one per seat) are stored in
+    typed: bool                         # each answer checked against the variable's element type (variables.checked)
     then: Callable[..., Any] | None     # effects f(S, me, L) once all have chosen
 
     @classmethod
@@ -213,9 +216,12 @@ class Simultaneous(Step):
         step.me_var = scope.me_var
         step.who = ctx.expr(main.get("who", "players"), (*p, "who"), has_me=scope.has_me, expect=list_of(PLAYER))
         with ctx.asking(None):   # (each seat's options: me = that seat)
-            step.options = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
-        step.option_type = elem(step.options.type)
+            step.options = opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
+        step.option_type = elem(opts.type)
         step.var = ctx.declare_as(main.get("as", "choice"), list_of(step.option_type), (*p, "as"), scope)
+        step.typed = checked(ctx, step.var, list_of(elem(opts.proven)))   # (each answer, as Choose's: resolve)
+        if step.typed:
+            charge_check(ctx, elem(ctx.names.vars[step.var]), opts.elements[1:2] * 2)
         step.prompt = str(main.get("prompt", step.var))
         step.then = ctx.effects(main.get("then"), (*p, "then"), has_me=True)
         if "if_none" in main:
@@ -263,6 +269,9 @@ class Simultaneous(Step):
         # (its own copy, within a variable's bounds, as _stored_answer stores a choice: the options may build
         # a longer string or list, [v[0] + v[0]])
         choices[seat] = _STORED(value, list_bound(len(S.rules.card_labels)), True)
+        if self.typed:   # (an answer of type any, or made of one: held to the type of the variable's elements)
+            want = S.rules.names.vars[self.var]
+            as_typed(S, elem(want), f"variable '{self.var}' is declared {want}", choices[seat])
         frame[CHOICES] = choices
         frame[POS] += 1
         return UNCHANGED         # held in the frame: nothing a check can read has changed

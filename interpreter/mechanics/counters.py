@@ -10,8 +10,9 @@ Each emits Python lines into the effect list's function (building/effects.py) an
 """
 from __future__ import annotations
 
+from ..engine.values import as_whole
 from ..expr.runtime import stored_source
-from ..expr.types import INT, NUM
+from ..expr.types import INT, NUM, unproven
 from ..expr.names import slot, state_write, table_ref
 from .base import effect_kind
 from .contract import Key
@@ -37,21 +38,33 @@ def take(em, amount: str, src: str, dst: str | None) -> str:
 AMOUNT = Key("amount", "expression: int", "how much", default=1)
 
 
-def amount_of(fx, spec, path, locals, has_me) -> str:
-    """The compiled amount of a counter effect: a whole number (a counter holds whole numbers,
-    as its saved state does); a number that may have a fraction is a located error."""
-    amount, typ = fx.expr(spec.get("amount", AMOUNT.default), (*path, "amount"), locals, has_me, INT)
-    if typ == NUM:
+def amount_of(fx, spec, path, locals, has_me, name) -> str:
+    """The compiled amount of a counter effect on counter ``name``: a whole number (a counter holds
+    whole numbers, as its saved state does); a number that may have a fraction is a located error,
+    a value of type any checked where it is used (``whole``)."""
+    given = fx.ctx.expr(spec.get("amount", AMOUNT.default), (*path, "amount"), locals, has_me, INT)
+    if given.type == NUM:
         fx.ctx.error("a counter holds whole numbers, and this amount may have a fraction: divide with //",
                      (*path, "amount"), "type")
-    return amount
+    return whole(fx, name, given.source, given.proven)
+
+
+def whole(fx, name, src: str, proven: str) -> str:
+    """``src``, a value proven of type ``proven`` (expr/nesting.py ``proven``) that counter ``name``
+    is set to, or gains or loses: itself where the load proves it a whole number, else checked
+    where it is used (engine/values.py ``as_whole``: a value of type any, or made of one, may be a
+    string, a fraction or none), as a saved state's counters are held to."""
+    if not unproven(proven, INT):
+        return src
+    fx.ctx.names.namespace["_whole"] = as_whole
+    return f"_whole({name!r}, {src})"
 
 
 def counter_and_amount(fx, em, spec, path, locals, has_me) -> tuple:
     """A gain's or a lose's compiled ``counter:`` (its source, name and owner: its owner evaluated
     once, by ``em``'s lines) and ``amount:``."""
     target = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", any_owner=True, em=em)
-    return (*target, amount_of(fx, spec, path, locals, has_me))
+    return (*target, amount_of(fx, spec, path, locals, has_me, target[1]))
 
 
 def counter_event(fx, em, kind: str, name, owner, a: str) -> None:
@@ -93,7 +106,7 @@ def e_lose(fx, em, spec, path, locals, has_me):
 def e_transfer(fx, em, spec, path, locals, has_me):
     src, sname, sowner = fx.target_owner(spec["from"], (*path, "from"), locals, has_me, "counter", any_owner=True, em=em)
     dst, dname, downer = fx.target_owner(spec["to"], (*path, "to"), locals, has_me, "counter", any_owner=True, em=em)
-    amount = amount_of(fx, spec, path, locals, has_me)
+    amount = amount_of(fx, spec, path, locals, has_me, sname)
     a = take(em, amount, src, dst)
     fx.event(em, f"{{'ev': 'transfer', 'from': {sname!r}, {owner_key('from', sowner)}'to': {dname!r}, "
                  f"{owner_key('to', downer)}'who': me, 'amount': {a}}}")
@@ -115,7 +128,8 @@ def e_reset(fx, em, spec, path, locals, has_me):
         fx.ctx.compiler.used.add(name)
         for one in [f"{name}.{k}" for k in family] if family is not None else [name]:   # a family: each counter
             start = (fx.ctx.counter_decl.get(one) or {}).get("start", 0)
-            src, _ = fx.expr(start, ("counters", name, "start"), {}, False, INT)
+            given = fx.ctx.expr(start, ("counters", name, "start"), {}, False, INT)
+            src = whole(fx, name, given.source, given.proven)
             fx.access.write("c", one)
             if counters[one] == "none":
                 em.line(state_write(slot("c", one), src))

@@ -7,15 +7,16 @@ of a list (chance).
 """
 from __future__ import annotations
 
-from ..engine.values import as_declared, as_whole
+from ..engine.values import as_declared
 from ..expr.runtime import list_bound, stored_source
-from ..expr.types import ANY, INT, NUM, can_grow, elem, fits, holds_growing, is_list, unproven
+from ..expr.types import ANY, INT, NONE, NUM, can_grow, elem, fits, holds_growing, is_list, joined, unproven
 from ..expr.names import var_ref, var_write
 from ..expr.nesting import in_all
 from ..expr.walks import CHECK_WORK
 from .base import effect_kind
 from .contract import Key
 from .cards import declared, owner_key
+from .counters import whole
 
 
 @effect_kind("set", "set variables to the values of expressions", seat_noted=True)
@@ -42,12 +43,18 @@ def e_set(fx, em, spec, path, locals, has_me):
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
 
 
-def checked(names, var: str, typ: str) -> bool:
+def checked(ctx, var: str, typ: str) -> bool:
     """Whether a value proven of type ``typ`` (expr/nesting.py ``proven``: its static type, or
     what a join with ``[]`` proves) stored in variable ``var`` is checked against the variable's
     declared type where it is stored (``typed``): where the load does not prove it of that type
-    (expr/types.py ``unproven``: a value of type any, a list of any where a list of int is declared)."""
-    return unproven(typ, names.vars.get(var, ANY))   # (a name refused: no variable, nothing to check)
+    (expr/types.py ``unproven``: a value of type any, a list of any where a list of int is declared).
+    A variable of type any stores it unchecked, and notes its type (``ctx.any_stored``: the types
+    it was stored so join): a later ``as:`` may not narrow the variable to a type it is not proven
+    of then (building/declarations.py ``declare_var``)."""
+    want = ctx.names.vars.get(var, ANY)   # (a name refused: no variable, nothing to check)
+    if want == ANY and var in ctx.names.vars:
+        ctx.any_stored[var] = joined([ctx.any_stored.get(var, NONE), typ])
+    return unproven(typ, want)
 
 
 def typed(var: str, src: str) -> str:
@@ -59,18 +66,24 @@ def typed(var: str, src: str) -> str:
 
 def stored(fx, var: str, src: str, typ: str, lengths: tuple) -> str:
     """``src``, a value proven of type ``typ`` an effect stores in variable ``var``, checked where
-    ``checked`` says: the check counted in the work of the effect, for a list variable each element
-    it may walk (``walks.CHECK_WORK``, as a local's check is: building/declared.py bound_local), as
-    deep as the declared type goes, of a list of at most ``lengths[0]`` elements, any list in it
-    ``lengths[1]`` (``nesting.in_all``: what a list variable may hold where it does not say)."""
-    if not checked(fx.ctx.names, var, typ):
+    ``checked`` says: the check counted in the work of the effect (``charge_check``, of a list
+    of ``lengths``)."""
+    if not checked(fx.ctx, var, typ):
         return src
-    want = fx.ctx.names.vars[var]
-    if is_list(want):
-        bound = list_bound(fx.ctx.names.max_list)
-        fx.ctx.compiler.spent += min(bound, in_all(lengths[0], lengths[1], want) or bound) * CHECK_WORK
+    charge_check(fx.ctx, fx.ctx.names.vars[var], lengths)
     fx.ctx.names.namespace["_typed"] = as_declared
     return typed(var, src)
+
+
+def charge_check(ctx, want: str, lengths: tuple) -> None:
+    """Count in the work of what is being compiled the check of a value against type ``want``
+    (engine/values.py ``check_value``): for a list type, each element it may walk
+    (``walks.CHECK_WORK``), as deep as the type goes, of a list of at most ``lengths[0]``
+    elements, any list in it ``lengths[1]`` (``nesting.in_all``: what a list variable may hold
+    where it does not say); a scalar's is a test, nothing to count."""
+    if is_list(want):
+        bound = list_bound(ctx.names.max_list)
+        ctx.compiler.spent += min(bound, in_all(lengths[0], lengths[1], want) or bound) * CHECK_WORK
 
 
 def _names_counter(fx, key) -> bool:
@@ -89,11 +102,7 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     if not fits(given.type, INT):   # (a fraction)
         fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
                      "divide with // for a whole number" if given.type == NUM else None)
-    src = stored_source(given.source)
-    if unproven(given.proven, INT):   # (a value of type any: checked as a variable's is)
-        fx.ctx.names.namespace["_whole"] = as_whole
-        src = f"_whole({name!r}, {src})"
-    em.line(f"{dst} = {src}")
+    em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven)}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
