@@ -12,8 +12,8 @@ entered; a card entering a zone everyone sees is known to all and leaves the tab
 that sees neither zone cannot tell which cards moved, so it forgets where the cards it knew
 in the zone left are (they may be among those that went). Some
 rules tell seats where cards lie (``tell``): a card shown to one seat (mechanics/show.py), a
-card chosen in secret and revealed into a public variable while it stays in its owner's hidden
-hand (mechanics/choose.py: every seat now knows it is there). A game
+card chosen into a public variable while it stays in its owner's hidden hand (mechanics/choose.py,
+a simultaneous choice once revealed: every seat now knows it is there). A game
 without knowledge has ``S.kn = None`` and pays one comparison a move.
 
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
@@ -122,22 +122,37 @@ TRIES = 200   # deals tried for a world where another seat's pending question ca
 
 def determinize(S, seat: int, rng):
     """A full state ``seat`` cannot tell from ``S`` (module docstring); ``rng`` is a
-    ``random.Random`` that decides the deal. When another seat is asked, the deal must let
-    it be asked the same question (the seat sees who is asked and which step asks, and the
-    flow that led there may have revealed something of the asker's hand: a branch taken
-    because it held a card of some kind): deals where the question cannot be asked again are
-    dealt again, up to ``TRIES`` times."""
+    ``random.Random`` that decides the deal. The seat's own pending decision is kept as it is
+    (it sees its options). Another seat's is asked again in the world: the seat sees who is
+    asked (the observation's ``current_player``) and which step asks, not the options, which
+    may read what it cannot see (the cards dealt again, a private variable the world does not
+    hold). A deal where the same step asks the same seat again is kept; the flow that led there
+    may have revealed something of the asker's hand (a branch taken because it held a card of
+    some kind), so deals where it does not are dealt again, up to ``TRIES`` times. When none
+    does (the step reads what every world resets: a quality the asker chose into a private
+    variable), the first world where the same seat is asked with nothing of the seat's
+    observation changed is kept (the flow went on from the step, which had nothing to ask)."""
     if S.dec is None or S.dec[0] == seat:
         return _dealt(S, seat, rng)
     asker, step = S.dec[0], S.stack[-1][0]
+    shown = other = None
     for _ in range(TRIES):
         D = _dealt(S, seat, rng)
         try:
             reask(D)   # another seat's question may read what was dealt again
         except GameError:
             continue
-        if D.dec is not None and D.dec[0] == asker and D.stack[-1][0] == step:
+        if D.dec is None or D.dec[0] != asker:
+            continue
+        if D.stack[-1][0] == step:
             return D
+        if other is None:
+            if shown is None:
+                shown = S.observation(seat)
+            if D.observation(seat) == shown:
+                other = D
+    if other is not None:
+        return other
     raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {TRIES} lets seat "
                     f"{asker} be asked {S.prompt()!r} again (what the flow revealed of its cards is too narrow)")
 
@@ -189,9 +204,9 @@ def _dealt(S, seat: int, rng):
             rng.shuffle(cards)
     for (step, frame, _n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
-    for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
-        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
+    for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
+        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)   # among the options the world allows)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
     rules.keep_sorted(D)
