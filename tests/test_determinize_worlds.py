@@ -101,3 +101,79 @@ def test_a_private_card_in_a_game_of_no_cards_is_none_in_a_world(tmp_path):
     S = rules.new_game(2, 1, knowledge=True)
     for seat in (0, 1):
         assert S.determinize(seat, random.Random(seat)).v["_c"] is None
+
+
+PICK = """
+game: pick_aside
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+components:
+  chip: {attributes: {n: 1..8}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+  safe: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 4}
+flow:
+  - pick: {who: 1, from: "hand[1]", to: "safe[1]", count: 2, prompt: stash}
+"""
+
+
+def test_a_pick_under_way_names_in_a_world_a_card_the_world_dealt_where_it_went(tmp_path):
+    # seat 1 picked one card from its hidden hand into its hidden safe; seat 0's world deals the
+    # safe again, and the pick's record of the card picked is the world's card there
+    rules = load_text(tmp_path, PICK)
+    S = rules.new_game(2, 3, knowledge=True)
+    S.apply_index(0)
+    true = S.stack[-1][1]
+    named = set()
+    for i in range(12):
+        D = S.determinize(0, random.Random(i))
+        picked = D.stack[-1][1]
+        assert picked == D.z["safe"][1] and len(picked) == 1
+        named.add(picked[0])
+        assert rules.state_from_json(D.to_json()).digest() == D.digest()
+        D.apply_index(0)
+        assert D.is_terminal() and len(D.z["safe"][1]) == 2
+    assert len(named) > 2 and S.stack[-1][1] == true
+    assert S.determinize(1, random.Random(0)).stack[-1][1] == true   # the picker's own world: its card
+
+
+ORDER = """
+game: order_known
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+vars:
+  g: int
+components:
+  chip: {attributes: {n: 1..6}, label: "c{n}"}
+zones:
+  deck: {start: [chip]}
+  pile: {visible: none}
+setup:
+  - move: {from: deck, to: pile, count: 6}
+  - shuffle: pile
+flow:
+  - choose: {who: 0, options: "1..6", as: g, prompt: guess}
+  - if: "first(pile).n == g"
+    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
+"""
+
+
+def test_a_hidden_zone_whose_cards_are_all_known_is_shuffled_in_a_world(tmp_path):
+    # every seat saw the six chips go into the pile, then the pile shuffled face down: a world
+    # keeps the chips there, not their true order, and is the same whatever that order is
+    rules = load_text(tmp_path, ORDER)
+    tops, worlds = set(), set()
+    for seed in range(8):
+        S = rules.new_game(2, seed, knowledge=True)
+        assert all(S.kn[c] == 3 for c in S.z["pile"])
+        D = S.determinize(0, random.Random(5))
+        assert sorted(D.z["pile"]) == sorted(S.z["pile"])
+        worlds.add(tuple(D.z["pile"]))
+        tops.add(S.determinize(0, random.Random(seed)).z["pile"][0])
+    assert len(worlds) == 1 and len(tops) > 2
