@@ -74,6 +74,7 @@ class Repeat(Step):
         return step
 
     watched = False     # whether a trigger or end condition reads the pass's number (settle)
+    public_count: tuple | None = None   # (the ruleset, whether the count reads only public values)
 
     def settle(self, quiet, watched_vars):
         self.watched = self.var is not None and self.var in watched_vars
@@ -86,7 +87,10 @@ class Repeat(Step):
         seat sees (``repeat: "_secret"``) is counted again on what the world holds; one that
         cannot be counted there (a private number the world holds as none) ends with the pass
         running. A count of public values stays the flow's own reading."""
-        if reads_public(S.rules, self.times.access):
+        kept = self.public_count   # (found once for a ruleset: a search deals worlds again and again)
+        if kept is None or kept[0] is not S.rules:
+            kept = self.public_count = (S.rules, reads_public(S.rules, self.times.access))
+        if kept[1]:
             return
         try:
             times = self.times(S, self.me(S, self.me_var), None)

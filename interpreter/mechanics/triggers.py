@@ -41,6 +41,7 @@ class Triggers:
         # (path, do: or if:, per player) of each part counted when it fires or is asked (bounded.py weigh_triggers)
         self.parts: list = []
         self.depth = 0
+        self.hidden_when: tuple | None = None   # (the ruleset, the when-triggers reading what not every seat sees)
 
     def declare_zones(self, spec: dict) -> None:
         """First pass: which zones have enter triggers (effects compile calls only for those)."""
@@ -224,9 +225,10 @@ class Triggers:
         """The last value each when-trigger keeps, asked again on ``S`` where its condition reads
         what not every seat sees (a determinized world, engine/knowledge.py: the kept one was the
         true game's); none (never checked) where the world cannot answer it."""
-        for _name, cond, _fn, per, key in self.when:
-            if reads_public(S.rules, cond.access):
-                continue
+        kept = self.hidden_when   # (found once for a ruleset: a search deals worlds again and again)
+        if kept is None or kept[0] is not S.rules:
+            kept = self.hidden_when = (S.rules, tuple(w for w in self.when if not reads_public(S.rules, w[1].access)))
+        for _name, cond, _fn, per, key in kept[1]:
             try:
                 now = [bool(cond(S, p, None)) for p in S.players] if per else bool(cond(S, None, None))
             except Exception:   # noqa: BLE001 - a value the world holds as none: as never checked
