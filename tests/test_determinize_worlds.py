@@ -177,3 +177,41 @@ def test_a_hidden_zone_whose_cards_are_all_known_is_shuffled_in_a_world(tmp_path
         worlds.add(tuple(D.z["pile"]))
         tops.add(S.determinize(0, random.Random(seed)).z["pile"][0])
     assert len(worlds) == 1 and len(tops) > 2
+
+
+GIVE = """
+game: give_later
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+components:
+  chip: {attributes: {n: 1..8}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+  table: {}
+vars:
+  given: card
+  g: int
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - choose: {who: 0, options: "hand[0]", as: given, prompt: give}
+  - choose: {who: 0, options: "1..3", as: g, prompt: wait}
+  - move: {from: "hand[0]", to: table, cards: "[given]"}
+"""
+
+
+def test_a_card_chosen_into_a_public_variable_stays_in_its_hidden_hand_in_every_world(tmp_path):
+    # seat 0 named the card it will give (every seat saw which) and is asked on: seat 1's worlds
+    # keep that card in seat 0's hand, where the move will take it from
+    rules = load_text(tmp_path, GIVE)
+    for seed in range(6):
+        S = rules.new_game(2, seed, knowledge=True)
+        S.apply_index(0)
+        for i in range(5):
+            D = S.determinize(1, random.Random(i))
+            assert S.v["given"] in D.z["hand"][0]
+            D.apply_index(0)
+            assert D.is_terminal() and D.z["table"] == [S.v["given"]]
