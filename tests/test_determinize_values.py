@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from helpers import load_text
 from interpreter.play.agents import choose, make_agents
 
@@ -72,6 +74,42 @@ def test_a_world_holds_no_private_variable_nor_hidden_counter_of_the_true_game(t
     assert flags == {False, True} and whos == {0, 1, 2}
 
 
+# a hidden number the flow reads as it goes: a repeat counted by it, a when-trigger on a counter
+# holding it, and the steps run (three passes per unit of it before the guess)
+HIDDEN_FLOW = """
+game: hidden_flow
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+  secret_c: {visible: none}
+vars:
+  _secret: int
+  g: int
+  passes: int
+  k: int
+setup:
+  - random: {var: _secret, from: "1..9"}
+  - set: {secret_c: "_secret", passes: 0, g: 0}
+triggers:
+  big:
+    when: "secret_c > 4"
+    do: [{set: {_secret: "_secret"}}]
+flow:
+  - repeat: "_secret * 3"
+    steps: [{set: {k: 0}}]
+  - repeat: "_secret"
+    steps:
+      - if: "passes == 0"
+        then: [{choose: {who: 0, options: "1..9", as: g, prompt: guess}}]
+      - set: {passes: "passes + 1"}
+  - if: "g == passes"
+    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
+scoring:
+  categories:
+    hits: hit
+"""
+
+
 def test_a_world_is_the_same_whatever_the_hidden_values(tmp_path):
     rules = load_text(tmp_path, GUESS)
     worlds = set()
@@ -80,11 +118,29 @@ def test_a_world_is_the_same_whatever_the_hidden_values(tmp_path):
         D = S.determinize(0, random.Random(5))
         worlds.add((D.c["purse"][1], D.c["secret_c"], D.v["_secret"], D.v["_flag"], D.v["_who"]))
     assert worlds == {(3, 0, None, False, 1)}
+    # what the flow keeps of a hidden value: a repeat's count that read it is counted again on the
+    # world's (none here: the pass running is the last), a when-trigger's last value is asked again
+    # on the world's counter, and the world's count of steps run starts at 0
+    rules = load_text(tmp_path, HIDDEN_FLOW, "flow.yaml")
+    worlds, truths = set(), set()
+    for seed in range(12):
+        S = rules.new_game(2, seed, knowledge=True)
+        repeat = S.stack[-4]
+        truths.add((repeat[2], S.v["_when_0"], S.steps))
+        D = S.determinize(0, random.Random(5))
+        assert D.stack[-4][:2] == repeat[:2]   # (its passes begun: the flow's own)
+        worlds.add((D.stack[-4][2], D.v["_when_0"], D.steps))
+        assert rules.state_from_json(D.to_json()).digest() == D.digest()
+        D.apply_index(D.dec[1].index(1))
+        assert D.is_terminal() and D.c["hit"][0] == 1   # one pass in every world: 1 is the guess there
+    assert len(truths) > 4 and worlds == {(1, False, 0)}
 
 
-def test_search_agents_guess_a_hidden_number_no_better_than_chance(tmp_path):
-    # each agent guesses _secret (1..9) once: reading the true world, it guessed 40 of 40
-    rules = load_text(tmp_path, GUESS)
+@pytest.mark.parametrize("text", [GUESS, HIDDEN_FLOW], ids=["variable", "repeat"])
+def test_search_agents_guess_a_hidden_number_no_better_than_chance(tmp_path, text):
+    # each agent guesses _secret (1..9) once: reading the true world, it guessed 40 of 40 (the
+    # repeat's count kept in a world: 30 of 30)
+    rules = load_text(tmp_path, text)
     for spec in ("ismcts:iterations=30", "greedy:samples=2", "rollouts:n=2"):
         hits = 0
         for seed in range(30):

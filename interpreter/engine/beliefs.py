@@ -7,7 +7,8 @@ whatever it truly is:
 
 - a private variable (``_name``: no seat sees one) of a type whose values the ruleset declares
   is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
-  ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game);
+  ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game; none in a game of no
+  cards);
 - a private variable of any other type (``int``, ``num``, ``str``, a list, ``any``): the value
   the game starts with (its ``start:``, else none);
 - a counter instance the seat does not see (another seat's or team's ``visible: owner``, each
@@ -76,7 +77,7 @@ def _drawn(D, typ: str, rng, start):
         return rng.randrange(D.n)
     if typ == TEAM:
         return rng.randrange(len(D.members))
-    if typ == CARD:
+    if typ == CARD and D.rules.card_labels:   # (a game of no cards: none, its start)
         return rng.randrange(len(D.rules.card_labels))
     return owned(start) if start.__class__ is list else start   # (the kept start's list: a copy)
 

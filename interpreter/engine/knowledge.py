@@ -12,22 +12,28 @@ entered; a card entering a zone everyone sees is known to all and leaves the tab
 that sees neither zone cannot tell which cards moved, so it forgets where the cards it knew
 in the zone left are (they may be among those that went). Some
 rules tell seats where cards lie (``tell``): a card shown to one seat (mechanics/show.py), a
-card chosen in secret and revealed into a public variable while it stays in its owner's hidden
-hand (mechanics/choose.py: every seat now knows it is there). A game
+card chosen into a public variable while it stays in its owner's hidden hand (mechanics/choose.py,
+a simultaneous choice once revealed: every seat now knows it is there). A game
 without knowledge has ``S.kn = None`` and pays one comparison a move.
 
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
 the seat can neither see nor knows the place of is dealt again at random among the places
 those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
 card passed face down, takes part through the step's ``hidden_cards``), each hidden zone's
-order is shuffled, and the seed and the RNG are drawn again from ``rng`` (the game's own
+order is shuffled (one whose cards the seat all knows too: it knows where they are, not in
+which order), and the seed and the RNG are drawn again from ``rng`` (the game's own
 would deal the true hands again, and the chance to come as the real game will draw it).
 The result depends only on what the seat may know and on ``rng``: the cards to deal are sorted before they are
 shuffled, so two states that differ only in hidden facts give the same determinization.
 A zone that says what it ``holds`` (the components of its cards) only ever gets
 cards of those (the closing card of a pile is never dealt into a hand). The counters and
 variables the seat sees are kept; the others (private variables, counters hidden from it) hold
-what it may believe, never their true values (engine/beliefs.py).
+what it may believe, never their true values (engine/beliefs.py). What running steps and
+triggers kept of hidden values is the world's too (each step's ``hidden_values``, after the
+beliefs): a simultaneous choice's other choices drawn among the options the world allows, a
+pick's cards picked so far that the seat cannot place named among the world's cards where they
+went, a repeat's count that read a hidden value counted again on the world's, a when-trigger's
+last value asked again; the count of steps run starts again at 0.
 """
 from __future__ import annotations
 
@@ -117,27 +123,50 @@ def _instances(S, name: str):
     return list(enumerate(zone))
 
 
+def unplaced_cards(S, seat: int) -> set:
+    """The cards in zones hidden from ``seat`` whose place it does not know (those a
+    determinization deals again)."""
+    bit, kn = 1 << seat, S.kn or {}
+    return {c for name in S.rules.zone_owner for owner, cards in _instances(S, name)
+            if not seers(S, name, owner) & bit for c in cards if not kn.get(c, 0) & bit}
+
+
 TRIES = 200   # deals tried for a world where another seat's pending question can be asked
 
 
 def determinize(S, seat: int, rng):
     """A full state ``seat`` cannot tell from ``S`` (module docstring); ``rng`` is a
-    ``random.Random`` that decides the deal. When another seat is asked, the deal must let
-    it be asked the same question (the seat sees who is asked and which step asks, and the
-    flow that led there may have revealed something of the asker's hand: a branch taken
-    because it held a card of some kind): deals where the question cannot be asked again are
-    dealt again, up to ``TRIES`` times."""
+    ``random.Random`` that decides the deal. The seat's own pending decision is kept as it is
+    (it sees its options). Another seat's is asked again in the world: the seat sees who is
+    asked (the observation's ``current_player``) and which step asks, not the options, which
+    may read what it cannot see (the cards dealt again, a private variable the world does not
+    hold). A deal where the same step asks the same seat again is kept; the flow that led there
+    may have revealed something of the asker's hand (a branch taken because it held a card of
+    some kind), so deals where it does not are dealt again, up to ``TRIES`` times. When none
+    does (the step reads what every world resets: a quality the asker chose into a private
+    variable), the first world where the same seat is asked with nothing of the seat's
+    observation changed is kept (the flow went on from the step, which had nothing to ask)."""
     if S.dec is None or S.dec[0] == seat:
         return _dealt(S, seat, rng)
     asker, step = S.dec[0], S.stack[-1][0]
+    shown = other = None
     for _ in range(TRIES):
         D = _dealt(S, seat, rng)
         try:
             reask(D)   # another seat's question may read what was dealt again
         except GameError:
             continue
-        if D.dec is not None and D.dec[0] == asker and D.stack[-1][0] == step:
+        if D.dec is None or D.dec[0] != asker:
+            continue
+        if D.stack[-1][0] == step:
             return D
+        if other is None:
+            if shown is None:
+                shown = S.observation(seat)
+            if D.observation(seat) == shown:
+                other = D
+    if other is not None:
+        return other
     raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {TRIES} lets seat "
                     f"{asker} be asked {S.prompt()!r} again (what the flow revealed of its cards is too narrow)")
 
@@ -163,7 +192,10 @@ def _dealt(S, seat: int, rng):
             else:
                 keep = [c for c in cards if c in known]
                 free = [c for c in cards if c not in known]
-                if not free:
+                if not free:   # every card's place known, not their order (D owns its lists)
+                    if name not in rules.sorted_zones:   # (from card order: not from the true one)
+                        cards.sort()
+                        rng.shuffle(cards)
                     continue
             pool += free
             cards[:] = keep            # (D owns its lists: own_all above)
@@ -186,12 +218,16 @@ def _dealt(S, seat: int, rng):
         # the order of a hidden zone is hidden too (a sorted one: sorted below), unless it is
         # already random: the place took only a cut of one shuffled set
         if shuffled and (kept or i not in mixed):
+            if kept:   # (the cards kept were in the true order)
+                cards.sort()
             rng.shuffle(cards)
     for (step, frame, _n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
-    for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices)
-        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
+    for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
+        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)   # among the options the world allows)
+    rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
+    D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
     rules.keep_sorted(D)

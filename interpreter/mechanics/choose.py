@@ -137,6 +137,9 @@ class Choose(AskOnce):
             g.bind({"_typed": as_declared})
             answer = typed(self.var, answer)
         lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, answer)}"]
+        if self.option_type == CARD:   # a card chosen into a public variable: every seat knows where it lies
+            g.bind({"_tell_all": _tell_all})
+            lines.append(f"    if S.kn is not None and value is not None: _tell_all(S, value, {self.var!r})")
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")
@@ -164,6 +167,13 @@ class Choose(AskOnce):
     def settle(self, quiet, watched_vars):
         if self.var not in watched_vars and (self.then is None or quiet.quiet(self.then)):
             self.resolved = UNCHANGED
+
+
+def _tell_all(S, card: int, var: str) -> None:
+    """A card chosen into ``var``: if the variable is public, every seat now knows where the card
+    lies (a card of a hidden hand given, shown, played next: engine/knowledge.py)."""
+    if S.rules.visibility.var_public(var):
+        tell(S, [card], (1 << S.n) - 1)
 
 
 def _stored_answer(g, typ: str, chars: int) -> str:

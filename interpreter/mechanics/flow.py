@@ -10,6 +10,7 @@ from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_add, state_read, var_ref, var_write
 from ..engine.frames import listof, seat, whole
+from ..engine.sight import reads_public
 from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -73,12 +74,29 @@ class Repeat(Step):
         return step
 
     watched = False     # whether a trigger or end condition reads the pass's number (settle)
+    public_count: tuple | None = None   # (the ruleset, whether the count reads only public values)
 
     def settle(self, quiet, watched_vars):
         self.watched = self.var is not None and self.var in watched_vars
 
     def enter(self, S):
         return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
+
+    def hidden_values(self, S, frame, seat, rng):
+        """A determinization for ``seat`` (engine/knowledge.py): a count that read what not every
+        seat sees (``repeat: "_secret"``) is counted again on what the world holds; one that
+        cannot be counted there (a private number the world holds as none) ends with the pass
+        running. A count of public values stays the flow's own reading."""
+        kept = self.public_count   # (found once for a ruleset: a search deals worlds again and again)
+        if kept is None or kept[0] is not S.rules:
+            kept = self.public_count = (S.rules, reads_public(S.rules, self.times.access))
+        if kept[1]:
+            return
+        try:
+            times = self.times(S, self.me(S, self.me_var), None)
+        except Exception:   # noqa: BLE001 - any failure of the count: no pass after this one
+            times = None
+        frame[TIMES] = times if times.__class__ is int else frame[DONE]
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",

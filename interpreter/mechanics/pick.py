@@ -24,7 +24,7 @@ from ..expr.cdialect import list_take
 from ..expr.names import own_call, state_read, state_write
 from ..engine.capacity import guard
 from ..engine.frames import card, listof, seat
-from ..engine.knowledge import know
+from ..engine.knowledge import know, unplaced_cards
 from .base import IF_NONE_KEY, WHO, Step, step_kind
 from .contract import Key
 
@@ -205,6 +205,28 @@ class Pick(Step):
         return "\n".join([*lines, "    return None"])
 
     asks = True
+
+    def hidden_values(self, S, frame, seat, rng):
+        """A determinization for ``seat`` (engine/knowledge.py): a card picked so far that the seat
+        can neither see nor place was dealt again, so the frame names in its stead a card of the
+        world's destination the seat cannot place either, drawn at random (then any such card of
+        the world, should the rules have moved the picked ones on)."""
+        picked, who = frame[PICKED], frame[PICKER]
+        if not picked or who is None:
+            return
+        unplaced = unplaced_cards(S, seat)
+        lost = [c for c in picked if c in unplaced]
+        if not lost:
+            return
+        kept = set(picked) - set(lost)
+        dst = self.dst_at(S, who, {"picked": picked})[0]
+        there = [c for c in dst if c in unplaced and c not in kept]
+        drawn = rng.sample(there, min(len(lost), len(there)))
+        if len(drawn) < len(lost):
+            rest = sorted(unplaced - kept - set(drawn))
+            drawn += rng.sample(rest, len(lost) - len(drawn))
+        it = iter(drawn)
+        frame[PICKED] = [next(it) if c in unplaced else c for c in picked]   # (replaced, never mutated)
 
     def asked(self, S, frame):
         who, L = frame[PICKER], {"picked": frame[PICKED]}

@@ -20,6 +20,7 @@ than MAX_CHAIN is a runtime error.
 from __future__ import annotations
 
 from ..engine.loop import over_budget
+from ..engine.sight import reads_public
 from ..errors import raised_in, tag_origin
 from ..expr.limits import STEP_WORK_UNIT
 from ..expr.runtime import ExprRuntimeError
@@ -40,6 +41,7 @@ class Triggers:
         # (path, do: or if:, per player) of each part counted when it fires or is asked (bounded.py weigh_triggers)
         self.parts: list = []
         self.depth = 0
+        self.hidden_when: tuple | None = None   # (the ruleset, the when-triggers reading what not every seat sees)
 
     def declare_zones(self, spec: dict) -> None:
         """First pass: which zones have enter triggers (effects compile calls only for those)."""
@@ -218,6 +220,20 @@ class Triggers:
                       f"elif {table_ref('v', key)} is not False:",
                       f"    {var_write(key, 'False')}"]
         return [pad + line for line in lines]
+
+    def recheck(self, S) -> None:
+        """The last value each when-trigger keeps, asked again on ``S`` where its condition reads
+        what not every seat sees (a determinized world, engine/knowledge.py: the kept one was the
+        true game's); none (never checked) where the world cannot answer it."""
+        kept = self.hidden_when   # (found once for a ruleset: a search deals worlds again and again)
+        if kept is None or kept[0] is not S.rules:
+            kept = self.hidden_when = (S.rules, tuple(w for w in self.when if not reads_public(S.rules, w[1].access)))
+        for _name, cond, _fn, per, key in kept[1]:
+            try:
+                now = [bool(cond(S, p, None)) for p in S.players] if per else bool(cond(S, None, None))
+            except Exception:   # noqa: BLE001 - a value the world holds as none: as never checked
+                now = None
+            S.set_var(key, now)
 
     def hooks_may(self, zone: str, what: str) -> bool:
         """Whether a card entering ``zone`` may run code that ``what`` (an effect function's
