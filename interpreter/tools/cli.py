@@ -210,6 +210,10 @@ def cmd_test(args) -> int:
             _err(str(e))
             failed += 1
             continue
+        except OSError as e:   # (each name a file gives is checked; whatever else fails, the next file runs)
+            _err(f"{path}: error: {e.strerror or e}")
+            failed += 1
+            continue
         for o in outcomes:
             if o.ok:
                 passed += 1
