@@ -78,3 +78,17 @@ def test_a_drawn_seed_is_below_2_to_the_53_so_a_json_reader_of_doubles_reads_it_
     again = json.loads(cli("play", "diamonds", "-p", "3", "--set", "rounds=1", "--json",
                            "--seed", str(int(as_double)))[1])
     assert (again["scores"], again["decisions"]) == (first["scores"], first["decisions"])
+
+
+def test_an_internal_error_that_stops_a_game_tells_its_drawn_seed_too(cli, monkeypatch):
+    """A bug (an agent that raises) stops the game as an error of the rules does: the seed follows
+    the internal error's line, so that the game can be played again to find it."""
+    from interpreter.play.logs import gamelog
+
+    def broken(agent, S, seat):
+        raise RuntimeError("an agent's bug")
+    monkeypatch.setattr(gamelog, "choose", broken)
+    code, out, err = cli("play", "diamonds", "-p", "3", "--quiet")
+    assert code == 1 and out == "" and err.startswith("rulebook: internal error: RuntimeError: an agent's bug")
+    seed, argv = told(err)
+    assert argv == ["play", "diamonds", "--players", "3", "--seed", str(seed)]

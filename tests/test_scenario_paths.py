@@ -76,3 +76,21 @@ def test_a_name_too_long_is_a_located_error_and_the_next_scenario_file_runs(cli,
     assert said[f"{tmp_path / 'e_extends'}.yaml:3:5"] == f"e: extends: file '{LONG}' not found"
     code, _, err = cli("validate", tmp_path / "v_ext.yaml")   # and where a ruleset extends
     assert code == 1 and err.startswith(f"{tmp_path / 'v_ext.yaml'}:1:10: error[extends]: extends: file '{LONG}' not found")
+
+
+def test_a_file_the_system_fails_to_read_stops_that_file_only(cli, tmp_path, monkeypatch):
+    """Whatever OSError one scenario file meets, rulebook test FOLDER says so at that file and
+    runs the next ones, then its summary."""
+    from interpreter.play.checks import scenarios
+    (tmp_path / "game.yaml").write_text(DIAMONDS.read_text())
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.yaml").write_text("ruleset: game.yaml\n" + ONE)
+    run_file = scenarios.run_file
+
+    def failing(path):
+        if path.name == "b.yaml":
+            raise PermissionError(13, "Permission denied")
+        return run_file(path)
+    monkeypatch.setattr(scenarios, "run_file", failing)
+    code, out, err = cli("test", tmp_path)
+    assert (code, out, err) == (1, "2 passed, 1 failed\n", f"{tmp_path / 'b.yaml'}: error: Permission denied\n")
