@@ -397,14 +397,14 @@ def test_a_scenario_file_reads_no_file_outside_its_folders(cli, tmp_path, monkey
     for name in ("../../elsewhere/game.yaml", tmp_path / "elsewhere" / "game.yaml", "link.yaml", "v2.yaml"):
         sc.write_text(f"ruleset: {name}\n" + one)
         code, out, err = cli("test", sc)
-        said = "is neither a file beside" if name == "v2.yaml" else "is outside the folders a scenario file may name"
+        said = "is neither a ruleset file" if name == "v2.yaml" else "is outside the folders a scenario file may name"
         assert code == 1 and err.startswith(f"{sc}:1:10: error[io]: ruleset '{name}' {said}"), err
     (tmp_path / "elsewhere" / "v2.yaml").write_text("params: {rounds: 1}\n")
     for name in ("../../elsewhere/v.yaml", tmp_path / "elsewhere" / "v.yaml", "v2.yaml"):
         sc.write_text("ruleset: ../game.yaml\nscenarios:\n"
                       f"  - {{name: b, players: 3, variant: {name}, expect: ['true']}}\n")
         code, out, _ = cli("test", sc)
-        said = "variant file" if name == "v2.yaml" else f"variant '{name}' is outside the folders"
+        said = "variant file" if name == "v2.yaml" else f"variant '{name}' is no variant file (.yaml, .yml) in the folders"
         assert code == 1 and out.startswith(f"{sc}:3:{5 if name == 'v2.yaml' else 36}: FAIL b: {said}"), out
 
 
@@ -416,7 +416,7 @@ def test_a_loop_of_links_named_by_extends_or_a_scenario_is_a_located_error(cli, 
     code, _, err = cli("validate", tmp_path / "v.yaml")
     assert code == 1 and "v.yaml:1:10: error[extends]: extends: file 'a.yaml' not found" in err, err
     code, _, err = cli("test", tmp_path / "s.yaml")
-    assert code == 1 and "s.yaml:1:10: error[io]: ruleset 'a.yaml' is neither a file beside" in err, err
+    assert code == 1 and "s.yaml:1:10: error[io]: ruleset 'a.yaml' is neither a ruleset file" in err, err
 
 
 def test_a_folder_without_scenarios_is_not_a_green_run(cli, tmp_path):

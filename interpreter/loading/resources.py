@@ -28,13 +28,16 @@ def bundled_rulesets() -> list[str]:
     return sorted(p.stem for p in resource_dir("rulesets").glob("*.yaml"))
 
 
+RULESET_FILES = (".yaml", ".yml")   # the names of ruleset files: all a scenario file may name
+
+
 def bundled_named(name: str) -> Path | None:
     """The bundled ruleset a bare name names (``hearts``: no folder, no ``.yaml``), or None: a
     name that could be a path is never looked up here, nor against the working folder."""
-    if "/" in name or "\\" in name or "\0" in name or name.endswith((".yaml", ".yml")):
+    if "/" in name or "\\" in name or "\0" in name or name.endswith(RULESET_FILES):
         return None
     path = resource_dir("rulesets") / f"{name}.yaml"
-    return path.resolve() if path.is_file() else None
+    return resolved(path) if is_file(path) else None
 
 
 def resolved(path: Path) -> Path | None:
@@ -44,6 +47,24 @@ def resolved(path: Path) -> Path | None:
         return path.resolve()
     except (OSError, RuntimeError, ValueError):
         return None
+
+
+def exists(path: Path) -> bool:
+    """Whether a file or a folder is at ``path``; False where that cannot be told (a name too
+    long for the system, a folder this user may not read, a NUL byte): a name that a ruleset or
+    a scenario file gives is then one not found, a located error, never the system's."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False where that cannot be told (as ``exists``)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def within(path: Path, folders) -> bool:
@@ -57,10 +78,10 @@ def ruleset_path(name) -> Path:
     """The path itself if it exists, else the bundled ruleset of that name (its file name
     without .yaml), else the path unchanged (whoever opens it reports it missing)."""
     p = Path(name)
-    if p.exists():
+    if exists(p):
         return p
     candidate = resource_dir("rulesets") / f"{name}.yaml"
-    return candidate if candidate.exists() else p
+    return candidate if exists(candidate) else p
 
 
 def find_ruleset(name) -> Path:
@@ -68,7 +89,7 @@ def find_ruleset(name) -> Path:
     usage error with a did-you-mean."""
     found = ruleset_path(name)
     text = str(name)
-    if not found.exists() and "/" not in text and not text.endswith((".yaml", ".yml")):
+    if not exists(found) and "/" not in text and not text.endswith(RULESET_FILES):
         bundled = bundled_rulesets()
         close = did_you_mean(text, bundled)
         raise UsageError(f"no ruleset file or bundled ruleset named '{text}' (bundled: {', '.join(bundled)})",

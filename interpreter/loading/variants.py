@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, RulesetError, UsageError, did_you_mean
 from .schema import check_schema, load_schema
-from .resources import bundled_named, resolved, resource_dir, within
+from .resources import RULESET_FILES, bundled_named, exists, is_file, resolved, resource_dir, within
 from . import patches
 from .kept import Kept
 from .source import SourceMap, load_bytes, read_file
@@ -148,19 +148,19 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
     if not isinstance(target, str) or not target or "\0" in target:
         raise RulesetError("extends: takes a file name (or a bundled ruleset's name)", smap.loc(("extends",)), "schema")
     bundled = bundled_named(target)
-    if bundled is not None and not (path.parent / target).exists():
+    if bundled is not None and not exists(path.parent / target):
         return bundled        # extends: a bundled ruleset's name, from any folder
     base = resolved(path.parent / target)
     roots = [Path(r).resolve() for r in (allowed_roots or [path.parent])]
     if base is not None and not within(base, roots):
         stem = Path(target).stem
         named = f"extends: {stem} (a bundled ruleset, by its name, from any folder)" \
-            if (resource_dir("rulesets") / f"{stem}.yaml").is_file() else "extends: NAME (a bundled ruleset's name: see rulebook list)"
+            if is_file(resource_dir("rulesets") / f"{stem}.yaml") else "extends: NAME (a bundled ruleset's name: see rulebook list)"
         raise RulesetError(f"extends: '{target}' is outside the allowed ruleset folders",
                            smap.loc(("extends",)), "extends", span=len(target),
                            hint=f"a variant file extends a ruleset in its own folder or below it "
                                 f"(extends: base.yaml), or write {named}")
-    if base is None or not base.is_file():
+    if base is None or not is_file(base):   # (a name too long, a folder not readable: not found too)
         near = did_you_mean(target, sorted(p.name for p in path.parent.glob("*.y*ml") if p != path))
         raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends",
                            span=len(target), hint=f"did you mean '{near}'?" if near else
@@ -179,8 +179,8 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots, bare):
         _schema(merged, mmap)
         return merged, mmap, hashlib.sha256(f"{digest}:{variant}".encode()).hexdigest(), variant, bare
     vpath = Path(variant)
-    if vpath.suffix in (".yaml", ".yml") or vpath.exists():
-        if not vpath.is_file():
+    if vpath.suffix in RULESET_FILES or exists(vpath):
+        if not is_file(vpath):
             raise RulesetError(f"variant file '{variant}' not found", code="variant")
         vdata, vmap, vdigest, _ = _read(vpath)
         if "extends" in vdata:   # a variant file names its base itself

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 import secrets
+from contextlib import contextmanager
+from typing import Iterator
 
-from ..errors import UsageError
+from ..errors import GameError, RulebookError, UsageError
 
 
 def parse_sets(items: list[str]) -> dict:
@@ -37,9 +39,29 @@ def parse_skill(text: str | None, players: int) -> tuple | None:
     return tuple(values)
 
 
+SEED_BITS = 53   # a drawn seed below 2^53: a JSON number read as a double (jq, JavaScript) keeps it exactly
+
+
 def game_seed(given: int | None) -> int:
     """The seed of a game a seat plays (``play``, ``serve``): the one given with ``--seed``, else
-    a fresh one of 63 bits from the operating system's generator, which no seat can guess (the
-    seed deals every hidden card: docs/security.md). Batches (``simulate``, ``compare``,
+    a fresh one of ``SEED_BITS`` bits from the operating system's generator, which no seat can
+    guess (the seed deals every hidden card: docs/security.md), and which a tool reading ``--json``
+    or a log's header as doubles reads back unrounded. Batches (``simulate``, ``compare``,
     ``tune``, ``validate --playouts``) keep a fixed default instead: they are meant to repeat."""
-    return secrets.randbits(63) if given is None else given
+    return secrets.randbits(SEED_BITS) if given is None else given
+
+
+@contextmanager
+def seed_told_on_error(given: int | None, seed: int, command: str) -> Iterator[None]:
+    """Around a game whose seed ``game_seed`` drew (``given`` None): a runtime error that stops it
+    (a GameError, or an internal error) carries a note, printed after the error, of the seed
+    and of ``command``, which plays the game again up to the error. A game stopped is over,
+    so its seed is no longer a secret, and a seat at this terminal reads it only then."""
+    try:
+        yield
+    except Exception as e:
+        if given is None and (isinstance(e, GameError) or not isinstance(e, (RulebookError, OSError))):
+            note = f"rulebook: the game's seed was {seed} (drawn at random): {command} shows the error again"
+            # (Python 3.11's add_note, written so for 3.10: the CLI prints __notes__ after the error)
+            e.__notes__ = [*getattr(e, "__notes__", ()), note]   # type: ignore[attr-defined]
+        raise

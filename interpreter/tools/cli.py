@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from . import batches, tune, web
 from .validate import add_validate, cmd_validate
-from .args import game_seed, parse_sets
+from .args import game_seed, parse_sets, seed_told_on_error
 from ..building import load
 from ..errors import RulebookError, UsageError, did_you_mean
 from ..play.display.narrate import decided_text
@@ -54,8 +54,9 @@ def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="PATH", help="a ruleset file, or a bundled ruleset's name (see: rulebook list)")
     p.add_argument("--players", "-p", type=int, required=True, help="number of players")
     p.add_argument("--seed", "-s", type=int, default=None,
-                   help="game seed (default: a fresh random one, printed in the summary and --json, and kept "
-                        "in the --log header; a small seed is guessable by a seat: docs/security.md)")
+                   help="game seed (default: a fresh random one, printed in the summary and --json, after the error "
+                        "of a game stopped by one, and kept in the --log header; a small seed is guessable by "
+                        "a seat: docs/security.md)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--agents", "-a", default="random",
                    help="comma-separated agents per seat, or one for all: random, first, greedy, rollouts, ismcts, mcts, human; parameters as ismcts:iterations=200 (default random; docs/agents.md)")
@@ -88,22 +89,23 @@ def cmd_play(args) -> int:
         options["skill"] = args.skill        # checked (count, range) by new_game below
     if args.resolve is not None:
         options["resolve"] = args.resolve
-    # check the player count (and the parameters) before asking agents anything
-    rules.new_game(args.players, seed, options)
-    agents: list[Any] = make_agents(args.agents, args.players, seed)   # or TableReporters (below)
-    for a in agents:
-        if isinstance(a, HumanAgent):
-            a.foreseen = foreseen   # ? says what each option would do
-    if args.resolve == "ask" and not any(isinstance(a, HumanAgent) for a in agents):
-        # the table is asked what happened; the agents choose the rest (with --json, the
-        # questions go to stderr so that stdout stays one JSON object)
-        # (seat None: the moves told as to no seat; agents.py types HumanAgent's seat int only)
-        person = HumanAgent(seat=None, stdout=sys.stderr if args.json else None)
-        agents = [TableReporter(a, person) for a in agents]
-        agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
-        agents[0].seated = person.seated
-    result = play_game(rules, args.players, seed, agents, options, log=args.log, log_for=args.log_for,
-                       force=args.force)
+    with seed_told_on_error(args.seed, seed, _replay_command(args, seed)):   # (a drawn seed, else lost)
+        # check the player count (and the parameters) before asking agents anything
+        rules.new_game(args.players, seed, options)
+        agents: list[Any] = make_agents(args.agents, args.players, seed)   # or TableReporters (below)
+        for a in agents:
+            if isinstance(a, HumanAgent):
+                a.foreseen = foreseen   # ? says what each option would do
+        if args.resolve == "ask" and not any(isinstance(a, HumanAgent) for a in agents):
+            # the table is asked what happened; the agents choose the rest (with --json, the
+            # questions go to stderr so that stdout stays one JSON object)
+            # (seat None: the moves told as to no seat; agents.py types HumanAgent's seat int only)
+            person = HumanAgent(seat=None, stdout=sys.stderr if args.json else None)
+            agents = [TableReporter(a, person) for a in agents]
+            agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
+            agents[0].seated = person.seated
+        result = play_game(rules, args.players, seed, agents, options, log=args.log, log_for=args.log_for,
+                           force=args.force)
     if args.json:
         keys = ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown",
                 "params", "overrides", "options", "agents", "decided")
@@ -111,6 +113,16 @@ def cmd_play(args) -> int:
     elif not args.quiet:
         print_result(rules, result)
     return 0
+
+
+def _replay_command(args, seed: int) -> str:
+    """The ``rulebook play`` that plays this game again with ``seed`` (its agents, parameters and
+    options; not its log)."""
+    from ..play.checks.playouts import play_command
+    more = ["--agents", args.agents] if args.agents != "random" else []
+    more += ["--skill", args.skill] if args.skill is not None else []
+    more += ["--resolve", args.resolve] if args.resolve is not None else []
+    return play_command(args.path, args.players, seed, args.variant, args.sets, more)
 
 
 def print_result(rules, result: dict) -> None:
@@ -196,6 +208,10 @@ def cmd_test(args) -> int:
             outcomes = run_file(path)
         except RulebookError as e:
             _err(str(e))
+            failed += 1
+            continue
+        except OSError as e:   # (each name a file gives is checked; whatever else fails, the next file runs)
+            _err(f"{path}: error: {e.strerror or e}")
             failed += 1
             continue
         for o in outcomes:
@@ -423,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except RulebookError as e:
-        _err(str(e))
+        _err("\n".join([str(e), *getattr(e, "__notes__", ())]))   # (a note: the seed of a game stopped, args.py)
         return e.exit_code
     except BrokenPipeError:   # the reader went away (rulebook ... | head): stop quietly
         _silence_stdout()
@@ -436,5 +452,6 @@ def main(argv: list[str] | None = None) -> int:
         _err("rulebook: interrupted")
         return 130
     except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks for users
-        _err(f"rulebook: internal error: {type(e).__name__}: {e} (please report this)")
+        _err("\n".join([f"rulebook: internal error: {type(e).__name__}: {e} (please report this)",
+                        *getattr(e, "__notes__", ())]))
         return 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .args import game_seed, parse_sets
+from .args import game_seed, parse_sets, seed_told_on_error
 from ..building import load
 from ..errors import UsageError
 
@@ -58,15 +58,20 @@ def cmd_serve(args) -> int:
     """Start a game and serve it: people play the human seats by clicking, agents the rest."""
     from ..web.server import run
     from ..web.games import LiveGame
+    from ..play.checks.playouts import play_command
     host, port, allow = _host(args.host), _port(args.port), _allowed(args.allow_host)
     rules = load(args.path, args.variant)
     options = {"params": parse_sets(args.sets)}
     if args.skill is not None:
         options["skill"] = args.skill        # checked (count, range) by new_game below
     seed = game_seed(args.seed)
-    rules.new_game(args.players, seed, options)   # the player count and parameters, checked first
-    agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
-    game = LiveGame(rules, args.players, seed, agents, options, log=args.log, force=args.force)
+    # a game stopped by its setup: the drawn seed told with the error (the setup asks no seat, so
+    # play shows it again)
+    more = ["--skill", args.skill] if args.skill is not None else []
+    with seed_told_on_error(args.seed, seed, play_command(args.path, args.players, seed, args.variant, args.sets, more)):
+        rules.new_game(args.players, seed, options)   # the player count and parameters, checked first
+        agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
+        game = LiveGame(rules, args.players, seed, agents, options, log=args.log, force=args.force)
     if args.seed is None:   # the operator's terminal, never the page: to play the same game again
         print(f"rulebook: seed {seed} (drawn at random, shown to no seat; --seed {seed} plays this game again)",
               file=sys.stderr, flush=True)

@@ -34,6 +34,17 @@ from ..simulation.rules_fired import GameCoverage
 KINDS = ("dead-end", "budget", "error", "invariant")
 
 
+def play_command(path: str, players: int, seed: int, variant: str | None = None, sets: list[str] | tuple = (),
+                 more: list[str] | tuple = ()) -> str:
+    """``rulebook play`` of one game (``sets``: its ``--set NAME=VALUE`` items; ``more``: any other
+    arguments, such as ``--agents``), each argument shell-quoted so that it pastes back as it is."""
+    argv = ["rulebook", "play", path, "--players", str(players), "--seed", str(seed)]
+    argv += ["--variant", variant] if variant else []
+    for item in sets:
+        argv += ["--set", item]
+    return shlex.join([*argv, *more])
+
+
 @dataclass
 class Problem:
     kind: str             # one of KINDS
@@ -46,12 +57,8 @@ class Problem:
 
     def command(self, path: str, variant: str | None = None, sets: list[str] | tuple = ()) -> str:
         """The command that replays the game (``sets``: the ``--set NAME=VALUE`` items the games
-        were played with), each argument shell-quoted so that it pastes back as it is."""
-        argv = ["rulebook", "play", path, "--players", str(self.players), "--seed", str(self.seed)]
-        argv += ["--variant", variant] if variant else []
-        for item in sets:
-            argv += ["--set", item]
-        return shlex.join(argv)
+        were played with)."""
+        return play_command(path, self.players, self.seed, variant, sets)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "players": self.players, "seed": self.seed, "decisions": self.decisions,

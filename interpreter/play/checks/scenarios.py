@@ -47,7 +47,7 @@ from ...expr.messages import describe
 from ...expr.runtime import RUNTIME_ERRORS
 from ...expr.types import CARD
 from ...building import load
-from ...loading.resources import bundled_named, resolved, within
+from ...loading.resources import RULESET_FILES, bundled_named, exists, is_file, resolved, within
 from ...loading.source import load_file
 from .scenario_keys import ACTION_NAMES, PATCH_NAMES, SCENARIO_NAMES
 
@@ -84,9 +84,9 @@ def run_file(path) -> list[Outcome]:
                 cache[None] = load(base)
             variant = _variant(path, sc.get("variant"), cache[None])
             if variant is None and sc.get("variant") is not None:
-                results.append(Outcome(name, False, f"variant '{sc['variant']}' is outside the folders a scenario "
-                                       "file may name (its own folder or below it, or the folder just above it)",
-                                       smap.loc(("scenarios", i, "variant"))))
+                results.append(Outcome(name, False, f"variant '{sc['variant']}' is no variant file (.yaml, .yml) in the "
+                                       "folders a scenario file may name (its own folder or below it, or the folder "
+                                       "just above it)", smap.loc(("scenarios", i, "variant"))))
                 continue
             if variant not in cache:
                 cache[variant] = load(base, variant=variant)
@@ -122,31 +122,33 @@ def _unknown_key(sc: dict, path: tuple, smap):
 
 
 def _scenario_ruleset(path, name: str, smap) -> Path:
-    """The ruleset a scenario file names: a file beside it (as ``_near`` allows), or else a
-    bundled ruleset's name (as the command line accepts); neither, or a path outside those
+    """The ruleset a scenario file names: a ruleset file beside it (as ``_near`` allows), or else
+    a bundled ruleset's name (as the command line accepts); neither, or a path outside those
     folders, is one located error for the whole file."""
     local = _near(path, name)
     if local is None:
         stem = Path(name).stem
         named = f"ruleset: {stem}" if bundled_named(stem) else "see rulebook list"
         raise RulesetError(f"ruleset '{name}' is outside the folders a scenario file may name", smap.loc(("ruleset",)),
-                           "io", span=len(name), hint=f"a scenario file names a ruleset in its own folder or below it, "
-                           f"or in the folder just above it (ruleset: ../game.yaml), or a bundled ruleset by its "
-                           f"name ({named})")
-    if local.is_file():
+                           "io", span=len(name), hint=f"a scenario file names a ruleset file (.yaml, .yml) in its own "
+                           f"folder or below it, or in the folder just above it (ruleset: ../game.yaml), or a bundled "
+                           f"ruleset by its name ({named})")
+    if local.suffix in RULESET_FILES and is_file(local):
         return local
     bundled = bundled_named(name)
     if bundled is not None:
         return bundled
-    raise RulesetError(f"ruleset '{name}' is neither a file beside this scenario file nor a bundled ruleset",
-                       smap.loc(("ruleset",)), "io", span=len(name))
+    raise RulesetError(f"ruleset '{name}' is neither a ruleset file (.yaml, .yml) beside this scenario file nor a "
+                       "bundled ruleset", smap.loc(("ruleset",)), "io", span=len(name))
 
 
 def _near(path, name: str) -> Path | None:
     """``name`` resolved from the scenario file's folder when it lies in that folder or below it
     (``extends:``'s test, ``within``), or in the folder just above it (the layout of rulesets/
     and rulesets/scenarios/: ``../game.yaml``); else None: a scenario file is read as untrusted
-    as a ruleset, and reads no file elsewhere (docs/security.md)."""
+    as a ruleset, and reads no file elsewhere (docs/security.md). Its callers read a file found
+    only if it is a ruleset file (``RULESET_FILES``), its links followed: in the folder just
+    above, that keeps a scenario in ``~/Downloads`` from reading ``~/.netrc``."""
     here = Path(path).resolve().parent
     target = resolved(here / name)
     if target is None:   # a loop of links, a NUL byte: no file, which the caller finds so
@@ -157,7 +159,7 @@ def _near(path, name: str) -> Path | None:
 def _variant(path, variant, rules):
     """A scenario's ``variant:``: a variant the ruleset declares, or else a variant file, which
     ``_near`` finds from the scenario file (never from the working folder); None: a path outside
-    the folders it allows."""
+    the folders it allows, or a file there that is no ruleset file (``RULESET_FILES``)."""
     if not isinstance(variant, str) or variant in (rules.data.get("variants") or {}):
         return variant
     near = _near(path, variant)
@@ -165,7 +167,10 @@ def _variant(path, variant, rules):
         return None
     # a name that is no file there stays a name (load says it is declared nowhere), unless the
     # working folder holds a file of that name, which load would read
-    return str(near) if near.exists() or Path(variant).exists() else variant
+    found = exists(near) or exists(Path(variant))
+    if found and near.suffix not in RULESET_FILES:
+        return None
+    return str(near) if found else variant
 
 
 def _whole(value, what: str) -> int:
