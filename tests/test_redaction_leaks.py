@@ -176,3 +176,81 @@ def test_two_options_sharing_a_label_are_summarised_without_the_labels(tmp_path)
         gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=out)
     assert out[-1]["summary"] == "in choose: two options share a label"
     assert Redactor(rules, 1).line(out[-1])["message"] == "in choose: two options share a label"
+
+
+# the game ends after seat 0's one decision; scoring reads seat 0's first card's suit (S: not in the map)
+SCORE = """
+game: scoreleak
+players: {min: 2, max: 2}
+params:
+  bonus: {value: {H: 1, D: 2}}
+components:
+  card:
+    attributes: {suit: [H, D, S], rank: 1..3}
+    label: "{rank}{suit}"
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+flow:
+  - choose: {who: 0, options: "['go']", as: x, prompt: go}
+vars:
+  x: str
+scoring:
+  categories:
+    p: "params.bonus[first(hand[1]).suit]"
+"""
+SCORED = "in scoring category p: a key not in the map"
+
+
+def _score_game(tmp_path):
+    """(the ruleset file, the ruleset, a seed whose scoring fails on seat 1's hidden card)."""
+    path = write_ruleset(tmp_path, SCORE, "scoreleak.yaml")
+    rules = interpreter.load(path)
+    for seed in range(50):
+        if rules.card_labels[rules.new_game(2, seed).z["hand"][1][0]].endswith("S"):
+            return path, rules, seed
+    raise AssertionError("no seed deals seat 1 a first card of suit S")
+
+
+def test_a_scoring_error_ends_the_log_as_an_error_line(tmp_path):
+    """The rules failing while the game is scored, after its last decision: the log's last line
+    is an error line (the message in the full log, its summary for each seat), which replays."""
+    path, rules, seed = _score_game(tmp_path)
+    out = _Lines()
+    with pytest.raises(GameError, match="'S' is not a key of the map") as raised:
+        gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed), log=out)
+    decision, end = out[-2:]
+    assert decision["type"] == "decision" and decision["n"] == 1
+    assert end == {"type": "error", "decisions": 1, "message": raised.value.message,
+                   "loc": str(raised.value.loc), "summary": SCORED}
+    for seat in (0, 1, None):
+        assert Redactor(rules, seat, rules.team_members(2)).line(end) == {
+            "type": "error", "decisions": 1, "message": SCORED, "loc": end["loc"]}
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(json.dumps(o) + "\n" for o in out))
+    assert replay.replay(log, str(path))["error"] == raised.value.message
+    log.write_text("".join(json.dumps(o) + "\n" for o in out[:-1]) + json.dumps({**end, "message": "x"}) + "\n")
+    with pytest.raises(interpreter.ReplayError, match="fails again, but with another message"):
+        replay.replay(log, str(path))
+
+
+def test_a_live_games_scoring_error_ends_it_and_every_view_works(tmp_path):
+    """A live game whose scoring fails: its seats read the summary (the game's error, the page's
+    last position), never the message; every position still renders; the log ends on the error."""
+    path, rules, seed = _score_game(tmp_path)
+    log = tmp_path / "live.jsonl"
+    game = LiveGame(rules, 2, seed, "human,random", log=str(log))
+    game.act(0, 0, 0)
+    described = game.describe()
+    assert described["over"] and described["error"] == SCORED and described["length"] == 3
+    for seat in (0, None):
+        for at in range(len(game.positions)):
+            view = game.view(at, seat)
+            assert "its keys" not in json.dumps(view) and "'S'" not in json.dumps(view), (seat, at)
+        assert view["line"]["message"] == SCORED and view["result"] is None
+        assert SCORED in view["said"]
+    assert json.loads(log.read_text().splitlines()[-1])["summary"] == SCORED
+    assert "error" in replay.replay(log, str(path))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
-from ..play.logs.gamelog import LogWriter, events_out, header, logged_decision, result_line
+from ..play.logs.gamelog import LogWriter, ending, events_out, header, logged_decision
 from ..play.display.narrate import choice, event as tell_event, owners, tell, told
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
@@ -263,11 +263,14 @@ class LiveGame(GameView):
         S.ev = None
         self.positions.append((line, S.clone()), index)
         self._write(line)
+        if error is None and S.over:   # its result; or the error of its scoring, a position of its own
+            line, error = ending(S, len(self.positions) - 1)
+            self._write(line)
+            if error is not None:
+                self.positions.append((line, S.clone()))
         if error is not None:   # (shown to every client: as a spectator reads the line, without its values)
             self.error = Redactor(self.rules, None, self.members).line(line)["message"]
         if S.over or error is not None:
-            if S.over:
-                self._write({"type": "result", **result_line(S, len(self.positions) - 1)})
             if self.log is not None:
                 self.log.close()
                 self.log = None

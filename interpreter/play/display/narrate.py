@@ -258,6 +258,8 @@ class _Teller:
                     said[0] = f"{chose} ({said[0][len(action) + 2:]})"
                 else:
                     said.insert(0, chose)
+        elif kind == "error" and "action" not in line:   # the game's end: its scoring failed (gamelog.ending)
+            said = [f"the game ends, and its scoring fails: {line.get('message')}"]
         elif kind == "error":
             said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
         elif kind not in ("decision", "events"):
