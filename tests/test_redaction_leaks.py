@@ -116,7 +116,7 @@ def test_every_event_kind_the_engine_emits_is_decided_by_the_redactor():
         found |= set(re.findall(r"""["']ev["']: *["']([a-z_]+)["']""", path.read_text(encoding="utf-8")))
     found |= {"gain", "lose"}   # (mechanics/counters.py: {'ev': kind})
     assert found == set(Redactor.KINDS), (found ^ set(Redactor.KINDS))
-    assert set(Redactor.KINDS.values()) <= {"cards", "counter", "variable", "roll", "forced", "amounts"}
+    assert set(Redactor.KINDS.values()) <= {"cards", "counter", "variable", "roll", "forced", "told", "amounts"}
 
 
 def _leak_game(tmp_path):
@@ -254,3 +254,96 @@ def test_a_live_games_scoring_error_ends_it_and_every_view_works(tmp_path):
         assert SCORED in view["said"]
     assert json.loads(log.read_text().splitlines()[-1])["summary"] == SCORED
     assert "error" in replay.replay(log, str(path))
+
+
+TARGET = """
+game: tgt
+players: {min: 2, max: 2}
+components:
+  card:
+    attributes: {suit: [H, D, S], rank: 1..3}
+    label: "{rank}{suit}"
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+counters:
+  pts: {owner: player}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - attempt:
+            target: {from: hand, as: TGT, prompt: aim}
+            as: RES
+            outcomes:
+              hit: {chance: "0.5", steps: [{gain: {counter: pts}}]}
+              miss: {chance: rest}
+scoring:
+  categories:
+    p: pts
+"""
+
+
+def _target(tmp_path, private):
+    names = ("_t", "_res") if private else ("t", "res")
+    text = TARGET.replace("TGT", names[0]).replace("RES", names[1])
+    return interpreter.load(write_ruleset(tmp_path, text, f"target{private}.yaml"))
+
+
+def _told(line):
+    """(the card of the line's target event, the outcome of its attempt event), as written."""
+    evs = {ev["ev"]: ev for ev in line["events"]}
+    return evs["target"].get("card"), evs["attempt"].get("outcome")
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_an_attempts_target_and_outcome_are_the_actors_alone_in_a_private_variable(tmp_path, private):
+    """docs/mechanics/dexterity.md: an attempt whose ``target: {as: _name}`` and ``as: _name``
+    are private tells the other seats that the actor tried, not what nor how it went (its
+    decision "?"), in the log, the web page, its words and the observation; public, everyone."""
+    rules = _target(tmp_path, private)
+    out = _Lines()
+    gamelog.play_game(rules, 2, 3, agents.make_agents("random", 2, 3), log=out)
+    full = [o for o in out if o["type"] == "decision" and o["seat"] == 1][0]
+    card, outcome = _told(full)
+    assert card in rules.card_labels and outcome in ("hit", "miss")
+    for seat in (0, None, 1):
+        shown = Redactor(rules, seat, rules.team_members(2)).line(full)
+        seen = not private or seat == 1
+        assert _told(shown) == ((card, outcome) if seen else (None, None)), seat
+        assert (shown["action"] == card) is seen
+    game = LiveGame(rules, 2, 3, "human,random")
+    game.act(0, 0, 0)   # seat 0 aims, then seat 1 (an agent)
+    S = game.state
+    view = game.view(len(game.positions) - 1, 0)
+    texts = " ".join([*(e["text"] for e in view["events"]), *view["since"]])
+    assert (f"seat 1 tries {S.rules.card_labels[S.v['t' if not private else '_t']]}" in texts) is not private, texts
+    assert ("seat 1 tries a hidden card" in texts) is private, texts
+    assert ({"t", "res"} <= set(S.observation(0)["vars"])) is not private
+    assert not {"_t", "_res"} & set(S.observation(0)["vars"])
+
+
+def test_an_outcome_reported_into_a_private_variable_is_the_actors_alone(tmp_path):
+    """``resolve: ask``: the actor tells what happened; kept in ``as: _res``, another seat reads "?"."""
+    rules = _target(tmp_path, True)
+    S = rules.new_game(2, 3, {"resolve": "ask"}, record=True)
+    S.ev = None
+    lines = [gamelog.logged_decision(rules, S, 0, n)[0] for n in (1, 2)]   # seat 0 aims, then reports
+    assert [line["prompt"] for line in lines] == ["aim", "outcome"] and lines[1]["seen_by"] == []
+    assert Redactor(rules, 1).line(lines[1])["action"] == "?"
+    assert Redactor(rules, 0).line(lines[1])["action"] == lines[1]["action"] in ("hit", "miss")
+
+
+def test_another_seats_private_target_is_not_in_the_openspiel_information_state(tmp_path):
+    pytest.importorskip("pyspiel", reason="the rl extra (pip install '.[rl]'): open_spiel is not installed")
+    from interpreter.adapters.openspiel import load_game
+    path = write_ruleset(tmp_path, TARGET.replace("TGT", "_t").replace("RES", "_res"), "spiel.yaml")
+    st = load_game(str(path), players=2, chance="seed").new_initial_state()
+    st.apply_action(3)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    told = [json.loads(row) for row in st.information_state_string(0).splitlines() if row.startswith("[1,")]
+    assert told and all("card" not in ev and "outcome" not in ev for _, _, evs in told for ev in evs), told
