@@ -16,7 +16,7 @@ from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.play.logs.redact import Redactor
 from interpreter.web.games import LiveGame
-from helpers import write_ruleset
+from helpers import tiny_ruleset, write_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,6 +105,67 @@ def test_a_reveal_shows_its_values_only_where_the_variable_is_seen(tmp_path, var
         assert (var in S.observation(seat)["vars"]) is public
         assert ("seat 1 " in texts and "seat 2 " in texts) is public, texts
         assert ("revealed" in texts) is public, texts
+
+
+# for each rule's kinds, an event of seat 1 holding what seat 0 may not see (its hand, its hidden
+# coins, the private _v) and the fields that hold it (none: nothing of it is secret, kept whole)
+PRIVATE = tiny_ruleset("""
+  hand: {owner: player, visible: owner}
+counters:
+  coins: {owner: player, start: 9, visible: owner}
+  gems: {owner: player, start: 2, visible: owner}
+  taken: {owner: card}
+vars:
+  _v: str
+  bought: card
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - grid: {zone: deck, rows: 2, cost: "1", pay: coins, mark: taken, as: bought, pass: false}
+scoring:
+  categories: {coins: coins}
+""", game="private", card="spaces", attributes='n: "1..6"', label="s{n}")
+MOVED = {"from": "hand", "from_owner": 1, "to": "hand", "to_owner": 1, "cards": ["s1", "s2"]}
+CASES = {
+    **{kind: ({"ev": kind, "who": 1, **MOVED}, ("cards",))
+       for kind in ("move", "deal", "pick", "pass", "receive", "play")},
+    "gather": ({"ev": "gather", "from": ["hand", "deck"], "to": "deck", "cards": ["s1"]}, ("cards",)),
+    "trick": ({"ev": "trick", "winner": 1, **MOVED}, ("cards",)),
+    "show": ({"ev": "show", "who": 1, "shown_to": 1, "from": "hand", "from_owner": 1, "cards": ["s1"]}, ("cards",)),
+    "target": ({"ev": "target", "who": 1, "card": "s1", "var": "_v"}, ("card",)),
+    **{kind: ({"ev": kind, "counter": "coins", "owner": 1, "who": 1, "amount": 7}, ("amount",)) for kind in ("gain", "lose")},
+    "transfer": ({"ev": "transfer", "from": "coins", "from_owner": 1, "to": "gems", "to_owner": 1, "amount": 7}, ("amount",)),
+    "advance": ({"ev": "advance", "counter": "coins", "owner": 1, "who": 1, "from": 3, "to": 7}, ("from", "to")),
+    "pay": ({"ev": "pay", "who": 1, "counter": "coins", "amount": 7}, ("counter", "amount")),
+    "set_counter": ({"ev": "set_counter", "counter": "coins", "owner": 1, "value": 7}, ("value",)),
+    **{kind: ({"ev": kind, "var": "_v", "value": "x"}, ("value",)) for kind in ("set", "random", "reveal")},
+    "roll": ({"ev": "roll", "who": 1, "chances": {"hit": 0.25}}, ("chances",)),
+    "forced": ({"ev": "forced", "seat": 1, "prompt": "p", "action": "s1", "seen_by": [1]}, ("action",)),
+    "attempt": ({"ev": "attempt", "who": 1, "outcome": "hit", "var": "_v"}, ("outcome",)),
+    "grid": ({"ev": "grid", "who": 1, "space": "s1", "cost": 7}, ("cost",)),
+    "reset": ({"ev": "reset", "counters": ["gems"]}, ()),
+    "branch": ({"ev": "branch", "option": "a"}, ()),
+    "end_game": ({"ev": "end_game"}, ()),
+}
+
+
+def test_each_rule_hides_what_its_kind_holds_of_another_seat(tmp_path):
+    """Every kind of Redactor.KINDS, in a case private to seat 1: seat 0 and a spectator read none
+    of the fields holding it (a forced move's action as "?"), seat 1 reads them (but for what no
+    seat reads: a private variable's value, a gather out of a hidden zone, a roll's chances); a
+    kind nobody listed shows its kind alone."""
+    rules = interpreter.load(write_ruleset(tmp_path, PRIVATE, "private.yaml"))
+    assert set(CASES) == set(Redactor.KINDS)
+    for kind, (ev, secret) in CASES.items():
+        for seat in (0, None):
+            shown = Redactor(rules, seat, rules.team_members(2)).event(ev)
+            assert shown["ev"] == kind and all(shown.get(f) in (None, "?") for f in secret), (kind, shown)
+            assert secret or shown == ev, kind
+        if kind not in ("set", "random", "reveal", "gather", "roll"):   # (no seat reads those)
+            mine = Redactor(rules, 1, rules.team_members(2)).event(ev)
+            assert all(mine.get(f) == ev[f] for f in secret), kind
+    assert Redactor(rules, 0).event({"ev": "brand_new", "who": 1, "value": "s1"}) == {"ev": "brand_new"}
 
 
 def test_every_event_kind_the_engine_emits_is_decided_by_the_redactor():

@@ -61,8 +61,9 @@ class Redactor:
       public) are kept.
 
     ``KINDS`` says which rule decides each event kind the engine emits (tests/test_redaction_leaks.py
-    checks that every kind written in interpreter/ is there); a kind of a mechanic outside it is
-    decided by the fields it has (its cards, the amounts its step declares).
+    checks that every kind written in interpreter/ is there, and what each rule hides); a kind
+    missing there (a mechanic's own, not added to it) shows a seat its kind alone: whatever else
+    it names may be hidden from the seat.
     """
 
     KINDS = {**dict.fromkeys(("move", "deal", "gather", "pick", "pass", "receive", "play", "trick", "show",
@@ -101,7 +102,9 @@ class Redactor:
 
     def event(self, ev: dict) -> dict:
         kind = str(ev.get("ev"))
-        rule = self.KINDS.get(kind, "amounts")
+        rule = self.KINDS.get(kind)
+        if rule is None:   # no rule decides it: nothing of it but its kind
+            return {"ev": ev.get("ev")}
         if rule == "forced":   # a decision the engine took: hidden as a decision is
             out = {k: v for k, v in ev.items() if k != "seen_by"}
             return {**out, "action": HIDDEN} if self._hides(ev) else out
