@@ -408,3 +408,19 @@ def test_another_seats_private_target_is_not_in_the_openspiel_information_state(
         st.apply_action(st.legal_actions()[0])
     told = [json.loads(row) for row in st.information_state_string(0).splitlines() if row.startswith("[1,")]
     assert told and all("card" not in ev and "outcome" not in ev for _, _, evs in told for ev in evs), told
+
+
+def test_a_person_at_a_seats_terminal_reads_the_summary_and_where_the_message_is(tmp_path, cli, monkeypatch):
+    """``play --agents human,...``: the terminal (stdout and stderr alike) says the error's place and
+    kind, and where its full message is: the full log, which alone holds it."""
+    import io
+    rules, seed = _leak_game(tmp_path)
+    path, log = tmp_path / "errleak.yaml", tmp_path / "game.jsonl"
+    for extra, where in (((), "only a full log keeps it"), (("--log", str(log)), f"is in the log {log}")):
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+        code, out, err = cli("play", str(path), "-p", "2", "--seed", str(seed), "--agents", "human,random", *extra)
+        assert code == 1 and "in effects: a key not in the map" in out + err and where in err, err
+        assert "'S'" not in out + err and "its keys" not in out + err and "Traceback" not in err
+    assert "'S' is not a key of the map" in log.read_text().splitlines()[-1]
+    code, out, err = cli("play", str(path), "-p", "2", "--seed", str(seed))   # no person: the whole message
+    assert code == 1 and "'S' is not a key of the map (its keys: H, D)" in err
