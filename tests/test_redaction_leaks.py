@@ -424,3 +424,18 @@ def test_a_person_at_a_seats_terminal_reads_the_summary_and_where_the_message_is
     assert "'S' is not a key of the map" in log.read_text().splitlines()[-1]
     code, out, err = cli("play", str(path), "-p", "2", "--seed", str(seed))   # no person: the whole message
     assert code == 1 and "'S' is not a key of the map (its keys: H, D)" in err
+
+
+def test_a_game_whose_scoring_fails_before_any_decision_ends_with_that_error(tmp_path):
+    """Over as it starts (no option: ``if_none: end_game``): the live game's error and log, and the
+    log viewed again (web LogView), as after a last decision."""
+    from interpreter.web.games import LogView
+    seed = _score_game(tmp_path)[2]   # (the same deal)
+    path = write_ruleset(tmp_path, SCORE.replace('''options: "['go']"''', 'options: "[]", if_none: end_game'), "zero.yaml")
+    rules, log = interpreter.load(path), tmp_path / "zero.jsonl"
+    game = LiveGame(rules, 2, seed, "human,random", log=str(log))
+    assert game.describe()["error"] == SCORED and game.describe()["length"] == 2
+    end = json.loads(log.read_text().splitlines()[-1])
+    assert end["decisions"] == 0 and end["summary"] == SCORED and "'S'" in end["message"]
+    view = LogView(str(log), str(path)).view(1, 0)
+    assert view["line"]["message"] == SCORED and view["result"] is None and "'S'" not in json.dumps(view)
