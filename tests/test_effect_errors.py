@@ -222,6 +222,13 @@ def test_an_error_outside_declared_effects_is_located_at_its_step_as_before(tmp_
     assert loc == at(text, 'if: "x >= 0"', tmp_path / "g.yaml")
 
 
+def test_a_card_not_in_its_zone_is_summarised_as_such_in_both_paths(tmp_path):
+    """What a seat reads of the error (its summary): the kind of its own, not a value out of range."""
+    rules = load_text(tmp_path, DEEP)
+    e, ref = failed(rules), failed(reference(rules))
+    assert e.summary == ref.summary == "in effect take: a card not in the zone it is taken from"
+
+
 def test_the_call_sites_travel_with_the_error(tmp_path):
     e = failed(load_text(tmp_path, DEEP))
     again = pickle.loads(pickle.dumps(e))   # (a worker process's error)

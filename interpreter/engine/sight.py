@@ -6,7 +6,8 @@ which): what observation.py shows. An event that
 moves cards shows them to the seats that see the zone they leave or the zone they enter (a
 ``gather``, which lumps every owner's cards of several zones together, only when each of those
 zones is visible to all); an event naming cards outside any zone (a target named aloud) shows
-them to everyone. A counter is seen by the seats it is visible to.
+them to everyone, or, kept in a private variable (a target ``as: _name``: the event names it,
+``var``), to the seat that named them alone. A counter is seen by the seats it is visible to.
 
 The label of a chosen option may name cards and counters (``Step.named``). A seat can tell
 which option was chosen when it sees each of those counters, and each of those cards before the
@@ -41,11 +42,21 @@ def reads_public(rules, reads) -> bool:
     return all(public.get(kind, vis.counter_public)(name) for kind, name in reads.names)
 
 
+def told_seers(rules, ev: dict) -> int:
+    """The seats an announcement shows its value to (an attempt's target, its outcome): every
+    seat; when it names the private variable the value is kept in (``var``), the seat that
+    acted (``who``) and those who see that variable (none but the actor, as its observation)."""
+    var, who = ev.get("var"), ev.get("who")
+    if var is None:
+        return ALL
+    return rules.visibility.var_seers(var) | (1 << who if type(who) is int and who >= 0 else 0)
+
+
 def moved_seers(rules, members, ev: dict) -> int:
     """The seats an event naming cards (``cards``/``card``) shows them to (module docstring)."""
     froms, to = ev.get("from"), ev.get("to")
-    if froms is None and to is None:
-        return ALL
+    if froms is None and to is None:   # named aloud
+        return told_seers(rules, ev)
     if ev.get("ev") == "show":   # cards shown where they lie: to one seat, and to those who see them there
         return zone_seers(rules, members, froms, ev.get("from_owner")) | 1 << ev["shown_to"]
     if isinstance(froms, list):

@@ -22,6 +22,7 @@ _NOT_SUBSCRIPTABLE = re.compile(r"'(\w+)' object is not subscriptable")
 _UNHASHABLE = re.compile(r"unhashable type: '(\w+)'")
 _CONCAT = re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+')
 _NO_ATTRIBUTE = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
+_NOT_IN_ZONE = "list.remove(x): x not in list"   # (a card taken out of a zone: mechanics/cards.py)
 
 
 def _t(name: str) -> str:
@@ -46,6 +47,8 @@ def kind_of(e: Exception) -> str:
     (engine/loop.py ``located``, play/logs/redact.py)."""
     if isinstance(e, ExprRuntimeError):
         return e.kind
+    if isinstance(e, ValueError) and str(e) == _NOT_IN_ZONE:
+        return "a card not in the zone it is taken from"
     return next((said for cls, said in _KINDS if isinstance(e, cls)), "an error of the rules")
 
 
@@ -91,7 +94,7 @@ def describe(e: Exception) -> str:
                    "a variable not set yet, no partner...)"
         return "a value has the wrong type for this operation"
     if isinstance(e, ValueError):
-        if text == "list.remove(x): x not in list":   # (a card taken out of a zone: mechanics/cards.py)
+        if text == _NOT_IN_ZONE:
             return ("a card is not in the zone it is taken from (it lies in another zone, or is none: "
                     "the first() of an empty list, a variable not set yet...)")
         return "a value is out of range for this operation"

@@ -11,6 +11,7 @@ from ..expr.types import ANY, CARD, NONE, elem, is_list
 from ..expr.names import VIEWS, item_read, record_read, state_read, state_write, var_write
 from ..engine.frames import seat, whole
 from ..engine.protocol import UNCHANGED
+from ..engine.visibility import ALL, Visibility
 from .base import Step
 from .contract import Key, key_names, required_names
 
@@ -105,18 +106,27 @@ class Target(Step):
         """Take the target named (written once: this is its only definition); when no check
         reads the target, the attempt's roll follows at once (the game loop's next iteration
         written in), except in the plain reference."""
+        told = "".join(f", {k!r}: {v!r}" for k, v in secret(self.var).items())   # (a private variable: named)
         lines = [f"def Q{self.index}(S, frame, card):",
                  f"    stack = {state_read('stack')}",
                  "    stack.pop()",
                  f"    {var_write(self.var, 'card')}",
                  "    parent = stack[-1]",
                  f"    if {state_read('ev')} is not None:",
-                 f"        {state_read('ev')}.append({{'ev': 'target', 'who': parent[2], 'card': {state_read('rules')}.card_labels[card]}})"]
+                 f"        {state_read('ev')}.append({{'ev': 'target', 'who': parent[2], 'card': {state_read('rules')}"
+                 f".card_labels[card]{told}}})"]
         if self.resolved is not UNCHANGED:
             return "\n".join([*lines, "    return None"])
         if not g.runs_on:
             return "\n".join([*lines, "    return U"])
         return "\n".join([*lines, *g.next_step(None, self.attempt, "parent", "    ", asked=True)])
+
+
+def secret(var: str | None) -> dict:
+    """An announcement's ``var`` field (engine/sight.py ``told_seers``): the private variable its
+    value (a target, an outcome) is kept in, named so that only the actor is shown the value;
+    nothing for a public one (every seat sees it)."""
+    return {"var": var} if var is not None and Visibility.var_seers(var) != ALL else {}
 
 
 def apart_zones(src) -> bool:

@@ -52,7 +52,7 @@ from ..engine.rng import uniform
 from ..engine.protocol import UNCHANGED
 from .base import WHO, Step, step_kind
 from .contract import Key, key_names
-from .attempt_target import ACTOR, CHOSEN, FRAME_SHAPE, STAGE, TARGET_KEYS, Target
+from .attempt_target import ACTOR, CHOSEN, FRAME_SHAPE, STAGE, TARGET_KEYS, Target, secret
 
 REST = "rest"
 EPS = 1e-9
@@ -235,7 +235,8 @@ class Attempt(Step):
         the outcome."""
         if probs is not None:
             S.ev.append({"ev": "roll", "who": actor, "chances": {o.name: p for o, p in zip(self.outcomes, probs)}})
-        S.ev.append({"ev": "attempt", "who": actor, "outcome": None if k is None else self.outcomes[k].name})
+        S.ev.append({"ev": "attempt", "who": actor, "outcome": None if k is None else self.outcomes[k].name,
+                     **secret(self.var)})
 
     outcome_seen = None     # UNCHANGED when no check reads the outcome's variable nor the actor's (settle)
 
@@ -421,6 +422,9 @@ class _Report(Step):
 
     def label(self, S, value):
         return self.attempt.outcomes[value].name
+
+    def choice_var(self):   # (the outcome told: kept from the other seats where the variable is private)
+        return self.attempt.var
 
     def vocabulary(self, V, spec):
         return [o.name for o in self.attempt.outcomes]

@@ -35,7 +35,7 @@ from . import batches, tune, web
 from .validate import add_validate, cmd_validate
 from .args import game_seed, parse_sets, seed_told_on_error
 from ..building import load
-from ..errors import RulebookError, UsageError, did_you_mean
+from ..errors import GameError, RulebookError, UsageError, did_you_mean
 from ..play.display.narrate import decided_text
 from ..loading.resources import find_ruleset, resource_dir
 from ..lsp import add_lsp, cmd_lsp
@@ -104,8 +104,13 @@ def cmd_play(args) -> int:
             agents = [TableReporter(a, person) for a in agents]
             agents[0].hear = person.hear   # told the moves once (as seat 0 sees them: no hidden card shown)
             agents[0].seated = person.seated
-        result = play_game(rules, args.players, seed, agents, options, log=args.log, log_for=args.log_for,
-                           force=args.force)
+        try:
+            result = play_game(rules, args.players, seed, agents, options, log=args.log, log_for=args.log_for,
+                               force=args.force)
+        except GameError as e:   # a person at the terminal reads it as a seat does (its summary)
+            if e.summary is None or not any(hasattr(a, "hear") for a in agents):
+                raise
+            raise as_a_seat_reads(e, args.log if args.log_for is None else None) from None
     if args.json:
         keys = ("ruleset", "variant", "players", "seed", "scores", "winners", "decisions", "breakdown",
                 "params", "overrides", "options", "agents", "decided")
@@ -123,6 +128,18 @@ def _replay_command(args, seed: int) -> str:
     more += ["--skill", args.skill] if args.skill is not None else []
     more += ["--resolve", args.resolve] if args.resolve is not None else []
     return play_command(args.path, args.players, seed, args.variant, args.sets, more)
+
+
+def as_a_seat_reads(e: GameError, log: str | None) -> GameError:
+    """A runtime error of the rules as the terminal of a seat shows it: its summary (the message
+    may name another seat's hidden card), located, and where its full message is (``log``: the
+    full log written, if any)."""
+    where = (f"its full message, which may name what a seat does not see, is in the log {log}" if log else
+             "its full message may name what a seat does not see: only a full log keeps it (--log F.jsonl, "
+             "without --log-for)")
+    shown = GameError(e.summary or e.message, loc=e.loc, code=e.diagnostics[0].code, hint=where, calls=e.calls)
+    shown.summary = e.summary
+    return shown
 
 
 def print_result(rules, result: dict) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
-from ..play.logs.gamelog import LogWriter, events_out, header, logged_decision, result_line
+from ..play.logs.gamelog import LogWriter, ending, events_out, header, logged_decision
 from ..play.display.narrate import choice, event as tell_event, owners, tell, told
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
@@ -209,6 +209,8 @@ class LiveGame(GameView):
             self._write(header(rules, players, seed, names, dict((options or {}).get("params") or {}),
                                json.loads(json.dumps(S.o))))
             self._write(setup)
+        if S.over:   # (over before its first decision)
+            self._ended()
         self.run_agents()
 
     def _write(self, line: dict) -> None:
@@ -263,14 +265,23 @@ class LiveGame(GameView):
         S.ev = None
         self.positions.append((line, S.clone()), index)
         self._write(line)
-        if error is not None:   # (shown to every client: as a spectator reads the line, without its values)
+        self._ended(line, error)
+
+    def _ended(self, line: dict | None = None, error=None) -> None:
+        """After a decision (``line``, and ``error`` if the rules failed on it) or a start that
+        ended the game: a game over gets its result, or the error of its scoring (a position of
+        its own, as a log's last line: gamelog.ending); a game ended closes its log."""
+        S = self.state
+        if error is None and S.over:
+            line, error = ending(S, len(self.positions) - 1)
+            self._write(line)
+            if error is not None:
+                self.positions.append((line, S.clone()))
+        if error is not None and line is not None:   # (shown to every client: as a spectator reads the line)
             self.error = Redactor(self.rules, None, self.members).line(line)["message"]
-        if S.over or error is not None:
-            if S.over:
-                self._write({"type": "result", **result_line(S, len(self.positions) - 1)})
-            if self.log is not None:
-                self.log.close()
-                self.log = None
+        if (S.over or error is not None) and self.log is not None:
+            self.log.close()
+            self.log = None
 
 
 def _line(line: dict) -> dict:

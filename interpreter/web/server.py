@@ -190,8 +190,9 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
             except Stale as e:
                 with game.lock:   # the position the game is at, for the page to show
                     return self._json(409, {**game.describe(), "at": len(game.positions) - 1, "error": e.message})
-            except (RulebookError, ValueError, TypeError, KeyError) as e:
-                return self._json(400, {"error": getattr(e, "message", None) or str(e)})
+            except (RulebookError, ValueError, TypeError, KeyError) as e:   # (a rule's runtime error: its summary,
+                said = getattr(e, "summary", None) or getattr(e, "message", None)   # which names no hidden value)
+                return self._json(400, {"error": said or str(e)})
             except Exception as e:  # noqa: BLE001 - the page gets a message, never a dropped connection
                 return self._json(500, {"error": f"internal error: {type(e).__name__}: {e} (please report this)"})
             self._json(200, answer)

@@ -214,10 +214,10 @@ class _Teller:
             return f"{self.does(who, 'take')} {ev.get('space')}{cost}"
         if kind == "pay":
             return self.does(who, "pay") if ev.get("hidden") else self.paid(who, {ev.get("counter"): ev.get("amount")})
-        if kind == "target":
-            return f"{self.does(who, 'try', 'tries')} {ev.get('card')}"
+        if kind == "target":   # (a card kept in a private variable: not named to another seat)
+            return f"{self.does(who, 'try', 'tries')} {ev['card'] if 'card' in ev else 'a hidden card'}"
         if kind == "attempt":
-            return f"outcome: {ev.get('outcome') or 'nothing'}"
+            return f"outcome: {_outcome(ev)}"
         if kind == "end_game":
             return "the game ends"
         if kind == "forced":
@@ -258,6 +258,8 @@ class _Teller:
                     said[0] = f"{chose} ({said[0][len(action) + 2:]})"
                 else:
                     said.insert(0, chose)
+        elif kind == "error" and "action" not in line:   # the game's end: its scoring failed (gamelog.ending)
+            said = [f"the game ends, and its scoring fails: {line.get('message')}"]
         elif kind == "error":
             said = [f"{self.who(line.get('seat'))} {self.title(line.get('prompt'))}: {line.get('action')}: {line.get('message')}"]
         elif kind not in ("decision", "events"):
@@ -282,7 +284,7 @@ class _Teller:
             if kind == "pay" and "paid" in ev:
                 text = self.paid(who, ev["paid"])
             elif kind == "target" and "outcome" in ev:   # "you try b2: miss"
-                text = f"{self.event(ev)}: {ev['outcome'] or 'nothing'}"
+                text = f"{self.event(ev)}: {_outcome(ev)}"
             elif (kind == "gain" and ev.get("owner", who) == who and who in done
                   and _root(self.title(ev.get("counter")).split(" ")[0]) in done[who]):
                 continue   # the counter says what its owner's own action said
@@ -406,6 +408,8 @@ def _merged(events) -> list:
             continue
         if kind == "attempt" and last.get("ev") == "target" and "outcome" not in last:
             last["outcome"] = ev.get("outcome")   # the piece tried and what came of it: one thing
+            if ev.get("hidden"):
+                last["hidden"] = True
             continue
         if kind == "gain" and not ev.get("hidden"):   # a run of gains: each counter of each owner once
             run = len(out)
@@ -418,6 +422,11 @@ def _merged(events) -> list:
                 continue
         out.append(dict(ev) if kind == "target" else ev)   # (a copy: its outcome is added to it)
     return out
+
+
+def _outcome(ev: dict) -> str:
+    """An attempt's outcome in words: its name, "nothing", or "hidden" (kept in a private variable)."""
+    return "hidden" if ev.get("hidden") else ev.get("outcome") or "nothing"
 
 
 def _root(word: str) -> str:

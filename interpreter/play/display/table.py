@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from weakref import WeakKeyDictionary
 
+from ...errors import GameError
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
 from .ask import asked
@@ -107,9 +108,12 @@ class Table:
                "shared": shared, "seats": seats, "teams": teams, "running": running,
                "prompt": self._prompt(S, seat), "over": S.over, "result": None}
         if S.over:
-            decided = self.rules.scoring.decided(S)
-            out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners(),
-                                                   "breakdown": S.breakdown(), "decided": decided_text(decided)}))
+            try:
+                decided = self.rules.scoring.decided(S)
+                out["result"] = json.loads(json.dumps({"scores": S.scores(), "winners": S.winners(),
+                                                       "breakdown": S.breakdown(), "decided": decided_text(decided)}))
+            except GameError:   # its scoring fails: the game ended with that error (its log's last line), no result
+                pass
         return out
 
     def _prompt(self, S, shown_to):

@@ -21,6 +21,12 @@ first, as the error's diagnostic names them):
     {"type": "error", "n": 7, "seat": 0, "prompt": "pick", "action": "1", "message": "...", "loc": "f.yaml:14:15"}
     {"type": "error", ..., "loc": "f.yaml:30:7", "calls": ["f.yaml:22:7", "f.yaml:41:11"]}
 
+A game whose rules fail while it is scored, after its last decision (a scoring category, a
+tie-break, ``eligible``), ends with an error line in place of the result, naming no decision
+(``ending``); ``summary`` on either (the message without its values: what a seat reads):
+
+    {"type": "error", "decisions": 12, "message": "...", "loc": "f.yaml:40:8", "summary": "in scoring category p: ..."}
+
 A game stopped before its end (``rulebook serve --log`` stopped by Ctrl-C or a terminate
 signal) ends with a line that says so, so that its decisions replay and can be viewed:
 
@@ -109,12 +115,30 @@ def logged_decision(rules, S, i: int, n: int):
     try:
         S.apply_index(i)
     except RulebookError as e:
-        return ({"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": label, "message": e.message,
-                 "loc": str(e.loc) if e.loc else None, **({"calls": [str(at) for at in e.calls]} if e.calls else {}),
-                 **({"summary": e.summary} if isinstance(e, GameError) and e.summary is not None else {}),
+        return ({"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": label, **error_fields(e),
                  **seen_field(choice)}, e)
     return ({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": label,
              "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)}, None)
+
+
+def error_fields(e: RulebookError) -> dict:
+    """An error line's account of ``e``: its message, where (``loc``, and ``calls`` inside a
+    declared effect) and its ``summary`` (the message without the values it names: what a seat
+    is shown, redact.py), when it has one."""
+    return {"message": e.message, "loc": str(e.loc) if e.loc else None,
+            **({"calls": [str(at) for at in e.calls]} if e.calls else {}),
+            **({"summary": e.summary} if isinstance(e, GameError) and e.summary is not None else {})}
+
+
+def ending(S, decisions: int) -> tuple[dict, RulebookError | None]:
+    """The line a finished game's log ends with, after its ``decisions`` decisions: (its result
+    line, None); or, when the rules fail while it is scored (a category, a tie-break,
+    ``eligible``), (the error line, the error): ``{"type": "error", "decisions": N, "message": ...,
+    "loc": ..., "summary": ...}``, which names no decision (each of them was applied)."""
+    try:
+        return {"type": "result", **result_line(S, decisions)}, None
+    except RulebookError as e:
+        return {"type": "error", "decisions": decisions, **error_fields(e)}, e
 
 
 def seen_field(choice, S=None, events=()) -> dict:
@@ -253,9 +277,13 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             if error is not None:   # kept in the log: the game's last line says what failed, and where
                 raise error
         S.ev = None
-        result = result_line(S, n)
+        end, error = ending(S, n)
         if writer:
-            writer.write({"type": "result", **result})
+            writer.write(end)
+        if error is not None:   # the game ended, and its scoring failed: told as any runtime error
+            tell(end)
+            raise error
+        result = {k: v for k, v in end.items() if k != "type"}
     finally:
         if writer:
             writer.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
-from ...engine.sight import counter_seers, moved_seers, zone_seers
+from ...engine.sight import counter_seers, moved_seers, told_seers, zone_seers
 from ...engine.visibility import bit
 
 HIDDEN = "?"
@@ -46,6 +46,9 @@ class Redactor:
       ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
       loses its value (a simultaneous choice revealed into one stays secret: each seat's own
       choice is in its own decision line, as the observation shows it until the reveal);
+    - an attempt's target and outcome kept in a private variable (``as: _name``; the event names
+      it, ``var``) are the actor's alone: for another seat the target's card becomes a
+      ``count``, the outcome is dropped (``"hidden": true``), as its decisions are "?";
     - another seat's action, and a forced move's, is replaced by "?" when the seat is not
       among its ``seen_by`` (the seats that see every card and counter its option names,
       before, during or after the decision: engine/sight.py); ``seen_by`` itself is dropped
@@ -58,17 +61,18 @@ class Redactor:
       public) are kept.
 
     ``KINDS`` says which rule decides each event kind the engine emits (tests/test_redaction_leaks.py
-    checks that every kind written in interpreter/ is there); a kind of a mechanic outside it is
-    decided by the fields it has (its cards, the amounts its step declares).
+    checks that every kind written in interpreter/ is there, and what each rule hides); a kind
+    missing there (a mechanic's own, not added to it) shows a seat its kind alone: whatever else
+    it names may be hidden from the seat.
     """
 
     KINDS = {**dict.fromkeys(("move", "deal", "gather", "pick", "pass", "receive", "play", "trick", "show",
                               "target"), "cards"),
              **dict.fromkeys(("gain", "lose", "transfer", "advance", "pay", "set_counter"), "counter"),
              **dict.fromkeys(("set", "random", "reveal"), "variable"),
-             "roll": "roll", "forced": "forced",
+             "roll": "roll", "forced": "forced", "attempt": "told",
              # kept, but for the fields a step declares as amounts of a counter (Step.event_amounts)
-             **dict.fromkeys(("grid", "reset", "branch", "attempt", "end_game"), "amounts")}
+             **dict.fromkeys(("grid", "reset", "branch", "end_game"), "amounts")}
     DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
             "set_counter": ("value",)}
 
@@ -98,7 +102,9 @@ class Redactor:
 
     def event(self, ev: dict) -> dict:
         kind = str(ev.get("ev"))
-        rule = self.KINDS.get(kind, "amounts")
+        rule = self.KINDS.get(kind)
+        if rule is None:   # no rule decides it: nothing of it but its kind
+            return {"ev": ev.get("ev")}
         if rule == "forced":   # a decision the engine took: hidden as a decision is
             out = {k: v for k, v in ev.items() if k != "seen_by"}
             return {**out, "action": HIDDEN} if self._hides(ev) else out
@@ -120,6 +126,10 @@ class Redactor:
             if self.rules.visibility.var_seers(ev.get("var", "")) & self.bit:
                 return ev
             return {k: v for k, v in ev.items() if k != "value"}
+        if rule == "told":   # an outcome kept in a private variable: the actor's alone
+            if told_seers(self.rules, ev) & self.bit:
+                return ev
+            return {**{k: v for k, v in ev.items() if k != "outcome"}, "hidden": True}
         if rule == "roll":   # a roll's chances may be computed from what no seat sees (whether
             return {k: v for k, v in ev.items() if k != "chances"}   # a target is hidden): its outcome only
         if kind in self.amounts:

@@ -23,7 +23,7 @@ from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.events import Events
 from ...engine.sight import Choice
-from .gamelog import FORMAT, file_hash, events_out, is_overlay, result_line, seen_field
+from .gamelog import FORMAT, ending, file_hash, events_out, is_overlay, result_line, seen_field
 from .redact import Redactor
 
 
@@ -319,7 +319,20 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
 
 
 def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
-    """The logged failing decision: the same action must fail with the same message."""
+    """The logged failing decision: the same action must fail with the same message; an error
+    line naming no decision (gamelog.ending): the game is over and its scoring fails so."""
+    if "seat" not in obj and "action" not in obj and "message" in obj:
+        if not S.is_terminal():
+            fail(no, f"an error line of the game's end, but the game is not over: seat {S.current_player()} must "
+                     f"still decide '{S.prompt()}'")
+        if obj.get("decisions", n - 1) != n - 1:
+            fail(no, f"decisions: the log has {json.dumps(obj.get('decisions'))}, the replay gives {n - 1}")
+        _, error = ending(S, n - 1)
+        if error is None:
+            fail(no, f"the log says the game's scoring failed ({obj['message']!r}), but the replay scores it")
+        if error.message != obj["message"]:
+            fail(no, f"the game's scoring fails again, but with another message: {error.message!r}")
+        return error.message
     for key in ("seat", "action", "message"):
         if key not in obj:
             fail(no, f"the error line has no '{key}'")
