@@ -111,6 +111,28 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
             _check(step, item, x, frame, f"{at}, {item.what}", sizes, placed)
 
 
+def stacking(steps, root: int) -> tuple[frozenset, tuple]:
+    """Which step's frame may sit directly over which, as the flow tree says: (the steps whose
+    frame may be the stack's bottom, and for each step's index those whose frame may sit directly
+    over its own). A step pushes the frame of a child (``children()``) or of a continuation
+    (``pushed_over()``: an attempt's target and report) over its own, and a child that takes its
+    parent's place (``takes_place``: a sequence's last step, a branch's alternative, an attempt's
+    outcome) stands where the parent's frame was, in turn; an effect list (``inline``) has no frame
+    at rest. A saved state's stack is held to it (engine/saved.py), so that a step reading or
+    writing the frame below its own (an attempt's target and report) finds its parent's."""
+    def placed(step) -> set:   # the steps whose frame may stand where ``step``'s was pushed
+        out, todo = set(), [step]
+        while todo:
+            s = todo.pop()
+            if s.index not in out and not s.inline:
+                out.add(s.index)
+                todo += [c for c in s.children() if s.takes_place(c)]
+        return out
+    over = tuple(frozenset().union(*(placed(c) for c in s.children() if not s.takes_place(c)),
+                                   *(placed(c) for c in s.pushed_over())) for s in steps)
+    return frozenset(placed(steps[root])), over
+
+
 def _bound(v) -> int:
     """What a slot bounds another by: a list's length, a number's value (anything else: nothing)."""
     if isinstance(v, list):
