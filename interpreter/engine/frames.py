@@ -34,11 +34,12 @@ class Slot:
     none_with: int | None = None     # none exactly where that slot is none
     later: bool = False              # absent until the step writes it (the frame's last slots only)
     held: bool = False               # card: one the step holds outside every zone (a pass's card put aside)
+    counted: bool = False            # whole: at most the game's step budget (each one counts a step: a pay's units)
 
 
 def whole(what: str, low: int | None = 0, high: Callable[[Any], int] | None = None, upto: tuple[int, ...] = (),
-          none: bool = False, later: bool = False) -> Slot:
-    return Slot(what, "whole", none=none, low=low, high=high, upto=upto, later=later)
+          none: bool = False, later: bool = False, counted: bool = False) -> Slot:
+    return Slot(what, "whole", none=none, low=low, high=high, upto=upto, later=later, counted=counted)
 
 
 def seat(what: str, none: bool = False) -> Slot:
@@ -89,7 +90,8 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
     kind = slot.kind
     if kind == "whole":
         low = slot.low if slot.low is not None else -MAX_INT
-        high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto)])
+        high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto),
+                    *((sizes["steps"],) if slot.counted else ())])
         need(_whole(v) and low <= v <= high, f"{at}: expected {_described(slot)}{_range(low, high)}, got {_short(v)}")
     elif kind in ("seat", "card"):
         count = sizes[PLAYER if kind == "seat" else CARD]

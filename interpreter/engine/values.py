@@ -106,8 +106,9 @@ def number(v) -> bool:
 
 
 def sizes_of(rules, players: int, teams: int) -> dict:
-    """How many there are of each thing a whole number names, and a list's longest."""
-    return {PLAYER: players, TEAM: teams, CARD: len(rules.card_labels), "list": list_bound(len(rules.card_labels))}
+    """How many there are of each thing a whole number names, a list's longest, and the game's step budget."""
+    return {PLAYER: players, TEAM: teams, CARD: len(rules.card_labels), "list": list_bound(len(rules.card_labels)),
+            "steps": rules.max_steps}
 
 
 def var_problem(S, name: str, value) -> str | None:
