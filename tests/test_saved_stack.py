@@ -111,3 +111,73 @@ def test_stacking_follows_the_flow_tree():
         if step.kind == "steps" and len(step.steps) > 1 and not step.steps[0].inline:
             assert step.steps[0].index in over[step.index]
             assert step.steps[-1].index not in over[step.index]
+
+
+def test_a_reask_that_fails_in_the_flow_refuses_the_state_naming_the_cause(tmp_path):
+    """A variable edited so that the step asked again fails: the state is refused as not a saved
+    state, with the runtime error as the cause (before: the ruleset's located runtime error)."""
+    rules = load_text(tmp_path, """
+game: divided
+players: {min: 2, max: 2}
+vars:
+  y: {type: int, start: 1}
+  n: {type: int}
+flow:
+  - turns:
+      steps:
+        - choose: {options: "[10 // y, 20]", as: n}
+""")
+    d = json.loads(rules.new_game(2, seed=1).to_json())
+    d["vars"]["y"] = 0
+    with pytest.raises(GameError, match=r"^error\[game\]: not a saved state of divided: the flow cannot resume from it: "
+                                        r".*zero") as info:
+        rules.state_from_json(json.dumps(d))
+    assert info.value.diagnostics[0].loc is None
+
+
+def test_a_turns_order_longer_than_a_variables_list_loads(tmp_path):
+    """A turns' order of 12,000 seats (each of two many times): a real state, loads (before: refused
+    by the bound of a variable's list); one longer than any expression builds is refused, naming
+    its length."""
+    rules = load_text(tmp_path, """
+game: longturns
+players: {min: 2, max: 2}
+vars:
+  x: {type: str}
+flow:
+  - turns:
+      players: "map(1..6000, to: 0) + map(1..6000, to: 1)"
+      steps:
+        - choose: {options: "['a', 'b']", as: x}
+""")
+    S = rules.new_game(2, seed=1)
+    assert len(S.stack[0][1]) == 12_000 and rules.state_from_json(S.to_json()) == S
+    d = json.loads(S.to_json())
+    d["stack"][0][1] = [0] * 1_000_001
+    with pytest.raises(GameError, match=r"stack\[0\]\[1\], the seats' order this lap \(step \d+, turns\): expected a "
+                                        r"list, each a seat, at most 1,000,000 of them, got 1,000,001"):
+        rules.state_from_json(json.dumps(d))
+
+
+def test_a_simultaneous_choice_among_maps_loads(tmp_path):
+    """The choices so far hold map values (a map parameter offered): a real state loads (before:
+    'expected a whole number'), and a value that is no map is refused saying a map is expected."""
+    rules = load_text(tmp_path, """
+game: mapopt
+players: {min: 2, max: 2}
+params:
+  price: {default: {red: 1, blue: 2}}
+vars:
+  x: {type: str}
+flow:
+  - choose: {options: "[params.price]", as: bid, simultaneous: true}
+  - choose: {who: 0, options: "['end']", as: x}
+""")
+    S = rules.new_game(2, seed=1)
+    S.apply_index(0)
+    assert rules.state_from_json(S.to_json()) == S
+    d = json.loads(S.to_json())
+    d["stack"][-1][3][0] = 7
+    with pytest.raises(GameError, match=r"the choices so far \(step \d+, choose\): expected a map of int values by "
+                                        r"key, got 7"):
+        rules.state_from_json(json.dumps(d))

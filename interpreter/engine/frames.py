@@ -8,6 +8,9 @@ A frame is ``[step index, slot 1, slot 2, ...]``; ``frame_shape`` gives slot 1 o
 one of: a whole number in a range (``whole``), a seat (``seat``), a card (``card``), a value of
 the step's options' type (``option``), a list of one slot (``listof``: of seats, of cards...,
 or one a seat), a fixed row of slots (``row``: a card put aside with its giver and receiver).
+A list holds at most what a variable may (``values.sizes_of``), but a list of seats, which the
+flow makes from an expression (a turns' order, a trick's, a pass's givers: each seat any number
+of times), at most what one expression may build, ``MAX_COST`` elements.
 Any may allow none. What the flow does with values that fit (a count past its end, a seat
 whose hand is empty) is the flow's: it goes on, or fails as a located runtime error.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..expr.limits import MAX_COST
 from ..expr.runtime import MAX_INT
 from ..expr.types import CARD, PLAYER
 from .values import check_value, need, whole as _whole
@@ -102,7 +106,9 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
     elif kind == "option":
         check_value(v, step.option_type, at, sizes)
     elif kind == "list":
-        need(isinstance(v, list) and len(v) <= sizes["list"], f"{at}: expected {_described(slot)}, got {_short(v)}")
+        need(isinstance(v, list), f"{at}: expected {_described(slot)}, got {_short(v)}")
+        longest = MAX_COST if slot.of[0].kind == "seat" else sizes["list"]
+        need(len(v) <= longest, f"{at}: expected {_described(slot)}, at most {longest:,} of them, got {len(v):,}")
         need(not slot.per_seat or len(v) == sizes[PLAYER], f"{at}: expected one value a seat ({sizes[PLAYER]}), "
                                                            f"got {len(v)}")
         for x in v:

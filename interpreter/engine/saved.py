@@ -164,10 +164,10 @@ def _recheck_decision(S, saved) -> None:
     except RulebookError as e:   # (a located runtime error, the budget: the state's fault, not the ruleset's)
         raise _Bad(f"the flow cannot resume from it: {e.message}") from None
     asked = None if probe.dec is None else [probe.dec[0], list(probe.dec[1])]
-    _need(json.dumps(asked) == json.dumps(saved),
+    _need(json.dumps(asked, sort_keys=True) == json.dumps(saved, sort_keys=True),   # (a map's keys as to_json sorts them)
           "decision: not the decision its step asks in this state (the stack or the decision was edited)")
     # the same frames, the asker on top (a frame of another step over it would label the decision)
-    _need(json.dumps(probe.stack) == json.dumps(S.stack),
+    _need(json.dumps(probe.stack, sort_keys=True) == json.dumps(S.stack, sort_keys=True),
           f"stack: not the frames that ask the decision (asked again, the flow leaves frames of steps "
           f"{_steps(probe.stack)}, not {_steps(S.stack)})")
 
