@@ -5,12 +5,16 @@ its shape, types and ranges are checked against the ruleset: the zones, counters
 variables it declares, card ids that exist and sit in one place at a time (a zone, or a step
 that holds them aside), seats and teams of this game, whole numbers within the language's
 bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
-again, gives back unchanged. Anything else is a GameError naming the field, never a raw
-Python exception. Each frame of the running steps is held to the shape its step kind
-declares, slot by slot (engine/frames.py: a seat, a list of cards, a position within a
-list...), so that an observation, a determinization or the question shown to a person reads
-what it expects; a frame that fits but was edited into nonsense that still poses the same
-decision fails, when the game goes on, as a located runtime error.
+again, gives back unchanged, leaving the same frames (the step asking it on top). Anything
+else is a GameError naming the field, never a raw Python exception; a re-ask that fails (a
+runtime error, the budget) is one too, naming the cause. Each frame of the running steps is
+held to the shape its step kind declares, slot by slot (engine/frames.py: a seat, a list of
+cards, a position within a list...), and the stack as a whole to the flow tree (each frame's
+step one the step of the frame below it runs: frames.py ``stacking``), so that an
+observation, a determinization or the question shown to a person reads what it expects, and
+a step reading the frame below its own finds its parent's; a frame that fits but was edited
+into nonsense that still poses the same decision fails, when the game goes on, as a located
+runtime error.
 """
 from __future__ import annotations
 
