@@ -3,7 +3,8 @@
 unit of ``limits.steps`` may (a step's own expressions up to ``STEP_WORK_UNIT`` = 100
 operations count one: a filter over a range of 25 to 30, arithmetic of about 90 operations, a
 filter over a zone's cards) or one unit each of a cheaper kind (a ``for_each`` pass, a card
-moved, a declared effect called, a trigger fired), each played until its budget stops it.
+moved, a declared effect called, a trigger fired, a unit a ``pay`` pays without asking), each played
+until its budget stops it.
 
     python benchmarks/budget_time.py [--units N]
 
@@ -41,6 +42,11 @@ SHAPES = {
                   "      - move: {from: b, to: a, count: 1}\n",
     "declared effect called": "counters:\n  c: 0\neffects:\n  e1:\n    do: [{gain: {counter: c}}]\n" + LOOP
                               + "      - e1: {}\n",
+    "unit paid": "counters:\n  gold: {owner: player, start: 1000000000000}\n"
+                 + LOOP + "      - pay: {who: 0, costs: {gold: 1000000000000}}\n",
+    "unit paid with a joker": "counters:\n" + "".join(f"  {c}: {{owner: player, start: {n}}}\n" for c, n in (
+        ("a", 10 ** 12), ("b", 0), ("c", 0), ("d", 0), ("j", 0))) + LOOP
+        + "      - pay: {who: 0, costs: {a: 100000000000, b: 0, c: 0, d: 0}, any: 1000, from: [a, b, c, d, j], joker: j}\n",
     "trigger fired": "counters:\n  c: 0\n  d: 0\ntriggers:\n  t:\n    when: \"c > 0\"\n"
                      "    do: [{set: {c: 0}}, {gain: {counter: d}}]\n" + LOOP + "      - gain: {counter: c}\n",
 }

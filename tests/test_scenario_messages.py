@@ -145,3 +145,37 @@ def test_a_patched_variable_is_held_to_its_type_and_a_card_is_named_by_its_label
             assert o.ok, (given, o.message)
         else:
             assert not o.ok and o.message == message, (given, o.message)
+
+
+NONE_IN_A_LIST = """game: none_in_list
+players: {min: 2, max: 2}
+components:
+  card:
+    attributes: {rank: 1..3}
+    label: "r{rank}"
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+vars:
+  bid: "list[card]"
+  x: {type: str}
+setup:
+  - move: {from: deck, to: "hand[0]", count: 2}
+flow:
+  - choose: {options: hand, as: bid, prompt: bid, simultaneous: true}
+  - choose: {who: 0, options: "['end']", as: x, prompt: finish}
+"""
+
+
+def test_a_none_in_a_value_shown_is_written_none(tmp_path):
+    """Seat 1 has no card to bid: its bid is none, written as the language writes it (before:
+    Python's None)."""
+    (tmp_path / "none_in_list.yaml").write_text(NONE_IN_A_LIST)
+    path = tmp_path / "s.yaml"
+    path.write_text("ruleset: none_in_list.yaml\nscenarios:\n  - name: x\n    players: 2\n    seed: 1\n"
+                    "    actions: [r3]\n    expect: [\"bid == []\", \"x == 'end'\"]\n")
+    [outcome] = run_file(path)
+    assert not outcome.ok and outcome.message == "expected bid == [], but bid is [r3, none] and [] is []"
+    path.write_text(path.read_text().replace('"bid == []", ', ""))
+    [outcome] = run_file(path)
+    assert not outcome.ok and outcome.message == "expected x == 'end', but x is none"

@@ -8,6 +8,9 @@ A frame is ``[step index, slot 1, slot 2, ...]``; ``frame_shape`` gives slot 1 o
 one of: a whole number in a range (``whole``), a seat (``seat``), a card (``card``), a value of
 the step's options' type (``option``), a list of one slot (``listof``: of seats, of cards...,
 or one a seat), a fixed row of slots (``row``: a card put aside with its giver and receiver).
+A list holds at most what a variable may (``values.sizes_of``), but a list of seats, which the
+flow makes from an expression (a turns' order, a trick's, a pass's givers: each seat any number
+of times), at most what one expression may build, ``MAX_COST`` elements.
 Any may allow none. What the flow does with values that fit (a count past its end, a seat
 whose hand is empty) is the flow's: it goes on, or fails as a located runtime error.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..expr.limits import MAX_COST
 from ..expr.runtime import MAX_INT
 from ..expr.types import CARD, PLAYER
 from .values import check_value, need, whole as _whole
@@ -34,11 +38,12 @@ class Slot:
     none_with: int | None = None     # none exactly where that slot is none
     later: bool = False              # absent until the step writes it (the frame's last slots only)
     held: bool = False               # card: one the step holds outside every zone (a pass's card put aside)
+    counted: bool = False            # whole: at most the game's step budget (each one counts a step: a pay's units)
 
 
 def whole(what: str, low: int | None = 0, high: Callable[[Any], int] | None = None, upto: tuple[int, ...] = (),
-          none: bool = False, later: bool = False) -> Slot:
-    return Slot(what, "whole", none=none, low=low, high=high, upto=upto, later=later)
+          none: bool = False, later: bool = False, counted: bool = False) -> Slot:
+    return Slot(what, "whole", none=none, low=low, high=high, upto=upto, later=later, counted=counted)
 
 
 def seat(what: str, none: bool = False) -> Slot:
@@ -89,7 +94,8 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
     kind = slot.kind
     if kind == "whole":
         low = slot.low if slot.low is not None else -MAX_INT
-        high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto)])
+        high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto),
+                    *((sizes["steps"],) if slot.counted else ())])
         need(_whole(v) and low <= v <= high, f"{at}: expected {_described(slot)}{_range(low, high)}, got {_short(v)}")
     elif kind in ("seat", "card"):
         count = sizes[PLAYER if kind == "seat" else CARD]
@@ -100,7 +106,9 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
     elif kind == "option":
         check_value(v, step.option_type, at, sizes)
     elif kind == "list":
-        need(isinstance(v, list) and len(v) <= sizes["list"], f"{at}: expected {_described(slot)}, got {_short(v)}")
+        need(isinstance(v, list), f"{at}: expected {_described(slot)}, got {_short(v)}")
+        longest = MAX_COST if slot.of[0].kind == "seat" else sizes["list"]
+        need(len(v) <= longest, f"{at}: expected {_described(slot)}, at most {longest:,} of them, got {len(v):,}")
         need(not slot.per_seat or len(v) == sizes[PLAYER], f"{at}: expected one value a seat ({sizes[PLAYER]}), "
                                                            f"got {len(v)}")
         for x in v:
@@ -109,6 +117,28 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
         need(isinstance(v, list) and len(v) == len(slot.of), f"{at}: expected {_described(slot)}, got {_short(v)}")
         for item, x in zip(slot.of, v):
             _check(step, item, x, frame, f"{at}, {item.what}", sizes, placed)
+
+
+def stacking(steps, root: int) -> tuple[frozenset, tuple]:
+    """Which step's frame may sit directly over which, as the flow tree says: (the steps whose
+    frame may be the stack's bottom, and for each step's index those whose frame may sit directly
+    over its own). A step pushes the frame of a child (``children()``) or of a continuation
+    (``pushed_over()``: an attempt's target and report) over its own, and a child that takes its
+    parent's place (``takes_place``: a sequence's last step, a branch's alternative, an attempt's
+    outcome) stands where the parent's frame was, in turn; an effect list (``inline``) has no frame
+    at rest. A saved state's stack is held to it (engine/saved.py), so that a step reading or
+    writing the frame below its own (an attempt's target and report) finds its parent's."""
+    def placed(step) -> set:   # the steps whose frame may stand where ``step``'s was pushed
+        out, todo = set(), [step]
+        while todo:
+            s = todo.pop()
+            if s.index not in out and not s.inline:
+                out.add(s.index)
+                todo += [c for c in s.children() if s.takes_place(c)]
+        return out
+    over = tuple(frozenset().union(*(placed(c) for c in s.children() if not s.takes_place(c)),
+                                   *(placed(c) for c in s.pushed_over())) for s in steps)
+    return frozenset(placed(steps[root])), over
 
 
 def _bound(v) -> int:

@@ -54,7 +54,8 @@ def over_budget(S, loc=None):
                          "for_each, every firing of a trigger's do: and every turn a turns step skips counts one; a "
                          "step, a pass and a firing one more per hundred operations their expressions may take, and "
                          "so do the end conditions and when: triggers' conditions asked after a step and an on_enter "
-                         "trigger's if:; a shuffle, move, deal, gather or reset one more per card (or counter value) it handles); does the "
+                         "trigger's if:; a shuffle, move, deal, gather or reset one more per card (or counter value) it handles, a "
+                         "pay two per unit it pays without asking); does the "
                          "flow ever end? raise limits.steps if the game is just long", loc=loc, calls=calls)
     stop.summary = stop.message   # (it names the ruleset's budget, no value of the game)
     raise stop

@@ -8,6 +8,7 @@ from ..errors import UsageError, tag_origin
 from ..expr.runtime import HELPERS, MAX_INT, RUNTIME_ERRORS, list_bound
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unproven
 from .events import Events
+from .frames import stacking
 from .layout import Layout, reindex
 from .params import check_param, longest, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
@@ -122,6 +123,7 @@ class Ruleset:
     layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
     _starts: dict                  # a game's start before its setup, by new_game's arguments (engine/start.py)
     start_values: dict             # what determinizations read of the values a seat cannot see: the last game's start, what each seat misses (engine/beliefs.py)
+    stacking: tuple                # the steps whose frame may be the stack's bottom, and which may sit over which (engine/frames.py)
     _calm: bool                    # a kept start's games need no check before their first step (_start; freeze)
 
     def __setattr__(self, key, value):
@@ -136,6 +138,7 @@ class Ruleset:
         object.__setattr__(self, "loop", (self.max_steps, self.end_checks, self.auto_forced, checks, charges))
         object.__setattr__(self, "layout", Layout(State, self))
         object.__setattr__(self, "_starts", {})
+        object.__setattr__(self, "stacking", stacking(self.steps, self.root))
         object.__setattr__(self, "start_values", {})
         # the checks before a game's first step say what they say of its start where its setup
         # cannot change what they read and no when-trigger keeps what it saw: a start kept only

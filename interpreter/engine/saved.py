@@ -5,12 +5,16 @@ its shape, types and ranges are checked against the ruleset: the zones, counters
 variables it declares, card ids that exist and sit in one place at a time (a zone, or a step
 that holds them aside), seats and teams of this game, whole numbers within the language's
 bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
-again, gives back unchanged. Anything else is a GameError naming the field, never a raw
-Python exception. Each frame of the running steps is held to the shape its step kind
-declares, slot by slot (engine/frames.py: a seat, a list of cards, a position within a
-list...), so that an observation, a determinization or the question shown to a person reads
-what it expects; a frame that fits but was edited into nonsense that still poses the same
-decision fails, when the game goes on, as a located runtime error.
+again, gives back unchanged, leaving the same frames (the step asking it on top). Anything
+else is a GameError naming the field, never a raw Python exception; a re-ask that fails (a
+runtime error, the budget) is one too, naming the cause. Each frame of the running steps is
+held to the shape its step kind declares, slot by slot (engine/frames.py: a seat, a list of
+cards, a position within a list...), and the stack as a whole to the flow tree (each frame's
+step one the step of the frame below it runs: frames.py ``stacking``), so that an
+observation, a determinization or the question shown to a person reads what it expects, and
+a step reading the frame below its own finds its parent's; a frame that fits but was edited
+into nonsense that still poses the same decision fails, when the game goes on, as a located
+runtime error.
 """
 from __future__ import annotations
 
@@ -95,6 +99,18 @@ def _check_flow(rules, d: dict, players: int, sizes: dict, placed: set) -> None:
                         f"stack, and step {stack[-1][0]} ({top.kind}) asks none")
     _need(not (d["over"] and dec is not None), "decision: a finished game has no pending decision")
     _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
+    bottom, over = rules.stacking   # (each frame's step where the flow tree puts it: engine/frames.py stacking)
+    for i, frame in enumerate(stack):
+        step = rules.steps[frame[0]]
+        if i == 0:
+            _need(frame[0] in bottom, f"stack[0]: step {frame[0]} ({step.kind}) is not one the flow starts with "
+                                      f"(the stack's bottom is the flow's outermost step, step {rules.root}, or one that "
+                                      f"took its place)")
+        else:
+            below = stack[i - 1][0]
+            _need(frame[0] in over[below], f"stack[{i}]: step {frame[0]} ({step.kind}) does not run directly over "
+                                           f"step {below} ({rules.steps[below].kind}), the frame below it: it is not "
+                                           f"a step that one runs")
 
 
 def check(rules, d):
@@ -147,10 +163,21 @@ def _recheck_decision(S, saved) -> None:
         return
     probe = S.clone()
     probe.steps = 0   # (the probe's count is not the state's: one saved near its budget still loads)
-    reask(probe)
+    try:
+        reask(probe)
+    except RulebookError as e:   # (a located runtime error, the budget: the state's fault, not the ruleset's)
+        raise _Bad(f"the flow cannot resume from it: {e.message}") from None
     asked = None if probe.dec is None else [probe.dec[0], list(probe.dec[1])]
-    _need(json.dumps(asked) == json.dumps(saved),
+    _need(json.dumps(asked, sort_keys=True) == json.dumps(saved, sort_keys=True),   # (a map's keys as to_json sorts them)
           "decision: not the decision its step asks in this state (the stack or the decision was edited)")
+    # the same frames, the asker on top (a frame of another step over it would label the decision)
+    _need(json.dumps(probe.stack, sort_keys=True) == json.dumps(S.stack, sort_keys=True),
+          f"stack: not the frames that ask the decision (asked again, the flow leaves frames of steps "
+          f"{_steps(probe.stack)}, not {_steps(S.stack)})")
+
+
+def _steps(stack) -> str:
+    return "[" + ", ".join(str(frame[0]) for frame in stack) + "]"
 
 
 def state_from_json(rules, text: str):

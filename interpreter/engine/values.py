@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_DEPTH, MAX_STORED_TEXT, list_bound
-from ..expr.types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list
+from ..expr.types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_map, map_value
 
 
 class Bad(Exception):
@@ -57,6 +57,15 @@ def check_value(v, typ: str, where: str, sizes: dict, depth: int = 0, bounded: b
             raise Bad(f"{where}: not a value of the language: {shown(v)}")
         if isinstance(v, str) and len(v) > MAX_STORED:
             raise Bad(f"{where}: the string is too long")
+    elif is_map(typ):   # (a map parameter's value: an option among maps)
+        if not (isinstance(v, dict) and all(isinstance(k, str) for k in v)):
+            raise Bad(f"{where}: expected a map of {map_value(typ)} values by key, got {shown(v)}")
+        if len(v) > sizes.get("list", MAX_STORED) or depth >= MAX_STORED_DEPTH:
+            raise Bad(f"{where}: the map holds more than a value may")
+        for x in v.values():
+            check_value(x, map_value(typ), where, sizes, depth + 1)
+    elif typ not in (INT, PLAYER, TEAM, CARD):
+        raise Bad(f"{where}: expected a value of type {typ}, got {shown(v)}")
     else:   # int and the whole numbers that name things: players, teams, cards
         if not (whole(v) and abs(v) <= MAX_INT):
             raise Bad(f"{where}: expected a whole number, got {shown(v)}")
@@ -106,8 +115,9 @@ def number(v) -> bool:
 
 
 def sizes_of(rules, players: int, teams: int) -> dict:
-    """How many there are of each thing a whole number names, and a list's longest."""
-    return {PLAYER: players, TEAM: teams, CARD: len(rules.card_labels), "list": list_bound(len(rules.card_labels))}
+    """How many there are of each thing a whole number names, a list's longest, and the game's step budget."""
+    return {PLAYER: players, TEAM: teams, CARD: len(rules.card_labels), "list": list_bound(len(rules.card_labels)),
+            "steps": rules.max_steps}
 
 
 def var_problem(S, name: str, value) -> str | None:

@@ -314,6 +314,11 @@ class Step:
     def children(self) -> list["Step"]:
         return []
 
+    def pushed_over(self) -> list["Step"]:
+        """The steps besides ``children()`` whose frame this step pushes over its own (an attempt's
+        target and report, which read and write the attempt's frame: engine/frames.py ``stacking``)."""
+        return []
+
     def takes_place(self, child) -> bool:
         """Whether a frame of ``child`` (one of ``children()``) takes the place of this step's frame,
         which is then never beneath it (a sequence's last step, an attempt's outcome, a branch's

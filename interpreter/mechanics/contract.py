@@ -219,7 +219,8 @@ LIMITS_KEYS: tuple[Key, ...] = (
         "The step budget of one game. Every step run counts one, and so do every pass of a for_each effect, every firing of "
         "a trigger's do: and every turn a turns step skips. "
         "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "
-        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles; a for_each's pass and a trigger's "
+        "shuffle, move, deal, gather or reset one more per card (or counter value) it handles, a pay two for each unit it "
+        "pays without asking; a for_each's pass and a trigger's "
         "firing count the same for their body's and do:'s expressions. The end conditions and "
         "when: triggers' conditions (a per-player one for each seat) count their cost the same way on every step run (but a sequence or an effect list), "
         "and an on_enter trigger's if: its own each time it is asked "
@@ -263,8 +264,9 @@ CLIENTS: dict[str, tuple[str, ...]] = {
     # engine/: the loop and the State (plain steps run through these; compiled ones through the flow)
     "engine": ("enter", "run", "resolve", "no_option", "me", "reask", "asks", "option_type", "label",
                "labels", "observe", "prompt"),
-    # engine/saved.py: a saved state's frames held to their kind's shape (engine/frames.py)
-    "saved": ("frame_shape",),
+    # engine/saved.py: a saved state's frames held to their kind's shape, and its stack to the flow tree
+    # (engine/frames.py; the tree's children and takes_place are the compiler's)
+    "saved": ("frame_shape", "pushed_over"),
     # engine/knowledge.py: a determinization deals again what a seat cannot know
     "knowledge": ("hidden_cards", "put_hidden_cards", "hidden_values"),
     # engine/sight.py and play/logs/redact.py: a log redacted for one seat

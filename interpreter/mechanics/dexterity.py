@@ -193,6 +193,9 @@ class Attempt(Step):
     def children(self):
         return [o.body for o in self.outcomes]
 
+    def pushed_over(self):
+        return [s for s in (self.target, self.report) if s is not None]
+
     def takes_place(self, child):
         return True   # (the outcome's steps take the attempt's place)
 

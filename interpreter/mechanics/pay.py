@@ -29,6 +29,7 @@ from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
 from ..engine.frames import listof, seat, whole
+from ..engine.loop import over_budget
 from .base import WHO, Step, step_kind
 from .contract import Key
 
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
 # a pay's frame: [step index, the payer (None before), the specific units left to pay (one count
 # per cost), the units of any kind left to pay]
 PAYER, LEFT, ANY_LEFT = 1, 2, 3
+# what a unit paid without asking counts against the step budget: one takes about as long as two
+# units of the costliest steps (python benchmarks/budget_time.py, docs/security.md)
+PAY_UNIT = 2
 
 
 @step_kind("pay", "a player pays a cost one unit at a time (specific units, any units, a joker)",
@@ -51,8 +55,9 @@ PAYER, LEFT, ANY_LEFT = 1, 2, 3
           Key("prompt", "text", "the decision's name", default="pay")))
 class Pay(Step):
     """Frame: [index, PAYER, LEFT, ANY_LEFT] (the slots above)."""
-    frame_shape = (seat("the payer", none=True), listof("units left to pay", whole("units of a cost"), none_with=PAYER),
-                   whole("units of any kind left"))
+    frame_shape = (seat("the payer", none=True),   # (each unit counts a step: at most the game's budget)
+                   listof("units left to pay", whole("units of a cost", counted=True), none_with=PAYER),
+                   whole("units of any kind left", counted=True))
     option_type = "str"
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -233,6 +238,9 @@ class Pay(Step):
                 S.dec = (frame[PAYER], tuple(opts))
                 return
             self._pay(S, frame, k, opts[0])
+            S.steps += PAY_UNIT   # (each unit paid without asking: a huge cost meets the budget)
+            if S.steps > S.rules.max_steps:
+                over_budget(S)
         S.stack.pop()
 
     def resolve(self, S, frame, name):

@@ -45,6 +45,7 @@ from ...errors import GameError, RulebookError, RulesetError, UsageError, did_yo
 from ...expr import Compiler, ExprError, parse
 from ...expr.messages import describe
 from ...expr.runtime import RUNTIME_ERRORS
+from ...expr.textual import as_text
 from ...expr.types import CARD
 from ...building import load
 from ...loading.resources import RULESET_FILES, bundled_named, exists, is_file, resolved, within
@@ -367,14 +368,18 @@ def _value(compiler, S, text):
 
 
 def _shown(S, compiled) -> str:
-    """A part's value as a person reads it: cards by their labels, players as seats."""
+    """A part's value as a person reads it: cards by their labels, players as seats, none as the
+    language writes it (expr/textual.py)."""
     value = compiled(S)
     label = {"card": lambda c: S.rules.card_labels[c], "list[card]": lambda c: S.rules.card_labels[c]}.get(compiled.type)
+
+    def one(v) -> str:
+        if v is None:
+            return as_text(v)
+        return label(v) if label and isinstance(v, int) and not isinstance(v, bool) else repr(v)
     if isinstance(value, list):
-        return "[" + ", ".join(label(v) if label and isinstance(v, int) else repr(v) for v in value) + "]"
-    if label and isinstance(value, int) and not isinstance(value, bool):
-        return label(value)
-    return repr(value)
+        return "[" + ", ".join(map(one, value)) + "]"
+    return one(value)
 
 
 def _places(S, zones, what: str = "patch") -> dict:
