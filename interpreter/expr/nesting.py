@@ -25,6 +25,7 @@ from .types import ANY, STR, elem, is_list, is_map, map_value, unify
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
 PROVEN = "proven"   # (the type a node's value is proven of: ``proven``)
 TOTAL = "total"   # (the most elements a node's value holds at every depth together, where known: a list variable's)
+TEXTS = "texts"   # (the most characters its strings hold together, where known: a parameter's, engine/param_bounds.py)
 
 
 def recorded(c: Any, n: Any) -> int | None:
@@ -37,10 +38,13 @@ def inner(c: Any, n: Any) -> int:
     return list_bound(c.names.max_list) if found is None else found
 
 
-def totalled(c: Any, n: Any, bound: int) -> None:
+def totalled(c: Any, n: Any, bound: int, chars: int | None = None) -> None:
     """Node ``n``'s value holds at most ``bound`` elements at every depth together (a list
-    variable's, as _stored keeps them): what a walk through them all reads at most (walks.py)."""
+    variable's, as _stored keeps them), and ``chars`` characters of strings (None: not known):
+    what a walk through them all reads at most (walks.py)."""
     c.know(n, TOTAL, bound)
+    if chars is not None:
+        c.know(n, TEXTS, chars)
 
 
 def innered(c: Any, n: Any, bound: int) -> None:
@@ -73,7 +77,7 @@ def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
         c.sized(n, inner(c, coll))
         innered(c, n, inner(c, coll))
         if c.fact(coll, TOTAL) is not None:   # (no more than the whole holds)
-            totalled(c, n, c.fact(coll, TOTAL))
+            totalled(c, n, c.fact(coll, TOTAL), c.fact(coll, TEXTS))
 
 
 def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:

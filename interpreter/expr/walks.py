@@ -40,12 +40,15 @@ LOOPED = "looped"   # (the fact of a list node a filter, by: or to: walks: a ran
 def elements(c: Any, n: Any, typ: str, deep: bool = True) -> int:
     """The most elements a walk of list node ``n`` (of type ``typ``) reads: its own, and where
     its elements may be lists compared or hashed as wholes (``deep``), every element inside them
-    (no more than its value holds at every depth together, where that is known: a list variable's)."""
+    (no more than its value holds at every depth together, where that is known: a list variable's,
+    a parameter's; where its type does not say how deep it goes, any, that total alone bounds it)."""
     own = c.size(n)
     if not (deep and nesting.holds_lists(typ)):
         return own
     total, inside = c.fact(n, nesting.TOTAL), own * nesting.inner(c, n) ** levels(typ)
-    return inside if total is None else min(total, inside)
+    if total is None:
+        return inside
+    return total if nesting.in_all(1, 1, typ) is None else min(total, inside)   # (any: as deep as it goes)
 
 
 def levels(typ: str) -> int:
@@ -74,23 +77,26 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     compared in C element by element (every element inside them where they hold lists): ``==`` and
     ``!=`` only where their lengths are equal, an order up to the shorter's end, so at most the
     shorter side's elements are read, each side weighed at its own bound, a value of type any too
-    (a parameter's by its values and choices, engine/params.py ``param_size``; one no bound holds,
-    a variable's or a local's, as a list variable); two strings character by character (texts.compared). A value
+    (a parameter's by the elements its values and choices hold at every depth, engine/param_bounds.py
+    ``param_total``, and the characters of their strings, each pair read up to the shorter's end;
+    one no bound holds, a variable's or a local's, as a list variable); two strings character by
+    character (texts.compared). A value
     of type any may be either, one at a time: two of them are weighed the costlier way. What is
     charged because a side is of type any is noted (``untyped``): the error or warning of a
     costly expression or step then says to declare its type."""
     (left, lt), (right, rt) = sides
     walk = min(elements(c, x, t) for x, t in sides) if nesting.may_hold_lists(lt) and nesting.may_hold_lists(rt) else 0
     strings = STR in (lt, rt) and {lt, rt} <= {STR, ANY} or lt == rt == ANY
-    if strings and (not walk or texts.compared_work(c, left, right) >= walk * WALK_WORK):
+    held = min((c.fact(x, nesting.TEXTS) for x, _ in sides if c.fact(x, nesting.TEXTS) is not None), default=0)
+    work = walk * WALK_WORK + held // texts.COMPARE_CHARS   # (the strings inside: each pair up to the shorter's end)
+    if strings and (not walk or texts.compared_work(c, left, right) >= work):
         texts.compared(c, n, left, right, op)
-    elif walk and ANY in (lt, rt):
-        before = c.cost
-        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
-                   f"elements{DECLARE}")
-        _untyped(c, before)
     elif walk:
-        walked(c, n, walk, WALK_WORK, f"'{op}' of two lists")
+        before, chars = c.cost, f" and {held:,} characters" if held >= texts.COMPARE_CHARS else ""
+        what = "of a value of type any, which may be a list," if ANY in (lt, rt) else "of two lists"
+        c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
+        if ANY in (lt, rt):
+            _untyped(c, before)
 
 
 def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
