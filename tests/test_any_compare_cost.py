@@ -197,3 +197,24 @@ def test_the_strings_a_chosen_list_holds_are_weighed_with_its_elements(tmp_path)
                  "  s: {default: [], choices: [[], LONG]}".replace("LONG", json.dumps(["x" * 50_000] * 4)))
     assert rules.steps[0].work >= 4 * 4 + 200_000 // 128
     assert rules.names.param_totals["t"] == (4, 200_000)
+
+
+ORDERS = ["max(a, b) == 0", "min(a, b) != 0", "max([a, b]) == 0", "min([a, b], by: it) == 0",
+          "highest([a, b], by: it) == 0", "count(bottom([a, b], by: it)) > 0"]
+
+
+@pytest.mark.parametrize("cond", ORDERS)
+def test_a_builtin_ordering_untyped_values_weighs_their_walk_as_an_order_does(tmp_path, cond):
+    # max() of two lists of 10,000 elements compares them as '<' does (before: nothing counted, and a
+    # game comparing two such lists at every step ran past a minute): each run counts 400 steps at
+    # least (a list of them, or keys given by by:, all their elements: more), so a budget of 2,000
+    # stops the game before its six runs, in the module as in the reference
+    rules = game(tmp_path, cond, vars=UNTYPED, budget=2000)
+    assert rules.steps[0].work >= 10_000 * 4 and charged(rules) >= charged(game(tmp_path, "a < b", vars=UNTYPED,
+                                                                                 name="lt.yaml"))
+    ran = played(rules, 0)
+    assert ran[2] == "BudgetExceeded" and played(reference(rules), 0)[:3] == ran[:3]
+
+
+def test_a_builtin_ordering_numbers_still_counts_nothing_for_it(tmp_path):
+    assert charged(game(tmp_path, "max(x, 1) == 0 or min([x, 2]) == 1 or highest([x], by: it) == x")) == 0

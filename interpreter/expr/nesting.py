@@ -47,6 +47,15 @@ def totalled(c: Any, n: Any, bound: int, chars: int | None = None) -> None:
         c.know(n, TEXTS, chars)
 
 
+def summed(c: Any, n: Any, typed) -> None:
+    """List node ``n`` holds these values ((node, type) each: a list written out): its own elements
+    and all those inside them at every depth together, where each one's is known (a variable's, a
+    parameter's, a number's none)."""
+    totals = [c.fact(x, TOTAL) if may_hold_lists(t) else 0 for x, t in typed]
+    if None not in totals:
+        totalled(c, n, len(totals) + sum(totals))
+
+
 def innered(c: Any, n: Any, bound: int) -> None:
     c.know(n, INNER, max(1, bound))
 
@@ -84,6 +93,7 @@ def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:
     """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s): what it is read as."""
     if may_hold_lists(elem(typ)):
         c.know(var, "element", inner(c, coll), anywhere=True)
+        c.know(var, TOTAL, c.fact(coll, TOTAL), anywhere=True)   # (no more than the whole holds)
     c.know(var, texts.INSIDE, texts.inside(c, coll) if elem(typ) == STR else None, anywhere=True)
 
 
@@ -94,6 +104,8 @@ def element_read(c: Any, n: Any, found: tuple) -> tuple:
     if bound is not None:
         c.sized(n, bound)
         innered(c, n, bound)
+        if c.fact(str(found[0]), TOTAL, anywhere=True) is not None:
+            totalled(c, n, c.fact(str(found[0]), TOTAL, anywhere=True))
     texts.kept(c, n, c.fact(str(found[0]), texts.INSIDE, anywhere=True))
     return found
 

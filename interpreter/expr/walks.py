@@ -19,7 +19,8 @@ from typing import Any, Iterator
 from lark import Tree
 
 from . import nesting, texts
-from .types import ANY, STR
+from .runtime import MAX_STORED
+from .types import ANY, STR, list_of
 
 SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (sets.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
@@ -97,6 +98,39 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
         c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
         if ANY in (lt, rt):
             _untyped(c, before)
+
+
+def ordered(c: Any, n: Any, sides: list, what: str) -> None:
+    """Node ``n`` orders values (``sides``: (node, type) each, ``max(a, b)``): each but the first
+    compared with the greatest (or least) of those before it, weighed as ``compared`` weighs two,
+    against the one of the others that may hold the most (a number: nothing)."""
+    def most(side: tuple) -> int:
+        return elements(c, *side) if nesting.may_hold_lists(side[1]) else 0
+    for i, side in enumerate(sides[1:], 1):
+        compared(c, n, (side, max((*sides[:i], *sides[i + 1:]), key=most)), what)
+
+
+def ranked(c: Any, n: Any, values: Any, typ: str, what: str, count: int = 0) -> None:
+    """Node ``n`` orders ``count`` values of type ``typ`` (any: each may be a list or a string) among
+    themselves, each compared with the greatest (or least) so far: the elements of a list of any
+    (``max(L)``), or the keys a ``by:`` gives (``values``: the key's node, one value of them). Each
+    comparison reads up to the shorter's end, so all of them together at most every element inside
+    the values (the list's, at every depth; each key's, ``count`` times), or each string compared
+    up to its end: weighed the costlier way, as ``compared`` weighs two, and noted as charged for
+    values of type any. Nothing for values of another type (numbers, strings whose bound is read)."""
+    if typ != ANY:
+        return
+    walk = count * elements(c, values, ANY) if count else elements(c, values, list_of(ANY))
+    each = (texts.chars(c, values) if count else texts.inside(c, values) or MAX_STORED) // texts.COMPARE_CHARS
+    strings = (count or c.size(values)) * each
+    before = c.cost
+    if strings > walk * WALK_WORK:
+        c.add_cost(strings, n, f"{what} compares strings of up to {each * texts.COMPARE_CHARS:,} characters, "
+                   f"values of type any{DECLARE}")
+    else:
+        c.add_cost(walk * WALK_WORK, n, f"{what} of values of type any, which may be lists, walks up to {walk:,} "
+                   f"elements{DECLARE}")
+    _untyped(c, before)
 
 
 def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
