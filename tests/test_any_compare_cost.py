@@ -218,3 +218,17 @@ def test_a_builtin_ordering_untyped_values_weighs_their_walk_as_an_order_does(tm
 
 def test_a_builtin_ordering_numbers_still_counts_nothing_for_it(tmp_path):
     assert charged(game(tmp_path, "max(x, 1) == 0 or min([x, 2]) == 1 or highest([x], by: it) == x")) == 0
+
+
+def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_what_a_parameter_declares(tmp_path):
+    # in a filter, the expression is refused and its step warned of: both say to declare the type, as
+    # a parameter's schema takes it (type: int or str, or choices:; not list[int], which it refuses), and
+    # the step what a parameter is weighed at (before: the step's warning named nested filters, and
+    # the hint and the cause spoke of variables alone)
+    with pytest.raises(interpreter.RulesetError) as refused:
+        game(tmp_path, "count(pool where params.q == params.r) > 0", "params:\n  q: null\n  r: null")
+    [limit] = [d for d in refused.value.diagnostics if d.code == "limit"]
+    [warned] = [d for d in refused.value.diagnostics if d.code == "cost"]
+    assert "6,642 elements and 1,000,000 characters" in limit.message and "a ruleset parameter's type: int" in limit.message
+    assert "a ruleset's parameter as its values and choices hold at every depth" in warned.message
+    assert "a ruleset parameter's type: int, num, bool or str, or its choices:" in warned.hint

@@ -13,7 +13,7 @@ the game's cards (``owned_by``): those zones hold every card at most, together.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Iterator
 
 from lark import Tree
@@ -93,11 +93,10 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     if strings and (not walk or texts.compared_work(c, left, right) >= work):
         texts.compared(c, n, left, right, op)
     elif walk:
-        before, chars = c.cost, f" and {held:,} characters" if held >= texts.COMPARE_CHARS else ""
+        chars = f" and {held:,} characters" if held >= texts.COMPARE_CHARS else ""
         what = "of a value of type any, which may be a list," if ANY in (lt, rt) else "of two lists"
-        c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
-        if ANY in (lt, rt):
-            _untyped(c, before)
+        with untyped(c) if ANY in (lt, rt) else nullcontext():
+            c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
 
 
 def ordered(c: Any, n: Any, sides: list, what: str) -> None:
@@ -123,14 +122,13 @@ def ranked(c: Any, n: Any, values: Any, typ: str, what: str, count: int = 0) -> 
     walk = count * elements(c, values, ANY) if count else elements(c, values, list_of(ANY))
     each = (texts.chars(c, values) if count else texts.inside(c, values) or MAX_STORED) // texts.COMPARE_CHARS
     strings = (count or c.size(values)) * each
-    before = c.cost
-    if strings > walk * WALK_WORK:
-        c.add_cost(strings, n, f"{what} compares strings of up to {each * texts.COMPARE_CHARS:,} characters, "
-                   f"values of type any{DECLARE}")
-    else:
-        c.add_cost(walk * WALK_WORK, n, f"{what} of values of type any, which may be lists, walks up to {walk:,} "
-                   f"elements{DECLARE}")
-    _untyped(c, before)
+    with untyped(c):
+        if strings > walk * WALK_WORK:
+            c.add_cost(strings, n, f"{what} compares strings of up to {each * texts.COMPARE_CHARS:,} characters, "
+                       f"values of type any{DECLARE}")
+        else:
+            c.add_cost(walk * WALK_WORK, n, f"{what} of values of type any, which may be lists, walks up to {walk:,} "
+                       f"elements{DECLARE}")
 
 
 def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
@@ -139,22 +137,28 @@ def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
     as ``compared`` weighs it), or, where x may be a string, a string searched for it
     (texts.searched): weighed the costlier way, and noted as charged for a value of type any."""
     x, xt = needle
-    walk, before = elements(c, hay, ANY, deep=nesting.may_hold_lists(xt)), c.cost
-    if xt in (STR, ANY) and texts.search_work(c, x, hay)[1] >= walk * WALK_WORK:
-        texts.searched(c, n, x, hay, op, f" (a value of type any, which may be a string){DECLARE}")
-    else:
-        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
-                   f"elements{DECLARE}")
-    _untyped(c, before)
+    walk = elements(c, hay, ANY, deep=nesting.may_hold_lists(xt))
+    with untyped(c):
+        if xt in (STR, ANY) and texts.search_work(c, x, hay)[1] >= walk * WALK_WORK:
+            texts.searched(c, n, x, hay, op, f" (a value of type any, which may be a string){DECLARE}")
+        else:
+            c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
+                       f"elements{DECLARE}")
 
 
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
-DECLARE = ": declare its type (type: int, list[int]...) to weigh it as such"
+DECLARE = ": declare its type (type: int, list[int]...; a ruleset parameter's type: int or str, or its choices:) to weigh it as such"
 
 
-def _untyped(c: Any, before: int) -> None:
-    """What the expression was charged since it had ``before`` is for values of type any (``untyped_work``)."""
-    c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
+@contextmanager
+def untyped(c: Any) -> Iterator[None]:
+    """What the expression is charged inside is for values of type any (``untyped_work``): noted
+    also where the charge refuses it, so that its step's warning says so too (building/builder.py)."""
+    before = c.cost
+    try:
+        yield
+    finally:
+        c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
 
 
 def untyped_work(c: Any) -> int:
