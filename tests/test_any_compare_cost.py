@@ -1,11 +1,14 @@
 """Comparisons of values of type ``any`` weighed by what each side can be (expr/walks.py
 ``compared``): two lists compared walk up to the shorter's end, so a side whose bound says it is
-short (a parameter whose choices are texts or none: engine/params.py ``param_size`` and
-``param_chars``) weighs what it can be, and only a side that may really be a list of 10,000
-elements (a variable of type any, a declared effect's parameter of type any) weighs that walk,
-for ``<`` as for ``==``, and ``x in v`` of such a ``v`` the list or the string it may be. The
+short (a parameter whose choices are texts or none: engine/param_bounds.py ``param_size`` and
+``param_chars``) weighs what it can be, a parameter's nested value all it holds at every depth
+and the characters of its strings (``param_total``: exactly its choices', and a value given to a
+game held to it), and a side that may really be a list of 10,000 elements (a variable of type
+any, a declared effect's parameter of type any) that walk, for ``<`` as for ``==``, for the
+built-ins that order values (``max(a, b)``, ``highest(L, by: K)``: walks.py ``ordered`` and
+``ranked``) as for ``<``, and ``x in v`` of such a ``v`` the list or the string it may be. The
 module and the plain reference count the same steps; where the walk makes a step or an expression
-too costly, the message says to declare the type."""
+too costly, the message says what was weighed and to declare the type."""
 from __future__ import annotations
 
 import json
