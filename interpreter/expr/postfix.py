@@ -57,7 +57,7 @@ class PostfixNodes:
             if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
                 self.sized(n, self.names.param_sizes[attr])
                 innered(self, n, self.names.param_sizes[attr])   # (so is each list or map inside it)
-            if attr in self.names.param_totals and may_hold_lists(self.names.params[attr]):   # (and all of them together, and its strings: engine/param_bounds.py)
+            if attr in self.names.param_totals and may_hold_lists(self.names.params[attr]):   # (all of them, its strings)
                 totalled(self, n, *self.names.param_totals[attr])
             self.spanned(n, self.names.param_spans.get(attr))   # (a number's least and greatest)
             chars = self.names.param_chars.get(attr)   # (a text's longest, or its strings': its choices', its max_length:)
