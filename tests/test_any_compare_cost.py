@@ -1,12 +1,17 @@
 """Comparisons of values of type ``any`` weighed by what each side can be (expr/walks.py
 ``compared``): two lists compared walk up to the shorter's end, so a side whose bound says it is
-short (a parameter whose choices are texts or none: engine/params.py ``param_size`` and
-``param_chars``) weighs what it can be, and only a side that may really be a list of 10,000
-elements (a variable of type any, a declared effect's parameter of type any) weighs that walk,
-for ``<`` as for ``==``, and ``x in v`` of such a ``v`` the list or the string it may be. The
+short (a parameter whose choices are texts or none: engine/param_bounds.py ``param_size`` and
+``param_chars``) weighs what it can be, a parameter's nested value all it holds at every depth
+and the characters of its strings (``param_total``: exactly its choices', and a value given to a
+game held to it), and a side that may really be a list of 10,000 elements (a variable of type
+any, a declared effect's parameter of type any) that walk, for ``<`` as for ``==``, for the
+built-ins that order values (``max(a, b)``, ``highest(L, by: K)``: walks.py ``ordered`` and
+``ranked``) as for ``<``, and ``x in v`` of such a ``v`` the list or the string it may be. The
 module and the plain reference count the same steps; where the walk makes a step or an expression
-too costly, the message says to declare the type."""
+too costly, the message says what was weighed and to declare the type."""
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -46,6 +51,38 @@ def charged(rules) -> int:
     return rules.steps[0].charge
 
 
+def nested(depth: int, width: int = 2):
+    """A list ``depth`` levels deep, ``width`` elements each, of one-character strings at the bottom."""
+    return ["a"] * width if depth == 1 else [nested(depth - 1, width) for _ in range(width)]
+
+
+# a parameter of type any bounded by its choices: none, or a list 8 levels deep, two wide (510
+# elements at every depth together, 256 characters); each game compares it once a step
+DEEP = nested(8)
+REPEATED = """game: deep_choice
+players: {{min: 2, max: 2}}
+params:
+  t: {{default: {default}, choices: [{default}, {deep}]}}
+  s: {{default: {default}, choices: [{default}, {deep}]}}
+vars:
+  x: {{type: int, start: 0}}
+{variants}limits: {{steps: 2000}}
+flow:
+  - repeat: 1000
+    steps:
+      - if: "{cond}"
+        then: [{{set: {{x: 1}}}}]
+scoring:
+  categories: {{n: "0"}}
+"""
+
+
+def deep_choice(tmp_path, default: str = "[]", variants: str = "", cond: str = "params.t == params.s",
+                name: str = "g.yaml", **options):
+    text = REPEATED.format(default=default, deep=json.dumps(DEEP), variants=variants, cond=cond)
+    return load_text(tmp_path, text, name, **options)
+
+
 def test_two_any_parameters_bounded_by_their_choices_compare_cheaply_in_a_filter(tmp_path):
     # each side a text of at most 2 characters or none: no list, nothing to walk (before: each a
     # list of 64 lists of 64, 16,384 operations an element, and the filter refused past 1,000,000)
@@ -59,8 +96,12 @@ def test_two_any_parameters_bounded_by_their_choices_compare_cheaply_in_a_filter
         rules.new_game(2, seed=0, options={"params": {"t": ["ab"] * 64}})
 
 
-def test_an_order_of_two_bounded_any_parameters_is_cheap_too(tmp_path):
+def test_an_order_of_two_bounded_any_parameters_weighs_what_their_choices_hold(tmp_path):
+    # texts of 2 characters or none: nothing to walk; a list 8 levels deep: all of it, as == weighs it
+    # (before: each nested list weighed as one level, 2 x 2 elements)
     assert charged(game(tmp_path, "params.t < params.s or params.t >= params.s")) == 0
+    deep = deep_choice(tmp_path, "null", cond="params.t < params.s", name="d.yaml")
+    assert deep.steps[0].work >= 510 * 4 and charged(deep) == charged(deep_choice(tmp_path, "null", name="e.yaml"))
 
 
 def test_an_any_parameter_with_no_choices_still_weighs_the_lists_a_game_may_give_it(tmp_path):
@@ -115,3 +156,82 @@ def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_pa
     typed = game(tmp_path, "a == b", vars=UNTYPED.replace("{start", "{type: int, start"), budget=20_000,
                  name="t.yaml")
     assert charged(typed) == 0 and not [w for w in typed.warnings if w.code == "cost"]
+
+
+@pytest.mark.parametrize("default", ["[]", "null"])
+def test_a_nested_choice_of_an_any_parameter_is_weighed_as_all_it_holds(tmp_path, default):
+    # two equal lists compared walk every element at every depth: 510 of them, and 256 strings
+    # (before: each side weighed as one level, 2 x 2 elements, and the game ran all 1,000 passes)
+    rules = deep_choice(tmp_path, default)
+    assert rules.steps[0].work >= 510 * 4 and rules.steps[0].charge >= 20
+    assert rules.names.param_totals["t"] == (510, 256)
+    given = {"params": {"t": DEEP, "s": json.loads(json.dumps(DEEP))}}
+    ran = played(rules, 0, options=given)
+    assert ran[2] == "BudgetExceeded" and "step budget of 2,000 steps" in ran[3]
+    assert played(reference(rules), 0, options=given)[:3] == ran[:3]
+
+
+def test_a_variant_choosing_a_nested_choice_is_weighed_alike(tmp_path):
+    variants = f"variants:\n  deep: {{params: {{t: {json.dumps(DEEP)}, s: {json.dumps(DEEP)}}}}}\n"
+    rules = deep_choice(tmp_path, variants=variants, variant="deep")
+    assert rules.steps[0].charge >= 20 and played(rules, 0)[2] == "BudgetExceeded"
+
+
+def test_a_value_given_to_a_parameter_with_no_choices_holds_what_its_walks_weigh(tmp_path):
+    # a null with no choices is weighed as lists of 81 elements (the cards) with a level of lists
+    # inside: 81 + 81 x 81 elements in all, and its strings as a list variable's, 1,000,000
+    # characters together; a value deeper or with more text, each list within 81, is refused
+    # (before: only each list's length and each string's were checked)
+    rules = game(tmp_path, "params.q == params.r", "params:\n  q: null\n  r: null")
+    with pytest.raises(interpreter.UsageError, match=r"at most 6,642 elements in this ruleset at every depth "
+                       r"together .*, got 538,083"):
+        rules.new_game(2, seed=0, options={"params": {"q": [[[0] * 81] * 81] * 81}})
+    with pytest.raises(interpreter.UsageError, match=r"at most 1,000,000 characters of strings .*, got 1,100,000"):
+        rules.new_game(2, seed=0, options={"params": {"q": ["x" * 100_000] * 11}})
+    assert rules.new_game(2, seed=0, options={"params": {"q": ["x" * 100_000] * 10}}).p["q"][9] == "x" * 100_000
+    assert rules.names.param_totals["q"] == (81 + 81 * 81, 1_000_000)
+    assert rules.steps[0].work >= (81 + 81 * 81) * 4
+
+
+def test_the_strings_a_chosen_list_holds_are_weighed_with_its_elements(tmp_path):
+    # four strings of 50,000 characters compared pair by pair: 200,000 characters, 1,562 operations
+    # (before: the elements alone, 4 x 4, 64)
+    rules = game(tmp_path, "params.t == params.s", "params:\n  t: {default: [], choices: [[], LONG]}\n"
+                 "  s: {default: [], choices: [[], LONG]}".replace("LONG", json.dumps(["x" * 50_000] * 4)))
+    assert rules.steps[0].work >= 4 * 4 + 200_000 // 128
+    assert rules.names.param_totals["t"] == (4, 200_000)
+
+
+ORDERS = ["max(a, b) == 0", "min(a, b) != 0", "max([a, b]) == 0", "min([a, b], by: it) == 0",
+          "highest([a, b], by: it) == 0", "count(bottom([a, b], by: it)) > 0"]
+
+
+@pytest.mark.parametrize("cond", ORDERS)
+def test_a_builtin_ordering_untyped_values_weighs_their_walk_as_an_order_does(tmp_path, cond):
+    # max() of two lists of 10,000 elements compares them as '<' does (before: nothing counted, and a
+    # game comparing two such lists at every step ran past a minute): each run counts 400 steps at
+    # least (a list of them, or keys given by by:, all their elements: more), so a budget of 2,000
+    # stops the game before its six runs, in the module as in the reference
+    rules = game(tmp_path, cond, vars=UNTYPED, budget=2000)
+    assert rules.steps[0].work >= 10_000 * 4 and charged(rules) >= charged(game(tmp_path, "a < b", vars=UNTYPED,
+                                                                                 name="lt.yaml"))
+    ran = played(rules, 0)
+    assert ran[2] == "BudgetExceeded" and played(reference(rules), 0)[:3] == ran[:3]
+
+
+def test_a_builtin_ordering_numbers_still_counts_nothing_for_it(tmp_path):
+    assert charged(game(tmp_path, "max(x, 1) == 0 or min([x, 2]) == 1 or highest([x], by: it) == x")) == 0
+
+
+def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_what_a_parameter_declares(tmp_path):
+    # in a filter, the expression is refused and its step warned of: both say to declare the type, as
+    # a parameter's schema takes it (type: int or str, or choices:; not list[int], which it refuses), and
+    # the step what a parameter is weighed at (before: the step's warning named nested filters, and
+    # the hint and the cause spoke of variables alone)
+    with pytest.raises(interpreter.RulesetError) as refused:
+        game(tmp_path, "count(pool where params.q == params.r) > 0", "params:\n  q: null\n  r: null")
+    [limit] = [d for d in refused.value.diagnostics if d.code == "limit"]
+    [warned] = [d for d in refused.value.diagnostics if d.code == "cost"]
+    assert "6,642 elements and 1,000,000 characters" in limit.message and "a ruleset parameter's type: int" in limit.message
+    assert "a ruleset's parameter as its values and choices hold at every depth" in warned.message
+    assert "a ruleset parameter's type: int, num, bool or str, or its choices:" in warned.hint

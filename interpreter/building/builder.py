@@ -11,7 +11,8 @@ from typing import Any
 
 from ..engine.knowledge import know
 from ..engine.loop import over_budget
-from ..engine.params import param_size, reachable_counts
+from ..engine.param_bounds import param_size, param_total
+from ..engine.params import reachable_counts
 from ..engine.rng import below, shuffle
 from ..engine.visibility import Visibility
 from ..errors import Diagnostic, RulesetError, key_hint
@@ -23,6 +24,7 @@ from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr, parse
 from ..expr.runtime import attribute_index, list_bound
 from ..expr.types import ANY, BOOL, INT, NUM
+from ..expr.walks import untyped_work
 from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
@@ -196,6 +198,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             if by_name:
                 fn.params = tuple(locals or ())
         except ExprError as e:
+            self.weigh(self.compiler.spent - spent, path, untyped_work(self.compiler))   # (its step's warning says why)
             self.expr_error(e, path)
             fn = eval("lambda S, me=None, *L: None")  # noqa: S307 - a constant stand-in
             fn.source, fn.type, fn.distinct, fn.tree, fn.access, fn.work = "None", ANY, False, None, NOTHING, 0
@@ -351,10 +354,12 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.names.attrs = dict(cards.attr_types)
         self.names.attr_chars[" label"] = max(map(len, cards.labels), default=0)   # (text() of a card: texts.py)
         self.names.max_list = max(len(cards), r.max_players, 1)
-        # the most elements a list (or map) parameter holds, as its expressions' cost bounds assume;
-        # a longer value given to a game is refused (Ruleset.resolve_params)
+        # the most elements a list (or map) parameter holds, in each and in all, and characters of strings, as its
+        # expressions' cost bounds assume; a value given to a game holding more is refused (Ruleset.resolve_params)
         self.names.param_sizes = {name: param_size(name, spec, r.player_counts, max(self.names.max_list, PARAM_LIST_FLOOR))
                                   for name, spec in r.params_decl.items()}
+        self.names.param_totals = {name: param_total(name, spec, r.player_counts, self.names.param_sizes[name],
+                                                     self.names.params.get(name, "any")) for name, spec in r.params_decl.items()}
         self.names.namespace["_LIST_BOUND"] = list_bound(len(cards))   # what a list variable may hold
         self.names.min_players, self.names.max_players = r.min_players, max(r.max_players, 1)
         r.attr_tables = tables

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import Diagnostic, UsageError
 from ..engine.params import (by_players, check_param, declared_type, held_length, held_texts, is_number, joined_type,
                              longest_text, misfit,
-                             mixed, param_chars, param_span, plain_value, quoted_number, read_entry, shape_of, unlike,
+                             mixed, plain_value, quoted_number, read_entry, shape_of, unlike,
                              values_over, variant_counts)
+from ..engine.param_bounds import param_chars, param_span
 from ..expr.runtime import MAX_STORED
 from ..expr.types import ANY, is_map
 

@@ -111,36 +111,6 @@ def values_over(name: str, spec, counts) -> list:
     return list(out.values())
 
 
-def sized_values(name: str, spec, counts) -> list:
-    """The list and map values a parameter's declaration gives games of these player counts,
-    and its choices: what bounds the length of a value given for it (builder.py)."""
-    choices = spec.get("choices") or () if isinstance(spec, dict) else ()
-    return [v for v in (*values_over(name, spec, counts), *choices) if isinstance(v, (list, dict))]
-
-
-def param_size(name: str, spec, counts, floor: int) -> int:
-    """The most elements a parameter's value, and each list or map inside it at any depth, may
-    hold in a game of these player counts (what its expressions' cost bounds assume; a value given
-    to a game holding more is refused: Ruleset.resolve_params): where it declares ``choices:``, its
-    longest value or choice (a value given is one of them: 0 where none is a list or a map); else
-    that or ``floor`` (the cards, the players, 64), whichever is larger."""
-    sizes = [longest(v) for v in sized_values(name, spec, counts)]
-    chosen = isinstance(spec, dict) and isinstance(spec.get("choices"), list) and spec["choices"]
-    return max(sizes, default=0) if chosen else max([floor, *sizes])
-
-
-def longest(v) -> int:
-    """The most elements any list or map in ``v`` holds, ``v`` itself or one inside it at any
-    depth (0: none): what a parameter's value is checked against (Ruleset.resolve_params)."""
-    most, todo = 0, [v]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, (list, dict)):
-            most = max(most, len(x))
-            todo.extend(x.values() if isinstance(x, dict) else x)
-    return most
-
-
 def type_of_value(v) -> str:
     """The type a parameter's value gives its expressions (an empty map: a map of nothing yet,
     which a map joins; ``settled`` makes it a map of anything when nothing does)."""
@@ -417,43 +387,6 @@ def held_texts(value) -> list | None:
 def held_length(value) -> int:
     """The most characters a string a parameter's value is or holds has (``held_texts``; 0: none)."""
     return max(map(len, held_texts(value) or ()), default=0)
-
-
-# the bounds the cost model reads of a parameter (building/declarations.py, expr/postfix.py)
-def param_span(spec, values: list) -> tuple | None:
-    """(least, greatest) a number parameter can be in any game: its values written (``values``) and
-    what an override may give, which its min: and max: and choices: bound (Ruleset.resolve_params
-    refuses the rest); an end no declaration bounds is infinite. None: not a number parameter."""
-    choices = spec.get("choices") if isinstance(spec, dict) else None
-    if not values or not all(is_number(v) for v in [*values, *(choices or ())]):
-        return None
-    bounds = [spec.get(k) if isinstance(spec, dict) and is_number(spec.get(k)) else None for k in ("min", "max")]
-    if choices:   # (an override is one of them, and within min: and max:)
-        given = (min(choices), max(choices))
-    else:
-        given = (-math.inf, math.inf)
-    lo = given[0] if bounds[0] is None else max(bounds[0], given[0])
-    hi = given[1] if bounds[1] is None else min(bounds[1], given[1])
-    return min(lo, *values), max(hi, *values)
-
-
-def param_chars(spec, values: list) -> int | None:
-    """The most characters a text parameter, or a string a list or map parameter holds at any
-    depth (``held_texts``), can have in any game: its longest choice's (the longest string in them),
-    or its max_length: (what an override may be: Ruleset.resolve_params refuses the rest), the
-    values written included (none counts no character: a variant's ``{max_length: 3}`` in place of
-    a bare value; a null whose choices are texts and nulls is as long as the longest of them). None:
-    a parameter of other values, or one no declaration bounds (MAX_STORED)."""
-    held = [held_texts(v) for v in values]
-    if not isinstance(spec, dict) or None in held or not (any(v is not None for v in values) or "max_length" in spec
-                                                          or "choices" in spec):
-        return None
-    choices, most = spec.get("choices"), spec.get("max_length")
-    chosen = [held_texts(c) for c in choices] if isinstance(choices, list) and choices else [None]
-    bounds = [] if None in chosen else [max((len(t) for c in chosen for t in c or ()), default=0)]
-    if is_number(most) and 0 <= most <= MAX_STORED:
-        bounds.append(int(most))   # (40.0, an error at load, weighed as 40: no second fault)
-    return max([min(bounds), *(len(t) for h in held for t in h or ())]) if bounds else None
 
 
 def is_number(v) -> TypeGuard[int | float]:

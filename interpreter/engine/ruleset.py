@@ -10,7 +10,8 @@ from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unpr
 from .events import Events
 from .frames import stacking
 from .layout import Layout, reindex
-from .params import check_param, longest, playable_counts, value_for
+from .param_bounds import within
+from .params import check_param, playable_counts, value_for
 from .start import UNSET, Kept, given_key, own_values, plain_copy
 from .state import State, blank
 from .protocol import GAME_OPTIONS
@@ -324,11 +325,7 @@ class Ruleset:
                 close = did_you_mean(name, out)
                 raise UsageError(f"unknown parameter '{name}'" + (f" (did you mean '{close}'?)" if close else ""))
             out[name] = check_param(name, value, self.params_decl[name], out[name], self.names.params.get(name))
-            most = self.names.param_sizes.get(name)
-            if isinstance(out[name], (list, dict)) and most is not None and longest(out[name]) > most:
-                raise UsageError(f"parameter '{name}' holds at most {most:,} elements in this ruleset, in each "
-                                 f"list or map at any depth (the cost bounds of its expressions assume so), "
-                                 f"got {longest(out[name]):,}")
+            within(name, out[name], self.names.param_sizes.get(name), self.names.param_totals.get(name))
         return out
 
     def team_members(self, players: int):

@@ -143,6 +143,7 @@ def _minmax(fname):
             parts = [c.node(a, scope) for a in args]
             for (_, t), a in zip(parts, args):
                 c.expect_type(t, NUM, a)
+            walks.ordered(c, n, [(a, t) for (_, t), a in zip(parts, args)], f"{fname}()")   # (values of type any)
             typ = unify([t for _, t in parts])
             if len(parts) == 2 and not c.plain and all(_cheap(c, a) for a in args):
                 (a, _), (b, _) = parts   # max(a, b) keeps a unless b > a, as Python's max() does
@@ -154,10 +155,12 @@ def _minmax(fname):
         if "by" in kw:
             var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=False)
             c.expect_type(t, NUM, kw["by"])
+            walks.ranked(c, n, kw["by"], t, f"{fname}()", c.size(args[0]))   # (its keys of type any compared)
             return code(f"{fname}([{s} for {var} in {src}], default=0)", loops=True), t
         if not (is_numeric(elem(typ)) or elem(typ) == STR):
             raise ExprError(f"{fname}() of a list of {elem(typ)}: add by: to say what to compare",
                             offset_of(n), code="type")
+        walks.ranked(c, n, args[0], elem(typ), f"{fname}()")   # (its elements of type any compared)
         return f"{fname}({src}, default=0)", elem(typ)
     return build
 
@@ -176,6 +179,7 @@ def _extreme(fname, helper):
             var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0], lam=True)
             if not (is_numeric(t) or t == STR):
                 raise ExprError(f"by: must give a number, got {t}", offset_of(kw["by"]), code="type")
+            walks.ranked(c, n, kw["by"], t, f"{fname}()", c.size(args[0]))   # (its keys of type any compared)
         result = elem(typ) if fname in ("highest", "lowest") else typ
         c.sized(n, c.size(args[0]))
         if result != typ:

@@ -4,8 +4,7 @@ variables, parameters and defines, the constants, locals, and the element of a f
 ``NameNodes`` holds the compiler's methods for the nodes that name things (``x``; with
 postfix.py's, ``x.y`` and ``x[i]``); ``Scope`` (scope.py) is what is in scope at a node. The functions
 below spell every read and write of the state's tables in generated code, in Python's dialect
-or the compiled tier's (cdialect.py).
-"""
+or the compiled tier's (cdialect.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -161,6 +160,7 @@ class Names:
     vars: dict = field(default_factory=dict)       # name -> type
     params: dict = field(default_factory=dict)     # name -> type
     param_sizes: dict = field(default_factory=dict)   # name -> the most elements its value may hold
+    param_totals: dict = field(default_factory=dict)   # name -> (the most elements, characters it holds in all)
     attrs: dict = field(default_factory=dict)      # card attribute -> type
     defines: dict = field(default_factory=dict)    # name -> expression source
     namespace: dict = field(default_factory=dict)  # evaluation globals (attribute tables...)

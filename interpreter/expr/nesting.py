@@ -28,6 +28,7 @@ INNER = "inner"   # (the key of a node's depth bound among the facts of the node
 PROVEN = "proven"   # (the type a node's value is proven of: ``proven``)
 LOOSE = "loose"     # (a node's value may be or hold a value of type any: ``carried``)
 TOTAL = "total"   # (the most elements a node's value holds at every depth together, where known: a list variable's)
+TEXTS = "texts"   # (the most characters its strings hold together, where known: a parameter's, engine/param_bounds.py)
 
 
 def recorded(c: Any, n: Any) -> int | None:
@@ -40,10 +41,22 @@ def inner(c: Any, n: Any) -> int:
     return list_bound(c.names.max_list) if found is None else found
 
 
-def totalled(c: Any, n: Any, bound: int) -> None:
+def totalled(c: Any, n: Any, bound: int, chars: int | None = None) -> None:
     """Node ``n``'s value holds at most ``bound`` elements at every depth together (a list
-    variable's, as _stored keeps them): what a walk through them all reads at most (walks.py)."""
+    variable's, as _stored keeps them), and ``chars`` characters of strings (None: not known):
+    what a walk through them all reads at most (walks.py)."""
     c.know(n, TOTAL, bound)
+    if chars is not None:
+        c.know(n, TEXTS, chars)
+
+
+def summed(c: Any, n: Any, typed) -> None:
+    """List node ``n`` holds these values ((node, type) each: a list written out): its own elements
+    and all those inside them at every depth together, where each one's is known (a variable's, a
+    parameter's, a number's none)."""
+    totals = [c.fact(x, TOTAL) if may_hold_lists(t) else 0 for x, t in typed]
+    if None not in totals:
+        totalled(c, n, len(totals) + sum(totals))
 
 
 def innered(c: Any, n: Any, bound: int) -> None:
@@ -76,13 +89,14 @@ def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
         c.sized(n, inner(c, coll))
         innered(c, n, inner(c, coll))
         if c.fact(coll, TOTAL) is not None:   # (no more than the whole holds)
-            totalled(c, n, c.fact(coll, TOTAL))
+            totalled(c, n, c.fact(coll, TOTAL), c.fact(coll, TEXTS))
 
 
 def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:
     """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s): what it is read as."""
     if may_hold_lists(elem(typ)):
         c.know(var, "element", inner(c, coll), anywhere=True)
+        c.know(var, TOTAL, c.fact(coll, TOTAL), anywhere=True)   # (no more than the whole holds)
     c.know(var, texts.INSIDE, texts.inside(c, coll) if elem(typ) == STR else None, anywhere=True)
 
 
@@ -93,6 +107,8 @@ def element_read(c: Any, n: Any, found: tuple) -> tuple:
     if bound is not None:
         c.sized(n, bound)
         innered(c, n, bound)
+        if c.fact(str(found[0]), TOTAL, anywhere=True) is not None:
+            totalled(c, n, c.fact(str(found[0]), TOTAL, anywhere=True))
     texts.kept(c, n, c.fact(str(found[0]), texts.INSIDE, anywhere=True))
     return found
 

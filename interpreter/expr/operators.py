@@ -69,6 +69,7 @@ class OperatorNodes(MembershipNodes):
         self.sized(n, len(items))
         known.declared(self, n)
         nesting.innered(self, n, nesting.deepest(self, zip([c for c in n.children if c is not None], [t for _, t in items])))
+        nesting.summed(self, n, list(zip([c for c in n.children if c is not None], [t for _, t in items])))
         if elem(typ) == STR:   # (the longest of its strings)
             texts.holds(self, n, max((texts.chars(self, c) for c in n.children if c is not None), default=0))
         return "[" + ", ".join(s for s, _ in items) + "]", typ

@@ -10,7 +10,7 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from . import texts, walks
-from .nesting import element_of, innered
+from .nesting import element_of, innered, may_hold_lists, totalled
 from .parser import ExprError, offset_of, unquote
 from .types import ANY, CARD, INT, PLAYER, STR, TEAM, elem, is_list, is_map, map_value
 
@@ -57,6 +57,8 @@ class PostfixNodes:
             if attr in self.names.param_sizes:   # (a list's length: bounded at each game's start)
                 self.sized(n, self.names.param_sizes[attr])
                 innered(self, n, self.names.param_sizes[attr])   # (so is each list or map inside it)
+            if attr in self.names.param_totals and may_hold_lists(self.names.params[attr]):   # (all of them, its strings)
+                totalled(self, n, *self.names.param_totals[attr])
             self.spanned(n, self.names.param_spans.get(attr))   # (a number's least and greatest)
             chars = self.names.param_chars.get(attr)   # (a text's longest, or its strings': its choices', its max_length:)
             held = is_list(self.names.params[attr]) or is_map(self.names.params[attr])

@@ -111,7 +111,7 @@ class Reusing(Compiler):
         if self._attrs[0] is not n.attrs or len(self._attrs[1]) != len(n.attrs) + 1:   # (attributes are only added)
             self._attrs = (n.attrs, (*("A_" + a for a in n.attrs), NEIGHBOURS))
         tables = tuple(map(ns.get, self._attrs[1]))
-        declared = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.attrs,
+        declared = (n.zones, n.counters, n.keyed, n.param_keys, n.vars, n.params, n.param_sizes, n.param_totals, n.attrs,
                     n.defines, n.max_list, n.max_players, n.min_players, n.param_spans, n.param_chars, n.zone_sizes,
                     n.sorted_zones)
         if (declared, tables) != self._seen:   # (the tables: the same objects, mostly, never changed)

@@ -13,13 +13,14 @@ the game's cards (``owned_by``): those zones hold every card at most, together.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Iterator
 
 from lark import Tree
 
 from . import nesting, texts
-from .types import ANY, STR
+from .runtime import MAX_STORED
+from .types import ANY, STR, list_of
 
 SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (sets.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
@@ -40,12 +41,15 @@ LOOPED = "looped"   # (the fact of a list node a filter, by: or to: walks: a ran
 def elements(c: Any, n: Any, typ: str, deep: bool = True) -> int:
     """The most elements a walk of list node ``n`` (of type ``typ``) reads: its own, and where
     its elements may be lists compared or hashed as wholes (``deep``), every element inside them
-    (no more than its value holds at every depth together, where that is known: a list variable's)."""
+    (no more than its value holds at every depth together, where that is known: a list variable's,
+    a parameter's; where its type does not say how deep it goes, any, that total alone bounds it)."""
     own = c.size(n)
     if not (deep and nesting.holds_lists(typ)):
         return own
     total, inside = c.fact(n, nesting.TOTAL), own * nesting.inner(c, n) ** levels(typ)
-    return inside if total is None else min(total, inside)
+    if total is None:
+        return inside
+    return total if nesting.in_all(1, 1, typ) is None else min(total, inside)   # (any: as deep as it goes)
 
 
 def levels(typ: str) -> int:
@@ -74,23 +78,57 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     compared in C element by element (every element inside them where they hold lists): ``==`` and
     ``!=`` only where their lengths are equal, an order up to the shorter's end, so at most the
     shorter side's elements are read, each side weighed at its own bound, a value of type any too
-    (a parameter's by its values and choices, engine/params.py ``param_size``; one no bound holds,
-    a variable's or a local's, as a list variable); two strings character by character (texts.compared). A value
+    (a parameter's by the elements its values and choices hold at every depth, engine/param_bounds.py
+    ``param_total``, and the characters of their strings, each pair read up to the shorter's end;
+    one no bound holds, a variable's or a local's, as a list variable); two strings character by
+    character (texts.compared). A value
     of type any may be either, one at a time: two of them are weighed the costlier way. What is
     charged because a side is of type any is noted (``untyped``): the error or warning of a
     costly expression or step then says to declare its type."""
     (left, lt), (right, rt) = sides
     walk = min(elements(c, x, t) for x, t in sides) if nesting.may_hold_lists(lt) and nesting.may_hold_lists(rt) else 0
     strings = STR in (lt, rt) and {lt, rt} <= {STR, ANY} or lt == rt == ANY
-    if strings and (not walk or texts.compared_work(c, left, right) >= walk * WALK_WORK):
+    held = min((c.fact(x, nesting.TEXTS) for x, _ in sides if c.fact(x, nesting.TEXTS) is not None), default=0)
+    work = walk * WALK_WORK + held // texts.COMPARE_CHARS   # (the strings inside: each pair up to the shorter's end)
+    if strings and (not walk or texts.compared_work(c, left, right) >= work):
         texts.compared(c, n, left, right, op)
-    elif walk and ANY in (lt, rt):
-        before = c.cost
-        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
-                   f"elements{DECLARE}")
-        _untyped(c, before)
     elif walk:
-        walked(c, n, walk, WALK_WORK, f"'{op}' of two lists")
+        chars = f" and {held:,} characters" if held >= texts.COMPARE_CHARS else ""
+        what = "of a value of type any, which may be a list," if ANY in (lt, rt) else "of two lists"
+        with untyped(c) if ANY in (lt, rt) else nullcontext():
+            c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
+
+
+def ordered(c: Any, n: Any, sides: list, what: str) -> None:
+    """Node ``n`` orders values (``sides``: (node, type) each, ``max(a, b)``): each but the first
+    compared with the greatest (or least) of those before it, weighed as ``compared`` weighs two,
+    against the one of the others that may hold the most (a number: nothing)."""
+    def most(side: tuple) -> int:
+        return elements(c, *side) if nesting.may_hold_lists(side[1]) else 0
+    for i, side in enumerate(sides[1:], 1):
+        compared(c, n, (side, max((*sides[:i], *sides[i + 1:]), key=most)), what)
+
+
+def ranked(c: Any, n: Any, values: Any, typ: str, what: str, count: int = 0) -> None:
+    """Node ``n`` orders ``count`` values of type ``typ`` (any: each may be a list or a string) among
+    themselves, each compared with the greatest (or least) so far: the elements of a list of any
+    (``max(L)``), or the keys a ``by:`` gives (``values``: the key's node, one value of them). Each
+    comparison reads up to the shorter's end, so all of them together at most every element inside
+    the values (the list's, at every depth; each key's, ``count`` times), or each string compared
+    up to its end: weighed the costlier way, as ``compared`` weighs two, and noted as charged for
+    values of type any. Nothing for values of another type (numbers, strings whose bound is read)."""
+    if typ != ANY:
+        return
+    walk = count * elements(c, values, ANY) if count else elements(c, values, list_of(ANY))
+    each = (texts.chars(c, values) if count else texts.inside(c, values) or MAX_STORED) // texts.COMPARE_CHARS
+    strings = (count or c.size(values)) * each
+    with untyped(c):
+        if strings > walk * WALK_WORK:
+            c.add_cost(strings, n, f"{what} compares strings of up to {each * texts.COMPARE_CHARS:,} characters, "
+                       f"values of type any{DECLARE}")
+        else:
+            c.add_cost(walk * WALK_WORK, n, f"{what} of values of type any, which may be lists, walks up to {walk:,} "
+                       f"elements{DECLARE}")
 
 
 def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
@@ -99,22 +137,28 @@ def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
     as ``compared`` weighs it), or, where x may be a string, a string searched for it
     (texts.searched): weighed the costlier way, and noted as charged for a value of type any."""
     x, xt = needle
-    walk, before = elements(c, hay, ANY, deep=nesting.may_hold_lists(xt)), c.cost
-    if xt in (STR, ANY) and texts.search_work(c, x, hay)[1] >= walk * WALK_WORK:
-        texts.searched(c, n, x, hay, op, f" (a value of type any, which may be a string){DECLARE}")
-    else:
-        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
-                   f"elements{DECLARE}")
-    _untyped(c, before)
+    walk = elements(c, hay, ANY, deep=nesting.may_hold_lists(xt))
+    with untyped(c):
+        if xt in (STR, ANY) and texts.search_work(c, x, hay)[1] >= walk * WALK_WORK:
+            texts.searched(c, n, x, hay, op, f" (a value of type any, which may be a string){DECLARE}")
+        else:
+            c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
+                       f"elements{DECLARE}")
 
 
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
-DECLARE = ": declare its type (type: int, list[int]...) to weigh it as such"
+DECLARE = ": declare its type (type: int, list[int]...; a ruleset parameter's type: int or str, or its choices:) to weigh it as such"
 
 
-def _untyped(c: Any, before: int) -> None:
-    """What the expression was charged since it had ``before`` is for values of type any (``untyped_work``)."""
-    c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
+@contextmanager
+def untyped(c: Any) -> Iterator[None]:
+    """What the expression is charged inside is for values of type any (``untyped_work``): noted
+    also where the charge refuses it, so that its step's warning says so too (building/builder.py)."""
+    before = c.cost
+    try:
+        yield
+    finally:
+        c.know(UNTYPED, UNTYPED, c.cost - before + untyped_work(c), anywhere=True)
 
 
 def untyped_work(c: Any) -> int:
