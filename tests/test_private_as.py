@@ -79,3 +79,66 @@ def test_a_log_written_before_events_named_the_private_variable_replays_and_open
     write_log(old, forged)
     with pytest.raises(ReplayError, match="event 1 differs"):
         replay.replay(old)
+
+
+KINDS_AS = """
+game: privas
+players: {min: 2, max: 2}
+components:
+  card: {attributes: {n: "1..9"}, label: "s{n}"}
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+counters:
+  coins: {owner: player, start: 9}
+vars:
+  _v: card
+  _res: str
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - turns:
+      rounds: 1
+      steps:
+        - STEP
+scoring:
+  categories: {coins: coins}
+"""
+# each step kind whose ``as:`` keeps what a seat chose, or what chance gave it, in a variable
+TAKEN = {
+    "choose": "choose: {options: 'hand', as: _v, prompt: pick}",
+    "attempt": "attempt: {target: {from: hand, as: _v, prompt: aim}, as: _res, prompt: report, "
+               "outcomes: {zapped: {chance: '0.5'}, fizzled: {chance: rest}}}",
+    "grid": "grid: {zone: deck, rows: 2, cost: '1', pay: coins, as: _v, pass: false}",
+}
+# the others' ``as:`` holds what every seat knows: the seat asked (the prompts are public), a count
+PUBLIC = {"branch": "the seat that chose", "turns": "the seat whose turn it is", "repeat": "the pass's number"}
+
+
+@pytest.mark.parametrize("kind", sorted(TAKEN))
+@pytest.mark.parametrize("resolve", ["random", "ask"])
+def test_a_value_kept_in_a_private_as_is_never_named_to_another_seat(tmp_path, kind, resolve):
+    """Another seat, and a spectator, read no label of what seat 1 kept in ``_v`` or ``_res``
+    (in its decisions' lines, redacted for them); seat 1 reads it."""
+    from interpreter.mechanics import STEP_KINDS
+    from interpreter.play.logs.redact import Redactor
+    assert {k for k, c in STEP_KINDS.items() if any(key.name == "as" for key in c.keys)} == {*TAKEN, *PUBLIC}
+    rules = interpreter.load(write_ruleset(tmp_path, KINDS_AS.replace("STEP", TAKEN[kind]), f"{kind}.yaml"))
+    for seed in range(4):
+        S = rules.new_game(2, seed, {"resolve": resolve}, record=True)
+        S.ev, n, lines = None, 0, []
+        while not S.is_terminal():
+            n += 1
+            seat = S.current_player()
+            line, _ = gamelog.logged_decision(rules, S, n % len(S.legal_actions()), n)
+            if seat == 1:
+                lines.append((line, {str(v) if not isinstance(v, int) else rules.card_labels[v]
+                                     for k, v in S.v.items() if k in ("_v", "_res") and v is not None}))
+        assert lines and any(kept for _, kept in lines)
+        for line, kept in lines:
+            for reader in (0, None):
+                text = json.dumps(Redactor(rules, reader, rules.team_members(2)).line(line))
+                assert not [w for w in kept if f'"{w}"' in text], (kind, reader, text)
+            mine = json.dumps(Redactor(rules, 1, rules.team_members(2)).line(line))
+            assert any(f'"{w}"' in mine for w in kept) or not line["events"], (kind, mine)

@@ -32,6 +32,7 @@ from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
 from .ask_once import SEAT_ASKED, AskOnce
+from .attempt_target import secret
 from .base import WHO, Step, step_kind
 from .contract import Key
 from .grid_prices import LocalPrices, generated
@@ -264,9 +265,11 @@ class Grid(AskOnce):
         lines.append(f"    {counter_ref(self.pay)}[{team if self.pay_team else 'who'}] -= cost")
         if self.mark is not None:
             lines.append(f"    {counter_ref(self.mark)}[card] = cost")
+        told = "".join(f", {k!r}: {v!r}" for k, v in secret(self.var).items())   # (a private variable: named)
         lines += [f"    {var_write(self.var, 'card')}",
                   f"    if {ev} is not None:",
-                  f"        {ev}.append({{'ev': 'grid', 'who': who, 'space': {state_read('rules')}.card_labels[card], 'cost': cost}})"]
+                  f"        {ev}.append({{'ev': 'grid', 'who': who, 'space': {state_read('rules')}.card_labels[card], "
+                  f"'cost': cost{told}}})"]
         if self.then is not None:
             lines += g.effects(self.then, "who", "    ", self, {"space": "card"})
         return "\n".join([*lines, f"    {stack}.pop()   # answered: the step is done (no second run just to pop it)",

@@ -210,8 +210,8 @@ class _Teller:
         if kind == "grid":
             if ev.get("pass"):
                 return self.does(who, "pass", "passes")
-            cost = "" if ev.get("hidden") else f" for {self.amount('grid', 'cost', ev.get('cost'))}"
-            return f"{self.does(who, 'take')} {ev.get('space')}{cost}"
+            cost = f" for {self.amount('grid', 'cost', ev['cost'])}" if "cost" in ev else ""   # (each hidden apart)
+            return f"{self.does(who, 'take')} {ev['space'] if 'space' in ev else 'a hidden space'}{cost}"
         if kind == "pay":
             return self.does(who, "pay") if ev.get("hidden") else self.paid(who, {ev.get("counter"): ev.get("amount")})
         if kind == "target":   # (a card kept in a private variable: not named to another seat)

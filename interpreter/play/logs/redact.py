@@ -46,9 +46,10 @@ class Redactor:
       ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
       loses its value (a simultaneous choice revealed into one stays secret: each seat's own
       choice is in its own decision line, as the observation shows it until the reveal);
-    - an attempt's target and outcome kept in a private variable (``as: _name``; the event names
-      it, ``var``) are the actor's alone: for another seat the target's card becomes a
-      ``count``, the outcome is dropped (``"hidden": true``), as its decisions are "?";
+    - a value a step keeps in a private variable (``as: _name``; the event names it, ``var``)
+      is the actor's alone: an attempt's target, its outcome, the space a grid step took; for
+      another seat the target's card becomes a ``count``, the outcome and the space (``TOLD``)
+      are dropped (``"hidden": true``), as its decisions are "?";
     - another seat's action, and a forced move's, is replaced by "?" when the seat is not
       among its ``seen_by`` (the seats that see every card and counter its option names,
       before, during or after the decision: engine/sight.py); ``seen_by`` itself is dropped
@@ -73,6 +74,7 @@ class Redactor:
              "roll": "roll", "forced": "forced", "attempt": "told",
              # kept, but for the fields a step declares as amounts of a counter (Step.event_amounts)
              **dict.fromkeys(("grid", "reset", "branch", "end_game"), "amounts")}
+    TOLD = {"attempt": "outcome", "grid": "space"}   # the field naming the value an event's ``var`` keeps
     DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
             "set_counter": ("value",)}
 
@@ -126,10 +128,11 @@ class Redactor:
             if self.rules.visibility.var_seers(ev.get("var", "")) & self.bit:
                 return ev
             return {k: v for k, v in ev.items() if k != "value"}
-        if rule == "told":   # an outcome kept in a private variable: the actor's alone
-            if told_seers(self.rules, ev) & self.bit:
-                return ev
-            return {**{k: v for k, v in ev.items() if k != "outcome"}, "hidden": True}
+        told = self.TOLD.get(kind)
+        if told in ev and not told_seers(self.rules, ev) & self.bit:   # kept in a private variable: the actor's
+            ev = {**{k: v for k, v in ev.items() if k != told}, "hidden": True}
+        if rule == "told":
+            return ev
         if rule == "roll":   # a roll's chances may be computed from what no seat sees (whether
             return {k: v for k, v in ev.items() if k != "chances"}   # a target is hidden): its outcome only
         if kind in self.amounts:

@@ -397,7 +397,7 @@ def _same_seen(obj, seen: dict, no, fail) -> None:
 # before, lacks: said by the rules, not by the play (who saw a forced move; ``var``, the
 # private variable an announcement's value is kept in, which hides it from the other seats).
 # An event logged without one is compared without it; every other field must match.
-ADDED = {"forced": ("seen_by",), "target": ("var",), "attempt": ("var",)}
+ADDED = {"forced": ("seen_by",), "target": ("var",), "attempt": ("var",), "grid": ("var",)}
 
 
 def _as_older(a, b):
