@@ -402,7 +402,7 @@ ADDED = {"forced": ("seen_by",), "target": ("var",), "attempt": ("var",), "grid"
 
 def _as_older(a, b):
     """The replayed event ``b`` without the fields ``ADDED`` forgives the logged ``a`` lacking."""
-    added = ADDED.get(a.get("ev")) if isinstance(a, dict) and isinstance(b, dict) else None
+    added = ADDED.get(str(a.get("ev"))) if isinstance(a, dict) and isinstance(b, dict) else None
     missing = [k for k in added or () if k not in a]
     return {k: v for k, v in b.items() if k not in missing} if missing else b
 
