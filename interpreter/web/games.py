@@ -16,8 +16,8 @@ import threading
 from typing import TYPE_CHECKING
 
 from ..errors import GameError
-from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
-from ..play.logs.gamelog import LogWriter, ending, events_out, header, logged_decision
+from ..play.agents import make_agents, needs_knowledge, parse_spec
+from ..play.logs.gamelog import LogWriter, agent_choice, ending, events_out, header, logged_decision
 from ..play.display.narrate import choice, event as tell_event, owners, tell, told
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
@@ -203,10 +203,10 @@ class LiveGame(GameView):
         super().__init__(rules, positions, humans)
         self.state = S
         self.log = None
+        self.names = [getattr(a, "name", type(a).__name__) for a in self.agents]
         if log is not None:
             self.log = LogWriter(log, None, force)
-            names = [getattr(a, "name", type(a).__name__) for a in self.agents]
-            self._write(header(rules, players, seed, names, dict((options or {}).get("params") or {}),
+            self._write(header(rules, players, seed, self.names, dict((options or {}).get("params") or {}),
                                json.loads(json.dumps(S.o))))
             self._write(setup)
         if S.over:   # (over before its first decision)
@@ -256,7 +256,13 @@ class LiveGame(GameView):
         S = self.state
         while limit and not S.over and not self.error and S.current_player() not in self.humans:
             seat = S.current_player()
-            self._decide(choose(self.agents[seat], S, seat))
+            i, failed = agent_choice(self.agents[seat], self.names[seat], S, seat, len(self.positions))
+            if failed is not None:   # the agent failed, not the rules: the game ends with its error line
+                self.positions.append((failed[0], S.clone()))
+                self._write(failed[0])
+                self._ended(*failed)
+                return
+            self._decide(i)
             limit -= 1
 
     def _decide(self, index: int) -> None:

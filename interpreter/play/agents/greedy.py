@@ -13,7 +13,9 @@ that ends is worth most if the seat wins it, least if it loses.
 
 Every option of a sample plays from the same determinization and with the same random
 moves after it (common random numbers: the options differ by what they do, not by their
-luck). ``samples`` (4) determinizations are averaged. Ties are broken at random. Its RNG is
+luck). ``samples`` (4) determinizations are averaged; one the rules fail to value as sampled (a
+scoring error over the cards it guessed) is skipped, and an option whose play or valuing then
+fails counts as lost. Ties are broken at random. Its RNG is
 seeded by its seat's seed (agents.agent_seed): given the game's seed its moves are the same
 on every run.
 """
@@ -45,7 +47,10 @@ class GreedyAgent:
     def add(self, D, luck: int, totals: list) -> None:
         """Each option's worth on the determinization ``D``, added to ``totals``."""
         n = len(totals)
-        before = values(D)
+        try:
+            before = values(D)
+        except GameError:   # a sampled world the rules cannot score (its guess of hidden cards): skipped
+            return
         runs: list[tuple | None] = []
         for i in range(n):
             C, rng = D.clone(), random.Random(luck)

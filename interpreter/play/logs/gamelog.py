@@ -27,6 +27,12 @@ tie-break, ``eligible``), ends with an error line in place of the result, naming
 
     {"type": "error", "decisions": 12, "message": "...", "loc": "f.yaml:40:8", "summary": "in scoring category p: ..."}
 
+An agent that fails to decide (it raises, or chooses no option: its failure, not the rules')
+ends the game with an error line naming the seat, its prompt and the ``agent``, no action,
+located at the step asking (``agent_choice``):
+
+    {"type": "error", "n": 5, "seat": 1, "prompt": "pick", "agent": "greedy", "message": "...", "loc": "f.yaml:20:5", "summary": "..."}
+
 A game stopped before its end (``rulebook serve --log`` stopped by Ctrl-C or a terminate
 signal) ends with a line that says so, so that its decisions replay and can be viewed:
 
@@ -119,6 +125,28 @@ def logged_decision(rules, S, i: int, n: int):
                  **seen_field(choice)}, e)
     return ({"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": label,
              "events": events_out(rules, S.ev), **seen_field(choice, S, S.ev)}, None)
+
+
+def agent_choice(agent, name: str, S, seat: int, n: int) -> tuple[int, tuple | None]:
+    """Seat ``seat``'s agent's choice for decision ``n``: (its index, None); or, when the agent
+    fails (it raises, or chooses no option), (-1, (the error line, the GameError)): the agent
+    failed, not the rules, located at the step asking. A person's input closing is not a failure."""
+    count = len(S.dec[1])
+    try:
+        i = choose(agent, S, seat)
+        what = None if _is_id(i) and 0 <= i < count else f"it chose {i!r}, not an index 0..{count - 1}"
+    except UsageError:
+        raise
+    except Exception as e:   # (any fault of the agent's code; the game's rules run in their own try)
+        what = e.message if isinstance(e, RulebookError) else f"{type(e).__name__}: {e}"
+    if what is None:
+        return i, None
+    step = S.rules.steps[S.stack[-1][0]] if S.stack else None
+    said = f"seat {seat}'s agent '{name}' failed to decide '{S.prompt()}' (the agent failed, not the rules)"
+    error = GameError(f"{said}: {what}", loc=step.loc if step is not None else None, code="agent")
+    error.summary = said   # (its message may name what the agent guessed of hidden cards)
+    line = {"type": "error", "n": n, "seat": seat, "prompt": S.prompt(), "agent": name, **error_fields(error)}
+    return -1, (line, error)
 
 
 def error_fields(e: RulebookError) -> dict:
@@ -261,11 +289,13 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
         n = 0
         while not S.is_terminal():
             seat = S.current_player()
-            count = len(S.dec[1])
-            i = choose(agents[seat], S, seat)
-            if not (_is_id(i) and 0 <= i < count):
-                raise GameError(f"agent '{names[seat]}' of seat {seat} chose {i!r}, not an index 0..{count - 1}")
+            i, failed = agent_choice(agents[seat], names[seat], S, seat, n + 1)
             n += 1
+            if failed is not None:   # the game ends with the agent's failure, kept in the log
+                if writer:
+                    writer.write(failed[0])
+                tell(failed[0])
+                raise failed[1]
             if writer is None and not listeners:   # nothing to record
                 S.ev = None
                 S.apply_index(i)

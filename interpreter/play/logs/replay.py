@@ -333,6 +333,15 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
         if error.message != obj["message"]:
             fail(no, f"the game's scoring fails again, but with another message: {error.message!r}")
         return error.message
+    if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice): not replayed
+        if S.is_terminal() or obj.get("seat") != S.current_player() or obj.get("prompt") != S.prompt():
+            fail(no, f"an agent's failure (seat {obj.get('seat')!r}, {obj.get('prompt')!r}), but the game "
+                     + ("is over" if S.is_terminal() else f"asks seat {S.current_player()} '{S.prompt()}'"))
+        if "n" in obj and obj["n"] != n:
+            fail(no, f"decision number {obj['n']!r}, expected {n}")
+        if not isinstance(obj.get("message"), str):
+            fail(no, "the error line has no 'message'")
+        return obj["message"]
     for key in ("seat", "action", "message"):
         if key not in obj:
             fail(no, f"the error line has no '{key}'")

@@ -1,0 +1,103 @@
+"""An agent's failure is not the rules': a search agent's sampled world the rules cannot score
+is skipped (docs/agents.md), and an agent that fails to decide ends the game with a located
+error line saying so, which replays, reads redacted and ends a live game (docs/reference.md,
+"Game logs")."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import interpreter
+from interpreter.errors import GameError
+from interpreter.play import agents
+from interpreter.play.logs import gamelog, replay
+from interpreter.play.logs.redact import Redactor
+from interpreter.web.games import LiveGame
+from helpers import write_ruleset
+
+# seat 0's first card keys a map that has no S: a sampled world dealing it an S cannot be scored
+GUESSED = """
+game: greedyleak
+players: {min: 2, max: 2}
+params:
+  bonus: {value: {H: 1, D: 2}}
+components:
+  card:
+    attributes: {suit: [H, D, S], rank: 1..3}
+    label: "{rank}{suit}"
+zones:
+  deck: {start: [card], visible: none}
+  hand: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+flow:
+  - choose: {who: 0, options: "['go']", as: x, prompt: go}
+  - choose: {who: 1, options: "['a', 'b']", as: y, prompt: pick}
+vars:
+  x: str
+  y: str
+scoring:
+  categories:
+    p: "params.bonus[first(hand[0]).suit]"
+"""
+
+
+def _rules(tmp_path):
+    return interpreter.load(write_ruleset(tmp_path, GUESSED, "g.yaml"))
+
+
+def test_a_world_the_rules_cannot_score_is_skipped_by_the_greedy_agent(tmp_path):
+    rules = _rules(tmp_path)
+    played = 0
+    for seed in range(12):
+        if rules.card_labels[rules.new_game(2, seed).z["hand"][0][0]].endswith("S"):
+            continue   # (the real game's scoring fails: the rules' error, told as such)
+        result = gamelog.play_game(rules, 2, seed, agents.make_agents("random,greedy", 2, seed), log=io.StringIO())
+        assert result["decisions"] == 2
+        played += 1
+    assert played >= 4
+
+
+class Broken:
+    name = "broken"
+
+    def act(self, observation, legal):
+        raise KeyError("a card it guessed")
+
+
+def _failing_log(rules, tmp_path):
+    path = tmp_path / "broken.jsonl"
+    with pytest.raises(GameError) as caught:
+        gamelog.play_game(rules, 2, 0, [agents.make_agents("random", 2, 0)[0], Broken()], log=str(path))
+    return path, caught.value
+
+
+def test_an_agent_that_fails_ends_the_game_with_a_located_error_line_that_replays(tmp_path):
+    rules = _rules(tmp_path)
+    path, error = _failing_log(rules, tmp_path)
+    assert "seat 1's agent 'broken' failed to decide 'pick' (the agent failed, not the rules)" in error.message
+    assert "KeyError" in error.message and str(error.loc).startswith(str(tmp_path / "g.yaml") + ":18:5")
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last["type"] == "error" and last["agent"] == "broken" and last["seat"] == 1 and "action" not in last
+    assert last["loc"] == str(error.loc) and last["n"] == 2
+    assert replay.replay(path)["error"] == error.message
+    for seat in (0, None):
+        shown = Redactor(rules, seat).line(last)["message"]
+        assert shown == "seat 1's agent 'broken' failed to decide 'pick' (the agent failed, not the rules)"
+    path.write_text(path.read_text().replace('"prompt": "pick", "agent"', '"prompt": "go", "agent"'))
+    with pytest.raises(Exception, match="an agent's failure"):
+        replay.replay(path)
+
+
+def test_a_live_game_ends_when_its_agent_fails(tmp_path):
+    rules = _rules(tmp_path)
+    log = tmp_path / "live.jsonl"
+    game = LiveGame(rules, 2, 0, "human,random", log=str(log))
+    game.agents[1] = Broken()
+    game.act(0, 0, 0)   # seat 0 goes; seat 1's agent fails
+    assert game.waiting_for() is None and game.error.startswith("seat 1's agent ") and "failed to decide 'pick'" in game.error
+    assert game.describe()["error"] == game.error and game.view(len(game.positions) - 1, 0)
+    assert replay.replay(log)["error"].endswith("KeyError: 'a card it guessed'")
