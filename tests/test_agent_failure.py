@@ -99,5 +99,6 @@ def test_a_live_game_ends_when_its_agent_fails(tmp_path):
     game.agents[1] = Broken()
     game.act(0, 0, 0)   # seat 0 goes; seat 1's agent fails
     assert game.waiting_for() is None and game.error.startswith("seat 1's agent ") and "failed to decide 'pick'" in game.error
-    assert game.describe()["error"] == game.error and game.view(len(game.positions) - 1, 0)
+    said = game.view(len(game.positions) - 1, 0)["said"]
+    assert game.describe()["error"] == game.error and said.startswith("the game ends: seat 1's agent "), said
     assert replay.replay(log)["error"].endswith("KeyError: 'a card it guessed'")

@@ -258,6 +258,8 @@ class _Teller:
                     said[0] = f"{chose} ({said[0][len(action) + 2:]})"
                 else:
                     said.insert(0, chose)
+        elif kind == "error" and "agent" in line and "action" not in line:   # an agent failed (gamelog.agent_choice)
+            said = [f"the game ends: {line.get('message')}"]
         elif kind == "error" and "action" not in line:   # the game's end: its scoring failed (gamelog.ending)
             said = [f"the game ends, and its scoring fails: {line.get('message')}"]
         elif kind == "error":
