@@ -1,7 +1,7 @@
 """An agent's failure is not the rules': a search agent's sampled world the rules cannot score
 is skipped (docs/agents.md), and an agent that fails to decide ends the game with a located
 error line saying so, which replays, reads redacted and ends a live game (docs/reference.md,
-"Game logs")."""
+"Game logs"); and a result line whose game the replay cannot score is refused at its line."""
 from __future__ import annotations
 
 import io
@@ -102,3 +102,20 @@ def test_a_live_game_ends_when_its_agent_fails(tmp_path):
     said = game.view(len(game.positions) - 1, 0)["said"]
     assert game.describe()["error"] == game.error and said.startswith("the game ends: seat 1's agent "), said
     assert replay.replay(log)["error"].endswith("KeyError: 'a card it guessed'")
+
+
+def test_replay_names_the_result_line_whose_scoring_fails(tmp_path, capsys):
+    """A log whose result line says the game scored, where the replay's scoring fails (the
+    rules', on seat 0's real card): refused at that line."""
+    from interpreter.tools.cli import main
+    rules = _rules(tmp_path)
+    seed = next(s for s in range(50) if rules.card_labels[rules.new_game(2, s).z["hand"][0][0]].endswith("S"))
+    path = tmp_path / "forged.jsonl"
+    with pytest.raises(GameError, match="in scoring category p"):
+        gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed), log=str(path))
+    lines = path.read_text().splitlines()
+    lines[-1] = json.dumps({"type": "result", "scores": [1, 1], "winners": [0, 1], "decisions": 2})
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"forged.jsonl: line {len(lines)}: a result line, but the replay's scoring fails: in scoring category p" in err

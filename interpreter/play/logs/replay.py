@@ -23,7 +23,7 @@ from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.events import Events
 from ...engine.sight import Choice
-from .gamelog import FORMAT, ending, file_hash, events_out, is_overlay, result_line, seen_field
+from .gamelog import FORMAT, ending, file_hash, events_out, is_overlay, seen_field
 from .redact import Redactor
 
 
@@ -434,7 +434,9 @@ def _check_result(S, obj, n, no, fail) -> None:
     if not S.is_terminal():
         fail(no, f"the log ends but the game is not over: seat {S.current_player()} must still decide "
                  f"'{S.prompt()}'")
-    got = result_line(S, n)
+    got, error = ending(S, n)
+    if error is not None:   # (the log says it scored)
+        fail(no, f"a result line, but the replay's scoring fails: {error.message}")
     for key in ("decisions", "scores", "winners", "breakdown"):
         if key in obj and obj[key] != got[key]:
             fail(no, f"{key}: the log has {json.dumps(obj[key])}, the replay gives {json.dumps(got[key])}")
