@@ -153,7 +153,8 @@ CASES = {
 def test_each_rule_hides_what_its_kind_holds_of_another_seat(tmp_path):
     """Every kind of Redactor.KINDS, in a case private to seat 1: seat 0 and a spectator read none
     of the fields holding it (a forced move's action as "?"), seat 1 reads them (but for what no
-    seat reads: a private variable's value, a gather out of a hidden zone, a roll's chances); a
+    seat reads: a private variable's value, an attempt's outcome drawn into one, a gather out of a
+    hidden zone, a roll's chances); a
     kind nobody listed shows its kind alone."""
     rules = interpreter.load(write_ruleset(tmp_path, PRIVATE, "private.yaml"))
     assert set(CASES) == set(Redactor.KINDS)
@@ -162,7 +163,7 @@ def test_each_rule_hides_what_its_kind_holds_of_another_seat(tmp_path):
             shown = Redactor(rules, seat, rules.team_members(2)).event(ev)
             assert shown["ev"] == kind and all(shown.get(f) in (None, "?") for f in secret), (kind, shown)
             assert secret or shown == ev, kind
-        if kind not in ("set", "random", "reveal", "gather", "roll"):   # (no seat reads those)
+        if kind not in ("set", "random", "reveal", "gather", "roll", "attempt"):   # (no seat reads those)
             mine = Redactor(rules, 1, rules.team_members(2)).event(ev)
             assert all(mine.get(f) == ev[f] for f in secret), kind
     assert Redactor(rules, 0).event({"ev": "brand_new", "who": 1, "value": "s1"}) == {"ev": "brand_new"}
@@ -364,7 +365,9 @@ def _told(line):
 def test_an_attempts_target_and_outcome_are_the_actors_alone_in_a_private_variable(tmp_path, private):
     """docs/mechanics/dexterity.md: an attempt whose ``target: {as: _name}`` and ``as: _name``
     are private tells the other seats that the actor tried, not what nor how it went (its
-    decision "?"), in the log, the web page, its words and the observation; public, everyone."""
+    decision "?"), in the log, the web page, its words and the observation; public, everyone.
+    The outcome drawn into ``_res`` is seen by no seat, the actor included: no observation shows
+    it (the actor's own log agrees with its observation)."""
     rules = _target(tmp_path, private)
     out = _Lines()
     gamelog.play_game(rules, 2, 3, agents.make_agents("random", 2, 3), log=out)
@@ -374,7 +377,7 @@ def test_an_attempts_target_and_outcome_are_the_actors_alone_in_a_private_variab
     for seat in (0, None, 1):
         shown = Redactor(rules, seat, rules.team_members(2)).line(full)
         seen = not private or seat == 1
-        assert _told(shown) == ((card, outcome) if seen else (None, None)), seat
+        assert _told(shown) == ((card, outcome) if not private else (card if seen else None, None)), seat
         assert (shown["action"] == card) is seen
     game = LiveGame(rules, 2, 3, "human,random")
     game.act(0, 0, 0)   # seat 0 aims, then seat 1 (an agent)
@@ -384,7 +387,7 @@ def test_an_attempts_target_and_outcome_are_the_actors_alone_in_a_private_variab
     assert (f"seat 1 tries {S.rules.card_labels[S.v['t' if not private else '_t']]}" in texts) is not private, texts
     assert ("seat 1 tries a hidden card" in texts) is private, texts
     assert ({"t", "res"} <= set(S.observation(0)["vars"])) is not private
-    assert not {"_t", "_res"} & set(S.observation(0)["vars"])
+    assert not {"_t", "_res"} & set(S.observation(0)["vars"]) and not {"_t", "_res"} & set(S.observation(1)["vars"])
 
 
 def test_an_outcome_reported_into_a_private_variable_is_the_actors_alone(tmp_path):

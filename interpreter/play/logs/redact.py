@@ -47,9 +47,12 @@ class Redactor:
       loses its value (a simultaneous choice revealed into one stays secret: each seat's own
       choice is in its own decision line, as the observation shows it until the reveal);
     - a value a step keeps in a private variable (``as: _name``; the event names it, ``var``)
-      is the actor's alone: an attempt's target, its outcome, the space a grid step took; for
-      another seat the target's card becomes a ``count``, the outcome and the space (``TOLD``)
-      are dropped (``"hidden": true``), as its decisions are "?";
+      is the actor's alone where the actor chose it (an attempt's target, the space a grid step
+      took: its own decision, which its line shows it): for another seat the target's card
+      becomes a ``count``, the space (``TOLD``) is dropped (``"hidden": true``), as its decisions
+      are "?"; an attempt's outcome drawn into one (``DRAWN``) is seen by no seat, the actor
+      included, as a ``random`` into it is and as no observation shows it (an outcome the actor
+      reports, ``resolve: ask``, is its decision, shown to it in its own line);
     - another seat's action, and a forced move's, is replaced by "?" when the seat is not
       among its ``seen_by`` (the seats that see every card and counter its option names,
       before, during or after the decision: engine/sight.py); ``seen_by`` itself is dropped
@@ -75,6 +78,7 @@ class Redactor:
              # kept, but for the fields a step declares as amounts of a counter (Step.event_amounts)
              **dict.fromkeys(("grid", "reset", "branch", "end_game"), "amounts")}
     TOLD = {"attempt": "outcome", "grid": "space"}   # the field naming the value an event's ``var`` keeps
+    DRAWN = ("attempt",)   # a value chance gave, not the actor's choice: seen as its variable is
     DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
             "set_counter": ("value",)}
 
@@ -129,7 +133,8 @@ class Redactor:
                 return ev
             return {k: v for k, v in ev.items() if k != "value"}
         told = self.TOLD.get(kind)
-        if told in ev and not told_seers(self.rules, ev) & self.bit:   # kept in a private variable: the actor's
+        seers = told_seers(self.rules, {"var": ev.get("var")} if kind in self.DRAWN else ev)
+        if told in ev and not seers & self.bit:   # kept in a private variable: the actor's (DRAWN: no seat's)
             ev = {**{k: v for k, v in ev.items() if k != told}, "hidden": True}
         if rule == "told":
             return ev
