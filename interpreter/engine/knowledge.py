@@ -40,7 +40,7 @@ from __future__ import annotations
 from ..errors import GameError
 from .beliefs import believed
 from .layout import reindex
-from .loop import reask
+from .loop import located, reask
 from .rng import seed_state
 from .sight import place_of
 from .visibility import ALL
@@ -225,7 +225,14 @@ def _dealt(S, seat: int, rng):
         step.put_hidden_cards(D, frame, seat, got)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
-        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)   # among the options the world allows)
+        step = rules.steps[frame[0]]   # among the options the world allows)
+        try:
+            step.hidden_values(D, frame, seat, rng)
+        except GameError:
+            raise
+        except Exception as e:   # noqa: BLE001 - located at the step, never an internal error
+            e.rulebook_step = step   # type: ignore[attr-defined]
+            raise located(D, e) from None
     rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
     D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are

@@ -1,0 +1,103 @@
+"""What running steps keep of hidden values, dealt again in a determinized world
+(engine/knowledge.py), survives the values the world believes (engine/beliefs.py): a private
+variable the world holds as none, or as a value drawn. Each step kind's ``hidden_values`` is
+asked with a private value in what it reads; a failure inside one is a located error."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import load_text, run_cli, write_ruleset
+from interpreter.errors import GameError
+from interpreter.expr.runtime import ExprRuntimeError
+from interpreter.mechanics.choose import CHOICES
+
+SIMUL = """
+game: simul_cap
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+vars:
+  _cap: int
+  bid: "list[int]"
+setup:
+  - set: {_cap: 3}
+flow:
+  - choose: {who: players, options: "1.._cap", as: bid, simultaneous: true, prompt: bid}
+scoring:
+  categories:
+    hits: hit
+"""
+
+
+def test_a_simultaneous_choice_whose_options_read_a_private_none_is_none_in_a_world(tmp_path):
+    # seat 0 bid among 1.._cap; seat 1's world holds _cap as none: seat 0's bid there is none
+    rules = load_text(tmp_path, SIMUL)
+    S = rules.new_game(2, 3, knowledge=True)
+    S.apply_index(2)
+    assert S.stack[-1][CHOICES][0] == 3
+    D = S.determinize(1, random.Random(0))
+    assert D.v["_cap"] is None and D.stack[-1][CHOICES][0] is None
+    assert D.dec[0] == 1
+
+
+def test_play_with_a_search_agent_over_a_simultaneous_choice_of_private_options(tmp_path, capsys):
+    path = write_ruleset(tmp_path, SIMUL)
+    code, out, err = run_cli(capsys, "play", str(path), "-p", "2", "--agents", "random,ismcts:iterations=10",
+                             "--seed", "3")
+    assert code == 0 and "internal error" not in err, err
+
+
+PICK_DST = """
+game: pick_dst
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+vars:
+  _l: "list[player]"
+components:
+  chip: {attributes: {n: 1..8}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+  safe: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 4}
+  - set: {_l: "[1]"}
+flow:
+  - pick: {who: 1, from: "hand[1]", to: "safe[first(_l)]", count: 2, prompt: stash}
+scoring:
+  categories:
+    hits: hit
+"""
+
+
+def test_a_pick_whose_destination_reads_a_private_none_names_a_card_the_world_dealt(tmp_path):
+    # the world holds _l as none: it cannot name the pick's destination, so the card picked is
+    # one of the world's cards seat 0 cannot place
+    rules = load_text(tmp_path, PICK_DST)
+    S = rules.new_game(2, 3, knowledge=True)
+    S.apply_index(0)
+    for i in range(6):
+        D = S.determinize(0, random.Random(i))
+        assert D.v["_l"] is None
+        picked = D.stack[-1][1]
+        assert len(picked) == 1 and picked[0] in D.z["hand"][1] + D.z["safe"][1] + D.z["deck"]
+        assert rules.state_from_json(D.to_json()).digest() == D.digest()
+
+
+def test_a_failure_inside_a_steps_hidden_values_is_a_located_error(tmp_path, monkeypatch):
+    rules = load_text(tmp_path, SIMUL)
+    S = rules.new_game(2, 3, knowledge=True)
+    S.apply_index(2)
+    step = rules.steps[S.stack[-1][0]]
+
+    def broken(*_args):
+        raise ExprRuntimeError("none used as a value")
+
+    monkeypatch.setattr(step, "hidden_values", broken)
+    with pytest.raises(GameError) as e:
+        S.determinize(1, random.Random(0))
+    assert "in choose" in str(e.value) and ":" in str(e.value).split(" error")[0], str(e.value)
