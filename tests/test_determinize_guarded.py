@@ -101,3 +101,47 @@ def test_a_failure_inside_a_steps_hidden_values_is_a_located_error(tmp_path, mon
     with pytest.raises(GameError) as e:
         S.determinize(1, random.Random(0))
     assert "in choose" in str(e.value) and ":" in str(e.value).split(" error")[0], str(e.value)
+
+
+REPEAT_COUNT = """
+game: repeat_count
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+vars:
+  g: int
+components:
+  chip: {attributes: {n: 1..8}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+  table: {}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 5}
+flow:
+  - repeat: "count(hand[0])"
+    steps:
+      - move: {from: "hand[0]", to: table, count: 1}
+      - choose: {who: 1, options: "[1, 2]", as: g, prompt: wait}
+  - if: "count(hand[0]) == 0"
+    then: [{with_player: {who: 1, do: [{gain: {counter: hit}}]}}]
+scoring:
+  categories:
+    hits: hit
+"""
+
+
+def test_a_repeat_counting_a_zone_keeps_the_count_it_read_when_the_loop_started(tmp_path):
+    # every seat saw hand[0] hold 5 cards when the loop started; two passes in, it holds fewer:
+    # the world runs the passes the game runs, not a count of the hand as it is now
+    rules = load_text(tmp_path, REPEAT_COUNT)
+    S = rules.new_game(2, 0, knowledge=True)
+    S.apply_index(0)
+    true = next(f for f in S.stack if len(f) == 3)
+    for i in range(4):
+        D = S.determinize(1, random.Random(i))
+        assert next(f for f in D.stack if len(f) == 3) == true
+        while not D.is_terminal():
+            D.apply_index(0)
+        assert D.z["hand"][0] == [] and D.c["hit"][1] == 1

@@ -83,13 +83,15 @@ class Repeat(Step):
         return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
 
     def hidden_values(self, S, frame, seat, rng):
-        """A determinization for ``seat`` (engine/knowledge.py): a count that read what not every
-        seat sees (``repeat: "_secret"``) is counted again on what the world holds; one that
-        cannot be counted there (a private number the world holds as none) ends with the pass
-        running. A count of public values stays the flow's own reading."""
+        """A determinization for ``seat`` (engine/knowledge.py): a count that read a private
+        variable or a counter not every seat sees (``repeat: "_secret"``) is counted again on
+        what the world believes of them; one that cannot be counted there (a private number the
+        world holds as none) ends with the pass running. Any other count stays the flow's own
+        reading, made when the loop started: the zones it read (``count(hand[0])``) may hold
+        other cards now, and the world holds no earlier state to count them as they were."""
         kept = self.public_count   # (found once for a ruleset: a search deals worlds again and again)
         if kept is None or kept[0] is not S.rules:
-            kept = self.public_count = (S.rules, reads_public(S.rules, self.times.access))
+            kept = self.public_count = (S.rules, reads_public(S.rules, self.times.access, zones=False))
         if kept[1]:
             return
         try:
