@@ -145,3 +145,42 @@ def test_a_repeat_counting_a_zone_keeps_the_count_it_read_when_the_loop_started(
         while not D.is_terminal():
             D.apply_index(0)
         assert D.z["hand"][0] == [] and D.c["hit"][1] == 1
+
+
+ENDER = """
+game: ender
+players: {min: 2, max: 2}
+counters:
+  pts: {owner: player}
+vars:
+  _ender: player
+  _first: player
+  g: {type: int, start: 0}
+  h: int
+end_when: ["_ender != none", "g > 100"]
+setup:
+  - set: {_first: 1}
+flow:
+  - choose: {who: 0, options: "1..9", as: g, prompt: pick}
+  - choose: {who: 1, options: "[5]", as: h, prompt: wait}
+  - with_player: {who: 1, do: [{gain: {counter: pts, amount: 5}}]}
+  - with_player: {who: 0, do: [{gain: {counter: pts, amount: g}}]}
+scoring:
+  categories:
+    points: pts
+"""
+
+
+def test_a_private_variable_that_may_hold_none_is_drawn_none_too(tmp_path):
+    # _ender starts none and the setup leaves it so (the true game holds none): worlds hold none
+    # or a seat; _first, set by the setup, is a seat in every world
+    rules = load_text(tmp_path, ENDER)
+    S = rules.new_game(2, 1, knowledge=True)
+    enders, firsts, going = set(), set(), 0
+    for i in range(30):
+        D = S.determinize(0, random.Random(i))
+        enders.add(D.v["_ender"])
+        firsts.add(D.v["_first"])
+        D.apply_index(8)
+        going += not D.is_terminal()
+    assert enders == {None, 0, 1} and firsts == {0, 1} and going > 3
