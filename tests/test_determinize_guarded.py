@@ -184,3 +184,40 @@ def test_a_private_variable_that_may_hold_none_is_drawn_none_too(tmp_path):
         D.apply_index(8)
         going += not D.is_terminal()
     assert enders == {None, 0, 1} and firsts == {0, 1} and going > 3
+
+
+UNSHUFFLED = """
+game: order_known
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+vars:
+  g: int
+components:
+  chip: {attributes: {n: 1..6}, label: "c{n}"}
+zones:
+  deck: {start: [chip]}
+  pile: {visible: none}
+  heap: {visible: none}
+setup:
+  - move: {from: deck, to: pile, count: 3}
+  - move: {from: deck, to: heap, count: 3}
+  - shuffle: heap
+flow:
+  - choose: {who: 0, options: "1..6", as: g, prompt: guess}
+  - if: "first(pile).n == g"
+    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
+"""
+
+
+def test_a_hidden_zone_filled_in_sight_and_never_shuffled_keeps_its_order_in_a_world(tmp_path):
+    # every seat saw the chips go into pile and heap in order; heap was shuffled face down, pile
+    # never: a world keeps pile's order (seen), not heap's
+    rules = load_text(tmp_path, UNSHUFFLED)
+    S = rules.new_game(2, 0, knowledge=True)
+    heaps = set()
+    for i in range(12):
+        D = S.determinize(0, random.Random(i))
+        assert D.z["pile"] == S.z["pile"] and sorted(D.z["heap"]) == sorted(S.z["heap"])
+        heaps.add(tuple(D.z["heap"]))
+    assert len(heaps) > 2
