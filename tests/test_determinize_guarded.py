@@ -221,3 +221,76 @@ def test_a_hidden_zone_filled_in_sight_and_never_shuffled_keeps_its_order_in_a_w
         assert D.z["pile"] == S.z["pile"] and sorted(D.z["heap"]) == sorted(S.z["heap"])
         heaps.add(tuple(D.z["heap"]))
     assert len(heaps) > 2
+
+
+TURNS_ROUNDS = """
+game: turns_rounds
+players: {min: 2, max: 2}
+counters:
+  hit: {owner: player}
+vars:
+  _secret: int
+  g: {type: int, start: 0}
+  passes: {type: int, start: 0}
+setup:
+  - random: {var: _secret, from: "1..9"}
+flow:
+  - turns:
+      players: "[0]"
+      rounds: "_secret"
+      steps:
+        - if: "passes == 0"
+          then: [{choose: {who: 0, options: "1..9", as: g, prompt: guess}}]
+        - set: {passes: "passes + 1"}
+  - if: "g == passes"
+    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
+scoring:
+  categories:
+    hits: hit
+"""
+
+
+def test_turns_whose_rounds_read_a_private_number_run_the_worlds_count(tmp_path):
+    # _secret laps: the world holds _secret as none, so the lap running is the last in every
+    # world, whatever the true count
+    rules = load_text(tmp_path, TURNS_ROUNDS)
+    for seed in range(6):
+        S = rules.new_game(2, seed, knowledge=True)
+        D = S.determinize(0, random.Random(seed))
+        frame = next(f for f in D.stack if len(f) == 5)
+        assert frame[4] == 1, frame
+        D.apply_index(0)
+        assert D.is_terminal() and D.v["passes"] == 1
+
+
+TURNS_SORT = """
+game: turns_sort
+players: {min: 3, max: 3}
+counters:
+  hit: {owner: player}
+  power: {owner: player, visible: owner}
+vars:
+  g: {type: int, start: 0}
+setup:
+  - for_each: {in: players, as: p, do: [{random: {var: g, from: "1..9"}}, {set: {"power[p]": g}}]}
+flow:
+  - turns:
+      sort_by: "power[me]"
+      steps:
+        - choose: {who: me, options: "[1, 2]", as: g, prompt: go}
+scoring:
+  categories:
+    hits: hit
+"""
+
+
+def test_turns_sorted_by_hidden_counters_are_sorted_again_on_the_worlds_values(tmp_path):
+    # the seats after the one playing are sorted on what the world holds of the others' powers
+    # (their start, 0: ties keep the table's order), never the true powers
+    rules = load_text(tmp_path, TURNS_SORT)
+    for seed in range(12):
+        S = rules.new_game(3, seed, knowledge=True)
+        seat = S.current_player()
+        D = S.determinize(seat, random.Random(1))
+        order = next(f for f in D.stack if len(f) == 5)[1]
+        assert order[0] == seat and order[1:] == sorted(order[1:]), (S.c["power"], order)
