@@ -8,7 +8,9 @@ whatever it truly is:
 - a private variable (``_name``: no seat sees one) of a type whose values the ruleset declares
   is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
   ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game; none in a game of no
-  cards);
+  cards); and none among them where the variable may hold none: its start is none and the
+  setup does not set it (``_ender: player``, set when a seat ends the game). One the setup
+  sets is taken never to hold none again (a later ``set`` of none is not looked for);
 - a private variable of any other type (``int``, ``num``, ``str``, a list, ``any``): the value
   the game starts with (its ``start:``, else none);
 - a counter instance the seat does not see (another seat's or team's ``visible: owner``, each
@@ -48,13 +50,15 @@ def believed(D, seat: int, rng) -> None:
         for i in instances:
             values[i] = value[i]
         setattr(D, at, values)
-    for at, typ in private:
-        setattr(D, at, _drawn(D, typ, rng, getattr(start, at)))
+    for at, typ, set_up in private:
+        value = getattr(start, at)
+        setattr(D, at, _drawn(D, typ, rng, value, value is None and not set_up))
 
 
 def _hidden(rules, members, seat: int) -> tuple:
     """What ``seat`` does not see: the slot of each counter hidden from it, with the instances it
-    does not see (None: all of them); the slot and type of each private variable."""
+    does not see (None: all of them); the slot and type of each private variable, and whether
+    the setup may set it."""
     bit, vis, layout = 1 << seat, rules.visibility, rules.layout
     counters: list[tuple] = []
     for name, masks in vis.seen(members).counter.items():
@@ -65,21 +69,25 @@ def _hidden(rules, members, seat: int) -> tuple:
         unseen = tuple(i for i, m in enumerate(masks) if not m & bit)
         if unseen:
             counters.append((layout.counters[name], unseen))
-    private = tuple((layout.vars[name], typ) for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
+    setup = getattr(rules.setup, "access", None)   # (None: no setup, or one that records nothing)
+    everything = setup is not None and bool(setup.opaque or setup.calls)
+    written = setup.writes if setup is not None else frozenset()
+    private = tuple((layout.vars[name], typ, everything or ("v", name) in written)
+                    for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
     return tuple(counters), private
 
 
-def _drawn(D, typ: str, rng, start):
-    """A value of ``typ`` drawn among the values the type declares, else ``start``."""
-    if typ == BOOL:
-        return rng.random() < 0.5
-    if typ == PLAYER:
-        return rng.randrange(D.n)
-    if typ == TEAM:
-        return rng.randrange(len(D.members))
-    if typ == CARD and D.rules.card_labels:   # (a game of no cards: none, its start)
-        return rng.randrange(len(D.rules.card_labels))
-    return owned(start) if start.__class__ is list else start   # (the kept start's list: a copy)
+def _drawn(D, typ: str, rng, start, none: bool):
+    """A value of ``typ`` drawn among the values the type declares (and none with them where
+    ``none``), else ``start``."""
+    many = (2 if typ == BOOL else D.n if typ == PLAYER else len(D.members) if typ == TEAM
+            else len(D.rules.card_labels) if typ == CARD else 0)   # (a game of no cards: none, its start)
+    if not many:
+        return owned(start) if start.__class__ is list else start   # (the kept start's list: a copy)
+    if not none:
+        return rng.random() < 0.5 if typ == BOOL else rng.randrange(many)
+    k = rng.randrange(many + 1)
+    return None if k == many else k == 1 if typ == BOOL else k
 
 
 def _start(D):

@@ -20,8 +20,9 @@ Determinization (``determinize(S, seat, rng)``): a copy of the state in which ev
 the seat can neither see nor knows the place of is dealt again at random among the places
 those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
 card passed face down, takes part through the step's ``hidden_cards``), each hidden zone's
-order is shuffled (one whose cards the seat all knows too: it knows where they are, not in
-which order), and the seed and the RNG are drawn again from ``rng`` (the game's own
+order is shuffled (one whose cards the seat all knows too, where a ``shuffle`` effect may name
+the zone: it knows where they are, not in which order; one no shuffle names keeps the order the
+seat saw the cards go in), and the seed and the RNG are drawn again from ``rng`` (the game's own
 would deal the true hands again, and the chance to come as the real game will draw it).
 The result depends only on what the seat may know and on ``rng``: the cards to deal are sorted before they are
 shuffled, so two states that differ only in hidden facts give the same determinization.
@@ -32,15 +33,18 @@ what it may believe, never their true values (engine/beliefs.py). What running s
 triggers kept of hidden values is the world's too (each step's ``hidden_values``, after the
 beliefs): a simultaneous choice's other choices drawn among the options the world allows, a
 pick's cards picked so far that the seat cannot place named among the world's cards where they
-went, a repeat's count that read a hidden value counted again on the world's, a when-trigger's
-last value asked again; the count of steps run starts again at 0.
+went, a repeat's count (a turns step's laps, its lap's order) that read a private variable or
+hidden counter counted again on the world's (one of zones: the one read when the loop started),
+a when-trigger's last value asked again; the count of steps run starts again at 0.
 """
 from __future__ import annotations
+
+import re
 
 from ..errors import GameError
 from .beliefs import believed
 from .layout import reindex
-from .loop import reask
+from .loop import located, reask
 from .rng import seed_state
 from .sight import place_of
 from .visibility import ALL
@@ -192,9 +196,9 @@ def _dealt(S, seat: int, rng):
             else:
                 keep = [c for c in cards if c in known]
                 free = [c for c in cards if c not in known]
-                if not free:   # every card's place known, not their order (D owns its lists)
-                    if name not in rules.sorted_zones:   # (from card order: not from the true one)
-                        cards.sort()
+                if not free:   # every card's place known; their order too, unless a shuffle may hide it
+                    if name not in rules.sorted_zones and _may_shuffle(rules, name):   # (D owns its lists)
+                        cards.sort()   # (from card order: not from the true one)
                         rng.shuffle(cards)
                     continue
             pool += free
@@ -225,7 +229,14 @@ def _dealt(S, seat: int, rng):
         step.put_hidden_cards(D, frame, seat, got)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
-        rules.steps[frame[0]].hidden_values(D, frame, seat, rng)   # among the options the world allows)
+        step = rules.steps[frame[0]]   # among the options the world allows)
+        try:
+            step.hidden_values(D, frame, seat, rng)
+        except GameError:
+            raise
+        except Exception as e:   # noqa: BLE001 - located at the step, never an internal error
+            e.rulebook_step = step   # type: ignore[attr-defined]
+            raise located(D, e) from None
     rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
     D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
@@ -238,6 +249,32 @@ def _dealt(S, seat: int, rng):
     D.seed = rng.getrandbits(63)
     D.rng = seed_state(D.seed)
     return D
+
+
+def _may_shuffle(rules, zone: str) -> bool:
+    """Whether a ``shuffle`` effect of the ruleset may name ``zone``: every zone where one names
+    a zone the text does not (a declared effect's parameter). Found once for a ruleset."""
+    kept = rules.start_values.get("shuffled")
+    if kept is None:
+        kept = rules.start_values["shuffled"] = _shuffled(rules.data, set(rules.zone_owner))
+    return zone in kept
+
+
+def _shuffled(data, zones: set) -> frozenset:
+    """The zones named by the targets of the ``shuffle:`` effects anywhere in ``data``."""
+    out: set = set()
+    todo = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, dict):
+            target = item.get("shuffle")
+            if isinstance(target, str):
+                named = zones.intersection(re.findall(r"[A-Za-z_]\w*", target))
+                out |= named or zones   # (a zone the text does not name: any of them)
+            todo += item.values()
+    return frozenset(out)
 
 
 def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple[list[list], frozenset]:

@@ -31,14 +31,16 @@ def counter_seers(rules, members, counter, owner) -> int:
     return rules.visibility.seen(members).counter_seers(counter, owner)
 
 
-def reads_public(rules, reads) -> bool:
+def reads_public(rules, reads, zones: bool = True) -> bool:
     """Whether generated code that reads ``reads`` (an ``expr.access.Access``) reads only what
     every seat sees: zones, counters and variables every seat sees. A value computed from it may
-    be shown to anyone (a grid's prices to a spectator)."""
+    be shown to anyone (a grid's prices to a spectator). ``zones=False``: whatever zones it
+    reads (a loop's count read when it started, ``count(hand[0])``: how many cards a zone holds
+    every seat sees, and what it held then a world does not hold)."""
     if reads is None or reads.opaque or reads.calls:
         return False
     vis = rules.visibility
-    public = {"v": vis.var_public, "z": vis.zone_public}
+    public = {"v": vis.var_public, "z": vis.zone_public if zones else bool}
     return all(public.get(kind, vis.counter_public)(name) for kind, name in reads.names)
 
 

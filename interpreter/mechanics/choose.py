@@ -298,13 +298,18 @@ class Simultaneous(Step):
 
     def hidden_values(self, S, frame, seat, rng) -> None:
         """A determinization for ``seat`` holds random choices for the others who have chosen
-        (engine/knowledge.py): what they chose is not the seat's to know."""
+        (engine/knowledge.py): what they chose is not the seat's to know. Options the world
+        cannot list (they read a private value it holds as none) are none: that seat's choice
+        is none, as when it has nothing to choose from."""
         if frame[SEATS] is None or frame[CHOICES] is None:
             return
         choices = list(frame[CHOICES])
         for other in frame[SEATS][:frame[POS]]:
             if other != seat:
-                options = self.options_of(S, other)
+                try:
+                    options = self.options_of(S, other)
+                except Exception:   # noqa: BLE001 - any failure of the options: nothing to choose from
+                    options = ()
                 choices[other] = options[rng.randrange(len(options))] if options else None
         frame[CHOICES] = choices
 

@@ -74,7 +74,7 @@ class Repeat(Step):
         return step
 
     watched = False     # whether a trigger or end condition reads the pass's number (settle)
-    public_count: tuple | None = None   # (the ruleset, whether the count reads only public values)
+    hidden_kept: tuple | None = None   # (the ruleset, what reads_hidden found)
 
     def settle(self, quiet, watched_vars):
         self.watched = self.var is not None and self.var in watched_vars
@@ -83,14 +83,13 @@ class Repeat(Step):
         return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
 
     def hidden_values(self, S, frame, seat, rng):
-        """A determinization for ``seat`` (engine/knowledge.py): a count that read what not every
-        seat sees (``repeat: "_secret"``) is counted again on what the world holds; one that
-        cannot be counted there (a private number the world holds as none) ends with the pass
-        running. A count of public values stays the flow's own reading."""
-        kept = self.public_count   # (found once for a ruleset: a search deals worlds again and again)
-        if kept is None or kept[0] is not S.rules:
-            kept = self.public_count = (S.rules, reads_public(S.rules, self.times.access))
-        if kept[1]:
+        """A determinization for ``seat`` (engine/knowledge.py): a count that read a private
+        variable or a counter not every seat sees (``repeat: "_secret"``) is counted again on
+        what the world believes of them; one that cannot be counted there (a private number the
+        world holds as none) ends with the pass running. Any other count stays the flow's own
+        reading, made when the loop started: the zones it read (``count(hand[0])``) may hold
+        other cards now, and the world holds no earlier state to count them as they were."""
+        if not reads_hidden(self, S, self.times)[0]:
             return
         try:
             times = self.times(S, self.me(S, self.me_var), None)
@@ -113,6 +112,19 @@ class Repeat(Step):
 
     def children(self):
         return [self.body]
+
+
+def reads_hidden(step, S, *fns) -> tuple:
+    """For each of a step's expressions (None: not written), whether it reads a private variable
+    or a counter not every seat sees: what a determinization counts again on the world's values
+    (engine/knowledge.py). Zones are not counted: how many cards one holds every seat sees, and
+    what it held when the step read it the world does not hold. Found once for a ruleset (a
+    search deals worlds again and again)."""
+    kept = step.hidden_kept
+    if kept is None or kept[0] is not S.rules:
+        kept = step.hidden_kept = (S.rules, tuple(fn is not None and not reads_public(S.rules, fn.access, zones=False)
+                                                  for fn in fns))
+    return kept[1]
 
 
 class _Loop(Step):
@@ -281,6 +293,30 @@ class Turns(Step):
 
     def settle(self, quiet, watched_vars):
         self.watched = self.var in watched_vars
+
+    hidden_kept: tuple | None = None   # (the ruleset, what reads_hidden found)
+
+    def hidden_values(self, S, frame, seat, rng):
+        """A determinization for ``seat`` (engine/knowledge.py), as a repeat's: laps to run that
+        read a private variable or a hidden counter (``rounds: "_secret"``) are counted again on
+        the world's values (none counted: the lap running is the last); a lap's order that read
+        one (``sort_by: "power[me]"``) is sorted again there, the seats that took their turn this
+        lap kept where they were (the seat saw them play)."""
+        rounds, *ordered = reads_hidden(self, S, self.rounds, self.start, self.who, self.sort_by)
+        if rounds and self.rounds is not None and frame[LAP_LIMIT] is not None:
+            try:
+                laps = self.rounds(S, self.me(S, self.me_var), None)
+            except Exception:   # noqa: BLE001 - any failure of the count: no lap after this one
+                laps = None
+            frame[LAP_LIMIT] = laps if laps.__class__ is int else frame[LAPS] + 1
+        if any(ordered):
+            seq, pos = frame[ORDER], frame[POS]
+            try:
+                rank = {p: i for i, p in enumerate(self.order(S))}
+            except Exception:   # noqa: BLE001 - an order the world cannot sort: the flow's own
+                return
+            rest = sorted(seq[pos:], key=lambda p: rank.get(p, len(rank)))   # (stable: seats it lacks last)
+            frame[ORDER] = [*seq[:pos], *rest]   # (replaced, never mutated)
 
     def order(self, S):
         me = self.me(S, self.me_var)

@@ -210,7 +210,8 @@ class Pick(Step):
         """A determinization for ``seat`` (engine/knowledge.py): a card picked so far that the seat
         can neither see nor place was dealt again, so the frame names in its stead a card of the
         world's destination the seat cannot place either, drawn at random (then any such card of
-        the world, should the rules have moved the picked ones on)."""
+        the world, should the rules have moved the picked ones on, or the world not name the
+        destination: it reads a private value the world holds as none)."""
         picked, who = frame[PICKED], frame[PICKER]
         if not picked or who is None:
             return
@@ -219,7 +220,10 @@ class Pick(Step):
         if not lost:
             return
         kept = set(picked) - set(lost)
-        dst = self.dst_at(S, who, {"picked": picked})[0]
+        try:
+            dst = self.dst_at(S, who, {"picked": picked})[0]
+        except Exception:   # noqa: BLE001 - any failure of the destination: any such card of the world
+            dst = ()
         there = [c for c in dst if c in unplaced and c not in kept]
         drawn = rng.sample(there, min(len(lost), len(there)))
         if len(drawn) < len(lost):
