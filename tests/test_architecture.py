@@ -272,7 +272,6 @@ READS_OTHER_TEXT = {
     "loading.schema": "the schema's key patterns, on YAML keys",
     "building.components": "a component's attribute ranges as written (1..12)",
     "building.view_hints": "colours in view: hints",
-    "engine.knowledge": "a shuffle effect's target as written in the ruleset's data: the zones it names",
     "expr.messages": "Python's TypeError messages, told in the language's words",
     "tools.web": "a host name given on the command line",
     "tools.explain": "whitespace in a ruleset's text",

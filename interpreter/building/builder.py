@@ -94,7 +94,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         self.start_defines()       # (building/defines.py)
         self.missing: set = set()  # paths of required keys reported missing (no second error there)
         self.has_end_game = False  # set when an end_game effect is compiled
-        self.shows = False         # set when a show effect is compiled (mechanics/show.py)
+        self.shows, self.shuffled = False, set[str | None]()   # a show effect compiled (mechanics/show.py); zones a shuffle names
         self.zone_flows: set = set()   # (zone, zone) pairs some move may take cards along
         self.zone_caps: dict = {}   # zone -> its max: a number, or its expression's text (building/capped.py)
 
@@ -426,7 +426,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         for step in self.step_list:
             step.charge += 0 if isinstance(step, (Sequence, Effects)) else checked
         r.auto_forced = bool(d.get("auto_forced", False))
-        r.shows = self.shows   # every game keeps the seats' knowledge (mechanics/show.py)
+        r.shows, r.shuffled = self.shows, frozenset(self.shuffled)   # (a show: games keep knowledge; engine/knowledge.py)
         r.asymmetric = bool(d.get("asymmetric", False))   # seats not meant to be alike (play/simulation/anomalies.py)
         r.view = view_hints(self, d.get("view") or {}, r)   # layout hints for the web viewer only
         r.steps = tuple(self.step_list)

@@ -39,7 +39,6 @@ a when-trigger's last value asked again; the count of steps run starts again at 
 """
 from __future__ import annotations
 
-import re
 
 from ..errors import GameError
 from .beliefs import believed
@@ -252,29 +251,9 @@ def _dealt(S, seat: int, rng):
 
 
 def _may_shuffle(rules, zone: str) -> bool:
-    """Whether a ``shuffle`` effect of the ruleset may name ``zone``: every zone where one names
-    a zone the text does not (a declared effect's parameter). Found once for a ruleset."""
-    kept = rules.start_values.get("shuffled")
-    if kept is None:
-        kept = rules.start_values["shuffled"] = _shuffled(rules.data, set(rules.zone_owner))
-    return zone in kept
-
-
-def _shuffled(data, zones: set) -> frozenset:
-    """The zones named by the targets of the ``shuffle:`` effects anywhere in ``data``."""
-    out: set = set()
-    todo = [data]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, list):
-            todo += item
-        elif isinstance(item, dict):
-            target = item.get("shuffle")
-            if isinstance(target, str):
-                named = zones.intersection(re.findall(r"[A-Za-z_]\w*", target))
-                out |= named or zones   # (a zone the text does not name: any of them)
-            todo += item.values()
-    return frozenset(out)
+    """Whether a ``shuffle`` effect of the ruleset may name ``zone``: any zone where one names a
+    zone load cannot tell (a declared effect's parameter; recorded as it is compiled)."""
+    return zone in rules.shuffled or None in rules.shuffled
 
 
 def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple[list[list], frozenset]:

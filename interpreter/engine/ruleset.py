@@ -65,6 +65,7 @@ class Ruleset:
     asymmetric: bool               # seats are not meant to be alike (play/simulation/anomalies.py skips seat checks)
     auto_forced: bool              # a decision with one option is taken without asking
     shows: bool                    # a show effect makes cards known to one seat: games keep knowledge
+    shuffled: frozenset            # the zones a shuffle effect may name (None among them: one may name any)
     warnings: list                 # what validate reports beside errors
     # --- components and where they are
     cards: Any                     # the card table (building/components.py CardTable)

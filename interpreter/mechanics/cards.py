@@ -188,6 +188,7 @@ def _moved(fx, em, spec, path, d, cs, sname, sowner, dname, downer, one) -> None
 @effect_kind("shuffle", "shuffle a zone (chance)", seat_noted=True)
 def e_shuffle(fx, em, spec, path, locals, has_me):
     src, name = fx.target(spec, path, locals, has_me, "zone")
+    fx.ctx.shuffled.add(name)   # (None: a zone load cannot tell, e.g. a declared effect's parameter)
     z = em.fresh("_z")
     em.line(f"{z} = {src}")
     em.line(f"_shuffle(S, {z})")

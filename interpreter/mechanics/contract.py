@@ -291,6 +291,7 @@ class BuildContext(Protocol):
     counter_decl: dict  # counter -> its declaration
     unique_labels: bool  # every card's label is its own
     has_end_game: bool  # set by a step or effect that may end the game
+    shuffled: set  # the zones a shuffle effect names (None: one whose zone load cannot tell)
     heaviest: tuple     # the costliest expression compiled so far of what is being weighed (building/bounded.py)
     pass_steps: int     # what the for_each passes compiled so far may count (building/effects.py charge_pass)
     any_stored: dict    # a variable of type any -> the type what was stored in it unchecked is proven of (variables.checked)
