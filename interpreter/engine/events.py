@@ -21,3 +21,20 @@ class Events(list):
             raise ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps each "
                                    f"decision's, and stops past this many", kind=said)
         list.append(self, ev)
+
+
+class KeptEvents(Events):
+    """``S.ev`` where what reads the events can do with the first ``MAX_EVENTS`` of a decision
+    (an adapter's perfect recall, adapters/recall.py): the ones past it are counted
+    (``dropped``), not kept, and the game plays on as it does unrecorded."""
+    __slots__ = ("dropped",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def append(self, ev) -> None:
+        if len(self) >= MAX_EVENTS:
+            self.dropped += 1
+        else:
+            list.append(self, ev)

@@ -106,12 +106,13 @@ def _labelled(value, typ: str, label):
     return value
 
 
-def logged_decision(rules, S, i: int, n: int):
-    """Apply option ``i`` of the pending decision of ``S`` (which records events): (its log line,
-    None), or (the error line, the RulebookError) when the rules fail on it."""
+def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events):
+    """Apply option ``i`` of the pending decision of ``S`` (which records events, in a new
+    ``events``): (its log line, None), or (the error line, the RulebookError) when the rules
+    fail on it."""
     seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
     choice = Choice.pending(S, i)
-    S.ev = Events()
+    S.ev = events()
     try:
         S.apply_index(i)
     except RulebookError as e:
