@@ -159,10 +159,11 @@ class Ruleset:
         return new
 
     # ------------------------------------------------------------------ games
-    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False,
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool | list = False,
                  knowledge: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
-        ``record``: start with ``S.ev = Events()`` so the events of the setup are collected too.
+        ``record``: start with ``S.ev = Events()`` (or this list, given) so the events of the
+        setup are collected too.
         ``knowledge``: keep what each seat knows of the hidden cards' places, for
         ``State.determinize`` (engine/knowledge.py)."""
         start = None
@@ -182,8 +183,10 @@ class Ruleset:
             S, fill = self.layout.fresh(start, seed), None
             changed = not self._calm
         S.rng = rng.seed_state(seed)
-        if record:
+        if record is True:
             S.ev = Events()
+        elif isinstance(record, list):
+            S.ev = record
         if knowledge or self.shows:
             S.kn = {}
         engine.run_setup(S, fill, self.setup)
