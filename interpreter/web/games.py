@@ -197,6 +197,7 @@ class LiveGame(GameView):
         self.agents = make_agents(agents, players, seed)
         S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(self.agents))
         setup = {"type": "events", "events": events_out(rules, S.ev)}
+        self.kept = len(S.ev)   # the game's events its positions keep (at most MAX_GAME_EVENTS)
         S.ev = None
         positions = Positions()
         positions.append((setup, S.clone()))
@@ -261,7 +262,8 @@ class LiveGame(GameView):
 
     def _decide(self, index: int) -> None:
         S = self.state
-        line, error = logged_decision(self.rules, S, index, len(self.positions))
+        line, error = logged_decision(self.rules, S, index, len(self.positions), before=self.kept)
+        self.kept += len(S.ev or ())
         S.ev = None
         self.positions.append((line, S.clone()), index)
         self._write(line)

@@ -106,13 +106,13 @@ def _labelled(value, typ: str, label):
     return value
 
 
-def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events):
+def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events, before: int = 0):
     """Apply option ``i`` of the pending decision of ``S`` (which records events, in a new
-    ``events``): (its log line, None), or (the error line, the RulebookError) when the rules
-    fail on it."""
+    ``events``; ``before``: the game's events recorded before it): (its log line, None), or (the
+    error line, the RulebookError) when the rules fail on it."""
     seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
     choice = Choice.pending(S, i)
-    S.ev = events()
+    S.ev = events(before)
     try:
         S.apply_index(i)
     except RulebookError as e:
@@ -259,7 +259,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             writer.write(header(rules, players, seed, names, overrides, game_options))
             writer.write(setup)
         tell(setup)
-        n = 0
+        n, kept = 0, len(S.ev or ())   # (the events recorded: at most MAX_GAME_EVENTS)
         while not S.is_terminal():
             seat = S.current_player()
             count = len(S.dec[1])
@@ -271,7 +271,8 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
                 S.ev = None
                 S.apply_index(i)
                 continue
-            line, error = logged_decision(rules, S, i, n)
+            line, error = logged_decision(rules, S, i, n, before=kept)
+            kept += len(S.ev or ())
             if writer:
                 writer.write(line)
             tell(line)
