@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from ..play.agents import choose, make_agents, needs_knowledge, parse_spec
-from ..play.logs.gamelog import LogWriter, ending, events_out, header, logged_decision
+from ..play.logs.gamelog import LogFull, LogWriter, ending, events_out, header, logged_decision
 from ..play.display.narrate import choice, event as tell_event, owners, tell, told
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
@@ -216,7 +216,11 @@ class LiveGame(GameView):
 
     def _write(self, line: dict) -> None:
         if self.log is not None:
-            self.log.write(line)
+            try:
+                self.log.write(line)
+            except LogFull as e:   # (the log ended with a stopped line: the game stops with it)
+                self.error, self.log = e.message, None
+                return
             if self.log.f is not None:
                 self.log.f.flush()   # a game stopped at any point keeps every decision made
 

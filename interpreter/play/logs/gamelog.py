@@ -155,11 +155,23 @@ def _is_id(x) -> bool:
 
 
 # ---------------------------------------------------------------------- playing
+MAX_LOG_BYTES = 256 << 20   # a log this large is refused, not read (the longest seed game's is under 1 MB)
+LOG_END_ROOM = 1 << 20      # of MAX_LOG_BYTES, kept for a log's last line (its result, error or stop)
+
+
+class LogFull(GameError):
+    """A log that would grow past what replay reads: it ends with a ``stopped`` line saying so."""
+
+
 class LogWriter:
-    """Writes log lines to a path or a text stream, redacted for one seat if asked."""
+    """Writes log lines to a path or a text stream, redacted for one seat if asked. Its events
+    and decision lines stay within ``MAX_LOG_BYTES - LOG_END_ROOM``: the one that would not ends
+    the log with a ``stopped`` line instead (``why``: the size), and raises LogFull, so every
+    log written is one ``replay`` and ``view`` read."""
 
     def __init__(self, log, redactor=None, force: bool = False):
         self.redactor = redactor
+        self.size = self.decisions = 0   # bytes written, decision lines written
         self.own = isinstance(log, (str, Path))
         # the header's paths are relative to the log's folder (a stream's: the current folder)
         self.folder = Path(log).resolve().parent if self.own else None
@@ -178,7 +190,18 @@ class LogWriter:
                              if isinstance(obj.get(k), str) and (k == "path" or is_overlay(obj[k]))}}
         if self.redactor is not None:
             obj = self.redactor.line(obj)
-        self.f.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        text = json.dumps(obj, ensure_ascii=False) + "\n"
+        size = len(text.encode("utf-8"))
+        kind = obj.get("type")
+        if kind in ("events", "decision") and self.size + size > MAX_LOG_BYTES - LOG_END_ROOM:
+            why = f"the log would be larger than {MAX_LOG_BYTES >> 20} MB, which replay reads"
+            self.f.write(json.dumps({"type": "stopped", "decisions": self.decisions, "why": why}) + "\n")
+            self.close()
+            self.f = None
+            raise LogFull(f"{why}: it ends with a stopped line after {self.decisions} decisions")
+        self.size += size
+        self.decisions += kind == "decision"
+        self.f.write(text)
 
     def close(self) -> None:
         if self.own and self.f is not None:

@@ -23,12 +23,11 @@ from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.events import Events
 from ...engine.sight import Choice
-from .gamelog import FORMAT, ending, file_hash, events_out, is_overlay, result_line, seen_field
+from .gamelog import FORMAT, MAX_LOG_BYTES, ending, file_hash, events_out, is_overlay, result_line, seen_field
 from .redact import Redactor
 
 
 # ---------------------------------------------------------------------- reading logs
-MAX_LOG_BYTES = 256 << 20   # a log this large is refused, not read (the longest seed game's is under 1 MB)
 
 
 def read_log(path) -> list[tuple[int, dict]]:
