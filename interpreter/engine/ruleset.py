@@ -395,6 +395,10 @@ class Ruleset:
             return labels.labels(self, options, typ)
         return [self.label(o, typ) for o in options]
 
+    def fit(self, options, typ):
+        """``options``, their labels measured within bounds (engine/labels.py)."""
+        return labels.fit(self, options, typ)
+
     def distinct(self, options, typ):
         """Options with the same label are one option (identical cards are interchangeable); two
         lists whose elements differ but share a label are a runtime error (engine/labels.py)."""

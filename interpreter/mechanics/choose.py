@@ -101,9 +101,10 @@ class Choose(AskOnce):
     def _offered(self, g, options: str) -> str:
         """The options offered, as a tuple (each label once). Specialised: no card is ever twice in a
         zone, so one zone's cards, labelled each its own way, are distinct."""
+        rules, typ = state_read('rules'), self.option_type
         if self.distinct or self.one_zone and not g.plain:
-            return f"tuple({options})"
-        return f"tuple({state_read('rules')}.distinct({options}, {self.option_type!r}))"
+            return f"tuple({rules}.fit({options}, {typ!r}))"
+        return f"tuple({rules}.distinct({rules}.fit({options}, {typ!r}), {typ!r}))"
 
     def skip_source(self, g, pad, push, failed=0):
         """In its sequence's function (not in the plain reference): the seat and its options found in
@@ -244,6 +245,7 @@ class Simultaneous(Step):
 
     def options_of(self, S, seat) -> tuple:
         options = self.options(S, seat, None)
+        options = S.rules.fit(options, self.option_type)
         return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
 
     def run(self, S, frame):
