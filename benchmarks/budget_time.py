@@ -6,10 +6,12 @@ filter over a zone's cards) or one unit each of a cheaper kind (a ``for_each`` p
 moved, a declared effect called, a trigger fired, a unit a ``pay`` pays without asking), each played
 until its budget stops it.
 
-    python benchmarks/budget_time.py [--units N]
+    python benchmarks/budget_time.py [--units N] [--recorded]
 
 Prints the CPU time of a unit of each shape (N units run: 300,000 by default) and what the
 largest budget, ``MAX_STEP_BUDGET`` units of the costliest shape, takes (docs/security.md).
+``--recorded``: each game records its events, as a log or a live game does (N: 30,000 by
+default, so that no shape makes more than ``MAX_EVENTS`` before its budget stops it).
 """
 from __future__ import annotations
 
@@ -52,14 +54,15 @@ SHAPES = {
 }
 
 
-def unit_time(body: str, units: int, folder: Path) -> float:
-    """The CPU seconds of one unit of the budget, a game of this shape stopped by its budget."""
+def unit_time(body: str, units: int, folder: Path, recorded: bool = False) -> float:
+    """The CPU seconds of one unit of the budget, a game of this shape stopped by its budget
+    (``recorded``: recording its events)."""
     path = folder / "shape.yaml"
     path.write_text(HEAD % units + body)
     rules = interpreter.load(str(path))
     start = time.process_time()
     try:
-        rules.new_game(1, 0)
+        rules.new_game(1, 0, record=recorded)
     except BudgetExceeded:
         return (time.process_time() - start) / units
     raise SystemExit(f"{body!r}: the game ended before its budget")
@@ -67,14 +70,18 @@ def unit_time(body: str, units: int, folder: Path) -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--units", type=int, default=300_000, help="units of the budget each shape runs")
+    ap.add_argument("--units", type=int, default=None, help="units of the budget each shape runs "
+                    "(300,000; 30,000 --recorded)")
+    ap.add_argument("--recorded", action="store_true", help="record each game's events (a log, a live game)")
     args = ap.parse_args(argv)
+    units = args.units or (30_000 if args.recorded else 300_000)
     with tempfile.TemporaryDirectory() as tmp:
-        times = {name: unit_time(body, args.units, Path(tmp)) for name, body in SHAPES.items()}
+        times = {name: unit_time(body, units, Path(tmp), args.recorded) for name, body in SHAPES.items()}
     for name, t in sorted(times.items(), key=lambda kv: -kv[1]):
         print(f"{name:>30}: {t * 1e6:.2f} us a unit")
     worst = max(times.values())
-    print(f"the largest budget, {MAX_STEP_BUDGET:,} units of the costliest: {worst * MAX_STEP_BUDGET:.1f} s of CPU")
+    how = " recorded" if args.recorded else ""
+    print(f"the largest budget{how}, {MAX_STEP_BUDGET:,} units of the costliest: {worst * MAX_STEP_BUDGET:.1f} s of CPU")
     return 0
 
 

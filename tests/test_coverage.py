@@ -257,3 +257,26 @@ def test_many_never_fired_rules_are_summarised(tmp_path, capsys):
     never = [line for line in err.splitlines() if "never-fired" in line]
     assert len(never) == 9 and never[-1].endswith(
         "warning[never-fired]: and 16 more rules never fired in 3 random games (validate --json lists them all)")
+
+
+def test_coverage_keeps_no_events_of_a_whole_game_and_a_failed_game_is_no_never_fired(tmp_path, monkeypatch):
+    # coverage kept a whole game's events, so a game under MAX_EVENTS between two decisions
+    # failed past it over the game, and each failed game turned into every rule "never fired"
+    from interpreter.engine import events
+    monkeypatch.setattr(events, "MAX_EVENTS", 20)
+    text = ("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n  - repeat: 3\n    steps:\n"
+            "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
+            "      - for_each: {in: \"1..GAINS\", as: i, do: [{gain: {counter: c}}]}\n")
+    p = tmp_path / "g.yaml"
+    p.write_text(text.replace("GAINS", "10"))
+    rules = load(p, coverage=True)
+    batch = Batch(path=str(p), players=1, seed=1, hash=rules.hash, coverage=True)
+    records = [play_one(rules, batch, i) for i in range(2)]
+    assert not [r for r in records if "error" in r]
+    report = rules_fired.report(rules, records)
+    assert report["games"] == 2 and report["never"] == []
+    p.write_text(text.replace("GAINS", "1 // (c - c)"))   # every game fails: no rule said never to fire
+    rules = load(p, coverage=True)
+    records = [play_one(rules, batch, i) for i in range(2)]
+    assert all("division by zero" in r["error"] for r in records)
+    assert rules_fired.report(rules, records)["never"] == []

@@ -355,3 +355,26 @@ def test_a_recorded_game_stops_past_the_events_kept_between_two_decisions(tmp_pa
     path.write_text(EVENTFUL.replace("SETUP", "21"))   # before the first decision: the game does not start
     with pytest.raises(GameError, match=r"g.yaml:10:9: error\[runtime\]: in effects: more than 20 events"):
         gamelog.play_game(interpreter.load(path), 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "h.jsonl")
+
+
+def test_a_recorded_game_stops_past_the_events_kept_over_the_whole_game(tmp_path, monkeypatch):
+    # a live game keeps every position's events (19 million filled 4.9 GB), a log every line:
+    # past MAX_GAME_EVENTS over the game it stops, located, and its log's stop replays the same;
+    # a game nobody records plays on
+    from interpreter.engine import events
+    from interpreter.errors import GameError
+    from interpreter.web.games import LiveGame
+    monkeypatch.setattr(events, "MAX_GAME_EVENTS", 50)
+    path = tmp_path / "g.yaml"
+    path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n  - repeat: 10\n    steps:\n"
+                    "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
+                    "      - repeat: 10\n        steps:\n          - gain: {counter: c}\n")
+    rules = interpreter.load(path)
+    live = LiveGame(rules, 1, 0, "random")
+    assert "more than 50 events in the game" in live.error and len(live.positions) == 7   # (the setup, 5 decisions, the error)
+    assert sum(len(line.get("events") or ()) for line in live.positions.lines) == 50
+    log = tmp_path / "g.jsonl"
+    with pytest.raises(GameError, match=r"g.yaml:11:13: error\[runtime\]: in effects: more than 50 events in the game"):
+        gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=log)
+    assert replay.replay(log)["error"].startswith("in effects: more than 50 events in the game")
+    assert gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0))["decisions"] == 10

@@ -678,6 +678,41 @@ def test_a_card_label_is_measured_before_it_is_built(tmp_path, monkeypatch, labe
     assert ("long.yaml:6:12: error[limit]" if label else "long.yaml:5:5: error[limit]") in str(e.value)
 
 
+OPTIONS = """game: g
+players: {min: 1, max: 1}
+vars:
+  s: {type: str, start: "'abcdefghij'"}
+flow:
+  - repeat: 13
+    steps:
+      - set: {s: "s + s"}
+  - choose: {who: 0, options: "OPTIONS", as: x}
+"""
+
+
+@pytest.mark.parametrize("options", ["map(1..10000, to: [s, s, s, text(it)])", "[s]", "map(1..3, to: text(it) + s)"])
+def test_an_option_label_past_max_label_is_a_located_error_before_any_label_is_made(tmp_path, options):
+    # a choose over 10,000 lists of three 81,920-character texts made 2.46 billion characters
+    # of labels (2.4 GB) at the first legal_actions: an option's label is measured against
+    # MAX_LABEL (a card's) when the options are offered, in both execution paths
+    from fuzzing.lockstep import reference
+    rules = interpreter.load(write_ruleset(tmp_path, OPTIONS.replace("OPTIONS", options)))
+    for way in (rules, reference(rules)):
+        with pytest.raises(GameError, match=r"g.yaml:9:5: error\[runtime\]: in choose: an option's label of more "
+                                            r"than 200 characters"):
+            way.new_game(1, 0)
+
+
+def test_the_labels_of_a_decisions_options_are_bounded_together(tmp_path, monkeypatch):
+    from interpreter.engine import labels
+    path = write_ruleset(tmp_path, OPTIONS.replace("13", "4").replace("OPTIONS", "map(1..100, to: [s, text(it)])"))
+    rules = interpreter.load(path)
+    assert len(rules.new_game(1, 0).legal_actions()) == 100   # (160 characters + its number: within MAX_LABEL)
+    monkeypatch.setattr(labels, "MAX_OPTION_CHARS", 5_000)
+    with pytest.raises(GameError, match=r"in choose: options whose labels hold more than 5000 characters together"):
+        rules.new_game(1, 0)
+
+
 def test_declared_effects_calling_one_another_deeper_than_the_limit_is_one_located_error(tmp_path):
     """A chain of 300 declared effects, each calling the next, made validate fail with Python's
     recursion limit ("internal error"); past MAX_CALL_DEPTH it is one located error, and a chain

@@ -355,3 +355,23 @@ def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp
     assert f"seen is now [{', '.join(setup['setseen']['value'])}]." in told
     assert tell(lines[-2]).endswith("picks revealed: " + ", ".join(f"seat {p} {v}" for p, v in enumerate(reveal["value"])) + ".")
     assert main(["replay", str(log)]) == 0
+
+
+def test_a_log_ends_with_a_stopped_line_before_it_grows_past_what_replay_reads(tmp_path, monkeypatch):
+    # a log of a game within its events bounds was 906 MB, and replay reads 256 MB: its writer
+    # stops the log (and the game) before a line would take it past MAX_LOG_BYTES less the room
+    # its last line keeps, so every log written is one replay reads
+    from interpreter.web.games import LiveGame
+    monkeypatch.setattr(gamelog, "MAX_LOG_BYTES", 6_000)
+    monkeypatch.setattr(gamelog, "LOG_END_ROOM", 1_000)
+    monkeypatch.setattr(replay, "MAX_LOG_BYTES", 6_000)
+    rules, log = interpreter.load("diamonds"), tmp_path / "g.jsonl"
+    with pytest.raises(gamelog.LogFull, match="the log would be larger than 0 MB, which replay reads"):
+        gamelog.play_game(rules, 3, 2, agents.make_agents("random", 3, 2), {"params": {"rounds": 1}}, log=log)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[-1]["type"] == "stopped" and log.stat().st_size <= 6_000 - 1_000 + 200
+    done = replay.replay(log)
+    assert done["stopped"] and done["decisions"] == lines[-1]["decisions"] > 0
+    live = LiveGame(rules, 3, 2, "random", {"params": {"rounds": 1}}, log=tmp_path / "live.jsonl")
+    assert live.error.startswith("the log would be larger than") and live.waiting_for() is None
+    assert replay.replay(tmp_path / "live.jsonl")["stopped"]

@@ -385,3 +385,25 @@ def test_a_resampled_world_plays_on_with_the_chance_of_its_draw_and_no_chance_no
             w.apply_action(plays.choice(w.legal_actions()))
         dealt.append((rounds, w.returns()))
     assert dealt[0] == dealt[1] and dealt[0][0] != dealt[2][0]
+
+
+def test_perfect_recall_of_a_move_past_the_events_a_log_keeps_plays_on(tmp_path, monkeypatch):
+    # a log stops a game at more than MAX_EVENTS events between two decisions; the recall that
+    # replays each move with its events keeps the first MAX_EVENTS and marks the move truncated
+    # (not how many more: the hidden ones would count), and the game goes on as it plays
+    from interpreter.adapters import recall
+    from interpreter.engine import events
+    monkeypatch.setattr(events, "MAX_EVENTS", 20)
+    path = tmp_path / "g.yaml"
+    told = {}
+    for count in (20, 30):
+        path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n"
+                        "  - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
+                        f"  - repeat: {count}\n    steps:\n      - gain: {{counter: c}}\n"
+                        "  - choose: {who: 0, options: \"[1, 2]\", as: x}\n")
+        state = openspiel.load_game(str(path), players=1).new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        told[count] = state.information_state_string(0)
+        assert not state.is_terminal() and state.legal_actions()
+    assert recall.TRUNCATED not in told[20]
+    assert recall.TRUNCATED in told[30] and told[30].count('"gain"') == 20

@@ -1,12 +1,19 @@
 """What each seat saw of every move of an OpenSpiel state's game (its perfect recall), worked
-out by replaying the game with the engine's events (adapters/openspiel.py)."""
+out by replaying the game with the engine's events (adapters/openspiel.py). A move's first
+``MAX_EVENTS`` events are recalled and the rest counted: a move that made more is recalled with
+``TRUNCATED`` after its events (not how many: the hidden ones would count), where a log would
+stop the game (engine/events.py)."""
 from __future__ import annotations
 
 import json
 
+from ..engine.events import KeptEvents
 from ..play.logs.gamelog import logged_decision
 from ..play.logs.redact import HIDDEN, Redactor
 from .common import Table
+
+
+TRUNCATED = "more events not recalled"   # (after a move's first MAX_EVENTS events)
 
 
 class Recall:
@@ -43,12 +50,14 @@ class Recall:
         for k in range(self.done, len(moves)):
             i = moves[k]
             mover, act = S.dec[0], table.actions.ids(S)[i]
-            line, error = h.replay(S, k, lambda S, i, k=k: logged_decision(table.rules, S, i, k))   # (as a log writes it)
+            line, error = h.replay(S, k, lambda S, i, k=k: logged_decision(table.rules, S, i, k, KeptEvents))
             if error is not None:   # (the move was applied once: it cannot fail on the same game)
                 raise error
+            dropped = S.ev.dropped   # (as a log writes it, but for the events past MAX_EVENTS)
             for p in range(table.players):   # what each seat saw of this move (perfect recall)
                 seen = Redactor(table.rules, p, S.members).line(line)
-                self.seen[p].append(json.dumps([seen["seat"], seen["action"], seen["events"]], sort_keys=True))
+                told = [seen["seat"], seen["action"], seen["events"]] + ([TRUNCATED] if dropped else [])
+                self.seen[p].append(json.dumps(told, sort_keys=True))
                 self.acts[p].append((mover, -1 if seen["action"] == HIDDEN else act))
             self.moves.append(i)
         S.ev = None               # (logged_decision leaves the last move's events on)

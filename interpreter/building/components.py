@@ -12,11 +12,11 @@ import math
 import re
 import string
 
+from ..engine.labels import MAX_LABEL   # (one card's label, as one option's)
 from ..expr.types import ANY, BOOL, INT, NUM, STR
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 MAX_CARDS = 100_000
-MAX_LABEL = 200   # characters of one card's label (docs/security.md: 100,000 such labels hold 20 MB)
 
 
 class CardTable:

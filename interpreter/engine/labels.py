@@ -8,6 +8,10 @@ differ but join into one label (``['a', 'b']`` and ``['a+b']``, ``['[]']`` and `
 both be offered, as a choice is made by its label: that is a runtime error naming both, where
 keeping one would hide the other.
 
+An option's label is at most ``MAX_LABEL`` characters (a card's too: building/components.py),
+and a decision's options' labels ``MAX_OPTION_CHARS`` together, measured before any is made
+(``fit``): past either a runtime error at the step, never labels filling the memory.
+
 Whole numbers, seats, teams and yes/no are labelled one to one (and never with a ``+``): lists
 of them are compared by value, with no label made. A list of such scalars, or of texts or cards,
 is labelled in one join, each of its values labelled once for all the options.
@@ -19,8 +23,12 @@ from itertools import chain
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, elem, is_list
 
+MAX_LABEL = 200   # characters of one card's label, and of one option's (docs/security.md)
+MAX_OPTION_CHARS = 2_000_000   # characters of a decision's options' labels together (docs/security.md)
+SHORT_LABELS = frozenset({INT, PLAYER, TEAM, BOOL, CARD})   # labels of at most MAX_LABEL characters
 _PLAIN = frozenset({INT, PLAYER, TEAM, BOOL})   # one label a value, none holding a "+"
 _TABLED = _PLAIN | {STR, CARD}                   # one label a value (not num: 1 and 1.0 are one key)
+_WIDEST = {INT: 20, BOOL: 5, CARD: 0}   # the longest label of one (a card's: Ruleset.widest_label)
 
 
 def labels(rules, options, typ: str) -> list:
@@ -35,6 +43,59 @@ def labels(rules, options, typ: str) -> list:
             get = table.__getitem__
             return ["+".join(map(get, o)) if o else "[]" for o in options]
     return [rules.label(o, typ) for o in options]
+
+
+def fit(rules, options, typ: str):
+    """``options``, once each of their labels is found at most MAX_LABEL characters and all of
+    them at most MAX_OPTION_CHARS, measured without making them; else an ExprRuntimeError."""
+    if typ in SHORT_LABELS:
+        return options
+    if not isinstance(options, (list, tuple)):
+        options = list(options)
+    if is_list(typ) and elem(typ) in _WIDEST:   # (a list of short labels: bounded by its length alone)
+        widest = max(4, rules.widest_label if elem(typ) == CARD else _WIDEST[elem(typ)])   # (4: none)
+        try:
+            longest = max(map(len, options), default=0) * (widest + 1)
+        except TypeError:   # (an option that is none: measured below)
+            longest = MAX_LABEL + 1
+        if longest <= MAX_LABEL and longest * len(options) <= MAX_OPTION_CHARS:
+            return options
+    total = 0
+    for o in options:
+        n = _width(rules, o, typ, MAX_LABEL)
+        if n > MAX_LABEL:
+            said = f"an option's label of more than {MAX_LABEL} characters"
+            raise ExprRuntimeError(f"{said} (it names the option in actions and logs: offer a shorter value, "
+                                   "or an index into the long ones)", said)
+        total += n
+        if total > MAX_OPTION_CHARS:
+            said = f"options whose labels hold more than {MAX_OPTION_CHARS} characters together"
+            raise ExprRuntimeError(f"{said} ({len(options)} options)", said)
+    return options
+
+
+def _width(rules, value, typ, room: int) -> int:
+    """The characters of ``value``'s label (Ruleset.label's), counted up to just past ``room``."""
+    if value is None:
+        return 4
+    if isinstance(value, str):
+        return len(value)
+    if typ == CARD and type(value) is int:
+        return len(rules.card_labels[value])
+    if isinstance(value, (list, tuple, set, dict)):
+        if not value:
+            return 2
+        joined = is_list(typ) and not isinstance(value, (set, dict))   # (else Python's text of it: a bound)
+        of, sep = (elem(typ), 1) if joined else (typ, 4)
+        n = -1
+        for v in (value.items() if isinstance(value, dict) else value):
+            n += sep + _width(rules, v, of, room - n)
+            if n > room:
+                break
+        return n
+    if typ in (PLAYER, TEAM):
+        return len(rules.label(value, typ))
+    return len(str(value))
 
 
 def distinct(rules, options, typ: str) -> list:

@@ -71,6 +71,7 @@ class Ruleset:
     cards: Any                     # the card table (building/components.py CardTable)
     card_labels: tuple             # each card id's label
     unique_labels: bool            # no two cards share a label (a label names one card)
+    widest_label: int              # characters of the longest card label (labels.fit: lists of cards not measured)
     card_keys: tuple               # each card id's name in an observation: its label, or LABEL#k (the
                                    # k-th card of that label) where labels repeat (card_keys())
     attr_tables: dict              # attribute name -> its value for each card id
@@ -160,10 +161,11 @@ class Ruleset:
         return new
 
     # ------------------------------------------------------------------ games
-    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool = False,
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool | list = False,
                  knowledge: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
-        ``record``: start with ``S.ev = Events()`` so the events of the setup are collected too.
+        ``record``: start with ``S.ev = Events()`` (or this list, given) so the events of the
+        setup are collected too.
         ``knowledge``: keep what each seat knows of the hidden cards' places, for
         ``State.determinize`` (engine/knowledge.py)."""
         start = None
@@ -183,8 +185,10 @@ class Ruleset:
             S, fill = self.layout.fresh(start, seed), None
             changed = not self._calm
         S.rng = rng.seed_state(seed)
-        if record:
+        if record is True:
             S.ev = Events()
+        elif isinstance(record, list):
+            S.ev = record
         if knowledge or self.shows:
             S.kn = {}
         engine.run_setup(S, fill, self.setup)
@@ -392,6 +396,10 @@ class Ruleset:
         if is_list(typ):
             return labels.labels(self, options, typ)
         return [self.label(o, typ) for o in options]
+
+    def fit(self, options, typ):
+        """``options``, their labels measured within bounds (engine/labels.py)."""
+        return labels.fit(self, options, typ)
 
     def distinct(self, options, typ):
         """Options with the same label are one option (identical cards are interchangeable); two

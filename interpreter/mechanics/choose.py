@@ -19,6 +19,7 @@ from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_o
 from ..expr.names import state_read, state_write, var_write
 from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
+from ..engine.labels import SHORT_LABELS
 from ..engine.values import as_declared, as_typed
 from ..engine.protocol import UNCHANGED
 from .ask_once import SEAT_ASKED, AskOnce
@@ -101,9 +102,11 @@ class Choose(AskOnce):
     def _offered(self, g, options: str) -> str:
         """The options offered, as a tuple (each label once). Specialised: no card is ever twice in a
         zone, so one zone's cards, labelled each its own way, are distinct."""
+        rules, typ = state_read('rules'), self.option_type
+        fit = options if typ in SHORT_LABELS else f"{rules}.fit({options}, {typ!r})"   # (short by their type: not measured)
         if self.distinct or self.one_zone and not g.plain:
-            return f"tuple({options})"
-        return f"tuple({state_read('rules')}.distinct({options}, {self.option_type!r}))"
+            return f"tuple({fit})"
+        return f"tuple({rules}.distinct({fit}, {typ!r}))"
 
     def skip_source(self, g, pad, push, failed=0):
         """In its sequence's function (not in the plain reference): the seat and its options found in
@@ -244,6 +247,7 @@ class Simultaneous(Step):
 
     def options_of(self, S, seat) -> tuple:
         options = self.options(S, seat, None)
+        options = S.rules.fit(options, self.option_type)
         return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
 
     def run(self, S, frame):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from ..play.agents import make_agents, needs_knowledge, parse_spec
-from ..play.logs.gamelog import LogWriter, agent_choice, ending, events_out, header, logged_decision
+from ..play.logs.gamelog import LogFull, LogWriter, agent_choice, ending, events_out, header, logged_decision
 from ..play.display.narrate import choice, event as tell_event, owners, tell, told
 from ..play.logs.redact import Redactor
 from ..play.logs.replay import replay
@@ -197,6 +197,7 @@ class LiveGame(GameView):
         self.agents = make_agents(agents, players, seed)
         S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(self.agents))
         setup = {"type": "events", "events": events_out(rules, S.ev)}
+        self.kept = len(S.ev)   # the game's events its positions keep (at most MAX_GAME_EVENTS)
         S.ev = None
         positions = Positions()
         positions.append((setup, S.clone()))
@@ -215,7 +216,11 @@ class LiveGame(GameView):
 
     def _write(self, line: dict) -> None:
         if self.log is not None:
-            self.log.write(line)
+            try:
+                self.log.write(line)
+            except LogFull as e:   # (the log ended with a stopped line: the game stops with it)
+                self.error, self.log = e.message, None
+                return
             if self.log.f is not None:
                 self.log.f.flush()   # a game stopped at any point keeps every decision made
 
@@ -267,7 +272,8 @@ class LiveGame(GameView):
 
     def _decide(self, index: int) -> None:
         S = self.state
-        line, error = logged_decision(self.rules, S, index, len(self.positions))
+        line, error = logged_decision(self.rules, S, index, len(self.positions), before=self.kept)
+        self.kept += len(S.ev or ())
         S.ev = None
         self.positions.append((line, S.clone()), index)
         self._write(line)

@@ -114,7 +114,7 @@ def play_one(rules, players: int, seed: int, options: dict | None = None, record
 
     try:
         cov = GameCoverage(rules) if rules.probes is not None else None
-        S = rules.new_game(players, seed, options, record=cov is not None)
+        S = rules.new_game(players, seed, options, record=cov.events if cov is not None else False)
         if cov is not None:
             cov.started(S)
         first = S.current_player() if not S.over else None

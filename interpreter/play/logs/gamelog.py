@@ -112,12 +112,13 @@ def _labelled(value, typ: str, label):
     return value
 
 
-def logged_decision(rules, S, i: int, n: int):
-    """Apply option ``i`` of the pending decision of ``S`` (which records events): (its log line,
-    None), or (the error line, the RulebookError) when the rules fail on it."""
+def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events, before: int = 0):
+    """Apply option ``i`` of the pending decision of ``S`` (which records events, in a new
+    ``events``; ``before``: the game's events recorded before it): (its log line, None), or (the
+    error line, the RulebookError) when the rules fail on it."""
     seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
     choice = Choice.pending(S, i)
-    S.ev = Events()
+    S.ev = events(before)
     try:
         S.apply_index(i)
     except RulebookError as e:
@@ -182,11 +183,23 @@ def _is_id(x) -> bool:
 
 
 # ---------------------------------------------------------------------- playing
+MAX_LOG_BYTES = 256 << 20   # a log this large is refused, not read (the longest seed game's is under 1 MB)
+LOG_END_ROOM = 1 << 20      # of MAX_LOG_BYTES, kept for a log's last line (its result, error or stop)
+
+
+class LogFull(GameError):
+    """A log that would grow past what replay reads: it ends with a ``stopped`` line saying so."""
+
+
 class LogWriter:
-    """Writes log lines to a path or a text stream, redacted for one seat if asked."""
+    """Writes log lines to a path or a text stream, redacted for one seat if asked. Its events
+    and decision lines stay within ``MAX_LOG_BYTES - LOG_END_ROOM``: the one that would not ends
+    the log with a ``stopped`` line instead (``why``: the size), and raises LogFull, so every
+    log written is one ``replay`` and ``view`` read."""
 
     def __init__(self, log, redactor=None, force: bool = False):
         self.redactor = redactor
+        self.size = self.decisions = 0   # bytes written, decision lines written
         self.own = isinstance(log, (str, Path))
         # the header's paths are relative to the log's folder (a stream's: the current folder)
         self.folder = Path(log).resolve().parent if self.own else None
@@ -205,7 +218,18 @@ class LogWriter:
                              if isinstance(obj.get(k), str) and (k == "path" or is_overlay(obj[k]))}}
         if self.redactor is not None:
             obj = self.redactor.line(obj)
-        self.f.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        text = json.dumps(obj, ensure_ascii=False) + "\n"
+        size = len(text.encode("utf-8"))
+        kind = obj.get("type")
+        if kind in ("events", "decision") and self.size + size > MAX_LOG_BYTES - LOG_END_ROOM:
+            why = f"the log would be larger than {MAX_LOG_BYTES >> 20} MB, which replay reads"
+            self.f.write(json.dumps({"type": "stopped", "decisions": self.decisions, "why": why}) + "\n")
+            self.close()
+            self.f = None
+            raise LogFull(f"{why}: it ends with a stopped line after {self.decisions} decisions")
+        self.size += size
+        self.decisions += kind == "decision"
+        self.f.write(text)
 
     def close(self) -> None:
         if self.own and self.f is not None:
@@ -286,7 +310,7 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             writer.write(header(rules, players, seed, names, overrides, game_options))
             writer.write(setup)
         tell(setup)
-        n = 0
+        n, kept = 0, len(S.ev or ())   # (the events recorded: at most MAX_GAME_EVENTS)
         while not S.is_terminal():
             seat = S.current_player()
             i, failed = agent_choice(agents[seat], names[seat], S, seat, n + 1)
@@ -300,7 +324,8 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
                 S.ev = None
                 S.apply_index(i)
                 continue
-            line, error = logged_decision(rules, S, i, n)
+            line, error = logged_decision(rules, S, i, n, before=kept)
+            kept += len(S.ev or ())
             if writer:
                 writer.write(line)
             tell(line)

@@ -23,12 +23,11 @@ from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.events import Events
 from ...engine.sight import Choice
-from .gamelog import FORMAT, ending, file_hash, events_out, is_overlay, seen_field
+from .gamelog import FORMAT, MAX_LOG_BYTES, ending, file_hash, events_out, is_overlay, seen_field
 from .redact import Redactor
 
 
 # ---------------------------------------------------------------------- reading logs
-MAX_LOG_BYTES = 256 << 20   # a log this large is refused, not read (the longest seed game's is under 1 MB)
 
 
 def read_log(path) -> list[tuple[int, dict]]:
@@ -271,6 +270,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
         raise ReplayError(f"{where}: line {no}: {msg}")
 
     initial = events_out(rules, S.ev)
+    kept = len(S.ev)   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS)
     S.ev = None
     if positions is not None:
         positions.append(({"type": "events", "events": initial}, S.clone()))
@@ -286,7 +286,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             _same_events(obj.get("events"), initial, no, fail)
         elif kind == "decision":
             n += 1
-            _replay_decision(S, rules, obj, n, no, fail)
+            kept += _replay_decision(S, rules, obj, n, no, fail, kept)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "result":
@@ -294,7 +294,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             _check_result(S, obj, n, no, fail)
         elif kind == "error":
             result_seen = no
-            error = _replay_error(S, obj, n + 1, no, fail)
+            error = _replay_error(S, obj, n + 1, no, fail, kept)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "stopped":
@@ -318,7 +318,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 
 
-def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
+def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int = 0) -> str:
     """The logged failing decision: the same action must fail with the same message; an error
     line naming no decision (gamelog.ending): the game is over and its scoring fails so."""
     if "seat" not in obj and "action" not in obj and "message" in obj:
@@ -354,7 +354,7 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
     _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail)
-    S.ev = Events()   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
+    S.ev = Events(kept)   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
@@ -365,7 +365,9 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn]) -> str:
     fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
 
 
-def _replay_decision(S, rules, obj, n, no, fail) -> None:
+def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
+    """Check decision ``n`` (``obj``, line ``no``) of the game ``S`` (``kept``: its events
+    recorded before it): the number of events it made."""
     if S.is_terminal():
         fail(no, "a decision, but the game is already over")
     if "n" in obj and obj["n"] != n:
@@ -384,7 +386,7 @@ def _replay_decision(S, rules, obj, n, no, fail) -> None:
         shown = ", ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
         fail(no, f"seat {seat} played {action!r}, which is not legal here; legal: {shown}")
     choice = Choice.pending(S, legal.index(action))
-    S.ev = Events()
+    S.ev = Events(kept)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
@@ -393,6 +395,7 @@ def _replay_decision(S, rules, obj, n, no, fail) -> None:
     if "events" in obj:
         _same_events(obj["events"], events_out(rules, evs), no, fail)
     _same_seen(obj, seen_field(choice, S, evs), no, fail)
+    return len(evs)
 
 
 def _same_seen(obj, seen: dict, no, fail) -> None:

@@ -124,7 +124,7 @@ def play_one(rules, batch: Batch, index: int, round_step: int | None = -1) -> di
     try:
         cov = GameCoverage(rules) if rules.probes is not None else None   # (its counters as they stand)
         agents = make_agents(batch.agents, batch.players, seed)
-        S = rules.new_game(batch.players, seed, batch.options(), record=cov is not None,
+        S = rules.new_game(batch.players, seed, batch.options(), record=cov.events if cov is not None else False,
                            knowledge=needs_knowledge(agents))
         if cov is not None:
             cov.started(S)

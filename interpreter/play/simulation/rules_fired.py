@@ -24,18 +24,41 @@ from __future__ import annotations
 from collections import Counter
 
 
+class CardMoves(list):
+    """``S.ev`` of a game played with coverage: each event's cards taken as it comes
+    (``entered``, and the zones that received cards after the setup: ``in_play``), none kept, so
+    a whole game of millions of events holds no list of them (engine/events.py)."""
+    __slots__ = ("entered", "in_play", "setup", "labels", "kinds")
+
+    def __init__(self, rules) -> None:
+        super().__init__()
+        self.entered: set[str] = set()
+        self.in_play: set[str] = set()
+        self.setup = True   # (until the game is set up)
+        self.labels, self.kinds = rules.card_labels, rules.cards.kinds
+
+    def append(self, ev) -> None:
+        to = ev.get("to")
+        if isinstance(to, str) and isinstance(ev.get("cards"), (list, tuple)):
+            labels, kinds = self.labels, self.kinds
+            self.entered.update(f"{to}|{kinds[c]}|{labels[c]}" for c in ev["cards"] if isinstance(c, int))
+            if not self.setup:
+                self.in_play.add(to)
+
+
 class GameCoverage:
-    """The coverage of one game: made before the game starts (``new_game(..., record=True)``,
-    so that its events give the cards' moves), ``started(S)`` once it is set up, ``finish(S)``
-    at its end."""
+    """The coverage of one game: made before the game starts (``new_game(..., record=
+    cov.events)``, so that its events give the cards' moves), ``started(S)`` once it is set up,
+    ``finish(S)`` at its end (a game that fails gives none: what it did not reach is no rule
+    that never fires)."""
 
     def __init__(self, rules):
         self.rules = rules
         self.before = list(rules.probes.counts)
-        self.setup = 0   # the events of the setup: those before the first decision
+        self.events = CardMoves(rules)
 
     def started(self, S) -> None:
-        self.setup = len(S.ev or ())
+        self.events.setup = False
 
     def finish(self, S) -> dict:
         probes = self.rules.probes
@@ -45,17 +68,9 @@ class GameCoverage:
             for i, row in zip(cats, zip(*[list(b.values()) for b in S.breakdown()])):
                 if any(v for v in row):
                     fired[i] = fired.get(i, 0) + 1
-        labels, kinds = self.rules.card_labels, self.rules.cards.kinds
-        entered: set[str] = set()
-        in_play: set[str] = set()   # the zones that received cards after the setup
-        for k, ev in enumerate(S.ev or ()):
-            to = ev.get("to")
-            if isinstance(to, str) and isinstance(ev.get("cards"), (list, tuple)):
-                entered.update(f"{to}|{kinds[c]}|{labels[c]}" for c in ev["cards"] if isinstance(c, int))
-                if k >= self.setup:
-                    in_play.add(to)
         S.ev = None
-        return {"p": {str(i): n for i, n in sorted(fired.items())}, "e": sorted(entered), "z": sorted(in_play)}
+        seen = self.events
+        return {"p": {str(i): n for i, n in sorted(fired.items())}, "e": sorted(seen.entered), "z": sorted(seen.in_play)}
 
 
 DETECTORS = ("ran_out", "no_option")   # points that watch for a problem, not rules meant to fire
@@ -82,7 +97,8 @@ def report(rules, records: list[dict]) -> dict:
             in_play = in_play | set(cov["z"]) if "z" in cov else None
     table = [{"kind": p.kind, "what": p.what, "loc": str(p.loc) if p.loc else None, "games": g, "count": c}
              for p, g, c in zip(probes, games, total)]
-    never = [row for row in table if row["games"] == 0 and row["kind"] not in DETECTORS]
+    never = [row for row in table if row["games"] == 0 and row["kind"] not in DETECTORS] if played else []
+    # (no game played to its end: none said never to fire in 0 games)
     ran_out = [row for row in table if row["games"] > 0 and row["kind"] == "ran_out"]
     no_option = [row for row in table if row["games"] > 0 and row["kind"] == "no_option"]
     return {"games": played, "probes": table, "never": never, "ran_out": ran_out, "no_option": no_option,
