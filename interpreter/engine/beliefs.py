@@ -5,7 +5,10 @@ The seat sees what ``observation(seat)`` shows (engine/visibility.py): a counter
 visible to it, and every public variable; those stay as they are. Every other value is replaced,
 whatever it truly is:
 
-- a private variable (``_name``: no seat sees one) of a type whose values the ruleset declares
+- a private variable (``_name``: no seat sees one) whose value the seat knows, because its own
+  decision stored it and nothing wrote it since (``S.kn``, engine/knowledge.py), is kept; of the
+  list a simultaneous choice revealed into it, the seat's own entry alone, none for the others;
+- any other private variable of a type whose values the ruleset declares
   is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
   ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game);
 - a private variable of any other type (``int``, ``num``, ``str``, a list, ``any``): the value
@@ -37,6 +40,7 @@ def believed(D, seat: int, rng) -> None:
     counters, private = hidden
     if not counters and not private:
         return
+    bit, kn = 1 << seat, D.kn or {}
     start = _start(D)
     for at, instances in counters:
         value = getattr(start, at)
@@ -47,13 +51,19 @@ def believed(D, seat: int, rng) -> None:
         for i in instances:
             values[i] = value[i]
         setattr(D, at, values)
-    for at, typ in private:
+    for name, at, typ, entries in private:
+        if kn.get(name, 0) & bit:   # its own choice: kept (of a simultaneous one, its own entry alone)
+            if entries:
+                value = getattr(D, at)
+                setattr(D, at, [value[s] if s == seat else None for s in range(len(value))])
+            continue
         setattr(D, at, _drawn(D, typ, rng, getattr(start, at)))
 
 
 def _hidden(rules, members, seat: int) -> tuple:
     """What ``seat`` does not see: the slot of each counter hidden from it, with the instances it
-    does not see (None: all of them); the slot and type of each private variable."""
+    does not see (None: all of them); the name, slot and type of each private variable, and whether
+    a simultaneous choice reveals into it."""
     bit, vis, layout = 1 << seat, rules.visibility, rules.layout
     counters: list[tuple] = []
     for name, masks in vis.seen(members).counter.items():
@@ -64,7 +74,10 @@ def _hidden(rules, members, seat: int) -> tuple:
         unseen = tuple(i for i, m in enumerate(masks) if not m & bit)
         if unseen:
             counters.append((layout.counters[name], unseen))
-    private = tuple((layout.vars[name], typ) for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
+    # (the variables a simultaneous choice reveals into: one entry a seat, each seat knowing its own)
+    entries = {step.choice_var() for step in rules.steps if getattr(step, "private_choice", False)}
+    private = tuple((name, layout.vars[name], typ, name in entries) for name, typ in rules.names.vars.items()
+                    if not vis.vars[name] & bit)
     return tuple(counters), private
 
 

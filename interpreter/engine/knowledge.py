@@ -16,6 +16,15 @@ card chosen in secret and revealed into a public variable while it stays in its 
 hand (mechanics/choose.py: every seat now knows it is there). A game
 without knowledge has ``S.kn = None`` and pays one comparison a move.
 
+The same record says which seats know the value of a private variable (``_name``, which no
+observation shows), under the variable's name (a card is a number, a variable a name): the seat
+whose own decision stored it (a ``choose ... as: _x`` it answered), or, for the list a
+simultaneous choice reveals into one, each seat that chose, which knows its own entry
+(mechanics/choose.py). Any other write of the variable clears it (expr/names.py ``var_write``,
+``State.set_var``): the rules may have set it from what the seat cannot see. A saved state
+keeps it in ``known``, by the variable's name; a state saved without such entries loads with
+nobody knowing a private value.
+
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
 the seat can neither see nor knows the place of is dealt again at random among the places
 those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
@@ -26,8 +35,9 @@ The result depends only on what the seat may know and on ``rng``: the cards to d
 shuffled, so two states that differ only in hidden facts give the same determinization.
 A zone that says what it ``holds`` (the components of its cards) only ever gets
 cards of those (the closing card of a pile is never dealt into a hand). The counters and
-variables the seat sees are kept; the others (private variables, counters hidden from it) hold
-what it may believe, never their true values (engine/beliefs.py).
+variables the seat sees are kept, and so is a private variable it knows (above); the others
+(private variables, counters hidden from it) hold what it may believe, never their true values
+(engine/beliefs.py).
 """
 from __future__ import annotations
 
