@@ -5,7 +5,10 @@ The seat sees what ``observation(seat)`` shows (engine/visibility.py): a counter
 visible to it, and every public variable; those stay as they are. Every other value is replaced,
 whatever it truly is:
 
-- a private variable (``_name``: no seat sees one) of a type whose values the ruleset declares
+- a private variable (``_name``: no seat sees one) whose value the seat knows, because its own
+  decision stored it and nothing wrote it since (``S.kn``, engine/knowledge.py), is kept; of the
+  list a simultaneous choice revealed into it, the seat's own entry alone, none for the others;
+- any other private variable of a type whose values the ruleset declares
   is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
   ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game; none in a game of no
   cards); and none among them where the variable may hold none: its start is none and the
@@ -40,6 +43,7 @@ def believed(D, seat: int, rng) -> None:
     counters, private = hidden
     if not counters and not private:
         return
+    bit, kn = 1 << seat, D.kn or {}
     start = _start(D)
     for at, instances in counters:
         value = getattr(start, at)
@@ -50,15 +54,20 @@ def believed(D, seat: int, rng) -> None:
         for i in instances:
             values[i] = value[i]
         setattr(D, at, values)
-    for at, typ, set_up in private:
+    for name, at, typ, entries, set_up in private:
+        if kn.get(name, 0) & bit:   # its own choice: kept (of a simultaneous one, its own entry alone)
+            if entries:
+                value = getattr(D, at)
+                setattr(D, at, [value[s] if s == seat else None for s in range(len(value))])
+            continue
         value = getattr(start, at)
         setattr(D, at, _drawn(D, typ, rng, value, value is None and not set_up))
 
 
 def _hidden(rules, members, seat: int) -> tuple:
     """What ``seat`` does not see: the slot of each counter hidden from it, with the instances it
-    does not see (None: all of them); the slot and type of each private variable, and whether
-    the setup may set it."""
+    does not see (None: all of them); the name, slot and type of each private variable, whether
+    a simultaneous choice reveals into it, and whether the setup may set it."""
     bit, vis, layout = 1 << seat, rules.visibility, rules.layout
     counters: list[tuple] = []
     for name, masks in vis.seen(members).counter.items():
@@ -72,7 +81,9 @@ def _hidden(rules, members, seat: int) -> tuple:
     setup = getattr(rules.setup, "access", None)   # (None: no setup, or one that records nothing)
     everything = setup is not None and bool(setup.opaque or setup.calls)
     written = setup.writes if setup is not None else frozenset()
-    private = tuple((layout.vars[name], typ, everything or ("v", name) in written)
+    # (the variables a simultaneous choice reveals into: one entry a seat, each seat knowing its own)
+    entries = {step.choice_var() for step in rules.steps if getattr(step, "private_choice", False)}
+    private = tuple((name, layout.vars[name], typ, name in entries, everything or ("v", name) in written)
                     for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
     return tuple(counters), private
 

@@ -16,6 +16,15 @@ card chosen into a public variable while it stays in its owner's hidden hand (me
 a simultaneous choice once revealed: every seat now knows it is there). A game
 without knowledge has ``S.kn = None`` and pays one comparison a move.
 
+The same record says which seats know the value of a private variable (``_name``, which no
+observation shows), under the variable's name (a card is a number, a variable a name): the seat
+whose own decision stored it (a ``choose ... as: _x`` it answered), or, for the list a
+simultaneous choice reveals into one, each seat that chose, which knows its own entry
+(mechanics/choose.py). Any other write of the variable clears it (expr/names.py ``var_write``,
+``State.set_var``): the rules may have set it from what the seat cannot see. A saved state
+keeps it in ``known``, by the variable's name; a state saved without such entries loads with
+nobody knowing a private value.
+
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
 the seat can neither see nor knows the place of is dealt again at random among the places
 those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
@@ -28,14 +37,15 @@ The result depends only on what the seat may know and on ``rng``: the cards to d
 shuffled, so two states that differ only in hidden facts give the same determinization.
 A zone that says what it ``holds`` (the components of its cards) only ever gets
 cards of those (the closing card of a pile is never dealt into a hand). The counters and
-variables the seat sees are kept; the others (private variables, counters hidden from it) hold
-what it may believe, never their true values (engine/beliefs.py). What running steps and
-triggers kept of hidden values is the world's too (each step's ``hidden_values``, after the
-beliefs): a simultaneous choice's other choices drawn among the options the world allows, a
-pick's cards picked so far that the seat cannot place named among the world's cards where they
-went, a repeat's count (a turns step's laps, its lap's order) that read a private variable or
-hidden counter counted again on the world's (one of zones: the one read when the loop started),
-a when-trigger's last value asked again; the count of steps run starts again at 0.
+variables the seat sees are kept, and so is a private variable it knows (above); the others
+(private variables, counters hidden from it) hold what it may believe, never their true values
+(engine/beliefs.py). What running steps and triggers kept of hidden values is the world's too
+(each step's ``hidden_values``, after the beliefs): a simultaneous choice's other choices drawn
+among the options the world allows, a pick's cards picked so far that the seat cannot place
+named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
+order) that read a private variable or hidden counter counted again on the world's (one of
+zones: the one read when the loop started), a when-trigger's last value asked again; the count
+of steps run starts again at 0.
 """
 from __future__ import annotations
 

@@ -148,10 +148,13 @@ def check(rules, d):
     _check_flow(rules, d, players, sizes, placed)   # (a card a step holds aside is in no zone)
     known = d["known"]
     if known is not None:
-        _need(isinstance(known, dict), "known: expected a mapping card id -> seats, or null")
+        _need(isinstance(known, dict), "known: expected a mapping card id or private variable -> seats, or null")
         for key, mask in known.items():
-            _need(isinstance(key, str) and key.isdigit() and int(key) < len(rules.card_labels),
-                  f"known: no card {key!r}")
+            _need(isinstance(key, str), "known: expected a card id or a private variable's name")
+            if key.isdigit():
+                _need(int(key) < len(rules.card_labels), f"known: no card {key!r}")
+            else:   # (who knows a private variable's value: engine/knowledge.py)
+                _need(key in rules.names.vars and not rules.visibility.var_seers(key), f"known: no private variable {key!r}")
             _need(_int(mask) and 0 <= mask < 2 ** players, f"known[{key}]: expected a bitmask of seats")
     return template
 

@@ -83,6 +83,8 @@ class State:
 
     def set_var(self, name: str, value) -> None:
         setattr(self, self.rules.layout.vars[name], value)
+        if self.kn:   # nobody knows the value it had (engine/knowledge.py)
+            self.kn.pop(name, None)
 
     # ------------------------------------------------------------------ the game API
     def current_player(self) -> int:
@@ -202,7 +204,7 @@ class State:
             "counters": self.c.copy(), "vars": self.v.copy(), "rng": self.rng,
             "stack": self.stack, "decision": None if self.dec is None else [self.dec[0], list(self.dec[1])],
             "over": self.over, "steps": self.steps,
-            "known": None if self.kn is None else {str(c): m for c, m in sorted(self.kn.items())},
+            "known": None if self.kn is None else {str(k): m for k, m in sorted(self.kn.items(), key=_known_order)},
         }
 
     def to_json(self) -> str:
@@ -273,5 +275,10 @@ def from_dict(rules, d: dict, cap: dict | None = None) -> State:
     s.dec = None if dec is None else (dec[0], tuple(dec[1]))
     s.over, s.steps = d["over"], d["steps"]
     known = d.get("known")
-    s.kn = None if known is None else {int(c): m for c, m in known.items()}
+    s.kn = None if known is None else {int(k) if k.isdigit() else k: m for k, m in known.items()}
     return s
+
+
+def _known_order(item) -> tuple:
+    """The knowledge record's order: the cards by id, then the private variables by name."""
+    return (item[0].__class__ is str, item[0])

@@ -79,20 +79,20 @@ def zone_ref(name: str) -> str:
 
 
 def counter_ref(name: str) -> str:
-    """Source of counter ``name``: its value, or its list of values per owner (an assignment
-    target too)."""
+    """Source of counter ``name``: its value, or its list of values per owner (an assignment target too)."""
     return table_target("c", name)
 
 
 def var_ref(name: str) -> str:
-    """Source of variable ``name`` (an assignment target too; a when-trigger's memory is none
-    until first checked)."""
+    """Source of variable ``name`` (an assignment target too; a when-trigger's memory is none until first checked)."""
     return table_target("v", name)
 
 
-def var_write(name: str, value: str) -> str:
-    """Source of the statement setting variable ``name`` to the source ``value``."""
-    return state_write(slot("v", name), value)
+def var_write(name: str, value: str, memory: bool = False) -> str:
+    """Source of the statement setting variable ``name`` to ``value``; after it no seat knows a private one's value
+    (engine/knowledge.py) but a ``memory``'s, which no seat's decision sets (a when-trigger's)."""
+    kn, write = state_read("kn"), state_write(slot("v", name), value)
+    return write if memory or name[:1] != "_" else f"{write}; {kn} and {kn}.pop({name!r}, None)"
 
 
 def counter_at(key_src: str) -> str:

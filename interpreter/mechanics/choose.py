@@ -21,6 +21,7 @@ from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
 from ..engine.labels import SHORT_LABELS
 from ..engine.values import as_declared, as_typed
+from ..engine.visibility import Visibility
 from ..engine.protocol import UNCHANGED
 from .ask_once import SEAT_ASKED, AskOnce
 from .base import IF_NONE_KEY, WHO, Step, step_kind
@@ -140,7 +141,10 @@ class Choose(AskOnce):
             g.bind({"_typed": as_declared})
             answer = typed(self.var, answer)
         lines = [f"def Q{self.index}(S, frame, value):", f"    {var_write(self.var, answer)}"]
-        if self.option_type == CARD:   # a card chosen into a public variable: every seat knows where it lies
+        if not Visibility.var_seers(self.var):   # the seat asked knows what it chose (engine/knowledge.py)
+            kn = state_read("kn")
+            lines += [f"    if {kn} is not None:", f"        {kn}[{self.var!r}] = 1 << frame[{SEAT_ASKED}]"]
+        elif self.option_type == CARD:   # a card chosen into a public variable: every seat knows where it lies
             g.bind({"_tell_all": _tell_all})
             lines.append(f"    if S.kn is not None and value is not None: _tell_all(S, value, {self.var!r})")
         if self.then is not None:
@@ -268,6 +272,8 @@ class Simultaneous(Step):
             seat for seat in seats if choices[seat] is not None or self.options_of(S, seat)]
         S.stack.pop()
         S.set_var(self.var, choices)
+        if S.kn is not None and not Visibility.var_seers(self.var):   # each seat knows its own entry
+            S.kn[self.var] = sum(1 << seat for seat in seats)
         if S.ev is not None:
             S.ev.append({"ev": "reveal", "var": self.var, "value": choices})
         if S.kn is not None and self.option_type == CARD and S.rules.visibility.var_public(self.var):

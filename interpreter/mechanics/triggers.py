@@ -201,7 +201,7 @@ class Triggers:
                           "except Exception as e:",
                           f"    raise _T.failed(e, {k})",
                           f"before = {var_ref(key)} or [False] * {state_read('n')}",
-                          var_write(key, "now")]
+                          var_write(key, "now", memory=True)]
                 if fire is not None:
                     lines += ["for p in S.players:", "    if now[p] and not before[p]:", f"        {fire}"]
                 continue
@@ -215,10 +215,10 @@ class Triggers:
                       f"    raise _T.failed(e, {k})",
                       "if h:",
                       f"    if {table_ref('v', key)} is not True:",   # (read: in the compiler's dialect)
-                      f"        {var_write(key, 'True')}",
+                      f"        {var_write(key, 'True', memory=True)}",
                       *([f"        {fire}"] if fire is not None else []),
                       f"elif {table_ref('v', key)} is not False:",
-                      f"    {var_write(key, 'False')}"]
+                      f"    {var_write(key, 'False', memory=True)}"]
         return [pad + line for line in lines]
 
     def recheck(self, S) -> None:
