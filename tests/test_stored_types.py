@@ -352,3 +352,33 @@ def test_a_define_made_of_a_value_of_type_any_is_checked_where_it_is_stored(tmp_
     text = GAME.replace("flow:\n", 'define:\n  both: "[0, loose]"\nflow:\n') % (TEXT, 'set: {nums: "both"}')
     decisions, _, kind, message, _ = outcome_of(tmp_path, text)
     assert kind == "GameError" and f"g.yaml:17:5: error[runtime]: in effects: {NOT_INT_ITEM}" in message.splitlines()[0]
+
+
+GROWN = tiny_ruleset("""vars:
+  loose: {type: any, start: "[1]"}
+  n: {type: int, start: 0}
+effects:
+  keep:
+    params: {v: any}
+    do: [{set: {loose: "v"}}]
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - repeat: 12
+    steps: [%s]
+  - choose: {who: 0, options: "[1, 2]", as: n}
+""")
+
+
+@pytest.mark.parametrize("store", [
+    '{set: {loose: "[0, loose, loose]"}}',
+    '{random: {var: loose, from: "[[0, loose, loose]]"}}',
+    '{keep: {v: "[0, loose, loose]"}}',
+], ids=["set", "random", "argument"])
+def test_a_list_made_of_a_value_of_type_any_is_walked_where_stored(tmp_path, store):
+    """[0, loose, loose] types as a list of int, but its items are lists: stored again and again it
+    would nest a level deeper and hold twice as much each time (40 times: a saved state's to_json
+    never returns). Walked as the value of type any it is made of, the ninth level stops the game
+    at the store (line 17), in both compiles."""
+    out = outcome_of(tmp_path, GROWN % store)
+    assert out[2] == "GameError" and "g.yaml:17:" in out[3].splitlines()[0]
+    assert "lists nested more than 8 levels deep" in out[3].splitlines()[0]

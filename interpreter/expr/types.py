@@ -123,3 +123,11 @@ def can_grow(typ: str) -> bool:
     """Values of this type could grow without bound if stored again and again, or a number
     overflow to an infinity (docs/language.md §1): stored through ``_stored``'s checks."""
     return typ in (INT, NUM, ANY, STR) or is_list(typ)
+
+
+def walked(typ: str, proven: str) -> str:
+    """The type a value of static type ``typ`` is checked as where it is stored or bound to a local
+    (``can_grow``, ``holds_growing``): any where it is made of a value of type any (``proven``,
+    expr/nesting.py: ``[0, v, v]`` types as a list of int though its items may be lists), which may
+    hold lists at any depth, so its walk counts them all and their depth; else its static type."""
+    return ANY if ANY in proven else typ
