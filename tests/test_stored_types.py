@@ -382,3 +382,34 @@ def test_a_list_made_of_a_value_of_type_any_is_walked_where_stored(tmp_path, sto
     out = outcome_of(tmp_path, GROWN % store)
     assert out[2] == "GameError" and "g.yaml:17:" in out[3].splitlines()[0]
     assert "lists nested more than 8 levels deep" in out[3].splitlines()[0]
+
+
+NONE_INT = tiny_ruleset("""vars:
+  n: int
+counters:
+  coins: {start: "%s"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - %s
+""")
+
+
+@pytest.mark.parametrize("start, item, where", [
+    ("n", "gain: {counter: coins, amount: 1}", "10:18: error[runtime]: in the start of counter 'coins'"),
+    ("0", 'set: {coins: "first([1, 2] where it > 5)"}', "13:5: error[runtime]: in effects"),
+    ("0 if n == none else first([1, 2] where it > 5)", "reset: coins", "13:5: error[runtime]: in effects"),
+], ids=["start", "set", "reset"])
+def test_a_counter_is_never_written_none_of_type_int(tmp_path, start, item, where):
+    """A value of type int may be none (a variable not set: the counters start before the
+    variables; first of nothing): a counter's start, a set or a reset of it stops the game where
+    it is written, in both compiles, never a counter holding none (which a saved state refuses)."""
+    rules = load_text(tmp_path, NONE_INT % (start, item))
+    if item.startswith("gain"):
+        with pytest.raises(interpreter.GameError) as e:
+            rules.new_game(2, seed=0)
+        message = str(e.value)
+    else:
+        out = played(rules, 0)
+        assert out == played(reference(rules), 0) and out[2] == "GameError"
+        message = out[3]
+    assert f"g.yaml:{where}: counter 'coins' holds whole numbers: expected a whole number, got none" in message.splitlines()[0]

@@ -103,7 +103,7 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     if not fits(given.type, INT):   # (a fraction)
         fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
                      "divide with // for a whole number" if given.type == NUM else None)
-    em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven)}")
+    em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven, written=True)}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
