@@ -413,3 +413,29 @@ def test_a_counter_is_never_written_none_of_type_int(tmp_path, start, item, wher
         assert out == played(reference(rules), 0) and out[2] == "GameError"
         message = out[3]
     assert f"g.yaml:{where}: counter 'coins' holds whole numbers: expected a whole number, got none" in message.splitlines()[0]
+
+
+PAID = tiny_ruleset("""counters:
+  coins: {owner: player, start: 5}
+vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - set: {loose: "%s"}
+  - pay: {who: 0, costs: {coins: "%s"}}
+""")
+
+
+@pytest.mark.parametrize("loose, got", [("2.5", "2.5"), ("true", "True")])
+def test_a_pay_cost_of_type_any_is_a_whole_number(tmp_path, loose, got):
+    """A cost of type any that is a fraction or true stops the game at the pay (line 14), in both
+    compiles: a counter never pays 2.5, nor true as 1."""
+    out = outcome_of(tmp_path, PAID % (loose, "loose"))
+    assert out[2] == "GameError" and f"g.yaml:14:5: error[runtime]: in pay: counter 'coins' holds whole numbers: " \
+        f"expected a whole number, got {got}" in out[3].splitlines()[0]
+
+
+def test_a_pay_cost_that_may_have_a_fraction_is_an_error_at_load(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:14:\d+: error\[type\]: a counter holds whole numbers, "
+                                                      r"and this cost may have a fraction"):
+        load_text(tmp_path, PAID % ("0", "5 / 2"))
