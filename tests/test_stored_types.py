@@ -439,3 +439,25 @@ def test_a_pay_cost_that_may_have_a_fraction_is_an_error_at_load(tmp_path):
     with pytest.raises(interpreter.RulesetError, match=r"g.yaml:14:\d+: error\[type\]: a counter holds whole numbers, "
                                                       r"and this cost may have a fraction"):
         load_text(tmp_path, PAID % ("0", "5 / 2"))
+
+
+PRICED = tiny_ruleset("""counters:
+  coins: {owner: player, start: 5}
+  paid: {owner: card}
+vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - set: {loose: "%s"}
+  - grid: {who: 0, zone: deck, rows: 2, cost: "%s", pay: coins, mark: paid, as: spot, pass: false}
+""")
+
+
+@pytest.mark.parametrize("loose, got", [("2.5", "2.5"), ("true", "True")])
+def test_a_grid_cost_of_type_any_is_a_whole_number(tmp_path, loose, got):
+    """A grid's cost of type any that is a fraction or true stops the game at the grid (line 15),
+    in both compiles: no counter paid or marked 2.5, nor true."""
+    out = outcome_of(tmp_path, PRICED % (loose, "loose"))
+    assert out[2] == "GameError" and f"g.yaml:15:5: error[runtime]: in grid: counter 'coins' holds whole numbers: " \
+        f"expected a whole number, got {got}" in out[3].splitlines()[0]
+
