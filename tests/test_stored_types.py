@@ -461,3 +461,26 @@ def test_a_grid_cost_of_type_any_is_a_whole_number(tmp_path, loose, got):
     assert out[2] == "GameError" and f"g.yaml:15:5: error[runtime]: in grid: counter 'coins' holds whole numbers: " \
         f"expected a whole number, got {got}" in out[3].splitlines()[0]
 
+
+
+SCORED = tiny_ruleset("""vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {loose: "%s"}
+scoring: {categories: {p: "loose", q: "1"}}
+""")
+
+
+@pytest.mark.parametrize("loose, got", [("'seven'", "'seven'"), ("true", "True"), ("first([])", "none")])
+def test_a_scoring_category_of_type_any_is_a_number_located_at_it(tmp_path, loose, got):
+    """A category of type any that is a string, true or none is a runtime error located at the
+    category (line 12), not an unlocated '+' nor true counted as 1."""
+    rules = load_text(tmp_path, SCORED % loose)
+    S = rules.new_game(2, seed=0)
+    S.apply_index(0)
+    with pytest.raises(interpreter.GameError) as e:
+        S.scores()
+    first = str(e.value).splitlines()[0]
+    assert "g.yaml:12:" in first and "scoring category 'p' is a number: expected a number" in first
+    assert first.endswith(f"got {got}")
