@@ -484,3 +484,25 @@ def test_a_scoring_category_of_type_any_is_a_number_located_at_it(tmp_path, loos
     first = str(e.value).splitlines()[0]
     assert "g.yaml:12:" in first and "scoring category 'p' is a number: expected a number" in first
     assert first.endswith(f"got {got}")
+
+
+SEATED = tiny_ruleset("""vars:
+  x: %s
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {x: "%s"}
+""")
+
+
+@pytest.mark.parametrize("typ, value, message", [
+    ("player", "7", "variable 'x' is declared player: no player 7 (there are 2)"),
+    ("team", "picked + 5", "variable 'x' is declared team: no team"),
+], ids=["player", "team"])
+def test_a_whole_number_stored_as_a_player_or_team_is_in_range(tmp_path, typ, value, message):
+    """A whole number fits a player or a team variable, but may be no seat or team of the game: a
+    runtime error at the set (line 11), in both compiles, not a state a reload refuses."""
+    out = outcome_of(tmp_path, SEATED % (typ, value))
+    assert out[2] == "GameError" and "g.yaml:11:5: error[runtime]:" in out[3].splitlines()[0]
+    assert message in out[3].splitlines()[0]
+    (tmp_path / "in").mkdir()
+    assert outcome_of(tmp_path / "in", SEATED % (typ, "1"))[2] is None

@@ -94,10 +94,11 @@ def unproven(value: str, declared: str) -> bool:
     """Whether a value of static type ``value``, which fits ``declared``, may still not be of it:
     ``any`` where the declared type is not, at any depth of a list (``list[any]`` stored where
     ``list[int]`` is declared). Such a value is checked where it is stored (engine/values.py
-    ``as_declared``); any other is what the load proves it."""
+    ``as_declared``); any other is what the load proves it. A whole number where a player or a
+    team is declared may be no seat or team of the game (``set: {x: 7}``): checked alike."""
     if declared == ANY:
         return False
-    if value == ANY:
+    if value == ANY or value == INT and declared in (PLAYER, TEAM):
         return True
     return is_list(value) and is_list(declared) and unproven(elem(value), elem(declared))
 
