@@ -352,3 +352,157 @@ def test_a_define_made_of_a_value_of_type_any_is_checked_where_it_is_stored(tmp_
     text = GAME.replace("flow:\n", 'define:\n  both: "[0, loose]"\nflow:\n') % (TEXT, 'set: {nums: "both"}')
     decisions, _, kind, message, _ = outcome_of(tmp_path, text)
     assert kind == "GameError" and f"g.yaml:17:5: error[runtime]: in effects: {NOT_INT_ITEM}" in message.splitlines()[0]
+
+
+GROWN = tiny_ruleset("""vars:
+  loose: {type: any, start: "[1]"}
+  n: {type: int, start: 0}
+effects:
+  keep:
+    params: {v: any}
+    do: [{set: {loose: "v"}}]
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - repeat: 12
+    steps: [%s]
+  - choose: {who: 0, options: "[1, 2]", as: n}
+""")
+
+
+@pytest.mark.parametrize("store", [
+    '{set: {loose: "[0, loose, loose]"}}',
+    '{random: {var: loose, from: "[[0, loose, loose]]"}}',
+    '{keep: {v: "[0, loose, loose]"}}',
+], ids=["set", "random", "argument"])
+def test_a_list_made_of_a_value_of_type_any_is_walked_where_stored(tmp_path, store):
+    """[0, loose, loose] types as a list of int, but its items are lists: stored again and again it
+    would nest a level deeper and hold twice as much each time (40 times: a saved state's to_json
+    never returns). Walked as the value of type any it is made of, the ninth level stops the game
+    at the store (line 17), in both compiles."""
+    out = outcome_of(tmp_path, GROWN % store)
+    assert out[2] == "GameError" and "g.yaml:17:" in out[3].splitlines()[0]
+    assert "lists nested more than 8 levels deep" in out[3].splitlines()[0]
+
+
+NONE_INT = tiny_ruleset("""vars:
+  n: int
+counters:
+  coins: {start: "%s"}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - %s
+""")
+
+
+@pytest.mark.parametrize("start, item, where", [
+    ("n", "gain: {counter: coins, amount: 1}", "10:18: error[runtime]: in the start of counter 'coins'"),
+    ("0", 'set: {coins: "first([1, 2] where it > 5)"}', "13:5: error[runtime]: in effects"),
+    ("0 if n == none else first([1, 2] where it > 5)", "reset: coins", "13:5: error[runtime]: in effects"),
+], ids=["start", "set", "reset"])
+def test_a_counter_is_never_written_none_of_type_int(tmp_path, start, item, where):
+    """A value of type int may be none (a variable not set: the counters start before the
+    variables; first of nothing): a counter's start, a set or a reset of it stops the game where
+    it is written, in both compiles, never a counter holding none (which a saved state refuses)."""
+    rules = load_text(tmp_path, NONE_INT % (start, item))
+    if item.startswith("gain"):
+        with pytest.raises(interpreter.GameError) as e:
+            rules.new_game(2, seed=0)
+        message = str(e.value)
+    else:
+        out = played(rules, 0)
+        assert out == played(reference(rules), 0) and out[2] == "GameError"
+        message = out[3]
+    assert f"g.yaml:{where}: counter 'coins' holds whole numbers: expected a whole number, got none" in message.splitlines()[0]
+
+
+PAID = tiny_ruleset("""counters:
+  coins: {owner: player, start: 5}
+vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - set: {loose: "%s"}
+  - pay: {who: 0, costs: {coins: "%s"}}
+""")
+
+
+@pytest.mark.parametrize("loose, got", [("2.5", "2.5"), ("true", "True")])
+def test_a_pay_cost_of_type_any_is_a_whole_number(tmp_path, loose, got):
+    """A cost of type any that is a fraction or true stops the game at the pay (line 14), in both
+    compiles: a counter never pays 2.5, nor true as 1."""
+    out = outcome_of(tmp_path, PAID % (loose, "loose"))
+    assert out[2] == "GameError" and f"g.yaml:14:5: error[runtime]: in pay: counter 'coins' holds whole numbers: " \
+        f"expected a whole number, got {got}" in out[3].splitlines()[0]
+
+
+def test_a_pay_cost_that_may_have_a_fraction_is_an_error_at_load(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:14:\d+: error\[type\]: a counter holds whole numbers, "
+                                                      r"and this cost may have a fraction"):
+        load_text(tmp_path, PAID % ("0", "5 / 2"))
+
+
+PRICED = tiny_ruleset("""counters:
+  coins: {owner: player, start: 5}
+  paid: {owner: card}
+vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: n}
+  - set: {loose: "%s"}
+  - grid: {who: 0, zone: deck, rows: 2, cost: "%s", pay: coins, mark: paid, as: spot, pass: false}
+""")
+
+
+@pytest.mark.parametrize("loose, got", [("2.5", "2.5"), ("true", "True")])
+def test_a_grid_cost_of_type_any_is_a_whole_number(tmp_path, loose, got):
+    """A grid's cost of type any that is a fraction or true stops the game at the grid (line 15),
+    in both compiles: no counter paid or marked 2.5, nor true."""
+    out = outcome_of(tmp_path, PRICED % (loose, "loose"))
+    assert out[2] == "GameError" and f"g.yaml:15:5: error[runtime]: in grid: counter 'coins' holds whole numbers: " \
+        f"expected a whole number, got {got}" in out[3].splitlines()[0]
+
+
+
+SCORED = tiny_ruleset("""vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {loose: "%s"}
+scoring: {categories: {p: "loose", q: "1"}}
+""")
+
+
+@pytest.mark.parametrize("loose, got", [("'seven'", "'seven'"), ("true", "True"), ("first([])", "none")])
+def test_a_scoring_category_of_type_any_is_a_number_located_at_it(tmp_path, loose, got):
+    """A category of type any that is a string, true or none is a runtime error located at the
+    category (line 12), not an unlocated '+' nor true counted as 1."""
+    rules = load_text(tmp_path, SCORED % loose)
+    S = rules.new_game(2, seed=0)
+    S.apply_index(0)
+    with pytest.raises(interpreter.GameError) as e:
+        S.scores()
+    first = str(e.value).splitlines()[0]
+    assert "g.yaml:12:" in first and "scoring category 'p' is a number: expected a number" in first
+    assert first.endswith(f"got {got}")
+
+
+SEATED = tiny_ruleset("""vars:
+  x: %s
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {x: "%s"}
+""")
+
+
+@pytest.mark.parametrize("typ, value, message", [
+    ("player", "7", "variable 'x' is declared player: no player 7 (there are 2)"),
+    ("team", "picked + 5", "variable 'x' is declared team: no team"),
+], ids=["player", "team"])
+def test_a_whole_number_stored_as_a_player_or_team_is_in_range(tmp_path, typ, value, message):
+    """A whole number fits a player or a team variable, but may be no seat or team of the game: a
+    runtime error at the set (line 11), in both compiles, not a state a reload refuses."""
+    out = outcome_of(tmp_path, SEATED % (typ, value))
+    assert out[2] == "GameError" and "g.yaml:11:5: error[runtime]:" in out[3].splitlines()[0]
+    assert message in out[3].splitlines()[0]
+    (tmp_path / "in").mkdir()
+    assert outcome_of(tmp_path / "in", SEATED % (typ, "1"))[2] is None

@@ -12,7 +12,7 @@ from ..expr.nesting import holds_lists, local_bounds
 from ..expr.limits import MAX_CALL_DEPTH
 from ..expr.walks import CHECK_WORK
 from ..expr.runtime import MAX_STORED, list_bound, stored_source
-from ..expr.types import ANY, fits, holds_growing, parse_type, unproven
+from ..expr.types import ANY, fits, holds_growing, parse_type, unproven, walked
 from ..engine.values import as_typed
 from ..mechanics.variables import charge_check
 
@@ -140,7 +140,7 @@ class DeclaredEffects:
                 continue
             given = self.ctx.expr(v, (*path, k), locals, has_me)
             own, deep, total, _ = given.elements
-            src, typ = bound_local(given.source, given.type, given.chars, max(own, deep), total, self.ctx.compiler), given.type
+            src, typ = bound_local(given.source, walked(given.type, given.proven), given.chars, max(own, deep), total, self.ctx.compiler), given.type
             if not fits(typ, params[k]):
                 self.ctx.error(f"argument '{k}' of effect '{name}' is declared {params[k]}, got {typ}", (*path, k),
                                "type")

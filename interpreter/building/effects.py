@@ -19,7 +19,7 @@ from ..expr.names import item_read, owning, state_add, state_read, state_write, 
 from ..expr.nesting import local_bounds
 from ..expr.runtime import MAX_STORED_LIST
 from ..expr.tallies import Tallies
-from ..expr.types import ANY, BOOL, INT, NONE, PLAYER, TEAM, elem
+from ..expr.types import ANY, BOOL, INT, NONE, PLAYER, TEAM, elem, walked
 from ..loading.kept import compiled
 from ..mechanics.base import EFFECT_EMITTERS, EFFECT_KEYS, EFFECT_KINDS, EFFECT_SEAT_NOTED, IF_KEYS, STEP_KINDS, checked_mapping
 from ..mechanics.contract import Key, key_names
@@ -354,7 +354,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         count, spent, passes = self.count_step(em, path), compiler.spent, self.ctx.pass_steps
         self.probe(em, "for_each", f"for_each {str(spec['in'])[:60]}", (*path, "do"))
         _, deep, _, each = given.elements   # (an element: as long as a list inside, what one holds in all)
-        bound = bound_local('_x', elem(typ), given.chars, deep, each, self.ctx.compiler)   # (an element of a list made
+        bound = bound_local('_x', walked(elem(typ), elem(given.proven)), given.chars, deep, each, self.ctx.compiler)   # (an element of a list made
         # of a value of type any, [0, x], checked as the type its reads assume: declared.py argument)
         em.line(f"L[{var!r}] = {self.argument(bound, elem(given.proven), (deep, deep), elem(typ), f'for_each element {var!r} is read as {elem(typ)}')}")
         outer, sizes = compiler.bound, compiler.local_sizes

@@ -7,8 +7,9 @@ from typing import Any, Callable
 
 from ..expr import ExprError
 from ..expr.names import Scope
+from ..expr.nesting import proven
 from ..expr.parser import as_expr, parse
-from ..expr.types import BOOL, CARD
+from ..expr.types import ANY, BOOL, CARD
 from ..loading.kept import compiled
 from .rulelines import by_rule
 
@@ -92,17 +93,23 @@ class Elements:
         return None
 
     def element_fn(self, value, path, locals=None, element=CARD, expect=None):
-        """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:)."""
+        """``f(S, me, L, x)``: an expression with the element x implicit (as in where / by:),
+        carrying ``.type`` and ``.proven`` (expr/nesting.py ``proven``: what a store checks)."""
         try:
             tree = parse(as_expr(value))
             src, typ = self.compiler.with_sets(*self.compiler.node(tree, Scope(dict(locals or {}), True, [("_it", element)])))
+            made = proven(self.compiler, tree, typ)
             if expect is not None:
                 self.compiler.expect_type(typ, expect, tree)
         except ExprError as e:
             self.expr_error(e, path)
-            return lambda S, me, L, x: None
+            fn: Any = lambda S, me, L, x: None  # noqa: E731 - a stand-in
+            fn.type = fn.proven = ANY
+            return fn
         code = compiled("lambda S, me, L, _it: " + src, f"<expr {as_expr(value)[:60]}>", "eval")
-        return eval(code, self.names.namespace)  # noqa: S307 - generated source
+        fn = eval(code, self.names.namespace)  # noqa: S307 - generated source
+        fn.type, fn.proven = typ, made
+        return fn
 
     def card_filter(self, value, path, locals=None):
         return self.element_fn(value, path, locals, CARD, BOOL)

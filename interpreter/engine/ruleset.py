@@ -6,7 +6,7 @@ from typing import Any, Callable
 from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
 from ..expr.runtime import HELPERS, MAX_INT, RUNTIME_ERRORS, list_bound
-from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem, unproven
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .events import Events
 from .frames import stacking
 from .layout import Layout, reindex
@@ -286,8 +286,8 @@ class Ruleset:
         reindex(S)   # (each card's zone, where the ruleset records it: a start value may look a card up)
         for name, owner in self.counter_owner.items():
             fn = self.counter_start[name]
-            try:   # (a value the load cannot prove a whole number checked, as a set of the counter checks it)
-                start = fn(S, None, None) if not unproven(fn.proven, INT) else as_whole(name, fn(S, None, None))
+            try:   # (a whole number, not none, as a set of the counter checks it: mechanics/counters.py whole)
+                start = as_whole(name, fn(S, None, None))
             except RUNTIME_ERRORS as e:
                 tag_origin(e, f"the start of counter '{name}'", fn.loc)
                 raise

@@ -94,10 +94,11 @@ def unproven(value: str, declared: str) -> bool:
     """Whether a value of static type ``value``, which fits ``declared``, may still not be of it:
     ``any`` where the declared type is not, at any depth of a list (``list[any]`` stored where
     ``list[int]`` is declared). Such a value is checked where it is stored (engine/values.py
-    ``as_declared``); any other is what the load proves it."""
+    ``as_declared``); any other is what the load proves it. A whole number where a player or a
+    team is declared may be no seat or team of the game (``set: {x: 7}``): checked alike."""
     if declared == ANY:
         return False
-    if value == ANY:
+    if value == ANY or value == INT and declared in (PLAYER, TEAM):
         return True
     return is_list(value) and is_list(declared) and unproven(elem(value), elem(declared))
 
@@ -123,3 +124,11 @@ def can_grow(typ: str) -> bool:
     """Values of this type could grow without bound if stored again and again, or a number
     overflow to an infinity (docs/language.md §1): stored through ``_stored``'s checks."""
     return typ in (INT, NUM, ANY, STR) or is_list(typ)
+
+
+def walked(typ: str, proven: str) -> str:
+    """The type a value of static type ``typ`` is checked as where it is stored or bound to a local
+    (``can_grow``, ``holds_growing``): any where it is made of a value of type any (``proven``,
+    expr/nesting.py: ``[0, v, v]`` types as a list of int though its items may be lists), which may
+    hold lists at any depth, so its walk counts them all and their depth; else its static type."""
+    return ANY if ANY in proven else typ

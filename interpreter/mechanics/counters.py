@@ -49,12 +49,14 @@ def amount_of(fx, spec, path, locals, has_me, name) -> str:
     return whole(fx, name, given.source, given.proven)
 
 
-def whole(fx, name, src: str, proven: str) -> str:
+def whole(fx, name, src: str, proven: str, written: bool = False) -> str:
     """``src``, a value proven of type ``proven`` (expr/nesting.py ``proven``) that counter ``name``
-    is set to, or gains or loses: itself where the load proves it a whole number, else checked
-    where it is used (engine/values.py ``as_whole``: a value of type any, or made of one, may be a
-    string, a fraction or none), as a saved state's counters are held to."""
-    if not unproven(proven, INT):
+    is set to (``written``: a set, a reset), or gains or loses: itself where the load proves it a
+    whole number, else checked where it is used (engine/values.py ``as_whole``: a value of type
+    any, or made of one, may be a string, a fraction or none), as a saved state's counters are held
+    to. A value of type int may be none too (a variable not set, ``first([])``): where it is written
+    but a literal, checked alike (a gain's none fails at the sum)."""
+    if not unproven(proven, INT) and (not written or src.lstrip("-").isdigit()):
         return src
     fx.ctx.names.namespace["_whole"] = as_whole
     return f"_whole({name!r}, {src})"
@@ -129,7 +131,7 @@ def e_reset(fx, em, spec, path, locals, has_me):
         for one in [f"{name}.{k}" for k in family] if family is not None else [name]:   # a family: each counter
             start = (fx.ctx.counter_decl.get(one) or {}).get("start", 0)
             given = fx.ctx.expr(start, ("counters", name, "start"), {}, False, INT)
-            src = whole(fx, name, given.source, given.proven)
+            src = whole(fx, name, given.source, given.proven, written=True)
             fx.access.write("c", one)
             if counters[one] == "none":
                 em.line(state_write(slot("c", one), src))

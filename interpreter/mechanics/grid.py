@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.arity import check_arity, list_arg
 from ..expr.builtins import register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
-from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from ..expr.types import BOOL, CARD, INT, PLAYER, list_of, unproven
+from ..engine.values import as_whole
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
 from .ask_once import SEAT_ASKED, AskOnce
 from .attempt_target import secret
@@ -135,6 +136,8 @@ class Grid(AskOnce):
             s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
             with ctx.compiler.access.recording() as reads:
                 s.batch, s.local, src = cls._batch(ctx, main, p)
+            if unproven(s.cost.proven, INT):   # (of type any, or made of one: each price checked, space by space)
+                s.cost, s.batch, s.local = _whole_price(s.cost, s.pay or s.mark), None, None
         if s.local is not None:
             s.local.step = s
             s.pricing = s.local.functions   # (listed in the module under their rules' lines)
@@ -356,3 +359,9 @@ class Grid(AskOnce):
             at.append(f"c{-1 // rows + 1}r{-1 % rows + 1}:")
             kept = self._kept_positions = ((rows, size), at)
         return kept[1]
+
+
+def _whole_price(cost, name):
+    """A price of type any (or made of one), ``cost``: a whole number, as the counters it is paid
+    from and marked on hold (engine/values.py ``as_whole``), checked where it is computed."""
+    return lambda S, me, L, card: as_whole(name, cost(S, me, L, card))

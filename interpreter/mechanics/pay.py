@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Callable
 
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
-from ..expr.types import INT, PLAYER
+from ..expr.types import INT, NUM, PLAYER, unproven
+from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
 from ..engine.loop import over_budget
 from .base import WHO, Step, step_kind
@@ -90,7 +91,8 @@ class Pay(Step):
             costs = {}
         s.cost_names = [cls._counter(ctx, k, (*p, "costs", k)) for k in costs]
         with ctx.asking(main.get("who", "me")):   # (the costs: the payer's)
-            s.cost_fns = [ctx.expr(v, (*p, "costs", k), has_me=True, expect=INT) for k, v in costs.items()]
+            s.cost_fns = [_whole_cost(ctx, k, ctx.expr(v, (*p, "costs", k), has_me=True, expect=INT), (*p, "costs", k))
+                          for k, v in costs.items()]
             s.any = ctx.expr(main.get("any", 0), (*p, "any"), has_me=True, expect=INT)
         froms = main.get("from", list(costs))
         if not isinstance(froms, list):
@@ -276,3 +278,14 @@ class Pay(Step):
 
     def reask(self, S, frame):
         pass
+
+
+def _whole_cost(ctx, name, fn, path):
+    """A cost of counter ``name`` (``fn``): a whole number, as the counter it is paid from holds
+    (mechanics/counters.py ``amount_of``): one that may have a fraction an error at load, one of
+    type any (or made of one) checked where the pay starts (engine/values.py ``as_whole``)."""
+    if fn.type == NUM:
+        ctx.error("a counter holds whole numbers, and this cost may have a fraction: divide with //", path, "type")
+    if not unproven(fn.proven, INT):
+        return fn
+    return lambda S, me, L: as_whole(name, fn(S, me, L))

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from ..engine.loop import located
 from ..errors import raised_in, tag_origin
-from ..expr.runtime import RUNTIME_ERRORS
-from ..expr.types import BOOL, NUM
+from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError
+from ..expr.types import BOOL, NUM, unproven
+from ..engine.values import as_typed
 from .contract import SCORING_KEYS, key_names
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class Scoring:
             ctx.error("categories is a mapping of name: expression", ("scoring", "categories"), "schema")
             cats = {}
         for name, text in cats.items():
-            s.categories.append((name, ctx.expr(text, ("scoring", "categories", name), expect=NUM)))
+            s.categories.append((name, _numbered(name, ctx.expr(text, ("scoring", "categories", name), expect=NUM))))
         s.tiebreak = [ctx.expr(t, ("scoring", "tiebreak", i), expect=NUM)
                       for i, t in enumerate(spec.get("tiebreak") or [])]
         s.tiebreak_texts = [str(t) for t in spec.get("tiebreak") or []]
@@ -129,3 +130,18 @@ class Scoring:
                 tag_origin(e, what, loc)
                 break
         return located(S, e)
+
+
+def _numbered(name, fn):
+    """Category ``name``'s expression ``fn``: itself where the load proves it a number, else (of
+    type any, or made of one: a string, true, none) checked a number where it is read, its runtime
+    error located at the category as any of its own is (engine/values.py ``as_typed``)."""
+    if not unproven(fn.proven, NUM):
+        return fn
+
+    def category(S, me, L):
+        value = fn(S, me, L)
+        if value is None:
+            raise ExprRuntimeError(f"scoring category '{name}' is a number: expected a number, got none")
+        return as_typed(S, NUM, f"scoring category '{name}' is a number", value)
+    return category

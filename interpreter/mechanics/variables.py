@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine.values import as_declared
 from ..expr.runtime import list_bound, stored_source
-from ..expr.types import ANY, INT, NONE, NUM, can_grow, elem, fits, holds_growing, is_list, joined, unproven
+from ..expr.types import ANY, INT, NONE, NUM, can_grow, elem, fits, holds_growing, is_list, joined, unproven, walked
 from ..expr.names import var_ref, var_write
 from ..expr.nesting import in_all
 from ..expr.walks import CHECK_WORK
@@ -37,7 +37,8 @@ def e_set(fx, em, spec, path, locals, has_me):
         src, typ, want = given.source, given.type, fx.ctx.names.vars[var]
         if not fits(typ, want):
             fx.ctx.error(f"variable '{var}' is declared {want}, got {typ}", (*path, var), "type")
-        bounded = stored_source(src, holds_growing(typ)) if can_grow(typ) else src
+        kept = walked(typ, given.proven)   # (made of a value of type any: walked, whatever its static type)
+        bounded = stored_source(src, holds_growing(kept)) if can_grow(kept) else src
         em.line(var_write(var, stored(fx, var, bounded, given.proven, given.elements[:2])))
         fx.access.write("v", var)
         fx.event(em, f"{{'ev': 'set', 'var': {var!r}, 'value': {var_ref(var)}}}")
@@ -102,7 +103,7 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     if not fits(given.type, INT):   # (a fraction)
         fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
                      "divide with // for a whole number" if given.type == NUM else None)
-    em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven)}")
+    em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven, written=True)}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
 
@@ -121,8 +122,9 @@ def e_random(fx, em, spec, path, locals, has_me):
     t = em.fresh()
     em.line(f"{t} = {src}")
     drawn = f"{t}[_below(S, len({t}))]"
-    if can_grow(elem(typ)):   # (checked and copied as set stores a value: a list of lists its own copy)
-        drawn = stored_source(drawn, holds_growing(elem(typ)))
+    kept = walked(elem(typ), elem(given.proven))
+    if can_grow(kept):   # (checked and copied as set stores a value: a list of lists its own copy)
+        drawn = stored_source(drawn, holds_growing(kept))
     drawn = stored(fx, var, drawn, elem(given.proven), given.elements[1:2] * 2)   # (an element: checked as set checks it)
     em.line(var_write(var, f"{drawn} if {t} else None"))
     fx.access.write("v", var)
