@@ -257,7 +257,7 @@ CHARGED = tiny_ruleset("""vars:
   loose: any
   nums: "%s"
 flow:
-  - set: {loose: "map(1..10000, to: it)"}
+  - set: {loose: "map(1..30, to: it)"}   # (a choose option of it: its label within MAX_LABEL)
   - choose: {who: 0, options: "[1, 2]", as: picked}
   - %s
   - choose: {who: 0, options: "[1, 2]", as: picked}

@@ -234,18 +234,20 @@ def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use,
 ], ids=["choose", "simultaneous"])
 def test_a_chosen_text_is_held_to_a_variables_bound(tmp_path, item):
     """choose: {options: "[u + u]", as: u} doubled u at each decision (16.7 M characters by the
-    8th, no limit met): the answer is checked as a variable's value is, a runtime error at the
-    choose as it is answered, in the module and the reference alike (a simultaneous one too)."""
+    8th, no limit met): an option's label is held to MAX_LABEL (engine/labels.py) before it is
+    offered, so the text never reaches the answer's own check (a variable's bound): a runtime
+    error at the choose, in the module and the reference alike (a simultaneous one too)."""
     decisions, _, kind, message, _ = outcome(game(tmp_path, item, effects=False))
-    assert (decisions, kind) == (1, "GameError")
-    assert "g.yaml:20:" in message.splitlines()[0] and "a string of 131072 characters, more than 100000" in message
+    assert (decisions, kind) == (0, "GameError")
+    assert "g.yaml:20:" in message.splitlines()[0] and "an option's label of more than 200 characters" in message
 
 
 def test_a_choice_the_model_bounds_is_stored_with_no_check(tmp_path):
     """Options that hold no string longer than a variable may ([u], a literal): stored as they
     are, no check added to the module."""
     (tmp_path / "u").mkdir(), (tmp_path / "literal").mkdir()
-    kept = game(tmp_path / "u", 'choose: {options: "[u, \'ab\']", as: u, prompt: grow}', effects=False)
+    short = (FLOW % 'choose: {options: "[u, \'ab\']", as: u, prompt: grow}').replace('"1..16"', '"1..6"')
+    kept = load_text(tmp_path / "u", HEAD + short)   # (u of 64 characters: an option's label within MAX_LABEL)
     assert outcome(kept)[2] is None
     assert listing(kept).count("_stored(") == listing(
         game(tmp_path / "literal", 'choose: {options: "[\'ab\']", as: u, prompt: grow}', effects=False)).count("_stored(")
