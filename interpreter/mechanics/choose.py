@@ -146,7 +146,7 @@ class Choose(AskOnce):
             lines += [f"    if {kn} is not None:", f"        {kn}[{self.var!r}] = 1 << frame[{SEAT_ASKED}]"]
         elif self.option_type == CARD:   # a card chosen into a public variable: every seat knows where it lies
             g.bind({"_tell_all": _tell_all})
-            lines.append(f"    if S.kn is not None and value is not None: _tell_all(S, value, {self.var!r})")
+            lines.append(f"    if {state_read('kn')} is not None and value is not None: _tell_all(S, value, {self.var!r})")
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")
