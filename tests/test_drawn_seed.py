@@ -81,14 +81,15 @@ def test_a_drawn_seed_is_below_2_to_the_53_so_a_json_reader_of_doubles_reads_it_
 
 
 def test_an_internal_error_that_stops_a_game_tells_its_drawn_seed_too(cli, monkeypatch):
-    """A bug (an agent that raises) stops the game as an error of the rules does: the seed follows
-    the internal error's line, so that the game can be played again to find it."""
+    """A bug (an agent that raises) stops the game with a located error line naming the agent
+    (gamelog.agent_choice): the seed follows it, so that the game can be played again to find it."""
     from interpreter.play.logs import gamelog
 
     def broken(agent, S, seat):
         raise RuntimeError("an agent's bug")
     monkeypatch.setattr(gamelog, "choose", broken)
     code, out, err = cli("play", "diamonds", "-p", "3", "--quiet")
-    assert code == 1 and out == "" and err.startswith("rulebook: internal error: RuntimeError: an agent's bug")
+    first = err.splitlines()[0]
+    assert code == 1 and out == "" and "error[agent]: seat" in first and "'random' failed to decide" in first
     seed, argv = told(err)
     assert argv == ["play", "diamonds", "--players", "3", "--seed", str(seed)]

@@ -411,6 +411,9 @@ def check_knowledge(S):
             for c in cards:
                 where[c] = (name, owner)
     for card, mask in S.kn.items():
+        if isinstance(card, str):   # a private variable whose value these seats know: their own choice (beliefs.py)
+            assert card[:1] == "_" and not S.rules.visibility.var_seers(card) and 0 < mask < 1 << S.n, (card, mask)
+            continue
         assert card in where, card
         assert mask & seen.zone_seers(*where[card]) & ((1 << S.n) - 1) == 0, (card, mask, where[card])
 
