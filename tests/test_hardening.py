@@ -713,6 +713,21 @@ def test_the_labels_of_a_decisions_options_are_bounded_together(tmp_path, monkey
         rules.new_game(1, 0)
 
 
+@pytest.mark.parametrize("options, measured", [
+    ("['ab', 'cd']", False),              # (texts of 2 characters: short at load)
+    ("[s, 'cd']", True),                  # (a variable's text: up to 100,000 characters)
+    ("[1, 2, 3]", False),                 # (numbers)
+    ("map(1..3, to: [it, it])", False),   # (lists of two numbers: 41 characters at most)
+])
+def test_options_whose_labels_load_knows_short_are_not_measured(tmp_path, options, measured):
+    """labels.short_labels: where the options' bounds keep every label within MAX_LABEL (and all of
+    them within MAX_OPTION_CHARS), the module offers them unmeasured; else labels.fit measures them."""
+    from interpreter.building.listing import listing
+    rules = interpreter.load(write_ruleset(tmp_path, OPTIONS.replace("13", "4").replace("OPTIONS", options)))
+    assert ("rules.fit(" in listing(rules)) == measured   # (s of 160 characters: measured, and within bounds)
+    assert rules.new_game(1, 0).legal_actions()
+
+
 def test_declared_effects_calling_one_another_deeper_than_the_limit_is_one_located_error(tmp_path):
     """A chain of 300 declared effects, each calling the next, made validate fail with Python's
     recursion limit ("internal error"); past MAX_CALL_DEPTH it is one located error, and a chain

@@ -344,8 +344,8 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         if not r.variant:
             self.variant_params(d)
         cards, tables, indexes = self.card_tables(d.get("components") or {}, self.error)
-        r.cards = cards
-        r.card_labels, r.widest_label = tuple(cards.labels), max(map(len, cards.labels), default=0)
+        r.cards, r.card_labels = cards, tuple(cards.labels)
+        r.widest_label = self.widest_label = max(map(len, cards.labels), default=0)   # (engine/labels.py)
         r.unique_labels = self.unique_labels = len(set(cards.labels)) == len(cards.labels)
         r.card_keys = card_keys(r.card_labels)
         for attr, values in tables.items():

@@ -28,6 +28,8 @@ MAX_OPTION_CHARS = 2_000_000   # characters of a decision's options' labels toge
 SHORT_LABELS = frozenset({INT, PLAYER, TEAM, BOOL, CARD})   # labels of at most MAX_LABEL characters
 _PLAIN = frozenset({INT, PLAYER, TEAM, BOOL})   # one label a value, none holding a "+"
 _TABLED = _PLAIN | {STR, CARD}                   # one label a value (not num: 1 and 1.0 are one key)
+_SCALARS = frozenset({int, bool, float, type(None)})   # labels of at most 24 characters (a float's repr)
+_TEXTS = frozenset({str})
 _WIDEST = {INT: 20, BOOL: 5, CARD: 0}   # the longest label of one (a card's: Ruleset.widest_label)
 
 
@@ -45,6 +47,23 @@ def labels(rules, options, typ: str) -> list:
     return [rules.label(o, typ) for o in options]
 
 
+def short_labels(typ: str, options, widest: int) -> bool:
+    """Whether options of type ``typ`` whose expression's bounds are ``options`` (``Compiled``'s
+    ``chars``, the longest text they hold, and ``elements``, how many and how long a list inside)
+    have labels within MAX_LABEL and MAX_OPTION_CHARS together, known at load: then ``fit`` is not
+    asked (``widest``: the longest card label)."""
+    count, inner = (tuple(options.elements) + (None, None))[:2]
+    if typ in SHORT_LABELS:
+        return True
+    if typ == STR:
+        each = options.chars
+    elif is_list(typ) and elem(typ) in _WIDEST and inner is not None:
+        each = inner * (max(4, widest if elem(typ) == CARD else _WIDEST[elem(typ)]) + 1)
+    else:
+        return False
+    return each <= MAX_LABEL and count is not None and count * max(each, 4) <= MAX_OPTION_CHARS
+
+
 def fit(rules, options, typ: str):
     """``options``, once each of their labels is found at most MAX_LABEL characters and all of
     them at most MAX_OPTION_CHARS, measured without making them; else an ExprRuntimeError."""
@@ -52,6 +71,11 @@ def fit(rules, options, typ: str):
         return options
     if not isinstance(options, (list, tuple)):
         options = list(options)
+    kinds = set(map(type, options))   # (one pass in C: most options are numbers, or texts)
+    if kinds <= _SCALARS and 24 * len(options) <= MAX_OPTION_CHARS:   # (a number's label: at most 24 characters)
+        return options
+    if kinds == _TEXTS and max(map(len, options)) <= MAX_LABEL and sum(map(len, options)) <= MAX_OPTION_CHARS:
+        return options
     if is_list(typ) and elem(typ) in _WIDEST:   # (a list of short labels: bounded by its length alone)
         widest = max(4, rules.widest_label if elem(typ) == CARD else _WIDEST[elem(typ)])   # (4: none)
         try:

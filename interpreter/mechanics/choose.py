@@ -19,7 +19,7 @@ from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_o
 from ..expr.names import state_read, state_write, var_write
 from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
-from ..engine.labels import SHORT_LABELS
+from ..engine.labels import short_labels
 from ..engine.values import as_declared, as_typed
 from ..engine.visibility import Visibility
 from ..engine.protocol import UNCHANGED
@@ -50,6 +50,7 @@ class Choose(AskOnce):
     options: ExprFn
     distinct: bool                      # the options never share a label
     one_zone: bool                      # they are one zone's cards (filtered), each labelled its own way
+    short_labels: bool                  # their labels known short at load: not measured (engine/labels.py)
     var: str                            # the variable the choice is stored in
     typed: bool                         # the answer checked against the variable's declared type (variables.checked)
     then: Callable[..., Any] | None     # effects f(S, me, L) once chosen
@@ -69,6 +70,7 @@ class Choose(AskOnce):
         step.options = opts
         step.distinct = opts.distinct
         step.option_type = elem(opts.type)
+        step.short_labels = short_labels(step.option_type, opts, ctx.widest_label)   # (no fit asked: _offered)
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
@@ -104,7 +106,7 @@ class Choose(AskOnce):
         """The options offered, as a tuple (each label once). Specialised: no card is ever twice in a
         zone, so one zone's cards, labelled each its own way, are distinct."""
         rules, typ = state_read('rules'), self.option_type
-        fit = options if typ in SHORT_LABELS else f"{rules}.fit({options}, {typ!r})"   # (short by their type: not measured)
+        fit = options if self.short_labels else f"{rules}.fit({options}, {typ!r})"   # (engine/labels.py)
         if self.distinct or self.one_zone and not g.plain:
             return f"tuple({fit})"
         return f"tuple({rules}.distinct({fit}, {typ!r}))"

@@ -290,6 +290,7 @@ class BuildContext(Protocol):
     smap: Any           # the source map: path -> file position
     counter_decl: dict  # counter -> its declaration
     unique_labels: bool  # every card's label is its own
+    widest_label: int   # characters of the longest card label (engine/labels.py short_labels)
     has_end_game: bool  # set by a step or effect that may end the game
     shuffled: set  # the zones a shuffle effect names (None: one whose zone load cannot tell)
     heaviest: tuple     # the costliest expression compiled so far of what is being weighed (building/bounded.py)
