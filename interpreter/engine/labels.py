@@ -47,6 +47,12 @@ def labels(rules, options, typ: str) -> list:
     return [rules.label(o, typ) for o in options]
 
 
+def _joined_width(typ: str, widest: int) -> int:
+    """Characters an element of a list of type ``typ`` adds to its label, its ``+`` included (a
+    none's 4 at least; ``widest``: the longest card label)."""
+    return max(4, widest if elem(typ) == CARD else _WIDEST[elem(typ)]) + 1
+
+
 def short_labels(typ: str, options, widest: int) -> bool:
     """Whether options of type ``typ`` whose expression's bounds are ``options`` (``Compiled``'s
     ``chars``, the longest text they hold, and ``elements``, how many and how long a list inside)
@@ -58,7 +64,7 @@ def short_labels(typ: str, options, widest: int) -> bool:
     if typ == STR:
         each = options.chars
     elif is_list(typ) and elem(typ) in _WIDEST and inner is not None:
-        each = inner * (max(4, widest if elem(typ) == CARD else _WIDEST[elem(typ)]) + 1)
+        each = inner * _joined_width(typ, widest)
     else:
         return False
     return each <= MAX_LABEL and count is not None and count * max(each, 4) <= MAX_OPTION_CHARS
@@ -77,9 +83,8 @@ def fit(rules, options, typ: str):
     if kinds == _TEXTS and max(map(len, options)) <= MAX_LABEL and sum(map(len, options)) <= MAX_OPTION_CHARS:
         return options
     if is_list(typ) and elem(typ) in _WIDEST:   # (a list of short labels: bounded by its length alone)
-        widest = max(4, rules.widest_label if elem(typ) == CARD else _WIDEST[elem(typ)])   # (4: none)
         try:
-            longest = max(map(len, options), default=0) * (widest + 1)
+            longest = max(map(len, options), default=0) * _joined_width(typ, rules.widest_label)
         except TypeError:   # (an option that is none: measured below)
             longest = MAX_LABEL + 1
         if longest <= MAX_LABEL and longest * len(options) <= MAX_OPTION_CHARS:
