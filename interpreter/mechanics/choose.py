@@ -148,7 +148,7 @@ class Choose(AskOnce):
             lines += [f"    if {kn} is not None:", f"        {kn}[{self.var!r}] = 1 << frame[{SEAT_ASKED}]"]
         elif self.option_type == CARD:   # a card chosen into a public variable: every seat knows where it lies
             g.bind({"_tell_all": _tell_all})
-            lines.append(f"    if {state_read('kn')} is not None and value is not None: _tell_all(S, value, {self.var!r})")
+            lines.append(f"    if {state_read('kn')} is not None and value is not None: _tell_all(S, value)")
         if self.then is not None:
             lines += g.effects(self.then, f"frame[{SEAT_ASKED}]", "    ", self)
         lines.append(f"    {state_read('stack')}.pop()")
@@ -178,11 +178,11 @@ class Choose(AskOnce):
             self.resolved = UNCHANGED
 
 
-def _tell_all(S, card: int, var: str) -> None:
-    """A card chosen into ``var``: if the variable is public, every seat now knows where the card
-    lies (a card of a hidden hand given, shown, played next: engine/knowledge.py)."""
-    if S.rules.visibility.var_public(var):
-        tell(S, [card], (1 << S.n) - 1)
+def _tell_all(S, card: int) -> None:
+    """A card chosen into a public variable (the step decides it when it is built: a variable is
+    public or private, Visibility.var_seers): every seat now knows where the card lies (a card of
+    a hidden hand given, shown, played next: engine/knowledge.py)."""
+    tell(S, [card], (1 << S.n) - 1)
 
 
 def _stored_answer(g, typ: str, chars: int) -> str:
