@@ -235,3 +235,29 @@ def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_wha
     assert "6,642 elements and 1,000,000 characters" in limit.message and "a ruleset parameter's type: int" in limit.message
     assert "a ruleset's parameter as its values and choices hold at every depth" in warned.message
     assert "a ruleset parameter's type: int, num, bool or str, or its choices:" in warned.hint
+
+
+MADE_OF_ANY = ["(a if x == 0 else 0) == (b if x == 0 else 0)", "(a if x == 0 else 0) < (b if x == 0 else 0)",
+               "max(a if x == 0 else 0, b if x == 0 else 0) == 0", "max([a if x == 0 else 0, b]) == 0",
+               "highest([1, 2], by: a if it > 0 else 0) == 1"]
+
+
+@pytest.mark.parametrize("cond", MADE_OF_ANY)
+def test_values_made_of_untyped_values_are_weighed_as_what_they_may_hold(tmp_path, cond):
+    # 'a if C else 0' types as an int, yet may be the list of 10,000 elements a holds: compared or
+    # ordered, it is weighed as a and b are, not as two numbers (before: nothing counted, and a game
+    # comparing two such lists 10,000 times a run took minutes within its budget); the step warned of
+    rules = game(tmp_path, cond, vars=UNTYPED, budget=2000)
+    assert rules.steps[0].work >= 10_000 * 4 and charged(rules) >= charged(game(tmp_path, "a < b", vars=UNTYPED,
+                                                                                 name="lt.yaml"))
+    assert [w for w in rules.warnings if w.code == "cost" and "a value of type any compared" in w.message]
+    ran = played(rules, 0)
+    assert ran[2] == "BudgetExceeded" and played(reference(rules), 0)[:3] == ran[:3]
+
+
+def test_a_value_made_of_an_untyped_one_in_a_filter_is_refused_as_the_untyped_one_is(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"'==' of a value of type any, which may be a list, walks up "
+                       r"to 10,000 elements"):
+        game(tmp_path, "count(1..10000 where (a if it > 0 else 0) == (b if it > 0 else 0)) > 0", vars=UNTYPED)
+    # made of numbers alone, it is a number: nothing to walk
+    assert charged(game(tmp_path, "(x if x == 0 else 0) == (x if x > 0 else 1)", name="n.yaml")) == 0
