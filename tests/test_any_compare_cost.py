@@ -139,7 +139,7 @@ def test_looking_in_a_value_of_type_any_weighs_the_list_it_may_be(tmp_path):
     # a parameter bounded by its choices: no list, a text of 2 characters
     assert charged(game(tmp_path, "1 in params.t or 'b' in params.t", name="t.yaml")) == 0
     with pytest.raises(interpreter.RulesetError, match=r"'in' of a value of type any, which may be a list, walks up to "
-                       r"10,000 elements: declare its type \(type: int"):
+                       r"10,000 elements: declare its type \(a variable's type: int"):
         game(tmp_path, "count(pool where it.n in a) > 0", vars=UNTYPED, name="r.yaml")
 
 
@@ -148,7 +148,7 @@ def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_pa
         game(tmp_path, "count(pool where a == b) > 0", vars=UNTYPED)
     limit = [d for d in refused.value.diagnostics if d.code == "limit" and d.loc.col > 11]
     assert limit and "value of type any, which may be a list" in limit[0].message
-    assert "declare its type (type: int" in limit[0].message
+    assert "declare its type (a variable's type: int, list[int] for a list" in limit[0].message
     warned = game(tmp_path, "a == b", vars=UNTYPED, budget=20_000, name="w.yaml").warnings
     assert [w for w in warned if w.code == "cost" and "a value of type any compared" in w.message
             and "declare the type" in w.hint]
@@ -225,7 +225,7 @@ def test_a_builtin_ordering_numbers_still_counts_nothing_for_it(tmp_path):
 
 def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_what_a_parameter_declares(tmp_path):
     # in a filter, the expression is refused and its step warned of: both say to declare the type, as
-    # a parameter's schema takes it (type: int or str, or choices:; not list[int], which it refuses), and
+    # a parameter's schema takes it (type: int, num, bool or str, or choices:; not list[int], which it refuses), and
     # the step what a parameter is weighed at (before: the step's warning named nested filters, and
     # the hint and the cause spoke of variables alone)
     with pytest.raises(interpreter.RulesetError) as refused:
@@ -233,6 +233,10 @@ def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_wha
     [limit] = [d for d in refused.value.diagnostics if d.code == "limit"]
     [warned] = [d for d in refused.value.diagnostics if d.code == "cost"]
     assert "6,642 elements and 1,000,000 characters" in limit.message and "a ruleset parameter's type: int" in limit.message
+    # the same text says what to declare in both (before: "int or str" in one, "int, num, bool or str" in the other)
+    said = "(a variable's type: int, list[int] for a list; a declared effect's params: {n: int}; a ruleset " \
+           "parameter's type: int, num, bool or str, or its choices:)"
+    assert said in limit.message and said in warned.hint
     assert "a ruleset's parameter as its values and choices hold at every depth" in warned.message
     assert "a ruleset parameter's type: int, num, bool or str, or its choices:" in warned.hint
 

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from ..errors import Diagnostic, RulesetError, figure
+from ..expr import walks
 from ..expr.limits import STEP_WORK_UNIT
 from ..loading.source import MAX_ERRORS, stopped_at
 
@@ -159,9 +160,7 @@ UNTYPED = ("a value of type any compared ('==', '<', max()...) or looked in ('in
            "variable, 10,000 elements in all; a ruleset's parameter as its values and choices hold at every depth (with "
            "no choices, lists as long as the cards, the players or 64, a level of lists inside, and 1,000,000 characters "
            "of strings)")
-UNTYPED_HINT = ("declare the type of the values it compares (a variable's type: int, list[int] for a list; a declared "
-                "effect's params: {n: int}; a ruleset parameter's type: int, num, bool or str, or its choices:) to weigh "
-                "them as such")
+UNTYPED_HINT = f"declare the type of the values it compares ({walks.TYPES}) to weigh them as such"
 
 
 PASSES = ("a for_each counts each pass one and its body's charge, as many passes as its in: list may have "

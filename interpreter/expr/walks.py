@@ -156,7 +156,11 @@ def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
 
 
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
-DECLARE = ": declare its type (type: int, list[int]...; a ruleset parameter's type: int or str, or its choices:) to weigh it as such"
+# what a value compared or looked in may declare to be weighed as what it is: the one text of it, in
+# the expression's message (DECLARE) and the hint of its step's (building/bounded.py UNTYPED_HINT)
+TYPES = ("a variable's type: int, list[int] for a list; a declared effect's params: {n: int}; a ruleset parameter's "
+         "type: int, num, bool or str, or its choices:")
+DECLARE = f": declare its type ({TYPES}) to weigh it as such"
 
 
 @contextmanager
