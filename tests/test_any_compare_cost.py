@@ -150,7 +150,7 @@ def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_pa
     assert limit and "value of type any, which may be a list" in limit[0].message
     assert "declare its type (a variable's type: int, list[int] for a list" in limit[0].message
     warned = game(tmp_path, "a == b", vars=UNTYPED, budget=20_000, name="w.yaml").warnings
-    assert [w for w in warned if w.code == "cost" and "a value of type any compared" in w.message
+    assert [w for w in warned if w.code == "cost" and "a value of type any (or made of one) compared" in w.message
             and "declare the type" in w.hint]
     # declared, they weigh what they are: no walk, no warning
     typed = game(tmp_path, "a == b", vars=UNTYPED.replace("{start", "{type: int, start"), budget=20_000,
@@ -254,14 +254,14 @@ def test_values_made_of_untyped_values_are_weighed_as_what_they_may_hold(tmp_pat
     rules = game(tmp_path, cond, vars=UNTYPED, budget=2000)
     assert rules.steps[0].work >= 10_000 * 4 and charged(rules) >= charged(game(tmp_path, "a < b", vars=UNTYPED,
                                                                                  name="lt.yaml"))
-    assert [w for w in rules.warnings if w.code == "cost" and "a value of type any compared" in w.message]
+    assert [w for w in rules.warnings if w.code == "cost" and "a value of type any (or made of one) compared" in w.message]
     ran = played(rules, 0)
     assert ran[2] == "BudgetExceeded" and played(reference(rules), 0)[:3] == ran[:3]
 
 
 def test_a_value_made_of_an_untyped_one_in_a_filter_is_refused_as_the_untyped_one_is(tmp_path):
-    with pytest.raises(interpreter.RulesetError, match=r"'==' of a value of type any, which may be a list, walks up "
-                       r"to 10,000 elements"):
+    with pytest.raises(interpreter.RulesetError, match=r"'==' of a value made of one of type any, which may be a list, "
+                       r"walks up to 10,000 elements: declare its type"):
         game(tmp_path, "count(1..10000 where (a if it > 0 else 0) == (b if it > 0 else 0)) > 0", vars=UNTYPED)
     # made of numbers alone, it is a number: nothing to walk
     assert charged(game(tmp_path, "(x if x == 0 else 0) == (x if x > 0 else 1)", name="n.yaml")) == 0

@@ -85,6 +85,7 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     of type any may be either, one at a time: two of them are weighed the costlier way. What is
     charged because a side is of type any is noted (``untyped``): the error or warning of a
     costly expression or step then says to declare its type."""
+    written = ANY in (sides[0][1], sides[1][1])   # (else made of one: 'v if C else 0', typed int)
     (left, lt), (right, rt) = sides = tuple((x, held_as(c, x, t)) for x, t in sides)
     walk = min(elements(c, x, t) for x, t in sides) if nesting.may_hold_lists(lt) and nesting.may_hold_lists(rt) else 0
     strings = STR in (lt, rt) and {lt, rt} <= {STR, ANY} or lt == rt == ANY
@@ -94,7 +95,8 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
         texts.compared(c, n, left, right, op)
     elif walk:
         chars = f" and {held:,} characters" if held >= texts.COMPARE_CHARS else ""
-        what = "of a value of type any, which may be a list," if ANY in (lt, rt) else "of two lists"
+        what = ("of two lists" if ANY not in (lt, rt) else "of a value of type any, which may be a list," if written
+                else "of a value made of one of type any, which may be a list,")
         with untyped(c) if ANY in (lt, rt) else nullcontext():
             c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
 
