@@ -155,8 +155,8 @@ FILTERS = ("each list its filters walk is weighed at its longest, and nested fil
            "ends' declared bounds allow (10,000 where they read what declares none)")
 
 
-UNTYPED = ("a value of type any (or made of one) compared ('==', '<', max()...) or looked in ('in') is weighed as a walk of all it may "
-           "hold (of two compared, the fewer): a variable or a declared effect's parameter of type any as a list "
+UNTYPED = ("a value of type any (or made of one) compared ('==', '<', max()...) or looked in ('in') is weighed as a "
+           "walk of all it may hold (of two compared, the fewer): a variable or a declared effect's parameter of type any as a list "
            "variable, 10,000 elements in all; a ruleset's parameter as its values and choices hold at every depth (with "
            "no choices, lists as long as the cards, the players or 64, a level of lists inside, and 1,000,000 characters "
            "of strings)")

@@ -137,7 +137,8 @@ class Grid(AskOnce):
             s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
             with ctx.compiler.access.recording() as reads:
                 s.batch, s.local, src = cls._batch(ctx, main, p)
-            if may_be_fraction(ctx, s.cost, (*p, "cost"), "cost"):   # (of type any, or made of one: each price checked, space by space)
+            # (a fraction refused; of type any, or made of one: each price checked, space by space)
+            if may_be_fraction(ctx, s.cost, (*p, "cost"), "cost"):
                 s.cost, s.batch, s.local = _whole_price(s.cost, s.pay or s.mark), None, None
         if s.local is not None:
             s.local.step = s

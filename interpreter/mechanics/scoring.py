@@ -149,7 +149,7 @@ class Scoring:
                  *((fn, "a scoring tiebreak") for fn in self.tiebreak)]
         try:
             for p in S.players:
-                for (fn, subject), (_, what, loc) in zip(named, self.origins):
+                for (fn, subject), (_, what, loc) in zip(named, self.origins):   # (categories', tie-breaks', then eligible's)
                     if fn(S, p, None) is None:
                         e = ExprRuntimeError(_not_a_number(subject))
                         tag_origin(e, what, loc)
