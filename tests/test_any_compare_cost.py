@@ -139,7 +139,7 @@ def test_looking_in_a_value_of_type_any_weighs_the_list_it_may_be(tmp_path):
     # a parameter bounded by its choices: no list, a text of 2 characters
     assert charged(game(tmp_path, "1 in params.t or 'b' in params.t", name="t.yaml")) == 0
     with pytest.raises(interpreter.RulesetError, match=r"'in' of a value of type any, which may be a list, walks up to "
-                       r"10,000 elements: declare its type \(type: int"):
+                       r"10,000 elements: declare its type \(a variable's type: int"):
         game(tmp_path, "count(pool where it.n in a) > 0", vars=UNTYPED, name="r.yaml")
 
 
@@ -148,9 +148,9 @@ def test_a_costly_comparison_of_untyped_values_says_to_declare_their_type(tmp_pa
         game(tmp_path, "count(pool where a == b) > 0", vars=UNTYPED)
     limit = [d for d in refused.value.diagnostics if d.code == "limit" and d.loc.col > 11]
     assert limit and "value of type any, which may be a list" in limit[0].message
-    assert "declare its type (type: int" in limit[0].message
+    assert "declare its type (a variable's type: int, list[int] for a list" in limit[0].message
     warned = game(tmp_path, "a == b", vars=UNTYPED, budget=20_000, name="w.yaml").warnings
-    assert [w for w in warned if w.code == "cost" and "a value of type any compared" in w.message
+    assert [w for w in warned if w.code == "cost" and "a value of type any (or made of one) compared" in w.message
             and "declare the type" in w.hint]
     # declared, they weigh what they are: no walk, no warning
     typed = game(tmp_path, "a == b", vars=UNTYPED.replace("{start", "{type: int, start"), budget=20_000,
@@ -225,7 +225,7 @@ def test_a_builtin_ordering_numbers_still_counts_nothing_for_it(tmp_path):
 
 def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_what_a_parameter_declares(tmp_path):
     # in a filter, the expression is refused and its step warned of: both say to declare the type, as
-    # a parameter's schema takes it (type: int or str, or choices:; not list[int], which it refuses), and
+    # a parameter's schema takes it (type: int, num, bool or str, or choices:; not list[int], which it refuses), and
     # the step what a parameter is weighed at (before: the step's warning named nested filters, and
     # the hint and the cause spoke of variables alone)
     with pytest.raises(interpreter.RulesetError) as refused:
@@ -233,5 +233,35 @@ def test_a_costly_comparison_of_untyped_parameters_says_what_was_weighed_and_wha
     [limit] = [d for d in refused.value.diagnostics if d.code == "limit"]
     [warned] = [d for d in refused.value.diagnostics if d.code == "cost"]
     assert "6,642 elements and 1,000,000 characters" in limit.message and "a ruleset parameter's type: int" in limit.message
+    # the same text says what to declare in both (before: "int or str" in one, "int, num, bool or str" in the other)
+    said = "(a variable's type: int, list[int] for a list; a declared effect's params: {n: int}; a ruleset " \
+           "parameter's type: int, num, bool or str, or its choices:)"
+    assert said in limit.message and said in warned.hint
     assert "a ruleset's parameter as its values and choices hold at every depth" in warned.message
     assert "a ruleset parameter's type: int, num, bool or str, or its choices:" in warned.hint
+
+
+MADE_OF_ANY = ["(a if x == 0 else 0) == (b if x == 0 else 0)", "(a if x == 0 else 0) < (b if x == 0 else 0)",
+               "max(a if x == 0 else 0, b if x == 0 else 0) == 0", "max([a if x == 0 else 0, b]) == 0",
+               "highest([1, 2], by: a if it > 0 else 0) == 1"]
+
+
+@pytest.mark.parametrize("cond", MADE_OF_ANY)
+def test_values_made_of_untyped_values_are_weighed_as_what_they_may_hold(tmp_path, cond):
+    # 'a if C else 0' types as an int, yet may be the list of 10,000 elements a holds: compared or
+    # ordered, it is weighed as a and b are, not as two numbers (before: nothing counted, and a game
+    # comparing two such lists 10,000 times a run took minutes within its budget); the step warned of
+    rules = game(tmp_path, cond, vars=UNTYPED, budget=2000)
+    assert rules.steps[0].work >= 10_000 * 4 and charged(rules) >= charged(game(tmp_path, "a < b", vars=UNTYPED,
+                                                                                 name="lt.yaml"))
+    assert [w for w in rules.warnings if w.code == "cost" and "a value of type any (or made of one) compared" in w.message]
+    ran = played(rules, 0)
+    assert ran[2] == "BudgetExceeded" and played(reference(rules), 0)[:3] == ran[:3]
+
+
+def test_a_value_made_of_an_untyped_one_in_a_filter_is_refused_as_the_untyped_one_is(tmp_path):
+    with pytest.raises(interpreter.RulesetError, match=r"'==' of a value made of one of type any, which may be a list, "
+                       r"walks up to 10,000 elements: declare its type"):
+        game(tmp_path, "count(1..10000 where (a if it > 0 else 0) == (b if it > 0 else 0)) > 0", vars=UNTYPED)
+    # made of numbers alone, it is a number: nothing to walk
+    assert charged(game(tmp_path, "(x if x == 0 else 0) == (x if x > 0 else 1)", name="n.yaml")) == 0

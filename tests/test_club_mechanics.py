@@ -132,8 +132,9 @@ GRID_SPLIT = (GRID.replace("  got: {owner: player}\n", "  got: {owner: player}\n
 # once for the spaces whose attribute says so (pos == 1): only the others are asked
 GRID_OR = GRID.replace('where: "taken == 0"', 'where: "taken == 0 and (pos == 1 or got < 2 + pos)"')
 
-# fractional costs: a player's coins are compared with each space's cost (no bound on them kept)
-GRID_HALF = GRID.replace('count(neighbours where taken > 0))"', 'count(neighbours where taken > 0) / 2)"')
+# halved costs (a fraction is refused at load: a counter pays whole numbers): each space's cost
+# compared with a player's coins
+GRID_HALF = GRID.replace('count(neighbours where taken > 0))"', 'count(neighbours where taken > 0) // 2)"')
 
 # a cost, or a local part of the filter, that reads a card attribute: priced for the cards where they lie
 GRID_POS = GRID.replace('cost: "1 + (', 'cost: "pos + (')

@@ -506,3 +506,19 @@ def test_a_whole_number_stored_as_a_player_or_team_is_in_range(tmp_path, typ, va
     assert message in out[3].splitlines()[0]
     (tmp_path / "in").mkdir()
     assert outcome_of(tmp_path / "in", SEATED % (typ, "1"))[2] is None
+
+
+NARROWED = tiny_ruleset("""vars:
+  loose: {type: any, start: "[1]"}
+flow:
+  - choose: {who: 0, options: "[[0, loose]]", as: loose}
+""")
+
+
+def test_a_variable_an_as_narrowed_is_named_so_where_its_check_fails(tmp_path):
+    """A variable declared any that a choose's as: narrows to list[int] (its start is one) checks
+    the answer [0, [1]] against list[int]: the message says how it came to be that type (before:
+    'declared list[int]', which it is not)."""
+    out = played(load_text(tmp_path, NARROWED), 0)
+    assert out[2] == "GameError" and "variable 'loose' is list[int] (declared any, narrowed by an as:): expected a " \
+        "whole number, got [1]" in out[3].splitlines()[0]

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from ..errors import Diagnostic, RulesetError, figure
+from ..expr import walks
 from ..expr.limits import STEP_WORK_UNIT
 from ..loading.source import MAX_ERRORS, stopped_at
 
@@ -154,14 +155,12 @@ FILTERS = ("each list its filters walk is weighed at its longest, and nested fil
            "ends' declared bounds allow (10,000 where they read what declares none)")
 
 
-UNTYPED = ("a value of type any compared ('==', '<', max()...) or looked in ('in') is weighed as a walk of all it may "
-           "hold (of two compared, the fewer): a variable or a declared effect's parameter of type any as a list "
+UNTYPED = ("a value of type any (or made of one) compared ('==', '<', max()...) or looked in ('in') is weighed as a "
+           "walk of all it may hold (of two compared, the fewer): a variable or a declared effect's parameter of type any as a list "
            "variable, 10,000 elements in all; a ruleset's parameter as its values and choices hold at every depth (with "
            "no choices, lists as long as the cards, the players or 64, a level of lists inside, and 1,000,000 characters "
            "of strings)")
-UNTYPED_HINT = ("declare the type of the values it compares (a variable's type: int, list[int] for a list; a declared "
-                "effect's params: {n: int}; a ruleset parameter's type: int, num, bool or str, or its choices:) to weigh "
-                "them as such")
+UNTYPED_HINT = f"declare the type of the values it compares ({walks.TYPES}) to weigh them as such"
 
 
 PASSES = ("a for_each counts each pass one and its body's charge, as many passes as its in: list may have "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_DEPTH, MAX_STORED_TEXT, list_bound
-from ..expr.types import ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_map, map_value
+from ..expr.types import (ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_map, map_value,
+                          parse_type)
 
 
 class Bad(Exception):
@@ -140,7 +141,17 @@ def as_declared(S, name: str, value):
     (``variable 'L' is declared list[int]: expected a whole number, got [1]``). Generated code
     calls it as ``_typed``."""
     typ = S.rules.names.vars[name]
-    return as_typed(S, typ, f"variable '{name}' is declared {typ}", value)
+    return as_typed(S, typ, f"variable '{name}' is {_declared(S.rules, name, typ)}", value)
+
+
+def _declared(rules, name: str, typ: str) -> str:
+    """How variable ``name`` came to be of type ``typ``, for a message: ``declared list[int]``, or,
+    where its ``vars:`` entry says any (its type unwritten too) and a step's ``as:`` narrowed it
+    (building/declarations.py ``declare_var``), ``list[int] (declared any, narrowed by an as:)``."""
+    decl = rules.var_decl.get(name)
+    if decl is None or parse_type(str(decl.get("type", ANY))) != ANY or typ == ANY:
+        return f"declared {typ}"
+    return f"{typ} (declared any, narrowed by an as:)"
 
 
 def as_typed(S, typ: str, where: str, value):

@@ -54,9 +54,26 @@ def summed(c: Any, n: Any, typed) -> None:
     """List node ``n`` holds these values ((node, type) each: a list written out): its own elements
     and all those inside them at every depth together, where each one's is known (a variable's, a
     parameter's, a number's none)."""
-    totals = [c.fact(x, TOTAL) if may_hold_lists(t) else 0 for x, t in typed]
-    if None not in totals:
+    totals = held_totals(c, typed)
+    if totals is not None:
         totalled(c, n, len(totals) + sum(totals))
+
+
+def held_totals(c: Any, typed) -> list[int] | None:
+    """What each of these nodes ((node, static type) each) holds at every depth together, as walks
+    weigh it: none where it may hold no list, even made of a value of type any (``proven``); None
+    where one's is not known."""
+    totals = [c.fact(x, TOTAL) if may_hold_lists(t) or ANY in proven(c, x, t) else 0 for x, t in typed]
+    return None if None in totals else totals
+
+
+def either(c: Any, n: Any, typed) -> None:
+    """Node ``n``'s value is one of these ((node, static type) each: an ``if`` ... ``else``'s
+    branches): it holds at every depth together what the one holding the most does, where each
+    one's is known."""
+    totals = held_totals(c, typed)
+    if totals is not None:
+        c.know(n, TOTAL, max(totals))
 
 
 def innered(c: Any, n: Any, bound: int) -> None:
@@ -149,6 +166,10 @@ def carried(c: Any, n: Any, typ: str) -> None:
     if mine is None and ANY not in typ and n.data not in MADE \
             and not (n.data == "call" and str(n.children[0]) in MADE_BY) and any(c.fact(x, LOOSE) for x in _operands(n)):
         c.know(n, PROVEN, mine := ANY)
+        if not may_hold_lists(typ) and c.fact(n, TOTAL) is None:   # (no more than its operands hold together)
+            totals = held_totals(c, [(x, ANY) for x in _operands(n) if c.fact(x, LOOSE)])
+            if totals is not None:
+                c.know(n, TOTAL, sum(totals))
     if ANY in (mine or typ):
         c.know(n, LOOSE, True)
 

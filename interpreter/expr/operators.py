@@ -165,6 +165,7 @@ class OperatorNodes(MembershipNodes):
         typ = one_type([a[1], b[1]], "the two branches of 'if' ... 'else'", n)
         yes_node, _, no_node = n.children   # (either branch's list or number: the longer, the wider)
         nesting.proven_of(self, n, ((yes_node, a[1]), (no_node, b[1])))
+        nesting.either(self, n, ((yes_node, a[1]), (no_node, b[1])))
         self.sized(n, max(self.size(yes_node), self.size(no_node)))
         known.inherited(self, n, yes_node, no_node)
         nesting.innered(self, n, max(nesting.inner(self, yes_node), nesting.inner(self, no_node)))

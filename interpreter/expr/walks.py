@@ -20,7 +20,7 @@ from lark import Tree
 
 from . import nesting, texts
 from .runtime import MAX_STORED
-from .types import ANY, STR, list_of
+from .types import ANY, STR, list_of, walked as stored_as
 
 SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (sets.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
@@ -85,7 +85,8 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     of type any may be either, one at a time: two of them are weighed the costlier way. What is
     charged because a side is of type any is noted (``untyped``): the error or warning of a
     costly expression or step then says to declare its type."""
-    (left, lt), (right, rt) = sides
+    written = ANY in (sides[0][1], sides[1][1])   # (else made of one: 'v if C else 0', typed int)
+    (left, lt), (right, rt) = sides = tuple((x, held_as(c, x, t)) for x, t in sides)
     walk = min(elements(c, x, t) for x, t in sides) if nesting.may_hold_lists(lt) and nesting.may_hold_lists(rt) else 0
     strings = STR in (lt, rt) and {lt, rt} <= {STR, ANY} or lt == rt == ANY
     held = min((c.fact(x, nesting.TEXTS) for x, _ in sides if c.fact(x, nesting.TEXTS) is not None), default=0)
@@ -94,9 +95,17 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
         texts.compared(c, n, left, right, op)
     elif walk:
         chars = f" and {held:,} characters" if held >= texts.COMPARE_CHARS else ""
-        what = "of a value of type any, which may be a list," if ANY in (lt, rt) else "of two lists"
+        what = ("of two lists" if ANY not in (lt, rt) else "of a value of type any, which may be a list," if written
+                else "of a value made of one of type any, which may be a list,")
         with untyped(c) if ANY in (lt, rt) else nullcontext():
             c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
+
+
+def held_as(c: Any, n: Any, typ: str) -> str:
+    """The type a comparison weighs node ``n``'s value (of static type ``typ``) as: any where it is
+    made of a value of type any (nesting.py ``proven``: ``loose if C else 0`` types as an int, yet
+    may be the list ``loose`` holds), as a store walks it (types.py ``walked``); else its static type."""
+    return stored_as(typ, nesting.proven(c, n, typ))
 
 
 def ordered(c: Any, n: Any, sides: list, what: str) -> None:
@@ -105,6 +114,7 @@ def ordered(c: Any, n: Any, sides: list, what: str) -> None:
     against the one of the others that may hold the most (a number: nothing)."""
     def most(side: tuple) -> int:
         return elements(c, *side) if nesting.may_hold_lists(side[1]) else 0
+    sides = [(x, held_as(c, x, t)) for x, t in sides]
     for i, side in enumerate(sides[1:], 1):
         compared(c, n, (side, max((*sides[:i], *sides[i + 1:]), key=most)), what)
 
@@ -116,8 +126,9 @@ def ranked(c: Any, n: Any, values: Any, typ: str, what: str, count: int = 0) -> 
     comparison reads up to the shorter's end, so all of them together at most every element inside
     the values (the list's, at every depth; each key's, ``count`` times), or each string compared
     up to its end: weighed the costlier way, as ``compared`` weighs two, and noted as charged for
-    values of type any. Nothing for values of another type (numbers, strings whose bound is read)."""
-    if typ != ANY:
+    values of type any, or made of one (``held_as``: ``max([loose, 0])``). Nothing for values of
+    another type (numbers, strings whose bound is read)."""
+    if typ != ANY and ANY not in nesting.proven(c, values, typ):
         return
     walk = count * elements(c, values, ANY) if count else elements(c, values, list_of(ANY))
     each = (texts.chars(c, values) if count else texts.inside(c, values) or MAX_STORED) // texts.COMPARE_CHARS
@@ -147,7 +158,11 @@ def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
 
 
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
-DECLARE = ": declare its type (type: int, list[int]...; a ruleset parameter's type: int or str, or its choices:) to weigh it as such"
+# what a value compared or looked in may declare to be weighed as what it is: the one text of it, in
+# the expression's message (DECLARE) and the hint of its step's (building/bounded.py UNTYPED_HINT)
+TYPES = ("a variable's type: int, list[int] for a list; a declared effect's params: {n: int}; a ruleset parameter's "
+         "type: int, num, bool or str, or its choices:")
+DECLARE = f": declare its type ({TYPES}) to weigh it as such"
 
 
 @contextmanager

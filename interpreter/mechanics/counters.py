@@ -38,15 +38,26 @@ def take(em, amount: str, src: str, dst: str | None) -> str:
 AMOUNT = Key("amount", "expression: int", "how much", default=1)
 
 
-def amount_of(fx, spec, path, locals, has_me, name) -> str:
-    """The compiled amount of a counter effect on counter ``name``: a whole number (a counter holds
-    whole numbers, as its saved state does); a number that may have a fraction is a located error,
-    a value of type any checked where it is used (``whole``)."""
-    given = fx.ctx.expr(spec.get("amount", AMOUNT.default), (*path, "amount"), locals, has_me, INT)
-    if given.type == NUM:
-        fx.ctx.error("a counter holds whole numbers, and this amount may have a fraction: divide with //",
-                     (*path, "amount"), "type")
+def amount_of(fx, spec, path, locals, has_me, name, key: Key = AMOUNT, what: str = "amount") -> str:
+    """The compiled amount of a counter effect on counter ``name`` (``key``: its amount:, an
+    advance's by: or max:, ``what`` its message calls it): a whole number (a counter holds whole
+    numbers, as its saved state does); a number that may have a fraction is a located error, a
+    value of type any checked where it is used (``whole``)."""
+    given = fx.ctx.expr(spec.get(key.name, key.default), (*path, key.name), locals, has_me, INT)
+    may_be_fraction(fx.ctx, given, (*path, key.name), what)
     return whole(fx, name, given.source, given.proven)
+
+
+def may_be_fraction(ctx, given, path, what: str) -> bool:
+    """Whether ``given`` (a compiled expression of type int or num: ``.type``, ``.proven``), an
+    amount a counter gains, loses, pays, is marked or moves by (``what``: "amount", "cost"...),
+    must be checked a whole number where it is used (engine/values.py ``as_whole``, ``whole``):
+    of type any, or made of one. One of type num may have a fraction, which no counter holds: an
+    error at load, located at ``path``. The one check of what a counter is given (counters,
+    tracks, pay, grid)."""
+    if given.type == NUM:
+        ctx.error(f"a counter holds whole numbers, and this {what} may have a fraction: divide with //", path, "type")
+    return unproven(given.proven, INT)
 
 
 def whole(fx, name, src: str, proven: str, written: bool = False) -> str:

@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..expr.arity import check_arity, list_arg
 from ..expr.builtins import register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
-from ..expr.types import BOOL, CARD, INT, PLAYER, list_of, unproven
+from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..engine.values import as_whole
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
 from .ask_once import SEAT_ASKED, AskOnce
 from .attempt_target import secret
 from .base import WHO, Step, step_kind
 from .contract import Key
+from .counters import may_be_fraction
 from .grid_prices import LocalPrices, generated
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -136,7 +137,8 @@ class Grid(AskOnce):
             s.then = ctx.effects(main.get("then"), (*p, "then"), {"space": CARD}, True, by_name=True)
             with ctx.compiler.access.recording() as reads:
                 s.batch, s.local, src = cls._batch(ctx, main, p)
-            if unproven(s.cost.proven, INT):   # (of type any, or made of one: each price checked, space by space)
+            # (a fraction refused; of type any, or made of one: each price checked, space by space)
+            if may_be_fraction(ctx, s.cost, (*p, "cost"), "cost"):
                 s.cost, s.batch, s.local = _whole_price(s.cost, s.pay or s.mark), None, None
         if s.local is not None:
             s.local.step = s

@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Callable
 
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
-from ..expr.types import INT, NUM, PLAYER, unproven
+from ..expr.types import INT, PLAYER
 from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
 from ..engine.loop import over_budget
 from .base import WHO, Step, step_kind
 from .contract import Key
+from .counters import may_be_fraction
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -93,10 +94,11 @@ class Pay(Step):
         with ctx.asking(main.get("who", "me")):   # (the costs: the payer's)
             s.cost_fns = [_whole_cost(ctx, k, ctx.expr(v, (*p, "costs", k), has_me=True, expect=INT), (*p, "costs", k))
                           for k, v in costs.items()]
-            s.any = ctx.expr(main.get("any", 0), (*p, "any"), has_me=True, expect=INT)
+            any_fn = ctx.expr(main.get("any", 0), (*p, "any"), has_me=True, expect=INT)
         froms = main.get("from", list(costs))
         if not isinstance(froms, list):
             froms = [froms]
+        s.any = _whole_cost(ctx, str(froms[0]) if froms else "any", any_fn, (*p, "any"))   # (a unit: a from counter's)
         s.from_names = [cls._counter(ctx, k, (*p, "from", i)) for i, k in enumerate(froms)]
         s.joker = cls._counter(ctx, main["joker"], (*p, "joker")) if "joker" in main else None
         s.units = list(dict.fromkeys([*s.cost_names, *s.from_names] + ([s.joker] if s.joker else [])))
@@ -281,11 +283,10 @@ class Pay(Step):
 
 
 def _whole_cost(ctx, name, fn, path):
-    """A cost of counter ``name`` (``fn``): a whole number, as the counter it is paid from holds
-    (mechanics/counters.py ``amount_of``): one that may have a fraction an error at load, one of
-    type any (or made of one) checked where the pay starts (engine/values.py ``as_whole``)."""
-    if fn.type == NUM:
-        ctx.error("a counter holds whole numbers, and this cost may have a fraction: divide with //", path, "type")
-    if not unproven(fn.proven, INT):
+    """A cost of counter ``name`` (``fn``; the units of any kind, paid by the ``from:`` counters, the
+    first named): a whole number, as the counter it is paid from holds (mechanics/counters.py
+    ``may_be_fraction``): one that may have a fraction an error at load, one of type any (or made of
+    one) checked where the pay starts (engine/values.py ``as_whole``)."""
+    if not may_be_fraction(ctx, fn, path, "cost"):
         return fn
     return lambda S, me, L: as_whole(name, fn(S, me, L))

@@ -40,8 +40,9 @@ class Scoring:
             ctx.error("categories is a mapping of name: expression", ("scoring", "categories"), "schema")
             cats = {}
         for name, text in cats.items():
-            s.categories.append((name, _numbered(name, ctx.expr(text, ("scoring", "categories", name), expect=NUM))))
-        s.tiebreak = [ctx.expr(t, ("scoring", "tiebreak", i), expect=NUM)
+            s.categories.append((name, _numbered(f"scoring category '{name}'",
+                                                 ctx.expr(text, ("scoring", "categories", name), expect=NUM))))
+        s.tiebreak = [_numbered("a scoring tiebreak", ctx.expr(t, ("scoring", "tiebreak", i), expect=NUM))
                       for i, t in enumerate(spec.get("tiebreak") or [])]
         s.tiebreak_texts = [str(t) for t in spec.get("tiebreak") or []]
         if "eligible" in spec:
@@ -58,9 +59,12 @@ class Scoring:
 
     def breakdown(self, S) -> list[dict]:
         try:
-            return [{name: fn(S, p, None) for name, fn in self.categories} for p in S.players]
+            rows = [{name: fn(S, p, None) for name, fn in self.categories} for p in S.players]
         except RUNTIME_ERRORS as e:
             raise self._located(S, e) from None
+        if any(v is None for row in rows for v in row.values()):   # (what scores() fails on)
+            raise self._located(S, ExprRuntimeError("a scoring category is none")) from None
+        return rows
 
     def scores(self, S) -> list:
         cats = [fn for _, fn in self.categories]
@@ -124,24 +128,52 @@ class Scoring:
             raise self._located(S, e) from None
 
     def _located(self, S, e):
-        """A runtime error of a scoring expression as a GameError located at that expression."""
+        """A runtime error of a scoring expression as a GameError located at that expression; one
+        of adding or ordering their values (a category or tie-break of type int that is none) at
+        the first of them that is none (``_none_read``)."""
         for fn, what, loc in self.origins:
             if raised_in(e, fn):
                 tag_origin(e, what, loc)
                 break
+        else:
+            e = self._none_read(S) or e
         return located(S, e)
 
+    def _none_read(self, S) -> Exception | None:
+        """The error of the first category, then tie-break, whose value is none for a seat, in the
+        order the scores and the ranking read them, located at it; None if none is. A value of type
+        int or num may be none (a variable not set, ``first`` of nothing), which no check reads where
+        the load proves the type (``_numbered``): the sum or the order of the values fails on it,
+        and only then are they read again, so a game that scores pays nothing for it."""
+        named = [*((fn, f"scoring category '{name}'") for name, fn in self.categories),
+                 *((fn, "a scoring tiebreak") for fn in self.tiebreak)]
+        try:
+            for p in S.players:
+                for (fn, subject), (_, what, loc) in zip(named, self.origins):   # (categories', tie-breaks', then eligible's)
+                    if fn(S, p, None) is None:
+                        e = ExprRuntimeError(_not_a_number(subject))
+                        tag_origin(e, what, loc)
+                        return e
+        except RUNTIME_ERRORS:
+            return None   # (another error first: the one raised stands)
+        return None
 
-def _numbered(name, fn):
-    """Category ``name``'s expression ``fn``: itself where the load proves it a number, else (of
-    type any, or made of one: a string, true, none) checked a number where it is read, its runtime
-    error located at the category as any of its own is (engine/values.py ``as_typed``)."""
+
+def _not_a_number(subject: str) -> str:
+    return f"{subject} is a number: expected a number, got none"
+
+
+def _numbered(subject, fn):
+    """A category's or a tie-break's expression ``fn`` (``subject``: "scoring category 'vault'",
+    as messages name it): itself where the load proves it a number (none read as ``_none_read``
+    says), else (of type any, or made of one: a string, true, a list, none) checked a number where
+    it is read, its runtime error located at it as any of its own is (engine/values.py ``as_typed``)."""
     if not unproven(fn.proven, NUM):
         return fn
 
     def category(S, me, L):
         value = fn(S, me, L)
         if value is None:
-            raise ExprRuntimeError(f"scoring category '{name}' is a number: expected a number, got none")
-        return as_typed(S, NUM, f"scoring category '{name}' is a number", value)
+            raise ExprRuntimeError(_not_a_number(subject))
+        return as_typed(S, NUM, f"{subject} is a number", value)
     return category

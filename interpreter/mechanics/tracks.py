@@ -15,24 +15,27 @@ from __future__ import annotations
 
 from .base import effect_kind
 from .contract import Key
+from .counters import amount_of
 from .cards import owner_key
-from ..expr.types import INT
 from ..expr.names import counter_ref
+
+
+BY = Key("by", "expression: int", "spaces to move (never backwards)", default=1)
+LAST = Key("max", "expression: int", "the last space")
 
 
 @effect_kind("advance", "move a piece along a track: add to a counter up to a last space; optionally stack",
              keys=(Key("counter", "counter", "the piece's position", required=True),
-                   Key("by", "expression: int", "spaces to move (never backwards)", default=1),
-                   Key("max", "expression: int", "the last space"),
+                   BY, LAST,
                    Key("stack", "counter", "the order of arrival on a space (same owners as counter)")), seat_noted=True)
 def e_advance(fx, em, spec, path, locals, has_me):
     dst, name, owner = fx.target_owner(spec["counter"], (*path, "counter"), locals, has_me, "counter", em=em)
-    by, _ = fx.expr(spec.get("by", 1), (*path, "by"), locals, has_me, INT)
+    by = amount_of(fx, spec, path, locals, has_me, name, BY, "by:")   # (whole numbers, as the counter holds)
     old, new = em.fresh("_o"), em.fresh("_n")
     em.line(f"{old} = {dst}")
     em.line(f"{new} = {old} + max(0, {by})")
     if "max" in spec:
-        top, _ = fx.expr(spec["max"], (*path, "max"), locals, has_me, INT)
+        top = amount_of(fx, spec, path, locals, has_me, name, LAST, "max:")
         em.line(f"{new} = max({old}, min({new}, {top}))")
     em.line(f"{dst} = {new}")
     if "stack" in spec:

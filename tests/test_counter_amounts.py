@@ -1,0 +1,81 @@
+"""What a counter is given is a whole number, as its saved state holds it (mechanics/counters.py
+``may_be_fraction``): an advance's ``by:`` and ``max:``, a grid's ``cost:`` and a pay's ``any:``
+that may have a fraction (of type num: ``5 / 2``, a card attribute of ``[1, 2.5]``) are errors at
+load, located at the key; one of type any (or made of one) is checked where it runs, so that a
+fraction, ``true`` or a string stops the game there, in the module as in the plain reference,
+and no counter holds 2.5 (which a saved state refuses) nor pays ``true`` as 1."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import interpreter
+from fuzzing.lockstep import reference
+from helpers import load_text, tiny_ruleset
+from interpreter.engine.saved import state_from_json
+from test_budget_counted import played
+
+GAME = tiny_ruleset("""counters:
+  coins: {owner: player, start: 5}
+  gems: {owner: player, start: 5}
+  pos: {owner: player, start: 0}
+  paid: {owner: card, start: 0}
+vars:
+  loose: any
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+  - set: {loose: "%s"}
+  - %s
+  - choose: {who: 0, options: "[1, 2]", as: picked}
+scoring: {categories: {p: "coins[me] + pos[me]"}}
+""", seen="all")
+
+ADVANCE_BY = 'advance: {counter: "pos[0]", by: "%s"}'
+ADVANCE_MAX = 'advance: {counter: "pos[0]", by: 3, max: "%s"}'
+GRID = 'grid: {who: 0, zone: deck, rows: 2, cost: "%s", pay: coins, mark: paid, as: spot, pass: false}'
+PAY_ANY = 'pay: {who: 0, costs: {coins: 1}, any: "%s", from: [coins, gems]}'
+
+
+def outcome(tmp_path, loose: str, item: str) -> tuple:
+    rules = load_text(tmp_path, GAME % (loose, item))
+    got = played(rules, 0)
+    assert got == played(reference(rules), 0)
+    return got
+
+
+@pytest.mark.parametrize("item, key", [(ADVANCE_BY, "by:"), (ADVANCE_MAX, "max:"), (GRID, "cost"), (PAY_ANY, "cost")],
+                         ids=["advance-by", "advance-max", "grid-cost", "pay-any"])
+def test_an_amount_that_may_have_a_fraction_is_an_error_at_load_located_at_its_key(tmp_path, item, key):
+    # (before: the counter held 2.5, and the saved state of the game did not load again)
+    text = GAME % ("0", item % "5 / 2")
+    col = text.splitlines()[16].index('"5 / 2"') + 1
+    with pytest.raises(interpreter.RulesetError, match=rf"g.yaml:17:{col}: error\[type\]: a counter holds whole "
+                                                      rf"numbers, and this {key} may have a fraction: divide with //"):
+        load_text(tmp_path, text)
+
+
+def test_a_grid_cost_of_a_card_attribute_with_fractions_is_an_error_at_load(tmp_path):
+    text = GAME.replace("rank: 1..5", "rank: 1..5, price: [1, 2.5]") % ("0", GRID % "price")
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:17:\d+: error\[type\]: a counter holds whole numbers, "
+                                                      r"and this cost may have a fraction"):
+        load_text(tmp_path, text)
+
+
+@pytest.mark.parametrize("item", [ADVANCE_BY, ADVANCE_MAX, PAY_ANY], ids=["advance-by", "advance-max", "pay-any"])
+@pytest.mark.parametrize("loose, got", [("2.5", "2.5"), ("0.5", "0.5"), ("true", "True"), ("'seven'", "'seven'")])
+def test_an_amount_of_type_any_is_checked_a_whole_number_where_it_runs(tmp_path, item, loose, got):
+    out = outcome(tmp_path, loose, item % "loose")
+    counter, where = ("coins", "in pay") if item == PAY_ANY else ("pos", "in effects")
+    assert out[2] == "GameError" and f"g.yaml:17:5: error[runtime]: {where}: counter '{counter}' holds whole " \
+        f"numbers: expected a whole number, got {got}" in out[3].splitlines()[0]
+
+
+@pytest.mark.parametrize("item, pos, left", [(ADVANCE_BY, 2, 20), (ADVANCE_MAX, 2, 20), (PAY_ANY, 0, 17)],
+                         ids=["advance-by", "advance-max", "pay-any"])
+def test_a_whole_amount_of_type_any_runs_as_a_number_does_and_reloads(tmp_path, item, pos, left):
+    out = outcome(tmp_path, "2", item % "loose")
+    counters = json.loads(out[3])["counters"]
+    assert out[2] is None and counters["pos"][0] == pos and sum(counters["coins"] + counters["gems"]) == left
+    rules = interpreter.load(tmp_path / "g.yaml")
+    assert state_from_json(rules, out[3]).to_json() == out[3]
