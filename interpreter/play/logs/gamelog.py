@@ -13,7 +13,8 @@ A log (format 2) is one JSON object per line:
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
 A game that stops on an error (a runtime error of the rules, a step budget exceeded, more than
-``MAX_EVENTS`` events recorded since the last decision: engine/events.py) ends
+``MAX_EVENTS`` events, or events of more than ``MAX_EVENT_SIZE``, recorded since the last decision, or past
+their bounds over the game: engine/events.py) ends
 with the decision that raised it instead of a result, so the failure is kept and replays
 (``calls``, only for an error inside a declared effect: the items that called it, the nearest
 first, as the error's diagnostic names them):
