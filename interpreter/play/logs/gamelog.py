@@ -13,11 +13,11 @@ A log (format 2) is one JSON object per line:
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
 A game that stops on an error (a runtime error of the rules, a step budget exceeded, more than
-``MAX_EVENTS`` events, or events of more than ``MAX_EVENT_SIZE``, recorded since the last decision, or past
-their bounds over the game: engine/events.py) ends
-with the decision that raised it instead of a result, so the failure is kept and replays
-(``calls``, only for an error inside a declared effect: the items that called it, the nearest
-first, as the error's diagnostic names them):
+``MAX_EVENTS`` events, or events of more than ``MAX_EVENT_SIZE``, recorded since the last
+decision, or past their bounds over the game: engine/events.py) ends with the decision that
+raised it instead of a result, so the failure is kept and replays (``calls``, only for an error
+inside a declared effect: the items that called it, the nearest first, as the error's
+diagnostic names them):
 
     {"type": "error", "n": 7, "seat": 0, "prompt": "pick", "action": "1", "message": "...", "loc": "f.yaml:14:15"}
     {"type": "error", ..., "loc": "f.yaml:30:7", "calls": ["f.yaml:22:7", "f.yaml:41:11"]}
@@ -242,9 +242,9 @@ class LogWriter:
         self.f.write(json.dumps({"type": "stopped", "decisions": self.decisions, "why": why}) + "\n")
         self.close()
         self.f = None
-        line = (f"decision {obj.get('n')} (seat {obj.get('seat')}, '{obj.get('prompt')}')"
-                if obj.get("type") == "decision" else "the events before the first decision")
-        said = f"{line} is not written: {why}; it ends with a stopped line after its {self.decisions} decisions"
+        line = (f"decision {obj.get('n')} (seat {obj.get('seat')}, '{obj.get('prompt')}') is"
+                if obj.get("type") == "decision" else "the events before the first decision are")
+        said = f"{line} not written: {why}; it ends with a stopped line after its {self.decisions} decisions"
         error = LogFull(f"{self.name}: {said}")
         error.summary = said   # (what a live game's page shows: not where the server writes)
         raise error
