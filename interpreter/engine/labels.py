@@ -9,8 +9,10 @@ both be offered, as a choice is made by its label: that is a runtime error namin
 keeping one would hide the other.
 
 An option's label is at most ``MAX_LABEL`` characters (a card's too: building/components.py),
-and a decision's options' labels ``MAX_OPTION_CHARS`` together, measured before any is made
-(``fit``): past either a runtime error at the step, never labels filling the memory.
+and the labels a decision's options make ``MAX_OPTION_CHARS`` together, measured before any is
+made (``fit``): past either a runtime error at the step, never labels filling the memory. An
+option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``):
+a card's label is the card table's, shared, and a number's at most 20 characters.
 
 Whole numbers, seats, teams and yes/no are labelled one to one (and never with a ``+``): lists
 of them are compared by value, with no label made. A list of such scalars, or of texts or cards,
