@@ -12,7 +12,8 @@ An option's label is at most ``MAX_LABEL`` characters (a card's too: building/co
 and the labels a decision's options make ``MAX_OPTION_CHARS`` together, measured before any is
 made (``fit``): past either a runtime error at the step, never labels filling the memory. An
 option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``):
-a card's label is the card table's, shared, and a number's at most 20 characters.
+a card's label is the card table's, shared, and a number's 20 characters within 64 bits (a
+sum in the options' expression may pass them by a few digits).
 
 Whole numbers, seats, teams and yes/no are labelled one to one (and never with a ``+``): lists
 of them are compared by value, with no label made. A list of such scalars, or of texts or cards,
