@@ -72,7 +72,10 @@ class Events(list):
         self.each = unit(rules)
 
     def append(self, ev) -> None:
-        grown = self.size + size(ev, self.each)
+        grown, each = self.size, self.each
+        for k, v in ev.items():   # (size(ev), its loop written here: an event is a dict of names mostly)
+            t = type(v)
+            grown += len(k) + (len(v) if t is str else each if t is int else size(v, each))
         if len(self) >= self.room or grown > self.size_room:
             raise self.full(grown)
         self.size = grown
