@@ -378,3 +378,99 @@ def test_a_recorded_game_stops_past_the_events_kept_over_the_whole_game(tmp_path
         gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=log)
     assert replay.replay(log)["error"].startswith("in effects: more than 50 events in the game")
     assert gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0))["decisions"] == 10
+
+
+BIG_EVENTS = """\
+game: g
+players: {min: 1, max: 1}
+components:
+  c: {attributes: {a: 1..50}, label: "LABEL{a}"}
+zones:
+  deck: {owner: none, visible: all, start: [c]}
+  pile: {owner: none, visible: all}
+vars:
+  s: {type: str, start: "'abcdefghij'"}
+flow:
+  - repeat: 4
+    steps:
+      - set: {s: "s + s"}
+  - repeat: 10
+    steps:
+      - choose: {who: 0, options: "[1, 2]", as: x}
+      - repeat: 3
+        steps:
+          - set: {s: "s"}
+          - move: {from: deck, to: pile}
+          - move: {from: pile, to: deck}
+"""
+
+
+def test_a_recorded_game_stops_past_the_size_of_the_events_it_keeps(tmp_path, monkeypatch):
+    # one event may carry a text of 100,000 characters or move 100,000 cards: a live game kept
+    # 4,013 sets of an 81,920-character text (507 MB), 40 moves of 100,000 labelled cards (1.25
+    # GB). What is kept is bounded by its size too (texts' characters, a card its label's, a
+    # number 20), counted as each event is appended: past MAX_EVENT_SIZE in a decision, or
+    # MAX_GAME_EVENT_SIZE in the game, the game stops located, and its log's stop replays the same
+    from interpreter.engine import events
+    from interpreter.errors import GameError
+    from interpreter.web.games import LiveGame
+    path = tmp_path / "g.yaml"
+    path.write_text(BIG_EVENTS.replace("LABEL", "x" * 100))
+    rules = interpreter.load(path)
+    assert events.size({"ev": "set", "var": "s", "value": "a" * 160}, 20) == 2 + 3 + 1 + 3 + 5 + 160
+    S = rules.new_game(1, 0, record=True)
+    S.ev = events.Events(rules)
+    S.apply_index(0)
+    # a decision's three sets of 160 characters, six moves of 50 cards of 102-character labels
+    # (each the widest label's), and the names of the events' fields and zones
+    assert S.ev.size == sum(events.size(ev, 102) for ev in S.ev) > 3 * 160 + 6 * 50 * 102
+    per_decision = S.ev.size
+    monkeypatch.setattr(events, "MAX_EVENT_SIZE", per_decision - 1)
+    with pytest.raises(GameError, match=r"g.yaml:2\d:\d+: error\[runtime\]: in effects: events of more than "
+                                        rf"{per_decision - 1} characters since the last decision"):
+        gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "a.jsonl")
+    assert replay.replay(tmp_path / "a.jsonl")["error"].startswith("in effects: events of more than")
+    monkeypatch.setattr(events, "MAX_EVENT_SIZE", per_decision)
+    monkeypatch.setattr(events, "MAX_GAME_EVENT_SIZE", 4 * per_decision + 1000)
+    live = LiveGame(rules, 1, 0, "random")
+    assert "characters in the game" in live.error and len(live.positions) == 6   # (the setup, 4 decisions, the error)
+    with pytest.raises(GameError, match=r"error\[runtime\]: in effects: events of more than \d+ characters in the game"):
+        gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "b.jsonl")
+    assert replay.replay(tmp_path / "b.jsonl")["error"].startswith("in effects: events of more than")
+    assert gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0))["decisions"] == 10   # (nothing recorded)
+
+
+def test_a_person_at_the_terminal_keeps_no_events_and_stops_no_game(monkeypatch):
+    # an agent told what happens (a person at the terminal) prints each line and keeps none: a
+    # game played so, no log written, is not stopped by the bounds of a game's events kept
+    from interpreter.engine import events
+    monkeypatch.setattr(events, "MAX_GAME_EVENTS", 50)
+
+    class Person:
+        name = "person"
+
+        def act(self, obs, legal):
+            return 0
+
+        def hear(self, line):
+            pass
+    rules = interpreter.load("diamonds")
+    assert gamelog.play_game(rules, 3, 1, [Person(), *agents.make_agents("first", 2, 0)])["decisions"] > 50
+
+
+def test_a_log_line_past_the_room_left_is_refused_before_it_is_written_out(tmp_path, monkeypatch):
+    # play --log built a whole decision line of 1.49 GB with json.dumps before it checked its
+    # size: the line is written out a few hundred events at a time, refused past the room left
+    monkeypatch.setattr(gamelog, "MAX_LOG_BYTES", 100_000)
+    monkeypatch.setattr(gamelog, "LOG_END_ROOM", 1_000)
+    encoded = []
+    monkeypatch.setattr(gamelog, "_ENCODE", lambda obj, encode=gamelog._ENCODE: encoded.append(text := encode(obj)) or text)
+    writer = gamelog.LogWriter(tmp_path / "g.jsonl")
+    line = {"type": "decision", "n": 1, "seat": 0, "prompt": "p", "action": "1",
+            "events": [{"ev": "set", "var": "s", "value": "x" * 100}] * 10_000, "seen_by": [0]}
+    assert gamelog._within(line, 10**7) == json.dumps(line, ensure_ascii=False) + "\n"   # (as json.dumps writes it)
+    encoded.clear()
+    with pytest.raises(gamelog.LogFull, match=r"g.jsonl: decision 1 \(seat 0, 'p'\) is not written"):
+        writer.write(line)
+    assert sum(map(len, encoded)) < 200_000 < len(gamelog._within(line, 10**7))
+    assert (tmp_path / "g.jsonl").read_text().startswith('{"type": "stopped", "decisions": 0')

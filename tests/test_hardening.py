@@ -717,7 +717,7 @@ def test_the_labels_of_a_decisions_options_are_bounded_together(tmp_path, monkey
     ("['ab', 'cd']", False),              # (texts of 2 characters: short at load)
     ("[s, 'cd']", True),                  # (a variable's text: up to 100,000 characters)
     ("[1, 2, 3]", False),                 # (numbers)
-    ("map(1..3, to: [it, it])", False),   # (lists of two numbers: 41 characters at most)
+    ("map(1..3, to: [it, it])", True),    # (lists of numbers: a sum in one may pass 64 bits)
 ])
 def test_options_whose_labels_load_knows_short_are_not_measured(tmp_path, options, measured):
     """labels.short_labels: where the options' bounds keep every label within MAX_LABEL (and all of
@@ -726,6 +726,23 @@ def test_options_whose_labels_load_knows_short_are_not_measured(tmp_path, option
     rules = interpreter.load(write_ruleset(tmp_path, OPTIONS.replace("13", "4").replace("OPTIONS", options)))
     assert ("rules.fit(" in listing(rules)) == measured   # (s of 160 characters: measured, and within bounds)
     assert rules.new_game(1, 0).legal_actions()
+
+
+def test_a_list_of_sums_past_64_bits_is_measured_as_it_is(tmp_path):
+    # a whole number within 64 bits writes 20 characters at most, but a sum inside an expression
+    # is checked only when stored: lists of nine sums of 200 * 9e18 (22 digits) labelled 206
+    # characters, and passed short_labels at load and fit at run time unmeasured
+    from fuzzing.lockstep import reference
+    path = write_ruleset(tmp_path, OPTIONS.replace("13", "1").replace(
+        "OPTIONS", "map(1..10, to: [S + it, S, S, S, S, S, S, S, S])").replace(
+        "flow:", "define:\n  S: \"sum(map(1..200, to: 9000000000000000000))\"\nflow:"))
+    rules = interpreter.load(path)
+    for way in (rules, reference(rules)):
+        with pytest.raises(GameError, match=r"g.yaml:\d+:5: error\[runtime\]: in choose: an option's label of more "
+                                            r"than 200 characters"):
+            way.new_game(1, 0)
+    path.write_text(path.read_text().replace("S, S, S, S, S, S, S, S]", "S, S, S, S, S, S, S]"))
+    assert max(map(len, interpreter.load(path).new_game(1, 0).legal_actions())) == 183
 
 
 def test_declared_effects_calling_one_another_deeper_than_the_limit_is_one_located_error(tmp_path):

@@ -360,18 +360,27 @@ def test_a_log_writes_every_card_as_its_label_and_the_terminal_tells_them_so(tmp
 def test_a_log_ends_with_a_stopped_line_before_it_grows_past_what_replay_reads(tmp_path, monkeypatch):
     # a log of a game within its events bounds was 906 MB, and replay reads 256 MB: its writer
     # stops the log (and the game) before a line would take it past MAX_LOG_BYTES less the room
-    # its last line keeps, so every log written is one replay reads
+    # its last line keeps, so every log written is one replay reads; the stop is located at the
+    # log and names the decision made but not written (it said "after 0 decisions" for the first)
     from interpreter.web.games import LiveGame
     monkeypatch.setattr(gamelog, "MAX_LOG_BYTES", 6_000)
     monkeypatch.setattr(gamelog, "LOG_END_ROOM", 1_000)
     monkeypatch.setattr(replay, "MAX_LOG_BYTES", 6_000)
     rules, log = interpreter.load("diamonds"), tmp_path / "g.jsonl"
-    with pytest.raises(gamelog.LogFull, match="the log would be larger than 0 MB, which replay reads"):
+    with pytest.raises(gamelog.LogFull, match="the log would be larger than 0 MB, which replay reads") as stop:
         gamelog.play_game(rules, 3, 2, agents.make_agents("random", 3, 2), {"params": {"rounds": 1}}, log=log)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[-1]["type"] == "stopped" and log.stat().st_size <= 6_000 - 1_000 + 200
+    k = lines[-1]["decisions"]
+    assert stop.value.message.startswith(f"{log}: decision {k + 1} (seat ") and stop.value.message.endswith(
+        f"it ends with a stopped line after its {k} decisions")
+    monkeypatch.setattr(gamelog, "LOG_END_ROOM", 6_000 - sum(len(t.encode()) + 1 for t in log.read_text().splitlines()[:2]) - 10)
+    with pytest.raises(gamelog.LogFull, match=r"g1.jsonl: decision 1 \(seat \d, '\w+'\) is not written: .* after its 0 decisions"):
+        gamelog.play_game(rules, 3, 2, agents.make_agents("random", 3, 2), {"params": {"rounds": 1}}, log=tmp_path / "g1.jsonl")
+    monkeypatch.setattr(gamelog, "LOG_END_ROOM", 1_000)
     done = replay.replay(log)
     assert done["stopped"] and done["decisions"] == lines[-1]["decisions"] > 0
     live = LiveGame(rules, 3, 2, "random", {"params": {"rounds": 1}}, log=tmp_path / "live.jsonl")
-    assert live.error.startswith("the log would be larger than") and live.waiting_for() is None
+    assert live.error.startswith(f"decision {k + 1} (seat ") and "live.jsonl" not in live.error   # (a page is not told where)
+    assert live.waiting_for() is None
     assert replay.replay(tmp_path / "live.jsonl")["stopped"]

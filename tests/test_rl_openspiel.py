@@ -407,3 +407,30 @@ def test_perfect_recall_of_a_move_past_the_events_a_log_keeps_plays_on(tmp_path,
         assert not state.is_terminal() and state.legal_actions()
     assert recall.TRUNCATED not in told[20]
     assert recall.TRUNCATED in told[30] and told[30].count('"gain"') == 20
+
+
+def test_perfect_recall_keeps_the_events_a_log_keeps_over_the_whole_game(tmp_path, monkeypatch):
+    # a recall kept each move's events whatever the game had recalled before (5.66 MB a move a
+    # seat, some 4.5 GB a seat over a game): it keeps the game's first MAX_GAME_EVENTS (of at most
+    # MAX_GAME_EVENT_SIZE), as a log does, and marks every move past them truncated, the game
+    # playing on
+    from interpreter.adapters import recall
+    from interpreter.engine import events
+    monkeypatch.setattr(events, "MAX_GAME_EVENTS", 25)
+    path = tmp_path / "g.yaml"
+    path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n  - repeat: 5\n    steps:\n"
+                    "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
+                    "      - repeat: 10\n        steps:\n          - gain: {counter: c}\n")
+    state = openspiel.load_game(str(path), players=1).new_initial_state()
+    told = []
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+        told.append(state.information_state_string(0))
+    assert state.is_terminal()
+    assert [t.count('"gain"') for t in told] == [10, 20, 25, 25, 25]
+    assert [t.count(recall.TRUNCATED) for t in told] == [0, 0, 1, 2, 3]
+    monkeypatch.setattr(events, "MAX_GAME_EVENT_SIZE", 500)   # (a gain's size: 64)
+    state = openspiel.load_game(str(path), players=1).new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0).count('"gain"') == 500 // 64

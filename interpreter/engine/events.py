@@ -3,53 +3,118 @@ move), bounded: a step budget of millions of steps may make an event at each, an
 them keeps every one of a decision's until the decision is done (the events line, its
 ``seen_by``, a seat's redacted copy), and a log or a live game every one of the game's, so past
 ``MAX_EVENTS`` in a decision, or ``MAX_GAME_EVENTS`` in the game, the game stops, located at the
-step or effect that made the event, never a list filling the memory nor an event dropped."""
+step or effect that made the event, never a list filling the memory nor an event dropped.
+
+One event may be large (a text of 100,000 characters set, 100,000 cards moved), so what is
+kept is bounded by its size as well: an event's size is the characters of its texts and, for
+each number or card it names, the widest either writes (``NUMBER_WIDTH``, or the ruleset's
+widest card label: a card is written by its label), counted as the event is appended; past
+``MAX_EVENT_SIZE`` in a decision, or ``MAX_GAME_EVENT_SIZE`` in the game, the game stops the
+same way. A game that records nothing (``S.ev`` None) counts nothing."""
 from __future__ import annotations
 
 from ..expr.runtime import ExprRuntimeError
 
 MAX_EVENTS = 100_000   # events recorded between two decisions (docs/security.md)
 MAX_GAME_EVENTS = 1_000_000   # events a recorded game keeps over the whole game (docs/security.md)
+MAX_EVENT_SIZE = 10_000_000   # their size between two decisions: characters (docs/security.md)
+MAX_GAME_EVENT_SIZE = 50_000_000   # their size over the whole game (docs/security.md)
+NUMBER_WIDTH = 20   # characters of the widest whole number a game stores ("-9223372036854775807")
+
+_INT = {int}
+Kept = tuple[int, int]   # a game's events recorded so far: (how many, their size)
+
+
+def unit(rules) -> int:
+    """The size a number or a card of ``rules``' events counts for."""
+    return max(NUMBER_WIDTH, rules.widest_label)
+
+
+def size(value, each: int) -> int:
+    """The size of an event (or of one of its values): its texts' characters, and ``each`` for
+    every other value in it (a number, a card, a seat; a name as a dict's key counts its
+    characters)."""
+    kind = type(value)
+    if kind is str:
+        return len(value)
+    if kind is dict:   # (an event: its fields' names and values)
+        n = 0
+        for k, v in value.items():
+            t = type(v)
+            n += (len(k) if type(k) is str else each) + (
+                len(v) if t is str else size(v, each) if t is list or t is tuple or t is dict else each)
+        return n
+    if kind is list or kind is tuple:
+        if len(value) > 8 and set(map(type, value)) == _INT:   # (cards, seats: in one pass in C)
+            return len(value) * each
+        n = 0
+        for v in value:
+            t = type(v)
+            n += len(v) if t is str else size(v, each) if t is list or t is tuple or t is dict else each
+        return n
+    return each
 
 
 class Events(list):
     """``S.ev`` while a game records its events: a list whose ``append`` refuses the one past
-    ``MAX_EVENTS``, or past ``MAX_GAME_EVENTS`` with the game's ``before`` (those recorded
-    before this decision: a live game keeps them all), raising the runtime error the engine
-    locates at the running rule."""
-    __slots__ = ("room",)
+    ``MAX_EVENTS`` or ``MAX_EVENT_SIZE``, or past ``MAX_GAME_EVENTS`` or ``MAX_GAME_EVENT_SIZE``
+    with the game's ``before`` (those recorded before this decision, as ``kept()`` gave them: a
+    live game keeps them all), raising the runtime error the engine locates at the running rule.
+    ``rules``: the ruleset (its widest card label: what a card counts for)."""
+    __slots__ = ("room", "size", "size_room", "each", "before")
 
-    def __init__(self, before: int = 0) -> None:
+    def __init__(self, rules, before: Kept = (0, 0)) -> None:
         super().__init__()
-        self.room = min(MAX_EVENTS, MAX_GAME_EVENTS - before)
+        self.before = before
+        self.room = min(MAX_EVENTS, MAX_GAME_EVENTS - before[0])
+        self.size = 0
+        self.size_room = min(MAX_EVENT_SIZE, MAX_GAME_EVENT_SIZE - before[1])
+        self.each = unit(rules)
 
     def append(self, ev) -> None:
-        if len(self) >= self.room:
-            raise self.full()
+        grown, each = self.size, self.each
+        for k, v in ev.items():   # (size(ev), its loop written here: an event is a dict of names mostly)
+            t = type(v)
+            grown += len(k) + (len(v) if t is str else each if t is int else size(v, each))
+        if len(self) >= self.room or grown > self.size_room:
+            raise self.full(grown)
+        self.size = grown
         list.append(self, ev)
 
-    def full(self) -> ExprRuntimeError:
-        if len(self) >= MAX_EVENTS:
-            said = f"more than {MAX_EVENTS} events since the last decision"   # (no value of the game: a seat is told it whole)
+    def kept(self) -> Kept:
+        """The game's events recorded up to now: those before this decision and this one's."""
+        return self.before[0] + len(self), self.before[1] + self.size
+
+    def full(self, grown: int) -> ExprRuntimeError:
+        # (no value of the game in the message: a seat is told it whole)
+        if len(self) >= MAX_EVENTS or grown > MAX_EVENT_SIZE:
+            said = (f"more than {MAX_EVENTS} events" if len(self) >= MAX_EVENTS else
+                    f"events of more than {MAX_EVENT_SIZE} characters") + " since the last decision"
             return ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps each "
                                     f"decision's, and stops past this many", kind=said)
-        said = f"more than {MAX_GAME_EVENTS} events in the game"
+        said = (f"more than {MAX_GAME_EVENTS} events" if len(self) >= self.room else
+                f"events of more than {MAX_GAME_EVENT_SIZE} characters") + " in the game"
         return ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps them all, "
                                 f"and stops past this many", kind=said)
 
 
 class KeptEvents(Events):
-    """``S.ev`` where what reads the events can do with the first ``MAX_EVENTS`` of a decision
-    (an adapter's perfect recall, adapters/recall.py): the ones past it are counted
-    (``dropped``), not kept, and the game plays on as it does unrecorded."""
+    """``S.ev`` where what reads the events can do with the first of them (an adapter's perfect
+    recall, adapters/recall.py): those within the bounds of ``Events`` are kept, the rest counted
+    (``dropped``), and the game plays on as it does unrecorded."""
     __slots__ = ("dropped",)
 
-    def __init__(self, before: int = 0) -> None:
-        super().__init__()
+    def __init__(self, rules, before: Kept = (0, 0)) -> None:
+        super().__init__(rules, before)
         self.dropped = 0
 
     def append(self, ev) -> None:
-        if len(self) >= MAX_EVENTS:
+        if self.dropped:   # (once one is dropped, the later ones are: what is kept is a beginning)
+            self.dropped += 1
+            return
+        grown = self.size + size(ev, self.each)
+        if len(self) >= self.room or grown > self.size_room:
             self.dropped += 1
         else:
+            self.size = grown
             list.append(self, ev)

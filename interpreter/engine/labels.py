@@ -9,8 +9,11 @@ both be offered, as a choice is made by its label: that is a runtime error namin
 keeping one would hide the other.
 
 An option's label is at most ``MAX_LABEL`` characters (a card's too: building/components.py),
-and a decision's options' labels ``MAX_OPTION_CHARS`` together, measured before any is made
-(``fit``): past either a runtime error at the step, never labels filling the memory.
+and the labels a decision's options make ``MAX_OPTION_CHARS`` together, measured before any is
+made (``fit``): past either a runtime error at the step, never labels filling the memory. An
+option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``):
+a card's label is the card table's, shared, and a number's 20 characters within 64 bits (a
+sum in the options' expression may pass them by a few digits).
 
 Whole numbers, seats, teams and yes/no are labelled one to one (and never with a ``+``): lists
 of them are compared by value, with no label made. A list of such scalars, or of texts or cards,
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-from ..expr.runtime import ExprRuntimeError
+from ..expr.runtime import MAX_INT, ExprRuntimeError
 from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, elem, is_list
 
 MAX_LABEL = 200   # characters of one card's label, and of one option's (docs/security.md)
@@ -30,7 +33,9 @@ _PLAIN = frozenset({INT, PLAYER, TEAM, BOOL})   # one label a value, none holdin
 _TABLED = _PLAIN | {STR, CARD}                   # one label a value (not num: 1 and 1.0 are one key)
 _SCALARS = frozenset({int, bool, float, type(None)})   # labels of at most 24 characters (a float's repr)
 _TEXTS = frozenset({str})
-_WIDEST = {INT: 20, BOOL: 5, CARD: 0}   # the longest label of one (a card's: Ruleset.widest_label)
+# the longest label of one (a card's: Ruleset.widest_label; a whole number's within 64 bits: a sum
+# inside an expression may pass them, unchecked until it is stored, so lists of them are measured)
+_WIDEST = {INT: 20, BOOL: 5, CARD: 0}
 
 
 def labels(rules, options, typ: str) -> list:
@@ -63,7 +68,7 @@ def short_labels(typ: str, options, widest: int) -> bool:
         return True
     if typ == STR:
         each = options.chars
-    elif is_list(typ) and elem(typ) in _WIDEST and inner is not None:
+    elif is_list(typ) and elem(typ) in _WIDEST and elem(typ) != INT and inner is not None:
         each = inner * _joined_width(typ, widest)
     else:
         return False
@@ -85,10 +90,20 @@ def fit(rules, options, typ: str):
     if is_list(typ) and elem(typ) in _WIDEST:   # (a list of short labels: bounded by its length alone)
         try:
             longest = max(map(len, options), default=0) * _joined_width(typ, rules.widest_label)
+            if elem(typ) == INT and not (-MAX_INT - 1 <= min(chain.from_iterable(options), default=0)
+                                         and max(chain.from_iterable(options), default=0) <= MAX_INT):
+                longest = MAX_LABEL + 1   # (a sum past 64 bits: wider than 20 characters, measured below)
         except TypeError:   # (an option that is none: measured below)
             longest = MAX_LABEL + 1
         if longest <= MAX_LABEL and longest * len(options) <= MAX_OPTION_CHARS:
             return options
+    _measure(rules, options, typ)
+    return options
+
+
+def _measure(rules, options, typ: str) -> None:
+    """An ExprRuntimeError when a label of ``options`` is longer than MAX_LABEL characters, or
+    all of them than MAX_OPTION_CHARS, each measured without making it."""
     total = 0
     for o in options:
         n = _width(rules, o, typ, MAX_LABEL)
@@ -100,7 +115,6 @@ def fit(rules, options, typ: str):
         if total > MAX_OPTION_CHARS:
             said = f"options whose labels hold more than {MAX_OPTION_CHARS} characters together"
             raise ExprRuntimeError(f"{said} ({len(options)} options)", said)
-    return options
 
 
 def _width(rules, value, typ, room: int) -> int:

@@ -164,7 +164,7 @@ class Ruleset:
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, record: bool | list = False,
                  knowledge: bool = False) -> State:
         """A new game for ``players`` seats. ``options``: {"params": {NAME: VALUE}, ...}.
-        ``record``: start with ``S.ev = Events()`` (or this list, given) so the events of the
+        ``record``: start with ``S.ev = Events(rules)`` (or this list, given) so the events of the
         setup are collected too.
         ``knowledge``: keep what each seat knows of the hidden cards' places, for
         ``State.determinize`` (engine/knowledge.py)."""
@@ -186,7 +186,7 @@ class Ruleset:
             changed = not self._calm
         S.rng = rng.seed_state(seed)
         if record is True:
-            S.ev = Events()
+            S.ev = Events(self)
         elif isinstance(record, list):
             S.ev = record
         if knowledge or self.shows:

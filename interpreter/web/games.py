@@ -197,7 +197,7 @@ class LiveGame(GameView):
         self.agents = make_agents(agents, players, seed)
         S = rules.new_game(players, seed, options, record=True, knowledge=needs_knowledge(self.agents))
         setup = {"type": "events", "events": events_out(rules, S.ev)}
-        self.kept = len(S.ev)   # the game's events its positions keep (at most MAX_GAME_EVENTS)
+        self.kept = S.ev.kept()   # the game's events its positions keep (MAX_GAME_EVENTS, their size)
         S.ev = None
         positions = Positions()
         positions.append((setup, S.clone()))
@@ -219,7 +219,7 @@ class LiveGame(GameView):
             try:
                 self.log.write(line)
             except LogFull as e:   # (the log ended with a stopped line: the game stops with it)
-                self.error, self.log = e.message, None
+                self.error, self.log = e.summary or e.message, None
                 return
             if self.log.f is not None:
                 self.log.f.flush()   # a game stopped at any point keeps every decision made
@@ -273,7 +273,7 @@ class LiveGame(GameView):
     def _decide(self, index: int) -> None:
         S = self.state
         line, error = logged_decision(self.rules, S, index, len(self.positions), before=self.kept)
-        self.kept += len(S.ev or ())
+        self.kept = S.ev.kept()
         S.ev = None
         self.positions.append((line, S.clone()), index)
         self._write(line)

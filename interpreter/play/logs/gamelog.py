@@ -13,10 +13,11 @@ A log (format 2) is one JSON object per line:
     {"type": "result", "scores": [...], "winners": [...], "decisions": 180, "breakdown": [...]}
 
 A game that stops on an error (a runtime error of the rules, a step budget exceeded, more than
-``MAX_EVENTS`` events recorded since the last decision: engine/events.py) ends
-with the decision that raised it instead of a result, so the failure is kept and replays
-(``calls``, only for an error inside a declared effect: the items that called it, the nearest
-first, as the error's diagnostic names them):
+``MAX_EVENTS`` events, or events of more than ``MAX_EVENT_SIZE``, recorded since the last
+decision, or past their bounds over the game: engine/events.py) ends with the decision that
+raised it instead of a result, so the failure is kept and replays (``calls``, only for an error
+inside a declared effect: the items that called it, the nearest first, as the error's
+diagnostic names them):
 
     {"type": "error", "n": 7, "seat": 0, "prompt": "pick", "action": "1", "message": "...", "loc": "f.yaml:14:15"}
     {"type": "error", ..., "loc": "f.yaml:30:7", "calls": ["f.yaml:22:7", "f.yaml:41:11"]}
@@ -60,9 +61,9 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
-from ...engine.events import Events
+from ...engine.events import Events, Kept
 from ...engine.sight import Choice
 from ...errors import GameError, RulebookError, UsageError
 from ...loading.resources import resource_dir
@@ -112,13 +113,13 @@ def _labelled(value, typ: str, label):
     return value
 
 
-def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events, before: int = 0):
+def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events, before: Kept = (0, 0)):
     """Apply option ``i`` of the pending decision of ``S`` (which records events, in a new
-    ``events``; ``before``: the game's events recorded before it): (its log line, None), or (the
+    ``events``; ``before``: the game's events kept before it, ``Events.kept``): (its log line, None), or (the
     error line, the RulebookError) when the rules fail on it."""
     seat, prompt, label = S.current_player(), S.prompt(), S.legal_actions()[i]
     choice = Choice.pending(S, i)
-    S.ev = events(before)
+    S.ev = events(rules, before)
     try:
         S.apply_index(i)
     except RulebookError as e:
@@ -191,16 +192,22 @@ class LogFull(GameError):
     """A log that would grow past what replay reads: it ends with a ``stopped`` line saying so."""
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode   # (a line's text: as json.dumps writes it)
+
+
 class LogWriter:
     """Writes log lines to a path or a text stream, redacted for one seat if asked. Its events
     and decision lines stay within ``MAX_LOG_BYTES - LOG_END_ROOM``: the one that would not ends
     the log with a ``stopped`` line instead (``why``: the size), and raises LogFull, so every
-    log written is one ``replay`` and ``view`` read."""
+    log written is one ``replay`` and ``view`` read. Such a line of many events is written out
+    ``_BATCH`` events at a time, and refused once its text so far is past the room left: never
+    built much larger (a decision's events are at most ``MAX_EVENT_SIZE``: engine/events.py)."""
 
     def __init__(self, log, redactor=None, force: bool = False):
         self.redactor = redactor
         self.size = self.decisions = 0   # bytes written, decision lines written
         self.own = isinstance(log, (str, Path))
+        self.name = str(log) if self.own else str(getattr(log, "name", "the log"))   # (its stop is located there)
         # the header's paths are relative to the log's folder (a stream's: the current folder)
         self.folder = Path(log).resolve().parent if self.own else None
         if self.own and Path(log).exists() and not force:
@@ -218,22 +225,56 @@ class LogWriter:
                              if isinstance(obj.get(k), str) and (k == "path" or is_overlay(obj[k]))}}
         if self.redactor is not None:
             obj = self.redactor.line(obj)
-        text = json.dumps(obj, ensure_ascii=False) + "\n"
-        size = len(text.encode("utf-8"))
         kind = obj.get("type")
-        if kind in ("events", "decision") and self.size + size > MAX_LOG_BYTES - LOG_END_ROOM:
-            why = f"the log would be larger than {MAX_LOG_BYTES >> 20} MB, which replay reads"
-            self.f.write(json.dumps({"type": "stopped", "decisions": self.decisions, "why": why}) + "\n")
-            self.close()
-            self.f = None
-            raise LogFull(f"{why}: it ends with a stopped line after {self.decisions} decisions")
+        room = MAX_LOG_BYTES - LOG_END_ROOM - self.size if kind in ("events", "decision") else None
+        text = _ENCODE(obj) + "\n" if room is None else _within(obj, room)
+        size = len(text.encode("utf-8")) if text is not None else 0
+        if text is None or room is not None and size > room:
+            self._full(obj)
         self.size += size
         self.decisions += kind == "decision"
         self.f.write(text)
 
+    def _full(self, obj: dict) -> NoReturn:
+        """End the log with a ``stopped`` line, ``obj`` (an events or decision line) not written."""
+        why = f"the log would be larger than {MAX_LOG_BYTES >> 20} MB, which replay reads"
+        assert self.f is not None
+        self.f.write(json.dumps({"type": "stopped", "decisions": self.decisions, "why": why}) + "\n")
+        self.close()
+        self.f = None
+        line = (f"decision {obj.get('n')} (seat {obj.get('seat')}, '{obj.get('prompt')}') is"
+                if obj.get("type") == "decision" else "the events before the first decision are")
+        said = f"{line} not written: {why}; it ends with a stopped line after its {self.decisions} decisions"
+        error = LogFull(f"{self.name}: {said}")
+        error.summary = said   # (what a live game's page shows: not where the server writes)
+        raise error
+
     def close(self) -> None:
         if self.own and self.f is not None:
             self.f.close()
+
+
+_BATCH = 256   # events of a log line written out at once
+
+
+def _within(line: dict, room: int) -> str | None:
+    """The text of an events or decision ``line``, or None when it is longer than ``room``
+    bytes: its events are written ``_BATCH`` at a time, and the batch that takes it past
+    ``room`` characters (each at least a byte) stops it."""
+    events = line.get("events")
+    if not isinstance(events, list) or len(events) <= _BATCH:
+        return _ENCODE(line) + "\n"
+    head = _ENCODE({**line, "events": []})
+    used = len(head) + 1
+    parts = []
+    for i in range(0, len(events), _BATCH):
+        part = _ENCODE(events[i:i + _BATCH])[1:-1]
+        used += len(part) + 2
+        if used > room:
+            return None
+        parts.append(part)
+    # (a key is never inside a string: each quote in one is escaped)
+    return head.replace('"events": []', '"events": [' + ", ".join(parts) + "]", 1) + "\n"
 
 
 def header(rules, players: int, seed: int, agents: list[str], params: dict, options: dict | None = None) -> dict:
@@ -310,7 +351,8 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
             writer.write(header(rules, players, seed, names, overrides, game_options))
             writer.write(setup)
         tell(setup)
-        n, kept = 0, len(S.ev or ())   # (the events recorded: at most MAX_GAME_EVENTS)
+        # the game's events kept (a log's: bounded by MAX_GAME_EVENTS, their size; a listener keeps none)
+        n, kept = 0, S.ev.kept() if writer and S.ev is not None else (0, 0)
         while not S.is_terminal():
             seat = S.current_player()
             i, failed = agent_choice(agents[seat], names[seat], S, seat, n + 1)
@@ -325,7 +367,8 @@ def play_game(rules, players: int, seed: int, agents, options: dict | None = Non
                 S.apply_index(i)
                 continue
             line, error = logged_decision(rules, S, i, n, before=kept)
-            kept += len(S.ev or ())
+            if writer:
+                kept = S.ev.kept()
             if writer:
                 writer.write(line)
             tell(line)

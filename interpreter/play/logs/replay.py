@@ -21,7 +21,7 @@ from ...errors import ReplayError, RulebookError, RulesetError, UsageError
 from ...loading.jsondata import JSONInputError, loads as json_loads
 from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
-from ...engine.events import Events
+from ...engine.events import Events, Kept
 from ...engine.sight import Choice
 from .gamelog import FORMAT, MAX_LOG_BYTES, ending, file_hash, events_out, is_overlay, seen_field
 from .redact import Redactor
@@ -270,7 +270,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
         raise ReplayError(f"{where}: line {no}: {msg}")
 
     initial = events_out(rules, S.ev)
-    kept = len(S.ev)   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS)
+    kept = S.ev.kept()   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS, their size)
     S.ev = None
     if positions is not None:
         positions.append(({"type": "events", "events": initial}, S.clone()))
@@ -286,7 +286,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             _same_events(obj.get("events"), initial, no, fail)
         elif kind == "decision":
             n += 1
-            kept += _replay_decision(S, rules, obj, n, no, fail, kept)
+            kept = _replay_decision(S, rules, obj, n, no, fail, kept)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "result":
@@ -318,7 +318,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 
 
-def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int = 0) -> str:
+def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kept = (0, 0)) -> str:
     """The logged failing decision: the same action must fail with the same message; an error
     line naming no decision (gamelog.ending): the game is over and its scoring fails so."""
     if "seat" not in obj and "action" not in obj and "message" in obj:
@@ -354,7 +354,7 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
     _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail)
-    S.ev = Events(kept)   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
+    S.ev = Events(S.rules, kept)   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
@@ -365,7 +365,7 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int
     fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
 
 
-def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
+def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0)) -> Kept:
     """Check decision ``n`` (``obj``, line ``no``) of the game ``S`` (``kept``: its events
     recorded before it): the number of events it made."""
     if S.is_terminal():
@@ -386,7 +386,7 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
         shown = ", ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
         fail(no, f"seat {seat} played {action!r}, which is not legal here; legal: {shown}")
     choice = Choice.pending(S, legal.index(action))
-    S.ev = Events(kept)
+    S.ev = Events(rules, kept)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
@@ -395,7 +395,7 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
     if "events" in obj:
         _same_events(obj["events"], events_out(rules, evs), no, fail)
     _same_seen(obj, seen_field(choice, S, evs), no, fail)
-    return len(evs)
+    return evs.kept()
 
 
 def _same_seen(obj, seen: dict, no, fail) -> None:
