@@ -58,6 +58,16 @@ class RulebookServer(LanguageServer):
         except RulebookError:
             return []
 
+    def head(self, path: str) -> str:
+        """The first characters of a file (navigation.HEAD): enough for its ``extends:`` line."""
+        doc = self.workspace.text_documents.get(self.uri_for(path))
+        if doc is not None:
+            return doc.source[:navigation.HEAD]
+        try:
+            return read_file(path, navigation.HEAD, head=True).decode("utf-8", "replace")
+        except RulebookError:
+            return ""
+
     def run_check(self, path: str) -> Checked:
         """Check one document and publish the diagnostics of every file it touched."""
         task = self.pending.pop(path, None)
@@ -297,7 +307,7 @@ def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]
     variant files beside them that extend them)."""
     read = lambda p: "".join(ls.lines(p))   # noqa: E731
     chain = navigation.chain_files(checked) + (navigation.bases(checked.path, read) if checked.smap is None else [])
-    return {p: read(p) for p in [*chain, *(navigation.extending(chain, read) if variants else [])]}
+    return {p: read(p) for p in [*chain, *(navigation.extending(chain, ls.head) if variants else [])]}
 
 
 def _references(ls: RulebookServer, found, checked):

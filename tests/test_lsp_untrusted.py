@@ -1,0 +1,85 @@
+"""The language server on untrusted documents: it reads no file `validate` may not read, and
+answers a long or deep text in time linear in it (interpreter/lsp/, docs/security.md)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.lsp import navigation
+
+pytest_lsp = pytest.importorskip("pytest_lsp")
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+GOOF = (Path(__file__).resolve().parent.parent / "rulesets" / "goofspiel.yaml").read_text()
+ASYNC = pytest.mark.asyncio(loop_scope="module")   # (one server for the module: each test opens its own files)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"]),
+                    scope="module")
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _open(client, path: Path, text: str) -> str:
+    uri = path.resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="yaml", version=1, text=text)))
+    return uri
+
+
+def _private(tmp_path: Path) -> tuple[Path, str]:
+    """A folder ``proj`` and, beside it, a YAML file ``private/notes.yaml`` with ids in a list;
+    and a document of ``proj`` extending it, which the loader refuses."""
+    (tmp_path / "private").mkdir()
+    (tmp_path / "private" / "notes.yaml").write_text(
+        "accounts:\n  - id: alice_secret\n    token: s3cr3t-alice\n  - id: bob\n    token: s3cr3t-bob\n")
+    (tmp_path / "proj").mkdir()
+    return tmp_path / "proj" / "evil.yaml", "extends: ../private/notes.yaml\naccounts:\n  $patch:\n    - id: bob\n" \
+                                            "      with: {token: x}\n"
+
+
+@ASYNC
+async def test_a_file_outside_the_allowed_folders_is_never_read_shown_or_renamed(client, tmp_path):
+    path, text = _private(tmp_path)
+    path.write_text(text)
+    uri = _open(client, path, text)
+    at = dict(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=3, character=12))   # bob
+    hover = await client.text_document_hover_async(types.HoverParams(**at))
+    assert hover is None or "s3cr3t" not in hover.contents.value and "notes.yaml" not in hover.contents.value
+    completion = await client.text_document_completion_async(types.CompletionParams(**at))
+    assert "alice_secret" not in [i.label for i in completion.items]
+    assert await client.text_document_definition_async(types.DefinitionParams(**at)) is None
+    edit = await client.text_document_rename_async(types.RenameParams(**at, new_name="mallory"))
+    assert edit is None or set(edit.changes) <= {uri}
+
+
+def test_bases_are_followed_only_where_loading_follows_them(tmp_path):
+    path, text = _private(tmp_path)
+    path.write_text(text)
+    read = lambda p: Path(p).read_text()   # noqa: E731
+    assert navigation.bases(str(path), read) == []
+    (tmp_path / "proj" / "base.yaml").write_text(GOOF)
+    path.write_text("extends: base.yaml\n")
+    assert navigation.bases(str(path), read) == [str(tmp_path / "proj" / "base.yaml")]
+    path.write_text("extends: goofspiel\n")   # a bundled ruleset, by its name
+    assert [Path(p).name for p in navigation.bases(str(path), read)] == ["goofspiel.yaml"]
+
+
+def test_a_variant_file_is_looked_for_only_in_the_folder_not_through_a_link_out_of_it(tmp_path):
+    path, _ = _private(tmp_path)
+    path.write_text(GOOF)
+    (tmp_path / "private" / "notes.yaml").write_text("extends: ../proj/evil.yaml\n")   # (read, it would be found)
+    (tmp_path / "proj" / "link.yaml").symlink_to(tmp_path / "private" / "notes.yaml")
+    (tmp_path / "proj" / "tie.yaml").write_text("extends: evil.yaml\n")
+    seen: list[str] = []
+
+    def read(p: str) -> str:
+        seen.append(p)
+        return Path(p).read_text()
+    assert navigation.extending([str(path)], read) == [str(tmp_path / "proj" / "tie.yaml")]
+    assert seen == [str(tmp_path / "proj" / "tie.yaml")]
