@@ -3,11 +3,14 @@ answers a long or deep text in time linear in it (interpreter/lsp/, docs/securit
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
+from interpreter.loading.source import MAX_DEPTH
 from interpreter.lsp import navigation
+from interpreter.lsp.positions import context_at
 
 pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types  # noqa: E402
@@ -83,3 +86,19 @@ def test_a_variant_file_is_looked_for_only_in_the_folder_not_through_a_link_out_
         return Path(p).read_text()
     assert navigation.extending([str(path)], read) == [str(tmp_path / "proj" / "tie.yaml")]
     assert seen == [str(tmp_path / "proj" / "tie.yaml")]
+
+
+def test_the_context_of_a_cursor_takes_memory_linear_in_the_text():
+    """Found by a red team: a first line opening 12,000 list items held the server 10 s and
+    600 MB for one hover (each item kept the path of all those above it)."""
+    text = "- " * 4000 + "x\nkey: value\n"
+    tracemalloc.start()
+    try:
+        ctx = context_at(text, 1, 3)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (ctx.path, ctx.at_key, ctx.before) == ((), True, "key")
+    assert peak < 40 * len(text)
+    deep = context_at(text, 0, len(text))   # (deeper than a ruleset may nest: the loader's limit)
+    assert len(deep.path) == MAX_DEPTH and deep.path[-1] == 0
