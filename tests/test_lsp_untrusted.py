@@ -2,6 +2,8 @@
 answers a long or deep text in time linear in it (interpreter/lsp/, docs/security.md)."""
 from __future__ import annotations
 
+import random
+import re
 import sys
 import tracemalloc
 from pathlib import Path
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.loading.source import MAX_DEPTH
-from interpreter.lsp import navigation
+from interpreter.lsp import as_names, navigation, scans
 from interpreter.lsp.positions import context_at
 
 pytest_lsp = pytest.importorskip("pytest_lsp")
@@ -102,3 +104,36 @@ def test_the_context_of_a_cursor_takes_memory_linear_in_the_text():
     assert peak < 40 * len(text)
     deep = context_at(text, 0, len(text))   # (deeper than a ruleset may nest: the loader's limit)
     assert len(deep.path) == MAX_DEPTH and deep.path[-1] == 0
+
+
+# the searches completion made at the end of the text before the cursor (quadratic in a long line),
+# kept here as the oracle of the backward scans that replace them (lsp/scans.py)
+_TAIL = re.compile(r"(?:(?P<owner>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.)?(?P<word>\w*)$")
+_INDEXED = re.compile(r"(?P<owner>params\.\w+|[A-Za-z_]\w*)\[\s*(?P<quote>'?)\w*$")
+_COMPARED = re.compile(r"(?P<attr>[A-Za-z_]\w*)\s*(?:==|!=|in\s*\[[^\]]*)\s*'?(?P<word>\w*)$")
+
+
+def test_what_the_text_before_the_cursor_ends_with_is_read_backwards_as_the_searches_read_it():
+    rnd = random.Random(7)
+    pieces = ["a", "b", "1", "_", "é", ".", " ", "'", "[", "]", "==", "!=", "in", " in ", "params.", "=", "(", ","]
+    for _ in range(20_000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(9)))
+        tail, indexed, compared = _TAIL.search(text), _INDEXED.search(text), _COMPARED.search(text)
+        assert scans.owner_at(text) == (tail.group("owner") if tail else None), text
+        assert scans.indexed_at(text) == ((indexed.group("owner"), bool(indexed.group("quote"))) if indexed else None), text
+        assert scans.compared_at(text) == ((compared.group("attr"), compared.start()) if compared else None), text
+    long = "a" * 100_000 + " "   # (the searches took 15 s on a word of 12,000 letters)
+    assert (scans.owner_at(long), scans.indexed_at(long), scans.compared_at(long)) == (None, None, None)
+    assert scans.owner_at(long + "p.hand.") == "p.hand" and scans.compared_at(long + "rank == 'q") == ("rank", len(long))
+
+
+def test_the_names_given_with_as_on_a_long_line_are_read_in_linear_time_and_space():
+    """Found by a red team: each `as x where` cut the text from its argument's start (a line of
+    them took 28 s). Each name in scope is shown with the text of its list, cut short, and only
+    the last WINDOW characters of the expression are read."""
+    found = as_names.names_at("".join(f"hand as x{k} where " for k in range(40)))
+    assert found["x0"] == "hand" and found["x39"].startswith("hand as x0 where hand") and found["x39"].endswith("…")
+    assert sum(map(len, found.values())) <= as_names.MAX_LISTED * len(found)
+    found = as_names.names_at("".join(f"hand as x{k} where " for k in range(30_000)))
+    assert list(found)[-1] == "x29999" and len(found) < scans.WINDOW
+    assert as_names.names_at("count(hand as c where c.rank > 2, by: hand as d where ") == {"c": "hand", "d": "hand"}
