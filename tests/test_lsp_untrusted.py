@@ -2,6 +2,7 @@
 answers a long or deep text in time linear in it (interpreter/lsp/, docs/security.md)."""
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import sys
@@ -137,3 +138,29 @@ def test_the_names_given_with_as_on_a_long_line_are_read_in_linear_time_and_spac
     found = as_names.names_at("".join(f"hand as x{k} where " for k in range(30_000)))
     assert list(found)[-1] == "x29999" and len(found) < scans.WINDOW
     assert as_names.names_at("count(hand as c where c.rank > 2, by: hand as d where ") == {"c": "hand", "d": "hand"}
+
+
+def _position(text: str, needle: str) -> types.Position:
+    before = text[:text.index(needle)]
+    return types.Position(line=before.count("\n"), character=len(before) - (before.rfind("\n") + 1))
+
+
+@ASYNC
+async def test_references_check_the_variant_files_beside_a_base_off_the_event_loop(client, tmp_path):
+    """Found by a red team: references on a base checked each of 40 variant files beside it
+    on the event loop, and a hover waited 17 s. A hover sent after it is answered first, and the
+    variant files past those checked (MAX_CHECKED_FILES) are looked into all the same."""
+    base = tmp_path / "goof.yaml"
+    base.write_text(GOOF)
+    for k in range(40):   # (each a different ruleset: no check reused)
+        (tmp_path / f"v{k:02}.yaml").write_text(
+            f"extends: goof.yaml\nvars: {{extra{k}: {{type: int, start: {k}}}}}\nend_when: [\"count(taken) > {k}\"]\n")
+    uri = _open(client, base, GOOF)
+    at = dict(text_document=types.TextDocumentIdentifier(uri=uri), position=_position(GOOF, "taken: {"))
+    references = asyncio.ensure_future(client.text_document_references_async(
+        types.ReferenceParams(**at, context=types.ReferenceContext(include_declaration=True))))
+    hover = asyncio.ensure_future(client.text_document_hover_async(types.HoverParams(**at)))
+    done, _ = await asyncio.wait([references, hover], return_when=asyncio.FIRST_COMPLETED)
+    assert hover in done and references not in done
+    found = await references
+    assert len({r.uri for r in found}) == 41 and navigation.MAX_SIBLINGS > 40

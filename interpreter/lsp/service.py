@@ -310,13 +310,25 @@ def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]
     return {p: read(p) for p in [*chain, *(navigation.extending(chain, ls.head) if variants else [])]}
 
 
-def _references(ls: RulebookServer, found, checked):
+MAX_CHECKED_FILES = 16   # files of a chain and variant files beside it checked for one references or rename
+
+
+async def _references(ls: RulebookServer, found, checked):
+    """Where the name is written in the files of the chain and the variant files beside it,
+    looked into at the places where names are read: as the check of each file found (a variant
+    file beside a base may write an expression where the base has none). A file not open is
+    checked in the worker thread (the server keeps answering), at most ``MAX_CHECKED_FILES`` of
+    them; the others are looked into at the places the checked ones read names."""
     files = _files(ls, checked)
-    # where names are read: as the check of each file found (a variant file beside a base may
-    # write an expression where the base has none)
-    places = navigation.name_places(checked).union(*(
-        navigation.name_places(ls.checked.get(p) or check(p, ls.texts())) for p in files if p != checked.path))
-    return navigation.references(found[0], found[1], files, places)
+    others = [p for p in files if p != checked.path]
+    known = [ls.checked[p] for p in others if p in ls.checked]
+    unchecked = [p for p in others if p not in ls.checked][:MAX_CHECKED_FILES]
+
+    def look(texts: dict[str, str]):
+        checks = [*known, *(check(p, texts) for p in unchecked)]
+        places = navigation.name_places(checked).union(*map(navigation.name_places, checks))
+        return navigation.references(found[0], found[1], files, places)
+    return await asyncio.get_running_loop().run_in_executor(ls.worker, look, ls.texts())
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -328,7 +340,7 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
-    return [ls.to_location(loc, width) for loc, width in _references(ls, found, checked)]
+    return [ls.to_location(loc, width) for loc, width in await _references(ls, found, checked)]
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -343,7 +355,7 @@ async def on_rename(ls: RulebookServer, params: types.RenameParams):
         if found is None:
             raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define, effect or id here to rename")
         problem = navigation.rename_problem(found[0], params.new_name, checked)
-        places = [] if problem else _references(ls, found, checked)
+        places = [] if problem else await _references(ls, found, checked)
     if problem:
         raise JsonRpcInvalidParams(problem)
     changes: dict[str, list[types.TextEdit]] = {}
