@@ -3,8 +3,10 @@ answers a long or deep text in time linear in it (interpreter/lsp/, docs/securit
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
+import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
@@ -164,3 +166,30 @@ async def test_references_check_the_variant_files_beside_a_base_off_the_event_lo
     assert hover in done and references not in done
     found = await references
     assert len({r.uri for r in found}) == 41 and navigation.MAX_SIBLINGS > 40
+
+
+def _json(position: types.Position) -> dict:
+    return {"line": position.line, "character": position.character}
+
+
+def test_a_refused_rename_is_an_error_answer_and_no_traceback(tmp_path):
+    """A rename to a name taken is answered with the error pygls sends for it, and the server
+    writes no traceback of it to its standard error."""
+    path = tmp_path / "goof.yaml"
+    path.write_text(GOOF)
+    uri = path.resolve().as_uri()
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": GOOF}}},
+        {"id": 2, "method": "textDocument/rename", "params": {"textDocument": {"uri": uri}, "newName": "hand",
+                                                              "position": _json(_position(GOOF, "lot: {"))}},
+        {"id": 3, "method": "shutdown"}, {"method": "exit"}]
+    sent = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+                    for body in (json.dumps({"jsonrpc": "2.0", **m}).encode() for m in messages))
+    done = subprocess.run([sys.executable, "-m", "interpreter", "lsp"], input=sent, capture_output=True, timeout=120)
+    answers = [json.loads(part[part.index(b"{"):]) for part in done.stdout.split(b"Content-Length")[1:]]
+    rename = next(a for a in answers if a.get("id") == 2)
+    assert "already a zone" in rename["error"]["message"]
+    assert b"Traceback" not in done.stderr and b"already a zone" not in done.stderr

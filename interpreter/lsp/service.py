@@ -10,6 +10,7 @@ plays a game.
 from __future__ import annotations
 
 import asyncio
+import logging
 from bisect import bisect_right
 from concurrent.futures import ThreadPoolExecutor
 
@@ -26,6 +27,16 @@ from .positions import client_range, context_at, location_range, path_of, uri_of
 
 DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
 MAX_DEBOUNCE = 10.0   # (initializationOptions {"debounce": SECONDS} sets it, up to this)
+
+
+class Refused(JsonRpcInvalidParams):
+    """A request refused for a reason the author is told (a rename to a name already taken):
+    pygls answers it with this error, and the traceback it logs of a fault is left out (main)."""
+
+
+class _Refusals(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], Refused))
 
 
 class RulebookServer(LanguageServer):
@@ -353,11 +364,11 @@ async def on_rename(ls: RulebookServer, params: types.RenameParams):
     else:
         found, checked = await _target(ls, params.text_document.uri, params.position)
         if found is None:
-            raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define, effect or id here to rename")
+            raise Refused("no zone, counter, variable, parameter, define, effect or id here to rename")
         problem = navigation.rename_problem(found[0], params.new_name, checked)
         places = [] if problem else await _references(ls, found, checked)
     if problem:
-        raise JsonRpcInvalidParams(problem)
+        raise Refused(problem)
     changes: dict[str, list[types.TextEdit]] = {}
     for loc, width in places:
         where = ls.to_location(loc, width)
@@ -390,6 +401,7 @@ def on_code_action(ls: RulebookServer, params: types.CodeActionParams):
 
 
 def main() -> int:
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_Refusals())
     server.start_io()
     return 0
 
