@@ -84,13 +84,14 @@ def test_a_variant_file_is_looked_for_only_in_the_folder_not_through_a_link_out_
     (tmp_path / "private" / "notes.yaml").write_text("extends: ../proj/evil.yaml\n")   # (read, it would be found)
     (tmp_path / "proj" / "link.yaml").symlink_to(tmp_path / "private" / "notes.yaml")
     (tmp_path / "proj" / "tie.yaml").write_text("extends: evil.yaml\n")
+    (tmp_path / "proj" / "nul.yaml").write_text("extends: evil\0.yaml\n")   # (a name no file has)
     seen: list[str] = []
 
     def read(p: str) -> str:
         seen.append(p)
         return Path(p).read_text()
     assert navigation.extending([str(path)], read) == [str(tmp_path / "proj" / "tie.yaml")]
-    assert seen == [str(tmp_path / "proj" / "tie.yaml")]
+    assert seen == [str(tmp_path / "proj" / n) for n in ("nul.yaml", "tie.yaml")]
 
 
 def test_the_context_of_a_cursor_takes_memory_linear_in_the_text():

@@ -87,7 +87,7 @@ def extending(files: list[str], read) -> list[str]:
             if c not in heads:
                 heads[c] = read(c)[:HEAD]
             m = _EXTENDS.search(heads[c])
-            if m and str((Path(c).parent / m.group(1)).resolve()) in chain | set(found):
+            if m and str(resolved(Path(c).parent / m.group(1))) in chain | set(found):
                 found.append(c)
                 grew = True
     return found
